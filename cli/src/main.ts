@@ -1,0 +1,48 @@
+// main.ts: the verb → command table. No logic lives here; each verb is loaded only when used.
+import { CommandError, type Command } from './commands/command.ts';
+import pkg from '../package.json' with { type: 'json' };
+
+const VERBS: Record<string, { summary: string; load: () => Promise<{ default: Command }> }> = {
+  hub: { summary: 'run the hub (embedded SQLite under TETHER_HOME)', load: () => import('./commands/hub.ts') },
+  token: { summary: 'create, list or revoke access tokens (on the hub machine)', load: () => import('./commands/token.ts') },
+  auth: { summary: 'store, show or remove the hub URL and token for this user', load: () => import('./commands/auth.ts') },
+  sessions: { summary: 'list sessions', load: () => import('./commands/sessions.ts') },
+};
+
+function help(): string {
+  const width = Math.max(...Object.keys(VERBS).map((v) => v.length));
+  const lines = Object.entries(VERBS).map(([name, v]) => `  ${name.padEnd(width)}  ${v.summary}`);
+  return [`tether ${pkg.version}: run Claude Code here, drive it from anywhere`, '', 'usage: tether <verb> [args]', '', ...lines, '', 'tether <verb> --help for a verb\'s flags'].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [verb, ...rest] = argv;
+  if (!verb || verb === '--help' || verb === '-h' || verb === 'help') {
+    console.log(help());
+    return 0;
+  }
+  if (verb === '--version' || verb === '-v') {
+    console.log(pkg.version);
+    return 0;
+  }
+  const entry = VERBS[verb];
+  if (!entry) throw new CommandError(`unknown verb "${verb}"; run tether --help`, 2);
+  const command = (await entry.load()).default;
+  if (rest[0] === '--help' || rest[0] === '-h') {
+    console.log(`usage: ${command.usage}\n\n${command.summary}`);
+    return 0;
+  }
+  return command.run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`tether: ${message}\n`);
+    if (process.env.TETHER_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    process.exitCode = error instanceof CommandError ? error.exitCode : 1;
+  },
+);

@@ -1,0 +1,95 @@
+// approvals.ts: decisions claude would ask the user for (tool permission, AskUserQuestion, plan
+// approval), forwarded by the PreToolUse hook and answered from any client. First answer wins.
+import { z } from 'zod';
+import { RequestIdSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
+import { MAX_LABEL_CHARS } from './limits.ts';
+
+export const RequestKindSchema = z.enum(['permission', 'question', 'plan']);
+export type RequestKind = z.infer<typeof RequestKindSchema>;
+
+export const QuestionOptionSchema = z.object({
+  label: z.string().min(1).max(MAX_LABEL_CHARS),
+  description: z.string().max(4000).default(''),
+  preview: z.string().max(20_000).optional(),
+});
+export const QuestionSchema = z.object({
+  question: z.string().min(1).max(4000),
+  header: z.string().max(100).default(''),
+  options: z.array(QuestionOptionSchema).min(1).max(10),
+  multiSelect: z.boolean().default(false),
+});
+export type Question = z.infer<typeof QuestionSchema>;
+/** AskUserQuestion's input (claude's sdk-tools.d.ts: 1–4 questions, 2–4 options). */
+export const AskUserQuestionInputSchema = z.looseObject({
+  questions: z.array(QuestionSchema).min(1).max(4),
+});
+export type AskUserQuestionInput = z.infer<typeof AskUserQuestionInputSchema>;
+
+export const PendingRequestSchema = z.object({
+  id: RequestIdSchema,
+  sessionId: SessionIdSchema,
+  kind: RequestKindSchema,
+  toolName: z.string().max(200),
+  toolInput: z.record(z.string(), z.unknown()),
+  toolUseId: z.string().max(128).nullable(),
+  createdAt: TimestampSchema,
+});
+export type PendingRequest = z.infer<typeof PendingRequestSchema>;
+
+/** "Allow for this session": the tool, one exact Bash command, or a Bash prefix rule (`git:*`). */
+export const SessionRuleSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('tool') }),
+  z.object({ kind: z.literal('bash-exact') }),
+  z.object({ kind: z.literal('bash-prefix'), prefix: z.string().min(1).max(1000) }),
+]);
+export type SessionRule = z.infer<typeof SessionRuleSchema>;
+
+export const AnswerSchema = z
+  .object({
+    decision: z.enum(['allow', 'deny']),
+    reason: z.string().max(4000).optional(),
+    sessionRule: SessionRuleSchema.optional(),
+    /** AskUserQuestion: question text → answer (multi-select labels joined with ", "). */
+    answers: z.record(z.string().max(4000), z.string().max(20_000)).optional(),
+  })
+  .strict();
+export type Answer = z.infer<typeof AnswerSchema>;
+
+export const ResolutionSchema = z.object({
+  requestId: RequestIdSchema,
+  sessionId: SessionIdSchema,
+  outcome: z.enum(['answered', 'withdrawn']),
+  answer: AnswerSchema.nullable(),
+  answeredBy: z.string().max(MAX_LABEL_CHARS).nullable(),
+  device: z.string().max(MAX_LABEL_CHARS).nullable(),
+  waitedMs: z.number().int().min(0),
+  resolvedAt: TimestampSchema,
+});
+export type Resolution = z.infer<typeof ResolutionSchema>;
+
+/** Builds AskUserQuestion's `answers` map from picked labels and free text ("Other").
+ *  Multi-select answers are the labels joined with ", ", as claude's own picker writes them. */
+export function buildQuestionAnswers(options: {
+  questions: readonly Question[];
+  picks: ReadonlyArray<{ labels: readonly string[]; other?: string }>;
+}): Record<string, string> {
+  const answers: Record<string, string> = {};
+  options.questions.forEach((q, i) => {
+    const pick = options.picks[i] ?? { labels: [] };
+    const parts = [...pick.labels];
+    const other = pick.other?.trim();
+    if (other) parts.push(other);
+    if (parts.length === 0) throw new Error(`no answer for question ${JSON.stringify(q.question)}`);
+    if (!q.multiSelect && parts.length > 1) {
+      throw new Error(`question ${JSON.stringify(q.question)} takes one answer`);
+    }
+    answers[q.question] = parts.join(', ');
+  });
+  return answers;
+}
+
+export function requestKindForTool(toolName: string): RequestKind {
+  if (toolName === 'AskUserQuestion') return 'question';
+  if (toolName === 'ExitPlanMode') return 'plan';
+  return 'permission';
+}

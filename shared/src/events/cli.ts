@@ -1,0 +1,79 @@
+// events/cli.ts: the `/cli` socket.io namespace, spoken by session runners (and later daemons).
+// Runner → hub events carry a payload and take an ack; hub → runner events are commands.
+import { z } from 'zod';
+import { SessionIdSchema, RequestIdSchema } from '../ids.ts';
+import { SessionEndSchema, SessionPatchSchema, SessionRegistrationSchema, type Session } from '../session.ts';
+import { ChatMessageInputSchema } from '../chat.ts';
+import { MAX_MESSAGES_PER_BATCH } from '../limits.ts';
+import { PromptStatusUpdateSchema } from '../prompts.ts';
+import { AnswerSchema, PendingRequestSchema } from '../approvals.ts';
+import { TerminalOutputSchema, TerminalSnapshotSchema, ColsSchema, RowsSchema } from '../terminal.ts';
+import { MachineInfoSchema } from '../machine.ts';
+import type { AckFn } from '../protocol.ts';
+
+export const CliEventSchemas = {
+  'session:register': SessionRegistrationSchema,
+  'session:update': z.object({ sessionId: SessionIdSchema, patch: SessionPatchSchema }),
+  'session:end': SessionEndSchema,
+  'message:append': z.object({
+    sessionId: SessionIdSchema,
+    messages: z.array(ChatMessageInputSchema).min(1).max(MAX_MESSAGES_PER_BATCH),
+  }),
+  'prompt:status': PromptStatusUpdateSchema,
+  'approval:request': PendingRequestSchema,
+  'approval:withdraw': z.object({
+    sessionId: SessionIdSchema,
+    requestId: RequestIdSchema,
+    reason: z.string().max(1000).default('withdrawn'),
+  }),
+  'terminal:output': TerminalOutputSchema,
+  'terminal:snapshot': TerminalSnapshotSchema,
+  'machine:register': MachineInfoSchema,
+} as const;
+export type CliEventName = keyof typeof CliEventSchemas;
+export type CliPayload<E extends CliEventName> = z.input<(typeof CliEventSchemas)[E]>;
+
+/** What each ack carries on success. */
+export type CliAcks = {
+  'session:register': { session: Session };
+  'session:update': { session: Session };
+  'session:end': { session: Session };
+  'message:append': { added: number; lastSeq: number };
+  'prompt:status': object;
+  'approval:request': object;
+  'approval:withdraw': object;
+  'terminal:output': object;
+  'terminal:snapshot': object;
+  'machine:register': object;
+};
+
+export type CliClientToServer = {
+  [E in CliEventName]: (payload: CliPayload<E>, ack: AckFn<CliAcks[E]>) => void;
+};
+
+/** Hub → runner commands. */
+export const CliCommandSchemas = {
+  'prompt:deliver': z.object({
+    sessionId: SessionIdSchema,
+    promptId: z.string(),
+    text: z.string(),
+  }),
+  'session:abort': z.object({ sessionId: SessionIdSchema }),
+  'session:stop': z.object({ sessionId: SessionIdSchema }),
+  'session:set-model': z.object({ sessionId: SessionIdSchema, model: z.string().min(1).max(200) }),
+  'approval:answered': z.object({
+    sessionId: SessionIdSchema,
+    requestId: RequestIdSchema,
+    answer: AnswerSchema,
+  }),
+  'terminal:input': z.object({ sessionId: SessionIdSchema, data: z.string() }),
+  'terminal:resize': z.object({ sessionId: SessionIdSchema, cols: ColsSchema, rows: RowsSchema }),
+  /** How many viewers watch the terminal; with none the runner stops streaming bytes. */
+  'terminal:viewers': z.object({ sessionId: SessionIdSchema, count: z.number().int().min(0) }),
+  /** A viewer joined whose bytes are gone: send a fresh snapshot. */
+  'terminal:snapshot-request': z.object({ sessionId: SessionIdSchema }),
+} as const;
+export type CliCommandName = keyof typeof CliCommandSchemas;
+export type CliServerToClient = {
+  [E in CliCommandName]: (payload: z.infer<(typeof CliCommandSchemas)[E]>) => void;
+};

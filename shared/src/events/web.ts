@@ -1,0 +1,56 @@
+// events/web.ts: the `/web` socket.io namespace, spoken by browsers (and `tether` CLI verbs that
+// act like a phone: send, answer, chat --follow).
+import { z } from 'zod';
+import { RequestIdSchema, SessionIdSchema, SeqSchema } from '../ids.ts';
+import { PromptSendSchema, type Prompt } from '../prompts.ts';
+import { AnswerSchema, type PendingRequest, type Resolution } from '../approvals.ts';
+import { TerminalInputSchema, TerminalResizeSchema, TerminalSubscribeSchema } from '../terminal.ts';
+import type { Session } from '../session.ts';
+import type { ChatMessage } from '../chat.ts';
+import type { Machine } from '../machine.ts';
+import type { AckFn } from '../protocol.ts';
+
+export const WebEventSchemas = {
+  /** Join a session's room; the ack backfills messages after `afterSeq` and the pending requests. */
+  'session:watch': z.object({ sessionId: SessionIdSchema, afterSeq: SeqSchema.optional() }),
+  'session:unwatch': z.object({ sessionId: SessionIdSchema }),
+  'prompt:send': PromptSendSchema,
+  'session:abort': z.object({ sessionId: SessionIdSchema }),
+  'session:set-model': z.object({ sessionId: SessionIdSchema, model: z.string().min(1).max(200) }),
+  'approval:answer': z.object({ requestId: RequestIdSchema, answer: AnswerSchema }),
+  'terminal:subscribe': TerminalSubscribeSchema,
+  'terminal:unsubscribe': z.object({ sessionId: SessionIdSchema }),
+  'terminal:input': TerminalInputSchema,
+  'terminal:resize': TerminalResizeSchema,
+} as const;
+export type WebEventName = keyof typeof WebEventSchemas;
+export type WebPayload<E extends WebEventName> = z.input<(typeof WebEventSchemas)[E]>;
+
+export type WebAcks = {
+  'session:watch': { session: Session; messages: ChatMessage[]; more: boolean; pending: PendingRequest[] };
+  'session:unwatch': object;
+  'prompt:send': { prompt: Prompt };
+  'session:abort': object;
+  'session:set-model': object;
+  'approval:answer': { resolution: Resolution };
+  'terminal:subscribe': { mode: 'bytes' | 'snapshot'; offset: number };
+  'terminal:unsubscribe': object;
+  'terminal:input': object;
+  'terminal:resize': object;
+};
+
+export type WebClientToServer = {
+  [E in WebEventName]: (payload: WebPayload<E>, ack: AckFn<WebAcks[E]>) => void;
+};
+
+/** Hub → browser facts. */
+export type WebServerToClient = {
+  'session:updated': (session: Session) => void;
+  'message:added': (payload: { sessionId: string; messages: ChatMessage[] }) => void;
+  'prompt:updated': (prompt: Prompt) => void;
+  'approval:requested': (request: PendingRequest) => void;
+  'approval:resolved': (resolution: Resolution) => void;
+  'machine:updated': (machine: Machine) => void;
+  'terminal:output': (payload: { sessionId: string; offset: number; data: Uint8Array | ArrayBuffer }) => void;
+  'terminal:snapshot': (payload: { sessionId: string; offset: number; cols: number; rows: number; data: string }) => void;
+};

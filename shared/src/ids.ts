@@ -1,0 +1,45 @@
+// ids.ts: the shapes of every identifier that crosses a process boundary.
+// Ids are opaque strings; the limits keep a hostile client from sending megabyte "ids".
+import { z } from 'zod';
+
+/** Tenant name. Lower-case so that "Alice" and "alice" can never be two tenants. */
+export const NamespaceSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'namespace: 1-63 chars of a-z, 0-9, "_" or "-"');
+export type Namespace = z.infer<typeof NamespaceSchema>;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** tether session id: a UUID the runner makes, so it can buffer before the hub is reachable. */
+export const SessionIdSchema = z.string().regex(UUID_RE, 'session id must be a UUID');
+export type SessionId = z.infer<typeof SessionIdSchema>;
+
+/** Machine id: a UUID kept in the machine's TETHER_HOME. */
+export const MachineIdSchema = z.string().regex(UUID_RE, 'machine id must be a UUID');
+export type MachineId = z.infer<typeof MachineIdSchema>;
+
+/** Pending approval/question id. */
+export const RequestIdSchema = z.string().regex(UUID_RE, 'request id must be a UUID');
+export type RequestId = z.infer<typeof RequestIdSchema>;
+
+/** A queued prompt's id, made by whoever sends it (web tab, `tether send`). */
+export const PromptIdSchema = z.string().regex(UUID_RE, 'prompt id must be a UUID');
+export type PromptId = z.infer<typeof PromptIdSchema>;
+
+/** Chat message id = the transcript line's `uuid` (or a derived id such as `<uuid>:1`). */
+export const MessageIdSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9:_.-]+$/, 'message id: letters, digits and ":_.-" only');
+export type MessageId = z.infer<typeof MessageIdSchema>;
+
+/** Sequence numbers are per session, start at 1 and never repeat. */
+export const SeqSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/** Milliseconds since the epoch. */
+export const TimestampSchema = z.number().int().min(0);
+
+export function isUuid(value: string): boolean {
+  return UUID_RE.test(value);
+}

@@ -1,0 +1,19 @@
+// machine.ts: a computer running `tether daemon`, able to start sessions on request.
+import { z } from 'zod';
+import { MachineIdSchema, TimestampSchema } from './ids.ts';
+import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
+
+export const MachineInfoSchema = z.object({
+  id: MachineIdSchema,
+  name: z.string().min(1).max(MAX_LABEL_CHARS),
+  os: z.string().max(100),
+  user: z.string().max(200),
+  home: z.string().max(MAX_PATH_CHARS),
+});
+export type MachineInfo = z.infer<typeof MachineInfoSchema>;
+
+export const MachineSchema = MachineInfoSchema.extend({
+  online: z.boolean(),
+  lastSeenAt: TimestampSchema,
+});
+export type Machine = z.infer<typeof MachineSchema>;

@@ -1,0 +1,53 @@
+// protocol.ts: the wire version, the socket handshake, and the one ack shape every event answers.
+import { z } from 'zod';
+
+/** Bump the major on any change an older peer would misread. Peers with another major are refused
+ *  at the handshake with a message that says which versions differ. */
+export const PROTOCOL_VERSION = { major: 1, minor: 0 } as const;
+
+export const ClientKindSchema = z.enum(['runner', 'daemon', 'cli', 'web']);
+export type ClientKind = z.infer<typeof ClientKindSchema>;
+
+/** socket.io `auth` object. Runners/daemons/cli send the access token; browsers the web session. */
+export const HandshakeSchema = z.object({
+  protocol: z.number().int(),
+  client: ClientKindSchema,
+  token: z.string().min(1).max(4096),
+  /** A name for the device, shown in the audit trail ("Pixel 8", "tether answer"). */
+  device: z.string().max(200).optional(),
+});
+export type Handshake = z.infer<typeof HandshakeSchema>;
+
+export function protocolMismatch(clientMajor: number): string | null {
+  if (clientMajor === PROTOCOL_VERSION.major) return null;
+  return `protocol version mismatch: client speaks v${clientMajor}, hub speaks v${PROTOCOL_VERSION.major}; update the older side`;
+}
+
+export const ErrorCodeSchema = z.enum([
+  'bad_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'too_large',
+  'rate_limited',
+  'gone',
+  'internal',
+]);
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+export type AckError = { ok: false; code: ErrorCode; error: string };
+export type Ack<T extends object = object> = ({ ok: true } & T) | AckError;
+export type AckFn<T extends object = object> = (ack: Ack<T>) => void;
+
+export function ackError(code: ErrorCode, error: string): AckError {
+  return { ok: false, code, error };
+}
+
+/** One readable line from a zod error: "field.path: message; other: message". */
+export function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
+    .join('; ');
+}

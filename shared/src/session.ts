@@ -1,0 +1,95 @@
+// session.ts: one claude process from start to exit, as the hub and every viewer see it.
+// Status moves starting → idle ⇄ thinking ⇄ waiting → ended | failed; ended/failed are final.
+import { z } from 'zod';
+import { MachineIdSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
+import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
+
+export const LaunchKindSchema = z.enum(['pty', 'headless']);
+export type LaunchKind = z.infer<typeof LaunchKindSchema>;
+
+export const SessionStatusSchema = z.enum(['starting', 'idle', 'thinking', 'waiting', 'ended', 'failed']);
+export type SessionStatus = z.infer<typeof SessionStatusSchema>;
+
+export const FINAL_STATUSES: readonly SessionStatus[] = ['ended', 'failed'];
+export function isFinalStatus(status: SessionStatus): boolean {
+  return FINAL_STATUSES.includes(status);
+}
+
+export const PermissionModeSchema = z.enum([
+  'default',
+  'acceptEdits',
+  'plan',
+  'bypassPermissions',
+  'dontAsk',
+  'auto',
+]);
+export type PermissionMode = z.infer<typeof PermissionModeSchema>;
+
+/** Who drove the session last: the desk terminal or a remote client (phone, `tether send`). */
+export const ControllerSchema = z.enum(['desk', 'remote']);
+export type Controller = z.infer<typeof ControllerSchema>;
+
+const Label = z.string().max(MAX_LABEL_CHARS);
+const PathString = z.string().min(1).max(MAX_PATH_CHARS);
+
+export const SessionSchema = z.object({
+  id: SessionIdSchema,
+  machineId: MachineIdSchema.nullable(),
+  title: Label,
+  cwd: PathString,
+  launchKind: LaunchKindSchema,
+  status: SessionStatusSchema,
+  claudeSessionId: z.string().max(128).nullable(),
+  model: Label.nullable(),
+  permissionMode: PermissionModeSchema,
+  controller: ControllerSchema.nullable(),
+  /** Whether a desk terminal is attached right now (it then owns the PTY size). */
+  deskAttached: z.boolean(),
+  failureReason: Label.nullable(),
+  exitCode: z.number().int().nullable(),
+  pendingCount: z.number().int().min(0),
+  lastSeq: z.number().int().min(0),
+  createdAt: TimestampSchema,
+  updatedAt: TimestampSchema,
+  endedAt: TimestampSchema.nullable(),
+});
+export type Session = z.infer<typeof SessionSchema>;
+
+/** What a runner tells the hub when it starts (or re-registers after a reconnect). */
+export const SessionRegistrationSchema = z.object({
+  id: SessionIdSchema,
+  machineId: MachineIdSchema.nullable().default(null),
+  title: Label.default(''),
+  cwd: PathString,
+  launchKind: LaunchKindSchema,
+  status: SessionStatusSchema.default('starting'),
+  claudeSessionId: z.string().max(128).nullable().default(null),
+  model: Label.nullable().default(null),
+  permissionMode: PermissionModeSchema.default('default'),
+  deskAttached: z.boolean().default(false),
+  createdAt: TimestampSchema.optional(),
+});
+export type SessionRegistration = z.input<typeof SessionRegistrationSchema>;
+
+/** Fields a runner may change on its own session. Status `ended`/`failed` go through session:end. */
+export const SessionPatchSchema = z
+  .object({
+    title: Label,
+    status: SessionStatusSchema.exclude(['ended', 'failed']),
+    claudeSessionId: z.string().max(128).nullable(),
+    model: Label.nullable(),
+    permissionMode: PermissionModeSchema,
+    controller: ControllerSchema.nullable(),
+    deskAttached: z.boolean(),
+  })
+  .partial()
+  .strict();
+export type SessionPatch = z.infer<typeof SessionPatchSchema>;
+
+export const SessionEndSchema = z.object({
+  sessionId: SessionIdSchema,
+  status: z.enum(['ended', 'failed']),
+  exitCode: z.number().int().nullable().default(null),
+  reason: Label.nullable().default(null),
+});
+export type SessionEnd = z.input<typeof SessionEndSchema>;

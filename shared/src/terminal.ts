@@ -1,0 +1,53 @@
+// terminal.ts: PTY bytes mirrored through the hub. Every chunk carries the absolute byte offset of
+// its first byte, so a viewer that rejoins asks for `since` and gets exactly what it missed.
+import { z } from 'zod';
+import { SessionIdSchema } from './ids.ts';
+
+/** Binary payloads arrive as Buffer (Bun/Node), Uint8Array or ArrayBuffer (browsers). */
+export const BytesSchema = z.custom<Uint8Array | ArrayBuffer>(
+  (v) => v instanceof Uint8Array || v instanceof ArrayBuffer,
+  'expected binary data',
+);
+export function toBytes(v: Uint8Array | ArrayBuffer): Uint8Array {
+  return v instanceof Uint8Array ? v : new Uint8Array(v);
+}
+
+/** PTY sizes. 1000 columns is wider than any real screen and bounds a snapshot's size. */
+export const ColsSchema = z.number().int().min(2).max(1000);
+export const RowsSchema = z.number().int().min(1).max(500);
+export const OffsetSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+export const TerminalSizeSchema = z.object({ cols: ColsSchema, rows: RowsSchema });
+export type TerminalSize = z.infer<typeof TerminalSizeSchema>;
+
+/** Runner → hub: a chunk of PTY output. */
+export const TerminalOutputSchema = z.object({
+  sessionId: SessionIdSchema,
+  offset: OffsetSchema,
+  data: BytesSchema,
+});
+export type TerminalOutput = z.infer<typeof TerminalOutputSchema>;
+
+/** A serialized screen (from @xterm/addon-serialize) valid at byte `offset`. */
+export const TerminalSnapshotSchema = z.object({
+  sessionId: SessionIdSchema,
+  offset: OffsetSchema,
+  cols: ColsSchema,
+  rows: RowsSchema,
+  data: z.string().max(16 * 1024 * 1024),
+});
+export type TerminalSnapshot = z.infer<typeof TerminalSnapshotSchema>;
+
+export const TerminalSubscribeSchema = z.object({
+  sessionId: SessionIdSchema,
+  since: OffsetSchema.optional(),
+});
+export const TerminalInputSchema = z.object({
+  sessionId: SessionIdSchema,
+  data: z.string().min(1).max(64 * 1024),
+});
+export const TerminalResizeSchema = z.object({
+  sessionId: SessionIdSchema,
+  cols: ColsSchema,
+  rows: RowsSchema,
+});
