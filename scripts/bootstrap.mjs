@@ -1,0 +1,74 @@
+// bootstrap.mjs: makes a fresh clone runnable with only Node 20 + npm. Finds Bun (PATH, or a
+// project-local copy under .tools/), installs it from the npm registry when missing, installs the
+// workspace dependencies from the lockfile, and builds the web app when its sources are newer.
+// Plain Node on purpose: it runs before Bun exists.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** Pinned so every machine (and CI) runs the Bun the lockfile was made with. */
+const BUN_VERSION = '1.4.5';
+const LOCAL_BUN = join(ROOT, '.tools', 'node_modules', '.bin', 'bun');
+
+export function run(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', ...options });
+  if (result.error) throw new Error(`${cmd}: ${result.error.message}`);
+  return result.status ?? 1;
+}
+
+function must(cmd, args, what) {
+  const code = run(cmd, args);
+  if (code !== 0) {
+    console.error(`tether: ${what} failed (exit ${code})`);
+    process.exit(code);
+  }
+}
+
+function bunOnPath() {
+  const r = spawnSync('bun', ['--version'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+/** Returns the path of a working bun binary, installing one under .tools/ if needed. */
+export function ensureBun() {
+  if (existsSync(LOCAL_BUN)) return LOCAL_BUN;
+  const onPath = bunOnPath();
+  if (onPath) return 'bun';
+  console.log(`tether: installing bun@${BUN_VERSION} from the npm registry into .tools/ …`);
+  must('npm', ['install', '--no-save', '--no-package-lock', '--prefix', join(ROOT, '.tools'), `bun@${BUN_VERSION}`], 'installing bun');
+  if (!existsSync(LOCAL_BUN)) {
+    console.error('tether: bun was installed but .tools/node_modules/.bin/bun is missing');
+    process.exit(1);
+  }
+  return LOCAL_BUN;
+}
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+export function ensureDeps(bun) {
+  const marker = join(ROOT, 'node_modules', '.bun-installed');
+  const lock = join(ROOT, 'bun.lock');
+  const fresh = existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs;
+  if (fresh) return;
+  const frozen = process.env.CI ? ['--frozen-lockfile'] : [];
+  must(bun, ['install', ...frozen], 'bun install');
+  must(bun, ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`], 'marking install');
+}
+
+export function ensureWebBuild(bun) {
+  const index = join(ROOT, 'web', 'dist', 'index.html');
+  const sources = Math.max(newestMtime(join(ROOT, 'web')), newestMtime(join(ROOT, 'shared', 'src')));
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  console.log('tether: building the web app …');
+  must(bun, ['run', '--cwd', 'web', 'build'], 'building the web app');
+}
