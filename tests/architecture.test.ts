@@ -1,0 +1,103 @@
+// architecture.test.ts: fails when an import breaks the one-way arrows of docs/architecture.md.
+// Data flows one way; composition roots (hub/src/main.ts, cli/src/runner/) are the only places that
+// know everyone. Reads source files as text; a relative or workspace import is resolved to a room.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist' || name === 'fixtures') continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...sourceFiles(p));
+    else if (/\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name) && !name.endsWith('.contract.ts')) out.push(p);
+  }
+  return out;
+}
+
+const IMPORT_RE = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** "cli/src/runner/runner.ts" → "cli/runner"; "hub/src/main.ts" → "hub/main"; web features keep their name. */
+function roomOf(file: string): string {
+  const rel = relative(ROOT, file).split('\\').join('/');
+  const m = rel.match(/^(shared|hub|cli|web)\/src\/(.+)$/);
+  if (!m) return rel;
+  const [, pkg, rest] = m;
+  const parts = rest!.split('/');
+  if (pkg === 'web' && parts[0] === 'features') return `web/features/${parts[1]}`;
+  if (pkg === 'shared') return 'shared';
+  return `${pkg}/${parts.length > 1 ? parts[0] : parts[0]!.replace(/\.tsx?$/, '')}`;
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const targets: string[] = [];
+  for (const m of text.matchAll(IMPORT_RE)) {
+    const spec = m[1] ?? m[2]!;
+    if (spec.startsWith('.')) targets.push(roomOf(resolve(dirname(file), spec)));
+    else if (spec.startsWith('@tether/')) targets.push(spec.replace('@tether/', '') + '/(package)');
+  }
+  return targets;
+}
+
+type Rule = { from: RegExp; forbid: RegExp; why: string };
+const RULES: Rule[] = [
+  { from: /^shared$/, forbid: /^(hub|cli|web)\//, why: 'shared imports nothing of ours' },
+  { from: /^hub\//, forbid: /^(cli|web)\//, why: 'the hub never imports the cli or the web app' },
+  { from: /^hub\/(?!main$|sockets$)/, forbid: /^hub\/sockets$/, why: 'only main wires the socket layer' },
+  { from: /^hub\/(?!main$|http$)/, forbid: /^hub\/http$/, why: 'only main wires the http layer' },
+  { from: /^hub\/store$/, forbid: /^hub\/(?!store$)/, why: 'store imports only shared' },
+  { from: /^cli\/(?!commands$|main$)/, forbid: /^cli\/commands$/, why: 'commands are edges: nothing imports them' },
+  { from: /^cli\/(pty|screen)$/, forbid: /^(cli\/(?!pty$|screen$)|shared\/|hub\/)/, why: 'pty and screen import nothing of ours' },
+  {
+    from: /^cli\/(claude|transcript|hooks|policy|hub-link|config)$/,
+    forbid: /^(cli\/(runner|daemon|commands|pty|screen)|hub\/)/,
+    why: 'leaf rooms import only shared (and config)',
+  },
+  { from: /^cli\/daemon$/, forbid: /^cli\/runner$/, why: 'the daemon spawns runner processes, never imports the runner' },
+  { from: /^cli\/(?!commands$)/, forbid: /^hub\//, why: 'only commands (tether hub, token) may load the hub' },
+  { from: /^web\//, forbid: /^(hub|cli)\//, why: 'the web app speaks the protocol, it never imports server code' },
+];
+
+describe('architecture arrows', () => {
+  const files = ['shared', 'hub', 'cli', 'web'].flatMap((p) => {
+    try {
+      return sourceFiles(join(ROOT, p, 'src'));
+    } catch {
+      return [];
+    }
+  });
+
+  it('finds the source tree', () => {
+    expect(files.length).toBeGreaterThan(10);
+  });
+
+  it('keeps every import on an allowed arrow', () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = roomOf(file);
+      for (const target of importsOf(file)) {
+        for (const rule of RULES) {
+          if (rule.from.test(from) && target !== from && rule.forbid.test(target)) {
+            violations.push(`${relative(ROOT, file)} → ${target}: ${rule.why}`);
+          }
+        }
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('keeps web features from importing each other', () => {
+    const violations = files
+      .filter((f) => roomOf(f).startsWith('web/features/'))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((t) => t.startsWith('web/features/') && t !== roomOf(f))
+          .map((t) => `${relative(ROOT, f)} → ${t}`),
+      );
+    expect(violations).toEqual([]);
+  });
+});
