@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { createByteLog } from './byte-log.ts';
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+const text = (b: Uint8Array | 'gone') => (b === 'gone' ? 'gone' : new TextDecoder().decode(b));
+
+describe('byte log', () => {
+  it('returns exactly the bytes since an offset', () => {
+    const log = createByteLog({ maxBytes: 100 });
+    log.append(0, bytes('hello '));
+    log.append(6, bytes('world'));
+    expect(text(log.since(0))).toBe('hello world');
+    expect(text(log.since(3))).toBe('lo world');
+    expect(text(log.since(11))).toBe('');
+    expect(log.end).toBe(11);
+  });
+
+  it('stays within maxBytes and says "gone" for bytes it dropped', () => {
+    const log = createByteLog({ maxBytes: 8 });
+    for (let i = 0; i < 10; i++) log.append(i * 3, bytes(`${i}${i}${i}`));
+    expect(log.heldBytes).toBe(8);
+    expect(log.start).toBe(22);
+    expect(log.end).toBe(30);
+    expect(log.since(21)).toBe('gone');
+    expect(text(log.since(22))).toBe('77888999');
+    expect(text(log.since(24))).toBe('888999');
+  });
+
+  it('holds a byte-exact suffix after trimming inside a chunk', () => {
+    const log = createByteLog({ maxBytes: 5 });
+    log.append(0, bytes('abcdefgh'));
+    expect(log.start).toBe(3);
+    expect(text(log.since(3))).toBe('defgh');
+  });
+
+  it('ignores bytes it already holds and restarts after a gap', () => {
+    const log = createByteLog({ maxBytes: 100 });
+    log.append(0, bytes('abcdef'));
+    log.append(3, bytes('defXYZ'));
+    expect(text(log.since(0))).toBe('abcdefXYZ');
+    log.append(20, bytes('new'));
+    expect(log.start).toBe(20);
+    expect(log.since(9)).toBe('gone');
+    expect(text(log.since(20))).toBe('new');
+  });
+
+  it('copies appended data so a reused buffer does not change history', () => {
+    const log = createByteLog();
+    const buf = bytes('aaaa');
+    log.append(0, buf);
+    buf.fill(98);
+    expect(text(log.since(0))).toBe('aaaa');
+  });
+});

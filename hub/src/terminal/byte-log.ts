@@ -1,0 +1,89 @@
+// byte-log.ts: the last `maxBytes` of one terminal's output, addressed by absolute offset.
+// Invariant: start <= end; since(x) returns exactly bytes [x, end), or "gone" when x < start.
+// Viewers that get "gone" are resynced from a snapshot; the PTY is never paused for them.
+
+/** Default memory per terminal on the hub. 1 MiB holds several full redraws of a large screen
+ *  (a 250x80 screen with colours is ~100 KiB), so a brief drop replays bytes, not a snapshot. */
+export const DEFAULT_TERMINAL_LOG_BYTES = 1024 * 1024;
+
+export type ByteLog = {
+  readonly start: number;
+  readonly end: number;
+  /** Appends a chunk whose first byte is at `offset`. A chunk that overlaps bytes already held is
+   *  trimmed; a gap (offset > end) restarts the log at `offset` (the earlier bytes are unknowable). */
+  append(offset: number, data: Uint8Array): void;
+  since(offset: number): Uint8Array | 'gone';
+  /** Forget everything and start at `offset` (after a snapshot the hub did not see bytes for). */
+  reset(offset: number): void;
+  readonly heldBytes: number;
+};
+
+export function createByteLog(options: { maxBytes?: number; start?: number } = {}): ByteLog {
+  const maxBytes = options.maxBytes ?? DEFAULT_TERMINAL_LOG_BYTES;
+  if (!(maxBytes > 0)) throw new Error('maxBytes must be positive');
+  let chunks: Uint8Array[] = [];
+  let start = options.start ?? 0;
+  let held = 0;
+
+  function trim(): void {
+    while (held > maxBytes) {
+      const first = chunks[0]!;
+      const excess = held - maxBytes;
+      if (first.length <= excess) {
+        chunks.shift();
+        held -= first.length;
+        start += first.length;
+      } else {
+        chunks[0] = first.subarray(excess);
+        held -= excess;
+        start += excess;
+      }
+    }
+  }
+
+  return {
+    get start() {
+      return start;
+    },
+    get end() {
+      return start + held;
+    },
+    get heldBytes() {
+      return held;
+    },
+    append(offset, data) {
+      const end = start + held;
+      if (offset > end) this.reset(offset);
+      const skip = Math.max(0, start + held - offset);
+      if (skip >= data.length) return;
+      // Copy: callers may reuse their buffer, and a subarray would pin a larger backing store.
+      const piece = data.slice(skip);
+      chunks.push(piece);
+      held += piece.length;
+      trim();
+    },
+    since(offset) {
+      if (offset < start) return 'gone';
+      const end = start + held;
+      if (offset >= end) return new Uint8Array(0);
+      const out = new Uint8Array(end - offset);
+      let pos = start;
+      let written = 0;
+      for (const chunk of chunks) {
+        const chunkEnd = pos + chunk.length;
+        if (chunkEnd > offset) {
+          const from = Math.max(0, offset - pos);
+          out.set(chunk.subarray(from), written);
+          written += chunk.length - from;
+        }
+        pos = chunkEnd;
+      }
+      return out;
+    },
+    reset(offset) {
+      chunks = [];
+      held = 0;
+      start = offset;
+    },
+  };
+}
