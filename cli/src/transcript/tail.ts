@@ -1,0 +1,201 @@
+// tail.ts: follows one JSONL transcript by byte offset and hands over complete lines.
+// In: a path (the file may not exist yet: claude creates it lazily at the first prompt). Out: batches of
+// lines plus the byte offset just past the last of them (what a runner persists to resume later).
+// Invariants:
+//   - every complete line is delivered exactly once, in file order, and never a partial line: bytes after
+//     the last "\n" are held back until their newline arrives. Lines are split on the 0x0A byte, which never
+//     occurs inside a UTF-8 multi-byte sequence, so a character split across writes is decoded whole.
+//   - the file shrinking below what was read, or a different inode at the path, means it was replaced:
+//     reading restarts at 0 of the new file.
+//   - at most one read runs at a time; `switchTo` and `stop` invalidate a read in flight (generation check).
+import fs from 'node:fs';
+import { basename, dirname } from 'node:path';
+
+/** fs.watch misses events (directory not created yet, overlay/network filesystems, editors replacing
+ *  files, coalesced inotify events), so a stat poll backs it up. 150 ms keeps the worst-case chat lag
+ *  well under the ~250 ms a reader notices, at the cost of one stat() per tick. */
+export const TRANSCRIPT_POLL_MS = 150;
+/** Largest single read: a resumed multi-hundred-MB transcript is delivered in 1 MiB slices instead of
+ *  being held in memory whole (and the consumer sees progress early). */
+const READ_CHUNK_BYTES = 1024 * 1024;
+const NEWLINE = 0x0a;
+
+export interface TailTranscriptOptions {
+  path: string;
+  /** Byte offset to start at (a previously returned `endOffset`). Default 0. */
+  fromOffset?: number;
+  /** Complete lines (no "\n", no trailing "\r", empty lines skipped) and the offset just past them. */
+  onLines: (lines: string[], endOffset: number) => void;
+  /** I/O errors other than "file not there yet", and exceptions thrown by onLines. */
+  onError?: (err: unknown) => void;
+  pollMs?: number;
+}
+
+export interface TranscriptTail {
+  /** Releases the watcher and the timer; nothing is delivered afterwards. */
+  stop(): void;
+  /** Offset just past the last delivered line of the current file. */
+  offset(): number;
+  /** Follow another file from now on (`/clear` starts a new session file). */
+  switchTo(path: string, fromOffset?: number): void;
+}
+
+export function tailTranscript(options: TailTranscriptOptions): TranscriptTail {
+  const { onLines, onError = () => {} } = options;
+  let path = options.path;
+  let offset = Math.max(0, options.fromOffset ?? 0);
+  let pending: Buffer = Buffer.alloc(0); // bytes after `offset` that have no newline yet
+  let ino: number | null = null; // identity of the file `offset` refers to
+  let generation = 0;
+  let stopped = false;
+  let running = false;
+  let again = false;
+  let watcher: fs.FSWatcher | null = null;
+  let watchedDir: string | null = null;
+
+  const restartFromZero = () => {
+    offset = 0;
+    pending = Buffer.alloc(0);
+  };
+
+  const deliver = (complete: Buffer) => {
+    const lines: string[] = [];
+    let start = 0;
+    while (start < complete.length) {
+      let end = complete.indexOf(NEWLINE, start);
+      if (end === -1) end = complete.length;
+      const stop = end > start && complete[end - 1] === 0x0d ? end - 1 : end;
+      if (stop > start) lines.push(complete.toString('utf8', start, stop));
+      start = end + 1;
+    }
+    offset += complete.length;
+    if (lines.length === 0) return;
+    try {
+      onLines(lines, offset);
+    } catch (err) {
+      onError(err);
+    }
+  };
+
+  const step = async (): Promise<void> => {
+    const gen = generation;
+    const current = path;
+    let st: fs.Stats;
+    try {
+      st = await fs.promises.stat(current);
+    } catch (err) {
+      if (!isNotFound(err)) onError(err);
+      return; // not created yet (or moved away): the poll looks again
+    }
+    if (gen !== generation || stopped) return;
+    if (ino === st.ino && st.size === offset + pending.length) return; // nothing new
+
+    const handle = await fs.promises.open(current, 'r').catch((err: unknown) => {
+      if (!isNotFound(err)) onError(err);
+      return null;
+    });
+    if (!handle) return;
+    try {
+      const fst = await handle.stat(); // stat of what we actually opened, not of whatever the path is now
+      if (gen !== generation || stopped) return;
+      if (ino !== null && fst.ino !== ino) restartFromZero(); // replaced by a new file
+      ino = fst.ino;
+      let readPos = offset + pending.length;
+      if (fst.size < readPos) {
+        restartFromZero(); // truncated (or rewritten shorter): the old offset means nothing now
+        readPos = 0;
+      }
+      while (readPos < fst.size) {
+        const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, fst.size - readPos));
+        const { bytesRead } = await handle.read(chunk, 0, chunk.length, readPos);
+        if (gen !== generation || stopped) return;
+        if (bytesRead === 0) break;
+        readPos += bytesRead;
+        const bytes = pending.length ? Buffer.concat([pending, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+        const lastNewline = bytes.lastIndexOf(NEWLINE);
+        if (lastNewline === -1) {
+          pending = Buffer.from(bytes); // copy: do not pin a 1 MiB chunk for a few bytes
+          continue;
+        }
+        pending = Buffer.from(bytes.subarray(lastNewline + 1));
+        deliver(bytes.subarray(0, lastNewline + 1));
+      }
+    } finally {
+      await handle.close().catch(() => {});
+    }
+  };
+
+  const tick = async (): Promise<void> => {
+    if (stopped) return;
+    if (running) {
+      again = true; // a change arrived mid-read: run once more after this read
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        ensureWatch();
+        await step().catch(onError);
+      } while (again && !stopped);
+    } finally {
+      running = false;
+    }
+  };
+
+  // Watch the directory, not the file: the file may not exist yet, and a replaced file has a new inode.
+  const ensureWatch = () => {
+    const dir = dirname(path);
+    if (watcher && watchedDir === dir) return;
+    closeWatch();
+    try {
+      watcher = fs.watch(dir, { persistent: true }, (_event, filename) => {
+        if (!filename || filename.toString() === basename(path)) void tick();
+      });
+      watchedDir = dir;
+      watcher.on('error', () => closeWatch()); // e.g. directory removed; the poll re-creates the watch
+    } catch {
+      // directory not there yet: the poll retries on its next tick
+    }
+  };
+
+  const closeWatch = () => {
+    const w = watcher;
+    watcher = null;
+    watchedDir = null;
+    try {
+      w?.close();
+    } catch {
+      // already closed
+    }
+  };
+
+  const timer = setInterval(() => void tick(), options.pollMs ?? TRANSCRIPT_POLL_MS);
+  void tick();
+
+  return {
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      generation++;
+      clearInterval(timer);
+      closeWatch();
+    },
+    offset: () => offset,
+    switchTo(nextPath: string, fromOffset = 0) {
+      if (stopped) return;
+      generation++; // a read in flight for the old file delivers nothing
+      path = nextPath;
+      offset = Math.max(0, fromOffset);
+      pending = Buffer.alloc(0);
+      ino = null;
+      if (running) again = true;
+      else void tick();
+    },
+  };
+}
+
+function isNotFound(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
