@@ -1,0 +1,77 @@
+// launch-args.ts: the argv claude gets. Every user argument passes through untouched; tether only
+// adds `--settings <file>` (its hooks). Permission bypass is never added by tether: it is honoured
+// only when the user typed it, and then the session is marked bypass so every viewer sees it.
+// `--bare` and `--safe-mode` are refused because they switch hooks off (no approvals, no chat state).
+import type { PermissionMode } from '@tether/shared';
+import { PermissionModeSchema } from '@tether/shared';
+
+export class LaunchArgsError extends Error {}
+
+export type LaunchPlan = {
+  args: string[];
+  /** The permission mode the user asked for (`default` when none). */
+  permissionMode: PermissionMode;
+  /** True when the user explicitly asked to skip permission prompts. */
+  bypass: boolean;
+  /** `--resume <id>` / `-r <id>` when given (the claude session id to continue). */
+  resumeId: string | null;
+  /** `--model` when given. */
+  model: string | null;
+};
+
+/** Flags that disable hooks, and with them the approval bridge and the session state. */
+const REFUSED_FLAGS = new Set(['--bare', '--safe-mode']);
+
+function flagValue(args: readonly string[], i: number, name: string): { value: string | null; next: number } {
+  const arg = args[i]!;
+  if (arg.startsWith(`${name}=`)) return { value: arg.slice(name.length + 1), next: i };
+  const value = args[i + 1];
+  if (value === undefined || value.startsWith('-')) return { value: null, next: i };
+  return { value, next: i + 1 };
+}
+
+export function buildLaunchArgs(options: { userArgs: readonly string[]; settingsPath: string }): LaunchPlan {
+  const { userArgs } = options;
+  let permissionMode: PermissionMode = 'default';
+  let bypass = false;
+  let resumeId: string | null = null;
+  let model: string | null = null;
+  for (let i = 0; i < userArgs.length; i++) {
+    const arg = userArgs[i]!;
+    if (arg === '--') break;
+    const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    if (REFUSED_FLAGS.has(name)) {
+      throw new LaunchArgsError(`${name} turns claude's hooks off, which tether needs for chat state and approvals; run claude directly instead`);
+    }
+    if (arg === '--dangerously-skip-permissions' || arg === '--allow-dangerously-skip-permissions') {
+      if (arg === '--dangerously-skip-permissions') {
+        bypass = true;
+        permissionMode = 'bypassPermissions';
+      }
+    } else if (name === '--permission-mode') {
+      const { value, next } = flagValue(userArgs, i, name);
+      i = next;
+      const parsed = PermissionModeSchema.safeParse(value);
+      if (parsed.success) {
+        permissionMode = parsed.data;
+        if (parsed.data === 'bypassPermissions') bypass = true;
+      }
+    } else if (name === '--resume' || name === '-r') {
+      const { value, next } = flagValue(userArgs, i, name);
+      i = next;
+      resumeId = value;
+    } else if (name === '--model') {
+      const { value, next } = flagValue(userArgs, i, name);
+      i = next;
+      model = value;
+    }
+  }
+  return {
+    // The user's args first, verbatim; claude merges `--settings` with the user's own settings.
+    args: [...userArgs.filter((a) => a !== '--'), '--settings', options.settingsPath],
+    permissionMode,
+    bypass,
+    resumeId,
+    model,
+  };
+}

@@ -1,0 +1,98 @@
+// pty.ts: one child process in a pseudo-terminal (bun-pty): spawn, write, resize, exit.
+// Bytes flow out through `onData`, keyed by absolute byte offset so mirrors can resume by offset.
+// It knows nothing about claude. Invariant: `exited` resolves exactly once; stop() kills and waits.
+import { spawn, type IPty } from 'bun-pty';
+
+export type PtyExit = { exitCode: number; signal: string | null };
+
+export type PtyProcess = {
+  pid: number;
+  cols: number;
+  rows: number;
+  write(data: string): void;
+  resize(size: { cols: number; rows: number }): void;
+  /** Every chunk of output with the absolute offset (in UTF-8 bytes) of its first byte. */
+  onData(listener: (chunk: { data: string; offset: number }) => void): () => void;
+  exited: Promise<PtyExit>;
+  /** Bytes of output so far. */
+  offset(): number;
+  kill(signal?: string): void;
+  stop(): Promise<PtyExit>;
+};
+
+/** How long stop() lets the child exit after SIGTERM before SIGKILL. Claude saves its state fast. */
+const STOP_GRACE_MS = 3000;
+
+export function spawnPty(options: {
+  file: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+}): PtyProcess {
+  const pty: IPty = spawn(options.file, options.args, {
+    name: options.env.TERM ?? 'xterm-256color',
+    cols: options.cols,
+    rows: options.rows,
+    cwd: options.cwd,
+    env: options.env,
+  });
+  const encoder = new TextEncoder();
+  const listeners = new Set<(chunk: { data: string; offset: number }) => void>();
+  let offset = 0;
+  let cols = options.cols;
+  let rows = options.rows;
+  let done = false;
+  pty.onData((data) => {
+    const at = offset;
+    offset += encoder.encode(data).byteLength;
+    for (const listener of [...listeners]) listener({ data, offset: at });
+  });
+  const exited = new Promise<PtyExit>((resolve) => {
+    pty.onExit((event) => {
+      done = true;
+      resolve({ exitCode: event.exitCode, signal: event.signal === undefined || event.signal === 0 ? null : String(event.signal) });
+    });
+  });
+  const kill = (signal?: string) => {
+    if (done) return;
+    try {
+      pty.kill(signal);
+    } catch {
+      // already gone
+    }
+  };
+  return {
+    pid: pty.pid,
+    get cols() {
+      return cols;
+    },
+    get rows() {
+      return rows;
+    },
+    write: (data) => {
+      if (!done) pty.write(data);
+    },
+    resize: (size) => {
+      if (done || (size.cols === cols && size.rows === rows)) return;
+      cols = size.cols;
+      rows = size.rows;
+      pty.resize(size.cols, size.rows);
+    },
+    onData: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    exited,
+    offset: () => offset,
+    kill,
+    stop: async () => {
+      kill('SIGTERM');
+      const timer = setTimeout(() => kill('SIGKILL'), STOP_GRACE_MS);
+      const result = await exited;
+      clearTimeout(timer);
+      return result;
+    },
+  };
+}
