@@ -50,4 +50,6 @@ export const TerminalResizeSchema = z.object({
   sessionId: SessionIdSchema,
   cols: ColsSchema,
   rows: RowsSchema,
+  /** The user pressed "fit to my screen": this viewer takes control of the size. */
+  fit: z.boolean().default(false),
 });

@@ -22,6 +22,9 @@ export const WebEventSchemas = {
   'terminal:unsubscribe': z.object({ sessionId: SessionIdSchema }),
   'terminal:input': TerminalInputSchema,
   'terminal:resize': TerminalResizeSchema,
+  /** The viewer has written bytes up to `offset` into its emulator; unacked bytes beyond a bound
+   *  pause that viewer (only it) until it catches up. */
+  'terminal:ack': z.object({ sessionId: SessionIdSchema, offset: z.number().int().min(0) }),
 } as const;
 export type WebEventName = keyof typeof WebEventSchemas;
 export type WebPayload<E extends WebEventName> = z.input<(typeof WebEventSchemas)[E]>;
@@ -37,6 +40,7 @@ export type WebAcks = {
   'terminal:unsubscribe': object;
   'terminal:input': object;
   'terminal:resize': object;
+  'terminal:ack': object;
 };
 
 export type WebClientToServer = {

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import type { TerminalSnapshot } from '@tether/shared';
+import { createTerminalRoom } from './room.ts';
+
+const SID = '00000000-0000-4000-8000-000000000001';
+const enc = (s: string) => new TextEncoder().encode(s);
+const dec = (b: Uint8Array) => new TextDecoder().decode(b);
+
+function fakeRunner() {
+  const calls = { input: [] as string[], resize: [] as string[], viewers: [] as number[], snapshots: 0 };
+  return {
+    calls,
+    port: {
+      input: (d: string) => calls.input.push(d),
+      resize: (s: { cols: number; rows: number }) => calls.resize.push(`${s.cols}x${s.rows}`),
+      viewers: (n: number) => calls.viewers.push(n),
+      requestSnapshot: () => calls.snapshots++,
+    },
+  };
+}
+
+function fakeViewer() {
+  const got = { text: '', snapshots: [] as TerminalSnapshot[], offsets: [] as number[] };
+  return {
+    got,
+    sink: {
+      bytes: (offset: number, data: Uint8Array) => {
+        got.offsets.push(offset);
+        got.text += dec(data);
+      },
+      snapshot: (s: TerminalSnapshot) => {
+        got.snapshots.push(s);
+        got.text = `[snap@${s.offset}]`;
+      },
+    },
+  };
+}
+
+const snap = (offset: number): TerminalSnapshot => ({ sessionId: SID, offset, cols: 80, rows: 24, data: 'screen' });
+
+describe('terminal room', () => {
+  it('asks the runner for a snapshot on first join, then streams bytes after it', () => {
+    const r = fakeRunner();
+    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
+    const v = fakeViewer();
+    expect(room.join({ viewerId: 'a', sink: v.sink, canWrite: true })).toBe('snapshot');
+    expect(r.calls.viewers).toEqual([1]);
+    expect(r.calls.snapshots).toBe(1);
+    room.snapshot(snap(100));
+    room.output(100, enc('hello'));
+    room.output(105, enc(' world'));
+    expect(v.got.text).toBe('[snap@100]hello world');
+  });
+
+  it('resumes a rejoining viewer with exactly the bytes it missed', () => {
+    const r = fakeRunner();
+    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
+    const a = fakeViewer();
+    room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
+    room.snapshot(snap(0));
+    room.output(0, enc('abc'));
+    const b = fakeViewer();
+    room.join({ viewerId: 'b', sink: b.sink, canWrite: true });
+    room.snapshot(snap(3));
+    room.leave('b');
+    room.output(3, enc('def'));
+    const b2 = fakeViewer();
+    expect(room.join({ viewerId: 'b', sink: b2.sink, canWrite: true, since: 3 })).toBe('bytes');
+    expect(b2.got.text).toBe('def');
+    expect(b2.got.offsets).toEqual([3]);
+  });
+
+  it('pauses a stalled viewer without slowing another, and resyncs it when its bytes are gone', () => {
+    const r = fakeRunner();
+    const room = createTerminalRoom({ sessionId: SID, runner: r.port, maxBytes: 1000, highWater: 100 });
+    const slow = fakeViewer();
+    const fast = fakeViewer();
+    room.join({ viewerId: 'slow', sink: slow.sink, canWrite: false });
+    room.join({ viewerId: 'fast', sink: fast.sink, canWrite: false });
+    room.snapshot(snap(0));
+    let offset = 0;
+    for (let i = 0; i < 100; i++) {
+      const chunk = enc('x'.repeat(50));
+      room.output(offset, chunk);
+      offset += chunk.length;
+      room.ack('fast', offset);
+    }
+    expect(fast.got.text.length).toBe('[snap@0]'.length + 5000);
+    expect(slow.got.text.length).toBeLessThan('[snap@0]'.length + 200);
+    expect(room.log.heldBytes).toBeLessThanOrEqual(1000);
+    const before = r.calls.snapshots;
+    room.ack('slow', 150); // caught up with what it was sent, but its next bytes were dropped
+    expect(r.calls.snapshots).toBe(before + 1);
+    room.snapshot(snap(offset));
+    expect(slow.got.text).toBe(`[snap@${offset}]`);
+  });
+
+  it('keeps read-only viewers from typing or resizing', () => {
+    const r = fakeRunner();
+    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
+    room.join({ viewerId: 'ro', sink: fakeViewer().sink, canWrite: false });
+    expect(room.input('ro', 'rm -rf /\r')).toBe('read-only');
+    expect(room.resize('ro', { cols: 10, rows: 10 }, true)).toBe('read-only');
+    expect(r.calls.input).toEqual([]);
+    expect(room.input('stranger', 'x')).toBe('not-joined');
+  });
+
+  it('passes only the owner\'s terminal replies and lets a typing viewer take control', () => {
+    const r = fakeRunner();
+    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
+    room.join({ viewerId: 'a', sink: fakeViewer().sink, canWrite: true });
+    room.join({ viewerId: 'b', sink: fakeViewer().sink, canWrite: true });
+    room.resize('a', { cols: 100, rows: 30 }, true);
+    expect(r.calls.resize).toEqual(['100x30']);
+    expect(room.input('a', '\x1b[?1;2c')).toBe('written');
+    expect(room.input('b', '\x1b[?1;2c')).toBe('dropped');
+    expect(room.input('b', 'y')).toBe('written');
+    expect(room.size.isOwner('b')).toBe(true);
+    expect(r.calls.input).toEqual(['\x1b[?1;2c', 'y']);
+  });
+
+  it('replays the final screen after the terminal ended', () => {
+    const r = fakeRunner();
+    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
+    room.end(snap(42));
+    const v = fakeViewer();
+    expect(room.join({ viewerId: 'late', sink: v.sink, canWrite: true })).toBe('snapshot');
+    expect(v.got.snapshots[0]?.offset).toBe(42);
+    expect(r.calls.snapshots).toBe(0);
+  });
+});

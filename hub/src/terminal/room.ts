@@ -1,0 +1,191 @@
+// room.ts: one session's terminal on the hub: the bounded byte log, its viewers, who owns the size,
+// and which input reaches the PTY. Pure logic: the socket layer gives it functions to send with.
+//
+//   runner ──output(offset, bytes)──► room ──bytes/snapshot──► viewer A, viewer B …
+//   runner ◄─input / resize / viewers / snapshot request──┘
+//
+// Invariants: a viewer is sent a contiguous byte stream starting at a snapshot or at its `since`;
+// a viewer more than HIGH_WATER bytes behind its acks is paused (never the PTY, never other viewers)
+// and resumed from the log, or from a fresh snapshot when its bytes are gone.
+import type { TerminalSize, TerminalSnapshot } from '@tether/shared';
+import { createByteLog, DEFAULT_TERMINAL_LOG_BYTES, type ByteLog } from './byte-log.ts';
+import { createSizeOwnership, type SizeOwnership } from './size-owner.ts';
+import { filterViewerInput } from './query-filter.ts';
+
+/** Unacked bytes a viewer may have in flight before it is paused. 256 KiB is a few hundred ms of a
+ *  fast build log on a phone link; a viewer that falls further behind is cheaper to redraw. */
+export const VIEWER_HIGH_WATER_BYTES = 256 * 1024;
+
+export type ViewerSink = {
+  bytes(offset: number, data: Uint8Array): void;
+  snapshot(snapshot: TerminalSnapshot): void;
+};
+
+export type RunnerPort = {
+  input(data: string): void;
+  resize(size: TerminalSize): void;
+  viewers(count: number): void;
+  requestSnapshot(): void;
+};
+
+type Viewer = {
+  id: string;
+  sink: ViewerSink;
+  canWrite: boolean;
+  /** Offset of the next byte this viewer will be sent; null until it has a starting point. */
+  sent: number | null;
+  acked: number;
+  paused: boolean;
+};
+
+export type TerminalRoom = ReturnType<typeof createTerminalRoom>;
+
+export function createTerminalRoom(options: {
+  sessionId: string;
+  runner: RunnerPort;
+  maxBytes?: number;
+  highWater?: number;
+}) {
+  const log: ByteLog = createByteLog({ maxBytes: options.maxBytes ?? DEFAULT_TERMINAL_LOG_BYTES });
+  const highWater = options.highWater ?? VIEWER_HIGH_WATER_BYTES;
+  const size: SizeOwnership = createSizeOwnership();
+  const viewers = new Map<string, Viewer>();
+  let lastSnapshot: TerminalSnapshot | null = null;
+  let ended = false;
+  /** True once the log holds every byte since its start (the runner is streaming to us). */
+  let streaming = false;
+
+  function applyResize(changed: boolean) {
+    const s = size.size();
+    if (changed && s && !ended) options.runner.resize(s);
+  }
+
+  function sendFrom(viewer: Viewer) {
+    if (viewer.sent === null || viewer.paused) return;
+    const bytes = log.since(viewer.sent);
+    if (bytes === 'gone') {
+      needSnapshot(viewer);
+      return;
+    }
+    if (bytes.length === 0) return;
+    viewer.sink.bytes(viewer.sent, bytes);
+    viewer.sent += bytes.length;
+    if (viewer.sent - viewer.acked > highWater) viewer.paused = true;
+  }
+
+  function needSnapshot(viewer: Viewer) {
+    viewer.sent = null;
+    if (ended) {
+      if (lastSnapshot) startFromSnapshot(viewer, lastSnapshot);
+      return;
+    }
+    options.runner.requestSnapshot();
+  }
+
+  function startFromSnapshot(viewer: Viewer, snap: TerminalSnapshot) {
+    viewer.sink.snapshot(snap);
+    viewer.sent = snap.offset;
+    viewer.acked = snap.offset;
+    viewer.paused = false;
+    sendFrom(viewer);
+  }
+
+  return {
+    sessionId: options.sessionId,
+    get viewerCount() {
+      return viewers.size;
+    },
+    get log() {
+      return log;
+    },
+    size,
+
+    join(join: { viewerId: string; sink: ViewerSink; canWrite: boolean; since?: number }): 'bytes' | 'snapshot' {
+      const viewer: Viewer = { id: join.viewerId, sink: join.sink, canWrite: join.canWrite, sent: null, acked: 0, paused: false };
+      const previous = viewers.get(join.viewerId);
+      viewers.set(join.viewerId, viewer);
+      if (!previous && !ended) options.runner.viewers(viewers.size);
+      if (join.since !== undefined && streaming && log.since(join.since) !== 'gone' && join.since <= log.end) {
+        viewer.sent = join.since;
+        viewer.acked = join.since;
+        sendFrom(viewer);
+        return 'bytes';
+      }
+      needSnapshot(viewer);
+      return 'snapshot';
+    },
+
+    leave(viewerId: string) {
+      if (!viewers.delete(viewerId)) return;
+      applyResize(size.viewerLeft(viewerId));
+      if (!ended) options.runner.viewers(viewers.size);
+      if (viewers.size === 0) streaming = false;
+    },
+
+    ack(viewerId: string, offset: number) {
+      const viewer = viewers.get(viewerId);
+      if (!viewer || viewer.sent === null) return;
+      viewer.acked = Math.min(Math.max(viewer.acked, offset), viewer.sent);
+      if (viewer.paused && viewer.sent - viewer.acked <= highWater / 2) {
+        viewer.paused = false;
+        sendFrom(viewer);
+      }
+    },
+
+    /** PTY bytes from the runner. */
+    output(offset: number, data: Uint8Array) {
+      if (streaming && offset > log.end) streaming = false; // a gap: everyone needs a snapshot
+      log.append(offset, data);
+      if (!streaming) return;
+      for (const viewer of viewers.values()) sendFrom(viewer);
+    },
+
+    /** A snapshot from the runner: the screen as of byte `offset`. Bytes from there on follow it. */
+    snapshot(snap: TerminalSnapshot) {
+      lastSnapshot = snap;
+      if (!streaming || log.end !== snap.offset) log.reset(snap.offset);
+      streaming = true;
+      for (const viewer of viewers.values()) if (viewer.sent === null || log.since(viewer.sent) === 'gone') startFromSnapshot(viewer, snap);
+    },
+
+    input(viewerId: string, data: string): 'written' | 'dropped' | 'read-only' | 'not-joined' {
+      const viewer = viewers.get(viewerId);
+      if (!viewer) return 'not-joined';
+      if (!viewer.canWrite) return 'read-only';
+      const decision = filterViewerInput({ data, fromOwner: size.isOwner(viewerId) });
+      if (decision.kind === 'drop') return 'dropped';
+      if (decision.takesControl) {
+        const current = size.size();
+        if (current) applyResize(size.takeControl(viewerId, current));
+      }
+      options.runner.input(decision.data);
+      return 'written';
+    },
+
+    /** A viewer's own window size. `fit` = the user pressed "fit to my screen" (takes control). */
+    resize(viewerId: string, s: TerminalSize, fit: boolean): 'ok' | 'read-only' | 'not-joined' {
+      const viewer = viewers.get(viewerId);
+      if (!viewer) return 'not-joined';
+      if (!viewer.canWrite) return 'read-only';
+      applyResize(fit ? size.takeControl(viewerId, s) : size.viewerResized(viewerId, s));
+      return 'ok';
+    },
+
+    desk(state: { attached: boolean; size?: TerminalSize }) {
+      if (!state.attached) applyResize(size.deskDetached());
+      else if (state.size) size.deskAttached(state.size);
+    },
+
+    /** The PTY is gone; keep the final screen for late viewers. */
+    end(finalSnapshot?: TerminalSnapshot) {
+      if (finalSnapshot) lastSnapshot = finalSnapshot;
+      ended = true;
+    },
+    get ended() {
+      return ended;
+    },
+    get lastSnapshot() {
+      return lastSnapshot;
+    },
+  };
+}
