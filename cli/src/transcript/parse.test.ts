@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChatMessageInputSchema } from '@tether/shared';
 import { describe, expect, it } from 'vitest';
-import { parseTranscriptLine, type TranscriptParseContext } from './parse.ts';
+import { parseTranscriptLine, parseTranscriptLines, type TranscriptParseContext } from './parse.ts';
 import { MAX_BLOCK_CHARS, MAX_STRUCTURED_CHARS } from './size-caps.ts';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
@@ -48,6 +48,25 @@ describe('parseTranscriptLine golden fixtures', () => {
   it('reports malformed lines through onBadLine and ignores unknown types silently', () => {
     const { bad } = parseFile('hand-commands-and-noise');
     expect(bad).toEqual(['not JSON', 'missing or invalid uuid', 'missing or invalid uuid', 'not an object']);
+  });
+});
+
+describe('parseTranscriptLines', () => {
+  it('puts the prompt before the reply when claude flushed the reply first (real capture)', () => {
+    for (const name of ['real-thinking-text', 'real-tool-use']) {
+      const lines = readFileSync(join(FIXTURES, `${name}.jsonl`), 'utf8').split('\n');
+      const perLine = lines.flatMap((l) => parseTranscriptLine(l));
+      expect(perLine[0]?.role).toBe('assistant'); // the file really has this order
+      const batch = parseTranscriptLines(lines);
+      expect(batch[0]?.role).toBe('user');
+      expect(batch.map((m) => m.createdAt)).toEqual([...batch.map((m) => m.createdAt)].sort((a, b) => a - b));
+      expect(new Set(batch.map((m) => m.id))).toEqual(new Set(perLine.map((m) => m.id)));
+    }
+  });
+
+  it('keeps file order when it is already in time order', () => {
+    const lines = readFileSync(join(FIXTURES, 'hand-tool-use.jsonl'), 'utf8').split('\n');
+    expect(parseTranscriptLines(lines).map((m) => m.id)).toEqual(lines.flatMap((l) => parseTranscriptLine(l)).map((m) => m.id));
   });
 });
 

@@ -72,6 +72,23 @@ export function parseTranscriptLine(line: string | object, ctx: TranscriptParseC
   }
 }
 
+/**
+ * Parses one batch of lines (one `onLines` call of the tailer) and orders the messages by time.
+ * Why: when claude first creates the file it flushes its buffered lines, and with a fast model the
+ * reply's assistant lines land in the file BEFORE the user prompt that caused them (observed in real
+ * 2.1.197 captures: fixtures/real-thinking-text.jsonl). Timestamps are right, and such a flush arrives
+ * as one append, so a stable sort by createdAt inside the batch restores prompt → reply order.
+ */
+export function parseTranscriptLines(lines: readonly (string | object)[], ctx: TranscriptParseContext = {}): ChatMessageInput[] {
+  const messages = lines.flatMap((line) => parseTranscriptLine(line, ctx));
+  for (let i = 1; i < messages.length; i++) {
+    if ((messages[i]?.createdAt ?? 0) < (messages[i - 1]?.createdAt ?? 0)) {
+      return messages.sort((a, b) => a.createdAt - b.createdAt); // Array.prototype.sort is stable
+    }
+  }
+  return messages;
+}
+
 function parseUser(rec: Rec, ctx: TranscriptParseContext): ChatMessageInput[] {
   // isMeta: text claude injects itself (caveats, skill bodies, hook context); never shown as typed.
   if (rec.isMeta === true) return [];
