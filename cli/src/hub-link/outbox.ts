@@ -1,0 +1,62 @@
+// outbox.ts: what the runner owes the hub (chat + session state), kept on disk until acked.
+// One small bun:sqlite file per session under TETHER_HOME/outbox/, so a hub outage (or a runner
+// restart) loses nothing: entries are read back in order and resent until the hub acks them.
+// Invariants: entries are delivered in insertion order (seq); an entry leaves the outbox only when
+// acked (or refused for good by the hub); the hub dedupes chat by message id, state is idempotent,
+// so a resend after a lost ack is harmless.
+import { Database } from 'bun:sqlite';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CliPayload } from '@tether/shared';
+
+/** Events that must reach the hub even across an outage. Terminal bytes and approvals are live-only. */
+export type OutboxEventName = 'message:append' | 'session:update' | 'session:end' | 'prompt:status';
+export type OutboxEntry = { [E in OutboxEventName]: { seq: number; event: E; payload: CliPayload<E> } }[OutboxEventName];
+
+export type Outbox = {
+  path: string;
+  push<E extends OutboxEventName>(event: E, payload: CliPayload<E>): number;
+  /** Oldest entries first, at most `limit`. */
+  peek(limit: number): OutboxEntry[];
+  /** Drop every entry with seq <= `seq` (acked or refused for good). */
+  ackThrough(seq: number): void;
+  size(): number;
+  close(): void;
+  /** Close and delete the file (only once everything is acked). */
+  destroy(): void;
+};
+
+export function openOutbox(options: { dir: string; sessionId: string }): Outbox {
+  mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+  const path = join(options.dir, `${options.sessionId}.sqlite`);
+  const db = new Database(path, { create: true });
+  db.exec('PRAGMA journal_mode = WAL');
+  // FULL: an acknowledged push survives a power cut; the write rate (chat lines) is low.
+  db.exec('PRAGMA synchronous = FULL');
+  db.exec('CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, event TEXT NOT NULL, payload TEXT NOT NULL)');
+  const insert = db.prepare<{ seq: number }, [string, string]>('INSERT INTO outbox (event, payload) VALUES (?, ?) RETURNING seq');
+  const select = db.prepare<{ seq: number; event: string; payload: string }, [number]>('SELECT seq, event, payload FROM outbox ORDER BY seq LIMIT ?');
+  const remove = db.prepare<unknown, [number]>('DELETE FROM outbox WHERE seq <= ?');
+  const count = db.prepare<{ n: number }, []>('SELECT COUNT(*) AS n FROM outbox');
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    db.close();
+  };
+  return {
+    path,
+    push: (event, payload) => insert.get(event, JSON.stringify(payload))!.seq,
+    peek: (limit) =>
+      select.all(limit).map((row) => ({ seq: row.seq, event: row.event, payload: JSON.parse(row.payload) }) as OutboxEntry),
+    ackThrough: (seq) => {
+      remove.run(seq);
+    },
+    size: () => count.get()!.n,
+    close,
+    destroy: () => {
+      close();
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+    },
+  };
+}
