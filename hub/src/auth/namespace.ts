@@ -1,0 +1,53 @@
+// namespace.ts: credential → caller. Whatever a client presents (an access token, or a web session
+// bought with one) resolves here to the namespace every query and room of that caller is scoped by.
+// Invariant: the token row is checked on every resolution, so a revoked token (and every web session
+// bought with it) is refused on the next request or connection.
+import { TOKEN_PREFIX, type Namespace } from '@tether/shared';
+import type { Store } from '../store/store.ts';
+import { verifyAccessToken } from './tokens.ts';
+import type { WebSessionSigner } from './web-session.ts';
+
+/** Writing last_used_at on every request would turn reads into writes; once a minute is plenty. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export type Caller = {
+  namespace: Namespace;
+  tokenId: string;
+  /** The token's label: who answered an approval, in the audit trail. */
+  label: string;
+  via: 'token' | 'web-session';
+};
+
+export type CallerResolver = {
+  /** `accept` limits which credential kinds are allowed (the /cli namespace takes tokens only). */
+  resolve(options: { credential: string; accept?: ReadonlyArray<Caller['via']> }): Promise<Caller | null>;
+};
+
+export function createCallerResolver(options: { store: Store; signer: WebSessionSigner }): CallerResolver {
+  const { store, signer } = options;
+  const lastTouch = new Map<string, number>();
+  const touch = (id: string) => {
+    const now = Date.now();
+    if ((lastTouch.get(id) ?? 0) + TOUCH_INTERVAL_MS > now) return;
+    lastTouch.set(id, now);
+    store.touchToken({ id, at: now });
+  };
+  return {
+    async resolve({ credential, accept = ['token', 'web-session'] }) {
+      if (credential.startsWith(TOKEN_PREFIX)) {
+        if (!accept.includes('token')) return null;
+        const record = verifyAccessToken({ store, token: credential });
+        if (!record) return null;
+        touch(record.id);
+        return { namespace: record.namespace, tokenId: record.id, label: record.label, via: 'token' };
+      }
+      if (!accept.includes('web-session')) return null;
+      const claims = await signer.verify(credential);
+      if (!claims) return null;
+      const record = store.getToken({ id: claims.tokenId });
+      if (!record || record.revokedAt !== null || record.namespace !== claims.namespace) return null;
+      touch(record.id);
+      return { namespace: record.namespace, tokenId: record.id, label: record.label, via: 'web-session' };
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// tokens.ts: access tokens. A token is `tth_` + base64url(32 random bytes); the hub stores only its
+// sha-256 and finds a token by that hash, then compares the hashes in constant time.
+// Invariant: a revoked token never authenticates; the plaintext is returned once, at creation.
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { TOKEN_PREFIX, type Namespace, type TokenInfo } from '@tether/shared';
+import type { Store, TokenRecord } from '../store/store.ts';
+
+/** 32 bytes = 256 bits: far beyond guessing, and 43 base64url characters. */
+const TOKEN_BYTES = 32;
+
+export function generateAccessToken(): string {
+  return TOKEN_PREFIX + randomBytes(TOKEN_BYTES).toString('base64url');
+}
+
+export function hashAccessToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export function createAccessToken(options: {
+  store: Store;
+  namespace: Namespace;
+  label?: string;
+  now?: number;
+}): { token: string; info: TokenInfo } {
+  const token = generateAccessToken();
+  const record: TokenRecord = {
+    // Short public id for `tether token revoke <id>`; not derived from the secret.
+    id: `tok_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+    namespace: options.namespace,
+    hash: hashAccessToken(token),
+    label: options.label ?? '',
+    createdAt: options.now ?? Date.now(),
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+  options.store.insertToken({ token: record });
+  const { hash: _hash, ...info } = record;
+  return { token, info };
+}
+
+/** The live (not revoked) token record for a presented token, or null. */
+export function verifyAccessToken(options: { store: Store; token: string }): TokenRecord | null {
+  if (!options.token.startsWith(TOKEN_PREFIX) || options.token.length > 200) return null;
+  const hash = hashAccessToken(options.token);
+  const record = options.store.findTokenByHash({ hash });
+  if (!record) return null;
+  // The lookup was by hash already; the constant-time compare keeps the final check free of
+  // early-exit timing even if a future store matches on a prefix or index collation.
+  const a = Buffer.from(record.hash, 'hex');
+  const b = Buffer.from(hash, 'hex');
+  if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
+  if (record.revokedAt !== null) return null;
+  return record;
+}
+
+export function revokeAccessToken(options: { store: Store; id: string; now?: number }): boolean {
+  return options.store.revokeToken({ id: options.id, at: options.now ?? Date.now() });
+}

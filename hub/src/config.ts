@@ -1,0 +1,26 @@
+// config.ts: what a hub needs to start, with its defaults. TETHER_HOME holds the database and the
+// signing secret; binding 127.0.0.1 by default keeps a fresh hub off the network.
+import { join } from 'node:path';
+import pkg from '../package.json' with { type: 'json' };
+
+export type HubConfig = {
+  /** Interface to bind. Anything but loopback exposes the hub (the CLI warns: no TLS). */
+  host?: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** TETHER_HOME: <home>/hub.sqlite and <home>/hub-secret. */
+  home: string;
+  /** Directory of the built web app (web/dist), served at `/`. */
+  webDist?: string;
+};
+
+export const HUB_VERSION: string = pkg.version;
+export const DEFAULT_HOST = '127.0.0.1';
+
+export function hubPaths(home: string) {
+  return { db: join(home, 'hub.sqlite'), secret: join(home, 'hub-secret') };
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}

@@ -1,0 +1,91 @@
+// app.ts: the hub's Hono app. `/healthz`, REST under `/api` (login open, everything else behind the
+// bearer middleware), and the built web app at `/`. Every body is size-capped and schema-parsed.
+//
+//   request ─► secure headers ─► /healthz | /api/auth/login (rate-limited) | /api/* (auth ► route) | static
+//
+// It is given its rooms (store, resolver, signer); it never touches the socket layer.
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
+import { MAX_PAYLOAD_BYTES, PROTOCOL_VERSION } from '@tether/shared';
+import type { Store } from '../store/store.ts';
+import type { Caller, CallerResolver } from '../auth/namespace.ts';
+import type { WebSessionSigner } from '../auth/web-session.ts';
+import { httpError } from './errors.ts';
+import { requireCaller } from './middleware/auth.ts';
+import { createFailureLimiter, type FailureLimiter } from './middleware/rate-limit.ts';
+import { createAuthRoutes } from './routes/auth.ts';
+import { createMachineRoutes } from './routes/machines.ts';
+import { createSessionRoutes } from './routes/sessions.ts';
+import { createStaticRoutes } from './routes/static.ts';
+
+export type HubHttpEnv = {
+  /** Passed by main.ts from Bun's `server.requestIP`; tests pass it to `app.request(…, env)`. */
+  Bindings: { ip?: string };
+  Variables: { caller: Caller };
+};
+
+/** Failed logins allowed per IP per window before 429. */
+export const LOGIN_MAX_FAILURES = 10;
+export const LOGIN_WINDOW_MS = 60_000;
+
+export function createHttpApp(options: {
+  store: Store;
+  resolver: CallerResolver;
+  signer: WebSessionSigner;
+  version: string;
+  webDist?: string;
+  loginLimiter?: FailureLimiter;
+}) {
+  const app = new Hono<HubHttpEnv>();
+  const limiter = options.loginLimiter ?? createFailureLimiter({ maxFailures: LOGIN_MAX_FAILURES, windowMs: LOGIN_WINDOW_MS });
+
+  app.use(
+    '*',
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'self'"],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        manifestSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+      },
+      xFrameOptions: 'DENY',
+      referrerPolicy: 'no-referrer',
+      // Plain-HTTP LAN use is allowed (with a warning); HSTS would lock a browser out of it.
+      strictTransportSecurity: false,
+    }),
+  );
+
+  app.get('/healthz', (c) => c.json({ ok: true as const, version: options.version, protocol: PROTOCOL_VERSION.major }));
+
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: MAX_PAYLOAD_BYTES,
+      onError: (c) => httpError(c, { code: 'too_large', error: `body over ${MAX_PAYLOAD_BYTES} bytes` }),
+    }),
+  );
+  app.route('/api/auth', createAuthRoutes({ store: options.store, signer: options.signer, limiter }));
+  app.use('/api/*', requireCaller({ resolver: options.resolver }));
+  app.route('/api/sessions', createSessionRoutes({ store: options.store }));
+  app.route('/api/machines', createMachineRoutes({ store: options.store }));
+  app.all('/api/*', (c) => httpError(c, { code: 'not_found', error: 'no such API route' }));
+
+  app.route('/', createStaticRoutes(options.webDist ? { webDist: options.webDist } : {}));
+
+  app.notFound((c) => httpError(c, { code: 'not_found', error: 'not found' }));
+  app.onError((error, c) => {
+    // Never echo internals (or anything secret-bearing) to the client.
+    console.error(`tether hub: ${c.req.method} ${new URL(c.req.url).pathname} failed: ${error.message}`);
+    return httpError(c, { code: 'internal', error: 'internal error' });
+  });
+  return app;
+}

@@ -1,0 +1,58 @@
+// sessions.ts (routes): read-only session views for the caller's namespace: the list, one session
+// with its pending requests and audit, and message pages by seq.
+// Invariant: a session of another namespace answers 404 exactly like a missing one.
+import { Hono } from 'hono';
+import {
+  MessagePageQuerySchema,
+  SessionIdSchema,
+  describeZodError,
+  type MessagePage,
+} from '@tether/shared';
+import type { z } from 'zod';
+import type { Store } from '../../store/store.ts';
+import type { HubHttpEnv } from '../app.ts';
+import { httpError } from '../errors.ts';
+
+/** Audit entries returned with a session; the UI shows the recent ones. */
+const AUDIT_LIMIT = 200;
+
+export function createSessionRoutes(options: { store: Store }) {
+  const { store } = options;
+  const app = new Hono<HubHttpEnv>();
+
+  app.get('/', (c) => {
+    const sessions = store.listSessions({ namespace: c.get('caller').namespace });
+    return c.json({ sessions });
+  });
+
+  app.get('/:id', (c) => {
+    const id = SessionIdSchema.safeParse(c.req.param('id'));
+    if (!id.success) return httpError(c, { code: 'bad_request', error: describeZodError(id.error) });
+    const namespace = c.get('caller').namespace;
+    const session = store.getSession({ namespace, sessionId: id.data });
+    if (!session) return httpError(c, { code: 'not_found', error: 'no such session' });
+    const pending = store.listPending({ namespace, sessionId: id.data });
+    const audit = store.listAudit({ namespace, sessionId: id.data, limit: AUDIT_LIMIT });
+    return c.json({ session, pending, audit });
+  });
+
+  app.get('/:id/messages', (c) => {
+    const id = SessionIdSchema.safeParse(c.req.param('id'));
+    if (!id.success) return httpError(c, { code: 'bad_request', error: describeZodError(id.error) });
+    const query = MessagePageQuerySchema.safeParse(c.req.query());
+    if (!query.success) return httpError(c, { code: 'bad_request', error: describeZodError(query.error) });
+    const q: z.output<typeof MessagePageQuerySchema> = query.data;
+    const page = store.listMessages({
+      namespace: c.get('caller').namespace,
+      sessionId: id.data,
+      limit: q.limit,
+      ...(q.after !== undefined ? { after: q.after } : {}),
+      ...(q.before !== undefined ? { before: q.before } : {}),
+    });
+    if (!page) return httpError(c, { code: 'not_found', error: 'no such session' });
+    const body: MessagePage = page;
+    return c.json(body);
+  });
+
+  return app;
+}

@@ -1,0 +1,90 @@
+// main.ts: the hub's composition root. createHub({ config, store }) opens the store (SQLite under
+// TETHER_HOME unless one is given), builds auth, the Hono app and socket.io, and binds both on one
+// Bun.serve: /socket.io/ goes to the engine, everything else to Hono. Tests and `tether hub` call
+// this same function.
+//
+//   Bun.serve ─┬─ /socket.io/* ─► @socket.io/bun-engine ─► /cli, /web namespaces (sockets/)
+//              └─ everything else ─► Hono (http/): /healthz, /api/*, web app
+import { mkdirSync } from 'node:fs';
+import { MAX_PAYLOAD_BYTES } from '@tether/shared';
+import type { Store } from './store/store.ts';
+import { createSqliteStore } from './store/sqlite/sqlite-store.ts';
+import { createCallerResolver } from './auth/namespace.ts';
+import { createWebSessionSigner, loadHubSecret } from './auth/web-session.ts';
+import { createHttpApp } from './http/app.ts';
+import { createSocketServer, SOCKET_PATH } from './sockets/server.ts';
+import { DEFAULT_HOST, HUB_VERSION, hubPaths, type HubConfig } from './config.ts';
+
+// The hub package's public surface, for `tether hub/token` and the test harness.
+export type { HubConfig } from './config.ts';
+export { HUB_VERSION, hubPaths, isLoopbackHost } from './config.ts';
+export type { Store } from './store/store.ts';
+export { createSqliteStore } from './store/sqlite/sqlite-store.ts';
+export { createAccessToken, revokeAccessToken } from './auth/tokens.ts';
+
+export type Hub = {
+  /** http://host:port, with the actual port when config.port was 0. */
+  url: string;
+  port: number;
+  store: Store;
+  /** Closes sockets, the server and (if createHub opened it) the store. */
+  stop(): Promise<void>;
+};
+
+/** Headroom over the payload cap for HTTP framing, so Hono (not Bun) answers a too-big body with
+ *  the JSON 413 of the API. */
+const REQUEST_BODY_HEADROOM = 64 * 1024;
+
+export async function createHub(options: { config: HubConfig; store?: Store }): Promise<Hub> {
+  const { config } = options;
+  const host = config.host ?? DEFAULT_HOST;
+  mkdirSync(config.home, { recursive: true, mode: 0o700 });
+  const paths = hubPaths(config.home);
+  const ownsStore = !options.store;
+  const store = options.store ?? createSqliteStore({ path: paths.db });
+
+  const signer = createWebSessionSigner({ secret: loadHubSecret({ path: paths.secret }) });
+  const resolver = createCallerResolver({ store, signer });
+  const app = createHttpApp({ store, resolver, signer, version: HUB_VERSION, ...(config.webDist ? { webDist: config.webDist } : {}) });
+  const sockets = createSocketServer({ store, resolver });
+  const engineHandler = sockets.engine.handler();
+
+  let server: ReturnType<typeof Bun.serve>;
+  try {
+    server = Bun.serve({
+      hostname: host,
+      port: config.port,
+      idleTimeout: engineHandler.idleTimeout,
+      maxRequestBodySize: MAX_PAYLOAD_BYTES + REQUEST_BODY_HEADROOM,
+      websocket: engineHandler.websocket,
+      fetch(req, srv) {
+        const url = new URL(req.url);
+        if (url.pathname === SOCKET_PATH || url.pathname.startsWith(SOCKET_PATH)) {
+          return sockets.engine.handleRequest(req, srv);
+        }
+        const ip = srv.requestIP(req)?.address;
+        return app.fetch(req, ip ? { ip } : {});
+      },
+    });
+  } catch (error) {
+    if (ownsStore) store.close();
+    throw error;
+  }
+
+  const port = server.port ?? config.port;
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  let stopped: Promise<void> | null = null;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    store,
+    stop() {
+      stopped ??= (async () => {
+        await sockets.stop();
+        await server.stop(true);
+        if (ownsStore) store.close();
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// prompt-relay.ts: prompts a remote client wants typed into claude. The hub stores each one as
+// `queued` and hands it to the runner; the runner reports typing/delivered/returned/dropped.
+// Invariant: a prompt id is stored once (a resend returns the stored prompt); a prompt for an ended
+// session is refused, never queued for nobody.
+import { isFinalStatus, type Namespace, type Prompt, type PromptSend, type PromptStatus } from '@tether/shared';
+import type { Store } from '../store/store.ts';
+
+export type QueuePromptResult =
+  | { kind: 'queued'; prompt: Prompt; deliver: boolean }
+  | { kind: 'not_found' }
+  | { kind: 'ended' };
+
+export function queuePrompt(options: { store: Store; namespace: Namespace; send: PromptSend }): QueuePromptResult {
+  const { store, namespace, send } = options;
+  const session = store.getSession({ namespace, sessionId: send.sessionId });
+  if (!session) return { kind: 'not_found' };
+  const now = Date.now();
+  const prompt: Prompt = { id: send.promptId, sessionId: send.sessionId, text: send.text, status: 'queued', reason: null, createdAt: now, updatedAt: now };
+  const result = store.addPrompt({ namespace, prompt });
+  if (result.kind === 'not_found') return { kind: 'not_found' };
+  if (result.kind === 'exists') return { kind: 'queued', prompt: result.prompt, deliver: result.prompt.status === 'queued' };
+  if (isFinalStatus(session.status)) {
+    // Keep the record honest: the sender sees it dropped rather than silently queued.
+    const dropped = store.updatePrompt({ namespace, sessionId: send.sessionId, promptId: send.promptId, status: 'dropped', reason: 'session ended', now });
+    return dropped ? { kind: 'queued', prompt: dropped, deliver: false } : { kind: 'ended' };
+  }
+  return { kind: 'queued', prompt: result.prompt, deliver: true };
+}
+
+export function updatePromptStatus(options: {
+  store: Store;
+  namespace: Namespace;
+  sessionId: string;
+  promptId: string;
+  status: PromptStatus;
+  reason: string | null;
+}): Prompt | null {
+  return options.store.updatePrompt({ ...options, now: Date.now() });
+}
+
+/** Prompts the runner has not picked up yet: re-sent when it (re)registers. */
+export function queuedPrompts(options: { store: Store; namespace: Namespace; sessionId: string }): Prompt[] {
+  return options.store.listPrompts({ ...options, status: 'queued' });
+}

@@ -1,0 +1,50 @@
+// broadcast.ts: typed fan-out of hub facts to rooms. Room names come only from shared/rooms.ts with
+// the namespace of the connection that caused the fact, never from a client payload.
+//   /web namespaceRoom: session list, approvals, prompts, machines  (every tab of the namespace)
+//   /web sessionRoom:   chat messages of one session                (tabs watching it)
+//   /web terminalRoom:  PTY bytes and snapshots                     (terminal viewers)
+//   /cli runnerRoom:    commands for the runner that owns a session
+import type { Server } from 'socket.io';
+import {
+  namespaceRoom,
+  runnerRoom,
+  sessionRoom,
+  terminalRoom,
+  type CliServerToClient,
+  type Namespace,
+  type WebServerToClient,
+} from '@tether/shared';
+
+export type Broadcast = ReturnType<typeof createBroadcast>;
+
+export function createBroadcast(options: { io: Server }) {
+  const web = options.io.of('/web');
+  const cli = options.io.of('/cli');
+  return {
+    toNamespace<E extends 'session:updated' | 'prompt:updated' | 'approval:requested' | 'approval:resolved' | 'machine:updated'>(
+      ns: Namespace,
+      event: E,
+      payload: Parameters<WebServerToClient[E]>[0],
+    ): void {
+      web.to(namespaceRoom(ns)).emit(event, payload);
+    },
+    toSession(ns: Namespace, sessionId: string, payload: Parameters<WebServerToClient['message:added']>[0]): void {
+      web.to(sessionRoom(ns, sessionId)).emit('message:added', payload);
+    },
+    toTerminal<E extends 'terminal:output' | 'terminal:snapshot'>(
+      ns: Namespace,
+      sessionId: string,
+      event: E,
+      payload: Parameters<WebServerToClient[E]>[0],
+    ): void {
+      web.to(terminalRoom(ns, sessionId)).emit(event, payload);
+    },
+    toRunner<E extends keyof CliServerToClient>(ns: Namespace, sessionId: string, event: E, payload: Parameters<CliServerToClient[E]>[0]): void {
+      cli.to(runnerRoom(ns, sessionId)).emit(event, payload);
+    },
+    /** Viewers currently in a session's terminal room. */
+    terminalViewers(ns: Namespace, sessionId: string): number {
+      return web.adapter.rooms.get(terminalRoom(ns, sessionId))?.size ?? 0;
+    },
+  };
+}

@@ -1,0 +1,157 @@
+// cli.ts: the `/cli` namespace, spoken by session runners and daemons with an access token.
+// Each handler: validate (handle.ts) → act on a room → ack → broadcast.
+//
+//   runner ─register/update/end/message:append/approval:*─► hub ─► store
+//                                                            └─► /web rooms (session:updated, message:added, …)
+//   runner ◄─prompt:deliver/approval:answered/session:abort…─ runnerRoom(ns, session) ◄─ /web
+//
+// Invariant: every event acts only on sessions of the socket's namespace; a session id owned by
+// another namespace is `forbidden` at register and `not_found` everywhere else.
+import {
+  ackError,
+  CliEventSchemas,
+  runnerRoom,
+  type CliAcks,
+} from '@tether/shared';
+import type { Store } from '../store/store.ts';
+import { endSession, patchSession, registerSession } from '../sessions/sessions.ts';
+import { ingestChatMessages } from '../sessions/chat-ingest.ts';
+import { queuedPrompts, updatePromptStatus } from '../sessions/prompt-relay.ts';
+import type { MachineRegistry } from '../sessions/machines.ts';
+import { requestApproval, withdrawApproval } from '../approvals/pending.ts';
+import type { Broadcast } from './broadcast.ts';
+import { handleSocketEvents, type HubSocket } from './handle.ts';
+
+const NO_SESSION = 'no such session';
+
+export function bindCliSocket(options: {
+  socket: HubSocket;
+  store: Store;
+  broadcast: Broadcast;
+  machines: MachineRegistry;
+  onError: (event: string, error: unknown) => void;
+}): void {
+  const { socket, store, broadcast, machines } = options;
+  const ns = socket.data.caller.namespace;
+  const ownsSession = (sessionId: string) => store.getSession({ namespace: ns, sessionId }) !== null;
+
+  handleSocketEvents<typeof CliEventSchemas, CliAcks>({
+    socket,
+    schemas: CliEventSchemas,
+    onError: options.onError,
+    handlers: {
+      'session:register': async (registration) => {
+        const result = registerSession({ store, namespace: ns, registration });
+        if (result.kind === 'forbidden') return ackError('forbidden', 'session id belongs to another namespace');
+        await socket.join(runnerRoom(ns, registration.id));
+        socket.data.sessions.add(registration.id);
+        broadcast.toNamespace(ns, 'session:updated', result.session);
+        // Prompts queued while this runner was away.
+        for (const prompt of queuedPrompts({ store, namespace: ns, sessionId: registration.id })) {
+          socket.emit('prompt:deliver', { sessionId: prompt.sessionId, promptId: prompt.id, text: prompt.text });
+        }
+        return { ok: true, session: result.session };
+      },
+      'session:update': ({ sessionId, patch }) => {
+        const session = patchSession({ store, namespace: ns, sessionId, patch });
+        if (!session) return ackError('not_found', NO_SESSION);
+        broadcast.toNamespace(ns, 'session:updated', session);
+        return { ok: true, session };
+      },
+      'session:end': (end) => {
+        const ended = endSession({ store, namespace: ns, end });
+        if (!ended) return ackError('not_found', NO_SESSION);
+        for (const resolution of ended.withdrawn) broadcast.toNamespace(ns, 'approval:resolved', resolution);
+        for (const prompt of ended.dropped) broadcast.toNamespace(ns, 'prompt:updated', prompt);
+        broadcast.toNamespace(ns, 'session:updated', ended.session);
+        return { ok: true, session: ended.session };
+      },
+      'message:append': ({ sessionId, messages }) => {
+        const result = ingestChatMessages({ store, namespace: ns, sessionId, messages });
+        if (!result) return ackError('not_found', NO_SESSION);
+        if (result.added.length > 0) {
+          broadcast.toSession(ns, sessionId, { sessionId, messages: result.added });
+          broadcast.toNamespace(ns, 'session:updated', result.session);
+        }
+        return { ok: true, added: result.added.length, lastSeq: result.lastSeq };
+      },
+      'prompt:status': (update) => {
+        const prompt = updatePromptStatus({
+          store,
+          namespace: ns,
+          sessionId: update.sessionId,
+          promptId: update.promptId,
+          status: update.status,
+          reason: update.reason,
+        });
+        if (!prompt) return ackError('not_found', 'no such prompt');
+        broadcast.toNamespace(ns, 'prompt:updated', prompt);
+        return { ok: true };
+      },
+      'approval:request': (request) => {
+        const result = requestApproval({ store, namespace: ns, request });
+        switch (result.kind) {
+          case 'not_found':
+            return ackError('not_found', NO_SESSION);
+          case 'added': {
+            broadcast.toNamespace(ns, 'approval:requested', result.request);
+            const session = store.getSession({ namespace: ns, sessionId: request.sessionId });
+            if (session) broadcast.toNamespace(ns, 'session:updated', session);
+            return { ok: true };
+          }
+          case 'answered':
+            socket.emit('approval:answered', { sessionId: request.sessionId, requestId: request.id, answer: result.answer });
+            return { ok: true };
+          case 'pending':
+          case 'withdrawn':
+            return { ok: true };
+          default: {
+            const never: never = result;
+            throw new Error(`unexpected ${String(never)}`);
+          }
+        }
+      },
+      'approval:withdraw': ({ sessionId, requestId }) => {
+        const result = withdrawApproval({ store, namespace: ns, sessionId, requestId });
+        if (result.kind === 'not_found') return ackError('not_found', 'no such request');
+        if (result.kind === 'withdrawn') {
+          broadcast.toNamespace(ns, 'approval:resolved', result.resolution);
+          const session = store.getSession({ namespace: ns, sessionId });
+          if (session) broadcast.toNamespace(ns, 'session:updated', session);
+        }
+        return { ok: true };
+      },
+      // Relay only for now; the terminal room (byte log, replay) is its own issue.
+      'terminal:output': (output) => {
+        if (!ownsSession(output.sessionId)) return ackError('not_found', NO_SESSION);
+        broadcast.toTerminal(ns, output.sessionId, 'terminal:output', output);
+        return { ok: true };
+      },
+      'terminal:snapshot': (snapshot) => {
+        if (!ownsSession(snapshot.sessionId)) return ackError('not_found', NO_SESSION);
+        broadcast.toTerminal(ns, snapshot.sessionId, 'terminal:snapshot', snapshot);
+        return { ok: true };
+      },
+      'machine:register': (info) => {
+        if (socket.data.machineId && socket.data.machineId !== info.id) {
+          return ackError('conflict', 'this connection already registered another machine');
+        }
+        const first = socket.data.machineId === null;
+        socket.data.machineId = info.id;
+        const machine = first
+          ? machines.connected({ namespace: ns, machine: info })
+          : store.upsertMachine({ namespace: ns, machine: info, now: Date.now() });
+        broadcast.toNamespace(ns, 'machine:updated', machine);
+        return { ok: true };
+      },
+    },
+  });
+
+  socket.on('disconnect', () => {
+    // Sessions stay live: the runner reconnects and re-registers. Only the machine goes offline.
+    if (socket.data.machineId) {
+      const machine = machines.disconnected({ namespace: ns, machineId: socket.data.machineId });
+      if (machine) broadcast.toNamespace(ns, 'machine:updated', machine);
+    }
+  });
+}

@@ -1,0 +1,91 @@
+// server.ts: the socket.io server on @socket.io/bun-engine, its `/cli` and `/web` namespaces, and
+// authentication once per connection (`nsp.use`).
+//
+//   handshake.auth ─► protocol major check ─► HandshakeSchema ─► credential → caller (namespace)
+//        └─ failure: connect_error with a clear message ("protocol version mismatch…", "unauthorized")
+//
+// Invariant: a socket that reaches a handler has a caller; /cli accepts access tokens only, /web a
+// web session or an access token. Revocation is seen at the next connection.
+import { Server as Engine } from '@socket.io/bun-engine';
+import { Server, type Socket } from 'socket.io';
+import {
+  describeZodError,
+  HandshakeSchema,
+  MAX_PAYLOAD_BYTES,
+  protocolMismatch,
+  type ErrorCode,
+} from '@tether/shared';
+import type { Store } from '../store/store.ts';
+import type { Caller, CallerResolver } from '../auth/namespace.ts';
+import { createMachineRegistry } from '../sessions/machines.ts';
+import { createBroadcast } from './broadcast.ts';
+import { bindCliSocket } from './cli.ts';
+import { bindWebSocket } from './web.ts';
+import type { HubSocket, HubSocketData } from './handle.ts';
+
+export const SOCKET_PATH = '/socket.io/';
+
+function connectError(message: string, code: ErrorCode | 'protocol_mismatch'): Error {
+  const error = new Error(message) as Error & { data?: unknown };
+  error.data = { code };
+  return error;
+}
+
+function authenticate(options: { resolver: CallerResolver; accept: ReadonlyArray<Caller['via']> }) {
+  return async (socket: Socket, next: (err?: Error) => void) => {
+    try {
+      const auth: unknown = socket.handshake.auth;
+      const protocol = auth && typeof auth === 'object' ? (auth as { protocol?: unknown }).protocol : undefined;
+      // Checked before the rest of the shape: a peer of another major may send another shape.
+      if (typeof protocol === 'number') {
+        const mismatch = protocolMismatch(protocol);
+        if (mismatch) return next(connectError(mismatch, 'protocol_mismatch'));
+      }
+      const parsed = HandshakeSchema.safeParse(auth);
+      if (!parsed.success) return next(connectError(`bad handshake: ${describeZodError(parsed.error)}`, 'bad_request'));
+      const caller = await options.resolver.resolve({ credential: parsed.data.token, accept: options.accept });
+      if (!caller) return next(connectError('unauthorized', 'unauthorized'));
+      const data: HubSocketData = {
+        caller,
+        client: parsed.data.client,
+        device: parsed.data.device ?? null,
+        sessions: new Set(),
+        terminals: new Set(),
+        machineId: null,
+      };
+      socket.data = data;
+      next();
+    } catch {
+      next(connectError('internal error', 'internal'));
+    }
+  };
+}
+
+export function createSocketServer(options: { store: Store; resolver: CallerResolver }) {
+  const io = new Server({ serveClient: false, maxHttpBufferSize: MAX_PAYLOAD_BYTES });
+  const engine = new Engine({ path: SOCKET_PATH, maxHttpBufferSize: MAX_PAYLOAD_BYTES });
+  io.bind(engine);
+  const broadcast = createBroadcast({ io });
+  const machines = createMachineRegistry({ store: options.store });
+  const onError = (event: string, error: unknown) => {
+    console.error(`tether hub: socket event ${event} failed: ${error instanceof Error ? error.message : String(error)}`);
+  };
+
+  const cli = io.of('/cli');
+  cli.use(authenticate({ resolver: options.resolver, accept: ['token'] }));
+  cli.on('connection', (socket) => bindCliSocket({ socket: socket as HubSocket, store: options.store, broadcast, machines, onError }));
+
+  const web = io.of('/web');
+  web.use(authenticate({ resolver: options.resolver, accept: ['token', 'web-session'] }));
+  web.on('connection', (socket) => bindWebSocket({ socket: socket as HubSocket, store: options.store, broadcast, onError }));
+
+  return {
+    io,
+    engine,
+    async stop(): Promise<void> {
+      io.disconnectSockets(true);
+      for (const nsp of [cli, web]) nsp.disconnectSockets(true);
+      engine.close();
+    },
+  };
+}

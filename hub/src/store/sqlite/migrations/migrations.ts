@@ -1,0 +1,7 @@
+// migrations.ts: the ordered list of schema migrations. sqlite-store.ts applies each version above
+// the one recorded in `schema_migrations`, one transaction per migration.
+import { MIGRATION_0001 } from './0001-initial.ts';
+
+export type Migration = { version: number; name: string; sql: string };
+
+export const MIGRATIONS: readonly Migration[] = [MIGRATION_0001];

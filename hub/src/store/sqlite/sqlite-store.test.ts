@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Database } from 'bun:sqlite';
+import { expect, it } from 'vitest';
+import { runStoreContract } from '../store.contract.ts';
+import { createSqliteStore } from './sqlite-store.ts';
+import { MIGRATIONS } from './migrations/migrations.ts';
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'tether-store-'));
+}
+
+runStoreContract({
+  name: 'sqlite',
+  async create() {
+    const dir = tempDir();
+    const store = createSqliteStore({ path: join(dir, 'hub.sqlite') });
+    return {
+      store,
+      async cleanup() {
+        store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+});
+
+it('sqlite store: WAL, foreign keys, migrations recorded once, data survives reopen', () => {
+  const dir = tempDir();
+  const path = join(dir, 'hub.sqlite');
+  try {
+    const store = createSqliteStore({ path });
+    store.insertToken({ token: { id: 't', namespace: 'a', hash: 'h', label: '', createdAt: 1, lastUsedAt: null, revokedAt: null } });
+    store.close();
+    const again = createSqliteStore({ path });
+    expect(again.getToken({ id: 't' })?.namespace).toBe('a');
+    again.close();
+    const db = new Database(path);
+    expect((db.query('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode).toBe('wal');
+    const versions = db.query('SELECT version FROM schema_migrations').all() as { version: number }[];
+    expect(versions.map((v) => v.version)).toEqual(MIGRATIONS.map((m) => m.version));
+    db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

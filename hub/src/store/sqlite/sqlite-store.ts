@@ -1,0 +1,516 @@
+// sqlite-store.ts: the Store on bun:sqlite. One file per hub (<TETHER_HOME>/hub.sqlite), WAL so that
+// `tether token …` can write while the hub runs, foreign keys on, numbered migrations.
+// Invariant: every multi-statement change runs in one transaction (seq assignment, first answer
+// wins), so a crash never leaves a half-applied change and two writers never share a seq.
+import { Database } from 'bun:sqlite';
+import type {
+  Answer,
+  ChatMessage,
+  Machine,
+  PendingRequest,
+  Prompt,
+  Resolution,
+  Session,
+  TokenInfo,
+} from '@tether/shared';
+import type {
+  AddPromptResult,
+  AddRequestResult,
+  AppendMessagesResult,
+  MessagePageResult,
+  RegisterSessionResult,
+  ResolveRequestResult,
+  Store,
+  TokenRecord,
+} from '../store.ts';
+import { MIGRATIONS } from './migrations/migrations.ts';
+
+/** How long a writer waits for another process's lock (e.g. `tether token create`) before failing. */
+const BUSY_TIMEOUT_MS = 5000;
+
+type Row = Record<string, unknown>;
+
+const SESSION_COLUMNS = `s.*, (SELECT COUNT(*) FROM requests r WHERE r.session_id = s.id AND r.resolved_at IS NULL) AS pending_count`;
+
+function rowToSession(row: Row): Session {
+  return {
+    id: row.id as string,
+    machineId: (row.machine_id as string | null) ?? null,
+    title: row.title as string,
+    cwd: row.cwd as string,
+    launchKind: row.launch_kind as Session['launchKind'],
+    status: row.status as Session['status'],
+    claudeSessionId: (row.claude_session_id as string | null) ?? null,
+    model: (row.model as string | null) ?? null,
+    permissionMode: row.permission_mode as Session['permissionMode'],
+    controller: (row.controller as Session['controller']) ?? null,
+    deskAttached: row.desk_attached === 1,
+    failureReason: (row.failure_reason as string | null) ?? null,
+    exitCode: (row.exit_code as number | null) ?? null,
+    pendingCount: Number(row.pending_count ?? 0),
+    lastSeq: row.last_seq as number,
+    createdAt: row.created_at as number,
+    updatedAt: row.updated_at as number,
+    endedAt: (row.ended_at as number | null) ?? null,
+  };
+}
+
+function rowToToken(row: Row): TokenRecord {
+  return {
+    id: row.id as string,
+    namespace: row.namespace as string,
+    hash: row.hash as string,
+    label: row.label as string,
+    createdAt: row.created_at as number,
+    lastUsedAt: (row.last_used_at as number | null) ?? null,
+    revokedAt: (row.revoked_at as number | null) ?? null,
+  };
+}
+
+function tokenInfo(record: TokenRecord): TokenInfo {
+  const { hash: _hash, ...info } = record;
+  return info;
+}
+
+function rowToMachine(row: Row): Machine {
+  return {
+    id: row.id as string,
+    name: row.name as string,
+    os: row.os as string,
+    user: row.user as string,
+    home: row.home as string,
+    online: row.online === 1,
+    lastSeenAt: row.last_seen_at as number,
+  };
+}
+
+function rowToRequest(row: Row): PendingRequest {
+  return {
+    id: row.id as string,
+    sessionId: row.session_id as string,
+    kind: row.kind as PendingRequest['kind'],
+    toolName: row.tool_name as string,
+    toolInput: JSON.parse(row.tool_input as string) as Record<string, unknown>,
+    toolUseId: (row.tool_use_id as string | null) ?? null,
+    createdAt: row.created_at as number,
+  };
+}
+
+function rowToResolution(row: Row): Resolution {
+  return {
+    requestId: row.id as string,
+    sessionId: row.session_id as string,
+    outcome: row.outcome as Resolution['outcome'],
+    answer: row.answer == null ? null : (JSON.parse(row.answer as string) as Answer),
+    answeredBy: (row.answered_by as string | null) ?? null,
+    device: (row.device as string | null) ?? null,
+    waitedMs: row.waited_ms as number,
+    resolvedAt: row.resolved_at as number,
+  };
+}
+
+function rowToPrompt(row: Row): Prompt {
+  return {
+    id: row.id as string,
+    sessionId: row.session_id as string,
+    text: row.text as string,
+    status: row.status as Prompt['status'],
+    reason: (row.reason as string | null) ?? null,
+    createdAt: row.created_at as number,
+    updatedAt: row.updated_at as number,
+  };
+}
+
+function rowToMessage(row: Row, sessionId: string): ChatMessage {
+  const stored = JSON.parse(row.json as string) as Omit<ChatMessage, 'seq' | 'sessionId'>;
+  return { ...stored, sessionId, seq: row.seq as number };
+}
+
+/** Applies every migration above the recorded version, each in its own transaction. */
+function migrateSqlite(db: Database): void {
+  db.run(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
+  const row = db.query(`SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations`).get() as { v: number };
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= row.v) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.query(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`).run(
+        migration.version,
+        migration.name,
+        Date.now(),
+      );
+    }).immediate();
+  }
+}
+
+export function createSqliteStore(options: { path: string }): Store {
+  const db = new Database(options.path, { create: true, strict: true });
+  db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.run('PRAGMA journal_mode = WAL');
+  // NORMAL is durable across process crashes in WAL mode (only an OS crash can lose the last commits).
+  db.run('PRAGMA synchronous = NORMAL');
+  db.run('PRAGMA foreign_keys = ON');
+  migrateSqlite(db);
+
+  const q = {
+    sessionById: db.query(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = $id`),
+    sessionInNs: db.query(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = $id AND s.namespace = $ns`),
+    sessionNs: db.query(`SELECT namespace, last_seq FROM sessions WHERE id = $id`),
+    messageById: db.query(`SELECT seq FROM messages WHERE session_id = $sid AND id = $id`),
+    insertMessage: db.query(`INSERT INTO messages (session_id, seq, id, json) VALUES ($sid, $seq, $id, $json)`),
+    setLastSeq: db.query(`UPDATE sessions SET last_seq = $seq, updated_at = MAX(updated_at, $now) WHERE id = $id`),
+    requestById: db.query(`SELECT * FROM requests WHERE id = $id`),
+  };
+
+  const getSession = (ns: string, id: string): Session | null => {
+    const row = q.sessionInNs.get({ id, ns }) as Row | null;
+    return row ? rowToSession(row) : null;
+  };
+
+  const store: Store = {
+    insertToken({ token }) {
+      db.query(
+        `INSERT INTO tokens (id, namespace, hash, label, created_at, last_used_at, revoked_at)
+         VALUES ($id, $ns, $hash, $label, $created, $lastUsed, $revoked)`,
+      ).run({
+        id: token.id,
+        ns: token.namespace,
+        hash: token.hash,
+        label: token.label,
+        created: token.createdAt,
+        lastUsed: token.lastUsedAt,
+        revoked: token.revokedAt,
+      });
+    },
+    findTokenByHash({ hash }) {
+      const row = db.query(`SELECT * FROM tokens WHERE hash = $hash`).get({ hash }) as Row | null;
+      return row ? rowToToken(row) : null;
+    },
+    getToken({ id }) {
+      const row = db.query(`SELECT * FROM tokens WHERE id = $id`).get({ id }) as Row | null;
+      return row ? rowToToken(row) : null;
+    },
+    listTokens(options) {
+      const rows = (
+        options?.namespace
+          ? db.query(`SELECT * FROM tokens WHERE namespace = $ns ORDER BY created_at, id`).all({ ns: options.namespace })
+          : db.query(`SELECT * FROM tokens ORDER BY created_at, id`).all()
+      ) as Row[];
+      return rows.map((r) => tokenInfo(rowToToken(r)));
+    },
+    revokeToken({ id, at }) {
+      const res = db.query(`UPDATE tokens SET revoked_at = $at WHERE id = $id AND revoked_at IS NULL`).run({ id, at });
+      return res.changes > 0;
+    },
+    touchToken({ id, at }) {
+      db.query(`UPDATE tokens SET last_used_at = $at WHERE id = $id`).run({ id, at });
+    },
+
+    registerSession({ namespace, registration: r, now }) {
+      return db
+        .transaction((): RegisterSessionResult => {
+          const owner = q.sessionNs.get({ id: r.id }) as { namespace: string } | null;
+          if (owner && owner.namespace !== namespace) return { kind: 'forbidden' };
+          const final = r.status === 'ended' || r.status === 'failed';
+          if (!owner) {
+            db.query(
+              `INSERT INTO sessions (id, namespace, machine_id, title, cwd, launch_kind, status, claude_session_id, model,
+                 permission_mode, controller, desk_attached, failure_reason, exit_code, last_seq, created_at, updated_at, ended_at)
+               VALUES ($id, $ns, $machine, $title, $cwd, $launch, $status, $claude, $model, $perm, NULL, $desk, NULL, NULL, 0,
+                 $created, $now, $ended)`,
+            ).run({
+              id: r.id,
+              ns: namespace,
+              machine: r.machineId,
+              title: r.title,
+              cwd: r.cwd,
+              launch: r.launchKind,
+              status: r.status,
+              claude: r.claudeSessionId,
+              model: r.model,
+              perm: r.permissionMode,
+              desk: r.deskAttached ? 1 : 0,
+              created: r.createdAt ?? now,
+              now,
+              ended: final ? now : null,
+            });
+          } else {
+            // Re-registration after a reconnect: refresh what the runner knows, keep messages and seq.
+            db.query(
+              `UPDATE sessions SET machine_id = $machine, title = $title, cwd = $cwd, launch_kind = $launch, status = $status,
+                 claude_session_id = $claude, model = $model, permission_mode = $perm, desk_attached = $desk,
+                 updated_at = $now, ended_at = CASE WHEN $final THEN COALESCE(ended_at, $now) ELSE NULL END,
+                 failure_reason = CASE WHEN $final THEN failure_reason ELSE NULL END,
+                 exit_code = CASE WHEN $final THEN exit_code ELSE NULL END
+               WHERE id = $id`,
+            ).run({
+              id: r.id,
+              machine: r.machineId,
+              title: r.title,
+              cwd: r.cwd,
+              launch: r.launchKind,
+              status: r.status,
+              claude: r.claudeSessionId,
+              model: r.model,
+              perm: r.permissionMode,
+              desk: r.deskAttached ? 1 : 0,
+              now,
+              final: final ? 1 : 0,
+            });
+          }
+          return { kind: 'ok', session: getSession(namespace, r.id)!, created: !owner };
+        })
+        .immediate();
+    },
+    getSession({ namespace, sessionId }) {
+      return getSession(namespace, sessionId);
+    },
+    listSessions({ namespace }) {
+      const rows = db
+        .query(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.namespace = $ns ORDER BY s.updated_at DESC, s.id`)
+        .all({ ns: namespace }) as Row[];
+      return rows.map(rowToSession);
+    },
+    updateSession({ namespace, sessionId, patch, now }) {
+      return db
+        .transaction((): Session | null => {
+          if (!getSession(namespace, sessionId)) return null;
+          const sets: string[] = ['updated_at = $now'];
+          const params: Record<string, string | number | null> = { id: sessionId, now };
+          const columns: Record<keyof typeof patch, string> = {
+            title: 'title',
+            status: 'status',
+            claudeSessionId: 'claude_session_id',
+            model: 'model',
+            permissionMode: 'permission_mode',
+            controller: 'controller',
+            deskAttached: 'desk_attached',
+          };
+          for (const [key, column] of Object.entries(columns) as Array<[keyof typeof patch, string]>) {
+            const value = patch[key];
+            if (value === undefined) continue;
+            sets.push(`${column} = $${key}`);
+            params[key] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
+          }
+          db.query(`UPDATE sessions SET ${sets.join(', ')} WHERE id = $id`).run(params);
+          return getSession(namespace, sessionId);
+        })
+        .immediate();
+    },
+    endSession({ namespace, sessionId, status, exitCode, reason, now }) {
+      return db
+        .transaction((): Session | null => {
+          if (!getSession(namespace, sessionId)) return null;
+          db.query(
+            `UPDATE sessions SET status = $status, exit_code = $exit, failure_reason = $reason, updated_at = $now,
+               ended_at = COALESCE(ended_at, $now) WHERE id = $id`,
+          ).run({ id: sessionId, status, exit: exitCode, reason, now });
+          // Prompts that never reached claude will not now.
+          db.query(
+            `UPDATE prompts SET status = 'dropped', reason = 'session ended', updated_at = $now
+             WHERE session_id = $id AND status IN ('queued', 'waiting_for_desk', 'typing')`,
+          ).run({ id: sessionId, now });
+          return getSession(namespace, sessionId);
+        })
+        .immediate();
+    },
+
+    appendMessages({ namespace, sessionId, messages }) {
+      return db
+        .transaction((): AppendMessagesResult | null => {
+          const owner = q.sessionNs.get({ id: sessionId }) as { namespace: string; last_seq: number } | null;
+          if (!owner || owner.namespace !== namespace) return null;
+          let seq = owner.last_seq;
+          const added: ChatMessage[] = [];
+          const seqs: number[] = [];
+          for (const message of messages) {
+            const existing = q.messageById.get({ sid: sessionId, id: message.id }) as { seq: number } | null;
+            if (existing) {
+              seqs.push(existing.seq);
+              continue;
+            }
+            seq += 1;
+            q.insertMessage.run({ sid: sessionId, seq, id: message.id, json: JSON.stringify(message) });
+            added.push({ ...message, sessionId, seq });
+            seqs.push(seq);
+          }
+          if (added.length > 0) q.setLastSeq.run({ id: sessionId, seq, now: Date.now() });
+          return { added, seqs, lastSeq: seq };
+        })
+        .immediate();
+    },
+    listMessages({ namespace, sessionId, after, before, limit }) {
+      if (!getSession(namespace, sessionId)) return null;
+      let rows: Row[];
+      let more: boolean;
+      if (after !== undefined) {
+        rows = db
+          .query(`SELECT seq, json FROM messages WHERE session_id = $sid AND seq > $after ORDER BY seq ASC LIMIT $lim`)
+          .all({ sid: sessionId, after, lim: limit + 1 }) as Row[];
+        more = rows.length > limit;
+        rows = rows.slice(0, limit);
+      } else {
+        const bound = before ?? Number.MAX_SAFE_INTEGER;
+        rows = db
+          .query(`SELECT seq, json FROM messages WHERE session_id = $sid AND seq < $bound ORDER BY seq DESC LIMIT $lim`)
+          .all({ sid: sessionId, bound, lim: limit + 1 }) as Row[];
+        more = rows.length > limit;
+        rows = rows.slice(0, limit).reverse();
+      }
+      const page: MessagePageResult = { messages: rows.map((r) => rowToMessage(r, sessionId)), more };
+      return page;
+    },
+
+    upsertMachine({ namespace, machine, now }) {
+      db.query(
+        `INSERT INTO machines (namespace, id, name, os, user, home, online, last_seen_at)
+         VALUES ($ns, $id, $name, $os, $user, $home, 1, $now)
+         ON CONFLICT (namespace, id) DO UPDATE SET name = $name, os = $os, user = $user, home = $home,
+           online = 1, last_seen_at = $now`,
+      ).run({ ns: namespace, id: machine.id, name: machine.name, os: machine.os, user: machine.user, home: machine.home, now });
+      return rowToMachine(db.query(`SELECT * FROM machines WHERE namespace = $ns AND id = $id`).get({ ns: namespace, id: machine.id }) as Row);
+    },
+    setMachineOnline({ namespace, machineId, online, now }) {
+      db.query(`UPDATE machines SET online = $online, last_seen_at = $now WHERE namespace = $ns AND id = $id`).run({
+        ns: namespace,
+        id: machineId,
+        online: online ? 1 : 0,
+        now,
+      });
+      const row = db.query(`SELECT * FROM machines WHERE namespace = $ns AND id = $id`).get({ ns: namespace, id: machineId }) as Row | null;
+      return row ? rowToMachine(row) : null;
+    },
+    listMachines({ namespace }) {
+      const rows = db.query(`SELECT * FROM machines WHERE namespace = $ns ORDER BY name, id`).all({ ns: namespace }) as Row[];
+      return rows.map(rowToMachine);
+    },
+
+    addRequest({ namespace, request }) {
+      return db
+        .transaction((): AddRequestResult => {
+          if (!getSession(namespace, request.sessionId)) return { kind: 'not_found' };
+          const row = q.requestById.get({ id: request.id }) as Row | null;
+          if (row) {
+            if (row.namespace !== namespace || row.session_id !== request.sessionId) return { kind: 'not_found' };
+            const stored = rowToRequest(row);
+            if (row.resolved_at == null) return { kind: 'pending', request: stored };
+            return { kind: 'resolved', request: stored, resolution: rowToResolution(row) };
+          }
+          db.query(
+            `INSERT INTO requests (id, namespace, session_id, kind, tool_name, tool_input, tool_use_id, created_at)
+             VALUES ($id, $ns, $sid, $kind, $tool, $input, $useId, $created)`,
+          ).run({
+            id: request.id,
+            ns: namespace,
+            sid: request.sessionId,
+            kind: request.kind,
+            tool: request.toolName,
+            input: JSON.stringify(request.toolInput),
+            useId: request.toolUseId,
+            created: request.createdAt,
+          });
+          return { kind: 'added', request: rowToRequest(q.requestById.get({ id: request.id }) as Row) };
+        })
+        .immediate();
+    },
+    listPending({ namespace, sessionId }) {
+      const rows = db
+        .query(
+          `SELECT * FROM requests WHERE namespace = $ns AND session_id = $sid AND resolved_at IS NULL ORDER BY created_at, id`,
+        )
+        .all({ ns: namespace, sid: sessionId }) as Row[];
+      return rows.map(rowToRequest);
+    },
+    resolveRequest({ namespace, requestId, sessionId, outcome, answer, answeredBy, device, at }) {
+      return db
+        .transaction((): ResolveRequestResult => {
+          const row = q.requestById.get({ id: requestId }) as Row | null;
+          if (!row || row.namespace !== namespace) return { kind: 'not_found' };
+          if (sessionId !== undefined && row.session_id !== sessionId) return { kind: 'not_found' };
+          if (row.resolved_at != null) return { kind: 'already', resolution: rowToResolution(row) };
+          const waited = Math.max(0, at - (row.created_at as number));
+          const res = db
+            .query(
+              `UPDATE requests SET outcome = $outcome, answer = $answer, answered_by = $by, device = $device,
+                 waited_ms = $waited, resolved_at = $at WHERE id = $id AND resolved_at IS NULL`,
+            )
+            .run({
+              id: requestId,
+              outcome,
+              answer: answer === null ? null : JSON.stringify(answer),
+              by: answeredBy,
+              device,
+              waited,
+              at,
+            });
+          const updated = q.requestById.get({ id: requestId }) as Row;
+          // The WHERE above is the real guard; inside this transaction it can only fail if another
+          // process answered in between, which the busy lock rules out, but keep the answer honest.
+          if (res.changes === 0) return { kind: 'already', resolution: rowToResolution(updated) };
+          return { kind: 'resolved', request: rowToRequest(updated), resolution: rowToResolution(updated) };
+        })
+        .immediate();
+    },
+    listAudit({ namespace, sessionId, limit }) {
+      const rows = db
+        .query(
+          `SELECT * FROM requests WHERE namespace = $ns AND session_id = $sid AND resolved_at IS NOT NULL
+           ORDER BY resolved_at DESC, id LIMIT $lim`,
+        )
+        .all({ ns: namespace, sid: sessionId, lim: limit }) as Row[];
+      return rows.map(rowToResolution);
+    },
+
+    addPrompt({ namespace, prompt }) {
+      return db
+        .transaction((): AddPromptResult => {
+          if (!getSession(namespace, prompt.sessionId)) return { kind: 'not_found' };
+          const row = db.query(`SELECT * FROM prompts WHERE id = $id`).get({ id: prompt.id }) as Row | null;
+          if (row) {
+            if (row.namespace !== namespace || row.session_id !== prompt.sessionId) return { kind: 'not_found' };
+            return { kind: 'exists', prompt: rowToPrompt(row) };
+          }
+          db.query(
+            `INSERT INTO prompts (id, namespace, session_id, text, status, reason, created_at, updated_at)
+             VALUES ($id, $ns, $sid, $text, $status, $reason, $created, $updated)`,
+          ).run({
+            id: prompt.id,
+            ns: namespace,
+            sid: prompt.sessionId,
+            text: prompt.text,
+            status: prompt.status,
+            reason: prompt.reason,
+            created: prompt.createdAt,
+            updated: prompt.updatedAt,
+          });
+          return { kind: 'added', prompt };
+        })
+        .immediate();
+    },
+    updatePrompt({ namespace, sessionId, promptId, status, reason, now }) {
+      const res = db
+        .query(
+          `UPDATE prompts SET status = $status, reason = $reason, updated_at = $now
+           WHERE id = $id AND namespace = $ns AND session_id = $sid`,
+        )
+        .run({ id: promptId, ns: namespace, sid: sessionId, status, reason, now });
+      if (res.changes === 0) return null;
+      return rowToPrompt(db.query(`SELECT * FROM prompts WHERE id = $id`).get({ id: promptId }) as Row);
+    },
+    listPrompts({ namespace, sessionId, status }) {
+      const rows = (
+        status
+          ? db
+              .query(`SELECT * FROM prompts WHERE namespace = $ns AND session_id = $sid AND status = $status ORDER BY created_at, id`)
+              .all({ ns: namespace, sid: sessionId, status })
+          : db.query(`SELECT * FROM prompts WHERE namespace = $ns AND session_id = $sid ORDER BY created_at, id`).all({ ns: namespace, sid: sessionId })
+      ) as Row[];
+      return rows.map(rowToPrompt);
+    },
+
+    close() {
+      db.close();
+    },
+  };
+  return store;
+}

@@ -1,0 +1,160 @@
+// store.contract.ts: the one suite every Store implementation passes. A new store (PostgreSQL) adds
+// a test file that calls runStoreContract with its factory and needs no new tests.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ChatMessageInputSchema, SessionRegistrationSchema, type PendingRequest } from '@tether/shared';
+import type { Store } from './store.ts';
+
+export type StoreFactory = () => Promise<{ store: Store; cleanup(): Promise<void> }>;
+
+const NS_A = 'alpha';
+const NS_B = 'beta';
+const S1 = '11111111-1111-4111-8111-111111111111';
+const S2 = '22222222-2222-4222-8222-222222222222';
+const R1 = '33333333-3333-4333-8333-333333333333';
+const P1 = '44444444-4444-4444-8444-444444444444';
+const M1 = '55555555-5555-4555-8555-555555555555';
+
+function registration(id: string, extra: Record<string, unknown> = {}) {
+  return SessionRegistrationSchema.parse({ id, cwd: '/tmp/project', launchKind: 'pty', ...extra });
+}
+function message(id: string, text = id) {
+  return ChatMessageInputSchema.parse({ id, role: 'user', content: [{ type: 'text', text }], createdAt: 1 });
+}
+function request(id: string, sessionId: string): PendingRequest {
+  return { id, sessionId, kind: 'permission', toolName: 'Bash', toolInput: { command: 'ls' }, toolUseId: 'tu1', createdAt: 1000 };
+}
+
+export function runStoreContract(options: { name: string; create: StoreFactory }): void {
+  describe(`Store contract: ${options.name}`, () => {
+    let store: Store;
+    let cleanup: () => Promise<void>;
+    beforeEach(async () => {
+      const made = await options.create();
+      store = made.store;
+      cleanup = made.cleanup;
+    });
+    afterEach(async () => {
+      await cleanup();
+    });
+
+    it('stores tokens hashed, finds them by hash, revokes once', () => {
+      store.insertToken({
+        token: { id: 't1', namespace: NS_A, hash: 'h1', label: 'laptop', createdAt: 1, lastUsedAt: null, revokedAt: null },
+      });
+      expect(store.findTokenByHash({ hash: 'h1' })?.namespace).toBe(NS_A);
+      expect(store.findTokenByHash({ hash: 'nope' })).toBeNull();
+      expect(store.listTokens()).toHaveLength(1);
+      expect(store.listTokens()[0]).not.toHaveProperty('hash');
+      expect(store.listTokens({ namespace: NS_B })).toHaveLength(0);
+      store.touchToken({ id: 't1', at: 5 });
+      expect(store.getToken({ id: 't1' })?.lastUsedAt).toBe(5);
+      expect(store.revokeToken({ id: 't1', at: 7 })).toBe(true);
+      expect(store.revokeToken({ id: 't1', at: 8 })).toBe(false);
+      expect(store.getToken({ id: 't1' })?.revokedAt).toBe(7);
+      expect(store.revokeToken({ id: 'missing', at: 8 })).toBe(false);
+    });
+
+    it('registers a session, re-registers it keeping seq, refuses another namespace', () => {
+      const first = store.registerSession({ namespace: NS_A, registration: registration(S1, { title: 't' }), now: 10 });
+      expect(first).toMatchObject({ kind: 'ok', created: true, session: { id: S1, title: 't', status: 'starting', lastSeq: 0 } });
+      store.appendMessages({ namespace: NS_A, sessionId: S1, messages: [message('m1')] });
+      const again = store.registerSession({ namespace: NS_A, registration: registration(S1, { status: 'idle' }), now: 20 });
+      expect(again).toMatchObject({ kind: 'ok', created: false, session: { status: 'idle', lastSeq: 1, createdAt: 10 } });
+      expect(store.registerSession({ namespace: NS_B, registration: registration(S1), now: 30 })).toEqual({ kind: 'forbidden' });
+      expect(store.getSession({ namespace: NS_B, sessionId: S1 })).toBeNull();
+      expect(store.listSessions({ namespace: NS_B })).toEqual([]);
+      expect(store.listSessions({ namespace: NS_A }).map((s) => s.id)).toEqual([S1]);
+    });
+
+    it('patches and ends sessions only in their namespace', () => {
+      store.registerSession({ namespace: NS_A, registration: registration(S1), now: 10 });
+      expect(store.updateSession({ namespace: NS_B, sessionId: S1, patch: { title: 'x' }, now: 11 })).toBeNull();
+      const patched = store.updateSession({
+        namespace: NS_A,
+        sessionId: S1,
+        patch: { title: 'new', status: 'thinking', deskAttached: true, controller: 'remote' },
+        now: 12,
+      });
+      expect(patched).toMatchObject({ title: 'new', status: 'thinking', deskAttached: true, controller: 'remote', updatedAt: 12 });
+      expect(store.endSession({ namespace: NS_B, sessionId: S1, status: 'ended', exitCode: 0, reason: null, now: 13 })).toBeNull();
+      const ended = store.endSession({ namespace: NS_A, sessionId: S1, status: 'failed', exitCode: 2, reason: 'boom', now: 14 });
+      expect(ended).toMatchObject({ status: 'failed', exitCode: 2, failureReason: 'boom', endedAt: 14 });
+    });
+
+    it('assigns strictly increasing seq per session; re-inserting an id is a no-op', () => {
+      store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+      store.registerSession({ namespace: NS_A, registration: registration(S2), now: 1 });
+      const a = store.appendMessages({ namespace: NS_A, sessionId: S1, messages: [message('m1'), message('m2')] });
+      expect(a?.added.map((m) => m.seq)).toEqual([1, 2]);
+      expect(a?.lastSeq).toBe(2);
+      const b = store.appendMessages({ namespace: NS_A, sessionId: S1, messages: [message('m2', 'changed'), message('m3')] });
+      expect(b?.added.map((m) => [m.id, m.seq])).toEqual([['m3', 3]]);
+      expect(b?.seqs).toEqual([2, 3]);
+      const other = store.appendMessages({ namespace: NS_A, sessionId: S2, messages: [message('m1')] });
+      expect(other?.added[0]?.seq).toBe(1);
+      expect(store.appendMessages({ namespace: NS_B, sessionId: S1, messages: [message('x')] })).toBeNull();
+      const page = store.listMessages({ namespace: NS_A, sessionId: S1, limit: 10 });
+      expect(page?.messages.map((m) => m.seq)).toEqual([1, 2, 3]);
+      expect(page?.messages[1]?.content).toEqual([{ type: 'text', text: 'm2' }]);
+      expect(page?.messages[0]?.sessionId).toBe(S1);
+      expect(store.getSession({ namespace: NS_A, sessionId: S1 })?.lastSeq).toBe(3);
+    });
+
+    it('pages messages after, before, and latest', () => {
+      store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+      store.appendMessages({ namespace: NS_A, sessionId: S1, messages: Array.from({ length: 10 }, (_, i) => message(`m${i + 1}`)) });
+      const seqs = (p: { messages: { seq: number }[]; more: boolean } | null) => [p?.messages.map((m) => m.seq), p?.more];
+      expect(seqs(store.listMessages({ namespace: NS_A, sessionId: S1, after: 2, limit: 3 }))).toEqual([[3, 4, 5], true]);
+      expect(seqs(store.listMessages({ namespace: NS_A, sessionId: S1, after: 7, limit: 3 }))).toEqual([[8, 9, 10], false]);
+      expect(seqs(store.listMessages({ namespace: NS_A, sessionId: S1, before: 5, limit: 3 }))).toEqual([[2, 3, 4], true]);
+      expect(seqs(store.listMessages({ namespace: NS_A, sessionId: S1, before: 3, limit: 3 }))).toEqual([[1, 2], false]);
+      expect(seqs(store.listMessages({ namespace: NS_A, sessionId: S1, limit: 4 }))).toEqual([[7, 8, 9, 10], true]);
+      expect(store.listMessages({ namespace: NS_B, sessionId: S1, limit: 4 })).toBeNull();
+    });
+
+    it('keeps machines per namespace', () => {
+      const info = { id: M1, name: 'desk', os: 'linux', user: 'me', home: '/home/me' };
+      expect(store.upsertMachine({ namespace: NS_A, machine: info, now: 5 })).toMatchObject({ online: true, lastSeenAt: 5 });
+      expect(store.setMachineOnline({ namespace: NS_A, machineId: M1, online: false, now: 6 })).toMatchObject({ online: false });
+      expect(store.setMachineOnline({ namespace: NS_B, machineId: M1, online: false, now: 6 })).toBeNull();
+      expect(store.listMachines({ namespace: NS_A })).toHaveLength(1);
+      expect(store.listMachines({ namespace: NS_B })).toHaveLength(0);
+    });
+
+    it('resolves a request once (first answer wins) and keeps the audit', () => {
+      store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+      expect(store.addRequest({ namespace: NS_B, request: request(R1, S1) })).toEqual({ kind: 'not_found' });
+      expect(store.addRequest({ namespace: NS_A, request: request(R1, S1) }).kind).toBe('added');
+      expect(store.addRequest({ namespace: NS_A, request: request(R1, S1) }).kind).toBe('pending');
+      expect(store.getSession({ namespace: NS_A, sessionId: S1 })?.pendingCount).toBe(1);
+      expect(store.listPending({ namespace: NS_A, sessionId: S1 })).toEqual([request(R1, S1)]);
+      const answer = { decision: 'allow' as const };
+      const base = { requestId: R1, outcome: 'answered' as const, answer, answeredBy: 'phone', device: 'Pixel', at: 1500 };
+      expect(store.resolveRequest({ ...base, namespace: NS_B })).toEqual({ kind: 'not_found' });
+      const first = store.resolveRequest({ ...base, namespace: NS_A });
+      expect(first).toMatchObject({ kind: 'resolved', resolution: { waitedMs: 500, answeredBy: 'phone', answer } });
+      const second = store.resolveRequest({ ...base, namespace: NS_A, answer: { decision: 'deny' } });
+      expect(second).toMatchObject({ kind: 'already', resolution: { answer } });
+      expect(store.getSession({ namespace: NS_A, sessionId: S1 })?.pendingCount).toBe(0);
+      expect(store.listPending({ namespace: NS_A, sessionId: S1 })).toEqual([]);
+      expect(store.listAudit({ namespace: NS_A, sessionId: S1, limit: 10 })).toHaveLength(1);
+      expect(store.listAudit({ namespace: NS_B, sessionId: S1, limit: 10 })).toHaveLength(0);
+      expect(store.addRequest({ namespace: NS_A, request: request(R1, S1) }).kind).toBe('resolved');
+    });
+
+    it('queues prompts idempotently and drops unsent ones when the session ends', () => {
+      store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+      const prompt = { id: P1, sessionId: S1, text: 'hi', status: 'queued' as const, reason: null, createdAt: 2, updatedAt: 2 };
+      expect(store.addPrompt({ namespace: NS_B, prompt })).toEqual({ kind: 'not_found' });
+      expect(store.addPrompt({ namespace: NS_A, prompt }).kind).toBe('added');
+      expect(store.addPrompt({ namespace: NS_A, prompt }).kind).toBe('exists');
+      expect(store.updatePrompt({ namespace: NS_B, sessionId: S1, promptId: P1, status: 'typing', reason: null, now: 3 })).toBeNull();
+      expect(store.updatePrompt({ namespace: NS_A, sessionId: S1, promptId: P1, status: 'typing', reason: null, now: 3 })).toMatchObject({
+        status: 'typing',
+      });
+      expect(store.listPrompts({ namespace: NS_A, sessionId: S1, status: 'typing' })).toHaveLength(1);
+      store.endSession({ namespace: NS_A, sessionId: S1, status: 'ended', exitCode: 0, reason: null, now: 4 });
+      expect(store.listPrompts({ namespace: NS_A, sessionId: S1 })[0]).toMatchObject({ status: 'dropped' });
+    });
+  });
+}

@@ -1,0 +1,143 @@
+// store.ts: the narrow persistence interface every hub room talks to. SQLite implements it now
+// (sqlite/sqlite-store.ts); a PostgreSQL store must be addable later without touching handlers.
+// Invariants every implementation keeps (checked by store.contract.ts):
+//  - every session/message/machine/request/prompt query is scoped by the caller's namespace; a row of
+//    another namespace answers exactly like a missing row;
+//  - message `seq` is per session, strictly increasing, assigned atomically; re-inserting an existing
+//    message id is a no-op that reports the existing seq;
+//  - a pending request is resolved at most once (first answer wins).
+// Tokens are the one cross-namespace table: a token is how the hub learns the namespace.
+import type {
+  Answer,
+  ChatMessage,
+  ChatMessageInputSchema,
+  Machine,
+  MachineInfo,
+  Namespace,
+  PendingRequest,
+  Prompt,
+  PromptStatus,
+  Resolution,
+  Session,
+  SessionPatch,
+  SessionRegistrationSchema,
+  TokenInfo,
+} from '@tether/shared';
+import type { z } from 'zod';
+
+/** A registration after its schema filled the defaults. */
+export type SessionRegistrationInput = z.output<typeof SessionRegistrationSchema>;
+/** A chat message after its schema filled the defaults. */
+export type ChatMessageRecordInput = z.output<typeof ChatMessageInputSchema>;
+
+export type TokenRecord = TokenInfo & { hash: string };
+
+export type RegisterSessionResult =
+  | { kind: 'ok'; session: Session; created: boolean }
+  /** The id belongs to another namespace. */
+  | { kind: 'forbidden' };
+
+export type AppendMessagesResult = {
+  /** Messages stored by this call, with their new seq (ids already stored are left out). */
+  added: ChatMessage[];
+  /** Seq of every message of the batch, in batch order (existing ids report their stored seq). */
+  seqs: number[];
+  lastSeq: number;
+};
+
+export type MessagePageResult = { messages: ChatMessage[]; more: boolean };
+
+export type AddRequestResult =
+  | { kind: 'added'; request: PendingRequest }
+  /** Same id already pending: nothing changed. */
+  | { kind: 'pending'; request: PendingRequest }
+  /** Same id already resolved (e.g. answered while the runner was offline). */
+  | { kind: 'resolved'; request: PendingRequest; resolution: Resolution }
+  /** No such session in this namespace, or the id is used by another session/namespace. */
+  | { kind: 'not_found' };
+
+export type ResolveRequestResult =
+  | { kind: 'resolved'; request: PendingRequest; resolution: Resolution }
+  | { kind: 'already'; resolution: Resolution }
+  | { kind: 'not_found' };
+
+export type AddPromptResult =
+  | { kind: 'added'; prompt: Prompt }
+  /** Same prompt id already stored for this session: idempotent resend. */
+  | { kind: 'exists'; prompt: Prompt }
+  | { kind: 'not_found' };
+
+export interface Store {
+  // tokens (cross-namespace: looked up by hash to learn the namespace)
+  insertToken(options: { token: TokenRecord }): void;
+  findTokenByHash(options: { hash: string }): TokenRecord | null;
+  getToken(options: { id: string }): TokenRecord | null;
+  listTokens(options?: { namespace?: Namespace }): TokenInfo[];
+  revokeToken(options: { id: string; at: number }): boolean;
+  touchToken(options: { id: string; at: number }): void;
+
+  // sessions
+  registerSession(options: { namespace: Namespace; registration: SessionRegistrationInput; now: number }): RegisterSessionResult;
+  getSession(options: { namespace: Namespace; sessionId: string }): Session | null;
+  listSessions(options: { namespace: Namespace }): Session[];
+  updateSession(options: { namespace: Namespace; sessionId: string; patch: SessionPatch; now: number }): Session | null;
+  endSession(options: {
+    namespace: Namespace;
+    sessionId: string;
+    status: 'ended' | 'failed';
+    exitCode: number | null;
+    reason: string | null;
+    now: number;
+  }): Session | null;
+
+  // messages
+  appendMessages(options: {
+    namespace: Namespace;
+    sessionId: string;
+    messages: readonly ChatMessageRecordInput[];
+  }): AppendMessagesResult | null;
+  /** `after` → ascending from after+1; `before` → the `limit` newest below it, returned ascending;
+   *  neither → the latest page. */
+  listMessages(options: {
+    namespace: Namespace;
+    sessionId: string;
+    after?: number;
+    before?: number;
+    limit: number;
+  }): MessagePageResult | null;
+
+  // machines
+  upsertMachine(options: { namespace: Namespace; machine: MachineInfo; now: number }): Machine;
+  setMachineOnline(options: { namespace: Namespace; machineId: string; online: boolean; now: number }): Machine | null;
+  listMachines(options: { namespace: Namespace }): Machine[];
+
+  // approvals: pending requests and their resolutions (the audit trail)
+  addRequest(options: { namespace: Namespace; request: PendingRequest }): AddRequestResult;
+  listPending(options: { namespace: Namespace; sessionId: string }): PendingRequest[];
+  resolveRequest(options: {
+    namespace: Namespace;
+    requestId: string;
+    /** When set, the request must belong to this session. */
+    sessionId?: string;
+    outcome: 'answered' | 'withdrawn';
+    answer: Answer | null;
+    answeredBy: string | null;
+    device: string | null;
+    at: number;
+  }): ResolveRequestResult;
+  listAudit(options: { namespace: Namespace; sessionId: string; limit: number }): Resolution[];
+
+  // prompts
+  addPrompt(options: { namespace: Namespace; prompt: Prompt }): AddPromptResult;
+  updatePrompt(options: {
+    namespace: Namespace;
+    sessionId: string;
+    promptId: string;
+    status: PromptStatus;
+    reason: string | null;
+    now: number;
+  }): Prompt | null;
+  listPrompts(options: { namespace: Namespace; sessionId: string; status?: PromptStatus }): Prompt[];
+
+  close(): void;
+}

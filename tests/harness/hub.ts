@@ -1,0 +1,186 @@
+// hub.ts (harness): a hub in a private place. startHub runs createHub in this process on port 0 with
+// a temp TETHER_HOME and a first token; startHubProcess spawns the real `tether hub` as a child
+// process (for SIGKILL/restart tests). connectSocket opens a real socket.io client to /cli or /web.
+//
+//   test ─► startHub ─► createHub({ port: 0, home: tmp }) ─► { url, token, store, stop }
+//   test ─► startHubProcess ─► bun cli/src/main.ts hub --port 0 ─► first stdout line has the URL
+//
+// Invariant: stop() releases everything it made (server, sockets, temp home, child process).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { io, type Socket } from 'socket.io-client';
+import { createAccessToken, createHub, type Store } from '@tether/hub';
+import { PROTOCOL_VERSION, type Ack, type ClientKind } from '@tether/shared';
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CLI_MAIN = join(REPO_ROOT, 'cli', 'src', 'main.ts');
+/** A child hub that has not printed its URL by then is broken, not slow (it starts in < 1 s). */
+const PROCESS_START_TIMEOUT_MS = 20_000;
+/** Default namespace of the first token, as `tether hub` creates it. */
+export const DEFAULT_NAMESPACE = 'default';
+
+export type HubHandle = {
+  url: string;
+  home: string;
+  /** An access token of `namespace`. */
+  token: string;
+  namespace: string;
+  store: Store;
+  /** A fresh access token for any namespace (created directly in the store). */
+  createToken(namespace: string, label?: string): Promise<string>;
+  stop(): Promise<void>;
+};
+
+export function makeTempHome(prefix = 'tether-hub-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function startHub(options: { home?: string; webDist?: string } = {}): Promise<HubHandle> {
+  const ownsHome = !options.home;
+  const home = options.home ?? makeTempHome();
+  const hub = await createHub({ config: { port: 0, home, ...(options.webDist ? { webDist: options.webDist } : {}) } });
+  const createToken = async (namespace: string, label = `test ${namespace}`) =>
+    createAccessToken({ store: hub.store, namespace, label }).token;
+  const token = await createToken(DEFAULT_NAMESPACE, 'harness');
+  return {
+    url: hub.url,
+    home,
+    token,
+    namespace: DEFAULT_NAMESPACE,
+    store: hub.store,
+    createToken,
+    async stop() {
+      await hub.stop();
+      if (ownsHome) rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+export type HubProcessHandle = {
+  url: string;
+  port: number;
+  home: string;
+  /** The token printed on first start (null when the home already had tokens). */
+  token: string | null;
+  child: ChildProcess;
+  /** Everything the process printed so far. */
+  output(): string;
+  /** SIGKILL (crash) or SIGTERM (graceful); resolves when the process has exited. */
+  kill(signal?: NodeJS.Signals): Promise<number | null>;
+  stop(): Promise<void>;
+};
+
+/** Spawns `bun cli/src/main.ts hub --port <port>` with TETHER_HOME=home; resolves once the first
+ *  line (with the URL) and, on a first start, the token are printed. */
+export async function startHubProcess(options: { home: string; port?: number; env?: NodeJS.ProcessEnv }): Promise<HubProcessHandle> {
+  const child = spawn(process.execPath.endsWith('bun') ? process.execPath : 'bun', [CLI_MAIN, 'hub', '--port', String(options.port ?? 0)], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...options.env, TETHER_HOME: options.home, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  const ready = new Promise<{ url: string; token: string | null }>((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`hub process did not start in time:\n${out}\n${err}`)), PROCESS_START_TIMEOUT_MS);
+    const check = () => {
+      const firstLine = out.split('\n')[0] ?? '';
+      const url = /https?:\/\/[^\s]+/.exec(firstLine)?.[0];
+      if (!url || !out.includes('\n')) return;
+      // On a first start the token follows; the "ready" marker line comes after everything.
+      if (!out.includes('tether hub ready')) return;
+      clearTimeout(timer);
+      const token = /\b(tth_[A-Za-z0-9_-]+)/.exec(out)?.[1] ?? null;
+      resolveReady({ url: url.replace(/\/$/, ''), token });
+    };
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      check();
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString('utf8');
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`hub process exited (${code}) before it was ready:\n${out}\n${err}`));
+    });
+  });
+  const { url, token } = await ready;
+  const kill = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
+  return {
+    url,
+    port: Number(new URL(url).port),
+    home: options.home,
+    token,
+    child,
+    output: () => out + err,
+    kill,
+    async stop() {
+      await kill('SIGTERM');
+    },
+  };
+}
+
+export type SocketOptions = {
+  url: string;
+  nsp: '/cli' | '/web';
+  token: string;
+  client?: ClientKind;
+  device?: string;
+  protocol?: number;
+  /** Off by default: a test decides when to reconnect. */
+  reconnection?: boolean;
+};
+
+/** Opens a socket.io client and resolves once connected; rejects with the connect_error. */
+export function connectSocket(options: SocketOptions): Promise<Socket> {
+  const socket = io(options.url + options.nsp, {
+    transports: ['websocket'],
+    reconnection: options.reconnection ?? false,
+    forceNew: true,
+    auth: {
+      protocol: options.protocol ?? PROTOCOL_VERSION.major,
+      client: options.client ?? (options.nsp === '/cli' ? 'runner' : 'web'),
+      token: options.token,
+      ...(options.device ? { device: options.device } : {}),
+    },
+  });
+  return new Promise((resolveSocket, reject) => {
+    socket.once('connect', () => resolveSocket(socket));
+    socket.once('connect_error', (error) => {
+      socket.close();
+      reject(error);
+    });
+  });
+}
+
+/** Emits with an ack and resolves with it (rejects after `timeoutMs` without one). */
+export async function emitAck<T extends object = Record<string, unknown>>(
+  socket: Socket,
+  event: string,
+  payload: unknown,
+  timeoutMs = 10_000,
+): Promise<Ack<T>> {
+  return (await socket.timeout(timeoutMs).emitWithAck(event, payload)) as Ack<T>;
+}
+
+/** Resolves with the next `event` on `socket` (rejects after `timeoutMs`). */
+export function nextEvent<T = unknown>(socket: Socket, event: string, timeoutMs = 10_000): Promise<T> {
+  return new Promise((resolveEvent, reject) => {
+    const timer = setTimeout(() => {
+      socket.off(event, on);
+      reject(new Error(`no ${event} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const on = (payload: T) => {
+      clearTimeout(timer);
+      resolveEvent(payload);
+    };
+    socket.once(event, on);
+  });
+}
