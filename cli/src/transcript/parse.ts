@@ -1,9 +1,11 @@
-// parse.ts: turns one line of claude's JSONL transcript into shared chat messages.
-// In: a raw line (string or already-parsed object). Out: 0 or 1 ChatMessageInput, id = the line's `uuid`.
+// parse.ts: turns lines of claude's JSONL transcript into shared chat messages.
+// In: a raw line (string or already-parsed object). Out: 0 or 1 ChatMessageInput, id = the line's `uuid`
+// (parseTranscriptLines does a tailer batch and fixes claude's first-flush order, see there).
 // Invariant: pure and total. It never throws; a line it cannot use gives [] (and `onBadLine` says why,
-// so the caller can count it), and an unknown line type is ignored silently.
+// so the caller can count it), an unknown line type is ignored silently, and every message it returns
+// passes ChatMessageInputSchema and fits the hub's payload cap (size-caps.ts).
 //
-// Line shapes (claude 2.1.197, ../../../../shared/CLAUDE-CODE.md §5):
+// Line shapes (claude 2.1.197, the team's CLAUDE-CODE.md §5; real lines in fixtures/real-*.jsonl):
 //   user      prompt (string or text blocks), tool_result blocks (+ `toolUseResult`), interrupt text
 //   assistant ONE content block per line: text | thinking | tool_use; model "<synthetic>" after Esc
 //   system    subtype local_command holds desk slash commands in newer builds; other subtypes ignored
@@ -42,6 +44,8 @@ const BASH_INPUT_RE = /^<bash-input>([\s\S]*?)<\/bash-input>$/;
 const COMMAND_OUTPUT_RE = /^<(local-command-stdout|local-command-stderr|local-command-caveat|bash-stdout|bash-stderr|task-notification)>/;
 /** ContentBlockSchema allows at most this many blocks per message. */
 const MAX_BLOCKS = 100;
+/** Limits of the shared schema (ids, agentId, claudeSessionId ≤ 128; tool names ≤ 200): a longer
+ *  value is not something claude writes, so the field is dropped rather than failing the message. */
 const MAX_ID_CHARS = 128;
 const MAX_TOOL_NAME_CHARS = 200;
 
