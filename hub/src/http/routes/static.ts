@@ -16,7 +16,7 @@ export function createStaticRoutes(options: { webDist?: string }) {
 
   app.get('*', async (c) => {
     if (!root || !index || !existsSync(index)) {
-      return c.text('tether hub is running, but the web app not built, run npm start (or bun run build:web)\n', 503);
+      return c.text('tether hub is running; web app not built, run npm start (or bun run build:web)\n', 503);
     }
     let pathname: string;
     try {

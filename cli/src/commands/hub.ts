@@ -1,0 +1,96 @@
+// hub.ts: `tether hub [--port N] [--host H]`: runs the hub with its SQLite DB under TETHER_HOME and
+// serves the built web app. The first line printed holds the URL (scripts and tests parse it). On the
+// very first start it makes a token for namespace "default" and prints it once, with a pairing URL
+// and a QR code a phone can scan.
+import { networkInterfaces } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CommandError, parseFlags, type Command } from './command.ts';
+import { tetherHome } from '../config/paths.ts';
+
+/** The namespace of the token made on first start. */
+const FIRST_NAMESPACE = 'default';
+const WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web', 'dist');
+
+function parsePort(value: string | boolean | undefined): number {
+  if (value === undefined) return 8787;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CommandError(`--port must be 0-65535, got "${String(value)}"`);
+  return port;
+}
+
+/** For a hub bound to every interface, the address a phone on the LAN can reach. */
+function lanAddress(): string | null {
+  for (const list of Object.values(networkInterfaces())) {
+    for (const addr of list ?? []) if (addr.family === 'IPv4' && !addr.internal) return addr.address;
+  }
+  return null;
+}
+
+async function qrCode(text: string): Promise<string> {
+  const qrcode = (await import('qrcode-terminal')).default;
+  return new Promise((done) => qrcode.generate(text, { small: true }, done));
+}
+
+const command: Command = {
+  name: 'hub',
+  summary: 'run the hub (embedded SQLite under TETHER_HOME)',
+  usage: 'tether hub [--port N (default 8787, 0 = any free port)] [--host H (default 127.0.0.1)]',
+  async run(args) {
+    const { flags, positionals } = parseFlags({ args, strings: ['port', 'host'] });
+    if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
+    const port = parsePort(flags.port);
+    const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
+    const { createHub, createAccessToken, isLoopbackHost } = await import('@tether/hub');
+    const home = tetherHome();
+
+    let hub: Awaited<ReturnType<typeof createHub>>;
+    try {
+      hub = await createHub({ config: { host, port, home, webDist: WEB_DIST } });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new CommandError(`port ${port} is in use; pick another with --port (0 = any free port)`);
+      throw new CommandError(`cannot start the hub: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const lines: string[] = [`tether hub listening on ${hub.url}`, `data: ${home}`];
+    if (!isLoopbackHost(host)) {
+      process.stderr.write(
+        `tether: warning: --host ${host} exposes the hub on the network without TLS; tokens and chats travel in clear text. ` +
+          'Put it behind HTTPS (a reverse proxy or a tunnel) for anything beyond a trusted LAN.\n',
+      );
+    }
+    if (hub.store.listTokens().length === 0) {
+      const { token } = createAccessToken({ store: hub.store, namespace: FIRST_NAMESPACE, label: 'first token' });
+      const pairHost = host === '0.0.0.0' || host === '::' ? (lanAddress() ?? '127.0.0.1') : new URL(hub.url).hostname;
+      const pairUrl = `http://${pairHost.includes(':') ? `[${pairHost}]` : pairHost}:${hub.port}/#token=${token}`;
+      lines.push(
+        '',
+        `first start: created an access token for namespace "${FIRST_NAMESPACE}". It is shown only this once:`,
+        '',
+        `  ${token}`,
+        '',
+        `open on your phone (or scan): ${pairUrl}`,
+        await qrCode(pairUrl),
+        'more tokens: tether token create --namespace NAME',
+      );
+    }
+    lines.push('tether hub ready (Ctrl-C to stop)');
+    process.stdout.write(`${lines.join('\n')}\n`);
+
+    return new Promise<number>((done) => {
+      let stopping = false;
+      const stop = (signal: NodeJS.Signals) => {
+        if (stopping) return;
+        stopping = true;
+        process.stdout.write(`tether hub: ${signal}, stopping\n`);
+        hub.stop().then(
+          () => done(0),
+          () => done(1),
+        );
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    });
+  },
+};
+export default command;

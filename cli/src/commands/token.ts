@@ -1,0 +1,80 @@
+// token.ts: `tether token create|list|revoke`, run on the hub machine. Works directly on the hub's
+// SQLite DB under TETHER_HOME (WAL lets it write while the hub runs); the hub sees a revocation on
+// the next request or connection of that token.
+import { NamespaceSchema, MAX_LABEL_CHARS, type TokenInfo } from '@tether/shared';
+import { CommandError, parseFlags, type Command } from './command.ts';
+import { tetherPaths } from '../config/paths.ts';
+
+const USAGE = [
+  'tether token create --namespace NAME [--label L] [--json]',
+  '       tether token list [--json]',
+  '       tether token revoke <id>',
+].join('\n');
+
+function formatTime(ms: number | null): string {
+  return ms === null ? '-' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
+}
+
+function table(tokens: TokenInfo[]): string {
+  const rows = [
+    ['ID', 'NAMESPACE', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED'],
+    ...tokens.map((t) => [t.id, t.namespace, t.label || '-', formatTime(t.createdAt), formatTime(t.lastUsedAt), formatTime(t.revokedAt)]),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}
+
+const command: Command = {
+  name: 'token',
+  summary: 'create, list or revoke access tokens (on the hub machine)',
+  usage: USAGE,
+  async run(args) {
+    const [sub, ...rest] = args;
+    const { flags, positionals } = parseFlags({ args: rest, strings: ['namespace', 'label'], booleans: ['json'] });
+    const { createSqliteStore, createAccessToken, revokeAccessToken } = await import('@tether/hub');
+    const { mkdirSync } = await import('node:fs');
+    const paths = tetherPaths();
+    mkdirSync(paths.home, { recursive: true, mode: 0o700 });
+    const store = createSqliteStore({ path: paths.hubDb });
+    try {
+      switch (sub) {
+        case 'create': {
+          if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
+          const ns = NamespaceSchema.safeParse(flags.namespace);
+          if (typeof flags.namespace !== 'string') throw new CommandError('--namespace NAME is required');
+          if (!ns.success) throw new CommandError(`bad namespace "${flags.namespace}": 1-63 chars of a-z, 0-9, "_" or "-"`);
+          const label = typeof flags.label === 'string' ? flags.label : '';
+          if (label.length > MAX_LABEL_CHARS) throw new CommandError(`--label is longer than ${MAX_LABEL_CHARS} characters`);
+          const { token, info } = createAccessToken({ store, namespace: ns.data, label });
+          if (flags.json) {
+            process.stdout.write(`${JSON.stringify({ ...info, token })}\n`);
+          } else {
+            process.stdout.write(`created ${info.id} for namespace "${info.namespace}". The token is shown only this once:\n\n  ${token}\n\n`);
+          }
+          return 0;
+        }
+        case 'list': {
+          if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
+          const tokens = store.listTokens();
+          process.stdout.write(flags.json ? `${JSON.stringify({ tokens })}\n` : tokens.length ? `${table(tokens)}\n` : 'no tokens\n');
+          return 0;
+        }
+        case 'revoke': {
+          const id = positionals[0];
+          if (!id || positionals.length > 1) throw new CommandError('usage: tether token revoke <id>');
+          if (!revokeAccessToken({ store, id })) {
+            const existing = store.getToken({ id });
+            throw new CommandError(existing ? `token ${id} is already revoked` : `no token with id ${id} (see tether token list)`);
+          }
+          process.stdout.write(flags.json ? `${JSON.stringify({ id, revoked: true })}\n` : `revoked ${id}\n`);
+          return 0;
+        }
+        default:
+          throw new CommandError(`usage: ${USAGE}`, 2);
+      }
+    } finally {
+      store.close();
+    }
+  },
+};
+export default command;
