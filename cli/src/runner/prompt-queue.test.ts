@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { createPromptQueue } from './prompt-queue.ts';
+import type { PromptState } from '../screen/prompt-state.ts';
+
+const ID1 = '00000000-0000-4000-8000-000000000001';
+const ID2 = '00000000-0000-4000-8000-000000000002';
+const ID3 = '00000000-0000-4000-8000-000000000003';
+
+/** A fake TUI: pasting fills the box, Enter submits (busy), the test ends turns. */
+function fakeClaude() {
+  const world = { screen: { kind: 'ready', inputEmpty: true } as PromptState, idle: true, box: '', writes: [] as string[] };
+  const statuses: Array<[string, string]> = [];
+  const queue = createPromptQueue({
+    screen: () => world.screen,
+    turnIdle: () => world.idle,
+    pasteSettleMs: 5,
+    write: (data) => {
+      world.writes.push(data);
+      if (data.startsWith('\x1b[200~')) {
+        world.box += data.slice(6, -6);
+        world.screen = { kind: 'ready', inputEmpty: false };
+      } else if (data === '\r') {
+        world.box = '';
+        world.screen = { kind: 'busy' };
+        world.idle = false;
+      }
+    },
+    report: ({ promptId, status }) => statuses.push([promptId, status]),
+  });
+  const endTurn = () => {
+    world.screen = { kind: 'ready', inputEmpty: true };
+    world.idle = true;
+    queue.turnEnded();
+  };
+  return { world, statuses, queue, endTurn };
+}
+
+describe('prompt queue', () => {
+  it('types at an idle empty prompt as one paste then Enter, confirmed by the transcript', async () => {
+    const { world, statuses, queue } = fakeClaude();
+    queue.enqueue({ promptId: ID1, text: 'line one\nline two\nline three' });
+    await expect.poll(() => world.writes.length).toBe(2);
+    expect(world.writes).toEqual(['\x1b[200~line one\nline two\nline three\x1b[201~', '\r']);
+    expect(queue.matchPrompt('line one\nline two\nline three')).toBe(ID1);
+    expect(statuses).toEqual([
+      [ID1, 'typing'],
+      [ID1, 'delivered'],
+    ]);
+  });
+
+  it('never types into a busy turn, however long it is quiet, and keeps order', async () => {
+    const { world, statuses, queue, endTurn } = fakeClaude();
+    world.screen = { kind: 'busy' };
+    world.idle = false;
+    queue.enqueue({ promptId: ID1, text: 'first' });
+    queue.enqueue({ promptId: ID2, text: 'second' });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(world.writes).toEqual([]);
+    endTurn();
+    await expect.poll(() => world.writes.length).toBe(2);
+    // The second waits for the first's transcript line AND the next idle turn.
+    expect(queue.matchPrompt('first')).toBe(ID1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(world.writes.length).toBe(2);
+    endTurn();
+    await expect.poll(() => world.writes.length).toBe(4);
+    expect(world.writes[2]).toContain('second');
+    expect(queue.matchPrompt('second')).toBe(ID2);
+    expect(statuses.map((s) => s.join(':'))).toEqual([`${ID1}:typing`, `${ID1}:delivered`, `${ID2}:typing`, `${ID2}:delivered`]);
+  });
+
+  it('waits for the desk when the box has text, then types once it is empty', async () => {
+    const { world, statuses, queue } = fakeClaude();
+    world.screen = { kind: 'ready', inputEmpty: false };
+    queue.enqueue({ promptId: ID1, text: 'hello' });
+    await expect.poll(() => statuses).toEqual([[ID1, 'waiting_for_desk']]);
+    expect(world.writes).toEqual([]);
+    world.screen = { kind: 'ready', inputEmpty: true };
+    queue.poke();
+    await expect.poll(() => world.writes.length).toBe(2);
+  });
+
+  it('ignores a prompt id it has seen and does not retype after Enter', async () => {
+    const { world, queue } = fakeClaude();
+    queue.enqueue({ promptId: ID1, text: 'once' });
+    queue.enqueue({ promptId: ID1, text: 'once' });
+    await expect.poll(() => world.writes.length).toBe(2);
+    world.screen = { kind: 'ready', inputEmpty: true };
+    world.idle = true;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(world.writes.length).toBe(2);
+  });
+
+  it('abort returns only the prompt in flight and drops those queued behind it', async () => {
+    const { world, statuses, queue } = fakeClaude();
+    queue.enqueue({ promptId: ID1, text: 'long one' });
+    await expect.poll(() => world.writes.length).toBe(2);
+    expect(queue.matchPrompt('long one')).toBe(ID1);
+    queue.enqueue({ promptId: ID2, text: 'behind 1' });
+    queue.enqueue({ promptId: ID3, text: 'behind 2' });
+    queue.abort();
+    expect(world.writes.at(-1)).toBe('\x1b');
+    expect(statuses.slice(2)).toEqual([
+      [ID1, 'returned'],
+      [ID2, 'dropped'],
+      [ID3, 'dropped'],
+    ]);
+  });
+
+  it('does not match desk text to a prompt that was never typed', () => {
+    const { world, queue } = fakeClaude();
+    world.idle = false;
+    world.screen = { kind: 'busy' };
+    queue.enqueue({ promptId: ID1, text: 'same words' });
+    expect(queue.matchPrompt('same words')).toBeNull();
+    queue.stop();
+  });
+});
