@@ -1,0 +1,240 @@
+// sockets.test.ts: /cli and /web handlers against a real hub on port 0 with real socket.io clients,
+// checking both the ack and what other clients receive.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { io, type Socket } from 'socket.io-client';
+import { PROTOCOL_VERSION, type Ack } from '@tether/shared';
+import { createHub, type Hub } from '../main.ts';
+import { createAccessToken } from '../auth/tokens.ts';
+
+let home: string;
+let hub: Hub;
+let token: string;
+const sockets: Socket[] = [];
+
+function connect(options: { nsp: '/cli' | '/web'; token?: string; device?: string; auth?: unknown }): Promise<Socket> {
+  const socket = io(hub.url + options.nsp, {
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+    auth: (options.auth as object) ?? {
+      protocol: PROTOCOL_VERSION.major,
+      client: options.nsp === '/cli' ? 'runner' : 'web',
+      token: options.token ?? token,
+      ...(options.device ? { device: options.device } : {}),
+    },
+  });
+  sockets.push(socket);
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', reject);
+  });
+}
+const ack = async <T extends object = Record<string, unknown>>(s: Socket, event: string, payload?: unknown) =>
+  (await s.timeout(5000).emitWithAck(event, payload)) as Ack<T> & Record<string, unknown>;
+const next = <T = unknown>(s: Socket, event: string) =>
+  new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event}`)), 5000);
+    s.once(event, (p: T) => {
+      clearTimeout(timer);
+      resolve(p);
+    });
+  });
+const msg = (id: string, text = id) => ({ id, role: 'assistant', content: [{ type: 'text', text }], createdAt: 1 });
+const register = (s: Socket, id: string) => ack(s, 'session:register', { id, cwd: '/work', launchKind: 'pty' });
+
+beforeEach(async () => {
+  home = mkdtempSync(join(tmpdir(), 'tether-sockets-'));
+  hub = await createHub({ config: { port: 0, home } });
+  token = createAccessToken({ store: hub.store, namespace: 'alpha', label: 'phone-token' }).token;
+});
+afterEach(async () => {
+  for (const s of sockets.splice(0)) s.close();
+  await hub.stop();
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('handshake', () => {
+  it('refuses a bad handshake, a bad token and another protocol major with clear errors', async () => {
+    await expect(connect({ nsp: '/cli', auth: { nope: 1 } })).rejects.toThrow(/bad handshake/);
+    await expect(connect({ nsp: '/cli', token: 'tth_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' })).rejects.toThrow('unauthorized');
+    await expect(
+      connect({ nsp: '/web', auth: { protocol: PROTOCOL_VERSION.major + 1, client: 'web', token } }),
+    ).rejects.toThrow(/protocol version mismatch: client speaks v2, hub speaks v1/);
+  });
+});
+
+describe('/cli → /web', () => {
+  it('registers, appends idempotently, broadcasts to watchers, keeps seq across re-register', async () => {
+    const runner = await connect({ nsp: '/cli' });
+    const web = await connect({ nsp: '/web' });
+    const sid = randomUUID();
+    const updated = next<{ id: string }>(web, 'session:updated');
+    expect(await register(runner, sid)).toMatchObject({ ok: true, session: { id: sid, status: 'starting' } });
+    expect((await updated).id).toBe(sid);
+    expect(await ack(web, 'session:watch', { sessionId: sid })).toMatchObject({ ok: true, messages: [], more: false, pending: [] });
+    const added = next<{ messages: { id: string; seq: number }[] }>(web, 'message:added');
+    expect(await ack(runner, 'message:append', { sessionId: sid, messages: [msg('a'), msg('b')] })).toEqual({ ok: true, added: 2, lastSeq: 2 });
+    expect((await added).messages.map((m) => [m.id, m.seq])).toEqual([['a', 1], ['b', 2]]);
+    expect(await ack(runner, 'message:append', { sessionId: sid, messages: [msg('b')] })).toEqual({ ok: true, added: 0, lastSeq: 2 });
+    runner.close();
+    const again = await connect({ nsp: '/cli' });
+    expect(await register(again, sid)).toMatchObject({ ok: true, session: { lastSeq: 2 } });
+    expect(await ack(again, 'message:append', { sessionId: sid, messages: [msg('c')] })).toEqual({ ok: true, added: 1, lastSeq: 3 });
+    const watch = await ack<{ messages: { seq: number }[] }>(web, 'session:watch', { sessionId: sid, afterSeq: 1 });
+    expect(watch.ok && watch.messages.map((m) => m.seq)).toEqual([2, 3]);
+  });
+
+  it('keeps a session alive when its runner disconnects; session:end ends it and withdraws pending', async () => {
+    const runner = await connect({ nsp: '/cli' });
+    const web = await connect({ nsp: '/web' });
+    const sid = randomUUID();
+    await register(runner, sid);
+    const rid = randomUUID();
+    const requested = next<{ id: string }>(web, 'approval:requested');
+    expect(await ack(runner, 'approval:request', { id: rid, sessionId: sid, kind: 'permission', toolName: 'Bash', toolInput: { command: 'ls' }, toolUseId: null, createdAt: Date.now() })).toEqual({ ok: true });
+    expect((await requested).id).toBe(rid);
+    expect(hub.store.getSession({ namespace: 'alpha', sessionId: sid })?.pendingCount).toBe(1);
+    runner.close();
+    await new Promise<void>((resolve) => web.emit('session:watch', { sessionId: sid }, () => resolve()));
+    expect(hub.store.getSession({ namespace: 'alpha', sessionId: sid })).toMatchObject({ status: 'starting', pendingCount: 1 });
+    const back = await connect({ nsp: '/cli' });
+    await register(back, sid);
+    const resolved = next<{ requestId: string; outcome: string }>(web, 'approval:resolved');
+    expect(await ack(back, 'session:end', { sessionId: sid, status: 'ended', exitCode: 0 })).toMatchObject({ ok: true, session: { status: 'ended' } });
+    expect(await resolved).toMatchObject({ requestId: rid, outcome: 'withdrawn' });
+  });
+
+  it('sends session:updated only to the namespace it belongs to', async () => {
+    const otherToken = createAccessToken({ store: hub.store, namespace: 'beta' }).token;
+    const runner = await connect({ nsp: '/cli' });
+    const mine = await connect({ nsp: '/web' });
+    const theirs = await connect({ nsp: '/web', token: otherToken });
+    let leaked = false;
+    theirs.on('session:updated', () => (leaked = true));
+    const got = next(mine, 'session:updated');
+    await register(runner, randomUUID());
+    await got;
+    // A round trip on `theirs` after the broadcast: anything sent to it would have arrived by now.
+    await ack(theirs, 'session:unwatch', { sessionId: randomUUID() });
+    expect(leaked).toBe(false);
+  });
+
+  it('relays terminal output to subscribed viewers and tells the runner how many watch', async () => {
+    const runner = await connect({ nsp: '/cli' });
+    const web = await connect({ nsp: '/web' });
+    const sid = randomUUID();
+    await register(runner, sid);
+    const viewers = next<{ count: number }>(runner, 'terminal:viewers');
+    const snapshotRequest = next(runner, 'terminal:snapshot-request');
+    expect(await ack(web, 'terminal:subscribe', { sessionId: sid })).toMatchObject({ ok: true });
+    expect((await viewers).count).toBe(1);
+    await snapshotRequest;
+    const output = next<{ offset: number; data: ArrayBuffer }>(web, 'terminal:output');
+    expect(await ack(runner, 'terminal:output', { sessionId: sid, offset: 0, data: Buffer.from('hello') })).toEqual({ ok: true });
+    const got = await output;
+    expect(got.offset).toBe(0);
+    expect(Buffer.from(got.data).toString()).toBe('hello');
+    const input = next<{ data: string }>(runner, 'terminal:input');
+    await ack(web, 'terminal:input', { sessionId: sid, data: 'ls\r' });
+    expect((await input).data).toBe('ls\r');
+    const gone = next<{ count: number }>(runner, 'terminal:viewers');
+    web.close();
+    expect((await gone).count).toBe(0);
+  });
+
+  it('registers machines and marks them offline when the daemon leaves', async () => {
+    const daemon = await connect({ nsp: '/cli' });
+    const web = await connect({ nsp: '/web' });
+    const id = randomUUID();
+    const online = next<{ online: boolean }>(web, 'machine:updated');
+    expect(await ack(daemon, 'machine:register', { id, name: 'desk', os: 'linux', user: 'me', home: '/home/me' })).toEqual({ ok: true });
+    expect((await online).online).toBe(true);
+    const offline = next<{ online: boolean }>(web, 'machine:updated');
+    daemon.close();
+    expect((await offline).online).toBe(false);
+  });
+});
+
+describe('/web → /cli', () => {
+  it('queues prompts, delivers them to the runner, and re-delivers queued ones on re-register', async () => {
+    const runner = await connect({ nsp: '/cli' });
+    const web = await connect({ nsp: '/web' });
+    const sid = randomUUID();
+    await register(runner, sid);
+    const pid = randomUUID();
+    const deliver = next<{ promptId: string; text: string }>(runner, 'prompt:deliver');
+    const updated = next<{ status: string }>(web, 'prompt:updated');
+    expect(await ack(web, 'prompt:send', { sessionId: sid, promptId: pid, text: 'hello\nworld' })).toMatchObject({
+      ok: true,
+      prompt: { id: pid, status: 'queued' },
+    });
+    expect(await deliver).toMatchObject({ promptId: pid, text: 'hello\nworld' });
+    expect((await updated).status).toBe('queued');
+    runner.close();
+    const back = await connect({ nsp: '/cli' });
+    const redeliver = next<{ promptId: string }>(back, 'prompt:deliver');
+    await register(back, sid);
+    expect((await redeliver).promptId).toBe(pid);
+    const delivered = next<{ status: string }>(web, 'prompt:updated');
+    expect(await ack(back, 'prompt:status', { sessionId: sid, promptId: pid, status: 'delivered' })).toEqual({ ok: true });
+    expect((await delivered).status).toBe('delivered');
+  });
+
+  it('lets the first answer win, relays it to the runner, and records who and from where', async () => {
+    const runner = await connect({ nsp: '/cli' });
+    const phone = await connect({ nsp: '/web', device: 'Pixel 8' });
+    const laptop = await connect({ nsp: '/web', device: 'laptop' });
+    const sid = randomUUID();
+    await register(runner, sid);
+    const rid = randomUUID();
+    await ack(runner, 'approval:request', { id: rid, sessionId: sid, kind: 'permission', toolName: 'Bash', toolInput: {}, toolUseId: 'tu', createdAt: Date.now() - 1000 });
+    const answered = next<{ requestId: string; answer: { decision: string } }>(runner, 'approval:answered');
+    const resolvedElsewhere = next<{ answeredBy: string; device: string }>(laptop, 'approval:resolved');
+    const [a, b] = await Promise.all([
+      ack(phone, 'approval:answer', { requestId: rid, answer: { decision: 'allow' } }),
+      ack(laptop, 'approval:answer', { requestId: rid, answer: { decision: 'deny' } }),
+    ]);
+    const wins = [a, b].filter((r) => r.ok);
+    const losses = [a, b].filter((r) => !r.ok);
+    expect(wins).toHaveLength(1);
+    expect(losses[0]).toMatchObject({ ok: false, code: 'conflict', error: 'already answered' });
+    expect((await answered).requestId).toBe(rid);
+    const resolution = await resolvedElsewhere;
+    expect(resolution.answeredBy).toBe('phone-token');
+    expect(['Pixel 8', 'laptop']).toContain(resolution.device);
+    expect((wins[0] as unknown as { resolution: { waitedMs: number } }).resolution.waitedMs).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('hands an answer given while the runner was away back when it re-sends the request', async () => {
+    const runner = await connect({ nsp: '/cli' });
+    const web = await connect({ nsp: '/web' });
+    const sid = randomUUID();
+    await register(runner, sid);
+    const request = { id: randomUUID(), sessionId: sid, kind: 'permission', toolName: 'Bash', toolInput: {}, toolUseId: null, createdAt: Date.now() };
+    await ack(runner, 'approval:request', request);
+    runner.close();
+    expect(await ack(web, 'approval:answer', { requestId: request.id, answer: { decision: 'allow' } })).toMatchObject({ ok: true });
+    const back = await connect({ nsp: '/cli' });
+    await register(back, sid);
+    const answered = next<{ answer: { decision: string } }>(back, 'approval:answered');
+    expect(await ack(back, 'approval:request', request)).toEqual({ ok: true });
+    expect((await answered).answer.decision).toBe('allow');
+  });
+});
+
+describe('handle.ts', () => {
+  it('answers bad payloads and unknown events, tolerates a missing ack, and keeps serving', async () => {
+    const runner = await connect({ nsp: '/cli' });
+    expect(await ack(runner, 'session:register', { id: 'x' })).toMatchObject({ ok: false, code: 'bad_request' });
+    expect(await ack(runner, 'session:register')).toMatchObject({ ok: false, code: 'bad_request' });
+    expect(await ack(runner, 'no:such', {})).toMatchObject({ ok: false, code: 'bad_request', error: 'unknown event "no:such"' });
+    runner.emit('message:append', { sessionId: randomUUID(), messages: [msg('a')] });
+    runner.emit('error', {});
+    runner.emit('__proto__', {});
+    expect(await register(runner, randomUUID())).toMatchObject({ ok: true });
+  });
+});
