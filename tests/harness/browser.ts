@@ -1,0 +1,84 @@
+// browser.ts: Debian's Chromium driven by playwright-core, for the browser journeys in tests/browser.
+// Never downloads a browser: it runs `TETHER_CHROMIUM` or /usr/bin/chromium (CI installs it with apt).
+//
+//   test ──newPage({ viewport })──► playwright-core ──CDP──► chromium --headless ──HTTP──► hub (web/dist)
+//
+// Invariant: every page and context a test opens is closed by stop(); screenshots land under
+// test-artifacts/screenshots/<name>-<phone|desktop>.png so that someone can look at them.
+
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export type ViewportName = 'phone' | 'desktop';
+
+/** The sizes every browser journey runs at: a mid-size phone (iPhone 14/15 logical pixels) and a
+ *  common laptop. The phone gets touch and a 2× pixel ratio so `(pointer: coarse)` matches. */
+export const VIEWPORTS = {
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+  desktop: { viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false, deviceScaleFactor: 1 },
+} as const satisfies Record<ViewportName, object>;
+
+/** Flags for a quiet, deterministic headless Chromium inside a container (no sandbox: CI runs as root). */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-artifacts', 'screenshots');
+
+export function chromiumPath(): string {
+  const path = process.env.TETHER_CHROMIUM ?? '/usr/bin/chromium';
+  if (!existsSync(path)) {
+    throw new Error(
+      `Chromium not found at ${path}. Install Debian's build (apt-get install -y chromium) or set TETHER_CHROMIUM; ` +
+        'tests never download a browser.',
+    );
+  }
+  return path;
+}
+
+export type BrowserHandle = {
+  browser: Browser;
+  /** A fresh context (own storage) and page at the named viewport. */
+  newPage(options: { viewport: ViewportName; baseURL?: string }): Promise<Page>;
+  stop(): Promise<void>;
+};
+
+export async function launchBrowser(): Promise<BrowserHandle> {
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true });
+  const contexts: BrowserContext[] = [];
+  return {
+    browser,
+    async newPage({ viewport, baseURL }) {
+      const context = await browser.newContext({
+        ...VIEWPORTS[viewport],
+        ...(baseURL ? { baseURL } : {}),
+        colorScheme: 'light',
+        reducedMotion: 'reduce',
+        locale: 'en-US',
+      });
+      contexts.push(context);
+      return context.newPage();
+    },
+    async stop() {
+      for (const context of contexts.splice(0)) await context.close().catch(() => {});
+      await browser.close().catch(() => {});
+    },
+  };
+}
+
+/** Saves `test-artifacts/screenshots/<name>-<viewport>.png` and returns its path. */
+export async function saveScreenshot(page: Page, options: { name: string; viewport: ViewportName }): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${options.name}-${options.viewport}.png`);
+  await page.screenshot({ path, fullPage: false });
+  return path;
+}

@@ -1,0 +1,72 @@
+// chat-view.tsx: the session's chat screen body: messages (live), the composer and Stop.
+// It renders what useSessionChat keeps in step with the hub; it owns no socket itself.
+import { useCallback, useMemo, useRef } from 'react';
+import type { Session } from '@tether/shared';
+import { Spinner } from '../../lib/ui/badge.tsx';
+import { buildChatItems } from './chat-items.ts';
+import { Composer, type ComposerHandle } from './composer.tsx';
+import { MessageList } from './message-list.tsx';
+import { useSessionChat } from './use-session-chat.ts';
+import type { OutgoingPrompt } from './chat-state.ts';
+
+function closedReason(session: Session): string | null {
+  if (session.status === 'ended') return 'This session has ended.';
+  if (session.status === 'failed') return `This session failed${session.failureReason ? `: ${session.failureReason}` : '.'}`;
+  return null;
+}
+
+export function ChatView({ session }: { session: Session }) {
+  const chat = useSessionChat(session.id);
+  const items = useMemo(() => buildChatItems(chat.messages), [chat.messages]);
+  const composerRef = useRef<ComposerHandle>(null);
+  const { sendPrompt, dismissPrompt } = chat;
+
+  const onSend = useCallback((text: string) => void sendPrompt(text), [sendPrompt]);
+  const onEditPrompt = useCallback(
+    (prompt: OutgoingPrompt) => {
+      composerRef.current?.setText(prompt.text);
+      dismissPrompt(prompt.id);
+    },
+    [dismissPrompt],
+  );
+
+  return (
+    <div className="chat">
+      {chat.phase === 'error' ? (
+        <div className="banner banner-danger" role="alert">
+          Couldn't open this chat: {chat.error}
+        </div>
+      ) : null}
+      {chat.phase === 'loading' ? (
+        <div className="chat-loading">
+          <Spinner size={22} label="Loading chat" />
+        </div>
+      ) : (
+        <MessageList
+          items={items}
+          prompts={chat.prompts}
+          thinking={session.status === 'thinking'}
+          hasEarlier={chat.hasEarlier}
+          loadingEarlier={chat.loadingEarlier}
+          onLoadEarlier={chat.loadEarlier}
+          onRetryPrompt={chat.retryPrompt}
+          onDismissPrompt={chat.dismissPrompt}
+          onEditPrompt={onEditPrompt}
+          empty={
+            <div className="chat-empty">
+              <p className="chat-empty-title">No messages yet</p>
+              <p>Messages you send here are typed into Claude when it's ready.</p>
+            </div>
+          }
+        />
+      )}
+      <Composer
+        ref={composerRef}
+        onSend={onSend}
+        onStop={chat.abort}
+        running={session.status === 'thinking'}
+        disabled={closedReason(session)}
+      />
+    </div>
+  );
+}

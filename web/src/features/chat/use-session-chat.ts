@@ -1,0 +1,160 @@
+// use-session-chat.ts: keeps one session's chat in step with the hub while the chat is on screen.
+//
+//   mount / reconnect ─session:watch {afterSeq: last seen}─► hub ─ack: missed messages + pending─┐
+//   message:added, prompt:updated (this session only) ───────────── ──────────────────────────────┤
+//   "Load earlier" ─GET /messages?before=first─────────────────────────────────────────────────┴─► chatReducer
+//
+// Invariant: after every (re)connect the tab asks for everything after the last seq it holds, so a
+// drop never leaves a hole; duplicates are harmless because the reducer merges by message id.
+import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { ChatMessage, Prompt } from '@tether/shared';
+import { hubApi } from '../../lib/hub.ts';
+import { setPendingRequests, upsertSession } from '../../lib/queries.ts';
+import { getSocket, requestHub } from '../../lib/socket.ts';
+import { chatReducer, INITIAL_CHAT_STATE, type ChatState } from './chat-state.ts';
+
+/** Page size for "Load earlier" and for catching up after a long drop. */
+const PAGE_SIZE = 200;
+
+/** Ids for prompts. crypto.randomUUID exists only in secure contexts, and a phone on the LAN
+ *  often opens the hub over plain http, so build a v4 UUID from getRandomValues when it is missing. */
+export function newPromptId(): string {
+  if (typeof crypto.randomUUID === 'function' && window.isSecureContext) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export type SessionChat = ChatState & {
+  loadEarlier: () => void;
+  sendPrompt: (text: string) => Promise<void>;
+  retryPrompt: (promptId: string) => void;
+  dismissPrompt: (promptId: string) => void;
+  abort: () => Promise<void>;
+};
+
+export function useSessionChat(sessionId: string): SessionChat {
+  const [state, dispatch] = useReducer(chatReducer, INITIAL_CHAT_STATE);
+  const client = useQueryClient();
+  const stateRef = useRef(state);
+  stateRef.current = state;
+
+  useEffect(() => {
+    const socket = getSocket();
+    if (!socket) return;
+    let alive = true;
+
+    async function catchUp(afterSeq: number) {
+      // The watch ack had more than one page to give: page forward over REST until level.
+      let after = afterSeq;
+      for (;;) {
+        const page = await hubApi.listMessages({ sessionId, after, limit: PAGE_SIZE });
+        if (!alive) return;
+        dispatch({ type: 'messages', messages: page.messages });
+        const last = page.messages[page.messages.length - 1];
+        if (!page.more || !last) return;
+        after = last.seq;
+      }
+    }
+
+    async function watch() {
+      const last = stateRef.current.messages[stateRef.current.messages.length - 1];
+      const afterSeq = last?.seq;
+      try {
+        const ack = await requestHub('session:watch', afterSeq === undefined ? { sessionId } : { sessionId, afterSeq });
+        if (!alive) return;
+        upsertSession(client, ack.session);
+        setPendingRequests(client, sessionId, ack.pending);
+        const first = ack.messages[0];
+        // With afterSeq (or a first page that starts at seq 1) `more` means newer messages remain;
+        // otherwise the hub sent the newest page and `more` means older ones exist.
+        const forward = afterSeq !== undefined || (first !== undefined && first.seq <= 1);
+        dispatch({
+          type: 'watched',
+          messages: ack.messages,
+          ...(forward ? {} : { hasEarlier: ack.more || (first?.seq ?? 1) > 1 }),
+        });
+        const newest = ack.messages[ack.messages.length - 1];
+        if (forward && ack.more && newest) await catchUp(newest.seq);
+      } catch (error) {
+        if (alive) dispatch({ type: 'watch-failed', error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+
+    const onMessages = (payload: { sessionId: string; messages: ChatMessage[] }) => {
+      if (payload.sessionId === sessionId) dispatch({ type: 'messages', messages: payload.messages });
+    };
+    const onPrompt = (prompt: Prompt) => {
+      if (prompt.sessionId === sessionId) dispatch({ type: 'prompt', prompt });
+    };
+    const onConnect = () => void watch();
+
+    socket.on('message:added', onMessages);
+    socket.on('prompt:updated', onPrompt);
+    socket.on('connect', onConnect);
+    // Emitting before the connection is up is fine: socket.io buffers it until `connect`.
+    if (socket.connected) void watch();
+    else if (!socket.active) socket.connect();
+
+    return () => {
+      alive = false;
+      socket.off('message:added', onMessages);
+      socket.off('prompt:updated', onPrompt);
+      socket.off('connect', onConnect);
+      if (socket.connected) requestHub('session:unwatch', { sessionId }).catch(() => {});
+    };
+  }, [sessionId, client]);
+
+  const loadEarlier = useCallback(() => {
+    const first = stateRef.current.messages[0];
+    if (!first || stateRef.current.loadingEarlier) return;
+    dispatch({ type: 'earlier-loading' });
+    hubApi
+      .listMessages({ sessionId, before: first.seq, limit: PAGE_SIZE })
+      .then((page) => dispatch({ type: 'earlier-loaded', messages: page.messages, more: page.more }))
+      .catch(() => dispatch({ type: 'earlier-failed' }));
+  }, [sessionId]);
+
+  const send = useCallback(
+    async (promptId: string, text: string) => {
+      try {
+        const ack = await requestHub('prompt:send', { sessionId, promptId, text });
+        dispatch({ type: 'prompt', prompt: ack.prompt });
+      } catch (error) {
+        dispatch({ type: 'prompt-failed', promptId, error: error instanceof Error ? error.message : String(error) });
+      }
+    },
+    [sessionId],
+  );
+
+  const sendPrompt = useCallback(
+    async (text: string) => {
+      const promptId = newPromptId();
+      dispatch({ type: 'prompt', prompt: { id: promptId, text, status: 'queued', reason: null, createdAt: Date.now() } });
+      await send(promptId, text);
+    },
+    [send],
+  );
+
+  const retryPrompt = useCallback(
+    (promptId: string) => {
+      const prompt = stateRef.current.prompts.find((p) => p.id === promptId);
+      if (!prompt) return;
+      dispatch({ type: 'prompt', prompt: { ...prompt, status: 'queued' } });
+      // Same id: if the first attempt did reach the hub, the retry is a no-op there.
+      void send(prompt.id, prompt.text);
+    },
+    [send],
+  );
+
+  const dismissPrompt = useCallback((promptId: string) => dispatch({ type: 'prompt-dismissed', promptId }), []);
+
+  const abort = useCallback(async () => {
+    await requestHub('session:abort', { sessionId });
+  }, [sessionId]);
+
+  return { ...state, loadEarlier, sendPrompt, retryPrompt, dismissPrompt, abort };
+}

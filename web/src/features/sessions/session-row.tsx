@@ -1,0 +1,47 @@
+// session-row.tsx: one session in the list: title, directory, status, launch kind, the pending
+// badge (an approval or question waits) and when it was last active. The whole row is one link.
+import { Link } from '@tanstack/react-router';
+import type { Session } from '@tether/shared';
+import { describeLaunchKind, formatDirectory, formatRelativeTime, sessionTitle } from '../../lib/format.ts';
+import { Badge, StatusPill } from '../../lib/ui/badge.tsx';
+import { IconChevron } from '../../lib/ui/icons.tsx';
+
+export function SessionRow({ session, now, home }: { session: Session; now: number; home?: string | undefined }) {
+  const title = sessionTitle(session);
+  const kind = describeLaunchKind(session.launchKind);
+  const pending = session.pendingCount;
+  return (
+    <li className="session-row-item">
+      <Link
+        to="/sessions/$sessionId"
+        params={{ sessionId: session.id }}
+        className="session-row"
+        activeProps={{ className: 'session-row is-active', 'aria-current': 'page' }}
+        data-session-id={session.id}
+        data-status={session.status}
+      >
+        <div className="session-row-main">
+          <div className="session-row-top">
+            <span className="session-row-title">{title}</span>
+            <time className="session-row-time" dateTime={new Date(session.updatedAt).toISOString()}>
+              {formatRelativeTime(session.updatedAt, now)}
+            </time>
+          </div>
+          <div className="session-row-dir" title={session.cwd}>
+            {formatDirectory(session.cwd, { home })}
+          </div>
+          <div className="session-row-meta">
+            <StatusPill status={session.status} />
+            <Badge title={kind.title}>{kind.label}</Badge>
+            {pending > 0 ? (
+              <Badge tone="attention" label={`${pending} waiting for your answer`}>
+                {pending} waiting
+              </Badge>
+            ) : null}
+          </div>
+        </div>
+        <IconChevron size={18} className="session-row-chevron" />
+      </Link>
+    </li>
+  );
+}

@@ -1,0 +1,150 @@
+// format.ts: turning protocol values into the short words a phone screen has room for.
+// Pure functions only (no React, no DOM): times, paths, statuses and device names.
+import type { LaunchKind, SessionStatus } from '@tether/shared';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** "just now", "5m ago", "3h ago", "yesterday", "4d ago", then a date. */
+export function formatRelativeTime(at: number, now: number = Date.now()): string {
+  const age = Math.max(0, now - at);
+  if (age < 45_000) return 'just now';
+  if (age < HOUR) return `${Math.round(age / MINUTE)}m ago`;
+  if (age < DAY) return `${Math.floor(age / HOUR)}h ago`;
+  if (age < 2 * DAY) return 'yesterday';
+  if (age < 7 * DAY) return `${Math.floor(age / DAY)}d ago`;
+  return new Date(at).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+}
+
+/** "14:05" for a message timestamp. */
+export function formatClockTime(at: number): string {
+  return new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}
+
+/** The last path segment: "/home/ana/src/tether" → "tether". */
+export function pathBasename(path: string): string {
+  const trimmed = path.replace(/[\\/]+$/, '');
+  const index = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
+  return index >= 0 ? trimmed.slice(index + 1) || trimmed : trimmed;
+}
+
+/** A path shortened for a list row: the home prefix becomes "~", long paths keep their tail. */
+export function formatDirectory(path: string, options: { home?: string | undefined; max?: number } = {}): string {
+  const max = options.max ?? 48;
+  let out = path;
+  const home = options.home?.replace(/\/+$/, '');
+  if (home && (out === home || out.startsWith(`${home}/`))) out = `~${out.slice(home.length)}`;
+  else out = out.replace(/^\/(home|Users)\/[^/]+(?=\/|$)/, '~');
+  if (out.length <= max) return out;
+  return `…${out.slice(out.length - max + 1)}`;
+}
+
+export function sessionTitle(session: { title: string; cwd: string }): string {
+  return session.title.trim() || pathBasename(session.cwd) || 'Untitled session';
+}
+
+export type StatusTone = 'neutral' | 'busy' | 'ok' | 'attention' | 'muted' | 'danger';
+
+/** Words and tone for each status. "waiting" means claude waits for the user, so it asks for attention. */
+export function describeStatus(status: SessionStatus): { label: string; tone: StatusTone } {
+  switch (status) {
+    case 'starting':
+      return { label: 'Starting', tone: 'neutral' };
+    case 'thinking':
+      return { label: 'Thinking', tone: 'busy' };
+    case 'idle':
+      return { label: 'Idle', tone: 'ok' };
+    case 'waiting':
+      return { label: 'Waiting for you', tone: 'attention' };
+    case 'ended':
+      return { label: 'Ended', tone: 'muted' };
+    case 'failed':
+      return { label: 'Failed', tone: 'danger' };
+    default: {
+      const never: never = status;
+      return { label: String(never), tone: 'neutral' };
+    }
+  }
+}
+
+export function describeLaunchKind(kind: LaunchKind): { label: string; title: string } {
+  return kind === 'pty'
+    ? { label: 'PTY', title: 'Interactive terminal (live TUI)' }
+    : { label: 'Headless', title: 'Chat only (claude -p)' };
+}
+
+/** A short name for this browser, shown in the audit trail: "Chrome on Android", "Safari on iPhone". */
+export function deviceNameFromUserAgent(ua: string): string {
+  const os = /iPhone/.test(ua)
+    ? 'iPhone'
+    : /iPad/.test(ua)
+      ? 'iPad'
+      : /Android/.test(ua)
+        ? 'Android'
+        : /Mac OS X|Macintosh/.test(ua)
+          ? 'Mac'
+          : /Windows/.test(ua)
+            ? 'Windows'
+            : /CrOS/.test(ua)
+              ? 'ChromeOS'
+              : /Linux/.test(ua)
+                ? 'Linux'
+                : 'unknown OS';
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /Firefox\/|FxiOS/.test(ua)
+      ? 'Firefox'
+      : /CriOS|Chrome\/|Chromium\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : 'Browser';
+  return `${browser} on ${os}`;
+}
+
+/** One readable line for a tool call: the Bash command, the file path, the pattern … */
+export function summarizeToolInput(name: string, input: unknown): string {
+  const record = input && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+  const pick = (...keys: string[]): string | undefined => {
+    for (const key of keys) {
+      const value = record[key];
+      if (typeof value === 'string' && value.trim()) return value;
+    }
+    return undefined;
+  };
+  const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+  switch (name) {
+    case 'Bash':
+      return oneLine(pick('command') ?? '');
+    case 'Read':
+    case 'Write':
+    case 'Edit':
+    case 'MultiEdit':
+    case 'NotebookEdit':
+      return pick('file_path', 'notebook_path') ?? '';
+    case 'Glob':
+    case 'Grep':
+      return oneLine([pick('pattern'), pick('path')].filter(Boolean).join('  in '));
+    case 'WebFetch':
+      return pick('url') ?? '';
+    case 'WebSearch':
+      return pick('query') ?? '';
+    case 'Task':
+    case 'Agent':
+      return oneLine(pick('description', 'prompt') ?? '');
+    case 'TodoWrite': {
+      const todos = Array.isArray(record.todos) ? record.todos.length : 0;
+      return `${todos} item${todos === 1 ? '' : 's'}`;
+    }
+    default: {
+      const first = pick('description', 'command', 'file_path', 'path', 'url', 'query', 'pattern', 'prompt');
+      if (first) return oneLine(first);
+      try {
+        return oneLine(JSON.stringify(input) ?? '');
+      } catch {
+        return '';
+      }
+    }
+  }
+}

@@ -1,0 +1,183 @@
+// hub.ts: the REST client (typed by @tether/shared) and the web login it rides on.
+// Flow: access token (pasted, or from the QR link's `#token=` fragment) ─POST /api/auth/login─►
+// session JWT, kept in localStorage ─Authorization: Bearer─► every /api call and the socket handshake.
+// Invariant: the access token itself is never stored and never left in the address bar; only the
+// short-lived session is remembered, and any 401 forgets it and sends the user back to login.
+import type {
+  ErrorBody,
+  LoginResponse,
+  Machine,
+  MessagePage,
+  PendingRequest,
+  Resolution,
+  Session,
+} from '@tether/shared';
+
+const STORAGE_KEY = 'tether.login';
+/** Matches shared `TOKEN_PREFIX`; kept as a literal so the login screen pulls in no zod. */
+export const ACCESS_TOKEN_PREFIX = 'tth_';
+
+export type HubLogin = LoginResponse;
+
+/** Why a request failed, in words the login screen and toasts can show as they are. */
+export class HubError extends Error {
+  readonly status: number;
+  readonly code: string;
+  constructor(options: { status: number; code: string; message: string }) {
+    super(options.message);
+    this.status = options.status;
+    this.code = options.code;
+  }
+}
+
+// ---- login storage -------------------------------------------------------------------------------
+
+type Listener = () => void;
+const loginListeners = new Set<Listener>();
+let cachedLogin: HubLogin | null | undefined;
+
+function readStoredLogin(): HubLogin | null {
+  try {
+    const raw = localStorage.getItem(STORAGE_KEY);
+    if (!raw) return null;
+    const value = JSON.parse(raw) as Partial<HubLogin>;
+    if (typeof value.session !== 'string' || typeof value.namespace !== 'string' || typeof value.expiresAt !== 'number') {
+      return null;
+    }
+    return value as HubLogin;
+  } catch {
+    return null; // private mode or corrupted entry: behave as logged out
+  }
+}
+
+/** The remembered login, or null when there is none or it has expired. */
+export function getLogin(): HubLogin | null {
+  if (cachedLogin === undefined) cachedLogin = readStoredLogin();
+  if (cachedLogin && cachedLogin.expiresAt <= Date.now()) setLogin(null);
+  return cachedLogin ?? null;
+}
+
+export function setLogin(login: HubLogin | null): void {
+  cachedLogin = login;
+  try {
+    if (login) localStorage.setItem(STORAGE_KEY, JSON.stringify(login));
+    else localStorage.removeItem(STORAGE_KEY);
+  } catch {
+    // storage unavailable: the login lasts for this tab only
+  }
+  for (const listener of loginListeners) listener();
+}
+
+export function onLoginChange(listener: Listener): () => void {
+  loginListeners.add(listener);
+  return () => loginListeners.delete(listener);
+}
+
+// Another tab logged in or out: follow it.
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key !== STORAGE_KEY) return;
+    cachedLogin = readStoredLogin();
+    for (const listener of loginListeners) listener();
+  });
+}
+
+// ---- the QR link -----------------------------------------------------------------------------------
+
+let fragmentToken: string | null = null;
+
+/** Reads `#token=…` once at start-up and strips it from the address bar (and so from history),
+ *  before anything else can log or share the URL. The token waits in memory for the login screen. */
+export function captureFragmentToken(): void {
+  const hash = window.location.hash.replace(/^#/, '');
+  if (!hash) return;
+  const params = new URLSearchParams(hash);
+  const token = params.get('token');
+  if (!token) return;
+  fragmentToken = token.trim();
+  params.delete('token');
+  const rest = params.toString();
+  const url = window.location.pathname + window.location.search + (rest ? `#${rest}` : '');
+  window.history.replaceState(window.history.state, '', url);
+}
+
+/** The token from the QR link, if one is waiting; reading it takes it. */
+export function takeFragmentToken(): string | null {
+  const token = fragmentToken;
+  fragmentToken = null;
+  return token;
+}
+
+export function hasFragmentToken(): boolean {
+  return fragmentToken !== null;
+}
+
+// ---- requests ----------------------------------------------------------------------------------------
+
+async function parseError(response: Response): Promise<HubError> {
+  let body: Partial<ErrorBody> = {};
+  try {
+    body = (await response.json()) as Partial<ErrorBody>;
+  } catch {
+    // not JSON (a proxy's HTML error page): fall back to the status text
+  }
+  return new HubError({
+    status: response.status,
+    code: body.code ?? (response.status === 429 ? 'rate_limited' : `http_${response.status}`),
+    message: body.error ?? (response.statusText || `request failed (${response.status})`),
+  });
+}
+
+async function send<T>(path: string, init: RequestInit & { auth?: boolean } = {}): Promise<T> {
+  const headers = new Headers(init.headers);
+  headers.set('Accept', 'application/json');
+  if (init.body) headers.set('Content-Type', 'application/json');
+  if (init.auth !== false) {
+    const login = getLogin();
+    if (!login) throw new HubError({ status: 401, code: 'unauthorized', message: 'not logged in' });
+    headers.set('Authorization', `Bearer ${login.session}`);
+  }
+  let response: Response;
+  try {
+    response = await fetch(path, { ...init, headers });
+  } catch {
+    throw new HubError({ status: 0, code: 'unreachable', message: `can't reach the hub at ${window.location.host}` });
+  }
+  if (!response.ok) {
+    const error = await parseError(response);
+    // The session expired or its token was revoked: forget it; the guard shows the login screen.
+    if (response.status === 401 && init.auth !== false) setLogin(null);
+    throw error;
+  }
+  return (await response.json()) as T;
+}
+
+/** Exchanges an access token for a web session and remembers it. */
+export async function loginWithToken(token: string): Promise<HubLogin> {
+  const login = await send<HubLogin>('/api/auth/login', {
+    method: 'POST',
+    body: JSON.stringify({ token: token.trim() }),
+    auth: false,
+  });
+  setLogin(login);
+  return login;
+}
+
+export function logout(): void {
+  setLogin(null);
+}
+
+export const hubApi = {
+  listSessions: () => send<{ sessions: Session[] }>('/api/sessions'),
+  getSession: (sessionId: string) =>
+    send<{ session: Session; pending: PendingRequest[]; audit: Resolution[] }>(`/api/sessions/${encodeURIComponent(sessionId)}`),
+  listMessages: (options: { sessionId: string; after?: number; before?: number; limit?: number }) => {
+    const query = new URLSearchParams();
+    if (options.after !== undefined) query.set('after', String(options.after));
+    if (options.before !== undefined) query.set('before', String(options.before));
+    if (options.limit !== undefined) query.set('limit', String(options.limit));
+    return send<MessagePage>(`/api/sessions/${encodeURIComponent(options.sessionId)}/messages?${query}`);
+  },
+  listMachines: () => send<{ machines: Machine[] }>('/api/machines'),
+};
+

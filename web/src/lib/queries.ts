@@ -1,0 +1,145 @@
+// queries.ts: every TanStack Query key and query of the app, and the socket facts that keep them live.
+// Flow: REST loads a list once ─► the cache ─► components; socket facts (session:updated,
+// machine:updated) patch the same cache entries; a reconnect refetches, so nothing missed survives.
+// Invariant: no component builds a query key by hand; they all come from `queryKeys` below.
+import { useEffect, useSyncExternalStore } from 'react';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { Machine, PendingRequest, Resolution, Session } from '@tether/shared';
+import { HubError, hubApi } from './hub.ts';
+import { getConnectionState, getSocket, onConnectionStateChange, type ConnectionState } from './socket.ts';
+
+export const queryKeys = {
+  sessions: () => ['sessions'] as const,
+  session: (sessionId: string) => ['sessions', sessionId] as const,
+  machines: () => ['machines'] as const,
+  /** Approvals and questions waiting in one session; filled by session:watch, kept by facts. */
+  pending: (sessionId: string) => ['pending', sessionId] as const,
+};
+
+export const sessionsQuery = queryOptions({
+  queryKey: queryKeys.sessions(),
+  queryFn: async () => (await hubApi.listSessions()).sessions,
+});
+
+export const machinesQuery = queryOptions({
+  queryKey: queryKeys.machines(),
+  queryFn: async () => (await hubApi.listMachines()).machines,
+});
+
+export function sessionQuery(sessionId: string) {
+  return queryOptions({
+    queryKey: queryKeys.session(sessionId),
+    queryFn: async () => (await hubApi.getSession(sessionId)).session,
+  });
+}
+
+/** A 401 already sent the user to login, and 404 will not change on a retry. */
+export function shouldRetryQuery(failureCount: number, error: unknown): boolean {
+  if (error instanceof HubError && error.status >= 400 && error.status < 500) return false;
+  return failureCount < 3;
+}
+
+export function upsertSession(client: QueryClient, session: Session): void {
+  client.setQueryData<Session[]>(queryKeys.sessions(), (list) => {
+    if (!list) return list;
+    const index = list.findIndex((s) => s.id === session.id);
+    if (index === -1) return [session, ...list];
+    // Out-of-order facts: never let an older copy overwrite a newer one.
+    if ((list[index]?.updatedAt ?? 0) > session.updatedAt) return list;
+    const next = list.slice();
+    next[index] = session;
+    return next;
+  });
+  client.setQueryData<Session>(queryKeys.session(session.id), (old) =>
+    old && old.updatedAt > session.updatedAt ? old : session,
+  );
+}
+
+export function setPendingRequests(client: QueryClient, sessionId: string, pending: PendingRequest[]): void {
+  client.setQueryData<PendingRequest[]>(queryKeys.pending(sessionId), pending);
+}
+
+function addPendingRequest(client: QueryClient, request: PendingRequest): void {
+  client.setQueryData<PendingRequest[]>(queryKeys.pending(request.sessionId), (list = []) =>
+    list.some((p) => p.id === request.id) ? list : [...list, request],
+  );
+}
+
+function removePendingRequest(client: QueryClient, resolution: Resolution): void {
+  client.setQueryData<PendingRequest[]>(queryKeys.pending(resolution.sessionId), (list) =>
+    list?.filter((p) => p.id !== resolution.requestId),
+  );
+}
+
+function upsertMachine(client: QueryClient, machine: Machine): void {
+  client.setQueryData<Machine[]>(queryKeys.machines(), (list) => {
+    if (!list) return list;
+    const index = list.findIndex((m) => m.id === machine.id);
+    if (index === -1) return [...list, machine];
+    const next = list.slice();
+    next[index] = machine;
+    return next;
+  });
+}
+
+/** Mounted once under the login guard: opens the socket and pipes its facts into the cache. */
+export function useHubLiveUpdates(): void {
+  const client = useQueryClient();
+  useEffect(() => {
+    const socket = getSocket();
+    if (!socket) return;
+    const onSession = (session: Session) => upsertSession(client, session);
+    const onMachine = (machine: Machine) => upsertMachine(client, machine);
+    const onRequested = (request: PendingRequest) => addPendingRequest(client, request);
+    const onResolved = (resolution: Resolution) => removePendingRequest(client, resolution);
+    // After a drop, facts may have been missed: refetch what the lists show.
+    const onConnect = () => {
+      void client.invalidateQueries({ queryKey: queryKeys.sessions() });
+      void client.invalidateQueries({ queryKey: queryKeys.machines() });
+    };
+    socket.on('session:updated', onSession);
+    socket.on('machine:updated', onMachine);
+    socket.on('approval:requested', onRequested);
+    socket.on('approval:resolved', onResolved);
+    socket.on('connect', onConnect);
+    return () => {
+      socket.off('session:updated', onSession);
+      socket.off('machine:updated', onMachine);
+      socket.off('approval:requested', onRequested);
+      socket.off('approval:resolved', onResolved);
+      socket.off('connect', onConnect);
+    };
+  }, [client]);
+}
+
+export function useConnectionState(): ConnectionState {
+  return useSyncExternalStore(onConnectionStateChange, getConnectionState, getConnectionState);
+}
+
+export function useSessions() {
+  return useQuery(sessionsQuery);
+}
+
+export function useMachines() {
+  return useQuery(machinesQuery);
+}
+
+/** One session, seeded from the (live) list so that opening it from the list shows it at once. */
+export function useSession(sessionId: string) {
+  const client = useQueryClient();
+  return useQuery({
+    ...sessionQuery(sessionId),
+    initialData: () => client.getQueryData<Session[]>(queryKeys.sessions())?.find((s) => s.id === sessionId),
+    initialDataUpdatedAt: () => client.getQueryState(queryKeys.sessions())?.dataUpdatedAt,
+  });
+}
+
+/** The approvals and questions waiting in one session (empty until the session is watched). */
+export function usePendingRequests(sessionId: string): PendingRequest[] {
+  const { data } = useQuery({
+    queryKey: queryKeys.pending(sessionId),
+    queryFn: async () => (await hubApi.getSession(sessionId)).pending,
+    staleTime: Infinity, // kept fresh by socket facts and every (re)watch
+  });
+  return data ?? [];
+}

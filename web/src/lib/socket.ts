@@ -1,0 +1,140 @@
+// socket.ts: the one socket.io connection per tab to the hub's `/web` namespace.
+// Flow: login ─► connect(auth: protocol, session JWT, device) ─► hub facts (session:updated,
+// message:added, …) go to whoever subscribed; requests go out with an ack and come back as a promise.
+// Invariant: at most one socket exists, and it belongs to the current login; logging out (or a 401
+// from the hub) closes it. socket.io reconnects by itself; the state store tells the UI how it goes.
+import { io, type Socket } from 'socket.io-client';
+import type { WebAcks, WebClientToServer, WebEventName, WebPayload, WebServerToClient } from '@tether/shared';
+import { getLogin, onLoginChange, setLogin } from './hub.ts';
+import { deviceNameFromUserAgent } from './format.ts';
+
+/** Kept equal to shared PROTOCOL_VERSION.major (checked by web/src/lib/protocol.test.ts); a literal
+ *  here keeps zod out of the first-load bundle. */
+export const WEB_PROTOCOL_MAJOR = 1;
+
+/** How long a request waits for its ack before it fails. Long enough for a slow phone network,
+ *  short enough that a button never spins forever. */
+const ACK_TIMEOUT_MS = 15_000;
+
+export type WebSocket = Socket<WebServerToClient, WebClientToServer>;
+
+export type ConnectionState =
+  | { kind: 'offline' } // logged out: no socket
+  | { kind: 'connecting' }
+  | { kind: 'connected' }
+  | { kind: 'reconnecting'; attempt: number }
+  | { kind: 'refused'; reason: string }; // the hub said no (protocol mismatch); retrying will not help
+
+let socket: WebSocket | null = null;
+let state: ConnectionState = { kind: 'offline' };
+const stateListeners = new Set<() => void>();
+
+function setState(next: ConnectionState): void {
+  state = next;
+  for (const listener of stateListeners) listener();
+}
+
+export function getConnectionState(): ConnectionState {
+  return state;
+}
+
+export function onConnectionStateChange(listener: () => void): () => void {
+  stateListeners.add(listener);
+  return () => stateListeners.delete(listener);
+}
+
+/** The socket for the current login, created on first use. Null when logged out. */
+export function getSocket(): WebSocket | null {
+  const login = getLogin();
+  if (!login) return null;
+  if (socket) return socket;
+
+  const next: WebSocket = io('/web', {
+    path: '/socket.io/',
+    auth: {
+      protocol: WEB_PROTOCOL_MAJOR,
+      client: 'web',
+      token: login.session,
+      device: deviceNameFromUserAgent(navigator.userAgent),
+    },
+    // Phones drop to background and back: keep retrying, but not faster than every few seconds.
+    reconnectionDelay: 500,
+    reconnectionDelayMax: 5_000,
+  });
+  socket = next;
+  setState({ kind: 'connecting' });
+
+  next.on('connect', () => setState({ kind: 'connected' }));
+  next.on('disconnect', (reason) => {
+    // "io client disconect" is our own close(); anything else socket.io retries by itself.
+    if (reason === 'io client disconnect') return;
+    setState({ kind: 'reconnecting', attempt: 0 });
+    // The hub closed the connection (e.g. the token was revoked): socket.io will not retry on its own.
+    if (reason === 'io server disconnect') next.connect();
+  });
+  next.io.on('reconnect_attempt', (attempt) => setState({ kind: 'reconnecting', attempt }));
+  next.on('connect_error', (error: Error & { data?: { code?: string } }) => {
+    const code = error.data?.code ?? '';
+    const message = error.message || 'connection refused';
+    if (code === 'unauthorized' || /unauthori[sz]ed|expired|revoked/i.test(message)) {
+      setLogin(null); // closes this socket through the login listener below
+      return;
+    }
+    if (code === 'protocol_mismatch' || /protocol version mismatch/i.test(message)) {
+      setState({ kind: 'refused', reason: message });
+      next.close();
+      return;
+    }
+    // Middleware errors stop socket.io's own reconnection; network errors do not. Either way keep trying.
+    if (!next.active) setTimeout(() => socket === next && next.connect(), 2_000);
+    setState({ kind: 'reconnecting', attempt: 0 });
+  });
+  return next;
+}
+
+function closeSocket(): void {
+  if (!socket) return;
+  socket.removeAllListeners();
+  socket.io.removeAllListeners();
+  socket.close();
+  socket = null;
+  setState({ kind: 'offline' });
+}
+
+onLoginChange(() => {
+  // A new login (another token, another namespace) or a logout: never reuse the old connection.
+  closeSocket();
+});
+
+/** A request the hub refused, with its ack code (`not_found`, `forbidden`, `rate_limited`, …). */
+export class SocketRequestError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** Emits a `/web` request and resolves with the success fields of its ack. */
+export function requestHub<E extends WebEventName>(event: E, payload: WebPayload<E>): Promise<WebAcks[E]> {
+  const current = getSocket();
+  if (!current) return Promise.reject(new SocketRequestError('unauthorized', 'not logged in'));
+  return new Promise((resolve, reject) => {
+    // The typed emit cannot see through the generic event name; WebAcks types both sides.
+    const timed = current.timeout(ACK_TIMEOUT_MS) as unknown as {
+      emit(
+        event: string,
+        payload: unknown,
+        ack: (err: Error | null, response: { ok: boolean; code?: string; error?: string } | undefined) => void,
+      ): void;
+    };
+    timed.emit(event, payload, (err, response) => {
+      if (err) return reject(new SocketRequestError('timeout', 'the hub did not answer in time'));
+      if (!response || response.ok !== true) {
+        return reject(new SocketRequestError(response?.code ?? 'internal', response?.error ?? 'request failed'));
+      }
+      const { ok: _ok, ...rest } = response;
+      resolve(rest as unknown as WebAcks[E]);
+    });
+  });
+}

@@ -1,0 +1,56 @@
+// main.tsx: boots the app: takes a QR-link token out of the address bar first, then builds the
+// query client and the router from the route files, and renders.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider, createRouter } from '@tanstack/react-router';
+import { captureFragmentToken } from './lib/hub.ts';
+import { shouldRetryQuery } from './lib/queries.ts';
+import { Route as rootRoute } from './routes/__root.tsx';
+import { Route as loginRoute } from './routes/login.tsx';
+import { Route as authedRoute } from './routes/_authed.tsx';
+import { Route as authedIndexRoute } from './routes/_authed.index.tsx';
+import { Route as newSessionRoute } from './routes/_authed.new.tsx';
+import { Route as sessionRoute } from './routes/_authed.sessions.$sessionId.tsx';
+import { Route as sessionChatRoute } from './routes/_authed.sessions.$sessionId.index.tsx';
+import './lib/ui/app.css';
+
+// Before anything renders or logs a URL: the access token must not stay in the address bar.
+captureFragmentToken();
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      retry: shouldRetryQuery,
+      // Lists are kept live by socket facts; a refetch on focus catches what a sleeping phone missed.
+      staleTime: 30_000,
+      refetchOnWindowFocus: true,
+    },
+  },
+});
+
+const routeTree = rootRoute.addChildren([
+  loginRoute,
+  authedRoute.addChildren([authedIndexRoute, newSessionRoute, sessionRoute.addChildren([sessionChatRoute])]),
+]);
+
+const router = createRouter({
+  routeTree,
+  context: { queryClient },
+  defaultPreload: 'intent',
+  scrollRestoration: true,
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,58 @@
+// _authed.tsx: the guard and shell of every signed-in screen. No login → /login (keeping where
+// the user was going); a login lost later (logout, expiry, revoked token) → /login too.
+// The shell is list + detail: side by side on a wide screen, one at a time on a phone.
+import { useEffect } from 'react';
+import { Outlet, createRoute, redirect, useRouter, useRouterState } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { getLogin, hasFragmentToken, onLoginChange } from '../lib/hub.ts';
+import { useHubLiveUpdates, useMachines, useSessions } from '../lib/queries.ts';
+import { SessionList } from '../features/sessions/session-list.tsx';
+import { Route as rootRoute } from './__root.tsx';
+
+export const Route = createRoute({
+  getParentRoute: () => rootRoute,
+  id: '_authed',
+  beforeLoad: ({ location }) => {
+    // A QR link opened while signed in still signs in with its token (it may be another namespace).
+    if (!getLogin() || hasFragmentToken()) {
+      const target = location.href === '/' ? undefined : location.href;
+      throw redirect({ to: '/login', search: target ? { redirect: target } : {} });
+    }
+  },
+  component: AuthedShell,
+});
+
+function AuthedShell() {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  useHubLiveUpdates();
+  const sessions = useSessions();
+  const machines = useMachines();
+  const hasDetail = useRouterState({ select: (state) => state.location.pathname !== '/' });
+
+  useEffect(
+    () =>
+      onLoginChange(() => {
+        if (getLogin()) return;
+        queryClient.clear(); // nothing of the old namespace may show after the next login
+        void router.navigate({ to: '/login', replace: true });
+      }),
+    [router, queryClient],
+  );
+
+  return (
+    <div className="shell" data-detail={hasDetail ? 'open' : 'closed'}>
+      <aside className="shell-list" aria-label="Sessions">
+        <SessionList
+          sessions={sessions.data}
+          machines={machines.data}
+          error={sessions.error}
+          onRetry={() => void sessions.refetch()}
+        />
+      </aside>
+      <main className="shell-detail">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+// vite.config.ts: builds the phone-first web app into web/dist, which the hub serves at `/`.
+// In dev (`bun run dev`), /api and /socket.io are proxied to the hub at TETHER_HUB_URL.
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const HUB_URL = process.env.TETHER_HUB_URL ?? 'http://127.0.0.1:8787';
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // Modern phones only: no legacy transforms, smaller output.
+    target: 'es2022',
+    // Report gzip sizes: the first-load bundle is a tracked benchmark (web_first_load_kb_gzip).
+    reportCompressedSize: true,
+  },
+  server: {
+    proxy: {
+      '/api': HUB_URL,
+      '/socket.io': { target: HUB_URL, ws: true },
+    },
+  },
+});
