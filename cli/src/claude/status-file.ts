@@ -1,0 +1,64 @@
+// status-file.ts: claude's own machine-readable state, `<config>/sessions/<pid>.json`
+// (`status: idle|busy|waiting`, CLAUDE-CODE.md §5), polled because it is rewritten in place.
+// The file is keyed by the pid of the claude process; when claude runs behind a wrapper the pid
+// differs, so a file whose sessionId matches claude's session id is accepted too.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type ClaudeStatus = 'idle' | 'busy' | 'waiting';
+
+/** Poll interval: a turn boundary is noticed within this; one small file read per tick. */
+const STATUS_POLL_MS = 200;
+
+export type ClaudeStatusWatch = { current(): ClaudeStatus | null; stop(): void };
+
+export function watchClaudeStatus(options: {
+  configDir: string;
+  pid: number;
+  claudeSessionId: () => string | null;
+  onChange: (status: ClaudeStatus | null) => void;
+}): ClaudeStatusWatch {
+  const dir = join(options.configDir, 'sessions');
+  let current: ClaudeStatus | null = null;
+  let fileName: string | null = null;
+
+  const readStatus = (name: string): { sessionId?: string; status?: string } | null => {
+    try {
+      return JSON.parse(readFileSync(join(dir, name), 'utf8')) as { sessionId?: string; status?: string };
+    } catch {
+      return null;
+    }
+  };
+
+  const tick = () => {
+    let record = readStatus(fileName ?? `${options.pid}.json`);
+    if (!record) {
+      const wanted = options.claudeSessionId();
+      if (wanted) {
+        try {
+          for (const name of readdirSync(dir)) {
+            const candidate = name.endsWith('.json') ? readStatus(name) : null;
+            if (candidate?.sessionId === wanted) {
+              fileName = name;
+              record = candidate;
+              break;
+            }
+          }
+        } catch {
+          // sessions/ not there yet
+        }
+      }
+    }
+    const status = record && ['idle', 'busy', 'waiting'].includes(String(record.status)) ? (record.status as ClaudeStatus) : null;
+    if (status !== current) {
+      current = status;
+      options.onChange(status);
+    }
+  };
+  const timer = setInterval(tick, STATUS_POLL_MS);
+  tick();
+  return {
+    current: () => current,
+    stop: () => clearInterval(timer),
+  };
+}

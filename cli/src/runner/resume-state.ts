@@ -1,0 +1,33 @@
+// resume-state.ts: which tether session a claude session id belongs to, and how far its transcript
+// was mirrored. `tether claude --resume <id>` reuses that tether session (same chat on the hub)
+// and continues the transcript from the saved offset, so nothing is sent twice.
+// Stored as TETHER_HOME/claude-sessions/<claude session id>.json (0600).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type ResumeState = { sessionId: string; transcriptPath: string; offset: number };
+
+const SAFE_ID = /^[A-Za-z0-9-]{1,128}$/;
+
+function fileFor(home: string, claudeSessionId: string): string | null {
+  return SAFE_ID.test(claudeSessionId) ? join(home, 'claude-sessions', `${claudeSessionId}.json`) : null;
+}
+
+export function loadResumeState(options: { home: string; claudeSessionId: string }): ResumeState | null {
+  const file = fileFor(options.home, options.claudeSessionId);
+  if (!file) return null;
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<ResumeState>;
+    if (typeof parsed.sessionId !== 'string' || typeof parsed.transcriptPath !== 'string' || typeof parsed.offset !== 'number') return null;
+    return { sessionId: parsed.sessionId, transcriptPath: parsed.transcriptPath, offset: parsed.offset };
+  } catch {
+    return null;
+  }
+}
+
+export function saveResumeState(options: { home: string; claudeSessionId: string; state: ResumeState }): void {
+  const file = fileFor(options.home, options.claudeSessionId);
+  if (!file) return;
+  mkdirSync(join(options.home, 'claude-sessions'), { recursive: true, mode: 0o700 });
+  writeFileSync(file, JSON.stringify(options.state), { mode: 0o600 });
+}

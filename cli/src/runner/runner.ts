@@ -1,0 +1,390 @@
+// runner.ts: one claude session from spawn to exit, the composition root of the runner rooms.
+//
+//   desk terminal ◄──► PTY (claude) ──bytes──► screen model (is the prompt ready/empty?)
+//                        ▲    │                └─► hub terminal:output (while someone watches)
+//     prompt queue ──────┘    └─ hooks ──► hook server ──► status, transcript path, approvals
+//   transcript tail ──► parse ──► hub-link outbox ──► hub /cli ──► prompt:deliver, abort, model
+//
+// Invariants: "ready" means claude's input box is on screen; claude exiting before that is a
+// failed session with the reason (its last screen lines), shown at the desk and on the hub, and is
+// never respawned. The hub being down never stops claude. Everything started here is released on
+// every exit path (hook server, settings dir, tails, link, desk terminal).
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { PermissionMode, SessionPatch, SessionRegistration, SessionStatus } from '@tether/shared';
+import { findClaudeBinary } from '../claude/find-binary.ts';
+import { buildLaunchArgs, type LaunchPlan } from '../claude/launch-args.ts';
+import { buildClaudeEnv, claudeConfigDir } from '../claude/env.ts';
+import { watchClaudeStatus, type ClaudeStatusWatch } from '../claude/status-file.ts';
+import { spawnPty, type PtyProcess } from '../pty/pty.ts';
+import { attachLocalTerminal, DEFAULT_SIZE, type LocalTerminal } from '../pty/local-terminal.ts';
+import { createScreenModel } from '../screen/screen.ts';
+import { startHookServer, type HookRequest } from '../hooks/server.ts';
+import { writeHookSettings, type HookSettingsDir } from '../hooks/settings.ts';
+import { createSessionRules } from '../policy/rules.ts';
+import { openOutbox, type Outbox } from '../hub-link/outbox.ts';
+import { connectHubLink, type HubLink } from '../hub-link/link.ts';
+import { tailTranscript, TRANSCRIPT_POLL_MS, type TranscriptTail } from '../transcript/tail.ts';
+import { parseTranscriptLines } from '../transcript/parse.ts';
+import { createPromptQueue } from './prompt-queue.ts';
+import { createApprovals } from './approvals.ts';
+import { loadResumeState, saveResumeState } from './resume-state.ts';
+
+/** How long a finished session waits for the hub to take what it is owed before exiting. The rest
+ *  stays in the on-disk outbox. */
+const EXIT_DRAIN_MS = 3_000;
+/** Screen rows quoted as the reason when claude dies before its prompt appears. */
+const FAILURE_CONTEXT_ROWS = 8;
+/** Chat messages per message:append (the hub's cap is MAX_MESSAGES_PER_BATCH; stay under it). */
+const APPEND_CHUNK = 100;
+
+export class RunnerStartError extends Error {}
+
+export type RunnerOptions = {
+  userArgs: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  hub: { url: string; token: string } | null;
+  tetherHome: string;
+  /** `attached`: the desk terminal drives the PTY (stdin TTY). `headless`: output goes only to the hub. */
+  desk: 'attached' | 'headless';
+  /** Where diagnostics go (never the desk: the TUI owns it). */
+  logFile?: string;
+};
+
+export type RunnerResult = { exitCode: number; sessionId: string; failure: string | null };
+
+export async function runSession(options: RunnerOptions): Promise<RunnerResult> {
+  const env = buildClaudeEnv({ env: options.env });
+  const logFile = options.logFile ?? join(options.tetherHome, 'logs', 'runner.log');
+  mkdirSync(join(logFile, '..'), { recursive: true, mode: 0o700 });
+  const log = (line: string) => {
+    try {
+      appendFileSync(logFile, `${new Date().toISOString()} ${line}\n`);
+    } catch {
+      // logging never breaks the session
+    }
+  };
+  const cleanups: Array<() => void> = [];
+  const cleanup = () => {
+    for (const fn of cleanups.splice(0).reverse()) {
+      try {
+        fn();
+      } catch (error) {
+        log(`cleanup: ${String(error)}`);
+      }
+    }
+  };
+
+  // ---- identity: a resumed claude session keeps its tether session (same chat on the hub)
+  let plan: LaunchPlan;
+  try {
+    plan = buildLaunchArgs({ userArgs: options.userArgs, settingsPath: '' });
+  } catch (error) {
+    throw new RunnerStartError(error instanceof Error ? error.message : String(error));
+  }
+  const resumed = plan.resumeId ? loadResumeState({ home: options.tetherHome, claudeSessionId: plan.resumeId }) : null;
+  const sessionId = resumed?.sessionId ?? options.env.TETHER_SESSION_ID ?? crypto.randomUUID();
+  const createdAt = Date.now();
+  let status: SessionStatus = 'starting';
+  let claudeSessionId: string | null = plan.resumeId;
+  let model: string | null = plan.model;
+  let permissionMode: PermissionMode = plan.permissionMode;
+
+  // ---- hub link (optional; never fatal)
+  let outbox: Outbox | null = null;
+  let link: HubLink | null = null;
+  const registration = (): SessionRegistration => ({
+    id: sessionId,
+    title: basename(options.cwd),
+    cwd: options.cwd,
+    launchKind: 'pty',
+    status,
+    claudeSessionId,
+    model,
+    permissionMode,
+    deskAttached: options.desk === 'attached',
+    createdAt,
+  });
+  const patch = (p: SessionPatch) => {
+    link?.push('session:update', { sessionId, patch: p });
+  };
+  const setStatus = (next: Exclude<SessionStatus, 'ended' | 'failed'>) => {
+    if (status === next || status === 'ended' || status === 'failed') return;
+    status = next;
+    patch({ status: next });
+  };
+
+  // Filled in once the PTY exists; hub commands that arrive earlier are queued by the prompt queue.
+  let pty: PtyProcess | null = null;
+  let viewers = 0;
+  const screen = createScreenModel(options.desk === 'attached' && process.stdout.columns ? { cols: process.stdout.columns, rows: process.stdout.rows } : DEFAULT_SIZE);
+  cleanups.push(() => screen.stop());
+
+  const queue = createPromptQueue({
+    screen: () => screen.promptState(),
+    // `status` merges hook events and claude's status file (see the watcher below).
+    turnIdle: () => status === 'idle',
+    write: (data) => pty?.write(data),
+    report: ({ promptId, status: s, reason }) => link?.push('prompt:status', { sessionId, promptId, status: s, reason: reason ?? null }),
+  });
+  cleanups.push(() => queue.stop());
+  const rules = createSessionRules();
+
+  if (options.hub) {
+    outbox = openOutbox({ dir: join(options.tetherHome, 'outbox'), sessionId });
+    link = connectHubLink({
+      hubUrl: options.hub.url,
+      token: options.hub.token,
+      sessionId,
+      outbox,
+      registration,
+      onState: (state) => log(`hub: ${state.kind}${state.kind === 'down' ? ` (${state.reason})` : ''}`),
+      onProblem: (message) => log(`hub: ${message}`),
+      commands: {
+        'prompt:deliver': ({ promptId, text }) => queue.enqueue({ promptId, text }),
+        'session:abort': () => queue.abort(),
+        'session:stop': () => pty?.kill('SIGTERM'),
+        'session:set-model': ({ model: next }) =>
+          queue.enqueueCommand({
+            text: `/model ${next}`,
+            onDone: () => {
+              model = next;
+              patch({ model: next });
+            },
+          }),
+        'approval:answered': ({ requestId, answer }) => approvals.answered({ requestId, answer }),
+        'terminal:input': ({ data }) => pty?.write(data),
+        'terminal:resize': ({ cols, rows }) => {
+          if (options.desk === 'attached') return; // the desk owns the size while attached
+          pty?.resize({ cols, rows });
+          screen.resize({ cols, rows });
+        },
+        'terminal:viewers': ({ count }) => {
+          viewers = count;
+        },
+        'terminal:snapshot-request': () => void sendSnapshot(),
+      },
+    });
+  }
+  const approvals = createApprovals({ sessionId, link, rules, permissionMode: () => permissionMode });
+  cleanups.push(() => approvals.stop());
+  const stopLink = () => {
+    link?.stop();
+    if (outbox) {
+      if (outbox.size() === 0) outbox.destroy();
+      else outbox.close();
+    }
+  };
+
+  const sendSnapshot = async () => {
+    if (!pty || !link) return;
+    await screen.settled();
+    link.volatile('terminal:snapshot', { sessionId, offset: pty.offset(), cols: screen.cols(), rows: screen.rowsCount(), data: screen.serialize() });
+  };
+
+  /** Reported on the hub and returned to the command, which prints it at the desk. */
+  const failEarly = async (reason: string): Promise<never> => {
+    status = 'failed';
+    link?.push('session:end', { sessionId, status: 'failed', exitCode: null, reason: reason.slice(0, 500) });
+    await link?.drain(EXIT_DRAIN_MS);
+    stopLink();
+    cleanup();
+    throw new RunnerStartError(reason);
+  };
+
+  // ---- claude binary, hook server and settings
+  let binary: string;
+  try {
+    binary = findClaudeBinary({ env: options.env });
+  } catch (error) {
+    return failEarly(error instanceof Error ? error.message : String(error));
+  }
+
+  // ---- transcript → chat
+  let tail: TranscriptTail | null = null;
+  let transcriptPath: string | null = null;
+  const onTranscriptLines = (lines: string[], endOffset: number) => {
+    const messages = parseTranscriptLines(lines, {
+      matchPrompt: (text) => queue.matchPrompt(text),
+      onBadLine: (reason) => log(`transcript: ${reason}`),
+    });
+    for (let i = 0; i < messages.length; i += APPEND_CHUNK) {
+      link?.push('message:append', { sessionId, messages: messages.slice(i, i + APPEND_CHUNK) });
+    }
+    if (claudeSessionId && transcriptPath) {
+      saveResumeState({ home: options.tetherHome, claudeSessionId, state: { sessionId, transcriptPath, offset: endOffset } });
+    }
+  };
+  const followTranscript = (path: string, source: string) => {
+    let fromOffset = 0;
+    if (resumed && resumed.transcriptPath === path && source === 'resume') fromOffset = resumed.offset;
+    transcriptPath = path;
+    if (!tail) {
+      tail = tailTranscript({ path, fromOffset, onLines: onTranscriptLines, onError: (error) => log(`transcript: ${String(error)}`) });
+    } else {
+      tail.switchTo(path, fromOffset);
+    }
+  };
+  cleanups.push(() => tail?.stop());
+
+  // ---- hooks
+  let statusWatch: ClaudeStatusWatch | null = null;
+  const onHook = async (request: HookRequest): Promise<Record<string, unknown>> => {
+    const p = request.payload;
+    switch (request.event) {
+      case 'session-start': {
+        if (typeof p.session_id === 'string' && p.session_id !== claudeSessionId) {
+          claudeSessionId = p.session_id;
+          patch({ claudeSessionId });
+        }
+        if (typeof p.model === 'string' && !model) {
+          model = p.model.replace(/\[[^\]]*\]$/, '');
+          patch({ model });
+        }
+        if (typeof p.transcript_path === 'string') followTranscript(p.transcript_path, String(p.source ?? 'startup'));
+        return {};
+      }
+      case 'user-prompt-submit':
+        setStatus('thinking');
+        return {};
+      case 'stop':
+        setStatus('idle');
+        queue.turnEnded();
+        return {};
+      case 'notification':
+        if (p.notification_type === 'permission_prompt') setStatus('waiting');
+        return {};
+      case 'pre-tool-use':
+        if (typeof p.permission_mode === 'string' && p.permission_mode !== permissionMode) {
+          permissionMode = p.permission_mode as PermissionMode;
+          patch({ permissionMode });
+        }
+        return approvals.decide({ payload: p, signal: request.signal });
+      case 'post-tool-use':
+        if (status === 'waiting') setStatus('thinking');
+        return {};
+      default: {
+        const never: never = request.event;
+        return never;
+      }
+    }
+  };
+  const hookServer = startHookServer({ onHook });
+  cleanups.push(() => hookServer.stop());
+  let settings: HookSettingsDir;
+  try {
+    settings = writeHookSettings({ endpoint: hookServer.endpoint });
+  } catch (error) {
+    return failEarly(`could not write the hook settings: ${String(error)}`);
+  }
+  cleanups.push(() => settings.remove());
+  plan = buildLaunchArgs({ userArgs: options.userArgs, settingsPath: settings.settingsPath });
+  if (plan.bypass) log('permission bypass requested by the user: tool calls are not sent for approval');
+
+  // ---- the desk and the PTY
+  let desk: LocalTerminal | null = null;
+  let ready = false;
+  let readyAt: number | null = null;
+  const startedAt = Date.now();
+  let checkTimer: ReturnType<typeof setTimeout> | null = null;
+  const checkScreen = () => {
+    checkTimer = null;
+    void screen.settled().then(() => {
+      const state = screen.promptState();
+      if (!ready && state.kind !== 'starting') {
+        ready = true;
+        readyAt = Date.now();
+        log(`ready in ${readyAt - startedAt} ms`);
+        if (status === 'starting') setStatus('idle');
+      }
+      queue.poke();
+    });
+  };
+  const size = options.desk === 'attached' ? null : DEFAULT_SIZE;
+  if (options.desk === 'attached') {
+    desk = attachLocalTerminal({
+      onInput: (data) => pty?.write(data),
+      onResize: (next) => {
+        pty?.resize(next);
+        screen.resize(next);
+      },
+      onSignal: (signal) => {
+        log(`got ${signal}: stopping claude`);
+        pty?.kill(signal === 'SIGHUP' ? 'SIGHUP' : 'SIGTERM');
+      },
+    });
+    cleanups.push(() => desk?.restore());
+  } else {
+    const onSignal = (signal: NodeJS.Signals) => {
+      log(`got ${signal}: stopping claude`);
+      pty?.kill('SIGTERM');
+    };
+    for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.on(signal, onSignal);
+    cleanups.push(() => {
+      for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.off(signal, onSignal);
+    });
+  }
+  const initial = desk?.interactive ? desk.size() : (size ?? DEFAULT_SIZE);
+  screen.resize(initial);
+  try {
+    pty = spawnPty({ file: binary, args: plan.args, cwd: options.cwd, env, cols: initial.cols, rows: initial.rows });
+  } catch (error) {
+    return failEarly(`could not start ${binary}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  log(`session ${sessionId}: spawned ${binary} (pid ${pty.pid}) ${JSON.stringify(plan.args)}`);
+  const encoder = new TextEncoder();
+  pty.onData(({ data, offset }) => {
+    screen.write(data);
+    desk?.write(data);
+    if (viewers > 0) link?.volatile('terminal:output', { sessionId, offset, data: encoder.encode(data) });
+    if (!checkTimer) checkTimer = setTimeout(checkScreen, 16);
+  });
+  statusWatch = watchClaudeStatus({
+    configDir: claudeConfigDir(env),
+    pid: pty.pid,
+    claudeSessionId: () => claudeSessionId,
+    onChange: (fileStatus) => {
+      if (fileStatus === 'idle' && status !== 'starting') {
+        // Esc ends a turn without a Stop hook; claude's own status file still says idle.
+        setStatus('idle');
+        queue.turnEnded();
+      } else if (fileStatus === 'busy' && status === 'idle') {
+        setStatus('thinking');
+      } else if (fileStatus === 'waiting') {
+        setStatus('waiting');
+      }
+    },
+  });
+  cleanups.push(() => statusWatch?.stop());
+
+  const exit = await pty.exited;
+  if (checkTimer) clearTimeout(checkTimer);
+  await screen.settled();
+  let failure: string | null = null;
+  if (!ready) {
+    const lines = screen
+      .text()
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .filter((l) => l.trim() !== '')
+      .slice(-FAILURE_CONTEXT_ROWS);
+    failure = `claude exited (code ${exit.exitCode}${exit.signal ? `, signal ${exit.signal}` : ''}) before its prompt appeared${lines.length ? `:\n${lines.join('\n')}` : ''}`;
+  }
+  // Let the tailer pick up the last lines claude wrote before it exited.
+  if (tail) await new Promise((resolve) => setTimeout(resolve, TRANSCRIPT_POLL_MS * 2));
+  queue.close('the session ended');
+  status = failure ? 'failed' : 'ended';
+  link?.push('session:end', {
+    sessionId,
+    status: failure ? 'failed' : 'ended',
+    exitCode: exit.exitCode,
+    reason: failure ? failure.slice(0, 500) : null,
+  });
+  const drained = (await link?.drain(EXIT_DRAIN_MS)) ?? true;
+  if (!drained) log('hub did not take everything before exit; the rest stays in the outbox');
+  stopLink();
+  cleanup();
+  log(`session ${sessionId}: claude exited with ${exit.exitCode}${readyAt ? ` (ready after ${readyAt - startedAt} ms)` : ''}`);
+  return { exitCode: failure && exit.exitCode === 0 ? 1 : exit.exitCode, sessionId, failure };
+}
