@@ -1,5 +1,5 @@
 // auth.ts (routes): `POST /api/auth/login { token }` → a 12 h web session. Failed logins count per
-// client IP; past the limit every login from that IP gets 429 with Retry-After until the window ends.
+// client IP (a wrong token, not a malformed body); past the limit every login from that IP gets 429 with Retry-After until the window ends.
 import { Hono } from 'hono';
 import { LoginBodySchema, type LoginResponse } from '@tether/shared';
 import type { Store } from '../../store/store.ts';
@@ -18,11 +18,9 @@ export function createAuthRoutes(options: { store: Store; signer: WebSessionSign
     if (wait !== null) {
       return httpError(c, { code: 'rate_limited', error: `too many failed logins; retry in ${wait}s`, headers: { 'Retry-After': String(wait) } });
     }
+    // A malformed body cannot be a token guess, so only wrong tokens count towards the limit.
     const body = await parseJsonBody(c, LoginBodySchema);
-    if (!body.ok) {
-      options.limiter.recordFailure(ip);
-      return body.response;
-    }
+    if (!body.ok) return body.response;
     const record = verifyAccessToken({ store: options.store, token: body.data.token });
     if (!record) {
       options.limiter.recordFailure(ip);
