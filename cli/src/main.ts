@@ -7,6 +7,11 @@ const VERBS: Record<string, { summary: string; load: () => Promise<{ default: Co
   token: { summary: 'create, list or revoke access tokens (on the hub machine)', load: () => import('./commands/token.ts') },
   auth: { summary: 'store, show or remove the hub URL and token for this user', load: () => import('./commands/auth.ts') },
   sessions: { summary: 'list sessions', load: () => import('./commands/sessions.ts') },
+  claude: { summary: 'run claude in a PTY at this terminal, mirrored to the hub', load: () => import('./commands/claude.ts') },
+  chat: { summary: "print a session's chat (--json, --follow)", load: () => import('./commands/chat.ts') },
+  send: { summary: 'send a message to a session, as the phone would', load: () => import('./commands/send.ts') },
+  doctor: { summary: 'check claude, versions, hub reachability, token and the hook round trip', load: () => import('./commands/doctor.ts') },
+  hook: { summary: 'called by claude; not for people', load: () => import('./commands/hook.ts') },
 };
 
 function help(): string {

@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { spawn as spawnPty, type IPty } from 'bun-pty';
 import { Terminal } from '@xterm/headless';
 import { claudeBin, type ClaudeSandbox } from './claude.ts';
+import { io, type Socket } from 'socket.io-client';
+import { PROTOCOL_VERSION, type ChatMessage, type Prompt, type Session } from '@tether/shared';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const TETHER_MAIN = join(REPO_ROOT, 'cli', 'src', 'main.ts');
@@ -151,4 +153,137 @@ export function startRunner(options: {
       if (ownHome) rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+// ---- a phone's view of one session: a /web socket that watches it --------------------------------
+
+
+/** How often `watchSession` retries `session:watch` until the runner has registered the session. */
+const WATCH_RETRY_MS = 100;
+
+export type SessionWatch = {
+  socket: Socket;
+  /** Every chat message seen, by seq (deduped by id, as a web client keeps them). */
+  messages(): ChatMessage[];
+  /** Count of message ids received more than once (must stay 0). */
+  duplicates(): number;
+  session(): Session | null;
+  prompts(): Map<string, Prompt>;
+  waitFor<T>(probe: () => T | null | undefined | false, options?: { timeoutMs?: number; what?: string }): Promise<T>;
+  /** `prompt:send` as the phone does; resolves with the ack. */
+  send(text: string, promptId?: string): Promise<{ ok: boolean; promptId: string; error?: string }>;
+  emit(event: string, payload: unknown): Promise<{ ok: boolean } & Record<string, unknown>>;
+  stop(): void;
+};
+
+export async function watchSession(options: { hub: { url: string; token: string }; sessionId: string; timeoutMs?: number }): Promise<SessionWatch> {
+  const socket = io(`${options.hub.url}/web`, {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnectionDelay: 200,
+    reconnectionDelayMax: 1000,
+    auth: { protocol: PROTOCOL_VERSION.major, client: 'web', token: options.hub.token, device: 'test phone' },
+  });
+  const byId = new Map<string, ChatMessage>();
+  const prompts = new Map<string, Prompt>();
+  let duplicates = 0;
+  let session: Session | null = null;
+  let lastSeq = 0;
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const l of [...listeners]) l();
+  };
+  const take = (messages: ChatMessage[]) => {
+    for (const m of messages) {
+      if (byId.has(m.id)) duplicates += 1;
+      byId.set(m.id, m);
+      lastSeq = Math.max(lastSeq, m.seq);
+    }
+    changed();
+  };
+  socket.on('message:added', (payload: { sessionId: string; messages: ChatMessage[] }) => {
+    if (payload.sessionId === options.sessionId) take(payload.messages);
+  });
+  socket.on('session:updated', (s: Session) => {
+    if (s.id === options.sessionId) {
+      session = s;
+      changed();
+    }
+  });
+  socket.on('prompt:updated', (p: Prompt) => {
+    if (p.sessionId === options.sessionId) {
+      prompts.set(p.id, p);
+      changed();
+    }
+  });
+  const emit = async (event: string, payload: unknown) =>
+    (await socket.timeout(10_000).emitWithAck(event, payload)) as { ok: boolean } & Record<string, unknown>;
+  const watchOnce = async (): Promise<boolean> => {
+    if (!socket.connected) return false;
+    const ack = (await emit('session:watch', { sessionId: options.sessionId, ...(lastSeq > 0 ? { afterSeq: lastSeq } : {}) }).catch(() => null)) as
+      | ({ ok: boolean; session?: Session; messages?: ChatMessage[] } & Record<string, unknown>)
+      | null;
+    if (!ack?.ok) return false;
+    session = ack.session ?? session;
+    // A backfill after a reconnect may repeat what we have: that is not a duplicate delivery.
+    for (const m of ack.messages ?? []) {
+      byId.set(m.id, m);
+      lastSeq = Math.max(lastSeq, m.seq);
+    }
+    changed();
+    return true;
+  };
+  // Rejoin the room after a hub restart.
+  socket.io.on('reconnect', () => void watchOnce());
+  const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+  for (;;) {
+    if (await watchOnce()) break;
+    if (Date.now() > deadline) {
+      socket.close();
+      throw new Error(`session ${options.sessionId} never appeared on the hub`);
+    }
+    await new Promise((r) => setTimeout(r, WATCH_RETRY_MS));
+  }
+  const waitFor = <T>(probe: () => T | null | undefined | false, waitOptions: { timeoutMs?: number; what?: string } = {}) =>
+    new Promise<T>((resolveWait, reject) => {
+      const check = () => {
+        const value = probe();
+        if (value !== null && value !== undefined && value !== false) {
+          done();
+          resolveWait(value as T);
+        }
+      };
+      const timer = setTimeout(() => {
+        done();
+        const dump = [...byId.values()].sort((a, b) => a.seq - b.seq).map((m) => `${m.seq} ${m.role}: ${JSON.stringify(m.content).slice(0, 200)}`);
+        reject(new Error(`timed out waiting for ${waitOptions.what ?? 'condition'}; status=${session?.status}; chat:\n${dump.join('\n')}`));
+      }, waitOptions.timeoutMs ?? DEFAULT_WAIT_MS);
+      const done = () => {
+        clearTimeout(timer);
+        listeners.delete(check);
+      };
+      listeners.add(check);
+      check();
+    });
+  return {
+    socket,
+    messages: () => [...byId.values()].sort((a, b) => a.seq - b.seq),
+    duplicates: () => duplicates,
+    session: () => session,
+    prompts: () => prompts,
+    waitFor,
+    send: async (text, promptId = crypto.randomUUID()) => {
+      const ack = await emit('prompt:send', { sessionId: options.sessionId, promptId, text });
+      return { ok: ack.ok, promptId, ...(ack.ok ? {} : { error: String(ack.error) }) };
+    },
+    emit,
+    stop: () => {
+      socket.close();
+    },
+  };
+}
+
+/** The plain text of a chat message's text blocks. */
+export function chatText(message: ChatMessage): string {
+  return message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
 }

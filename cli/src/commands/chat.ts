@@ -1,0 +1,95 @@
+// chat.ts: `tether chat <session> [--json] [--follow]`: a session's structured chat, as the phone
+// sees it (/web session:watch backfill, then message:added while following). --json prints one
+// ChatMessage per line (JSONL, the shared schema's field names).
+import { isFinalStatus, isUuid, type ChatMessage, type ContentBlock, type Session } from '@tether/shared';
+import { loadCredentials } from '../config/credentials.ts';
+import { CommandError, parseFlags, type Command } from './command.ts';
+
+/** Longest tool input / result shown in the human format; --json has everything. */
+const PREVIEW_CHARS = 200;
+
+function preview(value: string): string {
+  const flat = value.replace(/\s+/g, ' ').trim();
+  return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS)}…` : flat;
+}
+
+function renderBlock(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'thinking':
+      return `(thinking) ${preview(block.text)}`;
+    case 'tool_use':
+      return `→ ${block.name} ${preview(JSON.stringify(block.input))}`;
+    case 'tool_result':
+      return `${block.isError ? '✗' : '←'} ${preview(block.content)}`;
+    case 'interrupt':
+      return `⏹ ${block.text}`;
+    default: {
+      const never: never = block;
+      return JSON.stringify(never);
+    }
+  }
+}
+
+export function renderMessage(message: ChatMessage): string {
+  const who = message.sidechain ? `${message.role} (agent ${message.agentId ?? '?'})` : message.role;
+  const body = message.content.map(renderBlock).join('\n');
+  return `[${who}] ${body.replace(/\n/g, '\n  ')}`;
+}
+
+const command: Command = {
+  name: 'chat',
+  summary: "print a session's chat (--json, --follow)",
+  usage: 'tether chat <session> [--json] [--follow]',
+  async run(args) {
+    const { flags, positionals } = parseFlags({ args, booleans: ['json', 'follow'] });
+    const sessionId = positionals[0];
+    if (!sessionId || positionals.length > 1) throw new CommandError(`usage: ${command.usage}`, 2);
+    if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
+    const creds = loadCredentials();
+    if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
+    const { connectWebClient } = await import('../hub-link/web-client.ts');
+    const client = await connectWebClient({ hubUrl: creds.hubUrl, token: creds.token, device: 'tether chat', reconnection: !!flags.follow }).catch(
+      (error: Error) => {
+        throw new CommandError(error.message);
+      },
+    );
+    let lastSeq = 0;
+    const print = (messages: ChatMessage[]) => {
+      for (const m of [...messages].sort((a, b) => a.seq - b.seq)) {
+        if (m.seq <= lastSeq) continue;
+        lastSeq = m.seq;
+        process.stdout.write(`${flags.json ? JSON.stringify(m) : renderMessage(m)}\n`);
+      }
+    };
+    try {
+      let session: Session | null = null;
+      // Page forward from the start (a watch without afterSeq gives only the latest page).
+      for (;;) {
+        const ack = await client.request('session:watch', { sessionId, afterSeq: lastSeq });
+        if (!ack.ok) throw new CommandError(ack.code === 'not_found' ? `no session ${sessionId} in this namespace` : ack.error);
+        session = ack.session;
+        print(ack.messages);
+        if (!ack.more || ack.messages.length === 0) break;
+      }
+      if (!flags.follow || !session || isFinalStatus(session.status)) return 0;
+      await new Promise<void>((resolve) => {
+        client.socket.on('message:added', (payload: { sessionId: string; messages: ChatMessage[] }) => {
+          if (payload.sessionId === sessionId) print(payload.messages);
+        });
+        client.socket.on('session:updated', (s: Session) => {
+          if (s.id === sessionId && isFinalStatus(s.status)) resolve();
+        });
+        client.socket.io.on('reconnect', () => {
+          void client.request('session:watch', { sessionId, afterSeq: lastSeq }).then((ack) => ack.ok && print(ack.messages));
+        });
+        process.once('SIGINT', () => resolve());
+      });
+      return 0;
+    } finally {
+      client.close();
+    }
+  },
+};
+export default command;
