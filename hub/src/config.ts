@@ -12,6 +12,9 @@ export type HubConfig = {
   home: string;
   /** Directory of the built web app (web/dist), served at `/`. */
   webDist?: string;
+  /** How often live sockets are re-checked for a revoked token or an expired web session
+   *  (default 30 s; tests make it short). */
+  revocationCheckMs?: number;
 };
 
 export const HUB_VERSION: string = pkg.version;

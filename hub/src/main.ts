@@ -46,7 +46,11 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   const signer = createWebSessionSigner({ secret: loadHubSecret({ path: paths.secret }) });
   const resolver = createCallerResolver({ store, signer });
   const app = createHttpApp({ store, resolver, signer, version: HUB_VERSION, ...(config.webDist ? { webDist: config.webDist } : {}) });
-  const sockets = createSocketServer({ store, resolver });
+  const sockets = createSocketServer({
+    store,
+    resolver,
+    ...(config.revocationCheckMs !== undefined ? { revocationCheckMs: config.revocationCheckMs } : {}),
+  });
   const engineHandler = sockets.engine.handler();
 
   let server: ReturnType<typeof Bun.serve>;

@@ -94,6 +94,20 @@ it('rate-limits failed logins from one address, even for the right token, with R
   expect((await get('/api/sessions', hub.token)).status).toBe(200);
 });
 
+it('drops a live socket whose token is revoked, without waiting for it to reconnect', async () => {
+  const quick = await startHub({ revocationCheckMs: 50 });
+  try {
+    const token = await quick.createToken('team');
+    const web = await connectSocket({ url: quick.url, nsp: '/web', token });
+    const dropped = new Promise<string>((done) => web.once('disconnect', (reason) => done(reason)));
+    const id = quick.store.listTokens({ namespace: 'team' })[0]!.id;
+    quick.store.revokeToken({ id, at: Date.now() });
+    expect(await dropped).toBe('io server disconnect');
+  } finally {
+    await quick.stop();
+  }
+});
+
 it('refuses another protocol major with the clear message on both namespaces', async () => {
   for (const nsp of ['/cli', '/web'] as const) {
     for (const major of [PROTOCOL_VERSION.major + 1, PROTOCOL_VERSION.major - 1]) {

@@ -38,10 +38,17 @@ export function makeTempHome(prefix = 'tether-hub-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export async function startHub(options: { home?: string; webDist?: string } = {}): Promise<HubHandle> {
+export async function startHub(options: { home?: string; webDist?: string; revocationCheckMs?: number } = {}): Promise<HubHandle> {
   const ownsHome = !options.home;
   const home = options.home ?? makeTempHome();
-  const hub = await createHub({ config: { port: 0, home, ...(options.webDist ? { webDist: options.webDist } : {}) } });
+  const hub = await createHub({
+    config: {
+      port: 0,
+      home,
+      ...(options.webDist ? { webDist: options.webDist } : {}),
+      ...(options.revocationCheckMs !== undefined ? { revocationCheckMs: options.revocationCheckMs } : {}),
+    },
+  });
   const createToken = async (namespace: string, label = `test ${namespace}`) =>
     createAccessToken({ store: hub.store, namespace, label }).token;
   const token = await createToken(DEFAULT_NAMESPACE, 'harness');

@@ -16,11 +16,15 @@ export type Caller = {
   /** The token's label: who answered an approval, in the audit trail. */
   label: string;
   via: 'token' | 'web-session';
+  /** When a web session expires (ms); null for access tokens. */
+  expiresAt: number | null;
 };
 
 export type CallerResolver = {
   /** `accept` limits which credential kinds are allowed (the /cli namespace takes tokens only). */
   resolve(options: { credential: string; accept?: ReadonlyArray<Caller['via']> }): Promise<Caller | null>;
+  /** Whether a caller resolved earlier may still act (token not revoked, session not expired). */
+  stillValid(caller: Caller, now?: number): boolean;
 };
 
 export function createCallerResolver(options: { store: Store; signer: WebSessionSigner }): CallerResolver {
@@ -39,7 +43,7 @@ export function createCallerResolver(options: { store: Store; signer: WebSession
         const record = verifyAccessToken({ store, token: credential });
         if (!record) return null;
         touch(record.id);
-        return { namespace: record.namespace, tokenId: record.id, label: record.label, via: 'token' };
+        return { namespace: record.namespace, tokenId: record.id, label: record.label, via: 'token', expiresAt: null };
       }
       if (!accept.includes('web-session')) return null;
       const claims = await signer.verify(credential);
@@ -47,7 +51,12 @@ export function createCallerResolver(options: { store: Store; signer: WebSession
       const record = store.getToken({ id: claims.tokenId });
       if (!record || record.revokedAt !== null || record.namespace !== claims.namespace) return null;
       touch(record.id);
-      return { namespace: record.namespace, tokenId: record.id, label: record.label, via: 'web-session' };
+      return { namespace: record.namespace, tokenId: record.id, label: record.label, via: 'web-session', expiresAt: claims.expiresAt };
+    },
+    stillValid(caller, now = Date.now()) {
+      if (caller.expiresAt !== null && caller.expiresAt <= now) return false;
+      const record = store.getToken({ id: caller.tokenId });
+      return record !== null && record.revokedAt === null;
     },
   };
 }

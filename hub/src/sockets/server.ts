@@ -5,7 +5,8 @@
 //        └─ failure: connect_error with a clear message ("protocol version mismatch…", "unauthorized")
 //
 // Invariant: a socket that reaches a handler has a caller; /cli accepts access tokens only, /web a
-// web session or an access token. Revocation is seen at the next connection.
+// web session or an access token. Revocation is seen at the next connection, and live sockets are
+// re-checked every `revocationCheckMs` (a revoked phone stops receiving within that time).
 import { Server as Engine } from '@socket.io/bun-engine';
 import { Server, type Socket } from 'socket.io';
 import {
@@ -24,6 +25,9 @@ import { bindWebSocket } from './web.ts';
 import type { HubSocket, HubSocketData } from './handle.ts';
 
 export const SOCKET_PATH = '/socket.io/';
+/** How often live sockets are re-checked against their token. `tether token revoke` runs in another
+ *  process, so the hub cannot be told; 30 s bounds how long a revoked device keeps listening. */
+export const REVOCATION_CHECK_MS = 30_000;
 
 function connectError(message: string, code: ErrorCode | 'protocol_mismatch'): Error {
   const error = new Error(message) as Error & { data?: unknown };
@@ -61,7 +65,7 @@ function authenticate(options: { resolver: CallerResolver; accept: ReadonlyArray
   };
 }
 
-export function createSocketServer(options: { store: Store; resolver: CallerResolver }) {
+export function createSocketServer(options: { store: Store; resolver: CallerResolver; revocationCheckMs?: number }) {
   const io = new Server({ serveClient: false, maxHttpBufferSize: MAX_PAYLOAD_BYTES });
   const engine = new Engine({ path: SOCKET_PATH, maxHttpBufferSize: MAX_PAYLOAD_BYTES });
   io.bind(engine);
@@ -79,10 +83,29 @@ export function createSocketServer(options: { store: Store; resolver: CallerReso
   web.use(authenticate({ resolver: options.resolver, accept: ['token', 'web-session'] }));
   web.on('connection', (socket) => bindWebSocket({ socket: socket as HubSocket, store: options.store, broadcast, onError }));
 
+  const sweep = () => {
+    const now = Date.now();
+    for (const nsp of [cli, web]) {
+      for (const socket of nsp.sockets.values()) {
+        const data = socket.data as HubSocketData | undefined;
+        if (data?.caller && !options.resolver.stillValid(data.caller, now)) socket.disconnect(true);
+      }
+    }
+  };
+  const sweeper = setInterval(() => {
+    try {
+      sweep();
+    } catch (error) {
+      onError('revocation sweep', error);
+    }
+  }, options.revocationCheckMs ?? REVOCATION_CHECK_MS);
+  sweeper.unref();
+
   return {
     io,
     engine,
     async stop(): Promise<void> {
+      clearInterval(sweeper);
       io.disconnectSockets(true);
       for (const nsp of [cli, web]) nsp.disconnectSockets(true);
       engine.close();
