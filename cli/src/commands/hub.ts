@@ -53,6 +53,8 @@ const command: Command = {
       throw new CommandError(`cannot start the hub: ${error instanceof Error ? error.message : String(error)}`);
     }
     const lines: string[] = [`tether hub listening on ${hub.url}`, `data: ${home}`];
+    const lan = host === '0.0.0.0' || host === '::' ? lanAddress() : null;
+    if (lan) lines.push(`on your network: http://${lan}:${hub.port}`);
     if (!isLoopbackHost(host)) {
       process.stderr.write(
         `tether: warning: --host ${host} exposes the hub on the network without TLS; tokens and chats travel in clear text. ` +
@@ -61,7 +63,7 @@ const command: Command = {
     }
     if (hub.store.listTokens().length === 0) {
       const { token } = createAccessToken({ store: hub.store, namespace: FIRST_NAMESPACE, label: 'first token' });
-      const pairHost = host === '0.0.0.0' || host === '::' ? (lanAddress() ?? '127.0.0.1') : new URL(hub.url).hostname;
+      const pairHost = lan ?? new URL(hub.url).hostname;
       const pairUrl = `http://${pairHost.includes(':') ? `[${pairHost}]` : pairHost}:${hub.port}/#token=${token}`;
       lines.push(
         '',
@@ -73,6 +75,8 @@ const command: Command = {
         await qrCode(pairUrl),
         'more tokens: tether token create --namespace NAME',
       );
+    } else {
+      lines.push('pair another device: tether token create --namespace NAME (prints a token for the web login)');
     }
     lines.push('tether hub ready (Ctrl-C to stop)');
     process.stdout.write(`${lines.join('\n')}\n`);
