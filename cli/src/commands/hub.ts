@@ -63,7 +63,7 @@ const command: Command = {
     }
     if (hub.store.listTokens().length === 0) {
       const { token } = createAccessToken({ store: hub.store, namespace: FIRST_NAMESPACE, label: 'first token' });
-      const pairHost = lan ?? new URL(hub.url).hostname;
+      const pairHost = lan ?? new URL(hub.url).hostname.replace(/^\[|\]$/g, '');
       const pairUrl = `http://${pairHost.includes(':') ? `[${pairHost}]` : pairHost}:${hub.port}/#token=${token}`;
       lines.push(
         '',
