@@ -233,8 +233,18 @@ export async function watchSession(options: { hub: { url: string; token: string 
     changed();
     return true;
   };
-  // Rejoin the room after a hub restart.
-  socket.io.on('reconnect', () => void watchOnce());
+  // Rejoin the room after a hub restart ('connect' fires on the namespace socket for every reconnect).
+  let initialDone = false;
+  socket.on('connect', () => {
+    if (!initialDone) return;
+    const retry = async () => {
+      for (let i = 0; i < 100 && socket.connected; i++) {
+        if (await watchOnce()) return;
+        await new Promise((r) => setTimeout(r, WATCH_RETRY_MS));
+      }
+    };
+    void retry();
+  });
   const deadline = Date.now() + (options.timeoutMs ?? 20_000);
   for (;;) {
     if (await watchOnce()) break;
@@ -244,6 +254,7 @@ export async function watchSession(options: { hub: { url: string; token: string 
     }
     await new Promise((r) => setTimeout(r, WATCH_RETRY_MS));
   }
+  initialDone = true;
   const waitFor = <T>(probe: () => T | null | undefined | false, waitOptions: { timeoutMs?: number; what?: string } = {}) =>
     new Promise<T>((resolveWait, reject) => {
       const check = () => {
