@@ -127,6 +127,23 @@ describe('login and the live session list', () => {
     await hub?.stop();
   });
 
+  /** The same screen in dark mode: a second page with the same stored login. */
+  async function saveDarkScreenshot(options: {
+    url: string;
+    login: string | null;
+    viewport: ViewportName;
+    name: string;
+    ready: (page: Page) => ReturnType<Page['getByRole']>;
+  }) {
+    const dark = await browser.newPage({ viewport: options.viewport, colorScheme: 'dark' });
+    await dark.goto(`${hub.url}/login`);
+    await dark.evaluate((login) => login && localStorage.setItem('tether.login', login), options.login);
+    await dark.goto(options.url);
+    await waitVisible(options.ready(dark));
+    await saveScreenshot(dark, { name: `${options.name}-dark`, viewport: options.viewport });
+    await dark.close();
+  }
+
   async function runnerSocket(token: string): Promise<Socket> {
     const socket = await connectSocket({ url: hub.url, nsp: '/cli', token });
     runners.push(socket);
@@ -178,7 +195,24 @@ describe('login and the live session list', () => {
       expect((await emitAck(runner, 'session:end', { sessionId: third.id, status: 'ended', exitCode: 0 })).ok).toBe(true);
       await page.getByRole('link', { name: /Ended session.*Ended/ }).waitFor({ timeout: UI_TIMEOUT_MS });
       await page.getByRole('heading', { name: /Desk/ }).waitFor({ timeout: UI_TIMEOUT_MS });
+
+      // An approval waits: the row says so (and the runner reports the status).
+      const request = {
+        id: randomUUID(),
+        sessionId: second.id,
+        kind: 'permission',
+        toolName: 'Bash',
+        toolInput: { command: 'rm -rf node_modules && bun install', description: 'Reinstall dependencies' },
+        toolUseId: 'toolu_pending',
+        createdAt: Date.now(),
+      };
+      expect((await emitAck(runner, 'approval:request', request)).ok).toBe(true);
+      expect((await emitAck(runner, 'session:update', { sessionId: second.id, patch: { status: 'waiting' } })).ok).toBe(true);
+      const waiting = page.getByRole('link', { name: /api-server/ });
+      await waiting.getByRole('img', { name: '1 waiting for your answer' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(waiting.textContent()).resolves.toContain('Waiting for you');
       await saveScreenshot(page, { name: 'sessions-list', viewport });
+      await saveDarkScreenshot({ url: page.url(), login: await page.evaluate(() => localStorage.getItem('tether.login')), viewport, name: 'sessions-list', ready: (p) => p.getByRole('link', { name: /api-server.*waiting/ }) });
 
       // The chat: backfill on open, then a live message.
       const appended = await emitAck(runner, 'message:append', { sessionId: first.id, messages: sampleConversation() });
@@ -208,6 +242,7 @@ describe('login and the live session list', () => {
       expect((await emitAck(runner, 'session:update', { sessionId: first.id, patch: { status: 'thinking' } })).ok).toBe(true);
       await waitVisible(page.getByRole('button', { name: 'Stop' }));
       await saveScreenshot(page, { name: 'session-chat', viewport });
+      await saveDarkScreenshot({ url: page.url(), login: await page.evaluate(() => localStorage.getItem('tether.login')), viewport, name: 'session-chat', ready: (p) => p.getByText('Anything else you want me to check?') });
 
       // Back to the list (phone: the back button; desktop: the list stays beside the chat).
       if (viewport === 'phone') {

@@ -48,7 +48,7 @@ export function chromiumPath(): string {
 export type BrowserHandle = {
   browser: Browser;
   /** A fresh context (own storage) and page at the named viewport. */
-  newPage(options: { viewport: ViewportName; baseURL?: string }): Promise<Page>;
+  newPage(options: { viewport: ViewportName; baseURL?: string; colorScheme?: 'light' | 'dark' }): Promise<Page>;
   stop(): Promise<void>;
 };
 
@@ -57,11 +57,11 @@ export async function launchBrowser(): Promise<BrowserHandle> {
   const contexts: BrowserContext[] = [];
   return {
     browser,
-    async newPage({ viewport, baseURL }) {
+    async newPage({ viewport, baseURL, colorScheme = 'light' }) {
       const context = await browser.newContext({
         ...VIEWPORTS[viewport],
         ...(baseURL ? { baseURL } : {}),
-        colorScheme: 'light',
+        colorScheme,
         reducedMotion: 'reduce',
         locale: 'en-US',
       });
@@ -81,4 +81,13 @@ export async function saveScreenshot(page: Page, options: { name: string; viewpo
   const path = join(SCREENSHOT_DIR, `${options.name}-${options.viewport}.png`);
   await page.screenshot({ path, fullPage: false });
   return path;
+}
+
+/** How long UI assertions wait: a live update crosses socket → hub → socket → React in well under 1 s. */
+export const UI_TIMEOUT_MS = 10_000;
+
+/** Signs a page in the way a phone does: the QR link `<hub>/#token=…`. Resolves on the session list. */
+export async function loginWithQrLink(page: Page, options: { hubUrl: string; token: string }): Promise<void> {
+  await page.goto(`${options.hubUrl}/#token=${options.token}`);
+  await page.getByRole('heading', { name: 'Sessions', level: 1 }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 }

@@ -148,3 +148,24 @@ export function summarizeToolInput(name: string, input: unknown): string {
     }
   }
 }
+
+/** "12s", "4m", "1h 5m": how long something has waited. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 ? `${hours}h ${minutes % 60}m` : `${hours}h`;
+}
+
+/** Commands whose second word is the real verb (`git push`, `npm run`): their prefix rule keeps it. */
+const TWO_WORD_COMMANDS = new Set(['git', 'npm', 'pnpm', 'yarn', 'bun', 'cargo', 'go', 'docker', 'kubectl', 'gh', 'make', 'uv', 'pip']);
+
+/** The prefix offered for "allow commands like this for the session": `git push origin` → `git push`. */
+export function suggestBashPrefix(command: string): string {
+  const words = command.trim().split(/\s+/).filter(Boolean);
+  const first = words[0] ?? '';
+  if (TWO_WORD_COMMANDS.has(first) && words[1] && !words[1].startsWith('-')) return `${first} ${words[1]}`;
+  return first;
+}

@@ -65,7 +65,7 @@ function addPendingRequest(client: QueryClient, request: PendingRequest): void {
   );
 }
 
-function removePendingRequest(client: QueryClient, resolution: Resolution): void {
+export function removePendingRequest(client: QueryClient, resolution: Pick<Resolution, 'sessionId' | 'requestId'>): void {
   client.setQueryData<PendingRequest[]>(queryKeys.pending(resolution.sessionId), (list) =>
     list?.filter((p) => p.id !== resolution.requestId),
   );

@@ -9,5 +9,6 @@ const sessionRoute = getRouteApi('/_authed/sessions/$sessionId');
 export function SessionChat() {
   const { sessionId } = sessionRoute.useParams();
   const session = useSession(sessionId);
-  return session.data ? <ChatView session={session.data} /> : null;
+  // Keyed by id: a chat's state must never carry over to the next session opened in place.
+  return session.data ? <ChatView key={session.data.id} session={session.data} /> : null;
 }

@@ -1,8 +1,9 @@
 // _authed.index.tsx: `/`. On a phone the list is the whole screen (the shell shows it); on a wide
 // screen this fills the detail side until a session is picked.
 import { createRoute } from '@tanstack/react-router';
-import { useSessions } from '../lib/queries.ts';
-import { IconSpark } from '../lib/ui/icons.tsx';
+import { useMachines, useSessions } from '../lib/queries.ts';
+import { IconChat } from '../lib/ui/icons.tsx';
+import { SessionsEmpty } from '../features/sessions/sessions-empty.tsx';
 import { Route as authedRoute } from './_authed.tsx';
 
 export const Route = createRoute({
@@ -13,18 +14,21 @@ export const Route = createRoute({
 
 function NoSessionSelected() {
   const { data } = useSessions();
-  const count = data?.length ?? 0;
+  const { data: machines } = useMachines();
+  if (data && data.length === 0) {
+    return (
+      <div className="detail-placeholder">
+        <SessionsEmpty canStartRemotely={(machines ?? []).some((m) => m.online)} />
+      </div>
+    );
+  }
   return (
     <div className="detail-placeholder">
       <div className="detail-placeholder-icon" aria-hidden="true">
-        <IconSpark size={28} />
+        <IconChat size={28} />
       </div>
-      <p className="detail-placeholder-title">{count > 0 ? 'Pick a session' : 'Waiting for your first session'}</p>
-      <p>
-        {count > 0
-          ? 'Its chat, approvals and terminal open here.'
-          : 'Start one with tether claude in a terminal. It appears in the list as soon as it starts.'}
-      </p>
+      <p className="detail-placeholder-title">Pick a session</p>
+      <p>Its chat and approvals open here.</p>
     </div>
   );
 }

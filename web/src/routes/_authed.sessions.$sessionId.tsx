@@ -1,22 +1,30 @@
-// _authed.sessions.$sessionId.tsx: `/sessions/:id`, the session layout: its header once for both
-// tabs (chat, terminal) below it. The id is validated like any input before anything is fetched.
+// _authed.sessions.$sessionId.tsx: `/sessions/:id`, the session layout: its header and the approval
+// sheet once for both tabs (chat, terminal). The id is validated like any input before anything is fetched.
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, createRoute, Link } from '@tanstack/react-router';
-import * as z from 'zod/mini';
-import { useSession } from '../lib/queries.ts';
+import { usePendingRequests, useSession } from '../lib/queries.ts';
 import { Spinner } from '../lib/ui/badge.tsx';
 import { SessionHeader } from '../features/sessions/session-header.tsx';
 import { Route as authedRoute } from './_authed.tsx';
 
-/** Same shape as shared SessionIdSchema (zod/mini keeps the first-load bundle small). */
-const SessionParamsSchema = z.object({
-  sessionId: z.string().check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i)),
-});
+/** Same rule as shared SessionIdSchema. Checked by hand, not with zod: any zod in the first-load
+ *  bundle pulls in the zod core that the lazily loaded approvals (shared schemas) need, +14 KB gzip. */
+const SESSION_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function parseSessionParams(raw: Record<string, string>): { sessionId: string } {
+  const sessionId = raw.sessionId ?? '';
+  if (!SESSION_ID_RE.test(sessionId)) throw new Error('not a session id');
+  return { sessionId };
+}
+
+// Approvals load on first need: most visits have nothing waiting.
+const ApprovalSheet = lazy(() => import('../features/approvals/approval-sheet.tsx').then((m) => ({ default: m.ApprovalSheet })));
 
 export const Route = createRoute({
   getParentRoute: () => authedRoute,
   path: 'sessions/$sessionId',
   params: {
-    parse: (raw) => SessionParamsSchema.parse(raw),
+    parse: parseSessionParams,
     stringify: (params) => ({ sessionId: params.sessionId }),
   },
   component: SessionLayout,
@@ -38,11 +46,23 @@ function Missing({ text }: { text: string }) {
 function SessionLayout() {
   const { sessionId } = Route.useParams();
   const session = useSession(sessionId);
+  const pending = usePendingRequests(sessionId);
+  // Once shown, the sheet stays mounted so it can say "answered on another device".
+  const [approvalsSeen, setApprovalsSeen] = useState(false);
+  useEffect(() => {
+    if (pending.length > 0) setApprovalsSeen(true);
+  }, [pending.length]);
+
   if (session.data) {
     return (
-      <div className="session-screen">
+      <div className="session-screen" data-pending={pending.length > 0 ? 'yes' : 'no'}>
         <SessionHeader session={session.data} />
         <Outlet />
+        {approvalsSeen ? (
+          <Suspense fallback={null}>
+            <ApprovalSheet key={sessionId} sessionId={sessionId} pending={pending} />
+          </Suspense>
+        ) : null}
       </div>
     );
   }

@@ -4,7 +4,7 @@ import { Link } from '@tanstack/react-router';
 import type { Session } from '@tether/shared';
 import { describeLaunchKind, formatDirectory, sessionTitle } from '../../lib/format.ts';
 import { Badge, StatusPill } from '../../lib/ui/badge.tsx';
-import { IconBack } from '../../lib/ui/icons.tsx';
+import { IconBack, IconBell } from '../../lib/ui/icons.tsx';
 
 export function SessionHeader({ session }: { session: Session }) {
   const kind = describeLaunchKind(session.launchKind);
@@ -26,6 +26,7 @@ export function SessionHeader({ session }: { session: Session }) {
         </span>
         {session.pendingCount > 0 ? (
           <Badge tone="attention" label={`${session.pendingCount} waiting for your answer`}>
+            <IconBell size={13} strokeWidth={2.4} />
             {session.pendingCount}
           </Badge>
         ) : null}

@@ -66,7 +66,15 @@ export function SessionList({ sessions, machines, error, onRetry }: SessionListP
       </div>
     );
   } else if (sessions.length === 0) {
-    body = <SessionsEmpty canStartRemotely={anyOnline} />;
+    // Wide screens show the full guide in the detail pane; the list keeps one quiet line.
+    body = (
+      <>
+        <div className="list-empty-full">
+          <SessionsEmpty canStartRemotely={anyOnline} />
+        </div>
+        <p className="list-empty-compact">No sessions yet.</p>
+      </>
+    );
   } else {
     body = groups.map((group) => (
       <section key={group.key} className="session-group" aria-labelledby={`group-${group.key}`}>

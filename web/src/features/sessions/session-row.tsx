@@ -4,7 +4,7 @@ import { Link } from '@tanstack/react-router';
 import type { Session } from '@tether/shared';
 import { describeLaunchKind, formatDirectory, formatRelativeTime, sessionTitle } from '../../lib/format.ts';
 import { Badge, StatusPill } from '../../lib/ui/badge.tsx';
-import { IconChevron } from '../../lib/ui/icons.tsx';
+import { IconBell, IconChevron } from '../../lib/ui/icons.tsx';
 
 export function SessionRow({ session, now, home }: { session: Session; now: number; home?: string | undefined }) {
   const title = sessionTitle(session);
@@ -35,7 +35,8 @@ export function SessionRow({ session, now, home }: { session: Session; now: numb
             <Badge title={kind.title}>{kind.label}</Badge>
             {pending > 0 ? (
               <Badge tone="attention" label={`${pending} waiting for your answer`}>
-                {pending} waiting
+                <IconBell size={13} strokeWidth={2.4} />
+                {pending}
               </Badge>
             ) : null}
           </div>

@@ -87,9 +87,16 @@ export const IconTool = (p: IconProps) => (
     <path d="M14.7 6.3a4 4 0 0 0-5.4 5.1L4 16.7V20h3.3l5.3-5.3a4 4 0 0 0 5.1-5.4l-2.5 2.5-2.2-.6-.6-2.2z" />
   </Svg>
 );
-export const IconSpark = (p: IconProps) => (
+export const IconChat = (p: IconProps) => (
   <Svg {...p}>
-    <path d="M12 3v4M12 17v4M3 12h4M17 12h4M5.6 5.6l2.8 2.8M15.6 15.6l2.8 2.8M18.4 5.6l-2.8 2.8M8.4 15.6l-2.8 2.8" />
+    <path d="M20 12a8 8 0 0 1-11.6 7.1L4 20l1-4.2A8 8 0 1 1 20 12z" />
+    <path d="M8.5 10.5h7M8.5 13.5h4.5" />
+  </Svg>
+);
+export const IconBell = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M18 16v-5a6 6 0 1 0-12 0v5l-2 2h16z" />
+    <path d="M10 21h4" />
   </Svg>
 );
 

@@ -1,0 +1,263 @@
+// approvals.test.ts: answering claude from the browser, at a phone and a desktop. A real hub; a
+// real /cli socket plays the runner that forwards claude's PreToolUse requests and receives answers.
+//
+//   runner ─approval:request─► hub ─approval:requested─► tab: sheet ─approval:answer─► hub
+//   hub ─approval:answered─► runner (checked here)   hub ─approval:resolved─► every tab drops the sheet
+import { randomUUID } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import type { Page } from 'playwright-core';
+import type { Answer, PendingRequest } from '@tether/shared';
+import { connectSocket, emitAck, nextEvent, startHub, type HubHandle } from '../harness/hub.ts';
+import {
+  launchBrowser,
+  loginWithQrLink,
+  saveScreenshot,
+  UI_TIMEOUT_MS,
+  type BrowserHandle,
+  type ViewportName,
+} from '../harness/browser.ts';
+
+const WEB_DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'), 'web', 'dist');
+
+type Answered = { sessionId: string; requestId: string; answer: Answer };
+
+describe('approvals and questions from the browser', () => {
+  let hub: HubHandle;
+  let browser: BrowserHandle;
+  const sockets: Socket[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(join(WEB_DIST, 'index.html'))) {
+      throw new Error('web/dist is missing: build the web app first (cd web && bun run build; npm test does it).');
+    }
+    hub = await startHub({ webDist: WEB_DIST });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await browser?.stop();
+    await hub?.stop();
+  });
+
+  /** A namespace with one waiting session, a runner socket for it, and a page open on it. */
+  async function openSession(options: { viewport: ViewportName; namespace: string; title: string }) {
+    const token = await hub.createToken(options.namespace);
+    const runner = await connectSocket({ url: hub.url, nsp: '/cli', token });
+    sockets.push(runner);
+    const sessionId = randomUUID();
+    const registered = await emitAck(runner, 'session:register', {
+      id: sessionId,
+      cwd: '/home/dev/src/tether',
+      launchKind: 'pty',
+      title: options.title,
+      status: 'idle',
+    });
+    expect(registered.ok).toBe(true);
+    const page = await browser.newPage({ viewport: options.viewport });
+    await loginWithQrLink(page, { hubUrl: hub.url, token });
+    await page.getByRole('link', { name: new RegExp(options.title) }).click();
+    await page.getByRole('heading', { name: options.title, level: 1 }).waitFor({ timeout: UI_TIMEOUT_MS });
+    await page.getByRole('log', { name: 'Chat' }).waitFor({ timeout: UI_TIMEOUT_MS });
+    return { token, runner, sessionId, page };
+  }
+
+  async function ask(
+    runner: Socket,
+    request: Omit<PendingRequest, 'id' | 'createdAt' | 'toolUseId'> & { createdAt?: number },
+  ): Promise<string> {
+    const id = randomUUID();
+    const ack = await emitAck(runner, 'approval:request', { toolUseId: `toolu_${id.slice(0, 8)}`, createdAt: Date.now(), ...request, id });
+    expect(ack.ok).toBe(true);
+    await emitAck(runner, 'session:update', { sessionId: request.sessionId, patch: { status: 'waiting' } });
+    return id;
+  }
+
+  function dialog(page: Page, name: string | RegExp) {
+    return page.getByRole('dialog', { name });
+  }
+
+  async function gone(locator: ReturnType<Page['getByRole']>) {
+    await locator.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+  }
+
+  for (const viewport of ['phone', 'desktop'] as const) {
+    it(`permission at ${viewport}: allow, deny with a reason, allow a command prefix for the session`, async () => {
+      const { runner, sessionId, page } = await openSession({ viewport, namespace: `perm-${viewport}`, title: 'Ship the release' });
+
+      // 1. Allow a Bash command.
+      const first = await ask(runner, {
+        sessionId,
+        kind: 'permission',
+        toolName: 'Bash',
+        toolInput: { command: 'git push origin main --follow-tags', description: 'Push the release commit and its tag' },
+      });
+      const bash = dialog(page, 'Run this command?');
+      await bash.waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(bash.getByLabel('Command').textContent()).resolves.toContain('git push origin main --follow-tags');
+      await expect(page.getByRole('textbox', { name: 'Message' }).isVisible()).resolves.toBe(false);
+      await saveScreenshot(page, { name: 'approval-permission', viewport });
+      const allowed = nextEvent<Answered>(runner, 'approval:answered');
+      await bash.getByRole('button', { name: 'Allow', exact: true }).click();
+      expect(await allowed).toEqual({ sessionId, requestId: first, answer: { decision: 'allow' } });
+      await gone(bash);
+      await page.getByRole('textbox', { name: 'Message' }).waitFor({ timeout: UI_TIMEOUT_MS });
+
+      // 2. Deny an edit, with a reason claude will read.
+      const second = await ask(runner, {
+        sessionId,
+        kind: 'permission',
+        toolName: 'Edit',
+        toolInput: {
+          file_path: '/home/dev/src/tether/package.json',
+          old_string: '  "version": "0.1.0",',
+          new_string: '  "version": "0.2.0",',
+        },
+      });
+      const edit = dialog(page, 'Allow this edit?');
+      await edit.waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(edit.getByLabel('Changes').textContent()).resolves.toContain('"version": "0.2.0"');
+      await saveScreenshot(page, { name: 'approval-edit', viewport });
+      await edit.getByRole('button', { name: 'Deny with a reason…' }).click();
+      await edit.getByLabel('Tell Claude why (optional)').fill('Bump the version in the release script, not by hand.');
+      await saveScreenshot(page, { name: 'approval-deny-reason', viewport });
+      const denied = nextEvent<Answered>(runner, 'approval:answered');
+      await edit.getByRole('button', { name: 'Deny', exact: true }).click();
+      expect(await denied).toEqual({
+        sessionId,
+        requestId: second,
+        answer: { decision: 'deny', reason: 'Bump the version in the release script, not by hand.' },
+      });
+      await gone(edit);
+
+      // 3. Allow `git status …` for the rest of the session.
+      const third = await ask(runner, { sessionId, kind: 'permission', toolName: 'Bash', toolInput: { command: 'git status --short' } });
+      const status = dialog(page, 'Run this command?');
+      await status.waitFor({ timeout: UI_TIMEOUT_MS });
+      await status.getByRole('button', { name: 'Allow for this session…' }).click();
+      await status.getByRole('radio', { name: 'Commands starting with' }).check();
+      await expect(status.getByRole('textbox', { name: 'Command prefix' }).inputValue()).resolves.toBe('git status');
+      await saveScreenshot(page, { name: 'approval-session-rule', viewport });
+      const ruled = nextEvent<Answered>(runner, 'approval:answered');
+      await status.getByRole('button', { name: 'Allow for session' }).click();
+      expect(await ruled).toEqual({
+        sessionId,
+        requestId: third,
+        answer: { decision: 'allow', sessionRule: { kind: 'bash-prefix', prefix: 'git status:*' } },
+      });
+      await gone(status);
+      await page.close();
+    });
+
+    it(`question and plan at ${viewport}: two questions answered, a plan sent back with feedback`, async () => {
+      const { runner, sessionId, page } = await openSession({ viewport, namespace: `ask-${viewport}`, title: 'Plan the migration' });
+
+      const question = await ask(runner, {
+        sessionId,
+        kind: 'question',
+        toolName: 'AskUserQuestion',
+        toolInput: {
+          questions: [
+            {
+              question: 'Which database should the hub use in production?',
+              header: 'Database',
+              multiSelect: false,
+              options: [
+                { label: 'SQLite', description: 'One file, no server; fine for one hub.' },
+                { label: 'PostgreSQL', description: 'Needed for several hub instances.' },
+              ],
+            },
+            {
+              question: 'Which checks should run before each deploy?',
+              header: 'Checks',
+              multiSelect: true,
+              options: [
+                { label: 'Typecheck', description: '' },
+                { label: 'Unit tests', description: '' },
+                { label: 'Browser tests', description: 'Slower, catches layout breaks.' },
+              ],
+            },
+          ],
+        },
+      });
+      const form = dialog(page, 'Claude has a question');
+      await form.waitFor({ timeout: UI_TIMEOUT_MS });
+      const submit = form.getByRole('button', { name: 'Submit' });
+      await expect(submit.isDisabled()).resolves.toBe(true);
+      await form.getByRole('radio', { name: /PostgreSQL/ }).check();
+      await form.getByRole('checkbox', { name: /Typecheck/ }).check();
+      await form.getByRole('checkbox', { name: /Browser tests/ }).check();
+      await form.getByRole('textbox', { name: 'Other answer: Which checks should run before each deploy?' }).fill('Smoke test');
+      await saveScreenshot(page, { name: 'approval-question', viewport });
+      const answered = nextEvent<Answered>(runner, 'approval:answered');
+      await submit.click();
+      expect(await answered).toEqual({
+        sessionId,
+        requestId: question,
+        answer: {
+          decision: 'allow',
+          answers: {
+            'Which database should the hub use in production?': 'PostgreSQL',
+            'Which checks should run before each deploy?': 'Typecheck, Browser tests, Smoke test',
+          },
+        },
+      });
+      await gone(form);
+
+      const plan = await ask(runner, {
+        sessionId,
+        kind: 'plan',
+        toolName: 'ExitPlanMode',
+        toolInput: {
+          plan: [
+            '## Move the hub to PostgreSQL',
+            '',
+            '1. Add a `PostgresStore` that passes `store.contract.ts`.',
+            '2. Switch the socket.io adapter to the Postgres adapter.',
+            '3. Run both stores in CI.',
+          ].join('\n'),
+        },
+      });
+      const planSheet = dialog(page, 'Approve the plan?');
+      await planSheet.waitFor({ timeout: UI_TIMEOUT_MS });
+      await planSheet.getByRole('heading', { name: 'Move the hub to PostgreSQL' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await saveScreenshot(page, { name: 'approval-plan', viewport });
+      await planSheet.getByRole('button', { name: 'Keep planning' }).click();
+      await planSheet.getByLabel('What should Claude change?').fill('Keep SQLite as the default.');
+      const feedback = nextEvent<Answered>(runner, 'approval:answered');
+      await planSheet.getByRole('button', { name: 'Send feedback' }).click();
+      expect(await feedback).toEqual({ sessionId, requestId: plan, answer: { decision: 'deny', reason: 'Keep SQLite as the default.' } });
+      await gone(planSheet);
+      await page.close();
+    });
+  }
+
+  it('two tabs: an answer in one clears the other, which says it was answered elsewhere', async () => {
+    const { token, runner, sessionId, page: phone } = await openSession({
+      viewport: 'phone',
+      namespace: 'two-tabs',
+      title: 'Two devices',
+    });
+    const desk = await browser.newPage({ viewport: 'desktop' });
+    await loginWithQrLink(desk, { hubUrl: hub.url, token });
+    await desk.getByRole('link', { name: /Two devices/ }).click();
+    await desk.getByRole('log', { name: 'Chat' }).waitFor({ timeout: UI_TIMEOUT_MS });
+
+    await ask(runner, { sessionId, kind: 'permission', toolName: 'Bash', toolInput: { command: 'bun run build' } });
+    await dialog(phone, 'Run this command?').waitFor({ timeout: UI_TIMEOUT_MS });
+    await dialog(desk, 'Run this command?').waitFor({ timeout: UI_TIMEOUT_MS });
+
+    const answered = nextEvent<Answered>(runner, 'approval:answered');
+    await dialog(desk, 'Run this command?').getByRole('button', { name: 'Allow', exact: true }).click();
+    expect((await answered).answer.decision).toBe('allow');
+    await gone(dialog(phone, 'Run this command?'));
+    await phone.getByRole('status').filter({ hasText: 'Answered on another device.' }).waitFor({ timeout: UI_TIMEOUT_MS });
+    await saveScreenshot(phone, { name: 'approval-answered-elsewhere', viewport: 'phone' });
+    await phone.close();
+    await desk.close();
+  });
+});

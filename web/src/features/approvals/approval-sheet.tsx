@@ -1,0 +1,132 @@
+// approval-sheet.tsx: the decision claude is blocked on, docked at the bottom of the session in
+// place of the composer (claude cannot take a message until it is answered anyway).
+// One request at a time, oldest first, with "1 of 3" and how long it has waited.
+//
+//   pending (query cache, kept by approval:requested/resolved) ─► sheet ─approval:answer─► hub
+//   hub ─approval:resolved─► every tab drops the card; a tab that did not answer says "answered elsewhere"
+import { useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Answer, PendingRequest } from '@tether/shared';
+import { formatDuration, summarizeToolInput } from '../../lib/format.ts';
+import { removePendingRequest } from '../../lib/queries.ts';
+import { requestHub, SocketRequestError } from '../../lib/socket.ts';
+import { useNow } from '../../lib/ui/use-now.ts';
+import { PermissionForm } from './permission-form.tsx';
+import { QuestionForm } from './question-form.tsx';
+import { PlanForm } from './plan-form.tsx';
+
+export type SubmitAnswer = (answer: Answer, action: string) => Promise<void>;
+
+/** How long "Answered on another device" stays before the sheet closes. */
+const ELSEWHERE_NOTICE_MS = 4_000;
+/** The waited-for clock ticks every few seconds: "12s" → "13s" matters less than battery. */
+const WAITED_TICK_MS = 5_000;
+
+function titleFor(request: PendingRequest): string {
+  switch (request.kind) {
+    case 'question':
+      return 'Claude has a question';
+    case 'plan':
+      return 'Approve the plan?';
+    case 'permission':
+      if (request.toolName === 'Bash') return 'Run this command?';
+      if (['Edit', 'MultiEdit', 'NotebookEdit'].includes(request.toolName)) return 'Allow this edit?';
+      if (request.toolName === 'Write') return 'Write this file?';
+      return `Allow ${request.toolName}?`;
+    default: {
+      const never: never = request.kind;
+      return String(never);
+    }
+  }
+}
+
+export function ApprovalSheet({ sessionId, pending }: { sessionId: string; pending: PendingRequest[] }) {
+  const client = useQueryClient();
+  const now = useNow(WAITED_TICK_MS);
+  const ordered = [...pending].sort((a, b) => a.createdAt - b.createdAt);
+  const request = ordered[0];
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [elsewhere, setElsewhere] = useState(false);
+  const answeredHere = useRef(new Set<string>());
+  const shown = useRef<string | null>(null);
+
+  // The request on screen went away without this tab answering it: someone else did.
+  useEffect(() => {
+    const previous = shown.current;
+    shown.current = request?.id ?? null;
+    setBusy(null);
+    setError(null);
+    if (previous && previous !== request?.id && !answeredHere.current.has(previous)) {
+      setElsewhere(true);
+      const timer = setTimeout(() => setElsewhere(false), ELSEWHERE_NOTICE_MS);
+      return () => clearTimeout(timer);
+    }
+    return undefined;
+  }, [request?.id]);
+
+  if (!request) {
+    return elsewhere ? (
+      <div className="approval-sheet approval-sheet-note" role="status">
+        Answered on another device.
+      </div>
+    ) : null;
+  }
+
+  const current = request;
+  const submit: SubmitAnswer = async (answer, action) => {
+    setBusy(action);
+    setError(null);
+    answeredHere.current.add(current.id);
+    try {
+      await requestHub('approval:answer', { requestId: current.id, answer });
+      removePendingRequest(client, { sessionId, requestId: current.id });
+    } catch (err) {
+      if (err instanceof SocketRequestError && (err.code === 'conflict' || err.code === 'not_found')) {
+        answeredHere.current.delete(current.id);
+        removePendingRequest(client, { sessionId, requestId: current.id });
+        return;
+      }
+      answeredHere.current.delete(current.id);
+      setBusy(null);
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  const titleId = `approval-title-${current.id}`;
+  const summary = current.kind === 'permission' ? summarizeToolInput(current.toolName, current.toolInput) : '';
+
+  return (
+    <section className="approval-sheet" role="dialog" aria-modal="false" aria-labelledby={titleId} data-kind={current.kind}>
+      <header className="approval-head">
+        <div className="approval-head-text">
+          <h2 className="approval-title" id={titleId}>
+            {titleFor(current)}
+          </h2>
+          <p className="approval-meta">
+            <span className="approval-tool">{current.toolName}</span>
+            {summary && current.toolName !== 'Bash' ? <span className="approval-summary">{summary}</span> : null}
+          </p>
+        </div>
+        <div className="approval-side">
+          <span className="approval-waited" title="How long Claude has been waiting">
+            {formatDuration(now - current.createdAt)}
+          </span>
+          {ordered.length > 1 ? <span className="approval-count">1 of {ordered.length}</span> : null}
+        </div>
+      </header>
+      {error ? (
+        <p className="approval-error" role="alert">
+          Couldn't send the answer: {error}
+        </p>
+      ) : null}
+      {current.kind === 'question' ? (
+        <QuestionForm key={current.id} request={current} busy={busy} submit={submit} />
+      ) : current.kind === 'plan' ? (
+        <PlanForm key={current.id} request={current} busy={busy} submit={submit} />
+      ) : (
+        <PermissionForm key={current.id} request={current} busy={busy} submit={submit} />
+      )}
+    </section>
+  );
+}

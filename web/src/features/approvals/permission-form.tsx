@@ -1,0 +1,139 @@
+// permission-form.tsx: Allow / Deny for one tool call, with the two finer choices a phone user
+// needs: allow for the rest of the session (for Bash: this exact command, or a command prefix),
+// and deny with a reason claude will read.
+import { useState } from 'react';
+import type { Answer, PendingRequest } from '@tether/shared';
+import { suggestBashPrefix } from '../../lib/format.ts';
+import { Spinner } from '../../lib/ui/badge.tsx';
+import { asText, ToolInputView } from '../../lib/ui/tool-input.tsx';
+import type { SubmitAnswer } from './approval-sheet.tsx';
+
+type Mode = 'main' | 'session' | 'deny';
+
+export function PermissionForm({ request, busy, submit }: { request: PendingRequest; busy: string | null; submit: SubmitAnswer }) {
+  const [mode, setMode] = useState<Mode>('main');
+  const [reason, setReason] = useState('');
+  const isBash = request.toolName === 'Bash';
+  const command = asText(request.toolInput.command);
+  const [scope, setScope] = useState<'exact' | 'prefix' | 'tool'>(isBash ? 'exact' : 'tool');
+  const [prefix, setPrefix] = useState(() => suggestBashPrefix(command));
+
+  function allowForSession() {
+    let sessionRule: NonNullable<Answer['sessionRule']>;
+    if (!isBash || scope === 'tool') sessionRule = { kind: 'tool' };
+    else if (scope === 'exact') sessionRule = { kind: 'bash-exact' };
+    else sessionRule = { kind: 'bash-prefix', prefix: `${prefix.trim()}:*` };
+    void submit({ decision: 'allow', sessionRule }, 'allow-session');
+  }
+
+  return (
+    <>
+      <div className="approval-body">
+        <ToolInputView name={request.toolName} input={request.toolInput} />
+      </div>
+
+      {mode === 'session' ? (
+        <fieldset className="approval-options">
+          <legend>Allow for the rest of this session</legend>
+          {isBash ? (
+            <>
+              <label className="choice">
+                <input type="radio" name="scope" checked={scope === 'exact'} onChange={() => setScope('exact')} />
+                <span>This exact command</span>
+              </label>
+              <label className="choice">
+                <input type="radio" name="scope" checked={scope === 'prefix'} onChange={() => setScope('prefix')} />
+                <span>Commands starting with</span>
+              </label>
+              {scope === 'prefix' ? (
+                <input
+                  className="field-input field-mono choice-field"
+                  value={prefix}
+                  onChange={(event) => setPrefix(event.target.value)}
+                  aria-label="Command prefix"
+                  autoCapitalize="off"
+                  autoCorrect="off"
+                  spellCheck={false}
+                />
+              ) : null}
+              <label className="choice">
+                <input type="radio" name="scope" checked={scope === 'tool'} onChange={() => setScope('tool')} />
+                <span>Every Bash command</span>
+              </label>
+            </>
+          ) : (
+            <p className="approval-hint">Claude won't ask again for {request.toolName} in this session.</p>
+          )}
+          <div className="approval-actions">
+            <button type="button" className="button" onClick={() => setMode('main')} disabled={busy !== null}>
+              Back
+            </button>
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={allowForSession}
+              disabled={busy !== null || (scope === 'prefix' && !prefix.trim())}
+            >
+              {busy === 'allow-session' ? <Spinner size={16} /> : null}
+              Allow for session
+            </button>
+          </div>
+        </fieldset>
+      ) : mode === 'deny' ? (
+        <div className="approval-options">
+          <label className="field-label" htmlFor={`reason-${request.id}`}>
+            Tell Claude why (optional)
+          </label>
+          <textarea
+            id={`reason-${request.id}`}
+            className="field-input field-area"
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+            placeholder="e.g. don't touch the lockfile, use the existing script"
+            rows={3}
+          />
+          <div className="approval-actions">
+            <button type="button" className="button" onClick={() => setMode('main')} disabled={busy !== null}>
+              Back
+            </button>
+            <button
+              type="button"
+              className="button button-danger"
+              onClick={() => void submit(reason.trim() ? { decision: 'deny', reason: reason.trim() } : { decision: 'deny' }, 'deny')}
+              disabled={busy !== null}
+            >
+              {busy === 'deny' ? <Spinner size={16} /> : null}
+              Deny
+            </button>
+          </div>
+        </div>
+      ) : (
+        <>
+          <div className="approval-actions">
+            <button type="button" className="button" onClick={() => void submit({ decision: 'deny' }, 'deny')} disabled={busy !== null}>
+              {busy === 'deny' ? <Spinner size={16} /> : null}
+              Deny
+            </button>
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => void submit({ decision: 'allow' }, 'allow')}
+              disabled={busy !== null}
+            >
+              {busy === 'allow' ? <Spinner size={16} /> : null}
+              Allow
+            </button>
+          </div>
+          <div className="approval-more">
+            <button type="button" className="link-button" onClick={() => setMode('session')} disabled={busy !== null}>
+              Allow for this session…
+            </button>
+            <button type="button" className="link-button" onClick={() => setMode('deny')} disabled={busy !== null}>
+              Deny with a reason…
+            </button>
+          </div>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+// plan-form.tsx: claude's plan (ExitPlanMode) rendered as markdown, with Approve, or Keep planning
+// with feedback that claude reads as the reason.
+import { useState } from 'react';
+import type { PendingRequest } from '@tether/shared';
+import { Spinner } from '../../lib/ui/badge.tsx';
+import { Markdown } from '../../lib/ui/markdown.tsx';
+import { asText } from '../../lib/ui/tool-input.tsx';
+import type { SubmitAnswer } from './approval-sheet.tsx';
+
+export function PlanForm({ request, busy, submit }: { request: PendingRequest; busy: string | null; submit: SubmitAnswer }) {
+  const [feedback, setFeedback] = useState<string | null>(null);
+  const plan = asText(request.toolInput.plan);
+  return (
+    <>
+      <div className="approval-body">
+        <Markdown text={plan || '(empty plan)'} className="plan" />
+      </div>
+      {feedback !== null ? (
+        <div className="approval-options">
+          <label className="field-label" htmlFor={`feedback-${request.id}`}>
+            What should Claude change?
+          </label>
+          <textarea
+            id={`feedback-${request.id}`}
+            className="field-input field-area"
+            value={feedback}
+            onChange={(event) => setFeedback(event.target.value)}
+            rows={3}
+          />
+        </div>
+      ) : null}
+      <div className="approval-actions">
+        <button
+          type="button"
+          className="button"
+          disabled={busy !== null}
+          onClick={() => {
+            if (feedback === null) return setFeedback('');
+            void submit(feedback.trim() ? { decision: 'deny', reason: feedback.trim() } : { decision: 'deny' }, 'deny');
+          }}
+        >
+          {busy === 'deny' ? <Spinner size={16} /> : null}
+          {feedback === null ? 'Keep planning' : 'Send feedback'}
+        </button>
+        <button type="button" className="button button-primary" disabled={busy !== null} onClick={() => void submit({ decision: 'allow' }, 'allow')}>
+          {busy === 'allow' ? <Spinner size={16} /> : null}
+          Approve plan
+        </button>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,119 @@
+// tool-input.tsx: a tool call's input drawn for people, shared by the chat's tool cards and the
+// approval sheet: a Bash command with its description, an Edit as a diff, Write content (clipped),
+// AskUserQuestion's questions, anything else as formatted JSON.
+import { useState, type ReactNode } from 'react';
+
+/** Text past this many characters is clipped until "Show all" is pressed: a 2 MB build log or a
+ *  huge Write must not freeze a phone. */
+const PREVIEW_CHARS = 4_000;
+
+export function asRecord(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+export function asText(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+export function Diff({ before, after, label = 'Changes' }: { before: string; after: string; label?: string }) {
+  const removed = before ? before.split('\n') : [];
+  const added = after ? after.split('\n') : [];
+  return (
+    <pre className="diff" aria-label={label}>
+      {removed.map((line, i) => (
+        <span key={`r${i}`} className="diff-line diff-del">
+          <span aria-hidden="true" className="diff-sign">
+            −
+          </span>
+          {line}
+          {'\n'}
+        </span>
+      ))}
+      {added.map((line, i) => (
+        <span key={`a${i}`} className="diff-line diff-add">
+          <span aria-hidden="true" className="diff-sign">
+            +
+          </span>
+          {line}
+          {'\n'}
+        </span>
+      ))}
+    </pre>
+  );
+}
+
+export function ClippedPre({ text, error, label }: { text: string; error?: boolean; label?: string }) {
+  const [full, setFull] = useState(false);
+  const clipped = !full && text.length > PREVIEW_CHARS;
+  return (
+    <>
+      <pre className={error ? 'tool-pre tool-pre-error' : 'tool-pre'} aria-label={label}>
+        {clipped ? `${text.slice(0, PREVIEW_CHARS)}…` : text}
+      </pre>
+      {clipped ? (
+        <button type="button" className="link-button" onClick={() => setFull(true)}>
+          Show all ({Math.round(text.length / 1000)}k characters)
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+export function FilePath({ path }: { path: string }) {
+  return <div className="tool-file">{path}</div>;
+}
+
+export function ToolInputView({ name, input }: { name: string; input: unknown }): ReactNode {
+  const record = asRecord(input);
+  switch (name) {
+    case 'Bash':
+      return (
+        <>
+          {asText(record.description) ? <p className="tool-note">{asText(record.description)}</p> : null}
+          <pre className="tool-pre tool-command" aria-label="Command">
+            <span aria-hidden="true" className="tool-prompt">
+              ${' '}
+            </span>
+            {asText(record.command)}
+          </pre>
+        </>
+      );
+    case 'Edit':
+      return (
+        <>
+          <FilePath path={asText(record.file_path)} />
+          <Diff before={asText(record.old_string)} after={asText(record.new_string)} />
+        </>
+      );
+    case 'MultiEdit': {
+      const edits = Array.isArray(record.edits) ? record.edits.map(asRecord) : [];
+      return (
+        <>
+          <FilePath path={asText(record.file_path)} />
+          {edits.map((edit, i) => (
+            <Diff key={i} before={asText(edit.old_string)} after={asText(edit.new_string)} />
+          ))}
+        </>
+      );
+    }
+    case 'Write':
+      return (
+        <>
+          <FilePath path={asText(record.file_path)} />
+          <ClippedPre text={asText(record.content)} label="File content" />
+        </>
+      );
+    case 'AskUserQuestion': {
+      const questions = Array.isArray(record.questions) ? record.questions.map(asRecord) : [];
+      return (
+        <ul className="tool-questions">
+          {questions.map((q, i) => (
+            <li key={i}>{asText(q.question)}</li>
+          ))}
+        </ul>
+      );
+    }
+    default:
+      return <ClippedPre text={JSON.stringify(input, null, 2) ?? ''} label="Input" />;
+  }
+}
