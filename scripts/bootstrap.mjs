@@ -33,6 +33,8 @@ function bunOnPath() {
 
 /** Returns the path of a working bun binary, installing one under .tools/ if needed. */
 export function ensureBun() {
+  // Child processes (tests spawn `bun`, `tether`, `claude` by name) find the same tools we use.
+  process.env.PATH = [dirname(LOCAL_BUN), join(ROOT, 'node_modules', '.bin'), process.env.PATH].join(':');
   if (existsSync(LOCAL_BUN)) return LOCAL_BUN;
   const onPath = bunOnPath();
   if (onPath) return 'bun';
