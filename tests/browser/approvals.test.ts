@@ -122,7 +122,7 @@ describe('approvals and questions from the browser', () => {
       await edit.waitFor({ timeout: UI_TIMEOUT_MS });
       await expect(edit.getByLabel('Changes').textContent()).resolves.toContain('"version": "0.2.0"');
       await saveScreenshot(page, { name: 'approval-edit', viewport });
-      await edit.getByRole('button', { name: 'Deny with a reason…' }).click();
+      await edit.getByRole('button', { name: 'Deny with reason…' }).click();
       await edit.getByLabel('Tell Claude why (optional)').fill('Bump the version in the release script, not by hand.');
       await saveScreenshot(page, { name: 'approval-deny-reason', viewport });
       const denied = nextEvent<Answered>(runner, 'approval:answered');
@@ -138,12 +138,13 @@ describe('approvals and questions from the browser', () => {
       const third = await ask(runner, { sessionId, kind: 'permission', toolName: 'Bash', toolInput: { command: 'git status --short' } });
       const status = dialog(page, 'Run this command?');
       await status.waitFor({ timeout: UI_TIMEOUT_MS });
-      await status.getByRole('button', { name: 'Allow for this session…' }).click();
+      await status.getByRole('button', { name: 'Allow for session…' }).click();
       await status.getByRole('radio', { name: 'Commands starting with' }).check();
       await expect(status.getByRole('textbox', { name: 'Command prefix' }).inputValue()).resolves.toBe('git status');
       await saveScreenshot(page, { name: 'approval-session-rule', viewport });
       const ruled = nextEvent<Answered>(runner, 'approval:answered');
-      await status.getByRole('button', { name: 'Allow for session' }).click();
+      // The legend says "for the rest of this session"; the confirm button is plain "Allow".
+      await status.getByRole('button', { name: 'Allow', exact: true }).click();
       expect(await ruled).toEqual({
         sessionId,
         requestId: third,

@@ -6,6 +6,7 @@ import { Outlet, createRoute, redirect, useRouter, useRouterState } from '@tanst
 import { useQueryClient } from '@tanstack/react-query';
 import { getLogin, hasFragmentToken, onLoginChange } from '../lib/hub.ts';
 import { useHubLiveUpdates, useMachines, useSessions } from '../lib/queries.ts';
+import { ConnectionToast } from '../lib/ui/connection-toast.tsx';
 import { SessionList } from '../features/sessions/session-list.tsx';
 import { Route as rootRoute } from './__root.tsx';
 
@@ -53,6 +54,7 @@ function AuthedShell() {
       <main className="shell-detail">
         <Outlet />
       </main>
+      <ConnectionToast />
     </div>
   );
 }

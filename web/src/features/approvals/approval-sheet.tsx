@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Answer, PendingRequest } from '@tether/shared';
-import { formatDuration, summarizeToolInput } from '../../lib/format.ts';
+import { formatDuration } from '../../lib/format.ts';
 import { removePendingRequest } from '../../lib/queries.ts';
 import { requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { useNow } from '../../lib/ui/use-now.ts';
@@ -94,7 +94,6 @@ export function ApprovalSheet({ sessionId, pending }: { sessionId: string; pendi
   };
 
   const titleId = `approval-title-${current.id}`;
-  const summary = current.kind === 'permission' ? summarizeToolInput(current.toolName, current.toolInput) : '';
 
   return (
     <section className="approval-sheet" role="dialog" aria-modal="false" aria-labelledby={titleId} data-kind={current.kind}>
@@ -103,10 +102,7 @@ export function ApprovalSheet({ sessionId, pending }: { sessionId: string; pendi
           <h2 className="approval-title" id={titleId}>
             {titleFor(current)}
           </h2>
-          <p className="approval-meta">
-            <span className="approval-tool">{current.toolName}</span>
-            {summary && current.toolName !== 'Bash' ? <span className="approval-summary">{summary}</span> : null}
-          </p>
+          {current.kind === 'permission' ? <p className="approval-meta">{current.toolName}</p> : null}
         </div>
         <div className="approval-side">
           <span className="approval-waited" title="How long Claude has been waiting">

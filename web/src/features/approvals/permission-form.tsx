@@ -75,7 +75,7 @@ export function PermissionForm({ request, busy, submit }: { request: PendingRequ
               disabled={busy !== null || (scope === 'prefix' && !prefix.trim())}
             >
               {busy === 'allow-session' ? <Spinner size={16} /> : null}
-              Allow for session
+              Allow
             </button>
           </div>
         </fieldset>
@@ -126,10 +126,10 @@ export function PermissionForm({ request, busy, submit }: { request: PendingRequ
           </div>
           <div className="approval-more">
             <button type="button" className="link-button" onClick={() => setMode('session')} disabled={busy !== null}>
-              Allow for this session…
+              Allow for session…
             </button>
             <button type="button" className="link-button" onClick={() => setMode('deny')} disabled={busy !== null}>
-              Deny with a reason…
+              Deny with reason…
             </button>
           </div>
         </>
