@@ -39,7 +39,9 @@ describe('resume', () => {
     await phone.waitFor(() => phone.messages().find((m) => chatText(m).includes('first answer')), { what: 'first answer' });
     const claudeId = phone.session()!.claudeSessionId!;
     expect(claudeId).toBeTruthy();
-    await first.waitForScreen('first answer');
+    // Ctrl-C during the turn would interrupt it instead of exiting: wait for the turn to end.
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the first answer' });
+    await first.waitForScreen(DESK_READY);
     first.write('\x03');
     await first.waitForScreen(/Ctrl-C again/);
     first.write('\x03');
