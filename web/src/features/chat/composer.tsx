@@ -5,6 +5,10 @@ import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, useState, typ
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { IconSend, IconStop } from '../../lib/ui/icons.tsx';
 
+/** A Stop that the hub accepted but that never ended the turn (runner gone?) may be pressed again
+ *  after this long. */
+const STOP_RETRY_MS = 10_000;
+
 /** Tallest the box grows before it scrolls, as a share of the screen: the chat must stay visible. */
 const MAX_HEIGHT_SHARE = 0.4;
 
@@ -71,6 +75,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     setStopError(null);
     try {
       await props.onStop();
+      setTimeout(() => setStopping(false), STOP_RETRY_MS);
     } catch (error) {
       setStopping(false);
       setStopError(error instanceof Error ? error.message : String(error));

@@ -104,7 +104,10 @@ function PendingPrompt({
     <div className={`msg msg-user msg-pending ${stuck ? 'is-stuck' : ''}`}>
       <div className="bubble">{prompt.text}</div>
       <div className="msg-meta" role="status">
-        {prompt.failed ?? (prompt.reason ? `${PROMPT_STATUS_WORDS[prompt.status]} (${prompt.reason})` : PROMPT_STATUS_WORDS[prompt.status])}
+        {prompt.failed ??
+          (prompt.reason && prompt.status === 'dropped'
+            ? `${PROMPT_STATUS_WORDS[prompt.status]} (${prompt.reason})`
+            : PROMPT_STATUS_WORDS[prompt.status])}
         {stuck ? (
           <span className="msg-actions">
             {prompt.failed !== undefined ? (

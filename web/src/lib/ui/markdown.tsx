@@ -19,7 +19,9 @@ const HEADING_RE = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
 const RULE_RE = /^ {0,3}([-*_])(\s*\1){2,}\s*$/;
 const QUOTE_RE = /^ {0,3}> ?/;
 const LIST_RE = /^( {0,3})([-*+]|\d{1,9}[.)])\s+/;
-const TABLE_SEP_RE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+/** A GFM delimiter row (`| --- | :-: |`). It must contain a pipe, so a lone `-` never turns the
+ *  line above it into a table. */
+const TABLE_SEP_RE = /^(?=.*\|)\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
 
 function splitRow(line: string): string[] {
   let row = line.trim();

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { Machine, Session } from '@tether/shared';
+import { groupSessions } from './group-sessions.ts';
+
+const M1 = '00000000-0000-4000-8000-0000000000m1'.replace('m1', 'a1');
+function session(id: string, extra: Partial<Session>): Session {
+  return {
+    id,
+    machineId: null,
+    title: id,
+    cwd: '/x',
+    launchKind: 'pty',
+    status: 'idle',
+    claudeSessionId: null,
+    model: null,
+    permissionMode: 'default',
+    controller: null,
+    deskAttached: false,
+    failureReason: null,
+    exitCode: null,
+    pendingCount: 0,
+    lastSeq: 0,
+    createdAt: 0,
+    updatedAt: 0,
+    endedAt: null,
+    ...extra,
+  };
+}
+const machine: Machine = { id: M1, name: 'build-box', os: 'linux', user: 'ana', home: '/home/ana', online: true, lastSeenAt: 0 };
+
+describe('groupSessions', () => {
+  it('puts desk sessions first, then machines; waiting and live before ended, newest first', () => {
+    const groups = groupSessions({
+      machines: [machine],
+      sessions: [
+        session('remote', { machineId: M1, updatedAt: 5 }),
+        session('old', { updatedAt: 1 }),
+        session('ended', { status: 'ended', updatedAt: 9 }),
+        session('new', { updatedAt: 3 }),
+        session('asks', { pendingCount: 1, updatedAt: 2 }),
+      ],
+    });
+    expect(groups.map((g) => g.title)).toEqual(['Desk', 'build-box']);
+    expect(groups[0]!.sessions.map((s) => s.id)).toEqual(['asks', 'new', 'old', 'ended']);
+    expect(groups[1]).toMatchObject({ online: true, machine: { home: '/home/ana' } });
+  });
+  it('names a machine it does not know (yet) instead of dropping its sessions', () => {
+    const groups = groupSessions({ machines: [], sessions: [session('s', { machineId: M1 })] });
+    expect(groups[0]).toMatchObject({ title: 'Unknown machine', online: false });
+  });
+});

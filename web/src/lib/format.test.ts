@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import {
+  deviceNameFromUserAgent,
+  formatDirectory,
+  formatDuration,
+  formatRelativeTime,
+  pathBasename,
+  sessionTitle,
+  suggestBashPrefix,
+  summarizeToolInput,
+} from './format.ts';
+
+describe('format', () => {
+  it('relative times', () => {
+    const now = 1_000_000_000_000;
+    expect(formatRelativeTime(now - 5_000, now)).toBe('just now');
+    expect(formatRelativeTime(now - 5 * 60_000, now)).toBe('5m ago');
+    expect(formatRelativeTime(now - 3 * 3_600_000, now)).toBe('3h ago');
+    expect(formatRelativeTime(now - 30 * 3_600_000, now)).toBe('yesterday');
+    expect(formatRelativeTime(now + 60_000, now)).toBe('just now');
+  });
+  it('durations', () => {
+    expect(formatDuration(12_400)).toBe('12s');
+    expect(formatDuration(4 * 60_000)).toBe('4m');
+    expect(formatDuration(65 * 60_000)).toBe('1h 5m');
+  });
+  it('directories and titles', () => {
+    expect(pathBasename('/home/ana/src/tether/')).toBe('tether');
+    expect(formatDirectory('/home/ana/src/tether')).toBe('~/src/tether');
+    expect(formatDirectory('/Users/ana')).toBe('~');
+    expect(formatDirectory('/srv/x', { home: '/srv' })).toBe('~/x');
+    expect(formatDirectory(`/opt/${'a'.repeat(80)}`, { max: 20 })).toHaveLength(20);
+    expect(sessionTitle({ title: ' ', cwd: '/home/ana/api' })).toBe('api');
+  });
+  it('device names', () => {
+    expect(deviceNameFromUserAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1')).toBe('Safari on iPhone');
+    expect(deviceNameFromUserAgent('Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36')).toBe('Chrome on Android');
+    expect(deviceNameFromUserAgent('Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0')).toBe('Firefox on Linux');
+  });
+  it('tool summaries and Bash prefixes', () => {
+    expect(summarizeToolInput('Bash', { command: 'git   status\n--short' })).toBe('git status --short');
+    expect(summarizeToolInput('Edit', { file_path: '/a/b.ts' })).toBe('/a/b.ts');
+    expect(summarizeToolInput('Mystery', { x: 1 })).toBe('{"x":1}');
+    expect(suggestBashPrefix('git push origin main')).toBe('git push');
+    expect(suggestBashPrefix('git --no-pager log')).toBe('git');
+    expect(suggestBashPrefix('ls -la')).toBe('ls');
+  });
+});
