@@ -102,10 +102,12 @@ export function startRunner(options: {
     const text = screenText();
     return typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text);
   };
-  const kill = (signal?: string) => {
+  // A real signal to the runner's pid (bun-pty's kill() ignores the signal and fakes exit 0);
+  // bun-pty's kill only as the last resort in stop().
+  const kill = (signal: string = 'SIGTERM') => {
     if (done) return;
     try {
-      pty.kill(signal);
+      process.kill(pty.pid, signal as NodeJS.Signals);
     } catch {
       // gone
     }
@@ -146,7 +148,10 @@ export function startRunner(options: {
     kill,
     stop: async () => {
       kill('SIGTERM');
-      const timer = setTimeout(() => kill('SIGKILL'), 5000);
+      const timer = setTimeout(() => {
+        kill('SIGKILL');
+        if (!done) pty.kill();
+      }, 5000);
       await exited;
       clearTimeout(timer);
       term.dispose();

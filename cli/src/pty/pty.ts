@@ -55,10 +55,21 @@ export function spawnPty(options: {
       resolve({ exitCode: event.exitCode, signal: event.signal === undefined || event.signal === 0 ? null : String(event.signal) });
     });
   });
-  const kill = (signal?: string) => {
+  // bun-pty's own kill() ignores the signal, closes the PTY and reports exit code 0 at once, which
+  // would lose claude's real exit and cut its shutdown short. Signals go to the pid instead, and the
+  // exit is reported when the child really exits; bun-pty's kill is only the last resort in stop().
+  const kill = (signal: string = 'SIGTERM') => {
     if (done) return;
     try {
-      pty.kill(signal);
+      process.kill(pty.pid, signal as NodeJS.Signals);
+    } catch {
+      // already gone
+    }
+  };
+  const forceClose = () => {
+    if (done) return;
+    try {
+      pty.kill();
     } catch {
       // already gone
     }
@@ -89,7 +100,10 @@ export function spawnPty(options: {
     kill,
     stop: async () => {
       kill('SIGTERM');
-      const timer = setTimeout(() => kill('SIGKILL'), STOP_GRACE_MS);
+      const timer = setTimeout(() => {
+        kill('SIGKILL');
+        forceClose();
+      }, STOP_GRACE_MS);
       const result = await exited;
       clearTimeout(timer);
       return result;
