@@ -15,6 +15,8 @@ export type HubConfig = {
   /** How often live sockets are re-checked for a revoked token or an expired web session
    *  (default 30 s; tests make it short). */
   revocationCheckMs?: number;
+  /** Bytes of PTY output the hub keeps per terminal for replay (default 1 MiB, DEFAULT_TERMINAL_LOG_BYTES). */
+  terminalLogBytes?: number;
 };
 
 export const HUB_VERSION: string = pkg.version;

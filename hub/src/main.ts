@@ -50,6 +50,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     store,
     resolver,
     ...(config.revocationCheckMs !== undefined ? { revocationCheckMs: config.revocationCheckMs } : {}),
+    ...(config.terminalLogBytes !== undefined ? { terminalLogBytes: config.terminalLogBytes } : {}),
   });
   const engineHandler = sockets.engine.handler();
 

@@ -53,3 +53,23 @@ export const TerminalResizeSchema = z.object({
   /** The user pressed "fit to my screen": this viewer takes control of the size. */
   fit: z.boolean().default(false),
 });
+
+/** Runner → hub: the PTY's size changed (or the runner (re)connected). `offset` is the first byte
+ *  written at the new size; `desk` is true while a local terminal is attached (it owns the size). */
+export const TerminalSizeReportSchema = z.object({
+  sessionId: SessionIdSchema,
+  offset: OffsetSchema,
+  cols: ColsSchema,
+  rows: RowsSchema,
+  desk: z.boolean(),
+});
+export type TerminalSizeReport = z.infer<typeof TerminalSizeReportSchema>;
+
+/** Hub → viewer: the PTY size from byte `offset` on, and who holds it (`you` = this viewer). */
+export type TerminalSizeNotice = {
+  sessionId: string;
+  offset: number;
+  cols: number;
+  rows: number;
+  owner: 'desk' | 'you' | 'other' | 'none';
+};

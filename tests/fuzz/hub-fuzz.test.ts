@@ -84,6 +84,7 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     'approval:withdraw': { sessionId, requestId, reason: 'gone' },
     'terminal:output': { sessionId, offset: 0, data: Buffer.from('hello') },
     'terminal:snapshot': { sessionId, offset: 0, cols: 80, rows: 24, data: 'screen' },
+    'terminal:size': { sessionId, offset: 0, cols: 80, rows: 24, desk: false },
     'machine:register': { id: randomUUID(), name: 'desk', os: 'linux', user: 'me', home: '/home/me' },
     'web:session:watch': { sessionId, afterSeq: 0 },
     'web:session:unwatch': { sessionId },

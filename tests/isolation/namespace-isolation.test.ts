@@ -89,7 +89,9 @@ afterAll(async () => {
   await hub?.stop();
 });
 
-type Case = { nsp: '/cli' | '/web'; event: string; payload: (ids: Ids) => unknown };
+/** `subscribe`: the control subscribes to its own terminal first (input and resize need it); the
+ *  attack subscribes too (and is refused), then writes anyway. */
+type Case = { nsp: '/cli' | '/web'; event: string; payload: (ids: Ids) => unknown; subscribe?: boolean };
 
 const SOCKET_CASES: Case[] = [
   // /web: everything a viewer can do to a session or request
@@ -101,8 +103,8 @@ const SOCKET_CASES: Case[] = [
   { nsp: '/web', event: 'approval:answer', payload: (i) => ({ requestId: i.requestId, answer: { decision: 'allow' } }) },
   { nsp: '/web', event: 'terminal:subscribe', payload: (i) => ({ sessionId: i.sessionId, since: 0 }) },
   { nsp: '/web', event: 'terminal:unsubscribe', payload: (i) => ({ sessionId: i.sessionId }) },
-  { nsp: '/web', event: 'terminal:input', payload: (i) => ({ sessionId: i.sessionId, data: 'whoami\r' }) },
-  { nsp: '/web', event: 'terminal:resize', payload: (i) => ({ sessionId: i.sessionId, cols: 80, rows: 24 }) },
+  { nsp: '/web', event: 'terminal:input', payload: (i) => ({ sessionId: i.sessionId, data: 'whoami\r' }), subscribe: true },
+  { nsp: '/web', event: 'terminal:resize', payload: (i) => ({ sessionId: i.sessionId, cols: 80, rows: 24, fit: true }), subscribe: true },
   { nsp: '/web', event: 'terminal:ack', payload: (i) => ({ sessionId: i.sessionId, offset: 0 }) },
   // /cli: a runner of A writing into B's session
   { nsp: '/cli', event: 'session:register', payload: (i) => ({ id: i.sessionId, cwd: '/evil', launchKind: 'pty', status: 'ended' }) },
@@ -122,6 +124,7 @@ const SOCKET_CASES: Case[] = [
   { nsp: '/cli', event: 'approval:withdraw', payload: (i) => ({ sessionId: i.sessionId, requestId: i.requestId }) },
   { nsp: '/cli', event: 'terminal:output', payload: (i) => ({ sessionId: i.sessionId, offset: 0, data: Buffer.from('fake screen') }) },
   { nsp: '/cli', event: 'terminal:snapshot', payload: (i) => ({ sessionId: i.sessionId, offset: 0, cols: 80, rows: 24, data: 'fake' }) },
+  { nsp: '/cli', event: 'terminal:size', payload: (i) => ({ sessionId: i.sessionId, offset: 0, cols: 80, rows: 24, desk: false }) },
 ];
 
 describe('namespace isolation: sockets', () => {
@@ -132,10 +135,12 @@ describe('namespace isolation: sockets', () => {
     heardByB.splice(0);
     const socket = c.nsp === '/cli' ? cliA : webA;
 
+    if (c.subscribe) expect(await emitAck(socket, 'terminal:subscribe', { sessionId: mine.sessionId })).toMatchObject({ ok: true });
     const control = await emitAck(socket, c.event, c.payload(mine));
     expect(control, 'the same call on A’s own ids works').toMatchObject({ ok: true });
 
     const before = dumpNamespace(hub.store, 'beta');
+    if (c.subscribe) expect(await emitAck(socket, 'terminal:subscribe', { sessionId: theirs.sessionId })).toMatchObject({ ok: false, code: 'not_found' });
     const attack = await emitAck(socket, c.event, c.payload(theirs));
     expect(attack.ok).toBe(false);
     expect(['not_found', 'forbidden']).toContain(!attack.ok && attack.code);

@@ -2,14 +2,13 @@
 // the namespace of the connection that caused the fact, never from a client payload.
 //   /web namespaceRoom: session list, approvals, prompts, machines  (every tab of the namespace)
 //   /web sessionRoom:   chat messages of one session                (tabs watching it)
-//   /web terminalRoom:  PTY bytes and snapshots                     (terminal viewers)
+//   terminal bytes go to each viewer's own socket (hub/terminal rooms keep per-viewer positions)
 //   /cli runnerRoom:    commands for the runner that owns a session
 import type { Server } from 'socket.io';
 import {
   namespaceRoom,
   runnerRoom,
   sessionRoom,
-  terminalRoom,
   type CliServerToClient,
   type Namespace,
   type WebServerToClient,
@@ -31,20 +30,8 @@ export function createBroadcast(options: { io: Server }) {
     toSession(ns: Namespace, sessionId: string, payload: Parameters<WebServerToClient['message:added']>[0]): void {
       web.to(sessionRoom(ns, sessionId)).emit('message:added', payload);
     },
-    toTerminal<E extends 'terminal:output' | 'terminal:snapshot'>(
-      ns: Namespace,
-      sessionId: string,
-      event: E,
-      payload: Parameters<WebServerToClient[E]>[0],
-    ): void {
-      web.to(terminalRoom(ns, sessionId)).emit(event, payload);
-    },
     toRunner<E extends keyof CliServerToClient>(ns: Namespace, sessionId: string, event: E, payload: Parameters<CliServerToClient[E]>[0]): void {
       cli.to(runnerRoom(ns, sessionId)).emit(event, payload);
-    },
-    /** Viewers currently in a session's terminal room. */
-    terminalViewers(ns: Namespace, sessionId: string): number {
-      return web.adapter.rooms.get(terminalRoom(ns, sessionId))?.size ?? 0;
     },
   };
 }

@@ -10,6 +10,8 @@
 import {
   ackError,
   CliEventSchemas,
+  isFinalStatus,
+  toBytes,
   runnerRoom,
   type CliAcks,
 } from '@tether/shared';
@@ -19,6 +21,7 @@ import { ingestChatMessages } from '../sessions/chat-ingest.ts';
 import { queuedPrompts, updatePromptStatus } from '../sessions/prompt-relay.ts';
 import type { MachineRegistry } from '../sessions/machines.ts';
 import { requestApproval, withdrawApproval } from '../approvals/pending.ts';
+import type { TerminalRegistry } from '../terminal/registry.ts';
 import type { Broadcast } from './broadcast.ts';
 import { handleSocketEvents, type HubSocket } from './handle.ts';
 
@@ -29,11 +32,14 @@ export function bindCliSocket(options: {
   store: Store;
   broadcast: Broadcast;
   machines: MachineRegistry;
+  terminals: TerminalRegistry;
   onError: (event: string, error: unknown) => void;
 }): void {
-  const { socket, store, broadcast, machines } = options;
+  const { socket, store, broadcast, machines, terminals } = options;
   const ns = socket.data.caller.namespace;
-  const ownsSession = (sessionId: string) => store.getSession({ namespace: ns, sessionId }) !== null;
+  // Sessions this socket registered were checked then; terminal bytes skip the per-chunk lookup.
+  const ownsSession = (sessionId: string) =>
+    socket.data.sessions.has(sessionId) || store.getSession({ namespace: ns, sessionId }) !== null;
 
   handleSocketEvents<typeof CliEventSchemas, CliAcks>({
     socket,
@@ -45,6 +51,14 @@ export function bindCliSocket(options: {
         if (result.kind === 'forbidden') return ackError('forbidden', 'session id belongs to another namespace');
         await socket.join(runnerRoom(ns, registration.id));
         socket.data.sessions.add(registration.id);
+        // A (re)connected runner learns who watches; its bytes since the drop are gone, so viewers
+        // get a fresh snapshot. A resumed session starts a new terminal.
+        const room = terminals.find(ns, registration.id);
+        if (room?.ended && !isFinalStatus(result.session.status)) terminals.reopen(ns, registration.id);
+        else if (room && room.viewerCount > 0) {
+          socket.emit('terminal:viewers', { sessionId: registration.id, count: room.viewerCount });
+          socket.emit('terminal:snapshot-request', { sessionId: registration.id });
+        }
         broadcast.toNamespace(ns, 'session:updated', result.session);
         // Prompts queued while this runner was away.
         for (const prompt of queuedPrompts({ store, namespace: ns, sessionId: registration.id })) {
@@ -63,6 +77,8 @@ export function bindCliSocket(options: {
         if (!ended) return ackError('not_found', NO_SESSION);
         for (const resolution of ended.withdrawn) broadcast.toNamespace(ns, 'approval:resolved', resolution);
         for (const prompt of ended.dropped) broadcast.toNamespace(ns, 'prompt:updated', prompt);
+        // The runner sent its final screen just before this; late viewers still see it.
+        terminals.ended(ns, end.sessionId);
         broadcast.toNamespace(ns, 'session:updated', ended.session);
         return { ok: true, session: ended.session };
       },
@@ -121,15 +137,19 @@ export function bindCliSocket(options: {
         }
         return { ok: true };
       },
-      // Relay only for now; the terminal room (byte log, replay) is its own issue.
       'terminal:output': (output) => {
         if (!ownsSession(output.sessionId)) return ackError('not_found', NO_SESSION);
-        broadcast.toTerminal(ns, output.sessionId, 'terminal:output', output);
+        terminals.get(ns, output.sessionId).output(output.offset, toBytes(output.data));
         return { ok: true };
       },
       'terminal:snapshot': (snapshot) => {
         if (!ownsSession(snapshot.sessionId)) return ackError('not_found', NO_SESSION);
-        broadcast.toTerminal(ns, snapshot.sessionId, 'terminal:snapshot', snapshot);
+        terminals.get(ns, snapshot.sessionId).snapshot(snapshot);
+        return { ok: true };
+      },
+      'terminal:size': (report) => {
+        if (!ownsSession(report.sessionId)) return ackError('not_found', NO_SESSION);
+        terminals.get(ns, report.sessionId).ptyResized(report);
         return { ok: true };
       },
       'machine:register': (info) => {

@@ -19,6 +19,7 @@ import {
 import type { Store } from '../store/store.ts';
 import type { Caller, CallerResolver } from '../auth/namespace.ts';
 import { createMachineRegistry } from '../sessions/machines.ts';
+import { createTerminalRegistry } from '../terminal/registry.ts';
 import { createBroadcast } from './broadcast.ts';
 import { bindCliSocket } from './cli.ts';
 import { bindWebSocket } from './web.ts';
@@ -65,23 +66,38 @@ function authenticate(options: { resolver: CallerResolver; accept: ReadonlyArray
   };
 }
 
-export function createSocketServer(options: { store: Store; resolver: CallerResolver; revocationCheckMs?: number }) {
+export function createSocketServer(options: {
+  store: Store;
+  resolver: CallerResolver;
+  revocationCheckMs?: number;
+  /** Bytes of output kept per terminal (default DEFAULT_TERMINAL_LOG_BYTES, 1 MiB). */
+  terminalLogBytes?: number;
+}) {
   const io = new Server({ serveClient: false, maxHttpBufferSize: MAX_PAYLOAD_BYTES });
   const engine = new Engine({ path: SOCKET_PATH, maxHttpBufferSize: MAX_PAYLOAD_BYTES });
   io.bind(engine);
   const broadcast = createBroadcast({ io });
   const machines = createMachineRegistry({ store: options.store });
+  const terminals = createTerminalRegistry({
+    ...(options.terminalLogBytes !== undefined ? { maxBytesPerTerminal: options.terminalLogBytes } : {}),
+    runnerPort: (ns, sessionId) => ({
+      input: (data) => broadcast.toRunner(ns, sessionId, 'terminal:input', { sessionId, data }),
+      resize: ({ cols, rows }) => broadcast.toRunner(ns, sessionId, 'terminal:resize', { sessionId, cols, rows }),
+      viewers: (count) => broadcast.toRunner(ns, sessionId, 'terminal:viewers', { sessionId, count }),
+      requestSnapshot: () => broadcast.toRunner(ns, sessionId, 'terminal:snapshot-request', { sessionId }),
+    }),
+  });
   const onError = (event: string, error: unknown) => {
     console.error(`tether hub: socket event ${event} failed: ${error instanceof Error ? error.message : String(error)}`);
   };
 
   const cli = io.of('/cli');
   cli.use(authenticate({ resolver: options.resolver, accept: ['token'] }));
-  cli.on('connection', (socket) => bindCliSocket({ socket: socket as HubSocket, store: options.store, broadcast, machines, onError }));
+  cli.on('connection', (socket) => bindCliSocket({ socket: socket as HubSocket, store: options.store, broadcast, machines, terminals, onError }));
 
   const web = io.of('/web');
   web.use(authenticate({ resolver: options.resolver, accept: ['token', 'web-session'] }));
-  web.on('connection', (socket) => bindWebSocket({ socket: socket as HubSocket, store: options.store, broadcast, onError }));
+  web.on('connection', (socket) => bindWebSocket({ socket: socket as HubSocket, store: options.store, broadcast, terminals, onError }));
 
   const sweep = () => {
     const now = Date.now();
@@ -104,6 +120,7 @@ export function createSocketServer(options: { store: Store; resolver: CallerReso
   return {
     io,
     engine,
+    terminals,
     async stop(): Promise<void> {
       clearInterval(sweeper);
       io.disconnectSockets(true);

@@ -123,7 +123,7 @@ describe('/cli → /web', () => {
     expect(leaked).toBe(false);
   });
 
-  it('relays terminal output to subscribed viewers and tells the runner how many watch', async () => {
+  it('streams a snapshot then bytes to a subscribed viewer and tells the runner how many watch', async () => {
     const runner = await connect({ nsp: '/cli' });
     const web = await connect({ nsp: '/web' });
     const sid = randomUUID();
@@ -133,10 +133,13 @@ describe('/cli → /web', () => {
     expect(await ack(web, 'terminal:subscribe', { sessionId: sid })).toMatchObject({ ok: true });
     expect((await viewers).count).toBe(1);
     await snapshotRequest;
+    const snapshot = next<{ offset: number; data: string }>(web, 'terminal:snapshot');
+    expect(await ack(runner, 'terminal:snapshot', { sessionId: sid, offset: 10, cols: 80, rows: 24, data: 'screen' })).toEqual({ ok: true });
+    expect(await snapshot).toMatchObject({ offset: 10, data: 'screen' });
     const output = next<{ offset: number; data: ArrayBuffer }>(web, 'terminal:output');
-    expect(await ack(runner, 'terminal:output', { sessionId: sid, offset: 0, data: Buffer.from('hello') })).toEqual({ ok: true });
+    expect(await ack(runner, 'terminal:output', { sessionId: sid, offset: 10, data: Buffer.from('hello') })).toEqual({ ok: true });
     const got = await output;
-    expect(got.offset).toBe(0);
+    expect(got.offset).toBe(10);
     expect(Buffer.from(got.data).toString()).toBe('hello');
     const input = next<{ data: string }>(runner, 'terminal:input');
     await ack(web, 'terminal:input', { sessionId: sid, data: 'ls\r' });

@@ -9,7 +9,6 @@ import {
   isFinalStatus,
   namespaceRoom,
   sessionRoom,
-  terminalRoom,
   WebEventSchemas,
   type Namespace,
   type WebAcks,
@@ -17,6 +16,8 @@ import {
 import type { Store } from '../store/store.ts';
 import { queuePrompt } from '../sessions/prompt-relay.ts';
 import { answerApproval } from '../approvals/answer.ts';
+import type { TerminalRegistry } from '../terminal/registry.ts';
+import type { ViewerSink } from '../terminal/room.ts';
 import type { Broadcast } from './broadcast.ts';
 import { handleSocketEvents, type HubSocket } from './handle.ts';
 
@@ -28,13 +29,29 @@ export function bindWebSocket(options: {
   socket: HubSocket;
   store: Store;
   broadcast: Broadcast;
+  terminals: TerminalRegistry;
   onError: (event: string, error: unknown) => void;
 }): void {
-  const { socket, store, broadcast } = options;
+  const { socket, store, broadcast, terminals } = options;
   const ns: Namespace = socket.data.caller.namespace;
   const session = (sessionId: string) => store.getSession({ namespace: ns, sessionId });
-  const announceViewers = (sessionId: string) =>
-    broadcast.toRunner(ns, sessionId, 'terminal:viewers', { sessionId, count: broadcast.terminalViewers(ns, sessionId) });
+  // One viewer per socket per terminal: a second tab or device is another viewer, never this one.
+  const viewerId = socket.id;
+  /** Sends to THIS socket only: each viewer has its own position in the byte stream. */
+  const sinkFor = (sessionId: string): ViewerSink => ({
+    bytes: (offset, data) => socket.emit('terminal:output', { sessionId, offset, data }),
+    snapshot: (snapshot) => socket.emit('terminal:snapshot', snapshot),
+    size: (notice) => socket.emit('terminal:size', { sessionId, ...notice }),
+  });
+  /** Input and resize need a live session this socket subscribed to. */
+  const liveRoom = (sessionId: string) => {
+    const current = session(sessionId);
+    if (!current) return ackError('not_found', NO_SESSION);
+    if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
+    const room = terminals.find(ns, sessionId);
+    if (!room || !socket.data.terminals.has(sessionId)) return ackError('conflict', 'subscribe to the terminal first');
+    return room;
+  };
 
   void socket.join(namespaceRoom(ns));
 
@@ -105,40 +122,59 @@ export function bindWebSocket(options: {
         if (updated) broadcast.toNamespace(ns, 'session:updated', updated);
         return { ok: true, resolution: result.resolution };
       },
-      // Minimal terminal plumbing: namespace check + relay. Replay by offset is its own issue.
-      'terminal:subscribe': async ({ sessionId, since }) => {
-        if (!session(sessionId)) return ackError('not_found', NO_SESSION);
-        await socket.join(terminalRoom(ns, sessionId));
+      'terminal:subscribe': ({ sessionId, since }) => {
+        const current = session(sessionId);
+        if (!current) return ackError('not_found', NO_SESSION);
+        const room = terminals.get(ns, sessionId);
+        if (isFinalStatus(current.status) && !room.ended) terminals.ended(ns, sessionId);
+        if (room.ended && !room.lastSnapshot) return ackError('gone', 'session has ended and its final screen is not kept');
         socket.data.terminals.add(sessionId);
-        announceViewers(sessionId);
-        broadcast.toRunner(ns, sessionId, 'terminal:snapshot-request', { sessionId });
-        return { ok: true, mode: 'snapshot' as const, offset: since ?? 0 };
+        // Output may reach the socket before this ack: the client places bytes by their offset.
+        const mode = room.join({ viewerId, sink: sinkFor(sessionId), canWrite: true, ...(since !== undefined ? { since } : {}) });
+        return { ok: true, mode, offset: mode === 'bytes' ? (since ?? 0) : (room.lastSnapshot?.offset ?? 0) };
       },
-      'terminal:unsubscribe': async ({ sessionId }) => {
+      'terminal:unsubscribe': ({ sessionId }) => {
         if (!session(sessionId)) return ackError('not_found', NO_SESSION);
-        await socket.leave(terminalRoom(ns, sessionId));
+        terminals.find(ns, sessionId)?.leave(viewerId);
         socket.data.terminals.delete(sessionId);
-        announceViewers(sessionId);
         return { ok: true };
       },
       'terminal:input': ({ sessionId, data }) => {
-        if (!session(sessionId)) return ackError('not_found', NO_SESSION);
-        broadcast.toRunner(ns, sessionId, 'terminal:input', { sessionId, data });
+        const room = liveRoom(sessionId);
+        if ('ok' in room) return room;
+        const result = room.input(viewerId, data);
+        switch (result) {
+          case 'written':
+          case 'dropped':
+            return { ok: true };
+          case 'read-only':
+            return ackError('forbidden', 'this viewer is read-only');
+          case 'not-joined':
+            return ackError('conflict', 'subscribe to the terminal first');
+          default: {
+            const never: never = result;
+            return never;
+          }
+        }
+      },
+      'terminal:resize': ({ sessionId, cols, rows, fit }) => {
+        const room = liveRoom(sessionId);
+        if ('ok' in room) return room;
+        const result = room.resize(viewerId, { cols, rows }, fit);
+        if (result === 'read-only') return ackError('forbidden', 'this viewer is read-only');
+        if (result === 'not-joined') return ackError('conflict', 'subscribe to the terminal first');
         return { ok: true };
       },
-      'terminal:resize': ({ sessionId, cols, rows }) => {
-        if (!session(sessionId)) return ackError('not_found', NO_SESSION);
-        broadcast.toRunner(ns, sessionId, 'terminal:resize', { sessionId, cols, rows });
-        return { ok: true };
-      },
-      'terminal:ack': ({ sessionId }) => {
-        if (!session(sessionId)) return ackError('not_found', NO_SESSION);
+      'terminal:ack': ({ sessionId, offset }) => {
+        // Subscribing checked the namespace; acks are frequent, so they skip the store lookup.
+        if (!socket.data.terminals.has(sessionId) && !session(sessionId)) return ackError('not_found', NO_SESSION);
+        terminals.find(ns, sessionId)?.ack(viewerId, offset);
         return { ok: true };
       },
     },
   });
 
   socket.on('disconnect', () => {
-    for (const sessionId of socket.data.terminals) announceViewers(sessionId);
+    for (const sessionId of socket.data.terminals) terminals.find(ns, sessionId)?.leave(viewerId);
   });
 }

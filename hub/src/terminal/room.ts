@@ -7,7 +7,7 @@
 // Invariants: a viewer is sent a contiguous byte stream starting at a snapshot or at its `since`;
 // a viewer more than HIGH_WATER bytes behind its acks is paused (never the PTY, never other viewers)
 // and resumed from the log, or from a fresh snapshot when its bytes are gone.
-import type { TerminalSize, TerminalSnapshot } from '@tether/shared';
+import type { TerminalSize, TerminalSizeNotice, TerminalSnapshot } from '@tether/shared';
 import { createByteLog, DEFAULT_TERMINAL_LOG_BYTES, type ByteLog } from './byte-log.ts';
 import { createSizeOwnership, type SizeOwnership } from './size-owner.ts';
 import { filterViewerInput } from './query-filter.ts';
@@ -19,6 +19,8 @@ export const VIEWER_HIGH_WATER_BYTES = 256 * 1024;
 export type ViewerSink = {
   bytes(offset: number, data: Uint8Array): void;
   snapshot(snapshot: TerminalSnapshot): void;
+  /** The PTY size from byte `offset` on (optional: pure-logic tests leave it out). */
+  size?(notice: Omit<TerminalSizeNotice, 'sessionId'>): void;
 };
 
 export type RunnerPort = {
@@ -51,6 +53,8 @@ export function createTerminalRoom(options: {
   const size: SizeOwnership = createSizeOwnership();
   const viewers = new Map<string, Viewer>();
   let lastSnapshot: TerminalSnapshot | null = null;
+  /** The PTY's actual size as the runner last reported it, and the first byte drawn at it. */
+  let ptySize: { offset: number; cols: number; rows: number } | null = null;
   let ended = false;
   /** True once the log holds every byte since its start (the runner is streaming to us). */
   let streaming = false;
@@ -60,9 +64,30 @@ export function createTerminalRoom(options: {
     if (changed && s && !ended) options.runner.resize(s);
   }
 
-  function sendFrom(viewer: Viewer) {
+  function ownerFor(viewerId: string): TerminalSizeNotice['owner'] {
+    const owner = size.owner();
+    switch (owner.kind) {
+      case 'desk':
+        return 'desk';
+      case 'viewer':
+        return owner.viewerId === viewerId ? 'you' : 'other';
+      case 'none':
+        return 'none';
+      default: {
+        const never: never = owner;
+        return never;
+      }
+    }
+  }
+
+  function tellSize(viewer: Viewer) {
+    if (ptySize) viewer.sink.size?.({ ...ptySize, owner: ownerFor(viewer.id) });
+  }
+
+  function sendFrom(viewer: Viewer, chunk?: { offset: number; data: Uint8Array }) {
     if (viewer.sent === null || viewer.paused) return;
-    const bytes = log.since(viewer.sent);
+    // Fast path: a viewer that is exactly at the new chunk gets it without a copy out of the log.
+    const bytes = chunk && chunk.offset === viewer.sent ? chunk.data : log.since(viewer.sent);
     if (bytes === 'gone') {
       needSnapshot(viewer);
       return;
@@ -84,6 +109,7 @@ export function createTerminalRoom(options: {
 
   function startFromSnapshot(viewer: Viewer, snap: TerminalSnapshot) {
     viewer.sink.snapshot(snap);
+    if (ptySize && ptySize.offset > snap.offset) tellSize(viewer);
     viewer.sent = snap.offset;
     viewer.acked = snap.offset;
     viewer.paused = false;
@@ -108,6 +134,7 @@ export function createTerminalRoom(options: {
       if (join.since !== undefined && streaming && log.since(join.since) !== 'gone' && join.since <= log.end) {
         viewer.sent = join.since;
         viewer.acked = join.since;
+        tellSize(viewer);
         sendFrom(viewer);
         return 'bytes';
       }
@@ -134,18 +161,39 @@ export function createTerminalRoom(options: {
 
     /** PTY bytes from the runner. */
     output(offset: number, data: Uint8Array) {
-      if (streaming && offset > log.end) streaming = false; // a gap: everyone needs a snapshot
+      if (streaming && offset > log.end) {
+        // A gap (the runner dropped bytes, or reconnected): everyone needs a snapshot.
+        streaming = false;
+        for (const viewer of viewers.values()) viewer.sent = null;
+        if (viewers.size > 0 && !ended) options.runner.requestSnapshot();
+      }
       log.append(offset, data);
       if (!streaming) return;
-      for (const viewer of viewers.values()) sendFrom(viewer);
+      const chunk = offset >= log.start ? { offset, data } : undefined;
+      for (const viewer of viewers.values()) sendFrom(viewer, chunk);
     },
 
     /** A snapshot from the runner: the screen as of byte `offset`. Bytes from there on follow it. */
     snapshot(snap: TerminalSnapshot) {
       lastSnapshot = snap;
-      if (!streaming || log.end !== snap.offset) log.reset(snap.offset);
-      streaming = true;
+      if (ptySize === null || snap.offset >= ptySize.offset) ptySize = { offset: snap.offset, cols: snap.cols, rows: snap.rows };
+      // Bytes from the snapshot's offset on that the log already holds stay (the runner may have
+      // sent some before the screen model caught up); otherwise the log restarts at the snapshot.
+      if (snap.offset < log.start || snap.offset > log.end) log.reset(snap.offset);
+      // Streaming means the runner sends every byte; it does so only while someone watches.
+      streaming = viewers.size > 0;
       for (const viewer of viewers.values()) if (viewer.sent === null || log.since(viewer.sent) === 'gone') startFromSnapshot(viewer, snap);
+    },
+
+    /** The runner reports the PTY's size (after a resize, and on every connect). */
+    ptyResized(report: { offset: number; cols: number; rows: number; desk: boolean }) {
+      if (report.desk) size.deskAttached({ cols: report.cols, rows: report.rows });
+      else applyResize(size.deskDetached());
+      ptySize = { offset: report.offset, cols: report.cols, rows: report.rows };
+      for (const viewer of viewers.values()) if (viewer.sent !== null) tellSize(viewer);
+    },
+    get ptySize() {
+      return ptySize;
     },
 
     input(viewerId: string, data: string): 'written' | 'dropped' | 'read-only' | 'not-joined' {
@@ -167,7 +215,9 @@ export function createTerminalRoom(options: {
       const viewer = viewers.get(viewerId);
       if (!viewer) return 'not-joined';
       if (!viewer.canWrite) return 'read-only';
+      const before = size.owner();
       applyResize(fit ? size.takeControl(viewerId, s) : size.viewerResized(viewerId, s));
+      if (JSON.stringify(before) !== JSON.stringify(size.owner())) for (const v of viewers.values()) if (v.sent !== null) tellSize(v);
       return 'ok';
     },
 

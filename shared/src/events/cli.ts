@@ -7,7 +7,7 @@ import { ChatMessageInputSchema } from '../chat.ts';
 import { MAX_MESSAGES_PER_BATCH } from '../limits.ts';
 import { PromptStatusUpdateSchema } from '../prompts.ts';
 import { AnswerSchema, PendingRequestSchema } from '../approvals.ts';
-import { TerminalOutputSchema, TerminalSnapshotSchema, ColsSchema, RowsSchema } from '../terminal.ts';
+import { TerminalOutputSchema, TerminalSnapshotSchema, TerminalSizeReportSchema, ColsSchema, RowsSchema } from '../terminal.ts';
 import { MachineInfoSchema } from '../machine.ts';
 import type { AckFn } from '../protocol.ts';
 
@@ -28,6 +28,7 @@ export const CliEventSchemas = {
   }),
   'terminal:output': TerminalOutputSchema,
   'terminal:snapshot': TerminalSnapshotSchema,
+  'terminal:size': TerminalSizeReportSchema,
   'machine:register': MachineInfoSchema,
 } as const;
 export type CliEventName = keyof typeof CliEventSchemas;
@@ -44,6 +45,7 @@ export type CliAcks = {
   'approval:withdraw': object;
   'terminal:output': object;
   'terminal:snapshot': object;
+  'terminal:size': object;
   'machine:register': object;
 };
 

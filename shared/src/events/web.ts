@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { RequestIdSchema, SessionIdSchema, SeqSchema } from '../ids.ts';
 import { PromptSendSchema, type Prompt } from '../prompts.ts';
 import { AnswerSchema, type PendingRequest, type Resolution } from '../approvals.ts';
-import { TerminalInputSchema, TerminalResizeSchema, TerminalSubscribeSchema } from '../terminal.ts';
+import { TerminalInputSchema, TerminalResizeSchema, TerminalSubscribeSchema, type TerminalSizeNotice } from '../terminal.ts';
 import type { Session } from '../session.ts';
 import type { ChatMessage } from '../chat.ts';
 import type { Machine } from '../machine.ts';
@@ -57,4 +57,5 @@ export type WebServerToClient = {
   'machine:updated': (machine: Machine) => void;
   'terminal:output': (payload: { sessionId: string; offset: number; data: Uint8Array | ArrayBuffer }) => void;
   'terminal:snapshot': (payload: { sessionId: string; offset: number; cols: number; rows: number; data: string }) => void;
+  'terminal:size': (payload: TerminalSizeNotice) => void;
 };
