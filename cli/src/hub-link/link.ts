@@ -46,8 +46,12 @@ export type HubLink = {
   push<E extends OutboxEventName>(event: E, payload: CliPayload<E>): void;
   /** Live-only request (not buffered): resolves with the ack, or null when not connected / no ack in time. */
   request<E extends CliEventName>(event: E, payload: CliPayload<E>): Promise<Ack<CliAcks[E]> | null>;
-  /** Fire-and-forget live event (terminal bytes): dropped when not connected. */
+  /** Fire-and-forget live event: dropped when not connected, and by socket.io while the transport
+   *  is busy writing, so never for a byte stream. */
   volatile<E extends CliEventName>(event: E, payload: CliPayload<E>): void;
+  /** Live event in order with everything else on the socket (terminal bytes); false when not
+   *  connected. `onAck` runs when the hub acked it (the caller bounds what is in flight). */
+  send<E extends CliEventName>(event: E, payload: CliPayload<E>, onAck?: (ack: Ack<CliAcks[E]>) => void): boolean;
   /** Resolves when the outbox is empty, or false after `timeoutMs`. */
   drain(timeoutMs: number): Promise<boolean>;
   stop(): void;
@@ -214,6 +218,12 @@ export function connectHubLink(options: {
     request: (event, payload) => (registered ? emitWithAck(event, payload) : Promise.resolve(null)),
     volatile: (event, payload) => {
       if (registered && socket.connected) socket.volatile.emit(event, payload);
+    },
+    send: (event, payload, onAck) => {
+      if (!registered || !socket.connected) return false;
+      if (onAck) socket.emit(event, payload, onAck);
+      else socket.emit(event, payload);
+      return true;
     },
     drain: (timeoutMs) =>
       new Promise<boolean>((resolve) => {

@@ -15,12 +15,17 @@ export type ScreenModel = {
   resize(size: { cols: number; rows: number }): void;
   /** Resolves once every write so far has been parsed. */
   settled(): Promise<void>;
+  /** Calls `callback` synchronously at the moment every write so far, and no later one, has been
+   *  parsed: the only point where a snapshot matches an exact byte offset (a promise would resolve
+   *  a microtask later, after the parser may have moved on). */
+  whenParsed(callback: () => void): void;
   rows(): ScreenRow[];
   /** The visible screen as plain text, one line per row (trailing spaces trimmed). */
   text(): string;
   promptState(): PromptState;
-  /** Serialized screen (ANSI) that redraws this state in a fresh terminal of the same size. */
-  serialize(): string;
+  /** Serialized screen (ANSI) that redraws this state in a fresh terminal of the same size, with up
+   *  to `scrollback` lines of history above it (default none). */
+  serialize(options?: { scrollback?: number }): string;
   cols(): number;
   rowsCount(): number;
   stop(): void;
@@ -60,6 +65,7 @@ export function createScreenModel(options: { cols: number; rows: number }): Scre
     write: (data) => term.write(data),
     resize: (size) => term.resize(size.cols, size.rows),
     settled: () => new Promise<void>((resolve) => term.write('', resolve)),
+    whenParsed: (callback) => term.write('', callback),
     rows,
     text: () => rows().map((r) => r.text).join('\n'),
     promptState: () => {
@@ -67,7 +73,7 @@ export function createScreenModel(options: { cols: number; rows: number }): Scre
       if (state.kind !== 'starting') seenReady = true;
       return state;
     },
-    serialize: () => serializer.serialize({ scrollback: 0 }),
+    serialize: (serializeOptions = {}) => serializer.serialize({ scrollback: serializeOptions.scrollback ?? 0 }),
     cols: () => term.cols,
     rowsCount: () => term.rows,
     stop: () => term.dispose(),
