@@ -1,0 +1,87 @@
+// CLI parity with the phone: `tether send` types a message through the same queue, `tether chat`
+// prints the structured chat, `tether doctor` checks the setup; model switch from the hub.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeAnthropic, text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
+import { claudeBin, createClaudeSandbox } from '../harness/claude.ts';
+import { startHub } from '../harness/hub.ts';
+import { chatText, startRunner, TETHER_MAIN, watchSession } from '../harness/runner.ts';
+
+const DESK_READY = /❯\s*\n─+\n\s+\? for shortcuts/;
+
+let cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const fn of cleanups.reverse()) await fn();
+  cleanups = [];
+});
+
+async function tether(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn([process.execPath, TETHER_MAIN, ...args], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+describe('tether send / chat / doctor', () => {
+  it('send types a message like the phone; chat prints the chat (text and --json); doctor is all ok', async () => {
+    const fake = await startFakeAnthropic({ script: [when(userSays(/from the shell/), text('shell reply'))] });
+    cleanups.push(() => fake.stop());
+    const hub = await startHub();
+    cleanups.push(() => hub.stop());
+    const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
+    cleanups.push(() => sandbox.stop());
+    const runner = startRunner({ hub, sandbox });
+    cleanups.push(() => runner.stop());
+    const phone = await watchSession({ hub, sessionId: runner.sessionId });
+    cleanups.push(() => phone.stop());
+    await runner.waitForScreen(DESK_READY);
+    const home = mkdtempSync(join(tmpdir(), 'tether-cli-home-'));
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    const env = { TETHER_HOME: home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin() };
+
+    const sent = await tether(['send', runner.sessionId, 'hello', 'from the shell'], env);
+    expect(sent.stderr).toBe('');
+    expect(sent.code).toBe(0);
+    expect(sent.stdout).toMatch(/^queued [0-9a-f-]{36} \(queued\)/);
+    await phone.waitFor(() => phone.messages().find((m) => chatText(m).includes('shell reply')), { what: 'reply to tether send' });
+    const user = phone.messages().find((m) => m.role === 'user')!;
+    expect(chatText(user)).toBe('hello from the shell');
+    expect(user.promptId).not.toBeNull();
+
+    const human = await tether(['chat', runner.sessionId], env);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('[user] hello from the shell');
+    expect(human.stdout).toContain('[assistant] shell reply');
+    const json = await tether(['chat', runner.sessionId, '--json'], env);
+    const lines = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { role: string; seq: number });
+    expect(lines.map((l) => l.role)).toEqual(['user', 'assistant']);
+
+    const bad = await tether(['send', crypto.randomUUID(), 'nobody home'], env);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('hub refused the message');
+
+    const doctor = await tether(['doctor'], env);
+    expect(doctor.stdout).toContain('2.1.197 (Claude Code)');
+    expect(doctor.stdout).not.toContain('FAIL');
+    expect(doctor.code).toBe(0);
+  }, 60_000);
+
+  it('set-model from the hub types /model at an idle prompt and confirms it', async () => {
+    const fake = await startFakeAnthropic();
+    cleanups.push(() => fake.stop());
+    const hub = await startHub();
+    cleanups.push(() => hub.stop());
+    const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
+    cleanups.push(() => sandbox.stop());
+    const runner = startRunner({ hub, sandbox });
+    cleanups.push(() => runner.stop());
+    const phone = await watchSession({ hub, sessionId: runner.sessionId });
+    cleanups.push(() => phone.stop());
+    await runner.waitForScreen(DESK_READY);
+    const ack = await phone.emit('session:set-model', { sessionId: runner.sessionId, model: 'sonnet' });
+    expect(ack.ok).toBe(true);
+    await phone.waitFor(() => phone.session()?.model === 'sonnet', { what: 'model confirmed' });
+    await runner.waitForScreen(/Set model to/i);
+  }, 60_000);
+});
