@@ -29,6 +29,7 @@ import { parseTranscriptLines } from '../transcript/parse.ts';
 import { createPromptQueue } from './prompt-queue.ts';
 import { createApprovals } from './approvals.ts';
 import { loadResumeState, saveResumeState } from './resume-state.ts';
+import { createTerminalStream, type TerminalStream } from './terminal-stream.ts';
 
 /** How long a finished session waits for the hub to take what it is owed before exiting. The rest
  *  stays in the on-disk outbox. */
@@ -37,6 +38,8 @@ const EXIT_DRAIN_MS = 3_000;
 const FAILURE_CONTEXT_ROWS = 8;
 /** Chat messages per message:append (the hub's cap is MAX_MESSAGES_PER_BATCH; stay under it). */
 const APPEND_CHUNK = 100;
+/** How long the final screen may take to reach the hub before session:end goes anyway. */
+const FINAL_SNAPSHOT_MS = 1_000;
 
 export class RunnerStartError extends Error {}
 
@@ -117,7 +120,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
 
   // Filled in once the PTY exists; hub commands that arrive earlier are queued by the prompt queue.
   let pty: PtyProcess | null = null;
-  let viewers = 0;
+  let stream: TerminalStream | null = null;
   const screen = createScreenModel(options.desk === 'attached' && process.stdout.columns ? { cols: process.stdout.columns, rows: process.stdout.rows } : DEFAULT_SIZE);
   cleanups.push(() => screen.stop());
 
@@ -139,7 +142,10 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       sessionId,
       outbox,
       registration,
-      onState: (state) => log(`hub: ${state.kind}${state.kind === 'down' ? ` (${state.reason})` : ''}`),
+      onState: (state) => {
+        log(`hub: ${state.kind}${state.kind === 'down' ? ` (${state.reason})` : ''}`);
+        if (state.kind === 'connected') stream?.connected();
+      },
       onProblem: (message) => log(`hub: ${message}`),
       commands: {
         'prompt:deliver': ({ promptId, text }) => queue.enqueue({ promptId, text }),
@@ -159,13 +165,14 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
           if (options.desk === 'attached') return; // the desk owns the size while attached
           pty?.resize({ cols, rows });
           screen.resize({ cols, rows });
+          stream?.sizeChanged({ cols, rows });
         },
-        'terminal:viewers': ({ count }) => {
-          viewers = count;
-        },
-        'terminal:snapshot-request': () => void sendSnapshot(),
+        'terminal:viewers': ({ count }) => stream?.viewers(count),
+        'terminal:snapshot-request': () => stream?.snapshotRequested(),
       },
     });
+    stream = createTerminalStream({ sessionId, link, screen, ptyOffset: () => pty?.offset() ?? 0, desk: () => options.desk === 'attached' });
+    cleanups.push(() => stream?.stop());
   }
   const approvals = createApprovals({ sessionId, link, rules, permissionMode: () => permissionMode });
   cleanups.push(() => approvals.stop());
@@ -175,12 +182,6 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       if (outbox.size() === 0) outbox.destroy();
       else outbox.close();
     }
-  };
-
-  const sendSnapshot = async () => {
-    if (!pty || !link) return;
-    await screen.settled();
-    link.volatile('terminal:snapshot', { sessionId, offset: pty.offset(), cols: screen.cols(), rows: screen.rowsCount(), data: screen.serialize() });
   };
 
   /** Reported on the hub and returned to the command, which prints it at the desk. */
@@ -308,6 +309,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       onResize: (next) => {
         pty?.resize(next);
         screen.resize(next);
+        stream?.sizeChanged(next);
       },
       onSignal: (signal) => {
         log(`got ${signal}: stopping claude`);
@@ -333,11 +335,10 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     return failEarly(`could not start ${binary}: ${error instanceof Error ? error.message : String(error)}`);
   }
   log(`session ${sessionId}: spawned ${binary} (pid ${pty.pid}) ${JSON.stringify(plan.args)}`);
-  const encoder = new TextEncoder();
   pty.onData(({ data, offset }) => {
     screen.write(data);
     desk?.write(data);
-    if (viewers > 0) link?.volatile('terminal:output', { sessionId, offset, data: encoder.encode(data) });
+    stream?.data({ data, offset });
     if (!checkTimer) checkTimer = setTimeout(checkScreen, 16);
   });
   statusWatch = watchClaudeStatus({
@@ -375,6 +376,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   if (tail) await new Promise((resolve) => setTimeout(resolve, TRANSCRIPT_POLL_MS * 2));
   queue.close('the session ended');
   status = failure ? 'failed' : 'ended';
+  await stream?.final(FINAL_SNAPSHOT_MS);
   link?.push('session:end', {
     sessionId,
     status: failure ? 'failed' : 'ended',
