@@ -13,6 +13,7 @@ import { Route as authedIndexRoute } from './routes/_authed.index.tsx';
 import { Route as newSessionRoute } from './routes/_authed.new.tsx';
 import { Route as sessionRoute } from './routes/_authed.sessions.$sessionId.tsx';
 import { Route as sessionChatRoute } from './routes/_authed.sessions.$sessionId.index.tsx';
+import { Route as sessionTerminalRoute } from './routes/_authed.sessions.$sessionId.terminal.tsx';
 import './lib/ui/app.css';
 
 // Before anything renders or logs a URL: the access token must not stay in the address bar.
@@ -31,7 +32,7 @@ const queryClient = new QueryClient({
 
 const routeTree = rootRoute.addChildren([
   loginRoute,
-  authedRoute.addChildren([authedIndexRoute, newSessionRoute, sessionRoute.addChildren([sessionChatRoute])]),
+  authedRoute.addChildren([authedIndexRoute, newSessionRoute, sessionRoute.addChildren([sessionChatRoute, sessionTerminalRoute])]),
 ]);
 
 const router = createRouter({

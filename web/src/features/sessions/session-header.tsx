@@ -1,11 +1,32 @@
 // session-header.tsx: the top bar of one session: back to the list, the title on its own line (a
 // phone has no room beside it), then status, launch kind and directory. Waiting approvals show in
 // the approval sheet below, not here. Sticky, below the phone's status bar.
-import { Link } from '@tanstack/react-router';
+import { Link, useRouterState } from '@tanstack/react-router';
 import type { Session } from '@tether/shared';
 import { describeLaunchKind, formatDirectory, sessionTitle } from '../../lib/format.ts';
 import { Badge, StatusPill } from '../../lib/ui/badge.tsx';
-import { IconBack } from '../../lib/ui/icons.tsx';
+import { IconBack, IconChat, IconTerminal } from '../../lib/ui/icons.tsx';
+
+/** Chat ⇄ terminal, for PTY sessions: one button that names where it goes. */
+function ViewToggle({ session }: { session: Session }) {
+  const onTerminal = useRouterState({ select: (state) => state.location.pathname.endsWith('/terminal') });
+  if (session.launchKind !== 'pty') return null;
+  return onTerminal ? (
+    <Link to="/sessions/$sessionId" params={{ sessionId: session.id }} className="icon-button view-toggle" aria-label="Chat" title="Chat">
+      <IconChat size={22} />
+    </Link>
+  ) : (
+    <Link
+      to="/sessions/$sessionId/terminal"
+      params={{ sessionId: session.id }}
+      className="icon-button view-toggle"
+      aria-label="Terminal"
+      title="Terminal"
+    >
+      <IconTerminal size={22} />
+    </Link>
+  );
+}
 
 export function SessionHeader({ session }: { session: Session }) {
   const kind = describeLaunchKind(session.launchKind);
@@ -24,6 +45,7 @@ export function SessionHeader({ session }: { session: Session }) {
           </span>
         </div>
       </div>
+      <ViewToggle session={session} />
     </header>
   );
 }

@@ -1,0 +1,278 @@
+// terminal-view.tsx: the live xterm of a PTY session, mirrored through the hub. Loaded lazily
+// (xterm is ~100 KB gzip and most visits never open it) and streaming only while it is on screen.
+//
+//   mount / visible / reconnect ─terminal:subscribe {since}─► hub ─snapshot | bytes(offset)─► stream ─► xterm
+//   xterm.onData (+ sticky Ctrl/Alt) and quick keys ─terminal:input─► hub ─► PTY (if this viewer may write)
+//   "Fit" ─terminal:resize {fit: true}─► hub ─terminal:size {owner}─► every viewer resizes
+//
+// Invariant: the screen only ever shows bytes in order (terminal-stream.ts); a hidden tab holds no
+// subscription, so nobody streams for a screen nobody looks at.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Terminal } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+import { WebLinksAddon } from '@xterm/addon-web-links';
+import '@xterm/xterm/css/xterm.css';
+import type { Session, TerminalSizeNotice } from '@tether/shared';
+import { getSocket, requestHub, SocketRequestError } from '../../lib/socket.ts';
+import { Spinner } from '../../lib/ui/badge.tsx';
+import { applyModifiers, type Modifiers } from './keys.ts';
+import { QuickKeys } from './quick-keys.tsx';
+import { createTerminalStream } from './terminal-stream.ts';
+
+/** Acks tell the hub how far this viewer has drawn (its flow control). Batched: one per chunk would
+ *  double the messages on a busy build log. */
+const ACK_INTERVAL_MS = 100;
+/** Lines kept above the screen for scrolling back on the phone. */
+const SCROLLBACK_LINES = 5_000;
+/** Container resizes settle (keyboard opening, rotation) before this viewer reports its size. */
+const RESIZE_SETTLE_MS = 150;
+
+/** A dark terminal in both themes: claude's TUI colors are chosen for dark backgrounds. */
+const TERMINAL_THEME = {
+  background: '#141416',
+  foreground: '#e7e5e0',
+  cursor: '#e07a52',
+  cursorAccent: '#141416',
+  selectionBackground: 'rgba(224, 122, 82, 0.35)',
+};
+
+type Phase = { kind: 'connecting' } | { kind: 'live' } | { kind: 'gone'; reason: string } | { kind: 'error'; reason: string };
+
+function toBytes(data: Uint8Array | ArrayBuffer): Uint8Array {
+  return data instanceof Uint8Array ? data : new Uint8Array(data);
+}
+
+function ownerWords(owner: TerminalSizeNotice['owner'] | null): string {
+  switch (owner) {
+    case 'you':
+      return 'Sized to this screen';
+    case 'desk':
+      return 'The desk terminal sets the size';
+    case 'other':
+      return 'Another device sets the size';
+    case 'none':
+    case null:
+      return '';
+    default: {
+      const never: never = owner;
+      return String(never);
+    }
+  }
+}
+
+export function TerminalView({ session }: { session: Session }) {
+  const sessionId = session.id;
+  const hostRef = useRef<HTMLDivElement>(null);
+  const termRef = useRef<Terminal | null>(null);
+  const fitRef = useRef<FitAddon | null>(null);
+  const [phase, setPhase] = useState<Phase>({ kind: 'connecting' });
+  const [size, setSize] = useState<{ cols: number; rows: number; owner: TerminalSizeNotice['owner'] | null } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [modifiers, setModifiers] = useState<Modifiers>({ ctrl: false, alt: false });
+  const modifiersRef = useRef(modifiers);
+  modifiersRef.current = modifiers;
+
+  const send = useCallback(
+    (data: string) => {
+      requestHub('terminal:input', { sessionId, data }).catch((error: unknown) => {
+        if (error instanceof SocketRequestError && error.code === 'forbidden') setNotice('This device can only watch this terminal.');
+        else if (error instanceof SocketRequestError && error.code === 'gone') setNotice('The session has ended.');
+      });
+    },
+    [sessionId],
+  );
+
+  useEffect(() => {
+    const host = hostRef.current;
+    const socket = getSocket();
+    if (!host || !socket) return;
+    const coarse = window.matchMedia('(pointer: coarse)').matches;
+    const term = new Terminal({
+      fontFamily: "ui-monospace, 'SF Mono', SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', monospace",
+      fontSize: coarse ? 12 : 13.5,
+      lineHeight: 1.1,
+      scrollback: SCROLLBACK_LINES,
+      theme: TERMINAL_THEME,
+      cursorBlink: false,
+      // The PTY converts newlines itself; the stream is raw bytes from it.
+      convertEol: false,
+    });
+    const fit = new FitAddon();
+    term.loadAddon(fit);
+    term.loadAddon(new WebLinksAddon((_event, uri) => window.open(uri, '_blank', 'noopener,noreferrer')));
+    term.open(host);
+    termRef.current = term;
+    fitRef.current = fit;
+
+    let alive = true;
+    let subscribed = false;
+    let acked = 0;
+    let ackTimer: ReturnType<typeof setTimeout> | null = null;
+
+    const stream = createTerminalStream({
+      reset: (snapshot) => {
+        term.reset();
+        term.resize(snapshot.cols, snapshot.rows);
+        term.write(snapshot.data);
+        setSize((current) => ({ cols: snapshot.cols, rows: snapshot.rows, owner: current?.owner ?? null }));
+      },
+      write: (data) => term.write(data, scheduleAck),
+      resync: (since) => void subscribe(since),
+    });
+
+    function scheduleAck() {
+      if (ackTimer) return;
+      ackTimer = setTimeout(() => {
+        ackTimer = null;
+        const next = stream.next();
+        if (!alive || !subscribed || next === null || next <= acked) return;
+        acked = next;
+        requestHub('terminal:ack', { sessionId, offset: next }).catch(() => {});
+      }, ACK_INTERVAL_MS);
+    }
+
+    async function subscribe(since: number | null) {
+      stream.begin(since);
+      try {
+        const ack = await requestHub('terminal:subscribe', since === null ? { sessionId } : { sessionId, since });
+        if (!alive) return;
+        subscribed = true;
+        if (ack.mode === 'bytes' && stream.next() === null) stream.begin(ack.offset);
+        setPhase({ kind: 'live' });
+        reportSize();
+      } catch (error) {
+        if (!alive) return;
+        if (error instanceof SocketRequestError && error.code === 'gone') setPhase({ kind: 'gone', reason: error.message });
+        else setPhase({ kind: 'error', reason: error instanceof Error ? error.message : String(error) });
+      }
+    }
+
+    function unsubscribe() {
+      if (!subscribed) return;
+      subscribed = false;
+      requestHub('terminal:unsubscribe', { sessionId }).catch(() => {});
+    }
+
+    /** Tells the hub what would fit here, without taking control: used once this viewer types. */
+    function reportSize() {
+      const dims = fit.proposeDimensions();
+      if (!dims || !subscribed || !Number.isFinite(dims.cols) || !Number.isFinite(dims.rows)) return;
+      const cols = Math.max(2, Math.min(1000, Math.floor(dims.cols)));
+      const rows = Math.max(1, Math.min(500, Math.floor(dims.rows)));
+      requestHub('terminal:resize', { sessionId, cols, rows, fit: false }).catch(() => {});
+    }
+
+    const onSnapshot = (payload: { sessionId: string; offset: number; cols: number; rows: number; data: string }) => {
+      if (payload.sessionId === sessionId) stream.snapshot(payload);
+    };
+    const onOutput = (payload: { sessionId: string; offset: number; data: Uint8Array | ArrayBuffer }) => {
+      if (payload.sessionId === sessionId) stream.bytes(payload.offset, toBytes(payload.data));
+    };
+    const onSize = (payload: TerminalSizeNotice) => {
+      if (payload.sessionId !== sessionId) return;
+      if (term.cols !== payload.cols || term.rows !== payload.rows) term.resize(payload.cols, payload.rows);
+      setSize({ cols: payload.cols, rows: payload.rows, owner: payload.owner });
+    };
+    const onConnect = () => void subscribe(stream.next());
+    const onVisibility = () => {
+      if (document.visibilityState === 'hidden') unsubscribe();
+      else if (!subscribed) void subscribe(stream.next());
+    };
+
+    socket.on('terminal:snapshot', onSnapshot);
+    socket.on('terminal:output', onOutput);
+    socket.on('terminal:size', onSize);
+    socket.on('connect', onConnect);
+    document.addEventListener('visibilitychange', onVisibility);
+
+    const data = term.onData((typed) => {
+      const mods = modifiersRef.current;
+      if (mods.ctrl || mods.alt) setModifiers({ ctrl: false, alt: false });
+      send(applyModifiers(typed, mods));
+    });
+    const selection = term.onSelectionChange(() => {
+      const text = term.getSelection();
+      if (text) navigator.clipboard?.writeText(text).catch(() => {});
+    });
+
+    let resizeTimer: ReturnType<typeof setTimeout> | null = null;
+    const observer = new ResizeObserver(() => {
+      if (resizeTimer) clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(reportSize, RESIZE_SETTLE_MS);
+    });
+    observer.observe(host);
+
+    if (document.visibilityState !== 'hidden') void subscribe(null);
+
+    return () => {
+      alive = false;
+      if (ackTimer) clearTimeout(ackTimer);
+      if (resizeTimer) clearTimeout(resizeTimer);
+      observer.disconnect();
+      document.removeEventListener('visibilitychange', onVisibility);
+      socket.off('terminal:snapshot', onSnapshot);
+      socket.off('terminal:output', onOutput);
+      socket.off('terminal:size', onSize);
+      socket.off('connect', onConnect);
+      unsubscribe();
+      data.dispose();
+      selection.dispose();
+      term.dispose();
+      termRef.current = null;
+      fitRef.current = null;
+    };
+  }, [sessionId, send]);
+
+  const fitToScreen = () => {
+    const dims = fitRef.current?.proposeDimensions();
+    if (!dims || !Number.isFinite(dims.cols) || !Number.isFinite(dims.rows)) return;
+    const cols = Math.max(2, Math.min(1000, Math.floor(dims.cols)));
+    const rows = Math.max(1, Math.min(500, Math.floor(dims.rows)));
+    requestHub('terminal:resize', { sessionId, cols, rows, fit: true }).catch((error: unknown) => {
+      setNotice(error instanceof Error ? `Couldn't resize: ${error.message}` : "Couldn't resize");
+    });
+    termRef.current?.focus();
+  };
+
+  const onQuickKey = (data: string) => {
+    const mods = modifiersRef.current;
+    if (mods.ctrl || mods.alt) setModifiers({ ctrl: false, alt: false });
+    send(mods.alt ? `\x1b${data}` : data);
+  };
+
+  const live = phase.kind === 'live';
+  return (
+    <div className="terminal-screen">
+      <div className="terminal-bar">
+        <span className="terminal-size" role="status">
+          {phase.kind === 'connecting' ? (
+            <>
+              <Spinner size={12} /> Connecting…
+            </>
+          ) : phase.kind === 'live' ? (
+            size ? `${size.cols}×${size.rows}${ownerWords(size.owner) ? ` · ${ownerWords(size.owner)}` : ''}` : 'Live'
+          ) : phase.kind === 'gone' ? (
+            'Session ended: the terminal is gone'
+          ) : (
+            `Terminal unavailable: ${phase.reason}`
+          )}
+        </span>
+        <button type="button" className="button button-quiet terminal-fit" onClick={fitToScreen} disabled={!live || session.deskAttached}>
+          Fit to screen
+        </button>
+      </div>
+      {notice ? (
+        <p className="terminal-notice" role="alert">
+          {notice}
+        </p>
+      ) : null}
+      <div className="terminal-host" ref={hostRef} aria-label="Terminal" role="region" />
+      <QuickKeys
+        onKey={onQuickKey}
+        modifiers={modifiers}
+        onToggle={(modifier) => setModifiers((current) => ({ ...current, [modifier]: !current[modifier] }))}
+        disabled={!live}
+      />
+    </div>
+  );
+}
