@@ -5,6 +5,9 @@ import { loadCredentials } from '../config/credentials.ts';
 import { tetherPaths } from '../config/paths.ts';
 import { CommandError, type Command } from './command.ts';
 
+/** Long enough that this session's own outbox exists (and is locked) before orphans are scanned. */
+const ORPHAN_DELAY_MS = 3_000;
+
 const command: Command = {
   name: 'claude',
   summary: 'run claude in a PTY at this terminal, mirrored to the hub',
@@ -14,6 +17,19 @@ const command: Command = {
     const creds = loadCredentials();
     const paths = tetherPaths();
     const desk = process.stdin.isTTY && process.stdout.isTTY ? 'attached' : 'headless';
+    // Outboxes left by runners that exited while the hub was down (or died) are delivered in the
+    // background, a little after this session opened its own outbox (which is never touched).
+    const orphans = new AbortController();
+    let orphanRun: Promise<unknown> = Promise.resolve();
+    const orphanTimer = creds
+      ? setTimeout(() => {
+          orphanRun = import('../hub-link/orphans.ts')
+            .then(({ deliverOrphanOutboxes }) =>
+              deliverOrphanOutboxes({ dir: paths.outbox, hubUrl: creds.hubUrl, token: creds.token, signal: orphans.signal }),
+            )
+            .catch(() => {});
+        }, ORPHAN_DELAY_MS)
+      : null;
     try {
       const result = await runSession({
         userArgs: args,
@@ -28,6 +44,10 @@ const command: Command = {
     } catch (error) {
       if (error instanceof RunnerStartError) throw new CommandError(error.message, 127);
       throw error;
+    } finally {
+      if (orphanTimer) clearTimeout(orphanTimer);
+      orphans.abort();
+      await orphanRun;
     }
   },
 };

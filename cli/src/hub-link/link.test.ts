@@ -7,13 +7,16 @@ import { join } from 'node:path';
 import { Server } from 'socket.io';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectHubLink, type HubLink } from './link.ts';
-import { openOutbox } from './outbox.ts';
+import { openOutbox, outboxLockPath } from './outbox.ts';
+import { deliverOrphanOutboxes } from './orphans.ts';
+import { existsSync, writeFileSync } from 'node:fs';
 
 const SESSION = '11111111-2222-4333-8444-555555555555';
 
 type FakeHub = {
   port: number;
   received: string[];
+  ends: Array<{ status: string; reason: string | null }>;
   registrations: number;
   /** Ack nothing for the next n message:append calls (the hub stored them but the ack was lost). */
   loseAcks(n: number): void;
@@ -23,6 +26,7 @@ type FakeHub = {
 
 async function startFakeHub(port = 0): Promise<FakeHub> {
   const received: string[] = [];
+  const ends: Array<{ status: string; reason: string | null }> = [];
   let registrations = 0;
   let lose = 0;
   let http: HttpServer;
@@ -45,6 +49,10 @@ async function startFakeHub(port = 0): Promise<FakeHub> {
         ack({ ok: true, added: payload.messages.length, lastSeq: received.length });
       });
       socket.on('session:update', (_payload, ack) => ack({ ok: true, session: {} }));
+      socket.on('session:end', (payload: { status: string; reason: string | null }, ack) => {
+        ends.push(payload);
+        ack({ ok: true, session: {} });
+      });
     });
     await new Promise<void>((resolve) => http.listen(at, '127.0.0.1', resolve));
     return (http.address() as { port: number }).port;
@@ -53,6 +61,7 @@ async function startFakeHub(port = 0): Promise<FakeHub> {
   const hub: FakeHub = {
     port: bound,
     received,
+    ends,
     get registrations() {
       return registrations;
     },
@@ -133,5 +142,33 @@ describe('hub-link outbox', () => {
     const again = openOutbox({ dir, sessionId: SESSION });
     expect(again.peek(10).map((e) => e.event)).toEqual(['message:append']);
     again.close();
+  });
+});
+
+describe('orphan outboxes', () => {
+  it('delivers an outbox whose runner is gone, ends its session, and deletes it; a live owner is left alone', async () => {
+    const hub = await startFakeHub();
+    cleanups.push(() => hub.stop());
+    const dir = mkdtempSync(join(tmpdir(), 'tether-orphans-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const orphan = openOutbox({ dir, sessionId: SESSION });
+    orphan.setMeta('registration', JSON.stringify({ id: SESSION, cwd: '/tmp', launchKind: 'pty', status: 'thinking' }));
+    orphan.push('message:append', { sessionId: SESSION, messages: [message('o1')] });
+    orphan.push('message:append', { sessionId: SESSION, messages: [message('o2')] });
+    orphan.close();
+    const LIVE = '99999999-2222-4333-8444-555555555555';
+    const live = openOutbox({ dir, sessionId: LIVE });
+    live.setMeta('registration', JSON.stringify({ id: LIVE, cwd: '/tmp', launchKind: 'pty' }));
+    live.push('message:append', { sessionId: LIVE, messages: [message('live')] });
+    cleanups.push(() => live.close());
+    // A lock naming a dead pid is an orphan too.
+    writeFileSync(outboxLockPath({ dir, sessionId: SESSION }), '2147483646');
+
+    const result = await deliverOrphanOutboxes({ dir, hubUrl: `http://127.0.0.1:${hub.port}`, token: 'good' });
+    expect(result.delivered).toEqual([SESSION]);
+    expect(hub.received).toEqual(['o1', 'o2']);
+    expect(hub.ends).toEqual([expect.objectContaining({ status: 'failed', reason: expect.stringContaining('stopped without ending') })]);
+    expect(existsSync(join(dir, `${SESSION}.sqlite`))).toBe(false);
+    expect(live.size()).toBe(1);
   });
 });

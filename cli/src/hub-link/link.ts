@@ -123,7 +123,10 @@ export function connectHubLink(options: {
   };
 
   const register = async (): Promise<void> => {
-    const ack = await emitWithAck('session:register', options.registration());
+    const registration = options.registration();
+    // Kept with the outbox so another process can deliver it if this one dies (orphans.ts).
+    outbox.setMeta('registration', JSON.stringify(registration));
+    const ack = await emitWithAck('session:register', registration);
     if (stopped || !socket.connected) return;
     if (ack && ack.ok) {
       registered = true;

@@ -5,7 +5,7 @@
 // acked (or refused for good by the hub); the hub dedupes chat by message id, state is idempotent,
 // so a resend after a lost ack is harmless.
 import { Database } from 'bun:sqlite';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CliPayload } from '@tether/shared';
 
@@ -15,37 +15,70 @@ export type OutboxEntry = { [E in OutboxEventName]: { seq: number; event: E; pay
 
 export type Outbox = {
   path: string;
+  sessionId: string;
   push<E extends OutboxEventName>(event: E, payload: CliPayload<E>): number;
   /** Oldest entries first, at most `limit`. */
   peek(limit: number): OutboxEntry[];
   /** Drop every entry with seq <= `seq` (acked or refused for good). */
   ackThrough(seq: number): void;
   size(): number;
+  /** Whether a session:end is waiting in the outbox. */
+  hasEnd(): boolean;
+  /** A small key/value store next to the entries (the last registration, for replay by another process). */
+  getMeta(key: string): string | null;
+  setMeta(key: string, value: string): void;
   close(): void;
   /** Close and delete the file (only once everything is acked). */
   destroy(): void;
 };
 
+/** `<dir>/<sessionId>.lock` holds the pid of the process that owns an outbox. An outbox without a
+ *  lock, or whose lock names a dead process, is an orphan another runner may deliver (orphans.ts). */
+export function outboxLockPath(options: { dir: string; sessionId: string }): string {
+  return join(options.dir, `${options.sessionId}.lock`);
+}
+
+export function outboxOwnerAlive(options: { dir: string; sessionId: string }): boolean {
+  const lock = outboxLockPath(options);
+  if (!existsSync(lock)) return false;
+  const pid = Number(readFileSync(lock, 'utf8').trim());
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export function openOutbox(options: { dir: string; sessionId: string }): Outbox {
   mkdirSync(options.dir, { recursive: true, mode: 0o700 });
   const path = join(options.dir, `${options.sessionId}.sqlite`);
+  const lock = outboxLockPath(options);
+  writeFileSync(lock, String(process.pid), { mode: 0o600 });
   const db = new Database(path, { create: true });
   db.exec('PRAGMA journal_mode = WAL');
   // FULL: an acknowledged push survives a power cut; the write rate (chat lines) is low.
   db.exec('PRAGMA synchronous = FULL');
   db.exec('CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, event TEXT NOT NULL, payload TEXT NOT NULL)');
+  db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
   const insert = db.prepare<{ seq: number }, [string, string]>('INSERT INTO outbox (event, payload) VALUES (?, ?) RETURNING seq');
   const select = db.prepare<{ seq: number; event: string; payload: string }, [number]>('SELECT seq, event, payload FROM outbox ORDER BY seq LIMIT ?');
   const remove = db.prepare<unknown, [number]>('DELETE FROM outbox WHERE seq <= ?');
   const count = db.prepare<{ n: number }, []>('SELECT COUNT(*) AS n FROM outbox');
+  const ends = db.prepare<{ n: number }, []>("SELECT COUNT(*) AS n FROM outbox WHERE event = 'session:end'");
+  const metaGet = db.prepare<{ value: string }, [string]>('SELECT value FROM meta WHERE key = ?');
+  const metaSet = db.prepare<unknown, [string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
   let closed = false;
   const close = () => {
     if (closed) return;
     closed = true;
     db.close();
+    rmSync(lock, { force: true });
   };
   return {
     path,
+    sessionId: options.sessionId,
     push: (event, payload) => insert.get(event, JSON.stringify(payload))!.seq,
     peek: (limit) =>
       select.all(limit).map((row) => ({ seq: row.seq, event: row.event, payload: JSON.parse(row.payload) }) as OutboxEntry),
@@ -53,6 +86,11 @@ export function openOutbox(options: { dir: string; sessionId: string }): Outbox 
       remove.run(seq);
     },
     size: () => count.get()!.n,
+    hasEnd: () => ends.get()!.n > 0,
+    getMeta: (key) => metaGet.get(key)?.value ?? null,
+    setMeta: (key, value) => {
+      metaSet.run(key, value);
+    },
     close,
     destroy: () => {
       close();
