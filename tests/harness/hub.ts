@@ -38,7 +38,7 @@ export function makeTempHome(prefix = 'tether-hub-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export async function startHub(options: { home?: string; webDist?: string; revocationCheckMs?: number } = {}): Promise<HubHandle> {
+export async function startHub(options: { home?: string; webDist?: string; revocationCheckMs?: number; terminalLogBytes?: number } = {}): Promise<HubHandle> {
   const ownsHome = !options.home;
   const home = options.home ?? makeTempHome();
   const hub = await createHub({
@@ -47,6 +47,7 @@ export async function startHub(options: { home?: string; webDist?: string; revoc
       home,
       ...(options.webDist ? { webDist: options.webDist } : {}),
       ...(options.revocationCheckMs !== undefined ? { revocationCheckMs: options.revocationCheckMs } : {}),
+      ...(options.terminalLogBytes !== undefined ? { terminalLogBytes: options.terminalLogBytes } : {}),
     },
   });
   const createToken = async (namespace: string, label = `test ${namespace}`) =>

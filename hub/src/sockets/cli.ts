@@ -55,10 +55,12 @@ export function bindCliSocket(options: {
         // get a fresh snapshot. A resumed session starts a new terminal.
         const room = terminals.find(ns, registration.id);
         if (room?.ended && !isFinalStatus(result.session.status)) terminals.reopen(ns, registration.id);
-        else if (room && room.viewerCount > 0) {
-          socket.emit('terminal:viewers', { sessionId: registration.id, count: room.viewerCount });
-          socket.emit('terminal:snapshot-request', { sessionId: registration.id });
-        }
+        const count = room && !room.ended ? room.viewerCount : 0;
+        // After the ack: the runner can only send once it knows it is registered.
+        setImmediate(() => {
+          socket.emit('terminal:viewers', { sessionId: registration.id, count });
+          if (count > 0) socket.emit('terminal:snapshot-request', { sessionId: registration.id });
+        });
         broadcast.toNamespace(ns, 'session:updated', result.session);
         // Prompts queued while this runner was away.
         for (const prompt of queuedPrompts({ store, namespace: ns, sessionId: registration.id })) {
