@@ -17,6 +17,9 @@ export type HubConfig = {
   revocationCheckMs?: number;
   /** Bytes of PTY output the hub keeps per terminal for replay (default 1 MiB, DEFAULT_TERMINAL_LOG_BYTES). */
   terminalLogBytes?: number;
+  /** How long a runner whose socket vanished may take to come back before its pending approval
+   *  requests are withdrawn (default 30 s, RUNNER_GONE_GRACE_MS; tests make it short). */
+  runnerGoneGraceMs?: number;
 };
 
 export const HUB_VERSION: string = pkg.version;

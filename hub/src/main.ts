@@ -51,6 +51,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     resolver,
     ...(config.revocationCheckMs !== undefined ? { revocationCheckMs: config.revocationCheckMs } : {}),
     ...(config.terminalLogBytes !== undefined ? { terminalLogBytes: config.terminalLogBytes } : {}),
+    ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}),
   });
   const engineHandler = sockets.engine.handler();
 

@@ -67,6 +67,24 @@ export const ResolutionSchema = z.object({
 });
 export type Resolution = z.infer<typeof ResolutionSchema>;
 
+/** Who answered at the desk (the person at the terminal where `tether claude` runs). */
+export const DESK_ANSWERER = 'desk';
+
+/** Runner → hub: the desk answered first. `answer: null` means the desk took the request to claude's
+ *  own dialog (the decision is then made there). The ack says whether the desk won; when another
+ *  client answered first, `resolution` carries that answer and the runner uses it instead. */
+export const DeskAnswerSchema = z.object({
+  sessionId: SessionIdSchema,
+  requestId: RequestIdSchema,
+  answer: AnswerSchema.nullable(),
+  device: z.string().max(MAX_LABEL_CHARS).nullable().default(null),
+});
+export type DeskAnswer = z.input<typeof DeskAnswerSchema>;
+export type DeskAnswerAck = { won: boolean; resolution: Resolution };
+
+/** `GET /api/pending`: every waiting request of the caller's namespace. */
+export type PendingList = { pending: PendingRequest[] };
+
 /** Builds AskUserQuestion's `answers` map from picked labels and free text ("Other").
  *  Multi-select answers are the labels joined with ", ", as claude's own picker writes them. */
 export function buildQuestionAnswers(options: {

@@ -48,6 +48,9 @@ export const SessionSchema = z.object({
   failureReason: Label.nullable(),
   exitCode: z.number().int().nullable(),
   pendingCount: z.number().int().min(0),
+  /** Permission prompts are skipped (bypassPermissions): only ever because the user asked for it
+   *  when starting the session. Viewers show a "bypass" badge. Derived from permissionMode. */
+  bypass: z.boolean().optional(),
   lastSeq: z.number().int().min(0),
   createdAt: TimestampSchema,
   updatedAt: TimestampSchema,

@@ -38,7 +38,7 @@ export function makeTempHome(prefix = 'tether-hub-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export async function startHub(options: { home?: string; webDist?: string; revocationCheckMs?: number; terminalLogBytes?: number } = {}): Promise<HubHandle> {
+export async function startHub(options: { home?: string; webDist?: string; revocationCheckMs?: number; terminalLogBytes?: number; runnerGoneGraceMs?: number } = {}): Promise<HubHandle> {
   const ownsHome = !options.home;
   const home = options.home ?? makeTempHome();
   const hub = await createHub({
@@ -48,6 +48,7 @@ export async function startHub(options: { home?: string; webDist?: string; revoc
       ...(options.webDist ? { webDist: options.webDist } : {}),
       ...(options.revocationCheckMs !== undefined ? { revocationCheckMs: options.revocationCheckMs } : {}),
       ...(options.terminalLogBytes !== undefined ? { terminalLogBytes: options.terminalLogBytes } : {}),
+      ...(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {}),
     },
   });
   const createToken = async (namespace: string, label = `test ${namespace}`) =>

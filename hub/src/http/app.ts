@@ -16,6 +16,7 @@ import { requireCaller } from './middleware/auth.ts';
 import { createFailureLimiter, type FailureLimiter } from './middleware/rate-limit.ts';
 import { createAuthRoutes } from './routes/auth.ts';
 import { createMachineRoutes } from './routes/machines.ts';
+import { createApprovalRoutes } from './routes/approvals.ts';
 import { createSessionRoutes } from './routes/sessions.ts';
 import { createStaticRoutes } from './routes/static.ts';
 
@@ -77,6 +78,7 @@ export function createHttpApp(options: {
   app.use('/api/*', requireCaller({ resolver: options.resolver }));
   app.route('/api/sessions', createSessionRoutes({ store: options.store }));
   app.route('/api/machines', createMachineRoutes({ store: options.store }));
+  app.route('/api/pending', createApprovalRoutes({ store: options.store }));
   app.all('/api/*', (c) => httpError(c, { code: 'not_found', error: 'no such API route' }));
 
   app.route('/', createStaticRoutes(options.webDist ? { webDist: options.webDist } : {}));

@@ -21,6 +21,8 @@ import { ingestChatMessages } from '../sessions/chat-ingest.ts';
 import { queuedPrompts, updatePromptStatus } from '../sessions/prompt-relay.ts';
 import type { MachineRegistry } from '../sessions/machines.ts';
 import { requestApproval, withdrawApproval } from '../approvals/pending.ts';
+import { answerAtDesk } from '../approvals/answer.ts';
+import { RUNNER_GONE_GRACE_MS, watchRunnerGone } from '../approvals/runner-gone.ts';
 import type { TerminalRegistry } from '../terminal/registry.ts';
 import type { Broadcast } from './broadcast.ts';
 import { handleSocketEvents, type HubSocket } from './handle.ts';
@@ -34,6 +36,8 @@ export function bindCliSocket(options: {
   machines: MachineRegistry;
   terminals: TerminalRegistry;
   onError: (event: string, error: unknown) => void;
+  /** How long a vanished runner may take to come back before its pending requests are withdrawn. */
+  runnerGoneGraceMs?: number;
 }): void {
   const { socket, store, broadcast, machines, terminals } = options;
   const ns = socket.data.caller.namespace;
@@ -121,8 +125,10 @@ export function bindCliSocket(options: {
             socket.emit('approval:answered', { sessionId: request.sessionId, requestId: request.id, answer: result.answer });
             return { ok: true };
           case 'pending':
-          case 'withdrawn':
             return { ok: true };
+          case 'withdrawn':
+            // Re-sent after the hub withdrew it (runner was gone too long): ask under a new id.
+            return ackError('gone', 'request was withdrawn');
           default: {
             const never: never = result;
             throw new Error(`unexpected ${String(never)}`);
@@ -138,6 +144,16 @@ export function bindCliSocket(options: {
           if (session) broadcast.toNamespace(ns, 'session:updated', session);
         }
         return { ok: true };
+      },
+      'approval:desk-answer': ({ sessionId, requestId, answer, device }) => {
+        const result = answerAtDesk({ store, namespace: ns, sessionId, requestId, answer, device });
+        if (result.kind === 'not_found') return ackError('not_found', 'no such request');
+        if (result.kind === 'won') {
+          broadcast.toNamespace(ns, 'approval:resolved', result.resolution);
+          const session = store.getSession({ namespace: ns, sessionId });
+          if (session) broadcast.toNamespace(ns, 'session:updated', session);
+        }
+        return { ok: true, won: result.kind === 'won', resolution: result.resolution };
       },
       'terminal:output': (output) => {
         if (!ownsSession(output.sessionId)) return ackError('not_found', NO_SESSION);
@@ -170,6 +186,18 @@ export function bindCliSocket(options: {
   });
 
   socket.on('disconnect', () => {
+    // A runner that does not come back within the grace is dead: withdraw what it left pending.
+    watchRunnerGone({
+      store,
+      namespace: ns,
+      sessionIds: socket.data.sessions,
+      graceMs: options.runnerGoneGraceMs ?? RUNNER_GONE_GRACE_MS,
+      runnerPresent: (sessionId) => (socket.nsp.adapter.rooms.get(runnerRoom(ns, sessionId))?.size ?? 0) > 0,
+      publish: ({ withdrawn, session }) => {
+        for (const resolution of withdrawn) broadcast.toNamespace(ns, 'approval:resolved', resolution);
+        if (session) broadcast.toNamespace(ns, 'session:updated', session);
+      },
+    });
     // Sessions stay live: the runner reconnects and re-registers. Only the machine goes offline.
     if (socket.data.machineId) {
       const machine = machines.disconnected({ namespace: ns, machineId: socket.data.machineId });

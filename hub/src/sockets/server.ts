@@ -70,6 +70,8 @@ export function createSocketServer(options: {
   store: Store;
   resolver: CallerResolver;
   revocationCheckMs?: number;
+  /** Grace before a vanished runner's pending requests are withdrawn (default 30 s). */
+  runnerGoneGraceMs?: number;
   /** Bytes of output kept per terminal (default DEFAULT_TERMINAL_LOG_BYTES, 1 MiB). */
   terminalLogBytes?: number;
 }) {
@@ -93,7 +95,7 @@ export function createSocketServer(options: {
 
   const cli = io.of('/cli');
   cli.use(authenticate({ resolver: options.resolver, accept: ['token'] }));
-  cli.on('connection', (socket) => bindCliSocket({ socket: socket as HubSocket, store: options.store, broadcast, machines, terminals, onError }));
+  cli.on('connection', (socket) => bindCliSocket({ socket: socket as HubSocket, store: options.store, broadcast, machines, terminals, onError, ...(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {}) }));
 
   const web = io.of('/web');
   web.use(authenticate({ resolver: options.resolver, accept: ['token', 'web-session'] }));

@@ -6,7 +6,7 @@ import { SessionEndSchema, SessionPatchSchema, SessionRegistrationSchema, type S
 import { ChatMessageInputSchema } from '../chat.ts';
 import { MAX_MESSAGES_PER_BATCH } from '../limits.ts';
 import { PromptStatusUpdateSchema } from '../prompts.ts';
-import { AnswerSchema, PendingRequestSchema } from '../approvals.ts';
+import { AnswerSchema, DeskAnswerSchema, PendingRequestSchema, type DeskAnswerAck } from '../approvals.ts';
 import { TerminalOutputSchema, TerminalSnapshotSchema, TerminalSizeReportSchema, ColsSchema, RowsSchema } from '../terminal.ts';
 import { MachineInfoSchema } from '../machine.ts';
 import type { AckFn } from '../protocol.ts';
@@ -26,6 +26,8 @@ export const CliEventSchemas = {
     requestId: RequestIdSchema,
     reason: z.string().max(1000).default('withdrawn'),
   }),
+  /** The desk answered (or took the request to claude's own dialog); first answer wins. */
+  'approval:desk-answer': DeskAnswerSchema,
   'terminal:output': TerminalOutputSchema,
   'terminal:snapshot': TerminalSnapshotSchema,
   'terminal:size': TerminalSizeReportSchema,
@@ -43,6 +45,7 @@ export type CliAcks = {
   'prompt:status': object;
   'approval:request': object;
   'approval:withdraw': object;
+  'approval:desk-answer': DeskAnswerAck;
   'terminal:output': object;
   'terminal:snapshot': object;
   'terminal:size': object;

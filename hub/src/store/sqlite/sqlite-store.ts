@@ -48,6 +48,7 @@ function rowToSession(row: Row): Session {
     failureReason: (row.failure_reason as string | null) ?? null,
     exitCode: (row.exit_code as number | null) ?? null,
     pendingCount: Number(row.pending_count ?? 0),
+    bypass: row.permission_mode === 'bypassPermissions',
     lastSeq: row.last_seq as number,
     createdAt: row.created_at as number,
     updatedAt: row.updated_at as number,

@@ -1,0 +1,59 @@
+// runner-gone.ts: pending requests of a runner whose /cli socket went away and did not come back.
+// A runner that only lost its connection reconnects, re-registers and re-sends what still waits,
+// so a drop alone withdraws nothing. After `graceMs` with no socket in the session's runner room
+// the runner is taken to be dead (SIGKILL, machine gone): its pending requests are withdrawn and
+// every tab clears them. session:end withdraws at once; this covers the runner that never sends it.
+import type { Namespace, Resolution, Session } from '@tether/shared';
+import type { Store } from '../store/store.ts';
+
+/** Longer than the hub link's longest reconnect back-off (10 s) plus a register round trip, so a
+ *  live runner is never mistaken for a dead one. */
+export const RUNNER_GONE_GRACE_MS = 30_000;
+
+export function withdrawPendingOfSession(options: {
+  store: Store;
+  namespace: Namespace;
+  sessionId: string;
+  reason: string;
+}): { withdrawn: Resolution[]; session: Session | null } {
+  const { store, namespace, sessionId } = options;
+  const withdrawn: Resolution[] = [];
+  for (const request of store.listPending({ namespace, sessionId })) {
+    const result = store.resolveRequest({
+      namespace,
+      requestId: request.id,
+      sessionId,
+      outcome: 'withdrawn',
+      answer: null,
+      answeredBy: null,
+      device: null,
+      at: Date.now(),
+    });
+    if (result.kind === 'resolved') withdrawn.push(result.resolution);
+  }
+  return { withdrawn, session: withdrawn.length > 0 ? store.getSession({ namespace, sessionId }) : null };
+}
+
+/** Schedules the check for each session a disconnected runner socket held. The timer never keeps
+ *  the process alive, and a hub that stopped meanwhile (store closed) is ignored. */
+export function watchRunnerGone(options: {
+  store: Store;
+  namespace: Namespace;
+  sessionIds: Iterable<string>;
+  graceMs: number;
+  runnerPresent: (sessionId: string) => boolean;
+  publish: (result: { withdrawn: Resolution[]; session: Session | null }) => void;
+}): void {
+  for (const sessionId of [...options.sessionIds]) {
+    const timer = setTimeout(() => {
+      try {
+        if (options.runnerPresent(sessionId)) return;
+        const result = withdrawPendingOfSession({ store: options.store, namespace: options.namespace, sessionId, reason: 'the runner went away' });
+        if (result.withdrawn.length > 0) options.publish(result);
+      } catch {
+        // the hub stopped while the timer waited
+      }
+    }, options.graceMs);
+    timer.unref?.();
+  }
+}
