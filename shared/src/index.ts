@@ -8,6 +8,7 @@ export * from './prompts.ts';
 export * from './approvals.ts';
 export * from './terminal.ts';
 export * from './machine.ts';
+export * from './spawn.ts';
 export * from './auth.ts';
 export * from './http.ts';
 export * from './rooms.ts';

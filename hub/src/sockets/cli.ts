@@ -26,6 +26,8 @@ import { RUNNER_GONE_GRACE_MS, watchRunnerGone } from '../approvals/runner-gone.
 import type { TerminalRegistry } from '../terminal/registry.ts';
 import type { Broadcast } from './broadcast.ts';
 import { handleSocketEvents, type HubSocket } from './handle.ts';
+import type { DaemonDirectory } from './daemons.ts';
+import type { createSessionControl } from './session-control.ts';
 
 const NO_SESSION = 'no such session';
 
@@ -38,6 +40,8 @@ export function bindCliSocket(options: {
   onError: (event: string, error: unknown) => void;
   /** How long a vanished runner may take to come back before its pending requests are withdrawn. */
   runnerGoneGraceMs?: number;
+  daemons: DaemonDirectory;
+  control: ReturnType<typeof createSessionControl>;
 }): void {
   const { socket, store, broadcast, machines, terminals } = options;
   const ns = socket.data.caller.namespace;
@@ -179,9 +183,11 @@ export function bindCliSocket(options: {
         const machine = first
           ? machines.connected({ namespace: ns, machine: info })
           : store.upsertMachine({ namespace: ns, machine: info, now: Date.now() });
+        if (socket.data.client === 'daemon') options.daemons.add(ns, info.id, socket);
         broadcast.toNamespace(ns, 'machine:updated', machine);
         return { ok: true };
       },
+      ...options.control.cliHandlers(socket),
     },
   });
 
@@ -200,6 +206,7 @@ export function bindCliSocket(options: {
     });
     // Sessions stay live: the runner reconnects and re-registers. Only the machine goes offline.
     if (socket.data.machineId) {
+      options.daemons.remove(ns, socket.data.machineId, socket);
       const machine = machines.disconnected({ namespace: ns, machineId: socket.data.machineId });
       if (machine) broadcast.toNamespace(ns, 'machine:updated', machine);
     }

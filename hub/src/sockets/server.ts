@@ -23,6 +23,9 @@ import { createTerminalRegistry } from '../terminal/registry.ts';
 import { createBroadcast } from './broadcast.ts';
 import { bindCliSocket } from './cli.ts';
 import { bindWebSocket } from './web.ts';
+import { createDaemonDirectory } from './daemons.ts';
+import { createSessionControl, observeSessionUpdates } from './session-control.ts';
+import { createSessionReadiness } from '../sessions/readiness.ts';
 import type { HubSocket, HubSocketData } from './handle.ts';
 
 export const SOCKET_PATH = '/socket.io/';
@@ -78,7 +81,9 @@ export function createSocketServer(options: {
   const io = new Server({ serveClient: false, maxHttpBufferSize: MAX_PAYLOAD_BYTES });
   const engine = new Engine({ path: SOCKET_PATH, maxHttpBufferSize: MAX_PAYLOAD_BYTES });
   io.bind(engine);
-  const broadcast = createBroadcast({ io });
+  const readiness = createSessionReadiness();
+  const broadcast = observeSessionUpdates(createBroadcast({ io }), readiness);
+  const daemons = createDaemonDirectory();
   const machines = createMachineRegistry({ store: options.store });
   const terminals = createTerminalRegistry({
     ...(options.terminalLogBytes !== undefined ? { maxBytesPerTerminal: options.terminalLogBytes } : {}),
@@ -92,14 +97,15 @@ export function createSocketServer(options: {
   const onError = (event: string, error: unknown) => {
     console.error(`tether hub: socket event ${event} failed: ${error instanceof Error ? error.message : String(error)}`);
   };
+  const control = createSessionControl({ store: options.store, broadcast, daemons, readiness, terminals });
 
   const cli = io.of('/cli');
   cli.use(authenticate({ resolver: options.resolver, accept: ['token'] }));
-  cli.on('connection', (socket) => bindCliSocket({ socket: socket as HubSocket, store: options.store, broadcast, machines, terminals, onError, ...(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {}) }));
+  cli.on('connection', (socket) => bindCliSocket({ socket: socket as HubSocket, store: options.store, broadcast, machines, terminals, onError, daemons, control, ...(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {}) }));
 
   const web = io.of('/web');
   web.use(authenticate({ resolver: options.resolver, accept: ['token', 'web-session'] }));
-  web.on('connection', (socket) => bindWebSocket({ socket: socket as HubSocket, store: options.store, broadcast, terminals, onError }));
+  web.on('connection', (socket) => bindWebSocket({ socket: socket as HubSocket, store: options.store, broadcast, terminals, onError, control }));
 
   const sweep = () => {
     const now = Date.now();
@@ -125,6 +131,7 @@ export function createSocketServer(options: {
     terminals,
     async stop(): Promise<void> {
       clearInterval(sweeper);
+      readiness.stop();
       io.disconnectSockets(true);
       for (const nsp of [cli, web]) nsp.disconnectSockets(true);
       engine.close();

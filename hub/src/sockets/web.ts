@@ -20,6 +20,7 @@ import type { TerminalRegistry } from '../terminal/registry.ts';
 import type { ViewerSink } from '../terminal/room.ts';
 import type { Broadcast } from './broadcast.ts';
 import { handleSocketEvents, type HubSocket } from './handle.ts';
+import type { createSessionControl } from './session-control.ts';
 
 /** Messages a watch ack backfills at most; the client pages further over REST or re-watches. */
 const WATCH_BACKFILL_LIMIT = 500;
@@ -31,6 +32,7 @@ export function bindWebSocket(options: {
   broadcast: Broadcast;
   terminals: TerminalRegistry;
   onError: (event: string, error: unknown) => void;
+  control: ReturnType<typeof createSessionControl>;
 }): void {
   const { socket, store, broadcast, terminals } = options;
   const ns: Namespace = socket.data.caller.namespace;
@@ -171,6 +173,7 @@ export function bindWebSocket(options: {
         terminals.find(ns, sessionId)?.ack(viewerId, offset);
         return { ok: true };
       },
+      ...options.control.webHandlers(socket),
     },
   });
 

@@ -9,6 +9,7 @@ import { PromptStatusUpdateSchema } from '../prompts.ts';
 import { AnswerSchema, DeskAnswerSchema, PendingRequestSchema, type DeskAnswerAck } from '../approvals.ts';
 import { TerminalOutputSchema, TerminalSnapshotSchema, TerminalSizeReportSchema, ColsSchema, RowsSchema } from '../terminal.ts';
 import { MachineInfoSchema } from '../machine.ts';
+import { RunnerExitedSchema } from '../spawn.ts';
 import type { AckFn } from '../protocol.ts';
 
 export const CliEventSchemas = {
@@ -32,6 +33,8 @@ export const CliEventSchemas = {
   'terminal:snapshot': TerminalSnapshotSchema,
   'terminal:size': TerminalSizeReportSchema,
   'machine:register': MachineInfoSchema,
+  /** Daemon → hub: a runner it started exited (see spawn.ts). */
+  'runner:exited': RunnerExitedSchema,
 } as const;
 export type CliEventName = keyof typeof CliEventSchemas;
 export type CliPayload<E extends CliEventName> = z.input<(typeof CliEventSchemas)[E]>;
@@ -50,6 +53,7 @@ export type CliAcks = {
   'terminal:snapshot': object;
   'terminal:size': object;
   'machine:register': object;
+  'runner:exited': object;
 };
 
 export type CliClientToServer = {

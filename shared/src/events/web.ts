@@ -6,6 +6,7 @@ import { PromptSendSchema, type Prompt } from '../prompts.ts';
 import { AnswerSchema, type PendingRequest, type Resolution } from '../approvals.ts';
 import { TerminalInputSchema, TerminalResizeSchema, TerminalSubscribeSchema, type TerminalSizeNotice } from '../terminal.ts';
 import type { Session } from '../session.ts';
+import { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '../spawn.ts';
 import type { ChatMessage } from '../chat.ts';
 import type { Machine } from '../machine.ts';
 import type { AckFn } from '../protocol.ts';
@@ -25,6 +26,12 @@ export const WebEventSchemas = {
   /** The viewer has written bytes up to `offset` into its emulator; unacked bytes beyond a bound
    *  pause that viewer (only it) until it catches up. */
   'terminal:ack': z.object({ sessionId: SessionIdSchema, offset: z.number().int().min(0) }),
+  /** Start a session on a machine; acked once it is ready (errors carry a `reason`, spawn.ts). */
+  'session:spawn': SessionSpawnSchema,
+  /** Stop a running session: graceful, then forced; acked once it has ended. */
+  'session:stop': SessionStopSchema,
+  /** Continue an ended session (same claude session id); acked once it is ready. */
+  'session:resume': SessionResumeSchema,
 } as const;
 export type WebEventName = keyof typeof WebEventSchemas;
 export type WebPayload<E extends WebEventName> = z.input<(typeof WebEventSchemas)[E]>;
@@ -41,6 +48,9 @@ export type WebAcks = {
   'terminal:input': object;
   'terminal:resize': object;
   'terminal:ack': object;
+  'session:spawn': { session: Session };
+  'session:stop': { session: Session };
+  'session:resume': { session: Session };
 };
 
 export type WebClientToServer = {

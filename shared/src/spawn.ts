@@ -1,0 +1,101 @@
+// spawn.ts: starting, stopping and resuming sessions on a machine from afar (the web's new-session
+// form, `tether spawn/stop/attach`), and the hub ⇄ daemon commands that carry it out.
+//
+//   web ─session:spawn─► hub ─daemon:spawn (ack: runner started)─► daemon ─► runner process
+//   web ◄─ack {session} once the runner reports the session ready (idle), or the real error ─┘
+//
+// Invariant: a spawn ack is `ok` only when the session is ready; every failure carries a `reason`
+// a client can switch on and an `error` a person can read.
+import { z } from 'zod';
+import { MachineIdSchema, SessionIdSchema } from './ids.ts';
+import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
+import { LaunchKindSchema, PermissionModeSchema } from './session.ts';
+import { ackError, type AckError, type ErrorCode } from './protocol.ts';
+
+/** A claude session id as claude writes it (a UUID); also a file name, so nothing else is allowed. */
+export const ClaudeSessionIdSchema = z.string().regex(/^[A-Za-z0-9-]{1,128}$/, 'claude session id: letters, digits and "-"');
+
+const PathString = z.string().min(1).max(MAX_PATH_CHARS);
+const ModelString = z.string().min(1).max(200);
+
+/** Web → hub: start a session on a machine. Default launch kind is headless (chat only). */
+export const SessionSpawnSchema = z.object({
+  machineId: MachineIdSchema,
+  /** Absolute directory on that machine (`~` and `~/x` are expanded by the daemon). */
+  cwd: PathString,
+  launchKind: LaunchKindSchema.default('headless'),
+  model: ModelString.optional(),
+  permissionMode: PermissionModeSchema.optional(),
+  /** Create the directory (and parents) when it does not exist; otherwise that is an error. */
+  createDir: z.boolean().default(false),
+  /** Continue this claude session (`claude --resume <id>`) in a new tether session. */
+  resumeClaudeSessionId: ClaudeSessionIdSchema.optional(),
+});
+export type SessionSpawn = z.input<typeof SessionSpawnSchema>;
+
+/** Web → hub: stop a running session (graceful, then forced after a grace period). */
+export const SessionStopSchema = z.object({ sessionId: SessionIdSchema });
+
+/** Web → hub: continue an ended session (same tether session, same claude session id). */
+export const SessionResumeSchema = z.object({
+  sessionId: SessionIdSchema,
+  /** Default: the session's own launch kind. `pty` is how `tether attach` takes over a headless one. */
+  launchKind: LaunchKindSchema.optional(),
+});
+
+/** Why a spawn/resume/stop was refused; clients switch on this, people read `error`. */
+export const SpawnFailureReasonSchema = z.enum([
+  'machine_unknown',
+  'machine_offline',
+  'dir_missing',
+  'not_a_directory',
+  'session_live',
+  'not_resumable',
+  'runner_failed',
+  'claude_failed',
+  'timeout',
+]);
+export type SpawnFailureReason = z.infer<typeof SpawnFailureReasonSchema>;
+export type SpawnAckError = AckError & { reason: SpawnFailureReason };
+
+export function spawnError(code: ErrorCode, reason: SpawnFailureReason, error: string): SpawnAckError {
+  return { ...ackError(code, error), reason };
+}
+
+/** Hub → daemon: start a runner process for `sessionId`. The ack means "process started". */
+export const DaemonSpawnSchema = z.object({
+  sessionId: SessionIdSchema,
+  cwd: PathString,
+  launchKind: LaunchKindSchema,
+  model: ModelString.nullable().default(null),
+  permissionMode: PermissionModeSchema.nullable().default(null),
+  createDir: z.boolean().default(false),
+  resumeClaudeSessionId: ClaudeSessionIdSchema.nullable().default(null),
+});
+export type DaemonSpawn = z.infer<typeof DaemonSpawnSchema>;
+export type DaemonSpawnAck = { pid: number; cwd: string; logFile: string };
+
+/** Hub → daemon: a stop's grace period ran out; SIGKILL the runner of this session. */
+export const DaemonKillSchema = z.object({ sessionId: SessionIdSchema });
+export type DaemonKillAck = { killed: boolean };
+
+/** Daemon → hub: a runner it started exited (or could not start). Ends a session the runner could
+ *  not end itself (killed, crashed before registering). */
+export const RunnerExitedSchema = z.object({
+  sessionId: SessionIdSchema,
+  exitCode: z.number().int().nullable(),
+  signal: z.string().max(32).nullable().default(null),
+  /** The last lines of the runner's log: what a person needs to see why. */
+  reason: z.string().max(MAX_LABEL_CHARS).nullable().default(null),
+});
+export type RunnerExited = z.input<typeof RunnerExitedSchema>;
+
+/** Hub → daemon commands with their acks (emitted with a timeout, never broadcast). */
+export const DaemonCommandSchemas = {
+  'daemon:spawn': DaemonSpawnSchema,
+  'daemon:kill': DaemonKillSchema,
+} as const;
+export type DaemonCommandAcks = {
+  'daemon:spawn': DaemonSpawnAck;
+  'daemon:kill': DaemonKillAck;
+};
