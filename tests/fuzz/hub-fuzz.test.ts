@@ -97,6 +97,11 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     'web:terminal:input': { sessionId, data: 'ls\r' },
     'web:terminal:resize': { sessionId, cols: 80, rows: 24 },
     'web:terminal:ack': { sessionId, offset: 0 },
+    'runner:exited': { sessionId, exitCode: 1, signal: null, reason: 'crashed' },
+    // Unknown machine / session ids: these answer at once instead of waiting for a daemon.
+    'web:session:spawn': { machineId: randomUUID(), cwd: '/work', launchKind: 'headless', createDir: false },
+    'web:session:stop': { sessionId: randomUUID() },
+    'web:session:resume': { sessionId },
   };
 }
 
