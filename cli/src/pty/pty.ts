@@ -2,6 +2,7 @@
 // Bytes flow out through `onData`, keyed by absolute byte offset so mirrors can resume by offset.
 // It knows nothing about claude. Invariant: `exited` resolves exactly once; stop() kills and waits.
 import { spawn, type IPty } from 'bun-pty';
+import { installYieldingReadLoop } from './read-loop.ts';
 
 export type PtyExit = { exitCode: number; signal: string | null };
 
@@ -38,6 +39,8 @@ export function spawnPty(options: {
     cwd: options.cwd,
     env: options.env,
   });
+  // Before bun-pty's own loop starts (a microtask from now): nonstop output must not starve us.
+  installYieldingReadLoop(pty);
   const encoder = new TextEncoder();
   const listeners = new Set<(chunk: { data: string; offset: number }) => void>();
   let offset = 0;
