@@ -28,6 +28,7 @@ import { tailTranscript, TRANSCRIPT_POLL_MS, type TranscriptTail } from '../tran
 import { parseTranscriptLines } from '../transcript/parse.ts';
 import { createPromptQueue } from './prompt-queue.ts';
 import { createApprovals } from './approvals.ts';
+import { createDeskPrompt } from './desk-prompt.ts';
 import { loadResumeState, saveResumeState } from './resume-state.ts';
 import { createTerminalStream, type TerminalStream } from './terminal-stream.ts';
 
@@ -145,6 +146,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       onState: (state) => {
         log(`hub: ${state.kind}${state.kind === 'down' ? ` (${state.reason})` : ''}`);
         if (state.kind === 'connected') stream?.connected();
+        if (state.kind === 'connected') approvals.reconnected();
       },
       onProblem: (message) => log(`hub: ${message}`),
       commands: {
@@ -174,7 +176,19 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     stream = createTerminalStream({ sessionId, link, screen, ptyOffset: () => pty?.offset() ?? 0, desk: () => options.desk === 'attached' });
     cleanups.push(() => stream?.stop());
   }
-  const approvals = createApprovals({ sessionId, link, rules, permissionMode: () => permissionMode });
+  // The desk's answer panel sits between the PTY and the desk terminal (see desk-prompt.ts).
+  const deskPrompt = createDeskPrompt({ screen, write: (data) => desk?.write(data), forward: (data) => pty?.write(data) });
+  cleanups.push(() => deskPrompt.stop());
+  const approvals = createApprovals({
+    sessionId,
+    link,
+    rules,
+    permissionMode: () => permissionMode,
+    cwd: options.cwd,
+    bypassAllowed: plan.bypass || options.userArgs.includes('--allow-dangerously-skip-permissions'),
+    desk: options.desk === 'attached' ? deskPrompt : null,
+    log,
+  });
   cleanups.push(() => approvals.stop());
   const stopLink = () => {
     link?.stop();
@@ -305,11 +319,12 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   const size = options.desk === 'attached' ? null : DEFAULT_SIZE;
   if (options.desk === 'attached') {
     desk = attachLocalTerminal({
-      onInput: (data) => pty?.write(data),
+      onInput: (data) => deskPrompt.input(data),
       onResize: (next) => {
         pty?.resize(next);
         screen.resize(next);
         stream?.sizeChanged(next);
+        deskPrompt.resized();
       },
       onSignal: (signal) => {
         log(`got ${signal}: stopping claude`);
@@ -337,7 +352,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   log(`session ${sessionId}: spawned ${binary} (pid ${pty.pid}) ${JSON.stringify(plan.args)}`);
   pty.onData(({ data, offset }) => {
     screen.write(data);
-    desk?.write(data);
+    deskPrompt.output(data);
     stream?.data({ data, offset });
     if (!checkTimer) checkTimer = setTimeout(checkScreen, 16);
   });
