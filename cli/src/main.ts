@@ -10,6 +10,8 @@ const VERBS: Record<string, { summary: string; load: () => Promise<{ default: Co
   claude: { summary: 'run claude in a PTY at this terminal, mirrored to the hub', load: () => import('./commands/claude.ts') },
   chat: { summary: "print a session's chat (--json, --follow)", load: () => import('./commands/chat.ts') },
   send: { summary: 'send a message to a session, as the phone would', load: () => import('./commands/send.ts') },
+  pending: { summary: 'list approvals and questions waiting for an answer (--json)', load: () => import('./commands/pending.ts') },
+  answer: { summary: 'answer an approval or question: tether answer <request> allow|deny …', load: () => import('./commands/answer.ts') },
   doctor: { summary: 'check claude, versions, hub reachability, token and the hook round trip', load: () => import('./commands/doctor.ts') },
   hook: { summary: 'called by claude; not for people', load: () => import('./commands/hook.ts') },
 };

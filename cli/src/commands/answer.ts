@@ -1,0 +1,62 @@
+// answer.ts: `tether answer <request> allow|deny …`: answer a waiting request exactly as the phone
+// does (/web approval:answer with the access token), so first-answer-wins, the audit trail and the
+// "cleared in every tab" broadcast are the hub's, not this command's.
+import { AnswerSchema, isUuid, type Answer } from '@tether/shared';
+import { loadCredentials } from '../config/credentials.ts';
+import { CommandError, parseFlags, type Command } from './command.ts';
+
+const command: Command = {
+  name: 'answer',
+  summary: 'answer an approval, question or plan (see tether pending)',
+  usage:
+    'tether answer <request> allow|deny [--reason R] [--session-wide] [--prefix "git:*"] [--answers \'{"question":"answer"}\'] [--json]\n' +
+    '  --session-wide  allow this tool (Bash: this exact command) for the rest of the session\n' +
+    '  --prefix P      allow Bash commands starting with P (e.g. "npm test:*") for the session\n' +
+    '  --answers JSON  AskUserQuestion answers keyed by question text (several labels joined with ", ")\n' +
+    '  deny --reason   the reason claude gets (for a plan: the feedback to keep planning with)',
+  async run(args) {
+    const { flags, positionals } = parseFlags({ args, booleans: ['json', 'session-wide'], strings: ['reason', 'prefix', 'answers'] });
+    const [requestId, decision, extra] = positionals;
+    if (!requestId || !decision || extra !== undefined) throw new CommandError(`usage: ${command.usage}`, 2);
+    if (!isUuid(requestId)) throw new CommandError(`"${requestId}" is not a request id (see tether pending)`, 2);
+    if (decision !== 'allow' && decision !== 'deny') throw new CommandError('the decision is allow or deny', 2);
+    if (decision === 'deny' && (flags['session-wide'] || flags.prefix || flags.answers)) {
+      throw new CommandError('--session-wide, --prefix and --answers go with allow', 2);
+    }
+    if (flags['session-wide'] && flags.prefix) throw new CommandError('use --session-wide or --prefix, not both', 2);
+    let answers: unknown;
+    if (typeof flags.answers === 'string') {
+      try {
+        answers = JSON.parse(flags.answers);
+      } catch {
+        throw new CommandError('--answers is not JSON (expected {"question text": "answer"})', 2);
+      }
+    }
+    const candidate = {
+      decision,
+      ...(typeof flags.reason === 'string' ? { reason: flags.reason } : {}),
+      ...(flags['session-wide'] ? { sessionRule: { kind: 'tool' } } : {}),
+      ...(typeof flags.prefix === 'string' ? { sessionRule: { kind: 'bash-prefix', prefix: flags.prefix } } : {}),
+      ...(answers !== undefined ? { answers } : {}),
+    };
+    const parsed = AnswerSchema.safeParse(candidate);
+    if (!parsed.success) throw new CommandError(`bad answer: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, 2);
+    const answer: Answer = parsed.data;
+    const creds = loadCredentials();
+    if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
+    const { connectWebClient } = await import('../hub-link/web-client.ts');
+    const client = await connectWebClient({ hubUrl: creds.hubUrl, token: creds.token, device: 'tether answer' }).catch((error: Error) => {
+      throw new CommandError(error.message);
+    });
+    try {
+      const ack = await client.request('approval:answer', { requestId, answer });
+      if (!ack.ok) throw new CommandError(ack.code === 'conflict' ? 'already answered' : `hub refused the answer: ${ack.error}`);
+      if (flags.json) console.log(JSON.stringify({ requestId, resolution: ack.resolution }));
+      else console.log(`answered ${requestId}: ${answer.decision}`);
+      return 0;
+    } finally {
+      client.close();
+    }
+  },
+};
+export default command;
