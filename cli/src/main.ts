@@ -14,6 +14,10 @@ const VERBS: Record<string, { summary: string; load: () => Promise<{ default: Co
   answer: { summary: 'answer an approval or question: tether answer <request> allow|deny …', load: () => import('./commands/answer.ts') },
   doctor: { summary: 'check claude, versions, hub reachability, token and the hook round trip', load: () => import('./commands/doctor.ts') },
   hook: { summary: 'called by claude; not for people', load: () => import('./commands/hook.ts') },
+  daemon: { summary: 'register this machine with the hub and start sessions on request', load: () => import('./commands/daemon.ts') },
+  machines: { summary: 'list machines (id, name, online)', load: () => import('./commands/machines.ts') },
+  spawn: { summary: 'start a session on a machine (headless by default, --pty for the TUI)', load: () => import('./commands/spawn.ts') },
+  stop: { summary: 'stop a session (graceful, then forced)', load: () => import('./commands/stop.ts') },
 };
 
 function help(): string {

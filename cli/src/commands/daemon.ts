@@ -1,0 +1,99 @@
+// daemon.ts: `tether daemon` runs this machine's daemon in the foreground (logs one line per event
+// on stdout); `tether daemon install` writes a systemd user unit that runs it, and says how to enable it.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadCredentials } from '../config/credentials.ts';
+import { tetherPaths } from '../config/paths.ts';
+import { CommandError, parseFlags, type Command } from './command.ts';
+
+const UNIT_NAME = 'tether-daemon.service';
+
+function unitFile(env: NodeJS.ProcessEnv): string {
+  const main = resolve(import.meta.dirname, '..', 'main.ts');
+  const lines = [
+    '[Unit]',
+    'Description=tether daemon: start Claude Code sessions on this machine from the hub',
+    'After=network-online.target',
+    '',
+    '[Service]',
+    `ExecStart=${process.execPath} ${main} daemon`,
+    `Environment=TETHER_HOME=${tetherPaths(env).home}`,
+    // claude and its auth come from the user's environment: PATH must find claude.
+    `Environment=PATH=${env.PATH ?? '/usr/local/bin:/usr/bin:/bin'}`,
+    'Restart=on-failure',
+    'RestartSec=10',
+    // Runners are detached into their own sessions; stopping or restarting the daemon must not kill them.
+    'KillMode=process',
+    '',
+    '[Install]',
+    'WantedBy=default.target',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+const command: Command = {
+  name: 'daemon',
+  summary: 'register this machine with the hub and start sessions on request (install: systemd user unit)',
+  usage: 'tether daemon [--name NAME] | tether daemon install',
+  async run(args) {
+    if (args[0] === 'install') {
+      const dir = join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'systemd', 'user');
+      mkdirSync(dir, { recursive: true });
+      const path = join(dir, UNIT_NAME);
+      writeFileSync(path, unitFile(process.env));
+      console.log(`wrote ${path}`);
+      console.log(`enable it with:  systemctl --user daemon-reload && systemctl --user enable --now ${UNIT_NAME}`);
+      console.log('keep it running after logout:  loginctl enable-linger $USER');
+      return 0;
+    }
+    const { flags, positionals } = parseFlags({ args, strings: ['name'] });
+    if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"; usage: ${command.usage}`, 2);
+    const creds = loadCredentials();
+    if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
+    const { startDaemon } = await import('../daemon/daemon.ts');
+    const say = (line: string) => console.log(`tether daemon: ${line}`);
+    let lastDown = '';
+    const daemon = startDaemon({
+      hub: { url: creds.hubUrl, token: creds.token },
+      ...(typeof flags.name === 'string' ? { name: flags.name } : {}),
+      onEvent: (event) => {
+        switch (event.kind) {
+          case 'registered':
+            lastDown = '';
+            say(`registered machine "${event.machine.name}" (${event.machine.id}) with ${event.hubUrl}`);
+            break;
+          case 'down':
+            if (event.reason !== lastDown) say(`hub unreachable (${event.reason}); retrying with back-off`);
+            lastDown = event.reason;
+            break;
+          case 'spawned':
+            say(`started ${event.launchKind} session ${event.sessionId} in ${event.cwd} (runner pid ${event.pid})`);
+            break;
+          case 'refused-spawn':
+            say(`did not start session ${event.sessionId}: ${event.error}`);
+            break;
+          case 'runner-exited':
+            say(`session ${event.sessionId}: runner exited (${event.signal ? `signal ${event.signal}` : `code ${event.exitCode ?? 'unknown'}`})`);
+            break;
+          case 'gave-up':
+            say(`giving up: ${event.reason}`);
+            break;
+          default: {
+            const never: never = event;
+            return never;
+          }
+        }
+      },
+    });
+    const onSignal = () => daemon.stop();
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+    const { gaveUp } = await daemon.done;
+    // Running sessions keep going: they are separate processes connected to the hub themselves.
+    if (!gaveUp) say('stopped (running sessions keep running)');
+    return gaveUp ? 1 : 0;
+  },
+};
+export default command;

@@ -1,0 +1,61 @@
+// spawn.ts: `tether spawn --machine M --dir D [--pty] [--model X] [--permission-mode P] [--create-dir]
+// [--json]`: start a session on a machine, exactly as the phone's new-session form does. Prints the
+// session id once claude is ready; exits non-zero with the reason when it is not.
+import { MachineListSchema, PermissionModeSchema } from '@tether/shared';
+import { loadCredentials } from '../config/credentials.ts';
+import { CommandError, parseFlags, type Command } from './command.ts';
+
+const command: Command = {
+  name: 'spawn',
+  summary: 'start a session on a machine (headless by default, --pty for the TUI)',
+  usage: 'tether spawn --machine M --dir D [--pty] [--model X] [--permission-mode P] [--create-dir] [--json]',
+  async run(args) {
+    const { flags, positionals } = parseFlags({ args, booleans: ['pty', 'json', 'create-dir'], strings: ['machine', 'dir', 'model', 'permission-mode'] });
+    if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"; usage: ${command.usage}`, 2);
+    if (typeof flags.machine !== 'string' || typeof flags.dir !== 'string') throw new CommandError(`usage: ${command.usage}`, 2);
+    const mode = flags['permission-mode'];
+    if (typeof mode === 'string' && !PermissionModeSchema.safeParse(mode).success) {
+      throw new CommandError(`--permission-mode must be one of ${PermissionModeSchema.options.join(', ')}`, 2);
+    }
+    const creds = loadCredentials();
+    if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
+    const res = await fetch(`${creds.hubUrl}/api/machines`, { headers: { authorization: `Bearer ${creds.token}` }, signal: AbortSignal.timeout(10_000) }).catch(
+      (error: Error) => {
+        throw new CommandError(`cannot reach the hub at ${creds.hubUrl}: ${error.message}`);
+      },
+    );
+    if (!res.ok) throw new CommandError(`the hub answered HTTP ${res.status} for the machine list`);
+    const list = MachineListSchema.parse(await res.json());
+    const { connectWebClient } = await import('../hub-link/web-client.ts');
+    const { pickMachine, spawnSession } = await import('../hub-link/session-control.ts');
+    const machine = pickMachine(list.machines, flags.machine);
+    if (typeof machine === 'string') throw new CommandError(machine);
+    const client = await connectWebClient({ hubUrl: creds.hubUrl, token: creds.token, device: 'tether spawn' }).catch((error: Error) => {
+      throw new CommandError(error.message);
+    });
+    try {
+      const ack = await spawnSession(client, {
+        machineId: machine.id,
+        cwd: flags.dir,
+        launchKind: flags.pty ? 'pty' : 'headless',
+        createDir: flags['create-dir'] === true,
+        ...(typeof flags.model === 'string' ? { model: flags.model } : {}),
+        ...(typeof mode === 'string' ? { permissionMode: PermissionModeSchema.parse(mode) } : {}),
+      });
+      if (!ack.ok) {
+        if (flags.json) process.stdout.write(`${JSON.stringify({ ok: false, code: ack.code, reason: ack.reason ?? null, error: ack.error })}\n`);
+        throw new CommandError(`spawn failed${ack.reason ? ` (${ack.reason})` : ''}: ${ack.error}`);
+      }
+      const s = ack.session;
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify({ ok: true, sessionId: s.id, machineId: s.machineId, cwd: s.cwd, launchKind: s.launchKind, status: s.status, claudeSessionId: s.claudeSessionId })}\n`);
+      } else {
+        process.stdout.write(`${s.id}\n`);
+      }
+      return 0;
+    } finally {
+      client.close();
+    }
+  },
+};
+export default command;

@@ -1,0 +1,76 @@
+// runners.ts: the runner processes a daemon started, remembered on disk so that a restarted daemon
+// still knows them (TETHER_HOME/daemon/runners/<session id>.json = { pid, sessionId, logFile }),
+// and whether a live claude already owns a claude session id (claude's <config>/sessions/<pid>.json).
+// Invariant: a record exists while its runner may be alive; liveness is checked with signal 0.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type RunnerRecord = { sessionId: string; pid: number; logFile: string; startedAt: number };
+
+export function runnersDir(home: string): string {
+  return join(home, 'daemon', 'runners');
+}
+
+export function saveRunnerRecord(home: string, record: RunnerRecord): void {
+  mkdirSync(runnersDir(home), { recursive: true, mode: 0o700 });
+  writeFileSync(join(runnersDir(home), `${record.sessionId}.json`), JSON.stringify(record), { mode: 0o600 });
+}
+
+export function removeRunnerRecord(home: string, sessionId: string): void {
+  rmSync(join(runnersDir(home), `${sessionId}.json`), { force: true });
+}
+
+export function listRunnerRecords(home: string): RunnerRecord[] {
+  const dir = runnersDir(home);
+  if (!existsSync(dir)) return [];
+  const records: RunnerRecord[] = [];
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.json')) continue;
+    try {
+      const parsed = JSON.parse(readFileSync(join(dir, name), 'utf8')) as Partial<RunnerRecord>;
+      if (typeof parsed.sessionId === 'string' && typeof parsed.pid === 'number' && typeof parsed.logFile === 'string') {
+        records.push({ sessionId: parsed.sessionId, pid: parsed.pid, logFile: parsed.logFile, startedAt: parsed.startedAt ?? 0 });
+      }
+    } catch {
+      // half-written record: the next poll reads it again
+    }
+  }
+  return records;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid of a live claude whose status file names `claudeSessionId`, or null. */
+export function liveClaudeOwner(options: { configDir: string; claudeSessionId: string }): number | null {
+  const dir = join(options.configDir, 'sessions');
+  if (!existsSync(dir)) return null;
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.json')) continue;
+    try {
+      const record = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { pid?: number; sessionId?: string };
+      const pid = typeof record.pid === 'number' ? record.pid : Number.parseInt(name, 10);
+      if (record.sessionId === options.claudeSessionId && Number.isInteger(pid) && isAlive(pid)) return pid;
+    } catch {
+      // being rewritten; a live owner rewrites it again soon
+    }
+  }
+  return null;
+}
+
+/** The last lines of a runner's log: why it stopped, in its own words. */
+export function logTail(logFile: string, lines = 8): string | null {
+  try {
+    const text = readFileSync(logFile, 'utf8').trimEnd();
+    if (!text) return null;
+    return text.split('\n').slice(-lines).join('\n');
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,94 @@
+// spawn.ts: one runner PROCESS for one session, started on the hub's request.
+//
+//   daemon:spawn ─► check the directory (missing → dir_missing, or create it) ─► live claude owns the
+//   resumed id? (session_live) ─► <bun> <cli/src/main.ts> claude [--model …] [--permission-mode …]
+//   [--resume id]   env: TETHER_SESSION_ID, TETHER_MACHINE_ID, TETHER_LAUNCH_KIND, TETHER_DESK=none
+//
+// The runner is detached (its own session and process group, stdio to TETHER_HOME/logs/session-<id>.log),
+// so it outlives a daemon restart and reconnects to the hub by itself. Nothing here retries: a runner
+// that fails is reported once (runner:exited) and the user sees why.
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { spawnError, type Ack, type DaemonSpawn, type DaemonSpawnAck } from '@tether/shared';
+import { claudeConfigDir } from '../claude/env.ts';
+import { liveClaudeOwner, saveRunnerRecord, type RunnerRecord } from './runners.ts';
+
+/** The `tether` entry point of this checkout: the runner runs from the same code as the daemon. */
+const TETHER_MAIN = resolve(import.meta.dirname, '..', 'main.ts');
+
+export function expandDir(dir: string, home = homedir()): string {
+  if (dir === '~') return home;
+  if (dir.startsWith('~/')) return join(home, dir.slice(2));
+  return dir;
+}
+
+export type StartedRunner = { ack: DaemonSpawnAck; record: RunnerRecord; exited: Promise<{ exitCode: number | null; signal: string | null }> };
+
+export function startRunnerProcess(options: {
+  request: DaemonSpawn;
+  home: string;
+  machineId: string;
+  hub: { url: string; token: string };
+  env: NodeJS.ProcessEnv;
+}): { ok: true; started: StartedRunner } | Ack<never> {
+  const { request } = options;
+  const cwd = expandDir(request.cwd, options.env.HOME || homedir());
+  if (!isAbsolute(cwd)) return spawnError('bad_request', 'not_a_directory', `the directory must be an absolute path (got "${request.cwd}")`);
+  if (!existsSync(cwd)) {
+    if (!request.createDir) return spawnError('not_found', 'dir_missing', `directory ${cwd} does not exist on this machine (ask to create it, or pick another)`);
+    try {
+      mkdirSync(cwd, { recursive: true });
+    } catch (error) {
+      return spawnError('forbidden', 'dir_missing', `could not create ${cwd}: ${(error as Error).message}`);
+    }
+  } else if (!statSync(cwd).isDirectory()) {
+    return spawnError('bad_request', 'not_a_directory', `${cwd} is not a directory`);
+  }
+  if (request.resumeClaudeSessionId) {
+    const owner = liveClaudeOwner({ configDir: claudeConfigDir(options.env), claudeSessionId: request.resumeClaudeSessionId });
+    if (owner !== null) {
+      return spawnError('conflict', 'session_live', `claude session ${request.resumeClaudeSessionId} is already running here (pid ${owner}); attach to it instead`);
+    }
+  }
+
+  const args = [TETHER_MAIN, 'claude'];
+  if (request.model) args.push('--model', request.model);
+  if (request.permissionMode) args.push('--permission-mode', request.permissionMode);
+  if (request.resumeClaudeSessionId) args.push('--resume', request.resumeClaudeSessionId);
+  const logDir = join(options.home, 'logs');
+  mkdirSync(logDir, { recursive: true, mode: 0o700 });
+  const logFile = join(logDir, `session-${request.sessionId}.log`);
+  const fd = openSync(logFile, 'a', 0o600);
+  const env: NodeJS.ProcessEnv = {
+    ...options.env,
+    TETHER_HOME: options.home,
+    TETHER_HUB_URL: options.hub.url,
+    TETHER_TOKEN: options.hub.token,
+    TETHER_SESSION_ID: request.sessionId,
+    TETHER_MACHINE_ID: options.machineId,
+    TETHER_LAUNCH_KIND: request.launchKind,
+    TETHER_DESK: 'none',
+    TETHER_RUNNER_LOG: logFile,
+  };
+  let child;
+  try {
+    child = spawn(process.execPath, args, { cwd, env, detached: true, stdio: ['ignore', fd, fd] });
+  } catch (error) {
+    closeSync(fd);
+    return spawnError('internal', 'runner_failed', `could not start the runner: ${(error as Error).message}`);
+  } finally {
+    // The child has its own copy of the descriptor.
+  }
+  closeSync(fd);
+  if (child.pid === undefined) return spawnError('internal', 'runner_failed', 'could not start the runner (no pid)');
+  child.unref();
+  const record: RunnerRecord = { sessionId: request.sessionId, pid: child.pid, logFile, startedAt: Date.now() };
+  saveRunnerRecord(options.home, record);
+  const exited = new Promise<{ exitCode: number | null; signal: string | null }>((resolveExit) => {
+    child.once('exit', (code, signal) => resolveExit({ exitCode: code, signal }));
+    child.once('error', () => resolveExit({ exitCode: null, signal: null }));
+  });
+  return { ok: true, started: { ack: { pid: child.pid, cwd, logFile }, record, exited } };
+}

@@ -1,0 +1,40 @@
+// session-control.ts: spawn / stop / resume a session through the hub's /web namespace, as the
+// phone does, for `tether spawn`, `tether stop` and `tether attach`. Longer ack timeouts than other
+// requests: the hub acks a spawn only once claude is ready, a stop only once it has ended.
+import {
+  type Ack,
+  type Machine,
+  type SessionSpawn,
+  type SpawnFailureReason,
+  type WebAcks,
+} from '@tether/shared';
+import type { WebClient } from './web-client.ts';
+
+/** Above the hub's own bounds (45 s ready, 8 s + 5 s stop) so the hub's answer always arrives first. */
+export const SPAWN_ACK_TIMEOUT_MS = 60_000;
+export const STOP_ACK_TIMEOUT_MS = 30_000;
+
+export type ControlAck<E extends 'session:spawn' | 'session:stop' | 'session:resume'> = Ack<WebAcks[E]> & { reason?: SpawnFailureReason };
+
+async function ask<E extends 'session:spawn' | 'session:stop' | 'session:resume'>(client: WebClient, event: E, payload: unknown, timeoutMs: number): Promise<ControlAck<E>> {
+  try {
+    return (await client.socket.timeout(timeoutMs).emitWithAck(event, payload)) as ControlAck<E>;
+  } catch {
+    return { ok: false, code: 'internal', error: `the hub did not answer ${event} within ${timeoutMs / 1000} s` };
+  }
+}
+
+export const spawnSession = (client: WebClient, spawn: SessionSpawn) => ask(client, 'session:spawn', spawn, SPAWN_ACK_TIMEOUT_MS);
+export const stopSession = (client: WebClient, sessionId: string) => ask(client, 'session:stop', { sessionId }, STOP_ACK_TIMEOUT_MS);
+export const resumeSession = (client: WebClient, sessionId: string, launchKind?: 'pty' | 'headless') =>
+  ask(client, 'session:resume', { sessionId, ...(launchKind ? { launchKind } : {}) }, SPAWN_ACK_TIMEOUT_MS);
+
+/** A machine by id, or by name when that name is unique. */
+export function pickMachine(machines: readonly Machine[], wanted: string): Machine | string {
+  const byId = machines.find((m) => m.id === wanted);
+  if (byId) return byId;
+  const byName = machines.filter((m) => m.name === wanted);
+  if (byName.length === 1) return byName[0]!;
+  if (byName.length > 1) return `several machines are named "${wanted}"; use the id (tether machines)`;
+  return `no machine "${wanted}" (tether machines lists them)`;
+}
