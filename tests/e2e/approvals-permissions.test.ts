@@ -1,0 +1,141 @@
+// Permissions answered from the phone with real claude: allowed → the command ran; denied with a
+// reason → claude got the reason; allow-for-session and `prefix:*` rules → the next matching call is
+// not asked; the desk panel answers too, and taking claude's own dialog resolves the hub request as
+// answered at the desk.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
+import { startApprovalWorld, type ApprovalWorld } from '../harness/approvals.ts';
+
+let world: ApprovalWorld | null = null;
+afterEach(async () => {
+  await world?.stop();
+  world = null;
+});
+
+const bash = (command: string, id: string) => toolUse('Bash', { command, description: `run ${command}` }, { id });
+
+describe('permission approvals', () => {
+  it('allowed on the phone → the command ran and claude got its output', async () => {
+    world = await startApprovalWorld({
+      script: [when(userSays(/go/), bash('echo ran-$((40+2)) > ran.txt; cat ran.txt', 'toolu_allow1')), when(hasToolResult({ isError: false }), text('all done'))],
+    });
+    const { phone, runner } = world;
+    await phone.send('go');
+    const request = await world.nextRequest('Bash');
+    expect(request).toMatchObject({ kind: 'permission', toolUseId: 'toolu_allow1' });
+    expect((await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } })).ok).toBe(true);
+    await runner.waitForScreen('all done');
+    expect(world.toolResults().find((r) => r.toolUseId === 'toolu_allow1')).toMatchObject({ isError: false, text: expect.stringContaining('ran-42') });
+  }, 60_000);
+
+  it('denied with a reason → the tool did not run and claude got the reason', async () => {
+    world = await startApprovalWorld({
+      script: [when(userSays(/go/), bash('touch nope.txt', 'toolu_deny1')), when(hasToolResult({ isError: true }), text('ok, not doing it'))],
+    });
+    const { phone, runner, sandbox } = world;
+    await phone.send('go');
+    const request = await world.nextRequest('Bash');
+    await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'deny', reason: 'use the Makefile target instead' } });
+    await runner.waitForScreen('ok, not doing it');
+    expect(existsSync(join(sandbox.cwd, 'nope.txt'))).toBe(false);
+    const result = world.toolResults().find((r) => r.toolUseId === 'toolu_deny1');
+    expect(result).toMatchObject({ isError: true, text: expect.stringContaining('use the Makefile target instead') });
+  }, 60_000);
+
+  it('allow for this session → the second identical call is not asked', async () => {
+    world = await startApprovalWorld({
+      script: [
+        when(userSays(/first/), bash('echo one >> log.txt', 'toolu_s1')),
+        when(hasToolResult({ id: 'toolu_s1' }), text('first done')),
+        when(userSays(/second/), bash('echo one >> log.txt', 'toolu_s2')),
+        when(hasToolResult({ id: 'toolu_s2' }), text('second done')),
+        when(userSays(/third/), bash('echo two >> log.txt', 'toolu_s3')),
+        when(hasToolResult({ id: 'toolu_s3' }), text('third done')),
+      ],
+    });
+    const { phone, runner } = world;
+    await phone.send('first');
+    const first = await world.nextRequest('Bash');
+    await phone.emit('approval:answer', { requestId: first.id, answer: { decision: 'allow', sessionRule: { kind: 'bash-exact' } } });
+    await runner.waitForScreen('first done');
+    await phone.send('second');
+    await runner.waitForScreen('second done');
+    expect(phone.requested.filter((r) => r.toolName === 'Bash')).toHaveLength(1);
+    // Only that exact command: another one is asked again.
+    await phone.send('third');
+    const third = await world.nextRequest('Bash');
+    expect(third.toolInput.command).toBe('echo two >> log.txt');
+    await phone.emit('approval:answer', { requestId: third.id, answer: { decision: 'allow' } });
+    await runner.waitForScreen('third done');
+    expect(world.toolResults().filter((r) => r.toolUseId.startsWith('toolu_s')).every((r) => !r.isError)).toBe(true);
+  }, 60_000);
+
+  it('a prefix:* rule allows later commands with that prefix, not others', async () => {
+    world = await startApprovalWorld({
+      script: [
+        when(userSays(/first/), bash('echo alpha', 'toolu_p1')),
+        when(hasToolResult({ id: 'toolu_p1' }), text('first done')),
+        when(userSays(/second/), bash('echo beta gamma', 'toolu_p2')),
+        when(hasToolResult({ id: 'toolu_p2' }), text('second done')),
+        when(userSays(/third/), bash('echo x && touch chained.txt', 'toolu_p3')),
+        when(hasToolResult({ id: 'toolu_p3' }), text('third done')),
+      ],
+    });
+    const { phone, runner } = world;
+    await phone.send('first');
+    const first = await world.nextRequest('Bash');
+    await phone.emit('approval:answer', { requestId: first.id, answer: { decision: 'allow', sessionRule: { kind: 'bash-prefix', prefix: 'echo:*' } } });
+    await runner.waitForScreen('first done');
+    await phone.send('second');
+    await runner.waitForScreen('second done');
+    expect(phone.requested.filter((r) => r.toolName === 'Bash')).toHaveLength(1);
+    expect(world.toolResults().find((r) => r.toolUseId === 'toolu_p2')).toMatchObject({ isError: false, text: expect.stringContaining('beta gamma') });
+    await phone.send('third');
+    const third = await world.nextRequest('Bash');
+    expect(third.toolInput.command).toBe('echo x && touch chained.txt');
+    await phone.emit('approval:answer', { requestId: third.id, answer: { decision: 'deny', reason: 'no' } });
+    await runner.waitForScreen('third done');
+  }, 60_000);
+
+  it('the desk answers in its panel; the phone clears and the audit says desk', async () => {
+    world = await startApprovalWorld({
+      script: [when(userSays(/go/), bash('touch desk-panel.txt', 'toolu_d1')), when(hasToolResult({ isError: false }), text('panel done'))],
+    });
+    const { phone, runner, sandbox, hub } = world;
+    await phone.send('go');
+    const request = await world.nextRequest('Bash');
+    await runner.waitForScreen('claude is waiting for an answer');
+    runner.write('y');
+    const resolution = await phone.waitFor(() => phone.resolved.find((r) => r.requestId === request.id), { what: 'approval:resolved' });
+    expect(resolution).toMatchObject({ outcome: 'answered', answeredBy: 'desk', answer: { decision: 'allow' } });
+    await runner.waitForScreen('panel done');
+    expect(existsSync(join(sandbox.cwd, 'desk-panel.txt'))).toBe(true);
+    expect(runner.screenText()).not.toContain('claude is waiting for an answer');
+    // The phone's late answer is "already answered".
+    const late = await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'deny' } });
+    expect(late).toMatchObject({ ok: false, code: 'conflict' });
+    const res = await fetch(`${hub.url}/api/sessions/${runner.sessionId}`, { headers: { authorization: `Bearer ${hub.token}` } });
+    const body = (await res.json()) as { audit: Array<{ requestId: string; answeredBy: string; device: string; waitedMs: number }> };
+    expect(body.audit.find((a) => a.requestId === request.id)).toMatchObject({ answeredBy: 'desk', device: expect.stringMatching(/^desk@/) });
+  }, 60_000);
+
+  it("the desk takes claude's own dialog and answers there → the hub request is resolved as answered at the desk", async () => {
+    world = await startApprovalWorld({
+      script: [when(userSays(/go/), bash('touch desk-dialog.txt', 'toolu_d2')), when(hasToolResult({ isError: false }), text('dialog done'))],
+    });
+    const { phone, runner, sandbox } = world;
+    await phone.send('go');
+    const request = await world.nextRequest('Bash');
+    await runner.waitForScreen('claude is waiting for an answer');
+    runner.write('c');
+    const resolution = await phone.waitFor(() => phone.resolved.find((r) => r.requestId === request.id), { what: 'approval:resolved' });
+    expect(resolution).toMatchObject({ outcome: 'answered', answeredBy: 'desk', answer: null });
+    await phone.waitFor(() => phone.session()?.pendingCount === 0, { what: 'badge cleared' });
+    await runner.waitForScreen('Do you want to proceed?');
+    runner.write('1');
+    await runner.waitForScreen('dialog done');
+    expect(existsSync(join(sandbox.cwd, 'desk-dialog.txt'))).toBe(true);
+  }, 60_000);
+});

@@ -1,0 +1,111 @@
+// approvals.ts (harness): one approvals world: fake Messages API with a script, a hub, a sandboxed
+// real claude under a real `tether claude` with a desk, and a phone watching the session and
+// recording every approval:requested / approval:resolved it hears. stop() releases all of it.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { PendingRequest, Resolution } from '@tether/shared';
+import { startFakeAnthropic, type FakeAnthropic, type ScriptTurn, type MessagesRequest } from '../fixtures/fake-anthropic/index.ts';
+import { createClaudeSandbox, type ClaudeSandbox } from './claude.ts';
+import { startHub, type HubHandle } from './hub.ts';
+import { startRunner, watchSession, type RunnerHandle, type SessionWatch } from './runner.ts';
+
+export const DESK_READY = /❯\s*\n─+\n\s+\? for shortcuts/;
+
+export type Phone = SessionWatch & { requested: PendingRequest[]; resolved: Resolution[] };
+
+export type ApprovalWorld = {
+  fake: FakeAnthropic;
+  hub: HubHandle;
+  sandbox: ClaudeSandbox;
+  runner: RunnerHandle;
+  phone: Phone;
+  /** Another /web client of the same session (a second tab or device). */
+  addPhone(options?: { token?: string }): Promise<Phone>;
+  /** The first request of `toolName` the phone heard that no earlier call returned (waits for it). */
+  nextRequest(toolName: string): Promise<PendingRequest>;
+  /** Every tool_result claude sent to the model, flattened to text. */
+  toolResults(): Array<{ toolUseId: string; text: string; isError: boolean }>;
+  /** The hook endpoint (port and secret) of the runner, from its private settings dir. */
+  hookEndpoint(): { port: number; secret: string; path: string };
+  stop(): Promise<void>;
+};
+
+async function phoneFor(hub: { url: string; token: string }, sessionId: string): Promise<Phone> {
+  const watch = await watchSession({ hub, sessionId });
+  const requested: PendingRequest[] = [];
+  const resolved: Resolution[] = [];
+  watch.socket.on('approval:requested', (r: PendingRequest) => requested.push(r));
+  watch.socket.on('approval:resolved', (r: Resolution) => resolved.push(r));
+  return Object.assign(watch, { requested, resolved });
+}
+
+function toolResultsOf(requests: MessagesRequest[]) {
+  const seen = new Map<string, { toolUseId: string; text: string; isError: boolean }>();
+  for (const request of requests) {
+    for (const message of request.messages) {
+      if (message.role !== 'user' || typeof message.content === 'string') continue;
+      for (const block of message.content) {
+        if (block.type !== 'tool_result') continue;
+        const b = block as { tool_use_id: string; content?: string | Array<{ text?: string }>; is_error?: boolean };
+        const text = typeof b.content === 'string' ? b.content : (b.content ?? []).map((p) => p.text ?? '').join('\n');
+        seen.set(b.tool_use_id, { toolUseId: b.tool_use_id, text, isError: b.is_error === true });
+      }
+    }
+  }
+  return [...seen.values()];
+}
+
+export async function startApprovalWorld(options: { script: ScriptTurn[]; args?: string[]; runnerGoneGraceMs?: number }): Promise<ApprovalWorld> {
+  const stops: Array<() => unknown> = [];
+  const stop = async () => {
+    for (const fn of stops.reverse()) await fn();
+  };
+  try {
+    const fake = await startFakeAnthropic({ script: options.script });
+    stops.push(() => fake.stop());
+    const hub = await startHub(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {});
+    stops.push(() => hub.stop());
+    const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
+    stops.push(() => sandbox.stop());
+    const runner = startRunner({ hub, sandbox, ...(options.args ? { args: options.args } : {}) });
+    stops.push(() => runner.stop());
+    const phone = await phoneFor(hub, runner.sessionId);
+    stops.push(() => phone.stop());
+    await runner.waitForScreen(DESK_READY);
+    const taken = new Set<string>();
+    return {
+      fake,
+      hub,
+      sandbox,
+      runner,
+      phone,
+      addPhone: async ({ token } = {}) => {
+        const other = await phoneFor({ url: hub.url, token: token ?? hub.token }, runner.sessionId);
+        stops.push(() => other.stop());
+        return other;
+      },
+      nextRequest: async (toolName) => {
+        const request = await phone.waitFor(() => phone.requested.find((r) => r.toolName === toolName && !taken.has(r.id)), { what: `a ${toolName} request on the hub` });
+        taken.add(request.id);
+        return request;
+      },
+      toolResults: () => toolResultsOf(fake.mainRequests()),
+      hookEndpoint: () => {
+        const log = readFileSync(join(runner.home, 'logs', 'runner.log'), 'utf8');
+        const settings = /"--settings","([^"]+)"/.exec(log)?.[1];
+        if (!settings) throw new Error(`no --settings in the runner log:\n${log}`);
+        const path = join(dirname(settings), 'endpoint.json');
+        return { ...(JSON.parse(readFileSync(path, 'utf8')) as { port: number; secret: string }), path };
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The desk's raw output as text, with claude's cursor-column jumps turned into spaces. */
+export function deskText(runner: RunnerHandle): string {
+  return runner.output().replace(/\x1b\[\d*G/g, ' ');
+}
