@@ -9,7 +9,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Store } from '@tether/hub';
+import { MAX_MESSAGES_PER_BATCH } from '@tether/shared';
+
+type ChatMessageRecordInput = Parameters<Store['appendMessages']>[0]['messages'][number];
 
 export type ViewportName = 'phone' | 'desktop';
 
@@ -90,4 +95,47 @@ export const UI_TIMEOUT_MS = 10_000;
 export async function loginWithQrLink(page: Page, options: { hubUrl: string; token: string }): Promise<void> {
   await page.goto(`${options.hubUrl}/#token=${options.token}`);
   await page.getByRole('heading', { name: 'Sessions', level: 1 }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+}
+
+/** What seedLongChat writes: one turn is 4 messages (prompt, tool call, tool result, answer). */
+export type SeedChatOptions = {
+  store: Store;
+  namespace: string;
+  sessionId: string;
+  /** How many messages to store (rounded up to whole turns). */
+  count: number;
+};
+
+/** Stores `count` realistic chat messages straight into the hub's store (the way ingest would),
+ *  in pages the store accepts. For long-chat tests and the 10k render bench. */
+export function seedLongChat(options: SeedChatOptions): { lastText: string; firstText: string } {
+  const turns = Math.ceil(options.count / 4);
+  const start = Date.now() - turns * 60_000;
+  let batch: ChatMessageRecordInput[] = [];
+  const flush = () => {
+    if (batch.length === 0) return;
+    const result = options.store.appendMessages({ namespace: options.namespace, sessionId: options.sessionId, messages: batch });
+    if (!result) throw new Error('seedLongChat: session not found');
+    batch = [];
+  };
+  const base = { sidechain: false, agentId: null, promptId: null, claudeSessionId: null } as const;
+  for (let turn = 0; turn < turns; turn++) {
+    const at = start + turn * 60_000;
+    const toolId = `toolu_${turn}`;
+    batch.push(
+      { ...base, id: randomUUID(), role: 'user', createdAt: at, content: [{ type: 'text', text: `Question ${turn}: what does step ${turn} do?` }] },
+      { ...base, id: randomUUID(), role: 'assistant', createdAt: at + 1, content: [{ type: 'tool_use', id: toolId, name: 'Bash', input: { command: `grep -n step${turn} src/*.ts`, description: 'Find the step' } }] },
+      { ...base, id: randomUUID(), role: 'user', createdAt: at + 2, content: [{ type: 'tool_result', toolUseId: toolId, content: `src/a.ts:${turn}: step${turn}()`, isError: false }] },
+      {
+        ...base,
+        id: randomUUID(),
+        role: 'assistant',
+        createdAt: at + 3,
+        content: [{ type: 'text', text: `Answer ${turn}: step ${turn} **parses** the input and calls \`step${turn}()\`.\n\n- it reads the file\n- it writes the result` }],
+      },
+    );
+    if (batch.length >= MAX_MESSAGES_PER_BATCH) flush();
+  }
+  flush();
+  return { firstText: 'Question 0:', lastText: `Answer ${turns - 1}:` };
 }

@@ -1,6 +1,12 @@
-// message-list.tsx: the scrolling chat. It follows the bottom while the reader is at the bottom,
-// stays put when they scrolled up to read, and keeps its place when older messages are prepended.
-import { memo, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+// message-list.tsx: the scrolling chat, windowed: only the rows near the viewport are in the DOM,
+// so a 10k-message session scrolls like a short one. It follows the bottom while the reader is at
+// the bottom, stays put when they scrolled up to read (a "Jump to latest" button takes them back),
+// and keeps its place when older messages are prepended.
+//
+//   rows = [load earlier?] [empty?] items… prompts… [typing?] ─► @tanstack/react-virtual
+//   (measured per row, keyed by item key: a prepend or a re-render never re-measures the world)
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { formatClockTime } from '../../lib/format.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { IconChevron } from '../../lib/ui/icons.tsx';
@@ -8,15 +14,24 @@ import { Markdown } from '../../lib/ui/markdown.tsx';
 import type { ChatItem } from './chat-items.ts';
 import type { OutgoingPrompt } from './chat-state.ts';
 import { ToolCard } from './tool-card.tsx';
+import { ExpandedContext, useExpanded, useExpandedItems } from './expanded.ts';
 
 /** How close to the bottom (px) still counts as "at the bottom" for following new messages. */
 const STICK_TO_BOTTOM_PX = 120;
+/** A first guess at a row's height before it is measured: a one-line message or a folded tool card. */
+const ESTIMATED_ROW_PX = 72;
+/** Rows rendered beyond each edge of the viewport: enough that a fling on a phone shows no blank. */
+const OVERSCAN_ROWS = 8;
+/** Space between rows and around the list (the old flex column's gap and padding). */
+const ROW_GAP_PX = 10;
+const LIST_PADDING_TOP_PX = 16;
+const LIST_PADDING_BOTTOM_PX = 20;
 
-function Thinking({ text }: { text: string }) {
-  const [open, setOpen] = useState(false);
+function Thinking({ itemKey, text }: { itemKey: string; text: string }) {
+  const [open, toggle] = useExpanded(itemKey);
   return (
     <div className="thinking">
-      <button type="button" className="thinking-head" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
+      <button type="button" className="thinking-head" aria-expanded={open} onClick={toggle}>
         <IconChevron size={14} className="thinking-chevron" />
         Thought
       </button>
@@ -25,12 +40,12 @@ function Thinking({ text }: { text: string }) {
   );
 }
 
-function Subagent({ items, live }: { items: ChatItem[]; live: boolean }) {
-  const [open, setOpen] = useState(false);
+function Subagent({ itemKey, items, live }: { itemKey: string; items: ChatItem[]; live: boolean }) {
+  const [open, toggle] = useExpanded(itemKey);
   const tools = items.filter((i) => i.kind === 'tool').length;
   return (
     <div className="subagent">
-      <button type="button" className="subagent-head" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
+      <button type="button" className="subagent-head" aria-expanded={open} onClick={toggle}>
         <IconChevron size={14} className="thinking-chevron" />
         Subagent · {tools} tool call{tools === 1 ? '' : 's'}
       </button>
@@ -55,9 +70,9 @@ function renderItem(item: ChatItem, live: boolean): ReactNode {
         </div>
       );
     case 'thinking':
-      return <Thinking key={item.key} text={item.text} />;
+      return <Thinking key={item.key} itemKey={item.key} text={item.text} />;
     case 'tool':
-      return <ToolCard key={item.key} use={item.use} result={item.result} live={live} />;
+      return <ToolCard key={item.key} itemKey={item.key} use={item.use} result={item.result} live={live} />;
     case 'interrupt':
       return (
         <div key={item.key} className="notice notice-interrupt" role="note">
@@ -71,7 +86,7 @@ function renderItem(item: ChatItem, live: boolean): ReactNode {
         </div>
       );
     case 'subagent':
-      return <Subagent key={item.key} items={item.items} live={live} />;
+      return <Subagent key={item.key} itemKey={item.key} items={item.items} live={live} />;
     default: {
       const never: never = item;
       return never;
@@ -142,65 +157,180 @@ export type MessageListProps = {
   empty: ReactNode;
 };
 
+type Row =
+  | { kind: 'earlier'; key: string }
+  | { kind: 'empty'; key: string }
+  | { kind: 'item'; key: string; item: ChatItem }
+  | { kind: 'prompt'; key: string; prompt: OutgoingPrompt }
+  | { kind: 'typing'; key: string };
+
+function buildRows(props: MessageListProps): Row[] {
+  const rows: Row[] = [];
+  if (props.hasEarlier) rows.push({ kind: 'earlier', key: 'earlier' });
+  if (props.items.length === 0 && props.prompts.length === 0 && !props.thinking) rows.push({ kind: 'empty', key: 'empty' });
+  for (const item of props.items) rows.push({ kind: 'item', key: item.key, item });
+  for (const prompt of props.prompts) rows.push({ kind: 'prompt', key: `prompt:${prompt.id}`, prompt });
+  if (props.thinking) rows.push({ kind: 'typing', key: 'typing' });
+  return rows;
+}
+
 export const MessageList = memo(function MessageList(props: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const atBottom = useRef(true);
-  const prependFrom = useRef<number | null>(null);
+  const expanded = useExpandedItems();
+  const rows = useMemo(() => buildRows(props), [props]);
+  const [atBottom, setAtBottom] = useState(true);
+  const lastItemKey = props.items[props.items.length - 1]?.key;
+  // New messages that arrived while the reader was scrolled up (shown on the jump button).
+  const [unseen, setUnseen] = useState(0);
+  const seenLastKey = useRef(lastItemKey);
 
-  useLayoutEffect(() => {
-    const node = scrollRef.current;
-    if (!node) return;
-    if (prependFrom.current !== null) {
-      node.scrollTop += node.scrollHeight - prependFrom.current;
-      prependFrom.current = null;
-    } else if (atBottom.current) {
-      node.scrollTop = node.scrollHeight;
-    }
-  }, [props.items, props.prompts, props.thinking]);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    getItemKey: (index) => rows[index]?.key ?? index,
+    overscan: OVERSCAN_ROWS,
+    gap: ROW_GAP_PX,
+    paddingStart: LIST_PADDING_TOP_PX,
+    paddingEnd: LIST_PADDING_BOTTOM_PX,
+  });
 
-  const onScroll = () => {
-    const node = scrollRef.current;
-    if (!node) return;
-    atBottom.current = node.scrollHeight - node.scrollTop - node.clientHeight < STICK_TO_BOTTOM_PX;
-  };
+  const totalSize = virtualizer.getTotalSize();
 
+  // "Load earlier": remember the first message on screen and where it sits, and put it back there
+  // once the older rows are in (they are placed by estimate; rows measured later above the
+  // viewport shift the scroll position by their own error, so the anchor holds).
+  const prependAnchor = useRef<{ key: string; index: number; offset: number } | null>(null);
   const loadEarlier = () => {
-    prependFrom.current = scrollRef.current?.scrollHeight ?? null;
+    const node = scrollRef.current;
+    if (node) {
+      const top = node.scrollTop;
+      const first = virtualizer.getVirtualItems().find((v) => v.end > top && rows[v.index]?.kind === 'item');
+      if (first) prependAnchor.current = { key: String(first.key), index: first.index, offset: first.start - top };
+    }
     props.onLoadEarlier();
   };
+  useLayoutEffect(() => {
+    const anchor = prependAnchor.current;
+    if (!anchor) return;
+    const index = rows.findIndex((r) => r.key === anchor.key);
+    const item = index === -1 ? undefined : virtualizer.measurementsCache[index];
+    // Not moved: the page has not arrived yet (a live append moves nothing above it).
+    if (!item || index === anchor.index) return;
+    const node = scrollRef.current;
+    const target = item.start - anchor.offset;
+    // The list's new height reaches the DOM a render after its rows: a write before that would be
+    // clamped to the old bottom, so wait for it.
+    if (!node || node.scrollHeight - node.clientHeight < target) return;
+    prependAnchor.current = null;
+    node.scrollTop = target;
+  }, [rows, totalSize, virtualizer]);
 
-  const nothing = props.items.length === 0 && props.prompts.length === 0 && !props.thinking;
+  // First paint starts at the newest message, and while the reader is at the bottom it stays there:
+  // rows grow once measured (markdown, code blocks) and new ones arrive. Written to scrollTop
+  // directly, not through virtualizer.scrollToIndex: that one keeps re-aiming for seconds and would
+  // pull back a reader who starts scrolling up right away.
+  useLayoutEffect(() => {
+    const node = scrollRef.current;
+    if (node && atBottom) node.scrollTop = node.scrollHeight;
+  }, [totalSize, atBottom]);
 
-  return (
-    <div className="chat-scroll" ref={scrollRef} onScroll={onScroll}>
-      <div className="chat-column" role="log" aria-label="Chat" aria-live="polite" aria-relevant="additions">
-        {props.hasEarlier ? (
+  useEffect(() => {
+    if (lastItemKey === seenLastKey.current) return;
+    if (atBottom) seenLastKey.current = lastItemKey;
+    else setUnseen((n) => n + 1);
+  }, [lastItemKey, atBottom]);
+
+  const onScroll = useCallback(() => {
+    const node = scrollRef.current;
+    if (!node) return;
+    const bottom = node.scrollHeight - node.scrollTop - node.clientHeight < STICK_TO_BOTTOM_PX;
+    setAtBottom(bottom);
+    if (bottom) setUnseen(0);
+  }, []);
+
+  const jumpToLatest = () => {
+    setUnseen(0);
+    seenLastKey.current = lastItemKey;
+    setAtBottom(true); // the effect above scrolls, and keeps the bottom while rows get measured
+  };
+
+  const renderRow = (row: Row): ReactNode => {
+    switch (row.kind) {
+      case 'earlier':
+        return (
           <div className="earlier">
             <button type="button" className="button button-quiet" onClick={loadEarlier} disabled={props.loadingEarlier}>
               {props.loadingEarlier ? <Spinner size={14} /> : null}
               Load earlier messages
             </button>
           </div>
-        ) : null}
-        {nothing ? props.empty : null}
-        {props.items.map((item) => renderItem(item, props.thinking))}
-        {props.prompts.map((prompt) => (
+        );
+      case 'empty':
+        return props.empty;
+      case 'item':
+        return renderItem(row.item, props.thinking);
+      case 'prompt':
+        return (
           <PendingPrompt
-            key={prompt.id}
-            prompt={prompt}
-            onRetry={() => props.onRetryPrompt(prompt.id)}
-            onDismiss={() => props.onDismissPrompt(prompt.id)}
-            onEdit={() => props.onEditPrompt(prompt)}
+            prompt={row.prompt}
+            onRetry={() => props.onRetryPrompt(row.prompt.id)}
+            onDismiss={() => props.onDismissPrompt(row.prompt.id)}
+            onEdit={() => props.onEditPrompt(row.prompt)}
           />
-        ))}
-        {props.thinking ? (
+        );
+      case 'typing':
+        return (
           <div className="typing" role="status" aria-label="Claude is working">
             <span className="typing-dot" />
             <span className="typing-dot" />
             <span className="typing-dot" />
           </div>
+        );
+      default: {
+        const never: never = row;
+        return never;
+      }
+    }
+  };
+
+  return (
+    <ExpandedContext.Provider value={expanded}>
+      <div className="chat-scroll-wrap">
+        <div className="chat-scroll" ref={scrollRef} onScroll={onScroll}>
+          <div
+            className="chat-column chat-virtual"
+            role="log"
+            aria-label="Chat"
+            aria-live="polite"
+            aria-relevant="additions"
+            data-rows={rows.length}
+            style={{ height: totalSize }}
+          >
+            {virtualizer.getVirtualItems().map((virtual) => {
+              const row = rows[virtual.index];
+              if (!row) return null;
+              return (
+                <div
+                  key={virtual.key as string}
+                  className="chat-row"
+                  data-index={virtual.index}
+                  ref={virtualizer.measureElement}
+                  style={{ transform: `translateY(${virtual.start}px)` }}
+                >
+                  {renderRow(row)}
+                </div>
+              );
+            })}
+          </div>
+        </div>
+        {!atBottom ? (
+          <button type="button" className="jump-latest" onClick={jumpToLatest} aria-label={unseen > 0 ? `Jump to latest (${unseen} new)` : 'Jump to latest'}>
+            <IconChevron size={18} className="jump-latest-icon" />
+            {unseen > 0 ? <span className="jump-latest-count">{unseen} new</span> : null}
+          </button>
         ) : null}
       </div>
-    </div>
+    </ExpandedContext.Provider>
   );
 });

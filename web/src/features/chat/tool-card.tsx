@@ -1,12 +1,12 @@
 // tool-card.tsx: one tool call, folded to a single line (tool name + what it touched) that expands
 // to its input rendered for people (a Bash command, an Edit as a diff, Write content, a question
 // and its answer, other tools as JSON) and to its result, when the result has arrived.
-import { useState } from 'react';
 import type { ToolResultBlock, ToolUseBlock } from '@tether/shared';
 import { summarizeToolInput } from '../../lib/format.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { IconCheck, IconChevron, IconX } from '../../lib/ui/icons.tsx';
 import { asRecord, ClippedPre, ToolInputView } from '../../lib/ui/tool-input.tsx';
+import { useExpanded } from './expanded.ts';
 
 /** AskUserQuestion's answers come back in the result's structured `answers` map. */
 function questionAnswers(result: ToolResultBlock | null): Array<[string, string]> {
@@ -14,8 +14,18 @@ function questionAnswers(result: ToolResultBlock | null): Array<[string, string]
   return Object.entries(answers).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
 }
 
-export function ToolCard({ use, result, live }: { use: ToolUseBlock; result: ToolResultBlock | null; live: boolean }) {
-  const [open, setOpen] = useState(false);
+export function ToolCard({
+  itemKey,
+  use,
+  result,
+  live,
+}: {
+  itemKey: string;
+  use: ToolUseBlock;
+  result: ToolResultBlock | null;
+  live: boolean;
+}) {
+  const [open, toggle] = useExpanded(itemKey);
   const answers = use.name === 'AskUserQuestion' ? questionAnswers(result) : [];
   const summary =
     answers.length > 0
@@ -31,7 +41,7 @@ export function ToolCard({ use, result, live }: { use: ToolUseBlock; result: Too
         className="tool-head"
         aria-expanded={open}
         aria-controls={bodyId}
-        onClick={() => setOpen((v) => !v)}
+        onClick={toggle}
       >
         <span className="tool-state" aria-hidden="true">
           {state === 'running' ? (

@@ -14,8 +14,9 @@ import { setPendingRequests, upsertSession } from '../../lib/queries.ts';
 import { getSocket, requestHub } from '../../lib/socket.ts';
 import { chatReducer, INITIAL_CHAT_STATE, type ChatState } from './chat-state.ts';
 
-/** Page size for "Load earlier" and for catching up after a long drop. */
-const PAGE_SIZE = 200;
+/** Page size for "Load earlier" and for catching up after a long drop: the hub's cap (MAX_PAGE_LIMIT),
+ *  cheap to render now that the list is windowed. */
+const PAGE_SIZE = 500;
 
 /** Ids for prompts. crypto.randomUUID exists only in secure contexts, and a phone on the LAN
  *  often opens the hub over plain http, so build a v4 UUID from getRandomValues when it is missing. */
