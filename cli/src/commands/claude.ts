@@ -16,7 +16,8 @@ const command: Command = {
     const { runSession, RunnerStartError } = await import('../runner/runner.ts');
     const creds = loadCredentials();
     const paths = tetherPaths();
-    const desk = process.stdin.isTTY && process.stdout.isTTY ? 'attached' : 'headless';
+    // TETHER_DESK=none: started by `tether daemon`, no person at this terminal even if it is one.
+    const desk = process.env.TETHER_DESK !== 'none' && process.stdin.isTTY && process.stdout.isTTY ? 'attached' : 'headless';
     // Outboxes left by runners that exited while the hub was down (or died) are delivered in the
     // background, a little after this session opened its own outbox (which is never touched).
     const orphans = new AbortController();
@@ -38,6 +39,8 @@ const command: Command = {
         hub: creds ? { url: creds.hubUrl, token: creds.token } : null,
         tetherHome: paths.home,
         desk,
+        launchKind: process.env.TETHER_LAUNCH_KIND === 'headless' ? 'headless' : 'pty',
+        ...(process.env.TETHER_RUNNER_LOG ? { logFile: process.env.TETHER_RUNNER_LOG } : {}),
       });
       if (result.failure) process.stderr.write(`tether: ${result.failure}\n`);
       return result.exitCode;

@@ -31,6 +31,7 @@ import { createApprovals } from './approvals.ts';
 import { createDeskPrompt } from './desk-prompt.ts';
 import { loadResumeState, saveResumeState } from './resume-state.ts';
 import { createTerminalStream, type TerminalStream } from './terminal-stream.ts';
+import { runHeadlessSession } from './headless.ts';
 
 /** How long a finished session waits for the hub to take what it is owed before exiting. The rest
  *  stays in the on-disk outbox. */
@@ -54,11 +55,14 @@ export type RunnerOptions = {
   desk: 'attached' | 'headless';
   /** Where diagnostics go (never the desk: the TUI owns it). */
   logFile?: string;
+  /** `headless`: `claude -p` with stream-json, no terminal (headless.ts). Default `pty`. */
+  launchKind?: 'pty' | 'headless';
 };
 
 export type RunnerResult = { exitCode: number; sessionId: string; failure: string | null };
 
 export async function runSession(options: RunnerOptions): Promise<RunnerResult> {
+  if (options.launchKind === 'headless') return runHeadlessSession(options);
   const env = buildClaudeEnv({ env: options.env });
   const logFile = options.logFile ?? join(options.tetherHome, 'logs', 'runner.log');
   mkdirSync(join(logFile, '..'), { recursive: true, mode: 0o700 });
@@ -100,6 +104,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   let link: HubLink | null = null;
   const registration = (): SessionRegistration => ({
     id: sessionId,
+    machineId: options.env.TETHER_MACHINE_ID || null,
     title: basename(options.cwd),
     cwd: options.cwd,
     launchKind: 'pty',
