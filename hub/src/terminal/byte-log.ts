@@ -4,7 +4,7 @@
 
 /** Default memory per terminal on the hub. 1 MiB holds several full redraws of a large screen
  *  (a 250x80 screen with colours is ~100 KiB), so a brief drop replays bytes, not a snapshot. */
-export const DEFAULT_TERMINAL_LOG_BYTES = 1024 * 1024;
+export const DEFAULT_TERMINAL_LOG_BYTES = 4 * 1024 * 1024;
 
 export type ByteLog = {
   readonly start: number;

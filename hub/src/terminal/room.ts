@@ -14,7 +14,7 @@ import { filterViewerInput } from './query-filter.ts';
 
 /** Unacked bytes a viewer may have in flight before it is paused. 256 KiB is a few hundred ms of a
  *  fast build log on a phone link; a viewer that falls further behind is cheaper to redraw. */
-export const VIEWER_HIGH_WATER_BYTES = 256 * 1024;
+export const VIEWER_HIGH_WATER_BYTES = 1024 * 1024;
 
 export type ViewerSink = {
   bytes(offset: number, data: Uint8Array): void;
@@ -109,7 +109,8 @@ export function createTerminalRoom(options: {
 
   function startFromSnapshot(viewer: Viewer, snap: TerminalSnapshot) {
     viewer.sink.snapshot(snap);
-    if (ptySize && ptySize.offset > snap.offset) tellSize(viewer);
+    // Also when the snapshot already has the size: the notice says who owns it.
+    tellSize(viewer);
     viewer.sent = snap.offset;
     viewer.acked = snap.offset;
     viewer.paused = false;
