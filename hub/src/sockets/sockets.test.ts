@@ -127,7 +127,10 @@ describe('/cli → /web', () => {
     const runner = await connect({ nsp: '/cli' });
     const web = await connect({ nsp: '/web' });
     const sid = randomUUID();
+    const initial = next<{ count: number }>(runner, 'terminal:viewers');
     await register(runner, sid);
+    // A registering runner is told right away how many watch (none yet).
+    expect((await initial).count).toBe(0);
     const viewers = next<{ count: number }>(runner, 'terminal:viewers');
     const snapshotRequest = next(runner, 'terminal:snapshot-request');
     expect(await ack(web, 'terminal:subscribe', { sessionId: sid })).toMatchObject({ ok: true });
