@@ -1,0 +1,58 @@
+// terminal-claude.test.ts: the real claude TUI (against the fake API) mirrored through a real runner
+// and hub. A viewer that joins after claude drew its screen and answered a prompt sees the same
+// screen as a viewer that watched from the start, and the same screen as the desk.
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeAnthropic, text } from '../fixtures/fake-anthropic/index.ts';
+import { createClaudeSandbox } from '../harness/claude.ts';
+import { startHub } from '../harness/hub.ts';
+import { startRunner } from '../harness/runner.ts';
+import { viewTerminal } from '../harness/terminal.ts';
+
+/** claude's idle input box at the desk (the prompt char is followed by a no-break space). */
+const READY = /❯\s*\n─+\n\s+\? for shortcuts/;
+
+let cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const fn of cleanups.reverse()) await fn();
+  cleanups = [];
+});
+
+describe('terminal mirror of the real claude', () => {
+  it('a late joiner’s screen equals a live viewer’s and the desk’s', async () => {
+    const fake = await startFakeAnthropic({ script: [text('Mirrored reply from the fake model')] });
+    cleanups.push(() => fake.stop());
+    const hub = await startHub();
+    cleanups.push(() => hub.stop());
+    const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
+    cleanups.push(() => sandbox.stop());
+    const runner = startRunner({ hub, sandbox, cols: 100, rows: 30 });
+    cleanups.push(() => runner.stop());
+
+    const live = await viewTerminal({ url: hub.url, token: hub.token, sessionId: runner.sessionId });
+    cleanups.push(() => live.stop());
+    await live.waitFor(() => READY.test(live.screen()), 'claude ready on the live viewer', 30_000);
+    // Typed from the phone's terminal: claude answers; everyone sees it.
+    expect((await live.emit('terminal:input', { sessionId: runner.sessionId, data: 'hello from the phone' })).ok).toBe(true);
+    await live.waitFor(() => live.screen().includes('hello from the phone'), 'typed text');
+    expect((await live.emit('terminal:input', { sessionId: runner.sessionId, data: '\r' })).ok).toBe(true);
+    await live.waitFor(() => live.screen().includes('Mirrored reply from the fake model') && READY.test(live.screen()), 'reply', 30_000);
+    await runner.waitForScreen('Mirrored reply from the fake model');
+
+    const late = await viewTerminal({ url: hub.url, token: hub.token, sessionId: runner.sessionId });
+    cleanups.push(() => late.stop());
+    // claude redraws (spinner, cursor) at will: compare once both are at the same offset.
+    await late.waitFor(() => late.snapshots() > 0, 'snapshot');
+    for (let i = 0; ; i++) {
+      await Promise.all([late.settled(), live.settled()]);
+      if (late.offset() === live.offset() && late.screen() === live.screen()) break;
+      if (i > 50) expect(late.screen()).toBe(live.screen());
+      await late.waitFor(() => late.offset() === live.offset(), 'same offset');
+    }
+    expect(late.screen()).toContain('Mirrored reply from the fake model');
+    expect(late.misplaced() + live.misplaced()).toBe(0);
+    // The desk (100x30, the size owner) shows the same rows.
+    const trim = (s: string) => s.split('\n').map((l) => l.trimEnd()).join('\n');
+    await runner.waitForScreen('Mirrored reply from the fake model');
+    expect(trim(late.screen())).toBe(trim(runner.screenText()));
+  }, 90_000);
+});
