@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  describeModel,
   deviceNameFromUserAgent,
+  modelAliasOf,
   formatDirectory,
   formatDuration,
   formatRelativeTime,
@@ -44,5 +46,18 @@ describe('format', () => {
     expect(suggestBashPrefix('git push origin main')).toBe('git push');
     expect(suggestBashPrefix('git --no-pager log')).toBe('git');
     expect(suggestBashPrefix('ls -la')).toBe('ls');
+  });
+});
+
+describe('describeModel', () => {
+  it('says a model the way people do', () => {
+    expect(describeModel('claude-opus-4-1-20250805')).toBe('opus 4.1');
+    expect(describeModel('claude-sonnet-4-5')).toBe('sonnet 4.5');
+    expect(describeModel('claude-sonnet-4-20250514')).toBe('sonnet 4');
+    expect(describeModel('claude-3-5-haiku-20241022')).toBe('haiku 3.5');
+    expect(describeModel('opus')).toBe('opus');
+    expect(describeModel('my-proxy-model')).toBe('my-proxy-model');
+    expect(describeModel(null)).toBe('default model');
+    expect(modelAliasOf('claude-3-5-haiku-20241022')).toBe('haiku');
   });
 });

@@ -169,3 +169,23 @@ export function suggestBashPrefix(command: string): string {
   if (TWO_WORD_COMMANDS.has(first) && words[1] && !words[1].startsWith('-')) return `${first} ${words[1]}`;
   return first;
 }
+
+/** claude's own model aliases: always the latest of each family, so they never go stale here. */
+export const MODEL_ALIASES = ['opus', 'sonnet', 'haiku'] as const;
+
+/** Which alias family a model belongs to ("claude-opus-4-1-20250805" → "opus"), if any. */
+export function modelAliasOf(model: string | null): string | null {
+  if (!model) return null;
+  return MODEL_ALIASES.find((alias) => model === alias || model.includes(`-${alias}`)) ?? null;
+}
+
+/** A model as people say it: "claude-opus-4-1-20250805" → "opus 4.1", "claude-3-5-haiku-…" →
+ *  "haiku 3.5"; an alias or an unknown name stays as it is; none → "default model". */
+export function describeModel(model: string | null): string {
+  if (!model) return 'default model';
+  const modern = /^claude-(opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?:-\d{8})?$/.exec(model);
+  if (modern) return `${modern[1]} ${modern[2]}${modern[3] ? `.${modern[3]}` : ''}`;
+  const legacy = /^claude-(\d+)(?:-(\d{1,2}))?-(opus|sonnet|haiku)(?:-\d{8})?$/.exec(model);
+  if (legacy) return `${legacy[3]} ${legacy[1]}${legacy[2] ? `.${legacy[2]}` : ''}`;
+  return model;
+}

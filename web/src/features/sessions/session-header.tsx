@@ -1,11 +1,12 @@
 // session-header.tsx: the top bar of one session: back to the list, the title on its own line (a
 // phone has no room beside it), then status, launch kind and directory. Waiting approvals show in
-// the approval sheet below, not here. Sticky, below the phone's status bar.
+// the approval sheet below, not here. The model chip opens the model picker. Sticky, below the phone's status bar.
 import { Link, useRouterState } from '@tanstack/react-router';
 import type { Session } from '@tether/shared';
 import { describeLaunchKind, formatDirectory, sessionTitle } from '../../lib/format.ts';
 import { Badge, StatusPill } from '../../lib/ui/badge.tsx';
 import { IconBack, IconChat, IconTerminal } from '../../lib/ui/icons.tsx';
+import { ModelPicker } from './model-picker.tsx';
 
 /** Chat ⇄ terminal, for PTY sessions: one button that names where it goes. */
 function ViewToggle({ session }: { session: Session }) {
@@ -40,6 +41,7 @@ export function SessionHeader({ session }: { session: Session }) {
         <div className="session-header-meta">
           <StatusPill status={session.status} />
           <Badge title={kind.title}>{kind.label}</Badge>
+          <ModelPicker session={session} />
           <span className="session-header-dir" title={session.cwd}>
             {formatDirectory(session.cwd, { max: 40 })}
           </span>

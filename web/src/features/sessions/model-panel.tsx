@@ -1,0 +1,87 @@
+// model-panel.tsx: the open half of the model picker, loaded on first open (the header that shows
+// the chip is in the first-load bundle; this panel is not). Picks an alias or a typed model name and
+// sends session:set-model; the runner types claude's `/model` when claude is idle.
+import { useState, type FormEvent } from 'react';
+import { requestHub } from '../../lib/socket.ts';
+import { Spinner } from '../../lib/ui/badge.tsx';
+import { MODEL_ALIASES, modelAliasOf } from '../../lib/format.ts';
+
+export type ModelPanelProps = {
+  id: string;
+  sessionId: string;
+  model: string | null;
+  /** The hub relayed the request: close, and show it as pending until the runner reports. */
+  onRequested: (model: string) => void;
+};
+
+export function ModelPanel({ id, sessionId, model, onRequested }: ModelPanelProps) {
+  const [custom, setCustom] = useState('');
+  const [sending, setSending] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const current = modelAliasOf(model);
+
+  const choose = async (next: string) => {
+    setSending(next);
+    setError(null);
+    try {
+      await requestHub('session:set-model', { sessionId, model: next });
+      onRequested(next);
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+    } finally {
+      setSending(null);
+    }
+  };
+
+  const onCustom = (event: FormEvent) => {
+    event.preventDefault();
+    const next = custom.trim();
+    if (next) void choose(next);
+  };
+
+  const sendingCustom = sending !== null && !(MODEL_ALIASES as readonly string[]).includes(sending);
+  return (
+    <div className="model-panel" id={id} role="dialog" aria-label="Switch model">
+      <div className="model-panel-title">Model for this session</div>
+      <div className="model-options" role="group" aria-label="Models">
+        {MODEL_ALIASES.map((alias) => (
+          <button
+            key={alias}
+            type="button"
+            className="model-option"
+            aria-pressed={current === alias}
+            disabled={sending !== null}
+            onClick={() => void choose(alias)}
+          >
+            {sending === alias ? <Spinner size={14} /> : null}
+            {alias}
+          </button>
+        ))}
+      </div>
+      <form className="model-custom" onSubmit={onCustom}>
+        <input
+          className="field-input field-mono model-custom-input"
+          aria-label="Other model name"
+          placeholder="claude-sonnet-4-5"
+          value={custom}
+          autoCapitalize="off"
+          autoCorrect="off"
+          spellCheck={false}
+          maxLength={200}
+          onChange={(event) => setCustom(event.target.value)}
+        />
+        <button type="submit" className="button" disabled={sending !== null || custom.trim() === ''}>
+          {sendingCustom ? <Spinner size={14} /> : null}
+          Switch
+        </button>
+      </form>
+      {error ? (
+        <p className="model-error" role="alert">
+          Couldn't switch: {error}
+        </p>
+      ) : (
+        <p className="model-note">Claude switches when it is idle; a running turn keeps its model.</p>
+      )}
+    </div>
+  );
+}

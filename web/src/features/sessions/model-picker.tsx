@@ -1,0 +1,75 @@
+// model-picker.tsx: the session's model as a chip in its header, and the panel to switch it.
+// Flow: chip ─► panel (opus / sonnet / haiku or any typed name) ─session:set-model─► hub ─► runner,
+// which runs claude's `/model` when idle; the chip shows the new model once the runner reports it
+// (session:updated) and a spinner until then. Escape or a tap outside closes the panel.
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import type { Session } from '@tether/shared';
+import { describeModel } from '../../lib/format.ts';
+import { Spinner } from '../../lib/ui/badge.tsx';
+
+const ModelPanel = lazy(() => import('./model-panel.tsx').then((m) => ({ default: m.ModelPanel })));
+
+export function ModelPicker({ session }: { session: Session }) {
+  const [open, setOpen] = useState(false);
+  const [requested, setRequested] = useState<string | null>(null);
+  const panelId = useId();
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const live = session.status !== 'ended' && session.status !== 'failed';
+
+  // The runner reported a model: the request is done (whatever it became).
+  useEffect(() => setRequested(null), [session.model]);
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      buttonRef.current?.focus();
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  const label = describeModel(session.model);
+  return (
+    <div className="model-picker" ref={rootRef}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="model-chip"
+        aria-label={`Model: ${label}. Change model`}
+        title={session.model ?? "claude's default model"}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        disabled={!live}
+        onClick={() => setOpen((v) => !v)}
+      >
+        {requested ? <Spinner size={11} /> : null}
+        <span className="model-chip-text">{requested ? describeModel(requested) : label}</span>
+      </button>
+      {open ? (
+        <Suspense fallback={null}>
+          <ModelPanel
+            id={panelId}
+            sessionId={session.id}
+            model={session.model}
+            onRequested={(model) => {
+              setRequested(model);
+              setOpen(false);
+              buttonRef.current?.focus();
+            }}
+          />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}
