@@ -55,7 +55,16 @@ function toolResultsOf(requests: MessagesRequest[]) {
   return [...seen.values()];
 }
 
-export async function startApprovalWorld(options: { script: ScriptTurn[]; args?: string[]; runnerGoneGraceMs?: number }): Promise<ApprovalWorld> {
+/** The footer in plan mode replaces "? for shortcuts". */
+export const DESK_READY_PLAN = /❯\s*\n─+\n\s+⏸ plan mode on/;
+
+export async function startApprovalWorld(options: {
+  script: ScriptTurn[];
+  args?: string[];
+  runnerGoneGraceMs?: number;
+  /** What the desk shows once claude is ready (default DESK_READY). */
+  ready?: RegExp;
+}): Promise<ApprovalWorld> {
   const stops: Array<() => unknown> = [];
   const stop = async () => {
     for (const fn of stops.reverse()) await fn();
@@ -71,7 +80,7 @@ export async function startApprovalWorld(options: { script: ScriptTurn[]; args?:
     stops.push(() => runner.stop());
     const phone = await phoneFor(hub, runner.sessionId);
     stops.push(() => phone.stop());
-    await runner.waitForScreen(DESK_READY);
+    await runner.waitForScreen(options.ready ?? DESK_READY);
     const taken = new Set<string>();
     return {
       fake,

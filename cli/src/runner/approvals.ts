@@ -80,6 +80,8 @@ export function createApprovals(options: {
   /** The desk panel, when a person sits at the terminal; null when headless. */
   desk?: DeskPrompt | null;
   log?: (line: string) => void;
+  /** A plan was approved: claude still draws its own "Exit plan mode?" dialog (see plan-dialog.ts). */
+  onPlanApproved?: () => void;
 }): Approvals {
   const waiting = new Map<string, Waiting>();
   const device = `desk@${hostname()}`.slice(0, 100);
@@ -107,6 +109,7 @@ export function createApprovals(options: {
     if (answer.decision === 'deny') return decision('deny', answer.reason?.trim() || DEFAULT_DENY[request.kind]);
     if (answer.sessionRule) options.rules.addFromAnswer({ rule: answer.sessionRule, toolName: request.toolName, toolInput });
     const updatedInput = answer.answers ? { ...toolInput, answers: answer.answers } : undefined;
+    if (request.kind === 'plan') options.onPlanApproved?.();
     return decision('allow', answer.reason ?? 'allowed from tether', updatedInput);
   };
 

@@ -29,6 +29,7 @@ import { parseTranscriptLines } from '../transcript/parse.ts';
 import { createPromptQueue } from './prompt-queue.ts';
 import { createApprovals } from './approvals.ts';
 import { createDeskPrompt } from './desk-prompt.ts';
+import { confirmPlanDialog } from './plan-dialog.ts';
 import { loadResumeState, saveResumeState } from './resume-state.ts';
 import { createTerminalStream, type TerminalStream } from './terminal-stream.ts';
 import { runHeadlessSession } from './headless.ts';
@@ -193,6 +194,10 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     bypassAllowed: plan.bypass || options.userArgs.includes('--allow-dangerously-skip-permissions'),
     desk: options.desk === 'attached' ? deskPrompt : null,
     log,
+    onPlanApproved: () => {
+      const confirm = confirmPlanDialog({ screen, write: (data) => pty?.write(data) });
+      cleanups.push(() => confirm.stop());
+    },
   });
   cleanups.push(() => approvals.stop());
   const stopLink = () => {

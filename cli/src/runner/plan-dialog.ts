@@ -1,0 +1,49 @@
+// plan-dialog.ts: ExitPlanMode needs one more step after the hook allowed it. claude 2.1.197 still
+// draws its own "Exit plan mode?" dialog (❯ 1. Yes / 2. No) even when PreToolUse said allow, so
+// an approval from the phone would otherwise stall at the desk. After a plan approval the runner
+// reads the dialog from the screen model and presses the digit of its "Yes" option (digits select
+// at once). Only this dialog is touched: anything else on screen is left alone.
+import type { ScreenModel } from '../screen/screen.ts';
+
+/** How long claude may take to draw the dialog after the hook answered (it takes ~100 ms). */
+const PLAN_DIALOG_WAIT_MS = 10_000;
+/** Screen re-read interval while waiting for the dialog. */
+const POLL_MS = 50;
+
+/** The digit of the first "Yes" option of a visible "Exit plan mode?" dialog, or null. */
+export function planDialogYesDigit(screenText: string): string | null {
+  const lines = screenText.split('\n');
+  const title = lines.findIndex((line) => /Exit plan mode\?/.test(line));
+  if (title === -1) return null;
+  for (const line of lines.slice(title + 1)) {
+    const option = /^\s*(?:❯\s*)?(\d)\.\s+Yes\b/.exec(line);
+    if (option) return option[1]!;
+  }
+  return null;
+}
+
+export function confirmPlanDialog(options: { screen: ScreenModel; write: (data: string) => void; timeoutMs?: number }): { stop(): void } {
+  const deadline = Date.now() + (options.timeoutMs ?? PLAN_DIALOG_WAIT_MS);
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let stopped = false;
+  const check = () => {
+    timer = null;
+    if (stopped) return;
+    void options.screen.settled().then(() => {
+      if (stopped) return;
+      const digit = planDialogYesDigit(options.screen.text());
+      if (digit) {
+        options.write(digit);
+        return;
+      }
+      if (Date.now() < deadline) timer = setTimeout(check, POLL_MS);
+    });
+  };
+  timer = setTimeout(check, POLL_MS);
+  return {
+    stop: () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
+}

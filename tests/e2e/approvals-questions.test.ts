@@ -1,0 +1,100 @@
+// Questions and plans answered from the phone with real claude: AskUserQuestion answers go back in
+// updatedInput (claude's picker is never drawn); ExitPlanMode is approved, or rejected with
+// feedback that claude gets as the reason.
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildQuestionAnswers, type Question } from '@tether/shared';
+import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
+import { DESK_READY_PLAN, deskText, startApprovalWorld, type ApprovalWorld } from '../harness/approvals.ts';
+
+let world: ApprovalWorld | null = null;
+afterEach(async () => {
+  await world?.stop();
+  world = null;
+});
+
+const QUESTIONS: Question[] = [
+  {
+    question: 'Which toppings do you want?',
+    header: 'Toppings',
+    multiSelect: true,
+    options: [
+      { label: 'Cheese', description: 'melted' },
+      { label: 'Ham', description: 'sliced' },
+      { label: 'Olives', description: 'black' },
+    ],
+  },
+  {
+    question: 'How should it be baked?',
+    header: 'Bake',
+    multiSelect: false,
+    options: [
+      { label: 'Soft', description: 'short' },
+      { label: 'Crispy', description: 'long' },
+    ],
+  },
+];
+
+describe('questions and plans', () => {
+  it('AskUserQuestion: two questions (multi-select + free text) → exactly those answers, no picker drawn', async () => {
+    world = await startApprovalWorld({
+      script: [
+        when(userSays(/pizza/), toolUse('AskUserQuestion', { questions: QUESTIONS }, { id: 'toolu_q1' })),
+        when(hasToolResult({ id: 'toolu_q1' }), text('pizza ordered')),
+      ],
+    });
+    const { phone, runner } = world;
+    await phone.send('pizza please');
+    const request = await world.nextRequest('AskUserQuestion');
+    expect(request.kind).toBe('question');
+    const answers = buildQuestionAnswers({
+      questions: QUESTIONS,
+      picks: [{ labels: ['Cheese', 'Olives'] }, { labels: [], other: 'well done, on a stone' }],
+    });
+    expect(answers).toEqual({ 'Which toppings do you want?': 'Cheese, Olives', 'How should it be baked?': 'well done, on a stone' });
+    expect((await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow', answers } })).ok).toBe(true);
+    await runner.waitForScreen('pizza ordered');
+    const result = world.toolResults().find((r) => r.toolUseId === 'toolu_q1');
+    expect(result?.isError).toBe(false);
+    expect(result?.text).toContain('"Which toppings do you want?"="Cheese, Olives"');
+    expect(result?.text).toContain('"How should it be baked?"="well done, on a stone"');
+    // Claude's own picker never appeared at the desk (it says "Enter to select" and offers "Type something").
+    const desk = deskText(runner);
+    expect(desk).not.toMatch(/Enter\s+to\s+select/);
+    expect(desk).not.toMatch(/Type\s+something/);
+  }, 60_000);
+
+  it('ExitPlanMode approved → claude leaves plan mode and goes on', async () => {
+    world = await startApprovalWorld({
+      args: ['--permission-mode', 'plan'],
+      ready: DESK_READY_PLAN,
+      script: [
+        when(userSays(/plan it/), toolUse('ExitPlanMode', { plan: '1. write hello.txt\n2. done' }, { id: 'toolu_plan1' })),
+        when(hasToolResult({ id: 'toolu_plan1', isError: false }), text('plan approved, starting')),
+      ],
+    });
+    const { phone, runner } = world;
+    await phone.send('plan it');
+    const request = await world.nextRequest('ExitPlanMode');
+    expect(request).toMatchObject({ kind: 'plan', toolInput: { plan: expect.stringContaining('write hello.txt') } });
+    await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } });
+    await runner.waitForScreen('plan approved, starting');
+    expect(world.toolResults().find((r) => r.toolUseId === 'toolu_plan1')?.isError).toBe(false);
+  }, 60_000);
+
+  it('ExitPlanMode rejected with feedback → claude keeps planning with that feedback', async () => {
+    world = await startApprovalWorld({
+      args: ['--permission-mode', 'plan'],
+      ready: DESK_READY_PLAN,
+      script: [
+        when(userSays(/plan it/), toolUse('ExitPlanMode', { plan: '1. rm -rf build' }, { id: 'toolu_plan2' })),
+        when(hasToolResult({ id: 'toolu_plan2', isError: true }), text('revising the plan')),
+      ],
+    });
+    const { phone, runner } = world;
+    await phone.send('plan it');
+    const request = await world.nextRequest('ExitPlanMode');
+    await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'deny', reason: 'keep the build dir, clean only dist/' } });
+    await runner.waitForScreen('revising the plan');
+    expect(world.toolResults().find((r) => r.toolUseId === 'toolu_plan2')).toMatchObject({ isError: true, text: expect.stringContaining('keep the build dir, clean only dist/') });
+  }, 60_000);
+});
