@@ -1,0 +1,192 @@
+// terminal.bench.ts: the terminal mirror end to end, against reading the PTY directly.
+//
+//   command ─PTY─► runner process (bun-pty, screen model, batching) ─/cli─► hub process ─/web─► viewer here
+//   command ─PTY─► this process (the same PTY driver, no mirror)                         ← "direct"
+//
+// Ratios are taken in the same run, alternating the two sides, best of ROUNDS each, because this
+// box has 2 cores shared with whatever else runs. WeTTY is measured only if `npm i wetty` works here.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnPty } from '../cli/src/pty/pty.ts';
+import { startHubProcess } from '../tests/harness/hub.ts';
+import { startCommandRunner, viewTerminal, type TerminalViewer } from '../tests/harness/terminal.ts';
+import { measureWetty } from './terminal-wetty.ts';
+
+type Measurement = { name: string; value: number; unit: string } & Record<string, unknown>;
+
+/** The issue's sizes: 50 MB for throughput, 1,000 keys for echo, 5 MB of history for a join. */
+const THROUGHPUT_MB = 50;
+const ECHO_KEYS = 1000;
+const JOIN_HISTORY_MB = 5;
+/** Fan-out: 100 viewers, each must receive FANOUT_MB (smaller: 100 copies are decoded here). */
+const FANOUT_VIEWERS = 100;
+const FANOUT_MB = 2;
+const ROUNDS = 2;
+
+const BIG = (mb: number) => `yes 'the quick brown fox jumps over the lazy dog 0123456789 ABCDEFGHIJ' | head -c ${Math.round(mb * 1e6)}`;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function directThroughput(mb: number): Promise<number> {
+  const pty = spawnPty({ file: '/bin/sh', args: ['-c', `stty -echo; ${BIG(mb)}; sleep 30`], cwd: tmpdir(), env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color' }, cols: 120, rows: 40 });
+  const t0 = performance.now();
+  await new Promise<void>((resolve) => pty.onData(() => pty.offset() >= mb * 1e6 && resolve()));
+  const seconds = (performance.now() - t0) / 1000;
+  await pty.stop();
+  return mb / seconds;
+}
+
+async function directEcho(keys: number): Promise<number[]> {
+  const pty = spawnPty({ file: '/bin/cat', args: [], cwd: tmpdir(), env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color' }, cols: 120, rows: 40 });
+  const samples: number[] = [];
+  for (let i = 0; i < keys; i++) {
+    const t0 = performance.now();
+    const got = new Promise<void>((resolve) => {
+      const off = pty.onData(({ data }) => {
+        if (data.includes('x')) {
+          off();
+          resolve();
+        }
+      });
+    });
+    pty.write('x');
+    await got;
+    samples.push(performance.now() - t0);
+  }
+  await pty.stop();
+  return samples;
+}
+
+export async function run(): Promise<Measurement[]> {
+  const home = mkdtempSync(join(tmpdir(), 'tether-bench-terminal-'));
+  const hubProcess = await startHubProcess({ home });
+  const hub = { url: hubProcess.url, token: hubProcess.token! };
+  const out: Measurement[] = [];
+  const stops: Array<() => unknown> = [];
+  const view = async (sessionId: string, render = false) => {
+    const v = await viewTerminal({ url: hub.url, token: hub.token, sessionId, render });
+    stops.push(() => v.stop());
+    await v.waitFor(() => v.snapshots() > 0, 'first snapshot');
+    return v;
+  };
+  try {
+    // ---- throughput: a command printing 50 MB each time a line arrives
+    const bigRunner = startCommandRunner({ hub, command: `stty -echo; while read -r go; do ${BIG(THROUGHPUT_MB)}; done` });
+    stops.push(() => bigRunner.stop());
+    const viewer = await view(bigRunner.sessionId);
+    const relayOnce = async (v: TerminalViewer[]) => {
+      const starts = v.map((x) => x.bytesReceived());
+      const t0 = performance.now();
+      await v[0]!.emit('terminal:input', { sessionId: bigRunner.sessionId, data: 'go\r' });
+      const rates = await Promise.all(
+        v.map(async (x, i) => {
+          await x.waitFor(() => x.bytesReceived() - starts[i]! >= THROUGHPUT_MB * 1e6 || x.offset() - starts[i]! >= THROUGHPUT_MB * 1e6 * 1.5, 'all bytes', 300_000);
+          return (x.bytesReceived() - starts[i]!) / 1e6 / ((performance.now() - t0) / 1000);
+        }),
+      );
+      return rates;
+    };
+    const direct: number[] = [];
+    const relay: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      direct.push(await directThroughput(THROUGHPUT_MB));
+      relay.push((await relayOnce([viewer]))[0]!);
+    }
+    const bestDirect = Math.max(...direct);
+    const bestRelay = Math.max(...relay);
+    out.push({ name: 'relay_throughput_mb_s', value: round(bestRelay), unit: 'MB/s', samples: relay.map(round) });
+    out.push({ name: 'direct_pty_throughput_mb_s', value: round(bestDirect), unit: 'MB/s', samples: direct.map(round) });
+    out.push({ name: 'relay_throughput_ratio', value: round(bestRelay / bestDirect, 3), unit: 'ratio', target: '>= 0.8' });
+
+    // ---- echo: 1,000 keys to cat through the mirror, and directly
+    const catRunner = startCommandRunner({ hub, command: 'exec cat' });
+    stops.push(() => catRunner.stop());
+    const typist = await view(catRunner.sessionId);
+    const relayEcho: number[] = [];
+    for (let i = 0; i < ECHO_KEYS; i++) {
+      const at = typist.offset();
+      const t0 = performance.now();
+      typist.socket.emit('terminal:input', { sessionId: catRunner.sessionId, data: 'x' });
+      await typist.waitFor(() => typist.offset() > at, 'echo');
+      relayEcho.push(performance.now() - t0);
+    }
+    relayEcho.sort((a, b) => a - b);
+    const directEchoSamples = (await directEcho(ECHO_KEYS)).sort((a, b) => a - b);
+    out.push({ name: 'echo_latency_ms_p50', value: round(percentile(relayEcho, 50)), unit: 'ms' });
+    out.push({ name: 'echo_latency_ms_p99', value: round(percentile(relayEcho, 99)), unit: 'ms', target: `<= direct p99 + 2 ms` });
+    out.push({ name: 'echo_latency_direct_ms_p50', value: round(percentile(directEchoSamples, 50)), unit: 'ms' });
+    out.push({ name: 'echo_latency_direct_ms_p99', value: round(percentile(directEchoSamples, 99)), unit: 'ms' });
+
+    // ---- join with 5 MB of history: subscribe → the same screen as a live viewer
+    const historyRunner = startCommandRunner({
+      hub,
+      command: `stty -echo; read -r go; awk 'BEGIN { for (i = 0; ; i++) { printf "\\033[3%dmline %07d\\033[0m %s\\n", i % 7 + 1, i, substr("==================================================", 1, i % 50); n += 70; if (n > ${JOIN_HISTORY_MB * 1e6}) break } }'; echo history-done; read -r x`,
+    });
+    stops.push(() => historyRunner.stop());
+    const watcher = await viewTerminal({ url: hub.url, token: hub.token, sessionId: historyRunner.sessionId, render: true });
+    stops.push(() => watcher.stop());
+    await watcher.waitFor(() => watcher.snapshots() > 0, 'snapshot');
+    await watcher.emit('terminal:input', { sessionId: historyRunner.sessionId, data: 'go\r' });
+    await watcher.waitFor(() => watcher.screen().includes('history-done'), 'history', 120_000);
+    const joins: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      const late = await viewTerminal({ url: hub.url, token: hub.token, sessionId: historyRunner.sessionId, render: true });
+      await late.waitFor(() => late.snapshots() > 0 && late.offset() === watcher.offset(), 'joined');
+      await late.settled();
+      const ms = performance.now() - t0;
+      if (late.screen() !== watcher.screen()) throw new Error('join: the late viewer’s screen differs from the live one');
+      joins.push(ms);
+      late.stop();
+    }
+    joins.sort((a, b) => a - b);
+    out.push({ name: 'join_ms', value: round(percentile(joins, 50)), unit: 'ms', history_mb: JOIN_HISTORY_MB, samples: joins.map(round), target: '<= 50' });
+
+    // ---- fan-out: per-viewer rate with 100 viewers ÷ with one
+    const fanRunner = startCommandRunner({ hub, command: `stty -echo; while read -r go; do ${BIG(FANOUT_MB)}; done` });
+    stops.push(() => fanRunner.stop());
+    const first = await view(fanRunner.sessionId);
+    const fanOnce = async (viewers: TerminalViewer[]) => {
+      const starts = viewers.map((x) => x.offset());
+      const t0 = performance.now();
+      await viewers[0]!.emit('terminal:input', { sessionId: fanRunner.sessionId, data: 'go\r' });
+      const rates = await Promise.all(
+        viewers.map(async (x, i) => {
+          // A viewer resynced by a snapshot skips bytes: count it done at the same offset.
+          await x.waitFor(() => x.offset() - starts[i]! >= FANOUT_MB * 1e6, 'fan-out bytes', 300_000);
+          return (FANOUT_MB * 1e6) / 1e6 / ((performance.now() - t0) / 1000);
+        }),
+      );
+      return rates.reduce((a, b) => a + b, 0) / rates.length;
+    };
+    const single = Math.max(await fanOnce([first]), await fanOnce([first]));
+    const many: TerminalViewer[] = [first];
+    for (let i = 1; i < FANOUT_VIEWERS; i++) many.push(await view(fanRunner.sessionId));
+    const snapshotsBefore = many.reduce((a, v) => a + v.snapshots(), 0);
+    const hundred = await fanOnce(many);
+    const resyncs = many.reduce((a, v) => a + v.snapshots(), 0) - snapshotsBefore;
+    out.push({ name: 'fanout_single_viewer_mb_s', value: round(single), unit: 'MB/s' });
+    out.push({ name: 'fanout_100_per_viewer_mb_s', value: round(hundred), unit: 'MB/s', resyncs });
+    out.push({ name: 'fanout_100_ratio', value: round(hundred / single, 3), unit: 'ratio', target: '>= 0.5' });
+  } finally {
+    for (const stop of stops.reverse()) {
+      try {
+        await stop();
+      } catch {
+        // best effort
+      }
+    }
+    await hubProcess.stop();
+    rmSync(home, { recursive: true, force: true });
+  }
+  out.push(...(await measureWetty({ throughputMb: THROUGHPUT_MB, echoKeys: ECHO_KEYS })));
+  return out;
+}
+
+function round(x: number, digits = 2): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
