@@ -14,6 +14,14 @@ export default defineConfig({
     target: 'es2022',
     // Report gzip sizes: the first-load bundle is a tracked benchmark (web_first_load_kb_gzip).
     reportCompressedSize: true,
+    rollupOptions: {
+      // The service worker is its own entry, emitted as /sw.js: a worker's scope is the folder it
+      // is served from, and it must cover the whole app.
+      input: { main: 'index.html', sw: 'src/pwa/sw.ts' },
+      output: {
+        entryFileNames: (chunk) => (chunk.name === 'sw' ? 'sw.js' : 'assets/[name]-[hash].js'),
+      },
+    },
   },
   server: {
     proxy: {

@@ -14,6 +14,7 @@ import { Route as newSessionRoute } from './routes/_authed.new.tsx';
 import { Route as sessionRoute } from './routes/_authed.sessions.$sessionId.tsx';
 import { Route as sessionChatRoute } from './routes/_authed.sessions.$sessionId.index.tsx';
 import { Route as sessionTerminalRoute } from './routes/_authed.sessions.$sessionId.terminal.tsx';
+import { registerServiceWorker } from './pwa/register.ts';
 import './lib/ui/app.css';
 
 // Before anything renders or logs a URL: the access token must not stay in the address bar.
@@ -47,6 +48,8 @@ declare module '@tanstack/react-router' {
     router: typeof router;
   }
 }
+
+registerServiceWorker();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,0 +1,110 @@
+// sw.ts: the service worker. It makes the app installable and lets its shell open without a
+// network round trip; it never answers for data.
+//
+//   navigation (any app URL) ─► network first ─► offline: the cached index.html
+//   /assets/* (content-hashed), icons, manifest ─► cache first, filled at install and on use
+//   /api/*, /socket.io/*, anything cross-origin or not GET ─► not touched: straight to the network
+//
+// Invariant: nothing under /api or /socket.io is ever put in or served from a cache. A stale
+// session list or chat page would show a lie; the app's own reconnect logic handles offline.
+// Built by Vite as /sw.js (vite.config.ts) so that its scope is the whole app.
+
+// The DOM lib has no service-worker types; these are the few parts used here.
+type ExtendableEvent = Event & { waitUntil(promise: Promise<unknown>): void };
+type FetchEvent = ExtendableEvent & { request: Request; respondWith(response: Promise<Response> | Response): void };
+type WorkerScope = {
+  location: Location;
+  registration: { scope: string };
+  skipWaiting(): Promise<void>;
+  clients: { claim(): Promise<void> };
+  addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
+  addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
+  addEventListener(type: string, listener: (event: never) => void): void;
+};
+const sw = self as unknown as WorkerScope;
+
+/** One cache per shell version; the version is the index.html's asset list, so a new build gets a
+ *  new cache and the old one is dropped on activate. */
+const CACHE_PREFIX = 'tether-shell-';
+const SHELL_FILES = ['/', '/manifest.webmanifest', '/icon.svg', '/icons/icon-192.png'];
+
+/** Paths that are data, never shell: always the network, never a cache. */
+function isDataPath(pathname: string): boolean {
+  return pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/socket.io') || pathname === '/healthz';
+}
+
+function isShellAsset(pathname: string): boolean {
+  return pathname.startsWith('/assets/') || pathname.startsWith('/icons/') || SHELL_FILES.includes(pathname);
+}
+
+async function shellVersion(html: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(html));
+  return [...new Uint8Array(digest).slice(0, 6)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+async function currentCacheName(): Promise<string | null> {
+  const names = (await caches.keys()).filter((n) => n.startsWith(CACHE_PREFIX));
+  return names[names.length - 1] ?? null;
+}
+
+sw.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const response = await fetch('/', { cache: 'no-cache' });
+      const html = await response.clone().text();
+      const cache = await caches.open(CACHE_PREFIX + (await shellVersion(html)));
+      await cache.put('/', response);
+      // The first route's scripts and styles, as index.html names them.
+      const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+      await cache.addAll([...new Set([...assets, ...SHELL_FILES.filter((f) => f !== '/')])]);
+      await sw.skipWaiting();
+    })(),
+  );
+});
+
+sw.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      const names = (await caches.keys()).filter((n) => n.startsWith(CACHE_PREFIX));
+      // Keep only the newest (installed last): older builds' files go.
+      for (const name of names.slice(0, -1)) await caches.delete(name);
+      await sw.clients.claim();
+    })(),
+  );
+});
+
+sw.addEventListener('fetch', (event) => {
+  const { request } = event;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== sw.location.origin || isDataPath(url.pathname)) return; // network, untouched
+
+  if (request.mode === 'navigate') {
+    event.respondWith(
+      (async () => {
+        try {
+          return await fetch(request);
+        } catch {
+          const name = await currentCacheName();
+          const cached = name ? await (await caches.open(name)).match('/') : undefined;
+          return cached ?? Response.error();
+        }
+      })(),
+    );
+    return;
+  }
+
+  if (!isShellAsset(url.pathname)) return;
+  event.respondWith(
+    (async () => {
+      const name = await currentCacheName();
+      const cache = name ? await caches.open(name) : null;
+      const hit = cache ? await cache.match(request) : undefined;
+      if (hit) return hit;
+      const response = await fetch(request);
+      // Lazily loaded chunks (chat, terminal) join the shell the first time they are used.
+      if (cache && response.ok && url.pathname.startsWith('/assets/')) await cache.put(request, response.clone());
+      return response;
+    })(),
+  );
+});
