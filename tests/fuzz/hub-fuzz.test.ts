@@ -82,6 +82,7 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     'prompt:status': { sessionId, promptId, status: 'delivered', reason: null },
     'approval:request': { id: randomUUID(), sessionId, kind: 'permission', toolName: 'Bash', toolInput: { command: 'ls' }, toolUseId: null, createdAt: 1 },
     'approval:withdraw': { sessionId, requestId, reason: 'gone' },
+    'approval:desk-answer': { sessionId, requestId, answer: { decision: 'allow' }, device: 'desk@host' },
     'terminal:output': { sessionId, offset: 0, data: Buffer.from('hello') },
     'terminal:snapshot': { sessionId, offset: 0, cols: 80, rows: 24, data: 'screen' },
     'terminal:size': { sessionId, offset: 0, cols: 80, rows: 24, desk: false },

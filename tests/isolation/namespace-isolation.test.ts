@@ -122,6 +122,7 @@ const SOCKET_CASES: Case[] = [
     payload: (i) => ({ id: randomUUID(), sessionId: i.sessionId, kind: 'permission', toolName: 'Bash', toolInput: {}, toolUseId: null, createdAt: 1 }),
   },
   { nsp: '/cli', event: 'approval:withdraw', payload: (i) => ({ sessionId: i.sessionId, requestId: i.requestId }) },
+  { nsp: '/cli', event: 'approval:desk-answer', payload: (i) => ({ sessionId: i.sessionId, requestId: i.requestId, answer: { decision: 'allow' } }) },
   { nsp: '/cli', event: 'terminal:output', payload: (i) => ({ sessionId: i.sessionId, offset: 0, data: Buffer.from('fake screen') }) },
   { nsp: '/cli', event: 'terminal:snapshot', payload: (i) => ({ sessionId: i.sessionId, offset: 0, cols: 80, rows: 24, data: 'fake' }) },
   { nsp: '/cli', event: 'terminal:size', payload: (i) => ({ sessionId: i.sessionId, offset: 0, cols: 80, rows: 24, desk: false }) },
