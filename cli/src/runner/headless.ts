@@ -105,10 +105,19 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
   const queue: Item[] = [];
   const seen = new Set<string>();
   let controlSeq = 0;
+  /** claude may be gone (EPIPE): its exit is handled where it is awaited, never by a throw here. */
+  const writeLine = (value: unknown) => {
+    try {
+      stdin?.write(`${JSON.stringify(value)}\n`);
+      const flushed = stdin?.flush();
+      if (flushed instanceof Promise) flushed.catch((error: unknown) => log(`claude stdin: ${String(error)}`));
+    } catch (error) {
+      log(`claude stdin: ${String(error)}`);
+    }
+  };
   const control = (request: Record<string, unknown>): string => {
     const id = `tether-${++controlSeq}`;
-    stdin?.write(`${JSON.stringify({ type: 'control_request', request_id: id, request })}\n`);
-    stdin?.flush();
+    writeLine({ type: 'control_request', request_id: id, request });
     return id;
   };
   const pump = () => {
@@ -118,17 +127,13 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
     next.state = 'sent';
     turnBusy = true;
     report(next.promptId, 'typing');
-    stdin.write(`${JSON.stringify({ type: 'user', message: { role: 'user', content: next.text } })}\n`);
-    stdin.flush();
+    writeLine({ type: 'user', message: { role: 'user', content: next.text } });
     setStatus('thinking');
   };
   const turnEnded = () => {
+    // A sent prompt stays until the transcript shows it: the `result` line usually arrives before
+    // the tailer's next poll reads the user line.
     turnBusy = false;
-    // A sent prompt the transcript never confirmed (claude refused it) is given back.
-    for (const item of queue.filter((i) => i.state === 'sent')) {
-      report(item.promptId, 'returned', 'the turn ended before claude recorded the prompt');
-      queue.splice(queue.indexOf(item), 1);
-    }
     if (status !== 'starting') setStatus('idle');
     pump();
   };

@@ -55,6 +55,11 @@ export function createSessionReadiness() {
     /** Every session:updated the hub broadcasts passes through here. */
     sessionUpdated(ns: Namespace, session: Session): void {
       settleAll(key(ns, session.id), (waiter) => {
+        if (session.status === 'failed' && session.failureReason === null) {
+          // A runner that re-registers already failed says so before its session:end brings the
+          // reason; the reason (or the daemon's runner:exited) follows, so wait for it.
+          return null;
+        }
         if (session.status === 'ended' || session.status === 'failed') {
           return { kind: 'ended', session, exitCode: session.exitCode, reason: session.failureReason };
         }

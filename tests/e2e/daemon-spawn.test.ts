@@ -1,0 +1,122 @@
+// Sessions started from the phone through the hub and a real `tether daemon` (real claude against
+// the fake API): PTY and headless spawns are acked only once ready and then chat; a bad directory
+// and a claude that dies before ready are clear errors with no respawn; stop ends a session.
+import { chmodSync, writeFileSync, existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeAnthropic, text } from '../fixtures/fake-anthropic/index.ts';
+import { createClaudeSandbox, type ClaudeSandbox } from '../harness/claude.ts';
+import { connectSocket, emitAck, startHub, type HubHandle } from '../harness/hub.ts';
+import { startDaemon, type DaemonHandle } from '../harness/daemon.ts';
+import { chatText, watchSession } from '../harness/runner.ts';
+import type { Session } from '@tether/shared';
+
+/** Above the hub's 45 s ready bound, so the hub's answer always comes first. */
+const SPAWN_ACK_MS = 60_000;
+
+let cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const fn of cleanups.reverse()) await fn();
+  cleanups = [];
+});
+
+async function world(options: { script?: Parameters<typeof startFakeAnthropic>[0]; daemonEnv?: Record<string, string> } = {}) {
+  const fake = await startFakeAnthropic(options.script ?? {});
+  cleanups.push(() => fake.stop());
+  const hub = await startHub();
+  cleanups.push(() => hub.stop());
+  const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
+  cleanups.push(() => sandbox.stop());
+  const daemon = await startDaemon({ hub, sandbox, ...(options.daemonEnv ? { env: options.daemonEnv } : {}) });
+  cleanups.push(() => daemon.stop());
+  const phone = await connectSocket({ url: hub.url, nsp: '/web', token: hub.token, device: 'test phone' });
+  cleanups.push(() => phone.close());
+  return { fake, hub, sandbox, daemon, phone };
+}
+
+type SpawnAck = { ok: boolean; session?: Session; code?: string; reason?: string; error?: string };
+
+export async function spawnVia(phone: Awaited<ReturnType<typeof connectSocket>>, payload: Record<string, unknown>): Promise<SpawnAck> {
+  return emitAck<SpawnAck>(phone, 'session:spawn', payload, SPAWN_ACK_MS) as Promise<SpawnAck>;
+}
+
+describe('tether daemon: sessions started from the phone', () => {
+  it('lists the machine online; a headless spawn is acked ready and chats', async () => {
+    const { hub, sandbox, daemon, phone } = await world({ script: { script: [text('headless reply one'), text('headless reply two')] } });
+    const res = await fetch(`${hub.url}/api/machines`, { headers: { authorization: `Bearer ${hub.token}` } });
+    const { machines } = (await res.json()) as { machines: Array<{ id: string; online: boolean; name: string }> };
+    expect(machines).toEqual([expect.objectContaining({ id: daemon.machineId(), online: true, name: 'test-machine' })]);
+
+    const started = Date.now();
+    const ack = await spawnVia(phone, { machineId: daemon.machineId(), cwd: sandbox.cwd });
+    expect(ack.error).toBeUndefined();
+    expect(ack.ok).toBe(true);
+    expect(ack.session).toMatchObject({ launchKind: 'headless', status: 'idle', machineId: daemon.machineId(), cwd: sandbox.cwd });
+    console.log(`headless spawn ready in ${Date.now() - started} ms`);
+
+    const watch = await watchSession({ hub, sessionId: ack.session!.id });
+    cleanups.push(() => watch.stop());
+    const first = await watch.send('hello headless');
+    const second = await watch.send('and again');
+    expect(first.ok && second.ok).toBe(true);
+    await watch.waitFor(() => watch.messages().find((m) => chatText(m).includes('headless reply two')), { what: 'second reply', timeoutMs: 30_000 });
+    const texts = watch.messages().map((m) => `${m.role}:${chatText(m)}`).filter((t) => !t.endsWith(':'));
+    expect(texts).toEqual(['user:hello headless', 'assistant:headless reply one', 'user:and again', 'assistant:headless reply two']);
+    await watch.waitFor(() => watch.prompts().get(second.promptId)?.status === 'delivered', { what: 'delivered' });
+    await watch.waitFor(() => watch.session()?.claudeSessionId, { what: 'claude session id' });
+    expect(watch.duplicates()).toBe(0);
+
+    const stop = await emitAck<{ session: Session }>(phone, 'session:stop', { sessionId: ack.session!.id }, 30_000);
+    expect(stop.ok).toBe(true);
+    if (stop.ok) expect(stop.session.status).toBe('ended');
+  });
+
+  it('a PTY spawn is acked once the prompt is on screen, and its terminal streams', async () => {
+    const { hub, sandbox, daemon, phone } = await world({ script: { script: [text('pty reply')] } });
+    const ack = await spawnVia(phone, { machineId: daemon.machineId(), cwd: sandbox.cwd, launchKind: 'pty' });
+    expect(ack.error).toBeUndefined();
+    expect(ack.session).toMatchObject({ launchKind: 'pty', status: 'idle', deskAttached: false });
+    const watch = await watchSession({ hub, sessionId: ack.session!.id });
+    cleanups.push(() => watch.stop());
+    await watch.send('hi pty');
+    await watch.waitFor(() => watch.messages().find((m) => chatText(m).includes('pty reply')), { what: 'pty reply', timeoutMs: 30_000 });
+    const stop = await emitAck<{ session: Session }>(phone, 'session:stop', { sessionId: ack.session!.id }, 30_000);
+    expect(stop.ok).toBe(true);
+  });
+
+  it('a missing directory is a clear error; with createDir it is created', async () => {
+    const { sandbox, daemon, phone } = await world();
+    const missing = join(sandbox.cwd, 'no', 'such', 'dir');
+    const ack = await spawnVia(phone, { machineId: daemon.machineId(), cwd: missing });
+    expect(ack).toMatchObject({ ok: false, code: 'not_found', reason: 'dir_missing' });
+    expect(ack.error).toContain(missing);
+    expect(existsSync(missing)).toBe(false);
+    // An unknown machine is told apart from an offline one.
+    const unknown = await spawnVia(phone, { machineId: crypto.randomUUID(), cwd: sandbox.cwd });
+    expect(unknown).toMatchObject({ ok: false, reason: 'machine_unknown' });
+    // createDir: the directory is made (claude may then ask to trust it: that is the trust issue's job).
+    const created = await spawnVia(phone, { machineId: daemon.machineId(), cwd: mkdtempSync(join(tmpdir(), 'tether-new-')) + '/sub', createDir: true, launchKind: 'headless' });
+    expect(created.ok).toBe(true);
+    await emitAck(phone, 'session:stop', { sessionId: created.session!.id }, 30_000);
+  });
+
+  it('claude exiting before ready is reported with its reason, once, and never respawned', async () => {
+    const bad = join(mkdtempSync(join(tmpdir(), 'tether-badclaude-')), 'claude');
+    writeFileSync(bad, '#!/bin/sh\necho "claude: cannot start (simulated)" >&2\nexit 1\n');
+    chmodSync(bad, 0o755);
+    const { hub, sandbox, daemon, phone } = await world({ daemonEnv: { TETHER_CLAUDE_BIN: bad } });
+    for (const launchKind of ['headless', 'pty'] as const) {
+      const ack = await spawnVia(phone, { machineId: daemon.machineId(), cwd: sandbox.cwd, launchKind });
+      expect(ack.ok).toBe(false);
+      expect(ack.reason).toBe('claude_failed');
+      expect(ack.error).toMatch(/before (it was ready|its prompt appeared)/);
+      expect(ack.error).toContain('simulated');
+    }
+    // Exactly two runners were started and both are gone: no respawn loop.
+    await daemon.waitForOutput(/runner exited[\s\S]*runner exited/);
+    expect(daemon.output().match(/started (pty|headless) session/g)).toHaveLength(2);
+    const sessions = hub.store.listSessions({ namespace: hub.namespace });
+    expect(sessions.map((s) => s.status)).toEqual(['failed', 'failed']);
+  });
+});

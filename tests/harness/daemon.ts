@@ -1,0 +1,149 @@
+// daemon.ts (harness): the real `tether daemon` as a child process in a private TETHER_HOME, with
+// the claude sandbox's offline env, pointed at a test hub; and a phone-like /web client that
+// spawns, stops and resumes sessions through the hub.
+//
+//   test ─► startDaemon ─► bun cli/src/main.ts daemon ─► hub /cli (machine:register)
+//   test ─► phone.spawn ─► hub /web session:spawn ─► daemon ─► detached runner ─► claude (fake API)
+//
+// Invariant: stop() stops the daemon AND every runner it started (they are detached on purpose, so
+// the test kills them by the pids the daemon recorded), and removes the home it made.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { claudeBin, type ClaudeSandbox } from './claude.ts';
+import { TETHER_MAIN } from './runner.ts';
+
+/** The daemon registers in well under a second; a loaded box gets 20. */
+const REGISTER_TIMEOUT_MS = 20_000;
+
+export type DaemonHandle = {
+  home: string;
+  machineId(): string;
+  output(): string;
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** SIGTERM (graceful) the daemon only; runners keep running. */
+  kill(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Runner pids the daemon recorded (TETHER_HOME/daemon/runners). */
+  runnerPids(): number[];
+  stop(): Promise<void>;
+};
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function startDaemon(options: {
+  hub: { url: string; token: string };
+  sandbox: ClaudeSandbox;
+  /** Reuse a TETHER_HOME (daemon restart); otherwise a fresh temp one removed by stop(). */
+  home?: string;
+  env?: Record<string, string>;
+  name?: string;
+}): Promise<DaemonHandle> {
+  const ownHome = !options.home;
+  const home = options.home ?? mkdtempSync(join(tmpdir(), 'tether-daemon-'));
+  const env: Record<string, string> = {
+    ...options.sandbox.env,
+    TETHER_HOME: home,
+    TETHER_HUB_URL: options.hub.url,
+    TETHER_TOKEN: options.hub.token,
+    TETHER_CLAUDE_BIN: claudeBin(),
+    ...options.env,
+  };
+  const child: ChildProcess = spawn(process.execPath, [TETHER_MAIN, 'daemon', '--name', options.name ?? 'test-machine'], {
+    cwd: options.sandbox.cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const waiters = new Set<() => void>();
+  const onChunk = (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+    for (const w of [...waiters]) w();
+  };
+  child.stdout!.on('data', onChunk);
+  child.stderr!.on('data', onChunk);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
+    for (const w of [...waiters]) w();
+    resolve(code);
+  }));
+  const waitForOutput = (pattern: RegExp, timeoutMs = REGISTER_TIMEOUT_MS) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const m = pattern.exec(out);
+        if (m) {
+          done();
+          resolve(m[0]);
+        } else if (child.exitCode !== null || child.signalCode !== null) {
+          done();
+          reject(new Error(`daemon exited while waiting for ${pattern}:\n${out}`));
+        }
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`timed out waiting for ${pattern} in the daemon output:\n${out}`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      check();
+    });
+  await waitForOutput(/registered machine/);
+  const runnerPids = () => {
+    const dir = join(home, 'daemon', 'runners');
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir).flatMap((name) => {
+      try {
+        return [(JSON.parse(readFileSync(join(dir, name), 'utf8')) as { pid: number }).pid];
+      } catch {
+        return [];
+      }
+    });
+  };
+  const kill = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
+  return {
+    home,
+    machineId: () => readFileSync(join(home, 'machine-id'), 'utf8').trim(),
+    output: () => out,
+    waitForOutput,
+    kill,
+    runnerPids,
+    async stop() {
+      const pids = runnerPids();
+      await kill('SIGTERM');
+      await stopRunners(pids);
+      if (ownHome) rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** SIGTERM each runner (it ends claude and its session), SIGKILL its group after a grace. */
+export async function stopRunners(pids: number[]): Promise<void> {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // gone
+    }
+  }
+  const deadline = Date.now() + 5_000;
+  while (pids.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  for (const pid of pids.filter(isAlive)) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
+}
