@@ -10,6 +10,7 @@ import { MAX_PAYLOAD_BYTES } from '@tether/shared';
 import type { Store } from './store/store.ts';
 import { createSqliteStore } from './store/sqlite/sqlite-store.ts';
 import { createCallerResolver } from './auth/namespace.ts';
+import { createShareLinks } from './auth/share-links.ts';
 import { createWebSessionSigner, loadHubSecret } from './auth/web-session.ts';
 import { createHttpApp } from './http/app.ts';
 import { createSocketServer, SOCKET_PATH } from './sockets/server.ts';
@@ -43,12 +44,15 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   const ownsStore = !options.store;
   const store = options.store ?? createSqliteStore({ path: paths.db });
 
-  const signer = createWebSessionSigner({ secret: loadHubSecret({ path: paths.secret }) });
+  const secret = loadHubSecret({ path: paths.secret });
+  const signer = createWebSessionSigner({ secret });
   const resolver = createCallerResolver({ store, signer });
-  const app = createHttpApp({ store, resolver, signer, version: HUB_VERSION, ...(config.webDist ? { webDist: config.webDist } : {}) });
+  const shareLinks = createShareLinks({ store, secret });
+  const app = createHttpApp({ store, resolver, signer, shareLinks, version: HUB_VERSION, ...(config.webDist ? { webDist: config.webDist } : {}) });
   const sockets = createSocketServer({
     store,
     resolver,
+    shareLinks,
     ...(config.revocationCheckMs !== undefined ? { revocationCheckMs: config.revocationCheckMs } : {}),
     ...(config.terminalLogBytes !== undefined ? { terminalLogBytes: config.terminalLogBytes } : {}),
     ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}),

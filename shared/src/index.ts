@@ -10,6 +10,7 @@ export * from './terminal.ts';
 export * from './machine.ts';
 export * from './spawn.ts';
 export * from './auth.ts';
+export * from './share.ts';
 export * from './http.ts';
 export * from './rooms.ts';
 export * from './events/cli.ts';

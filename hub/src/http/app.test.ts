@@ -7,6 +7,7 @@ import { ChatMessageInputSchema, MAX_PAYLOAD_BYTES, SessionRegistrationSchema } 
 import { createSqliteStore } from '../store/sqlite/sqlite-store.ts';
 import type { Store } from '../store/store.ts';
 import { createAccessToken, revokeAccessToken } from '../auth/tokens.ts';
+import { createShareLinks } from '../auth/share-links.ts';
 import { createCallerResolver } from '../auth/namespace.ts';
 import { createWebSessionSigner } from '../auth/web-session.ts';
 import { createHttpApp, LOGIN_MAX_FAILURES } from './app.ts';
@@ -26,6 +27,7 @@ function build(webDist?: string) {
     store,
     signer,
     resolver: createCallerResolver({ store, signer }),
+    shareLinks: createShareLinks({ store, secret: new Uint8Array(32).fill(7) }),
     version: '9.9.9',
     ...(webDist ? { webDist } : {}),
   });

@@ -19,6 +19,8 @@ import { createMachineRoutes } from './routes/machines.ts';
 import { createApprovalRoutes } from './routes/approvals.ts';
 import { createSessionRoutes } from './routes/sessions.ts';
 import { createStaticRoutes } from './routes/static.ts';
+import { createShareAdminRoutes, createSharedViewRoutes } from './routes/share.ts';
+import type { ShareLinks } from '../auth/share-links.ts';
 
 export type HubHttpEnv = {
   /** Passed by main.ts from Bun's `server.requestIP`; tests pass it to `app.request(…, env)`. */
@@ -34,6 +36,7 @@ export function createHttpApp(options: {
   store: Store;
   resolver: CallerResolver;
   signer: WebSessionSigner;
+  shareLinks: ShareLinks;
   version: string;
   webDist?: string;
   loginLimiter?: FailureLimiter;
@@ -75,7 +78,10 @@ export function createHttpApp(options: {
     }),
   );
   app.route('/api/auth', createAuthRoutes({ store: options.store, signer: options.signer, limiter }));
+  // Before the bearer check: a share link is its own credential.
+  app.route('/api/share', createSharedViewRoutes({ store: options.store, shareLinks: options.shareLinks }));
   app.use('/api/*', requireCaller({ resolver: options.resolver }));
+  app.route('/api/sessions', createShareAdminRoutes({ store: options.store, shareLinks: options.shareLinks }));
   app.route('/api/sessions', createSessionRoutes({ store: options.store }));
   app.route('/api/machines', createMachineRoutes({ store: options.store }));
   app.route('/api/pending', createApprovalRoutes({ store: options.store }));

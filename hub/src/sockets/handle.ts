@@ -17,6 +17,8 @@ export type HubSocketData = {
   /** Terminals this viewer subscribed to. */
   terminals: Set<string>;
   machineId: string | null;
+  /** Set for a read-only share-link connection: the one session it may watch. */
+  share: { sessionId: string; jti: string } | null;
 };
 
 export type HubSocket = Socket & { data: HubSocketData };

@@ -18,6 +18,7 @@ import {
 } from '@tether/shared';
 import type { Store } from '../store/store.ts';
 import type { Caller, CallerResolver } from '../auth/namespace.ts';
+import type { ShareLinks } from '../auth/share-links.ts';
 import { createMachineRegistry } from '../sessions/machines.ts';
 import { createTerminalRegistry } from '../terminal/registry.ts';
 import { createBroadcast } from './broadcast.ts';
@@ -39,7 +40,7 @@ function connectError(message: string, code: ErrorCode | 'protocol_mismatch'): E
   return error;
 }
 
-function authenticate(options: { resolver: CallerResolver; accept: ReadonlyArray<Caller['via']> }) {
+function authenticate(options: { resolver: CallerResolver; accept: ReadonlyArray<Caller['via']>; shareLinks?: ShareLinks }) {
   return async (socket: Socket, next: (err?: Error) => void) => {
     try {
       const auth: unknown = socket.handshake.auth;
@@ -51,7 +52,16 @@ function authenticate(options: { resolver: CallerResolver; accept: ReadonlyArray
       }
       const parsed = HandshakeSchema.safeParse(auth);
       if (!parsed.success) return next(connectError(`bad handshake: ${describeZodError(parsed.error)}`, 'bad_request'));
-      const caller = await options.resolver.resolve({ credential: parsed.data.token, accept: options.accept });
+      let caller = await options.resolver.resolve({ credential: parsed.data.token, accept: options.accept });
+      let share: HubSocketData['share'] = null;
+      if (!caller && options.shareLinks && parsed.data.client === 'web') {
+        // A read-only share link: one session, watch and terminal only (web.ts enforces it).
+        const claims = await options.shareLinks.verify(parsed.data.token);
+        if (claims) {
+          share = { sessionId: claims.sessionId, jti: claims.jti };
+          caller = { namespace: claims.namespace, tokenId: `share:${claims.jti}`, label: 'share link', via: 'web-session', expiresAt: claims.expiresAt };
+        }
+      }
       if (!caller) return next(connectError('unauthorized', 'unauthorized'));
       const data: HubSocketData = {
         caller,
@@ -60,6 +70,7 @@ function authenticate(options: { resolver: CallerResolver; accept: ReadonlyArray
         sessions: new Set(),
         terminals: new Set(),
         machineId: null,
+        share,
       };
       socket.data = data;
       next();
@@ -73,6 +84,7 @@ export function createSocketServer(options: {
   store: Store;
   resolver: CallerResolver;
   revocationCheckMs?: number;
+  shareLinks?: ShareLinks;
   /** Grace before a vanished runner's pending requests are withdrawn (default 30 s). */
   runnerGoneGraceMs?: number;
   /** Bytes of output kept per terminal (default DEFAULT_TERMINAL_LOG_BYTES, 1 MiB). */
@@ -104,7 +116,11 @@ export function createSocketServer(options: {
   cli.on('connection', (socket) => bindCliSocket({ socket: socket as HubSocket, store: options.store, broadcast, machines, terminals, onError, daemons, control, ...(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {}) }));
 
   const web = io.of('/web');
-  web.use(authenticate({ resolver: options.resolver, accept: ['token', 'web-session'] }));
+  web.use(authenticate({ resolver: options.resolver, accept: ['token', 'web-session'], ...(options.shareLinks ? { shareLinks: options.shareLinks } : {}) }));
+  // A revoked share link loses its live connections at once, not at the next sweep.
+  const stopShareWatch = options.shareLinks?.onRevoked((jti) => {
+    for (const socket of web.sockets.values()) if ((socket.data as HubSocketData | undefined)?.share?.jti === jti) socket.disconnect(true);
+  });
   web.on('connection', (socket) => bindWebSocket({ socket: socket as HubSocket, store: options.store, broadcast, terminals, onError, control }));
 
   const sweep = () => {
@@ -112,7 +128,9 @@ export function createSocketServer(options: {
     for (const nsp of [cli, web]) {
       for (const socket of nsp.sockets.values()) {
         const data = socket.data as HubSocketData | undefined;
-        if (data?.caller && !options.resolver.stillValid(data.caller, now)) socket.disconnect(true);
+        if (data?.share) {
+          if (!options.shareLinks?.stillValid(data.share.jti, now)) socket.disconnect(true);
+        } else if (data?.caller && !options.resolver.stillValid(data.caller, now)) socket.disconnect(true);
       }
     }
   };
@@ -131,6 +149,7 @@ export function createSocketServer(options: {
     terminals,
     async stop(): Promise<void> {
       clearInterval(sweeper);
+      stopShareWatch?.();
       readiness.stop();
       io.disconnectSockets(true);
       for (const nsp of [cli, web]) nsp.disconnectSockets(true);

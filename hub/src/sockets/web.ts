@@ -36,7 +36,9 @@ export function bindWebSocket(options: {
 }): void {
   const { socket, store, broadcast, terminals } = options;
   const ns: Namespace = socket.data.caller.namespace;
-  const session = (sessionId: string) => store.getSession({ namespace: ns, sessionId });
+  // A share-link socket sees exactly one session; every other id is "not found".
+  const share = socket.data.share;
+  const session = (sessionId: string) => (share && share.sessionId !== sessionId ? null : store.getSession({ namespace: ns, sessionId }));
   // One viewer per socket per terminal: a second tab or device is another viewer, never this one.
   const viewerId = socket.id;
   /** Sends to THIS socket only: each viewer has its own position in the byte stream. */
@@ -55,13 +57,14 @@ export function bindWebSocket(options: {
     return room;
   };
 
-  void socket.join(namespaceRoom(ns));
+  // The namespace room carries every session's updates: not for a share link.
+  if (!share) void socket.join(namespaceRoom(ns));
 
   handleSocketEvents<typeof WebEventSchemas, WebAcks>({
     socket,
     schemas: WebEventSchemas,
     onError: options.onError,
-    handlers: {
+    handlers: readOnlyIf(share !== null, {
       'session:watch': async ({ sessionId, afterSeq }) => {
         const current = session(sessionId);
         if (!current) return ackError('not_found', NO_SESSION);
@@ -132,7 +135,7 @@ export function bindWebSocket(options: {
         if (room.ended && !room.lastSnapshot) return ackError('gone', 'session has ended and its final screen is not kept');
         socket.data.terminals.add(sessionId);
         // Output may reach the socket before this ack: the client places bytes by their offset.
-        const mode = room.join({ viewerId, sink: sinkFor(sessionId), canWrite: true, ...(since !== undefined ? { since } : {}) });
+        const mode = room.join({ viewerId, sink: sinkFor(sessionId), canWrite: !share, ...(since !== undefined ? { since } : {}) });
         return { ok: true, mode, offset: mode === 'bytes' ? (since ?? 0) : (room.lastSnapshot?.offset ?? 0) };
       },
       'terminal:unsubscribe': ({ sessionId }) => {
@@ -174,10 +177,23 @@ export function bindWebSocket(options: {
         return { ok: true };
       },
       ...options.control.webHandlers(socket),
-    },
+    }),
   });
 
   socket.on('disconnect', () => {
     for (const sessionId of socket.data.terminals) terminals.find(ns, sessionId)?.leave(viewerId);
   });
+}
+
+/** What a read-only share link may do: watch its one session and its terminal. */
+const SHARE_ALLOWED: ReadonlySet<string> = new Set(['session:watch', 'session:unwatch', 'terminal:subscribe', 'terminal:unsubscribe', 'terminal:ack']);
+
+/** For a read-only connection every other handler answers `forbidden` without acting. */
+function readOnlyIf<H extends Record<string, (payload: never) => unknown>>(readOnly: boolean, handlers: H): H {
+  if (!readOnly) return handlers;
+  const out: Record<string, unknown> = {};
+  for (const [event, handler] of Object.entries(handlers)) {
+    out[event] = SHARE_ALLOWED.has(event) ? handler : () => ackError('forbidden', 'this share link is read-only');
+  }
+  return out as H;
 }

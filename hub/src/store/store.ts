@@ -31,6 +31,16 @@ export type SessionRegistrationInput = z.output<typeof SessionRegistrationSchema
 export type ChatMessageRecordInput = z.output<typeof ChatMessageInputSchema>;
 
 export type TokenRecord = TokenInfo & { hash: string };
+export type ShareLinkRecord = {
+  jti: string;
+  namespace: Namespace;
+  sessionId: string;
+  /** Label of the token that made it (for the audit of who shared what). */
+  createdBy: string;
+  createdAt: number;
+  expiresAt: number;
+  revokedAt: number | null;
+};
 
 export type RegisterSessionResult =
   | { kind: 'ok'; session: Session; created: boolean }
@@ -75,6 +85,12 @@ export interface Store {
   listTokens(options?: { namespace?: Namespace }): TokenInfo[];
   revokeToken(options: { id: string; at: number }): boolean;
   touchToken(options: { id: string; at: number }): void;
+
+  // share links (looked up by jti across namespaces: the jti comes from a verified signed link)
+  insertShareLink(options: { link: ShareLinkRecord }): void;
+  getShareLink(options: { jti: string }): ShareLinkRecord | null;
+  /** False when there is no such live link in that namespace and session. */
+  revokeShareLink(options: { namespace: Namespace; sessionId: string; jti: string; at: number }): boolean;
 
   // sessions
   registerSession(options: { namespace: Namespace; registration: SessionRegistrationInput; now: number }): RegisterSessionResult;

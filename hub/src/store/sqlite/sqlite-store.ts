@@ -207,6 +207,32 @@ export function createSqliteStore(options: { path: string }): Store {
       db.query(`UPDATE tokens SET last_used_at = $at WHERE id = $id`).run({ id, at });
     },
 
+    insertShareLink({ link }) {
+      db.query(
+        `INSERT INTO share_links (jti, namespace, session_id, created_by, created_at, expires_at, revoked_at)
+         VALUES ($jti, $ns, $sid, $by, $created, $expires, $revoked)`,
+      ).run({ jti: link.jti, ns: link.namespace, sid: link.sessionId, by: link.createdBy, created: link.createdAt, expires: link.expiresAt, revoked: link.revokedAt });
+    },
+    getShareLink({ jti }) {
+      const row = db.query(`SELECT * FROM share_links WHERE jti = $jti`).get({ jti }) as Row | null;
+      if (!row) return null;
+      return {
+        jti: String(row.jti),
+        namespace: String(row.namespace),
+        sessionId: String(row.session_id),
+        createdBy: String(row.created_by),
+        createdAt: Number(row.created_at),
+        expiresAt: Number(row.expires_at),
+        revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+      };
+    },
+    revokeShareLink({ namespace, sessionId, jti, at }) {
+      const res = db
+        .query(`UPDATE share_links SET revoked_at = $at WHERE jti = $jti AND namespace = $ns AND session_id = $sid AND revoked_at IS NULL`)
+        .run({ jti, ns: namespace, sid: sessionId, at });
+      return res.changes > 0;
+    },
+
     registerSession({ namespace, registration: r, now }) {
       return db
         .transaction((): RegisterSessionResult => {

@@ -1,7 +1,8 @@
 // migrations.ts: the ordered list of schema migrations. sqlite-store.ts applies each version above
 // the one recorded in `schema_migrations`, one transaction per migration.
 import { MIGRATION_0001 } from './0001-initial.ts';
+import { MIGRATION_0002 } from './0002-share-links.ts';
 
 export type Migration = { version: number; name: string; sql: string };
 
-export const MIGRATIONS: readonly Migration[] = [MIGRATION_0001];
+export const MIGRATIONS: readonly Migration[] = [MIGRATION_0001, MIGRATION_0002];
