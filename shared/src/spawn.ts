@@ -83,6 +83,8 @@ export type DaemonKillAck = { killed: boolean };
  *  not end itself (killed, crashed before registering). */
 export const RunnerExitedSchema = z.object({
   sessionId: SessionIdSchema,
+  /** The runner's pid: a report about an earlier runner of a resumed session is ignored. */
+  pid: z.number().int().positive().nullable().default(null),
   exitCode: z.number().int().nullable(),
   signal: z.string().max(32).nullable().default(null),
   /** The last lines of the runner's log: what a person needs to see why. */

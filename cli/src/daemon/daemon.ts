@@ -95,23 +95,25 @@ export function startDaemon(options: {
   let refusedTimer: ReturnType<typeof setTimeout> | null = null;
   let finish: (result: { gaveUp: string | null }) => void = () => {};
   const done = new Promise<{ gaveUp: string | null }>((resolve) => (finish = resolve));
-  /** Runners that are our own children: their exit comes from the child, not the poll. */
-  const children = new Set<string>();
+  /** Pids of runners that are our own children: their exit comes from the child, not the poll. */
+  const children = new Set<number>();
   /** runner:exited reports not yet acked by the hub (sent again after a reconnect). */
   const unsent = new Map<string, RunnerExited>();
 
   const flushExits = () => {
     if (!socket.connected) return;
-    for (const [sessionId, exit] of unsent) {
+    for (const [key, exit] of unsent) {
       socket.timeout(10_000).emit('runner:exited', exit, (err: unknown, ack?: { ok: boolean; code?: string }) => {
-        if (!err && ack && (ack.ok || ack.code === 'not_found')) unsent.delete(sessionId);
+        if (!err && ack && (ack.ok || ack.code === 'not_found')) unsent.delete(key);
       });
     }
   };
-  const reportExit = (sessionId: string, exit: { exitCode: number | null; signal: string | null }, logFile: string) => {
-    removeRunnerRecord(home, sessionId);
+  const reportExit = (record: { sessionId: string; pid: number; logFile: string }, exit: { exitCode: number | null; signal: string | null }) => {
+    const { sessionId } = record;
+    // A resumed session may already have a newer runner (and record): only remove our own.
+    if (listRunnerRecords(home).find((r) => r.sessionId === sessionId)?.pid === record.pid) removeRunnerRecord(home, sessionId);
     options.onEvent({ kind: 'runner-exited', sessionId, ...exit });
-    unsent.set(sessionId, { sessionId, exitCode: exit.exitCode, signal: exit.signal, reason: logTail(logFile)?.slice(-480) ?? null });
+    unsent.set(`${sessionId}:${record.pid}`, { sessionId, pid: record.pid, exitCode: exit.exitCode, signal: exit.signal, reason: logTail(record.logFile)?.slice(-480) ?? null });
     flushExits();
   };
 
@@ -158,11 +160,11 @@ export function startDaemon(options: {
       return reply(result);
     }
     const { started } = result;
-    children.add(request.sessionId);
+    children.add(started.record.pid);
     options.onEvent({ kind: 'spawned', sessionId: request.sessionId, pid: started.ack.pid, cwd: started.ack.cwd, launchKind: request.launchKind });
     void started.exited.then((exit) => {
-      children.delete(request.sessionId);
-      reportExit(request.sessionId, exit, started.record.logFile);
+      children.delete(started.record.pid);
+      reportExit(started.record, exit);
     });
     reply({ ok: true, ...started.ack });
   });
@@ -190,8 +192,8 @@ export function startDaemon(options: {
   // Runners started by an earlier daemon are not our children: watch their pids.
   const poll = setInterval(() => {
     for (const record of listRunnerRecords(home)) {
-      if (children.has(record.sessionId) || isAlive(record.pid)) continue;
-      reportExit(record.sessionId, { exitCode: null, signal: null }, record.logFile);
+      if (children.has(record.pid) || isAlive(record.pid)) continue;
+      reportExit(record, { exitCode: null, signal: null });
     }
   }, RUNNER_POLL_MS);
 

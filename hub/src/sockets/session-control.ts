@@ -75,6 +75,8 @@ export function createSessionControl(deps: Deps) {
   const busy = new Set<string>();
   /** Sessions a person asked to stop: their forced end is `ended`, not `failed`. */
   const stopping = new Set<string>();
+  /** The pid of the runner the hub last started per session: exits of earlier runners are stale. */
+  const runnerPids = new Map<string, number>();
   const k = (ns: Namespace, id: string) => `${ns}\u0000${id}`;
 
   const findDaemon = (ns: Namespace, machineId: string) => {
@@ -93,6 +95,7 @@ export function createSessionControl(deps: Deps) {
       await ready;
       return 'reason' in ack ? ack : spawnError(ack.code, 'runner_failed', ack.error);
     }
+    runnerPids.set(k(ns, spawn.sessionId), ack.pid);
     if (!store.getSession({ namespace: ns, sessionId: spawn.sessionId })) {
       // The phone sees the new session (starting) at once; the runner's own registration follows.
       const result = registerSession({
@@ -237,6 +240,9 @@ export function createSessionControl(deps: Deps) {
         const ns = socket.data.caller.namespace;
         if (!socket.data.machineId) return ackError('forbidden', 'only a registered daemon reports runner exits');
         if (!store.getSession({ namespace: ns, sessionId: exit.sessionId })) return ackError('not_found', 'no such session');
+        const current = runnerPids.get(k(ns, exit.sessionId));
+        if (exit.pid !== null && current !== undefined && current !== exit.pid) return { ok: true }; // an earlier runner
+        runnerPids.delete(k(ns, exit.sessionId));
         const stopped = stopping.has(k(ns, exit.sessionId));
         const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode ?? 'unknown'}`;
         const reason = stopped ? `stopped (runner killed after ${STOP_GRACE_MS / 1000} s)` : (exit.reason ?? `the runner exited (${how})`);
