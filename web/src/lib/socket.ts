@@ -109,19 +109,26 @@ onLoginChange(() => {
 /** A request the hub refused, with its ack code (`not_found`, `forbidden`, `rate_limited`, …). */
 export class SocketRequestError extends Error {
   readonly code: string;
-  constructor(code: string, message: string) {
+  /** A finer cause some requests give (session:spawn: `dir_missing`, `machine_offline`, …). */
+  readonly reason: string | undefined;
+  constructor(code: string, message: string, reason?: string) {
     super(message);
     this.code = code;
+    this.reason = reason;
   }
 }
 
 /** Emits a `/web` request and resolves with the success fields of its ack. */
-export function requestHub<E extends WebEventName>(event: E, payload: WebPayload<E>): Promise<WebAcks[E]> {
+export function requestHub<E extends WebEventName>(
+  event: E,
+  payload: WebPayload<E>,
+  options: { timeoutMs?: number } = {},
+): Promise<WebAcks[E]> {
   const current = getSocket();
   if (!current) return Promise.reject(new SocketRequestError('unauthorized', 'not logged in'));
   return new Promise((resolve, reject) => {
     // The typed emit cannot see through the generic event name; WebAcks types both sides.
-    const timed = current.timeout(ACK_TIMEOUT_MS) as unknown as {
+    const timed = current.timeout(options.timeoutMs ?? ACK_TIMEOUT_MS) as unknown as {
       emit(
         event: string,
         payload: unknown,
@@ -131,7 +138,9 @@ export function requestHub<E extends WebEventName>(event: E, payload: WebPayload
     timed.emit(event, payload, (err, response) => {
       if (err) return reject(new SocketRequestError('timeout', 'the hub did not answer in time'));
       if (!response || response.ok !== true) {
-        return reject(new SocketRequestError(response?.code ?? 'internal', response?.error ?? 'request failed'));
+        return reject(
+          new SocketRequestError(response?.code ?? 'internal', response?.error ?? 'request failed', (response as { reason?: string } | undefined)?.reason),
+        );
       }
       const { ok: _ok, ...rest } = response;
       resolve(rest as unknown as WebAcks[E]);

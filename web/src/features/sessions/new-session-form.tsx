@@ -1,0 +1,264 @@
+// new-session-form.tsx: start a session on an online machine (the `/new` screen).
+// Flow: pick a machine (online ones, live via machine:updated), a directory (or a recent one), the
+// permission mode, the model and the launch kind ─session:spawn─► hub ─► that machine's daemon ─►
+// runner ─► claude. The hub acks once claude is ready (or with the reason it is not); meanwhile the
+// form shows how far it got, and on success it opens the new session.
+// Invariant: PTY (live terminal) is opt-in: the checkbox starts off, and headless is what is sent
+// unless it is ticked.
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import type { Machine, PermissionMode, Session } from '@tether/shared';
+import { formatDirectory, MODEL_ALIASES } from '../../lib/format.ts';
+import { requestHub, SocketRequestError } from '../../lib/socket.ts';
+import { Spinner } from '../../lib/ui/badge.tsx';
+import { useNow } from '../../lib/ui/use-now.ts';
+import { recentDirectories } from './recent-directories.ts';
+
+/** Above the hub's own ready bound (45 s), so the hub's answer (ready or why not) always comes first. */
+const SPAWN_ACK_TIMEOUT_MS = 60_000;
+
+/** The modes a session can start in from here. Bypass modes are not offered: tether's approvals
+ *  are the point of driving claude from a phone, and the runner refuses permission bypass. */
+const PERMISSION_MODES: Array<{ value: PermissionMode; label: string; hint: string }> = [
+  { value: 'default', label: 'Ask for approvals', hint: 'Edits and commands wait for you' },
+  { value: 'acceptEdits', label: 'Accept edits', hint: 'File edits go ahead; commands still ask' },
+  { value: 'plan', label: 'Plan first', hint: 'Claude plans and asks before changing anything' },
+];
+
+type Phase =
+  | { kind: 'editing' }
+  | { kind: 'starting'; since: number; sessionId: string | null }
+  | { kind: 'failed'; message: string; reason: string | undefined };
+
+export type NewSessionFormProps = {
+  machines: readonly Machine[];
+  sessions: readonly Session[];
+  onStarted: (session: Session) => void;
+  onCancel: () => void;
+};
+
+export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewSessionFormProps) {
+  const online = machines.filter((m) => m.online);
+  const [machineId, setMachineId] = useState<string | null>(online[0]?.id ?? null);
+  const [cwd, setCwd] = useState('');
+  const [permissionMode, setPermissionMode] = useState<PermissionMode>('default');
+  const [model, setModel] = useState('');
+  const [pty, setPty] = useState(false);
+  const [phase, setPhase] = useState<Phase>({ kind: 'editing' });
+  const now = useNow(1_000);
+  const knownIds = useRef<Set<string> | null>(null);
+
+  // A machine that comes online while the form is open becomes the choice when there was none.
+  useEffect(() => {
+    if (machineId === null && online[0]) setMachineId(online[0].id);
+  }, [machineId, online]);
+
+  const machine = machines.find((m) => m.id === machineId) ?? null;
+  const recent = useMemo(() => recentDirectories({ sessions, machineId }), [sessions, machineId]);
+
+  // Progress: the hub lists the new session (status "starting") as soon as the daemon started it.
+  useEffect(() => {
+    if (phase.kind !== 'starting' || phase.sessionId || !knownIds.current) return;
+    const fresh = sessions.find((s) => !knownIds.current!.has(s.id) && s.machineId === machineId);
+    if (fresh) setPhase({ ...phase, sessionId: fresh.id });
+  }, [sessions, phase, machineId]);
+
+  const start = async (options: { createDir: boolean }) => {
+    if (!machine || !machine.online || !cwd.trim()) return;
+    knownIds.current = new Set(sessions.map((s) => s.id));
+    setPhase({ kind: 'starting', since: Date.now(), sessionId: null });
+    try {
+      const ack = await requestHub(
+        'session:spawn',
+        {
+          machineId: machine.id,
+          cwd: cwd.trim(),
+          launchKind: pty ? 'pty' : 'headless',
+          permissionMode,
+          createDir: options.createDir,
+          ...(model.trim() ? { model: model.trim() } : {}),
+        },
+        { timeoutMs: SPAWN_ACK_TIMEOUT_MS },
+      );
+      onStarted(ack.session);
+    } catch (error) {
+      setPhase({
+        kind: 'failed',
+        message: error instanceof Error ? error.message : String(error),
+        reason: error instanceof SocketRequestError ? error.reason : undefined,
+      });
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void start({ createDir: false });
+  };
+
+  const starting = phase.kind === 'starting';
+  const canSubmit = !!machine?.online && cwd.trim() !== '' && !starting;
+  const home = machine?.home;
+
+  return (
+    <form className="new-session" onSubmit={onSubmit} aria-label="New session" aria-busy={starting}>
+      <fieldset className="form-group" disabled={starting}>
+        <legend className="field-label">Machine</legend>
+        {machines.length === 0 ? (
+          <p className="form-hint">No machine has registered yet. Run tether daemon on a computer to start sessions from here.</p>
+        ) : (
+          <div className="machine-options" role="radiogroup" aria-label="Machine">
+            {machines.map((m) => (
+              <label key={m.id} className={`machine-option ${m.online ? '' : 'is-offline'}`}>
+                <input
+                  type="radio"
+                  name="machine"
+                  value={m.id}
+                  checked={machineId === m.id}
+                  disabled={!m.online}
+                  onChange={() => setMachineId(m.id)}
+                />
+                <span className={`machine-dot ${m.online ? 'is-online' : ''}`} aria-hidden="true" />
+                <span className="machine-option-name">{m.name}</span>
+                <span className="machine-option-meta">{m.online ? m.os : 'offline'}</span>
+              </label>
+            ))}
+          </div>
+        )}
+        {machines.length > 0 && online.length === 0 ? (
+          <p className="form-hint">Every machine is offline. Start tether daemon on one of them.</p>
+        ) : null}
+      </fieldset>
+
+      <div className="form-group">
+        <label className="field-label" htmlFor="new-session-dir">
+          Directory
+        </label>
+        <input
+          id="new-session-dir"
+          className="field-input field-mono"
+          value={cwd}
+          onChange={(event) => setCwd(event.target.value)}
+          placeholder={home ? `${home}/src/project` : '~/src/project'}
+          autoCapitalize="off"
+          autoCorrect="off"
+          spellCheck={false}
+          disabled={starting}
+          required
+        />
+        {recent.length > 0 ? (
+          <div className="recent-dirs" role="group" aria-label="Recent directories">
+            {recent.map((dir) => (
+              <button
+                key={dir}
+                type="button"
+                className={`recent-dir ${dir === cwd ? 'is-chosen' : ''}`}
+                aria-label={`Use ${dir}`}
+                aria-pressed={dir === cwd}
+                title={dir}
+                disabled={starting}
+                onClick={() => setCwd(dir)}
+              >
+                {formatDirectory(dir, { home, max: 34 })}
+              </button>
+            ))}
+          </div>
+        ) : null}
+      </div>
+
+      <div className="form-row">
+        <div className="form-group">
+          <label className="field-label" htmlFor="new-session-mode">
+            Permissions
+          </label>
+          <select
+            id="new-session-mode"
+            className="field-input field-select"
+            value={permissionMode}
+            disabled={starting}
+            onChange={(event) => setPermissionMode(event.target.value as PermissionMode)}
+          >
+            {PERMISSION_MODES.map((mode) => (
+              <option key={mode.value} value={mode.value}>
+                {mode.label}
+              </option>
+            ))}
+          </select>
+          <p className="form-hint">{PERMISSION_MODES.find((m) => m.value === permissionMode)?.hint}</p>
+        </div>
+        <div className="form-group">
+          <label className="field-label" htmlFor="new-session-model">
+            Model
+          </label>
+          <input
+            id="new-session-model"
+            className="field-input field-mono"
+            value={model}
+            placeholder="default"
+            autoCapitalize="off"
+            autoCorrect="off"
+            spellCheck={false}
+            maxLength={200}
+            disabled={starting}
+            onChange={(event) => setModel(event.target.value)}
+          />
+          <div className="model-quick" role="group" aria-label="Model shortcuts">
+            {['', ...MODEL_ALIASES].map((alias) => (
+              <button
+                key={alias || 'default'}
+                type="button"
+                className={`recent-dir ${model === alias ? 'is-chosen' : ''}`}
+                aria-pressed={model === alias}
+                disabled={starting}
+                onClick={() => setModel(alias)}
+              >
+                {alias || 'default'}
+              </button>
+            ))}
+          </div>
+        </div>
+      </div>
+
+      <label className="check-row">
+        <input type="checkbox" checked={pty} disabled={starting} onChange={(event) => setPty(event.target.checked)} />
+        <span>
+          <span className="check-title">PTY (live terminal)</span>
+          <span className="form-hint">
+            Runs the interactive claude TUI you can watch and type into, and attach at the desk later. Off: chat only (headless), lighter.
+          </span>
+        </span>
+      </label>
+
+      {phase.kind === 'failed' ? (
+        <div className="banner banner-danger new-session-error" role="alert">
+          <strong>Couldn't start the session.</strong> {phase.message}
+          {phase.reason === 'dir_missing' ? (
+            <div className="new-session-error-actions">
+              <button type="button" className="button" onClick={() => void start({ createDir: true })}>
+                Create the directory and start
+              </button>
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+
+      {phase.kind === 'starting' ? (
+        <div className="spawn-progress" role="status" aria-live="polite">
+          <Spinner size={18} />
+          <span>
+            {phase.sessionId ? 'Claude is starting' : `Asking ${machine?.name ?? 'the machine'} to start claude`}
+            … {Math.max(0, Math.round((now - phase.since) / 1000))} s
+          </span>
+        </div>
+      ) : null}
+
+      <div className="form-actions">
+        <button type="button" className="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="button button-primary" disabled={!canSubmit}>
+          {starting ? <Spinner size={16} /> : null}
+          {starting ? 'Starting…' : 'Start session'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,38 @@
+// -new-session.tsx: the lazily loaded half of `/new`: the screen around the new-session form. A
+// started session opens at once (its terminal, for a PTY session).
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useMachines, useSessions } from '../lib/queries.ts';
+import { IconBack } from '../lib/ui/icons.tsx';
+import { NewSessionForm } from '../features/sessions/new-session-form.tsx';
+
+export function NewSession() {
+  const navigate = useNavigate();
+  const { data: machines = [] } = useMachines();
+  const { data: sessions = [] } = useSessions();
+  return (
+    <div className="session-screen new-session-screen">
+      <header className="session-header">
+        <Link to="/" className="icon-button back-button" aria-label="Back to sessions">
+          <IconBack size={24} />
+        </Link>
+        <div className="session-header-text">
+          <h1 className="session-header-title">New session</h1>
+        </div>
+      </header>
+      <div className="new-session-body">
+        <NewSessionForm
+          machines={machines}
+          sessions={sessions}
+          onCancel={() => void navigate({ to: '/' })}
+          onStarted={(session) =>
+            void navigate(
+              session.launchKind === 'pty'
+                ? { to: '/sessions/$sessionId/terminal', params: { sessionId: session.id } }
+                : { to: '/sessions/$sessionId', params: { sessionId: session.id } },
+            )
+          }
+        />
+      </div>
+    </div>
+  );
+}
