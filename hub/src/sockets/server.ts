@@ -99,6 +99,9 @@ export function createSocketServer(options: {
   const machines = createMachineRegistry({ store: options.store });
   const terminals = createTerminalRegistry({
     ...(options.terminalLogBytes !== undefined ? { maxBytesPerTerminal: options.terminalLogBytes } : {}),
+    // Viewer ids are /web socket ids, and every socket is in the room named by its id: one encode,
+    // many writes.
+    fanout: (_ns, sessionId) => (viewerIds, offset, data) => web.to(viewerIds).emit('terminal:output', { sessionId, offset, data }),
     runnerPort: (ns, sessionId) => ({
       input: (data) => broadcast.toRunner(ns, sessionId, 'terminal:input', { sessionId, data }),
       resize: ({ cols, rows }) => broadcast.toRunner(ns, sessionId, 'terminal:resize', { sessionId, cols, rows }),

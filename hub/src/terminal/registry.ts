@@ -14,6 +14,8 @@ export type TerminalRegistry = ReturnType<typeof createTerminalRegistry>;
 export function createTerminalRegistry(options: {
   /** How a room reaches the runner of its session (the socket layer provides it). */
   runnerPort: (ns: Namespace, sessionId: string) => RunnerPort;
+  /** One send of a chunk to many viewers (by viewer id) of a session. */
+  fanout?: (ns: Namespace, sessionId: string) => (viewerIds: string[], offset: number, data: Uint8Array) => void;
   maxBytesPerTerminal?: number;
   maxEndedRooms?: number;
 }) {
@@ -36,6 +38,7 @@ export function createTerminalRegistry(options: {
         room = createTerminalRoom({
           sessionId,
           runner: options.runnerPort(ns, sessionId),
+          ...(options.fanout ? { fanout: options.fanout(ns, sessionId) } : {}),
           ...(options.maxBytesPerTerminal !== undefined ? { maxBytes: options.maxBytesPerTerminal } : {}),
         });
         rooms.set(k, room);

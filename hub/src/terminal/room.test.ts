@@ -129,3 +129,28 @@ describe('terminal room', () => {
     expect(r.calls.snapshots).toBe(0);
   });
 });
+
+describe('terminal room fan-out', () => {
+  it('sends a chunk once to every viewer in step, and per viewer to the rest', () => {
+    const r = fakeRunner();
+    const shared: Array<{ ids: string[]; offset: number; text: string }> = [];
+    const room = createTerminalRoom({
+      sessionId: SID,
+      runner: r.port,
+      fanout: (ids, offset, data) => shared.push({ ids, offset, text: dec(data) }),
+    });
+    const a = fakeViewer();
+    const b = fakeViewer();
+    room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
+    room.join({ viewerId: 'b', sink: b.sink, canWrite: true });
+    room.snapshot(snap(0));
+    room.output(0, enc('hello'));
+    expect(shared).toEqual([{ ids: ['a', 'b'], offset: 0, text: 'hello' }]);
+    // c joins from an older offset: it catches up alone, then moves in step with the others.
+    const c = fakeViewer();
+    room.join({ viewerId: 'c', sink: c.sink, canWrite: true, since: 2 });
+    expect(c.got.text).toBe('llo');
+    room.output(5, enc('!'));
+    expect(shared.at(-1)).toEqual({ ids: ['a', 'b', 'c'], offset: 5, text: '!' });
+  });
+});

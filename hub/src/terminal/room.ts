@@ -47,6 +47,9 @@ export function createTerminalRoom(options: {
   runner: RunnerPort;
   maxBytes?: number;
   highWater?: number;
+  /** Sends one chunk to many viewers at once (the socket layer encodes it once for all of them).
+   *  Without it every viewer's sink is called. */
+  fanout?: (viewerIds: string[], offset: number, data: Uint8Array) => void;
 }) {
   const log: ByteLog = createByteLog({ maxBytes: options.maxBytes ?? DEFAULT_TERMINAL_LOG_BYTES });
   const highWater = options.highWater ?? VIEWER_HIGH_WATER_BYTES;
@@ -171,6 +174,19 @@ export function createTerminalRoom(options: {
       log.append(offset, data);
       if (!streaming) return;
       const chunk = offset >= log.start ? { offset, data } : undefined;
+      if (chunk && options.fanout && viewers.size > 1) {
+        // Viewers that are exactly at this chunk (the usual case) get it in one shared send.
+        const inStep: string[] = [];
+        for (const viewer of viewers.values()) {
+          if (viewer.sent === offset && !viewer.paused) {
+            inStep.push(viewer.id);
+            viewer.sent += data.length;
+            if (viewer.sent - viewer.acked > highWater) viewer.paused = true;
+          } else sendFrom(viewer, chunk);
+        }
+        if (inStep.length > 0) options.fanout(inStep, offset, data);
+        return;
+      }
       for (const viewer of viewers.values()) sendFrom(viewer, chunk);
     },
 
