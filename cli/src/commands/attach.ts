@@ -1,0 +1,84 @@
+// attach.ts: `tether attach <session>`: this terminal drives a session started elsewhere (the phone,
+// `tether spawn`), through the hub's terminal room. Raw mode; this terminal takes the PTY size.
+// Detach with Ctrl-] (as telnet): the session keeps running. A headless session is handed over
+// first: it is stopped and the same claude session resumed in a PTY (same tether session and chat).
+import { isFinalStatus, isUuid, type Session } from '@tether/shared';
+import { loadCredentials } from '../config/credentials.ts';
+import { attachLocalTerminal, DEFAULT_SIZE } from '../pty/local-terminal.ts';
+import { CommandError, parseFlags, type Command } from './command.ts';
+
+/** Ctrl-] (GS, 0x1d): telnet's escape; claude binds nothing to it. */
+export const DETACH_KEY = '\x1d';
+/** Full reset before a snapshot is drawn (RIS), so the snapshot paints on a clean screen. */
+const RESET_SCREEN = '\x1bc';
+
+const command: Command = {
+  name: 'attach',
+  summary: 'attach this terminal to a session (Ctrl-] detaches; a headless session is resumed in a PTY)',
+  usage: 'tether attach <session>',
+  async run(args) {
+    const { positionals } = parseFlags({ args });
+    const [sessionId] = positionals;
+    if (!sessionId || positionals.length > 1) throw new CommandError(`usage: ${command.usage}`, 2);
+    if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
+    const creds = loadCredentials();
+    if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
+    const { connectWebClient } = await import('../hub-link/web-client.ts');
+    const { resumeSession, stopSession } = await import('../hub-link/session-control.ts');
+    const { attachTerminal } = await import('../hub-link/terminal-attach.ts');
+    const client = await connectWebClient({ hubUrl: creds.hubUrl, token: creds.token, device: 'tether attach' }).catch((error: Error) => {
+      throw new CommandError(error.message);
+    });
+    const note = (line: string) => process.stderr.write(`tether: ${line}\r\n`);
+    try {
+      const watched = await client.request('session:watch', { sessionId, afterSeq: Number.MAX_SAFE_INTEGER });
+      if (!watched.ok) throw new CommandError(`cannot attach: ${watched.error}`);
+      let session: Session = watched.session;
+      if (isFinalStatus(session.status)) throw new CommandError(`session ${sessionId} has ${session.status}; resume it from the web or with tether claude --resume`);
+      if (session.launchKind === 'headless') {
+        note('the session is headless: stopping it and resuming the same claude session in a PTY…');
+        const stopped = await stopSession(client, sessionId);
+        if (!stopped.ok) throw new CommandError(`could not stop the headless session: ${stopped.error}`);
+        const resumed = await resumeSession(client, sessionId, 'pty');
+        if (!resumed.ok) throw new CommandError(`could not resume it in a PTY${resumed.reason ? ` (${resumed.reason})` : ''}: ${resumed.error}`);
+        session = resumed.session;
+      }
+
+      let attachment: Awaited<ReturnType<typeof attachTerminal>> | null = null;
+      const local = attachLocalTerminal({
+        onInput: (data) => {
+          const at = data.indexOf(DETACH_KEY);
+          if (at === -1) return attachment?.input(data);
+          if (at > 0) attachment?.input(data.slice(0, at));
+          attachment?.close();
+        },
+        onResize: (size) => attachment?.resize(size),
+        onSignal: () => attachment?.close(),
+      });
+      try {
+        attachment = await attachTerminal({
+          client,
+          sessionId,
+          onOutput: (bytes) => process.stdout.write(bytes),
+          onReset: (screen) => process.stdout.write(RESET_SCREEN + screen),
+        });
+        attachment.resize(local.interactive ? local.size() : DEFAULT_SIZE);
+        const why = await attachment.ended;
+        local.restore();
+        if (why === 'detached') {
+          process.stdout.write(`\r\n`);
+          note(`detached from ${sessionId}; it keeps running (tether attach ${sessionId} to come back)`);
+          return 0;
+        }
+        process.stdout.write(`\r\n`);
+        note(why);
+        return why.startsWith('session ended') ? 0 : 1;
+      } finally {
+        local.restore();
+      }
+    } finally {
+      client.close();
+    }
+  },
+};
+export default command;

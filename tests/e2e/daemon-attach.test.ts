@@ -1,0 +1,100 @@
+// Phone → desk hand-off with `tether attach` (real hub, real daemon, real claude against the fake
+// API): a PTY session started from the phone is driven from a desk terminal and left running on
+// detach (Ctrl-]); a headless one is resumed in a PTY under the same tether session and claude
+// session id, and the chat continues with nothing lost or duplicated.
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeAnthropic, text } from '../fixtures/fake-anthropic/index.ts';
+import { createClaudeSandbox, claudeBin } from '../harness/claude.ts';
+import { connectSocket, emitAck, startHub } from '../harness/hub.ts';
+import { startDaemon, startDesk } from '../harness/daemon.ts';
+import { chatText, watchSession } from '../harness/runner.ts';
+import type { Session } from '@tether/shared';
+
+const SPAWN_ACK_MS = 60_000;
+/** claude's idle, empty input box. */
+const READY = /❯\s*\n─+\n\s+\? for shortcuts/;
+
+let cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const fn of cleanups.reverse()) await fn();
+  cleanups = [];
+});
+
+async function world(replies: string[]) {
+  const fake = await startFakeAnthropic({ script: replies.map((r) => text(r)) });
+  cleanups.push(() => fake.stop());
+  const hub = await startHub();
+  cleanups.push(() => hub.stop());
+  const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
+  cleanups.push(() => sandbox.stop());
+  const daemon = await startDaemon({ hub, sandbox });
+  cleanups.push(() => daemon.stop());
+  const phone = await connectSocket({ url: hub.url, nsp: '/web', token: hub.token, device: 'test phone' });
+  cleanups.push(() => phone.close());
+  const attach = (sessionId: string) => {
+    const desk = startDesk({
+      args: ['attach', sessionId],
+      cwd: sandbox.cwd,
+      env: { ...sandbox.env, TETHER_HOME: daemon.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin() },
+    });
+    cleanups.push(() => desk.stop());
+    return desk;
+  };
+  return { hub, sandbox, daemon, phone, attach };
+}
+
+describe('tether attach', () => {
+  it('drives a PTY session started from the phone; Ctrl-] detaches and the session keeps running', async () => {
+    const { hub, sandbox, daemon, phone, attach } = await world(['typed at the desk, answered']);
+    const ack = (await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd, launchKind: 'pty' }, SPAWN_ACK_MS));
+    expect(ack.ok).toBe(true);
+    const sessionId = ack.ok ? ack.session.id : '';
+    const watch = await watchSession({ hub, sessionId });
+    cleanups.push(() => watch.stop());
+
+    const desk = attach(sessionId);
+    await desk.waitForScreen(READY);
+    desk.write('hello from the attached desk');
+    await desk.waitForScreen('hello from the attached desk');
+    desk.write('\r');
+    await desk.waitForScreen('typed at the desk, answered');
+    await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'typed at the desk, answered'), { what: 'reply in the chat' });
+    expect(watch.messages().filter((m) => m.role === 'user').map(chatText)).toEqual(['hello from the attached desk']);
+
+    desk.write('\x1d');
+    expect(await desk.exited).toBe(0);
+    expect(desk.output()).toContain(`detached from ${sessionId}`);
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'still idle after detach' });
+    expect(hub.store.getSession({ namespace: hub.namespace, sessionId })?.status).toBe('idle');
+    await emitAck(phone, 'session:stop', { sessionId }, 30_000);
+  });
+
+  it('a headless session is resumed in a PTY: same session, same claude session id, chat continuous', async () => {
+    const { hub, sandbox, daemon, phone, attach } = await world(['headless answer', 'pty answer']);
+    const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd }, SPAWN_ACK_MS);
+    expect(ack.ok).toBe(true);
+    const sessionId = ack.ok ? ack.session.id : '';
+    const watch = await watchSession({ hub, sessionId });
+    cleanups.push(() => watch.stop());
+    await watch.send('question from the phone');
+    await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'headless answer'), { what: 'headless answer' });
+    const claudeSessionId = await watch.waitFor(() => watch.session()?.claudeSessionId, { what: 'claude session id' });
+
+    const desk = attach(sessionId);
+    await desk.waitForScreen(READY, 45_000);
+    await watch.waitFor(() => watch.session()?.launchKind === 'pty' && watch.session()?.status === 'idle', { what: 'pty session idle' });
+    desk.write('question from the desk');
+    await desk.waitForScreen('question from the desk');
+    desk.write('\r');
+    await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'pty answer'), { what: 'pty answer' });
+
+    const texts = watch.messages().map(chatText).filter((t) => t);
+    expect(texts).toEqual(['question from the phone', 'headless answer', 'question from the desk', 'pty answer']);
+    expect(watch.duplicates()).toBe(0);
+    expect(watch.session()).toMatchObject({ id: sessionId, claudeSessionId, launchKind: 'pty' });
+    expect(sandbox.transcripts()).toHaveLength(1);
+    desk.write('\x1d');
+    expect(await desk.exited).toBe(0);
+    await emitAck(phone, 'session:stop', { sessionId }, 30_000);
+  });
+});
