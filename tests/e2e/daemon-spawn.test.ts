@@ -11,6 +11,8 @@ import { connectSocket, emitAck, startHub, type HubHandle } from '../harness/hub
 import { startDaemon, type DaemonHandle } from '../harness/daemon.ts';
 import { chatText, watchSession } from '../harness/runner.ts';
 import type { Session } from '@tether/shared';
+import { spawn } from 'node:child_process';
+import { TETHER_MAIN } from '../harness/runner.ts';
 
 /** Above the hub's 45 s ready bound, so the hub's answer always comes first. */
 const SPAWN_ACK_MS = 60_000;
@@ -118,5 +120,36 @@ describe('tether daemon: sessions started from the phone', () => {
     expect(daemon.output().match(/started (pty|headless) session/g)).toHaveLength(2);
     const sessions = hub.store.listSessions({ namespace: hub.namespace });
     expect(sessions.map((s) => s.status)).toEqual(['failed', 'failed']);
+  });
+
+  it('tether machines / spawn / stop from a shell: the id on success, the reason and a non-zero exit on failure', async () => {
+    const { hub, sandbox, daemon } = await world();
+    const env = { ...sandbox.env, TETHER_HOME: daemon.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token };
+    // Async: the hub lives in this process, so a blocking spawnSync would starve it.
+    const tether = (...args: string[]) =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [TETHER_MAIN, ...args], { env, cwd: sandbox.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        child.once('exit', (status) => resolve({ status, stdout, stderr }));
+      });
+    const machines = await tether('machines', '--json');
+    expect(machines.status).toBe(0);
+    expect(JSON.parse(machines.stdout).machines).toEqual([expect.objectContaining({ id: daemon.machineId(), online: true })]);
+
+    const bad = await tether('spawn', '--machine', 'test-machine', '--dir', join(sandbox.cwd, 'nope'));
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('dir_missing');
+    expect(bad.stderr).toContain('does not exist');
+
+    const ok = await tether('spawn', '--machine', 'test-machine', '--dir', sandbox.cwd, '--json');
+    expect(ok.stderr).toBe('');
+    const spawned = JSON.parse(ok.stdout) as { sessionId: string; launchKind: string; status: string };
+    expect(spawned).toMatchObject({ launchKind: 'headless', status: 'idle' });
+    const stopped = await tether('stop', spawned.sessionId);
+    expect(stopped.status).toBe(0);
+    expect(stopped.stdout).toContain(`stopped ${spawned.sessionId} (ended)`);
   });
 });
