@@ -33,6 +33,7 @@ import { confirmPlanDialog } from './plan-dialog.ts';
 import { loadResumeState, saveResumeState } from './resume-state.ts';
 import { createTerminalStream, type TerminalStream } from './terminal-stream.ts';
 import { runHeadlessSession } from './headless.ts';
+import { createTrustDialog } from './trust-dialog.ts';
 
 /** How long a finished session waits for the hub to take what it is owed before exiting. The rest
  *  stays in the on-disk outbox. */
@@ -167,7 +168,9 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
               patch({ model: next });
             },
           }),
-        'approval:answered': ({ requestId, answer }) => approvals.answered({ requestId, answer }),
+        'approval:answered': ({ requestId, answer }) => {
+          if (!trust.answered({ requestId, answer })) approvals.answered({ requestId, answer });
+        },
         'terminal:input': ({ data }) => pty?.write(data),
         'terminal:resize': ({ cols, rows }) => {
           if (options.desk === 'attached') return; // the desk owns the size while attached
@@ -313,9 +316,12 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   let readyAt: number | null = null;
   const startedAt = Date.now();
   let checkTimer: ReturnType<typeof setTimeout> | null = null;
+  const trust = createTrustDialog({ sessionId, cwd: options.cwd, link, write: (data) => pty?.write(data), log });
+  cleanups.push(() => trust.stop());
   const checkScreen = () => {
     checkTimer = null;
     void screen.settled().then(() => {
+      if (!ready) trust.check(screen.text());
       const state = screen.promptState();
       if (!ready && state.kind !== 'starting') {
         ready = true;

@@ -1,0 +1,92 @@
+// trust-dialog.ts: claude's first-time "do you trust this folder?" dialog, asked on the hub instead
+// of silently blocking a session nobody is watching. Read from the screen model; answered by
+// pressing the key claude expects. claude's own config is never edited (claude records the trust
+// itself when the user accepts).
+//
+//   screen "Yes, I trust this folder" ─► approval:request {kind: permission, toolName: TrustFolder,
+//   toolInput: {cwd, screen}} ─► hub/phone ─► approval:answered allow → Enter on "1. Yes" | deny → Esc
+//   dialog gone (answered at the desk) ─► approval:withdraw
+//
+// Invariant: one request per dialog on screen; a key is pressed at most once per answer.
+import type { Answer } from '@tether/shared';
+import type { HubLink } from '../hub-link/link.ts';
+
+export const TRUST_TOOL_NAME = 'TrustFolder';
+const TRUST_TEXT = 'Yes, I trust this folder';
+/** Retry while the hub link is not registered yet (the dialog comes up ~1 s after spawn). */
+const RETRY_MS = 500;
+
+export type TrustDialog = {
+  /** Call with the screen text whenever it changed. */
+  check(screenText: string): void;
+  /** True when the answer was for the trust request (and was handled). */
+  answered(options: { requestId: string; answer: Answer }): boolean;
+  stop(): void;
+};
+
+export function createTrustDialog(options: {
+  sessionId: string;
+  cwd: string;
+  link: HubLink | null;
+  write: (data: string) => void;
+  log: (line: string) => void;
+}): TrustDialog {
+  let requestId: string | null = null;
+  let onScreen = false;
+  let lastScreen = '';
+  let retry: ReturnType<typeof setTimeout> | null = null;
+
+  const ask = async () => {
+    retry = null;
+    const link = options.link;
+    if (!link || !onScreen || requestId) return;
+    const id = crypto.randomUUID();
+    const excerpt = lastScreen.split('\n').filter((l) => l.trim() !== '').slice(-14).join('\n');
+    const ack = await link.request('approval:request', {
+      id,
+      sessionId: options.sessionId,
+      kind: 'permission',
+      toolName: TRUST_TOOL_NAME,
+      toolInput: { cwd: options.cwd, screen: excerpt },
+      toolUseId: null,
+      createdAt: Date.now(),
+    });
+    if (ack?.ok) {
+      requestId = id;
+      options.log(`trust dialog for ${options.cwd}: asked on the hub (${id})`);
+      if (!onScreen) void link.request('approval:withdraw', { sessionId: options.sessionId, requestId: id, reason: 'answered at the desk' });
+    } else if (onScreen) {
+      retry = setTimeout(() => void ask(), RETRY_MS);
+    }
+  };
+
+  return {
+    check: (screenText) => {
+      lastScreen = screenText;
+      const visible = screenText.includes(TRUST_TEXT);
+      if (visible && !onScreen) {
+        onScreen = true;
+        void ask();
+      } else if (!visible && onScreen) {
+        onScreen = false;
+        if (requestId && options.link) {
+          void options.link.request('approval:withdraw', { sessionId: options.sessionId, requestId, reason: 'the dialog was answered at the desk' });
+        }
+        requestId = null;
+      }
+    },
+    answered: ({ requestId: id, answer }) => {
+      if (!requestId || id !== requestId) return false;
+      requestId = null;
+      if (!onScreen) return true;
+      const selected = lastScreen.split('\n').find((l) => l.includes('❯') && l.includes(TRUST_TEXT));
+      // Yes: Enter when the cursor is on "1. Yes", else the digit (selects at once). No: Esc exits.
+      options.write(answer.decision === 'allow' ? (selected ? '\r' : '1') : '\x1b');
+      options.log(`trust dialog for ${options.cwd}: ${answer.decision} from the hub`);
+      return true;
+    },
+    stop: () => {
+      if (retry) clearTimeout(retry);
+    },
+  };
+}
