@@ -8,6 +8,7 @@ import { captureFragmentToken } from './lib/hub.ts';
 import { shouldRetryQuery } from './lib/queries.ts';
 import { Route as rootRoute } from './routes/__root.tsx';
 import { Route as loginRoute } from './routes/login.tsx';
+import { Route as shareRoute } from './routes/share.$token.tsx';
 import { Route as authedRoute } from './routes/_authed.tsx';
 import { Route as authedIndexRoute } from './routes/_authed.index.tsx';
 import { Route as newSessionRoute } from './routes/_authed.new.tsx';
@@ -33,6 +34,7 @@ const queryClient = new QueryClient({
 
 const routeTree = rootRoute.addChildren([
   loginRoute,
+  shareRoute,
   authedRoute.addChildren([authedIndexRoute, newSessionRoute, sessionRoute.addChildren([sessionChatRoute, sessionTerminalRoute])]),
 ]);
 

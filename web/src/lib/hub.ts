@@ -4,6 +4,7 @@
 // Invariant: the access token itself is never stored and never left in the address bar; only the
 // short-lived session is remembered, and any 401 forgets it and sends the user back to login.
 import type {
+  ChatMessage,
   ErrorBody,
   LoginResponse,
   Machine,
@@ -11,7 +12,11 @@ import type {
   PendingRequest,
   Resolution,
   Session,
+  ShareCreated,
 } from '@tether/shared';
+
+/** What `GET /api/share/:token` returns: one session and its latest messages, read-only. */
+export type SharedSession = { session: Session; messages: ChatMessage[]; more: boolean; expiresAt: number; readOnly: true };
 
 const STORAGE_KEY = 'tether.login';
 /** Matches shared `TOKEN_PREFIX`; kept as a literal so the login screen pulls in no zod. */
@@ -179,5 +184,14 @@ export const hubApi = {
     return send<MessagePage>(`/api/sessions/${encodeURIComponent(options.sessionId)}/messages?${query}`);
   },
   listMachines: () => send<{ machines: Machine[] }>('/api/machines'),
+  createShareLink: (options: { sessionId: string; expiresInSec: number }) =>
+    send<ShareCreated>(`/api/sessions/${encodeURIComponent(options.sessionId)}/share`, {
+      method: 'POST',
+      body: JSON.stringify({ expiresInSec: options.expiresInSec }),
+    }),
+  revokeShareLink: (options: { sessionId: string; jti: string }) =>
+    send<{ ok: true }>(`/api/sessions/${encodeURIComponent(options.sessionId)}/share/${encodeURIComponent(options.jti)}`, { method: 'DELETE' }),
+  /** Open to anyone holding the link: no login is sent (the link is the credential). */
+  getSharedSession: (token: string) => send<SharedSession>(`/api/share/${encodeURIComponent(token)}`, { auth: false }),
 };
 

@@ -14,6 +14,8 @@ export const queryKeys = {
   machines: () => ['machines'] as const,
   /** Approvals and questions waiting in one session; filled by session:watch, kept by facts. */
   pending: (sessionId: string) => ['pending', sessionId] as const,
+  /** A read-only share link's session (share page; no login). */
+  share: (token: string) => ['share', token] as const,
 };
 
 export const sessionsQuery = queryOptions({

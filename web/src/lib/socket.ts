@@ -43,18 +43,30 @@ export function onConnectionStateChange(listener: () => void): () => void {
   return () => stateListeners.delete(listener);
 }
 
-/** The socket for the current login, created on first use. Null when logged out. */
+/** A read-only share link's token, when this tab shows a share page: the socket then signs in
+ *  with the link instead of the login (the hub lets it watch that one session, nothing else). */
+let shareToken: string | null = null;
+
+/** Switches this tab's socket to a share link (or back to the login with null). */
+export function setShareCredential(token: string | null): void {
+  if (shareToken === token) return;
+  shareToken = token;
+  closeSocket();
+}
+
+/** The socket for the current login (or share link), created on first use. Null when neither. */
 export function getSocket(): WebSocket | null {
-  const login = getLogin();
-  if (!login) return null;
+  const credential = shareToken ?? getLogin()?.session;
+  if (!credential) return null;
   if (socket) return socket;
+  const viaShare = shareToken !== null;
 
   const next: WebSocket = io('/web', {
     path: '/socket.io/',
     auth: {
       protocol: WEB_PROTOCOL_MAJOR,
       client: 'web',
-      token: login.session,
+      token: credential,
       device: deviceNameFromUserAgent(navigator.userAgent),
     },
     // Phones drop to background and back: keep retrying, but not faster than every few seconds.
@@ -77,6 +89,12 @@ export function getSocket(): WebSocket | null {
     const code = error.data?.code ?? '';
     const message = error.message || 'connection refused';
     if (code === 'unauthorized' || /unauthori[sz]ed|expired|revoked/i.test(message)) {
+      if (viaShare) {
+        // A share link that expired or was revoked: say so; a login has nothing to do with it.
+        setState({ kind: 'refused', reason: 'this link has expired or was revoked' });
+        next.close();
+        return;
+      }
       setLogin(null); // closes this socket through the login listener below
       return;
     }
@@ -103,7 +121,8 @@ function closeSocket(): void {
 
 onLoginChange(() => {
   // A new login (another token, another namespace) or a logout: never reuse the old connection.
-  closeSocket();
+  // (A share page's socket does not depend on the login.)
+  if (shareToken === null) closeSocket();
 });
 
 /** A request the hub refused, with its ack code (`not_found`, `forbidden`, `rate_limited`, …). */

@@ -15,7 +15,8 @@ function closedReason(session: Session): string | null {
   return null;
 }
 
-export function ChatView({ session }: { session: Session }) {
+/** `readOnly`: a share link's view: no composer, no Stop, no paging back (that needs a login). */
+export function ChatView({ session, readOnly = false }: { session: Session; readOnly?: boolean }) {
   const chat = useSessionChat(session.id);
   const items = useMemo(() => buildChatItems(chat.messages), [chat.messages]);
   const composerRef = useRef<ComposerHandle>(null);
@@ -46,7 +47,7 @@ export function ChatView({ session }: { session: Session }) {
           items={items}
           prompts={chat.prompts}
           thinking={session.status === 'thinking'}
-          hasEarlier={chat.hasEarlier}
+          hasEarlier={readOnly ? false : chat.hasEarlier}
           loadingEarlier={chat.loadingEarlier}
           onLoadEarlier={chat.loadEarlier}
           onRetryPrompt={chat.retryPrompt}
@@ -55,18 +56,20 @@ export function ChatView({ session }: { session: Session }) {
           empty={
             <div className="chat-empty">
               <p className="chat-empty-title">No messages yet</p>
-              <p>Messages you send here are typed into Claude when it's ready.</p>
+              <p>{readOnly ? 'Messages appear here as the session goes on.' : "Messages you send here are typed into Claude when it's ready."}</p>
             </div>
           }
         />
       )}
-      <Composer
-        ref={composerRef}
-        onSend={onSend}
-        onStop={chat.abort}
-        running={session.status === 'thinking'}
-        disabled={closedReason(session)}
-      />
+      {readOnly ? null : (
+        <Composer
+          ref={composerRef}
+          onSend={onSend}
+          onStop={chat.abort}
+          running={session.status === 'thinking'}
+          disabled={closedReason(session)}
+        />
+      )}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { describeLaunchKind, formatDirectory, sessionTitle } from '../../lib/for
 import { Badge, StatusPill } from '../../lib/ui/badge.tsx';
 import { IconBack, IconChat, IconTerminal } from '../../lib/ui/icons.tsx';
 import { ModelPicker } from './model-picker.tsx';
+import { ShareButton } from './share-button.tsx';
 
 /** Chat ⇄ terminal, for PTY sessions: one button that names where it goes. */
 function ViewToggle({ session }: { session: Session }) {
@@ -47,6 +48,7 @@ export function SessionHeader({ session }: { session: Session }) {
           </span>
         </div>
       </div>
+      <ShareButton sessionId={session.id} />
       <ViewToggle session={session} />
     </header>
   );

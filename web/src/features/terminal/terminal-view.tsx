@@ -60,7 +60,7 @@ function ownerWords(owner: TerminalSizeNotice['owner'] | null): string {
   }
 }
 
-export function TerminalView({ session }: { session: Session }) {
+export function TerminalView({ session, readOnly = false }: { session: Session; readOnly?: boolean }) {
   const sessionId = session.id;
   const hostRef = useRef<HTMLDivElement>(null);
   const termRef = useRef<Terminal | null>(null);
@@ -96,6 +96,8 @@ export function TerminalView({ session }: { session: Session }) {
       cursorBlink: false,
       // The PTY converts newlines itself; the stream is raw bytes from it.
       convertEol: false,
+      // A share link watches: no keystrokes leave this terminal (the hub would refuse them anyway).
+      disableStdin: readOnly,
     });
     const fit = new FitAddon();
     term.loadAddon(fit);
@@ -155,6 +157,7 @@ export function TerminalView({ session }: { session: Session }) {
 
     /** Tells the hub what would fit here, without taking control: used once this viewer types. */
     function reportSize() {
+      if (readOnly) return; // a watcher never proposes a size
       const dims = fit.proposeDimensions();
       if (!dims || !subscribed || !Number.isFinite(dims.cols) || !Number.isFinite(dims.rows)) return;
       const cols = Math.max(2, Math.min(1000, Math.floor(dims.cols)));
@@ -186,6 +189,7 @@ export function TerminalView({ session }: { session: Session }) {
     document.addEventListener('visibilitychange', onVisibility);
 
     const data = term.onData((typed) => {
+      if (readOnly) return;
       const mods = modifiersRef.current;
       if (mods.ctrl || mods.alt) setModifiers({ ctrl: false, alt: false });
       send(applyModifiers(typed, mods));
@@ -221,7 +225,7 @@ export function TerminalView({ session }: { session: Session }) {
       termRef.current = null;
       fitRef.current = null;
     };
-  }, [sessionId, send]);
+  }, [sessionId, send, readOnly]);
 
   const fitToScreen = () => {
     const dims = fitRef.current?.proposeDimensions();
@@ -257,9 +261,13 @@ export function TerminalView({ session }: { session: Session }) {
             `Terminal unavailable: ${phase.reason}`
           )}
         </span>
-        <button type="button" className="button button-quiet terminal-fit" onClick={fitToScreen} disabled={!live || session.deskAttached}>
-          Fit to screen
-        </button>
+        {readOnly ? (
+          <span className="badge">Read-only</span>
+        ) : (
+          <button type="button" className="button button-quiet terminal-fit" onClick={fitToScreen} disabled={!live || session.deskAttached}>
+            Fit to screen
+          </button>
+        )}
       </div>
       {notice ? (
         <p className="terminal-notice" role="alert">
@@ -267,12 +275,14 @@ export function TerminalView({ session }: { session: Session }) {
         </p>
       ) : null}
       <div className="terminal-host" ref={hostRef} aria-label="Terminal" role="region" />
-      <QuickKeys
-        onKey={onQuickKey}
-        modifiers={modifiers}
-        onToggle={(modifier) => setModifiers((current) => ({ ...current, [modifier]: !current[modifier] }))}
-        disabled={!live}
-      />
+      {readOnly ? null : (
+        <QuickKeys
+          onKey={onQuickKey}
+          modifiers={modifiers}
+          onToggle={(modifier) => setModifiers((current) => ({ ...current, [modifier]: !current[modifier] }))}
+          disabled={!live}
+        />
+      )}
     </div>
   );
 }

@@ -111,3 +111,9 @@ export function TetherMark({ size = 28 }: { size?: number }) {
     </svg>
   );
 }
+export const IconShare = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 15V4M8 8l4-4 4 4" />
+    <path d="M6 12v6a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2v-6" />
+  </Svg>
+);
