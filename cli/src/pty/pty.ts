@@ -40,7 +40,7 @@ export function spawnPty(options: {
     env: options.env,
   });
   // Before bun-pty's own loop starts (a microtask from now): nonstop output must not starve us.
-  installYieldingReadLoop(pty);
+  const readLoop = installYieldingReadLoop(pty);
   const encoder = new TextEncoder();
   const listeners = new Set<(chunk: { data: string; offset: number }) => void>();
   let offset = 0;
@@ -86,7 +86,9 @@ export function spawnPty(options: {
       return rows;
     },
     write: (data) => {
-      if (!done) pty.write(data);
+      if (done) return;
+      pty.write(data);
+      readLoop?.wake();
     },
     resize: (size) => {
       if (done || (size.cols === cols && size.rows === rows)) return;

@@ -4,7 +4,10 @@
 // command that writes without pause (`cat big.log`, `yes`) therefore starves the whole runner: the
 // screen model never parses (xterm then throws "write data discarded" at 50 MB and the runner
 // dies), hub acks and pings are not handled, and the desk's Ctrl-C is not read. This loop is the
-// same code with one change: after READ_YIELD_BYTES it yields a macrotask. It is installed before
+// same code with two changes: after READ_YIELD_BYTES it yields a macrotask, and when nothing is
+// readable it backs off gradually (IDLE_BACKOFF_MS) instead of always sleeping 8 ms, and wakes at
+// once when we write (a key's echo is due). A fixed 8 ms sleep capped a fast command at ~12 MB/s
+// (the kernel's PTY buffer refills long before) and added ~8 ms to every echo. It is installed before
 // bun-pty starts its own loop (bun-pty starts it in a microtask after spawn); if the native library
 // cannot be opened here, bun-pty's loop runs unchanged.
 import { dlopen, FFIType, ptr } from 'bun:ffi';
@@ -16,8 +19,10 @@ import type { IPty } from 'bun-pty';
  *  and the screen parser get a turn at least that often, while a yield per read (4 KiB) would cost
  *  throughput for nothing. */
 export const READ_YIELD_BYTES = 64 * 1024;
-/** bun-pty's own pause when nothing is readable. */
-const IDLE_POLL_MS = 8;
+/** Pauses after consecutive empty reads: right after output (more is likely) poll again at once,
+ *  then back off to bun-pty's 8 ms, so an idle PTY costs ~125 wake-ups a second, not thousands. */
+const IDLE_BACKOFF_MS = [0, 0, 1, 1, 2, 4, 8] as const;
+/** bun-pty's read size. Larger reads were not faster here (the native side hands out ≤ 4 KiB). */
 const READ_BUFFER_BYTES = 4096;
 
 type Native = { read(handle: number, buf: Uint8Array): number; exitCode(handle: number): number };
@@ -57,11 +62,24 @@ type BunPtyInternals = {
   _startReadLoop: () => Promise<void>;
 };
 
-/** Call right after `spawn()`, before awaiting anything. Returns false when bun-pty's loop stays. */
-export function installYieldingReadLoop(pty: IPty): boolean {
+export type ReadLoopControl = {
+  /** We just wrote to the PTY: poll now and soon, an echo is on its way. */
+  wake(): void;
+};
+
+/** Call right after `spawn()`, before awaiting anything. Returns null when bun-pty's loop stays. */
+export function installYieldingReadLoop(pty: IPty): ReadLoopControl | null {
   const lib = openNative();
   const t = pty as unknown as BunPtyInternals;
-  if (!lib || typeof t._startReadLoop !== 'function' || typeof t.handle !== 'number' || !t._decoder || !t._onData || !t._onExit) return false;
+  if (!lib || typeof t._startReadLoop !== 'function' || typeof t.handle !== 'number' || !t._decoder || !t._onData || !t._onExit) return null;
+  let idleStreak = 0;
+  let wakeSleeper: (() => void) | null = null;
+  const control: ReadLoopControl = {
+    wake: () => {
+      idleStreak = 0;
+      wakeSleeper?.();
+    },
+  };
   t._startReadLoop = async function yieldingReadLoop(this: BunPtyInternals) {
     if (this._readLoop) return;
     this._readLoop = true;
@@ -70,6 +88,7 @@ export function installYieldingReadLoop(pty: IPty): boolean {
     while (this._readLoop && !this._closing) {
       const n = lib.read(this.handle, buf);
       if (n > 0) {
+        idleStreak = 0;
         const decoded = this._decoder.decode(buf.subarray(0, n), { stream: true });
         if (decoded) this._onData.fire(decoded);
         sinceYield += n;
@@ -88,9 +107,20 @@ export function installYieldingReadLoop(pty: IPty): boolean {
         break;
       } else {
         sinceYield = 0;
-        await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+        const ms = IDLE_BACKOFF_MS[Math.min(idleStreak, IDLE_BACKOFF_MS.length - 1)]!;
+        idleStreak++;
+        await new Promise<void>((resolve) => {
+          if (ms === 0) return setImmediate(resolve);
+          const timer = setTimeout(done, ms);
+          function done() {
+            clearTimeout(timer);
+            wakeSleeper = null;
+            resolve();
+          }
+          wakeSleeper = done;
+        });
       }
     }
   };
-  return true;
+  return control;
 }
