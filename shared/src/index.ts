@@ -15,3 +15,4 @@ export * from './http.ts';
 export * from './rooms.ts';
 export * from './events/cli.ts';
 export * from './events/web.ts';
+export * from './push.ts';

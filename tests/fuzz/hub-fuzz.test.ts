@@ -103,6 +103,7 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     'web:session:spawn': { machineId: randomUUID(), cwd: '/work', launchKind: 'headless', createDir: false },
     'web:session:stop': { sessionId: randomUUID() },
     'web:session:resume': { sessionId },
+    'web:client:visibility': { visible: false },
   };
 }
 

@@ -19,6 +19,8 @@ export type HubSocketData = {
   machineId: string | null;
   /** Set for a read-only share-link connection: the one session it may watch. */
   share: { sessionId: string; jti: string } | null;
+  /** A browser tab's last `client:visibility`; web push waits while any tab of the namespace is visible. */
+  visible?: boolean;
 };
 
 export type HubSocket = Socket & { data: HubSocketData };

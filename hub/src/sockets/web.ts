@@ -176,6 +176,11 @@ export function bindWebSocket(options: {
         terminals.find(ns, sessionId)?.ack(viewerId, offset);
         return { ok: true };
       },
+      'client:visibility': ({ visible }) => {
+        // Read by web push (hub/src/push): no tab on screen → the namespace gets a push.
+        socket.data.visible = visible;
+        return { ok: true };
+      },
       ...options.control.webHandlers(socket),
     }),
   });

@@ -9,6 +9,7 @@ import type { Session } from '../session.ts';
 import { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '../spawn.ts';
 import type { ChatMessage } from '../chat.ts';
 import type { Machine } from '../machine.ts';
+import { ClientVisibilitySchema } from '../push.ts';
 import type { AckFn } from '../protocol.ts';
 
 export const WebEventSchemas = {
@@ -32,6 +33,8 @@ export const WebEventSchemas = {
   'session:stop': SessionStopSchema,
   /** Continue an ended session (same claude session id); acked once it is ready. */
   'session:resume': SessionResumeSchema,
+  /** This tab went on or off screen; web push is sent only when no tab of the namespace is visible. */
+  'client:visibility': ClientVisibilitySchema,
 } as const;
 export type WebEventName = keyof typeof WebEventSchemas;
 export type WebPayload<E extends WebEventName> = z.input<(typeof WebEventSchemas)[E]>;
@@ -51,6 +54,7 @@ export type WebAcks = {
   'session:spawn': { session: Session };
   'session:stop': { session: Session };
   'session:resume': { session: Session };
+  'client:visibility': object;
 };
 
 export type WebClientToServer = {

@@ -1,0 +1,47 @@
+// push.ts: web push (RFC 8030) subscriptions and what a push says. A browser subscribes with the
+// hub's VAPID public key and hands the hub its endpoint and keys; the hub encrypts each message to
+// those keys (RFC 8291) and signs the request (RFC 8292), so the push service can read neither.
+import { z } from 'zod';
+
+/** base64url without padding, as PushSubscription.toJSON() gives the keys. */
+const Base64Url = z.string().regex(/^[A-Za-z0-9_-]+$/, 'base64url');
+
+/** Push services are https. Plain http is accepted only on the loopback (a local test endpoint),
+ *  so a subscription can never make the hub POST in clear text across a network. */
+export const PUSH_ENDPOINT_RE = /^(https:\/\/[^\s/]+|http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?)(\/[^\s]*)?$/;
+
+export const PushSubscriptionSchema = z.object({
+  endpoint: z.string().max(2048).regex(PUSH_ENDPOINT_RE, 'push endpoint: https (or http on the loopback)'),
+  /** When the push service will drop the subscription (ms), if it says. */
+  expirationTime: z.number().nullable().optional(),
+  keys: z.object({
+    /** The browser's P-256 public key, uncompressed point (65 bytes → 87 chars). */
+    p256dh: Base64Url.min(80).max(100),
+    /** The 16-byte auth secret (22 chars). */
+    auth: Base64Url.min(16).max(32),
+  }),
+});
+export type PushSubscriptionJson = z.infer<typeof PushSubscriptionSchema>;
+
+/** `POST /api/push/subscribe`. */
+export const PushSubscribeSchema = z.object({ subscription: PushSubscriptionSchema });
+/** `DELETE /api/push/subscribe`. */
+export const PushUnsubscribeSchema = z.object({ endpoint: z.string().max(2048) });
+
+/** `GET /api/push/vapid` → the key a browser subscribes with (uncompressed P-256, base64url). */
+export type VapidPublicKey = { publicKey: string };
+
+/** What a push carries, as the service worker shows it. Short: a push payload is at most ~4 KB. */
+export type PushMessage = {
+  title: string;
+  body: string;
+  /** Opened when the notification is tapped (an app path such as /sessions/<id>). */
+  url: string;
+  /** Notifications with the same tag replace each other (one per request, one per session turn). */
+  tag: string;
+  sessionId: string;
+  kind: 'approval' | 'question' | 'plan' | 'turn-ended';
+};
+
+/** Web → hub: whether this tab is on screen. The hub pushes only when no tab of the namespace is. */
+export const ClientVisibilitySchema = z.object({ visible: z.boolean() });
