@@ -5,6 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectSocket, emitAck, startHub, type HubHandle } from '../harness/hub.ts';
 import { startCommandRunner, viewTerminal, type CommandRunner } from '../harness/terminal.ts';
+import { readFileSync } from 'node:fs';
+import { hubPaths } from '@tether/hub';
+import { createShareLinks } from '../../hub/src/auth/share-links.ts';
 
 let hub: HubHandle;
 let runner: CommandRunner;
@@ -90,6 +93,18 @@ describe('read-only share links', () => {
     await expect(connectSocket({ url: hub.url, nsp: '/web', token: link.token })).rejects.toThrow(/unauthorized/);
     // Revoking twice: nothing left to revoke.
     expect((await api(`/api/sessions/${sid}/share/${link.jti}`, { method: 'DELETE', token: hub.token })).status).toBe(404);
+  });
+
+  it('an expired link is refused over REST and at the handshake', async () => {
+    // Made the way the hub makes them (its own secret and table), but already past its expiry.
+    const secret = new Uint8Array(Buffer.from(readFileSync(hubPaths(hub.home).secret, 'utf8').trim(), 'base64url'));
+    const links = createShareLinks({ store: hub.store, secret });
+    const link = await links.create({ namespace: hub.namespace, sessionId: runner.sessionId, expiresInSec: 60, createdBy: 'test', now: Date.now() - 120_000 });
+    expect((await api(`/api/share/${link.token}`)).status).toBe(401);
+    await expect(connectSocket({ url: hub.url, nsp: '/web', token: link.token })).rejects.toThrow(/unauthorized/);
+    // The same link a minute younger would still work: the expiry is what refused it.
+    const fresh = await links.create({ namespace: hub.namespace, sessionId: runner.sessionId, expiresInSec: 60, createdBy: 'test' });
+    expect((await api(`/api/share/${fresh.token}`)).status).toBe(200);
   });
 
   it('a link to another namespace’s session cannot be made; malformed or tampered links are refused', async () => {
