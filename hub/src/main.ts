@@ -14,6 +14,7 @@ import { createShareLinks } from './auth/share-links.ts';
 import { createWebSessionSigner, loadHubSecret } from './auth/web-session.ts';
 import { createHttpApp } from './http/app.ts';
 import { createSocketServer, SOCKET_PATH } from './sockets/server.ts';
+import { createWebPush } from './push/push.ts';
 import { DEFAULT_HOST, HUB_VERSION, hubPaths, type HubConfig } from './config.ts';
 
 // The hub package's public surface, for `tether hub/token` and the test harness.
@@ -48,11 +49,14 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   const signer = createWebSessionSigner({ secret });
   const resolver = createCallerResolver({ store, signer });
   const shareLinks = createShareLinks({ store, secret });
-  const app = createHttpApp({ store, resolver, signer, shareLinks, version: HUB_VERSION, ...(config.webDist ? { webDist: config.webDist } : {}) });
+  // Web push: VAPID keys made on first start and kept in TETHER_HOME, like the hub secret.
+  const push = createWebPush({ home: config.home, store });
+  const app = createHttpApp({ store, resolver, signer, shareLinks, push, version: HUB_VERSION, ...(config.webDist ? { webDist: config.webDist } : {}) });
   const sockets = createSocketServer({
     store,
     resolver,
     shareLinks,
+    push: push.notifier,
     ...(config.revocationCheckMs !== undefined ? { revocationCheckMs: config.revocationCheckMs } : {}),
     ...(config.terminalLogBytes !== undefined ? { terminalLogBytes: config.terminalLogBytes } : {}),
     ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}),

@@ -21,6 +21,8 @@ import { createSessionRoutes } from './routes/sessions.ts';
 import { createStaticRoutes } from './routes/static.ts';
 import { createShareAdminRoutes, createSharedViewRoutes } from './routes/share.ts';
 import type { ShareLinks } from '../auth/share-links.ts';
+import { createPushRoutes } from './routes/push.ts';
+import type { WebPush } from '../push/push.ts';
 
 export type HubHttpEnv = {
   /** Passed by main.ts from Bun's `server.requestIP`; tests pass it to `app.request(…, env)`. */
@@ -40,6 +42,8 @@ export function createHttpApp(options: {
   version: string;
   webDist?: string;
   loginLimiter?: FailureLimiter;
+  /** Web push (VAPID key, subscriptions); without it the push routes are absent. */
+  push?: WebPush;
 }) {
   const app = new Hono<HubHttpEnv>();
   const limiter = options.loginLimiter ?? createFailureLimiter({ maxFailures: LOGIN_MAX_FAILURES, windowMs: LOGIN_WINDOW_MS });
@@ -85,6 +89,7 @@ export function createHttpApp(options: {
   app.route('/api/sessions', createSessionRoutes({ store: options.store }));
   app.route('/api/machines', createMachineRoutes({ store: options.store }));
   app.route('/api/pending', createApprovalRoutes({ store: options.store }));
+  if (options.push) app.route('/api/push', createPushRoutes({ push: options.push }));
   app.all('/api/*', (c) => httpError(c, { code: 'not_found', error: 'no such API route' }));
 
   app.route('/', createStaticRoutes(options.webDist ? { webDist: options.webDist } : {}));

@@ -13,6 +13,7 @@ import {
   describeZodError,
   HandshakeSchema,
   MAX_PAYLOAD_BYTES,
+  namespaceRoom,
   protocolMismatch,
   type ErrorCode,
 } from '@tether/shared';
@@ -28,6 +29,7 @@ import { createDaemonDirectory } from './daemons.ts';
 import { createSessionControl, observeSessionUpdates } from './session-control.ts';
 import { createSessionReadiness } from '../sessions/readiness.ts';
 import type { HubSocket, HubSocketData } from './handle.ts';
+import type { PushNotifier } from '../push/notifier.ts';
 
 export const SOCKET_PATH = '/socket.io/';
 /** How often live sockets are re-checked against their token. `tether token revoke` runs in another
@@ -89,12 +91,24 @@ export function createSocketServer(options: {
   runnerGoneGraceMs?: number;
   /** Bytes of output kept per terminal (default DEFAULT_TERMINAL_LOG_BYTES, 1 MiB). */
   terminalLogBytes?: number;
+  /** Web push: sees every namespace fact, pushes when no tab of the namespace is visible. */
+  push?: PushNotifier;
 }) {
   const io = new Server({ serveClient: false, maxHttpBufferSize: MAX_PAYLOAD_BYTES });
   const engine = new Engine({ path: SOCKET_PATH, maxHttpBufferSize: MAX_PAYLOAD_BYTES });
   io.bind(engine);
   const readiness = createSessionReadiness();
-  const broadcast = observeSessionUpdates(createBroadcast({ io }), readiness);
+  const observed = observeSessionUpdates(createBroadcast({ io }), readiness);
+  const broadcast = options.push
+    ? options.push.observe(observed, {
+        // A browser tab of the namespace on screen (client:visibility); share links do not count.
+        anyVisible: async (ns) =>
+          (await io.of('/web').in(namespaceRoom(ns)).fetchSockets()).some((s) => {
+            const data = s.data as HubSocketData | undefined;
+            return data?.client === 'web' && data.visible === true;
+          }),
+      })
+    : observed;
   const daemons = createDaemonDirectory();
   const machines = createMachineRegistry({ store: options.store });
   const terminals = createTerminalRegistry({
