@@ -22,7 +22,12 @@ const JOIN_HISTORY_MB = 5;
 /** Fan-out: 100 viewers, each must receive FANOUT_MB (smaller: 100 copies are decoded here). */
 const FANOUT_VIEWERS = 100;
 const FANOUT_MB = 2;
-const ROUNDS = 2;
+const ROUNDS = 3;
+/** A paced source for the second fan-out figure: 4 MB/s, far above what claude's TUI draws, so the
+ *  question is "do 100 viewers all keep up with a real session", not "how much CPU is there". */
+const PACED_CHUNK_BYTES = 40_000;
+const PACED_INTERVAL_S = 0.01;
+const PACED_CHUNKS = 100;
 
 const BIG = (mb: number) => `yes 'the quick brown fox jumps over the lazy dog 0123456789 ABCDEFGHIJ' | head -c ${Math.round(mb * 1e6)}`;
 
@@ -170,7 +175,47 @@ export async function run(): Promise<Measurement[]> {
     const resyncs = many.reduce((a, v) => a + v.snapshots(), 0) - snapshotsBefore;
     out.push({ name: 'fanout_single_viewer_mb_s', value: round(single), unit: 'MB/s' });
     out.push({ name: 'fanout_100_per_viewer_mb_s', value: round(hundred), unit: 'MB/s', resyncs });
-    out.push({ name: 'fanout_100_ratio', value: round(hundred / single, 3), unit: 'ratio', target: '>= 0.5' });
+    out.push({
+      name: 'fanout_100_ratio',
+      value: round(hundred / single, 3),
+      unit: 'ratio',
+      target: '>= 0.5',
+      note: 'saturating source; the 100 clients decode in this process and share the 2 cores with the hub and runner',
+    });
+
+    // ---- fan-out with a paced source (4 MB/s): every viewer should keep the pace
+    const pacedRunner = startCommandRunner({
+      hub,
+      command: `stty -echo; while read -r go; do i=0; while [ $i -lt ${PACED_CHUNKS} ]; do head -c ${PACED_CHUNK_BYTES} /dev/zero | tr '\\0' 'p'; sleep ${PACED_INTERVAL_S}; i=$((i+1)); done; done`,
+    });
+    stops.push(() => pacedRunner.stop());
+    const pacedMb = (PACED_CHUNKS * PACED_CHUNK_BYTES) / 1e6;
+    const pacedOnce = async (viewers: TerminalViewer[]) => {
+      const starts = viewers.map((x) => x.offset());
+      const t0 = performance.now();
+      await viewers[0]!.emit('terminal:input', { sessionId: pacedRunner.sessionId, data: 'go\r' });
+      const rates = await Promise.all(
+        viewers.map(async (x, i) => {
+          await x.waitFor(() => x.offset() - starts[i]! >= pacedMb * 1e6, 'paced bytes', 300_000);
+          return pacedMb / ((performance.now() - t0) / 1000);
+        }),
+      );
+      return rates.reduce((a, b) => a + b, 0) / rates.length;
+    };
+    const pacedFirst = await view(pacedRunner.sessionId);
+    const pacedSingle = await pacedOnce([pacedFirst]);
+    const pacedMany: TerminalViewer[] = [pacedFirst];
+    for (let i = 1; i < FANOUT_VIEWERS; i++) pacedMany.push(await view(pacedRunner.sessionId));
+    const pacedSnapshots = pacedMany.reduce((a, v) => a + v.snapshots(), 0);
+    const pacedHundred = await pacedOnce(pacedMany);
+    out.push({
+      name: 'fanout_100_paced_ratio',
+      value: round(pacedHundred / pacedSingle, 3),
+      unit: 'ratio',
+      single_mb_s: round(pacedSingle),
+      per_viewer_mb_s: round(pacedHundred),
+      resyncs: pacedMany.reduce((a, v) => a + v.snapshots(), 0) - pacedSnapshots,
+    });
   } finally {
     for (const stop of stops.reverse()) {
       try {
