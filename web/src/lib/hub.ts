@@ -12,7 +12,9 @@ import type {
   PendingRequest,
   Resolution,
   Session,
+  PushSubscriptionJson,
   ShareCreated,
+  VapidPublicKey,
 } from '@tether/shared';
 
 /** What `GET /api/share/:token` returns: one session and its latest messages, read-only. */
@@ -191,6 +193,10 @@ export const hubApi = {
     }),
   revokeShareLink: (options: { sessionId: string; jti: string }) =>
     send<{ ok: true }>(`/api/sessions/${encodeURIComponent(options.sessionId)}/share/${encodeURIComponent(options.jti)}`, { method: 'DELETE' }),
+  pushPublicKey: () => send<VapidPublicKey>('/api/push/vapid'),
+  pushSubscribe: (subscription: PushSubscriptionJson) =>
+    send<{ ok: true }>('/api/push/subscribe', { method: 'POST', body: JSON.stringify({ subscription }) }),
+  pushUnsubscribe: (endpoint: string) => send<{ ok: true }>('/api/push/subscribe', { method: 'DELETE', body: JSON.stringify({ endpoint }) }),
   /** Open to anyone holding the link: no login is sent (the link is the credential). */
   getSharedSession: (token: string) => send<SharedSession>(`/api/share/${encodeURIComponent(token)}`, { auth: false }),
 };

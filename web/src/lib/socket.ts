@@ -43,6 +43,20 @@ export function onConnectionStateChange(listener: () => void): () => void {
   return () => stateListeners.delete(listener);
 }
 
+/** Tells the hub whether this tab is on screen: it sends web push only when no tab of the namespace
+ *  is. Sent on every (re)connect and on every change; a share page never reports (it is not a login). */
+function reportVisibility(target: WebSocket, viaShare: boolean): void {
+  if (viaShare || !target.connected) return;
+  const visible = document.visibilityState === 'visible';
+  (target as unknown as { emit(event: string, payload: unknown, ack: () => void): void }).emit('client:visibility', { visible }, () => {});
+}
+
+if (typeof document !== 'undefined') {
+  document.addEventListener('visibilitychange', () => {
+    if (socket) reportVisibility(socket, shareToken !== null);
+  });
+}
+
 /** A read-only share link's token, when this tab shows a share page: the socket then signs in
  *  with the link instead of the login (the hub lets it watch that one session, nothing else). */
 let shareToken: string | null = null;
@@ -76,7 +90,10 @@ export function getSocket(): WebSocket | null {
   socket = next;
   setState({ kind: 'connecting' });
 
-  next.on('connect', () => setState({ kind: 'connected' }));
+  next.on('connect', () => {
+    setState({ kind: 'connected' });
+    reportVisibility(next, viaShare);
+  });
   next.on('disconnect', (reason) => {
     // "io client disconect" is our own close(); anything else socket.io retries by itself.
     if (reason === 'io client disconnect') return;

@@ -5,6 +5,9 @@
 //   /assets/* (content-hashed), icons, manifest ─► cache first, filled at install and on use
 //   /api/*, /socket.io/*, anything cross-origin or not GET ─► not touched: straight to the network
 //
+//   push (from the hub via the browser's push service) ─► a notification; tapping it opens or
+//   focuses the app at the session it is about
+//
 // Invariant: nothing under /api or /socket.io is ever put in or served from a cache. A stale
 // session list or chat page would show a lie; the app's own reconnect logic handles offline.
 // Built by Vite as /sw.js (vite.config.ts) so that its scope is the whole app.
@@ -12,13 +15,22 @@
 // The DOM lib has no service-worker types; these are the few parts used here.
 type ExtendableEvent = Event & { waitUntil(promise: Promise<unknown>): void };
 type FetchEvent = ExtendableEvent & { request: Request; respondWith(response: Promise<Response> | Response): void };
+type PushEvent = ExtendableEvent & { data: { json(): unknown } | null };
+type NotificationEvent = ExtendableEvent & { notification: Notification & { data: unknown; close(): void } };
+type WindowClient = { url: string; focus(): Promise<WindowClient>; navigate(url: string): Promise<WindowClient | null> };
 type WorkerScope = {
   location: Location;
-  registration: { scope: string };
+  registration: { scope: string; showNotification(title: string, options: NotificationOptions & { data?: unknown }): Promise<void> };
   skipWaiting(): Promise<void>;
-  clients: { claim(): Promise<void> };
+  clients: {
+    claim(): Promise<void>;
+    matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<WindowClient[]>;
+    openWindow(url: string): Promise<WindowClient | null>;
+  };
   addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
   addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
+  addEventListener(type: 'push', listener: (event: PushEvent) => void): void;
+  addEventListener(type: 'notificationclick', listener: (event: NotificationEvent) => void): void;
   addEventListener(type: string, listener: (event: never) => void): void;
 };
 const sw = self as unknown as WorkerScope;
@@ -105,6 +117,49 @@ sw.addEventListener('fetch', (event) => {
       // Lazily loaded chunks (chat, terminal) join the shell the first time they are used.
       if (cache && response.ok && url.pathname.startsWith('/assets/')) await cache.put(request, response.clone());
       return response;
+    })(),
+  );
+});
+
+// ---- web push ---------------------------------------------------------------------------------
+
+/** The hub's push (shared PushMessage); anything unexpected still shows something sensible. */
+type PushMessage = { title?: string; body?: string; url?: string; tag?: string };
+
+sw.addEventListener('push', (event) => {
+  let message: PushMessage = {};
+  try {
+    message = (event.data?.json() ?? {}) as PushMessage;
+  } catch {
+    message = {};
+  }
+  const url = typeof message.url === 'string' && message.url.startsWith('/') ? message.url : '/';
+  event.waitUntil(
+    sw.registration.showNotification(message.title || 'tether', {
+      body: message.body ?? '',
+      icon: '/icons/icon-192.png',
+      badge: '/icons/icon-192.png',
+      // One notification per request / per session turn: a newer one replaces it.
+      ...(message.tag ? { tag: message.tag } : {}),
+      data: { url },
+    }),
+  );
+});
+
+sw.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const target = (event.notification.data as { url?: string } | null)?.url ?? '/';
+  event.waitUntil(
+    (async () => {
+      // An open tab of the app takes the user there; otherwise a new one opens.
+      const tabs = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const tab = tabs.find((t) => new URL(t.url).origin === sw.location.origin);
+      if (tab) {
+        await tab.focus();
+        await tab.navigate(target).catch(() => null);
+        return;
+      }
+      await sw.clients.openWindow(target);
     })(),
   );
 });

@@ -1,7 +1,7 @@
 // _authed.tsx: the guard and shell of every signed-in screen. No login → /login (keeping where
 // the user was going); a login lost later (logout, expiry, revoked token) → /login too.
 // The shell is list + detail: side by side on a wide screen, one at a time on a phone.
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, createRoute, redirect, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { getLogin, hasFragmentToken, onLoginChange } from '../lib/hub.ts';
@@ -9,6 +9,9 @@ import { useHubLiveUpdates, useMachines, useSessions } from '../lib/queries.ts';
 import { ConnectionToast } from '../lib/ui/connection-toast.tsx';
 import { SessionList } from '../features/sessions/session-list.tsx';
 import { Route as rootRoute } from './__root.tsx';
+
+// The notifications switch (and the push code behind it) loads when the account menu first opens.
+const PushToggle = lazy(() => import('../pwa/push-toggle.tsx').then((m) => ({ default: m.PushToggle })));
 
 export const Route = createRoute({
   getParentRoute: () => rootRoute,
@@ -49,6 +52,11 @@ function AuthedShell() {
           machines={machines.data}
           error={sessions.error}
           onRetry={() => void sessions.refetch()}
+          menuExtra={
+            <Suspense fallback={null}>
+              <PushToggle />
+            </Suspense>
+          }
         />
       </aside>
       <main className="shell-detail">

@@ -1,7 +1,7 @@
 // session-list.tsx: the live list of this namespace's sessions, grouped by machine, with the
 // pane header (connection, new session, account). Live: the cache it reads is patched by
 // `session:updated` facts (lib/queries.ts), so rows appear and change without a reload.
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { Machine, Session } from '@tether/shared';
 import { AccountMenu } from '../../lib/ui/account-menu.tsx';
@@ -18,6 +18,8 @@ export type SessionListProps = {
   machines: readonly Machine[] | undefined;
   error: Error | null;
   onRetry: () => void;
+  /** More account-menu items (the notifications switch, from pwa/). */
+  menuExtra?: ReactNode;
 };
 
 function NewSessionButton({ enabled }: { enabled: boolean }) {
@@ -41,7 +43,7 @@ function NewSessionButton({ enabled }: { enabled: boolean }) {
   );
 }
 
-export function SessionList({ sessions, machines, error, onRetry }: SessionListProps) {
+export function SessionList({ sessions, machines, error, onRetry, menuExtra }: SessionListProps) {
   const now = useNow();
   const groups = useMemo(
     () => groupSessions({ sessions: sessions ?? [], machines: machines ?? [] }),
@@ -103,7 +105,7 @@ export function SessionList({ sessions, machines, error, onRetry }: SessionListP
           <div className="pane-actions">
             <ConnectionIndicator />
             <NewSessionButton enabled={anyOnline} />
-            <AccountMenu />
+            <AccountMenu extra={menuExtra} />
           </div>
         </div>
       </header>

@@ -1,11 +1,12 @@
 // account-menu.tsx: who is signed in (the namespace) and the Log out action, behind one button.
 // A small disclosure menu: Escape or a click outside closes it, focus returns to the button.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { getLogin, logout } from '../hub.ts';
 import { IconLogout } from './icons.tsx';
 
 /** Logging out changes the stored login; the route guard sees that and shows the login screen. */
-export function AccountMenu() {
+/** `extra`: more menu items from outside lib (the notifications switch lives with the service worker). */
+export function AccountMenu({ extra }: { extra?: ReactNode } = {}) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const rootRef = useRef<HTMLDivElement>(null);
@@ -52,6 +53,7 @@ export function AccountMenu() {
           <div className="menu-caption">
             Signed in to <strong>{namespace}</strong>
           </div>
+          {extra}
           <button
             type="button"
             role="menuitem"
