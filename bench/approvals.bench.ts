@@ -74,7 +74,7 @@ export async function run(): Promise<Array<{ name: string; value: number; unit: 
     registration: () => ({ id: sessionId, cwd: dir, launchKind: 'pty', status: 'idle' }),
     commands: { 'approval:answered': ({ requestId, answer }) => approvals?.answered({ requestId, answer }) },
   });
-  approvals = createApprovals({ sessionId, link, rules: createSessionRules(), permissionMode: () => 'default', cwd: dir });
+  approvals = createApprovals({ sessionId: () => sessionId, link: () => link, rules: createSessionRules(), permissionMode: () => 'default', cwd: dir });
   const server = startHookServer({ onHook: async (request) => (request.event === 'pre-tool-use' ? approvals!.decide({ payload: request.payload, signal: request.signal }) : {}) });
   const settings = writeHookSettings({ endpoint: server.endpoint });
   // The auto-answering client: allows every request as soon as it hears it.

@@ -54,6 +54,16 @@ export const TerminalResizeSchema = z.object({
   fit: z.boolean().default(false),
 });
 
+/** `tether attach` → hub → runner: a desk terminal attached (with its size, re-sent on every resize)
+ *  or detached. While attached it owns the PTY size and counts as the session's desk. */
+export const TerminalDeskSchema = z.object({
+  sessionId: SessionIdSchema,
+  attached: z.boolean(),
+  cols: ColsSchema.optional(),
+  rows: RowsSchema.optional(),
+});
+export type TerminalDesk = z.infer<typeof TerminalDeskSchema>;
+
 /** Runner → hub: the PTY's size changed (or the runner (re)connected). `offset` is the first byte
  *  written at the new size; `desk` is true while a local terminal is attached (it owns the size). */
 export const TerminalSizeReportSchema = z.object({

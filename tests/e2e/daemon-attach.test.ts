@@ -31,8 +31,9 @@ async function world(replies: string[]) {
   cleanups.push(() => daemon.stop());
   const phone = await connectSocket({ url: hub.url, nsp: '/web', token: hub.token, device: 'test phone' });
   cleanups.push(() => phone.close());
-  const attach = (sessionId: string) => {
+  const attach = (sessionId: string, size: { cols?: number; rows?: number } = {}) => {
     const desk = startDesk({
+      ...size,
       args: ['attach', sessionId],
       cwd: sandbox.cwd,
       env: { ...sandbox.env, TETHER_HOME: daemon.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin() },
@@ -52,10 +53,22 @@ describe('tether attach', () => {
     const watch = await watchSession({ hub, sessionId });
     cleanups.push(() => watch.stop());
 
-    const desk = attach(sessionId);
+    // The phone watches the terminal too: it hears who owns the PTY size.
+    const sizes: Array<{ cols: number; rows: number; owner: string }> = [];
+    phone.on('terminal:size', (n: { sessionId: string; cols: number; rows: number; owner: string }) => {
+      if (n.sessionId === sessionId) sizes.push(n);
+    });
+    expect((await emitAck(phone, 'terminal:subscribe', { sessionId })).ok).toBe(true);
+    expect(watch.session()?.deskAttached).toBe(false);
+
+    const desk = attach(sessionId, { cols: 91, rows: 27 });
     await desk.waitForScreen(READY);
+    // The attached desk owns the size, and the hub knows a desk is attached.
+    await watch.waitFor(() => watch.session()?.deskAttached === true, { what: 'deskAttached' });
+    await watch.waitFor(() => sizes.find((n) => n.owner === 'desk' && n.cols === 91 && n.rows === 27), { what: 'desk owns the size' });
     desk.write('hello from the attached desk');
     await desk.waitForScreen('hello from the attached desk');
+    await watch.waitFor(() => watch.session()?.controller === 'desk', { what: 'controller desk' });
     desk.write('\r');
     await desk.waitForScreen('typed at the desk, answered');
     await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'typed at the desk, answered'), { what: 'reply in the chat' });
@@ -64,6 +77,8 @@ describe('tether attach', () => {
     desk.write('\x1d');
     expect(await desk.exited).toBe(0);
     expect(desk.output()).toContain(`detached from ${sessionId}`);
+    await watch.waitFor(() => watch.session()?.deskAttached === false, { what: 'desk detached' });
+    await watch.waitFor(() => sizes.at(-1)?.owner !== 'desk', { what: 'size no longer owned by the desk' });
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'still idle after detach' });
     expect(hub.store.getSession({ namespace: hub.namespace, sessionId })?.status).toBe('idle');
     await emitAck(phone, 'session:stop', { sessionId }, 30_000);

@@ -97,6 +97,7 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     'web:terminal:unsubscribe': { sessionId },
     'web:terminal:input': { sessionId, data: 'ls\r' },
     'web:terminal:resize': { sessionId, cols: 80, rows: 24 },
+    'web:terminal:desk': { sessionId, attached: true, cols: 80, rows: 24 },
     'web:terminal:ack': { sessionId, offset: 0 },
     'runner:exited': { sessionId, exitCode: 1, signal: null, reason: 'crashed' },
     // Unknown machine / session ids: these answer at once instead of waiting for a daemon.

@@ -17,6 +17,8 @@ export type LaunchPlan = {
   resumeId: string | null;
   /** `--model` when given. */
   model: string | null;
+  /** `-c` / `--continue`: claude picks the session; the runner learns which at SessionStart. */
+  continue: boolean;
 };
 
 /** Flags that disable hooks, and with them the approval bridge and the session state. */
@@ -36,6 +38,7 @@ export function buildLaunchArgs(options: { userArgs: readonly string[]; settings
   let bypass = false;
   let resumeId: string | null = null;
   let model: string | null = null;
+  let continueLast = false;
   for (let i = 0; i < userArgs.length; i++) {
     const arg = userArgs[i]!;
     if (arg === '--') break;
@@ -60,6 +63,8 @@ export function buildLaunchArgs(options: { userArgs: readonly string[]; settings
       const { value, next } = flagValue(userArgs, i, name);
       i = next;
       resumeId = value;
+    } else if (arg === '--continue' || arg === '-c') {
+      continueLast = true;
     } else if (name === '--model') {
       const { value, next } = flagValue(userArgs, i, name);
       i = next;
@@ -73,5 +78,6 @@ export function buildLaunchArgs(options: { userArgs: readonly string[]; settings
     bypass,
     resumeId,
     model,
+    continue: continueLast,
   };
 }

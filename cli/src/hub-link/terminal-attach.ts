@@ -4,7 +4,8 @@
 //
 //   hub ─terminal:output {offset}─► here (drop what was already written) ─► onOutput(bytes)
 //   hub ─terminal:snapshot───────► onReset(serialized screen)
-//   keys ─input()─► terminal:input      size ─resize()─► terminal:resize {fit: true} (takes the size)
+//   keys ─input()─► terminal:input      size ─resize()─► terminal:desk {attached, cols, rows}
+//   (the desk owns the PTY size while attached; the runner reports deskAttached to the hub)
 import type { Session } from '@tether/shared';
 import type { WebClient } from './web-client.ts';
 
@@ -73,13 +74,14 @@ export async function attachTerminal(options: {
       if (!closed) socket.emit('terminal:input', { sessionId, data });
     },
     resize: ({ cols, rows }) => {
-      if (!closed) socket.emit('terminal:resize', { sessionId, cols, rows, fit: true });
+      if (!closed) socket.emit('terminal:desk', { sessionId, attached: true, cols, rows });
     },
     ended,
     close: () => {
       if (closed) return;
       closed = true;
       detach();
+      // Unsubscribing detaches the desk on the hub too (and so does a dropped connection).
       socket.emit('terminal:unsubscribe', { sessionId });
       finish('detached');
     },

@@ -69,8 +69,9 @@ function deskAnswer(request: PendingRequest, choice: DeskChoice): Answer | null 
 }
 
 export function createApprovals(options: {
-  sessionId: string;
-  link: HubLink | null;
+  /** Getters: a `--continue` runner learns its session (and opens its link) only at SessionStart. */
+  sessionId: () => string;
+  link: () => HubLink | null;
   rules: SessionRules;
   permissionMode: () => PermissionMode;
   /** The session's working directory (acceptEdits allows edits inside it). */
@@ -119,7 +120,7 @@ export function createApprovals(options: {
       const toolInput = payload.tool_input && typeof payload.tool_input === 'object' ? (payload.tool_input as Record<string, unknown>) : {};
       const mode = typeof payload.permission_mode === 'string' ? (payload.permission_mode as PermissionMode) : options.permissionMode();
       const cwd = typeof payload.cwd === 'string' ? payload.cwd : options.cwd;
-      const link = options.link;
+      const link = options.link();
       const verdict = decideToolUse({
         toolName,
         toolInput,
@@ -144,7 +145,7 @@ export function createApprovals(options: {
       const entry: Waiting = {
         request: {
           id: crypto.randomUUID(),
-          sessionId: options.sessionId,
+          sessionId: options.sessionId(),
           kind: requestKindForTool(toolName),
           toolName,
           toolInput,
@@ -175,13 +176,13 @@ export function createApprovals(options: {
 
       switch (outcome.from) {
         case 'cancel':
-          void link.request('approval:withdraw', { sessionId: options.sessionId, requestId: request.id, reason: 'cancelled at the desk' });
+          void link.request('approval:withdraw', { sessionId: options.sessionId(), requestId: request.id, reason: 'cancelled at the desk' });
           return decision('deny', 'tether: the request was cancelled');
         case 'hub':
           return toDecision(request, outcome.answer, toolInput);
         case 'desk': {
           const answer = deskAnswer(request, outcome.choice);
-          const ack = await link.request('approval:desk-answer', { sessionId: options.sessionId, requestId: request.id, answer, device });
+          const ack = await link.request('approval:desk-answer', { sessionId: options.sessionId(), requestId: request.id, answer, device });
           if (ack?.ok && !ack.won) {
             // Someone else answered first on the hub: theirs stands.
             const theirs = ack.resolution.answer;
@@ -200,7 +201,7 @@ export function createApprovals(options: {
     },
     answered: ({ requestId, answer }) => waiting.get(requestId)?.settle({ from: 'hub', answer }),
     reconnected: () => {
-      const link = options.link;
+      const link = options.link();
       if (!link) return;
       for (const entry of [...waiting.values()]) void send(link, entry);
     },

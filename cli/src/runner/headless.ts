@@ -25,6 +25,7 @@ import { connectHubLink, type HubLink } from '../hub-link/link.ts';
 import { tailTranscript, TRANSCRIPT_POLL_MS, type TranscriptTail } from '../transcript/tail.ts';
 import { parseTranscriptLines } from '../transcript/parse.ts';
 import { createApprovals } from './approvals.ts';
+import { createControllerTracker } from './controller.ts';
 import { normalizePromptText } from './prompt-queue.ts';
 import { loadResumeState, saveResumeState } from './resume-state.ts';
 import { RunnerStartError, type RunnerOptions, type RunnerResult } from './runner.ts';
@@ -90,6 +91,8 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
     createdAt,
   });
   const patch = (p: SessionPatch) => link?.push('session:update', { sessionId, patch: p });
+  // Headless: nobody types at a desk, so every prompt and answer is remote.
+  const controller = createControllerTracker({ report: (next) => patch({ controller: next }) });
   const setStatus = (next: Exclude<SessionStatus, 'ended' | 'failed'>) => {
     if (status === next || status === 'ended' || status === 'failed') return;
     status = next;
@@ -163,6 +166,7 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
       onProblem: (message) => log(`hub: ${message}`),
       commands: {
         'prompt:deliver': ({ promptId, text }) => {
+          controller.set('remote');
           if (seen.has(promptId)) return;
           seen.add(promptId);
           queue.push({ promptId, text, state: 'queued' });
@@ -181,13 +185,16 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
           model = next;
           patch({ model: next });
         },
-        'approval:answered': ({ requestId, answer }) => approvals.answered({ requestId, answer }),
+        'approval:answered': ({ requestId, answer }) => {
+          controller.set('remote');
+          approvals.answered({ requestId, answer });
+        },
       },
     });
   }
   const approvals = createApprovals({
-    sessionId,
-    link,
+    sessionId: () => sessionId,
+    link: () => link,
     rules,
     permissionMode: () => permissionMode,
     cwd: options.cwd,

@@ -5,7 +5,16 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type ResumeState = { sessionId: string; transcriptPath: string; offset: number };
+export type ResumeState = {
+  sessionId: string;
+  transcriptPath: string;
+  offset: number;
+  /** The hub title and where it came from (session-title.ts), so a resumed runner keeps it. */
+  title?: string;
+  titleSource?: 'cwd' | 'prompt' | 'ai';
+  /** Subagent transcript offsets by file name (subagents.ts). */
+  subagentOffsets?: Record<string, number>;
+};
 
 const SAFE_ID = /^[A-Za-z0-9-]{1,128}$/;
 
@@ -19,7 +28,14 @@ export function loadResumeState(options: { home: string; claudeSessionId: string
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<ResumeState>;
     if (typeof parsed.sessionId !== 'string' || typeof parsed.transcriptPath !== 'string' || typeof parsed.offset !== 'number') return null;
-    return { sessionId: parsed.sessionId, transcriptPath: parsed.transcriptPath, offset: parsed.offset };
+    return {
+      sessionId: parsed.sessionId,
+      transcriptPath: parsed.transcriptPath,
+      offset: parsed.offset,
+      ...(typeof parsed.title === 'string' ? { title: parsed.title } : {}),
+      ...(parsed.titleSource === 'cwd' || parsed.titleSource === 'prompt' || parsed.titleSource === 'ai' ? { titleSource: parsed.titleSource } : {}),
+      ...(parsed.subagentOffsets && typeof parsed.subagentOffsets === 'object' ? { subagentOffsets: parsed.subagentOffsets } : {}),
+    };
   } catch {
     return null;
   }

@@ -26,6 +26,7 @@ import { openOutbox, type Outbox } from '../hub-link/outbox.ts';
 import { connectHubLink, type HubLink } from '../hub-link/link.ts';
 import { tailTranscript, TRANSCRIPT_POLL_MS, type TranscriptTail } from '../transcript/tail.ts';
 import { parseTranscriptLines } from '../transcript/parse.ts';
+import { subagentDirFor, tailSubagents, type SubagentTails } from '../transcript/subagents.ts';
 import { createPromptQueue } from './prompt-queue.ts';
 import { createApprovals } from './approvals.ts';
 import { createDeskPrompt } from './desk-prompt.ts';
@@ -33,7 +34,9 @@ import { confirmPlanDialog } from './plan-dialog.ts';
 import { loadResumeState, saveResumeState } from './resume-state.ts';
 import { createTerminalStream, type TerminalStream } from './terminal-stream.ts';
 import { runHeadlessSession } from './headless.ts';
-import { createTrustDialog } from './trust-dialog.ts';
+import { createTrustDialog, TRUST_TEXT } from './trust-dialog.ts';
+import { createControllerTracker, isDeskKeystroke } from './controller.ts';
+import { createSessionTitle } from './session-title.ts';
 
 /** How long a finished session waits for the hub to take what it is owed before exiting. The rest
  *  stays in the on-disk outbox. */
@@ -44,6 +47,9 @@ const FAILURE_CONTEXT_ROWS = 8;
 const APPEND_CHUNK = 100;
 /** How long the final screen may take to reach the hub before session:end goes anyway. */
 const FINAL_SNAPSHOT_MS = 1_000;
+/** `--continue`: how long the hub link waits for SessionStart to say which session claude continued
+ *  (it comes ~1 s after spawn). Past it the session is registered as a new one. */
+const CONTINUE_IDENTITY_WAIT_MS = 15_000;
 
 export class RunnerStartError extends Error {}
 
@@ -93,8 +99,11 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   } catch (error) {
     throw new RunnerStartError(error instanceof Error ? error.message : String(error));
   }
-  const resumed = plan.resumeId ? loadResumeState({ home: options.tetherHome, claudeSessionId: plan.resumeId }) : null;
-  const sessionId = resumed?.sessionId ?? options.env.TETHER_SESSION_ID ?? crypto.randomUUID();
+  let resumed = plan.resumeId ? loadResumeState({ home: options.tetherHome, claudeSessionId: plan.resumeId }) : null;
+  let sessionId = resumed?.sessionId ?? options.env.TETHER_SESSION_ID ?? crypto.randomUUID();
+  // `-c`: claude picks the session to continue; SessionStart (source resume) names it, and the resume
+  // state maps it to its tether session. The hub link waits for that (settleIdentity below).
+  const continuing = plan.continue && !resumed && options.hub !== null;
   const createdAt = Date.now();
   let status: SessionStatus = 'starting';
   let claudeSessionId: string | null = plan.resumeId;
@@ -102,24 +111,38 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   let permissionMode: PermissionMode = plan.permissionMode;
 
   // ---- hub link (optional; never fatal)
-  let outbox: Outbox | null = null;
-  let link: HubLink | null = null;
+  // Assigned by startHubLink (a closure), so `as` keeps TypeScript from narrowing them to null.
+  let outbox = null as Outbox | null;
+  let link = null as HubLink | null;
+  /** A `tether attach` desk attached through the hub (the local desk, when there is one, wins). */
+  let remoteDesk = false;
+  const deskAttached = () => options.desk === 'attached' || remoteDesk;
+  const titleFrom = (state: typeof resumed) =>
+    createSessionTitle({
+      initial: state?.title ? { title: state.title, source: state.titleSource ?? 'prompt' } : { title: basename(options.cwd), source: 'cwd' },
+      onChange: (next) => {
+        patch({ title: next });
+        saveState();
+      },
+    });
+  let title = titleFrom(resumed);
   const registration = (): SessionRegistration => ({
     id: sessionId,
     machineId: options.env.TETHER_MACHINE_ID || null,
-    title: basename(options.cwd),
+    title: title.title,
     cwd: options.cwd,
     launchKind: 'pty',
     status,
     claudeSessionId,
     model,
     permissionMode,
-    deskAttached: options.desk === 'attached',
+    deskAttached: deskAttached(),
     createdAt,
   });
   const patch = (p: SessionPatch) => {
     link?.push('session:update', { sessionId, patch: p });
   };
+  const controller = createControllerTracker({ report: (next) => patch({ controller: next }) });
   const setStatus = (next: Exclude<SessionStatus, 'ended' | 'failed'>) => {
     if (status === next || status === 'ended' || status === 'failed') return;
     status = next;
@@ -128,7 +151,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
 
   // Filled in once the PTY exists; hub commands that arrive earlier are queued by the prompt queue.
   let pty: PtyProcess | null = null;
-  let stream: TerminalStream | null = null;
+  let stream = null as TerminalStream | null;
   const screen = createScreenModel(options.desk === 'attached' && process.stdout.columns ? { cols: process.stdout.columns, rows: process.stdout.rows } : DEFAULT_SIZE);
   cleanups.push(() => screen.stop());
 
@@ -142,7 +165,8 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   cleanups.push(() => queue.stop());
   const rules = createSessionRules();
 
-  if (options.hub) {
+  const startHubLink = () => {
+    if (!options.hub || link) return;
     outbox = openOutbox({ dir: join(options.tetherHome, 'outbox'), sessionId });
     link = connectHubLink({
       hubUrl: options.hub.url,
@@ -157,7 +181,10 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       },
       onProblem: (message) => log(`hub: ${message}`),
       commands: {
-        'prompt:deliver': ({ promptId, text }) => queue.enqueue({ promptId, text }),
+        'prompt:deliver': ({ promptId, text }) => {
+          controller.set('remote');
+          queue.enqueue({ promptId, text });
+        },
         'session:abort': () => queue.abort(),
         'session:stop': () => pty?.kill('SIGTERM'),
         'session:set-model': ({ model: next }) =>
@@ -169,28 +196,59 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
             },
           }),
         'approval:answered': ({ requestId, answer }) => {
+          controller.set('remote');
           if (!trust.answered({ requestId, answer })) approvals.answered({ requestId, answer });
         },
-        'terminal:input': ({ data }) => pty?.write(data),
+        'terminal:input': ({ data, desk }) => {
+          // A `tether attach` desk types through the hub too; its automatic replies are not typing.
+          if (desk) {
+            if (isDeskKeystroke(data)) controller.set('desk');
+          } else controller.set('remote');
+          pty?.write(data);
+        },
         'terminal:resize': ({ cols, rows }) => {
-          if (options.desk === 'attached') return; // the desk owns the size while attached
-          pty?.resize({ cols, rows });
-          screen.resize({ cols, rows });
-          stream?.sizeChanged({ cols, rows });
+          if (deskAttached()) return; // the desk owns the size while attached
+          resizePty({ cols, rows });
+        },
+        'terminal:desk': ({ attached, cols, rows }) => {
+          if (options.desk === 'attached') return; // the local terminal owns this PTY
+          remoteDesk = attached;
+          patch({ deskAttached: attached });
+          // The size report that follows says desk: attached, so the hub's size owner follows.
+          if (attached && cols && rows) resizePty({ cols, rows });
+          else stream?.sizeChanged({ cols: screen.cols(), rows: screen.rowsCount() });
+          log(`desk ${attached ? `attached through the hub${cols && rows ? ` (${cols}x${rows})` : ''}` : 'detached'}`);
         },
         'terminal:viewers': ({ count }) => stream?.viewers(count),
         'terminal:snapshot-request': () => stream?.snapshotRequested(),
       },
     });
-    stream = createTerminalStream({ sessionId, link, screen, ptyOffset: () => pty?.offset() ?? 0, desk: () => options.desk === 'attached' });
-    cleanups.push(() => stream?.stop());
-  }
+    stream = createTerminalStream({ sessionId, link, screen, ptyOffset: () => pty?.offset() ?? 0, desk: deskAttached });
+  };
+  cleanups.push(() => stream?.stop());
+  const resizePty = (next: { cols: number; rows: number }) => {
+    pty?.resize(next);
+    screen.resize(next);
+    stream?.sizeChanged(next);
+  };
+  let identitySettled = !continuing;
+  let identityTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Opens the hub link once the session's identity is known (at once, except for `--continue`). */
+  const settleIdentity = (why: string) => {
+    if (identityTimer) clearTimeout(identityTimer);
+    identityTimer = null;
+    if (!identitySettled) log(`--continue: session ${sessionId} (${why})`);
+    identitySettled = true;
+    startHubLink();
+  };
+  cleanups.push(() => identityTimer && clearTimeout(identityTimer));
+  if (!continuing) settleIdentity('known at start');
   // The desk's answer panel sits between the PTY and the desk terminal (see desk-prompt.ts).
   const deskPrompt = createDeskPrompt({ screen, write: (data) => desk?.write(data), forward: (data) => pty?.write(data) });
   cleanups.push(() => deskPrompt.stop());
   const approvals = createApprovals({
-    sessionId,
-    link,
+    sessionId: () => sessionId,
+    link: () => link,
     rules,
     permissionMode: () => permissionMode,
     cwd: options.cwd,
@@ -213,6 +271,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
 
   /** Reported on the hub and returned to the command, which prints it at the desk. */
   const failEarly = async (reason: string): Promise<never> => {
+    settleIdentity('claude never started');
     status = 'failed';
     link?.push('session:end', { sessionId, status: 'failed', exitCode: null, reason: reason.slice(0, 500) });
     await link?.drain(EXIT_DRAIN_MS);
@@ -231,30 +290,58 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
 
   // ---- transcript → chat
   let tail: TranscriptTail | null = null;
+  let subagents: SubagentTails | null = null;
   let transcriptPath: string | null = null;
+  let transcriptOffset = 0;
+  const saveState = () => {
+    if (!claudeSessionId || !transcriptPath) return;
+    saveResumeState({
+      home: options.tetherHome,
+      claudeSessionId,
+      state: { sessionId, transcriptPath, offset: transcriptOffset, title: title.title, titleSource: title.source, subagentOffsets: subagents?.offsets() ?? {} },
+    });
+  };
+  const appendMessages = (messages: ReturnType<typeof parseTranscriptLines>) => {
+    for (let i = 0; i < messages.length; i += APPEND_CHUNK) {
+      link?.push('message:append', { sessionId, messages: messages.slice(i, i + APPEND_CHUNK) });
+    }
+  };
   const onTranscriptLines = (lines: string[], endOffset: number) => {
     const messages = parseTranscriptLines(lines, {
       matchPrompt: (text) => queue.matchPrompt(text),
       onBadLine: (reason) => log(`transcript: ${reason}`),
     });
-    for (let i = 0; i < messages.length; i += APPEND_CHUNK) {
-      link?.push('message:append', { sessionId, messages: messages.slice(i, i + APPEND_CHUNK) });
-    }
-    if (claudeSessionId && transcriptPath) {
-      saveResumeState({ home: options.tetherHome, claudeSessionId, state: { sessionId, transcriptPath, offset: endOffset } });
-    }
+    appendMessages(messages);
+    transcriptOffset = endOffset;
+    title.take(lines, messages);
+    saveState();
+  };
+  /** Subagent (Agent/Task tool) transcripts: sidechain lines with their agentId, same chat. */
+  const onSubagentLines = (lines: string[]) => {
+    appendMessages(parseTranscriptLines(lines, { onBadLine: (reason) => log(`subagent transcript: ${reason}`) }));
+    saveState();
   };
   const followTranscript = (path: string, source: string) => {
     let fromOffset = 0;
-    if (resumed && resumed.transcriptPath === path && source === 'resume') fromOffset = resumed.offset;
+    const continued = resumed && resumed.transcriptPath === path && source === 'resume';
+    if (continued) fromOffset = resumed!.offset;
     transcriptPath = path;
+    transcriptOffset = fromOffset;
     if (!tail) {
       tail = tailTranscript({ path, fromOffset, onLines: onTranscriptLines, onError: (error) => log(`transcript: ${String(error)}`) });
     } else {
       tail.switchTo(path, fromOffset);
     }
+    subagents?.stop();
+    subagents = tailSubagents({
+      dir: subagentDirFor(path),
+      ...(continued && resumed?.subagentOffsets ? { fromOffsets: resumed.subagentOffsets } : {}),
+      onLines: onSubagentLines,
+      onError: (error) => log(`subagent transcript: ${String(error)}`),
+    });
   };
   cleanups.push(() => tail?.stop());
+  cleanups.push(() => subagents?.stop());
 
   // ---- hooks
   let statusWatch: ClaudeStatusWatch | null = null;
@@ -262,6 +349,15 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     const p = request.payload;
     switch (request.event) {
       case 'session-start': {
+        if (!identitySettled) {
+          const known = p.source === 'resume' && typeof p.session_id === 'string' ? loadResumeState({ home: options.tetherHome, claudeSessionId: p.session_id }) : null;
+          if (known) {
+            resumed = known;
+            sessionId = known.sessionId;
+            title = titleFrom(known);
+          }
+          settleIdentity(known ? `continues claude session ${String(p.session_id)}` : 'a claude session tether has not seen');
+        }
         if (typeof p.session_id === 'string' && p.session_id !== claudeSessionId) {
           claudeSessionId = p.session_id;
           patch({ claudeSessionId });
@@ -316,11 +412,13 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   let readyAt: number | null = null;
   const startedAt = Date.now();
   let checkTimer: ReturnType<typeof setTimeout> | null = null;
-  const trust = createTrustDialog({ sessionId, cwd: options.cwd, link, write: (data) => pty?.write(data), log });
+  const trust = createTrustDialog({ sessionId: () => sessionId, cwd: options.cwd, link: () => link, write: (data) => pty?.write(data), log });
   cleanups.push(() => trust.stop());
   const checkScreen = () => {
     checkTimer = null;
     void screen.settled().then(() => {
+      // A trust dialog comes before SessionStart: the hub must hear it, so the identity waits no more.
+      if (!ready && !identitySettled && screen.text().includes(TRUST_TEXT)) settleIdentity('trust dialog');
       if (!ready) trust.check(screen.text());
       const state = screen.promptState();
       if (!ready && state.kind !== 'starting') {
@@ -335,11 +433,12 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   const size = options.desk === 'attached' ? null : DEFAULT_SIZE;
   if (options.desk === 'attached') {
     desk = attachLocalTerminal({
-      onInput: (data) => deskPrompt.input(data),
+      onInput: (data) => {
+        if (isDeskKeystroke(data)) controller.set('desk');
+        deskPrompt.input(data);
+      },
       onResize: (next) => {
-        pty?.resize(next);
-        screen.resize(next);
-        stream?.sizeChanged(next);
+        resizePty(next);
         deskPrompt.resized();
       },
       onSignal: (signal) => {
@@ -366,6 +465,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     return failEarly(`could not start ${binary}: ${error instanceof Error ? error.message : String(error)}`);
   }
   log(`session ${sessionId}: spawned ${binary} (pid ${pty.pid}) ${JSON.stringify(plan.args)}`);
+  if (!identitySettled) identityTimer = setTimeout(() => settleIdentity('no SessionStart in time'), CONTINUE_IDENTITY_WAIT_MS);
   pty.onData(({ data, offset }) => {
     screen.write(data);
     deskPrompt.output(data);
@@ -391,6 +491,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   cleanups.push(() => statusWatch?.stop());
 
   const exit = await pty.exited;
+  settleIdentity('claude exited');
   if (checkTimer) clearTimeout(checkTimer);
   await screen.settled();
   let failure: string | null = null;

@@ -12,7 +12,7 @@ import type { Answer } from '@tether/shared';
 import type { HubLink } from '../hub-link/link.ts';
 
 export const TRUST_TOOL_NAME = 'TrustFolder';
-const TRUST_TEXT = 'Yes, I trust this folder';
+export const TRUST_TEXT = 'Yes, I trust this folder';
 /** Retry while the hub link is not registered yet (the dialog comes up ~1 s after spawn). */
 const RETRY_MS = 500;
 
@@ -25,9 +25,10 @@ export type TrustDialog = {
 };
 
 export function createTrustDialog(options: {
-  sessionId: string;
+  /** Getters: a `--continue` runner learns its session (and opens its link) only at SessionStart. */
+  sessionId: () => string;
   cwd: string;
-  link: HubLink | null;
+  link: () => HubLink | null;
   write: (data: string) => void;
   log: (line: string) => void;
 }): TrustDialog {
@@ -38,13 +39,13 @@ export function createTrustDialog(options: {
 
   const ask = async () => {
     retry = null;
-    const link = options.link;
+    const link = options.link();
     if (!link || !onScreen || requestId) return;
     const id = crypto.randomUUID();
     const excerpt = lastScreen.split('\n').filter((l) => l.trim() !== '').slice(-14).join('\n');
     const ack = await link.request('approval:request', {
       id,
-      sessionId: options.sessionId,
+      sessionId: options.sessionId(),
       kind: 'permission',
       toolName: TRUST_TOOL_NAME,
       toolInput: { cwd: options.cwd, screen: excerpt },
@@ -54,7 +55,7 @@ export function createTrustDialog(options: {
     if (ack?.ok) {
       requestId = id;
       options.log(`trust dialog for ${options.cwd}: asked on the hub (${id})`);
-      if (!onScreen) void link.request('approval:withdraw', { sessionId: options.sessionId, requestId: id, reason: 'answered at the desk' });
+      if (!onScreen) void link.request('approval:withdraw', { sessionId: options.sessionId(), requestId: id, reason: 'answered at the desk' });
     } else if (onScreen) {
       retry = setTimeout(() => void ask(), RETRY_MS);
     }
@@ -69,8 +70,9 @@ export function createTrustDialog(options: {
         void ask();
       } else if (!visible && onScreen) {
         onScreen = false;
-        if (requestId && options.link) {
-          void options.link.request('approval:withdraw', { sessionId: options.sessionId, requestId, reason: 'the dialog was answered at the desk' });
+        const link = options.link();
+        if (requestId && link) {
+          void link.request('approval:withdraw', { sessionId: options.sessionId(), requestId, reason: 'the dialog was answered at the desk' });
         }
         requestId = null;
       }

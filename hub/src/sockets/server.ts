@@ -117,7 +117,7 @@ export function createSocketServer(options: {
     // many writes.
     fanout: (_ns, sessionId) => (viewerIds, offset, data) => web.to(viewerIds).emit('terminal:output', { sessionId, offset, data }),
     runnerPort: (ns, sessionId) => ({
-      input: (data) => broadcast.toRunner(ns, sessionId, 'terminal:input', { sessionId, data }),
+      input: (data, from) => broadcast.toRunner(ns, sessionId, 'terminal:input', { sessionId, data, ...(from?.desk ? { desk: true } : {}) }),
       resize: ({ cols, rows }) => broadcast.toRunner(ns, sessionId, 'terminal:resize', { sessionId, cols, rows }),
       viewers: (count) => broadcast.toRunner(ns, sessionId, 'terminal:viewers', { sessionId, count }),
       requestSnapshot: () => broadcast.toRunner(ns, sessionId, 'terminal:snapshot-request', { sessionId }),

@@ -57,6 +57,14 @@ export function bindWebSocket(options: {
     return room;
   };
 
+  /** Sessions this socket is the desk terminal of (`tether attach`): leaving detaches the desk. */
+  const deskOf = new Set<string>();
+  const deskDetached = (sessionId: string) => {
+    if (!deskOf.delete(sessionId)) return;
+    terminals.find(ns, sessionId)?.deskViewer(viewerId, false);
+    broadcast.toRunner(ns, sessionId, 'terminal:desk', { sessionId, attached: false });
+  };
+
   // The namespace room carries every session's updates: not for a share link.
   if (!share) void socket.join(namespaceRoom(ns));
 
@@ -140,6 +148,7 @@ export function bindWebSocket(options: {
       },
       'terminal:unsubscribe': ({ sessionId }) => {
         if (!session(sessionId)) return ackError('not_found', NO_SESSION);
+        deskDetached(sessionId);
         terminals.find(ns, sessionId)?.leave(viewerId);
         socket.data.terminals.delete(sessionId);
         return { ok: true };
@@ -170,6 +179,19 @@ export function bindWebSocket(options: {
         if (result === 'not-joined') return ackError('conflict', 'subscribe to the terminal first');
         return { ok: true };
       },
+      'terminal:desk': ({ sessionId, attached, cols, rows }) => {
+        const room = liveRoom(sessionId);
+        if ('ok' in room) return room;
+        if (!attached) {
+          deskDetached(sessionId);
+          return { ok: true };
+        }
+        if (!room.deskViewer(viewerId, true)) return ackError('conflict', 'subscribe to the terminal first');
+        deskOf.add(sessionId);
+        // The runner resizes the PTY and reports it with desk: true; the room's size owner follows.
+        broadcast.toRunner(ns, sessionId, 'terminal:desk', { sessionId, attached: true, ...(cols && rows ? { cols, rows } : {}) });
+        return { ok: true };
+      },
       'terminal:ack': ({ sessionId, offset }) => {
         // Subscribing checked the namespace; acks are frequent, so they skip the store lookup.
         if (!socket.data.terminals.has(sessionId) && !session(sessionId)) return ackError('not_found', NO_SESSION);
@@ -186,6 +208,7 @@ export function bindWebSocket(options: {
   });
 
   socket.on('disconnect', () => {
+    for (const sessionId of [...deskOf]) deskDetached(sessionId);
     for (const sessionId of socket.data.terminals) terminals.find(ns, sessionId)?.leave(viewerId);
   });
 }

@@ -24,7 +24,8 @@ export type ViewerSink = {
 };
 
 export type RunnerPort = {
-  input(data: string): void;
+  /** `from.desk`: typed at a desk terminal attached through the hub (`tether attach`). */
+  input(data: string, from?: { desk: boolean }): void;
   resize(size: TerminalSize): void;
   viewers(count: number): void;
   requestSnapshot(): void;
@@ -34,6 +35,9 @@ type Viewer = {
   id: string;
   sink: ViewerSink;
   canWrite: boolean;
+  /** A desk terminal (`tether attach`): it owns the size through the runner's desk report, so its
+   *  query replies pass (it is the owner) and its input never "takes control" as a viewer. */
+  desk: boolean;
   /** Offset of the next byte this viewer will be sent; null until it has a starting point. */
   sent: number | null;
   acked: number;
@@ -131,7 +135,7 @@ export function createTerminalRoom(options: {
     size,
 
     join(join: { viewerId: string; sink: ViewerSink; canWrite: boolean; since?: number }): 'bytes' | 'snapshot' {
-      const viewer: Viewer = { id: join.viewerId, sink: join.sink, canWrite: join.canWrite, sent: null, acked: 0, paused: false };
+      const viewer: Viewer = { id: join.viewerId, sink: join.sink, canWrite: join.canWrite, desk: false, sent: null, acked: 0, paused: false };
       const previous = viewers.get(join.viewerId);
       viewers.set(join.viewerId, viewer);
       if (!previous && !ended) options.runner.viewers(viewers.size);
@@ -217,13 +221,13 @@ export function createTerminalRoom(options: {
       const viewer = viewers.get(viewerId);
       if (!viewer) return 'not-joined';
       if (!viewer.canWrite) return 'read-only';
-      const decision = filterViewerInput({ data, fromOwner: size.isOwner(viewerId) });
+      const decision = filterViewerInput({ data, fromOwner: viewer.desk || size.isOwner(viewerId) });
       if (decision.kind === 'drop') return 'dropped';
-      if (decision.takesControl) {
+      if (decision.takesControl && !viewer.desk) {
         const current = size.size();
         if (current) applyResize(size.takeControl(viewerId, current));
       }
-      options.runner.input(decision.data);
+      options.runner.input(decision.data, viewer.desk ? { desk: true } : undefined);
       return 'written';
     },
 
@@ -236,6 +240,14 @@ export function createTerminalRoom(options: {
       applyResize(fit ? size.takeControl(viewerId, s) : size.viewerResized(viewerId, s));
       if (JSON.stringify(before) !== JSON.stringify(size.owner())) for (const v of viewers.values()) if (v.sent !== null) tellSize(v);
       return 'ok';
+    },
+
+    /** Marks a joined viewer as the desk terminal (or not); false when it has not joined. */
+    deskViewer(viewerId: string, desk: boolean): boolean {
+      const viewer = viewers.get(viewerId);
+      if (!viewer) return false;
+      viewer.desk = desk;
+      return true;
     },
 
     desk(state: { attached: boolean; size?: TerminalSize }) {

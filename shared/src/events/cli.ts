@@ -7,7 +7,7 @@ import { ChatMessageInputSchema } from '../chat.ts';
 import { MAX_MESSAGES_PER_BATCH } from '../limits.ts';
 import { PromptStatusUpdateSchema } from '../prompts.ts';
 import { AnswerSchema, DeskAnswerSchema, PendingRequestSchema, type DeskAnswerAck } from '../approvals.ts';
-import { TerminalOutputSchema, TerminalSnapshotSchema, TerminalSizeReportSchema, ColsSchema, RowsSchema } from '../terminal.ts';
+import { TerminalOutputSchema, TerminalSnapshotSchema, TerminalSizeReportSchema, TerminalDeskSchema, ColsSchema, RowsSchema } from '../terminal.ts';
 import { MachineInfoSchema } from '../machine.ts';
 import { RunnerExitedSchema } from '../spawn.ts';
 import type { AckFn } from '../protocol.ts';
@@ -75,7 +75,10 @@ export const CliCommandSchemas = {
     requestId: RequestIdSchema,
     answer: AnswerSchema,
   }),
-  'terminal:input': z.object({ sessionId: SessionIdSchema, data: z.string() }),
+  /** `desk`: typed at a `tether attach` desk (the session's controller becomes 'desk'). */
+  'terminal:input': z.object({ sessionId: SessionIdSchema, data: z.string(), desk: z.boolean().optional() }),
+  /** A `tether attach` desk attached (it owns the PTY size) or detached. */
+  'terminal:desk': TerminalDeskSchema,
   'terminal:resize': z.object({ sessionId: SessionIdSchema, cols: ColsSchema, rows: RowsSchema }),
   /** How many viewers watch the terminal; with none the runner stops streaming bytes. */
   'terminal:viewers': z.object({ sessionId: SessionIdSchema, count: z.number().int().min(0) }),

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { RequestIdSchema, SessionIdSchema, SeqSchema } from '../ids.ts';
 import { PromptSendSchema, type Prompt } from '../prompts.ts';
 import { AnswerSchema, type PendingRequest, type Resolution } from '../approvals.ts';
-import { TerminalInputSchema, TerminalResizeSchema, TerminalSubscribeSchema, type TerminalSizeNotice } from '../terminal.ts';
+import { TerminalDeskSchema, TerminalInputSchema, TerminalResizeSchema, TerminalSubscribeSchema, type TerminalSizeNotice } from '../terminal.ts';
 import type { Session } from '../session.ts';
 import { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '../spawn.ts';
 import type { ChatMessage } from '../chat.ts';
@@ -24,6 +24,10 @@ export const WebEventSchemas = {
   'terminal:unsubscribe': z.object({ sessionId: SessionIdSchema }),
   'terminal:input': TerminalInputSchema,
   'terminal:resize': TerminalResizeSchema,
+  /** This subscribed viewer is a desk terminal (`tether attach`): it owns the PTY size while
+   *  attached, and its keystrokes make the desk the controller. Re-sent with the new size on resize;
+   *  unsubscribing or disconnecting detaches it. */
+  'terminal:desk': TerminalDeskSchema,
   /** The viewer has written bytes up to `offset` into its emulator; unacked bytes beyond a bound
    *  pause that viewer (only it) until it catches up. */
   'terminal:ack': z.object({ sessionId: SessionIdSchema, offset: z.number().int().min(0) }),
@@ -50,6 +54,7 @@ export type WebAcks = {
   'terminal:unsubscribe': object;
   'terminal:input': object;
   'terminal:resize': object;
+  'terminal:desk': object;
   'terminal:ack': object;
   'session:spawn': { session: Session };
   'session:stop': { session: Session };

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatMessageInput } from '@tether/shared';
+import { aiTitleOf, createSessionTitle, TITLE_MAX_CHARS } from './session-title.ts';
+
+const user = (text: string, extra: Partial<ChatMessageInput> = {}): ChatMessageInput => ({
+  id: crypto.randomUUID(),
+  role: 'user',
+  content: [{ type: 'text', text }],
+  createdAt: 1,
+  sidechain: false,
+  agentId: null,
+  promptId: null,
+  claudeSessionId: null,
+  ...extra,
+});
+const aiLine = (t: string) => JSON.stringify({ type: 'ai-title', aiTitle: t, sessionId: 's' });
+
+describe('session title', () => {
+  it('reads ai-title lines and nothing else', () => {
+    expect(aiTitleOf(aiLine('Fix the login bug'))).toBe('Fix the login bug');
+    expect(aiTitleOf('{"type":"user","message":{"content":"ai-title"}}')).toBeNull();
+    expect(aiTitleOf('not json "ai-title"')).toBeNull();
+  });
+
+  it('falls back to the first prompt line, then lets claude name it', () => {
+    const changes: string[] = [];
+    const t = createSessionTitle({ initial: { title: 'proj', source: 'cwd' }, onChange: (title) => changes.push(title) });
+    t.take([], [user('/model sonnet'), user('  \nRefactor the parser\nand more')]);
+    expect(t.title).toBe('Refactor the parser');
+    t.take([], [user('second prompt')]);
+    expect(t.title).toBe('Refactor the parser');
+    t.take([aiLine('Parser refactor')], []);
+    t.take([], [user('third')]);
+    expect(changes).toEqual(['Refactor the parser', 'Parser refactor']);
+    expect(t.source).toBe('ai');
+  });
+
+  it('ignores subagent prompts and trims long lines', () => {
+    const t = createSessionTitle({ initial: { title: 'proj', source: 'cwd' }, onChange: () => {} });
+    t.take([], [user('agent task', { sidechain: true })]);
+    expect(t.title).toBe('proj');
+    t.take([], [user('x'.repeat(200))]);
+    expect(t.title.length).toBe(TITLE_MAX_CHARS);
+    expect(t.title.endsWith('…')).toBe(true);
+  });
+});
