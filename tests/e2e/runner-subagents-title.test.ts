@@ -1,0 +1,62 @@
+// Subagent activity and the session title (real hub, real runner, real claude against the fake API).
+// claude 2.1.197 runs an Agent tool call offline: the subagent sends its own Messages requests (they
+// carry tools, so the script answers them) and writes <project>/<session>/subagents/agent-*.jsonl.
+// Those lines reach the chat as sidechain messages with their agentId. claude's ai-title line (the
+// fake answers the title side request with SIDE_REPLY_TITLE) becomes the session title on the hub.
+import { afterEach, describe, expect, it } from 'vitest';
+import { hasToolResult, SIDE_REPLY_TITLE, startFakeAnthropic, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
+import { createClaudeSandbox } from '../harness/claude.ts';
+import { startHub } from '../harness/hub.ts';
+import { chatText, startRunner, watchSession } from '../harness/runner.ts';
+import type { PendingRequest } from '@tether/shared';
+
+const DESK_READY = /❯\s*\n─+\n\s+\? for shortcuts/;
+
+let cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const fn of cleanups.reverse()) await fn();
+  cleanups = [];
+});
+
+describe('subagents and title', () => {
+  it('a subagent’s lines reach the chat as sidechain messages; the ai-title names the session', async () => {
+    const fake = await startFakeAnthropic({
+      script: [
+        when(userSays(/please delegate/), toolUse('Agent', { description: 'Say hello', prompt: 'SUBAGENT-TASK: say hello', subagent_type: 'general-purpose' })),
+        when(userSays(/SUBAGENT-TASK/), text('sub-hello from the agent')),
+        when(hasToolResult({ isError: false }), text('the agent said hello')),
+      ],
+    });
+    cleanups.push(() => fake.stop());
+    const hub = await startHub();
+    cleanups.push(() => hub.stop());
+    const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
+    cleanups.push(() => sandbox.stop());
+    const desk = startRunner({ hub, sandbox });
+    cleanups.push(() => desk.stop());
+    const phone = await watchSession({ hub, sessionId: desk.sessionId });
+    cleanups.push(() => phone.stop());
+    // The phone allows whatever is asked (the Agent call).
+    phone.socket.on('approval:requested', (r: PendingRequest) => {
+      void phone.emit('approval:answer', { requestId: r.id, answer: { decision: 'allow' } });
+    });
+    await desk.waitForScreen(DESK_READY);
+    const folderTitle = phone.session()?.title;
+
+    await phone.send('please delegate this');
+    await phone.waitFor(() => phone.messages().find((m) => chatText(m) === 'the agent said hello'), { what: 'main reply after the agent', timeoutMs: 30_000 });
+    const sub = await phone.waitFor(() => phone.messages().find((m) => m.sidechain && chatText(m) === 'sub-hello from the agent'), {
+      what: 'subagent reply in the chat',
+    });
+    expect(sub.agentId).toBeTruthy();
+    // The subagent's own prompt is a sidechain user line of the same agent, never a main-thread prompt.
+    const subPrompt = phone.messages().find((m) => m.sidechain && m.role === 'user' && chatText(m).includes('SUBAGENT-TASK'));
+    expect(subPrompt?.agentId).toBe(sub.agentId);
+    expect(phone.messages().filter((m) => !m.sidechain && m.role === 'user').map(chatText).filter((t) => t)).toEqual(['please delegate this']);
+    expect(phone.duplicates()).toBe(0);
+
+    await phone.waitFor(() => phone.session()?.title === SIDE_REPLY_TITLE, { what: 'ai-title on the hub' });
+    expect(folderTitle).not.toBe(SIDE_REPLY_TITLE);
+    expect(hub.store.getSession({ namespace: hub.namespace, sessionId: desk.sessionId })?.title).toBe(SIDE_REPLY_TITLE);
+  }, 90_000);
+});
