@@ -26,6 +26,8 @@ const OVERSCAN_ROWS = 8;
 const ROW_GAP_PX = 10;
 const LIST_PADDING_TOP_PX = 16;
 const LIST_PADDING_BOTTOM_PX = 20;
+/** How long a prepend keeps the reader's row in place while the new rows get their real heights. */
+const HOLD_ANCHOR_MS = 1_000;
 
 function Thinking({ itemKey, text }: { itemKey: string; text: string }) {
   const [open, toggle] = useExpanded(itemKey);
@@ -197,34 +199,49 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
 
   const totalSize = virtualizer.getTotalSize();
 
-  // "Load earlier": remember the first message on screen and where it sits, and put it back there
-  // once the older rows are in (they are placed by estimate; rows measured later above the
-  // viewport shift the scroll position by their own error, so the anchor holds).
-  const prependAnchor = useRef<{ key: string; index: number; offset: number } | null>(null);
+  // "Load earlier": remember the first message on screen and where it sits, and keep it there once
+  // the older rows are in. They arrive with estimated heights and are measured a frame or two
+  // later, so for a moment (HOLD_ANCHOR_MS, or until the reader touches the list) the row is put
+  // back where it was after every re-measure, from its real place in the DOM.
+  const prependAnchor = useRef<{ key: string; index: number; offset: number; holdUntil: number | null } | null>(null);
   const loadEarlier = () => {
     const node = scrollRef.current;
     if (node) {
       const top = node.scrollTop;
       const first = virtualizer.getVirtualItems().find((v) => v.end > top && rows[v.index]?.kind === 'item');
-      if (first) prependAnchor.current = { key: String(first.key), index: first.index, offset: first.start - top };
+      if (first) prependAnchor.current = { key: String(first.key), index: first.index, offset: first.start - top, holdUntil: null };
     }
     props.onLoadEarlier();
   };
+  const releaseAnchor = useCallback(() => {
+    if (prependAnchor.current?.holdUntil !== null) prependAnchor.current = null;
+  }, []);
   useLayoutEffect(() => {
     const anchor = prependAnchor.current;
-    if (!anchor) return;
-    const index = rows.findIndex((r) => r.key === anchor.key);
-    const item = index === -1 ? undefined : virtualizer.measurementsCache[index];
-    // Not moved: the page has not arrived yet (a live append moves nothing above it).
-    if (!item || index === anchor.index) return;
     const node = scrollRef.current;
-    const target = item.start - anchor.offset;
-    // The list's new height reaches the DOM a render after its rows: a write before that would be
-    // clamped to the old bottom, so wait for it.
-    if (!node || node.scrollHeight - node.clientHeight < target) return;
-    prependAnchor.current = null;
-    node.scrollTop = target;
-  }, [rows, totalSize, virtualizer]);
+    if (!anchor || !node) return;
+    if (anchor.holdUntil === null) {
+      const index = rows.findIndex((r) => r.key === anchor.key);
+      const item = index === -1 ? undefined : virtualizer.measurementsCache[index];
+      // Not moved: the page has not arrived yet (a live append moves nothing above it).
+      if (!item || index === anchor.index) return;
+      const target = item.start - anchor.offset;
+      // The list's new height reaches the DOM a render after its rows: a write before that would
+      // be clamped to the old bottom, so wait for it.
+      if (node.scrollHeight - node.clientHeight < target) return;
+      anchor.holdUntil = performance.now() + HOLD_ANCHOR_MS;
+      virtualizer.scrollToOffset(target);
+      return;
+    }
+    if (performance.now() > anchor.holdUntil) {
+      prependAnchor.current = null;
+      return;
+    }
+    const element = node.querySelector<HTMLElement>(`[data-key="${CSS.escape(anchor.key)}"]`);
+    if (!element) return;
+    const drift = element.getBoundingClientRect().top - node.getBoundingClientRect().top - anchor.offset;
+    if (Math.abs(drift) >= 1) node.scrollTop += drift;
+  });
 
   // First paint starts at the newest message, and while the reader is at the bottom it stays there:
   // rows grow once measured (markdown, code blocks) and new ones arrive. Written to scrollTop
@@ -297,7 +314,7 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
   return (
     <ExpandedContext.Provider value={expanded}>
       <div className="chat-scroll-wrap">
-        <div className="chat-scroll" ref={scrollRef} onScroll={onScroll}>
+        <div className="chat-scroll" ref={scrollRef} onScroll={onScroll} onWheel={releaseAnchor} onTouchStart={releaseAnchor}>
           <div
             className="chat-column chat-virtual"
             role="log"
@@ -315,6 +332,7 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
                   key={virtual.key as string}
                   className="chat-row"
                   data-index={virtual.index}
+                  data-key={virtual.key as string}
                   ref={virtualizer.measureElement}
                   style={{ transform: `translateY(${virtual.start}px)` }}
                 >
