@@ -180,15 +180,24 @@ export function createTerminalRoom(options: {
       const chunk = offset >= log.start ? { offset, data } : undefined;
       if (chunk && options.fanout && viewers.size > 1) {
         // Viewers that are exactly at this chunk (the usual case) get it in one shared send.
-        const inStep: string[] = [];
+        const inStep: Viewer[] = [];
         for (const viewer of viewers.values()) {
-          if (viewer.sent === offset && !viewer.paused) {
-            inStep.push(viewer.id);
-            viewer.sent += data.length;
-            if (viewer.sent - viewer.acked > highWater) viewer.paused = true;
-          } else sendFrom(viewer, chunk);
+          if (viewer.sent === offset && !viewer.paused) inStep.push(viewer);
+          else sendFrom(viewer, chunk);
         }
-        if (inStep.length > 0) options.fanout(inStep, offset, data);
+        // One viewer in step: its own socket is cheaper than a room broadcast.
+        if (inStep.length === 1) sendFrom(inStep[0]!, chunk);
+        else if (inStep.length > 1) {
+          for (const viewer of inStep) {
+            viewer.sent = offset + data.length;
+            if (viewer.sent - viewer.acked > highWater) viewer.paused = true;
+          }
+          options.fanout(
+            inStep.map((v) => v.id),
+            offset,
+            data,
+          );
+        }
         return;
       }
       for (const viewer of viewers.values()) sendFrom(viewer, chunk);
