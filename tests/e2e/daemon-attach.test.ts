@@ -7,7 +7,7 @@ import { startFakeAnthropic, text } from '../fixtures/fake-anthropic/index.ts';
 import { createClaudeSandbox, claudeBin } from '../harness/claude.ts';
 import { connectSocket, emitAck, startHub } from '../harness/hub.ts';
 import { startDaemon, startDesk } from '../harness/daemon.ts';
-import { chatText, watchSession } from '../harness/runner.ts';
+import { chatText, startRunner, TETHER_MAIN, watchSession } from '../harness/runner.ts';
 import type { Session } from '@tether/shared';
 
 const SPAWN_ACK_MS = 60_000;
@@ -34,7 +34,7 @@ async function world(replies: string[]) {
   const attach = (sessionId: string, size: { cols?: number; rows?: number } = {}) => {
     const desk = startDesk({
       ...size,
-      args: ['attach', sessionId],
+      args: sessionId ? ['attach', sessionId] : ['attach'],
       cwd: sandbox.cwd,
       env: { ...sandbox.env, TETHER_HOME: daemon.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin() },
     });
@@ -42,6 +42,12 @@ async function world(replies: string[]) {
     return desk;
   };
   return { hub, sandbox, daemon, phone, attach };
+}
+
+async function tether(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn([process.execPath, TETHER_MAIN, ...args], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
 }
 
 describe('tether attach', () => {
@@ -111,5 +117,50 @@ describe('tether attach', () => {
     desk.write('\x1d');
     expect(await desk.exited).toBe(0);
     await emitAck(phone, 'session:stop', { sessionId }, 30_000);
+  });
+
+  it('tether sessions shows the machine; tether attach without an id lists live sessions and attaches the one picked', async () => {
+    const { hub, sandbox, daemon, phone, attach } = await world(['spawned answer']);
+    const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd, launchKind: 'pty' }, SPAWN_ACK_MS);
+    expect(ack.ok).toBe(true);
+    const spawned = ack.ok ? ack.session.id : '';
+    const deskRunner = startRunner({ hub, sandbox });
+    cleanups.push(() => deskRunner.stop());
+    await deskRunner.waitForScreen(READY);
+    const env = { TETHER_HOME: daemon.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token };
+
+    const table = await tether(['sessions'], env);
+    expect(table.code).toBe(0);
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+MACHINE\s+STATUS/);
+    expect(table.stdout.split('\n').find((l) => l.startsWith(spawned))).toContain('test-machine');
+    // Waits until the desk runner has registered (watch retries until the hub knows the session).
+    await watchSession({ hub, sessionId: deskRunner.sessionId }).then((w) => w.stop());
+    const listed = await tether(['sessions'], env);
+    expect(listed.stdout.split('\n').find((l) => l.startsWith(deskRunner.sessionId))).toMatch(/^\S+\s+desk\s/);
+    const json = JSON.parse((await tether(['sessions', '--json'], env)).stdout) as { sessions: Array<Session & { machineName: string | null }> };
+    expect(json.sessions.find((s) => s.id === spawned)?.machineName).toBe('test-machine');
+    expect(json.sessions.find((s) => s.id === deskRunner.sessionId)?.machineName).toBeNull();
+
+    // No TTY (or --json): print the list and fail clearly.
+    const noTty = await tether(['attach'], env);
+    expect(noTty.code).toBe(2);
+    expect(noTty.stdout).toContain(spawned);
+    expect(noTty.stderr).toContain('no session id given');
+    const asJson = await tether(['attach', '--json'], env);
+    expect(asJson.code).toBe(2);
+    expect((JSON.parse(asJson.stdout) as { sessions: Session[] }).sessions.map((s) => s.id).sort()).toEqual([spawned, deskRunner.sessionId].sort());
+
+    // With a TTY: pick the spawned session by its number.
+    const desk = attach('');
+    const screen = await desk.waitForScreen(/attach to which session\? \[1-2\]/);
+    const row = screen.split('\n').find((l) => l.includes(spawned))!;
+    desk.write(`${row.trim().split(/\s+/)[0]}\r`);
+    await desk.waitForScreen(READY);
+    const watch = await watchSession({ hub, sessionId: spawned });
+    cleanups.push(() => watch.stop());
+    await watch.waitFor(() => watch.session()?.deskAttached === true, { what: 'the picked session has the desk' });
+    desk.write('\x1d');
+    expect(await desk.exited).toBe(0);
+    await emitAck(phone, 'session:stop', { sessionId: spawned }, 30_000);
   });
 });

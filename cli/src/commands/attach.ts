@@ -2,10 +2,13 @@
 // `tether spawn`), through the hub's terminal room. Raw mode; this terminal takes the PTY size.
 // Detach with Ctrl-] (as telnet): the session keeps running. A headless session is handed over
 // first: it is stopped and the same claude session resumed in a PTY (same tether session and chat).
+// Without a session id it lists the attachable (live) sessions and reads a number from stdin; with
+// --json or without a TTY it prints the list and exits 2 (nothing to pick with).
 import { isFinalStatus, isUuid, type Session } from '@tether/shared';
 import { loadCredentials } from '../config/credentials.ts';
 import { attachLocalTerminal, DEFAULT_SIZE } from '../pty/local-terminal.ts';
 import { CommandError, parseFlags, type Command } from './command.ts';
+import { fetchSessions, sessionTable, type ListedSession } from './sessions.ts';
 
 /** Ctrl-] (GS, 0x1d): telnet's escape; claude binds nothing to it. */
 export const DETACH_KEY = '\x1d';
@@ -15,11 +18,11 @@ const RESET_SCREEN = '\x1bc';
 const command: Command = {
   name: 'attach',
   summary: 'attach this terminal to a session (Ctrl-] detaches; a headless session is resumed in a PTY)',
-  usage: 'tether attach <session>',
+  usage: 'tether attach [<session>] [--json]',
   async run(args) {
-    const { positionals } = parseFlags({ args });
-    const [sessionId] = positionals;
-    if (!sessionId || positionals.length > 1) throw new CommandError(`usage: ${command.usage}`, 2);
+    const { flags, positionals } = parseFlags({ args, booleans: ['json'] });
+    if (positionals.length > 1) throw new CommandError(`usage: ${command.usage}`, 2);
+    const sessionId = positionals[0] ?? (await pickSession({ json: flags.json === true }));
     if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
     const creds = loadCredentials();
     if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
@@ -82,3 +85,35 @@ const command: Command = {
   },
 };
 export default command;
+
+/** Live sessions (PTY or headless), newest first, and the user's pick by number. */
+async function pickSession(options: { json: boolean }): Promise<string> {
+  const live = (await fetchSessions()).filter((s) => !isFinalStatus(s.status)).sort((a, b) => b.updatedAt - a.updatedAt);
+  const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY) && !options.json;
+  if (!interactive) {
+    if (options.json) process.stdout.write(`${JSON.stringify({ sessions: live })}\n`);
+    else if (live.length) process.stdout.write(`${sessionTable(live)}\n`);
+    throw new CommandError(live.length ? 'no session id given: run tether attach <session> with an id from the list' : 'no live session to attach to', 2);
+  }
+  if (live.length === 0) throw new CommandError('no live session to attach to (tether sessions lists them all)', 1);
+  process.stdout.write(`${sessionTable(live, { numbered: true })}\n`);
+  const answer = await readLine(`attach to which session? [1-${live.length}] `);
+  const n = Number(answer.trim());
+  const chosen: ListedSession | undefined = Number.isInteger(n) ? live[n - 1] : undefined;
+  if (!chosen) throw new CommandError(`"${answer.trim()}" is not a number from 1 to ${live.length}`, 2);
+  return chosen.id;
+}
+
+/** One line from stdin (cooked mode); end of input gives "". */
+async function readLine(prompt: string): Promise<string> {
+  const { createInterface } = await import('node:readline');
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return await new Promise<string>((resolve) => {
+      rl.once('close', () => resolve(''));
+      rl.question(prompt, resolve);
+    });
+  } finally {
+    rl.close();
+  }
+}

@@ -1,11 +1,15 @@
 // sessions.ts: `tether sessions [--json]`: the sessions of this user's namespace, over REST with the
-// saved (or TETHER_HUB_URL / TETHER_TOKEN) credentials.
-import { SessionListSchema, type Session } from '@tether/shared';
+// saved (or TETHER_HUB_URL / TETHER_TOKEN) credentials, with the machine each runs on.
+// `--json` prints `{ sessions: [Session & { machineName }] }`; machineName is null for a session
+// started at a desk (`tether claude`, machineId null) or on a machine the hub no longer knows.
+import { MachineListSchema, SessionListSchema, type Session } from '@tether/shared';
 import { CommandError, parseFlags, type Command } from './command.ts';
 import { loadCredentials } from '../config/credentials.ts';
 
 /** A hub that does not answer by then is unreachable for a CLI user waiting at the prompt. */
 const REQUEST_TIMEOUT_MS = 10_000;
+
+export type ListedSession = Session & { machineName: string | null };
 
 function ago(ms: number, now = Date.now()): string {
   const s = Math.max(0, Math.round((now - ms) / 1000));
@@ -15,13 +19,51 @@ function ago(ms: number, now = Date.now()): string {
   return `${Math.round(s / 86400)}d ago`;
 }
 
-function table(sessions: Session[]): string {
+/** The MACHINE column: the machine's name, "desk" for a desk session, the id's head when unknown. */
+export function machineLabel(s: ListedSession): string {
+  if (s.machineId === null) return 'desk';
+  return s.machineName ?? s.machineId.slice(0, 8);
+}
+
+/** Rows as a table; `numbered` adds a "#" column (the attach picker). */
+export function sessionTable(sessions: ListedSession[], options: { numbered?: boolean } = {}): string {
+  const head = ['ID', 'MACHINE', 'STATUS', 'KIND', 'PENDING', 'UPDATED', 'TITLE / CWD'];
   const rows = [
-    ['ID', 'STATUS', 'KIND', 'PENDING', 'UPDATED', 'TITLE / CWD'],
-    ...sessions.map((s) => [s.id, s.status, s.launchKind, String(s.pendingCount), ago(s.updatedAt), s.title || s.cwd]),
+    options.numbered ? ['#', ...head] : head,
+    ...sessions.map((s, i) => {
+      const row = [s.id, machineLabel(s), s.status, s.launchKind, String(s.pendingCount), ago(s.updatedAt), s.title || s.cwd];
+      return options.numbered ? [String(i + 1), ...row] : row;
+    }),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}
+
+async function getJson(url: string, token: string): Promise<unknown> {
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  } catch (error) {
+    throw new CommandError(`cannot reach the hub at ${new URL(url).origin}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (res.status === 401) throw new CommandError('the hub refused the token (unknown or revoked); run tether auth login again');
+  if (!res.ok) throw new CommandError(`the hub answered HTTP ${res.status}`);
+  return res.json().catch(() => null);
+}
+
+/** Sessions of the logged-in namespace, each with its machine's name. */
+export async function fetchSessions(): Promise<ListedSession[]> {
+  const creds = loadCredentials();
+  if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
+  const [sessionsBody, machinesBody] = await Promise.all([
+    getJson(`${creds.hubUrl}/api/sessions`, creds.token),
+    getJson(`${creds.hubUrl}/api/machines`, creds.token),
+  ]);
+  const sessions = SessionListSchema.safeParse(sessionsBody);
+  const machines = MachineListSchema.safeParse(machinesBody);
+  if (!sessions.success || !machines.success) throw new CommandError('the hub sent a list this tether does not understand (version mismatch?)');
+  const names = new Map(machines.data.machines.map((m) => [m.id, m.name]));
+  return sessions.data.sessions.map((s) => ({ ...s, machineName: s.machineId === null ? null : (names.get(s.machineId) ?? null) }));
 }
 
 const command: Command = {
@@ -31,24 +73,9 @@ const command: Command = {
   async run(args) {
     const { flags, positionals } = parseFlags({ args, booleans: ['json'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
-    const creds = loadCredentials();
-    if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
-    let res: Response;
-    try {
-      res = await fetch(`${creds.hubUrl}/api/sessions`, {
-        headers: { authorization: `Bearer ${creds.token}` },
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-    } catch (error) {
-      throw new CommandError(`cannot reach the hub at ${creds.hubUrl}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (res.status === 401) throw new CommandError('the hub refused the token (unknown or revoked); run tether auth login again');
-    if (!res.ok) throw new CommandError(`the hub answered HTTP ${res.status}`);
-    const parsed = SessionListSchema.safeParse(await res.json().catch(() => null));
-    if (!parsed.success) throw new CommandError('the hub sent a session list this tether does not understand (version mismatch?)');
-    const { sessions } = parsed.data;
+    const sessions = await fetchSessions();
     if (flags.json) process.stdout.write(`${JSON.stringify({ sessions })}\n`);
-    else process.stdout.write(sessions.length ? `${table(sessions)}\n` : 'no sessions\n');
+    else process.stdout.write(sessions.length ? `${sessionTable(sessions)}\n` : 'no sessions\n');
     return 0;
   },
 };
