@@ -106,6 +106,25 @@ export async function run(): Promise<Measurement[]> {
     out.push({ name: 'direct_pty_throughput_mb_s', value: round(bestDirect), unit: 'MB/s', samples: direct.map(round) });
     out.push({ name: 'relay_throughput_ratio', value: round(bestRelay / bestDirect, 3), unit: 'ratio', target: '>= 0.8' });
 
+    // ---- the same viewer with a stalled peer (joined, then never acks) ÷ alone, interleaved
+    const alone: number[] = [];
+    const withStalled: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      alone.push((await relayOnce([viewer]))[0]!);
+      const stalled = await view(bigRunner.sessionId);
+      stalled.stall();
+      withStalled.push((await relayOnce([viewer]))[0]!);
+      stalled.stop();
+    }
+    out.push({
+      name: 'stalled_viewer_throughput_ratio',
+      value: round(Math.max(...withStalled) / Math.max(...alone), 3),
+      unit: 'ratio',
+      alone_mb_s: alone.map(round),
+      with_stalled_mb_s: withStalled.map(round),
+      target: '>= 0.95 (issue: "no more than a few percent")',
+    });
+
     // ---- echo: 1,000 keys to cat through the mirror, and directly
     const catRunner = startCommandRunner({ hub, command: 'exec cat' });
     stops.push(() => catRunner.stop());

@@ -1,6 +1,6 @@
 // terminal-viewers.test.ts: several viewers on one real runner through a real hub. Who owns the
 // PTY size (desk > last viewer who took control, back to the previous one when it leaves), whose
-// terminal-query replies reach the PTY (only the owner's), and that a stalled viewer neither slows
+// terminal-query replies reach the PTY (only the owner's), and that a stalled viewer neither pauses
 // another viewer nor grows anyone's memory.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,9 +105,11 @@ describe('terminal viewers', () => {
     await other.waitFor(() => other.screen().includes('typed'), 'typed text');
   });
 
-  it('a stalled viewer does not slow another viewer, and memory stays bounded', async () => {
+  it('a stalled viewer never pauses, resyncs or starves another viewer, and memory stays bounded', async () => {
+    // Structure only: how fast the other viewer goes with a stalled peer is measured by the bench
+    // (`stalled_viewer_throughput_ratio` in bench/terminal.bench.ts), never timed here.
     const MB = 12;
-    // Prints MB megabytes for every line read.
+    // Prints MB megabytes for every line read, then a marker line.
     const runner = track(
       startCommandRunner({
         hub,
@@ -117,40 +119,33 @@ describe('terminal viewers', () => {
     const sid = runner.sessionId;
     const fast = await view(sid, { render: false });
     await fast.waitFor(() => fast.snapshots() > 0, 'snapshot');
-    // Progress is the viewer's offset: if this box is so loaded that even the fast viewer falls
-    // behind, it is resynced by a snapshot (by design) and still counts as up to date.
     const round = async (tag: string) => {
       const start = fast.offset();
-      const t0 = performance.now();
       expect((await fast.emit('terminal:input', { sessionId: sid, data: `${tag}\r` })).ok).toBe(true);
-      await fast.waitFor(() => fast.offset() - start >= MB * 1_000_000, `${tag}: ${MB} MB`, 60_000);
-      return (fast.offset() - start) / 1e6 / ((performance.now() - t0) / 1000);
+      await fast.waitFor(() => fast.offset() - start >= MB * 1_000_000, `${tag}: ${MB} MB`, 120_000);
     };
     const rssKb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${runner.child.pid}/status`, 'utf8'))?.[1] ?? 0);
-    const alone: number[] = [];
-    const withStalled: number[] = [];
-    alone.push(await round('a1'));
+    await round('warm');
     const stalled = await view(sid, { render: false });
     stalled.stall();
+    await stalled.waitFor(() => stalled.snapshots() > 0, 'the stalled viewer joined');
     const rssBefore = rssKb();
-    // Alternate, so load from other processes on this machine hits both sides alike.
-    withStalled.push(await round('s1'));
-    alone.push(await round('a2'));
-    withStalled.push(await round('s2'));
-    alone.push(await round('a3'));
-    withStalled.push(await round('s3'));
-    const best = (xs: number[]) => Math.max(...xs);
-    const ratio = best(withStalled) / best(alone);
-    console.log(`stalled-viewer test (fast viewer resyncs: ${fast.snapshots() - 1}): alone ${alone.map((x) => x.toFixed(1))} MB/s, with a stalled viewer ${withStalled.map((x) => x.toFixed(1))} MB/s, ratio ${ratio.toFixed(3)}`);
-    // On a quiet box the ratio is 0.9–1.07. Shared 2-core boxes swing single runs by 2–3×, so the
-    // best of three interleaved runs per side is compared, with room for that noise.
-    expect(ratio).toBeGreaterThan(0.75);
-    // The stalled viewer got at most the high-water mark, then nothing; the fast one saw no gap.
-    expect(stalled.bytesReceived()).toBeLessThanOrEqual(VIEWER_HIGH_WATER_BYTES + 64 * 1024);
+    const snapshotsBefore = fast.snapshots();
+    const offsetBefore = fast.offset();
+    const bytesBefore = fast.bytesReceived();
+    await round('s1');
+    await round('s2');
+    // The fast viewer got every byte as bytes, in order: no snapshot, so never paused or resynced.
     expect(fast.misplaced()).toBe(0);
+    expect(fast.snapshots()).toBe(snapshotsBefore);
+    expect(fast.bytesReceived() - bytesBefore).toBe(fast.offset() - offsetBefore);
+    expect(fast.offset() - offsetBefore).toBeGreaterThanOrEqual(2 * MB * 1_000_000);
+    // The stalled viewer got at most the high-water mark (plus the chunk that crossed it), then nothing.
+    expect(stalled.bytesReceived()).toBeLessThanOrEqual(VIEWER_HIGH_WATER_BYTES + 256 * 1024);
+    expect(stalled.snapshots()).toBe(1);
     // The runner never buffered for anyone: its memory did not grow with the 24 MB streamed.
     const growthMb = (rssKb() - rssBefore) / 1024;
     console.log(`runner RSS growth while streaming ${2 * MB} MB past a stalled viewer: ${growthMb.toFixed(1)} MB`);
     expect(growthMb).toBeLessThan(64);
-  }, 180_000);
+  }, 300_000);
 });
