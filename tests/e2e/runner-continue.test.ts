@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
+import { SIDE_REPLY_TITLE, startFakeAnthropic, text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { createClaudeSandbox } from '../harness/claude.ts';
 import { startHub } from '../harness/hub.ts';
 import { chatText, startRunner, watchSession } from '../harness/runner.ts';
@@ -55,6 +55,8 @@ describe('continue', () => {
       expect(second.sessionId).not.toBe(first.sessionId);
       await second.waitForScreen(DESK_READY);
       await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'same session live again' });
+      // The title claude gave the session survives the new runner's registration.
+      expect(phone.session()?.title).toBe(SIDE_REPLY_TITLE);
       expect((await phone.send('second question')).ok).toBe(true);
       await phone.waitFor(() => phone.messages().find((m) => chatText(m).includes('second answer')), { what: 'second answer' });
 

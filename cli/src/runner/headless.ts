@@ -23,6 +23,8 @@ import { createSessionRules } from '../policy/rules.ts';
 import { openOutbox, type Outbox } from '../hub-link/outbox.ts';
 import { connectHubLink, type HubLink } from '../hub-link/link.ts';
 import { tailTranscript, TRANSCRIPT_POLL_MS, type TranscriptTail } from '../transcript/tail.ts';
+import { subagentDirFor, tailSubagents, type SubagentTails } from '../transcript/subagents.ts';
+import { createSessionTitle } from './session-title.ts';
 import { parseTranscriptLines } from '../transcript/parse.ts';
 import { createApprovals } from './approvals.ts';
 import { createControllerTracker } from './controller.ts';
@@ -77,10 +79,17 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
   // ---- hub link
   let outbox: Outbox | null = null;
   let link: HubLink | null = null;
+  const title = createSessionTitle({
+    initial: resumed?.title ? { title: resumed.title, source: resumed.titleSource ?? 'prompt' } : { title: basename(options.cwd), source: 'cwd' },
+    onChange: (next) => {
+      patch({ title: next });
+      saveState();
+    },
+  });
   const registration = (): SessionRegistration => ({
     id: sessionId,
     machineId: options.env.TETHER_MACHINE_ID || null,
-    title: basename(options.cwd),
+    title: title.title,
     cwd: options.cwd,
     launchKind: 'headless',
     status,
@@ -228,24 +237,50 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
 
   // ---- transcript → chat (as the PTY runner)
   let tail: TranscriptTail | null = null;
+  let subagents: SubagentTails | null = null;
   let transcriptPath: string | null = null;
-  const onTranscriptLines = (lines: string[], endOffset: number) => {
-    const messages = parseTranscriptLines(lines, { matchPrompt, onBadLine: (reason) => log(`transcript: ${reason}`) });
+  let transcriptOffset = 0;
+  function saveState() {
+    if (!claudeSessionId || !transcriptPath) return;
+    saveResumeState({
+      home: options.tetherHome,
+      claudeSessionId,
+      state: { sessionId, transcriptPath, offset: transcriptOffset, title: title.title, titleSource: title.source, subagentOffsets: subagents?.offsets() ?? {} },
+    });
+  }
+  const appendMessages = (messages: ReturnType<typeof parseTranscriptLines>) => {
     for (let i = 0; i < messages.length; i += APPEND_CHUNK) {
       link?.push('message:append', { sessionId, messages: messages.slice(i, i + APPEND_CHUNK) });
     }
-    if (claudeSessionId && transcriptPath) {
-      saveResumeState({ home: options.tetherHome, claudeSessionId, state: { sessionId, transcriptPath, offset: endOffset } });
-    }
+  };
+  const onTranscriptLines = (lines: string[], endOffset: number) => {
+    const messages = parseTranscriptLines(lines, { matchPrompt, onBadLine: (reason) => log(`transcript: ${reason}`) });
+    appendMessages(messages);
+    transcriptOffset = endOffset;
+    title.take(lines, messages);
+    saveState();
   };
   const followTranscript = (path: string) => {
-    const fromOffset = resumed && resumed.transcriptPath === path && !tail ? resumed.offset : 0;
+    const continued = resumed && resumed.transcriptPath === path && !tail;
+    const fromOffset = continued ? resumed.offset : 0;
     if (transcriptPath === path) return;
     transcriptPath = path;
+    transcriptOffset = fromOffset;
     if (!tail) tail = tailTranscript({ path, fromOffset, onLines: onTranscriptLines, onError: (error) => log(`transcript: ${String(error)}`) });
     else tail.switchTo(path, fromOffset);
+    subagents?.stop();
+    subagents = tailSubagents({
+      dir: subagentDirFor(path),
+      ...(continued && resumed.subagentOffsets ? { fromOffsets: resumed.subagentOffsets } : {}),
+      onLines: (lines) => {
+        appendMessages(parseTranscriptLines(lines, { onBadLine: (reason) => log(`subagent transcript: ${reason}`) }));
+        saveState();
+      },
+      onError: (error) => log(`subagent transcript: ${String(error)}`),
+    });
   };
   cleanups.push(() => tail?.stop());
+  cleanups.push(() => subagents?.stop());
 
   // ---- hooks
   const onHook = async (request: HookRequest): Promise<Record<string, unknown>> => {

@@ -176,6 +176,12 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       registration,
       onState: (state) => {
         log(`hub: ${state.kind}${state.kind === 'down' ? ` (${state.reason})` : ''}`);
+        // A desk attached through the hub is re-announced by `tether attach` (its next resize); a
+        // detach sent while this link was down is lost, so the desk must not hold the size forever.
+        if (state.kind === 'connected' && remoteDesk) {
+          remoteDesk = false;
+          patch({ deskAttached: false });
+        }
         if (state.kind === 'connected') stream?.connected();
         if (state.kind === 'connected') approvals.reconnected();
       },
