@@ -51,7 +51,7 @@ async function directEcho(keys: number): Promise<number[]> {
     const t0 = performance.now();
     const got = new Promise<void>((resolve) => {
       const off = pty.onData(({ data }) => {
-        if (data.includes('x')) {
+        if (data.includes(0x78 /* x */)) {
           off();
           resolve();
         }

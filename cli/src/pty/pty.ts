@@ -12,8 +12,9 @@ export type PtyProcess = {
   rows: number;
   write(data: string): void;
   resize(size: { cols: number; rows: number }): void;
-  /** Every chunk of output with the absolute offset (in UTF-8 bytes) of its first byte. */
-  onData(listener: (chunk: { data: string; offset: number }) => void): () => void;
+  /** Every chunk of output, as read (raw bytes: a UTF-8 character may span two chunks), with the
+   *  absolute byte offset of its first byte. Listeners must not modify `data`. */
+  onData(listener: (chunk: { data: Uint8Array; offset: number }) => void): () => void;
   exited: Promise<PtyExit>;
   /** Bytes of output so far. */
   offset(): number;
@@ -31,6 +32,8 @@ export function spawnPty(options: {
   env: Record<string, string>;
   cols: number;
   rows: number;
+  /** Asked before each read: a promise holds reading until it settles (see read-loop.ts). */
+  hold?: () => Promise<void> | null;
 }): PtyProcess {
   const pty: IPty = spawn(options.file, options.args, {
     name: options.env.TERM ?? 'xterm-256color',
@@ -40,18 +43,22 @@ export function spawnPty(options: {
     env: options.env,
   });
   // Before bun-pty's own loop starts (a microtask from now): nonstop output must not starve us.
-  const readLoop = installYieldingReadLoop(pty);
-  const encoder = new TextEncoder();
-  const listeners = new Set<(chunk: { data: string; offset: number }) => void>();
+  const listeners = new Set<(chunk: { data: Uint8Array; offset: number }) => void>();
   let offset = 0;
   let cols = options.cols;
   let rows = options.rows;
   let done = false;
-  pty.onData((data) => {
+  const emit = (data: Uint8Array) => {
     const at = offset;
-    offset += encoder.encode(data).byteLength;
+    offset += data.byteLength;
     for (const listener of [...listeners]) listener({ data, offset: at });
-  });
+  };
+  const readLoop = installYieldingReadLoop(pty, { onBytes: emit, ...(options.hold ? { hold: options.hold } : {}) });
+  if (!readLoop) {
+    // bun-pty's own loop (native library not reachable from here): it hands out decoded strings.
+    const encoder = new TextEncoder();
+    pty.onData((data) => emit(encoder.encode(data)));
+  }
   const exited = new Promise<PtyExit>((resolve) => {
     pty.onExit((event) => {
       done = true;

@@ -10,6 +10,10 @@
 // (the kernel's PTY buffer refills long before) and added ~8 ms to every echo. It is installed before
 // bun-pty starts its own loop (bun-pty starts it in a microtask after spawn); if the native library
 // cannot be opened here, bun-pty's loop runs unchanged.
+//
+// It also skips bun-pty's decode to a string: the bytes go to `onBytes` as read (offsets are byte
+// offsets, and every consumer wants bytes), and it reads up to READ_BUFFER_BYTES at a time (see
+// there: bun-pty's 4 KiB reads were the runner's main cost).
 import { dlopen, FFIType, ptr } from 'bun:ffi';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,8 +26,12 @@ export const READ_YIELD_BYTES = 64 * 1024;
 /** Pauses after consecutive empty reads: right after output (more is likely) poll again at once,
  *  then back off to bun-pty's 8 ms, so an idle PTY costs ~125 wake-ups a second, not thousands. */
 const IDLE_BACKOFF_MS = [0, 0, 1, 1, 2, 4, 8] as const;
-/** bun-pty's read size. Larger reads were not faster here (the native side hands out ≤ 4 KiB). */
-const READ_BUFFER_BYTES = 4096;
+/** Bytes per native read. bun-pty's native read takes everything its reader thread queued, hands
+ *  out `len` bytes and keeps the rest in a Vec it drains from the front, so every 4 KiB read moved
+ *  the whole remainder: under a flood 87 % of the runner's CPU went into that memmove (profiled),
+ *  capping a direct PTY at ~10 MB/s on a loaded box. 1 MiB reads take the backlog in one or two
+ *  calls (~170–200 MB/s here). */
+export const READ_BUFFER_BYTES = 1024 * 1024;
 
 type Native = { read(handle: number, buf: Uint8Array): number; exitCode(handle: number): number };
 let native: Native | null | undefined;
@@ -56,8 +64,6 @@ type BunPtyInternals = {
   handle: number;
   _readLoop: boolean;
   _closing: boolean;
-  _decoder: TextDecoder;
-  _onData: { fire(data: string): void };
   _onExit: { fire(event: { exitCode: number }): void };
   _startReadLoop: () => Promise<void>;
 };
@@ -67,11 +73,17 @@ export type ReadLoopControl = {
   wake(): void;
 };
 
-/** Call right after `spawn()`, before awaiting anything. Returns null when bun-pty's loop stays. */
-export function installYieldingReadLoop(pty: IPty): ReadLoopControl | null {
+/** Call right after `spawn()`, before awaiting anything. Returns null when bun-pty's loop stays
+ *  (then output arrives as bun-pty's strings on `pty.onData`). `onBytes` gets a fresh array per read.
+ *  `hold` is asked before each read: a promise means "do not read until it settles" (the runner's
+ *  own screen model is far behind; the kernel buffer then slows the writer, as a real terminal does). */
+export function installYieldingReadLoop(
+  pty: IPty,
+  sink: { onBytes(bytes: Uint8Array): void; hold?: () => Promise<void> | null },
+): ReadLoopControl | null {
   const lib = openNative();
   const t = pty as unknown as BunPtyInternals;
-  if (!lib || typeof t._startReadLoop !== 'function' || typeof t.handle !== 'number' || !t._decoder || !t._onData || !t._onExit) return null;
+  if (!lib || typeof t._startReadLoop !== 'function' || typeof t.handle !== 'number' || !t._onExit) return null;
   let idleStreak = 0;
   let wakeSleeper: (() => void) | null = null;
   const control: ReadLoopControl = {
@@ -86,24 +98,25 @@ export function installYieldingReadLoop(pty: IPty): ReadLoopControl | null {
     const buf = new Uint8Array(READ_BUFFER_BYTES);
     let sinceYield = 0;
     while (this._readLoop && !this._closing) {
+      const wait = sink.hold?.();
+      if (wait) {
+        sinceYield = 0;
+        await wait;
+        continue;
+      }
       const n = lib.read(this.handle, buf);
       if (n > 0) {
         idleStreak = 0;
-        const decoded = this._decoder.decode(buf.subarray(0, n), { stream: true });
-        if (decoded) this._onData.fire(decoded);
+        sink.onBytes(buf.slice(0, n));
         sinceYield += n;
         if (sinceYield >= READ_YIELD_BYTES) {
           sinceYield = 0;
           await new Promise<void>((resolve) => setImmediate(resolve));
         }
       } else if (n === -2) {
-        const remaining = this._decoder.decode();
-        if (remaining) this._onData.fire(remaining);
         this._onExit.fire({ exitCode: lib.exitCode(this.handle) });
         break;
       } else if (n < 0) {
-        const remaining = this._decoder.decode();
-        if (remaining) this._onData.fire(remaining);
         break;
       } else {
         sinceYield = 0;

@@ -50,6 +50,13 @@ const FINAL_SNAPSHOT_MS = 1_000;
 /** `--continue`: how long the hub link waits for SessionStart to say which session claude continued
  *  (it comes ~1 s after spawn). Past it the session is registered as a new one. */
 const CONTINUE_IDENTITY_WAIT_MS = 15_000;
+/** Unparsed bytes the screen model may lag behind the PTY before reading pauses (xterm throws past
+ *  50 MB queued). 8 MiB is ~80 ms of parsing here. */
+const SCREEN_MAX_BACKLOG_BYTES = 8 * 1024 * 1024;
+/** Output in 16 ms that counts as a flood (~4 MB/s: far more than claude's TUI ever draws)... */
+const SCREEN_CHECK_FLOOD_BYTES = 64 * 1024;
+/** ...during which the screen is read for prompt state at most this often. */
+const SCREEN_CHECK_FLOOD_MS = 250;
 
 export class RunnerStartError extends Error {}
 
@@ -420,8 +427,22 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   let checkTimer: ReturnType<typeof setTimeout> | null = null;
   const trust = createTrustDialog({ sessionId: () => sessionId, cwd: options.cwd, link: () => link, write: (data) => pty?.write(data), log });
   cleanups.push(() => trust.stop());
+  /** Output since the last screen check, and when that check ran: see checkScreen. */
+  let bytesSinceCheck = 0;
+  let lastCheckAt = 0;
   const checkScreen = () => {
     checkTimer = null;
+    // A check reads every cell of the screen. While output floods (more than SCREEN_CHECK_FLOOD_BYTES
+    // in the last 16 ms) the prompt cannot be idle, so check at most every SCREEN_CHECK_FLOOD_MS
+    // meanwhile; the check right after output pauses (what the typing gate waits for) still runs
+    // within 16 ms of the last byte.
+    const flooding = bytesSinceCheck > SCREEN_CHECK_FLOOD_BYTES;
+    bytesSinceCheck = 0;
+    if (flooding && ready && performance.now() - lastCheckAt < SCREEN_CHECK_FLOOD_MS) {
+      checkTimer = setTimeout(checkScreen, 16);
+      return;
+    }
+    lastCheckAt = performance.now();
     void screen.settled().then(() => {
       // A trust dialog comes before SessionStart: the hub must hear it, so the identity waits no more.
       if (!ready && !identitySettled && screen.text().includes(TRUST_TEXT)) settleIdentity('trust dialog');
@@ -466,16 +487,29 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   const initial = desk?.interactive ? desk.size() : (size ?? DEFAULT_SIZE);
   screen.resize(initial);
   try {
-    pty = spawnPty({ file: binary, args: plan.args, cwd: options.cwd, env, cols: initial.cols, rows: initial.rows });
+    pty = spawnPty({
+      file: binary,
+      args: plan.args,
+      cwd: options.cwd,
+      env,
+      cols: initial.cols,
+      rows: initial.rows,
+      // The screen model must see every byte (snapshots, prompt state): when it is far behind, stop
+      // reading until it caught up; the writer then blocks on the kernel's PTY buffer.
+      hold: () => (screen.backlog() > SCREEN_MAX_BACKLOG_BYTES ? screen.settled() : null),
+    });
   } catch (error) {
     return failEarly(`could not start ${binary}: ${error instanceof Error ? error.message : String(error)}`);
   }
   log(`session ${sessionId}: spawned ${binary} (pid ${pty.pid}) ${JSON.stringify(plan.args)}`);
   if (!identitySettled) identityTimer = setTimeout(() => settleIdentity('no SessionStart in time'), CONTINUE_IDENTITY_WAIT_MS);
+  // Bytes as read: the screen model and the hub take them as they are; only the desk gets text.
+  const deskDecoder = new TextDecoder();
   pty.onData(({ data, offset }) => {
     screen.write(data);
-    deskPrompt.output(data);
+    if (desk) deskPrompt.output(deskDecoder.decode(data, { stream: true }));
     stream?.data({ data, offset });
+    bytesSinceCheck += data.length;
     if (!checkTimer) checkTimer = setTimeout(checkScreen, 16);
   });
   statusWatch = watchClaudeStatus({

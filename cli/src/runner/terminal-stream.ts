@@ -12,9 +12,11 @@
 // Terminal bytes are never written to the on-disk outbox: after a reconnect the hub asks again.
 import type { Ack, CliAcks, CliEventName, CliPayload } from '@tether/shared';
 
-/** Largest terminal:output event. 64 KiB keeps per-event overhead (framing, ack, one hub lookup)
- *  under 1 % at full speed while staying far below the hub's 1 MiB payload cap. */
-export const FLUSH_MAX_BYTES = 64 * 1024;
+/** Largest terminal:output event. A burst read in one turn goes out in pieces this size: 256 KiB
+ *  makes per-event costs (socket.io framing, ack, the hub's lookup and log append, one send per
+ *  viewer) negligible at full speed, stays far below the hub's 1 MiB payload cap, and bounds what a
+ *  paused viewer may overshoot its high-water mark by. A keystroke's echo is still one small event. */
+export const FLUSH_MAX_BYTES = 256 * 1024;
 /** Unacked bytes on the way to the hub before the stream drops bytes and resyncs with a snapshot.
  *  4 MiB is ~40 ms of a saturated local link and bounds the runner's socket buffer. */
 export const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
@@ -49,7 +51,6 @@ export function createTerminalStream(options: {
   desk: () => boolean;
 }) {
   const { sessionId, link, screen } = options;
-  const encoder = new TextEncoder();
   let viewers = 0;
   /** Bytes not yet sent, starting at `pendingStart`. */
   let pending: Uint8Array[] = [];
@@ -160,10 +161,10 @@ export function createTerminalStream(options: {
   }
 
   return {
-    /** Every PTY chunk, in order, with the offset of its first byte. */
-    data(chunk: { data: string; offset: number }) {
+    /** Every PTY chunk, in order, with the offset of its first byte (the array is not modified). */
+    data(chunk: { data: Uint8Array; offset: number }) {
       if (stopped || (viewers === 0 && !snapshotting)) return;
-      const bytes = encoder.encode(chunk.data);
+      const bytes = chunk.data;
       if (pendingBytes === 0) pendingStart = chunk.offset;
       pending.push(bytes);
       pendingBytes += bytes.length;

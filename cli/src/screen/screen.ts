@@ -11,7 +11,10 @@ import { readPromptState, type PromptState, type ScreenRow } from './prompt-stat
 const SCROLLBACK_LINES = 1000;
 
 export type ScreenModel = {
-  write(data: string): void;
+  /** PTY output, as bytes (xterm decodes UTF-8 across chunks) or text. */
+  write(data: string | Uint8Array): void;
+  /** Bytes (or UTF-16 units) written but not parsed yet: xterm parses in slices between turns. */
+  backlog(): number;
   resize(size: { cols: number; rows: number }): void;
   /** Resolves once every write so far has been parsed. */
   settled(): Promise<void>;
@@ -36,6 +39,7 @@ export function createScreenModel(options: { cols: number; rows: number }): Scre
   const serializer = new SerializeAddon();
   term.loadAddon(serializer);
   let seenReady = false;
+  let backlog = 0;
 
   const rows = (): ScreenRow[] => {
     const buffer = term.buffer.active;
@@ -62,7 +66,14 @@ export function createScreenModel(options: { cols: number; rows: number }): Scre
   };
 
   return {
-    write: (data) => term.write(data),
+    write: (data) => {
+      const n = data.length;
+      backlog += n;
+      term.write(data, () => {
+        backlog -= n;
+      });
+    },
+    backlog: () => backlog,
     resize: (size) => term.resize(size.cols, size.rows),
     settled: () => new Promise<void>((resolve) => term.write('', resolve)),
     whenParsed: (callback) => term.write('', callback),
