@@ -19,9 +19,9 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { IPty } from 'bun-pty';
 
-/** Bytes read between yields. 64 KiB is ~6 ms of the fastest PTY output here, so timers, sockets
- *  and the screen parser get a turn at least that often, while a yield per read (4 KiB) would cost
- *  throughput for nothing. */
+/** Bytes read between yields, so timers, sockets and the screen parser get a turn. A flood's reads
+ *  are large (up to READ_BUFFER_BYTES), so it yields after each of them; small reads (an echo,
+ *  claude's redraws) go on reading until this much has come in. */
 export const READ_YIELD_BYTES = 64 * 1024;
 /** Pauses after consecutive empty reads: right after output (more is likely) poll again at once,
  *  then back off to bun-pty's 8 ms, so an idle PTY costs ~125 wake-ups a second, not thousands. */
