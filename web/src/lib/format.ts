@@ -149,6 +149,11 @@ export function summarizeToolInput(name: string, input: unknown): string {
   }
 }
 
+/** Whether a request was answered at the desk terminal (`answeredBy: "desk"`, device `desk@host`). */
+export function answeredAtDesk(resolution: { answeredBy: string | null; device: string | null }): boolean {
+  return resolution.answeredBy === 'desk' || (resolution.device ?? '').startsWith('desk@');
+}
+
 /** "12s", "4m", "1h 5m": how long something has waited. */
 export function formatDuration(ms: number): string {
   const seconds = Math.max(0, Math.floor(ms / 1000));

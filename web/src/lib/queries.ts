@@ -14,6 +14,10 @@ export const queryKeys = {
   machines: () => ['machines'] as const,
   /** Approvals and questions waiting in one session; filled by session:watch, kept by facts. */
   pending: (sessionId: string) => ['pending', sessionId] as const,
+  /** Resolutions this tab heard live (newest first), each with the tool name of the request it ended. */
+  resolutions: (sessionId: string) => ['resolutions', sessionId] as const,
+  /** The session's audit trail from `GET /api/sessions/:id` (loaded when the activity panel opens). */
+  audit: (sessionId: string) => ['audit', sessionId] as const,
   /** A read-only share link's session (share page; no login). */
   share: (token: string) => ['share', token] as const,
 };
@@ -67,6 +71,27 @@ function addPendingRequest(client: QueryClient, request: PendingRequest): void {
   );
 }
 
+/** One line of the audit trail. The hub's audit rows carry no tool name yet; the web adds it for the
+ *  requests this tab saw waiting (and keeps a `toolName` the hub may send later). */
+export type AuditEntry = Resolution & { toolName?: string };
+
+/** Live resolutions kept per session: enough for the sheet's notice and the panel's newest rows. */
+const LIVE_RESOLUTIONS_KEPT = 50;
+
+/** Remembers a resolution (with its request's tool name, while the request is still in the cache). */
+function rememberResolution(client: QueryClient, resolution: Resolution): void {
+  const request = client.getQueryData<PendingRequest[]>(queryKeys.pending(resolution.sessionId))?.find((p) => p.id === resolution.requestId);
+  const entry: AuditEntry = request ? { ...resolution, toolName: request.toolName } : resolution;
+  client.setQueryData<AuditEntry[]>(queryKeys.resolutions(resolution.sessionId), (list = []) =>
+    [entry, ...list.filter((r) => r.requestId !== resolution.requestId)].slice(0, LIVE_RESOLUTIONS_KEPT),
+  );
+}
+
+/** The resolution this tab heard for one request, if any (the approval sheet says who answered). */
+export function findResolution(client: QueryClient, sessionId: string, requestId: string): AuditEntry | undefined {
+  return client.getQueryData<AuditEntry[]>(queryKeys.resolutions(sessionId))?.find((r) => r.requestId === requestId);
+}
+
 export function removePendingRequest(client: QueryClient, resolution: Pick<Resolution, 'sessionId' | 'requestId'>): void {
   client.setQueryData<PendingRequest[]>(queryKeys.pending(resolution.sessionId), (list) =>
     list?.filter((p) => p.id !== resolution.requestId),
@@ -93,7 +118,10 @@ export function useHubLiveUpdates(): void {
     const onSession = (session: Session) => upsertSession(client, session);
     const onMachine = (machine: Machine) => upsertMachine(client, machine);
     const onRequested = (request: PendingRequest) => addPendingRequest(client, request);
-    const onResolved = (resolution: Resolution) => removePendingRequest(client, resolution);
+    const onResolved = (resolution: Resolution) => {
+      rememberResolution(client, resolution);
+      removePendingRequest(client, resolution);
+    };
     // After a drop, facts may have been missed: refetch what the lists show.
     const onConnect = () => {
       void client.invalidateQueries({ queryKey: queryKeys.sessions() });

@@ -1,7 +1,7 @@
 // login.tsx: `/login?redirect=…`. Already signed in (and no QR token waiting) → straight on.
 import { createRoute, redirect, useNavigate } from '@tanstack/react-router';
 import { getLogin, hasFragmentToken } from '../lib/hub.ts';
-import { LoginForm } from '../features/login/login-form.tsx';
+import { lazy, Suspense } from 'react';
 import { Route as rootRoute } from './__root.tsx';
 
 /** Only same-origin paths: a crafted `?redirect=https://evil` or `//evil` must not bounce a fresh
@@ -10,6 +10,9 @@ function safeRedirect(search: Record<string, unknown>): string | undefined {
   const target = search.redirect;
   return typeof target === 'string' && /^\/(?![\/\\])/.test(target) && target.length < 2000 ? target : undefined;
 }
+
+// The form loads on demand: a returning phone (the usual case) is already signed in and never needs it.
+const LoginForm = lazy(() => import('../features/login/login-form.tsx').then((m) => ({ default: m.LoginForm })));
 
 export const Route = createRoute({
   getParentRoute: () => rootRoute,
@@ -27,5 +30,9 @@ export const Route = createRoute({
 function LoginScreen() {
   const search = Route.useSearch();
   const navigate = useNavigate();
-  return <LoginForm onLoggedIn={() => void navigate({ href: search.redirect ?? '/', replace: true })} />;
+  return (
+    <Suspense fallback={null}>
+      <LoginForm onLoggedIn={() => void navigate({ href: search.redirect ?? '/', replace: true })} />
+    </Suspense>
+  );
 }

@@ -3,21 +3,23 @@
 // One request at a time, oldest first, with "1 of 3" and how long it has waited.
 //
 //   pending (query cache, kept by approval:requested/resolved) ─► sheet ─approval:answer─► hub
-//   hub ─approval:resolved─► every tab drops the card; a tab that did not answer says "answered elsewhere"
+//   hub ─approval:resolved─► every tab drops the card; a tab that did not answer says who did
+//   ("Answered at the desk" when the desk terminal took it, else "Answered on another device")
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Answer, PendingRequest } from '@tether/shared';
-import { formatDuration } from '../../lib/format.ts';
-import { removePendingRequest } from '../../lib/queries.ts';
+import { answeredAtDesk, formatDuration } from '../../lib/format.ts';
+import { findResolution, removePendingRequest } from '../../lib/queries.ts';
 import { requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { useNow } from '../../lib/ui/use-now.ts';
 import { PermissionForm } from './permission-form.tsx';
 import { QuestionForm } from './question-form.tsx';
 import { PlanForm } from './plan-form.tsx';
+import { TRUST_FOLDER_TOOL, TrustFolderForm } from './trust-folder-form.tsx';
 
 export type SubmitAnswer = (answer: Answer, action: string) => Promise<void>;
 
-/** How long "Answered on another device" stays before the sheet closes. */
+/** How long "Answered on another device" (or "at the desk") stays before the sheet closes. */
 const ELSEWHERE_NOTICE_MS = 4_000;
 /** The waited-for clock ticks every few seconds: "12s" → "13s" matters less than battery. */
 const WAITED_TICK_MS = 5_000;
@@ -29,6 +31,7 @@ function titleFor(request: PendingRequest): string {
     case 'plan':
       return 'Approve the plan?';
     case 'permission':
+      if (request.toolName === TRUST_FOLDER_TOOL) return 'Trust this folder?';
       if (request.toolName === 'Bash') return 'Run this command?';
       if (['Edit', 'MultiEdit', 'NotebookEdit'].includes(request.toolName)) return 'Allow this edit?';
       if (request.toolName === 'Write') return 'Write this file?';
@@ -40,6 +43,13 @@ function titleFor(request: PendingRequest): string {
   }
 }
 
+/** What the toast says when a request went away without this tab answering it. */
+function noticeFor(resolution: { outcome: string; answeredBy: string | null; device: string | null } | undefined): string {
+  if (resolution && answeredAtDesk(resolution)) return 'Answered at the desk.';
+  if (resolution?.outcome === 'withdrawn') return 'Claude stopped waiting for this.';
+  return 'Answered on another device.';
+}
+
 export function ApprovalSheet({ sessionId, pending }: { sessionId: string; pending: PendingRequest[] }) {
   const client = useQueryClient();
   const now = useNow(WAITED_TICK_MS);
@@ -47,7 +57,7 @@ export function ApprovalSheet({ sessionId, pending }: { sessionId: string; pendi
   const request = ordered[0];
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [elsewhere, setElsewhere] = useState(false);
+  const [elsewhere, setElsewhere] = useState<string | null>(null);
   const answeredHere = useRef(new Set<string>());
   const shown = useRef<string | null>(null);
 
@@ -58,17 +68,17 @@ export function ApprovalSheet({ sessionId, pending }: { sessionId: string; pendi
     setBusy(null);
     setError(null);
     if (previous && previous !== request?.id && !answeredHere.current.has(previous)) {
-      setElsewhere(true);
-      const timer = setTimeout(() => setElsewhere(false), ELSEWHERE_NOTICE_MS);
+      setElsewhere(noticeFor(findResolution(client, sessionId, previous)));
+      const timer = setTimeout(() => setElsewhere(null), ELSEWHERE_NOTICE_MS);
       return () => clearTimeout(timer);
     }
     return undefined;
-  }, [request?.id]);
+  }, [request?.id, client, sessionId]);
 
   if (!request) {
     return elsewhere ? (
       <div className="approval-sheet approval-sheet-note" role="status">
-        Answered on another device.
+        {elsewhere}
       </div>
     ) : null;
   }
@@ -102,7 +112,7 @@ export function ApprovalSheet({ sessionId, pending }: { sessionId: string; pendi
           <h2 className="approval-title" id={titleId}>
             {titleFor(current)}
           </h2>
-          {current.kind === 'permission' ? <p className="approval-meta">{current.toolName}</p> : null}
+          {current.kind === 'permission' && current.toolName !== TRUST_FOLDER_TOOL ? <p className="approval-meta">{current.toolName}</p> : null}
         </div>
         <div className="approval-side">
           <span className="approval-waited" title="How long Claude has been waiting">
@@ -120,6 +130,8 @@ export function ApprovalSheet({ sessionId, pending }: { sessionId: string; pendi
         <QuestionForm key={current.id} request={current} busy={busy} submit={submit} />
       ) : current.kind === 'plan' ? (
         <PlanForm key={current.id} request={current} busy={busy} submit={submit} />
+      ) : current.toolName === TRUST_FOLDER_TOOL ? (
+        <TrustFolderForm key={current.id} request={current} busy={busy} submit={submit} />
       ) : (
         <PermissionForm key={current.id} request={current} busy={busy} submit={submit} />
       )}

@@ -2,7 +2,8 @@
 // Flow: chip ─► panel (opus / sonnet / haiku or any typed name) ─session:set-model─► hub ─► runner,
 // which runs claude's `/model` when idle; the chip shows the new model once the runner reports it
 // (session:updated) and a spinner until then. Escape or a tap outside closes the panel.
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { usePopover } from '../../lib/ui/use-popover.ts';
 import type { Session } from '@tether/shared';
 import { describeModel } from '../../lib/format.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
@@ -10,33 +11,12 @@ import { Spinner } from '../../lib/ui/badge.tsx';
 const ModelPanel = lazy(() => import('./model-panel.tsx').then((m) => ({ default: m.ModelPanel })));
 
 export function ModelPicker({ session }: { session: Session }) {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, panelId, rootRef, buttonRef } = usePopover();
   const [requested, setRequested] = useState<string | null>(null);
-  const panelId = useId();
-  const rootRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
   const live = session.status !== 'ended' && session.status !== 'failed';
 
   // The runner reported a model: the request is done (whatever it became).
   useEffect(() => setRequested(null), [session.model]);
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      buttonRef.current?.focus();
-    };
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
 
   const label = describeModel(session.model);
   return (

@@ -1,5 +1,6 @@
 // session-header.tsx: the top bar of one session: back to the list, the title on its own line (a
-// phone has no room beside it), then status, launch kind and directory. Waiting approvals show in
+// phone has no room beside it), then status, bypass warning, launch kind, model, who is in control and
+// directory; on the right approval history, share and the chat ⇄ terminal switch. Waiting approvals show in
 // the approval sheet below, not here. The model chip opens the model picker. Sticky, below the phone's status bar.
 import { Link, useRouterState } from '@tanstack/react-router';
 import type { Session } from '@tether/shared';
@@ -7,7 +8,9 @@ import { describeLaunchKind, formatDirectory, sessionTitle } from '../../lib/for
 import { Badge, StatusPill } from '../../lib/ui/badge.tsx';
 import { IconBack, IconChat, IconTerminal } from '../../lib/ui/icons.tsx';
 import { ModelPicker } from './model-picker.tsx';
-import { ShareButton } from './share-button.tsx';
+import { ActivityButton, ShareButton } from './share-button.tsx';
+
+import { BypassChip, ControlChip } from './session-facts.tsx';
 
 /** Chat ⇄ terminal, for PTY sessions: one button that names where it goes. */
 function ViewToggle({ session }: { session: Session }) {
@@ -41,13 +44,16 @@ export function SessionHeader({ session }: { session: Session }) {
         <h1 className="session-header-title">{sessionTitle(session)}</h1>
         <div className="session-header-meta">
           <StatusPill status={session.status} />
+          {session.bypass ? <BypassChip /> : null}
           <Badge title={kind.title}>{kind.label}</Badge>
           <ModelPicker session={session} />
+          <ControlChip session={session} />
           <span className="session-header-dir" title={session.cwd}>
             {formatDirectory(session.cwd, { max: 40 })}
           </span>
         </div>
       </div>
+      <ActivityButton sessionId={session.id} />
       <ShareButton sessionId={session.id} />
       <ViewToggle session={session} />
     </header>

@@ -1,10 +1,11 @@
 // session-row.tsx: one session in the list: title, directory, status, launch kind, the pending
-// badge (an approval or question waits) and when it was last active. The whole row is one link.
+// badge (an approval or question waits), the bypass warning and when it was last active. The whole row is one link.
 import { Link } from '@tanstack/react-router';
 import type { Session } from '@tether/shared';
 import { describeLaunchKind, formatDirectory, formatRelativeTime, sessionTitle } from '../../lib/format.ts';
 import { Badge, StatusPill } from '../../lib/ui/badge.tsx';
 import { IconBell, IconChevron } from '../../lib/ui/icons.tsx';
+import { BypassBadge } from './session-facts.tsx';
 
 export function SessionRow({ session, now, home }: { session: Session; now: number; home?: string | undefined }) {
   const title = sessionTitle(session);
@@ -32,6 +33,7 @@ export function SessionRow({ session, now, home }: { session: Session; now: numb
           </div>
           <div className="session-row-meta">
             <StatusPill status={session.status} />
+            {session.bypass ? <BypassBadge /> : null}
             <Badge title={kind.title}>{kind.label}</Badge>
             {pending > 0 ? (
               <Badge tone="attention" label={`${pending} waiting for your answer`}>

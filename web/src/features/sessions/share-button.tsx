@@ -1,54 +1,47 @@
-// share-button.tsx: "Share read-only" in the session header: one button that opens the share panel
-// (loaded on first open). A disclosure like the model picker: Escape or a tap outside closes it.
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+// share-button.tsx: "Share read-only" and "Approval history" in the session header: each one button
+// that opens its panel (loaded on first open, so neither costs the first load).
+import { lazy, Suspense } from 'react';
 import { IconShare } from '../../lib/ui/icons.tsx';
+import { Disclosure } from './disclosure.tsx';
 
 const SharePanel = lazy(() => import('./share-panel.tsx').then((m) => ({ default: m.SharePanel })));
+const ActivityPanel = lazy(() => import('./activity-panel.tsx').then((m) => ({ default: m.ActivityPanel })));
 
 export function ShareButton({ sessionId }: { sessionId: string }) {
-  const [open, setOpen] = useState(false);
-  const panelId = useId();
-  const rootRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      buttonRef.current?.focus();
-    };
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
-
   return (
-    <div className="share-control" ref={rootRef}>
-      <button
-        ref={buttonRef}
-        type="button"
-        className="icon-button"
-        aria-label="Share read-only"
-        title="Share read-only"
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        aria-controls={open ? panelId : undefined}
-        onClick={() => setOpen((v) => !v)}
-      >
-        <IconShare size={21} />
-      </button>
-      {open ? (
+    <Disclosure
+      label="Share read-only"
+      title="Share read-only"
+      className="icon-button"
+      rootClassName="share-control"
+      chip={<IconShare size={21} />}
+      panel={(id) => (
         <Suspense fallback={null}>
-          <SharePanel id={panelId} sessionId={sessionId} />
+          <SharePanel id={id} sessionId={sessionId} />
         </Suspense>
-      ) : null}
-    </div>
+      )}
+    />
+  );
+}
+
+export function ActivityButton({ sessionId }: { sessionId: string }) {
+  return (
+    <Disclosure
+      label="Approval history"
+      title="Approval history"
+      className="icon-button"
+      rootClassName="share-control"
+      chip={
+        <svg width="21" height="21" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+          <path d="M12 3l8 3v6c0 4.5-3.4 8-8 9-4.6-1-8-4.5-8-9V6l8-3z" />
+          <path d="M8.5 12l2.5 2.5 4.5-5" />
+        </svg>
+      }
+      panel={(id) => (
+        <Suspense fallback={null}>
+          <ActivityPanel id={id} sessionId={sessionId} />
+        </Suspense>
+      )}
+    />
   );
 }

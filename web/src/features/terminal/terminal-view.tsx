@@ -3,7 +3,8 @@
 //
 //   mount / visible / reconnect ─terminal:subscribe {since}─► hub ─snapshot | bytes(offset)─► stream ─► xterm
 //   xterm.onData (+ sticky Ctrl/Alt) and quick keys ─terminal:input─► hub ─► PTY (if this viewer may write)
-//   "Fit" ─terminal:resize {fit: true}─► hub ─terminal:size {owner}─► every viewer resizes
+//   "Take control" / "Fit to screen" ─terminal:resize {fit: true}─► hub ─terminal:size {owner}─► every viewer resizes
+//   (typing here takes control too; while a desk terminal is attached it owns the size and nobody can take it)
 //
 // Invariant: the screen only ever shows bytes in order (terminal-stream.ts); a hidden tab holds no
 // subscription, so nobody streams for a screen nobody looks at.
@@ -47,7 +48,7 @@ function ownerWords(owner: TerminalSizeNotice['owner'] | null): string {
     case 'you':
       return 'Sized to this screen';
     case 'desk':
-      return 'The desk terminal sets the size';
+      return 'The desk sets the size';
     case 'other':
       return 'Another device sets the size';
     case 'none':
@@ -60,6 +61,32 @@ function ownerWords(owner: TerminalSizeNotice['owner'] | null): string {
   }
 }
 
+/** The size button: its words, and what it does, for whoever holds the size now. */
+function sizeControl(owner: TerminalSizeNotice['owner'] | null, deskAttached: boolean): { label: string; help: string; disabled: boolean } {
+  if (owner === 'desk' || deskAttached) {
+    return {
+      label: 'Take control',
+      help: 'A desk terminal is attached: it sets the size while it stays. Typing here still works; lines may wrap oddly on this screen.',
+      disabled: true,
+    };
+  }
+  if (owner === 'you') {
+    return {
+      label: 'Fit to screen',
+      help: 'This screen sets the size. Fit again after rotating the phone or resizing the window.',
+      disabled: false,
+    };
+  }
+  return {
+    label: 'Take control',
+    help:
+      owner === 'other'
+        ? 'Another device sets the size. Take control to resize the terminal to this screen (typing here does the same); the other device then sees it at your size.'
+        : 'Nobody has claimed the size yet. Take control to resize the terminal to this screen (typing here does the same).',
+    disabled: false,
+  };
+}
+
 export function TerminalView({ session, readOnly = false }: { session: Session; readOnly?: boolean }) {
   const sessionId = session.id;
   const hostRef = useRef<HTMLDivElement>(null);
@@ -68,6 +95,7 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
   const [phase, setPhase] = useState<Phase>({ kind: 'connecting' });
   const [size, setSize] = useState<{ cols: number; rows: number; owner: TerminalSizeNotice['owner'] | null } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
   const [modifiers, setModifiers] = useState<Modifiers>({ ctrl: false, alt: false });
   const modifiersRef = useRef(modifiers);
   modifiersRef.current = modifiers;
@@ -245,6 +273,7 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
   };
 
   const live = phase.kind === 'live';
+  const control = sizeControl(size?.owner ?? null, session.deskAttached);
   return (
     <div className="terminal-screen">
       <div className="terminal-bar">
@@ -264,11 +293,36 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
         {readOnly ? (
           <span className="badge">Read-only</span>
         ) : (
-          <button type="button" className="button button-quiet terminal-fit" onClick={fitToScreen} disabled={!live || session.deskAttached}>
-            Fit to screen
-          </button>
+          <>
+            <button
+              type="button"
+              className="icon-button terminal-help-button"
+              aria-label="About the terminal size"
+              title={control.help}
+              aria-expanded={helpOpen}
+              aria-controls="terminal-size-help"
+              onClick={() => setHelpOpen((v) => !v)}
+            >
+              ?
+            </button>
+            <button
+              type="button"
+              className="button button-quiet terminal-fit"
+              onClick={fitToScreen}
+              disabled={!live || control.disabled}
+              title={control.help}
+              aria-describedby={helpOpen ? 'terminal-size-help' : undefined}
+            >
+              {control.label}
+            </button>
+          </>
         )}
       </div>
+      {helpOpen && !readOnly ? (
+        <p className="terminal-help" id="terminal-size-help">
+          {control.help}
+        </p>
+      ) : null}
       {notice ? (
         <p className="terminal-notice" role="alert">
           {notice}

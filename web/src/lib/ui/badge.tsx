@@ -21,7 +21,7 @@ export function Badge({
   label,
 }: {
   children: ReactNode;
-  tone?: 'plain' | 'attention' | 'accent';
+  tone?: 'plain' | 'attention' | 'accent' | 'danger';
   title?: string;
   /** Accessible text when the visible text is terse ("2" → "2 waiting for you"). */
   label?: string;

@@ -1,0 +1,94 @@
+// session-facts.tsx: the runner's facts about a session that change how far the phone can trust
+// what it sees: "Bypass" (the user started claude with permission checks off, so nothing will ask
+// here) and who is in control right now (the desk terminal, or a remote client such as this phone).
+import type { Session } from '@tether/shared';
+import { Badge } from '../../lib/ui/badge.tsx';
+import { InfoPopover } from './disclosure.tsx';
+import { FactText, type FactKey } from './fact-text.tsx';
+
+const BYPASS_TITLE = 'Permission checks are off';
+
+/** In the session list: a plain warning badge (the whole row is a link, so no button inside). */
+export function BypassBadge() {
+  return (
+    <Badge tone="danger" title={`${BYPASS_TITLE}: Claude runs tools without asking`} label="Bypass: permission checks are off">
+      <WarningMark />
+      Bypass
+    </Badge>
+  );
+}
+
+/** In the session header: the same badge, which explains itself on tap. */
+export function BypassChip() {
+  return (
+    <InfoPopover label="Bypass: permission checks are off. What this means" chip={<><WarningMark />Bypass</>} className="badge badge-danger chip-button" title={BYPASS_TITLE}>
+      <FactText fact="bypass" />
+    </InfoPopover>
+  );
+}
+
+function WarningMark() {
+  return (
+    <svg width="12" height="12" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2.6} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+      <path d="M12 3l10 18H2L12 3z" />
+      <path d="M12 10v5M12 18h.01" />
+    </svg>
+  );
+}
+
+type Control = { key: FactKey; short: string; title: string };
+
+/** Words for `controller` × `deskAttached`. Null when there is nothing worth saying (no desk, nobody typed yet). */
+export function describeControl(session: Pick<Session, 'controller' | 'deskAttached' | 'launchKind' | 'status'>): Control | null {
+  if (session.status === 'ended' || session.status === 'failed') return null;
+  const desk = session.deskAttached;
+  if (session.controller === 'desk' && desk) {
+    return {
+      key: 'desk',
+      short: 'At the desk',
+      title: 'Someone is typing at the desk',
+    };
+  }
+  if (session.controller === 'desk') {
+    return {
+      key: 'desk-away',
+      short: 'Desk (left)',
+      title: 'The desk drove last, and has left',
+    };
+  }
+  if (session.controller === 'remote') {
+    return {
+      key: desk ? 'remote-desk' : 'remote',
+      short: 'Remote',
+      title: 'Driven remotely',
+    };
+  }
+  if (desk) {
+    return {
+      key: 'desk-attached',
+      short: 'Desk attached',
+      title: 'A desk terminal is attached',
+    };
+  }
+  return null;
+}
+
+export function ControlChip({ session }: { session: Session }) {
+  const control = describeControl(session);
+  if (!control) return null;
+  return (
+    <InfoPopover
+      label={`In control: ${control.short}. Details`}
+      chip={
+        <>
+          <span className="control-dot" aria-hidden="true" />
+          {control.short}
+        </>
+      }
+      className={`control-chip chip-button control-${control.key}`}
+      title={control.title}
+    >
+      <FactText fact={control.key} />
+    </InfoPopover>
+  );
+}
