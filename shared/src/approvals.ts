@@ -59,6 +59,8 @@ export const ResolutionSchema = z.object({
   requestId: RequestIdSchema,
   sessionId: SessionIdSchema,
   outcome: z.enum(['answered', 'withdrawn']),
+  /** The tool the request was about, so an audit list reads without the request itself. */
+  toolName: z.string().max(200).optional(),
   answer: AnswerSchema.nullable(),
   answeredBy: z.string().max(MAX_LABEL_CHARS).nullable(),
   device: z.string().max(MAX_LABEL_CHARS).nullable(),

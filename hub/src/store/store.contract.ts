@@ -137,7 +137,9 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
       expect(second).toMatchObject({ kind: 'already', resolution: { answer } });
       expect(store.getSession({ namespace: NS_A, sessionId: S1 })?.pendingCount).toBe(0);
       expect(store.listPending({ namespace: NS_A, sessionId: S1 })).toEqual([]);
-      expect(store.listAudit({ namespace: NS_A, sessionId: S1, limit: 10 })).toHaveLength(1);
+      const audit = store.listAudit({ namespace: NS_A, sessionId: S1, limit: 10 });
+      expect(audit).toHaveLength(1);
+      expect(audit[0]).toMatchObject({ toolName: request(R1, S1).toolName, answeredBy: 'phone', device: 'Pixel' });
       expect(store.listAudit({ namespace: NS_B, sessionId: S1, limit: 10 })).toHaveLength(0);
       expect(store.addRequest({ namespace: NS_A, request: request(R1, S1) }).kind).toBe('resolved');
     });

@@ -102,6 +102,7 @@ function rowToResolution(row: Row): Resolution {
     requestId: row.id as string,
     sessionId: row.session_id as string,
     outcome: row.outcome as Resolution['outcome'],
+    ...(typeof row.tool_name === 'string' ? { toolName: row.tool_name } : {}),
     answer: row.answer == null ? null : (JSON.parse(row.answer as string) as Answer),
     answeredBy: (row.answered_by as string | null) ?? null,
     device: (row.device as string | null) ?? null,
