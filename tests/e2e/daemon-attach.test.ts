@@ -2,35 +2,26 @@
 // API): a PTY session started from the phone is driven from a desk terminal and left running on
 // detach (Ctrl-]); a headless one is resumed in a PTY under the same tether session and claude
 // session id, and the chat continues with nothing lost or duplicated.
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, text } from '../fixtures/fake-anthropic/index.ts';
-import { createClaudeSandbox, claudeBin } from '../harness/claude.ts';
-import { connectSocket, emitAck, startHub } from '../harness/hub.ts';
-import { startDaemon, startDesk } from '../harness/daemon.ts';
-import { chatText, startRunner, TETHER_MAIN, watchSession } from '../harness/runner.ts';
+import { describe, expect, it } from 'vitest';
+import { text } from '../fixtures/fake-anthropic/index.ts';
+import { claudeBin } from '../harness/claude.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { emitAck } from '../harness/hub.ts';
+import { startDesk } from '../harness/daemon.ts';
+import { chatText, TETHER_MAIN, watchSession } from '../harness/runner.ts';
+import { startDaemonWorld } from '../harness/world.ts';
 import type { Session } from '@tether/shared';
 
 const SPAWN_ACK_MS = 60_000;
 /** claude's idle, empty input box. */
 const READY = /❯\s*\n─+\n\s+\? for shortcuts/;
 
-let cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-  cleanups = [];
-});
+const defer = useCleanups();
 
+/** A daemon world answering `replies`, plus attach(): `tether attach` at a desk terminal. */
 async function world(replies: string[]) {
-  const fake = await startFakeAnthropic({ script: replies.map((r) => text(r)) });
-  cleanups.push(() => fake.stop());
-  const hub = await startHub();
-  cleanups.push(() => hub.stop());
-  const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-  cleanups.push(() => sandbox.stop());
-  const daemon = await startDaemon({ hub, sandbox });
-  cleanups.push(() => daemon.stop());
-  const phone = await connectSocket({ url: hub.url, nsp: '/web', token: hub.token, device: 'test phone' });
-  cleanups.push(() => phone.close());
+  const started = await startDaemonWorld(defer, { script: replies.map((r) => text(r)) });
+  const { hub, sandbox, daemon } = started;
   const attach = (sessionId: string, size: { cols?: number; rows?: number } = {}) => {
     const desk = startDesk({
       ...size,
@@ -38,10 +29,10 @@ async function world(replies: string[]) {
       cwd: sandbox.cwd,
       env: { ...sandbox.env, TETHER_HOME: daemon.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin() },
     });
-    cleanups.push(() => desk.stop());
+    defer(() => desk.stop());
     return desk;
   };
-  return { hub, sandbox, daemon, phone, attach };
+  return { ...started, attach };
 }
 
 async function tether(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -52,12 +43,11 @@ async function tether(args: string[], env: Record<string, string>): Promise<{ co
 
 describe('tether attach', () => {
   it('drives a PTY session started from the phone; Ctrl-] detaches and the session keeps running', async () => {
-    const { hub, sandbox, daemon, phone, attach } = await world(['typed at the desk, answered']);
+    const { hub, sandbox, daemon, phone, attach, startWatch } = await world(['typed at the desk, answered']);
     const ack = (await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd, launchKind: 'pty' }, SPAWN_ACK_MS));
     expect(ack.ok).toBe(true);
     const sessionId = ack.ok ? ack.session.id : '';
-    const watch = await watchSession({ hub, sessionId });
-    cleanups.push(() => watch.stop());
+    const watch = await startWatch(sessionId);
 
     // The phone watches the terminal too: it hears who owns the PTY size.
     const sizes: Array<{ cols: number; rows: number; owner: string }> = [];
@@ -91,12 +81,11 @@ describe('tether attach', () => {
   });
 
   it('a headless session is resumed in a PTY: same session, same claude session id, chat continuous', async () => {
-    const { hub, sandbox, daemon, phone, attach } = await world(['headless answer', 'pty answer']);
+    const { sandbox, daemon, phone, attach, startWatch } = await world(['headless answer', 'pty answer']);
     const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd }, SPAWN_ACK_MS);
     expect(ack.ok).toBe(true);
     const sessionId = ack.ok ? ack.session.id : '';
-    const watch = await watchSession({ hub, sessionId });
-    cleanups.push(() => watch.stop());
+    const watch = await startWatch(sessionId);
     await watch.send('question from the phone');
     await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'headless answer'), { what: 'headless answer' });
     const claudeSessionId = await watch.waitFor(() => watch.session()?.claudeSessionId, { what: 'claude session id' });
@@ -120,12 +109,11 @@ describe('tether attach', () => {
   });
 
   it('tether sessions shows the machine; tether attach without an id lists live sessions and attaches the one picked', async () => {
-    const { hub, sandbox, daemon, phone, attach } = await world(['spawned answer']);
+    const { hub, sandbox, daemon, phone, attach, startRunner, startWatch } = await world(['spawned answer']);
     const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd, launchKind: 'pty' }, SPAWN_ACK_MS);
     expect(ack.ok).toBe(true);
     const spawned = ack.ok ? ack.session.id : '';
-    const deskRunner = startRunner({ hub, sandbox });
-    cleanups.push(() => deskRunner.stop());
+    const deskRunner = startRunner();
     await deskRunner.waitForScreen(READY);
     const env = { TETHER_HOME: daemon.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token };
 
@@ -156,8 +144,7 @@ describe('tether attach', () => {
     const row = screen.split('\n').find((l) => l.includes(spawned))!;
     desk.write(`${row.trim().split(/\s+/)[0]}\r`);
     await desk.waitForScreen(READY);
-    const watch = await watchSession({ hub, sessionId: spawned });
-    cleanups.push(() => watch.stop());
+    const watch = await startWatch(spawned);
     await watch.waitFor(() => watch.session()?.deskAttached === true, { what: 'the picked session has the desk' });
     desk.write('\x1d');
     expect(await desk.exited).toBe(0);

@@ -1,47 +1,38 @@
 // The daemon restarted (even SIGKILLed) → running sessions survive, the machine re-registers under
 // the same id and the session still chats; resume is refused while a live claude owns the session
 // and continues the same claude session (same chat, nothing duplicated) once it has ended.
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, text } from '../fixtures/fake-anthropic/index.ts';
-import { createClaudeSandbox } from '../harness/claude.ts';
-import { connectSocket, emitAck, nextEvent, startHub } from '../harness/hub.ts';
+import { describe, expect, it } from 'vitest';
+import { text } from '../fixtures/fake-anthropic/index.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { emitAck, nextEvent } from '../harness/hub.ts';
 import { isAlive, startDaemon, stopRunners } from '../harness/daemon.ts';
-import { chatText, watchSession } from '../harness/runner.ts';
+import { chatText } from '../harness/runner.ts';
+import { connectPhone, startStage } from '../harness/world.ts';
 import type { Machine, Session } from '@tether/shared';
 
 const SPAWN_ACK_MS = 60_000;
 type ControlAck = { ok: boolean; session?: Session; code?: string; reason?: string; error?: string };
 
-let cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-  cleanups = [];
-});
+const defer = useCleanups();
 
+/** A stage answering `replies` and a phone socket; each test starts its own daemons. */
 async function world(replies: string[]) {
-  const fake = await startFakeAnthropic({ script: replies.map((r) => text(r)) });
-  cleanups.push(() => fake.stop());
-  const hub = await startHub();
-  cleanups.push(() => hub.stop());
-  const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-  cleanups.push(() => sandbox.stop());
-  const phone = await connectSocket({ url: hub.url, nsp: '/web', token: hub.token, device: 'test phone' });
-  cleanups.push(() => phone.close());
-  return { fake, hub, sandbox, phone };
+  const stage = await startStage(defer, { script: replies.map((r) => text(r)) });
+  const phone = await connectPhone(defer, stage.hub);
+  return { ...stage, phone };
 }
 
 describe('tether daemon: restarts and resume', () => {
   it('runners survive a daemon SIGKILL; the restarted daemon re-registers and the session still chats', async () => {
-    const { hub, sandbox, phone } = await world(['before restart', 'after restart']);
+    const { hub, sandbox, phone, startWatch } = await world(['before restart', 'after restart']);
     const first = await startDaemon({ hub, sandbox });
     const home = first.home;
-    cleanups.push(() => first.stop());
+    defer(() => first.stop());
     const machineId = first.machineId();
     const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId, cwd: sandbox.cwd }, SPAWN_ACK_MS);
     expect(ack.ok).toBe(true);
     const sessionId = ack.ok ? ack.session.id : '';
-    const watch = await watchSession({ hub, sessionId });
-    cleanups.push(() => watch.stop());
+    const watch = await startWatch(sessionId);
     await watch.send('one');
     await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'before restart'), { what: 'first reply' });
     const [runnerPid] = first.runnerPids();
@@ -54,7 +45,7 @@ describe('tether daemon: restarts and resume', () => {
 
     const online = nextEvent<Machine>(phone, 'machine:updated');
     const second = await startDaemon({ hub, sandbox, home });
-    cleanups.push(() => second.stop());
+    defer(() => second.stop());
     expect(second.machineId()).toBe(machineId);
     expect(await online).toMatchObject({ id: machineId, online: true });
     expect(hub.store.listMachines({ namespace: hub.namespace })).toHaveLength(1);
@@ -71,15 +62,14 @@ describe('tether daemon: restarts and resume', () => {
   });
 
   it('resume is refused while the session is live, then continues the same claude session once ended', async () => {
-    const { hub, sandbox, phone } = await world(['first answer', 'resumed answer']);
+    const { hub, sandbox, phone, startWatch } = await world(['first answer', 'resumed answer']);
     const daemon = await startDaemon({ hub, sandbox });
-    cleanups.push(() => daemon.stop());
+    defer(() => daemon.stop());
     const machineId = daemon.machineId();
     const spawned = (await emitAck(phone, 'session:spawn', { machineId, cwd: sandbox.cwd }, SPAWN_ACK_MS)) as ControlAck;
     expect(spawned.ok).toBe(true);
     const sessionId = spawned.session!.id;
-    const watch = await watchSession({ hub, sessionId });
-    cleanups.push(() => watch.stop());
+    const watch = await startWatch(sessionId);
     await watch.send('first question');
     await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'first answer'), { what: 'first answer' });
     const claudeSessionId = await watch.waitFor(() => watch.session()?.claudeSessionId, { what: 'claude session id' });

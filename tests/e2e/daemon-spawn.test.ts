@@ -4,12 +4,13 @@
 import { chmodSync, writeFileSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, text } from '../fixtures/fake-anthropic/index.ts';
-import { createClaudeSandbox, type ClaudeSandbox } from '../harness/claude.ts';
-import { connectSocket, emitAck, startHub, type HubHandle } from '../harness/hub.ts';
-import { startDaemon, type DaemonHandle } from '../harness/daemon.ts';
-import { chatText, watchSession } from '../harness/runner.ts';
+import { describe, expect, it } from 'vitest';
+import { text } from '../fixtures/fake-anthropic/index.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import type { Socket } from 'socket.io-client';
+import { emitAck } from '../harness/hub.ts';
+import { chatText } from '../harness/runner.ts';
+import { startDaemonWorld } from '../harness/world.ts';
 import type { Session } from '@tether/shared';
 import { spawn } from 'node:child_process';
 import { TETHER_MAIN } from '../harness/runner.ts';
@@ -17,35 +18,17 @@ import { TETHER_MAIN } from '../harness/runner.ts';
 /** Above the hub's 45 s ready bound, so the hub's answer always comes first. */
 const SPAWN_ACK_MS = 60_000;
 
-let cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-  cleanups = [];
-});
-
-async function world(options: { script?: Parameters<typeof startFakeAnthropic>[0]; daemonEnv?: Record<string, string> } = {}) {
-  const fake = await startFakeAnthropic(options.script ?? {});
-  cleanups.push(() => fake.stop());
-  const hub = await startHub();
-  cleanups.push(() => hub.stop());
-  const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-  cleanups.push(() => sandbox.stop());
-  const daemon = await startDaemon({ hub, sandbox, ...(options.daemonEnv ? { env: options.daemonEnv } : {}) });
-  cleanups.push(() => daemon.stop());
-  const phone = await connectSocket({ url: hub.url, nsp: '/web', token: hub.token, device: 'test phone' });
-  cleanups.push(() => phone.close());
-  return { fake, hub, sandbox, daemon, phone };
-}
+const defer = useCleanups();
 
 type SpawnAck = { ok: boolean; session?: Session; code?: string; reason?: string; error?: string };
 
-export async function spawnVia(phone: Awaited<ReturnType<typeof connectSocket>>, payload: Record<string, unknown>): Promise<SpawnAck> {
+export async function spawnVia(phone: Socket, payload: Record<string, unknown>): Promise<SpawnAck> {
   return emitAck<SpawnAck>(phone, 'session:spawn', payload, SPAWN_ACK_MS) as Promise<SpawnAck>;
 }
 
 describe('tether daemon: sessions started from the phone', () => {
   it('lists the machine online; a headless spawn is acked ready and chats', async () => {
-    const { hub, sandbox, daemon, phone } = await world({ script: { script: [text('headless reply one'), text('headless reply two')] } });
+    const { hub, sandbox, daemon, phone, startWatch } = await startDaemonWorld(defer, { script: [text('headless reply one'), text('headless reply two')] });
     const res = await fetch(`${hub.url}/api/machines`, { headers: { authorization: `Bearer ${hub.token}` } });
     const { machines } = (await res.json()) as { machines: Array<{ id: string; online: boolean; name: string }> };
     expect(machines).toEqual([expect.objectContaining({ id: daemon.machineId(), online: true, name: 'test-machine' })]);
@@ -57,8 +40,7 @@ describe('tether daemon: sessions started from the phone', () => {
     expect(ack.session).toMatchObject({ launchKind: 'headless', status: 'idle', machineId: daemon.machineId(), cwd: sandbox.cwd });
     console.log(`headless spawn ready in ${Date.now() - started} ms`);
 
-    const watch = await watchSession({ hub, sessionId: ack.session!.id });
-    cleanups.push(() => watch.stop());
+    const watch = await startWatch(ack.session!.id);
     const first = await watch.send('hello headless');
     const second = await watch.send('and again');
     expect(first.ok && second.ok).toBe(true);
@@ -75,12 +57,11 @@ describe('tether daemon: sessions started from the phone', () => {
   });
 
   it('a PTY spawn is acked once the prompt is on screen, and its terminal streams', async () => {
-    const { hub, sandbox, daemon, phone } = await world({ script: { script: [text('pty reply')] } });
+    const { sandbox, daemon, phone, startWatch } = await startDaemonWorld(defer, { script: [text('pty reply')] });
     const ack = await spawnVia(phone, { machineId: daemon.machineId(), cwd: sandbox.cwd, launchKind: 'pty' });
     expect(ack.error).toBeUndefined();
     expect(ack.session).toMatchObject({ launchKind: 'pty', status: 'idle', deskAttached: false });
-    const watch = await watchSession({ hub, sessionId: ack.session!.id });
-    cleanups.push(() => watch.stop());
+    const watch = await startWatch(ack.session!.id);
     await watch.send('hi pty');
     await watch.waitFor(() => watch.messages().find((m) => chatText(m).includes('pty reply')), { what: 'pty reply', timeoutMs: 30_000 });
     const stop = await emitAck<{ session: Session }>(phone, 'session:stop', { sessionId: ack.session!.id }, 30_000);
@@ -88,7 +69,7 @@ describe('tether daemon: sessions started from the phone', () => {
   });
 
   it('a missing directory is a clear error; with createDir it is created', async () => {
-    const { sandbox, daemon, phone } = await world();
+    const { sandbox, daemon, phone } = await startDaemonWorld(defer);
     const missing = join(sandbox.cwd, 'no', 'such', 'dir');
     const ack = await spawnVia(phone, { machineId: daemon.machineId(), cwd: missing });
     expect(ack).toMatchObject({ ok: false, code: 'not_found', reason: 'dir_missing' });
@@ -107,7 +88,7 @@ describe('tether daemon: sessions started from the phone', () => {
     const bad = join(mkdtempSync(join(tmpdir(), 'tether-badclaude-')), 'claude');
     writeFileSync(bad, '#!/bin/sh\necho "claude: cannot start (simulated)" >&2\nexit 1\n');
     chmodSync(bad, 0o755);
-    const { hub, sandbox, daemon, phone } = await world({ daemonEnv: { TETHER_CLAUDE_BIN: bad } });
+    const { hub, sandbox, daemon, phone } = await startDaemonWorld(defer, { daemonEnv: { TETHER_CLAUDE_BIN: bad } });
     for (const launchKind of ['headless', 'pty'] as const) {
       const ack = await spawnVia(phone, { machineId: daemon.machineId(), cwd: sandbox.cwd, launchKind });
       expect(ack.ok).toBe(false);
@@ -123,7 +104,7 @@ describe('tether daemon: sessions started from the phone', () => {
   });
 
   it('tether machines / spawn / stop from a shell: the id on success, the reason and a non-zero exit on failure', async () => {
-    const { hub, sandbox, daemon } = await world();
+    const { hub, sandbox, daemon } = await startDaemonWorld(defer);
     const env = { ...sandbox.env, TETHER_HOME: daemon.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token };
     // Async: the hub lives in this process, so a blocking spawnSync would starve it.
     const tether = (...args: string[]) =>

@@ -4,32 +4,19 @@
 import { mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, text } from '../fixtures/fake-anthropic/index.ts';
-import { createClaudeSandbox } from '../harness/claude.ts';
-import { connectSocket, emitAck, nextEvent, startHub } from '../harness/hub.ts';
-import { startDaemon } from '../harness/daemon.ts';
-import { chatText, watchSession } from '../harness/runner.ts';
+import { describe, expect, it } from 'vitest';
+import { text } from '../fixtures/fake-anthropic/index.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { emitAck, nextEvent } from '../harness/hub.ts';
+import { chatText } from '../harness/runner.ts';
+import { startDaemonWorld } from '../harness/world.ts';
 import type { PendingRequest, Session } from '@tether/shared';
 
-let cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-  cleanups = [];
-});
+const defer = useCleanups();
 
 describe('trust dialog of a first-time folder', () => {
   it('is asked on the phone; allowing it makes the PTY session ready', async () => {
-    const fake = await startFakeAnthropic({ script: [text('trusted and talking')] });
-    cleanups.push(() => fake.stop());
-    const hub = await startHub();
-    cleanups.push(() => hub.stop());
-    const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-    cleanups.push(() => sandbox.stop());
-    const daemon = await startDaemon({ hub, sandbox });
-    cleanups.push(() => daemon.stop());
-    const phone = await connectSocket({ url: hub.url, nsp: '/web', token: hub.token, device: 'test phone' });
-    cleanups.push(() => phone.close());
+    const { sandbox, daemon, phone, startWatch } = await startDaemonWorld(defer, { script: [text('trusted and talking')] });
     const fresh = realpathSync(mkdtempSync(join(tmpdir(), 'tether-untrusted-')));
     const trusted = () =>
       (JSON.parse(readFileSync(join(sandbox.configDir, '.claude.json'), 'utf8')) as { projects?: Record<string, { hasTrustDialogAccepted?: boolean }> })
@@ -46,8 +33,7 @@ describe('trust dialog of a first-time folder', () => {
     // Nothing trusted the folder behind the user's back (claude records it only once allowed).
     expect(trusted()).toBe(false);
 
-    const watch = await watchSession({ hub, sessionId: ack.session.id });
-    cleanups.push(() => watch.stop());
+    const watch = await startWatch(ack.session.id);
     const answer = await emitAck(phone, 'approval:answer', { requestId: request.id, answer: { decision: 'allow' } });
     expect(answer.ok).toBe(true);
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'ready after trusting', timeoutMs: 30_000 });

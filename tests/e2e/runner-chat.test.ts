@@ -1,45 +1,17 @@
 // Desk ⇄ hub chat through a real `tether claude` (real claude against the fake API, real hub):
 // text typed at the desk becomes chat; text sent from the hub is typed and answered; a multi-line
 // message is one prompt.
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, text, userSays, when, lastUserText, type FakeAnthropic } from '../fixtures/fake-anthropic/index.ts';
-import { createClaudeSandbox, type ClaudeSandbox } from '../harness/claude.ts';
-import { startHub, type HubHandle } from '../harness/hub.ts';
-import { chatText, startRunner, watchSession, type RunnerHandle, type SessionWatch } from '../harness/runner.ts';
+import { describe, expect, it } from 'vitest';
+import { text, userSays, when, lastUserText } from '../fixtures/fake-anthropic/index.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { chatText } from '../harness/runner.ts';
+import { startWorld } from '../harness/world.ts';
 
-/** claude's idle input box at the desk (the prompt char is followed by a no-break space). */
-const DESK_READY = /❯\s*\n─+\n\s+\? for shortcuts/;
-
-let cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-  cleanups = [];
-});
-
-async function world(script: Parameters<typeof startFakeAnthropic>[0] = {}): Promise<{
-  fake: FakeAnthropic;
-  hub: HubHandle;
-  sandbox: ClaudeSandbox;
-  runner: RunnerHandle;
-  phone: SessionWatch;
-}> {
-  const fake = await startFakeAnthropic(script);
-  cleanups.push(() => fake.stop());
-  const hub = await startHub();
-  cleanups.push(() => hub.stop());
-  const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-  cleanups.push(() => sandbox.stop());
-  const runner = startRunner({ hub, sandbox });
-  cleanups.push(() => runner.stop());
-  const phone = await watchSession({ hub, sessionId: runner.sessionId });
-  cleanups.push(() => phone.stop());
-  await runner.waitForScreen(DESK_READY);
-  return { fake, hub, sandbox, runner, phone };
-}
+const defer = useCleanups();
 
 describe('tether claude: chat mirrored to the hub', () => {
   it('a prompt typed at the desk shows up as chat, with the reply', async () => {
-    const { runner, phone } = await world({ script: [text('Desk reply here')] });
+    const { runner, phone } = await startWorld(defer, { script: [text('Desk reply here')] });
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session' });
     runner.write('hello from the desk');
     await runner.waitForScreen('hello from the desk');
@@ -56,7 +28,7 @@ describe('tether claude: chat mirrored to the hub', () => {
   });
 
   it('a prompt sent from the hub is typed into claude and answered; a 3-line message is one prompt', async () => {
-    const { fake, runner, phone } = await world({
+    const { fake, runner, phone } = await startWorld(defer, {
       script: [(request) => text(`echo: ${lastUserText(request).split('\n').length} lines`), when(userSays(/line three/), text('three-line reply'))],
     });
     const sent = await phone.send('what is up from the phone');

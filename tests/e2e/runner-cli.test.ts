@@ -1,21 +1,13 @@
 // CLI parity with the phone: `tether send` types a message through the same queue, `tether chat`
 // prints the structured chat, `tether doctor` checks the setup; model switch from the hub.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
-import { claudeBin, createClaudeSandbox } from '../harness/claude.ts';
-import { startHub } from '../harness/hub.ts';
-import { chatText, startRunner, TETHER_MAIN, watchSession } from '../harness/runner.ts';
+import { describe, expect, it } from 'vitest';
+import { text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
+import { claudeBin } from '../harness/claude.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { chatText, TETHER_MAIN } from '../harness/runner.ts';
+import { startWorld } from '../harness/world.ts';
 
-const DESK_READY = /❯\s*\n─+\n\s+\? for shortcuts/;
-
-let cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-  cleanups = [];
-});
+const defer = useCleanups();
 
 async function tether(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   const proc = Bun.spawn([process.execPath, TETHER_MAIN, ...args], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
@@ -25,19 +17,8 @@ async function tether(args: string[], env: Record<string, string>): Promise<{ co
 
 describe('tether send / chat / doctor', () => {
   it('send types a message like the phone; chat prints the chat (text and --json); doctor is all ok', async () => {
-    const fake = await startFakeAnthropic({ script: [when(userSays(/from the shell/), text('shell reply'))] });
-    cleanups.push(() => fake.stop());
-    const hub = await startHub();
-    cleanups.push(() => hub.stop());
-    const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-    cleanups.push(() => sandbox.stop());
-    const runner = startRunner({ hub, sandbox });
-    cleanups.push(() => runner.stop());
-    const phone = await watchSession({ hub, sessionId: runner.sessionId });
-    cleanups.push(() => phone.stop());
-    await runner.waitForScreen(DESK_READY);
-    const home = mkdtempSync(join(tmpdir(), 'tether-cli-home-'));
-    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    const { hub, runner, phone, tempDir } = await startWorld(defer, { script: [when(userSays(/from the shell/), text('shell reply'))] });
+    const home = tempDir('tether-cli-home-');
     const env = { TETHER_HOME: home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin() };
 
     const sent = await tether(['send', runner.sessionId, 'hello', 'from the shell'], env);
@@ -68,17 +49,7 @@ describe('tether send / chat / doctor', () => {
   }, 60_000);
 
   it('set-model from the hub types /model at an idle prompt and confirms it', async () => {
-    const fake = await startFakeAnthropic();
-    cleanups.push(() => fake.stop());
-    const hub = await startHub();
-    cleanups.push(() => hub.stop());
-    const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-    cleanups.push(() => sandbox.stop());
-    const runner = startRunner({ hub, sandbox });
-    cleanups.push(() => runner.stop());
-    const phone = await watchSession({ hub, sessionId: runner.sessionId });
-    cleanups.push(() => phone.stop());
-    await runner.waitForScreen(DESK_READY);
+    const { runner, phone } = await startWorld(defer);
     const ack = await phone.emit('session:set-model', { sessionId: runner.sessionId, model: 'sonnet' });
     expect(ack.ok).toBe(true);
     await phone.waitFor(() => phone.session()?.model === 'sonnet', { what: 'model confirmed' });

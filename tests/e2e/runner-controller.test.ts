@@ -2,40 +2,26 @@
 // keystrokes at the desk make the desk the controller, a terminal's automatic replies do not; a
 // prompt from the phone, an approval answered on the phone and the phone's terminal input make it
 // remote. deskAttached is true while `tether claude` runs with a TTY.
-import { afterEach, describe, expect, it } from 'vitest';
-import { hasToolResult, startFakeAnthropic, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
-import { createClaudeSandbox } from '../harness/claude.ts';
-import { startHub } from '../harness/hub.ts';
-import { chatText, startRunner, watchSession } from '../harness/runner.ts';
+import { describe, expect, it } from 'vitest';
+import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { chatText } from '../harness/runner.ts';
+import { DESK_READY, startWorld } from '../harness/world.ts';
 import type { PendingRequest } from '@tether/shared';
 
-const DESK_READY = /❯\s*\n─+\n\s+\? for shortcuts/;
-
-let cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-  cleanups = [];
-});
+const defer = useCleanups();
 
 describe('controller', () => {
   it('desk typing → desk; phone prompt, remote approval and phone terminal input → remote', async () => {
-    const fake = await startFakeAnthropic({
+    const { runner: desk, phone } = await startWorld(defer, {
       script: [
         when(userSays(/from the desk/), text('desk answer')),
         when(userSays(/from the phone/), text('phone answer')),
         when(userSays(/run it/), toolUse('Bash', { command: 'echo controller-ok', description: 'print' })),
         when(hasToolResult({ isError: false }), text('ran it')),
       ],
+      ready: false,
     });
-    cleanups.push(() => fake.stop());
-    const hub = await startHub();
-    cleanups.push(() => hub.stop());
-    const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-    cleanups.push(() => sandbox.stop());
-    const desk = startRunner({ hub, sandbox });
-    cleanups.push(() => desk.stop());
-    const phone = await watchSession({ hub, sessionId: desk.sessionId });
-    cleanups.push(() => phone.stop());
     const requests: PendingRequest[] = [];
     phone.socket.on('approval:requested', (r: PendingRequest) => requests.push(r));
 

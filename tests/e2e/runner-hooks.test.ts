@@ -2,40 +2,27 @@
 // call becomes a hub approval (answered from a /web client); without the hub claude asks at the desk.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFakeAnthropic, text, toolUse, hasToolResult, when, userSays } from '../fixtures/fake-anthropic/index.ts';
 import { createClaudeSandbox } from '../harness/claude.ts';
-import { startHub } from '../harness/hub.ts';
-import { startRunner, watchSession } from '../harness/runner.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { startRunner } from '../harness/runner.ts';
+import { DESK_READY, startWorld } from '../harness/world.ts';
 import type { PendingRequest } from '@tether/shared';
 
-const DESK_READY = /❯\s*\n─+\n\s+\? for shortcuts/;
-
-let cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-  cleanups = [];
-});
+const defer = useCleanups();
 
 describe('hook bridge', () => {
   it('Read is allowed without asking; Bash is asked on the hub and runs once allowed there', async () => {
-    const fake = await startFakeAnthropic({
+    const { sandbox, runner, phone } = await startWorld(defer, {
       script: [
         when(userSays(/read it/), toolUse('Read', { file_path: '/etc/hostname' })),
         when(hasToolResult({ isError: false }), text('read done')),
         when(userSays(/make it/), toolUse('Bash', { command: 'touch made.txt', description: 'make a file' })),
         when(hasToolResult({ isError: false }), text('made it')),
       ],
+      ready: false,
     });
-    cleanups.push(() => fake.stop());
-    const hub = await startHub();
-    cleanups.push(() => hub.stop());
-    const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-    cleanups.push(() => sandbox.stop());
-    const runner = startRunner({ hub, sandbox });
-    cleanups.push(() => runner.stop());
-    const phone = await watchSession({ hub, sessionId: runner.sessionId });
-    cleanups.push(() => phone.stop());
     const requests: PendingRequest[] = [];
     phone.socket.on('approval:requested', (r: PendingRequest) => requests.push(r));
     await runner.waitForScreen(DESK_READY);
@@ -56,11 +43,11 @@ describe('hook bridge', () => {
 
   it('without a hub, a tool call falls back to claude\'s own dialog at the desk', async () => {
     const fake = await startFakeAnthropic({ script: [toolUse('Bash', { command: 'touch desk.txt', description: 'make a file' }), text('desk made it')] });
-    cleanups.push(() => fake.stop());
+    defer(() => fake.stop());
     const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-    cleanups.push(() => sandbox.stop());
+    defer(() => sandbox.stop());
     const runner = startRunner({ sandbox });
-    cleanups.push(() => runner.stop());
+    defer(() => runner.stop());
     await runner.waitForScreen(DESK_READY);
     runner.write('make a file');
     await runner.waitForScreen('make a file');

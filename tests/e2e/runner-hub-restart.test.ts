@@ -1,19 +1,15 @@
 // The hub dies mid-turn and comes back: claude keeps running, the runner buffers the chat and state
 // on disk, and once the hub is back everything arrives once, in order, and the session works on.
 import { rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFakeAnthropic, streamedText, text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { createClaudeSandbox } from '../harness/claude.ts';
+import { useCleanups } from '../harness/cleanups.ts';
 import { makeTempHome, startHubProcess, type HubProcessHandle } from '../harness/hub.ts';
 import { chatText, startRunner, watchSession } from '../harness/runner.ts';
+import { DESK_READY } from '../harness/world.ts';
 
-const DESK_READY = /❯\s*\n─+\n\s+\? for shortcuts/;
-
-let cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-  cleanups = [];
-});
+const defer = useCleanups();
 
 describe('hub restart', () => {
   it('hub killed and restarted mid-turn loses and duplicates nothing', async () => {
@@ -23,18 +19,18 @@ describe('hub restart', () => {
         when(userSays(/after restart/), text('back in business')),
       ],
     });
-    cleanups.push(() => fake.stop());
+    defer(() => fake.stop());
     const hubHome = makeTempHome();
-    cleanups.push(() => rmSync(hubHome, { recursive: true, force: true }));
+    defer(() => rmSync(hubHome, { recursive: true, force: true }));
     let hubProcess: HubProcessHandle = await startHubProcess({ home: hubHome });
-    cleanups.push(() => hubProcess.stop());
+    defer(() => hubProcess.stop());
     const hub = { url: hubProcess.url, token: hubProcess.token! };
     const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-    cleanups.push(() => sandbox.stop());
+    defer(() => sandbox.stop());
     const runner = startRunner({ hub, sandbox });
-    cleanups.push(() => runner.stop());
+    defer(() => runner.stop());
     const phone = await watchSession({ hub, sessionId: runner.sessionId });
-    cleanups.push(() => phone.stop());
+    defer(() => phone.stop());
     await runner.waitForScreen(DESK_READY);
 
     runner.write('long turn please');

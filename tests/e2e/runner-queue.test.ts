@@ -1,36 +1,22 @@
 // Prompts from the hub against a busy claude: queued prompts wait for the end of a long streamed
 // turn (with quiet gaps of seconds) and go in order; abort interrupts the turn, returns only the
 // prompt in flight and drops what was queued behind it.
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, streamedText, text, userSays, when, lastUserText, type FakeAnthropic } from '../fixtures/fake-anthropic/index.ts';
-import { createClaudeSandbox } from '../harness/claude.ts';
-import { startHub, type HubHandle } from '../harness/hub.ts';
-import { chatText, startRunner, watchSession, type RunnerHandle, type SessionWatch } from '../harness/runner.ts';
+import { describe, expect, it } from 'vitest';
+import { streamedText, text, userSays, when, lastUserText, type ScriptTurn } from '../fixtures/fake-anthropic/index.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { chatText } from '../harness/runner.ts';
+import { DESK_READY, startWorld } from '../harness/world.ts';
 import type { Prompt } from '@tether/shared';
 
-const DESK_READY = /❯\s*\n─+\n\s+\? for shortcuts/;
+const defer = useCleanups();
 
-let cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-  cleanups = [];
-});
-
-async function world(script: Parameters<typeof startFakeAnthropic>[0]): Promise<{ fake: FakeAnthropic; hub: HubHandle; runner: RunnerHandle; phone: SessionWatch; history: Prompt[] }> {
-  const fake = await startFakeAnthropic(script);
-  cleanups.push(() => fake.stop());
-  const hub = await startHub();
-  cleanups.push(() => hub.stop());
-  const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-  cleanups.push(() => sandbox.stop());
-  const runner = startRunner({ hub, sandbox });
-  cleanups.push(() => runner.stop());
-  const phone = await watchSession({ hub, sessionId: runner.sessionId });
-  cleanups.push(() => phone.stop());
+/** A world whose phone also keeps every prompt:updated it hears, in order. */
+async function world(options: { script: ScriptTurn[] }) {
+  const started = await startWorld(defer, { script: options.script, ready: false });
   const history: Prompt[] = [];
-  phone.socket.on('prompt:updated', (p: Prompt) => history.push(p));
-  await runner.waitForScreen(DESK_READY);
-  return { fake, hub, runner, phone, history };
+  started.phone.socket.on('prompt:updated', (p: Prompt) => history.push(p));
+  await started.runner.waitForScreen(DESK_READY);
+  return { ...started, history };
 }
 
 describe('prompt queue against a busy claude', () => {

@@ -1,39 +1,22 @@
 // `tether claude --resume <id>` continues the same tether session: the chat goes on where it was,
 // nothing from the first run is sent again as new, and the new turn lands after the old ones.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
-import { createClaudeSandbox } from '../harness/claude.ts';
-import { startHub } from '../harness/hub.ts';
-import { chatText, startRunner, watchSession } from '../harness/runner.ts';
+import { describe, expect, it } from 'vitest';
+import { text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { chatText } from '../harness/runner.ts';
+import { DESK_READY, startStage } from '../harness/world.ts';
 
-const DESK_READY = /❯\s*\n─+\n\s+\? for shortcuts/;
-
-let cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-  cleanups = [];
-});
+const defer = useCleanups();
 
 describe('resume', () => {
   it('tether claude --resume <id> continues the same chat without duplicates', async () => {
-    const fake = await startFakeAnthropic({
+    const { startRunner, startWatch, tempDir } = await startStage(defer, {
       script: [when(userSays(/first question/), text('first answer')), when(userSays(/second question/), text('second answer'))],
     });
-    cleanups.push(() => fake.stop());
-    const hub = await startHub();
-    cleanups.push(() => hub.stop());
-    const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-    cleanups.push(() => sandbox.stop());
-    const home = mkdtempSync(join(tmpdir(), 'tether-resume-home-'));
-    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    const home = tempDir('tether-resume-home-');
 
-    const first = startRunner({ hub, sandbox, home });
-    cleanups.push(() => first.stop());
-    const phone = await watchSession({ hub, sessionId: first.sessionId });
-    cleanups.push(() => phone.stop());
+    const first = startRunner({ home });
+    const phone = await startWatch(first.sessionId);
     await first.waitForScreen(DESK_READY);
     await phone.send('first question');
     await phone.waitFor(() => phone.messages().find((m) => chatText(m).includes('first answer')), { what: 'first answer' });
@@ -49,8 +32,7 @@ describe('resume', () => {
     await phone.waitFor(() => phone.session()?.status === 'ended', { what: 'ended' });
     const before = phone.messages().map((m) => m.id);
 
-    const second = startRunner({ hub, sandbox, home, args: ['--resume', claudeId], sessionId: first.sessionId });
-    cleanups.push(() => second.stop());
+    const second = startRunner({ home, args: ['--resume', claudeId], sessionId: first.sessionId });
     await second.waitForScreen(DESK_READY);
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'same session live again' });
     const sent = await phone.send('second question');

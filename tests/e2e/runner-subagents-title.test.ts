@@ -3,39 +3,25 @@
 // carry tools, so the script answers them) and writes <project>/<session>/subagents/agent-*.jsonl.
 // Those lines reach the chat as sidechain messages with their agentId. claude's ai-title line (the
 // fake answers the title side request with SIDE_REPLY_TITLE) becomes the session title on the hub.
-import { afterEach, describe, expect, it } from 'vitest';
-import { hasToolResult, SIDE_REPLY_TITLE, startFakeAnthropic, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
-import { createClaudeSandbox } from '../harness/claude.ts';
-import { startHub } from '../harness/hub.ts';
-import { chatText, startRunner, watchSession } from '../harness/runner.ts';
+import { describe, expect, it } from 'vitest';
+import { hasToolResult, SIDE_REPLY_TITLE, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { chatText } from '../harness/runner.ts';
+import { DESK_READY, startWorld } from '../harness/world.ts';
 import type { PendingRequest } from '@tether/shared';
 
-const DESK_READY = /❯\s*\n─+\n\s+\? for shortcuts/;
-
-let cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-  cleanups = [];
-});
+const defer = useCleanups();
 
 describe('subagents and title', () => {
   it('a subagent’s lines reach the chat as sidechain messages; the ai-title names the session', async () => {
-    const fake = await startFakeAnthropic({
+    const { hub, runner: desk, phone } = await startWorld(defer, {
       script: [
         when(userSays(/please delegate/), toolUse('Agent', { description: 'Say hello', prompt: 'SUBAGENT-TASK: say hello', subagent_type: 'general-purpose' })),
         when(userSays(/SUBAGENT-TASK/), text('sub-hello from the agent')),
         when(hasToolResult({ isError: false }), text('the agent said hello')),
       ],
+      ready: false,
     });
-    cleanups.push(() => fake.stop());
-    const hub = await startHub();
-    cleanups.push(() => hub.stop());
-    const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-    cleanups.push(() => sandbox.stop());
-    const desk = startRunner({ hub, sandbox });
-    cleanups.push(() => desk.stop());
-    const phone = await watchSession({ hub, sessionId: desk.sessionId });
-    cleanups.push(() => phone.stop());
     // The phone allows whatever is asked (the Agent call).
     phone.socket.on('approval:requested', (r: PendingRequest) => {
       void phone.emit('approval:answer', { requestId: r.id, answer: { decision: 'allow' } });

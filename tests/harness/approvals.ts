@@ -4,12 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { PendingRequest, Resolution } from '@tether/shared';
-import { startFakeAnthropic, type FakeAnthropic, type ScriptTurn, type MessagesRequest } from '../fixtures/fake-anthropic/index.ts';
-import { createClaudeSandbox, type ClaudeSandbox } from './claude.ts';
-import { startHub, type HubHandle } from './hub.ts';
-import { startRunner, watchSession, type RunnerHandle, type SessionWatch } from './runner.ts';
-
-export const DESK_READY = /❯\s*\n─+\n\s+\? for shortcuts/;
+import type { FakeAnthropic, ScriptTurn, MessagesRequest } from '../fixtures/fake-anthropic/index.ts';
+import type { ClaudeSandbox } from './claude.ts';
+import type { HubHandle } from './hub.ts';
+import { watchSession, type RunnerHandle, type SessionWatch } from './runner.ts';
+import { DESK_READY, startStage } from './world.ts';
 
 export type Phone = SessionWatch & { requested: PendingRequest[]; resolved: Resolution[] };
 
@@ -70,14 +69,11 @@ export async function startApprovalWorld(options: {
     for (const fn of stops.reverse()) await fn();
   };
   try {
-    const fake = await startFakeAnthropic({ script: options.script });
-    stops.push(() => fake.stop());
-    const hub = await startHub(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {});
-    stops.push(() => hub.stop());
-    const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-    stops.push(() => sandbox.stop());
-    const runner = startRunner({ hub, sandbox, ...(options.args ? { args: options.args } : {}) });
-    stops.push(() => runner.stop());
+    const { fake, hub, sandbox, startRunner } = await startStage((fn) => stops.push(fn), {
+      script: options.script,
+      hub: options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {},
+    });
+    const runner = startRunner(options.args ? { args: options.args } : {});
     const phone = await phoneFor(hub, runner.sessionId);
     stops.push(() => phone.stop());
     await runner.waitForScreen(options.ready ?? DESK_READY);

@@ -1,0 +1,23 @@
+// cleanups.ts (harness): one cleanup scope per test. useCleanups() registers an afterEach that runs
+// every function deferred during the test, last first (so a runner stops before its hub), and
+// returns defer(fn) to register them.
+//
+//   const defer = useCleanups();          // at the top of the test file (or a describe)
+//   it(…, async () => { const hub = await startHub(); defer(() => hub.stop()); … });
+//
+// Invariant: after each test the scope is empty again; a cleanup that throws fails the test.
+import { afterEach } from 'vitest';
+
+/** Registers a cleanup for the current test; cleanups run in reverse order in afterEach. */
+export type Defer = (cleanup: () => unknown) => void;
+
+export function useCleanups(): Defer {
+  let cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const fn of cleanups.reverse()) await fn();
+    cleanups = [];
+  });
+  return (cleanup) => {
+    cleanups.push(cleanup);
+  };
+}
