@@ -90,7 +90,7 @@ function choiceForKey(request: PendingRequest, key: string): DeskChoice | null {
 }
 
 export function createDeskPrompt(options: {
-  screen: ScreenModel;
+  screen: Pick<ScreenModel, 'snapshot' | 'cols' | 'rowsCount'>;
   /** Writes to the desk terminal. */
   write: (data: string) => void;
   /** Writes to claude's PTY. */
@@ -120,7 +120,7 @@ export function createDeskPrompt(options: {
    *  bytes that arrive meanwhile are held and written after the repaint. */
   const repaint = () => {
     held = [];
-    options.screen.whenParsed(() => {
+    void options.screen.snapshot().then((snapshot) => {
       if (queue.length > 0 && !stopped) {
         draw(); // another request came in meanwhile
         return;
@@ -128,7 +128,7 @@ export function createDeskPrompt(options: {
       const after = held.join('');
       held = [];
       paused = false;
-      if (!stopped) options.write(`\x1b[0m\x1b[H\x1b[2J${options.screen.serialize()}${after}`);
+      if (!stopped) options.write(`\x1b[0m\x1b[H\x1b[2J${snapshot.data}${after}`);
     });
   };
   const finish = (entry: Entry, choice: DeskChoice | null) => {

@@ -22,16 +22,16 @@ export function planDialogYesDigit(screenText: string): string | null {
   return null;
 }
 
-export function confirmPlanDialog(options: { screen: ScreenModel; write: (data: string) => void; timeoutMs?: number }): { stop(): void } {
+export function confirmPlanDialog(options: { screen: Pick<ScreenModel, 'state'>; write: (data: string) => void; timeoutMs?: number }): { stop(): void } {
   const deadline = Date.now() + (options.timeoutMs ?? PLAN_DIALOG_WAIT_MS);
   let timer: ReturnType<typeof setTimeout> | null = null;
   let stopped = false;
   const check = () => {
     timer = null;
     if (stopped) return;
-    void options.screen.settled().then(() => {
+    void options.screen.state().then((screen) => {
       if (stopped) return;
-      const digit = planDialogYesDigit(options.screen.text());
+      const digit = planDialogYesDigit(screen.text);
       if (digit) {
         options.write(digit);
         return;

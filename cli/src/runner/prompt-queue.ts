@@ -25,8 +25,9 @@ type Item =
   | { kind: 'command'; text: string; state: 'queued' | 'typing' | 'submitted'; onDone?: () => void };
 
 export type PromptQueueDeps = {
-  /** What the screen shows now. */
-  screen: () => PromptState;
+  /** What the screen shows once the output so far is parsed (the screen model answers on its own
+   *  thread, so this may be a promise; see step()). */
+  screen: () => PromptState | Promise<PromptState>;
   /** True when claude is between turns (Stop seen / status file idle), per hooks and status file. */
   turnIdle: () => boolean;
   write: (data: string) => void;
@@ -76,26 +77,52 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
 
   const head = (): Item | undefined => items[0];
 
+  /** A screen read is on its way; a poke meanwhile (new output, a hook) makes it stale. */
+  let reading = false;
+  let pokedWhileReading = false;
+
   function step(): void {
     if (stopped || busyWriting) return;
+    if (reading) {
+      pokedWhileReading = true;
+      return;
+    }
     const item = head();
-    if (!item) return;
+    if (!item || item.state === 'typing') return;
+    if (item.state === 'submitted' && item.kind === 'prompt') {
+      // Prompt: waits for matchPrompt.
+      schedule(RECHECK_MS);
+      return;
+    }
+    const stateAtRead = item.state;
+    reading = true;
+    pokedWhileReading = false;
+    void Promise.resolve(deps.screen()).then((screen) => {
+      reading = false;
+      // Something happened after the read was asked for (output, a hook, the queue changed):
+      // decide on a fresh read, never on this one.
+      if (pokedWhileReading || head() !== item || item.state !== stateAtRead) {
+        pokedWhileReading = false;
+        step();
+        return;
+      }
+      decide(item, screen);
+    });
+  }
+
+  function decide(item: Item, screen: PromptState): void {
+    if (stopped || busyWriting) return;
     if (item.state === 'submitted') {
-      // Prompt: waits for matchPrompt. Command: done when the screen is ready again.
-      if (item.kind === 'command') {
-        const screen = deps.screen();
-        if (screen.kind === 'ready') {
-          items.shift();
-          item.onDone?.();
-          step();
-          return;
-        }
+      // Command: done when the screen is ready again.
+      if (screen.kind === 'ready') {
+        items.shift();
+        if (item.kind === 'command') item.onDone?.();
+        step();
+        return;
       }
       schedule(RECHECK_MS);
       return;
     }
-    if (item.state === 'typing') return;
-    const screen = deps.screen();
     if (screen.kind !== 'ready' || !deps.turnIdle()) {
       schedule(RECHECK_MS);
       return;
@@ -123,7 +150,8 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
         busyWriting = false;
         return;
       }
-      const screen = deps.screen();
+      const screen = await deps.screen();
+      if (stopped || items[0] !== item) continue;
       if (screen.kind === 'ready' && !screen.inputEmpty) break;
       await new Promise((resolve) => setTimeout(resolve, RECHECK_MS));
     }

@@ -19,6 +19,7 @@ import { watchClaudeStatus, type ClaudeStatusWatch } from '../claude/status-file
 import { spawnPty, type PtyProcess } from '../pty/pty.ts';
 import { attachLocalTerminal, DEFAULT_SIZE, type LocalTerminal } from '../pty/local-terminal.ts';
 import { createScreenModel } from '../screen/screen.ts';
+import type { PromptState } from '../screen/prompt-state.ts';
 import { startHookServer, type HookRequest } from '../hooks/server.ts';
 import { writeHookSettings, type HookSettingsDir } from '../hooks/settings.ts';
 import { createSessionRules } from '../policy/rules.ts';
@@ -50,13 +51,16 @@ const FINAL_SNAPSHOT_MS = 1_000;
 /** `--continue`: how long the hub link waits for SessionStart to say which session claude continued
  *  (it comes ~1 s after spawn). Past it the session is registered as a new one. */
 const CONTINUE_IDENTITY_WAIT_MS = 15_000;
-/** Unparsed bytes the screen model may lag behind the PTY before reading pauses (xterm throws past
- *  50 MB queued). 8 MiB is ~80 ms of parsing here. */
+/** Unparsed bytes the screen model (its own thread) may lag behind the PTY before reading pauses
+ *  (xterm throws past 50 MB queued). 8 MiB is ~80 ms of parsing here. */
 const SCREEN_MAX_BACKLOG_BYTES = 8 * 1024 * 1024;
 /** Output in 16 ms that counts as a flood (~4 MB/s: far more than claude's TUI ever draws)... */
 const SCREEN_CHECK_FLOOD_BYTES = 64 * 1024;
 /** ...during which the screen is read for prompt state at most this often. */
 const SCREEN_CHECK_FLOOD_MS = 250;
+/** The typing gate's screen read is retried this often when output overtook it; output that keeps
+ *  coming means the prompt is not idle. */
+const GATE_READ_TRIES = 3;
 
 export class RunnerStartError extends Error {}
 
@@ -159,11 +163,23 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   // Filled in once the PTY exists; hub commands that arrive earlier are queued by the prompt queue.
   let pty: PtyProcess | null = null;
   let stream = null as TerminalStream | null;
-  const screen = createScreenModel(options.desk === 'attached' && process.stdout.columns ? { cols: process.stdout.columns, rows: process.stdout.rows } : DEFAULT_SIZE);
+  const screen = createScreenModel({
+    ...(options.desk === 'attached' && process.stdout.columns ? { cols: process.stdout.columns, rows: process.stdout.rows } : DEFAULT_SIZE),
+    onError: log,
+  });
   cleanups.push(() => screen.stop());
+  /** The typing gate's read: the screen after every byte so far. A read that more output overtook
+   *  is stale, so it is asked again; output that never pauses counts as a busy prompt. */
+  const gateState = async (): Promise<PromptState> => {
+    for (let i = 0; i < GATE_READ_TRIES; i++) {
+      const state = await screen.state();
+      if (state.offset === screen.written()) return state.promptState;
+    }
+    return { kind: 'busy' };
+  };
 
   const queue = createPromptQueue({
-    screen: () => screen.promptState(),
+    screen: gateState,
     // `status` merges hook events and claude's status file (see the watcher below).
     turnIdle: () => status === 'idle',
     write: (data) => pty?.write(data),
@@ -443,12 +459,11 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       return;
     }
     lastCheckAt = performance.now();
-    void screen.settled().then(() => {
+    void screen.state().then(({ text, promptState }) => {
       // A trust dialog comes before SessionStart: the hub must hear it, so the identity waits no more.
-      if (!ready && !identitySettled && screen.text().includes(TRUST_TEXT)) settleIdentity('trust dialog');
-      if (!ready) trust.check(screen.text());
-      const state = screen.promptState();
-      if (!ready && state.kind !== 'starting') {
+      if (!ready && !identitySettled && text.includes(TRUST_TEXT)) settleIdentity('trust dialog');
+      if (!ready) trust.check(text);
+      if (!ready && promptState.kind !== 'starting') {
         ready = true;
         readyAt = Date.now();
         log(`ready in ${readyAt - startedAt} ms`);
@@ -533,11 +548,10 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   const exit = await pty.exited;
   settleIdentity('claude exited');
   if (checkTimer) clearTimeout(checkTimer);
-  await screen.settled();
+  const finalScreen = await screen.state();
   let failure: string | null = null;
   if (!ready) {
-    const lines = screen
-      .text()
+    const lines = finalScreen.text
       .split('\n')
       .map((l) => l.trimEnd())
       .filter((l) => l.trim() !== '')

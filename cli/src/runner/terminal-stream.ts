@@ -3,7 +3,7 @@
 // taken at an exact parsed offset; the PTY's size and the desk's presence are reported.
 //
 //   PTY ──data(offset)──► batch (one event-loop turn, ≤ FLUSH_MAX_BYTES) ──terminal:output──► hub
-//   screen model ──whenParsed(P)──► serialize ──terminal:snapshot {offset: P}──┘ (before any byte ≥ P)
+//   screen model ──snapshot() at P (its own thread)──► terminal:snapshot {offset: P}──┘ (before any byte ≥ P)
 //   hub ──terminal:viewers / snapshot-request──► here
 //
 // Invariants: bytes leave in offset order, and a snapshot at P is sent after every byte < P and
@@ -11,6 +11,7 @@
 // dropped and the hub gets a fresh snapshot once it catches up, so memory here stays bounded.
 // Terminal bytes are never written to the on-disk outbox: after a reconnect the hub asks again.
 import type { Ack, CliAcks, CliEventName, CliPayload } from '@tether/shared';
+import type { ScreenModel } from '../screen/screen.ts';
 
 /** Largest terminal:output event. A burst read in one turn goes out in pieces this size: 256 KiB
  *  makes per-event costs (socket.io framing, ack, the hub's lookup and log append, one send per
@@ -32,12 +33,7 @@ export type TerminalStreamLink = {
   send<E extends CliEventName>(event: E, payload: CliPayload<E>, onAck?: (ack: Ack<CliAcks[E]>) => void): boolean;
 };
 
-export type TerminalStreamScreen = {
-  whenParsed(callback: () => void): void;
-  serialize(options?: { scrollback?: number }): string;
-  cols(): number;
-  rowsCount(): number;
-};
+export type TerminalStreamScreen = Pick<ScreenModel, 'snapshot' | 'cols' | 'rowsCount'>;
 
 export type TerminalStream = ReturnType<typeof createTerminalStream>;
 
@@ -118,15 +114,6 @@ export function createTerminalStream(options: {
     setImmediate(flush);
   };
 
-  const serialize = (): string => {
-    let lines = SNAPSHOT_SCROLLBACK_LINES;
-    for (;;) {
-      const data = screen.serialize({ scrollback: lines });
-      if (data.length <= MAX_SNAPSHOT_CHARS || lines === 0) return data;
-      lines = Math.floor(lines / 2);
-    }
-  };
-
   /** Snapshot at the current PTY offset P: bytes < P go out first, bytes ≥ P wait for it. */
   function takeSnapshot(onAck?: () => void) {
     if (stopped) return onAck?.();
@@ -146,13 +133,16 @@ export function createTerminalStream(options: {
     // Bytes that arrive from now on start at `offset`; they are held until the snapshot is out.
     clearPending();
     pendingStart = offset;
-    screen.whenParsed(() => {
+    // The screen model answers at exactly the bytes written to it before this call, which are the
+    // PTY's bytes < `offset` (the runner writes every chunk to the screen before it reaches here).
+    void screen.snapshot({ scrollback: SNAPSHOT_SCROLLBACK_LINES, maxChars: MAX_SNAPSHOT_CHARS }).then((snapshot) => {
       snapshotting = false;
       if (stopped) return acked();
-      const sent = link.send('terminal:snapshot', { sessionId, offset, cols: screen.cols(), rows: screen.rowsCount(), data: serialize() }, acked);
+      const exact = snapshot.offset === offset;
+      const sent = exact && link.send('terminal:snapshot', { sessionId, offset, cols: snapshot.cols, rows: snapshot.rows, data: snapshot.data }, acked);
       if (!sent) acked();
       gap = !sent;
-      if (snapshotWanted) {
+      if (snapshotWanted || !exact) {
         snapshotWanted = false;
         takeSnapshot();
       } else if (viewers > 0) flush();

@@ -19,8 +19,7 @@ async function statesAtMarks(file: string): Promise<Record<string, PromptState>>
     if ('d' in entry) {
       screen.write(entry.d);
     } else {
-      await screen.settled();
-      states[entry.mark] = screen.promptState();
+      states[entry.mark] = (await screen.state()).promptState;
     }
   }
   screen.stop();
@@ -49,8 +48,7 @@ describe('promptState from recorded claude screens', () => {
   it('is starting before any box was drawn', async () => {
     const screen = createScreenModel({ cols: 80, rows: 24 });
     screen.write('Loading…\r\n');
-    await screen.settled();
-    expect(screen.promptState()).toEqual({ kind: 'starting' });
+    expect((await screen.state()).promptState).toEqual({ kind: 'starting' });
     screen.stop();
   });
 });
