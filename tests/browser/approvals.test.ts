@@ -4,62 +4,24 @@
 //   runner ─approval:request─► hub ─approval:requested─► tab: sheet ─approval:answer─► hub
 //   hub ─approval:answered─► runner (checked here)   hub ─approval:resolved─► every tab drops the sheet
 import { randomUUID } from 'node:crypto';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import type { Page } from 'playwright-core';
 import type { Answer, PendingRequest } from '@tether/shared';
-import { connectSocket, emitAck, nextEvent, startHub, type HubHandle } from '../harness/hub.ts';
-import {
-  launchBrowser,
-  loginWithQrLink,
-  saveScreenshot,
-  UI_TIMEOUT_MS,
-  type BrowserHandle,
-  type ViewportName,
-} from '../harness/browser.ts';
-
-const WEB_DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'), 'web', 'dist');
+import { emitAck, nextEvent } from '../harness/hub.ts';
+import { saveScreenshot, UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
+import { useBrowserWorld } from '../harness/browser-world.ts';
 
 type Answered = { sessionId: string; requestId: string; answer: Answer };
 
 describe('approvals and questions from the browser', () => {
-  let hub: HubHandle;
-  let browser: BrowserHandle;
-  const sockets: Socket[] = [];
-
-  beforeAll(async () => {
-    if (!existsSync(join(WEB_DIST, 'index.html'))) {
-      throw new Error('web/dist is missing: build the web app first (cd web && bun run build; npm test does it).');
-    }
-    hub = await startHub({ webDist: WEB_DIST });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    for (const socket of sockets) socket.close();
-    await browser?.stop();
-    await hub?.stop();
-  });
+  const world = useBrowserWorld();
 
   /** A namespace with one waiting session, a runner socket for it, and a page open on it. */
   async function openSession(options: { viewport: ViewportName; namespace: string; title: string }) {
-    const token = await hub.createToken(options.namespace);
-    const runner = await connectSocket({ url: hub.url, nsp: '/cli', token });
-    sockets.push(runner);
-    const sessionId = randomUUID();
-    const registered = await emitAck(runner, 'session:register', {
-      id: sessionId,
-      cwd: '/home/dev/src/tether',
-      launchKind: 'pty',
-      title: options.title,
-      status: 'idle',
-    });
-    expect(registered.ok).toBe(true);
-    const page = await browser.newPage({ viewport: options.viewport });
-    await loginWithQrLink(page, { hubUrl: hub.url, token });
+    const token = await world.hub.createToken(options.namespace);
+    const { runner, sessionId } = await world.runnerWithSession(token, { cwd: '/home/dev/src/tether', launchKind: 'pty', title: options.title, status: 'idle' });
+    const page = await world.signedInPage(options.viewport, token);
     await page.getByRole('link', { name: new RegExp(options.title) }).click();
     await page.getByRole('heading', { name: options.title, level: 1 }).waitFor({ timeout: UI_TIMEOUT_MS });
     await page.getByRole('log', { name: 'Chat' }).waitFor({ timeout: UI_TIMEOUT_MS });
@@ -243,8 +205,7 @@ describe('approvals and questions from the browser', () => {
       namespace: 'two-tabs',
       title: 'Two devices',
     });
-    const desk = await browser.newPage({ viewport: 'desktop' });
-    await loginWithQrLink(desk, { hubUrl: hub.url, token });
+    const desk = await world.signedInPage('desktop', token);
     await desk.getByRole('link', { name: /Two devices/ }).click();
     await desk.getByRole('log', { name: 'Chat' }).waitFor({ timeout: UI_TIMEOUT_MS });
 

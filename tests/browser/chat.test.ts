@@ -4,53 +4,22 @@
 //
 //   composer ─prompt:send─► hub ─prompt:deliver─► runner ─prompt:status/message:append─► hub ─► tab
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import type { Page } from 'playwright-core';
-import { connectSocket, emitAck, nextEvent, startHub, type HubHandle } from '../harness/hub.ts';
-import {
-  launchBrowser,
-  loginWithQrLink,
-  saveScreenshot,
-  UI_TIMEOUT_MS,
-  type BrowserHandle,
-  type ViewportName,
-} from '../harness/browser.ts';
-
-const WEB_DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'), 'web', 'dist');
+import { emitAck, nextEvent } from '../harness/hub.ts';
+import { saveScreenshot, UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
+import { useBrowserWorld } from '../harness/browser-world.ts';
 
 type Delivery = { sessionId: string; promptId: string; text: string };
 
 describe('chat: sending, delivery, stop', () => {
-  let hub: HubHandle;
-  let browser: BrowserHandle;
-  const sockets: Socket[] = [];
-
-  beforeAll(async () => {
-    if (!existsSync(join(WEB_DIST, 'index.html'))) {
-      throw new Error('web/dist is missing: build the web app first (cd web && bun run build; npm test does it).');
-    }
-    hub = await startHub({ webDist: WEB_DIST });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    for (const socket of sockets) socket.close();
-    await browser?.stop();
-    await hub?.stop();
-  });
+  const world = useBrowserWorld();
 
   async function openSession(viewport: ViewportName, title: string) {
-    const token = await hub.createToken(`chat-${viewport}`);
-    const runner = await connectSocket({ url: hub.url, nsp: '/cli', token });
-    sockets.push(runner);
-    const sessionId = randomUUID();
-    expect((await emitAck(runner, 'session:register', { id: sessionId, cwd: '/home/dev/src/tether', launchKind: 'headless', title, status: 'idle' })).ok).toBe(true);
-    const page = await browser.newPage({ viewport });
-    await loginWithQrLink(page, { hubUrl: hub.url, token });
+    const token = await world.hub.createToken(`chat-${viewport}`);
+    const { runner, sessionId } = await world.runnerWithSession(token, { cwd: '/home/dev/src/tether', launchKind: 'headless', title, status: 'idle' });
+    const page = await world.signedInPage(viewport, token);
     await page.getByRole('link', { name: new RegExp(title) }).click();
     await page.getByRole('log', { name: 'Chat' }).waitFor({ timeout: UI_TIMEOUT_MS });
     return { runner, sessionId, page };

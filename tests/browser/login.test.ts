@@ -5,44 +5,13 @@
 //   ─► open it: chat backfill + a live message ─► paste-token login (bad token, then good) ─► log out
 //
 // Every screen is saved to test-artifacts/screenshots/<name>-<phone|desktop>.png for a person to look at.
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Socket } from 'socket.io-client';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { ChatMessageInput, SessionRegistration } from '@tether/shared';
-import { connectSocket, emitAck, startHub, type HubHandle } from '../harness/hub.ts';
-import { launchBrowser, saveScreenshot, type BrowserHandle, type ViewportName } from '../harness/browser.ts';
-
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const WEB_DIST = join(REPO_ROOT, 'web', 'dist');
-/** UI assertions wait this long: a live update crosses socket → hub → socket → React in well under 1 s. */
-const UI_TIMEOUT_MS = 10_000;
-
-function requireBuiltWeb(): void {
-  const index = join(WEB_DIST, 'index.html');
-  if (!existsSync(index)) {
-    throw new Error(`web/dist is missing: build the web app first (cd web && bun run build; npm test does it).`);
-  }
-  // A build older than the sources is a stale test: say so instead of testing old code.
-  const built = statSync(index).mtimeMs;
-  const newest = newestMtime(join(REPO_ROOT, 'web', 'src'));
-  if (newest > built + 1000) {
-    console.warn('tests/browser: web/dist is older than web/src; rebuild (cd web && bun run build) to test current code');
-  }
-}
-
-function newestMtime(dir: string): number {
-  // Small tree (tens of files): a plain recursive walk is fine.
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
+import { emitAck } from '../harness/hub.ts';
+import { saveScreenshot, UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
+import { useBrowserWorld } from '../harness/browser-world.ts';
 
 function registration(overrides: Partial<SessionRegistration> = {}): SessionRegistration {
   return { id: randomUUID(), cwd: '/home/dev/src/tether', launchKind: 'pty', status: 'idle', ...overrides };
@@ -111,21 +80,7 @@ async function waitVisible(locator: ReturnType<Page['getByRole']>): Promise<void
 }
 
 describe('login and the live session list', () => {
-  let hub: HubHandle;
-  let browser: BrowserHandle;
-  const runners: Socket[] = [];
-
-  beforeAll(async () => {
-    requireBuiltWeb();
-    hub = await startHub({ webDist: WEB_DIST });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    for (const runner of runners) runner.close();
-    await browser?.stop();
-    await hub?.stop();
-  });
+  const world = useBrowserWorld();
 
   /** The same screen in dark mode: a second page with the same stored login. */
   async function saveDarkScreenshot(options: {
@@ -135,8 +90,8 @@ describe('login and the live session list', () => {
     name: string;
     ready: (page: Page) => ReturnType<Page['getByRole']>;
   }) {
-    const dark = await browser.newPage({ viewport: options.viewport, colorScheme: 'dark' });
-    await dark.goto(`${hub.url}/login`);
+    const dark = await world.browser.newPage({ viewport: options.viewport, colorScheme: 'dark' });
+    await dark.goto(`${world.hub.url}/login`);
     await dark.evaluate((login) => login && localStorage.setItem('tether.login', login), options.login);
     await dark.goto(options.url);
     await waitVisible(options.ready(dark));
@@ -144,26 +99,20 @@ describe('login and the live session list', () => {
     await dark.close();
   }
 
-  async function runnerSocket(token: string): Promise<Socket> {
-    const socket = await connectSocket({ url: hub.url, nsp: '/cli', token });
-    runners.push(socket);
-    return socket;
-  }
-
   for (const viewport of ['phone', 'desktop'] as const satisfies readonly ViewportName[]) {
     it(`QR link at ${viewport}: empty list, a session appears live, its chat opens`, async () => {
       // Each viewport gets its own namespace, so the "empty" list really is empty.
       const namespace = `qr-${viewport}`;
-      const token = await hub.createToken(namespace);
-      const page = await browser.newPage({ viewport });
+      const token = await world.hub.createToken(namespace);
+      const page = await world.browser.newPage({ viewport });
       const $ = ui(page);
 
-      await page.goto(`${hub.url}/#token=${token}`);
+      await page.goto(`${world.hub.url}/#token=${token}`);
       await waitVisible($.sessionsHeading);
       await waitVisible($.emptyTitle);
       // The token never stays in the address bar (or history), and only the session is stored.
       expect(page.url()).not.toContain('tth_');
-      expect(page.url()).toBe(`${hub.url}/`);
+      expect(page.url()).toBe(`${world.hub.url}/`);
       const stored = await page.evaluate(() => JSON.stringify(localStorage));
       expect(stored).not.toContain(token);
       expect(stored).toContain(namespace);
@@ -173,7 +122,7 @@ describe('login and the live session list', () => {
       await saveScreenshot(page, { name: 'sessions-empty', viewport });
 
       // A runner registers: the row appears without a reload.
-      const runner = await runnerSocket(token);
+      const runner = await world.connect({ token });
       const first = registration({ title: 'Fix the flaky login test', status: 'thinking' });
       const registered = await emitAck(runner, 'session:register', first);
       expect(registered.ok).toBe(true);
@@ -255,10 +204,10 @@ describe('login and the live session list', () => {
     });
 
     it(`token login at ${viewport}: a bad token is refused clearly, a good one signs in, log out`, async () => {
-      const page = await browser.newPage({ viewport });
+      const page = await world.browser.newPage({ viewport });
       const $ = ui(page);
 
-      await page.goto(`${hub.url}/`);
+      await page.goto(`${world.hub.url}/`);
       await waitVisible($.loginTitle);
       expect(new URL(page.url()).pathname).toBe('/login');
       await saveScreenshot(page, { name: 'login', viewport });
@@ -270,7 +219,7 @@ describe('login and the live session list', () => {
       await expect(alert.textContent()).resolves.toMatch(/wasn't accepted/);
       await saveScreenshot(page, { name: 'login-error', viewport });
 
-      await $.tokenInput.fill(`  ${hub.token}  `);
+      await $.tokenInput.fill(`  ${world.hub.token}  `);
       await $.signIn.press('Enter');
       await waitVisible($.sessionsHeading);
       await waitVisible($.connection);
@@ -283,20 +232,20 @@ describe('login and the live session list', () => {
       const stored = await page.evaluate(() => localStorage.getItem('tether.login'));
       expect(stored).toBeNull();
       // Logged out means logged out: going back to / lands on the login screen again.
-      await page.goto(`${hub.url}/`);
+      await page.goto(`${world.hub.url}/`);
       await waitVisible($.loginTitle);
       await page.close();
     });
   }
 
   it('says so when the hub cannot be reached', async () => {
-    const page = await browser.newPage({ viewport: 'phone' });
+    const page = await world.browser.newPage({ viewport: 'phone' });
     const $ = ui(page);
-    await page.goto(`${hub.url}/login`);
+    await page.goto(`${world.hub.url}/login`);
     await waitVisible($.loginTitle);
     // Cut the network under the page: the login request fails like an unreachable hub would.
     await page.route('**/api/**', (route) => route.abort('connectionrefused'));
-    await $.tokenInput.fill(hub.token);
+    await $.tokenInput.fill(world.hub.token);
     await $.signIn.click();
     const alert = page.getByRole('alert');
     await waitVisible(alert);

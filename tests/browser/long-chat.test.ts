@@ -6,16 +6,12 @@
 //   store (10k seeded) ─► session:watch (latest page) ─► windowed list ◄─ Load earlier (REST pages)
 //   runner socket ─message:append─► hub ─message:added─► list (follows or counts "new")
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Socket } from 'socket.io-client';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { connectSocket, emitAck, startHub, type HubHandle } from '../harness/hub.ts';
-import { launchBrowser, loginWithQrLink, saveScreenshot, seedLongChat, UI_TIMEOUT_MS, type BrowserHandle } from '../harness/browser.ts';
+import { emitAck } from '../harness/hub.ts';
+import { saveScreenshot, seedLongChat, UI_TIMEOUT_MS } from '../harness/browser.ts';
+import { useBrowserWorld } from '../harness/browser-world.ts';
 
-const WEB_DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'), 'web', 'dist');
 const MESSAGES = 10_000;
 /** Rows the windowed list may keep in the DOM: a screenful plus overscan, never the session. */
 const MAX_DOM_ROWS = 80;
@@ -49,33 +45,15 @@ async function measureScroll(page: Page, steps: number) {
 }
 
 describe('long chat: 10k messages, windowed', () => {
-  let hub: HubHandle;
-  let browser: BrowserHandle;
-  const sockets: Socket[] = [];
-
-  beforeAll(async () => {
-    if (!existsSync(join(WEB_DIST, 'index.html'))) throw new Error('web/dist is missing: build the web app first (cd web && bun run build).');
-    hub = await startHub({ webDist: WEB_DIST });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    for (const socket of sockets) socket.close();
-    await browser?.stop();
-    await hub?.stop();
-  });
+  const world = useBrowserWorld();
 
   it('phone: opens at the end, pages all 10k in without jumping, scrolls at frame rate, follows and jumps to latest', async () => {
     const namespace = 'long-chat';
-    const token = await hub.createToken(namespace);
-    const runner = await connectSocket({ url: hub.url, nsp: '/cli', token });
-    sockets.push(runner);
-    const sessionId = randomUUID();
-    expect((await emitAck(runner, 'session:register', { id: sessionId, cwd: '/home/dev/src/big', launchKind: 'headless', title: 'Ten thousand messages', status: 'idle' })).ok).toBe(true);
-    const seeded = seedLongChat({ store: hub.store, namespace, sessionId, count: MESSAGES });
+    const token = await world.hub.createToken(namespace);
+    const { runner, sessionId } = await world.runnerWithSession(token, { cwd: '/home/dev/src/big', launchKind: 'headless', title: 'Ten thousand messages', status: 'idle' });
+    const seeded = seedLongChat({ store: world.hub.store, namespace, sessionId, count: MESSAGES });
 
-    const page = await browser.newPage({ viewport: 'phone' });
-    await loginWithQrLink(page, { hubUrl: hub.url, token });
+    const page = await world.signedInPage('phone', token);
     const opened = Date.now();
     await page.getByRole('link', { name: /Ten thousand messages/ }).click();
     const log = page.getByRole('log', { name: 'Chat' });

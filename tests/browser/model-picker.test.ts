@@ -4,51 +4,25 @@
 //
 //   model chip ─► panel (opus / sonnet / haiku / free text) ─session:set-model─► hub ─► runner
 //   runner ─session:update {model}─► hub ─session:updated─► header chip
-import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Socket } from 'socket.io-client';
-import { connectSocket, emitAck, nextEvent, startHub, type HubHandle } from '../harness/hub.ts';
-import { launchBrowser, loginWithQrLink, saveScreenshot, UI_TIMEOUT_MS, VIEWPORTS, type BrowserHandle, type ViewportName } from '../harness/browser.ts';
-
-const WEB_DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'), 'web', 'dist');
+import { describe, expect, it } from 'vitest';
+import { emitAck, nextEvent } from '../harness/hub.ts';
+import { saveScreenshot, UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
+import { useBrowserWorld } from '../harness/browser-world.ts';
 
 describe('model picker', () => {
-  let hub: HubHandle;
-  let browser: BrowserHandle;
-  const sockets: Socket[] = [];
-
-  beforeAll(async () => {
-    if (!existsSync(join(WEB_DIST, 'index.html'))) throw new Error('web/dist is missing: build the web app first (cd web && bun run build).');
-    hub = await startHub({ webDist: WEB_DIST });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    for (const socket of sockets) socket.close();
-    await browser?.stop();
-    await hub?.stop();
-  });
+  const world = useBrowserWorld();
 
   for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
     it(`${viewport}: shows the current model, switches to an alias and to a typed name`, async () => {
-      const token = await hub.createToken(`model-${viewport}`);
-      const runner = await connectSocket({ url: hub.url, nsp: '/cli', token });
-      sockets.push(runner);
-      const sessionId = randomUUID();
-      const registered = await emitAck(runner, 'session:register', {
-        id: sessionId,
+      const token = await world.hub.createToken(`model-${viewport}`);
+      const { runner, sessionId } = await world.runnerWithSession(token, {
         cwd: '/home/dev/src/tether',
         launchKind: 'pty',
         title: 'Pick a model',
         status: 'idle',
         model: 'claude-sonnet-4-5-20250929',
       });
-      expect(registered.ok).toBe(true);
-      const page = await browser.newPage({ viewport });
-      await loginWithQrLink(page, { hubUrl: hub.url, token });
+      const page = await world.signedInPage(viewport, token);
       await page.getByRole('link', { name: /Pick a model/ }).click();
 
       const chip = page.getByRole('button', { name: 'Model: sonnet 4.5. Change model' });

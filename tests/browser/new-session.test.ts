@@ -8,57 +8,32 @@
 //
 //   form ─session:spawn─► hub ─daemon:spawn─► daemon ─► runner ─session:register (idle)─► hub ─ack─► form
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Socket } from 'socket.io-client';
-import { connectSocket, emitAck, startHub, type HubHandle } from '../harness/hub.ts';
-import { launchBrowser, loginWithQrLink, saveScreenshot, UI_TIMEOUT_MS, type BrowserHandle } from '../harness/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { emitAck } from '../harness/hub.ts';
+import { saveScreenshot, UI_TIMEOUT_MS } from '../harness/browser.ts';
+import { useBrowserWorld } from '../harness/browser-world.ts';
+import { useCleanups } from '../harness/cleanups.ts';
 import { startFakeAnthropic, text } from '../fixtures/fake-anthropic/index.ts';
 import { createClaudeSandbox } from '../harness/claude.ts';
 import { startDaemon } from '../harness/daemon.ts';
 
-const WEB_DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'), 'web', 'dist');
 /** A real spawn is acked once claude is ready; the hub gives up at 45 s. */
 const SPAWN_UI_TIMEOUT_MS = 50_000;
 
 type DaemonSpawn = { sessionId: string; cwd: string; launchKind: string; createDir: boolean; permissionMode: string | null; model: string | null };
 
 describe('new session form', () => {
-  let hub: HubHandle;
-  let browser: BrowserHandle;
-  const sockets: Socket[] = [];
-  let cleanups: Array<() => unknown> = [];
-
-  beforeAll(async () => {
-    if (!existsSync(join(WEB_DIST, 'index.html'))) throw new Error('web/dist is missing: build the web app first (cd web && bun run build).');
-    hub = await startHub({ webDist: WEB_DIST });
-    browser = await launchBrowser();
-  });
-
-  afterEach(async () => {
-    for (const fn of cleanups.reverse()) await fn();
-    cleanups = [];
-  });
-
-  afterAll(async () => {
-    for (const socket of sockets) socket.close();
-    await browser?.stop();
-    await hub?.stop();
-  });
+  const world = useBrowserWorld();
+  const defer = useCleanups();
 
   it('phone: machine + recent directory, headless by default, missing directory → create and start as PTY, progress, opens the session', async () => {
     const namespace = 'new-phone';
-    const token = await hub.createToken(namespace);
+    const token = await world.hub.createToken(namespace);
     const machineId = randomUUID();
-    const daemon = await connectSocket({ url: hub.url, nsp: '/cli', token, client: 'daemon' });
-    sockets.push(daemon);
+    const daemon = await world.connect({ token, client: 'daemon' });
     expect((await emitAck(daemon, 'machine:register', { id: machineId, name: 'studio-mac', os: 'darwin', user: 'dev', home: '/Users/dev' })).ok).toBe(true);
     // An earlier session on that machine makes its directory a "recent" one.
-    const old = await connectSocket({ url: hub.url, nsp: '/cli', token });
-    sockets.push(old);
-    expect((await emitAck(old, 'session:register', { id: randomUUID(), machineId, cwd: '/Users/dev/src/webshop', launchKind: 'headless', status: 'idle', title: 'old' })).ok).toBe(true);
+    await world.runnerWithSession(token, { machineId, cwd: '/Users/dev/src/webshop', launchKind: 'headless', status: 'idle', title: 'old' });
 
     // The stand-in daemon: the first request finds no directory; the next one starts a "runner".
     const requests: DaemonSpawn[] = [];
@@ -71,15 +46,13 @@ describe('new session form', () => {
       ack({ ok: true, pid: 4242, cwd: payload.cwd, logFile: '/tmp/runner.log' });
       // The runner registers a moment later and is ready (idle) after that.
       setTimeout(async () => {
-        const runner = await connectSocket({ url: hub.url, nsp: '/cli', token });
-        sockets.push(runner);
+        const runner = await world.connect({ token });
         await emitAck(runner, 'session:register', { id: payload.sessionId, machineId, cwd: payload.cwd, launchKind: payload.launchKind, status: 'starting', title: 'fresh' });
         setTimeout(() => void emitAck(runner, 'session:update', { sessionId: payload.sessionId, patch: { status: 'idle' } }), 1_200);
       }, 300);
     });
 
-    const page = await browser.newPage({ viewport: 'phone' });
-    await loginWithQrLink(page, { hubUrl: hub.url, token });
+    const page = await world.signedInPage('phone', token);
     await page.getByRole('link', { name: 'New session' }).click();
     const form = page.getByRole('form', { name: 'New session' });
     await form.waitFor({ timeout: UI_TIMEOUT_MS });
@@ -110,10 +83,9 @@ describe('new session form', () => {
   });
 
   it('desktop: with no machine, the form says how to get one and cannot start', async () => {
-    const token = await hub.createToken('new-none');
-    const page = await browser.newPage({ viewport: 'desktop' });
-    await loginWithQrLink(page, { hubUrl: hub.url, token });
-    await page.goto(`${hub.url}/new`);
+    const token = await world.hub.createToken('new-none');
+    const page = await world.signedInPage('desktop', token);
+    await page.goto(`${world.hub.url}/new`);
     const form = page.getByRole('form', { name: 'New session' });
     await form.getByText(/No machine has registered yet/).waitFor({ timeout: UI_TIMEOUT_MS });
     await form.getByRole('textbox', { name: 'Directory' }).fill('/srv/app');
@@ -124,14 +96,13 @@ describe('new session form', () => {
 
   it('desktop: the real daemon starts a PTY claude from the form and its terminal opens', async () => {
     const fake = await startFakeAnthropic({ script: [text('hello from the spawned session')] });
-    cleanups.push(() => fake.stop());
+    defer(() => fake.stop());
     const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-    cleanups.push(() => sandbox.stop());
-    const daemon = await startDaemon({ hub, sandbox, name: 'ci-box' });
-    cleanups.push(() => daemon.stop());
+    defer(() => sandbox.stop());
+    const daemon = await startDaemon({ hub: world.hub, sandbox, name: 'ci-box' });
+    defer(() => daemon.stop());
 
-    const page = await browser.newPage({ viewport: 'desktop' });
-    await loginWithQrLink(page, { hubUrl: hub.url, token: hub.token });
+    const page = await world.signedInPage('desktop', world.hub.token);
     await page.getByRole('link', { name: 'New session' }).click();
     const form = page.getByRole('form', { name: 'New session' });
     await form.getByRole('radio', { name: /ci-box/ }).check();
@@ -146,8 +117,7 @@ describe('new session form', () => {
     await page.locator('.xterm-rows').getByText(/\? for shortcuts/).waitFor({ timeout: UI_TIMEOUT_MS });
     await saveScreenshot(page, { name: 'new-session-started-terminal', viewport: 'desktop' });
     const sessionId = /\/sessions\/([0-9a-f-]{36})\//.exec(page.url())![1]!;
-    const phone = await connectSocket({ url: hub.url, nsp: '/web', token: hub.token });
-    sockets.push(phone);
+    const phone = await world.connect({ nsp: '/web', token: world.hub.token });
     expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
     await page.close();
   });

@@ -7,55 +7,39 @@
 //   tab ─client:visibility─► hub ─(no visible tab)─► local push endpoint ─► decrypt
 //   CDP ServiceWorker.deliverPushMessage ─► sw.ts push ─► showNotification
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Socket } from 'socket.io-client';
 import type { PushMessage } from '@tether/shared';
-import { connectSocket, emitAck, startHub, type HubHandle } from '../harness/hub.ts';
-import { launchBrowser, loginWithQrLink, saveScreenshot, UI_TIMEOUT_MS, type BrowserHandle } from '../harness/browser.ts';
+import { emitAck } from '../harness/hub.ts';
+import { loginWithQrLink, saveScreenshot, UI_TIMEOUT_MS } from '../harness/browser.ts';
+import { useBrowserWorld } from '../harness/browser-world.ts';
 import { createPushKeys, decryptPush, startPushEndpoint, type PushEndpoint } from '../harness/push-endpoint.ts';
 
-const WEB_DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'), 'web', 'dist');
-
 describe('web push in the app', () => {
-  let hub: HubHandle;
-  let browser: BrowserHandle;
+  const world = useBrowserWorld({ requires: 'sw.js' });
   let endpoint: PushEndpoint;
-  const sockets: Socket[] = [];
 
-  beforeAll(async () => {
-    if (!existsSync(join(WEB_DIST, 'sw.js'))) throw new Error('web/dist is missing: build the web app first (cd web && bun run build).');
-    hub = await startHub({ webDist: WEB_DIST });
-    browser = await launchBrowser();
+  beforeAll(() => {
     endpoint = startPushEndpoint();
   });
 
   afterAll(async () => {
-    for (const socket of sockets) socket.close();
-    await browser?.stop();
     await endpoint?.stop();
-    await hub?.stop();
   });
 
   it('phone: an open tab holds pushes back, a closed one lets them through; a push becomes a notification; the menu has the switch', async () => {
-    const token = await hub.createToken('push-app');
+    const token = await world.hub.createToken('push-app');
     const keys = createPushKeys();
-    const subscribed = await fetch(`${hub.url}/api/push/subscribe`, {
+    const subscribed = await fetch(`${world.hub.url}/api/push/subscribe`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ subscription: { endpoint: `${endpoint.url}/sub/phone`, keys: { p256dh: keys.p256dh, auth: keys.auth } } }),
     });
     expect(subscribed.status).toBe(201);
-    const runner = await connectSocket({ url: hub.url, nsp: '/cli', token });
-    sockets.push(runner);
-    const sessionId = randomUUID();
-    expect((await emitAck(runner, 'session:register', { id: sessionId, cwd: '/home/dev/src/app', launchKind: 'headless', title: 'Release notes', status: 'idle' })).ok).toBe(true);
+    const { runner, sessionId } = await world.runnerWithSession(token, { cwd: '/home/dev/src/app', launchKind: 'headless', title: 'Release notes', status: 'idle' });
 
-    const page = await browser.newPage({ viewport: 'phone' });
-    await page.context().grantPermissions(['notifications'], { origin: hub.url });
-    await loginWithQrLink(page, { hubUrl: hub.url, token });
+    const page = await world.browser.newPage({ viewport: 'phone' });
+    await page.context().grantPermissions(['notifications'], { origin: world.hub.url });
+    await loginWithQrLink(page, { hubUrl: world.hub.url, token });
     await page.getByText('Live').first().waitFor({ timeout: UI_TIMEOUT_MS });
 
     // The account menu's switch (Chromium here cannot reach a push service, so only its presence).
@@ -80,7 +64,7 @@ describe('web push in the app', () => {
       await new Promise((r) => setTimeout(r, 10));
     }
     const message: PushMessage = { title: 'Release notes: allow Bash?', body: 'git push', url: `/sessions/${sessionId}`, tag: 'request:test', sessionId, kind: 'approval' };
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin: hub.url, registrationId: registrations[0]!.registrationId, data: JSON.stringify(message) });
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: world.hub.url, registrationId: registrations[0]!.registrationId, data: JSON.stringify(message) });
     const shown = await page.waitForFunction(
       async () => {
         const registration = await navigator.serviceWorker.ready;

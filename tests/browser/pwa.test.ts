@@ -4,33 +4,15 @@
 //
 //   page ─register /sw.js─► worker ─install: index.html + its assets─► Cache Storage
 //   page ─/api/*─► network (never a cache) ; navigation offline ─► cached index.html
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, type HubHandle } from '../harness/hub.ts';
-import { launchBrowser, loginWithQrLink, saveScreenshot, UI_TIMEOUT_MS, type BrowserHandle } from '../harness/browser.ts';
-
-const WEB_DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'), 'web', 'dist');
+import { describe, expect, it } from 'vitest';
+import { saveScreenshot, UI_TIMEOUT_MS } from '../harness/browser.ts';
+import { useBrowserWorld } from '../harness/browser-world.ts';
 
 describe('PWA: installable, shell-only cache', () => {
-  let hub: HubHandle;
-  let browser: BrowserHandle;
-
-  beforeAll(async () => {
-    if (!existsSync(join(WEB_DIST, 'sw.js'))) throw new Error('web/dist/sw.js is missing: build the web app first (cd web && bun run build).');
-    hub = await startHub({ webDist: WEB_DIST });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.stop();
-    await hub?.stop();
-  });
+  const world = useBrowserWorld({ requires: 'sw.js' });
 
   it('phone: manifest + icons + worker make it installable; no API response is ever cached; offline opens the shell', async () => {
-    const page = await browser.newPage({ viewport: 'phone' });
-    await loginWithQrLink(page, { hubUrl: hub.url, token: hub.token });
+    const page = await world.signedInPage('phone', world.hub.token);
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
 
     // Chromium's own installability check: manifest fields, icons it can fetch, a fetch handler.

@@ -9,17 +9,12 @@
 //   runner ─approval:desk-answer {answer: null}─► hub ─approval:resolved─► toast "Answered at the desk"
 //   GET /api/sessions/:id audit ─► "Approval history" panel
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Socket } from 'socket.io-client';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Answer } from '@tether/shared';
-import { connectSocket, emitAck, nextEvent, startHub, type HubHandle } from '../harness/hub.ts';
-import { launchBrowser, loginWithQrLink, saveScreenshot, UI_TIMEOUT_MS, type BrowserHandle, type ViewportName } from '../harness/browser.ts';
-
-const WEB_DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'), 'web', 'dist');
+import { emitAck, nextEvent } from '../harness/hub.ts';
+import { saveScreenshot, UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
+import { useBrowserWorld } from '../harness/browser-world.ts';
 
 type Answered = { sessionId: string; requestId: string; answer: Answer };
 
@@ -35,33 +30,12 @@ const TRUST_SCREEN = [
 ].join('\n');
 
 describe('session facts: bypass, who is in control, terminal size, trust, desk answers, audit', () => {
-  let hub: HubHandle;
-  let browser: BrowserHandle;
-  const sockets: Socket[] = [];
+  const world = useBrowserWorld();
 
-  beforeAll(async () => {
-    if (!existsSync(join(WEB_DIST, 'index.html'))) {
-      throw new Error('web/dist is missing: build the web app first (cd web && bun run build; npm test does it).');
-    }
-    hub = await startHub({ webDist: WEB_DIST });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    for (const socket of sockets) socket.close();
-    await browser?.stop();
-    await hub?.stop();
-  });
-
-  async function world(options: { viewport: ViewportName; namespace: string; register: Record<string, unknown> }) {
-    const token = await hub.createToken(options.namespace);
-    const runner = await connectSocket({ url: hub.url, nsp: '/cli', token });
-    sockets.push(runner);
-    const sessionId = randomUUID();
-    const registered = await emitAck(runner, 'session:register', { id: sessionId, launchKind: 'pty', status: 'idle', ...options.register });
-    expect(registered.ok).toBe(true);
-    const page = await browser.newPage({ viewport: options.viewport });
-    await loginWithQrLink(page, { hubUrl: hub.url, token });
+  async function startSession(options: { viewport: ViewportName; namespace: string; register: Record<string, unknown> }) {
+    const token = await world.hub.createToken(options.namespace);
+    const { runner, sessionId } = await world.runnerWithSession(token, { launchKind: 'pty', status: 'idle', ...options.register });
+    const page = await world.signedInPage(options.viewport, token);
     return { runner, sessionId, page };
   }
 
@@ -72,7 +46,7 @@ describe('session facts: bypass, who is in control, terminal size, trust, desk a
 
   for (const viewport of ['phone', 'desktop'] as const) {
     it(`${viewport}: a bypass session warns in the list and the header; the header says who is in control`, async () => {
-      const { runner, sessionId, page } = await world({
+      const { runner, sessionId, page } = await startSession({
         viewport,
         namespace: `facts-${viewport}`,
         register: { cwd: '/home/dev/src/tether', title: 'Refactor the store', permissionMode: 'bypassPermissions', deskAttached: true },
@@ -110,7 +84,7 @@ describe('session facts: bypass, who is in control, terminal size, trust, desk a
     });
 
     it(`${viewport}: the terminal says who owns the size; Take control once the desk leaves`, async () => {
-      const { runner, sessionId, page } = await world({
+      const { runner, sessionId, page } = await startSession({
         viewport,
         namespace: `size-${viewport}`,
         register: { cwd: '/home/dev/src/tether', title: 'Size owner', deskAttached: true },
@@ -147,7 +121,7 @@ describe('session facts: bypass, who is in control, terminal size, trust, desk a
 
     it(`${viewport}: trust a folder, a request answered at the desk, and the approval history`, async () => {
       const namespace = `trust-${viewport}`;
-      const { runner, sessionId, page } = await world({
+      const { runner, sessionId, page } = await startSession({
         viewport,
         namespace,
         register: { cwd: '/home/dev/src/new-app', title: 'New app' },
@@ -208,8 +182,7 @@ describe('session facts: bypass, who is in control, terminal size, trust, desk a
       await saveScreenshot(page, { name: 'facts-approval-history', viewport });
 
       // A fresh tab has only the hub's audit (no tool names yet), and still says who answered.
-      const fresh = await browser.newPage({ viewport });
-      await loginWithQrLink(fresh, { hubUrl: hub.url, token: await hub.createToken(namespace, 'second phone') });
+      const fresh = await world.signedInPage(viewport, await world.hub.createToken(namespace, 'second phone'));
       await openSession(fresh, 'New app');
       await fresh.getByRole('button', { name: 'Approval history' }).click();
       const freshRows = fresh.getByRole('dialog', { name: 'Approval history' }).getByRole('listitem');

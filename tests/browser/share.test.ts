@@ -5,53 +5,34 @@
 //   header "Share read-only" ─POST /api/sessions/:id/share─► link
 //   viewer ─GET /api/share/:token─► session + messages ; /web socket with the link ─► watch, terminal
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Socket } from 'socket.io-client';
-import { connectSocket, emitAck, startHub, type HubHandle } from '../harness/hub.ts';
-import { launchBrowser, loginWithQrLink, saveScreenshot, UI_TIMEOUT_MS, type BrowserHandle } from '../harness/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { emitAck } from '../harness/hub.ts';
+import { loginWithQrLink, saveScreenshot, UI_TIMEOUT_MS } from '../harness/browser.ts';
+import { useBrowserWorld } from '../harness/browser-world.ts';
 
-const WEB_DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'), 'web', 'dist');
 const SCREEN = '\x1b[1m✻ Welcome to Claude Code!\x1b[0m\r\n\r\n> ';
 
 describe('share link: read-only chat and terminal', () => {
-  let hub: HubHandle;
-  let browser: BrowserHandle;
-  const sockets: Socket[] = [];
-
-  beforeAll(async () => {
-    if (!existsSync(join(WEB_DIST, 'index.html'))) throw new Error('web/dist is missing: build the web app first (cd web && bun run build).');
-    hub = await startHub({ webDist: WEB_DIST });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    for (const socket of sockets) socket.close();
-    await browser?.stop();
-    await hub?.stop();
-  });
+  const world = useBrowserWorld();
 
   it('desktop owner shares; a phone without a login watches chat and terminal; revoke stops it', async () => {
-    const token = await hub.createToken('share-owner');
-    const runner = await connectSocket({ url: hub.url, nsp: '/cli', token });
-    sockets.push(runner);
+    const token = await world.hub.createToken('share-owner');
+    const runner = await world.connect({ token });
     const sessionId = randomUUID();
     let offset = 0;
     runner.on('terminal:snapshot-request', () => {
       void emitAck(runner, 'terminal:snapshot', { sessionId, offset, cols: 80, rows: 24, data: SCREEN });
     });
-    expect((await emitAck(runner, 'session:register', { id: sessionId, cwd: '/home/dev/src/tether', launchKind: 'pty', title: 'Pairing on the parser', status: 'idle' })).ok).toBe(true);
+    await world.registerSession(runner, { id: sessionId, cwd: '/home/dev/src/tether', launchKind: 'pty', title: 'Pairing on the parser', status: 'idle' });
     const say = async (role: 'user' | 'assistant', text: string) =>
       expect((await emitAck(runner, 'message:append', { sessionId, messages: [{ id: randomUUID(), role, content: [{ type: 'text', text }], createdAt: Date.now() }] })).ok).toBe(true);
     await say('user', 'Why does the parser drop the last line?');
     await say('assistant', 'It holds back a **partial** last line until the newline arrives.');
 
     // The owner makes a one-hour link.
-    const owner = await browser.newPage({ viewport: 'desktop' });
-    await owner.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: hub.url });
-    await loginWithQrLink(owner, { hubUrl: hub.url, token });
+    const owner = await world.browser.newPage({ viewport: 'desktop' });
+    await owner.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: world.hub.url });
+    await loginWithQrLink(owner, { hubUrl: world.hub.url, token });
     await owner.getByRole('link', { name: /Pairing on the parser/ }).click();
     await owner.getByRole('button', { name: 'Share read-only' }).click();
     const panel = owner.getByRole('dialog', { name: 'Share read-only' });
@@ -60,14 +41,14 @@ describe('share link: read-only chat and terminal', () => {
     const linkBox = panel.getByRole('textbox', { name: 'Share link' });
     await linkBox.waitFor({ timeout: UI_TIMEOUT_MS });
     const url = await linkBox.inputValue();
-    expect(url).toMatch(new RegExp(`^${hub.url}/share/[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$`));
+    expect(url).toMatch(new RegExp(`^${world.hub.url}/share/[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$`));
     await panel.getByRole('button', { name: 'Copy link' }).click();
     await panel.getByRole('button', { name: 'Copied' }).waitFor({ timeout: UI_TIMEOUT_MS });
     await expect(owner.evaluate(() => navigator.clipboard.readText())).resolves.toBe(url);
     await saveScreenshot(owner, { name: 'share-panel', viewport: 'desktop' });
 
     // A phone with no login opens it.
-    const viewer = await browser.newPage({ viewport: 'phone' });
+    const viewer = await world.browser.newPage({ viewport: 'phone' });
     await viewer.goto(url);
     await viewer.getByRole('heading', { name: 'Pairing on the parser' }).waitFor({ timeout: UI_TIMEOUT_MS });
     const log = viewer.getByRole('log', { name: 'Chat' });
@@ -98,17 +79,17 @@ describe('share link: read-only chat and terminal', () => {
     await panel.getByText(/Link revoked/).waitFor({ timeout: UI_TIMEOUT_MS });
     await viewer.getByRole('alert').getByText(/expired or was revoked/).waitFor({ timeout: UI_TIMEOUT_MS });
     expect(typed).toBe(0);
-    const gone = await fetch(`${hub.url}/api/share/${url.split('/share/')[1]}`);
+    const gone = await fetch(`${world.hub.url}/api/share/${url.split('/share/')[1]}`);
     expect(gone.status).toBe(401);
     await viewer.close();
     await owner.close();
   });
 
   it('a malformed or unknown link says so', async () => {
-    const page = await browser.newPage({ viewport: 'phone' });
-    await page.goto(`${hub.url}/share/not-a-token`);
+    const page = await world.browser.newPage({ viewport: 'phone' });
+    await page.goto(`${world.hub.url}/share/not-a-token`);
     await page.getByRole('heading', { name: 'Not a share link' }).waitFor({ timeout: UI_TIMEOUT_MS });
-    await page.goto(`${hub.url}/share/aaaa.bbbb.cccc`);
+    await page.goto(`${world.hub.url}/share/aaaa.bbbb.cccc`);
     await page.getByRole('heading', { name: 'Link not available' }).waitFor({ timeout: UI_TIMEOUT_MS });
     await saveScreenshot(page, { name: 'share-expired', viewport: 'phone' });
     await page.close();

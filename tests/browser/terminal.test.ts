@@ -4,15 +4,10 @@
 //   tab ─terminal:subscribe─► hub ─terminal:snapshot-request─► runner ─snapshot, output─► hub ─► xterm
 //   quick keys / typing ─terminal:input─► hub ─► runner      leaving the tab ─► terminal:viewers 0
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Socket } from 'socket.io-client';
-import { connectSocket, emitAck, nextEvent, startHub, type HubHandle } from '../harness/hub.ts';
-import { launchBrowser, loginWithQrLink, saveScreenshot, UI_TIMEOUT_MS, type BrowserHandle } from '../harness/browser.ts';
-
-const WEB_DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'), 'web', 'dist');
+import { describe, expect, it } from 'vitest';
+import { emitAck, nextEvent } from '../harness/hub.ts';
+import { saveScreenshot, UI_TIMEOUT_MS } from '../harness/browser.ts';
+import { useBrowserWorld } from '../harness/browser-world.ts';
 
 /** A screen like claude's idle TUI, as the runner's @xterm/headless would serialize it. */
 const SCREEN = [
@@ -27,29 +22,12 @@ const SCREEN = [
 type Input = { sessionId: string; data: string };
 
 describe('terminal', () => {
-  let hub: HubHandle;
-  let browser: BrowserHandle;
-  const sockets: Socket[] = [];
-
-  beforeAll(async () => {
-    if (!existsSync(join(WEB_DIST, 'index.html'))) {
-      throw new Error('web/dist is missing: build the web app first (cd web && bun run build; npm test does it).');
-    }
-    hub = await startHub({ webDist: WEB_DIST });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    for (const socket of sockets) socket.close();
-    await browser?.stop();
-    await hub?.stop();
-  });
+  const world = useBrowserWorld();
 
   for (const viewport of ['phone', 'desktop'] as const) {
     it(`${viewport}: shows the screen and live bytes, sends quick keys and typing, stops streaming when left`, async () => {
-      const token = await hub.createToken(`term-${viewport}`);
-      const runner = await connectSocket({ url: hub.url, nsp: '/cli', token });
-      sockets.push(runner);
+      const token = await world.hub.createToken(`term-${viewport}`);
+      const runner = await world.connect({ token });
       const sessionId = randomUUID();
       let offset = 0;
       const encoder = new TextEncoder();
@@ -59,15 +37,12 @@ describe('terminal', () => {
       });
       const viewerCounts: number[] = [];
       runner.on('terminal:viewers', (payload: { count: number }) => viewerCounts.push(payload.count));
-      expect(
-        (await emitAck(runner, 'session:register', { id: sessionId, cwd: '/home/dev/src/tether', launchKind: 'pty', title: 'Terminal session', status: 'idle' })).ok,
-      ).toBe(true);
+      await world.registerSession(runner, { id: sessionId, cwd: '/home/dev/src/tether', launchKind: 'pty', title: 'Terminal session', status: 'idle' });
       const bytes = encoder.encode('\x1b[2J\x1b[H');
       expect((await emitAck(runner, 'terminal:output', { sessionId, offset, data: bytes })).ok).toBe(true);
       offset += bytes.byteLength;
 
-      const page = await browser.newPage({ viewport });
-      await loginWithQrLink(page, { hubUrl: hub.url, token });
+      const page = await world.signedInPage(viewport, token);
       await page.getByRole('link', { name: /Terminal session/ }).click();
       await page.getByRole('link', { name: 'Terminal', exact: true }).click();
       const screen = page.locator('.xterm-rows');

@@ -8,7 +8,7 @@ import { claudeBin } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { emitAck } from '../harness/hub.ts';
 import { startDesk } from '../harness/daemon.ts';
-import { chatText, TETHER_MAIN, watchSession } from '../harness/runner.ts';
+import { chatText, runTether, watchSession } from '../harness/runner.ts';
 import { startDaemonWorld } from '../harness/world.ts';
 import type { Session } from '@tether/shared';
 
@@ -33,12 +33,6 @@ async function world(replies: string[]) {
     return desk;
   };
   return { ...started, attach };
-}
-
-async function tether(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([process.execPath, TETHER_MAIN, ...args], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, stdout, stderr };
 }
 
 describe('tether attach', () => {
@@ -117,24 +111,24 @@ describe('tether attach', () => {
     await deskRunner.waitForScreen(READY);
     const env = { TETHER_HOME: daemon.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token };
 
-    const table = await tether(['sessions'], env);
+    const table = await runTether(['sessions'], env);
     expect(table.code).toBe(0);
     expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+MACHINE\s+STATUS/);
     expect(table.stdout.split('\n').find((l) => l.startsWith(spawned))).toContain('test-machine');
     // Waits until the desk runner has registered (watch retries until the hub knows the session).
     await watchSession({ hub, sessionId: deskRunner.sessionId }).then((w) => w.stop());
-    const listed = await tether(['sessions'], env);
+    const listed = await runTether(['sessions'], env);
     expect(listed.stdout.split('\n').find((l) => l.startsWith(deskRunner.sessionId))).toMatch(/^\S+\s+desk\s/);
-    const json = JSON.parse((await tether(['sessions', '--json'], env)).stdout) as { sessions: Array<Session & { machineName: string | null }> };
+    const json = JSON.parse((await runTether(['sessions', '--json'], env)).stdout) as { sessions: Array<Session & { machineName: string | null }> };
     expect(json.sessions.find((s) => s.id === spawned)?.machineName).toBe('test-machine');
     expect(json.sessions.find((s) => s.id === deskRunner.sessionId)?.machineName).toBeNull();
 
     // No TTY (or --json): print the list and fail clearly.
-    const noTty = await tether(['attach'], env);
+    const noTty = await runTether(['attach'], env);
     expect(noTty.code).toBe(2);
     expect(noTty.stdout).toContain(spawned);
     expect(noTty.stderr).toContain('no session id given');
-    const asJson = await tether(['attach', '--json'], env);
+    const asJson = await runTether(['attach', '--json'], env);
     expect(asJson.code).toBe(2);
     expect((JSON.parse(asJson.stdout) as { sessions: Session[] }).sessions.map((s) => s.id).sort()).toEqual([spawned, deskRunner.sessionId].sort());
 

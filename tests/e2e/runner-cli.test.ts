@@ -4,16 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { claudeBin } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
-import { chatText, TETHER_MAIN } from '../harness/runner.ts';
+import { chatText, runTether } from '../harness/runner.ts';
 import { startWorld } from '../harness/world.ts';
 
 const defer = useCleanups();
-
-async function tether(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([process.execPath, TETHER_MAIN, ...args], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, stdout, stderr };
-}
 
 describe('tether send / chat / doctor', () => {
   it('send types a message like the phone; chat prints the chat (text and --json); doctor is all ok', async () => {
@@ -21,7 +15,7 @@ describe('tether send / chat / doctor', () => {
     const home = tempDir('tether-cli-home-');
     const env = { TETHER_HOME: home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin() };
 
-    const sent = await tether(['send', runner.sessionId, 'hello', 'from the shell'], env);
+    const sent = await runTether(['send', runner.sessionId, 'hello', 'from the shell'], env);
     expect(sent.stderr).toBe('');
     expect(sent.code).toBe(0);
     expect(sent.stdout).toMatch(/^queued [0-9a-f-]{36} \(queued\)/);
@@ -30,19 +24,19 @@ describe('tether send / chat / doctor', () => {
     expect(chatText(user)).toBe('hello from the shell');
     expect(user.promptId).not.toBeNull();
 
-    const human = await tether(['chat', runner.sessionId], env);
+    const human = await runTether(['chat', runner.sessionId], env);
     expect(human.code).toBe(0);
     expect(human.stdout).toContain('[user] hello from the shell');
     expect(human.stdout).toContain('[assistant] shell reply');
-    const json = await tether(['chat', runner.sessionId, '--json'], env);
+    const json = await runTether(['chat', runner.sessionId, '--json'], env);
     const lines = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { role: string; seq: number });
     expect(lines.map((l) => l.role)).toEqual(['user', 'assistant']);
 
-    const bad = await tether(['send', crypto.randomUUID(), 'nobody home'], env);
+    const bad = await runTether(['send', crypto.randomUUID(), 'nobody home'], env);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('hub refused the message');
 
-    const doctor = await tether(['doctor'], env);
+    const doctor = await runTether(['doctor'], env);
     expect(doctor.stdout).toContain('2.1.197 (Claude Code)');
     expect(doctor.stdout).not.toContain('FAIL');
     expect(doctor.code).toBe(0);

@@ -160,6 +160,14 @@ export function startRunner(options: {
   };
 }
 
+/** Runs `tether <args>` without a TTY (env on top of this process's) and resolves with its exit
+ *  code and output; async, so a hub in this process keeps serving meanwhile. */
+export async function runTether(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn([process.execPath, TETHER_MAIN, ...args], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
 // ---- a phone's view of one session: a /web socket that watches it --------------------------------
 
 
