@@ -20,6 +20,9 @@ export type HubConfig = {
   /** How long a runner whose socket vanished may take to come back before its pending approval
    *  requests are withdrawn (default 30 s, RUNNER_GONE_GRACE_MS; tests make it short). */
   runnerGoneGraceMs?: number;
+  /** Web shells (a login shell on a machine, from the web) for machines whose daemon allows them
+   *  (`tether daemon --allow-shell`). Default false: `tether hub --enable-shell`. */
+  shell?: boolean;
 };
 
 export const HUB_VERSION: string = pkg.version;

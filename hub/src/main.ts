@@ -51,7 +51,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   const shareLinks = createShareLinks({ store, secret });
   // Web push: VAPID keys made on first start and kept in TETHER_HOME, like the hub secret.
   const push = createWebPush({ home: config.home, store });
-  const app = createHttpApp({ store, resolver, signer, shareLinks, push, version: HUB_VERSION, ...(config.webDist ? { webDist: config.webDist } : {}) });
+  const app = createHttpApp({ store, resolver, signer, shareLinks, push, version: HUB_VERSION, features: { shell: config.shell ?? false }, ...(config.webDist ? { webDist: config.webDist } : {}) });
   const sockets = createSocketServer({
     store,
     resolver,
@@ -60,6 +60,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     ...(config.revocationCheckMs !== undefined ? { revocationCheckMs: config.revocationCheckMs } : {}),
     ...(config.terminalLogBytes !== undefined ? { terminalLogBytes: config.terminalLogBytes } : {}),
     ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}),
+    shell: config.shell ?? false,
   });
   const engineHandler = sockets.engine.handler();
 

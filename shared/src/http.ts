@@ -37,4 +37,4 @@ export const MachineListSchema = z.object({ machines: z.array(MachineSchema) });
 export const ErrorBodySchema = z.object({ error: z.string(), code: z.string() });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
-export const HealthSchema = z.object({ ok: z.literal(true), version: z.string(), protocol: z.number() });
+export const HealthSchema = z.object({ ok: z.literal(true), version: z.string(), protocol: z.number(), shell: z.boolean().optional() });

@@ -9,6 +9,7 @@ export * from './approvals.ts';
 export * from './terminal.ts';
 export * from './machine.ts';
 export * from './spawn.ts';
+export * from './shell.ts';
 export * from './auth.ts';
 export * from './share.ts';
 export * from './http.ts';

@@ -9,8 +9,10 @@ export const MachineInfoSchema = z.object({
   os: z.string().max(100),
   user: z.string().max(200),
   home: z.string().max(MAX_PATH_CHARS),
+  /** The daemon was started with --allow-shell (web shells; the hub must allow them too, shell.ts). */
+  shell: z.boolean().default(false),
 });
-export type MachineInfo = z.infer<typeof MachineInfoSchema>;
+export type MachineInfo = z.input<typeof MachineInfoSchema>;
 
 export const MachineSchema = MachineInfoSchema.extend({
   online: z.boolean(),

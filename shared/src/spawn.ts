@@ -11,6 +11,7 @@ import { MachineIdSchema, SessionIdSchema } from './ids.ts';
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
 import { LaunchKindSchema, PermissionModeSchema } from './session.ts';
 import { ackError, type AckError, type ErrorCode } from './protocol.ts';
+import { DaemonShellCommandSchemas, type DaemonShellCommandAcks } from './shell.ts';
 
 /** A claude session id as claude writes it (a UUID); also a file name, so nothing else is allowed. */
 export const ClaudeSessionIdSchema = z.string().regex(/^[A-Za-z0-9-]{1,128}$/, 'claude session id: letters, digits and "-"');
@@ -96,8 +97,9 @@ export type RunnerExited = z.input<typeof RunnerExitedSchema>;
 export const DaemonCommandSchemas = {
   'daemon:spawn': DaemonSpawnSchema,
   'daemon:kill': DaemonKillSchema,
+  ...DaemonShellCommandSchemas,
 } as const;
 export type DaemonCommandAcks = {
   'daemon:spawn': DaemonSpawnAck;
   'daemon:kill': DaemonKillAck;
-};
+} & DaemonShellCommandAcks;

@@ -105,6 +105,14 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     'web:session:stop': { sessionId: randomUUID() },
     'web:session:resume': { sessionId },
     'web:client:visibility': { visible: false },
+    // Web shells (off on this hub): the ids are well-formed, the shells do not exist.
+    'shell:output': { shellId: 'a'.repeat(32), offset: 0, data: Buffer.from('$ '), reset: false },
+    'shell:exit': { shellId: 'a'.repeat(32), exitCode: 0, signal: null, reason: 'exited' },
+    'web:shell:open': { machineId: randomUUID(), viewerId: 'v'.repeat(32), cwd: '~', cols: 80, rows: 24 },
+    'web:shell:input': { shellId: 'a'.repeat(32), data: 'ls\r' },
+    'web:shell:resize': { shellId: 'a'.repeat(32), cols: 80, rows: 24 },
+    'web:shell:close': { shellId: 'a'.repeat(32) },
+    'web:shell:leave': { shellId: 'a'.repeat(32) },
   };
 }
 

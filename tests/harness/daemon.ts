@@ -45,6 +45,8 @@ export async function startDaemon(options: {
   home?: string;
   env?: Record<string, string>;
   name?: string;
+  /** More `tether daemon` flags (e.g. --allow-shell). */
+  args?: string[];
 }): Promise<DaemonHandle> {
   const ownHome = !options.home;
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'tether-daemon-'));
@@ -56,7 +58,7 @@ export async function startDaemon(options: {
     TETHER_CLAUDE_BIN: claudeBin(),
     ...options.env,
   };
-  const child: ChildProcess = spawn(process.execPath, [TETHER_MAIN, 'daemon', '--name', options.name ?? 'test-machine'], {
+  const child: ChildProcess = spawn(process.execPath, [TETHER_MAIN, 'daemon', '--name', options.name ?? 'test-machine', ...(options.args ?? [])], {
     cwd: options.sandbox.cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

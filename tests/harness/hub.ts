@@ -38,7 +38,7 @@ export function makeTempHome(prefix = 'tether-hub-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export async function startHub(options: { home?: string; webDist?: string; revocationCheckMs?: number; terminalLogBytes?: number; runnerGoneGraceMs?: number } = {}): Promise<HubHandle> {
+export async function startHub(options: { home?: string; webDist?: string; revocationCheckMs?: number; terminalLogBytes?: number; runnerGoneGraceMs?: number; shell?: boolean } = {}): Promise<HubHandle> {
   const ownsHome = !options.home;
   const home = options.home ?? makeTempHome();
   const hub = await createHub({
@@ -49,6 +49,7 @@ export async function startHub(options: { home?: string; webDist?: string; revoc
       ...(options.revocationCheckMs !== undefined ? { revocationCheckMs: options.revocationCheckMs } : {}),
       ...(options.terminalLogBytes !== undefined ? { terminalLogBytes: options.terminalLogBytes } : {}),
       ...(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {}),
+      ...(options.shell ? { shell: true } : {}),
     },
   });
   const createToken = async (namespace: string, label = `test ${namespace}`) =>

@@ -208,3 +208,69 @@ describe('namespace isolation: REST', () => {
     expect(((await res.json()) as { messages: unknown[] }).messages).toHaveLength(1);
   });
 });
+
+/** Web shells (shared/src/shell.ts) on a hub that enables them, with a stand-in daemon per namespace
+ *  that allows shells and answers every command: A's viewer and A's daemon reach A's shells only. */
+describe('namespace isolation: web shells', () => {
+  let shellHub: HubHandle;
+  const sockets: Socket[] = [];
+  type Side = { web: Socket; daemon: Socket; machineId: string };
+  let sideA: Side;
+  let sideB: Side;
+  const heard: string[] = [];
+
+  async function side(token: string, listen: boolean): Promise<Side> {
+    const machineId = randomUUID();
+    const daemon = await connectSocket({ url: shellHub.url, nsp: '/cli', token, client: 'daemon' });
+    const web = await connectSocket({ url: shellHub.url, nsp: '/web', token });
+    sockets.push(daemon, web);
+    daemon.onAny((event: string, ...args: unknown[]) => {
+      if (listen) heard.push(`daemon:${event}`);
+      const ack = args[args.length - 1];
+      if (typeof ack === 'function') (ack as (a: unknown) => void)(event === 'daemon:shell-open' ? { ok: true, reattached: false, pid: 1 } : { ok: true });
+    });
+    if (listen) web.onAny((event: string) => heard.push(`web:${event}`));
+    expect(await emitAck(daemon, 'machine:register', { id: machineId, name: 'shell-desk', os: 'linux', user: 'u', home: '/home/u', shell: true })).toMatchObject({ ok: true });
+    return { web, daemon, machineId };
+  }
+  const openShell = async (s: Side) => {
+    const ack = await emitAck<{ shellId: string }>(s.web, 'shell:open', { machineId: s.machineId, viewerId: randomUUID().replace(/-/g, ''), cols: 80, rows: 24 });
+    expect(ack).toMatchObject({ ok: true });
+    return ack.ok ? ack.shellId : '';
+  };
+
+  beforeAll(async () => {
+    shellHub = await startHub({ shell: true });
+    sideA = await side(shellHub.token, false);
+    sideB = await side(await shellHub.createToken('beta'), true);
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.close();
+    await shellHub?.stop();
+  });
+
+  type ShellCase = { via: 'web' | 'daemon'; event: string; payload: (ids: { machineId: string; shellId: string }) => unknown };
+  const SHELL_CASES: ShellCase[] = [
+    { via: 'web', event: 'shell:open', payload: (i) => ({ machineId: i.machineId, viewerId: 'same-viewer-id-0123456789', cols: 80, rows: 24 }) },
+    { via: 'web', event: 'shell:input', payload: (i) => ({ shellId: i.shellId, data: 'whoami\r' }) },
+    { via: 'web', event: 'shell:resize', payload: (i) => ({ shellId: i.shellId, cols: 20, rows: 5 }) },
+    { via: 'web', event: 'shell:close', payload: (i) => ({ shellId: i.shellId }) },
+    { via: 'web', event: 'shell:leave', payload: (i) => ({ shellId: i.shellId }) },
+    { via: 'daemon', event: 'shell:output', payload: (i) => ({ shellId: i.shellId, offset: 0, data: Buffer.from('fake prompt $ ') }) },
+    { via: 'daemon', event: 'shell:exit', payload: (i) => ({ shellId: i.shellId, exitCode: 0 }) },
+  ];
+
+  it.each(SHELL_CASES.map((c) => [`${c.via} ${c.event}`, c] as const))('%s', async (_name, c) => {
+    const mine = { machineId: sideA.machineId, shellId: await openShell(sideA) };
+    const theirs = { machineId: sideB.machineId, shellId: await openShell(sideB) };
+    const socket = c.via === 'web' ? sideA.web : sideA.daemon;
+    expect(await emitAck(socket, c.event, c.payload(mine)), 'the same call on A’s own ids works').toMatchObject({ ok: true });
+    heard.splice(0);
+    const attack = await emitAck(socket, c.event, c.payload(theirs));
+    expect(attack).toMatchObject({ ok: false, code: 'not_found' });
+    // A round trip on each of B's sockets: anything sent to them before is delivered by now.
+    await emitAck(sideB.web, 'client:visibility', { visible: false });
+    await emitAck(sideB.daemon, 'flush:round-trip', {});
+    expect(heard).toEqual([]);
+  });
+});

@@ -36,7 +36,7 @@ function unitFile(env: NodeJS.ProcessEnv): string {
 const command: Command = {
   name: 'daemon',
   summary: 'register this machine with the hub and start sessions on request (install: systemd user unit)',
-  usage: 'tether daemon [--name NAME] | tether daemon install',
+  usage: 'tether daemon [--name NAME] [--allow-shell (web shells on this machine, if the hub enables them)] | tether daemon install',
   async run(args) {
     if (args[0] === 'install') {
       const dir = join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'systemd', 'user');
@@ -48,7 +48,7 @@ const command: Command = {
       console.log('keep it running after logout:  loginctl enable-linger $USER');
       return 0;
     }
-    const { flags, positionals } = parseFlags({ args, strings: ['name'] });
+    const { flags, positionals } = parseFlags({ args, strings: ['name'], booleans: ['allow-shell'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"; usage: ${command.usage}`, 2);
     const creds = loadCredentials();
     if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
@@ -58,11 +58,12 @@ const command: Command = {
     const daemon = startDaemon({
       hub: { url: creds.hubUrl, token: creds.token },
       ...(typeof flags.name === 'string' ? { name: flags.name } : {}),
+      allowShell: flags['allow-shell'] === true,
       onEvent: (event) => {
         switch (event.kind) {
           case 'registered':
             lastDown = '';
-            say(`registered machine "${event.machine.name}" (${event.machine.id}) with ${event.hubUrl}`);
+            say(`registered machine "${event.machine.name}" (${event.machine.id}) with ${event.hubUrl}${event.machine.shell ? ', web shells allowed' : ''}`);
             break;
           case 'down':
             if (event.reason !== lastDown) say(`hub unreachable (${event.reason}); retrying with back-off`);
@@ -79,6 +80,12 @@ const command: Command = {
             break;
           case 'gave-up':
             say(`giving up: ${event.reason}`);
+            break;
+          case 'shell-opened':
+            say(`opened web shell ${event.shellId.slice(0, 8)} in ${event.cwd} (pid ${event.pid})`);
+            break;
+          case 'shell-ended':
+            say(`web shell ${event.shellId.slice(0, 8)} ended (${event.reason})`);
             break;
           default: {
             const never: never = event;

@@ -35,9 +35,9 @@ async function qrCode(text: string): Promise<string> {
 const command: Command = {
   name: 'hub',
   summary: 'run the hub (embedded SQLite under TETHER_HOME)',
-  usage: 'tether hub [--port N (default 8787, 0 = any free port)] [--host H (default 127.0.0.1)]',
+  usage: 'tether hub [--port N (default 8787, 0 = any free port)] [--host H (default 127.0.0.1)] [--enable-shell (web shells on machines whose daemon runs with --allow-shell)]',
   async run(args) {
-    const { flags, positionals } = parseFlags({ args, strings: ['port', 'host'] });
+    const { flags, positionals } = parseFlags({ args, strings: ['port', 'host'], booleans: ['enable-shell'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
     const port = parsePort(flags.port);
     const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
@@ -46,7 +46,7 @@ const command: Command = {
 
     let hub: Awaited<ReturnType<typeof createHub>>;
     try {
-      hub = await createHub({ config: { host, port, home, webDist: WEB_DIST } });
+      hub = await createHub({ config: { host, port, home, webDist: WEB_DIST, shell: flags['enable-shell'] === true } });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') throw new CommandError(`port ${port} is in use; pick another with --port (0 = any free port)`);
@@ -55,6 +55,7 @@ const command: Command = {
     const lines: string[] = [`tether hub listening on ${hub.url}`, `data: ${home}`];
     const lan = host === '0.0.0.0' || host === '::' ? lanAddress() : null;
     if (lan) lines.push(`on your network: http://${lan}:${hub.port}`);
+    if (flags['enable-shell'] === true) lines.push('web shells: on (for machines whose daemon runs with --allow-shell)');
     if (!isLoopbackHost(host)) {
       process.stderr.write(
         `tether: warning: --host ${host} exposes the hub on the network without TLS; tokens and chats travel in clear text. ` +

@@ -5,6 +5,7 @@
 //   hub ─daemon:spawn─► startRunnerProcess ─► detached `tether claude` ─► registers with the hub itself
 //   hub ─daemon:kill──► SIGKILL the runner's process group
 //   runner exits (child exit, or pid gone for runners of an earlier daemon) ─► runner:exited ─► hub
+//   hub ─daemon:shell-*─► shells.ts (only with --allow-shell) ─► shell:output/shell:exit ─► hub
 //
 // Invariants: runners outlive the daemon (restart = re-register, keep watching the recorded pids);
 // nothing is respawned; a hub that refuses the token is retried slowly, then the daemon gives up
@@ -17,6 +18,7 @@ import { io, type Socket } from 'socket.io-client';
 import {
   ackError,
   DaemonKillSchema,
+  DaemonShellCommandSchemas,
   DaemonSpawnSchema,
   describeZodError,
   isUuid,
@@ -27,6 +29,7 @@ import {
 import { tetherPaths } from '../config/paths.ts';
 import { startRunnerProcess } from './spawn.ts';
 import { isAlive, listRunnerRecords, logTail, removeRunnerRecord } from './runners.ts';
+import { createShellHost, type ShellHostEvent } from './shells.ts';
 
 /** socket.io back-off: first retry fast (a hub restart takes ~1 s), then at most every 30 s. */
 const RECONNECT_DELAY_MS = 500;
@@ -50,7 +53,7 @@ export function loadMachineId(env: NodeJS.ProcessEnv = process.env): string {
   return id;
 }
 
-export function machineInfo(options: { id: string; env?: NodeJS.ProcessEnv; name?: string }): MachineInfo {
+export function machineInfo(options: { id: string; env?: NodeJS.ProcessEnv; name?: string; shell?: boolean }): MachineInfo {
   const env = options.env ?? process.env;
   let user = env.USER ?? '';
   try {
@@ -58,7 +61,7 @@ export function machineInfo(options: { id: string; env?: NodeJS.ProcessEnv; name
   } catch {
     // no passwd entry (containers): keep $USER
   }
-  return { id: options.id, name: (options.name ?? hostname()).slice(0, 200) || 'machine', os: `${platform()} ${release()}`, user, home: env.HOME || homedir() };
+  return { id: options.id, name: (options.name ?? hostname()).slice(0, 200) || 'machine', os: `${platform()} ${release()}`, user, home: env.HOME || homedir(), shell: options.shell ?? false };
 }
 
 export type DaemonEvent =
@@ -67,7 +70,8 @@ export type DaemonEvent =
   | { kind: 'spawned'; sessionId: string; pid: number; cwd: string; launchKind: string }
   | { kind: 'refused-spawn'; sessionId: string; error: string }
   | { kind: 'runner-exited'; sessionId: string; exitCode: number | null; signal: string | null }
-  | { kind: 'gave-up'; reason: string };
+  | { kind: 'gave-up'; reason: string }
+  | ShellHostEvent;
 
 export type Daemon = { machineId: string; stop(): void; done: Promise<{ gaveUp: string | null }> };
 
@@ -75,12 +79,14 @@ export function startDaemon(options: {
   hub: { url: string; token: string };
   env?: NodeJS.ProcessEnv;
   name?: string;
+  /** `--allow-shell`: the web may open login shells on this machine (if the hub allows them too). */
+  allowShell?: boolean;
   onEvent: (event: DaemonEvent) => void;
 }): Daemon {
   const env = options.env ?? process.env;
   const home = tetherPaths(env).home;
   const machineId = loadMachineId(env);
-  const info = machineInfo({ id: machineId, env, ...(options.name ? { name: options.name } : {}) });
+  const info = machineInfo({ id: machineId, env, shell: options.allowShell ?? false, ...(options.name ? { name: options.name } : {}) });
   const socket: Socket = io(`${options.hub.url.replace(/\/+$/, '')}/cli`, {
     auth: { protocol: PROTOCOL_VERSION.major, client: 'daemon', token: options.hub.token },
     transports: ['websocket'],
@@ -130,6 +136,7 @@ export function startDaemon(options: {
     });
   });
   socket.on('disconnect', (reason) => {
+    shells.detachAll();
     if (!stopped) options.onEvent({ kind: 'down', reason });
   });
   socket.on('connect_error', (error: Error) => {
@@ -189,6 +196,34 @@ export function startDaemon(options: {
     reply({ ok: true, killed: true });
   });
 
+  // Web shells: output is sent only while connected (a reattaching viewer gets the held log).
+  const idleFromEnv = Number(env.TETHER_SHELL_IDLE_MS);
+  const shells = createShellHost({
+    allow: options.allowShell ?? false,
+    env,
+    ...(Number.isFinite(idleFromEnv) && idleFromEnv > 0 ? { idleMs: idleFromEnv } : {}),
+    sendOutput: (output) => {
+      if (socket.connected) socket.emit('shell:output', output);
+    },
+    sendExit: (exit) => {
+      if (socket.connected) socket.emit('shell:exit', exit);
+    },
+    onEvent: options.onEvent,
+  });
+  const onShell = <E extends keyof typeof DaemonShellCommandSchemas>(event: E, act: (payload: ReturnType<(typeof DaemonShellCommandSchemas)[E]['parse']>) => unknown) => {
+    socket.on(event as string, (raw: unknown, ack?: (answer: unknown) => void) => {
+      const reply = typeof ack === 'function' ? ack : () => {};
+      const parsed = DaemonShellCommandSchemas[event].safeParse(raw);
+      if (!parsed.success) return reply(ackError('bad_request', describeZodError(parsed.error)));
+      reply(act(parsed.data as ReturnType<(typeof DaemonShellCommandSchemas)[E]['parse']>));
+    });
+  };
+  onShell('daemon:shell-open', (p) => shells.open(p));
+  onShell('daemon:shell-input', (p) => shells.input(p.shellId, p.data));
+  onShell('daemon:shell-resize', (p) => shells.resize(p.shellId, p));
+  onShell('daemon:shell-close', (p) => shells.close(p.shellId));
+  onShell('daemon:shell-detach', (p) => shells.detach(p.shellId));
+
   // Runners started by an earlier daemon are not our children: watch their pids.
   const poll = setInterval(() => {
     for (const record of listRunnerRecords(home)) {
@@ -201,6 +236,7 @@ export function startDaemon(options: {
     if (stopped) return;
     stopped = true;
     clearInterval(poll);
+    shells.stopAll();
     if (refusedTimer) clearTimeout(refusedTimer);
     socket.removeAllListeners();
     socket.disconnect();

@@ -60,7 +60,7 @@ afterEach(() => {
 describe('http app', () => {
   it('answers /healthz without auth', async () => {
     const res = await app.request('/healthz');
-    expect(await res.json()).toEqual({ ok: true, version: '9.9.9', protocol: 1 });
+    expect(await res.json()).toEqual({ ok: true, version: '9.9.9', protocol: 1, shell: false });
   });
 
   it('refuses /api without a valid credential', async () => {

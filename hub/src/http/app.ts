@@ -7,7 +7,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
-import { MAX_PAYLOAD_BYTES, PROTOCOL_VERSION } from '@tether/shared';
+import { MAX_PAYLOAD_BYTES, PROTOCOL_VERSION, type HubFeatures } from '@tether/shared';
 import type { Store } from '../store/store.ts';
 import type { Caller, CallerResolver } from '../auth/namespace.ts';
 import type { WebSessionSigner } from '../auth/web-session.ts';
@@ -40,6 +40,8 @@ export function createHttpApp(options: {
   signer: WebSessionSigner;
   shareLinks: ShareLinks;
   version: string;
+  /** Optional features the hub owner switched on (GET /api/config; /healthz repeats them). */
+  features?: HubFeatures;
   webDist?: string;
   loginLimiter?: FailureLimiter;
   /** Web push (VAPID key, subscriptions); without it the push routes are absent. */
@@ -72,7 +74,8 @@ export function createHttpApp(options: {
     }),
   );
 
-  app.get('/healthz', (c) => c.json({ ok: true as const, version: options.version, protocol: PROTOCOL_VERSION.major }));
+  const features: HubFeatures = options.features ?? { shell: false };
+  app.get('/healthz', (c) => c.json({ ok: true as const, version: options.version, protocol: PROTOCOL_VERSION.major, shell: features.shell }));
 
   app.use(
     '/api/*',
@@ -85,6 +88,7 @@ export function createHttpApp(options: {
   // Before the bearer check: a share link is its own credential.
   app.route('/api/share', createSharedViewRoutes({ store: options.store, shareLinks: options.shareLinks }));
   app.use('/api/*', requireCaller({ resolver: options.resolver }));
+  app.get('/api/config', (c) => c.json(features));
   app.route('/api/sessions', createShareAdminRoutes({ store: options.store, shareLinks: options.shareLinks }));
   app.route('/api/sessions', createSessionRoutes({ store: options.store }));
   app.route('/api/machines', createMachineRoutes({ store: options.store }));

@@ -28,6 +28,7 @@ import type { Broadcast } from './broadcast.ts';
 import { handleSocketEvents, type HubSocket } from './handle.ts';
 import type { DaemonDirectory } from './daemons.ts';
 import type { createSessionControl } from './session-control.ts';
+import type { ShellRelay } from './shells.ts';
 
 const NO_SESSION = 'no such session';
 
@@ -42,6 +43,7 @@ export function bindCliSocket(options: {
   runnerGoneGraceMs?: number;
   daemons: DaemonDirectory;
   control: ReturnType<typeof createSessionControl>;
+  shells: ShellRelay;
 }): void {
   const { socket, store, broadcast, machines, terminals } = options;
   const ns = socket.data.caller.namespace;
@@ -188,6 +190,7 @@ export function bindCliSocket(options: {
         return { ok: true };
       },
       ...options.control.cliHandlers(socket),
+      ...options.shells.cliHandlers(socket),
     },
   });
 
@@ -205,6 +208,7 @@ export function bindCliSocket(options: {
       },
     });
     // Sessions stay live: the runner reconnects and re-registers. Only the machine goes offline.
+    options.shells.daemonGone(socket);
     if (socket.data.machineId) {
       options.daemons.remove(ns, socket.data.machineId, socket);
       const machine = machines.disconnected({ namespace: ns, machineId: socket.data.machineId });

@@ -26,6 +26,7 @@ import { createBroadcast } from './broadcast.ts';
 import { bindCliSocket } from './cli.ts';
 import { bindWebSocket } from './web.ts';
 import { createDaemonDirectory } from './daemons.ts';
+import { createShellRelay } from './shells.ts';
 import { createSessionControl, observeSessionUpdates } from './session-control.ts';
 import { createSessionReadiness } from '../sessions/readiness.ts';
 import type { HubSocket, HubSocketData } from './handle.ts';
@@ -93,6 +94,8 @@ export function createSocketServer(options: {
   terminalLogBytes?: number;
   /** Web push: sees every namespace fact, pushes when no tab of the namespace is visible. */
   push?: PushNotifier;
+  /** Web shells on machines whose daemon allows them (`tether hub --enable-shell`; default off). */
+  shell?: boolean;
 }) {
   const io = new Server({ serveClient: false, maxHttpBufferSize: MAX_PAYLOAD_BYTES });
   const engine = new Engine({ path: SOCKET_PATH, maxHttpBufferSize: MAX_PAYLOAD_BYTES });
@@ -127,10 +130,11 @@ export function createSocketServer(options: {
     console.error(`tether hub: socket event ${event} failed: ${error instanceof Error ? error.message : String(error)}`);
   };
   const control = createSessionControl({ store: options.store, broadcast, daemons, readiness, terminals });
+  const shells = createShellRelay({ enabled: options.shell ?? false, store: options.store, daemons });
 
   const cli = io.of('/cli');
   cli.use(authenticate({ resolver: options.resolver, accept: ['token'] }));
-  cli.on('connection', (socket) => bindCliSocket({ socket: socket as HubSocket, store: options.store, broadcast, machines, terminals, onError, daemons, control, ...(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {}) }));
+  cli.on('connection', (socket) => bindCliSocket({ socket: socket as HubSocket, store: options.store, broadcast, machines, terminals, onError, daemons, control, shells, ...(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {}) }));
 
   const web = io.of('/web');
   web.use(authenticate({ resolver: options.resolver, accept: ['token', 'web-session'], ...(options.shareLinks ? { shareLinks: options.shareLinks } : {}) }));
@@ -138,7 +142,7 @@ export function createSocketServer(options: {
   const stopShareWatch = options.shareLinks?.onRevoked((jti) => {
     for (const socket of web.sockets.values()) if ((socket.data as HubSocketData | undefined)?.share?.jti === jti) socket.disconnect(true);
   });
-  web.on('connection', (socket) => bindWebSocket({ socket: socket as HubSocket, store: options.store, broadcast, terminals, onError, control }));
+  web.on('connection', (socket) => bindWebSocket({ socket: socket as HubSocket, store: options.store, broadcast, terminals, onError, control, shells }));
 
   const sweep = () => {
     const now = Date.now();

@@ -21,6 +21,7 @@ import type { ViewerSink } from '../terminal/room.ts';
 import type { Broadcast } from './broadcast.ts';
 import { handleSocketEvents, type HubSocket } from './handle.ts';
 import type { createSessionControl } from './session-control.ts';
+import type { ShellRelay } from './shells.ts';
 
 /** Messages a watch ack backfills at most; the client pages further over REST or re-watches. */
 const WATCH_BACKFILL_LIMIT = 500;
@@ -33,6 +34,7 @@ export function bindWebSocket(options: {
   terminals: TerminalRegistry;
   onError: (event: string, error: unknown) => void;
   control: ReturnType<typeof createSessionControl>;
+  shells: ShellRelay;
 }): void {
   const { socket, store, broadcast, terminals } = options;
   const ns: Namespace = socket.data.caller.namespace;
@@ -204,16 +206,18 @@ export function bindWebSocket(options: {
         return { ok: true };
       },
       ...options.control.webHandlers(socket),
+      ...options.shells.webHandlers(socket),
     }),
   });
 
   socket.on('disconnect', () => {
     for (const sessionId of [...deskOf]) deskDetached(sessionId);
     for (const sessionId of socket.data.terminals) terminals.find(ns, sessionId)?.leave(viewerId);
+    options.shells.viewerGone(socket);
   });
 }
 
-/** What a read-only share link may do: watch its one session and its terminal. */
+/** What a read-only share link may do: watch its one session and its terminal (never a shell). */
 const SHARE_ALLOWED: ReadonlySet<string> = new Set(['session:watch', 'session:unwatch', 'terminal:subscribe', 'terminal:unsubscribe', 'terminal:ack']);
 
 /** For a read-only connection every other handler answers `forbidden` without acting. */

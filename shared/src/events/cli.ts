@@ -10,6 +10,7 @@ import { AnswerSchema, DeskAnswerSchema, PendingRequestSchema, type DeskAnswerAc
 import { TerminalOutputSchema, TerminalSnapshotSchema, TerminalSizeReportSchema, TerminalDeskSchema, ColsSchema, RowsSchema } from '../terminal.ts';
 import { MachineInfoSchema } from '../machine.ts';
 import { RunnerExitedSchema } from '../spawn.ts';
+import { ShellExitSchema, ShellOutputSchema } from '../shell.ts';
 import type { AckFn } from '../protocol.ts';
 
 export const CliEventSchemas = {
@@ -35,6 +36,10 @@ export const CliEventSchemas = {
   'machine:register': MachineInfoSchema,
   /** Daemon → hub: a runner it started exited (see spawn.ts). */
   'runner:exited': RunnerExitedSchema,
+  /** Daemon → hub: output of a web shell (shell.ts); relayed to that shell's one viewer. */
+  'shell:output': ShellOutputSchema,
+  /** Daemon → hub: a web shell ended. */
+  'shell:exit': ShellExitSchema,
 } as const;
 export type CliEventName = keyof typeof CliEventSchemas;
 export type CliPayload<E extends CliEventName> = z.input<(typeof CliEventSchemas)[E]>;
@@ -54,6 +59,8 @@ export type CliAcks = {
   'terminal:size': object;
   'machine:register': object;
   'runner:exited': object;
+  'shell:output': object;
+  'shell:exit': object;
 };
 
 export type CliClientToServer = {

@@ -10,6 +10,7 @@ import { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '../s
 import type { ChatMessage } from '../chat.ts';
 import type { Machine } from '../machine.ts';
 import { ClientVisibilitySchema } from '../push.ts';
+import { ShellInputSchema, ShellOpenSchema, ShellRefSchema, ShellResizeSchema, type ShellOpenAck } from '../shell.ts';
 import type { AckFn } from '../protocol.ts';
 
 export const WebEventSchemas = {
@@ -39,6 +40,15 @@ export const WebEventSchemas = {
   'session:resume': SessionResumeSchema,
   /** This tab went on or off screen; web push is sent only when no tab of the namespace is visible. */
   'client:visibility': ClientVisibilitySchema,
+  /** Open (or reattach to) this tab's shell on a machine (shell.ts); off unless the hub and the
+   *  machine's daemon both allow shells. Output follows as `shell:output` to this socket only. */
+  'shell:open': ShellOpenSchema,
+  'shell:input': ShellInputSchema,
+  'shell:resize': ShellResizeSchema,
+  /** Kill the shell. */
+  'shell:close': ShellRefSchema,
+  /** Stop watching (the view went away); the shell lives on for SHELL_IDLE_MS. */
+  'shell:leave': ShellRefSchema,
 } as const;
 export type WebEventName = keyof typeof WebEventSchemas;
 export type WebPayload<E extends WebEventName> = z.input<(typeof WebEventSchemas)[E]>;
@@ -60,6 +70,11 @@ export type WebAcks = {
   'session:stop': { session: Session };
   'session:resume': { session: Session };
   'client:visibility': object;
+  'shell:open': ShellOpenAck;
+  'shell:input': object;
+  'shell:resize': object;
+  'shell:close': object;
+  'shell:leave': object;
 };
 
 export type WebClientToServer = {
@@ -77,4 +92,6 @@ export type WebServerToClient = {
   'terminal:output': (payload: { sessionId: string; offset: number; data: Uint8Array | ArrayBuffer }) => void;
   'terminal:snapshot': (payload: { sessionId: string; offset: number; cols: number; rows: number; data: string }) => void;
   'terminal:size': (payload: TerminalSizeNotice) => void;
+  'shell:output': (payload: { shellId: string; offset: number; data: Uint8Array | ArrayBuffer; reset?: boolean }) => void;
+  'shell:exit': (payload: { shellId: string; exitCode: number | null; signal: string | null; reason: string }) => void;
 };

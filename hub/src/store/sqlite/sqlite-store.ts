@@ -82,6 +82,7 @@ function rowToMachine(row: Row): Machine {
     home: row.home as string,
     online: row.online === 1,
     lastSeenAt: row.last_seen_at as number,
+    shell: row.shell === 1,
   };
 }
 
@@ -391,11 +392,11 @@ export function createSqliteStore(options: { path: string }): Store {
 
     upsertMachine({ namespace, machine, now }) {
       db.query(
-        `INSERT INTO machines (namespace, id, name, os, user, home, online, last_seen_at)
-         VALUES ($ns, $id, $name, $os, $user, $home, 1, $now)
+        `INSERT INTO machines (namespace, id, name, os, user, home, online, last_seen_at, shell)
+         VALUES ($ns, $id, $name, $os, $user, $home, 1, $now, $shell)
          ON CONFLICT (namespace, id) DO UPDATE SET name = $name, os = $os, user = $user, home = $home,
-           online = 1, last_seen_at = $now`,
-      ).run({ ns: namespace, id: machine.id, name: machine.name, os: machine.os, user: machine.user, home: machine.home, now });
+           online = 1, last_seen_at = $now, shell = $shell`,
+      ).run({ ns: namespace, id: machine.id, name: machine.name, os: machine.os, user: machine.user, home: machine.home, now, shell: machine.shell ? 1 : 0 });
       return rowToMachine(db.query(`SELECT * FROM machines WHERE namespace = $ns AND id = $id`).get({ ns: namespace, id: machine.id }) as Row);
     },
     setMachineOnline({ namespace, machineId, online, now }) {

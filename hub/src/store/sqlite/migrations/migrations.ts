@@ -2,7 +2,8 @@
 // the one recorded in `schema_migrations`, one transaction per migration.
 import { MIGRATION_0001 } from './0001-initial.ts';
 import { MIGRATION_0002 } from './0002-share-links.ts';
+import { MIGRATION_0003 } from './0003-machine-shell.ts';
 
 export type Migration = { version: number; name: string; sql: string };
 
-export const MIGRATIONS: readonly Migration[] = [MIGRATION_0001, MIGRATION_0002];
+export const MIGRATIONS: readonly Migration[] = [MIGRATION_0001, MIGRATION_0002, MIGRATION_0003];

@@ -1,0 +1,141 @@
+// shells.ts: web shells (shared/src/shell.ts) through the hub. The hub keeps no bytes: it checks,
+// names the shell, and routes each shell's output to the one /web socket it is open on.
+//
+//   web ─shell:open─► enabled? machine of this namespace with a daemon online? ─► daemon:shell-open
+//        └─ ack {shellId, reattached}; the daemon's held output (reset) and live output follow
+//   daemon ─shell:output/exit─► shells[shellId] (same namespace, same machine) ─► that viewer socket
+//   web disconnect / shell:leave ─► daemon:shell-detach (the daemon's idle clock starts)
+//
+// Invariants: a shell id is sha256(namespace, machine, viewer id), built here from the socket's
+// authenticated namespace, so no payload can name another namespace's shell; input, resize, close
+// and leave are taken only from the socket the shell is open on (others answer not_found, as for a
+// missing shell); a share-link socket never gets here (web.ts answers it `forbidden`).
+import { createHash } from 'node:crypto';
+import {
+  ackError,
+  shellIdInput,
+  toBytes,
+  type Ack,
+  type Namespace,
+  type ShellOpenAck,
+  type ShellOutput,
+} from '@tether/shared';
+import type { z } from 'zod';
+import type { ShellExitSchema, ShellInputSchema, ShellOpenSchema, ShellRefSchema, ShellResizeSchema } from '@tether/shared';
+import type { Store } from '../store/store.ts';
+import type { DaemonDirectory } from './daemons.ts';
+import type { HubSocket } from './handle.ts';
+
+const NO_SHELL = 'no such shell';
+export const SHELL_DISABLED = 'shells are disabled on this hub; its owner can enable them with `tether hub --enable-shell`';
+
+type OpenShell = { ns: Namespace; machineId: string; daemon: HubSocket; viewer: HubSocket | null };
+
+export function shellIdFor(ns: Namespace, machineId: string, viewerId: string): string {
+  return createHash('sha256').update(shellIdInput(ns, machineId, viewerId)).digest('hex').slice(0, 32);
+}
+
+export function createShellRelay(options: { enabled: boolean; store: Store; daemons: DaemonDirectory }) {
+  const { store, daemons } = options;
+  const shells = new Map<string, OpenShell>();
+
+  /** The shell if `socket` is its viewer (same namespace by construction of the id). */
+  const mine = (socket: HubSocket, shellId: string): OpenShell | null => {
+    const shell = shells.get(shellId);
+    return shell && shell.viewer === socket && shell.ns === socket.data.caller.namespace ? shell : null;
+  };
+  const detach = (shellId: string, shell: OpenShell) => {
+    shell.viewer = null;
+    void daemons.command(shell.daemon, 'daemon:shell-detach', { shellId });
+  };
+
+  return {
+    webHandlers: (socket: HubSocket) => ({
+      'shell:open': async (open: z.output<typeof ShellOpenSchema>): Promise<Ack<ShellOpenAck>> => {
+        if (!options.enabled) return ackError('forbidden', SHELL_DISABLED);
+        const ns = socket.data.caller.namespace;
+        const machine = store.listMachines({ namespace: ns }).find((m) => m.id === open.machineId);
+        if (!machine) return ackError('not_found', 'no such machine');
+        const daemon = daemons.find(ns, open.machineId);
+        if (!daemon) return ackError('conflict', `machine "${machine.name}" is offline: start tether daemon there`);
+        if (!machine.shell) return ackError('forbidden', `machine "${machine.name}" does not allow shells; start its daemon with \`tether daemon --allow-shell\``);
+        const shellId = shellIdFor(ns, open.machineId, open.viewerId);
+        // Routed before the daemon is asked: its held output (sent before its ack) must find us.
+        // The same viewer id from a new socket (a reloaded tab) takes its own shell back.
+        const previous = shells.get(shellId);
+        shells.set(shellId, { ns, machineId: open.machineId, daemon, viewer: socket });
+        const ack = await daemons.command(daemon, 'daemon:shell-open', { shellId, cwd: open.cwd ?? null, cols: open.cols, rows: open.rows });
+        if (!ack.ok) {
+          if (shells.get(shellId)?.viewer === socket) {
+            if (previous) shells.set(shellId, { ...previous, viewer: null });
+            else shells.delete(shellId);
+          }
+          return ack;
+        }
+        return { ok: true, shellId, reattached: ack.reattached };
+      },
+      'shell:input': async ({ shellId, data }: z.output<typeof ShellInputSchema>): Promise<Ack<object>> => {
+        const shell = mine(socket, shellId);
+        if (!shell) return ackError('not_found', NO_SHELL);
+        return daemons.command(shell.daemon, 'daemon:shell-input', { shellId, data });
+      },
+      'shell:resize': async ({ shellId, cols, rows }: z.output<typeof ShellResizeSchema>): Promise<Ack<object>> => {
+        const shell = mine(socket, shellId);
+        if (!shell) return ackError('not_found', NO_SHELL);
+        return daemons.command(shell.daemon, 'daemon:shell-resize', { shellId, cols, rows });
+      },
+      'shell:close': async ({ shellId }: z.output<typeof ShellRefSchema>): Promise<Ack<object>> => {
+        const shell = mine(socket, shellId);
+        if (!shell) return ackError('not_found', NO_SHELL);
+        return daemons.command(shell.daemon, 'daemon:shell-close', { shellId });
+      },
+      'shell:leave': ({ shellId }: z.output<typeof ShellRefSchema>): Ack<object> => {
+        const shell = mine(socket, shellId);
+        if (!shell) return ackError('not_found', NO_SHELL);
+        detach(shellId, shell);
+        return { ok: true };
+      },
+    }),
+
+    cliHandlers: (socket: HubSocket) => {
+      /** The shell if this socket is the daemon it runs under. */
+      const ours = (shellId: string) => {
+        const shell = shells.get(shellId);
+        return shell && shell.daemon === socket && shell.ns === socket.data.caller.namespace && shell.machineId === socket.data.machineId ? shell : null;
+      };
+      return {
+        'shell:output': (output: ShellOutput): Ack<object> => {
+          const shell = ours(output.shellId);
+          if (!shell) return ackError('not_found', NO_SHELL);
+          shell.viewer?.emit('shell:output', { shellId: output.shellId, offset: output.offset, data: toBytes(output.data), ...(output.reset ? { reset: true } : {}) });
+          return { ok: true };
+        },
+        'shell:exit': (exit: z.output<typeof ShellExitSchema>): Ack<object> => {
+          const shell = ours(exit.shellId);
+          if (!shell) return ackError('not_found', NO_SHELL);
+          shells.delete(exit.shellId);
+          shell.viewer?.emit('shell:exit', exit);
+          return { ok: true };
+        },
+      };
+    },
+
+    /** A /web socket went away: its shells keep running on their machines until the idle clock runs out. */
+    viewerGone(socket: HubSocket): void {
+      for (const [shellId, shell] of shells) if (shell.viewer === socket) detach(shellId, shell);
+    },
+
+    /** A daemon socket went away: its shells are out of reach (the daemon keeps them for a while;
+     *  the viewer may open again once the machine is back). */
+    daemonGone(socket: HubSocket): void {
+      for (const [shellId, shell] of shells) {
+        if (shell.daemon !== socket) continue;
+        shells.delete(shellId);
+        const exit: z.output<typeof ShellExitSchema> = { shellId, exitCode: null, signal: null, reason: 'the machine went offline' };
+        shell.viewer?.emit('shell:exit', exit);
+      }
+    },
+  };
+}
+
+export type ShellRelay = ReturnType<typeof createShellRelay>;
