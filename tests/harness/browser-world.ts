@@ -59,14 +59,14 @@ export type BrowserWorld = {
 };
 
 /** Call inside a describe(): starts the hub and browser in beforeAll, stops them in afterAll. */
-export function useBrowserWorld(options: { requires?: string } = {}): BrowserWorld {
+export function useBrowserWorld(options: { requires?: string; hub?: Omit<Parameters<typeof startHub>[0], 'webDist'> } = {}): BrowserWorld {
   let hub: HubHandle | undefined;
   let browser: BrowserHandle | undefined;
   const sockets: Socket[] = [];
 
   beforeAll(async () => {
     requireBuiltWeb(options.requires);
-    hub = await startHub({ webDist: WEB_DIST });
+    hub = await startHub({ ...options.hub, webDist: WEB_DIST });
     browser = await launchBrowser();
   });
 

@@ -4,6 +4,7 @@
 // Invariant: the access token itself is never stored and never left in the address bar; only the
 // short-lived session is remembered, and any 401 forgets it and sends the user back to login.
 import type {
+  HubFeatures,
   ChatMessage,
   ErrorBody,
   LoginResponse,
@@ -186,6 +187,8 @@ export const hubApi = {
     return send<MessagePage>(`/api/sessions/${encodeURIComponent(options.sessionId)}/messages?${query}`);
   },
   listMachines: () => send<{ machines: Machine[] }>('/api/machines'),
+  /** Features the hub owner switched on (web shells). */
+  getConfig: () => send<HubFeatures>('/api/config'),
   createShareLink: (options: { sessionId: string; expiresInSec: number }) =>
     send<ShareCreated>(`/api/sessions/${encodeURIComponent(options.sessionId)}/share`, {
       method: 'POST',

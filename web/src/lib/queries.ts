@@ -4,7 +4,7 @@
 // Invariant: no component builds a query key by hand; they all come from `queryKeys` below.
 import { useEffect, useSyncExternalStore } from 'react';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { Machine, PendingRequest, Resolution, Session } from '@tether/shared';
+import type { HubFeatures, Machine, PendingRequest, Resolution, Session } from '@tether/shared';
 import { HubError, hubApi } from './hub.ts';
 import { getConnectionState, getSocket, onConnectionStateChange, type ConnectionState } from './socket.ts';
 
@@ -12,6 +12,8 @@ export const queryKeys = {
   sessions: () => ['sessions'] as const,
   session: (sessionId: string) => ['sessions', sessionId] as const,
   machines: () => ['machines'] as const,
+  /** What the hub owner enabled (GET /api/config); fixed for the hub's lifetime. */
+  hubConfig: () => ['hub-config'] as const,
   /** Approvals and questions waiting in one session; filled by session:watch, kept by facts. */
   pending: (sessionId: string) => ['pending', sessionId] as const,
   /** Resolutions this tab heard live (newest first), each with the tool name of the request it ended. */
@@ -152,6 +154,10 @@ export function useSessions() {
 
 export function useMachines() {
   return useQuery(machinesQuery);
+}
+
+export function useHubFeatures(): HubFeatures | undefined {
+  return useQuery({ queryKey: queryKeys.hubConfig(), queryFn: () => hubApi.getConfig(), staleTime: Infinity }).data;
 }
 
 /** One session, seeded from the (live) list so that opening it from the list shows it at once. */

@@ -9,6 +9,7 @@ import { Badge, StatusPill } from '../../lib/ui/badge.tsx';
 import { IconBack, IconChat, IconTerminal } from '../../lib/ui/icons.tsx';
 import { ModelPicker } from './model-picker.tsx';
 import { ActivityButton, ShareButton } from './share-button.tsx';
+import { ShellButton } from './shell-button.tsx';
 
 import { BypassChip, ControlChip } from './session-facts.tsx';
 
@@ -55,6 +56,7 @@ export function SessionHeader({ session }: { session: Session }) {
       </div>
       <ActivityButton sessionId={session.id} />
       <ShareButton sessionId={session.id} />
+      <ShellButton session={session} />
       <ViewToggle session={session} />
     </header>
   );

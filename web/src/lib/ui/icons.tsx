@@ -71,6 +71,13 @@ export const IconTerminal = (p: IconProps) => (
     <path d="M7 9l3 3-3 3M13 15h4" />
   </Svg>
 );
+/** A shell prompt: `$_`. */
+export const IconShell = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="3" y="4" width="18" height="16" rx="2.5" />
+    <path d="M8.5 8.5v7M10.5 10c-.4-.6-1.1-1-2-1-1.1 0-1.9.6-1.9 1.5 0 1.9 3.9 1.1 3.9 3 0 .9-.9 1.5-2 1.5-.9 0-1.6-.4-2-1M13 15h5" />
+  </Svg>
+);
 export const IconLogout = (p: IconProps) => (
   <Svg {...p}>
     <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l-5-5 5-5M5 12h11" />

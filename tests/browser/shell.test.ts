@@ -1,0 +1,60 @@
+// shell.test.ts: a web shell at a phone (390×844). A real hub that enables shells, a real
+// `tether daemon --allow-shell` process and a real PTY login shell; the session header's Shell
+// button opens it full screen, typing reaches it, and a reload of the tab reattaches to the same shell.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveScreenshot, UI_TIMEOUT_MS } from '../harness/browser.ts';
+import { useBrowserWorld } from '../harness/browser-world.ts';
+import { createClaudeSandbox, type ClaudeSandbox } from '../harness/claude.ts';
+import { startDaemon, type DaemonHandle } from '../harness/daemon.ts';
+
+describe('web shell', () => {
+  const world = useBrowserWorld({ hub: { shell: true } });
+  let sandbox: ClaudeSandbox;
+  let daemon: DaemonHandle;
+
+  beforeAll(async () => {
+    // Only for its private HOME and cwd: no claude runs here.
+    sandbox = createClaudeSandbox({ fakeApiUrl: 'http://127.0.0.1:9' });
+    daemon = await startDaemon({ hub: world.hub, sandbox, args: ['--allow-shell'], env: { SHELL: '/bin/sh' }, name: 'build-box' });
+  });
+  afterAll(async () => {
+    await daemon?.stop();
+    sandbox?.stop();
+  });
+
+  it('phone: the Shell button opens a shell on the session’s machine; typing runs; a reload reattaches', async () => {
+    const token = world.hub.token;
+    const runner = await world.connect({ token });
+    await world.registerSession(runner, { cwd: sandbox.cwd, launchKind: 'pty', title: 'Shell session', status: 'idle', machineId: daemon.machineId() });
+
+    const page = await world.signedInPage('phone', token);
+    await page.getByRole('link', { name: /Shell session/ }).click();
+    const shellLink = page.getByRole('link', { name: 'Shell on this machine' });
+    await shellLink.waitFor({ timeout: UI_TIMEOUT_MS });
+    await saveScreenshot(page, { name: 'shell-header', viewport: 'phone' });
+    await shellLink.click();
+    await page.getByRole('status').getByText('Shell on build-box').waitFor({ timeout: UI_TIMEOUT_MS });
+    const screen = page.locator('.xterm-rows');
+    await page.locator('.terminal-host').click();
+    await page.keyboard.type('echo shell-$((6*7)); pwd\n');
+    await screen.getByText('shell-42', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+    await screen.getByText(sandbox.cwd, { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+    // A quick key: Ctrl-C at a half-typed line gives a fresh prompt.
+    await page.keyboard.type('half-typed');
+    await page.getByRole('toolbar', { name: 'Terminal keys' }).getByRole('button', { name: 'Ctrl-C' }).click();
+    await page.keyboard.type('echo after-ctrl-c\n');
+    await screen.getByText('after-ctrl-c', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+    await saveScreenshot(page, { name: 'shell', viewport: 'phone' });
+
+    // Same tab, reloaded: the same shell (its variable and its screen are still there).
+    await page.keyboard.type('MARK=kept\n');
+    await page.reload();
+    await page.getByRole('status').getByText('Shell on build-box · resumed').waitFor({ timeout: UI_TIMEOUT_MS });
+    await screen.getByText('shell-42', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+    await page.locator('.terminal-host').click();
+    await page.keyboard.type('echo "mark=$MARK"\n');
+    await screen.getByText('mark=kept', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+    expect(await page.locator('.quick-keys').isVisible()).toBe(true);
+    await page.close();
+  });
+});
