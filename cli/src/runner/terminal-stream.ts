@@ -60,6 +60,8 @@ export function createTerminalStream(options: {
   let gap = false;
   let snapshotting = false;
   let snapshotWanted = false;
+  /** Held bytes were dropped during this snapshot: what is pending no longer follows it. */
+  let heldDropped = false;
   /** Called when the next snapshot has been acked (or could not be sent). */
   let snapshotWaiters: Array<() => void> = [];
   let stopped = false;
@@ -93,6 +95,9 @@ export function createTerminalStream(options: {
     if (inFlight + pendingBytes > MAX_IN_FLIGHT_BYTES) {
       clearPending();
       gap = true;
+      // The resync normally starts from an ack; with so little in flight none may ever come (the
+      // bytes held during a snapshot alone can pass the limit), so it starts now.
+      if (inFlight <= MAX_IN_FLIGHT_BYTES / 2 && viewers > 0) takeSnapshot();
       return;
     }
     let offset = pendingStart;
@@ -144,6 +149,8 @@ export function createTerminalStream(options: {
       gap = !sent;
       if (snapshotWanted || !exact) {
         snapshotWanted = false;
+        if (heldDropped) clearPending(); // they start after a hole; the next snapshot covers them
+        heldDropped = false;
         takeSnapshot();
       } else if (viewers > 0) flush();
       else clearPending();
@@ -163,6 +170,7 @@ export function createTerminalStream(options: {
           // The screen model is far behind; the next snapshot will cover what we drop here.
           clearPending();
           snapshotWanted = true;
+          heldDropped = true;
         }
         return;
       }
