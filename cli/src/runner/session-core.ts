@@ -1,0 +1,403 @@
+// session-core.ts: what every session runner shares, whatever way claude is launched (runner.ts:
+// PTY, headless.ts: `claude -p` stream-json). It owns the log, the cleanup scope, the launch plan and
+// the session's identity (tether id, resume state, title), the session state the hub sees
+// (registration, patch, setStatus, controller), the hub link and its outbox, the hooks, the
+// transcript pipeline and the end of the session. The runners own only how claude runs and how
+// prompts reach it.
+//
+//   hooks ──► hook server ──► status, claude session id, model, transcript path, approvals
+//   transcript (+ subagents) ──► tail ──► parse ──► message:append (chunks) ──► outbox ──► hub /cli
+//                                    └─► title, resume state (TETHER_HOME/claude-sessions)
+//
+// Invariants: the hub being down never stops claude (no link without a hub; the outbox keeps what
+// the hub has not taken). The link starts only when the runner says the identity is known (`-c`
+// waits for SessionStart). Every session ends with one session:end, then waits up to EXIT_DRAIN_MS
+// for the outbox; everything registered with onCleanup is released on every exit path, last first.
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { PermissionMode, SessionPatch, SessionRegistration, SessionStatus } from '@tether/shared';
+import { findClaudeBinary } from '../claude/find-binary.ts';
+import { buildLaunchArgs, type LaunchPlan } from '../claude/launch-args.ts';
+import { buildClaudeEnv } from '../claude/env.ts';
+import { startHookServer, type HookRequest } from '../hooks/server.ts';
+import { writeHookSettings, type HookSettingsDir } from '../hooks/settings.ts';
+import { createSessionRules } from '../policy/rules.ts';
+import { openOutbox, type Outbox } from '../hub-link/outbox.ts';
+import { connectHubLink, type HubCommandHandlers, type HubLink } from '../hub-link/link.ts';
+import { tailTranscript, TRANSCRIPT_POLL_MS, type TranscriptTail } from '../transcript/tail.ts';
+import { parseTranscriptLines } from '../transcript/parse.ts';
+import { subagentDirFor, tailSubagents, type SubagentTails } from '../transcript/subagents.ts';
+import { createApprovals, type Approvals } from './approvals.ts';
+import { createControllerTracker } from './controller.ts';
+import { loadResumeState, saveResumeState, type ResumeState } from './resume-state.ts';
+import { createSessionTitle } from './session-title.ts';
+
+/** How long a finished session waits for the hub to take what it is owed before exiting. The rest
+ *  stays in the on-disk outbox. */
+const EXIT_DRAIN_MS = 3_000;
+/** Chat messages per message:append (the hub's cap is MAX_MESSAGES_PER_BATCH; stay under it). */
+const APPEND_CHUNK = 100;
+/** Lines (screen rows, stderr lines) quoted as the reason when claude dies before it was ready. */
+const FAILURE_CONTEXT_ROWS = 8;
+/** A failure reason is a label on the hub (MAX_LABEL_CHARS in shared/src/limits.ts); longer is refused. */
+const REASON_MAX_CHARS = 500;
+
+export class RunnerStartError extends Error {}
+
+export type RunnerOptions = {
+  userArgs: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  hub: { url: string; token: string } | null;
+  tetherHome: string;
+  /** `attached`: the desk terminal drives the PTY (stdin TTY). `headless`: output goes only to the hub. */
+  desk: 'attached' | 'headless';
+  /** Where diagnostics go (never the desk: the TUI owns it). */
+  logFile?: string;
+  /** `headless`: `claude -p` with stream-json, no terminal (headless.ts). Default `pty`. */
+  launchKind?: 'pty' | 'headless';
+};
+
+export type RunnerResult = { exitCode: number; sessionId: string; failure: string | null };
+
+/** The session as the hub sees it; runners change fields and report them with `patch`. */
+export type SessionState = {
+  id: string;
+  status: SessionStatus;
+  claudeSessionId: string | null;
+  model: string | null;
+  permissionMode: PermissionMode;
+};
+
+/** What differs per runner in claude's hook events; the rest is handled here. */
+export type SessionHooks = {
+  /** SessionStart, before its claude session id, model and transcript path are taken. */
+  onSessionStart?: (payload: Record<string, unknown>) => void;
+  /** SessionStart named the transcript (`source`: startup, resume, clear, compact). */
+  onTranscript: (path: string, source: string) => void;
+  onStop?: () => void;
+};
+
+/** "claude exited (code 1) before its prompt appeared:\n<the last context lines>". */
+export function describeEarlyExit(options: { exitCode: number; signal: string | null; before: string; lines: string[] }): string {
+  const lines = options.lines.slice(-FAILURE_CONTEXT_ROWS);
+  return `claude exited (code ${options.exitCode}${options.signal ? `, signal ${options.signal}` : ''}) before ${options.before}${lines.length ? `:\n${lines.join('\n')}` : ''}`;
+}
+
+export type SessionCore = ReturnType<typeof createSessionCore>;
+
+export function createSessionCore(core: {
+  options: RunnerOptions;
+  launchKind: 'pty' | 'headless';
+  /** Registration's `deskAttached`, read at every (re)connect. */
+  deskAttached: () => boolean;
+  /** The runner's prompt that a transcript user line confirms (its id), or null. */
+  matchPrompt: (text: string) => string | null;
+  /** Runs first when the session fails before claude started (PTY `-c`: open the link to say so). */
+  beforeFailEarly?: () => void;
+}) {
+  const { options } = core;
+  const env = buildClaudeEnv({ env: options.env });
+  const logFile = options.logFile ?? join(options.tetherHome, 'logs', 'runner.log');
+  mkdirSync(join(logFile, '..'), { recursive: true, mode: 0o700 });
+  const log = (line: string) => {
+    try {
+      appendFileSync(logFile, `${new Date().toISOString()} ${line}\n`);
+    } catch {
+      // logging never breaks the session
+    }
+  };
+  const cleanups: Array<() => void> = [];
+  const cleanup = () => {
+    for (const fn of cleanups.splice(0).reverse()) {
+      try {
+        fn();
+      } catch (error) {
+        log(`cleanup: ${String(error)}`);
+      }
+    }
+  };
+
+  // ---- identity: a resumed claude session keeps its tether session (same chat on the hub)
+  let plan: LaunchPlan;
+  try {
+    plan = buildLaunchArgs({ userArgs: options.userArgs, settingsPath: '' });
+  } catch (error) {
+    throw new RunnerStartError(error instanceof Error ? error.message : String(error));
+  }
+  let resumed = plan.resumeId ? loadResumeState({ home: options.tetherHome, claudeSessionId: plan.resumeId }) : null;
+  const state: SessionState = {
+    id: resumed?.sessionId ?? options.env.TETHER_SESSION_ID ?? crypto.randomUUID(),
+    status: 'starting',
+    claudeSessionId: plan.resumeId,
+    model: plan.model,
+    permissionMode: plan.permissionMode,
+  };
+  const createdAt = Date.now();
+
+  // ---- what the hub sees
+  // Assigned by startLink, so `as` keeps TypeScript from narrowing them to null.
+  let outbox = null as Outbox | null;
+  let link = null as HubLink | null;
+  const titleFrom = (from: ResumeState | null) =>
+    createSessionTitle({
+      initial: from?.title ? { title: from.title, source: from.titleSource ?? 'prompt' } : { title: basename(options.cwd), source: 'cwd' },
+      onChange: (next) => {
+        patch({ title: next });
+        saveState();
+      },
+    });
+  let title = titleFrom(resumed);
+  const registration = (): SessionRegistration => ({
+    id: state.id,
+    machineId: options.env.TETHER_MACHINE_ID || null,
+    title: title.title,
+    cwd: options.cwd,
+    launchKind: core.launchKind,
+    status: state.status,
+    claudeSessionId: state.claudeSessionId,
+    model: state.model,
+    permissionMode: state.permissionMode,
+    deskAttached: core.deskAttached(),
+    createdAt,
+  });
+  const patch = (p: SessionPatch) => {
+    link?.push('session:update', { sessionId: state.id, patch: p });
+  };
+  const controller = createControllerTracker({ report: (next) => patch({ controller: next }) });
+  const setStatus = (next: Exclude<SessionStatus, 'ended' | 'failed'>) => {
+    if (state.status === next || state.status === 'ended' || state.status === 'failed') return;
+    state.status = next;
+    patch({ status: next });
+  };
+  const rules = createSessionRules();
+
+  // ---- hub link (optional; never fatal)
+  const startLink = (o: { commands: HubCommandHandlers; onConnected: () => void }) => {
+    if (!options.hub || link) return;
+    outbox = openOutbox({ dir: join(options.tetherHome, 'outbox'), sessionId: state.id });
+    link = connectHubLink({
+      hubUrl: options.hub.url,
+      token: options.hub.token,
+      sessionId: state.id,
+      outbox,
+      registration,
+      onState: (s) => {
+        log(`hub: ${s.kind}${s.kind === 'down' ? ` (${s.reason})` : ''}`);
+        if (s.kind === 'connected') o.onConnected();
+      },
+      onProblem: (message) => log(`hub: ${message}`),
+      commands: o.commands,
+    });
+  };
+  const stopLink = () => {
+    link?.stop();
+    if (outbox) {
+      if (outbox.size() === 0) outbox.destroy();
+      else outbox.close();
+    }
+  };
+
+  /** Reported on the hub and thrown to the command, which prints it at the desk. */
+  const failEarly = async (reason: string): Promise<never> => {
+    core.beforeFailEarly?.();
+    state.status = 'failed';
+    link?.push('session:end', { sessionId: state.id, status: 'failed', exitCode: null, reason: reason.slice(0, REASON_MAX_CHARS) });
+    await link?.drain(EXIT_DRAIN_MS);
+    stopLink();
+    cleanup();
+    throw new RunnerStartError(reason);
+  };
+
+  // ---- transcript → chat
+  let tail: TranscriptTail | null = null;
+  let subagents: SubagentTails | null = null;
+  let transcriptPath: string | null = null;
+  let transcriptOffset = 0;
+  const saveState = () => {
+    if (!state.claudeSessionId || !transcriptPath) return;
+    saveResumeState({
+      home: options.tetherHome,
+      claudeSessionId: state.claudeSessionId,
+      state: { sessionId: state.id, transcriptPath, offset: transcriptOffset, title: title.title, titleSource: title.source, subagentOffsets: subagents?.offsets() ?? {} },
+    });
+  };
+  const appendMessages = (messages: ReturnType<typeof parseTranscriptLines>) => {
+    for (let i = 0; i < messages.length; i += APPEND_CHUNK) {
+      link?.push('message:append', { sessionId: state.id, messages: messages.slice(i, i + APPEND_CHUNK) });
+    }
+  };
+  const onTranscriptLines = (lines: string[], endOffset: number) => {
+    const messages = parseTranscriptLines(lines, {
+      matchPrompt: (text) => core.matchPrompt(text),
+      onBadLine: (reason) => log(`transcript: ${reason}`),
+    });
+    appendMessages(messages);
+    transcriptOffset = endOffset;
+    title.take(lines, messages);
+    saveState();
+  };
+  /** Subagent (Agent/Task tool) transcripts: sidechain lines with their agentId, same chat. */
+  const onSubagentLines = (lines: string[]) => {
+    appendMessages(parseTranscriptLines(lines, { onBadLine: (reason) => log(`subagent transcript: ${reason}`) }));
+    saveState();
+  };
+  /** Tails `path` (and its subagents) from the start, or from the resume state's offsets when the
+   *  runner says this transcript is the one that state was saved for. */
+  const followTranscript = (o: { path: string; continued: boolean }) => {
+    const { path } = o;
+    const continued = o.continued && resumed !== null;
+    const fromOffset = continued ? resumed!.offset : 0;
+    transcriptPath = path;
+    transcriptOffset = fromOffset;
+    if (!tail) {
+      tail = tailTranscript({ path, fromOffset, onLines: onTranscriptLines, onError: (error) => log(`transcript: ${String(error)}`) });
+    } else {
+      tail.switchTo(path, fromOffset);
+    }
+    subagents?.stop();
+    subagents = tailSubagents({
+      dir: subagentDirFor(path),
+      ...(continued && resumed?.subagentOffsets ? { fromOffsets: resumed.subagentOffsets } : {}),
+      onLines: onSubagentLines,
+      onError: (error) => log(`subagent transcript: ${String(error)}`),
+    });
+  };
+
+  /** The claude binary, the hook server and its settings file, and the arguments naming it. */
+  const prepareLaunch = async (o: { approvals: Approvals; hooks: SessionHooks }): Promise<{ binary: string; plan: LaunchPlan }> => {
+    let binary: string;
+    try {
+      binary = findClaudeBinary({ env: options.env });
+    } catch (error) {
+      return failEarly(error instanceof Error ? error.message : String(error));
+    }
+    cleanups.push(() => tail?.stop());
+    cleanups.push(() => subagents?.stop());
+    const onHook = async (request: HookRequest): Promise<Record<string, unknown>> => {
+      const p = request.payload;
+      switch (request.event) {
+        case 'session-start': {
+          o.hooks.onSessionStart?.(p);
+          if (typeof p.session_id === 'string' && p.session_id !== state.claudeSessionId) {
+            state.claudeSessionId = p.session_id;
+            patch({ claudeSessionId: state.claudeSessionId });
+          }
+          if (typeof p.model === 'string' && !state.model) {
+            state.model = p.model.replace(/\[[^\]]*\]$/, '');
+            patch({ model: state.model });
+          }
+          if (typeof p.transcript_path === 'string') o.hooks.onTranscript(p.transcript_path, String(p.source ?? 'startup'));
+          return {};
+        }
+        case 'user-prompt-submit':
+          setStatus('thinking');
+          return {};
+        case 'stop':
+          o.hooks.onStop?.();
+          return {};
+        case 'notification':
+          if (p.notification_type === 'permission_prompt') setStatus('waiting');
+          return {};
+        case 'pre-tool-use':
+          if (typeof p.permission_mode === 'string' && p.permission_mode !== state.permissionMode) {
+            state.permissionMode = p.permission_mode as PermissionMode;
+            patch({ permissionMode: state.permissionMode });
+          }
+          return o.approvals.decide({ payload: p, signal: request.signal });
+        case 'post-tool-use':
+          if (state.status === 'waiting') setStatus('thinking');
+          return {};
+        default: {
+          const never: never = request.event;
+          return never;
+        }
+      }
+    };
+    const hookServer = startHookServer({ onHook });
+    cleanups.push(() => hookServer.stop());
+    let settings: HookSettingsDir;
+    try {
+      settings = writeHookSettings({ endpoint: hookServer.endpoint });
+    } catch (error) {
+      return failEarly(`could not write the hook settings: ${String(error)}`);
+    }
+    cleanups.push(() => settings.remove());
+    plan = buildLaunchArgs({ userArgs: options.userArgs, settingsPath: settings.settingsPath });
+    return { binary, plan };
+  };
+
+  return {
+    env,
+    log,
+    /** Released on every exit path, last registered first. */
+    onCleanup: (fn: () => void) => {
+      cleanups.push(fn);
+    },
+    /** The plan before the hook settings exist (its flags; prepareLaunch gives the final args). */
+    get plan() {
+      return plan;
+    },
+    /** The resume state this session continues, if any. */
+    get resumed() {
+      return resumed;
+    },
+    state,
+    /** `-c`: SessionStart named a claude session tether has seen; this becomes its tether session. */
+    adopt(known: ResumeState) {
+      resumed = known;
+      state.id = known.sessionId;
+      title = titleFrom(known);
+    },
+    patch,
+    setStatus,
+    controller,
+    link: () => link,
+    startLink,
+    /** Approvals with this session's rules, id, link, permission mode and log. */
+    createApprovals(o: Pick<Parameters<typeof createApprovals>[0], 'bypassAllowed' | 'desk' | 'onPlanApproved'>): Approvals {
+      const approvals = createApprovals({
+        sessionId: () => state.id,
+        link: () => link,
+        rules,
+        permissionMode: () => state.permissionMode,
+        cwd: options.cwd,
+        log,
+        ...o,
+      });
+      cleanups.push(() => approvals.stop());
+      return approvals;
+    },
+    failEarly,
+    prepareLaunch,
+    followTranscript,
+    /** The transcript being tailed (null before SessionStart named one). */
+    transcript: () => ({ path: transcriptPath, tailing: tail !== null }),
+    /** Outside a desk terminal (daemon, headless), these signals stop claude; the session then ends normally. */
+    stopOnSignals(kill: () => void) {
+      const onSignal = (signal: NodeJS.Signals) => {
+        log(`got ${signal}: stopping claude`);
+        kill();
+      };
+      for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.on(signal, onSignal);
+      cleanups.push(() => {
+        for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.off(signal, onSignal);
+      });
+    },
+    /** claude exited: the last transcript lines, the prompts it never took, session:end, the drain. */
+    async finish(o: { exitCode: number; failure: string | null; closePrompts: () => void; beforeEnd?: () => Promise<unknown> }): Promise<RunnerResult> {
+      const { exitCode, failure } = o;
+      // Let the tailer pick up the last lines claude wrote before it exited.
+      if (tail) await new Promise((resolve) => setTimeout(resolve, TRANSCRIPT_POLL_MS * 2));
+      o.closePrompts();
+      state.status = failure ? 'failed' : 'ended';
+      if (o.beforeEnd) await o.beforeEnd();
+      link?.push('session:end', { sessionId: state.id, status: failure ? 'failed' : 'ended', exitCode, reason: failure ? failure.slice(0, REASON_MAX_CHARS) : null });
+      const drained = (await link?.drain(EXIT_DRAIN_MS)) ?? true;
+      if (!drained) log('hub did not take everything before exit; the rest stays in the outbox');
+      stopLink();
+      cleanup();
+      return { exitCode: failure && exitCode === 0 ? 1 : exitCode, sessionId: state.id, failure };
+    },
+  };
+}
