@@ -84,9 +84,7 @@ export function describeEarlyExit(options: { exitCode: number; signal: string | 
   return `claude exited (code ${options.exitCode}${options.signal ? `, signal ${options.signal}` : ''}) before ${options.before}${lines.length ? `:\n${lines.join('\n')}` : ''}`;
 }
 
-export type SessionCore = ReturnType<typeof createSessionCore>;
-
-export function createSessionCore(core: {
+export function createSessionCore(init: {
   options: RunnerOptions;
   launchKind: 'pty' | 'headless';
   /** Registration's `deskAttached`, read at every (re)connect. */
@@ -96,7 +94,7 @@ export function createSessionCore(core: {
   /** Runs first when the session fails before claude started (PTY `-c`: open the link to say so). */
   beforeFailEarly?: () => void;
 }) {
-  const { options } = core;
+  const { options } = init;
   const env = buildClaudeEnv({ env: options.env });
   const logFile = options.logFile ?? join(options.tetherHome, 'logs', 'runner.log');
   mkdirSync(join(logFile, '..'), { recursive: true, mode: 0o700 });
@@ -153,12 +151,12 @@ export function createSessionCore(core: {
     machineId: options.env.TETHER_MACHINE_ID || null,
     title: title.title,
     cwd: options.cwd,
-    launchKind: core.launchKind,
+    launchKind: init.launchKind,
     status: state.status,
     claudeSessionId: state.claudeSessionId,
     model: state.model,
     permissionMode: state.permissionMode,
-    deskAttached: core.deskAttached(),
+    deskAttached: init.deskAttached(),
     createdAt,
   });
   const patch = (p: SessionPatch) => {
@@ -200,7 +198,7 @@ export function createSessionCore(core: {
 
   /** Reported on the hub and thrown to the command, which prints it at the desk. */
   const failEarly = async (reason: string): Promise<never> => {
-    core.beforeFailEarly?.();
+    init.beforeFailEarly?.();
     state.status = 'failed';
     link?.push('session:end', { sessionId: state.id, status: 'failed', exitCode: null, reason: reason.slice(0, REASON_MAX_CHARS) });
     await link?.drain(EXIT_DRAIN_MS);
@@ -229,7 +227,7 @@ export function createSessionCore(core: {
   };
   const onTranscriptLines = (lines: string[], endOffset: number) => {
     const messages = parseTranscriptLines(lines, {
-      matchPrompt: (text) => core.matchPrompt(text),
+      matchPrompt: (text) => init.matchPrompt(text),
       onBadLine: (reason) => log(`transcript: ${reason}`),
     });
     appendMessages(messages);
