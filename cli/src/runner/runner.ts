@@ -39,8 +39,8 @@ const FINAL_SNAPSHOT_MS = 1_000;
 /** `--continue`: how long the hub link waits for SessionStart to say which session claude continued
  *  (it comes ~1 s after spawn). Past it the session is registered as a new one. */
 const CONTINUE_IDENTITY_WAIT_MS = 15_000;
-/** Unparsed bytes the screen model (its own thread) may lag behind the PTY before reading pauses
- *  (xterm throws past 50 MB queued). 8 MiB is ~80 ms of parsing here. */
+/** Unparsed bytes the screen model may lag behind the PTY before reading pauses (xterm throws past
+ *  50 MB queued). 8 MiB is ~80 ms of parsing here. */
 const SCREEN_MAX_BACKLOG_BYTES = 8 * 1024 * 1024;
 /** Output in 16 ms that counts as a flood (~4 MB/s: far more than claude's TUI ever draws)... */
 const SCREEN_CHECK_FLOOD_BYTES = 64 * 1024;
@@ -70,10 +70,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   // Filled in once the PTY exists; hub commands that arrive earlier are queued by the prompt queue.
   let pty: PtyProcess | null = null;
   let stream = null as TerminalStream | null;
-  const screen = createScreenModel({
-    ...(options.desk === 'attached' && process.stdout.columns ? { cols: process.stdout.columns, rows: process.stdout.rows } : DEFAULT_SIZE),
-    onError: log,
-  });
+  const screen = createScreenModel(options.desk === 'attached' && process.stdout.columns ? { cols: process.stdout.columns, rows: process.stdout.rows } : DEFAULT_SIZE);
   core.onCleanup(() => screen.stop());
   /** The typing gate's read: the screen after every byte so far. A read that more output overtook
    *  is stale, so it is asked again; output that never pauses counts as a busy prompt. */

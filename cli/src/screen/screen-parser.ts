@@ -1,5 +1,5 @@
-// screen-parser.ts: the @xterm/headless terminal itself, owned by the screen worker (screen-worker.ts).
-// It parses PTY bytes, reads the visible rows for prompt-state.ts and serializes snapshots.
+// screen-parser.ts: the @xterm/headless terminal behind the screen model (screen.ts). It parses PTY
+// bytes, reads the visible rows for prompt-state.ts and serializes snapshots.
 // Invariant: `whenParsed(cb)` runs `cb` synchronously right after every earlier write was parsed and
 // before any later one is: the only point where a read matches an exact byte offset.
 import { Terminal } from '@xterm/headless';
