@@ -29,6 +29,13 @@ describe('buildChatItems', () => {
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ kind: 'tool', use: { id: 't1' }, result: { content: 'a\nb' } });
   });
+  it('shows an interrupt block from the runner as the same readable notice', () => {
+    for (const text of ['[Request interrupted by user]', '[Request interrupted by user for tool use]', '']) {
+      const items = buildChatItems([msg('user', [{ type: 'interrupt', text }])]);
+      expect(items).toEqual([{ kind: 'interrupt', key: expect.any(String), text: 'Interrupted' }]);
+    }
+  });
+
   it('shows claude\'s interrupt line as a notice, not as something the user said', () => {
     const items = buildChatItems([msg('user', [{ type: 'text', text: '[Request interrupted by user]' }])]);
     expect(items).toEqual([{ kind: 'interrupt', key: expect.any(String), text: 'Interrupted' }]);

@@ -17,6 +17,12 @@ export type ChatItem =
 /** Text claude writes into the transcript for an Esc during a turn; shown as a notice, not a bubble. */
 const INTERRUPT_TEXT_RE = /^\[Request interrupted by user[^\]]*\]$/;
 
+function interruptNotice(raw: string): string {
+  const text = raw.trim();
+  if (!text || INTERRUPT_TEXT_RE.test(text)) return 'Interrupted';
+  return text;
+}
+
 export function buildChatItems(messages: readonly ChatMessage[]): ChatItem[] {
   const results = new Map<string, ToolResultBlock>();
   for (const message of messages) {
@@ -50,7 +56,8 @@ export function buildChatItems(messages: readonly ChatMessage[]): ChatItem[] {
         case 'tool_result':
           return; // folded into its tool card
         case 'interrupt':
-          own.push({ kind: 'interrupt', key, text: block.text || 'Interrupted' });
+          // The runner passes claude's raw marker through; people read one word.
+          own.push({ kind: 'interrupt', key, text: interruptNotice(block.text) });
           return;
         default: {
           const never: never = block;
