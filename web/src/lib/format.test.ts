@@ -42,6 +42,12 @@ describe('format', () => {
   it('tool summaries and Bash prefixes', () => {
     expect(summarizeToolInput('Bash', { command: 'git   status\n--short' })).toBe('git status --short');
     expect(summarizeToolInput('Edit', { file_path: '/a/b.ts' })).toBe('/a/b.ts');
+    expect(
+      summarizeToolInput('AskUserQuestion', {
+        questions: [{ question: 'Which  color?', options: [] }, { question: 'Toppings?', options: [] }],
+      }),
+    ).toBe('Which color? · Toppings?');
+    expect(summarizeToolInput('ExitPlanMode', { plan: '# Plan' })).toBe('Plan ready for review');
     expect(summarizeToolInput('Mystery', { x: 1 })).toBe('{"x":1}');
     expect(suggestBashPrefix('git push origin main')).toBe('git push');
     expect(suggestBashPrefix('git --no-pager log')).toBe('git');

@@ -133,6 +133,14 @@ export function summarizeToolInput(name: string, input: unknown): string {
     case 'Task':
     case 'Agent':
       return oneLine(pick('description', 'prompt') ?? '');
+    case 'AskUserQuestion': {
+      // Before the answer arrives the card says what was asked, never the raw JSON.
+      const questions = Array.isArray(record.questions) ? (record.questions as Array<Record<string, unknown>>) : [];
+      const texts = questions.map((q) => (typeof q?.question === 'string' ? oneLine(q.question) : '')).filter(Boolean);
+      return texts.join(' · ');
+    }
+    case 'ExitPlanMode':
+      return 'Plan ready for review';
     case 'TodoWrite': {
       const todos = Array.isArray(record.todos) ? record.todos.length : 0;
       return `${todos} item${todos === 1 ? '' : 's'}`;
