@@ -95,6 +95,73 @@ describe('terminal room', () => {
     expect(slow.got.text).toBe(`[snap@${offset}]`);
   });
 
+  it('sends a chunk larger than the log to the viewers at it, without a resync', () => {
+    // The log holds 10 bytes; the runner batches a burst into one 25-byte event. The chunk's first
+    // bytes are evicted as it is appended, but the viewers that were exactly at it are owed them.
+    for (const fanout of [false, true]) {
+      const r = fakeRunner();
+      const shared: string[] = [];
+      const room = createTerminalRoom({
+        sessionId: SID,
+        runner: r.port,
+        maxBytes: 10,
+        ...(fanout ? { fanout: (_ids: string[], _offset: number, data: Uint8Array) => shared.push(dec(data)) } : {}),
+      });
+      const a = fakeViewer();
+      const b = fakeViewer();
+      room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
+      room.join({ viewerId: 'b', sink: b.sink, canWrite: true });
+      room.snapshot(snap(0));
+      room.output(0, enc('abc'));
+      const requested = r.calls.snapshots;
+      room.output(3, enc('0123456789012345678901234'));
+      expect(r.calls.snapshots).toBe(requested);
+      expect(a.got.snapshots.length).toBe(1);
+      expect(b.got.snapshots.length).toBe(1);
+      if (fanout) expect(shared.join('')).toBe('abc0123456789012345678901234');
+      else {
+        expect(a.got.text).toBe('[snap@0]abc0123456789012345678901234');
+        expect(b.got.text).toBe(a.got.text);
+      }
+      room.output(28, enc('!'));
+      expect(r.calls.snapshots).toBe(requested);
+      // A viewer whose bytes really are gone still gets a snapshot.
+      room.leave('b');
+      const b2 = fakeViewer();
+      expect(room.join({ viewerId: 'b', sink: b2.sink, canWrite: true, since: 3 })).toBe('snapshot');
+    }
+  });
+
+  it('gives a viewer in the middle of a new chunk only the rest of it', () => {
+    const r = fakeRunner();
+    const room = createTerminalRoom({ sessionId: SID, runner: r.port, maxBytes: 4 });
+    const a = fakeViewer();
+    room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
+    room.snapshot(snap(0));
+    room.output(0, enc('abcd'));
+    room.output(2, enc('cdefgh')); // overlaps what the viewer has, and outgrows the log
+    expect(a.got.text).toBe('[snap@0]abcdefgh');
+    expect(a.got.offsets).toEqual([0, 4]);
+    expect(r.calls.snapshots).toBe(1);
+  });
+
+  it('keeps a size report over a snapshot read at the same offset before that resize', () => {
+    // The runner reads snapshots asynchronously: a snapshot asked for at offset 0 can be read at
+    // 80x24 and sent after the resize to 100x30 that was reported at offset 0.
+    const r = fakeRunner();
+    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
+    const sizes: string[] = [];
+    const v = fakeViewer();
+    room.join({ viewerId: 'b', sink: { ...v.sink, size: (n) => sizes.push(`${n.cols}x${n.rows}@${n.offset}`) }, canWrite: true });
+    room.ptyResized({ offset: 0, cols: 100, rows: 30, desk: false });
+    room.snapshot(snap(0));
+    expect(room.ptySize).toEqual({ offset: 0, cols: 100, rows: 30 });
+    expect(sizes).toEqual(['100x30@0']);
+    // A snapshot past the report carries the size from there on.
+    room.snapshot({ ...snap(5), cols: 90, rows: 20 });
+    expect(room.ptySize).toEqual({ offset: 5, cols: 90, rows: 20 });
+  });
+
   it('keeps read-only viewers from typing or resizing', () => {
     const r = fakeRunner();
     const room = createTerminalRoom({ sessionId: SID, runner: r.port });

@@ -93,8 +93,11 @@ export function createTerminalRoom(options: {
 
   function sendFrom(viewer: Viewer, chunk?: { offset: number; data: Uint8Array }) {
     if (viewer.sent === null || viewer.paused) return;
-    // Fast path: a viewer that is exactly at the new chunk gets it without a copy out of the log.
-    const bytes = chunk && chunk.offset === viewer.sent ? chunk.data : log.since(viewer.sent);
+    // Fast path: a viewer within the new chunk gets the rest of it without a copy out of the log.
+    // Also the only path when the chunk outgrew the log: its first bytes are already evicted, yet
+    // a viewer that was exactly at it is owed them (a "gone" there would resync viewers in step).
+    const within = chunk !== undefined && viewer.sent >= chunk.offset && viewer.sent < chunk.offset + chunk.data.length;
+    const bytes = within ? chunk.data.subarray(viewer.sent - chunk.offset) : log.since(viewer.sent);
     if (bytes === 'gone') {
       needSnapshot(viewer);
       return;
@@ -177,8 +180,9 @@ export function createTerminalRoom(options: {
       }
       log.append(offset, data);
       if (!streaming) return;
-      const chunk = offset >= log.start ? { offset, data } : undefined;
-      if (chunk && options.fanout && viewers.size > 1) {
+      // Not read back from the log: a chunk larger than the log is already partly evicted.
+      const chunk = { offset, data };
+      if (options.fanout && viewers.size > 1) {
         // Viewers that are exactly at this chunk (the usual case) get it in one shared send.
         const inStep: Viewer[] = [];
         for (const viewer of viewers.values()) {
@@ -206,7 +210,10 @@ export function createTerminalRoom(options: {
     /** A snapshot from the runner: the screen as of byte `offset`. Bytes from there on follow it. */
     snapshot(snap: TerminalSnapshot) {
       lastSnapshot = snap;
-      if (ptySize === null || snap.offset >= ptySize.offset) ptySize = { offset: snap.offset, cols: snap.cols, rows: snap.rows };
+      // The snapshot carries the size it was drawn at. A size report at the same offset wins: the
+      // snapshot may have been read before a resize that the runner reported first (the read is
+      // asynchronous), and a report says what the PTY is from that byte on.
+      if (ptySize === null || snap.offset > ptySize.offset) ptySize = { offset: snap.offset, cols: snap.cols, rows: snap.rows };
       // Bytes from the snapshot's offset on that the log already holds stay (the runner may have
       // sent some before the screen model caught up); otherwise the log restarts at the snapshot.
       if (snap.offset < log.start || snap.offset > log.end) log.reset(snap.offset);
