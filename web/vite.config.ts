@@ -20,6 +20,12 @@ export default defineConfig({
       input: { main: 'index.html', sw: 'src/pwa/sw.ts' },
       output: {
         entryFileNames: (chunk) => (chunk.name === 'sw' ? 'sw.js' : 'assets/[name]-[hash].js'),
+        // zod (with the shared schemas built on it) only serves lazy screens (question form, trust
+        // form…). Left to the default heuristics it lands in a common chunk the first route
+        // preloads, +25 KB gzip; its own group keeps it off the first load.
+        advancedChunks: {
+          groups: [{ name: 'protocol', test: /[\\/](zod|shared[\\/]src)[\\/]/ }],
+        },
       },
     },
   },
