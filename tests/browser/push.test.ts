@@ -65,16 +65,16 @@ describe('web push in the app', () => {
     }
     const message: PushMessage = { title: 'Release notes: allow Bash?', body: 'git push', url: `/sessions/${sessionId}`, tag: 'request:test', sessionId, kind: 'approval' };
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: world.hub.url, registrationId: registrations[0]!.registrationId, data: JSON.stringify(message) });
-    const shown = await page.waitForFunction(
-      async () => {
+    // Poll with page.evaluate: waitForFunction treats the async predicate's Promise as truthy and
+    // would return at once, before the service worker has shown anything.
+    const readNotification = () =>
+      page.evaluate(async () => {
         const registration = await navigator.serviceWorker.ready;
         const list = await registration.getNotifications();
         return list.length > 0 ? { title: list[0]!.title, body: list[0]!.body, tag: list[0]!.tag, data: list[0]!.data as unknown } : null;
-      },
-      undefined,
-      { timeout: UI_TIMEOUT_MS },
-    );
-    expect(await shown.jsonValue()).toEqual({ title: message.title, body: 'git push', tag: 'request:test', data: { url: `/sessions/${sessionId}` } });
+      });
+    await expect.poll(readNotification, { timeout: UI_TIMEOUT_MS, interval: 50 }).not.toBeNull();
+    expect(await readNotification()).toEqual({ title: message.title, body: 'git push', tag: 'request:test', data: { url: `/sessions/${sessionId}` } });
 
     // The tab closes; the turn ends: now the hub pushes, and the first push it sent is this one.
     await page.close();
