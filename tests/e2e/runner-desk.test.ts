@@ -1,5 +1,6 @@
 // The desk side of `tether claude`: SIGTERM/SIGHUP put the terminal back and end the session with
 // claude's exit; without a TTY the runner works headless-of-desk (output only to the hub).
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { text } from '../fixtures/fake-anthropic/index.ts';
 import { claudeBin } from '../harness/claude.ts';
@@ -12,6 +13,20 @@ const RESTORED = '\x1b[?2004l';
 const defer = useCleanups();
 const SCRIPT = [text('headless hello')];
 
+/** The process state letter from /proc (R, S, T = stopped, …). */
+function procState(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+}
+
+async function waitForProcState(pid: number, want: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (procState(pid) !== want) {
+    if (Date.now() > deadline) throw new Error(`pid ${pid} never reached state ${want} (is ${procState(pid)})`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 describe('desk terminal', () => {
   for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
     it(`${signal} restores the terminal and ends the session`, async () => {
@@ -23,6 +38,23 @@ describe('desk terminal', () => {
       await phone.waitFor(() => phone.session()?.status === 'ended', { what: 'ended' });
     });
   }
+
+  it('Ctrl-Z suspends tether with claude (terminal handed back); fg (SIGCONT) resumes the same session', async () => {
+    const { runner, phone, fake } = await startWorld(defer, { script: [text('after fg')] });
+    const before = runner.output().length;
+    runner.write('\x1a');
+    await waitForProcState(runner.pid, 'T');
+    expect(runner.output().slice(before)).toContain(RESTORED);
+    process.kill(runner.pid, 'SIGCONT');
+    await runner.waitForScreen(/\? for shortcuts/);
+    runner.write('hello after fg');
+    await runner.waitForScreen('hello after fg');
+    runner.write('\r');
+    await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m) === 'after fg'), { what: 'the reply after fg' });
+    expect(phone.messages().filter((m) => m.role === 'user').map(chatText)).toEqual(['hello after fg']);
+    expect(fake.mainRequests().length).toBe(1);
+    expect(procState(runner.pid)).not.toBe('T');
+  });
 
   it('without a TTY the session runs headless-of-desk: driven and read from the hub only', async () => {
     const { hub, sandbox, startWatch, tempDir } = await startStage(defer, { script: SCRIPT });

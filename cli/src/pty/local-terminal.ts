@@ -16,6 +16,9 @@ export type LocalTerminal = {
   write(data: string): void;
   /** Put the terminal back and stop reading stdin. Safe to call many times. */
   restore(): void;
+  /** Job control (Ctrl-Z): hand the terminal back and stop this process; resolves once the shell
+   *  continues it (`fg`), with raw mode back on. Resolves at once when there is no TTY. */
+  suspend(): Promise<void>;
 };
 
 /** Modes a TUI may have left on, switched off when we hand the terminal back: bracketed paste,
@@ -84,6 +87,30 @@ export function attachLocalTerminal(options: {
     process.on(signal, handler);
   }
 
+  const suspend = (): Promise<void> => {
+    if (!interactive || restored) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      process.once('SIGCONT', () => {
+        if (!restored) {
+          stdin.setRawMode(true);
+          stdin.resume();
+        }
+        resolve();
+      });
+      stdin.setRawMode(false);
+      stdin.pause();
+      try {
+        stdout.write(`${RESET_MODES}\r\n`);
+      } catch {
+        // terminal gone: nothing to hand back
+      }
+      // SIGSTOP, not SIGTSTP: under a PTY with no job-control parent (tests, daemons) a TSTP to an
+      // orphaned process group is discarded by the kernel; STOP always stops, and the shell that
+      // ran us sees "Stopped" either way.
+      process.kill(process.pid, 'SIGSTOP');
+    });
+  };
+
   return {
     interactive,
     size,
@@ -91,5 +118,6 @@ export function attachLocalTerminal(options: {
       if (interactive && !restored) stdout.write(data);
     },
     restore,
+    suspend,
   };
 }

@@ -49,6 +49,8 @@ const SCREEN_CHECK_FLOOD_MS = 250;
 /** The typing gate's screen read is retried this often when output overtook it; output that keeps
  *  coming means the prompt is not idle. */
 const GATE_READ_TRIES = 3;
+/** What claude 2.1.197 draws after Ctrl-Z (its footer line), read from the screen model. */
+const CLAUDE_SUSPENDED_TEXT = 'Claude Code has been suspended';
 
 export async function runSession(options: RunnerOptions): Promise<RunnerResult> {
   if (options.launchKind === 'headless') return runHeadlessSession(options);
@@ -207,6 +209,30 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   let checkTimer: ReturnType<typeof setTimeout> | null = null;
   const trust = createTrustDialog({ sessionId: () => state.id, cwd: options.cwd, link: core.link, write: (data) => pty?.write(data), log });
   core.onCleanup(() => trust.stop());
+  /** Ctrl-Z at the desk: claude draws this and waits for SIGCONT (inside our PTY its own TSTP is
+   *  discarded: no job-control shell there). tether then suspends itself, as `claude` would. */
+  let suspendedEpisode = false;
+  const followSuspend = (text: string) => {
+    if (!desk?.interactive || !ready) return;
+    if (!text.includes(CLAUDE_SUSPENDED_TEXT)) {
+      suspendedEpisode = false;
+      return;
+    }
+    if (suspendedEpisode) return;
+    suspendedEpisode = true;
+    log('claude suspended at the desk (Ctrl-Z): stopping tether too');
+    void desk.suspend().then(() => {
+      log('continued (fg): resuming claude');
+      if (pty) {
+        try {
+          process.kill(pty.pid, 'SIGCONT');
+        } catch {
+          // claude already gone: the exit path reports it
+        }
+        if (desk) resizePty(desk.size()); // the window may have changed while we were stopped
+      }
+    });
+  };
   /** Output since the last screen check, and when that check ran: see checkScreen. */
   let bytesSinceCheck = 0;
   let lastCheckAt = 0;
@@ -227,6 +253,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       // A trust dialog comes before SessionStart: the hub must hear it, so the identity waits no more.
       if (!ready && !identitySettled && text.includes(TRUST_TEXT)) settleIdentity('trust dialog');
       if (!ready) trust.check(text);
+      followSuspend(text);
       if (!ready && promptState.kind !== 'starting') {
         ready = true;
         readyAt = Date.now();
