@@ -2,8 +2,8 @@
 // does (/web approval:answer with the access token), so first-answer-wins, the audit trail and the
 // "cleared in every tab" broadcast are the hub's, not this command's.
 import { AnswerSchema, isUuid, type Answer } from '@tether/shared';
-import { loadCredentials } from '../config/credentials.ts';
 import { CommandError, parseFlags, type Command } from './command.ts';
+import { connectAsPhone, requireCredentials } from './hub-access.ts';
 
 const command: Command = {
   name: 'answer',
@@ -42,12 +42,8 @@ const command: Command = {
     const parsed = AnswerSchema.safeParse(candidate);
     if (!parsed.success) throw new CommandError(`bad answer: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, 2);
     const answer: Answer = parsed.data;
-    const creds = loadCredentials();
-    if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
-    const { connectWebClient } = await import('../hub-link/web-client.ts');
-    const client = await connectWebClient({ hubUrl: creds.hubUrl, token: creds.token, device: 'tether answer' }).catch((error: Error) => {
-      throw new CommandError(error.message);
-    });
+    const creds = requireCredentials();
+    const client = await connectAsPhone({ creds, device: 'tether answer' });
     try {
       const ack = await client.request('approval:answer', { requestId, answer });
       if (!ack.ok) throw new CommandError(ack.code === 'conflict' ? 'already answered' : `hub refused the answer: ${ack.error}`);

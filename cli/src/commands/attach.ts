@@ -5,9 +5,9 @@
 // Without a session id it lists the attachable (live) sessions and reads a number from stdin; with
 // --json or without a TTY it prints the list and exits 2 (nothing to pick with).
 import { isFinalStatus, isUuid, type Session } from '@tether/shared';
-import { loadCredentials } from '../config/credentials.ts';
 import { attachLocalTerminal, DEFAULT_SIZE } from '../pty/local-terminal.ts';
 import { CommandError, parseFlags, type Command } from './command.ts';
+import { connectAsPhone, requireCredentials } from './hub-access.ts';
 import { fetchSessions, sessionTable, type ListedSession } from './sessions.ts';
 
 /** Ctrl-] (GS, 0x1d): telnet's escape; claude binds nothing to it. */
@@ -24,14 +24,10 @@ const command: Command = {
     if (positionals.length > 1) throw new CommandError(`usage: ${command.usage}`, 2);
     const sessionId = positionals[0] ?? (await pickSession({ json: flags.json === true }));
     if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
-    const creds = loadCredentials();
-    if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
-    const { connectWebClient } = await import('../hub-link/web-client.ts');
+    const creds = requireCredentials();
     const { resumeSession, stopSession } = await import('../hub-link/session-control.ts');
     const { attachTerminal } = await import('../hub-link/terminal-attach.ts');
-    const client = await connectWebClient({ hubUrl: creds.hubUrl, token: creds.token, device: 'tether attach' }).catch((error: Error) => {
-      throw new CommandError(error.message);
-    });
+    const client = await connectAsPhone({ creds, device: 'tether attach' });
     const note = (line: string) => process.stderr.write(`tether: ${line}\r\n`);
     try {
       const watched = await client.request('session:watch', { sessionId, afterSeq: Number.MAX_SAFE_INTEGER });

@@ -2,8 +2,8 @@
 // sees it (/web session:watch backfill, then message:added while following). --json prints one
 // ChatMessage per line (JSONL, the shared schema's field names).
 import { isFinalStatus, isUuid, type ChatMessage, type ContentBlock, type Session } from '@tether/shared';
-import { loadCredentials } from '../config/credentials.ts';
 import { CommandError, parseFlags, type Command } from './command.ts';
+import { connectAsPhone, requireCredentials } from './hub-access.ts';
 
 /** Longest tool input / result shown in the human format; --json has everything. */
 const PREVIEW_CHARS = 200;
@@ -47,14 +47,8 @@ const command: Command = {
     const sessionId = positionals[0];
     if (!sessionId || positionals.length > 1) throw new CommandError(`usage: ${command.usage}`, 2);
     if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
-    const creds = loadCredentials();
-    if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
-    const { connectWebClient } = await import('../hub-link/web-client.ts');
-    const client = await connectWebClient({ hubUrl: creds.hubUrl, token: creds.token, device: 'tether chat', reconnection: !!flags.follow }).catch(
-      (error: Error) => {
-        throw new CommandError(error.message);
-      },
-    );
+    const creds = requireCredentials();
+    const client = await connectAsPhone({ creds, device: 'tether chat', reconnection: !!flags.follow });
     let lastSeq = 0;
     const print = (messages: ChatMessage[]) => {
       for (const m of [...messages].sort((a, b) => a.seq - b.seq)) {

@@ -3,9 +3,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadCredentials } from '../config/credentials.ts';
 import { tetherPaths } from '../config/paths.ts';
 import { CommandError, parseFlags, type Command } from './command.ts';
+import { requireCredentials } from './hub-access.ts';
 
 const UNIT_NAME = 'tether-daemon.service';
 
@@ -50,8 +50,7 @@ const command: Command = {
     }
     const { flags, positionals } = parseFlags({ args, strings: ['name'], booleans: ['allow-shell'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"; usage: ${command.usage}`, 2);
-    const creds = loadCredentials();
-    if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
+    const creds = requireCredentials();
     const { startDaemon } = await import('../daemon/daemon.ts');
     const say = (line: string) => console.log(`tether daemon: ${line}`);
     let lastDown = '';

@@ -1,10 +1,7 @@
 // machines.ts: `tether machines [--json]`: the machines (daemons) of this user's namespace.
 import { MachineListSchema, type Machine } from '@tether/shared';
-import { loadCredentials } from '../config/credentials.ts';
 import { CommandError, parseFlags, type Command } from './command.ts';
-
-/** A hub that does not answer by then is unreachable for a CLI user waiting at the prompt. */
-const REQUEST_TIMEOUT_MS = 10_000;
+import { getHubJson, requireCredentials } from './hub-access.ts';
 
 function table(machines: Machine[]): string {
   const rows = [['ID', 'NAME', 'ONLINE', 'USER', 'OS'], ...machines.map((m) => [m.id, m.name, m.online ? 'yes' : 'no', m.user, m.os])];
@@ -19,19 +16,8 @@ const command: Command = {
   async run(args) {
     const { flags, positionals } = parseFlags({ args, booleans: ['json'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
-    const creds = loadCredentials();
-    if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
-    let res: Response;
-    try {
-      res = await fetch(`${creds.hubUrl}/api/machines`, { headers: { authorization: `Bearer ${creds.token}` }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    } catch (error) {
-      throw new CommandError(`cannot reach the hub at ${creds.hubUrl}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (res.status === 401) throw new CommandError('the hub refused the token (unknown or revoked); run tether auth login again');
-    if (!res.ok) throw new CommandError(`the hub answered HTTP ${res.status}`);
-    const parsed = MachineListSchema.safeParse(await res.json().catch(() => null));
-    if (!parsed.success) throw new CommandError('the hub sent a machine list this tether does not understand (version mismatch?)');
-    const { machines } = parsed.data;
+    const creds = requireCredentials();
+    const { machines } = await getHubJson({ creds, path: '/api/machines', schema: MachineListSchema, what: 'a machine list' });
     if (flags.json) process.stdout.write(`${JSON.stringify({ machines })}\n`);
     else process.stdout.write(machines.length ? `${table(machines)}\n` : 'no machines (run tether daemon on one)\n');
     return 0;

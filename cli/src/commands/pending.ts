@@ -3,10 +3,10 @@
 import { PendingRequestSchema, type PendingRequest } from '@tether/shared';
 import { z } from 'zod';
 import { CommandError, parseFlags, type Command } from './command.ts';
-import { loadCredentials } from '../config/credentials.ts';
+import { getHubJson, requireCredentials } from './hub-access.ts';
 
-/** A hub that does not answer by then is unreachable for a CLI user waiting at the prompt. */
-const REQUEST_TIMEOUT_MS = 10_000;
+const PendingListSchema = z.object({ pending: z.array(PendingRequestSchema) });
+
 /** Tool input shown per request in the table (the JSON has all of it). */
 const DETAIL_CHARS = 200;
 
@@ -29,22 +29,8 @@ const command: Command = {
   async run(args) {
     const { flags, positionals } = parseFlags({ args, booleans: ['json'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
-    const creds = loadCredentials();
-    if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
-    let res: Response;
-    try {
-      res = await fetch(`${creds.hubUrl}/api/pending`, {
-        headers: { authorization: `Bearer ${creds.token}` },
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-    } catch (error) {
-      throw new CommandError(`cannot reach the hub at ${creds.hubUrl}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const body: unknown = await res.json().catch(() => null);
-    if (!res.ok) throw new CommandError(`hub refused: ${(body as { error?: string } | null)?.error ?? `HTTP ${res.status}`}`);
-    const parsed = z.object({ pending: z.array(PendingRequestSchema) }).safeParse(body);
-    if (!parsed.success) throw new CommandError('hub sent a malformed pending list');
-    const pending = parsed.data.pending;
+    const creds = requireCredentials();
+    const { pending } = await getHubJson({ creds, path: '/api/pending', schema: PendingListSchema, what: 'a pending list' });
     if (flags.json) {
       console.log(JSON.stringify({ pending }));
       return 0;

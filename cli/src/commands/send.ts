@@ -1,8 +1,8 @@
 // send.ts: `tether send <session> <text>`: queue a message for a session exactly as the phone does
 // (/web prompt:send: same queue, same typing rules), and wait for the hub's ack.
 import { isUuid } from '@tether/shared';
-import { loadCredentials } from '../config/credentials.ts';
 import { CommandError, parseFlags, type Command } from './command.ts';
+import { connectAsPhone, requireCredentials } from './hub-access.ts';
 
 const command: Command = {
   name: 'send',
@@ -15,12 +15,8 @@ const command: Command = {
     if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
     const text = words.length === 1 && words[0] === '-' ? await Bun.stdin.text() : words.join(' ');
     if (!text.trim()) throw new CommandError('the message is empty', 2);
-    const creds = loadCredentials();
-    if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
-    const { connectWebClient } = await import('../hub-link/web-client.ts');
-    const client = await connectWebClient({ hubUrl: creds.hubUrl, token: creds.token, device: 'tether send' }).catch((error: Error) => {
-      throw new CommandError(error.message);
-    });
+    const creds = requireCredentials();
+    const client = await connectAsPhone({ creds, device: 'tether send' });
     try {
       const ack = await client.request('prompt:send', { sessionId, promptId: crypto.randomUUID(), text });
       if (!ack.ok) throw new CommandError(`hub refused the message: ${ack.error}`);

@@ -4,10 +4,7 @@
 // started at a desk (`tether claude`, machineId null) or on a machine the hub no longer knows.
 import { MachineListSchema, SessionListSchema, type Session } from '@tether/shared';
 import { CommandError, parseFlags, type Command } from './command.ts';
-import { loadCredentials } from '../config/credentials.ts';
-
-/** A hub that does not answer by then is unreachable for a CLI user waiting at the prompt. */
-const REQUEST_TIMEOUT_MS = 10_000;
+import { getHubJson, requireCredentials } from './hub-access.ts';
 
 export type ListedSession = Session & { machineName: string | null };
 
@@ -39,31 +36,15 @@ export function sessionTable(sessions: ListedSession[], options: { numbered?: bo
   return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
 }
 
-async function getJson(url: string, token: string): Promise<unknown> {
-  let res: Response;
-  try {
-    res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-  } catch (error) {
-    throw new CommandError(`cannot reach the hub at ${new URL(url).origin}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  if (res.status === 401) throw new CommandError('the hub refused the token (unknown or revoked); run tether auth login again');
-  if (!res.ok) throw new CommandError(`the hub answered HTTP ${res.status}`);
-  return res.json().catch(() => null);
-}
-
 /** Sessions of the logged-in namespace, each with its machine's name. */
 export async function fetchSessions(): Promise<ListedSession[]> {
-  const creds = loadCredentials();
-  if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
-  const [sessionsBody, machinesBody] = await Promise.all([
-    getJson(`${creds.hubUrl}/api/sessions`, creds.token),
-    getJson(`${creds.hubUrl}/api/machines`, creds.token),
+  const creds = requireCredentials();
+  const [{ sessions }, { machines }] = await Promise.all([
+    getHubJson({ creds, path: '/api/sessions', schema: SessionListSchema, what: 'a session list' }),
+    getHubJson({ creds, path: '/api/machines', schema: MachineListSchema, what: 'a machine list' }),
   ]);
-  const sessions = SessionListSchema.safeParse(sessionsBody);
-  const machines = MachineListSchema.safeParse(machinesBody);
-  if (!sessions.success || !machines.success) throw new CommandError('the hub sent a list this tether does not understand (version mismatch?)');
-  const names = new Map(machines.data.machines.map((m) => [m.id, m.name]));
-  return sessions.data.sessions.map((s) => ({ ...s, machineName: s.machineId === null ? null : (names.get(s.machineId) ?? null) }));
+  const names = new Map(machines.map((m) => [m.id, m.name]));
+  return sessions.map((s) => ({ ...s, machineName: s.machineId === null ? null : (names.get(s.machineId) ?? null) }));
 }
 
 const command: Command = {

@@ -2,8 +2,8 @@
 // [--json]`: start a session on a machine, exactly as the phone's new-session form does. Prints the
 // session id once claude is ready; exits non-zero with the reason when it is not.
 import { MachineListSchema, PermissionModeSchema } from '@tether/shared';
-import { loadCredentials } from '../config/credentials.ts';
 import { CommandError, parseFlags, type Command } from './command.ts';
+import { connectAsPhone, getHubJson, requireCredentials } from './hub-access.ts';
 
 const command: Command = {
   name: 'spawn',
@@ -17,22 +17,12 @@ const command: Command = {
     if (typeof mode === 'string' && !PermissionModeSchema.safeParse(mode).success) {
       throw new CommandError(`--permission-mode must be one of ${PermissionModeSchema.options.join(', ')}`, 2);
     }
-    const creds = loadCredentials();
-    if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
-    const res = await fetch(`${creds.hubUrl}/api/machines`, { headers: { authorization: `Bearer ${creds.token}` }, signal: AbortSignal.timeout(10_000) }).catch(
-      (error: Error) => {
-        throw new CommandError(`cannot reach the hub at ${creds.hubUrl}: ${error.message}`);
-      },
-    );
-    if (!res.ok) throw new CommandError(`the hub answered HTTP ${res.status} for the machine list`);
-    const list = MachineListSchema.parse(await res.json());
-    const { connectWebClient } = await import('../hub-link/web-client.ts');
+    const creds = requireCredentials();
+    const list = await getHubJson({ creds, path: '/api/machines', schema: MachineListSchema, what: 'a machine list' });
     const { pickMachine, spawnSession } = await import('../hub-link/session-control.ts');
     const machine = pickMachine(list.machines, flags.machine);
     if (typeof machine === 'string') throw new CommandError(machine);
-    const client = await connectWebClient({ hubUrl: creds.hubUrl, token: creds.token, device: 'tether spawn' }).catch((error: Error) => {
-      throw new CommandError(error.message);
-    });
+    const client = await connectAsPhone({ creds, device: 'tether spawn' });
     try {
       const ack = await spawnSession(client, {
         machineId: machine.id,

@@ -1,8 +1,8 @@
 // stop.ts: `tether stop <session>`: stop a session as the phone does (graceful, then forced);
 // returns once it has ended.
 import { isUuid } from '@tether/shared';
-import { loadCredentials } from '../config/credentials.ts';
 import { CommandError, parseFlags, type Command } from './command.ts';
+import { connectAsPhone, requireCredentials } from './hub-access.ts';
 
 const command: Command = {
   name: 'stop',
@@ -13,13 +13,9 @@ const command: Command = {
     const [sessionId] = positionals;
     if (!sessionId || positionals.length > 1) throw new CommandError(`usage: ${command.usage}`, 2);
     if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
-    const creds = loadCredentials();
-    if (!creds) throw new CommandError('not logged in: run tether auth login --hub URL --token T (or set TETHER_HUB_URL and TETHER_TOKEN)');
-    const { connectWebClient } = await import('../hub-link/web-client.ts');
+    const creds = requireCredentials();
     const { stopSession } = await import('../hub-link/session-control.ts');
-    const client = await connectWebClient({ hubUrl: creds.hubUrl, token: creds.token, device: 'tether stop' }).catch((error: Error) => {
-      throw new CommandError(error.message);
-    });
+    const client = await connectAsPhone({ creds, device: 'tether stop' });
     try {
       const ack = await stopSession(client, sessionId);
       if (!ack.ok) throw new CommandError(`stop failed: ${ack.error}`);
