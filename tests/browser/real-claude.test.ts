@@ -12,7 +12,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { buildQuestionAnswers, type Question } from '@tether/shared';
+import { buildQuestionAnswers } from '@tether/shared';
+import { PIZZA_QUESTIONS } from '../fixtures/questions.ts';
 import {
   hasToolResult,
   lastToolResults,
@@ -154,27 +155,7 @@ describe('real claude from the browser', () => {
   }, JOURNEY_TIMEOUT_MS);
 
   it('phone: a two-question AskUserQuestion (one multi-select) → claude gets exactly those answers', async () => {
-    const questions: Question[] = [
-      {
-        question: 'Which toppings do you want?',
-        header: 'Toppings',
-        multiSelect: true,
-        options: [
-          { label: 'Cheese', description: 'melted' },
-          { label: 'Ham', description: 'sliced' },
-          { label: 'Olives', description: 'black' },
-        ],
-      },
-      {
-        question: 'How should it be baked?',
-        header: 'Bake',
-        multiSelect: false,
-        options: [
-          { label: 'Soft', description: 'short' },
-          { label: 'Crispy', description: 'long' },
-        ],
-      },
-    ];
+    const questions = PIZZA_QUESTIONS;
     const staged = await stage('question', [
       when(userSays(/pizza/), toolUse('AskUserQuestion', { questions }, { id: 'toolu_phone_q' })),
       when(hasToolResult({ id: 'toolu_phone_q' }), text('Pizza ordered.')),

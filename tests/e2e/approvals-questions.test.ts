@@ -2,7 +2,8 @@
 // updatedInput (claude's picker is never drawn); ExitPlanMode is approved, or rejected with
 // feedback that claude gets as the reason.
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildQuestionAnswers, type Question } from '@tether/shared';
+import { buildQuestionAnswers } from '@tether/shared';
+import { PIZZA_QUESTIONS } from '../fixtures/questions.ts';
 import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { DESK_READY_PLAN, deskText, startApprovalWorld, type ApprovalWorld } from '../harness/approvals.ts';
 
@@ -12,33 +13,12 @@ afterEach(async () => {
   world = null;
 });
 
-const QUESTIONS: Question[] = [
-  {
-    question: 'Which toppings do you want?',
-    header: 'Toppings',
-    multiSelect: true,
-    options: [
-      { label: 'Cheese', description: 'melted' },
-      { label: 'Ham', description: 'sliced' },
-      { label: 'Olives', description: 'black' },
-    ],
-  },
-  {
-    question: 'How should it be baked?',
-    header: 'Bake',
-    multiSelect: false,
-    options: [
-      { label: 'Soft', description: 'short' },
-      { label: 'Crispy', description: 'long' },
-    ],
-  },
-];
 
 describe('questions and plans', () => {
   it('AskUserQuestion: two questions (multi-select + free text) → exactly those answers, no picker drawn', async () => {
     world = await startApprovalWorld({
       script: [
-        when(userSays(/pizza/), toolUse('AskUserQuestion', { questions: QUESTIONS }, { id: 'toolu_q1' })),
+        when(userSays(/pizza/), toolUse('AskUserQuestion', { questions: PIZZA_QUESTIONS }, { id: 'toolu_q1' })),
         when(hasToolResult({ id: 'toolu_q1' }), text('pizza ordered')),
       ],
     });
@@ -47,7 +27,7 @@ describe('questions and plans', () => {
     const request = await world.nextRequest('AskUserQuestion');
     expect(request.kind).toBe('question');
     const answers = buildQuestionAnswers({
-      questions: QUESTIONS,
+      questions: PIZZA_QUESTIONS,
       picks: [{ labels: ['Cheese', 'Olives'] }, { labels: [], other: 'well done, on a stone' }],
     });
     expect(answers).toEqual({ 'Which toppings do you want?': 'Cheese, Olives', 'How should it be baked?': 'well done, on a stone' });
