@@ -241,28 +241,28 @@ export function createSqliteStore(options: { path: string }): Store {
           const owner = q.sessionNs.get({ id: r.id }) as { namespace: string } | null;
           if (owner && owner.namespace !== namespace) return { kind: 'forbidden' };
           const final = r.status === 'ended' || r.status === 'failed';
+          // What the runner knows about its session: written on first registration and refreshed on
+          // every re-registration.
+          const fields = {
+            id: r.id,
+            machine: r.machineId,
+            title: r.title,
+            cwd: r.cwd,
+            launch: r.launchKind,
+            status: r.status,
+            claude: r.claudeSessionId,
+            model: r.model,
+            perm: r.permissionMode,
+            desk: r.deskAttached ? 1 : 0,
+            now,
+          };
           if (!owner) {
             db.query(
               `INSERT INTO sessions (id, namespace, machine_id, title, cwd, launch_kind, status, claude_session_id, model,
                  permission_mode, controller, desk_attached, failure_reason, exit_code, last_seq, created_at, updated_at, ended_at)
                VALUES ($id, $ns, $machine, $title, $cwd, $launch, $status, $claude, $model, $perm, NULL, $desk, NULL, NULL, 0,
                  $created, $now, $ended)`,
-            ).run({
-              id: r.id,
-              ns: namespace,
-              machine: r.machineId,
-              title: r.title,
-              cwd: r.cwd,
-              launch: r.launchKind,
-              status: r.status,
-              claude: r.claudeSessionId,
-              model: r.model,
-              perm: r.permissionMode,
-              desk: r.deskAttached ? 1 : 0,
-              created: r.createdAt ?? now,
-              now,
-              ended: final ? now : null,
-            });
+            ).run({ ...fields, ns: namespace, created: r.createdAt ?? now, ended: final ? now : null });
           } else {
             // Re-registration after a reconnect: refresh what the runner knows, keep messages and seq.
             db.query(
@@ -272,20 +272,7 @@ export function createSqliteStore(options: { path: string }): Store {
                  failure_reason = CASE WHEN $final THEN failure_reason ELSE NULL END,
                  exit_code = CASE WHEN $final THEN exit_code ELSE NULL END
                WHERE id = $id`,
-            ).run({
-              id: r.id,
-              machine: r.machineId,
-              title: r.title,
-              cwd: r.cwd,
-              launch: r.launchKind,
-              status: r.status,
-              claude: r.claudeSessionId,
-              model: r.model,
-              perm: r.permissionMode,
-              desk: r.deskAttached ? 1 : 0,
-              now,
-              final: final ? 1 : 0,
-            });
+            ).run({ ...fields, final: final ? 1 : 0 });
           }
           return { kind: 'ok', session: getSession(namespace, r.id)!, created: !owner };
         })
