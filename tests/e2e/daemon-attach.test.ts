@@ -85,7 +85,7 @@ describe('tether attach', () => {
     const claudeSessionId = await watch.waitFor(() => watch.session()?.claudeSessionId, { what: 'claude session id' });
 
     const desk = attach(sessionId);
-    await desk.waitForScreen(READY, 45_000);
+    await desk.waitForScreen(READY, { timeoutMs: 45_000 });
     await watch.waitFor(() => watch.session()?.launchKind === 'pty' && watch.session()?.status === 'idle', { what: 'pty session idle' });
     desk.write('question from the desk');
     await desk.waitForScreen('question from the desk');

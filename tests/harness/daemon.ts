@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claudeBin, type ClaudeSandbox } from './claude.ts';
-import { TETHER_MAIN } from './runner.ts';
+import { startTetherInPty, TETHER_MAIN, type TetherPty } from './desk.ts';
 
 /** The daemon registers in well under a second; a loaded box gets 20. */
 const REGISTER_TIMEOUT_MS = 20_000;
@@ -152,90 +152,13 @@ export async function stopRunners(pids: number[]): Promise<void> {
 
 // ---- `tether <verb>` in a PTY with a desk screen model (tether attach) -------------------------
 
-import { spawn as spawnPty } from 'bun-pty';
-import { Terminal } from '@xterm/headless';
+/** Screen waits at an attached desk go through the hub twice (input up, output down). */
+const DESK_WAIT_MS = 20_000;
 
-export type DeskHandle = {
-  write(data: string): void;
-  screenText(): string;
-  output(): string;
-  waitForScreen(pattern: RegExp | string, timeoutMs?: number): Promise<string>;
-  exited: Promise<number>;
-  stop(): Promise<void>;
-};
+export type DeskHandle = TetherPty;
 
 /** Runs `tether <args>` at a fake desk: a real PTY whose bytes feed an @xterm/headless screen. */
 export function startDesk(options: { args: string[]; env: Record<string, string>; cwd: string; cols?: number; rows?: number }): DeskHandle {
-  const cols = options.cols ?? 100;
-  const rows = options.rows ?? 30;
-  const pty = spawnPty(process.execPath, [TETHER_MAIN, ...options.args], { name: 'xterm-256color', cols, rows, cwd: options.cwd, env: options.env });
-  const term = new Terminal({ cols, rows, scrollback: 1000, allowProposedApi: true });
-  let raw = '';
-  let done = false;
-  const waiters = new Set<() => void>();
-  pty.onData((data) => {
-    raw += data;
-    term.write(data, () => {
-      for (const w of [...waiters]) w();
-    });
-  });
-  const exited = new Promise<number>((resolve) =>
-    pty.onExit((event) => {
-      done = true;
-      resolve(event.exitCode);
-      for (const w of [...waiters]) w();
-    }),
-  );
-  const screenText = () => {
-    const buffer = term.buffer.active;
-    const lines: string[] = [];
-    for (let y = 0; y < term.rows; y++) lines.push(buffer.getLine(buffer.baseY + y)?.translateToString(true) ?? '');
-    return lines.join('\n');
-  };
-  return {
-    write: (data) => {
-      if (!done) pty.write(data);
-    },
-    screenText,
-    output: () => raw,
-    waitForScreen: (pattern, timeoutMs = 20_000) =>
-      new Promise<string>((resolve, reject) => {
-        const check = () => {
-          const text = screenText();
-          if (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text)) {
-            cleanup();
-            resolve(text);
-          } else if (done) {
-            cleanup();
-            reject(new Error(`tether exited while waiting for ${String(pattern)}; output:\n${raw.slice(-2000)}`));
-          }
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${String(pattern)}; screen:\n${screenText()}`));
-        }, timeoutMs);
-        const cleanup = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      }),
-    exited,
-    stop: async () => {
-      if (!done) {
-        try {
-          process.kill(pty.pid, 'SIGTERM');
-        } catch {
-          // gone
-        }
-      }
-      const timer = setTimeout(() => {
-        if (!done) pty.kill();
-      }, 3_000);
-      await exited;
-      clearTimeout(timer);
-      term.dispose();
-    },
-  };
+  const desk = startTetherInPty(options);
+  return { ...desk, waitForScreen: (pattern, wait = {}) => desk.waitForScreen(pattern, { timeoutMs: wait.timeoutMs ?? DESK_WAIT_MS }) };
 }

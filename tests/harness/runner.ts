@@ -8,35 +8,15 @@
 // without asking anyone), plus the sandbox's offline claude env. stop() kills and removes it all.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { spawn as spawnPty, type IPty } from 'bun-pty';
-import { Terminal } from '@xterm/headless';
+import { join } from 'node:path';
 import { claudeBin, type ClaudeSandbox } from './claude.ts';
+import { DEFAULT_WAIT_MS, startTetherInPty, TETHER_MAIN, type TetherPty } from './desk.ts';
 import { io, type Socket } from 'socket.io-client';
 import { PROTOCOL_VERSION, type ChatMessage, type Prompt, type Session } from '@tether/shared';
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const TETHER_MAIN = join(REPO_ROOT, 'cli', 'src', 'main.ts');
+export { TETHER_MAIN };
 
-/** Default wait for a screen pattern: claude starts in ~1 s; a slow CI box gets ten. */
-const DEFAULT_WAIT_MS = 15_000;
-
-export type RunnerHandle = {
-  sessionId: string;
-  home: string;
-  write(data: string): void;
-  /** The desk screen as plain text (visible rows, trailing spaces trimmed). */
-  screenText(): string;
-  /** Everything the desk received, raw. */
-  output(): string;
-  waitForScreen(pattern: RegExp | string, options?: { timeoutMs?: number }): Promise<string>;
-  /** Exit code of `tether claude`. */
-  exited: Promise<number>;
-  pid: number;
-  kill(signal?: string): void;
-  stop(): Promise<void>;
-};
+export type RunnerHandle = TetherPty & { sessionId: string; home: string };
 
 export function startRunner(options: {
   hub?: { url: string; token: string } | null;
@@ -51,8 +31,6 @@ export function startRunner(options: {
   sessionId?: string;
   env?: Record<string, string>;
 }): RunnerHandle {
-  const cols = options.cols ?? 100;
-  const rows = options.rows ?? 30;
   const ownHome = !options.home;
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'tether-runner-'));
   const sessionId = options.sessionId ?? crypto.randomUUID();
@@ -68,93 +46,13 @@ export function startRunner(options: {
     delete env.TETHER_HUB_URL;
     delete env.TETHER_TOKEN;
   }
-  const pty: IPty = spawnPty(process.execPath, [TETHER_MAIN, 'claude', ...(options.args ?? [])], {
-    name: 'xterm-256color',
-    cols,
-    rows,
-    cwd: options.sandbox.cwd,
-    env,
-  });
-  const term = new Terminal({ cols, rows, scrollback: 1000, allowProposedApi: true });
-  let raw = '';
-  const waiters = new Set<() => void>();
-  pty.onData((data) => {
-    raw += data;
-    term.write(data, () => {
-      for (const waiter of [...waiters]) waiter();
-    });
-  });
-  let done = false;
-  const exited = new Promise<number>((resolveExit) => {
-    pty.onExit((event) => {
-      done = true;
-      resolveExit(event.exitCode);
-      for (const waiter of [...waiters]) waiter();
-    });
-  });
-  const screenText = () => {
-    const buffer = term.buffer.active;
-    const lines: string[] = [];
-    for (let y = 0; y < term.rows; y++) lines.push(buffer.getLine(buffer.baseY + y)?.translateToString(true) ?? '');
-    return lines.join('\n');
-  };
-  const matches = (pattern: RegExp | string) => {
-    const text = screenText();
-    return typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text);
-  };
-  // A real signal to the runner's pid (bun-pty's kill() ignores the signal and fakes exit 0);
-  // bun-pty's kill only as the last resort in stop().
-  const kill = (signal: string = 'SIGTERM') => {
-    if (done) return;
-    try {
-      process.kill(pty.pid, signal as NodeJS.Signals);
-    } catch {
-      // gone
-    }
-  };
+  const desk = startTetherInPty({ args: ['claude', ...(options.args ?? [])], env, cwd: options.sandbox.cwd, cols: options.cols, rows: options.rows });
   return {
+    ...desk,
     sessionId,
     home,
-    pid: pty.pid,
-    write: (data) => {
-      if (!done) pty.write(data);
-    },
-    screenText,
-    output: () => raw,
-    waitForScreen: (pattern, waitOptions = {}) =>
-      new Promise<string>((resolveWait, reject) => {
-        const timeoutMs = waitOptions.timeoutMs ?? DEFAULT_WAIT_MS;
-        const check = () => {
-          if (matches(pattern)) {
-            cleanup();
-            resolveWait(screenText());
-          } else if (done) {
-            cleanup();
-            reject(new Error(`runner exited while waiting for ${String(pattern)}; screen:\n${screenText()}`));
-          }
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${String(pattern)}; screen:\n${screenText()}`));
-        }, timeoutMs);
-        const cleanup = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      }),
-    exited,
-    kill,
     stop: async () => {
-      kill('SIGTERM');
-      const timer = setTimeout(() => {
-        kill('SIGKILL');
-        if (!done) pty.kill();
-      }, 5000);
-      await exited;
-      clearTimeout(timer);
-      term.dispose();
+      await desk.stop();
       if (ownHome) rmSync(home, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,114 @@
+// desk.ts: `tether <verb> …` as a real process at a fake desk: a bun-pty whose bytes feed an
+// @xterm/headless screen the test reads and waits on. startRunner (`tether claude`) and startDesk
+// (`tether attach`) are both this.
+import { spawn as spawnPty } from 'bun-pty';
+import { Terminal } from '@xterm/headless';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const TETHER_MAIN = join(REPO_ROOT, 'cli', 'src', 'main.ts');
+
+/** Default wait for a screen pattern: claude starts in ~1 s; a slow CI box gets ten. */
+export const DEFAULT_WAIT_MS = 15_000;
+/** stop(): SIGTERM, then SIGKILL after this long. */
+const STOP_GRACE_MS = 5_000;
+
+export type TetherPty = {
+  pid: number;
+  write(data: string): void;
+  /** The desk screen as plain text (visible rows, trailing spaces trimmed). */
+  screenText(): string;
+  /** Everything the desk received, raw. */
+  output(): string;
+  waitForScreen(pattern: RegExp | string, options?: { timeoutMs?: number }): Promise<string>;
+  /** Exit code of the tether process. */
+  exited: Promise<number>;
+  /** A real signal to the pid (bun-pty's kill() ignores the signal and fakes exit 0). */
+  kill(signal?: string): void;
+  stop(): Promise<void>;
+};
+
+export function startTetherInPty(options: { args: string[]; env: Record<string, string>; cwd: string; cols?: number; rows?: number }): TetherPty {
+  const cols = options.cols ?? 100;
+  const rows = options.rows ?? 30;
+  const pty = spawnPty(process.execPath, [TETHER_MAIN, ...options.args], { name: 'xterm-256color', cols, rows, cwd: options.cwd, env: options.env });
+  const term = new Terminal({ cols, rows, scrollback: 1000, allowProposedApi: true });
+  let raw = '';
+  let done = false;
+  const waiters = new Set<() => void>();
+  pty.onData((data) => {
+    raw += data;
+    term.write(data, () => {
+      for (const waiter of [...waiters]) waiter();
+    });
+  });
+  const exited = new Promise<number>((resolveExit) => {
+    pty.onExit((event) => {
+      done = true;
+      resolveExit(event.exitCode);
+      for (const waiter of [...waiters]) waiter();
+    });
+  });
+  const screenText = () => {
+    const buffer = term.buffer.active;
+    const lines: string[] = [];
+    for (let y = 0; y < term.rows; y++) lines.push(buffer.getLine(buffer.baseY + y)?.translateToString(true) ?? '');
+    return lines.join('\n');
+  };
+  const matches = (pattern: RegExp | string) => {
+    const text = screenText();
+    return typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text);
+  };
+  const kill = (signal: string = 'SIGTERM') => {
+    if (done) return;
+    try {
+      process.kill(pty.pid, signal as NodeJS.Signals);
+    } catch {
+      // gone
+    }
+  };
+  return {
+    pid: pty.pid,
+    write: (data) => {
+      if (!done) pty.write(data);
+    },
+    screenText,
+    output: () => raw,
+    waitForScreen: (pattern, waitOptions = {}) =>
+      new Promise<string>((resolveWait, reject) => {
+        const timeoutMs = waitOptions.timeoutMs ?? DEFAULT_WAIT_MS;
+        const check = () => {
+          if (matches(pattern)) {
+            cleanup();
+            resolveWait(screenText());
+          } else if (done) {
+            cleanup();
+            reject(new Error(`tether exited while waiting for ${String(pattern)}; screen:\n${screenText()}\noutput tail:\n${raw.slice(-2000)}`));
+          }
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${String(pattern)}; screen:\n${screenText()}`));
+        }, timeoutMs);
+        const cleanup = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        check();
+      }),
+    exited,
+    kill,
+    stop: async () => {
+      kill('SIGTERM');
+      const timer = setTimeout(() => {
+        kill('SIGKILL');
+        if (!done) pty.kill();
+      }, STOP_GRACE_MS);
+      await exited;
+      clearTimeout(timer);
+      term.dispose();
+    },
+  };
+}
