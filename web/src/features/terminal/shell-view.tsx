@@ -7,19 +7,15 @@
 //   shell:output (reset: the held screen of a reattached shell; then bytes by offset) ─► xterm
 //   xterm.onData + quick keys ─shell:input─► …   fit ─shell:resize─► …   unmount ─shell:leave (kept 5 min)
 import { useEffect, useRef, useState } from 'react';
-import { Terminal } from '@xterm/xterm';
-import { FitAddon } from '@xterm/addon-fit';
-import '@xterm/xterm/css/xterm.css';
 import type { Machine } from '@tether/shared';
 import { getSocket, requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { IconBack } from '../../lib/ui/icons.tsx';
 import { applyModifiers, type Modifiers } from './keys.ts';
 import { QuickKeys } from './quick-keys.tsx';
+import { createXterm, RESIZE_SETTLE_MS } from './xterm.ts';
 
 const VIEWER_KEY = 'tether.shell-viewer';
-const RESIZE_SETTLE_MS = 150;
-const THEME = { background: '#141416', foreground: '#e7e5e0', cursor: '#e07a52', cursorAccent: '#141416', selectionBackground: 'rgba(224, 122, 82, 0.35)' };
 
 /** This tab's viewer id: survives reloads of the tab, not shared with other tabs or devices. */
 export function shellViewerId(): string {
@@ -54,17 +50,7 @@ export function ShellView({ machine, cwd, onBack }: { machine: Machine; cwd?: st
     const host = hostRef.current;
     const socket = getSocket();
     if (!host || !socket) return;
-    const coarse = window.matchMedia('(pointer: coarse)').matches;
-    const term = new Terminal({
-      fontFamily: "ui-monospace, 'SF Mono', SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', monospace",
-      fontSize: coarse ? 12 : 13.5,
-      lineHeight: 1.1,
-      scrollback: 5_000,
-      theme: THEME,
-      cursorBlink: true,
-    });
-    const fit = new FitAddon();
-    term.loadAddon(fit);
+    const { term, fit } = createXterm({ cursorBlink: true });
     term.open(host);
     let alive = true;
     /** Bytes drawn so far, by absolute offset: a repeat is skipped, never drawn twice. */

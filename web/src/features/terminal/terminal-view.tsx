@@ -9,33 +9,20 @@
 // Invariant: the screen only ever shows bytes in order (terminal-stream.ts); a hidden tab holds no
 // subscription, so nobody streams for a screen nobody looks at.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Terminal } from '@xterm/xterm';
-import { FitAddon } from '@xterm/addon-fit';
+import type { Terminal } from '@xterm/xterm';
+import type { FitAddon } from '@xterm/addon-fit';
 import { WebLinksAddon } from '@xterm/addon-web-links';
-import '@xterm/xterm/css/xterm.css';
 import type { Session, TerminalSizeNotice } from '@tether/shared';
 import { getSocket, requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { applyModifiers, type Modifiers } from './keys.ts';
 import { QuickKeys } from './quick-keys.tsx';
 import { createTerminalStream } from './terminal-stream.ts';
+import { createXterm, RESIZE_SETTLE_MS } from './xterm.ts';
 
 /** Acks tell the hub how far this viewer has drawn (its flow control). Batched: one per chunk would
  *  double the messages on a busy build log. */
 const ACK_INTERVAL_MS = 100;
-/** Lines kept above the screen for scrolling back on the phone. */
-const SCROLLBACK_LINES = 5_000;
-/** Container resizes settle (keyboard opening, rotation) before this viewer reports its size. */
-const RESIZE_SETTLE_MS = 150;
-
-/** A dark terminal in both themes: claude's TUI colors are chosen for dark backgrounds. */
-const TERMINAL_THEME = {
-  background: '#141416',
-  foreground: '#e7e5e0',
-  cursor: '#e07a52',
-  cursorAccent: '#141416',
-  selectionBackground: 'rgba(224, 122, 82, 0.35)',
-};
 
 type Phase = { kind: 'connecting' } | { kind: 'live' } | { kind: 'gone'; reason: string } | { kind: 'error'; reason: string };
 
@@ -114,21 +101,13 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
     const host = hostRef.current;
     const socket = getSocket();
     if (!host || !socket) return;
-    const coarse = window.matchMedia('(pointer: coarse)').matches;
-    const term = new Terminal({
-      fontFamily: "ui-monospace, 'SF Mono', SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', monospace",
-      fontSize: coarse ? 12 : 13.5,
-      lineHeight: 1.1,
-      scrollback: SCROLLBACK_LINES,
-      theme: TERMINAL_THEME,
+    const { term, fit } = createXterm({
       cursorBlink: false,
       // The PTY converts newlines itself; the stream is raw bytes from it.
       convertEol: false,
       // A share link watches: no keystrokes leave this terminal (the hub would refuse them anyway).
       disableStdin: readOnly,
     });
-    const fit = new FitAddon();
-    term.loadAddon(fit);
     term.loadAddon(new WebLinksAddon((_event, uri) => window.open(uri, '_blank', 'noopener,noreferrer')));
     term.open(host);
     termRef.current = term;
