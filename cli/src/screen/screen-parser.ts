@@ -4,10 +4,19 @@
 // before any later one is: the only point where a read matches an exact byte offset.
 import { Terminal } from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
+import { SCROLLBACK_LINES } from './plain-run.ts';
 import { readPromptState, type PromptState, type ScreenRow } from './prompt-state.ts';
 
-/** Scrollback kept in the model: enough for a snapshot with context, bounded in memory (~1 MB). */
-const SCROLLBACK_LINES = 1000;
+
+/** The parts of @xterm/headless 6 internals atPlainGround reads (all optional: checked at runtime). */
+type XtermCoreInternals = {
+  _inputHandler?: {
+    _parser?: { currentState: number };
+    _utf8Decoder?: { interim: Uint8Array };
+    _parseStack?: { paused: boolean };
+  };
+  buffer?: { scrollTop: number; scrollBottom: number };
+};
 
 export type ScreenParser = ReturnType<typeof createScreenParser>;
 
@@ -45,6 +54,24 @@ export function createScreenParser(options: { cols: number; rows: number }) {
     write: (data: Uint8Array, parsed: () => void) => term.write(data, parsed),
     whenParsed: (callback: () => void) => term.write('', callback),
     resize: (size: { cols: number; rows: number }) => term.resize(size.cols, size.rows),
+    /** Whether a run of plain text starting here may be shortened (plain-run.ts): the parser is in
+     *  its ground state (no escape sequence, string or UTF-8 character half read) and the scroll
+     *  region is the whole screen. Read from xterm's internals; if they are not where expected the
+     *  answer is no, and every byte is parsed as before. */
+    atPlainGround: (): boolean => {
+      const core = (term as unknown as { _core?: XtermCoreInternals })._core;
+      const parser = core?._inputHandler?._parser;
+      const interim = core?._inputHandler?._utf8Decoder?.interim;
+      const buffer = core?.buffer;
+      if (!parser || !interim || !buffer) return false;
+      return (
+        parser.currentState === 0 &&
+        interim[0] === 0 &&
+        core._inputHandler!._parseStack?.paused === false &&
+        buffer.scrollTop === 0 &&
+        buffer.scrollBottom === term.rows - 1
+      );
+    },
     rows,
     /** Prompt state of `screenRows` (this screen's rows); once past 'starting' it never returns to it. */
     promptState: (screenRows: ScreenRow[]): PromptState => {

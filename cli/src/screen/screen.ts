@@ -2,7 +2,8 @@
 // It answers "what is the TUI doing, and is the input box empty?" (prompt-state.ts) and produces
 // snapshots for viewers whose bytes are gone.
 //
-//   runner: write(bytes) ──► xterm parses in slices between event-loop turns (screen-parser.ts)
+//   runner: write(bytes) ──► plain-run.ts (drops what a flood of plain text pushes out of history)
+//                        ──► xterm parses in slices between event-loop turns (screen-parser.ts)
 //           state() / snapshot() ──queued behind the bytes──► answered at exactly that offset
 //
 // Reads are asynchronous so that they can only be answered at an exact offset. Parsing stays on the
@@ -13,6 +14,7 @@
 // a resize applies after the bytes written before it. After stop() pending reads never settle.
 import type { PromptState, ScreenRow } from './prompt-state.ts';
 import { createScreenParser } from './screen-parser.ts';
+import { createPlainRuns } from './plain-run.ts';
 
 export type ScreenState = {
   /** Bytes written to the model before this read (the state is exactly theirs). */
@@ -33,6 +35,9 @@ export type ScreenModel = {
   write(data: string | Uint8Array): void;
   /** Bytes written so far: the offset the next read will be at. */
   written(): number;
+  /** Bytes written that were never parsed: the front of plain floods, which cannot reach the screen
+   *  or its history (plain-run.ts). Diagnostics and tests only. */
+  skipped(): number;
   /** Bytes written but not parsed yet: xterm parses in slices between event-loop turns. */
   backlog(): number;
   resize(size: { cols: number; rows: number }): void;
@@ -56,12 +61,32 @@ export function createScreenModel(options: { cols: number; rows: number }): Scre
   let rows = options.rows;
   let written = 0;
   let parsed = 0;
+  /** Bytes handed to xterm and not parsed yet (dropped plain bytes are not among them). */
+  let queued = 0;
+  let skipped = 0;
   let stopped = false;
+  const runs = createPlainRuns({
+    rows: () => rows,
+    sink: {
+      parse: (bytes, dropped) => {
+        const n = bytes.length;
+        queued += n;
+        skipped += dropped;
+        // An empty write still calls back in order: skipped bytes count as parsed right there.
+        parser.write(bytes, () => {
+          queued -= n;
+          parsed += n + dropped;
+        });
+      },
+      askAtParsed: (answer) => parser.whenParsed(() => answer(!stopped && parser.atPlainGround())),
+    },
+  });
   /** Runs `read` right after every byte written so far was parsed (xterm's write callback): the
    *  value is taken there, at an exact offset; the promise only delivers it. */
   const at = <T>(read: (offset: number) => T): Promise<T> =>
     new Promise<T>((resolve) => {
       if (stopped) return;
+      runs.flush();
       parser.whenParsed(() => {
         if (!stopped) resolve(read(parsed));
       });
@@ -72,16 +97,15 @@ export function createScreenModel(options: { cols: number; rows: number }): Scre
       if (stopped) return;
       const bytes = typeof data === 'string' ? encoder.encode(data) : data;
       if (bytes.length === 0) return;
-      const n = bytes.length;
-      written += n;
-      parser.write(bytes, () => {
-        parsed += n;
-      });
+      written += bytes.length;
+      runs.write(bytes);
     },
     written: () => written,
-    backlog: () => written - parsed,
+    skipped: () => skipped,
+    backlog: () => queued + runs.heldBytes(),
     resize: (size) => {
       if (stopped || (size.cols === cols && size.rows === rows)) return;
+      runs.end();
       cols = size.cols;
       rows = size.rows;
       // After the bytes before it: they were drawn at the old size.
