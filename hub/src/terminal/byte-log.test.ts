@@ -51,4 +51,40 @@ describe('byte log', () => {
     buf.fill(98);
     expect(text(log.since(0))).toBe('aaaa');
   });
+
+  it('reads by piece: a stored chunk as a view, runs of small chunks merged', () => {
+    const log = createByteLog({ maxBytes: 1024 * 1024 });
+    const big = new Uint8Array(20_000).fill(97);
+    log.append(0, big);
+    log.append(20_000, bytes('x'));
+    log.append(20_001, bytes('yz'));
+    log.append(20_003, big);
+    const first = log.piece(0);
+    expect(first !== 'gone' && first.length).toBe(20_000);
+    // A short tail of a chunk counts as small too: merged with the small chunks after it.
+    const mid = log.piece(10_000);
+    expect(mid !== 'gone' && mid.length).toBe(10_003);
+    expect(text(log.piece(20_000))).toBe('xyz');
+    expect(text(log.piece(20_001))).toBe('yz');
+    const last = log.piece(20_003);
+    expect(last !== 'gone' && last.length).toBe(20_000);
+    expect(text(log.piece(40_003))).toBe('');
+    // Walking by pieces yields exactly since(0).
+    let at = 0;
+    let walked = '';
+    for (let p = log.piece(at); p !== 'gone' && p.length > 0; p = log.piece(at)) {
+      walked += text(p);
+      at += p.length;
+    }
+    expect(walked).toBe(text(log.since(0)));
+    expect(log.has(0)).toBe(true);
+  });
+
+  it('says "gone" by piece once trimmed', () => {
+    const log = createByteLog({ maxBytes: 8 });
+    log.append(0, bytes('abcdefghij'));
+    expect(log.piece(1)).toBe('gone');
+    expect(log.has(1)).toBe(false);
+    expect(text(log.piece(2))).toBe('cdefghij');
+  });
 });

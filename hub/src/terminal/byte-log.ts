@@ -12,11 +12,22 @@ export type ByteLog = {
   /** Appends a chunk whose first byte is at `offset`. A chunk that overlaps bytes already held is
    *  trimmed; a gap (offset > end) restarts the log at `offset` (the earlier bytes are unknowable). */
   append(offset: number, data: Uint8Array): void;
+  /** Bytes [offset, end) as one copy (tests, and callers that need them in one piece). */
   since(offset: number): Uint8Array | 'gone';
+  /** The bytes from `offset` to the end of the stored chunk holding it, without a copy (a view
+   *  callers must not write to). Runs of small chunks (keystroke echoes) come merged into one copy
+   *  of up to MERGE_BYTES, so catching up never means one send per byte. Empty at the end. */
+  piece(offset: number): Uint8Array | 'gone';
+  /** since(offset) would not be "gone" (no copy made). */
+  has(offset: number): boolean;
   /** Forget everything and start at `offset` (after a snapshot the hub did not see bytes for). */
   reset(offset: number): void;
   readonly heldBytes: number;
 };
+
+/** A stored chunk shorter than this is merged with its small neighbours when read by piece(). */
+const SMALL_PIECE_BYTES = 16 * 1024;
+const MERGE_BYTES = 64 * 1024;
 
 export function createByteLog(options: { maxBytes?: number; start?: number } = {}): ByteLog {
   const maxBytes = options.maxBytes ?? DEFAULT_TERMINAL_LOG_BYTES;
@@ -79,6 +90,34 @@ export function createByteLog(options: { maxBytes?: number; start?: number } = {
         pos = chunkEnd;
       }
       return out;
+    },
+    piece(offset) {
+      if (offset < start) return 'gone';
+      const end = start + held;
+      if (offset >= end) return new Uint8Array(0);
+      // Viewers catching up are usually near the end: search from there.
+      let i = chunks.length - 1;
+      let pos = end - chunks[i]!.length;
+      while (pos > offset) {
+        i--;
+        pos -= chunks[i]!.length;
+      }
+      const first = chunks[i]!.subarray(offset - pos);
+      if (first.length >= SMALL_PIECE_BYTES || i === chunks.length - 1 || chunks[i + 1]!.length >= SMALL_PIECE_BYTES) return first;
+      let total = first.length;
+      let last = i;
+      while (last + 1 < chunks.length && chunks[last + 1]!.length < SMALL_PIECE_BYTES && total < MERGE_BYTES) total += chunks[++last]!.length;
+      const out = new Uint8Array(total);
+      out.set(first, 0);
+      let written = first.length;
+      for (let j = i + 1; j <= last; j++) {
+        out.set(chunks[j]!, written);
+        written += chunks[j]!.length;
+      }
+      return out;
+    },
+    has(offset) {
+      return offset >= start;
     },
     reset(offset) {
       chunks = [];

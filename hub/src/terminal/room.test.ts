@@ -95,6 +95,29 @@ describe('terminal room', () => {
     expect(slow.got.text).toBe(`[snap@${offset}]`);
   });
 
+  it('resumes a paused viewer from the log chunk by chunk, up to its high water each time', () => {
+    const r = fakeRunner();
+    const room = createTerminalRoom({ sessionId: SID, runner: r.port, maxBytes: 100_000, highWater: 100_000 });
+    const slow = fakeViewer();
+    room.join({ viewerId: 'slow', sink: slow.sink, canWrite: false });
+    room.snapshot(snap(0));
+    const chunk = new Uint8Array(30_000).fill(120);
+    for (let offset = 0; offset < 90_000; offset += chunk.length) room.output(offset, chunk);
+    room.output(90_000, chunk); // past high water: paused after this one
+    room.output(120_000, chunk); // held in the log only, as are the next
+    room.output(150_000, chunk);
+    expect(slow.got.offsets).toEqual([0, 30_000, 60_000, 90_000]);
+    room.ack('slow', 60_000); // 60 000 still in flight: more than half the high water, still paused
+    expect(slow.got.offsets.length).toBe(4);
+    room.ack('slow', 90_000); // 30 000 in flight: it resumes
+    // The rest comes as the log's chunks (views, not one copy of everything since), then in step.
+    expect(slow.got.offsets).toEqual([0, 30_000, 60_000, 90_000, 120_000, 150_000]);
+    room.output(180_000, chunk);
+    expect(slow.got.offsets.at(-1)).toBe(180_000);
+    expect(slow.got.text.length).toBe('[snap@0]'.length + 210_000);
+    expect(slow.got.snapshots.length).toBe(1);
+  });
+
   it('sends a chunk larger than the log to the viewers at it, without a resync', () => {
     // The log holds 10 bytes; the runner batches a burst into one 25-byte event. The chunk's first
     // bytes are evicted as it is appended, but the viewers that were exactly at it are owed them.

@@ -91,21 +91,30 @@ export function createTerminalRoom(options: {
     if (ptySize) viewer.sink.size?.({ ...ptySize, owner: ownerFor(viewer.id) });
   }
 
+  function send(viewer: Viewer & { sent: number }, bytes: Uint8Array) {
+    viewer.sink.bytes(viewer.sent, bytes);
+    viewer.sent += bytes.length;
+    if (viewer.sent - viewer.acked > highWater) viewer.paused = true;
+  }
+
   function sendFrom(viewer: Viewer, chunk?: { offset: number; data: Uint8Array }) {
     if (viewer.sent === null || viewer.paused) return;
     // Fast path: a viewer within the new chunk gets the rest of it without a copy out of the log.
     // Also the only path when the chunk outgrew the log: its first bytes are already evicted, yet
     // a viewer that was exactly at it is owed them (a "gone" there would resync viewers in step).
-    const within = chunk !== undefined && viewer.sent >= chunk.offset && viewer.sent < chunk.offset + chunk.data.length;
-    const bytes = within ? chunk.data.subarray(viewer.sent - chunk.offset) : log.since(viewer.sent);
-    if (bytes === 'gone') {
-      needSnapshot(viewer);
+    if (chunk !== undefined && viewer.sent >= chunk.offset && viewer.sent < chunk.offset + chunk.data.length) {
+      send(viewer as Viewer & { sent: number }, chunk.data.subarray(viewer.sent - chunk.offset));
       return;
     }
-    if (bytes.length === 0) return;
-    viewer.sink.bytes(viewer.sent, bytes);
-    viewer.sent += bytes.length;
-    if (viewer.sent - viewer.acked > highWater) viewer.paused = true;
+    // Catching up from the log: its chunks as they are stored (views, not a copy of everything
+    // since `sent`), until the viewer is at the end or past its high water again. Resuming 100
+    // viewers with a copy each of up to the whole log was most of the hub's garbage in fan-out.
+    while (!viewer.paused) {
+      const piece = log.piece(viewer.sent);
+      if (piece === 'gone') return needSnapshot(viewer);
+      if (piece.length === 0) return;
+      send(viewer as Viewer & { sent: number }, piece);
+    }
   }
 
   function needSnapshot(viewer: Viewer) {
@@ -142,7 +151,7 @@ export function createTerminalRoom(options: {
       const previous = viewers.get(join.viewerId);
       viewers.set(join.viewerId, viewer);
       if (!previous && !ended) options.runner.viewers(viewers.size);
-      if (join.since !== undefined && streaming && log.since(join.since) !== 'gone' && join.since <= log.end) {
+      if (join.since !== undefined && streaming && log.has(join.since) && join.since <= log.end) {
         viewer.sent = join.since;
         viewer.acked = join.since;
         tellSize(viewer);
@@ -219,7 +228,7 @@ export function createTerminalRoom(options: {
       if (snap.offset < log.start || snap.offset > log.end) log.reset(snap.offset);
       // Streaming means the runner sends every byte; it does so only while someone watches.
       streaming = viewers.size > 0;
-      for (const viewer of viewers.values()) if (viewer.sent === null || log.since(viewer.sent) === 'gone') startFromSnapshot(viewer, snap);
+      for (const viewer of viewers.values()) if (viewer.sent === null || !log.has(viewer.sent)) startFromSnapshot(viewer, snap);
     },
 
     /** The runner reports the PTY's size (after a resize, and on every connect). */
