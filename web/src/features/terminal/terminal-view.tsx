@@ -21,8 +21,11 @@ import { createTerminalStream } from './terminal-stream.ts';
 import { createXterm, RESIZE_SETTLE_MS } from './xterm.ts';
 
 /** Acks tell the hub how far this viewer has drawn (its flow control). Batched: one per chunk would
- *  double the messages on a busy build log. */
+ *  double the messages on a busy build log. At once past TERMINAL_ACK_BYTES unacked, else after this
+ *  (timer-only acks capped a fast stream at 1 MiB of high water per 100 ms). */
 const ACK_INTERVAL_MS = 100;
+/** Matches shared `TERMINAL_ACK_BYTES`; a literal so this chunk pulls in no zod. */
+const TERMINAL_ACK_BYTES = 256 * 1024;
 
 type Phase = { kind: 'connecting' } | { kind: 'live' } | { kind: 'gone'; reason: string } | { kind: 'error'; reason: string };
 
@@ -129,15 +132,19 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
       resync: (since) => void subscribe(since),
     });
 
+    function sendAck() {
+      if (ackTimer) clearTimeout(ackTimer);
+      ackTimer = null;
+      const next = stream.next();
+      if (!alive || !subscribed || next === null || next <= acked) return;
+      acked = next;
+      requestHub('terminal:ack', { sessionId, offset: next }).catch(() => {});
+    }
+
     function scheduleAck() {
-      if (ackTimer) return;
-      ackTimer = setTimeout(() => {
-        ackTimer = null;
-        const next = stream.next();
-        if (!alive || !subscribed || next === null || next <= acked) return;
-        acked = next;
-        requestHub('terminal:ack', { sessionId, offset: next }).catch(() => {});
-      }, ACK_INTERVAL_MS);
+      const next = stream.next();
+      if (next !== null && next - acked >= TERMINAL_ACK_BYTES) sendAck();
+      else ackTimer ??= setTimeout(sendAck, ACK_INTERVAL_MS);
     }
 
     async function subscribe(since: number | null) {
