@@ -1,15 +1,17 @@
 // Phone → desk hand-off with `tether attach` (real hub, real daemon, real claude against the fake
 // API): a PTY session started from the phone is driven from a desk terminal and left running on
 // detach (Ctrl-]); a headless one is resumed in a PTY under the same tether session and claude
-// session id, and the chat continues with nothing lost or duplicated.
+// session id, and the chat continues with nothing lost or duplicated. A hub restart does not end an
+// attachment.
+import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { text } from '../fixtures/fake-anthropic/index.ts';
-import { claudeBin } from '../harness/claude.ts';
+import { startFakeAnthropic, text } from '../fixtures/fake-anthropic/index.ts';
+import { claudeBin, createClaudeSandbox } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
-import { emitAck } from '../harness/hub.ts';
-import { startDesk } from '../harness/daemon.ts';
+import { emitAck, makeTempHome, startHubProcess, type HubProcessHandle } from '../harness/hub.ts';
+import { startDaemon, startDesk } from '../harness/daemon.ts';
 import { chatText, runTether, watchSession } from '../harness/runner.ts';
-import { startDaemonWorld } from '../harness/world.ts';
+import { connectPhone, startDaemonWorld } from '../harness/world.ts';
 import type { Session } from '@tether/shared';
 
 const SPAWN_ACK_MS = 60_000;
@@ -73,6 +75,66 @@ describe('tether attach', () => {
     expect(hub.store.getSession({ namespace: hub.namespace, sessionId })?.status).toBe('idle');
     await emitAck(phone, 'session:stop', { sessionId }, 30_000);
   });
+
+  it('an attached desk survives a hub restart: it says so, rejoins, owns the size again and keeps typing', async () => {
+    const fake = await startFakeAnthropic({ script: [text('typed after the restart, answered')] });
+    defer(() => fake.stop());
+    const hubHome = makeTempHome();
+    defer(() => rmSync(hubHome, { recursive: true, force: true }));
+    let hubProcess: HubProcessHandle = await startHubProcess({ home: hubHome });
+    defer(() => hubProcess.stop());
+    const hub = { url: hubProcess.url, token: hubProcess.token! };
+    const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
+    defer(() => sandbox.stop());
+    const daemon = await startDaemon({ hub, sandbox });
+    defer(() => daemon.stop());
+    const phone = await connectPhone(defer, hub);
+    const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd, launchKind: 'pty' }, SPAWN_ACK_MS);
+    expect(ack.ok).toBe(true);
+    const sessionId = ack.ok ? ack.session.id : '';
+    const desk = startDesk({
+      cols: 91,
+      rows: 27,
+      args: ['attach', sessionId],
+      cwd: sandbox.cwd,
+      env: { ...sandbox.env, TETHER_HOME: daemon.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin() },
+    });
+    defer(() => desk.stop());
+    await desk.waitForScreen(READY);
+    phone.close();
+
+    await hubProcess.kill('SIGKILL');
+    await desk.waitForScreen('lost the hub');
+    hubProcess = await startHubProcess({ home: hubHome, port: hubProcess.port });
+
+    // A phone that joins after the restart sees the desk owning the size: it was announced again.
+    const later = await connectPhone(defer, hub);
+    const deskOwnsSize = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('timed out waiting for the desk to own the size after the restart')), 20_000);
+      later.on('terminal:size', (n: { sessionId: string; cols: number; rows: number; owner: string }) => {
+        if (n.sessionId !== sessionId || n.owner !== 'desk' || n.cols !== 91 || n.rows !== 27) return;
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    expect((await emitAck(later, 'terminal:subscribe', { sessionId })).ok).toBe(true);
+    await deskOwnsSize;
+    const watch = await watchSession({ hub, sessionId });
+    defer(() => watch.stop());
+    await watch.waitFor(() => watch.session()?.deskAttached === true, { what: 'deskAttached after the restart' });
+    // The notice is in what the desk printed (the snapshot that follows repaints the screen).
+    await watch.waitFor(() => desk.output().includes('back on the hub'), { what: 'the desk told it is back' });
+
+    await desk.waitForScreen(READY);
+    desk.write('after the restart');
+    await desk.waitForScreen('after the restart');
+    desk.write('\r');
+    await desk.waitForScreen('typed after the restart, answered');
+    await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'typed after the restart, answered'), { what: 'reply in the chat' });
+    desk.write('\x1d');
+    expect(await desk.exited).toBe(0);
+    await emitAck(later, 'session:stop', { sessionId }, 30_000);
+  }, 120_000);
 
   it('a headless session is resumed in a PTY: same session, same claude session id, chat continuous', async () => {
     const { sandbox, daemon, phone, attach, startWatch } = await world(['headless answer', 'pty answer']);

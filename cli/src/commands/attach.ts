@@ -27,7 +27,8 @@ const command: Command = {
     const creds = requireCredentials();
     const { resumeSession, stopSession } = await import('../hub-link/session-control.ts');
     const { attachTerminal } = await import('../hub-link/terminal-attach.ts');
-    const client = await connectAsPhone({ creds, device: 'tether attach' });
+    // Reconnecting: a hub restart does not end the attachment (terminal-attach.ts rejoins).
+    const client = await connectAsPhone({ creds, device: 'tether attach', reconnection: true });
     const note = (line: string) => process.stderr.write(`tether: ${line}\r\n`);
     try {
       const watched = await client.request('session:watch', { sessionId, afterSeq: Number.MAX_SAFE_INTEGER });
@@ -60,6 +61,7 @@ const command: Command = {
           sessionId,
           onOutput: (bytes) => process.stdout.write(bytes),
           onReset: (screen) => process.stdout.write(RESET_SCREEN + screen),
+          onNotice: note,
         });
         attachment.resize(local.interactive ? local.size() : DEFAULT_SIZE);
         const why = await attachment.ended;

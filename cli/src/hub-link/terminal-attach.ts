@@ -6,6 +6,11 @@
 //   hub ─terminal:snapshot───────► onReset(serialized screen)
 //   keys ─input()─► terminal:input      size ─resize()─► terminal:desk {attached, cols, rows}
 //   (the desk owns the PTY size while attached; the runner reports deskAttached to the hub)
+//
+// The hub may go away (restart, network): with a reconnecting client the attachment stays, says so,
+// and on reconnect re-subscribes (a fresh snapshot repaints the screen over the notices) and
+// announces the desk again, right away and on that snapshot (which only comes once the runner is
+// back on the hub: before that the announcement has nobody to reach).
 import type { Session } from '@tether/shared';
 import type { WebClient } from './web-client.ts';
 
@@ -22,11 +27,20 @@ export async function attachTerminal(options: {
   sessionId: string;
   onOutput: (data: Uint8Array) => void;
   onReset: (screen: string) => void;
+  /** Lost the hub / back: a line for the user (without it, losing the hub ends the attachment). */
+  onNotice?: (line: string) => void;
 }): Promise<TerminalAttachment> {
   const { client, sessionId } = options;
   const socket = client.socket;
   let next = 0;
   let closed = false;
+  let away = false;
+  /** The desk's size, announced again after a reconnect. */
+  let size: { cols: number; rows: number } | null = null;
+  let announceOnSnapshot = false;
+  const announce = () => {
+    if (!closed && size) socket.emit('terminal:desk', { sessionId, attached: true, cols: size.cols, rows: size.rows });
+  };
   let finish: (why: string) => void = () => {};
   const ended = new Promise<string>((resolve) => (finish = resolve));
 
@@ -44,22 +58,50 @@ export async function attachTerminal(options: {
     options.onReset(payload.data);
     next = payload.offset;
     socket.emit('terminal:ack', { sessionId, offset: next });
+    if (announceOnSnapshot) {
+      announceOnSnapshot = false;
+      announce();
+    }
   };
   const onSession = (session: Session) => {
     if (session.id === sessionId && (session.status === 'ended' || session.status === 'failed')) {
       finish(`session ${session.status}${session.failureReason ? `: ${session.failureReason}` : ''}`);
     }
   };
-  const onDisconnect = (reason: string) => finish(`lost the hub (${reason})`);
+  const onDisconnect = (reason: string) => {
+    if (closed) return;
+    // 'io client disconnect' is our own close; without a notice sink nobody would hear of a retry.
+    if (!options.onNotice || reason === 'io client disconnect' || !socket.io.opts.reconnection) return finish(`lost the hub (${reason})`);
+    away = true;
+    options.onNotice(`lost the hub (${reason}); reconnecting… (Ctrl-] detaches)`);
+  };
+  const rejoin = async () => {
+    const watched = await client.request('session:watch', { sessionId, afterSeq: Number.MAX_SAFE_INTEGER });
+    if (!watched.ok) return finish(`cannot re-attach: ${watched.error}`);
+    if (watched.session.status === 'ended' || watched.session.status === 'failed') return onSession(watched.session);
+    // No `since`: a snapshot repaints the desk over the notices written meanwhile.
+    const subscribed = await client.request('terminal:subscribe', { sessionId });
+    if (!subscribed.ok) return finish(`cannot re-attach to the terminal: ${subscribed.error}`);
+    announceOnSnapshot = true;
+    announce();
+    options.onNotice?.('back on the hub');
+  };
+  const onConnect = () => {
+    if (!away || closed) return;
+    away = false;
+    rejoin().catch((error: unknown) => finish(`cannot re-attach: ${error instanceof Error ? error.message : String(error)}`));
+  };
   socket.on('terminal:output', onOutput);
   socket.on('terminal:snapshot', onSnapshot);
   socket.on('session:updated', onSession);
   socket.on('disconnect', onDisconnect);
+  socket.on('connect', onConnect);
   const detach = () => {
     socket.off('terminal:output', onOutput);
     socket.off('terminal:snapshot', onSnapshot);
     socket.off('session:updated', onSession);
     socket.off('disconnect', onDisconnect);
+    socket.off('connect', onConnect);
   };
 
   const ack = await client.request('terminal:subscribe', { sessionId });
@@ -71,10 +113,12 @@ export async function attachTerminal(options: {
 
   return {
     input: (data) => {
-      if (!closed) socket.emit('terminal:input', { sessionId, data });
+      // Keys typed while the hub is away are dropped, not queued to land in some later state.
+      if (!closed && !away) socket.emit('terminal:input', { sessionId, data });
     },
     resize: ({ cols, rows }) => {
-      if (!closed) socket.emit('terminal:desk', { sessionId, attached: true, cols, rows });
+      size = { cols, rows };
+      announce();
     },
     ended,
     close: () => {

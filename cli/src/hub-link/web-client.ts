@@ -28,11 +28,14 @@ export async function connectWebClient(options: { hubUrl: string; token: string;
       socket.close();
       reject(error);
     };
+    const refused = (error: Error) => fail(new Error(`cannot connect to the hub at ${options.hubUrl}: ${error.message}`));
     socket.once('connect', () => {
       clearTimeout(timer);
+      // Only the first attempt fails the verb; later ones (reconnection: true) keep retrying.
+      socket.off('connect_error', refused);
       resolve();
     });
-    socket.once('connect_error', (error: Error) => fail(new Error(`cannot connect to the hub at ${options.hubUrl}: ${error.message}`)));
+    socket.once('connect_error', refused);
   });
   return {
     socket,
