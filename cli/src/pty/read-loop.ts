@@ -26,6 +26,13 @@ export const READ_YIELD_BYTES = 64 * 1024;
 /** Pauses after consecutive empty reads: right after output (more is likely) poll again at once,
  *  then back off to bun-pty's 8 ms, so an idle PTY costs ~125 wake-ups a second, not thousands. */
 const IDLE_BACKOFF_MS = [0, 0, 1, 1, 2, 4, 8] as const;
+/** After we write (a key), empty reads sleep at most 1 ms for this long, whatever the back-off
+ *  says: on a busy box the echo can come after the back-to-back polls and used to land in a 2–8 ms
+ *  sleep (traced: about a third of the slowest 2 % of relay echoes). Timers are 1 ms at best here;
+ *  polling on setImmediate instead caught a quiet box's echo in ~0.01 ms, but spun a core while
+ *  typing and did not lower the relay's p99 on 2 shared cores (measured). ≤ 20 wake-ups per key,
+ *  none while idle. */
+const ECHO_WINDOW_MS = 20;
 /** Bytes per native read. bun-pty's native read takes everything its reader thread queued, hands
  *  out `len` bytes and keeps the rest in a Vec it drains from the front, so every 4 KiB read moved
  *  the whole remainder: under a flood 87 % of the runner's CPU went into that memmove (profiled),
@@ -85,10 +92,13 @@ export function installYieldingReadLoop(
   const t = pty as unknown as BunPtyInternals;
   if (!lib || typeof t._startReadLoop !== 'function' || typeof t.handle !== 'number' || !t._onExit) return null;
   let idleStreak = 0;
+  /** Until then, empty reads sleep at most 1 ms (an echo is due: see ECHO_WINDOW_MS). */
+  let echoDueUntil = 0;
   let wakeSleeper: (() => void) | null = null;
   const control: ReadLoopControl = {
     wake: () => {
       idleStreak = 0;
+      echoDueUntil = performance.now() + ECHO_WINDOW_MS;
       wakeSleeper?.();
     },
   };
@@ -120,7 +130,8 @@ export function installYieldingReadLoop(
         break;
       } else {
         sinceYield = 0;
-        const ms = IDLE_BACKOFF_MS[Math.min(idleStreak, IDLE_BACKOFF_MS.length - 1)]!;
+        let ms: number = IDLE_BACKOFF_MS[Math.min(idleStreak, IDLE_BACKOFF_MS.length - 1)]!;
+        if (ms > 1 && performance.now() < echoDueUntil) ms = 1;
         idleStreak++;
         await new Promise<void>((resolve) => {
           if (ms === 0) return setImmediate(resolve);
