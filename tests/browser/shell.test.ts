@@ -1,6 +1,7 @@
 // shell.test.ts: a web shell at a phone (390×844). A real hub that enables shells, a real
 // `tether daemon --allow-shell` process and a real PTY login shell; the session header's Shell
-// button opens it full screen, typing reaches it, and a reload of the tab reattaches to the same shell.
+// button opens it full screen, typing reaches it, and a reload of the tab reattaches to the same shell;
+// a duplicated tab does not take the first one's shell.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveScreenshot, UI_TIMEOUT_MS } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
@@ -56,5 +57,37 @@ describe('web shell', () => {
     await screen.getByText('mark=kept', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
     expect(await page.locator('.quick-keys').isVisible()).toBe(true);
     await page.close();
+  });
+
+  it('a duplicated tab (its sessionStorage copied) gets a shell of its own; the first tab keeps its shell', async () => {
+    const token = world.hub.token;
+    const runner = await world.connect({ token });
+    await world.registerSession(runner, { cwd: sandbox.cwd, launchKind: 'pty', title: 'Two tabs', status: 'idle', machineId: daemon.machineId() });
+    const first = await world.signedInPage('phone', token);
+    await first.getByRole('link', { name: /Two tabs/ }).click();
+    await first.getByRole('link', { name: 'Shell on this machine' }).click();
+    await first.getByRole('status').getByText('Shell on build-box').waitFor({ timeout: UI_TIMEOUT_MS });
+    await first.locator('.terminal-host').click();
+    await first.keyboard.type('S=first; echo "tab-$S"\n');
+    await first.locator('.xterm-rows').getByText('tab-first', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+
+    // What "Duplicate tab" does: same browser, same URL, a copy of the tab's sessionStorage.
+    const storage = await first.evaluate(() => Object.entries(sessionStorage));
+    const copy = await first.context().newPage();
+    await copy.addInitScript((entries: Array<[string, string]>) => {
+      for (const [k, v] of entries) sessionStorage.setItem(k, v);
+    }, storage);
+    await copy.goto(first.url());
+    await copy.getByRole('status').getByText('Shell on build-box', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+    await copy.locator('.terminal-host').click();
+    await copy.keyboard.type('echo "copy-sees-[$S]"\n');
+    await copy.locator('.xterm-rows').getByText('copy-sees-[]', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+
+    // The first tab still has its own shell, variable and all.
+    await first.locator('.terminal-host').click();
+    await first.keyboard.type('echo "first-keeps-[$S]"\n');
+    await first.locator('.xterm-rows').getByText('first-keeps-[first]', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+    await copy.close();
+    await first.close();
   });
 });

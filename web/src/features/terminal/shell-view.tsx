@@ -1,6 +1,6 @@
 // shell-view.tsx: a login shell on a machine (shared/src/shell.ts), full screen, with the quick keys
-// of the session terminal. Loaded lazily with its route. This tab's shell is its own: a viewer id
-// kept in sessionStorage names it, so another phone or tab gets another shell, and a reload (or a
+// of the session terminal. Loaded lazily with its route. This tab's shell is its own: its viewer id
+// (shell-viewer-id.ts) names it, so another phone or tab gets another shell, and a reload (or a
 // reconnect) of this tab reattaches to the same one.
 //
 //   mount / reconnect ─shell:open {machineId, viewerId, cols, rows}─► hub ─► daemon
@@ -13,19 +13,8 @@ import { Spinner } from '../../lib/ui/badge.tsx';
 import { IconBack } from '../../lib/ui/icons.tsx';
 import { applyModifiers, type Modifiers } from './keys.ts';
 import { QuickKeys } from './quick-keys.tsx';
+import { shellViewerId } from './shell-viewer-id.ts';
 import { createXterm, RESIZE_SETTLE_MS } from './xterm.ts';
-
-const VIEWER_KEY = 'tether.shell-viewer';
-
-/** This tab's viewer id: survives reloads of the tab, not shared with other tabs or devices. */
-export function shellViewerId(): string {
-  let id = sessionStorage.getItem(VIEWER_KEY);
-  if (!id || !/^[A-Za-z0-9_-]{16,64}$/.test(id)) {
-    id = crypto.randomUUID().replace(/-/g, '');
-    sessionStorage.setItem(VIEWER_KEY, id);
-  }
-  return id;
-}
 
 type Phase = { kind: 'opening' } | { kind: 'live'; reattached: boolean } | { kind: 'ended'; reason: string } | { kind: 'error'; reason: string };
 
@@ -68,7 +57,9 @@ export function ShellView({ machine, cwd, onBack }: { machine: Machine; cwd?: st
     const open = async () => {
       setPhase({ kind: 'opening' });
       try {
-        const ack = await requestHub('shell:open', { machineId: machine.id, viewerId: shellViewerId(), ...(cwd ? { cwd } : {}), ...size() });
+        const viewerId = await shellViewerId();
+        if (!alive) return;
+        const ack = await requestHub('shell:open', { machineId: machine.id, viewerId, ...(cwd ? { cwd } : {}), ...size() });
         if (!alive) return;
         shellIdRef.current = ack.shellId;
         setPhase({ kind: 'live', reattached: ack.reattached });
