@@ -63,8 +63,8 @@ export function bindCliSocket(options: {
         socket.data.sessions.add(registration.id);
         // A (re)connected runner learns who watches; its bytes since the drop are gone, so viewers
         // get a fresh snapshot. A resumed session starts a new terminal.
+        if (!isFinalStatus(result.session.status)) terminals.running(ns, registration.id);
         const room = terminals.find(ns, registration.id);
-        if (room?.ended && !isFinalStatus(result.session.status)) terminals.reopen(ns, registration.id);
         const count = room && !room.ended ? room.viewerCount : 0;
         // After the ack: the runner can only send once it knows it is registered.
         setImmediate(() => {

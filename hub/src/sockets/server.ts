@@ -22,6 +22,7 @@ import type { Caller, CallerResolver } from '../auth/namespace.ts';
 import type { ShareLinks } from '../auth/share-links.ts';
 import { createMachineRegistry } from '../sessions/machines.ts';
 import { createTerminalRegistry } from '../terminal/registry.ts';
+import { storedFinalScreens } from '../terminal/final-screens.ts';
 import { createBroadcast } from './broadcast.ts';
 import { bindCliSocket } from './cli.ts';
 import { bindWebSocket } from './web.ts';
@@ -116,6 +117,7 @@ export function createSocketServer(options: {
   const machines = createMachineRegistry({ store: options.store });
   const terminals = createTerminalRegistry({
     ...(options.terminalLogBytes !== undefined ? { maxBytesPerTerminal: options.terminalLogBytes } : {}),
+    finalScreens: storedFinalScreens({ store: options.store }),
     // Viewer ids are /web socket ids, and every socket is in the room named by its id: one encode,
     // many writes.
     fanout: (_ns, sessionId) => (viewerIds, offset, data) => web.to(viewerIds).emit('terminal:output', { sessionId, offset, data }),

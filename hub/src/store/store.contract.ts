@@ -144,6 +144,26 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
       expect(store.addRequest({ namespace: NS_A, request: request(R1, S1) }).kind).toBe('resolved');
     });
 
+    it('keeps final screens per namespace, upserted, pruned to the newest, deleted on resume', () => {
+      const screen = (n: number) => ({ offset: 100 * n, cols: 80, rows: 24, data: `screen ${n}`, savedAt: n });
+      store.saveFinalScreen({ namespace: NS_A, sessionId: S1, screen: screen(1), keep: 2 });
+      expect(store.getFinalScreen({ namespace: NS_A, sessionId: S1 })).toEqual(screen(1));
+      expect(store.getFinalScreen({ namespace: NS_B, sessionId: S1 })).toBeNull();
+      store.saveFinalScreen({ namespace: NS_A, sessionId: S1, screen: screen(2), keep: 2 });
+      expect(store.getFinalScreen({ namespace: NS_A, sessionId: S1 })).toEqual(screen(2));
+      store.saveFinalScreen({ namespace: NS_A, sessionId: S2, screen: screen(3), keep: 2 });
+      store.saveFinalScreen({ namespace: NS_B, sessionId: S1, screen: screen(9), keep: 2 });
+      // A third session in namespace A pushes out its oldest; namespace B is counted apart.
+      store.saveFinalScreen({ namespace: NS_A, sessionId: P1, screen: screen(4), keep: 2 });
+      expect(store.getFinalScreen({ namespace: NS_A, sessionId: S1 })).toBeNull();
+      expect(store.getFinalScreen({ namespace: NS_A, sessionId: S2 })).toEqual(screen(3));
+      expect(store.getFinalScreen({ namespace: NS_B, sessionId: S1 })).toEqual(screen(9));
+      store.deleteFinalScreen({ namespace: NS_B, sessionId: S2 });
+      expect(store.getFinalScreen({ namespace: NS_A, sessionId: S2 })).toEqual(screen(3));
+      store.deleteFinalScreen({ namespace: NS_A, sessionId: S2 });
+      expect(store.getFinalScreen({ namespace: NS_A, sessionId: S2 })).toBeNull();
+    });
+
     it('queues prompts idempotently and drops unsent ones when the session ends', () => {
       store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
       const prompt = { id: P1, sessionId: S1, text: 'hi', status: 'queued' as const, reason: null, createdAt: 2, updatedAt: 2 };

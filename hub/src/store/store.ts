@@ -42,6 +42,9 @@ export type ShareLinkRecord = {
   revokedAt: number | null;
 };
 
+/** The last terminal screen of an ended session (a serialized snapshot at `offset`). */
+export type FinalScreenRecord = { offset: number; cols: number; rows: number; data: string; savedAt: number };
+
 export type RegisterSessionResult =
   | { kind: 'ok'; session: Session; created: boolean }
   /** The id belongs to another namespace. */
@@ -91,6 +94,12 @@ export interface Store {
   getShareLink(options: { jti: string }): ShareLinkRecord | null;
   /** False when there is no such live link in that namespace and session. */
   revokeShareLink(options: { namespace: Namespace; sessionId: string; jti: string; at: number }): boolean;
+
+  // final screens of ended sessions (upserted; only the newest `keep` of a namespace are kept)
+  saveFinalScreen(options: { namespace: Namespace; sessionId: string; screen: FinalScreenRecord; keep: number }): void;
+  getFinalScreen(options: { namespace: Namespace; sessionId: string }): FinalScreenRecord | null;
+  /** The session runs again (resumed): its old final screen is no longer the last one. */
+  deleteFinalScreen(options: { namespace: Namespace; sessionId: string }): void;
 
   // sessions
   registerSession(options: { namespace: Namespace; registration: SessionRegistrationInput; now: number }): RegisterSessionResult;

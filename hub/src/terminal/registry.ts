@@ -1,8 +1,10 @@
 // registry.ts: the hub's terminal rooms, one per (namespace, session), created on first use.
 // The key is built from the caller's authenticated namespace, so two namespaces never share a room
 // even with the same session id. Ended rooms keep their final screen for late viewers; the oldest
-// ended rooms without viewers are dropped past MAX_ENDED_ROOMS so memory stays bounded.
-import type { Namespace } from '@tether/shared';
+// ended rooms without viewers are dropped past MAX_ENDED_ROOMS so memory stays bounded. Final
+// screens are also saved (`finalScreens`, the store), so an ended session whose room was dropped,
+// or that ended before a hub restart, still replays its last screen.
+import type { Namespace, TerminalSnapshot } from '@tether/shared';
 import { createTerminalRoom, type RunnerPort, type TerminalRoom } from './room.ts';
 
 /** Ended terminals whose final screen is kept in memory. A final screen is ~10–200 KiB, so 200 of
@@ -11,6 +13,13 @@ export const MAX_ENDED_ROOMS = 200;
 
 export type TerminalRegistry = ReturnType<typeof createTerminalRegistry>;
 
+/** Where final screens outlive the rooms (the hub's store). */
+export type FinalScreenPort = {
+  save(ns: Namespace, sessionId: string, snapshot: TerminalSnapshot): void;
+  load(ns: Namespace, sessionId: string): TerminalSnapshot | null;
+  forget(ns: Namespace, sessionId: string): void;
+};
+
 export function createTerminalRegistry(options: {
   /** How a room reaches the runner of its session (the socket layer provides it). */
   runnerPort: (ns: Namespace, sessionId: string) => RunnerPort;
@@ -18,6 +27,7 @@ export function createTerminalRegistry(options: {
   fanout?: (ns: Namespace, sessionId: string) => (viewerIds: string[], offset: number, data: Uint8Array) => void;
   maxBytesPerTerminal?: number;
   maxEndedRooms?: number;
+  finalScreens?: FinalScreenPort;
 }) {
   const rooms = new Map<string, TerminalRoom>();
   const key = (ns: Namespace, sessionId: string) => `${ns}\u0000${sessionId}`;
@@ -53,15 +63,23 @@ export function createTerminalRegistry(options: {
       const k = key(ns, sessionId);
       const room = rooms.get(k);
       if (!room) return;
-      room.end();
+      if (room.ended) return;
+      // A room made after the end (hub restart, or dropped by eviction) gets the saved screen; a room
+      // that saw the end saves the screen the runner sent just before it.
+      const saved = room.lastSnapshot ? null : (options.finalScreens?.load(ns, sessionId) ?? null);
+      room.end(saved ?? undefined);
+      if (!saved && room.lastSnapshot) options.finalScreens?.save(ns, sessionId, room.lastSnapshot);
       // Move to the back so eviction drops the longest-ended first.
       rooms.delete(k);
       rooms.set(k, room);
       evictEnded();
     },
-    /** A resumed session runs again: forget the ended terminal (viewers subscribe anew). */
-    reopen(ns: Namespace, sessionId: string): void {
-      rooms.delete(key(ns, sessionId));
+    /** A runner registered the session as running (a reconnect, or a resume): an ended terminal is
+     *  forgotten (viewers subscribe anew), and so is a saved final screen (no longer the last one). */
+    running(ns: Namespace, sessionId: string): void {
+      const k = key(ns, sessionId);
+      if (rooms.get(k)?.ended) rooms.delete(k);
+      options.finalScreens?.forget(ns, sessionId);
     },
     get size() {
       return rooms.size;

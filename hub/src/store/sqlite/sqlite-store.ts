@@ -235,6 +235,27 @@ export function createSqliteStore(options: { path: string }): Store {
       return res.changes > 0;
     },
 
+    saveFinalScreen({ namespace, sessionId, screen, keep }) {
+      db.transaction(() => {
+        db.query(
+          `INSERT INTO final_screens (namespace, session_id, "offset", cols, rows, data, saved_at) VALUES ($ns, $sid, $offset, $cols, $rows, $data, $at)
+           ON CONFLICT (namespace, session_id) DO UPDATE SET "offset" = $offset, cols = $cols, rows = $rows, data = $data, saved_at = $at`,
+        ).run({ ns: namespace, sid: sessionId, offset: screen.offset, cols: screen.cols, rows: screen.rows, data: screen.data, at: screen.savedAt });
+        db.query(
+          `DELETE FROM final_screens WHERE namespace = $ns AND session_id NOT IN
+             (SELECT session_id FROM final_screens WHERE namespace = $ns ORDER BY saved_at DESC, session_id LIMIT $keep)`,
+        ).run({ ns: namespace, keep });
+      })();
+    },
+    getFinalScreen({ namespace, sessionId }) {
+      const row = db.query(`SELECT * FROM final_screens WHERE namespace = $ns AND session_id = $sid`).get({ ns: namespace, sid: sessionId }) as Row | null;
+      if (!row) return null;
+      return { offset: Number(row.offset), cols: Number(row.cols), rows: Number(row.rows), data: String(row.data), savedAt: Number(row.saved_at) };
+    },
+    deleteFinalScreen({ namespace, sessionId }) {
+      db.query(`DELETE FROM final_screens WHERE namespace = $ns AND session_id = $sid`).run({ ns: namespace, sid: sessionId });
+    },
+
     registerSession({ namespace, registration: r, now }) {
       return db
         .transaction((): RegisterSessionResult => {
