@@ -84,6 +84,18 @@ export const DeskAnswerSchema = z.object({
 export type DeskAnswer = z.input<typeof DeskAnswerSchema>;
 export type DeskAnswerAck = { won: boolean; resolution: Resolution };
 
+/** Runner → hub: how a request the desk took to claude's own dialog was decided there. The runner
+ *  reads it from the transcript (the tool's result, or claude's "User rejected tool use"); the hub
+ *  fills it into that request's audit entry, which said only "the desk took it to the dialog". */
+export const DialogOutcomeSchema = z.object({
+  sessionId: SessionIdSchema,
+  requestId: RequestIdSchema,
+  decision: z.enum(['allow', 'deny']),
+});
+export type DialogOutcome = z.input<typeof DialogOutcomeSchema>;
+/** The reason an audit entry decided in claude's own dialog carries. */
+export const DIALOG_OUTCOME_REASON = "in claude's dialog at the desk";
+
 /** `GET /api/pending`: every waiting request of the caller's namespace. */
 export type PendingList = { pending: PendingRequest[] };
 

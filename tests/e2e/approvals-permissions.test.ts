@@ -1,12 +1,13 @@
 // Permissions answered from the phone with real claude: allowed → the command ran; denied with a
 // reason → claude got the reason; allow-for-session and `prefix:*` rules → the next matching call is
 // not asked; the desk panel answers too, and taking claude's own dialog resolves the hub request as
-// answered at the desk.
+// answered at the desk, and what was chosen there completes its audit entry.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { startApprovalWorld, type ApprovalWorld } from '../harness/approvals.ts';
+import { DIALOG_OUTCOME_REASON } from '@tether/shared';
 
 let world: ApprovalWorld | null = null;
 afterEach(async () => {
@@ -137,5 +138,25 @@ describe('permission approvals', () => {
     runner.write('1');
     await runner.waitForScreen('dialog done');
     expect(existsSync(join(sandbox.cwd, 'desk-dialog.txt'))).toBe(true);
+    // The dialog's answer, read from the transcript, completes the audit entry.
+    const completed = await phone.waitFor(() => phone.resolved.find((r) => r.requestId === request.id && r.answer !== null), { what: 'audit completed' });
+    expect(completed).toMatchObject({ answeredBy: 'desk', answer: { decision: 'allow', reason: DIALOG_OUTCOME_REASON } });
+  }, 60_000);
+
+  it("refused in claude's own dialog at the desk → the audit says denied there", async () => {
+    world = await startApprovalWorld({ script: [when(userSays(/go/), bash('touch refused.txt', 'toolu_d3'))] });
+    const { phone, runner, sandbox } = world;
+    await phone.send('go');
+    const request = await world.nextRequest('Bash');
+    await runner.waitForScreen('claude is waiting for an answer');
+    runner.write('c');
+    await runner.waitForScreen('Do you want to proceed?');
+    runner.write('\x1b'); // Esc: claude's "No"
+    const completed = await phone.waitFor(() => phone.resolved.find((r) => r.requestId === request.id && r.answer !== null), { what: 'audit completed' });
+    expect(completed).toMatchObject({ answeredBy: 'desk', answer: { decision: 'deny', reason: DIALOG_OUTCOME_REASON } });
+    expect(existsSync(join(sandbox.cwd, 'refused.txt'))).toBe(false);
+    const res = await fetch(`${world.hub.url}/api/sessions/${runner.sessionId}`, { headers: { authorization: `Bearer ${world.hub.token}` } });
+    const body = (await res.json()) as { audit: Array<{ requestId: string; answer: { decision: string } | null }> };
+    expect(body.audit.find((a) => a.requestId === request.id)?.answer).toMatchObject({ decision: 'deny' });
   }, 60_000);
 });

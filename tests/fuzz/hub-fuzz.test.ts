@@ -83,6 +83,7 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     'approval:request': { id: randomUUID(), sessionId, kind: 'permission', toolName: 'Bash', toolInput: { command: 'ls' }, toolUseId: null, createdAt: 1 },
     'approval:withdraw': { sessionId, requestId, reason: 'gone' },
     'approval:desk-answer': { sessionId, requestId, answer: { decision: 'allow' }, device: 'desk@host' },
+    'approval:dialog-outcome': { sessionId, requestId, decision: 'deny' },
     'terminal:output': { sessionId, offset: 0, data: Buffer.from('hello') },
     'terminal:snapshot': { sessionId, offset: 0, cols: 80, rows: 24, data: 'screen' },
     'terminal:size': { sessionId, offset: 0, cols: 80, rows: 24, desk: false },

@@ -33,8 +33,14 @@ async function phoneFor(hub: { url: string; token: string }, sessionId: string):
   const watch = await watchSession({ hub, sessionId });
   const requested: PendingRequest[] = [];
   const resolved: Resolution[] = [];
-  watch.socket.on('approval:requested', (r: PendingRequest) => requested.push(r));
-  watch.socket.on('approval:resolved', (r: Resolution) => resolved.push(r));
+  watch.socket.on('approval:requested', (r: PendingRequest) => {
+    requested.push(r);
+    watch.changed();
+  });
+  watch.socket.on('approval:resolved', (r: Resolution) => {
+    resolved.push(r);
+    watch.changed();
+  });
   return Object.assign(watch, { requested, resolved });
 }
 

@@ -81,6 +81,8 @@ export type SessionWatch = {
   session(): Session | null;
   prompts(): Map<string, Prompt>;
   waitFor<T>(probe: () => T | null | undefined | false, options?: { timeoutMs?: number; what?: string }): Promise<T>;
+  /** Re-runs pending waitFor probes: for state a caller keeps from events of its own. */
+  changed(): void;
   /** `prompt:send` as the phone does; resolves with the ack. */
   send(text: string, promptId?: string): Promise<{ ok: boolean; promptId: string; error?: string }>;
   emit(event: string, payload: unknown): Promise<{ ok: boolean } & Record<string, unknown>>;
@@ -194,6 +196,7 @@ export async function watchSession(options: { hub: { url: string; token: string 
     session: () => session,
     prompts: () => prompts,
     waitFor,
+    changed,
     send: async (text, promptId = crypto.randomUUID()) => {
       const ack = await emit('prompt:send', { sessionId: options.sessionId, promptId, text });
       return { ok: ack.ok, promptId, ...(ack.ok ? {} : { error: String(ack.error) }) };

@@ -91,7 +91,8 @@ afterAll(async () => {
 
 /** `subscribe`: the control subscribes to its own terminal first (input and resize need it); the
  *  attack subscribes too (and is refused), then writes anyway. */
-type Case = { nsp: '/cli' | '/web'; event: string; payload: (ids: Ids) => unknown; subscribe?: boolean };
+/** `dialog`: the request is first taken to claude's dialog by its own runner (what the event needs). */
+type Case = { nsp: '/cli' | '/web'; event: string; payload: (ids: Ids) => unknown; subscribe?: boolean; dialog?: boolean };
 
 const SOCKET_CASES: Case[] = [
   // /web: everything a viewer can do to a session or request
@@ -123,6 +124,7 @@ const SOCKET_CASES: Case[] = [
   },
   { nsp: '/cli', event: 'approval:withdraw', payload: (i) => ({ sessionId: i.sessionId, requestId: i.requestId }) },
   { nsp: '/cli', event: 'approval:desk-answer', payload: (i) => ({ sessionId: i.sessionId, requestId: i.requestId, answer: { decision: 'allow' } }) },
+  { nsp: '/cli', event: 'approval:dialog-outcome', payload: (i) => ({ sessionId: i.sessionId, requestId: i.requestId, decision: 'allow' }), dialog: true },
   { nsp: '/cli', event: 'terminal:output', payload: (i) => ({ sessionId: i.sessionId, offset: 0, data: Buffer.from('fake screen') }) },
   { nsp: '/cli', event: 'terminal:snapshot', payload: (i) => ({ sessionId: i.sessionId, offset: 0, cols: 80, rows: 24, data: 'fake' }) },
   { nsp: '/cli', event: 'terminal:size', payload: (i) => ({ sessionId: i.sessionId, offset: 0, cols: 80, rows: 24, desk: false }) },
@@ -137,6 +139,13 @@ describe('namespace isolation: sockets', () => {
     const socket = c.nsp === '/cli' ? cliA : webA;
 
     if (c.subscribe) expect(await emitAck(socket, 'terminal:subscribe', { sessionId: mine.sessionId })).toMatchObject({ ok: true });
+    if (c.dialog) {
+      for (const [cli, ids] of [[cliA, mine], [cliB, theirs]] as const) {
+        expect(await emitAck(cli, 'approval:desk-answer', { sessionId: ids.sessionId, requestId: ids.requestId, answer: null, device: 'desk' })).toMatchObject({ ok: true, won: true });
+      }
+      await flushB();
+      heardByB.splice(0);
+    }
     const control = await emitAck(socket, c.event, c.payload(mine));
     expect(control, 'the same call on A’s own ids works').toMatchObject({ ok: true });
 

@@ -23,6 +23,9 @@ export type Approvals = {
   answered(options: { requestId: string; answer: Answer }): void;
   /** The hub link came back: re-send what still waits (the hub may have withdrawn it meanwhile). */
   reconnected(): void;
+  /** A tool result from the transcript: for a request the desk took to claude's own dialog, it says
+   *  how the dialog was answered, which the hub's audit then records. */
+  toolResult(options: { toolUseId: string; rejected: boolean }): void;
   stop(): void;
 };
 
@@ -85,6 +88,8 @@ export function createApprovals(options: {
   onPlanApproved?: () => void;
 }): Approvals {
   const waiting = new Map<string, Waiting>();
+  /** Requests the desk took to claude's own dialog, by tool_use id, until their tool result shows up. */
+  const inDialog = new Map<string, string>();
   const device = `desk@${hostname()}`.slice(0, 100);
   const log = options.log ?? (() => {});
 
@@ -191,6 +196,7 @@ export function createApprovals(options: {
             return toDecision(request, theirs, toolInput);
           }
           if (!ack?.ok) log(`approval ${request.id}: hub did not confirm the desk answer (${ack ? ack.error : 'no ack'}); the desk decides`);
+          if (ack?.ok && answer === null && request.toolUseId) inDialog.set(request.toolUseId, request.id);
           return toDecision(request, answer, toolInput);
         }
         default: {
@@ -200,6 +206,15 @@ export function createApprovals(options: {
       }
     },
     answered: ({ requestId, answer }) => waiting.get(requestId)?.settle({ from: 'hub', answer }),
+    toolResult: ({ toolUseId, rejected }) => {
+      const requestId = inDialog.get(toolUseId);
+      if (!requestId) return;
+      inDialog.delete(toolUseId);
+      const decision = rejected ? 'deny' : 'allow';
+      log(`approval ${requestId}: answered in claude's dialog at the desk: ${decision}`);
+      // Best effort: the audit keeps "claude's dialog" without the choice if the hub is away now.
+      void options.link()?.request('approval:dialog-outcome', { sessionId: options.sessionId(), requestId, decision });
+    },
     reconnected: () => {
       const link = options.link();
       if (!link) return;

@@ -25,7 +25,7 @@ import { createSessionRules } from '../policy/rules.ts';
 import { openOutbox, type Outbox } from '../hub-link/outbox.ts';
 import { connectHubLink, type HubCommandHandlers, type HubLink } from '../hub-link/link.ts';
 import { tailTranscript, TRANSCRIPT_POLL_MS, type TranscriptTail } from '../transcript/tail.ts';
-import { parseTranscriptLines } from '../transcript/parse.ts';
+import { isRejectedToolResult, parseTranscriptLines } from '../transcript/parse.ts';
 import { subagentDirFor, tailSubagents, type SubagentTails } from '../transcript/subagents.ts';
 import { createApprovals, type Approvals } from './approvals.ts';
 import { createControllerTracker } from './controller.ts';
@@ -225,12 +225,19 @@ export function createSessionCore(init: {
       link?.push('message:append', { sessionId: state.id, messages: messages.slice(i, i + APPEND_CHUNK) });
     }
   };
+  /** Made by createApprovals (below); transcript tool results reach it. */
+  let approvals: Approvals | null = null;
   const onTranscriptLines = (lines: string[], endOffset: number) => {
     const messages = parseTranscriptLines(lines, {
       matchPrompt: (text) => init.matchPrompt(text),
       onBadLine: (reason) => log(`transcript: ${reason}`),
     });
     appendMessages(messages);
+    for (const message of messages) {
+      for (const block of message.content) {
+        if (block.type === 'tool_result') approvals?.toolResult({ toolUseId: block.toolUseId, rejected: isRejectedToolResult(block) });
+      }
+    }
     transcriptOffset = endOffset;
     title.take(lines, messages);
     saveState();
@@ -354,7 +361,7 @@ export function createSessionCore(init: {
     startLink,
     /** Approvals with this session's rules, id, link, permission mode and log. */
     createApprovals(o: Pick<Parameters<typeof createApprovals>[0], 'bypassAllowed' | 'desk' | 'onPlanApproved'>): Approvals {
-      const approvals = createApprovals({
+      const made = createApprovals({
         sessionId: () => state.id,
         link: () => link,
         rules,
@@ -363,8 +370,9 @@ export function createSessionCore(init: {
         log,
         ...o,
       });
-      cleanups.push(() => approvals.stop());
-      return approvals;
+      cleanups.push(() => made.stop());
+      approvals = made;
+      return made;
     },
     failEarly,
     prepareLaunch,

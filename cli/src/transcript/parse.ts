@@ -42,6 +42,16 @@ const COMMAND_ARGS_RE = /<command-args>([\s\S]*?)<\/command-args>/;
 const BASH_INPUT_RE = /^<bash-input>([\s\S]*?)<\/bash-input>$/;
 /** Output of desk-local commands (`/model`, `!ls`) that claude records as user lines: not a prompt. */
 const COMMAND_OUTPUT_RE = /^<(local-command-stdout|local-command-stderr|local-command-caveat|bash-stdout|bash-stderr|task-notification)>/;
+/** What claude 2.1 writes for a tool call refused in its own permission dialog (or Esc there):
+ *  `toolUseResult` "User rejected tool use", and this text as the tool_result. */
+const REJECTED_STRUCTURED = 'User rejected tool use';
+const REJECTED_TEXT = "The user doesn't want to proceed with this tool use.";
+
+/** Whether a tool result says the user refused the call in claude's own dialog (not a failed run). */
+export function isRejectedToolResult(block: { isError: boolean; content: string; structured?: unknown }): boolean {
+  return block.isError && (block.structured === REJECTED_STRUCTURED || block.content.startsWith(REJECTED_TEXT));
+}
+
 /** ContentBlockSchema allows at most this many blocks per message. */
 const MAX_BLOCKS = 100;
 /** Limits of the shared schema (ids, agentId, claudeSessionId ≤ 128; tool names ≤ 200): a longer

@@ -10,6 +10,7 @@
 import {
   ackError,
   CliEventSchemas,
+  DIALOG_OUTCOME_REASON,
   isFinalStatus,
   toBytes,
   runnerRoom,
@@ -160,6 +161,13 @@ export function bindCliSocket(options: {
           if (session) broadcast.toNamespace(ns, 'session:updated', session);
         }
         return { ok: true, won: result.kind === 'won', resolution: result.resolution };
+      },
+      'approval:dialog-outcome': ({ sessionId, requestId, decision }) => {
+        if (!ownsSession(sessionId)) return ackError('not_found', NO_SESSION);
+        const resolution = store.recordDialogOutcome({ namespace: ns, sessionId, requestId, answer: { decision, reason: DIALOG_OUTCOME_REASON } });
+        if (!resolution) return ackError('not_found', "no request of this session was taken to claude's dialog under that id");
+        broadcast.toNamespace(ns, 'approval:resolved', resolution);
+        return { ok: true, resolution };
       },
       'terminal:output': (output) => {
         if (!ownsSession(output.sessionId)) return ackError('not_found', NO_SESSION);

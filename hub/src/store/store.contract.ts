@@ -1,7 +1,7 @@
 // store.contract.ts: the one suite every Store implementation passes. A new store (PostgreSQL) adds
 // a test file that calls runStoreContract with its factory and needs no new tests.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChatMessageInputSchema, SessionRegistrationSchema, type PendingRequest } from '@tether/shared';
+import { ChatMessageInputSchema, DESK_ANSWERER, SessionRegistrationSchema, type PendingRequest } from '@tether/shared';
 import type { Store } from './store.ts';
 
 export type StoreFactory = () => Promise<{ store: Store; cleanup(): Promise<void> }>;
@@ -11,6 +11,7 @@ const NS_B = 'beta';
 const S1 = '11111111-1111-4111-8111-111111111111';
 const S2 = '22222222-2222-4222-8222-222222222222';
 const R1 = '33333333-3333-4333-8333-333333333333';
+const R2 = '66666666-6666-4666-8666-666666666666';
 const P1 = '44444444-4444-4444-8444-444444444444';
 const M1 = '55555555-5555-4555-8555-555555555555';
 
@@ -162,6 +163,24 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
       expect(store.getFinalScreen({ namespace: NS_A, sessionId: S2 })).toEqual(screen(3));
       store.deleteFinalScreen({ namespace: NS_A, sessionId: S2 });
       expect(store.getFinalScreen({ namespace: NS_A, sessionId: S2 })).toBeNull();
+    });
+
+    it("fills the answer of a request the desk took to claude's dialog, and of nothing else", () => {
+      store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+      store.addRequest({ namespace: NS_A, request: request(R1, S1) });
+      const allow = { decision: 'allow' as const, reason: 'in the dialog' };
+      // Not resolved yet: nothing to fill.
+      expect(store.recordDialogOutcome({ namespace: NS_A, sessionId: S1, requestId: R1, answer: allow })).toBeNull();
+      store.resolveRequest({ namespace: NS_A, requestId: R1, sessionId: S1, outcome: 'answered', answer: null, answeredBy: DESK_ANSWERER, device: 'desk@box', at: 5 });
+      expect(store.recordDialogOutcome({ namespace: NS_B, sessionId: S1, requestId: R1, answer: allow })).toBeNull();
+      expect(store.recordDialogOutcome({ namespace: NS_A, sessionId: S1, requestId: R1, answer: allow })).toMatchObject({ requestId: R1, answeredBy: DESK_ANSWERER, answer: allow });
+      // Once filled it stays: a second outcome changes nothing.
+      expect(store.recordDialogOutcome({ namespace: NS_A, sessionId: S1, requestId: R1, answer: { decision: 'deny' } })).toBeNull();
+      expect(store.listAudit({ namespace: NS_A, sessionId: S1, limit: 5 })[0]?.answer).toEqual(allow);
+      // A request answered on the phone is not a dialog entry.
+      store.addRequest({ namespace: NS_A, request: request(R2, S1) });
+      store.resolveRequest({ namespace: NS_A, requestId: R2, sessionId: S1, outcome: 'answered', answer: { decision: 'deny' }, answeredBy: 'phone', device: 'Pixel', at: 6 });
+      expect(store.recordDialogOutcome({ namespace: NS_A, sessionId: S1, requestId: R2, answer: allow })).toBeNull();
     });
 
     it('queues prompts idempotently and drops unsent ones when the session ends', () => {

@@ -151,6 +151,9 @@ export interface Store {
     at: number;
   }): ResolveRequestResult;
   listAudit(options: { namespace: Namespace; sessionId: string; limit: number }): Resolution[];
+  /** Fills the answer of a request the desk took to claude's own dialog (answer still null); null
+   *  when there is no such entry (unknown, another namespace, or not a dialog entry). */
+  recordDialogOutcome(options: { namespace: Namespace; sessionId: string; requestId: string; answer: Answer }): Resolution | null;
 
   // prompts
   addPrompt(options: { namespace: Namespace; prompt: Prompt }): AddPromptResult;

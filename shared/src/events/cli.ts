@@ -6,7 +6,7 @@ import { SessionEndSchema, SessionPatchSchema, SessionRegistrationSchema, type S
 import { ChatMessageInputSchema } from '../chat.ts';
 import { MAX_MESSAGES_PER_BATCH } from '../limits.ts';
 import { PromptStatusUpdateSchema } from '../prompts.ts';
-import { AnswerSchema, DeskAnswerSchema, PendingRequestSchema, type DeskAnswerAck } from '../approvals.ts';
+import { AnswerSchema, DeskAnswerSchema, DialogOutcomeSchema, PendingRequestSchema, type DeskAnswerAck, type Resolution } from '../approvals.ts';
 import { TerminalOutputSchema, TerminalSnapshotSchema, TerminalSizeReportSchema, TerminalDeskSchema, ColsSchema, RowsSchema } from '../terminal.ts';
 import { MachineInfoSchema } from '../machine.ts';
 import { RunnerExitedSchema } from '../spawn.ts';
@@ -30,6 +30,8 @@ export const CliEventSchemas = {
   }),
   /** The desk answered (or took the request to claude's own dialog); first answer wins. */
   'approval:desk-answer': DeskAnswerSchema,
+  /** How a request taken to claude's own dialog was decided there (fills the audit). */
+  'approval:dialog-outcome': DialogOutcomeSchema,
   'terminal:output': TerminalOutputSchema,
   'terminal:snapshot': TerminalSnapshotSchema,
   'terminal:size': TerminalSizeReportSchema,
@@ -54,6 +56,7 @@ export type CliAcks = {
   'approval:request': object;
   'approval:withdraw': object;
   'approval:desk-answer': DeskAnswerAck;
+  'approval:dialog-outcome': { resolution: Resolution };
   'terminal:output': object;
   'terminal:snapshot': object;
   'terminal:size': object;

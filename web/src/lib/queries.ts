@@ -83,10 +83,12 @@ const LIVE_RESOLUTIONS_KEPT = 50;
 /** Remembers a resolution (with its request's tool name, while the request is still in the cache). */
 function rememberResolution(client: QueryClient, resolution: Resolution): void {
   const request = client.getQueryData<PendingRequest[]>(queryKeys.pending(resolution.sessionId))?.find((p) => p.id === resolution.requestId);
-  const entry: AuditEntry = request ? { ...resolution, toolName: request.toolName } : resolution;
-  client.setQueryData<AuditEntry[]>(queryKeys.resolutions(resolution.sessionId), (list = []) =>
-    [entry, ...list.filter((r) => r.requestId !== resolution.requestId)].slice(0, LIVE_RESOLUTIONS_KEPT),
-  );
+  client.setQueryData<AuditEntry[]>(queryKeys.resolutions(resolution.sessionId), (list = []) => {
+    // A request taken to claude's dialog is resolved twice (taken, then decided): keep its tool name.
+    const toolName = resolution.toolName ?? request?.toolName ?? list.find((r) => r.requestId === resolution.requestId)?.toolName;
+    const entry: AuditEntry = toolName ? { ...resolution, toolName } : resolution;
+    return [entry, ...list.filter((r) => r.requestId !== resolution.requestId)].slice(0, LIVE_RESOLUTIONS_KEPT);
+  });
 }
 
 /** The resolution this tab heard for one request, if any (the approval sheet says who answered). */

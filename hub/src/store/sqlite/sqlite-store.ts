@@ -23,6 +23,7 @@ import type {
   Store,
   TokenRecord,
 } from '../store.ts';
+import { DESK_ANSWERER } from '@tether/shared';
 import { MIGRATIONS } from './migrations/migrations.ts';
 
 /** How long a writer waits for another process's lock (e.g. `tether token create`) before failing. */
@@ -487,6 +488,16 @@ export function createSqliteStore(options: { path: string }): Store {
           return { kind: 'resolved', request: rowToRequest(updated), resolution: rowToResolution(updated) };
         })
         .immediate();
+    },
+    recordDialogOutcome({ namespace, sessionId, requestId, answer }) {
+      // Only an entry the desk took to claude's dialog (answered, by the desk, no answer yet).
+      const res = db
+        .query(
+          `UPDATE requests SET answer = $answer WHERE id = $id AND namespace = $ns AND session_id = $sid
+             AND outcome = 'answered' AND answered_by = $desk AND answer IS NULL AND resolved_at IS NOT NULL`,
+        )
+        .run({ id: requestId, ns: namespace, sid: sessionId, desk: DESK_ANSWERER, answer: JSON.stringify(answer) });
+      return res.changes > 0 ? rowToResolution(q.requestById.get({ id: requestId }) as Row) : null;
     },
     listAudit({ namespace, sessionId, limit }) {
       const rows = db

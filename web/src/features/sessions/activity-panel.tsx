@@ -8,11 +8,17 @@ import { answeredAtDesk, formatDuration, formatRelativeTime } from '../../lib/fo
 import { queryKeys, type AuditEntry } from '../../lib/queries.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 
+/** The reason the hub records for a choice made in claude's own dialog (DIALOG_OUTCOME_REASON in
+ *  shared/src/approvals.ts; a literal here keeps the protocol chunk off this panel). */
+const DIALOG_REASON = "in claude's dialog at the desk";
+
 function decisionOf(entry: AuditEntry): { label: string; tone: 'ok' | 'danger' | 'muted' } {
   if (entry.outcome === 'withdrawn') return { label: 'Withdrawn', tone: 'muted' };
+  // Taken to claude's dialog; the choice made there is filled in once claude recorded it.
   if (!entry.answer) return { label: "Claude's dialog", tone: 'muted' };
-  if (entry.answer.decision === 'allow') return { label: entry.answer.sessionRule ? 'Allowed for session' : 'Allowed', tone: 'ok' };
-  return { label: 'Denied', tone: 'danger' };
+  const inDialog = entry.answer.reason === DIALOG_REASON ? " in Claude's dialog" : '';
+  if (entry.answer.decision === 'allow') return { label: entry.answer.sessionRule ? 'Allowed for session' : `Allowed${inDialog}`, tone: 'ok' };
+  return { label: `Denied${inDialog}`, tone: 'danger' };
 }
 
 function toolLabel(toolName: string | undefined): string {
