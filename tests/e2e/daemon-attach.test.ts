@@ -3,12 +3,11 @@
 // detach (Ctrl-]); a headless one is resumed in a PTY under the same tether session and claude
 // session id, and the chat continues with nothing lost or duplicated. A hub restart does not end an
 // attachment.
-import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { startFakeAnthropic, text } from '../fixtures/fake-anthropic/index.ts';
 import { claudeBin, createClaudeSandbox } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
-import { emitAck, makeTempHome, startHubProcess, type HubProcessHandle } from '../harness/hub.ts';
+import { emitAck, startRestartableHub } from '../harness/hub.ts';
 import { startDaemon, startDesk } from '../harness/daemon.ts';
 import { chatText, runTether, watchSession } from '../harness/runner.ts';
 import { connectPhone, startDaemonWorld } from '../harness/world.ts';
@@ -79,11 +78,8 @@ describe('tether attach', () => {
   it('an attached desk survives a hub restart: it says so, rejoins, owns the size again and keeps typing', async () => {
     const fake = await startFakeAnthropic({ script: [text('typed after the restart, answered')] });
     defer(() => fake.stop());
-    const hubHome = makeTempHome();
-    defer(() => rmSync(hubHome, { recursive: true, force: true }));
-    let hubProcess: HubProcessHandle = await startHubProcess({ home: hubHome });
-    defer(() => hubProcess.stop());
-    const hub = { url: hubProcess.url, token: hubProcess.token! };
+    const hubProcess = await startRestartableHub(defer);
+    const { hub } = hubProcess;
     const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
     defer(() => sandbox.stop());
     const daemon = await startDaemon({ hub, sandbox });
@@ -105,7 +101,7 @@ describe('tether attach', () => {
 
     await hubProcess.kill('SIGKILL');
     await desk.waitForScreen('lost the hub');
-    hubProcess = await startHubProcess({ home: hubHome, port: hubProcess.port });
+    await hubProcess.start();
 
     // A phone that joins after the restart sees the desk owning the size: it was announced again.
     const later = await connectPhone(defer, hub);

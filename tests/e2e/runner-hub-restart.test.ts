@@ -1,11 +1,10 @@
 // The hub dies mid-turn and comes back: claude keeps running, the runner buffers the chat and state
 // on disk, and once the hub is back everything arrives once, in order, and the session works on.
-import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { startFakeAnthropic, streamedText, text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { createClaudeSandbox } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
-import { makeTempHome, startHubProcess, type HubProcessHandle } from '../harness/hub.ts';
+import { startRestartableHub } from '../harness/hub.ts';
 import { chatText, startRunner, watchSession } from '../harness/runner.ts';
 import { DESK_READY } from '../harness/world.ts';
 
@@ -20,11 +19,8 @@ describe('hub restart', () => {
       ],
     });
     defer(() => fake.stop());
-    const hubHome = makeTempHome();
-    defer(() => rmSync(hubHome, { recursive: true, force: true }));
-    let hubProcess: HubProcessHandle = await startHubProcess({ home: hubHome });
-    defer(() => hubProcess.stop());
-    const hub = { url: hubProcess.url, token: hubProcess.token! };
+    const hubProcess = await startRestartableHub(defer);
+    const { hub } = hubProcess;
     const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
     defer(() => sandbox.stop());
     const runner = startRunner({ hub, sandbox });
@@ -42,7 +38,7 @@ describe('hub restart', () => {
     // claude finishes the turn while the hub is gone.
     await runner.waitForScreen('Gamma.', { timeoutMs: 20_000 });
     await runner.waitForScreen(DESK_READY);
-    hubProcess = await startHubProcess({ home: hubHome, port: hubProcess.port });
+    await hubProcess.start();
 
     try {
       await phone.waitFor(() => phone.messages().find((m) => chatText(m).includes('Gamma.')), { timeoutMs: 15_000, what: 'reply written while the hub was down' });

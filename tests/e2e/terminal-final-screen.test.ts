@@ -1,10 +1,9 @@
 // terminal-final-screen.test.ts: "a terminal that ended still replays its final screen", also after
 // the hub restarts (the screen is in the hub's SQLite file, not only in the room's memory). A real
 // runner process prints and exits; viewers join afterwards, before and after a restart.
-import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useCleanups } from '../harness/cleanups.ts';
-import { makeTempHome, startHubProcess, type HubProcessHandle } from '../harness/hub.ts';
+import { startRestartableHub } from '../harness/hub.ts';
 import { startCommandRunner, viewTerminal } from '../harness/terminal.ts';
 
 const defer = useCleanups();
@@ -21,11 +20,8 @@ async function finalScreen(hub: { url: string; token: string }, sessionId: strin
 
 describe('final screen of an ended terminal', () => {
   it('replays after the session ended and after a hub restart; a resumed id does not show the old one', async () => {
-    const home = makeTempHome();
-    defer(() => rmSync(home, { recursive: true, force: true }));
-    let hubProcess: HubProcessHandle = await startHubProcess({ home });
-    defer(() => hubProcess.stop());
-    const hub = { url: hubProcess.url, token: hubProcess.token! };
+    const hubProcess = await startRestartableHub(defer);
+    const { hub } = hubProcess;
 
     // Nobody watches while it runs: the runner still sends its last screen before session:end.
     const runner = startCommandRunner({ hub, command: `printf '\\033[32mfinal words\\033[0m: %s\\n' "$((40+2))"; sleep 0.2` });
@@ -35,7 +31,7 @@ describe('final screen of an ended terminal', () => {
     expect(await finalScreen(hub, runner.sessionId)).toContain('final words: 42');
 
     await hubProcess.kill('SIGTERM');
-    hubProcess = await startHubProcess({ home, port: hubProcess.port });
+    await hubProcess.start();
     expect(await finalScreen(hub, runner.sessionId)).toContain('final words: 42');
 
     // The same session id running again (a resume) ends with its own screen, not the stored one.

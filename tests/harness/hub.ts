@@ -137,6 +137,36 @@ export async function startHubProcess(options: { home: string; port?: number; en
   };
 }
 
+/** A `tether hub` process on its own temp home that a test can kill and start again on the same
+ *  port and SQLite file (clients keep their URL). Stopped and removed by the scope's `defer`. */
+export type RestartableHub = {
+  hub: { url: string; token: string };
+  /** Kills the process (SIGKILL: a crash, or SIGTERM) and waits until it is gone. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts it again on the same port and home. */
+  start(): Promise<void>;
+  /** What the current process printed. */
+  output(): string;
+};
+
+export async function startRestartableHub(defer: (cleanup: () => unknown) => void): Promise<RestartableHub> {
+  const home = makeTempHome();
+  defer(() => rmSync(home, { recursive: true, force: true }));
+  let current = await startHubProcess({ home });
+  defer(() => current.stop());
+  const port = current.port;
+  return {
+    hub: { url: current.url, token: current.token! },
+    kill: async (signal = 'SIGKILL') => {
+      await current.kill(signal);
+    },
+    start: async () => {
+      current = await startHubProcess({ home, port });
+    },
+    output: () => current.output(),
+  };
+}
+
 export type SocketOptions = {
   url: string;
   nsp: '/cli' | '/web';

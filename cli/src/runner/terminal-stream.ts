@@ -11,6 +11,7 @@
 // dropped and the hub gets a fresh snapshot once it catches up, so memory here stays bounded.
 // Terminal bytes are never written to the on-disk outbox: after a reconnect the hub asks again.
 import type { Ack, CliAcks, CliEventName, CliPayload } from '@tether/shared';
+import { concatBytes } from '../pty/bytes.ts';
 import type { ScreenModel } from '../screen/screen.ts';
 
 /** Largest terminal:output event. A burst read in one turn goes out in pieces this size: 256 KiB
@@ -101,7 +102,7 @@ export function createTerminalStream(options: {
       return;
     }
     let offset = pendingStart;
-    const data = pending.length === 1 ? pending[0]! : concat(pending, pendingBytes);
+    const data = pending.length === 1 ? pending[0]! : concatBytes(pending, pendingBytes);
     clearPending();
     for (let i = 0; i < data.length; i += FLUSH_MAX_BYTES) {
       const piece = data.subarray(i, Math.min(data.length, i + FLUSH_MAX_BYTES));
@@ -222,14 +223,4 @@ export function createTerminalStream(options: {
       clearPending();
     },
   };
-}
-
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }

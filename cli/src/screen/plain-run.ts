@@ -15,6 +15,7 @@
 // may be plain bytes) and the scroll region is the whole screen (otherwise lines outside the region
 // keep overwritten text); that is asked of the parser when it has parsed up to the run's start.
 // Invariant: the bytes handed on, in order, are the input with only such fronts removed.
+import { concatBytes } from '../pty/bytes.ts';
 
 /** History lines the screen keeps above the visible rows (xterm's scrollback in screen-parser.ts). */
 export const SCROLLBACK_LINES = 1000;
@@ -52,7 +53,7 @@ export function createPlainRuns(options: { sink: PlainRunSink; rows: () => numbe
 
   const release = () => {
     if (heldBytes === 0 && skipped === 0) return;
-    const bytes = held.length === 1 ? held[0]! : concat(held, heldBytes);
+    const bytes = held.length === 1 ? held[0]! : concatBytes(held, heldBytes);
     const dropped = skipped;
     held = [];
     heldBytes = 0;
@@ -148,14 +149,4 @@ function sequenceEnd(bytes: Uint8Array, esc: number): number {
   if (bytes[i] === 0x5d /* ] */ || bytes[i] === 0x50 /* P */ || bytes[i] === 0x5f /* _ */ || bytes[i] === 0x5e /* ^ */ || bytes[i] === 0x58 /* X */) return esc; // strings
   while (i < bytes.length && bytes[i]! >= 0x20 && bytes[i]! <= 0x2f) i++;
   return i < bytes.length && bytes[i]! >= 0x30 && bytes[i]! <= 0x7e ? i : esc;
-}
-
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }
