@@ -67,6 +67,23 @@ function openNative(): Native | null {
   return native;
 }
 
+/** How long the loop waits, once the child is gone, before its next native read. bun-pty's wait
+ *  thread queues "exited" as soon as it reaps the child, and the first read that sees it gives its
+ *  reader thread only 20 ms more to queue the child's last output; on a loaded box that thread can
+ *  be later, and the output (say, claude's reason for failing at start) was lost. Waiting here
+ *  first gives it this much more. */
+export const EXIT_GRACE_MS = 100;
+
+/** Whether the process is gone (reaped): kill(pid, 0) fails with ESRCH. */
+function gone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
 type BunPtyInternals = {
   handle: number;
   _readLoop: boolean;
@@ -91,6 +108,7 @@ export function installYieldingReadLoop(
   const lib = openNative();
   const t = pty as unknown as BunPtyInternals;
   if (!lib || typeof t._startReadLoop !== 'function' || typeof t.handle !== 'number' || !t._onExit) return null;
+  const pid = typeof pty.pid === 'number' ? pty.pid : -1;
   let idleStreak = 0;
   /** Until then, empty reads sleep at most 1 ms (an echo is due: see ECHO_WINDOW_MS). */
   let echoDueUntil = 0;
@@ -107,7 +125,13 @@ export function installYieldingReadLoop(
     this._readLoop = true;
     const buf = new Uint8Array(READ_BUFFER_BYTES);
     let sinceYield = 0;
+    let childGone = false;
     while (this._readLoop && !this._closing) {
+      if (!childGone && pid > 0 && gone(pid)) {
+        childGone = true;
+        await new Promise<void>((resolve) => setTimeout(resolve, EXIT_GRACE_MS));
+        continue;
+      }
       const wait = sink.hold?.();
       if (wait) {
         sinceYield = 0;
