@@ -76,4 +76,55 @@ describe('terminal', () => {
       await page.close();
     });
   }
+
+  it('a PTY wider than the view: the desktop shrinks the type until every column shows, the phone scrolls; fitting measures at full size', async () => {
+    const token = await world.hub.createToken('term-wide');
+    const runner = await world.connect({ token });
+    const sessionId = randomUUID();
+    // 120 columns, as a desk terminal might have: a row of digits ends in a marker at column 120.
+    const wide = `${'0123456789'.repeat(11)}123456EOL>`;
+    runner.on('terminal:snapshot-request', () => {
+      void emitAck(runner, 'terminal:snapshot', { sessionId, offset: 0, cols: 120, rows: 30, data: `${wide}\r\nwide screen` });
+    });
+    await world.registerSession(runner, { id: sessionId, cwd: '/home/dev/src/tether', launchKind: 'pty', title: 'Wide session', status: 'idle' });
+    expect((await emitAck(runner, 'terminal:size', { sessionId, offset: 0, cols: 120, rows: 30, desk: false })).ok).toBe(true);
+
+    const measure = (page: import('playwright-core').Page) =>
+      page.evaluate(() => {
+        const host = document.querySelector('.terminal-host') as HTMLElement;
+        const rows = document.querySelector('.xterm-rows') as HTMLElement;
+        return { scrollWidth: host.scrollWidth, clientWidth: host.clientWidth, fontSize: parseFloat(getComputedStyle(rows).fontSize) };
+      });
+    for (const viewport of ['desktop', 'phone'] as const) {
+      const page = await world.signedInPage(viewport, token);
+      await page.getByRole('link', { name: /Wide session/ }).click();
+      await page.getByRole('link', { name: 'Terminal', exact: true }).click();
+      await page.locator('.xterm-rows').getByText('wide screen').waitFor({ timeout: UI_TIMEOUT_MS });
+      if (viewport === 'desktop') {
+        await expect.poll(async () => (await measure(page)).scrollWidth <= (await measure(page)).clientWidth, { timeout: UI_TIMEOUT_MS }).toBe(true);
+        const { fontSize } = await measure(page);
+        expect(fontSize).toBeLessThan(13.5);
+        expect(fontSize).toBeGreaterThanOrEqual(13.5 * 0.75);
+        // The first row's text spans the row (the renderer redraws at the new size a frame later).
+        const textFillsRow = () =>
+          page.evaluate(() => {
+            const row = document.querySelector('.xterm-rows > div') as HTMLElement;
+            const text = row.querySelector('span') as HTMLElement;
+            return text.getBoundingClientRect().width >= row.getBoundingClientRect().width - 2;
+          });
+        await expect.poll(textFillsRow, { timeout: UI_TIMEOUT_MS }).toBe(true);
+        await saveScreenshot(page, { name: 'terminal-wide', viewport });
+        // Taking the size proposes what fits at the full type size (fewer than the 120 columns).
+        const resized = nextEvent<{ cols: number }>(runner, 'terminal:resize');
+        await page.locator('.terminal-fit').click();
+        expect((await resized).cols).toBeLessThan(120);
+      } else {
+        const { scrollWidth, clientWidth, fontSize } = await measure(page);
+        expect(fontSize).toBe(12);
+        expect(scrollWidth).toBeGreaterThan(clientWidth);
+        await saveScreenshot(page, { name: 'terminal-wide', viewport });
+      }
+      await page.close();
+    }
+  });
 });

@@ -18,7 +18,7 @@ import { Spinner } from '../../lib/ui/badge.tsx';
 import { applyModifiers, type Modifiers } from './keys.ts';
 import { QuickKeys } from './quick-keys.tsx';
 import { createTerminalStream } from './terminal-stream.ts';
-import { createXterm, RESIZE_SETTLE_MS } from './xterm.ts';
+import { createWidthFit, createXterm, RESIZE_SETTLE_MS } from './xterm.ts';
 
 /** Acks tell the hub how far this viewer has drawn (its flow control). Batched: one per chunk would
  *  double the messages on a busy build log. At once past TERMINAL_ACK_BYTES unacked, else after this
@@ -82,6 +82,7 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
   const hostRef = useRef<HTMLDivElement>(null);
   const termRef = useRef<Terminal | null>(null);
   const fitRef = useRef<FitAddon | null>(null);
+  const widthFitRef = useRef<ReturnType<typeof createWidthFit> | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'connecting' });
   const [size, setSize] = useState<{ cols: number; rows: number; owner: TerminalSizeNotice['owner'] | null } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -115,6 +116,8 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
     term.open(host);
     termRef.current = term;
     fitRef.current = fit;
+    const widthFit = createWidthFit({ term, host });
+    widthFitRef.current = widthFit;
 
     let alive = true;
     let subscribed = false;
@@ -125,6 +128,7 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
       reset: (snapshot) => {
         term.reset();
         term.resize(snapshot.cols, snapshot.rows);
+        widthFit.apply();
         term.write(snapshot.data);
         setSize((current) => ({ cols: snapshot.cols, rows: snapshot.rows, owner: current?.owner ?? null }));
       },
@@ -172,7 +176,7 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
     /** Tells the hub what would fit here, without taking control: used once this viewer types. */
     function reportSize() {
       if (readOnly) return; // a watcher never proposes a size
-      const dims = fit.proposeDimensions();
+      const dims = widthFit.atBaseSize(() => fit.proposeDimensions());
       if (!dims || !subscribed || !Number.isFinite(dims.cols) || !Number.isFinite(dims.rows)) return;
       const cols = Math.max(2, Math.min(1000, Math.floor(dims.cols)));
       const rows = Math.max(1, Math.min(500, Math.floor(dims.rows)));
@@ -187,7 +191,10 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
     };
     const onSize = (payload: TerminalSizeNotice) => {
       if (payload.sessionId !== sessionId) return;
-      if (term.cols !== payload.cols || term.rows !== payload.rows) term.resize(payload.cols, payload.rows);
+      if (term.cols !== payload.cols || term.rows !== payload.rows) {
+        term.resize(payload.cols, payload.rows);
+        widthFit.apply();
+      }
       setSize({ cols: payload.cols, rows: payload.rows, owner: payload.owner });
     };
     const onConnect = () => void subscribe(stream.next());
@@ -216,7 +223,10 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
     let resizeTimer: ReturnType<typeof setTimeout> | null = null;
     const observer = new ResizeObserver(() => {
       if (resizeTimer) clearTimeout(resizeTimer);
-      resizeTimer = setTimeout(reportSize, RESIZE_SETTLE_MS);
+      resizeTimer = setTimeout(() => {
+        widthFit.apply();
+        reportSize();
+      }, RESIZE_SETTLE_MS);
     });
     observer.observe(host);
 
@@ -238,11 +248,13 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
       term.dispose();
       termRef.current = null;
       fitRef.current = null;
+      widthFitRef.current = null;
     };
   }, [sessionId, send, readOnly]);
 
   const fitToScreen = () => {
-    const dims = fitRef.current?.proposeDimensions();
+    const fit = fitRef.current;
+    const dims = fit ? (widthFitRef.current?.atBaseSize(() => fit.proposeDimensions()) ?? fit.proposeDimensions()) : undefined;
     if (!dims || !Number.isFinite(dims.cols) || !Number.isFinite(dims.rows)) return;
     const cols = Math.max(2, Math.min(1000, Math.floor(dims.cols)));
     const rows = Math.max(1, Math.min(500, Math.floor(dims.rows)));

@@ -18,12 +18,19 @@ const TERMINAL_THEME = {
   selectionBackground: 'rgba(224, 122, 82, 0.35)',
 };
 
+/** The type may shrink to this share of its size to fit a PTY wider than the view (see fitWidth). */
+const MIN_FONT_SCALE = 0.75;
+
+/** The font size a new terminal starts with: smaller type on touch screens. */
+export function baseFontSize(): number {
+  return window.matchMedia('(pointer: coarse)').matches ? 12 : 13.5;
+}
+
 /** A terminal with the fit addon loaded (not yet opened); smaller type on touch screens. */
 export function createXterm(options: ITerminalOptions = {}): { term: Terminal; fit: FitAddon } {
-  const coarse = window.matchMedia('(pointer: coarse)').matches;
   const term = new Terminal({
     fontFamily: "ui-monospace, 'SF Mono', SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', monospace",
-    fontSize: coarse ? 12 : 13.5,
+    fontSize: baseFontSize(),
     lineHeight: 1.1,
     scrollback: SCROLLBACK_LINES,
     theme: TERMINAL_THEME,
@@ -32,4 +39,50 @@ export function createXterm(options: ITerminalOptions = {}): { term: Terminal; f
   const fit = new FitAddon();
   term.loadAddon(fit);
   return { term, fit };
+}
+
+/** A viewer renders at the PTY's size, which another device (the desk, another tab) may have set
+ *  wider than this view. Up to a quarter too wide (a 120-column desk in a desktop panel) the type
+ *  shrinks so every column shows; wider still (a desk's PTY on a phone) it keeps its size and the
+ *  view scrolls, since fitting would make it unreadable. */
+export function createWidthFit(options: { term: Terminal; host: HTMLElement }) {
+  const { term, host } = options;
+  const base = baseFontSize();
+  /** Width of one column per px of font, from the font itself: the rendered screen lags behind a
+   *  resize or a font change, the font's advance does not. */
+  let perColumn = 0;
+  const columnWidth = () => {
+    if (perColumn > 0) return perColumn;
+    const context = document.createElement('canvas').getContext('2d');
+    if (!context) return 0;
+    context.font = `100px ${term.options.fontFamily ?? 'monospace'}`;
+    perColumn = context.measureText('W'.repeat(20)).width / 20 / 100;
+    return perColumn;
+  };
+  const apply = () => {
+    const current = term.options.fontSize ?? base;
+    const unit = columnWidth();
+    if (term.cols <= 0 || unit <= 0) return;
+    const style = getComputedStyle(host);
+    // A few px spare: xterm rounds cells to device pixels.
+    const available = host.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 4;
+    if (available <= 0) return;
+    const fitting = Math.floor((available / (unit * term.cols)) * 10) / 10;
+    const next = fitting >= base ? base : fitting >= base * MIN_FONT_SCALE ? fitting : base;
+    if (next !== current) term.options.fontSize = next;
+  };
+  return {
+    /** After the terminal's size or the view's width changed. */
+    apply,
+    /** Runs `measure` at the full type size (what fits here if this viewer takes the PTY's size). */
+    atBaseSize<T>(measure: () => T): T {
+      if (term.options.fontSize === base) return measure();
+      term.options.fontSize = base;
+      try {
+        return measure();
+      } finally {
+        apply();
+      }
+    },
+  };
 }
