@@ -24,7 +24,12 @@ export default defineConfig({
         // form…). Left to the default heuristics it lands in a common chunk the first route
         // preloads, +25 KB gzip; its own group keeps it off the first load.
         advancedChunks: {
-          groups: [{ name: 'protocol', test: /[\\/](zod|shared[\\/]src)[\\/]/ }],
+          // shared/src/wire.ts (constants, no zod) is imported by the first route and by the schemas
+          // alike: a group of its own, or it is merged into 'protocol' and drags zod along.
+          groups: [
+            { name: 'wire', test: /[\\/]shared[\\/]src[\\/]wire\.ts$/, priority: 2 },
+            { name: 'protocol', test: /[\\/]zod[\\/]|[\\/]shared[\\/]src[\\/]/, priority: 1 },
+          ],
         },
       },
     },

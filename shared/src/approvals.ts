@@ -69,8 +69,7 @@ export const ResolutionSchema = z.object({
 });
 export type Resolution = z.infer<typeof ResolutionSchema>;
 
-/** Who answered at the desk (the person at the terminal where `tether claude` runs). */
-export const DESK_ANSWERER = 'desk';
+export { DESK_ANSWERER, DIALOG_OUTCOME_REASON } from './wire.ts';
 
 /** Runner → hub: the desk answered first. `answer: null` means the desk took the request to claude's
  *  own dialog (the decision is then made there). The ack says whether the desk won; when another
@@ -93,8 +92,6 @@ export const DialogOutcomeSchema = z.object({
   decision: z.enum(['allow', 'deny']),
 });
 export type DialogOutcome = z.input<typeof DialogOutcomeSchema>;
-/** The reason an audit entry decided in claude's own dialog carries. */
-export const DIALOG_OUTCOME_REASON = "in claude's dialog at the desk";
 
 /** `GET /api/pending`: every waiting request of the caller's namespace. */
 export type PendingList = { pending: PendingRequest[] };

@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { NamespaceSchema, TimestampSchema } from './ids.ts';
 import { MAX_LABEL_CHARS } from './limits.ts';
 
-/** `tth_` + 43 base64url chars (256 random bits). The prefix makes leaked tokens greppable. */
-export const TOKEN_PREFIX = 'tth_';
+import { TOKEN_PREFIX } from './wire.ts';
+
+export { TOKEN_PREFIX } from './wire.ts';
 export const AccessTokenSchema = z
   .string()
   .min(TOKEN_PREFIX.length + 22)

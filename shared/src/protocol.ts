@@ -1,9 +1,8 @@
 // protocol.ts: the wire version, the socket handshake, and the one ack shape every event answers.
 import { z } from 'zod';
+import { PROTOCOL_VERSION } from './wire.ts';
 
-/** Bump the major on any change an older peer would misread. Peers with another major are refused
- *  at the handshake with a message that says which versions differ. */
-export const PROTOCOL_VERSION = { major: 1, minor: 0 } as const;
+export { PROTOCOL_VERSION } from './wire.ts';
 
 export const ClientKindSchema = z.enum(['runner', 'daemon', 'cli', 'web']);
 export type ClientKind = z.infer<typeof ClientKindSchema>;

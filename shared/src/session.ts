@@ -10,10 +10,7 @@ export type LaunchKind = z.infer<typeof LaunchKindSchema>;
 export const SessionStatusSchema = z.enum(['starting', 'idle', 'thinking', 'waiting', 'ended', 'failed']);
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;
 
-export const FINAL_STATUSES: readonly SessionStatus[] = ['ended', 'failed'];
-export function isFinalStatus(status: SessionStatus): boolean {
-  return FINAL_STATUSES.includes(status);
-}
+export { FINAL_STATUSES, isFinalStatus } from './wire.ts';
 
 export const PermissionModeSchema = z.enum([
   'default',

@@ -8,15 +8,7 @@ export const BytesSchema = z.custom<Uint8Array | ArrayBuffer>(
   (v) => v instanceof Uint8Array || v instanceof ArrayBuffer,
   'expected binary data',
 );
-export function toBytes(v: Uint8Array | ArrayBuffer): Uint8Array {
-  return v instanceof Uint8Array ? v : new Uint8Array(v);
-}
-
-/** A viewer acks at once when this many bytes are written but not yet acked, and otherwise soon
- *  after its last chunk (acks are cumulative: `terminal:ack { offset }` covers every byte before
- *  it). The hub pauses a viewer past 1 MiB unacked and resumes it at 512 KiB, so a quarter of
- *  that keeps the pipe full; per-chunk acks were a fifth of the fan-out viewers' CPU. */
-export const TERMINAL_ACK_BYTES = 256 * 1024;
+export { TERMINAL_ACK_BYTES, toBytes } from './wire.ts';
 
 /** PTY sizes. 1000 columns is wider than any real screen and bounds a snapshot's size. */
 export const ColsSchema = z.number().int().min(2).max(1000);

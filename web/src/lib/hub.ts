@@ -17,13 +17,14 @@ import type {
   ShareCreated,
   VapidPublicKey,
 } from '@tether/shared';
+import { TOKEN_PREFIX } from '@tether/shared/wire';
 
 /** What `GET /api/share/:token` returns: one session and its latest messages, read-only. */
 export type SharedSession = { session: Session; messages: ChatMessage[]; more: boolean; expiresAt: number; readOnly: true };
 
 const STORAGE_KEY = 'tether.login';
-/** Matches shared `TOKEN_PREFIX`; kept as a literal so the login screen pulls in no zod. */
-export const ACCESS_TOKEN_PREFIX = 'tth_';
+/** What every access token starts with (the login form checks a pasted one). */
+export const ACCESS_TOKEN_PREFIX = TOKEN_PREFIX;
 
 export type HubLogin = LoginResponse;
 

@@ -5,12 +5,12 @@
 // from the hub) closes it. socket.io reconnects by itself; the state store tells the UI how it goes.
 import { io, type Socket } from 'socket.io-client';
 import type { WebAcks, WebClientToServer, WebEventName, WebPayload, WebServerToClient } from '@tether/shared';
+import { PROTOCOL_VERSION } from '@tether/shared/wire';
 import { getLogin, onLoginChange, setLogin } from './hub.ts';
 import { deviceNameFromUserAgent } from './format.ts';
 
-/** Kept equal to shared PROTOCOL_VERSION.major (checked by web/src/lib/protocol.test.ts); a literal
- *  here keeps zod out of the first-load bundle. */
-export const WEB_PROTOCOL_MAJOR = 1;
+/** The protocol major this app speaks in its handshake. */
+export const WEB_PROTOCOL_MAJOR = PROTOCOL_VERSION.major;
 
 /** How long a request waits for its ack before it fails. Long enough for a slow phone network,
  *  short enough that a button never spins forever. */

@@ -3,20 +3,17 @@
 //   open ─GET /api/sessions/:id (audit)─► rows; approval:resolved facts heard meanwhile are merged in
 // The hub's rows carry no tool name; requests this tab saw waiting get theirs from the live cache.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { DIALOG_OUTCOME_REASON } from '@tether/shared/wire';
 import { hubApi } from '../../lib/hub.ts';
 import { answeredAtDesk, formatDuration, formatRelativeTime } from '../../lib/format.ts';
 import { queryKeys, type AuditEntry } from '../../lib/queries.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 
-/** The reason the hub records for a choice made in claude's own dialog (DIALOG_OUTCOME_REASON in
- *  shared/src/approvals.ts; a literal here keeps the protocol chunk off this panel). */
-const DIALOG_REASON = "in claude's dialog at the desk";
-
 function decisionOf(entry: AuditEntry): { label: string; tone: 'ok' | 'danger' | 'muted' } {
   if (entry.outcome === 'withdrawn') return { label: 'Withdrawn', tone: 'muted' };
   // Taken to claude's dialog; the choice made there is filled in once claude recorded it.
   if (!entry.answer) return { label: "Claude's dialog", tone: 'muted' };
-  const inDialog = entry.answer.reason === DIALOG_REASON ? " in Claude's dialog" : '';
+  const inDialog = entry.answer.reason === DIALOG_OUTCOME_REASON ? " in Claude's dialog" : '';
   if (entry.answer.decision === 'allow') return { label: entry.answer.sessionRule ? 'Allowed for session' : `Allowed${inDialog}`, tone: 'ok' };
   return { label: `Denied${inDialog}`, tone: 'danger' };
 }

@@ -2,7 +2,7 @@
 // (sessions started with `tether claude` at a desk have no machine and form the "Desk" group);
 // within a group, live sessions come first, then the most recently active.
 import type { Machine, Session } from '@tether/shared';
-import { isFinalStatusName } from './session-status.ts';
+import { isFinalStatus } from '@tether/shared/wire';
 
 export type SessionGroup = {
   key: string;
@@ -17,8 +17,8 @@ export type SessionGroup = {
 export const DESK_GROUP_KEY = 'desk';
 
 function compareSessions(a: Session, b: Session): number {
-  const aFinal = isFinalStatusName(a.status);
-  const bFinal = isFinalStatusName(b.status);
+  const aFinal = isFinalStatus(a.status);
+  const bFinal = isFinalStatus(b.status);
   if (aFinal !== bFinal) return aFinal ? 1 : -1;
   // Waiting for the user first: that is what someone opening the app on a phone came for.
   const aWaiting = a.status === 'waiting' || a.pendingCount > 0;

@@ -2,6 +2,7 @@
 // what it sees: "Bypass" (the user started claude with permission checks off, so nothing will ask
 // here) and who is in control right now (the desk terminal, or a remote client such as this phone).
 import type { Session } from '@tether/shared';
+import { isFinalStatus } from '@tether/shared/wire';
 import { Badge } from '../../lib/ui/badge.tsx';
 import { InfoPopover } from './disclosure.tsx';
 import { FactText, type FactKey } from './fact-text.tsx';
@@ -40,7 +41,7 @@ type Control = { key: FactKey; short: string; title: string };
 
 /** Words for `controller` × `deskAttached`. Null when there is nothing worth saying (no desk, nobody typed yet). */
 export function describeControl(session: Pick<Session, 'controller' | 'deskAttached' | 'launchKind' | 'status'>): Control | null {
-  if (session.status === 'ended' || session.status === 'failed') return null;
+  if (isFinalStatus(session.status)) return null;
   const desk = session.deskAttached;
   if (session.controller === 'desk' && desk) {
     return {

@@ -13,6 +13,7 @@ import type { Terminal } from '@xterm/xterm';
 import type { FitAddon } from '@xterm/addon-fit';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import type { Session, TerminalSizeNotice } from '@tether/shared';
+import { TERMINAL_ACK_BYTES, toBytes } from '@tether/shared/wire';
 import { getSocket, requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { applyModifiers, type Modifiers } from './keys.ts';
@@ -24,14 +25,8 @@ import { createWidthFit, createXterm, RESIZE_SETTLE_MS } from './xterm.ts';
  *  double the messages on a busy build log. At once past TERMINAL_ACK_BYTES unacked, else after this
  *  (timer-only acks capped a fast stream at 1 MiB of high water per 100 ms). */
 const ACK_INTERVAL_MS = 100;
-/** Matches shared `TERMINAL_ACK_BYTES`; a literal so this chunk pulls in no zod. */
-const TERMINAL_ACK_BYTES = 256 * 1024;
 
 type Phase = { kind: 'connecting' } | { kind: 'live' } | { kind: 'gone'; reason: string } | { kind: 'error'; reason: string };
-
-function toBytes(data: Uint8Array | ArrayBuffer): Uint8Array {
-  return data instanceof Uint8Array ? data : new Uint8Array(data);
-}
 
 function ownerWords(owner: TerminalSizeNotice['owner'] | null): string {
   switch (owner) {

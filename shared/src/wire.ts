@@ -1,0 +1,33 @@
+// wire.ts: the protocol's constants and its few pure helpers, with no zod. The web app imports them
+// as `@tether/shared/wire` so a screen that needs a constant does not load the schemas (vite puts
+// the rest of shared/ and zod in their own 'protocol' chunk, kept off the first load). The modules
+// that own these names re-export them; nothing here is defined twice.
+import type { SessionStatus } from './session.ts';
+
+/** Bump the major on any change an older peer would misread. Peers with another major are refused
+ *  at the handshake with a message that says which versions differ. */
+export const PROTOCOL_VERSION = { major: 1, minor: 0 } as const;
+
+/** `tth_` + 43 base64url chars (256 random bits). The prefix makes leaked tokens greppable. */
+export const TOKEN_PREFIX = 'tth_';
+
+export const FINAL_STATUSES: readonly SessionStatus[] = ['ended', 'failed'];
+export function isFinalStatus(status: SessionStatus): boolean {
+  return FINAL_STATUSES.includes(status);
+}
+
+/** Who answered at the desk (the person at the terminal where `tether claude` runs). */
+export const DESK_ANSWERER = 'desk';
+/** The reason an audit entry decided in claude's own dialog carries. */
+export const DIALOG_OUTCOME_REASON = "in claude's dialog at the desk";
+
+/** A viewer acks at once when this many bytes are written but not yet acked, and otherwise soon
+ *  after its last chunk (acks are cumulative: `terminal:ack { offset }` covers every byte before
+ *  it). The hub pauses a viewer past 1 MiB unacked and resumes it at 512 KiB, so a quarter of
+ *  that keeps the pipe full; per-chunk acks were a fifth of the fan-out viewers' CPU. */
+export const TERMINAL_ACK_BYTES = 256 * 1024;
+
+/** Binary payloads arrive as Buffer (Bun/Node), Uint8Array or ArrayBuffer (browsers). */
+export function toBytes(v: Uint8Array | ArrayBuffer): Uint8Array {
+  return v instanceof Uint8Array ? v : new Uint8Array(v);
+}
