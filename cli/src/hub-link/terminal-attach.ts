@@ -11,7 +11,7 @@
 // and on reconnect re-subscribes (a fresh snapshot repaints the screen over the notices) and
 // announces the desk again, right away and on that snapshot (which only comes once the runner is
 // back on the hub: before that the announcement has nobody to reach).
-import type { Session } from '@tether/shared';
+import { isFinalStatus, type Session } from '@tether/shared';
 import type { WebClient } from './web-client.ts';
 
 export type TerminalAttachment = {
@@ -64,7 +64,7 @@ export async function attachTerminal(options: {
     }
   };
   const onSession = (session: Session) => {
-    if (session.id === sessionId && (session.status === 'ended' || session.status === 'failed')) {
+    if (session.id === sessionId && isFinalStatus(session.status)) {
       finish(`session ${session.status}${session.failureReason ? `: ${session.failureReason}` : ''}`);
     }
   };
@@ -78,7 +78,7 @@ export async function attachTerminal(options: {
   const rejoin = async () => {
     const watched = await client.request('session:watch', { sessionId, afterSeq: Number.MAX_SAFE_INTEGER });
     if (!watched.ok) return finish(`cannot re-attach: ${watched.error}`);
-    if (watched.session.status === 'ended' || watched.session.status === 'failed') return onSession(watched.session);
+    if (isFinalStatus(watched.session.status)) return onSession(watched.session);
     // No `since`: a snapshot repaints the desk over the notices written meanwhile.
     const subscribed = await client.request('terminal:subscribe', { sessionId });
     if (!subscribed.ok) return finish(`cannot re-attach to the terminal: ${subscribed.error}`);

@@ -15,7 +15,7 @@
 // for the outbox; everything registered with onCleanup is released on every exit path, last first.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { PermissionMode, SessionPatch, SessionRegistration, SessionStatus } from '@tether/shared';
+import { isFinalStatus, type PermissionMode, type SessionPatch, type SessionRegistration, type SessionStatus } from '@tether/shared';
 import { findClaudeBinary } from '../claude/find-binary.ts';
 import { buildLaunchArgs, type LaunchPlan } from '../claude/launch-args.ts';
 import { buildClaudeEnv } from '../claude/env.ts';
@@ -164,7 +164,7 @@ export function createSessionCore(init: {
   };
   const controller = createControllerTracker({ report: (next) => patch({ controller: next }) });
   const setStatus = (next: Exclude<SessionStatus, 'ended' | 'failed'>) => {
-    if (state.status === next || state.status === 'ended' || state.status === 'failed') return;
+    if (state.status === next || isFinalStatus(state.status)) return;
     state.status = next;
     patch({ status: next });
   };

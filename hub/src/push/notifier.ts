@@ -6,7 +6,7 @@
 // It watches the facts the hub already broadcasts (observe() wraps the broadcaster), so no room has
 // to know about push. Invariant: a push is never sent while a tab of that namespace is on screen, at
 // most once per request, and a failure to push never touches the fact being broadcast.
-import type { Namespace, PendingRequest, PushMessage, Session, SessionStatus } from '@tether/shared';
+import { isFinalStatus, type Namespace, type PendingRequest, type PushMessage, type Session, type SessionStatus } from '@tether/shared';
 import type { Store } from '../store/store.ts';
 import { sendWebPush, type VapidKeys } from './web-push.ts';
 import type { PushSubscriptions } from './subscriptions.ts';
@@ -109,7 +109,7 @@ export function createPushNotifier(options: {
       const session = payload as Session;
       const key = `${ns}\0${session.id}`;
       const before = lastStatus.get(key);
-      if (session.status === 'ended' || session.status === 'failed') lastStatus.delete(key);
+      if (isFinalStatus(session.status)) lastStatus.delete(key);
       else lastStatus.set(key, session.status);
       if (before === 'thinking' && session.status === 'idle') void deliver(ns, describeTurnEndedPush(session));
     }

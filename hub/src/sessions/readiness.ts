@@ -7,7 +7,7 @@
 //
 // Invariant: only facts that arrive after the wait began count (a resumed session starts out
 // `ended`); every wait settles exactly once and releases its timer.
-import type { Namespace, Session } from '@tether/shared';
+import { isFinalStatus, type Namespace, type Session } from '@tether/shared';
 
 export type ReadinessOutcome =
   | { kind: 'ready'; session: Session }
@@ -60,7 +60,7 @@ export function createSessionReadiness() {
           // reason; the reason (or the daemon's runner:exited) follows, so wait for it.
           return null;
         }
-        if (session.status === 'ended' || session.status === 'failed') {
+        if (isFinalStatus(session.status)) {
           return { kind: 'ended', session, exitCode: session.exitCode, reason: session.failureReason };
         }
         if (waiter.goal !== 'ready') return null;

@@ -23,7 +23,7 @@ import type {
   Store,
   TokenRecord,
 } from '../store.ts';
-import { DESK_ANSWERER } from '@tether/shared';
+import { DESK_ANSWERER, isFinalStatus } from '@tether/shared';
 import { MIGRATIONS } from './migrations/migrations.ts';
 
 /** How long a writer waits for another process's lock (e.g. `tether token create`) before failing. */
@@ -262,7 +262,7 @@ export function createSqliteStore(options: { path: string }): Store {
         .transaction((): RegisterSessionResult => {
           const owner = q.sessionNs.get({ id: r.id }) as { namespace: string } | null;
           if (owner && owner.namespace !== namespace) return { kind: 'forbidden' };
-          const final = r.status === 'ended' || r.status === 'failed';
+          const final = isFinalStatus(r.status);
           // What the runner knows about its session: written on first registration and refreshed on
           // every re-registration.
           const fields = {
