@@ -14,7 +14,7 @@ import { IconBack } from '../../lib/ui/icons.tsx';
 import { applyModifiers, type Modifiers } from './keys.ts';
 import { QuickKeys } from './quick-keys.tsx';
 import { shellViewerId } from './shell-viewer-id.ts';
-import { createXterm, RESIZE_SETTLE_MS } from './xterm.ts';
+import { createXterm, watchXterm } from './xterm.ts';
 
 type Phase = { kind: 'opening' } | { kind: 'live'; reattached: boolean } | { kind: 'ended'; reason: string } | { kind: 'error'; reason: string };
 
@@ -98,27 +98,21 @@ export function ShellView({ machine, cwd, onBack }: { machine: Machine; cwd?: st
       if (mods.ctrl || mods.alt) setModifiers({ ctrl: false, alt: false });
       sendRef.current(applyModifiers(data, mods));
     });
-    const selection = term.onSelectionChange(() => {
-      const text = term.getSelection();
-      if (text) navigator.clipboard?.writeText(text).catch(() => {});
-    });
-    let resizeTimer: ReturnType<typeof setTimeout> | null = null;
-    const observer = new ResizeObserver(() => {
-      if (resizeTimer) clearTimeout(resizeTimer);
-      resizeTimer = setTimeout(() => {
+    const unwatch = watchXterm({
+      term,
+      host,
+      onResized: () => {
         const shellId = shellIdRef.current;
         const next = size();
         if (shellId) requestHub('shell:resize', { shellId, ...next }).catch(() => {});
-      }, RESIZE_SETTLE_MS);
+      },
     });
-    observer.observe(host);
 
     if (socket.connected) void open();
 
     return () => {
       alive = false;
-      if (resizeTimer) clearTimeout(resizeTimer);
-      observer.disconnect();
+      unwatch();
       socket.off('shell:output', onOutput);
       socket.off('shell:exit', onExit);
       socket.off('connect', onConnect);
@@ -127,7 +121,6 @@ export function ShellView({ machine, cwd, onBack }: { machine: Machine; cwd?: st
       shellIdRef.current = null;
       if (shellId) requestHub('shell:leave', { shellId }).catch(() => {});
       typed.dispose();
-      selection.dispose();
       term.dispose();
     };
   }, [machine.id, cwd, attempt]);

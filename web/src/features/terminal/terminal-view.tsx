@@ -19,7 +19,7 @@ import { Spinner } from '../../lib/ui/badge.tsx';
 import { applyModifiers, type Modifiers } from './keys.ts';
 import { QuickKeys } from './quick-keys.tsx';
 import { createTerminalStream } from './terminal-stream.ts';
-import { createWidthFit, createXterm, RESIZE_SETTLE_MS } from './xterm.ts';
+import { createWidthFit, createXterm, watchXterm } from './xterm.ts';
 
 /** Acks tell the hub how far this viewer has drawn (its flow control). Batched: one per chunk would
  *  double the messages on a busy build log. At once past TERMINAL_ACK_BYTES unacked, else after this
@@ -210,28 +210,21 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
       if (mods.ctrl || mods.alt) setModifiers({ ctrl: false, alt: false });
       send(applyModifiers(typed, mods));
     });
-    const selection = term.onSelectionChange(() => {
-      const text = term.getSelection();
-      if (text) navigator.clipboard?.writeText(text).catch(() => {});
-    });
-
-    let resizeTimer: ReturnType<typeof setTimeout> | null = null;
-    const observer = new ResizeObserver(() => {
-      if (resizeTimer) clearTimeout(resizeTimer);
-      resizeTimer = setTimeout(() => {
+    const unwatch = watchXterm({
+      term,
+      host,
+      onResized: () => {
         widthFit.apply();
         reportSize();
-      }, RESIZE_SETTLE_MS);
+      },
     });
-    observer.observe(host);
 
     if (document.visibilityState !== 'hidden') void subscribe(null);
 
     return () => {
       alive = false;
       if (ackTimer) clearTimeout(ackTimer);
-      if (resizeTimer) clearTimeout(resizeTimer);
-      observer.disconnect();
+      unwatch();
       document.removeEventListener('visibilitychange', onVisibility);
       socket.off('terminal:snapshot', onSnapshot);
       socket.off('terminal:output', onOutput);
@@ -239,7 +232,6 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
       socket.off('connect', onConnect);
       unsubscribe();
       data.dispose();
-      selection.dispose();
       term.dispose();
       termRef.current = null;
       fitRef.current = null;

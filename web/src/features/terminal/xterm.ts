@@ -7,7 +7,7 @@ import '@xterm/xterm/css/xterm.css';
 /** Lines kept above the screen for scrolling back on the phone. */
 export const SCROLLBACK_LINES = 5_000;
 /** Container resizes settle (keyboard opening, rotation) before a viewer reports its size. */
-export const RESIZE_SETTLE_MS = 150;
+const RESIZE_SETTLE_MS = 150;
 
 /** A dark terminal in both themes: claude's TUI colors are chosen for dark backgrounds. */
 const TERMINAL_THEME = {
@@ -84,5 +84,27 @@ export function createWidthFit(options: { term: Terminal; host: HTMLElement }) {
         apply();
       }
     },
+  };
+}
+
+/** What both terminal views do around their xterm: copy a selection to the clipboard (a phone has no
+ *  other way to copy from it), and call `onResized` once the host's size has settled. Returns the
+ *  teardown. */
+export function watchXterm(options: { term: Terminal; host: HTMLElement; onResized: () => void }): () => void {
+  const { term, host } = options;
+  const selection = term.onSelectionChange(() => {
+    const text = term.getSelection();
+    if (text) navigator.clipboard?.writeText(text).catch(() => {});
+  });
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const observer = new ResizeObserver(() => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(options.onResized, RESIZE_SETTLE_MS);
+  });
+  observer.observe(host);
+  return () => {
+    if (timer) clearTimeout(timer);
+    observer.disconnect();
+    selection.dispose();
   };
 }
