@@ -6,8 +6,10 @@
 // is gone, nobody answers, and it keeps its id.
 const VIEWER_KEY = 'tether.shell-viewer';
 const CHANNEL = 'tether.shell-viewers';
-/** How long a tab waits for another tab to say the id is taken (same-browser messages take ~1 ms). */
-const CLAIM_WAIT_MS = 150;
+/** How long a tab waits for another tab to say the id is taken. Same-browser messages take ~1 ms,
+ *  but a busy browser answered later than 150 ms once in the tests (the copy then took the first
+ *  tab's shell); a reload pays this wait before it reattaches. */
+const CLAIM_WAIT_MS = 500;
 const VALID_ID = /^[A-Za-z0-9_-]{16,64}$/;
 
 type Message = { type: 'claim' | 'taken'; id: string };
