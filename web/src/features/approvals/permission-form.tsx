@@ -4,9 +4,9 @@
 import { useState } from 'react';
 import type { Answer, PendingRequest } from '@tether/shared';
 import { suggestBashPrefix } from '../../lib/format.ts';
-import { Spinner } from '../../lib/ui/badge.tsx';
 import { asText, ToolInputView } from '../../lib/ui/tool-input.tsx';
 import type { SubmitAnswer } from './approval-sheet.tsx';
+import { ActionButton } from './action-button.tsx';
 
 type Mode = 'main' | 'session' | 'deny';
 
@@ -68,15 +68,9 @@ export function PermissionForm({ request, busy, submit }: { request: PendingRequ
             <button type="button" className="button" onClick={() => setMode('main')} disabled={busy !== null}>
               Back
             </button>
-            <button
-              type="button"
-              className="button button-primary"
-              onClick={allowForSession}
-              disabled={busy !== null || (scope === 'prefix' && !prefix.trim())}
-            >
-              {busy === 'allow-session' ? <Spinner size={16} /> : null}
+            <ActionButton id="allow-session" busy={busy} tone="primary" onClick={allowForSession} disabled={scope === 'prefix' && !prefix.trim()}>
               Allow
-            </button>
+            </ActionButton>
           </div>
         </fieldset>
       ) : mode === 'deny' ? (
@@ -96,33 +90,25 @@ export function PermissionForm({ request, busy, submit }: { request: PendingRequ
             <button type="button" className="button" onClick={() => setMode('main')} disabled={busy !== null}>
               Back
             </button>
-            <button
-              type="button"
-              className="button button-danger"
+            <ActionButton
+              id="deny"
+              busy={busy}
+              tone="danger"
               onClick={() => void submit(reason.trim() ? { decision: 'deny', reason: reason.trim() } : { decision: 'deny' }, 'deny')}
-              disabled={busy !== null}
             >
-              {busy === 'deny' ? <Spinner size={16} /> : null}
               Deny
-            </button>
+            </ActionButton>
           </div>
         </div>
       ) : (
         <>
           <div className="approval-actions">
-            <button type="button" className="button" onClick={() => void submit({ decision: 'deny' }, 'deny')} disabled={busy !== null}>
-              {busy === 'deny' ? <Spinner size={16} /> : null}
+            <ActionButton id="deny" busy={busy} onClick={() => void submit({ decision: 'deny' }, 'deny')}>
               Deny
-            </button>
-            <button
-              type="button"
-              className="button button-primary"
-              onClick={() => void submit({ decision: 'allow' }, 'allow')}
-              disabled={busy !== null}
-            >
-              {busy === 'allow' ? <Spinner size={16} /> : null}
+            </ActionButton>
+            <ActionButton id="allow" busy={busy} tone="primary" onClick={() => void submit({ decision: 'allow' }, 'allow')}>
               Allow
-            </button>
+            </ActionButton>
           </div>
           <div className="approval-more">
             <button type="button" className="link-button" onClick={() => setMode('session')} disabled={busy !== null}>

@@ -2,10 +2,10 @@
 // with feedback that claude reads as the reason.
 import { useState } from 'react';
 import type { PendingRequest } from '@tether/shared';
-import { Spinner } from '../../lib/ui/badge.tsx';
 import { Markdown } from '../../lib/ui/markdown.tsx';
 import { asText } from '../../lib/ui/tool-input.tsx';
 import type { SubmitAnswer } from './approval-sheet.tsx';
+import { ActionButton } from './action-button.tsx';
 
 export function PlanForm({ request, busy, submit }: { request: PendingRequest; busy: string | null; submit: SubmitAnswer }) {
   const [feedback, setFeedback] = useState<string | null>(null);
@@ -30,22 +30,19 @@ export function PlanForm({ request, busy, submit }: { request: PendingRequest; b
         </div>
       ) : null}
       <div className="approval-actions">
-        <button
-          type="button"
-          className="button"
-          disabled={busy !== null}
+        <ActionButton
+          id="deny"
+          busy={busy}
           onClick={() => {
             if (feedback === null) return setFeedback('');
             void submit(feedback.trim() ? { decision: 'deny', reason: feedback.trim() } : { decision: 'deny' }, 'deny');
           }}
         >
-          {busy === 'deny' ? <Spinner size={16} /> : null}
           {feedback === null ? 'Keep planning' : 'Send feedback'}
-        </button>
-        <button type="button" className="button button-primary" disabled={busy !== null} onClick={() => void submit({ decision: 'allow' }, 'allow')}>
-          {busy === 'allow' ? <Spinner size={16} /> : null}
+        </ActionButton>
+        <ActionButton id="allow" busy={busy} tone="primary" onClick={() => void submit({ decision: 'allow' }, 'allow')}>
           Approve plan
-        </button>
+        </ActionButton>
       </div>
     </>
   );

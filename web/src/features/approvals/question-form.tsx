@@ -6,6 +6,7 @@ import { AskUserQuestionInputSchema, buildQuestionAnswers, type PendingRequest }
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { ClippedPre } from '../../lib/ui/tool-input.tsx';
 import type { SubmitAnswer } from './approval-sheet.tsx';
+import { ActionButton } from './action-button.tsx';
 
 type Pick = { labels: string[]; other: string };
 
@@ -105,15 +106,9 @@ export function QuestionForm({ request, busy, submit }: { request: PendingReques
         })}
       </div>
       <div className="approval-actions">
-        <button
-          type="button"
-          className="button"
-          onClick={() => void submit({ decision: 'deny', reason: 'The user declined to answer.' }, 'deny')}
-          disabled={busy !== null}
-        >
-          {busy === 'deny' ? <Spinner size={16} /> : null}
+        <ActionButton id="deny" busy={busy} onClick={() => void submit({ decision: 'deny', reason: 'The user declined to answer.' }, 'deny')}>
           Decline
-        </button>
+        </ActionButton>
         <button type="submit" className="button button-primary" disabled={busy !== null || !complete}>
           {busy === 'submit' ? <Spinner size={16} /> : null}
           Submit

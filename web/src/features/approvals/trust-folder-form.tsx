@@ -4,9 +4,9 @@
 //   "Trust folder" ─allow─► the runner presses Enter on "1. Yes"; claude records the trust itself.
 //   "Don't trust"  ─deny──► the runner presses Esc; claude exits and the session fails.
 import type { PendingRequest } from '@tether/shared';
-import { Spinner } from '../../lib/ui/badge.tsx';
 import { asText } from '../../lib/ui/tool-input.tsx';
 import type { SubmitAnswer } from './approval-sheet.tsx';
+import { ActionButton } from './action-button.tsx';
 
 export const TRUST_FOLDER_TOOL = 'TrustFolder';
 
@@ -33,19 +33,12 @@ export function TrustFolderForm({ request, busy, submit }: { request: PendingReq
         ) : null}
       </div>
       <div className="approval-actions">
-        <button type="button" className="button" onClick={() => void submit({ decision: 'deny' }, 'deny')} disabled={busy !== null}>
-          {busy === 'deny' ? <Spinner size={16} /> : null}
+        <ActionButton id="deny" busy={busy} onClick={() => void submit({ decision: 'deny' }, 'deny')}>
           Don't trust
-        </button>
-        <button
-          type="button"
-          className="button button-primary"
-          onClick={() => void submit({ decision: 'allow' }, 'allow')}
-          disabled={busy !== null}
-        >
-          {busy === 'allow' ? <Spinner size={16} /> : null}
+        </ActionButton>
+        <ActionButton id="allow" busy={busy} tone="primary" onClick={() => void submit({ decision: 'allow' }, 'allow')}>
           Trust folder
-        </button>
+        </ActionButton>
       </div>
     </>
   );
