@@ -32,7 +32,7 @@ async function fullParse(bytes: Uint8Array, size: { cols: number; rows: number }
   }
   const buffer = term.buffer.active;
   const text = Array.from({ length: term.rows }, (_, y) => buffer.getLine(buffer.baseY + y)?.translateToString(true) ?? '').join('\n');
-  const result = { data: serializer.serialize({ scrollback: SCROLLBACK_LINES }), text, cursor: [buffer.cursorX, buffer.cursorY] };
+  const result = { data: serializer.serialize({ scrollback: SCROLLBACK_LINES }), text };
   term.dispose();
   return result;
 }
