@@ -172,11 +172,26 @@ export function useSession(sessionId: string) {
   });
 }
 
+/** A fetched pending list, with the socket facts that arrived while it was on its way: a request
+ *  raised meanwhile (`approval:requested` reached the cache first) is newer than the fetch and
+ *  stays, unless this tab has since heard it resolved. The fetch alone used to overwrite it, and a
+ *  request raised just as the session opened stayed hidden until the next watch. */
+export function mergePending(options: { fetched: PendingRequest[]; cached: PendingRequest[]; resolvedIds: ReadonlySet<string> }): PendingRequest[] {
+  const fetchedIds = new Set(options.fetched.map((p) => p.id));
+  return [...options.fetched, ...options.cached.filter((p) => !fetchedIds.has(p.id))].filter((p) => !options.resolvedIds.has(p.id));
+}
+
 /** The approvals and questions waiting in one session (empty until the session is watched). */
 export function usePendingRequests(sessionId: string): PendingRequest[] {
+  const client = useQueryClient();
   const { data } = useQuery({
     queryKey: queryKeys.pending(sessionId),
-    queryFn: async () => (await hubApi.getSession(sessionId)).pending,
+    queryFn: async () => {
+      const fetched = (await hubApi.getSession(sessionId)).pending;
+      const cached = client.getQueryData<PendingRequest[]>(queryKeys.pending(sessionId)) ?? [];
+      const resolvedIds = new Set((client.getQueryData<AuditEntry[]>(queryKeys.resolutions(sessionId)) ?? []).map((r) => r.requestId));
+      return mergePending({ fetched, cached, resolvedIds });
+    },
     staleTime: Infinity, // kept fresh by socket facts and every (re)watch
   });
   return data ?? [];
