@@ -1,12 +1,12 @@
 // Permissions answered from the phone with real claude: allowed → the command ran; denied with a
-// reason → claude got the reason; allow-for-session and `prefix:*` rules → the next matching call is
-// not asked; the desk panel answers too, and taking claude's own dialog resolves the hub request as
-// answered at the desk, and what was chosen there completes its audit entry.
+// reason → claude got the reason; allow-for-session and `prefix:*` rules become claude's own session
+// rules (the next matching call is not asked, and /permissions lists them); the desk answers first in
+// claude's own dialog → the hub request clears at once and what was chosen completes its audit entry.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
-import { startApprovalWorld, type ApprovalWorld } from '../harness/approvals.ts';
+import { DESK_DIALOG, startApprovalWorld, type ApprovalWorld } from '../harness/approvals.ts';
 import { DIALOG_OUTCOME_REASON } from '@tether/shared';
 
 let world: ApprovalWorld | null = null;
@@ -48,11 +48,11 @@ describe('permission approvals', () => {
   it('allow for this session → the second identical call is not asked', async () => {
     world = await startApprovalWorld({
       script: [
-        when(userSays(/first/), bash('echo one >> log.txt', 'toolu_s1')),
+        when(userSays(/first/), bash('touch one.txt', 'toolu_s1')),
         when(hasToolResult({ id: 'toolu_s1' }), text('first done')),
-        when(userSays(/second/), bash('echo one >> log.txt', 'toolu_s2')),
+        when(userSays(/second/), bash('touch one.txt', 'toolu_s2')),
         when(hasToolResult({ id: 'toolu_s2' }), text('second done')),
-        when(userSays(/third/), bash('echo two >> log.txt', 'toolu_s3')),
+        when(userSays(/third/), bash('touch two.txt', 'toolu_s3')),
         when(hasToolResult({ id: 'toolu_s3' }), text('third done')),
       ],
     });
@@ -67,96 +67,84 @@ describe('permission approvals', () => {
     // Only that exact command: another one is asked again.
     await phone.send('third');
     const third = await world.nextRequest('Bash');
-    expect(third.toolInput.command).toBe('echo two >> log.txt');
+    expect(third.toolInput.command).toBe('touch two.txt');
     await phone.emit('approval:answer', { requestId: third.id, answer: { decision: 'allow' } });
     await runner.waitForScreen('third done');
     expect(world.toolResults().filter((r) => r.toolUseId.startsWith('toolu_s')).every((r) => !r.isError)).toBe(true);
+    // The rule is claude's own: its /permissions lists it.
+    runner.write('/permissions');
+    await runner.waitForScreen('/permissions');
+    runner.write('\r');
+    await runner.waitForScreen('Bash(touch one.txt)');
+    runner.write('\x1b');
   }, 60_000);
 
   it('a prefix:* rule allows later commands with that prefix, not others', async () => {
     world = await startApprovalWorld({
       script: [
-        when(userSays(/first/), bash('echo alpha', 'toolu_p1')),
+        when(userSays(/first/), bash('touch alpha.txt', 'toolu_p1')),
         when(hasToolResult({ id: 'toolu_p1' }), text('first done')),
-        when(userSays(/second/), bash('echo beta gamma', 'toolu_p2')),
+        when(userSays(/second/), bash('touch beta.txt gamma.txt', 'toolu_p2')),
         when(hasToolResult({ id: 'toolu_p2' }), text('second done')),
-        when(userSays(/third/), bash('echo x && touch chained.txt', 'toolu_p3')),
+        when(userSays(/third/), bash('touch x.txt && rm -f chained.txt', 'toolu_p3')),
         when(hasToolResult({ id: 'toolu_p3' }), text('third done')),
       ],
     });
     const { phone, runner } = world;
     await phone.send('first');
     const first = await world.nextRequest('Bash');
-    await phone.emit('approval:answer', { requestId: first.id, answer: { decision: 'allow', sessionRule: { kind: 'bash-prefix', prefix: 'echo:*' } } });
+    await phone.emit('approval:answer', { requestId: first.id, answer: { decision: 'allow', sessionRule: { kind: 'bash-prefix', prefix: 'touch:*' } } });
     await runner.waitForScreen('first done');
     await phone.send('second');
     await runner.waitForScreen('second done');
     expect(phone.requested.filter((r) => r.toolName === 'Bash')).toHaveLength(1);
-    expect(world.toolResults().find((r) => r.toolUseId === 'toolu_p2')).toMatchObject({ isError: false, text: expect.stringContaining('beta gamma') });
+    expect(world.toolResults().find((r) => r.toolUseId === 'toolu_p2')).toMatchObject({ isError: false });
+    expect(existsSync(join(world.sandbox.cwd, 'gamma.txt'))).toBe(true);
     await phone.send('third');
     const third = await world.nextRequest('Bash');
-    expect(third.toolInput.command).toBe('echo x && touch chained.txt');
+    expect(third.toolInput.command).toBe('touch x.txt && rm -f chained.txt');
     await phone.emit('approval:answer', { requestId: third.id, answer: { decision: 'deny', reason: 'no' } });
     await runner.waitForScreen('third done');
   }, 60_000);
 
-  it('the desk answers in its panel; the phone clears and the audit says desk', async () => {
+  it("the desk answers first in claude's own dialog → the phone clears at once, the audit says so, a late phone answer does nothing", async () => {
     world = await startApprovalWorld({
-      script: [when(userSays(/go/), bash('touch desk-panel.txt', 'toolu_d1')), when(hasToolResult({ isError: false }), text('panel done'))],
+      script: [when(userSays(/go/), bash('touch desk-dialog.txt', 'toolu_d2')), when(hasToolResult({ isError: false }), text('dialog done'))],
     });
     const { phone, runner, sandbox, hub } = world;
     await phone.send('go');
     const request = await world.nextRequest('Bash');
-    await runner.waitForScreen('claude is waiting for an answer');
-    runner.write('y');
+    expect(request.toolUseId).toBe('toolu_d2');
+    // claude drew its own dialog at the desk while the phone was asked: the desk takes it.
+    await runner.waitForScreen(DESK_DIALOG);
+    runner.write('1');
     const resolution = await phone.waitFor(() => phone.resolved.find((r) => r.requestId === request.id), { what: 'approval:resolved' });
-    expect(resolution).toMatchObject({ outcome: 'answered', answeredBy: 'desk', answer: { decision: 'allow' } });
-    await runner.waitForScreen('panel done');
-    expect(existsSync(join(sandbox.cwd, 'desk-panel.txt'))).toBe(true);
-    expect(runner.screenText()).not.toContain('claude is waiting for an answer');
-    // The phone's late answer is "already answered".
+    expect(resolution).toMatchObject({ outcome: 'answered', answeredBy: 'desk', device: expect.stringMatching(/^desk@/) });
+    await phone.waitFor(() => phone.session()?.pendingCount === 0, { what: 'badge cleared' });
+    await runner.waitForScreen('dialog done');
+    expect(existsSync(join(sandbox.cwd, 'desk-dialog.txt'))).toBe(true);
+    // What was chosen there completes the audit entry.
+    const completed = await phone.waitFor(() => phone.resolved.find((r) => r.requestId === request.id && r.answer !== null), { what: 'audit completed' });
+    expect(completed).toMatchObject({ answeredBy: 'desk', answer: { decision: 'allow', reason: DIALOG_OUTCOME_REASON } });
+    // The phone's late answer is "already answered", and nothing runs twice.
     const late = await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'deny' } });
     expect(late).toMatchObject({ ok: false, code: 'conflict' });
     const res = await fetch(`${hub.url}/api/sessions/${runner.sessionId}`, { headers: { authorization: `Bearer ${hub.token}` } });
-    const body = (await res.json()) as { audit: Array<{ requestId: string; answeredBy: string; device: string; waitedMs: number }> };
-    expect(body.audit.find((a) => a.requestId === request.id)).toMatchObject({ answeredBy: 'desk', device: expect.stringMatching(/^desk@/) });
+    const body = (await res.json()) as { audit: Array<{ requestId: string; answeredBy: string; answer: { decision: string } | null }> };
+    expect(body.audit.find((a) => a.requestId === request.id)).toMatchObject({ answeredBy: 'desk', answer: { decision: 'allow' } });
+    expect(world.toolResults().filter((r) => r.toolUseId === 'toolu_d2')).toHaveLength(1);
   }, 60_000);
 
-  it("the desk takes claude's own dialog and answers there → the hub request is resolved as answered at the desk", async () => {
-    world = await startApprovalWorld({
-      script: [when(userSays(/go/), bash('touch desk-dialog.txt', 'toolu_d2')), when(hasToolResult({ isError: false }), text('dialog done'))],
-    });
-    const { phone, runner, sandbox } = world;
-    await phone.send('go');
-    const request = await world.nextRequest('Bash');
-    await runner.waitForScreen('claude is waiting for an answer');
-    runner.write('c');
-    const resolution = await phone.waitFor(() => phone.resolved.find((r) => r.requestId === request.id), { what: 'approval:resolved' });
-    expect(resolution).toMatchObject({ outcome: 'answered', answeredBy: 'desk', answer: null });
-    await phone.waitFor(() => phone.session()?.pendingCount === 0, { what: 'badge cleared' });
-    await runner.waitForScreen('Do you want to proceed?');
-    runner.write('1');
-    await runner.waitForScreen('dialog done');
-    expect(existsSync(join(sandbox.cwd, 'desk-dialog.txt'))).toBe(true);
-    // The dialog's answer, read from the transcript, completes the audit entry.
-    const completed = await phone.waitFor(() => phone.resolved.find((r) => r.requestId === request.id && r.answer !== null), { what: 'audit completed' });
-    expect(completed).toMatchObject({ answeredBy: 'desk', answer: { decision: 'allow', reason: DIALOG_OUTCOME_REASON } });
-  }, 60_000);
-
-  it("refused in claude's own dialog at the desk → the audit says denied there", async () => {
+  it("refused in claude's own dialog at the desk → the phone clears and the audit says denied there", async () => {
     world = await startApprovalWorld({ script: [when(userSays(/go/), bash('touch refused.txt', 'toolu_d3'))] });
     const { phone, runner, sandbox } = world;
     await phone.send('go');
     const request = await world.nextRequest('Bash');
-    await runner.waitForScreen('claude is waiting for an answer');
-    runner.write('c');
-    await runner.waitForScreen('Do you want to proceed?');
+    await runner.waitForScreen(DESK_DIALOG);
     runner.write('\x1b'); // Esc: claude's "No"
     const completed = await phone.waitFor(() => phone.resolved.find((r) => r.requestId === request.id && r.answer !== null), { what: 'audit completed' });
     expect(completed).toMatchObject({ answeredBy: 'desk', answer: { decision: 'deny', reason: DIALOG_OUTCOME_REASON } });
+    await phone.waitFor(() => phone.session()?.pendingCount === 0, { what: 'badge cleared' });
     expect(existsSync(join(sandbox.cwd, 'refused.txt'))).toBe(false);
-    const res = await fetch(`${world.hub.url}/api/sessions/${runner.sessionId}`, { headers: { authorization: `Bearer ${world.hub.token}` } });
-    const body = (await res.json()) as { audit: Array<{ requestId: string; answer: { decision: string } | null }> };
-    expect(body.audit.find((a) => a.requestId === request.id)?.answer).toMatchObject({ decision: 'deny' });
   }, 60_000);
 });

@@ -1,11 +1,12 @@
-// Questions and plans answered from the phone with real claude: AskUserQuestion answers go back in
-// updatedInput (claude's picker is never drawn); ExitPlanMode is approved, or rejected with
+// Questions and plans answered from the phone with real claude: claude asks through its
+// PermissionRequest hook while it draws its own picker at the desk; the phone's AskUserQuestion
+// answers go back in updatedInput and close the picker; ExitPlanMode is approved, or rejected with
 // feedback that claude gets as the reason.
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildQuestionAnswers } from '@tether/shared';
 import { PIZZA_QUESTIONS } from '../fixtures/questions.ts';
 import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
-import { DESK_READY_PLAN, deskText, startApprovalWorld, type ApprovalWorld } from '../harness/approvals.ts';
+import { DESK_DIALOG, DESK_READY_PLAN, startApprovalWorld, type ApprovalWorld } from '../harness/approvals.ts';
 
 let world: ApprovalWorld | null = null;
 afterEach(async () => {
@@ -26,6 +27,8 @@ describe('questions and plans', () => {
     await phone.send('pizza please');
     const request = await world.nextRequest('AskUserQuestion');
     expect(request.kind).toBe('question');
+    // The desk could answer in claude's own picker meanwhile.
+    await runner.waitForScreen(DESK_DIALOG);
     const answers = buildQuestionAnswers({
       questions: PIZZA_QUESTIONS,
       picks: [{ labels: ['Cheese', 'Olives'] }, { labels: [], other: 'well done, on a stone' }],
@@ -37,10 +40,8 @@ describe('questions and plans', () => {
     expect(result?.isError).toBe(false);
     expect(result?.text).toContain('"Which toppings do you want?"="Cheese, Olives"');
     expect(result?.text).toContain('"How should it be baked?"="well done, on a stone"');
-    // Claude's own picker never appeared at the desk (it says "Enter to select" and offers "Type something").
-    const desk = deskText(runner);
-    expect(desk).not.toMatch(/Enter\s+to\s+select/);
-    expect(desk).not.toMatch(/Type\s+something/);
+    // The phone's answer closed the desk's picker.
+    expect(runner.screenText()).not.toMatch(DESK_DIALOG);
   }, 60_000);
 
   it('ExitPlanMode approved → claude leaves plan mode and goes on', async () => {

@@ -63,6 +63,13 @@ function toolResultsOf(requests: MessagesRequest[]) {
 /** The footer in plan mode replaces "? for shortcuts". */
 export const DESK_READY_PLAN = /❯\s*\n─+\n\s+⏸ plan mode on/;
 
+/** claude's own permission dialog or question picker at the desk (same words in 2.1.197 and 2.1.330). */
+export const DESK_DIALOG = /Do you want to proceed\?|Enter to select|Exit plan mode\?/;
+
+/** Approvals are about claude's manual mode unless a test names another: claude 2.1.330 starts in
+ *  `auto`, whose server-side check a local fake API cannot give. */
+const MANUAL_MODE = ['--permission-mode', 'default'];
+
 export async function startApprovalWorld(options: {
   script: ScriptTurn[];
   args?: string[];
@@ -79,7 +86,7 @@ export async function startApprovalWorld(options: {
       script: options.script,
       hub: options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {},
     });
-    const runner = startRunner(options.args ? { args: options.args } : {});
+    const runner = startRunner({ args: options.args ?? MANUAL_MODE });
     const phone = await phoneFor(hub, runner.sessionId);
     stops.push(() => phone.stop());
     await runner.waitForScreen(options.ready ?? DESK_READY);
@@ -116,7 +123,3 @@ export async function startApprovalWorld(options: {
   }
 }
 
-/** The desk's raw output as text, with claude's cursor-column jumps turned into spaces. */
-export function deskText(runner: RunnerHandle): string {
-  return runner.output().replace(/\x1b\[\d*G/g, ' ');
-}

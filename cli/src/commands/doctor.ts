@@ -62,27 +62,41 @@ async function checkHub(): Promise<Check[]> {
   return checks;
 }
 
-/** Starts a hook server, runs the exact command claude would run, and checks the decision. */
+/** Starts a hook server with the settings claude would get, then does what claude does: runs the
+ *  SessionStart command hook (the one process) and POSTs to the PermissionRequest HTTP hook. */
 async function checkHookRoundTrip(): Promise<Check> {
   const { startHookServer } = await import('../hooks/server.ts');
   const { writeHookSettings } = await import('../hooks/settings.ts');
+  const seen: string[] = [];
   const server = startHookServer({
-    onHook: async () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'doctor' } }),
+    onHook: async (request) => {
+      seen.push(request.event);
+      return request.event === 'permission-request' ? { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } } : {};
+    },
   });
   const settings = writeHookSettings({ endpoint: server.endpoint });
+  type Entry = { command?: string; url?: string; headers?: Record<string, string> };
   try {
-    const json = JSON.parse(await Bun.file(settings.settingsPath).text()) as { hooks: { PreToolUse: Array<{ hooks: Array<{ command: string }> }> } };
-    const command = json.hooks.PreToolUse[0]!.hooks[0]!.command;
+    const json = JSON.parse(await Bun.file(settings.settingsPath).text()) as { hooks: Record<string, Array<{ hooks: Entry[] }>> };
     const started = performance.now();
-    const proc = Bun.spawn(['/bin/sh', '-c', command], { stdin: new TextEncoder().encode(JSON.stringify({ tool_name: 'Read', tool_input: {} })), stdout: 'pipe', stderr: 'pipe' });
+    const command = json.hooks.SessionStart![0]!.hooks[0]!.command!;
+    const proc = Bun.spawn(['/bin/sh', '-c', command], { stdin: new TextEncoder().encode(JSON.stringify({ session_id: 'doctor' })), stdout: 'pipe', stderr: 'pipe' });
     const timer = setTimeout(() => proc.kill(), CHECK_TIMEOUT_MS);
-    const out = await new Response(proc.stdout).text();
+    const stderr = await new Response(proc.stderr).text();
+    await proc.exited;
     clearTimeout(timer);
-    const ms = Math.round(performance.now() - started);
-    const decision = (JSON.parse(out || '{}') as { hookSpecificOutput?: { permissionDecision?: string } }).hookSpecificOutput?.permissionDecision;
-    return decision === 'allow'
-      ? { name: 'hooks', ok: true, detail: `tether hook round trip ${ms} ms` }
-      : { name: 'hooks', ok: false, detail: `unexpected hook output: ${out.trim() || '(none)'}`, fix: 'run tether hook pre-tool-use by hand to see the error' };
+    const commandMs = Math.round(performance.now() - started);
+    const http = json.hooks.PermissionRequest![0]!.hooks[0]!;
+    const httpStarted = performance.now();
+    const res = await fetch(http.url!, { method: 'POST', headers: { 'content-type': 'application/json', ...http.headers }, body: JSON.stringify({ tool_name: 'Bash', tool_input: {} }), signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+    const answer = (await res.json().catch(() => ({}))) as { hookSpecificOutput?: { decision?: { behavior?: string } } };
+    const httpMs = Math.round(performance.now() - httpStarted);
+    if (!seen.includes('session-start')) {
+      return { name: 'hooks', ok: false, detail: `the SessionStart command hook did not reach tether: ${stderr.trim() || '(no output)'}`, fix: 'run tether hook session-start by hand to see the error' };
+    }
+    return answer.hookSpecificOutput?.decision?.behavior === 'allow'
+      ? { name: 'hooks', ok: true, detail: `SessionStart command hook ${commandMs} ms; HTTP hooks ${httpMs} ms, no process` }
+      : { name: 'hooks', ok: false, detail: `unexpected HTTP hook answer (HTTP ${res.status})`, fix: 'check that nothing blocks 127.0.0.1' };
   } catch (error) {
     return { name: 'hooks', ok: false, detail: String(error), fix: 'check that bun can run cli/src/main.ts' };
   } finally {

@@ -1,21 +1,20 @@
 // hook.ts: `tether hook <event>`, run by claude (registered through --settings), not by people.
-// Loads only hooks/client.ts: it runs on every tool call, so startup must stay small.
+// Only SessionStart still comes this way (claude runs no HTTP hook for it); see hooks/settings.ts.
+// Loads only hooks/client.ts, so startup stays small.
 import { CommandError, type Command } from './command.ts';
 
 const command: Command = {
   name: 'hook',
-  summary: 'called by claude for its hooks; not for people',
-  usage: 'tether hook <session-start|user-prompt-submit|stop|notification|pre-tool-use|post-tool-use>',
+  summary: 'called by claude for its SessionStart hook; not for people',
+  usage: 'tether hook session-start',
   async run(args) {
     const { isHookEventArg } = await import('../hooks/events.ts');
     const event = args[0];
     if (!event || !isHookEventArg(event)) throw new CommandError(`unknown hook event "${event ?? ''}"`, 2);
     const { runHookClient } = await import('../hooks/client.ts');
-    const stop = new AbortController();
-    const onSignal = () => stop.abort();
-    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, onSignal);
     const stdin = await Bun.stdin.text().catch(() => '');
-    const result = await runHookClient({ event, stdin, signal: stop.signal });
+    const result = await runHookClient({ event, stdin });
+    if (result.problem) process.stderr.write(`tether hook ${event}: ${result.problem}\n`);
     if (result.stdout) process.stdout.write(`${result.stdout}\n`);
     return result.exitCode;
   },

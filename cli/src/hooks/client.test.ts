@@ -26,85 +26,44 @@ function deadPort(): number {
   return port;
 }
 
-function decisionOf(stdout: string): string | undefined {
-  return (JSON.parse(stdout) as { hookSpecificOutput?: { permissionDecision?: string } }).hookSpecificOutput?.permissionDecision;
-}
-
-describe('hook client (fail closed)', () => {
-  it('denies within 2 s when the runner is unreachable', async () => {
-    const started = Date.now();
-    const result = await runHookClient({
-      event: 'pre-tool-use',
-      stdin: JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }),
-      env: { [HOOK_FILE_ENV]: endpointFile({ port: deadPort(), secret: 'x' }) },
-    });
-    expect(Date.now() - started).toBeLessThan(2000);
-    expect(decisionOf(result.stdout)).toBe('deny');
-    expect(result.stdout).toContain('not reachable');
+describe('hook client (SessionStart, the one command hook)', () => {
+  it('posts the payload to the runner and prints its non-empty answer', async () => {
+    const seen: unknown[] = [];
+    server = startHookServer({ onHook: async (request) => (seen.push(request.payload), { additionalContext: 'x' }) });
+    const result = await runHookClient({ event: 'session-start', stdin: JSON.stringify({ session_id: 's1' }), env: { [HOOK_FILE_ENV]: endpointFile(server.endpoint) } });
+    expect(seen).toEqual([{ session_id: 's1' }]);
+    expect(result).toEqual({ stdout: JSON.stringify({ additionalContext: 'x' }), exitCode: 0, problem: null });
   });
 
-  it('denies when the endpoint file is missing', async () => {
-    const result = await runHookClient({ event: 'pre-tool-use', stdin: '{}', env: {} });
-    expect(decisionOf(result.stdout)).toBe('deny');
+  it('prints nothing for an empty answer, so claude adds nothing to the model context', async () => {
+    server = startHookServer({ onHook: async () => ({}) });
+    const result = await runHookClient({ event: 'session-start', stdin: '{}', env: { [HOOK_FILE_ENV]: endpointFile(server.endpoint) } });
+    expect(result).toEqual({ stdout: '', exitCode: 0, problem: null });
   });
 
-  it('denies on a wrong secret and on a malformed decision', async () => {
-    server = startHookServer({ onHook: async () => ({ hookSpecificOutput: { permissionDecision: 'maybe' } }) });
-    const wrong = await runHookClient({ event: 'pre-tool-use', stdin: '{}', env: { [HOOK_FILE_ENV]: endpointFile({ port: server.endpoint.port, secret: 'bad' }) } });
-    expect(decisionOf(wrong.stdout)).toBe('deny');
-    const malformed = await runHookClient({ event: 'pre-tool-use', stdin: '{}', env: { [HOOK_FILE_ENV]: endpointFile(server.endpoint) } });
-    expect(decisionOf(malformed.stdout)).toBe('deny');
+  it('never blocks claude: unreachable runner, missing endpoint file or wrong secret print nothing and exit 0', async () => {
+    const unreachable = await runHookClient({ event: 'session-start', stdin: '{}', env: { [HOOK_FILE_ENV]: endpointFile({ port: deadPort(), secret: 'x' }) } });
+    expect(unreachable).toMatchObject({ stdout: '', exitCode: 0 });
+    expect(unreachable.problem).toContain('not reachable');
+    const missing = await runHookClient({ event: 'session-start', stdin: '{}', env: {} });
+    expect(missing).toMatchObject({ stdout: '', exitCode: 0 });
+    expect(missing.problem).toContain(HOOK_FILE_ENV);
+    server = startHookServer({ onHook: async () => ({ never: 'seen' }) });
+    const wrong = await runHookClient({ event: 'session-start', stdin: '{}', env: { [HOOK_FILE_ENV]: endpointFile({ port: server.endpoint.port, secret: 'bad' }) } });
+    expect(wrong).toEqual({ stdout: '', exitCode: 0, problem: 'runner answered HTTP 403' });
   });
 
-  it('denies when the runner goes away while the hook waits', async () => {
-    server = startHookServer({ onHook: () => new Promise(() => {}) });
-    const env = { [HOOK_FILE_ENV]: endpointFile(server.endpoint) };
-    const pending = runHookClient({ event: 'pre-tool-use', stdin: '{}', env });
-    await Bun.sleep(100);
-    const stoppedAt = Date.now();
-    server.stop();
-    server = null;
-    const result = await pending;
-    expect(Date.now() - stoppedAt).toBeLessThan(2000);
-    expect(decisionOf(result.stdout)).toBe('deny');
-  });
-
-  it('cancels the request at the runner when the hook is told to stop', async () => {
-    let cancelled = false;
-    server = startHookServer({
-      onHook: (request) =>
-        new Promise((resolve) => {
-          request.signal.addEventListener('abort', () => {
-            cancelled = true;
-            resolve({});
-          });
-        }),
-    });
-    const stop = new AbortController();
-    const pending = runHookClient({ event: 'pre-tool-use', stdin: '{}', env: { [HOOK_FILE_ENV]: endpointFile(server.endpoint) }, signal: stop.signal });
-    await Bun.sleep(100);
-    stop.abort();
-    const result = await pending;
-    expect(decisionOf(result.stdout)).toBe('deny');
-    await expect.poll(() => cancelled).toBe(true);
-  });
-
-  it('prints nothing and exits 0 for a fact hook when the runner is unreachable', async () => {
-    const result = await runHookClient({ event: 'stop', stdin: '{}', env: { [HOOK_FILE_ENV]: endpointFile({ port: deadPort(), secret: 'x' }) } });
-    expect(result).toEqual({ stdout: '', exitCode: 0 });
-  });
-
-  it('the real `tether hook pre-tool-use` process denies when the runner is unreachable', async () => {
+  it('the real `tether hook session-start` process exits 0 with no output when the runner is unreachable', async () => {
     const main = resolve(import.meta.dirname, '..', 'main.ts');
-    const started = Date.now();
-    const proc = Bun.spawn([process.execPath, main, 'hook', 'pre-tool-use'], {
-      stdin: new TextEncoder().encode(JSON.stringify({ tool_name: 'Bash' })),
+    const proc = Bun.spawn([process.execPath, main, 'hook', 'session-start'], {
+      stdin: new TextEncoder().encode(JSON.stringify({ session_id: 's1' })),
       stdout: 'pipe',
+      stderr: 'pipe',
       env: { ...process.env, [HOOK_FILE_ENV]: endpointFile({ port: deadPort(), secret: 'x' }) },
     });
     const stdout = await new Response(proc.stdout).text();
     expect(await proc.exited).toBe(0);
-    expect(Date.now() - started).toBeLessThan(2000);
-    expect(decisionOf(stdout)).toBe('deny');
+    expect(stdout).toBe('');
+    expect(await new Response(proc.stderr).text()).toContain('not reachable');
   });
 });

@@ -1,6 +1,6 @@
-// events.ts: the hook events tether registers, by the name `tether hook <name>` takes and the name
-// claude's settings use. Shared by settings.ts (runner side) and client.ts (hook process side), and
-// kept dependency-free so the hook process loads nothing else.
+// events.ts: the hook events tether registers, by the path segment the runner's hook server routes
+// and the name claude's settings use. Shared by settings.ts (runner side), server.ts and client.ts
+// (the one hook that is still a process), and kept dependency-free so that process loads nothing else.
 
 export const HOOK_EVENTS = {
   'session-start': 'SessionStart',
@@ -9,6 +9,7 @@ export const HOOK_EVENTS = {
   notification: 'Notification',
   'pre-tool-use': 'PreToolUse',
   'post-tool-use': 'PostToolUse',
+  'permission-request': 'PermissionRequest',
 } as const;
 export type HookEventArg = keyof typeof HOOK_EVENTS;
 export type HookEventName = (typeof HOOK_EVENTS)[HookEventArg];
@@ -17,11 +18,16 @@ export function isHookEventArg(value: string): value is HookEventArg {
   return Object.hasOwn(HOOK_EVENTS, value);
 }
 
+/** claude (2.1.197 and 2.1.330, checked) calls HTTP hooks for every event tether uses but
+ *  SessionStart, which only runs command hooks: that one stays a `tether hook` process, once per
+ *  start, resume or /clear. Every other event is a POST with no process (CLAUDE-CODE.md §10). */
+export const COMMAND_HOOK_EVENTS: ReadonlySet<HookEventArg> = new Set(['session-start']);
+
 /** Env var naming the 0600 file with the runner's hook port and secret (see settings.ts). */
 export const HOOK_FILE_ENV = 'TETHER_HOOK_FILE';
 /** Header carrying the per-session secret on every hook request. */
 export const HOOK_SECRET_HEADER = 'x-tether-hook-secret';
-/** Header with the id a hook process gives its request, so it can cancel it. */
+/** Header with the id a hook process gives its request. */
 export const HOOK_REQUEST_ID_HEADER = 'x-tether-hook-request';
 
 export type HookEndpoint = { port: number; secret: string };

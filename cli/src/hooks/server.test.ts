@@ -28,18 +28,18 @@ describe('hook server', () => {
         return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } };
       },
     });
-    const response = await fetch(`http://127.0.0.1:${server.endpoint.port}/hook/pre-tool-use`, {
+    const response = await fetch(`http://127.0.0.1:${server.endpoint.port}/hook/permission-request`, {
       method: 'POST',
       body: JSON.stringify({ tool_name: 'Read' }),
       headers: { [HOOK_SECRET_HEADER]: server.endpoint.secret },
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } });
-    expect(seen[0]?.event).toBe('pre-tool-use');
+    expect(seen[0]?.event).toBe('permission-request');
     expect(seen[0]?.payload).toEqual({ tool_name: 'Read' });
   });
 
-  it('aborts the handler signal when the hook process drops the connection', async () => {
+  it('aborts the handler signal when claude drops the connection', async () => {
     let aborted: () => void = () => {};
     const wasAborted = new Promise<void>((resolve) => (aborted = resolve));
     server = startHookServer({
@@ -52,7 +52,7 @@ describe('hook server', () => {
         }),
     });
     const controller = new AbortController();
-    const pending = fetch(`http://127.0.0.1:${server.endpoint.port}/hook/pre-tool-use`, {
+    const pending = fetch(`http://127.0.0.1:${server.endpoint.port}/hook/permission-request`, {
       method: 'POST',
       body: '{}',
       headers: { [HOOK_SECRET_HEADER]: server.endpoint.secret },

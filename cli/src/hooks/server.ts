@@ -1,15 +1,15 @@
-// server.ts: the runner's loopback hook server. Every `tether hook <event>` process posts claude's
-// hook JSON here and prints what comes back.
+// server.ts: the runner's loopback hook server. claude POSTs its hook JSON here (HTTP hooks), and
+// `tether hook session-start` (the one command hook) does the same; the JSON answered is the hook's
+// output.
 //
-//   claude ─spawns─► tether hook pre-tool-use ──POST /hook/pre-tool-use (secret)──► server
-//                                              ◄── decision JSON (held open until decided) ──┘
-//                    on SIGTERM (user pressed Esc) ──POST /cancel/<request id>──► onCancel
+//   claude ──POST /hook/permission-request (secret header)──► server ──► onHook
+//          ◄── decision JSON (held open until a person decides, or `{}`) ──┘
 //
 // Binds 127.0.0.1 on a random port; a request without the per-session secret gets 403 and never
-// reaches the handler. A hook request whose connection drops (the hook process was killed) is
-// cancelled too, so a waiting approval is withdrawn even after SIGKILL.
+// reaches the handler. A request whose connection drops (claude exited) aborts its signal, so a
+// waiting approval is withdrawn.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { HOOK_REQUEST_ID_HEADER, HOOK_SECRET_HEADER, isHookEventArg, type HookEndpoint, type HookEventArg } from './events.ts';
+import { HOOK_SECRET_HEADER, isHookEventArg, type HookEndpoint, type HookEventArg } from './events.ts';
 
 /** Largest hook payload accepted: tool inputs (a Write of a big file) can be large, but bounded. */
 const MAX_HOOK_BODY_BYTES = 8 * 1024 * 1024;
@@ -18,9 +18,7 @@ export type HookRequest = {
   event: HookEventArg;
   /** claude's hook JSON (session_id, transcript_path, tool_name, …). */
   payload: Record<string, unknown>;
-  /** The hook process's own id for this request. */
-  requestId: string;
-  /** Aborted when the hook process cancels or goes away. */
+  /** Aborted when the caller goes away. */
   signal: AbortSignal;
 };
 
@@ -42,12 +40,12 @@ export function startHookServer(options: {
   secret?: string;
 }): HookServer {
   const secret = options.secret ?? randomBytes(32).toString('base64url');
-  const inFlight = new Map<string, AbortController>();
+  const inFlight = new Set<AbortController>();
 
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
-    // A PreToolUse request stays open while a person decides: never time it out here.
+    // A PermissionRequest stays open while a person decides: never time it out here.
     idleTimeout: 0,
     maxRequestBodySize: MAX_HOOK_BODY_BYTES,
     fetch: async (req) => {
@@ -57,10 +55,6 @@ export function startHookServer(options: {
       const url = new URL(req.url);
       const [, kind, name] = url.pathname.split('/');
       if (req.method !== 'POST') return Response.json({ error: 'method not allowed' }, { status: 405 });
-      if (kind === 'cancel' && name) {
-        inFlight.get(name)?.abort();
-        return Response.json({});
-      }
       if (kind === 'ping') return Response.json({ ok: true });
       if (kind !== 'hook' || !name || !isHookEventArg(name)) return Response.json({ error: 'not found' }, { status: 404 });
       let payload: unknown;
@@ -72,19 +66,18 @@ export function startHookServer(options: {
       if (!payload || typeof payload !== 'object' || Array.isArray(payload)) {
         return Response.json({ error: 'body must be a JSON object' }, { status: 400 });
       }
-      const requestId = req.headers.get(HOOK_REQUEST_ID_HEADER) ?? crypto.randomUUID();
       const controller = new AbortController();
-      inFlight.set(requestId, controller);
+      inFlight.add(controller);
       const onDrop = () => controller.abort();
       req.signal.addEventListener('abort', onDrop);
       try {
-        const result = await options.onHook({ event: name, payload: payload as Record<string, unknown>, requestId, signal: controller.signal });
+        const result = await options.onHook({ event: name, payload: payload as Record<string, unknown>, signal: controller.signal });
         return Response.json(result);
       } catch (error) {
         return Response.json({ error: error instanceof Error ? error.message : String(error) }, { status: 500 });
       } finally {
         req.signal.removeEventListener('abort', onDrop);
-        inFlight.delete(requestId);
+        inFlight.delete(controller);
       }
     },
   });
@@ -92,7 +85,7 @@ export function startHookServer(options: {
   return {
     endpoint: { port: server.port as number, secret },
     stop: () => {
-      for (const controller of inFlight.values()) controller.abort();
+      for (const controller of inFlight) controller.abort();
       inFlight.clear();
       server.stop(true);
     },

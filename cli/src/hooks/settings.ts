@@ -1,23 +1,28 @@
-// settings.ts: the `--settings` file that makes claude call `tether hook <event>`, and the private
-// directory it lives in (with the 0600 endpoint file holding the hook server's port and secret).
+// settings.ts: the `--settings` file that registers tether's hooks with claude, and the private
+// directory it lives in (with the 0600 endpoint file the one command hook reads).
 //
-//   claude ──/bin/sh -c "TETHER_HOOK_FILE=… <bun> <cli/src/main.ts> hook pre-tool-use"──► hook client
-//          ──HTTP 127.0.0.1:<port>, secret header──► runner's hook server
+//   claude ──HTTP POST 127.0.0.1:<port>/hook/<event>, secret header──► runner's hook server
+//          (UserPromptSubmit, Stop, Notification, PreToolUse, PostToolUse, PermissionRequest)
+//   claude ──/bin/sh -c "TETHER_HOOK_FILE=… <tether> hook session-start"──► hook client ──► same server
+//          (SessionStart: claude runs only command hooks for it)
 //
-// The command is absolute (the running Bun and this checkout's main.ts), so it works without
-// `tether` on PATH. The secret is in a file, not on the command line, so `ps` never shows it.
-// Invariant: nothing is written outside the private dir; remove() deletes all of it.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// No process starts per tool call. PermissionRequest is the approval hook: claude calls it only
+// when it would show its own permission dialog (its mode and the user's rules decide), so tether
+// never re-decides a policy. Headless sessions get their permission questions over stream-json
+// (`can_use_tool`) instead, so they register no PermissionRequest hook (`permissionHook: false`).
+// Invariant: nothing is written outside the private dir (0700, files 0600); remove() deletes all of it.
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { HOOK_EVENTS, HOOK_FILE_ENV, type HookEndpoint, type HookEventArg } from './events.ts';
+import { COMMAND_HOOK_EVENTS, HOOK_EVENTS, HOOK_FILE_ENV, HOOK_SECRET_HEADER, type HookEndpoint, type HookEventArg } from './events.ts';
 
-/** PreToolUse waits for a person (phone or desk) to decide; claude's default (600 s) would deny a
- *  request the user answers after ten minutes away. One day: the hook itself never hangs (it fails
- *  closed when the runner goes away), so this only bounds a human's thinking time. */
-const PRE_TOOL_USE_TIMEOUT_S = 86_400;
+/** PermissionRequest waits for a person (phone or desk); one day only bounds a human's thinking
+ *  time. Claude's own dialog stays at the desk meanwhile, and a desk answer wins at once. */
+const PERMISSION_TIMEOUT_S = 86_400;
 /** The other hooks only post a fact to the loopback runner; 30 s is generous for that. */
 const FACT_HOOK_TIMEOUT_S = 30;
+/** Events whose settings entry takes a tool matcher. */
+const TOOL_EVENTS: ReadonlySet<HookEventArg> = new Set(['pre-tool-use', 'post-tool-use', 'permission-request']);
 
 export type HookSettingsDir = {
   dir: string;
@@ -30,36 +35,45 @@ function shellQuote(value: string): string {
   return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The absolute `tether` entry point of this checkout (cli/src/main.ts). */
-export function defaultTetherEntry(): string {
-  return resolve(import.meta.dirname, '..', 'main.ts');
+/** How this tether is started again: the running Bun with this checkout's main.ts, or, in a
+ *  single-file build where main.ts is not on disk, the executable itself. */
+export function defaultTetherCommand(): string[] {
+  const entry = resolve(import.meta.dirname, '..', 'main.ts');
+  return existsSync(entry) ? [process.execPath, entry] : [process.execPath];
 }
 
-export function hookCommand(options: { event: HookEventArg; endpointPath: string; bunPath?: string; entry?: string }): string {
-  const bun = options.bunPath ?? process.execPath;
-  const entry = options.entry ?? defaultTetherEntry();
-  return `${HOOK_FILE_ENV}=${shellQuote(options.endpointPath)} ${shellQuote(bun)} ${shellQuote(entry)} hook ${options.event}`;
+export function hookCommand(options: { event: HookEventArg; endpointPath: string; tether?: string[] }): string {
+  const tether = (options.tether ?? defaultTetherCommand()).map(shellQuote).join(' ');
+  return `${HOOK_FILE_ENV}=${shellQuote(options.endpointPath)} ${tether} hook ${options.event}`;
 }
 
-export function buildHookSettings(options: { endpointPath: string; bunPath?: string; entry?: string }): Record<string, unknown> {
+export function buildHookSettings(options: {
+  endpoint: HookEndpoint;
+  endpointPath: string;
+  /** Register the PermissionRequest hook (PTY sessions); headless asks over stream-json instead. */
+  permissionHook?: boolean;
+  tether?: string[];
+}): Record<string, unknown> {
   const hooks: Record<string, unknown[]> = {};
   for (const [arg, name] of Object.entries(HOOK_EVENTS) as Array<[HookEventArg, string]>) {
-    const command = hookCommand({ ...options, event: arg });
-    const timeout = arg === 'pre-tool-use' ? PRE_TOOL_USE_TIMEOUT_S : FACT_HOOK_TIMEOUT_S;
-    const entry = { type: 'command', command, timeout };
-    hooks[name] = arg === 'pre-tool-use' || arg === 'post-tool-use' ? [{ matcher: '*', hooks: [entry] }] : [{ hooks: [entry] }];
+    if (arg === 'permission-request' && options.permissionHook === false) continue;
+    const timeout = arg === 'permission-request' ? PERMISSION_TIMEOUT_S : FACT_HOOK_TIMEOUT_S;
+    const entry = COMMAND_HOOK_EVENTS.has(arg)
+      ? { type: 'command', command: hookCommand({ event: arg, endpointPath: options.endpointPath, ...(options.tether ? { tether: options.tether } : {}) }), timeout }
+      : { type: 'http', url: `http://127.0.0.1:${options.endpoint.port}/hook/${arg}`, headers: { [HOOK_SECRET_HEADER]: options.endpoint.secret }, timeout };
+    hooks[name] = TOOL_EVENTS.has(arg) ? [{ matcher: '*', hooks: [entry] }] : [{ hooks: [entry] }];
   }
   return { hooks };
 }
 
 /** Creates the private dir (0700) with settings.json and the endpoint file (0600). */
-export function writeHookSettings(options: { endpoint: HookEndpoint; bunPath?: string; entry?: string }): HookSettingsDir {
+export function writeHookSettings(options: { endpoint: HookEndpoint; permissionHook?: boolean; tether?: string[] }): HookSettingsDir {
   const dir = mkdtempSync(join(tmpdir(), 'tether-hooks-'));
   chmodSync(dir, 0o700);
   const endpointPath = join(dir, 'endpoint.json');
   writeFileSync(endpointPath, JSON.stringify(options.endpoint), { mode: 0o600 });
   const settingsPath = join(dir, 'settings.json');
-  const settings = buildHookSettings({ endpointPath, bunPath: options.bunPath, entry: options.entry });
+  const settings = buildHookSettings({ ...options, endpointPath });
   writeFileSync(settingsPath, JSON.stringify(settings, null, 2), { mode: 0o600 });
   return {
     dir,

@@ -1,97 +1,124 @@
-// approvals.ts: one PreToolUse call turned into a decision, asked of the hub and the desk at once.
+// approvals.ts: a question claude itself decided to ask (a tool permission, AskUserQuestion, a plan)
+// forwarded to the hub, where the first answer wins: a phone, a tab, `tether answer`, or the desk in
+// claude's own dialog.
 //
-//   hook ──► decideToolUse ──allow──► {"permissionDecision":"allow"}
-//                          ──defer──► {} (no hub: claude's own dialog at the desk, never a silent allow)
-//                          ──ask-hub──► approval:request ─► first of:
-//                                         hub approval:answered (phone, tether answer) ─► allow/deny JSON
-//                                         desk panel key ─► approval:desk-answer (hub confirms who won)
-//                                         desk [c] ─► claude's own dialog / picker (hub: answered at desk)
-//                                         hook cancelled (Esc, killed) ─► approval:withdraw, deny
+//   PTY:      claude ──PermissionRequest (HTTP hook)──► ask() ──approval:request──► hub
+//             claude draws its own dialog at the desk at the same time.
+//   headless: claude ──stream-json can_use_tool──► ask() (no desk: the hub is the only one asked)
 //
-// Invariant: each request settles once, from one side; the other side is cleared at once (the
-// panel closes; the hub broadcasts approval:resolved). When the desk and the phone answer at the
-// same moment the hub's order decides, and the runner uses the hub's winner.
+//   first of:  hub approval:answered ─► claude's decision (allow + updatedInput/updatedPermissions, deny + message)
+//              the desk answered claude's dialog ─► approval:desk-answer (answer null: "Claude's dialog"),
+//                  then approval:dialog-outcome once the transcript says what was chosen
+//              the caller went away (claude exited) ─► approval:withdraw
+//
+// claude's modes and the user's settings rules decide *when* anyone is asked; nothing here re-decides
+// that. Invariant: never allow silently. When the hub cannot take a request, ask() returns null: in a
+// PTY claude's own dialog stays at the desk; headless, the caller denies (nobody else could answer).
 import { hostname } from 'node:os';
-import { requestKindForTool, type Answer, type PendingRequest, type PermissionMode, type RequestKind } from '@tether/shared';
-import { decideToolUse } from '../policy/decide.ts';
-import type { SessionRules } from '../policy/rules.ts';
+import { requestKindForTool, type Answer, type PendingRequest, type RequestKind, type SessionRule } from '@tether/shared';
 import type { HubLink } from '../hub-link/link.ts';
-import type { DeskChoice, DeskPrompt } from './desk-prompt.ts';
+import type { PromptState } from '../screen/prompt-state.ts';
+
+/** claude's permission-update entry (its hooks reference: `updatedPermissions`). */
+export type PermissionUpdate = {
+  type: 'addRules';
+  rules: Array<{ toolName: string; ruleContent?: string }>;
+  behavior: 'allow';
+  destination: 'session';
+};
+
+/** What claude is told: the same shape for the PermissionRequest hook's `decision` and for a
+ *  stream-json `can_use_tool` response. */
+export type Verdict =
+  | { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: PermissionUpdate[] }
+  | { behavior: 'deny'; message: string };
 
 export type Approvals = {
-  decide(options: { payload: Record<string, unknown>; signal: AbortSignal }): Promise<Record<string, unknown>>;
+  /** PreToolUse: the call's id, which a PermissionRequest payload lacks (matched by tool and input). */
+  toolStarted(payload: Record<string, unknown>): void;
+  /** Asks the hub; resolves with claude's decision, or null when nobody but claude's own UI can answer. */
+  ask(options: { toolName: string; toolInput: Record<string, unknown>; toolUseId?: string | null; signal: AbortSignal }): Promise<Verdict | null>;
   answered(options: { requestId: string; answer: Answer }): void;
   /** The hub link came back: re-send what still waits (the hub may have withdrawn it meanwhile). */
   reconnected(): void;
-  /** A tool result from the transcript: for a request the desk took to claude's own dialog, it says
-   *  how the dialog was answered, which the hub's audit then records. */
+  /** A tool's result (transcript, PostToolUse): settles a request the desk answered in claude's dialog. */
   toolResult(options: { toolUseId: string; rejected: boolean }): void;
+  /** The PTY screen's state: a dialog that gives way to the input box while a request waits was
+   *  answered at the desk. Not called for headless sessions (no desk). */
+  screen(kind: PromptState['kind']): void;
   stop(): void;
 };
 
-type Outcome =
-  | { from: 'hub'; answer: Answer }
-  | { from: 'desk'; choice: DeskChoice }
-  | { from: 'cancel' };
+type Outcome = { from: 'hub'; answer: Answer } | { from: 'desk'; decision: 'allow' | 'deny' | null } | { from: 'cancel' };
 
-type Waiting = { request: PendingRequest; settle: (outcome: Outcome) => void };
+type Waiting = { request: PendingRequest; settle: (outcome: Outcome) => void; sawDialog: boolean };
 
 const DEFAULT_DENY: Record<RequestKind, string> = {
   permission: 'The user denied this tool call.',
   question: 'The user declined to answer.',
   plan: 'The user wants to keep planning.',
 };
+/** claude drops its hook request when the desk presses Esc in the dialog, a moment before the
+ *  transcript records the rejection: this long the runner waits for that record before it takes the
+ *  drop for claude going away (withdrawn). */
+const CANCEL_GRACE_MS = 1_500;
+const CANCEL_POLL_MS = 50;
+/** PreToolUse calls remembered for matching a PermissionRequest to its tool_use_id. */
+const MAX_RECENT_CALLS = 64;
 
-function decision(kind: 'allow' | 'deny' | 'ask', reason: string, updatedInput?: Record<string, unknown>): Record<string, unknown> {
+/** claude's rule for "allow for this session": the tool, one exact Bash command, or `prefix:*`. */
+export function sessionRuleUpdate(options: { rule: SessionRule; toolName: string; toolInput: Record<string, unknown> }): PermissionUpdate[] {
+  const { rule, toolName, toolInput } = options;
+  const command = typeof toolInput.command === 'string' ? toolInput.command.trim() : '';
+  const entry = (() => {
+    switch (rule.kind) {
+      case 'tool':
+        return { toolName };
+      case 'bash-exact':
+        return command ? { toolName: 'Bash', ruleContent: command } : null;
+      case 'bash-prefix':
+        return { toolName: 'Bash', ruleContent: `${rule.prefix.replace(/:\*$/, '').trim()}:*` };
+      default: {
+        const never: never = rule;
+        return never;
+      }
+    }
+  })();
+  return entry ? [{ type: 'addRules', rules: [entry], behavior: 'allow', destination: 'session' }] : [];
+}
+
+/** The verdict an answer from the hub stands for. */
+export function verdictFor(options: { request: PendingRequest; answer: Answer }): Verdict {
+  const { request, answer } = options;
+  if (answer.decision === 'deny') return { behavior: 'deny', message: answer.reason?.trim() || DEFAULT_DENY[request.kind] };
   return {
-    hookSpecificOutput: {
-      hookEventName: 'PreToolUse',
-      permissionDecision: kind,
-      permissionDecisionReason: reason,
-      ...(updatedInput ? { updatedInput } : {}),
-    },
+    behavior: 'allow',
+    ...(answer.answers ? { updatedInput: { ...request.toolInput, answers: answer.answers } } : {}),
+    ...(answer.sessionRule ? { updatedPermissions: sessionRuleUpdate({ rule: answer.sessionRule, toolName: request.toolName, toolInput: request.toolInput }) } : {}),
   };
 }
 
-/** The answer a desk key stands for; null = "use claude's own dialog". */
-function deskAnswer(request: PendingRequest, choice: DeskChoice): Answer | null {
-  switch (choice) {
-    case 'allow':
-      return { decision: 'allow', reason: 'allowed at the desk' };
-    case 'allow-session':
-      return { decision: 'allow', reason: 'allowed at the desk for this session', sessionRule: request.toolName === 'Bash' ? { kind: 'bash-exact' } : { kind: 'tool' } };
-    case 'deny':
-      return { decision: 'deny', reason: `${DEFAULT_DENY[request.kind]} (at the desk)` };
-    case 'dialog':
-      return null;
-    default: {
-      const never: never = choice;
-      return never;
-    }
-  }
+function callKey(toolName: string, toolInput: unknown): string {
+  return `${toolName}\u0000${JSON.stringify(toolInput)}`;
 }
 
 export function createApprovals(options: {
   /** Getters: a `--continue` runner learns its session (and opens its link) only at SessionStart. */
   sessionId: () => string;
   link: () => HubLink | null;
-  rules: SessionRules;
-  permissionMode: () => PermissionMode;
-  /** The session's working directory (acceptEdits allows edits inside it). */
-  cwd?: string;
-  /** The user asked for permission bypass when starting the session. */
-  bypassAllowed?: boolean;
-  /** The desk panel, when a person sits at the terminal; null when headless. */
-  desk?: DeskPrompt | null;
   log?: (line: string) => void;
-  /** A plan was approved: claude still draws its own "Exit plan mode?" dialog (see plan-dialog.ts). */
+  /** A plan was approved: claude may still draw its own "Exit plan mode?" dialog (plan-dialog.ts). */
   onPlanApproved?: () => void;
 }): Approvals {
   const waiting = new Map<string, Waiting>();
-  /** Requests the desk took to claude's own dialog, by tool_use id, until their tool result shows up. */
+  /** Requests the desk answered in claude's dialog, by tool_use id, until their result says how. */
   const inDialog = new Map<string, string>();
+  const recentCalls = new Map<string, string>();
+  /** Tool results seen lately, by tool_use id: one can arrive while a desk answer is being reported. */
+  const recentResults = new Map<string, 'allow' | 'deny'>();
   const device = `desk@${hostname()}`.slice(0, 100);
   const log = options.log ?? (() => {});
+  let stopped = false;
 
   /** Sends the request; a request the hub withdrew while we were away is re-asked under a new id. */
   const send = async (link: HubLink, entry: Waiting): Promise<boolean> => {
@@ -107,37 +134,35 @@ export function createApprovals(options: {
     return !!ack?.ok;
   };
 
-  const toDecision = (request: PendingRequest, answer: Answer | null, toolInput: Record<string, unknown>): Record<string, unknown> => {
-    if (!answer) {
-      // The desk chose claude's own UI: a permission dialog (ask) or the picker / plan dialog ({}).
-      return request.kind === 'permission' ? decision('ask', 'tether: answer here at the desk') : {};
+  const reportDialogOutcome = (requestId: string, decision: 'allow' | 'deny') => {
+    log(`approval ${requestId}: answered in claude's dialog at the desk: ${decision}`);
+    // Best effort: the audit keeps "Claude's dialog" without the choice if the hub is away now.
+    void options.link()?.request('approval:dialog-outcome', { sessionId: options.sessionId(), requestId, decision });
+  };
+
+  const settleDesk = (entry: Waiting, decision: 'allow' | 'deny' | null) => entry.settle({ from: 'desk', decision });
+  /** The tool result of `toolUseId` once the transcript has it, or null after `ms`. */
+  const resultWithin = async (o: { toolUseId: string; ms: number }): Promise<'allow' | 'deny' | null> => {
+    const deadline = Date.now() + o.ms;
+    for (;;) {
+      const seen = recentResults.get(o.toolUseId);
+      if (seen || Date.now() >= deadline || stopped) return seen ?? null;
+      await new Promise((resolve) => setTimeout(resolve, CANCEL_POLL_MS));
     }
-    if (answer.decision === 'deny') return decision('deny', answer.reason?.trim() || DEFAULT_DENY[request.kind]);
-    if (answer.sessionRule) options.rules.addFromAnswer({ rule: answer.sessionRule, toolName: request.toolName, toolInput });
-    const updatedInput = answer.answers ? { ...toolInput, answers: answer.answers } : undefined;
-    if (request.kind === 'plan') options.onPlanApproved?.();
-    return decision('allow', answer.reason ?? 'allowed from tether', updatedInput);
   };
 
   return {
-    decide: async ({ payload, signal }) => {
-      const toolName = typeof payload.tool_name === 'string' ? payload.tool_name : '';
-      const toolInput = payload.tool_input && typeof payload.tool_input === 'object' ? (payload.tool_input as Record<string, unknown>) : {};
-      const mode = typeof payload.permission_mode === 'string' ? (payload.permission_mode as PermissionMode) : options.permissionMode();
-      const cwd = typeof payload.cwd === 'string' ? payload.cwd : options.cwd;
-      const link = options.link();
-      const verdict = decideToolUse({
-        toolName,
-        toolInput,
-        permissionMode: mode,
-        rules: options.rules,
-        hubConnected: !!link?.connected(),
-        ...(cwd ? { cwd } : {}),
-        bypassAllowed: options.bypassAllowed ?? false,
-      });
-      if (verdict.kind === 'allow') return decision('allow', `tether: ${verdict.reason}`);
-      if (verdict.kind === 'defer' || !link) return {};
+    toolStarted: (payload) => {
+      if (typeof payload.tool_name !== 'string' || typeof payload.tool_use_id !== 'string') return;
+      const key = callKey(payload.tool_name, payload.tool_input ?? {});
+      recentCalls.delete(key);
+      recentCalls.set(key, payload.tool_use_id);
+      if (recentCalls.size > MAX_RECENT_CALLS) recentCalls.delete(recentCalls.keys().next().value!);
+    },
 
+    ask: async ({ toolName, toolInput, toolUseId, signal }) => {
+      const link = options.link();
+      if (!link) return null;
       let settle!: (outcome: Outcome) => void;
       const settled = new Promise<Outcome>((resolve) => {
         let done = false;
@@ -154,50 +179,53 @@ export function createApprovals(options: {
           kind: requestKindForTool(toolName),
           toolName,
           toolInput,
-          toolUseId: typeof payload.tool_use_id === 'string' ? payload.tool_use_id : null,
+          toolUseId: toolUseId ?? recentCalls.get(callKey(toolName, toolInput)) ?? null,
           createdAt: Date.now(),
         },
         settle,
+        sawDialog: false,
       };
+      // Waiting before it is sent, so a desk answer given meanwhile is seen.
       waiting.set(entry.request.id, entry);
-      if (!(await send(link, entry))) {
-        waiting.delete(entry.request.id);
-        return {}; // the hub could not take it: claude asks at the desk
-      }
       const onCancel = () => settle({ from: 'cancel' });
       if (signal.aborted) onCancel();
       signal.addEventListener('abort', onCancel);
-      const deskClosed = new AbortController();
-      if (options.desk) {
-        void options.desk.ask({ request: entry.request, signal: deskClosed.signal }).then((choice) => {
-          if (choice) settle({ from: 'desk', choice });
-        });
+      const sent = await send(link, entry);
+      if (!sent) {
+        signal.removeEventListener('abort', onCancel);
+        waiting.delete(entry.request.id);
+        log(`approval for ${toolName}: the hub did not take it; claude's own prompt decides`);
+        return null;
       }
-      const outcome = await settled;
-      deskClosed.abort(); // the panel clears at once, whoever answered
+      let outcome = await settled;
       signal.removeEventListener('abort', onCancel);
+      if (outcome.from === 'cancel' && entry.request.toolUseId) {
+        const decided = await resultWithin({ toolUseId: entry.request.toolUseId, ms: CANCEL_GRACE_MS });
+        if (decided) outcome = { from: 'desk', decision: decided };
+      }
       waiting.delete(entry.request.id);
-      const request = entry.request;
+      const { request } = entry;
 
       switch (outcome.from) {
         case 'cancel':
-          void link.request('approval:withdraw', { sessionId: options.sessionId(), requestId: request.id, reason: 'cancelled at the desk' });
-          return decision('deny', 'tether: the request was cancelled');
-        case 'hub':
-          return toDecision(request, outcome.answer, toolInput);
+          void link.request('approval:withdraw', { sessionId: options.sessionId(), requestId: request.id, reason: 'claude stopped waiting' });
+          return null;
+        case 'hub': {
+          const verdict = verdictFor({ request, answer: outcome.answer });
+          if (request.kind === 'plan' && verdict.behavior === 'allow') options.onPlanApproved?.();
+          return verdict;
+        }
         case 'desk': {
-          const answer = deskAnswer(request, outcome.choice);
-          const ack = await link.request('approval:desk-answer', { sessionId: options.sessionId(), requestId: request.id, answer, device });
-          if (ack?.ok && !ack.won) {
-            // Someone else answered first on the hub: theirs stands.
-            const theirs = ack.resolution.answer;
-            log(`approval ${request.id}: the desk answered after ${ack.resolution.answeredBy ?? 'the hub'}; using their answer`);
-            if (ack.resolution.outcome === 'withdrawn' || !theirs) return decision('deny', 'tether: the request was withdrawn');
-            return toDecision(request, theirs, toolInput);
+          // claude already acted on the desk's answer and ignores ours: clear every phone now, and
+          // fill in the choice once it is known.
+          const ack = await link.request('approval:desk-answer', { sessionId: options.sessionId(), requestId: request.id, answer: null, device });
+          if (ack?.ok && !ack.won) log(`approval ${request.id}: ${ack.resolution.answeredBy ?? 'the hub'} answered as the desk did; claude took the desk's answer`);
+          if (ack?.ok && ack.won) {
+            const decision = outcome.decision ?? (request.toolUseId ? recentResults.get(request.toolUseId) : undefined);
+            if (decision) reportDialogOutcome(request.id, decision);
+            else if (request.toolUseId) inDialog.set(request.toolUseId, request.id);
           }
-          if (!ack?.ok) log(`approval ${request.id}: hub did not confirm the desk answer (${ack ? ack.error : 'no ack'}); the desk decides`);
-          if (ack?.ok && answer === null && request.toolUseId) inDialog.set(request.toolUseId, request.id);
-          return toDecision(request, answer, toolInput);
+          return null;
         }
         default: {
           const never: never = outcome;
@@ -205,22 +233,37 @@ export function createApprovals(options: {
         }
       }
     },
+
     answered: ({ requestId, answer }) => waiting.get(requestId)?.settle({ from: 'hub', answer }),
+
     toolResult: ({ toolUseId, rejected }) => {
+      const decision = rejected ? 'deny' : 'allow';
+      recentResults.set(toolUseId, decision);
+      if (recentResults.size > MAX_RECENT_CALLS) recentResults.delete(recentResults.keys().next().value!);
+      for (const entry of waiting.values()) {
+        if (entry.request.toolUseId === toolUseId) settleDesk(entry, decision);
+      }
       const requestId = inDialog.get(toolUseId);
       if (!requestId) return;
       inDialog.delete(toolUseId);
-      const decision = rejected ? 'deny' : 'allow';
-      log(`approval ${requestId}: answered in claude's dialog at the desk: ${decision}`);
-      // Best effort: the audit keeps "claude's dialog" without the choice if the hub is away now.
-      void options.link()?.request('approval:dialog-outcome', { sessionId: options.sessionId(), requestId, decision });
+      reportDialogOutcome(requestId, decision);
     },
+
+    screen: (kind) => {
+      for (const entry of waiting.values()) {
+        if (kind === 'dialog') entry.sawDialog = true;
+        else if (entry.sawDialog && (kind === 'busy' || kind === 'ready')) settleDesk(entry, null);
+      }
+    },
+
     reconnected: () => {
       const link = options.link();
       if (!link) return;
       for (const entry of [...waiting.values()]) void send(link, entry);
     },
+
     stop: () => {
+      stopped = true;
       for (const entry of waiting.values()) entry.settle({ from: 'cancel' });
       waiting.clear();
     },

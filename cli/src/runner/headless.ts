@@ -5,7 +5,8 @@
 //
 //   hub prompt:deliver ─► queue ─(one turn at a time)─► stdin {"type":"user",…} ─► claude -p
 //   claude stdout: control_response(initialize) = ready · system init = claude session id · result = turn over
-//   hooks ─► session-core: status, transcript path, approvals      transcript ─► chat ─► hub
+//   claude control_request can_use_tool ─► approvals (hub)   hooks ─► session-core: status, transcript path
+//   transcript ─► chat ─► hub
 //
 // Ready = claude answered the stream-json `initialize` control request (it prints nothing else before
 // the first prompt); exiting before that is a failed session with claude's stderr as the reason.
@@ -106,7 +107,35 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
       },
     },
   });
-  const approvals = core.createApprovals({ bypassAllowed: core.plan.bypass, desk: null });
+  const approvals = core.createApprovals({});
+  /** can_use_tool requests in flight, so claude's control_cancel_request can withdraw one. */
+  const asking = new Map<string, AbortController>();
+  /** claude asks over stream-json (`--permission-prompt-tool stdio`) exactly when it would ask a
+   *  person: its mode and the user's rules decide. Headless there is no desk, so when the hub
+   *  cannot take the question, the answer is no (plain `claude -p` denies too). */
+  const canUseTool = async (requestId: string, request: Record<string, unknown>) => {
+    const toolName = typeof request.tool_name === 'string' ? request.tool_name : '';
+    const toolInput = request.input && typeof request.input === 'object' && !Array.isArray(request.input) ? (request.input as Record<string, unknown>) : {};
+    const cancel = new AbortController();
+    asking.set(requestId, cancel);
+    const verdict = await approvals.ask({
+      toolName,
+      toolInput,
+      toolUseId: typeof request.tool_use_id === 'string' ? request.tool_use_id : null,
+      signal: cancel.signal,
+    });
+    asking.delete(requestId);
+    if (cancel.signal.aborted) return;
+    const response = !verdict
+      ? { behavior: 'deny', message: 'tether: nobody could be asked (the hub did not take the request)' }
+      : verdict.behavior === 'allow'
+        ? { ...verdict, updatedInput: verdict.updatedInput ?? toolInput }
+        : verdict;
+    writeLine({ type: 'control_response', response: { subtype: 'success', request_id: requestId, response } });
+  };
+  core.onCleanup(() => {
+    for (const cancel of asking.values()) cancel.abort();
+  });
 
   // ---- claude binary, hooks (transcript as the PTY runner; turns end on `result`, not Stop) and settings
   const { binary, plan } = await core.prepareLaunch({
@@ -119,7 +148,7 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
       },
     },
   });
-  const args = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', ...plan.args];
+  const args = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--permission-prompt-tool', 'stdio', ...plan.args];
 
   // ---- claude
   let proc: ReturnType<typeof Bun.spawn<'pipe', 'pipe', 'pipe'>>;
@@ -156,7 +185,13 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
       log(`claude stdout (not JSON): ${line.slice(0, 200)}`);
       return;
     }
-    if (msg.type === 'control_response') {
+    if (msg.type === 'control_request') {
+      const request = msg.request as Record<string, unknown> | undefined;
+      if (typeof msg.request_id === 'string' && request?.subtype === 'can_use_tool') void canUseTool(msg.request_id, request);
+      else log(`claude control request not handled: ${String(request?.subtype)}`);
+    } else if (msg.type === 'control_cancel_request') {
+      if (typeof msg.request_id === 'string') asking.get(msg.request_id)?.abort();
+    } else if (msg.type === 'control_response') {
       const response = msg.response as { request_id?: string; subtype?: string; error?: string } | undefined;
       if (response?.request_id === initId && !ready) {
         if (response.subtype !== 'success') {

@@ -23,7 +23,6 @@ import { attachLocalTerminal, DEFAULT_SIZE, type LocalTerminal } from '../pty/lo
 import { createScreenModel } from '../screen/screen.ts';
 import type { PromptState } from '../screen/prompt-state.ts';
 import { createPromptQueue } from './prompt-queue.ts';
-import { createDeskPrompt } from './desk-prompt.ts';
 import { confirmPlanDialog } from './plan-dialog.ts';
 import { loadResumeState } from './resume-state.ts';
 import { createTerminalStream, type TerminalStream } from './terminal-stream.ts';
@@ -169,12 +168,8 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   };
   core.onCleanup(() => identityTimer && clearTimeout(identityTimer));
   if (!continuing) settleIdentity('known at start');
-  // The desk's answer panel sits between the PTY and the desk terminal (see desk-prompt.ts).
-  const deskPrompt = createDeskPrompt({ screen, write: (data) => desk?.write(data), forward: (data) => pty?.write(data) });
-  core.onCleanup(() => deskPrompt.stop());
+  // The desk answers in claude's own dialog; approvals notice it on the screen (approvals.screen).
   const approvals = core.createApprovals({
-    bypassAllowed: core.plan.bypass || options.userArgs.includes('--allow-dangerously-skip-permissions'),
-    desk: options.desk === 'attached' ? deskPrompt : null,
     onPlanApproved: () => {
       const confirm = confirmPlanDialog({ screen, write: (data) => pty?.write(data) });
       core.onCleanup(() => confirm.stop());
@@ -198,7 +193,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       },
     },
   });
-  if (plan.bypass) log('permission bypass requested by the user: tool calls are not sent for approval');
+  if (plan.bypass) log('permission bypass requested by the user: claude asks nobody, so nothing reaches the hub');
 
   // ---- the desk and the PTY
   let statusWatch: ClaudeStatusWatch | null = null;
@@ -254,6 +249,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       if (!ready && !identitySettled && text.includes(TRUST_TEXT)) settleIdentity('trust dialog');
       if (!ready) trust.check(text);
       followSuspend(text);
+      approvals.screen(promptState.kind);
       if (!ready && promptState.kind !== 'starting') {
         ready = true;
         readyAt = Date.now();
@@ -268,12 +264,9 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     desk = attachLocalTerminal({
       onInput: (data) => {
         if (isDeskKeystroke(data)) controller.set('desk');
-        deskPrompt.input(data);
+        pty?.write(data);
       },
-      onResize: (next) => {
-        resizePty(next);
-        deskPrompt.resized();
-      },
+      onResize: (next) => resizePty(next),
       onSignal: (signal) => {
         log(`got ${signal}: stopping claude`);
         pty?.kill(signal === 'SIGHUP' ? 'SIGHUP' : 'SIGTERM');
@@ -306,7 +299,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   const deskDecoder = new TextDecoder();
   pty.onData(({ data, offset }) => {
     screen.write(data);
-    if (desk) deskPrompt.output(deskDecoder.decode(data, { stream: true }));
+    if (desk) desk.write(deskDecoder.decode(data, { stream: true }));
     stream?.data({ data, offset });
     bytesSinceCheck += data.length;
     if (!checkTimer) checkTimer = setTimeout(checkScreen, 16);

@@ -15,19 +15,18 @@
 // for the outbox; everything registered with onCleanup is released on every exit path, last first.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { isFinalStatus, type PermissionMode, type SessionPatch, type SessionRegistration, type SessionStatus } from '@tether/shared';
+import { isFinalStatus, PermissionModeSchema, type PermissionMode, type SessionPatch, type SessionRegistration, type SessionStatus } from '@tether/shared';
 import { findClaudeBinary } from '../claude/find-binary.ts';
 import { buildLaunchArgs, type LaunchPlan } from '../claude/launch-args.ts';
 import { buildClaudeEnv } from '../claude/env.ts';
 import { startHookServer, type HookRequest } from '../hooks/server.ts';
 import { writeHookSettings, type HookSettingsDir } from '../hooks/settings.ts';
-import { createSessionRules } from '../policy/rules.ts';
 import { openOutbox, type Outbox } from '../hub-link/outbox.ts';
 import { connectHubLink, type HubCommandHandlers, type HubLink } from '../hub-link/link.ts';
 import { tailTranscript, TRANSCRIPT_POLL_MS, type TranscriptTail } from '../transcript/tail.ts';
 import { isRejectedToolResult, parseTranscriptLines } from '../transcript/parse.ts';
 import { subagentDirFor, tailSubagents, type SubagentTails } from '../transcript/subagents.ts';
-import { createApprovals, type Approvals } from './approvals.ts';
+import { createApprovals, type Approvals, type Verdict } from './approvals.ts';
 import { createControllerTracker } from './controller.ts';
 import { loadResumeState, saveResumeState, type ResumeState } from './resume-state.ts';
 import { createSessionTitle } from './session-title.ts';
@@ -41,6 +40,9 @@ const APPEND_CHUNK = 100;
 const FAILURE_CONTEXT_ROWS = 8;
 /** A failure reason is a label on the hub (MAX_LABEL_CHARS in shared/src/limits.ts); longer is refused. */
 const REASON_MAX_CHARS = 500;
+/** A hook can run a moment before claude appends the line it reports; the transcript is read again
+ *  this long after each hook. */
+const TRANSCRIPT_LATE_WRITE_MS = 40;
 
 export class RunnerStartError extends Error {}
 
@@ -76,7 +78,14 @@ export type SessionHooks = {
   /** SessionStart named the transcript (`source`: startup, resume, clear, compact). */
   onTranscript: (path: string, source: string) => void;
   onStop?: () => void;
+  /** PreToolUse (`start`) and PostToolUse (`end`) of any tool call. */
+  onToolEvent?: (event: { phase: 'start' | 'end'; payload: Record<string, unknown> }) => void;
 };
+
+/** The PermissionRequest hook's answer for a verdict. */
+function permissionDecision(verdict: Verdict): Record<string, unknown> {
+  return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: verdict } };
+}
 
 /** "claude exited (code 1) before its prompt appeared:\n<the last context lines>". */
 export function describeEarlyExit(options: { exitCode: number; signal: string | null; before: string; lines: string[] }): string {
@@ -168,7 +177,13 @@ export function createSessionCore(init: {
     state.status = next;
     patch({ status: next });
   };
-  const rules = createSessionRules();
+  /** Every hook payload names claude's current mode: the desk may have cycled it (Shift+Tab). */
+  const followMode = (payload: Record<string, unknown>) => {
+    const parsed = PermissionModeSchema.safeParse(payload.permission_mode);
+    if (!parsed.success || parsed.data === state.permissionMode) return;
+    state.permissionMode = parsed.data;
+    patch({ permissionMode: state.permissionMode });
+  };
 
   // ---- hub link (optional; never fatal)
   const startLink = (o: { commands: HubCommandHandlers; onConnected: () => void }) => {
@@ -279,8 +294,16 @@ export function createSessionCore(init: {
     }
     cleanups.push(() => tail?.stop());
     cleanups.push(() => subagents?.stop());
+    /** claude wrote to the transcript just before this hook (a prompt, a tool result, a reply):
+     *  read now rather than at the next fallback poll, and once more for lines written just after. */
+    const readTranscriptSoon = () => {
+      tail?.poke();
+      const again = setTimeout(() => tail?.poke(), TRANSCRIPT_LATE_WRITE_MS);
+      again.unref?.();
+    };
     const onHook = async (request: HookRequest): Promise<Record<string, unknown>> => {
       const p = request.payload;
+      followMode(p);
       switch (request.event) {
         case 'session-start': {
           o.hooks.onSessionStart?.(p);
@@ -297,21 +320,31 @@ export function createSessionCore(init: {
         }
         case 'user-prompt-submit':
           setStatus('thinking');
+          readTranscriptSoon();
           return {};
         case 'stop':
+          readTranscriptSoon();
           o.hooks.onStop?.();
           return {};
         case 'notification':
           if (p.notification_type === 'permission_prompt') setStatus('waiting');
           return {};
         case 'pre-tool-use':
-          if (typeof p.permission_mode === 'string' && p.permission_mode !== state.permissionMode) {
-            state.permissionMode = p.permission_mode as PermissionMode;
-            patch({ permissionMode: state.permissionMode });
-          }
-          return o.approvals.decide({ payload: p, signal: request.signal });
+          o.approvals.toolStarted(p);
+          o.hooks.onToolEvent?.({ phase: 'start', payload: p });
+          return {};
+        case 'permission-request': {
+          const toolName = typeof p.tool_name === 'string' ? p.tool_name : '';
+          const toolInput = p.tool_input && typeof p.tool_input === 'object' && !Array.isArray(p.tool_input) ? (p.tool_input as Record<string, unknown>) : {};
+          const verdict = await o.approvals.ask({ toolName, toolInput, signal: request.signal });
+          // null: claude's own dialog (already at the desk) decides; nothing is allowed silently.
+          return verdict ? permissionDecision(verdict) : {};
+        }
         case 'post-tool-use':
           if (state.status === 'waiting') setStatus('thinking');
+          if (typeof p.tool_use_id === 'string') o.approvals.toolResult({ toolUseId: p.tool_use_id, rejected: false });
+          o.hooks.onToolEvent?.({ phase: 'end', payload: p });
+          readTranscriptSoon();
           return {};
         default: {
           const never: never = request.event;
@@ -323,7 +356,7 @@ export function createSessionCore(init: {
     cleanups.push(() => hookServer.stop());
     let settings: HookSettingsDir;
     try {
-      settings = writeHookSettings({ endpoint: hookServer.endpoint });
+      settings = writeHookSettings({ endpoint: hookServer.endpoint, permissionHook: init.launchKind === 'pty' });
     } catch (error) {
       return failEarly(`could not write the hook settings: ${String(error)}`);
     }
@@ -359,14 +392,11 @@ export function createSessionCore(init: {
     controller,
     link: () => link,
     startLink,
-    /** Approvals with this session's rules, id, link, permission mode and log. */
-    createApprovals(o: Pick<Parameters<typeof createApprovals>[0], 'bypassAllowed' | 'desk' | 'onPlanApproved'>): Approvals {
+    /** Approvals with this session's id, link and log. */
+    createApprovals(o: Pick<Parameters<typeof createApprovals>[0], 'onPlanApproved'>): Approvals {
       const made = createApprovals({
         sessionId: () => state.id,
         link: () => link,
-        rules,
-        permissionMode: () => state.permissionMode,
-        cwd: options.cwd,
         log,
         ...o,
       });

@@ -38,6 +38,8 @@ export interface TranscriptTail {
   offset(): number;
   /** Follow another file from now on (`/clear` starts a new session file). */
   switchTo(path: string, fromOffset?: number): void;
+  /** Read now: claude just said (through a hook) that it wrote something. */
+  poke(): void;
 }
 
 export function tailTranscript(options: TailTranscriptOptions): TranscriptTail {
@@ -182,6 +184,7 @@ export function tailTranscript(options: TailTranscriptOptions): TranscriptTail {
       closeWatch();
     },
     offset: () => offset,
+    poke: () => void tick(),
     switchTo(nextPath: string, fromOffset = 0) {
       if (stopped) return;
       generation++; // a read in flight for the old file delivers nothing
