@@ -1,117 +1,136 @@
-// approvals.bench.ts: what a tool call pays for the approval bridge, measured from the moment the
-// real `tether hook pre-tool-use` process is spawned to the moment its decision is on stdout.
+// approvals.bench.ts: what tether's hooks cost claude, measured from outside claude with the real
+// CLI under a real `tether claude`, a real hub and an auto-answering phone.
 //
-//   spawn bun cli/src/main.ts hook pre-tool-use ─HTTP─► hook server ─► createApprovals
-//     ─► hub-link /cli approval:request ─► hub (in process, real sockets, SQLite)
-//     ─► /web approval:requested ─► auto-answering client ─► approval:answer ─► /cli approval:answered
-//     ─► decision JSON ─► hook stdout  (measured)
+//   fake Messages API ──tool_use──► claude ──PreToolUse (HTTP)──► runner
+//                                         ──PermissionRequest (HTTP)──► runner ─► hub ─► phone (allows at once)
+//                                         ◄── allow ──┘        runs the tool ──► next API request
 //
-// approval_overhead_ms_*: a Bash call answered at once by a connected client (so the number is the
-// bridge's cost, not a person's thinking time). readonly_allow_ms_p50: a Read, allowed by the
-// runner's policy without the hub. Both include the hook process's own start-up, which is most of it.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+// A tool call's cost is the gap between the API request that returned the tool_use and the next one
+// (claude ran the tool and reported it). Samples alternate, in the same session, between a call
+// claude asks about (`touch ask-N.txt`: answered by the phone) and one the user's settings allow
+// (`touch rule-N.txt`, `Bash(touch rule-:*)`... so claude does not ask): the difference is the
+// approval path, hook → hub → phone → claude runs the tool.
+//
+//   approval_overhead_ms_p50/p99: asked gap − median allowed gap, per asked sample.
+//   readonly_allow_ms_p50: a Read with tether's hooks − a Read in a plain claude with no hooks
+//     (median of each; two sessions, run alternately), i.e. what tether adds to a read-only tool.
+//   hook_processes_per_tool_call: hook runs of tool events that claude recorded with a shell command
+//     (not an http:// URL) in its transcript, per tool call; target 0.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { PendingRequest } from '@tether/shared';
-import { startHub } from '../tests/harness/hub.ts';
-import { watchSession } from '../tests/harness/runner.ts';
-import { openOutbox } from '../cli/src/hub-link/outbox.ts';
-import { connectHubLink, type HubLink } from '../cli/src/hub-link/link.ts';
-import { startHookServer } from '../cli/src/hooks/server.ts';
-import { writeHookSettings } from '../cli/src/hooks/settings.ts';
-import { createSessionRules } from '../cli/src/policy/rules.ts';
-import { createApprovals, type Approvals } from '../cli/src/runner/approvals.ts';
+import { startFakeAnthropic, text, toolUse, type FakeAnthropic, type ScriptTurn } from '../tests/fixtures/fake-anthropic/index.ts';
+import { createClaudeSandbox, spawnClaudeInPty, type ClaudeSandbox } from '../tests/harness/claude.ts';
+import { startHub, type HubHandle } from '../tests/harness/hub.ts';
+import { startRunner, watchSession } from '../tests/harness/runner.ts';
 
-/** ≥ 50 samples per the issue; 60 keeps the p99 (the worst sample) meaningful and the run short. */
-const SAMPLES = 60;
-const WARMUP = 5;
-/** A hook that has not printed by then is broken, not slow. */
-const SAMPLE_TIMEOUT_MS = 15_000;
-const CLI_MAIN = resolve(import.meta.dirname, '..', 'cli', 'src', 'main.ts');
+/** Tool calls per kind; 25 + 25 = the issue's 50 tool calls in one session. */
+const CALLS = 25;
+const SESSION_TIMEOUT_MS = 240_000;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
+const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
 
-/** Spawns the hook with `payload` on stdin; resolves with ms from spawn to the decision line. */
-function timeHook(options: { endpointPath: string; payload: Record<string, unknown>; expect: string }): Promise<number> {
-  return new Promise((resolveTime, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, [CLI_MAIN, 'hook', 'pre-tool-use'], {
-      env: { ...process.env, TETHER_HOOK_FILE: options.endpointPath },
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
-    let out = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`hook printed nothing in ${SAMPLE_TIMEOUT_MS} ms`));
-    }, SAMPLE_TIMEOUT_MS);
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      if (!out.includes('\n')) return;
-      const elapsed = performance.now() - started;
-      clearTimeout(timer);
-      const decision = (JSON.parse(out) as { hookSpecificOutput?: { permissionDecision?: string } }).hookSpecificOutput?.permissionDecision;
-      if (decision !== options.expect) reject(new Error(`hook decided ${decision}, expected ${options.expect}: ${out}`));
-      else resolveTime(elapsed);
-    });
-    child.stdin.end(JSON.stringify(options.payload));
-  });
+/** ms from each main request that got turn `i` to the request after it. */
+function toolGaps(fake: FakeAnthropic): Map<number, number> {
+  const main = fake.requests.filter((r) => r.kind === 'main');
+  const gaps = new Map<number, number>();
+  for (let k = 0; k + 1 < main.length; k++) {
+    const turn = main[k]!.turnIndex;
+    if (turn !== undefined) gaps.set(turn, main[k + 1]!.receivedAt - main[k]!.receivedAt);
+  }
+  return gaps;
 }
 
-export async function run(): Promise<Array<{ name: string; value: number; unit: string }>> {
-  const dir = mkdtempSync(join(tmpdir(), 'tether-approvals-bench-'));
-  const hub = await startHub();
-  const sessionId = crypto.randomUUID();
-  const outbox = openOutbox({ dir: join(dir, 'outbox'), sessionId });
-  let approvals: Approvals | null = null;
-  const link: HubLink = connectHubLink({
-    hubUrl: hub.url,
-    token: hub.token,
-    sessionId,
-    outbox,
-    registration: () => ({ id: sessionId, cwd: dir, launchKind: 'pty', status: 'idle' }),
-    commands: { 'approval:answered': ({ requestId, answer }) => approvals?.answered({ requestId, answer }) },
-  });
-  approvals = createApprovals({ sessionId: () => sessionId, link: () => link, rules: createSessionRules(), permissionMode: () => 'default', cwd: dir });
-  const server = startHookServer({ onHook: async (request) => (request.event === 'pre-tool-use' ? approvals!.decide({ payload: request.payload, signal: request.signal }) : {}) });
-  const settings = writeHookSettings({ endpoint: server.endpoint });
-  // The auto-answering client: allows every request as soon as it hears it.
-  const phone = await watchSession({ hub, sessionId });
+function allowInSettings(sandbox: ClaudeSandbox, rules: string[]): void {
+  writeFileSync(join(sandbox.configDir, 'settings.json'), JSON.stringify({ permissions: { allow: rules } }));
+}
+
+/** One tether session: CALLS asked and CALLS rule-allowed Bash calls, alternating, then CALLS Reads. */
+async function tetherSession(hub: HubHandle): Promise<{ asked: number[]; allowed: number[]; reads: number[]; processes: number; toolCalls: number }> {
+  const script: ScriptTurn[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    script.push(toolUse('Bash', { command: `touch ask-${i}.txt`, description: 'asked' }));
+    script.push(toolUse('Bash', { command: `touch rule-${i}.txt`, description: 'allowed by a rule' }));
+  }
+  for (let i = 0; i < CALLS; i++) script.push(toolUse('Read', { file_path: 'notes.txt' }));
+  script.push(text('bench done'));
+  const fake = await startFakeAnthropic({ script });
+  const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
+  writeFileSync(join(sandbox.cwd, 'notes.txt'), 'hello\n');
+  allowInSettings(sandbox, ['Bash(touch rule-:*)', 'Bash(touch rule-*)']);
+  const runner = startRunner({ hub, sandbox, args: ['--permission-mode', 'default'] });
+  const phone = await watchSession({ hub, sessionId: runner.sessionId });
   phone.socket.on('approval:requested', (request: PendingRequest) => {
     phone.socket.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } }, () => {});
   });
-  const bash = { session_id: 'bench', hook_event_name: 'PreToolUse', permission_mode: 'default', cwd: dir, tool_name: 'Bash', tool_input: { command: 'true', description: 'bench' } };
-  const read = { ...bash, tool_name: 'Read', tool_input: { file_path: join(dir, 'x') } };
-  const overhead: number[] = [];
-  const readonly: number[] = [];
   try {
-    await phone.waitFor(() => link.connected(), { what: 'hub link up' });
-    for (let i = 0; i < SAMPLES + WARMUP; i++) {
-      const a = await timeHook({ endpointPath: settings.endpointPath, payload: bash, expect: 'allow' });
-      const b = await timeHook({ endpointPath: settings.endpointPath, payload: read, expect: 'allow' });
-      if (i >= WARMUP) {
-        overhead.push(a);
-        readonly.push(b);
+    await runner.waitForScreen(/❯/);
+    await phone.send('go');
+    await runner.waitForScreen('bench done', { timeoutMs: SESSION_TIMEOUT_MS });
+    const gaps = toolGaps(fake);
+    const pick = (from: number, step: number, count: number) => Array.from({ length: count }, (_, i) => gaps.get(from + i * step)).filter((g): g is number => g !== undefined);
+    let processes = 0;
+    let toolCalls = 0;
+    for (const transcript of sandbox.transcripts()) {
+      for (const line of readFileSync(transcript, 'utf8').split('\n')) {
+        if (!line.includes('"attachment"')) continue;
+        const attachment = (JSON.parse(line) as { attachment?: { type?: string; hookEvent?: string; command?: string } }).attachment;
+        if (attachment?.type !== 'hook_success' || !['PreToolUse', 'PostToolUse', 'PermissionRequest'].includes(attachment.hookEvent ?? '')) continue;
+        if (attachment.hookEvent === 'PreToolUse') toolCalls += 1;
+        if (!attachment.command?.startsWith('http://')) processes += 1;
       }
     }
+    return { asked: pick(0, 2, CALLS), allowed: pick(1, 2, CALLS), reads: pick(2 * CALLS, 1, CALLS), processes, toolCalls };
   } finally {
     phone.stop();
-    approvals.stop();
-    server.stop();
-    settings.remove();
-    link.stop();
-    outbox.destroy();
-    await hub.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await runner.stop();
+    await fake.stop();
+    sandbox.stop();
   }
-  overhead.sort((x, y) => x - y);
-  readonly.sort((x, y) => x - y);
-  const round = (n: number) => Math.round(n * 100) / 100;
-  return [
-    { name: 'approval_overhead_ms_p50', value: round(percentile(overhead, 50)), unit: 'ms' },
-    { name: 'approval_overhead_ms_p99', value: round(percentile(overhead, 99)), unit: 'ms' },
-    { name: 'readonly_allow_ms_p50', value: round(percentile(readonly, 50)), unit: 'ms' },
-  ];
+}
+
+/** The same CALLS Reads in a plain claude with no tether hooks at all. */
+async function plainReads(): Promise<number[]> {
+  const script: ScriptTurn[] = Array.from({ length: CALLS }, () => toolUse('Read', { file_path: 'notes.txt' }));
+  script.push(text('plain done'));
+  const fake = await startFakeAnthropic({ script });
+  const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
+  writeFileSync(join(sandbox.cwd, 'notes.txt'), 'hello\n');
+  const claude = spawnClaudeInPty({ sandbox, args: ['--permission-mode', 'default'], cols: 120, rows: 40 });
+  try {
+    await claude.waitForScreen(/❯/);
+    await claude.submit('go');
+    await claude.waitForScreen(/plain done/, { timeoutMs: SESSION_TIMEOUT_MS });
+    const gaps = toolGaps(fake);
+    return Array.from({ length: CALLS }, (_, i) => gaps.get(i)).filter((g): g is number => g !== undefined);
+  } finally {
+    await claude.stop();
+    await fake.stop();
+    sandbox.stop();
+  }
+}
+
+export async function run(): Promise<Array<{ name: string; value: number; unit: string } & Record<string, unknown>>> {
+  const hub = await startHub();
+  try {
+    // Alternate the two kinds of session so the box's load drifts over both alike.
+    const plainFirst = await plainReads();
+    const session = await tetherSession(hub);
+    const plainAfter = await plainReads();
+    const plain = median([...plainFirst, ...plainAfter]);
+    const allowedMedian = median(session.allowed);
+    const overhead = session.asked.map((gap) => gap - allowedMedian).sort((a, b) => a - b);
+    const round = (n: number) => Math.round(n * 100) / 100;
+    return [
+      { name: 'approval_overhead_ms_p50', value: round(percentile(overhead, 50)), unit: 'ms', samples: overhead.length, asked_gap_ms_p50: round(median(session.asked)), allowed_gap_ms_p50: round(allowedMedian) },
+      { name: 'approval_overhead_ms_p99', value: round(percentile(overhead, 99)), unit: 'ms' },
+      { name: 'readonly_allow_ms_p50', value: round(median(session.reads) - plain), unit: 'ms', tether_read_gap_ms_p50: round(median(session.reads)), plain_read_gap_ms_p50: round(plain) },
+      { name: 'hook_processes_per_tool_call', value: session.toolCalls ? round(session.processes / session.toolCalls) : -1, unit: 'processes', tool_calls: session.toolCalls, processes: session.processes },
+    ];
+  } finally {
+    await hub.stop();
+  }
 }

@@ -4,7 +4,10 @@
 //        ─► hub (in process, real sockets, SQLite) ─► /web message:added ─► measured here
 //
 // One line at a time (the next is appended only after the previous arrived), so each sample is the
-// full path's latency and not queueing behind earlier samples.
+// full path's latency and not queueing behind earlier samples. Samples alternate: half are followed by
+// the read the runner does when claude's hook arrives (UserPromptSubmit, PostToolUse, Stop: poke()),
+// as in a real session (chat_lag_ms_*); the other half rely on fs.watch and the fallback poll alone
+// (chat_lag_unhooked_ms_p99: a line no hook announces).
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +59,7 @@ export async function run(): Promise<Array<{ name: string; value: number; unit: 
     wake?.();
   });
   const lags: number[] = [];
+  const unhooked: number[] = [];
   try {
     for (let i = 0; i < SAMPLES + WARMUP; i++) {
       const uuid = crypto.randomUUID();
@@ -71,6 +75,8 @@ export async function run(): Promise<Array<{ name: string; value: number; unit: 
       });
       const started = performance.now();
       appendFileSync(transcript, `${line}\n`);
+      const hooked = i % 2 === 0;
+      if (hooked) void tail.poke();
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`sample ${i} never arrived`)), 10_000);
         wake = () => {
@@ -81,7 +87,7 @@ export async function run(): Promise<Array<{ name: string; value: number; unit: 
         };
         wake();
       });
-      if (i >= WARMUP) lags.push(arrived.get(uuid)! - started);
+      if (i >= WARMUP) (hooked ? lags : unhooked).push(arrived.get(uuid)! - started);
     }
   } finally {
     tail.stop();
@@ -92,9 +98,11 @@ export async function run(): Promise<Array<{ name: string; value: number; unit: 
     rmSync(dir, { recursive: true, force: true });
   }
   lags.sort((a, b) => a - b);
+  unhooked.sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 100) / 100;
   return [
     { name: 'chat_lag_ms_p50', value: round(percentile(lags, 50)), unit: 'ms' },
     { name: 'chat_lag_ms_p99', value: round(percentile(lags, 99)), unit: 'ms' },
+    { name: 'chat_lag_unhooked_ms_p99', value: round(percentile(unhooked, 99)), unit: 'ms' },
   ];
 }

@@ -7,8 +7,9 @@ import { join } from 'node:path';
 
 export type ClaudeStatus = 'idle' | 'busy' | 'waiting';
 
-/** Poll interval: a turn boundary is noticed within this; one small file read per tick. */
-const STATUS_POLL_MS = 200;
+/** Poll interval: one small file read per tick. Hooks (Stop, UserPromptSubmit) report most turn
+ *  boundaries at once; this file is what notices the rest (Esc ends a turn with no Stop hook). */
+const STATUS_POLL_MS = 500;
 
 export type ClaudeStatusWatch = { current(): ClaudeStatus | null; stop(): void };
 

@@ -25,6 +25,11 @@ describe('hook settings', () => {
       expect(entry.headers).toEqual({ [HOOK_SECRET_HEADER]: endpoint.secret });
     }
     expect(hooks.PermissionRequest![0]!.matcher).toBe('*');
+    // Reads are not observed (each HTTP hook costs claude ~20 ms); everything else, new tools too, is.
+    const observed = new RegExp(hooks.PreToolUse![0]!.matcher!);
+    expect(['Read', 'Grep', 'Glob'].some((tool) => observed.test(tool))).toBe(false);
+    expect(['Bash', 'Edit', 'Write', 'AskUserQuestion', 'ExitPlanMode', 'mcp__x__y', 'Reader'].every((tool) => observed.test(tool))).toBe(true);
+    expect(hooks.PostToolUse![0]!.matcher).toBe(hooks.PreToolUse![0]!.matcher);
     // A person may take their time: the permission hook waits a day, the facts 30 s.
     expect(hooks.PermissionRequest![0]!.hooks[0]!.timeout).toBe(86_400);
     expect(hooks.Stop![0]!.hooks[0]!.timeout).toBe(30);

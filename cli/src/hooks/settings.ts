@@ -21,8 +21,19 @@ import { COMMAND_HOOK_EVENTS, HOOK_EVENTS, HOOK_FILE_ENV, HOOK_SECRET_HEADER, ty
 const PERMISSION_TIMEOUT_S = 86_400;
 /** The other hooks only post a fact to the loopback runner; 30 s is generous for that. */
 const FACT_HOOK_TIMEOUT_S = 30;
-/** Events whose settings entry takes a tool matcher. */
-const TOOL_EVENTS: ReadonlySet<HookEventArg> = new Set(['pre-tool-use', 'post-tool-use', 'permission-request']);
+/** Tools that only read. claude spends ~20 ms on each HTTP hook call, even one answered at once
+ *  (measured: 2.1.197 and 2.1.330), and a session runs many reads, so PreToolUse/PostToolUse skip
+ *  them. That is not a permission decision: PermissionRequest still matches every tool, so a read
+ *  that claude does ask about (a file outside the project) still reaches the phone. */
+const READ_ONLY_TOOLS = ['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'TodoRead', 'TodoWrite', 'TaskList', 'TaskGet', 'TaskCreate', 'TaskUpdate', 'TaskOutput', 'CronList', 'ToolSearch'];
+/** claude's matcher is a regular expression over the tool name; a tool added later is observed. */
+export const OBSERVED_TOOLS_MATCHER = `^(?!(${READ_ONLY_TOOLS.join('|')})$).*`;
+/** Events whose settings entry takes a tool matcher, and that matcher. */
+const TOOL_MATCHERS: Partial<Record<HookEventArg, string>> = {
+  'pre-tool-use': OBSERVED_TOOLS_MATCHER,
+  'post-tool-use': OBSERVED_TOOLS_MATCHER,
+  'permission-request': '*',
+};
 
 export type HookSettingsDir = {
   dir: string;
@@ -61,7 +72,8 @@ export function buildHookSettings(options: {
     const entry = COMMAND_HOOK_EVENTS.has(arg)
       ? { type: 'command', command: hookCommand({ event: arg, endpointPath: options.endpointPath, ...(options.tether ? { tether: options.tether } : {}) }), timeout }
       : { type: 'http', url: `http://127.0.0.1:${options.endpoint.port}/hook/${arg}`, headers: { [HOOK_SECRET_HEADER]: options.endpoint.secret }, timeout };
-    hooks[name] = TOOL_EVENTS.has(arg) ? [{ matcher: '*', hooks: [entry] }] : [{ hooks: [entry] }];
+    const matcher = TOOL_MATCHERS[arg];
+    hooks[name] = matcher ? [{ matcher, hooks: [entry] }] : [{ hooks: [entry] }];
   }
   return { hooks };
 }

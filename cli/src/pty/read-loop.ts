@@ -24,8 +24,12 @@ import type { IPty } from 'bun-pty';
  *  claude's redraws) go on reading until this much has come in. */
 export const READ_YIELD_BYTES = 64 * 1024;
 /** Pauses after consecutive empty reads: right after output (more is likely) poll again at once,
- *  then back off to bun-pty's 8 ms, so an idle PTY costs ~125 wake-ups a second, not thousands. */
-const IDLE_BACKOFF_MS = [0, 0, 1, 1, 2, 4, 8] as const;
+ *  then back off to 8 ms while output is likely to resume, then up to 200 ms once the PTY has been
+ *  quiet for ~0.5 s, so an idle session costs ~5 wake-ups a second (it was ~125 at a flat 8 ms: the
+ *  runner burnt about as much CPU idle as claude itself). Keys we write reset it (see wake()), so
+ *  echoes never wait for the long pause; output claude starts on its own after a long quiet (a
+ *  background task ending) reaches the mirror at most 200 ms late. */
+const IDLE_BACKOFF_MS = [0, 0, 1, 1, 2, 4, 8, 8, 8, 16, 16, 32, 50, 100, 200] as const;
 /** After we write (a key), empty reads sleep at most 1 ms for this long, whatever the back-off
  *  says: on a busy box the echo can come after the back-to-back polls and used to land in a 2–8 ms
  *  sleep (traced: about a third of the slowest 2 % of relay echoes). Timers are 1 ms at best here;

@@ -23,7 +23,7 @@ import { startHookServer, type HookRequest } from '../hooks/server.ts';
 import { writeHookSettings, type HookSettingsDir } from '../hooks/settings.ts';
 import { openOutbox, type Outbox } from '../hub-link/outbox.ts';
 import { connectHubLink, type HubCommandHandlers, type HubLink } from '../hub-link/link.ts';
-import { tailTranscript, TRANSCRIPT_POLL_MS, type TranscriptTail } from '../transcript/tail.ts';
+import { tailTranscript, type TranscriptTail } from '../transcript/tail.ts';
 import { isRejectedToolResult, parseTranscriptLines } from '../transcript/parse.ts';
 import { subagentDirFor, tailSubagents, type SubagentTails } from '../transcript/subagents.ts';
 import { createApprovals, type Approvals, type Verdict } from './approvals.ts';
@@ -43,6 +43,8 @@ const REASON_MAX_CHARS = 500;
 /** A hook can run a moment before claude appends the line it reports; the transcript is read again
  *  this long after each hook. */
 const TRANSCRIPT_LATE_WRITE_MS = 40;
+/** After claude exited, the transcript is read once more this long after a first read. */
+const FINAL_TRANSCRIPT_READ_MS = 150;
 
 export class RunnerStartError extends Error {}
 
@@ -297,8 +299,8 @@ export function createSessionCore(init: {
     /** claude wrote to the transcript just before this hook (a prompt, a tool result, a reply):
      *  read now rather than at the next fallback poll, and once more for lines written just after. */
     const readTranscriptSoon = () => {
-      tail?.poke();
-      const again = setTimeout(() => tail?.poke(), TRANSCRIPT_LATE_WRITE_MS);
+      void tail?.poke();
+      const again = setTimeout(() => void tail?.poke(), TRANSCRIPT_LATE_WRITE_MS);
       again.unref?.();
     };
     const onHook = async (request: HookRequest): Promise<Record<string, unknown>> => {
@@ -330,6 +332,7 @@ export function createSessionCore(init: {
           if (p.notification_type === 'permission_prompt') setStatus('waiting');
           return {};
         case 'pre-tool-use':
+          readTranscriptSoon(); // the assistant's text and tool_use lines come just before
           o.approvals.toolStarted(p);
           o.hooks.onToolEvent?.({ phase: 'start', payload: p });
           return {};
@@ -423,8 +426,12 @@ export function createSessionCore(init: {
     /** claude exited: the last transcript lines, the prompts it never took, session:end, the drain. */
     async finish(o: { exitCode: number; failure: string | null; closePrompts: () => void; beforeEnd?: () => Promise<unknown> }): Promise<RunnerResult> {
       const { exitCode, failure } = o;
-      // Let the tailer pick up the last lines claude wrote before it exited.
-      if (tail) await new Promise((resolve) => setTimeout(resolve, TRANSCRIPT_POLL_MS * 2));
+      // Pick up the last lines claude wrote before it exited (a write may land just after its exit).
+      if (tail) {
+        await tail.poke();
+        await new Promise((resolve) => setTimeout(resolve, FINAL_TRANSCRIPT_READ_MS));
+        await tail.poke();
+      }
       o.closePrompts();
       state.status = failure ? 'failed' : 'ended';
       if (o.beforeEnd) await o.beforeEnd();

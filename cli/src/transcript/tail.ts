@@ -12,9 +12,11 @@ import fs from 'node:fs';
 import { basename, dirname } from 'node:path';
 
 /** fs.watch misses events (directory not created yet, overlay/network filesystems, editors replacing
- *  files, coalesced inotify events), so a stat poll backs it up. 150 ms keeps the worst-case chat lag
- *  well under the ~250 ms a reader notices, at the cost of one stat() per tick. */
-export const TRANSCRIPT_POLL_MS = 150;
+ *  files, coalesced inotify events), so a stat poll backs it up. The runner also reads at once when
+ *  claude's hooks say it wrote (poke(): UserPromptSubmit, PreToolUse, PostToolUse, Stop), so the
+ *  poll is the last resort, for lines no hook announces (subagents, text mid-turn) when fs.watch
+ *  missed them (it does here: ~1 % of appends, measured by the chat-lag bench). */
+export const TRANSCRIPT_POLL_MS = 250;
 /** Largest single read: a resumed multi-hundred-MB transcript is delivered in 1 MiB slices instead of
  *  being held in memory whole (and the consumer sees progress early). */
 const READ_CHUNK_BYTES = 1024 * 1024;
@@ -38,8 +40,8 @@ export interface TranscriptTail {
   offset(): number;
   /** Follow another file from now on (`/clear` starts a new session file). */
   switchTo(path: string, fromOffset?: number): void;
-  /** Read now: claude just said (through a hook) that it wrote something. */
-  poke(): void;
+  /** Read now: claude just said (through a hook) that it wrote something. Resolves after the read. */
+  poke(): Promise<void>;
 }
 
 export function tailTranscript(options: TailTranscriptOptions): TranscriptTail {
@@ -184,7 +186,7 @@ export function tailTranscript(options: TailTranscriptOptions): TranscriptTail {
       closeWatch();
     },
     offset: () => offset,
-    poke: () => void tick(),
+    poke: () => tick(),
     switchTo(nextPath: string, fromOffset = 0) {
       if (stopped) return;
       generation++; // a read in flight for the old file delivers nothing
