@@ -1,7 +1,7 @@
 // approvals.ts (harness): one approvals world: fake Messages API with a script, a hub, a sandboxed
 // real claude under a real `tether claude` with a desk, and a phone watching the session and
 // recording every approval:requested / approval:resolved it hears. stop() releases all of it.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { PendingRequest, Resolution } from '@tether/shared';
 import type { FakeAnthropic, ScriptTurn, MessagesRequest } from '../fixtures/fake-anthropic/index.ts';
@@ -76,6 +76,8 @@ export async function startApprovalWorld(options: {
   runnerGoneGraceMs?: number;
   /** What the desk shows once claude is ready (default DESK_READY). */
   ready?: RegExp;
+  /** The user's own claude settings (`<CLAUDE_CONFIG_DIR>/settings.json`), e.g. permission rules. */
+  userSettings?: Record<string, unknown>;
 }): Promise<ApprovalWorld> {
   const stops: Array<() => unknown> = [];
   const stop = async () => {
@@ -86,6 +88,7 @@ export async function startApprovalWorld(options: {
       script: options.script,
       hub: options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {},
     });
+    if (options.userSettings) writeFileSync(join(sandbox.configDir, 'settings.json'), JSON.stringify(options.userSettings));
     const runner = startRunner({ args: options.args ?? MANUAL_MODE });
     const phone = await phoneFor(hub, runner.sessionId);
     stops.push(() => phone.stop());
