@@ -206,6 +206,7 @@ export function createApprovals(options: {
       waiting.delete(entry.request.id);
       const { request } = entry;
 
+      log(`approval ${request.id} (${request.toolName}): ${outcome.from === 'hub' ? `answered on the hub: ${outcome.answer.decision}` : outcome.from === 'desk' ? 'answered at the desk' : 'claude stopped waiting'}`);
       switch (outcome.from) {
         case 'cancel':
           void link.request('approval:withdraw', { sessionId: options.sessionId(), requestId: request.id, reason: 'claude stopped waiting' });

@@ -1,6 +1,7 @@
-// plan-dialog.ts: ExitPlanMode needs one more step after the hook allowed it. claude 2.1.197 still
-// draws its own "Exit plan mode?" dialog (❯ 1. Yes / 2. No) even when PreToolUse said allow, so
-// an approval from the phone would otherwise stall at the desk. After a plan approval the runner
+// plan-dialog.ts: ExitPlanMode may need one more step after the hook allowed it. claude 2.1.330
+// keeps its own "Exit plan mode?" dialog (❯ 1. Yes, and switch to default… / 2. No) on screen even
+// after its PermissionRequest hook said allow (2.1.197 closes it), so an approval from the phone
+// would otherwise stall at the desk. After a plan approval the runner
 // reads the dialog from the screen model and presses the digit of its "Yes" option (digits select
 // at once). Only this dialog is touched: anything else on screen is left alone.
 import type { ScreenModel } from '../screen/screen.ts';
@@ -9,6 +10,9 @@ import type { ScreenModel } from '../screen/screen.ts';
 const PLAN_DIALOG_WAIT_MS = 10_000;
 /** Screen re-read interval while waiting for the dialog. */
 const POLL_MS = 50;
+/** claude 2.1.330 ignores a key that lands while it is still taking the hook's answer; a dialog
+ *  still on screen this long after a press gets the press again. */
+const REPRESS_MS = 700;
 
 /** The digit of the first "Yes" option of a visible "Exit plan mode?" dialog, or null. */
 export function planDialogYesDigit(screenText: string): string | null {
@@ -26,15 +30,17 @@ export function confirmPlanDialog(options: { screen: Pick<ScreenModel, 'state'>;
   const deadline = Date.now() + (options.timeoutMs ?? PLAN_DIALOG_WAIT_MS);
   let timer: ReturnType<typeof setTimeout> | null = null;
   let stopped = false;
+  let pressedAt = 0;
   const check = () => {
     timer = null;
     if (stopped) return;
     void options.screen.state().then((screen) => {
       if (stopped) return;
       const digit = planDialogYesDigit(screen.text);
-      if (digit) {
+      if (!digit && pressedAt) return; // the dialog is gone: done
+      if (digit && Date.now() - pressedAt >= REPRESS_MS) {
         options.write(digit);
-        return;
+        pressedAt = Date.now();
       }
       if (Date.now() < deadline) timer = setTimeout(check, POLL_MS);
     });

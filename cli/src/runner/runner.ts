@@ -171,7 +171,13 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   // The desk answers in claude's own dialog; approvals notice it on the screen (approvals.screen).
   const approvals = core.createApprovals({
     onPlanApproved: () => {
-      const confirm = confirmPlanDialog({ screen, write: (data) => pty?.write(data) });
+      const confirm = confirmPlanDialog({
+        screen,
+        write: (data) => {
+          log(`plan approved: pressing ${data} in claude's "Exit plan mode?" dialog`);
+          pty?.write(data);
+        },
+      });
       core.onCleanup(() => confirm.stop());
     },
   });
