@@ -7,24 +7,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { text } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
-import type { Socket } from 'socket.io-client';
 import { emitAck } from '../harness/hub.ts';
 import { chatText } from '../harness/runner.ts';
 import { startDaemonWorld } from '../harness/world.ts';
+import { spawnVia } from '../harness/daemon.ts';
 import type { Session } from '@tether/shared';
 import { spawn } from 'node:child_process';
 import { TETHER_MAIN } from '../harness/runner.ts';
 
-/** Above the hub's 45 s ready bound, so the hub's answer always comes first. */
-const SPAWN_ACK_MS = 60_000;
-
 const defer = useCleanups();
-
-type SpawnAck = { ok: boolean; session?: Session; code?: string; reason?: string; error?: string };
-
-export async function spawnVia(phone: Socket, payload: Record<string, unknown>): Promise<SpawnAck> {
-  return emitAck<SpawnAck>(phone, 'session:spawn', payload, SPAWN_ACK_MS) as Promise<SpawnAck>;
-}
 
 describe('tether daemon: sessions started from the phone', () => {
   it('lists the machine online; a headless spawn is acked ready and chats', async () => {

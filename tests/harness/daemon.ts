@@ -11,11 +11,24 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Socket } from 'socket.io-client';
+import type { Session } from '@tether/shared';
 import { claudeBin, type ClaudeSandbox } from './claude.ts';
+import { emitAck } from './hub.ts';
 import { startTetherInPty, TETHER_MAIN, type TetherPty } from './desk.ts';
 
 /** The daemon registers in well under a second; a loaded box gets 20. */
 const REGISTER_TIMEOUT_MS = 20_000;
+
+/** Above the hub's 45 s ready bound, so the hub's answer always comes first. */
+const SPAWN_ACK_MS = 60_000;
+
+export type SpawnAck = { ok: boolean; session?: Session; code?: string; reason?: string; error?: string };
+
+/** `session:spawn` from a phone-like socket, acked once the session is ready (or refused). */
+export async function spawnVia(phone: Socket, payload: Record<string, unknown>): Promise<SpawnAck> {
+  return emitAck<SpawnAck>(phone, 'session:spawn', payload, SPAWN_ACK_MS) as Promise<SpawnAck>;
+}
 
 export type DaemonHandle = {
   home: string;
