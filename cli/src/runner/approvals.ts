@@ -109,6 +109,10 @@ export function createApprovals(options: {
   log?: (line: string) => void;
   /** A plan was approved: claude may still draw its own "Exit plan mode?" dialog (plan-dialog.ts). */
   onPlanApproved?: () => void;
+  /** What the phone is shown for a call, when claude's payload leaves something out (2.1.330's
+   *  ExitPlanMode carries no plan: it is in the transcript or the plan file). Claude still gets its
+   *  own input back; this only fills the hub request. */
+  describe?: (options: { toolName: string; toolInput: Record<string, unknown>; toolUseId: string | null }) => Promise<Record<string, unknown>>;
 }): Approvals {
   const waiting = new Map<string, Waiting>();
   /** Requests the desk answered in claude's dialog, by tool_use id, until their result says how. */
@@ -172,14 +176,16 @@ export function createApprovals(options: {
           resolve(outcome);
         };
       });
+      const callId = toolUseId ?? recentCalls.get(callKey(toolName, toolInput)) ?? null;
+      const shown = options.describe ? await options.describe({ toolName, toolInput, toolUseId: callId }) : toolInput;
       const entry: Waiting = {
         request: {
           id: crypto.randomUUID(),
           sessionId: options.sessionId(),
           kind: requestKindForTool(toolName),
           toolName,
-          toolInput,
-          toolUseId: toolUseId ?? recentCalls.get(callKey(toolName, toolInput)) ?? null,
+          toolInput: shown,
+          toolUseId: callId,
           createdAt: Date.now(),
         },
         settle,
@@ -212,7 +218,7 @@ export function createApprovals(options: {
           void link.request('approval:withdraw', { sessionId: options.sessionId(), requestId: request.id, reason: 'claude stopped waiting' });
           return null;
         case 'hub': {
-          const verdict = verdictFor({ request, answer: outcome.answer });
+          const verdict = verdictFor({ request: { ...request, toolInput }, answer: outcome.answer });
           if (request.kind === 'plan' && verdict.behavior === 'allow') options.onPlanApproved?.();
           return verdict;
         }

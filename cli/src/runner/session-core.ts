@@ -13,7 +13,7 @@
 // the hub has not taken). The link starts only when the runner says the identity is known (`-c`
 // waits for SessionStart). Every session ends with one session:end, then waits up to EXIT_DRAIN_MS
 // for the outbox; everything registered with onCleanup is released on every exit path, last first.
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { isFinalStatus, PermissionModeSchema, type PermissionMode, type SessionPatch, type SessionRegistration, type SessionStatus } from '@tether/shared';
 import { findClaudeBinary } from '../claude/find-binary.ts';
@@ -43,6 +43,12 @@ const REASON_MAX_CHARS = 500;
 /** A hook can run a moment before claude appends the line it reports; the transcript is read again
  *  this long after each hook. */
 const TRANSCRIPT_LATE_WRITE_MS = 40;
+/** Tool inputs remembered from the transcript for describing hub requests. */
+const MODEL_INPUTS_KEPT = 64;
+/** How long a plan request waits for claude to write the plan's tool_use line to the transcript. */
+const PLAN_LOOKUP_MS = 1_000;
+/** A plan file larger than this is cut for the phone (the hub caps a request's size). */
+const PLAN_MAX_CHARS = 100_000;
 /** After claude exited, the transcript is read once more this long after a first read. */
 const FINAL_TRANSCRIPT_READ_MS = 150;
 
@@ -244,14 +250,31 @@ export function createSessionCore(init: {
   };
   /** Made by createApprovals (below); transcript tool results reach it. */
   let approvals: Approvals | null = null;
+  /** Tool inputs as the model sent them (the transcript's tool_use blocks), by tool_use id, and the
+   *  plan file claude named last: what a hub request shows when claude's hook payload leaves it out. */
+  const modelInputs = new Map<string, unknown>();
+  let planFile: string | null = null;
   const onTranscriptLines = (lines: string[], endOffset: number) => {
     const messages = parseTranscriptLines(lines, {
       matchPrompt: (text) => init.matchPrompt(text),
       onBadLine: (reason) => log(`transcript: ${reason}`),
     });
     appendMessages(messages);
+    for (const line of lines) {
+      if (!line.includes('"planFilePath"')) continue;
+      try {
+        const path = (JSON.parse(line) as { attachment?: { planFilePath?: unknown } }).attachment?.planFilePath;
+        if (typeof path === 'string') planFile = path;
+      } catch {
+        // a malformed line is reported by the parser above
+      }
+    }
     for (const message of messages) {
       for (const block of message.content) {
+        if (block.type === 'tool_use') {
+          modelInputs.set(block.id, block.input);
+          if (modelInputs.size > MODEL_INPUTS_KEPT) modelInputs.delete(modelInputs.keys().next().value!);
+        }
         if (block.type === 'tool_result') approvals?.toolResult({ toolUseId: block.toolUseId, rejected: isRejectedToolResult(block) });
       }
     }
@@ -263,6 +286,25 @@ export function createSessionCore(init: {
   const onSubagentLines = (lines: string[]) => {
     appendMessages(parseTranscriptLines(lines, { onBadLine: (reason) => log(`subagent transcript: ${reason}`) }));
     saveState();
+  };
+  /** ExitPlanMode without a plan (claude 2.1.330 keeps it in a plan file): the plan as the model
+   *  sent it, or the plan file's text, so the phone can read what it approves. */
+  const describeForPhone = async (o: { toolName: string; toolInput: Record<string, unknown>; toolUseId: string | null }): Promise<Record<string, unknown>> => {
+    if (o.toolName !== 'ExitPlanMode' || typeof o.toolInput.plan === 'string') return o.toolInput;
+    // claude writes the tool_use line a moment after it asks: wait for it, briefly.
+    const deadline = Date.now() + PLAN_LOOKUP_MS;
+    while (o.toolUseId && !modelInputs.has(o.toolUseId) && Date.now() < deadline) {
+      await tail?.poke();
+      if (!modelInputs.has(o.toolUseId)) await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+    const sent = o.toolUseId ? modelInputs.get(o.toolUseId) : undefined;
+    if (sent && typeof sent === 'object' && typeof (sent as { plan?: unknown }).plan === 'string') return { ...o.toolInput, plan: (sent as { plan: string }).plan };
+    if (!planFile) return o.toolInput;
+    try {
+      return { ...o.toolInput, plan: readFileSync(planFile, 'utf8').slice(0, PLAN_MAX_CHARS), planFilePath: planFile };
+    } catch {
+      return o.toolInput;
+    }
   };
   /** Tails `path` (and its subagents) from the start, or from the resume state's offsets when the
    *  runner says this transcript is the one that state was saved for. */
@@ -401,6 +443,7 @@ export function createSessionCore(init: {
         sessionId: () => state.id,
         link: () => link,
         log,
+        describe: describeForPhone,
         ...o,
       });
       cleanups.push(() => made.stop());

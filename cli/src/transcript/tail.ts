@@ -129,22 +129,28 @@ export function tailTranscript(options: TailTranscriptOptions): TranscriptTail {
     }
   };
 
-  const tick = async (): Promise<void> => {
-    if (stopped) return;
+  /** The read in progress; a tick while it runs asks it to go once more and waits for that. */
+  let current: Promise<void> | null = null;
+  const tick = (): Promise<void> => {
+    if (stopped) return Promise.resolve();
     if (running) {
       again = true; // a change arrived mid-read: run once more after this read
-      return;
+      return current ?? Promise.resolve();
     }
     running = true;
-    try {
-      do {
-        again = false;
-        ensureWatch();
-        await step().catch(onError);
-      } while (again && !stopped);
-    } finally {
-      running = false;
-    }
+    current = (async () => {
+      try {
+        do {
+          again = false;
+          ensureWatch();
+          await step().catch(onError);
+        } while (again && !stopped);
+      } finally {
+        running = false;
+        current = null;
+      }
+    })();
+    return current;
   };
 
   // Watch the directory, not the file: the file may not exist yet, and a replaced file has a new inode.
