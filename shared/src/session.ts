@@ -11,6 +11,7 @@ export const SessionStatusSchema = z.enum(['starting', 'idle', 'thinking', 'wait
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;
 
 export { FINAL_STATUSES, isFinalStatus } from './wire.ts';
+import { EFFORT_LEVELS, type EffortLevel } from './wire.ts';
 
 export const PermissionModeSchema = z.enum([
   'default',
@@ -21,6 +22,10 @@ export const PermissionModeSchema = z.enum([
   'auto',
 ]);
 export type PermissionMode = z.infer<typeof PermissionModeSchema>;
+
+/** claude's effort level (`/effort`, shown in its footer: `● high · /effort`). */
+export const EffortLevelSchema = z.enum(EFFORT_LEVELS);
+export type { EffortLevel };
 
 /** Who drove the session last: the desk terminal or a remote client (phone, `tether send`). */
 export const ControllerSchema = z.enum(['desk', 'remote']);
@@ -39,6 +44,8 @@ export const SessionSchema = z.object({
   claudeSessionId: z.string().max(128).nullable(),
   model: Label.nullable(),
   permissionMode: PermissionModeSchema,
+  /** claude's effort level once the runner has read it (footer or hook payloads); absent before. */
+  effort: EffortLevelSchema.nullable().optional(),
   controller: ControllerSchema.nullable(),
   /** Whether a desk terminal is attached right now (it then owns the PTY size). */
   deskAttached: z.boolean(),
@@ -79,6 +86,7 @@ export const SessionPatchSchema = z
     claudeSessionId: z.string().max(128).nullable(),
     model: Label.nullable(),
     permissionMode: PermissionModeSchema,
+    effort: EffortLevelSchema,
     controller: ControllerSchema.nullable(),
     deskAttached: z.boolean(),
   })

@@ -31,3 +31,7 @@ export const TERMINAL_ACK_BYTES = 256 * 1024;
 export function toBytes(v: Uint8Array | ArrayBuffer): Uint8Array {
   return v instanceof Uint8Array ? v : new Uint8Array(v);
 }
+
+/** claude's effort levels (`/effort`), in order; shared/src/session.ts builds its schema from these. */
+export const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
+export type EffortLevel = (typeof EFFORT_LEVELS)[number];

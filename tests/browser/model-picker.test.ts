@@ -25,7 +25,7 @@ describe('model picker', () => {
       const page = await world.signedInPage(viewport, token);
       await page.getByRole('link', { name: /Pick a model/ }).click();
 
-      const chip = page.getByRole('button', { name: 'Model: sonnet 4.5. Change model' });
+      const chip = page.getByRole('button', { name: 'Model: sonnet 4.5. Change model or effort' });
       await chip.waitFor({ timeout: UI_TIMEOUT_MS });
       await chip.click();
       const panel = page.getByRole('dialog', { name: 'Switch model' });
@@ -38,7 +38,7 @@ describe('model picker', () => {
       expect(await asked).toEqual({ sessionId, model: 'opus' });
       await panel.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
       expect((await emitAck(runner, 'session:update', { sessionId, patch: { model: 'opus' } })).ok).toBe(true);
-      await page.getByRole('button', { name: 'Model: opus. Change model' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await page.getByRole('button', { name: 'Model: opus. Change model or effort' }).waitFor({ timeout: UI_TIMEOUT_MS });
 
       // Any other name, typed.
       await page.getByRole('button', { name: /^Model: / }).click();
@@ -47,7 +47,37 @@ describe('model picker', () => {
       await panel.getByRole('button', { name: 'Switch' }).click();
       expect(await typed).toEqual({ sessionId, model: 'claude-haiku-4-5' });
       expect((await emitAck(runner, 'session:update', { sessionId, patch: { model: 'claude-haiku-4-5' } })).ok).toBe(true);
-      await page.getByRole('button', { name: 'Model: haiku 4.5. Change model' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await page.getByRole('button', { name: 'Model: haiku 4.5. Change model or effort' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await page.close();
+    });
+  }
+
+  for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
+    it(`${viewport}: shows claude's effort next to the model and changes it`, async () => {
+      const token = await world.hub.createToken(`effort-${viewport}`);
+      const { runner, sessionId } = await world.runnerWithSession(token, {
+        cwd: '/home/dev/src/tether',
+        launchKind: 'pty',
+        title: 'Think harder',
+        status: 'idle',
+        model: 'opus',
+      });
+      expect((await emitAck(runner, 'session:update', { sessionId, patch: { effort: 'high' } })).ok).toBe(true);
+      const page = await world.signedInPage(viewport, token);
+      await page.getByRole('link', { name: /Think harder/ }).click();
+      const chip = page.getByRole('button', { name: 'Model: opus · high. Change model or effort' });
+      await chip.waitFor({ timeout: UI_TIMEOUT_MS });
+      await chip.click();
+      const panel = page.getByRole('dialog', { name: 'Switch model' });
+      const levels = panel.getByRole('group', { name: 'Effort' });
+      await expect(levels.getByRole('button', { name: 'high', exact: true }).getAttribute('aria-pressed')).resolves.toBe('true');
+      await saveScreenshot(page, { name: 'effort-picker', viewport });
+      const asked = nextEvent<{ sessionId: string; level: string }>(runner, 'session:set-effort');
+      await levels.getByRole('button', { name: 'low', exact: true }).click();
+      expect(await asked).toEqual({ sessionId, level: 'low' });
+      await panel.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+      expect((await emitAck(runner, 'session:update', { sessionId, patch: { effort: 'low' } })).ok).toBe(true);
+      await page.getByRole('button', { name: 'Model: opus · low. Change model or effort' }).waitFor({ timeout: UI_TIMEOUT_MS });
       await page.close();
     });
   }

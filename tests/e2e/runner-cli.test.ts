@@ -49,4 +49,23 @@ describe('tether send / chat / doctor', () => {
     await phone.waitFor(() => phone.session()?.model === 'sonnet', { what: 'model confirmed' });
     await runner.waitForScreen(/Set model to/i);
   }, 60_000);
+
+  it('effort: read from claude’s footer; the phone and `tether effort` change it through claude’s own /effort', async () => {
+    const { hub, runner, phone, tempDir } = await startWorld(defer);
+    // Whatever claude starts with (2.1.197: high, 2.1.330: medium), the session shows it.
+    await phone.waitFor(() => phone.session()?.effort, { what: 'effort read from the footer' });
+    const ack = await phone.emit('session:set-effort', { sessionId: runner.sessionId, level: 'low' });
+    expect(ack.ok).toBe(true);
+    await phone.waitFor(() => phone.session()?.effort === 'low', { what: 'effort low' });
+    await runner.waitForScreen(/low · \/effort/);
+    const env = { TETHER_HOME: tempDir('tether-cli-home-'), TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token };
+    const shown = await runTether(['effort', runner.sessionId], env);
+    expect(shown).toMatchObject({ code: 0, stdout: 'low\n' });
+    const set = await runTether(['effort', runner.sessionId, 'max'], env);
+    expect(set.code).toBe(0);
+    await phone.waitFor(() => phone.session()?.effort === 'max', { what: 'effort max' });
+    const bad = await runTether(['effort', runner.sessionId, 'turbo'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('unknown effort level "turbo"');
+  }, 60_000);
 });

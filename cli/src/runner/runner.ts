@@ -48,6 +48,8 @@ const SCREEN_CHECK_FLOOD_MS = 250;
 /** The typing gate's screen read is retried this often when output overtook it; output that keeps
  *  coming means the prompt is not idle. */
 const GATE_READ_TRIES = 3;
+/** claude's effort in its footer, in 2.1.197 and 2.1.330 alike: `● high · /effort`, `◐ medium · /effort`. */
+const EFFORT_FOOTER = /\b(low|medium|high|xhigh|max) · \/effort\b/;
 /** What claude 2.1.197 draws after Ctrl-Z (its footer line), read from the screen model. */
 const CLAUDE_SUSPENDED_TEXT = 'Claude Code has been suspended';
 
@@ -119,6 +121,8 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
               patch({ model: next });
             },
           }),
+        // claude's own `/effort`, typed at an idle prompt like `/model`; the footer then shows it.
+        'session:set-effort': ({ level }) => queue.enqueueCommand({ text: `/effort ${level}` }),
         'approval:answered': ({ requestId, answer }) => {
           controller.set('remote');
           if (!trust.answered({ requestId, answer })) approvals.answered({ requestId, answer });
@@ -256,6 +260,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       if (!ready) trust.check(text);
       followSuspend(text);
       approvals.screen(promptState.kind);
+      core.followEffort(EFFORT_FOOTER.exec(text)?.[1]);
       if (!ready && promptState.kind !== 'starting') {
         ready = true;
         readyAt = Date.now();

@@ -15,7 +15,7 @@
 // for the outbox; everything registered with onCleanup is released on every exit path, last first.
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { isFinalStatus, PermissionModeSchema, type PermissionMode, type SessionPatch, type SessionRegistration, type SessionStatus } from '@tether/shared';
+import { EffortLevelSchema, isFinalStatus, PermissionModeSchema, type EffortLevel, type PermissionMode, type SessionPatch, type SessionRegistration, type SessionStatus } from '@tether/shared';
 import { findClaudeBinary } from '../claude/find-binary.ts';
 import { buildLaunchArgs, type LaunchPlan } from '../claude/launch-args.ts';
 import { buildClaudeEnv } from '../claude/env.ts';
@@ -192,6 +192,14 @@ export function createSessionCore(init: {
     state.permissionMode = parsed.data;
     patch({ permissionMode: state.permissionMode });
   };
+  /** claude's effort level, from a hook payload (`effort.level`) or its footer (`● high · /effort`). */
+  let effort: EffortLevel | null = null;
+  const followEffort = (level: unknown) => {
+    const parsed = EffortLevelSchema.safeParse(level);
+    if (!parsed.success || parsed.data === effort) return;
+    effort = parsed.data;
+    patch({ effort });
+  };
 
   // ---- hub link (optional; never fatal)
   const startLink = (o: { commands: HubCommandHandlers; onConnected: () => void }) => {
@@ -348,6 +356,7 @@ export function createSessionCore(init: {
     const onHook = async (request: HookRequest): Promise<Record<string, unknown>> => {
       const p = request.payload;
       followMode(p);
+      followEffort((p.effort as { level?: unknown } | undefined)?.level);
       switch (request.event) {
         case 'session-start': {
           o.hooks.onSessionStart?.(p);
@@ -434,6 +443,7 @@ export function createSessionCore(init: {
     },
     patch,
     setStatus,
+    followEffort,
     controller,
     link: () => link,
     startLink,

@@ -118,6 +118,15 @@ export function bindWebSocket(options: {
         broadcast.toRunner(ns, sessionId, 'session:set-model', { sessionId, model });
         return { ok: true };
       },
+      'session:set-effort': ({ sessionId, level }) => {
+        const current = session(sessionId);
+        if (!current) return ackError('not_found', NO_SESSION);
+        if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
+        // claude's `/effort` is typed at the prompt: only a PTY session has one.
+        if (current.launchKind !== 'pty') return ackError('bad_request', 'effort can only be changed in a PTY session');
+        broadcast.toRunner(ns, sessionId, 'session:set-effort', { sessionId, level });
+        return { ok: true };
+      },
       'approval:answer': ({ requestId, answer }) => {
         const caller = socket.data.caller;
         const result = answerApproval({

@@ -73,10 +73,10 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
       const patched = store.updateSession({
         namespace: NS_A,
         sessionId: S1,
-        patch: { title: 'new', status: 'thinking', deskAttached: true, controller: 'remote' },
+        patch: { title: 'new', status: 'thinking', deskAttached: true, controller: 'remote', effort: 'xhigh' },
         now: 12,
       });
-      expect(patched).toMatchObject({ title: 'new', status: 'thinking', deskAttached: true, controller: 'remote', updatedAt: 12 });
+      expect(patched).toMatchObject({ title: 'new', status: 'thinking', deskAttached: true, controller: 'remote', effort: 'xhigh', updatedAt: 12 });
       expect(store.endSession({ namespace: NS_B, sessionId: S1, status: 'ended', exitCode: 0, reason: null, now: 13 })).toBeNull();
       const ended = store.endSession({ namespace: NS_A, sessionId: S1, status: 'failed', exitCode: 2, reason: 'boom', now: 14 });
       expect(ended).toMatchObject({ status: 'failed', exitCode: 2, failureReason: 'boom', endedAt: 14 });

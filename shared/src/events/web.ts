@@ -5,7 +5,7 @@ import { RequestIdSchema, SessionIdSchema, SeqSchema } from '../ids.ts';
 import { PromptSendSchema, type Prompt } from '../prompts.ts';
 import { AnswerSchema, type PendingRequest, type Resolution } from '../approvals.ts';
 import { TerminalDeskSchema, TerminalInputSchema, TerminalResizeSchema, TerminalSubscribeSchema, type TerminalSizeNotice } from '../terminal.ts';
-import type { Session } from '../session.ts';
+import { EffortLevelSchema, type Session } from '../session.ts';
 import { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '../spawn.ts';
 import type { ChatMessage } from '../chat.ts';
 import type { Machine } from '../machine.ts';
@@ -20,6 +20,7 @@ export const WebEventSchemas = {
   'prompt:send': PromptSendSchema,
   'session:abort': z.object({ sessionId: SessionIdSchema }),
   'session:set-model': z.object({ sessionId: SessionIdSchema, model: z.string().min(1).max(200) }),
+  'session:set-effort': z.object({ sessionId: SessionIdSchema, level: EffortLevelSchema }),
   'approval:answer': z.object({ requestId: RequestIdSchema, answer: AnswerSchema }),
   'terminal:subscribe': TerminalSubscribeSchema,
   'terminal:unsubscribe': z.object({ sessionId: SessionIdSchema }),
@@ -59,6 +60,7 @@ export type WebAcks = {
   'prompt:send': { prompt: Prompt };
   'session:abort': object;
   'session:set-model': object;
+  'session:set-effort': object;
   'approval:answer': { resolution: Resolution };
   'terminal:subscribe': { mode: 'bytes' | 'snapshot'; offset: number };
   'terminal:unsubscribe': object;

@@ -44,6 +44,7 @@ function rowToSession(row: Row): Session {
     claudeSessionId: (row.claude_session_id as string | null) ?? null,
     model: (row.model as string | null) ?? null,
     permissionMode: row.permission_mode as Session['permissionMode'],
+    effort: (row.effort as Session['effort']) ?? null,
     controller: (row.controller as Session['controller']) ?? null,
     deskAttached: row.desk_attached === 1,
     failureReason: (row.failure_reason as string | null) ?? null,
@@ -321,6 +322,7 @@ export function createSqliteStore(options: { path: string }): Store {
             claudeSessionId: 'claude_session_id',
             model: 'model',
             permissionMode: 'permission_mode',
+            effort: 'effort',
             controller: 'controller',
             deskAttached: 'desk_attached',
           };

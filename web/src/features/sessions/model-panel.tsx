@@ -1,20 +1,25 @@
 // model-panel.tsx: the open half of the model picker, loaded on first open (the header that shows
 // the chip is in the first-load bundle; this panel is not). Picks an alias or a typed model name and
-// sends session:set-model; the runner types claude's `/model` when claude is idle.
+// sends session:set-model, or an effort level and sends session:set-effort; the runner types claude's
+// `/model` or `/effort` when claude is idle (effort: PTY sessions only, it is typed at the prompt).
 import { useState, type FormEvent } from 'react';
 import { requestHub } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { MODEL_ALIASES, modelAliasOf } from '../../lib/format.ts';
+import { EFFORT_LEVELS, type EffortLevel } from '@tether/shared/wire';
 
 export type ModelPanelProps = {
   id: string;
   sessionId: string;
   model: string | null;
+  /** claude's effort level, null before the runner read it; undefined hides the effort row (headless). */
+  effort?: EffortLevel | null;
   /** The hub relayed the request: close, and show it as pending until the runner reports. */
   onRequested: (model: string) => void;
+  onEffortRequested?: (level: EffortLevel) => void;
 };
 
-export function ModelPanel({ id, sessionId, model, onRequested }: ModelPanelProps) {
+export function ModelPanel({ id, sessionId, model, effort, onRequested, onEffortRequested }: ModelPanelProps) {
   const [custom, setCustom] = useState('');
   const [sending, setSending] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -26,6 +31,19 @@ export function ModelPanel({ id, sessionId, model, onRequested }: ModelPanelProp
     try {
       await requestHub('session:set-model', { sessionId, model: next });
       onRequested(next);
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+    } finally {
+      setSending(null);
+    }
+  };
+
+  const chooseEffort = async (level: EffortLevel) => {
+    setSending(`effort:${level}`);
+    setError(null);
+    try {
+      await requestHub('session:set-effort', { sessionId, level });
+      onEffortRequested?.(level);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
     } finally {
@@ -75,12 +93,32 @@ export function ModelPanel({ id, sessionId, model, onRequested }: ModelPanelProp
           Switch
         </button>
       </form>
+      {effort !== undefined ? (
+        <>
+          <div className="model-panel-title">Effort</div>
+          <div className="model-options" role="group" aria-label="Effort">
+            {EFFORT_LEVELS.map((level) => (
+              <button
+                key={level}
+                type="button"
+                className="model-option"
+                aria-pressed={effort === level}
+                disabled={sending !== null}
+                onClick={() => void chooseEffort(level)}
+              >
+                {sending === `effort:${level}` ? <Spinner size={14} /> : null}
+                {level}
+              </button>
+            ))}
+          </div>
+        </>
+      ) : null}
       {error ? (
         <p className="model-error" role="alert">
           Couldn't switch: {error}
         </p>
       ) : (
-        <p className="model-note">Claude switches when it is idle; a running turn keeps its model.</p>
+        <p className="model-note">Claude switches when it is idle; a running turn keeps its model and effort.</p>
       )}
     </div>
   );

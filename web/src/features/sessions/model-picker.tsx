@@ -13,19 +13,22 @@ const ModelPanel = lazy(() => import('./model-panel.tsx').then((m) => ({ default
 export function ModelPicker({ session }: { session: Session }) {
   const { open, setOpen, panelId, rootRef, buttonRef } = usePopover();
   const [requested, setRequested] = useState<string | null>(null);
+  const [requestedEffort, setRequestedEffort] = useState<string | null>(null);
   const live = session.status !== 'ended' && session.status !== 'failed';
 
-  // The runner reported a model: the request is done (whatever it became).
+  // The runner reported a model (or effort): the request is done (whatever it became).
   useEffect(() => setRequested(null), [session.model]);
+  useEffect(() => setRequestedEffort(null), [session.effort]);
 
-  const label = describeModel(session.model);
+  const effort = requestedEffort ?? session.effort ?? null;
+  const label = `${describeModel(session.model)}${effort ? ` · ${effort}` : ''}`;
   return (
     <div className="model-picker" ref={rootRef}>
       <button
         ref={buttonRef}
         type="button"
         className="model-chip"
-        aria-label={`Model: ${label}. Change model`}
+        aria-label={`Model: ${label}. Change model${session.launchKind === 'pty' ? ' or effort' : ''}`}
         title={session.model ?? "claude's default model"}
         aria-haspopup="dialog"
         aria-expanded={open}
@@ -33,8 +36,8 @@ export function ModelPicker({ session }: { session: Session }) {
         disabled={!live}
         onClick={() => setOpen((v) => !v)}
       >
-        {requested ? <Spinner size={11} /> : null}
-        <span className="model-chip-text">{requested ? describeModel(requested) : label}</span>
+        {requested || requestedEffort ? <Spinner size={11} /> : null}
+        <span className="model-chip-text">{requested ? `${describeModel(requested)}${effort ? ` · ${effort}` : ''}` : label}</span>
       </button>
       {open ? (
         <Suspense fallback={null}>
@@ -42,8 +45,14 @@ export function ModelPicker({ session }: { session: Session }) {
             id={panelId}
             sessionId={session.id}
             model={session.model}
+            {...(session.launchKind === 'pty' ? { effort: session.effort ?? null } : {})}
             onRequested={(model) => {
               setRequested(model);
+              setOpen(false);
+              buttonRef.current?.focus();
+            }}
+            onEffortRequested={(level) => {
+              setRequestedEffort(level);
               setOpen(false);
               buttonRef.current?.focus();
             }}
