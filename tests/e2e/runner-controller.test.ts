@@ -17,7 +17,7 @@ describe('controller', () => {
       script: [
         when(userSays(/from the desk/), text('desk answer')),
         when(userSays(/from the phone/), text('phone answer')),
-        when(userSays(/run it/), toolUse('Bash', { command: 'echo controller-ok', description: 'print' })),
+        when(userSays(/run it/), toolUse('Bash', { command: 'touch controller-ok.txt', description: 'a file claude asks about' })),
         when(hasToolResult({ isError: false }), text('ran it')),
       ],
       ready: false,

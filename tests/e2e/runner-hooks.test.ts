@@ -1,6 +1,7 @@
-// The hook bridge groundwork with real claude: read-only tools pass without asking; any other tool
-// call becomes a hub approval (answered from a /web client); without the hub claude asks at the desk.
-import { existsSync } from 'node:fs';
+// The hook bridge groundwork with real claude: what claude does not ask about (reading a file of the
+// project) never reaches the hub; what it asks about (a Bash command that writes) becomes a hub
+// approval (answered from a /web client); without the hub claude asks at the desk.
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFakeAnthropic, text, toolUse, hasToolResult, when, userSays } from '../fixtures/fake-anthropic/index.ts';
@@ -16,7 +17,7 @@ describe('hook bridge', () => {
   it('Read is allowed without asking; Bash is asked on the hub and runs once allowed there', async () => {
     const { sandbox, runner, phone } = await startWorld(defer, {
       script: [
-        when(userSays(/read it/), toolUse('Read', { file_path: '/etc/hostname' })),
+        when(userSays(/read it/), toolUse('Read', { file_path: 'notes.txt' })),
         when(hasToolResult({ isError: false }), text('read done')),
         when(userSays(/make it/), toolUse('Bash', { command: 'touch made.txt', description: 'make a file' })),
         when(hasToolResult({ isError: false }), text('made it')),
@@ -26,6 +27,7 @@ describe('hook bridge', () => {
     const requests: PendingRequest[] = [];
     phone.socket.on('approval:requested', (r: PendingRequest) => requests.push(r));
     await runner.waitForScreen(DESK_READY);
+    writeFileSync(join(sandbox.cwd, 'notes.txt'), 'hello\n');
 
     await phone.send('read it');
     await runner.waitForScreen('read done');

@@ -390,7 +390,10 @@ export function createSessionCore(init: {
         case 'permission-request': {
           const toolName = typeof p.tool_name === 'string' ? p.tool_name : '';
           const toolInput = p.tool_input && typeof p.tool_input === 'object' && !Array.isArray(p.tool_input) ? (p.tool_input as Record<string, unknown>) : {};
+          // Waiting on a person now (claude's Notification hook says so only ~6 s later).
+          setStatus('waiting');
           const verdict = await o.approvals.ask({ toolName, toolInput, signal: request.signal });
+          if (state.status === 'waiting') setStatus('thinking');
           // null: claude's own dialog (already at the desk) decides; nothing is allowed silently.
           return verdict ? permissionDecision(verdict) : {};
         }
