@@ -3,7 +3,7 @@
 // workspace dependencies from the lockfile, and builds the web app when its sources are newer.
 // Plain Node on purpose: it runs before Bun exists.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -73,4 +73,34 @@ export function ensureWebBuild(bun) {
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
   console.log('tether: building the web app …');
   must(bun, ['run', '--cwd', 'web', 'build'], 'building the web app');
+}
+
+/** Every test file that starts the real claude (TETHER_CLAUDE_BIN picks which one). */
+export const REAL_CLAUDE_SUITES = ['tests/e2e', 'tests/browser/real-claude.test.ts', 'tests/browser/new-session.test.ts', 'tests/harness/claude.test.ts'];
+
+/** The claude versions tether is tested with (the one pin, shared with `tether doctor`). */
+export function supportedClaude() {
+  return JSON.parse(readFileSync(join(ROOT, 'cli', 'src', 'claude', 'supported-versions.json'), 'utf8'));
+}
+
+function claudeVersionOf(bin) {
+  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', env: { ...process.env, CLAUDECODE: '' } });
+  return r.status === 0 ? (/\d+\.\d+\.\d+/.exec(r.stdout) ?? [null])[0] : null;
+}
+
+/** Installs claude `version` into .tools/claude-<version>/ with npm (which runs its postinstall, so
+ *  the native binary is in place) unless it is there already; returns its binary. The current
+ *  version is the tests' devDependency (node_modules/.bin/claude); older ones live here. */
+export function ensureClaude(version) {
+  const prefix = join(ROOT, '.tools', `claude-${version}`);
+  const bin = join(prefix, 'node_modules', '.bin', 'claude');
+  if (existsSync(bin) && claudeVersionOf(bin) === version) return bin;
+  console.log(`tether: installing claude ${version} from the npm registry into .tools/ …`);
+  must('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, `@anthropic-ai/claude-code@${version}`], `installing claude ${version}`);
+  const got = claudeVersionOf(bin);
+  if (got !== version) {
+    console.error(`tether: claude ${version} was installed but ${bin} reports ${got ?? 'nothing'}`);
+    process.exit(1);
+  }
+  return bin;
 }

@@ -1,13 +1,21 @@
 // test.mjs: `npm test`. Typecheck + every test (unit, integration, e2e with the real claude CLI,
 // browser with Debian's chromium). vitest runs inside Bun because the hub and runner use Bun APIs.
-// Prints one closing line "tests: N passed, N failed, N skipped" from vitest's JSON report.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+//
+// claude is tested at both ends of the supported range (cli/src/claude/supported-versions.json):
+//   1. the whole suite against the current version (the tests' devDependency, node_modules/.bin/claude);
+//   2. the suites that run the real claude again against the floor (installed into .tools/ by npm).
+// Extra arguments (a file filter) go to the first run only and skip the second, so `npm test -- x`
+// stays quick. Prints one closing line "tests: N passed, N failed, N skipped" summing both runs.
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, ensureBun, ensureDeps, ensureWebBuild, run } from './bootstrap.mjs';
+import { REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureClaude, ensureDeps, ensureWebBuild, run, supportedClaude } from './bootstrap.mjs';
 
 const bun = ensureBun();
 ensureDeps(bun);
 ensureWebBuild(bun);
+const extra = process.argv.slice(2);
+const { floor, current } = supportedClaude();
+const floorBin = extra.length === 0 && floor !== current ? ensureClaude(floor) : null;
 
 console.log('tether: typecheck …');
 if (run(bun, ['run', 'typecheck']) !== 0) {
@@ -17,21 +25,33 @@ if (run(bun, ['run', 'typecheck']) !== 0) {
 
 const artifacts = join(ROOT, 'test-artifacts');
 mkdirSync(artifacts, { recursive: true });
-const report = join(artifacts, 'vitest.json');
-const extra = process.argv.slice(2);
-const code = run(bun, [
-  '--bun', 'vitest', 'run', '--pool=threads',
-  '--reporter=default', '--reporter=json', `--outputFile.json=${report}`,
-  ...extra,
-]);
 
-if (existsSync(report)) {
+/** One vitest run; returns its exit code and counts from the JSON report. */
+function vitest(options) {
+  const report = join(artifacts, `vitest-${options.name}.json`);
+  rmSync(report, { force: true });
+  console.log(`tether: tests against claude ${options.claude} …`);
+  const code = run(bun, ['--bun', 'vitest', 'run', '--pool=threads', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...options.args], {
+    env: { ...process.env, ...options.env },
+  });
+  if (!existsSync(report)) return { code: code || 1, passed: 0, failed: 0, skipped: 0, total: 0 };
   const r = JSON.parse(readFileSync(report, 'utf8'));
-  const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-  console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
-  if (r.numTotalTests === 0) {
-    console.error('tether: no test ran');
-    process.exit(1);
-  }
+  return {
+    code,
+    passed: r.numPassedTests,
+    failed: r.numFailedTests,
+    skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
+    total: r.numTotalTests,
+  };
 }
-process.exit(code);
+
+const runs = [vitest({ name: 'current', claude: current, args: extra, env: {} })];
+if (floorBin) runs.push(vitest({ name: 'floor', claude: floor, args: REAL_CLAUDE_SUITES, env: { TETHER_CLAUDE_BIN: floorBin } }));
+
+const sum = (key) => runs.reduce((n, r) => n + r[key], 0);
+console.log(`tests: ${sum('passed')} passed, ${sum('failed')} failed, ${sum('skipped')} skipped`);
+if (runs.some((r) => r.total === 0)) {
+  console.error('tether: a test run ran no test');
+  process.exit(1);
+}
+process.exit(runs.find((r) => r.code !== 0)?.code ?? 0);

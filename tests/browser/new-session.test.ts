@@ -114,7 +114,8 @@ describe('new session form', () => {
     await page.waitForURL(/\/sessions\/[0-9a-f-]{36}\/terminal$/, { timeout: SPAWN_UI_TIMEOUT_MS });
     console.log(`[new-session] real PTY spawn from the form: ready in ${Date.now() - started} ms`);
     // claude's own TUI is on screen in the live terminal.
-    await page.locator('.xterm-rows').getByText(/\? for shortcuts/).waitFor({ timeout: UI_TIMEOUT_MS });
+    // (its effort footer, `● high · /effort`, is drawn only once the TUI is ready, in every version)
+    await page.locator('.xterm-rows').getByText(/· \/effort/).waitFor({ timeout: UI_TIMEOUT_MS });
     await saveScreenshot(page, { name: 'new-session-started-terminal', viewport: 'desktop' });
     const sessionId = /\/sessions\/([0-9a-f-]{36})\//.exec(page.url())![1]!;
     const phone = await world.connect({ nsp: '/web', token: world.hub.token });

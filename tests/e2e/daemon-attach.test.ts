@@ -3,6 +3,7 @@
 // detach (Ctrl-]); a headless one is resumed in a PTY under the same tether session and claude
 // session id, and the chat continues with nothing lost or duplicated. A hub restart does not end an
 // attachment.
+import { DESK_READY } from '../harness/world.ts';
 import { describe, expect, it } from 'vitest';
 import { startFakeAnthropic, text } from '../fixtures/fake-anthropic/index.ts';
 import { claudeBin, createClaudeSandbox } from '../harness/claude.ts';
@@ -15,7 +16,7 @@ import type { Session } from '@tether/shared';
 
 const SPAWN_ACK_MS = 60_000;
 /** claude's idle, empty input box. */
-const READY = /❯\s*\n─+\n\s+\? for shortcuts/;
+const READY = DESK_READY;
 
 const defer = useCleanups();
 

@@ -6,7 +6,7 @@ import { text } from '../fixtures/fake-anthropic/index.ts';
 import { claudeBin } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { chatText, TETHER_MAIN } from '../harness/runner.ts';
-import { startWorld, startStage } from '../harness/world.ts';
+import { DESK_READY, startWorld, startStage } from '../harness/world.ts';
 /** What local-terminal.ts writes when it hands the terminal back (bracketed paste off, …, cursor on). */
 const RESTORED = '\x1b[?2004l';
 
@@ -46,7 +46,7 @@ describe('desk terminal', () => {
     await waitForProcState(runner.pid, 'T');
     expect(runner.output().slice(before)).toContain(RESTORED);
     process.kill(runner.pid, 'SIGCONT');
-    await runner.waitForScreen(/\? for shortcuts/);
+    await runner.waitForScreen(DESK_READY);
     runner.write('hello after fg');
     await runner.waitForScreen('hello after fg');
     runner.write('\r');

@@ -7,9 +7,10 @@ import { createClaudeSandbox } from '../harness/claude.ts';
 import { startHub } from '../harness/hub.ts';
 import { startRunner } from '../harness/runner.ts';
 import { viewTerminal } from '../harness/terminal.ts';
+import { DESK_READY } from '../harness/world.ts';
 
 /** claude's idle input box at the desk (the prompt char is followed by a no-break space). */
-const READY = /❯\s*\n─+\n\s+\? for shortcuts/;
+const READY = DESK_READY;
 
 let cleanups: Array<() => unknown> = [];
 afterEach(async () => {

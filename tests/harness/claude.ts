@@ -20,12 +20,14 @@ import { Terminal } from '@xterm/headless';
 export const FAKE_API_KEY = 'sk-ant-api03-tether-fake-key-000000000000000000000000';
 
 /**
- * Idle with an empty input box: a `❯` row between two `─` rules, then the `? for shortcuts` footer.
- * (claude draws `❯` + U+00A0; screenText() turns that into a plain space and trims line ends.) While
- * busy the footer reads `esc to interrupt`; with text typed in the box the footer is blank; the
- * permission dialog and the AskUserQuestion picker replace the box, so none of those match.
+ * Idle with an empty input box, read from the box's structure and not from one version's footer: a
+ * `❯` row with nothing typed between two `─` rules, and no busy footer (`esc to interrupt`) under it.
+ * The footer's words differ by version and mode (2.1.197 `? for shortcuts`, 2.1.330 `⏵⏵ auto mode
+ * on`, `⏸ manual mode on · ? for shortcuts`), so they are not looked at. claude draws `❯` + U+00A0;
+ * screenText() turns that into a plain space and trims line ends. The permission dialog and the
+ * AskUserQuestion picker replace the box, so they never match.
  */
-export const READY_PATTERN = /^─{10,}\n❯ *\n─{10,}\n +\? for shortcuts/m;
+export const READY_PATTERN = /^─{10,}\n❯[ \u00a0]*\n─{10,}(?:\n(?![^\n]*esc to interrupt)|$)/m;
 
 /** claude exits ~40 ms after SIGTERM; 3 s before SIGKILL covers a loaded machine. */
 const KILL_GRACE_MS = 3_000;

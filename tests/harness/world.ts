@@ -12,14 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Socket } from 'socket.io-client';
 import { startFakeAnthropic, type FakeAnthropic, type ScriptTurn } from '../fixtures/fake-anthropic/index.ts';
-import { createClaudeSandbox, type ClaudeSandbox } from './claude.ts';
+import { createClaudeSandbox, READY_PATTERN, type ClaudeSandbox } from './claude.ts';
 import type { Defer } from './cleanups.ts';
 import { startDaemon, type DaemonHandle } from './daemon.ts';
 import { connectSocket, startHub, type HubHandle } from './hub.ts';
 import { startRunner, watchSession, type RunnerHandle, type SessionWatch } from './runner.ts';
 
-/** claude's idle, empty input box at the desk (the prompt char is followed by a no-break space). */
-export const DESK_READY = /❯\s*\n─+\n\s+\? for shortcuts/;
+/** claude's idle, empty input box at the desk, in every supported claude version and mode. */
+export const DESK_READY = READY_PATTERN;
 
 /** startRunner's options less the stage's own hub and sandbox; `hub: null` runs without a hub. */
 export type StageRunnerOptions = Omit<Parameters<typeof startRunner>[0], 'sandbox' | 'hub'> & { hub?: null };

@@ -3,10 +3,27 @@
 // exits with claude's exit code.
 import { loadCredentials } from '../config/credentials.ts';
 import { tetherPaths } from '../config/paths.ts';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { findClaudeBinary } from '../claude/find-binary.ts';
+import { cachedClaudeVersion, versionWarning } from '../claude/version.ts';
 import { CommandError, type Command } from './command.ts';
 
 /** Long enough that this session's own outbox exists (and is locked) before orphans are scanned. */
 const ORPHAN_DELAY_MS = 3_000;
+
+/** One line before claude takes the terminal when its version is outside the tested range; never a
+ *  refusal. A missing claude is reported by the runner itself, with its fix. */
+function warnOutsideTestedRange(options: { home: string }): void {
+  try {
+    const bin = findClaudeBinary();
+    mkdirSync(options.home, { recursive: true, mode: 0o700 });
+    const warning = versionWarning(cachedClaudeVersion({ bin, cacheFile: join(options.home, 'claude-version.json') }));
+    if (warning) process.stderr.write(`${warning}\n`);
+  } catch {
+    // not found: the runner says so
+  }
+}
 
 const command: Command = {
   name: 'claude',
@@ -31,6 +48,7 @@ const command: Command = {
             .catch(() => {});
         }, ORPHAN_DELAY_MS)
       : null;
+    warnOutsideTestedRange({ home: paths.home });
     try {
       const result = await runSession({
         userArgs: args,

@@ -23,7 +23,13 @@ async function checkClaude(): Promise<Check> {
     const out = (await new Response(proc.stdout).text()).trim();
     clearTimeout(timer);
     if ((await proc.exited) !== 0) return { name: 'claude', ok: false, detail: `${bin} --version failed`, fix: 'reinstall claude' };
-    return { name: 'claude', ok: true, detail: `${out} (${bin})` };
+    const { parseClaudeVersion, SUPPORTED_CLAUDE, versionStanding, versionWarning } = await import('../claude/version.ts');
+    const version = parseClaudeVersion(out);
+    const range = `tested ${SUPPORTED_CLAUDE.floor}–${SUPPORTED_CLAUDE.current}`;
+    const standing = versionStanding(version);
+    if (standing === 'inside') return { name: 'claude', ok: true, detail: `${version} (${bin}), inside the ${range} range` };
+    // Outside the range is a warning, not a failure: claude usually works, and the user decides.
+    return { name: 'claude', ok: true, detail: `${out} (${bin}), outside the ${range} range`, ...(versionWarning(version) ? { fix: versionWarning(version)! } : {}) };
   } catch (error) {
     return { name: 'claude', ok: false, detail: `${bin} does not run: ${String(error)}`, fix: 'reinstall claude or fix TETHER_CLAUDE_BIN' };
   }

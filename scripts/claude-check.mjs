@@ -1,0 +1,46 @@
+// claude-check.mjs: `bun run claude:check`. Tries the newest claude on the npm registry before the
+// pin moves: installs it into a temp dir and runs every suite that starts the real claude against it.
+// Prints the version tried and one closing line; exits non-zero when a test failed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureDeps, ensureWebBuild, run, supportedClaude } from './bootstrap.mjs';
+
+const bun = ensureBun();
+ensureDeps(bun);
+ensureWebBuild(bun);
+const view = spawnSync('npm', ['view', '@anthropic-ai/claude-code', 'version'], { encoding: 'utf8' });
+const newest = view.stdout?.trim();
+if (view.status !== 0 || !/^\d+\.\d+\.\d+/.test(newest ?? '')) {
+  console.error(`claude:check: could not ask the npm registry for the newest claude: ${view.stderr?.trim() || 'no answer'}`);
+  process.exit(1);
+}
+const { floor, current } = supportedClaude();
+console.log(`claude:check: newest claude on the registry is ${newest} (tested range ${floor}–${current})`);
+const prefix = mkdtempSync(join(tmpdir(), 'tether-claude-check-'));
+let code = 1;
+try {
+  code = check();
+} finally {
+  rmSync(prefix, { recursive: true, force: true });
+}
+process.exit(code);
+
+function check() {
+  if (run('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, `@anthropic-ai/claude-code@${newest}`]) !== 0) {
+    console.error('claude:check: npm install failed');
+    return 1;
+  }
+  const bin = join(prefix, 'node_modules', '.bin', 'claude');
+  const report = join(ROOT, 'test-artifacts', 'vitest-claude-check.json');
+  rmSync(report, { force: true });
+  const result = run(bun, ['--bun', 'vitest', 'run', '--pool=threads', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...REAL_CLAUDE_SUITES], {
+    env: { ...process.env, TETHER_CLAUDE_BIN: bin },
+  });
+  if (existsSync(report)) {
+    const r = JSON.parse(readFileSync(report, 'utf8'));
+    console.log(`claude:check ${newest}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+  }
+  return result;
+}
