@@ -232,6 +232,7 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
       socket.off('connect', onConnect);
       unsubscribe();
       data.dispose();
+      widthFit.dispose();
       term.dispose();
       termRef.current = null;
       fitRef.current = null;

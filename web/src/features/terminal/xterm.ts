@@ -26,10 +26,42 @@ export function baseFontSize(): number {
   return window.matchMedia('(pointer: coarse)').matches ? 12 : 13.5;
 }
 
+const FONT_STACK = "ui-monospace, 'SF Mono', SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', monospace";
+
+/** Makes xterm measure its glyphs again, at the type size it has now. Its DOM renderer sets the row's
+ *  letter spacing to (cell width − the width of a "W"), and after a font-size change it can take the
+ *  "W" from the old size (seen on a slow machine: 12 px cells with spacing from 13.5 px glyphs, every
+ *  glyph 0.9 px left of its cell); it also never measures again when a font finishes loading. A
+ *  font-family change makes it drop its width cache and measure both at once, so the family is
+ *  re-set to an equivalent string (a trailing space toggled). */
+export function remeasureGlyphs(term: Terminal): void {
+  const family = term.options.fontFamily ?? FONT_STACK;
+  term.options.fontFamily = family.endsWith(' ') ? family.trimEnd() : `${family} `;
+}
+
+/** Re-measures whenever fonts finish loading (a web or system font arriving after the first paint
+ *  changes every glyph's width). Returns the teardown. */
+function remeasureOnFontLoad(term: Terminal, onLoaded: () => void): () => void {
+  const fonts = typeof document !== 'undefined' ? document.fonts : undefined;
+  if (!fonts) return () => {};
+  let live = true;
+  const again = () => {
+    if (!live) return;
+    onLoaded();
+    remeasureGlyphs(term);
+  };
+  void fonts.ready.then(again);
+  fonts.addEventListener('loadingdone', again);
+  return () => {
+    live = false;
+    fonts.removeEventListener('loadingdone', again);
+  };
+}
+
 /** A terminal with the fit addon loaded (not yet opened); smaller type on touch screens. */
 export function createXterm(options: ITerminalOptions = {}): { term: Terminal; fit: FitAddon } {
   const term = new Terminal({
-    fontFamily: "ui-monospace, 'SF Mono', SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', monospace",
+    fontFamily: FONT_STACK,
     fontSize: baseFontSize(),
     lineHeight: 1.1,
     scrollback: SCROLLBACK_LINES,
@@ -49,8 +81,14 @@ export function createWidthFit(options: { term: Terminal; host: HTMLElement }) {
   const { term, host } = options;
   const base = baseFontSize();
   /** Width of one column per px of font, from the font itself: the rendered screen lags behind a
-   *  resize or a font change, the font's advance does not. */
+   *  resize or a font change, the font's advance does not. Measured again once fonts load. */
   let perColumn = 0;
+  let frame = 0;
+  // watchXterm makes xterm measure again when fonts load; this forgets the column width too.
+  const stopFontWatch = remeasureOnFontLoad(term, () => {
+    perColumn = 0;
+    apply();
+  });
   const columnWidth = () => {
     if (perColumn > 0) return perColumn;
     const context = document.createElement('canvas').getContext('2d');
@@ -69,11 +107,19 @@ export function createWidthFit(options: { term: Terminal; host: HTMLElement }) {
     if (available <= 0) return;
     const fitting = Math.floor((available / (unit * term.cols)) * 10) / 10;
     const next = fitting >= base ? base : fitting >= base * MIN_FONT_SCALE ? fitting : base;
-    if (next !== current) term.options.fontSize = next;
+    if (next === current) return;
+    term.options.fontSize = next;
+    // Once xterm has taken the new size, make it measure the glyphs again at that size.
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(() => remeasureGlyphs(term));
   };
   return {
     /** After the terminal's size or the view's width changed. */
     apply,
+    dispose: () => {
+      cancelAnimationFrame(frame);
+      stopFontWatch();
+    },
     /** Runs `measure` at the full type size (what fits here if this viewer takes the PTY's size). */
     atBaseSize<T>(measure: () => T): T {
       if (term.options.fontSize === base) return measure();
@@ -82,6 +128,8 @@ export function createWidthFit(options: { term: Terminal; host: HTMLElement }) {
         return measure();
       } finally {
         apply();
+        cancelAnimationFrame(frame);
+        frame = requestAnimationFrame(() => remeasureGlyphs(term));
       }
     },
   };
@@ -102,9 +150,11 @@ export function watchXterm(options: { term: Terminal; host: HTMLElement; onResiz
     timer = setTimeout(options.onResized, RESIZE_SETTLE_MS);
   });
   observer.observe(host);
+  const stopFontWatch = remeasureOnFontLoad(term, () => {});
   return () => {
     if (timer) clearTimeout(timer);
     observer.disconnect();
     selection.dispose();
+    stopFontWatch();
   };
 }
