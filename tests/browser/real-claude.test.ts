@@ -31,7 +31,7 @@ import { useBrowserWorld } from '../harness/browser-world.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { createClaudeSandbox, type ClaudeSandbox } from '../harness/claude.ts';
 import { startRunner, type RunnerHandle } from '../harness/runner.ts';
-import { DESK_READY } from '../harness/world.ts';
+import { DESK_READY, MANUAL_MODE } from '../harness/world.ts';
 
 /** A real claude turn (runner → PTY → claude → fake API → transcript → hub → tab) on a loaded box. */
 const CLAUDE_UI_TIMEOUT_MS = 30_000;
@@ -55,7 +55,7 @@ describe('real claude from the browser', () => {
 
   /** `tether claude` on the world's hub with the namespace's token; resolves once claude is ready at the desk. */
   async function startClaude(staged: Omit<Claude, 'runner'>): Promise<Claude> {
-    const runner = startRunner({ hub: { url: world.hub.url, token: staged.token }, sandbox: staged.sandbox });
+    const runner = startRunner({ hub: { url: world.hub.url, token: staged.token }, sandbox: staged.sandbox, args: MANUAL_MODE });
     defer(() => runner.stop());
     await runner.waitForScreen(DESK_READY, { timeoutMs: CLAUDE_UI_TIMEOUT_MS });
     return { ...staged, runner };

@@ -2,7 +2,7 @@
 // continue, SessionStart (source resume) names it, and the runner's resume state maps it to the
 // tether session, so the hub has one session whose chat goes on without duplicates.
 import { describe, expect, it } from 'vitest';
-import { SIDE_REPLY_TITLE, text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
+import { text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { chatText } from '../harness/runner.ts';
 import { DESK_READY, startStage } from '../harness/world.ts';
@@ -31,14 +31,17 @@ describe('continue', () => {
       expect(await first.exited).toBe(0);
       await phone.waitFor(() => phone.session()?.status === 'ended', { what: 'ended' });
       const before = phone.messages().map((m) => m.id);
+      const titleBefore = phone.session()?.title;
+      expect(titleBefore).toBeTruthy();
 
       // A different TETHER_SESSION_ID: only SessionStart + the resume state can lead it back.
       const second = startRunner({ home, args: [flag] });
       expect(second.sessionId).not.toBe(first.sessionId);
       await second.waitForScreen(DESK_READY);
       await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'same session live again' });
-      // The title claude gave the session survives the new runner's registration.
-      expect(phone.session()?.title).toBe(SIDE_REPLY_TITLE);
+      // The session's title (claude's ai-title, or the first prompt where claude gave none) survives
+      // the new runner's registration.
+      expect(phone.session()?.title).toBe(titleBefore);
       expect((await phone.send('second question')).ok).toBe(true);
       await phone.waitFor(() => phone.messages().find((m) => chatText(m).includes('second answer')), { what: 'second answer' });
 

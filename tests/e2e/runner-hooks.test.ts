@@ -8,7 +8,7 @@ import { startFakeAnthropic, text, toolUse, hasToolResult, when, userSays } from
 import { createClaudeSandbox } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { startRunner } from '../harness/runner.ts';
-import { DESK_READY, startWorld } from '../harness/world.ts';
+import { DESK_READY, MANUAL_MODE, startWorld } from '../harness/world.ts';
 import type { PendingRequest } from '@tether/shared';
 
 const defer = useCleanups();
@@ -48,7 +48,7 @@ describe('hook bridge', () => {
     defer(() => fake.stop());
     const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
     defer(() => sandbox.stop());
-    const runner = startRunner({ sandbox });
+    const runner = startRunner({ sandbox, args: MANUAL_MODE });
     defer(() => runner.stop());
     await runner.waitForScreen(DESK_READY);
     runner.write('make a file');

@@ -8,7 +8,7 @@ import type { FakeAnthropic, ScriptTurn, MessagesRequest } from '../fixtures/fak
 import type { ClaudeSandbox } from './claude.ts';
 import type { HubHandle } from './hub.ts';
 import { watchSession, type RunnerHandle, type SessionWatch } from './runner.ts';
-import { DESK_READY, startStage } from './world.ts';
+import { DESK_READY, MANUAL_MODE, startStage } from './world.ts';
 
 export type Phone = SessionWatch & { requested: PendingRequest[]; resolved: Resolution[] };
 
@@ -66,9 +66,6 @@ export const DESK_READY_PLAN = /❯\s*\n─+\n\s+⏸ plan mode on/;
 /** claude's own permission dialog or question picker at the desk (same words in 2.1.197 and 2.1.330). */
 export const DESK_DIALOG = /Do you want to proceed\?|Enter to select|Exit plan mode\?/;
 
-/** Approvals are about claude's manual mode unless a test names another: claude 2.1.330 starts in
- *  `auto`, whose server-side check a local fake API cannot give. */
-const MANUAL_MODE = ['--permission-mode', 'default'];
 
 export async function startApprovalWorld(options: {
   script: ScriptTurn[];

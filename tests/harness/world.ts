@@ -21,6 +21,11 @@ import { startRunner, watchSession, type RunnerHandle, type SessionWatch } from 
 /** claude's idle, empty input box at the desk, in every supported claude version and mode. */
 export const DESK_READY = READY_PATTERN;
 
+/** Runners a test starts without arguments run in claude's manual mode: the same in every claude
+ *  version (2.1.330 starts in `auto`, whose check a local fake API cannot give). Tests about modes,
+ *  and tests that pass their own arguments, get claude's own default. */
+export const MANUAL_MODE = ['--permission-mode', 'default'];
+
 /** startRunner's options less the stage's own hub and sandbox; `hub: null` runs without a hub. */
 export type StageRunnerOptions = Omit<Parameters<typeof startRunner>[0], 'sandbox' | 'hub'> & { hub?: null };
 
@@ -48,7 +53,7 @@ export async function startStage(defer: Defer, options: { script?: ScriptTurn[];
     hub,
     sandbox,
     startRunner: (runnerOptions = {}) => {
-      const runner = startRunner({ hub, sandbox, ...runnerOptions });
+      const runner = startRunner({ hub, sandbox, args: MANUAL_MODE, ...runnerOptions });
       defer(() => runner.stop());
       return runner;
     },

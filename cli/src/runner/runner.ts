@@ -50,8 +50,9 @@ const SCREEN_CHECK_FLOOD_MS = 250;
 const GATE_READ_TRIES = 3;
 /** claude's effort in its footer, in 2.1.197 and 2.1.330 alike: `● high · /effort`, `◐ medium · /effort`. */
 const EFFORT_FOOTER = /\b(low|medium|high|xhigh|max) · \/effort\b/;
-/** What claude 2.1.197 draws after Ctrl-Z (its footer line), read from the screen model. */
-const CLAUDE_SUSPENDED_TEXT = 'Claude Code has been suspended';
+/** What claude draws after Ctrl-Z, read from the screen model: 2.1.197 "Claude Code has been
+ *  suspended", 2.1.330 "Claude Code is suspended. Run `fg` to bring it back." */
+const CLAUDE_SUSPENDED = /Claude Code (?:has been|is) suspended/;
 
 export async function runSession(options: RunnerOptions): Promise<RunnerResult> {
   if (options.launchKind === 'headless') return runHeadlessSession(options);
@@ -219,7 +220,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   let suspendedEpisode = false;
   const followSuspend = (text: string) => {
     if (!desk?.interactive || !ready) return;
-    if (!text.includes(CLAUDE_SUSPENDED_TEXT)) {
+    if (!CLAUDE_SUSPENDED.test(text)) {
       suspendedEpisode = false;
       return;
     }

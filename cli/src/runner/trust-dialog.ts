@@ -81,9 +81,8 @@ export function createTrustDialog(options: {
       if (!requestId || id !== requestId) return false;
       requestId = null;
       if (!onScreen) return true;
-      const selected = lastScreen.split('\n').find((l) => l.includes('❯') && l.includes(TRUST_TEXT));
-      // Yes: Enter when the cursor is on "1. Yes", else the digit (selects at once). No: Esc exits.
-      options.write(answer.decision === 'allow' ? (selected ? '\r' : '1') : '\x1b');
+      // No: Esc exits (claude's own "No"). Yes: see trustKeys.
+      options.write(answer.decision === 'allow' ? trustKeys(lastScreen) : '\x1b');
       options.log(`trust dialog for ${options.cwd}: ${answer.decision} from the hub`);
       return true;
     },
@@ -91,4 +90,20 @@ export function createTrustDialog(options: {
       if (retry) clearTimeout(retry);
     },
   };
+}
+
+/** The keys that pick "Yes, I trust this folder" on `screen`: Enter when the cursor (❯) is on it;
+ *  its digit where options are numbered (2.1.197: "1. Yes, …", a digit selects at once); otherwise
+ *  arrow keys from the cursor's option to it, then Enter (2.1.330: unnumbered, cursor on "No, exit"). */
+export function trustKeys(screen: string): string {
+  const lines = screen.split('\n');
+  const yes = lines.findIndex((l) => l.includes(TRUST_TEXT));
+  if (yes === -1) return '\r';
+  if (lines[yes]!.includes('❯')) return '\r';
+  const digit = /(\d)\.\s+Yes, I trust/.exec(lines[yes]!)?.[1];
+  if (digit) return digit;
+  const cursor = lines.findIndex((l) => /^\s*❯\s/.test(l));
+  if (cursor === -1) return '\r';
+  const steps = yes - cursor;
+  return (steps > 0 ? '\x1b[B' : '\x1b[A').repeat(Math.abs(steps)) + '\r';
 }
