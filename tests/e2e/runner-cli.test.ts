@@ -68,4 +68,17 @@ describe('tether send / chat / doctor', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('unknown effort level "turbo"');
   }, 60_000);
+
+  it('permission mode: the phone switches it as the desk does (Shift+Tab); the session follows claude’s footer', async () => {
+    const { runner, phone } = await startWorld(defer);
+    await phone.waitFor(() => phone.session()?.permissionMode === 'default', { what: 'manual mode read from the footer' });
+    expect((await phone.emit('session:set-mode', { sessionId: runner.sessionId, mode: 'plan' })).ok).toBe(true);
+    await phone.waitFor(() => phone.session()?.permissionMode === 'plan', { what: 'plan mode' });
+    await runner.waitForScreen(/plan mode on/);
+    // A mode this session was not started allowing is refused, and nothing changes.
+    expect((await phone.emit('session:set-mode', { sessionId: runner.sessionId, mode: 'bypassPermissions' })).ok).toBe(true);
+    expect((await phone.emit('session:set-mode', { sessionId: runner.sessionId, mode: 'default' })).ok).toBe(true);
+    await phone.waitFor(() => phone.session()?.permissionMode === 'default', { what: 'back to manual mode' });
+    expect(runner.screenText()).not.toMatch(/bypass permissions on/);
+  }, 60_000);
 });

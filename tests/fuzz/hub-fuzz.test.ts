@@ -94,6 +94,7 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     'web:session:abort': { sessionId },
     'web:session:set-model': { sessionId, model: 'opus' },
     'web:session:set-effort': { sessionId, level: 'low' },
+    'web:session:set-mode': { sessionId, mode: 'plan' },
     'web:approval:answer': { requestId, answer: { decision: 'allow', reason: 'ok', answers: { q: 'a' } } },
     'web:terminal:subscribe': { sessionId, since: 0 },
     'web:terminal:unsubscribe': { sessionId },

@@ -102,6 +102,7 @@ const SOCKET_CASES: Case[] = [
   { nsp: '/web', event: 'session:abort', payload: (i) => ({ sessionId: i.sessionId }) },
   { nsp: '/web', event: 'session:set-model', payload: (i) => ({ sessionId: i.sessionId, model: 'opus' }) },
   { nsp: '/web', event: 'session:set-effort', payload: (i) => ({ sessionId: i.sessionId, level: 'low' }) },
+  { nsp: '/web', event: 'session:set-mode', payload: (i) => ({ sessionId: i.sessionId, mode: 'plan' }) },
   { nsp: '/web', event: 'approval:answer', payload: (i) => ({ requestId: i.requestId, answer: { decision: 'allow' } }) },
   { nsp: '/web', event: 'terminal:subscribe', payload: (i) => ({ sessionId: i.sessionId, since: 0 }) },
   { nsp: '/web', event: 'terminal:unsubscribe', payload: (i) => ({ sessionId: i.sessionId }) },

@@ -36,6 +36,8 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
   const queue: Item[] = [];
   const seen = new Set<string>();
   let controlSeq = 0;
+  /** Callbacks for control requests whose answer matters (by request id). */
+  const answers = new Map<string, (ok: boolean, error?: string) => void>();
   /** claude may be gone (EPIPE): its exit is handled where it is awaited, never by a throw here. */
   const writeLine = (value: unknown) => {
     try {
@@ -96,6 +98,18 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
         }
       },
       'session:stop': () => stopClaude('SIGTERM'),
+      // claude -p takes a mode change over stream-json (the Agent SDK's setPermissionMode).
+      'session:set-mode': ({ mode }) => {
+        if (mode === 'bypassPermissions' && !core.plan.bypass) {
+          log('mode switch to bypassPermissions refused: the session was not started allowing it');
+          return;
+        }
+        const id = control({ subtype: 'set_permission_mode', mode });
+        answers.set(id, (ok, error) => {
+          if (ok) core.followMode(mode);
+          else log(`permission mode not switched to ${mode}: ${error ?? 'refused'}`);
+        });
+      },
       'session:set-model': ({ model: next }) => {
         control({ subtype: 'set_model', model: next });
         state.model = next;
@@ -193,6 +207,11 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
       if (typeof msg.request_id === 'string') asking.get(msg.request_id)?.abort();
     } else if (msg.type === 'control_response') {
       const response = msg.response as { request_id?: string; subtype?: string; error?: string } | undefined;
+      const answer = response?.request_id ? answers.get(response.request_id) : undefined;
+      if (answer && response?.request_id) {
+        answers.delete(response.request_id);
+        answer(response.subtype === 'success', response.error);
+      }
       if (response?.request_id === initId && !ready) {
         if (response.subtype !== 'success') {
           log(`initialize failed: ${response.error ?? 'unknown'}`);

@@ -21,7 +21,10 @@ import { watchClaudeStatus, type ClaudeStatusWatch } from '../claude/status-file
 import { spawnPty, type PtyProcess } from '../pty/pty.ts';
 import { attachLocalTerminal, DEFAULT_SIZE, type LocalTerminal } from '../pty/local-terminal.ts';
 import { createScreenModel } from '../screen/screen.ts';
-import type { PromptState } from '../screen/prompt-state.ts';
+import { findInputBox, type PromptState } from '../screen/prompt-state.ts';
+import { modeFromFooter } from '../screen/footer-mode.ts';
+import { footerMode, switchMode } from './mode-switch.ts';
+import type { PermissionMode } from '@tether/shared';
 import { createPromptQueue } from './prompt-queue.ts';
 import { confirmPlanDialog } from './plan-dialog.ts';
 import { loadResumeState } from './resume-state.ts';
@@ -122,6 +125,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
               patch({ model: next });
             },
           }),
+        'session:set-mode': ({ mode }) => void setMode(mode),
         // claude's own `/effort`, typed at an idle prompt like `/model`; the footer then shows it.
         'session:set-effort': ({ level }) => queue.enqueueCommand({ text: `/effort ${level}` }),
         'approval:answered': ({ requestId, answer }) => {
@@ -156,6 +160,28 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     if (link && !stream) stream = createTerminalStream({ sessionId: state.id, link, screen, ptyOffset: () => pty?.offset() ?? 0, desk: deskAttached });
   };
   core.onCleanup(() => stream?.stop());
+  /** The phone asked for another permission mode: Shift+Tab, as at the desk, until the footer shows
+   *  it. Bypass only when the user started the session allowing it. One switch at a time. */
+  let switchingMode = false;
+  const bypassAllowed = core.plan.bypass || options.userArgs.includes('--allow-dangerously-skip-permissions');
+  const setMode = async (mode: PermissionMode) => {
+    if (mode === 'bypassPermissions' && !bypassAllowed) {
+      log('mode switch to bypassPermissions refused: the session was not started allowing it');
+      return;
+    }
+    if (switchingMode || !pty) return;
+    switchingMode = true;
+    try {
+      const result = await switchMode({ target: mode, screen, write: (data) => pty?.write(data) });
+      log(result.ok ? `permission mode switched to ${mode}` : `permission mode not switched to ${mode}: ${result.reason}`);
+      // The footer read during the switch was held back; report where it ended.
+      const now = await footerMode(screen);
+      if (now) core.followMode(now);
+    } finally {
+      switchingMode = false;
+      queue.poke();
+    }
+  };
   const resizePty = (next: { cols: number; rows: number }) => {
     pty?.resize(next);
     screen.resize(next);
@@ -255,13 +281,16 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       return;
     }
     lastCheckAt = performance.now();
-    void screen.state().then(({ text, promptState }) => {
+    void screen.state().then(({ text, lines, promptState }) => {
       // A trust dialog comes before SessionStart: the hub must hear it, so the identity waits no more.
       if (!ready && !identitySettled && text.includes(TRUST_TEXT)) settleIdentity('trust dialog');
       if (!ready) trust.check(text);
       followSuspend(text);
       approvals.screen(promptState.kind);
       core.followEffort(EFFORT_FOOTER.exec(text)?.[1]);
+      // The footer names the mode only at an idle, empty prompt (busy or typing, it says other things).
+      const box = ready && promptState.kind === 'ready' && promptState.inputEmpty && !switchingMode ? findInputBox(lines) : null;
+      if (box && box.footer.length > 0) core.followMode(modeFromFooter(box.footer));
       if (!ready && promptState.kind !== 'starting') {
         ready = true;
         readyAt = Date.now();

@@ -447,6 +447,8 @@ export function createSessionCore(init: {
     patch,
     setStatus,
     followEffort,
+    /** claude's mode as its footer or a control answer shows it (hooks report theirs themselves). */
+    followMode: (mode: PermissionMode) => followMode({ permission_mode: mode }),
     controller,
     link: () => link,
     startLink,

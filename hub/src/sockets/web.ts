@@ -127,6 +127,15 @@ export function bindWebSocket(options: {
         broadcast.toRunner(ns, sessionId, 'session:set-effort', { sessionId, level });
         return { ok: true };
       },
+      'session:set-mode': ({ sessionId, mode }) => {
+        const current = session(sessionId);
+        if (!current) return ackError('not_found', NO_SESSION);
+        if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
+        // Bypass is refused by the runner unless the user started the session allowing it (the hub
+        // does not know how it was started; claude's own Shift+Tab cycle enforces it too).
+        broadcast.toRunner(ns, sessionId, 'session:set-mode', { sessionId, mode });
+        return { ok: true };
+      },
       'approval:answer': ({ requestId, answer }) => {
         const caller = socket.data.caller;
         const result = answerApproval({

@@ -2,7 +2,7 @@
 // Runner → hub events carry a payload and take an ack; hub → runner events are commands.
 import { z } from 'zod';
 import { SessionIdSchema, RequestIdSchema } from '../ids.ts';
-import { EffortLevelSchema, SessionEndSchema, SessionPatchSchema, SessionRegistrationSchema, type Session } from '../session.ts';
+import { EffortLevelSchema, PermissionModeSchema, SessionEndSchema, SessionPatchSchema, SessionRegistrationSchema, type Session } from '../session.ts';
 import { ChatMessageInputSchema } from '../chat.ts';
 import { MAX_MESSAGES_PER_BATCH } from '../limits.ts';
 import { PromptStatusUpdateSchema } from '../prompts.ts';
@@ -81,6 +81,7 @@ export const CliCommandSchemas = {
   'session:stop': z.object({ sessionId: SessionIdSchema }),
   'session:set-model': z.object({ sessionId: SessionIdSchema, model: z.string().min(1).max(200) }),
   'session:set-effort': z.object({ sessionId: SessionIdSchema, level: EffortLevelSchema }),
+  'session:set-mode': z.object({ sessionId: SessionIdSchema, mode: PermissionModeSchema }),
   'approval:answered': z.object({
     sessionId: SessionIdSchema,
     requestId: RequestIdSchema,

@@ -5,7 +5,7 @@ import { RequestIdSchema, SessionIdSchema, SeqSchema } from '../ids.ts';
 import { PromptSendSchema, type Prompt } from '../prompts.ts';
 import { AnswerSchema, type PendingRequest, type Resolution } from '../approvals.ts';
 import { TerminalDeskSchema, TerminalInputSchema, TerminalResizeSchema, TerminalSubscribeSchema, type TerminalSizeNotice } from '../terminal.ts';
-import { EffortLevelSchema, type Session } from '../session.ts';
+import { EffortLevelSchema, PermissionModeSchema, type Session } from '../session.ts';
 import { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '../spawn.ts';
 import type { ChatMessage } from '../chat.ts';
 import type { Machine } from '../machine.ts';
@@ -21,6 +21,7 @@ export const WebEventSchemas = {
   'session:abort': z.object({ sessionId: SessionIdSchema }),
   'session:set-model': z.object({ sessionId: SessionIdSchema, model: z.string().min(1).max(200) }),
   'session:set-effort': z.object({ sessionId: SessionIdSchema, level: EffortLevelSchema }),
+  'session:set-mode': z.object({ sessionId: SessionIdSchema, mode: PermissionModeSchema }),
   'approval:answer': z.object({ requestId: RequestIdSchema, answer: AnswerSchema }),
   'terminal:subscribe': TerminalSubscribeSchema,
   'terminal:unsubscribe': z.object({ sessionId: SessionIdSchema }),
@@ -61,6 +62,7 @@ export type WebAcks = {
   'session:abort': object;
   'session:set-model': object;
   'session:set-effort': object;
+  'session:set-mode': object;
   'approval:answer': { resolution: Resolution };
   'terminal:subscribe': { mode: 'bytes' | 'snapshot'; offset: number };
   'terminal:unsubscribe': object;

@@ -22,6 +22,8 @@ const PERMISSION_MODES: Array<{ value: PermissionMode; label: string; hint: stri
   { value: 'default', label: 'Ask for approvals', hint: 'Edits and commands wait for you' },
   { value: 'acceptEdits', label: 'Accept edits', hint: 'File edits go ahead; commands still ask' },
   { value: 'plan', label: 'Plan first', hint: 'Claude plans and asks before changing anything' },
+  { value: 'auto', label: 'Auto', hint: "Claude's safety check runs what it judges safe and asks about the rest" },
+  { value: 'dontAsk', label: "Don't ask", hint: 'Anything your settings rules do not allow is refused, nothing waits' },
 ];
 
 type Phase =

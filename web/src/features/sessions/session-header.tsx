@@ -8,6 +8,7 @@ import { describeLaunchKind, formatDirectory, sessionTitle } from '../../lib/for
 import { Badge, StatusPill } from '../../lib/ui/badge.tsx';
 import { IconBack, IconChat, IconTerminal } from '../../lib/ui/icons.tsx';
 import { ModelPicker } from './model-picker.tsx';
+import { ModePicker } from './mode-picker.tsx';
 import { ActivityButton, ShareButton } from './share-button.tsx';
 import { ShellButton } from './shell-button.tsx';
 
@@ -47,6 +48,7 @@ export function SessionHeader({ session }: { session: Session }) {
           <StatusPill status={session.status} />
           {session.bypass ? <BypassChip /> : null}
           <Badge title={kind.title}>{kind.label}</Badge>
+          <ModePicker session={session} />
           <ModelPicker session={session} />
           <ControlChip session={session} />
           <span className="session-header-dir" title={session.cwd}>

@@ -1,0 +1,63 @@
+// mode-picker.test.ts: claude's permission mode in the session header, switched from the phone. A /cli
+// socket plays the runner: it receives session:set-mode and reports the mode the way the real runner
+// does (from claude's footer or hook payloads), and the header follows. The new-session form offers
+// claude's modes, auto included.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { emitAck, nextEvent } from '../harness/hub.ts';
+import { saveScreenshot, UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
+import { useBrowserWorld } from '../harness/browser-world.ts';
+
+describe('permission mode', () => {
+  const world = useBrowserWorld();
+
+  for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
+    it(`${viewport}: the header shows claude's mode and switches it; bypass is offered only to a bypass session`, async () => {
+      const token = await world.hub.createToken(`mode-${viewport}`);
+      const { runner, sessionId } = await world.runnerWithSession(token, {
+        cwd: '/home/dev/src/tether',
+        launchKind: 'pty',
+        title: 'Mode switch',
+        status: 'idle',
+        permissionMode: 'auto',
+      });
+      const page = await world.signedInPage(viewport, token);
+      await page.getByRole('link', { name: /Mode switch/ }).click();
+      const chip = page.getByRole('button', { name: 'Permission mode: Auto. Change mode' });
+      await chip.waitFor({ timeout: UI_TIMEOUT_MS });
+      await chip.click();
+      const panel = page.getByRole('dialog', { name: 'Switch permission mode' });
+      await panel.waitFor({ timeout: UI_TIMEOUT_MS });
+      const modes = panel.getByRole('group', { name: 'Modes' });
+      await expect(modes.getByRole('button', { name: /^Auto/ }).getAttribute('aria-pressed')).resolves.toBe('true');
+      await expect(modes.getByRole('button', { name: /^Bypass/ }).count()).resolves.toBe(0);
+      await saveScreenshot(page, { name: 'mode-picker', viewport });
+
+      const asked = nextEvent<{ sessionId: string; mode: string }>(runner, 'session:set-mode');
+      await modes.getByRole('button', { name: /^Plan/ }).click();
+      expect(await asked).toEqual({ sessionId, mode: 'plan' });
+      await panel.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+      expect((await emitAck(runner, 'session:update', { sessionId, patch: { permissionMode: 'plan' } })).ok).toBe(true);
+      await page.getByRole('button', { name: 'Permission mode: Plan. Change mode' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await page.close();
+    });
+  }
+
+  it('the new-session form offers claude’s modes, auto included', async () => {
+    const token = await world.hub.createToken('mode-new');
+    const daemon = await world.connect({ token, client: 'daemon' });
+    expect((await emitAck(daemon, 'machine:register', { id: randomUUID(), name: 'mode-box', os: 'linux', user: 'dev', home: '/home/dev' })).ok).toBe(true);
+    const page = await world.signedInPage('phone', token);
+    await page.getByRole('link', { name: 'New session' }).click();
+    const form = page.getByRole('form', { name: 'New session' });
+    await form.waitFor({ timeout: UI_TIMEOUT_MS });
+    const select = form.getByRole('combobox', { name: 'Permissions' });
+    await select.waitFor({ timeout: UI_TIMEOUT_MS });
+    const options = await select.locator('option').allTextContents();
+    expect(options).toEqual(['Ask for approvals', 'Accept edits', 'Plan first', 'Auto', "Don't ask"]);
+    await select.selectOption('auto');
+    await expect(page.getByText("Claude's safety check runs what it judges safe and asks about the rest").count()).resolves.toBe(1);
+    await saveScreenshot(page, { name: 'new-session-modes', viewport: 'phone' });
+    await page.close();
+  });
+});

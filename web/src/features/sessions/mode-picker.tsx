@@ -1,0 +1,90 @@
+// mode-picker.tsx: claude's permission mode as a chip in the session header, and a small panel to
+// switch it the way the desk does (the runner presses Shift+Tab until claude's footer shows it).
+// Flow: chip ─► panel ─session:set-mode─► hub ─► runner ─► claude; the chip follows session:updated.
+// Bypass is offered only to a session running in it (started that way); claude's cycle decides the rest.
+import { useEffect, useState } from 'react';
+import type { PermissionMode, Session } from '@tether/shared';
+import { requestHub } from '../../lib/socket.ts';
+import { Spinner } from '../../lib/ui/badge.tsx';
+import { usePopover } from '../../lib/ui/use-popover.ts';
+
+const MODES: Array<{ value: PermissionMode; label: string; hint: string }> = [
+  { value: 'default', label: 'Ask', hint: 'Edits and commands wait for an answer' },
+  { value: 'acceptEdits', label: 'Accept edits', hint: 'File edits go ahead; commands still ask' },
+  { value: 'plan', label: 'Plan', hint: 'Claude plans and asks before changing anything' },
+  { value: 'auto', label: 'Auto', hint: "Claude's safety check runs what it judges safe" },
+  { value: 'dontAsk', label: "Don't ask", hint: 'Anything your rules do not allow is refused' },
+  { value: 'bypassPermissions', label: 'Bypass', hint: 'Nothing is asked (started that way)' },
+];
+
+export function modeLabel(mode: PermissionMode): string {
+  return MODES.find((m) => m.value === mode)?.label ?? mode;
+}
+
+export function ModePicker({ session }: { session: Session }) {
+  const { open, setOpen, panelId, rootRef, buttonRef } = usePopover();
+  const [requested, setRequested] = useState<PermissionMode | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const live = session.status !== 'ended' && session.status !== 'failed';
+  // The runner reported a mode: the request is done (whatever it became).
+  useEffect(() => setRequested(null), [session.permissionMode]);
+  const offered = MODES.filter((m) => m.value !== 'bypassPermissions' || session.bypass);
+
+  const choose = async (mode: PermissionMode) => {
+    setError(null);
+    try {
+      await requestHub('session:set-mode', { sessionId: session.id, mode });
+      if (mode !== session.permissionMode) setRequested(mode);
+      setOpen(false);
+      buttonRef.current?.focus();
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+    }
+  };
+
+  const label = modeLabel(requested ?? session.permissionMode);
+  return (
+    <div className="model-picker" ref={rootRef}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="model-chip"
+        aria-label={`Permission mode: ${modeLabel(session.permissionMode)}. Change mode`}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        disabled={!live}
+        onClick={() => setOpen((v) => !v)}
+      >
+        {requested ? <Spinner size={11} /> : null}
+        <span className="model-chip-text">{label}</span>
+      </button>
+      {open ? (
+        <div className="model-panel" id={panelId} role="dialog" aria-label="Switch permission mode">
+          <div className="model-panel-title">Permission mode</div>
+          <div className="mode-options" role="group" aria-label="Modes">
+            {offered.map((mode) => (
+              <button
+                key={mode.value}
+                type="button"
+                className="model-option mode-option"
+                aria-pressed={session.permissionMode === mode.value}
+                onClick={() => void choose(mode.value)}
+              >
+                <span className="mode-option-label">{mode.label}</span>
+                <span className="mode-option-hint">{mode.hint}</span>
+              </button>
+            ))}
+          </div>
+          {error ? (
+            <p className="model-error" role="alert">
+              Couldn't switch: {error}
+            </p>
+          ) : (
+            <p className="model-note">Claude switches the way Shift+Tab does at the desk.</p>
+          )}
+        </div>
+      ) : null}
+    </div>
+  );
+}
