@@ -82,6 +82,8 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
       },
     });
   } catch (error) {
+    // Nothing of this hub may outlive a failed bind (the caller may try the next port).
+    await sockets.stop();
     if (ownsStore) store.close();
     throw error;
   }

@@ -12,11 +12,26 @@ import { tetherHome } from '../config/paths.ts';
 const FIRST_NAMESPACE = 'default';
 const WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web', 'dist');
 
-function parsePort(value: string | boolean | undefined): number {
-  if (value === undefined) return 8787;
+/** Without --port: 8787, else the next free one up to 8797 (a second hub, a leftover process). */
+export const DEFAULT_PORTS = Array.from({ length: 11 }, (_, i) => 8787 + i);
+
+function parsePort(value: string | boolean | undefined): number | null {
+  if (value === undefined) return null;
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CommandError(`--port must be 0-65535, got "${String(value)}"`);
   return port;
+}
+
+function inUse(error: unknown): boolean {
+  const e = error as NodeJS.ErrnoException & { message?: string };
+  return e?.code === 'EADDRINUSE' || /EADDRINUSE|address already in use|in use/i.test(String(e?.message ?? ''));
+}
+
+/** "port 8787 is in use (by bun, pid 1234)": who holds it where the OS tells us. */
+async function describeTaken(port: number): Promise<string> {
+  const { portHolder } = await import('../net/port-holder.ts');
+  const holder = portHolder(port);
+  return `port ${port} is in use${holder ? ` (by ${holder.name}, pid ${holder.pid})` : ''}`;
 }
 
 /** For a hub bound to every interface, the address a phone on the LAN can reach. */
@@ -35,24 +50,30 @@ async function qrCode(text: string): Promise<string> {
 const command: Command = {
   name: 'hub',
   summary: 'run the hub (embedded SQLite under TETHER_HOME)',
-  usage: 'tether hub [--port N (default 8787, 0 = any free port)] [--host H (default 127.0.0.1)] [--enable-shell (web shells on machines whose daemon runs with --allow-shell)]',
+  usage: 'tether hub [--port N (default: 8787, or the next free port up to 8797; 0 = any free port)] [--host H (default 127.0.0.1)] [--enable-shell (web shells on machines whose daemon runs with --allow-shell)]',
   async run(args) {
     const { flags, positionals } = parseFlags({ args, strings: ['port', 'host'], booleans: ['enable-shell'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
-    const port = parsePort(flags.port);
+    const explicit = parsePort(flags.port);
     const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
     const { createHub, createAccessToken, isLoopbackHost } = await import('@tether/hub');
     const home = tetherHome();
 
-    let hub: Awaited<ReturnType<typeof createHub>>;
-    try {
-      hub = await createHub({ config: { host, port, home, webDist: WEB_DIST, shell: flags['enable-shell'] === true } });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE') throw new CommandError(`port ${port} is in use; pick another with --port (0 = any free port)`);
-      throw new CommandError(`cannot start the hub: ${error instanceof Error ? error.message : String(error)}`);
+    let hub: Awaited<ReturnType<typeof createHub>> | null = null;
+    const skipped: number[] = [];
+    for (const port of explicit === null ? DEFAULT_PORTS : [explicit]) {
+      try {
+        hub = await createHub({ config: { host, port, home, webDist: WEB_DIST, shell: flags['enable-shell'] === true } });
+        break;
+      } catch (error) {
+        if (!inUse(error)) throw new CommandError(`cannot start the hub: ${error instanceof Error ? error.message : String(error)}`);
+        if (explicit !== null) throw new CommandError(`${await describeTaken(port)}; pick another with --port (0 = any free port)`);
+        skipped.push(port);
+      }
     }
+    if (!hub) throw new CommandError(`ports ${DEFAULT_PORTS[0]}-${DEFAULT_PORTS.at(-1)} are all in use; pick one with --port (0 = any free port)`);
     const lines: string[] = [`tether hub listening on ${hub.url}`, `data: ${home}`];
+    if (skipped.length > 0) lines.push(`port ${skipped.join(', ')} ${skipped.length === 1 ? 'was' : 'were'} in use, so it took ${hub.port}`);
     const lan = host === '0.0.0.0' || host === '::' ? lanAddress() : null;
     if (lan) lines.push(`on your network: http://${lan}:${hub.port}`);
     if (flags['enable-shell'] === true) lines.push('web shells: on (for machines whose daemon runs with --allow-shell)');
