@@ -1,53 +1,60 @@
 // daemon.ts: `tether daemon` runs this machine's daemon in the foreground (logs one line per event
-// on stdout); `tether daemon install` writes a systemd user unit that runs it, and says how to enable it.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+// on stdout); `tether daemon install` writes a service that runs it (a systemd user unit on Linux, a
+// launchd agent on macOS) and says how to enable it; `uninstall` removes it; `--print` only shows it.
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { tetherCommand } from '../config/self-command.ts';
 import { tetherPaths } from '../config/paths.ts';
 import { CommandError, parseFlags, type Command } from './command.ts';
 import { requireCredentials } from './hub-access.ts';
 
-const UNIT_NAME = 'tether-daemon.service';
-
-function unitFile(env: NodeJS.ProcessEnv): string {
-  const main = resolve(import.meta.dirname, '..', 'main.ts');
-  const lines = [
-    '[Unit]',
-    'Description=tether daemon: start Claude Code sessions on this machine from the hub',
-    'After=network-online.target',
-    '',
-    '[Service]',
-    `ExecStart=${process.execPath} ${main} daemon`,
-    `Environment=TETHER_HOME=${tetherPaths(env).home}`,
-    // claude and its auth come from the user's environment: PATH must find claude.
-    `Environment=PATH=${env.PATH ?? '/usr/local/bin:/usr/bin:/bin'}`,
-    'Restart=on-failure',
-    'RestartSec=10',
-    // Runners are detached into their own sessions; stopping or restarting the daemon must not kill them.
-    'KillMode=process',
-    '',
-    '[Install]',
-    'WantedBy=default.target',
-    '',
-  ];
-  return lines.join('\n');
+/** `tether daemon install|uninstall [--print] [--launchd|--systemd]`. */
+async function manageService(args: string[]): Promise<number> {
+  const { flags, positionals } = parseFlags({ args: args.slice(1), booleans: ['print', 'launchd', 'systemd'] });
+  if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"; usage: ${command.usage}`, 2);
+  const service = await import('../daemon/service.ts');
+  const kind = flags.launchd ? 'launchd' : flags.systemd ? 'systemd' : service.serviceKindFor(process.platform);
+  const spec = {
+    command: [...tetherCommand(), 'daemon'],
+    tetherHome: tetherPaths(process.env).home,
+    path: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    ...(process.env.HOME ? { home: process.env.HOME } : {}),
+    ...(process.env.XDG_CONFIG_HOME ? { xdgConfigHome: process.env.XDG_CONFIG_HOME } : {}),
+  };
+  const path = service.servicePath(kind, spec);
+  const commands = service.serviceCommands(kind, path);
+  if (args[0] === 'uninstall') {
+    if (!existsSync(path)) {
+      console.log(`nothing to remove: ${path} does not exist`);
+      return 0;
+    }
+    if (!flags.print) {
+      console.log(`stop it first with:  ${commands.disable.join('\n  ')}`);
+      rmSync(path);
+    }
+    console.log(`${flags.print ? 'would remove' : 'removed'} ${path}`);
+    return 0;
+  }
+  const text = service.serviceFile(kind, spec);
+  if (flags.print) {
+    process.stdout.write(text);
+    return 0;
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  if (kind === 'launchd') mkdirSync(join(spec.tetherHome, 'logs'), { recursive: true, mode: 0o700 });
+  writeFileSync(path, text);
+  console.log(`wrote ${path}`);
+  console.log(`enable it with:\n  ${commands.enable.join('\n  ')}`);
+  return 0;
 }
 
 const command: Command = {
   name: 'daemon',
-  summary: 'register this machine with the hub and start sessions on request (install: systemd user unit)',
-  usage: 'tether daemon [--name NAME] [--allow-shell (web shells on this machine, if the hub enables them)] | tether daemon install',
+  summary: 'register this machine with the hub and start sessions on request (install: systemd or launchd service)',
+  usage:
+    'tether daemon [--name NAME] [--allow-shell (web shells on this machine, if the hub enables them)] | tether daemon install|uninstall [--print] [--launchd|--systemd]',
   async run(args) {
-    if (args[0] === 'install') {
-      const dir = join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'systemd', 'user');
-      mkdirSync(dir, { recursive: true });
-      const path = join(dir, UNIT_NAME);
-      writeFileSync(path, unitFile(process.env));
-      console.log(`wrote ${path}`);
-      console.log(`enable it with:  systemctl --user daemon-reload && systemctl --user enable --now ${UNIT_NAME}`);
-      console.log('keep it running after logout:  loginctl enable-linger $USER');
-      return 0;
-    }
+    if (args[0] === 'install' || args[0] === 'uninstall') return manageService(args);
     const { flags, positionals } = parseFlags({ args, strings: ['name'], booleans: ['allow-shell'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"; usage: ${command.usage}`, 2);
     const creds = requireCredentials();

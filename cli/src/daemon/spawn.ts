@@ -10,13 +10,12 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { spawnError, type Ack, type DaemonSpawn, type DaemonSpawnAck } from '@tether/shared';
 import { claudeConfigDir } from '../claude/env.ts';
+import { tetherCommand } from '../config/self-command.ts';
 import { liveClaudeOwner, saveRunnerRecord, type RunnerRecord } from './runners.ts';
 
-/** The `tether` entry point of this checkout: the runner runs from the same code as the daemon. */
-const TETHER_MAIN = resolve(import.meta.dirname, '..', 'main.ts');
 
 export function expandDir(dir: string, home = homedir()): string {
   if (dir === '~') return home;
@@ -53,7 +52,9 @@ export function startRunnerProcess(options: {
     }
   }
 
-  const args = [TETHER_MAIN, 'claude'];
+  // The runner runs from the same code as the daemon (a checkout's main.ts, or the single binary).
+  const [program, ...entry] = tetherCommand();
+  const args = [...entry, 'claude'];
   if (request.model) args.push('--model', request.model);
   if (request.permissionMode) args.push('--permission-mode', request.permissionMode);
   if (request.resumeClaudeSessionId) args.push('--resume', request.resumeClaudeSessionId);
@@ -74,7 +75,7 @@ export function startRunnerProcess(options: {
   };
   let child;
   try {
-    child = spawn(process.execPath, args, { cwd, env, detached: true, stdio: ['ignore', fd, fd] });
+    child = spawn(program!, args, { cwd, env, detached: true, stdio: ['ignore', fd, fd] });
   } catch (error) {
     closeSync(fd);
     return spawnError('internal', 'runner_failed', `could not start the runner: ${(error as Error).message}`);

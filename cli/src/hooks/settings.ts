@@ -11,9 +11,10 @@
 // never re-decides a policy. Headless sessions get their permission questions over stream-json
 // (`can_use_tool`) instead, so they register no PermissionRequest hook (`permissionHook: false`).
 // Invariant: nothing is written outside the private dir (0700, files 0600); remove() deletes all of it.
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { tetherCommand } from '../config/self-command.ts';
 import { COMMAND_HOOK_EVENTS, HOOK_EVENTS, HOOK_FILE_ENV, HOOK_SECRET_HEADER, type HookEndpoint, type HookEventArg } from './events.ts';
 
 /** PermissionRequest waits for a person (phone or desk); one day only bounds a human's thinking
@@ -46,15 +47,8 @@ function shellQuote(value: string): string {
   return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
-/** How this tether is started again: the running Bun with this checkout's main.ts, or, in a
- *  single-file build where main.ts is not on disk, the executable itself. */
-export function defaultTetherCommand(): string[] {
-  const entry = resolve(import.meta.dirname, '..', 'main.ts');
-  return existsSync(entry) ? [process.execPath, entry] : [process.execPath];
-}
-
 export function hookCommand(options: { event: HookEventArg; endpointPath: string; tether?: string[] }): string {
-  const tether = (options.tether ?? defaultTetherCommand()).map(shellQuote).join(' ');
+  const tether = (options.tether ?? tetherCommand()).map(shellQuote).join(' ');
   return `${HOOK_FILE_ENV}=${shellQuote(options.endpointPath)} ${tether} hook ${options.event}`;
 }
 

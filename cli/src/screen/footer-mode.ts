@@ -5,9 +5,11 @@
 //   2.1.330: "⏵⏵ auto mode on (shift+tab to cycle)", "⏸ manual mode on · ? for shortcuts",
 //            "⏵⏵ accept edits on …", "⏸ plan mode on …", "⏵⏵ don't ask on …", "⏵⏵ bypass permissions on …"
 //   2.1.197: the same words, and no mode word at all in the default (manual) mode.
-import type { PermissionMode } from '@tether/shared';
 
-const FOOTER_MODES: Array<[RegExp, PermissionMode]> = [
+/** claude's permission modes (the same names as shared's PermissionMode; screen imports nothing of ours). */
+export type FooterMode = 'default' | 'acceptEdits' | 'plan' | 'auto' | 'dontAsk' | 'bypassPermissions';
+
+const FOOTER_MODES: Array<[RegExp, FooterMode]> = [
   [/accept edits on/i, 'acceptEdits'],
   [/plan mode on/i, 'plan'],
   [/auto mode on/i, 'auto'],
@@ -17,7 +19,7 @@ const FOOTER_MODES: Array<[RegExp, PermissionMode]> = [
 ];
 
 /** The mode the footer rows name; `default` when they name none (2.1.197's manual mode). */
-export function modeFromFooter(footer: readonly string[]): PermissionMode {
+export function modeFromFooter(footer: readonly string[]): FooterMode {
   const text = footer.join(' ');
   for (const [pattern, mode] of FOOTER_MODES) if (pattern.test(text)) return mode;
   return 'default';
