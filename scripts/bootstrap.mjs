@@ -76,7 +76,13 @@ export function ensureWebBuild(bun) {
 }
 
 /** Every test file that starts the real claude (TETHER_CLAUDE_BIN picks which one). */
-export const REAL_CLAUDE_SUITES = ['tests/e2e', 'tests/browser/real-claude.test.ts', 'tests/browser/new-session.test.ts', 'tests/harness/claude.test.ts'];
+export const REAL_CLAUDE_SUITES = [
+  'tests/e2e',
+  'tests/browser/real-claude.test.ts',
+  'tests/browser/new-session.test.ts',
+  'tests/harness/claude.test.ts',
+  'tests/fixtures/fake-anthropic/fake-anthropic.test.ts',
+];
 
 /** The claude versions tether is tested with (the one pin, shared with `tether doctor`). */
 export function supportedClaude() {

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, hasToolResult, text, toolUse, userSays, when, type FakeAnthropic } from '../fixtures/fake-anthropic/index.ts';
-import { DESK_DIALOG, startApprovalWorld, type ApprovalWorld } from '../harness/approvals.ts';
+import { answerDeskDialog, DESK_DIALOG, startApprovalWorld, type ApprovalWorld } from '../harness/approvals.ts';
 import { createClaudeSandbox, spawnClaudeInPty, type ClaudePty, type ClaudeSandbox } from '../harness/claude.ts';
 import { startHookServer, type HookServer } from '../../cli/src/hooks/server.ts';
 import { writeHookSettings } from '../../cli/src/hooks/settings.ts';
@@ -145,8 +145,7 @@ describe('approvals fail closed', () => {
     const { phone, runner, sandbox } = world;
     await phone.send('go');
     const request = await world.nextRequest('Bash');
-    await runner.waitForScreen(DESK_DIALOG);
-    runner.write('\x1b');
+    await answerDeskDialog(runner, '\x1b');
     const resolution = await phone.waitFor(() => phone.resolved.find((r) => r.requestId === request.id && r.answer !== null), { what: 'approval:resolved after Esc' });
     expect(resolution).toMatchObject({ outcome: 'answered', answeredBy: 'desk', answer: { decision: 'deny' } });
     await phone.waitFor(() => phone.session()?.pendingCount === 0, { what: 'badge cleared' });

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
-import { DESK_DIALOG, startApprovalWorld, type ApprovalWorld } from '../harness/approvals.ts';
+import { answerDeskDialog, DESK_DIALOG, startApprovalWorld, type ApprovalWorld } from '../harness/approvals.ts';
 import { DIALOG_OUTCOME_REASON } from '@tether/shared';
 
 let world: ApprovalWorld | null = null;
@@ -116,8 +116,7 @@ describe('permission approvals', () => {
     const request = await world.nextRequest('Bash');
     expect(request.toolUseId).toBe('toolu_d2');
     // claude drew its own dialog at the desk while the phone was asked: the desk takes it.
-    await runner.waitForScreen(DESK_DIALOG);
-    runner.write('1');
+    await answerDeskDialog(runner, '1');
     const resolution = await phone.waitFor(() => phone.resolved.find((r) => r.requestId === request.id), { what: 'approval:resolved' });
     expect(resolution).toMatchObject({ outcome: 'answered', answeredBy: 'desk', device: expect.stringMatching(/^desk@/) });
     await phone.waitFor(() => phone.session()?.pendingCount === 0, { what: 'badge cleared' });
@@ -140,8 +139,7 @@ describe('permission approvals', () => {
     const { phone, runner, sandbox } = world;
     await phone.send('go');
     const request = await world.nextRequest('Bash');
-    await runner.waitForScreen(DESK_DIALOG);
-    runner.write('\x1b'); // Esc: claude's "No"
+    await answerDeskDialog(runner, '\x1b'); // Esc: claude's "No"
     const completed = await phone.waitFor(() => phone.resolved.find((r) => r.requestId === request.id && r.answer !== null), { what: 'audit completed' });
     expect(completed).toMatchObject({ answeredBy: 'desk', answer: { decision: 'deny', reason: DIALOG_OUTCOME_REASON } });
     await phone.waitFor(() => phone.session()?.pendingCount === 0, { what: 'badge cleared' });

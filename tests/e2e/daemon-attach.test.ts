@@ -56,8 +56,8 @@ describe('tether attach', () => {
     const desk = attach(sessionId, { cols: 91, rows: 27 });
     await desk.waitForScreen(READY);
     // The attached desk owns the size, and the hub knows a desk is attached.
-    await watch.waitFor(() => watch.session()?.deskAttached === true, { what: 'deskAttached' });
-    await watch.waitFor(() => sizes.find((n) => n.owner === 'desk' && n.cols === 91 && n.rows === 27), { what: 'desk owns the size' });
+    await watch.waitFor(() => watch.session()?.deskAttached === true, { what: 'deskAttached', timeoutMs: 30_000 });
+    await watch.waitFor(() => sizes.find((n) => n.owner === 'desk' && n.cols === 91 && n.rows === 27), { what: 'desk owns the size', timeoutMs: 30_000 });
     desk.write('hello from the attached desk');
     await desk.waitForScreen('hello from the attached desk');
     await watch.waitFor(() => watch.session()?.controller === 'desk', { what: 'controller desk' });
@@ -69,8 +69,8 @@ describe('tether attach', () => {
     desk.write('\x1d');
     expect(await desk.exited).toBe(0);
     expect(desk.output()).toContain(`detached from ${sessionId}`);
-    await watch.waitFor(() => watch.session()?.deskAttached === false, { what: 'desk detached' });
-    await watch.waitFor(() => sizes.at(-1)?.owner !== 'desk', { what: 'size no longer owned by the desk' });
+    await watch.waitFor(() => watch.session()?.deskAttached === false, { what: 'desk detached', timeoutMs: 30_000 });
+    await watch.waitFor(() => sizes.at(-1)?.owner !== 'desk', { what: 'size no longer owned by the desk', timeoutMs: 30_000 });
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'still idle after detach' });
     expect(hub.store.getSession({ namespace: hub.namespace, sessionId })?.status).toBe('idle');
     await emitAck(phone, 'session:stop', { sessionId }, 30_000);

@@ -67,6 +67,26 @@ export const DESK_READY_PLAN = /❯\s*\n─+\n\s+⏸ plan mode on/;
 export const DESK_DIALOG = /Do you want to proceed\?|Enter to select|Exit plan mode\?/;
 
 
+/** The desk answers claude's dialog with `key`, pressed again while the dialog stays: claude 2.1.330
+ *  drops a key that lands right after its dialog opened (the desk's own keys are never lost that way:
+ *  a person is slower). */
+const REPRESS_MS = 700;
+const DIALOG_ANSWER_TIMEOUT_MS = 15_000;
+
+export async function answerDeskDialog(runner: RunnerHandle, key: string): Promise<void> {
+  await runner.waitForScreen(DESK_DIALOG);
+  const deadline = Date.now() + DIALOG_ANSWER_TIMEOUT_MS;
+  let pressedAt = 0;
+  while (DESK_DIALOG.test(runner.screenText())) {
+    if (Date.now() > deadline) throw new Error(`claude's dialog never took ${JSON.stringify(key)}; screen:\n${runner.screenText()}`);
+    if (Date.now() - pressedAt >= REPRESS_MS) {
+      runner.write(key);
+      pressedAt = Date.now();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 export async function startApprovalWorld(options: {
   script: ScriptTurn[];
   args?: string[];
