@@ -11,6 +11,8 @@ import {
   sessionRoom,
   WebEventSchemas,
   type Namespace,
+  type AckError,
+  type Session,
   type WebAcks,
 } from '@tether/shared';
 import type { Store } from '../store/store.ts';
@@ -41,6 +43,14 @@ export function bindWebSocket(options: {
   // A share-link socket sees exactly one session; every other id is "not found".
   const share = socket.data.share;
   const session = (sessionId: string) => (share && share.sessionId !== sessionId ? null : store.getSession({ namespace: ns, sessionId }));
+  /** A command for a live session's runner: the session must be this namespace's and not ended.
+   *  `send` relays it (and may refuse it with an ack error of its own). */
+  const toLiveRunner = (sessionId: string, send: (current: Session) => AckError | void): AckError | { ok: true } => {
+    const current = session(sessionId);
+    if (!current) return ackError('not_found', NO_SESSION);
+    if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
+    return send(current) ?? { ok: true };
+  };
   // One viewer per socket per terminal: a second tab or device is another viewer, never this one.
   const viewerId = socket.id;
   /** Sends to THIS socket only: each viewer has its own position in the byte stream. */
@@ -104,38 +114,17 @@ export function bindWebSocket(options: {
         broadcast.toNamespace(ns, 'prompt:updated', result.prompt);
         return { ok: true, prompt: result.prompt };
       },
-      'session:abort': ({ sessionId }) => {
-        const current = session(sessionId);
-        if (!current) return ackError('not_found', NO_SESSION);
-        if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
-        broadcast.toRunner(ns, sessionId, 'session:abort', { sessionId });
-        return { ok: true };
-      },
-      'session:set-model': ({ sessionId, model }) => {
-        const current = session(sessionId);
-        if (!current) return ackError('not_found', NO_SESSION);
-        if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
-        broadcast.toRunner(ns, sessionId, 'session:set-model', { sessionId, model });
-        return { ok: true };
-      },
-      'session:set-effort': ({ sessionId, level }) => {
-        const current = session(sessionId);
-        if (!current) return ackError('not_found', NO_SESSION);
-        if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
-        // claude's `/effort` is typed at the prompt: only a PTY session has one.
-        if (current.launchKind !== 'pty') return ackError('bad_request', 'effort can only be changed in a PTY session');
-        broadcast.toRunner(ns, sessionId, 'session:set-effort', { sessionId, level });
-        return { ok: true };
-      },
-      'session:set-mode': ({ sessionId, mode }) => {
-        const current = session(sessionId);
-        if (!current) return ackError('not_found', NO_SESSION);
-        if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
-        // Bypass is refused by the runner unless the user started the session allowing it (the hub
-        // does not know how it was started; claude's own Shift+Tab cycle enforces it too).
-        broadcast.toRunner(ns, sessionId, 'session:set-mode', { sessionId, mode });
-        return { ok: true };
-      },
+      'session:abort': ({ sessionId }) => toLiveRunner(sessionId, () => broadcast.toRunner(ns, sessionId, 'session:abort', { sessionId })),
+      'session:set-model': ({ sessionId, model }) => toLiveRunner(sessionId, () => broadcast.toRunner(ns, sessionId, 'session:set-model', { sessionId, model })),
+      'session:set-effort': ({ sessionId, level }) =>
+        toLiveRunner(sessionId, (current) => {
+          // claude's `/effort` is typed at the prompt: only a PTY session has one.
+          if (current.launchKind !== 'pty') return ackError('bad_request', 'effort can only be changed in a PTY session');
+          broadcast.toRunner(ns, sessionId, 'session:set-effort', { sessionId, level });
+        }),
+      // Bypass is refused by the runner unless the user started the session allowing it (the hub
+      // does not know how it was started; claude's own Shift+Tab cycle enforces it too).
+      'session:set-mode': ({ sessionId, mode }) => toLiveRunner(sessionId, () => broadcast.toRunner(ns, sessionId, 'session:set-mode', { sessionId, mode })),
       'approval:answer': ({ requestId, answer }) => {
         const caller = socket.data.caller;
         const result = answerApproval({
