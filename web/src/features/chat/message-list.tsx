@@ -314,7 +314,8 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
   return (
     <ExpandedContext.Provider value={expanded}>
       <div className="chat-scroll-wrap">
-        <div className="chat-scroll" ref={scrollRef} onScroll={onScroll} onWheel={releaseAnchor} onTouchStart={releaseAnchor}>
+        {/* Focusable, so the chat scrolls from the keyboard too (axe: scrollable-region-focusable). */}
+        <div className="chat-scroll" ref={scrollRef} tabIndex={0} onScroll={onScroll} onWheel={releaseAnchor} onTouchStart={releaseAnchor}>
           <div
             className="chat-column chat-virtual"
             role="log"

@@ -12,8 +12,8 @@ export const QUICK_KEYS = [
   { id: 'right', label: '→', name: 'Right', data: '\x1b[C' },
   { id: 'home', label: 'Home', name: 'Home', data: '\x1b[H' },
   { id: 'end', label: 'End', name: 'End', data: '\x1b[F' },
-  { id: 'pgup', label: 'PgUp', name: 'Page up', data: '\x1b[5~' },
-  { id: 'pgdn', label: 'PgDn', name: 'Page down', data: '\x1b[6~' },
+  { id: 'pgup', label: 'PgUp', name: 'PgUp (page up)', data: '\x1b[5~' },
+  { id: 'pgdn', label: 'PgDn', name: 'PgDn (page down)', data: '\x1b[6~' },
 ] as const;
 
 export type Modifiers = { ctrl: boolean; alt: boolean };
