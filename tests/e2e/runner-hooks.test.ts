@@ -9,6 +9,7 @@ import { createClaudeSandbox } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { startRunner } from '../harness/runner.ts';
 import { DESK_READY, MANUAL_MODE, startWorld } from '../harness/world.ts';
+import { answerDeskDialog } from '../harness/approvals.ts';
 import type { PendingRequest } from '@tether/shared';
 
 const defer = useCleanups();
@@ -54,8 +55,7 @@ describe('hook bridge', () => {
     runner.write('make a file');
     await runner.waitForScreen('make a file');
     runner.write('\r');
-    await runner.waitForScreen('Do you want to proceed?');
-    runner.write('1');
+    await answerDeskDialog(runner, '1');
     await runner.waitForScreen('desk made it');
     expect(existsSync(join(sandbox.cwd, 'desk.txt'))).toBe(true);
   }, 60_000);
