@@ -43,21 +43,23 @@ describe('permission mode', () => {
     });
   }
 
-  it('the new-session form offers claude’s modes, auto included', async () => {
-    const token = await world.hub.createToken('mode-new');
-    const daemon = await world.connect({ token, client: 'daemon' });
-    expect((await emitAck(daemon, 'machine:register', { id: randomUUID(), name: 'mode-box', os: 'linux', user: 'dev', home: '/home/dev' })).ok).toBe(true);
-    const page = await world.signedInPage('phone', token);
-    await page.getByRole('link', { name: 'New session' }).click();
-    const form = page.getByRole('form', { name: 'New session' });
-    await form.waitFor({ timeout: UI_TIMEOUT_MS });
-    const select = form.getByRole('combobox', { name: 'Permissions' });
-    await select.waitFor({ timeout: UI_TIMEOUT_MS });
-    const options = await select.locator('option').allTextContents();
-    expect(options).toEqual(['Ask for approvals', 'Accept edits', 'Plan first', 'Auto', "Don't ask"]);
-    await select.selectOption('auto');
-    await expect(page.getByText("Claude's safety check runs what it judges safe and asks about the rest").count()).resolves.toBe(1);
-    await saveScreenshot(page, { name: 'new-session-modes', viewport: 'phone' });
-    await page.close();
-  });
+  for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
+    it(`${viewport}: the new-session form offers claude’s modes, auto included`, async () => {
+      const token = await world.hub.createToken(`mode-new-${viewport}`);
+      const daemon = await world.connect({ token, client: 'daemon' });
+      expect((await emitAck(daemon, 'machine:register', { id: randomUUID(), name: 'mode-box', os: 'linux', user: 'dev', home: '/home/dev' })).ok).toBe(true);
+      const page = await world.signedInPage(viewport, token);
+      await page.getByRole('link', { name: 'New session' }).click();
+      const form = page.getByRole('form', { name: 'New session' });
+      await form.waitFor({ timeout: UI_TIMEOUT_MS });
+      const select = form.getByRole('combobox', { name: 'Permissions' });
+      await select.waitFor({ timeout: UI_TIMEOUT_MS });
+      const options = await select.locator('option').allTextContents();
+      expect(options).toEqual(['Ask for approvals', 'Accept edits', 'Plan first', 'Auto', "Don't ask"]);
+      await select.selectOption('auto');
+      await expect(page.getByText("Claude's safety check runs what it judges safe and asks about the rest").count()).resolves.toBe(1);
+      await saveScreenshot(page, { name: 'new-session-modes', viewport });
+      await page.close();
+    });
+  }
 });
