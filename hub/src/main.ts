@@ -84,7 +84,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   } catch (error) {
     // Nothing of this hub may outlive a failed bind (the caller may try the next port).
     await sockets.stop();
-    if (ownsStore) store.close();
+    if (ownsStore) await store.close();
     throw error;
   }
 
@@ -99,7 +99,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
       stopped ??= (async () => {
         await sockets.stop();
         await server.stop(true);
-        if (ownsStore) store.close();
+        if (ownsStore) await store.close();
       })();
       return stopped;
     },

@@ -42,11 +42,11 @@ export function bindWebSocket(options: {
   const ns: Namespace = socket.data.caller.namespace;
   // A share-link socket sees exactly one session; every other id is "not found".
   const share = socket.data.share;
-  const session = (sessionId: string) => (share && share.sessionId !== sessionId ? null : store.getSession({ namespace: ns, sessionId }));
+  const session = async (sessionId: string) => (share && share.sessionId !== sessionId ? null : await store.getSession({ namespace: ns, sessionId }));
   /** A command for a live session's runner: the session must be this namespace's and not ended.
    *  `send` relays it (and may refuse it with an ack error of its own). */
-  const toLiveRunner = (sessionId: string, send: (current: Session) => AckError | void): AckError | { ok: true } => {
-    const current = session(sessionId);
+  const toLiveRunner = async (sessionId: string, send: (current: Session) => AckError | void): Promise<AckError | { ok: true }> => {
+    const current = await session(sessionId);
     if (!current) return ackError('not_found', NO_SESSION);
     if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
     return send(current) ?? { ok: true };
@@ -60,8 +60,8 @@ export function bindWebSocket(options: {
     size: (notice) => socket.emit('terminal:size', { sessionId, ...notice }),
   });
   /** Input and resize need a live session this socket subscribed to. */
-  const liveRoom = (sessionId: string) => {
-    const current = session(sessionId);
+  const liveRoom = async (sessionId: string) => {
+    const current = await session(sessionId);
     if (!current) return ackError('not_found', NO_SESSION);
     if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
     const room = terminals.find(ns, sessionId);
@@ -84,28 +84,29 @@ export function bindWebSocket(options: {
     socket,
     schemas: WebEventSchemas,
     onError: options.onError,
+    unordered: WAITS_ON_OTHERS,
     handlers: readOnlyIf(share !== null, {
       'session:watch': async ({ sessionId, afterSeq }) => {
-        const current = session(sessionId);
+        const current = await session(sessionId);
         if (!current) return ackError('not_found', NO_SESSION);
         await socket.join(sessionRoom(ns, sessionId));
         // With afterSeq: what this tab missed. Without: the latest page (a fresh tab shows the end).
-        const page = store.listMessages({
+        const page = await store.listMessages({
           namespace: ns,
           sessionId,
           limit: WATCH_BACKFILL_LIMIT,
           ...(afterSeq !== undefined ? { after: afterSeq } : {}),
         });
-        const pending = store.listPending({ namespace: ns, sessionId });
+        const pending = await store.listPending({ namespace: ns, sessionId });
         return { ok: true, session: current, messages: page?.messages ?? [], more: page?.more ?? false, pending };
       },
       'session:unwatch': async ({ sessionId }) => {
-        if (!session(sessionId)) return ackError('not_found', NO_SESSION);
+        if (!(await session(sessionId))) return ackError('not_found', NO_SESSION);
         await socket.leave(sessionRoom(ns, sessionId));
         return { ok: true };
       },
-      'prompt:send': (send) => {
-        const result = queuePrompt({ store, namespace: ns, send });
+      'prompt:send': async (send) => {
+        const result = await queuePrompt({ store, namespace: ns, send });
         if (result.kind === 'not_found') return ackError('not_found', NO_SESSION);
         if (result.kind === 'ended') return ackError('gone', 'session has ended');
         if (result.deliver) {
@@ -125,9 +126,9 @@ export function bindWebSocket(options: {
       // Bypass is refused by the runner unless the user started the session allowing it (the hub
       // does not know how it was started; claude's own Shift+Tab cycle enforces it too).
       'session:set-mode': ({ sessionId, mode }) => toLiveRunner(sessionId, () => broadcast.toRunner(ns, sessionId, 'session:set-mode', { sessionId, mode })),
-      'approval:answer': ({ requestId, answer }) => {
+      'approval:answer': async ({ requestId, answer }) => {
         const caller = socket.data.caller;
-        const result = answerApproval({
+        const result = await answerApproval({
           store,
           namespace: ns,
           requestId,
@@ -140,30 +141,30 @@ export function bindWebSocket(options: {
         const sessionId = result.request.sessionId;
         broadcast.toRunner(ns, sessionId, 'approval:answered', { sessionId, requestId, answer });
         broadcast.toNamespace(ns, 'approval:resolved', result.resolution);
-        const updated = session(sessionId);
+        const updated = await session(sessionId);
         if (updated) broadcast.toNamespace(ns, 'session:updated', updated);
         return { ok: true, resolution: result.resolution };
       },
-      'terminal:subscribe': ({ sessionId, since }) => {
-        const current = session(sessionId);
+      'terminal:subscribe': async ({ sessionId, since }) => {
+        const current = await session(sessionId);
         if (!current) return ackError('not_found', NO_SESSION);
         const room = terminals.get(ns, sessionId);
-        if (isFinalStatus(current.status) && !room.ended) terminals.ended(ns, sessionId);
+        if (isFinalStatus(current.status) && !room.ended) await terminals.ended(ns, sessionId);
         if (room.ended && !room.lastSnapshot) return ackError('gone', 'session has ended and its final screen is not kept');
         socket.data.terminals.add(sessionId);
         // Output may reach the socket before this ack: the client places bytes by their offset.
         const mode = room.join({ viewerId, sink: sinkFor(sessionId), canWrite: !share, ...(since !== undefined ? { since } : {}) });
         return { ok: true, mode, offset: mode === 'bytes' ? (since ?? 0) : (room.lastSnapshot?.offset ?? 0) };
       },
-      'terminal:unsubscribe': ({ sessionId }) => {
-        if (!session(sessionId)) return ackError('not_found', NO_SESSION);
+      'terminal:unsubscribe': async ({ sessionId }) => {
+        if (!(await session(sessionId))) return ackError('not_found', NO_SESSION);
         deskDetached(sessionId);
         terminals.find(ns, sessionId)?.leave(viewerId);
         socket.data.terminals.delete(sessionId);
         return { ok: true };
       },
-      'terminal:input': ({ sessionId, data }) => {
-        const room = liveRoom(sessionId);
+      'terminal:input': async ({ sessionId, data }) => {
+        const room = await liveRoom(sessionId);
         if ('ok' in room) return room;
         const result = room.input(viewerId, data);
         switch (result) {
@@ -180,16 +181,16 @@ export function bindWebSocket(options: {
           }
         }
       },
-      'terminal:resize': ({ sessionId, cols, rows, fit }) => {
-        const room = liveRoom(sessionId);
+      'terminal:resize': async ({ sessionId, cols, rows, fit }) => {
+        const room = await liveRoom(sessionId);
         if ('ok' in room) return room;
         const result = room.resize(viewerId, { cols, rows }, fit);
         if (result === 'read-only') return ackError('forbidden', 'this viewer is read-only');
         if (result === 'not-joined') return ackError('conflict', 'subscribe to the terminal first');
         return { ok: true };
       },
-      'terminal:desk': ({ sessionId, attached, cols, rows }) => {
-        const room = liveRoom(sessionId);
+      'terminal:desk': async ({ sessionId, attached, cols, rows }) => {
+        const room = await liveRoom(sessionId);
         if ('ok' in room) return room;
         if (!attached) {
           deskDetached(sessionId);
@@ -201,9 +202,9 @@ export function bindWebSocket(options: {
         broadcast.toRunner(ns, sessionId, 'terminal:desk', { sessionId, attached: true, ...(cols && rows ? { cols, rows } : {}) });
         return { ok: true };
       },
-      'terminal:ack': ({ sessionId, offset }) => {
+      'terminal:ack': async ({ sessionId, offset }) => {
         // Subscribing checked the namespace; acks are frequent, so they skip the store lookup.
-        if (!socket.data.terminals.has(sessionId) && !session(sessionId)) return ackError('not_found', NO_SESSION);
+        if (!socket.data.terminals.has(sessionId) && !(await session(sessionId))) return ackError('not_found', NO_SESSION);
         terminals.find(ns, sessionId)?.ack(viewerId, offset);
         return { ok: true };
       },
@@ -223,6 +224,10 @@ export function bindWebSocket(options: {
     options.shells.viewerGone(socket);
   });
 }
+
+/** Events that wait on a daemon or a runner (seconds): handled outside the socket's order so that
+ *  typing into a terminal does not queue behind a session start. */
+const WAITS_ON_OTHERS: ReadonlySet<string> = new Set(['session:spawn', 'session:resume', 'session:stop', 'shell:open', 'shell:input', 'shell:resize', 'shell:close']);
 
 /** What a read-only share link may do: watch its one session and its terminal (never a shell). */
 const SHARE_ALLOWED: ReadonlySet<string> = new Set(['session:watch', 'session:unwatch', 'terminal:subscribe', 'terminal:unsubscribe', 'terminal:ack']);
