@@ -131,7 +131,9 @@ export function createTerminalViewers(options: {
       const entry = relayed.get(k);
       if (!entry || entry.link !== link) continue;
       relayed.delete(k);
-      void rehome(entry.socket, entry.sessionId);
+      // Wait here, without asking the other hubs: the dead hub is still counted by the adapter
+      // for a few seconds, so a lookup would stall. The runner's next registration moves us.
+      void rehome(entry.socket, entry.sessionId, { waitHere: true });
     }
   };
 
@@ -190,13 +192,14 @@ export function createTerminalViewers(options: {
   };
 
   /** Moves a viewer's stream to wherever the runner is now; it starts again from a snapshot. */
-  const rehome = async (socket: HubSocket, sessionId: string) => {
+  const rehome = async (socket: HubSocket, sessionId: string, how: { waitHere?: boolean } = {}) => {
     if (!socket.connected || !socket.data.terminals.has(sessionId)) return;
     detach(socket, sessionId);
     try {
       // The viewer's session was checked at subscribe; a session that vanished since is left alone.
       const current = await sessionOf(socket.data.caller.namespace, sessionId);
-      if (current) await subscribe(socket, current, undefined);
+      if (current && how.waitHere) subscribeLocal(socket, current, undefined);
+      else if (current) await subscribe(socket, current, undefined);
     } catch (error) {
       options.onError('terminal rehome', error);
     }
