@@ -237,10 +237,13 @@ export function bindCliSocket(options: {
     if (machineId) {
       options.daemons.remove(ns, machineId, socket);
       // The daemon may already be back through another hub (the balancer picks any).
-      void options.daemons.anyOnline(ns, machineId).then((online) => {
+      const settle = (online: boolean | null) => {
         const machine = machines.disconnected({ namespace: ns, machineId, onlineElsewhere: online !== false });
         if (machine) broadcast.toNamespace(ns, 'machine:updated', machine);
-      });
+      };
+      const online = options.daemons.anyOnline(ns, machineId);
+      if (typeof online === 'boolean') settle(online);
+      else void online.then(settle);
     }
   });
 }

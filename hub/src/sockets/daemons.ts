@@ -26,7 +26,7 @@ export type DaemonDirectory = ReturnType<typeof createDaemonDirectory>;
 /** A daemon socket on this hub, or the id of one on another hub. */
 export type DaemonTarget = HubSocket | { remoteId: string };
 
-export function createDaemonDirectory(options: { cli: IoNamespace }) {
+export function createDaemonDirectory(options: { cli: IoNamespace; clustered: boolean }) {
   const sockets = new Map<string, HubSocket[]>();
   const key = (ns: Namespace, machineId: string) => `${ns}\u0000${machineId}`;
   const find = (ns: Namespace, machineId: string): HubSocket | null => {
@@ -62,8 +62,13 @@ export function createDaemonDirectory(options: { cli: IoNamespace }) {
         return null;
       }
     },
-    /** Whether any hub still has a daemon socket of this machine (false if that cannot be told). */
-    async anyOnline(ns: Namespace, machineId: string): Promise<boolean | null> {
+    /** Whether any hub still has a daemon socket of this machine (null if that cannot be told).
+     *  Answered at once when this hub has one, or is alone. */
+    anyOnline(ns: Namespace, machineId: string): boolean | Promise<boolean | null> {
+      if (find(ns, machineId) || !options.clustered) return find(ns, machineId) !== null;
+      return this.askOthers(ns, machineId);
+    },
+    async askOthers(ns: Namespace, machineId: string): Promise<boolean | null> {
       try {
         return (await options.cli.in(machineRoom(ns, machineId)).timeout(LOCATE_TIMEOUT_MS).fetchSockets()).length > 0;
       } catch {

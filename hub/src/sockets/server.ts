@@ -140,7 +140,7 @@ export function createSocketServer(options: {
     : observed;
   const web = io.of('/web');
   const cli = io.of('/cli');
-  const daemons = createDaemonDirectory({ cli });
+  const daemons = createDaemonDirectory({ cli, clustered: options.cluster !== undefined });
   const machines = createMachineRegistry({ store: options.store });
   const terminals = createTerminalRegistry({
     ...(options.terminalLogBytes !== undefined ? { maxBytesPerTerminal: options.terminalLogBytes } : {}),
