@@ -2,13 +2,17 @@
 // A runner on hub A and a phone on hub B: chat, an approval answered from B, a prompt relayed to the
 // runner, a mode change; the session list and terminal reach B. Two phones on two hubs answering
 // the same request at once leave exactly one answer and one audit entry.
+import pg from 'pg';
+import { io } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
+import { PROTOCOL_VERSION } from '@tether/shared';
 import type { PendingRequest, Resolution, Session } from '@tether/shared';
 import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic/index.ts';
 import { createClaudeSandbox } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { startCluster } from '../harness/cluster.ts';
+import { connectSocket, emitAck } from '../harness/hub.ts';
 import { chatText, startRunner, watchSession, type SessionWatch } from '../harness/runner.ts';
 import { DESK_READY, MANUAL_MODE } from '../harness/world.ts';
 
@@ -124,4 +128,49 @@ describe('several hubs behind one URL', () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ outcome: 'answered', answer: { decision: winner } });
   }, 120_000);
+
+  it('the hub-to-hub link takes only the cluster secret, checks every payload and the session', async () => {
+    const cluster = await startCluster(defer);
+    const link = (secret: unknown) =>
+      new Promise<{ ok: true; socket: ReturnType<typeof io> } | { ok: false; error: string }>((resolve) => {
+        const socket = io(`${cluster.a.url}/hub`, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { protocol: PROTOCOL_VERSION.major, link: secret } });
+        socket.once('connect', () => resolve({ ok: true, socket }));
+        socket.once('connect_error', (error) => {
+          socket.close();
+          resolve({ ok: false, error: error.message });
+        });
+      });
+    expect(await link('x'.repeat(43))).toEqual({ ok: false, error: 'unauthorized' });
+    expect(await link(undefined)).toEqual({ ok: false, error: 'unauthorized' });
+
+    const db = new pg.Client({ connectionString: cluster.pg.url });
+    await db.connect();
+    const { rows } = await db.query<{ value: string }>(`SELECT value FROM tether_cluster_secrets WHERE name = 'hub-link'`);
+    await db.end();
+    const linked = await link(rows[0]!.value);
+    if (!linked.ok) throw new Error(linked.error);
+    defer(() => linked.socket.close());
+    expect(await emitAck(linked.socket as never, 'link:subscribe', { namespace: 'default', sessionId: 42 })).toMatchObject({ ok: false, code: 'bad_request' });
+    expect(await emitAck(linked.socket as never, 'link:subscribe', { namespace: 'default', sessionId: crypto.randomUUID(), viewerId: 'v1', canWrite: true })).toMatchObject({ ok: false, code: 'not_found' });
+    // A session of the default namespace named under another namespace is not found either.
+    const runnerSocket = await connectSocket({ url: cluster.a.url, nsp: '/cli', token: cluster.a.token });
+    defer(() => runnerSocket.close());
+    const sessionId = crypto.randomUUID();
+    const registered = await emitAck(runnerSocket, 'session:register', { id: sessionId, title: 't', cwd: '/tmp', launchKind: 'pty', status: 'idle' });
+    expect(registered.ok).toBe(true);
+    expect(await emitAck(linked.socket as never, 'link:subscribe', { namespace: 'other-team', sessionId, viewerId: 'v1', canWrite: true })).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await emitAck(linked.socket as never, 'link:subscribe', { namespace: 'default', sessionId, viewerId: 'v1', canWrite: true })).toMatchObject({ ok: true, mode: 'snapshot' });
+    // A viewer on hub B is relayed from A: the runner's snapshot reaches it, its input reaches the runner.
+    const fromB = await connectSocket({ url: cluster.b.url, nsp: '/web', token: cluster.b.token });
+    defer(() => fromB.close());
+    const asked = new Promise((resolve) => runnerSocket.once('terminal:snapshot-request', resolve));
+    const shown = new Promise<{ data: string }>((resolve) => fromB.once('terminal:snapshot', resolve));
+    expect(await emitAck(fromB, 'terminal:subscribe', { sessionId })).toMatchObject({ ok: true, mode: 'snapshot' });
+    await asked;
+    expect((await emitAck(runnerSocket, 'terminal:snapshot', { sessionId, offset: 0, cols: 80, rows: 24, data: 'screen of A' })).ok).toBe(true);
+    expect((await shown).data).toBe('screen of A');
+    const typed = new Promise<{ data: string }>((resolve) => runnerSocket.once('terminal:input', resolve));
+    expect((await emitAck(fromB, 'terminal:input', { sessionId, data: 'x' })).ok).toBe(true);
+    expect((await typed).data).toBe('x');
+  }, 60_000);
 });
