@@ -23,6 +23,12 @@ export type HubConfig = {
   /** Web shells (a login shell on a machine, from the web) for machines whose daemon allows them
    *  (`tether daemon --allow-shell`). Default false: `tether hub --enable-shell`. */
   shell?: boolean;
+  /** PostgreSQL URL. With it, every hub on the same database is one cluster behind one URL:
+   *  broadcasts span them (socket.io's PostgreSQL adapter) and they share their secrets. */
+  databaseUrl?: string;
+  /** How the other hubs of the cluster reach this one directly (the hub-to-hub terminal link);
+   *  default this hub's own URL, which is right when they share a host or a private network. */
+  clusterUrl?: string;
 };
 
 export const HUB_VERSION: string = pkg.version;
