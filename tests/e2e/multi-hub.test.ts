@@ -173,4 +173,26 @@ describe('several hubs behind one URL', () => {
     expect((await emitAck(fromB, 'terminal:input', { sessionId, data: 'x' })).ok).toBe(true);
     expect((await typed).data).toBe('x');
   }, 60_000);
+
+  it('a web login on one hub is good on the other; failed logins count per client behind the balancer', async () => {
+    const cluster = await startCluster(defer);
+    const login = (url: string, token: string, forwardedFor?: string) =>
+      fetch(`${url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
+        body: JSON.stringify({ token }),
+      });
+    // Through the balancer (hub A); the signing secret is the cluster's, so hub B takes the session.
+    const res = await login(cluster.front.url, cluster.front.token);
+    expect(res.status).toBe(200);
+    const { session } = (await res.json()) as { session: string };
+    const onB = await connectSocket({ url: cluster.b.url, nsp: '/web', token: session });
+    onB.close();
+
+    // A client cannot dodge the limit with a forged X-Forwarded-For: nginx appends the address it saw.
+    for (let i = 0; i < 10; i++) expect((await login(cluster.front.url, 'tth_wrong', `203.0.113.${i}`)).status).toBe(401);
+    expect((await login(cluster.front.url, 'tth_wrong', '203.0.113.99')).status).toBe(429);
+    // Another client (as the proxy reports it) is not locked out by that one.
+    expect((await login(cluster.a.url, 'tth_wrong', '198.51.100.7')).status).toBe(401);
+  }, 60_000);
 });
