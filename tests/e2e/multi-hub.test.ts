@@ -195,4 +195,31 @@ describe('several hubs behind one URL', () => {
     // Another client (as the proxy reports it) is not locked out by that one.
     expect((await login(cluster.a.url, 'tth_wrong', '198.51.100.7')).status).toBe(401);
   }, 60_000);
+
+  it('a viewer waiting on hub B while the runner is away moves to hub A when the runner registers there', async () => {
+    const cluster = await startCluster(defer);
+    const sessionId = crypto.randomUUID();
+    const registration = { id: sessionId, title: 't', cwd: '/tmp', launchKind: 'pty', status: 'idle' };
+    const first = await connectSocket({ url: cluster.a.url, nsp: '/cli', token: cluster.a.token });
+    expect((await emitAck(first, 'session:register', registration)).ok).toBe(true);
+    first.close();
+    // The runner is gone (it will reconnect): a viewer on B subscribes and waits there.
+    const viewer = await connectSocket({ url: cluster.b.url, nsp: '/web', token: cluster.b.token });
+    defer(() => viewer.close());
+    expect(await emitAck(viewer, 'terminal:subscribe', { sessionId })).toMatchObject({ ok: true, mode: 'snapshot' });
+    // The runner is back, on A: B hears it, links the viewer to A, whose room asks for a snapshot.
+    const runner = await connectSocket({ url: cluster.a.url, nsp: '/cli', token: cluster.a.token });
+    defer(() => runner.close());
+    const asked = new Promise((resolve) => runner.on('terminal:snapshot-request', resolve));
+    const viewers = new Promise<{ count: number }>((resolve) => runner.on('terminal:viewers', (v: { count: number }) => v.count > 0 && resolve(v)));
+    expect((await emitAck(runner, 'session:register', registration)).ok).toBe(true);
+    await asked;
+    expect((await viewers).count).toBe(1);
+    const shown = new Promise<{ data: string }>((resolve) => viewer.once('terminal:snapshot', resolve));
+    expect((await emitAck(runner, 'terminal:snapshot', { sessionId, offset: 0, cols: 80, rows: 24, data: 'back on A' })).ok).toBe(true);
+    expect((await shown).data).toBe('back on A');
+    const bytes = new Promise<{ offset: number }>((resolve) => viewer.once('terminal:output', resolve));
+    expect((await emitAck(runner, 'terminal:output', { sessionId, offset: 0, data: new TextEncoder().encode('hi') })).ok).toBe(true);
+    expect((await bytes).offset).toBe(0);
+  }, 60_000);
 });
