@@ -29,6 +29,10 @@ export type HubConfig = {
   /** How the other hubs of the cluster reach this one directly (the hub-to-hub terminal link);
    *  default this hub's own URL, which is right when they share a host or a private network. */
   clusterUrl?: string;
+  /** Behind a load balancer or reverse proxy every request comes from the proxy's address; with
+   *  this the client's address is the last `X-Forwarded-For` hop (the one the proxy appended), for
+   *  the login rate limit. Only when every request passes through such a proxy. */
+  trustProxy?: boolean;
 };
 
 export const HUB_VERSION: string = pkg.version;

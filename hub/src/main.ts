@@ -35,6 +35,13 @@ export type Hub = {
   stop(): Promise<void>;
 };
 
+/** The address the proxy in front of us saw: the last hop of X-Forwarded-For (earlier hops are
+ *  whatever the client claimed). */
+function forwardedFor(req: Request): string | null {
+  const hops = req.headers.get('x-forwarded-for')?.split(',').map((h) => h.trim()).filter(Boolean);
+  return hops?.at(-1)?.slice(0, 64) ?? null;
+}
+
 /** Headroom over the payload cap for HTTP framing, so Hono (not Bun) answers a too-big body with
  *  the JSON 413 of the API. */
 const REQUEST_BODY_HEADROOM = 64 * 1024;
@@ -95,7 +102,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
         if (url.pathname === SOCKET_PATH || url.pathname.startsWith(SOCKET_PATH)) {
           return sockets.engine.handleRequest(req, srv);
         }
-        const ip = srv.requestIP(req)?.address;
+        const ip = (config.trustProxy ? forwardedFor(req) : null) ?? srv.requestIP(req)?.address;
         return app.fetch(req, ip ? { ip } : {});
       },
     });

@@ -173,4 +173,53 @@ describe('several hubs behind one URL', () => {
     expect((await emitAck(fromB, 'terminal:input', { sessionId, data: 'x' })).ok).toBe(true);
     expect((await typed).data).toBe('x');
   }, 60_000);
+
+  it('a web login on one hub is good on the other; failed logins count per client behind the balancer', async () => {
+    const cluster = await startCluster(defer);
+    const login = (url: string, token: string, forwardedFor?: string) =>
+      fetch(`${url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
+        body: JSON.stringify({ token }),
+      });
+    // Through the balancer (hub A); the signing secret is the cluster's, so hub B takes the session.
+    const res = await login(cluster.front.url, cluster.front.token);
+    expect(res.status).toBe(200);
+    const { session } = (await res.json()) as { session: string };
+    const onB = await connectSocket({ url: cluster.b.url, nsp: '/web', token: session });
+    onB.close();
+
+    // A client cannot dodge the limit with a forged X-Forwarded-For: nginx appends the address it saw.
+    for (let i = 0; i < 10; i++) expect((await login(cluster.front.url, 'tth_wrong', `203.0.113.${i}`)).status).toBe(401);
+    expect((await login(cluster.front.url, 'tth_wrong', '203.0.113.99')).status).toBe(429);
+    // Another client (as the proxy reports it) is not locked out by that one.
+    expect((await login(cluster.a.url, 'tth_wrong', '198.51.100.7')).status).toBe(401);
+  }, 60_000);
+
+  it('a viewer waiting on hub B while the runner is away moves to hub A when the runner registers there', async () => {
+    const cluster = await startCluster(defer);
+    const sessionId = crypto.randomUUID();
+    const registration = { id: sessionId, title: 't', cwd: '/tmp', launchKind: 'pty', status: 'idle' };
+    const first = await connectSocket({ url: cluster.a.url, nsp: '/cli', token: cluster.a.token });
+    expect((await emitAck(first, 'session:register', registration)).ok).toBe(true);
+    first.close();
+    // The runner is gone (it will reconnect): a viewer on B subscribes and waits there.
+    const viewer = await connectSocket({ url: cluster.b.url, nsp: '/web', token: cluster.b.token });
+    defer(() => viewer.close());
+    expect(await emitAck(viewer, 'terminal:subscribe', { sessionId })).toMatchObject({ ok: true, mode: 'snapshot' });
+    // The runner is back, on A: B hears it, links the viewer to A, whose room asks for a snapshot.
+    const runner = await connectSocket({ url: cluster.a.url, nsp: '/cli', token: cluster.a.token });
+    defer(() => runner.close());
+    const asked = new Promise((resolve) => runner.on('terminal:snapshot-request', resolve));
+    const viewers = new Promise<{ count: number }>((resolve) => runner.on('terminal:viewers', (v: { count: number }) => v.count > 0 && resolve(v)));
+    expect((await emitAck(runner, 'session:register', registration)).ok).toBe(true);
+    await asked;
+    expect((await viewers).count).toBe(1);
+    const shown = new Promise<{ data: string }>((resolve) => viewer.once('terminal:snapshot', resolve));
+    expect((await emitAck(runner, 'terminal:snapshot', { sessionId, offset: 0, cols: 80, rows: 24, data: 'back on A' })).ok).toBe(true);
+    expect((await shown).data).toBe('back on A');
+    const bytes = new Promise<{ offset: number }>((resolve) => viewer.once('terminal:output', resolve));
+    expect((await emitAck(runner, 'terminal:output', { sessionId, offset: 0, data: new TextEncoder().encode('hi') })).ok).toBe(true);
+    expect((await bytes).offset).toBe(0);
+  }, 60_000);
 });

@@ -33,7 +33,7 @@ export async function startCluster(defer: Defer): Promise<Cluster> {
   defer(() => rmSync(shared, { recursive: true, force: true }));
   const start = async (_name: string): Promise<HubProcessHandle> => {
     const home = shared;
-    const hub = await startHubProcess({ home, args: ['--database', pg.url] });
+    const hub = await startHubProcess({ home, args: ['--database', pg.url, '--trust-proxy'] });
     defer(() => hub.stop());
     return hub;
   };

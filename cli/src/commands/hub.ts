@@ -50,9 +50,9 @@ async function qrCode(text: string): Promise<string> {
 const command: Command = {
   name: 'hub',
   summary: 'run the hub (embedded SQLite under TETHER_HOME)',
-  usage: 'tether hub [--port N (default: 8787, or the next free port up to 8797; 0 = any free port)] [--host H (default 127.0.0.1)] [--enable-shell (web shells on machines whose daemon runs with --allow-shell)] [--database postgres://… (several hubs behind one URL share it; also TETHER_DATABASE_URL)] [--cluster-url URL (how the other hubs reach this one; default its own URL)]',
+  usage: 'tether hub [--port N (default: 8787, or the next free port up to 8797; 0 = any free port)] [--host H (default 127.0.0.1)] [--enable-shell (web shells on machines whose daemon runs with --allow-shell)] [--database postgres://… (several hubs behind one URL share it; also TETHER_DATABASE_URL)] [--cluster-url URL (how the other hubs reach this one; default its own URL)] [--trust-proxy (behind a load balancer: the client address is the last X-Forwarded-For hop)]',
   async run(args) {
-    const { flags, positionals } = parseFlags({ args, strings: ['port', 'host', 'database', 'cluster-url'], booleans: ['enable-shell'] });
+    const { flags, positionals } = parseFlags({ args, strings: ['port', 'host', 'database', 'cluster-url'], booleans: ['enable-shell', 'trust-proxy'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
     const explicit = parsePort(flags.port);
     const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
@@ -64,6 +64,7 @@ const command: Command = {
     const cluster = {
       ...(databaseUrl ? { databaseUrl } : {}),
       ...(typeof flags['cluster-url'] === 'string' ? { clusterUrl: flags['cluster-url'] } : {}),
+      ...(flags['trust-proxy'] === true ? { trustProxy: true } : {}),
     };
 
     let hub: Awaited<ReturnType<typeof createHub>> | null = null;

@@ -256,10 +256,9 @@ export function createTerminalViewers(options: {
       }
       if (!here) {
         // Our own viewers waiting in a local room (the runner was nowhere when they came).
-        const room = terminals.find(ns, sessionId);
-        for (const socket of options.web.sockets.values()) {
-          const s = socket as HubSocket;
-          if (room && s.data.caller?.namespace === ns && s.data.terminals?.has(sessionId) && !relayed.has(key(s.id, sessionId))) movers.push(s);
+        for (const viewerId of terminals.find(ns, sessionId)?.viewerIds ?? []) {
+          const socket = options.web.sockets.get(viewerId) as HubSocket | undefined;
+          if (socket && !relayed.has(key(viewerId, sessionId))) movers.push(socket);
         }
       }
       for (const socket of movers) void rehome(socket, sessionId);
