@@ -27,12 +27,10 @@ export type Cluster = {
 export async function startCluster(defer: Defer): Promise<Cluster> {
   const pg = await startPostgres();
   defer(() => pg.stop());
-  // TODO(pgstore): one home per hub once `--database` also selects the PostgreSQL store; until
-  // then both hubs share one SQLite file (WAL allows several processes).
-  const shared = makeTempHome('tether-hub-cluster-');
-  defer(() => rmSync(shared, { recursive: true, force: true }));
-  const start = async (_name: string): Promise<HubProcessHandle> => {
-    const home = shared;
+  // One home per hub, as on separate machines: everything they share is in the database.
+  const start = async (name: string): Promise<HubProcessHandle> => {
+    const home = makeTempHome(`tether-hub-cluster-${name}-`);
+    defer(() => rmSync(home, { recursive: true, force: true }));
     const hub = await startHubProcess({ home, args: ['--database', pg.url, '--trust-proxy'] });
     defer(() => hub.stop());
     return hub;
