@@ -2,6 +2,8 @@
 // one line, the URL without its password, and the cause in words (not a stack).
 import { StoreOpenError } from '../store.ts';
 
+const UNPARSABLE = '(an unparsable URL)';
+
 /** The URL with any password replaced, for messages and logs. */
 export function redactUrl(url: string): string {
   try {
@@ -9,7 +11,7 @@ export function redactUrl(url: string): string {
     if (parsed.password) parsed.password = '***';
     return parsed.toString();
   } catch {
-    return '(an unparsable URL)';
+    return UNPARSABLE;
   }
 }
 
@@ -23,6 +25,8 @@ export function connectionError(url: string, error: unknown): StoreOpenError {
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ETIMEDOUT' || /timeout/i.test(message)) {
     return new StoreOpenError(`cannot reach the database at ${where}: ${message}`);
   }
-  if (error instanceof TypeError || /invalid url/i.test(message)) return new StoreOpenError(`invalid database URL ${where}: ${message}`);
+  if (error instanceof TypeError || /invalid url/i.test(message)) {
+    return new StoreOpenError(`invalid database URL ${where === UNPARSABLE ? '' : `${where} `}(expected postgres://user:password@host:port/database)`);
+  }
   return new StoreOpenError(`cannot use the database at ${where}: ${message}`);
 }
