@@ -24,12 +24,12 @@ export async function startHubChild(options: { namespaces: number; bunFlags?: st
   const home = mkdtempSync(join(tmpdir(), 'tether-scale-hub-'));
   const proc = Bun.spawn([process.execPath, ...(options.bunFlags ?? []), HUB_CHILD], {
     env: { ...process.env, SCALE_HUB_HOME: home, SCALE_NAMESPACES: String(options.namespaces), NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ["ignore", "pipe", process.env.SCALE_HUB_MEMLOG ? "inherit" : "pipe"],
   });
   let out = '';
   let err = '';
   void (async () => {
-    for await (const chunk of proc.stderr) err += new TextDecoder().decode(chunk);
+    if (proc.stderr instanceof ReadableStream) for await (const chunk of proc.stderr) err += new TextDecoder().decode(chunk);
   })();
   const ready = await new Promise<{ url: string; tokens: string[] }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`hub child did not start:\n${out}\n${err}`)), HUB_START_TIMEOUT_MS);

@@ -79,6 +79,9 @@ let sessions: FakeSession[] = [];
 let ticker: ReturnType<typeof setInterval> | null = null;
 let samples: WindowSamples = emptySamples();
 let windowStart = Number.POSITIVE_INFINITY;
+/** Streams start once every session of this process is up: a 2-core box connecting 1,000 sessions
+ *  while the first ones already stream timed connections out. */
+let streaming = false;
 
 function emptySamples(): WindowSamples {
   return { chatLagMs: [], approvalMs: [], terminalBytes: 0, misplaced: 0, chatMissing: 0, approvalsMissing: 0, errors: [], disconnects: 0 };
@@ -100,10 +103,11 @@ function connect(url: string, nsp: '/cli' | '/web', token: string, client: 'runn
     transports: ['websocket'],
     forceNew: true,
     reconnection: false,
+    timeout: 60_000,
     auth: { protocol: PROTOCOL_VERSION.major, client, token, device: 'scale bench' },
   });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${nsp} connect timed out`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`${nsp} connect timed out`)), 60_000);
     socket.once('connect', () => {
       clearTimeout(timer);
       resolve(socket);
@@ -117,7 +121,16 @@ function connect(url: string, nsp: '/cli' | '/web', token: string, client: 'runn
 }
 
 async function ask(socket: Socket, event: string, payload: unknown): Promise<{ ok: boolean; error?: string } & Record<string, unknown>> {
-  return (await socket.timeout(30_000).emitWithAck(event, payload)) as { ok: boolean; error?: string };
+  let reason = '';
+  const note = (why: string) => (reason = why);
+  socket.once('disconnect', note);
+  try {
+    return (await socket.timeout(60_000).emitWithAck(event, payload)) as { ok: boolean; error?: string };
+  } catch (error) {
+    throw new Error(`${event}: ${error instanceof Error ? error.message : String(error)}${reason ? ` (${reason})` : ''}`);
+  } finally {
+    socket.off('disconnect', note);
+  }
 }
 
 async function startSession(url: string, spec: SessionSpec): Promise<FakeSession> {
@@ -222,6 +235,7 @@ async function startSession(url: string, spec: SessionSpec): Promise<FakeSession
 
 let chunkCounter = 0;
 function tick() {
+  if (!streaming) return;
   const now = performance.now();
   for (const s of sessions) {
     const sessionId = s.spec.sessionId;
@@ -277,6 +291,13 @@ async function handle(request: GeneratorRequest): Promise<void> {
         await Bun.sleep(request.spacingMs);
       }
       await Promise.all(starts);
+      const now = performance.now();
+      for (const s of sessions) {
+        s.nextChunkAt = now + Math.random() * rates.chunkEveryMs;
+        s.nextChatAt = now + Math.random() * rates.chatEveryMs;
+        s.nextApprovalAt = now + Math.random() * rates.approvalEveryMs;
+      }
+      streaming = true;
       send({ type: 'started', sessions: sessions.length, failed, firstError });
       return;
     }

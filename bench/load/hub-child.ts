@@ -1,10 +1,11 @@
 // hub-child.ts: one hub in its own process, so the bench reads its CPU and memory from /proc and the
 // load generator's work is not counted. Spawned by fleet.ts as `bun [flags] hub-child.ts`.
 //
-//   env SCALE_HUB_HOME (temp TETHER_HOME), SCALE_NAMESPACES (how many tenants)
+//   env SCALE_HUB_HOME (temp TETHER_HOME), SCALE_NAMESPACES (how many tenants), SCALE_HUB_MAIN (optional)
 //   stdout: one JSON line { url, tokens: [token of namespace "scale-0", "scale-1", …] }
 //   SIGTERM / SIGINT: stops the hub (a --cpu-prof profile is written on that exit)
-import { createAccessToken, createHub } from '@tether/hub';
+// SCALE_HUB_MAIN: another checkout's hub/src/main.ts (A/B runs of a change on the same box).
+const { createAccessToken, createHub } = (await import(process.env.SCALE_HUB_MAIN ?? '@tether/hub')) as typeof import('@tether/hub');
 
 const home = process.env.SCALE_HUB_HOME;
 if (!home) throw new Error('SCALE_HUB_HOME is required');
@@ -27,3 +28,12 @@ const stop = async () => {
 };
 process.on('SIGTERM', () => void stop());
 process.on('SIGINT', () => void stop());
+if (process.env.SCALE_HUB_MEMLOG) {
+  const { heapStats } = await import('bun:jsc');
+  setInterval(() => {
+    const m = process.memoryUsage();
+    const h = heapStats();
+    const top = Object.entries(h.objectTypeCounts).sort((a, b) => b[1] - a[1]).slice(0, 12);
+    console.error(JSON.stringify({ rss: Math.round(m.rss / 1e6), heapUsed: Math.round(m.heapUsed / 1e6), external: Math.round(m.external / 1e6), ab: Math.round(m.arrayBuffers / 1e6), objects: h.objectCount, top }));
+  }, 10_000).unref();
+}

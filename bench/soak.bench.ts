@@ -1,0 +1,107 @@
+// soak.bench.ts: does a hub leak over time? (issue 13 part 5; only with `bun run bench soak`.)
+// 50 sessions stream 1 KB/s and chat every 10 s (approvals every 60 s) for TETHER_SOAK_MINUTES
+// (default 30) against a hub in its own process; RSS and open fds of the hub and of one runner-like
+// process (a load generator holding runner sockets) are sampled every TETHER_SOAK_SAMPLE_S (60).
+//
+//   soak_rss_mb_per_hour, soak_fd_per_hour: least-squares slopes over the samples after the warm-up
+//   (the first sixth of the run, at least one sample interval), for the hub and for the runner side.
+//
+// The terminal logs fill during the run (1 KB/s × 50 sessions up to the per-terminal cap), so some
+// slope is expected by design: the report gives that figure next to the slope.
+import { ISSUE_RATES, percentile, round, startHubChild, startLoad } from './load/fleet.ts';
+import { loadAverage, openFds, rssMb } from './load/proc.ts';
+
+type Measurement = { name: string; value: number; unit: string } & Record<string, unknown>;
+
+const SESSIONS = Number(process.env.TETHER_SOAK_SESSIONS ?? 50);
+const PER_NAMESPACE = 10;
+
+type Sample = { minute: number; hubRssMb: number; hubFds: number; runnerRssMb: number; runnerFds: number; load: number };
+
+/** Least-squares slope of y over x. */
+export function slope(points: Array<[number, number]>): number {
+  const n = points.length;
+  if (n < 2) return Number.NaN;
+  const mx = points.reduce((a, [x]) => a + x, 0) / n;
+  const my = points.reduce((a, [, y]) => a + y, 0) / n;
+  const sxy = points.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0);
+  const sxx = points.reduce((a, [x]) => a + (x - mx) ** 2, 0);
+  return sxx === 0 ? Number.NaN : sxy / sxx;
+}
+
+export async function run(): Promise<Measurement[]> {
+  const minutes = Number(process.env.TETHER_SOAK_MINUTES ?? 30);
+  const sampleMs = Number(process.env.TETHER_SOAK_SAMPLE_S ?? 60) * 1000;
+  const warmupMinutes = Math.max(minutes / 6, sampleMs / 60_000);
+  const hub = await startHubChild({ namespaces: Math.ceil(SESSIONS / PER_NAMESPACE) });
+  try {
+    // Two generator processes; the first one's pid is the "runner-like process" sampled.
+    const load = await startLoad({ url: hub.url, tokens: hub.tokens, sessions: SESSIONS, perNamespace: PER_NAMESPACE, workers: 2, rampMs: 5000 });
+    const runnerPid = load.pids[0]!;
+    const samples: Sample[] = [];
+    const t0 = performance.now();
+    const take = () => {
+      const sample = {
+        minute: (performance.now() - t0) / 60_000,
+        hubRssMb: rssMb(hub.pid),
+        hubFds: openFds(hub.pid),
+        runnerRssMb: rssMb(runnerPid),
+        runnerFds: openFds(runnerPid),
+        load: loadAverage(),
+      };
+      samples.push(sample);
+      if (process.env.TETHER_SOAK_VERBOSE) console.error(JSON.stringify(sample));
+    };
+    try {
+      if (load.failed > 0) throw new Error(`${load.failed} of ${SESSIONS} sessions failed to start: ${load.firstError}`);
+      take();
+      const sampler = setInterval(take, sampleMs);
+      const window = await load.window(minutes * 60_000, () => {
+        clearInterval(sampler);
+        take();
+      });
+      const steady = samples.filter((s) => s.minute >= warmupMinutes);
+      const perHour = (pick: (s: Sample) => number) => round(slope(steady.map((s) => [s.minute / 60, pick(s)])), 2);
+      const last = samples[samples.length - 1]!;
+      // What the terminal logs alone may add in an hour: every session's bytes, up to its cap.
+      const logMbPerHour = round((SESSIONS * ISSUE_RATES.chunkBytes * (1000 / ISSUE_RATES.chunkEveryMs) * 3600) / 1e6, 1);
+      const common = { minutes, sessions: SESSIONS, warmup_minutes: round(warmupMinutes, 1), samples: steady.length };
+      return [
+        {
+          name: 'soak_rss_mb_per_hour',
+          value: perHour((s) => s.hubRssMb),
+          unit: 'MB/h',
+          rss_mb_first_last: [round(samples[0]!.hubRssMb, 1), round(last.hubRssMb, 1)],
+          terminal_log_fill_mb_per_hour: logMbPerHour,
+          rss_mb_series: samples.map((s) => round(s.hubRssMb, 1)),
+          ...common,
+        },
+        { name: 'soak_fd_per_hour', value: perHour((s) => s.hubFds), unit: 'fd/h', fds_first_last: [samples[0]!.hubFds, last.hubFds], ...common },
+        {
+          name: 'soak_runner_rss_mb_per_hour',
+          value: perHour((s) => s.runnerRssMb),
+          unit: 'MB/h',
+          rss_mb_first_last: [round(samples[0]!.runnerRssMb, 1), round(last.runnerRssMb, 1)],
+          rss_mb_series: samples.map((s) => round(s.runnerRssMb, 1)),
+        },
+        { name: 'soak_runner_fd_per_hour', value: perHour((s) => s.runnerFds), unit: 'fd/h', fds_first_last: [samples[0]!.runnerFds, last.runnerFds] },
+        {
+          name: 'soak_chat_lag_ms_p99',
+          value: round(percentile(window.chatLagMs, 99)),
+          unit: 'ms',
+          samples: window.chatLagMs.length,
+          missing: window.chatMissing,
+          approvals_missing: window.approvalsMissing,
+          disconnects: window.disconnects,
+          misplaced_chunks: window.misplaced,
+          errors: window.errors,
+          load_avg_1m: [samples[0]!.load, last.load],
+        },
+      ];
+    } finally {
+      await load.stop();
+    }
+  } finally {
+    await hub.stop();
+  }
+}
