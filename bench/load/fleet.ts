@@ -20,10 +20,10 @@ export const ISSUE_RATES: LoadRates = { chunkBytes: 100, chunkEveryMs: 100, chat
 export type HubChild = { pid: number; url: string; tokens: string[]; output(): string; stop(): Promise<void> };
 
 /** A hub in its own process with `namespaces` tenants. `bunFlags` e.g. ['--cpu-prof', '--cpu-prof-dir=…']. */
-export async function startHubChild(options: { namespaces: number; bunFlags?: string[] }): Promise<HubChild> {
+export async function startHubChild(options: { namespaces: number; bunFlags?: string[]; terminalLogBytes?: number }): Promise<HubChild> {
   const home = mkdtempSync(join(tmpdir(), 'tether-scale-hub-'));
   const proc = Bun.spawn([process.execPath, ...(options.bunFlags ?? []), HUB_CHILD], {
-    env: { ...process.env, SCALE_HUB_HOME: home, SCALE_NAMESPACES: String(options.namespaces), NO_COLOR: '1' },
+    env: { ...process.env, SCALE_HUB_HOME: home, SCALE_NAMESPACES: String(options.namespaces), NO_COLOR: '1', ...(options.terminalLogBytes ? { SCALE_TERMINAL_LOG_BYTES: String(options.terminalLogBytes) } : {}) },
     stdio: ["ignore", "pipe", process.env.SCALE_HUB_MEMLOG ? "inherit" : "pipe"],
   });
   let out = '';

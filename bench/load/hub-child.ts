@@ -1,7 +1,8 @@
 // hub-child.ts: one hub in its own process, so the bench reads its CPU and memory from /proc and the
 // load generator's work is not counted. Spawned by fleet.ts as `bun [flags] hub-child.ts`.
 //
-//   env SCALE_HUB_HOME (temp TETHER_HOME), SCALE_NAMESPACES (how many tenants), SCALE_HUB_MAIN (optional)
+//   env SCALE_HUB_HOME (temp TETHER_HOME), SCALE_NAMESPACES (how many tenants), SCALE_HUB_MAIN,
+//   SCALE_TERMINAL_LOG_BYTES (optional)
 //   stdout: one JSON line { url, tokens: [token of namespace "scale-0", "scale-1", …] }
 //   SIGTERM / SIGINT: stops the hub (a --cpu-prof profile is written on that exit)
 // SCALE_HUB_MAIN: another checkout's hub/src/main.ts (A/B runs of a change on the same box).
@@ -11,7 +12,8 @@ const home = process.env.SCALE_HUB_HOME;
 if (!home) throw new Error('SCALE_HUB_HOME is required');
 const namespaces = Number(process.env.SCALE_NAMESPACES ?? '1');
 
-const hub = await createHub({ config: { port: 0, home } });
+const logBytes = process.env.SCALE_TERMINAL_LOG_BYTES;
+const hub = await createHub({ config: { port: 0, home, ...(logBytes ? { terminalLogBytes: Number(logBytes) } : {}) } });
 const tokens: string[] = [];
 for (let i = 0; i < namespaces; i++) {
   // Awaited: the store may answer asynchronously (PostgreSQL).
