@@ -11,8 +11,8 @@
 //   generators' own CPU (they share the 2 cores with the hub: their lag is part of the figures).
 //
 // `bun run bench scale`: N in 100, 500, 1000, 2000 (TETHER_SCALE_N="100,500" to choose), 45 s
-// windows; stops at the first N where the hub breaks (sessions fail to start, > 1 % of messages
-// lost, or chat p99 over 5 s). `bun run bench` (no filter): N = 100 for 15 s only.
+// windows; stops at the first N where it breaks (sessions fail to start, sockets drop, > 1 % of
+// messages lost, or chat p99 over 30 s: a backlog that only grows). `bun run bench` (no filter): N = 100 for 15 s only.
 // TETHER_SCALE_PROFILE=<dir>: the hub runs with --cpu-prof and writes its profile there.
 import { ISSUE_RATES, percentile, round, startHubChild, startLoad } from './load/fleet.ts';
 import { cpuMeter, loadAverage, peakRssMb, rssMb } from './load/proc.ts';
@@ -22,7 +22,8 @@ type Measurement = { name: string; value: number; unit: string } & Record<string
 const PER_NAMESPACE = Number(process.env.TETHER_SCALE_PER_NAMESPACE ?? 10);
 /** After the last session started: let connection churn and JIT settle before measuring. */
 const SETTLE_MS = 10_000;
-const BREAK_CHAT_P99_MS = 5000;
+/** Past this the viewers are minutes behind: a backlog that only grows. */
+const BREAK_CHAT_P99_MS = 30_000;
 
 export async function run(options: { filter?: string } = {}): Promise<Measurement[]> {
   const full = options.filter === 'scale';
@@ -66,6 +67,8 @@ async function measureN(options: { n: number; windowMs: number; profileDir?: str
       });
       const loadAfter = loadAverage();
       const chatP99 = percentile(samples.chatLagMs, 99);
+      /** Share of the terminal bytes the viewers should have received that they did. */
+      const delivered = samples.terminalBytes / ((n * ISSUE_RATES.chunkBytes * options.windowMs) / ISSUE_RATES.chunkEveryMs);
       const expectedChat = (n * options.windowMs) / ISSUE_RATES.chatEveryMs;
       const common = {
         sessions: load.sessions,
@@ -75,7 +78,17 @@ async function measureN(options: { n: number; windowMs: number; profileDir?: str
         generator_processes: workers,
       };
       const measurements: Measurement[] = [
-        { name: `hub_sessions_${n}_cpu_cores`, value: round(hubCores, 3), unit: 'cores', target: n === 1000 ? '<= 1' : undefined, ...common },
+        {
+          name: `hub_sessions_${n}_cpu_cores`,
+          value: round(hubCores, 3),
+          unit: 'cores',
+          target: n === 1000 ? '<= 1' : undefined,
+          // On a box shared with other work the load may not reach the full rate: the cost per
+          // delivered session-second compares runs where it did not.
+          delivered: round(delivered, 3),
+          cpu_ms_per_session_s: round((hubCores * 1000) / (n * Math.max(delivered, 1e-6)), 4),
+          ...common,
+        },
         { name: `hub_sessions_${n}_rss_mb`, value: round(rss, 1), unit: 'MB', peak_mb: round(peakRssMb(hub.pid), 1), target: n === 1000 ? '<= 500' : undefined },
         {
           name: `hub_sessions_${n}_chat_lag_ms_p99`,
@@ -105,9 +118,10 @@ async function measureN(options: { n: number; windowMs: number; profileDir?: str
         },
       ];
       const lost = samples.chatMissing + samples.approvalsMissing;
+      // Lag alone does not stop the ladder: on a shared box it is mostly other processes' doing.
       const broke =
         samples.disconnects > 0
-          ? `${samples.disconnects} sockets disconnected`
+          ? `${samples.disconnects} sockets disconnected (${samples.errors[0] ?? ''})`
           : lost > expectedChat * 0.01
             ? `${lost} chat messages/approvals unanswered`
             : chatP99 > BREAK_CHAT_P99_MS

@@ -5,6 +5,8 @@
 //   SCALE_TERMINAL_LOG_BYTES (optional)
 //   stdout: one JSON line { url, tokens: [token of namespace "scale-0", "scale-1", …] }
 //   SIGTERM / SIGINT: stops the hub (a --cpu-prof profile is written on that exit)
+//   SCALE_HUB_MEMLOG=1: every 10 s, RSS, JS heap and the commonest object types on stderr
+export {};
 // SCALE_HUB_MAIN: another checkout's hub/src/main.ts (A/B runs of a change on the same box).
 const { createAccessToken, createHub } = (await import(process.env.SCALE_HUB_MAIN ?? '@tether/hub')) as typeof import('@tether/hub');
 
