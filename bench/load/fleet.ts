@@ -19,11 +19,15 @@ export const ISSUE_RATES: LoadRates = { chunkBytes: 100, chunkEveryMs: 100, chat
 
 export type HubChild = { pid: number; url: string; tokens: string[]; output(): string; stop(): Promise<void> };
 
-/** A hub in its own process with `namespaces` tenants. `bunFlags` e.g. ['--cpu-prof', '--cpu-prof-dir=…']. */
-export async function startHubChild(options: { namespaces: number; bunFlags?: string[]; terminalLogBytes?: number }): Promise<HubChild> {
-  const home = mkdtempSync(join(tmpdir(), 'tether-scale-hub-'));
+/** A hub in its own process with `namespaces` tenants. `bunFlags` e.g. ['--cpu-prof', '--cpu-prof-dir=…'].
+ *  With `databaseUrl` it is one hub of a cluster (the others get `namespaces: 0` and the same home
+ *  while the cluster's store still lives there). */
+export async function startHubChild(options: { namespaces: number; bunFlags?: string[]; terminalLogBytes?: number; databaseUrl?: string; home?: string }): Promise<HubChild> {
+  const home = options.home ?? mkdtempSync(join(tmpdir(), 'tether-scale-hub-'));
   const proc = Bun.spawn([process.execPath, ...(options.bunFlags ?? []), HUB_CHILD], {
-    env: { ...process.env, SCALE_HUB_HOME: home, SCALE_NAMESPACES: String(options.namespaces), NO_COLOR: '1', ...(options.terminalLogBytes ? { SCALE_TERMINAL_LOG_BYTES: String(options.terminalLogBytes) } : {}) },
+    env: { ...process.env, SCALE_HUB_HOME: home, SCALE_NAMESPACES: String(options.namespaces), NO_COLOR: '1', ...(options.terminalLogBytes ? { SCALE_TERMINAL_LOG_BYTES: String(options.terminalLogBytes) } : {}),
+      ...(options.databaseUrl ? { SCALE_DATABASE_URL: options.databaseUrl } : {}),
+    },
     stdio: ["ignore", "pipe", process.env.SCALE_HUB_MEMLOG ? "inherit" : "pipe"],
   });
   let out = '';
@@ -55,7 +59,7 @@ export async function startHubChild(options: { namespaces: number; bunFlags?: st
       const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
       await proc.exited;
       clearTimeout(timer);
-      rmSync(home, { recursive: true, force: true });
+      if (!options.home) rmSync(home, { recursive: true, force: true });
     },
   };
 }

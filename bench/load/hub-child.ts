@@ -2,7 +2,7 @@
 // load generator's work is not counted. Spawned by fleet.ts as `bun [flags] hub-child.ts`.
 //
 //   env SCALE_HUB_HOME (temp TETHER_HOME), SCALE_NAMESPACES (how many tenants), SCALE_HUB_MAIN,
-//   SCALE_TERMINAL_LOG_BYTES (optional)
+//   SCALE_TERMINAL_LOG_BYTES, SCALE_DATABASE_URL (a hub of a cluster; optional)
 //   stdout: one JSON line { url, tokens: [token of namespace "scale-0", "scale-1", …] }
 //   SIGTERM / SIGINT: stops the hub (a --cpu-prof profile is written on that exit)
 //   SCALE_HUB_MEMLOG=1: every 10 s, RSS, JS heap and the commonest object types on stderr
@@ -15,7 +15,10 @@ if (!home) throw new Error('SCALE_HUB_HOME is required');
 const namespaces = Number(process.env.SCALE_NAMESPACES ?? '1');
 
 const logBytes = process.env.SCALE_TERMINAL_LOG_BYTES;
-const hub = await createHub({ config: { port: 0, home, ...(logBytes ? { terminalLogBytes: Number(logBytes) } : {}) } });
+const databaseUrl = process.env.SCALE_DATABASE_URL;
+const hub = await createHub({
+  config: { port: 0, home, ...(logBytes ? { terminalLogBytes: Number(logBytes) } : {}), ...(databaseUrl ? { databaseUrl } : {}) },
+});
 const tokens: string[] = [];
 for (let i = 0; i < namespaces; i++) {
   // Awaited: the store may answer asynchronously (PostgreSQL).
