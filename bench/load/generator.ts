@@ -102,7 +102,10 @@ function connect(url: string, nsp: '/cli' | '/web', token: string, client: 'runn
   const socket = io(url + nsp, {
     transports: ['websocket'],
     forceNew: true,
-    reconnection: false,
+    // Like the real runner and web app: back after a drop (a starved box misses pings), and the
+    // drop is counted (`disconnects`).
+    reconnectionDelay: 1000,
+    reconnectionDelayMax: 5000,
     timeout: 60_000,
     auth: { protocol: PROTOCOL_VERSION.major, client, token, device: 'scale bench' },
   });
@@ -171,10 +174,16 @@ async function startSession(url: string, spec: SessionSpec): Promise<FakeSession
   });
   runner.on('disconnect', (reason) => {
     samples.disconnects++;
+    s.streaming = false;
     noteError(`runner disconnected: ${reason}`);
   });
-  const registered = await ask(runner, 'session:register', { id: sessionId, cwd: '/tmp/scale', launchKind: 'pty', status: 'idle', title: 'scale' });
-  if (!registered.ok) throw new Error(`register: ${registered.error}`);
+  const register = async () => {
+    const registered = await ask(runner, 'session:register', { id: sessionId, cwd: '/tmp/scale', launchKind: 'pty', status: 'idle', title: 'scale' });
+    if (!registered.ok) throw new Error(`register: ${registered.error}`);
+  };
+  await register();
+  // socket.io fires 'connect' again after each reconnection.
+  runner.on('connect', () => void register().catch((error: unknown) => noteError(String(error))));
 
   const viewer = await connect(url, '/web', spec.token, 'web');
   s.viewer = viewer;
@@ -226,10 +235,15 @@ async function startSession(url: string, spec: SessionSpec): Promise<FakeSession
     samples.disconnects++;
     noteError(`viewer disconnected: ${reason}`);
   });
-  const watched = await ask(viewer, 'session:watch', { sessionId });
-  if (!watched.ok) throw new Error(`watch: ${watched.error}`);
-  const subscribed = await ask(viewer, 'terminal:subscribe', { sessionId });
-  if (!subscribed.ok) throw new Error(`subscribe: ${subscribed.error}`);
+  const watch = async () => {
+    const watched = await ask(viewer, 'session:watch', { sessionId });
+    if (!watched.ok) throw new Error(`watch: ${watched.error}`);
+    s.viewerOffset = -1;
+    const subscribed = await ask(viewer, 'terminal:subscribe', { sessionId });
+    if (!subscribed.ok) throw new Error(`subscribe: ${subscribed.error}`);
+  };
+  await watch();
+  viewer.on('connect', () => void watch().catch((error: unknown) => noteError(String(error))));
   return s;
 }
 
@@ -322,6 +336,8 @@ async function handle(request: GeneratorRequest): Promise<void> {
       for (const s of sessions) {
         s.runner.removeAllListeners('disconnect');
         s.viewer.removeAllListeners('disconnect');
+        s.runner.io.reconnection(false);
+        s.viewer.io.reconnection(false);
         s.runner.close();
         s.viewer.close();
       }
