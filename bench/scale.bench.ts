@@ -16,7 +16,7 @@
 // grows). `bun run bench` (no filter): N = 100 for 15 s only.
 // TETHER_SCALE_PROFILE=<dir>: the hub runs with --cpu-prof and writes its profile there.
 import { ISSUE_RATES, percentile, round, startHubChild, startLoad } from './load/fleet.ts';
-import { cpuMeter, loadAverage, peakRssMb, rssMb, writeSyscalls } from './load/proc.ts';
+import { cpuMeter, loadAverage, peakRssMb, rssMb } from './load/proc.ts';
 
 type Measurement = { name: string; value: number; unit: string } & Record<string, unknown>;
 
@@ -58,8 +58,6 @@ async function measureN(options: { n: number; windowMs: number; profileDir?: str
       const hubCpu = cpuMeter([hub.pid]);
       const loadCpu = cpuMeter(load.pids);
       const loadBefore = loadAverage();
-      const writes0 = writeSyscalls(hub.pid);
-      let writesPerS = 0;
       let hubCores = 0;
       let generatorCores = 0;
       let rss = 0;
@@ -67,7 +65,6 @@ async function measureN(options: { n: number; windowMs: number; profileDir?: str
         hubCores = hubCpu.cores();
         generatorCores = loadCpu.cores();
         rss = rssMb(hub.pid);
-        writesPerS = (writeSyscalls(hub.pid) - writes0) / (options.windowMs / 1000);
       });
       const loadAfter = loadAverage();
       const chatP99 = percentile(samples.chatLagMs, 99);
@@ -91,7 +88,6 @@ async function measureN(options: { n: number; windowMs: number; profileDir?: str
           // delivered session-second compares runs where it did not.
           delivered: round(delivered, 3),
           cpu_ms_per_session_s: round((hubCores * 1000) / (n * Math.max(delivered, 1e-6)), 4),
-          write_syscalls_per_session_s: round(writesPerS / (n * Math.max(delivered, 1e-6)), 2),
           ...common,
         },
         { name: `hub_sessions_${n}_rss_mb`, value: round(rss, 1), unit: 'MB', peak_mb: round(peakRssMb(hub.pid), 1), target: n === 1000 ? '<= 500' : undefined },

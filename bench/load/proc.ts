@@ -36,15 +36,6 @@ export function openFds(pid: number): number {
   return readdirSync(`/proc/${pid}/fd`).length;
 }
 
-/** Write-type system calls the process has made so far (each WebSocket frame not corked with
- *  others is one). */
-export function writeSyscalls(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/io`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('syscw:'));
-  return line ? Number(line.split(/\s+/)[1]) : Number.NaN;
-}
-
 /** The 1-minute load average of the machine. */
 export function loadAverage(): number {
   return Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
