@@ -1,4 +1,4 @@
-// binaries.ts: `bun run build:binaries [--target linux-x64]… [--out DIR]`: single-file executables
+// binaries.ts: `npm run build:binaries [-- --target linux-x64 … --out DIR]`: single-file executables
 // (`bun build --compile`), dist/binaries/tether-<os>-<arch> for linux-x64, linux-arm64, darwin-arm64
 // and darwin-x64 (default: all four; DIR default dist/binaries). Cross-compiling fetches the target's
 // Bun runtime from the npm registry once (Bun caches it).

@@ -1,4 +1,4 @@
-// package.ts: `bun run build:package [--out DIR]`: the npm package, one tarball tether-<version>.tgz
+// package.ts: `npm run build:package [-- --out DIR]`: the npm package, one tarball tether-<version>.tgz
 // (default DIR: dist/). `npm install -g ./tether-<version>.tgz` then gives a working `tether`.
 //
 // What goes in (only what runs): dist/ (cli + hub + shared and their pure-JS dependencies bundled by
