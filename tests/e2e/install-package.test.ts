@@ -14,8 +14,7 @@ describe('tether as an npm package', () => {
   it('packs only what runs, installs into an empty prefix and runs hub, doctor and a claude session', async () => {
     const out = installTempDir(defer, 'tether-pack-');
     const build = await runCommand([process.execPath, 'scripts/build/package.ts', '--out', out], { cwd: REPO_ROOT });
-    expect(build.stderr).toBe('');
-    expect(build.code).toBe(0);
+    expect(build.code, build.stderr).toBe(0);
     const tarball = /^(\S+\.tgz) /m.exec(build.stdout)?.[1];
     expect(tarball).toBe(join(out, `tether-${(await Bun.file(join(REPO_ROOT, 'cli', 'package.json')).json()).version}.tgz`));
 
