@@ -53,7 +53,7 @@ export async function startHub(options: { home?: string; webDist?: string; revoc
     },
   });
   const createToken = async (namespace: string, label = `test ${namespace}`) =>
-    createAccessToken({ store: hub.store, namespace, label }).token;
+    (await createAccessToken({ store: hub.store, namespace, label })).token;
   const token = await createToken(DEFAULT_NAMESPACE, 'harness');
   return {
     url: hub.url,

@@ -90,8 +90,8 @@ const command: Command = {
           'Put it behind HTTPS (a reverse proxy or a tunnel) for anything beyond a trusted LAN.\n',
       );
     }
-    if (hub.store.listTokens().length === 0) {
-      const { token } = createAccessToken({ store: hub.store, namespace: FIRST_NAMESPACE, label: 'first token' });
+    if ((await hub.store.listTokens()).length === 0) {
+      const { token } = await createAccessToken({ store: hub.store, namespace: FIRST_NAMESPACE, label: 'first token' });
       const pairHost = lan ?? new URL(hub.url).hostname.replace(/^\[|\]$/g, '');
       const pairUrl = `http://${pairHost.includes(':') ? `[${pairHost}]` : pairHost}:${hub.port}/#token=${token}`;
       lines.push(
