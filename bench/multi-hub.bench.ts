@@ -2,7 +2,8 @@
 // PostgreSQL, nginx in front). Skipped with a note when PostgreSQL or nginx is not installed.
 //
 //   cross_hub_relay_ratio: a viewer on hub B (relayed from hub A, which holds the runner and its
-//     byte log) ÷ a viewer on hub A, MB/s of the same 50 MB flood, rounds alternating, best of 3.
+//     byte log) ÷ a viewer on hub A, MB/s received of the same 50 MB flood, rounds alternating, best
+//     of 3 (rounds without a resync first); single_hub_viewer_mb_s is a lone hub, for scale.
 //   failover_resnapshot_ms: a runner that came through the balancer onto hub A, A SIGKILLed, until a
 //     viewer on hub B has a fresh snapshot (the runner reconnected through nginx to B and registered).
 //
@@ -40,35 +41,53 @@ async function cluster(pgUrl: string, stops: Array<() => unknown>) {
 }
 
 async function relayRatio(hubs: { a: HubProcessHandle; b: HubProcessHandle; token: string }, stops: Array<() => unknown>): Promise<Measurement[]> {
-  const runner = startCommandRunner({ hub: { url: hubs.a.url, token: hubs.token }, command: `stty -echo; while read -r go; do ${BIG(THROUGHPUT_MB)}; done` });
+  const flood = `stty -echo; while read -r go; do ${BIG(THROUGHPUT_MB)}; done`;
+  const runner = startCommandRunner({ hub: { url: hubs.a.url, token: hubs.token }, command: flood });
   stops.push(() => runner.stop());
+  // For scale: the same flood through a lone hub without a database (no adapter, no link).
+  const soloHome = mkdtempSync(join(tmpdir(), 'tether-bench-solo-'));
+  stops.push(() => rmSync(soloHome, { recursive: true, force: true }));
+  const solo = await startHubProcess({ home: soloHome });
+  stops.push(() => solo.stop());
+  const soloRunner = startCommandRunner({ hub: { url: solo.url, token: solo.token! }, command: flood });
+  stops.push(() => soloRunner.stop());
+  const sides = {
+    a: { url: hubs.a.url, token: hubs.token, sessionId: runner.sessionId },
+    b: { url: hubs.b.url, token: hubs.token, sessionId: runner.sessionId },
+    solo: { url: solo.url, token: solo.token!, sessionId: soloRunner.sessionId },
+  };
   // A round in which the viewer was resynced (the runner outran the hub and dropped bytes) skips
   // bytes, so its rate is not a relay rate: such rounds count only when a side has no other.
-  const rounds: Record<'a' | 'b', Array<{ rate: number; resyncs: number }>> = { a: [], b: [] };
+  // The rate is bytes the viewer received (a resync's snapshot replaces bytes it never got).
+  type Side = keyof typeof sides;
+  const rounds: Record<Side, Array<{ rate: number; resyncs: number }>> = { a: [], b: [], solo: [] };
   for (let i = 0; i < ROUNDS; i++) {
-    for (const side of ['a', 'b'] as const) {
-      const v = await viewTerminal({ url: hubs[side].url, token: hubs.token, sessionId: runner.sessionId, render: false });
+    for (const side of ['a', 'b', 'solo'] as const) {
+      const { url, token, sessionId } = sides[side];
+      const v = await viewTerminal({ url, token, sessionId, render: false });
       try {
         await v.waitFor(() => v.snapshots() > 0, 'first snapshot', 30_000);
         const start = v.offset();
+        const received = v.bytesReceived();
         const snaps = v.snapshots();
         const t0 = performance.now();
-        await v.emit('terminal:input', { sessionId: runner.sessionId, data: 'go\r' });
+        await v.emit('terminal:input', { sessionId, data: 'go\r' });
         await v.waitFor(() => v.offset() - start >= THROUGHPUT_MB * 1e6, 'all bytes', 300_000);
-        rounds[side].push({ rate: (v.offset() - start) / 1e6 / ((performance.now() - t0) / 1000), resyncs: v.snapshots() - snaps });
+        rounds[side].push({ rate: (v.bytesReceived() - received) / 1e6 / ((performance.now() - t0) / 1000), resyncs: v.snapshots() - snaps });
       } finally {
         v.stop();
       }
     }
   }
-  const best = (side: 'a' | 'b') => {
+  const best = (side: Side) => {
     const whole = rounds[side].filter((r) => r.resyncs === 0);
     return Math.max(...(whole.length > 0 ? whole : rounds[side]).map((r) => r.rate));
   };
-  const describe = (side: 'a' | 'b') => ({ samples: rounds[side].map((r) => round(r.rate)), resyncs: rounds[side].map((r) => r.resyncs) });
+  const describe = (side: Side) => ({ samples: rounds[side].map((r) => round(r.rate)), resyncs: rounds[side].map((r) => r.resyncs) });
   return [
     { name: 'cross_hub_viewer_a_mb_s', value: round(best('a')), unit: 'MB/s', ...describe('a') },
     { name: 'cross_hub_viewer_b_mb_s', value: round(best('b')), unit: 'MB/s', ...describe('b') },
+    { name: 'single_hub_viewer_mb_s', value: round(best('solo')), unit: 'MB/s', ...describe('solo'), note: 'a lone hub without a database, for scale' },
     { name: 'cross_hub_relay_ratio', value: round(best('b') / best('a'), 3), unit: 'ratio', target: '>= 0.7' },
   ];
 }
