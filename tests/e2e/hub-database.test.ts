@@ -73,7 +73,7 @@ describe('tether hub --database: bad input', () => {
   });
 
   it('a database whose schema a newer hub wrote: refused, nothing migrated', async () => {
-    const url = await cluster.database();
+    const url = await cluster.createDatabase();
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query(`CREATE TABLE tether_schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`);
@@ -87,7 +87,7 @@ describe('tether hub --database: bad input', () => {
 
 describe('tether hub --database: two hubs, one database', () => {
   it('share tokens made by `tether token --database`, sessions, web sessions and the VAPID key; nothing in TETHER_HOME', async () => {
-    const url = await cluster.database();
+    const url = await cluster.createDatabase();
     const homes = [home(), home()];
     const hubs = [];
     for (const dir of homes) {

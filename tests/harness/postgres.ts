@@ -1,5 +1,5 @@
 // postgres.ts (harness): a throwaway PostgreSQL cluster (Debian's initdb + pg_ctl) in a temp dir on a
-// free 127.0.0.1 port, its unix socket in that dir too, trust auth; `database()` makes a fresh,
+// free 127.0.0.1 port, its unix socket in that dir too, trust auth; `createDatabase()` makes a fresh,
 // empty database per test or suite. PostgreSQL refuses to run as root, so as root (CI) the server
 // runs as the `postgres` system user, or as a `tether-pg` system user made here when that is missing
 // (a machine where only the binaries were unpacked).
@@ -17,7 +17,7 @@ export type PostgresHandle = {
   url: string;
   port: number;
   /** A new empty database on this cluster; its URL. */
-  database(): Promise<string>;
+  createDatabase(): Promise<string>;
   stop(): Promise<void>;
 };
 
@@ -82,7 +82,7 @@ export async function startPostgres(): Promise<PostgresHandle> {
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
-    async database() {
+    async createDatabase() {
       databases += 1;
       const name = `tether_${process.pid}_${databases}`;
       // Over the unix socket in the temp dir: no TCP, no password (trust).

@@ -18,7 +18,7 @@ afterAll(async () => {
 runStoreContract({
   name: 'postgres',
   async create() {
-    const store = await createPostgresStore({ url: await cluster.database() });
+    const store = await createPostgresStore({ url: await cluster.createDatabase() });
     return { store, cleanup: () => store.close() };
   },
 });
@@ -36,7 +36,7 @@ async function tables(url: string): Promise<string[]> {
 
 describe('postgres store: migrations', () => {
   it('two stores opening one empty database at once migrate it once', async () => {
-    const url = await cluster.database();
+    const url = await cluster.createDatabase();
     const [a, b] = await Promise.all([createPostgresStore({ url }), createPostgresStore({ url })]);
     try {
       await a.insertToken({ token: { id: 't', namespace: 'n', hash: 'h', label: '', createdAt: 1, lastUsedAt: null, revokedAt: null } });
@@ -53,7 +53,7 @@ describe('postgres store: migrations', () => {
   });
 
   it('refuses a database whose schema is newer than this hub, touching nothing', async () => {
-    const url = await cluster.database();
+    const url = await cluster.createDatabase();
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query(`CREATE TABLE tether_schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`);
