@@ -51,7 +51,6 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   const shareLinks = createShareLinks({ store, secret });
   // Web push: VAPID keys made on first start and kept in TETHER_HOME, like the hub secret.
   const push = createWebPush({ home: config.home, store });
-  const app = createHttpApp({ store, resolver, signer, shareLinks, push, version: HUB_VERSION, features: { shell: config.shell ?? false }, ...(config.webDist ? { webDist: config.webDist } : {}) });
   const sockets = createSocketServer({
     store,
     resolver,
@@ -62,6 +61,8 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}),
     shell: config.shell ?? false,
   });
+  // After the sockets: a notification's answer is announced through their broadcaster.
+  const app = createHttpApp({ store, resolver, signer, shareLinks, push, approvalFacts: sockets.broadcast, version: HUB_VERSION, features: { shell: config.shell ?? false }, ...(config.webDist ? { webDist: config.webDist } : {}) });
   const engineHandler = sockets.engine.handler();
 
   let server: ReturnType<typeof Bun.serve>;

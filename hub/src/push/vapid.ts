@@ -2,27 +2,28 @@
 // Browsers subscribe with the public key, so it must outlive restarts: a new key would silently
 // orphan every subscription.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { generateKeyPairSync, type webcrypto } from 'node:crypto';
-import { base64UrlDecode, base64UrlEncode, type VapidKeys } from './web-push.ts';
+import webpush from 'web-push';
+import type { VapidKeys } from './web-push.ts';
 
 /** Where push services can reach whoever runs this hub; overridable for a real deployment. */
 const DEFAULT_SUBJECT = 'mailto:tether-hub@localhost';
 
-type StoredKeys = { publicKey: string; privateJwk: webcrypto.JsonWebKey };
+/** On disk. Hubs before the web-push library kept the private key as a JWK; its `d` is the same
+ *  32-byte scalar, so those files keep working (and keep their subscriptions). */
+type StoredKeys = { publicKey: string; privateKey?: string; privateJwk?: { d?: string } };
 
 export function loadVapidKeys(options: { path: string; subject?: string }): VapidKeys {
   const subject = options.subject ?? process.env.TETHER_VAPID_SUBJECT ?? DEFAULT_SUBJECT;
   if (existsSync(options.path)) {
     const stored = JSON.parse(readFileSync(options.path, 'utf8')) as StoredKeys;
-    if (typeof stored.publicKey === 'string' && stored.privateJwk?.d) return { ...stored, subject };
+    const privateKey = stored.privateKey ?? stored.privateJwk?.d;
+    if (typeof stored.publicKey === 'string' && typeof privateKey === 'string') return { publicKey: stored.publicKey, privateKey, subject };
   }
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const privateJwk = privateKey.export({ format: 'jwk' });
-  const publicKey = base64UrlEncode(Buffer.concat([Buffer.from([0x04]), base64UrlDecode(privateJwk.x!), base64UrlDecode(privateJwk.y!)]));
-  const stored: StoredKeys = { publicKey, privateJwk };
+  const fresh = webpush.generateVAPIDKeys();
+  const stored: StoredKeys = { publicKey: fresh.publicKey, privateKey: fresh.privateKey };
   // Written whole or not at all, readable by the hub's user only (it holds a private key).
   const tmp = `${options.path}.tmp`;
   writeFileSync(tmp, JSON.stringify(stored), { mode: 0o600 });
   renameSync(tmp, options.path);
-  return { ...stored, subject };
+  return { publicKey: fresh.publicKey, privateKey: fresh.privateKey, subject };
 }

@@ -17,7 +17,7 @@ import {
 } from '@tether/shared';
 import type { Store } from '../store/store.ts';
 import { queuePrompt } from '../sessions/prompt-relay.ts';
-import { answerApproval } from '../approvals/answer.ts';
+import { answerAndAnnounce } from '../approvals/announce.ts';
 import type { TerminalRegistry } from '../terminal/registry.ts';
 import type { ViewerSink } from '../terminal/room.ts';
 import type { Broadcast } from './broadcast.ts';
@@ -125,10 +125,11 @@ export function bindWebSocket(options: {
       // Bypass is refused by the runner unless the user started the session allowing it (the hub
       // does not know how it was started; claude's own Shift+Tab cycle enforces it too).
       'session:set-mode': ({ sessionId, mode }) => toLiveRunner(sessionId, () => broadcast.toRunner(ns, sessionId, 'session:set-mode', { sessionId, mode })),
-      'approval:answer': ({ requestId, answer }) => {
+      'approval:answer': async ({ requestId, answer }) => {
         const caller = socket.data.caller;
-        const result = answerApproval({
+        const result = await answerAndAnnounce({
           store,
+          facts: broadcast,
           namespace: ns,
           requestId,
           answer,
@@ -137,11 +138,6 @@ export function bindWebSocket(options: {
         });
         if (result.kind === 'not_found') return ackError('not_found', 'no such request');
         if (result.kind === 'conflict') return ackError('conflict', 'already answered');
-        const sessionId = result.request.sessionId;
-        broadcast.toRunner(ns, sessionId, 'approval:answered', { sessionId, requestId, answer });
-        broadcast.toNamespace(ns, 'approval:resolved', result.resolution);
-        const updated = session(sessionId);
-        if (updated) broadcast.toNamespace(ns, 'session:updated', updated);
         return { ok: true, resolution: result.resolution };
       },
       'terminal:subscribe': ({ sessionId, since }) => {
