@@ -85,8 +85,8 @@ export type HubProcessHandle = {
 
 /** Spawns `bun cli/src/main.ts hub --port <port>` with TETHER_HOME=home; resolves once the first
  *  line (with the URL) and, on a first start, the token are printed. */
-export async function startHubProcess(options: { home: string; port?: number; env?: NodeJS.ProcessEnv }): Promise<HubProcessHandle> {
-  const child = spawn(process.execPath.endsWith('bun') ? process.execPath : 'bun', [CLI_MAIN, 'hub', '--port', String(options.port ?? 0)], {
+export async function startHubProcess(options: { home: string; port?: number; env?: NodeJS.ProcessEnv; args?: string[] }): Promise<HubProcessHandle> {
+  const child = spawn(process.execPath.endsWith('bun') ? process.execPath : 'bun', [CLI_MAIN, 'hub', '--port', String(options.port ?? 0), ...(options.args ?? [])], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...options.env, TETHER_HOME: options.home, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -41,13 +41,14 @@ export function watchRunnerGone(options: {
   namespace: Namespace;
   sessionIds: Iterable<string>;
   graceMs: number;
-  runnerPresent: (sessionId: string) => boolean;
+  /** Any hub of the cluster has a socket in the session's runner room (true when unsure). */
+  runnerPresent: (sessionId: string) => boolean | Promise<boolean>;
   publish: (result: { withdrawn: Resolution[]; session: Session | null }) => void;
 }): void {
   for (const sessionId of [...options.sessionIds]) {
-    const timer = setTimeout(() => {
+    const timer = setTimeout(async () => {
       try {
-        if (options.runnerPresent(sessionId)) return;
+        if (await options.runnerPresent(sessionId)) return;
         const result = withdrawPendingOfSession({ store: options.store, namespace: options.namespace, sessionId, reason: 'the runner went away' });
         if (result.withdrawn.length > 0) options.publish(result);
       } catch {

@@ -1,13 +1,14 @@
 // machines.ts: the registry of machines running `tether daemon`. A machine is online while at least
 // one of its daemon sockets is connected; the count lives in memory because a restart of the hub
-// disconnects every socket anyway (and marks nothing online until they come back).
+// disconnects every socket anyway (and marks nothing online until they come back). With several
+// hubs the caller says whether another hub still has a daemon socket of the machine.
 import type { Machine, MachineInfo, Namespace } from '@tether/shared';
 import type { Store } from '../store/store.ts';
 
 export type MachineRegistry = {
   connected(options: { namespace: Namespace; machine: MachineInfo }): Machine;
   /** Returns the machine when it just went offline. */
-  disconnected(options: { namespace: Namespace; machineId: string }): Machine | null;
+  disconnected(options: { namespace: Namespace; machineId: string; onlineElsewhere?: boolean }): Machine | null;
 };
 
 export function createMachineRegistry(options: { store: Store }): MachineRegistry {
@@ -19,7 +20,7 @@ export function createMachineRegistry(options: { store: Store }): MachineRegistr
       sockets.set(k, (sockets.get(k) ?? 0) + 1);
       return options.store.upsertMachine({ namespace, machine, now: Date.now() });
     },
-    disconnected({ namespace, machineId }) {
+    disconnected({ namespace, machineId, onlineElsewhere }) {
       const k = key(namespace, machineId);
       const left = (sockets.get(k) ?? 1) - 1;
       if (left > 0) {
@@ -27,6 +28,7 @@ export function createMachineRegistry(options: { store: Store }): MachineRegistr
         return null;
       }
       sockets.delete(k);
+      if (onlineElsewhere) return null;
       return options.store.setMachineOnline({ namespace, machineId, online: false, now: Date.now() });
     },
   };

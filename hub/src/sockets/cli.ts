@@ -15,6 +15,7 @@ import {
   toBytes,
   runnerRoom,
   type CliAcks,
+  type Namespace,
 } from '@tether/shared';
 import type { Store } from '../store/store.ts';
 import { endSession, patchSession, registerSession } from '../sessions/sessions.ts';
@@ -32,6 +33,8 @@ import type { createSessionControl } from './session-control.ts';
 import type { ShellRelay } from './shells.ts';
 
 const NO_SESSION = 'no such session';
+/** Asking every hub whether a runner is back: one NOTIFY round trip, or a hub that just died. */
+const RUNNER_LOOKUP_TIMEOUT_MS = 3_000;
 
 export function bindCliSocket(options: {
   socket: HubSocket;
@@ -45,6 +48,8 @@ export function bindCliSocket(options: {
   daemons: DaemonDirectory;
   control: ReturnType<typeof createSessionControl>;
   shells: ShellRelay;
+  /** A runner registered a session here (its terminal's viewers on other hubs move here). */
+  runnerRegistered: (ns: Namespace, sessionId: string) => void;
 }): void {
   const { socket, store, broadcast, machines, terminals } = options;
   const ns = socket.data.caller.namespace;
@@ -64,7 +69,10 @@ export function bindCliSocket(options: {
         socket.data.sessions.add(registration.id);
         // A (re)connected runner learns who watches; its bytes since the drop are gone, so viewers
         // get a fresh snapshot. A resumed session starts a new terminal.
-        if (!isFinalStatus(result.session.status)) terminals.running(ns, registration.id);
+        if (!isFinalStatus(result.session.status)) {
+          terminals.running(ns, registration.id);
+          options.runnerRegistered(ns, registration.id);
+        }
         const room = terminals.find(ns, registration.id);
         const count = room && !room.ended ? room.viewerCount : 0;
         // After the ack: the runner can only send once it knows it is registered.
@@ -209,7 +217,15 @@ export function bindCliSocket(options: {
       namespace: ns,
       sessionIds: socket.data.sessions,
       graceMs: options.runnerGoneGraceMs ?? RUNNER_GONE_GRACE_MS,
-      runnerPresent: (sessionId) => (socket.nsp.adapter.rooms.get(runnerRoom(ns, sessionId))?.size ?? 0) > 0,
+      // The runner may have come back through another hub: ask every hub (unsure = present).
+      runnerPresent: async (sessionId) => {
+        if ((socket.nsp.adapter.rooms.get(runnerRoom(ns, sessionId))?.size ?? 0) > 0) return true;
+        try {
+          return (await socket.nsp.in(runnerRoom(ns, sessionId)).timeout(RUNNER_LOOKUP_TIMEOUT_MS).fetchSockets()).length > 0;
+        } catch {
+          return true;
+        }
+      },
       publish: ({ withdrawn, session }) => {
         for (const resolution of withdrawn) broadcast.toNamespace(ns, 'approval:resolved', resolution);
         if (session) broadcast.toNamespace(ns, 'session:updated', session);
@@ -217,10 +233,17 @@ export function bindCliSocket(options: {
     });
     // Sessions stay live: the runner reconnects and re-registers. Only the machine goes offline.
     options.shells.daemonGone(socket);
-    if (socket.data.machineId) {
-      options.daemons.remove(ns, socket.data.machineId, socket);
-      const machine = machines.disconnected({ namespace: ns, machineId: socket.data.machineId });
-      if (machine) broadcast.toNamespace(ns, 'machine:updated', machine);
+    const machineId = socket.data.machineId;
+    if (machineId) {
+      options.daemons.remove(ns, machineId, socket);
+      // The daemon may already be back through another hub (the balancer picks any).
+      const settle = (online: boolean | null) => {
+        const machine = machines.disconnected({ namespace: ns, machineId, onlineElsewhere: online !== false });
+        if (machine) broadcast.toNamespace(ns, 'machine:updated', machine);
+      };
+      const online = options.daemons.anyOnline(ns, machineId);
+      if (typeof online === 'boolean') settle(online);
+      else void online.then(settle);
     }
   });
 }

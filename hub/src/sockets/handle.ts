@@ -19,6 +19,10 @@ export type HubSocketData = {
   machineId: string | null;
   /** Set for a read-only share-link connection: the one session it may watch. */
   share: { sessionId: string; jti: string } | null;
+  /** When the socket connected (the newest daemon socket of a machine wins, across hubs). */
+  connectedAt: number;
+  /** The URL other hubs reach this socket's hub at (for the hub-to-hub terminal link). */
+  hubUrl: string;
   /** A browser tab's last `client:visibility`; web push waits while any tab of the namespace is visible. */
   visible?: boolean;
 };

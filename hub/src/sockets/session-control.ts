@@ -27,8 +27,9 @@ import { endSession, registerSession } from '../sessions/sessions.ts';
 import type { SessionReadiness } from '../sessions/readiness.ts';
 import type { TerminalRegistry } from '../terminal/registry.ts';
 import type { Broadcast } from './broadcast.ts';
-import type { DaemonDirectory } from './daemons.ts';
+import type { DaemonDirectory, DaemonTarget } from './daemons.ts';
 import type { HubSocket } from './handle.ts';
+import type { ClusterBus } from './cluster-bus.ts';
 
 /** claude is ready in ~1 s; a cold start on a loaded machine (first run, slow disk) gets 45 s. */
 export const SPAWN_READY_TIMEOUT_MS = 45_000;
@@ -43,6 +44,7 @@ type Deps = {
   daemons: DaemonDirectory;
   readiness: SessionReadiness;
   terminals: TerminalRegistry;
+  bus: ClusterBus;
 };
 
 /** Every session:updated the hub sends also settles readiness waits (spawn, stop). */
@@ -79,15 +81,15 @@ export function createSessionControl(deps: Deps) {
   const runnerPids = new Map<string, number>();
   const k = (ns: Namespace, id: string) => `${ns}\u0000${id}`;
 
-  const findDaemon = (ns: Namespace, machineId: string) => {
+  const findDaemon = async (ns: Namespace, machineId: string) => {
     const machine = store.listMachines({ namespace: ns }).find((m) => m.id === machineId);
     if (!machine) return spawnError('not_found', 'machine_unknown', 'no such machine');
-    const socket = daemons.find(ns, machineId);
+    const socket = await daemons.locate(ns, machineId);
     if (!socket) return spawnError('conflict', 'machine_offline', `machine "${machine.name}" is offline: start tether daemon there`);
     return { socket, machine };
   };
 
-  const start = async (ns: Namespace, machineId: string, socket: HubSocket, spawn: DaemonSpawn): Promise<Ack<WebAcks['session:spawn']>> => {
+  const start = async (ns: Namespace, machineId: string, socket: DaemonTarget, spawn: DaemonSpawn): Promise<Ack<WebAcks['session:spawn']>> => {
     const ready = readiness.wait({ namespace: ns, sessionId: spawn.sessionId, goal: 'ready', timeoutMs: SPAWN_READY_TIMEOUT_MS });
     const ack = await daemons.command(socket, 'daemon:spawn', spawn);
     if (!ack.ok) {
@@ -149,6 +151,30 @@ export function createSessionControl(deps: Deps) {
     }
   };
 
+  /** Whether this hub started the session's runner or is stopping it. */
+  const knows = (ns: Namespace, sessionId: string) => runnerPids.has(k(ns, sessionId)) || stopping.has(k(ns, sessionId));
+  const runnerExited = (ns: Namespace, exit: z.output<typeof RunnerExitedSchema>): void => {
+    const current = runnerPids.get(k(ns, exit.sessionId));
+    if (exit.pid !== null && current !== undefined && current !== exit.pid) return; // an earlier runner
+    runnerPids.delete(k(ns, exit.sessionId));
+    const stopped = stopping.has(k(ns, exit.sessionId));
+    const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode ?? 'unknown'}`;
+    const reason = stopped ? `stopped (runner killed after ${STOP_GRACE_MS / 1000} s)` : (exit.reason ?? `the runner exited (${how})`);
+    readiness.runnerExited(ns, exit.sessionId, { exitCode: exit.exitCode, reason });
+    endOnBehalf(deps, ns, {
+      sessionId: exit.sessionId,
+      status: stopped || exit.exitCode === 0 ? 'ended' : 'failed',
+      exitCode: exit.exitCode,
+      reason: stopped || exit.exitCode === 0 ? null : reason,
+    });
+  };
+  // Another hub's daemon saw a runner exit: the hub that started it ends the session.
+  deps.bus.on('runner-exited', ({ namespace, exit }) => {
+    if (!knows(namespace, exit.sessionId)) return { handled: false };
+    runnerExited(namespace, exit);
+    return { handled: true };
+  });
+
   return {
     /** `/web` handlers, spread into the web socket's handler map. */
     webHandlers: (socket: HubSocket) => {
@@ -156,7 +182,7 @@ export function createSessionControl(deps: Deps) {
       return {
       'session:spawn': async (request: z.output<typeof SessionSpawnSchema>): Promise<Ack<WebAcks['session:spawn']>> => {
         const ns = currentNs;
-        const found = findDaemon(ns, request.machineId);
+        const found = await findDaemon(ns, request.machineId);
         if ('ok' in found) return found;
         const sessionId = crypto.randomUUID();
         return exclusive(
@@ -184,7 +210,7 @@ export function createSessionControl(deps: Deps) {
         if (!current.machineId) {
           return spawnError('conflict', 'not_resumable', `this session was started at a desk, not by a daemon: run tether claude --resume ${current.claudeSessionId} there`);
         }
-        const found = findDaemon(ns, current.machineId);
+        const found = await findDaemon(ns, current.machineId);
         if ('ok' in found) return found;
         const machineId = current.machineId;
         return exclusive(
@@ -214,7 +240,7 @@ export function createSessionControl(deps: Deps) {
           broadcast.toRunner(ns, sessionId, 'session:stop', { sessionId });
           let outcome = await graceful;
           if (outcome.kind === 'timeout') {
-            const daemon = current.machineId ? daemons.find(ns, current.machineId) : null;
+            const daemon = current.machineId ? await daemons.locate(ns, current.machineId) : null;
             if (!daemon) return ackError('conflict', `the session did not stop within ${STOP_GRACE_MS / 1000} s and no daemon of its machine is online to force it`);
             const forced = readiness.wait({ namespace: ns, sessionId, goal: 'ended', timeoutMs: KILL_WAIT_MS });
             const kill = await daemons.command(daemon, 'daemon:kill', { sessionId });
@@ -234,25 +260,19 @@ export function createSessionControl(deps: Deps) {
       },
       };
     },
-    /** `/cli` handler of runner:exited, spread into the cli socket's handler map. */
+    /** `/cli` handler of runner:exited, spread into the cli socket's handler map. The hub that
+     *  started the runner (it knows its pid, and whether a person asked it to stop) ends the
+     *  session; with several hubs that may be another hub than the daemon's, so it is asked first. */
     cliHandlers: (socket: HubSocket) => ({
-      'runner:exited': (exit: z.output<typeof RunnerExitedSchema>): Ack<object> => {
+      'runner:exited': async (exit: z.output<typeof RunnerExitedSchema>): Promise<Ack<object>> => {
         const ns = socket.data.caller.namespace;
         if (!socket.data.machineId) return ackError('forbidden', 'only a registered daemon reports runner exits');
         if (!store.getSession({ namespace: ns, sessionId: exit.sessionId })) return ackError('not_found', 'no such session');
-        const current = runnerPids.get(k(ns, exit.sessionId));
-        if (exit.pid !== null && current !== undefined && current !== exit.pid) return { ok: true }; // an earlier runner
-        runnerPids.delete(k(ns, exit.sessionId));
-        const stopped = stopping.has(k(ns, exit.sessionId));
-        const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode ?? 'unknown'}`;
-        const reason = stopped ? `stopped (runner killed after ${STOP_GRACE_MS / 1000} s)` : (exit.reason ?? `the runner exited (${how})`);
-        readiness.runnerExited(ns, exit.sessionId, { exitCode: exit.exitCode, reason });
-        endOnBehalf(deps, ns, {
-          sessionId: exit.sessionId,
-          status: stopped || exit.exitCode === 0 ? 'ended' : 'failed',
-          exitCode: exit.exitCode,
-          reason: stopped || exit.exitCode === 0 ? null : reason,
-        });
+        if (!knows(ns, exit.sessionId)) {
+          const answers = await deps.bus.ask('runner-exited', { namespace: ns, exit });
+          if (answers.some((a) => (a as { handled?: unknown } | null)?.handled === true)) return { ok: true };
+        }
+        runnerExited(ns, exit);
         return { ok: true };
       },
     }),

@@ -18,9 +18,8 @@ import {
 import type { Store } from '../store/store.ts';
 import { queuePrompt } from '../sessions/prompt-relay.ts';
 import { answerAndAnnounce } from '../approvals/announce.ts';
-import type { TerminalRegistry } from '../terminal/registry.ts';
-import type { ViewerSink } from '../terminal/room.ts';
 import type { Broadcast } from './broadcast.ts';
+import type { TerminalViewers } from './terminal-viewers.ts';
 import { handleSocketEvents, type HubSocket } from './handle.ts';
 import type { createSessionControl } from './session-control.ts';
 import type { ShellRelay } from './shells.ts';
@@ -33,12 +32,12 @@ export function bindWebSocket(options: {
   socket: HubSocket;
   store: Store;
   broadcast: Broadcast;
-  terminals: TerminalRegistry;
+  viewers: TerminalViewers;
   onError: (event: string, error: unknown) => void;
   control: ReturnType<typeof createSessionControl>;
   shells: ShellRelay;
 }): void {
-  const { socket, store, broadcast, terminals } = options;
+  const { socket, store, broadcast, viewers } = options;
   const ns: Namespace = socket.data.caller.namespace;
   // A share-link socket sees exactly one session; every other id is "not found".
   const share = socket.data.share;
@@ -51,30 +50,22 @@ export function bindWebSocket(options: {
     if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
     return send(current) ?? { ok: true };
   };
-  // One viewer per socket per terminal: a second tab or device is another viewer, never this one.
-  const viewerId = socket.id;
-  /** Sends to THIS socket only: each viewer has its own position in the byte stream. */
-  const sinkFor = (sessionId: string): ViewerSink => ({
-    bytes: (offset, data) => socket.emit('terminal:output', { sessionId, offset, data }),
-    snapshot: (snapshot) => socket.emit('terminal:snapshot', snapshot),
-    size: (notice) => socket.emit('terminal:size', { sessionId, ...notice }),
-  });
+  // One viewer per socket per terminal (its socket id): a second tab or device is another viewer.
+  // Where the stream comes from (this hub's room, or the runner's hub) is terminal-viewers.ts's.
   /** Input and resize need a live session this socket subscribed to. */
-  const liveRoom = (sessionId: string) => {
+  const liveTerminal = (sessionId: string): AckError | null => {
     const current = session(sessionId);
     if (!current) return ackError('not_found', NO_SESSION);
     if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
-    const room = terminals.find(ns, sessionId);
-    if (!room || !socket.data.terminals.has(sessionId)) return ackError('conflict', 'subscribe to the terminal first');
-    return room;
+    if (!socket.data.terminals.has(sessionId)) return ackError('conflict', 'subscribe to the terminal first');
+    return null;
   };
 
   /** Sessions this socket is the desk terminal of (`tether attach`): leaving detaches the desk. */
   const deskOf = new Set<string>();
-  const deskDetached = (sessionId: string) => {
+  const deskDetached = async (sessionId: string) => {
     if (!deskOf.delete(sessionId)) return;
-    terminals.find(ns, sessionId)?.deskViewer(viewerId, false);
-    broadcast.toRunner(ns, sessionId, 'terminal:desk', { sessionId, attached: false });
+    await viewers.desk(socket, sessionId, { attached: false });
   };
 
   // The namespace room carries every session's updates: not for a share link.
@@ -140,28 +131,27 @@ export function bindWebSocket(options: {
         if (result.kind === 'conflict') return ackError('conflict', 'already answered');
         return { ok: true, resolution: result.resolution };
       },
-      'terminal:subscribe': ({ sessionId, since }) => {
+      'terminal:subscribe': async ({ sessionId, since }) => {
         const current = session(sessionId);
         if (!current) return ackError('not_found', NO_SESSION);
-        const room = terminals.get(ns, sessionId);
-        if (isFinalStatus(current.status) && !room.ended) terminals.ended(ns, sessionId);
-        if (room.ended && !room.lastSnapshot) return ackError('gone', 'session has ended and its final screen is not kept');
         socket.data.terminals.add(sessionId);
         // Output may reach the socket before this ack: the client places bytes by their offset.
-        const mode = room.join({ viewerId, sink: sinkFor(sessionId), canWrite: !share, ...(since !== undefined ? { since } : {}) });
-        return { ok: true, mode, offset: mode === 'bytes' ? (since ?? 0) : (room.lastSnapshot?.offset ?? 0) };
+        const ack = await viewers.subscribe(socket, current, since);
+        if (!ack.ok) socket.data.terminals.delete(sessionId);
+        return ack;
       },
-      'terminal:unsubscribe': ({ sessionId }) => {
+      'terminal:unsubscribe': async ({ sessionId }) => {
         if (!session(sessionId)) return ackError('not_found', NO_SESSION);
-        deskDetached(sessionId);
-        terminals.find(ns, sessionId)?.leave(viewerId);
+        await deskDetached(sessionId);
+        viewers.unsubscribe(socket, sessionId);
         socket.data.terminals.delete(sessionId);
         return { ok: true };
       },
-      'terminal:input': ({ sessionId, data }) => {
-        const room = liveRoom(sessionId);
-        if ('ok' in room) return room;
-        const result = room.input(viewerId, data);
+      'terminal:input': async ({ sessionId, data }) => {
+        const refused = liveTerminal(sessionId);
+        if (refused) return refused;
+        const result = await viewers.input(socket, sessionId, data);
+        if (typeof result === 'object') return result;
         switch (result) {
           case 'written':
           case 'dropped':
@@ -176,31 +166,31 @@ export function bindWebSocket(options: {
           }
         }
       },
-      'terminal:resize': ({ sessionId, cols, rows, fit }) => {
-        const room = liveRoom(sessionId);
-        if ('ok' in room) return room;
-        const result = room.resize(viewerId, { cols, rows }, fit);
+      'terminal:resize': async ({ sessionId, cols, rows, fit }) => {
+        const refused = liveTerminal(sessionId);
+        if (refused) return refused;
+        const result = await viewers.resize(socket, sessionId, { cols, rows }, fit);
+        if (typeof result === 'object') return result;
         if (result === 'read-only') return ackError('forbidden', 'this viewer is read-only');
         if (result === 'not-joined') return ackError('conflict', 'subscribe to the terminal first');
         return { ok: true };
       },
-      'terminal:desk': ({ sessionId, attached, cols, rows }) => {
-        const room = liveRoom(sessionId);
-        if ('ok' in room) return room;
+      'terminal:desk': async ({ sessionId, attached, cols, rows }) => {
+        const refused = liveTerminal(sessionId);
+        if (refused) return refused;
         if (!attached) {
-          deskDetached(sessionId);
+          await deskDetached(sessionId);
           return { ok: true };
         }
-        if (!room.deskViewer(viewerId, true)) return ackError('conflict', 'subscribe to the terminal first');
-        deskOf.add(sessionId);
         // The runner resizes the PTY and reports it with desk: true; the room's size owner follows.
-        broadcast.toRunner(ns, sessionId, 'terminal:desk', { sessionId, attached: true, ...(cols && rows ? { cols, rows } : {}) });
+        if (!(await viewers.desk(socket, sessionId, { attached: true, ...(cols && rows ? { cols, rows } : {}) }))) return ackError('conflict', 'subscribe to the terminal first');
+        deskOf.add(sessionId);
         return { ok: true };
       },
       'terminal:ack': ({ sessionId, offset }) => {
         // Subscribing checked the namespace; acks are frequent, so they skip the store lookup.
         if (!socket.data.terminals.has(sessionId) && !session(sessionId)) return ackError('not_found', NO_SESSION);
-        terminals.find(ns, sessionId)?.ack(viewerId, offset);
+        viewers.ack(socket, sessionId, offset);
         return { ok: true };
       },
       'client:visibility': ({ visible }) => {
@@ -214,8 +204,8 @@ export function bindWebSocket(options: {
   });
 
   socket.on('disconnect', () => {
-    for (const sessionId of [...deskOf]) deskDetached(sessionId);
-    for (const sessionId of socket.data.terminals) terminals.find(ns, sessionId)?.leave(viewerId);
+    for (const sessionId of [...deskOf]) void deskDetached(sessionId);
+    viewers.viewerGone(socket);
     options.shells.viewerGone(socket);
   });
 }
