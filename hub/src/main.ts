@@ -62,7 +62,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     try {
       cluster = await openCluster({ databaseUrl: config.databaseUrl });
     } catch (error) {
-      if (ownsStore) store.close();
+      if (ownsStore) await store.close();
       throw error;
     }
   }
@@ -111,7 +111,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     // Nothing of this hub may outlive a failed bind (the caller may try the next port).
     await sockets.stop();
     await cluster?.stop();
-    if (ownsStore) store.close();
+    if (ownsStore) await store.close();
     throw error;
   }
 
@@ -128,7 +128,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
         await sockets.stop();
         await server.stop(true);
         await cluster?.stop();
-        if (ownsStore) store.close();
+        if (ownsStore) await store.close();
       })();
       return stopped;
     },

@@ -143,7 +143,7 @@ describe('several hubs behind one URL', () => {
     expect(await link('x'.repeat(43))).toEqual({ ok: false, error: 'unauthorized' });
     expect(await link(undefined)).toEqual({ ok: false, error: 'unauthorized' });
 
-    const db = new pg.Client({ connectionString: cluster.pg.url });
+    const db = new pg.Client({ connectionString: cluster.databaseUrl });
     await db.connect();
     const { rows } = await db.query<{ value: string }>(`SELECT value FROM tether_cluster_secrets WHERE name = 'hub-link'`);
     await db.end();

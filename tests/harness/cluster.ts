@@ -5,9 +5,10 @@
 //
 //   test ─► startCluster ─► postgres ─► hub A, hub B (tether hub --database …) ─► nginx [A, B backup]
 //
-// Invariant: everything is stopped by the test's cleanup scope, the balancer first, then the hubs,
-// then the database.
+// Invariant: everything is stopped by the test's cleanup scope, the balancer first, then the hubs;
+// the file's PostgreSQL server stops after its last test.
 import { rmSync } from 'node:fs';
+import { afterAll } from 'vitest';
 import type { Defer } from './cleanups.ts';
 import { startBalancer, type BalancerHandle } from './balancer.ts';
 import { makeTempHome, startHubProcess, type HubProcessHandle } from './hub.ts';
@@ -16,7 +17,8 @@ import { startPostgres, type PostgresHandle } from './postgres.ts';
 export type ClusterHub = HubProcessHandle & { token: string };
 
 export type Cluster = {
-  pg: PostgresHandle;
+  /** The cluster's own database (a fresh one on the test file's PostgreSQL server). */
+  databaseUrl: string;
   a: ClusterHub;
   b: ClusterHub;
   balancer: BalancerHandle;
@@ -24,16 +26,24 @@ export type Cluster = {
   front: { url: string; token: string };
 };
 
+/** One PostgreSQL server per test file, started on first use; each cluster gets its own database. */
+let server: Promise<PostgresHandle> | null = null;
+afterAll(async () => {
+  const started = server;
+  server = null;
+  if (started) await (await started).stop();
+});
+
 export async function startCluster(defer: Defer): Promise<Cluster> {
-  const pg = await startPostgres();
-  defer(() => pg.stop());
+  server ??= startPostgres();
+  const databaseUrl = await (await server).createDatabase();
   // TODO(pgstore): one home per hub once `--database` also selects the PostgreSQL store; until
   // then both hubs share one SQLite file (WAL allows several processes).
   const shared = makeTempHome('tether-hub-cluster-');
   defer(() => rmSync(shared, { recursive: true, force: true }));
   const start = async (_name: string): Promise<HubProcessHandle> => {
     const home = shared;
-    const hub = await startHubProcess({ home, args: ['--database', pg.url, '--trust-proxy'] });
+    const hub = await startHubProcess({ home, args: ['--database', databaseUrl, '--trust-proxy'] });
     defer(() => hub.stop());
     return hub;
   };
@@ -44,5 +54,5 @@ export async function startCluster(defer: Defer): Promise<Cluster> {
   if (!token) throw new Error(`no hub printed a first token:\n${a.output()}\n${b.output()}`);
   const balancer = await startBalancer({ upstreams: [{ url: a.url }, { url: b.url, backup: true }] });
   defer(() => balancer.stop());
-  return { pg, a: Object.assign(a, { token }), b: Object.assign(b, { token }), balancer, front: { url: balancer.url, token } };
+  return { databaseUrl, a: Object.assign(a, { token }), b: Object.assign(b, { token }), balancer, front: { url: balancer.url, token } };
 }

@@ -2,14 +2,24 @@
 // 127.0.0.1 port, trust auth, for tests of hubs that share a database. As root (CI), the server
 // runs as the `postgres` system user, since PostgreSQL refuses to run as root.
 //
-// Invariant: stop() stops the server (immediate mode) and removes its directory.
+// Invariant: stop() stops the server (immediate mode) and removes its directory. One server can
+// hold many tests' databases (createDatabase), which skips initdb (seconds on a loaded box).
 import { execFileSync, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './balancer.ts';
 
-export type PostgresHandle = { url: string; port: number; stop(): Promise<void> };
+export type PostgresHandle = {
+  /** The server's default database. */
+  url: string;
+  port: number;
+  /** A new empty database on this server (cheaper than a new server: no initdb). */
+  createDatabase(): Promise<string>;
+  stop(): Promise<void>;
+};
 
 function binDir(): string {
   if (process.env.TETHER_PG_BIN) return process.env.TETHER_PG_BIN;
@@ -45,9 +55,21 @@ export async function startPostgres(): Promise<PostgresHandle> {
     throw error;
   }
   let stopped: Promise<void> | null = null;
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    url,
     port,
+    async createDatabase() {
+      const name = `tether_${randomUUID().replace(/-/g, '')}`;
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await client.end();
+      }
+      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    },
     stop() {
       stopped ??= (async () => {
         try {

@@ -3,14 +3,12 @@
 // very first start it makes a token for namespace "default" and prints it once, with a pairing URL
 // and a QR code a phone can scan.
 import { networkInterfaces } from 'node:os';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CommandError, parseFlags, type Command } from './command.ts';
 import { tetherHome } from '../config/paths.ts';
+import { webDistDir } from '../config/build.ts';
 
 /** The namespace of the token made on first start. */
 const FIRST_NAMESPACE = 'default';
-const WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web', 'dist');
 
 /** Without --port: 8787, else the next free one up to 8797 (a second hub, a leftover process). */
 export const DEFAULT_PORTS = Array.from({ length: 11 }, (_, i) => 8787 + i);
@@ -71,7 +69,7 @@ const command: Command = {
     const skipped: number[] = [];
     for (const port of explicit === null ? DEFAULT_PORTS : [explicit]) {
       try {
-        hub = await createHub({ config: { host, port, home, webDist: WEB_DIST, shell: flags['enable-shell'] === true, ...cluster } });
+        hub = await createHub({ config: { host, port, home, webDist: webDistDir(), shell: flags['enable-shell'] === true, ...cluster } });
         break;
       } catch (error) {
         if (!inUse(error)) throw new CommandError(`cannot start the hub: ${error instanceof Error ? error.message : String(error)}`);
@@ -92,8 +90,8 @@ const command: Command = {
           'Put it behind HTTPS (a reverse proxy or a tunnel) for anything beyond a trusted LAN.\n',
       );
     }
-    if (hub.store.listTokens().length === 0) {
-      const { token } = createAccessToken({ store: hub.store, namespace: FIRST_NAMESPACE, label: 'first token' });
+    if ((await hub.store.listTokens()).length === 0) {
+      const { token } = await createAccessToken({ store: hub.store, namespace: FIRST_NAMESPACE, label: 'first token' });
       const pairHost = lan ?? new URL(hub.url).hostname.replace(/^\[|\]$/g, '');
       const pairUrl = `http://${pairHost.includes(':') ? `[${pairHost}]` : pairHost}:${hub.port}/#token=${token}`;
       lines.push(

@@ -134,18 +134,19 @@ export function createPushNotifier(options: {
     else if (outcome.kind === 'failed') options.onError?.(`web push to ${new URL(target.endpoint).host} failed (${outcome.status}): ${outcome.reason}`);
   }
 
-  /** Sends to every browser of the namespace unless a tab is on screen; returns who was sent to. */
-  async function deliver(ns: Namespace, message: (target: PushSubscriptionRecord) => PushMessage): Promise<PushSubscriptionRecord[]> {
+  /** Sends to every browser of the namespace unless a tab is on screen. `sending` learns who is
+   *  sent to before anything goes out, so a resolution that follows at once finds them. */
+  async function deliver(ns: Namespace, message: (target: PushSubscriptionRecord) => PushMessage, sending?: (targets: PushSubscriptionRecord[]) => void): Promise<void> {
     const targets = options.subscriptions.list(ns);
-    if (targets.length === 0) return [];
-    if (await anyVisible(ns)) return [];
+    if (targets.length === 0) return;
+    if (await anyVisible(ns)) return;
+    sending?.(targets);
     await Promise.all(
       targets.map((target) => {
         const payload = message(target);
         return send(target, payload, payload.kind === 'turn-ended' ? 'normal' : 'high');
       }),
     );
-    return targets;
   }
 
   async function requested(ns: Namespace, request: PendingRequest): Promise<void> {
@@ -156,8 +157,13 @@ export function createPushNotifier(options: {
     if (pushedRequests.size > REMEMBERED_REQUESTS) pushedRequests.delete(pushedRequests.keys().next().value!);
     const session = await options.store.getSession({ namespace: ns, sessionId: request.sessionId });
     const base = describeRequestPush(request, session);
-    const sent = await deliver(ns, (target) => withRequestActions({ message: base, namespace: ns, request, target, tokens: options.tokens }));
-    for (const target of sent) endpoints.add(target.endpoint);
+    await deliver(
+      ns,
+      (target) => withRequestActions({ message: base, namespace: ns, request, target, tokens: options.tokens }),
+      (targets) => {
+        for (const target of targets) endpoints.add(target.endpoint);
+      },
+    );
   }
 
   /** Answered or withdrawn: tokens die, and browsers still showing it get a silent close. */

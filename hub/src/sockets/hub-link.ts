@@ -86,12 +86,12 @@ export function createHubLinkServer(options: {
       schemas: HubLinkEventSchemas,
       onError: options.onError,
       handlers: {
-        'link:subscribe': ({ namespace: ns, sessionId, viewerId, since, canWrite }) => {
-          const session = store.getSession({ namespace: ns, sessionId });
+        'link:subscribe': async ({ namespace: ns, sessionId, viewerId, since, canWrite }) => {
+          const session = await store.getSession({ namespace: ns, sessionId });
           if (!session) return ackError('not_found', 'no such session');
           if (!runnerHere(ns, sessionId)) return ackError('conflict', 'the runner of this session is not on this hub');
           const room = terminals.get(ns, sessionId);
-          if (isFinalStatus(session.status) && !room.ended) terminals.ended(ns, sessionId);
+          if (isFinalStatus(session.status) && !room.ended) await terminals.ended(ns, sessionId);
           const k = key(viewerId, sessionId);
           linked.set(k, { ns, sessionId, viewerId, desk: false });
           viewerLinks.set(k, socket);

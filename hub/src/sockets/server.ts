@@ -208,23 +208,27 @@ export function createSocketServer(options: {
   });
   web.on('connection', (socket) => bindWebSocket({ socket: socket as HubSocket, store: options.store, broadcast, viewers, onError, control, shells }));
 
-  const sweep = () => {
+  const sweep = async () => {
     const now = Date.now();
     for (const nsp of [cli, web]) {
-      for (const socket of nsp.sockets.values()) {
+      for (const socket of [...nsp.sockets.values()]) {
         const data = socket.data as HubSocketData | undefined;
         if (data?.share) {
-          if (!options.shareLinks?.stillValid(data.share.jti, now)) socket.disconnect(true);
-        } else if (data?.caller && !options.resolver.stillValid(data.caller, now)) socket.disconnect(true);
+          if (!(await options.shareLinks?.stillValid(data.share.jti, now))) socket.disconnect(true);
+        } else if (data?.caller && !(await options.resolver.stillValid(data.caller, now))) socket.disconnect(true);
       }
     }
   };
+  // One sweep at a time: a slow store must not stack sweeps up.
+  let sweeping = false;
   const sweeper = setInterval(() => {
-    try {
-      sweep();
-    } catch (error) {
-      onError('revocation sweep', error);
-    }
+    if (sweeping) return;
+    sweeping = true;
+    sweep()
+      .catch((error: unknown) => onError('revocation sweep', error))
+      .finally(() => {
+        sweeping = false;
+      });
   }, options.revocationCheckMs ?? REVOCATION_CHECK_MS);
   sweeper.unref();
 

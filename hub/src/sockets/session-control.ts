@@ -58,15 +58,17 @@ export function observeSessionUpdates(broadcast: Broadcast, readiness: SessionRe
 }
 
 /** Ends a session on the hub on behalf of a runner that cannot (died, never started). */
-function endOnBehalf(deps: Deps, ns: Namespace, end: { sessionId: string; status: 'ended' | 'failed'; exitCode: number | null; reason: string | null }): Session | null {
-  const current = deps.store.getSession({ namespace: ns, sessionId: end.sessionId });
-  if (!current) return null;
-  if (isFinalStatus(current.status)) return current;
-  const ended = endSession({ store: deps.store, namespace: ns, end });
+async function endOnBehalf(
+  deps: Deps,
+  ns: Namespace,
+  end: { sessionId: string; status: 'ended' | 'failed'; exitCode: number | null; reason: string | null },
+): Promise<Session | null> {
+  const ended = await endSession({ store: deps.store, namespace: ns, end, ifLive: true });
   if (!ended) return null;
+  if (ended.alreadyEnded) return ended.session;
   for (const resolution of ended.withdrawn) deps.broadcast.toNamespace(ns, 'approval:resolved', resolution);
   for (const prompt of ended.dropped) deps.broadcast.toNamespace(ns, 'prompt:updated', prompt);
-  deps.terminals.ended(ns, end.sessionId);
+  await deps.terminals.ended(ns, end.sessionId);
   deps.broadcast.toNamespace(ns, 'session:updated', ended.session);
   return ended.session;
 }
@@ -82,7 +84,7 @@ export function createSessionControl(deps: Deps) {
   const k = (ns: Namespace, id: string) => `${ns}\u0000${id}`;
 
   const findDaemon = async (ns: Namespace, machineId: string) => {
-    const machine = store.listMachines({ namespace: ns }).find((m) => m.id === machineId);
+    const machine = (await store.listMachines({ namespace: ns })).find((m) => m.id === machineId);
     if (!machine) return spawnError('not_found', 'machine_unknown', 'no such machine');
     const socket = await daemons.locate(ns, machineId);
     if (!socket) return spawnError('conflict', 'machine_offline', `machine "${machine.name}" is offline: start tether daemon there`);
@@ -98,9 +100,11 @@ export function createSessionControl(deps: Deps) {
       return 'reason' in ack ? ack : spawnError(ack.code, 'runner_failed', ack.error);
     }
     runnerPids.set(k(ns, spawn.sessionId), ack.pid);
-    if (!store.getSession({ namespace: ns, sessionId: spawn.sessionId })) {
-      // The phone sees the new session (starting) at once; the runner's own registration follows.
-      const result = registerSession({
+    {
+      // The phone sees the new session (starting) at once; the runner's own registration follows
+      // (or came first: then it is left alone).
+      const result = await registerSession({
+        onlyIfNew: true,
         store,
         namespace: ns,
         registration: {
@@ -116,7 +120,7 @@ export function createSessionControl(deps: Deps) {
           deskAttached: false,
         },
       });
-      if (result.kind === 'ok') broadcast.toNamespace(ns, 'session:updated', result.session);
+      if (result?.kind === 'ok') broadcast.toNamespace(ns, 'session:updated', result.session);
     }
     const outcome = await ready;
     switch (outcome.kind) {
@@ -124,14 +128,14 @@ export function createSessionControl(deps: Deps) {
         return { ok: true, session: outcome.session };
       case 'ended': {
         const reason = outcome.reason ?? `the runner exited (code ${outcome.exitCode ?? 'unknown'}) before claude was ready`;
-        endOnBehalf(deps, ns, { sessionId: spawn.sessionId, status: 'failed', exitCode: outcome.exitCode, reason });
+        await endOnBehalf(deps, ns, { sessionId: spawn.sessionId, status: 'failed', exitCode: outcome.exitCode, reason });
         return spawnError('internal', 'claude_failed', reason);
       }
       case 'timeout': {
         const reason = `claude was not ready within ${SPAWN_READY_TIMEOUT_MS / 1000} s; the session was stopped (see the runner log: ${ack.logFile})`;
         broadcast.toRunner(ns, spawn.sessionId, 'session:stop', { sessionId: spawn.sessionId });
         void daemons.command(socket, 'daemon:kill', { sessionId: spawn.sessionId });
-        endOnBehalf(deps, ns, { sessionId: spawn.sessionId, status: 'failed', exitCode: null, reason });
+        await endOnBehalf(deps, ns, { sessionId: spawn.sessionId, status: 'failed', exitCode: null, reason });
         return spawnError('internal', 'timeout', reason);
       }
       default: {
@@ -153,7 +157,7 @@ export function createSessionControl(deps: Deps) {
 
   /** Whether this hub started the session's runner or is stopping it. */
   const knows = (ns: Namespace, sessionId: string) => runnerPids.has(k(ns, sessionId)) || stopping.has(k(ns, sessionId));
-  const runnerExited = (ns: Namespace, exit: z.output<typeof RunnerExitedSchema>): void => {
+  const runnerExited = async (ns: Namespace, exit: z.output<typeof RunnerExitedSchema>): Promise<void> => {
     const current = runnerPids.get(k(ns, exit.sessionId));
     if (exit.pid !== null && current !== undefined && current !== exit.pid) return; // an earlier runner
     runnerPids.delete(k(ns, exit.sessionId));
@@ -161,7 +165,7 @@ export function createSessionControl(deps: Deps) {
     const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode ?? 'unknown'}`;
     const reason = stopped ? `stopped (runner killed after ${STOP_GRACE_MS / 1000} s)` : (exit.reason ?? `the runner exited (${how})`);
     readiness.runnerExited(ns, exit.sessionId, { exitCode: exit.exitCode, reason });
-    endOnBehalf(deps, ns, {
+    await endOnBehalf(deps, ns, {
       sessionId: exit.sessionId,
       status: stopped || exit.exitCode === 0 ? 'ended' : 'failed',
       exitCode: exit.exitCode,
@@ -169,9 +173,9 @@ export function createSessionControl(deps: Deps) {
     });
   };
   // Another hub's daemon saw a runner exit: the hub that started it ends the session.
-  deps.bus.on('runner-exited', ({ namespace, exit }) => {
+  deps.bus.on('runner-exited', async ({ namespace, exit }) => {
     if (!knows(namespace, exit.sessionId)) return { handled: false };
-    runnerExited(namespace, exit);
+    await runnerExited(namespace, exit);
     return { handled: true };
   });
 
@@ -203,7 +207,7 @@ export function createSessionControl(deps: Deps) {
       },
       'session:resume': async ({ sessionId, launchKind }: z.output<typeof SessionResumeSchema>): Promise<Ack<WebAcks['session:resume']>> => {
         const ns = currentNs;
-        const current = store.getSession({ namespace: ns, sessionId });
+        const current = await store.getSession({ namespace: ns, sessionId });
         if (!current) return ackError('not_found', 'no such session');
         if (!isFinalStatus(current.status)) return spawnError('conflict', 'session_live', 'the session is still running; attach to it or stop it first');
         if (!current.claudeSessionId) return spawnError('conflict', 'not_resumable', 'claude never started a conversation in this session; there is nothing to resume');
@@ -231,7 +235,7 @@ export function createSessionControl(deps: Deps) {
       },
       'session:stop': async ({ sessionId }: z.output<typeof SessionStopSchema>): Promise<Ack<WebAcks['session:stop']>> => {
         const ns = currentNs;
-        const current = store.getSession({ namespace: ns, sessionId });
+        const current = await store.getSession({ namespace: ns, sessionId });
         if (!current) return ackError('not_found', 'no such session');
         if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
         stopping.add(k(ns, sessionId));
@@ -252,7 +256,7 @@ export function createSessionControl(deps: Deps) {
             outcome = await forced;
             if (outcome.kind === 'timeout') return ackError('internal', 'the runner was killed but its exit was not seen');
           }
-          const ended = store.getSession({ namespace: ns, sessionId });
+          const ended = await store.getSession({ namespace: ns, sessionId });
           return ended ? { ok: true, session: ended } : ackError('not_found', 'no such session');
         } finally {
           stopping.delete(k(ns, sessionId));
@@ -267,12 +271,12 @@ export function createSessionControl(deps: Deps) {
       'runner:exited': async (exit: z.output<typeof RunnerExitedSchema>): Promise<Ack<object>> => {
         const ns = socket.data.caller.namespace;
         if (!socket.data.machineId) return ackError('forbidden', 'only a registered daemon reports runner exits');
-        if (!store.getSession({ namespace: ns, sessionId: exit.sessionId })) return ackError('not_found', 'no such session');
+        if (!(await store.getSession({ namespace: ns, sessionId: exit.sessionId }))) return ackError('not_found', 'no such session');
         if (!knows(ns, exit.sessionId)) {
           const answers = await deps.bus.ask('runner-exited', { namespace: ns, exit });
           if (answers.some((a) => (a as { handled?: unknown } | null)?.handled === true)) return { ok: true };
         }
-        runnerExited(ns, exit);
+        await runnerExited(ns, exit);
         return { ok: true };
       },
     }),

@@ -159,10 +159,10 @@ export function createTerminalViewers(options: {
     terminals.find(ns, sessionId)?.leave(socket.id);
   };
 
-  const subscribeLocal = (socket: HubSocket, current: Session, since: number | undefined): Ack<HubLinkAcks['link:subscribe']> => {
+  const subscribeLocal = async (socket: HubSocket, current: Session, since: number | undefined): Promise<Ack<HubLinkAcks['link:subscribe']>> => {
     const ns = socket.data.caller.namespace;
     const room = terminals.get(ns, current.id);
-    if (isFinalStatus(current.status) && !room.ended) terminals.ended(ns, current.id);
+    if (isFinalStatus(current.status) && !room.ended) await terminals.ended(ns, current.id);
     if (room.ended && !room.lastSnapshot) return ackError('gone', 'session has ended and its final screen is not kept');
     const mode = room.join({ viewerId: socket.id, sink: sinkFor(socket, current.id), canWrite: !socket.data.share, ...(since !== undefined ? { since } : {}) });
     return { ok: true, mode, offset: mode === 'bytes' ? (since ?? 0) : (room.lastSnapshot?.offset ?? 0) };
@@ -198,7 +198,7 @@ export function createTerminalViewers(options: {
     try {
       // The viewer's session was checked at subscribe; a session that vanished since is left alone.
       const current = await sessionOf(socket.data.caller.namespace, sessionId);
-      if (current && how.waitHere) subscribeLocal(socket, current, undefined);
+      if (current && how.waitHere) await subscribeLocal(socket, current, undefined);
       else if (current) await subscribe(socket, current, undefined);
     } catch (error) {
       options.onError('terminal rehome', error);

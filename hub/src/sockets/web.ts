@@ -41,11 +41,11 @@ export function bindWebSocket(options: {
   const ns: Namespace = socket.data.caller.namespace;
   // A share-link socket sees exactly one session; every other id is "not found".
   const share = socket.data.share;
-  const session = (sessionId: string) => (share && share.sessionId !== sessionId ? null : store.getSession({ namespace: ns, sessionId }));
+  const session = async (sessionId: string) => (share && share.sessionId !== sessionId ? null : await store.getSession({ namespace: ns, sessionId }));
   /** A command for a live session's runner: the session must be this namespace's and not ended.
    *  `send` relays it (and may refuse it with an ack error of its own). */
-  const toLiveRunner = (sessionId: string, send: (current: Session) => AckError | void): AckError | { ok: true } => {
-    const current = session(sessionId);
+  const toLiveRunner = async (sessionId: string, send: (current: Session) => AckError | void): Promise<AckError | { ok: true }> => {
+    const current = await session(sessionId);
     if (!current) return ackError('not_found', NO_SESSION);
     if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
     return send(current) ?? { ok: true };
@@ -53,8 +53,8 @@ export function bindWebSocket(options: {
   // One viewer per socket per terminal (its socket id): a second tab or device is another viewer.
   // Where the stream comes from (this hub's room, or the runner's hub) is terminal-viewers.ts's.
   /** Input and resize need a live session this socket subscribed to. */
-  const liveTerminal = (sessionId: string): AckError | null => {
-    const current = session(sessionId);
+  const liveTerminal = async (sessionId: string): Promise<AckError | null> => {
+    const current = await session(sessionId);
     if (!current) return ackError('not_found', NO_SESSION);
     if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
     if (!socket.data.terminals.has(sessionId)) return ackError('conflict', 'subscribe to the terminal first');
@@ -75,28 +75,29 @@ export function bindWebSocket(options: {
     socket,
     schemas: WebEventSchemas,
     onError: options.onError,
+    unordered: WAITS_ON_OTHERS,
     handlers: readOnlyIf(share !== null, {
       'session:watch': async ({ sessionId, afterSeq }) => {
-        const current = session(sessionId);
+        const current = await session(sessionId);
         if (!current) return ackError('not_found', NO_SESSION);
         await socket.join(sessionRoom(ns, sessionId));
         // With afterSeq: what this tab missed. Without: the latest page (a fresh tab shows the end).
-        const page = store.listMessages({
+        const page = await store.listMessages({
           namespace: ns,
           sessionId,
           limit: WATCH_BACKFILL_LIMIT,
           ...(afterSeq !== undefined ? { after: afterSeq } : {}),
         });
-        const pending = store.listPending({ namespace: ns, sessionId });
+        const pending = await store.listPending({ namespace: ns, sessionId });
         return { ok: true, session: current, messages: page?.messages ?? [], more: page?.more ?? false, pending };
       },
       'session:unwatch': async ({ sessionId }) => {
-        if (!session(sessionId)) return ackError('not_found', NO_SESSION);
+        if (!(await session(sessionId))) return ackError('not_found', NO_SESSION);
         await socket.leave(sessionRoom(ns, sessionId));
         return { ok: true };
       },
-      'prompt:send': (send) => {
-        const result = queuePrompt({ store, namespace: ns, send });
+      'prompt:send': async (send) => {
+        const result = await queuePrompt({ store, namespace: ns, send });
         if (result.kind === 'not_found') return ackError('not_found', NO_SESSION);
         if (result.kind === 'ended') return ackError('gone', 'session has ended');
         if (result.deliver) {
@@ -132,7 +133,7 @@ export function bindWebSocket(options: {
         return { ok: true, resolution: result.resolution };
       },
       'terminal:subscribe': async ({ sessionId, since }) => {
-        const current = session(sessionId);
+        const current = await session(sessionId);
         if (!current) return ackError('not_found', NO_SESSION);
         socket.data.terminals.add(sessionId);
         // Output may reach the socket before this ack: the client places bytes by their offset.
@@ -141,14 +142,14 @@ export function bindWebSocket(options: {
         return ack;
       },
       'terminal:unsubscribe': async ({ sessionId }) => {
-        if (!session(sessionId)) return ackError('not_found', NO_SESSION);
+        if (!(await session(sessionId))) return ackError('not_found', NO_SESSION);
         await deskDetached(sessionId);
         viewers.unsubscribe(socket, sessionId);
         socket.data.terminals.delete(sessionId);
         return { ok: true };
       },
       'terminal:input': async ({ sessionId, data }) => {
-        const refused = liveTerminal(sessionId);
+        const refused = await liveTerminal(sessionId);
         if (refused) return refused;
         const result = await viewers.input(socket, sessionId, data);
         if (typeof result === 'object') return result;
@@ -167,7 +168,7 @@ export function bindWebSocket(options: {
         }
       },
       'terminal:resize': async ({ sessionId, cols, rows, fit }) => {
-        const refused = liveTerminal(sessionId);
+        const refused = await liveTerminal(sessionId);
         if (refused) return refused;
         const result = await viewers.resize(socket, sessionId, { cols, rows }, fit);
         if (typeof result === 'object') return result;
@@ -176,7 +177,7 @@ export function bindWebSocket(options: {
         return { ok: true };
       },
       'terminal:desk': async ({ sessionId, attached, cols, rows }) => {
-        const refused = liveTerminal(sessionId);
+        const refused = await liveTerminal(sessionId);
         if (refused) return refused;
         if (!attached) {
           await deskDetached(sessionId);
@@ -187,9 +188,9 @@ export function bindWebSocket(options: {
         deskOf.add(sessionId);
         return { ok: true };
       },
-      'terminal:ack': ({ sessionId, offset }) => {
+      'terminal:ack': async ({ sessionId, offset }) => {
         // Subscribing checked the namespace; acks are frequent, so they skip the store lookup.
-        if (!socket.data.terminals.has(sessionId) && !session(sessionId)) return ackError('not_found', NO_SESSION);
+        if (!socket.data.terminals.has(sessionId) && !(await session(sessionId))) return ackError('not_found', NO_SESSION);
         viewers.ack(socket, sessionId, offset);
         return { ok: true };
       },
@@ -209,6 +210,10 @@ export function bindWebSocket(options: {
     options.shells.viewerGone(socket);
   });
 }
+
+/** Events that wait on a daemon or a runner (seconds): handled outside the socket's order so that
+ *  typing into a terminal does not queue behind a session start. */
+const WAITS_ON_OTHERS: ReadonlySet<string> = new Set(['session:spawn', 'session:resume', 'session:stop', 'shell:open', 'shell:input', 'shell:resize', 'shell:close']);
 
 /** What a read-only share link may do: watch its one session and its terminal (never a shell). */
 const SHARE_ALLOWED: ReadonlySet<string> = new Set(['session:watch', 'session:unwatch', 'terminal:subscribe', 'terminal:unsubscribe', 'terminal:ack']);
