@@ -175,7 +175,9 @@ describe('web push in the app', () => {
         const push = (await nextPush()) as PushMessage;
         expect(push.request?.id).toBe(id);
         await deliver(push);
-        await expect.poll(async () => (await shown()).find((n) => n.tag === push.tag), { timeout: UI_TIMEOUT_MS, interval: 50 }).toBeTruthy();
+        await expect
+          .poll(async () => (await shown()).map((n) => n.tag), { timeout: UI_TIMEOUT_MS, interval: 50, message: `the ${toolName} notification is shown` })
+          .toContain(push.tag);
         return { id, push };
       };
       const audit = async () => ((await (await fetch(`${world.hub.url}/api/sessions/${sessionId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { audit: Resolution[] }).audit;
