@@ -37,6 +37,13 @@ export const TerminalSnapshotMarksSchema = z.object({
   run: TerminalRunSchema,
   lines: z.number().int().min(0).max(100_000),
   anchors: z.array(z.object({ offset: OffsetSchema, line: z.number().int().min(0).max(100_000) })).max(2_000),
+  /** The screen itself (serialized, no history) at the most recent moments: what a viewer shows
+   *  when the moment has no row to scroll to (claude 2.1.330 draws in the alternate screen, which
+   *  has no scrollback). */
+  stills: z
+    .array(z.object({ offset: OffsetSchema, cols: ColsSchema, rows: RowsSchema, data: z.string().max(64 * 1024) }))
+    .max(64)
+    .default([]),
 });
 export type TerminalSnapshotMarks = z.infer<typeof TerminalSnapshotMarksSchema>;
 

@@ -43,3 +43,25 @@ describe('screen marks', () => {
     screen.stop();
   });
 });
+
+describe('screen stills', () => {
+  it('keeps the alternate screen at a moment as a plain screen (no history, no modes)', async () => {
+    const screen = createScreenModel({ cols: 40, rows: 6 });
+    screen.write(`normal text\r\n\x1b[?1049h\x1b[?1000h\x1b[Hin the alt screen\r\n$ echo hi`);
+    const offset = await screen.mark();
+    const snapshot = await screen.snapshot({ scrollback: 1000 });
+    const still = snapshot.marks.stills.find((s) => s.offset === offset)!;
+    expect(still).toMatchObject({ cols: 40, rows: 6 });
+    expect(still.data).not.toContain('\x1b[?1049h');
+    expect(still.data).not.toContain('\x1b[?1000h');
+    const viewer = new Terminal({ cols: 40, rows: 6, allowProposedApi: true });
+    await writeAll(viewer, still.data);
+    expect(viewer.buffer.active.type).toBe('normal');
+    expect(viewer.buffer.active.getLine(0)?.translateToString(true)).toBe('in the alt screen');
+    expect(viewer.buffer.active.getLine(1)?.translateToString(true)).toBe('$ echo hi');
+    // The alternate screen has no rows to find later: no anchor, only the still.
+    expect(snapshot.marks.anchors).toEqual([]);
+    screen.stop();
+    viewer.dispose();
+  });
+});
