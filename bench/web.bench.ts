@@ -56,7 +56,7 @@ async function render10kMs(): Promise<number> {
     const sessionId = crypto.randomUUID();
     const registered = await emitAck(runner, 'session:register', { id: sessionId, cwd: '/home/dev/src/big', launchKind: 'headless', title: 'Ten thousand', status: 'idle' });
     if (!registered.ok) throw new Error('session:register failed');
-    seedLongChat({ store: hub.store, namespace: hub.namespace, sessionId, count: MESSAGES });
+    await seedLongChat({ store: hub.store, namespace: hub.namespace, sessionId, count: MESSAGES });
 
     const page = await browser.newPage({ viewport: 'phone' });
     await loginWithQrLink(page, { hubUrl: hub.url, token: hub.token });

@@ -35,7 +35,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (verb === '--version' || verb === '-v') {
-    console.log(pkg.version);
+    const { versionLine } = await import('./config/build.ts');
+    console.log(versionLine(pkg.version));
     return 0;
   }
   const entry = VERBS[verb];

@@ -23,6 +23,16 @@ export type HubConfig = {
   /** Web shells (a login shell on a machine, from the web) for machines whose daemon allows them
    *  (`tether daemon --allow-shell`). Default false: `tether hub --enable-shell`. */
   shell?: boolean;
+  /** PostgreSQL URL. With it, every hub on the same database is one cluster behind one URL:
+   *  broadcasts span them (socket.io's PostgreSQL adapter) and they share their secrets. */
+  databaseUrl?: string;
+  /** How the other hubs of the cluster reach this one directly (the hub-to-hub terminal link);
+   *  default this hub's own URL, which is right when they share a host or a private network. */
+  clusterUrl?: string;
+  /** Behind a load balancer or reverse proxy every request comes from the proxy's address; with
+   *  this the client's address is the last `X-Forwarded-For` hop (the one the proxy appended), for
+   *  the login rate limit. Only when every request passes through such a proxy. */
+  trustProxy?: boolean;
 };
 
 export const HUB_VERSION: string = pkg.version;

@@ -15,6 +15,8 @@ import { createWebSessionSigner, loadHubSecret } from './auth/web-session.ts';
 import { createHttpApp } from './http/app.ts';
 import { createSocketServer, SOCKET_PATH } from './sockets/server.ts';
 import { createWebPush } from './push/push.ts';
+import { makeVapidKeys, parseVapidKeys } from './push/vapid.ts';
+import { openCluster, randomSecret, type Cluster } from './cluster/cluster.ts';
 import { DEFAULT_HOST, HUB_VERSION, hubPaths, type HubConfig } from './config.ts';
 
 // The hub package's public surface, for `tether hub/token` and the test harness.
@@ -33,6 +35,13 @@ export type Hub = {
   stop(): Promise<void>;
 };
 
+/** The address the proxy in front of us saw: the last hop of X-Forwarded-For (earlier hops are
+ *  whatever the client claimed). */
+function forwardedFor(req: Request): string | null {
+  const hops = req.headers.get('x-forwarded-for')?.split(',').map((h) => h.trim()).filter(Boolean);
+  return hops?.at(-1)?.slice(0, 64) ?? null;
+}
+
 /** Headroom over the payload cap for HTTP framing, so Hono (not Bun) answers a too-big body with
  *  the JSON 413 of the API. */
 const REQUEST_BODY_HEADROOM = 64 * 1024;
@@ -45,12 +54,27 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   const ownsStore = !options.store;
   const store = options.store ?? createSqliteStore({ path: paths.db });
 
-  const secret = loadHubSecret({ path: paths.secret });
+  // Several hubs on one database: every hub must verify the web sessions and share links another
+  // signed, and push with the VAPID keys browsers subscribed with, so those come from the database.
+  let cluster: Cluster | null = null;
+  let selfUrl = '';
+  if (config.databaseUrl) {
+    try {
+      cluster = await openCluster({ databaseUrl: config.databaseUrl });
+    } catch (error) {
+      if (ownsStore) await store.close();
+      throw error;
+    }
+  }
+  const secret = cluster
+    ? new Uint8Array(Buffer.from(await cluster.secret('hub-secret', () => randomSecret()), 'base64url'))
+    : loadHubSecret({ path: paths.secret });
   const signer = createWebSessionSigner({ secret });
   const resolver = createCallerResolver({ store, signer });
   const shareLinks = createShareLinks({ store, secret });
   // Web push: VAPID keys made on first start and kept in TETHER_HOME, like the hub secret.
-  const push = createWebPush({ home: config.home, store });
+  const vapid = cluster ? parseVapidKeys(await cluster.secret('vapid', makeVapidKeys)) : null;
+  const push = createWebPush({ home: config.home, store, ...(vapid ? { keys: vapid } : {}) });
   const app = createHttpApp({ store, resolver, signer, shareLinks, push, version: HUB_VERSION, features: { shell: config.shell ?? false }, ...(config.webDist ? { webDist: config.webDist } : {}) });
   const sockets = createSocketServer({
     store,
@@ -61,6 +85,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     ...(config.terminalLogBytes !== undefined ? { terminalLogBytes: config.terminalLogBytes } : {}),
     ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}),
     shell: config.shell ?? false,
+    ...(cluster ? { cluster: { adapter: cluster.adapter, url: () => selfUrl, linkSecret: await cluster.secret('hub-link', () => randomSecret()) } } : {}),
   });
   const engineHandler = sockets.engine.handler();
 
@@ -77,20 +102,22 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
         if (url.pathname === SOCKET_PATH || url.pathname.startsWith(SOCKET_PATH)) {
           return sockets.engine.handleRequest(req, srv);
         }
-        const ip = srv.requestIP(req)?.address;
+        const ip = (config.trustProxy ? forwardedFor(req) : null) ?? srv.requestIP(req)?.address;
         return app.fetch(req, ip ? { ip } : {});
       },
     });
   } catch (error) {
     // Nothing of this hub may outlive a failed bind (the caller may try the next port).
     await sockets.stop();
-    if (ownsStore) store.close();
+    await cluster?.stop();
+    if (ownsStore) await store.close();
     throw error;
   }
 
   const port = server.port ?? config.port;
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   let stopped: Promise<void> | null = null;
+  selfUrl = config.clusterUrl ?? `http://${urlHost}:${port}`;
   return {
     url: `http://${urlHost}:${port}`,
     port,
@@ -99,7 +126,8 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
       stopped ??= (async () => {
         await sockets.stop();
         await server.stop(true);
-        if (ownsStore) store.close();
+        await cluster?.stop();
+        if (ownsStore) await store.close();
       })();
       return stopped;
     },

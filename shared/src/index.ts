@@ -16,4 +16,5 @@ export * from './http.ts';
 export * from './rooms.ts';
 export * from './events/cli.ts';
 export * from './events/web.ts';
+export * from './events/hub.ts';
 export * from './push.ts';

@@ -18,3 +18,7 @@ export function terminalRoom(ns: Namespace, sessionId: SessionId): string {
 export function runnerRoom(ns: Namespace, sessionId: SessionId): string {
   return `ns:${ns}:runner:${sessionId}`;
 }
+/** Every `/cli` socket of one machine's `tether daemon` (on whichever hub it is connected to). */
+export function machineRoom(ns: Namespace, machineId: string): string {
+  return `ns:${ns}:machine:${machineId}`;
+}

@@ -51,7 +51,7 @@ describe('long chat: 10k messages, windowed', () => {
     const namespace = 'long-chat';
     const token = await world.hub.createToken(namespace);
     const { runner, sessionId } = await world.runnerWithSession(token, { cwd: '/home/dev/src/big', launchKind: 'headless', title: 'Ten thousand messages', status: 'idle' });
-    const seeded = seedLongChat({ store: world.hub.store, namespace, sessionId, count: MESSAGES });
+    const seeded = await seedLongChat({ store: world.hub.store, namespace, sessionId, count: MESSAGES });
 
     const page = await world.signedInPage('phone', token);
     const opened = Date.now();

@@ -10,7 +10,7 @@ describe('screens at the other size', () => {
 
   it('desktop long chat, share panel on a phone, the share page and the account menu on a desktop', async () => {
     const { sessionId } = await world.runnerWithSession(world.hub.token, { cwd: '/home/dev/src/big', launchKind: 'pty', title: 'Ten thousand messages', status: 'idle', model: 'claude-opus-4-1-20250805' });
-    const seeded = seedLongChat({ store: world.hub.store, namespace: world.hub.namespace, sessionId, count: 10_000 });
+    const seeded = await seedLongChat({ store: world.hub.store, namespace: world.hub.namespace, sessionId, count: 10_000 });
 
     const desk = await world.signedInPage('desktop', world.hub.token);
     await desk.getByRole('link', { name: /Ten thousand messages/ }).click();

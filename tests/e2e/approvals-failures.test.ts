@@ -70,7 +70,7 @@ describe('approvals fail closed', () => {
     const request = await world.nextRequest('Bash');
     runner.kill('SIGKILL');
     await phone.waitFor(() => phone.resolved.some((r) => r.requestId === request.id && r.outcome === 'withdrawn'), { what: 'request withdrawn' });
-    expect(world.hub.store.listPending({ namespace: world.hub.namespace, sessionId: runner.sessionId })).toEqual([]);
+    expect(await world.hub.store.listPending({ namespace: world.hub.namespace, sessionId: runner.sessionId })).toEqual([]);
     expect(existsSync(join(sandbox.cwd, 'killed.txt'))).toBe(false);
   }, 60_000);
 

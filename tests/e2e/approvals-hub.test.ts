@@ -52,7 +52,7 @@ describe('approvals on the hub', () => {
     } finally {
       foreign.close();
     }
-    expect(hub.store.listPending({ namespace: hub.namespace, sessionId: runner.sessionId }).map((p) => p.id)).toEqual([request.id]);
+    expect((await hub.store.listPending({ namespace: hub.namespace, sessionId: runner.sessionId })).map((p) => p.id)).toEqual([request.id]);
 
     const ack = await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } });
     expect(ack.ok).toBe(true);

@@ -100,8 +100,8 @@ it('drops a live socket whose token is revoked, without waiting for it to reconn
     const token = await quick.createToken('team');
     const web = await connectSocket({ url: quick.url, nsp: '/web', token });
     const dropped = new Promise<string>((done) => web.once('disconnect', (reason) => done(reason)));
-    const id = quick.store.listTokens({ namespace: 'team' })[0]!.id;
-    quick.store.revokeToken({ id, at: Date.now() });
+    const id = (await quick.store.listTokens({ namespace: 'team' }))[0]!.id;
+    await quick.store.revokeToken({ id, at: Date.now() });
     expect(await dropped).toBe('io server disconnect');
   } finally {
     await quick.stop();

@@ -72,7 +72,7 @@ describe('tether attach', () => {
     await watch.waitFor(() => watch.session()?.deskAttached === false, { what: 'desk detached', timeoutMs: 30_000 });
     await watch.waitFor(() => sizes.at(-1)?.owner !== 'desk', { what: 'size no longer owned by the desk', timeoutMs: 30_000 });
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'still idle after detach' });
-    expect(hub.store.getSession({ namespace: hub.namespace, sessionId })?.status).toBe('idle');
+    expect((await hub.store.getSession({ namespace: hub.namespace, sessionId }))?.status).toBe('idle');
     await emitAck(phone, 'session:stop', { sessionId }, 30_000);
   });
 

@@ -48,7 +48,7 @@ describe('tether daemon: restarts and resume', () => {
     defer(() => second.stop());
     expect(second.machineId()).toBe(machineId);
     expect(await online).toMatchObject({ id: machineId, online: true });
-    expect(hub.store.listMachines({ namespace: hub.namespace })).toHaveLength(1);
+    expect(await hub.store.listMachines({ namespace: hub.namespace })).toHaveLength(1);
 
     await watch.send('two');
     await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'after restart'), { what: 'reply after the restart' });

@@ -92,7 +92,7 @@ describe('web shells', () => {
 
   it('are off on a machine whose daemon was not started with --allow-shell', async () => {
     const { hub, machineId } = await shellWorld({ hubShell: true, daemonShell: false });
-    expect(hub.store.listMachines({ namespace: hub.namespace })[0]).toMatchObject({ id: machineId, shell: false });
+    expect((await hub.store.listMachines({ namespace: hub.namespace }))[0]).toMatchObject({ id: machineId, shell: false });
     const viewer = await shellViewer(defer, hub, hub.token);
     const ack = await viewer.open({ machineId, viewerId: viewerId() });
     expect(ack).toMatchObject({ ok: false, code: 'forbidden' });

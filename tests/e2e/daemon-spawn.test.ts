@@ -90,7 +90,7 @@ describe('tether daemon: sessions started from the phone', () => {
     // Exactly two runners were started and both are gone: no respawn loop.
     await daemon.waitForOutput(/runner exited[\s\S]*runner exited/);
     expect(daemon.output().match(/started (pty|headless) session/g)).toHaveLength(2);
-    const sessions = hub.store.listSessions({ namespace: hub.namespace });
+    const sessions = await hub.store.listSessions({ namespace: hub.namespace });
     expect(sessions.map((s) => s.status)).toEqual(['failed', 'failed']);
   });
 

@@ -50,7 +50,7 @@ describe('continue', () => {
       expect(after.filter((m) => m.role === 'user').map(chatText)).toEqual(['first question', 'second question']);
       expect(phone.duplicates()).toBe(0);
       expect(phone.session()?.claudeSessionId).toBe(claudeId);
-      expect(hub.store.listSessions({ namespace: hub.namespace }).map((s) => s.id)).toEqual([first.sessionId]);
+      expect((await hub.store.listSessions({ namespace: hub.namespace })).map((s) => s.id)).toEqual([first.sessionId]);
     }, 60_000);
   }
 });

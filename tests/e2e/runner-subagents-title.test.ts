@@ -47,6 +47,6 @@ describe('subagents and title', () => {
     const expected = fake.requests.some((r) => r.kind === 'side') ? SIDE_REPLY_TITLE : 'please delegate this';
     await phone.waitFor(() => phone.session()?.title === expected, { what: `title "${expected}" on the hub` });
     expect(folderTitle).not.toBe(expected);
-    expect(hub.store.getSession({ namespace: hub.namespace, sessionId: desk.sessionId })?.title).toBe(expected);
+    expect((await hub.store.getSession({ namespace: hub.namespace, sessionId: desk.sessionId }))?.title).toBe(expected);
   }, 90_000);
 });

@@ -120,7 +120,9 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
 }
 
 beforeAll(async () => {
-  hub = await startHub();
+  // The runner socket below closes at once; with the default 30 s grace its pending request would be
+  // withdrawn mid-run (a real change the before/after dumps would catch, in whichever test runs then).
+  hub = await startHub({ runnerGoneGraceMs: 60 * 60_000 });
   db = new Database(join(hub.home, 'hub.sqlite'), { readonly: true });
   const cli = await connectSocket({ url: hub.url, nsp: '/cli', token: hub.token });
   const web = await connectSocket({ url: hub.url, nsp: '/web', token: hub.token });

@@ -108,13 +108,13 @@ export type SeedChatOptions = {
 
 /** Stores `count` realistic chat messages straight into the hub's store (the way ingest would),
  *  in pages the store accepts. For long-chat tests and the 10k render bench. */
-export function seedLongChat(options: SeedChatOptions): { lastText: string; firstText: string } {
+export async function seedLongChat(options: SeedChatOptions): Promise<{ lastText: string; firstText: string }> {
   const turns = Math.ceil(options.count / 4);
   const start = Date.now() - turns * 60_000;
   let batch: ChatMessageRecordInput[] = [];
-  const flush = () => {
+  const flush = async () => {
     if (batch.length === 0) return;
-    const result = options.store.appendMessages({ namespace: options.namespace, sessionId: options.sessionId, messages: batch });
+    const result = await options.store.appendMessages({ namespace: options.namespace, sessionId: options.sessionId, messages: batch });
     if (!result) throw new Error('seedLongChat: session not found');
     batch = [];
   };
@@ -134,8 +134,8 @@ export function seedLongChat(options: SeedChatOptions): { lastText: string; firs
         content: [{ type: 'text', text: `Answer ${turn}: step ${turn} **parses** the input and calls \`step${turn}()\`.\n\n- it reads the file\n- it writes the result` }],
       },
     );
-    if (batch.length >= MAX_MESSAGES_PER_BATCH) flush();
+    if (batch.length >= MAX_MESSAGES_PER_BATCH) await flush();
   }
-  flush();
+  await flush();
   return { firstText: 'Question 0:', lastText: `Answer ${turns - 1}:` };
 }

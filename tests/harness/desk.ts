@@ -29,10 +29,15 @@ export type TetherPty = {
   stop(): Promise<void>;
 };
 
-export function startTetherInPty(options: { args: string[]; env: Record<string, string>; cwd: string; cols?: number; rows?: number }): TetherPty {
+/** How a test starts tether: this checkout's sources on this Bun. An installed package or a binary
+ *  is started by its own command instead (tests/e2e/install-*.test.ts). */
+export const CHECKOUT_TETHER = [process.execPath, TETHER_MAIN];
+
+export function startTetherInPty(options: { args: string[]; env: Record<string, string>; cwd: string; cols?: number; rows?: number; command?: string[] }): TetherPty {
   const cols = options.cols ?? 100;
   const rows = options.rows ?? 30;
-  const pty = spawnPty(process.execPath, [TETHER_MAIN, ...options.args], { name: 'xterm-256color', cols, rows, cwd: options.cwd, env: options.env });
+  const [program, ...entry] = options.command ?? CHECKOUT_TETHER;
+  const pty = spawnPty(program!, [...entry, ...options.args], { name: 'xterm-256color', cols, rows, cwd: options.cwd, env: options.env });
   const term = new Terminal({ cols, rows, scrollback: 1000, allowProposedApi: true });
   let raw = '';
   let done = false;

@@ -53,7 +53,7 @@ export async function startHub(options: { home?: string; webDist?: string; revoc
     },
   });
   const createToken = async (namespace: string, label = `test ${namespace}`) =>
-    createAccessToken({ store: hub.store, namespace, label }).token;
+    (await createAccessToken({ store: hub.store, namespace, label })).token;
   const token = await createToken(DEFAULT_NAMESPACE, 'harness');
   return {
     url: hub.url,
@@ -83,11 +83,12 @@ export type HubProcessHandle = {
   stop(): Promise<void>;
 };
 
-/** Spawns `bun cli/src/main.ts hub --port <port>` with TETHER_HOME=home; resolves once the first
+/** Spawns `bun cli/src/main.ts hub --port <port>` (or `<command> hub …`) with TETHER_HOME=home; resolves once the first
  *  line (with the URL) and, on a first start, the token are printed. */
-export async function startHubProcess(options: { home: string; port?: number; env?: NodeJS.ProcessEnv }): Promise<HubProcessHandle> {
-  const child = spawn(process.execPath.endsWith('bun') ? process.execPath : 'bun', [CLI_MAIN, 'hub', '--port', String(options.port ?? 0)], {
-    cwd: REPO_ROOT,
+export async function startHubProcess(options: { home: string; port?: number; env?: NodeJS.ProcessEnv; args?: string[]; command?: string[]; cwd?: string }): Promise<HubProcessHandle> {
+  const [program, ...entry] = options.command ?? [process.execPath.endsWith('bun') ? process.execPath : 'bun', CLI_MAIN];
+  const child = spawn(program!, [...entry, 'hub', '--port', String(options.port ?? 0), ...(options.args ?? [])], {
+    cwd: options.cwd ?? REPO_ROOT,
     env: { ...process.env, ...options.env, TETHER_HOME: options.home, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

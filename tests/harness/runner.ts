@@ -30,6 +30,8 @@ export function startRunner(options: {
   home?: string;
   sessionId?: string;
   env?: Record<string, string>;
+  /** The tether to run (default: this checkout's sources). */
+  command?: string[];
 }): RunnerHandle {
   const ownHome = !options.home;
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'tether-runner-'));
@@ -46,7 +48,7 @@ export function startRunner(options: {
     delete env.TETHER_HUB_URL;
     delete env.TETHER_TOKEN;
   }
-  const desk = startTetherInPty({ args: ['claude', ...(options.args ?? [])], env, cwd: options.sandbox.cwd, cols: options.cols, rows: options.rows });
+  const desk = startTetherInPty({ args: ['claude', ...(options.args ?? [])], env, cwd: options.sandbox.cwd, cols: options.cols, rows: options.rows, ...(options.command ? { command: options.command } : {}) });
   return {
     ...desk,
     sessionId,

@@ -23,15 +23,16 @@ let webB: Socket;
 let cliB: Socket;
 const heardByB: string[] = [];
 
-function dumpNamespace(store: Store, namespace: string): string {
-  const sessions = store.listSessions({ namespace });
+async function dumpNamespace(store: Store, namespace: string): Promise<string> {
+  const sessions = await store.listSessions({ namespace });
+  const each = <T>(read: (sessionId: string) => Promise<T>) => Promise.all(sessions.map((s) => read(s.id)));
   return JSON.stringify({
     sessions,
-    messages: sessions.map((s) => store.listMessages({ namespace, sessionId: s.id, limit: 500 })),
-    pending: sessions.map((s) => store.listPending({ namespace, sessionId: s.id })),
-    audit: sessions.map((s) => store.listAudit({ namespace, sessionId: s.id, limit: 500 })),
-    prompts: sessions.map((s) => store.listPrompts({ namespace, sessionId: s.id })),
-    machines: store.listMachines({ namespace }),
+    messages: await each((sessionId) => store.listMessages({ namespace, sessionId, limit: 500 })),
+    pending: await each((sessionId) => store.listPending({ namespace, sessionId })),
+    audit: await each((sessionId) => store.listAudit({ namespace, sessionId, limit: 500 })),
+    prompts: await each((sessionId) => store.listPrompts({ namespace, sessionId })),
+    machines: await store.listMachines({ namespace }),
   });
 }
 
@@ -151,13 +152,13 @@ describe('namespace isolation: sockets', () => {
     const control = await emitAck(socket, c.event, c.payload(mine));
     expect(control, 'the same call on A’s own ids works').toMatchObject({ ok: true });
 
-    const before = dumpNamespace(hub.store, 'beta');
+    const before = await dumpNamespace(hub.store, 'beta');
     if (c.subscribe) expect(await emitAck(socket, 'terminal:subscribe', { sessionId: theirs.sessionId })).toMatchObject({ ok: false, code: 'not_found' });
     const attack = await emitAck(socket, c.event, c.payload(theirs));
     expect(attack.ok).toBe(false);
     expect(['not_found', 'forbidden']).toContain(!attack.ok && attack.code);
     await flushB();
-    expect(dumpNamespace(hub.store, 'beta')).toBe(before);
+    expect(await dumpNamespace(hub.store, 'beta')).toBe(before);
     expect(heardByB).toEqual([]);
   });
 
@@ -170,12 +171,12 @@ describe('namespace isolation: sockets', () => {
   it('machine:register with B’s machine id only touches A’s own row', async () => {
     await flushB();
     heardByB.splice(0);
-    const before = dumpNamespace(hub.store, 'beta');
+    const before = await dumpNamespace(hub.store, 'beta');
     expect(await emitAck(cliA, 'machine:register', { id: machineB, name: 'evil', os: 'x', user: 'x', home: '/x' })).toMatchObject({ ok: true });
     await flushB();
-    expect(dumpNamespace(hub.store, 'beta')).toBe(before);
+    expect(await dumpNamespace(hub.store, 'beta')).toBe(before);
     expect(heardByB).toEqual([]);
-    expect(hub.store.listMachines({ namespace: 'beta' })[0]?.name).toBe('b-desk');
+    expect((await hub.store.listMachines({ namespace: 'beta' }))[0]?.name).toBe('b-desk');
   });
 });
 

@@ -2,6 +2,8 @@
 // fail with the fix: claude found (and its version), Bun, hub reachable, token valid, hook round trip.
 import { PROTOCOL_VERSION } from '@tether/shared';
 import { loadCredentials } from '../config/credentials.ts';
+import { versionLine } from '../config/build.ts';
+import pkg from '../../package.json' with { type: 'json' };
 import { parseFlags, type Command } from './command.ts';
 
 /** A check slower than this failed (a hung `claude --version`, a hub that never answers). */
@@ -73,6 +75,7 @@ async function checkHub(): Promise<Check[]> {
 async function checkHookRoundTrip(): Promise<Check> {
   const { startHookServer } = await import('../hooks/server.ts');
   const { writeHookSettings } = await import('../hooks/settings.ts');
+  const { tetherCommand } = await import('../config/self-command.ts');
   const seen: string[] = [];
   const server = startHookServer({
     onHook: async (request) => {
@@ -104,7 +107,7 @@ async function checkHookRoundTrip(): Promise<Check> {
       ? { name: 'hooks', ok: true, detail: `SessionStart command hook ${commandMs} ms; HTTP hooks ${httpMs} ms, no process` }
       : { name: 'hooks', ok: false, detail: `unexpected HTTP hook answer (HTTP ${res.status})`, fix: 'check that nothing blocks 127.0.0.1' };
   } catch (error) {
-    return { name: 'hooks', ok: false, detail: String(error), fix: 'check that bun can run cli/src/main.ts' };
+    return { name: 'hooks', ok: false, detail: String(error), fix: `check that ${tetherCommand().join(' ')} hook session-start runs` };
   } finally {
     settings.remove();
     server.stop();
@@ -118,8 +121,9 @@ const command: Command = {
   async run(args) {
     const { flags } = parseFlags({ args, booleans: ['json'] });
     const checks: Check[] = [
+      { name: 'tether', ok: true, detail: versionLine(pkg.version) },
       await checkClaude(),
-      { name: 'bun', ok: true, detail: `Bun ${Bun.version}` },
+      { name: 'bun', ok: true, detail: `Bun ${Bun.version} (${process.execPath})` },
       ...(await checkHub()),
       await checkHookRoundTrip(),
     ];

@@ -3,14 +3,12 @@
 // very first start it makes a token for namespace "default" and prints it once, with a pairing URL
 // and a QR code a phone can scan.
 import { networkInterfaces } from 'node:os';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CommandError, parseFlags, type Command } from './command.ts';
 import { tetherHome } from '../config/paths.ts';
+import { webDistDir } from '../config/build.ts';
 
 /** The namespace of the token made on first start. */
 const FIRST_NAMESPACE = 'default';
-const WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web', 'dist');
 
 /** Without --port: 8787, else the next free one up to 8797 (a second hub, a leftover process). */
 export const DEFAULT_PORTS = Array.from({ length: 11 }, (_, i) => 8787 + i);
@@ -50,20 +48,28 @@ async function qrCode(text: string): Promise<string> {
 const command: Command = {
   name: 'hub',
   summary: 'run the hub (embedded SQLite under TETHER_HOME)',
-  usage: 'tether hub [--port N (default: 8787, or the next free port up to 8797; 0 = any free port)] [--host H (default 127.0.0.1)] [--enable-shell (web shells on machines whose daemon runs with --allow-shell)]',
+  usage: 'tether hub [--port N (default: 8787, or the next free port up to 8797; 0 = any free port)] [--host H (default 127.0.0.1)] [--enable-shell (web shells on machines whose daemon runs with --allow-shell)] [--database postgres://… (several hubs behind one URL share it; also TETHER_DATABASE_URL)] [--cluster-url URL (how the other hubs reach this one; default its own URL)] [--trust-proxy (behind a load balancer: the client address is the last X-Forwarded-For hop)]',
   async run(args) {
-    const { flags, positionals } = parseFlags({ args, strings: ['port', 'host'], booleans: ['enable-shell'] });
+    const { flags, positionals } = parseFlags({ args, strings: ['port', 'host', 'database', 'cluster-url'], booleans: ['enable-shell', 'trust-proxy'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
     const explicit = parsePort(flags.port);
     const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
     const { createHub, createAccessToken, isLoopbackHost } = await import('@tether/hub');
     const home = tetherHome();
+    // Several hubs behind one URL: every hub started with the same PostgreSQL database.
+    const databaseUrl = typeof flags.database === 'string' ? flags.database : process.env.TETHER_DATABASE_URL;
+    if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new CommandError('--database must be a postgres:// URL');
+    const cluster = {
+      ...(databaseUrl ? { databaseUrl } : {}),
+      ...(typeof flags['cluster-url'] === 'string' ? { clusterUrl: flags['cluster-url'] } : {}),
+      ...(flags['trust-proxy'] === true ? { trustProxy: true } : {}),
+    };
 
     let hub: Awaited<ReturnType<typeof createHub>> | null = null;
     const skipped: number[] = [];
     for (const port of explicit === null ? DEFAULT_PORTS : [explicit]) {
       try {
-        hub = await createHub({ config: { host, port, home, webDist: WEB_DIST, shell: flags['enable-shell'] === true } });
+        hub = await createHub({ config: { host, port, home, webDist: webDistDir(), shell: flags['enable-shell'] === true, ...cluster } });
         break;
       } catch (error) {
         if (!inUse(error)) throw new CommandError(`cannot start the hub: ${error instanceof Error ? error.message : String(error)}`);
@@ -76,6 +82,7 @@ const command: Command = {
     if (skipped.length > 0) lines.push(`port ${skipped.join(', ')} ${skipped.length === 1 ? 'was' : 'were'} in use, so it took ${hub.port}`);
     const lan = host === '0.0.0.0' || host === '::' ? lanAddress() : null;
     if (lan) lines.push(`on your network: http://${lan}:${hub.port}`);
+    if (databaseUrl) lines.push('cluster: on (hubs on the same database share rooms, broadcasts and secrets)');
     if (flags['enable-shell'] === true) lines.push('web shells: on (for machines whose daemon runs with --allow-shell)');
     if (!isLoopbackHost(host)) {
       process.stderr.write(
@@ -83,8 +90,8 @@ const command: Command = {
           'Put it behind HTTPS (a reverse proxy or a tunnel) for anything beyond a trusted LAN.\n',
       );
     }
-    if (hub.store.listTokens().length === 0) {
-      const { token } = createAccessToken({ store: hub.store, namespace: FIRST_NAMESPACE, label: 'first token' });
+    if ((await hub.store.listTokens()).length === 0) {
+      const { token } = await createAccessToken({ store: hub.store, namespace: FIRST_NAMESPACE, label: 'first token' });
       const pairHost = lan ?? new URL(hub.url).hostname.replace(/^\[|\]$/g, '');
       const pairUrl = `http://${pairHost.includes(':') ? `[${pairHost}]` : pairHost}:${hub.port}/#token=${token}`;
       lines.push(

@@ -45,7 +45,7 @@ const command: Command = {
           if (!ns.success) throw new CommandError(`bad namespace "${flags.namespace}": 1-63 chars of a-z, 0-9, "_" or "-"`);
           const label = typeof flags.label === 'string' ? flags.label : '';
           if (label.length > MAX_LABEL_CHARS) throw new CommandError(`--label is longer than ${MAX_LABEL_CHARS} characters`);
-          const { token, info } = createAccessToken({ store, namespace: ns.data, label });
+          const { token, info } = await createAccessToken({ store, namespace: ns.data, label });
           if (flags.json) {
             process.stdout.write(`${JSON.stringify({ ...info, token })}\n`);
           } else {
@@ -55,15 +55,15 @@ const command: Command = {
         }
         case 'list': {
           if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
-          const tokens = store.listTokens();
+          const tokens = await store.listTokens();
           process.stdout.write(flags.json ? `${JSON.stringify({ tokens })}\n` : tokens.length ? `${table(tokens)}\n` : 'no tokens\n');
           return 0;
         }
         case 'revoke': {
           const id = positionals[0];
           if (!id || positionals.length > 1) throw new CommandError('usage: tether token revoke <id>');
-          if (!revokeAccessToken({ store, id })) {
-            const existing = store.getToken({ id });
+          if (!(await revokeAccessToken({ store, id }))) {
+            const existing = await store.getToken({ id });
             throw new CommandError(existing ? `token ${id} is already revoked` : `no token with id ${id} (see tether token list)`);
           }
           process.stdout.write(flags.json ? `${JSON.stringify({ id, revoked: true })}\n` : `revoked ${id}\n`);
@@ -73,7 +73,7 @@ const command: Command = {
           throw new CommandError(`usage: ${USAGE}`, 2);
       }
     } finally {
-      store.close();
+      await store.close();
     }
   },
 };

@@ -1,10 +1,19 @@
-// self-command.ts: how this tether starts itself again (hooks, the daemon's runners, service units):
-// the running Bun with this checkout's (or package's) cli/src/main.ts, or, in a single-file build
-// where main.ts is not on disk, the executable itself.
+// self-command.ts: how this tether starts itself again (hooks, the daemon's runners, service units).
+// checkout: the running Bun with this checkout's cli/src/main.ts; npm package: the package's Bun with
+// the same flags (the launcher's --no-env-file) and dist/main.js; single-file binary: the executable.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { buildKind } from './build.ts';
 
 export function tetherCommand(): string[] {
-  const entry = resolve(import.meta.dirname, '..', 'main.ts');
-  return existsSync(entry) ? [process.execPath, entry] : [process.execPath];
+  switch (buildKind()) {
+    case 'binary':
+      return [process.execPath];
+    case 'package':
+      return [process.execPath, ...process.execArgv, Bun.main];
+    case 'checkout': {
+      const entry = resolve(import.meta.dirname, '..', 'main.ts');
+      return existsSync(entry) ? [process.execPath, entry] : [process.execPath];
+    }
+  }
 }

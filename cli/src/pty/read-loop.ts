@@ -15,9 +15,8 @@
 // offsets, and every consumer wants bytes), and it reads up to READ_BUFFER_BYTES at a time (see
 // there: bun-pty's 4 KiB reads were the runner's main cost).
 import { dlopen, FFIType, ptr } from 'bun:ffi';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { IPty } from 'bun-pty';
+import { ptyLibraryPath } from './native-library.ts';
 
 /** Bytes read between yields, so timers, sockets and the screen parser get a turn. A flood's reads
  *  are large (up to READ_BUFFER_BYTES), so it yields after each of them; small reads (an echo,
@@ -51,11 +50,8 @@ function openNative(): Native | null {
   if (native !== undefined) return native;
   native = null;
   try {
-    const require = createRequire(import.meta.url);
-    const arch = process.arch === 'arm64' ? '_arm64' : '';
-    const name = process.platform === 'darwin' ? `librust_pty${arch}.dylib` : process.platform === 'linux' ? `librust_pty${arch}.so` : null;
-    if (!name) return null;
-    const path = process.env.BUN_PTY_LIB && existsSync(process.env.BUN_PTY_LIB) ? process.env.BUN_PTY_LIB : require.resolve(`bun-pty/rust-pty/target/release/${name}`);
+    const path = ptyLibraryPath();
+    if (!path) return null;
     // The same library bun-pty opened: dlopen returns the loaded one, so handles are shared.
     const lib = dlopen(path, {
       bun_pty_read: { args: [FFIType.i32, FFIType.pointer, FFIType.i32], returns: FFIType.i32 },

@@ -9,15 +9,15 @@ export type AnswerResult =
   | { kind: 'conflict'; resolution: Resolution }
   | { kind: 'not_found' };
 
-export function answerApproval(options: {
+export async function answerApproval(options: {
   store: Store;
   namespace: Namespace;
   requestId: string;
   answer: Answer;
   answeredBy: string;
   device: string | null;
-}): AnswerResult {
-  const result = options.store.resolveRequest({
+}): Promise<AnswerResult> {
+  const result = await options.store.resolveRequest({
     namespace: options.namespace,
     requestId: options.requestId,
     outcome: 'answered',
@@ -42,15 +42,15 @@ export function answerApproval(options: {
 
 /** The desk answered a request of its own session (or took it to claude's dialog: `answer` null).
  *  First answer wins here too: when a client answered first, the desk learns that answer. */
-export function answerAtDesk(options: {
+export async function answerAtDesk(options: {
   store: Store;
   namespace: Namespace;
   sessionId: string;
   requestId: string;
   answer: Answer | null;
   device: string | null;
-}): { kind: 'won'; resolution: Resolution } | { kind: 'lost'; resolution: Resolution } | { kind: 'not_found' } {
-  const result = options.store.resolveRequest({
+}): Promise<{ kind: 'won'; resolution: Resolution } | { kind: 'lost'; resolution: Resolution } | { kind: 'not_found' }> {
+  const result = await options.store.resolveRequest({
     namespace: options.namespace,
     requestId: options.requestId,
     sessionId: options.sessionId,

@@ -12,8 +12,8 @@ export type RequestApprovalResult =
   | { kind: 'withdrawn' }
   | { kind: 'not_found' };
 
-export function requestApproval(options: { store: Store; namespace: Namespace; request: PendingRequest }): RequestApprovalResult {
-  const result = options.store.addRequest(options);
+export async function requestApproval(options: { store: Store; namespace: Namespace; request: PendingRequest }): Promise<RequestApprovalResult> {
+  const result = await options.store.addRequest(options);
   switch (result.kind) {
     case 'added':
       return { kind: 'added', request: result.request };
@@ -32,13 +32,13 @@ export function requestApproval(options: { store: Store; namespace: Namespace; r
   }
 }
 
-export function withdrawApproval(options: {
+export async function withdrawApproval(options: {
   store: Store;
   namespace: Namespace;
   sessionId: string;
   requestId: string;
-}): { kind: 'withdrawn'; resolution: Resolution } | { kind: 'already' } | { kind: 'not_found' } {
-  const result = options.store.resolveRequest({
+}): Promise<{ kind: 'withdrawn'; resolution: Resolution } | { kind: 'already' } | { kind: 'not_found' }> {
+  const result = await options.store.resolveRequest({
     namespace: options.namespace,
     requestId: options.requestId,
     sessionId: options.sessionId,

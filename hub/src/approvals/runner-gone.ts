@@ -10,16 +10,16 @@ import type { Store } from '../store/store.ts';
  *  live runner is never mistaken for a dead one. */
 export const RUNNER_GONE_GRACE_MS = 30_000;
 
-export function withdrawPendingOfSession(options: {
+export async function withdrawPendingOfSession(options: {
   store: Store;
   namespace: Namespace;
   sessionId: string;
   reason: string;
-}): { withdrawn: Resolution[]; session: Session | null } {
+}): Promise<{ withdrawn: Resolution[]; session: Session | null }> {
   const { store, namespace, sessionId } = options;
   const withdrawn: Resolution[] = [];
-  for (const request of store.listPending({ namespace, sessionId })) {
-    const result = store.resolveRequest({
+  for (const request of await store.listPending({ namespace, sessionId })) {
+    const result = await store.resolveRequest({
       namespace,
       requestId: request.id,
       sessionId,
@@ -31,7 +31,7 @@ export function withdrawPendingOfSession(options: {
     });
     if (result.kind === 'resolved') withdrawn.push(result.resolution);
   }
-  return { withdrawn, session: withdrawn.length > 0 ? store.getSession({ namespace, sessionId }) : null };
+  return { withdrawn, session: withdrawn.length > 0 ? await store.getSession({ namespace, sessionId }) : null };
 }
 
 /** Schedules the check for each session a disconnected runner socket held. The timer never keeps
@@ -41,14 +41,15 @@ export function watchRunnerGone(options: {
   namespace: Namespace;
   sessionIds: Iterable<string>;
   graceMs: number;
-  runnerPresent: (sessionId: string) => boolean;
+  /** Any hub of the cluster has a socket in the session's runner room (true when unsure). */
+  runnerPresent: (sessionId: string) => boolean | Promise<boolean>;
   publish: (result: { withdrawn: Resolution[]; session: Session | null }) => void;
 }): void {
   for (const sessionId of [...options.sessionIds]) {
-    const timer = setTimeout(() => {
+    const timer = setTimeout(async () => {
       try {
-        if (options.runnerPresent(sessionId)) return;
-        const result = withdrawPendingOfSession({ store: options.store, namespace: options.namespace, sessionId, reason: 'the runner went away' });
+        if (await options.runnerPresent(sessionId)) return;
+        const result = await withdrawPendingOfSession({ store: options.store, namespace: options.namespace, sessionId, reason: 'the runner went away' });
         if (result.withdrawn.length > 0) options.publish(result);
       } catch {
         // the hub stopped while the timer waited

@@ -24,7 +24,7 @@ export type CallerResolver = {
   /** `accept` limits which credential kinds are allowed (the /cli namespace takes tokens only). */
   resolve(options: { credential: string; accept?: ReadonlyArray<Caller['via']> }): Promise<Caller | null>;
   /** Whether a caller resolved earlier may still act (token not revoked, session not expired). */
-  stillValid(caller: Caller, now?: number): boolean;
+  stillValid(caller: Caller, now?: number): Promise<boolean>;
 };
 
 export function createCallerResolver(options: { store: Store; signer: WebSessionSigner }): CallerResolver {
@@ -34,13 +34,14 @@ export function createCallerResolver(options: { store: Store; signer: WebSession
     const now = Date.now();
     if ((lastTouch.get(id) ?? 0) + TOUCH_INTERVAL_MS > now) return;
     lastTouch.set(id, now);
-    store.touchToken({ id, at: now });
+    // Best effort: a failed write only leaves last_used_at older; the request itself goes on.
+    store.touchToken({ id, at: now }).catch(() => {});
   };
   return {
     async resolve({ credential, accept = ['token', 'web-session'] }) {
       if (credential.startsWith(TOKEN_PREFIX)) {
         if (!accept.includes('token')) return null;
-        const record = verifyAccessToken({ store, token: credential });
+        const record = await verifyAccessToken({ store, token: credential });
         if (!record) return null;
         touch(record.id);
         return { namespace: record.namespace, tokenId: record.id, label: record.label, via: 'token', expiresAt: null };
@@ -48,14 +49,14 @@ export function createCallerResolver(options: { store: Store; signer: WebSession
       if (!accept.includes('web-session')) return null;
       const claims = await signer.verify(credential);
       if (!claims) return null;
-      const record = store.getToken({ id: claims.tokenId });
+      const record = await store.getToken({ id: claims.tokenId });
       if (!record || record.revokedAt !== null || record.namespace !== claims.namespace) return null;
       touch(record.id);
       return { namespace: record.namespace, tokenId: record.id, label: record.label, via: 'web-session', expiresAt: claims.expiresAt };
     },
-    stillValid(caller, now = Date.now()) {
+    async stillValid(caller, now = Date.now()) {
       if (caller.expiresAt !== null && caller.expiresAt <= now) return false;
-      const record = store.getToken({ id: caller.tokenId });
+      const record = await store.getToken({ id: caller.tokenId });
       return record !== null && record.revokedAt === null;
     },
   };

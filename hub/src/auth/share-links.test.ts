@@ -14,8 +14,8 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'tether-share-'));
   store = createSqliteStore({ path: join(dir, 'hub.sqlite') });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 const secret = new Uint8Array(32).fill(3);
@@ -27,7 +27,7 @@ describe('share links', () => {
     const link = await links.create({ namespace: 'default', sessionId: SID, expiresInSec: 60, createdBy: 'me', now });
     expect(await links.verify(link.token, now + 1000)).toMatchObject({ namespace: 'default', sessionId: SID, jti: link.jti });
     expect(await links.verify(link.token, now + 61_000)).toBeNull();
-    expect(links.stillValid(link.jti, now + 61_000)).toBe(false);
+    expect(await links.stillValid(link.jti, now + 61_000)).toBe(false);
   });
 
   it('is refused once revoked, and only its namespace can revoke it', async () => {
@@ -35,8 +35,8 @@ describe('share links', () => {
     const link = await links.create({ namespace: 'default', sessionId: SID, expiresInSec: 600, createdBy: 'me' });
     const heard: string[] = [];
     links.onRevoked((jti) => heard.push(jti));
-    expect(links.revoke({ namespace: 'beta', sessionId: SID, jti: link.jti })).toBe(false);
-    expect(links.revoke({ namespace: 'default', sessionId: SID, jti: link.jti })).toBe(true);
+    expect(await links.revoke({ namespace: 'beta', sessionId: SID, jti: link.jti })).toBe(false);
+    expect(await links.revoke({ namespace: 'default', sessionId: SID, jti: link.jti })).toBe(true);
     expect(heard).toEqual([link.jti]);
     expect(await links.verify(link.token)).toBeNull();
   });

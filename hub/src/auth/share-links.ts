@@ -24,8 +24,8 @@ export function createShareLinks(options: { store: Store; secret: Uint8Array }) 
   const { store } = options;
   const revokedListeners = new Set<(jti: string) => void>();
 
-  const rowValid = (jti: string, now: number) => {
-    const row = store.getShareLink({ jti });
+  const rowValid = async (jti: string, now: number) => {
+    const row = await store.getShareLink({ jti });
     return row !== null && row.revokedAt === null && row.expiresAt > now;
   };
 
@@ -41,7 +41,7 @@ export function createShareLinks(options: { store: Store; secret: Uint8Array }) 
         .setIssuedAt(Math.floor(now / 1000))
         .setExpirationTime(Math.floor(expiresAt / 1000))
         .sign(options.secret);
-      store.insertShareLink({
+      await store.insertShareLink({
         link: { jti, namespace: create.namespace, sessionId: create.sessionId, createdBy: create.createdBy, createdAt: now, expiresAt, revokedAt: null },
       });
       return { token, jti, expiresAt };
@@ -56,8 +56,8 @@ export function createShareLinks(options: { store: Store; secret: Uint8Array }) 
         const sid = SessionIdSchema.safeParse(payload.sid);
         const jti = ShareJtiSchema.safeParse(payload.jti);
         if (!ns.success || !sid.success || !jti.success || typeof payload.exp !== 'number') return null;
-        if (!rowValid(jti.data, now)) return null;
-        const row = store.getShareLink({ jti: jti.data })!;
+        const row = await store.getShareLink({ jti: jti.data });
+        if (!row || row.revokedAt !== null || row.expiresAt <= now) return null;
         // The row is the authority on scope: a forged claim with a real jti still gets nothing extra.
         if (row.namespace !== ns.data || row.sessionId !== sid.data) return null;
         return { namespace: ns.data, sessionId: sid.data, jti: jti.data, expiresAt: row.expiresAt };
@@ -66,12 +66,12 @@ export function createShareLinks(options: { store: Store; secret: Uint8Array }) 
       }
     },
 
-    stillValid(jti: string, now = Date.now()): boolean {
+    stillValid(jti: string, now = Date.now()): Promise<boolean> {
       return rowValid(jti, now);
     },
 
-    revoke(revoke: { namespace: Namespace; sessionId: string; jti: string; now?: number }): boolean {
-      const done = store.revokeShareLink({ namespace: revoke.namespace, sessionId: revoke.sessionId, jti: revoke.jti, at: revoke.now ?? Date.now() });
+    async revoke(revoke: { namespace: Namespace; sessionId: string; jti: string; now?: number }): Promise<boolean> {
+      const done = await store.revokeShareLink({ namespace: revoke.namespace, sessionId: revoke.sessionId, jti: revoke.jti, at: revoke.now ?? Date.now() });
       if (done) for (const listener of [...revokedListeners]) listener(revoke.jti);
       return done;
     },

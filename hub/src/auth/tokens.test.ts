@@ -15,22 +15,22 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'tether-auth-'));
   store = createSqliteStore({ path: join(dir, 'hub.sqlite') });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-it('makes 256-bit tth_ tokens, stores only their hash, verifies and revokes them', () => {
-  const { token, info } = createAccessToken({ store, namespace: 'alpha', label: 'l' });
+it('makes 256-bit tth_ tokens, stores only their hash, verifies and revokes them', async () => {
+  const { token, info } = await createAccessToken({ store, namespace: 'alpha', label: 'l' });
   expect(AccessTokenSchema.safeParse(token).success).toBe(true);
   expect(token).toMatch(/^tth_[A-Za-z0-9_-]{43}$/);
-  expect(store.getToken({ id: info.id })?.hash).toBe(hashAccessToken(token));
-  expect(JSON.stringify(store.listTokens())).not.toContain(token.slice(4));
-  expect(verifyAccessToken({ store, token })?.namespace).toBe('alpha');
-  expect(verifyAccessToken({ store, token: `${token}x` })).toBeNull();
-  expect(verifyAccessToken({ store, token: 'not-a-token' })).toBeNull();
-  expect(revokeAccessToken({ store, id: info.id })).toBe(true);
-  expect(verifyAccessToken({ store, token })).toBeNull();
+  expect((await store.getToken({ id: info.id }))?.hash).toBe(hashAccessToken(token));
+  expect(JSON.stringify(await store.listTokens())).not.toContain(token.slice(4));
+  expect((await verifyAccessToken({ store, token }))?.namespace).toBe('alpha');
+  expect(await verifyAccessToken({ store, token: `${token}x` })).toBeNull();
+  expect(await verifyAccessToken({ store, token: 'not-a-token' })).toBeNull();
+  expect(await revokeAccessToken({ store, id: info.id })).toBe(true);
+  expect(await verifyAccessToken({ store, token })).toBeNull();
 });
 
 it('creates the hub secret once with mode 0600', () => {
@@ -44,7 +44,7 @@ it('creates the hub secret once with mode 0600', () => {
 it('resolves tokens and web sessions to a caller; a session dies with its token', async () => {
   const signer = createWebSessionSigner({ secret: loadHubSecret({ path: join(dir, 's') }) });
   const resolver = createCallerResolver({ store, signer });
-  const { token, info } = createAccessToken({ store, namespace: 'alpha', label: 'phone' });
+  const { token, info } = await createAccessToken({ store, namespace: 'alpha', label: 'phone' });
   const { session } = await signer.sign({ tokenId: info.id, namespace: 'alpha' });
   expect(await resolver.resolve({ credential: token })).toMatchObject({ namespace: 'alpha', via: 'token', label: 'phone' });
   expect(await resolver.resolve({ credential: session })).toMatchObject({ namespace: 'alpha', via: 'web-session' });
@@ -55,7 +55,7 @@ it('resolves tokens and web sessions to a caller; a session dies with its token'
   expect(await resolver.resolve({ credential: expired.session })).toBeNull();
   const forged = await signer.sign({ tokenId: info.id, namespace: 'beta' });
   expect(await resolver.resolve({ credential: forged.session })).toBeNull();
-  revokeAccessToken({ store, id: info.id });
+  await revokeAccessToken({ store, id: info.id });
   expect(await resolver.resolve({ credential: session })).toBeNull();
   expect(await resolver.resolve({ credential: token })).toBeNull();
 });

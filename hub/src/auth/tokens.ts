@@ -16,12 +16,12 @@ export function hashAccessToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-export function createAccessToken(options: {
+export async function createAccessToken(options: {
   store: Store;
   namespace: Namespace;
   label?: string;
   now?: number;
-}): { token: string; info: TokenInfo } {
+}): Promise<{ token: string; info: TokenInfo }> {
   const token = generateAccessToken();
   const record: TokenRecord = {
     // Short public id for `tether token revoke <id>`; not derived from the secret.
@@ -33,16 +33,16 @@ export function createAccessToken(options: {
     lastUsedAt: null,
     revokedAt: null,
   };
-  options.store.insertToken({ token: record });
+  await options.store.insertToken({ token: record });
   const { hash: _hash, ...info } = record;
   return { token, info };
 }
 
 /** The live (not revoked) token record for a presented token, or null. */
-export function verifyAccessToken(options: { store: Store; token: string }): TokenRecord | null {
+export async function verifyAccessToken(options: { store: Store; token: string }): Promise<TokenRecord | null> {
   if (!options.token.startsWith(TOKEN_PREFIX) || options.token.length > 200) return null;
   const hash = hashAccessToken(options.token);
-  const record = options.store.findTokenByHash({ hash });
+  const record = await options.store.findTokenByHash({ hash });
   if (!record) return null;
   // The lookup was by hash already; the constant-time compare keeps the final check free of
   // early-exit timing even if a future store matches on a prefix or index collation.
@@ -53,6 +53,6 @@ export function verifyAccessToken(options: { store: Store; token: string }): Tok
   return record;
 }
 
-export function revokeAccessToken(options: { store: Store; id: string; now?: number }): boolean {
+export function revokeAccessToken(options: { store: Store; id: string; now?: number }): Promise<boolean> {
   return options.store.revokeToken({ id: options.id, at: options.now ?? Date.now() });
 }

@@ -36,15 +36,15 @@ const auth = (t: string) => ({ headers: { authorization: `Bearer ${t}` } });
 const login = (body: unknown, ip = '10.0.0.1') =>
   app.request('/api/auth/login', { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) }, { ip });
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tether-http-'));
   store = createSqliteStore({ path: join(dir, 'hub.sqlite') });
   app = build();
-  token = createAccessToken({ store, namespace: 'alpha', label: 'laptop' }).token;
-  otherToken = createAccessToken({ store, namespace: 'beta' }).token;
-  store.registerSession({ namespace: 'alpha', registration: SessionRegistrationSchema.parse({ id: S1, cwd: '/a', launchKind: 'pty' }), now: 1 });
-  store.registerSession({ namespace: 'beta', registration: SessionRegistrationSchema.parse({ id: S_OTHER, cwd: '/b', launchKind: 'headless' }), now: 1 });
-  store.appendMessages({
+  token = (await createAccessToken({ store, namespace: 'alpha', label: 'laptop' })).token;
+  otherToken = (await createAccessToken({ store, namespace: 'beta' })).token;
+  await store.registerSession({ namespace: 'alpha', registration: SessionRegistrationSchema.parse({ id: S1, cwd: '/a', launchKind: 'pty' }), now: 1 });
+  await store.registerSession({ namespace: 'beta', registration: SessionRegistrationSchema.parse({ id: S_OTHER, cwd: '/b', launchKind: 'headless' }), now: 1 });
+  await store.appendMessages({
     namespace: 'alpha',
     sessionId: S1,
     messages: Array.from({ length: 7 }, (_, i) =>
@@ -52,8 +52,8 @@ beforeEach(() => {
     ),
   });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -83,8 +83,8 @@ describe('http app', () => {
 
   it('rejects revoked tokens and the web sessions they bought', async () => {
     const { session } = (await (await login({ token })).json()) as { session: string };
-    const id = store.listTokens({ namespace: 'alpha' })[0]!.id;
-    revokeAccessToken({ store, id });
+    const id = (await store.listTokens({ namespace: 'alpha' }))[0]!.id;
+    await revokeAccessToken({ store, id });
     expect((await app.request('/api/sessions', auth(token))).status).toBe(401);
     expect((await app.request('/api/sessions', auth(session))).status).toBe(401);
     expect((await login({ token })).status).toBe(401);
@@ -138,7 +138,7 @@ describe('http app', () => {
   });
 
   it('lists machines of the namespace only', async () => {
-    store.upsertMachine({ namespace: 'beta', machine: { id: S_OTHER, name: 'b', os: 'linux', user: 'u', home: '/h' }, now: 1 });
+    await store.upsertMachine({ namespace: 'beta', machine: { id: S_OTHER, name: 'b', os: 'linux', user: 'u', home: '/h' }, now: 1 });
     expect(await (await app.request('/api/machines', auth(token))).json()).toEqual({ machines: [] });
     expect(((await (await app.request('/api/machines', auth(otherToken))).json()) as { machines: unknown[] }).machines).toHaveLength(1);
   });

@@ -101,8 +101,10 @@ export function createPushNotifier(options: {
       if (pushedRequests.has(request.id)) return;
       pushedRequests.add(request.id);
       if (pushedRequests.size > REMEMBERED_REQUESTS) pushedRequests.delete(pushedRequests.values().next().value!);
-      const session = options.store.getSession({ namespace: ns, sessionId: request.sessionId });
-      void deliver(ns, describeRequestPush(request, session));
+      void options.store
+        .getSession({ namespace: ns, sessionId: request.sessionId })
+        .then((session) => deliver(ns, describeRequestPush(request, session)))
+        .catch((error: unknown) => options.onError?.(`web push for a request failed: ${error instanceof Error ? error.message : String(error)}`));
       return;
     }
     if (event === 'session:updated') {

@@ -7,13 +7,16 @@
 import { join } from 'node:path';
 import type { Store } from '../store/store.ts';
 import { loadVapidKeys } from './vapid.ts';
+import type { VapidKeys } from './web-push.ts';
 import { openPushSubscriptions } from './subscriptions.ts';
 import { createPushNotifier } from './notifier.ts';
 
 export type WebPush = ReturnType<typeof createWebPush>;
 
-export function createWebPush(options: { home: string; store: Store; fetchFn?: typeof fetch }) {
-  const keys = loadVapidKeys({ path: join(options.home, 'vapid.json') });
+export function createWebPush(options: { home: string; store: Store; fetchFn?: typeof fetch; keys?: VapidKeys }) {
+  // Several hubs behind one URL pass the cluster's shared pair (a browser subscribed on one hub is
+  // pushed by another).
+  const keys = options.keys ?? loadVapidKeys({ path: join(options.home, 'vapid.json') });
   const subscriptions = openPushSubscriptions({ path: join(options.home, 'push-subscriptions.json') });
   const notifier = createPushNotifier({
     store: options.store,

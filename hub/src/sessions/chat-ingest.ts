@@ -6,15 +6,15 @@ import type { ChatMessageRecordInput, Store } from '../store/store.ts';
 
 export type IngestResult = { added: ChatMessage[]; lastSeq: number; session: Session };
 
-export function ingestChatMessages(options: {
+export async function ingestChatMessages(options: {
   store: Store;
   namespace: Namespace;
   sessionId: string;
   messages: readonly ChatMessageRecordInput[];
-}): IngestResult | null {
-  const result = options.store.appendMessages(options);
+}): Promise<IngestResult | null> {
+  const result = await options.store.appendMessages(options);
   if (!result) return null;
-  const session = options.store.getSession({ namespace: options.namespace, sessionId: options.sessionId });
+  const session = await options.store.getSession({ namespace: options.namespace, sessionId: options.sessionId });
   if (!session) return null;
   return { added: result.added, lastSeq: result.lastSeq, session };
 }

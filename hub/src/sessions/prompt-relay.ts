@@ -10,18 +10,18 @@ export type QueuePromptResult =
   | { kind: 'not_found' }
   | { kind: 'ended' };
 
-export function queuePrompt(options: { store: Store; namespace: Namespace; send: PromptSend }): QueuePromptResult {
+export async function queuePrompt(options: { store: Store; namespace: Namespace; send: PromptSend }): Promise<QueuePromptResult> {
   const { store, namespace, send } = options;
-  const session = store.getSession({ namespace, sessionId: send.sessionId });
+  const session = await store.getSession({ namespace, sessionId: send.sessionId });
   if (!session) return { kind: 'not_found' };
   const now = Date.now();
   const prompt: Prompt = { id: send.promptId, sessionId: send.sessionId, text: send.text, status: 'queued', reason: null, createdAt: now, updatedAt: now };
-  const result = store.addPrompt({ namespace, prompt });
+  const result = await store.addPrompt({ namespace, prompt });
   if (result.kind === 'not_found') return { kind: 'not_found' };
   if (result.kind === 'exists') return { kind: 'queued', prompt: result.prompt, deliver: result.prompt.status === 'queued' };
   if (isFinalStatus(session.status)) {
     // Keep the record honest: the sender sees it dropped rather than silently queued.
-    const dropped = store.updatePrompt({ namespace, sessionId: send.sessionId, promptId: send.promptId, status: 'dropped', reason: 'session ended', now });
+    const dropped = await store.updatePrompt({ namespace, sessionId: send.sessionId, promptId: send.promptId, status: 'dropped', reason: 'session ended', now });
     return dropped ? { kind: 'queued', prompt: dropped, deliver: false } : { kind: 'ended' };
   }
   return { kind: 'queued', prompt: result.prompt, deliver: true };
@@ -34,11 +34,11 @@ export function updatePromptStatus(options: {
   promptId: string;
   status: PromptStatus;
   reason: string | null;
-}): Prompt | null {
+}): Promise<Prompt | null> {
   return options.store.updatePrompt({ ...options, now: Date.now() });
 }
 
 /** Prompts the runner has not picked up yet: re-sent when it (re)registers. */
-export function queuedPrompts(options: { store: Store; namespace: Namespace; sessionId: string }): Prompt[] {
+export function queuedPrompts(options: { store: Store; namespace: Namespace; sessionId: string }): Promise<Prompt[]> {
   return options.store.listPrompts({ ...options, status: 'queued' });
 }

@@ -2,6 +2,9 @@
 // schema first; a bad payload gets `ackError('bad_request', …)`, a thrown error `ackError('internal')`.
 // Invariant: no client input can throw out of here (a missing or non-function ack is tolerated, an
 // unknown event is answered, every exception is caught), so no client can crash the hub.
+// Order: a socket's events are handled one at a time in arrival order (the store is async, so two
+// events of one socket would otherwise interleave: keystrokes, a chat batch then session:end), except
+// the `unordered` ones, which wait on another party (a daemon, a runner) and must not hold the rest up.
 import type { Socket } from 'socket.io';
 import type { z } from 'zod';
 import { ackError, describeZodError, type Ack, type ClientKind } from '@tether/shared';
@@ -19,6 +22,10 @@ export type HubSocketData = {
   machineId: string | null;
   /** Set for a read-only share-link connection: the one session it may watch. */
   share: { sessionId: string; jti: string } | null;
+  /** When the socket connected (the newest daemon socket of a machine wins, across hubs). */
+  connectedAt: number;
+  /** The URL other hubs reach this socket's hub at (for the hub-to-hub terminal link). */
+  hubUrl: string;
   /** A browser tab's last `client:visibility`; web push waits while any tab of the namespace is visible. */
   visible?: boolean;
 };
@@ -35,6 +42,8 @@ export function handleSocketEvents<M extends Record<string, z.ZodType>, A extend
   handlers: Handlers<M, A>;
   /** Where an unexpected handler error is reported (never with the payload: it may hold secrets). */
   onError: (event: string, error: unknown) => void;
+  /** Events handled as they come, outside the socket's order (see above). */
+  unordered?: ReadonlySet<string>;
 }): void {
   const { socket, schemas, handlers } = options;
   const known = (event: unknown): event is keyof M & string => typeof event === 'string' && Object.hasOwn(schemas, event);
@@ -66,11 +75,17 @@ export function handleSocketEvents<M extends Record<string, z.ZodType>, A extend
     reply(ack, result);
   };
 
+  // `run` never rejects, so the chain never breaks.
+  let tail: Promise<void> = Promise.resolve();
   // socket.io's typed `on` cannot see our schema map; the map itself is what keeps this sound.
   const untyped = socket as unknown as { on(event: string, listener: (...args: unknown[]) => void): void };
   for (const event of Object.keys(schemas) as Array<keyof M & string>) {
     untyped.on(event, (...args: unknown[]) => {
-      void run(event, args);
+      if (options.unordered?.has(event)) {
+        void run(event, args);
+        return;
+      }
+      tail = tail.then(() => run(event, args));
     });
   }
   socket.onAny((event: unknown, ...args: unknown[]) => {

@@ -15,7 +15,10 @@ import {
   MAX_PAYLOAD_BYTES,
   namespaceRoom,
   protocolMismatch,
+  runnerRoom,
   type ErrorCode,
+  type Namespace,
+  type Session,
 } from '@tether/shared';
 import type { Store } from '../store/store.ts';
 import type { Caller, CallerResolver } from '../auth/namespace.ts';
@@ -31,6 +34,9 @@ import { createShellRelay } from './shells.ts';
 import { createSessionControl, observeSessionUpdates } from './session-control.ts';
 import { createSessionReadiness } from '../sessions/readiness.ts';
 import type { HubSocket, HubSocketData } from './handle.ts';
+import { createClusterBus } from './cluster-bus.ts';
+import { createHubLinkServer } from './hub-link.ts';
+import { createTerminalViewers } from './terminal-viewers.ts';
 import type { PushNotifier } from '../push/notifier.ts';
 
 export const SOCKET_PATH = '/socket.io/';
@@ -44,7 +50,7 @@ function connectError(message: string, code: ErrorCode | 'protocol_mismatch'): E
   return error;
 }
 
-function authenticate(options: { resolver: CallerResolver; accept: ReadonlyArray<Caller['via']>; shareLinks?: ShareLinks }) {
+function authenticate(options: { resolver: CallerResolver; accept: ReadonlyArray<Caller['via']>; shareLinks?: ShareLinks; hubUrl: () => string }) {
   return async (socket: Socket, next: (err?: Error) => void) => {
     try {
       const auth: unknown = socket.handshake.auth;
@@ -75,6 +81,8 @@ function authenticate(options: { resolver: CallerResolver; accept: ReadonlyArray
         terminals: new Set(),
         machineId: null,
         share,
+        connectedAt: Date.now(),
+        hubUrl: options.hubUrl(),
       };
       socket.data = data;
       next();
@@ -97,12 +105,29 @@ export function createSocketServer(options: {
   push?: PushNotifier;
   /** Web shells on machines whose daemon allows them (`tether hub --enable-shell`; default off). */
   shell?: boolean;
+  /** Several hubs behind one URL (cluster/cluster.ts): the adapter spanning them, this hub's own
+   *  URL (known once it is bound) and the secret hubs link to each other with. */
+  cluster?: { adapter: Parameters<Server['adapter']>[0]; url: () => string; linkSecret: string };
 }) {
   const io = new Server({ serveClient: false, maxHttpBufferSize: MAX_PAYLOAD_BYTES });
   const engine = new Engine({ path: SOCKET_PATH, maxHttpBufferSize: MAX_PAYLOAD_BYTES });
+  if (options.cluster) io.adapter(options.cluster.adapter);
   io.bind(engine);
+  const onError = (event: string, error: unknown) => {
+    console.error(`tether hub: socket event ${event} failed: ${error instanceof Error ? error.message : String(error)}`);
+  };
+  const hubUrl = options.cluster?.url ?? (() => '');
+  const bus = createClusterBus({ io, enabled: options.cluster !== undefined, onError });
   const readiness = createSessionReadiness();
-  const observed = observeSessionUpdates(createBroadcast({ io }), readiness);
+  // Spawn and stop waits may sit on another hub than the runner's: every hub hears every update.
+  bus.on('session-updated', ({ namespace, session }) => readiness.sessionUpdated(namespace, session));
+  const told = createBroadcast({ io });
+  const toNamespace = told.toNamespace.bind(told);
+  told.toNamespace = ((ns, event, payload) => {
+    toNamespace(ns, event, payload);
+    if (event === 'session:updated') bus.tell('session-updated', { namespace: ns, session: payload as Session });
+  }) as typeof told.toNamespace;
+  const observed = observeSessionUpdates(told, readiness);
   const broadcast = options.push
     ? options.push.observe(observed, {
         // A browser tab of the namespace on screen (client:visibility); share links do not count.
@@ -113,56 +138,97 @@ export function createSocketServer(options: {
           }),
       })
     : observed;
-  const daemons = createDaemonDirectory();
+  const web = io.of('/web');
+  const cli = io.of('/cli');
+  const daemons = createDaemonDirectory({ cli, clustered: options.cluster !== undefined });
   const machines = createMachineRegistry({ store: options.store });
   const terminals = createTerminalRegistry({
     ...(options.terminalLogBytes !== undefined ? { maxBytesPerTerminal: options.terminalLogBytes } : {}),
     finalScreens: storedFinalScreens({ store: options.store }),
     // Viewer ids are /web socket ids, and every socket is in the room named by its id: one encode,
-    // many writes.
-    fanout: (_ns, sessionId) => (viewerIds, offset, data) => web.to(viewerIds).emit('terminal:output', { sessionId, offset, data }),
-    runnerPort: (ns, sessionId) => ({
-      input: (data, from) => broadcast.toRunner(ns, sessionId, 'terminal:input', { sessionId, data, ...(from?.desk ? { desk: true } : {}) }),
-      resize: ({ cols, rows }) => broadcast.toRunner(ns, sessionId, 'terminal:resize', { sessionId, cols, rows }),
-      viewers: (count) => broadcast.toRunner(ns, sessionId, 'terminal:viewers', { sessionId, count }),
-      requestSnapshot: () => broadcast.toRunner(ns, sessionId, 'terminal:snapshot-request', { sessionId }),
-    }),
+    // many writes. Viewers of other hubs get one message per link. Never through the adapter
+    // (`local`): these sockets are here, and terminal bytes are too many for NOTIFY.
+    fanout: (_ns, sessionId) => (viewerIds, offset, data) => {
+      const local: string[] = [];
+      const remote = new Map<Socket, string[]>();
+      for (const id of viewerIds) {
+        const link = links?.linkOf(id, sessionId);
+        if (link) remote.set(link, [...(remote.get(link) ?? []), id]);
+        else local.push(id);
+      }
+      if (local.length > 0) web.local.to(local).emit('terminal:output', { sessionId, offset, data });
+      for (const [link, ids] of remote) link.emit('link:output', { sessionId, viewerIds: ids, offset, data });
+    },
+    // A terminal room speaks for the runner only on the runner's own hub (`local`): a room that
+    // waits on another hub must not tell the runner a viewer count of its own.
+    runnerPort: (ns, sessionId) => {
+      const runner = () => cli.local.to(runnerRoom(ns, sessionId));
+      return {
+        input: (data, from) => runner().emit('terminal:input', { sessionId, data, ...(from?.desk ? { desk: true } : {}) }),
+        resize: ({ cols, rows }) => runner().emit('terminal:resize', { sessionId, cols, rows }),
+        viewers: (count) => runner().emit('terminal:viewers', { sessionId, count }),
+        requestSnapshot: () => runner().emit('terminal:snapshot-request', { sessionId }),
+      };
+    },
   });
-  const onError = (event: string, error: unknown) => {
-    console.error(`tether hub: socket event ${event} failed: ${error instanceof Error ? error.message : String(error)}`);
-  };
-  const control = createSessionControl({ store: options.store, broadcast, daemons, readiness, terminals });
+  const viewers = createTerminalViewers({
+    terminals,
+    broadcast,
+    web,
+    cli,
+    cluster: options.cluster ? { url: options.cluster.url, linkSecret: options.cluster.linkSecret } : null,
+    onError,
+  });
+  viewers.setSessionLookup(async (namespace, sessionId) => options.store.getSession({ namespace, sessionId }));
+  bus.on('terminal-moved', ({ namespace, sessionId, hubUrl: to }) => viewers.moved(namespace, sessionId, to));
+  const links = options.cluster
+    ? createHubLinkServer({ nsp: io.of('/hub'), cli, linkSecret: options.cluster.linkSecret, store: options.store, terminals, broadcast, onError })
+    : null;
+  const control = createSessionControl({ store: options.store, broadcast, daemons, readiness, terminals, bus });
   const shells = createShellRelay({ enabled: options.shell ?? false, store: options.store, daemons });
 
-  const cli = io.of('/cli');
-  cli.use(authenticate({ resolver: options.resolver, accept: ['token'] }));
-  cli.on('connection', (socket) => bindCliSocket({ socket: socket as HubSocket, store: options.store, broadcast, machines, terminals, onError, daemons, control, shells, ...(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {}) }));
+  // A runner (re)registered here: viewers of its session on other hubs (and relayed ones here)
+  // move their stream to this hub.
+  const runnerRegistered = (ns: Namespace, sessionId: string) => {
+    viewers.moved(ns, sessionId, hubUrl());
+    bus.tell('terminal-moved', { namespace: ns, sessionId, hubUrl: hubUrl() });
+  };
+  cli.use(authenticate({ resolver: options.resolver, accept: ['token'], hubUrl }));
+  cli.on('connection', (socket) => bindCliSocket({ socket: socket as HubSocket, store: options.store, broadcast, machines, terminals, onError, daemons, control, shells, runnerRegistered, ...(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {}) }));
 
-  const web = io.of('/web');
-  web.use(authenticate({ resolver: options.resolver, accept: ['token', 'web-session'], ...(options.shareLinks ? { shareLinks: options.shareLinks } : {}) }));
-  // A revoked share link loses its live connections at once, not at the next sweep.
-  const stopShareWatch = options.shareLinks?.onRevoked((jti) => {
+  web.use(authenticate({ resolver: options.resolver, accept: ['token', 'web-session'], hubUrl, ...(options.shareLinks ? { shareLinks: options.shareLinks } : {}) }));
+  // A revoked share link loses its live connections at once, not at the next sweep (on every hub).
+  const dropShare = (jti: string) => {
     for (const socket of web.sockets.values()) if ((socket.data as HubSocketData | undefined)?.share?.jti === jti) socket.disconnect(true);
+  };
+  bus.on('share-revoked', ({ jti }) => dropShare(jti));
+  const stopShareWatch = options.shareLinks?.onRevoked((jti) => {
+    dropShare(jti);
+    bus.tell('share-revoked', { jti });
   });
-  web.on('connection', (socket) => bindWebSocket({ socket: socket as HubSocket, store: options.store, broadcast, terminals, onError, control, shells }));
+  web.on('connection', (socket) => bindWebSocket({ socket: socket as HubSocket, store: options.store, broadcast, viewers, onError, control, shells }));
 
-  const sweep = () => {
+  const sweep = async () => {
     const now = Date.now();
     for (const nsp of [cli, web]) {
-      for (const socket of nsp.sockets.values()) {
+      for (const socket of [...nsp.sockets.values()]) {
         const data = socket.data as HubSocketData | undefined;
         if (data?.share) {
-          if (!options.shareLinks?.stillValid(data.share.jti, now)) socket.disconnect(true);
-        } else if (data?.caller && !options.resolver.stillValid(data.caller, now)) socket.disconnect(true);
+          if (!(await options.shareLinks?.stillValid(data.share.jti, now))) socket.disconnect(true);
+        } else if (data?.caller && !(await options.resolver.stillValid(data.caller, now))) socket.disconnect(true);
       }
     }
   };
+  // One sweep at a time: a slow store must not stack sweeps up.
+  let sweeping = false;
   const sweeper = setInterval(() => {
-    try {
-      sweep();
-    } catch (error) {
-      onError('revocation sweep', error);
-    }
+    if (sweeping) return;
+    sweeping = true;
+    sweep()
+      .catch((error: unknown) => onError('revocation sweep', error))
+      .finally(() => {
+        sweeping = false;
+      });
   }, options.revocationCheckMs ?? REVOCATION_CHECK_MS);
   sweeper.unref();
 
@@ -174,9 +240,11 @@ export function createSocketServer(options: {
       clearInterval(sweeper);
       stopShareWatch?.();
       readiness.stop();
+      viewers.stop();
       io.disconnectSockets(true);
       for (const nsp of [cli, web]) nsp.disconnectSockets(true);
-      engine.close();
+      // Closes the engine and the adapter too (it says goodbye to the other hubs and stops listening).
+      await new Promise<void>((resolve) => io.close(() => resolve()));
     },
   };
 }

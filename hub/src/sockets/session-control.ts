@@ -27,8 +27,9 @@ import { endSession, registerSession } from '../sessions/sessions.ts';
 import type { SessionReadiness } from '../sessions/readiness.ts';
 import type { TerminalRegistry } from '../terminal/registry.ts';
 import type { Broadcast } from './broadcast.ts';
-import type { DaemonDirectory } from './daemons.ts';
+import type { DaemonDirectory, DaemonTarget } from './daemons.ts';
 import type { HubSocket } from './handle.ts';
+import type { ClusterBus } from './cluster-bus.ts';
 
 /** claude is ready in ~1 s; a cold start on a loaded machine (first run, slow disk) gets 45 s. */
 export const SPAWN_READY_TIMEOUT_MS = 45_000;
@@ -43,6 +44,7 @@ type Deps = {
   daemons: DaemonDirectory;
   readiness: SessionReadiness;
   terminals: TerminalRegistry;
+  bus: ClusterBus;
 };
 
 /** Every session:updated the hub sends also settles readiness waits (spawn, stop). */
@@ -56,15 +58,17 @@ export function observeSessionUpdates(broadcast: Broadcast, readiness: SessionRe
 }
 
 /** Ends a session on the hub on behalf of a runner that cannot (died, never started). */
-function endOnBehalf(deps: Deps, ns: Namespace, end: { sessionId: string; status: 'ended' | 'failed'; exitCode: number | null; reason: string | null }): Session | null {
-  const current = deps.store.getSession({ namespace: ns, sessionId: end.sessionId });
-  if (!current) return null;
-  if (isFinalStatus(current.status)) return current;
-  const ended = endSession({ store: deps.store, namespace: ns, end });
+async function endOnBehalf(
+  deps: Deps,
+  ns: Namespace,
+  end: { sessionId: string; status: 'ended' | 'failed'; exitCode: number | null; reason: string | null },
+): Promise<Session | null> {
+  const ended = await endSession({ store: deps.store, namespace: ns, end, ifLive: true });
   if (!ended) return null;
+  if (ended.alreadyEnded) return ended.session;
   for (const resolution of ended.withdrawn) deps.broadcast.toNamespace(ns, 'approval:resolved', resolution);
   for (const prompt of ended.dropped) deps.broadcast.toNamespace(ns, 'prompt:updated', prompt);
-  deps.terminals.ended(ns, end.sessionId);
+  await deps.terminals.ended(ns, end.sessionId);
   deps.broadcast.toNamespace(ns, 'session:updated', ended.session);
   return ended.session;
 }
@@ -79,15 +83,15 @@ export function createSessionControl(deps: Deps) {
   const runnerPids = new Map<string, number>();
   const k = (ns: Namespace, id: string) => `${ns}\u0000${id}`;
 
-  const findDaemon = (ns: Namespace, machineId: string) => {
-    const machine = store.listMachines({ namespace: ns }).find((m) => m.id === machineId);
+  const findDaemon = async (ns: Namespace, machineId: string) => {
+    const machine = (await store.listMachines({ namespace: ns })).find((m) => m.id === machineId);
     if (!machine) return spawnError('not_found', 'machine_unknown', 'no such machine');
-    const socket = daemons.find(ns, machineId);
+    const socket = await daemons.locate(ns, machineId);
     if (!socket) return spawnError('conflict', 'machine_offline', `machine "${machine.name}" is offline: start tether daemon there`);
     return { socket, machine };
   };
 
-  const start = async (ns: Namespace, machineId: string, socket: HubSocket, spawn: DaemonSpawn): Promise<Ack<WebAcks['session:spawn']>> => {
+  const start = async (ns: Namespace, machineId: string, socket: DaemonTarget, spawn: DaemonSpawn): Promise<Ack<WebAcks['session:spawn']>> => {
     const ready = readiness.wait({ namespace: ns, sessionId: spawn.sessionId, goal: 'ready', timeoutMs: SPAWN_READY_TIMEOUT_MS });
     const ack = await daemons.command(socket, 'daemon:spawn', spawn);
     if (!ack.ok) {
@@ -96,9 +100,11 @@ export function createSessionControl(deps: Deps) {
       return 'reason' in ack ? ack : spawnError(ack.code, 'runner_failed', ack.error);
     }
     runnerPids.set(k(ns, spawn.sessionId), ack.pid);
-    if (!store.getSession({ namespace: ns, sessionId: spawn.sessionId })) {
-      // The phone sees the new session (starting) at once; the runner's own registration follows.
-      const result = registerSession({
+    {
+      // The phone sees the new session (starting) at once; the runner's own registration follows
+      // (or came first: then it is left alone).
+      const result = await registerSession({
+        onlyIfNew: true,
         store,
         namespace: ns,
         registration: {
@@ -114,7 +120,7 @@ export function createSessionControl(deps: Deps) {
           deskAttached: false,
         },
       });
-      if (result.kind === 'ok') broadcast.toNamespace(ns, 'session:updated', result.session);
+      if (result?.kind === 'ok') broadcast.toNamespace(ns, 'session:updated', result.session);
     }
     const outcome = await ready;
     switch (outcome.kind) {
@@ -122,14 +128,14 @@ export function createSessionControl(deps: Deps) {
         return { ok: true, session: outcome.session };
       case 'ended': {
         const reason = outcome.reason ?? `the runner exited (code ${outcome.exitCode ?? 'unknown'}) before claude was ready`;
-        endOnBehalf(deps, ns, { sessionId: spawn.sessionId, status: 'failed', exitCode: outcome.exitCode, reason });
+        await endOnBehalf(deps, ns, { sessionId: spawn.sessionId, status: 'failed', exitCode: outcome.exitCode, reason });
         return spawnError('internal', 'claude_failed', reason);
       }
       case 'timeout': {
         const reason = `claude was not ready within ${SPAWN_READY_TIMEOUT_MS / 1000} s; the session was stopped (see the runner log: ${ack.logFile})`;
         broadcast.toRunner(ns, spawn.sessionId, 'session:stop', { sessionId: spawn.sessionId });
         void daemons.command(socket, 'daemon:kill', { sessionId: spawn.sessionId });
-        endOnBehalf(deps, ns, { sessionId: spawn.sessionId, status: 'failed', exitCode: null, reason });
+        await endOnBehalf(deps, ns, { sessionId: spawn.sessionId, status: 'failed', exitCode: null, reason });
         return spawnError('internal', 'timeout', reason);
       }
       default: {
@@ -149,6 +155,30 @@ export function createSessionControl(deps: Deps) {
     }
   };
 
+  /** Whether this hub started the session's runner or is stopping it. */
+  const knows = (ns: Namespace, sessionId: string) => runnerPids.has(k(ns, sessionId)) || stopping.has(k(ns, sessionId));
+  const runnerExited = async (ns: Namespace, exit: z.output<typeof RunnerExitedSchema>): Promise<void> => {
+    const current = runnerPids.get(k(ns, exit.sessionId));
+    if (exit.pid !== null && current !== undefined && current !== exit.pid) return; // an earlier runner
+    runnerPids.delete(k(ns, exit.sessionId));
+    const stopped = stopping.has(k(ns, exit.sessionId));
+    const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode ?? 'unknown'}`;
+    const reason = stopped ? `stopped (runner killed after ${STOP_GRACE_MS / 1000} s)` : (exit.reason ?? `the runner exited (${how})`);
+    readiness.runnerExited(ns, exit.sessionId, { exitCode: exit.exitCode, reason });
+    await endOnBehalf(deps, ns, {
+      sessionId: exit.sessionId,
+      status: stopped || exit.exitCode === 0 ? 'ended' : 'failed',
+      exitCode: exit.exitCode,
+      reason: stopped || exit.exitCode === 0 ? null : reason,
+    });
+  };
+  // Another hub's daemon saw a runner exit: the hub that started it ends the session.
+  deps.bus.on('runner-exited', async ({ namespace, exit }) => {
+    if (!knows(namespace, exit.sessionId)) return { handled: false };
+    await runnerExited(namespace, exit);
+    return { handled: true };
+  });
+
   return {
     /** `/web` handlers, spread into the web socket's handler map. */
     webHandlers: (socket: HubSocket) => {
@@ -156,7 +186,7 @@ export function createSessionControl(deps: Deps) {
       return {
       'session:spawn': async (request: z.output<typeof SessionSpawnSchema>): Promise<Ack<WebAcks['session:spawn']>> => {
         const ns = currentNs;
-        const found = findDaemon(ns, request.machineId);
+        const found = await findDaemon(ns, request.machineId);
         if ('ok' in found) return found;
         const sessionId = crypto.randomUUID();
         return exclusive(
@@ -177,14 +207,14 @@ export function createSessionControl(deps: Deps) {
       },
       'session:resume': async ({ sessionId, launchKind }: z.output<typeof SessionResumeSchema>): Promise<Ack<WebAcks['session:resume']>> => {
         const ns = currentNs;
-        const current = store.getSession({ namespace: ns, sessionId });
+        const current = await store.getSession({ namespace: ns, sessionId });
         if (!current) return ackError('not_found', 'no such session');
         if (!isFinalStatus(current.status)) return spawnError('conflict', 'session_live', 'the session is still running; attach to it or stop it first');
         if (!current.claudeSessionId) return spawnError('conflict', 'not_resumable', 'claude never started a conversation in this session; there is nothing to resume');
         if (!current.machineId) {
           return spawnError('conflict', 'not_resumable', `this session was started at a desk, not by a daemon: run tether claude --resume ${current.claudeSessionId} there`);
         }
-        const found = findDaemon(ns, current.machineId);
+        const found = await findDaemon(ns, current.machineId);
         if ('ok' in found) return found;
         const machineId = current.machineId;
         return exclusive(
@@ -205,7 +235,7 @@ export function createSessionControl(deps: Deps) {
       },
       'session:stop': async ({ sessionId }: z.output<typeof SessionStopSchema>): Promise<Ack<WebAcks['session:stop']>> => {
         const ns = currentNs;
-        const current = store.getSession({ namespace: ns, sessionId });
+        const current = await store.getSession({ namespace: ns, sessionId });
         if (!current) return ackError('not_found', 'no such session');
         if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
         stopping.add(k(ns, sessionId));
@@ -214,7 +244,7 @@ export function createSessionControl(deps: Deps) {
           broadcast.toRunner(ns, sessionId, 'session:stop', { sessionId });
           let outcome = await graceful;
           if (outcome.kind === 'timeout') {
-            const daemon = current.machineId ? daemons.find(ns, current.machineId) : null;
+            const daemon = current.machineId ? await daemons.locate(ns, current.machineId) : null;
             if (!daemon) return ackError('conflict', `the session did not stop within ${STOP_GRACE_MS / 1000} s and no daemon of its machine is online to force it`);
             const forced = readiness.wait({ namespace: ns, sessionId, goal: 'ended', timeoutMs: KILL_WAIT_MS });
             const kill = await daemons.command(daemon, 'daemon:kill', { sessionId });
@@ -226,7 +256,7 @@ export function createSessionControl(deps: Deps) {
             outcome = await forced;
             if (outcome.kind === 'timeout') return ackError('internal', 'the runner was killed but its exit was not seen');
           }
-          const ended = store.getSession({ namespace: ns, sessionId });
+          const ended = await store.getSession({ namespace: ns, sessionId });
           return ended ? { ok: true, session: ended } : ackError('not_found', 'no such session');
         } finally {
           stopping.delete(k(ns, sessionId));
@@ -234,25 +264,19 @@ export function createSessionControl(deps: Deps) {
       },
       };
     },
-    /** `/cli` handler of runner:exited, spread into the cli socket's handler map. */
+    /** `/cli` handler of runner:exited, spread into the cli socket's handler map. The hub that
+     *  started the runner (it knows its pid, and whether a person asked it to stop) ends the
+     *  session; with several hubs that may be another hub than the daemon's, so it is asked first. */
     cliHandlers: (socket: HubSocket) => ({
-      'runner:exited': (exit: z.output<typeof RunnerExitedSchema>): Ack<object> => {
+      'runner:exited': async (exit: z.output<typeof RunnerExitedSchema>): Promise<Ack<object>> => {
         const ns = socket.data.caller.namespace;
         if (!socket.data.machineId) return ackError('forbidden', 'only a registered daemon reports runner exits');
-        if (!store.getSession({ namespace: ns, sessionId: exit.sessionId })) return ackError('not_found', 'no such session');
-        const current = runnerPids.get(k(ns, exit.sessionId));
-        if (exit.pid !== null && current !== undefined && current !== exit.pid) return { ok: true }; // an earlier runner
-        runnerPids.delete(k(ns, exit.sessionId));
-        const stopped = stopping.has(k(ns, exit.sessionId));
-        const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode ?? 'unknown'}`;
-        const reason = stopped ? `stopped (runner killed after ${STOP_GRACE_MS / 1000} s)` : (exit.reason ?? `the runner exited (${how})`);
-        readiness.runnerExited(ns, exit.sessionId, { exitCode: exit.exitCode, reason });
-        endOnBehalf(deps, ns, {
-          sessionId: exit.sessionId,
-          status: stopped || exit.exitCode === 0 ? 'ended' : 'failed',
-          exitCode: exit.exitCode,
-          reason: stopped || exit.exitCode === 0 ? null : reason,
-        });
+        if (!(await store.getSession({ namespace: ns, sessionId: exit.sessionId }))) return ackError('not_found', 'no such session');
+        if (!knows(ns, exit.sessionId)) {
+          const answers = await deps.bus.ask('runner-exited', { namespace: ns, exit });
+          if (answers.some((a) => (a as { handled?: unknown } | null)?.handled === true)) return { ok: true };
+        }
+        await runnerExited(ns, exit);
         return { ok: true };
       },
     }),

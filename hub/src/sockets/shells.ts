@@ -54,7 +54,7 @@ export function createShellRelay(options: { enabled: boolean; store: Store; daem
       'shell:open': async (open: z.output<typeof ShellOpenSchema>): Promise<Ack<ShellOpenAck>> => {
         if (!options.enabled) return ackError('forbidden', SHELL_DISABLED);
         const ns = socket.data.caller.namespace;
-        const machine = store.listMachines({ namespace: ns }).find((m) => m.id === open.machineId);
+        const machine = (await store.listMachines({ namespace: ns })).find((m) => m.id === open.machineId);
         if (!machine) return ackError('not_found', 'no such machine');
         const daemon = daemons.find(ns, open.machineId);
         if (!daemon) return ackError('conflict', `machine "${machine.name}" is offline: start tether daemon there`);

@@ -49,7 +49,7 @@ const register = (s: Socket, id: string) => ack(s, 'session:register', { id, cwd
 beforeEach(async () => {
   home = mkdtempSync(join(tmpdir(), 'tether-sockets-'));
   hub = await createHub({ config: { port: 0, home } });
-  token = createAccessToken({ store: hub.store, namespace: 'alpha', label: 'phone-token' }).token;
+  token = (await createAccessToken({ store: hub.store, namespace: 'alpha', label: 'phone-token' })).token;
 });
 afterEach(async () => {
   for (const s of sockets.splice(0)) s.close();
@@ -97,10 +97,10 @@ describe('/cli → /web', () => {
     const requested = next<{ id: string }>(web, 'approval:requested');
     expect(await ack(runner, 'approval:request', { id: rid, sessionId: sid, kind: 'permission', toolName: 'Bash', toolInput: { command: 'ls' }, toolUseId: null, createdAt: Date.now() })).toEqual({ ok: true });
     expect((await requested).id).toBe(rid);
-    expect(hub.store.getSession({ namespace: 'alpha', sessionId: sid })?.pendingCount).toBe(1);
+    expect((await hub.store.getSession({ namespace: 'alpha', sessionId: sid }))?.pendingCount).toBe(1);
     runner.close();
     await new Promise<void>((resolve) => web.emit('session:watch', { sessionId: sid }, () => resolve()));
-    expect(hub.store.getSession({ namespace: 'alpha', sessionId: sid })).toMatchObject({ status: 'starting', pendingCount: 1 });
+    expect(await hub.store.getSession({ namespace: 'alpha', sessionId: sid })).toMatchObject({ status: 'starting', pendingCount: 1 });
     const back = await connect({ nsp: '/cli' });
     await register(back, sid);
     const resolved = next<{ requestId: string; outcome: string }>(web, 'approval:resolved');
@@ -109,7 +109,7 @@ describe('/cli → /web', () => {
   });
 
   it('sends session:updated only to the namespace it belongs to', async () => {
-    const otherToken = createAccessToken({ store: hub.store, namespace: 'beta' }).token;
+    const otherToken = (await createAccessToken({ store: hub.store, namespace: 'beta' })).token;
     const runner = await connect({ nsp: '/cli' });
     const mine = await connect({ nsp: '/web' });
     const theirs = await connect({ nsp: '/web', token: otherToken });

@@ -18,9 +18,8 @@ import {
 import type { Store } from '../store/store.ts';
 import { queuePrompt } from '../sessions/prompt-relay.ts';
 import { answerApproval } from '../approvals/answer.ts';
-import type { TerminalRegistry } from '../terminal/registry.ts';
-import type { ViewerSink } from '../terminal/room.ts';
 import type { Broadcast } from './broadcast.ts';
+import type { TerminalViewers } from './terminal-viewers.ts';
 import { handleSocketEvents, type HubSocket } from './handle.ts';
 import type { createSessionControl } from './session-control.ts';
 import type { ShellRelay } from './shells.ts';
@@ -33,48 +32,40 @@ export function bindWebSocket(options: {
   socket: HubSocket;
   store: Store;
   broadcast: Broadcast;
-  terminals: TerminalRegistry;
+  viewers: TerminalViewers;
   onError: (event: string, error: unknown) => void;
   control: ReturnType<typeof createSessionControl>;
   shells: ShellRelay;
 }): void {
-  const { socket, store, broadcast, terminals } = options;
+  const { socket, store, broadcast, viewers } = options;
   const ns: Namespace = socket.data.caller.namespace;
   // A share-link socket sees exactly one session; every other id is "not found".
   const share = socket.data.share;
-  const session = (sessionId: string) => (share && share.sessionId !== sessionId ? null : store.getSession({ namespace: ns, sessionId }));
+  const session = async (sessionId: string) => (share && share.sessionId !== sessionId ? null : await store.getSession({ namespace: ns, sessionId }));
   /** A command for a live session's runner: the session must be this namespace's and not ended.
    *  `send` relays it (and may refuse it with an ack error of its own). */
-  const toLiveRunner = (sessionId: string, send: (current: Session) => AckError | void): AckError | { ok: true } => {
-    const current = session(sessionId);
+  const toLiveRunner = async (sessionId: string, send: (current: Session) => AckError | void): Promise<AckError | { ok: true }> => {
+    const current = await session(sessionId);
     if (!current) return ackError('not_found', NO_SESSION);
     if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
     return send(current) ?? { ok: true };
   };
-  // One viewer per socket per terminal: a second tab or device is another viewer, never this one.
-  const viewerId = socket.id;
-  /** Sends to THIS socket only: each viewer has its own position in the byte stream. */
-  const sinkFor = (sessionId: string): ViewerSink => ({
-    bytes: (offset, data) => socket.emit('terminal:output', { sessionId, offset, data }),
-    snapshot: (snapshot) => socket.emit('terminal:snapshot', snapshot),
-    size: (notice) => socket.emit('terminal:size', { sessionId, ...notice }),
-  });
+  // One viewer per socket per terminal (its socket id): a second tab or device is another viewer.
+  // Where the stream comes from (this hub's room, or the runner's hub) is terminal-viewers.ts's.
   /** Input and resize need a live session this socket subscribed to. */
-  const liveRoom = (sessionId: string) => {
-    const current = session(sessionId);
+  const liveTerminal = async (sessionId: string): Promise<AckError | null> => {
+    const current = await session(sessionId);
     if (!current) return ackError('not_found', NO_SESSION);
     if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
-    const room = terminals.find(ns, sessionId);
-    if (!room || !socket.data.terminals.has(sessionId)) return ackError('conflict', 'subscribe to the terminal first');
-    return room;
+    if (!socket.data.terminals.has(sessionId)) return ackError('conflict', 'subscribe to the terminal first');
+    return null;
   };
 
   /** Sessions this socket is the desk terminal of (`tether attach`): leaving detaches the desk. */
   const deskOf = new Set<string>();
-  const deskDetached = (sessionId: string) => {
+  const deskDetached = async (sessionId: string) => {
     if (!deskOf.delete(sessionId)) return;
-    terminals.find(ns, sessionId)?.deskViewer(viewerId, false);
-    broadcast.toRunner(ns, sessionId, 'terminal:desk', { sessionId, attached: false });
+    await viewers.desk(socket, sessionId, { attached: false });
   };
 
   // The namespace room carries every session's updates: not for a share link.
@@ -84,28 +75,29 @@ export function bindWebSocket(options: {
     socket,
     schemas: WebEventSchemas,
     onError: options.onError,
+    unordered: WAITS_ON_OTHERS,
     handlers: readOnlyIf(share !== null, {
       'session:watch': async ({ sessionId, afterSeq }) => {
-        const current = session(sessionId);
+        const current = await session(sessionId);
         if (!current) return ackError('not_found', NO_SESSION);
         await socket.join(sessionRoom(ns, sessionId));
         // With afterSeq: what this tab missed. Without: the latest page (a fresh tab shows the end).
-        const page = store.listMessages({
+        const page = await store.listMessages({
           namespace: ns,
           sessionId,
           limit: WATCH_BACKFILL_LIMIT,
           ...(afterSeq !== undefined ? { after: afterSeq } : {}),
         });
-        const pending = store.listPending({ namespace: ns, sessionId });
+        const pending = await store.listPending({ namespace: ns, sessionId });
         return { ok: true, session: current, messages: page?.messages ?? [], more: page?.more ?? false, pending };
       },
       'session:unwatch': async ({ sessionId }) => {
-        if (!session(sessionId)) return ackError('not_found', NO_SESSION);
+        if (!(await session(sessionId))) return ackError('not_found', NO_SESSION);
         await socket.leave(sessionRoom(ns, sessionId));
         return { ok: true };
       },
-      'prompt:send': (send) => {
-        const result = queuePrompt({ store, namespace: ns, send });
+      'prompt:send': async (send) => {
+        const result = await queuePrompt({ store, namespace: ns, send });
         if (result.kind === 'not_found') return ackError('not_found', NO_SESSION);
         if (result.kind === 'ended') return ackError('gone', 'session has ended');
         if (result.deliver) {
@@ -125,9 +117,9 @@ export function bindWebSocket(options: {
       // Bypass is refused by the runner unless the user started the session allowing it (the hub
       // does not know how it was started; claude's own Shift+Tab cycle enforces it too).
       'session:set-mode': ({ sessionId, mode }) => toLiveRunner(sessionId, () => broadcast.toRunner(ns, sessionId, 'session:set-mode', { sessionId, mode })),
-      'approval:answer': ({ requestId, answer }) => {
+      'approval:answer': async ({ requestId, answer }) => {
         const caller = socket.data.caller;
-        const result = answerApproval({
+        const result = await answerApproval({
           store,
           namespace: ns,
           requestId,
@@ -140,32 +132,31 @@ export function bindWebSocket(options: {
         const sessionId = result.request.sessionId;
         broadcast.toRunner(ns, sessionId, 'approval:answered', { sessionId, requestId, answer });
         broadcast.toNamespace(ns, 'approval:resolved', result.resolution);
-        const updated = session(sessionId);
+        const updated = await session(sessionId);
         if (updated) broadcast.toNamespace(ns, 'session:updated', updated);
         return { ok: true, resolution: result.resolution };
       },
-      'terminal:subscribe': ({ sessionId, since }) => {
-        const current = session(sessionId);
+      'terminal:subscribe': async ({ sessionId, since }) => {
+        const current = await session(sessionId);
         if (!current) return ackError('not_found', NO_SESSION);
-        const room = terminals.get(ns, sessionId);
-        if (isFinalStatus(current.status) && !room.ended) terminals.ended(ns, sessionId);
-        if (room.ended && !room.lastSnapshot) return ackError('gone', 'session has ended and its final screen is not kept');
         socket.data.terminals.add(sessionId);
         // Output may reach the socket before this ack: the client places bytes by their offset.
-        const mode = room.join({ viewerId, sink: sinkFor(sessionId), canWrite: !share, ...(since !== undefined ? { since } : {}) });
-        return { ok: true, mode, offset: mode === 'bytes' ? (since ?? 0) : (room.lastSnapshot?.offset ?? 0) };
+        const ack = await viewers.subscribe(socket, current, since);
+        if (!ack.ok) socket.data.terminals.delete(sessionId);
+        return ack;
       },
-      'terminal:unsubscribe': ({ sessionId }) => {
-        if (!session(sessionId)) return ackError('not_found', NO_SESSION);
-        deskDetached(sessionId);
-        terminals.find(ns, sessionId)?.leave(viewerId);
+      'terminal:unsubscribe': async ({ sessionId }) => {
+        if (!(await session(sessionId))) return ackError('not_found', NO_SESSION);
+        await deskDetached(sessionId);
+        viewers.unsubscribe(socket, sessionId);
         socket.data.terminals.delete(sessionId);
         return { ok: true };
       },
-      'terminal:input': ({ sessionId, data }) => {
-        const room = liveRoom(sessionId);
-        if ('ok' in room) return room;
-        const result = room.input(viewerId, data);
+      'terminal:input': async ({ sessionId, data }) => {
+        const refused = await liveTerminal(sessionId);
+        if (refused) return refused;
+        const result = await viewers.input(socket, sessionId, data);
+        if (typeof result === 'object') return result;
         switch (result) {
           case 'written':
           case 'dropped':
@@ -180,31 +171,31 @@ export function bindWebSocket(options: {
           }
         }
       },
-      'terminal:resize': ({ sessionId, cols, rows, fit }) => {
-        const room = liveRoom(sessionId);
-        if ('ok' in room) return room;
-        const result = room.resize(viewerId, { cols, rows }, fit);
+      'terminal:resize': async ({ sessionId, cols, rows, fit }) => {
+        const refused = await liveTerminal(sessionId);
+        if (refused) return refused;
+        const result = await viewers.resize(socket, sessionId, { cols, rows }, fit);
+        if (typeof result === 'object') return result;
         if (result === 'read-only') return ackError('forbidden', 'this viewer is read-only');
         if (result === 'not-joined') return ackError('conflict', 'subscribe to the terminal first');
         return { ok: true };
       },
-      'terminal:desk': ({ sessionId, attached, cols, rows }) => {
-        const room = liveRoom(sessionId);
-        if ('ok' in room) return room;
+      'terminal:desk': async ({ sessionId, attached, cols, rows }) => {
+        const refused = await liveTerminal(sessionId);
+        if (refused) return refused;
         if (!attached) {
-          deskDetached(sessionId);
+          await deskDetached(sessionId);
           return { ok: true };
         }
-        if (!room.deskViewer(viewerId, true)) return ackError('conflict', 'subscribe to the terminal first');
-        deskOf.add(sessionId);
         // The runner resizes the PTY and reports it with desk: true; the room's size owner follows.
-        broadcast.toRunner(ns, sessionId, 'terminal:desk', { sessionId, attached: true, ...(cols && rows ? { cols, rows } : {}) });
+        if (!(await viewers.desk(socket, sessionId, { attached: true, ...(cols && rows ? { cols, rows } : {}) }))) return ackError('conflict', 'subscribe to the terminal first');
+        deskOf.add(sessionId);
         return { ok: true };
       },
-      'terminal:ack': ({ sessionId, offset }) => {
+      'terminal:ack': async ({ sessionId, offset }) => {
         // Subscribing checked the namespace; acks are frequent, so they skip the store lookup.
-        if (!socket.data.terminals.has(sessionId) && !session(sessionId)) return ackError('not_found', NO_SESSION);
-        terminals.find(ns, sessionId)?.ack(viewerId, offset);
+        if (!socket.data.terminals.has(sessionId) && !(await session(sessionId))) return ackError('not_found', NO_SESSION);
+        viewers.ack(socket, sessionId, offset);
         return { ok: true };
       },
       'client:visibility': ({ visible }) => {
@@ -218,11 +209,15 @@ export function bindWebSocket(options: {
   });
 
   socket.on('disconnect', () => {
-    for (const sessionId of [...deskOf]) deskDetached(sessionId);
-    for (const sessionId of socket.data.terminals) terminals.find(ns, sessionId)?.leave(viewerId);
+    for (const sessionId of [...deskOf]) void deskDetached(sessionId);
+    viewers.viewerGone(socket);
     options.shells.viewerGone(socket);
   });
 }
+
+/** Events that wait on a daemon or a runner (seconds): handled outside the socket's order so that
+ *  typing into a terminal does not queue behind a session start. */
+const WAITS_ON_OTHERS: ReadonlySet<string> = new Set(['session:spawn', 'session:resume', 'session:stop', 'shell:open', 'shell:input', 'shell:resize', 'shell:close']);
 
 /** What a read-only share link may do: watch its one session and its terminal (never a shell). */
 const SHARE_ALLOWED: ReadonlySet<string> = new Set(['session:watch', 'session:unwatch', 'terminal:subscribe', 'terminal:unsubscribe', 'terminal:ack']);

@@ -38,164 +38,164 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
       await cleanup();
     });
 
-    it('stores tokens hashed, finds them by hash, revokes once', () => {
-      store.insertToken({
+    it('stores tokens hashed, finds them by hash, revokes once', async () => {
+      await store.insertToken({
         token: { id: 't1', namespace: NS_A, hash: 'h1', label: 'laptop', createdAt: 1, lastUsedAt: null, revokedAt: null },
       });
-      expect(store.findTokenByHash({ hash: 'h1' })?.namespace).toBe(NS_A);
-      expect(store.findTokenByHash({ hash: 'nope' })).toBeNull();
-      expect(store.listTokens()).toHaveLength(1);
-      expect(store.listTokens()[0]).not.toHaveProperty('hash');
-      expect(store.listTokens({ namespace: NS_B })).toHaveLength(0);
-      store.touchToken({ id: 't1', at: 5 });
-      expect(store.getToken({ id: 't1' })?.lastUsedAt).toBe(5);
-      expect(store.revokeToken({ id: 't1', at: 7 })).toBe(true);
-      expect(store.revokeToken({ id: 't1', at: 8 })).toBe(false);
-      expect(store.getToken({ id: 't1' })?.revokedAt).toBe(7);
-      expect(store.revokeToken({ id: 'missing', at: 8 })).toBe(false);
+      expect((await store.findTokenByHash({ hash: 'h1' }))?.namespace).toBe(NS_A);
+      expect(await store.findTokenByHash({ hash: 'nope' })).toBeNull();
+      expect(await store.listTokens()).toHaveLength(1);
+      expect((await store.listTokens())[0]).not.toHaveProperty('hash');
+      expect(await store.listTokens({ namespace: NS_B })).toHaveLength(0);
+      await store.touchToken({ id: 't1', at: 5 });
+      expect((await store.getToken({ id: 't1' }))?.lastUsedAt).toBe(5);
+      expect(await store.revokeToken({ id: 't1', at: 7 })).toBe(true);
+      expect(await store.revokeToken({ id: 't1', at: 8 })).toBe(false);
+      expect((await store.getToken({ id: 't1' }))?.revokedAt).toBe(7);
+      expect(await store.revokeToken({ id: 'missing', at: 8 })).toBe(false);
     });
 
-    it('registers a session, re-registers it keeping seq, refuses another namespace', () => {
-      const first = store.registerSession({ namespace: NS_A, registration: registration(S1, { title: 't' }), now: 10 });
+    it('registers a session, re-registers it keeping seq, refuses another namespace', async () => {
+      const first = await store.registerSession({ namespace: NS_A, registration: registration(S1, { title: 't' }), now: 10 });
       expect(first).toMatchObject({ kind: 'ok', created: true, session: { id: S1, title: 't', status: 'starting', lastSeq: 0 } });
-      store.appendMessages({ namespace: NS_A, sessionId: S1, messages: [message('m1')] });
-      const again = store.registerSession({ namespace: NS_A, registration: registration(S1, { status: 'idle' }), now: 20 });
+      await store.appendMessages({ namespace: NS_A, sessionId: S1, messages: [message('m1')] });
+      const again = await store.registerSession({ namespace: NS_A, registration: registration(S1, { status: 'idle' }), now: 20 });
       expect(again).toMatchObject({ kind: 'ok', created: false, session: { status: 'idle', lastSeq: 1, createdAt: 10 } });
-      expect(store.registerSession({ namespace: NS_B, registration: registration(S1), now: 30 })).toEqual({ kind: 'forbidden' });
-      expect(store.getSession({ namespace: NS_B, sessionId: S1 })).toBeNull();
-      expect(store.listSessions({ namespace: NS_B })).toEqual([]);
-      expect(store.listSessions({ namespace: NS_A }).map((s) => s.id)).toEqual([S1]);
+      expect(await store.registerSession({ namespace: NS_B, registration: registration(S1), now: 30 })).toEqual({ kind: 'forbidden' });
+      expect(await store.getSession({ namespace: NS_B, sessionId: S1 })).toBeNull();
+      expect(await store.listSessions({ namespace: NS_B })).toEqual([]);
+      expect((await store.listSessions({ namespace: NS_A })).map((s) => s.id)).toEqual([S1]);
     });
 
-    it('patches and ends sessions only in their namespace', () => {
-      store.registerSession({ namespace: NS_A, registration: registration(S1), now: 10 });
-      expect(store.updateSession({ namespace: NS_B, sessionId: S1, patch: { title: 'x' }, now: 11 })).toBeNull();
-      const patched = store.updateSession({
+    it('patches and ends sessions only in their namespace', async () => {
+      await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 10 });
+      expect(await store.updateSession({ namespace: NS_B, sessionId: S1, patch: { title: 'x' }, now: 11 })).toBeNull();
+      const patched = await store.updateSession({
         namespace: NS_A,
         sessionId: S1,
         patch: { title: 'new', status: 'thinking', deskAttached: true, controller: 'remote', effort: 'xhigh' },
         now: 12,
       });
       expect(patched).toMatchObject({ title: 'new', status: 'thinking', deskAttached: true, controller: 'remote', effort: 'xhigh', updatedAt: 12 });
-      expect(store.endSession({ namespace: NS_B, sessionId: S1, status: 'ended', exitCode: 0, reason: null, now: 13 })).toBeNull();
-      const ended = store.endSession({ namespace: NS_A, sessionId: S1, status: 'failed', exitCode: 2, reason: 'boom', now: 14 });
+      expect(await store.endSession({ namespace: NS_B, sessionId: S1, status: 'ended', exitCode: 0, reason: null, now: 13 })).toBeNull();
+      const ended = await store.endSession({ namespace: NS_A, sessionId: S1, status: 'failed', exitCode: 2, reason: 'boom', now: 14 });
       expect(ended).toMatchObject({ status: 'failed', exitCode: 2, failureReason: 'boom', endedAt: 14 });
     });
 
-    it('assigns strictly increasing seq per session; re-inserting an id is a no-op', () => {
-      store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
-      store.registerSession({ namespace: NS_A, registration: registration(S2), now: 1 });
-      const a = store.appendMessages({ namespace: NS_A, sessionId: S1, messages: [message('m1'), message('m2')] });
+    it('assigns strictly increasing seq per session; re-inserting an id is a no-op', async () => {
+      await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+      await store.registerSession({ namespace: NS_A, registration: registration(S2), now: 1 });
+      const a = await store.appendMessages({ namespace: NS_A, sessionId: S1, messages: [message('m1'), message('m2')] });
       expect(a?.added.map((m) => m.seq)).toEqual([1, 2]);
       expect(a?.lastSeq).toBe(2);
-      const b = store.appendMessages({ namespace: NS_A, sessionId: S1, messages: [message('m2', 'changed'), message('m3')] });
+      const b = await store.appendMessages({ namespace: NS_A, sessionId: S1, messages: [message('m2', 'changed'), message('m3')] });
       expect(b?.added.map((m) => [m.id, m.seq])).toEqual([['m3', 3]]);
       expect(b?.seqs).toEqual([2, 3]);
-      const other = store.appendMessages({ namespace: NS_A, sessionId: S2, messages: [message('m1')] });
+      const other = await store.appendMessages({ namespace: NS_A, sessionId: S2, messages: [message('m1')] });
       expect(other?.added[0]?.seq).toBe(1);
-      expect(store.appendMessages({ namespace: NS_B, sessionId: S1, messages: [message('x')] })).toBeNull();
-      const page = store.listMessages({ namespace: NS_A, sessionId: S1, limit: 10 });
+      expect(await store.appendMessages({ namespace: NS_B, sessionId: S1, messages: [message('x')] })).toBeNull();
+      const page = await store.listMessages({ namespace: NS_A, sessionId: S1, limit: 10 });
       expect(page?.messages.map((m) => m.seq)).toEqual([1, 2, 3]);
       expect(page?.messages[1]?.content).toEqual([{ type: 'text', text: 'm2' }]);
       expect(page?.messages[0]?.sessionId).toBe(S1);
-      expect(store.getSession({ namespace: NS_A, sessionId: S1 })?.lastSeq).toBe(3);
+      expect((await store.getSession({ namespace: NS_A, sessionId: S1 }))?.lastSeq).toBe(3);
     });
 
-    it('pages messages after, before, and latest', () => {
-      store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
-      store.appendMessages({ namespace: NS_A, sessionId: S1, messages: Array.from({ length: 10 }, (_, i) => message(`m${i + 1}`)) });
+    it('pages messages after, before, and latest', async () => {
+      await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+      await store.appendMessages({ namespace: NS_A, sessionId: S1, messages: Array.from({ length: 10 }, (_, i) => message(`m${i + 1}`)) });
       const seqs = (p: { messages: { seq: number }[]; more: boolean } | null) => [p?.messages.map((m) => m.seq), p?.more];
-      expect(seqs(store.listMessages({ namespace: NS_A, sessionId: S1, after: 2, limit: 3 }))).toEqual([[3, 4, 5], true]);
-      expect(seqs(store.listMessages({ namespace: NS_A, sessionId: S1, after: 7, limit: 3 }))).toEqual([[8, 9, 10], false]);
-      expect(seqs(store.listMessages({ namespace: NS_A, sessionId: S1, before: 5, limit: 3 }))).toEqual([[2, 3, 4], true]);
-      expect(seqs(store.listMessages({ namespace: NS_A, sessionId: S1, before: 3, limit: 3 }))).toEqual([[1, 2], false]);
-      expect(seqs(store.listMessages({ namespace: NS_A, sessionId: S1, limit: 4 }))).toEqual([[7, 8, 9, 10], true]);
-      expect(store.listMessages({ namespace: NS_B, sessionId: S1, limit: 4 })).toBeNull();
+      expect(seqs(await store.listMessages({ namespace: NS_A, sessionId: S1, after: 2, limit: 3 }))).toEqual([[3, 4, 5], true]);
+      expect(seqs(await store.listMessages({ namespace: NS_A, sessionId: S1, after: 7, limit: 3 }))).toEqual([[8, 9, 10], false]);
+      expect(seqs(await store.listMessages({ namespace: NS_A, sessionId: S1, before: 5, limit: 3 }))).toEqual([[2, 3, 4], true]);
+      expect(seqs(await store.listMessages({ namespace: NS_A, sessionId: S1, before: 3, limit: 3 }))).toEqual([[1, 2], false]);
+      expect(seqs(await store.listMessages({ namespace: NS_A, sessionId: S1, limit: 4 }))).toEqual([[7, 8, 9, 10], true]);
+      expect(await store.listMessages({ namespace: NS_B, sessionId: S1, limit: 4 })).toBeNull();
     });
 
-    it('keeps machines per namespace', () => {
+    it('keeps machines per namespace', async () => {
       const info = { id: M1, name: 'desk', os: 'linux', user: 'me', home: '/home/me' };
-      expect(store.upsertMachine({ namespace: NS_A, machine: info, now: 5 })).toMatchObject({ online: true, lastSeenAt: 5 });
-      expect(store.setMachineOnline({ namespace: NS_A, machineId: M1, online: false, now: 6 })).toMatchObject({ online: false });
-      expect(store.setMachineOnline({ namespace: NS_B, machineId: M1, online: false, now: 6 })).toBeNull();
-      expect(store.listMachines({ namespace: NS_A })).toHaveLength(1);
-      expect(store.listMachines({ namespace: NS_B })).toHaveLength(0);
+      expect(await store.upsertMachine({ namespace: NS_A, machine: info, now: 5 })).toMatchObject({ online: true, lastSeenAt: 5 });
+      expect(await store.setMachineOnline({ namespace: NS_A, machineId: M1, online: false, now: 6 })).toMatchObject({ online: false });
+      expect(await store.setMachineOnline({ namespace: NS_B, machineId: M1, online: false, now: 6 })).toBeNull();
+      expect(await store.listMachines({ namespace: NS_A })).toHaveLength(1);
+      expect(await store.listMachines({ namespace: NS_B })).toHaveLength(0);
     });
 
-    it('resolves a request once (first answer wins) and keeps the audit', () => {
-      store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
-      expect(store.addRequest({ namespace: NS_B, request: request(R1, S1) })).toEqual({ kind: 'not_found' });
-      expect(store.addRequest({ namespace: NS_A, request: request(R1, S1) }).kind).toBe('added');
-      expect(store.addRequest({ namespace: NS_A, request: request(R1, S1) }).kind).toBe('pending');
-      expect(store.getSession({ namespace: NS_A, sessionId: S1 })?.pendingCount).toBe(1);
-      expect(store.listPending({ namespace: NS_A, sessionId: S1 })).toEqual([request(R1, S1)]);
+    it('resolves a request once (first answer wins) and keeps the audit', async () => {
+      await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+      expect(await store.addRequest({ namespace: NS_B, request: request(R1, S1) })).toEqual({ kind: 'not_found' });
+      expect((await store.addRequest({ namespace: NS_A, request: request(R1, S1) })).kind).toBe('added');
+      expect((await store.addRequest({ namespace: NS_A, request: request(R1, S1) })).kind).toBe('pending');
+      expect((await store.getSession({ namespace: NS_A, sessionId: S1 }))?.pendingCount).toBe(1);
+      expect(await store.listPending({ namespace: NS_A, sessionId: S1 })).toEqual([request(R1, S1)]);
       const answer = { decision: 'allow' as const };
       const base = { requestId: R1, outcome: 'answered' as const, answer, answeredBy: 'phone', device: 'Pixel', at: 1500 };
-      expect(store.resolveRequest({ ...base, namespace: NS_B })).toEqual({ kind: 'not_found' });
-      const first = store.resolveRequest({ ...base, namespace: NS_A });
+      expect(await store.resolveRequest({ ...base, namespace: NS_B })).toEqual({ kind: 'not_found' });
+      const first = await store.resolveRequest({ ...base, namespace: NS_A });
       expect(first).toMatchObject({ kind: 'resolved', resolution: { waitedMs: 500, answeredBy: 'phone', answer } });
-      const second = store.resolveRequest({ ...base, namespace: NS_A, answer: { decision: 'deny' } });
+      const second = await store.resolveRequest({ ...base, namespace: NS_A, answer: { decision: 'deny' } });
       expect(second).toMatchObject({ kind: 'already', resolution: { answer } });
-      expect(store.getSession({ namespace: NS_A, sessionId: S1 })?.pendingCount).toBe(0);
-      expect(store.listPending({ namespace: NS_A, sessionId: S1 })).toEqual([]);
-      const audit = store.listAudit({ namespace: NS_A, sessionId: S1, limit: 10 });
+      expect((await store.getSession({ namespace: NS_A, sessionId: S1 }))?.pendingCount).toBe(0);
+      expect(await store.listPending({ namespace: NS_A, sessionId: S1 })).toEqual([]);
+      const audit = await store.listAudit({ namespace: NS_A, sessionId: S1, limit: 10 });
       expect(audit).toHaveLength(1);
       expect(audit[0]).toMatchObject({ toolName: request(R1, S1).toolName, answeredBy: 'phone', device: 'Pixel' });
-      expect(store.listAudit({ namespace: NS_B, sessionId: S1, limit: 10 })).toHaveLength(0);
-      expect(store.addRequest({ namespace: NS_A, request: request(R1, S1) }).kind).toBe('resolved');
+      expect(await store.listAudit({ namespace: NS_B, sessionId: S1, limit: 10 })).toHaveLength(0);
+      expect((await store.addRequest({ namespace: NS_A, request: request(R1, S1) })).kind).toBe('resolved');
     });
 
-    it('keeps final screens per namespace, upserted, pruned to the newest, deleted on resume', () => {
+    it('keeps final screens per namespace, upserted, pruned to the newest, deleted on resume', async () => {
       const screen = (n: number) => ({ offset: 100 * n, cols: 80, rows: 24, data: `screen ${n}`, savedAt: n });
-      store.saveFinalScreen({ namespace: NS_A, sessionId: S1, screen: screen(1), keep: 2 });
-      expect(store.getFinalScreen({ namespace: NS_A, sessionId: S1 })).toEqual(screen(1));
-      expect(store.getFinalScreen({ namespace: NS_B, sessionId: S1 })).toBeNull();
-      store.saveFinalScreen({ namespace: NS_A, sessionId: S1, screen: screen(2), keep: 2 });
-      expect(store.getFinalScreen({ namespace: NS_A, sessionId: S1 })).toEqual(screen(2));
-      store.saveFinalScreen({ namespace: NS_A, sessionId: S2, screen: screen(3), keep: 2 });
-      store.saveFinalScreen({ namespace: NS_B, sessionId: S1, screen: screen(9), keep: 2 });
+      await store.saveFinalScreen({ namespace: NS_A, sessionId: S1, screen: screen(1), keep: 2 });
+      expect(await store.getFinalScreen({ namespace: NS_A, sessionId: S1 })).toEqual(screen(1));
+      expect(await store.getFinalScreen({ namespace: NS_B, sessionId: S1 })).toBeNull();
+      await store.saveFinalScreen({ namespace: NS_A, sessionId: S1, screen: screen(2), keep: 2 });
+      expect(await store.getFinalScreen({ namespace: NS_A, sessionId: S1 })).toEqual(screen(2));
+      await store.saveFinalScreen({ namespace: NS_A, sessionId: S2, screen: screen(3), keep: 2 });
+      await store.saveFinalScreen({ namespace: NS_B, sessionId: S1, screen: screen(9), keep: 2 });
       // A third session in namespace A pushes out its oldest; namespace B is counted apart.
-      store.saveFinalScreen({ namespace: NS_A, sessionId: P1, screen: screen(4), keep: 2 });
-      expect(store.getFinalScreen({ namespace: NS_A, sessionId: S1 })).toBeNull();
-      expect(store.getFinalScreen({ namespace: NS_A, sessionId: S2 })).toEqual(screen(3));
-      expect(store.getFinalScreen({ namespace: NS_B, sessionId: S1 })).toEqual(screen(9));
-      store.deleteFinalScreen({ namespace: NS_B, sessionId: S2 });
-      expect(store.getFinalScreen({ namespace: NS_A, sessionId: S2 })).toEqual(screen(3));
-      store.deleteFinalScreen({ namespace: NS_A, sessionId: S2 });
-      expect(store.getFinalScreen({ namespace: NS_A, sessionId: S2 })).toBeNull();
+      await store.saveFinalScreen({ namespace: NS_A, sessionId: P1, screen: screen(4), keep: 2 });
+      expect(await store.getFinalScreen({ namespace: NS_A, sessionId: S1 })).toBeNull();
+      expect(await store.getFinalScreen({ namespace: NS_A, sessionId: S2 })).toEqual(screen(3));
+      expect(await store.getFinalScreen({ namespace: NS_B, sessionId: S1 })).toEqual(screen(9));
+      await store.deleteFinalScreen({ namespace: NS_B, sessionId: S2 });
+      expect(await store.getFinalScreen({ namespace: NS_A, sessionId: S2 })).toEqual(screen(3));
+      await store.deleteFinalScreen({ namespace: NS_A, sessionId: S2 });
+      expect(await store.getFinalScreen({ namespace: NS_A, sessionId: S2 })).toBeNull();
     });
 
-    it("fills the answer of a request the desk took to claude's dialog, and of nothing else", () => {
-      store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
-      store.addRequest({ namespace: NS_A, request: request(R1, S1) });
+    it("fills the answer of a request the desk took to claude's dialog, and of nothing else", async () => {
+      await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+      await store.addRequest({ namespace: NS_A, request: request(R1, S1) });
       const allow = { decision: 'allow' as const, reason: 'in the dialog' };
       // Not resolved yet: nothing to fill.
-      expect(store.recordDialogOutcome({ namespace: NS_A, sessionId: S1, requestId: R1, answer: allow })).toBeNull();
-      store.resolveRequest({ namespace: NS_A, requestId: R1, sessionId: S1, outcome: 'answered', answer: null, answeredBy: DESK_ANSWERER, device: 'desk@box', at: 5 });
-      expect(store.recordDialogOutcome({ namespace: NS_B, sessionId: S1, requestId: R1, answer: allow })).toBeNull();
-      expect(store.recordDialogOutcome({ namespace: NS_A, sessionId: S1, requestId: R1, answer: allow })).toMatchObject({ requestId: R1, answeredBy: DESK_ANSWERER, answer: allow });
+      expect(await store.recordDialogOutcome({ namespace: NS_A, sessionId: S1, requestId: R1, answer: allow })).toBeNull();
+      await store.resolveRequest({ namespace: NS_A, requestId: R1, sessionId: S1, outcome: 'answered', answer: null, answeredBy: DESK_ANSWERER, device: 'desk@box', at: 5 });
+      expect(await store.recordDialogOutcome({ namespace: NS_B, sessionId: S1, requestId: R1, answer: allow })).toBeNull();
+      expect(await store.recordDialogOutcome({ namespace: NS_A, sessionId: S1, requestId: R1, answer: allow })).toMatchObject({ requestId: R1, answeredBy: DESK_ANSWERER, answer: allow });
       // Once filled it stays: a second outcome changes nothing.
-      expect(store.recordDialogOutcome({ namespace: NS_A, sessionId: S1, requestId: R1, answer: { decision: 'deny' } })).toBeNull();
-      expect(store.listAudit({ namespace: NS_A, sessionId: S1, limit: 5 })[0]?.answer).toEqual(allow);
+      expect(await store.recordDialogOutcome({ namespace: NS_A, sessionId: S1, requestId: R1, answer: { decision: 'deny' } })).toBeNull();
+      expect((await store.listAudit({ namespace: NS_A, sessionId: S1, limit: 5 }))[0]?.answer).toEqual(allow);
       // A request answered on the phone is not a dialog entry.
-      store.addRequest({ namespace: NS_A, request: request(R2, S1) });
-      store.resolveRequest({ namespace: NS_A, requestId: R2, sessionId: S1, outcome: 'answered', answer: { decision: 'deny' }, answeredBy: 'phone', device: 'Pixel', at: 6 });
-      expect(store.recordDialogOutcome({ namespace: NS_A, sessionId: S1, requestId: R2, answer: allow })).toBeNull();
+      await store.addRequest({ namespace: NS_A, request: request(R2, S1) });
+      await store.resolveRequest({ namespace: NS_A, requestId: R2, sessionId: S1, outcome: 'answered', answer: { decision: 'deny' }, answeredBy: 'phone', device: 'Pixel', at: 6 });
+      expect(await store.recordDialogOutcome({ namespace: NS_A, sessionId: S1, requestId: R2, answer: allow })).toBeNull();
     });
 
-    it('queues prompts idempotently and drops unsent ones when the session ends', () => {
-      store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+    it('queues prompts idempotently and drops unsent ones when the session ends', async () => {
+      await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
       const prompt = { id: P1, sessionId: S1, text: 'hi', status: 'queued' as const, reason: null, createdAt: 2, updatedAt: 2 };
-      expect(store.addPrompt({ namespace: NS_B, prompt })).toEqual({ kind: 'not_found' });
-      expect(store.addPrompt({ namespace: NS_A, prompt }).kind).toBe('added');
-      expect(store.addPrompt({ namespace: NS_A, prompt }).kind).toBe('exists');
-      expect(store.updatePrompt({ namespace: NS_B, sessionId: S1, promptId: P1, status: 'typing', reason: null, now: 3 })).toBeNull();
-      expect(store.updatePrompt({ namespace: NS_A, sessionId: S1, promptId: P1, status: 'typing', reason: null, now: 3 })).toMatchObject({
+      expect(await store.addPrompt({ namespace: NS_B, prompt })).toEqual({ kind: 'not_found' });
+      expect((await store.addPrompt({ namespace: NS_A, prompt })).kind).toBe('added');
+      expect((await store.addPrompt({ namespace: NS_A, prompt })).kind).toBe('exists');
+      expect(await store.updatePrompt({ namespace: NS_B, sessionId: S1, promptId: P1, status: 'typing', reason: null, now: 3 })).toBeNull();
+      expect(await store.updatePrompt({ namespace: NS_A, sessionId: S1, promptId: P1, status: 'typing', reason: null, now: 3 })).toMatchObject({
         status: 'typing',
       });
-      expect(store.listPrompts({ namespace: NS_A, sessionId: S1, status: 'typing' })).toHaveLength(1);
-      store.endSession({ namespace: NS_A, sessionId: S1, status: 'ended', exitCode: 0, reason: null, now: 4 });
-      expect(store.listPrompts({ namespace: NS_A, sessionId: S1 })[0]).toMatchObject({ status: 'dropped' });
+      expect(await store.listPrompts({ namespace: NS_A, sessionId: S1, status: 'typing' })).toHaveLength(1);
+      await store.endSession({ namespace: NS_A, sessionId: S1, status: 'ended', exitCode: 0, reason: null, now: 4 });
+      expect((await store.listPrompts({ namespace: NS_A, sessionId: S1 }))[0]).toMatchObject({ status: 'dropped' });
     });
   });
 }

@@ -82,30 +82,30 @@ export type AddPromptResult =
 
 export interface Store {
   // tokens (cross-namespace: looked up by hash to learn the namespace)
-  insertToken(options: { token: TokenRecord }): void;
-  findTokenByHash(options: { hash: string }): TokenRecord | null;
-  getToken(options: { id: string }): TokenRecord | null;
-  listTokens(options?: { namespace?: Namespace }): TokenInfo[];
-  revokeToken(options: { id: string; at: number }): boolean;
-  touchToken(options: { id: string; at: number }): void;
+  insertToken(options: { token: TokenRecord }): Promise<void>;
+  findTokenByHash(options: { hash: string }): Promise<TokenRecord | null>;
+  getToken(options: { id: string }): Promise<TokenRecord | null>;
+  listTokens(options?: { namespace?: Namespace }): Promise<TokenInfo[]>;
+  revokeToken(options: { id: string; at: number }): Promise<boolean>;
+  touchToken(options: { id: string; at: number }): Promise<void>;
 
   // share links (looked up by jti across namespaces: the jti comes from a verified signed link)
-  insertShareLink(options: { link: ShareLinkRecord }): void;
-  getShareLink(options: { jti: string }): ShareLinkRecord | null;
+  insertShareLink(options: { link: ShareLinkRecord }): Promise<void>;
+  getShareLink(options: { jti: string }): Promise<ShareLinkRecord | null>;
   /** False when there is no such live link in that namespace and session. */
-  revokeShareLink(options: { namespace: Namespace; sessionId: string; jti: string; at: number }): boolean;
+  revokeShareLink(options: { namespace: Namespace; sessionId: string; jti: string; at: number }): Promise<boolean>;
 
   // final screens of ended sessions (upserted; only the newest `keep` of a namespace are kept)
-  saveFinalScreen(options: { namespace: Namespace; sessionId: string; screen: FinalScreenRecord; keep: number }): void;
-  getFinalScreen(options: { namespace: Namespace; sessionId: string }): FinalScreenRecord | null;
+  saveFinalScreen(options: { namespace: Namespace; sessionId: string; screen: FinalScreenRecord; keep: number }): Promise<void>;
+  getFinalScreen(options: { namespace: Namespace; sessionId: string }): Promise<FinalScreenRecord | null>;
   /** The session runs again (resumed): its old final screen is no longer the last one. */
-  deleteFinalScreen(options: { namespace: Namespace; sessionId: string }): void;
+  deleteFinalScreen(options: { namespace: Namespace; sessionId: string }): Promise<void>;
 
   // sessions
-  registerSession(options: { namespace: Namespace; registration: SessionRegistrationInput; now: number }): RegisterSessionResult;
-  getSession(options: { namespace: Namespace; sessionId: string }): Session | null;
-  listSessions(options: { namespace: Namespace }): Session[];
-  updateSession(options: { namespace: Namespace; sessionId: string; patch: SessionPatch; now: number }): Session | null;
+  registerSession(options: { namespace: Namespace; registration: SessionRegistrationInput; now: number }): Promise<RegisterSessionResult>;
+  getSession(options: { namespace: Namespace; sessionId: string }): Promise<Session | null>;
+  listSessions(options: { namespace: Namespace }): Promise<Session[]>;
+  updateSession(options: { namespace: Namespace; sessionId: string; patch: SessionPatch; now: number }): Promise<Session | null>;
   endSession(options: {
     namespace: Namespace;
     sessionId: string;
@@ -113,14 +113,14 @@ export interface Store {
     exitCode: number | null;
     reason: string | null;
     now: number;
-  }): Session | null;
+  }): Promise<Session | null>;
 
   // messages
   appendMessages(options: {
     namespace: Namespace;
     sessionId: string;
     messages: readonly ChatMessageRecordInput[];
-  }): AppendMessagesResult | null;
+  }): Promise<AppendMessagesResult | null>;
   /** `after` → ascending from after+1; `before` → the `limit` newest below it, returned ascending;
    *  neither → the latest page. */
   listMessages(options: {
@@ -129,16 +129,16 @@ export interface Store {
     after?: number;
     before?: number;
     limit: number;
-  }): MessagePageResult | null;
+  }): Promise<MessagePageResult | null>;
 
   // machines
-  upsertMachine(options: { namespace: Namespace; machine: MachineInfo; now: number }): Machine;
-  setMachineOnline(options: { namespace: Namespace; machineId: string; online: boolean; now: number }): Machine | null;
-  listMachines(options: { namespace: Namespace }): Machine[];
+  upsertMachine(options: { namespace: Namespace; machine: MachineInfo; now: number }): Promise<Machine>;
+  setMachineOnline(options: { namespace: Namespace; machineId: string; online: boolean; now: number }): Promise<Machine | null>;
+  listMachines(options: { namespace: Namespace }): Promise<Machine[]>;
 
   // approvals: pending requests and their resolutions (the audit trail)
-  addRequest(options: { namespace: Namespace; request: PendingRequest }): AddRequestResult;
-  listPending(options: { namespace: Namespace; sessionId: string }): PendingRequest[];
+  addRequest(options: { namespace: Namespace; request: PendingRequest }): Promise<AddRequestResult>;
+  listPending(options: { namespace: Namespace; sessionId: string }): Promise<PendingRequest[]>;
   resolveRequest(options: {
     namespace: Namespace;
     requestId: string;
@@ -149,14 +149,14 @@ export interface Store {
     answeredBy: string | null;
     device: string | null;
     at: number;
-  }): ResolveRequestResult;
-  listAudit(options: { namespace: Namespace; sessionId: string; limit: number }): Resolution[];
+  }): Promise<ResolveRequestResult>;
+  listAudit(options: { namespace: Namespace; sessionId: string; limit: number }): Promise<Resolution[]>;
   /** Fills the answer of a request the desk took to claude's own dialog (answer still null); null
    *  when there is no such entry (unknown, another namespace, or not a dialog entry). */
-  recordDialogOutcome(options: { namespace: Namespace; sessionId: string; requestId: string; answer: Answer }): Resolution | null;
+  recordDialogOutcome(options: { namespace: Namespace; sessionId: string; requestId: string; answer: Answer }): Promise<Resolution | null>;
 
   // prompts
-  addPrompt(options: { namespace: Namespace; prompt: Prompt }): AddPromptResult;
+  addPrompt(options: { namespace: Namespace; prompt: Prompt }): Promise<AddPromptResult>;
   updatePrompt(options: {
     namespace: Namespace;
     sessionId: string;
@@ -164,8 +164,8 @@ export interface Store {
     status: PromptStatus;
     reason: string | null;
     now: number;
-  }): Prompt | null;
-  listPrompts(options: { namespace: Namespace; sessionId: string; status?: PromptStatus }): Prompt[];
+  }): Promise<Prompt | null>;
+  listPrompts(options: { namespace: Namespace; sessionId: string; status?: PromptStatus }): Promise<Prompt[]>;
 
-  close(): void;
+  close(): Promise<void>;
 }

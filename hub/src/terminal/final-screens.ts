@@ -13,8 +13,8 @@ export function storedFinalScreens(options: { store: Store; now?: () => number }
   return {
     save: (namespace: Namespace, sessionId: string, s: TerminalSnapshot) =>
       store.saveFinalScreen({ namespace, sessionId, screen: { offset: s.offset, cols: s.cols, rows: s.rows, data: s.data, savedAt: now() }, keep: KEPT_FINAL_SCREENS }),
-    load: (namespace, sessionId) => {
-      const saved = store.getFinalScreen({ namespace, sessionId });
+    load: async (namespace, sessionId) => {
+      const saved = await store.getFinalScreen({ namespace, sessionId });
       return saved ? { sessionId, offset: saved.offset, cols: saved.cols, rows: saved.rows, data: saved.data } : null;
     },
     forget: (namespace, sessionId) => store.deleteFinalScreen({ namespace, sessionId }),

@@ -15,9 +15,9 @@ export type TerminalRegistry = ReturnType<typeof createTerminalRegistry>;
 
 /** Where final screens outlive the rooms (the hub's store). */
 export type FinalScreenPort = {
-  save(ns: Namespace, sessionId: string, snapshot: TerminalSnapshot): void;
-  load(ns: Namespace, sessionId: string): TerminalSnapshot | null;
-  forget(ns: Namespace, sessionId: string): void;
+  save(ns: Namespace, sessionId: string, snapshot: TerminalSnapshot): Promise<void>;
+  load(ns: Namespace, sessionId: string): Promise<TerminalSnapshot | null>;
+  forget(ns: Namespace, sessionId: string): Promise<void>;
 };
 
 export function createTerminalRegistry(options: {
@@ -59,16 +59,18 @@ export function createTerminalRegistry(options: {
       return rooms.get(key(ns, sessionId)) ?? null;
     },
     /** The session ended: keep its final screen, and drop old ended rooms. */
-    ended(ns: Namespace, sessionId: string): void {
+    async ended(ns: Namespace, sessionId: string): Promise<void> {
       const k = key(ns, sessionId);
       const room = rooms.get(k);
       if (!room) return;
       if (room.ended) return;
       // A room made after the end (hub restart, or dropped by eviction) gets the saved screen; a room
       // that saw the end saves the screen the runner sent just before it.
-      const saved = room.lastSnapshot ? null : (options.finalScreens?.load(ns, sessionId) ?? null);
+      const saved = room.lastSnapshot ? null : ((await options.finalScreens?.load(ns, sessionId)) ?? null);
+      // Another end of the same room may have finished while the screen was loading.
+      if (room.ended || rooms.get(k) !== room) return;
       room.end(saved ?? undefined);
-      if (!saved && room.lastSnapshot) options.finalScreens?.save(ns, sessionId, room.lastSnapshot);
+      if (!saved && room.lastSnapshot) await options.finalScreens?.save(ns, sessionId, room.lastSnapshot);
       // Move to the back so eviction drops the longest-ended first.
       rooms.delete(k);
       rooms.set(k, room);
@@ -76,10 +78,10 @@ export function createTerminalRegistry(options: {
     },
     /** A runner registered the session as running (a reconnect, or a resume): an ended terminal is
      *  forgotten (viewers subscribe anew), and so is a saved final screen (no longer the last one). */
-    running(ns: Namespace, sessionId: string): void {
+    async running(ns: Namespace, sessionId: string): Promise<void> {
       const k = key(ns, sessionId);
       if (rooms.get(k)?.ended) rooms.delete(k);
-      options.finalScreens?.forget(ns, sessionId);
+      await options.finalScreens?.forget(ns, sessionId);
     },
     get size() {
       return rooms.size;

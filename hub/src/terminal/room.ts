@@ -141,6 +141,9 @@ export function createTerminalRoom(options: {
     get viewerCount() {
       return viewers.size;
     },
+    get viewerIds(): string[] {
+      return [...viewers.keys()];
+    },
     get log() {
       return log;
     },

@@ -83,6 +83,9 @@ export function getSocket(): WebSocket | null {
       token: credential,
       device: deviceNameFromUserAgent(navigator.userAgent),
     },
+    // WebSocket only, like every tether client: behind a load balancer of several hubs a socket is
+    // then one TCP stream to one hub, so no sticky sessions are needed (long-polling would need them).
+    transports: ['websocket'],
     // Phones drop to background and back: keep retrying, but not faster than every few seconds.
     reconnectionDelay: 500,
     reconnectionDelayMax: 5_000,

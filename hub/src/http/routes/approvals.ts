@@ -9,12 +9,12 @@ import type { HubHttpEnv } from '../app.ts';
 export function createApprovalRoutes(options: { store: Store }) {
   const { store } = options;
   const app = new Hono<HubHttpEnv>();
-  app.get('/', (c) => {
+  app.get('/', async (c) => {
     const namespace = c.get('caller').namespace;
     const pending: PendingRequest[] = [];
     // pendingCount comes from the same table, so only sessions with waiting requests are read.
-    for (const session of store.listSessions({ namespace })) {
-      if (session.pendingCount > 0) pending.push(...store.listPending({ namespace, sessionId: session.id }));
+    for (const session of await store.listSessions({ namespace })) {
+      if (session.pendingCount > 0) pending.push(...(await store.listPending({ namespace, sessionId: session.id })));
     }
     pending.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
     const body: PendingList = { pending };

@@ -21,7 +21,7 @@ export function createAuthRoutes(options: { store: Store; signer: WebSessionSign
     // A malformed body cannot be a token guess, so only wrong tokens count towards the limit.
     const body = await parseJsonBody(c, LoginBodySchema);
     if (!body.ok) return body.response;
-    const record = verifyAccessToken({ store: options.store, token: body.data.token });
+    const record = await verifyAccessToken({ store: options.store, token: body.data.token });
     if (!record) {
       options.limiter.recordFailure(ip);
       return httpError(c, { code: 'unauthorized', error: 'unknown or revoked token' });

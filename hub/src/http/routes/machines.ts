@@ -5,6 +5,6 @@ import type { HubHttpEnv } from '../app.ts';
 
 export function createMachineRoutes(options: { store: Store }) {
   const app = new Hono<HubHttpEnv>();
-  app.get('/', (c) => c.json({ machines: options.store.listMachines({ namespace: c.get('caller').namespace }) }));
+  app.get('/', async (c) => c.json({ machines: await options.store.listMachines({ namespace: c.get('caller').namespace }) }));
   return app;
 }

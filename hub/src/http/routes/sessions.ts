@@ -20,29 +20,29 @@ export function createSessionRoutes(options: { store: Store }) {
   const { store } = options;
   const app = new Hono<HubHttpEnv>();
 
-  app.get('/', (c) => {
-    const sessions = store.listSessions({ namespace: c.get('caller').namespace });
+  app.get('/', async (c) => {
+    const sessions = await store.listSessions({ namespace: c.get('caller').namespace });
     return c.json({ sessions });
   });
 
-  app.get('/:id', (c) => {
+  app.get('/:id', async (c) => {
     const id = SessionIdSchema.safeParse(c.req.param('id'));
     if (!id.success) return httpError(c, { code: 'bad_request', error: describeZodError(id.error) });
     const namespace = c.get('caller').namespace;
-    const session = store.getSession({ namespace, sessionId: id.data });
+    const session = await store.getSession({ namespace, sessionId: id.data });
     if (!session) return httpError(c, { code: 'not_found', error: 'no such session' });
-    const pending = store.listPending({ namespace, sessionId: id.data });
-    const audit = store.listAudit({ namespace, sessionId: id.data, limit: AUDIT_LIMIT });
+    const pending = await store.listPending({ namespace, sessionId: id.data });
+    const audit = await store.listAudit({ namespace, sessionId: id.data, limit: AUDIT_LIMIT });
     return c.json({ session, pending, audit });
   });
 
-  app.get('/:id/messages', (c) => {
+  app.get('/:id/messages', async (c) => {
     const id = SessionIdSchema.safeParse(c.req.param('id'));
     if (!id.success) return httpError(c, { code: 'bad_request', error: describeZodError(id.error) });
     const query = MessagePageQuerySchema.safeParse(c.req.query());
     if (!query.success) return httpError(c, { code: 'bad_request', error: describeZodError(query.error) });
     const q: z.output<typeof MessagePageQuerySchema> = query.data;
-    const page = store.listMessages({
+    const page = await store.listMessages({
       namespace: c.get('caller').namespace,
       sessionId: id.data,
       limit: q.limit,

@@ -21,7 +21,7 @@ export function createShareAdminRoutes(options: { store: Store; shareLinks: Shar
     const body = ShareCreateSchema.safeParse(raw ?? {});
     if (!body.success) return httpError(c, { code: 'bad_request', error: describeZodError(body.error) });
     const caller = c.get('caller');
-    if (!options.store.getSession({ namespace: caller.namespace, sessionId: id.data })) return httpError(c, { code: 'not_found', error: 'no such session' });
+    if (!(await options.store.getSession({ namespace: caller.namespace, sessionId: id.data }))) return httpError(c, { code: 'not_found', error: 'no such session' });
     const link = await options.shareLinks.create({
       namespace: caller.namespace,
       sessionId: id.data,
@@ -32,11 +32,11 @@ export function createShareAdminRoutes(options: { store: Store; shareLinks: Shar
     const created: ShareCreated = { url: `${origin}/share/${link.token}`, token: link.token, jti: link.jti, expiresAt: link.expiresAt };
     return c.json(created, 201);
   });
-  app.delete('/:id/share/:jti', (c) => {
+  app.delete('/:id/share/:jti', async (c) => {
     const id = SessionIdSchema.safeParse(c.req.param('id'));
     const jti = ShareJtiSchema.safeParse(c.req.param('jti'));
     if (!id.success || !jti.success) return httpError(c, { code: 'bad_request', error: 'bad session id or link id' });
-    const revoked = options.shareLinks.revoke({ namespace: c.get('caller').namespace, sessionId: id.data, jti: jti.data });
+    const revoked = await options.shareLinks.revoke({ namespace: c.get('caller').namespace, sessionId: id.data, jti: jti.data });
     if (!revoked) return httpError(c, { code: 'not_found', error: 'no such live link' });
     return c.json({ ok: true as const });
   });
@@ -50,9 +50,9 @@ export function createSharedViewRoutes(options: { store: Store; shareLinks: Shar
     const claims = await options.shareLinks.verify(c.req.param('token'));
     // Expired, revoked, forged: one answer, so a link holder learns nothing else.
     if (!claims) return httpError(c, { code: 'unauthorized', error: 'this link has expired or was revoked' });
-    const session = options.store.getSession({ namespace: claims.namespace, sessionId: claims.sessionId });
+    const session = await options.store.getSession({ namespace: claims.namespace, sessionId: claims.sessionId });
     if (!session) return httpError(c, { code: 'not_found', error: 'no such session' });
-    const page = options.store.listMessages({ namespace: claims.namespace, sessionId: claims.sessionId, limit: SHARE_MESSAGES_LIMIT });
+    const page = await options.store.listMessages({ namespace: claims.namespace, sessionId: claims.sessionId, limit: SHARE_MESSAGES_LIMIT });
     return c.json({ session, messages: page?.messages ?? [], more: page?.more ?? false, expiresAt: claims.expiresAt, readOnly: true as const });
   });
   return app;

@@ -19,23 +19,23 @@ runStoreContract({
     return {
       store,
       async cleanup() {
-        store.close();
+        await store.close();
         rmSync(dir, { recursive: true, force: true });
       },
     };
   },
 });
 
-it('sqlite store: WAL, foreign keys, migrations recorded once, data survives reopen', () => {
+it('sqlite store: WAL, foreign keys, migrations recorded once, data survives reopen', async () => {
   const dir = tempDir();
   const path = join(dir, 'hub.sqlite');
   try {
     const store = createSqliteStore({ path });
-    store.insertToken({ token: { id: 't', namespace: 'a', hash: 'h', label: '', createdAt: 1, lastUsedAt: null, revokedAt: null } });
-    store.close();
+    await store.insertToken({ token: { id: 't', namespace: 'a', hash: 'h', label: '', createdAt: 1, lastUsedAt: null, revokedAt: null } });
+    await store.close();
     const again = createSqliteStore({ path });
-    expect(again.getToken({ id: 't' })?.namespace).toBe('a');
-    again.close();
+    expect((await again.getToken({ id: 't' }))?.namespace).toBe('a');
+    await again.close();
     const db = new Database(path);
     expect((db.query('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode).toBe('wal');
     const versions = db.query('SELECT version FROM schema_migrations').all() as { version: number }[];

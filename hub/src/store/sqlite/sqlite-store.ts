@@ -173,7 +173,7 @@ export function createSqliteStore(options: { path: string }): Store {
   };
 
   const store: Store = {
-    insertToken({ token }) {
+    async insertToken({ token }) {
       db.query(
         `INSERT INTO tokens (id, namespace, hash, label, created_at, last_used_at, revoked_at)
          VALUES ($id, $ns, $hash, $label, $created, $lastUsed, $revoked)`,
@@ -187,15 +187,15 @@ export function createSqliteStore(options: { path: string }): Store {
         revoked: token.revokedAt,
       });
     },
-    findTokenByHash({ hash }) {
+    async findTokenByHash({ hash }) {
       const row = db.query(`SELECT * FROM tokens WHERE hash = $hash`).get({ hash }) as Row | null;
       return row ? rowToToken(row) : null;
     },
-    getToken({ id }) {
+    async getToken({ id }) {
       const row = db.query(`SELECT * FROM tokens WHERE id = $id`).get({ id }) as Row | null;
       return row ? rowToToken(row) : null;
     },
-    listTokens(options) {
+    async listTokens(options) {
       const rows = (
         options?.namespace
           ? db.query(`SELECT * FROM tokens WHERE namespace = $ns ORDER BY created_at, id`).all({ ns: options.namespace })
@@ -203,21 +203,21 @@ export function createSqliteStore(options: { path: string }): Store {
       ) as Row[];
       return rows.map((r) => tokenInfo(rowToToken(r)));
     },
-    revokeToken({ id, at }) {
+    async revokeToken({ id, at }) {
       const res = db.query(`UPDATE tokens SET revoked_at = $at WHERE id = $id AND revoked_at IS NULL`).run({ id, at });
       return res.changes > 0;
     },
-    touchToken({ id, at }) {
+    async touchToken({ id, at }) {
       db.query(`UPDATE tokens SET last_used_at = $at WHERE id = $id`).run({ id, at });
     },
 
-    insertShareLink({ link }) {
+    async insertShareLink({ link }) {
       db.query(
         `INSERT INTO share_links (jti, namespace, session_id, created_by, created_at, expires_at, revoked_at)
          VALUES ($jti, $ns, $sid, $by, $created, $expires, $revoked)`,
       ).run({ jti: link.jti, ns: link.namespace, sid: link.sessionId, by: link.createdBy, created: link.createdAt, expires: link.expiresAt, revoked: link.revokedAt });
     },
-    getShareLink({ jti }) {
+    async getShareLink({ jti }) {
       const row = db.query(`SELECT * FROM share_links WHERE jti = $jti`).get({ jti }) as Row | null;
       if (!row) return null;
       return {
@@ -230,14 +230,14 @@ export function createSqliteStore(options: { path: string }): Store {
         revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
       };
     },
-    revokeShareLink({ namespace, sessionId, jti, at }) {
+    async revokeShareLink({ namespace, sessionId, jti, at }) {
       const res = db
         .query(`UPDATE share_links SET revoked_at = $at WHERE jti = $jti AND namespace = $ns AND session_id = $sid AND revoked_at IS NULL`)
         .run({ jti, ns: namespace, sid: sessionId, at });
       return res.changes > 0;
     },
 
-    saveFinalScreen({ namespace, sessionId, screen, keep }) {
+    async saveFinalScreen({ namespace, sessionId, screen, keep }) {
       db.transaction(() => {
         db.query(
           `INSERT INTO final_screens (namespace, session_id, "offset", cols, rows, data, saved_at) VALUES ($ns, $sid, $offset, $cols, $rows, $data, $at)
@@ -249,16 +249,16 @@ export function createSqliteStore(options: { path: string }): Store {
         ).run({ ns: namespace, keep });
       })();
     },
-    getFinalScreen({ namespace, sessionId }) {
+    async getFinalScreen({ namespace, sessionId }) {
       const row = db.query(`SELECT * FROM final_screens WHERE namespace = $ns AND session_id = $sid`).get({ ns: namespace, sid: sessionId }) as Row | null;
       if (!row) return null;
       return { offset: Number(row.offset), cols: Number(row.cols), rows: Number(row.rows), data: String(row.data), savedAt: Number(row.saved_at) };
     },
-    deleteFinalScreen({ namespace, sessionId }) {
+    async deleteFinalScreen({ namespace, sessionId }) {
       db.query(`DELETE FROM final_screens WHERE namespace = $ns AND session_id = $sid`).run({ ns: namespace, sid: sessionId });
     },
 
-    registerSession({ namespace, registration: r, now }) {
+    async registerSession({ namespace, registration: r, now }) {
       return db
         .transaction((): RegisterSessionResult => {
           const owner = q.sessionNs.get({ id: r.id }) as { namespace: string } | null;
@@ -301,16 +301,16 @@ export function createSqliteStore(options: { path: string }): Store {
         })
         .immediate();
     },
-    getSession({ namespace, sessionId }) {
+    async getSession({ namespace, sessionId }) {
       return getSession(namespace, sessionId);
     },
-    listSessions({ namespace }) {
+    async listSessions({ namespace }) {
       const rows = db
         .query(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.namespace = $ns ORDER BY s.updated_at DESC, s.id`)
         .all({ ns: namespace }) as Row[];
       return rows.map(rowToSession);
     },
-    updateSession({ namespace, sessionId, patch, now }) {
+    async updateSession({ namespace, sessionId, patch, now }) {
       return db
         .transaction((): Session | null => {
           if (!getSession(namespace, sessionId)) return null;
@@ -337,7 +337,7 @@ export function createSqliteStore(options: { path: string }): Store {
         })
         .immediate();
     },
-    endSession({ namespace, sessionId, status, exitCode, reason, now }) {
+    async endSession({ namespace, sessionId, status, exitCode, reason, now }) {
       return db
         .transaction((): Session | null => {
           if (!getSession(namespace, sessionId)) return null;
@@ -355,7 +355,7 @@ export function createSqliteStore(options: { path: string }): Store {
         .immediate();
     },
 
-    appendMessages({ namespace, sessionId, messages }) {
+    async appendMessages({ namespace, sessionId, messages }) {
       return db
         .transaction((): AppendMessagesResult | null => {
           const owner = q.sessionNs.get({ id: sessionId }) as { namespace: string; last_seq: number } | null;
@@ -379,7 +379,7 @@ export function createSqliteStore(options: { path: string }): Store {
         })
         .immediate();
     },
-    listMessages({ namespace, sessionId, after, before, limit }) {
+    async listMessages({ namespace, sessionId, after, before, limit }) {
       if (!getSession(namespace, sessionId)) return null;
       let rows: Row[];
       let more: boolean;
@@ -401,7 +401,7 @@ export function createSqliteStore(options: { path: string }): Store {
       return page;
     },
 
-    upsertMachine({ namespace, machine, now }) {
+    async upsertMachine({ namespace, machine, now }) {
       db.query(
         `INSERT INTO machines (namespace, id, name, os, user, home, online, last_seen_at, shell)
          VALUES ($ns, $id, $name, $os, $user, $home, 1, $now, $shell)
@@ -410,7 +410,7 @@ export function createSqliteStore(options: { path: string }): Store {
       ).run({ ns: namespace, id: machine.id, name: machine.name, os: machine.os, user: machine.user, home: machine.home, now, shell: machine.shell ? 1 : 0 });
       return rowToMachine(db.query(`SELECT * FROM machines WHERE namespace = $ns AND id = $id`).get({ ns: namespace, id: machine.id }) as Row);
     },
-    setMachineOnline({ namespace, machineId, online, now }) {
+    async setMachineOnline({ namespace, machineId, online, now }) {
       db.query(`UPDATE machines SET online = $online, last_seen_at = $now WHERE namespace = $ns AND id = $id`).run({
         ns: namespace,
         id: machineId,
@@ -420,12 +420,12 @@ export function createSqliteStore(options: { path: string }): Store {
       const row = db.query(`SELECT * FROM machines WHERE namespace = $ns AND id = $id`).get({ ns: namespace, id: machineId }) as Row | null;
       return row ? rowToMachine(row) : null;
     },
-    listMachines({ namespace }) {
+    async listMachines({ namespace }) {
       const rows = db.query(`SELECT * FROM machines WHERE namespace = $ns ORDER BY name, id`).all({ ns: namespace }) as Row[];
       return rows.map(rowToMachine);
     },
 
-    addRequest({ namespace, request }) {
+    async addRequest({ namespace, request }) {
       return db
         .transaction((): AddRequestResult => {
           if (!getSession(namespace, request.sessionId)) return { kind: 'not_found' };
@@ -453,7 +453,7 @@ export function createSqliteStore(options: { path: string }): Store {
         })
         .immediate();
     },
-    listPending({ namespace, sessionId }) {
+    async listPending({ namespace, sessionId }) {
       const rows = db
         .query(
           `SELECT * FROM requests WHERE namespace = $ns AND session_id = $sid AND resolved_at IS NULL ORDER BY created_at, id`,
@@ -461,7 +461,7 @@ export function createSqliteStore(options: { path: string }): Store {
         .all({ ns: namespace, sid: sessionId }) as Row[];
       return rows.map(rowToRequest);
     },
-    resolveRequest({ namespace, requestId, sessionId, outcome, answer, answeredBy, device, at }) {
+    async resolveRequest({ namespace, requestId, sessionId, outcome, answer, answeredBy, device, at }) {
       return db
         .transaction((): ResolveRequestResult => {
           const row = q.requestById.get({ id: requestId }) as Row | null;
@@ -491,7 +491,7 @@ export function createSqliteStore(options: { path: string }): Store {
         })
         .immediate();
     },
-    recordDialogOutcome({ namespace, sessionId, requestId, answer }) {
+    async recordDialogOutcome({ namespace, sessionId, requestId, answer }) {
       // Only an entry the desk took to claude's dialog (answered, by the desk, no answer yet).
       const res = db
         .query(
@@ -501,7 +501,7 @@ export function createSqliteStore(options: { path: string }): Store {
         .run({ id: requestId, ns: namespace, sid: sessionId, desk: DESK_ANSWERER, answer: JSON.stringify(answer) });
       return res.changes > 0 ? rowToResolution(q.requestById.get({ id: requestId }) as Row) : null;
     },
-    listAudit({ namespace, sessionId, limit }) {
+    async listAudit({ namespace, sessionId, limit }) {
       const rows = db
         .query(
           `SELECT * FROM requests WHERE namespace = $ns AND session_id = $sid AND resolved_at IS NOT NULL
@@ -511,7 +511,7 @@ export function createSqliteStore(options: { path: string }): Store {
       return rows.map(rowToResolution);
     },
 
-    addPrompt({ namespace, prompt }) {
+    async addPrompt({ namespace, prompt }) {
       return db
         .transaction((): AddPromptResult => {
           if (!getSession(namespace, prompt.sessionId)) return { kind: 'not_found' };
@@ -537,7 +537,7 @@ export function createSqliteStore(options: { path: string }): Store {
         })
         .immediate();
     },
-    updatePrompt({ namespace, sessionId, promptId, status, reason, now }) {
+    async updatePrompt({ namespace, sessionId, promptId, status, reason, now }) {
       const res = db
         .query(
           `UPDATE prompts SET status = $status, reason = $reason, updated_at = $now
@@ -547,7 +547,7 @@ export function createSqliteStore(options: { path: string }): Store {
       if (res.changes === 0) return null;
       return rowToPrompt(db.query(`SELECT * FROM prompts WHERE id = $id`).get({ id: promptId }) as Row);
     },
-    listPrompts({ namespace, sessionId, status }) {
+    async listPrompts({ namespace, sessionId, status }) {
       const rows = (
         status
           ? db
@@ -558,7 +558,7 @@ export function createSqliteStore(options: { path: string }): Store {
       return rows.map(rowToPrompt);
     },
 
-    close() {
+    async close() {
       db.close();
     },
   };

@@ -1,0 +1,274 @@
+// terminal-viewers.ts: a /web socket watching a session's terminal, wherever its runner is. The
+// room (and its byte log) lives on the hub the runner is connected to. A viewer on that hub joins
+// it directly; a viewer on another hub of the cluster is relayed through a link to that hub
+// (hub-link.ts), which joins it under its own socket id, so offsets, snapshots and flow control are
+// the room's either way. When a runner registers somewhere (`moved`), every viewer of that session
+// that is not with it yet moves over and gets a fresh snapshot; when a link drops (that hub died),
+// its viewers look again and, until the runner is back, wait in a local room.
+//
+//   terminal:subscribe ─► runner here (or nowhere)? ─► local room.join
+//                      └► runner on hub A ─► link(A).link:subscribe ─► A's room
+//   link:output/snapshot/size ─► this viewer's socket (viewers in step: one local broadcast)
+import { io as connect, type Socket as LinkSocket } from 'socket.io-client';
+import type { Namespace as IoNamespace } from 'socket.io';
+import {
+  ackError,
+  HubLinkOutputSchema,
+  isFinalStatus,
+  PROTOCOL_VERSION,
+  runnerRoom,
+  TerminalSnapshotSchema,
+  type Ack,
+  type AckError,
+  type HubLinkAcks,
+  type Namespace,
+  type Session,
+  type TerminalSize,
+} from '@tether/shared';
+import type { TerminalRegistry } from '../terminal/registry.ts';
+import type { ViewerSink } from '../terminal/room.ts';
+import type { Broadcast } from './broadcast.ts';
+import type { HubSocket, HubSocketData } from './handle.ts';
+
+/** Finding the runner's hub is one NOTIFY round trip; a hub that just died answers nothing. */
+const LOCATE_TIMEOUT_MS = 2_000;
+/** Connecting to another hub of the cluster (same network, no TLS handshake through a balancer). */
+const LINK_TIMEOUT_MS = 3_000;
+
+type Link = { url: string; socket: LinkSocket; ready: Promise<boolean>; viewers: Set<string> };
+type Relayed = { ns: Namespace; sessionId: string; socket: HubSocket; link: Link };
+
+export type TerminalViewers = ReturnType<typeof createTerminalViewers>;
+
+export function createTerminalViewers(options: {
+  terminals: TerminalRegistry;
+  broadcast: Broadcast;
+  web: IoNamespace;
+  cli: IoNamespace;
+  /** This hub's own URL and the link secret; null for a hub without a cluster. */
+  cluster: { url: () => string; linkSecret: string } | null;
+  onError: (what: string, error: unknown) => void;
+}) {
+  const { terminals } = options;
+  const links = new Map<string, Link>();
+  /** viewerId␀sessionId → relayed through a link. */
+  const relayed = new Map<string, Relayed>();
+  const key = (viewerId: string, sessionId: string) => `${viewerId}\u0000${sessionId}`;
+
+  const sinkFor = (socket: HubSocket, sessionId: string): ViewerSink => ({
+    bytes: (offset, data) => socket.emit('terminal:output', { sessionId, offset, data }),
+    snapshot: (snapshot) => socket.emit('terminal:snapshot', snapshot),
+    size: (notice) => socket.emit('terminal:size', { sessionId, ...notice }),
+  });
+
+  /** 'local', or the URL of the hub the session's runner is connected to. */
+  const locate = async (ns: Namespace, sessionId: string): Promise<string> => {
+    if (!options.cluster) return 'local';
+    const room = runnerRoom(ns, sessionId);
+    if ((options.cli.adapter.rooms.get(room)?.size ?? 0) > 0) return 'local';
+    try {
+      const found = await options.cli.in(room).timeout(LOCATE_TIMEOUT_MS).fetchSockets();
+      const url = (found[0]?.data as HubSocketData | undefined)?.hubUrl;
+      return url && url !== options.cluster.url() ? url : 'local';
+    } catch {
+      return 'local';
+    }
+  };
+
+  const linkTo = (url: string): Link => {
+    const existing = links.get(url);
+    if (existing) return existing;
+    const socket = connect(`${url.replace(/\/+$/, '')}/hub`, {
+      auth: { protocol: PROTOCOL_VERSION.major, link: options.cluster!.linkSecret },
+      transports: ['websocket'],
+      reconnection: false,
+      timeout: LINK_TIMEOUT_MS,
+    });
+    const link: Link = {
+      url,
+      socket,
+      viewers: new Set(),
+      ready: new Promise((resolve) => {
+        socket.once('connect', () => resolve(true));
+        socket.once('connect_error', () => resolve(false));
+      }),
+    };
+    links.set(url, link);
+    const viewer = (viewerId: string, sessionId: string) => {
+      const entry = relayed.get(key(viewerId, sessionId));
+      return entry && entry.link === link ? entry : null;
+    };
+    socket.on('link:output', (payload: unknown) => {
+      const parsed = HubLinkOutputSchema.safeParse(payload);
+      if (!parsed.success) return;
+      const { sessionId, viewerIds, offset, data } = parsed.data;
+      const ours = viewerIds.filter((id) => viewer(id, sessionId));
+      if (ours.length === 1) viewer(ours[0]!, sessionId)!.socket.emit('terminal:output', { sessionId, offset, data });
+      // Viewers in step: encoded once for all of them, as the owning hub does for its own.
+      else if (ours.length > 1) options.web.local.to(ours).emit('terminal:output', { sessionId, offset, data });
+    });
+    socket.on('link:snapshot', (payload: { viewerId?: unknown; snapshot?: unknown }) => {
+      const snapshot = TerminalSnapshotSchema.safeParse(payload?.snapshot);
+      if (!snapshot.success || typeof payload.viewerId !== 'string') return;
+      viewer(payload.viewerId, snapshot.data.sessionId)?.socket.emit('terminal:snapshot', snapshot.data);
+    });
+    socket.on('link:size', (payload: { viewerId?: unknown; notice?: { sessionId?: unknown } }) => {
+      const notice = payload?.notice;
+      if (typeof payload?.viewerId !== 'string' || typeof notice?.sessionId !== 'string') return;
+      viewer(payload.viewerId, notice.sessionId)?.socket.emit('terminal:size', notice as never);
+    });
+    socket.on('disconnect', () => dropLink(link));
+    socket.on('connect_error', () => dropLink(link));
+    return link;
+  };
+
+  /** A link went away (its hub died or stopped): its viewers look for the runner again. */
+  const dropLink = (link: Link) => {
+    if (links.get(link.url) !== link) return;
+    links.delete(link.url);
+    link.socket.close();
+    for (const k of [...link.viewers]) {
+      const entry = relayed.get(k);
+      if (!entry || entry.link !== link) continue;
+      relayed.delete(k);
+      // Wait here, without asking the other hubs: the dead hub is still counted by the adapter
+      // for a few seconds, so a lookup would stall. The runner's next registration moves us.
+      void rehome(entry.socket, entry.sessionId, { waitHere: true });
+    }
+  };
+
+  const linkAsk = async <E extends keyof HubLinkAcks>(link: Link, event: E, payload: object): Promise<Ack<HubLinkAcks[E]>> => {
+    if (!(await link.ready)) return ackError('internal', 'the hub holding this terminal cannot be reached');
+    try {
+      return (await link.socket.timeout(LINK_TIMEOUT_MS).emitWithAck(event, payload)) as Ack<HubLinkAcks[E]>;
+    } catch {
+      return ackError('internal', 'the hub holding this terminal did not answer');
+    }
+  };
+
+  /** Stops this viewer's stream of a session, wherever it comes from. */
+  const detach = (socket: HubSocket, sessionId: string) => {
+    const ns = socket.data.caller.namespace;
+    const k = key(socket.id, sessionId);
+    const entry = relayed.get(k);
+    if (entry) {
+      relayed.delete(k);
+      entry.link.viewers.delete(k);
+      entry.link.socket.emit('link:unsubscribe', { namespace: ns, sessionId, viewerId: socket.id });
+    }
+    terminals.find(ns, sessionId)?.leave(socket.id);
+  };
+
+  const subscribeLocal = async (socket: HubSocket, current: Session, since: number | undefined): Promise<Ack<HubLinkAcks['link:subscribe']>> => {
+    const ns = socket.data.caller.namespace;
+    const room = terminals.get(ns, current.id);
+    if (isFinalStatus(current.status) && !room.ended) await terminals.ended(ns, current.id);
+    if (room.ended && !room.lastSnapshot) return ackError('gone', 'session has ended and its final screen is not kept');
+    const mode = room.join({ viewerId: socket.id, sink: sinkFor(socket, current.id), canWrite: !socket.data.share, ...(since !== undefined ? { since } : {}) });
+    return { ok: true, mode, offset: mode === 'bytes' ? (since ?? 0) : (room.lastSnapshot?.offset ?? 0) };
+  };
+
+  const subscribe = async (socket: HubSocket, current: Session, since: number | undefined): Promise<Ack<HubLinkAcks['link:subscribe']>> => {
+    const ns = socket.data.caller.namespace;
+    const where = isFinalStatus(current.status) ? 'local' : await locate(ns, current.id);
+    const k = key(socket.id, current.id);
+    const previous = relayed.get(k);
+    if (where === 'local' || (previous && previous.link.url !== where)) detach(socket, current.id);
+    if (where !== 'local') {
+      terminals.find(ns, current.id)?.leave(socket.id);
+      const link = linkTo(where);
+      // Recorded before asking: the owner may send the snapshot before its ack.
+      relayed.set(k, { ns, sessionId: current.id, socket, link });
+      link.viewers.add(k);
+      const ack = await linkAsk(link, 'link:subscribe', { namespace: ns, sessionId: current.id, viewerId: socket.id, canWrite: !socket.data.share, ...(since !== undefined ? { since } : {}) });
+      if (ack.ok) return ack;
+      if (relayed.get(k)?.link === link) {
+        relayed.delete(k);
+        link.viewers.delete(k);
+      }
+      // The runner moved on meanwhile, or that hub is gone: wait here for the runner's next move.
+    }
+    return subscribeLocal(socket, current, since);
+  };
+
+  /** Moves a viewer's stream to wherever the runner is now; it starts again from a snapshot. */
+  const rehome = async (socket: HubSocket, sessionId: string, how: { waitHere?: boolean } = {}) => {
+    if (!socket.connected || !socket.data.terminals.has(sessionId)) return;
+    detach(socket, sessionId);
+    try {
+      // The viewer's session was checked at subscribe; a session that vanished since is left alone.
+      const current = await sessionOf(socket.data.caller.namespace, sessionId);
+      if (current && how.waitHere) await subscribeLocal(socket, current, undefined);
+      else if (current) await subscribe(socket, current, undefined);
+    } catch (error) {
+      options.onError('terminal rehome', error);
+    }
+  };
+  let sessionOf: (ns: Namespace, sessionId: string) => Promise<Session | null> = async () => null;
+
+  const relayedEntry = (socket: HubSocket, sessionId: string) => relayed.get(key(socket.id, sessionId)) ?? null;
+
+  return {
+    /** How a rehomed viewer's session is looked up (the store; set by the composition root). */
+    setSessionLookup(lookup: (ns: Namespace, sessionId: string) => Promise<Session | null>) {
+      sessionOf = lookup;
+    },
+    subscribe,
+    unsubscribe: detach,
+    /** Whether this socket watches the session through another hub. */
+    isRelayed: (socket: HubSocket, sessionId: string) => relayedEntry(socket, sessionId) !== null,
+    ack(socket: HubSocket, sessionId: string, offset: number): void {
+      const entry = relayedEntry(socket, sessionId);
+      if (entry) entry.link.socket.emit('link:ack', { namespace: entry.ns, sessionId, viewerId: socket.id, offset });
+      else terminals.find(socket.data.caller.namespace, sessionId)?.ack(socket.id, offset);
+    },
+    async input(socket: HubSocket, sessionId: string, data: string): Promise<HubLinkAcks['link:input']['result'] | AckError> {
+      const entry = relayedEntry(socket, sessionId);
+      if (!entry) return terminals.find(socket.data.caller.namespace, sessionId)?.input(socket.id, data) ?? 'not-joined';
+      const ack = await linkAsk(entry.link, 'link:input', { namespace: entry.ns, sessionId, viewerId: socket.id, data });
+      return ack.ok ? ack.result : ack;
+    },
+    async resize(socket: HubSocket, sessionId: string, size: TerminalSize, fit: boolean): Promise<HubLinkAcks['link:resize']['result'] | AckError> {
+      const entry = relayedEntry(socket, sessionId);
+      if (!entry) return terminals.find(socket.data.caller.namespace, sessionId)?.resize(socket.id, size, fit) ?? 'not-joined';
+      const ack = await linkAsk(entry.link, 'link:resize', { namespace: entry.ns, sessionId, viewerId: socket.id, ...size, fit });
+      return ack.ok ? ack.result : ack;
+    },
+    /** Marks the viewer as a desk terminal (or not) and tells the runner; false when not joined. */
+    async desk(socket: HubSocket, sessionId: string, desk: { attached: boolean; cols?: number; rows?: number }): Promise<boolean> {
+      const ns = socket.data.caller.namespace;
+      const entry = relayedEntry(socket, sessionId);
+      if (entry) return (await linkAsk(entry.link, 'link:desk', { namespace: ns, sessionId, viewerId: socket.id, ...desk })).ok;
+      const room = terminals.find(ns, sessionId);
+      if (!room?.deskViewer(socket.id, desk.attached)) return false;
+      options.broadcast.toRunner(ns, sessionId, 'terminal:desk', { sessionId, attached: desk.attached, ...(desk.attached && desk.cols && desk.rows ? { cols: desk.cols, rows: desk.rows } : {}) });
+      return true;
+    },
+    viewerGone(socket: HubSocket): void {
+      for (const sessionId of socket.data.terminals) detach(socket, sessionId);
+    },
+    /** A session's runner registered on the hub at `hubUrl`: viewers not with it yet move there. */
+    moved(ns: Namespace, sessionId: string, hubUrl: string): void {
+      const here = options.cluster ? hubUrl === options.cluster.url() : true;
+      const movers: HubSocket[] = [];
+      for (const entry of relayed.values()) {
+        if (entry.ns === ns && entry.sessionId === sessionId && (here || entry.link.url !== hubUrl)) movers.push(entry.socket);
+      }
+      if (!here) {
+        // Our own viewers waiting in a local room (the runner was nowhere when they came).
+        for (const viewerId of terminals.find(ns, sessionId)?.viewerIds ?? []) {
+          const socket = options.web.sockets.get(viewerId) as HubSocket | undefined;
+          if (socket && !relayed.has(key(viewerId, sessionId))) movers.push(socket);
+        }
+      }
+      for (const socket of movers) void rehome(socket, sessionId);
+    },
+    stop(): void {
+      for (const link of [...links.values()]) {
+        links.delete(link.url);
+        link.socket.close();
+      }
+      relayed.clear();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// cluster.ts (harness): several `tether hub` processes on one throwaway PostgreSQL database behind
+// a real nginx, as docs/multi-hub.md describes. Hub A is the balancer's primary and hub B its
+// backup, so a test knows where a client that comes through the balancer lands (A while it lives,
+// B after A died); clients that must be on a given hub connect to it directly.
+//
+//   test ─► startCluster ─► postgres ─► hub A, hub B (tether hub --database …) ─► nginx [A, B backup]
+//
+// Invariant: everything is stopped by the test's cleanup scope, the balancer first, then the hubs;
+// the file's PostgreSQL server stops after its last test.
+import { rmSync } from 'node:fs';
+import { afterAll } from 'vitest';
+import type { Defer } from './cleanups.ts';
+import { startBalancer, type BalancerHandle } from './balancer.ts';
+import { makeTempHome, startHubProcess, type HubProcessHandle } from './hub.ts';
+import { startPostgres, type PostgresHandle } from './postgres.ts';
+
+export type ClusterHub = HubProcessHandle & { token: string };
+
+export type Cluster = {
+  /** The cluster's own database (a fresh one on the test file's PostgreSQL server). */
+  databaseUrl: string;
+  a: ClusterHub;
+  b: ClusterHub;
+  balancer: BalancerHandle;
+  /** The balancer's URL and a token of the default namespace: what every client is given. */
+  front: { url: string; token: string };
+};
+
+/** One PostgreSQL server per test file, started on first use; each cluster gets its own database. */
+let server: Promise<PostgresHandle> | null = null;
+afterAll(async () => {
+  const started = server;
+  server = null;
+  if (started) await (await started).stop();
+});
+
+export async function startCluster(defer: Defer): Promise<Cluster> {
+  server ??= startPostgres();
+  const databaseUrl = await (await server).createDatabase();
+  // TODO(pgstore): one home per hub once `--database` also selects the PostgreSQL store; until
+  // then both hubs share one SQLite file (WAL allows several processes).
+  const shared = makeTempHome('tether-hub-cluster-');
+  defer(() => rmSync(shared, { recursive: true, force: true }));
+  const start = async (_name: string): Promise<HubProcessHandle> => {
+    const home = shared;
+    const hub = await startHubProcess({ home, args: ['--database', databaseUrl, '--trust-proxy'] });
+    defer(() => hub.stop());
+    return hub;
+  };
+  // One after the other: the first makes the cluster's secrets and first token, the second finds them.
+  const a = await start('a');
+  const b = await start('b');
+  const token = a.token ?? b.token;
+  if (!token) throw new Error(`no hub printed a first token:\n${a.output()}\n${b.output()}`);
+  const balancer = await startBalancer({ upstreams: [{ url: a.url }, { url: b.url, backup: true }] });
+  defer(() => balancer.stop());
+  return { databaseUrl, a: Object.assign(a, { token }), b: Object.assign(b, { token }), balancer, front: { url: balancer.url, token } };
+}
