@@ -40,4 +40,36 @@ describe('several hubs: a daemon on hub A, a phone on hub B', () => {
     const stop = await emitAck<{ session: Session }>(phone, 'session:stop', { sessionId: ack.session!.id }, 30_000);
     expect(stop).toMatchObject({ ok: true, session: { status: 'ended' } });
   }, 120_000);
+
+  it('a web shell on hub B runs on a machine whose daemon is on hub A', async () => {
+    const fake = await startFakeAnthropic({ script: [] });
+    defer(() => fake.stop());
+    const cluster = await startCluster(defer, { hubArgs: ['--enable-shell'] });
+    const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
+    defer(() => sandbox.stop());
+    const daemon = await startDaemon({ hub: { url: cluster.a.url, token: cluster.a.token }, sandbox, args: ['--allow-shell'], env: { SHELL: '/bin/sh' } });
+    defer(() => daemon.stop());
+    const viewer = await connectSocket({ url: cluster.b.url, nsp: '/web', token: cluster.b.token });
+    defer(() => viewer.close());
+    let printed = '';
+    const decoder = new TextDecoder();
+    const seen = (pattern: RegExp) =>
+      new Promise<void>((resolve) => {
+        const check = () => pattern.test(printed) && (viewer.off('shell:output', check), resolve());
+        viewer.on('shell:output', check);
+        check();
+      });
+    viewer.on('shell:output', (p: { data: ArrayBuffer | Uint8Array; reset?: boolean }) => {
+      if (p.reset) printed = '';
+      printed += decoder.decode(p.data instanceof Uint8Array ? p.data : new Uint8Array(p.data));
+    });
+    const opened = await emitAck<{ shellId: string }>(viewer, 'shell:open', { machineId: daemon.machineId(), viewerId: crypto.randomUUID().replace(/-/g, ''), cols: 80, rows: 24, cwd: sandbox.cwd });
+    expect(opened).toMatchObject({ ok: true, reattached: false });
+    const shellId = (opened as { shellId: string }).shellId;
+    expect((await emitAck(viewer, 'shell:input', { shellId, data: 'echo across-$((40+2))\r' })).ok).toBe(true);
+    await seen(/across-42/);
+    const exited = new Promise<{ reason: string }>((resolve) => viewer.once('shell:exit', resolve));
+    expect((await emitAck(viewer, 'shell:close', { shellId })).ok).toBe(true);
+    await exited;
+  }, 120_000);
 });

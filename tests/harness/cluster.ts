@@ -34,7 +34,7 @@ afterAll(async () => {
   if (started) await (await started).stop();
 });
 
-export async function startCluster(defer: Defer): Promise<Cluster> {
+export async function startCluster(defer: Defer, options: { hubArgs?: string[] } = {}): Promise<Cluster> {
   server ??= startPostgres();
   const databaseUrl = await (await server).createDatabase();
   // TODO(pgstore): one home per hub once `--database` also selects the PostgreSQL store; until
@@ -43,7 +43,7 @@ export async function startCluster(defer: Defer): Promise<Cluster> {
   defer(() => rmSync(shared, { recursive: true, force: true }));
   const start = async (_name: string): Promise<HubProcessHandle> => {
     const home = shared;
-    const hub = await startHubProcess({ home, args: ['--database', databaseUrl, '--trust-proxy'] });
+    const hub = await startHubProcess({ home, args: ['--database', databaseUrl, '--trust-proxy', ...(options.hubArgs ?? [])] });
     defer(() => hub.stop());
     return hub;
   };

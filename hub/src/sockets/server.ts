@@ -185,7 +185,7 @@ export function createSocketServer(options: {
     ? createHubLinkServer({ nsp: io.of('/hub'), cli, linkSecret: options.cluster.linkSecret, store: options.store, terminals, broadcast, onError })
     : null;
   const control = createSessionControl({ store: options.store, broadcast, daemons, readiness, terminals, bus });
-  const shells = createShellRelay({ enabled: options.shell ?? false, store: options.store, daemons });
+  const shells = createShellRelay({ enabled: options.shell ?? false, store: options.store, daemons, web, bus });
 
   // A runner (re)registered here: viewers of its session on other hubs (and relayed ones here)
   // move their stream to this hub.

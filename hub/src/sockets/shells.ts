@@ -6,6 +6,11 @@
 //   daemon ─shell:output/exit─► shells[shellId] (same namespace, same machine) ─► that viewer socket
 //   web disconnect / shell:leave ─► daemon:shell-detach (the daemon's idle clock starts)
 //
+// Several hubs: when the machine's daemon is on another hub, this hub first tells that hub where
+// the viewer is (`shell-routed`, answered before the daemon is asked, so its held output finds the
+// way), commands go to the daemon through the adapter, and that hub sends output and exit to the
+// viewer's socket id through the adapter (a shell is typed by a person: NOTIFY's pace is plenty).
+//
 // Invariants: a shell id is sha256(namespace, machine, viewer id), built here from the socket's
 // authenticated namespace, so no payload can name another namespace's shell; input, resize, close
 // and leave are taken only from the socket the shell is open on (others answer not_found, as for a
@@ -23,21 +28,38 @@ import {
 import type { z } from 'zod';
 import type { ShellExitSchema, ShellInputSchema, ShellOpenSchema, ShellRefSchema, ShellResizeSchema } from '@tether/shared';
 import type { Store } from '../store/store.ts';
-import type { DaemonDirectory } from './daemons.ts';
+import type { Namespace as IoNamespace } from 'socket.io';
+import type { DaemonDirectory, DaemonTarget } from './daemons.ts';
 import type { HubSocket } from './handle.ts';
+import type { ClusterBus } from './cluster-bus.ts';
 
 const NO_SHELL = 'no such shell';
 export const SHELL_DISABLED = 'shells are disabled on this hub; its owner can enable them with `tether hub --enable-shell`';
 
-type OpenShell = { ns: Namespace; machineId: string; daemon: HubSocket; viewer: HubSocket | null };
+/** The viewer's socket here, or its id on another hub of the cluster. */
+type ShellViewer = HubSocket | { remoteId: string };
+type OpenShell = { ns: Namespace; machineId: string; daemon: DaemonTarget; viewer: ShellViewer | null };
 
 export function shellIdFor(ns: Namespace, machineId: string, viewerId: string): string {
   return createHash('sha256').update(shellIdInput(ns, machineId, viewerId)).digest('hex').slice(0, 32);
 }
 
-export function createShellRelay(options: { enabled: boolean; store: Store; daemons: DaemonDirectory }) {
+export function createShellRelay(options: { enabled: boolean; store: Store; daemons: DaemonDirectory; web: IoNamespace; bus: ClusterBus }) {
   const { store, daemons } = options;
   const shells = new Map<string, OpenShell>();
+  const toViewer = (viewer: ShellViewer | null, event: 'shell:output' | 'shell:exit', payload: object) => {
+    if (!viewer) return;
+    if ('remoteId' in viewer) options.web.to(viewer.remoteId).emit(event, payload);
+    else viewer.emit(event, payload as never);
+  };
+  // A viewer on another hub opens a shell on a machine whose daemon is here: route its output there.
+  options.bus.on('shell-routed', ({ namespace, machineId, shellId, viewerId, socketId }) => {
+    const daemon = daemons.find(namespace, machineId);
+    // The id is a hash of (namespace, machine, viewer id): the same inputs must give it.
+    if (!daemon || shellIdFor(namespace, machineId, viewerId) !== shellId) return { routed: false };
+    shells.set(shellId, { ns: namespace, machineId, daemon, viewer: { remoteId: socketId } });
+    return { routed: true };
+  });
 
   /** The shell if `socket` is its viewer (same namespace by construction of the id). */
   const mine = (socket: HubSocket, shellId: string): OpenShell | null => {
@@ -56,10 +78,17 @@ export function createShellRelay(options: { enabled: boolean; store: Store; daem
         const ns = socket.data.caller.namespace;
         const machine = (await store.listMachines({ namespace: ns })).find((m) => m.id === open.machineId);
         if (!machine) return ackError('not_found', 'no such machine');
-        const daemon = daemons.find(ns, open.machineId);
+        const daemon = await daemons.locate(ns, open.machineId);
         if (!daemon) return ackError('conflict', `machine "${machine.name}" is offline: start tether daemon there`);
         if (!machine.shell) return ackError('forbidden', `machine "${machine.name}" does not allow shells; start its daemon with \`tether daemon --allow-shell\``);
         const shellId = shellIdFor(ns, open.machineId, open.viewerId);
+        if ('remoteId' in daemon) {
+          // The daemon's hub must know where this viewer is before the daemon sends anything.
+          const answers = await options.bus.ask('shell-routed', { namespace: ns, machineId: open.machineId, shellId, viewerId: open.viewerId, socketId: socket.id });
+          if (!answers.some((a) => (a as { routed?: unknown } | null)?.routed === true)) {
+            return ackError('conflict', `machine "${machine.name}" is offline: start tether daemon there`);
+          }
+        }
         // Routed before the daemon is asked: its held output (sent before its ack) must find us.
         // The same viewer id from a new socket (a reloaded tab) takes its own shell back.
         const previous = shells.get(shellId);
@@ -107,14 +136,14 @@ export function createShellRelay(options: { enabled: boolean; store: Store; daem
         'shell:output': (output: ShellOutput): Ack<object> => {
           const shell = ours(output.shellId);
           if (!shell) return ackError('not_found', NO_SHELL);
-          shell.viewer?.emit('shell:output', { shellId: output.shellId, offset: output.offset, data: toBytes(output.data), ...(output.reset ? { reset: true } : {}) });
+          toViewer(shell.viewer, 'shell:output', { shellId: output.shellId, offset: output.offset, data: toBytes(output.data), ...(output.reset ? { reset: true } : {}) });
           return { ok: true };
         },
         'shell:exit': (exit: z.output<typeof ShellExitSchema>): Ack<object> => {
           const shell = ours(exit.shellId);
           if (!shell) return ackError('not_found', NO_SHELL);
           shells.delete(exit.shellId);
-          shell.viewer?.emit('shell:exit', exit);
+          toViewer(shell.viewer, 'shell:exit', exit);
           return { ok: true };
         },
       };
@@ -132,7 +161,7 @@ export function createShellRelay(options: { enabled: boolean; store: Store; daem
         if (shell.daemon !== socket) continue;
         shells.delete(shellId);
         const exit: z.output<typeof ShellExitSchema> = { shellId, exitCode: null, signal: null, reason: 'the machine went offline' };
-        shell.viewer?.emit('shell:exit', exit);
+        toViewer(shell.viewer, 'shell:exit', exit);
       }
     },
   };

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { NamespaceSchema, SessionIdSchema } from '../ids.ts';
 import { SessionSchema } from '../session.ts';
 import { RunnerExitedSchema } from '../spawn.ts';
+import { ShellIdSchema, ShellOpenSchema } from '../shell.ts';
 import {
   BytesSchema,
   ColsSchema,
@@ -29,6 +30,16 @@ export const ClusterFactSchemas = {
   'runner-exited': z.object({ namespace: NamespaceSchema, exit: RunnerExitedSchema }),
   /** A runner registered here: viewers elsewhere move their stream to this hub. */
   'terminal-moved': z.object({ namespace: NamespaceSchema, sessionId: SessionIdSchema, hubUrl: z.string().url() }),
+  /** A viewer here opens a web shell on a machine whose daemon is on the hearing hub: that hub
+   *  routes the shell's output to this viewer (its /web socket id); answered `{ routed }`. */
+  'shell-routed': z.object({
+    namespace: NamespaceSchema,
+    machineId: ShellOpenSchema.shape.machineId,
+    shellId: ShellIdSchema,
+    /** The viewer id the shell id was made from, and the /web socket its output goes to. */
+    viewerId: ShellOpenSchema.shape.viewerId,
+    socketId: z.string().min(1).max(64),
+  }),
   /** A share link was revoked here: its sockets on every hub close now, not at the next sweep. */
   'share-revoked': z.object({ jti: z.string().min(1).max(200) }),
 } as const;
