@@ -84,6 +84,11 @@ export const REAL_CLAUDE_SUITES = [
   'tests/fixtures/fake-anthropic/fake-anthropic.test.ts',
 ];
 
+/** vitest arguments that leave out the suites among those whose subject is not claude: the
+ *  install tests build and install tether (~1 min) and only use claude to prove a session works,
+ *  so they run once, against the current version. */
+export const REAL_CLAUDE_EXCLUDES = ['--exclude', 'tests/e2e/install-*.test.ts'];
+
 /** The claude versions tether is tested with (the one pin, shared with `tether doctor`). */
 export function supportedClaude() {
   return JSON.parse(readFileSync(join(ROOT, 'cli', 'src', 'claude', 'supported-versions.json'), 'utf8'));

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureDeps, ensureWebBuild, run, supportedClaude } from './bootstrap.mjs';
+import { REAL_CLAUDE_EXCLUDES, REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureDeps, ensureWebBuild, run, supportedClaude } from './bootstrap.mjs';
 
 const bun = ensureBun();
 ensureDeps(bun);
@@ -35,7 +35,7 @@ function check() {
   const bin = join(prefix, 'node_modules', '.bin', 'claude');
   const report = join(ROOT, 'test-artifacts', 'vitest-claude-check.json');
   rmSync(report, { force: true });
-  const result = run(bun, ['--bun', 'vitest', 'run', '--pool=threads', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...REAL_CLAUDE_SUITES], {
+  const result = run(bun, ['--bun', 'vitest', 'run', '--pool=threads', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...REAL_CLAUDE_SUITES, ...REAL_CLAUDE_EXCLUDES], {
     env: { ...process.env, TETHER_CLAUDE_BIN: bin },
   });
   if (existsSync(report)) {

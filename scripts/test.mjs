@@ -8,7 +8,7 @@
 // stays quick. Prints one closing line "tests: N passed, N failed, N skipped" summing both runs.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureClaude, ensureDeps, ensureWebBuild, run, supportedClaude } from './bootstrap.mjs';
+import { REAL_CLAUDE_EXCLUDES, REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureClaude, ensureDeps, ensureWebBuild, run, supportedClaude } from './bootstrap.mjs';
 
 const bun = ensureBun();
 ensureDeps(bun);
@@ -46,7 +46,7 @@ function vitest(options) {
 }
 
 const runs = [vitest({ name: 'current', claude: current, args: extra, env: {} })];
-if (floorBin) runs.push(vitest({ name: 'floor', claude: floor, args: REAL_CLAUDE_SUITES, env: { TETHER_CLAUDE_BIN: floorBin } }));
+if (floorBin) runs.push(vitest({ name: 'floor', claude: floor, args: [...REAL_CLAUDE_SUITES, ...REAL_CLAUDE_EXCLUDES], env: { TETHER_CLAUDE_BIN: floorBin } }));
 
 const sum = (key) => runs.reduce((n, r) => n + r[key], 0);
 console.log(`tests: ${sum('passed')} passed, ${sum('failed')} failed, ${sum('skipped')} skipped`);
