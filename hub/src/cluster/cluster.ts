@@ -24,6 +24,8 @@ const ATTACHMENTS_TABLE = 'socket_io_attachments';
 /** Pool size: the adapter holds one connection for LISTEN; the rest serve its inserts and the
  *  secret reads (the store has its own pool). */
 const POOL_MAX = 4;
+/** Advisory lock key for the cluster tables' setup (any fixed number; "tether" in ASCII). */
+const SETUP_LOCK = 0x746574686572;
 
 export type Cluster = {
   adapter: ReturnType<typeof createAdapter>;
@@ -42,8 +44,17 @@ export async function openCluster(options: { databaseUrl: string }): Promise<Clu
   // A dropped idle connection must not crash the hub; the pool replaces it.
   pool.on('error', (error) => console.error(`tether hub: cluster database connection: ${error.message}`));
   try {
-    await pool.query(`CREATE TABLE IF NOT EXISTS ${ATTACHMENTS_TABLE} (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)`);
-    await pool.query(`CREATE TABLE IF NOT EXISTS tether_cluster_secrets (name text PRIMARY KEY, value text NOT NULL, created_at timestamptz NOT NULL DEFAULT NOW())`);
+    // Hubs that start together would race in CREATE TABLE IF NOT EXISTS (PostgreSQL can fail one
+    // of them on its catalog's unique index): one at a time, under an advisory lock.
+    const client = await pool.connect();
+    try {
+      await client.query(`SELECT pg_advisory_lock(${SETUP_LOCK})`);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${ATTACHMENTS_TABLE} (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)`);
+      await client.query(`CREATE TABLE IF NOT EXISTS tether_cluster_secrets (name text PRIMARY KEY, value text NOT NULL, created_at timestamptz NOT NULL DEFAULT NOW())`);
+    } finally {
+      await client.query(`SELECT pg_advisory_unlock(${SETUP_LOCK})`).catch(() => {});
+      client.release();
+    }
   } catch (error) {
     await pool.end().catch(() => {});
     throw new Error(`cannot prepare the cluster tables: ${error instanceof Error ? error.message : String(error)}`);
