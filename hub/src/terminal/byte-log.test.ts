@@ -87,4 +87,48 @@ describe('byte log', () => {
     expect(log.has(1)).toBe(false);
     expect(text(log.piece(2))).toBe('cdefghij');
   });
+  it('copies a Buffer too (its own slice() would be a view of the socket frame)', () => {
+    const log = createByteLog();
+    const frame = Buffer.from('xxaaaaaaaa');
+    log.append(0, frame.subarray(2));
+    log.append(8, Buffer.alloc(5000, 'b'));
+    frame.fill('z');
+    expect(text(log.since(0))).toBe('aaaaaaaa' + 'b'.repeat(5000));
+  });
+
+  it('keeps exact bytes when many small appends share blocks, across trims and big appends', () => {
+    const log = createByteLog({ maxBytes: 50_000 });
+    let all = '';
+    let offset = 0;
+    for (let i = 0; i < 3000; i++) {
+      const piece = i % 500 === 499 ? 'B'.repeat(6000) : `${i}`.padEnd(37, '.') + '\r\n';
+      log.append(offset, bytes(piece));
+      offset += piece.length;
+      all += piece;
+      if (i % 97 === 0) {
+        expect(log.end).toBe(offset);
+        expect(text(log.since(log.start))).toBe(all.slice(log.start));
+      }
+    }
+    expect(log.heldBytes).toBe(50_000);
+    expect(log.since(log.start - 1)).toBe('gone');
+    let at = log.start;
+    let walked = '';
+    for (let p = log.piece(at); p !== 'gone' && p.length > 0; p = log.piece(at)) {
+      walked += text(p);
+      at += p.length;
+    }
+    expect(walked).toBe(all.slice(log.start));
+  });
+
+  it('trims inside the shared block without bringing trimmed bytes back', () => {
+    const log = createByteLog({ maxBytes: 6 });
+    log.append(0, bytes('abcd'));
+    log.append(4, bytes('efgh'));
+    expect(log.start).toBe(2);
+    log.append(8, bytes('ij'));
+    expect(log.start).toBe(4);
+    expect(text(log.since(4))).toBe('efghij');
+    expect(text(log.piece(5))).toBe('fghij');
+  });
 });

@@ -28,6 +28,11 @@ export type ByteLog = {
 /** A stored chunk shorter than this is merged with its small neighbours when read by piece(). */
 const SMALL_PIECE_BYTES = 16 * 1024;
 const MERGE_BYTES = 64 * 1024;
+/** Appends smaller than this are copied into a shared block of BLOCK_BYTES instead of a typed array
+ *  of their own: a PTY streams ~100-byte chunks, and each own array cost ~220 bytes of object and
+ *  allocation overhead, i.e. a full 4 MiB log of them ~13 MiB (issue 13, docs/decisions/hub.md). */
+const SMALL_APPEND_BYTES = 4 * 1024;
+const BLOCK_BYTES = 16 * 1024;
 
 export function createByteLog(options: { maxBytes?: number; start?: number } = {}): ByteLog {
   const maxBytes = options.maxBytes ?? DEFAULT_TERMINAL_LOG_BYTES;
@@ -35,19 +40,27 @@ export function createByteLog(options: { maxBytes?: number; start?: number } = {
   let chunks: Uint8Array[] = [];
   let start = options.start ?? 0;
   let held = 0;
+  /** The block small appends are copied into; the last chunk is its view [tailFrom, tailUsed).
+   *  Bytes once written to it never change, so views handed out earlier stay valid. */
+  let tail: Uint8Array | null = null;
+  let tailFrom = 0;
+  let tailUsed = 0;
 
   function trim(): void {
     while (held > maxBytes) {
       const first = chunks[0]!;
       const excess = held - maxBytes;
+      const isTail = tail !== null && chunks.length === 1;
       if (first.length <= excess) {
         chunks.shift();
         held -= first.length;
         start += first.length;
+        if (isTail) tail = null;
       } else {
         chunks[0] = first.subarray(excess);
         held -= excess;
         start += excess;
+        if (isTail) tailFrom += excess;
       }
     }
   }
@@ -67,10 +80,25 @@ export function createByteLog(options: { maxBytes?: number; start?: number } = {
       if (offset > end) this.reset(offset);
       const skip = Math.max(0, start + held - offset);
       if (skip >= data.length) return;
-      // Copy: callers may reuse their buffer, and a subarray would pin a larger backing store.
-      const piece = data.slice(skip);
-      chunks.push(piece);
-      held += piece.length;
+      // Always a copy: callers may reuse their buffer, and a view would pin its backing store
+      // (socket.io hands over Buffers, whose own slice() is a view, hence set() and the
+      // Uint8Array slice below).
+      const rest = skip > 0 ? data.subarray(skip) : data;
+      if (rest.length < SMALL_APPEND_BYTES) {
+        if (tail === null || tailUsed + rest.length > tail.length) {
+          tail = new Uint8Array(BLOCK_BYTES);
+          tailFrom = 0;
+          tailUsed = 0;
+          chunks.push(tail.subarray(0, 0));
+        }
+        tail.set(rest, tailUsed);
+        tailUsed += rest.length;
+        chunks[chunks.length - 1] = tail.subarray(tailFrom, tailUsed);
+      } else {
+        tail = null;
+        chunks.push(Uint8Array.prototype.slice.call(rest));
+      }
+      held += rest.length;
       trim();
     },
     since(offset) {
@@ -123,6 +151,7 @@ export function createByteLog(options: { maxBytes?: number; start?: number } = {
       chunks = [];
       held = 0;
       start = offset;
+      tail = null;
     },
   };
 }
