@@ -78,7 +78,6 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   // Web push: VAPID keys made on first start and kept in TETHER_HOME, like the hub secret.
   const vapid = cluster ? parseVapidKeys(await cluster.secret('vapid', makeVapidKeys)) : null;
   const push = createWebPush({ home: config.home, store, ...(vapid ? { keys: vapid } : {}) });
-  const app = createHttpApp({ store, resolver, signer, shareLinks, push, version: HUB_VERSION, features: { shell: config.shell ?? false }, ...(config.webDist ? { webDist: config.webDist } : {}) });
   const sockets = createSocketServer({
     store,
     resolver,
@@ -90,6 +89,8 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     shell: config.shell ?? false,
     ...(cluster ? { cluster: { adapter: cluster.adapter, url: () => selfUrl, linkSecret: await cluster.secret('hub-link', () => randomSecret()) } } : {}),
   });
+  // After the sockets: a notification's answer is announced through their broadcaster.
+  const app = createHttpApp({ store, resolver, signer, shareLinks, push, approvalFacts: sockets.broadcast, version: HUB_VERSION, features: { shell: config.shell ?? false }, ...(config.webDist ? { webDist: config.webDist } : {}) });
   const engineHandler = sockets.engine.handler();
 
   let server: ReturnType<typeof Bun.serve>;
