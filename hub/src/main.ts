@@ -27,6 +27,7 @@ export { createSqliteStore } from './store/sqlite/sqlite-store.ts';
 export { createPostgresStore } from './store/postgres/postgres-store.ts';
 export { openStore } from './store/open.ts';
 export { StoreOpenError } from './store/store.ts';
+export { redactUrl } from './store/postgres/connect.ts';
 export { createAccessToken, revokeAccessToken } from './auth/tokens.ts';
 
 export type Hub = {

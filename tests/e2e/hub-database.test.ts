@@ -96,6 +96,8 @@ describe('tether hub --database: two hubs, one database', () => {
       hubs.push(hub);
     }
     const [a, b] = hubs as [(typeof hubs)[0], (typeof hubs)[0]];
+    // The start names its database (a password would be shown as ***; this URL has none).
+    expect(a.output()).toContain(`database: ${url}`);
     // The first hub made the first token in the database; the second found it and made none.
     expect(a.token).toMatch(/^tth_/);
     expect(b.token).toBeNull();

@@ -54,7 +54,7 @@ const command: Command = {
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
     const explicit = parsePort(flags.port);
     const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
-    const { createHub, createAccessToken, isLoopbackHost } = await import('@tether/hub');
+    const { createHub, createAccessToken, isLoopbackHost, redactUrl } = await import('@tether/hub');
     const home = tetherHome();
     // Several hubs behind one URL: every hub started with the same PostgreSQL database.
     const databaseUrl = typeof flags.database === 'string' ? flags.database : process.env.TETHER_DATABASE_URL;
@@ -82,7 +82,7 @@ const command: Command = {
     if (skipped.length > 0) lines.push(`port ${skipped.join(', ')} ${skipped.length === 1 ? 'was' : 'were'} in use, so it took ${hub.port}`);
     const lan = host === '0.0.0.0' || host === '::' ? lanAddress() : null;
     if (lan) lines.push(`on your network: http://${lan}:${hub.port}`);
-    if (databaseUrl) lines.push('cluster: on (hubs on the same database share rooms, broadcasts and secrets)');
+    if (databaseUrl) lines.push(`database: ${redactUrl(databaseUrl)}`, 'cluster: on (hubs on the same database share rooms, broadcasts and secrets)');
     if (flags['enable-shell'] === true) lines.push('web shells: on (for machines whose daemon runs with --allow-shell)');
     if (!isLoopbackHost(host)) {
       process.stderr.write(
