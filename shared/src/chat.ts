@@ -3,6 +3,16 @@
 // `seq` is assigned by the hub, per session, strictly increasing: viewers backfill by it.
 import { z } from 'zod';
 import { MessageIdSchema, PromptIdSchema, SeqSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
+import { OffsetSchema, TerminalRunSchema } from './terminal.ts';
+
+/** Where a tool call happened in its session's terminal (PTY sessions only): the PTY byte offsets
+ *  (terminal.ts) when claude started the call and, once known, when it finished. `run` names the
+ *  runner's PTY: a resumed session gets a new terminal whose offsets start at 0 again, so a moment
+ *  of another run is never looked up in this one. */
+export const TerminalMomentSchema = z
+  .object({ run: TerminalRunSchema, start: OffsetSchema, end: OffsetSchema.optional() })
+  .refine((moment) => moment.end === undefined || moment.end >= moment.start, 'a tool call cannot end before it started');
+export type TerminalMoment = z.infer<typeof TerminalMomentSchema>;
 
 export const TextBlockSchema = z.object({ type: z.literal('text'), text: z.string() });
 export const ThinkingBlockSchema = z.object({ type: z.literal('thinking'), text: z.string() });
@@ -11,6 +21,7 @@ export const ToolUseBlockSchema = z.object({
   id: z.string().max(128),
   name: z.string().max(200),
   input: z.unknown(),
+  terminalOffset: TerminalMomentSchema.optional(),
 });
 export const ToolResultBlockSchema = z.object({
   type: z.literal('tool_result'),
@@ -19,6 +30,8 @@ export const ToolResultBlockSchema = z.object({
   isError: z.boolean(),
   /** claude's structured `toolUseResult` (e.g. AskUserQuestion answers), when it had one. */
   structured: z.unknown().optional(),
+  /** The whole call (start and end), stamped when the result was read. */
+  terminalOffset: TerminalMomentSchema.optional(),
 });
 /** The turn was interrupted (Esc), or a tool call was rejected. */
 export const InterruptBlockSchema = z.object({

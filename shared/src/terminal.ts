@@ -26,6 +26,27 @@ export const TerminalOutputSchema = z.object({
 });
 export type TerminalOutput = z.infer<typeof TerminalOutputSchema>;
 
+/** One PTY of a runner (a random id per spawn): offsets count from 0 in each. */
+export const TerminalRunSchema = z.string().min(1).max(64);
+
+/** Tool-call moments (chat.ts TerminalMomentSchema) the runner's screen model located in a
+ *  snapshot: `line` is the row, counted from the snapshot's first serialized row, that was the top
+ *  of the screen when byte `offset` had been drawn. `lines` is how many rows the snapshot holds
+ *  (history + screen), so a viewer whose scrollback cut the top can shift. */
+export const TerminalSnapshotMarksSchema = z.object({
+  run: TerminalRunSchema,
+  lines: z.number().int().min(0).max(100_000),
+  anchors: z.array(z.object({ offset: OffsetSchema, line: z.number().int().min(0).max(100_000) })).max(2_000),
+  /** The screen itself (serialized, no history) at the most recent moments: what a viewer shows
+   *  when the moment has no row to scroll to (claude 2.1.330 draws in the alternate screen, which
+   *  has no scrollback). */
+  stills: z
+    .array(z.object({ offset: OffsetSchema, cols: ColsSchema, rows: RowsSchema, data: z.string().max(64 * 1024) }))
+    .max(64)
+    .default([]),
+});
+export type TerminalSnapshotMarks = z.infer<typeof TerminalSnapshotMarksSchema>;
+
 /** A serialized screen (from @xterm/addon-serialize) valid at byte `offset`. */
 export const TerminalSnapshotSchema = z.object({
   sessionId: SessionIdSchema,
@@ -33,6 +54,7 @@ export const TerminalSnapshotSchema = z.object({
   cols: ColsSchema,
   rows: RowsSchema,
   data: z.string().max(16 * 1024 * 1024),
+  marks: TerminalSnapshotMarksSchema.optional(),
 });
 export type TerminalSnapshot = z.infer<typeof TerminalSnapshotSchema>;
 

@@ -29,6 +29,7 @@ import { createPromptQueue } from './prompt-queue.ts';
 import { confirmPlanDialog } from './plan-dialog.ts';
 import { loadResumeState } from './resume-state.ts';
 import { createTerminalStream, type TerminalStream } from './terminal-stream.ts';
+import { createToolMoments } from './tool-moments.ts';
 import { runHeadlessSession } from './headless.ts';
 import { createTrustDialog, TRUST_TEXT } from './trust-dialog.ts';
 import { isDeskKeystroke } from './controller.ts';
@@ -68,6 +69,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     deskAttached,
     matchPrompt: (text) => queue.matchPrompt(text),
     beforeFailEarly: () => settleIdentity('claude never started'),
+    stampMessages: (messages) => moments.stamp(messages),
   });
   const { env, log, state, patch, setStatus, controller } = core;
   // `-c`: claude picks the session to continue; SessionStart (source resume) names it, and the resume
@@ -79,6 +81,10 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   let stream = null as TerminalStream | null;
   const screen = createScreenModel(options.desk === 'attached' && process.stdout.columns ? { cols: process.stdout.columns, rows: process.stdout.rows } : DEFAULT_SIZE);
   core.onCleanup(() => screen.stop());
+  /** This PTY's id: offsets restart at 0 in every runner, also for a resumed session. */
+  const run = crypto.randomUUID();
+  // Every byte reaches the screen model as it is read, so its count is the PTY offset.
+  const moments = createToolMoments({ run, offset: () => screen.written(), mark: () => void screen.mark() });
   /** The typing gate's read: the screen after every byte so far. A read that more output overtook
    *  is stale, so it is asked again; output that never pauses counts as a busy prompt. */
   const gateState = async (): Promise<PromptState> => {
@@ -157,7 +163,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       },
     });
     const link = core.link();
-    if (link && !stream) stream = createTerminalStream({ sessionId: state.id, link, screen, ptyOffset: () => pty?.offset() ?? 0, desk: deskAttached });
+    if (link && !stream) stream = createTerminalStream({ sessionId: state.id, run, link, screen, ptyOffset: () => pty?.offset() ?? 0, desk: deskAttached });
   };
   core.onCleanup(() => stream?.stop());
   /** The phone asked for another permission mode: Shift+Tab, as at the desk, until the footer shows
@@ -227,6 +233,11 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       onStop: () => {
         setStatus('idle');
         queue.turnEnded();
+      },
+      onToolEvent: ({ phase, payload }) => {
+        if (typeof payload.tool_use_id !== 'string') return;
+        if (phase === 'start') moments.started(payload.tool_use_id);
+        else moments.ended(payload.tool_use_id);
       },
     },
   });

@@ -15,7 +15,7 @@
 // for the outbox; everything registered with onCleanup is released on every exit path, last first.
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { EffortLevelSchema, isFinalStatus, PermissionModeSchema, type EffortLevel, type PermissionMode, type SessionPatch, type SessionRegistration, type SessionStatus } from '@tether/shared';
+import { EffortLevelSchema, isFinalStatus, PermissionModeSchema, type ChatMessageInput, type EffortLevel, type PermissionMode, type SessionPatch, type SessionRegistration, type SessionStatus } from '@tether/shared';
 import { findClaudeBinary } from '../claude/find-binary.ts';
 import { buildLaunchArgs, type LaunchPlan } from '../claude/launch-args.ts';
 import { buildClaudeEnv } from '../claude/env.ts';
@@ -110,6 +110,8 @@ export function createSessionCore(init: {
   matchPrompt: (text: string) => string | null;
   /** Runs first when the session fails before claude started (PTY `-c`: open the link to say so). */
   beforeFailEarly?: () => void;
+  /** Adds what only this runner knows to parsed messages (PTY: each tool call's terminal moment). */
+  stampMessages?: <M extends ChatMessageInput>(messages: M[]) => M[];
 }) {
   const { options } = init;
   const env = buildClaudeEnv({ env: options.env });
@@ -251,7 +253,8 @@ export function createSessionCore(init: {
       state: { sessionId: state.id, transcriptPath, offset: transcriptOffset, title: title.title, titleSource: title.source, subagentOffsets: subagents?.offsets() ?? {} },
     });
   };
-  const appendMessages = (messages: ReturnType<typeof parseTranscriptLines>) => {
+  const appendMessages = (parsed: ReturnType<typeof parseTranscriptLines>) => {
+    const messages = init.stampMessages ? init.stampMessages(parsed) : parsed;
     for (let i = 0; i < messages.length; i += APPEND_CHUNK) {
       link?.push('message:append', { sessionId: state.id, messages: messages.slice(i, i + APPEND_CHUNK) });
     }

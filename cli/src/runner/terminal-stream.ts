@@ -40,6 +40,8 @@ export type TerminalStream = ReturnType<typeof createTerminalStream>;
 
 export function createTerminalStream(options: {
   sessionId: string;
+  /** This PTY's id (tool-call moments name it; snapshots say which run their marks belong to). */
+  run: string;
   link: TerminalStreamLink;
   screen: TerminalStreamScreen;
   /** Bytes the PTY has produced so far (the offset of the next byte). */
@@ -145,7 +147,11 @@ export function createTerminalStream(options: {
       snapshotting = false;
       if (stopped) return acked();
       const exact = snapshot.offset === offset;
-      const sent = exact && link.send('terminal:snapshot', { sessionId, offset, cols: snapshot.cols, rows: snapshot.rows, data: snapshot.data }, acked);
+      const sent = exact && link.send(
+          'terminal:snapshot',
+          { sessionId, offset, cols: snapshot.cols, rows: snapshot.rows, data: snapshot.data, marks: { run: options.run, ...snapshot.marks } },
+          acked,
+        );
       if (!sent) acked();
       gap = !sent;
       if (snapshotWanted || !exact) {

@@ -2,11 +2,28 @@
 // bytes, reads the visible rows for prompt-state.ts and serializes snapshots.
 // Invariant: `whenParsed(cb)` runs `cb` synchronously right after every earlier write was parsed and
 // before any later one is: the only point where a read matches an exact byte offset.
-import { Terminal } from '@xterm/headless';
+import { Terminal, type IMarker } from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
 import { SCROLLBACK_LINES } from './plain-run.ts';
 import { readPromptState, type PromptState, type ScreenRow } from './prompt-state.ts';
 
+/** Tool-call moments kept for snapshots (two per call). Markers of rows pushed out of the history
+ *  dispose themselves; this only bounds a session whose calls never scroll. */
+const MAX_MARKS = 1_000;
+
+/** Screens kept as they were at the latest moments (both ends of a call), each a few KB. A viewer
+ *  that opens the terminal at a call gets them with its snapshot; older calls have only their rows. */
+const MAX_STILLS = 24;
+/** A still larger than this (a huge, busy screen) is not kept: snapshots must stay small. */
+const MAX_STILL_CHARS = 32 * 1024;
+/** What stills may add to a snapshot (newest first); the screen and history get the rest of its budget. */
+const STILLS_BUDGET_CHARS = 192 * 1024;
+
+/** What the serializer writes before the alternate screen's rows. */
+const ALT_SCREEN_START = '\u001b[?1049h\u001b[H';
+
+export type ScreenStill = { offset: number; cols: number; rows: number; data: string };
+export type ScreenMarks = { lines: number; anchors: Array<{ offset: number; line: number }>; stills: ScreenStill[] };
 
 /** The parts of @xterm/headless 6 internals atPlainGround reads (all optional: checked at runtime). */
 type XtermCoreInternals = {
@@ -25,6 +42,9 @@ export function createScreenParser(options: { cols: number; rows: number }) {
   const serializer = new SerializeAddon();
   term.loadAddon(serializer);
   let seenReady = false;
+  /** Moments (PTY offsets) and the row that was the top of the screen when each was drawn. */
+  let marks: Array<{ offset: number; marker: IMarker }> = [];
+  let stills: ScreenStill[] = [];
 
   const rows = (): ScreenRow[] => {
     const buffer = term.buffer.active;
@@ -79,15 +99,53 @@ export function createScreenParser(options: { cols: number; rows: number }) {
       if (state.kind !== 'starting') seenReady = true;
       return state;
     },
+    /** Remembers the screen's top row now, as the place of byte `offset` (call right after the
+     *  bytes before it were parsed). Only the normal buffer has a history to find it in later. */
+    mark: (offset: number): void => {
+      // The screen alone, as a plain screen: no modes (mouse tracking, hidden cursor) and, when the
+      // alternate screen shows, only its rows (a viewer draws a still in a normal screen, where
+      // it can highlight a row).
+      const full = serializer.serialize({ scrollback: 0, excludeModes: true });
+      const altAt = term.buffer.active.type === 'alternate' ? full.lastIndexOf(ALT_SCREEN_START) : -1;
+      const still = altAt >= 0 ? full.slice(altAt + ALT_SCREEN_START.length) : full;
+      if (still.length <= MAX_STILL_CHARS) {
+        stills.push({ offset, cols: term.cols, rows: term.rows, data: still });
+        if (stills.length > MAX_STILLS) stills = stills.slice(-MAX_STILLS);
+      }
+      const buffer = term.buffer.active;
+      if (buffer.type !== 'normal') return;
+      const marker = term.registerMarker(-buffer.cursorY);
+      if (!marker) return;
+      marks.push({ offset, marker });
+      marks = marks.filter((m) => !m.marker.isDisposed);
+      while (marks.length > MAX_MARKS) marks.shift()!.marker.dispose();
+    },
     /** ANSI that redraws this screen in a fresh terminal of the same size, with up to `scrollback`
-     *  lines of history above it, halved until the result fits `maxChars`. */
-    serialize: (serializeOptions: { scrollback: number; maxChars: number }): string => {
+     *  lines of history above it, halved until the result fits `maxChars`; and where the marked
+     *  moments are in it (rows counted from its first serialized row, as the serializer takes the
+     *  last `scrollback + rows` rows of the normal buffer). */
+    serialize: (serializeOptions: { scrollback: number; maxChars: number }): { data: string; marks: ScreenMarks } => {
+      const kept: ScreenStill[] = [];
+      let stillChars = 0;
+      for (let i = stills.length - 1; i >= 0; i--) {
+        const still = stills[i]!;
+        if (stillChars + still.data.length > Math.min(STILLS_BUDGET_CHARS, serializeOptions.maxChars / 4)) break;
+        stillChars += still.data.length;
+        kept.unshift(still);
+      }
       let lines = serializeOptions.scrollback;
+      let data: string;
       for (;;) {
-        const data = serializer.serialize({ scrollback: lines });
-        if (data.length <= serializeOptions.maxChars || lines === 0) return data;
+        data = serializer.serialize({ scrollback: lines });
+        if (data.length <= serializeOptions.maxChars - stillChars || lines === 0) break;
         lines = Math.floor(lines / 2);
       }
+      const buffer = term.buffer.normal;
+      const first = buffer.length - Math.min(buffer.length, lines + term.rows);
+      const anchors = term.buffer.active.type === 'normal'
+        ? marks.filter((m) => !m.marker.isDisposed && m.marker.line >= first).map((m) => ({ offset: m.offset, line: m.marker.line - first }))
+        : [];
+      return { data, marks: { lines: buffer.length - first, anchors, stills: kept } };
     },
     cols: () => term.cols,
     rowsCount: () => term.rows,

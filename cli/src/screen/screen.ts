@@ -13,7 +13,7 @@
 // offsets); `state()` and `snapshot()` reflect every byte written before the call and none after;
 // a resize applies after the bytes written before it. After stop() pending reads never settle.
 import type { PromptState, ScreenRow } from './prompt-state.ts';
-import { createScreenParser } from './screen-parser.ts';
+import { createScreenParser, type ScreenMarks } from './screen-parser.ts';
 import { createPlainRuns } from './plain-run.ts';
 
 export type ScreenState = {
@@ -27,7 +27,8 @@ export type ScreenState = {
   promptState: PromptState;
 };
 
-export type ScreenSnapshot = { offset: number; cols: number; rows: number; data: string };
+export type ScreenSnapshot = { offset: number; cols: number; rows: number; data: string; marks: ScreenMarks };
+export type { ScreenMarks };
 
 export type ScreenModel = {
   /** PTY output, as bytes (xterm decodes UTF-8 across chunks) or text (counted as UTF-8 bytes).
@@ -48,6 +49,10 @@ export type ScreenModel = {
   /** ANSI that redraws the screen after exactly the bytes written so far in a fresh terminal of its
    *  size, with up to `scrollback` lines of history (default none), halved until it fits `maxChars`. */
   snapshot(options?: { scrollback?: number; maxChars?: number }): Promise<ScreenSnapshot>;
+  /** Remembers where the screen is after exactly the bytes written so far, under that offset, so
+   *  later snapshots can say which of their rows it was (a tool call's moment, for "Show in
+   *  terminal"). Resolves with the offset. */
+  mark(): Promise<number>;
   /** The size as last set (applied in order with the bytes). */
   cols(): number;
   rowsCount(): number;
@@ -124,8 +129,13 @@ export function createScreenModel(options: { cols: number; rows: number }): Scre
         offset,
         cols: parser.cols(),
         rows: parser.rowsCount(),
-        data: parser.serialize({ scrollback: snapshotOptions.scrollback ?? 0, maxChars: snapshotOptions.maxChars ?? Number.MAX_SAFE_INTEGER }),
+        ...parser.serialize({ scrollback: snapshotOptions.scrollback ?? 0, maxChars: snapshotOptions.maxChars ?? Number.MAX_SAFE_INTEGER }),
       })),
+    mark: () =>
+      at((offset) => {
+        parser.mark(offset);
+        return offset;
+      }),
     cols: () => cols,
     rowsCount: () => rows,
     stop: () => {

@@ -1,14 +1,22 @@
 // -session-terminal.tsx: the lazily loaded half of the terminal route. Headless sessions have no
 // terminal; say so instead of an empty black box.
+import { useMemo } from 'react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useSession } from '../lib/queries.ts';
-import { TerminalView } from '../features/terminal/terminal-view.tsx';
+import { TerminalView, type TerminalJump } from '../features/terminal/terminal-view.tsx';
 
 const sessionRoute = getRouteApi('/_authed/sessions/$sessionId');
+const terminalRoute = getRouteApi('/_authed/sessions/$sessionId/terminal');
 
 export function SessionTerminal() {
   const { sessionId } = sessionRoute.useParams();
   const session = useSession(sessionId);
+  const { run, start, end, tool, hint } = terminalRoute.useSearch();
+  // One object per moment: the view jumps again only when the moment changes.
+  const jump = useMemo<TerminalJump | null>(
+    () => (run !== undefined && start !== undefined ? { moment: end === undefined ? { run, start } : { run, start, end }, tool: tool ?? '', hint: hint ?? '' } : null),
+    [run, start, end, tool, hint],
+  );
   if (!session.data) return null;
   if (session.data.launchKind !== 'pty') {
     return (
@@ -21,5 +29,5 @@ export function SessionTerminal() {
       </div>
     );
   }
-  return <TerminalView key={session.data.id} session={session.data} />;
+  return <TerminalView key={session.data.id} session={session.data} jump={jump} />;
 }

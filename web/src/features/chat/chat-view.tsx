@@ -8,6 +8,7 @@ import { Composer, type ComposerHandle } from './composer.tsx';
 import { MessageList } from './message-list.tsx';
 import { useSessionChat } from './use-session-chat.ts';
 import type { OutgoingPrompt } from './chat-state.ts';
+import { ShowInTerminalContext, type ShowInTerminal } from './show-in-terminal.ts';
 
 function closedReason(session: Session): string | null {
   if (session.status === 'ended') return 'This session has ended.';
@@ -15,8 +16,9 @@ function closedReason(session: Session): string | null {
   return null;
 }
 
-/** `readOnly`: a share link's view: no composer, no Stop, no paging back (that needs a login). */
-export function ChatView({ session, readOnly = false }: { session: Session; readOnly?: boolean }) {
+/** `readOnly`: a share link's view: no composer, no Stop, no paging back (that needs a login).
+ *  `showInTerminal`: how a tool card opens the terminal at its call (PTY sessions; none: no button). */
+export function ChatView({ session, readOnly = false, showInTerminal = null }: { session: Session; readOnly?: boolean; showInTerminal?: ShowInTerminal | null }) {
   const chat = useSessionChat(session.id);
   const items = useMemo(() => buildChatItems(chat.messages), [chat.messages]);
   const composerRef = useRef<ComposerHandle>(null);
@@ -32,6 +34,7 @@ export function ChatView({ session, readOnly = false }: { session: Session; read
   );
 
   return (
+    <ShowInTerminalContext.Provider value={session.launchKind === 'pty' ? showInTerminal : null}>
     <div className="chat">
       {chat.phase === 'error' ? (
         <div className="banner banner-danger" role="alert">
@@ -71,5 +74,6 @@ export function ChatView({ session, readOnly = false }: { session: Session; read
         />
       )}
     </div>
+    </ShowInTerminalContext.Provider>
   );
 }

@@ -1,12 +1,14 @@
 // tool-card.tsx: one tool call, folded to a single line (tool name + what it touched) that expands
 // to its input rendered for people (a Bash command, an Edit as a diff, Write content, a question
-// and its answer, other tools as JSON) and to its result, when the result has arrived.
+// and its answer, other tools as JSON) and to its result, when the result has arrived. In a PTY
+// session the card also opens the terminal at the moment of the call ("Show in terminal").
 import type { ToolResultBlock, ToolUseBlock } from '@tether/shared';
 import { summarizeToolInput } from '../../lib/format.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
-import { IconCheck, IconChevron, IconX } from '../../lib/ui/icons.tsx';
+import { IconCheck, IconChevron, IconTerminal, IconX } from '../../lib/ui/icons.tsx';
 import { asRecord, ClippedPre, ToolInputView } from '../../lib/ui/tool-input.tsx';
 import { useExpanded } from './expanded.ts';
+import { useShowInTerminal } from './show-in-terminal.ts';
 
 /** AskUserQuestion's answers come back in the result's structured `answers` map. */
 function questionAnswers(result: ToolResultBlock | null): Array<[string, string]> {
@@ -33,9 +35,13 @@ export function ToolCard({
       : summarizeToolInput(use.name, use.input);
   const state = result ? (result.isError ? 'error' : 'done') : live ? 'running' : 'unknown';
   const bodyId = `tool-${use.id}`;
+  const showInTerminal = useShowInTerminal();
+  // The result's moment has the call's end too; before it arrives, the start is what there is.
+  const moment = result?.terminalOffset ?? use.terminalOffset;
 
   return (
     <div className={`tool-card tool-${state}`} data-tool={use.name}>
+      <div className="tool-head-row">
       <button
         type="button"
         className="tool-head"
@@ -58,6 +64,19 @@ export function ToolCard({
         <span className="tool-summary">{summary}</span>
         <IconChevron size={16} className="tool-chevron" />
       </button>
+      {showInTerminal && moment ? (
+        <button
+          type="button"
+          className="icon-button tool-jump"
+          aria-label="Show in terminal"
+          title="Show in terminal"
+          // claude shows paths relative to the project: the file name is what both have.
+          onClick={() => showInTerminal({ moment, tool: use.name, hint: summary.startsWith('/') ? (summary.split('/').pop() ?? '') : summary })}
+        >
+          <IconTerminal size={17} />
+        </button>
+      ) : null}
+      </div>
       {open ? (
         <div className="tool-body" id={bodyId}>
           <ToolInputView name={use.name} input={use.input} />

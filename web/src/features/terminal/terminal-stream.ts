@@ -8,10 +8,14 @@
 // point (output may beat the subscribe ack and the snapshot) wait; bytes already written are skipped;
 // a hole (bytes after the next expected one) asks for a resync from the last byte written.
 
+import type { TerminalSnapshotMarks } from '@tether/shared';
+
 export type TerminalSink = {
-  /** Clear the screen and draw a serialized snapshot at the given size. */
-  reset(snapshot: { cols: number; rows: number; data: string }): void;
-  write(data: Uint8Array): void;
+  /** Clear the screen and draw a serialized snapshot at the given size (`marks`: tool-call moments
+   *  the runner located in it). */
+  reset(snapshot: { offset: number; cols: number; rows: number; data: string; marks?: TerminalSnapshotMarks }): void;
+  /** `end`: the offset just past these bytes. */
+  write(data: Uint8Array, end: number): void;
   /** Bytes are missing between `since` and what arrived: subscribe again from `since`. */
   resync(since: number): void;
 };
@@ -23,7 +27,7 @@ const MAX_WAITING_CHUNKS = 512;
 export type TerminalStream = {
   /** Starting over (first subscribe, or a rejoin): `since` when resuming, else wait for a snapshot. */
   begin(since: number | null): void;
-  snapshot(snapshot: { offset: number; cols: number; rows: number; data: string }): void;
+  snapshot(snapshot: { offset: number; cols: number; rows: number; data: string; marks?: TerminalSnapshotMarks }): void;
   bytes(offset: number, data: Uint8Array): void;
   /** Offset of the next byte to be written (null before a starting point). */
   next(): number | null;
@@ -49,7 +53,7 @@ export function createTerminalStream(sink: TerminalSink): TerminalStream {
       }
       return;
     }
-    sink.write(offset === next ? data : data.subarray(next - offset));
+    sink.write(offset === next ? data : data.subarray(next - offset), end);
     next = end;
   }
 

@@ -6,25 +6,35 @@
 //   "Take control" / "Fit to screen" ─terminal:resize {fit: true}─► hub ─terminal:size {owner}─► every viewer resizes
 //   (typing here takes control too; while a desk terminal is attached it owns the size and nobody can take it)
 //
+//   "Show in terminal" on a tool card ─► `jump` {moment} ─► moments.ts (offset → row) ─► scroll + highlight
+//
 // Invariant: the screen only ever shows bytes in order (terminal-stream.ts); a hidden tab holds no
 // subscription, so nobody streams for a screen nobody looks at.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Terminal } from '@xterm/xterm';
 import type { FitAddon } from '@xterm/addon-fit';
 import { WebLinksAddon } from '@xterm/addon-web-links';
-import type { Session, TerminalSizeNotice } from '@tether/shared';
+import type { Session, TerminalMoment, TerminalSizeNotice, TerminalSnapshotMarks } from '@tether/shared';
 import { TERMINAL_ACK_BYTES, toBytes } from '@tether/shared/wire';
 import { getSocket, requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { applyModifiers, type Modifiers } from './keys.ts';
 import { QuickKeys } from './quick-keys.tsx';
 import { createTerminalStream } from './terminal-stream.ts';
+import { createMomentMap, type MomentMap, type MomentStill } from './moments.ts';
+import { StillScreen } from './still-screen.tsx';
+import { highlightMoment } from './highlight.ts';
 import { createWidthFit, createXterm, watchXterm } from './xterm.ts';
 
 /** Acks tell the hub how far this viewer has drawn (its flow control). Batched: one per chunk would
  *  double the messages on a busy build log. At once past TERMINAL_ACK_BYTES unacked, else after this
  *  (timer-only acks capped a fast stream at 1 MiB of high water per 100 ms). */
 const ACK_INTERVAL_MS = 100;
+
+/** A tool call to show: its moment, and text to find its row by (claude draws `● Bash(ls)`). */
+export type TerminalJump = { moment: TerminalMoment; tool: string; hint: string };
+
+export const MOMENT_GONE = "That moment is no longer in the terminal's scrollback.";
 
 type Phase = { kind: 'connecting' } | { kind: 'live' } | { kind: 'gone'; reason: string } | { kind: 'error'; reason: string };
 
@@ -72,7 +82,7 @@ function sizeControl(owner: TerminalSizeNotice['owner'] | null, deskAttached: bo
   };
 }
 
-export function TerminalView({ session, readOnly = false }: { session: Session; readOnly?: boolean }) {
+export function TerminalView({ session, readOnly = false, jump = null }: { session: Session; readOnly?: boolean; jump?: TerminalJump | null }) {
   const sessionId = session.id;
   const hostRef = useRef<HTMLDivElement>(null);
   const termRef = useRef<Terminal | null>(null);
@@ -85,6 +95,12 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
   const [modifiers, setModifiers] = useState<Modifiers>({ ctrl: false, alt: false });
   const modifiersRef = useRef(modifiers);
   modifiersRef.current = modifiers;
+  const momentsRef = useRef<MomentMap | null>(null);
+  /** A moment shown as the screen the runner kept (no row of the live terminal to scroll to). */
+  const [still, setStill] = useState<{ still: MomentStill; tool: string; hint: string } | null>(null);
+  /** The jump asked for and not done yet (its bytes may still be on the way). */
+  const jumpRef = useRef<TerminalJump | null>(jump);
+  const tryJumpRef = useRef<() => void>(() => {});
 
   const send = useCallback(
     (data: string) => {
@@ -106,6 +122,8 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
       convertEol: false,
       // A share link watches: no keystrokes leave this terminal (the hub would refuse them anyway).
       disableStdin: readOnly,
+      // Decorations (the brief highlight of a jumped-to row) are still marked experimental.
+      allowProposedApi: true,
     });
     term.loadAddon(new WebLinksAddon((_event, uri) => window.open(uri, '_blank', 'noopener,noreferrer')));
     term.open(host);
@@ -113,6 +131,30 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
     fitRef.current = fit;
     const widthFit = createWidthFit({ term, host });
     widthFitRef.current = widthFit;
+    const moments = createMomentMap(term);
+    momentsRef.current = moments;
+    let stopHighlight = () => {};
+    const tryJump = () => {
+      const wanted = jumpRef.current;
+      if (!wanted) return;
+      const place = moments.locate(wanted.moment);
+      if (place.kind === 'later') return;
+      jumpRef.current = null;
+      if (place.kind === 'gone') {
+        setNotice(MOMENT_GONE);
+        return;
+      }
+      setNotice(null);
+      if (place.kind === 'still') {
+        setStill({ still: place.still, tool: wanted.tool, hint: wanted.hint });
+        return;
+      }
+      setStill(null);
+      term.scrollToLine(place.line);
+      stopHighlight();
+      stopHighlight = highlightMoment({ term, top: place.line, tool: wanted.tool, hint: wanted.hint });
+    };
+    tryJumpRef.current = tryJump;
 
     let alive = true;
     let subscribed = false;
@@ -124,10 +166,18 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
         term.reset();
         term.resize(snapshot.cols, snapshot.rows);
         widthFit.apply();
-        term.write(snapshot.data);
+        term.write(snapshot.data, () => {
+          moments.snapshot(snapshot);
+          tryJump();
+        });
         setSize((current) => ({ cols: snapshot.cols, rows: snapshot.rows, owner: current?.owner ?? null }));
       },
-      write: (data) => term.write(data, scheduleAck),
+      write: (data, end) =>
+        term.write(data, () => {
+          moments.drew(end);
+          if (jumpRef.current) tryJump();
+          scheduleAck();
+        }),
       resync: (since) => void subscribe(since),
     });
 
@@ -178,7 +228,7 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
       requestHub('terminal:resize', { sessionId, cols, rows, fit: false }).catch(() => {});
     }
 
-    const onSnapshot = (payload: { sessionId: string; offset: number; cols: number; rows: number; data: string }) => {
+    const onSnapshot = (payload: { sessionId: string; offset: number; cols: number; rows: number; data: string; marks?: TerminalSnapshotMarks }) => {
       if (payload.sessionId === sessionId) stream.snapshot(payload);
     };
     const onOutput = (payload: { sessionId: string; offset: number; data: Uint8Array | ArrayBuffer }) => {
@@ -231,6 +281,10 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
       socket.off('terminal:size', onSize);
       socket.off('connect', onConnect);
       unsubscribe();
+      stopHighlight();
+      moments.dispose();
+      momentsRef.current = null;
+      tryJumpRef.current = () => {};
       data.dispose();
       widthFit.dispose();
       term.dispose();
@@ -239,6 +293,13 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
       widthFitRef.current = null;
     };
   }, [sessionId, send, readOnly]);
+
+  // A new jump while the terminal is open (another card, the same card again).
+  useEffect(() => {
+    if (!jump) return;
+    jumpRef.current = jump;
+    tryJumpRef.current();
+  }, [jump]);
 
   const fitToScreen = () => {
     const fit = fitRef.current;
@@ -314,7 +375,10 @@ export function TerminalView({ session, readOnly = false }: { session: Session; 
           {notice}
         </p>
       ) : null}
-      <div className="terminal-host" ref={hostRef} aria-label="Terminal" role="region" />
+      <div className="terminal-stage">
+        <div className="terminal-host" ref={hostRef} aria-label="Terminal" role="region" />
+        {still ? <StillScreen still={still.still} tool={still.tool} hint={still.hint} onClose={() => setStill(null)} /> : null}
+      </div>
       {readOnly ? null : (
         <QuickKeys
           onKey={onQuickKey}
