@@ -1,5 +1,5 @@
-// main.ts: the hub's composition root. createHub({ config, store }) opens the store (SQLite under
-// TETHER_HOME unless one is given), builds auth, the Hono app and socket.io, and binds both on one
+// main.ts: the hub's composition root. createHub({ config, store }) opens the store (PostgreSQL with
+// config.databaseUrl, else SQLite under TETHER_HOME, unless one is given), builds auth, the Hono app and socket.io, and binds both on one
 // Bun.serve: /socket.io/ goes to the engine, everything else to Hono. Tests and `tether hub` call
 // this same function.
 //
@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { MAX_PAYLOAD_BYTES } from '@tether/shared';
 import type { Store } from './store/store.ts';
-import { createSqliteStore } from './store/sqlite/sqlite-store.ts';
+import { openStore } from './store/open.ts';
 import { createCallerResolver } from './auth/namespace.ts';
 import { createShareLinks } from './auth/share-links.ts';
 import { createWebSessionSigner, loadHubSecret } from './auth/web-session.ts';
@@ -24,6 +24,9 @@ export type { HubConfig } from './config.ts';
 export { HUB_VERSION, hubPaths, isLoopbackHost } from './config.ts';
 export type { Store } from './store/store.ts';
 export { createSqliteStore } from './store/sqlite/sqlite-store.ts';
+export { createPostgresStore } from './store/postgres/postgres-store.ts';
+export { openStore } from './store/open.ts';
+export { StoreOpenError } from './store/store.ts';
 export { createAccessToken, revokeAccessToken } from './auth/tokens.ts';
 
 export type Hub = {
@@ -52,7 +55,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   mkdirSync(config.home, { recursive: true, mode: 0o700 });
   const paths = hubPaths(config.home);
   const ownsStore = !options.store;
-  const store = options.store ?? createSqliteStore({ path: paths.db });
+  const store = options.store ?? (await openStore({ databaseUrl: config.databaseUrl, sqlitePath: paths.db }));
 
   // Several hubs on one database: every hub must verify the web sessions and share links another
   // signed, and push with the VAPID keys browsers subscribed with, so those come from the database.
@@ -75,7 +78,6 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   // Web push: VAPID keys made on first start and kept in TETHER_HOME, like the hub secret.
   const vapid = cluster ? parseVapidKeys(await cluster.secret('vapid', makeVapidKeys)) : null;
   const push = createWebPush({ home: config.home, store, ...(vapid ? { keys: vapid } : {}) });
-  const app = createHttpApp({ store, resolver, signer, shareLinks, push, version: HUB_VERSION, features: { shell: config.shell ?? false }, ...(config.webDist ? { webDist: config.webDist } : {}) });
   const sockets = createSocketServer({
     store,
     resolver,
@@ -87,6 +89,8 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     shell: config.shell ?? false,
     ...(cluster ? { cluster: { adapter: cluster.adapter, url: () => selfUrl, linkSecret: await cluster.secret('hub-link', () => randomSecret()) } } : {}),
   });
+  // After the sockets: a notification's answer is announced through their broadcaster.
+  const app = createHttpApp({ store, resolver, signer, shareLinks, push, approvalFacts: sockets.broadcast, version: HUB_VERSION, features: { shell: config.shell ?? false }, ...(config.webDist ? { webDist: config.webDist } : {}) });
   const engineHandler = sockets.engine.handler();
 
   let server: ReturnType<typeof Bun.serve>;

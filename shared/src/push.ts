@@ -2,6 +2,7 @@
 // hub's VAPID public key and hands the hub its endpoint and keys; the hub encrypts each message to
 // those keys (RFC 8291) and signs the request (RFC 8292), so the push service can read neither.
 import { z } from 'zod';
+import { NamespaceSchema, RequestIdSchema } from './ids.ts';
 
 /** base64url without padding, as PushSubscription.toJSON() gives the keys. */
 const Base64Url = z.string().regex(/^[A-Za-z0-9_-]+$/, 'base64url');
@@ -23,13 +24,20 @@ export const PushSubscriptionSchema = z.object({
 });
 export type PushSubscriptionJson = z.infer<typeof PushSubscriptionSchema>;
 
-/** `POST /api/push/subscribe`. */
-export const PushSubscribeSchema = z.object({ subscription: PushSubscriptionSchema });
+/** `POST /api/push/subscribe`. `device` names this browser ("Chrome on Android") in the audit
+ *  trail when one of its notifications answers a request. */
+export const PushSubscribeSchema = z.object({ subscription: PushSubscriptionSchema, device: z.string().min(1).max(100).optional() });
 /** `DELETE /api/push/subscribe`. */
 export const PushUnsubscribeSchema = z.object({ endpoint: z.string().max(2048) });
 
 /** `GET /api/push/vapid` → the key a browser subscribes with (uncompressed P-256, base64url). */
 export type VapidPublicKey = { publicKey: string };
+
+/** A notification's buttons: a permission gets Allow and Deny (answered from the notification),
+ *  a question or a plan gets Open (answered in the app). */
+export type PushAction = 'allow' | 'deny' | 'open';
+export type PushActionButton = { action: PushAction; title: string };
+export type NotificationChoice = 'allow' | 'deny';
 
 /** What a push carries, as the service worker shows it. Short: a push payload is at most ~4 KB. */
 export type PushMessage = {
@@ -41,7 +49,40 @@ export type PushMessage = {
   tag: string;
   sessionId: string;
   kind: 'approval' | 'question' | 'plan' | 'turn-ended';
+  /** A waiting request: its id, the buttons, and (permissions only) one single-use token per
+   *  choice, the whole authority of that button (`POST /api/push/action`). */
+  request?: {
+    namespace: string;
+    id: string;
+    actions: PushActionButton[];
+    tokens?: Record<NotificationChoice, string>;
+  };
 };
+
+/** The request was answered elsewhere (or withdrawn): the notification with this tag is stale. */
+export type PushClose = { kind: 'close'; tag: string };
+
+/** Every payload a push carries. */
+export type PushPayload = PushMessage | PushClose;
+
+/** A notification action token: 256 random bits, base64url. */
+export const NotificationTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'notification token');
+
+/** `POST /api/push/action`: Allow or Deny tapped on a notification. No login: the token is the
+ *  authority, bound to this namespace, request and choice, usable once and briefly. */
+export const NotificationActionSchema = z
+  .object({
+    namespace: NamespaceSchema,
+    requestId: RequestIdSchema,
+    choice: z.enum(['allow', 'deny']),
+    token: NotificationTokenSchema,
+  })
+  .strict();
+export type NotificationAction = z.infer<typeof NotificationActionSchema>;
+
+/** Answers from a notification are recorded with this device prefix (`notification@Chrome on
+ *  Android`), the way desk answers are `desk@host`. */
+export { NOTIFICATION_DEVICE_PREFIX } from './wire.ts';
 
 /** Web → hub: whether this tab is on screen. The hub pushes only when no tab of the namespace is. */
 export const ClientVisibilitySchema = z.object({ visible: z.boolean() });

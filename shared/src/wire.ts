@@ -18,6 +18,9 @@ export function isFinalStatus(status: SessionStatus): boolean {
 
 /** Who answered at the desk (the person at the terminal where `tether claude` runs). */
 export const DESK_ANSWERER = 'desk';
+/** The device of an answer given with a notification's Allow/Deny: `notification@<browser>`. */
+export const NOTIFICATION_DEVICE_PREFIX = 'notification@';
+
 /** The reason an audit entry decided in claude's own dialog carries. */
 export const DIALOG_OUTCOME_REASON = "in claude's dialog at the desk";
 

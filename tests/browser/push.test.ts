@@ -3,16 +3,20 @@
 // worker turns a push into a notification that opens the session; the account menu has the
 // Notifications switch. (Chromium here has no push service to subscribe with, so the subscription
 // is made over the API with test keys, as tests/e2e/web-push.test.ts does in detail.)
+// A notification's buttons: the hub's real payload (decrypted from the local push endpoint) is
+// delivered to the service worker, and a NotificationEvent is dispatched there for each button.
 //
 //   tab ─client:visibility─► hub ─(no visible tab)─► local push endpoint ─► decrypt
 //   CDP ServiceWorker.deliverPushMessage ─► sw.ts push ─► showNotification
+//   sw notificationclick (allow/deny) ─POST /api/push/action─► hub ─► runner: approval:answered
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PushMessage } from '@tether/shared';
+import type { CDPSession, Page, Worker } from 'playwright-core';
+import type { PushMessage, PushPayload, Resolution } from '@tether/shared';
 import { emitAck } from '../harness/hub.ts';
-import { loginWithQrLink, saveScreenshot, UI_TIMEOUT_MS } from '../harness/browser.ts';
+import { loginWithQrLink, saveScreenshot, UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
-import { createPushKeys, decryptPush, startPushEndpoint, type PushEndpoint } from '../harness/push-endpoint.ts';
+import { createPushKeys, decryptPush, startPushEndpoint, type PushEndpoint, type PushKeys } from '../harness/push-endpoint.ts';
 
 describe('web push in the app', () => {
   const world = useBrowserWorld({ requires: 'sw.js' });
@@ -82,4 +86,170 @@ describe('web push in the app', () => {
     const push = await endpoint.next();
     expect(JSON.parse(decryptPush({ body: push.body, keys })) as PushMessage).toMatchObject({ kind: 'turn-ended', url: `/sessions/${sessionId}` });
   });
+
+  /** The page's service worker: its registration (for CDP push delivery) and its Playwright handle. */
+  async function serviceWorkerOf(page: Page): Promise<{ cdp: CDPSession; registrationId: string; worker: Worker }> {
+    const cdp = await page.context().newCDPSession(page);
+    const registrations: Array<{ registrationId: string }> = [];
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (event: { registrations: Array<{ registrationId: string }> }) => registrations.push(...event.registrations));
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await cdp.send('ServiceWorker.enable');
+    await expect.poll(() => registrations.length, { timeout: UI_TIMEOUT_MS, interval: 10 }).toBeGreaterThan(0);
+    const worker = page.context().serviceWorkers()[0] ?? (await page.context().waitForEvent('serviceworker', { timeout: UI_TIMEOUT_MS }));
+    return { cdp, registrationId: registrations[0]!.registrationId, worker };
+  }
+
+  for (const viewport of ['phone', 'desktop'] as const satisfies readonly ViewportName[]) {
+    it(`${viewport}: Allow and Deny answer from the notification without opening the app; replays and stale tokens change nothing; Open and iOS open the app; answering elsewhere closes it`, async () => {
+      const namespace = `push-actions-${viewport}`;
+      const token = await world.hub.createToken(namespace, 'my phone');
+      const keys: PushKeys = createPushKeys();
+      const path = `/sub/actions-${viewport}`;
+      const subscribed = await fetch(`${world.hub.url}/api/push/subscribe`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ subscription: { endpoint: `${endpoint.url}${path}`, keys: { p256dh: keys.p256dh, auth: keys.auth } }, device: 'Chrome on Android' }),
+      });
+      expect(subscribed.status).toBe(201);
+      const { runner, sessionId } = await world.runnerWithSession(token, { cwd: '/home/dev/src/api', launchKind: 'pty', title: 'API server', status: 'idle' });
+      const answered: Array<{ requestId: string; answer: { decision: string } }> = [];
+      runner.on('approval:answered', (event: { requestId: string; answer: { decision: string } }) => answered.push(event));
+
+      const page = await world.browser.newPage({ viewport });
+      await page.context().grantPermissions(['notifications'], { origin: world.hub.url });
+      await loginWithQrLink(page, { hubUrl: world.hub.url, token });
+      await page.getByRole('link', { name: /API server/ }).waitFor({ timeout: UI_TIMEOUT_MS });
+      const sw = await serviceWorkerOf(page);
+      // The app leaves (same origin, so the worker and its notifications stay): no tab on screen now.
+      await page.goto(`${world.hub.url}/healthz`);
+
+      // No user gesture here, so the worker's window calls are recorded instead of made.
+      await sw.worker.evaluate(() => {
+        const scope = self as unknown as { opened: string[]; clients: { matchAll: unknown; openWindow: unknown } };
+        scope.opened = [];
+        scope.clients.matchAll = async () => [];
+        scope.clients.openWindow = async (url: string) => {
+          scope.opened.push(url);
+          return null;
+        };
+      });
+      const opened = () => sw.worker.evaluate(() => [...(self as unknown as { opened: string[] }).opened]);
+      const shown = () =>
+        sw.worker.evaluate(async () =>
+          (await (self as unknown as ServiceWorkerGlobalScopeLike).registration.getNotifications()).map((n) => ({
+            tag: n.tag,
+            title: n.title,
+            actions: (n as Notification & { actions: Array<{ action: string; title: string }> }).actions.map((a) => `${a.action}:${a.title}`),
+          })),
+        );
+      type ServiceWorkerGlobalScopeLike = { registration: { getNotifications(filter?: { tag?: string }): Promise<Notification[]> } };
+      const nextPush = async (): Promise<PushPayload> => {
+        for (;;) {
+          const push = await endpoint.next();
+          if (push.path === path) return JSON.parse(decryptPush({ body: push.body, keys })) as PushPayload;
+        }
+      };
+      const deliver = async (payload: PushPayload) => {
+        await sw.cdp.send('ServiceWorker.deliverPushMessage', { origin: world.hub.url, registrationId: sw.registrationId, data: JSON.stringify(payload) });
+      };
+      /** A tap on `action` ('' = the notification itself), as the browser would dispatch it. */
+      const tap = (tag: string, action: string) =>
+        sw.worker.evaluate(
+          async ({ tag, action }) => {
+            const scope = self as unknown as ServiceWorkerGlobalScopeLike & EventTarget;
+            const [notification] = await scope.registration.getNotifications({ tag });
+            if (!notification) throw new Error(`no notification ${tag}`);
+            const Ctor = (self as unknown as { NotificationEvent: new (type: string, init: { notification: Notification; action: string }) => Event }).NotificationEvent;
+            const event = new Ctor('notificationclick', { notification, action });
+            // A synthetic event may not extend itself (waitUntil needs a trusted event): collect instead.
+            const pending: Array<Promise<unknown>> = [];
+            Object.defineProperty(event, 'waitUntil', { value: (promise: Promise<unknown>) => pending.push(promise) });
+            scope.dispatchEvent(event);
+            await Promise.all(pending);
+          },
+          { tag, action },
+        );
+      const ask = async (toolName: string, toolInput: Record<string, unknown>, kind: 'permission' | 'question' = 'permission') => {
+        const id = randomUUID();
+        expect((await emitAck(runner, 'approval:request', { id, sessionId, kind, toolName, toolInput, toolUseId: null, createdAt: Date.now() })).ok).toBe(true);
+        const push = (await nextPush()) as PushMessage;
+        expect(push.request?.id).toBe(id);
+        await deliver(push);
+        await expect
+          .poll(async () => (await shown()).map((n) => n.tag), { timeout: UI_TIMEOUT_MS, interval: 50, message: `the ${toolName} notification is shown` })
+          .toContain(push.tag);
+        return { id, push };
+      };
+      const audit = async () => ((await (await fetch(`${world.hub.url}/api/sessions/${sessionId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { audit: Resolution[] }).audit;
+
+      // 1. Allow on a Bash approval: answered, the notification gone, no app opened.
+      const bash = await ask('Bash', { command: 'npm run migrate' });
+      expect((await shown()).find((n) => n.tag === bash.push.tag)).toEqual({ tag: bash.push.tag, title: 'API server: allow Bash?', actions: ['allow:Allow', 'deny:Deny'] });
+      await tap(bash.push.tag, 'allow');
+      // The tap waited for the hub's answer; the runner hears it over its socket just after.
+      await expect.poll(() => answered, { timeout: UI_TIMEOUT_MS }).toEqual([{ sessionId, requestId: bash.id, answer: { decision: 'allow' } }]);
+      expect(await shown()).toEqual([]);
+      expect(await opened()).toEqual([]);
+      const [allowedEntry] = await audit();
+      expect(allowedEntry).toMatchObject({ requestId: bash.id, answer: { decision: 'allow' }, answeredBy: 'my phone', device: 'notification@Chrome on Android' });
+
+      // 2. The same push again (a replayed token): refused, nothing changed; the app opens instead.
+      await deliver(bash.push);
+      await expect.poll(async () => (await shown()).length, { timeout: UI_TIMEOUT_MS, interval: 50 }).toBe(1);
+      await tap(bash.push.tag, 'allow');
+      expect(answered).toHaveLength(1);
+      expect(await audit()).toEqual([allowedEntry]);
+      expect(await opened()).toEqual([`/sessions/${sessionId}`]);
+
+      // 3. Deny on a Write approval.
+      const write = await ask('Write', { file_path: '/home/dev/src/api/schema.sql' });
+      await tap(write.push.tag, 'deny');
+      await expect.poll(() => answered.at(-1), { timeout: UI_TIMEOUT_MS }).toEqual({ sessionId, requestId: write.id, answer: { decision: 'deny' } });
+      expect(await opened()).toHaveLength(1);
+
+      // 4. Answered on another device: a close push (same tag) closes the stale notification; its
+      //    token, tapped anyway (the close push lost the race), is refused with nothing changed.
+      const edit = await ask('Edit', { file_path: '/home/dev/src/api/server.ts' });
+      const laptop = await world.connect({ nsp: '/web', token, device: 'Firefox on Linux' });
+      const elsewhere = await emitAck<{ resolution: Resolution }>(laptop, 'approval:answer', { requestId: edit.id, answer: { decision: 'deny' } });
+      if (!elsewhere.ok) throw new Error(elsewhere.error);
+      const close = await nextPush();
+      expect(close).toEqual({ kind: 'close', tag: edit.push.tag });
+      await deliver(close);
+      await expect.poll(async () => (await shown()).length, { timeout: UI_TIMEOUT_MS, interval: 50 }).toBe(0);
+      await deliver(edit.push);
+      await expect.poll(async () => (await shown()).length, { timeout: UI_TIMEOUT_MS, interval: 50 }).toBe(1);
+      await tap(edit.push.tag, 'allow');
+      expect((await audit()).find((r) => r.requestId === edit.id)).toEqual(elsewhere.resolution);
+      expect(answered.filter((a) => a.requestId === edit.id)).toEqual([{ sessionId, requestId: edit.id, answer: { decision: 'deny' } }]);
+      expect(await opened()).toHaveLength(2);
+
+      // 5. A question offers Open, which opens the app and answers nothing.
+      const question = await ask('AskUserQuestion', { questions: [{ question: 'Which database?', header: 'DB', options: [{ label: 'Postgres' }, { label: 'SQLite' }], multiSelect: false }] }, 'question');
+      expect((await shown()).find((n) => n.tag === question.push.tag)?.actions).toEqual(['open:Open']);
+      await tap(question.push.tag, 'open');
+      expect(await opened()).toEqual([`/sessions/${sessionId}`, `/sessions/${sessionId}`, `/sessions/${sessionId}`]);
+      expect(answered.some((a) => a.requestId === question.id)).toBe(false);
+
+      // 6. A browser without notification buttons (iOS: maxActions 0): no buttons, a tap opens the app.
+      await sw.worker.evaluate(() => Object.defineProperty((self as unknown as { Notification: object }).Notification, 'maxActions', { get: () => 0, configurable: true }));
+      const ios = await ask('Bash', { command: 'make deploy' });
+      expect((await shown()).find((n) => n.tag === ios.push.tag)?.actions).toEqual([]);
+      await tap(ios.push.tag, '');
+      expect(await opened()).toHaveLength(4);
+      expect(answered.some((a) => a.requestId === ios.id)).toBe(false);
+
+      // The app's approval history says which answers came from a notification.
+      await page.goto(`${world.hub.url}/sessions/${sessionId}`);
+      await page.getByRole('button', { name: 'Approval history' }).click();
+      const rows = page.getByRole('dialog', { name: 'Approval history' }).getByRole('listitem');
+      await rows.nth(2).waitFor({ timeout: UI_TIMEOUT_MS });
+      const texts = await rows.allTextContents();
+      expect(texts[0]).toMatch(/Edit.*Denied.*my phone.*Firefox on Linux/);
+      expect(texts[1]).toMatch(/Write.*Denied.*my phone.*from a notification · Chrome on Android/);
+      expect(texts[2]).toMatch(/Bash.*Allowed.*my phone.*from a notification · Chrome on Android/);
+      await saveScreenshot(page, { name: 'push-history-from-notification', viewport });
+      await page.close();
+    });
+  }
 });

@@ -55,7 +55,14 @@ describe('a hub of several dies', () => {
 
     // The runner comes back through the balancer (A is down, so B); the viewer on B is sent a fresh
     // snapshot once it has (B asks the runner for one as it registers).
-    await phone.waitFor(() => snapshots.length > before, { timeoutMs: 30_000, what: 'a snapshot from hub B after the failover' });
+    try {
+      await phone.waitFor(() => snapshots.length > before, { timeoutMs: 30_000, what: 'a snapshot from hub B after the failover' });
+    } catch (e) {
+      const { readFileSync } = await import('node:fs');
+      console.log('HUB B', cluster.b.output().slice(-3000));
+      console.log('RUNNER', readFileSync(`${runner.home}/logs/runner.log`, 'utf8').slice(-3000));
+      throw e;
+    }
     const reconnectMs = Date.now() - killedAt;
     console.log(`multi-hub failover: runner back on hub B and the viewer resnapshotted ${reconnectMs} ms after hub A was killed`);
 

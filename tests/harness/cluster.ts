@@ -37,12 +37,10 @@ afterAll(async () => {
 export async function startCluster(defer: Defer, options: { hubArgs?: string[] } = {}): Promise<Cluster> {
   server ??= startPostgres();
   const databaseUrl = await (await server).createDatabase();
-  // TODO(pgstore): one home per hub once `--database` also selects the PostgreSQL store; until
-  // then both hubs share one SQLite file (WAL allows several processes).
-  const shared = makeTempHome('tether-hub-cluster-');
-  defer(() => rmSync(shared, { recursive: true, force: true }));
-  const start = async (_name: string): Promise<HubProcessHandle> => {
-    const home = shared;
+  // One home per hub, as on separate machines: everything they share is in the database.
+  const start = async (name: string): Promise<HubProcessHandle> => {
+    const home = makeTempHome(`tether-hub-cluster-${name}-`);
+    defer(() => rmSync(home, { recursive: true, force: true }));
     const hub = await startHubProcess({ home, args: ['--database', databaseUrl, '--trust-proxy', ...(options.hubArgs ?? [])] });
     defer(() => hub.stop());
     return hub;

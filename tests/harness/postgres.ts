@@ -1,73 +1,92 @@
-// postgres.ts (harness): a throwaway PostgreSQL cluster (initdb + pg_ctl) in a temp dir on a free
-// 127.0.0.1 port, trust auth, for tests of hubs that share a database. As root (CI), the server
-// runs as the `postgres` system user, since PostgreSQL refuses to run as root.
+// postgres.ts (harness): a throwaway PostgreSQL cluster (Debian's initdb + pg_ctl) in a temp dir on a
+// free 127.0.0.1 port, its unix socket in that dir too, trust auth; `createDatabase()` makes a fresh,
+// empty database per test or suite. PostgreSQL refuses to run as root, so as root (CI) the server
+// runs as the `postgres` system user, or as a `tether-pg` system user made here when that is missing
+// (a machine where only the binaries were unpacked).
 //
-// Invariant: stop() stops the server (immediate mode) and removes its directory. One server can
-// hold many tests' databases (createDatabase), which skips initdb (seconds on a loaded box).
+// Invariants: a missing PostgreSQL is an error naming the Debian package `postgresql`, never a skip;
+// stop() stops the server (immediate mode) and removes its directory.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './balancer.ts';
 
 export type PostgresHandle = {
-  /** The server's default database. */
+  /** The cluster's own `postgres` database (shared by whoever uses this handle). */
   url: string;
   port: number;
-  /** A new empty database on this server (cheaper than a new server: no initdb). */
+  /** A new empty database on this cluster; its URL. */
   createDatabase(): Promise<string>;
   stop(): Promise<void>;
 };
+
+const MISSING = 'PostgreSQL is missing (no initdb under /usr/lib/postgresql): install the Debian package postgresql (apt-get install -y postgresql)';
+/** The system user the server runs as when we are root and Debian's `postgres` user is missing. */
+const FALLBACK_USER = 'tether-pg';
 
 function binDir(): string {
   if (process.env.TETHER_PG_BIN) return process.env.TETHER_PG_BIN;
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
   for (const v of versions) if (existsSync(join(root, v, 'bin', 'initdb'))) return join(root, v, 'bin');
-  throw new Error('PostgreSQL is missing (no initdb under /usr/lib/postgresql): install the Debian package postgresql (apt-get install -y postgresql)');
+  throw new Error(MISSING);
 }
+
+function userIds(name: string): { uid: number; gid: number } | null {
+  const uid = spawnSync('id', ['-u', name], { encoding: 'utf8' });
+  const gid = spawnSync('id', ['-g', name], { encoding: 'utf8' });
+  if (uid.status !== 0 || gid.status !== 0) return null;
+  return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+}
+
+/** An unprivileged user to run the server as (root only). */
+function serverUser(): { name: string; uid: number; gid: number } {
+  for (const name of ['postgres', FALLBACK_USER]) {
+    const ids = userIds(name);
+    if (ids) return { name, ...ids };
+  }
+  const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', FALLBACK_USER], { encoding: 'utf8' });
+  // Two test files may race to create it: the loser's "already exists" is fine.
+  const ids = userIds(FALLBACK_USER);
+  if (!ids) throw new Error(`cannot create the system user ${FALLBACK_USER} to run PostgreSQL as (not as root): ${made.stderr.trim()}`);
+  return { name: FALLBACK_USER, ...ids };
+}
+
+let databases = 0;
 
 export async function startPostgres(): Promise<PostgresHandle> {
   const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), 'tether-pg-'));
   const data = join(dir, 'data');
   const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  let uid = -1;
-  if (asRoot) {
-    uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
-    chownSync(dir, uid, gid);
+  const user = asRoot ? serverUser() : null;
+  if (user) {
+    chownSync(dir, user.uid, user.gid);
     chmodSync(dir, 0o700);
   }
   const run = (tool: string, args: string[]) => {
-    const argv = asRoot ? ['-u', 'postgres', '--', join(bin, tool), ...args] : args;
-    const result = spawnSync(asRoot ? 'runuser' : join(bin, tool), argv, { encoding: 'utf8', timeout: 60_000 });
+    const argv = user ? ['-u', user.name, '--', join(bin, tool), ...args] : args;
+    const result = spawnSync(user ? 'runuser' : join(bin, tool), argv, { encoding: 'utf8', timeout: 60_000 });
     if (result.status !== 0) throw new Error(`${tool} failed (${result.status}): ${result.stderr || result.stdout}`);
   };
   const port = await freePort();
   try {
     run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-    run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`, 'start']);
+    run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, 'start']);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
   let stopped: Promise<void> | null = null;
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
-    url,
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     async createDatabase() {
-      const name = `tether_${randomUUID().replace(/-/g, '')}`;
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await client.end();
-      }
+      databases += 1;
+      const name = `tether_${process.pid}_${databases}`;
+      // Over the unix socket in the temp dir: no TCP, no password (trust).
+      execFileSync(join(bin, 'createdb'), ['-h', dir, '-p', String(port), '-U', 'postgres', name], { stdio: 'pipe', timeout: 30_000 });
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
     stop() {

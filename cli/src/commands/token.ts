@@ -9,6 +9,7 @@ const USAGE = [
   'tether token create --namespace NAME [--label L] [--json]',
   '       tether token list [--json]',
   '       tether token revoke <id>',
+  '       (each takes --database postgres://… or TETHER_DATABASE_URL when the hub runs on PostgreSQL)',
 ].join('\n');
 
 function formatTime(ms: number | null): string {
@@ -30,12 +31,17 @@ const command: Command = {
   usage: USAGE,
   async run(args) {
     const [sub, ...rest] = args;
-    const { flags, positionals } = parseFlags({ args: rest, strings: ['namespace', 'label'], booleans: ['json'] });
-    const { createSqliteStore, createAccessToken, revokeAccessToken } = await import('@tether/hub');
+    const { flags, positionals } = parseFlags({ args: rest, strings: ['namespace', 'label', 'database'], booleans: ['json'] });
+    const { openStore, createAccessToken, revokeAccessToken, StoreOpenError } = await import('@tether/hub');
     const { mkdirSync } = await import('node:fs');
     const paths = tetherPaths();
     mkdirSync(paths.home, { recursive: true, mode: 0o700 });
-    const store = createSqliteStore({ path: paths.hubDb });
+    // The hub's store: its PostgreSQL database when it runs with one, else SQLite under TETHER_HOME.
+    const databaseUrl = typeof flags.database === 'string' ? flags.database : process.env.TETHER_DATABASE_URL;
+    if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new CommandError('--database must be a postgres:// URL');
+    const store = await openStore({ databaseUrl, sqlitePath: paths.hubDb }).catch((error: unknown) => {
+      throw error instanceof StoreOpenError ? new CommandError(error.message) : error;
+    });
     try {
       switch (sub) {
         case 'create': {

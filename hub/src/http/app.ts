@@ -21,7 +21,8 @@ import { createSessionRoutes } from './routes/sessions.ts';
 import { createStaticRoutes } from './routes/static.ts';
 import { createShareAdminRoutes, createSharedViewRoutes } from './routes/share.ts';
 import type { ShareLinks } from '../auth/share-links.ts';
-import { createPushRoutes } from './routes/push.ts';
+import { createPushActionRoutes, createPushRoutes } from './routes/push.ts';
+import type { ApprovalFacts } from '../approvals/announce.ts';
 import type { WebPush } from '../push/push.ts';
 
 export type HubHttpEnv = {
@@ -44,8 +45,10 @@ export function createHttpApp(options: {
   features?: HubFeatures;
   webDist?: string;
   loginLimiter?: FailureLimiter;
-  /** Web push (VAPID key, subscriptions); without it the push routes are absent. */
+  /** Web push (VAPID key, subscriptions, notification actions); without it the push routes are absent. */
   push?: WebPush;
+  /** How an answer is announced (the socket layer's broadcaster); notification actions need it. */
+  approvalFacts?: ApprovalFacts;
 }) {
   const app = new Hono<HubHttpEnv>();
   const limiter = options.loginLimiter ?? createFailureLimiter({ maxFailures: LOGIN_MAX_FAILURES, windowMs: LOGIN_WINDOW_MS });
@@ -87,6 +90,8 @@ export function createHttpApp(options: {
   app.route('/api/auth', createAuthRoutes({ store: options.store, signer: options.signer, limiter }));
   // Before the bearer check: a share link is its own credential.
   app.route('/api/share', createSharedViewRoutes({ store: options.store, shareLinks: options.shareLinks }));
+  // A notification's Allow/Deny carries its own single-use token instead of a login.
+  if (options.push && options.approvalFacts) app.route('/api/push/action', createPushActionRoutes({ push: options.push, facts: options.approvalFacts }));
   app.use('/api/*', requireCaller({ resolver: options.resolver }));
   app.get('/api/config', (c) => c.json(features));
   app.route('/api/sessions', createShareAdminRoutes({ store: options.store, shareLinks: options.shareLinks }));

@@ -2,16 +2,31 @@
 //
 //   broadcast.toNamespace(approval:requested)          ─┐
 //   broadcast.toNamespace(session:updated thinking→idle) ─┴─► any tab of ns visible? ─no─► sendWebPush × subscriptions
+//   broadcast.toNamespace(approval:resolved) ─► revoke its action tokens; {kind: close} to the browsers it was pushed to
 //
 // It watches the facts the hub already broadcasts (observe() wraps the broadcaster), so no room has
-// to know about push. Invariant: a push is never sent while a tab of that namespace is on screen, at
-// most once per request, and a failure to push never touches the fact being broadcast.
-import { isFinalStatus, type Namespace, type PendingRequest, type PushMessage, type Session, type SessionStatus } from '@tether/shared';
+// to know about push. A permission's push carries Allow and Deny, each with a single-use token minted
+// for that browser (action-tokens.ts); a question or plan carries Open.
+// Invariant: a push is never sent while a tab of that namespace is on screen, at most once per
+// request, and a failure to push never touches the fact being broadcast.
+import {
+  isFinalStatus,
+  type Namespace,
+  type PendingRequest,
+  type PushClose,
+  type PushMessage,
+  type PushPayload,
+  type Resolution,
+  type Session,
+  type SessionStatus,
+} from '@tether/shared';
 import type { Store } from '../store/store.ts';
 import { sendWebPush, type VapidKeys } from './web-push.ts';
-import type { PushSubscriptions } from './subscriptions.ts';
+import type { PushSubscriptionRecord, PushSubscriptions } from './subscriptions.ts';
+import type { ActionTokens } from './action-tokens.ts';
 
-/** Request ids already pushed, remembered so a restored request (runner reconnect) is not re-pushed. */
+/** Requests already pushed (and to which browsers), remembered so a restored request (runner
+ *  reconnect) is not re-pushed and a resolved one can close its notifications. */
 const REMEMBERED_REQUESTS = 1000;
 /** What fits on a lock screen. */
 const BODY_CHARS = 140;
@@ -52,6 +67,39 @@ export function describeRequestPush(request: PendingRequest, session: Session | 
   };
 }
 
+/** Apple's push service counts pushes that show nothing and revokes the subscription after a few,
+ *  so its browsers keep a stale notification (tapping it opens the app, which shows the answer). */
+function takesSilentPush(endpoint: string): boolean {
+  return !/(^|\.)push\.apple\.com$/.test(new URL(endpoint).hostname);
+}
+
+/** The notification's buttons for a request, with a fresh token per choice for one browser. */
+export function withRequestActions(options: {
+  message: PushMessage;
+  namespace: Namespace;
+  request: PendingRequest;
+  target: PushSubscriptionRecord;
+  tokens: ActionTokens;
+}): PushMessage {
+  const { namespace, request, target } = options;
+  if (request.kind !== 'permission') {
+    return { ...options.message, request: { namespace, id: request.id, actions: [{ action: 'open', title: 'Open' }] } };
+  }
+  const grant = { namespace, requestId: request.id, endpoint: target.endpoint, answeredBy: target.label ?? 'notification', device: target.device ?? 'a browser' };
+  return {
+    ...options.message,
+    request: {
+      namespace,
+      id: request.id,
+      actions: [
+        { action: 'allow', title: 'Allow' },
+        { action: 'deny', title: 'Deny' },
+      ],
+      tokens: { allow: options.tokens.mint({ ...grant, choice: 'allow' }), deny: options.tokens.mint({ ...grant, choice: 'deny' }) },
+    },
+  };
+}
+
 export function describeTurnEndedPush(session: Session): PushMessage {
   return {
     title: clip(`${sessionName(session)}: Claude is done`, 80),
@@ -69,42 +117,74 @@ export function createPushNotifier(options: {
   store: Store;
   subscriptions: PushSubscriptions;
   keys: VapidKeys;
+  tokens: ActionTokens;
   fetchFn?: typeof fetch;
   onError?: (message: string) => void;
 }) {
   const lastStatus = new Map<string, SessionStatus>();
-  const pushedRequests = new Set<string>();
+  /** `ns\0requestId` → the endpoints its push went to. */
+  const pushedRequests = new Map<string, Set<string>>();
   let anyVisible: (ns: Namespace) => Promise<boolean> = async () => false;
+  const requestKey = (ns: Namespace, requestId: string) => `${ns}\0${requestId}`;
+  const report = (error: unknown) => options.onError?.(`web push: ${error instanceof Error ? error.message : String(error)}`);
 
-  async function deliver(ns: Namespace, message: PushMessage): Promise<void> {
+  async function send(target: PushSubscriptionRecord, payload: PushPayload, urgency: 'normal' | 'high'): Promise<void> {
+    const outcome = await sendWebPush({ target, payload, keys: options.keys, urgency, ...(options.fetchFn ? { fetchFn: options.fetchFn } : {}) });
+    if (outcome.kind === 'gone') options.subscriptions.forget(target.endpoint);
+    else if (outcome.kind === 'failed') options.onError?.(`web push to ${new URL(target.endpoint).host} failed (${outcome.status}): ${outcome.reason}`);
+  }
+
+  /** Sends to every browser of the namespace unless a tab is on screen. `sending` learns who is
+   *  sent to before anything goes out, so a resolution that follows at once finds them. */
+  async function deliver(ns: Namespace, message: (target: PushSubscriptionRecord) => PushMessage, sending?: (targets: PushSubscriptionRecord[]) => void): Promise<void> {
     const targets = options.subscriptions.list(ns);
     if (targets.length === 0) return;
     if (await anyVisible(ns)) return;
+    sending?.(targets);
     await Promise.all(
-      targets.map(async (target) => {
-        const outcome = await sendWebPush({
-          target,
-          payload: message,
-          keys: options.keys,
-          urgency: message.kind === 'turn-ended' ? 'normal' : 'high',
-          ...(options.fetchFn ? { fetchFn: options.fetchFn } : {}),
-        });
-        if (outcome.kind === 'gone') options.subscriptions.forget(target.endpoint);
-        else if (outcome.kind === 'failed') options.onError?.(`web push to ${new URL(target.endpoint).host} failed (${outcome.status}): ${outcome.reason}`);
+      targets.map((target) => {
+        const payload = message(target);
+        return send(target, payload, payload.kind === 'turn-ended' ? 'normal' : 'high');
       }),
     );
   }
 
+  async function requested(ns: Namespace, request: PendingRequest): Promise<void> {
+    const key = requestKey(ns, request.id);
+    if (pushedRequests.has(key)) return;
+    const endpoints = new Set<string>();
+    pushedRequests.set(key, endpoints);
+    if (pushedRequests.size > REMEMBERED_REQUESTS) pushedRequests.delete(pushedRequests.keys().next().value!);
+    const session = await options.store.getSession({ namespace: ns, sessionId: request.sessionId });
+    const base = describeRequestPush(request, session);
+    await deliver(
+      ns,
+      (target) => withRequestActions({ message: base, namespace: ns, request, target, tokens: options.tokens }),
+      (targets) => {
+        for (const target of targets) endpoints.add(target.endpoint);
+      },
+    );
+  }
+
+  /** Answered or withdrawn: tokens die, and browsers still showing it get a silent close. */
+  async function resolved(ns: Namespace, resolution: Resolution): Promise<void> {
+    options.tokens.revokeRequest(ns, resolution.requestId);
+    const key = requestKey(ns, resolution.requestId);
+    const endpoints = pushedRequests.get(key);
+    if (!endpoints || endpoints.size === 0) return;
+    pushedRequests.set(key, new Set()); // still remembered (not re-pushed), closed once
+    const close: PushClose = { kind: 'close', tag: `request:${resolution.requestId}` };
+    const targets = options.subscriptions.list(ns).filter((t) => endpoints.has(t.endpoint) && takesSilentPush(t.endpoint));
+    await Promise.all(targets.map((target) => send(target, close, 'high')));
+  }
+
   function onFact(ns: Namespace, event: string, payload: unknown): void {
     if (event === 'approval:requested') {
-      const request = payload as PendingRequest;
-      if (pushedRequests.has(request.id)) return;
-      pushedRequests.add(request.id);
-      if (pushedRequests.size > REMEMBERED_REQUESTS) pushedRequests.delete(pushedRequests.values().next().value!);
-      void options.store
-        .getSession({ namespace: ns, sessionId: request.sessionId })
-        .then((session) => deliver(ns, describeRequestPush(request, session)))
-        .catch((error: unknown) => options.onError?.(`web push for a request failed: ${error instanceof Error ? error.message : String(error)}`));
+      requested(ns, payload as PendingRequest).catch(report);
+      return;
+    }
+    if (event === 'approval:resolved') {
+      resolved(ns, payload as Resolution).catch(report);
       return;
     }
     if (event === 'session:updated') {
@@ -113,11 +193,16 @@ export function createPushNotifier(options: {
       const before = lastStatus.get(key);
       if (isFinalStatus(session.status)) lastStatus.delete(key);
       else lastStatus.set(key, session.status);
-      if (before === 'thinking' && session.status === 'idle') void deliver(ns, describeTurnEndedPush(session));
+      if (before === 'thinking' && session.status === 'idle') deliver(ns, () => describeTurnEndedPush(session)).catch(report);
     }
   }
 
   return {
+    /** A notification answered its own request: that browser closed it already, so it gets no
+     *  close push (pushes that show nothing are rationed by browsers). Call before announcing. */
+    answeredFrom(options: { namespace: Namespace; requestId: string; endpoint: string }): void {
+      pushedRequests.get(requestKey(options.namespace, options.requestId))?.delete(options.endpoint);
+    },
     /** Wraps the hub's broadcaster (any object with toNamespace): every namespace fact also passes
      *  by the notifier. Push knows nothing of sockets; the socket layer hands it this and a way to
      *  ask whether a tab of a namespace is on screen. */
@@ -132,7 +217,7 @@ export function createPushNotifier(options: {
         try {
           onFact(ns, event, payload);
         } catch (error) {
-          options.onError?.(`web push: ${error instanceof Error ? error.message : String(error)}`);
+          report(error);
         }
       };
       return { ...broadcast, toNamespace } as B;

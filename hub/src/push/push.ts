@@ -1,15 +1,20 @@
 // push.ts: the push room's main file. It owns web push for the hub: the VAPID keys (made on first
-// start, kept in TETHER_HOME), the subscriptions of each namespace, and the notifier that turns
-// hub facts into pushes when nobody is looking.
+// start, kept in TETHER_HOME), the subscriptions of each namespace, the notifier that turns hub
+// facts into pushes when nobody is looking, and the tokens behind a notification's Allow/Deny.
 //
 //   GET /api/push/vapid ─► keys.publicKey ; POST/DELETE /api/push/subscribe ─► subscriptions
-//   broadcast facts ─► notifier ─► sendWebPush (RFC 8291 + 8292) ─► the browser's push service
+//   broadcast facts ─► notifier ─► sendWebPush (web-push library) ─► the browser's push service
+//   POST /api/push/action ─► answerFromNotification (tokens ─► first-answer-wins)
 import { join } from 'node:path';
+import type { NotificationAction } from '@tether/shared';
 import type { Store } from '../store/store.ts';
+import type { ApprovalFacts } from '../approvals/announce.ts';
 import { loadVapidKeys } from './vapid.ts';
 import type { VapidKeys } from './web-push.ts';
 import { openPushSubscriptions } from './subscriptions.ts';
 import { createPushNotifier } from './notifier.ts';
+import { createActionTokens } from './action-tokens.ts';
+import { answerFromNotification } from './actions.ts';
 
 export type WebPush = ReturnType<typeof createWebPush>;
 
@@ -18,12 +23,21 @@ export function createWebPush(options: { home: string; store: Store; fetchFn?: t
   // pushed by another).
   const keys = options.keys ?? loadVapidKeys({ path: join(options.home, 'vapid.json') });
   const subscriptions = openPushSubscriptions({ path: join(options.home, 'push-subscriptions.json') });
+  const tokens = createActionTokens();
   const notifier = createPushNotifier({
     store: options.store,
     subscriptions,
     keys,
+    tokens,
     ...(options.fetchFn ? { fetchFn: options.fetchFn } : {}),
     onError: (message) => console.error(`tether hub: ${message}`),
   });
-  return { publicKey: keys.publicKey, subscriptions, notifier };
+  return {
+    publicKey: keys.publicKey,
+    subscriptions,
+    notifier,
+    /** `facts` is the hub's broadcaster (observed by the notifier, so the answer closes the others). */
+    answer: (input: { action: NotificationAction; facts: ApprovalFacts }) =>
+      answerFromNotification({ store: options.store, facts: input.facts, tokens, notifier, action: input.action }),
+  };
 }

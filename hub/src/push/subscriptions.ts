@@ -14,6 +14,10 @@ export type PushSubscriptionRecord = {
   p256dh: string;
   auth: string;
   createdAt: number;
+  /** The login that subscribed (its label) and the browser ("Chrome on Android"): a notification's
+   *  Allow/Deny is recorded as answered by them. Absent in files from before notification actions. */
+  label?: string;
+  device?: string;
 };
 
 export type PushSubscriptions = ReturnType<typeof openPushSubscriptions>;
@@ -35,10 +39,18 @@ export function openPushSubscriptions(options: { path: string }) {
   };
 
   return {
-    add(input: { namespace: Namespace; subscription: PushSubscriptionJson; now: number }): void {
+    add(input: { namespace: Namespace; subscription: PushSubscriptionJson; label: string; device: string | null; now: number }): void {
       const { endpoint, keys } = input.subscription;
       records = records.filter((r) => r.endpoint !== endpoint);
-      records.push({ namespace: input.namespace, endpoint, p256dh: keys.p256dh, auth: keys.auth, createdAt: input.now });
+      records.push({
+        namespace: input.namespace,
+        endpoint,
+        p256dh: keys.p256dh,
+        auth: keys.auth,
+        createdAt: input.now,
+        label: input.label,
+        ...(input.device ? { device: input.device } : {}),
+      });
       const mine = records.filter((r) => r.namespace === input.namespace);
       if (mine.length > MAX_SUBSCRIPTIONS_PER_NAMESPACE) {
         const oldest = mine.sort((a, b) => a.createdAt - b.createdAt)[0]!;

@@ -1,40 +1,88 @@
-import { describe, expect, it } from 'vitest';
-import { createPushKeys, decryptPush, verifyVapid } from '../../../tests/harness/push-endpoint.ts';
-import { encryptPushPayload, vapidAuthorization } from './web-push.ts';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPushKeys, decryptPush, verifyVapid } from '../../../tests/harness/push-endpoint.ts';
+import { PUSH_TTL_SEC, sendWebPush } from './web-push.ts';
+import { loadVapidKeys } from './vapid.ts';
 
-describe('encryptPushPayload (RFC 8291 aes128gcm)', () => {
-  it('matches the RFC 8291 appendix A example byte for byte', () => {
-    const body = encryptPushPayload({
-      payload: Buffer.from('When I grow up, I want to be a watermelon'),
-      p256dh: 'BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4',
-      auth: 'BTBZMqHH6r4Tts7J_aSIgg',
-      salt: Buffer.from('DGv6ra1nlYgDCS1FRnbzlw', 'base64url'),
-      serverPrivateKey: Buffer.from('yfWPiYE-n46HLnH0KqZOF1fJJU3MYrct3AELtAQ-oRw', 'base64url'),
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tether-vapid-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** A fetch that records the one request and answers `status`. */
+function recordingFetch(status: number) {
+  const seen: Array<{ url: string; headers: Headers; body: Buffer }> = [];
+  const fetchFn = (async (url: string | URL | Request, init?: RequestInit) => {
+    seen.push({ url: String(url), headers: new Headers(init?.headers), body: Buffer.from(init!.body as Uint8Array) });
+    return new Response(status === 201 ? null : 'nope', { status });
+  }) as typeof fetch;
+  return { seen, fetchFn };
+}
+
+describe('sendWebPush (web-push library, sent with fetch)', () => {
+  it('encrypts to the subscription (RFC 8291) and signs for the endpoint origin (RFC 8292), fresh each time', async () => {
+    const keys = loadVapidKeys({ path: join(tempDir(), 'vapid.json'), subject: 'mailto:me@example.net' });
+    const browser = createPushKeys();
+    const target = { endpoint: 'https://push.example.net/send/abc123', p256dh: browser.p256dh, auth: browser.auth };
+    const { seen, fetchFn } = recordingFetch(201);
+    const payload = { title: 'Allow Bash?', body: 'rm -rf build' };
+    expect(await sendWebPush({ target, payload, keys, fetchFn })).toEqual({ kind: 'sent' });
+    expect(await sendWebPush({ target, payload, keys, fetchFn, urgency: 'normal' })).toEqual({ kind: 'sent' });
+    const [a, b] = seen as [(typeof seen)[0], (typeof seen)[0]];
+    expect(a.url).toBe(target.endpoint);
+    expect(a.headers.get('content-encoding')).toBe('aes128gcm');
+    expect(a.headers.get('ttl')).toBe(String(PUSH_TTL_SEC));
+    expect([a.headers.get('urgency'), b.headers.get('urgency')]).toEqual(['high', 'normal']);
+    // Decrypted by the harness's own RFC 8291 code, not the library's.
+    expect(JSON.parse(decryptPush({ body: a.body, keys: browser }))).toEqual(payload);
+    expect(JSON.parse(decryptPush({ body: b.body, keys: browser }))).toEqual(payload);
+    expect(a.body.equals(b.body)).toBe(false);
+    expect(verifyVapid({ authorization: a.headers.get('authorization')!, publicKey: keys.publicKey, endpoint: target.endpoint })).toMatchObject({
+      sub: 'mailto:me@example.net',
     });
-    expect(body.toString('base64url')).toBe(
-      'DGv6ra1nlYgDCS1FRnbzlwAAEABBBP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A_yl95bQpu6cVPTpK4Mqgkf1CXztLVBSt2Ks3oZwbuwXPXLWyouBWLVWGNWQexSgSxsj_Qulcy4a-fN',
-    );
   });
 
-  it('round-trips with fresh keys, and a fresh salt and server key every time', () => {
-    const keys = createPushKeys();
-    const payload = Buffer.from(JSON.stringify({ title: 'Allow Bash?', body: 'rm -rf build' }));
-    const a = encryptPushPayload({ payload, p256dh: keys.p256dh, auth: keys.auth });
-    const b = encryptPushPayload({ payload, p256dh: keys.p256dh, auth: keys.auth });
-    expect(a.equals(b)).toBe(false);
-    expect(decryptPush({ body: a, keys })).toBe(payload.toString());
-    expect(decryptPush({ body: b, keys })).toBe(payload.toString());
+  it('says gone for 404/410, failed (never throws) for other answers and bad keys', async () => {
+    const keys = loadVapidKeys({ path: join(tempDir(), 'vapid.json') });
+    const browser = createPushKeys();
+    const target = { endpoint: 'https://push.example.net/x', p256dh: browser.p256dh, auth: browser.auth };
+    expect(await sendWebPush({ target, payload: {}, keys, fetchFn: recordingFetch(410).fetchFn })).toEqual({ kind: 'gone' });
+    expect(await sendWebPush({ target, payload: {}, keys, fetchFn: recordingFetch(404).fetchFn })).toEqual({ kind: 'gone' });
+    expect(await sendWebPush({ target, payload: {}, keys, fetchFn: recordingFetch(500).fetchFn })).toEqual({ kind: 'failed', status: 500, reason: 'nope' });
+    const broken = await sendWebPush({ target: { ...target, p256dh: 'AAAA' }, payload: {}, keys, fetchFn: recordingFetch(201).fetchFn });
+    expect(broken).toMatchObject({ kind: 'failed', status: 0 });
   });
 });
 
-describe('vapidAuthorization (RFC 8292)', () => {
-  it('signs an ES256 JWT for the endpoint origin that verifies with the public key', () => {
+describe('loadVapidKeys', () => {
+  it('makes a key pair once and keeps it, private to the hub user', () => {
+    const path = join(tempDir(), 'vapid.json');
+    const first = loadVapidKeys({ path });
+    expect(Buffer.from(first.publicKey, 'base64url')).toHaveLength(65);
+    expect(loadVapidKeys({ path })).toEqual(first);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ publicKey: first.publicKey, privateKey: first.privateKey });
+  });
+
+  it('reads the JWK file of hubs from before the library, so their subscriptions keep working', async () => {
+    const path = join(tempDir(), 'vapid.json');
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const privateJwk = privateKey.export({ format: 'jwk' });
-    const publicKey = Buffer.concat([Buffer.from([4]), Buffer.from(privateJwk.x!, 'base64url'), Buffer.from(privateJwk.y!, 'base64url')]).toString('base64url');
-    const endpoint = 'https://push.example.net/send/abc123';
-    const authorization = vapidAuthorization({ endpoint, keys: { publicKey, privateJwk, subject: 'mailto:me@example.net' } });
-    expect(verifyVapid({ authorization, publicKey, endpoint })).toMatchObject({ sub: 'mailto:me@example.net' });
+    const jwk = privateKey.export({ format: 'jwk' });
+    const publicKey = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x!, 'base64url'), Buffer.from(jwk.y!, 'base64url')]).toString('base64url');
+    writeFileSync(path, JSON.stringify({ publicKey, privateJwk: jwk }));
+    const keys = loadVapidKeys({ path });
+    expect(keys).toMatchObject({ publicKey, privateKey: jwk.d });
+    const browser = createPushKeys();
+    const target = { endpoint: 'https://push.example.net/y', p256dh: browser.p256dh, auth: browser.auth };
+    const { seen, fetchFn } = recordingFetch(201);
+    await sendWebPush({ target, payload: { ok: 1 }, keys, fetchFn });
+    expect(verifyVapid({ authorization: seen[0]!.headers.get('authorization')!, publicKey, endpoint: target.endpoint }).sub).toMatch(/^mailto:/);
   });
 });

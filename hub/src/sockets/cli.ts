@@ -73,18 +73,20 @@ export function bindCliSocket(options: {
           await terminals.running(ns, registration.id);
           options.runnerRegistered(ns, registration.id);
         }
-        const room = terminals.find(ns, registration.id);
-        const count = room && !room.ended ? room.viewerCount : 0;
-        // After the ack: the runner can only send once it knows it is registered.
-        setImmediate(() => {
-          socket.emit('terminal:viewers', { sessionId: registration.id, count });
-          if (count > 0) socket.emit('terminal:snapshot-request', { sessionId: registration.id });
-        });
         broadcast.toNamespace(ns, 'session:updated', result.session);
         // Prompts queued while this runner was away.
         for (const prompt of await queuedPrompts({ store, namespace: ns, sessionId: registration.id })) {
           socket.emit('prompt:deliver', { sessionId: prompt.sessionId, promptId: prompt.id, text: prompt.text });
         }
+        // After the ack (scheduled past every await above, and counted then): the runner only acts
+        // on these once it knows it is registered. A viewer that joined while this handler awaited
+        // the store (a failover: viewers wait on the runner's new hub) is counted too.
+        setImmediate(() => {
+          const room = terminals.find(ns, registration.id);
+          const count = room && !room.ended ? room.viewerCount : 0;
+          socket.emit('terminal:viewers', { sessionId: registration.id, count });
+          if (count > 0) socket.emit('terminal:snapshot-request', { sessionId: registration.id });
+        });
         return { ok: true, session: result.session };
       },
       'session:update': async ({ sessionId, patch }) => {

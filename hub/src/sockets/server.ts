@@ -236,6 +236,8 @@ export function createSocketServer(options: {
     io,
     engine,
     terminals,
+    /** Every namespace fact, as the push notifier observes it (REST answers announce through it). */
+    broadcast,
     async stop(): Promise<void> {
       clearInterval(sweeper);
       stopShareWatch?.();

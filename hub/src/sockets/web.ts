@@ -17,7 +17,7 @@ import {
 } from '@tether/shared';
 import type { Store } from '../store/store.ts';
 import { queuePrompt } from '../sessions/prompt-relay.ts';
-import { answerApproval } from '../approvals/answer.ts';
+import { answerAndAnnounce } from '../approvals/announce.ts';
 import type { Broadcast } from './broadcast.ts';
 import type { TerminalViewers } from './terminal-viewers.ts';
 import { handleSocketEvents, type HubSocket } from './handle.ts';
@@ -119,8 +119,9 @@ export function bindWebSocket(options: {
       'session:set-mode': ({ sessionId, mode }) => toLiveRunner(sessionId, () => broadcast.toRunner(ns, sessionId, 'session:set-mode', { sessionId, mode })),
       'approval:answer': async ({ requestId, answer }) => {
         const caller = socket.data.caller;
-        const result = await answerApproval({
+        const result = await answerAndAnnounce({
           store,
+          facts: broadcast,
           namespace: ns,
           requestId,
           answer,
@@ -129,11 +130,6 @@ export function bindWebSocket(options: {
         });
         if (result.kind === 'not_found') return ackError('not_found', 'no such request');
         if (result.kind === 'conflict') return ackError('conflict', 'already answered');
-        const sessionId = result.request.sessionId;
-        broadcast.toRunner(ns, sessionId, 'approval:answered', { sessionId, requestId, answer });
-        broadcast.toNamespace(ns, 'approval:resolved', result.resolution);
-        const updated = await session(sessionId);
-        if (updated) broadcast.toNamespace(ns, 'session:updated', updated);
         return { ok: true, resolution: result.resolution };
       },
       'terminal:subscribe': async ({ sessionId, since }) => {

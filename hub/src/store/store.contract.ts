@@ -183,6 +183,31 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
       expect(await store.recordDialogOutcome({ namespace: NS_A, sessionId: S1, requestId: R2, answer: allow })).toBeNull();
     });
 
+    it('lets exactly one of several concurrent answers win', async () => {
+      await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+      await store.addRequest({ namespace: NS_A, request: request(R1, S1) });
+      const answers = await Promise.all(
+        ['allow', 'deny', 'allow', 'deny', 'allow'].map((decision, i) =>
+          store.resolveRequest({ namespace: NS_A, requestId: R1, outcome: 'answered', answer: { decision: decision as 'allow' | 'deny' }, answeredBy: `tab${i}`, device: null, at: 2000 }),
+        ),
+      );
+      const won = answers.filter((a) => a.kind === 'resolved');
+      expect(won).toHaveLength(1);
+      // Every loser is told the winner's answer.
+      for (const a of answers) expect(a).toMatchObject({ resolution: { answeredBy: won[0]!.kind === 'resolved' ? won[0]!.resolution.answeredBy : '' } });
+      expect(await store.listAudit({ namespace: NS_A, sessionId: S1, limit: 10 })).toHaveLength(1);
+    });
+
+    it('gives concurrent appends to one session distinct, gapless seqs', async () => {
+      await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+      const batches = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => store.appendMessages({ namespace: NS_A, sessionId: S1, messages: [message(`a${i}`), message(`b${i}`)] })),
+      );
+      const seqs = batches.flatMap((b) => b?.seqs ?? []).sort((x, y) => x - y);
+      expect(seqs).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+      expect((await store.getSession({ namespace: NS_A, sessionId: S1 }))?.lastSeq).toBe(12);
+    });
+
     it('queues prompts idempotently and drops unsent ones when the session ends', async () => {
       await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
       const prompt = { id: P1, sessionId: S1, text: 'hi', status: 'queued' as const, reason: null, createdAt: 2, updatedAt: 2 };

@@ -1,5 +1,6 @@
-// store.ts: the narrow persistence interface every hub room talks to. SQLite implements it now
-// (sqlite/sqlite-store.ts); a PostgreSQL store must be addable later without touching handlers.
+// store.ts: the narrow persistence interface every hub room talks to, async so that it can sit on a
+// server. SQLite (sqlite/sqlite-store.ts, one hub, the default) and PostgreSQL (postgres/, several
+// hubs on one database: `tether hub --database postgres://…`) implement it; open.ts picks one.
 // Invariants every implementation keeps (checked by store.contract.ts):
 //  - every session/message/machine/request/prompt query is scoped by the caller's namespace; a row of
 //    another namespace answers exactly like a missing row;
@@ -31,6 +32,19 @@ export type SessionRegistrationInput = z.output<typeof SessionRegistrationSchema
 export type ChatMessageRecordInput = z.output<typeof ChatMessageInputSchema>;
 
 export type TokenRecord = TokenInfo & { hash: string };
+
+/** A store that cannot be opened (unreachable server, schema newer than this hub, …): the message
+ *  is one line for the person starting the hub, with no password in it. */
+export class StoreOpenError extends Error {
+  override name = 'StoreOpenError';
+}
+
+/** The schema check both stores make before migrating: a database a newer hub migrated is refused. */
+export function schemaTooNew(options: { found: number; known: number }): StoreOpenError {
+  return new StoreOpenError(
+    `the database schema is version ${options.found}, newer than this hub knows (${options.known}): run a newer tether, or point it at another database`,
+  );
+}
 export type ShareLinkRecord = {
   jti: string;
   namespace: Namespace;

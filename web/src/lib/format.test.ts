@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   describeModel,
   deviceNameFromUserAgent,
+  answeredFromNotification,
   modelAliasOf,
   formatDirectory,
   formatDuration,
@@ -38,6 +39,11 @@ describe('format', () => {
     expect(deviceNameFromUserAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1')).toBe('Safari on iPhone');
     expect(deviceNameFromUserAgent('Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36')).toBe('Chrome on Android');
     expect(deviceNameFromUserAgent('Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0')).toBe('Firefox on Linux');
+  });
+  it('answers from a notification', () => {
+    expect(answeredFromNotification({ device: 'notification@Chrome on Android' })).toBe('Chrome on Android');
+    expect(answeredFromNotification({ device: 'desk@box' })).toBeNull();
+    expect(answeredFromNotification({ device: null })).toBeNull();
   });
   it('tool summaries and Bash prefixes', () => {
     expect(summarizeToolInput('Bash', { command: 'git   status\n--short' })).toBe('git status --short');

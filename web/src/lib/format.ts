@@ -1,7 +1,7 @@
 // format.ts: turning protocol values into the short words a phone screen has room for.
 // Pure functions only (no React, no DOM): times, paths, statuses and device names.
 import type { LaunchKind, SessionStatus } from '@tether/shared';
-import { DESK_ANSWERER } from '@tether/shared/wire';
+import { DESK_ANSWERER, NOTIFICATION_DEVICE_PREFIX } from '@tether/shared/wire';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -161,6 +161,12 @@ export function summarizeToolInput(name: string, input: unknown): string {
 /** Whether a request was answered at the desk terminal (`answeredBy: "desk"`, device `desk@host`). */
 export function answeredAtDesk(resolution: { answeredBy: string | null; device: string | null }): boolean {
   return resolution.answeredBy === DESK_ANSWERER || (resolution.device ?? '').startsWith('desk@');
+}
+
+/** The browser whose notification's Allow/Deny answered (device `notification@<browser>`), or null. */
+export function answeredFromNotification(resolution: { device: string | null }): string | null {
+  const device = resolution.device ?? '';
+  return device.startsWith(NOTIFICATION_DEVICE_PREFIX) ? device.slice(NOTIFICATION_DEVICE_PREFIX.length) : null;
 }
 
 /** "12s", "4m", "1h 5m": how long something has waited. */

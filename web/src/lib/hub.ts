@@ -198,8 +198,8 @@ export const hubApi = {
   revokeShareLink: (options: { sessionId: string; jti: string }) =>
     send<{ ok: true }>(`/api/sessions/${encodeURIComponent(options.sessionId)}/share/${encodeURIComponent(options.jti)}`, { method: 'DELETE' }),
   pushPublicKey: () => send<VapidPublicKey>('/api/push/vapid'),
-  pushSubscribe: (subscription: PushSubscriptionJson) =>
-    send<{ ok: true }>('/api/push/subscribe', { method: 'POST', body: JSON.stringify({ subscription }) }),
+  pushSubscribe: (subscription: PushSubscriptionJson, device: string) =>
+    send<{ ok: true }>('/api/push/subscribe', { method: 'POST', body: JSON.stringify({ subscription, device }) }),
   pushUnsubscribe: (endpoint: string) => send<{ ok: true }>('/api/push/subscribe', { method: 'DELETE', body: JSON.stringify({ endpoint }) }),
   /** Open to anyone holding the link: no login is sent (the link is the credential). */
   getSharedSession: (token: string) => send<SharedSession>(`/api/share/${encodeURIComponent(token)}`, { auth: false }),

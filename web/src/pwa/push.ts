@@ -4,6 +4,7 @@
 // DELETE at the hub. The hub pushes when an approval or question waits or a turn ends and no tab
 // of this login is on screen (the socket reports visibility, lib/socket.ts).
 import { hubApi } from '../lib/hub.ts';
+import { deviceNameFromUserAgent } from '../lib/format.ts';
 
 export type PushState = 'unsupported' | 'denied' | 'off' | 'on';
 
@@ -49,7 +50,8 @@ export async function enablePush(): Promise<PushState> {
   }
   subscription ??= await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: urlBase64ToBytes(publicKey) });
   const json = subscription.toJSON() as { endpoint: string; expirationTime?: number | null; keys: { p256dh: string; auth: string } };
-  await hubApi.pushSubscribe({ endpoint: json.endpoint, expirationTime: json.expirationTime ?? null, keys: json.keys });
+  // The device name is what the audit trail shows when this browser's notification answers.
+  await hubApi.pushSubscribe({ endpoint: json.endpoint, expirationTime: json.expirationTime ?? null, keys: json.keys }, deviceNameFromUserAgent(navigator.userAgent));
   return 'on';
 }
 

@@ -7,6 +7,9 @@
 //
 //   push (from the hub via the browser's push service) ─► a notification; tapping it opens or
 //   focuses the app at the session it is about
+//   push {kind: close, tag} (the request was answered elsewhere) ─► that notification is closed
+//   Allow / Deny tapped ─POST /api/push/action {token}─► answered without opening the app; refused
+//   (used, expired, answered elsewhere) or offline ─► the app opens at the request instead
 //
 // Invariant: nothing under /api or /socket.io is ever put in or served from a cache. A stale
 // session list or chat page would show a lie; the app's own reconnect logic handles offline.
@@ -16,11 +19,16 @@
 type ExtendableEvent = Event & { waitUntil(promise: Promise<unknown>): void };
 type FetchEvent = ExtendableEvent & { request: Request; respondWith(response: Promise<Response> | Response): void };
 type PushEvent = ExtendableEvent & { data: { json(): unknown } | null };
-type NotificationEvent = ExtendableEvent & { notification: Notification & { data: unknown; close(): void } };
+type NotificationEvent = ExtendableEvent & { action: string; notification: Notification & { data: unknown; close(): void } };
+type NotificationAction = { action: string; title: string };
 type WindowClient = { url: string; focus(): Promise<WindowClient>; navigate(url: string): Promise<WindowClient | null> };
 type WorkerScope = {
   location: Location;
-  registration: { scope: string; showNotification(title: string, options: NotificationOptions & { data?: unknown }): Promise<void> };
+  registration: {
+    scope: string;
+    showNotification(title: string, options: NotificationOptions & { data?: unknown; actions?: NotificationAction[] }): Promise<void>;
+    getNotifications(filter?: { tag?: string }): Promise<Notification[]>;
+  };
   skipWaiting(): Promise<void>;
   clients: {
     claim(): Promise<void>;
@@ -123,8 +131,27 @@ sw.addEventListener('fetch', (event) => {
 
 // ---- web push ---------------------------------------------------------------------------------
 
-/** The hub's push (shared PushMessage); anything unexpected still shows something sensible. */
-type PushMessage = { title?: string; body?: string; url?: string; tag?: string };
+/** The hub's push (shared PushPayload); anything unexpected still shows something sensible. */
+type PushMessage = {
+  kind?: string;
+  title?: string;
+  body?: string;
+  url?: string;
+  tag?: string;
+  request?: { namespace?: string; id?: string; actions?: NotificationAction[]; tokens?: Record<string, string> };
+};
+/** What a notification keeps for its click. */
+type NotificationData = { url: string; request?: { namespace: string; id: string; tokens: Record<string, string> } };
+
+/** How many buttons this browser shows on a notification; 0 (iOS) or unknown means none. */
+function maxActions(): number {
+  const value = (self as unknown as { Notification?: { maxActions?: number } }).Notification?.maxActions;
+  return typeof value === 'number' ? value : 0;
+}
+
+async function closeTagged(tag: string): Promise<void> {
+  for (const notification of await sw.registration.getNotifications({ tag })) notification.close();
+}
 
 sw.addEventListener('push', (event) => {
   let message: PushMessage = {};
@@ -133,7 +160,19 @@ sw.addEventListener('push', (event) => {
   } catch {
     message = {};
   }
+  // Answered elsewhere or withdrawn: the notification would offer a choice that is gone.
+  if (message.kind === 'close') {
+    if (typeof message.tag === 'string') event.waitUntil(closeTagged(message.tag));
+    return;
+  }
   const url = typeof message.url === 'string' && message.url.startsWith('/') ? message.url : '/';
+  const request = message.request;
+  // Without buttons (iOS) a tap opens the request in the app, so Allow/Deny need no fallback here.
+  const actions = maxActions() > 0 && Array.isArray(request?.actions) ? request.actions.slice(0, maxActions()) : [];
+  const data: NotificationData = { url };
+  if (request && typeof request.namespace === 'string' && typeof request.id === 'string') {
+    data.request = { namespace: request.namespace, id: request.id, tokens: request.tokens ?? {} };
+  }
   event.waitUntil(
     sw.registration.showNotification(message.title || 'tether', {
       body: message.body ?? '',
@@ -141,25 +180,52 @@ sw.addEventListener('push', (event) => {
       badge: '/icons/icon-192.png',
       // One notification per request / per session turn: a newer one replaces it.
       ...(message.tag ? { tag: message.tag } : {}),
-      data: { url },
+      ...(actions.length > 0 ? { actions } : {}),
+      data,
     }),
   );
 });
 
+async function openApp(target: string): Promise<void> {
+  // An open tab of the app takes the user there; otherwise a new one opens.
+  const tabs = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const tab = tabs.find((t) => new URL(t.url).origin === sw.location.origin);
+  if (tab) {
+    await tab.focus();
+    await tab.navigate(target).catch(() => null);
+    return;
+  }
+  await sw.clients.openWindow(target);
+}
+
+/** Allow or Deny with the notification's own token; true when the hub took the answer. */
+async function answerFromNotification(request: NonNullable<NotificationData['request']>, choice: 'allow' | 'deny'): Promise<boolean> {
+  const token = request.tokens[choice];
+  if (!token) return false;
+  try {
+    const response = await fetch('/api/push/action', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ namespace: request.namespace, requestId: request.id, choice, token }),
+      credentials: 'omit',
+    });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
 sw.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const target = (event.notification.data as { url?: string } | null)?.url ?? '/';
+  const data = (event.notification.data ?? {}) as Partial<NotificationData>;
+  const target = typeof data.url === 'string' ? data.url : '/';
+  const choice = event.action === 'allow' || event.action === 'deny' ? event.action : null;
   event.waitUntil(
     (async () => {
-      // An open tab of the app takes the user there; otherwise a new one opens.
-      const tabs = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
-      const tab = tabs.find((t) => new URL(t.url).origin === sw.location.origin);
-      if (tab) {
-        await tab.focus();
-        await tab.navigate(target).catch(() => null);
-        return;
-      }
-      await sw.clients.openWindow(target);
+      if (choice && data.request && (await answerFromNotification(data.request, choice))) return;
+      // "Open", a tap on the notification itself, or an answer the hub refused (already answered
+      // elsewhere, expired): the app shows the request as it now stands.
+      await openApp(target);
     })(),
   );
 });

@@ -1,8 +1,10 @@
 // push.ts (routes): web push for the caller's namespace: the VAPID public key browsers subscribe
-// with, and adding or removing this browser's subscription. Bodies are parsed with shared schemas.
+// with, adding or removing this browser's subscription, and (outside the login) a notification's
+// Allow/Deny, whose single-use token is its whole authority. Bodies are parsed with shared schemas.
 import { Hono } from 'hono';
-import { PushSubscribeSchema, PushUnsubscribeSchema, type VapidPublicKey } from '@tether/shared';
+import { NotificationActionSchema, PushSubscribeSchema, PushUnsubscribeSchema, type Resolution, type VapidPublicKey } from '@tether/shared';
 import type { WebPush } from '../../push/push.ts';
+import type { ApprovalFacts } from '../../approvals/announce.ts';
 import type { HubHttpEnv } from '../app.ts';
 import { parseJsonBody } from '../body.ts';
 import { httpError } from '../errors.ts';
@@ -13,7 +15,14 @@ export function createPushRoutes(options: { push: WebPush }) {
   app.post('/subscribe', async (c) => {
     const body = await parseJsonBody(c, PushSubscribeSchema);
     if (!body.ok) return body.response;
-    options.push.subscriptions.add({ namespace: c.get('caller').namespace, subscription: body.data.subscription, now: Date.now() });
+    const caller = c.get('caller');
+    options.push.subscriptions.add({
+      namespace: caller.namespace,
+      subscription: body.data.subscription,
+      label: caller.label || caller.tokenId,
+      device: body.data.device ?? null,
+      now: Date.now(),
+    });
     return c.json({ ok: true as const }, 201);
   });
   app.delete('/subscribe', async (c) => {
@@ -22,6 +31,32 @@ export function createPushRoutes(options: { push: WebPush }) {
     const removed = options.push.subscriptions.remove({ namespace: c.get('caller').namespace, endpoint: body.data.endpoint });
     if (!removed) return httpError(c, { code: 'not_found', error: 'no such subscription' });
     return c.json({ ok: true as const });
+  });
+  return app;
+}
+
+/** `POST /api/push/action`, mounted before the login check: a service worker has no login to send. */
+export function createPushActionRoutes(options: { push: WebPush; facts: ApprovalFacts }) {
+  const app = new Hono<HubHttpEnv>();
+  app.post('/', async (c) => {
+    const body = await parseJsonBody(c, NotificationActionSchema);
+    if (!body.ok) return body.response;
+    const result = await options.push.answer({ action: body.data, facts: options.facts });
+    switch (result.kind) {
+      case 'answered':
+        return c.json({ ok: true as const, resolution: result.resolution satisfies Resolution });
+      case 'refused':
+        // One message for every reason: a caller learns nothing about tokens it does not hold.
+        return httpError(c, { code: 'forbidden', error: 'this notification action is used, expired or not for this request' });
+      case 'conflict':
+        return httpError(c, { code: 'conflict', error: 'already answered' });
+      case 'not_found':
+        return httpError(c, { code: 'not_found', error: 'no such request' });
+      default: {
+        const never: never = result;
+        throw new Error(`unexpected result ${String(never)}`);
+      }
+    }
   });
   return app;
 }

@@ -3,16 +3,7 @@
 // Invariant: every multi-statement change runs in one transaction (seq assignment, first answer
 // wins), so a crash never leaves a half-applied change and two writers never share a seq.
 import { Database } from 'bun:sqlite';
-import type {
-  Answer,
-  ChatMessage,
-  Machine,
-  PendingRequest,
-  Prompt,
-  Resolution,
-  Session,
-  TokenInfo,
-} from '@tether/shared';
+import type { ChatMessage, Session } from '@tether/shared';
 import type {
   AddPromptResult,
   AddRequestResult,
@@ -21,120 +12,23 @@ import type {
   RegisterSessionResult,
   ResolveRequestResult,
   Store,
-  TokenRecord,
 } from '../store.ts';
+import { schemaTooNew } from '../store.ts';
 import { DESK_ANSWERER, isFinalStatus } from '@tether/shared';
 import { MIGRATIONS } from './migrations/migrations.ts';
+import { rowToMachine, rowToMessage, rowToPrompt, rowToRequest, rowToResolution, rowToSession, rowToToken, tokenInfo, type Row } from '../rows.ts';
 
 /** How long a writer waits for another process's lock (e.g. `tether token create`) before failing. */
 const BUSY_TIMEOUT_MS = 5000;
 
-type Row = Record<string, unknown>;
-
 const SESSION_COLUMNS = `s.*, (SELECT COUNT(*) FROM requests r WHERE r.session_id = s.id AND r.resolved_at IS NULL) AS pending_count`;
-
-function rowToSession(row: Row): Session {
-  return {
-    id: row.id as string,
-    machineId: (row.machine_id as string | null) ?? null,
-    title: row.title as string,
-    cwd: row.cwd as string,
-    launchKind: row.launch_kind as Session['launchKind'],
-    status: row.status as Session['status'],
-    claudeSessionId: (row.claude_session_id as string | null) ?? null,
-    model: (row.model as string | null) ?? null,
-    permissionMode: row.permission_mode as Session['permissionMode'],
-    effort: (row.effort as Session['effort']) ?? null,
-    controller: (row.controller as Session['controller']) ?? null,
-    deskAttached: row.desk_attached === 1,
-    failureReason: (row.failure_reason as string | null) ?? null,
-    exitCode: (row.exit_code as number | null) ?? null,
-    pendingCount: Number(row.pending_count ?? 0),
-    bypass: row.permission_mode === 'bypassPermissions',
-    lastSeq: row.last_seq as number,
-    createdAt: row.created_at as number,
-    updatedAt: row.updated_at as number,
-    endedAt: (row.ended_at as number | null) ?? null,
-  };
-}
-
-function rowToToken(row: Row): TokenRecord {
-  return {
-    id: row.id as string,
-    namespace: row.namespace as string,
-    hash: row.hash as string,
-    label: row.label as string,
-    createdAt: row.created_at as number,
-    lastUsedAt: (row.last_used_at as number | null) ?? null,
-    revokedAt: (row.revoked_at as number | null) ?? null,
-  };
-}
-
-function tokenInfo(record: TokenRecord): TokenInfo {
-  const { hash: _hash, ...info } = record;
-  return info;
-}
-
-function rowToMachine(row: Row): Machine {
-  return {
-    id: row.id as string,
-    name: row.name as string,
-    os: row.os as string,
-    user: row.user as string,
-    home: row.home as string,
-    online: row.online === 1,
-    lastSeenAt: row.last_seen_at as number,
-    shell: row.shell === 1,
-  };
-}
-
-function rowToRequest(row: Row): PendingRequest {
-  return {
-    id: row.id as string,
-    sessionId: row.session_id as string,
-    kind: row.kind as PendingRequest['kind'],
-    toolName: row.tool_name as string,
-    toolInput: JSON.parse(row.tool_input as string) as Record<string, unknown>,
-    toolUseId: (row.tool_use_id as string | null) ?? null,
-    createdAt: row.created_at as number,
-  };
-}
-
-function rowToResolution(row: Row): Resolution {
-  return {
-    requestId: row.id as string,
-    sessionId: row.session_id as string,
-    outcome: row.outcome as Resolution['outcome'],
-    ...(typeof row.tool_name === 'string' ? { toolName: row.tool_name } : {}),
-    answer: row.answer == null ? null : (JSON.parse(row.answer as string) as Answer),
-    answeredBy: (row.answered_by as string | null) ?? null,
-    device: (row.device as string | null) ?? null,
-    waitedMs: row.waited_ms as number,
-    resolvedAt: row.resolved_at as number,
-  };
-}
-
-function rowToPrompt(row: Row): Prompt {
-  return {
-    id: row.id as string,
-    sessionId: row.session_id as string,
-    text: row.text as string,
-    status: row.status as Prompt['status'],
-    reason: (row.reason as string | null) ?? null,
-    createdAt: row.created_at as number,
-    updatedAt: row.updated_at as number,
-  };
-}
-
-function rowToMessage(row: Row, sessionId: string): ChatMessage {
-  const stored = JSON.parse(row.json as string) as Omit<ChatMessage, 'seq' | 'sessionId'>;
-  return { ...stored, sessionId, seq: row.seq as number };
-}
 
 /** Applies every migration above the recorded version, each in its own transaction. */
 function migrateSqlite(db: Database): void {
   db.run(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
   const row = db.query(`SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations`).get() as { v: number };
+  const known = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+  if (row.v > known) throw schemaTooNew({ found: row.v, known });
   for (const migration of MIGRATIONS) {
     if (migration.version <= row.v) continue;
     db.transaction(() => {

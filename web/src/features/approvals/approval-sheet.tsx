@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Answer, PendingRequest } from '@tether/shared';
-import { answeredAtDesk, formatDuration } from '../../lib/format.ts';
+import { answeredAtDesk, answeredFromNotification, formatDuration } from '../../lib/format.ts';
 import { findResolution, removePendingRequest } from '../../lib/queries.ts';
 import { requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { useNow } from '../../lib/ui/use-now.ts';
@@ -47,6 +47,7 @@ function titleFor(request: PendingRequest): string {
 function noticeFor(resolution: { outcome: string; answeredBy: string | null; device: string | null } | undefined): string {
   if (resolution && answeredAtDesk(resolution)) return 'Answered at the desk.';
   if (resolution?.outcome === 'withdrawn') return 'Claude stopped waiting for this.';
+  if (resolution && answeredFromNotification(resolution) !== null) return 'Answered from a notification.';
   return 'Answered on another device.';
 }
 

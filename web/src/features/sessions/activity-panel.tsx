@@ -5,7 +5,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { DIALOG_OUTCOME_REASON } from '@tether/shared/wire';
 import { hubApi } from '../../lib/hub.ts';
-import { answeredAtDesk, formatDuration, formatRelativeTime } from '../../lib/format.ts';
+import { answeredAtDesk, answeredFromNotification, formatDuration, formatRelativeTime } from '../../lib/format.ts';
 import { queryKeys, type AuditEntry } from '../../lib/queries.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 
@@ -77,6 +77,8 @@ export function ActivityPanel({ id, sessionId }: { id: string; sessionId: string
           {rows.map((entry) => {
             const decision = decisionOf(entry);
             const who = whoOf(entry);
+            const notification = answeredFromNotification(entry);
+            const device = notification !== null ? `from a notification · ${notification}` : entry.device;
             return (
               <li key={entry.requestId} className="activity-row">
                 <div className="activity-top">
@@ -88,7 +90,7 @@ export function ActivityPanel({ id, sessionId }: { id: string; sessionId: string
                     <span className="sr-only">by </span>
                     {who}
                   </span>
-                  {entry.device && entry.device !== who ? <span>{entry.device}</span> : null}
+                  {device && device !== who ? <span>{device}</span> : null}
                   <span>waited {formatDuration(entry.waitedMs)}</span>
                   <time dateTime={new Date(entry.resolvedAt).toISOString()}>{formatRelativeTime(entry.resolvedAt, now)}</time>
                 </div>

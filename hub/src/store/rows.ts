@@ -1,0 +1,104 @@
+// rows.ts: table rows → protocol objects, shared by every Store (the SQLite and PostgreSQL tables
+// have the same columns; flags are 0/1 in SQLite and booleans in PostgreSQL, JSON is text in both).
+import type { Answer, ChatMessage, Machine, PendingRequest, Prompt, Resolution, Session, TokenInfo } from '@tether/shared';
+import type { TokenRecord } from './store.ts';
+
+export type Row = Record<string, unknown>;
+
+export function rowToSession(row: Row): Session {
+  return {
+    id: row.id as string,
+    machineId: (row.machine_id as string | null) ?? null,
+    title: row.title as string,
+    cwd: row.cwd as string,
+    launchKind: row.launch_kind as Session['launchKind'],
+    status: row.status as Session['status'],
+    claudeSessionId: (row.claude_session_id as string | null) ?? null,
+    model: (row.model as string | null) ?? null,
+    permissionMode: row.permission_mode as Session['permissionMode'],
+    effort: (row.effort as Session['effort']) ?? null,
+    controller: (row.controller as Session['controller']) ?? null,
+    deskAttached: row.desk_attached === 1 || row.desk_attached === true,
+    failureReason: (row.failure_reason as string | null) ?? null,
+    exitCode: (row.exit_code as number | null) ?? null,
+    pendingCount: Number(row.pending_count ?? 0),
+    bypass: row.permission_mode === 'bypassPermissions',
+    lastSeq: Number(row.last_seq),
+    createdAt: row.created_at as number,
+    updatedAt: row.updated_at as number,
+    endedAt: (row.ended_at as number | null) ?? null,
+  };
+}
+
+export function rowToToken(row: Row): TokenRecord {
+  return {
+    id: row.id as string,
+    namespace: row.namespace as string,
+    hash: row.hash as string,
+    label: row.label as string,
+    createdAt: row.created_at as number,
+    lastUsedAt: (row.last_used_at as number | null) ?? null,
+    revokedAt: (row.revoked_at as number | null) ?? null,
+  };
+}
+
+export function tokenInfo(record: TokenRecord): TokenInfo {
+  const { hash: _hash, ...info } = record;
+  return info;
+}
+
+export function rowToMachine(row: Row): Machine {
+  return {
+    id: row.id as string,
+    name: row.name as string,
+    os: row.os as string,
+    user: row.user as string,
+    home: row.home as string,
+    online: row.online === 1 || row.online === true,
+    lastSeenAt: row.last_seen_at as number,
+    shell: row.shell === 1 || row.shell === true,
+  };
+}
+
+export function rowToRequest(row: Row): PendingRequest {
+  return {
+    id: row.id as string,
+    sessionId: row.session_id as string,
+    kind: row.kind as PendingRequest['kind'],
+    toolName: row.tool_name as string,
+    toolInput: JSON.parse(row.tool_input as string) as Record<string, unknown>,
+    toolUseId: (row.tool_use_id as string | null) ?? null,
+    createdAt: row.created_at as number,
+  };
+}
+
+export function rowToResolution(row: Row): Resolution {
+  return {
+    requestId: row.id as string,
+    sessionId: row.session_id as string,
+    outcome: row.outcome as Resolution['outcome'],
+    ...(typeof row.tool_name === 'string' ? { toolName: row.tool_name } : {}),
+    answer: row.answer == null ? null : (JSON.parse(row.answer as string) as Answer),
+    answeredBy: (row.answered_by as string | null) ?? null,
+    device: (row.device as string | null) ?? null,
+    waitedMs: row.waited_ms as number,
+    resolvedAt: row.resolved_at as number,
+  };
+}
+
+export function rowToPrompt(row: Row): Prompt {
+  return {
+    id: row.id as string,
+    sessionId: row.session_id as string,
+    text: row.text as string,
+    status: row.status as Prompt['status'],
+    reason: (row.reason as string | null) ?? null,
+    createdAt: row.created_at as number,
+    updatedAt: row.updated_at as number,
+  };
+}
+
+export function rowToMessage(row: Row, sessionId: string): ChatMessage {
+  const stored = JSON.parse(row.json as string) as Omit<ChatMessage, 'seq' | 'sessionId'>;
+  return { ...stored, sessionId, seq: Number(row.seq) };
+}
