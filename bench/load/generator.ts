@@ -349,3 +349,14 @@ async function handle(request: GeneratorRequest): Promise<void> {
 process.on('message', (raw) => {
   void handle(raw as GeneratorRequest).catch((error: unknown) => send({ type: 'error', message: error instanceof Error ? error.message : String(error) }));
 });
+
+// SCALE_GEN_MEMLOG=1: heap figures of this process every 20 s on stderr (finding leaks on the runner side).
+if (process.env.SCALE_GEN_MEMLOG) {
+  const { heapStats } = await import('bun:jsc');
+  setInterval(() => {
+    const h = heapStats();
+    const top = Object.entries(h.protectedObjectTypeCounts ?? {}).sort((a, b) => b[1] - a[1]).slice(0, 3);
+    const m = process.memoryUsage();
+    console.error(JSON.stringify({ gen: process.pid, rss: Math.round(m.rss / 1e6), heap: Math.round(m.heapUsed / 1e6), ab: Math.round(m.arrayBuffers / 1e6), objects: h.objectCount, protected: top }));
+  }, 20_000).unref();
+}
