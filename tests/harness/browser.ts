@@ -57,8 +57,20 @@ export type BrowserHandle = {
   stop(): Promise<void>;
 };
 
+/** TETHER_TEST_FONTCONFIG=<fonts.conf>: Chromium sees only the fonts that file lists (e.g. only
+ *  fonts-dejavu-core, as on a minimal Debian), without uninstalling anything on a shared machine. */
+function browserEnv(): Record<string, string> | undefined {
+  const fontconfig = process.env.TETHER_TEST_FONTCONFIG;
+  if (!fontconfig) return undefined;
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  env.FONTCONFIG_FILE = resolve(fontconfig);
+  return env;
+}
+
 export async function launchBrowser(): Promise<BrowserHandle> {
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true });
+  const env = browserEnv();
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true, ...(env ? { env } : {}) });
   const contexts: BrowserContext[] = [];
   return {
     browser,

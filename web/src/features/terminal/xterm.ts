@@ -3,6 +3,7 @@
 import { Terminal, type ITerminalOptions } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import '@xterm/xterm/css/xterm.css';
+import './terminal-fonts.css';
 
 /** Lines kept above the screen for scrolling back on the phone. */
 export const SCROLLBACK_LINES = 5_000;
@@ -26,7 +27,9 @@ export function baseFontSize(): number {
   return window.matchMedia('(pointer: coarse)').matches ? 12 : 13.5;
 }
 
-const FONT_STACK = "ui-monospace, 'SF Mono', SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', monospace";
+/** System monospace fonts first; 'Tether Symbols' (terminal-fonts.css) only covers what they may lack
+ *  (claude's `⎿ ⏵ ⏸ ⏺`; DejaVu Sans Mono has none of them) and loads only when one is shown. */
+const FONT_STACK = "ui-monospace, 'SF Mono', SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', 'Tether Symbols', monospace";
 
 /** Makes xterm measure its glyphs again, at the type size it has now. Its DOM renderer sets the row's
  *  letter spacing to (cell width − the width of a "W"), and after a font-size change it can take the
