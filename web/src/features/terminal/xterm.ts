@@ -42,6 +42,36 @@ export function remeasureGlyphs(term: Terminal): void {
   term.options.fontFamily = family.endsWith(' ') ? family.trimEnd() : `${family} `;
 }
 
+/** How far (px) the rows' letter spacing may sit from cell width − glyph width before it is stale. */
+const SPACING_TOLERANCE_PX = 0.25;
+/** Frames to keep checking after a size change: a loaded machine can take xterm's stale measure late. */
+const SPACING_CHECK_FRAMES = 30;
+
+/** Checks, frame by frame for a while, that xterm's row letter spacing matches the cell width and
+ *  the glyph width at the current size, and re-measures when it does not. One re-measure right
+ *  after a size change was not enough on a loaded machine (CI): xterm could still keep the "W"
+ *  width of the old size, putting the 120th glyph 15 cells left of its cell. Returns a cancel. */
+function settleGlyphs(options: { term: Terminal; host: HTMLElement }): () => void {
+  const { term, host } = options;
+  const context = document.createElement('canvas').getContext('2d');
+  let frame = 0;
+  let left = SPACING_CHECK_FRAMES;
+  const check = () => {
+    frame = 0;
+    const rows = host.querySelector<HTMLElement>('.xterm-rows');
+    const screen = host.querySelector<HTMLElement>('.xterm-screen');
+    if (!rows || !screen || !context || term.cols <= 0) return;
+    context.font = `${term.options.fontSize ?? baseFontSize()}px ${term.options.fontFamily ?? FONT_STACK}`;
+    const glyph = context.measureText('W'.repeat(20)).width / 20;
+    const cell = screen.getBoundingClientRect().width / term.cols;
+    const spacing = parseFloat(rows.style.letterSpacing) || 0;
+    if (glyph > 0 && cell > 0 && Math.abs(cell - glyph - spacing) > SPACING_TOLERANCE_PX) remeasureGlyphs(term);
+    if (--left > 0) frame = requestAnimationFrame(check);
+  };
+  frame = requestAnimationFrame(check);
+  return () => cancelAnimationFrame(frame);
+}
+
 /** Re-measures whenever fonts finish loading (a web or system font arriving after the first paint
  *  changes every glyph's width). Returns the teardown. */
 function remeasureOnFontLoad(term: Terminal, onLoaded: () => void): () => void {
@@ -86,11 +116,16 @@ export function createWidthFit(options: { term: Terminal; host: HTMLElement }) {
   /** Width of one column per px of font, from the font itself: the rendered screen lags behind a
    *  resize or a font change, the font's advance does not. Measured again once fonts load. */
   let perColumn = 0;
-  let frame = 0;
+  let cancelSettle = () => {};
+  const resettle = () => {
+    cancelSettle();
+    cancelSettle = settleGlyphs({ term, host });
+  };
   // watchXterm makes xterm measure again when fonts load; this forgets the column width too.
   const stopFontWatch = remeasureOnFontLoad(term, () => {
     perColumn = 0;
     apply();
+    resettle();
   });
   const columnWidth = () => {
     if (perColumn > 0) return perColumn;
@@ -113,14 +148,13 @@ export function createWidthFit(options: { term: Terminal; host: HTMLElement }) {
     if (next === current) return;
     term.options.fontSize = next;
     // Once xterm has taken the new size, make it measure the glyphs again at that size.
-    cancelAnimationFrame(frame);
-    frame = requestAnimationFrame(() => remeasureGlyphs(term));
+    resettle();
   };
   return {
     /** After the terminal's size or the view's width changed. */
     apply,
     dispose: () => {
-      cancelAnimationFrame(frame);
+      cancelSettle();
       stopFontWatch();
     },
     /** Runs `measure` at the full type size (what fits here if this viewer takes the PTY's size). */
@@ -131,8 +165,7 @@ export function createWidthFit(options: { term: Terminal; host: HTMLElement }) {
         return measure();
       } finally {
         apply();
-        cancelAnimationFrame(frame);
-        frame = requestAnimationFrame(() => remeasureGlyphs(term));
+        resettle();
       }
     },
   };
