@@ -1,7 +1,7 @@
 // rows.ts: table rows → protocol objects, shared by every Store (the SQLite and PostgreSQL tables
 // have the same columns; flags are 0/1 in SQLite and booleans in PostgreSQL, JSON is text in both).
 import type { Answer, ChatMessage, Machine, PendingRequest, Prompt, Resolution, Session, TokenInfo } from '@tether/shared';
-import type { TokenRecord } from './store.ts';
+import type { ShareLinkRecord, TokenRecord } from './store.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -101,4 +101,16 @@ export function rowToPrompt(row: Row): Prompt {
 export function rowToMessage(row: Row, sessionId: string): ChatMessage {
   const stored = JSON.parse(row.json as string) as Omit<ChatMessage, 'seq' | 'sessionId'>;
   return { ...stored, sessionId, seq: Number(row.seq) };
+}
+
+export function rowToShareLink(row: Row): ShareLinkRecord {
+  return {
+    jti: String(row.jti),
+    namespace: String(row.namespace),
+    sessionId: String(row.session_id),
+    createdBy: String(row.created_by),
+    createdAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+    revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+  };
 }

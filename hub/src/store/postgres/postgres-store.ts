@@ -9,7 +9,7 @@ import pg from 'pg';
 import type { ChatMessage, Session } from '@tether/shared';
 import { DESK_ANSWERER, isFinalStatus } from '@tether/shared';
 import type { AddPromptResult, AddRequestResult, AppendMessagesResult, MessagePageResult, RegisterSessionResult, ResolveRequestResult, Store } from '../store.ts';
-import { rowToMachine, rowToMessage, rowToPrompt, rowToRequest, rowToResolution, rowToSession, rowToToken, tokenInfo, type Row } from '../rows.ts';
+import { rowToMachine, rowToMessage, rowToPrompt, rowToRequest, rowToResolution, rowToSession, rowToShareLink, rowToToken, tokenInfo, type Row } from '../rows.ts';
 import { migratePostgres } from './migrate.ts';
 import { connectionError, redactUrl } from './connect.ts';
 
@@ -110,15 +110,7 @@ export async function createPostgresStore(options: { url: string }): Promise<Sto
     async getShareLink({ jti }) {
       const row = await one(db, `SELECT * FROM share_links WHERE jti = $1`, [jti]);
       if (!row) return null;
-      return {
-        jti: String(row.jti),
-        namespace: String(row.namespace),
-        sessionId: String(row.session_id),
-        createdBy: String(row.created_by),
-        createdAt: Number(row.created_at),
-        expiresAt: Number(row.expires_at),
-        revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
-      };
+      return rowToShareLink(row);
     },
     async revokeShareLink({ namespace, sessionId, jti, at }) {
       const changed = await db.changed(

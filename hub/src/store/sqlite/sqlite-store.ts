@@ -16,7 +16,7 @@ import type {
 import { schemaTooNew } from '../store.ts';
 import { DESK_ANSWERER, isFinalStatus } from '@tether/shared';
 import { MIGRATIONS } from './migrations/migrations.ts';
-import { rowToMachine, rowToMessage, rowToPrompt, rowToRequest, rowToResolution, rowToSession, rowToToken, tokenInfo, type Row } from '../rows.ts';
+import { rowToMachine, rowToMessage, rowToPrompt, rowToRequest, rowToResolution, rowToSession, rowToShareLink, rowToToken, tokenInfo, type Row } from '../rows.ts';
 
 /** How long a writer waits for another process's lock (e.g. `tether token create`) before failing. */
 const BUSY_TIMEOUT_MS = 5000;
@@ -114,15 +114,7 @@ export function createSqliteStore(options: { path: string }): Store {
     async getShareLink({ jti }) {
       const row = db.query(`SELECT * FROM share_links WHERE jti = $jti`).get({ jti }) as Row | null;
       if (!row) return null;
-      return {
-        jti: String(row.jti),
-        namespace: String(row.namespace),
-        sessionId: String(row.session_id),
-        createdBy: String(row.created_by),
-        createdAt: Number(row.created_at),
-        expiresAt: Number(row.expires_at),
-        revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
-      };
+      return rowToShareLink(row);
     },
     async revokeShareLink({ namespace, sessionId, jti, at }) {
       const res = db
