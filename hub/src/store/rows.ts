@@ -1,6 +1,6 @@
 // rows.ts: table rows → protocol objects, shared by every Store (the SQLite and PostgreSQL tables
 // have the same columns; flags are 0/1 in SQLite and booleans in PostgreSQL, JSON is text in both).
-import type { Answer, ChatMessage, Machine, PendingRequest, Prompt, Resolution, Session, TokenInfo } from '@tether/shared';
+import type { Answer, ChatMessage, Machine, PendingRequest, Prompt, Resolution, Session, SessionPatch, TokenInfo } from '@tether/shared';
 import type { ShareLinkRecord, TokenRecord } from './store.ts';
 
 export type Row = Record<string, unknown>;
@@ -114,3 +114,15 @@ export function rowToShareLink(row: Row): ShareLinkRecord {
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
   };
 }
+
+/** The sessions column of each field a patch may change, for both stores' updateSession. */
+export const SESSION_PATCH_COLUMNS: ReadonlyArray<readonly [keyof SessionPatch, string]> = Object.entries({
+  title: 'title',
+  status: 'status',
+  claudeSessionId: 'claude_session_id',
+  model: 'model',
+  permissionMode: 'permission_mode',
+  effort: 'effort',
+  controller: 'controller',
+  deskAttached: 'desk_attached',
+} satisfies Record<keyof SessionPatch, string>) as Array<[keyof SessionPatch, string]>;

@@ -9,7 +9,7 @@ import pg from 'pg';
 import type { ChatMessage, Session } from '@tether/shared';
 import { DESK_ANSWERER, isFinalStatus } from '@tether/shared';
 import type { AddPromptResult, AddRequestResult, AppendMessagesResult, MessagePageResult, RegisterSessionResult, ResolveRequestResult, Store } from '../store.ts';
-import { rowToMachine, rowToMessage, rowToPrompt, rowToRequest, rowToResolution, rowToSession, rowToShareLink, rowToToken, tokenInfo, type Row } from '../rows.ts';
+import { rowToMachine, rowToMessage, rowToPrompt, rowToRequest, rowToResolution, rowToSession, rowToShareLink, rowToToken, SESSION_PATCH_COLUMNS, tokenInfo, type Row } from '../rows.ts';
 import { migratePostgres } from './migrate.ts';
 import { connectionError, redactUrl } from './connect.ts';
 
@@ -178,19 +178,9 @@ export async function createPostgresStore(options: { url: string }): Promise<Sto
       return rows.map(rowToSession);
     },
     async updateSession({ namespace, sessionId, patch, now }) {
-      const columns: Record<keyof typeof patch, string> = {
-        title: 'title',
-        status: 'status',
-        claudeSessionId: 'claude_session_id',
-        model: 'model',
-        permissionMode: 'permission_mode',
-        effort: 'effort',
-        controller: 'controller',
-        deskAttached: 'desk_attached',
-      };
       const values: unknown[] = [sessionId, namespace, now];
       const sets = ['updated_at = $3'];
-      for (const [key, column] of Object.entries(columns) as Array<[keyof typeof patch, string]>) {
+      for (const [key, column] of SESSION_PATCH_COLUMNS) {
         const value = patch[key];
         if (value === undefined) continue;
         values.push(value);

@@ -16,7 +16,7 @@ import type {
 import { schemaTooNew } from '../store.ts';
 import { DESK_ANSWERER, isFinalStatus } from '@tether/shared';
 import { MIGRATIONS } from './migrations/migrations.ts';
-import { rowToMachine, rowToMessage, rowToPrompt, rowToRequest, rowToResolution, rowToSession, rowToShareLink, rowToToken, tokenInfo, type Row } from '../rows.ts';
+import { rowToMachine, rowToMessage, rowToPrompt, rowToRequest, rowToResolution, rowToSession, rowToShareLink, rowToToken, SESSION_PATCH_COLUMNS, tokenInfo, type Row } from '../rows.ts';
 
 /** How long a writer waits for another process's lock (e.g. `tether token create`) before failing. */
 const BUSY_TIMEOUT_MS = 5000;
@@ -202,17 +202,7 @@ export function createSqliteStore(options: { path: string }): Store {
           if (!getSession(namespace, sessionId)) return null;
           const sets: string[] = ['updated_at = $now'];
           const params: Record<string, string | number | null> = { id: sessionId, now };
-          const columns: Record<keyof typeof patch, string> = {
-            title: 'title',
-            status: 'status',
-            claudeSessionId: 'claude_session_id',
-            model: 'model',
-            permissionMode: 'permission_mode',
-            effort: 'effort',
-            controller: 'controller',
-            deskAttached: 'desk_attached',
-          };
-          for (const [key, column] of Object.entries(columns) as Array<[keyof typeof patch, string]>) {
+          for (const [key, column] of SESSION_PATCH_COLUMNS) {
             const value = patch[key];
             if (value === undefined) continue;
             sets.push(`${column} = $${key}`);
