@@ -6,33 +6,24 @@ import pg from 'pg';
 import { io } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '@tether/shared';
-import type { PendingRequest, Resolution, Session } from '@tether/shared';
+import type { Resolution, Session } from '@tether/shared';
 import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic/index.ts';
 import { createClaudeSandbox } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { startCluster } from '../harness/cluster.ts';
+import { phoneFor } from '../harness/approvals.ts';
 import { connectSocket, emitAck } from '../harness/hub.ts';
-import { chatText, startRunner, watchSession, type SessionWatch } from '../harness/runner.ts';
+import { chatText, startRunner } from '../harness/runner.ts';
 import { DESK_READY, MANUAL_MODE } from '../harness/world.ts';
 
 const defer = useCleanups();
 
-/** A phone that also records approval events and session list updates. */
+/** The approvals harness's phone (it records approval events), stopped with the test. */
 async function phoneOn(hub: { url: string; token: string }, sessionId: string) {
-  const watch = await watchSession({ hub, sessionId });
-  defer(() => watch.stop());
-  const requested: PendingRequest[] = [];
-  const resolved: Resolution[] = [];
-  watch.socket.on('approval:requested', (r: PendingRequest) => {
-    requested.push(r);
-    watch.changed();
-  });
-  watch.socket.on('approval:resolved', (r: Resolution) => {
-    resolved.push(r);
-    watch.changed();
-  });
-  return Object.assign(watch, { requested, resolved });
+  const phone = await phoneFor(hub, sessionId);
+  defer(() => phone.stop());
+  return phone;
 }
 
 async function world(script: Parameters<typeof startFakeAnthropic>[0]) {

@@ -29,7 +29,7 @@ export type ApprovalWorld = {
   stop(): Promise<void>;
 };
 
-async function phoneFor(hub: { url: string; token: string }, sessionId: string): Promise<Phone> {
+export async function phoneFor(hub: { url: string; token: string }, sessionId: string): Promise<Phone> {
   const watch = await watchSession({ hub, sessionId });
   const requested: PendingRequest[] = [];
   const resolved: Resolution[] = [];
