@@ -26,6 +26,18 @@ if (run(bun, ['run', 'typecheck']) !== 0) {
 const artifacts = join(ROOT, 'test-artifacts');
 mkdirSync(artifacts, { recursive: true });
 
+/** Failed tests of a vitest JSON report: file, full name and the first lines of the first error. */
+function failuresOf(report) {
+  const out = [];
+  for (const file of report.testResults ?? []) {
+    const rel = file.name.startsWith(ROOT) ? file.name.slice(ROOT.length + 1) : file.name;
+    const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    if (failed.length === 0 && file.status === 'failed') out.push({ file: rel, test: '(the file itself)', error: file.message ?? '' });
+    for (const t of failed) out.push({ file: rel, test: t.fullName, error: (t.failureMessages ?? [])[0] ?? '' });
+  }
+  return out;
+}
+
 /** One vitest run; returns its exit code and counts from the JSON report. */
 function vitest(options) {
   const report = join(artifacts, `vitest-${options.name}.json`);
@@ -38,6 +50,8 @@ function vitest(options) {
   const r = JSON.parse(readFileSync(report, 'utf8'));
   return {
     code,
+    name: options.name,
+    failures: failuresOf(r),
     passed: r.numPassedTests,
     failed: r.numFailedTests,
     skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
@@ -48,6 +62,13 @@ function vitest(options) {
 const runs = [vitest({ name: 'current', claude: current, args: extra, env: {} })];
 if (floorBin) runs.push(vitest({ name: 'floor', claude: floor, args: [...REAL_CLAUDE_SUITES, ...REAL_CLAUDE_EXCLUDES], env: { TETHER_CLAUDE_BIN: floorBin } }));
 
+// CI keeps only the tail of the output, so the failures are repeated here, last, where it can be read.
+for (const r of runs) {
+  for (const f of r.failures ?? []) {
+    const error = f.error.split('\n').filter((l) => l.trim() !== '' && !/node_modules|^\s*at (native|Promise|<anonymous> \(native)/.test(l)).slice(0, 12).join('\n    ');
+    console.log(`FAILED [${r.name}] ${f.file} > ${f.test}\n    ${error}`);
+  }
+}
 const sum = (key) => runs.reduce((n, r) => n + r[key], 0);
 console.log(`tests: ${sum('passed')} passed, ${sum('failed')} failed, ${sum('skipped')} skipped`);
 if (runs.some((r) => r.total === 0)) {
