@@ -131,4 +131,72 @@ describe('byte log', () => {
     expect(text(log.since(4))).toBe('efghij');
     expect(text(log.piece(5))).toBe('fghij');
   });
+
+  it('drops the oldest bytes at once when its cap is lowered, and keeps what is still held exact', () => {
+    const log = createByteLog({ maxBytes: 100_000 });
+    let all = '';
+    let offset = 0;
+    // Small appends (shared blocks) and big ones (own arrays), so the cut lands in both kinds.
+    for (let i = 0; i < 400; i++) {
+      const piece = i % 50 === 49 ? 'Z'.repeat(9000) : `${i}`.padEnd(97, '-') + '\r\n';
+      log.append(offset, bytes(piece));
+      offset += piece.length;
+      all += piece;
+    }
+    expect(log.heldBytes).toBe(100_000);
+    for (const cap of [30_000, 12_345, 9_001, 150]) {
+      log.setMaxBytes(cap);
+      expect(log.maxBytes).toBe(cap);
+      expect(log.heldBytes).toBe(cap);
+      expect(log.start).toBe(offset - cap);
+      expect(log.end).toBe(offset);
+      expect(log.since(log.start - 1)).toBe('gone');
+      expect(log.piece(log.start - 1)).toBe('gone');
+      expect(log.has(log.start - 1)).toBe(false);
+      expect(text(log.since(log.start))).toBe(all.slice(log.start));
+      expect(text(log.since(offset - 7))).toBe(all.slice(offset - 7));
+      let at = log.start;
+      let walked = '';
+      for (let p = log.piece(at); p !== 'gone' && p.length > 0; p = log.piece(at)) {
+        walked += text(p);
+        at += p.length;
+      }
+      expect(walked).toBe(all.slice(log.start));
+    }
+    // Appends after the cut stay within the new cap and contiguous with what was kept.
+    log.append(offset, bytes('tail'));
+    expect(log.heldBytes).toBe(150);
+    expect(text(log.since(log.start))).toBe((all + 'tail').slice(-150));
+  });
+
+  it('grows again when its cap is raised, without inventing the bytes it dropped', () => {
+    const log = createByteLog({ maxBytes: 10 });
+    log.append(0, bytes('0123456789abcdef'));
+    expect(log.start).toBe(6);
+    log.setMaxBytes(1000);
+    expect(log.heldBytes).toBe(10);
+    expect(log.since(0)).toBe('gone');
+    log.append(16, bytes('ghij'));
+    expect(text(log.since(6))).toBe('6789abcdefghij');
+    expect(log.heldBytes).toBe(14);
+  });
+
+  it('does not pin a big chunk\'s whole store once it is cut to a small part of it', () => {
+    const log = createByteLog({ maxBytes: 1024 * 1024 });
+    const big = new Uint8Array(1024 * 1024);
+    for (let i = 0; i < big.length; i++) big[i] = i % 251;
+    log.append(0, big);
+    log.setMaxBytes(100_000);
+    const piece = log.piece(log.start);
+    expect(piece !== 'gone' && piece.length).toBe(100_000);
+    expect(piece !== 'gone' && piece.buffer.byteLength).toBe(100_000);
+    expect(piece !== 'gone' && piece[0]).toBe((1024 * 1024 - 100_000) % 251);
+  });
+
+  it('refuses a cap that is not a positive number', () => {
+    const log = createByteLog({ maxBytes: 10 });
+    expect(() => log.setMaxBytes(0)).toThrow(/positive/);
+    expect(() => log.setMaxBytes(Number.NaN)).toThrow(/positive/);
+    expect(log.maxBytes).toBe(10);
+  });
 });

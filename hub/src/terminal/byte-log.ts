@@ -2,8 +2,9 @@
 // Invariant: start <= end; since(x) returns exactly bytes [x, end), or "gone" when x < start.
 // Viewers that get "gone" are resynced from a snapshot; the PTY is never paused for them.
 
-/** Default memory per terminal on the hub. 1 MiB holds several full redraws of a large screen
- *  (a 250x80 screen with colours is ~100 KiB), so a brief drop replays bytes, not a snapshot. */
+/** Most memory one terminal's log may take on the hub (the hub-wide budget may allow less:
+ *  log-budget.ts). 4 MiB holds many full redraws of a large screen (a 250x80 screen with colours is
+ *  ~100 KiB), so a brief drop replays bytes, not a snapshot. */
 export const DEFAULT_TERMINAL_LOG_BYTES = 4 * 1024 * 1024;
 
 export type ByteLog = {
@@ -22,6 +23,10 @@ export type ByteLog = {
   has(offset: number): boolean;
   /** Forget everything and start at `offset` (after a snapshot the hub did not see bytes for). */
   reset(offset: number): void;
+  /** A new cap. A lower one drops the oldest bytes at once (so the hub-wide budget holds also for
+   *  terminals that print nothing more); offsets still held read exactly as before. */
+  setMaxBytes(maxBytes: number): void;
+  readonly maxBytes: number;
   readonly heldBytes: number;
 };
 
@@ -35,8 +40,11 @@ const SMALL_APPEND_BYTES = 4 * 1024;
 const BLOCK_BYTES = 16 * 1024;
 
 export function createByteLog(options: { maxBytes?: number; start?: number } = {}): ByteLog {
-  const maxBytes = options.maxBytes ?? DEFAULT_TERMINAL_LOG_BYTES;
-  if (!(maxBytes > 0)) throw new Error('maxBytes must be positive');
+  const checked = (n: number) => {
+    if (!(n > 0) || !Number.isFinite(n)) throw new Error(`maxBytes must be a positive number, got ${n}`);
+    return n;
+  };
+  let maxBytes = checked(options.maxBytes ?? DEFAULT_TERMINAL_LOG_BYTES);
   let chunks: Uint8Array[] = [];
   let start = options.start ?? 0;
   let held = 0;
@@ -57,7 +65,12 @@ export function createByteLog(options: { maxBytes?: number; start?: number } = {
         start += first.length;
         if (isTail) tail = null;
       } else {
-        chunks[0] = first.subarray(excess);
+        let rest = first.subarray(excess);
+        // A view keeps its whole backing store alive: a 1 MiB chunk cut down to a 128 KiB cap would
+        // still cost 1 MiB. Copy a big chunk's rest once it is under half of its store (blocks are
+        // small and shared, left as they are); halving each time keeps the copying linear.
+        if (!isTail && rest.buffer.byteLength > BLOCK_BYTES && rest.length * 2 < rest.buffer.byteLength) rest = rest.slice();
+        chunks[0] = rest;
         held -= excess;
         start += excess;
         if (isTail) tailFrom += excess;
@@ -74,6 +87,13 @@ export function createByteLog(options: { maxBytes?: number; start?: number } = {
     },
     get heldBytes() {
       return held;
+    },
+    get maxBytes() {
+      return maxBytes;
+    },
+    setMaxBytes(n) {
+      maxBytes = checked(n);
+      trim();
     },
     append(offset, data) {
       const end = start + held;

@@ -4,8 +4,14 @@
 // ended rooms without viewers are dropped past MAX_ENDED_ROOMS so memory stays bounded. Final
 // screens are also saved (`finalScreens`, the store), so an ended session whose room was dropped,
 // or that ended before a hub restart, still replays its last screen.
+//
+// Memory: the live (not ended) rooms share one budget for their byte logs. Each one's cap is
+// terminalLogCap(budget ÷ live), recomputed when a room is made or ends (O(rooms) then, never per
+// append); ended rooms keep only their final screen, so they are not counted.
 import type { Namespace, TerminalSnapshot } from '@tether/shared';
 import { createTerminalRoom, type RunnerPort, type TerminalRoom } from './room.ts';
+import { DEFAULT_TERMINAL_LOG_BYTES } from './byte-log.ts';
+import { DEFAULT_TERMINAL_MEMORY_BYTES, TERMINAL_LOG_FLOOR_BYTES, terminalLogCap } from './log-budget.ts';
 
 /** Ended terminals whose final screen is kept in memory. A final screen is ~10–200 KiB, so 200 of
  *  them stay well under 50 MiB; older ones fall back to the chat only. */
@@ -25,13 +31,36 @@ export function createTerminalRegistry(options: {
   runnerPort: (ns: Namespace, sessionId: string) => RunnerPort;
   /** One send of a chunk to many viewers (by viewer id) of a session. */
   fanout?: (ns: Namespace, sessionId: string) => (viewerIds: string[], offset: number, data: Uint8Array) => void;
+  /** The most one terminal's log may hold (default DEFAULT_TERMINAL_LOG_BYTES, 4 MiB). */
   maxBytesPerTerminal?: number;
+  /** All live terminals' logs together (default DEFAULT_TERMINAL_MEMORY_BYTES, 256 MiB). */
+  terminalMemoryBytes?: number;
+  /** The least a live terminal keeps however many there are (default 128 KiB). */
+  minBytesPerTerminal?: number;
   maxEndedRooms?: number;
   finalScreens?: FinalScreenPort;
 }) {
   const rooms = new Map<string, TerminalRoom>();
   const key = (ns: Namespace, sessionId: string) => `${ns}\u0000${sessionId}`;
   const maxEnded = options.maxEndedRooms ?? MAX_ENDED_ROOMS;
+  const budget = options.terminalMemoryBytes ?? DEFAULT_TERMINAL_MEMORY_BYTES;
+  if (!(budget > 0) || !Number.isFinite(budget)) throw new Error(`terminal memory budget must be a positive number of bytes, got ${budget}`);
+  const limits = { budget, floor: options.minBytesPerTerminal ?? TERMINAL_LOG_FLOOR_BYTES, max: options.maxBytesPerTerminal ?? DEFAULT_TERMINAL_LOG_BYTES };
+  /** The cap every live room's log has now. */
+  let cap = terminalLogCap({ ...limits, live: 0 });
+
+  /** After a room was made or ended. Lowered caps trim at once rather than at each log's next
+   *  append: the terminals that print nothing more are most of a big hub's (sessions waiting on
+   *  their user), and lazily they would keep their old share for ever, so the total would not
+   *  be bounded at all. Trimming is one shift or subarray per dropped chunk, each byte once. */
+  function rebalance() {
+    let live = 0;
+    for (const room of rooms.values()) if (!room.ended) live++;
+    const next = terminalLogCap({ ...limits, live });
+    if (next === cap) return;
+    cap = next;
+    for (const room of rooms.values()) if (!room.ended) room.log.setMaxBytes(cap);
+  }
 
   function evictEnded() {
     const ended = [...rooms.entries()].filter(([, room]) => room.ended && room.viewerCount === 0);
@@ -49,9 +78,10 @@ export function createTerminalRegistry(options: {
           sessionId,
           runner: options.runnerPort(ns, sessionId),
           ...(options.fanout ? { fanout: options.fanout(ns, sessionId) } : {}),
-          ...(options.maxBytesPerTerminal !== undefined ? { maxBytes: options.maxBytesPerTerminal } : {}),
+          maxBytes: cap,
         });
         rooms.set(k, room);
+        rebalance();
       }
       return room;
     },
@@ -70,6 +100,7 @@ export function createTerminalRegistry(options: {
       // Another end of the same room may have finished while the screen was loading.
       if (room.ended || rooms.get(k) !== room) return;
       room.end(saved ?? undefined);
+      rebalance();
       if (!saved && room.lastSnapshot) await options.finalScreens?.save(ns, sessionId, room.lastSnapshot);
       // Move to the back so eviction drops the longest-ended first.
       rooms.delete(k);
@@ -85,6 +116,16 @@ export function createTerminalRegistry(options: {
     },
     get size() {
       return rooms.size;
+    },
+    /** What the logs hold now (O(rooms): for /healthz, not for hot paths). */
+    memory(): { liveTerminals: number; logBytes: number; capBytes: number; budgetBytes: number } {
+      let liveTerminals = 0;
+      let logBytes = 0;
+      for (const room of rooms.values()) {
+        if (!room.ended) liveTerminals++;
+        logBytes += room.log.heldBytes;
+      }
+      return { liveTerminals, logBytes, capBytes: cap, budgetBytes: budget };
     },
   };
 }

@@ -218,6 +218,47 @@ describe('terminal room', () => {
     expect(v.got.snapshots[0]?.offset).toBe(42);
     expect(r.calls.snapshots).toBe(0);
   });
+
+  it('frees its log when the terminal ends, keeping only the bytes after the final screen', () => {
+    const r = fakeRunner();
+    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
+    const a = fakeViewer();
+    room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
+    room.snapshot(snap(0));
+    const page = 'x'.repeat(10_000);
+    room.output(0, enc(page));
+    room.snapshot(snap(10_000)); // the final screen
+    room.output(10_000, enc('bye'));
+    room.end();
+    expect(room.log.heldBytes).toBe(3);
+    expect(room.log.start).toBe(10_000);
+    room.output(10_003, enc('late bytes of a gone PTY'));
+    expect(room.log.heldBytes).toBe(3);
+    room.leave('a');
+    // A late viewer, and one coming back from before the final screen: the screen, then 'bye'.
+    const late = fakeViewer();
+    expect(room.join({ viewerId: 'late', sink: late.sink, canWrite: true })).toBe('snapshot');
+    expect(late.got.text).toBe('[snap@10000]bye');
+    const back = fakeViewer();
+    expect(room.join({ viewerId: 'a', sink: back.sink, canWrite: true, since: 5 })).toBe('snapshot');
+    expect(back.got.text).toBe('[snap@10000]bye');
+    expect(r.calls.snapshots).toBe(1);
+  });
+
+  it('keeps an older screen alone when a runner died far past it (never replays a part of what followed)', () => {
+    const r = fakeRunner();
+    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
+    room.join({ viewerId: 'a', sink: fakeViewer().sink, canWrite: true });
+    room.snapshot(snap(0));
+    const chunk = new Uint8Array(64 * 1024).fill(120);
+    for (let offset = 0; offset < 4 * chunk.length; offset += chunk.length) room.output(offset, chunk);
+    room.end(); // no final screen: the runner is gone
+    expect(room.log.heldBytes).toBe(0);
+    const late = fakeViewer();
+    expect(room.join({ viewerId: 'late', sink: late.sink, canWrite: true })).toBe('snapshot');
+    expect(late.got.text).toBe('[snap@0]');
+    expect(late.got.snapshots.length).toBe(1);
+  });
 });
 
 describe('terminal room fan-out', () => {

@@ -11,10 +11,14 @@ import type { TerminalSize, TerminalSizeNotice, TerminalSnapshot } from '@tether
 import { createByteLog, DEFAULT_TERMINAL_LOG_BYTES, type ByteLog } from './byte-log.ts';
 import { createSizeOwnership, type SizeOwnership } from './size-owner.ts';
 import { filterViewerInput } from './query-filter.ts';
+import { TERMINAL_LOG_FLOOR_BYTES } from './log-budget.ts';
 
 /** Unacked bytes a viewer may have in flight before it is paused. 256 KiB is a few hundred ms of a
  *  fast build log on a phone link; a viewer that falls further behind is cheaper to redraw. */
 export const VIEWER_HIGH_WATER_BYTES = 1024 * 1024;
+
+/** Bytes after its final screen an ended terminal keeps (see end()). */
+export const ENDED_LOG_BYTES = TERMINAL_LOG_FLOOR_BYTES;
 
 export type ViewerSink = {
   bytes(offset: number, data: Uint8Array): void;
@@ -120,7 +124,11 @@ export function createTerminalRoom(options: {
   function needSnapshot(viewer: Viewer) {
     viewer.sent = null;
     if (ended) {
-      if (lastSnapshot) startFromSnapshot(viewer, lastSnapshot);
+      if (!lastSnapshot) return;
+      // No runner to ask: the last screen it is. Its bytes must read as held from there on, or
+      // replaying after it would come back here for ever.
+      if (!log.has(lastSnapshot.offset)) log.reset(lastSnapshot.offset);
+      startFromSnapshot(viewer, lastSnapshot);
       return;
     }
     options.runner.requestSnapshot();
@@ -184,6 +192,8 @@ export function createTerminalRoom(options: {
 
     /** PTY bytes from the runner. */
     output(offset: number, data: Uint8Array) {
+      // The PTY is gone: late bytes would only grow a log the budget no longer counts.
+      if (ended) return;
       if (streaming && offset > log.end) {
         // A gap (the runner dropped bytes, or reconnected): everyone needs a snapshot.
         streaming = false;
@@ -283,10 +293,19 @@ export function createTerminalRoom(options: {
       else if (state.size) size.deskAttached(state.size);
     },
 
-    /** The PTY is gone; keep the final screen for late viewers. */
+    /** The PTY is gone; keep the final screen for late viewers, and of the log only the bytes
+     *  after it: usually none (the runner reads its final screen at the PTY's last byte), more when
+     *  the runner died and the last screen is an older one. Ended rooms are left out of the
+     *  hub-wide log budget, so past ENDED_LOG_BYTES those bytes go too and the screen is that older
+     *  one (as the store's saved final screen is anyway): bytes after a screen are useless without
+     *  all of those before them. */
     end(finalSnapshot?: TerminalSnapshot) {
       if (finalSnapshot) lastSnapshot = finalSnapshot;
       ended = true;
+      const from = lastSnapshot?.offset ?? log.end;
+      const after = log.since(from);
+      log.reset(from);
+      if (after !== 'gone' && after.length > 0 && after.length <= ENDED_LOG_BYTES) log.append(from, after);
     },
     get ended() {
       return ended;
