@@ -15,8 +15,11 @@ export type HubConfig = {
   /** How often live sockets are re-checked for a revoked token or an expired web session
    *  (default 30 s; tests make it short). */
   revocationCheckMs?: number;
-  /** Bytes of PTY output the hub keeps per terminal for replay (default 1 MiB, DEFAULT_TERMINAL_LOG_BYTES). */
+  /** The most PTY output the hub keeps per terminal for replay (default 4 MiB, DEFAULT_TERMINAL_LOG_BYTES). */
   terminalLogBytes?: number;
+  /** All live terminals' replay logs together (default 256 MiB, DEFAULT_TERMINAL_MEMORY_BYTES): each
+   *  keeps budget ÷ live terminals, between 128 KiB and terminalLogBytes. `tether hub --terminal-memory`. */
+  terminalMemoryBytes?: number;
   /** How long a runner whose socket vanished may take to come back before its pending approval
    *  requests are withdrawn (default 30 s, RUNNER_GONE_GRACE_MS; tests make it short). */
   runnerGoneGraceMs?: number;

@@ -29,6 +29,7 @@ export { openStore } from './store/open.ts';
 export { StoreOpenError } from './store/store.ts';
 export { redactUrl } from './store/postgres/connect.ts';
 export { createAccessToken, revokeAccessToken } from './auth/tokens.ts';
+export { DEFAULT_TERMINAL_MEMORY_BYTES, parseTerminalMemoryMb } from './terminal/log-budget.ts';
 
 export type Hub = {
   /** http://host:port, with the actual port when config.port was 0. */
@@ -86,12 +87,13 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     push: push.notifier,
     ...(config.revocationCheckMs !== undefined ? { revocationCheckMs: config.revocationCheckMs } : {}),
     ...(config.terminalLogBytes !== undefined ? { terminalLogBytes: config.terminalLogBytes } : {}),
+    ...(config.terminalMemoryBytes !== undefined ? { terminalMemoryBytes: config.terminalMemoryBytes } : {}),
     ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}),
     shell: config.shell ?? false,
     ...(cluster ? { cluster: { adapter: cluster.adapter, url: () => selfUrl, linkSecret: await cluster.secret('hub-link', () => randomSecret()) } } : {}),
   });
   // After the sockets: a notification's answer is announced through their broadcaster.
-  const app = createHttpApp({ store, resolver, signer, shareLinks, push, approvalFacts: sockets.broadcast, version: HUB_VERSION, features: { shell: config.shell ?? false }, ...(config.webDist ? { webDist: config.webDist } : {}) });
+  const app = createHttpApp({ store, resolver, signer, shareLinks, push, approvalFacts: sockets.broadcast, version: HUB_VERSION, features: { shell: config.shell ?? false }, terminalMemory: () => sockets.terminals.memory(), ...(config.webDist ? { webDist: config.webDist } : {}) });
   const engineHandler = sockets.engine.handler();
 
   let server: ReturnType<typeof Bun.serve>;

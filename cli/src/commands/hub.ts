@@ -1,4 +1,4 @@
-// hub.ts: `tether hub [--port N] [--host H]`: runs the hub with its SQLite DB under TETHER_HOME and
+// hub.ts: `tether hub [--port N] [--host H] [--terminal-memory MiB] …`: runs the hub with its SQLite DB under TETHER_HOME and
 // serves the built web app. The first line printed holds the URL (scripts and tests parse it). On the
 // very first start it makes a token for namespace "default" and prints it once, with a pairing URL
 // and a QR code a phone can scan.
@@ -48,17 +48,30 @@ async function qrCode(text: string): Promise<string> {
 const command: Command = {
   name: 'hub',
   summary: 'run the hub (embedded SQLite under TETHER_HOME)',
-  usage: 'tether hub [--port N (default: 8787, or the next free port up to 8797; 0 = any free port)] [--host H (default 127.0.0.1)] [--enable-shell (web shells on machines whose daemon runs with --allow-shell)] [--database postgres://… (several hubs behind one URL share it; also TETHER_DATABASE_URL)] [--cluster-url URL (how the other hubs reach this one; default its own URL)] [--trust-proxy (behind a load balancer: the client address is the last X-Forwarded-For hop)]',
+  usage: 'tether hub [--port N (default: 8787, or the next free port up to 8797; 0 = any free port)] [--host H (default 127.0.0.1)] [--enable-shell (web shells on machines whose daemon runs with --allow-shell)] [--database postgres://… (several hubs behind one URL share it; also TETHER_DATABASE_URL)] [--cluster-url URL (how the other hubs reach this one; default its own URL)] [--trust-proxy (behind a load balancer: the client address is the last X-Forwarded-For hop)] [--terminal-memory MiB (replay kept for all live terminals together, default 256; each keeps its share, 128 KiB to 4 MiB; also TETHER_TERMINAL_MEMORY_MB)]',
   async run(args) {
-    const { flags, positionals } = parseFlags({ args, strings: ['port', 'host', 'database', 'cluster-url'], booleans: ['enable-shell', 'trust-proxy'] });
+    const { flags, positionals } = parseFlags({ args, strings: ['port', 'host', 'database', 'cluster-url', 'terminal-memory'], booleans: ['enable-shell', 'trust-proxy'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
     const explicit = parsePort(flags.port);
     const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
-    const { createHub, createAccessToken, isLoopbackHost, redactUrl } = await import('@tether/hub');
+    const { createHub, createAccessToken, isLoopbackHost, redactUrl, parseTerminalMemoryMb } = await import('@tether/hub');
     const home = tetherHome();
     // Several hubs behind one URL: every hub started with the same PostgreSQL database.
     const databaseUrl = typeof flags.database === 'string' ? flags.database : process.env.TETHER_DATABASE_URL;
     if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new CommandError('--database must be a postgres:// URL');
+    // Replay kept for all live terminals together; the flag wins over the environment.
+    const memorySetting =
+      typeof flags['terminal-memory'] === 'string'
+        ? { value: flags['terminal-memory'], from: '--terminal-memory' }
+        : process.env.TETHER_TERMINAL_MEMORY_MB !== undefined
+          ? { value: process.env.TETHER_TERMINAL_MEMORY_MB, from: 'TETHER_TERMINAL_MEMORY_MB' }
+          : null;
+    let terminalMemoryBytes: number | null = null;
+    if (memorySetting) {
+      const parsed = parseTerminalMemoryMb(memorySetting.value);
+      if ('error' in parsed) throw new CommandError(`${memorySetting.from} ${parsed.error}`);
+      terminalMemoryBytes = parsed.bytes;
+    }
     const cluster = {
       ...(databaseUrl ? { databaseUrl } : {}),
       ...(typeof flags['cluster-url'] === 'string' ? { clusterUrl: flags['cluster-url'] } : {}),
@@ -69,7 +82,7 @@ const command: Command = {
     const skipped: number[] = [];
     for (const port of explicit === null ? DEFAULT_PORTS : [explicit]) {
       try {
-        hub = await createHub({ config: { host, port, home, webDist: webDistDir(), shell: flags['enable-shell'] === true, ...cluster } });
+        hub = await createHub({ config: { host, port, home, webDist: webDistDir(), shell: flags['enable-shell'] === true, ...(terminalMemoryBytes !== null ? { terminalMemoryBytes } : {}), ...cluster } });
         break;
       } catch (error) {
         if (!inUse(error)) throw new CommandError(`cannot start the hub: ${error instanceof Error ? error.message : String(error)}`);
@@ -84,6 +97,7 @@ const command: Command = {
     if (lan) lines.push(`on your network: http://${lan}:${hub.port}`);
     if (databaseUrl) lines.push(`database: ${redactUrl(databaseUrl)}`, 'cluster: on (hubs on the same database share rooms, broadcasts and secrets)');
     if (flags['enable-shell'] === true) lines.push('web shells: on (for machines whose daemon runs with --allow-shell)');
+    if (memorySetting) lines.push(`terminal replay: ${memorySetting.value} MiB for all live terminals together`);
     if (!isLoopbackHost(host)) {
       process.stderr.write(
         `tether: warning: --host ${host} exposes the hub on the network without TLS; tokens and chats travel in clear text. ` +

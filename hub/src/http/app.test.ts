@@ -63,6 +63,20 @@ describe('http app', () => {
     expect(await res.json()).toEqual({ ok: true, version: '9.9.9', protocol: 1, shell: false });
   });
 
+  it('tells /healthz what the terminal logs hold in all, and nothing more about the terminals', async () => {
+    const signer = createWebSessionSigner({ secret: new Uint8Array(32).fill(7) });
+    const withTerminals = createHttpApp({
+      store,
+      signer,
+      resolver: createCallerResolver({ store, signer }),
+      shareLinks: createShareLinks({ store, secret: new Uint8Array(32).fill(7) }),
+      version: '9.9.9',
+      terminalMemory: () => ({ logBytes: 12_345, budgetBytes: 256 * 1024 * 1024, liveTerminals: 3, capBytes: 4 * 1024 * 1024 }),
+    });
+    const body = await (await withTerminals.request('/healthz')).json();
+    expect(body).toEqual({ ok: true, version: '9.9.9', protocol: 1, shell: false, terminals: { logBytes: 12_345, budgetBytes: 256 * 1024 * 1024 } });
+  });
+
   it('refuses /api without a valid credential', async () => {
     for (const init of [{}, auth('nope'), auth('tth_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'), { headers: { authorization: token } }]) {
       const res = await app.request('/api/sessions', init);

@@ -49,6 +49,10 @@ export function createHttpApp(options: {
   push?: WebPush;
   /** How an answer is announced (the socket layer's broadcaster); notification actions need it. */
   approvalFacts?: ApprovalFacts;
+  /** What the terminal logs hold, for /healthz (operators and the scale bench watch it against the
+   *  budget). /healthz is open, so only the hub-wide total and the budget: not how many sessions
+   *  run, nor anything about one of them. */
+  terminalMemory?: () => { logBytes: number; budgetBytes: number };
 }) {
   const app = new Hono<HubHttpEnv>();
   const limiter = options.loginLimiter ?? createFailureLimiter({ maxFailures: LOGIN_MAX_FAILURES, windowMs: LOGIN_WINDOW_MS });
@@ -78,7 +82,21 @@ export function createHttpApp(options: {
   );
 
   const features: HubFeatures = options.features ?? { shell: false };
-  app.get('/healthz', (c) => c.json({ ok: true as const, version: options.version, protocol: PROTOCOL_VERSION.major, shell: features.shell }));
+  const terminalMemory = options.terminalMemory
+    ? () => {
+        const { logBytes, budgetBytes } = options.terminalMemory!();
+        return { logBytes, budgetBytes };
+      }
+    : null;
+  app.get('/healthz', (c) =>
+    c.json({
+      ok: true as const,
+      version: options.version,
+      protocol: PROTOCOL_VERSION.major,
+      shell: features.shell,
+      ...(terminalMemory ? { terminals: terminalMemory() } : {}),
+    }),
+  );
 
   app.use(
     '/api/*',

@@ -99,8 +99,10 @@ export function createSocketServer(options: {
   shareLinks?: ShareLinks;
   /** Grace before a vanished runner's pending requests are withdrawn (default 30 s). */
   runnerGoneGraceMs?: number;
-  /** Bytes of output kept per terminal (default DEFAULT_TERMINAL_LOG_BYTES, 1 MiB). */
+  /** The most output kept per terminal (default DEFAULT_TERMINAL_LOG_BYTES, 4 MiB). */
   terminalLogBytes?: number;
+  /** All live terminals' logs together (default DEFAULT_TERMINAL_MEMORY_BYTES, 256 MiB). */
+  terminalMemoryBytes?: number;
   /** Web push: sees every namespace fact, pushes when no tab of the namespace is visible. */
   push?: PushNotifier;
   /** Web shells on machines whose daemon allows them (`tether hub --enable-shell`; default off). */
@@ -144,6 +146,7 @@ export function createSocketServer(options: {
   const machines = createMachineRegistry({ store: options.store });
   const terminals = createTerminalRegistry({
     ...(options.terminalLogBytes !== undefined ? { maxBytesPerTerminal: options.terminalLogBytes } : {}),
+    ...(options.terminalMemoryBytes !== undefined ? { terminalMemoryBytes: options.terminalMemoryBytes } : {}),
     finalScreens: storedFinalScreens({ store: options.store }),
     // Viewer ids are /web socket ids, and every socket is in the room named by its id: one encode,
     // many writes. Viewers of other hubs get one message per link. Never through the adapter
