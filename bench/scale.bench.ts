@@ -6,7 +6,8 @@
 //   approval every 60 s; one viewer on /web watches chat + terminal (acks like the web app) and
 //   answers its session's approvals at once. 10 sessions per namespace (one user's sessions).
 //
-//   hub_sessions_N_cpu_cores, _rss_mb, _chat_lag_ms_p99 (runner emit → viewer receipt),
+//   hub_sessions_N_cpu_cores, _rss_mb (with hub_terminal_log_mb: what the terminal logs hold at the
+//   window's end, from /healthz, against the hub-wide budget), _chat_lag_ms_p99 (runner emit → viewer receipt),
 //   _approval_ms_p99 (request emitted → runner has the answer), with the load average and the
 //   generators' own CPU (they share the 2 cores with the hub: their lag is part of the figures).
 //
@@ -43,6 +44,15 @@ export async function run(options: { filter?: string } = {}): Promise<Measuremen
   return out;
 }
 
+const MiB = 1024 * 1024;
+
+/** What the hub's terminal logs hold in all, and their budget (its /healthz). */
+async function terminalLogs(url: string): Promise<{ logBytes: number; budgetBytes: number }> {
+  const health = (await (await fetch(`${url}/healthz`)).json()) as { terminals?: { logBytes: number; budgetBytes: number } };
+  if (!health.terminals) throw new Error('the hub did not report its terminal logs on /healthz');
+  return health.terminals;
+}
+
 async function measureN(options: { n: number; windowMs: number; profileDir?: string | undefined }): Promise<{ measurements: Measurement[]; broke: string | null }> {
   const { n } = options;
   const hub = await startHubChild({
@@ -67,6 +77,7 @@ async function measureN(options: { n: number; windowMs: number; profileDir?: str
         rss = rssMb(hub.pid);
       });
       const loadAfter = loadAverage();
+      const terminals = await terminalLogs(hub.url);
       const chatP99 = percentile(samples.chatLagMs, 99);
       /** Share of the terminal bytes the viewers should have received that they did. */
       const delivered = samples.terminalBytes / ((n * ISSUE_RATES.chunkBytes * options.windowMs) / ISSUE_RATES.chunkEveryMs);
@@ -90,7 +101,17 @@ async function measureN(options: { n: number; windowMs: number; profileDir?: str
           cpu_ms_per_session_s: round((hubCores * 1000) / (n * Math.max(delivered, 1e-6)), 4),
           ...common,
         },
-        { name: `hub_sessions_${n}_rss_mb`, value: round(rss, 1), unit: 'MB', peak_mb: round(peakRssMb(hub.pid), 1), target: n === 1000 ? '<= 500' : undefined },
+        {
+          name: `hub_sessions_${n}_rss_mb`,
+          value: round(rss, 1),
+          unit: 'MB',
+          peak_mb: round(peakRssMb(hub.pid), 1),
+          target: n === 1000 ? '<= 500' : undefined,
+          // At 1 KB/s a window fills each log by ~55 KB only; the budget binds after about
+          // budget ÷ (N × 1 KB/s) (256 MiB at N=1000: ~4.5 min), which `bun run bench soak` covers.
+          hub_terminal_log_mb: round(terminals.logBytes / MiB, 1),
+          terminal_budget_mb: round(terminals.budgetBytes / MiB, 1),
+        },
         {
           name: `hub_sessions_${n}_chat_lag_ms_p99`,
           value: round(chatP99),
