@@ -33,6 +33,13 @@ function binDir(): string {
   throw new Error(MISSING);
 }
 
+/** A system tool (runuser, useradd) by absolute path: they live in sbin, which a root shell's PATH
+ *  has but a CI job's or `env -i`'s may not (then spawning 'runuser' failed with ENOENT). */
+function systemTool(name: string): string {
+  for (const dir of ['/usr/sbin', '/sbin', '/usr/bin', '/bin']) if (existsSync(join(dir, name))) return join(dir, name);
+  throw new Error(`${name} is missing (looked in /usr/sbin, /sbin, /usr/bin, /bin): PostgreSQL cannot be started as another user than root without it`);
+}
+
 function userIds(name: string): { uid: number; gid: number } | null {
   const uid = spawnSync('id', ['-u', name], { encoding: 'utf8' });
   const gid = spawnSync('id', ['-g', name], { encoding: 'utf8' });
@@ -46,7 +53,7 @@ function serverUser(): { name: string; uid: number; gid: number } {
     const ids = userIds(name);
     if (ids) return { name, ...ids };
   }
-  const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', FALLBACK_USER], { encoding: 'utf8' });
+  const made = spawnSync(systemTool('useradd'), ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', FALLBACK_USER], { encoding: 'utf8' });
   // Two test files may race to create it: the loser's "already exists" is fine.
   const ids = userIds(FALLBACK_USER);
   if (!ids) throw new Error(`cannot create the system user ${FALLBACK_USER} to run PostgreSQL as (not as root): ${made.stderr.trim()}`);
@@ -67,7 +74,8 @@ export async function startPostgres(): Promise<PostgresHandle> {
   }
   const run = (tool: string, args: string[]) => {
     const argv = user ? ['-u', user.name, '--', join(bin, tool), ...args] : args;
-    const result = spawnSync(user ? 'runuser' : join(bin, tool), argv, { encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync(user ? systemTool('runuser') : join(bin, tool), argv, { encoding: 'utf8', timeout: 60_000 });
+    if (result.error) throw new Error(`${tool} could not run: ${result.error.message}`);
     if (result.status !== 0) throw new Error(`${tool} failed (${result.status}): ${result.stderr || result.stdout}`);
   };
   const port = await freePort();
