@@ -57,7 +57,11 @@ describe('tether attach', () => {
     await desk.waitForScreen(READY);
     // The attached desk owns the size, and the hub knows a desk is attached.
     await watch.waitFor(() => watch.session()?.deskAttached === true, { what: 'deskAttached', timeoutMs: 30_000 });
-    await watch.waitFor(() => sizes.find((n) => n.owner === 'desk' && n.cols === 91 && n.rows === 27), { what: 'desk owns the size', timeoutMs: 30_000 });
+    await watch
+      .waitFor(() => sizes.find((n) => n.owner === 'desk' && n.cols === 91 && n.rows === 27), { what: 'desk owns the size', timeoutMs: 30_000 })
+      .catch((error: Error) => {
+        throw new Error(`${error.message}; size notices heard: ${JSON.stringify(sizes)}`);
+      });
     desk.write('hello from the attached desk');
     await desk.waitForScreen('hello from the attached desk');
     await watch.waitFor(() => watch.session()?.controller === 'desk', { what: 'controller desk' });
