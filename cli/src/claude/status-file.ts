@@ -4,6 +4,7 @@
 // differs, so a file whose sessionId matches claude's session id is accepted too.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { steadyPoll, type Poll } from '../pace/pace.ts';
 
 export type ClaudeStatus = 'idle' | 'busy' | 'waiting';
 
@@ -18,6 +19,8 @@ export function watchClaudeStatus(options: {
   pid: number;
   claudeSessionId: () => string | null;
   onChange: (status: ClaudeStatus | null) => void;
+  /** How the poll is timed (the runner's pace slows it while the session is quiet). */
+  poll?: Poll;
 }): ClaudeStatusWatch {
   const dir = join(options.configDir, 'sessions');
   let current: ClaudeStatus | null = null;
@@ -56,10 +59,10 @@ export function watchClaudeStatus(options: {
       options.onChange(status);
     }
   };
-  const timer = setInterval(tick, STATUS_POLL_MS);
+  const stopPoll = (options.poll ?? steadyPoll)({ everyMs: STATUS_POLL_MS, tick });
   tick();
   return {
     current: () => current,
-    stop: () => clearInterval(timer),
+    stop: stopPoll,
   };
 }

@@ -34,6 +34,8 @@ export function spawnPty(options: {
   rows: number;
   /** Asked before each read: a promise holds reading until it settles (see read-loop.ts). */
   hold?: () => Promise<void> | null;
+  /** The session is quiet (see pace/pace.ts): reading may pause longer (see read-loop.ts). */
+  quiet?: () => boolean;
 }): PtyProcess {
   const pty: IPty = spawn(options.file, options.args, {
     name: options.env.TERM ?? 'xterm-256color',
@@ -53,7 +55,7 @@ export function spawnPty(options: {
     offset += data.byteLength;
     for (const listener of [...listeners]) listener({ data, offset: at });
   };
-  const readLoop = installYieldingReadLoop(pty, { onBytes: emit, ...(options.hold ? { hold: options.hold } : {}) });
+  const readLoop = installYieldingReadLoop(pty, { onBytes: emit, ...(options.hold ? { hold: options.hold } : {}), ...(options.quiet ? { quiet: options.quiet } : {}) });
   if (!readLoop) {
     // bun-pty's own loop (native library not reachable from here): it hands out decoded strings.
     const encoder = new TextEncoder();

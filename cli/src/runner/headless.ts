@@ -192,6 +192,7 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
   const initId = control({ subtype: 'initialize' });
   const startedAt = Date.now();
   const onLine = (line: string) => {
+    core.pace.stir();
     let msg: Record<string, unknown>;
     try {
       msg = JSON.parse(line) as Record<string, unknown>;

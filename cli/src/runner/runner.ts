@@ -341,6 +341,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       // The screen model must see every byte (snapshots, prompt state): when it is far behind, stop
       // reading until it caught up; the writer then blocks on the kernel's PTY buffer.
       hold: () => (screen.backlog() > SCREEN_MAX_BACKLOG_BYTES ? screen.settled() : null),
+      quiet: core.pace.quiet,
     });
   } catch (error) {
     return core.failEarly(`could not start ${binary}: ${error instanceof Error ? error.message : String(error)}`);
@@ -350,6 +351,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   // Bytes as read: the screen model and the hub take them as they are; only the desk gets text.
   const deskDecoder = new TextDecoder();
   pty.onData(({ data, offset }) => {
+    core.pace.stir();
     screen.write(data);
     if (desk) desk.write(deskDecoder.decode(data, { stream: true }));
     stream?.data({ data, offset });
@@ -360,6 +362,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     configDir: claudeConfigDir(env),
     pid: pty.pid,
     claudeSessionId: () => state.claudeSessionId,
+    poll: core.pace.poll,
     onChange: (fileStatus) => {
       if (fileStatus === 'idle' && state.status !== 'starting') {
         // Esc ends a turn without a Stop hook; claude's own status file still says idle.

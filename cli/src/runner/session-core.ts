@@ -24,6 +24,7 @@ import { writeHookSettings, type HookSettingsDir } from '../hooks/settings.ts';
 import { openOutbox, type Outbox } from '../hub-link/outbox.ts';
 import { connectHubLink, type HubCommandHandlers, type HubLink } from '../hub-link/link.ts';
 import { tailTranscript, type TranscriptTail } from '../transcript/tail.ts';
+import { createPace } from '../pace/pace.ts';
 import { isRejectedToolResult, parseTranscriptLines } from '../transcript/parse.ts';
 import { subagentDirFor, tailSubagents, type SubagentTails } from '../transcript/subagents.ts';
 import { createApprovals, type Approvals, type Verdict } from './approvals.ts';
@@ -125,6 +126,8 @@ export function createSessionCore(init: {
     }
   };
   const cleanups: Array<() => void> = [];
+  /** Output, keys and hooks stir it; the transcript and status polls slow down while it is quiet. */
+  const pace = createPace();
   const cleanup = () => {
     for (const fn of cleanups.splice(0).reverse()) {
       try {
@@ -326,7 +329,7 @@ export function createSessionCore(init: {
     transcriptPath = path;
     transcriptOffset = fromOffset;
     if (!tail) {
-      tail = tailTranscript({ path, fromOffset, onLines: onTranscriptLines, onError: (error) => log(`transcript: ${String(error)}`) });
+      tail = tailTranscript({ path, fromOffset, onLines: onTranscriptLines, onError: (error) => log(`transcript: ${String(error)}`), poll: pace.poll });
     } else {
       tail.switchTo(path, fromOffset);
     }
@@ -336,6 +339,7 @@ export function createSessionCore(init: {
       ...(continued && resumed?.subagentOffsets ? { fromOffsets: resumed.subagentOffsets } : {}),
       onLines: onSubagentLines,
       onError: (error) => log(`subagent transcript: ${String(error)}`),
+      poll: pace.poll,
     });
   };
 
@@ -357,6 +361,7 @@ export function createSessionCore(init: {
       again.unref?.();
     };
     const onHook = async (request: HookRequest): Promise<Record<string, unknown>> => {
+      pace.stir();
       const p = request.payload;
       followMode(p);
       followEffort((p.effort as { level?: unknown } | undefined)?.level);
@@ -428,6 +433,7 @@ export function createSessionCore(init: {
   return {
     env,
     log,
+    pace,
     /** Released on every exit path, last registered first. */
     onCleanup: (fn: () => void) => {
       cleanups.push(fn);

@@ -5,6 +5,7 @@
 // Invariant: one tail per file, all released by stop().
 import fs from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { steadyPoll, type Poll } from '../pace/pace.ts';
 import { TRANSCRIPT_POLL_MS, type TranscriptTail, tailTranscript } from './tail.ts';
 
 const AGENT_FILE_RE = /^agent-.+\.jsonl$/;
@@ -17,6 +18,8 @@ export interface TailSubagentsOptions {
   onLines: (lines: string[], endOffset: number, path: string) => void;
   onError?: (err: unknown) => void;
   pollMs?: number;
+  /** How the directory scan and each file's backstop poll are timed (see tail.ts). */
+  poll?: Poll;
 }
 
 export interface SubagentTails {
@@ -41,11 +44,14 @@ export function tailSubagents(options: TailSubagentsOptions): SubagentTails {
     if (stopped || scanning) return;
     scanning = true;
     try {
-      const names = await fs.promises.readdir(dir).catch((err: unknown) => {
+      // Synchronous: see tail.ts's stat (usually the directory is not there: one failed open).
+      let names: string[] = [];
+      try {
+        names = fs.readdirSync(dir);
+      } catch (err) {
         const code = (err as { code?: string }).code;
         if (code !== 'ENOENT' && code !== 'ENOTDIR') onError(err);
-        return [] as string[];
-      });
+      }
       if (stopped) return;
       for (const name of names) {
         if (!AGENT_FILE_RE.test(name) || tails.has(name)) continue;
@@ -58,6 +64,7 @@ export function tailSubagents(options: TailSubagentsOptions): SubagentTails {
             onLines: (lines, endOffset) => onLines(lines, endOffset, path),
             onError,
             pollMs,
+            ...(options.poll ? { poll: options.poll } : {}),
           }),
         );
       }
@@ -66,14 +73,14 @@ export function tailSubagents(options: TailSubagentsOptions): SubagentTails {
     }
   };
 
-  const timer = setInterval(() => void scan(), pollMs);
+  const stopPoll = (options.poll ?? steadyPoll)({ everyMs: pollMs, tick: () => void scan() });
   void scan();
 
   return {
     stop() {
       if (stopped) return;
       stopped = true;
-      clearInterval(timer);
+      stopPoll();
       for (const tail of tails.values()) tail.stop();
       tails.clear();
     },

@@ -10,6 +10,7 @@
 //   - at most one read runs at a time; `switchTo` and `stop` invalidate a read in flight (generation check).
 import fs from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { steadyPoll, type Poll } from '../pace/pace.ts';
 
 /** fs.watch misses events (directory not created yet, overlay/network filesystems, editors replacing
  *  files, coalesced inotify events), so a stat poll backs it up. The runner also reads at once when
@@ -31,6 +32,8 @@ export interface TailTranscriptOptions {
   /** I/O errors other than "file not there yet", and exceptions thrown by onLines. */
   onError?: (err: unknown) => void;
   pollMs?: number;
+  /** How the backstop poll is timed (the runner's pace slows it while the session is quiet). */
+  poll?: Poll;
 }
 
 export interface TranscriptTail {
@@ -86,7 +89,10 @@ export function tailTranscript(options: TailTranscriptOptions): TranscriptTail {
     const current = path;
     let st: fs.Stats;
     try {
-      st = await fs.promises.stat(current);
+      // Synchronous on purpose: a stat of a local file takes microseconds, while the async one
+      // hands off to Bun's thread pool (a thread woken, often one spawned, an eventfd write) at
+      // every poll of an idle session.
+      st = fs.statSync(current);
     } catch (err) {
       if (!isNotFound(err)) onError(err);
       return; // not created yet (or moved away): the poll looks again
@@ -180,7 +186,7 @@ export function tailTranscript(options: TailTranscriptOptions): TranscriptTail {
     }
   };
 
-  const timer = setInterval(() => void tick(), options.pollMs ?? TRANSCRIPT_POLL_MS);
+  const stopPoll = (options.poll ?? steadyPoll)({ everyMs: options.pollMs ?? TRANSCRIPT_POLL_MS, tick: () => void tick() });
   void tick();
 
   return {
@@ -188,7 +194,7 @@ export function tailTranscript(options: TailTranscriptOptions): TranscriptTail {
       if (stopped) return;
       stopped = true;
       generation++;
-      clearInterval(timer);
+      stopPoll();
       closeWatch();
     },
     offset: () => offset,

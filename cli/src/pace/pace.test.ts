@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createPace } from './pace.ts';
+
+describe('pace', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  const make = () => createPace({ quietAfterMs: 1_000, quietPollMs: 5_000, now: () => Date.now() });
+
+  it('polls at its own interval while stirred, slows once quiet, and is back at once after a stir', () => {
+    const pace = make();
+    const ticks: number[] = [];
+    const start = Date.now();
+    const stop = pace.poll({ everyMs: 100, tick: () => ticks.push(Date.now() - start) });
+
+    // Active for the first second: every 100 ms.
+    vi.advanceTimersByTime(1_000);
+    expect(ticks).toEqual([100, 200, 300, 400, 500, 600, 700, 800, 900, 1_000]);
+    expect(pace.quiet()).toBe(true);
+
+    // Quiet: the next look is 5 s after the last one.
+    vi.advanceTimersByTime(4_900);
+    expect(ticks.length).toBe(10);
+    vi.advanceTimersByTime(100);
+    expect(ticks.at(-1)).toBe(6_000);
+
+    // A stir mid-sleep: the poll looks again one interval later, not at the end of the long wait.
+    vi.advanceTimersByTime(2_000);
+    pace.stir();
+    expect(pace.quiet()).toBe(false);
+    vi.advanceTimersByTime(100);
+    expect(ticks.at(-1)).toBe(8_100);
+    vi.advanceTimersByTime(300);
+    expect(ticks.slice(-3)).toEqual([8_200, 8_300, 8_400]);
+    stop();
+    vi.advanceTimersByTime(10_000);
+    expect(ticks.at(-1)).toBe(8_400);
+  });
+
+  it('a stopped poll is not re-armed by a stir, and stirring while active changes nothing', () => {
+    const pace = make();
+    let a = 0;
+    let b = 0;
+    const stopA = pace.poll({ everyMs: 200, tick: () => a++ });
+    pace.poll({ everyMs: 200, tick: () => b++ });
+    vi.advanceTimersByTime(2_000); // both asleep for the quiet wait now
+    const [a0, b0] = [a, b];
+    stopA();
+    pace.stir();
+    vi.advanceTimersByTime(200);
+    expect(a).toBe(a0);
+    expect(b).toBe(b0 + 1);
+    pace.stir(); // not quiet: no extra tick
+    vi.advanceTimersByTime(100);
+    expect(b).toBe(b0 + 1);
+  });
+
+  it('a poll slower than the quiet wait keeps its own interval', () => {
+    const pace = make();
+    let n = 0;
+    pace.poll({ everyMs: 8_000, tick: () => n++ });
+    vi.advanceTimersByTime(16_000);
+    expect(n).toBe(2);
+  });
+});

@@ -1,0 +1,82 @@
+// pace.ts: how often a runner's backstop polls look (claude's transcript, its subagents, its status
+// file) while nothing happens. Each of those polls catches what fs.watch and claude's hooks missed,
+// and all of it comes while claude is working: then its screen changes too. So while the session is
+// quiet (no PTY output, no key, no hook for QUIET_AFTER_MS) they look every QUIET_POLL_MS instead of
+// their own interval, and the first sign of life (`stir()`) brings them back at once. An idle session
+// was ~15 wake-ups a second from these polls alone (issue 11: the runner burnt half of what claude
+// itself does idle; a laptop on battery pays for every wake-up).
+
+/** No output, key or hook for this long: the session is quiet. A turn redraws claude's spinner
+ *  several times a second, so a working claude is never quiet. */
+export const QUIET_AFTER_MS = 3_000;
+/** What a backstop poll waits between looks while quiet. */
+export const QUIET_POLL_MS = 5_000;
+
+/** Runs `tick` about every `everyMs` until the returned stop() is called. */
+export type Poll = (o: { everyMs: number; tick: () => void }) => () => void;
+
+/** A plain interval: what modules use when no pace is given (tests, one-off readers). */
+export const steadyPoll: Poll = ({ everyMs, tick }) => {
+  const timer = setInterval(tick, everyMs);
+  return () => clearInterval(timer);
+};
+
+export type Pace = {
+  /** Something happened (PTY output, a key written, a hook): polls go at their own interval again. */
+  stir(): void;
+  /** Nothing happened for QUIET_AFTER_MS. */
+  quiet(): boolean;
+  /** A poll that slows to QUIET_POLL_MS while quiet, and is back at `everyMs` right after a stir. */
+  poll: Poll;
+};
+
+export function createPace(options: { quietAfterMs?: number; quietPollMs?: number; now?: () => number } = {}): Pace {
+  const quietAfterMs = options.quietAfterMs ?? QUIET_AFTER_MS;
+  const quietPollMs = options.quietPollMs ?? QUIET_POLL_MS;
+  const now = options.now ?? (() => performance.now());
+  let lastStir = now();
+  /** Polls sleeping a quiet-length wait: a stir re-arms them at their own interval. */
+  const sleeping = new Set<() => void>();
+  const quiet = () => now() - lastStir >= quietAfterMs;
+
+  return {
+    stir() {
+      const wasQuiet = quiet();
+      lastStir = now();
+      if (!wasQuiet || sleeping.size === 0) return;
+      const rearm = [...sleeping];
+      sleeping.clear();
+      for (const r of rearm) r();
+    },
+    quiet,
+    poll({ everyMs, tick }) {
+      let timer: ReturnType<typeof setTimeout> | null = null;
+      let stopped = false;
+      const arm = (ms: number) => {
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(fire, ms);
+      };
+      const rearm = () => {
+        if (!stopped) arm(everyMs);
+      };
+      function fire() {
+        timer = null;
+        sleeping.delete(rearm);
+        if (stopped) return;
+        tick();
+        if (stopped) return;
+        if (quiet() && quietPollMs > everyMs) {
+          sleeping.add(rearm);
+          arm(quietPollMs);
+        } else arm(everyMs);
+      }
+      arm(everyMs);
+      return () => {
+        stopped = true;
+        sleeping.delete(rearm);
+        if (timer) clearTimeout(timer);
+        timer = null;
+      };
+    },
+  };
+}
