@@ -1,53 +1,27 @@
 // `tether hub` and its port: without --port it takes 8787, or the next free port up to 8797, and says
 // so (the URL and pairing link use it); with an explicit --port a taken port is one clear line that
 // names the port and the process holding it, never a stack trace.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { TETHER_MAIN } from '../harness/runner.ts';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../harness/cleanups.ts';
+import { readUntil, spawnHubCommand } from '../harness/hub.ts';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const fn of cleanups.splice(0).reverse()) fn();
-});
+const defer = useCleanups();
 
 /** Holds `port` on 127.0.0.1 if it is free (another process may hold it already: taken either way). */
 function hold(port: number): void {
   try {
     const server = Bun.serve({ hostname: '127.0.0.1', port, fetch: () => new Response('held') });
-    cleanups.push(() => server.stop(true));
+    defer(() => server.stop(true));
   } catch {
     // someone else has it
   }
-}
-
-function startHub(args: string[]) {
-  const home = mkdtempSync(join(tmpdir(), 'tether-hub-port-'));
-  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
-  const proc = Bun.spawn([process.execPath, TETHER_MAIN, 'hub', ...args], { env: { ...process.env, TETHER_HOME: home }, stdout: 'pipe', stderr: 'pipe' });
-  cleanups.push(() => proc.kill('SIGKILL'));
-  return proc;
-}
-
-async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
-  const reader = stream.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), timeoutMs));
-  while (!pattern.test(text)) {
-    const chunk = await Promise.race([reader.read(), timeout]);
-    if (chunk === null || chunk.done) break;
-    text += decoder.decode(chunk.value, { stream: true });
-  }
-  return text;
 }
 
 describe('tether hub port', () => {
   it('without --port: the next free port after a taken 8787, said in the output and used in the URL', async () => {
     hold(8787);
     hold(8788);
-    const proc = startHub([]);
+    const proc = spawnHubCommand(defer, { args: [] });
     const out = await readUntil(proc.stdout, /open on your phone[^\n]*\n/);
     const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1]);
     expect(port).toBeGreaterThan(8788);
@@ -59,8 +33,8 @@ describe('tether hub port', () => {
 
   it('an explicit --port that is taken: one line naming the port and its holder, exit non-zero', async () => {
     const blocker = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('held') });
-    cleanups.push(() => blocker.stop(true));
-    const proc = startHub(['--port', String(blocker.port)]);
+    defer(() => blocker.stop(true));
+    const proc = spawnHubCommand(defer, { args: ['--port', String(blocker.port)] });
     const code = await proc.exited;
     const stderr = await new Response(proc.stderr).text();
     expect(code).not.toBe(0);

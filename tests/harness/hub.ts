@@ -225,3 +225,32 @@ export function nextEvent<T = unknown>(socket: Socket, event: string, timeoutMs 
     socket.once(event, on);
   });
 }
+
+/** `tether hub <args>` as a raw child process in a fresh temp TETHER_HOME, for tests of its command
+ *  line (flags, refusals, what it prints): nothing waits for it to start. `env` is added to this
+ *  process's environment minus the `unset` names (so an inherited setting cannot decide a test). */
+export function spawnHubCommand(defer: (cleanup: () => unknown) => void, options: { args: string[]; env?: Record<string, string>; unset?: string[] }) {
+  const home = mkdtempSync(join(tmpdir(), 'tether-hub-command-'));
+  defer(() => rmSync(home, { recursive: true, force: true }));
+  const base: Record<string, string | undefined> = { ...process.env };
+  for (const name of options.unset ?? []) delete base[name];
+  const proc = Bun.spawn([process.execPath, CLI_MAIN, 'hub', ...options.args], { env: { ...base, ...options.env, TETHER_HOME: home }, stdout: 'pipe', stderr: 'pipe' });
+  defer(() => proc.kill('SIGKILL'));
+  return proc;
+}
+
+/** Text of `stream` up to the first match of `pattern` (or all of it when the stream ends or
+ *  `timeoutMs` passes first: the caller's expectation then shows what came). */
+export async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), timeoutMs));
+  while (!pattern.test(text)) {
+    const chunk = await Promise.race([reader.read(), timeout]);
+    if (chunk === null || chunk.done) break;
+    text += decoder.decode(chunk.value, { stream: true });
+  }
+  reader.releaseLock();
+  return text;
+}
