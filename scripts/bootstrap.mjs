@@ -84,10 +84,23 @@ export const REAL_CLAUDE_SUITES = [
   'tests/fixtures/fake-anthropic/fake-anthropic.test.ts',
 ];
 
-/** vitest arguments that leave out the suites among those whose subject is not claude: the
- *  install tests build and install tether (~1 min) and only use claude to prove a session works,
- *  so they run once, against the current version. */
-export const REAL_CLAUDE_EXCLUDES = ['--exclude', 'tests/e2e/install-*.test.ts'];
+/** vitest arguments that leave out the suites among those whose subject is not claude, so they run
+ *  once, against the current version: the install tests build and install tether (~1 min) and only
+ *  use claude to prove a session works; the hub's own suites (several hubs, its database, port,
+ *  memory, auth, persistence, replay, share links, push, shells) run no claude or use it only as a
+ *  session to carry (~2 min of the floor pass). */
+export const REAL_CLAUDE_EXCLUDES = [
+  'tests/e2e/install-*.test.ts',
+  'tests/e2e/multi-hub*.test.ts',
+  'tests/e2e/hub-*.test.ts',
+  'tests/e2e/auth.test.ts',
+  'tests/e2e/persistence.test.ts',
+  'tests/e2e/terminal-replay.test.ts',
+  'tests/e2e/terminal-share.test.ts',
+  'tests/e2e/terminal-final-screen.test.ts',
+  'tests/e2e/web-push.test.ts',
+  'tests/e2e/daemon-shell.test.ts',
+].flatMap((glob) => ['--exclude', glob]);
 
 /** The claude versions tether is tested with (the one pin, shared with `tether doctor`). */
 export function supportedClaude() {
