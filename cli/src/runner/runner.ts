@@ -188,7 +188,11 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       queue.poke();
     }
   };
+  /** A size asked for before claude's PTY exists (a desk attached through the hub, or a viewer
+   *  taking control, while claude is still being launched): the PTY starts at it. */
+  let sizeBeforeSpawn: { cols: number; rows: number } | null = null;
   const resizePty = (next: { cols: number; rows: number }) => {
+    if (!pty) sizeBeforeSpawn = next;
     pty?.resize(next);
     screen.resize(next);
     stream?.sizeChanged(next);
@@ -328,8 +332,10 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   } else {
     core.stopOnSignals(() => pty?.kill('SIGTERM'));
   }
-  const initial = desk?.interactive ? desk.size() : (size ?? DEFAULT_SIZE);
+  const initial = desk?.interactive ? desk.size() : (sizeBeforeSpawn ?? size ?? DEFAULT_SIZE);
   screen.resize(initial);
+  // The hub may have heard another size before the spawn (its link connects first): this one holds.
+  stream?.sizeChanged(initial);
   try {
     pty = spawnPty({
       file: binary,
