@@ -2,8 +2,10 @@
 // PostgreSQL, nginx in front). Skipped with a note when PostgreSQL or nginx is not installed.
 //
 //   cross_hub_relay_ratio: a viewer on hub B (relayed from hub A, which holds the runner and its
-//     byte log) ÷ a viewer on hub A, MB/s received of the same 50 MB flood, rounds alternating, best
-//     of 3 (rounds without a resync first); single_hub_viewer_mb_s is a lone hub, for scale.
+//     byte log) ÷ a viewer on hub A, MB/s received of the same 50 MB flood. Rounds alternate A, B,
+//     solo; each round's B ÷ A is one ratio (the two ran back to back, under the same load), and the
+//     figure is the median of ROUNDS of them (a best-of-3 of each side on its own swung 0.44–1.78
+//     per round on this shared 2-core box). single_hub_viewer_mb_s is a lone hub, for scale.
 //   failover_resnapshot_ms: a runner that came through the balancer onto hub A, A SIGKILLed, until a
 //     viewer on hub B has a fresh snapshot (the runner reconnected through nginx to B and registered).
 //
@@ -20,7 +22,7 @@ import { startCommandRunner, viewTerminal } from '../tests/harness/terminal.ts';
 type Measurement = { name: string; value: number; unit: string } & Record<string, unknown>;
 
 const THROUGHPUT_MB = 50;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const FAILOVER_ROUNDS = 3;
 const BIG = (mb: number) => `yes 'the quick brown fox jumps over the lazy dog 0123456789 ABCDEFGHIJ' | head -c ${Math.round(mb * 1e6)}`;
 
@@ -56,9 +58,8 @@ async function relayRatio(hubs: { a: HubProcessHandle; b: HubProcessHandle; toke
     b: { url: hubs.b.url, token: hubs.token, sessionId: runner.sessionId },
     solo: { url: solo.url, token: solo.token!, sessionId: soloRunner.sessionId },
   };
-  // A round in which the viewer was resynced (the runner outran the hub and dropped bytes) skips
-  // bytes, so its rate is not a relay rate: such rounds count only when a side has no other.
-  // The rate is bytes the viewer received (a resync's snapshot replaces bytes it never got).
+  // The rate is bytes the viewer received (a resync's snapshot replaces bytes it never got: the
+  // runner outran the hub and dropped bytes; `resyncs` says how often per round).
   type Side = keyof typeof sides;
   const rounds: Record<Side, Array<{ rate: number; resyncs: number }>> = { a: [], b: [], solo: [] };
   for (let i = 0; i < ROUNDS; i++) {
@@ -79,16 +80,19 @@ async function relayRatio(hubs: { a: HubProcessHandle; b: HubProcessHandle; toke
       }
     }
   }
-  const best = (side: Side) => {
-    const whole = rounds[side].filter((r) => r.resyncs === 0);
-    return Math.max(...(whole.length > 0 ? whole : rounds[side]).map((r) => r.rate));
+  const median = (xs: number[]) => {
+    const sorted = [...xs].sort((x, y) => x - y);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
   };
+  const rate = (side: Side) => median(rounds[side].map((r) => r.rate));
+  const pairRatios = rounds.a.map((a, i) => rounds.b[i]!.rate / a.rate);
   const describe = (side: Side) => ({ samples: rounds[side].map((r) => round(r.rate)), resyncs: rounds[side].map((r) => r.resyncs) });
   return [
-    { name: 'cross_hub_viewer_a_mb_s', value: round(best('a')), unit: 'MB/s', ...describe('a') },
-    { name: 'cross_hub_viewer_b_mb_s', value: round(best('b')), unit: 'MB/s', ...describe('b') },
-    { name: 'single_hub_viewer_mb_s', value: round(best('solo')), unit: 'MB/s', ...describe('solo'), note: 'a lone hub without a database, for scale' },
-    { name: 'cross_hub_relay_ratio', value: round(best('b') / best('a'), 3), unit: 'ratio', target: '>= 0.7' },
+    { name: 'cross_hub_viewer_a_mb_s', value: round(rate('a')), unit: 'MB/s (median)', ...describe('a') },
+    { name: 'cross_hub_viewer_b_mb_s', value: round(rate('b')), unit: 'MB/s (median)', ...describe('b') },
+    { name: 'single_hub_viewer_mb_s', value: round(rate('solo')), unit: 'MB/s (median)', ...describe('solo'), note: 'a lone hub without a database, for scale' },
+    { name: 'cross_hub_relay_ratio', value: round(median(pairRatios), 3), unit: 'ratio (median of per-round B ÷ A)', samples: pairRatios.map((r) => round(r, 3)), target: '>= 0.7' },
   ];
 }
 
