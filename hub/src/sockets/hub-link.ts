@@ -98,6 +98,7 @@ export function createHubLinkServer(options: {
           const mode = room.join({
             viewerId,
             canWrite,
+            hops: 2,
             ...(since !== undefined ? { since } : {}),
             sink: {
               bytes: (offset, data) => socket.emit('link:output', { sessionId, viewerIds: [viewerId], offset, data }),
