@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
+import { quitWithCtrlC } from '../harness/desk.ts';
 import { chatText } from '../harness/runner.ts';
 import { DESK_READY, startStage } from '../harness/world.ts';
 
@@ -25,10 +26,7 @@ describe('resume', () => {
     // Ctrl-C during the turn would interrupt it instead of exiting: wait for the turn to end.
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the first answer' });
     await first.waitForScreen(DESK_READY);
-    first.write('\x03');
-    await first.waitForScreen(/Ctrl-C again/);
-    first.write('\x03');
-    expect(await first.exited).toBe(0);
+    expect(await quitWithCtrlC(first)).toBe(0);
     await phone.waitFor(() => phone.session()?.status === 'ended', { what: 'ended' });
     const before = phone.messages().map((m) => m.id);
 

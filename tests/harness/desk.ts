@@ -117,3 +117,24 @@ export function startTetherInPty(options: { args: string[]; env: Record<string, 
     },
   };
 }
+
+/** How long one Ctrl-C may take to show claude's "Press Ctrl-C again to exit" before another. */
+const CTRL_C_HINT_MS = 4_000;
+
+/** Quits claude at its idle prompt the way a person does: Ctrl-C until it says "Ctrl-C again",
+ *  then Ctrl-C. claude 2.1.331 sometimes takes the first press right after a turn without arming
+ *  the exit (the hint never shows), as if it were still finishing the turn; a person presses again. */
+export async function quitWithCtrlC(desk: TetherPty, options: { presses?: number } = {}): Promise<number> {
+  const presses = options.presses ?? 3;
+  for (let i = 1; ; i++) {
+    desk.write('\x03');
+    try {
+      await desk.waitForScreen(/Ctrl-C again/, { timeoutMs: CTRL_C_HINT_MS });
+      break;
+    } catch (error) {
+      if (i >= presses) throw error;
+    }
+  }
+  desk.write('\x03');
+  return desk.exited;
+}
