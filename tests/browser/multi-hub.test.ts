@@ -57,7 +57,8 @@ describe('the web app behind a load balancer of two hubs', () => {
       void emitAck(runner, 'terminal:snapshot', { sessionId, offset: 0, cols: 40, rows: 12, data: 'screen from hub B\r\n$ ' });
     });
     await page.goto(`${cluster.front.url}/sessions/${sessionId}/terminal`);
-    await page.getByText('screen from hub B').waitFor({ timeout: UI_TIMEOUT_MS });
+    // In the terminal's rows: the approval's command ("$ screen from hub B") may still be on the page.
+    await page.locator('.xterm-rows').getByText('screen from hub B').first().waitFor({ timeout: UI_TIMEOUT_MS });
     await saveScreenshot(page, { name: 'multi-hub-terminal', viewport: 'phone' });
   }, 90_000);
 });
