@@ -18,6 +18,7 @@ import { NGINX_BIN, startBalancer } from '../tests/harness/balancer.ts';
 import { startHubProcess, type HubProcessHandle } from '../tests/harness/hub.ts';
 import { startPostgres } from '../tests/harness/postgres.ts';
 import { startCommandRunner, viewTerminal } from '../tests/harness/terminal.ts';
+import { percentile, round } from './load/fleet.ts';
 
 type Measurement = { name: string; value: number; unit: string } & Record<string, unknown>;
 
@@ -25,8 +26,6 @@ const THROUGHPUT_MB = 50;
 const ROUNDS = 5;
 const FAILOVER_ROUNDS = 3;
 const BIG = (mb: number) => `yes 'the quick brown fox jumps over the lazy dog 0123456789 ABCDEFGHIJ' | head -c ${Math.round(mb * 1e6)}`;
-
-const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 async function cluster(pgUrl: string, stops: Array<() => unknown>) {
   // One home per hub, as on separate machines: what they share is in the database.
@@ -80,11 +79,7 @@ async function relayRatio(hubs: { a: HubProcessHandle; b: HubProcessHandle; toke
       }
     }
   }
-  const median = (xs: number[]) => {
-    const sorted = [...xs].sort((x, y) => x - y);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  };
+  const median = (xs: number[]) => percentile(xs, 50);
   const rate = (side: Side) => median(rounds[side].map((r) => r.rate));
   const pairRatios = rounds.a.map((a, i) => rounds.b[i]!.rate / a.rate);
   const describe = (side: Side) => ({ samples: rounds[side].map((r) => round(r.rate)), resyncs: rounds[side].map((r) => r.resyncs) });
@@ -134,8 +129,7 @@ export async function run(): Promise<Measurement[]> {
     stops.length = 0;
     const failovers: number[] = [];
     for (let i = 0; i < FAILOVER_ROUNDS; i++) failovers.push(await failover(await pg.createDatabase()));
-    const sorted = [...failovers].sort((x, y) => x - y);
-    out.push({ name: 'failover_resnapshot_ms', value: round(sorted[Math.floor(sorted.length / 2)]!, 0), unit: 'ms (median)', samples: failovers.map((x) => round(x, 0)), target: '<= 5000' });
+    out.push({ name: 'failover_resnapshot_ms', value: round(percentile(failovers, 50), 0), unit: 'ms (median)', samples: failovers.map((x) => round(x, 0)), target: '<= 5000' });
     return out;
   } finally {
     for (const stop of stops.reverse()) await stop();

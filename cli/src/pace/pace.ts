@@ -41,8 +41,10 @@ export function createPace(options: { quietAfterMs?: number; quietPollMs?: numbe
 
   return {
     stir() {
-      const wasQuiet = quiet();
-      lastStir = now();
+      // Called for every PTY read: one clock read.
+      const at = now();
+      const wasQuiet = at - lastStir >= quietAfterMs;
+      lastStir = at;
       if (!wasQuiet || sleeping.size === 0) return;
       const rearm = [...sleeping];
       sleeping.clear();

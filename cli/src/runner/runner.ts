@@ -333,9 +333,9 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     core.stopOnSignals(() => pty?.kill('SIGTERM'));
   }
   const initial = desk?.interactive ? desk.size() : (sizeBeforeSpawn ?? size ?? DEFAULT_SIZE);
-  screen.resize(initial);
-  // The hub may have heard another size before the spawn (its link connects first): this one holds.
-  stream?.sizeChanged(initial);
+  // No PTY yet: this sizes the screen model and tells the hub, which may have heard another size
+  // before the spawn (its link connects first).
+  resizePty(initial);
   try {
     pty = spawnPty({
       file: binary,

@@ -82,21 +82,17 @@ export function createHttpApp(options: {
   );
 
   const features: HubFeatures = options.features ?? { shell: false };
-  const terminalMemory = options.terminalMemory
-    ? () => {
-        const { logBytes, budgetBytes } = options.terminalMemory!();
-        return { logBytes, budgetBytes };
-      }
-    : null;
-  app.get('/healthz', (c) =>
-    c.json({
+  app.get('/healthz', (c) => {
+    const memory = options.terminalMemory?.();
+    return c.json({
       ok: true as const,
       version: options.version,
       protocol: PROTOCOL_VERSION.major,
       shell: features.shell,
-      ...(terminalMemory ? { terminals: terminalMemory() } : {}),
-    }),
-  );
+      // Only these two fields: the registry's report has more than an open endpoint may tell.
+      ...(memory ? { terminals: { logBytes: memory.logBytes, budgetBytes: memory.budgetBytes } } : {}),
+    });
+  });
 
   app.use(
     '/api/*',
