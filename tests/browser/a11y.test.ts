@@ -1,6 +1,6 @@
 // a11y.test.ts: axe-core (the accessibility engine, from npm) over the main screens, at 390×844 and
 // 1280×800, in the light and the dark theme: login, the session list, a chat with an approval sheet,
-// a question form, the terminal, the new-session form and a share view. No violation may be serious or
+// a question form, the terminal (in each state its keys can be in), the new-session form and a share view. No violation may be serious or
 // critical; the others are printed for a person to look at.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -8,21 +8,23 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PIZZA_QUESTIONS } from '../fixtures/questions.ts';
-import { loginWithQrLink, UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
+import { loginWithQrLink, saveScreenshot, UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
+import { contrastOf } from '../harness/contrast.ts';
 import { emitAck } from '../harness/hub.ts';
 
 /** Loaded through the devtools protocol (page.evaluate): the app's CSP rightly forbids inline scripts. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-type Violation = { id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> };
+// `summary` is axe's own account of a node (the colours and ratio it measured): CI keeps only the output.
+type Violation = { id: string; impact: string | null; help: string; nodes: Array<{ target: string[]; summary?: string; failureSummary?: string }> };
 
 async function axe(page: Page): Promise<Violation[]> {
   await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
     const run = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Violation[] }> } }).axe.run;
     const result = await run(document);
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, summary: n.failureSummary ?? '' })) }));
   });
 }
 
@@ -62,10 +64,48 @@ describe('accessibility (axe-core)', () => {
         expect((await emitAck(runner, 'approval:request', { id: randomUUID(), sessionId, kind: 'question', toolName: 'AskUserQuestion', toolInput: { questions: PIZZA_QUESTIONS }, toolUseId: 'toolu_a11y2', createdAt: Date.now() })).ok).toBe(true);
         await page.getByRole('dialog').filter({ hasText: PIZZA_QUESTIONS[0]!.question }).first().waitFor({ timeout: UI_TIMEOUT_MS });
         await check('question form');
+        await page.getByRole('dialog').filter({ hasText: PIZZA_QUESTIONS[0]!.question }).first().getByRole('button', { name: 'Decline' }).click();
+        await page.getByRole('dialog').filter({ hasText: PIZZA_QUESTIONS[0]!.question }).first().waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
 
+        // The terminal in each state its keys can be in: connecting, live and not in control, live and in
+        // control, the hub link lost, the session ended. axe leaves disabled keys out, so their contrast
+        // is measured here too: a dimmed key is still read by someone deciding whether to wait for it.
+        const keys = page.getByRole('toolbar', { name: 'Terminal keys' });
+        const checkKeys = async (state: string, disabled: boolean) => {
+          await check(`terminal, ${state}`);
+          await saveScreenshot(page, { name: `a11y-terminal-${state.replaceAll(' ', '-')}-${colorScheme}`, viewport });
+          for (const key of await contrastOf(page, '.quick-key')) {
+            if (key.disabled !== disabled) found.push({ screen: `terminal, ${state}`, id: 'quick-key-state', impact: 'critical', help: `${key.label} disabled=${key.disabled}`, nodes: [] });
+            if (key.ratio < 4.5) found.push({ screen: `terminal, ${state}`, id: 'quick-key-contrast', impact: 'serious', help: `${key.label} ${key.ratio}:1`, nodes: [] });
+          }
+        };
+        // Played as a PTY runner does: it reports its size at spawn and after each resize the hub asks
+        // for, and answers a snapshot request with its screen.
+        let pty = { cols: 100, rows: 30 };
+        expect((await emitAck(runner, 'terminal:size', { sessionId, offset: 0, ...pty, desk: false })).ok).toBe(true);
+        runner.on('terminal:resize', (resize: { cols: number; rows: number }) => {
+          pty = { cols: resize.cols, rows: resize.rows };
+          void emitAck(runner, 'terminal:size', { sessionId, offset: 0, ...pty, desk: false });
+        });
+        runner.on('terminal:snapshot-request', () => {
+          void emitAck(runner, 'terminal:snapshot', { sessionId, offset: 0, ...pty, data: '\u276f ' });
+        });
         await page.goto(`${world.hub.url}/sessions/${sessionId}/terminal`);
         await page.locator('.terminal-host').waitFor({ timeout: UI_TIMEOUT_MS });
         await check('terminal');
+        await expect.poll(() => keys.getByRole('button', { name: 'Esc' }).getAttribute('aria-disabled'), { timeout: UI_TIMEOUT_MS }).toBe('false');
+        await checkKeys('not in control', false);
+        await page.getByRole('button', { name: 'Take control' }).click();
+        await page.getByRole('status').filter({ hasText: 'Sized to this screen' }).waitFor({ timeout: UI_TIMEOUT_MS });
+        await checkKeys('in control', false);
+        await page.context().setOffline(true);
+        await expect.poll(() => keys.getByRole('button', { name: 'Esc' }).getAttribute('aria-disabled'), { timeout: UI_TIMEOUT_MS }).toBe('true');
+        await checkKeys('hub link lost', true);
+        await page.context().setOffline(false);
+        await expect.poll(() => keys.getByRole('button', { name: 'Esc' }).getAttribute('aria-disabled'), { timeout: UI_TIMEOUT_MS }).toBe('false');
+        expect((await emitAck(runner, 'session:end', { sessionId, status: 'ended', exitCode: 0, reason: 'exited' })).ok).toBe(true);
+        await page.getByRole('status').filter({ hasText: 'Session ended' }).waitFor({ timeout: UI_TIMEOUT_MS });
+        await checkKeys('session ended', true);
 
         await page.goto(`${world.hub.url}/new`);
         await page.getByRole('form', { name: 'New session' }).waitFor({ timeout: UI_TIMEOUT_MS });
@@ -86,7 +126,7 @@ describe('accessibility (axe-core)', () => {
         }
         await page.close();
 
-        for (const v of found) console.log(`[a11y ${viewport} ${colorScheme}] ${v.screen}: ${v.impact} ${v.id} (${v.help}) ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+        for (const v of found) console.log(`[a11y ${viewport} ${colorScheme}] ${v.screen}: ${v.impact} ${v.id} (${v.help}) ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} ${n.summary ?? ''}`).join(' | ')}`);
         expect(found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.screen}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
       });
     }

@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import type { PendingRequest } from '@tether/shared';
-import { mergePending } from './queries.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import type { PendingRequest, Session } from '@tether/shared';
+import { hubApi } from './hub.ts';
+import { mergePending, queryKeys, sessionQuery, sessionsQuery, upsertSession } from './queries.ts';
 
 const request = (id: string): PendingRequest => ({
   id,
@@ -24,5 +26,48 @@ describe('pending requests fetched while socket facts arrive', () => {
 
   it('is the fetched list when nothing arrived meanwhile', () => {
     expect(mergePending({ fetched: [request('a')], cached: [], resolvedIds: new Set() }).map((p) => p.id)).toEqual(['a']);
+  });
+});
+
+describe('a refetch racing a session fact', () => {
+  const session = (status: Session['status'], updatedAt: number): Session => ({
+    id: '22222222-2222-4222-8222-222222222222',
+    machineId: null,
+    title: 'x',
+    cwd: '/x',
+    launchKind: 'pty',
+    status,
+    claudeSessionId: null,
+    model: null,
+    permissionMode: 'default',
+    controller: null,
+    deskAttached: false,
+    failureReason: null,
+    exitCode: null,
+    pendingCount: 0,
+    lastSeq: 0,
+    createdAt: 1,
+    updatedAt,
+    endedAt: status === 'ended' ? updatedAt : null,
+  });
+
+  it('keeps the ended session a fact brought while the list was being read (the reconnect refetch)', async () => {
+    const client = new QueryClient();
+    let respond: (value: { sessions: Session[] }) => void = () => {};
+    vi.spyOn(hubApi, 'listSessions').mockReturnValue(new Promise((resolve) => (respond = resolve)));
+    client.setQueryData(queryKeys.sessions(), [session('idle', 1)]);
+    const fetching = client.fetchQuery(sessionsQuery);
+    upsertSession(client, session('ended', 2)); // session:updated lands before the response
+    respond({ sessions: [session('idle', 1)] });
+    expect((await fetching).map((s) => s.status)).toEqual(['ended']);
+    vi.restoreAllMocks();
+  });
+
+  it('takes the fetched copy when it is the newer one', async () => {
+    const client = new QueryClient();
+    vi.spyOn(hubApi, 'getSession').mockResolvedValue({ session: session('thinking', 5) } as Awaited<ReturnType<typeof hubApi.getSession>>);
+    client.setQueryData(queryKeys.session(session('idle', 1).id), session('idle', 1));
+    expect((await client.fetchQuery(sessionQuery(session('idle', 1).id))).status).toBe('thinking');
+    vi.restoreAllMocks();
   });
 });

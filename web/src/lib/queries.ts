@@ -24,9 +24,19 @@ export const queryKeys = {
   share: (token: string) => ['share', token] as const,
 };
 
+/** The newer of a fetched session and the copy a fact put in the cache while the fetch was under
+ *  way: a refetch after a reconnect must not put back the state a fact has since replaced. */
+function newer(fetched: Session, cached: Session | undefined): Session {
+  return cached && cached.updatedAt > fetched.updatedAt ? cached : fetched;
+}
+
 export const sessionsQuery = queryOptions({
   queryKey: queryKeys.sessions(),
-  queryFn: async () => (await hubApi.listSessions()).sessions,
+  queryFn: async ({ client }) => {
+    const { sessions } = await hubApi.listSessions();
+    const cached = new Map((client.getQueryData<Session[]>(queryKeys.sessions()) ?? []).map((s) => [s.id, s]));
+    return sessions.map((s) => newer(s, cached.get(s.id)));
+  },
 });
 
 export const machinesQuery = queryOptions({
@@ -37,7 +47,7 @@ export const machinesQuery = queryOptions({
 export function sessionQuery(sessionId: string) {
   return queryOptions({
     queryKey: queryKeys.session(sessionId),
-    queryFn: async () => (await hubApi.getSession(sessionId)).session,
+    queryFn: async ({ client }) => newer((await hubApi.getSession(sessionId)).session, client.getQueryData<Session>(queryKeys.session(sessionId))),
   });
 }
 

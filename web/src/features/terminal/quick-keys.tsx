@@ -1,5 +1,8 @@
 // quick-keys.tsx: the keys a phone keyboard does not have (Esc, Tab, Ctrl-C, arrows, Home/End,
 // PgUp/PgDn) and sticky Ctrl / Alt that modify the next key typed. Scrolls sideways on narrow screens.
+// While nothing reads keys (connecting, the hub link lost, the session ended) they are aria-disabled,
+// not disabled: a toolbar keeps its dimmed items focusable (so the sideways scroll stays reachable by
+// keyboard and a screen reader still finds them), and presses are ignored here.
 import { QUICK_KEYS, type Modifiers } from './keys.ts';
 
 export function QuickKeys({
@@ -19,8 +22,8 @@ export function QuickKeys({
         type="button"
         className="quick-key quick-key-mod"
         aria-pressed={modifiers.ctrl}
-        onClick={() => onToggle('ctrl')}
-        disabled={disabled}
+        onClick={() => disabled || onToggle('ctrl')}
+        aria-disabled={disabled}
       >
         Ctrl
       </button>
@@ -28,8 +31,8 @@ export function QuickKeys({
         type="button"
         className="quick-key quick-key-mod"
         aria-pressed={modifiers.alt}
-        onClick={() => onToggle('alt')}
-        disabled={disabled}
+        onClick={() => disabled || onToggle('alt')}
+        aria-disabled={disabled}
       >
         Alt
       </button>
@@ -41,8 +44,8 @@ export function QuickKeys({
           aria-label={key.name}
           // Keep the focus (and the phone keyboard) where it is.
           onPointerDown={(event) => event.preventDefault()}
-          onClick={() => onKey(key.data)}
-          disabled={disabled}
+          onClick={() => disabled || onKey(key.data)}
+          aria-disabled={disabled}
         >
           {key.label}
         </button>

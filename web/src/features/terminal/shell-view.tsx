@@ -12,6 +12,7 @@ import { getSocket, requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { IconBack } from '../../lib/ui/icons.tsx';
 import { applyModifiers, type Modifiers } from './keys.ts';
+import { useConnectionState } from '../../lib/queries.ts';
 import { QuickKeys } from './quick-keys.tsx';
 import { shellViewerId } from './shell-viewer-id.ts';
 import { createXterm, watchXterm } from './xterm.ts';
@@ -22,6 +23,7 @@ export function ShellView({ machine, cwd, onBack }: { machine: Machine; cwd?: st
   const hostRef = useRef<HTMLDivElement>(null);
   const shellIdRef = useRef<string | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'opening' });
+  const connection = useConnectionState();
   const [attempt, setAttempt] = useState(0);
   const [modifiers, setModifiers] = useState<Modifiers>({ ctrl: false, alt: false });
   const modifiersRef = useRef(modifiers);
@@ -136,6 +138,8 @@ export function ShellView({ machine, cwd, onBack }: { machine: Machine; cwd?: st
   };
 
   const live = phase.kind === 'live';
+  // Keys typed while the hub link is down would go nowhere: the keys wait for the link as well.
+  const keysLive = live && connection.kind === 'connected';
   return (
     <div className="terminal-screen shell-screen">
       <div className="terminal-bar">
@@ -170,7 +174,7 @@ export function ShellView({ machine, cwd, onBack }: { machine: Machine; cwd?: st
         onKey={onQuickKey}
         modifiers={modifiers}
         onToggle={(modifier) => setModifiers((current) => ({ ...current, [modifier]: !current[modifier] }))}
-        disabled={!live}
+        disabled={!keysLive}
       />
     </div>
   );

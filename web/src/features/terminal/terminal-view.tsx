@@ -14,8 +14,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Terminal } from '@xterm/xterm';
 import type { FitAddon } from '@xterm/addon-fit';
 import { WebLinksAddon } from '@xterm/addon-web-links';
-import type { Session, TerminalMoment, TerminalSizeNotice, TerminalSnapshotMarks } from '@tether/shared';
+import { isFinalStatus, type Session, type TerminalMoment, type TerminalSizeNotice, type TerminalSnapshotMarks } from '@tether/shared';
 import { TERMINAL_ACK_BYTES, toBytes } from '@tether/shared/wire';
+import { useConnectionState } from '../../lib/queries.ts';
 import { getSocket, requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { applyModifiers, type Modifiers } from './keys.ts';
@@ -89,6 +90,7 @@ export function TerminalView({ session, readOnly = false, jump = null }: { sessi
   const fitRef = useRef<FitAddon | null>(null);
   const widthFitRef = useRef<ReturnType<typeof createWidthFit> | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'connecting' });
+  const connection = useConnectionState();
   const [size, setSize] = useState<{ cols: number; rows: number; owner: TerminalSizeNotice['owner'] | null } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
@@ -319,7 +321,10 @@ export function TerminalView({ session, readOnly = false, jump = null }: { sessi
     send(mods.alt ? `\x1b${data}` : data);
   };
 
-  const live = phase.kind === 'live';
+  // An ended session's terminal still shows its last screen, but nothing reads keys any more; keys
+  // typed while the hub link is down would go nowhere. The keys wait for both.
+  const ended = isFinalStatus(session.status);
+  const live = phase.kind === 'live' && connection.kind === 'connected' && !ended;
   const control = sizeControl(size?.owner ?? null, session.deskAttached);
   return (
     <div className="terminal-screen">
@@ -329,6 +334,8 @@ export function TerminalView({ session, readOnly = false, jump = null }: { sessi
             <>
               <Spinner size={12} /> Connecting…
             </>
+          ) : phase.kind === 'live' && ended ? (
+            'Session ended: its last screen'
           ) : phase.kind === 'live' ? (
             size ? `${size.cols}×${size.rows}${ownerWords(size.owner) ? ` · ${ownerWords(size.owner)}` : ''}` : 'Live'
           ) : phase.kind === 'gone' ? (
