@@ -71,13 +71,11 @@ describe('show in terminal', () => {
       const still = page.locator('.terminal-still');
       const shown = page.locator('.terminal-still .xterm-rows, .terminal-stage > .terminal-host .xterm-rows');
       // (2.1.197 draws the call as `Bash(echo …)`, 2.1.330 as `$ echo …` while it runs.)
-      try { await shown.getByText(`echo ${CALLS[1]}`).first().waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS }); } catch (e) {
-        await saveScreenshot(page, { name: 'DEBUG-jump-fail', viewport });
-        console.log('DEBUG url', page.url(), 'still', await still.count(), 'moment', await page.locator('.terminal-moment').count());
-        console.log('DEBUG host rows', (await page.locator('.terminal-host .xterm-rows').first().innerText()).slice(0, 3000));
-        console.log('DEBUG bar', await page.locator('.terminal-bar').innerText(), await page.locator('.terminal-still').innerText().catch(() => 'no still'));
-        throw e;
-      }
+      await shown.getByText(`echo ${CALLS[1]}`).first().waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS }).catch(async (error: unknown) => {
+        // CI keeps only the output: say what the terminal showed instead.
+        const rows = await page.locator('.terminal-stage .xterm-rows').allInnerTexts();
+        throw new Error(`the second call never showed (${(await still.count()) > 0 ? 'over a still' : 'live terminal'}): ${rows.join('\n---\n').slice(-1500)}`, { cause: error });
+      });
       await saveScreenshot(page, { name: 'jump-terminal', viewport });
       const overStill = (await still.count()) > 0;
       const rows = overStill ? still.locator('.xterm-rows') : page.locator('.terminal-host .xterm-rows');

@@ -84,7 +84,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   /** This PTY's id: offsets restart at 0 in every runner, also for a resumed session. */
   const run = crypto.randomUUID();
   // Every byte reaches the screen model as it is read, so its count is the PTY offset.
-  const moments = createToolMoments({ run, offset: () => screen.written(), mark: () => void screen.mark() });
+  const moments = createToolMoments({ run, offset: () => screen.written(), mark: (shows) => void screen.mark(shows ? { shows } : {}) });
   /** The typing gate's read: the screen after every byte so far. A read that more output overtook
    *  is stale, so it is asked again; output that never pauses counts as a busy prompt. */
   const gateState = async (): Promise<PromptState> => {
@@ -240,8 +240,8 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       },
       onToolEvent: ({ phase, payload }) => {
         if (typeof payload.tool_use_id !== 'string') return;
-        if (phase === 'start') moments.started(payload.tool_use_id);
-        else moments.ended(payload.tool_use_id);
+        if (phase === 'start') moments.started(payload.tool_use_id, payload.tool_input);
+        else moments.ended(payload.tool_use_id, payload.tool_input);
       },
     },
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessageInput } from '@tether/shared';
-import { createToolMoments } from './tool-moments.ts';
+import { callShows, createToolMoments } from './tool-moments.ts';
 
 const NOW = 1_700_000_000_000;
 
@@ -78,5 +78,15 @@ describe('tool moments', () => {
     const { moments } = world();
     const text: ChatMessageInput = { id: crypto.randomUUID(), role: 'assistant', createdAt: NOW, content: [{ type: 'text', text: 'hi' }] };
     expect(moments.stamp([text])[0]).toBe(text);
+  });
+});
+
+describe('what a call shows on screen', () => {
+  it('is the first line of its first string input, a path by its file name, cut to 24 characters', () => {
+    expect(callShows({ command: 'echo second-call\necho more', description: 'Second' })).toBe('echo second-call');
+    expect(callShows({ file_path: '/home/dev/src/app/server.ts', old_string: 'a' })).toBe('server.ts');
+    expect(callShows({ pattern: 'a very long search pattern that claude would cut' })).toBe('a very long search patte');
+    expect(callShows({ n: 1, s: 'ab' })).toBeUndefined();
+    expect(callShows(null)).toBeUndefined();
   });
 });

@@ -29,14 +29,15 @@ export function createToolMoments(options: {
   run: string;
   /** PTY bytes so far: the moment's offset. */
   offset: () => number;
-  /** Marks the screen model at that offset (screen.mark()). */
-  mark: () => void;
+  /** Marks the screen model at that offset (screen.mark()); `shows` is text that is on screen once
+   *  claude has drawn the call (its still waits for it: screen-parser.ts). */
+  mark: (shows?: string) => void;
   now?: () => number;
 }) {
   const calls = new Map<string, Call>();
   const now = options.now ?? Date.now;
 
-  const take = (id: string, phase: keyof Call): Call => {
+  const take = (id: string, phase: keyof Call, shows?: string): Call => {
     let call = calls.get(id);
     if (!call) {
       call = {};
@@ -45,7 +46,7 @@ export function createToolMoments(options: {
     }
     if (call[phase] === undefined) {
       call[phase] = options.offset();
-      options.mark();
+      options.mark(shows);
     }
     return call;
   };
@@ -63,13 +64,13 @@ export function createToolMoments(options: {
   };
 
   return {
-    /** PreToolUse: claude is about to run the call. */
-    started(toolUseId: string) {
-      take(toolUseId, 'start');
+    /** PreToolUse: claude is about to run the call (`toolInput`: the hook's, to recognise it drawn). */
+    started(toolUseId: string, toolInput?: unknown) {
+      take(toolUseId, 'start', callShows(toolInput));
     },
     /** PostToolUse: the call finished. */
-    ended(toolUseId: string) {
-      take(toolUseId, 'end');
+    ended(toolUseId: string, toolInput?: unknown) {
+      take(toolUseId, 'end', callShows(toolInput));
     },
     /** The messages with each tool block's moment (taken now for calls no hook reported). */
     stamp<M extends ChatMessageInput>(messages: M[]): M[] {
@@ -80,4 +81,19 @@ export function createToolMoments(options: {
       });
     },
   };
+}
+
+/** Text claude draws for a call: the first line of its first string input (a Bash command, a file
+ *  path, a pattern), cut short, as claude cuts long ones. Agent-neutral: it only says "a value the
+ *  user gave the call", which every TUI shows on the call's line. */
+export function callShows(toolInput: unknown): string | undefined {
+  if (!toolInput || typeof toolInput !== 'object') return undefined;
+  for (const value of Object.values(toolInput)) {
+    if (typeof value !== 'string') continue;
+    const line = value.split('\n')[0]!.trim();
+    // A path is drawn relative to the project more often than not: its file name is what shows.
+    const shown = line.startsWith('/') && !/\s/.test(line) ? line.slice(line.lastIndexOf('/') + 1) : line;
+    if (shown.length >= 3) return shown.slice(0, 24);
+  }
+  return undefined;
 }

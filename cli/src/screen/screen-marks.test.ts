@@ -64,4 +64,34 @@ describe('screen stills', () => {
     screen.stop();
     viewer.dispose();
   });
+
+  // claude's PostToolUse can reach the runner before the frame that draws the call (measured with
+  // claude 2.1.331: at PreToolUse the call was never on screen, at PostToolUse it was, by a few
+  // hundred bytes; on a loaded box the hook won, and "Show in terminal" opened a screen without it).
+  it('a still taken before its call is drawn takes the first later screen that shows the call', async () => {
+    const screen = createScreenModel({ cols: 40, rows: 6 });
+    screen.write('\x1b[?1049h\x1b[HMiddle paragraph 30.');
+    const offset = await screen.mark({ shows: 'echo second-call' });
+    // Each frame ends as claude's do, with an escape sequence (the end of a synchronized update).
+    screen.write('\x1b[?2026h\r\n\x1b[32m$\x1b[0m echo second-call\x1b[?2026l');
+    screen.write('\x1b[?2026h\r\nLater paragraph 1.\x1b[?2026l');
+    const snapshot = await screen.snapshot();
+    const still = snapshot.marks.stills.find((s) => s.offset === offset)!;
+    expect(still.data).toContain('echo second-call');
+    // The first screen that showed it, not a later one.
+    expect(still.data).not.toContain('Later paragraph');
+    screen.stop();
+  });
+
+  it('a still that already shows its call, or whose call never shows, keeps the screen of its moment', async () => {
+    const screen = createScreenModel({ cols: 40, rows: 6 });
+    screen.write('\x1b[?1049h\x1b[H$ echo first-call');
+    const shown = await screen.mark({ shows: 'echo first-call' });
+    const never = await screen.mark({ shows: 'echo other-call' });
+    screen.write('\x1b[2J\x1b[Hsomething else');
+    const snapshot = await screen.snapshot();
+    expect(snapshot.marks.stills.find((s) => s.offset === shown)!.data).toContain('echo first-call');
+    expect(snapshot.marks.stills.find((s) => s.offset === never)!.data).toContain('echo first-call');
+    screen.stop();
+  });
 });

@@ -19,6 +19,9 @@ const MAX_STILL_CHARS = 32 * 1024;
 /** What stills may add to a snapshot (newest first); the screen and history get the rest of its budget. */
 const STILLS_BUDGET_CHARS = 192 * 1024;
 
+/** How long a still that does not show its call yet may be replaced by a later screen that does. */
+export const STILL_SETTLE_MS = 2_000;
+
 /** What the serializer writes before the alternate screen's rows. */
 const ALT_SCREEN_START = '\u001b[?1049h\u001b[H';
 
@@ -45,6 +48,8 @@ export function createScreenParser(options: { cols: number; rows: number }) {
   /** Moments (PTY offsets) and the row that was the top of the screen when each was drawn. */
   let marks: Array<{ offset: number; marker: IMarker }> = [];
   let stills: ScreenStill[] = [];
+  /** Stills taken before claude drew their call: the text that shows it, and until when to wait. */
+  let unsettled: Array<{ still: ScreenStill; shows: string; until: number }> = [];
 
   const rows = (): ScreenRow[] => {
     const buffer = term.buffer.active;
@@ -70,8 +75,32 @@ export function createScreenParser(options: { cols: number; rows: number }) {
     return result;
   };
 
+  const screenText = (): string => rows().map((r) => r.text).join('\n');
+
+  /** The screen alone, as a plain screen: no modes (mouse tracking, hidden cursor) and, when the
+   *  alternate screen shows, only its rows (a viewer draws a still in a normal screen, where it can
+   *  highlight a row). Null when it is too large to keep. */
+  const stillNow = (): string | null => {
+    const full = serializer.serialize({ scrollback: 0, excludeModes: true });
+    const altAt = term.buffer.active.type === 'alternate' ? full.lastIndexOf(ALT_SCREEN_START) : -1;
+    const still = altAt >= 0 ? full.slice(altAt + ALT_SCREEN_START.length) : full;
+    return still.length <= MAX_STILL_CHARS ? still : null;
+  };
+
   return {
     write: (data: Uint8Array, parsed: () => void) => term.write(data, parsed),
+    /** Call after bytes were parsed: a still waiting for its call takes this screen if it shows it. */
+    settleStills: (now = Date.now()): void => {
+      if (unsettled.length === 0) return;
+      const text = screenText();
+      unsettled = unsettled.filter((u) => {
+        if (now > u.until) return false;
+        if (!text.includes(u.shows)) return true;
+        const data = stillNow();
+        if (data !== null) Object.assign(u.still, { cols: term.cols, rows: term.rows, data });
+        return false;
+      });
+    },
     whenParsed: (callback: () => void) => term.write('', callback),
     resize: (size: { cols: number; rows: number }) => term.resize(size.cols, size.rows),
     /** Whether a run of plain text starting here may be shortened (plain-run.ts): the parser is in
@@ -100,17 +129,20 @@ export function createScreenParser(options: { cols: number; rows: number }) {
       return state;
     },
     /** Remembers the screen's top row now, as the place of byte `offset` (call right after the
-     *  bytes before it were parsed). Only the normal buffer has a history to find it in later. */
-    mark: (offset: number): void => {
-      // The screen alone, as a plain screen: no modes (mouse tracking, hidden cursor) and, when the
-      // alternate screen shows, only its rows (a viewer draws a still in a normal screen, where
-      // it can highlight a row).
-      const full = serializer.serialize({ scrollback: 0, excludeModes: true });
-      const altAt = term.buffer.active.type === 'alternate' ? full.lastIndexOf(ALT_SCREEN_START) : -1;
-      const still = altAt >= 0 ? full.slice(altAt + ALT_SCREEN_START.length) : full;
-      if (still.length <= MAX_STILL_CHARS) {
-        stills.push({ offset, cols: term.cols, rows: term.rows, data: still });
+     *  bytes before it were parsed). Only the normal buffer has a history to find it in later.
+     *  `shows`: text that is on the screen once claude has drawn the moment's call (a value of the
+     *  call's input). The hook that reports a call can reach the runner before the frame that draws
+     *  it (claude renders on a timer, and the PTY's bytes are read a moment later than a hook's
+     *  request); the still of such a moment is replaced by the first screen, within STILL_SETTLE_MS,
+     *  that shows that text. A still is only ever replaced by one that shows its call. */
+    mark: (offset: number, markOptions: { shows?: string; now?: number } = {}): void => {
+      const data = stillNow();
+      if (data !== null) {
+        const still = { offset, cols: term.cols, rows: term.rows, data };
+        stills.push(still);
         if (stills.length > MAX_STILLS) stills = stills.slice(-MAX_STILLS);
+        const shows = markOptions.shows?.trim();
+        if (shows && !screenText().includes(shows)) unsettled.push({ still, shows, until: (markOptions.now ?? Date.now()) + STILL_SETTLE_MS });
       }
       const buffer = term.buffer.active;
       if (buffer.type !== 'normal') return;

@@ -51,8 +51,9 @@ export type ScreenModel = {
   snapshot(options?: { scrollback?: number; maxChars?: number }): Promise<ScreenSnapshot>;
   /** Remembers where the screen is after exactly the bytes written so far, under that offset, so
    *  later snapshots can say which of their rows it was (a tool call's moment, for "Show in
-   *  terminal"). Resolves with the offset. */
-  mark(): Promise<number>;
+   *  terminal"). Resolves with the offset. `shows`: text on screen once the moment's call is drawn
+   *  (its still waits for it a little; see screen-parser.ts). */
+  mark(options?: { shows?: string }): Promise<number>;
   /** The size as last set (applied in order with the bytes). */
   cols(): number;
   rowsCount(): number;
@@ -81,6 +82,7 @@ export function createScreenModel(options: { cols: number; rows: number }): Scre
         parser.write(bytes, () => {
           queued -= n;
           parsed += n + dropped;
+          parser.settleStills();
         });
       },
       askAtParsed: (answer) => parser.whenParsed(() => answer(!stopped && parser.atPlainGround())),
@@ -131,9 +133,9 @@ export function createScreenModel(options: { cols: number; rows: number }): Scre
         rows: parser.rowsCount(),
         ...parser.serialize({ scrollback: snapshotOptions.scrollback ?? 0, maxChars: snapshotOptions.maxChars ?? Number.MAX_SAFE_INTEGER }),
       })),
-    mark: () =>
+    mark: (markOptions = {}) =>
       at((offset) => {
-        parser.mark(offset);
+        parser.mark(offset, markOptions);
         return offset;
       }),
     cols: () => cols,
