@@ -16,6 +16,7 @@
 import type { PromptStatus } from '@tether/shared';
 import { normalizePromptText } from './prompt-queue.ts';
 import { createSessionCore, describeEarlyExit, type RunnerOptions, type RunnerResult } from './session-core.ts';
+import { createClaudeEnder, type ClaudeEnder } from './end-claude.ts';
 
 /** claude's stderr kept for the failure reason. */
 const STDERR_KEEP_CHARS = 2_000;
@@ -67,6 +68,7 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
     // A sent prompt stays until the transcript shows it: the `result` line usually arrives before
     // the tailer's next poll reads the user line.
     turnBusy = false;
+    if (ending) return closeInput();
     if (state.status !== 'starting') setStatus('idle');
     pump();
   };
@@ -80,6 +82,17 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
   };
 
   let stopClaude: (signal: NodeJS.Signals) => void = () => {};
+  let ender: ClaudeEnder | null = null;
+  /** End asked during a turn: the input closes once that turn's `result` is in. */
+  let ending = false;
+  const closeInput = () => {
+    try {
+      stdin?.end();
+    } catch (error) {
+      log(`claude stdin: ${String(error)}`);
+    }
+    stdin = null;
+  };
   core.startLink({
     onConnected: () => approvals.reconnected(),
     commands: {
@@ -97,7 +110,7 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
           report(item.promptId, item.state === 'sent' ? 'returned' : 'dropped', item.state === 'sent' ? 'aborted' : 'queued behind an aborted turn');
         }
       },
-      'session:stop': () => stopClaude('SIGTERM'),
+      'session:stop': () => ender?.end(),
       // claude -p takes a mode change over stream-json (the Agent SDK's setPermissionMode).
       'session:set-mode': ({ mode }) => {
         if (mode === 'bypassPermissions' && !core.plan.bypass) {
@@ -181,6 +194,20 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
     }
   };
   core.stopOnSignals(() => stopClaude('SIGTERM'));
+  // The phone's End / `tether stop`: the turn in flight is interrupted, then claude -p reaches the
+  // end of its input and exits 0 (end-claude.ts).
+  ender = createClaudeEnder({
+    step: () => {
+      for (const item of queue.splice(0)) report(item.promptId, item.state === 'sent' ? 'returned' : 'dropped', 'the session was ended');
+      if (!turnBusy) return closeInput();
+      ending = true;
+      control({ subtype: 'interrupt' });
+    },
+    at: [0],
+    exited: proc.exited,
+    force: () => stopClaude('SIGTERM'),
+    log,
+  });
 
   let stderrText = '';
   const readStderr = (async () => {
