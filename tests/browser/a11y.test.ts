@@ -1,6 +1,7 @@
 // a11y.test.ts: axe-core (the accessibility engine, from npm) over the main screens, at 390×844 and
 // 1280×800, in the light and the dark theme: login, the session list, a chat with an approval sheet,
-// a question form, the terminal, the new-session form and a share view. No violation may be serious or
+// a question form, the terminal, the new-session form, End's confirmation, an ended session with
+// Resume and a share view. No violation may be serious or
 // critical; the others are printed for a person to look at.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -70,6 +71,16 @@ describe('accessibility (axe-core)', () => {
         await page.goto(`${world.hub.url}/new`);
         await page.getByRole('form', { name: 'New session' }).waitFor({ timeout: UI_TIMEOUT_MS });
         await check('new session');
+
+        // End's confirmation, then the chat's end notice with Resume (enabled: its machine is online).
+        await page.goto(`${world.hub.url}/sessions/${sessionId}`);
+        await page.getByRole('button', { name: 'End session', exact: true }).click();
+        await page.getByRole('alertdialog', { name: 'End this session?' }).waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('end confirmation');
+        await page.keyboard.press('Escape');
+        expect((await emitAck(runner, 'session:end', { sessionId, status: 'ended', exitCode: 0, reason: null })).ok).toBe(true);
+        await page.getByRole('region', { name: 'Session ended' }).getByRole('button', { name: 'Resume', exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('ended session with Resume');
 
         const res = await fetch(`${world.hub.url}/api/sessions/${sessionId}/share`, {
           method: 'POST',

@@ -1,6 +1,6 @@
 // session-header.tsx: the top bar of one session: back to the list, the title on its own line (a
 // phone has no room beside it), then status, bypass warning, launch kind, model, who is in control and
-// directory; on the right approval history, share and the chat ⇄ terminal switch. Waiting approvals show in
+// directory; on the right approval history, share, the chat ⇄ terminal switch and End / Resume. Waiting approvals show in
 // the approval sheet below, not here. The model chip opens the model picker. Sticky, below the phone's status bar.
 import { Link, useRouterState } from '@tanstack/react-router';
 import type { Session } from '@tether/shared';
@@ -11,6 +11,7 @@ import { ModelPicker } from './model-picker.tsx';
 import { ModePicker } from './mode-picker.tsx';
 import { ActivityButton, ShareButton } from './share-button.tsx';
 import { ShellButton } from './shell-button.tsx';
+import { LifecycleButton } from '../lifecycle/lifecycle-button.tsx';
 
 import { BypassChip, ControlChip } from './session-facts.tsx';
 
@@ -60,6 +61,7 @@ export function SessionHeader({ session }: { session: Session }) {
       <ShareButton sessionId={session.id} />
       <ShellButton session={session} />
       <ViewToggle session={session} />
+      <LifecycleButton session={session} />
     </header>
   );
 }
