@@ -165,7 +165,16 @@ describe('session lifecycle from the phone', () => {
     const page = await world.signedInPage('phone', world.hub.token);
     await page.goto(`${world.hub.url}/sessions/${sessionId}`);
     await chat(page, 'first question', 'first answer from pty');
-    await endAndResume({ page, phone, sessionId, viewport: 'phone', name: 'lifecycle-real-pty' });
+    await page.getByRole('button', { name: 'End session', exact: true }).click();
+    await endDialog(page).getByRole('button', { name: 'End session' }).click();
+    await endNotice(page).getByText('This session has ended.').waitFor({ timeout: END_UI_TIMEOUT_MS });
+    await saveScreenshot(page, { name: 'lifecycle-real-pty-ended', viewport: 'phone' });
+    // The terminal keeps claude's last screen: its own exit, with the resume hint.
+    await page.getByRole('link', { name: 'Terminal' }).click();
+    await page.locator('.xterm-rows').getByText(/claude --resume [0-9a-f-]{36}/).waitFor({ timeout: UI_TIMEOUT_MS });
+    await saveScreenshot(page, { name: 'lifecycle-real-pty-final-screen', viewport: 'phone' });
+    await page.getByRole('link', { name: 'Chat' }).click();
+    await endNotice(page).getByRole('button', { name: 'Resume', exact: true }).click();
     await chat(page, 'second question', 'answer after resume');
     for (const t of ['first question', 'first answer from pty', 'second question']) await page.getByRole('log', { name: 'Chat' }).getByText(t, { exact: true }).waitFor();
     const sessions = await world.hub.store.listSessions({ namespace: world.hub.namespace });
