@@ -5,6 +5,7 @@ import { Outlet, createRoute, Link } from '@tanstack/react-router';
 import { usePendingRequests, useSession } from '../lib/queries.ts';
 import { Spinner } from '../lib/ui/badge.tsx';
 import { SessionHeader } from '../features/sessions/session-header.tsx';
+import { LifecycleButton } from '../features/lifecycle/lifecycle-button.tsx';
 import { Route as authedRoute } from './_authed.tsx';
 
 /** Same rule as shared SessionIdSchema. Checked by hand, not with zod: any zod in the first-load
@@ -56,7 +57,7 @@ function SessionLayout() {
   if (session.data) {
     return (
       <div className="session-screen" data-pending={pending.length > 0 ? 'yes' : 'no'}>
-        <SessionHeader session={session.data} />
+        <SessionHeader session={session.data} lifecycle={<LifecycleButton session={session.data} />} />
         <Outlet />
         {approvalsSeen ? (
           <Suspense fallback={null}>

@@ -1,11 +1,10 @@
 // chat-view.tsx: the session's chat screen body: messages (live), the composer and Stop; once the
 // session is over, its end notice with Resume in the composer's place.
 // It renders what useSessionChat keeps in step with the hub; it owns no socket itself.
-import { useCallback, useMemo, useRef } from 'react';
+import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import type { Session } from '@tether/shared';
 import { isFinalStatus } from '@tether/shared/wire';
 import { Spinner } from '../../lib/ui/badge.tsx';
-import { SessionEndNotice } from '../lifecycle/resume-controls.tsx';
 import { buildChatItems } from './chat-items.ts';
 import { Composer, type ComposerHandle } from './composer.tsx';
 import { MessageList } from './message-list.tsx';
@@ -14,8 +13,19 @@ import type { OutgoingPrompt } from './chat-state.ts';
 import { ShowInTerminalContext, type ShowInTerminal } from './show-in-terminal.ts';
 
 /** `readOnly`: a share link's view: no composer, no Stop, no paging back (that needs a login).
- *  `showInTerminal`: how a tool card opens the terminal at its call (PTY sessions; none: no button). */
-export function ChatView({ session, readOnly = false, showInTerminal = null }: { session: Session; readOnly?: boolean; showInTerminal?: ShowInTerminal | null }) {
+ *  `showInTerminal`: how a tool card opens the terminal at its call (PTY sessions; none: no button).
+ *  `endNotice`: what stands in the composer's place once the session is over (the route's Resume). */
+export function ChatView({
+  session,
+  readOnly = false,
+  showInTerminal = null,
+  endNotice = null,
+}: {
+  session: Session;
+  readOnly?: boolean;
+  showInTerminal?: ShowInTerminal | null;
+  endNotice?: ReactNode;
+}) {
   const chat = useSessionChat(session.id);
   const items = useMemo(() => buildChatItems(chat.messages), [chat.messages]);
   const composerRef = useRef<ComposerHandle>(null);
@@ -62,7 +72,7 @@ export function ChatView({ session, readOnly = false, showInTerminal = null }: {
         />
       )}
       {readOnly ? null : isFinalStatus(session.status) ? (
-        <SessionEndNotice session={session} />
+        endNotice
       ) : (
         <Composer ref={composerRef} onSend={onSend} onStop={chat.abort} running={session.status === 'thinking'} />
       )}
