@@ -13,7 +13,7 @@ import { emitAck } from '../harness/hub.ts';
 import { spawnVia, type SpawnAck } from '../harness/daemon.ts';
 import { chatText, TETHER_MAIN } from '../harness/runner.ts';
 import { viewTerminal } from '../harness/terminal.ts';
-import { startDaemonWorld, type DaemonWorld } from '../harness/world.ts';
+import { connectPhone, startDaemonWorld, type DaemonWorld } from '../harness/world.ts';
 
 const defer = useCleanups();
 const SPAWN_ACK_MS = 60_000;
@@ -169,6 +169,27 @@ describe('session lifecycle from the phone and the shell', () => {
       }
     });
   }
+
+  it('another namespace can neither End nor Resume the session: it answers as for a missing one', async () => {
+    const world = await startDaemonWorld(defer, { script: [text('still here')] });
+    const { hub, sandbox, daemon, phone, startWatch } = world;
+    const spawned = await spawnVia(phone, { machineId: daemon.machineId(), cwd: sandbox.cwd });
+    expect(spawned.error).toBeUndefined();
+    const sessionId = spawned.session!.id;
+    const stranger = await connectPhone(defer, { url: hub.url, token: await hub.createToken('stranger') });
+    const missing = await emitAck(stranger, 'session:stop', { sessionId: crypto.randomUUID() }, STOP_ACK_MS);
+    expect(await emitAck(stranger, 'session:stop', { sessionId }, STOP_ACK_MS)).toEqual(missing);
+    expect(missing).toMatchObject({ ok: false, code: 'not_found' });
+    const watch = await startWatch(sessionId);
+    await watch.send('are you there');
+    await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'still here'), { what: 'the reply of a session that was not stopped', timeoutMs: 30_000 });
+
+    expect((await emitAck<{ session: Session }>(phone, 'session:stop', { sessionId }, STOP_ACK_MS)).ok).toBe(true);
+    const foreignResume = (await emitAck(stranger, 'session:resume', { sessionId }, SPAWN_ACK_MS)) as SpawnAck;
+    expect(foreignResume).toMatchObject({ ok: false, code: 'not_found' });
+    expect(daemon.output().match(/started (pty|headless) session/g)).toHaveLength(1);
+    expect((await hub.store.getSession({ namespace: hub.namespace, sessionId }))?.status).toBe('ended');
+  });
 
   it('tether resume: --help, a bad id and an unknown session are clear errors', async () => {
     const world = await startDaemonWorld(defer);
