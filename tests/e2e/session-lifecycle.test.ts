@@ -3,7 +3,8 @@
 // claude leaves through its own exit path (exit code 0, the session `ended`, its final screen kept
 // with claude's resume hint, the chat kept). Resume = the phone's session:resume or `tether resume`:
 // the same tether session goes live again on its machine's daemon with the same claude session id,
-// and the chat continues in the same transcript, nothing duplicated.
+// and the chat continues in the same transcript, nothing duplicated. Another namespace gets
+// not_found for both; `tether attach` on an ended session names `tether resume`.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '@tether/shared';
@@ -56,7 +57,9 @@ describe('session lifecycle from the phone and the shell', () => {
     const claudeSessionId = await watch.waitFor(() => watch.session()?.claudeSessionId, { what: 'claude session id' });
     await watch.waitFor(() => watch.session()?.status === 'idle' || null, { what: 'idle after the turn' });
 
+    const asked = Date.now();
     const ended = await emitAck<{ session: Session }>(phone, 'session:stop', { sessionId }, STOP_ACK_MS);
+    console.log(`[lifecycle] PTY End acked (session ended) in ${Date.now() - asked} ms`);
     expect(ended.ok).toBe(true);
     if (!ended.ok) return;
     expect(ended.session).toMatchObject({ id: sessionId, status: 'ended', exitCode: 0, failureReason: null });
@@ -65,7 +68,9 @@ describe('session lifecycle from the phone and the shell', () => {
     expect(screen).toContain(`claude --resume ${claudeSessionId}`);
     expect(watch.messages().map(chatText).filter((t) => t)).toEqual(['pty first question', 'pty first answer']);
 
+    const resuming = Date.now();
     const resumed = (await emitAck(phone, 'session:resume', { sessionId }, SPAWN_ACK_MS)) as SpawnAck;
+    console.log(`[lifecycle] PTY Resume acked (claude ready) in ${Date.now() - resuming} ms`);
     expect(resumed.error).toBeUndefined();
     expect(resumed.session).toMatchObject({ id: sessionId, status: 'idle', launchKind: 'pty', claudeSessionId });
     await watch.send('pty second question');
@@ -95,10 +100,16 @@ describe('session lifecycle from the phone and the shell', () => {
     expect(live.status).not.toBe(0);
     expect(live.stderr).toContain('session_live');
 
+    const asked = Date.now();
     const ended = await emitAck<{ session: Session }>(phone, 'session:stop', { sessionId }, STOP_ACK_MS);
+    console.log(`[lifecycle] headless End acked (session ended) in ${Date.now() - asked} ms`);
     expect(ended.ok).toBe(true);
     if (!ended.ok) return;
     expect(ended.session).toMatchObject({ id: sessionId, status: 'ended', exitCode: 0, failureReason: null });
+    // attach on an ended session points at the verb that exists.
+    const attach = await tether(world, 'attach', sessionId);
+    expect(attach.status).not.toBe(0);
+    expect(attach.stderr).toContain(`has ended; resume it with tether resume ${sessionId} (or Resume on the phone)`);
 
     const resumed = await tether(world, 'resume', sessionId, '--json');
     expect(resumed.stderr).toBe('');
