@@ -5,7 +5,6 @@ import { Outlet, createRoute, Link } from '@tanstack/react-router';
 import { usePendingRequests, useSession } from '../lib/queries.ts';
 import { Spinner } from '../lib/ui/badge.tsx';
 import { SessionHeader } from '../features/sessions/session-header.tsx';
-import { LifecycleButton } from '../features/lifecycle/lifecycle-button.tsx';
 import { Route as authedRoute } from './_authed.tsx';
 
 /** Same rule as shared SessionIdSchema. Checked by hand, not with zod: any zod in the first-load
@@ -19,6 +18,8 @@ function parseSessionParams(raw: Record<string, string>): { sessionId: string } 
 }
 
 // Approvals load on first need: most visits have nothing waiting.
+// End / Resume load with the session page's other halves, not with the app's first load.
+const LifecycleButton = lazy(() => import('../features/lifecycle/lifecycle-button.tsx').then((m) => ({ default: m.LifecycleButton })));
 const ApprovalSheet = lazy(() => import('../features/approvals/approval-sheet.tsx').then((m) => ({ default: m.ApprovalSheet })));
 
 export const Route = createRoute({
@@ -57,7 +58,14 @@ function SessionLayout() {
   if (session.data) {
     return (
       <div className="session-screen" data-pending={pending.length > 0 ? 'yes' : 'no'}>
-        <SessionHeader session={session.data} lifecycle={<LifecycleButton session={session.data} />} />
+        <SessionHeader
+          session={session.data}
+          lifecycle={
+            <Suspense fallback={null}>
+              <LifecycleButton session={session.data} />
+            </Suspense>
+          }
+        />
         <Outlet />
         {approvalsSeen ? (
           <Suspense fallback={null}>
