@@ -72,3 +72,46 @@ export function createClaudeEnder(options: {
     },
   };
 }
+
+/** The PTY runner's ender: Ctrl-C pairs into claude's PTY, SIGTERM as the last resort. */
+export function createPtyEnder(options: { pty: { write(data: string): void; kill(signal?: string): void; exited: Promise<unknown> }; log: (line: string) => void }): ClaudeEnder {
+  const { pty, log } = options;
+  return createClaudeEnder({ step: () => pty.write(CTRL_C), at: PTY_PRESSES_AT, exited: pty.exited, force: () => pty.kill('SIGTERM'), log });
+}
+
+export type HeadlessEnder = ClaudeEnder & {
+  /** A turn's `result` arrived: true when an end was waiting for it (the input is now closed and
+   *  no further turn may start). */
+  turnEnded(): boolean;
+};
+
+/** The headless runner's ender: close claude's input, after the turn in flight (interrupted) ends. */
+export function createHeadlessEnder(options: {
+  busy: () => boolean;
+  interrupt: () => void;
+  closeInput: () => void;
+  exited: Promise<unknown>;
+  force: () => void;
+  log: (line: string) => void;
+}): HeadlessEnder {
+  let waitingForTurn = false;
+  const ender = createClaudeEnder({
+    step: () => {
+      if (!options.busy()) return options.closeInput();
+      waitingForTurn = true;
+      options.interrupt();
+    },
+    at: [0],
+    exited: options.exited,
+    force: options.force,
+    log: options.log,
+  });
+  return {
+    end: ender.end,
+    turnEnded: () => {
+      if (!waitingForTurn) return false;
+      options.closeInput();
+      return true;
+    },
+  };
+}

@@ -11,12 +11,12 @@
 // Ready = claude answered the stream-json `initialize` control request (it prints nothing else before
 // the first prompt); exiting before that is a failed session with claude's stderr as the reason.
 // Abort = the stream-json `interrupt` control request: SIGINT makes `claude -p` exit (rc 0) instead
-// of ending the turn. Stop = SIGTERM to claude. A prompt is written once, never retyped; the
+// of ending the turn. End = claude's input closed (end-claude.ts). A prompt is written once, never retyped; the
 // transcript user line confirms it (delivered).
 import type { PromptStatus } from '@tether/shared';
 import { normalizePromptText } from './prompt-queue.ts';
 import { createSessionCore, describeEarlyExit, type RunnerOptions, type RunnerResult } from './session-core.ts';
-import { createClaudeEnder, type ClaudeEnder } from './end-claude.ts';
+import { createHeadlessEnder, type HeadlessEnder } from './end-claude.ts';
 
 /** claude's stderr kept for the failure reason. */
 const STDERR_KEEP_CHARS = 2_000;
@@ -68,7 +68,7 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
     // A sent prompt stays until the transcript shows it: the `result` line usually arrives before
     // the tailer's next poll reads the user line.
     turnBusy = false;
-    if (ending) return closeInput();
+    if (ender?.turnEnded()) return;
     if (state.status !== 'starting') setStatus('idle');
     pump();
   };
@@ -82,17 +82,7 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
   };
 
   let stopClaude: (signal: NodeJS.Signals) => void = () => {};
-  let ender: ClaudeEnder | null = null;
-  /** End asked during a turn: the input closes once that turn's `result` is in. */
-  let ending = false;
-  const closeInput = () => {
-    try {
-      stdin?.end();
-    } catch (error) {
-      log(`claude stdin: ${String(error)}`);
-    }
-    stdin = null;
-  };
+  let ender: HeadlessEnder | null = null;
   core.startLink({
     onConnected: () => approvals.reconnected(),
     commands: {
@@ -110,7 +100,10 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
           report(item.promptId, item.state === 'sent' ? 'returned' : 'dropped', item.state === 'sent' ? 'aborted' : 'queued behind an aborted turn');
         }
       },
-      'session:stop': () => ender?.end(),
+      'session:stop': () => {
+        for (const item of queue.splice(0)) report(item.promptId, item.state === 'sent' ? 'returned' : 'dropped', 'the session was ended');
+        ender?.end();
+      },
       // claude -p takes a mode change over stream-json (the Agent SDK's setPermissionMode).
       'session:set-mode': ({ mode }) => {
         if (mode === 'bypassPermissions' && !core.plan.bypass) {
@@ -194,16 +187,18 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
     }
   };
   core.stopOnSignals(() => stopClaude('SIGTERM'));
-  // The phone's End / `tether stop`: the turn in flight is interrupted, then claude -p reaches the
-  // end of its input and exits 0 (end-claude.ts).
-  ender = createClaudeEnder({
-    step: () => {
-      for (const item of queue.splice(0)) report(item.promptId, item.state === 'sent' ? 'returned' : 'dropped', 'the session was ended');
-      if (!turnBusy) return closeInput();
-      ending = true;
-      control({ subtype: 'interrupt' });
+  // The phone's End / `tether stop`: claude -p reaches the end of its input (end-claude.ts).
+  ender = createHeadlessEnder({
+    busy: () => turnBusy,
+    interrupt: () => control({ subtype: 'interrupt' }),
+    closeInput: () => {
+      try {
+        stdin?.end();
+      } catch (error) {
+        log(`claude stdin: ${String(error)}`);
+      }
+      stdin = null;
     },
-    at: [0],
     exited: proc.exited,
     force: () => stopClaude('SIGTERM'),
     log,

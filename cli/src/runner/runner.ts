@@ -33,7 +33,7 @@ import { createToolMoments } from './tool-moments.ts';
 import { runHeadlessSession } from './headless.ts';
 import { createTrustDialog, TRUST_TEXT } from './trust-dialog.ts';
 import { isDeskKeystroke } from './controller.ts';
-import { createClaudeEnder, CTRL_C, PTY_PRESSES_AT, type ClaudeEnder } from './end-claude.ts';
+import { createPtyEnder, type ClaudeEnder } from './end-claude.ts';
 import { createSessionCore, describeEarlyExit, type RunnerOptions, type RunnerResult } from './session-core.ts';
 
 export { RunnerStartError, type RunnerOptions, type RunnerResult } from './session-core.ts';
@@ -361,8 +361,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     return core.failEarly(`could not start ${binary}: ${error instanceof Error ? error.message : String(error)}`);
   }
   log(`session ${state.id}: spawned ${binary} (pid ${pty.pid}) ${JSON.stringify(plan.args)}`);
-  const running = pty;
-  ender = createClaudeEnder({ step: () => running.write(CTRL_C), at: PTY_PRESSES_AT, exited: running.exited, force: () => running.kill('SIGTERM'), log });
+  ender = createPtyEnder({ pty, log });
   if (!identitySettled) identityTimer = setTimeout(() => settleIdentity('no SessionStart in time'), CONTINUE_IDENTITY_WAIT_MS);
   // Bytes as read: the screen model and the hub take them as they are; only the desk gets text.
   const deskDecoder = new TextDecoder();
