@@ -14,7 +14,7 @@ import { emitAck } from '../harness/hub.ts';
 import { spawnVia, type SpawnAck } from '../harness/daemon.ts';
 import { chatText, TETHER_MAIN } from '../harness/runner.ts';
 import { viewTerminal } from '../harness/terminal.ts';
-import { connectPhone, startDaemonWorld, type DaemonWorld } from '../harness/world.ts';
+import { connectPhone, DESK_READY, startDaemonWorld, startStage, type DaemonWorld } from '../harness/world.ts';
 
 const defer = useCleanups();
 const SPAWN_ACK_MS = 60_000;
@@ -180,6 +180,25 @@ describe('session lifecycle from the phone and the shell', () => {
       }
     });
   }
+
+  it('a desk session (tether claude at a terminal) ended from the phone: claude exits 0 at the desk with its resume hint; Resume says to resume there', async () => {
+    const { startRunner, startWatch, hub } = await startStage(defer, { script: [text('desk answer')] });
+    const desk = startRunner({});
+    const watch = await startWatch(desk.sessionId);
+    await desk.waitForScreen(DESK_READY);
+    await watch.send('desk question');
+    await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'desk answer'), { what: 'desk answer', timeoutMs: 30_000 });
+    const claudeSessionId = await watch.waitFor(() => watch.session()?.claudeSessionId, { what: 'claude session id' });
+    await watch.waitFor(() => watch.session()?.status === 'idle' || null, { what: 'idle after the turn' });
+    const phone = await connectPhone(defer, hub);
+    const ended = await emitAck<{ session: Session }>(phone, 'session:stop', { sessionId: desk.sessionId }, STOP_ACK_MS);
+    expect(ended.ok && ended.session).toMatchObject({ status: 'ended', exitCode: 0, machineId: null });
+    expect(await desk.exited).toBe(0);
+    await desk.waitForScreen(`claude --resume ${claudeSessionId}`);
+    const resume = (await emitAck(phone, 'session:resume', { sessionId: desk.sessionId }, SPAWN_ACK_MS)) as SpawnAck;
+    expect(resume).toMatchObject({ ok: false, reason: 'not_resumable' });
+    expect(resume.error).toContain(`tether claude --resume ${claudeSessionId}`);
+  });
 
   it('another namespace can neither End nor Resume the session: it answers as for a missing one', async () => {
     const world = await startDaemonWorld(defer, { script: [text('still here')] });
