@@ -18,6 +18,7 @@ const VERBS: Record<string, { summary: string; load: () => Promise<{ default: Co
   machines: { summary: 'list machines (id, name, online)', load: () => import('./commands/machines.ts') },
   spawn: { summary: 'start a session on a machine (headless by default, --pty for the TUI)', load: () => import('./commands/spawn.ts') },
   stop: { summary: 'stop a session (graceful, then forced)', load: () => import('./commands/stop.ts') },
+  resume: { summary: 'resume an ended session on its machine (same chat; --pty for the TUI)', load: () => import('./commands/resume.ts') },
   effort: { summary: "show or change a session's effort level (claude's /effort)", load: () => import('./commands/effort.ts') },
   attach: { summary: 'attach this terminal to a session (Ctrl-] detaches; headless ones resume in a PTY)', load: () => import('./commands/attach.ts') },
 };

@@ -1,6 +1,7 @@
 // a11y.test.ts: axe-core (the accessibility engine, from npm) over the main screens, at 390×844 and
 // 1280×800, in the light and the dark theme: login, the session list, a chat with an approval sheet,
-// a question form, the terminal (in each state its keys can be in), the new-session form and a share view. No violation may be serious or
+// a question form, the terminal (in each state its keys can be in), the new-session form, End's
+// confirmation, an ended session with Resume and a share view. No violation may be serious or
 // critical; the others are printed for a person to look at.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -103,7 +104,19 @@ describe('accessibility (axe-core)', () => {
         await checkKeys('hub link lost', true);
         await page.context().setOffline(false);
         await expect.poll(() => keys.getByRole('button', { name: 'Esc' }).getAttribute('aria-disabled'), { timeout: UI_TIMEOUT_MS }).toBe('false');
-        expect((await emitAck(runner, 'session:end', { sessionId, status: 'ended', exitCode: 0, reason: 'exited' })).ok).toBe(true);
+
+        // End's confirmation, then the chat's end notice with Resume (enabled: its machine is online).
+        await page.goto(`${world.hub.url}/sessions/${sessionId}`);
+        await page.getByRole('button', { name: 'End session', exact: true }).click();
+        await page.getByRole('alertdialog', { name: 'End this session?' }).waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('end confirmation');
+        await page.keyboard.press('Escape');
+        expect((await emitAck(runner, 'session:end', { sessionId, status: 'ended', exitCode: 0, reason: null })).ok).toBe(true);
+        await page.getByRole('region', { name: 'Session ended' }).getByRole('button', { name: 'Resume', exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('ended session with Resume');
+
+        // The ended session's terminal: its last screen, the keys dimmed.
+        await page.goto(`${world.hub.url}/sessions/${sessionId}/terminal`);
         await page.getByRole('status').filter({ hasText: 'Session ended' }).waitFor({ timeout: UI_TIMEOUT_MS });
         await checkKeys('session ended', true);
 

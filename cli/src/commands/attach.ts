@@ -34,7 +34,7 @@ const command: Command = {
       const watched = await client.request('session:watch', { sessionId, afterSeq: Number.MAX_SAFE_INTEGER });
       if (!watched.ok) throw new CommandError(`cannot attach: ${watched.error}`);
       let session: Session = watched.session;
-      if (isFinalStatus(session.status)) throw new CommandError(`session ${sessionId} has ${session.status}; resume it from the web or with tether claude --resume`);
+      if (isFinalStatus(session.status)) throw new CommandError(`session ${sessionId} has ${session.status}; resume it with tether resume ${sessionId} (or Resume on the phone)`);
       if (session.launchKind === 'headless') {
         note('the session is headless: stopping it and resuming the same claude session in a PTY…');
         const stopped = await stopSession(client, sessionId);

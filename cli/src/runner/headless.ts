@@ -11,11 +11,12 @@
 // Ready = claude answered the stream-json `initialize` control request (it prints nothing else before
 // the first prompt); exiting before that is a failed session with claude's stderr as the reason.
 // Abort = the stream-json `interrupt` control request: SIGINT makes `claude -p` exit (rc 0) instead
-// of ending the turn. Stop = SIGTERM to claude. A prompt is written once, never retyped; the
+// of ending the turn. End = claude's input closed (end-claude.ts). A prompt is written once, never retyped; the
 // transcript user line confirms it (delivered).
 import type { PromptStatus } from '@tether/shared';
 import { normalizePromptText } from './prompt-queue.ts';
 import { createSessionCore, describeEarlyExit, type RunnerOptions, type RunnerResult } from './session-core.ts';
+import { createHeadlessEnder, type HeadlessEnder } from './end-claude.ts';
 
 /** claude's stderr kept for the failure reason. */
 const STDERR_KEEP_CHARS = 2_000;
@@ -67,6 +68,7 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
     // A sent prompt stays until the transcript shows it: the `result` line usually arrives before
     // the tailer's next poll reads the user line.
     turnBusy = false;
+    if (ender?.turnEnded()) return;
     if (state.status !== 'starting') setStatus('idle');
     pump();
   };
@@ -80,6 +82,7 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
   };
 
   let stopClaude: (signal: NodeJS.Signals) => void = () => {};
+  let ender: HeadlessEnder | null = null;
   core.startLink({
     onConnected: () => approvals.reconnected(),
     commands: {
@@ -97,7 +100,10 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
           report(item.promptId, item.state === 'sent' ? 'returned' : 'dropped', item.state === 'sent' ? 'aborted' : 'queued behind an aborted turn');
         }
       },
-      'session:stop': () => stopClaude('SIGTERM'),
+      'session:stop': () => {
+        for (const item of queue.splice(0)) report(item.promptId, item.state === 'sent' ? 'returned' : 'dropped', 'the session was ended');
+        ender?.end();
+      },
       // claude -p takes a mode change over stream-json (the Agent SDK's setPermissionMode).
       'session:set-mode': ({ mode }) => {
         if (mode === 'bypassPermissions' && !core.plan.bypass) {
@@ -181,6 +187,22 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
     }
   };
   core.stopOnSignals(() => stopClaude('SIGTERM'));
+  // The phone's End / `tether stop`: claude -p reaches the end of its input (end-claude.ts).
+  ender = createHeadlessEnder({
+    busy: () => turnBusy,
+    interrupt: () => control({ subtype: 'interrupt' }),
+    closeInput: () => {
+      try {
+        stdin?.end();
+      } catch (error) {
+        log(`claude stdin: ${String(error)}`);
+      }
+      stdin = null;
+    },
+    exited: proc.exited,
+    force: () => stopClaude('SIGTERM'),
+    log,
+  });
 
   let stderrText = '';
   const readStderr = (async () => {

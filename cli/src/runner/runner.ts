@@ -33,6 +33,7 @@ import { createToolMoments } from './tool-moments.ts';
 import { runHeadlessSession } from './headless.ts';
 import { createTrustDialog, TRUST_TEXT } from './trust-dialog.ts';
 import { isDeskKeystroke } from './controller.ts';
+import { createPtyEnder, type ClaudeEnder } from './end-claude.ts';
 import { createSessionCore, describeEarlyExit, type RunnerOptions, type RunnerResult } from './session-core.ts';
 
 export { RunnerStartError, type RunnerOptions, type RunnerResult } from './session-core.ts';
@@ -79,6 +80,8 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   // Filled in once the PTY exists; hub commands that arrive earlier are queued by the prompt queue.
   let pty: PtyProcess | null = null;
   let stream = null as TerminalStream | null;
+  /** The phone's End / `tether stop`: claude's own Ctrl-C exit (end-claude.ts). */
+  let ender: ClaudeEnder | null = null;
   const screen = createScreenModel(options.desk === 'attached' && process.stdout.columns ? { cols: process.stdout.columns, rows: process.stdout.rows } : DEFAULT_SIZE);
   core.onCleanup(() => screen.stop());
   /** This PTY's id: offsets restart at 0 in every runner, also for a resumed session. */
@@ -122,7 +125,12 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
           queue.enqueue({ promptId, text });
         },
         'session:abort': () => queue.abort(),
-        'session:stop': () => pty?.kill('SIGTERM'),
+        'session:stop': () => {
+          // Nothing more is typed once a person asked to end: undelivered prompts go back now.
+          queue.close('the session was ended');
+          queue.stop();
+          ender?.end();
+        },
         'session:set-model': ({ model: next }) =>
           queue.enqueueCommand({
             text: `/model ${next}`,
@@ -353,6 +361,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     return core.failEarly(`could not start ${binary}: ${error instanceof Error ? error.message : String(error)}`);
   }
   log(`session ${state.id}: spawned ${binary} (pid ${pty.pid}) ${JSON.stringify(plan.args)}`);
+  ender = createPtyEnder({ pty, log });
   if (!identitySettled) identityTimer = setTimeout(() => settleIdentity('no SessionStart in time'), CONTINUE_IDENTITY_WAIT_MS);
   // Bytes as read: the screen model and the hub take them as they are; only the desk gets text.
   const deskDecoder = new TextDecoder();

@@ -4,6 +4,7 @@ import { useCallback } from 'react';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useSession } from '../lib/queries.ts';
 import { ChatView } from '../features/chat/chat-view.tsx';
+import { SessionEndNotice } from '../features/lifecycle/resume-controls.tsx';
 import type { ShowInTerminal } from '../features/chat/show-in-terminal.ts';
 
 const sessionRoute = getRouteApi('/_authed/sessions/$sessionId');
@@ -19,5 +20,5 @@ export function SessionChat() {
     [navigate, sessionId],
   );
   // Keyed by id: a chat's state must never carry over to the next session opened in place.
-  return session.data ? <ChatView key={session.data.id} session={session.data} showInTerminal={showInTerminal} /> : null;
+  return session.data ? <ChatView key={session.data.id} session={session.data} showInTerminal={showInTerminal} endNotice={<SessionEndNotice session={session.data} />} /> : null;
 }

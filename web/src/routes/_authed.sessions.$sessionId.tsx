@@ -18,6 +18,8 @@ function parseSessionParams(raw: Record<string, string>): { sessionId: string } 
 }
 
 // Approvals load on first need: most visits have nothing waiting.
+// End / Resume load with the session page's other halves, not with the app's first load.
+const LifecycleButton = lazy(() => import('../features/lifecycle/lifecycle-button.tsx').then((m) => ({ default: m.LifecycleButton })));
 const ApprovalSheet = lazy(() => import('../features/approvals/approval-sheet.tsx').then((m) => ({ default: m.ApprovalSheet })));
 
 export const Route = createRoute({
@@ -56,7 +58,14 @@ function SessionLayout() {
   if (session.data) {
     return (
       <div className="session-screen" data-pending={pending.length > 0 ? 'yes' : 'no'}>
-        <SessionHeader session={session.data} />
+        <SessionHeader
+          session={session.data}
+          lifecycle={
+            <Suspense fallback={null}>
+              <LifecycleButton session={session.data} />
+            </Suspense>
+          }
+        />
         <Outlet />
         {approvalsSeen ? (
           <Suspense fallback={null}>

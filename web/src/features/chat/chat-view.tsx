@@ -1,7 +1,9 @@
-// chat-view.tsx: the session's chat screen body: messages (live), the composer and Stop.
+// chat-view.tsx: the session's chat screen body: messages (live), the composer and Stop; once the
+// session is over, its end notice with Resume in the composer's place.
 // It renders what useSessionChat keeps in step with the hub; it owns no socket itself.
-import { useCallback, useMemo, useRef } from 'react';
+import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import type { Session } from '@tether/shared';
+import { isFinalStatus } from '@tether/shared/wire';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { buildChatItems } from './chat-items.ts';
 import { Composer, type ComposerHandle } from './composer.tsx';
@@ -10,15 +12,20 @@ import { useSessionChat } from './use-session-chat.ts';
 import type { OutgoingPrompt } from './chat-state.ts';
 import { ShowInTerminalContext, type ShowInTerminal } from './show-in-terminal.ts';
 
-function closedReason(session: Session): string | null {
-  if (session.status === 'ended') return 'This session has ended.';
-  if (session.status === 'failed') return `This session failed${session.failureReason ? `: ${session.failureReason}` : '.'}`;
-  return null;
-}
-
 /** `readOnly`: a share link's view: no composer, no Stop, no paging back (that needs a login).
- *  `showInTerminal`: how a tool card opens the terminal at its call (PTY sessions; none: no button). */
-export function ChatView({ session, readOnly = false, showInTerminal = null }: { session: Session; readOnly?: boolean; showInTerminal?: ShowInTerminal | null }) {
+ *  `showInTerminal`: how a tool card opens the terminal at its call (PTY sessions; none: no button).
+ *  `endNotice`: what stands in the composer's place once the session is over (the route's Resume). */
+export function ChatView({
+  session,
+  readOnly = false,
+  showInTerminal = null,
+  endNotice = null,
+}: {
+  session: Session;
+  readOnly?: boolean;
+  showInTerminal?: ShowInTerminal | null;
+  endNotice?: ReactNode;
+}) {
   const chat = useSessionChat(session.id);
   const items = useMemo(() => buildChatItems(chat.messages), [chat.messages]);
   const composerRef = useRef<ComposerHandle>(null);
@@ -64,14 +71,10 @@ export function ChatView({ session, readOnly = false, showInTerminal = null }: {
           }
         />
       )}
-      {readOnly ? null : (
-        <Composer
-          ref={composerRef}
-          onSend={onSend}
-          onStop={chat.abort}
-          running={session.status === 'thinking'}
-          disabled={closedReason(session)}
-        />
+      {readOnly ? null : isFinalStatus(session.status) ? (
+        endNotice
+      ) : (
+        <Composer ref={composerRef} onSend={onSend} onStop={chat.abort} running={session.status === 'thinking'} />
       )}
     </div>
     </ShowInTerminalContext.Provider>

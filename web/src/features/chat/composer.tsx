@@ -18,7 +18,6 @@ export type ComposerProps = {
   onSend: (text: string) => void;
   onStop: () => Promise<void>;
   running: boolean;
-  disabled?: string | null;
   placeholder?: string;
 };
 
@@ -55,7 +54,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     }
   }, [props.running]);
 
-  const canSend = text.trim().length > 0 && !props.disabled;
+  const canSend = text.trim().length > 0;
 
   function send() {
     if (!canSend) return;
@@ -80,14 +79,6 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
       setStopping(false);
       setStopError(error instanceof Error ? error.message : String(error));
     }
-  }
-
-  if (props.disabled) {
-    return (
-      <div className="composer composer-disabled">
-        <p className="composer-note">{props.disabled}</p>
-      </div>
-    );
   }
 
   return (

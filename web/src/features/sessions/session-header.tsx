@@ -1,7 +1,8 @@
 // session-header.tsx: the top bar of one session: back to the list, the title on its own line (a
 // phone has no room beside it), then status, bypass warning, launch kind, model, who is in control and
-// directory; on the right approval history, share and the chat ⇄ terminal switch. Waiting approvals show in
+// directory; on the right approval history, share, the chat ⇄ terminal switch and End / Resume. Waiting approvals show in
 // the approval sheet below, not here. The model chip opens the model picker. Sticky, below the phone's status bar.
+import type { ReactNode } from 'react';
 import { Link, useRouterState } from '@tanstack/react-router';
 import type { Session } from '@tether/shared';
 import { describeLaunchKind, formatDirectory, sessionTitle } from '../../lib/format.ts';
@@ -35,7 +36,8 @@ function ViewToggle({ session }: { session: Session }) {
   );
 }
 
-export function SessionHeader({ session }: { session: Session }) {
+/** `lifecycle`: the last slot (End / Resume), composed by the route: features do not import each other. */
+export function SessionHeader({ session, lifecycle = null }: { session: Session; lifecycle?: ReactNode }) {
   const kind = describeLaunchKind(session.launchKind);
   return (
     <header className="session-header">
@@ -60,6 +62,7 @@ export function SessionHeader({ session }: { session: Session }) {
       <ShareButton sessionId={session.id} />
       <ShellButton session={session} />
       <ViewToggle session={session} />
+      {lifecycle}
     </header>
   );
 }

@@ -124,3 +124,14 @@ export const IconShare = (p: IconProps) => (
     <path d="M6 12v6a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2v-6" />
   </Svg>
 );
+export const IconPower = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 3v8" />
+    <path d="M6.4 6.6a8 8 0 1 0 11.2 0" />
+  </Svg>
+);
+export const IconResume = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M7 5.5v13l11-6.5z" />
+  </Svg>
+);

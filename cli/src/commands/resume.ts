@@ -1,0 +1,39 @@
+// resume.ts: `tether resume <session> [--pty] [--json]`: continue an ended or failed session on its
+// machine's daemon, as the phone's Resume button does: same tether session (same chat), same claude
+// session id, the launch kind it had unless --pty asks for claude's TUI. Prints the session id once
+// claude is ready again; exits non-zero with the hub's reason when it cannot.
+import { isUuid } from '@tether/shared';
+import { CommandError, parseFlags, type Command } from './command.ts';
+import { connectAsPhone, requireCredentials } from './hub-access.ts';
+
+const command: Command = {
+  name: 'resume',
+  summary: 'resume an ended session on its machine (same chat, same claude session; --pty for the TUI)',
+  usage: 'tether resume <session> [--pty] [--json]',
+  async run(args) {
+    const { flags, positionals } = parseFlags({ args, booleans: ['pty', 'json'] });
+    const [sessionId] = positionals;
+    if (!sessionId || positionals.length > 1) throw new CommandError(`usage: ${command.usage}`, 2);
+    if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
+    const creds = requireCredentials();
+    const { resumeSession } = await import('../hub-link/session-control.ts');
+    const client = await connectAsPhone({ creds, device: 'tether resume' });
+    try {
+      const ack = await resumeSession(client, sessionId, flags.pty ? 'pty' : undefined);
+      if (!ack.ok) {
+        if (flags.json) process.stdout.write(`${JSON.stringify({ ok: false, code: ack.code, reason: ack.reason ?? null, error: ack.error })}\n`);
+        throw new CommandError(`resume failed${ack.reason ? ` (${ack.reason})` : ''}: ${ack.error}`);
+      }
+      const s = ack.session;
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify({ ok: true, sessionId: s.id, machineId: s.machineId, launchKind: s.launchKind, status: s.status, claudeSessionId: s.claudeSessionId })}\n`);
+      } else {
+        process.stdout.write(`resumed ${s.id} (${s.launchKind}, ${s.status}); tether attach ${s.id} to drive it here\n`);
+      }
+      return 0;
+    } finally {
+      client.close();
+    }
+  },
+};
+export default command;

@@ -1,0 +1,117 @@
+// end-claude.ts: how a runner ends claude when a person asks (the phone's End, `tether stop`):
+// through claude's own exit path, so claude flushes its transcript, runs its SessionEnd hooks,
+// removes its status file, prints "Resume this session with: claude --resume <id>" and exits 0.
+//
+//   PTY:      Ctrl-C as at the desk, in pairs 400 ms apart (inside claude's double-press window), the
+//             pairs a second apart, until claude exits. On an idle prompt the first pair exits (the
+//             hint "Press Ctrl-C again to exit", then the exit); a press that first has something to
+//             cancel (a turn, text in the input box, a dialog) uses up the first pair and the next
+//             pair exits. The gap after a pair lets claude finish exiting (SessionEnd hooks) before a
+//             further press, which its terminal would echo as ^C under the resume hint.
+//             /exit was not chosen: it only works typed into an empty, idle input box, and a
+//             keystroke typed mid-turn is queued by claude, not run.
+//   headless: close claude's stdin: `claude -p` exits at the end of its input (0). A turn in flight
+//             is interrupted first (stream-json control request) and the input closed on its
+//             `result`; claude then exits 1, its exit status being its last turn's (an error).
+//   either:   still running after GRACE_MS → SIGTERM (measured: claude 2.1.330 then dies with 143,
+//             no resume hint on the screen); the hub SIGKILLs the runner 8 s after asking.
+//
+// Invariant: one end per runner; a second request while ending is a no-op.
+
+/** The key claude's own exit path starts from at the desk. */
+export const CTRL_C = '\x03';
+/** When the PTY's presses go, in ms after the request: three pairs (see above). */
+export const PTY_PRESSES_AT = [0, 400, 1_500, 1_900, 3_000, 3_400];
+/** Below the hub's STOP_GRACE_MS (8 s) so the runner's own SIGTERM comes first. */
+export const GRACE_MS = 5_000;
+
+export type ClaudeEnder = {
+  /** Start ending claude (idempotent). */
+  end(): void;
+};
+
+export function createClaudeEnder(options: {
+  /** One step of the clean path, taken at each of `at` (ms after the request) until claude exits. */
+  step: (index: number) => void;
+  at: readonly number[];
+  graceMs?: number;
+  /** Resolves once claude has exited. */
+  exited: Promise<unknown>;
+  /** The last resort when the clean path did not end claude in time. */
+  force: () => void;
+  log: (line: string) => void;
+}): ClaudeEnder {
+  const graceMs = options.graceMs ?? GRACE_MS;
+  let started = false;
+  let gone = false;
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  void options.exited.then(() => {
+    gone = true;
+    for (const t of timers) clearTimeout(t);
+  });
+  return {
+    end: () => {
+      if (started || gone) return;
+      started = true;
+      const began = Date.now();
+      void options.exited.then(() => options.log(`claude ended on request in ${Date.now() - began} ms`));
+      options.at.forEach((ms, i) => {
+        timers.push(
+          setTimeout(() => {
+            if (!gone) options.step(i);
+          }, ms),
+        );
+      });
+      timers.push(
+        setTimeout(() => {
+          if (gone) return;
+          options.log(`claude did not exit within ${graceMs} ms of the end request: SIGTERM`);
+          options.force();
+        }, graceMs),
+      );
+    },
+  };
+}
+
+/** The PTY runner's ender: Ctrl-C pairs into claude's PTY, SIGTERM as the last resort. */
+export function createPtyEnder(options: { pty: { write(data: string): void; kill(signal?: string): void; exited: Promise<unknown> }; log: (line: string) => void }): ClaudeEnder {
+  const { pty, log } = options;
+  return createClaudeEnder({ step: () => pty.write(CTRL_C), at: PTY_PRESSES_AT, exited: pty.exited, force: () => pty.kill('SIGTERM'), log });
+}
+
+export type HeadlessEnder = ClaudeEnder & {
+  /** A turn's `result` arrived: true when an end was waiting for it (the input is now closed and
+   *  no further turn may start). */
+  turnEnded(): boolean;
+};
+
+/** The headless runner's ender: close claude's input, after the turn in flight (interrupted) ends. */
+export function createHeadlessEnder(options: {
+  busy: () => boolean;
+  interrupt: () => void;
+  closeInput: () => void;
+  exited: Promise<unknown>;
+  force: () => void;
+  log: (line: string) => void;
+}): HeadlessEnder {
+  let waitingForTurn = false;
+  const ender = createClaudeEnder({
+    step: () => {
+      if (!options.busy()) return options.closeInput();
+      waitingForTurn = true;
+      options.interrupt();
+    },
+    at: [0],
+    exited: options.exited,
+    force: options.force,
+    log: options.log,
+  });
+  return {
+    end: ender.end,
+    turnEnded: () => {
+      if (!waitingForTurn) return false;
+      options.closeInput();
+      return true;
+    },
+  };
+}

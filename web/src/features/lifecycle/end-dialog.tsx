@@ -1,0 +1,122 @@
+// end-dialog.tsx: "End session" in the session header and its confirmation. The confirmation is a
+// modal <dialog role="alertdialog">: the page behind is inert, focus starts on Cancel (the harmless
+// answer), Esc cancels, and focus returns to the button that opened it. Ending waits for the hub's
+// ack (the session has ended); a refusal stays in the dialog as an alert.
+import { useEffect, useId, useRef, useState } from 'react';
+import type { Session } from '@tether/shared';
+import { Spinner } from '../../lib/ui/badge.tsx';
+import './lifecycle.css';
+import { dismissFailure, endSession, useLifecycle } from './lifecycle-store.ts';
+import { IconPower } from '../../lib/ui/icons.tsx';
+
+function consequence(session: Session): string {
+  const how =
+    session.launchKind === 'pty'
+      ? 'Claude exits as it does at the desk (Ctrl-C twice)'
+      : 'Claude reaches the end of its input and exits';
+  const turn = session.status === 'thinking' ? '; the turn in progress is interrupted' : '';
+  return `${how}${turn}. The chat${session.launchKind === 'pty' ? ' and the last screen' : ''} stay here.`;
+}
+
+function resumeLater(session: Session): string {
+  return session.machineId
+    ? 'You can resume it later from here or with tether resume.'
+    : 'It was started at a desk: resume it there with tether claude --resume.';
+}
+
+export function EndSessionButton({ session }: { session: Session }) {
+  const [open, setOpen] = useState(false);
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  const lifecycle = useLifecycle(session.id);
+  return (
+    <>
+      <button
+        ref={triggerRef}
+        type="button"
+        className="icon-button end-session-button"
+        aria-label="End session"
+        title="End session"
+        aria-haspopup="dialog"
+        disabled={lifecycle.kind === 'ending'}
+        onClick={() => {
+          dismissFailure(session.id);
+          setOpen(true);
+        }}
+      >
+        {lifecycle.kind === 'ending' ? <Spinner size={18} label="Ending session" /> : <IconPower size={21} />}
+      </button>
+      {open ? (
+        <EndDialog
+          session={session}
+          onClose={() => {
+            setOpen(false);
+            // The dialog is gone: focus goes back where the person was.
+            requestAnimationFrame(() => triggerRef.current?.focus());
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function EndDialog({ session, onClose }: { session: Session; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const textId = useId();
+  const lifecycle = useLifecycle(session.id);
+  const ending = lifecycle.kind === 'ending';
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (!dialog.open) dialog.showModal();
+    return () => dialog.close();
+  }, []);
+
+  const end = async () => {
+    if (await endSession(session)) onClose();
+  };
+
+  return (
+    <dialog
+      ref={ref}
+      className="confirm-dialog"
+      role="alertdialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      aria-describedby={textId}
+      onCancel={(event) => {
+        // Esc: cancel, unless the end is already on its way (the hub decides, not the dialog).
+        event.preventDefault();
+        if (!ending) onClose();
+      }}
+    >
+      <h2 id={titleId} className="confirm-dialog-title">
+        End this session?
+      </h2>
+      <div id={textId} className="confirm-dialog-text">
+        <p>{consequence(session)}</p>
+        <p>{resumeLater(session)}</p>
+      </div>
+      {lifecycle.kind === 'failed' && lifecycle.action === 'end' ? (
+        <p className="confirm-dialog-error" role="alert">
+          Couldn't end it: {lifecycle.message}
+        </p>
+      ) : null}
+      <div className="confirm-dialog-actions">
+        <button type="button" className="button" autoFocus disabled={ending} onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className="button button-danger" disabled={ending} onClick={() => void end()}>
+          {ending ? (
+            <>
+              <Spinner size={16} /> Ending…
+            </>
+          ) : (
+            'End session'
+          )}
+        </button>
+      </div>
+    </dialog>
+  );
+}
