@@ -46,6 +46,8 @@ export type Approvals = {
   /** The PTY screen's state: a dialog that gives way to the input box while a request waits was
    *  answered at the desk. Not called for headless sessions (no desk). */
   screen(kind: PromptState['kind']): void;
+  /** A request waits for its answer (claude is drawing its own dialog or picker for it meanwhile). */
+  open(): boolean;
   stop(): void;
 };
 
@@ -263,6 +265,8 @@ export function createApprovals(options: {
         else if (entry.sawDialog && (kind === 'busy' || kind === 'ready')) settleDesk(entry, null);
       }
     },
+
+    open: () => waiting.size > 0,
 
     reconnected: () => {
       const link = options.link();
