@@ -28,7 +28,8 @@ export type DialogRelay = {
   stop(): void;
 };
 
-type Raised = { requestId: string; dialog: ScreenDialog; createdAt: number };
+/** `announced`: the hub took it, and the session said it waits (the status follows the request). */
+type Raised = { requestId: string; dialog: ScreenDialog; createdAt: number; announced: boolean };
 
 export function createDialogRelay(options: {
   sessionId: () => string;
@@ -61,7 +62,7 @@ export function createDialogRelay(options: {
     raised = null;
     if (retry) clearTimeout(retry);
     retry = null;
-    if (was) options.onWaiting(false);
+    if (was?.announced) options.onWaiting(false);
     return was;
   };
   const withdraw = (reason: string) => {
@@ -88,6 +89,10 @@ export function createDialogRelay(options: {
       : null;
     if (raised !== entry || stopped) return;
     if (ack?.ok) {
+      if (!entry.announced) {
+        entry.announced = true;
+        options.onWaiting(true);
+      }
       options.log(`dialog "${entry.dialog.title}": asked on the hub (${entry.requestId})`);
       return;
     }
@@ -97,9 +102,8 @@ export function createDialogRelay(options: {
   };
 
   const raise = (dialog: ScreenDialog) => {
-    const entry: Raised = { requestId: crypto.randomUUID(), dialog, createdAt: Date.now() };
+    const entry: Raised = { requestId: crypto.randomUUID(), dialog, createdAt: Date.now(), announced: false };
     raised = entry;
-    options.onWaiting(true);
     void send(entry);
   };
 
