@@ -45,7 +45,8 @@ function setup(o: { covered?: () => boolean; linkUp?: () => boolean } = {}) {
   };
   const requests = () => sent.filter((s) => s.event === 'approval:request');
   const withdrawals = () => sent.filter((s) => s.event === 'approval:withdraw');
-  return { relay, sent, keys, waiting, show, requests, withdrawals, setScreen: (next: ScreenDialog | null) => (screen = next) };
+  const deskAnswers = () => sent.filter((s) => s.event === 'approval:desk-answer');
+  return { relay, sent, keys, waiting, show, requests, withdrawals, deskAnswers, setScreen: (next: ScreenDialog | null) => (screen = next) };
 }
 
 let relays: DialogRelay[] = [];
@@ -86,14 +87,15 @@ describe('dialog relay', () => {
     expect(t.waiting).toEqual([]);
   });
 
-  it('withdraws when the dialog leaves the screen (answered at the desk)', async () => {
+  it('reports a desk answer when the dialog leaves the screen (answered in claude itself)', async () => {
     const t = setup();
     relays.push(t.relay);
     t.show(dialog('Switch model?'));
     await vi.waitFor(() => expect(t.waiting).toEqual([true]));
     t.show(null);
-    await vi.waitFor(() => expect(t.withdrawals()).toHaveLength(1));
-    expect(t.withdrawals()[0]!.payload).toMatchObject({ requestId: t.requests()[0]!.payload.id, reason: 'the dialog left the screen' });
+    await vi.waitFor(() => expect(t.deskAnswers()).toHaveLength(1));
+    expect(t.deskAnswers()[0]!.payload).toMatchObject({ sessionId: 'session-1', requestId: t.requests()[0]!.payload.id, answer: null });
+    expect(t.withdrawals()).toHaveLength(0);
     expect(t.waiting).toEqual([true, false]);
   });
 
@@ -137,6 +139,7 @@ describe('dialog relay', () => {
     await new Promise((r) => setTimeout(r, 60));
     expect(t.requests()).toHaveLength(1);
     expect(t.withdrawals()).toHaveLength(0);
+    expect(t.deskAnswers()).toHaveLength(0);
   });
 
   it('presses nothing when the dialog left the screen before the answer came', async () => {

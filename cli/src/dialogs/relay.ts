@@ -3,12 +3,14 @@
 //
 //   screen read ─► seen(dialog) ─stable for settleMs (re-read equal)─► approval:request {kind: dialog}
 //   hub approval:answered {choice} ─► re-read the screen: the same dialog? press keysFor(choice) : nothing
-//   dialog gone (the desk answered) or replaced by another ─► approval:withdraw (then the new one is raised)
+//   dialog gone (answered at the desk) ─► approval:desk-answer {answer: null}: every phone clears, the
+//       audit reads "Claude's dialog"; replaced in place by another ─► approval:withdraw, then the new one
 //
 // Invariants: nothing is pressed but the option a person chose, and only while that very dialog is on
 // screen; a dialog seen while a hook request waits (claude's own permission dialog, AskUserQuestion,
 // a plan) belongs to that request and is never raised, nor is a dialog already answered, while it
 // stays on screen; at most one dialog request is open at a time.
+import { hostname } from 'node:os';
 import { DIALOG_TOOL_NAME, type Answer, type DialogInput } from '@tether/shared';
 import type { HubLink } from '../hub-link/link.ts';
 import { keysFor, type ScreenDialog } from './read-dialog.ts';
@@ -71,6 +73,13 @@ export function createDialogRelay(options: {
     options.log(`dialog "${was.dialog.title}": withdrawn (${reason})`);
     void options.link()?.request('approval:withdraw', { sessionId: options.sessionId(), requestId: was.requestId, reason });
   };
+  /** The dialog left the screen: someone answered it in claude itself (first answer wins on the hub). */
+  const answeredAtDesk = () => {
+    const was = close();
+    if (!was) return;
+    options.log(`dialog "${was.dialog.title}": answered at the desk`);
+    void options.link()?.request('approval:desk-answer', { sessionId: options.sessionId(), requestId: was.requestId, answer: null, device: `desk@${hostname()}`.slice(0, 100) });
+  };
 
   const send = async (entry: Raised) => {
     retry = null;
@@ -112,7 +121,7 @@ export function createDialogRelay(options: {
     if (!dialog) {
       dropCandidate();
       ignored = null;
-      withdraw('the dialog left the screen');
+      answeredAtDesk();
       return;
     }
     if (options.covered()) {
