@@ -125,6 +125,22 @@ describe('dialog relay', () => {
     await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
   });
 
+  it('withdraws its request when a hook request for the same dialog arrives after it was raised', async () => {
+    let covered = false;
+    const t = setup({ covered: () => covered });
+    relays.push(t.relay);
+    t.show(dialog('Do you want to run ls?'));
+    await vi.waitFor(() => expect(t.waiting).toEqual([true]));
+    covered = true; // claude's PermissionRequest hook reached the runner late
+    t.show(dialog('Do you want to run ls?'));
+    await vi.waitFor(() => expect(t.withdrawals()).toHaveLength(1));
+    expect(t.withdrawals()[0]!.payload).toMatchObject({ reason: 'a hook request covers it' });
+    covered = false;
+    t.show(dialog('Do you want to run ls?')); // still that dialog: it stays the hook's
+    await new Promise((r) => setTimeout(r, 60));
+    expect(t.requests()).toHaveLength(1);
+  });
+
   it('presses the chosen option\'s keys, from where the marker is at answer time', async () => {
     const t = setup();
     relays.push(t.relay);

@@ -128,7 +128,8 @@ export function createDialogRelay(options: {
       // claude draws its own dialog for a request the hub already has: that request is the question.
       ignored = dialog.signature;
       dropCandidate();
-      if (raised && raised.dialog.signature !== dialog.signature) withdraw('another dialog replaced it');
+      // Raised a moment before the hook's request arrived: the hook's request is the one to answer.
+      if (raised) withdraw('a hook request covers it');
       return;
     }
     if (dialog.signature === ignored) return;
