@@ -46,7 +46,8 @@ export type Approvals = {
   /** The PTY screen's state: a dialog that gives way to the input box while a request waits was
    *  answered at the desk. Not called for headless sessions (no desk). */
   screen(kind: PromptState['kind']): void;
-  /** A request waits for its answer (claude is drawing its own dialog or picker for it meanwhile). */
+  /** A request waits for its answer, or was answered a moment ago: claude draws its own dialog or
+   *  picker for it meanwhile, and keeps drawing it a little after the hook's answer. */
   open(): boolean;
   stop(): void;
 };
@@ -66,6 +67,10 @@ const DEFAULT_DENY: Record<RequestKind, string> = {
  *  drop for claude going away (withdrawn). */
 const CANCEL_GRACE_MS = 1_500;
 const CANCEL_POLL_MS = 50;
+/** claude 2.1.330 kept its permission dialog on screen more than 150 ms after the hook's answer (an
+ *  e2e run caught the dialog relay raising it): for this long after a request closed, what is on
+ *  screen still counts as that request's dialog. */
+const CLOSED_DIALOG_GRACE_MS = 2_000;
 /** PreToolUse calls remembered for matching a PermissionRequest to its tool_use_id. */
 const MAX_RECENT_CALLS = 64;
 
@@ -118,6 +123,8 @@ export function createApprovals(options: {
   describe?: (options: { toolName: string; toolInput: Record<string, unknown>; toolUseId: string | null }) => Promise<Record<string, unknown>>;
 }): Approvals {
   const waiting = new Map<string, Waiting>();
+  /** When the last request stopped waiting (see CLOSED_DIALOG_GRACE_MS). */
+  let lastClosedAt = 0;
   /** Requests the desk answered in claude's dialog, by tool_use id, until their result says how. */
   const inDialog = new Map<string, string>();
   const recentCalls = new Map<string, string>();
@@ -203,6 +210,7 @@ export function createApprovals(options: {
       if (!sent) {
         signal.removeEventListener('abort', onCancel);
         waiting.delete(entry.request.id);
+        lastClosedAt = Date.now();
         log(`approval for ${toolName}: the hub did not take it; claude's own prompt decides`);
         return null;
       }
@@ -213,6 +221,7 @@ export function createApprovals(options: {
         if (decided) outcome = { from: 'desk', decision: decided };
       }
       waiting.delete(entry.request.id);
+      lastClosedAt = Date.now();
       const { request } = entry;
 
       log(`approval ${request.id} (${request.toolName}): ${outcome.from === 'hub' ? `answered on the hub: ${outcome.answer.decision}` : outcome.from === 'desk' ? 'answered at the desk' : 'claude stopped waiting'}`);
@@ -266,7 +275,7 @@ export function createApprovals(options: {
       }
     },
 
-    open: () => waiting.size > 0,
+    open: () => waiting.size > 0 || Date.now() - lastClosedAt < CLOSED_DIALOG_GRACE_MS,
 
     reconnected: () => {
       const link = options.link();
