@@ -154,6 +154,27 @@ describe('claude\'s own dialogs answered from the phone', () => {
     await page.locator('.session-header .pill[data-status="idle"]').waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
   }, JOURNEY_TIMEOUT_MS);
 
+  it('phone: its own model picker with a warm cache → "Switch model?" comes back to the phone → "Yes" → the chip says sonnet', async () => {
+    const staged = await stage('picker');
+    const runner = start(staged);
+    const page = await phone(staged.token);
+    await runner.waitForScreen(DESK_READY, { timeoutMs: CLAUDE_UI_TIMEOUT_MS });
+    await typeAtDesk(runner, 'hello');
+    await runner.waitForScreen(/● ok/, { timeoutMs: CLAUDE_UI_TIMEOUT_MS });
+    await page.locator(`a[data-session-id="${runner.sessionId}"][data-status="idle"]`).waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
+    await page.locator(`a[data-session-id="${runner.sessionId}"]`).click();
+    await page.getByRole('button', { name: /^Model: / }).click();
+    await page.getByRole('dialog', { name: 'Switch model' }).getByRole('button', { name: 'sonnet' }).click();
+    // The runner typed claude's own /model; claude asks first, and the question reaches the phone.
+    const sheet = page.getByRole('dialog', { name: /Switch model\?/ });
+    await sheet.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
+    await page.locator('.session-header .pill[data-status="waiting"]').waitFor({ timeout: UI_TIMEOUT_MS });
+    await sheet.getByRole('button', { name: /^Yes, switch to Sonnet/ }).click();
+    await sheet.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+    await runner.waitForScreen(/Set model to Sonnet/, { timeoutMs: CLAUDE_UI_TIMEOUT_MS });
+    await page.getByRole('button', { name: /^Model: sonnet/ }).waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
+  }, JOURNEY_TIMEOUT_MS);
+
   it('desk first: "Switch model?" answered at the desk clears the phone\'s card', async () => {
     const staged = await stage('race');
     const runner = start(staged);
