@@ -85,7 +85,7 @@ describe('claude\'s own dialogs answered from the phone', () => {
     await runner.waitForScreen(/Switch model\?/, { timeoutMs: CLAUDE_UI_TIMEOUT_MS });
   }
 
-  it('phone: folder trust (unnumbered options) → "Yes, I trust this folder" → claude is ready and trusts it', async () => {
+  it('phone: folder trust (unnumbered in 2.1.330, numbered in 2.1.197) → "Yes, I trust this folder" → claude is ready and trusts it', async () => {
     const staged = await stage('trust');
     editClaudeJson(staged.sandbox, (config) => (config.projects = {}));
     const runner = start(staged);
