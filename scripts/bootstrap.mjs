@@ -79,6 +79,7 @@ export function ensureWebBuild(bun) {
 export const REAL_CLAUDE_SUITES = [
   'tests/e2e',
   'tests/browser/real-claude.test.ts',
+  'tests/browser/dialogs.test.ts',
   'tests/browser/new-session.test.ts',
   'tests/harness/claude.test.ts',
   'tests/fixtures/fake-anthropic/fake-anthropic.test.ts',

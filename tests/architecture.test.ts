@@ -57,6 +57,7 @@ const RULES: Rule[] = [
     forbid: /^(cli\/(runner|daemon|commands|pty|screen)|hub\/)/,
     why: 'leaf rooms import only shared (and config)',
   },
+  { from: /^cli\/dialogs$/, forbid: /^(cli\/(?!dialogs$|screen$|hub-link$)|hub\/)/, why: 'the dialog relay reads the screen and speaks through the hub link only' },
   { from: /^cli\/daemon$/, forbid: /^cli\/runner$/, why: 'the daemon spawns runner processes, never imports the runner' },
   { from: /^cli\/(?!commands$)/, forbid: /^hub\//, why: 'only commands (tether hub, token) may load the hub' },
   { from: /^web\//, forbid: /^(hub|cli)\//, why: 'the web app speaks the protocol, it never imports server code' },

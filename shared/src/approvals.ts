@@ -3,8 +3,9 @@
 import { z } from 'zod';
 import { RequestIdSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
 import { MAX_LABEL_CHARS } from './limits.ts';
+import { DialogInputSchema } from './dialog.ts';
 
-export const RequestKindSchema = z.enum(['permission', 'question', 'plan']);
+export const RequestKindSchema = z.enum(['permission', 'question', 'plan', 'dialog']);
 export type RequestKind = z.infer<typeof RequestKindSchema>;
 
 export const QuestionOptionSchema = z.object({
@@ -33,6 +34,11 @@ export const PendingRequestSchema = z.object({
   toolInput: z.record(z.string(), z.unknown()),
   toolUseId: z.string().max(128).nullable(),
   createdAt: TimestampSchema,
+}).superRefine((request, ctx) => {
+  // A dialog request's input is the strict dialog shape (dialog.ts), nothing else.
+  if (request.kind !== 'dialog') return;
+  const input = DialogInputSchema.safeParse(request.toolInput);
+  if (!input.success) for (const issue of input.error.issues) ctx.addIssue({ ...issue, path: ['toolInput', ...issue.path] } as never);
 });
 export type PendingRequest = z.infer<typeof PendingRequestSchema>;
 
@@ -51,6 +57,8 @@ export const AnswerSchema = z
     sessionRule: SessionRuleSchema.optional(),
     /** AskUserQuestion: question text → answer (multi-select labels joined with ", "). */
     answers: z.record(z.string().max(4000), z.string().max(20_000)).optional(),
+    /** A `dialog` request: the key of the option chosen (dialog.ts). */
+    choice: z.string().max(8).optional(),
   })
   .strict();
 export type Answer = z.infer<typeof AnswerSchema>;

@@ -6,6 +6,7 @@ export * from './session.ts';
 export * from './chat.ts';
 export * from './prompts.ts';
 export * from './approvals.ts';
+export * from './dialog.ts';
 export * from './terminal.ts';
 export * from './machine.ts';
 export * from './spawn.ts';

@@ -1,7 +1,7 @@
 // a11y.test.ts: axe-core (the accessibility engine, from npm) over the main screens, at 390×844 and
 // 1280×800, in the light and the dark theme: login, the session list, a chat with an approval sheet,
-// a question form, the terminal (in each state its keys can be in), the new-session form, End's
-// confirmation, an ended session with Resume and a share view. No violation may be serious or
+// a question form, a dialog card, the terminal (in each state its keys can be in), the new-session
+// form, End's confirmation, an ended session with Resume and a share view. No violation may be serious or
 // critical; the others are printed for a person to look at.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -16,6 +16,27 @@ import { emitAck } from '../harness/hub.ts';
 
 /** Loaded through the devtools protocol (page.evaluate): the app's CSP rightly forbids inline scripts. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+const MCP_DIALOG = {
+  title: 'New MCP server found in this project: probe',
+  text: [
+    'New MCP server found in this project: probe',
+    '',
+    'MCP servers may execute code or access system resources. All tool calls require approval. Learn',
+    'more in the MCP documentation.',
+    '',
+    '  Use this MCP server',
+    '  Use this and all future MCP servers in this project',
+    '  Continue without using this MCP server',
+    '',
+    'Enter to confirm · Esc to cancel',
+  ],
+  options: [
+    { key: '1', label: 'Use this MCP server' },
+    { key: '2', label: 'Use this and all future MCP servers in this project' },
+    { key: '3', label: 'Continue without using this MCP server' },
+  ],
+};
 
 // `summary` is axe's own account of a node (the colours and ratio it measured): CI keeps only the output.
 type Violation = { id: string; impact: string | null; help: string; nodes: Array<{ target: string[]; summary?: string; failureSummary?: string }> };
@@ -62,11 +83,22 @@ describe('accessibility (axe-core)', () => {
         await check('chat with an approval sheet');
         await page.getByRole('dialog', { name: 'Run this command?' }).getByRole('button', { name: 'Allow', exact: true }).click();
 
-        expect((await emitAck(runner, 'approval:request', { id: randomUUID(), sessionId, kind: 'question', toolName: 'AskUserQuestion', toolInput: { questions: PIZZA_QUESTIONS }, toolUseId: 'toolu_a11y2', createdAt: Date.now() })).ok).toBe(true);
+        const question = randomUUID();
+        expect((await emitAck(runner, 'approval:request', { id: question, sessionId, kind: 'question', toolName: 'AskUserQuestion', toolInput: { questions: PIZZA_QUESTIONS }, toolUseId: 'toolu_a11y2', createdAt: Date.now() })).ok).toBe(true);
         await page.getByRole('dialog').filter({ hasText: PIZZA_QUESTIONS[0]!.question }).first().waitFor({ timeout: UI_TIMEOUT_MS });
         await check('question form');
         await page.getByRole('dialog').filter({ hasText: PIZZA_QUESTIONS[0]!.question }).first().getByRole('button', { name: 'Decline' }).click();
         await page.getByRole('dialog').filter({ hasText: PIZZA_QUESTIONS[0]!.question }).first().waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
+
+        // A dialog claude drew on its screen (claude 2.1.330's "New MCP server found", as the runner reads it).
+        const dialog = randomUUID();
+        expect((await emitAck(runner, 'approval:request', { id: dialog, sessionId, kind: 'dialog', toolName: 'Dialog', toolInput: MCP_DIALOG, toolUseId: null, createdAt: Date.now() })).ok).toBe(true);
+        await page.getByRole('dialog', { name: MCP_DIALOG.title }).waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('dialog card');
+        await saveScreenshot(page, { name: `a11y-dialog-card-${colorScheme}`, viewport });
+        // The dialog left claude's screen: the card goes, and the terminal gets the whole page.
+        expect((await emitAck(runner, 'approval:withdraw', { sessionId, requestId: dialog, reason: 'a11y: next screen' })).ok).toBe(true);
+        await page.getByRole('dialog', { name: MCP_DIALOG.title }).waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
 
         // The terminal in each state its keys can be in: connecting, live and not in control, live and in
         // control, the hub link lost, the session ended. axe leaves disabled keys out, so their contrast

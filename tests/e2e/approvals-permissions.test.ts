@@ -28,6 +28,7 @@ describe('permission approvals', () => {
     expect(request).toMatchObject({ kind: 'permission', toolUseId: 'toolu_allow1' });
     expect((await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } })).ok).toBe(true);
     await runner.waitForScreen('all done');
+    expect(phone.requested.filter((r) => r.kind === 'dialog')).toEqual([]); // the hook's request covered claude's dialog
     expect(world.toolResults().find((r) => r.toolUseId === 'toolu_allow1')).toMatchObject({ isError: false, text: expect.stringContaining('ran-42') });
   }, 60_000);
 
@@ -132,6 +133,8 @@ describe('permission approvals', () => {
     const body = (await res.json()) as { audit: Array<{ requestId: string; answeredBy: string; answer: { decision: string } | null }> };
     expect(body.audit.find((a) => a.requestId === request.id)).toMatchObject({ answeredBy: 'desk', answer: { decision: 'allow' } });
     expect(world.toolResults().filter((r) => r.toolUseId === 'toolu_d2')).toHaveLength(1);
+    // claude's dialog was the hook request's: the dialog relay never asked about it a second time.
+    expect(phone.requested.filter((r) => r.kind === 'dialog')).toEqual([]);
   }, 60_000);
 
   it("refused in claude's own dialog at the desk → the phone clears and the audit says denied there", async () => {

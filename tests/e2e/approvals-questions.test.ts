@@ -42,6 +42,8 @@ describe('questions and plans', () => {
     expect(result?.text).toContain('"How should it be baked?"="well done, on a stone"');
     // The phone's answer closed the desk's picker.
     expect(runner.screenText()).not.toMatch(DESK_DIALOG);
+    // The picker was the hook request's: the dialog relay never asked about it a second time.
+    expect(phone.requested.filter((r) => r.kind === 'dialog')).toEqual([]);
   }, 60_000);
 
   it('ExitPlanMode approved → claude leaves plan mode and goes on', async () => {
@@ -60,6 +62,8 @@ describe('questions and plans', () => {
     await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } });
     await runner.waitForScreen('plan approved, starting');
     expect(world.toolResults().find((r) => r.toolUseId === 'toolu_plan1')?.isError).toBe(false);
+    // "Exit plan mode?" (which 2.1.330 keeps up after the hook allowed) was the plan request's, not a dialog request.
+    expect(phone.requested.filter((r) => r.kind === 'dialog')).toEqual([]);
   }, 60_000);
 
   it('ExitPlanMode rejected with feedback → claude keeps planning with that feedback', async () => {

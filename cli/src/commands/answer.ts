@@ -7,21 +7,22 @@ import { connectAsPhone, requireCredentials } from './hub-access.ts';
 
 const command: Command = {
   name: 'answer',
-  summary: 'answer an approval, question or plan (see tether pending)',
+  summary: 'answer an approval, question, plan or dialog (see tether pending)',
   usage:
-    'tether answer <request> allow|deny [--reason R] [--session-wide] [--prefix "git:*"] [--answers \'{"question":"answer"}\'] [--json]\n' +
+    'tether answer <request> allow|deny [--reason R] [--session-wide] [--prefix "git:*"] [--answers \'{"question":"answer"}\'] [--choice N] [--json]\n' +
     '  --session-wide  allow this tool (Bash: this exact command) for the rest of the session\n' +
     '  --prefix P      allow Bash commands starting with P (e.g. "npm test:*") for the session\n' +
     '  --answers JSON  AskUserQuestion answers keyed by question text (several labels joined with ", ")\n' +
+    '  --choice N      a dialog claude drew (tether pending lists its options as "N. label"): allow --choice N\n' +
     '  deny --reason   the reason claude gets (for a plan: the feedback to keep planning with)',
   async run(args) {
-    const { flags, positionals } = parseFlags({ args, booleans: ['json', 'session-wide'], strings: ['reason', 'prefix', 'answers'] });
+    const { flags, positionals } = parseFlags({ args, booleans: ['json', 'session-wide'], strings: ['reason', 'prefix', 'answers', 'choice'] });
     const [requestId, decision, extra] = positionals;
     if (!requestId || !decision || extra !== undefined) throw new CommandError(`usage: ${command.usage}`, 2);
     if (!isUuid(requestId)) throw new CommandError(`"${requestId}" is not a request id (see tether pending)`, 2);
     if (decision !== 'allow' && decision !== 'deny') throw new CommandError('the decision is allow or deny', 2);
-    if (decision === 'deny' && (flags['session-wide'] || flags.prefix || flags.answers)) {
-      throw new CommandError('--session-wide, --prefix and --answers go with allow', 2);
+    if (decision === 'deny' && (flags['session-wide'] || flags.prefix || flags.answers || flags.choice)) {
+      throw new CommandError('--session-wide, --prefix, --answers and --choice go with allow', 2);
     }
     if (flags['session-wide'] && flags.prefix) throw new CommandError('use --session-wide or --prefix, not both', 2);
     let answers: unknown;
@@ -38,6 +39,7 @@ const command: Command = {
       ...(flags['session-wide'] ? { sessionRule: { kind: 'tool' } } : {}),
       ...(typeof flags.prefix === 'string' ? { sessionRule: { kind: 'bash-prefix', prefix: flags.prefix } } : {}),
       ...(answers !== undefined ? { answers } : {}),
+      ...(typeof flags.choice === 'string' ? { choice: flags.choice } : {}),
     };
     const parsed = AnswerSchema.safeParse(candidate);
     if (!parsed.success) throw new CommandError(`bad answer: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, 2);
@@ -48,7 +50,7 @@ const command: Command = {
       const ack = await client.request('approval:answer', { requestId, answer });
       if (!ack.ok) throw new CommandError(ack.code === 'conflict' ? 'already answered' : `hub refused the answer: ${ack.error}`);
       if (flags.json) console.log(JSON.stringify({ requestId, resolution: ack.resolution }));
-      else console.log(`answered ${requestId}: ${answer.decision}`);
+      else console.log(`answered ${requestId}: ${answer.choice ? `option ${answer.choice}` : answer.decision}`);
       return 0;
     } finally {
       client.close();

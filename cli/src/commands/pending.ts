@@ -18,6 +18,10 @@ function detail(request: PendingRequest): string {
       .join('\n    ');
   }
   if (request.kind === 'plan') return String(input.plan ?? '').slice(0, DETAIL_CHARS);
+  if (request.kind === 'dialog') {
+    const choices = Array.isArray(input.options) ? (input.options as Array<{ key?: string; label?: string }>) : [];
+    return `${String(input.title ?? '')} [${choices.map((o) => `${o.key}. ${o.label}`).join(' | ')}]`.slice(0, DETAIL_CHARS);
+  }
   const main = input.command ?? input.file_path ?? input.notebook_path ?? input.url ?? JSON.stringify(input);
   return String(main).replace(/\s+/g, ' ').slice(0, DETAIL_CHARS);
 }

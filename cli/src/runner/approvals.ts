@@ -46,6 +46,9 @@ export type Approvals = {
   /** The PTY screen's state: a dialog that gives way to the input box while a request waits was
    *  answered at the desk. Not called for headless sessions (no desk). */
   screen(kind: PromptState['kind']): void;
+  /** A request waits for its answer, or was answered a moment ago: claude draws its own dialog or
+   *  picker for it meanwhile, and keeps drawing it a little after the hook's answer. */
+  open(): boolean;
   stop(): void;
 };
 
@@ -57,12 +60,17 @@ const DEFAULT_DENY: Record<RequestKind, string> = {
   permission: 'The user denied this tool call.',
   question: 'The user declined to answer.',
   plan: 'The user wants to keep planning.',
+  dialog: 'The user declined.',
 };
 /** claude drops its hook request when the desk presses Esc in the dialog, a moment before the
  *  transcript records the rejection: this long the runner waits for that record before it takes the
  *  drop for claude going away (withdrawn). */
 const CANCEL_GRACE_MS = 1_500;
 const CANCEL_POLL_MS = 50;
+/** claude 2.1.330 kept its permission dialog on screen more than 150 ms after the hook's answer (an
+ *  e2e run caught the dialog relay raising it): for this long after a request closed, what is on
+ *  screen still counts as that request's dialog. */
+const CLOSED_DIALOG_GRACE_MS = 2_000;
 /** PreToolUse calls remembered for matching a PermissionRequest to its tool_use_id. */
 const MAX_RECENT_CALLS = 64;
 
@@ -115,6 +123,8 @@ export function createApprovals(options: {
   describe?: (options: { toolName: string; toolInput: Record<string, unknown>; toolUseId: string | null }) => Promise<Record<string, unknown>>;
 }): Approvals {
   const waiting = new Map<string, Waiting>();
+  /** When the last request stopped waiting (see CLOSED_DIALOG_GRACE_MS). */
+  let lastClosedAt = 0;
   /** Requests the desk answered in claude's dialog, by tool_use id, until their result says how. */
   const inDialog = new Map<string, string>();
   const recentCalls = new Map<string, string>();
@@ -200,6 +210,7 @@ export function createApprovals(options: {
       if (!sent) {
         signal.removeEventListener('abort', onCancel);
         waiting.delete(entry.request.id);
+        lastClosedAt = Date.now();
         log(`approval for ${toolName}: the hub did not take it; claude's own prompt decides`);
         return null;
       }
@@ -210,6 +221,7 @@ export function createApprovals(options: {
         if (decided) outcome = { from: 'desk', decision: decided };
       }
       waiting.delete(entry.request.id);
+      lastClosedAt = Date.now();
       const { request } = entry;
 
       log(`approval ${request.id} (${request.toolName}): ${outcome.from === 'hub' ? `answered on the hub: ${outcome.answer.decision}` : outcome.from === 'desk' ? 'answered at the desk' : 'claude stopped waiting'}`);
@@ -262,6 +274,8 @@ export function createApprovals(options: {
         else if (entry.sawDialog && (kind === 'busy' || kind === 'ready')) settleDesk(entry, null);
       }
     },
+
+    open: () => waiting.size > 0 || Date.now() - lastClosedAt < CLOSED_DIALOG_GRACE_MS,
 
     reconnected: () => {
       const link = options.link();

@@ -8,7 +8,7 @@
 // What both launch kinds share (log, identity and resume state, hub link and outbox, hooks,
 // transcript → chat, session:end and the drain) is session-core.ts; this file holds what only a PTY
 // has: the screen model and typing gate, the prompt queue, the desk (local or `tether attach`), the
-// trust dialog and `-c` (the link waits until SessionStart says which session claude continued).
+// dialog relay (cli/src/dialogs/) and `-c` (the link waits until SessionStart says which session claude continued).
 // `launchKind: headless` is headless.ts.
 //
 // Invariants: "ready" means claude's input box is on screen; claude exiting before that is a
@@ -31,7 +31,8 @@ import { loadResumeState } from './resume-state.ts';
 import { createTerminalStream, type TerminalStream } from './terminal-stream.ts';
 import { createToolMoments } from './tool-moments.ts';
 import { runHeadlessSession } from './headless.ts';
-import { createTrustDialog, TRUST_TEXT } from './trust-dialog.ts';
+import { createDialogRelay } from '../dialogs/relay.ts';
+import { readDialog } from '../dialogs/read-dialog.ts';
 import { isDeskKeystroke } from './controller.ts';
 import { createPtyEnder, type ClaudeEnder } from './end-claude.ts';
 import { createSessionCore, describeEarlyExit, type RunnerOptions, type RunnerResult } from './session-core.ts';
@@ -118,6 +119,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
         }
         stream?.connected();
         approvals.reconnected();
+        dialogs.reconnected();
       },
       commands: {
         'prompt:deliver': ({ promptId, text }) => {
@@ -144,7 +146,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
         'session:set-effort': ({ level }) => queue.enqueueCommand({ text: `/effort ${level}` }),
         'approval:answered': ({ requestId, answer }) => {
           controller.set('remote');
-          if (!trust.answered({ requestId, answer })) approvals.answered({ requestId, answer });
+          if (!dialogs.answered({ requestId, answer })) approvals.answered({ requestId, answer });
         },
         'terminal:input': ({ data, desk }) => {
           // A `tether attach` desk types through the hub too; its automatic replies are not typing.
@@ -262,8 +264,22 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   let readyAt: number | null = null;
   const startedAt = Date.now();
   let checkTimer: ReturnType<typeof setTimeout> | null = null;
-  const trust = createTrustDialog({ sessionId: () => state.id, cwd: options.cwd, link: core.link, write: (data) => pty?.write(data), log });
-  core.onCleanup(() => trust.stop());
+  /** The status a dialog request interrupted, restored when it closes. */
+  let beforeDialog: typeof state.status | null = null;
+  const dialogs = createDialogRelay({
+    sessionId: () => state.id,
+    link: core.link,
+    read: async () => readDialog((await screen.state()).lines),
+    write: (keys) => pty?.write(keys),
+    covered: () => approvals.open(),
+    onWaiting: (waiting) => {
+      if (waiting) beforeDialog = state.status;
+      if (waiting) setStatus('waiting');
+      else if (state.status === 'waiting' && beforeDialog && beforeDialog !== 'ended' && beforeDialog !== 'failed') setStatus(beforeDialog);
+    },
+    log,
+  });
+  core.onCleanup(() => dialogs.stop());
   /** Ctrl-Z at the desk: claude draws this and waits for SIGCONT (inside our PTY its own TSTP is
    *  discarded: no job-control shell there). tether then suspends itself, as `claude` would. */
   let suspendedEpisode = false;
@@ -305,9 +321,10 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     }
     lastCheckAt = performance.now();
     void screen.state().then(({ text, lines, promptState }) => {
-      // A trust dialog comes before SessionStart: the hub must hear it, so the identity waits no more.
-      if (!ready && !identitySettled && text.includes(TRUST_TEXT)) settleIdentity('trust dialog');
-      if (!ready) trust.check(text);
+      const dialog = readDialog(lines);
+      // A dialog before SessionStart (trust, MCP…): the hub must hear it, so the identity waits no more.
+      if (!ready && !identitySettled && dialog) settleIdentity('a dialog before the prompt');
+      dialogs.seen(dialog);
       followSuspend(text);
       approvals.screen(promptState.kind);
       core.followEffort(EFFORT_FOOTER.exec(text)?.[1]);

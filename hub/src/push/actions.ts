@@ -39,5 +39,6 @@ export async function answerFromNotification(options: {
     device: `${NOTIFICATION_DEVICE_PREFIX}${grant.device}`,
   });
   if (result.kind === 'answered') return { kind: 'answered', resolution: result.resolution };
-  return result.kind === 'conflict' ? { kind: 'conflict' } : { kind: 'not_found' };
+  // Buttons are minted for permission requests only (notifier.ts), which never fail as 'invalid'.
+  return result.kind === 'conflict' || result.kind === 'invalid' ? { kind: 'conflict' } : { kind: 'not_found' };
 }

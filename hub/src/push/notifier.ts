@@ -50,13 +50,18 @@ function requestDetail(request: PendingRequest): string {
     return typeof first === 'string' ? first : 'Claude has a question';
   }
   if (request.kind === 'plan') return 'A plan is ready for review';
+  if (request.kind === 'dialog') return pick('title') ?? 'Claude shows a choice';
   return pick('command') ?? pick('file_path') ?? pick('url') ?? pick('pattern') ?? pick('description') ?? request.toolName;
 }
 
 export function describeRequestPush(request: PendingRequest, session: Session | null): PushMessage {
   const name = sessionName(session);
   const title =
-    request.kind === 'question' ? `${name}: Claude asks` : request.kind === 'plan' ? `${name}: plan to approve` : `${name}: allow ${request.toolName}?`;
+    request.kind === 'question' || request.kind === 'dialog'
+      ? `${name}: Claude asks`
+      : request.kind === 'plan'
+        ? `${name}: plan to approve`
+        : `${name}: allow ${request.toolName}?`;
   return {
     title: clip(title, 80),
     body: clip(requestDetail(request)),

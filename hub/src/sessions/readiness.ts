@@ -64,7 +64,7 @@ export function createSessionReadiness() {
           return { kind: 'ended', session, exitCode: session.exitCode, reason: session.failureReason };
         }
         if (waiter.goal !== 'ready') return null;
-        // Ready = claude takes input; a pending request (e.g. the trust dialog) needs the user first.
+        // Ready = claude takes input; a pending request (a start-up dialog: trust, MCP…) needs the user first.
         if (session.status !== 'starting' || session.pendingCount > 0) return { kind: 'ready', session };
         return null;
       });

@@ -130,6 +130,7 @@ export function bindWebSocket(options: {
         });
         if (result.kind === 'not_found') return ackError('not_found', 'no such request');
         if (result.kind === 'conflict') return ackError('conflict', 'already answered');
+        if (result.kind === 'invalid') return ackError('bad_request', result.reason);
         return { ok: true, resolution: result.resolution };
       },
       'terminal:subscribe': async ({ sessionId, since }) => {

@@ -16,6 +16,7 @@ import { PermissionForm } from './permission-form.tsx';
 import { QuestionForm } from './question-form.tsx';
 import { PlanForm } from './plan-form.tsx';
 import { TRUST_FOLDER_TOOL, TrustFolderForm } from './trust-folder-form.tsx';
+import { DialogCard, dialogInput } from './dialog-card.tsx';
 
 export type SubmitAnswer = (answer: Answer, action: string) => Promise<void>;
 
@@ -30,6 +31,8 @@ function titleFor(request: PendingRequest): string {
       return 'Claude has a question';
     case 'plan':
       return 'Approve the plan?';
+    case 'dialog':
+      return dialogInput(request)?.title ?? 'Claude shows a choice';
     case 'permission':
       if (request.toolName === TRUST_FOLDER_TOOL) return 'Trust this folder?';
       if (request.toolName === 'Bash') return 'Run this command?';
@@ -131,6 +134,8 @@ export function ApprovalSheet({ sessionId, pending }: { sessionId: string; pendi
         <QuestionForm key={current.id} request={current} busy={busy} submit={submit} />
       ) : current.kind === 'plan' ? (
         <PlanForm key={current.id} request={current} busy={busy} submit={submit} />
+      ) : current.kind === 'dialog' ? (
+        <DialogCard key={current.id} request={current} busy={busy} submit={submit} />
       ) : current.toolName === TRUST_FOLDER_TOOL ? (
         <TrustFolderForm key={current.id} request={current} busy={busy} submit={submit} />
       ) : (

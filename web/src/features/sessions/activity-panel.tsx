@@ -13,6 +13,7 @@ function decisionOf(entry: AuditEntry): { label: string; tone: 'ok' | 'danger' |
   if (entry.outcome === 'withdrawn') return { label: 'Withdrawn', tone: 'muted' };
   // Taken to claude's dialog; the choice made there is filled in once claude recorded it.
   if (!entry.answer) return { label: "Claude's dialog", tone: 'muted' };
+  if (entry.answer.choice) return { label: `Chose option ${entry.answer.choice}`, tone: 'ok' };
   const inDialog = entry.answer.reason === DIALOG_OUTCOME_REASON ? " in Claude's dialog" : '';
   if (entry.answer.decision === 'allow') return { label: entry.answer.sessionRule ? 'Allowed for session' : `Allowed${inDialog}`, tone: 'ok' };
   return { label: `Denied${inDialog}`, tone: 'danger' };
@@ -23,6 +24,7 @@ function toolLabel(toolName: string | undefined): string {
   if (toolName === 'TrustFolder') return 'Trust folder';
   if (toolName === 'AskUserQuestion') return 'Question';
   if (toolName === 'ExitPlanMode') return 'Plan';
+  if (toolName === 'Dialog') return "Claude's dialog";
   return toolName;
 }
 

@@ -1,0 +1,196 @@
+// The relay's state machine with a recording hub link and a scripted screen: stable before raised,
+// flapping redraws raise nothing, withdrawn when the dialog leaves or is replaced, covered dialogs
+// never raised, and an answer presses keys only while that dialog is still on screen.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { HubLink } from '../hub-link/link.ts';
+import { createDialogRelay, type DialogRelay } from './relay.ts';
+import type { ScreenDialog } from './read-dialog.ts';
+
+function dialog(title: string, cursor = 0, numbered = false): ScreenDialog {
+  const options = [
+    { key: '1', label: 'No, exit' },
+    { key: '2', label: 'Yes, I accept' },
+  ];
+  return { title, text: [title, '', '  No, exit', '  Yes, I accept'], options, numbered, cursor, signature: JSON.stringify([title, options]) };
+}
+
+type Sent = { event: string; payload: Record<string, unknown> };
+
+function setup(o: { covered?: () => boolean; linkUp?: () => boolean } = {}) {
+  const sent: Sent[] = [];
+  const keys: string[] = [];
+  const waiting: boolean[] = [];
+  let screen: ScreenDialog | null = null;
+  const link = {
+    request: async (event: string, payload: Record<string, unknown>) => {
+      sent.push({ event, payload });
+      return { ok: true };
+    },
+  } as unknown as HubLink;
+  const relay: DialogRelay = createDialogRelay({
+    sessionId: () => 'session-1',
+    link: () => (o.linkUp?.() ?? true ? link : null),
+    read: async () => screen,
+    write: (k) => keys.push(k),
+    covered: o.covered ?? (() => false),
+    onWaiting: (w) => waiting.push(w),
+    log: () => {},
+    settleMs: 20,
+    retryMs: 20,
+  });
+  /** The screen now shows `next`, and the runner's screen loop reports it. */
+  const show = (next: ScreenDialog | null) => {
+    screen = next;
+    relay.seen(next);
+  };
+  const requests = () => sent.filter((s) => s.event === 'approval:request');
+  const withdrawals = () => sent.filter((s) => s.event === 'approval:withdraw');
+  const deskAnswers = () => sent.filter((s) => s.event === 'approval:desk-answer');
+  return { relay, sent, keys, waiting, show, requests, withdrawals, deskAnswers, setScreen: (next: ScreenDialog | null) => (screen = next) };
+}
+
+let relays: DialogRelay[] = [];
+afterEach(() => {
+  for (const relay of relays) relay.stop();
+  relays = [];
+});
+
+describe('dialog relay', () => {
+  it('raises a dialog once it is stable, with its title, text and options', async () => {
+    const t = setup();
+    relays.push(t.relay);
+    t.show(dialog('WARNING: bypass'));
+    expect(t.requests()).toHaveLength(0);
+    await vi.waitFor(() => expect(t.waiting).toEqual([true]));
+    expect(t.requests()[0]!.payload).toMatchObject({
+      sessionId: 'session-1',
+      kind: 'dialog',
+      toolName: 'Dialog',
+      toolInput: { title: 'WARNING: bypass', text: ['WARNING: bypass', '', '  No, exit', '  Yes, I accept'], options: [{ key: '1', label: 'No, exit' }, { key: '2', label: 'Yes, I accept' }] },
+    });
+    expect(t.waiting).toEqual([true]);
+    // Redraws of the same dialog (the marker moving at the desk) raise nothing more.
+    t.show(dialog('WARNING: bypass', 1));
+    t.show(dialog('WARNING: bypass', 0));
+    await new Promise((r) => setTimeout(r, 60));
+    expect(t.requests()).toHaveLength(1);
+  });
+
+  it('raises nothing for a dialog that flaps away before it is stable', async () => {
+    const t = setup();
+    relays.push(t.relay);
+    t.show(dialog('Loading…'));
+    t.setScreen(null); // gone by the confirming read, and the screen loop has not said so yet
+    await new Promise((r) => setTimeout(r, 60));
+    t.show(null);
+    expect(t.requests()).toHaveLength(0);
+    expect(t.waiting).toEqual([]);
+  });
+
+  it('reports a desk answer when the dialog leaves the screen (answered in claude itself)', async () => {
+    const t = setup();
+    relays.push(t.relay);
+    t.show(dialog('Switch model?'));
+    await vi.waitFor(() => expect(t.waiting).toEqual([true]));
+    t.show(null);
+    await vi.waitFor(() => expect(t.deskAnswers()).toHaveLength(1));
+    expect(t.deskAnswers()[0]!.payload).toMatchObject({ sessionId: 'session-1', requestId: t.requests()[0]!.payload.id, answer: null });
+    expect(t.withdrawals()).toHaveLength(0);
+    expect(t.waiting).toEqual([true, false]);
+  });
+
+  it('withdraws the old request and raises a new one when another dialog replaces it in place', async () => {
+    const t = setup();
+    relays.push(t.relay);
+    t.show(dialog('New MCP server found: one'));
+    await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
+    t.show(dialog('New MCP server found: two'));
+    await vi.waitFor(() => expect(t.requests()).toHaveLength(2));
+    expect(t.withdrawals()).toHaveLength(1);
+    expect(t.withdrawals()[0]!.payload.requestId).toBe(t.requests()[0]!.payload.id);
+    expect((t.requests()[1]!.payload.toolInput as { title: string }).title).toBe('New MCP server found: two');
+  });
+
+  it('never raises a dialog a hook request covers, even after that request was answered', async () => {
+    let covered = true;
+    const t = setup({ covered: () => covered });
+    relays.push(t.relay);
+    t.show(dialog('Do you want to run ls?'));
+    covered = false; // the phone answered the hook; claude still shows its dialog a moment
+    t.show(dialog('Do you want to run ls?'));
+    await new Promise((r) => setTimeout(r, 60));
+    expect(t.requests()).toHaveLength(0);
+    t.show(null);
+    t.show(dialog('Switch model?'));
+    await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
+  });
+
+  it('withdraws its request when a hook request for the same dialog arrives after it was raised', async () => {
+    let covered = false;
+    const t = setup({ covered: () => covered });
+    relays.push(t.relay);
+    t.show(dialog('Do you want to run ls?'));
+    await vi.waitFor(() => expect(t.waiting).toEqual([true]));
+    covered = true; // claude's PermissionRequest hook reached the runner late
+    t.show(dialog('Do you want to run ls?'));
+    await vi.waitFor(() => expect(t.withdrawals()).toHaveLength(1));
+    expect(t.withdrawals()[0]!.payload).toMatchObject({ reason: 'a hook request covers it' });
+    covered = false;
+    t.show(dialog('Do you want to run ls?')); // still that dialog: it stays the hook's
+    await new Promise((r) => setTimeout(r, 60));
+    expect(t.requests()).toHaveLength(1);
+  });
+
+  it('presses the chosen option\'s keys, from where the marker is at answer time', async () => {
+    const t = setup();
+    relays.push(t.relay);
+    t.show(dialog('Accessing workspace:', 0));
+    await vi.waitFor(() => expect(t.waiting).toEqual([true]));
+    t.setScreen(dialog('Accessing workspace:', 1)); // the desk moved the marker meanwhile
+    expect(t.relay.answered({ requestId: String(t.requests()[0]!.payload.id), answer: { decision: 'allow', choice: '2' } })).toBe(true);
+    await vi.waitFor(() => expect(t.keys).toEqual(['\r']));
+    expect(t.waiting).toEqual([true, false]);
+    // Still drawn while claude takes the key: not raised again.
+    t.show(dialog('Accessing workspace:', 1));
+    await new Promise((r) => setTimeout(r, 60));
+    expect(t.requests()).toHaveLength(1);
+    expect(t.withdrawals()).toHaveLength(0);
+    expect(t.deskAnswers()).toHaveLength(0);
+  });
+
+  it('presses nothing when the dialog left the screen before the answer came', async () => {
+    const t = setup();
+    relays.push(t.relay);
+    t.show(dialog('Switch model?', 0, true));
+    await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
+    t.setScreen(null);
+    expect(t.relay.answered({ requestId: String(t.requests()[0]!.payload.id), answer: { decision: 'allow', choice: '1' } })).toBe(true);
+    t.setScreen(dialog('Another dialog', 0, true));
+    await new Promise((r) => setTimeout(r, 40));
+    expect(t.keys).toEqual([]);
+  });
+
+  it('presses nothing for an answer that names no option, and ignores answers to other requests', async () => {
+    const t = setup();
+    relays.push(t.relay);
+    t.show(dialog('Switch model?', 0, true));
+    await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
+    expect(t.relay.answered({ requestId: 'someone-else', answer: { decision: 'allow' } })).toBe(false);
+    expect(t.relay.answered({ requestId: String(t.requests()[0]!.payload.id), answer: { decision: 'deny' } })).toBe(true);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(t.keys).toEqual([]);
+  });
+
+  it('asks once the hub link is up (a start-up dialog comes before the session is registered)', async () => {
+    let up = false;
+    const t = setup({ linkUp: () => up });
+    relays.push(t.relay);
+    t.show(dialog('Detected a custom API key'));
+    await new Promise((r) => setTimeout(r, 80));
+    expect(t.requests()).toHaveLength(0);
+    expect(t.waiting).toEqual([]); // the session says it waits once the hub has the request
+    up = true;
+    await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
+    await vi.waitFor(() => expect(t.waiting).toEqual([true]));
+  });
+});

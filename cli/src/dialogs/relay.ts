@@ -1,0 +1,188 @@
+// relay.ts: a choice claude draws on its screen (read-dialog.ts) asked on the hub as a `dialog`
+// request, when no hub request already covers it, and answered by pressing the chosen option's key.
+//
+//   screen read ─► seen(dialog) ─stable for settleMs (re-read equal)─► approval:request {kind: dialog}
+//   hub approval:answered {choice} ─► re-read the screen: the same dialog? press keysFor(choice) : nothing
+//   dialog gone (answered at the desk) ─► approval:desk-answer {answer: null}: every phone clears, the
+//       audit reads "Claude's dialog"; replaced in place by another ─► approval:withdraw, then the new one
+//
+// Invariants: nothing is pressed but the option a person chose, and only while that very dialog is on
+// screen; a dialog seen while a hook request waits (claude's own permission dialog, AskUserQuestion,
+// a plan) belongs to that request and is never raised, nor is a dialog already answered, while it
+// stays on screen; at most one dialog request is open at a time.
+import { hostname } from 'node:os';
+import { DIALOG_TOOL_NAME, type Answer, type DialogInput } from '@tether/shared';
+import type { HubLink } from '../hub-link/link.ts';
+import { keysFor, type ScreenDialog } from './read-dialog.ts';
+
+/** Two reads this far apart must agree before a dialog is raised, so redraws do not flap requests. */
+export const DIALOG_SETTLE_MS = 150;
+/** Retry while the hub link is not registered yet (start-up dialogs come before SessionStart). */
+const RETRY_MS = 500;
+
+export type DialogRelay = {
+  /** Every screen read: the choice on screen, or null. */
+  seen(dialog: ScreenDialog | null): void;
+  /** True when the answer was for the dialog request (and was handled). */
+  answered(options: { requestId: string; answer: Answer }): boolean;
+  /** The hub link came back: re-send an open request (the hub may have answered or withdrawn it). */
+  reconnected(): void;
+  stop(): void;
+};
+
+/** `announced`: the hub took it, and the session said it waits (the status follows the request). */
+type Raised = { requestId: string; dialog: ScreenDialog; createdAt: number; announced: boolean };
+
+export function createDialogRelay(options: {
+  sessionId: () => string;
+  link: () => HubLink | null;
+  /** A fresh read of the screen (at answer time and to confirm a candidate). */
+  read: () => Promise<ScreenDialog | null>;
+  write: (keys: string) => void;
+  /** A hub request claude is drawing its own dialog for (a hook approval, question, plan) is open. */
+  covered: () => boolean;
+  /** A dialog request is open (true) or no longer (false): the session waits for a person meanwhile. */
+  onWaiting: (waiting: boolean) => void;
+  log: (line: string) => void;
+  settleMs?: number;
+  retryMs?: number;
+}): DialogRelay {
+  const settleMs = options.settleMs ?? DIALOG_SETTLE_MS;
+  let raised: Raised | null = null;
+  /** Signature of the dialog on screen that must not be raised (covered by a hook, or answered). */
+  let ignored: string | null = null;
+  let candidate: { signature: string; timer: ReturnType<typeof setTimeout> } | null = null;
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  let stopped = false;
+
+  const dropCandidate = () => {
+    if (candidate) clearTimeout(candidate.timer);
+    candidate = null;
+  };
+  const close = (): Raised | null => {
+    const was = raised;
+    raised = null;
+    if (retry) clearTimeout(retry);
+    retry = null;
+    if (was?.announced) options.onWaiting(false);
+    return was;
+  };
+  const withdraw = (reason: string) => {
+    const was = close();
+    if (!was) return;
+    options.log(`dialog "${was.dialog.title}": withdrawn (${reason})`);
+    void options.link()?.request('approval:withdraw', { sessionId: options.sessionId(), requestId: was.requestId, reason });
+  };
+  /** The dialog left the screen: someone answered it in claude itself (first answer wins on the hub). */
+  const answeredAtDesk = () => {
+    const was = close();
+    if (!was) return;
+    options.log(`dialog "${was.dialog.title}": answered at the desk`);
+    void options.link()?.request('approval:desk-answer', { sessionId: options.sessionId(), requestId: was.requestId, answer: null, device: `desk@${hostname()}`.slice(0, 100) });
+  };
+
+  const send = async (entry: Raised) => {
+    retry = null;
+    const link = options.link();
+    const input: DialogInput = { title: entry.dialog.title, text: entry.dialog.text, options: entry.dialog.options };
+    const ack = link
+      ? await link.request('approval:request', {
+          id: entry.requestId,
+          sessionId: options.sessionId(),
+          kind: 'dialog',
+          toolName: DIALOG_TOOL_NAME,
+          toolInput: input,
+          toolUseId: null,
+          createdAt: entry.createdAt,
+        })
+      : null;
+    if (raised !== entry || stopped) return;
+    if (ack?.ok) {
+      if (!entry.announced) {
+        entry.announced = true;
+        options.onWaiting(true);
+      }
+      options.log(`dialog "${entry.dialog.title}": asked on the hub (${entry.requestId})`);
+      return;
+    }
+    // Withdrawn by the hub while the runner was away: ask again under a new id.
+    if (ack && ack.code === 'gone') entry.requestId = crypto.randomUUID();
+    retry = setTimeout(() => void send(entry), options.retryMs ?? RETRY_MS);
+  };
+
+  const raise = (dialog: ScreenDialog) => {
+    const entry: Raised = { requestId: crypto.randomUUID(), dialog, createdAt: Date.now(), announced: false };
+    raised = entry;
+    void send(entry);
+  };
+
+  const seen = (dialog: ScreenDialog | null): void => {
+    if (stopped) return;
+    if (!dialog) {
+      dropCandidate();
+      ignored = null;
+      answeredAtDesk();
+      return;
+    }
+    if (options.covered()) {
+      // claude draws its own dialog for a request the hub already has: that request is the question.
+      ignored = dialog.signature;
+      dropCandidate();
+      // Raised a moment before the hook's request arrived: the hook's request is the one to answer.
+      if (raised) withdraw('a hook request covers it');
+      return;
+    }
+    if (dialog.signature === ignored) return;
+    ignored = null;
+    if (raised) {
+      if (raised.dialog.signature === dialog.signature) return;
+      withdraw('another dialog replaced it');
+    }
+    if (candidate?.signature === dialog.signature) return;
+    dropCandidate();
+    const signature = dialog.signature;
+    candidate = {
+      signature,
+      timer: setTimeout(() => {
+        candidate = null;
+        void options.read().then((again) => {
+          if (stopped || raised) return;
+          if (again?.signature === signature && !options.covered() && ignored !== signature) raise(again);
+          else seen(again);
+        });
+      }, settleMs),
+    };
+  };
+
+  return {
+    seen,
+    answered: ({ requestId, answer }) => {
+      if (!raised || raised.requestId !== requestId) return false;
+      const was = close()!;
+      ignored = was.dialog.signature; // answered: never asked again while it stays on screen
+      void options.read().then((now) => {
+        if (stopped) return;
+        if (now?.signature !== was.dialog.signature) {
+          options.log(`dialog "${was.dialog.title}": answered on the hub after it left the screen; nothing pressed`);
+          return;
+        }
+        const keys = answer.choice === undefined ? null : keysFor(now, answer.choice);
+        if (!keys) {
+          options.log(`dialog "${was.dialog.title}": the answer names no option of it; nothing pressed`);
+          return;
+        }
+        options.write(keys);
+        options.log(`dialog "${was.dialog.title}": option ${answer.choice} chosen on the hub`);
+      });
+      return true;
+    },
+    reconnected: () => {
+      if (raised && !retry) void send(raised);
+    },
+    stop: () => {
+      stopped = true;
+      dropCandidate();
+      if (retry) clearTimeout(retry);
+    },
+  };
+}
