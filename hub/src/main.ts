@@ -14,6 +14,7 @@ import { createShareLinks } from './auth/share-links.ts';
 import { createWebSessionSigner, loadHubSecret } from './auth/web-session.ts';
 import { createHttpApp } from './http/app.ts';
 import { createSocketServer, SOCKET_PATH } from './sockets/server.ts';
+import { parseAllowedOrigin } from './sockets/origin.ts';
 import { createWebPush } from './push/push.ts';
 import { makeVapidKeys, parseVapidKeys } from './push/vapid.ts';
 import { openCluster, randomSecret, type Cluster } from './cluster/cluster.ts';
@@ -29,6 +30,7 @@ export { openStore } from './store/open.ts';
 export { StoreOpenError } from './store/store.ts';
 export { redactUrl } from './store/postgres/connect.ts';
 export { createAccessToken, revokeAccessToken } from './auth/tokens.ts';
+export { parseAllowedOrigin } from './sockets/origin.ts';
 export { DEFAULT_TERMINAL_MEMORY_BYTES, parseTerminalMemoryMb } from './terminal/log-budget.ts';
 
 export type Hub = {
@@ -90,11 +92,12 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     ...(config.terminalMemoryBytes !== undefined ? { terminalMemoryBytes: config.terminalMemoryBytes } : {}),
     ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}),
     shell: config.shell ?? false,
+    origins: { extraOrigins: new Set((config.allowedOrigins ?? []).map(parseAllowedOrigin)), trustProxy: config.trustProxy ?? false },
     ...(cluster ? { cluster: { adapter: cluster.adapter, url: () => selfUrl, linkSecret: await cluster.secret('hub-link', () => randomSecret()) } } : {}),
   });
   // After the sockets: a notification's answer is announced through their broadcaster.
   const app = createHttpApp({ store, resolver, signer, shareLinks, push, approvalFacts: sockets.broadcast, version: HUB_VERSION, features: { shell: config.shell ?? false }, terminalMemory: () => sockets.terminals.memory(), ...(config.webDist ? { webDist: config.webDist } : {}) });
-  const engineHandler = sockets.engine.handler();
+  const engineHandler = sockets.handler;
 
   let server: ReturnType<typeof Bun.serve>;
   try {

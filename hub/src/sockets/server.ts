@@ -38,6 +38,8 @@ import { createClusterBus } from './cluster-bus.ts';
 import { createHubLinkServer } from './hub-link.ts';
 import { createTerminalViewers } from './terminal-viewers.ts';
 import type { PushNotifier } from '../push/notifier.ts';
+import { createPreAuthGate, PRE_AUTH_TIMEOUT_MS } from './pre-auth.ts';
+import { handshakeGuard, type OriginPolicy } from './origin.ts';
 
 export const SOCKET_PATH = '/socket.io/';
 /** How often live sockets are re-checked against their token. `tether token revoke` runs in another
@@ -110,11 +112,21 @@ export function createSocketServer(options: {
   /** Several hubs behind one URL (cluster/cluster.ts): the adapter spanning them, this hub's own
    *  URL (known once it is bound) and the secret hubs link to each other with. */
   cluster?: { adapter: Parameters<Server['adapter']>[0]; url: () => string; linkSecret: string };
+  /** Browser origins besides the hub's own (`--allowed-origin`), and whether to believe X-Forwarded-Host. */
+  origins?: OriginPolicy;
 }) {
-  const io = new Server({ serveClient: false, maxHttpBufferSize: MAX_PAYLOAD_BYTES });
-  const engine = new Engine({ path: SOCKET_PATH, maxHttpBufferSize: MAX_PAYLOAD_BYTES });
+  const io = new Server({ serveClient: false, maxHttpBufferSize: MAX_PAYLOAD_BYTES, connectTimeout: PRE_AUTH_TIMEOUT_MS });
+  const engine = new Engine({
+    path: SOCKET_PATH,
+    maxHttpBufferSize: MAX_PAYLOAD_BYTES,
+    allowRequest: handshakeGuard(options.origins ?? { extraOrigins: new Set(), trustProxy: false }),
+  });
   if (options.cluster) io.adapter(options.cluster.adapter);
   io.bind(engine);
+  const engineHandler = engine.handler();
+  const preAuth = createPreAuthGate<{ transport: object }>({ key: (ws) => ws.data.transport });
+  // The main namespace has no auth middleware: nobody may join it, so it never counts as a login.
+  io.of('/').use((_socket, next) => next(connectError('no such namespace', 'not_found')));
   const onError = (event: string, error: unknown) => {
     console.error(`tether hub: socket event ${event} failed: ${error instanceof Error ? error.message : String(error)}`);
   };
@@ -196,6 +208,8 @@ export function createSocketServer(options: {
     viewers.moved(ns, sessionId, hubUrl());
     bus.tell('terminal-moved', { namespace: ns, sessionId, hubUrl: hubUrl() });
   };
+  // Authenticated on any namespace: the connection may send anything (pre-auth.ts).
+  for (const nsp of [cli, web, ...(links ? [io.of('/hub')] : [])]) nsp.on('connection', (socket) => preAuth.authenticated(socket.conn.transport));
   cli.use(authenticate({ resolver: options.resolver, accept: ['token'], hubUrl }));
   cli.on('connection', (socket) => bindCliSocket({ socket: socket as HubSocket, store: options.store, broadcast, machines, terminals, onError, daemons, control, shells, runnerRegistered, ...(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {}) }));
 
@@ -238,6 +252,9 @@ export function createSocketServer(options: {
   return {
     io,
     engine,
+    /** For Bun.serve: the engine's WebSocket handler behind the pre-auth gate. */
+    handler: { idleTimeout: engineHandler.idleTimeout, websocket: preAuth.wrap(engineHandler.websocket as never) },
+    preAuth,
     terminals,
     /** Every namespace fact, as the push notifier observes it (REST answers announce through it). */
     broadcast,
