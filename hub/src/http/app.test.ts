@@ -104,6 +104,14 @@ describe('http app', () => {
     expect((await login({ token })).status).toBe(401);
   });
 
+  it('a share link made with a token (or its web session) stops working when that token is revoked', async () => {
+    const { session } = (await (await login({ token })).json()) as { session: string };
+    const made = (await (await app.request(`/api/sessions/${S1}/share`, { method: 'POST', body: '{}', ...auth(session) })).json()) as { token: string };
+    expect((await app.request(`/api/share/${made.token}`)).status).toBe(200);
+    await revokeAccessToken({ store, id: (await store.listTokens({ namespace: 'alpha' }))[0]!.id });
+    expect((await app.request(`/api/share/${made.token}`)).status).toBe(401);
+  });
+
   it('rate-limits failed logins per IP with Retry-After', async () => {
     for (let i = 0; i < LOGIN_MAX_FAILURES; i++) expect((await login({ token: 'tth_wrongwrongwrongwrongwrong' })).status).toBe(401);
     const limited = await login({ token });

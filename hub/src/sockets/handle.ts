@@ -21,7 +21,7 @@ export type HubSocketData = {
   terminals: Set<string>;
   machineId: string | null;
   /** Set for a read-only share-link connection: the one session it may watch. */
-  share: { sessionId: string; jti: string } | null;
+  share: { sessionId: string; jti: string; tokenId: string | null } | null;
   /** When the socket connected (the newest daemon socket of a machine wins, across hubs). */
   connectedAt: number;
   /** The URL other hubs reach this socket's hub at (for the hub-to-hub terminal link). */

@@ -70,7 +70,7 @@ function authenticate(options: { resolver: CallerResolver; accept: ReadonlyArray
         // A read-only share link: one session, watch and terminal only (web.ts enforces it).
         const claims = await options.shareLinks.verify(parsed.data.token);
         if (claims) {
-          share = { sessionId: claims.sessionId, jti: claims.jti };
+          share = { sessionId: claims.sessionId, jti: claims.jti, tokenId: claims.tokenId };
           caller = { namespace: claims.namespace, tokenId: `share:${claims.jti}`, label: 'share link', via: 'web-session', expiresAt: claims.expiresAt };
         }
       }
@@ -231,7 +231,7 @@ export function createSocketServer(options: {
       for (const socket of [...nsp.sockets.values()]) {
         const data = socket.data as HubSocketData | undefined;
         if (data?.share) {
-          if (!(await options.shareLinks?.stillValid(data.share.jti, now))) socket.disconnect(true);
+          if (!(await options.shareLinks?.stillValid({ jti: data.share.jti, namespace: data.caller.namespace, tokenId: data.share.tokenId }, now))) socket.disconnect(true);
         } else if (data?.caller && !(await options.resolver.stillValid(data.caller, now))) socket.disconnect(true);
       }
     }
