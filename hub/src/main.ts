@@ -11,6 +11,7 @@ import type { Store } from './store/store.ts';
 import { openStore } from './store/open.ts';
 import { createCallerResolver } from './auth/namespace.ts';
 import { createShareLinks } from './auth/share-links.ts';
+import { createAuthFailures } from './auth/failures.ts';
 import { createWebSessionSigner, loadHubSecret } from './auth/web-session.ts';
 import { createHttpApp } from './http/app.ts';
 import { createSocketServer, SOCKET_PATH } from './sockets/server.ts';
@@ -82,8 +83,11 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   // Web push: VAPID keys made on first start and kept in TETHER_HOME, like the hub secret.
   const vapid = cluster ? parseVapidKeys(await cluster.secret('vapid', makeVapidKeys)) : null;
   const push = createWebPush({ home: config.home, store, ...(vapid ? { keys: vapid } : {}) });
+  // One count of failed credentials for logins, REST bearers and socket handshakes.
+  const authFailures = createAuthFailures({ onBlocked: (address) => console.error(`tether hub: too many failed authentications from ${address}; answering 429 for a minute`) });
   const sockets = createSocketServer({
     store,
+    authFailures,
     resolver,
     shareLinks,
     push: push.notifier,
@@ -96,7 +100,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     ...(cluster ? { cluster: { adapter: cluster.adapter, url: () => selfUrl, linkSecret: await cluster.secret('hub-link', () => randomSecret()) } } : {}),
   });
   // After the sockets: a notification's answer is announced through their broadcaster.
-  const app = createHttpApp({ store, resolver, signer, shareLinks, push, approvalFacts: sockets.broadcast, version: HUB_VERSION, features: { shell: config.shell ?? false }, terminalMemory: () => sockets.terminals.memory(), ...(config.webDist ? { webDist: config.webDist } : {}) });
+  const app = createHttpApp({ store, resolver, signer, shareLinks, push, authFailures, approvalFacts: sockets.broadcast, version: HUB_VERSION, features: { shell: config.shell ?? false }, terminalMemory: () => sockets.terminals.memory(), ...(config.webDist ? { webDist: config.webDist } : {}) });
   const engineHandler = sockets.handler;
 
   let server: ReturnType<typeof Bun.serve>;

@@ -36,6 +36,8 @@ export function createPreAuthGate<T extends object>(options: { key: (ws: ServerW
   /** key (the engine transport) → bytes its socket sent before authenticating. */
   const pending = new Map<object, number>();
   const authenticated = new WeakSet<object>();
+  /** key → the peer's address (Bun knows it at open; socket.io on bun-engine does not). */
+  const addresses = new WeakMap<object, string>();
 
   const admit = (ws: ServerWebSocket<T>, message: string | Buffer): boolean => {
     const key = options.key(ws);
@@ -60,6 +62,7 @@ export function createPreAuthGate<T extends object>(options: { key: (ws: ServerW
             return;
           }
           pending.set(options.key(ws), 0);
+          addresses.set(options.key(ws), ws.remoteAddress);
         },
         message(ws, message) {
           if (!admit(ws, message)) {
@@ -78,6 +81,10 @@ export function createPreAuthGate<T extends object>(options: { key: (ws: ServerW
     authenticated(key: object): void {
       if (!pending.delete(key)) return;
       authenticated.add(key);
+    },
+    /** The peer address of a connection (`socket.conn.transport`), for the failed-auth limit. */
+    addressOf(key: object): string | null {
+      return addresses.get(key) ?? null;
     },
     /** Unauthenticated sockets now, and the bytes they sent. */
     stats(): { sockets: number; bytes: number } {

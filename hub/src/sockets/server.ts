@@ -40,6 +40,7 @@ import { createTerminalViewers } from './terminal-viewers.ts';
 import type { PushNotifier } from '../push/notifier.ts';
 import { createPreAuthGate, PRE_AUTH_TIMEOUT_MS } from './pre-auth.ts';
 import { handshakeGuard, type OriginPolicy } from './origin.ts';
+import { createAuthFailures, type AuthFailures } from '../auth/failures.ts';
 
 export const SOCKET_PATH = '/socket.io/';
 /** How often live sockets are re-checked against their token. `tether token revoke` runs in another
@@ -52,7 +53,14 @@ function connectError(message: string, code: ErrorCode | 'protocol_mismatch'): E
   return error;
 }
 
-function authenticate(options: { resolver: CallerResolver; accept: ReadonlyArray<Caller['via']>; shareLinks?: ShareLinks; hubUrl: () => string }) {
+function authenticate(options: {
+  resolver: CallerResolver;
+  accept: ReadonlyArray<Caller['via']>;
+  shareLinks?: ShareLinks;
+  hubUrl: () => string;
+  failures: AuthFailures;
+  addressOf: (socket: Socket) => string;
+}) {
   return async (socket: Socket, next: (err?: Error) => void) => {
     try {
       const auth: unknown = socket.handshake.auth;
@@ -74,7 +82,12 @@ function authenticate(options: { resolver: CallerResolver; accept: ReadonlyArray
           caller = { namespace: claims.namespace, tokenId: `share:${claims.jti}`, label: 'share link', via: 'web-session', expiresAt: claims.expiresAt };
         }
       }
-      if (!caller) return next(connectError('unauthorized', 'unauthorized'));
+      if (!caller) {
+        // Counted like a failed login; a valid credential never reaches this line (failures.ts).
+        const wait = options.failures.failed({ address: options.addressOf(socket), credential: parsed.data.token });
+        if (wait !== null) return next(connectError(`too many failed attempts; retry in ${wait}s`, 'rate_limited'));
+        return next(connectError('unauthorized', 'unauthorized'));
+      }
       const data: HubSocketData = {
         caller,
         client: parsed.data.client,
@@ -112,8 +125,11 @@ export function createSocketServer(options: {
   /** Several hubs behind one URL (cluster/cluster.ts): the adapter spanning them, this hub's own
    *  URL (known once it is bound) and the secret hubs link to each other with. */
   cluster?: { adapter: Parameters<Server['adapter']>[0]; url: () => string; linkSecret: string };
-  /** Browser origins besides the hub's own (`--allowed-origin`), and whether to believe X-Forwarded-Host. */
+  /** Browser origins besides the hub's own (`--allowed-origin`), and whether to believe the proxy's
+   *  X-Forwarded-Host and X-Forwarded-For. */
   origins?: OriginPolicy;
+  /** Failed credentials, shared with the REST API (one limit for every way in). */
+  authFailures?: AuthFailures;
 }) {
   const io = new Server({ serveClient: false, maxHttpBufferSize: MAX_PAYLOAD_BYTES, connectTimeout: PRE_AUTH_TIMEOUT_MS });
   const engine = new Engine({
@@ -125,6 +141,12 @@ export function createSocketServer(options: {
   io.bind(engine);
   const engineHandler = engine.handler();
   const preAuth = createPreAuthGate<{ transport: object }>({ key: (ws) => ws.data.transport });
+  const failures = options.authFailures ?? createAuthFailures();
+  const trustProxy = options.origins?.trustProxy ?? false;
+  const addressOf = (socket: Socket): string => {
+    const forwarded = trustProxy ? String(socket.handshake.headers['x-forwarded-for'] ?? '').split(',').map((h) => h.trim()).filter(Boolean).at(-1)?.slice(0, 64) : undefined;
+    return forwarded ?? preAuth.addressOf(socket.conn.transport) ?? 'unknown';
+  };
   // The main namespace has no auth middleware: nobody may join it, so it never counts as a login.
   io.of('/').use((_socket, next) => next(connectError('no such namespace', 'not_found')));
   const onError = (event: string, error: unknown) => {
@@ -210,10 +232,10 @@ export function createSocketServer(options: {
   };
   // Authenticated on any namespace: the connection may send anything (pre-auth.ts).
   for (const nsp of [cli, web, ...(links ? [io.of('/hub')] : [])]) nsp.on('connection', (socket) => preAuth.authenticated(socket.conn.transport));
-  cli.use(authenticate({ resolver: options.resolver, accept: ['token'], hubUrl }));
+  cli.use(authenticate({ resolver: options.resolver, accept: ['token'], hubUrl, failures, addressOf }));
   cli.on('connection', (socket) => bindCliSocket({ socket: socket as HubSocket, store: options.store, broadcast, machines, terminals, onError, daemons, control, shells, runnerRegistered, ...(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {}) }));
 
-  web.use(authenticate({ resolver: options.resolver, accept: ['token', 'web-session'], hubUrl, ...(options.shareLinks ? { shareLinks: options.shareLinks } : {}) }));
+  web.use(authenticate({ resolver: options.resolver, accept: ['token', 'web-session'], hubUrl, failures, addressOf, ...(options.shareLinks ? { shareLinks: options.shareLinks } : {}) }));
   // A revoked share link loses its live connections at once, not at the next sweep (on every hub).
   const dropShare = (jti: string) => {
     for (const socket of web.sockets.values()) if ((socket.data as HubSocketData | undefined)?.share?.jti === jti) socket.disconnect(true);

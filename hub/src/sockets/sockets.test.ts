@@ -68,6 +68,17 @@ describe('handshake', () => {
 });
 
 describe('/cli → /web', () => {
+  it('limits failed handshakes per address like failed logins; the right token still connects (issue 19, finding 3)', async () => {
+    const errors: string[] = [];
+    for (let i = 0; i <= 10; i++) {
+      const failed = await connect({ nsp: '/cli', token: `tth_wrong${'x'.repeat(34)}${i % 10}` }).catch((error: Error & { data?: { code?: string } }) => error);
+      errors.push((failed as Error & { data?: { code?: string } }).data?.code ?? 'connected');
+    }
+    expect(errors).toEqual([...Array(10).fill('unauthorized'), 'rate_limited']);
+    expect((await connect({ nsp: '/cli' })).connected).toBe(true);
+    expect((await connect({ nsp: '/web' })).connected).toBe(true);
+  });
+
   it('registers, appends idempotently, broadcasts to watchers, keeps seq across re-register', async () => {
     const runner = await connect({ nsp: '/cli' });
     const web = await connect({ nsp: '/web' });
