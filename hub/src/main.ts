@@ -82,7 +82,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   const shareLinks = createShareLinks({ store, secret });
   // Web push: VAPID keys made on first start and kept in TETHER_HOME, like the hub secret.
   const vapid = cluster ? parseVapidKeys(await cluster.secret('vapid', makeVapidKeys)) : null;
-  const push = createWebPush({ home: config.home, store, ...(vapid ? { keys: vapid } : {}) });
+  const push = createWebPush({ home: config.home, store, endpoints: { dev: config.devPushEndpoints ?? false }, ...(vapid ? { keys: vapid } : {}) });
   // One count of failed credentials for logins, REST bearers and socket handshakes.
   const authFailures = createAuthFailures({ onBlocked: (address) => console.error(`tether hub: too many failed authentications from ${address}; answering 429 for a minute`) });
   const sockets = createSocketServer({
