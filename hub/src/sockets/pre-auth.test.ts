@@ -92,6 +92,34 @@ describe('before a socket authenticates', () => {
   });
 });
 
+describe('over-deep payloads (issue 19, finding 6)', () => {
+  const deepJson = (levels: number) => `${'{"a":'.repeat(levels)}{}${'}'.repeat(levels)}`;
+
+  it('a toolInput nested 50,000 deep is bad_request, nothing stored, the hub up', async () => {
+    const { ws, messages } = await rawSocket();
+    ws.send(`40/cli,${JSON.stringify({ protocol: PROTOCOL_VERSION.major, client: 'runner', token })}`);
+    const nextMessage = () => new Promise((resolve) => ws.addEventListener('message', resolve, { once: true }));
+    while (!messages.some((m) => m.startsWith('40/cli,'))) await nextMessage();
+    const sessionId = '00000000-0000-4000-8000-00000000000d';
+    ws.send(`42/cli,1${JSON.stringify(['session:register', { id: sessionId, cwd: '/w', launchKind: 'pty' }])}`);
+    while (!messages.some((m) => m.startsWith('43/cli,1'))) await nextMessage();
+    const request = `{"id":"00000000-0000-4000-8000-0000000000e1","sessionId":"${sessionId}","kind":"permission","toolName":"Bash","toolUseId":null,"createdAt":1,"toolInput":${deepJson(50_000)}}`;
+    ws.send(`42/cli,2["approval:request",${request}]`);
+    while (!messages.some((m) => m.startsWith('43/cli,2'))) await nextMessage();
+    const ack = JSON.parse(messages.find((m) => m.startsWith('43/cli,2'))!.slice('43/cli,2'.length)) as [{ ok: boolean; code: string; error: string }];
+    expect(ack[0]).toMatchObject({ ok: false, code: 'bad_request' });
+    expect(ack[0].error).toMatch(/nested deeper/);
+    expect(await hub.store.listPending({ namespace: 'alpha', sessionId })).toEqual([]);
+    expect((await fetch(`${hub.url}/healthz`)).status).toBe(200);
+  });
+
+  it('a REST body nested 50,000 deep is a 400', async () => {
+    const res = await fetch(`${hub.url}/api/push/subscribe`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: `{"subscription":${deepJson(50_000)}}` });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { code: string }).code).toBe('bad_request');
+  });
+});
+
 describe('handshake requests', () => {
   const socketUrl = () => `${hub.url}/socket.io/?EIO=4&transport=polling`;
 

@@ -255,3 +255,26 @@ describe('handle.ts', () => {
     expect(await register(runner, randomUUID())).toMatchObject({ ok: true });
   });
 });
+
+describe('share links on /web', () => {
+  it("a share viewer's session:watch gives what the REST share view gives: no pending requests or their toolInput (issue 19, finding 6)", async () => {
+    const runner = await connect({ nsp: '/cli' });
+    const id = randomUUID();
+    expect((await register(runner, id)).ok).toBe(true);
+    expect((await ack(runner, 'message:append', { sessionId: id, messages: [msg('m1', 'visible text')] })).ok).toBe(true);
+    const toolInput = { command: 'curl -H "Authorization: Bearer sk-secret-value" https://internal' };
+    expect((await ack(runner, 'approval:request', { id: randomUUID(), sessionId: id, kind: 'permission', toolName: 'Bash', toolInput, toolUseId: null, createdAt: 1 })).ok).toBe(true);
+    const made = (await (await fetch(`${hub.url}/api/sessions/${id}/share`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' })).json()) as { token: string };
+    const rest = (await (await fetch(`${hub.url}/api/share/${made.token}`)).json()) as Record<string, unknown>;
+
+    const owner = await connect({ nsp: '/web' });
+    expect(((await ack(owner, 'session:watch', { sessionId: id })).pending as unknown[]).length).toBe(1);
+    const viewer = await connect({ nsp: '/web', token: made.token });
+    const watched = await ack(viewer, 'session:watch', { sessionId: id });
+    expect(watched.ok).toBe(true);
+    expect(watched.pending).toEqual([]);
+    expect(JSON.stringify(watched)).not.toContain('sk-secret-value');
+    expect(JSON.stringify(rest)).not.toContain('sk-secret-value');
+    expect({ session: watched.session, messages: watched.messages, more: watched.more }).toEqual({ session: rest.session, messages: rest.messages, more: rest.more });
+  });
+});
