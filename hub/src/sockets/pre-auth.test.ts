@@ -48,9 +48,11 @@ async function rawSocket(headers: Record<string, string> = {}): Promise<{ ws: We
 const within = (closed: Promise<number>, ms = 3000) => Promise.race([closed.then(() => 'closed' as const), Bun.sleep(ms).then(() => 'open' as const)]);
 
 describe('before a socket authenticates', () => {
-  it('a binary event header closes it before any attachment is buffered', async () => {
+  it('a binary event header closes it before any attachment is buffered (issue 19, finding 1)', async () => {
+    // The attack: announce 10 attachments, send fewer; socket.io would hold them until its timeout.
     const { ws, closed } = await rawSocket();
-    ws.send('451-["terminal:output",{"_placeholder":true,"num":0}]');
+    const placeholders = Array.from({ length: 10 }, (_, num) => ({ _placeholder: true, num }));
+    ws.send(`4510-${JSON.stringify(['terminal:output', ...placeholders])}`);
     ws.send(new Uint8Array(1024));
     expect(await within(closed)).toBe('closed');
   });
