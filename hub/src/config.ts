@@ -36,6 +36,13 @@ export type HubConfig = {
    *  this the client's address is the last `X-Forwarded-For` hop (the one the proxy appended), for
    *  the login rate limit. Only when every request passes through such a proxy. */
   trustProxy?: boolean;
+  /** Browser origins allowed to open sockets besides the hub's own (`--allowed-origin`, also
+   *  TETHER_ALLOWED_ORIGINS): a web app served from another host. Clients without an Origin (CLI,
+   *  daemon, other hubs) are not browsers and always may. */
+  allowedOrigins?: string[];
+  /** Development only (`--dev-push-endpoints`): push endpoints may be plain http and on loopback or
+   *  private addresses (the test suite's local push service). Off: https and public hosts only. */
+  devPushEndpoints?: boolean;
 };
 
 export const HUB_VERSION: string = pkg.version;

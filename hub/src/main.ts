@@ -11,9 +11,11 @@ import type { Store } from './store/store.ts';
 import { openStore } from './store/open.ts';
 import { createCallerResolver } from './auth/namespace.ts';
 import { createShareLinks } from './auth/share-links.ts';
+import { createAuthFailures } from './auth/failures.ts';
 import { createWebSessionSigner, loadHubSecret } from './auth/web-session.ts';
 import { createHttpApp } from './http/app.ts';
 import { createSocketServer, SOCKET_PATH } from './sockets/server.ts';
+import { parseAllowedOrigin } from './sockets/origin.ts';
 import { createWebPush } from './push/push.ts';
 import { makeVapidKeys, parseVapidKeys } from './push/vapid.ts';
 import { openCluster, randomSecret, type Cluster } from './cluster/cluster.ts';
@@ -29,6 +31,7 @@ export { openStore } from './store/open.ts';
 export { StoreOpenError } from './store/store.ts';
 export { redactUrl } from './store/postgres/connect.ts';
 export { createAccessToken, revokeAccessToken } from './auth/tokens.ts';
+export { parseAllowedOrigin } from './sockets/origin.ts';
 export { DEFAULT_TERMINAL_MEMORY_BYTES, parseTerminalMemoryMb } from './terminal/log-budget.ts';
 
 export type Hub = {
@@ -79,9 +82,12 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   const shareLinks = createShareLinks({ store, secret });
   // Web push: VAPID keys made on first start and kept in TETHER_HOME, like the hub secret.
   const vapid = cluster ? parseVapidKeys(await cluster.secret('vapid', makeVapidKeys)) : null;
-  const push = createWebPush({ home: config.home, store, ...(vapid ? { keys: vapid } : {}) });
+  const push = createWebPush({ home: config.home, store, endpoints: { dev: config.devPushEndpoints ?? false }, ...(vapid ? { keys: vapid } : {}) });
+  // One count of failed credentials for logins, REST bearers and socket handshakes.
+  const authFailures = createAuthFailures({ onBlocked: (address) => console.error(`tether hub: too many failed authentications from ${address}; answering 429 for a minute`) });
   const sockets = createSocketServer({
     store,
+    authFailures,
     resolver,
     shareLinks,
     push: push.notifier,
@@ -90,11 +96,12 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     ...(config.terminalMemoryBytes !== undefined ? { terminalMemoryBytes: config.terminalMemoryBytes } : {}),
     ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}),
     shell: config.shell ?? false,
+    origins: { extraOrigins: new Set((config.allowedOrigins ?? []).map(parseAllowedOrigin)), trustProxy: config.trustProxy ?? false },
     ...(cluster ? { cluster: { adapter: cluster.adapter, url: () => selfUrl, linkSecret: await cluster.secret('hub-link', () => randomSecret()) } } : {}),
   });
   // After the sockets: a notification's answer is announced through their broadcaster.
-  const app = createHttpApp({ store, resolver, signer, shareLinks, push, approvalFacts: sockets.broadcast, version: HUB_VERSION, features: { shell: config.shell ?? false }, terminalMemory: () => sockets.terminals.memory(), ...(config.webDist ? { webDist: config.webDist } : {}) });
-  const engineHandler = sockets.engine.handler();
+  const app = createHttpApp({ store, resolver, signer, shareLinks, push, authFailures, approvalFacts: sockets.broadcast, version: HUB_VERSION, features: { shell: config.shell ?? false }, terminalMemory: () => sockets.terminals.memory(), ...(config.webDist ? { webDist: config.webDist } : {}) });
+  const engineHandler = sockets.handler;
 
   let server: ReturnType<typeof Bun.serve>;
   try {

@@ -19,3 +19,20 @@ export const MAX_LABEL_CHARS = 500;
 
 /** Longest path string (cwd, transcript path). Linux PATH_MAX. */
 export const MAX_PATH_CHARS = 4096;
+
+/** Deepest nesting of arrays and objects in a payload (a tool input, a chat block). Real ones are a
+ *  few levels deep; checked before a schema, so over-deep input is `bad_request`, never a stack
+ *  overflow in a recursive walk (schema, JSON.stringify, the socket.io encoder) further on. */
+export const MAX_PAYLOAD_DEPTH = 100;
+
+/** Whether `value` nests deeper than `max` levels. Iterative: it must not overflow itself. */
+export function payloadTooDeep(value: unknown, max = MAX_PAYLOAD_DEPTH): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}

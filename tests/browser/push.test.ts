@@ -41,7 +41,7 @@ async function dispatchPush(worker: Worker, payload: PushPayload): Promise<void>
 }
 
 describe('web push in the app', () => {
-  const world = useBrowserWorld({ requires: 'sw.js' });
+  const world = useBrowserWorld({ requires: 'sw.js', hub: { devPushEndpoints: true } });
   let endpoint: PushEndpoint;
 
   beforeAll(() => {

@@ -1,6 +1,7 @@
 // auth.test.ts: tokens and web sessions end to end. Revocation (by `tether token revoke`, a separate
 // process writing the hub's DB) is seen on the next REST request and the next socket (re)connect,
-// including web sessions bought with the token; failed logins are rate-limited; another protocol
+// including web sessions bought with the token; failed logins, bearers and handshakes are rate-limited
+// (never the right token); another protocol
 // major is refused with a message that says what to do.
 import { spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
@@ -81,7 +82,7 @@ it('a web session dies with the token that bought it', async () => {
   expect((await login(token)).status).toBe(401);
 });
 
-it('rate-limits failed logins from one address, even for the right token, with Retry-After', async () => {
+it('rate-limits failed logins from one address with Retry-After; the right token still logs in', async () => {
   const statuses: number[] = [];
   for (let i = 0; i < 10; i++) statuses.push((await login(`tth_wrong${'x'.repeat(30)}${i}`)).status);
   expect(statuses).toEqual(Array(10).fill(401));
@@ -89,9 +90,14 @@ it('rate-limits failed logins from one address, even for the right token, with R
   expect(limited.status).toBe(429);
   expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   expect(await limited.json()).toMatchObject({ code: 'rate_limited' });
-  expect((await login(hub.token)).status).toBe(429);
-  // The limit is on logins; a runner with a good token is not locked out.
+  // Everyone on loopback (or behind a proxy without --trust-proxy) shares one address: the owner's
+  // token must not be locked out by someone else's guesses.
+  expect((await login(hub.token)).status).toBe(200);
   expect((await get('/api/sessions', hub.token)).status).toBe(200);
+  // Wrong bearers and wrong socket handshakes from that address count the same way.
+  expect((await get('/api/sessions', 'tth_wrongbearerwrongbearerwrongbearer')).status).toBe(429);
+  await expect(connectSocket({ url: hub.url, nsp: '/cli', token: 'tth_wrongsocketwrongsocketwrong' })).rejects.toThrow(/too many failed attempts/);
+  (await connectSocket({ url: hub.url, nsp: '/cli', token: hub.token })).close();
 });
 
 it('drops a live socket whose token is revoked, without waiting for it to reconnect', async () => {

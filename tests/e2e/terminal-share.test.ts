@@ -99,11 +99,12 @@ describe('read-only share links', () => {
     // Made the way the hub makes them (its own secret and table), but already past its expiry.
     const secret = new Uint8Array(Buffer.from(readFileSync(hubPaths(hub.home).secret, 'utf8').trim(), 'base64url'));
     const links = createShareLinks({ store: hub.store, secret });
-    const link = await links.create({ namespace: hub.namespace, sessionId: runner.sessionId, expiresInSec: 60, createdBy: 'test', now: Date.now() - 120_000 });
+    const tokenId = (await hub.store.listTokens({ namespace: hub.namespace }))[0]!.id;
+    const link = await links.create({ namespace: hub.namespace, sessionId: runner.sessionId, expiresInSec: 60, createdBy: 'test', tokenId, now: Date.now() - 120_000 });
     expect((await api(`/api/share/${link.token}`)).status).toBe(401);
     await expect(connectSocket({ url: hub.url, nsp: '/web', token: link.token })).rejects.toThrow(/unauthorized/);
     // The same link a minute younger would still work: the expiry is what refused it.
-    const fresh = await links.create({ namespace: hub.namespace, sessionId: runner.sessionId, expiresInSec: 60, createdBy: 'test' });
+    const fresh = await links.create({ namespace: hub.namespace, sessionId: runner.sessionId, expiresInSec: 60, createdBy: 'test', tokenId });
     expect((await api(`/api/share/${fresh.token}`)).status).toBe(200);
   });
 

@@ -21,7 +21,7 @@ describe('web push', () => {
   const sockets: Socket[] = [];
 
   beforeAll(async () => {
-    hub = await startHub();
+    hub = await startHub({ devPushEndpoints: true });
     endpoint = startPushEndpoint();
   });
 

@@ -38,7 +38,18 @@ export function makeTempHome(prefix = 'tether-hub-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export async function startHub(options: { home?: string; webDist?: string; revocationCheckMs?: number; terminalLogBytes?: number; runnerGoneGraceMs?: number; shell?: boolean } = {}): Promise<HubHandle> {
+export async function startHub(
+  options: {
+    home?: string;
+    webDist?: string;
+    revocationCheckMs?: number;
+    terminalLogBytes?: number;
+    runnerGoneGraceMs?: number;
+    shell?: boolean;
+    /** Push endpoints may be http on 127.0.0.1 (push-endpoint.ts, the local push service). */
+    devPushEndpoints?: boolean;
+  } = {},
+): Promise<HubHandle> {
   const ownsHome = !options.home;
   const home = options.home ?? makeTempHome();
   const hub = await createHub({
@@ -50,6 +61,7 @@ export async function startHub(options: { home?: string; webDist?: string; revoc
       ...(options.terminalLogBytes !== undefined ? { terminalLogBytes: options.terminalLogBytes } : {}),
       ...(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {}),
       ...(options.shell ? { shell: true } : {}),
+      ...(options.devPushEndpoints ? { devPushEndpoints: true } : {}),
     },
   });
   const createToken = async (namespace: string, label = `test ${namespace}`) =>

@@ -4,6 +4,8 @@
 //
 //   hub ─POST aes128gcm + Authorization: vapid─► startPushEndpoint() ─► received[] ─► openPush(...)
 //
+// It is plain http on 127.0.0.1, which a hub refuses as a push endpoint unless started with
+// devPushEndpoints (`tether hub --dev-push-endpoints`): startHub({ devPushEndpoints: true }).
 // Invariant: stop() closes the server; every POST is recorded, in order, with its raw body.
 import { createECDH, createDecipheriv, createPublicKey, hkdfSync, randomBytes, verify, type ECDH } from 'node:crypto';
 

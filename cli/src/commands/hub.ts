@@ -48,13 +48,13 @@ async function qrCode(text: string): Promise<string> {
 const command: Command = {
   name: 'hub',
   summary: 'run the hub (embedded SQLite under TETHER_HOME)',
-  usage: 'tether hub [--port N (default: 8787, or the next free port up to 8797; 0 = any free port)] [--host H (default 127.0.0.1)] [--enable-shell (web shells on machines whose daemon runs with --allow-shell)] [--database postgres://… (several hubs behind one URL share it; also TETHER_DATABASE_URL)] [--cluster-url URL (how the other hubs reach this one; default its own URL)] [--trust-proxy (behind a load balancer: the client address is the last X-Forwarded-For hop)] [--terminal-memory MiB (replay kept for all live terminals together, default 256; each keeps its share, 128 KiB to 4 MiB; also TETHER_TERMINAL_MEMORY_MB)]',
+  usage: 'tether hub [--port N (default: 8787, or the next free port up to 8797; 0 = any free port)] [--host H (default 127.0.0.1)] [--enable-shell (web shells on machines whose daemon runs with --allow-shell)] [--database postgres://… (several hubs behind one URL share it; also TETHER_DATABASE_URL)] [--cluster-url URL (how the other hubs reach this one; default its own URL)] [--trust-proxy (behind a load balancer: the client address is the last X-Forwarded-For hop)] [--terminal-memory MiB (replay kept for all live terminals together, default 256; each keeps its share, 128 KiB to 4 MiB; also TETHER_TERMINAL_MEMORY_MB)] [--allowed-origin URL[,URL…] (browser origins besides the hub\'s own that may open sockets; also TETHER_ALLOWED_ORIGINS)] [--dev-push-endpoints (development only: push endpoints may be http, loopback or private)]',
   async run(args) {
-    const { flags, positionals } = parseFlags({ args, strings: ['port', 'host', 'database', 'cluster-url', 'terminal-memory'], booleans: ['enable-shell', 'trust-proxy'] });
+    const { flags, positionals } = parseFlags({ args, strings: ['port', 'host', 'database', 'cluster-url', 'terminal-memory', 'allowed-origin'], booleans: ['enable-shell', 'trust-proxy', 'dev-push-endpoints'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
     const explicit = parsePort(flags.port);
     const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
-    const { createHub, createAccessToken, isLoopbackHost, redactUrl, parseTerminalMemoryMb } = await import('@tether/hub');
+    const { createHub, createAccessToken, isLoopbackHost, redactUrl, parseTerminalMemoryMb, parseAllowedOrigin } = await import('@tether/hub');
     const home = tetherHome();
     // Several hubs behind one URL: every hub started with the same PostgreSQL database.
     const databaseUrl = typeof flags.database === 'string' ? flags.database : process.env.TETHER_DATABASE_URL;
@@ -77,12 +77,26 @@ const command: Command = {
       ...(typeof flags['cluster-url'] === 'string' ? { clusterUrl: flags['cluster-url'] } : {}),
       ...(flags['trust-proxy'] === true ? { trustProxy: true } : {}),
     };
+    // Browser origins besides the hub's own; the flag wins over the environment.
+    const originList = typeof flags['allowed-origin'] === 'string' ? flags['allowed-origin'] : (process.env.TETHER_ALLOWED_ORIGINS ?? '');
+    const allowedOrigins = originList.split(',').map((o) => o.trim()).filter(Boolean);
+    for (const origin of allowedOrigins) {
+      try {
+        parseAllowedOrigin(origin);
+      } catch {
+        throw new CommandError(`--allowed-origin: not an http(s) origin: ${origin}`);
+      }
+    }
+    const guards = {
+      ...(allowedOrigins.length > 0 ? { allowedOrigins } : {}),
+      ...(flags['dev-push-endpoints'] === true ? { devPushEndpoints: true } : {}),
+    };
 
     let hub: Awaited<ReturnType<typeof createHub>> | null = null;
     const skipped: number[] = [];
     for (const port of explicit === null ? DEFAULT_PORTS : [explicit]) {
       try {
-        hub = await createHub({ config: { host, port, home, webDist: webDistDir(), shell: flags['enable-shell'] === true, ...(terminalMemoryBytes !== null ? { terminalMemoryBytes } : {}), ...cluster } });
+        hub = await createHub({ config: { host, port, home, webDist: webDistDir(), shell: flags['enable-shell'] === true, ...(terminalMemoryBytes !== null ? { terminalMemoryBytes } : {}), ...cluster, ...guards } });
         break;
       } catch (error) {
         if (!inUse(error)) throw new CommandError(`cannot start the hub: ${error instanceof Error ? error.message : String(error)}`);
@@ -98,6 +112,7 @@ const command: Command = {
     if (databaseUrl) lines.push(`database: ${redactUrl(databaseUrl)}`, 'cluster: on (hubs on the same database share rooms, broadcasts and secrets)');
     if (flags['enable-shell'] === true) lines.push('web shells: on (for machines whose daemon runs with --allow-shell)');
     if (memorySetting) lines.push(`terminal replay: ${memorySetting.value} MiB for all live terminals together`);
+    if (flags['dev-push-endpoints'] === true) lines.push('push endpoints: development mode (http, loopback and private addresses allowed)');
     if (!isLoopbackHost(host)) {
       process.stderr.write(
         `tether: warning: --host ${host} exposes the hub on the network without TLS; tokens and chats travel in clear text. ` +

@@ -5,7 +5,9 @@
 //   link holder ─► GET /api/share/:token, or /web handshake {client:'web', token} ─► verify()
 //
 // Invariants: a link is valid only while its signature, its expiry AND its row agree (revoked or
-// missing row → refused), so revocation works before expiry. The issuer differs from web sessions',
+// missing row → refused), so revocation works before expiry; and only while the access token that
+// made it (its `tid` claim) is live: a stolen token's links die with it. Links from before `tid`
+// live while their namespace has a live token. The issuer differs from web sessions',
 // so a share token is never accepted as a login, nor a login as a share token.
 import { randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
@@ -16,7 +18,8 @@ const ISSUER = 'tether-hub/share';
 /** 16 random bytes (128 bits): unguessable, and short enough for a QR code with the rest. */
 const JTI_BYTES = 16;
 
-export type ShareClaims = { namespace: Namespace; sessionId: string; jti: string; expiresAt: number };
+/** `tokenId`: the access token that created the link (null for links made before it was recorded). */
+export type ShareClaims = { namespace: Namespace; sessionId: string; jti: string; expiresAt: number; tokenId: string | null };
 
 export type ShareLinks = ReturnType<typeof createShareLinks>;
 
@@ -28,13 +31,19 @@ export function createShareLinks(options: { store: Store; secret: Uint8Array }) 
     const row = await store.getShareLink({ jti });
     return row !== null && row.revokedAt === null && row.expiresAt > now;
   };
+  const creatorLive = async (tokenId: string | null, namespace: Namespace) => {
+    if (tokenId === null) return (await store.listTokens({ namespace })).some((t) => t.revokedAt === null);
+    const token = await store.getToken({ id: tokenId });
+    return token !== null && token.revokedAt === null && token.namespace === namespace;
+  };
 
   return {
-    async create(create: { namespace: Namespace; sessionId: string; expiresInSec: number; createdBy: string; now?: number }) {
+    /** `tokenId`: the access token behind the caller (a web session's too); the link dies with it. */
+    async create(create: { namespace: Namespace; sessionId: string; expiresInSec: number; createdBy: string; tokenId: string; now?: number }) {
       const now = create.now ?? Date.now();
       const jti = randomBytes(JTI_BYTES).toString('base64url');
       const expiresAt = now + create.expiresInSec * 1000;
-      const token = await new SignJWT({ ns: create.namespace, sid: create.sessionId })
+      const token = await new SignJWT({ ns: create.namespace, sid: create.sessionId, tid: create.tokenId })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuer(ISSUER)
         .setJti(jti)
@@ -60,14 +69,17 @@ export function createShareLinks(options: { store: Store; secret: Uint8Array }) 
         if (!row || row.revokedAt !== null || row.expiresAt <= now) return null;
         // The row is the authority on scope: a forged claim with a real jti still gets nothing extra.
         if (row.namespace !== ns.data || row.sessionId !== sid.data) return null;
-        return { namespace: ns.data, sessionId: sid.data, jti: jti.data, expiresAt: row.expiresAt };
+        const tokenId = typeof payload.tid === 'string' ? payload.tid : null;
+        if (!(await creatorLive(tokenId, ns.data))) return null;
+        return { namespace: ns.data, sessionId: sid.data, jti: jti.data, expiresAt: row.expiresAt, tokenId };
       } catch {
         return null;
       }
     },
 
-    stillValid(jti: string, now = Date.now()): Promise<boolean> {
-      return rowValid(jti, now);
+    /** For live share sockets (the revocation sweep): the row and the creating token. */
+    async stillValid(link: { jti: string; namespace: Namespace; tokenId: string | null }, now = Date.now()): Promise<boolean> {
+      return (await rowValid(link.jti, now)) && (await creatorLive(link.tokenId, link.namespace));
     },
 
     async revoke(revoke: { namespace: Namespace; sessionId: string; jti: string; now?: number }): Promise<boolean> {

@@ -104,13 +104,32 @@ describe('http app', () => {
     expect((await login({ token })).status).toBe(401);
   });
 
-  it('rate-limits failed logins per IP with Retry-After', async () => {
+  it('a share link made with a token (or its web session) stops working when that token is revoked', async () => {
+    const { session } = (await (await login({ token })).json()) as { session: string };
+    const made = (await (await app.request(`/api/sessions/${S1}/share`, { method: 'POST', body: '{}', ...auth(session) })).json()) as { token: string };
+    expect((await app.request(`/api/share/${made.token}`)).status).toBe(200);
+    await revokeAccessToken({ store, id: (await store.listTokens({ namespace: 'alpha' }))[0]!.id });
+    expect((await app.request(`/api/share/${made.token}`)).status).toBe(401);
+  });
+
+  it('limits failed logins per address with Retry-After, and the right token still logs in (issue 19, finding 3)', async () => {
     for (let i = 0; i < LOGIN_MAX_FAILURES; i++) expect((await login({ token: 'tth_wrongwrongwrongwrongwrong' })).status).toBe(401);
-    const limited = await login({ token });
+    const limited = await login({ token: 'tth_wrongwrongwrongwrongwrong' });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await limited.json()).toMatchObject({ code: 'rate_limited' });
-    expect((await login({ token }, '10.0.0.2')).status).toBe(200);
+    expect((await login({ token })).status).toBe(200);
+    expect((await login({ token: 'tth_wrongwrongwrongwrongwrong' }, '10.0.0.2')).status).toBe(401);
+  });
+
+  it('limits wrong bearer credentials the same way; a valid bearer from that address still works', async () => {
+    const wrong = { headers: { authorization: 'Bearer tth_notarealtokennotarealtoken' } };
+    const statuses: number[] = [];
+    for (let i = 0; i <= LOGIN_MAX_FAILURES; i++) statuses.push((await app.request('/api/sessions', wrong, { ip: '10.0.0.3' })).status);
+    expect(statuses).toEqual([...Array(LOGIN_MAX_FAILURES).fill(401), 429]);
+    expect((await app.request('/api/sessions', auth(token), { ip: '10.0.0.3' })).status).toBe(200);
+    // Garbage that is not shaped like a credential is no guess: 401, never counted.
+    for (let i = 0; i < 20; i++) expect((await app.request('/api/sessions', { headers: { authorization: 'Bearer garbage' } }, { ip: '10.0.0.4' })).status).toBe(401);
   });
 
   it('parses login bodies with the shared schema', async () => {

@@ -1,7 +1,7 @@
 // app.ts: the hub's Hono app. `/healthz`, REST under `/api` (login open, everything else behind the
 // bearer middleware), and the built web app at `/`. Every body is size-capped and schema-parsed.
 //
-//   request ─► secure headers ─► /healthz | /api/auth/login (rate-limited) | /api/* (auth ► route) | static
+//   request ─► secure headers ─► /healthz | /api/auth/login (failures limited) | /api/* (auth ► route) | static
 //
 // It is given its rooms (store, resolver, signer); it never touches the socket layer.
 import { Hono } from 'hono';
@@ -13,7 +13,7 @@ import type { Caller, CallerResolver } from '../auth/namespace.ts';
 import type { WebSessionSigner } from '../auth/web-session.ts';
 import { httpError } from './errors.ts';
 import { requireCaller } from './middleware/auth.ts';
-import { createFailureLimiter, type FailureLimiter } from './middleware/rate-limit.ts';
+import { AUTH_MAX_FAILURES_PER_ADDRESS, createAuthFailures, type AuthFailures } from '../auth/failures.ts';
 import { createAuthRoutes } from './routes/auth.ts';
 import { createMachineRoutes } from './routes/machines.ts';
 import { createApprovalRoutes } from './routes/approvals.ts';
@@ -31,9 +31,8 @@ export type HubHttpEnv = {
   Variables: { caller: Caller };
 };
 
-/** Failed logins allowed per IP per window before 429. */
-export const LOGIN_MAX_FAILURES = 10;
-export const LOGIN_WINDOW_MS = 60_000;
+/** Failed logins allowed per address per window before 429 (auth/failures.ts). */
+export const LOGIN_MAX_FAILURES = AUTH_MAX_FAILURES_PER_ADDRESS;
 
 export function createHttpApp(options: {
   store: Store;
@@ -44,7 +43,8 @@ export function createHttpApp(options: {
   /** Optional features the hub owner switched on (GET /api/config; /healthz repeats them). */
   features?: HubFeatures;
   webDist?: string;
-  loginLimiter?: FailureLimiter;
+  /** Failed credentials (login, bearer; the socket handshake shares it in main.ts). */
+  authFailures?: AuthFailures;
   /** Web push (VAPID key, subscriptions, notification actions); without it the push routes are absent. */
   push?: WebPush;
   /** How an answer is announced (the socket layer's broadcaster); notification actions need it. */
@@ -55,7 +55,7 @@ export function createHttpApp(options: {
   terminalMemory?: () => { logBytes: number; budgetBytes: number };
 }) {
   const app = new Hono<HubHttpEnv>();
-  const limiter = options.loginLimiter ?? createFailureLimiter({ maxFailures: LOGIN_MAX_FAILURES, windowMs: LOGIN_WINDOW_MS });
+  const failures = options.authFailures ?? createAuthFailures();
 
   app.use(
     '*',
@@ -101,12 +101,12 @@ export function createHttpApp(options: {
       onError: (c) => httpError(c, { code: 'too_large', error: `body over ${MAX_PAYLOAD_BYTES} bytes` }),
     }),
   );
-  app.route('/api/auth', createAuthRoutes({ store: options.store, signer: options.signer, limiter }));
+  app.route('/api/auth', createAuthRoutes({ store: options.store, signer: options.signer, failures }));
   // Before the bearer check: a share link is its own credential.
   app.route('/api/share', createSharedViewRoutes({ store: options.store, shareLinks: options.shareLinks }));
   // A notification's Allow/Deny carries its own single-use token instead of a login.
   if (options.push && options.approvalFacts) app.route('/api/push/action', createPushActionRoutes({ push: options.push, facts: options.approvalFacts }));
-  app.use('/api/*', requireCaller({ resolver: options.resolver }));
+  app.use('/api/*', requireCaller({ resolver: options.resolver, failures }));
   app.get('/api/config', (c) => c.json(features));
   app.route('/api/sessions', createShareAdminRoutes({ store: options.store, shareLinks: options.shareLinks }));
   app.route('/api/sessions', createSessionRoutes({ store: options.store }));

@@ -20,3 +20,8 @@ export function httpError(c: Context, options: { code: ErrorCode; error: string;
   const body: ErrorBody = { error: options.error, code: options.code };
   return c.json(body, STATUS[options.code], options.headers);
 }
+
+/** 429 for failed credentials past the limit (auth/failures.ts), with when to try again. */
+export function rateLimited(c: Context, waitSec: number): Response {
+  return httpError(c, { code: 'rate_limited', error: `too many failed attempts; retry in ${waitSec}s`, headers: { 'Retry-After': String(waitSec) } });
+}

@@ -24,6 +24,7 @@ import type { Store } from '../store/store.ts';
 import { sendWebPush, type VapidKeys } from './web-push.ts';
 import type { PushSubscriptionRecord, PushSubscriptions } from './subscriptions.ts';
 import type { ActionTokens } from './action-tokens.ts';
+import { checkPushEndpoint, checkPushTarget, type EndpointPolicy } from './endpoint.ts';
 
 /** Requests already pushed (and to which browsers), remembered so a restored request (runner
  *  reconnect) is not re-pushed and a resolved one can close its notifications. */
@@ -75,7 +76,8 @@ export function describeRequestPush(request: PendingRequest, session: Session | 
 /** Apple's push service counts pushes that show nothing and revokes the subscription after a few,
  *  so its browsers keep a stale notification (tapping it opens the app, which shows the answer). */
 function takesSilentPush(endpoint: string): boolean {
-  return !/(^|\.)push\.apple\.com$/.test(new URL(endpoint).hostname);
+  const checked = checkPushEndpoint(endpoint, { dev: true });
+  return checked.ok && !/(^|\.)push\.apple\.com$/.test(checked.url.hostname);
 }
 
 /** The notification's buttons for a request, with a fresh token per choice for one browser. */
@@ -125,7 +127,10 @@ export function createPushNotifier(options: {
   tokens: ActionTokens;
   fetchFn?: typeof fetch;
   onError?: (message: string) => void;
+  /** Which endpoints may be sent to (endpoint.ts); default the production rules. */
+  endpoints?: EndpointPolicy;
 }) {
+  const policy = options.endpoints ?? { dev: false };
   const lastStatus = new Map<string, SessionStatus>();
   /** `ns\0requestId` → the endpoints its push went to. */
   const pushedRequests = new Map<string, Set<string>>();
@@ -133,10 +138,21 @@ export function createPushNotifier(options: {
   const requestKey = (ns: Namespace, requestId: string) => `${ns}\0${requestId}`;
   const report = (error: unknown) => options.onError?.(`web push: ${error instanceof Error ? error.message : String(error)}`);
 
-  async function send(target: PushSubscriptionRecord, payload: PushPayload, urgency: 'normal' | 'high'): Promise<void> {
-    const outcome = await sendWebPush({ target, payload, keys: options.keys, urgency, ...(options.fetchFn ? { fetchFn: options.fetchFn } : {}) });
-    if (outcome.kind === 'gone') options.subscriptions.forget(target.endpoint);
-    else if (outcome.kind === 'failed') options.onError?.(`web push to ${new URL(target.endpoint).host} failed (${outcome.status}): ${outcome.reason}`);
+  /** One browser's push. Never throws: one subscription's failure must not touch another's. */
+  async function send(target: PushSubscriptionRecord, payload: () => PushPayload, urgency: (p: PushPayload) => 'normal' | 'high'): Promise<void> {
+    try {
+      const checked = await checkPushTarget(target.endpoint, policy);
+      if (!checked.ok) {
+        options.onError?.(`web push: subscription skipped: ${checked.reason}`);
+        return;
+      }
+      const body = payload();
+      const outcome = await sendWebPush({ target, payload: body, keys: options.keys, urgency: urgency(body), ...(options.fetchFn ? { fetchFn: options.fetchFn } : {}) });
+      if (outcome.kind === 'gone') options.subscriptions.forget(target.endpoint);
+      else if (outcome.kind === 'failed') options.onError?.(`web push to ${checked.url.host} failed (${outcome.status}): ${outcome.reason}`);
+    } catch (error) {
+      report(error);
+    }
   }
 
   /** Sends to every browser of the namespace unless a tab is on screen. `sending` learns who is
@@ -146,12 +162,7 @@ export function createPushNotifier(options: {
     if (targets.length === 0) return;
     if (await anyVisible(ns)) return;
     sending?.(targets);
-    await Promise.all(
-      targets.map((target) => {
-        const payload = message(target);
-        return send(target, payload, payload.kind === 'turn-ended' ? 'normal' : 'high');
-      }),
-    );
+    await Promise.all(targets.map((target) => send(target, () => message(target), (payload) => ('kind' in payload && payload.kind === 'turn-ended' ? 'normal' : 'high'))));
   }
 
   async function requested(ns: Namespace, request: PendingRequest): Promise<void> {
@@ -180,7 +191,7 @@ export function createPushNotifier(options: {
     pushedRequests.set(key, new Set()); // still remembered (not re-pushed), closed once
     const close: PushClose = { kind: 'close', tag: `request:${resolution.requestId}` };
     const targets = options.subscriptions.list(ns).filter((t) => endpoints.has(t.endpoint) && takesSilentPush(t.endpoint));
-    await Promise.all(targets.map((target) => send(target, close, 'high')));
+    await Promise.all(targets.map((target) => send(target, () => close, () => 'high')));
   }
 
   function onFact(ns: Namespace, event: string, payload: unknown): void {

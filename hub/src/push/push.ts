@@ -15,10 +15,12 @@ import { openPushSubscriptions } from './subscriptions.ts';
 import { createPushNotifier } from './notifier.ts';
 import { createActionTokens } from './action-tokens.ts';
 import { answerFromNotification } from './actions.ts';
+import { checkPushEndpoint, type EndpointPolicy } from './endpoint.ts';
 
 export type WebPush = ReturnType<typeof createWebPush>;
 
-export function createWebPush(options: { home: string; store: Store; fetchFn?: typeof fetch; keys?: VapidKeys }) {
+export function createWebPush(options: { home: string; store: Store; fetchFn?: typeof fetch; keys?: VapidKeys; endpoints?: EndpointPolicy }) {
+  const endpoints = options.endpoints ?? { dev: false };
   // Several hubs behind one URL pass the cluster's shared pair (a browser subscribed on one hub is
   // pushed by another).
   const keys = options.keys ?? loadVapidKeys({ path: join(options.home, 'vapid.json') });
@@ -31,10 +33,13 @@ export function createWebPush(options: { home: string; store: Store; fetchFn?: t
     tokens,
     ...(options.fetchFn ? { fetchFn: options.fetchFn } : {}),
     onError: (message) => console.error(`tether hub: ${message}`),
+    endpoints,
   });
   return {
     publicKey: keys.publicKey,
     subscriptions,
+    /** Whether the hub would send to this endpoint (checked when a browser subscribes). */
+    checkEndpoint: (endpoint: string) => checkPushEndpoint(endpoint, endpoints),
     notifier,
     /** `facts` is the hub's broadcaster (observed by the notifier, so the answer closes the others). */
     answer: (input: { action: NotificationAction; facts: ApprovalFacts }) =>

@@ -7,7 +7,7 @@
 // the `unordered` ones, which wait on another party (a daemon, a runner) and must not hold the rest up.
 import type { Socket } from 'socket.io';
 import type { z } from 'zod';
-import { ackError, describeZodError, type Ack, type ClientKind } from '@tether/shared';
+import { ackError, describeZodError, MAX_PAYLOAD_DEPTH, payloadTooDeep, type Ack, type ClientKind } from '@tether/shared';
 import type { Caller } from '../auth/namespace.ts';
 
 /** What the per-connection auth middleware (server.ts) leaves on `socket.data`. */
@@ -21,7 +21,7 @@ export type HubSocketData = {
   terminals: Set<string>;
   machineId: string | null;
   /** Set for a read-only share-link connection: the one session it may watch. */
-  share: { sessionId: string; jti: string } | null;
+  share: { sessionId: string; jti: string; tokenId: string | null } | null;
   /** When the socket connected (the newest daemon socket of a machine wins, across hubs). */
   connectedAt: number;
   /** The URL other hubs reach this socket's hub at (for the hub-to-hub terminal link). */
@@ -62,8 +62,10 @@ export function handleSocketEvents<M extends Record<string, z.ZodType>, A extend
     const payload = ack && args.length === 1 ? undefined : args[0];
     let result: Ack<object>;
     try {
-      const parsed = schemas[event]!.safeParse(payload);
-      if (!parsed.success) {
+      const parsed = payloadTooDeep(payload) ? null : schemas[event]!.safeParse(payload);
+      if (parsed === null) {
+        result = ackError('bad_request', `${event}: nested deeper than ${MAX_PAYLOAD_DEPTH} levels`);
+      } else if (!parsed.success) {
         result = ackError('bad_request', `${event}: ${describeZodError(parsed.error)}`);
       } else {
         result = await handlers[event](parsed.data as z.output<M[typeof event]>);

@@ -38,6 +38,9 @@ import { createClusterBus } from './cluster-bus.ts';
 import { createHubLinkServer } from './hub-link.ts';
 import { createTerminalViewers } from './terminal-viewers.ts';
 import type { PushNotifier } from '../push/notifier.ts';
+import { createPreAuthGate, PRE_AUTH_TIMEOUT_MS } from './pre-auth.ts';
+import { handshakeGuard, type OriginPolicy } from './origin.ts';
+import { createAuthFailures, type AuthFailures } from '../auth/failures.ts';
 
 export const SOCKET_PATH = '/socket.io/';
 /** How often live sockets are re-checked against their token. `tether token revoke` runs in another
@@ -50,7 +53,14 @@ function connectError(message: string, code: ErrorCode | 'protocol_mismatch'): E
   return error;
 }
 
-function authenticate(options: { resolver: CallerResolver; accept: ReadonlyArray<Caller['via']>; shareLinks?: ShareLinks; hubUrl: () => string }) {
+function authenticate(options: {
+  resolver: CallerResolver;
+  accept: ReadonlyArray<Caller['via']>;
+  shareLinks?: ShareLinks;
+  hubUrl: () => string;
+  failures: AuthFailures;
+  addressOf: (socket: Socket) => string;
+}) {
   return async (socket: Socket, next: (err?: Error) => void) => {
     try {
       const auth: unknown = socket.handshake.auth;
@@ -68,11 +78,16 @@ function authenticate(options: { resolver: CallerResolver; accept: ReadonlyArray
         // A read-only share link: one session, watch and terminal only (web.ts enforces it).
         const claims = await options.shareLinks.verify(parsed.data.token);
         if (claims) {
-          share = { sessionId: claims.sessionId, jti: claims.jti };
+          share = { sessionId: claims.sessionId, jti: claims.jti, tokenId: claims.tokenId };
           caller = { namespace: claims.namespace, tokenId: `share:${claims.jti}`, label: 'share link', via: 'web-session', expiresAt: claims.expiresAt };
         }
       }
-      if (!caller) return next(connectError('unauthorized', 'unauthorized'));
+      if (!caller) {
+        // Counted like a failed login; a valid credential never reaches this line (failures.ts).
+        const wait = options.failures.failed({ address: options.addressOf(socket), credential: parsed.data.token });
+        if (wait !== null) return next(connectError(`too many failed attempts; retry in ${wait}s`, 'rate_limited'));
+        return next(connectError('unauthorized', 'unauthorized'));
+      }
       const data: HubSocketData = {
         caller,
         client: parsed.data.client,
@@ -110,11 +125,30 @@ export function createSocketServer(options: {
   /** Several hubs behind one URL (cluster/cluster.ts): the adapter spanning them, this hub's own
    *  URL (known once it is bound) and the secret hubs link to each other with. */
   cluster?: { adapter: Parameters<Server['adapter']>[0]; url: () => string; linkSecret: string };
+  /** Browser origins besides the hub's own (`--allowed-origin`), and whether to believe the proxy's
+   *  X-Forwarded-Host and X-Forwarded-For. */
+  origins?: OriginPolicy;
+  /** Failed credentials, shared with the REST API (one limit for every way in). */
+  authFailures?: AuthFailures;
 }) {
-  const io = new Server({ serveClient: false, maxHttpBufferSize: MAX_PAYLOAD_BYTES });
-  const engine = new Engine({ path: SOCKET_PATH, maxHttpBufferSize: MAX_PAYLOAD_BYTES });
+  const io = new Server({ serveClient: false, maxHttpBufferSize: MAX_PAYLOAD_BYTES, connectTimeout: PRE_AUTH_TIMEOUT_MS });
+  const engine = new Engine({
+    path: SOCKET_PATH,
+    maxHttpBufferSize: MAX_PAYLOAD_BYTES,
+    allowRequest: handshakeGuard(options.origins ?? { extraOrigins: new Set(), trustProxy: false }),
+  });
   if (options.cluster) io.adapter(options.cluster.adapter);
   io.bind(engine);
+  const engineHandler = engine.handler();
+  const preAuth = createPreAuthGate<{ transport: object }>({ key: (ws) => ws.data.transport });
+  const failures = options.authFailures ?? createAuthFailures();
+  const trustProxy = options.origins?.trustProxy ?? false;
+  const addressOf = (socket: Socket): string => {
+    const forwarded = trustProxy ? String(socket.handshake.headers['x-forwarded-for'] ?? '').split(',').map((h) => h.trim()).filter(Boolean).at(-1)?.slice(0, 64) : undefined;
+    return forwarded ?? preAuth.addressOf(socket.conn.transport) ?? 'unknown';
+  };
+  // The main namespace has no auth middleware: nobody may join it, so it never counts as a login.
+  io.of('/').use((_socket, next) => next(connectError('no such namespace', 'not_found')));
   const onError = (event: string, error: unknown) => {
     console.error(`tether hub: socket event ${event} failed: ${error instanceof Error ? error.message : String(error)}`);
   };
@@ -196,10 +230,12 @@ export function createSocketServer(options: {
     viewers.moved(ns, sessionId, hubUrl());
     bus.tell('terminal-moved', { namespace: ns, sessionId, hubUrl: hubUrl() });
   };
-  cli.use(authenticate({ resolver: options.resolver, accept: ['token'], hubUrl }));
+  // Authenticated on any namespace: the connection may send anything (pre-auth.ts).
+  for (const nsp of [cli, web, ...(links ? [io.of('/hub')] : [])]) nsp.on('connection', (socket) => preAuth.authenticated(socket.conn.transport));
+  cli.use(authenticate({ resolver: options.resolver, accept: ['token'], hubUrl, failures, addressOf }));
   cli.on('connection', (socket) => bindCliSocket({ socket: socket as HubSocket, store: options.store, broadcast, machines, terminals, onError, daemons, control, shells, runnerRegistered, ...(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {}) }));
 
-  web.use(authenticate({ resolver: options.resolver, accept: ['token', 'web-session'], hubUrl, ...(options.shareLinks ? { shareLinks: options.shareLinks } : {}) }));
+  web.use(authenticate({ resolver: options.resolver, accept: ['token', 'web-session'], hubUrl, failures, addressOf, ...(options.shareLinks ? { shareLinks: options.shareLinks } : {}) }));
   // A revoked share link loses its live connections at once, not at the next sweep (on every hub).
   const dropShare = (jti: string) => {
     for (const socket of web.sockets.values()) if ((socket.data as HubSocketData | undefined)?.share?.jti === jti) socket.disconnect(true);
@@ -217,7 +253,7 @@ export function createSocketServer(options: {
       for (const socket of [...nsp.sockets.values()]) {
         const data = socket.data as HubSocketData | undefined;
         if (data?.share) {
-          if (!(await options.shareLinks?.stillValid(data.share.jti, now))) socket.disconnect(true);
+          if (!(await options.shareLinks?.stillValid({ jti: data.share.jti, namespace: data.caller.namespace, tokenId: data.share.tokenId }, now))) socket.disconnect(true);
         } else if (data?.caller && !(await options.resolver.stillValid(data.caller, now))) socket.disconnect(true);
       }
     }
@@ -238,6 +274,9 @@ export function createSocketServer(options: {
   return {
     io,
     engine,
+    /** For Bun.serve: the engine's WebSocket handler behind the pre-auth gate. */
+    handler: { idleTimeout: engineHandler.idleTimeout, websocket: preAuth.wrap(engineHandler.websocket as never) },
+    preAuth,
     terminals,
     /** Every namespace fact, as the push notifier observes it (REST answers announce through it). */
     broadcast,

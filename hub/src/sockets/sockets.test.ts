@@ -68,6 +68,17 @@ describe('handshake', () => {
 });
 
 describe('/cli → /web', () => {
+  it('limits failed handshakes per address like failed logins; the right token still connects (issue 19, finding 3)', async () => {
+    const errors: string[] = [];
+    for (let i = 0; i <= 10; i++) {
+      const failed = await connect({ nsp: '/cli', token: `tth_wrong${'x'.repeat(34)}${i % 10}` }).catch((error: Error & { data?: { code?: string } }) => error);
+      errors.push((failed as Error & { data?: { code?: string } }).data?.code ?? 'connected');
+    }
+    expect(errors).toEqual([...Array(10).fill('unauthorized'), 'rate_limited']);
+    expect((await connect({ nsp: '/cli' })).connected).toBe(true);
+    expect((await connect({ nsp: '/web' })).connected).toBe(true);
+  });
+
   it('registers, appends idempotently, broadcasts to watchers, keeps seq across re-register', async () => {
     const runner = await connect({ nsp: '/cli' });
     const web = await connect({ nsp: '/web' });
@@ -242,5 +253,28 @@ describe('handle.ts', () => {
     runner.emit('error', {});
     runner.emit('__proto__', {});
     expect(await register(runner, randomUUID())).toMatchObject({ ok: true });
+  });
+});
+
+describe('share links on /web', () => {
+  it("a share viewer's session:watch gives what the REST share view gives: no pending requests or their toolInput (issue 19, finding 6)", async () => {
+    const runner = await connect({ nsp: '/cli' });
+    const id = randomUUID();
+    expect((await register(runner, id)).ok).toBe(true);
+    expect((await ack(runner, 'message:append', { sessionId: id, messages: [msg('m1', 'visible text')] })).ok).toBe(true);
+    const toolInput = { command: 'curl -H "Authorization: Bearer sk-secret-value" https://internal' };
+    expect((await ack(runner, 'approval:request', { id: randomUUID(), sessionId: id, kind: 'permission', toolName: 'Bash', toolInput, toolUseId: null, createdAt: 1 })).ok).toBe(true);
+    const made = (await (await fetch(`${hub.url}/api/sessions/${id}/share`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' })).json()) as { token: string };
+    const rest = (await (await fetch(`${hub.url}/api/share/${made.token}`)).json()) as Record<string, unknown>;
+
+    const owner = await connect({ nsp: '/web' });
+    expect(((await ack(owner, 'session:watch', { sessionId: id })).pending as unknown[]).length).toBe(1);
+    const viewer = await connect({ nsp: '/web', token: made.token });
+    const watched = await ack(viewer, 'session:watch', { sessionId: id });
+    expect(watched.ok).toBe(true);
+    expect(watched.pending).toEqual([]);
+    expect(JSON.stringify(watched)).not.toContain('sk-secret-value');
+    expect(JSON.stringify(rest)).not.toContain('sk-secret-value');
+    expect({ session: watched.session, messages: watched.messages, more: watched.more }).toEqual({ session: rest.session, messages: rest.messages, more: rest.more });
   });
 });

@@ -88,7 +88,9 @@ export function bindWebSocket(options: {
           limit: WATCH_BACKFILL_LIMIT,
           ...(afterSeq !== undefined ? { after: afterSeq } : {}),
         });
-        const pending = await store.listPending({ namespace: ns, sessionId });
+        // A share link gets what GET /api/share/<token> gives: no pending requests (their toolInput
+        // is what the owner is asked to allow, not part of the read-only view).
+        const pending = share ? [] : await store.listPending({ namespace: ns, sessionId });
         return { ok: true, session: current, messages: page?.messages ?? [], more: page?.more ?? false, pending };
       },
       'session:unwatch': async ({ sessionId }) => {

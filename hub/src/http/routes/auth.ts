@@ -1,5 +1,6 @@
-// auth.ts (routes): `POST /api/auth/login { token }` → a 12 h web session. Failed logins count per
-// client IP (a wrong token, not a malformed body); past the limit every login from that IP gets 429 with Retry-After until the window ends.
+// auth.ts (routes): `POST /api/auth/login { token }` → a 12 h web session. A wrong token counts
+// against its address and its prefix (auth/failures.ts; a malformed body does not); past the limit
+// wrong tokens get 429 with Retry-After. The right token always logs in.
 import { Hono } from 'hono';
 import { LoginBodySchema, type LoginResponse } from '@tether/shared';
 import type { Store } from '../../store/store.ts';
@@ -7,23 +8,19 @@ import { verifyAccessToken } from '../../auth/tokens.ts';
 import type { WebSessionSigner } from '../../auth/web-session.ts';
 import type { HubHttpEnv } from '../app.ts';
 import { parseJsonBody } from '../body.ts';
-import { httpError } from '../errors.ts';
-import type { FailureLimiter } from '../middleware/rate-limit.ts';
+import { httpError, rateLimited } from '../errors.ts';
+import type { AuthFailures } from '../../auth/failures.ts';
 
-export function createAuthRoutes(options: { store: Store; signer: WebSessionSigner; limiter: FailureLimiter }) {
+export function createAuthRoutes(options: { store: Store; signer: WebSessionSigner; failures: AuthFailures }) {
   const app = new Hono<HubHttpEnv>();
   app.post('/login', async (c) => {
-    const ip = c.env?.ip ?? 'unknown';
-    const wait = options.limiter.blockedFor(ip);
-    if (wait !== null) {
-      return httpError(c, { code: 'rate_limited', error: `too many failed logins; retry in ${wait}s`, headers: { 'Retry-After': String(wait) } });
-    }
     // A malformed body cannot be a token guess, so only wrong tokens count towards the limit.
     const body = await parseJsonBody(c, LoginBodySchema);
     if (!body.ok) return body.response;
     const record = await verifyAccessToken({ store: options.store, token: body.data.token });
     if (!record) {
-      options.limiter.recordFailure(ip);
+      const wait = options.failures.failed({ address: c.env?.ip ?? 'unknown', credential: body.data.token });
+      if (wait !== null) return rateLimited(c, wait);
       return httpError(c, { code: 'unauthorized', error: 'unknown or revoked token' });
     }
     const { session, expiresAt } = await options.signer.sign({ tokenId: record.id, namespace: record.namespace });

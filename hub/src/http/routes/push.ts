@@ -15,6 +15,8 @@ export function createPushRoutes(options: { push: WebPush }) {
   app.post('/subscribe', async (c) => {
     const body = await parseJsonBody(c, PushSubscribeSchema);
     if (!body.ok) return body.response;
+    const endpoint = options.push.checkEndpoint(body.data.subscription.endpoint);
+    if (!endpoint.ok) return httpError(c, { code: 'bad_request', error: endpoint.reason });
     const caller = c.get('caller');
     options.push.subscriptions.add({
       namespace: caller.namespace,

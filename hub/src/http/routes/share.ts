@@ -27,6 +27,7 @@ export function createShareAdminRoutes(options: { store: Store; shareLinks: Shar
       sessionId: id.data,
       expiresInSec: body.data.expiresInSec,
       createdBy: caller.label || caller.tokenId,
+      tokenId: caller.tokenId,
     });
     const origin = new URL(c.req.url).origin;
     const created: ShareCreated = { url: `${origin}/share/${link.token}`, token: link.token, jti: link.jti, expiresAt: link.expiresAt };

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from 'bun:sqlite';
@@ -41,6 +41,23 @@ it('sqlite store: WAL, foreign keys, migrations recorded once, data survives reo
     const versions = db.query('SELECT version FROM schema_migrations').all() as { version: number }[];
     expect(versions.map((v) => v.version)).toEqual(MIGRATIONS.map((m) => m.version));
     db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it('keeps the database, its -wal and -shm owner-only (0600), and tightens a file an older hub left 0644 (issue 19, finding 6)', async () => {
+  const dir = tempDir();
+  const path = join(dir, 'hub.sqlite');
+  try {
+    const store = createSqliteStore({ path });
+    await store.insertToken({ token: { id: 't', namespace: 'a', hash: 'h', label: '', createdAt: 1, lastUsedAt: null, revokedAt: null } });
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) expect((statSync(file).mode & 0o777).toString(8), file).toBe('600');
+    await store.close();
+    chmodSync(path, 0o644);
+    const again = createSqliteStore({ path });
+    expect((statSync(path).mode & 0o777).toString(8)).toBe('600');
+    await again.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

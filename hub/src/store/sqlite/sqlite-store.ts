@@ -2,6 +2,7 @@
 // `tether token …` can write while the hub runs, foreign keys on, numbered migrations.
 // Invariant: every multi-statement change runs in one transaction (seq assignment, first answer
 // wins), so a crash never leaves a half-applied change and two writers never share a seq.
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import { Database } from 'bun:sqlite';
 import type { ChatMessage, Session } from '@tether/shared';
 import type {
@@ -42,10 +43,20 @@ function migrateSqlite(db: Database): void {
   }
 }
 
+/** Chats, approvals and token hashes: the owner's only. SQLite gives -wal and -shm the main file's
+ *  mode, so the file is made 0600 before SQLite opens it; files of older hubs are tightened. */
+function ownerOnly(path: string): void {
+  if (path === ':memory:') return;
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
+}
+
 export function createSqliteStore(options: { path: string }): Store {
+  ownerOnly(options.path);
   const db = new Database(options.path, { create: true, strict: true });
   db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.run('PRAGMA journal_mode = WAL');
+  ownerOnly(options.path);
   // NORMAL is durable across process crashes in WAL mode (only an OS crash can lose the last commits).
   db.run('PRAGMA synchronous = NORMAL');
   db.run('PRAGMA foreign_keys = ON');
