@@ -31,6 +31,9 @@ export function payloadTooDeep(value: unknown, max = MAX_PAYLOAD_DEPTH): boolean
   while (stack.length > 0) {
     const [current, depth] = stack.pop()!;
     if (current === null || typeof current !== 'object') continue;
+    // Binary data (terminal output, 1 MiB a chunk) nests nothing: walking its bytes as values made
+    // every chunk cost a quarter-million-element array and backed the runner's link up into resyncs.
+    if (ArrayBuffer.isView(current) || current instanceof ArrayBuffer) continue;
     if (depth >= max) return true;
     for (const child of Array.isArray(current) ? current : Object.values(current)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
