@@ -3,8 +3,11 @@
 import { z } from 'zod';
 import { RequestIdSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
 import { MAX_LABEL_CHARS } from './limits.ts';
+import { ElicitationAnswerSchema, ElicitationInputSchema } from './elicitation.ts';
 
-export const RequestKindSchema = z.enum(['permission', 'question', 'plan']);
+/** `elicitation`: an MCP server asks for input (claude's Elicitation hook); its `toolInput` is an
+ *  ElicitationInput and its answer carries `elicitation` (elicitation.ts). */
+export const RequestKindSchema = z.enum(['permission', 'question', 'plan', 'elicitation']);
 export type RequestKind = z.infer<typeof RequestKindSchema>;
 
 export const QuestionOptionSchema = z.object({
@@ -25,15 +28,21 @@ export const AskUserQuestionInputSchema = z.looseObject({
 });
 export type AskUserQuestionInput = z.infer<typeof AskUserQuestionInputSchema>;
 
-export const PendingRequestSchema = z.object({
-  id: RequestIdSchema,
-  sessionId: SessionIdSchema,
-  kind: RequestKindSchema,
-  toolName: z.string().max(200),
-  toolInput: z.record(z.string(), z.unknown()),
-  toolUseId: z.string().max(128).nullable(),
-  createdAt: TimestampSchema,
-});
+export const PendingRequestSchema = z
+  .object({
+    id: RequestIdSchema,
+    sessionId: SessionIdSchema,
+    kind: RequestKindSchema,
+    toolName: z.string().max(200),
+    toolInput: z.record(z.string(), z.unknown()),
+    toolUseId: z.string().max(128).nullable(),
+    createdAt: TimestampSchema,
+  })
+  .superRefine((request, ctx) => {
+    if (request.kind !== 'elicitation') return;
+    const parsed = ElicitationInputSchema.safeParse(request.toolInput);
+    if (!parsed.success) ctx.addIssue({ code: 'custom', path: ['toolInput'], message: `not an elicitation: ${parsed.error.issues[0]?.message ?? 'invalid'}` });
+  });
 export type PendingRequest = z.infer<typeof PendingRequestSchema>;
 
 /** "Allow for this session": the tool, one exact Bash command, or a Bash prefix rule (`git:*`). */
@@ -51,8 +60,13 @@ export const AnswerSchema = z
     sessionRule: SessionRuleSchema.optional(),
     /** AskUserQuestion: question text → answer (multi-select labels joined with ", "). */
     answers: z.record(z.string().max(4000), z.string().max(20_000)).optional(),
+    /** An elicitation's answer (decision: allow for accept, deny for decline and cancel). */
+    elicitation: ElicitationAnswerSchema.optional(),
   })
-  .strict();
+  .strict()
+  .refine((a) => !a.elicitation || (a.elicitation.action === 'accept') === (a.decision === 'allow'), {
+    message: 'an accepted elicitation is an allow, a declined or cancelled one a deny',
+  });
 export type Answer = z.infer<typeof AnswerSchema>;
 
 export const ResolutionSchema = z.object({

@@ -57,6 +57,7 @@ const DEFAULT_DENY: Record<RequestKind, string> = {
   permission: 'The user denied this tool call.',
   question: 'The user declined to answer.',
   plan: 'The user wants to keep planning.',
+  elicitation: 'The user declined.',
 };
 /** claude drops its hook request when the desk presses Esc in the dialog, a moment before the
  *  transcript records the rejection: this long the runner waits for that record before it takes the

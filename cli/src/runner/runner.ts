@@ -115,6 +115,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
         }
         stream?.connected();
         approvals.reconnected();
+        core.elicitations.reconnected();
       },
       commands: {
         'prompt:deliver': ({ promptId, text }) => {
@@ -136,7 +137,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
         'session:set-effort': ({ level }) => queue.enqueueCommand({ text: `/effort ${level}` }),
         'approval:answered': ({ requestId, answer }) => {
           controller.set('remote');
-          if (!trust.answered({ requestId, answer })) approvals.answered({ requestId, answer });
+          if (!trust.answered({ requestId, answer }) && !core.elicitations.answered({ requestId, answer })) approvals.answered({ requestId, answer });
         },
         'terminal:input': ({ data, desk }) => {
           // A `tether attach` desk types through the hub too; its automatic replies are not typing.

@@ -15,6 +15,7 @@ import { useNow } from '../../lib/ui/use-now.ts';
 import { PermissionForm } from './permission-form.tsx';
 import { QuestionForm } from './question-form.tsx';
 import { PlanForm } from './plan-form.tsx';
+import { ElicitationForm } from './elicitation-form.tsx';
 import { TRUST_FOLDER_TOOL, TrustFolderForm } from './trust-folder-form.tsx';
 
 export type SubmitAnswer = (answer: Answer, action: string) => Promise<void>;
@@ -30,6 +31,8 @@ function titleFor(request: PendingRequest): string {
       return 'Claude has a question';
     case 'plan':
       return 'Approve the plan?';
+    case 'elicitation':
+      return `${request.toolName} asks for input`;
     case 'permission':
       if (request.toolName === TRUST_FOLDER_TOOL) return 'Trust this folder?';
       if (request.toolName === 'Bash') return 'Run this command?';
@@ -114,6 +117,7 @@ export function ApprovalSheet({ sessionId, pending }: { sessionId: string; pendi
             {titleFor(current)}
           </h2>
           {current.kind === 'permission' && current.toolName !== TRUST_FOLDER_TOOL ? <p className="approval-meta">{current.toolName}</p> : null}
+          {current.kind === 'elicitation' ? <p className="approval-meta">MCP server</p> : null}
         </div>
         <div className="approval-side">
           <span className="approval-waited" title="How long Claude has been waiting">
@@ -131,6 +135,8 @@ export function ApprovalSheet({ sessionId, pending }: { sessionId: string; pendi
         <QuestionForm key={current.id} request={current} busy={busy} submit={submit} />
       ) : current.kind === 'plan' ? (
         <PlanForm key={current.id} request={current} busy={busy} submit={submit} />
+      ) : current.kind === 'elicitation' ? (
+        <ElicitationForm key={current.id} request={current} busy={busy} submit={submit} />
       ) : current.toolName === TRUST_FOLDER_TOOL ? (
         <TrustFolderForm key={current.id} request={current} busy={busy} submit={submit} />
       ) : (
