@@ -51,7 +51,7 @@ describe('elicitation schema (MCP form mode: flat primitive fields only)', () =>
   });
 
   it('an elicitation request must carry a valid form; its answer must agree with its decision', () => {
-    const base = { id: crypto.randomUUID(), sessionId: crypto.randomUUID(), kind: 'elicitation', toolName: 'deploy', toolUseId: null, createdAt: 1 };
+    const base = { id: '0a266980-188b-4d0b-800d-d04507269b66', sessionId: '0a266980-188b-4d0b-800d-d04507269b66', kind: 'elicitation', toolName: 'deploy', toolUseId: null, createdAt: 1 };
     const input = ElicitationInputSchema.parse({ serverName: 'deploy', message: 'Who?', requestedSchema: DEPLOY });
     expect(PendingRequestSchema.safeParse({ ...base, toolInput: input }).success).toBe(true);
     expect(PendingRequestSchema.safeParse({ ...base, toolInput: { command: 'ls' } }).success).toBe(false);
@@ -74,8 +74,8 @@ describe('notification types', () => {
   });
 
   it('the attention event is bounded', () => {
-    expect(SessionAttentionSchema.safeParse({ sessionId: crypto.randomUUID(), notificationType: 'agent_needs_input', message: 'x' }).success).toBe(true);
-    expect(SessionAttentionSchema.safeParse({ sessionId: crypto.randomUUID(), notificationType: 'x'.repeat(101) }).success).toBe(false);
-    expect(SessionAttentionSchema.safeParse({ sessionId: crypto.randomUUID(), notificationType: 'a', message: 'x'.repeat(1001) }).success).toBe(false);
+    expect(SessionAttentionSchema.safeParse({ sessionId: '0a266980-188b-4d0b-800d-d04507269b66', notificationType: 'agent_needs_input', message: 'x' }).success).toBe(true);
+    expect(SessionAttentionSchema.safeParse({ sessionId: '0a266980-188b-4d0b-800d-d04507269b66', notificationType: 'x'.repeat(101) }).success).toBe(false);
+    expect(SessionAttentionSchema.safeParse({ sessionId: '0a266980-188b-4d0b-800d-d04507269b66', notificationType: 'a', message: 'x'.repeat(1001) }).success).toBe(false);
   });
 });

@@ -103,7 +103,17 @@ describe('elicitations (first answer wins; never answered on the user’s behalf
     expect(await pending).toEqual({});
   });
 
-  it('claude dropping the hook (Esc at the desk) clears every phone as a desk answer; an exit withdraws', async () => {
+  it('Esc at the desk (a rejected call in the transcript) clears every phone as a desk answer', async () => {
+    const link = fakeLink();
+    const elicitations = createElicitations({ sessionId: () => 's1', link: () => link });
+    const pending = elicitations.ask({ payload: PAYLOAD, signal: new AbortController().signal });
+    await expect.poll(() => link.sent.length).toBe(1);
+    elicitations.interrupted();
+    expect(await pending).toEqual({});
+    expect(link.sent[1]).toMatchObject({ event: 'approval:desk-answer', payload: { requestId: requestOf(link).id, answer: null } });
+  });
+
+  it('claude dropping the hook request clears every phone as a desk answer; an exit withdraws', async () => {
     const link = fakeLink();
     const elicitations = createElicitations({ sessionId: () => 's1', link: () => link });
     const desk = new AbortController();

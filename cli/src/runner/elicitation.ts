@@ -3,7 +3,8 @@
 //
 //   claude ──Elicitation (HTTP hook)──► ask() ──approval:request (kind elicitation)──► hub
 //   first of:  hub approval:answered ─► hook output {action, content}: claude relays it to the server
-//              claude drops the hook request (the desk pressed Esc: claude interrupts the call)
+//              the desk pressed Esc (claude interrupts the tool call and records it as rejected in
+//                  the transcript; it keeps the hook's request open) or claude dropped the request
 //                  ─► approval:desk-answer (answer null): every phone clears
 //              claude exited ─► approval:withdraw
 //
@@ -25,6 +26,8 @@ const DROP_GRACE_MS = 1_000;
 export type Elicitations = {
   /** The Elicitation hook: resolves with the hook output (`{}` leaves claude's own form). */
   ask(options: { payload: Record<string, unknown>; signal: AbortSignal }): Promise<Record<string, unknown>>;
+  /** The transcript recorded a rejected tool call (Esc at the desk) while a request waits. */
+  interrupted(): void;
   /** A hub answer; false when the request is not an elicitation of this runner. */
   answered(options: { requestId: string; answer: Answer }): boolean;
   /** The hub link came back: re-send what still waits. */
@@ -100,6 +103,7 @@ export function createElicitations(options: {
         settle,
       };
       waiting.set(entry.request.id, entry);
+      log(`elicitation ${entry.request.id} from ${input.serverName}: asking the hub`);
       const onDrop = () => settle({ from: 'dropped' });
       if (signal.aborted) onDrop();
       signal.addEventListener('abort', onDrop);
@@ -117,8 +121,8 @@ export function createElicitations(options: {
             log(`elicitation ${request.id} (${input.serverName}): answered on the hub: ${outcome.answer.elicitation?.action ?? outcome.answer.decision}`);
             return answerFor(input, outcome.answer) ?? {};
           case 'dropped': {
-            // claude gave up the hook (Esc at the desk interrupts the call): clear every phone.
-            log(`elicitation ${request.id}: claude dropped it (answered at the desk)`);
+            // Esc at the desk interrupted the call (or claude gave up the hook): clear every phone.
+            log(`elicitation ${request.id}: answered at the desk (the call was interrupted)`);
             const ack = await link.request('approval:desk-answer', { sessionId: options.sessionId(), requestId: request.id, answer: null, device });
             if (ack?.ok && !ack.won) log(`elicitation ${request.id}: ${ack.resolution.answeredBy ?? 'the hub'} answered first, but claude no longer listens`);
             return {};
@@ -136,6 +140,10 @@ export function createElicitations(options: {
         waiting.delete(entry.request.id);
         options.onWaiting?.(false);
       }
+    },
+
+    interrupted: () => {
+      for (const entry of waiting.values()) entry.settle({ from: 'dropped' });
     },
 
     answered: ({ requestId, answer }) => {

@@ -298,7 +298,13 @@ export function createSessionCore(init: {
           modelInputs.set(block.id, block.input);
           if (modelInputs.size > MODEL_INPUTS_KEPT) modelInputs.delete(modelInputs.keys().next().value!);
         }
-        if (block.type === 'tool_result') approvals?.toolResult({ toolUseId: block.toolUseId, rejected: isRejectedToolResult(block) });
+        if (block.type === 'tool_result') {
+          const rejected = isRejectedToolResult(block);
+          approvals?.toolResult({ toolUseId: block.toolUseId, rejected });
+          // Esc at the desk while an MCP server's form waits on the phone: claude keeps the hook
+          // open but records the call as rejected; that is the desk's answer.
+          if (rejected) elicitations.interrupted();
+        }
       }
     }
     transcriptOffset = endOffset;
