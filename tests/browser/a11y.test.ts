@@ -1,6 +1,6 @@
 // a11y.test.ts: axe-core (the accessibility engine, from npm) over the main screens, at 390×844 and
 // 1280×800, in the light and the dark theme: login, the session list, a chat with an approval sheet,
-// a question form, the terminal, the new-session form and a share view. No violation may be serious or
+// a question form, an MCP server's form (elicitation; also with its field problems shown), the terminal, the new-session form and a share view. No violation may be serious or
 // critical; the others are printed for a person to look at.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -25,6 +25,23 @@ async function axe(page: Page): Promise<Violation[]> {
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
   });
 }
+
+/** An MCP server's form with every field kind the phone renders (elicitation-form.tsx). */
+const ELICITATION = {
+  serverName: 'deploy',
+  message: 'Who is deploying, and where to?',
+  requestedSchema: {
+    type: 'object',
+    properties: {
+      name: { type: 'string', title: 'Your name', description: 'Who signs off', minLength: 1 },
+      replicas: { type: 'integer', title: 'Replicas', minimum: 1, maximum: 9 },
+      notify: { type: 'boolean', title: 'Notify the team', default: true },
+      region: { type: 'string', title: 'Region', enum: ['eu-west', 'us-east'], enumNames: ['Europe (West)', 'US (East)'] },
+      zone: { type: 'string', title: 'Zone', enum: ['a', 'b', 'c', 'd', 'e', 'f'] },
+    },
+    required: ['name', 'region'],
+  },
+};
 
 describe('accessibility (axe-core)', () => {
   const world = useBrowserWorld();
@@ -62,6 +79,15 @@ describe('accessibility (axe-core)', () => {
         expect((await emitAck(runner, 'approval:request', { id: randomUUID(), sessionId, kind: 'question', toolName: 'AskUserQuestion', toolInput: { questions: PIZZA_QUESTIONS }, toolUseId: 'toolu_a11y2', createdAt: Date.now() })).ok).toBe(true);
         await page.getByRole('dialog').filter({ hasText: PIZZA_QUESTIONS[0]!.question }).first().waitFor({ timeout: UI_TIMEOUT_MS });
         await check('question form');
+        await page.getByRole('dialog').filter({ hasText: PIZZA_QUESTIONS[0]!.question }).first().getByRole('button', { name: 'Decline' }).click();
+
+        expect((await emitAck(runner, 'approval:request', { id: randomUUID(), sessionId, kind: 'elicitation', toolName: 'deploy', toolInput: ELICITATION, toolUseId: null, createdAt: Date.now() })).ok).toBe(true);
+        const form = page.getByRole('dialog', { name: 'deploy asks for input' });
+        await form.waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('elicitation form');
+        await form.getByRole('button', { name: 'Accept' }).click();
+        await form.getByRole('alert').first().waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('elicitation form with problems');
 
         await page.goto(`${world.hub.url}/sessions/${sessionId}/terminal`);
         await page.locator('.terminal-host').waitFor({ timeout: UI_TIMEOUT_MS });
