@@ -10,6 +10,7 @@ import type { SessionAttentionFact } from '@tether/shared';
 import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { ELICIT_TOOL, elicitFixture, type ElicitFixture } from '../fixtures/elicit-mcp/config.ts';
 import { startApprovalWorld, type ApprovalWorld } from '../harness/approvals.ts';
+import { runTether } from '../harness/runner.ts';
 import { MANUAL_MODE } from '../harness/world.ts';
 
 let world: ApprovalWorld | null = null;
@@ -63,6 +64,20 @@ describe('MCP elicitation', () => {
     // Audit: who answered, and what.
     const audit = await phone.waitFor(() => phone.resolved.find((r) => r.requestId === request.id), { what: 'the resolution' });
     expect(audit).toMatchObject({ outcome: 'answered', toolName: 'elicit', answer: { elicitation: { action: 'accept' } } });
+  }, 60_000);
+
+  it('from a shell: tether pending shows the form, tether answer --content accepts it', async () => {
+    const { phone, runner, hub } = await startElicitWorld();
+    await phone.send('deploy please');
+    const request = await world!.nextRequest('elicit');
+    const env = { TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_HOME: runner.home };
+    const listed = await runTether(['pending'], env);
+    expect(listed.stdout).toContain(request.id);
+    expect(listed.stdout).toContain('Who is deploying, and where to? [name*: string, replicas: integer, notify: boolean, region*: eu-west|us-east|ap-south]');
+    const answered = await runTether(['answer', request.id, 'allow', '--content', JSON.stringify({ name: 'Shell', region: 'eu-west' })], env);
+    expect(answered).toMatchObject({ code: 0 });
+    await runner.waitForScreen('deploy step done');
+    expect(fixture!.log().find((e) => e.event === 'answer')).toMatchObject({ action: 'accept', content: { name: 'Shell', region: 'eu-west' } });
   }, 60_000);
 
   it('the phone declines → the server gets decline and no content', async () => {
