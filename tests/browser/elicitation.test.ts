@@ -27,6 +27,15 @@ async function toolsListed(fixture: ElicitFixture): Promise<void> {
   }
 }
 
+/** A theme switch runs the app's colour transitions: wait for them to end (a screenshot taken
+ *  meanwhile shows half of each theme). */
+async function themeSettled(tab: Page): Promise<void> {
+  await tab.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+  });
+}
+
 describe('MCP elicitation from the browser (real claude)', () => {
   const world = useBrowserWorld();
   const defer = useCleanups();
@@ -68,8 +77,10 @@ describe('MCP elicitation from the browser (real claude)', () => {
       await expect(sheet.getByRole('checkbox', { name: 'Notify the team' }).isChecked()).resolves.toBe(true);
       await saveScreenshot(tab, { name: 'elicitation-form-light', viewport });
       await tab.emulateMedia({ colorScheme: 'dark' });
+      await themeSettled(tab);
       await saveScreenshot(tab, { name: 'elicitation-form-dark', viewport });
       await tab.emulateMedia({ colorScheme: 'light' });
+      await themeSettled(tab);
 
       // Accept with a required field empty: the form says which, nothing is sent.
       await sheet.getByRole('button', { name: 'Accept' }).click();
