@@ -4,8 +4,12 @@ import { z } from 'zod';
 import { RequestIdSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
 import { MAX_LABEL_CHARS } from './limits.ts';
 import { DialogInputSchema } from './dialog.ts';
+import { ElicitationAnswerSchema, ElicitationInputSchema } from './elicitation.ts';
 
-export const RequestKindSchema = z.enum(['permission', 'question', 'plan', 'dialog']);
+/** `dialog`: a choice claude drew that no hook covers (dialog.ts). `elicitation`: an MCP server asks
+ *  for input (claude's Elicitation hook); its `toolInput` is an ElicitationInput and its answer
+ *  carries `elicitation` (elicitation.ts). */
+export const RequestKindSchema = z.enum(['permission', 'question', 'plan', 'dialog', 'elicitation']);
 export type RequestKind = z.infer<typeof RequestKindSchema>;
 
 export const QuestionOptionSchema = z.object({
@@ -26,20 +30,26 @@ export const AskUserQuestionInputSchema = z.looseObject({
 });
 export type AskUserQuestionInput = z.infer<typeof AskUserQuestionInputSchema>;
 
-export const PendingRequestSchema = z.object({
-  id: RequestIdSchema,
-  sessionId: SessionIdSchema,
-  kind: RequestKindSchema,
-  toolName: z.string().max(200),
-  toolInput: z.record(z.string(), z.unknown()),
-  toolUseId: z.string().max(128).nullable(),
-  createdAt: TimestampSchema,
-}).superRefine((request, ctx) => {
-  // A dialog request's input is the strict dialog shape (dialog.ts), nothing else.
-  if (request.kind !== 'dialog') return;
-  const input = DialogInputSchema.safeParse(request.toolInput);
-  if (!input.success) for (const issue of input.error.issues) ctx.addIssue({ ...issue, path: ['toolInput', ...issue.path] } as never);
-});
+export const PendingRequestSchema = z
+  .object({
+    id: RequestIdSchema,
+    sessionId: SessionIdSchema,
+    kind: RequestKindSchema,
+    toolName: z.string().max(200),
+    toolInput: z.record(z.string(), z.unknown()),
+    toolUseId: z.string().max(128).nullable(),
+    createdAt: TimestampSchema,
+  })
+  .superRefine((request, ctx) => {
+    // A dialog's or an elicitation's input has its own strict shape, nothing else.
+    if (request.kind === 'dialog') {
+      const input = DialogInputSchema.safeParse(request.toolInput);
+      if (!input.success) for (const issue of input.error.issues) ctx.addIssue({ ...issue, path: ['toolInput', ...issue.path] } as never);
+    } else if (request.kind === 'elicitation') {
+      const parsed = ElicitationInputSchema.safeParse(request.toolInput);
+      if (!parsed.success) ctx.addIssue({ code: 'custom', path: ['toolInput'], message: `not an elicitation: ${parsed.error.issues[0]?.message ?? 'invalid'}` });
+    }
+  });
 export type PendingRequest = z.infer<typeof PendingRequestSchema>;
 
 /** "Allow for this session": the tool, one exact Bash command, or a Bash prefix rule (`git:*`). */
@@ -59,8 +69,13 @@ export const AnswerSchema = z
     answers: z.record(z.string().max(4000), z.string().max(20_000)).optional(),
     /** A `dialog` request: the key of the option chosen (dialog.ts). */
     choice: z.string().max(8).optional(),
+    /** An elicitation's answer (decision: allow for accept, deny for decline and cancel). */
+    elicitation: ElicitationAnswerSchema.optional(),
   })
-  .strict();
+  .strict()
+  .refine((a) => !a.elicitation || (a.elicitation.action === 'accept') === (a.decision === 'allow'), {
+    message: 'an accepted elicitation is an allow, a declined or cancelled one a deny',
+  });
 export type Answer = z.infer<typeof AnswerSchema>;
 
 export const ResolutionSchema = z.object({

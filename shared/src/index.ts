@@ -7,6 +7,8 @@ export * from './chat.ts';
 export * from './prompts.ts';
 export * from './approvals.ts';
 export * from './dialog.ts';
+export * from './elicitation.ts';
+export * from './notifications.ts';
 export * from './terminal.ts';
 export * from './machine.ts';
 export * from './spawn.ts';

@@ -1,7 +1,8 @@
 // a11y.test.ts: axe-core (the accessibility engine, from npm) over the main screens, at 390×844 and
 // 1280×800, in the light and the dark theme: login, the session list, a chat with an approval sheet,
-// a question form, a dialog card, the terminal (in each state its keys can be in), the new-session
-// form, End's confirmation, an ended session with Resume and a share view. No violation may be serious or
+// a question form, an MCP server's form (elicitation; also with its field problems shown), a dialog
+// card, the terminal (in each state its keys can be in), the new-session form, End's confirmation, an
+// ended session with Resume and a share view. No violation may be serious or
 // critical; the others are printed for a person to look at.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -50,6 +51,23 @@ async function axe(page: Page): Promise<Violation[]> {
   });
 }
 
+/** An MCP server's form with every field kind the phone renders (elicitation-form.tsx). */
+const ELICITATION = {
+  serverName: 'deploy',
+  message: 'Who is deploying, and where to?',
+  requestedSchema: {
+    type: 'object',
+    properties: {
+      name: { type: 'string', title: 'Your name', description: 'Who signs off', minLength: 1 },
+      replicas: { type: 'integer', title: 'Replicas', minimum: 1, maximum: 9 },
+      notify: { type: 'boolean', title: 'Notify the team', default: true },
+      region: { type: 'string', title: 'Region', enum: ['eu-west', 'us-east'], enumNames: ['Europe (West)', 'US (East)'] },
+      zone: { type: 'string', title: 'Zone', enum: ['a', 'b', 'c', 'd', 'e', 'f'] },
+    },
+    required: ['name', 'region'],
+  },
+};
+
 describe('accessibility (axe-core)', () => {
   const world = useBrowserWorld();
 
@@ -89,6 +107,18 @@ describe('accessibility (axe-core)', () => {
         await check('question form');
         await page.getByRole('dialog').filter({ hasText: PIZZA_QUESTIONS[0]!.question }).first().getByRole('button', { name: 'Decline' }).click();
         await page.getByRole('dialog').filter({ hasText: PIZZA_QUESTIONS[0]!.question }).first().waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
+
+        const elicitation = randomUUID();
+        expect((await emitAck(runner, 'approval:request', { id: elicitation, sessionId, kind: 'elicitation', toolName: 'deploy', toolInput: ELICITATION, toolUseId: null, createdAt: Date.now() })).ok).toBe(true);
+        const form = page.getByRole('dialog', { name: 'deploy asks for input' });
+        await form.waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('elicitation form');
+        await form.getByRole('button', { name: 'Accept' }).click();
+        await form.getByRole('alert').first().waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('elicitation form with problems');
+        // The MCP server's call ended elsewhere: the form goes.
+        expect((await emitAck(runner, 'approval:withdraw', { sessionId, requestId: elicitation, reason: 'a11y: next card' })).ok).toBe(true);
+        await form.waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
 
         // A dialog claude drew on its screen (claude 2.1.330's "New MCP server found", as the runner reads it).
         const dialog = randomUUID();

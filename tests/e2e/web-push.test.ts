@@ -221,4 +221,51 @@ describe('web push', () => {
     // The Bash request (its tokens all spent) still waits, and is answerable from the phone.
     expect((await emitAck(tab, 'approval:answer', { requestId: bash.id, answer: { decision: 'deny' } })).ok).toBe(true);
   });
+
+  it('claude saying a person is needed pushes when no request covers it; an elicitation pushes with Open; a covered one adds nothing', async () => {
+    const token = await hub.createToken('push-attention');
+    const vapid = (await (await api(token, '/api/push/vapid')).json()) as { publicKey: string };
+    const keys = createPushKeys();
+    expect((await subscribe(token, '/sub/attention', keys)).status).toBe(201);
+    const runner = await connectSocket({ url: hub.url, nsp: '/cli', token });
+    sockets.push(runner);
+    const sessionId = randomUUID();
+    expect((await emitAck(runner, 'session:register', { id: sessionId, cwd: '/home/dev/src/deploy', launchKind: 'pty', title: 'Deploy', status: 'thinking' })).ok).toBe(true);
+    /** The next push to this test's browser (pushes to the first test's other endpoints may still arrive). */
+    const next = async (): Promise<PushMessage> => {
+      for (;;) {
+        const push = await endpoint.next();
+        if (push.path !== '/sub/attention') continue;
+        verifyVapid({ authorization: push.headers.authorization!, publicKey: vapid.publicKey, endpoint: `${endpoint.url}${push.path}` });
+        return JSON.parse(decryptPush({ body: push.body, keys })) as PushMessage;
+      }
+    };
+
+    // 1. A background agent needs input (no request covers it): one push, replaced per session by its tag.
+    expect((await emitAck(runner, 'session:attention', { sessionId, notificationType: 'agent_needs_input', message: 'reviewer needs your input' })).ok).toBe(true);
+    expect(await next()).toEqual({ title: 'Deploy: Claude needs you', body: 'reviewer needs your input', url: `/sessions/${sessionId}`, tag: `attention:${sessionId}`, sessionId, kind: 'attention' });
+
+    // 2. An MCP server's form: pushed as its own request, answered in the app (Open).
+    const elicitation = {
+      id: randomUUID(),
+      sessionId,
+      kind: 'elicitation',
+      toolName: 'elicit',
+      toolInput: { serverName: 'elicit', message: 'Who is deploying?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+      toolUseId: null,
+      createdAt: Date.now(),
+    };
+    expect((await emitAck(runner, 'approval:request', elicitation)).ok).toBe(true);
+    expect(await next()).toMatchObject({ kind: 'elicitation', title: 'Deploy: elicit asks for input', body: 'Who is deploying?', request: { id: elicitation.id, actions: [{ action: 'open', title: 'Open' }] } });
+
+    // 3. claude's own notification about that same wait adds no second push: the next one is the turn's end.
+    expect((await emitAck(runner, 'session:attention', { sessionId, notificationType: 'elicitation_dialog', message: 'Claude Code needs your input' })).ok).toBe(true);
+    expect((await emitAck(runner, 'session:update', { sessionId, patch: { status: 'thinking' } })).ok).toBe(true);
+    expect((await emitAck(runner, 'session:update', { sessionId, patch: { status: 'idle' } })).ok).toBe(true);
+    expect(await next()).toMatchObject({ kind: 'turn-ended' });
+
+    // 4. A malformed or foreign attention is refused with a reason.
+    expect(await emitAck(runner, 'session:attention', { sessionId, notificationType: '' })).toMatchObject({ ok: false });
+    expect(await emitAck(runner, 'session:attention', { sessionId: randomUUID(), notificationType: 'agent_needs_input' })).toMatchObject({ ok: false, code: 'not_found' });
+  });
 });

@@ -9,20 +9,21 @@ const command: Command = {
   name: 'answer',
   summary: 'answer an approval, question, plan or dialog (see tether pending)',
   usage:
-    'tether answer <request> allow|deny [--reason R] [--session-wide] [--prefix "git:*"] [--answers \'{"question":"answer"}\'] [--choice N] [--json]\n' +
+    'tether answer <request> allow|deny [--reason R] [--session-wide] [--prefix "git:*"] [--answers \'{"question":"answer"}\'] [--choice N] [--content \'{"field":value}\'] [--json]\n' +
     '  --session-wide  allow this tool (Bash: this exact command) for the rest of the session\n' +
     '  --prefix P      allow Bash commands starting with P (e.g. "npm test:*") for the session\n' +
     '  --answers JSON  AskUserQuestion answers keyed by question text (several labels joined with ", ")\n' +
     '  --choice N      a dialog claude drew (tether pending lists its options as "N. label"): allow --choice N\n' +
+    '  --content JSON  an MCP server\'s form (elicitation): accept with these field values; deny declines it\n' +
     '  deny --reason   the reason claude gets (for a plan: the feedback to keep planning with)',
   async run(args) {
-    const { flags, positionals } = parseFlags({ args, booleans: ['json', 'session-wide'], strings: ['reason', 'prefix', 'answers', 'choice'] });
+    const { flags, positionals } = parseFlags({ args, booleans: ['json', 'session-wide'], strings: ['reason', 'prefix', 'answers', 'choice', 'content'] });
     const [requestId, decision, extra] = positionals;
     if (!requestId || !decision || extra !== undefined) throw new CommandError(`usage: ${command.usage}`, 2);
     if (!isUuid(requestId)) throw new CommandError(`"${requestId}" is not a request id (see tether pending)`, 2);
     if (decision !== 'allow' && decision !== 'deny') throw new CommandError('the decision is allow or deny', 2);
-    if (decision === 'deny' && (flags['session-wide'] || flags.prefix || flags.answers || flags.choice)) {
-      throw new CommandError('--session-wide, --prefix, --answers and --choice go with allow', 2);
+    if (decision === 'deny' && (flags['session-wide'] || flags.prefix || flags.answers || flags.choice || flags.content)) {
+      throw new CommandError('--session-wide, --prefix, --answers, --choice and --content go with allow', 2);
     }
     if (flags['session-wide'] && flags.prefix) throw new CommandError('use --session-wide or --prefix, not both', 2);
     let answers: unknown;
@@ -33,6 +34,14 @@ const command: Command = {
         throw new CommandError('--answers is not JSON (expected {"question text": "answer"})', 2);
       }
     }
+    let content: unknown;
+    if (typeof flags.content === 'string') {
+      try {
+        content = JSON.parse(flags.content);
+      } catch {
+        throw new CommandError('--content is not JSON (expected {"field": value})', 2);
+      }
+    }
     const candidate = {
       decision,
       ...(typeof flags.reason === 'string' ? { reason: flags.reason } : {}),
@@ -40,6 +49,7 @@ const command: Command = {
       ...(typeof flags.prefix === 'string' ? { sessionRule: { kind: 'bash-prefix', prefix: flags.prefix } } : {}),
       ...(answers !== undefined ? { answers } : {}),
       ...(typeof flags.choice === 'string' ? { choice: flags.choice } : {}),
+      ...(content !== undefined ? { elicitation: { action: 'accept', content } } : {}),
     };
     const parsed = AnswerSchema.safeParse(candidate);
     if (!parsed.success) throw new CommandError(`bad answer: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, 2);

@@ -1,6 +1,6 @@
 // pending.ts: `tether pending [--json]`: every approval, question and plan still waiting for an
 // answer in this user's namespace (GET /api/pending), with the ids `tether answer` takes.
-import { PendingRequestSchema, type PendingRequest } from '@tether/shared';
+import { ElicitationInputSchema, PendingRequestSchema, type PendingRequest } from '@tether/shared';
 import { z } from 'zod';
 import { CommandError, parseFlags, type Command } from './command.ts';
 import { getHubJson, requireCredentials } from './hub-access.ts';
@@ -21,6 +21,14 @@ function detail(request: PendingRequest): string {
   if (request.kind === 'dialog') {
     const choices = Array.isArray(input.options) ? (input.options as Array<{ key?: string; label?: string }>) : [];
     return `${String(input.title ?? '')} [${choices.map((o) => `${o.key}. ${o.label}`).join(' | ')}]`.slice(0, DETAIL_CHARS);
+  }
+  if (request.kind === 'elicitation') {
+    const form = ElicitationInputSchema.safeParse(input);
+    if (form.success) {
+      const required = new Set(form.data.requestedSchema.required ?? []);
+      const fields = Object.entries(form.data.requestedSchema.properties).map(([name, field]) => `${name}${required.has(name) ? '*' : ''}: ${field.type === 'string' && field.enum ? field.enum.join('|') : field.type}`);
+      return `${form.data.message} [${fields.join(', ')}] (answer: allow --content '{…}' | deny)`.slice(0, DETAIL_CHARS * 2);
+    }
   }
   const main = input.command ?? input.file_path ?? input.notebook_path ?? input.url ?? JSON.stringify(input);
   return String(main).replace(/\s+/g, ' ').slice(0, DETAIL_CHARS);

@@ -10,6 +10,7 @@ export const HOOK_EVENTS = {
   'pre-tool-use': 'PreToolUse',
   'post-tool-use': 'PostToolUse',
   'permission-request': 'PermissionRequest',
+  elicitation: 'Elicitation',
 } as const;
 export type HookEventArg = keyof typeof HOOK_EVENTS;
 export type HookEventName = (typeof HOOK_EVENTS)[HookEventArg];

@@ -11,7 +11,7 @@ const endpoint = { port: 41234, secret: 's3cret' };
 describe('hook settings', () => {
   it('registers HTTP hooks with the secret header for every event but SessionStart, which stays a command', () => {
     const { hooks } = buildHookSettings({ endpoint, endpointPath: '/tmp/x/endpoint.json', tether: ['/bin/tether'] }) as Settings;
-    expect(Object.keys(hooks).sort()).toEqual(['Notification', 'PermissionRequest', 'PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    expect(Object.keys(hooks).sort()).toEqual(['Elicitation', 'Notification', 'PermissionRequest', 'PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
     for (const [name, groups] of Object.entries(hooks)) {
       const entry = groups[0]!.hooks[0]!;
       if (name === 'SessionStart') {
@@ -30,8 +30,10 @@ describe('hook settings', () => {
     expect(['Read', 'Grep', 'Glob'].some((tool) => observed.test(tool))).toBe(false);
     expect(['Bash', 'Edit', 'Write', 'AskUserQuestion', 'ExitPlanMode', 'mcp__x__y', 'Reader'].every((tool) => observed.test(tool))).toBe(true);
     expect(hooks.PostToolUse![0]!.matcher).toBe(hooks.PreToolUse![0]!.matcher);
-    // A person may take their time: the permission hook waits a day, the facts 30 s.
+    // A person may take their time: the permission and elicitation hooks wait a day, the facts 30 s.
     expect(hooks.PermissionRequest![0]!.hooks[0]!.timeout).toBe(86_400);
+    expect(hooks.Elicitation![0]!.hooks[0]!.timeout).toBe(86_400);
+    expect(hooks.Elicitation![0]!.matcher).toBeUndefined();
     expect(hooks.Stop![0]!.hooks[0]!.timeout).toBe(30);
   });
 

@@ -2,7 +2,7 @@
 // directory it lives in (with the 0600 endpoint file the one command hook reads).
 //
 //   claude ──HTTP POST 127.0.0.1:<port>/hook/<event>, secret header──► runner's hook server
-//          (UserPromptSubmit, Stop, Notification, PreToolUse, PostToolUse, PermissionRequest)
+//          (UserPromptSubmit, Stop, Notification, PreToolUse, PostToolUse, PermissionRequest, Elicitation)
 //   claude ──/bin/sh -c "TETHER_HOOK_FILE=… <tether> hook session-start"──► hook client ──► same server
 //          (SessionStart: claude runs only command hooks for it)
 //
@@ -17,9 +17,11 @@ import { join } from 'node:path';
 import { tetherCommand } from '../config/self-command.ts';
 import { COMMAND_HOOK_EVENTS, HOOK_EVENTS, HOOK_FILE_ENV, HOOK_SECRET_HEADER, type HookEndpoint, type HookEventArg } from './events.ts';
 
-/** PermissionRequest waits for a person (phone or desk); one day only bounds a human's thinking
- *  time. Claude's own dialog stays at the desk meanwhile, and a desk answer wins at once. */
-const PERMISSION_TIMEOUT_S = 86_400;
+/** PermissionRequest and Elicitation wait for a person; one day only bounds a human's thinking
+ *  time. Claude's own permission dialog stays at the desk meanwhile; its elicitation form is drawn
+ *  only once the hook gave no answer (see runner/elicitation.ts). */
+const PERSON_TIMEOUT_S = 86_400;
+const WAITS_FOR_PERSON: ReadonlySet<HookEventArg> = new Set(['permission-request', 'elicitation']);
 /** The other hooks only post a fact to the loopback runner; 30 s is generous for that. */
 const FACT_HOOK_TIMEOUT_S = 30;
 /** Tools that only read. claude spends ~20 ms on each HTTP hook call, even one answered at once
@@ -62,7 +64,7 @@ export function buildHookSettings(options: {
   const hooks: Record<string, unknown[]> = {};
   for (const [arg, name] of Object.entries(HOOK_EVENTS) as Array<[HookEventArg, string]>) {
     if (arg === 'permission-request' && options.permissionHook === false) continue;
-    const timeout = arg === 'permission-request' ? PERMISSION_TIMEOUT_S : FACT_HOOK_TIMEOUT_S;
+    const timeout = WAITS_FOR_PERSON.has(arg) ? PERSON_TIMEOUT_S : FACT_HOOK_TIMEOUT_S;
     const entry = COMMAND_HOOK_EVENTS.has(arg)
       ? { type: 'command', command: hookCommand({ event: arg, endpointPath: options.endpointPath, ...(options.tether ? { tether: options.tether } : {}) }), timeout }
       : { type: 'http', url: `http://127.0.0.1:${options.endpoint.port}/hook/${arg}`, headers: { [HOOK_SECRET_HEADER]: options.endpoint.secret }, timeout };

@@ -61,6 +61,7 @@ const DEFAULT_DENY: Record<RequestKind, string> = {
   question: 'The user declined to answer.',
   plan: 'The user wants to keep planning.',
   dialog: 'The user declined.',
+  elicitation: 'The user declined.',
 };
 /** claude drops its hook request when the desk presses Esc in the dialog, a moment before the
  *  transcript records the rejection: this long the runner waits for that record before it takes the

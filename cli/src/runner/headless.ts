@@ -84,7 +84,10 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
   let stopClaude: (signal: NodeJS.Signals) => void = () => {};
   let ender: HeadlessEnder | null = null;
   core.startLink({
-    onConnected: () => approvals.reconnected(),
+    onConnected: () => {
+      approvals.reconnected();
+      core.elicitations.reconnected();
+    },
     commands: {
       'prompt:deliver': ({ promptId, text }) => {
         controller.set('remote');
@@ -123,7 +126,7 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
       },
       'approval:answered': ({ requestId, answer }) => {
         controller.set('remote');
-        approvals.answered({ requestId, answer });
+        if (!core.elicitations.answered({ requestId, answer })) approvals.answered({ requestId, answer });
       },
     },
   });

@@ -120,6 +120,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
         stream?.connected();
         approvals.reconnected();
         dialogs.reconnected();
+        core.elicitations.reconnected();
       },
       commands: {
         'prompt:deliver': ({ promptId, text }) => {
@@ -146,7 +147,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
         'session:set-effort': ({ level }) => queue.enqueueCommand({ text: `/effort ${level}` }),
         'approval:answered': ({ requestId, answer }) => {
           controller.set('remote');
-          if (!dialogs.answered({ requestId, answer })) approvals.answered({ requestId, answer });
+          if (!dialogs.answered({ requestId, answer }) && !core.elicitations.answered({ requestId, answer })) approvals.answered({ requestId, answer });
         },
         'terminal:input': ({ data, desk }) => {
           // A `tether attach` desk types through the hub too; its automatic replies are not typing.

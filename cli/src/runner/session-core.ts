@@ -15,7 +15,7 @@
 // for the outbox; everything registered with onCleanup is released on every exit path, last first.
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { EffortLevelSchema, isFinalStatus, PermissionModeSchema, type ChatMessageInput, type EffortLevel, type PermissionMode, type SessionPatch, type SessionRegistration, type SessionStatus } from '@tether/shared';
+import { EffortLevelSchema, isFinalStatus, notificationNeedsPerson, PermissionModeSchema, type ChatMessageInput, type EffortLevel, type PermissionMode, type SessionPatch, type SessionRegistration, type SessionStatus } from '@tether/shared';
 import { findClaudeBinary } from '../claude/find-binary.ts';
 import { buildLaunchArgs, type LaunchPlan } from '../claude/launch-args.ts';
 import { buildClaudeEnv } from '../claude/env.ts';
@@ -29,6 +29,7 @@ import { isRejectedToolResult, parseTranscriptLines } from '../transcript/parse.
 import { subagentDirFor, tailSubagents, type SubagentTails } from '../transcript/subagents.ts';
 import { createApprovals, type Approvals, type Verdict } from './approvals.ts';
 import { createControllerTracker } from './controller.ts';
+import { createElicitations } from './elicitation.ts';
 import { loadResumeState, saveResumeState, type ResumeState } from './resume-state.ts';
 import { createSessionTitle } from './session-title.ts';
 
@@ -190,6 +191,14 @@ export function createSessionCore(init: {
     state.status = next;
     patch({ status: next });
   };
+  /** MCP servers asking for input (the Elicitation hook); the session waits on a person meanwhile. */
+  const elicitations = createElicitations({
+    sessionId: () => state.id,
+    link: () => link,
+    log,
+    onWaiting: (waiting) => (waiting ? setStatus('waiting') : state.status === 'waiting' && setStatus('thinking')),
+  });
+  cleanups.push(() => elicitations.stop());
   /** Every hook payload names claude's current mode: the desk may have cycled it (Shift+Tab). */
   const followMode = (payload: Record<string, unknown>) => {
     const parsed = PermissionModeSchema.safeParse(payload.permission_mode);
@@ -289,7 +298,13 @@ export function createSessionCore(init: {
           modelInputs.set(block.id, block.input);
           if (modelInputs.size > MODEL_INPUTS_KEPT) modelInputs.delete(modelInputs.keys().next().value!);
         }
-        if (block.type === 'tool_result') approvals?.toolResult({ toolUseId: block.toolUseId, rejected: isRejectedToolResult(block) });
+        if (block.type === 'tool_result') {
+          const rejected = isRejectedToolResult(block);
+          approvals?.toolResult({ toolUseId: block.toolUseId, rejected });
+          // Esc at the desk while an MCP server's form waits on the phone: claude keeps the hook
+          // open but records the call as rejected; that is the desk's answer.
+          if (rejected) elicitations.interrupted();
+        }
       }
     }
     transcriptOffset = endOffset;
@@ -387,9 +402,18 @@ export function createSessionCore(init: {
           readTranscriptSoon();
           o.hooks.onStop?.();
           return {};
-        case 'notification':
-          if (p.notification_type === 'permission_prompt') setStatus('waiting');
+        case 'notification': {
+          // Only "a person is needed" changes anything (an idle_prompt is the turn's end, known already).
+          const type = typeof p.notification_type === 'string' ? p.notification_type.slice(0, 100) : '';
+          if (!type || !notificationNeedsPerson(type)) return {};
+          setStatus('waiting');
+          const message = typeof p.message === 'string' ? p.message.slice(0, 1000) : '';
+          // Best effort, not the outbox: a late "needs you" after a reconnect would be stale.
+          void link?.request('session:attention', { sessionId: state.id, notificationType: type, message });
           return {};
+        }
+        case 'elicitation':
+          return elicitations.ask({ payload: p, signal: request.signal });
         case 'pre-tool-use':
           readTranscriptSoon(); // the assistant's text and tool_use lines come just before
           o.approvals.toolStarted(p);
@@ -461,6 +485,8 @@ export function createSessionCore(init: {
     controller,
     link: () => link,
     startLink,
+    /** Hub answers and reconnects reach these as they reach approvals. */
+    elicitations,
     /** Approvals with this session's id, link and log. */
     createApprovals(o: Pick<Parameters<typeof createApprovals>[0], 'onPlanApproved'>): Approvals {
       const made = createApprovals({
@@ -493,6 +519,7 @@ export function createSessionCore(init: {
     /** claude exited: the last transcript lines, the prompts it never took, session:end, the drain. */
     async finish(o: { exitCode: number; failure: string | null; closePrompts: () => void; beforeEnd?: () => Promise<unknown> }): Promise<RunnerResult> {
       const { exitCode, failure } = o;
+      elicitations.stop();
       // Pick up the last lines claude wrote before it exited (a write may land just after its exit).
       if (tail) {
         await tail.poke();

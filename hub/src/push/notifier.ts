@@ -2,6 +2,7 @@
 //
 //   broadcast.toNamespace(approval:requested)          ─┐
 //   broadcast.toNamespace(session:updated thinking→idle) ─┴─► any tab of ns visible? ─no─► sendWebPush × subscriptions
+//   broadcast.toNamespace(session:attention) ─► no request of that session waits? ─► same delivery
 //   broadcast.toNamespace(approval:resolved) ─► revoke its action tokens; {kind: close} to the browsers it was pushed to
 //
 // It watches the facts the hub already broadcasts (observe() wraps the broadcaster), so no room has
@@ -18,6 +19,7 @@ import {
   type PushPayload,
   type Resolution,
   type Session,
+  type SessionAttentionFact,
   type SessionStatus,
 } from '@tether/shared';
 import type { Store } from '../store/store.ts';
@@ -52,6 +54,7 @@ function requestDetail(request: PendingRequest): string {
   }
   if (request.kind === 'plan') return 'A plan is ready for review';
   if (request.kind === 'dialog') return pick('title') ?? 'Claude shows a choice';
+  if (request.kind === 'elicitation') return pick('message') || `${request.toolName} asks for input`;
   return pick('command') ?? pick('file_path') ?? pick('url') ?? pick('pattern') ?? pick('description') ?? request.toolName;
 }
 
@@ -62,7 +65,9 @@ export function describeRequestPush(request: PendingRequest, session: Session | 
       ? `${name}: Claude asks`
       : request.kind === 'plan'
         ? `${name}: plan to approve`
-        : `${name}: allow ${request.toolName}?`;
+        : request.kind === 'elicitation'
+          ? `${name}: ${request.toolName} asks for input`
+          : `${name}: allow ${request.toolName}?`;
   return {
     title: clip(title, 80),
     body: clip(requestDetail(request)),
@@ -104,6 +109,19 @@ export function withRequestActions(options: {
       ],
       tokens: { allow: options.tokens.mint({ ...grant, choice: 'allow' }), deny: options.tokens.mint({ ...grant, choice: 'deny' }) },
     },
+  };
+}
+
+/** claude said a person is needed and no request covers it (a dialog only the terminal shows, a
+ *  background agent's question): one notification per session, replaced by the next. */
+export function describeAttentionPush(session: Session | null, attention: SessionAttentionFact): PushMessage {
+  return {
+    title: clip(`${sessionName(session)}: Claude needs you`, 80),
+    body: clip(attention.message || 'Claude is waiting for your input.'),
+    url: `/sessions/${attention.sessionId}`,
+    tag: `attention:${attention.sessionId}`,
+    sessionId: attention.sessionId,
+    kind: 'attention',
   };
 }
 
@@ -182,6 +200,15 @@ export function createPushNotifier(options: {
     );
   }
 
+  /** A request already pushed for this session says the same thing better (with its buttons). */
+  async function attention(ns: Namespace, fact: SessionAttentionFact): Promise<void> {
+    const pending = await options.store.listPending({ namespace: ns, sessionId: fact.sessionId });
+    if (pending.length > 0) return;
+    const session = await options.store.getSession({ namespace: ns, sessionId: fact.sessionId });
+    if (!session || isFinalStatus(session.status)) return;
+    await deliver(ns, () => describeAttentionPush(session, fact));
+  }
+
   /** Answered or withdrawn: tokens die, and browsers still showing it get a silent close. */
   async function resolved(ns: Namespace, resolution: Resolution): Promise<void> {
     options.tokens.revokeRequest(ns, resolution.requestId);
@@ -197,6 +224,10 @@ export function createPushNotifier(options: {
   function onFact(ns: Namespace, event: string, payload: unknown): void {
     if (event === 'approval:requested') {
       requested(ns, payload as PendingRequest).catch(report);
+      return;
+    }
+    if (event === 'session:attention') {
+      attention(ns, payload as SessionAttentionFact).catch(report);
       return;
     }
     if (event === 'approval:resolved') {

@@ -20,7 +20,7 @@ export function createBroadcast(options: { io: Server }) {
   const web = options.io.of('/web');
   const cli = options.io.of('/cli');
   return {
-    toNamespace<E extends 'session:updated' | 'prompt:updated' | 'approval:requested' | 'approval:resolved' | 'machine:updated'>(
+    toNamespace<E extends 'session:updated' | 'prompt:updated' | 'approval:requested' | 'approval:resolved' | 'session:attention' | 'machine:updated'>(
       ns: Namespace,
       event: E,
       payload: Parameters<WebServerToClient[E]>[0],

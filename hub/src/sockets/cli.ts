@@ -105,6 +105,11 @@ export function bindCliSocket(options: {
         broadcast.toNamespace(ns, 'session:updated', ended.session);
         return { ok: true, session: ended.session };
       },
+      'session:attention': async (attention) => {
+        if (!(await ownsSession(attention.sessionId))) return ackError('not_found', NO_SESSION);
+        broadcast.toNamespace(ns, 'session:attention', attention);
+        return { ok: true };
+      },
       'message:append': async ({ sessionId, messages }) => {
         const result = await ingestChatMessages({ store, namespace: ns, sessionId, messages });
         if (!result) return ackError('not_found', NO_SESSION);

@@ -9,6 +9,7 @@ import { PromptStatusUpdateSchema } from '../prompts.ts';
 import { AnswerSchema, DeskAnswerSchema, DialogOutcomeSchema, PendingRequestSchema, type DeskAnswerAck, type Resolution } from '../approvals.ts';
 import { TerminalOutputSchema, TerminalSnapshotSchema, TerminalSizeReportSchema, TerminalDeskSchema, ColsSchema, RowsSchema } from '../terminal.ts';
 import { MachineInfoSchema } from '../machine.ts';
+import { SessionAttentionSchema } from '../notifications.ts';
 import { RunnerExitedSchema } from '../spawn.ts';
 import { ShellExitSchema, ShellOutputSchema } from '../shell.ts';
 import type { AckFn } from '../protocol.ts';
@@ -22,6 +23,8 @@ export const CliEventSchemas = {
     messages: z.array(ChatMessageInputSchema).min(1).max(MAX_MESSAGES_PER_BATCH),
   }),
   'prompt:status': PromptStatusUpdateSchema,
+  /** claude's Notification hook said a person is needed (notifications.ts); the hub may push. */
+  'session:attention': SessionAttentionSchema,
   'approval:request': PendingRequestSchema,
   'approval:withdraw': z.object({
     sessionId: SessionIdSchema,
@@ -53,6 +56,7 @@ export type CliAcks = {
   'session:end': { session: Session };
   'message:append': { added: number; lastSeq: number };
   'prompt:status': object;
+  'session:attention': object;
   'approval:request': object;
   'approval:withdraw': object;
   'approval:desk-answer': DeskAnswerAck;

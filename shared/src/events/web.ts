@@ -86,12 +86,17 @@ export type WebClientToServer = {
 };
 
 /** Hub → browser facts. */
+/** A `session:attention` as the hub republishes it (validated on the way in). */
+export type SessionAttentionFact = { sessionId: string; notificationType: string; message: string };
+
 export type WebServerToClient = {
   'session:updated': (session: Session) => void;
   'message:added': (payload: { sessionId: string; messages: ChatMessage[] }) => void;
   'prompt:updated': (prompt: Prompt) => void;
   'approval:requested': (request: PendingRequest) => void;
   'approval:resolved': (resolution: Resolution) => void;
+  /** claude said a person is needed outside any request (a dialog, a background agent's question). */
+  'session:attention': (attention: SessionAttentionFact) => void;
   'machine:updated': (machine: Machine) => void;
   'terminal:output': (payload: { sessionId: string; offset: number; data: Uint8Array | ArrayBuffer }) => void;
   'terminal:snapshot': (payload: { sessionId: string; offset: number; cols: number; rows: number; data: string }) => void;

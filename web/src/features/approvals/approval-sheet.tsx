@@ -15,6 +15,7 @@ import { useNow } from '../../lib/ui/use-now.ts';
 import { PermissionForm } from './permission-form.tsx';
 import { QuestionForm } from './question-form.tsx';
 import { PlanForm } from './plan-form.tsx';
+import { ElicitationForm } from './elicitation-form.tsx';
 import { TRUST_FOLDER_TOOL, TrustFolderForm } from './trust-folder-form.tsx';
 import { DialogCard, dialogInput } from './dialog-card.tsx';
 
@@ -33,6 +34,8 @@ function titleFor(request: PendingRequest): string {
       return 'Approve the plan?';
     case 'dialog':
       return dialogInput(request)?.title ?? 'Claude shows a choice';
+    case 'elicitation':
+      return `${request.toolName} asks for input`;
     case 'permission':
       if (request.toolName === TRUST_FOLDER_TOOL) return 'Trust this folder?';
       if (request.toolName === 'Bash') return 'Run this command?';
@@ -117,6 +120,7 @@ export function ApprovalSheet({ sessionId, pending }: { sessionId: string; pendi
             {titleFor(current)}
           </h2>
           {current.kind === 'permission' && current.toolName !== TRUST_FOLDER_TOOL ? <p className="approval-meta">{current.toolName}</p> : null}
+          {current.kind === 'elicitation' ? <p className="approval-meta">MCP server</p> : null}
         </div>
         <div className="approval-side">
           <span className="approval-waited" title="How long Claude has been waiting">
@@ -136,6 +140,8 @@ export function ApprovalSheet({ sessionId, pending }: { sessionId: string; pendi
         <PlanForm key={current.id} request={current} busy={busy} submit={submit} />
       ) : current.kind === 'dialog' ? (
         <DialogCard key={current.id} request={current} busy={busy} submit={submit} />
+      ) : current.kind === 'elicitation' ? (
+        <ElicitationForm key={current.id} request={current} busy={busy} submit={submit} />
       ) : current.toolName === TRUST_FOLDER_TOOL ? (
         <TrustFolderForm key={current.id} request={current} busy={busy} submit={submit} />
       ) : (
