@@ -2,15 +2,14 @@
 // gets approval:resolved; a second answer is "already answered"); another namespace's answer is
 // rejected; pending requests come with session:watch and GET /api/pending; `tether pending` and
 // `tether answer` do the same from a shell; the audit trail names who answered and how long it took.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PendingRequest, Resolution } from '@tether/shared';
 import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { startApprovalWorld, type ApprovalWorld } from '../harness/approvals.ts';
-import { TETHER_MAIN } from '../harness/runner.ts';
 import { connectSocket, emitAck } from '../harness/hub.ts';
+import { runTether } from '../harness/tether-cli.ts';
 
 let world: ApprovalWorld | null = null;
 afterEach(async () => {
@@ -18,16 +17,7 @@ afterEach(async () => {
   world = null;
 });
 
-function tether(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [TETHER_MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const tether = (args: string[], env: Record<string, string>) => runTether({ args, env });
 
 describe('approvals on the hub', () => {
   it('two web clients: one answers, the other clears; a second answer and a foreign namespace are rejected', async () => {

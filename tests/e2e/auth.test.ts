@@ -3,14 +3,11 @@
 // including web sessions bought with the token; failed logins, bearers and handshakes are rate-limited
 // (never the right token); another protocol
 // major is refused with a message that says what to do.
-import { spawn } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { PROTOCOL_VERSION, protocolMismatch } from '@tether/shared';
 import { connectSocket, startHub, type HubHandle } from '../harness/hub.ts';
+import { runTether } from '../harness/tether-cli.ts';
 
-const CLI_MAIN = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'), 'cli', 'src', 'main.ts');
 
 let hub: HubHandle;
 beforeEach(async () => {
@@ -20,16 +17,7 @@ afterEach(async () => {
   await hub.stop();
 });
 
-function tether(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn('bun', [CLI_MAIN, ...args], { env: { ...process.env, TETHER_HOME: hub.home }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('exit', (code) => done({ code, stdout, stderr }));
-  });
-}
+const tether = (args: string[]) => runTether({ args, env: { TETHER_HOME: hub.home } });
 
 const get = (path: string, credential: string) => fetch(hub.url + path, { headers: { authorization: `Bearer ${credential}` } });
 const login = (token: string) => fetch(`${hub.url}/api/auth/login`, { method: 'POST', body: JSON.stringify({ token }) });

@@ -2,7 +2,6 @@
 // pending` lists it with its numbered options, `tether answer … allow` without a choice is refused by
 // the hub (it would resolve the request while claude still waits), `--choice N` presses option N, and
 // the audit keeps the choice.
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,21 +9,12 @@ import type { PendingRequest } from '@tether/shared';
 import { text } from '../fixtures/fake-anthropic/index.ts';
 import { phoneFor } from '../harness/approvals.ts';
 import { useCleanups } from '../harness/cleanups.ts';
-import { TETHER_MAIN } from '../harness/runner.ts';
 import { DESK_READY, startStage } from '../harness/world.ts';
+import { runTether } from '../harness/tether-cli.ts';
 
 const defer = useCleanups();
 
-function tether(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [TETHER_MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const tether = (args: string[], env: Record<string, string>) => runTether({ args, env });
 
 describe('a dialog from a shell', () => {
   it('tether pending lists the options; tether answer needs --choice, which presses that option', async () => {

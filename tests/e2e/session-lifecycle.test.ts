@@ -5,43 +5,26 @@
 // the same tether session goes live again on its machine's daemon with the same claude session id,
 // and the chat continues in the same transcript, nothing duplicated. Another namespace gets
 // not_found for both; `tether attach` on an ended session names `tether resume`.
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '@tether/shared';
 import { text } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { emitAck } from '../harness/hub.ts';
 import { spawnVia, type SpawnAck } from '../harness/daemon.ts';
-import { chatText, TETHER_MAIN } from '../harness/runner.ts';
-import { viewTerminal } from '../harness/terminal.ts';
+import { chatText } from '../harness/runner.ts';
+import { finalScreen, viewTerminal } from '../harness/terminal.ts';
 import { connectPhone, DESK_READY, startDaemonWorld, startStage, type DaemonWorld } from '../harness/world.ts';
+import { runTether } from '../harness/tether-cli.ts';
 
 const defer = useCleanups();
 const SPAWN_ACK_MS = 60_000;
 const STOP_ACK_MS = 30_000;
 
-/** The final screen the hub keeps for an ended session, as a late viewer renders it. */
-async function finalScreen(hub: { url: string; token: string }, sessionId: string): Promise<string> {
-  const viewer = await viewTerminal({ url: hub.url, token: hub.token, sessionId, render: true });
-  defer(() => viewer.stop());
-  await viewer.waitFor(() => viewer.snapshots() > 0, 'the final screen');
-  await viewer.settled();
-  const screen = viewer.screen();
-  viewer.stop();
-  return screen;
-}
-
 /** `tether …` as a user types it, against the world's hub (async: the hub lives in this process). */
-function tether(world: DaemonWorld, ...args: string[]) {
+async function tether(world: DaemonWorld, ...args: string[]) {
   const env = { ...world.sandbox.env, TETHER_HOME: world.daemon.home, TETHER_HUB_URL: world.hub.url, TETHER_TOKEN: world.hub.token };
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [TETHER_MAIN, ...args], { env, cwd: world.sandbox.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('exit', (status) => resolve({ status, stdout, stderr }));
-  });
+  const run = await runTether({ args, env, cwd: world.sandbox.cwd });
+  return { status: run.code, stdout: run.stdout, stderr: run.stderr };
 }
 
 describe('session lifecycle from the phone and the shell', () => {

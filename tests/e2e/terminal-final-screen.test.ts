@@ -4,19 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { useCleanups } from '../harness/cleanups.ts';
 import { startRestartableHub } from '../harness/hub.ts';
-import { startCommandRunner, viewTerminal } from '../harness/terminal.ts';
+import { finalScreen, startCommandRunner } from '../harness/terminal.ts';
 
 const defer = useCleanups();
-
-async function finalScreen(hub: { url: string; token: string }, sessionId: string): Promise<string> {
-  const viewer = await viewTerminal({ url: hub.url, token: hub.token, sessionId, render: true });
-  defer(() => viewer.stop());
-  await viewer.waitFor(() => viewer.snapshots() > 0, 'the final screen');
-  await viewer.settled();
-  const screen = viewer.screen();
-  viewer.stop();
-  return screen;
-}
 
 describe('final screen of an ended terminal', () => {
   it('replays after the session ended and after a hub restart; a resumed id does not show the old one', async () => {

@@ -264,3 +264,15 @@ export async function viewTerminal(options: {
   }
   return viewer;
 }
+
+/** The screen the hub keeps for a session (an ended one's final screen), as a late viewer renders it. */
+export async function finalScreen(hub: { url: string; token: string }, sessionId: string): Promise<string> {
+  const viewer = await viewTerminal({ url: hub.url, token: hub.token, sessionId, render: true });
+  try {
+    await viewer.waitFor(() => viewer.snapshots() > 0, 'the final screen');
+    await viewer.settled();
+    return viewer.screen();
+  } finally {
+    viewer.stop();
+  }
+}
