@@ -32,6 +32,10 @@ export const DialogInputSchema = z
       .min(2)
       .max(MAX_DIALOG_OPTIONS)
       .refine((options) => new Set(options.map((o) => o.key)).size === options.length, 'option keys must differ'),
+    /** A key was pressed at the desk just before the dialog came up (a picker the desk opened, or
+     *  claude's answer to a command typed there): someone is at the desk. The phone still shows it
+     *  and may answer; the hub sends no push for it. */
+    openedAtDesk: z.boolean().optional(),
   })
   .strict();
 export type DialogInput = z.infer<typeof DialogInputSchema>;

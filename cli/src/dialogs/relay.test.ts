@@ -16,7 +16,7 @@ function dialog(title: string, cursor = 0, numbered = false): ScreenDialog {
 
 type Sent = { event: string; payload: Record<string, unknown> };
 
-function setup(o: { covered?: () => boolean; linkUp?: () => boolean } = {}) {
+function setup(o: { covered?: () => boolean; linkUp?: () => boolean; deskActive?: () => boolean } = {}) {
   const sent: Sent[] = [];
   const keys: string[] = [];
   const waiting: boolean[] = [];
@@ -34,6 +34,7 @@ function setup(o: { covered?: () => boolean; linkUp?: () => boolean } = {}) {
     write: (k) => keys.push(k),
     covered: o.covered ?? (() => false),
     onWaiting: (w) => waiting.push(w),
+    ...(o.deskActive ? { deskActive: o.deskActive } : {}),
     log: () => {},
     settleMs: 20,
     retryMs: 20,
@@ -74,6 +75,20 @@ describe('dialog relay', () => {
     t.show(dialog('WARNING: bypass', 0));
     await new Promise((r) => setTimeout(r, 60));
     expect(t.requests()).toHaveLength(1);
+  });
+
+  it('says a dialog came up right after a key at the desk (someone is there: the hub sends no push)', async () => {
+    let desk = true;
+    const t = setup({ deskActive: () => desk });
+    relays.push(t.relay);
+    t.show(dialog('Select model'));
+    await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
+    expect(t.requests()[0]!.payload.toolInput).toMatchObject({ title: 'Select model', openedAtDesk: true });
+    t.show(null);
+    desk = false;
+    t.show(dialog('Switch model?'));
+    await vi.waitFor(() => expect(t.requests()).toHaveLength(2));
+    expect(t.requests()[1]!.payload.toolInput).not.toHaveProperty('openedAtDesk');
   });
 
   it('raises nothing for a dialog that flaps away before it is stable', async () => {

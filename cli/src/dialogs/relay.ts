@@ -31,7 +31,7 @@ export type DialogRelay = {
 };
 
 /** `announced`: the hub took it, and the session said it waits (the status follows the request). */
-type Raised = { requestId: string; dialog: ScreenDialog; createdAt: number; announced: boolean };
+type Raised = { requestId: string; dialog: ScreenDialog; createdAt: number; announced: boolean; openedAtDesk: boolean };
 
 export function createDialogRelay(options: {
   sessionId: () => string;
@@ -43,6 +43,8 @@ export function createDialogRelay(options: {
   covered: () => boolean;
   /** A dialog request is open (true) or no longer (false): the session waits for a person meanwhile. */
   onWaiting: (waiting: boolean) => void;
+  /** Whether a key was pressed at the desk moments ago (someone is there: no push; see dialog.ts). */
+  deskActive?: () => boolean;
   log: (line: string) => void;
   settleMs?: number;
   retryMs?: number;
@@ -84,7 +86,7 @@ export function createDialogRelay(options: {
   const send = async (entry: Raised) => {
     retry = null;
     const link = options.link();
-    const input: DialogInput = { title: entry.dialog.title, text: entry.dialog.text, options: entry.dialog.options };
+    const input: DialogInput = { title: entry.dialog.title, text: entry.dialog.text, options: entry.dialog.options, ...(entry.openedAtDesk ? { openedAtDesk: true } : {}) };
     const ack = link
       ? await link.request('approval:request', {
           id: entry.requestId,
@@ -111,7 +113,7 @@ export function createDialogRelay(options: {
   };
 
   const raise = (dialog: ScreenDialog) => {
-    const entry: Raised = { requestId: crypto.randomUUID(), dialog, createdAt: Date.now(), announced: false };
+    const entry: Raised = { requestId: crypto.randomUUID(), dialog, createdAt: Date.now(), announced: false, openedAtDesk: options.deskActive?.() ?? false };
     raised = entry;
     void send(entry);
   };

@@ -44,6 +44,8 @@ const FINAL_SNAPSHOT_MS = 1_000;
 /** `--continue`: how long the hub link waits for SessionStart to say which session claude continued
  *  (it comes ~1 s after spawn). Past it the session is registered as a new one. */
 const CONTINUE_IDENTITY_WAIT_MS = 15_000;
+/** A dialog that comes up this soon after a key at the desk was opened by someone sitting there. */
+const DIALOG_DESK_ACTIVE_MS = 3_000;
 /** Unparsed bytes the screen model may lag behind the PTY before reading pauses (xterm throws past
  *  50 MB queued). 8 MiB is ~80 ms of parsing here. */
 const SCREEN_MAX_BACKLOG_BYTES = 8 * 1024 * 1024;
@@ -83,6 +85,8 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   let stream = null as TerminalStream | null;
   /** The phone's End / `tether stop`: claude's own Ctrl-C exit (end-claude.ts). */
   let ender: ClaudeEnder | null = null;
+  /** When a person last pressed a key at the desk (the local terminal or a `tether attach` desk). */
+  let lastDeskKeyAt = 0;
   const screen = createScreenModel(options.desk === 'attached' && process.stdout.columns ? { cols: process.stdout.columns, rows: process.stdout.rows } : DEFAULT_SIZE);
   core.onCleanup(() => screen.stop());
   /** This PTY's id: offsets restart at 0 in every runner, also for a resumed session. */
@@ -152,7 +156,10 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
         'terminal:input': ({ data, desk }) => {
           // A `tether attach` desk types through the hub too; its automatic replies are not typing.
           if (desk) {
-            if (isDeskKeystroke(data)) controller.set('desk');
+            if (isDeskKeystroke(data)) {
+              controller.set('desk');
+              lastDeskKeyAt = Date.now();
+            }
           } else controller.set('remote');
           pty?.write(data);
         },
@@ -273,6 +280,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     read: async () => readDialog((await screen.state()).lines),
     write: (keys) => pty?.write(keys),
     covered: () => approvals.open(),
+    deskActive: () => Date.now() - lastDeskKeyAt < DIALOG_DESK_ACTIVE_MS,
     onWaiting: (waiting) => {
       if (waiting) beforeDialog = state.status;
       if (waiting) setStatus('waiting');
@@ -345,7 +353,10 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   if (options.desk === 'attached') {
     desk = attachLocalTerminal({
       onInput: (data) => {
-        if (isDeskKeystroke(data)) controller.set('desk');
+        if (isDeskKeystroke(data)) {
+          controller.set('desk');
+          lastDeskKeyAt = Date.now();
+        }
         pty?.write(data);
       },
       onResize: (next) => resizePty(next),

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PendingRequest } from '@tether/shared';
 import { createActionTokens } from './action-tokens.ts';
-import { describeRequestPush, withRequestActions } from './notifier.ts';
+import { describeRequestPush, wantsPush, withRequestActions } from './notifier.ts';
 
 const request: PendingRequest = {
   id: '00000000-0000-4000-8000-0000000000d1',
@@ -44,5 +44,11 @@ describe('dialog push', () => {
       tokens,
     });
     expect(message.request).toEqual({ namespace: 'alpha', id: request.id, actions: [{ action: 'open', title: 'Open' }] });
+  });
+
+  it('is not sent for a dialog opened at the desk; every other request is pushed', () => {
+    expect(wantsPush(request)).toBe(true);
+    expect(wantsPush({ ...request, toolInput: { ...request.toolInput, openedAtDesk: true } })).toBe(false);
+    expect(wantsPush({ ...request, kind: 'permission', toolName: 'Bash', toolInput: { command: 'ls', openedAtDesk: true } })).toBe(true);
   });
 });

@@ -58,6 +58,12 @@ function requestDetail(request: PendingRequest): string {
   return pick('command') ?? pick('file_path') ?? pick('url') ?? pick('pattern') ?? pick('description') ?? request.toolName;
 }
 
+/** A dialog that came up right after a key at the desk (a picker opened there, claude's answer to a
+ *  command typed there) has someone in front of it: the phone shows it, nothing is pushed. */
+export function wantsPush(request: PendingRequest): boolean {
+  return !(request.kind === 'dialog' && request.toolInput.openedAtDesk === true);
+}
+
 export function describeRequestPush(request: PendingRequest, session: Session | null): PushMessage {
   const name = sessionName(session);
   const title =
@@ -185,7 +191,7 @@ export function createPushNotifier(options: {
 
   async function requested(ns: Namespace, request: PendingRequest): Promise<void> {
     const key = requestKey(ns, request.id);
-    if (pushedRequests.has(key)) return;
+    if (pushedRequests.has(key) || !wantsPush(request)) return;
     const endpoints = new Set<string>();
     pushedRequests.set(key, endpoints);
     if (pushedRequests.size > REMEMBERED_REQUESTS) pushedRequests.delete(pushedRequests.keys().next().value!);
