@@ -241,6 +241,26 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     },
   });
 
+  // Before the first await: the hub link may connect from here on, and its onConnected re-sends an
+  // open dialog request.
+  /** The status a dialog request interrupted, restored when it closes. */
+  let beforeDialog: typeof state.status | null = null;
+  const dialogs = createDialogRelay({
+    sessionId: () => state.id,
+    link: core.link,
+    read: async () => readDialog((await screen.state()).lines),
+    write: (keys) => pty?.write(keys),
+    covered: () => approvals.open(),
+    deskActive: () => Date.now() - lastDeskKeyAt < DIALOG_DESK_ACTIVE_MS,
+    onWaiting: (waiting) => {
+      if (waiting) beforeDialog = state.status;
+      if (waiting) setStatus('waiting');
+      else if (state.status === 'waiting' && beforeDialog && beforeDialog !== 'ended' && beforeDialog !== 'failed') setStatus(beforeDialog);
+    },
+    log,
+  });
+  core.onCleanup(() => dialogs.stop());
+
   // ---- claude binary, hooks (status, identity, transcript) and settings
   const { binary, plan } = await core.prepareLaunch({
     approvals,
@@ -272,23 +292,6 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   let readyAt: number | null = null;
   const startedAt = Date.now();
   let checkTimer: ReturnType<typeof setTimeout> | null = null;
-  /** The status a dialog request interrupted, restored when it closes. */
-  let beforeDialog: typeof state.status | null = null;
-  const dialogs = createDialogRelay({
-    sessionId: () => state.id,
-    link: core.link,
-    read: async () => readDialog((await screen.state()).lines),
-    write: (keys) => pty?.write(keys),
-    covered: () => approvals.open(),
-    deskActive: () => Date.now() - lastDeskKeyAt < DIALOG_DESK_ACTIVE_MS,
-    onWaiting: (waiting) => {
-      if (waiting) beforeDialog = state.status;
-      if (waiting) setStatus('waiting');
-      else if (state.status === 'waiting' && beforeDialog && beforeDialog !== 'ended' && beforeDialog !== 'failed') setStatus(beforeDialog);
-    },
-    log,
-  });
-  core.onCleanup(() => dialogs.stop());
   /** Ctrl-Z at the desk: claude draws this and waits for SIGCONT (inside our PTY its own TSTP is
    *  discarded: no job-control shell there). tether then suspends itself, as `claude` would. */
   let suspendedEpisode = false;
