@@ -58,6 +58,9 @@ export function observeSessionUpdates(broadcast: Broadcast, readiness: SessionRe
 }
 
 /** Ends a session on the hub on behalf of a runner that cannot (died, never started). */
+/** No real pid: the runner is being started and the daemon has not said its pid yet. */
+const PID_STARTING = -1;
+
 async function endOnBehalf(
   deps: Deps,
   ns: Namespace,
@@ -79,7 +82,8 @@ export function createSessionControl(deps: Deps) {
   const busy = new Set<string>();
   /** Sessions a person asked to stop: their forced end is `ended`, not `failed`. */
   const stopping = new Set<string>();
-  /** The pid of the runner the hub last started per session: exits of earlier runners are stale. */
+  /** The pid of the runner the hub last started per session: exits of earlier runners are stale.
+   *  PID_STARTING while a new runner is being started (its pid comes with the daemon's ack). */
   const runnerPids = new Map<string, number>();
   const k = (ns: Namespace, id: string) => `${ns}\u0000${id}`;
 
@@ -93,8 +97,13 @@ export function createSessionControl(deps: Deps) {
 
   const start = async (ns: Namespace, machineId: string, socket: DaemonTarget, spawn: DaemonSpawn): Promise<Ack<WebAcks['session:spawn']>> => {
     const ready = readiness.wait({ namespace: ns, sessionId: spawn.sessionId, goal: 'ready', timeoutMs: SPAWN_READY_TIMEOUT_MS });
+    // A resumed session's previous runner may still be on its way out (End acks once the session is
+    // ended, before the process is gone): its exit report, arriving now, is about that runner, not
+    // this one, and must not fail this start. The new runner's own exit comes after the spawn ack.
+    runnerPids.set(k(ns, spawn.sessionId), PID_STARTING);
     const ack = await daemons.command(socket, 'daemon:spawn', spawn);
     if (!ack.ok) {
+      runnerPids.delete(k(ns, spawn.sessionId));
       readiness.runnerExited(ns, spawn.sessionId, { exitCode: null, reason: ack.error });
       await ready;
       return 'reason' in ack ? ack : spawnError(ack.code, 'runner_failed', ack.error);

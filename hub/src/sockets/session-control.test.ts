@@ -1,0 +1,77 @@
+// session-control.test.ts: a resumed session's start against a real hub, with a daemon and runners
+// played by socket.io clients, so the order of their reports is the test's to choose.
+//
+// End acks once the session is ended, while the runner process is still on its way out; the daemon
+// reports that exit a moment later. A Resume right after End used to take that report for the new
+// runner's and fail with the old runner's log ("claude exited with 0"): seen in a CI rehearsal with
+// claude 2.1.197, whose runner takes longer to go.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { io, type Socket } from 'socket.io-client';
+import { PROTOCOL_VERSION, type Ack } from '@tether/shared';
+import { createHub, type Hub } from '../main.ts';
+import { createAccessToken } from '../auth/tokens.ts';
+
+let home: string;
+let hub: Hub;
+let token: string;
+const sockets: Socket[] = [];
+
+async function client(nsp: '/cli' | '/web', kind: 'runner' | 'daemon' | 'web'): Promise<Socket> {
+  const socket = io(hub.url + nsp, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { protocol: PROTOCOL_VERSION.major, client: kind, token } });
+  sockets.push(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+const ack = async (s: Socket, event: string, payload: unknown, ms = 10_000) => (await s.timeout(ms).emitWithAck(event, payload)) as Ack<Record<string, unknown>> & Record<string, unknown>;
+
+beforeEach(async () => {
+  home = mkdtempSync(join(tmpdir(), 'tether-session-control-'));
+  hub = await createHub({ config: { port: 0, home } });
+  token = (await createAccessToken({ store: hub.store, namespace: 'alpha', label: 'phone' })).token;
+});
+afterEach(async () => {
+  for (const s of sockets.splice(0)) s.close();
+  await hub.stop();
+  rmSync(home, { recursive: true, force: true });
+});
+
+it("a resume is not failed by the previous runner's exit report arriving while it starts", async () => {
+  const machineId = randomUUID();
+  const daemon = await client('/cli', 'daemon');
+  expect((await ack(daemon, 'machine:register', { id: machineId, name: 'box', os: 'linux', user: 'dev', home: '/home/dev' })).ok).toBe(true);
+  // Each spawn: a runner registers and is ready (idle). Before acking the second spawn, the daemon
+  // reports the first runner's exit, as a real daemon does when that runner goes during the resume.
+  let spawns = 0;
+  daemon.on('daemon:spawn', async (spawn: { sessionId: string; cwd: string; launchKind: 'pty' | 'headless' }, reply: (a: unknown) => void) => {
+    spawns += 1;
+    const pid = 1000 + spawns;
+    if (spawns === 2) {
+      expect((await ack(daemon, 'runner:exited', { sessionId: spawn.sessionId, pid: 1001, exitCode: 0, signal: null, reason: 'claude exited with 0' })).ok).toBe(true);
+    }
+    reply({ ok: true, pid, cwd: spawn.cwd, logFile: `/tmp/session-${spawn.sessionId}.log` });
+    const runner = await client('/cli', 'runner');
+    await ack(runner, 'session:register', { id: spawn.sessionId, machineId, cwd: spawn.cwd, launchKind: spawn.launchKind, claudeSessionId: 'c1a0de00-0000-4000-8000-000000000001' });
+    await ack(runner, 'session:update', { sessionId: spawn.sessionId, patch: { status: 'idle' } });
+  });
+
+  const phone = await client('/web', 'web');
+  const spawned = await ack(phone, 'session:spawn', { machineId, cwd: '/home/dev/app', launchKind: 'pty' }, 30_000);
+  expect(spawned.ok).toBe(true);
+  const sessionId = (spawned.session as { id: string }).id;
+  // The first runner ends its session (End); its process has not gone yet.
+  const [firstRunner] = sockets.filter((s) => s !== daemon && s !== phone);
+  expect((await ack(firstRunner!, 'session:end', { sessionId, status: 'ended', exitCode: 0, reason: null })).ok).toBe(true);
+
+  const resumed = await ack(phone, 'session:resume', { sessionId }, 30_000);
+  expect(resumed.error).toBeUndefined();
+  expect(resumed.ok).toBe(true);
+  expect(resumed.session).toMatchObject({ id: sessionId, status: 'idle' });
+  expect(spawns).toBe(2);
+});
