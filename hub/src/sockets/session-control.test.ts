@@ -49,7 +49,8 @@ it("a resume is not failed by the previous runner's exit report arriving while i
   // Each spawn: a runner registers and is ready (idle). Before acking the second spawn, the daemon
   // reports the first runner's exit, as a real daemon does when that runner goes during the resume.
   let spawns = 0;
-  daemon.on('daemon:spawn', async (spawn: { sessionId: string; cwd: string; launchKind: 'pty' | 'headless' }, reply: (a: unknown) => void) => {
+  const runners: Array<Promise<void>> = [];
+  const startRunner = async (spawn: { sessionId: string; cwd: string; launchKind: 'pty' | 'headless' }, reply: (a: unknown) => void) => {
     spawns += 1;
     const pid = 1000 + spawns;
     if (spawns === 2) {
@@ -59,7 +60,9 @@ it("a resume is not failed by the previous runner's exit report arriving while i
     const runner = await client('/cli', 'runner');
     await ack(runner, 'session:register', { id: spawn.sessionId, machineId, cwd: spawn.cwd, launchKind: spawn.launchKind, claudeSessionId: 'c1a0de00-0000-4000-8000-000000000001' });
     await ack(runner, 'session:update', { sessionId: spawn.sessionId, patch: { status: 'idle' } });
-  });
+  };
+  // Each runner's acks are awaited before the test ends (its sockets close after it).
+  daemon.on('daemon:spawn', (spawn: Parameters<typeof startRunner>[0], reply: (a: unknown) => void) => void runners.push(startRunner(spawn, reply)));
 
   const phone = await client('/web', 'web');
   const spawned = await ack(phone, 'session:spawn', { machineId, cwd: '/home/dev/app', launchKind: 'pty' }, 30_000);
@@ -74,4 +77,5 @@ it("a resume is not failed by the previous runner's exit report arriving while i
   expect(resumed.ok).toBe(true);
   expect(resumed.session).toMatchObject({ id: sessionId, status: 'idle' });
   expect(spawns).toBe(2);
+  await Promise.all(runners);
 });
