@@ -74,6 +74,14 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     matchPrompt: (text) => queue.matchPrompt(text),
     beforeFailEarly: () => settleIdentity('claude never started'),
     stampMessages: (messages) => moments.stamp(messages),
+    // Esc ends a turn with no Stop hook; claude's status file says so too, but only when a poll
+    // catches it (a floor CI run stayed 'thinking' after an abort). The transcript always does.
+    onInterrupted: () => {
+      if (state.status !== 'thinking') return;
+      log('turn interrupted (transcript): idle');
+      setStatus('idle');
+      queue.turnEnded();
+    },
   });
   const { env, log, state, patch, setStatus, controller } = core;
   // `-c`: claude picks the session to continue; SessionStart (source resume) names it, and the resume

@@ -35,6 +35,8 @@ import { createSessionTitle } from './session-title.ts';
 
 /** How long a finished session waits for the hub to take what it is owed before exiting. The rest
  *  stays in the on-disk outbox. */
+/** A transcript interrupt read this soon after claude wrote it ends the turn now running. */
+const LIVE_INTERRUPT_MS = 10_000;
 const EXIT_DRAIN_MS = 3_000;
 /** Chat messages per message:append (the hub's cap is MAX_MESSAGES_PER_BATCH; stay under it). */
 const APPEND_CHUNK = 100;
@@ -114,6 +116,8 @@ export function createSessionCore(init: {
   beforeFailEarly?: () => void;
   /** Adds what only this runner knows to parsed messages (PTY: each tool call's terminal moment). */
   stampMessages?: <M extends ChatMessageInput>(messages: M[]) => M[];
+  /** claude wrote that it was interrupted (Esc, a rejected tool), just now: its turn is over. */
+  onInterrupted?: () => void;
 }) {
   const { options } = init;
   const env = buildClaudeEnv({ env: options.env });
@@ -283,6 +287,9 @@ export function createSessionCore(init: {
       onBadLine: (reason) => log(`transcript: ${reason}`),
     });
     appendMessages(messages);
+    // An interrupt ends the turn without a Stop hook; lines read long after they were written (a
+    // resume re-reading history) are not this turn's.
+    if (messages.some((m) => Date.now() - m.createdAt <= LIVE_INTERRUPT_MS && m.content.some((b) => b.type === 'interrupt'))) init.onInterrupted?.();
     for (const line of lines) {
       if (!line.includes('"planFilePath"')) continue;
       try {
