@@ -26,6 +26,8 @@ import { emitAck } from '../harness/hub.ts';
 const SPAWN_UI_TIMEOUT_MS = 50_000;
 /** A real end: claude exits on the first Ctrl-C pair (≈ 1 s); the hub forces at 8 s + 5 s. */
 const END_UI_TIMEOUT_MS = 20_000;
+/** From the answer on screen to the turn's end in the store (claude writes the answer first). */
+const TURN_END_TIMEOUT_MS = 15_000;
 
 type DaemonSpawn = { sessionId: string; cwd: string; launchKind: string; resumeClaudeSessionId: string | null };
 
@@ -127,6 +129,9 @@ describe('session lifecycle from the phone', () => {
     }
   }
 
+  const sessionRow = async (sessionId: string) =>
+    (await world.hub.store.listSessions({ namespace: world.hub.namespace })).find((s) => s.id === sessionId);
+
   const realClaude = async (script: string[]) => {
     const fake = await startFakeAnthropic({ script: script.map((t) => text(t)) });
     defer(() => fake.stop());
@@ -177,8 +182,8 @@ describe('session lifecycle from the phone', () => {
     await endNotice(page).getByRole('button', { name: 'Resume', exact: true }).click();
     await chat(page, 'second question', 'answer after resume');
     for (const t of ['first question', 'first answer from pty', 'second question']) await page.getByRole('log', { name: 'Chat' }).getByText(t, { exact: true }).waitFor();
-    const sessions = await world.hub.store.listSessions({ namespace: world.hub.namespace });
-    expect(sessions.find((s) => s.id === sessionId)).toMatchObject({ launchKind: 'pty', status: 'idle' });
+    // The answer is in the transcript before claude ends its turn (Stop hook / result line).
+    await expect.poll(() => sessionRow(sessionId), { timeout: TURN_END_TIMEOUT_MS }).toMatchObject({ launchKind: 'pty', status: 'idle' });
     expect(sandbox.transcripts()).toHaveLength(1);
     await saveScreenshot(page, { name: 'lifecycle-real-pty-resumed', viewport: 'phone' });
     expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
@@ -196,8 +201,8 @@ describe('session lifecycle from the phone', () => {
     await endAndResume({ page, phone, sessionId, viewport: 'desktop', name: 'lifecycle-real-headless' });
     await chat(page, 'second headless question', 'headless answer after resume');
     for (const t of ['first headless question', 'first answer headless', 'second headless question']) await page.getByRole('log', { name: 'Chat' }).getByText(t, { exact: true }).waitFor();
-    const sessions = await world.hub.store.listSessions({ namespace: world.hub.namespace });
-    expect(sessions.find((s) => s.id === sessionId)).toMatchObject({ launchKind: 'headless', status: 'idle' });
+    // The answer is in the transcript before claude ends its turn (Stop hook / result line).
+    await expect.poll(() => sessionRow(sessionId), { timeout: TURN_END_TIMEOUT_MS }).toMatchObject({ launchKind: 'headless', status: 'idle' });
     expect(sandbox.transcripts()).toHaveLength(1);
     expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
     await page.close();

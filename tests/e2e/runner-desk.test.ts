@@ -19,13 +19,16 @@ function procState(pid: number): string {
   return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
 }
 
-async function waitForProcState(pid: number, want: string, timeoutMs = 15_000): Promise<void> {
+async function until(probe: () => boolean, what: () => string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (procState(pid) !== want) {
-    if (Date.now() > deadline) throw new Error(`pid ${pid} never reached state ${want} (is ${procState(pid)})`);
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+const waitForProcState = (pid: number, want: string) =>
+  until(() => procState(pid) === want, () => `pid ${pid} to reach state ${want} (is ${procState(pid)})`);
 
 describe('desk terminal', () => {
   for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
@@ -44,7 +47,9 @@ describe('desk terminal', () => {
     const before = runner.output().length;
     runner.write('\x1a');
     await waitForProcState(runner.pid, 'T');
-    expect(runner.output().slice(before)).toContain(RESTORED);
+    // Stopped is seen through /proc, the bytes through our PTY reader: what the stopped process
+    // wrote before it stopped may still be on its way to us (it can write nothing after).
+    await until(() => runner.output().slice(before).includes(RESTORED), () => 'the terminal handed back before the stop');
     process.kill(runner.pid, 'SIGCONT');
     await runner.waitForScreen(DESK_READY);
     runner.write('hello after fg');

@@ -99,15 +99,17 @@ export function attachLocalTerminal(options: {
       });
       stdin.setRawMode(false);
       stdin.pause();
-      try {
-        stdout.write(`${RESET_MODES}\r\n`);
-      } catch {
-        // terminal gone: nothing to hand back
-      }
       // SIGSTOP, not SIGTSTP: under a PTY with no job-control parent (tests, daemons) a TSTP to an
       // orphaned process group is discarded by the kernel; STOP always stops, and the shell that
-      // ran us sees "Stopped" either way.
-      process.kill(process.pid, 'SIGSTOP');
+      // ran us sees "Stopped" either way. Stop only once the hand-back bytes left this process: a
+      // write still queued here would reach the terminal after `fg`, leaving the shell in raw
+      // keys and bracketed paste while we are stopped.
+      const stop = () => process.kill(process.pid, 'SIGSTOP');
+      try {
+        stdout.write(`${RESET_MODES}\r\n`, () => stop());
+      } catch {
+        stop(); // terminal gone: nothing to hand back
+      }
     });
   };
 
