@@ -21,15 +21,18 @@ import { connectSocket, emitAck, startHub, type HubHandle, type SocketOptions } 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const WEB_DIST = join(REPO_ROOT, 'web', 'dist');
 
-/** Throws when web/dist lacks `file` (the tests never build it); warns when web/src is newer. */
+/** Throws when web/dist lacks `file` (the tests never build it) or is older than what it is built
+ *  from: web/src and shared/src (the protocol schemas are compiled into the bundle). A stale bundle
+ *  tests old code: an old DialogInput schema once rejected a field the runner now sends, and three
+ *  dialog tests failed for a reason no product change could fix. */
 export function requireBuiltWeb(file = 'index.html'): void {
   const built = join(WEB_DIST, file);
   if (!existsSync(built)) {
     throw new Error(`web/dist/${file} is missing: build the web app first (cd web && bun run build; npm test does it).`);
   }
-  // A build older than the sources is a stale test: say so instead of testing old code.
-  if (newestMtime(join(REPO_ROOT, 'web', 'src')) > statSync(built).mtimeMs + 1000) {
-    console.warn('tests/browser: web/dist is older than web/src; rebuild (cd web && bun run build) to test current code');
+  const sources = Math.max(newestMtime(join(REPO_ROOT, 'web', 'src')), newestMtime(join(REPO_ROOT, 'shared', 'src')));
+  if (sources > statSync(built).mtimeMs + 1000) {
+    throw new Error('web/dist is older than web/src or shared/src: rebuild it (cd web && bun run build; npm test does it) to test current code.');
   }
 }
 

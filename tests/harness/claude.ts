@@ -86,6 +86,8 @@ function sandboxEnv(options: { fakeApiUrl: string; configDir: string; home: stri
     DISABLE_TELEMETRY: '1',
     DISABLE_ERROR_REPORTING: '1',
     TERM: 'xterm-256color',
+    // What a desk has; CI's bare environment has no locale, and claude draws some edges by it.
+    LANG: 'C.UTF-8',
   };
 }
 
