@@ -95,6 +95,15 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   let ender: ClaudeEnder | null = null;
   /** When a person last pressed a key at the desk (the local terminal or a `tether attach` desk). */
   let lastDeskKeyAt = 0;
+  /** Bytes from a desk (ours or `tether attach`): a keystroke, not a terminal's automatic reply,
+   *  puts the desk in control and marks someone as there. */
+  const deskTyped = (data: string) => {
+    if (isDeskKeystroke(data)) {
+      controller.set('desk');
+      lastDeskKeyAt = Date.now();
+    }
+    pty?.write(data);
+  };
   const screen = createScreenModel(options.desk === 'attached' && process.stdout.columns ? { cols: process.stdout.columns, rows: process.stdout.rows } : DEFAULT_SIZE);
   core.onCleanup(() => screen.stop());
   /** This PTY's id: offsets restart at 0 in every runner, also for a resumed session. */
@@ -162,13 +171,9 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
           if (!dialogs.answered({ requestId, answer }) && !core.elicitations.answered({ requestId, answer })) approvals.answered({ requestId, answer });
         },
         'terminal:input': ({ data, desk }) => {
-          // A `tether attach` desk types through the hub too; its automatic replies are not typing.
-          if (desk) {
-            if (isDeskKeystroke(data)) {
-              controller.set('desk');
-              lastDeskKeyAt = Date.now();
-            }
-          } else controller.set('remote');
+          // A `tether attach` desk types through the hub too.
+          if (desk) return deskTyped(data);
+          controller.set('remote');
           pty?.write(data);
         },
         'terminal:resize': ({ cols, rows }) => {
@@ -363,13 +368,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   const size = options.desk === 'attached' ? null : DEFAULT_SIZE;
   if (options.desk === 'attached') {
     desk = attachLocalTerminal({
-      onInput: (data) => {
-        if (isDeskKeystroke(data)) {
-          controller.set('desk');
-          lastDeskKeyAt = Date.now();
-        }
-        pty?.write(data);
-      },
+      onInput: deskTyped,
       onResize: (next) => resizePty(next),
       onSignal: (signal) => {
         log(`got ${signal}: stopping claude`);
