@@ -3,7 +3,8 @@
 // project), "Detected a custom API key" (the key not approved in .claude.json), the bypass-permissions
 // warning (--dangerously-skip-permissions, not accepted before) and "Switch model?" (/model once the
 // fake API reported a warm prompt cache). And the race: the desk answers "Switch model?" first, and the
-// phone's card clears with "Answered at the desk".
+// phone's card clears with "Answered at the desk". The header's model chip follows what claude says
+// /model did: switched, or kept after "No, go back".
 //
 //   real `tether claude` (desk in a PTY) ─PTY─► claude ─► fake API
 //   runner screen model ─dialog request─► hub ─► Chromium (phone) ─tap─► runner presses that option's key
@@ -152,10 +153,14 @@ describe('claude\'s own dialogs answered from the phone', () => {
     await sheet.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
     await runner.waitForScreen(/Set model to Sonnet/, { timeoutMs: CLAUDE_UI_TIMEOUT_MS });
     await page.locator('.session-header .pill[data-status="idle"]').waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
+    // /model typed at the desk reaches the phone's chip too, once claude says it set the model.
+    await page.getByRole('button', { name: /^Model: sonnet/ }).waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
   }, JOURNEY_TIMEOUT_MS);
 
-  it('phone: its own model picker with a warm cache → "Switch model?" comes back to the phone → "Yes" → the chip says sonnet', async () => {
-    const staged = await stage('picker');
+  /** A first turn at the desk, then the phone's own model picker → sonnet: the runner types claude's
+   *  /model, claude asks "Switch model?" (warm cache) and the question comes back to the phone. */
+  async function pickerAsks(name: string) {
+    const staged = await stage(name);
     const runner = start(staged);
     const page = await phone(staged.token);
     await runner.waitForScreen(DESK_READY, { timeoutMs: CLAUDE_UI_TIMEOUT_MS });
@@ -163,16 +168,35 @@ describe('claude\'s own dialogs answered from the phone', () => {
     await runner.waitForScreen(/● ok/, { timeoutMs: CLAUDE_UI_TIMEOUT_MS });
     await page.locator(`a[data-session-id="${runner.sessionId}"][data-status="idle"]`).waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
     await page.locator(`a[data-session-id="${runner.sessionId}"]`).click();
+    const before = (await page.getByRole('button', { name: /^Model: / }).getAttribute('aria-label')) ?? '';
     await page.getByRole('button', { name: /^Model: / }).click();
     await page.getByRole('dialog', { name: 'Switch model' }).getByRole('button', { name: 'sonnet' }).click();
-    // The runner typed claude's own /model; claude asks first, and the question reaches the phone.
     const sheet = page.getByRole('dialog', { name: /Switch model\?/ });
     await sheet.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
     await page.locator('.session-header .pill[data-status="waiting"]').waitFor({ timeout: UI_TIMEOUT_MS });
+    return { staged, runner, page, sheet, before };
+  }
+
+  it('phone: its own model picker with a warm cache → "Switch model?" comes back to the phone → "Yes" → the chip says sonnet', async () => {
+    const { runner, page, sheet } = await pickerAsks('picker');
     await sheet.getByRole('button', { name: /^Yes, switch to Sonnet/ }).click();
     await sheet.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
     await runner.waitForScreen(/Set model to Sonnet/, { timeoutMs: CLAUDE_UI_TIMEOUT_MS });
     await page.getByRole('button', { name: /^Model: sonnet/ }).waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
+  }, JOURNEY_TIMEOUT_MS);
+
+  it('phone: its own model picker, "Switch model?" → "No, go back" → the chip keeps the model claude kept', async () => {
+    const { runner, page, sheet, before } = await pickerAsks('picker-no');
+    expect(before).not.toMatch(/sonnet/i);
+    await sheet.getByRole('button', { name: /^No/ }).click();
+    await sheet.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+    await runner.waitForScreen(/Kept model as/, { timeoutMs: CLAUDE_UI_TIMEOUT_MS });
+    // A later turn's answer in the chat: the transcript lines of /model before it were read too.
+    await typeAtDesk(runner, 'still there?');
+    await page.getByRole('log', { name: 'Chat' }).getByText('still there?', { exact: true }).waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
+    await page.locator('.session-header .pill[data-status="idle"]').waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
+    expect(await page.getByRole('button', { name: /^Model: / }).getAttribute('aria-label')).toBe(before);
+    await saveScreenshot(page, { name: 'dialog-switch-model-kept', viewport: 'phone' });
   }, JOURNEY_TIMEOUT_MS);
 
   it('desk first: "Switch model?" answered at the desk clears the phone\'s card', async () => {

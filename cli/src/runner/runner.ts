@@ -16,6 +16,7 @@
 // never respawned. The hub being down never stops claude. The final screen reaches the hub before
 // session:end. Everything started here is released on every exit path (core.onCleanup: screen,
 // queue, terminal stream, desk terminal, hook server, settings dir, tails, link).
+import { existsSync } from 'node:fs';
 import { claudeConfigDir } from '../claude/env.ts';
 import { watchClaudeStatus, type ClaudeStatusWatch } from '../claude/status-file.ts';
 import { spawnPty, type PtyProcess } from '../pty/pty.ts';
@@ -155,10 +156,16 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
           queue.stop();
           ender?.end();
         },
+        // The model changes when the transcript shows claude's /model output (session-core): a
+        // "Switch model?" answered "No" keeps the old one. Before the first prompt there may be no
+        // transcript to show it (2.1.197 writes none yet); then no cache is warm, claude asks
+        // nothing, and the command done is the model set.
         'session:set-model': ({ model: next }) =>
           queue.enqueueCommand({
             text: `/model ${next}`,
             onDone: () => {
+              const { path } = core.transcript();
+              if (path && existsSync(path)) return;
               state.model = next;
               patch({ model: next });
             },

@@ -27,6 +27,7 @@ import { tailTranscript, type TranscriptTail } from '../transcript/tail.ts';
 import { createPace } from '../pace/pace.ts';
 import { isRejectedToolResult, parseTranscriptLines } from '../transcript/parse.ts';
 import { subagentDirFor, tailSubagents, type SubagentTails } from '../transcript/subagents.ts';
+import { createLocalCommandReader, modelSetBy } from '../transcript/local-commands.ts';
 import { createApprovals, type Approvals, type Verdict } from './approvals.ts';
 import { createControllerTracker } from './controller.ts';
 import { createElicitations } from './elicitation.ts';
@@ -281,6 +282,7 @@ export function createSessionCore(init: {
    *  plan file claude named last: what a hub request shows when claude's hook payload leaves it out. */
   const modelInputs = new Map<string, unknown>();
   let planFile: string | null = null;
+  const localCommands = createLocalCommandReader();
   const onTranscriptLines = (lines: string[], endOffset: number) => {
     const messages = parseTranscriptLines(lines, {
       matchPrompt: (text) => init.matchPrompt(text),
@@ -312,6 +314,16 @@ export function createSessionCore(init: {
           // open but records the call as rejected; that is the desk's answer.
           if (rejected) elicitations.interrupted();
         }
+      }
+    }
+    // `/model` typed at the desk or by the queue for the phone: the model is the one claude says it
+    // set ("Switch model?" may have kept the old one). Re-read history (a resume) says the same.
+    for (const run of localCommands.take(lines)) {
+      const model = modelSetBy(run);
+      if (model && model !== state.model) {
+        log(`model: ${model} (claude's /model)`);
+        state.model = model;
+        patch({ model });
       }
     }
     transcriptOffset = endOffset;
