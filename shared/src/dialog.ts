@@ -19,6 +19,9 @@ export const DialogOptionSchema = z
   .object({
     key: z.string().regex(/^[1-9]$/, 'an option key is its number, 1 to 9'),
     label: z.string().min(1).max(MAX_DIALOG_LINE_CHARS),
+    /** The rows claude draws under the option's first line, joined: the rest of a wrapped label, or
+     *  the option's description. */
+    detail: z.string().min(1).max(MAX_DIALOG_LINE_CHARS).optional(),
   })
   .strict();
 export type DialogOption = z.infer<typeof DialogOptionSchema>;

@@ -28,13 +28,15 @@ const MCP_DIALOG = {
     '',
     '  Use this MCP server',
     '  Use this and all future MCP servers in this project',
+    '    servers added to .mcp.json later are used without asking',
     '  Continue without using this MCP server',
     '',
     'Enter to confirm · Esc to cancel',
   ],
   options: [
     { key: '1', label: 'Use this MCP server' },
-    { key: '2', label: 'Use this and all future MCP servers in this project' },
+    // An option with a row under it (a description, or a wrapped label's rest): its detail.
+    { key: '2', label: 'Use this and all future MCP servers in this project', detail: 'servers added to .mcp.json later are used without asking' },
     { key: '3', label: 'Continue without using this MCP server' },
   ],
 };

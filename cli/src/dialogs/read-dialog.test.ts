@@ -97,11 +97,12 @@ describe('readDialog structure', () => {
     ]);
   });
 
-  it('keeps wrapped option text and descriptions out of the option list', () => {
-    const dialog = readDialog(rows(`${RULE}\n Question\n\n ❯ 1. Alpha\n      the first\n   2. Beta\n      the second`));
+  it('reads rows under an option, indented deeper, as its detail: never as another option', () => {
+    const dialog = readDialog(rows(`${RULE}\n Question\n\n ❯ 1. Alpha, a label too long for\n      one row of the desk\n   2. Beta\n   3. Gamma\n      the third\n      choice\n\n Esc to cancel`));
     expect(dialog?.options).toEqual([
-      { key: '1', label: 'Alpha' },
+      { key: '1', label: 'Alpha, a label too long for', detail: 'one row of the desk' },
       { key: '2', label: 'Beta' },
+      { key: '3', label: 'Gamma', detail: 'the third choice' },
     ]);
   });
 

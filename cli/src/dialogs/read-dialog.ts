@@ -6,7 +6,9 @@
 //    …text…
 //                                 a blank row
 //    ❯ 1. First option            the selection marker on one option; the others share its label
-//      2. Second option           column; numbered ("1. Yes") or not (2.1.330's trust dialog)
+//         its description        column; numbered ("1. Yes") or not (2.1.330's trust dialog); rows
+//      2. Second option           indented deeper are the option's detail (a wrapped label's rest
+//                                 or a description)
 //                                 …at most a few hint rows ("Enter to confirm · Esc to cancel")
 //
 // and no input box (rule / ❯ prompt / rule) anywhere below: a screen with the input box is never a
@@ -18,7 +20,7 @@ export type ScreenDialog = {
   title: string;
   /** The dialog's rows as drawn (common indent removed, the selection marker blanked). */
   text: string[];
-  options: Array<{ key: string; label: string }>;
+  options: Array<{ key: string; label: string; detail?: string }>;
   /** Options carry their digit ("1. Yes"): pressing it chooses at once. */
   numbered: boolean;
   /** Index in `options` of the one under claude's selection marker. */
@@ -78,10 +80,18 @@ function dialogAt(lines: readonly string[], cursorRow: number, last: number): Sc
   if (top < 0) return null;
 
   const labels = optionRows.map((row) => lines[row]!.slice(labelColumn).trim());
+  const details = optionRows.map((row, i) => {
+    const below = lines.slice(row + 1, (optionRows[i + 1] ?? end + 1)).map((line) => line.trim());
+    return below.filter((line) => line !== '').join(' ');
+  });
   const numbers = labels.map((label) => /^(\d)\.\s+(\S.*)$/.exec(label));
   const numbered = numbers.every((match, i) => match !== null && Number(match[1]) === i + 1);
   if (!numbered && numbers.some((match) => match !== null) && numbers[0]?.[1] === '1') return null; // a broken list
-  const options = labels.map((label, i) => ({ key: String(i + 1), label: numbered ? numbers[i]![2]!.trim() : label }));
+  const options = labels.map((label, i) => ({
+    key: String(i + 1),
+    label: numbered ? numbers[i]![2]!.trim() : label,
+    ...(details[i] ? { detail: details[i]!.slice(0, MAX_LINE_CHARS) } : {}),
+  }));
 
   const body = lines.slice(top + 1, last + 1).map((line, i) => (top + 1 + i === cursorRow ? line.replace(MARKER, ' ') : line));
   while (body.length > 0 && body[0]!.trim() === '') body.shift();
@@ -91,7 +101,7 @@ function dialogAt(lines: readonly string[], cursorRow: number, last: number): Sc
   return {
     title,
     text,
-    options: options.map((option) => ({ key: option.key, label: option.label.slice(0, MAX_LINE_CHARS) })),
+    options: options.map((option) => ({ ...option, label: option.label.slice(0, MAX_LINE_CHARS) })),
     numbered,
     cursor: optionRows.indexOf(cursorRow),
     signature: JSON.stringify([text, options]),

@@ -54,7 +54,14 @@ export function DialogCard({ request, busy, submit }: { request: PendingRequest;
       <div className="dialog-options" role="group" aria-label="Claude's options">
         {input.options.map((option) => (
           <ActionButton key={option.key} id={`choice-${option.key}`} busy={busy} onClick={() => void submit({ decision: 'allow', choice: option.key }, `choice-${option.key}`)}>
-            {option.label}
+            {option.detail ? (
+              <span className="dialog-option-text">
+                <span>{option.label}</span>
+                <span className="dialog-option-detail">{option.detail}</span>
+              </span>
+            ) : (
+              option.label
+            )}
           </ActionButton>
         ))}
         <Link to="/sessions/$sessionId/terminal" params={{ sessionId: request.sessionId }} className="button dialog-terminal">
