@@ -1,6 +1,7 @@
 // daemon.ts: `tether daemon`: this machine on the hub. It registers the machine (name, OS, user,
-// home; the id is kept in TETHER_HOME/machine-id), stays connected with back-off, and starts runner
-// processes on request (spawn.ts). It never imports the runner: sessions are separate processes.
+// home; the id is kept in TETHER_HOME/machine-id) over the hub link (hub-link/link.ts: the runners'
+// client, back-off and outbox), and starts runner processes on request (spawn.ts). It never imports
+// the runner: sessions are separate processes.
 //
 //   hub ─daemon:spawn─► startRunnerProcess ─► detached `tether claude` ─► registers with the hub itself
 //   hub ─daemon:kill──► SIGKILL the runner's process group
