@@ -1,6 +1,6 @@
 // link.ts: a runner's or a daemon's socket.io connection to the hub's `/cli` namespace.
 //
-//   client ──push()──► outbox ──flush, in order, one batch in flight──► hub ──ack──► drop
+//   client ──push()──► outbox ──delivery.ts: in order, one batch in flight──► hub ──ack──► drop
 //          ◄──commands (prompt:deliver, daemon:spawn, …) validated with their schemas (commands.ts)──┘
 //
 // A runner registers its session and keeps its outbox on disk (outbox.ts); a daemon registers its
@@ -11,18 +11,17 @@
 // events (terminal bytes, approvals, shell output) are simply not sent while down.
 import { io, type Socket } from 'socket.io-client';
 import {
-  MAX_MESSAGES_PER_BATCH,
   PROTOCOL_VERSION,
   type Ack,
   type CliAcks,
   type CliEventName,
   type CliPayload,
-  type ChatMessageInput,
   type MachineInfo,
   type SessionRegistration,
 } from '@tether/shared';
 import { listenForCommands, type DaemonCommandHandlers, type HubCommandHandlers } from './commands.ts';
-import type { OutboxEntry, OutboxEventName, OutboxQueue } from './outbox.ts';
+import { createDelivery } from './delivery.ts';
+import type { OutboxEventName, OutboxQueue } from './outbox.ts';
 
 export type { HubCommandHandlers } from './commands.ts';
 
@@ -32,10 +31,8 @@ const ACK_TIMEOUT_MS = 10_000;
 const RUNNER_BACKOFF: Backoff = { firstMs: 300, maxMs: 10_000 };
 /** A refused handshake (bad token, protocol) is retried by hand this slowly: it rarely heals itself. */
 const REFUSED_RETRY_MS = 15_000;
-/** Wait before retrying a batch the hub failed on transiently (internal, rate_limited). */
-const TRANSIENT_RETRY_MS = 1_000;
-/** Hub error codes that will never succeed on resend: the entry is dropped and reported. */
-const PERMANENT_CODES = new Set(['bad_request', 'too_large', 'forbidden', 'conflict', 'gone']);
+/** Wait before asking again after the hub refused the registration. */
+const REGISTER_RETRY_MS = 1_000;
 
 /** socket.io's reconnection delays after a lost connection (randomized ±30 %). */
 export type Backoff = { firstMs: number; maxMs: number };
@@ -103,12 +100,9 @@ export function connectHubLink(options: LinkOptions & (RunnerRole | DaemonRole))
   });
   let registered = false;
   let stopped = false;
-  let flushing = false;
-  let kick = false;
   let refusals = 0;
   let refusedTimer: ReturnType<typeof setTimeout> | null = null;
-  let retryTimer: ReturnType<typeof setTimeout> | null = null;
-  const drainWaiters = new Set<(drained: boolean) => void>();
+  let registerTimer: ReturnType<typeof setTimeout> | null = null;
 
   const setState = (state: HubLinkState) => options.onState?.(state);
 
@@ -118,27 +112,21 @@ export function connectHubLink(options: LinkOptions & (RunnerRole | DaemonRole))
       socket.timeout(ackTimeoutMs).emit(event, payload, (err: unknown, ack: Ack<T>) => resolve(err ? null : ack));
     });
 
-  const notifyDrained = () => {
-    if (outbox.size() > 0) return;
-    for (const waiter of [...drainWaiters]) waiter(true);
-  };
-
-  /** The next batch: consecutive message:append entries merge into one event (≤ the hub's cap). */
-  const nextBatch = (): { event: OutboxEventName; payload: unknown; lastSeq: number } | null => {
-    const entries = outbox.peek(MAX_MESSAGES_PER_BATCH);
-    const first = entries[0];
-    if (!first) return null;
-    if (first.event !== 'message:append') return { event: first.event, payload: first.payload, lastSeq: first.seq };
-    const messages: ChatMessageInput[] = [];
-    let lastSeq = first.seq;
-    for (const entry of entries as OutboxEntry[]) {
-      if (entry.event !== 'message:append' || entry.payload.sessionId !== first.payload.sessionId) break;
-      if (messages.length + entry.payload.messages.length > MAX_MESSAGES_PER_BATCH && messages.length > 0) break;
-      messages.push(...entry.payload.messages);
-      lastSeq = entry.seq;
-    }
-    return { event: 'message:append', payload: { sessionId: first.payload.sessionId, messages }, lastSeq };
-  };
+  const delivery = createDelivery({
+    outbox,
+    emitWithAck,
+    ready: () => !stopped && registered && socket.connected,
+    connected: () => socket.connected,
+    ...(options.onProblem ? { onProblem: options.onProblem } : {}),
+    onNotFound: () => {
+      // A daemon's runner exit names a session the hub does not know: nothing left to end.
+      if (client === 'daemon') return 'drop';
+      // The hub lost the session (fresh database): register again, then resend.
+      registered = false;
+      void register();
+      return 'hold';
+    },
+  });
 
   const register = async (): Promise<void> => {
     let ack: Ack<object> | null;
@@ -154,69 +142,21 @@ export function connectHubLink(options: LinkOptions & (RunnerRole | DaemonRole))
     if (ack && ack.ok) {
       registered = true;
       setState({ kind: 'connected' });
-      void flush();
+      delivery.flush();
       return;
     }
     const why = ack ? `${ack.code}: ${ack.error}` : 'no answer';
     options.onProblem?.(`hub refused the ${client === 'daemon' ? 'machine' : 'session'} registration (${why}); retrying`);
-    retryTimer = setTimeout(() => void register(), TRANSIENT_RETRY_MS);
-  };
-
-  const flush = async (): Promise<void> => {
-    if (flushing) {
-      kick = true;
-      return;
-    }
-    flushing = true;
-    try {
-      while (!stopped && registered && socket.connected) {
-        kick = false;
-        const batch = nextBatch();
-        if (!batch) break;
-        const ack = await emitWithAck(batch.event, batch.payload);
-        if (!ack) {
-          // Disconnected: the next connect resends. Still connected but no ack in time: resend now
-          // (the hub dedupes, so a late ack of the first copy does no harm).
-          if (socket.connected) retryTimer = setTimeout(() => void flush(), 0);
-          break;
-        }
-        if (ack.ok) {
-          outbox.ackThrough(batch.lastSeq);
-          continue;
-        }
-        if (PERMANENT_CODES.has(ack.code)) {
-          options.onProblem?.(`hub refused ${batch.event} (${ack.code}: ${ack.error}); dropped`);
-          outbox.ackThrough(batch.lastSeq);
-          continue;
-        }
-        if (ack.code === 'not_found' && client === 'daemon') {
-          // A runner exit of a session the hub does not know: nothing left to end.
-          outbox.ackThrough(batch.lastSeq);
-          continue;
-        }
-        if (ack.code === 'not_found') {
-          // The hub lost the session (fresh database): register again, then resend.
-          registered = false;
-          void register();
-          break;
-        }
-        retryTimer = setTimeout(() => void flush(), TRANSIENT_RETRY_MS);
-        break;
-      }
-    } finally {
-      flushing = false;
-      notifyDrained();
-      if (kick && !stopped && registered && socket.connected) void flush();
-    }
+    registerTimer = setTimeout(() => void register(), REGISTER_RETRY_MS);
   };
 
   const stop = () => {
     stopped = true;
     if (refusedTimer) clearTimeout(refusedTimer);
-    if (retryTimer) clearTimeout(retryTimer);
+    if (registerTimer) clearTimeout(registerTimer);
     socket.removeAllListeners();
     socket.disconnect();
-    for (const waiter of [...drainWaiters]) waiter(false);
+    delivery.stop();
   };
 
   socket.on('connect', () => {
@@ -252,7 +192,7 @@ export function connectHubLink(options: LinkOptions & (RunnerRole | DaemonRole))
     connected: () => registered && socket.connected,
     push: (event, payload) => {
       outbox.push(event, payload);
-      void flush();
+      delivery.flush();
     },
     request: (event, payload) => (registered ? emitWithAck(event, payload) : Promise.resolve(null)),
     volatile: (event, payload) => {
@@ -264,17 +204,7 @@ export function connectHubLink(options: LinkOptions & (RunnerRole | DaemonRole))
       else socket.emit(event, payload);
       return true;
     },
-    drain: (timeoutMs) =>
-      new Promise<boolean>((resolve) => {
-        if (outbox.size() === 0) return resolve(true);
-        const timer = setTimeout(() => done(false), timeoutMs);
-        const done = (drained: boolean) => {
-          clearTimeout(timer);
-          drainWaiters.delete(done);
-          resolve(drained);
-        };
-        drainWaiters.add(done);
-      }),
+    drain: (timeoutMs) => delivery.drain(timeoutMs),
     stop,
   };
 }
