@@ -1,5 +1,6 @@
-// command.ts: the shape every verb file exports. main.ts loads verbs lazily by name, so
+// command.ts: the shape every verb file exports, and its flag reader. verbs.ts loads verbs lazily, so
 // `tether hook` (run on every tool call) never pays for loading the hub or the runner.
+import { parseArgs } from 'node:util';
 
 export type Command = {
   name: string;
@@ -19,40 +20,32 @@ export class CommandError extends Error {
   }
 }
 
-/** Minimal flag parser: `--name value`, `--name=value`, boolean `--flag`; the rest are positionals.
- *  `booleans` lists flags that take no value. Unknown flags are an error unless `passthrough`. */
-export function parseFlags(options: {
+/** A verb's flags, read by node's `util.parseArgs`: `--name value`, `--name=value`, boolean `--flag`,
+ *  `--` ends the flags; the rest are positionals (a lone "-" is one: stdin). Strict on names: a flag
+ *  not listed, long or short, is an error (a word starting with "-" goes after `--`). A string
+ *  flag takes the next argument whatever it starts with, as `--reason "-1"` needs. */
+export function parseFlags<const B extends string = never, const S extends string = never>(options: {
   args: string[];
-  booleans?: readonly string[];
-  strings?: readonly string[];
-}): { flags: Record<string, string | boolean>; positionals: string[] } {
-  const flags: Record<string, string | boolean> = {};
-  const positionals: string[] = [];
-  const booleans = new Set(options.booleans ?? []);
-  const strings = new Set(options.strings ?? []);
-  const args = options.args;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--') {
-      positionals.push(...args.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith('--') || arg === '--') {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    if (booleans.has(name)) {
-      if (eq !== -1) throw new CommandError(`--${name} takes no value`);
-      flags[name] = true;
-    } else if (strings.has(name)) {
-      const value = eq === -1 ? args[++i] : arg.slice(eq + 1);
-      if (value === undefined) throw new CommandError(`--${name} needs a value`);
-      flags[name] = value;
+  booleans?: readonly B[];
+  strings?: readonly S[];
+}): { flags: Partial<Record<B, true> & Record<S, string>>; positionals: string[] } {
+  const booleans = new Set<string>(options.booleans ?? []);
+  const strings = new Set<string>(options.strings ?? []);
+  const declared = Object.fromEntries([
+    ...[...booleans].map((name) => [name, { type: 'boolean' as const }]),
+    ...[...strings].map((name) => [name, { type: 'string' as const }]),
+  ]);
+  // Not parseArgs' own strict mode: it refuses `--reason -1` and names a flag of a group (-ab) badly.
+  const { values, positionals, tokens } = parseArgs({ args: options.args, options: declared, strict: false, allowPositionals: true, tokens: true });
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    if (booleans.has(token.name)) {
+      if (token.value !== undefined) throw new CommandError(`${token.rawName} takes no value`);
+    } else if (strings.has(token.name)) {
+      if (token.value === undefined) throw new CommandError(`${token.rawName} needs a value`);
     } else {
-      throw new CommandError(`unknown flag --${name}`);
+      throw new CommandError(`unknown flag ${token.rawName}${token.rawName.startsWith('--') ? '' : ' (a word starting with "-" goes after --)'}`);
     }
   }
-  return { flags, positionals };
+  return { flags: values as Partial<Record<B, true> & Record<S, string>>, positionals };
 }

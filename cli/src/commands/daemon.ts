@@ -87,6 +87,9 @@ const command: Command = {
           case 'gave-up':
             say(`giving up: ${event.reason}`);
             break;
+          case 'problem':
+            say(event.message);
+            break;
           case 'shell-opened':
             say(`opened web shell ${event.shellId.slice(0, 8)} in ${event.cwd} (pid ${event.pid})`);
             break;

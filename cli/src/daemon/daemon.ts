@@ -1,6 +1,7 @@
 // daemon.ts: `tether daemon`: this machine on the hub. It registers the machine (name, OS, user,
-// home; the id is kept in TETHER_HOME/machine-id), stays connected with back-off, and starts runner
-// processes on request (spawn.ts). It never imports the runner: sessions are separate processes.
+// home; the id is kept in TETHER_HOME/machine-id) over the hub link (hub-link/link.ts: the runners'
+// client, back-off and outbox), and starts runner processes on request (spawn.ts). It never imports
+// the runner: sessions are separate processes.
 //
 //   hub ─daemon:spawn─► startRunnerProcess ─► detached `tether claude` ─► registers with the hub itself
 //   hub ─daemon:kill──► SIGKILL the runner's process group
@@ -14,29 +15,17 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { homedir, hostname, platform, release, userInfo } from 'node:os';
-import { io, type Socket } from 'socket.io-client';
-import {
-  ackError,
-  DaemonKillSchema,
-  DaemonShellCommandSchemas,
-  DaemonSpawnSchema,
-  describeZodError,
-  isUuid,
-  PROTOCOL_VERSION,
-  type MachineInfo,
-  type RunnerExited,
-} from '@tether/shared';
+import { isUuid, type Ack, type DaemonKillAck, type DaemonSpawn, type DaemonSpawnAck, type MachineInfo } from '@tether/shared';
 import { tetherPaths } from '../config/paths.ts';
+import { connectHubLink } from '../hub-link/link.ts';
+import { memoryOutbox } from '../hub-link/outbox.ts';
 import { startRunnerProcess } from './spawn.ts';
 import { isAlive, listRunnerRecords, logTail, removeRunnerRecord } from './runners.ts';
 import { createShellHost, type ShellHostEvent } from './shells.ts';
 
 /** socket.io back-off: first retry fast (a hub restart takes ~1 s), then at most every 30 s. */
-const RECONNECT_DELAY_MS = 500;
-const RECONNECT_DELAY_MAX_MS = 30_000;
-/** A refused handshake (revoked token, protocol) rarely heals: retried this slowly … */
-const REFUSED_RETRY_MS = 15_000;
-/** … this many times, then the daemon gives up visibly. */
+const BACKOFF = { firstMs: 500, maxMs: 30_000 };
+/** A refused handshake (revoked token, protocol) rarely heals: after this many the daemon gives up. */
 const MAX_REFUSALS = 5;
 /** How often runners started by an earlier daemon (not our children) are checked for exit. */
 const RUNNER_POLL_MS = 1_000;
@@ -71,6 +60,8 @@ export type DaemonEvent =
   | { kind: 'refused-spawn'; sessionId: string; error: string }
   | { kind: 'runner-exited'; sessionId: string; exitCode: number | null; signal: string | null }
   | { kind: 'gave-up'; reason: string }
+  /** The hub refused the registration (retried) or a report (dropped). */
+  | { kind: 'problem'; message: string }
   | ShellHostEvent;
 
 export type Daemon = { machineId: string; stop(): void; done: Promise<{ gaveUp: string | null }> };
@@ -87,84 +78,25 @@ export function startDaemon(options: {
   const home = tetherPaths(env).home;
   const machineId = loadMachineId(env);
   const info = machineInfo({ id: machineId, env, shell: options.allowShell ?? false, ...(options.name ? { name: options.name } : {}) });
-  const socket: Socket = io(`${options.hub.url.replace(/\/+$/, '')}/cli`, {
-    auth: { protocol: PROTOCOL_VERSION.major, client: 'daemon', token: options.hub.token },
-    transports: ['websocket'],
-    reconnection: true,
-    reconnectionDelay: RECONNECT_DELAY_MS,
-    reconnectionDelayMax: RECONNECT_DELAY_MAX_MS,
-    randomizationFactor: 0.3,
-    autoConnect: false,
-  });
   let stopped = false;
-  let refusals = 0;
-  let refusedTimer: ReturnType<typeof setTimeout> | null = null;
   let finish: (result: { gaveUp: string | null }) => void = () => {};
   const done = new Promise<{ gaveUp: string | null }>((resolve) => (finish = resolve));
   /** Pids of runners that are our own children: their exit comes from the child, not the poll. */
   const children = new Set<number>();
-  /** runner:exited reports not yet acked by the hub (sent again after a reconnect). */
-  const unsent = new Map<string, RunnerExited>();
 
-  const flushExits = () => {
-    if (!socket.connected) return;
-    for (const [key, exit] of unsent) {
-      socket.timeout(10_000).emit('runner:exited', exit, (err: unknown, ack?: { ok: boolean; code?: string }) => {
-        if (!err && ack && (ack.ok || ack.code === 'not_found')) unsent.delete(key);
-      });
-    }
-  };
   const reportExit = (record: { sessionId: string; pid: number; logFile: string }, exit: { exitCode: number | null; signal: string | null }) => {
     const { sessionId } = record;
     // A resumed session may already have a newer runner (and record): only remove our own.
     if (listRunnerRecords(home).find((r) => r.sessionId === sessionId)?.pid === record.pid) removeRunnerRecord(home, sessionId);
     options.onEvent({ kind: 'runner-exited', sessionId, ...exit });
-    unsent.set(`${sessionId}:${record.pid}`, { sessionId, pid: record.pid, exitCode: exit.exitCode, signal: exit.signal, reason: logTail(record.logFile)?.slice(-480) ?? null });
-    flushExits();
+    link.push('runner:exited', { sessionId, pid: record.pid, exitCode: exit.exitCode, signal: exit.signal, reason: logTail(record.logFile)?.slice(-480) ?? null });
   };
 
-  socket.on('connect', () => {
-    refusals = 0;
-    socket.timeout(10_000).emit('machine:register', info, (err: unknown, ack?: { ok: boolean; error?: string }) => {
-      if (err || !ack?.ok) {
-        options.onEvent({ kind: 'down', reason: `hub did not accept the machine: ${err ? 'no answer' : ack?.error}` });
-        socket.disconnect().connect();
-        return;
-      }
-      options.onEvent({ kind: 'registered', machine: info, hubUrl: options.hub.url });
-      flushExits();
-    });
-  });
-  socket.on('disconnect', (reason) => {
-    shells.detachAll();
-    if (!stopped) options.onEvent({ kind: 'down', reason });
-  });
-  socket.on('connect_error', (error: Error) => {
-    if (stopped) return;
-    options.onEvent({ kind: 'down', reason: error.message });
-    if (socket.active) return; // a network error: socket.io backs off and retries by itself
-    refusals += 1;
-    if (refusals >= MAX_REFUSALS) {
-      const reason = `the hub at ${options.hub.url} refused this daemon ${refusals} times (${error.message}); check the token (tether auth login) and start it again`;
-      options.onEvent({ kind: 'gave-up', reason });
-      stop();
-      finish({ gaveUp: reason });
-      return;
-    }
-    refusedTimer = setTimeout(() => {
-      if (!stopped) socket.connect();
-    }, REFUSED_RETRY_MS);
-  });
-
-  socket.on('daemon:spawn', (raw: unknown, ack?: (answer: unknown) => void) => {
-    const reply = typeof ack === 'function' ? ack : () => {};
-    const parsed = DaemonSpawnSchema.safeParse(raw);
-    if (!parsed.success) return reply(ackError('bad_request', describeZodError(parsed.error)));
-    const request = parsed.data;
+  const spawn = (request: DaemonSpawn): Ack<DaemonSpawnAck> => {
     const result = startRunnerProcess({ request, home, machineId, hub: options.hub, env });
     if (!result.ok) {
       options.onEvent({ kind: 'refused-spawn', sessionId: request.sessionId, error: result.error });
-      return reply(result);
+      return result;
     }
     const { started } = result;
     children.add(started.record.pid);
@@ -173,15 +105,12 @@ export function startDaemon(options: {
       children.delete(started.record.pid);
       reportExit(started.record, exit);
     });
-    reply({ ok: true, ...started.ack });
-  });
+    return { ok: true, ...started.ack };
+  };
 
-  socket.on('daemon:kill', (raw: unknown, ack?: (answer: unknown) => void) => {
-    const reply = typeof ack === 'function' ? ack : () => {};
-    const parsed = DaemonKillSchema.safeParse(raw);
-    if (!parsed.success) return reply(ackError('bad_request', describeZodError(parsed.error)));
-    const record = listRunnerRecords(home).find((r) => r.sessionId === parsed.data.sessionId);
-    if (!record || !isAlive(record.pid)) return reply({ ok: true, killed: false });
+  const kill = (sessionId: string): Ack<DaemonKillAck> => {
+    const record = listRunnerRecords(home).find((r) => r.sessionId === sessionId);
+    if (!record || !isAlive(record.pid)) return { ok: true, killed: false };
     try {
       // The runner leads its own process group (detached): a headless claude child goes with it; a
       // PTY claude gets SIGHUP when the runner's end of the PTY closes.
@@ -190,11 +119,11 @@ export function startDaemon(options: {
       try {
         process.kill(record.pid, 'SIGKILL');
       } catch {
-        return reply({ ok: true, killed: false });
+        return { ok: true, killed: false };
       }
     }
-    reply({ ok: true, killed: true });
-  });
+    return { ok: true, killed: true };
+  };
 
   // Web shells: output is sent only while connected (a reattaching viewer gets the held log).
   const idleFromEnv = Number(env.TETHER_SHELL_IDLE_MS);
@@ -202,27 +131,53 @@ export function startDaemon(options: {
     allow: options.allowShell ?? false,
     env,
     ...(Number.isFinite(idleFromEnv) && idleFromEnv > 0 ? { idleMs: idleFromEnv } : {}),
-    sendOutput: (output) => {
-      if (socket.connected) socket.emit('shell:output', output);
-    },
-    sendExit: (exit) => {
-      if (socket.connected) socket.emit('shell:exit', exit);
-    },
+    sendOutput: (output) => link.send('shell:output', output),
+    sendExit: (exit) => link.send('shell:exit', exit),
     onEvent: options.onEvent,
   });
-  const onShell = <E extends keyof typeof DaemonShellCommandSchemas>(event: E, act: (payload: ReturnType<(typeof DaemonShellCommandSchemas)[E]['parse']>) => unknown) => {
-    socket.on(event as string, (raw: unknown, ack?: (answer: unknown) => void) => {
-      const reply = typeof ack === 'function' ? ack : () => {};
-      const parsed = DaemonShellCommandSchemas[event].safeParse(raw);
-      if (!parsed.success) return reply(ackError('bad_request', describeZodError(parsed.error)));
-      reply(act(parsed.data as ReturnType<(typeof DaemonShellCommandSchemas)[E]['parse']>));
-    });
-  };
-  onShell('daemon:shell-open', (p) => shells.open(p));
-  onShell('daemon:shell-input', (p) => shells.input(p.shellId, p.data));
-  onShell('daemon:shell-resize', (p) => shells.resize(p.shellId, p));
-  onShell('daemon:shell-close', (p) => shells.close(p.shellId));
-  onShell('daemon:shell-detach', (p) => shells.detach(p.shellId));
+
+  const link = connectHubLink({
+    client: 'daemon',
+    hubUrl: options.hub.url,
+    token: options.hub.token,
+    outbox: memoryOutbox(),
+    backoff: BACKOFF,
+    giveUpAfterRefusals: MAX_REFUSALS,
+    registration: () => info,
+    commands: {
+      'daemon:spawn': spawn,
+      'daemon:kill': (p) => kill(p.sessionId),
+      'daemon:shell-open': (p) => shells.open(p),
+      'daemon:shell-input': (p) => shells.input(p.shellId, p.data),
+      'daemon:shell-resize': (p) => shells.resize(p.shellId, p),
+      'daemon:shell-close': (p) => shells.close(p.shellId),
+      'daemon:shell-detach': (p) => shells.detach(p.shellId),
+    },
+    onState: (state) => {
+      switch (state.kind) {
+        case 'connecting':
+          return;
+        case 'connected':
+          return options.onEvent({ kind: 'registered', machine: info, hubUrl: options.hub.url });
+        case 'down':
+          shells.detachAll();
+          return options.onEvent({ kind: 'down', reason: state.reason });
+        case 'gave-up': {
+          const reason = `the hub at ${options.hub.url} refused this daemon ${state.refusals} times (${state.reason}); check the token (tether auth login) and start it again`;
+          options.onEvent({ kind: 'gave-up', reason });
+          // Before stop(), which would settle `done` as a plain stop (exit 0).
+          finish({ gaveUp: reason });
+          stop();
+          return;
+        }
+        default: {
+          const never: never = state;
+          return never;
+        }
+      }
+    },
+    onProblem: (message) => options.onEvent({ kind: 'problem', message }),
+  });
 
   // Runners started by an earlier daemon are not our children: watch their pids.
   const poll = setInterval(() => {
@@ -237,11 +192,8 @@ export function startDaemon(options: {
     stopped = true;
     clearInterval(poll);
     shells.stopAll();
-    if (refusedTimer) clearTimeout(refusedTimer);
-    socket.removeAllListeners();
-    socket.disconnect();
+    link.stop();
     finish({ gaveUp: null });
   };
-  socket.connect();
   return { machineId, stop, done };
 }

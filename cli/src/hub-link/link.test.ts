@@ -1,23 +1,32 @@
 // The hub-link against a tiny socket.io server of its own that speaks the /cli contract: ordering,
-// resend until acked (lost acks, hub restarts), re-registration on every connect.
+// resend until acked (lost acks, hub restarts), re-registration on every connect; and the daemon's
+// side of it (machine registration, runner:exited reports, acked commands, giving up when refused).
 import { createServer, type Server as HttpServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server } from 'socket.io';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectHubLink, type HubLink } from './link.ts';
-import { openOutbox, outboxLockPath } from './outbox.ts';
+import { connectHubLink, type HubLink, type HubLinkState } from './link.ts';
+import { memoryOutbox, openOutbox, outboxLockPath } from './outbox.ts';
 import { deliverOrphanOutboxes } from './orphans.ts';
 import { existsSync, writeFileSync } from 'node:fs';
 
 const SESSION = '11111111-2222-4333-8444-555555555555';
+const UNKNOWN = '22222222-2222-4333-8444-555555555555';
+const MACHINE = '33333333-2222-4333-8444-555555555555';
 
 type FakeHub = {
   port: number;
   received: string[];
   ends: Array<{ status: string; reason: string | null }>;
   registrations: number;
+  /** machine:register payloads and the auth `client` of each connection, in order. */
+  machines: Array<{ id: string; client: string }>;
+  /** runner:exited reports acked ok (a session named UNKNOWN is not_found). */
+  exits: Array<{ sessionId: string; pid: number | null }>;
+  /** Send a command to every connected client and collect the acks. */
+  command(event: string, payload: unknown): Promise<unknown[]>;
   /** Ack nothing for the next n message:append calls (the hub stored them but the ack was lost). */
   loseAcks(n: number): void;
   stop(): Promise<void>;
@@ -28,6 +37,8 @@ async function startFakeHub(port = 0): Promise<FakeHub> {
   const received: string[] = [];
   const ends: Array<{ status: string; reason: string | null }> = [];
   let registrations = 0;
+  const machines: Array<{ id: string; client: string }> = [];
+  const exits: Array<{ sessionId: string; pid: number | null }> = [];
   let lose = 0;
   let http: HttpServer;
   let io: Server;
@@ -49,6 +60,15 @@ async function startFakeHub(port = 0): Promise<FakeHub> {
         ack({ ok: true, added: payload.messages.length, lastSeq: received.length });
       });
       socket.on('session:update', (_payload, ack) => ack({ ok: true, session: {} }));
+      socket.on('machine:register', (payload: { id: string }, ack) => {
+        machines.push({ id: payload.id, client: socket.handshake.auth.client });
+        ack({ ok: true });
+      });
+      socket.on('runner:exited', (payload: { sessionId: string; pid: number | null }, ack) => {
+        if (payload.sessionId === UNKNOWN) return ack({ ok: false, code: 'not_found', error: 'no such session' });
+        exits.push({ sessionId: payload.sessionId, pid: payload.pid });
+        ack({ ok: true });
+      });
       socket.on('session:end', (payload: { status: string; reason: string | null }, ack) => {
         ends.push(payload);
         ack({ ok: true, session: {} });
@@ -65,6 +85,9 @@ async function startFakeHub(port = 0): Promise<FakeHub> {
     get registrations() {
       return registrations;
     },
+    machines,
+    exits,
+    command: (event, payload) => io.of('/cli').timeout(2000).emitWithAck(event, payload),
     loseAcks: (n) => {
       lose = n;
     },
@@ -170,5 +193,67 @@ describe('orphan outboxes', () => {
     expect(hub.ends).toEqual([expect.objectContaining({ status: 'failed', reason: expect.stringContaining('stopped without ending') })]);
     expect(existsSync(join(dir, `${SESSION}.sqlite`))).toBe(false);
     expect(live.size()).toBe(1);
+  });
+});
+
+describe('the daemon on the hub link', () => {
+  const refuse = () => ({ ok: false as const, code: 'bad_request' as const, error: 'not in this test' });
+  const daemonLink = (hub: FakeHub, options: { token?: string; giveUpAfterRefusals?: number; onState?: (state: HubLinkState) => void } = {}) => {
+    const link = connectHubLink({
+      client: 'daemon',
+      hubUrl: `http://127.0.0.1:${hub.port}`,
+      token: options.token ?? 'good',
+      outbox: memoryOutbox(),
+      registration: () => ({ id: MACHINE, name: 'box', os: 'linux', user: 'me', home: '/home/me' }),
+      commands: {
+        'daemon:spawn': refuse,
+        'daemon:kill': ({ sessionId }) => ({ ok: true, killed: sessionId === SESSION }),
+        'daemon:shell-open': refuse,
+        'daemon:shell-input': refuse,
+        'daemon:shell-resize': refuse,
+        'daemon:shell-close': refuse,
+        'daemon:shell-detach': refuse,
+      },
+      ackTimeoutMs: 500,
+      ...(options.giveUpAfterRefusals ? { giveUpAfterRefusals: options.giveUpAfterRefusals } : {}),
+      ...(options.onState ? { onState: options.onState } : {}),
+    });
+    cleanups.push(() => link.stop());
+    return link;
+  };
+
+  it('registers the machine as a daemon; runner exits reported while down are delivered after it, one the hub does not know is dropped', async () => {
+    const hub = await startFakeHub();
+    await hub.stop();
+    const link = daemonLink(hub);
+    link.push('runner:exited', { sessionId: UNKNOWN, pid: 7, exitCode: null });
+    link.push('runner:exited', { sessionId: SESSION, pid: 8, exitCode: 0 });
+    await hub.restart();
+    cleanups.push(() => hub.stop());
+    expect(await link.drain(15_000)).toBe(true);
+    expect(hub.machines).toEqual([{ id: MACHINE, client: 'daemon' }]);
+    expect(hub.exits).toEqual([{ sessionId: SESSION, pid: 8 }]);
+  }, 30_000);
+
+  it("acks the hub's commands with the handler's answer, a bad payload with bad_request", async () => {
+    const hub = await startFakeHub();
+    cleanups.push(() => hub.stop());
+    const link = daemonLink(hub);
+    await expect.poll(() => link.connected(), { timeout: 5000 }).toBe(true);
+    expect(await hub.command('daemon:kill', { sessionId: SESSION })).toEqual([{ ok: true, killed: true }]);
+    expect(await hub.command('daemon:kill', { sessionId: 'nope' })).toEqual([expect.objectContaining({ ok: false, code: 'bad_request' })]);
+  });
+
+  it('stops and says so after giveUpAfterRefusals refused handshakes', async () => {
+    const hub = await startFakeHub();
+    cleanups.push(() => hub.stop());
+    const states: HubLinkState[] = [];
+    daemonLink(hub, { token: 'bad', giveUpAfterRefusals: 1, onState: (state) => states.push(state) });
+    await expect.poll(() => states.at(-1)?.kind, { timeout: 5000 }).toBe('gave-up');
+    expect(states).toEqual([
+      { kind: 'connecting' },
+      { kind: 'down', reason: 'unauthorized', refused: true },
+      { kind: 'gave-up', reason: 'unauthorized', refusals: 1 },
+    ]);
   });
 });

@@ -1,45 +1,49 @@
-// link.ts: the runner's socket.io connection to the hub's `/cli` namespace.
+// link.ts: a runner's or a daemon's socket.io connection to the hub's `/cli` namespace.
 //
-//   runner ──push()──► outbox (disk) ──flush, in order, one batch in flight──► hub ──ack──► drop
-//          ◄──commands (prompt:deliver, session:abort, …) validated with CliCommandSchemas──┘
+//   client ──push()──► outbox ──delivery.ts: in order, one batch in flight──► hub ──ack──► drop
+//          ◄──commands (prompt:deliver, daemon:spawn, …) validated with their schemas (commands.ts)──┘
 //
-// Invariants: the hub being down is never fatal; socket.io reconnects with backoff (and a refused
-// handshake is retried by hand, more slowly); the session is (re)registered on every connect
-// before anything else is sent; outbox entries go out strictly in order and leave the outbox
-// only when acked; live-only events (terminal bytes, approvals) are simply not sent while down.
+// A runner registers its session and keeps its outbox on disk (outbox.ts); a daemon registers its
+// machine and keeps its runner-exit reports in memory. Invariants: the hub being down is never fatal;
+// socket.io reconnects with backoff (and a refused handshake is retried by hand, more slowly, until
+// `giveUpAfterRefusals`); the client is (re)registered on every connect before anything else is
+// sent; outbox entries go out strictly in order and leave the outbox only when acked; live-only
+// events (terminal bytes, approvals, shell output) are simply not sent while down.
 import { io, type Socket } from 'socket.io-client';
 import {
-  CliCommandSchemas,
-  MAX_MESSAGES_PER_BATCH,
   PROTOCOL_VERSION,
   type Ack,
   type CliAcks,
-  type CliCommandName,
   type CliEventName,
   type CliPayload,
-  type ChatMessageInput,
+  type MachineInfo,
   type SessionRegistration,
 } from '@tether/shared';
-import type { z } from 'zod';
-import type { Outbox, OutboxEntry, OutboxEventName } from './outbox.ts';
+import { listenForCommands, type DaemonCommandHandlers, type HubCommandHandlers } from './commands.ts';
+import { createDelivery } from './delivery.ts';
+import type { OutboxEventName, OutboxQueue } from './outbox.ts';
+
+export type { HubCommandHandlers } from './commands.ts';
 
 /** An ack slower than this means the connection is bad: resend after reconnect. */
 const ACK_TIMEOUT_MS = 10_000;
 /** socket.io's reconnection backoff: first retry fast (a hub restart takes ~1 s), then up to 10 s. */
-const RECONNECT_DELAY_MS = 300;
-const RECONNECT_DELAY_MAX_MS = 10_000;
+const RUNNER_BACKOFF: Backoff = { firstMs: 300, maxMs: 10_000 };
 /** A refused handshake (bad token, protocol) is retried by hand this slowly: it rarely heals itself. */
 const REFUSED_RETRY_MS = 15_000;
-/** Wait before retrying a batch the hub failed on transiently (internal, rate_limited). */
-const TRANSIENT_RETRY_MS = 1_000;
-/** Hub error codes that will never succeed on resend: the entry is dropped and reported. */
-const PERMANENT_CODES = new Set(['bad_request', 'too_large', 'forbidden', 'conflict', 'gone']);
+/** Wait before asking again after the hub refused the registration. */
+const REGISTER_RETRY_MS = 1_000;
 
-export type HubCommandHandlers = {
-  [E in CliCommandName]?: (payload: z.infer<(typeof CliCommandSchemas)[E]>) => void;
-};
+/** socket.io's reconnection delays after a lost connection (randomized ±30 %). */
+export type Backoff = { firstMs: number; maxMs: number };
 
-export type HubLinkState = { kind: 'connecting' } | { kind: 'connected' } | { kind: 'down'; reason: string };
+export type HubLinkState =
+  | { kind: 'connecting' }
+  | { kind: 'connected' }
+  /** `refused`: the hub refused the handshake (token, protocol); retried every REFUSED_RETRY_MS. */
+  | { kind: 'down'; reason: string; refused?: true }
+  /** `giveUpAfterRefusals` refused handshakes in a row: the link has stopped. */
+  | { kind: 'gave-up'; reason: string; refusals: number };
 
 export type HubLink = {
   connected(): boolean;
@@ -57,28 +61,38 @@ export type HubLink = {
   stop(): void;
 };
 
-export function connectHubLink(options: {
+type LinkOptions = {
   hubUrl: string;
   token: string;
-  sessionId: string;
-  outbox: Outbox;
-  /** The session as it is now; sent on every (re)connect. */
-  registration: () => SessionRegistration;
-  commands: HubCommandHandlers;
+  outbox: OutboxQueue;
   onState?: (state: HubLinkState) => void;
-  /** Something the hub refused for good, or a handshake problem worth telling the user. */
+  /** Something the hub refused for good, or a registration it refused (retried). */
   onProblem?: (message: string) => void;
   /** Default ACK_TIMEOUT_MS; tests shorten it. */
   ackTimeoutMs?: number;
-}): HubLink {
+  /** Default RUNNER_BACKOFF. */
+  backoff?: Backoff;
+  /** Refused handshakes in a row after which the link stops ('gave-up'); default: never. */
+  giveUpAfterRefusals?: number;
+};
+
+/** A session's runner: registered with the session as it is now, on every (re)connect. */
+type RunnerRole = { client?: 'runner'; sessionId: string; registration: () => SessionRegistration; commands: HubCommandHandlers };
+/** A machine's daemon: registered with the machine; its outbox holds runner:exited reports, and a
+ *  report about a session the hub does not know (not_found) is dropped. */
+type DaemonRole = { client: 'daemon'; registration: () => MachineInfo; commands: DaemonCommandHandlers };
+
+export function connectHubLink(options: LinkOptions & (RunnerRole | DaemonRole)): HubLink {
   const ackTimeoutMs = options.ackTimeoutMs ?? ACK_TIMEOUT_MS;
-  const { outbox, sessionId } = options;
+  const { outbox } = options;
+  const client = options.client ?? 'runner';
+  const backoff = options.backoff ?? RUNNER_BACKOFF;
   const socket: Socket = io(`${options.hubUrl.replace(/\/+$/, '')}/cli`, {
-    auth: { protocol: PROTOCOL_VERSION.major, client: 'runner', token: options.token },
+    auth: { protocol: PROTOCOL_VERSION.major, client, token: options.token },
     transports: ['websocket'],
     reconnection: true,
-    reconnectionDelay: RECONNECT_DELAY_MS,
-    reconnectionDelayMax: RECONNECT_DELAY_MAX_MS,
+    reconnectionDelay: backoff.firstMs,
+    reconnectionDelayMax: backoff.maxMs,
     randomizationFactor: 0.3,
     // socket.io would otherwise buffer emits made while disconnected and replay them: the outbox
     // is our buffer, with acks, so nothing must be replayed behind its back.
@@ -86,11 +100,9 @@ export function connectHubLink(options: {
   });
   let registered = false;
   let stopped = false;
-  let flushing = false;
-  let kick = false;
+  let refusals = 0;
   let refusedTimer: ReturnType<typeof setTimeout> | null = null;
-  let retryTimer: ReturnType<typeof setTimeout> | null = null;
-  const drainWaiters = new Set<(drained: boolean) => void>();
+  let registerTimer: ReturnType<typeof setTimeout> | null = null;
 
   const setState = (state: HubLinkState) => options.onState?.(state);
 
@@ -100,90 +112,56 @@ export function connectHubLink(options: {
       socket.timeout(ackTimeoutMs).emit(event, payload, (err: unknown, ack: Ack<T>) => resolve(err ? null : ack));
     });
 
-  const notifyDrained = () => {
-    if (outbox.size() > 0) return;
-    for (const waiter of [...drainWaiters]) waiter(true);
-  };
-
-  /** The next batch: consecutive message:append entries merge into one event (≤ the hub's cap). */
-  const nextBatch = (): { event: OutboxEventName; payload: unknown; lastSeq: number } | null => {
-    const entries = outbox.peek(MAX_MESSAGES_PER_BATCH);
-    const first = entries[0];
-    if (!first) return null;
-    if (first.event !== 'message:append') return { event: first.event, payload: first.payload, lastSeq: first.seq };
-    const messages: ChatMessageInput[] = [];
-    let lastSeq = first.seq;
-    for (const entry of entries as OutboxEntry[]) {
-      if (entry.event !== 'message:append' || entry.payload.sessionId !== first.payload.sessionId) break;
-      if (messages.length + entry.payload.messages.length > MAX_MESSAGES_PER_BATCH && messages.length > 0) break;
-      messages.push(...entry.payload.messages);
-      lastSeq = entry.seq;
-    }
-    return { event: 'message:append', payload: { sessionId: first.payload.sessionId, messages }, lastSeq };
-  };
+  const delivery = createDelivery({
+    outbox,
+    emitWithAck,
+    ready: () => !stopped && registered && socket.connected,
+    connected: () => socket.connected,
+    ...(options.onProblem ? { onProblem: options.onProblem } : {}),
+    onNotFound: () => {
+      // A daemon's runner exit names a session the hub does not know: nothing left to end.
+      if (client === 'daemon') return 'drop';
+      // The hub lost the session (fresh database): register again, then resend.
+      registered = false;
+      void register();
+      return 'hold';
+    },
+  });
 
   const register = async (): Promise<void> => {
-    const registration = options.registration();
-    // Kept with the outbox so another process can deliver it if this one dies (orphans.ts).
-    outbox.setMeta('registration', JSON.stringify(registration));
-    const ack = await emitWithAck('session:register', registration);
+    let ack: Ack<object> | null;
+    if (options.client === 'daemon') {
+      ack = await emitWithAck('machine:register', options.registration());
+    } else {
+      const registration = options.registration();
+      // Kept with the outbox so another process can deliver it if this one dies (orphans.ts).
+      outbox.setMeta('registration', JSON.stringify(registration));
+      ack = await emitWithAck('session:register', registration);
+    }
     if (stopped || !socket.connected) return;
     if (ack && ack.ok) {
       registered = true;
       setState({ kind: 'connected' });
-      void flush();
+      delivery.flush();
       return;
     }
     const why = ack ? `${ack.code}: ${ack.error}` : 'no answer';
-    options.onProblem?.(`hub refused the session registration (${why}); retrying`);
-    retryTimer = setTimeout(() => void register(), TRANSIENT_RETRY_MS);
+    options.onProblem?.(`hub refused the ${client === 'daemon' ? 'machine' : 'session'} registration (${why}); retrying`);
+    registerTimer = setTimeout(() => void register(), REGISTER_RETRY_MS);
   };
 
-  const flush = async (): Promise<void> => {
-    if (flushing) {
-      kick = true;
-      return;
-    }
-    flushing = true;
-    try {
-      while (!stopped && registered && socket.connected) {
-        kick = false;
-        const batch = nextBatch();
-        if (!batch) break;
-        const ack = await emitWithAck(batch.event, batch.payload);
-        if (!ack) {
-          // Disconnected: the next connect resends. Still connected but no ack in time: resend now
-          // (the hub dedupes, so a late ack of the first copy does no harm).
-          if (socket.connected) retryTimer = setTimeout(() => void flush(), 0);
-          break;
-        }
-        if (ack.ok) {
-          outbox.ackThrough(batch.lastSeq);
-          continue;
-        }
-        if (PERMANENT_CODES.has(ack.code)) {
-          options.onProblem?.(`hub refused ${batch.event} (${ack.code}: ${ack.error}); dropped`);
-          outbox.ackThrough(batch.lastSeq);
-          continue;
-        }
-        if (ack.code === 'not_found') {
-          // The hub lost the session (fresh database): register again, then resend.
-          registered = false;
-          void register();
-          break;
-        }
-        retryTimer = setTimeout(() => void flush(), TRANSIENT_RETRY_MS);
-        break;
-      }
-    } finally {
-      flushing = false;
-      notifyDrained();
-      if (kick && !stopped && registered && socket.connected) void flush();
-    }
+  const stop = () => {
+    stopped = true;
+    if (refusedTimer) clearTimeout(refusedTimer);
+    if (registerTimer) clearTimeout(registerTimer);
+    socket.removeAllListeners();
+    socket.disconnect();
+    delivery.stop();
   };
 
   socket.on('connect', () => {
     registered = false;
+    refusals = 0;
     void register();
   });
   socket.on('disconnect', (reason) => {
@@ -192,23 +170,21 @@ export function connectHubLink(options: {
   });
   socket.on('connect_error', (error: Error) => {
     if (stopped) return;
-    setState({ kind: 'down', reason: error.message });
-    if (!socket.active) {
-      // The hub refused the handshake (token, protocol): socket.io does not retry these itself.
-      options.onProblem?.(`hub refused the connection: ${error.message}`);
-      refusedTimer = setTimeout(() => {
-        if (!stopped) socket.connect();
-      }, REFUSED_RETRY_MS);
+    // A network error: socket.io backs off and retries by itself.
+    if (socket.active) return setState({ kind: 'down', reason: error.message });
+    // The hub refused the handshake (token, protocol): socket.io does not retry these itself.
+    setState({ kind: 'down', reason: error.message, refused: true });
+    refusals += 1;
+    if (options.giveUpAfterRefusals !== undefined && refusals >= options.giveUpAfterRefusals) {
+      stop();
+      setState({ kind: 'gave-up', reason: error.message, refusals });
+      return;
     }
+    refusedTimer = setTimeout(() => {
+      if (!stopped) socket.connect();
+    }, REFUSED_RETRY_MS);
   });
-  for (const name of Object.keys(CliCommandSchemas) as CliCommandName[]) {
-    socket.on(name, (raw: unknown) => {
-      const parsed = CliCommandSchemas[name].safeParse(raw);
-      if (!parsed.success || (parsed.data as { sessionId: string }).sessionId !== sessionId) return;
-      const handler = options.commands[name] as ((payload: unknown) => void) | undefined;
-      handler?.(parsed.data);
-    });
-  }
+  listenForCommands(socket, options.client === 'daemon' ? { client: 'daemon', handlers: options.commands } : { client: 'runner', sessionId: options.sessionId, handlers: options.commands });
   setState({ kind: 'connecting' });
   socket.connect();
 
@@ -216,7 +192,7 @@ export function connectHubLink(options: {
     connected: () => registered && socket.connected,
     push: (event, payload) => {
       outbox.push(event, payload);
-      void flush();
+      delivery.flush();
     },
     request: (event, payload) => (registered ? emitWithAck(event, payload) : Promise.resolve(null)),
     volatile: (event, payload) => {
@@ -228,24 +204,7 @@ export function connectHubLink(options: {
       else socket.emit(event, payload);
       return true;
     },
-    drain: (timeoutMs) =>
-      new Promise<boolean>((resolve) => {
-        if (outbox.size() === 0) return resolve(true);
-        const timer = setTimeout(() => done(false), timeoutMs);
-        const done = (drained: boolean) => {
-          clearTimeout(timer);
-          drainWaiters.delete(done);
-          resolve(drained);
-        };
-        drainWaiters.add(done);
-      }),
-    stop: () => {
-      stopped = true;
-      if (refusedTimer) clearTimeout(refusedTimer);
-      if (retryTimer) clearTimeout(retryTimer);
-      socket.removeAllListeners();
-      socket.disconnect();
-      for (const waiter of [...drainWaiters]) waiter(false);
-    },
+    drain: (timeoutMs) => delivery.drain(timeoutMs),
+    stop,
   };
 }

@@ -1,6 +1,7 @@
-// outbox.ts: what the runner owes the hub (chat + session state), kept on disk until acked.
-// One small bun:sqlite file per session under TETHER_HOME/outbox/, so a hub outage (or a runner
-// restart) loses nothing: entries are read back in order and resent until the hub acks them.
+// outbox.ts: what a client owes the hub, kept until acked. A runner's (chat + session state) is on
+// disk: one small bun:sqlite file per session under TETHER_HOME/outbox/, so a hub outage (or a runner
+// restart) loses nothing: entries are read back in order and resent until the hub acks them. A
+// daemon's (runner:exited reports) is in memory (memoryOutbox).
 // Invariants: entries are delivered in insertion order (seq); an entry leaves the outbox only when
 // acked (or refused for good by the hub); the hub dedupes chat by message id, state is idempotent,
 // so a resend after a lost ack is harmless.
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import type { CliPayload } from '@tether/shared';
 
 /** Events that must reach the hub even across an outage. Terminal bytes and approvals are live-only. */
-export type OutboxEventName = 'message:append' | 'session:update' | 'session:end' | 'prompt:status';
+export type OutboxEventName = 'message:append' | 'session:update' | 'session:end' | 'prompt:status' | 'runner:exited';
 export type OutboxEntry = { [E in OutboxEventName]: { seq: number; event: E; payload: CliPayload<E> } }[OutboxEventName];
 
 export type Outbox = {
@@ -31,6 +32,28 @@ export type Outbox = {
   /** Close and delete the file (only once everything is acked). */
   destroy(): void;
 };
+
+/** What the hub link needs of an outbox. */
+export type OutboxQueue = Pick<Outbox, 'push' | 'peek' | 'ackThrough' | 'size' | 'setMeta'>;
+
+/** An outbox that lives as long as its process (the daemon's runner:exited reports). */
+export function memoryOutbox(): OutboxQueue {
+  let entries: OutboxEntry[] = [];
+  let seq = 0;
+  return {
+    push: (event, payload) => {
+      seq += 1;
+      entries.push({ seq, event, payload } as OutboxEntry);
+      return seq;
+    },
+    peek: (limit) => entries.slice(0, limit),
+    ackThrough: (through) => {
+      entries = entries.filter((entry) => entry.seq > through);
+    },
+    size: () => entries.length,
+    setMeta: () => {},
+  };
+}
 
 /** `<dir>/<sessionId>.lock` holds the pid of the process that owns an outbox. An outbox without a
  *  lock, or whose lock names a dead process, is an orphan another runner may deliver (orphans.ts). */

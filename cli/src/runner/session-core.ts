@@ -231,7 +231,7 @@ export function createSessionCore(init: {
       outbox,
       registration,
       onState: (s) => {
-        log(`hub: ${s.kind}${s.kind === 'down' ? ` (${s.reason})` : ''}`);
+        log(`hub: ${s.kind}${'reason' in s ? ` (${s.reason})` : ''}${s.kind === 'down' && s.refused ? ': the hub refused the connection' : ''}`);
         if (s.kind === 'connected') o.onConnected();
       },
       onProblem: (message) => log(`hub: ${message}`),

@@ -1,0 +1,57 @@
+// verbs.test.ts: `tether --help` and every `tether <verb> --help` tell the same summary (both are
+// read from the verb's own file), and no verb file is left out of the table.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Command } from './command.ts';
+import { VERBS } from './verbs.ts';
+
+const MAIN = join(import.meta.dirname, '..', 'main.ts');
+
+function isCommand(value: unknown): value is Command {
+  const c = value as Partial<Command> | null;
+  return typeof c?.name === 'string' && typeof c.summary === 'string' && typeof c.usage === 'string' && typeof c.run === 'function';
+}
+
+async function tether(...args: string[]): Promise<{ status: number; stdout: string }> {
+  const proc = Bun.spawn([process.execPath, MAIN, ...args], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, TETHER_HUB_URL: '', TETHER_TOKEN: '' } });
+  const stdout = await new Response(proc.stdout).text();
+  return { status: await proc.exited, stdout };
+}
+
+describe('the verb table', () => {
+  it('holds every verb file of commands/, each under its own name', async () => {
+    const dir = import.meta.dirname;
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    const verbFiles: string[] = [];
+    for (const file of files) {
+      const module = (await import(join(dir, file))) as { default?: unknown };
+      if (!isCommand(module.default)) continue;
+      verbFiles.push(file);
+      const { name } = module.default;
+      expect(Object.keys(VERBS), `${file} exports verb "${name}"`).toContain(name);
+      expect((await VERBS[name]!()).default, `${name} loads ${file}`).toBe(module.default);
+    }
+    expect(verbFiles.length).toBe(Object.keys(VERBS).length);
+  });
+
+  it('tether --help lists each verb with the summary its own --help prints', async () => {
+    const top = await tether('--help');
+    expect(top.status).toBe(0);
+    const listed = new Map(
+      top.stdout
+        .split('\n')
+        .map((line) => line.match(/^ {2}(\S+) +(.+)$/))
+        .filter((m) => m !== null)
+        .map((m) => [m[1]!, m[2]!]),
+    );
+    expect([...listed.keys()]).toEqual(Object.keys(VERBS));
+    for (const [name, summary] of listed) {
+      const own = await tether(name, '--help');
+      expect(own.status, `tether ${name} --help`).toBe(0);
+      const parts = own.stdout.trimEnd().split('\n\n');
+      expect(parts[0], `tether ${name} --help`).toMatch(new RegExp(`^usage: tether ${name}\\b`));
+      expect(parts.at(-1), `tether ${name} --help`).toBe(summary);
+    }
+  });
+});

@@ -1,0 +1,42 @@
+// commands.ts: hub → client commands on the `/cli` socket. Each is validated with its shared schema
+// before a handler sees it. A runner's commands name its session (another session's are ignored);
+// a daemon's are acked with what its handler returns, a bad payload with bad_request.
+import type { Socket } from 'socket.io-client';
+import {
+  ackError,
+  CliCommandSchemas,
+  DaemonCommandSchemas,
+  describeZodError,
+  type Ack,
+  type CliCommandName,
+  type DaemonCommandAcks,
+} from '@tether/shared';
+import type { z } from 'zod';
+
+export type HubCommandHandlers = {
+  [E in CliCommandName]?: (payload: z.infer<(typeof CliCommandSchemas)[E]>) => void;
+};
+
+type DaemonCommandName = keyof typeof DaemonCommandSchemas;
+export type DaemonCommandHandlers = {
+  [E in DaemonCommandName]: (payload: z.infer<(typeof DaemonCommandSchemas)[E]>) => Ack<DaemonCommandAcks[E]>;
+};
+
+/** Who the commands are for: a session's runner, or a machine's daemon. */
+export type CommandListener = { client: 'runner'; sessionId: string; handlers: HubCommandHandlers } | { client: 'daemon'; handlers: DaemonCommandHandlers };
+
+export function listenForCommands(socket: Socket, listener: CommandListener): void {
+  const schemas: Record<string, z.ZodType> = listener.client === 'runner' ? CliCommandSchemas : DaemonCommandSchemas;
+  const handlers = listener.handlers as Record<string, ((payload: unknown) => unknown) | undefined>;
+  for (const [name, schema] of Object.entries(schemas)) {
+    socket.on(name, (raw: unknown, ack?: unknown) => {
+      // The hub acks-waits only for a daemon's commands; a runner's come without an ack function.
+      const reply = typeof ack === 'function' ? (ack as (answer: unknown) => void) : () => {};
+      const parsed = schema.safeParse(raw);
+      if (!parsed.success) return reply(ackError('bad_request', describeZodError(parsed.error)));
+      if (listener.client === 'runner' && (parsed.data as { sessionId: string }).sessionId !== listener.sessionId) return;
+      const handler = handlers[name];
+      reply(handler ? handler(parsed.data) : ackError('bad_request', `${name} is not handled here`));
+    });
+  }
+}
