@@ -1,7 +1,9 @@
-// session-header.tsx: the top bar of one session: back to the list, the title on its own line (a
-// phone has no room beside it), then status, bypass warning, launch kind, model, who is in control and
-// directory; on the right approval history, share, the chat ⇄ terminal switch and End / Resume. Waiting approvals show in
-// the approval sheet below, not here. The model chip opens the model picker. Sticky, below the phone's status bar.
+// session-header.tsx: the top bar of one session: back to the list, the title, then its facts (status,
+// bypass warning, launch kind, mode, model, who is in control, directory); tools (approval history,
+// share, shell) and actions (chat ⇄ terminal, End / Resume). Waiting approvals show in the approval
+// sheet below, not here. The model chip opens the model picker. Sticky, below the phone's status bar.
+// A phone gets two rows, under 100 px: back, title and actions; then the facts as one line that
+// scrolls sideways, and the tools. Wider screens keep one row.
 import type { ReactNode } from 'react';
 import { Link, useRouterState } from '@tanstack/react-router';
 import type { Session } from '@tether/shared';
@@ -40,13 +42,14 @@ function ViewToggle({ session }: { session: Session }) {
 export function SessionHeader({ session, lifecycle = null }: { session: Session; lifecycle?: ReactNode }) {
   const kind = describeLaunchKind(session.launchKind);
   return (
-    <header className="session-header">
+    <header className="session-header session-header-live">
       <Link to="/" className="icon-button back-button" aria-label="Back to sessions">
         <IconBack size={24} />
       </Link>
       <div className="session-header-text">
         <h1 className="session-header-title">{sessionTitle(session)}</h1>
-        <div className="session-header-meta">
+        {/* Focusable: on a phone this line scrolls sideways, and its chips may all be disabled. */}
+        <div className="session-header-meta" role="group" aria-label="Session facts" tabIndex={0}>
           <StatusPill status={session.status} />
           {session.bypass ? <BypassChip /> : null}
           <Badge title={kind.title}>{kind.label}</Badge>
@@ -58,11 +61,15 @@ export function SessionHeader({ session, lifecycle = null }: { session: Session;
           </span>
         </div>
       </div>
-      <ActivityButton sessionId={session.id} />
-      <ShareButton sessionId={session.id} />
-      <ShellButton session={session} />
-      <ViewToggle session={session} />
-      {lifecycle}
+      <div className="session-header-tools">
+        <ActivityButton sessionId={session.id} />
+        <ShareButton sessionId={session.id} />
+        <ShellButton session={session} />
+      </div>
+      <div className="session-header-actions">
+        <ViewToggle session={session} />
+        {lifecycle}
+      </div>
     </header>
   );
 }
