@@ -10,7 +10,8 @@ import type { HubHandle } from './hub.ts';
 import { watchSession, type RunnerHandle, type SessionWatch } from './runner.ts';
 import { DESK_READY, MANUAL_MODE, startStage } from './world.ts';
 
-export type Phone = SessionWatch & { requested: PendingRequest[]; resolved: Resolution[] };
+/** A /web client of one session that records every approval request and resolution it hears. */
+export type Phone = SessionWatch;
 
 export type ApprovalWorld = {
   fake: FakeAnthropic;
@@ -30,18 +31,7 @@ export type ApprovalWorld = {
 };
 
 export async function phoneFor(hub: { url: string; token: string }, sessionId: string): Promise<Phone> {
-  const watch = await watchSession({ hub, sessionId });
-  const requested: PendingRequest[] = [];
-  const resolved: Resolution[] = [];
-  watch.socket.on('approval:requested', (r: PendingRequest) => {
-    requested.push(r);
-    watch.changed();
-  });
-  watch.socket.on('approval:resolved', (r: Resolution) => {
-    resolved.push(r);
-    watch.changed();
-  });
-  return Object.assign(watch, { requested, resolved });
+  return watchSession({ hub, sessionId });
 }
 
 function toolResultsOf(requests: MessagesRequest[]) {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { claudeBin, type ClaudeSandbox } from './claude.ts';
 import { DEFAULT_WAIT_MS, startTetherInPty, TETHER_MAIN, type TetherPty } from './desk.ts';
 import { io, type Socket } from 'socket.io-client';
-import { PROTOCOL_VERSION, type ChatMessage, type Prompt, type Session } from '@tether/shared';
+import { PROTOCOL_VERSION, type ChatMessage, type PendingRequest, type Prompt, type Resolution, type Session } from '@tether/shared';
 
 export { TETHER_MAIN };
 
@@ -82,6 +82,10 @@ export type SessionWatch = {
   duplicates(): number;
   session(): Session | null;
   prompts(): Map<string, Prompt>;
+  /** Every approval request heard, from the socket's first moment, and those already pending when
+   *  the watch joined (the hub's watch ack): a request raised before this watch is not missed. */
+  requested: PendingRequest[];
+  resolved: Resolution[];
   waitFor<T>(probe: () => T | null | undefined | false, options?: { timeoutMs?: number; what?: string }): Promise<T>;
   /** Re-runs pending waitFor probes: for state a caller keeps from events of its own. */
   changed(): void;
@@ -125,6 +129,17 @@ export async function watchSession(options: { hub: { url: string; token: string 
       changed();
     }
   });
+  const requested: PendingRequest[] = [];
+  const resolved: Resolution[] = [];
+  // The namespace's requests, as a phone hears them (a request announced twice is heard twice).
+  socket.on('approval:requested', (request: PendingRequest) => {
+    requested.push(request);
+    changed();
+  });
+  socket.on('approval:resolved', (resolution: Resolution) => {
+    resolved.push(resolution);
+    changed();
+  });
   socket.on('prompt:updated', (p: Prompt) => {
     if (p.sessionId === options.sessionId) {
       prompts.set(p.id, p);
@@ -136,10 +151,12 @@ export async function watchSession(options: { hub: { url: string; token: string 
   const watchOnce = async (): Promise<boolean> => {
     if (!socket.connected) return false;
     const ack = (await emit('session:watch', { sessionId: options.sessionId, ...(lastSeq > 0 ? { afterSeq: lastSeq } : {}) }).catch(() => null)) as
-      | ({ ok: boolean; session?: Session; messages?: ChatMessage[] } & Record<string, unknown>)
+      | ({ ok: boolean; session?: Session; messages?: ChatMessage[]; pending?: PendingRequest[] } & Record<string, unknown>)
       | null;
     if (!ack?.ok) return false;
     session = ack.session ?? session;
+    // Pending when we joined: heard now unless its announcement came first.
+    for (const request of ack.pending ?? []) if (!requested.some((r) => r.id === request.id)) requested.push(request);
     // A backfill after a reconnect may repeat what we have: that is not a duplicate delivery.
     for (const m of ack.messages ?? []) {
       byId.set(m.id, m);
@@ -197,6 +214,8 @@ export async function watchSession(options: { hub: { url: string; token: string 
     duplicates: () => duplicates,
     session: () => session,
     prompts: () => prompts,
+    requested,
+    resolved,
     waitFor,
     changed,
     send: async (text, promptId = crypto.randomUUID()) => {
