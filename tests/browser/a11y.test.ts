@@ -110,6 +110,16 @@ describe('accessibility (axe-core)', () => {
         await page.getByRole('dialog').filter({ hasText: PIZZA_QUESTIONS[0]!.question }).first().getByRole('button', { name: 'Decline' }).click();
         await page.getByRole('dialog').filter({ hasText: PIZZA_QUESTIONS[0]!.question }).first().waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
 
+        const oneTap = randomUUID();
+        const single = PIZZA_QUESTIONS.find((q) => !q.multiSelect)!;
+        expect((await emitAck(runner, 'approval:request', { id: oneTap, sessionId, kind: 'question', toolName: 'AskUserQuestion', toolInput: { questions: [single] }, toolUseId: 'toolu_a11y3', createdAt: Date.now() })).ok).toBe(true);
+        const oneTapSheet = page.getByRole('dialog').filter({ hasText: single.question }).first();
+        await oneTapSheet.waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('one-tap question');
+        await saveScreenshot(page, { name: `a11y-one-tap-question-${colorScheme}`, viewport });
+        await oneTapSheet.getByRole('button', { name: 'Decline' }).click();
+        await oneTapSheet.waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
+
         const elicitation = randomUUID();
         expect((await emitAck(runner, 'approval:request', { id: elicitation, sessionId, kind: 'elicitation', toolName: 'deploy', toolInput: ELICITATION, toolUseId: null, createdAt: Date.now() })).ok).toBe(true);
         const form = page.getByRole('dialog', { name: 'deploy asks for input' });

@@ -171,6 +171,36 @@ describe('approvals and questions from the browser', () => {
       });
       await gone(form);
 
+      // One question with one choice: a tap on an option is the answer; "Other" sends typed text.
+      const single = {
+        question: 'Which database should the hub use in production?',
+        header: 'Database',
+        multiSelect: false,
+        options: [
+          { label: 'SQLite', description: 'One file, no server; fine for one hub.' },
+          { label: 'PostgreSQL', description: 'Needed for several hub instances.' },
+        ],
+      };
+      const oneTap = await ask(runner, { sessionId, kind: 'question', toolName: 'AskUserQuestion', toolInput: { questions: [single] } });
+      const oneTapForm = dialog(page, 'Claude has a question');
+      await oneTapForm.getByRole('button', { name: /^PostgreSQL/ }).waitFor({ timeout: UI_TIMEOUT_MS });
+      expect(await oneTapForm.getByRole('button', { name: 'Submit' }).count()).toBe(0);
+      await saveScreenshot(page, { name: 'approval-question-one-tap', viewport });
+      const tapped = nextEvent<Answered>(runner, 'approval:answered');
+      await oneTapForm.getByRole('button', { name: /^PostgreSQL/ }).click();
+      expect(await tapped).toEqual({ sessionId, requestId: oneTap, answer: { decision: 'allow', answers: { [single.question]: 'PostgreSQL' } } });
+      await gone(oneTapForm);
+      const typed = await ask(runner, { sessionId, kind: 'question', toolName: 'AskUserQuestion', toolInput: { questions: [single] } });
+      const typedForm = dialog(page, 'Claude has a question');
+      const send = typedForm.getByRole('button', { name: 'Send', exact: true });
+      await send.waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(send.isDisabled()).resolves.toBe(true);
+      await typedForm.getByRole('textbox', { name: `Other answer: ${single.question}` }).fill('Both, behind a flag');
+      const other = nextEvent<Answered>(runner, 'approval:answered');
+      await send.click();
+      expect(await other).toEqual({ sessionId, requestId: typed, answer: { decision: 'allow', answers: { [single.question]: 'Both, behind a flag' } } });
+      await gone(typedForm);
+
       const plan = await ask(runner, {
         sessionId,
         kind: 'plan',

@@ -1,8 +1,9 @@
 // question-form.tsx: claude's AskUserQuestion as a form: each question with its header, its options
 // (one choice or several) with their descriptions, an "Other" free-text answer, and one Submit.
+// One question with one choice is answered by one tap: each option is a button (OneTapQuestion).
 // The answer map is built by shared `buildQuestionAnswers`, exactly as claude's own picker would.
 import { useMemo, useState } from 'react';
-import { AskUserQuestionInputSchema, buildQuestionAnswers, type PendingRequest } from '@tether/shared';
+import { AskUserQuestionInputSchema, buildQuestionAnswers, type AskUserQuestionInput, type PendingRequest } from '@tether/shared';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { ClippedPre } from '../../lib/ui/tool-input.tsx';
 import type { SubmitAnswer } from './approval-sheet.tsx';
@@ -30,6 +31,9 @@ export function QuestionForm({ request, busy, submit }: { request: PendingReques
       </>
     );
   }
+
+  const only = questions.length === 1 && !questions[0]!.multiSelect ? questions[0]! : null;
+  if (only) return <OneTapQuestion question={only} requestId={request.id} busy={busy} submit={submit} />;
 
   const complete = picks.every((pick) => pick.labels.length > 0 || pick.other.trim().length > 0);
 
@@ -115,5 +119,63 @@ export function QuestionForm({ request, busy, submit }: { request: PendingReques
         </button>
       </div>
     </form>
+  );
+}
+
+type Question = AskUserQuestionInput['questions'][number];
+
+/** One single-choice question: a tap on an option answers it; "Other" takes a typed answer. */
+function OneTapQuestion({ question, requestId, busy, submit }: { question: Question; requestId: string; busy: string | null; submit: SubmitAnswer }) {
+  const [other, setOther] = useState('');
+  const answer = (pick: Pick, id: string) => void submit({ decision: 'allow', answers: buildQuestionAnswers({ questions: [question], picks: [pick] }) }, id);
+  return (
+    <>
+      <div className="approval-body">
+        <p className="question-legend">
+          {question.header ? <span className="question-header">{question.header}</span> : null}
+          <span className="question-text" id={`q-${requestId}`}>
+            {question.question}
+          </span>
+        </p>
+        <div className="dialog-options" role="group" aria-labelledby={`q-${requestId}`}>
+          {question.options.map((option, index) => (
+            <ActionButton key={option.label} id={`option-${index}`} busy={busy} onClick={() => answer({ labels: [option.label], other: '' }, `option-${index}`)}>
+              {option.description ? (
+                <span className="dialog-option-text">
+                  <span>{option.label}</span>
+                  <span className="dialog-option-detail">{option.description}</span>
+                </span>
+              ) : (
+                option.label
+              )}
+            </ActionButton>
+          ))}
+        </div>
+        <form
+          className="question-other"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (other.trim()) answer({ labels: [], other }, 'other');
+          }}
+        >
+          <input
+            className="field-input choice-field"
+            value={other}
+            onChange={(event) => setOther(event.target.value)}
+            placeholder="Other…"
+            aria-label={`Other answer: ${question.question}`}
+          />
+          <button type="submit" className="button" disabled={busy !== null || !other.trim()}>
+            {busy === 'other' ? <Spinner size={16} /> : null}
+            Send
+          </button>
+        </form>
+      </div>
+      <div className="approval-actions">
+        <ActionButton id="deny" busy={busy} onClick={() => void submit({ decision: 'deny', reason: 'The user declined to answer.' }, 'deny')}>
+          Decline
+        </ActionButton>
+      </div>
+    </>
   );
 }
