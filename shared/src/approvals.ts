@@ -67,6 +67,9 @@ export const AnswerSchema = z
     sessionRule: SessionRuleSchema.optional(),
     /** AskUserQuestion: question text → answer (multi-select labels joined with ", "). */
     answers: z.record(z.string().max(4000), z.string().max(20_000)).optional(),
+    /** A `permission` request allowed with the tool's input as the person edited it (Bash: the
+     *  command): these fields replace claude's own. Claude runs what was allowed, not what it asked. */
+    updatedInput: z.record(z.string().max(200), z.unknown()).optional(),
     /** A `dialog` request: the key of the option chosen (dialog.ts). */
     choice: z.string().max(8).optional(),
     /** An elicitation's answer (decision: allow for accept, deny for decline and cancel). */
@@ -75,7 +78,8 @@ export const AnswerSchema = z
   .strict()
   .refine((a) => !a.elicitation || (a.elicitation.action === 'accept') === (a.decision === 'allow'), {
     message: 'an accepted elicitation is an allow, a declined or cancelled one a deny',
-  });
+  })
+  .refine((a) => !a.updatedInput || a.decision === 'allow', { message: 'only an allow carries an edited input' });
 export type Answer = z.infer<typeof AnswerSchema>;
 
 export const ResolutionSchema = z.object({

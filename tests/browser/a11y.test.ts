@@ -101,6 +101,10 @@ describe('accessibility (axe-core)', () => {
         expect((await emitAck(runner, 'approval:request', { id: permission, sessionId, kind: 'permission', toolName: 'Bash', toolInput: { command: 'npm test', description: 'Run the tests' }, toolUseId: 'toolu_a11y1', createdAt: Date.now() })).ok).toBe(true);
         await page.getByRole('dialog', { name: 'Run this command?' }).waitFor({ timeout: UI_TIMEOUT_MS });
         await check('chat with an approval sheet');
+        await page.getByRole('dialog', { name: 'Run this command?' }).getByRole('button', { name: 'Edit command…' }).click();
+        await page.getByLabel('Command Claude will run').waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('approval sheet, editing the command');
+        await page.getByRole('dialog', { name: 'Run this command?' }).getByRole('button', { name: 'Back' }).click();
         await page.getByRole('dialog', { name: 'Run this command?' }).getByRole('button', { name: 'Allow', exact: true }).click();
 
         const question = randomUUID();

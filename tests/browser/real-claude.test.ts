@@ -132,6 +132,35 @@ describe('real claude from the browser', () => {
     await saveScreenshot(phone, { name: 'real-approved', viewport: 'phone' });
   }, JOURNEY_TIMEOUT_MS);
 
+  it('phone: a Bash command edited before Allow → claude ran the edited command, not the one it asked', async () => {
+    const staged = await stage('edit', [
+      when(userSays(/make the file/), toolUse('Bash', { command: 'touch asked-by-claude.txt', description: 'Create a file' }, { id: 'toolu_phone_edit' })),
+      when(hasToolResult({ id: 'toolu_phone_edit', isError: false }), text('Done as you edited it.')),
+    ]);
+    const { runner, sandbox, fake } = await startClaude(staged);
+    const phone = await page('phone', staged.token);
+    await openTheSession(phone, runner.sessionId);
+    await send(phone, 'phone', 'Please make the file');
+
+    const sheet = phone.getByRole('dialog', { name: 'Run this command?' });
+    await sheet.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
+    await sheet.getByRole('button', { name: 'Edit command…' }).click();
+    const box = sheet.getByLabel('Command Claude will run');
+    await expect(box.inputValue()).resolves.toBe('touch asked-by-claude.txt');
+    await box.fill('touch edited-on-phone.txt');
+    await saveScreenshot(phone, { name: 'real-approval-edit', viewport: 'phone' });
+    await sheet.getByRole('button', { name: 'Allow edited' }).click();
+
+    await sheet.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+    await chat(phone).getByText('Done as you edited it.').waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
+    expect(existsSync(join(sandbox.cwd, 'edited-on-phone.txt'))).toBe(true);
+    expect(existsSync(join(sandbox.cwd, 'asked-by-claude.txt'))).toBe(false);
+    expect(toolResults(fake).find((result) => result.toolUseId === 'toolu_phone_edit')).toMatchObject({ isError: false });
+    // The approval history says it was allowed edited.
+    await phone.getByRole('button', { name: 'Approval history' }).click();
+    await phone.getByRole('dialog', { name: 'Approval history' }).getByText('Allowed, edited').waitFor({ timeout: UI_TIMEOUT_MS });
+  }, JOURNEY_TIMEOUT_MS);
+
   it('phone: a Bash call is denied with a reason → claude’s next request carries the reason', async () => {
     const reason = 'Use the Makefile target instead.';
     const staged = await stage('deny', [

@@ -135,6 +135,16 @@ describe('verdicts', () => {
     });
   });
 
+  it('an edited input replaces those fields of claude’s input for a permission, and nothing else', () => {
+    const input = { command: 'rm -rf build', description: 'Clean the build' };
+    expect(verdictFor({ request: request('Bash', input), answer: { decision: 'allow', updatedInput: { command: 'rm -rf build/tmp' } } })).toEqual({
+      behavior: 'allow',
+      updatedInput: { command: 'rm -rf build/tmp', description: 'Clean the build' },
+    });
+    // A plan is not the person's to rewrite through this field: claude gets its own input.
+    expect(verdictFor({ request: request('ExitPlanMode', { plan: 'x' }), answer: { decision: 'allow', updatedInput: { plan: 'y' } } })).toEqual({ behavior: 'allow' });
+  });
+
   it('session rules become claude’s own rule strings', () => {
     const input = { command: '  git status ' };
     expect(sessionRuleUpdate({ rule: { kind: 'bash-exact' }, toolName: 'Bash', toolInput: input })[0]!.rules).toEqual([{ toolName: 'Bash', ruleContent: 'git status' }]);

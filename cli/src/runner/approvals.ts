@@ -100,9 +100,13 @@ export function sessionRuleUpdate(options: { rule: SessionRule; toolName: string
 export function verdictFor(options: { request: PendingRequest; answer: Answer }): Verdict {
   const { request, answer } = options;
   if (answer.decision === 'deny') return { behavior: 'deny', message: answer.reason?.trim() || DEFAULT_DENY[request.kind] };
+  // An edited input is taken for a permission only: a question's input is its answers, and a plan's
+  // or an elicitation's is not the person's to rewrite.
+  const edited = request.kind === 'permission' && answer.updatedInput ? { ...request.toolInput, ...answer.updatedInput } : null;
   return {
     behavior: 'allow',
     ...(answer.answers ? { updatedInput: { ...request.toolInput, answers: answer.answers } } : {}),
+    ...(edited ? { updatedInput: edited } : {}),
     ...(answer.sessionRule ? { updatedPermissions: sessionRuleUpdate({ rule: answer.sessionRule, toolName: request.toolName, toolInput: request.toolInput }) } : {}),
   };
 }

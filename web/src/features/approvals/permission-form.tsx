@@ -1,6 +1,6 @@
-// permission-form.tsx: Allow / Deny for one tool call, with the two finer choices a phone user
-// needs: allow for the rest of the session (for Bash: this exact command, or a command prefix),
-// and deny with a reason claude will read.
+// permission-form.tsx: Allow / Deny for one tool call, with the finer choices a phone user needs:
+// allow for the rest of the session (for Bash: this exact command, or a command prefix), edit a Bash
+// command before allowing it (claude runs the edited one), and deny with a reason claude will read.
 import { useState } from 'react';
 import type { Answer, PendingRequest } from '@tether/shared';
 import { suggestBashPrefix } from '../../lib/format.ts';
@@ -8,7 +8,7 @@ import { asText, ToolInputView } from '../../lib/ui/tool-input.tsx';
 import type { SubmitAnswer } from './approval-sheet.tsx';
 import { ActionButton } from './action-button.tsx';
 
-type Mode = 'main' | 'session' | 'deny';
+type Mode = 'main' | 'session' | 'deny' | 'edit';
 
 export function PermissionForm({ request, busy, submit }: { request: PendingRequest; busy: string | null; submit: SubmitAnswer }) {
   const [mode, setMode] = useState<Mode>('main');
@@ -17,6 +17,12 @@ export function PermissionForm({ request, busy, submit }: { request: PendingRequ
   const command = asText(request.toolInput.command);
   const [scope, setScope] = useState<'exact' | 'prefix' | 'tool'>(isBash ? 'exact' : 'tool');
   const [prefix, setPrefix] = useState(() => suggestBashPrefix(command));
+  const [edited, setEdited] = useState(command);
+
+  function allowEdited() {
+    const next = edited.trim();
+    void submit(next === command.trim() ? { decision: 'allow' } : { decision: 'allow', updatedInput: { command: next } }, 'allow-edited');
+  }
 
   function allowForSession() {
     let sessionRule: NonNullable<Answer['sessionRule']>;
@@ -73,6 +79,30 @@ export function PermissionForm({ request, busy, submit }: { request: PendingRequ
             </ActionButton>
           </div>
         </fieldset>
+      ) : mode === 'edit' ? (
+        <div className="approval-options">
+          <label className="field-label" htmlFor={`command-${request.id}`}>
+            Command Claude will run
+          </label>
+          <textarea
+            id={`command-${request.id}`}
+            className="field-input field-area field-mono"
+            value={edited}
+            onChange={(event) => setEdited(event.target.value)}
+            rows={Math.min(8, Math.max(3, edited.split('\n').length + 1))}
+            autoCapitalize="off"
+            autoCorrect="off"
+            spellCheck={false}
+          />
+          <div className="approval-actions">
+            <button type="button" className="button" onClick={() => setMode('main')} disabled={busy !== null}>
+              Back
+            </button>
+            <ActionButton id="allow-edited" busy={busy} tone="primary" onClick={allowEdited} disabled={!edited.trim()}>
+              Allow edited
+            </ActionButton>
+          </div>
+        </div>
       ) : mode === 'deny' ? (
         <div className="approval-options">
           <label className="field-label" htmlFor={`reason-${request.id}`}>
@@ -114,6 +144,11 @@ export function PermissionForm({ request, busy, submit }: { request: PendingRequ
             <button type="button" className="link-button" onClick={() => setMode('session')} disabled={busy !== null}>
               Allow for session…
             </button>
+            {isBash && command ? (
+              <button type="button" className="link-button" onClick={() => setMode('edit')} disabled={busy !== null}>
+                Edit command…
+              </button>
+            ) : null}
             <button type="button" className="link-button" onClick={() => setMode('deny')} disabled={busy !== null}>
               Deny with reason…
             </button>
