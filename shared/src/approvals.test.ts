@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AnswerSchema, buildQuestionAnswers, requestKindForTool } from './approvals.ts';
+import { AnswerSchema, buildQuestionAnswers, readQuestionAnswer, requestKindForTool } from './approvals.ts';
 
 const questions = [
   { question: 'Which color?', header: 'Color', multiSelect: false, options: [{ label: 'Red', description: '' }, { label: 'Blue', description: '' }] },
@@ -22,6 +22,20 @@ describe('buildQuestionAnswers', () => {
     expect(() => buildQuestionAnswers({ questions, picks: [{ labels: ['Red', 'Blue'] }, { labels: ['Ham'] }] })).toThrow(
       /one answer/,
     );
+  });
+});
+
+describe('readQuestionAnswer', () => {
+  it('reads back what buildQuestionAnswers wrote: the chosen options in their order, and the words that are none', () => {
+    const toppings = questions[1]!;
+    expect(readQuestionAnswer(toppings, 'Ham, Cheese, Olives')).toEqual({ chosen: ['Cheese', 'Ham'], other: 'Olives' });
+    expect(readQuestionAnswer(questions[0]!, 'Blue')).toEqual({ chosen: ['Blue'], other: null });
+    expect(readQuestionAnswer(questions[0]!, 'Green')).toEqual({ chosen: [], other: 'Green' });
+  });
+  it('keeps a label that holds ", " whole, and free text that holds one', () => {
+    const q = { options: [{ label: 'Salt, pepper' }, { label: 'Salt' }] };
+    expect(readQuestionAnswer(q, 'Salt, pepper')).toEqual({ chosen: ['Salt, pepper'], other: null });
+    expect(readQuestionAnswer(q, 'Salt, more salt, please')).toEqual({ chosen: ['Salt'], other: 'more salt, please' });
   });
 });
 

@@ -144,6 +144,23 @@ export function buildQuestionAnswers(options: {
   return answers;
 }
 
+/** An answer as buildQuestionAnswers (or claude's own picker) wrote it, read back against the
+ *  question: which options were chosen, and the words that are none of them ("Other"). Labels are
+ *  matched longest first, so a label that itself holds ", " is still one choice. */
+export function readQuestionAnswer(question: { options: ReadonlyArray<{ label: string }> }, answer: string): { chosen: string[]; other: string | null } {
+  let rest = `, ${answer}, `;
+  const chosen: string[] = [];
+  for (const label of [...question.options.map((o) => o.label)].sort((a, b) => b.length - a.length)) {
+    const at = rest.indexOf(`, ${label}, `);
+    if (at === -1) continue;
+    chosen.push(label);
+    rest = `${rest.slice(0, at)}${rest.slice(at + label.length + 2)}`;
+  }
+  const other = rest.replace(/^(, )+|(, )+$/g, '').trim();
+  const order = question.options.map((o) => o.label);
+  return { chosen: chosen.sort((a, b) => order.indexOf(a) - order.indexOf(b)), other: other || null };
+}
+
 export function requestKindForTool(toolName: string): RequestKind {
   if (toolName === 'AskUserQuestion') return 'question';
   if (toolName === 'ExitPlanMode') return 'plan';

@@ -124,6 +124,34 @@ describe('accessibility (axe-core)', () => {
         await oneTapSheet.getByRole('button', { name: 'Decline' }).click();
         await oneTapSheet.waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
 
+        // The chat's card of an answered question: every option, the chosen ones marked, own words apart.
+        const multi = PIZZA_QUESTIONS.find((q) => q.multiSelect)!;
+        const asked = Date.now();
+        expect(
+          (
+            await emitAck(runner, 'message:append', {
+              sessionId,
+              messages: [
+                { id: randomUUID(), role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_a11y_q', name: 'AskUserQuestion', input: { questions: [multi] } }], createdAt: asked },
+                {
+                  id: randomUUID(),
+                  role: 'user',
+                  content: [{ type: 'tool_result', toolUseId: 'toolu_a11y_q', content: 'answered', isError: false, structured: { answers: { [multi.question]: `${multi.options[1]!.label}, extra pickles` } } }],
+                  createdAt: asked + 1,
+                },
+              ],
+            })
+          ).ok,
+        ).toBe(true);
+        const card = page.getByRole('log', { name: 'Chat' }).getByRole('button', { name: /Question/ }).last();
+        await card.click();
+        const answered = page.getByRole('region', { name: multi.question });
+        await answered.waitFor({ timeout: UI_TIMEOUT_MS });
+        expect(await answered.getByRole('listitem').allTextContents()).toEqual(multi.options.map((o, i) => (i === 1 ? `✓${o.label} (chosen)` : o.label)));
+        await answered.getByText('extra pickles').waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('chat with an answered question');
+        await saveScreenshot(page, { name: `a11y-answered-question-${colorScheme}`, viewport });
+
         const elicitation = randomUUID();
         expect((await emitAck(runner, 'approval:request', { id: elicitation, sessionId, kind: 'elicitation', toolName: 'deploy', toolInput: ELICITATION, toolUseId: null, createdAt: Date.now() })).ok).toBe(true);
         const form = page.getByRole('dialog', { name: 'deploy asks for input' });

@@ -7,6 +7,7 @@ import { summarizeToolInput } from '../../lib/format.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { IconCheck, IconChevron, IconTerminal, IconX } from '../../lib/ui/icons.tsx';
 import { asRecord, ClippedPre, ToolInputView } from '../../lib/ui/tool-input.tsx';
+import { AnsweredQuestions } from './answered-questions.tsx';
 import { useExpanded } from './expanded.ts';
 import { useShowInTerminal } from './show-in-terminal.ts';
 
@@ -79,17 +80,12 @@ export function ToolCard({
       </div>
       {open ? (
         <div className="tool-body" id={bodyId}>
-          <ToolInputView name={use.name} input={use.input} />
           {answers.length > 0 ? (
-            <dl className="tool-answers">
-              {answers.map(([q, a]) => (
-                <div key={q}>
-                  <dt>{q}</dt>
-                  <dd>{a}</dd>
-                </div>
-              ))}
-            </dl>
-          ) : result ? (
+            <AnsweredQuestions input={use.input} answers={new Map(answers)} />
+          ) : (
+            <ToolInputView name={use.name} input={use.input} />
+          )}
+          {answers.length > 0 ? null : result ? (
             <>
               <div className="tool-section-label">{result.isError ? 'Error' : 'Result'}</div>
               <ClippedPre text={result.content || '(no output)'} error={result.isError} />
