@@ -70,6 +70,9 @@ export const AnswerSchema = z
     /** A `permission` request allowed with the tool's input as the person edited it (Bash: the
      *  command): these fields replace claude's own. Claude runs what was allowed, not what it asked. */
     updatedInput: z.record(z.string().max(200), z.unknown()).optional(),
+    /** A `plan` approved: the permission mode claude works in next, as claude's own "Yes, and
+     *  auto-accept edits" (acceptEdits) or "Yes, and manually approve edits" (default). */
+    planMode: z.enum(['acceptEdits', 'default']).optional(),
     /** A `dialog` request: the key of the option chosen (dialog.ts). */
     choice: z.string().max(8).optional(),
     /** An elicitation's answer (decision: allow for accept, deny for decline and cancel). */
@@ -79,7 +82,8 @@ export const AnswerSchema = z
   .refine((a) => !a.elicitation || (a.elicitation.action === 'accept') === (a.decision === 'allow'), {
     message: 'an accepted elicitation is an allow, a declined or cancelled one a deny',
   })
-  .refine((a) => !a.updatedInput || a.decision === 'allow', { message: 'only an allow carries an edited input' });
+  .refine((a) => !a.updatedInput || a.decision === 'allow', { message: 'only an allow carries an edited input' })
+  .refine((a) => !a.planMode || a.decision === 'allow', { message: 'only an approved plan sets the mode that follows' });
 export type Answer = z.infer<typeof AnswerSchema>;
 
 export const ResolutionSchema = z.object({

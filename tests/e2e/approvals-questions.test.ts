@@ -66,6 +66,26 @@ describe('questions and plans', () => {
     expect(phone.requested.filter((r) => r.kind === 'dialog')).toEqual([]);
   }, 60_000);
 
+  for (const planMode of ['acceptEdits', 'default'] as const) {
+    it(`ExitPlanMode approved with "${planMode === 'acceptEdits' ? 'accept edits' : 'ask before edits'}" → claude works on in ${planMode} mode`, async () => {
+      world = await startApprovalWorld({
+        args: ['--permission-mode', 'plan'],
+        ready: DESK_READY_PLAN,
+        script: [
+          when(userSays(/plan it/), toolUse('ExitPlanMode', { plan: '1. write hello.txt' }, { id: 'toolu_plan_m' })),
+          when(hasToolResult({ id: 'toolu_plan_m', isError: false }), text('plan approved, starting')),
+        ],
+      });
+      const { phone, runner } = world;
+      await phone.send('plan it');
+      const request = await world.nextRequest('ExitPlanMode');
+      await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow', planMode } });
+      await runner.waitForScreen('plan approved, starting');
+      await phone.waitFor(() => phone.session()?.permissionMode === planMode, { what: `permission mode ${planMode}` });
+      expect(phone.requested.filter((r) => r.kind === 'dialog')).toEqual([]);
+    }, 60_000);
+  }
+
   it('ExitPlanMode rejected with feedback → claude keeps planning with that feedback', async () => {
     world = await startApprovalWorld({
       args: ['--permission-mode', 'plan'],

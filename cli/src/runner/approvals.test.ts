@@ -145,6 +145,14 @@ describe('verdicts', () => {
     expect(verdictFor({ request: request('ExitPlanMode', { plan: 'x' }), answer: { decision: 'allow', updatedInput: { plan: 'y' } } })).toEqual({ behavior: 'allow' });
   });
 
+  it('an approved plan may name the mode claude works in next, as claude’s own plan dialog does', () => {
+    expect(verdictFor({ request: request('ExitPlanMode', { plan: 'x' }), answer: { decision: 'allow', planMode: 'acceptEdits' } })).toEqual({
+      behavior: 'allow',
+      updatedPermissions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }],
+    });
+    expect(verdictFor({ request: request('Bash', { command: 'ls' }), answer: { decision: 'allow', planMode: 'acceptEdits' } })).toEqual({ behavior: 'allow' });
+  });
+
   it('session rules become claude’s own rule strings', () => {
     const input = { command: '  git status ' };
     expect(sessionRuleUpdate({ rule: { kind: 'bash-exact' }, toolName: 'Bash', toolInput: input })[0]!.rules).toEqual([{ toolName: 'Bash', ruleContent: 'git status' }]);

@@ -20,12 +20,8 @@ import type { HubLink } from '../hub-link/link.ts';
 import type { PromptState } from '../screen/prompt-state.ts';
 
 /** claude's permission-update entry (its hooks reference: `updatedPermissions`). */
-export type PermissionUpdate = {
-  type: 'addRules';
-  rules: Array<{ toolName: string; ruleContent?: string }>;
-  behavior: 'allow';
-  destination: 'session';
-};
+export type AddRulesUpdate = { type: 'addRules'; rules: Array<{ toolName: string; ruleContent?: string }>; behavior: 'allow'; destination: 'session' };
+export type PermissionUpdate = AddRulesUpdate | { type: 'setMode'; mode: 'acceptEdits' | 'default'; destination: 'session' };
 
 /** What claude is told: the same shape for the PermissionRequest hook's `decision` and for a
  *  stream-json `can_use_tool` response. */
@@ -76,7 +72,7 @@ const CLOSED_DIALOG_GRACE_MS = 2_000;
 const MAX_RECENT_CALLS = 64;
 
 /** claude's rule for "allow for this session": the tool, one exact Bash command, or `prefix:*`. */
-export function sessionRuleUpdate(options: { rule: SessionRule; toolName: string; toolInput: Record<string, unknown> }): PermissionUpdate[] {
+export function sessionRuleUpdate(options: { rule: SessionRule; toolName: string; toolInput: Record<string, unknown> }): AddRulesUpdate[] {
   const { rule, toolName, toolInput } = options;
   const command = typeof toolInput.command === 'string' ? toolInput.command.trim() : '';
   const entry = (() => {
@@ -108,6 +104,7 @@ export function verdictFor(options: { request: PendingRequest; answer: Answer })
     ...(answer.answers ? { updatedInput: { ...request.toolInput, answers: answer.answers } } : {}),
     ...(edited ? { updatedInput: edited } : {}),
     ...(answer.sessionRule ? { updatedPermissions: sessionRuleUpdate({ rule: answer.sessionRule, toolName: request.toolName, toolInput: request.toolInput }) } : {}),
+    ...(request.kind === 'plan' && answer.planMode ? { updatedPermissions: [{ type: 'setMode', mode: answer.planMode, destination: 'session' }] } : {}),
   };
 }
 
@@ -121,7 +118,7 @@ export function createApprovals(options: {
   link: () => HubLink | null;
   log?: (line: string) => void;
   /** A plan was approved: claude may still draw its own "Exit plan mode?" dialog (plan-dialog.ts). */
-  onPlanApproved?: () => void;
+  onPlanApproved?: (options: { planMode: Answer['planMode'] }) => void;
   /** What the phone is shown for a call, when claude's payload leaves something out (2.1.330's
    *  ExitPlanMode carries no plan: it is in the transcript or the plan file). Claude still gets its
    *  own input back; this only fills the hub request. */
@@ -236,7 +233,7 @@ export function createApprovals(options: {
           return null;
         case 'hub': {
           const verdict = verdictFor({ request: { ...request, toolInput }, answer: outcome.answer });
-          if (request.kind === 'plan' && verdict.behavior === 'allow') options.onPlanApproved?.();
+          if (request.kind === 'plan' && verdict.behavior === 'allow') options.onPlanApproved?.({ planMode: outcome.answer.planMode });
           return verdict;
         }
         case 'desk': {

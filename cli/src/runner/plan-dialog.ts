@@ -26,23 +26,28 @@ export function planDialogYesDigit(screenText: string): string | null {
   return null;
 }
 
-export function confirmPlanDialog(options: { screen: Pick<ScreenModel, 'state'>; write: (data: string) => void; timeoutMs?: number }): { stop(): void } {
+/** `done` resolves with true once a dialog was pressed and has gone, false when none came (2.1.197)
+ *  or it was stopped. */
+export function confirmPlanDialog(options: { screen: Pick<ScreenModel, 'state'>; write: (data: string) => void; timeoutMs?: number }): { stop(): void; done: Promise<boolean> } {
   const deadline = Date.now() + (options.timeoutMs ?? PLAN_DIALOG_WAIT_MS);
   let timer: ReturnType<typeof setTimeout> | null = null;
   let stopped = false;
   let pressedAt = 0;
+  let finish: (pressed: boolean) => void = () => {};
+  const done = new Promise<boolean>((resolve) => (finish = resolve));
   const check = () => {
     timer = null;
     if (stopped) return;
     void options.screen.state().then((screen) => {
       if (stopped) return;
       const digit = planDialogYesDigit(screen.text);
-      if (!digit && pressedAt) return; // the dialog is gone: done
+      if (!digit && pressedAt) return finish(true); // the dialog is gone: done
       if (digit && Date.now() - pressedAt >= REPRESS_MS) {
         options.write(digit);
         pressedAt = Date.now();
       }
       if (Date.now() < deadline) timer = setTimeout(check, POLL_MS);
+      else finish(false);
     });
   };
   timer = setTimeout(check, POLL_MS);
@@ -50,6 +55,8 @@ export function confirmPlanDialog(options: { screen: Pick<ScreenModel, 'state'>;
     stop: () => {
       stopped = true;
       if (timer) clearTimeout(timer);
+      finish(false);
     },
+    done,
   };
 }

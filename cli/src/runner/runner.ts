@@ -249,7 +249,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   if (!continuing) settleIdentity('known at start');
   // The desk answers in claude's own dialog; approvals notice it on the screen (approvals.screen).
   const approvals = core.createApprovals({
-    onPlanApproved: () => {
+    onPlanApproved: ({ planMode }) => {
       const confirm = confirmPlanDialog({
         screen,
         write: (data) => {
@@ -258,6 +258,12 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
         },
       });
       core.onCleanup(() => confirm.stop());
+      // claude 2.1.33x keeps its dialog after the hook's answer, and its "Yes" puts claude in its own
+      // mode over the one the hook set (2.1.197 takes the hook's): the phone's choice is then set
+      // as the desk would, with Shift+Tab.
+      void confirm.done.then((pressed) => {
+        if (pressed && planMode && state.permissionMode !== planMode) void setMode(planMode);
+      });
     },
   });
 

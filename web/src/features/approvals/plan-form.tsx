@@ -1,5 +1,6 @@
-// plan-form.tsx: claude's plan (ExitPlanMode) rendered as markdown, with Approve, or Keep planning
-// with feedback that claude reads as the reason.
+// plan-form.tsx: claude's plan (ExitPlanMode) rendered as markdown, with claude's own three choices:
+// approve and let it edit files without asking (acceptEdits), approve and keep asking before edits
+// (default), or keep planning with feedback that claude reads as the reason.
 import { useState } from 'react';
 import type { PendingRequest } from '@tether/shared';
 import { Markdown } from '../../lib/ui/markdown.tsx';
@@ -40,8 +41,13 @@ export function PlanForm({ request, busy, submit }: { request: PendingRequest; b
         >
           {feedback === null ? 'Keep planning' : 'Send feedback'}
         </ActionButton>
-        <ActionButton id="allow" busy={busy} tone="primary" onClick={() => void submit({ decision: 'allow' }, 'allow')}>
-          Approve plan
+        <ActionButton id="allow-ask" busy={busy} onClick={() => void submit({ decision: 'allow', planMode: 'default' }, 'allow-ask')}>
+          Approve, ask before edits
+        </ActionButton>
+      </div>
+      <div className="approval-actions">
+        <ActionButton id="allow-edits" busy={busy} tone="primary" onClick={() => void submit({ decision: 'allow', planMode: 'acceptEdits' }, 'allow-edits')}>
+          Approve, accept edits
         </ActionButton>
       </div>
     </>

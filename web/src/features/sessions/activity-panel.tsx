@@ -16,6 +16,7 @@ function decisionOf(entry: AuditEntry): { label: string; tone: 'ok' | 'danger' |
   if (entry.answer.choice) return { label: `Chose option ${entry.answer.choice}`, tone: 'ok' };
   const inDialog = entry.answer.reason === DIALOG_OUTCOME_REASON ? " in Claude's dialog" : '';
   if (entry.answer.decision === 'allow' && entry.answer.updatedInput) return { label: 'Allowed, edited', tone: 'ok' };
+  if (entry.answer.decision === 'allow' && entry.answer.planMode) return { label: entry.answer.planMode === 'acceptEdits' ? 'Approved, accept edits' : 'Approved, ask before edits', tone: 'ok' };
   if (entry.answer.decision === 'allow') return { label: entry.answer.sessionRule ? 'Allowed for session' : `Allowed${inDialog}`, tone: 'ok' };
   return { label: `Denied${inDialog}`, tone: 'danger' };
 }
