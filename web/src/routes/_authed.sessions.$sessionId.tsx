@@ -5,6 +5,7 @@ import { Outlet, createRoute, Link } from '@tanstack/react-router';
 import { usePendingRequests, useSession } from '../lib/queries.ts';
 import { Spinner } from '../lib/ui/badge.tsx';
 import { SessionHeader } from '../features/sessions/session-header.tsx';
+import { markSeen } from '../features/sessions/seen.ts';
 import { Route as authedRoute } from './_authed.tsx';
 
 /** Same rule as shared SessionIdSchema. Checked by hand, not with zod: any zod in the first-load
@@ -54,6 +55,11 @@ function SessionLayout() {
   useEffect(() => {
     if (pending.length > 0) setApprovalsSeen(true);
   }, [pending.length]);
+  // Open is read: the list's unread mark goes, and stays gone for what arrives while it is open.
+  const lastSeq = session.data?.lastSeq;
+  useEffect(() => {
+    if (lastSeq !== undefined) markSeen(sessionId, lastSeq);
+  }, [sessionId, lastSeq]);
 
   if (session.data) {
     return (

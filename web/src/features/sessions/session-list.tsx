@@ -1,7 +1,8 @@
 // session-list.tsx: the live list of this namespace's sessions, grouped by machine, with the
-// pane header (connection, new session, account). Live: the cache it reads is patched by
-// `session:updated` facts (lib/queries.ts), so rows appear and change without a reload.
-import { useMemo, type ReactNode } from 'react';
+// pane header (connection, new session, account) and a search. Live: the cache it reads is patched
+// by `session:updated` facts (lib/queries.ts), so rows appear and change without a reload. A row
+// with news since this device last read it is marked unread (seen.ts).
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { Machine, Session } from '@tether/shared';
 import { AccountMenu } from '../../lib/ui/account-menu.tsx';
@@ -9,7 +10,9 @@ import { ConnectionIndicator } from '../../lib/ui/connection-indicator.tsx';
 import { IconPlus } from '../../lib/ui/icons.tsx';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { useNow } from '../../lib/ui/use-now.ts';
+import { filterSessions } from './filter-sessions.ts';
 import { groupSessions } from './group-sessions.ts';
+import { baseline, isUnread, useSeen } from './seen.ts';
 import { SessionRow } from './session-row.tsx';
 import { SessionsEmpty } from './sessions-empty.tsx';
 
@@ -45,9 +48,14 @@ function NewSessionButton({ enabled }: { enabled: boolean }) {
 
 export function SessionList({ sessions, machines, error, onRetry, menuExtra }: SessionListProps) {
   const now = useNow();
+  const [query, setQuery] = useState('');
+  const seen = useSeen();
+  useEffect(() => {
+    if (sessions) baseline(sessions);
+  }, [sessions]);
   const groups = useMemo(
-    () => groupSessions({ sessions: sessions ?? [], machines: machines ?? [] }),
-    [sessions, machines],
+    () => groupSessions({ sessions: filterSessions({ sessions: sessions ?? [], machines: machines ?? [], query }), machines: machines ?? [] }),
+    [sessions, machines, query],
   );
   const anyOnline = (machines ?? []).some((m) => m.online);
 
@@ -77,6 +85,12 @@ export function SessionList({ sessions, machines, error, onRetry, menuExtra }: S
         <p className="list-empty-compact">No sessions yet.</p>
       </>
     );
+  } else if (groups.length === 0) {
+    body = (
+      <p className="list-message" role="status">
+        No session matches “{query.trim()}”.
+      </p>
+    );
   } else {
     body = groups.map((group) => (
       <section key={group.key} className="session-group" aria-labelledby={`group-${group.key}`}>
@@ -90,7 +104,7 @@ export function SessionList({ sessions, machines, error, onRetry, menuExtra }: S
         </h2>
         <ul className="session-rows">
           {group.sessions.map((session) => (
-            <SessionRow key={session.id} session={session} now={now} home={group.machine?.home} />
+            <SessionRow key={session.id} session={session} now={now} home={group.machine?.home} unread={isUnread(seen, session)} />
           ))}
         </ul>
       </section>
@@ -108,6 +122,19 @@ export function SessionList({ sessions, machines, error, onRetry, menuExtra }: S
             <AccountMenu extra={menuExtra} />
           </div>
         </div>
+        {sessions && sessions.length > 0 ? (
+          <input
+            type="search"
+            className="field-input list-search"
+            placeholder="Search title, folder, machine"
+            aria-label="Search sessions"
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+            autoCapitalize="off"
+            autoCorrect="off"
+            spellCheck={false}
+          />
+        ) : null}
       </header>
       <div className="pane-body">{body}</div>
     </div>

@@ -1,5 +1,6 @@
 // session-row.tsx: one session in the list: title, directory, status, launch kind, the pending
-// badge (an approval or question waits), the bypass warning and when it was last active. The whole row is one link.
+// badge (an approval or question waits), the bypass warning, when it was last active and whether it
+// has news this device has not read. The whole row is one link.
 import { Link } from '@tanstack/react-router';
 import type { Session } from '@tether/shared';
 import { describeLaunchKind, formatDirectory, formatRelativeTime, sessionTitle } from '../../lib/format.ts';
@@ -7,7 +8,7 @@ import { Badge, StatusPill } from '../../lib/ui/badge.tsx';
 import { IconBell, IconChevron } from '../../lib/ui/icons.tsx';
 import { BypassBadge } from './session-facts.tsx';
 
-export function SessionRow({ session, now, home }: { session: Session; now: number; home?: string | undefined }) {
+export function SessionRow({ session, now, home, unread = false }: { session: Session; now: number; home?: string | undefined; unread?: boolean }) {
   const title = sessionTitle(session);
   const kind = describeLaunchKind(session.launchKind);
   const pending = session.pendingCount;
@@ -20,10 +21,15 @@ export function SessionRow({ session, now, home }: { session: Session; now: numb
         activeProps={{ className: 'session-row is-active', 'aria-current': 'page' }}
         data-session-id={session.id}
         data-status={session.status}
+        data-unread={unread ? 'yes' : undefined}
       >
         <div className="session-row-main">
           <div className="session-row-top">
-            <span className="session-row-title">{title}</span>
+            <span className="session-row-title">
+              {unread ? <span className="unread-dot" aria-hidden="true" /> : null}
+              {title}
+              {unread ? <span className="sr-only"> (new activity)</span> : null}
+            </span>
             <time className="session-row-time" dateTime={new Date(session.updatedAt).toISOString()}>
               {formatRelativeTime(session.updatedAt, now)}
             </time>
