@@ -1,5 +1,5 @@
 // remote-sessions.ts: sessions started, stopped and resumed from afar, through the daemon of the
-// machine they run on: what /web session:spawn/stop/resume and the daemon's runner:exited ask for.
+// machine they run on: what /web session:spawn/stop/resume ask for (a runner's exit: runner-exits.ts).
 //
 //   web ─session:spawn─► here ─daemon:spawn─► daemon (validates the dir, starts a runner process)
 //        ◄─ack {session}── readiness: runner registered and idle │ runner:exited / failed / timeout ─► error
@@ -12,13 +12,14 @@
 import { basename } from 'node:path';
 import { ackError, isFinalStatus, spawnError, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
 import type { z } from 'zod';
-import type { RunnerExitedSchema, SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '@tether/shared';
+import type { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '@tether/shared';
 import type { Sessions } from '../sessions/lifecycle.ts';
 import type { SessionReadiness } from '../sessions/readiness.ts';
 import type { RunnerCommands } from '../facts/runners.ts';
 import type { ClusterBus } from '../cluster/bus.ts';
 import type { DaemonDirectory, DaemonTarget } from './daemons.ts';
 import type { Machines } from './machines.ts';
+import { createRunnerExits } from './runner-exits.ts';
 
 /** claude is ready in ~1 s; a cold start on a loaded machine (first run, slow disk) gets 45 s. */
 export const SPAWN_READY_TIMEOUT_MS = 45_000;
@@ -36,21 +37,14 @@ type Deps = {
   bus: ClusterBus;
 };
 
-/** No real pid: the runner is being started and the daemon has not said its pid yet. */
-const PID_STARTING = -1;
-
 export type RemoteSessions = ReturnType<typeof createRemoteSessions>;
 
 export function createRemoteSessions(deps: Deps) {
   const { sessions, daemons, readiness, runners } = deps;
   const endOnBehalf = sessions.endOnBehalf;
+  const exits = createRunnerExits({ sessions, readiness, bus: deps.bus, stopGraceMs: STOP_GRACE_MS });
   /** Sessions being started or stopped right now: a second request waits its turn by failing fast. */
   const busy = new Set<string>();
-  /** Sessions a person asked to stop: their forced end is `ended`, not `failed`. */
-  const stopping = new Set<string>();
-  /** The pid of the runner the hub last started per session: exits of earlier runners are stale.
-   *  PID_STARTING while a new runner is being started (its pid comes with the daemon's ack). */
-  const runnerPids = new Map<string, number>();
   const k = (ns: Namespace, id: string) => `${ns}\u0000${id}`;
 
   const findDaemon = async (ns: Namespace, machineId: string) => {
@@ -66,15 +60,15 @@ export function createRemoteSessions(deps: Deps) {
     // A resumed session's previous runner may still be on its way out (End acks once the session is
     // ended, before the process is gone): its exit report, arriving now, is about that runner, not
     // this one, and must not fail this start. The new runner's own exit comes after the spawn ack.
-    runnerPids.set(k(ns, spawn.sessionId), PID_STARTING);
+    exits.starting(ns, spawn.sessionId);
     const ack = await daemons.command(socket, 'daemon:spawn', spawn);
     if (!ack.ok) {
-      runnerPids.delete(k(ns, spawn.sessionId));
+      exits.notStarted(ns, spawn.sessionId);
       readiness.runnerExited(ns, spawn.sessionId, { exitCode: null, reason: ack.error });
       await ready;
       return 'reason' in ack ? ack : spawnError(ack.code, 'runner_failed', ack.error);
     }
-    runnerPids.set(k(ns, spawn.sessionId), ack.pid);
+    exits.started(ns, spawn.sessionId, ack.pid);
     // The phone sees the new session (starting) at once; the runner's own registration follows
     // (or came first: then it is left alone).
     await sessions.registerStarting(ns, {
@@ -121,30 +115,6 @@ export function createRemoteSessions(deps: Deps) {
       busy.delete(k(ns, sessionId));
     }
   };
-
-  /** Whether this hub started the session's runner or is stopping it. */
-  const knows = (ns: Namespace, sessionId: string) => runnerPids.has(k(ns, sessionId)) || stopping.has(k(ns, sessionId));
-  const runnerExited = async (ns: Namespace, exit: z.output<typeof RunnerExitedSchema>): Promise<void> => {
-    const current = runnerPids.get(k(ns, exit.sessionId));
-    if (exit.pid !== null && current !== undefined && current !== exit.pid) return; // an earlier runner
-    runnerPids.delete(k(ns, exit.sessionId));
-    const stopped = stopping.has(k(ns, exit.sessionId));
-    const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode ?? 'unknown'}`;
-    const reason = stopped ? `stopped (runner killed after ${STOP_GRACE_MS / 1000} s)` : (exit.reason ?? `the runner exited (${how})`);
-    readiness.runnerExited(ns, exit.sessionId, { exitCode: exit.exitCode, reason });
-    await endOnBehalf(ns, {
-      sessionId: exit.sessionId,
-      status: stopped || exit.exitCode === 0 ? 'ended' : 'failed',
-      exitCode: exit.exitCode,
-      reason: stopped || exit.exitCode === 0 ? null : reason,
-    });
-  };
-  // Another hub's daemon saw a runner exit: the hub that started it ends the session.
-  deps.bus.on('runner-exited', async ({ namespace, exit }) => {
-    if (!knows(namespace, exit.sessionId)) return { handled: false };
-    await runnerExited(namespace, exit);
-    return { handled: true };
-  });
 
   return {
     async spawn(ns: Namespace, request: z.output<typeof SessionSpawnSchema>): Promise<Ack<WebAcks['session:spawn']>> {
@@ -198,7 +168,7 @@ export function createRemoteSessions(deps: Deps) {
       const current = await sessions.get(ns, sessionId);
       if (!current) return ackError('not_found', 'no such session');
       if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
-      stopping.add(k(ns, sessionId));
+      exits.stopAsked(ns, sessionId);
       try {
         const graceful = readiness.wait({ namespace: ns, sessionId, goal: 'ended', timeoutMs: STOP_GRACE_MS });
         runners.send(ns, sessionId, 'session:stop', { sessionId });
@@ -219,21 +189,10 @@ export function createRemoteSessions(deps: Deps) {
         const ended = await sessions.get(ns, sessionId);
         return ended ? { ok: true, session: ended } : ackError('not_found', 'no such session');
       } finally {
-        stopping.delete(k(ns, sessionId));
+        exits.stopDone(ns, sessionId);
       }
     },
-    /** A daemon saw a runner exit. The hub that started the runner (it knows its pid, and whether a
-     *  person asked it to stop) ends the session; with several hubs that may be another hub than
-     *  the daemon's, so it is asked first. `machineId`: the reporting socket's registered machine. */
-    async runnerExited(ns: Namespace, machineId: string | null, exit: z.output<typeof RunnerExitedSchema>): Promise<Ack<object>> {
-      if (!machineId) return ackError('forbidden', 'only a registered daemon reports runner exits');
-      if (!(await sessions.get(ns, exit.sessionId))) return ackError('not_found', 'no such session');
-      if (!knows(ns, exit.sessionId)) {
-        const answers = await deps.bus.ask('runner-exited', { namespace: ns, exit });
-        if (answers.some((a) => (a as { handled?: unknown } | null)?.handled === true)) return { ok: true };
-      }
-      await runnerExited(ns, exit);
-      return { ok: true };
-    },
+    /** A daemon saw a runner exit (runner-exits.ts judges it). */
+    runnerExited: exits.report,
   };
 }
