@@ -88,6 +88,8 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   const shareLinks = createShareLinks({ store, secret });
   // Web push: VAPID keys made on first start and kept in TETHER_HOME, like the hub secret.
   const vapid = cluster ? parseVapidKeys(await cluster.secret('vapid', makeVapidKeys)) : null;
+  // Hubs link to each other (terminal relay) with a secret of the cluster's.
+  const linkSecret = cluster ? await cluster.secret('hub-link', () => randomSecret()) : null;
   // One count of failed credentials for logins, REST bearers and socket handshakes.
   const authFailures = createAuthFailures({ onBlocked: (address) => console.error(`tether hub: too many failed authentications from ${address}; answering 429 for a minute`) });
   const onError = (event: string, error: unknown) => {
@@ -109,7 +111,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     ports: rooms,
     onError,
     hubUrl,
-    cluster: cluster ? { url: hubUrl, linkSecret: await cluster.secret('hub-link', () => randomSecret()) } : null,
+    cluster: linkSecret !== null ? { url: hubUrl, linkSecret } : null,
     shell: config.shell ?? false,
     ...(config.terminalLogBytes !== undefined ? { terminalLogBytes: config.terminalLogBytes } : {}),
     ...(config.terminalMemoryBytes !== undefined ? { terminalMemoryBytes: config.terminalMemoryBytes } : {}),
