@@ -32,6 +32,17 @@ function roomOf(file: string): string {
   return `${pkg}/${parts.length > 1 ? parts[0] : parts[0]!.replace(/\.tsx?$/, '')}`;
 }
 
+/** Relative imports of a file, as the files they name (type-only ones included). */
+function fileImportsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const targets: string[] = [];
+  for (const m of text.matchAll(IMPORT_RE)) {
+    const spec = m[1] ?? m[2]!;
+    if (spec.startsWith('.')) targets.push(resolve(dirname(file), spec));
+  }
+  return targets;
+}
+
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const targets: string[] = [];
@@ -50,6 +61,7 @@ const RULES: Rule[] = [
   { from: /^hub\/(?!main$|sockets$)/, forbid: /^hub\/sockets$/, why: 'only main wires the socket layer' },
   { from: /^hub\/(?!main$|http$)/, forbid: /^hub\/http$/, why: 'only main wires the http layer' },
   { from: /^hub\/store$/, forbid: /^hub\/(?!store$)/, why: 'store imports only shared' },
+  { from: /^hub\/(sockets|http)$/, forbid: /^hub\/store$/, why: 'edges validate, call a domain room and ack: only the domain reads and writes the store' },
   { from: /^cli\/(?!commands$|main$)/, forbid: /^cli\/commands$/, why: 'commands are edges: nothing imports them' },
   { from: /^cli\/(pty|screen)$/, forbid: /^(cli\/(?!pty$|screen$)|shared\/|hub\/)/, why: 'pty and screen import nothing of ours' },
   {
@@ -89,6 +101,32 @@ describe('architecture arrows', () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it('has no import circle inside the hub (type-only imports included)', () => {
+    const hubFiles = new Set(files.filter((f) => roomOf(f).startsWith('hub/')));
+    const state = new Map<string, 'open' | 'done'>();
+    const circles: string[] = [];
+    const visit = (file: string, path: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        circles.push([...path.slice(path.indexOf(file)), file].map((f) => relative(ROOT, f)).join(' → '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const target of fileImportsOf(file)) if (hubFiles.has(target)) visit(target, [...path, file]);
+      state.set(file, 'done');
+    };
+    for (const file of hubFiles) visit(file, []);
+    expect(circles).toEqual([]);
+  });
+
+  it('keeps the hub\'s socket edges thin (no file over 150 lines: rules belong in a domain room)', () => {
+    const long = files
+      .filter((f) => roomOf(f) === 'hub/sockets')
+      .map((f) => ({ file: relative(ROOT, f), lines: readFileSync(f, 'utf8').split('\n').length }))
+      .filter((f) => f.lines > 150);
+    expect(long).toEqual([]);
   });
 
   it('keeps web features from importing each other', () => {

@@ -1,10 +1,12 @@
-// main.ts: the hub's composition root. createHub({ config, store }) opens the store (PostgreSQL with
-// config.databaseUrl, else SQLite under TETHER_HOME, unless one is given), builds auth, the Hono app and socket.io, and binds both on one
-// Bun.serve: /socket.io/ goes to the engine, everything else to Hono. Tests and `tether hub` call
-// this same function.
+// main.ts: the hub's one composition root. createHub({ config, store }) opens the store (PostgreSQL
+// with config.databaseUrl, else SQLite under TETHER_HOME, unless one is given), builds auth, the
+// fact bus, the domain rooms and their subscribers, the Hono app and socket.io, and binds both on
+// one Bun.serve: /socket.io/ goes to the engine, everything else to Hono. Tests and `tether hub`
+// call this same function.
 //
-//   Bun.serve ─┬─ /socket.io/* ─► @socket.io/bun-engine ─► /cli, /web namespaces (sockets/)
-//              └─ everything else ─► Hono (http/): /healthz, /api/*, web app
+//   Bun.serve ─┬─ /socket.io/* ─► @socket.io/bun-engine ─► /cli, /web (sockets/) ─┐
+//              └─ everything else ─► Hono (http/): /healthz, /api/*, web app ─────┴─► domain rooms
+//   domain rooms ─publish─► facts ─► socket rooms · cluster · readiness · web push
 import { mkdirSync } from 'node:fs';
 import { MAX_PAYLOAD_BYTES } from '@tether/shared';
 import type { Store } from './store/store.ts';
@@ -16,7 +18,11 @@ import { createWebSessionSigner, loadHubSecret } from './auth/web-session.ts';
 import { createHttpApp } from './http/app.ts';
 import { createSocketServer, SOCKET_PATH } from './sockets/server.ts';
 import { parseAllowedOrigin } from './sockets/origin.ts';
+import { createRooms } from './sockets/rooms.ts';
 import { createWebPush } from './push/push.ts';
+import { createLogin } from './auth/login.ts';
+import { createDomain } from './domain.ts';
+import { createFactBus } from './facts/facts.ts';
 import { makeVapidKeys, parseVapidKeys } from './push/vapid.ts';
 import { openCluster, randomSecret, type Cluster } from './cluster/cluster.ts';
 import { DEFAULT_HOST, HUB_VERSION, hubPaths, type HubConfig } from './config.ts';
@@ -82,25 +88,70 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   const shareLinks = createShareLinks({ store, secret });
   // Web push: VAPID keys made on first start and kept in TETHER_HOME, like the hub secret.
   const vapid = cluster ? parseVapidKeys(await cluster.secret('vapid', makeVapidKeys)) : null;
-  const push = createWebPush({ home: config.home, store, endpoints: { dev: config.devPushEndpoints ?? false }, ...(vapid ? { keys: vapid } : {}) });
+  // Hubs link to each other (terminal relay) with a secret of the cluster's.
+  const linkSecret = cluster ? await cluster.secret('hub-link', () => randomSecret()) : null;
   // One count of failed credentials for logins, REST bearers and socket handshakes.
   const authFailures = createAuthFailures({ onBlocked: (address) => console.error(`tether hub: too many failed authentications from ${address}; answering 429 for a minute`) });
+  const onError = (event: string, error: unknown) => {
+    console.error(`tether hub: socket event ${event} failed: ${error instanceof Error ? error.message : String(error)}`);
+  };
   const sockets = createSocketServer({
-    store,
     authFailures,
-    resolver,
-    shareLinks,
-    push: push.notifier,
-    ...(config.revocationCheckMs !== undefined ? { revocationCheckMs: config.revocationCheckMs } : {}),
+    origins: { extraOrigins: new Set((config.allowedOrigins ?? []).map(parseAllowedOrigin)), trustProxy: config.trustProxy ?? false },
+    ...(cluster ? { adapter: cluster.adapter } : {}),
+  });
+  const rooms = createRooms({ io: sockets.io });
+  const hubUrl = cluster ? () => selfUrl : () => '';
+  const facts = createFactBus({ onError: (what, error) => console.error(`tether hub: ${what}: ${error instanceof Error ? error.message : String(error)}`) });
+  rooms.subscribe(facts);
+  const domain = createDomain({
+    store,
+    facts,
+    io: sockets.io,
+    ports: rooms,
+    onError,
+    hubUrl,
+    cluster: linkSecret !== null ? { url: hubUrl, linkSecret } : null,
+    shell: config.shell ?? false,
     ...(config.terminalLogBytes !== undefined ? { terminalLogBytes: config.terminalLogBytes } : {}),
     ...(config.terminalMemoryBytes !== undefined ? { terminalMemoryBytes: config.terminalMemoryBytes } : {}),
-    ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}),
-    shell: config.shell ?? false,
-    origins: { extraOrigins: new Set((config.allowedOrigins ?? []).map(parseAllowedOrigin)), trustProxy: config.trustProxy ?? false },
-    ...(cluster ? { cluster: { adapter: cluster.adapter, url: () => selfUrl, linkSecret: await cluster.secret('hub-link', () => randomSecret()) } } : {}),
   });
-  // After the sockets: a notification's answer is announced through their broadcaster.
-  const app = createHttpApp({ store, resolver, signer, shareLinks, push, authFailures, approvalFacts: sockets.broadcast, version: HUB_VERSION, features: { shell: config.shell ?? false }, terminalMemory: () => sockets.terminals.memory(), ...(config.webDist ? { webDist: config.webDist } : {}) });
+  // Facts reach tabs first (above), then the other hubs and readiness waits (createDomain), then
+  // push; push answers a notification through the approvals room.
+  const push = createWebPush({
+    home: config.home,
+    store,
+    approvals: domain.approvals,
+    anyVisible: (ns) => rooms.anyVisible(ns),
+    endpoints: { dev: config.devPushEndpoints ?? false },
+    ...(vapid ? { keys: vapid } : {}),
+  });
+  push.listen(facts);
+  const { sessions, approvals, machines, remote, shells, terminals, viewers } = domain;
+  sockets.attach({
+    resolver,
+    shareLinks,
+    hubUrl,
+    ...(config.revocationCheckMs !== undefined ? { revocationCheckMs: config.revocationCheckMs } : {}),
+    shareRevoked: { heard: (listener) => domain.bus.on('share-revoked', ({ jti }) => listener(jti)), tell: (jti) => domain.bus.tell('share-revoked', { jti }) },
+    hubLinks: cluster !== null,
+    cli: { sessions, approvals, machines, remote, shells, terminals, onError, ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}) },
+    web: { sessions, approvals, remote, shells, viewers, onError },
+  });
+  const app = createHttpApp({
+    sessions,
+    machines,
+    approvals,
+    resolver,
+    login: createLogin({ store, signer }),
+    shareLinks,
+    push,
+    authFailures,
+    version: HUB_VERSION,
+    features: { shell: config.shell ?? false },
+    terminalMemory: () => terminals.memory(),
+    ...(config.webDist ? { webDist: config.webDist } : {}),
+  });
   const engineHandler = sockets.handler;
 
   let server: ReturnType<typeof Bun.serve>;
@@ -122,6 +173,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     });
   } catch (error) {
     // Nothing of this hub may outlive a failed bind (the caller may try the next port).
+    domain.stop();
     await sockets.stop();
     await cluster?.stop();
     if (ownsStore) await store.close();
@@ -138,6 +190,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     store,
     stop() {
       stopped ??= (async () => {
+        domain.stop();
         await sockets.stop();
         await server.stop(true);
         await cluster?.stop();

@@ -49,8 +49,10 @@ describe('several hubs behind one URL', () => {
       ],
     });
     const phone = await phoneOn({ url: cluster.b.url, token: cluster.b.token }, runner.sessionId);
-    // The runner is on A: its registration reached B's phone through the shared database.
-    expect(phone.session()?.status).toBe('idle');
+    // The runner is on A: its registration reached B's phone through the shared database, and its
+    // idle report through the cluster (it may follow the desk's ready screen by a moment).
+    expect(phone.session()).toMatchObject({ id: runner.sessionId });
+    await phone.waitFor(() => phone.session()?.status === 'idle' || null, { what: 'the session idle on hub B' });
 
     // A prompt sent on B is relayed to the runner on A and answered; the chat comes back to B.
     const sent = await phone.send('hello from B');

@@ -3,7 +3,7 @@
 // so a drop alone withdraws nothing. After `graceMs` with no socket in the session's runner room
 // the runner is taken to be dead (SIGKILL, machine gone): its pending requests are withdrawn and
 // every tab clears them. session:end withdraws at once; this covers the runner that never sends it.
-import type { Namespace, Resolution, Session } from '@tether/shared';
+import type { Namespace, Resolution } from '@tether/shared';
 import type { Store } from '../store/store.ts';
 
 /** Longer than the hub link's longest reconnect back-off (10 s) plus a register round trip, so a
@@ -15,7 +15,7 @@ export async function withdrawPendingOfSession(options: {
   namespace: Namespace;
   sessionId: string;
   reason: string;
-}): Promise<{ withdrawn: Resolution[]; session: Session | null }> {
+}): Promise<Resolution[]> {
   const { store, namespace, sessionId } = options;
   const withdrawn: Resolution[] = [];
   for (const request of await store.listPending({ namespace, sessionId })) {
@@ -31,26 +31,28 @@ export async function withdrawPendingOfSession(options: {
     });
     if (result.kind === 'resolved') withdrawn.push(result.resolution);
   }
-  return { withdrawn, session: withdrawn.length > 0 ? await store.getSession({ namespace, sessionId }) : null };
+  return withdrawn;
 }
 
 /** Schedules the check for each session a disconnected runner socket held. The timer never keeps
  *  the process alive, and a hub that stopped meanwhile (store closed) is ignored. */
-export function watchRunnerGone(options: {
+export type RunnerGoneWatch = {
   store: Store;
   namespace: Namespace;
   sessionIds: Iterable<string>;
   graceMs: number;
   /** Any hub of the cluster has a socket in the session's runner room (true when unsure). */
   runnerPresent: (sessionId: string) => boolean | Promise<boolean>;
-  publish: (result: { withdrawn: Resolution[]; session: Session | null }) => void;
-}): void {
+  publish: (result: { namespace: Namespace; sessionId: string; withdrawn: Resolution[] }) => void | Promise<void>;
+};
+
+export function watchRunnerGone(options: RunnerGoneWatch): void {
   for (const sessionId of [...options.sessionIds]) {
     const timer = setTimeout(async () => {
       try {
         if (await options.runnerPresent(sessionId)) return;
-        const result = await withdrawPendingOfSession({ store: options.store, namespace: options.namespace, sessionId, reason: 'the runner went away' });
-        if (result.withdrawn.length > 0) options.publish(result);
+        const withdrawn = await withdrawPendingOfSession({ store: options.store, namespace: options.namespace, sessionId, reason: 'the runner went away' });
+        if (withdrawn.length > 0) await options.publish({ namespace: options.namespace, sessionId, withdrawn });
       } catch {
         // the hub stopped while the timer waited
       }

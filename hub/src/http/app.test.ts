@@ -10,6 +10,10 @@ import { createAccessToken, revokeAccessToken } from '../auth/tokens.ts';
 import { createShareLinks } from '../auth/share-links.ts';
 import { createCallerResolver } from '../auth/namespace.ts';
 import { createWebSessionSigner } from '../auth/web-session.ts';
+import { createLogin } from '../auth/login.ts';
+import { createSessionQueries } from '../sessions/queries.ts';
+import { createMachineQueries } from '../machines/machines.ts';
+import { createApprovalQueries } from '../approvals/approvals.ts';
 import { createHttpApp, LOGIN_MAX_FAILURES } from './app.ts';
 
 const S1 = '11111111-1111-4111-8111-111111111111';
@@ -21,11 +25,14 @@ let app: ReturnType<typeof createHttpApp>;
 let token: string;
 let otherToken: string;
 
+/** The domain's read side over this test's store. */
+const reads = () => ({ sessions: createSessionQueries({ store }), machines: createMachineQueries({ store }), approvals: createApprovalQueries({ store }) });
+
 function build(webDist?: string) {
   const signer = createWebSessionSigner({ secret: new Uint8Array(32).fill(7) });
   return createHttpApp({
-    store,
-    signer,
+    ...reads(),
+    login: createLogin({ store, signer }),
     resolver: createCallerResolver({ store, signer }),
     shareLinks: createShareLinks({ store, secret: new Uint8Array(32).fill(7) }),
     version: '9.9.9',
@@ -66,8 +73,8 @@ describe('http app', () => {
   it('tells /healthz what the terminal logs hold in all, and nothing more about the terminals', async () => {
     const signer = createWebSessionSigner({ secret: new Uint8Array(32).fill(7) });
     const withTerminals = createHttpApp({
-      store,
-      signer,
+      ...reads(),
+      login: createLogin({ store, signer }),
       resolver: createCallerResolver({ store, signer }),
       shareLinks: createShareLinks({ store, secret: new Uint8Array(32).fill(7) }),
       version: '9.9.9',

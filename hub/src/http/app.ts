@@ -3,14 +3,18 @@
 //
 //   request ─► secure headers ─► /healthz | /api/auth/login (failures limited) | /api/* (auth ► route) | static
 //
-// It is given its rooms (store, resolver, signer); it never touches the socket layer.
+// It is given the domain rooms it reads (sessions, machines, approvals) and auth; it never touches
+// the store or the socket layer.
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { MAX_PAYLOAD_BYTES, PROTOCOL_VERSION, type HubFeatures } from '@tether/shared';
-import type { Store } from '../store/store.ts';
-import type { Caller, CallerResolver } from '../auth/namespace.ts';
-import type { WebSessionSigner } from '../auth/web-session.ts';
+import type { CallerResolver } from '../auth/namespace.ts';
+import type { Login } from '../auth/login.ts';
+import type { SessionQueries } from '../sessions/queries.ts';
+import type { MachineQueries } from '../machines/machines.ts';
+import type { ApprovalQueries } from '../approvals/approvals.ts';
+import type { HubHttpEnv } from './env.ts';
 import { httpError } from './errors.ts';
 import { requireCaller } from './middleware/auth.ts';
 import { AUTH_MAX_FAILURES_PER_ADDRESS, createAuthFailures, type AuthFailures } from '../auth/failures.ts';
@@ -22,22 +26,18 @@ import { createStaticRoutes } from './routes/static.ts';
 import { createShareAdminRoutes, createSharedViewRoutes } from './routes/share.ts';
 import type { ShareLinks } from '../auth/share-links.ts';
 import { createPushActionRoutes, createPushRoutes } from './routes/push.ts';
-import type { ApprovalFacts } from '../approvals/announce.ts';
 import type { WebPush } from '../push/push.ts';
 
-export type HubHttpEnv = {
-  /** Passed by main.ts from Bun's `server.requestIP`; tests pass it to `app.request(…, env)`. */
-  Bindings: { ip?: string };
-  Variables: { caller: Caller };
-};
 
 /** Failed logins allowed per address per window before 429 (auth/failures.ts). */
 export const LOGIN_MAX_FAILURES = AUTH_MAX_FAILURES_PER_ADDRESS;
 
 export function createHttpApp(options: {
-  store: Store;
+  sessions: SessionQueries;
+  machines: MachineQueries;
+  approvals: ApprovalQueries;
   resolver: CallerResolver;
-  signer: WebSessionSigner;
+  login: Login;
   shareLinks: ShareLinks;
   version: string;
   /** Optional features the hub owner switched on (GET /api/config; /healthz repeats them). */
@@ -47,8 +47,6 @@ export function createHttpApp(options: {
   authFailures?: AuthFailures;
   /** Web push (VAPID key, subscriptions, notification actions); without it the push routes are absent. */
   push?: WebPush;
-  /** How an answer is announced (the socket layer's broadcaster); notification actions need it. */
-  approvalFacts?: ApprovalFacts;
   /** What the terminal logs hold, for /healthz (operators and the scale bench watch it against the
    *  budget). /healthz is open, so only the hub-wide total and the budget: not how many sessions
    *  run, nor anything about one of them. */
@@ -101,17 +99,17 @@ export function createHttpApp(options: {
       onError: (c) => httpError(c, { code: 'too_large', error: `body over ${MAX_PAYLOAD_BYTES} bytes` }),
     }),
   );
-  app.route('/api/auth', createAuthRoutes({ store: options.store, signer: options.signer, failures }));
+  app.route('/api/auth', createAuthRoutes({ login: options.login, failures }));
   // Before the bearer check: a share link is its own credential.
-  app.route('/api/share', createSharedViewRoutes({ store: options.store, shareLinks: options.shareLinks }));
+  app.route('/api/share', createSharedViewRoutes({ sessions: options.sessions, shareLinks: options.shareLinks }));
   // A notification's Allow/Deny carries its own single-use token instead of a login.
-  if (options.push && options.approvalFacts) app.route('/api/push/action', createPushActionRoutes({ push: options.push, facts: options.approvalFacts }));
+  if (options.push) app.route('/api/push/action', createPushActionRoutes({ push: options.push }));
   app.use('/api/*', requireCaller({ resolver: options.resolver, failures }));
   app.get('/api/config', (c) => c.json(features));
-  app.route('/api/sessions', createShareAdminRoutes({ store: options.store, shareLinks: options.shareLinks }));
-  app.route('/api/sessions', createSessionRoutes({ store: options.store }));
-  app.route('/api/machines', createMachineRoutes({ store: options.store }));
-  app.route('/api/pending', createApprovalRoutes({ store: options.store }));
+  app.route('/api/sessions', createShareAdminRoutes({ sessions: options.sessions, shareLinks: options.shareLinks }));
+  app.route('/api/sessions', createSessionRoutes({ sessions: options.sessions }));
+  app.route('/api/machines', createMachineRoutes({ machines: options.machines }));
+  app.route('/api/pending', createApprovalRoutes({ approvals: options.approvals }));
   if (options.push) app.route('/api/push', createPushRoutes({ push: options.push }));
   app.all('/api/*', (c) => httpError(c, { code: 'not_found', error: 'no such API route' }));
 

@@ -1,12 +1,11 @@
 // notifier.ts: decides when the hub pushes, and sends it to every browser of the namespace.
 //
-//   broadcast.toNamespace(approval:requested)          ─┐
-//   broadcast.toNamespace(session:updated thinking→idle) ─┴─► any tab of ns visible? ─no─► sendWebPush × subscriptions
-//   broadcast.toNamespace(session:attention) ─► no request of that session waits? ─► same delivery
-//   broadcast.toNamespace(approval:resolved) ─► revoke its action tokens; {kind: close} to the browsers it was pushed to
+//   approval.requested                 ─┐
+//   session.updated (thinking → idle)   ─┴─► any tab of ns visible? ─no─► sendWebPush × subscriptions
+//   session.attention ─► no request of that session waits? ─► same delivery
+//   approval.resolved ─► revoke its action tokens; {kind: close} to the browsers it was pushed to
 //
-// It watches the facts the hub already broadcasts (observe() wraps the broadcaster), so no room has
-// to know about push. A permission's push carries Allow and Deny, each with a single-use token minted
+// It subscribes to the hub's facts (facts/facts.ts), so no room has to know about push. A permission's push carries Allow and Deny, each with a single-use token minted
 // for that browser (action-tokens.ts); a question or plan carries Open.
 // Invariant: a push is never sent while a tab of that namespace is on screen, at most once per
 // request, and a failure to push never touches the fact being broadcast.
@@ -23,6 +22,7 @@ import {
   type SessionStatus,
 } from '@tether/shared';
 import type { Store } from '../store/store.ts';
+import type { FactBus } from '../facts/facts.ts';
 import { sendWebPush, type VapidKeys } from './web-push.ts';
 import type { PushSubscriptionRecord, PushSubscriptions } from './subscriptions.ts';
 import type { ActionTokens } from './action-tokens.ts';
@@ -153,12 +153,13 @@ export function createPushNotifier(options: {
   onError?: (message: string) => void;
   /** Which endpoints may be sent to (endpoint.ts); default the production rules. */
   endpoints?: EndpointPolicy;
+  /** Whether a tab of the namespace is on screen (the socket rooms know). */
+  anyVisible: (ns: Namespace) => Promise<boolean>;
 }) {
   const policy = options.endpoints ?? { dev: false };
   const lastStatus = new Map<string, SessionStatus>();
   /** `ns\0requestId` → the endpoints its push went to. */
   const pushedRequests = new Map<string, Set<string>>();
-  let anyVisible: (ns: Namespace) => Promise<boolean> = async () => false;
   const requestKey = (ns: Namespace, requestId: string) => `${ns}\0${requestId}`;
   const report = (error: unknown) => options.onError?.(`web push: ${error instanceof Error ? error.message : String(error)}`);
 
@@ -184,7 +185,7 @@ export function createPushNotifier(options: {
   async function deliver(ns: Namespace, message: (target: PushSubscriptionRecord) => PushMessage, sending?: (targets: PushSubscriptionRecord[]) => void): Promise<void> {
     const targets = options.subscriptions.list(ns);
     if (targets.length === 0) return;
-    if (await anyVisible(ns)) return;
+    if (await options.anyVisible(ns)) return;
     sending?.(targets);
     await Promise.all(targets.map((target) => send(target, () => message(target), (payload) => ('kind' in payload && payload.kind === 'turn-ended' ? 'normal' : 'high'))));
   }
@@ -227,27 +228,13 @@ export function createPushNotifier(options: {
     await Promise.all(targets.map((target) => send(target, () => close, () => 'high')));
   }
 
-  function onFact(ns: Namespace, event: string, payload: unknown): void {
-    if (event === 'approval:requested') {
-      requested(ns, payload as PendingRequest).catch(report);
-      return;
-    }
-    if (event === 'session:attention') {
-      attention(ns, payload as SessionAttentionFact).catch(report);
-      return;
-    }
-    if (event === 'approval:resolved') {
-      resolved(ns, payload as Resolution).catch(report);
-      return;
-    }
-    if (event === 'session:updated') {
-      const session = payload as Session;
-      const key = `${ns}\0${session.id}`;
-      const before = lastStatus.get(key);
-      if (isFinalStatus(session.status)) lastStatus.delete(key);
-      else lastStatus.set(key, session.status);
-      if (before === 'thinking' && session.status === 'idle') deliver(ns, () => describeTurnEndedPush(session)).catch(report);
-    }
+  /** Status changes per session: a turn that ended (thinking → idle) is worth a push. */
+  function sessionUpdated(ns: Namespace, session: Session): void {
+    const key = `${ns}\0${session.id}`;
+    const before = lastStatus.get(key);
+    if (isFinalStatus(session.status)) lastStatus.delete(key);
+    else lastStatus.set(key, session.status);
+    if (before === 'thinking' && session.status === 'idle') deliver(ns, () => describeTurnEndedPush(session)).catch(report);
   }
 
   return {
@@ -256,24 +243,12 @@ export function createPushNotifier(options: {
     answeredFrom(options: { namespace: Namespace; requestId: string; endpoint: string }): void {
       pushedRequests.get(requestKey(options.namespace, options.requestId))?.delete(options.endpoint);
     },
-    /** Wraps the hub's broadcaster (any object with toNamespace): every namespace fact also passes
-     *  by the notifier. Push knows nothing of sockets; the socket layer hands it this and a way to
-     *  ask whether a tab of a namespace is on screen. */
-    observe<B extends { toNamespace(ns: Namespace, event: never, payload: never): void }>(
-      broadcast: B,
-      visibility: { anyVisible: (ns: Namespace) => Promise<boolean> },
-    ): B {
-      anyVisible = visibility.anyVisible;
-      const forward = broadcast.toNamespace.bind(broadcast) as (ns: Namespace, event: string, payload: unknown) => void;
-      const toNamespace = (ns: Namespace, event: string, payload: unknown) => {
-        forward(ns, event, payload);
-        try {
-          onFact(ns, event, payload);
-        } catch (error) {
-          report(error);
-        }
-      };
-      return { ...broadcast, toNamespace } as B;
+    /** Follows the hub's facts. A push never holds up or fails the fact (errors are reported). */
+    listen(facts: FactBus): void {
+      facts.on('approval.requested', ({ namespace, request }) => void requested(namespace, request).catch(report));
+      facts.on('session.attention', ({ namespace, attention: fact }) => void attention(namespace, fact).catch(report));
+      facts.on('approval.resolved', ({ namespace, resolution }) => void resolved(namespace, resolution).catch(report));
+      facts.on('session.updated', ({ namespace, session }) => sessionUpdated(namespace, session));
     },
   };
 }

@@ -3,12 +3,13 @@
 // facts into pushes when nobody is looking, and the tokens behind a notification's Allow/Deny.
 //
 //   GET /api/push/vapid ─► keys.publicKey ; POST/DELETE /api/push/subscribe ─► subscriptions
-//   broadcast facts ─► notifier ─► sendWebPush (web-push library) ─► the browser's push service
-//   POST /api/push/action ─► answerFromNotification (tokens ─► first-answer-wins)
+//   hub facts (facts/) ─► notifier ─► sendWebPush (web-push library) ─► the browser's push service
+//   POST /api/push/action ─► answerFromNotification (tokens ─► approvals: first answer wins)
 import { join } from 'node:path';
-import type { NotificationAction } from '@tether/shared';
+import type { Namespace, NotificationAction } from '@tether/shared';
 import type { Store } from '../store/store.ts';
-import type { ApprovalFacts } from '../approvals/announce.ts';
+import type { Approvals } from '../approvals/approvals.ts';
+import type { FactBus } from '../facts/facts.ts';
 import { loadVapidKeys } from './vapid.ts';
 import type { VapidKeys } from './web-push.ts';
 import { openPushSubscriptions } from './subscriptions.ts';
@@ -19,7 +20,16 @@ import { checkPushEndpoint, type EndpointPolicy } from './endpoint.ts';
 
 export type WebPush = ReturnType<typeof createWebPush>;
 
-export function createWebPush(options: { home: string; store: Store; fetchFn?: typeof fetch; keys?: VapidKeys; endpoints?: EndpointPolicy }) {
+export function createWebPush(options: {
+  home: string;
+  store: Store;
+  approvals: Approvals;
+  /** Whether a tab of the namespace is on screen (then nothing is pushed). */
+  anyVisible: (ns: Namespace) => Promise<boolean>;
+  fetchFn?: typeof fetch;
+  keys?: VapidKeys;
+  endpoints?: EndpointPolicy;
+}) {
   const endpoints = options.endpoints ?? { dev: false };
   // Several hubs behind one URL pass the cluster's shared pair (a browser subscribed on one hub is
   // pushed by another).
@@ -31,6 +41,7 @@ export function createWebPush(options: { home: string; store: Store; fetchFn?: t
     subscriptions,
     keys,
     tokens,
+    anyVisible: options.anyVisible,
     ...(options.fetchFn ? { fetchFn: options.fetchFn } : {}),
     onError: (message) => console.error(`tether hub: ${message}`),
     endpoints,
@@ -41,8 +52,8 @@ export function createWebPush(options: { home: string; store: Store; fetchFn?: t
     /** Whether the hub would send to this endpoint (checked when a browser subscribes). */
     checkEndpoint: (endpoint: string) => checkPushEndpoint(endpoint, endpoints),
     notifier,
-    /** `facts` is the hub's broadcaster (observed by the notifier, so the answer closes the others). */
-    answer: (input: { action: NotificationAction; facts: ApprovalFacts }) =>
-      answerFromNotification({ store: options.store, facts: input.facts, tokens, notifier, action: input.action }),
+    /** Pushes follow the hub's facts from now on. */
+    listen: (facts: FactBus) => notifier.listen(facts),
+    answer: (action: NotificationAction) => answerFromNotification({ approvals: options.approvals, tokens, notifier, action }),
   };
 }

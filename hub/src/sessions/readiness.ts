@@ -52,7 +52,7 @@ export function createSessionReadiness() {
         waiters.get(k)!.add(waiter);
       });
     },
-    /** Every session:updated the hub broadcasts passes through here. */
+    /** Every session.updated fact (this hub's, and other hubs' through the cluster) comes here. */
     sessionUpdated(ns: Namespace, session: Session): void {
       settleAll(key(ns, session.id), (waiter) => {
         if (session.status === 'failed' && session.failureReason === null) {

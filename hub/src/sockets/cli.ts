@@ -1,81 +1,58 @@
 // cli.ts: the `/cli` namespace, spoken by session runners and daemons with an access token.
-// Each handler: validate (handle.ts) → act on a room → ack → broadcast.
+// Each handler: validate (peers/handle.ts) → call the domain room → ack; the rooms publish facts.
 //
-//   runner ─register/update/end/message:append/approval:*─► hub ─► store
-//                                                            └─► /web rooms (session:updated, message:added, …)
-//   runner ◄─prompt:deliver/approval:answered/session:abort…─ runnerRoom(ns, session) ◄─ /web
+//   runner ─register/update/end/message:append/approval:*─► sessions/ approvals/ ─► store, facts
+//   daemon ─machine:register/runner:exited/shell:*──────► machines/
+//   runner ◄─prompt:deliver/approval:answered/session:abort…─ runnerRoom(ns, session) (sockets/rooms.ts)
 //
 // Invariant: every event acts only on sessions of the socket's namespace; a session id owned by
 // another namespace is `forbidden` at register and `not_found` everywhere else.
-import {
-  ackError,
-  CliEventSchemas,
-  DIALOG_OUTCOME_REASON,
-  isFinalStatus,
-  toBytes,
-  runnerRoom,
-  type CliAcks,
-  type Namespace,
-} from '@tether/shared';
-import type { Store } from '../store/store.ts';
-import { endSession, patchSession, registerSession } from '../sessions/sessions.ts';
-import { ingestChatMessages } from '../sessions/chat-ingest.ts';
-import { queuedPrompts, updatePromptStatus } from '../sessions/prompt-relay.ts';
-import type { MachineRegistry } from '../sessions/machines.ts';
-import { requestApproval, withdrawApproval } from '../approvals/pending.ts';
-import { answerAtDesk } from '../approvals/answer.ts';
-import { RUNNER_GONE_GRACE_MS, watchRunnerGone } from '../approvals/runner-gone.ts';
+import { ackError, CliEventSchemas, runnerRoom, toBytes, type CliAcks } from '@tether/shared';
+import type { Sessions } from '../sessions/lifecycle.ts';
+import type { Approvals } from '../approvals/approvals.ts';
+import { RUNNER_GONE_GRACE_MS } from '../approvals/runner-gone.ts';
+import type { Machines } from '../machines/machines.ts';
+import type { RemoteSessions } from '../machines/remote-sessions.ts';
+import type { ShellRelay } from '../machines/shells.ts';
 import type { TerminalRegistry } from '../terminal/registry.ts';
-import type { Broadcast } from './broadcast.ts';
-import { handleSocketEvents, type HubSocket } from './handle.ts';
-import type { DaemonDirectory } from './daemons.ts';
-import type { createSessionControl } from './session-control.ts';
-import type { ShellRelay } from './shells.ts';
+import { handleSocketEvents } from '../peers/handle.ts';
+import type { HubSocket } from '../peers/peer.ts';
 
 const NO_SESSION = 'no such session';
 /** Asking every hub whether a runner is back: one NOTIFY round trip, or a hub that just died. */
 const RUNNER_LOOKUP_TIMEOUT_MS = 3_000;
 
-export function bindCliSocket(options: {
-  socket: HubSocket;
-  store: Store;
-  broadcast: Broadcast;
-  machines: MachineRegistry;
+export type CliDomain = {
+  sessions: Sessions;
+  approvals: Approvals;
+  machines: Machines;
+  remote: RemoteSessions;
+  shells: ShellRelay;
   terminals: TerminalRegistry;
   onError: (event: string, error: unknown) => void;
   /** How long a vanished runner may take to come back before its pending requests are withdrawn. */
   runnerGoneGraceMs?: number;
-  daemons: DaemonDirectory;
-  control: ReturnType<typeof createSessionControl>;
-  shells: ShellRelay;
-  /** A runner registered a session here (its terminal's viewers on other hubs move here). */
-  runnerRegistered: (ns: Namespace, sessionId: string) => void;
-}): void {
-  const { socket, store, broadcast, machines, terminals } = options;
+};
+
+export function bindCliSocket(socket: HubSocket, domain: CliDomain): void {
+  const { sessions, approvals, terminals } = domain;
   const ns = socket.data.caller.namespace;
   // Sessions this socket registered were checked then; terminal bytes skip the per-chunk lookup.
-  const ownsSession = async (sessionId: string) =>
-    socket.data.sessions.has(sessionId) || (await store.getSession({ namespace: ns, sessionId })) !== null;
+  const owns = async (sessionId: string) => socket.data.sessions.has(sessionId) || (await sessions.get(ns, sessionId)) !== null;
+  const ifOwned = async <T extends object>(sessionId: string, act: () => T | Promise<T>) => ((await owns(sessionId)) ? act() : ackError('not_found', NO_SESSION));
 
   handleSocketEvents<typeof CliEventSchemas, CliAcks>({
     socket,
     schemas: CliEventSchemas,
-    onError: options.onError,
+    onError: domain.onError,
     handlers: {
       'session:register': async (registration) => {
-        const result = await registerSession({ store, namespace: ns, registration });
-        if (result.kind === 'forbidden') return ackError('forbidden', 'session id belongs to another namespace');
+        const ack = await sessions.register(ns, registration);
+        if (!ack.ok) return ack;
         await socket.join(runnerRoom(ns, registration.id));
         socket.data.sessions.add(registration.id);
-        // A (re)connected runner learns who watches; its bytes since the drop are gone, so viewers
-        // get a fresh snapshot. A resumed session starts a new terminal.
-        if (!isFinalStatus(result.session.status)) {
-          await terminals.running(ns, registration.id);
-          options.runnerRegistered(ns, registration.id);
-        }
-        broadcast.toNamespace(ns, 'session:updated', result.session);
         // Prompts queued while this runner was away.
-        for (const prompt of await queuedPrompts({ store, namespace: ns, sessionId: registration.id })) {
+        for (const prompt of await sessions.runnerJoined(ns, ack.session)) {
           socket.emit('prompt:deliver', { sessionId: prompt.sessionId, promptId: prompt.id, text: prompt.text });
         }
         // After the ack (scheduled past every await above, and counted then): the runner only acts
@@ -87,143 +64,43 @@ export function bindCliSocket(options: {
           socket.emit('terminal:viewers', { sessionId: registration.id, count });
           if (count > 0) socket.emit('terminal:snapshot-request', { sessionId: registration.id });
         });
-        return { ok: true, session: result.session };
+        return ack;
       },
-      'session:update': async ({ sessionId, patch }) => {
-        const session = await patchSession({ store, namespace: ns, sessionId, patch });
-        if (!session) return ackError('not_found', NO_SESSION);
-        broadcast.toNamespace(ns, 'session:updated', session);
-        return { ok: true, session };
-      },
-      'session:end': async (end) => {
-        const ended = await endSession({ store, namespace: ns, end });
-        if (!ended) return ackError('not_found', NO_SESSION);
-        for (const resolution of ended.withdrawn) broadcast.toNamespace(ns, 'approval:resolved', resolution);
-        for (const prompt of ended.dropped) broadcast.toNamespace(ns, 'prompt:updated', prompt);
-        // The runner sent its final screen just before this; late viewers still see it.
-        await terminals.ended(ns, end.sessionId);
-        broadcast.toNamespace(ns, 'session:updated', ended.session);
-        return { ok: true, session: ended.session };
-      },
-      'session:attention': async (attention) => {
-        if (!(await ownsSession(attention.sessionId))) return ackError('not_found', NO_SESSION);
-        broadcast.toNamespace(ns, 'session:attention', attention);
-        return { ok: true };
-      },
-      'message:append': async ({ sessionId, messages }) => {
-        const result = await ingestChatMessages({ store, namespace: ns, sessionId, messages });
-        if (!result) return ackError('not_found', NO_SESSION);
-        if (result.added.length > 0) {
-          broadcast.toSession(ns, sessionId, { sessionId, messages: result.added });
-          broadcast.toNamespace(ns, 'session:updated', result.session);
-        }
-        return { ok: true, added: result.added.length, lastSeq: result.lastSeq };
-      },
-      'prompt:status': async (update) => {
-        const prompt = await updatePromptStatus({
-          store,
-          namespace: ns,
-          sessionId: update.sessionId,
-          promptId: update.promptId,
-          status: update.status,
-          reason: update.reason,
-        });
-        if (!prompt) return ackError('not_found', 'no such prompt');
-        broadcast.toNamespace(ns, 'prompt:updated', prompt);
-        return { ok: true };
-      },
+      'session:update': ({ sessionId, patch }) => sessions.update(ns, sessionId, patch),
+      'session:end': (end) => sessions.end(ns, end),
+      'session:attention': (attention) => ifOwned(attention.sessionId, () => sessions.attention(ns, attention)),
+      'message:append': ({ sessionId, messages }) => sessions.appendMessages(ns, sessionId, messages),
+      'prompt:status': ({ sessionId, promptId, status, reason }) => sessions.promptStatus(ns, { sessionId, promptId, status, reason }),
       'approval:request': async (request) => {
-        const result = await requestApproval({ store, namespace: ns, request });
-        switch (result.kind) {
-          case 'not_found':
-            return ackError('not_found', NO_SESSION);
-          case 'added': {
-            broadcast.toNamespace(ns, 'approval:requested', result.request);
-            const session = await store.getSession({ namespace: ns, sessionId: request.sessionId });
-            if (session) broadcast.toNamespace(ns, 'session:updated', session);
-            return { ok: true };
-          }
-          case 'answered':
-            socket.emit('approval:answered', { sessionId: request.sessionId, requestId: request.id, answer: result.answer });
-            return { ok: true };
-          case 'pending':
-            return { ok: true };
-          case 'withdrawn':
-            // Re-sent after the hub withdrew it (runner was gone too long): ask under a new id.
-            return ackError('gone', 'request was withdrawn');
-          default: {
-            const never: never = result;
-            throw new Error(`unexpected ${String(never)}`);
-          }
-        }
+        const ack = await approvals.request(ns, request);
+        if (ack.ok && ack.answered) socket.emit('approval:answered', { sessionId: request.sessionId, requestId: request.id, answer: ack.answered });
+        return ack.ok ? { ok: true } : ack;
       },
-      'approval:withdraw': async ({ sessionId, requestId }) => {
-        const result = await withdrawApproval({ store, namespace: ns, sessionId, requestId });
-        if (result.kind === 'not_found') return ackError('not_found', 'no such request');
-        if (result.kind === 'withdrawn') {
-          broadcast.toNamespace(ns, 'approval:resolved', result.resolution);
-          const session = await store.getSession({ namespace: ns, sessionId });
-          if (session) broadcast.toNamespace(ns, 'session:updated', session);
-        }
-        return { ok: true };
-      },
-      'approval:desk-answer': async ({ sessionId, requestId, answer, device }) => {
-        const result = await answerAtDesk({ store, namespace: ns, sessionId, requestId, answer, device });
-        if (result.kind === 'not_found') return ackError('not_found', 'no such request');
-        if (result.kind === 'won') {
-          broadcast.toNamespace(ns, 'approval:resolved', result.resolution);
-          const session = await store.getSession({ namespace: ns, sessionId });
-          if (session) broadcast.toNamespace(ns, 'session:updated', session);
-        }
-        return { ok: true, won: result.kind === 'won', resolution: result.resolution };
-      },
-      'approval:dialog-outcome': async ({ sessionId, requestId, decision }) => {
-        if (!(await ownsSession(sessionId))) return ackError('not_found', NO_SESSION);
-        const resolution = await store.recordDialogOutcome({ namespace: ns, sessionId, requestId, answer: { decision, reason: DIALOG_OUTCOME_REASON } });
-        if (!resolution) return ackError('not_found', "no request of this session was taken to claude's dialog under that id");
-        broadcast.toNamespace(ns, 'approval:resolved', resolution);
-        return { ok: true, resolution };
-      },
-      'terminal:output': async (output) => {
-        if (!(await ownsSession(output.sessionId))) return ackError('not_found', NO_SESSION);
-        terminals.get(ns, output.sessionId).output(output.offset, toBytes(output.data));
-        return { ok: true };
-      },
-      'terminal:snapshot': async (snapshot) => {
-        if (!(await ownsSession(snapshot.sessionId))) return ackError('not_found', NO_SESSION);
-        terminals.get(ns, snapshot.sessionId).snapshot(snapshot);
-        return { ok: true };
-      },
-      'terminal:size': async (report) => {
-        if (!(await ownsSession(report.sessionId))) return ackError('not_found', NO_SESSION);
-        terminals.get(ns, report.sessionId).ptyResized(report);
-        return { ok: true };
-      },
+      'approval:withdraw': ({ sessionId, requestId }) => approvals.withdraw(ns, { sessionId, requestId }),
+      'approval:desk-answer': ({ sessionId, requestId, answer, device }) => approvals.deskAnswer(ns, { sessionId, requestId, answer, device }),
+      'approval:dialog-outcome': (outcome) => ifOwned(outcome.sessionId, () => approvals.dialogOutcome(ns, outcome)),
+      'terminal:output': (output) => ifOwned(output.sessionId, () => (terminals.get(ns, output.sessionId).output(output.offset, toBytes(output.data)), { ok: true as const })),
+      'terminal:snapshot': (snapshot) => ifOwned(snapshot.sessionId, () => (terminals.get(ns, snapshot.sessionId).snapshot(snapshot), { ok: true as const })),
+      'terminal:size': (report) => ifOwned(report.sessionId, () => (terminals.get(ns, report.sessionId).ptyResized(report), { ok: true as const })),
       'machine:register': async (info) => {
-        if (socket.data.machineId && socket.data.machineId !== info.id) {
-          return ackError('conflict', 'this connection already registered another machine');
-        }
+        if (socket.data.machineId && socket.data.machineId !== info.id) return ackError('conflict', 'this connection already registered another machine');
         const first = socket.data.machineId === null;
         socket.data.machineId = info.id;
-        const machine = first
-          ? await machines.connected({ namespace: ns, machine: info })
-          : await store.upsertMachine({ namespace: ns, machine: info, now: Date.now() });
-        if (socket.data.client === 'daemon') options.daemons.add(ns, info.id, socket);
-        broadcast.toNamespace(ns, 'machine:updated', machine);
+        await domain.machines.registered(ns, socket, info, first);
         return { ok: true };
       },
-      ...options.control.cliHandlers(socket),
-      ...options.shells.cliHandlers(socket),
+      'runner:exited': (exit) => domain.remote.runnerExited(ns, socket.data.machineId, exit),
+      'shell:output': (output) => domain.shells.output(socket, output),
+      'shell:exit': (exit) => domain.shells.exit(socket, exit),
     },
   });
 
   socket.on('disconnect', () => {
-    // A runner that does not come back within the grace is dead: withdraw what it left pending.
-    watchRunnerGone({
-      store,
+    // A runner that does not come back within the grace is dead: what it left pending is withdrawn.
+    approvals.runnerGone({
       namespace: ns,
       sessionIds: socket.data.sessions,
-      graceMs: options.runnerGoneGraceMs ?? RUNNER_GONE_GRACE_MS,
+      graceMs: domain.runnerGoneGraceMs ?? RUNNER_GONE_GRACE_MS,
       // The runner may have come back through another hub: ask every hub (unsure = present).
       runnerPresent: async (sessionId) => {
         if ((socket.nsp.adapter.rooms.get(runnerRoom(ns, sessionId))?.size ?? 0) > 0) return true;
@@ -233,28 +110,9 @@ export function bindCliSocket(options: {
           return true;
         }
       },
-      publish: ({ withdrawn, session }) => {
-        for (const resolution of withdrawn) broadcast.toNamespace(ns, 'approval:resolved', resolution);
-        if (session) broadcast.toNamespace(ns, 'session:updated', session);
-      },
     });
     // Sessions stay live: the runner reconnects and re-registers. Only the machine goes offline.
-    options.shells.daemonGone(socket);
-    const machineId = socket.data.machineId;
-    if (machineId) {
-      options.daemons.remove(ns, machineId, socket);
-      // The daemon may already be back through another hub (the balancer picks any).
-      const settle = (online: boolean | null) => {
-        machines
-          .disconnected({ namespace: ns, machineId, onlineElsewhere: online !== false })
-          .then((machine) => {
-            if (machine) broadcast.toNamespace(ns, 'machine:updated', machine);
-          })
-          .catch((error: unknown) => options.onError('disconnect', error));
-      };
-      const online = options.daemons.anyOnline(ns, machineId);
-      if (typeof online === 'boolean') settle(online);
-      else void online.then(settle);
-    }
+    domain.shells.daemonGone(socket);
+    if (socket.data.machineId) domain.machines.left(ns, socket.data.machineId, socket);
   });
 }

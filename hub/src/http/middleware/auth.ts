@@ -4,7 +4,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { CallerResolver } from '../../auth/namespace.ts';
 import type { AuthFailures } from '../../auth/failures.ts';
-import type { HubHttpEnv } from '../app.ts';
+import type { HubHttpEnv } from '../env.ts';
 import { httpError, rateLimited } from '../errors.ts';
 
 export function requireCaller(options: { resolver: CallerResolver; failures: AuthFailures }): MiddlewareHandler<HubHttpEnv> {

@@ -1,23 +1,15 @@
 // approvals.ts (routes): `GET /api/pending`, every request still waiting for an answer in the
 // caller's namespace, oldest first (what `tether pending` prints). Answers go over /web
-// `approval:answer` so that first-answer-wins and the broadcast live in one place.
+// `approval:answer` (or a notification's Allow/Deny); first-answer-wins lives in approvals/.
 import { Hono } from 'hono';
-import type { PendingList, PendingRequest } from '@tether/shared';
-import type { Store } from '../../store/store.ts';
-import type { HubHttpEnv } from '../app.ts';
+import type { PendingList } from '@tether/shared';
+import type { ApprovalQueries } from '../../approvals/approvals.ts';
+import type { HubHttpEnv } from '../env.ts';
 
-export function createApprovalRoutes(options: { store: Store }) {
-  const { store } = options;
+export function createApprovalRoutes(options: { approvals: ApprovalQueries }) {
   const app = new Hono<HubHttpEnv>();
   app.get('/', async (c) => {
-    const namespace = c.get('caller').namespace;
-    const pending: PendingRequest[] = [];
-    // pendingCount comes from the same table, so only sessions with waiting requests are read.
-    for (const session of await store.listSessions({ namespace })) {
-      if (session.pendingCount > 0) pending.push(...(await store.listPending({ namespace, sessionId: session.id })));
-    }
-    pending.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
-    const body: PendingList = { pending };
+    const body: PendingList = { pending: await options.approvals.pending(c.get('caller').namespace) };
     return c.json(body);
   });
   return app;

@@ -1,10 +1,10 @@
 // machines.ts (routes): the machines (daemons) registered in the caller's namespace.
 import { Hono } from 'hono';
-import type { Store } from '../../store/store.ts';
-import type { HubHttpEnv } from '../app.ts';
+import type { MachineQueries } from '../../machines/machines.ts';
+import type { HubHttpEnv } from '../env.ts';
 
-export function createMachineRoutes(options: { store: Store }) {
+export function createMachineRoutes(options: { machines: MachineQueries }) {
   const app = new Hono<HubHttpEnv>();
-  app.get('/', async (c) => c.json({ machines: await options.store.listMachines({ namespace: c.get('caller').namespace }) }));
+  app.get('/', async (c) => c.json({ machines: await options.machines.list(c.get('caller').namespace) }));
   return app;
 }

@@ -2,10 +2,9 @@
 // with, adding or removing this browser's subscription, and (outside the login) a notification's
 // Allow/Deny, whose single-use token is its whole authority. Bodies are parsed with shared schemas.
 import { Hono } from 'hono';
-import { NotificationActionSchema, PushSubscribeSchema, PushUnsubscribeSchema, type Resolution, type VapidPublicKey } from '@tether/shared';
+import { NotificationActionSchema, PushSubscribeSchema, PushUnsubscribeSchema, type VapidPublicKey } from '@tether/shared';
 import type { WebPush } from '../../push/push.ts';
-import type { ApprovalFacts } from '../../approvals/announce.ts';
-import type { HubHttpEnv } from '../app.ts';
+import type { HubHttpEnv } from '../env.ts';
 import { parseJsonBody } from '../body.ts';
 import { httpError } from '../errors.ts';
 
@@ -38,27 +37,14 @@ export function createPushRoutes(options: { push: WebPush }) {
 }
 
 /** `POST /api/push/action`, mounted before the login check: a service worker has no login to send. */
-export function createPushActionRoutes(options: { push: WebPush; facts: ApprovalFacts }) {
+export function createPushActionRoutes(options: { push: WebPush }) {
   const app = new Hono<HubHttpEnv>();
   app.post('/', async (c) => {
     const body = await parseJsonBody(c, NotificationActionSchema);
     if (!body.ok) return body.response;
-    const result = await options.push.answer({ action: body.data, facts: options.facts });
-    switch (result.kind) {
-      case 'answered':
-        return c.json({ ok: true as const, resolution: result.resolution satisfies Resolution });
-      case 'refused':
-        // One message for every reason: a caller learns nothing about tokens it does not hold.
-        return httpError(c, { code: 'forbidden', error: 'this notification action is used, expired or not for this request' });
-      case 'conflict':
-        return httpError(c, { code: 'conflict', error: 'already answered' });
-      case 'not_found':
-        return httpError(c, { code: 'not_found', error: 'no such request' });
-      default: {
-        const never: never = result;
-        throw new Error(`unexpected result ${String(never)}`);
-      }
-    }
+    const ack = await options.push.answer(body.data);
+    if (!ack.ok) return httpError(c, { code: ack.code, error: ack.error });
+    return c.json({ ok: true as const, resolution: ack.resolution });
   });
   return app;
 }

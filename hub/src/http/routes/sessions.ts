@@ -9,30 +9,29 @@ import {
   type MessagePage,
 } from '@tether/shared';
 import type { z } from 'zod';
-import type { Store } from '../../store/store.ts';
-import type { HubHttpEnv } from '../app.ts';
+import type { SessionQueries } from '../../sessions/queries.ts';
+import type { HubHttpEnv } from '../env.ts';
 import { httpError } from '../errors.ts';
 
 /** Audit entries returned with a session; the UI shows the recent ones. */
 const AUDIT_LIMIT = 200;
 
-export function createSessionRoutes(options: { store: Store }) {
-  const { store } = options;
+export function createSessionRoutes(options: { sessions: SessionQueries }) {
+  const { sessions } = options;
   const app = new Hono<HubHttpEnv>();
 
   app.get('/', async (c) => {
-    const sessions = await store.listSessions({ namespace: c.get('caller').namespace });
-    return c.json({ sessions });
+    return c.json({ sessions: await sessions.list(c.get('caller').namespace) });
   });
 
   app.get('/:id', async (c) => {
     const id = SessionIdSchema.safeParse(c.req.param('id'));
     if (!id.success) return httpError(c, { code: 'bad_request', error: describeZodError(id.error) });
     const namespace = c.get('caller').namespace;
-    const session = await store.getSession({ namespace, sessionId: id.data });
+    const session = await sessions.get(namespace, id.data);
     if (!session) return httpError(c, { code: 'not_found', error: 'no such session' });
-    const pending = await store.listPending({ namespace, sessionId: id.data });
-    const audit = await store.listAudit({ namespace, sessionId: id.data, limit: AUDIT_LIMIT });
+    const pending = await sessions.pendingOf(namespace, id.data);
+    const audit = await sessions.audit(namespace, id.data, AUDIT_LIMIT);
     return c.json({ session, pending, audit });
   });
 
@@ -42,9 +41,7 @@ export function createSessionRoutes(options: { store: Store }) {
     const query = MessagePageQuerySchema.safeParse(c.req.query());
     if (!query.success) return httpError(c, { code: 'bad_request', error: describeZodError(query.error) });
     const q: z.output<typeof MessagePageQuerySchema> = query.data;
-    const page = await store.listMessages({
-      namespace: c.get('caller').namespace,
-      sessionId: id.data,
+    const page = await sessions.messages(c.get('caller').namespace, id.data, {
       limit: q.limit,
       ...(q.after !== undefined ? { after: q.after } : {}),
       ...(q.before !== undefined ? { before: q.before } : {}),

@@ -3,16 +3,16 @@
 // middleware) and returns that one session and its latest messages, nothing else.
 import { Hono } from 'hono';
 import { describeZodError, SessionIdSchema, ShareCreateSchema, ShareJtiSchema, type ShareCreated } from '@tether/shared';
-import type { Store } from '../../store/store.ts';
+import type { SessionQueries } from '../../sessions/queries.ts';
 import type { ShareLinks } from '../../auth/share-links.ts';
-import type { HubHttpEnv } from '../app.ts';
+import type { HubHttpEnv } from '../env.ts';
 import { httpError } from '../errors.ts';
 
 /** Messages a link holder gets; the share page shows the latest. */
 const SHARE_MESSAGES_LIMIT = 500;
 
 /** `/api/sessions/:id/share…`, behind the bearer middleware. */
-export function createShareAdminRoutes(options: { store: Store; shareLinks: ShareLinks }) {
+export function createShareAdminRoutes(options: { sessions: SessionQueries; shareLinks: ShareLinks }) {
   const app = new Hono<HubHttpEnv>();
   app.post('/:id/share', async (c) => {
     const id = SessionIdSchema.safeParse(c.req.param('id'));
@@ -21,7 +21,7 @@ export function createShareAdminRoutes(options: { store: Store; shareLinks: Shar
     const body = ShareCreateSchema.safeParse(raw ?? {});
     if (!body.success) return httpError(c, { code: 'bad_request', error: describeZodError(body.error) });
     const caller = c.get('caller');
-    if (!(await options.store.getSession({ namespace: caller.namespace, sessionId: id.data }))) return httpError(c, { code: 'not_found', error: 'no such session' });
+    if (!(await options.sessions.get(caller.namespace, id.data))) return httpError(c, { code: 'not_found', error: 'no such session' });
     const link = await options.shareLinks.create({
       namespace: caller.namespace,
       sessionId: id.data,
@@ -45,15 +45,15 @@ export function createShareAdminRoutes(options: { store: Store; shareLinks: Shar
 }
 
 /** `/api/share/:token`, open: the link is the credential. */
-export function createSharedViewRoutes(options: { store: Store; shareLinks: ShareLinks }) {
+export function createSharedViewRoutes(options: { sessions: SessionQueries; shareLinks: ShareLinks }) {
   const app = new Hono<HubHttpEnv>();
   app.get('/:token', async (c) => {
     const claims = await options.shareLinks.verify(c.req.param('token'));
     // Expired, revoked, forged: one answer, so a link holder learns nothing else.
     if (!claims) return httpError(c, { code: 'unauthorized', error: 'this link has expired or was revoked' });
-    const session = await options.store.getSession({ namespace: claims.namespace, sessionId: claims.sessionId });
+    const session = await options.sessions.get(claims.namespace, claims.sessionId);
     if (!session) return httpError(c, { code: 'not_found', error: 'no such session' });
-    const page = await options.store.listMessages({ namespace: claims.namespace, sessionId: claims.sessionId, limit: SHARE_MESSAGES_LIMIT });
+    const page = await options.sessions.messages(claims.namespace, claims.sessionId, { limit: SHARE_MESSAGES_LIMIT });
     return c.json({ session, messages: page?.messages ?? [], more: page?.more ?? false, expiresAt: claims.expiresAt, readOnly: true as const });
   });
   return app;

@@ -4,7 +4,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { Hono } from 'hono';
-import type { HubHttpEnv } from '../app.ts';
+import type { HubHttpEnv } from '../env.ts';
 
 /** Vite puts content-hashed files under assets/: they never change, so cache them for a year. */
 const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';

@@ -1,7 +1,7 @@
-// terminal-viewers.ts: a /web socket watching a session's terminal, wherever its runner is. The
+// viewers.ts: a /web socket watching a session's terminal, wherever its runner is. The
 // room (and its byte log) lives on the hub the runner is connected to. A viewer on that hub joins
 // it directly; a viewer on another hub of the cluster is relayed through a link to that hub
-// (hub-link.ts), which joins it under its own socket id, so offsets, snapshots and flow control are
+// (cluster/hub-link.ts), which joins it under its own socket id, so offsets, snapshots and flow control are
 // the room's either way. When a runner registers somewhere (`moved`), every viewer of that session
 // that is not with it yet moves over and gets a fresh snapshot; when a link drops (that hub died),
 // its viewers look again and, until the runner is back, wait in a local room.
@@ -25,10 +25,10 @@ import {
   type Session,
   type TerminalSize,
 } from '@tether/shared';
-import type { TerminalRegistry } from '../terminal/registry.ts';
-import type { ViewerSink } from '../terminal/room.ts';
-import type { Broadcast } from './broadcast.ts';
-import type { HubSocket, HubSocketData } from './handle.ts';
+import type { RunnerCommands } from '../facts/runners.ts';
+import type { TerminalRegistry } from './registry.ts';
+import type { ViewerSink } from './room.ts';
+import type { HubSocket, HubSocketData } from '../peers/peer.ts';
 
 /** Finding the runner's hub is one NOTIFY round trip; a hub that just died answers nothing. */
 const LOCATE_TIMEOUT_MS = 2_000;
@@ -42,7 +42,9 @@ export type TerminalViewers = ReturnType<typeof createTerminalViewers>;
 
 export function createTerminalViewers(options: {
   terminals: TerminalRegistry;
-  broadcast: Broadcast;
+  runners: RunnerCommands;
+  /** How a rehomed viewer's session is looked up again. */
+  sessionOf: (ns: Namespace, sessionId: string) => Promise<Session | null>;
   web: IoNamespace;
   cli: IoNamespace;
   /** This hub's own URL and the link secret; null for a hub without a cluster. */
@@ -197,22 +199,17 @@ export function createTerminalViewers(options: {
     detach(socket, sessionId);
     try {
       // The viewer's session was checked at subscribe; a session that vanished since is left alone.
-      const current = await sessionOf(socket.data.caller.namespace, sessionId);
+      const current = await options.sessionOf(socket.data.caller.namespace, sessionId);
       if (current && how.waitHere) await subscribeLocal(socket, current, undefined);
       else if (current) await subscribe(socket, current, undefined);
     } catch (error) {
       options.onError('terminal rehome', error);
     }
   };
-  let sessionOf: (ns: Namespace, sessionId: string) => Promise<Session | null> = async () => null;
 
   const relayedEntry = (socket: HubSocket, sessionId: string) => relayed.get(key(socket.id, sessionId)) ?? null;
 
   return {
-    /** How a rehomed viewer's session is looked up (the store; set by the composition root). */
-    setSessionLookup(lookup: (ns: Namespace, sessionId: string) => Promise<Session | null>) {
-      sessionOf = lookup;
-    },
     subscribe,
     unsubscribe: detach,
     /** Whether this socket watches the session through another hub. */
@@ -241,7 +238,7 @@ export function createTerminalViewers(options: {
       if (entry) return (await linkAsk(entry.link, 'link:desk', { namespace: ns, sessionId, viewerId: socket.id, ...desk })).ok;
       const room = terminals.find(ns, sessionId);
       if (!room?.deskViewer(socket.id, desk.attached)) return false;
-      options.broadcast.toRunner(ns, sessionId, 'terminal:desk', { sessionId, attached: desk.attached, ...(desk.attached && desk.cols && desk.rows ? { cols: desk.cols, rows: desk.rows } : {}) });
+      options.runners.send(ns, sessionId, 'terminal:desk', { sessionId, attached: desk.attached, ...(desk.attached && desk.cols && desk.rows ? { cols: desk.cols, rows: desk.rows } : {}) });
       return true;
     },
     viewerGone(socket: HubSocket): void {

@@ -4,7 +4,7 @@
 // hubs the caller says whether another hub still has a daemon socket of the machine.
 import type { Machine, MachineInfo, Namespace } from '@tether/shared';
 import type { Store } from '../store/store.ts';
-import { createInOrder } from './in-order.ts';
+import { createInOrder } from '../sessions/in-order.ts';
 
 export type MachineRegistry = {
   connected(options: { namespace: Namespace; machine: MachineInfo }): Promise<Machine>;

@@ -15,7 +15,7 @@ import {
 } from '@tether/shared';
 import type { Namespace as IoNamespace } from 'socket.io';
 import type { z } from 'zod';
-import type { HubSocket, HubSocketData } from './handle.ts';
+import type { HubSocket, HubSocketData } from '../peers/peer.ts';
 
 /** A daemon answers a command after a few file-system calls and one process spawn; 15 s means it is gone. */
 export const DAEMON_ACK_TIMEOUT_MS = 15_000;

@@ -1,4 +1,4 @@
-// session-control.test.ts: a resumed session's start against a real hub, with a daemon and runners
+// remote-sessions.test.ts: a resumed session's start against a real hub, with a daemon and runners
 // played by socket.io clients, so the order of their reports is the test's to choose.
 //
 // End acks once the session is ended, while the runner process is still on its way out; the daemon

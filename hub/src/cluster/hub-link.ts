@@ -22,11 +22,12 @@ import {
   runnerRoom,
   type HubLinkAcks,
   type Namespace,
+  type Session,
 } from '@tether/shared';
-import type { Store } from '../store/store.ts';
 import type { TerminalRegistry } from '../terminal/registry.ts';
-import type { Broadcast } from './broadcast.ts';
-import { handleSocketEvents, type HubSocket } from './handle.ts';
+import type { RunnerCommands } from '../facts/runners.ts';
+import { handleSocketEvents } from '../peers/handle.ts';
+import type { HubSocket } from '../peers/peer.ts';
 
 type LinkedViewer = { ns: Namespace; sessionId: string; viewerId: string; desk: boolean };
 
@@ -42,12 +43,13 @@ export function createHubLinkServer(options: {
   nsp: IoNamespace;
   cli: IoNamespace;
   linkSecret: string;
-  store: Store;
+  /** The session, if it is this namespace's. */
+  sessionOf: (ns: Namespace, sessionId: string) => Promise<Session | null>;
   terminals: TerminalRegistry;
-  broadcast: Broadcast;
+  runners: RunnerCommands;
   onError: (event: string, error: unknown) => void;
 }) {
-  const { store, terminals, broadcast } = options;
+  const { terminals, runners } = options;
   /** viewerId␀sessionId → the link socket its stream goes out on. */
   const viewerLinks = new Map<string, Socket>();
   const key = (viewerId: string, sessionId: string) => `${viewerId}\u0000${sessionId}`;
@@ -72,7 +74,7 @@ export function createHubLinkServer(options: {
       const room = terminals.find(viewer.ns, viewer.sessionId);
       if (viewer.desk) {
         room?.deskViewer(viewer.viewerId, false);
-        broadcast.toRunner(viewer.ns, viewer.sessionId, 'terminal:desk', { sessionId: viewer.sessionId, attached: false });
+        runners.send(viewer.ns, viewer.sessionId, 'terminal:desk', { sessionId: viewer.sessionId, attached: false });
       }
       room?.leave(viewer.viewerId);
     };
@@ -87,7 +89,7 @@ export function createHubLinkServer(options: {
       onError: options.onError,
       handlers: {
         'link:subscribe': async ({ namespace: ns, sessionId, viewerId, since, canWrite }) => {
-          const session = await store.getSession({ namespace: ns, sessionId });
+          const session = await options.sessionOf(ns, sessionId);
           if (!session) return ackError('not_found', 'no such session');
           if (!runnerHere(ns, sessionId)) return ackError('conflict', 'the runner of this session is not on this hub');
           const room = terminals.get(ns, sessionId);
@@ -130,7 +132,7 @@ export function createHubLinkServer(options: {
           const room = viewer ? terminals.find(namespace, sessionId) : null;
           if (!viewer || !room?.deskViewer(viewerId, attached)) return ackError('conflict', 'subscribe to the terminal first');
           viewer.desk = attached;
-          broadcast.toRunner(namespace, sessionId, 'terminal:desk', { sessionId, attached, ...(attached && cols && rows ? { cols, rows } : {}) });
+          runners.send(namespace, sessionId, 'terminal:desk', { sessionId, attached, ...(attached && cols && rows ? { cols, rows } : {}) });
           return { ok: true };
         },
       },

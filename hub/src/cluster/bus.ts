@@ -1,4 +1,4 @@
-// cluster-bus.ts: facts every other hub of the cluster hears (serverSideEmit through the PostgreSQL
+// bus.ts: facts every other hub of the cluster hears (serverSideEmit through the PostgreSQL
 // adapter), each parsed with its shared schema on arrival. Without a cluster it is a no-op: a lone
 // hub hears nothing and its requests get no answers.
 //

@@ -5,32 +5,10 @@
 // Order: a socket's events are handled one at a time in arrival order (the store is async, so two
 // events of one socket would otherwise interleave: keystrokes, a chat batch then session:end), except
 // the `unordered` ones, which wait on another party (a daemon, a runner) and must not hold the rest up.
-import type { Socket } from 'socket.io';
 import type { z } from 'zod';
-import { ackError, describeZodError, MAX_PAYLOAD_DEPTH, payloadTooDeep, type Ack, type ClientKind } from '@tether/shared';
-import type { Caller } from '../auth/namespace.ts';
+import { ackError, describeZodError, MAX_PAYLOAD_DEPTH, payloadTooDeep, type Ack } from '@tether/shared';
+import type { HubSocket } from './peer.ts';
 
-/** What the per-connection auth middleware (server.ts) leaves on `socket.data`. */
-export type HubSocketData = {
-  caller: Caller;
-  client: ClientKind;
-  device: string | null;
-  /** Sessions this runner socket registered (it sits in their runner rooms). */
-  sessions: Set<string>;
-  /** Terminals this viewer subscribed to. */
-  terminals: Set<string>;
-  machineId: string | null;
-  /** Set for a read-only share-link connection: the one session it may watch. */
-  share: { sessionId: string; jti: string; tokenId: string | null } | null;
-  /** When the socket connected (the newest daemon socket of a machine wins, across hubs). */
-  connectedAt: number;
-  /** The URL other hubs reach this socket's hub at (for the hub-to-hub terminal link). */
-  hubUrl: string;
-  /** A browser tab's last `client:visibility`; web push waits while any tab of the namespace is visible. */
-  visible?: boolean;
-};
-
-export type HubSocket = Socket & { data: HubSocketData };
 
 type Handlers<M extends Record<string, z.ZodType>, A extends { [E in keyof M]: object }> = {
   [E in keyof M]: (payload: z.output<M[E]>) => Ack<A[E]> | Promise<Ack<A[E]>>;

@@ -1,0 +1,94 @@
+// domain.ts: the domain rooms of one hub, built for createHub (main.ts, the composition root) and
+// nowhere else: sessions, approvals, machines (daemons, shells, remote starts), terminals (rooms,
+// viewers) and, with several hubs, the cluster bus and the hub-to-hub terminal link. It subscribes
+// readiness and the cluster to the fact bus; the socket rooms subscribed before it (tabs hear a
+// fact first), web push after.
+import type { Server, Socket } from 'socket.io';
+import type { Namespace } from '@tether/shared';
+import type { Store } from './store/store.ts';
+import type { FactBus } from './facts/facts.ts';
+import type { RunnerCommands } from './facts/runners.ts';
+import { createSessions } from './sessions/lifecycle.ts';
+import { createSessionReadiness } from './sessions/readiness.ts';
+import { createApprovals } from './approvals/approvals.ts';
+import { createDaemonDirectory } from './machines/daemons.ts';
+import { createMachines } from './machines/machines.ts';
+import { createRemoteSessions } from './machines/remote-sessions.ts';
+import { createShellRelay } from './machines/shells.ts';
+import { createTerminalRegistry } from './terminal/registry.ts';
+import type { RunnerPort } from './terminal/room.ts';
+import { storedFinalScreens } from './terminal/final-screens.ts';
+import { createTerminalViewers } from './terminal/viewers.ts';
+import { createClusterBus } from './cluster/bus.ts';
+import { createHubLinkServer } from './cluster/hub-link.ts';
+import { spreadFacts } from './cluster/spread.ts';
+
+/** What the socket rooms (sockets/rooms.ts) lend the domain: commands to runners and the ways
+ *  terminal bytes and viewer counts reach sockets. */
+export type SocketPorts = {
+  runners: RunnerCommands;
+  terminalFanout(linkOf: (viewerId: string, sessionId: string) => Socket | null): (ns: Namespace, sessionId: string) => (viewerIds: string[], offset: number, data: Uint8Array) => void;
+  terminalRunner(ns: Namespace, sessionId: string): RunnerPort;
+};
+
+export function createDomain(options: {
+  store: Store;
+  facts: FactBus;
+  io: Server;
+  ports: SocketPorts;
+  onError: (what: string, error: unknown) => void;
+  /** This hub's URL ('' without a cluster). */
+  hubUrl: () => string;
+  /** Several hubs: this hub's URL and the secret hubs link to each other with. */
+  cluster: { url: () => string; linkSecret: string } | null;
+  shell: boolean;
+  terminalLogBytes?: number;
+  terminalMemoryBytes?: number;
+}) {
+  const { store, facts, io, ports, onError } = options;
+  const runners = ports.runners;
+  const web = io.of('/web');
+  const cli = io.of('/cli');
+  const bus = createClusterBus({ io, enabled: options.cluster !== null, onError });
+  const readiness = createSessionReadiness();
+  const terminals = createTerminalRegistry({
+    ...(options.terminalLogBytes !== undefined ? { maxBytesPerTerminal: options.terminalLogBytes } : {}),
+    ...(options.terminalMemoryBytes !== undefined ? { terminalMemoryBytes: options.terminalMemoryBytes } : {}),
+    finalScreens: storedFinalScreens({ store }),
+    fanout: ports.terminalFanout((viewerId, sessionId) => links?.linkOf(viewerId, sessionId) ?? null),
+    runnerPort: (ns, sessionId) => ports.terminalRunner(ns, sessionId),
+  });
+  const sessions = createSessions({ store, facts, runners, terminals, hubUrl: options.hubUrl });
+  const approvals = createApprovals({ store, facts, runners });
+  const daemons = createDaemonDirectory({ cli, clustered: options.cluster !== null });
+  const machines = createMachines({ store, facts, daemons, onError });
+  const viewers = createTerminalViewers({ terminals, runners, sessionOf: sessions.get, web, cli, cluster: options.cluster, onError });
+  const links = options.cluster
+    ? createHubLinkServer({ nsp: io.of('/hub'), cli, linkSecret: options.cluster.linkSecret, sessionOf: sessions.get, terminals, runners, onError })
+    : null;
+  const remote = createRemoteSessions({ sessions, machines, daemons, readiness, runners, bus });
+  const shells = createShellRelay({ enabled: options.shell, machines, daemons, web, bus });
+
+  // A runner (re)registered here: viewers of its session here (relayed ones, and on other hubs
+  // through the cluster) move their stream to this hub.
+  facts.on('terminal.started', ({ namespace, sessionId, hubUrl }) => viewers.moved(namespace, sessionId, hubUrl));
+  spreadFacts({ facts, bus, readiness, viewers });
+  // Every session.updated settles readiness waits (spawn, stop).
+  facts.on('session.updated', ({ namespace, session }) => readiness.sessionUpdated(namespace, session));
+
+  return {
+    facts,
+    bus,
+    sessions,
+    approvals,
+    machines,
+    remote,
+    shells,
+    terminals,
+    viewers,
+    stop(): void {
+      readiness.stop();
+      viewers.stop();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// facts.ts: the hub's one fact bus. Domain rooms publish what became true (a session changed, a
+// request waits or was resolved, a machine went offline, a terminal started here); whoever cares
+// subscribes: the socket rooms, web push, spawn readiness, the other hubs of a cluster. createHub
+// builds it and wires every subscriber; no room reaches into another to hear its facts.
+//
+//   sessions/ approvals/ machines/ terminal/ ─publish─► facts ─► sockets/rooms (tabs of the namespace)
+//                                                              ├► cluster (other hubs' readiness, viewers)
+//                                                              ├► sessions/readiness (spawn, stop waits)
+//                                                              └► push/notifier (nobody looking → push)
+//
+// Invariants: subscribers run synchronously in the order they subscribed (createHub subscribes the
+// rooms first, so tabs hear a fact before anything reacts to it); a subscriber that throws is
+// reported and never reaches the publisher or the next subscriber.
+import type { ChatMessage, Machine, Namespace, PendingRequest, Prompt, Resolution, Session, SessionAttentionFact } from '@tether/shared';
+
+export type FactMap = {
+  'session.updated': { namespace: Namespace; session: Session };
+  'session.attention': { namespace: Namespace; attention: SessionAttentionFact };
+  'messages.added': { namespace: Namespace; sessionId: string; messages: ChatMessage[] };
+  'prompt.updated': { namespace: Namespace; prompt: Prompt };
+  'approval.requested': { namespace: Namespace; request: PendingRequest };
+  'approval.resolved': { namespace: Namespace; resolution: Resolution };
+  'machine.updated': { namespace: Namespace; machine: Machine };
+  /** A runner (re)registered a live session on the hub at `hubUrl`: its terminal streams from there. */
+  'terminal.started': { namespace: Namespace; sessionId: string; hubUrl: string };
+};
+export type FactName = keyof FactMap;
+export type Listener<K extends FactName> = (fact: FactMap[K]) => void;
+
+export type FactBus = {
+  publish<K extends FactName>(name: K, fact: FactMap[K]): void;
+  /** Returns the way to stop listening. */
+  on<K extends FactName>(name: K, listener: Listener<K>): () => void;
+};
+
+export function createFactBus(options: { onError: (what: string, error: unknown) => void }): FactBus {
+  const listeners: { [K in FactName]: Array<Listener<K>> } = {
+    'session.updated': [],
+    'session.attention': [],
+    'messages.added': [],
+    'prompt.updated': [],
+    'approval.requested': [],
+    'approval.resolved': [],
+    'machine.updated': [],
+    'terminal.started': [],
+  };
+  return {
+    publish(name, fact) {
+      for (const listener of [...listeners[name]]) {
+        try {
+          listener(fact);
+        } catch (error) {
+          options.onError(`fact ${name}`, error);
+        }
+      }
+    },
+    on(name, listener) {
+      listeners[name].push(listener);
+      return () => {
+        const list = listeners[name];
+        const at = list.indexOf(listener);
+        if (at >= 0) list.splice(at, 1);
+      };
+    },
+  };
+}

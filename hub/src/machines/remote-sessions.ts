@@ -1,0 +1,198 @@
+// remote-sessions.ts: sessions started, stopped and resumed from afar, through the daemon of the
+// machine they run on: what /web session:spawn/stop/resume ask for (a runner's exit: runner-exits.ts).
+//
+//   web ─session:spawn─► here ─daemon:spawn─► daemon (validates the dir, starts a runner process)
+//        ◄─ack {session}── readiness: runner registered and idle │ runner:exited / failed / timeout ─► error
+//   web ─session:stop──► runner session:stop ─(grace)─► daemon:kill ─► ack once ended
+//
+// Invariants: a spawn/resume ack is ok only once the session is ready, and every failure names its
+// reason (SpawnFailureReason) and the real error (claude's last screen lines, the runner's log);
+// a session that never got ready is stopped and marked failed, never left half-started; nothing is
+// retried or respawned here. Machines and sessions are looked up in the caller's namespace only.
+import { basename } from 'node:path';
+import { ackError, isFinalStatus, spawnError, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
+import type { z } from 'zod';
+import type { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '@tether/shared';
+import type { Sessions } from '../sessions/lifecycle.ts';
+import type { SessionReadiness } from '../sessions/readiness.ts';
+import type { RunnerCommands } from '../facts/runners.ts';
+import type { ClusterBus } from '../cluster/bus.ts';
+import type { DaemonDirectory, DaemonTarget } from './daemons.ts';
+import type { Machines } from './machines.ts';
+import { createRunnerExits } from './runner-exits.ts';
+
+/** claude is ready in ~1 s; a cold start on a loaded machine (first run, slow disk) gets 45 s. */
+export const SPAWN_READY_TIMEOUT_MS = 45_000;
+/** claude exits within ~100 ms of SIGTERM / Ctrl-C; the runner then drains for ≤ 3 s. */
+export const STOP_GRACE_MS = 8_000;
+/** After SIGKILL the daemon notices the exit within its poll interval (1 s). */
+export const KILL_WAIT_MS = 5_000;
+
+type Deps = {
+  sessions: Sessions;
+  machines: Machines;
+  daemons: DaemonDirectory;
+  readiness: SessionReadiness;
+  runners: RunnerCommands;
+  bus: ClusterBus;
+};
+
+export type RemoteSessions = ReturnType<typeof createRemoteSessions>;
+
+export function createRemoteSessions(deps: Deps) {
+  const { sessions, daemons, readiness, runners } = deps;
+  const endOnBehalf = sessions.endOnBehalf;
+  const exits = createRunnerExits({ sessions, readiness, bus: deps.bus, stopGraceMs: STOP_GRACE_MS });
+  /** Sessions being started or stopped right now: a second request waits its turn by failing fast. */
+  const busy = new Set<string>();
+  const k = (ns: Namespace, id: string) => `${ns}\u0000${id}`;
+
+  const findDaemon = async (ns: Namespace, machineId: string) => {
+    const machine = await deps.machines.find(ns, machineId);
+    if (!machine) return spawnError('not_found', 'machine_unknown', 'no such machine');
+    const socket = await daemons.locate(ns, machineId);
+    if (!socket) return spawnError('conflict', 'machine_offline', `machine "${machine.name}" is offline: start tether daemon there`);
+    return { socket, machine };
+  };
+
+  const start = async (ns: Namespace, machineId: string, socket: DaemonTarget, spawn: DaemonSpawn): Promise<Ack<WebAcks['session:spawn']>> => {
+    const ready = readiness.wait({ namespace: ns, sessionId: spawn.sessionId, goal: 'ready', timeoutMs: SPAWN_READY_TIMEOUT_MS });
+    // A resumed session's previous runner may still be on its way out (End acks once the session is
+    // ended, before the process is gone): its exit report, arriving now, is about that runner, not
+    // this one, and must not fail this start. The new runner's own exit comes after the spawn ack.
+    exits.starting(ns, spawn.sessionId);
+    const ack = await daemons.command(socket, 'daemon:spawn', spawn);
+    if (!ack.ok) {
+      exits.notStarted(ns, spawn.sessionId);
+      readiness.runnerExited(ns, spawn.sessionId, { exitCode: null, reason: ack.error });
+      await ready;
+      return 'reason' in ack ? ack : spawnError(ack.code, 'runner_failed', ack.error);
+    }
+    exits.started(ns, spawn.sessionId, ack.pid);
+    // The phone sees the new session (starting) at once; the runner's own registration follows
+    // (or came first: then it is left alone).
+    await sessions.registerStarting(ns, {
+          id: spawn.sessionId,
+          machineId,
+          title: basename(ack.cwd),
+          cwd: ack.cwd,
+          launchKind: spawn.launchKind,
+          status: 'starting',
+          claudeSessionId: spawn.resumeClaudeSessionId,
+          model: spawn.model,
+          permissionMode: spawn.permissionMode ?? 'default',
+          deskAttached: false,
+    });
+    const outcome = await ready;
+    switch (outcome.kind) {
+      case 'ready':
+        return { ok: true, session: outcome.session };
+      case 'ended': {
+        const reason = outcome.reason ?? `the runner exited (code ${outcome.exitCode ?? 'unknown'}) before claude was ready`;
+        await endOnBehalf(ns, { sessionId: spawn.sessionId, status: 'failed', exitCode: outcome.exitCode, reason });
+        return spawnError('internal', 'claude_failed', reason);
+      }
+      case 'timeout': {
+        const reason = `claude was not ready within ${SPAWN_READY_TIMEOUT_MS / 1000} s; the session was stopped (see the runner log: ${ack.logFile})`;
+        runners.send(ns, spawn.sessionId, 'session:stop', { sessionId: spawn.sessionId });
+        void daemons.command(socket, 'daemon:kill', { sessionId: spawn.sessionId });
+        await endOnBehalf(ns, { sessionId: spawn.sessionId, status: 'failed', exitCode: null, reason });
+        return spawnError('internal', 'timeout', reason);
+      }
+      default: {
+        const never: never = outcome;
+        return never;
+      }
+    }
+  };
+
+  const exclusive = async <T>(ns: Namespace, sessionId: string, run: () => Promise<T>, busyAck: () => T): Promise<T> => {
+    if (busy.has(k(ns, sessionId))) return busyAck();
+    busy.add(k(ns, sessionId));
+    try {
+      return await run();
+    } finally {
+      busy.delete(k(ns, sessionId));
+    }
+  };
+
+  return {
+    async spawn(ns: Namespace, request: z.output<typeof SessionSpawnSchema>): Promise<Ack<WebAcks['session:spawn']>> {
+      const found = await findDaemon(ns, request.machineId);
+      if ('ok' in found) return found;
+      const sessionId = crypto.randomUUID();
+      return exclusive(
+        ns,
+        sessionId,
+        () =>
+          start(ns, request.machineId, found.socket, {
+            sessionId,
+            cwd: request.cwd,
+            launchKind: request.launchKind,
+            model: request.model ?? null,
+            permissionMode: request.permissionMode ?? null,
+            createDir: request.createDir,
+            resumeClaudeSessionId: request.resumeClaudeSessionId ?? null,
+          }),
+        () => ackError('conflict', 'busy'),
+      );
+    },
+    async resume(ns: Namespace, { sessionId, launchKind }: z.output<typeof SessionResumeSchema>): Promise<Ack<WebAcks['session:resume']>> {
+      const current = await sessions.get(ns, sessionId);
+      if (!current) return ackError('not_found', 'no such session');
+      if (!isFinalStatus(current.status)) return spawnError('conflict', 'session_live', 'the session is still running; attach to it or stop it first');
+      if (!current.claudeSessionId) return spawnError('conflict', 'not_resumable', 'claude never started a conversation in this session; there is nothing to resume');
+      if (!current.machineId) {
+        return spawnError('conflict', 'not_resumable', `this session was started at a desk, not by a daemon: run tether claude --resume ${current.claudeSessionId} there`);
+      }
+      const found = await findDaemon(ns, current.machineId);
+      if ('ok' in found) return found;
+      const machineId = current.machineId;
+      return exclusive(
+        ns,
+        sessionId,
+        () =>
+          start(ns, machineId, found.socket, {
+            sessionId,
+            cwd: current.cwd,
+            launchKind: launchKind ?? current.launchKind,
+            model: current.model,
+            permissionMode: current.permissionMode,
+            createDir: false,
+            resumeClaudeSessionId: current.claudeSessionId,
+          }),
+        () => spawnError('conflict', 'session_live', 'the session is being started or stopped right now'),
+      );
+    },
+    async stop(ns: Namespace, { sessionId }: z.output<typeof SessionStopSchema>): Promise<Ack<WebAcks['session:stop']>> {
+      const current = await sessions.get(ns, sessionId);
+      if (!current) return ackError('not_found', 'no such session');
+      if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
+      exits.stopAsked(ns, sessionId);
+      try {
+        const graceful = readiness.wait({ namespace: ns, sessionId, goal: 'ended', timeoutMs: STOP_GRACE_MS });
+        runners.send(ns, sessionId, 'session:stop', { sessionId });
+        let outcome = await graceful;
+        if (outcome.kind === 'timeout') {
+          const daemon = current.machineId ? await daemons.locate(ns, current.machineId) : null;
+          if (!daemon) return ackError('conflict', `the session did not stop within ${STOP_GRACE_MS / 1000} s and no daemon of its machine is online to force it`);
+          const forced = readiness.wait({ namespace: ns, sessionId, goal: 'ended', timeoutMs: KILL_WAIT_MS });
+          const kill = await daemons.command(daemon, 'daemon:kill', { sessionId });
+          if (!kill.ok || !kill.killed) {
+            readiness.runnerExited(ns, sessionId, { exitCode: null, reason: null });
+            await forced;
+            return ackError('conflict', kill.ok ? 'the daemon does not know this session\'s runner (started elsewhere?)' : kill.error);
+          }
+          outcome = await forced;
+          if (outcome.kind === 'timeout') return ackError('internal', 'the runner was killed but its exit was not seen');
+        }
+        const ended = await sessions.get(ns, sessionId);
+        return ended ? { ok: true, session: ended } : ackError('not_found', 'no such session');
+      } finally {
+        exits.stopDone(ns, sessionId);
+      }
+    },
+    /** A daemon saw a runner exit (runner-exits.ts judges it). */
+    runnerExited: exits.report,
+  };
+}
