@@ -14,6 +14,16 @@ import { useBrowserWorld } from '../harness/browser-world.ts';
 
 type Answered = { sessionId: string; requestId: string; answer: Answer };
 
+const DATABASE_QUESTION = {
+  question: 'Which database should the hub use in production?',
+  header: 'Database',
+  multiSelect: false,
+  options: [
+    { label: 'SQLite', description: 'One file, no server; fine for one hub.' },
+    { label: 'PostgreSQL', description: 'Needed for several hub instances.' },
+  ],
+};
+
 describe('approvals and questions from the browser', () => {
   const world = useBrowserWorld();
 
@@ -125,15 +135,7 @@ describe('approvals and questions from the browser', () => {
         toolName: 'AskUserQuestion',
         toolInput: {
           questions: [
-            {
-              question: 'Which database should the hub use in production?',
-              header: 'Database',
-              multiSelect: false,
-              options: [
-                { label: 'SQLite', description: 'One file, no server; fine for one hub.' },
-                { label: 'PostgreSQL', description: 'Needed for several hub instances.' },
-              ],
-            },
+            DATABASE_QUESTION,
             {
               question: 'Which checks should run before each deploy?',
               header: 'Checks',
@@ -172,15 +174,7 @@ describe('approvals and questions from the browser', () => {
       await gone(form);
 
       // One question with one choice: a tap on an option is the answer; "Other" sends typed text.
-      const single = {
-        question: 'Which database should the hub use in production?',
-        header: 'Database',
-        multiSelect: false,
-        options: [
-          { label: 'SQLite', description: 'One file, no server; fine for one hub.' },
-          { label: 'PostgreSQL', description: 'Needed for several hub instances.' },
-        ],
-      };
+      const single = DATABASE_QUESTION;
       const oneTap = await ask(runner, { sessionId, kind: 'question', toolName: 'AskUserQuestion', toolInput: { questions: [single] } });
       const oneTapForm = dialog(page, 'Claude has a question');
       await oneTapForm.getByRole('button', { name: /^PostgreSQL/ }).waitFor({ timeout: UI_TIMEOUT_MS });

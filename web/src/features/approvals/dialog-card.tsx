@@ -7,6 +7,7 @@ import { Link } from '@tanstack/react-router';
 import { DialogInputSchema, type DialogInput, type PendingRequest } from '@tether/shared';
 import type { SubmitAnswer } from './approval-sheet.tsx';
 import { ActionButton } from './action-button.tsx';
+import { OptionLabel } from './option-label.tsx';
 
 export function dialogInput(request: PendingRequest): DialogInput | null {
   const parsed = DialogInputSchema.safeParse(request.toolInput);
@@ -54,14 +55,7 @@ export function DialogCard({ request, busy, submit }: { request: PendingRequest;
       <div className="dialog-options" role="group" aria-label="Claude's options">
         {input.options.map((option) => (
           <ActionButton key={option.key} id={`choice-${option.key}`} busy={busy} onClick={() => void submit({ decision: 'allow', choice: option.key }, `choice-${option.key}`)}>
-            {option.detail ? (
-              <span className="dialog-option-text">
-                <span>{option.label}</span>
-                <span className="dialog-option-detail">{option.detail}</span>
-              </span>
-            ) : (
-              option.label
-            )}
+            <OptionLabel label={option.label} detail={option.detail} />
           </ActionButton>
         ))}
         <Link to="/sessions/$sessionId/terminal" params={{ sessionId: request.sessionId }} className="button dialog-terminal">

@@ -8,6 +8,7 @@ import { Spinner } from '../../lib/ui/badge.tsx';
 import { ClippedPre } from '../../lib/ui/tool-input.tsx';
 import type { SubmitAnswer } from './approval-sheet.tsx';
 import { ActionButton } from './action-button.tsx';
+import { OptionLabel } from './option-label.tsx';
 
 type Pick = { labels: string[]; other: string };
 
@@ -140,14 +141,7 @@ function OneTapQuestion({ question, requestId, busy, submit }: { question: Quest
         <div className="dialog-options" role="group" aria-labelledby={`q-${requestId}`}>
           {question.options.map((option, index) => (
             <ActionButton key={option.label} id={`option-${index}`} busy={busy} onClick={() => answer({ labels: [option.label], other: '' }, `option-${index}`)}>
-              {option.description ? (
-                <span className="dialog-option-text">
-                  <span>{option.label}</span>
-                  <span className="dialog-option-detail">{option.description}</span>
-                </span>
-              ) : (
-                option.label
-              )}
+              <OptionLabel label={option.label} detail={option.description} />
             </ActionButton>
           ))}
         </div>
