@@ -1,10 +1,13 @@
 // postgres-store.test.ts: the Store contract (hub/src/store/store.contract.ts) on PostgreSQL, each
 // test on a fresh database of one throwaway cluster; plus what only a server database has to show:
-// migrations under a lock when two hubs start at once, a schema newer than this hub refused untouched.
+// migrations under a lock when two hubs start at once, a schema newer than this hub refused untouched,
+// and a database today's hub made (its shipped migration) opened as it is, with the schema of tables.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createPostgresStore, StoreOpenError } from '@tether/hub';
+import { ChatMessageInputSchema } from '@tether/shared';
 import { runStoreContract } from '../../hub/src/store/store.contract.ts';
+import { HISTORY } from '../../hub/src/store/schema/migrations.ts';
 import { startPostgres, type PostgresHandle } from '../harness/postgres.ts';
 
 let cluster: PostgresHandle;
@@ -22,6 +25,41 @@ runStoreContract({
     return { store, cleanup: () => store.close() };
   },
 });
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A database as today's hub left it: its shipped migration, recorded as it recorded it. */
+async function shippedDatabase(url: string): Promise<void> {
+  await withClient(url, async (client) => {
+    await client.query(`CREATE TABLE tether_schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`);
+    for (const migration of HISTORY.postgres) {
+      await client.query(migration.sql);
+      await client.query(`INSERT INTO tether_schema_migrations VALUES ($1, $2, 1)`, [migration.version, migration.name]);
+    }
+  });
+}
+
+/** Columns, constraints and indexes of the public schema, in PostgreSQL's words. */
+async function shape(url: string): Promise<unknown> {
+  return withClient(url, async (client) => {
+    const columns = await client.query(
+      `SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2`,
+    );
+    const constraints = await client.query(
+      `SELECT conrelid::regclass::text AS table_name, contype, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2, 3`,
+    );
+    const indexes = await client.query(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1`);
+    return { columns: columns.rows, constraints: constraints.rows, indexes: indexes.rows };
+  });
+}
 
 async function tables(url: string): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
@@ -50,6 +88,38 @@ describe('postgres store: migrations', () => {
       await a.close();
       await b.close();
     }
+  });
+
+  it("makes a new database exactly like today's shipped migration did", async () => {
+    const old = await cluster.createDatabase();
+    await shippedDatabase(old);
+    const fresh = await cluster.createDatabase();
+    await (await createPostgresStore({ url: fresh })).close();
+    expect(await shape(fresh)).toEqual(await shape(old));
+  });
+
+  it("opens a database today's hub made, keeps its data and goes on from it", async () => {
+    const url = await cluster.createDatabase();
+    await shippedDatabase(url);
+    const sid = '11111111-1111-4111-8111-111111111111';
+    await withClient(url, async (client) => {
+      await client.query(`INSERT INTO sessions (id, namespace, title, cwd, launch_kind, status, permission_mode, desk_attached, last_seq, created_at, updated_at)
+                          VALUES ($1, 'alpha', 'old', '/p', 'pty', 'idle', 'default', TRUE, 1, 5, 5)`, [sid]);
+      await client.query(`INSERT INTO messages VALUES ($1, 1, 'm1', '{"id":"m1","role":"user","content":[],"createdAt":1}')`, [sid]);
+      await client.query(`INSERT INTO requests (id, namespace, session_id, kind, tool_name, tool_input, created_at) VALUES ('r1', 'alpha', $1, 'permission', 'Bash', '{}', 100)`, [sid]);
+    });
+    const store = await createPostgresStore({ url });
+    try {
+      expect(await store.getSession({ namespace: 'alpha', sessionId: sid })).toMatchObject({ title: 'old', deskAttached: true, lastSeq: 1, pendingCount: 1 });
+      const next = ChatMessageInputSchema.parse({ id: 'm2', role: 'user', content: [{ type: 'text', text: 'hi' }], createdAt: 2 });
+      expect((await store.appendMessages({ namespace: 'alpha', sessionId: sid, messages: [next] }))?.seqs).toEqual([2]);
+      const resolved = await store.resolveRequest({ namespace: 'alpha', requestId: 'r1', outcome: 'answered', answer: { decision: 'allow' }, answeredBy: 'phone', device: null, at: 350 });
+      expect(resolved).toMatchObject({ kind: 'resolved', resolution: { waitedMs: 250 } });
+    } finally {
+      await store.close();
+    }
+    const versions = await withClient(url, async (client) => (await client.query(`SELECT version FROM tether_schema_migrations ORDER BY 1`)).rows);
+    expect(versions.map((r) => r.version)).toEqual([1]);
   });
 
   it('refuses a database whose schema is newer than this hub, touching nothing', async () => {

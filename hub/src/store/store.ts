@@ -1,6 +1,7 @@
 // store.ts: the narrow persistence interface every hub room talks to, async so that it can sit on a
-// server. SQLite (sqlite/sqlite-store.ts, one hub, the default) and PostgreSQL (postgres/, several
-// hubs on one database: `tether hub --database postgres://…`) implement it; open.ts picks one.
+// server. One implementation (sql-store.ts: the schema of schema/, the queries of queries/) runs on
+// SQLite (sqlite/sqlite-store.ts, one hub, the default) or PostgreSQL (postgres/, several hubs on one
+// database: `tether hub --database postgres://…`); open.ts picks one.
 // Invariants every implementation keeps (checked by store.contract.ts):
 //  - every session/message/machine/request/prompt query is scoped by the caller's namespace; a row of
 //    another namespace answers exactly like a missing row;

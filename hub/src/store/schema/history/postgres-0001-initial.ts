@@ -1,10 +1,9 @@
-// migrations.ts (postgres): the ordered schema migrations of the PostgreSQL store. Numbered apart from
-// SQLite's (the first one is SQLite's 1–5 in PostgreSQL types): each store records its own versions.
-// Never edit a shipped migration; add the next number instead.
-// Times are epoch milliseconds (BIGINT); JSON stays TEXT, as in SQLite, so both stores share rows.ts.
-import type { Migration } from '../sqlite/migrations/migrations.ts';
+// postgres-0001-initial.ts: the PostgreSQL store's first and only hand-written migration (SQLite's 1–5
+// in PostgreSQL types), as shipped. Never edit a shipped migration: a new database is made from
+// tables.ts, and this one is kept so that schema.test.ts can build the databases hubs made with it.
+import type { Migration } from '../migrations.ts';
 
-const MIGRATION_0001: Migration = {
+export const POSTGRES_0001: Migration = {
   version: 1,
   name: 'initial',
   sql: `
@@ -120,5 +119,3 @@ CREATE TABLE final_screens (
 CREATE INDEX final_screens_age ON final_screens(namespace, saved_at);
 `,
 };
-
-export const POSTGRES_MIGRATIONS: readonly Migration[] = [MIGRATION_0001];

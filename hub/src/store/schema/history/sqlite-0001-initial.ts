@@ -1,4 +1,5 @@
-// 0001-initial.ts: the first schema. Never edit a shipped migration; add the next number instead.
+// sqlite-0001-initial.ts: the first SQLite schema, as shipped. Never edit a shipped migration: a new
+// database is made from tables.ts; this one is kept for schema.test.ts (the databases hubs made with it).
 export const MIGRATION_0001 = {
   version: 1,
   name: 'initial',

@@ -1,0 +1,38 @@
+// prompts.ts (queries): prompts queued from the phone for a session, idempotent by id.
+import type { AddPromptResult, Store } from '../store.ts';
+import { first, type SqlDriver } from '../sql/driver.ts';
+import { rowToPrompt } from '../rows.ts';
+import { sessionIn } from './sessions.ts';
+
+export function promptQueries(db: SqlDriver): Pick<Store, 'addPrompt' | 'updatePrompt' | 'listPrompts'> {
+  return {
+    async addPrompt({ namespace, prompt }) {
+      return db.transaction(async (tx): Promise<AddPromptResult> => {
+        if (!(await sessionIn(tx, namespace, prompt.sessionId))) return { kind: 'not_found' };
+        const inserted = await tx.run(
+          `INSERT INTO prompts (id, namespace, session_id, text, status, reason, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+           ON CONFLICT (id) DO NOTHING`,
+          [prompt.id, namespace, prompt.sessionId, prompt.text, prompt.status, prompt.reason, prompt.createdAt, prompt.updatedAt],
+        );
+        if (inserted > 0) return { kind: 'added', prompt };
+        const row = await first(tx, `SELECT * FROM prompts WHERE id = $1`, [prompt.id]);
+        if (!row || row.namespace !== namespace || row.session_id !== prompt.sessionId) return { kind: 'not_found' };
+        return { kind: 'exists', prompt: rowToPrompt(row) };
+      });
+    },
+    async updatePrompt({ namespace, sessionId, promptId, status, reason, now }) {
+      const row = await first(
+        db,
+        `UPDATE prompts SET status = $4, reason = $5, updated_at = $6 WHERE id = $1 AND namespace = $2 AND session_id = $3 RETURNING *`,
+        [promptId, namespace, sessionId, status, reason, now],
+      );
+      return row ? rowToPrompt(row) : null;
+    },
+    async listPrompts({ namespace, sessionId, status }) {
+      const rows = status
+        ? await db.all(`SELECT * FROM prompts WHERE namespace = $1 AND session_id = $2 AND status = $3 ORDER BY created_at, id`, [namespace, sessionId, status])
+        : await db.all(`SELECT * FROM prompts WHERE namespace = $1 AND session_id = $2 ORDER BY created_at, id`, [namespace, sessionId]);
+      return rows.map(rowToPrompt);
+    },
+  };
+}

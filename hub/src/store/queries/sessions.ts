@@ -1,0 +1,88 @@
+// sessions.ts (queries): session records, registered by their runner (again after every reconnect),
+// patched while they run, ended once. Another namespace's session answers like a missing one.
+import type { Namespace, Session } from '@tether/shared';
+import { isFinalStatus } from '@tether/shared';
+import type { RegisterSessionResult, Store } from '../store.ts';
+import { first, type SqlDriver, type SqlRunner } from '../sql/driver.ts';
+import { rowToSession, SESSION_PATCH_COLUMNS } from '../rows.ts';
+import { DROPPED_ON_END, UNSENT_PROMPT_STATUSES } from '../rules.ts';
+
+const SESSION_COLUMNS = `s.*, (SELECT COUNT(*) FROM requests r WHERE r.session_id = s.id AND r.resolved_at IS NULL) AS pending_count`;
+
+/** The session, if it is in this namespace. */
+export async function sessionIn(runner: SqlRunner, namespace: Namespace, id: string): Promise<Session | null> {
+  const row = await first(runner, `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = $1 AND s.namespace = $2`, [id, namespace]);
+  return row ? rowToSession(row) : null;
+}
+
+type SessionQueries = Pick<Store, 'registerSession' | 'getSession' | 'listSessions' | 'updateSession' | 'endSession'>;
+
+export function sessionQueries(db: SqlDriver): SessionQueries {
+  return {
+    async registerSession({ namespace, registration: r, now }) {
+      return db.transaction(async (tx): Promise<RegisterSessionResult> => {
+        const final = isFinalStatus(r.status);
+        const inserted = await tx.run(
+          `INSERT INTO sessions (id, namespace, machine_id, title, cwd, launch_kind, status, claude_session_id, model,
+             permission_mode, controller, desk_attached, failure_reason, exit_code, last_seq, created_at, updated_at, ended_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, NULL, NULL, 0, $12, $13, $14)
+           ON CONFLICT (id) DO NOTHING`,
+          [r.id, namespace, r.machineId, r.title, r.cwd, r.launchKind, r.status, r.claudeSessionId, r.model, r.permissionMode, r.deskAttached, r.createdAt ?? now, now, final ? now : null],
+        );
+        if (inserted === 0) {
+          const owner = await first(tx, `SELECT namespace FROM sessions WHERE id = $1${db.lockRows}`, [r.id]);
+          if (!owner || owner.namespace !== namespace) return { kind: 'forbidden' };
+          // Re-registration after a reconnect: refresh what the runner knows, keep messages and seq.
+          await tx.run(
+            `UPDATE sessions SET machine_id = $2, title = $3, cwd = $4, launch_kind = $5, status = $6, claude_session_id = $7,
+               model = $8, permission_mode = $9, desk_attached = $10, updated_at = $11,
+               ended_at = CASE WHEN $12 THEN COALESCE(ended_at, $11) ELSE NULL END,
+               failure_reason = CASE WHEN $12 THEN failure_reason ELSE NULL END,
+               exit_code = CASE WHEN $12 THEN exit_code ELSE NULL END
+             WHERE id = $1`,
+            [r.id, r.machineId, r.title, r.cwd, r.launchKind, r.status, r.claudeSessionId, r.model, r.permissionMode, r.deskAttached, now, final],
+          );
+        }
+        return { kind: 'ok', session: (await sessionIn(tx, namespace, r.id))!, created: inserted > 0 };
+      });
+    },
+    async getSession({ namespace, sessionId }) {
+      return sessionIn(db, namespace, sessionId);
+    },
+    async listSessions({ namespace }) {
+      const rows = await db.all(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.namespace = $1 ORDER BY s.updated_at DESC, s.id`, [namespace]);
+      return rows.map(rowToSession);
+    },
+    async updateSession({ namespace, sessionId, patch, now }) {
+      const values: unknown[] = [sessionId, namespace, now];
+      const sets = ['updated_at = $3'];
+      for (const [key, column] of SESSION_PATCH_COLUMNS) {
+        const value = patch[key];
+        if (value === undefined) continue;
+        values.push(value);
+        sets.push(`${column} = $${values.length}`);
+      }
+      const changed = await db.run(`UPDATE sessions SET ${sets.join(', ')} WHERE id = $1 AND namespace = $2`, values);
+      return changed > 0 ? sessionIn(db, namespace, sessionId) : null;
+    },
+    async endSession({ namespace, sessionId, status, exitCode, reason, now }) {
+      return db.transaction(async (tx) => {
+        const changed = await tx.run(
+          `UPDATE sessions SET status = $3, exit_code = $4, failure_reason = $5, updated_at = $6, ended_at = COALESCE(ended_at, $6)
+           WHERE id = $1 AND namespace = $2`,
+          [sessionId, namespace, status, exitCode, reason, now],
+        );
+        if (changed === 0) return null;
+        const unsent = UNSENT_PROMPT_STATUSES.map((_, i) => `$${i + 5}`).join(', ');
+        await tx.run(`UPDATE prompts SET status = $2, reason = $3, updated_at = $4 WHERE session_id = $1 AND status IN (${unsent})`, [
+          sessionId,
+          DROPPED_ON_END.status,
+          DROPPED_ON_END.reason,
+          now,
+          ...UNSENT_PROMPT_STATUSES,
+        ]);
+        return sessionIn(tx, namespace, sessionId);
+      });
+    },
+  };
+}

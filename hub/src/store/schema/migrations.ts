@@ -1,0 +1,57 @@
+// migrations.ts: what brings a database to this hub's schema, the same plan for both stores (each
+// store only runs it: sqlite/sqlite-store.ts in one immediate transaction, postgres/migrate.ts in one
+// transaction under an advisory lock).
+//  - an empty database is made from tables.ts at once and records the newest version;
+//  - a database an older hub made gets the upgrades above its recorded version: first the shipped
+//    hand-written ones of its store (history/, each store numbered apart: PostgreSQL's 1 is SQLite's
+//    1–5), then the UPGRADES below, written once for both and numbered on from each store's history;
+//  - a database past the newest version this hub knows is refused before anything is touched.
+// Adding a column: add it in tables.ts and an upgrade here (`ALTER TABLE … ADD COLUMN` + columnSql),
+// never edit a shipped one; schema.test.ts checks that upgraded and new databases end up alike.
+import { schemaTooNew } from '../store.ts';
+import { createSchema, type Dialect } from './ddl.ts';
+import { TABLES } from './tables.ts';
+import { POSTGRES_0001 } from './history/postgres-0001-initial.ts';
+import { MIGRATION_0001 } from './history/sqlite-0001-initial.ts';
+import { MIGRATION_0002 } from './history/sqlite-0002-share-links.ts';
+import { MIGRATION_0003 } from './history/sqlite-0003-machine-shell.ts';
+import { MIGRATION_0004 } from './history/sqlite-0004-final-screens.ts';
+import { MIGRATION_0005 } from './history/sqlite-0005-session-effort.ts';
+
+export type Migration = { version: number; name: string; sql: string };
+/** One schema change for both stores: the statements for the dialect at hand. */
+export type Upgrade = { name: string; statements: (dialect: Dialect) => string[] };
+
+/** What each store shipped before the schema became one module: the upgrades of older databases. */
+export const HISTORY: Readonly<Record<Dialect, readonly Migration[]>> = {
+  sqlite: [MIGRATION_0001, MIGRATION_0002, MIGRATION_0003, MIGRATION_0004, MIGRATION_0005],
+  postgres: [POSTGRES_0001],
+};
+
+/** Changes made since, once for both stores (none yet). */
+export const UPGRADES: readonly Upgrade[] = [];
+
+/** The table each store records its versions in (the PostgreSQL database may hold others' tables). */
+export const MIGRATIONS_TABLE: Readonly<Record<Dialect, string>> = { sqlite: 'schema_migrations', postgres: 'tether_schema_migrations' };
+
+export type MigrationStep = { version: number; name: string; statements: string[] };
+
+/** The newest version this hub knows, in the store's own numbering. */
+export function knownVersion(dialect: Dialect): number {
+  return HISTORY[dialect].length + UPGRADES.length;
+}
+
+/** The steps that bring a database at version `found` (0: empty) to this hub's schema. */
+export function migrationPlan(options: { dialect: Dialect; found: number }): MigrationStep[] {
+  const { dialect, found } = options;
+  const known = knownVersion(dialect);
+  if (found > known) throw schemaTooNew({ found, known });
+  if (found === known) return [];
+  if (found === 0) return [{ version: known, name: 'schema', statements: createSchema(dialect, TABLES) }];
+  const base = HISTORY[dialect].length;
+  const steps: MigrationStep[] = [
+    ...HISTORY[dialect].map((m) => ({ version: m.version, name: m.name, statements: [m.sql] })),
+    ...UPGRADES.map((u, i) => ({ version: base + i + 1, name: u.name, statements: u.statements(dialect) })),
+  ];
+  return steps.filter((step) => step.version > found);
+}

@@ -1,0 +1,112 @@
+// schema.test.ts (SQLite): a database today's hubs made keeps working, and ends up with exactly the
+// schema of tables.ts. "Today's" is the shipped migrations in history/, applied the way hubs applied
+// them (one transaction each, recorded in schema_migrations). PostgreSQL's twin is in
+// tests/store/postgres-store.test.ts.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Database } from 'bun:sqlite';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SessionRegistrationSchema, ChatMessageInputSchema } from '@tether/shared';
+import { createSqliteStore } from '../sqlite/sqlite-store.ts';
+import { HISTORY, knownVersion } from './migrations.ts';
+import { TABLES } from './tables.ts';
+
+const S1 = '11111111-1111-4111-8111-111111111111';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tether-schema-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A database as a hub that knew migrations 1..upTo left it. */
+function shippedDatabase(path: string, upTo: number): Database {
+  const db = new Database(path, { create: true });
+  db.run(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
+  for (const migration of HISTORY.sqlite.slice(0, upTo)) {
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.query(`INSERT INTO schema_migrations VALUES (?, ?, ?)`).run(migration.version, migration.name, 1);
+    })();
+  }
+  return db;
+}
+
+/** What a table is, in SQLite's words: columns by name, keys, indexes, references. */
+function shape(path: string): Record<string, unknown> {
+  const db = new Database(path, { readonly: true });
+  try {
+    const out: Record<string, unknown> = {};
+    for (const table of TABLES) {
+      const columns = (db.query(`PRAGMA table_info("${table.name}")`).all() as Record<string, unknown>[])
+        .map((c) => `${c.name} ${c.type} notnull=${c.notnull} default=${c.dflt_value} pk=${c.pk}`)
+        .sort();
+      const indexes = (db.query(`PRAGMA index_list("${table.name}")`).all() as { name: string; unique: number; origin: string }[])
+        .map((i) => `${i.origin} unique=${i.unique} (${(db.query(`PRAGMA index_info("${i.name}")`).all() as { name: string }[]).map((c) => c.name).join(', ')})`)
+        .sort();
+      const references = (db.query(`PRAGMA foreign_key_list("${table.name}")`).all() as Record<string, unknown>[]).map((f) => `${f.from} -> ${f.table}(${f.to}) ${f.on_delete}`);
+      out[table.name] = { columns, indexes, references };
+    }
+    out.tables = (db.query(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[]).map((t) => t.name);
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+describe('schema (SQLite)', () => {
+  it('a new database has exactly the tables, columns, keys and indexes of today\'s shipped migrations', async () => {
+    shippedDatabase(join(dir, 'old.sqlite'), HISTORY.sqlite.length).close();
+    await createSqliteStore({ path: join(dir, 'new.sqlite') }).close();
+    expect(shape(join(dir, 'new.sqlite'))).toEqual(shape(join(dir, 'old.sqlite')));
+  });
+
+  it('opens a database today\'s hub made, keeps its data and goes on from it', async () => {
+    const path = join(dir, 'hub.sqlite');
+    const old = shippedDatabase(path, HISTORY.sqlite.length);
+    old.run(`INSERT INTO sessions (id, namespace, title, cwd, launch_kind, status, permission_mode, desk_attached, last_seq, created_at, updated_at)
+             VALUES ('${S1}', 'alpha', 'old', '/p', 'pty', 'idle', 'default', 1, 1, 5, 5)`);
+    old.run(`INSERT INTO messages VALUES ('${S1}', 1, 'm1', '{"id":"m1","role":"user","content":[],"createdAt":1}')`);
+    old.run(`INSERT INTO requests (id, namespace, session_id, kind, tool_name, tool_input, created_at) VALUES ('r1', 'alpha', '${S1}', 'permission', 'Bash', '{}', 100)`);
+    old.close();
+
+    const store = createSqliteStore({ path });
+    try {
+      expect(await store.getSession({ namespace: 'alpha', sessionId: S1 })).toMatchObject({ title: 'old', deskAttached: true, lastSeq: 1, pendingCount: 1 });
+      const next = ChatMessageInputSchema.parse({ id: 'm2', role: 'user', content: [{ type: 'text', text: 'hi' }], createdAt: 2 });
+      expect((await store.appendMessages({ namespace: 'alpha', sessionId: S1, messages: [next] }))?.seqs).toEqual([2]);
+      expect(await store.resolveRequest({ namespace: 'alpha', requestId: 'r1', outcome: 'answered', answer: { decision: 'allow' }, answeredBy: 'phone', device: null, at: 350 })).toMatchObject({
+        kind: 'resolved',
+        resolution: { waitedMs: 250 },
+      });
+      const again = await store.registerSession({ namespace: 'alpha', registration: SessionRegistrationSchema.parse({ id: S1, cwd: '/p', launchKind: 'pty', status: 'idle' }), now: 9 });
+      expect(again).toMatchObject({ kind: 'ok', created: false, session: { lastSeq: 2 } });
+    } finally {
+      await store.close();
+    }
+    const db = new Database(path, { readonly: true });
+    expect((db.query('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number }).v).toBe(knownVersion('sqlite'));
+    db.close();
+  });
+
+  it('brings a database of an older hub (migration 2) up to the same schema', async () => {
+    shippedDatabase(join(dir, 'older.sqlite'), 2).close();
+    await createSqliteStore({ path: join(dir, 'older.sqlite') }).close();
+    await createSqliteStore({ path: join(dir, 'new.sqlite') }).close();
+    const { tables: _olderTables, ...older } = shape(join(dir, 'older.sqlite'));
+    const { tables: _newTables, ...fresh } = shape(join(dir, 'new.sqlite'));
+    // Columns an upgrade adds come last in SQLite: compared by name, so the order does not matter.
+    expect(older).toEqual(fresh);
+  });
+
+  it('refuses a database a newer hub migrated, touching nothing', () => {
+    const path = join(dir, 'future.sqlite');
+    const db = shippedDatabase(path, HISTORY.sqlite.length);
+    db.run(`INSERT INTO schema_migrations VALUES (99, 'from the future', 2)`);
+    db.close();
+    expect(() => createSqliteStore({ path })).toThrow(/schema is version 99, newer than this hub knows \(5\)/);
+  });
+});

@@ -1,0 +1,137 @@
+// tables.ts: THE schema of the hub's database, once, for SQLite and PostgreSQL alike. ddl.ts derives
+// each dialect's CREATE statements from it (a new database is made from these), queries/ read and
+// write these columns, and schema.test.ts checks that a database today's migrations built has
+// exactly these columns. Changing a table: change it here AND add an upgrade in migrations.ts.
+// Column types are what the value is, not how a dialect stores it: `time` is epoch milliseconds
+// (BIGINT), `bigint` a counter that may pass 2^31, `int` a small number, `bool` a flag (0/1 in SQLite),
+// `json` JSON kept as text (both stores parse it in rows.ts).
+
+export type ColumnType = 'text' | 'json' | 'int' | 'bigint' | 'time' | 'bool';
+export type Column = { name: string; type: ColumnType; nullable?: true; default?: number | boolean };
+export type Table = {
+  name: string;
+  columns: readonly Column[];
+  primaryKey: readonly string[];
+  unique?: readonly (readonly string[])[];
+  /** column → table(id) it references; rows go with their session. */
+  references?: Readonly<Record<string, string>>;
+  indexes?: readonly { name: string; columns: readonly string[] }[];
+  /** SQLite only: the table is its primary key's b-tree (no rowid). */
+  withoutRowid?: true;
+};
+
+const text = (name: string): Column => ({ name, type: 'text' });
+const time = (name: string): Column => ({ name, type: 'time' });
+const maybe = (column: Column): Column => ({ ...column, nullable: true });
+
+export const TABLES: readonly Table[] = [
+  {
+    name: 'tokens',
+    columns: [text('id'), text('namespace'), text('hash'), text('label'), time('created_at'), maybe(time('last_used_at')), maybe(time('revoked_at'))],
+    primaryKey: ['id'],
+    unique: [['hash']],
+    indexes: [{ name: 'tokens_namespace', columns: ['namespace'] }],
+  },
+  {
+    name: 'sessions',
+    columns: [
+      text('id'),
+      text('namespace'),
+      maybe(text('machine_id')),
+      text('title'),
+      text('cwd'),
+      text('launch_kind'),
+      text('status'),
+      maybe(text('claude_session_id')),
+      maybe(text('model')),
+      text('permission_mode'),
+      maybe(text('effort')),
+      maybe(text('controller')),
+      { name: 'desk_attached', type: 'bool' },
+      maybe(text('failure_reason')),
+      { name: 'exit_code', type: 'int', nullable: true },
+      { name: 'last_seq', type: 'bigint', default: 0 },
+      time('created_at'),
+      time('updated_at'),
+      maybe(time('ended_at')),
+    ],
+    primaryKey: ['id'],
+    indexes: [{ name: 'sessions_namespace', columns: ['namespace', 'updated_at'] }],
+  },
+  {
+    name: 'messages',
+    columns: [text('session_id'), { name: 'seq', type: 'bigint' }, text('id'), { name: 'json', type: 'json' }],
+    primaryKey: ['session_id', 'seq'],
+    unique: [['session_id', 'id']],
+    references: { session_id: 'sessions' },
+    withoutRowid: true,
+  },
+  {
+    name: 'machines',
+    columns: [
+      text('namespace'),
+      text('id'),
+      text('name'),
+      text('os'),
+      text('user'),
+      text('home'),
+      { name: 'online', type: 'bool' },
+      time('last_seen_at'),
+      { name: 'shell', type: 'bool', default: false },
+    ],
+    primaryKey: ['namespace', 'id'],
+  },
+  {
+    // A pending request and, once resolved, its resolution (the audit trail) in one row, so that
+    // "first answer wins" is a single UPDATE ... WHERE resolved_at IS NULL.
+    name: 'requests',
+    columns: [
+      text('id'),
+      text('namespace'),
+      text('session_id'),
+      text('kind'),
+      text('tool_name'),
+      { name: 'tool_input', type: 'json' },
+      maybe(text('tool_use_id')),
+      time('created_at'),
+      maybe(text('outcome')),
+      { name: 'answer', type: 'json', nullable: true },
+      maybe(text('answered_by')),
+      maybe(text('device')),
+      { name: 'waited_ms', type: 'bigint', nullable: true },
+      maybe(time('resolved_at')),
+    ],
+    primaryKey: ['id'],
+    references: { session_id: 'sessions' },
+    indexes: [{ name: 'requests_session', columns: ['session_id', 'resolved_at'] }],
+  },
+  {
+    name: 'prompts',
+    columns: [text('id'), text('namespace'), text('session_id'), text('text'), text('status'), maybe(text('reason')), time('created_at'), time('updated_at')],
+    primaryKey: ['id'],
+    references: { session_id: 'sessions' },
+    indexes: [{ name: 'prompts_session', columns: ['session_id', 'created_at'] }],
+  },
+  {
+    // Kept so that a signed share link can be revoked before it expires (the JWT's jti is the key).
+    name: 'share_links',
+    columns: [text('jti'), text('namespace'), text('session_id'), text('created_by'), time('created_at'), time('expires_at'), maybe(time('revoked_at'))],
+    primaryKey: ['jti'],
+    indexes: [{ name: 'share_links_session', columns: ['namespace', 'session_id'] }],
+  },
+  {
+    // The last terminal screen of each ended session (upserted, pruned to the newest per namespace).
+    name: 'final_screens',
+    columns: [
+      text('namespace'),
+      text('session_id'),
+      { name: 'offset', type: 'bigint' },
+      { name: 'cols', type: 'int' },
+      { name: 'rows', type: 'int' },
+      text('data'),
+      time('saved_at'),
+    ],
+    primaryKey: ['namespace', 'session_id'],
+    indexes: [{ name: 'final_screens_age', columns: ['namespace', 'saved_at'] }],
+  },
+];

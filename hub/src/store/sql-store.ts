@@ -1,0 +1,24 @@
+// sql-store.ts: the one Store both databases run: the queries of queries/ (one set, one per concept)
+// over a SqlDriver (sqlite/sqlite-store.ts or postgres/postgres-store.ts), on the schema of schema/.
+import type { Store } from './store.ts';
+import type { SqlDriver } from './sql/driver.ts';
+import { tokenQueries } from './queries/tokens.ts';
+import { finalScreenQueries } from './queries/final-screens.ts';
+import { sessionQueries } from './queries/sessions.ts';
+import { messageQueries } from './queries/messages.ts';
+import { machineQueries } from './queries/machines.ts';
+import { approvalQueries } from './queries/approvals.ts';
+import { promptQueries } from './queries/prompts.ts';
+
+export function createSqlStore(db: SqlDriver): Store {
+  return {
+    ...tokenQueries(db),
+    ...finalScreenQueries(db),
+    ...sessionQueries(db),
+    ...messageQueries(db),
+    ...machineQueries(db),
+    ...approvalQueries(db),
+    ...promptQueries(db),
+    close: () => db.close(),
+  };
+}
