@@ -150,6 +150,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     version: HUB_VERSION,
     features: { shell: config.shell ?? false },
     terminalMemory: () => terminals.memory(),
+    ...(cluster ? { clusterHubs: () => sockets.io.of('/cli').adapter.serverCount() } : {}),
     ...(config.webDist ? { webDist: config.webDist } : {}),
   });
   const engineHandler = sockets.handler;

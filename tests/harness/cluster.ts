@@ -34,6 +34,20 @@ afterAll(async () => {
   if (started) await (await started).stop();
 });
 
+const CLUSTER_FORM_TIMEOUT_MS = 15_000;
+
+/** Resolves once the hub at `url` hears `count` hubs (itself included), from its /healthz. */
+async function heardHubs(url: string, count: number): Promise<void> {
+  const deadline = Date.now() + CLUSTER_FORM_TIMEOUT_MS;
+  let last: unknown = null;
+  while (Date.now() < deadline) {
+    last = await (await fetch(`${url}/healthz`)).json();
+    if (((last as { cluster?: { hubs?: number } }).cluster?.hubs ?? 0) >= count) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`hub ${url} never heard ${count} hubs: /healthz says ${JSON.stringify(last)}`);
+}
+
 export async function startCluster(defer: Defer, options: { hubArgs?: string[] } = {}): Promise<Cluster> {
   server ??= startPostgres();
   const databaseUrl = await (await server).createDatabase();
@@ -48,6 +62,9 @@ export async function startCluster(defer: Defer, options: { hubArgs?: string[] }
   // One after the other: the first makes the cluster's secrets and first token, the second finds them.
   const a = await start('a');
   const b = await start('b');
+  // Each hub finds the other through the database's heartbeats, a moment after it started; until
+  // then a daemon or runner on the other hub is not found from it ("machine is offline").
+  await Promise.all([a, b].map((hub) => heardHubs(hub.url, 2)));
   const token = a.token ?? b.token;
   if (!token) throw new Error(`no hub printed a first token:\n${a.output()}\n${b.output()}`);
   const balancer = await startBalancer({ upstreams: [{ url: a.url }, { url: b.url, backup: true }] });

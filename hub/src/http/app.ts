@@ -51,6 +51,9 @@ export function createHttpApp(options: {
    *  budget). /healthz is open, so only the hub-wide total and the budget: not how many sessions
    *  run, nor anything about one of them. */
   terminalMemory?: () => { logBytes: number; budgetBytes: number };
+  /** In a cluster: how many hubs this one hears (itself included). Until a starting hub has heard
+   *  the others, a daemon or runner connected to them is not found from here. */
+  clusterHubs?: () => Promise<number>;
 }) {
   const app = new Hono<HubHttpEnv>();
   const failures = options.authFailures ?? createAuthFailures();
@@ -80,8 +83,9 @@ export function createHttpApp(options: {
   );
 
   const features: HubFeatures = options.features ?? { shell: false };
-  app.get('/healthz', (c) => {
+  app.get('/healthz', async (c) => {
     const memory = options.terminalMemory?.();
+    const hubs = options.clusterHubs ? await options.clusterHubs() : null;
     return c.json({
       ok: true as const,
       version: options.version,
@@ -89,6 +93,7 @@ export function createHttpApp(options: {
       shell: features.shell,
       // Only these two fields: the registry's report has more than an open endpoint may tell.
       ...(memory ? { terminals: { logBytes: memory.logBytes, budgetBytes: memory.budgetBytes } } : {}),
+      ...(hubs !== null ? { cluster: { hubs } } : {}),
     });
   });
 

@@ -1,9 +1,7 @@
 // postgres-0001-initial.ts: the PostgreSQL store's first and only hand-written migration (SQLite's 1–5
 // in PostgreSQL types), as shipped. Never edit a shipped migration: a new database is made from
 // tables.ts, and this one is kept so that schema.test.ts can build the databases hubs made with it.
-import type { Migration } from '../migrations.ts';
-
-export const POSTGRES_0001: Migration = {
+export const POSTGRES_0001 = {
   version: 1,
   name: 'initial',
   sql: `
