@@ -4,6 +4,7 @@
 // session is refused, never queued for nobody.
 import { isFinalStatus, type Namespace, type Prompt, type PromptSend, type PromptStatus } from '@tether/shared';
 import type { Store } from '../store/store.ts';
+import { DROPPED_ON_END } from '../store/rules.ts';
 
 export type QueuePromptResult =
   | { kind: 'queued'; prompt: Prompt; deliver: boolean }
@@ -21,7 +22,7 @@ export async function queuePrompt(options: { store: Store; namespace: Namespace;
   if (result.kind === 'exists') return { kind: 'queued', prompt: result.prompt, deliver: result.prompt.status === 'queued' };
   if (isFinalStatus(session.status)) {
     // Keep the record honest: the sender sees it dropped rather than silently queued.
-    const dropped = await store.updatePrompt({ namespace, sessionId: send.sessionId, promptId: send.promptId, status: 'dropped', reason: 'session ended', now });
+    const dropped = await store.updatePrompt({ namespace, sessionId: send.sessionId, promptId: send.promptId, ...DROPPED_ON_END, now });
     return dropped ? { kind: 'queued', prompt: dropped, deliver: false } : { kind: 'ended' };
   }
   return { kind: 'queued', prompt: result.prompt, deliver: true };

@@ -6,9 +6,9 @@
 import { isFinalStatus, type Namespace, type Prompt, type Resolution, type Session, type SessionEnd, type SessionPatch } from '@tether/shared';
 import type { RegisterSessionResult, SessionRegistrationInput, Store } from '../store/store.ts';
 import { inSessionOrder } from './in-order.ts';
+import { UNSENT_PROMPT_STATUSES } from '../store/rules.ts';
 
 /** Prompts in these states have not reached claude; an ended session drops them. */
-const UNDELIVERED: ReadonlyArray<Prompt['status']> = ['queued', 'waiting_for_desk', 'typing'];
 
 /** With `onlyIfNew`, an id already registered is left alone and answers null (the hub registering a
  *  session it starts must not overwrite the runner's own, possibly earlier, registration). */
@@ -60,7 +60,7 @@ async function endNow(options: Parameters<typeof endSession>[0]): Promise<EndedS
     });
     if (result.kind === 'resolved') withdrawn.push(result.resolution);
   }
-  const live = (await store.listPrompts({ namespace, sessionId: end.sessionId })).filter((p) => UNDELIVERED.includes(p.status));
+  const live = (await store.listPrompts({ namespace, sessionId: end.sessionId })).filter((p) => UNSENT_PROMPT_STATUSES.includes(p.status));
   const session = await store.endSession({ namespace, sessionId: end.sessionId, status: end.status, exitCode: end.exitCode, reason: end.reason, now });
   if (!session) return null;
   const liveIds = new Set(live.map((p) => p.id));
