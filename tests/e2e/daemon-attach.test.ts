@@ -48,7 +48,10 @@ describe('tether attach', () => {
     // The phone watches the terminal too: it hears who owns the PTY size.
     const sizes: Array<{ cols: number; rows: number; owner: string }> = [];
     phone.on('terminal:size', (n: { sessionId: string; cols: number; rows: number; owner: string }) => {
-      if (n.sessionId === sessionId) sizes.push(n);
+      if (n.sessionId !== sessionId) return;
+      sizes.push(n);
+      // Heard on the phone's socket, not the watch's: its waits re-check only when told.
+      watch.changed();
     });
     expect((await emitAck(phone, 'terminal:subscribe', { sessionId })).ok).toBe(true);
     expect(watch.session()?.deskAttached).toBe(false);

@@ -109,8 +109,12 @@ export async function watchSession(options: { hub: { url: string; token: string 
   let session: Session | null = null;
   let lastSeq = 0;
   const listeners = new Set<() => void>();
+  // Probes re-run after every handler of the event has run (a test's own handler on this socket
+  // records what its probe reads), so a microtask later rather than inside the first handler.
   const changed = () => {
-    for (const l of [...listeners]) l();
+    queueMicrotask(() => {
+      for (const l of [...listeners]) l();
+    });
   };
   const take = (messages: ChatMessage[]) => {
     for (const m of messages) {
