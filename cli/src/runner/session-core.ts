@@ -34,10 +34,10 @@ import { createElicitations } from './elicitation.ts';
 import { loadResumeState, saveResumeState, type ResumeState } from './resume-state.ts';
 import { createSessionTitle } from './session-title.ts';
 
-/** How long a finished session waits for the hub to take what it is owed before exiting. The rest
- *  stays in the on-disk outbox. */
 /** A transcript interrupt read this soon after claude wrote it ends the turn now running. */
 const LIVE_INTERRUPT_MS = 10_000;
+/** How long a finished session waits for the hub to take what it is owed before exiting. The rest
+ *  stays in the on-disk outbox. */
 const EXIT_DRAIN_MS = 3_000;
 /** Chat messages per message:append (the hub's cap is MAX_MESSAGES_PER_BATCH; stay under it). */
 const APPEND_CHUNK = 100;
