@@ -17,7 +17,7 @@ import { watchSession } from '../tests/harness/runner.ts';
 import { openOutbox } from '../cli/src/hub-link/outbox.ts';
 import { connectHubLink } from '../cli/src/hub-link/link.ts';
 import { tailTranscript } from '../cli/src/transcript/tail.ts';
-import { parseTranscriptLines } from '../cli/src/transcript/parse.ts';
+import { parseTranscriptLines } from '../cli/src/agents/claude/transcript/parse.ts';
 
 /** 250 samples: enough for a stable p99 (the 3rd-worst sample), short enough for a bench run. */
 const SAMPLES = 250;

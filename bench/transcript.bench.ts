@@ -5,7 +5,7 @@
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseTranscriptLine } from '../cli/src/transcript/parse.ts';
+import { parseTranscriptLine } from '../cli/src/agents/claude/transcript/parse.ts';
 
 /** The size the issue asks for: big enough that per-call overhead and GC show, small enough for CI. */
 const TARGET_BYTES = 50 * 1024 * 1024;

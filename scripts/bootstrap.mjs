@@ -105,7 +105,7 @@ export const REAL_CLAUDE_EXCLUDES = [
 
 /** The claude versions tether is tested with (the one pin, shared with `tether doctor`). */
 export function supportedClaude() {
-  return JSON.parse(readFileSync(join(ROOT, 'cli', 'src', 'claude', 'supported-versions.json'), 'utf8'));
+  return JSON.parse(readFileSync(join(ROOT, 'cli', 'src', 'agents', 'claude', 'supported-versions.json'), 'utf8'));
 }
 
 function claudeVersionOf(bin) {

@@ -1,7 +1,7 @@
 // test.mjs: `npm test`. Typecheck + every test (unit, integration, e2e with the real claude CLI,
 // browser with Debian's chromium). vitest runs inside Bun because the hub and runner use Bun APIs.
 //
-// claude is tested at both ends of the supported range (cli/src/claude/supported-versions.json):
+// claude is tested at both ends of the supported range (cli/src/agents/claude/supported-versions.json):
 //   1. the whole suite against the current version (the tests' devDependency, node_modules/.bin/claude);
 //   2. the suites that run the real claude again against the floor (installed into .tools/ by npm).
 // Extra arguments (a file filter) go to the first run only and skip the second, so `npm test -- x`

@@ -5,6 +5,9 @@ import { MachineIdSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
 
 export const LaunchKindSchema = z.enum(['pty', 'headless']);
+/** The coding agent a session runs: its CLI at the desk, its transcript on the hub. */
+export const AgentKindSchema = z.enum(['claude', 'codex']);
+export type AgentKind = z.infer<typeof AgentKindSchema>;
 export type LaunchKind = z.infer<typeof LaunchKindSchema>;
 
 export const SessionStatusSchema = z.enum(['starting', 'idle', 'thinking', 'waiting', 'ended', 'failed']);

@@ -13,7 +13,7 @@ import { startFakeAnthropic, hasToolResult, text, toolUse, userSays, when, type 
 import { answerDeskDialog, DESK_DIALOG, startApprovalWorld, type ApprovalWorld } from '../harness/approvals.ts';
 import { createClaudeSandbox, spawnClaudeInPty, type ClaudePty, type ClaudeSandbox } from '../harness/claude.ts';
 import { startHookServer, type HookServer } from '../../cli/src/hooks/server.ts';
-import { writeHookSettings } from '../../cli/src/hooks/settings.ts';
+import { writeHookSettings } from '../../cli/src/agents/claude/hook-settings.ts';
 
 let world: ApprovalWorld | null = null;
 const stops: Array<() => unknown> = [];

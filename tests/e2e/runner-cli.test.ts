@@ -2,7 +2,7 @@
 // prints the structured chat, `tether doctor` checks the setup; model switch from the hub.
 import { describe, expect, it } from 'vitest';
 import { text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
-import { readClaudeVersion, versionStanding } from '../../cli/src/claude/version.ts';
+import { readClaudeVersion, versionStanding } from '../../cli/src/agents/claude/version.ts';
 import { claudeBin } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { chatText, runTether } from '../harness/runner.ts';

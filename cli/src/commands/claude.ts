@@ -5,8 +5,8 @@ import { loadCredentials } from '../config/credentials.ts';
 import { tetherPaths } from '../config/paths.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { findClaudeBinary } from '../claude/find-binary.ts';
-import { cachedClaudeVersion, versionWarning } from '../claude/version.ts';
+import { findClaudeBinary } from '../agents/claude/find-binary.ts';
+import { cachedClaudeVersion, versionWarning } from '../agents/claude/version.ts';
 import { CommandError, type Command } from './command.ts';
 
 /** Long enough that this session's own outbox exists (and is locked) before orphans are scanned. */

@@ -12,7 +12,7 @@ const CHECK_TIMEOUT_MS = 10_000;
 type Check = { name: string; ok: boolean; detail: string; fix?: string };
 
 async function checkClaude(): Promise<Check> {
-  const { findClaudeBinary } = await import('../claude/find-binary.ts');
+  const { findClaudeBinary } = await import('../agents/claude/find-binary.ts');
   let bin: string;
   try {
     bin = findClaudeBinary();
@@ -25,7 +25,7 @@ async function checkClaude(): Promise<Check> {
     const out = (await new Response(proc.stdout).text()).trim();
     clearTimeout(timer);
     if ((await proc.exited) !== 0) return { name: 'claude', ok: false, detail: `${bin} --version failed`, fix: 'reinstall claude' };
-    const { parseClaudeVersion, SUPPORTED_CLAUDE, versionStanding, versionWarning } = await import('../claude/version.ts');
+    const { parseClaudeVersion, SUPPORTED_CLAUDE, versionStanding, versionWarning } = await import('../agents/claude/version.ts');
     const version = parseClaudeVersion(out);
     const range = `tested ${SUPPORTED_CLAUDE.floor}–${SUPPORTED_CLAUDE.current}`;
     const standing = versionStanding(version);
@@ -74,7 +74,7 @@ async function checkHub(): Promise<Check[]> {
  *  SessionStart command hook (the one process) and POSTs to the PermissionRequest HTTP hook. */
 async function checkHookRoundTrip(): Promise<Check> {
   const { startHookServer } = await import('../hooks/server.ts');
-  const { writeHookSettings } = await import('../hooks/settings.ts');
+  const { writeHookSettings } = await import('../agents/claude/hook-settings.ts');
   const { tetherCommand } = await import('../config/self-command.ts');
   const seen: string[] = [];
   const server = startHookServer({

@@ -12,7 +12,7 @@ import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { spawnError, type Ack, type DaemonSpawn, type DaemonSpawnAck } from '@tether/shared';
-import { claudeConfigDir } from '../claude/env.ts';
+import { claudeConfigDir } from '../agents/claude/env.ts';
 import { tetherCommand } from '../config/self-command.ts';
 import { liveClaudeOwner, saveRunnerRecord, type RunnerRecord } from './runners.ts';
 

@@ -1,5 +1,6 @@
-// read-dialog.ts: "claude is showing a choice", read from the screen's structure and not from any one
-// version's words. A choice is:
+// read-dialog.ts: "the agent is showing a choice", read from the screen's structure and not from any
+// one version's words. What marks the selection, whether a rule tops the dialog and what an input box
+// looks like differ per agent (agents/<agent>/ passes them in). claude's choice is:
 //
 //   ──────────────── (or ▔▔▔▔)   a rule: the dialog's top edge
 //    Title                        first line of text
@@ -13,8 +14,19 @@
 //
 // and no input box (rule / ❯ prompt / rule) anywhere below: a screen with the input box is never a
 // dialog. Observed in claude 2.1.197, 2.1.330 and 2.1.331: folder trust, "New MCP server found",
-// "Detected a custom API key", the bypass-permissions warning, "Switch model?".
-import { findInputBox, type ScreenRow } from '../screen/prompt-state.ts';
+// "Detected a custom API key", the bypass-permissions warning, "Switch model?". Codex 0.169 draws its
+// command approval the same way with `›` and no rule (agents/codex/screen.ts).
+import type { ScreenRow } from '../screen/prompt-state.ts';
+
+/** What tells one agent's choices apart from the rest of its screen. */
+export type DialogMarks = {
+  /** The selection marker in front of the chosen option (claude `❯`, Codex `›`). */
+  marker: string;
+  /** The agent's input box is on screen: then nothing is a dialog. */
+  inputBoxShown: (rows: readonly ScreenRow[]) => boolean;
+  /** A rule must top the dialog (claude); otherwise its first text row after a blank one does. */
+  rule: boolean;
+};
 
 export type ScreenDialog = {
   title: string;
@@ -29,7 +41,6 @@ export type ScreenDialog = {
   signature: string;
 };
 
-const MARKER = '❯';
 const MIN_RULE_CHARS = 10;
 /** Rows under the options (key hints) before the screen's last row; more means it is not a dialog. */
 const MAX_HINT_ROWS = 4;
@@ -44,21 +55,24 @@ const isRule = (line: string) => {
 const indentOf = (line: string) => line.length - line.trimStart().length;
 
 /** The choice on screen, or null. */
-export function readDialog(rows: readonly ScreenRow[]): ScreenDialog | null {
-  if (findInputBox(rows)) return null;
+export function readDialog(rows: readonly ScreenRow[], marks: DialogMarks): ScreenDialog | null {
+  if (marks.inputBoxShown(rows)) return null;
   const lines = rows.map((row) => row.text.replace(/\u00a0/g, ' ').trimEnd());
   let last = lines.length - 1;
   while (last >= 0 && lines[last]!.trim() === '') last--;
   // The marker sits on the lowest choice; search upward only through the bottom of the screen.
   for (let row = last; row >= 0 && row >= last - MAX_HINT_ROWS - MAX_OPTIONS * 3; row--) {
-    const dialog = dialogAt(lines, row, last);
+    const dialog = dialogAt(lines, row, last, marks);
     if (dialog) return dialog;
   }
   return null;
 }
 
-function dialogAt(lines: readonly string[], cursorRow: number, last: number): ScreenDialog | null {
-  const marked = /^(\s*)❯ +(\S.*)$/.exec(lines[cursorRow]!);
+function dialogAt(lines: readonly string[], cursorRow: number, last: number, marks: DialogMarks): ScreenDialog | null {
+  const line = lines[cursorRow]!;
+  const at = line.indexOf(marks.marker);
+  if (at === -1 || line.slice(0, at).trim() !== '') return null;
+  const marked = /^( +)(\S.*)$/.exec(line.slice(at + marks.marker.length));
   if (!marked) return null;
   const labelColumn = lines[cursorRow]!.length - marked[2]!.length;
   const isOption = (line: string) => line.trim() !== '' && indentOf(line) === labelColumn;
@@ -76,8 +90,14 @@ function dialogAt(lines: readonly string[], cursorRow: number, last: number): Sc
   if (lines.slice(end + 1, last + 1).filter((line) => line.trim() !== '').length > MAX_HINT_ROWS) return null;
 
   let top = first - 1;
-  while (top >= 0 && !isRule(lines[top]!)) top--;
-  if (top < 0) return null;
+  if (marks.rule) {
+    while (top >= 0 && !isRule(lines[top]!)) top--;
+    if (top < 0) return null;
+  } else {
+    // No rule: the dialog is the block of rows above the options, up to a blank row above its text.
+    while (top >= 0 && lines[top]!.trim() === '') top--;
+    while (top >= 0 && lines[top]!.trim() !== '') top--;
+  }
 
   const labels = optionRows.map((row) => lines[row]!.slice(labelColumn).trim());
   const details = optionRows.map((row, i) => {
@@ -93,7 +113,7 @@ function dialogAt(lines: readonly string[], cursorRow: number, last: number): Sc
     ...(details[i] ? { detail: details[i]!.slice(0, MAX_LINE_CHARS) } : {}),
   }));
 
-  const body = lines.slice(top + 1, last + 1).map((line, i) => (top + 1 + i === cursorRow ? line.replace(MARKER, ' ') : line));
+  const body = lines.slice(top + 1, last + 1).map((line, i) => (top + 1 + i === cursorRow ? line.replace(marks.marker, ' '.repeat(marks.marker.length)) : line));
   while (body.length > 0 && body[0]!.trim() === '') body.shift();
   const indent = Math.min(...body.filter((line) => line.trim() !== '').map(indentOf));
   const text = body.slice(0, MAX_LINES).map((line) => line.slice(indent).slice(0, MAX_LINE_CHARS));

@@ -17,26 +17,19 @@
 // session:end. Everything started here is released on every exit path (core.onCleanup: screen,
 // queue, terminal stream, desk terminal, hook server, settings dir, tails, link).
 import { existsSync } from 'node:fs';
-import { claudeConfigDir } from '../claude/env.ts';
-import { watchClaudeStatus, type ClaudeStatusWatch } from '../claude/status-file.ts';
 import { spawnPty, type PtyProcess } from '../pty/pty.ts';
 import { attachLocalTerminal, DEFAULT_SIZE, type LocalTerminal } from '../pty/local-terminal.ts';
 import { createScreenModel } from '../screen/screen.ts';
-import { findInputBox, type PromptState } from '../screen/prompt-state.ts';
-import { modeFromFooter } from '../screen/footer-mode.ts';
-import { footerMode, switchMode } from './mode-switch.ts';
+import type { PromptState } from '../screen/prompt-state.ts';
 import type { PermissionMode } from '@tether/shared';
+import { agentFor } from '../agents/index.ts';
 import { createPromptQueue } from './prompt-queue.ts';
-import { confirmPlanDialog } from './plan-dialog.ts';
 import { loadResumeState } from './resume-state.ts';
 import { createTerminalStream, type TerminalStream } from './terminal-stream.ts';
 import { createToolMoments } from './tool-moments.ts';
-import { runHeadlessSession } from './headless.ts';
 import { createDialogRelay } from '../dialogs/relay.ts';
-import { readDialog } from '../dialogs/read-dialog.ts';
 import { isDeskKeystroke } from './controller.ts';
-import { createPtyEnder, type ClaudeEnder } from './end-claude.ts';
-import { createSessionCore, describeEarlyExit, type RunnerOptions, type RunnerResult } from './session-core.ts';
+import { createSessionCore, describeEarlyExit, RunnerStartError, type RunnerOptions, type RunnerResult } from './session-core.ts';
 
 export { RunnerStartError, type RunnerOptions, type RunnerResult } from './session-core.ts';
 
@@ -57,14 +50,13 @@ const SCREEN_CHECK_FLOOD_MS = 250;
 /** The typing gate's screen read is retried this often when output overtook it; output that keeps
  *  coming means the prompt is not idle. */
 const GATE_READ_TRIES = 3;
-/** claude's effort in its footer, in 2.1.197 and 2.1.330 alike: `● high · /effort`, `◐ medium · /effort`. */
-const EFFORT_FOOTER = /\b(low|medium|high|xhigh|max) · \/effort\b/;
-/** What claude draws after Ctrl-Z, read from the screen model: 2.1.197 "Claude Code has been
- *  suspended", 2.1.330 "Claude Code is suspended. Run `fg` to bring it back." */
-const CLAUDE_SUSPENDED = /Claude Code (?:has been|is) suspended/;
 
 export async function runSession(options: RunnerOptions): Promise<RunnerResult> {
-  if (options.launchKind === 'headless') return runHeadlessSession(options);
+  const agent = agentFor(options.agent ?? 'claude');
+  if (options.launchKind === 'headless') {
+    if (!agent.runHeadless) throw new RunnerStartError(`${agent.name} has no headless mode in tether yet; start it with a terminal (PTY)`);
+    return agent.runHeadless(options);
+  }
   /** A `tether attach` desk attached through the hub (the local desk, when there is one, wins). */
   let remoteDesk = false;
   const deskAttached = () => options.desk === 'attached' || remoteDesk;
@@ -93,7 +85,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   let pty: PtyProcess | null = null;
   let stream = null as TerminalStream | null;
   /** The phone's End / `tether stop`: claude's own Ctrl-C exit (end-claude.ts). */
-  let ender: ClaudeEnder | null = null;
+  let ender: { end(): void } | null = null;
   /** When a person last pressed a key at the desk (the local terminal or a `tether attach` desk). */
   let lastDeskKeyAt = 0;
   /** Bytes from a desk (ours or `tether attach`): a keystroke, not a terminal's automatic reply,
@@ -105,7 +97,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     }
     pty?.write(data);
   };
-  const screen = createScreenModel(options.desk === 'attached' && process.stdout.columns ? { cols: process.stdout.columns, rows: process.stdout.rows } : DEFAULT_SIZE);
+  const screen = createScreenModel({ ...(options.desk === 'attached' && process.stdout.columns ? { cols: process.stdout.columns, rows: process.stdout.rows } : DEFAULT_SIZE), readPrompt: agent.screen.readPrompt });
   core.onCleanup(() => screen.stop());
   /** This PTY's id: offsets restart at 0 in every runner, also for a resumed session. */
   const run = crypto.randomUUID();
@@ -160,19 +152,23 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
         // "Switch model?" answered "No" keeps the old one. Before the first prompt there may be no
         // transcript to show it (2.1.197 writes none yet); then no cache is warm, claude asks
         // nothing, and the command done is the model set.
-        'session:set-model': ({ model: next }) =>
+        'session:set-model': ({ model: next }) => {
+          if (!agent.modelCommand) return log(`model change to ${next} refused: ${agent.name} has no model command here`);
           queue.enqueueCommand({
-            text: `/model ${next}`,
+            text: agent.modelCommand(next),
             onDone: () => {
               const { path } = core.transcript();
               if (path && existsSync(path)) return;
               state.model = next;
               patch({ model: next });
             },
-          }),
+          });
+        },
         'session:set-mode': ({ mode }) => void setMode(mode),
         // claude's own `/effort`, typed at an idle prompt like `/model`; the footer then shows it.
-        'session:set-effort': ({ level }) => queue.enqueueCommand({ text: `/effort ${level}` }),
+        'session:set-effort': ({ level }) => {
+          if (agent.effortCommand) queue.enqueueCommand({ text: agent.effortCommand(level) });
+        },
         'approval:answered': ({ requestId, answer }) => {
           controller.set('remote');
           if (!dialogs.answered({ requestId, answer }) && !core.elicitations.answered({ requestId, answer })) approvals.answered({ requestId, answer });
@@ -214,12 +210,14 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       return;
     }
     if (switchingMode || !pty) return;
+    const modes = agent.modes;
+    if (!modes) return log(`mode switch to ${mode} refused: ${agent.name}'s modes are not switched from the phone`);
     switchingMode = true;
     try {
-      const result = await switchMode({ target: mode, screen, write: (data) => pty?.write(data) });
+      const result = await modes.switchTo({ target: mode, screen, write: (data) => pty?.write(data) });
       log(result.ok ? `permission mode switched to ${mode}` : `permission mode not switched to ${mode}: ${result.reason}`);
       // The footer read during the switch was held back; report where it ended.
-      const now = await footerMode(screen);
+      const now = await modes.current(screen);
       if (now) core.followMode(now);
     } finally {
       switchingMode = false;
@@ -250,7 +248,8 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   // The desk answers in claude's own dialog; approvals notice it on the screen (approvals.screen).
   const approvals = core.createApprovals({
     onPlanApproved: ({ planMode }) => {
-      const confirm = confirmPlanDialog({
+      if (!agent.confirmPlan) return;
+      const confirm = agent.confirmPlan({
         screen,
         write: (data) => {
           log(`plan approved: pressing ${data} in claude's "Exit plan mode?" dialog`);
@@ -274,7 +273,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   const dialogs = createDialogRelay({
     sessionId: () => state.id,
     link: core.link,
-    read: async () => readDialog((await screen.state()).lines),
+    read: async () => agent.screen.readDialog((await screen.state()).lines),
     write: (keys) => pty?.write(keys),
     covered: () => approvals.open(),
     deskActive: () => Date.now() - lastDeskKeyAt < DIALOG_DESK_ACTIVE_MS,
@@ -312,7 +311,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   if (plan.bypass) log('permission bypass requested by the user: claude asks nobody, so nothing reaches the hub');
 
   // ---- the desk and the PTY
-  let statusWatch: ClaudeStatusWatch | null = null;
+  let statusWatch: { stop(): void } | null = null;
   let desk: LocalTerminal | null = null;
   let ready = false;
   let readyAt: number | null = null;
@@ -323,7 +322,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   let suspendedEpisode = false;
   const followSuspend = (text: string) => {
     if (!desk?.interactive || !ready) return;
-    if (!CLAUDE_SUSPENDED.test(text)) {
+    if (!agent.screen.suspended?.(text)) {
       suspendedEpisode = false;
       return;
     }
@@ -359,16 +358,16 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     }
     lastCheckAt = performance.now();
     void screen.state().then(({ text, lines, promptState }) => {
-      const dialog = readDialog(lines);
+      const dialog = agent.screen.readDialog(lines);
       // A dialog before SessionStart (trust, MCP…): the hub must hear it, so the identity waits no more.
       if (!ready && !identitySettled && dialog) settleIdentity('a dialog before the prompt');
       dialogs.seen(dialog);
       followSuspend(text);
       approvals.screen(promptState.kind);
-      core.followEffort(EFFORT_FOOTER.exec(text)?.[1]);
+      core.followEffort(agent.screen.effort?.(text));
       // The footer names the mode only at an idle, empty prompt (busy or typing, it says other things).
-      const box = ready && promptState.kind === 'ready' && promptState.inputEmpty && !switchingMode ? findInputBox(lines) : null;
-      if (box && box.footer.length > 0) core.followMode(modeFromFooter(box.footer));
+      const mode = ready && promptState.kind === 'ready' && promptState.inputEmpty && !switchingMode ? agent.screen.footerMode?.(lines) : null;
+      if (mode) core.followMode(mode);
       if (!ready && promptState.kind !== 'starting') {
         ready = true;
         readyAt = Date.now();
@@ -413,7 +412,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     return core.failEarly(`could not start ${binary}: ${error instanceof Error ? error.message : String(error)}`);
   }
   log(`session ${state.id}: spawned ${binary} (pid ${pty.pid}) ${JSON.stringify(plan.args)}`);
-  ender = createPtyEnder({ pty, log });
+  ender = agent.endPty({ pty, log });
   if (!identitySettled) identityTimer = setTimeout(() => settleIdentity('no SessionStart in time'), CONTINUE_IDENTITY_WAIT_MS);
   // Bytes as read: the screen model and the hub take them as they are; only the desk gets text.
   const deskDecoder = new TextDecoder();
@@ -425,10 +424,10 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     bytesSinceCheck += data.length;
     if (!checkTimer) checkTimer = setTimeout(checkScreen, 16);
   });
-  statusWatch = watchClaudeStatus({
-    configDir: claudeConfigDir(env),
+  statusWatch = agent.watchStatus?.({
+    env,
     pid: pty.pid,
-    claudeSessionId: () => state.claudeSessionId,
+    sessionId: () => state.claudeSessionId,
     poll: core.pace.poll,
     onChange: (fileStatus) => {
       if (fileStatus === 'idle' && state.status !== 'starting') {
@@ -441,7 +440,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
         setStatus('waiting');
       }
     },
-  });
+  }) ?? null;
   core.onCleanup(() => statusWatch?.stop());
 
   const exit = await pty.exited;

@@ -13,34 +13,26 @@
 // the hub has not taken). The link starts only when the runner says the identity is known (`-c`
 // waits for SessionStart). Every session ends with one session:end, then waits up to EXIT_DRAIN_MS
 // for the outbox; everything registered with onCleanup is released on every exit path, last first.
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { EffortLevelSchema, isFinalStatus, notificationNeedsPerson, PermissionModeSchema, type ChatMessageInput, type EffortLevel, type PermissionMode, type SessionPatch, type SessionRegistration, type SessionStatus } from '@tether/shared';
-import { findClaudeBinary } from '../claude/find-binary.ts';
-import { buildLaunchArgs, type LaunchPlan } from '../claude/launch-args.ts';
-import { buildClaudeEnv } from '../claude/env.ts';
-import { startHookServer, type HookRequest } from '../hooks/server.ts';
-import { writeHookSettings, type HookSettingsDir } from '../hooks/settings.ts';
+import { EffortLevelSchema, isFinalStatus, PermissionModeSchema, type AgentKind, type ChatMessageInput, type EffortLevel, type PermissionMode, type SessionPatch, type SessionRegistration, type SessionStatus } from '@tether/shared';
+import { agentFor, type Agent, type LaunchPlan } from '../agents/index.ts';
+import type { HookInstall } from '../agents/agent.ts';
+import { startHookServer } from '../hooks/server.ts';
 import { openOutbox, type Outbox } from '../hub-link/outbox.ts';
 import { connectHubLink, type HubCommandHandlers, type HubLink } from '../hub-link/link.ts';
-import { tailTranscript, type TranscriptTail } from '../transcript/tail.ts';
 import { createPace } from '../pace/pace.ts';
-import { isRejectedToolResult, parseTranscriptLines } from '../transcript/parse.ts';
-import { subagentDirFor, tailSubagents, type SubagentTails } from '../transcript/subagents.ts';
-import { createLocalCommandReader, modelSetBy } from '../transcript/local-commands.ts';
-import { createApprovals, type Approvals, type Verdict } from './approvals.ts';
+import { createApprovals, type Approvals } from './approvals.ts';
+import { createHookHandler, type SessionHooks } from './hook-events.ts';
+import { createTranscriptFeed } from './transcript-feed.ts';
 import { createControllerTracker } from './controller.ts';
 import { createElicitations } from './elicitation.ts';
 import { loadResumeState, saveResumeState, type ResumeState } from './resume-state.ts';
 import { createSessionTitle } from './session-title.ts';
 
-/** A transcript interrupt read this soon after claude wrote it ends the turn now running. */
-const LIVE_INTERRUPT_MS = 10_000;
 /** How long a finished session waits for the hub to take what it is owed before exiting. The rest
  *  stays in the on-disk outbox. */
 const EXIT_DRAIN_MS = 3_000;
-/** Chat messages per message:append (the hub's cap is MAX_MESSAGES_PER_BATCH; stay under it). */
-const APPEND_CHUNK = 100;
 /** Lines (screen rows, stderr lines) quoted as the reason when claude dies before it was ready. */
 const FAILURE_CONTEXT_ROWS = 8;
 /** A failure reason is a label on the hub (MAX_LABEL_CHARS in shared/src/limits.ts); longer is refused. */
@@ -48,12 +40,6 @@ const REASON_MAX_CHARS = 500;
 /** A hook can run a moment before claude appends the line it reports; the transcript is read again
  *  this long after each hook. */
 const TRANSCRIPT_LATE_WRITE_MS = 40;
-/** Tool inputs remembered from the transcript for describing hub requests. */
-const MODEL_INPUTS_KEPT = 64;
-/** How long a plan request waits for claude to write the plan's tool_use line to the transcript. */
-const PLAN_LOOKUP_MS = 1_000;
-/** A plan file larger than this is cut for the phone (the hub caps a request's size). */
-const PLAN_MAX_CHARS = 100_000;
 /** After claude exited, the transcript is read once more this long after a first read. */
 const FINAL_TRANSCRIPT_READ_MS = 150;
 
@@ -69,8 +55,10 @@ export type RunnerOptions = {
   desk: 'attached' | 'headless';
   /** Where diagnostics go (never the desk: the TUI owns it). */
   logFile?: string;
-  /** `headless`: `claude -p` with stream-json, no terminal (headless.ts). Default `pty`. */
+  /** `headless`: the agent's own headless mode (claude: `claude -p` with stream-json), no terminal. Default `pty`. */
   launchKind?: 'pty' | 'headless';
+  /** The coding agent to run. Default `claude`. */
+  agent?: AgentKind;
 };
 
 export type RunnerResult = { exitCode: number; sessionId: string; failure: string | null };
@@ -84,21 +72,7 @@ export type SessionState = {
   permissionMode: PermissionMode;
 };
 
-/** What differs per runner in claude's hook events; the rest is handled here. */
-export type SessionHooks = {
-  /** SessionStart, before its claude session id, model and transcript path are taken. */
-  onSessionStart?: (payload: Record<string, unknown>) => void;
-  /** SessionStart named the transcript (`source`: startup, resume, clear, compact). */
-  onTranscript: (path: string, source: string) => void;
-  onStop?: () => void;
-  /** PreToolUse (`start`) and PostToolUse (`end`) of any tool call. */
-  onToolEvent?: (event: { phase: 'start' | 'end'; payload: Record<string, unknown> }) => void;
-};
-
-/** The PermissionRequest hook's answer for a verdict. */
-function permissionDecision(verdict: Verdict): Record<string, unknown> {
-  return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: verdict } };
-}
+export type { SessionHooks };
 
 /** "claude exited (code 1) before its prompt appeared:\n<the last context lines>". */
 export function describeEarlyExit(options: { exitCode: number; signal: string | null; before: string; lines: string[] }): string {
@@ -121,7 +95,8 @@ export function createSessionCore(init: {
   onInterrupted?: () => void;
 }) {
   const { options } = init;
-  const env = buildClaudeEnv({ env: options.env });
+  const agent: Agent = agentFor(options.agent ?? 'claude');
+  const env = agent.env({ env: options.env });
   const logFile = options.logFile ?? join(options.tetherHome, 'logs', 'runner.log');
   mkdirSync(join(logFile, '..'), { recursive: true, mode: 0o700 });
   const log = (line: string) => {
@@ -147,7 +122,7 @@ export function createSessionCore(init: {
   // ---- identity: a resumed claude session keeps its tether session (same chat on the hub)
   let plan: LaunchPlan;
   try {
-    plan = buildLaunchArgs({ userArgs: options.userArgs, settingsPath: '' });
+    plan = agent.plan(options.userArgs);
   } catch (error) {
     throw new RunnerStartError(error instanceof Error ? error.message : String(error));
   }
@@ -258,222 +233,98 @@ export function createSessionCore(init: {
   };
 
   // ---- transcript → chat
-  let tail: TranscriptTail | null = null;
-  let subagents: SubagentTails | null = null;
-  let transcriptPath: string | null = null;
-  let transcriptOffset = 0;
+  /** Made by createApprovals (below); transcript tool results reach it. */
+  let approvals: Approvals | null = null;
+  const feed = createTranscriptFeed({
+    agent,
+    log,
+    poll: pace.poll,
+    append: (messages) => link?.push('message:append', { sessionId: state.id, messages }),
+    matchPrompt: (text) => init.matchPrompt(text),
+    ...(init.stampMessages ? { stampMessages: init.stampMessages } : {}),
+    onToolResult: ({ toolUseId, rejected }) => {
+      approvals?.toolResult({ toolUseId, rejected });
+      // Esc at the desk while an MCP server's form waits on the phone: claude keeps the hook
+      // open but records the call as rejected; that is the desk's answer.
+      if (rejected) elicitations.interrupted();
+    },
+    onInterrupted: () => init.onInterrupted?.(),
+    // `/model` typed at the desk or by the queue for the phone: the model is the one the agent says
+    // it set ("Switch model?" may have kept the old one). Re-read history (a resume) says the same.
+    onModel: (model) => {
+      if (model === state.model) return;
+      log(`model: ${model} (the agent's own /model)`);
+      state.model = model;
+      patch({ model });
+    },
+    onRead: ({ lines, messages }) => {
+      title.take(lines, messages);
+      saveState();
+    },
+    onSubagentRead: () => saveState(),
+  });
+  cleanups.push(() => feed.stop());
   const saveState = () => {
+    const transcriptPath = feed.path();
     if (!state.claudeSessionId || !transcriptPath) return;
     saveResumeState({
       home: options.tetherHome,
       claudeSessionId: state.claudeSessionId,
-      state: { sessionId: state.id, transcriptPath, offset: transcriptOffset, title: title.title, titleSource: title.source, subagentOffsets: subagents?.offsets() ?? {} },
+      state: { sessionId: state.id, transcriptPath, offset: feed.offset(), title: title.title, titleSource: title.source, subagentOffsets: feed.subagentOffsets() },
     });
-  };
-  const appendMessages = (parsed: ReturnType<typeof parseTranscriptLines>) => {
-    const messages = init.stampMessages ? init.stampMessages(parsed) : parsed;
-    for (let i = 0; i < messages.length; i += APPEND_CHUNK) {
-      link?.push('message:append', { sessionId: state.id, messages: messages.slice(i, i + APPEND_CHUNK) });
-    }
-  };
-  /** Made by createApprovals (below); transcript tool results reach it. */
-  let approvals: Approvals | null = null;
-  /** Tool inputs as the model sent them (the transcript's tool_use blocks), by tool_use id, and the
-   *  plan file claude named last: what a hub request shows when claude's hook payload leaves it out. */
-  const modelInputs = new Map<string, unknown>();
-  let planFile: string | null = null;
-  const localCommands = createLocalCommandReader();
-  const onTranscriptLines = (lines: string[], endOffset: number) => {
-    const messages = parseTranscriptLines(lines, {
-      matchPrompt: (text) => init.matchPrompt(text),
-      onBadLine: (reason) => log(`transcript: ${reason}`),
-    });
-    appendMessages(messages);
-    // An interrupt ends the turn without a Stop hook; lines read long after they were written (a
-    // resume re-reading history) are not this turn's.
-    if (messages.some((m) => Date.now() - m.createdAt <= LIVE_INTERRUPT_MS && m.content.some((b) => b.type === 'interrupt'))) init.onInterrupted?.();
-    for (const line of lines) {
-      if (!line.includes('"planFilePath"')) continue;
-      try {
-        const path = (JSON.parse(line) as { attachment?: { planFilePath?: unknown } }).attachment?.planFilePath;
-        if (typeof path === 'string') planFile = path;
-      } catch {
-        // a malformed line is reported by the parser above
-      }
-    }
-    for (const message of messages) {
-      for (const block of message.content) {
-        if (block.type === 'tool_use') {
-          modelInputs.set(block.id, block.input);
-          if (modelInputs.size > MODEL_INPUTS_KEPT) modelInputs.delete(modelInputs.keys().next().value!);
-        }
-        if (block.type === 'tool_result') {
-          const rejected = isRejectedToolResult(block);
-          approvals?.toolResult({ toolUseId: block.toolUseId, rejected });
-          // Esc at the desk while an MCP server's form waits on the phone: claude keeps the hook
-          // open but records the call as rejected; that is the desk's answer.
-          if (rejected) elicitations.interrupted();
-        }
-      }
-    }
-    // `/model` typed at the desk or by the queue for the phone: the model is the one claude says it
-    // set ("Switch model?" may have kept the old one). Re-read history (a resume) says the same.
-    for (const run of localCommands.take(lines)) {
-      const model = modelSetBy(run);
-      if (model && model !== state.model) {
-        log(`model: ${model} (claude's /model)`);
-        state.model = model;
-        patch({ model });
-      }
-    }
-    transcriptOffset = endOffset;
-    title.take(lines, messages);
-    saveState();
-  };
-  /** Subagent (Agent/Task tool) transcripts: sidechain lines with their agentId, same chat. */
-  const onSubagentLines = (lines: string[]) => {
-    appendMessages(parseTranscriptLines(lines, { onBadLine: (reason) => log(`subagent transcript: ${reason}`) }));
-    saveState();
-  };
-  /** ExitPlanMode without a plan (claude 2.1.330 keeps it in a plan file): the plan as the model
-   *  sent it, or the plan file's text, so the phone can read what it approves. */
-  const describeForPhone = async (o: { toolName: string; toolInput: Record<string, unknown>; toolUseId: string | null }): Promise<Record<string, unknown>> => {
-    if (o.toolName !== 'ExitPlanMode' || typeof o.toolInput.plan === 'string') return o.toolInput;
-    // claude writes the tool_use line a moment after it asks: wait for it, briefly.
-    const deadline = Date.now() + PLAN_LOOKUP_MS;
-    while (o.toolUseId && !modelInputs.has(o.toolUseId) && Date.now() < deadline) {
-      await tail?.poke();
-      if (!modelInputs.has(o.toolUseId)) await new Promise((resolve) => setTimeout(resolve, 40));
-    }
-    const sent = o.toolUseId ? modelInputs.get(o.toolUseId) : undefined;
-    if (sent && typeof sent === 'object' && typeof (sent as { plan?: unknown }).plan === 'string') return { ...o.toolInput, plan: (sent as { plan: string }).plan };
-    if (!planFile) return o.toolInput;
-    try {
-      return { ...o.toolInput, plan: readFileSync(planFile, 'utf8').slice(0, PLAN_MAX_CHARS), planFilePath: planFile };
-    } catch {
-      return o.toolInput;
-    }
   };
   /** Tails `path` (and its subagents) from the start, or from the resume state's offsets when the
    *  runner says this transcript is the one that state was saved for. */
   const followTranscript = (o: { path: string; continued: boolean }) => {
-    const { path } = o;
     const continued = o.continued && resumed !== null;
-    const fromOffset = continued ? resumed!.offset : 0;
-    transcriptPath = path;
-    transcriptOffset = fromOffset;
-    if (!tail) {
-      tail = tailTranscript({ path, fromOffset, onLines: onTranscriptLines, onError: (error) => log(`transcript: ${String(error)}`), poll: pace.poll });
-    } else {
-      tail.switchTo(path, fromOffset);
-    }
-    subagents?.stop();
-    subagents = tailSubagents({
-      dir: subagentDirFor(path),
-      ...(continued && resumed?.subagentOffsets ? { fromOffsets: resumed.subagentOffsets } : {}),
-      onLines: onSubagentLines,
-      onError: (error) => log(`subagent transcript: ${String(error)}`),
-      poll: pace.poll,
-    });
+    feed.follow({ path: o.path, fromOffset: continued ? resumed!.offset : 0, ...(continued && resumed?.subagentOffsets ? { subagentOffsets: resumed.subagentOffsets } : {}) });
   };
 
-  /** The claude binary, the hook server and its settings file, and the arguments naming it. */
+  /** The agent's binary, the hook server and the hooks the agent will call, and its arguments. */
   const prepareLaunch = async (o: { approvals: Approvals; hooks: SessionHooks }): Promise<{ binary: string; plan: LaunchPlan }> => {
     let binary: string;
     try {
-      binary = findClaudeBinary({ env: options.env });
+      binary = agent.findBinary({ env: options.env });
     } catch (error) {
       return failEarly(error instanceof Error ? error.message : String(error));
     }
-    cleanups.push(() => tail?.stop());
-    cleanups.push(() => subagents?.stop());
-    /** claude wrote to the transcript just before this hook (a prompt, a tool result, a reply):
+    /** The agent wrote to the transcript just before this hook (a prompt, a tool result, a reply):
      *  read now rather than at the next fallback poll, and once more for lines written just after. */
     const readTranscriptSoon = () => {
-      void tail?.poke();
-      const again = setTimeout(() => void tail?.poke(), TRANSCRIPT_LATE_WRITE_MS);
+      void feed.poke();
+      const again = setTimeout(() => void feed.poke(), TRANSCRIPT_LATE_WRITE_MS);
       again.unref?.();
     };
-    const onHook = async (request: HookRequest): Promise<Record<string, unknown>> => {
-      pace.stir();
-      const p = request.payload;
-      followMode(p);
-      followEffort((p.effort as { level?: unknown } | undefined)?.level);
-      switch (request.event) {
-        case 'session-start': {
-          o.hooks.onSessionStart?.(p);
-          if (typeof p.session_id === 'string' && p.session_id !== state.claudeSessionId) {
-            state.claudeSessionId = p.session_id;
-            patch({ claudeSessionId: state.claudeSessionId });
-          }
-          if (typeof p.model === 'string' && !state.model) {
-            state.model = p.model.replace(/\[[^\]]*\]$/, '');
-            patch({ model: state.model });
-          }
-          if (typeof p.transcript_path === 'string') o.hooks.onTranscript(p.transcript_path, String(p.source ?? 'startup'));
-          return {};
-        }
-        case 'user-prompt-submit':
-          setStatus('thinking');
-          readTranscriptSoon();
-          return {};
-        case 'stop':
-          readTranscriptSoon();
-          o.hooks.onStop?.();
-          return {};
-        case 'notification': {
-          // Only "a person is needed" changes anything (an idle_prompt is the turn's end, known already).
-          const type = typeof p.notification_type === 'string' ? p.notification_type.slice(0, 100) : '';
-          if (!type || !notificationNeedsPerson(type)) return {};
-          setStatus('waiting');
-          const message = typeof p.message === 'string' ? p.message.slice(0, 1000) : '';
-          // Best effort, not the outbox: a late "needs you" after a reconnect would be stale.
-          void link?.request('session:attention', { sessionId: state.id, notificationType: type, message });
-          return {};
-        }
-        case 'elicitation':
-          return elicitations.ask({ payload: p, signal: request.signal });
-        case 'pre-tool-use':
-          readTranscriptSoon(); // the assistant's text and tool_use lines come just before
-          o.approvals.toolStarted(p);
-          o.hooks.onToolEvent?.({ phase: 'start', payload: p });
-          return {};
-        case 'permission-request': {
-          const toolName = typeof p.tool_name === 'string' ? p.tool_name : '';
-          const toolInput = p.tool_input && typeof p.tool_input === 'object' && !Array.isArray(p.tool_input) ? (p.tool_input as Record<string, unknown>) : {};
-          // Waiting on a person now (claude's Notification hook says so only ~6 s later).
-          setStatus('waiting');
-          const verdict = await o.approvals.ask({ toolName, toolInput, signal: request.signal });
-          if (state.status === 'waiting') setStatus('thinking');
-          // null: claude's own dialog (already at the desk) decides; nothing is allowed silently.
-          return verdict ? permissionDecision(verdict) : {};
-        }
-        case 'post-tool-use':
-          if (state.status === 'waiting') setStatus('thinking');
-          if (typeof p.tool_use_id === 'string') o.approvals.toolResult({ toolUseId: p.tool_use_id, rejected: false });
-          o.hooks.onToolEvent?.({ phase: 'end', payload: p });
-          readTranscriptSoon();
-          return {};
-        default: {
-          const never: never = request.event;
-          return never;
-        }
-      }
-    };
+    const onHook = createHookHandler({
+      hooks: o.hooks,
+      approvals: o.approvals,
+      elicitations,
+      state,
+      patch,
+      setStatus,
+      link: () => link,
+      onAny: (p) => {
+        pace.stir();
+        followMode(p);
+        followEffort((p.effort as { level?: unknown } | undefined)?.level);
+      },
+      readTranscriptSoon,
+    });
     const hookServer = startHookServer({ onHook });
     cleanups.push(() => hookServer.stop());
-    let settings: HookSettingsDir;
+    let installed: HookInstall;
     try {
-      settings = writeHookSettings({ endpoint: hookServer.endpoint, permissionHook: init.launchKind === 'pty' });
+      installed = agent.installHooks({ endpoint: hookServer.endpoint, permissionHook: init.launchKind === 'pty' });
     } catch (error) {
       return failEarly(`could not write the hook settings: ${String(error)}`);
     }
-    cleanups.push(() => settings.remove());
-    plan = buildLaunchArgs({ userArgs: options.userArgs, settingsPath: settings.settingsPath });
+    cleanups.push(() => installed.remove());
+    plan = { ...plan, args: [...plan.args, ...installed.args] };
     return { binary, plan };
   };
 
   return {
+    agent,
     env,
     log,
     pace,
@@ -512,7 +363,7 @@ export function createSessionCore(init: {
         sessionId: () => state.id,
         link: () => link,
         log,
-        describe: describeForPhone,
+        describe: (d) => feed.describe(d),
         ...o,
       });
       cleanups.push(() => made.stop());
@@ -523,7 +374,7 @@ export function createSessionCore(init: {
     prepareLaunch,
     followTranscript,
     /** The transcript being tailed (null before SessionStart named one). */
-    transcript: () => ({ path: transcriptPath, tailing: tail !== null }),
+    transcript: () => ({ path: feed.path(), tailing: feed.tailing() }),
     /** Outside a desk terminal (daemon, headless), these signals stop claude; the session then ends normally. */
     stopOnSignals(kill: () => void) {
       const onSignal = (signal: NodeJS.Signals) => {
@@ -540,10 +391,10 @@ export function createSessionCore(init: {
       const { exitCode, failure } = o;
       elicitations.stop();
       // Pick up the last lines claude wrote before it exited (a write may land just after its exit).
-      if (tail) {
-        await tail.poke();
+      if (feed.tailing()) {
+        await feed.poke();
         await new Promise((resolve) => setTimeout(resolve, FINAL_TRANSCRIPT_READ_MS));
-        await tail.poke();
+        await feed.poke();
       }
       o.closePrompts();
       state.status = failure ? 'failed' : 'ended';

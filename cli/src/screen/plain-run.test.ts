@@ -6,6 +6,9 @@ import { SerializeAddon } from '@xterm/addon-serialize';
 import { createScreenModel } from './screen.ts';
 import { createPlainRuns, keepLines, SCROLLBACK_LINES } from './plain-run.ts';
 
+/** These tests read bytes and rows, not an agent's prompt. */
+const noPrompt = () => ({ kind: 'starting' }) as const;
+
 const enc = new TextEncoder();
 
 /** A small deterministic PRNG (mulberry32), so a failing case can be replayed from its seed. */
@@ -39,7 +42,7 @@ async function fullParse(bytes: Uint8Array, size: { cols: number; rows: number }
 
 /** Feeds `bytes` to the skipping model in random chunk sizes, reading state now and then. */
 async function modelParse(bytes: Uint8Array, size: { cols: number; rows: number }, random: () => number, resizeAt?: { at: number; cols: number; rows: number }) {
-  const model = createScreenModel(size);
+  const model = createScreenModel({ ...size, readPrompt: noPrompt });
   const feed = async (part: Uint8Array, start: number) => {
     for (let at = 0; at < part.length; ) {
       const n = Math.min(part.length - at, 1 + Math.floor(random() ** 3 * 200_000));
@@ -105,7 +108,7 @@ describe('screen model with plain-run skipping', () => {
     // text below it are overwritten in place before fresh lines come).
     for (const [rows, start] of [[10, '\r\n'], [24, '\r\n'], [50, '\r\n'], [10, '\x1b[H'], [24, '\x1b[H']] as const) {
       const size = { cols: 80, rows };
-      const model = createScreenModel(size);
+      const model = createScreenModel({ ...size, readPrompt: noPrompt });
       model.write(before + start);
       model.write('plain run starts here\r\n');
       await model.settled(); // the run's start was asked about (and found safe) on the way

@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { Terminal } from '@xterm/headless';
 import { createScreenModel } from './screen.ts';
 
+/** These tests read bytes and rows, not an agent's prompt. */
+const noPrompt = () => ({ kind: 'starting' }) as const;
+
 function writeAll(term: Terminal, data: string): Promise<void> {
   return new Promise((resolve) => term.write(data, resolve));
 }
@@ -13,7 +16,7 @@ const lines = (from: number, to: number) =>
 
 describe('screen marks', () => {
   it('locates a marked moment in a snapshot, rows counted from its first serialized row', async () => {
-    const screen = createScreenModel({ cols: 40, rows: 10 });
+    const screen = createScreenModel({ cols: 40, rows: 10, readPrompt: noPrompt });
     screen.write(lines(1, 30));
     const offset = await screen.mark();
     expect(offset).toBe(screen.written());
@@ -32,7 +35,7 @@ describe('screen marks', () => {
   });
 
   it('a moment whose rows left the snapshot (history cut to fit) has no anchor', async () => {
-    const screen = createScreenModel({ cols: 40, rows: 10 });
+    const screen = createScreenModel({ cols: 40, rows: 10, readPrompt: noPrompt });
     screen.write(lines(1, 15));
     const early = await screen.mark();
     screen.write(lines(16, 200));
@@ -46,7 +49,7 @@ describe('screen marks', () => {
 
 describe('screen stills', () => {
   it('keeps the alternate screen at a moment as a plain screen (no history, no modes)', async () => {
-    const screen = createScreenModel({ cols: 40, rows: 6 });
+    const screen = createScreenModel({ cols: 40, rows: 6, readPrompt: noPrompt });
     screen.write(`normal text\r\n\x1b[?1049h\x1b[?1000h\x1b[Hin the alt screen\r\n$ echo hi`);
     const offset = await screen.mark();
     const snapshot = await screen.snapshot({ scrollback: 1000 });
@@ -69,7 +72,7 @@ describe('screen stills', () => {
   // claude 2.1.331: at PreToolUse the call was never on screen, at PostToolUse it was, by a few
   // hundred bytes; on a loaded box the hook won, and "Show in terminal" opened a screen without it).
   it('a still taken before its call is drawn takes the first later screen that shows the call', async () => {
-    const screen = createScreenModel({ cols: 40, rows: 6 });
+    const screen = createScreenModel({ cols: 40, rows: 6, readPrompt: noPrompt });
     screen.write('\x1b[?1049h\x1b[HMiddle paragraph 30.');
     const offset = await screen.mark({ shows: 'echo second-call' });
     // Each frame ends as claude's do, with an escape sequence (the end of a synchronized update).
@@ -84,7 +87,7 @@ describe('screen stills', () => {
   });
 
   it('a still that already shows its call, or whose call never shows, keeps the screen of its moment', async () => {
-    const screen = createScreenModel({ cols: 40, rows: 6 });
+    const screen = createScreenModel({ cols: 40, rows: 6, readPrompt: noPrompt });
     screen.write('\x1b[?1049h\x1b[H$ echo first-call');
     const shown = await screen.mark({ shows: 'echo first-call' });
     const never = await screen.mark({ shows: 'echo other-call' });

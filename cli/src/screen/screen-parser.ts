@@ -5,7 +5,7 @@
 import { Terminal, type IMarker } from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
 import { SCROLLBACK_LINES } from './plain-run.ts';
-import { readPromptState, type PromptState, type ScreenRow } from './prompt-state.ts';
+import type { PromptReader, PromptState, ScreenRow } from './prompt-state.ts';
 
 /** Tool-call moments kept for snapshots (two per call). Markers of rows pushed out of the history
  *  dispose themselves; this only bounds a session whose calls never scroll. */
@@ -40,7 +40,7 @@ type XtermCoreInternals = {
 
 export type ScreenParser = ReturnType<typeof createScreenParser>;
 
-export function createScreenParser(options: { cols: number; rows: number }) {
+export function createScreenParser(options: { cols: number; rows: number; readPrompt: PromptReader }) {
   const term = new Terminal({ cols: options.cols, rows: options.rows, scrollback: SCROLLBACK_LINES, allowProposedApi: true });
   const serializer = new SerializeAddon();
   term.loadAddon(serializer);
@@ -124,7 +124,7 @@ export function createScreenParser(options: { cols: number; rows: number }) {
     rows,
     /** Prompt state of `screenRows` (this screen's rows); once past 'starting' it never returns to it. */
     promptState: (screenRows: ScreenRow[]): PromptState => {
-      const state = readPromptState({ rows: screenRows, seenReady });
+      const state = options.readPrompt({ rows: screenRows, seenReady });
       if (state.kind !== 'starting') seenReady = true;
       return state;
     },

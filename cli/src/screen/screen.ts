@@ -1,4 +1,4 @@
-// screen.ts: an @xterm/headless model of claude's screen, fed with the same bytes the PTY emits.
+// screen.ts: an @xterm/headless model of the agent's screen, fed with the same bytes the PTY emits.
 // It answers "what is the TUI doing, and is the input box empty?" (prompt-state.ts) and produces
 // snapshots for viewers whose bytes are gone.
 //
@@ -12,7 +12,7 @@
 // Invariants: offsets count bytes written here (the runner writes every PTY byte, so they are PTY
 // offsets); `state()` and `snapshot()` reflect every byte written before the call and none after;
 // a resize applies after the bytes written before it. After stop() pending reads never settle.
-import type { PromptState, ScreenRow } from './prompt-state.ts';
+import type { PromptReader, PromptState, ScreenRow } from './prompt-state.ts';
 import { createScreenParser, type ScreenMarks } from './screen-parser.ts';
 import { createPlainRuns } from './plain-run.ts';
 
@@ -60,8 +60,8 @@ export type ScreenModel = {
   stop(): void;
 };
 
-export function createScreenModel(options: { cols: number; rows: number }): ScreenModel {
-  const parser = createScreenParser({ cols: options.cols, rows: options.rows });
+export function createScreenModel(options: { cols: number; rows: number; /** The agent's reading of its prompt (agents/<agent>/). */ readPrompt: PromptReader }): ScreenModel {
+  const parser = createScreenParser({ cols: options.cols, rows: options.rows, readPrompt: options.readPrompt });
   const encoder = new TextEncoder();
   let cols = options.cols;
   let rows = options.rows;

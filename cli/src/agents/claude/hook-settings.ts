@@ -14,8 +14,8 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tetherCommand } from '../config/self-command.ts';
-import { COMMAND_HOOK_EVENTS, HOOK_EVENTS, HOOK_FILE_ENV, HOOK_SECRET_HEADER, type HookEndpoint, type HookEventArg } from './events.ts';
+import { tetherCommand } from '../../config/self-command.ts';
+import { COMMAND_HOOK_EVENTS, HOOK_EVENTS, HOOK_FILE_ENV, HOOK_SECRET_HEADER, type HookEndpoint, type HookEventArg } from '../../hooks/events.ts';
 
 /** PermissionRequest and Elicitation wait for a person; one day only bounds a human's thinking
  *  time. Claude's own permission dialog stays at the desk meanwhile; its elicitation form is drawn

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ChatMessageInputSchema } from '@tether/shared';
 import { describe, expect, it } from 'vitest';
 import { parseTranscriptLine, parseTranscriptLines, type TranscriptParseContext } from './parse.ts';
-import { MAX_BLOCK_CHARS, MAX_STRUCTURED_CHARS } from './size-caps.ts';
+import { MAX_BLOCK_CHARS, MAX_STRUCTURED_CHARS } from '../../../transcript/size-caps.ts';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 /** Lines without a timestamp get this, so expected files are stable. */

@@ -4,7 +4,7 @@
 // would otherwise stall at the desk. After a plan approval the runner
 // reads the dialog from the screen model and presses the digit of its "Yes" option (digits select
 // at once). Only this dialog is touched: anything else on screen is left alone.
-import type { ScreenModel } from '../screen/screen.ts';
+import type { ScreenModel } from '../../screen/screen.ts';
 
 /** How long claude may take to draw the dialog after the hook answered (it takes ~100 ms). */
 const PLAN_DIALOG_WAIT_MS = 10_000;

@@ -4,7 +4,7 @@
 // differs, so a file whose sessionId matches claude's session id is accepted too.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { steadyPoll, type Poll } from '../pace/pace.ts';
+import { steadyPoll, type Poll } from '../../pace/pace.ts';
 
 export type ClaudeStatus = 'idle' | 'busy' | 'waiting';
 

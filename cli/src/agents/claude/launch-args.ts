@@ -4,22 +4,9 @@
 // `--bare` and `--safe-mode` are refused because they switch hooks off (no approvals, no chat state).
 import type { PermissionMode } from '@tether/shared';
 import { PermissionModeSchema } from '@tether/shared';
+import { LaunchArgsError, type LaunchPlan } from '../agent.ts';
 
-export class LaunchArgsError extends Error {}
-
-export type LaunchPlan = {
-  args: string[];
-  /** The permission mode the user asked for (`default` when none). */
-  permissionMode: PermissionMode;
-  /** True when the user explicitly asked to skip permission prompts. */
-  bypass: boolean;
-  /** `--resume <id>` / `-r <id>` when given (the claude session id to continue). */
-  resumeId: string | null;
-  /** `--model` when given. */
-  model: string | null;
-  /** `-c` / `--continue`: claude picks the session; the runner learns which at SessionStart. */
-  continue: boolean;
-};
+export { LaunchArgsError, type LaunchPlan };
 
 /** Flags that disable hooks, and with them the approval bridge and the session state. */
 const REFUSED_FLAGS = new Set(['--bare', '--safe-mode']);
@@ -32,7 +19,7 @@ function flagValue(args: readonly string[], i: number, name: string): { value: s
   return { value, next: i + 1 };
 }
 
-export function buildLaunchArgs(options: { userArgs: readonly string[]; settingsPath: string }): LaunchPlan {
+export function buildLaunchArgs(options: { userArgs: readonly string[] }): LaunchPlan {
   const { userArgs } = options;
   let permissionMode: PermissionMode = 'default';
   let bypass = false;
@@ -72,8 +59,9 @@ export function buildLaunchArgs(options: { userArgs: readonly string[]; settings
     }
   }
   return {
-    // The user's args first, verbatim; claude merges `--settings` with the user's own settings.
-    args: [...userArgs.filter((a) => a !== '--'), '--settings', options.settingsPath],
+    // The user's args, verbatim; the hook settings come after them (agent.ts installHooks), and
+    // claude merges `--settings` with the user's own settings.
+    args: userArgs.filter((a) => a !== '--'),
     permissionMode,
     bypass,
     resumeId,

@@ -18,7 +18,7 @@ import {
   MessageIdSchema,
   type PromptId,
 } from '@tether/shared';
-import { clipText, clipToolInput, fitsJsonBudget } from './size-caps.ts';
+import { clipText, clipToolInput, fitsJsonBudget } from '../../../transcript/size-caps.ts';
 
 export interface TranscriptParseContext {
   /** Clock for lines without a usable timestamp. Default Date.now. */

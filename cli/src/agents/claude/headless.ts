@@ -14,8 +14,8 @@
 // of ending the turn. End = claude's input closed (end-claude.ts). A prompt is written once, never retyped; the
 // transcript user line confirms it (delivered).
 import type { PromptStatus } from '@tether/shared';
-import { normalizePromptText } from './prompt-queue.ts';
-import { createSessionCore, describeEarlyExit, type RunnerOptions, type RunnerResult } from './session-core.ts';
+import { normalizePromptText } from '../../runner/prompt-queue.ts';
+import { createSessionCore, describeEarlyExit, type RunnerOptions, type RunnerResult } from '../../runner/session-core.ts';
 import { createHeadlessEnder, type HeadlessEnder } from './end-claude.ts';
 
 /** claude's stderr kept for the failure reason. */

@@ -3,17 +3,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createScreenModel } from './screen.ts';
-import type { PromptState } from './prompt-state.ts';
+import { createScreenModel } from '../../screen/screen.ts';
+import type { PromptState } from '../../screen/prompt-state.ts';
+import { readPromptState } from './prompt-state.ts';
 
 type Entry = { t: number; d: string } | { mark: string };
 
 async function statesAtMarks(file: string): Promise<Record<string, PromptState>> {
-  const entries = readFileSync(join(import.meta.dirname, 'fixtures', file), 'utf8')
+  const entries = readFileSync(join(import.meta.dirname, 'screen-fixtures', file), 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as Entry);
-  const screen = createScreenModel({ cols: 100, rows: 30 });
+  const screen = createScreenModel({ cols: 100, rows: 30, readPrompt: readPromptState });
   const states: Record<string, PromptState> = {};
   for (const entry of entries) {
     if ('d' in entry) {
@@ -46,7 +47,7 @@ describe('promptState from recorded claude screens', () => {
   });
 
   it('is starting before any box was drawn', async () => {
-    const screen = createScreenModel({ cols: 80, rows: 24 });
+    const screen = createScreenModel({ cols: 80, rows: 24, readPrompt: readPromptState });
     screen.write('Loading…\r\n');
     expect((await screen.state()).promptState).toEqual({ kind: 'starting' });
     screen.stop();

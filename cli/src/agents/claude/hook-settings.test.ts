@@ -1,7 +1,7 @@
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildHookSettings, writeHookSettings } from './settings.ts';
-import { HOOK_SECRET_HEADER } from './events.ts';
+import { buildHookSettings, writeHookSettings } from './hook-settings.ts';
+import { HOOK_SECRET_HEADER } from '../../hooks/events.ts';
 
 type Entry = { type: string; url?: string; headers?: Record<string, string>; command?: string; timeout: number };
 type Settings = { hooks: Record<string, Array<{ matcher?: string; hooks: Entry[] }>> };

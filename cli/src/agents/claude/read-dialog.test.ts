@@ -3,15 +3,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createScreenModel } from '../screen/screen.ts';
-import { keysFor, readDialog, type ScreenDialog } from './read-dialog.ts';
+import { createScreenModel } from '../../screen/screen.ts';
+import { keysFor, type ScreenDialog } from '../../dialogs/read-dialog.ts';
+import { readPromptState } from './prompt-state.ts';
+import { claudeScreen } from './screen.ts';
+
+const readDialog = claudeScreen.readDialog;
 
 type Entry = { t: number; d: string } | { mark: string };
 
 /** The dialog on screen at `mark` (default: after the last byte). */
 async function dialogIn(file: string, options: { folder?: string; mark?: string } = {}): Promise<ScreenDialog | null> {
-  const screen = createScreenModel({ cols: 100, rows: 30 });
-  for (const line of readFileSync(join(import.meta.dirname, options.folder ?? 'fixtures', file), 'utf8').split('\n').filter(Boolean)) {
+  const screen = createScreenModel({ cols: 100, rows: 30, readPrompt: readPromptState });
+  for (const line of readFileSync(join(import.meta.dirname, options.folder ?? 'dialog-fixtures', file), 'utf8').split('\n').filter(Boolean)) {
     const entry = JSON.parse(line) as Entry;
     if ('d' in entry) screen.write(entry.d);
     else if (entry.mark === options.mark) break;
@@ -71,7 +75,7 @@ describe('readDialog on real claude screens', () => {
   });
 
   it('reads claude\'s own permission dialog as a choice too (the relay leaves those to the hook)', async () => {
-    const dialog = await dialogIn('claude-2.1.197-dialog.jsonl', { folder: '../screen/fixtures', mark: 'dialog' });
+    const dialog = await dialogIn('claude-2.1.197-dialog.jsonl', { folder: 'screen-fixtures', mark: 'dialog' });
     expect(dialog?.numbered).toBe(true);
     expect(dialog!.options.length).toBeGreaterThanOrEqual(2);
   });
@@ -79,7 +83,7 @@ describe('readDialog on real claude screens', () => {
   it('finds no dialog at an idle prompt or while a turn runs (❯ rows of the transcript are not options)', async () => {
     expect(await dialogIn('claude-2.1.330-effort-no-dialog.jsonl')).toBeNull();
     expect(await dialogIn('claude-2.1.330-busy-no-dialog.jsonl')).toBeNull();
-    expect(await dialogIn('claude-2.1.197-session.jsonl', { folder: '../screen/fixtures' })).toBeNull();
+    expect(await dialogIn('claude-2.1.197-session.jsonl', { folder: 'screen-fixtures' })).toBeNull();
   });
 });
 

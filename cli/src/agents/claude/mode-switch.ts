@@ -2,9 +2,9 @@
 // footer shows the mode asked for. claude owns the cycle (which modes it has, and bypass only when
 // the session was started allowing it), so a mode it never shows is reported as unreachable.
 import type { PermissionMode } from '@tether/shared';
-import type { ScreenModel } from '../screen/screen.ts';
-import { findInputBox } from '../screen/prompt-state.ts';
-import { modeFromFooter } from '../screen/footer-mode.ts';
+import type { ScreenModel } from '../../screen/screen.ts';
+import { findInputBox } from './prompt-state.ts';
+import { modeFromFooter } from './footer-mode.ts';
 
 const SHIFT_TAB = '\x1b[Z';
 /** More than claude's cycle has modes (6), so every mode it offers is reached. */

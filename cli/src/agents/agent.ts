@@ -1,0 +1,94 @@
+// agent.ts: what differs between the coding agents tether runs, and nothing else. The runner, the PTY,
+// the hub link, the hub, the protocol and the web are agent-neutral; each agent's room
+// (agents/claude/, agents/codex/) fills this in, and index.ts is the only file that names them all.
+//
+//   runner ──agentFor(kind)──► Agent: binary, env, launch plan, hooks it calls, transcript → chat,
+//                                     how its screen is read, and what only some agents can do
+import type { AgentKind, ChatMessageInput, PermissionMode } from '@tether/shared';
+import type { HookEndpoint } from '../hooks/events.ts';
+import type { PromptReader, ScreenRow } from '../screen/prompt-state.ts';
+import type { ScreenDialog } from '../dialogs/read-dialog.ts';
+import type { ScreenModel } from '../screen/screen.ts';
+import type { Poll } from '../pace/pace.ts';
+import type { RunnerOptions, RunnerResult } from '../runner/session-core.ts';
+
+export class LaunchArgsError extends Error {}
+
+/** The user's own arguments as tether reads them. `args` are passed on verbatim. */
+export type LaunchPlan = {
+  args: string[];
+  /** The permission mode the user asked for (`default` when none). */
+  permissionMode: PermissionMode;
+  /** True when the user explicitly asked to skip permission prompts. */
+  bypass: boolean;
+  /** The agent session the user asked to resume, when named. */
+  resumeId: string | null;
+  /** The model the user asked for, when named. */
+  model: string | null;
+  /** Continue the last session: the agent picks it; the runner learns which at SessionStart. */
+  continue: boolean;
+};
+
+/** The hooks the agent will call for this launch: arguments to add, and files to remove after. */
+export type HookInstall = { args: string[]; remove(): void };
+
+/** What one read of transcript lines gave, beyond the chat. */
+export type TranscriptRead = {
+  messages: ChatMessageInput[];
+  /** The model the agent says it switched to in these lines (claude's `/model` output). */
+  model: string | null;
+  /** A plan file the agent named (claude's plan mode). */
+  planFile: string | null;
+};
+
+export type TranscriptReader = {
+  read(lines: string[], context: { matchPrompt?: (text: string) => string | null; onBadLine?: (reason: string) => void }): TranscriptRead;
+};
+
+export type AgentScreen = {
+  readPrompt: PromptReader;
+  readDialog(rows: readonly ScreenRow[]): ScreenDialog | null;
+  /** The effort level its footer shows, if it shows one. */
+  effort?(text: string): string | undefined;
+  /** It drew that it was suspended (Ctrl-Z at the desk). */
+  suspended?(text: string): boolean;
+  /** The permission mode its footer names at an idle, empty prompt (null: it names none). */
+  footerMode?(rows: readonly ScreenRow[]): PermissionMode | null;
+};
+
+export type Agent = {
+  kind: AgentKind;
+  /** The command's name, in messages at the desk and on the hub. */
+  name: string;
+  findBinary(options: { env: NodeJS.ProcessEnv }): string;
+  /** The environment it runs with (the user's, plus what tether needs). */
+  env(options: { env: NodeJS.ProcessEnv }): Record<string, string>;
+  /** Reads the user's arguments; throws LaunchArgsError for one tether cannot run with. */
+  plan(userArgs: readonly string[]): LaunchPlan;
+  /** `permissionHook`: ask the hub from the PermissionRequest hook (PTY sessions). */
+  installHooks(options: { endpoint: HookEndpoint; permissionHook: boolean }): HookInstall;
+  /** A reader per session (it may keep state between reads). */
+  transcript(): TranscriptReader;
+  /** Tool results that say the person refused the call. */
+  isRejectedToolResult(block: { isError: boolean; content: string; structured?: unknown }): boolean;
+  /** Sidechain transcripts (subagents) next to the main one, when the agent writes them. */
+  subagentDir?(transcriptPath: string): string;
+  screen: AgentScreen;
+  /** Typed at an idle prompt to switch model, when the agent has such a command. */
+  modelCommand?(model: string): string;
+  /** Typed at an idle prompt to set effort. */
+  effortCommand?(level: string): string;
+  /** Changes the permission mode the way its desk does (keys), and reads where it ended. */
+  modes?: {
+    switchTo(options: { target: PermissionMode; screen: Pick<ScreenModel, 'state'>; write: (data: string) => void }): Promise<{ ok: true } | { ok: false; reason: string }>;
+    current(screen: Pick<ScreenModel, 'state'>): Promise<PermissionMode | null>;
+  };
+  /** After the hub approved a plan: the agent's own plan dialog still on screen, confirmed. */
+  confirmPlan?(options: { screen: Pick<ScreenModel, 'state'>; write: (data: string) => void }): { stop(): void; done: Promise<boolean> };
+  /** A status the agent writes for itself (claude's status file), watched as a second source. */
+  watchStatus?(options: { env: Record<string, string>; pid: number; sessionId: () => string | null; poll: Poll; onChange: (status: 'idle' | 'busy' | 'waiting' | null) => void }): { stop(): void };
+  /** Ends it the way its own desk does when a person asks (the phone's End, `tether stop`). */
+  endPty(options: { pty: { write(data: string): void; kill(signal?: string): void; exited: Promise<unknown> }; log: (line: string) => void }): { end(): void };
+  /** The headless launch kind (no terminal), when the agent has one. */
+  runHeadless?(options: RunnerOptions): Promise<RunnerResult>;
+};

@@ -1,0 +1,61 @@
+// agent.ts: claude, as the runner sees it (agents/agent.ts). Everything here is claude's own: its
+// binary and environment, `--settings` with tether's hooks, its transcript, its screen, `/model` and
+// `/effort`, Shift+Tab through its modes, its plan dialog, its status file and `claude -p`.
+import type { Agent } from '../agent.ts';
+import { buildClaudeEnv, claudeConfigDir } from './env.ts';
+import { findClaudeBinary } from './find-binary.ts';
+import { buildLaunchArgs } from './launch-args.ts';
+import { writeHookSettings } from './hook-settings.ts';
+import { claudeScreen } from './screen.ts';
+import { footerMode, switchMode } from './mode-switch.ts';
+import { confirmPlanDialog } from './plan-dialog.ts';
+import { createPtyEnder } from './end-claude.ts';
+import { watchClaudeStatus } from './status-file.ts';
+import { isRejectedToolResult, parseTranscriptLines } from './transcript/parse.ts';
+import { subagentDirFor } from '../../transcript/subagents.ts';
+import { createLocalCommandReader, modelSetBy } from './transcript/local-commands.ts';
+
+export const claudeAgent: Agent = {
+  kind: 'claude',
+  name: 'claude',
+  findBinary: ({ env }) => findClaudeBinary({ env }),
+  env: ({ env }) => buildClaudeEnv({ env }),
+  plan: (userArgs) => buildLaunchArgs({ userArgs }),
+  installHooks: ({ endpoint, permissionHook }) => {
+    const settings = writeHookSettings({ endpoint, permissionHook });
+    return { args: ['--settings', settings.settingsPath], remove: () => settings.remove() };
+  },
+  transcript: () => {
+    const localCommands = createLocalCommandReader();
+    return {
+      read(lines, context) {
+        const messages = parseTranscriptLines(lines, context);
+        let planFile: string | null = null;
+        for (const line of lines) {
+          if (!line.includes('"planFilePath"')) continue;
+          try {
+            const path = (JSON.parse(line) as { attachment?: { planFilePath?: unknown } }).attachment?.planFilePath;
+            if (typeof path === 'string') planFile = path;
+          } catch {
+            // a malformed line is reported by the parser
+          }
+        }
+        // `/model` typed at the desk or by the queue for the phone: the model is the one claude says
+        // it set ("Switch model?" may have kept the old one).
+        let model: string | null = null;
+        for (const run of localCommands.take(lines)) model = modelSetBy(run) ?? model;
+        return { messages, model, planFile };
+      },
+    };
+  },
+  isRejectedToolResult,
+  subagentDir: subagentDirFor,
+  screen: claudeScreen,
+  modelCommand: (model) => `/model ${model}`,
+  effortCommand: (level) => `/effort ${level}`,
+  modes: { switchTo: switchMode, current: footerMode },
+  confirmPlan: confirmPlanDialog,
+  watchStatus: ({ env, pid, sessionId, poll, onChange }) => watchClaudeStatus({ configDir: claudeConfigDir(env), pid, claudeSessionId: sessionId, poll, onChange }),
+  endPty: createPtyEnder,
+  runHeadless: async (options) => (await import('./headless.ts')).runHeadlessSession(options),
+};

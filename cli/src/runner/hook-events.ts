@@ -1,0 +1,105 @@
+// hook-events.ts: what each hook event the agent calls means for the session. The hook server
+// (hooks/server.ts) receives them; this turns them into the session's facts (status, the agent's
+// session id, model, mode, effort, transcript path), approvals and MCP forms, and hands the runner
+// what differs per launch kind (SessionHooks).
+import { notificationNeedsPerson, type SessionPatch, type SessionStatus } from '@tether/shared';
+import type { HookRequest } from '../hooks/server.ts';
+import type { HubLink } from '../hub-link/link.ts';
+import type { Approvals, Verdict } from './approvals.ts';
+import type { Elicitations } from './elicitation.ts';
+
+/** What differs per runner in the agent's hook events; the rest is handled here. */
+export type SessionHooks = {
+  /** SessionStart, before its session id, model and transcript path are taken. */
+  onSessionStart?: (payload: Record<string, unknown>) => void;
+  /** SessionStart named the transcript (`source`: startup, resume, clear, compact). */
+  onTranscript: (path: string, source: string) => void;
+  onStop?: () => void;
+  /** PreToolUse (`start`) and PostToolUse (`end`) of any tool call. */
+  onToolEvent?: (event: { phase: 'start' | 'end'; payload: Record<string, unknown> }) => void;
+};
+
+/** The PermissionRequest hook's answer for a verdict. */
+function permissionDecision(verdict: Verdict): Record<string, unknown> {
+  return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: verdict } };
+}
+
+export function createHookHandler(init: {
+  hooks: SessionHooks;
+  approvals: Approvals;
+  elicitations: Elicitations;
+  state: { id: string; status: SessionStatus; claudeSessionId: string | null; model: string | null };
+  patch: (p: SessionPatch) => void;
+  setStatus: (next: Exclude<SessionStatus, 'ended' | 'failed'>) => void;
+  link: () => HubLink | null;
+  /** Every payload: the hook fired (pace), and the mode and effort it names. */
+  onAny: (payload: Record<string, unknown>) => void;
+  /** The agent wrote to its transcript just before this hook: read it now. */
+  readTranscriptSoon: () => void;
+}) {
+  const { hooks, approvals, elicitations, state, patch, setStatus } = init;
+  return async (request: HookRequest): Promise<Record<string, unknown>> => {
+    const p = request.payload;
+    init.onAny(p);
+    switch (request.event) {
+      case 'session-start': {
+        hooks.onSessionStart?.(p);
+        if (typeof p.session_id === 'string' && p.session_id !== state.claudeSessionId) {
+          state.claudeSessionId = p.session_id;
+          patch({ claudeSessionId: state.claudeSessionId });
+        }
+        if (typeof p.model === 'string' && !state.model) {
+          state.model = p.model.replace(/\[[^\]]*\]$/, '');
+          patch({ model: state.model });
+        }
+        if (typeof p.transcript_path === 'string') hooks.onTranscript(p.transcript_path, String(p.source ?? 'startup'));
+        return {};
+      }
+      case 'user-prompt-submit':
+        setStatus('thinking');
+        init.readTranscriptSoon();
+        return {};
+      case 'stop':
+        init.readTranscriptSoon();
+        hooks.onStop?.();
+        return {};
+      case 'notification': {
+        // Only "a person is needed" changes anything (an idle_prompt is the turn's end, known already).
+        const type = typeof p.notification_type === 'string' ? p.notification_type.slice(0, 100) : '';
+        if (!type || !notificationNeedsPerson(type)) return {};
+        setStatus('waiting');
+        const message = typeof p.message === 'string' ? p.message.slice(0, 1000) : '';
+        // Best effort, not the outbox: a late "needs you" after a reconnect would be stale.
+        void init.link()?.request('session:attention', { sessionId: state.id, notificationType: type, message });
+        return {};
+      }
+      case 'elicitation':
+        return elicitations.ask({ payload: p, signal: request.signal });
+      case 'pre-tool-use':
+        init.readTranscriptSoon(); // the assistant's text and tool_use lines come just before
+        approvals.toolStarted(p);
+        hooks.onToolEvent?.({ phase: 'start', payload: p });
+        return {};
+      case 'permission-request': {
+        const toolName = typeof p.tool_name === 'string' ? p.tool_name : '';
+        const toolInput = p.tool_input && typeof p.tool_input === 'object' && !Array.isArray(p.tool_input) ? (p.tool_input as Record<string, unknown>) : {};
+        // Waiting on a person now (claude's Notification hook says so only ~6 s later).
+        setStatus('waiting');
+        const verdict = await approvals.ask({ toolName, toolInput, signal: request.signal });
+        if (state.status === 'waiting') setStatus('thinking');
+        // null: the agent's own dialog (already at the desk) decides; nothing is allowed silently.
+        return verdict ? permissionDecision(verdict) : {};
+      }
+      case 'post-tool-use':
+        if (state.status === 'waiting') setStatus('thinking');
+        if (typeof p.tool_use_id === 'string') approvals.toolResult({ toolUseId: p.tool_use_id, rejected: false });
+        hooks.onToolEvent?.({ phase: 'end', payload: p });
+        init.readTranscriptSoon();
+        return {};
+      default: {
+        const never: never = request.event;
+        return never;
+      }
+    }
+  };
+}

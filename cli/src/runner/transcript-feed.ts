@@ -1,0 +1,136 @@
+// transcript-feed.ts: the agent's transcript (and its subagents' sidechains) → chat on the hub. Tails
+// the file the agent named, reads lines with the agent's reader, stamps and chunks the messages for
+// the outbox, and publishes what the lines say beyond chat (a tool call refused, the model switched,
+// an interrupt) to the session core. It also answers "what did the model send?" for hub requests
+// whose hook payload leaves the input out (claude's ExitPlanMode without its plan).
+//
+//   tail(path) ──lines──► agent.transcript().read ──► stamp ──► message:append (chunks of APPEND_CHUNK)
+//                                                 └─► tool results, model, plan file, interrupts
+import { readFileSync } from 'node:fs';
+import type { ChatMessageInput } from '@tether/shared';
+import type { Agent } from '../agents/agent.ts';
+import type { Poll } from '../pace/pace.ts';
+import { tailTranscript, type TranscriptTail } from '../transcript/tail.ts';
+import { tailSubagents, type SubagentTails } from '../transcript/subagents.ts';
+
+/** Chat messages per message:append (the hub's cap is MAX_MESSAGES_PER_BATCH; stay under it). */
+const APPEND_CHUNK = 100;
+/** A transcript interrupt read this soon after the agent wrote it ends the turn now running. */
+const LIVE_INTERRUPT_MS = 10_000;
+/** Tool inputs remembered from the transcript for describing hub requests. */
+const MODEL_INPUTS_KEPT = 64;
+/** How long a plan request waits for claude to write the plan's tool_use line to the transcript. */
+const PLAN_LOOKUP_MS = 1_000;
+/** A plan file larger than this is cut for the phone (the hub caps a request's size). */
+const PLAN_MAX_CHARS = 100_000;
+
+export type TranscriptFeed = ReturnType<typeof createTranscriptFeed>;
+
+export function createTranscriptFeed(init: {
+  agent: Agent;
+  log: (line: string) => void;
+  poll: Poll;
+  /** Sends chat messages to the hub (message:append), already chunked. */
+  append: (messages: ChatMessageInput[]) => void;
+  /** The runner's prompt that a transcript user line confirms (its id), or null. */
+  matchPrompt: (text: string) => string | null;
+  stampMessages?: <M extends ChatMessageInput>(messages: M[]) => M[];
+  /** A tool call's result: `rejected` when the person refused it. */
+  onToolResult: (result: { toolUseId: string; rejected: boolean }) => void;
+  /** The agent wrote that it was interrupted, just now. */
+  onInterrupted: () => void;
+  onModel: (model: string) => void;
+  /** Main transcript lines were read up to `endOffset` (title, resume state). */
+  onRead: (o: { lines: string[]; messages: ChatMessageInput[]; endOffset: number }) => void;
+  /** Subagent lines were read (resume state). */
+  onSubagentRead: () => void;
+}) {
+  const { agent, log } = init;
+  const reader = agent.transcript();
+  let tail: TranscriptTail | null = null;
+  let subagents: SubagentTails | null = null;
+  let path: string | null = null;
+  let offset = 0;
+  const modelInputs = new Map<string, unknown>();
+  let planFile: string | null = null;
+
+  const append = (parsed: ChatMessageInput[]) => {
+    const messages = init.stampMessages ? init.stampMessages(parsed) : parsed;
+    for (let i = 0; i < messages.length; i += APPEND_CHUNK) init.append(messages.slice(i, i + APPEND_CHUNK));
+  };
+  const onLines = (lines: string[], endOffset: number) => {
+    const read = reader.read(lines, { matchPrompt: init.matchPrompt, onBadLine: (reason) => log(`transcript: ${reason}`) });
+    append(read.messages);
+    // An interrupt ends the turn without a Stop hook; lines read long after they were written (a
+    // resume re-reading history) are not this turn's.
+    if (read.messages.some((m) => Date.now() - m.createdAt <= LIVE_INTERRUPT_MS && m.content.some((b) => b.type === 'interrupt'))) init.onInterrupted();
+    if (read.planFile) planFile = read.planFile;
+    for (const message of read.messages) {
+      for (const block of message.content) {
+        if (block.type === 'tool_use') {
+          modelInputs.set(block.id, block.input);
+          if (modelInputs.size > MODEL_INPUTS_KEPT) modelInputs.delete(modelInputs.keys().next().value!);
+        }
+        if (block.type === 'tool_result') init.onToolResult({ toolUseId: block.toolUseId, rejected: agent.isRejectedToolResult(block) });
+      }
+    }
+    if (read.model) init.onModel(read.model);
+    offset = endOffset;
+    init.onRead({ lines, messages: read.messages, endOffset });
+  };
+  const onSubagentLines = (lines: string[]) => {
+    append(reader.read(lines, { onBadLine: (reason) => log(`subagent transcript: ${reason}`) }).messages);
+    init.onSubagentRead();
+  };
+
+  return {
+    path: () => path,
+    offset: () => offset,
+    tailing: () => tail !== null,
+    subagentOffsets: () => subagents?.offsets() ?? {},
+    /** Tails `next` from `fromOffset` (its subagents from theirs). */
+    follow(o: { path: string; fromOffset: number; subagentOffsets?: Record<string, number> }) {
+      path = o.path;
+      offset = o.fromOffset;
+      if (!tail) tail = tailTranscript({ path: o.path, fromOffset: o.fromOffset, onLines, onError: (error) => log(`transcript: ${String(error)}`), poll: init.poll });
+      else tail.switchTo(o.path, o.fromOffset);
+      subagents?.stop();
+      subagents = null;
+      if (!agent.subagentDir) return;
+      subagents = tailSubagents({
+        dir: agent.subagentDir(o.path),
+        ...(o.subagentOffsets ? { fromOffsets: o.subagentOffsets } : {}),
+        onLines: onSubagentLines,
+        onError: (error) => log(`subagent transcript: ${String(error)}`),
+        poll: init.poll,
+      });
+    },
+    /** Reads what was written since the last read. */
+    poke: async () => {
+      await tail?.poke();
+    },
+    /** ExitPlanMode without a plan (claude 2.1.330 keeps it in a plan file): the plan as the model
+     *  sent it, or the plan file's text, so the phone can read what it approves. */
+    async describe(o: { toolName: string; toolInput: Record<string, unknown>; toolUseId: string | null }): Promise<Record<string, unknown>> {
+      if (o.toolName !== 'ExitPlanMode' || typeof o.toolInput.plan === 'string') return o.toolInput;
+      // claude writes the tool_use line a moment after it asks: wait for it, briefly.
+      const deadline = Date.now() + PLAN_LOOKUP_MS;
+      while (o.toolUseId && !modelInputs.has(o.toolUseId) && Date.now() < deadline) {
+        await tail?.poke();
+        if (!modelInputs.has(o.toolUseId)) await new Promise((resolve) => setTimeout(resolve, 40));
+      }
+      const sent = o.toolUseId ? modelInputs.get(o.toolUseId) : undefined;
+      if (sent && typeof sent === 'object' && typeof (sent as { plan?: unknown }).plan === 'string') return { ...o.toolInput, plan: (sent as { plan: string }).plan };
+      if (!planFile) return o.toolInput;
+      try {
+        return { ...o.toolInput, plan: readFileSync(planFile, 'utf8').slice(0, PLAN_MAX_CHARS), planFilePath: planFile };
+      } catch {
+        return o.toolInput;
+      }
+    },
+    stop() {
+      tail?.stop();
+      subagents?.stop();
+    },
+  };
+}
