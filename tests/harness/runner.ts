@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claudeBin, type ClaudeSandbox } from './claude.ts';
+import { codexBin } from './codex.ts';
 import { DEFAULT_WAIT_MS, startTetherInPty, TETHER_MAIN, type TetherPty } from './desk.ts';
 import { io, type Socket } from 'socket.io-client';
 import { PROTOCOL_VERSION, type ChatMessage, type PendingRequest, type Prompt, type Resolution, type Session } from '@tether/shared';
@@ -20,7 +21,10 @@ export type RunnerHandle = TetherPty & { sessionId: string; home: string };
 
 export function startRunner(options: {
   hub?: { url: string; token: string } | null;
-  sandbox: ClaudeSandbox;
+  /** The agent's sandbox: its env and project dir. */
+  sandbox: Pick<ClaudeSandbox, 'env' | 'cwd'>;
+  /** `tether <agent>`; default claude. */
+  agent?: 'claude' | 'codex';
   /** Unused: the sandbox already points claude at it. Accepted so call sites read naturally. */
   fakeApi?: unknown;
   args?: string[];
@@ -40,6 +44,7 @@ export function startRunner(options: {
     ...options.sandbox.env,
     TETHER_HOME: home,
     TETHER_CLAUDE_BIN: options.env?.TETHER_CLAUDE_BIN ?? claudeBin(),
+    TETHER_CODEX_BIN: options.env?.TETHER_CODEX_BIN ?? codexBin(),
     TETHER_SESSION_ID: sessionId,
     ...(options.hub ? { TETHER_HUB_URL: options.hub.url, TETHER_TOKEN: options.hub.token } : {}),
     ...options.env,
@@ -48,7 +53,7 @@ export function startRunner(options: {
     delete env.TETHER_HUB_URL;
     delete env.TETHER_TOKEN;
   }
-  const desk = startTetherInPty({ args: ['claude', ...(options.args ?? [])], env, cwd: options.sandbox.cwd, cols: options.cols, rows: options.rows, ...(options.command ? { command: options.command } : {}) });
+  const desk = startTetherInPty({ args: [options.agent ?? 'claude', ...(options.args ?? [])], env, cwd: options.sandbox.cwd, cols: options.cols, rows: options.rows, ...(options.command ? { command: options.command } : {}) });
   return {
     ...desk,
     sessionId,

@@ -29,8 +29,10 @@ export type LaunchPlan = {
   continue: boolean;
 };
 
-/** The hooks the agent will call for this launch: arguments to add, and files to remove after. */
-export type HookInstall = { args: string[]; remove(): void };
+/** The hooks the agent will call for this launch: arguments to add (after the user's, or before them
+ *  with `prepend`: a subcommand like `codex resume` must stay where the user put it), and files to
+ *  remove after. */
+export type HookInstall = { args: string[]; prepend?: boolean; remove(): void };
 
 /** What one read of transcript lines gave, beyond the chat. */
 export type TranscriptRead = {

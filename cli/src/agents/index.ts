@@ -2,16 +2,15 @@
 import type { AgentKind } from '@tether/shared';
 import type { Agent } from './agent.ts';
 import { claudeAgent } from './claude/agent.ts';
+import { codexAgent } from './codex/agent.ts';
 
-const AGENTS: Record<AgentKind, Agent | null> = {
+const AGENTS: Record<AgentKind, Agent> = {
   claude: claudeAgent,
-  codex: null,
+  codex: codexAgent,
 };
 
 export function agentFor(kind: AgentKind): Agent {
-  const agent = AGENTS[kind];
-  if (!agent) throw new Error(`${kind} is not supported yet`);
-  return agent;
+  return AGENTS[kind];
 }
 
 export type { Agent, LaunchPlan } from './agent.ts';

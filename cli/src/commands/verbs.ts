@@ -12,6 +12,7 @@ export const VERBS: Record<string, Loader> = {
   auth: () => import('./auth.ts'),
   sessions: () => import('./sessions.ts'),
   claude: () => import('./claude.ts'),
+  codex: () => import('./codex.ts'),
   chat: () => import('./chat.ts'),
   send: () => import('./send.ts'),
   pending: () => import('./pending.ts'),

@@ -1,15 +1,20 @@
-// client.ts: the body of `tether hook <event>`, the one short-lived process claude still runs for
-// tether: SessionStart, which claude calls only as a command hook (every other event is an HTTP hook,
-// see settings.ts). It reads claude's JSON from stdin, posts it to the runner's loopback hook server
-// and prints the answer. It imports nothing but events.ts, so it starts fast.
+// client.ts: the body of `tether hook <event>`, the short-lived process an agent runs for a hook it
+// calls as a command (claude: only SessionStart, every other event is an HTTP hook; Codex: every
+// event, it has command hooks only). It reads the agent's JSON from stdin, posts it to the runner's
+// loopback hook server and prints the answer. It imports nothing but events.ts, so it starts fast.
 //
-// Invariant: a fact hook never blocks claude. On any failure (no endpoint file, runner unreachable,
-// runner wedged) it prints nothing and exits 0, so claude carries on; it never decides a permission.
+// Invariant: a fact hook never blocks the agent. On any failure (no endpoint file, runner
+// unreachable, runner wedged) it prints nothing and exits 0, so the agent carries on; for a
+// permission that means the agent's own dialog decides, at the desk: it never decides a permission.
 import { readFileSync } from 'node:fs';
 import { HOOK_FILE_ENV, HOOK_SECRET_HEADER, type HookEndpoint, type HookEventArg } from './events.ts';
 
 /** The runner answers facts at once; 5 s means it is wedged. */
 const FACT_TIMEOUT_MS = 5_000;
+/** A permission or an MCP form waits for a person: a day only bounds their thinking time (the
+ *  agent's own hook timeout says the same). */
+const PERSON_TIMEOUT_MS = 86_400_000;
+const WAITS_FOR_PERSON: ReadonlySet<HookEventArg> = new Set(['permission-request', 'elicitation']);
 
 export type HookClientResult = { stdout: string; exitCode: number; problem: string | null };
 
@@ -36,7 +41,9 @@ export async function runHookClient(options: { event: HookEventArg; stdin: strin
       method: 'POST',
       headers: { 'content-type': 'application/json', [HOOK_SECRET_HEADER]: endpoint.secret },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(FACT_TIMEOUT_MS),
+      signal: AbortSignal.timeout(WAITS_FOR_PERSON.has(options.event) ? PERSON_TIMEOUT_MS : FACT_TIMEOUT_MS),
+      // Bun ends a request idle for 5 minutes (BUN_CONFIG_HTTP_IDLE_TIMEOUT); a person may take longer.
+      timeout: false,
     });
     const answer: unknown = await response.json().catch(() => null);
     if (!response.ok) return quiet(`runner answered HTTP ${response.status}`);

@@ -19,11 +19,6 @@ export function isHookEventArg(value: string): value is HookEventArg {
   return Object.hasOwn(HOOK_EVENTS, value);
 }
 
-/** claude (2.1.197 and 2.1.330, checked) calls HTTP hooks for every event tether uses but
- *  SessionStart, which only runs command hooks: that one stays a `tether hook` process, once per
- *  start, resume or /clear. Every other event is a POST with no process (CLAUDE-CODE.md §10). */
-export const COMMAND_HOOK_EVENTS: ReadonlySet<HookEventArg> = new Set(['session-start']);
-
 /** Env var naming the 0600 file with the runner's hook port and secret (see settings.ts). */
 export const HOOK_FILE_ENV = 'TETHER_HOOK_FILE';
 /** Header carrying the per-session secret on every hook request. */

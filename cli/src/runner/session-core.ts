@@ -319,7 +319,7 @@ export function createSessionCore(init: {
       return failEarly(`could not write the hook settings: ${String(error)}`);
     }
     cleanups.push(() => installed.remove());
-    plan = { ...plan, args: [...plan.args, ...installed.args] };
+    plan = { ...plan, args: installed.prepend ? [...installed.args, ...plan.args] : [...plan.args, ...installed.args] };
     return { binary, plan };
   };
 

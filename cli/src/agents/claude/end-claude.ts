@@ -18,60 +18,16 @@
 //
 // Invariant: one end per runner; a second request while ending is a no-op.
 
+import { createEnder, type Ender } from '../ender.ts';
+
 /** The key claude's own exit path starts from at the desk. */
 export const CTRL_C = '\x03';
 /** When the PTY's presses go, in ms after the request: three pairs (see above). */
 export const PTY_PRESSES_AT = [0, 400, 1_500, 1_900, 3_000, 3_400];
-/** Below the hub's STOP_GRACE_MS (8 s) so the runner's own SIGTERM comes first. */
-export const GRACE_MS = 5_000;
 
-export type ClaudeEnder = {
-  /** Start ending claude (idempotent). */
-  end(): void;
-};
-
-export function createClaudeEnder(options: {
-  /** One step of the clean path, taken at each of `at` (ms after the request) until claude exits. */
-  step: (index: number) => void;
-  at: readonly number[];
-  graceMs?: number;
-  /** Resolves once claude has exited. */
-  exited: Promise<unknown>;
-  /** The last resort when the clean path did not end claude in time. */
-  force: () => void;
-  log: (line: string) => void;
-}): ClaudeEnder {
-  const graceMs = options.graceMs ?? GRACE_MS;
-  let started = false;
-  let gone = false;
-  const timers: ReturnType<typeof setTimeout>[] = [];
-  void options.exited.then(() => {
-    gone = true;
-    for (const t of timers) clearTimeout(t);
-  });
-  return {
-    end: () => {
-      if (started || gone) return;
-      started = true;
-      const began = Date.now();
-      void options.exited.then(() => options.log(`claude ended on request in ${Date.now() - began} ms`));
-      options.at.forEach((ms, i) => {
-        timers.push(
-          setTimeout(() => {
-            if (!gone) options.step(i);
-          }, ms),
-        );
-      });
-      timers.push(
-        setTimeout(() => {
-          if (gone) return;
-          options.log(`claude did not exit within ${graceMs} ms of the end request: SIGTERM`);
-          options.force();
-        }, graceMs),
-      );
-    },
-  };
-}
+export type ClaudeEnder = Ender;
+/** The clean path as claude's: see agents/ender.ts. */
+export const createClaudeEnder = createEnder;
 
 /** The PTY runner's ender: Ctrl-C pairs into claude's PTY, SIGTERM as the last resort. */
 export function createPtyEnder(options: { pty: { write(data: string): void; kill(signal?: string): void; exited: Promise<unknown> }; log: (line: string) => void }): ClaudeEnder {

@@ -11,11 +11,15 @@
 // never re-decides a policy. Headless sessions get their permission questions over stream-json
 // (`can_use_tool`) instead, so they register no PermissionRequest hook (`permissionHook: false`).
 // Invariant: nothing is written outside the private dir (0700, files 0600); remove() deletes all of it.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tetherCommand } from '../../config/self-command.ts';
-import { COMMAND_HOOK_EVENTS, HOOK_EVENTS, HOOK_FILE_ENV, HOOK_SECRET_HEADER, type HookEndpoint, type HookEventArg } from '../../hooks/events.ts';
+import { HOOK_EVENTS, HOOK_SECRET_HEADER, type HookEndpoint, type HookEventArg } from '../../hooks/events.ts';
+import { hookCommand, writeHookEndpoint } from '../../hooks/endpoint-file.ts';
+
+/** claude (2.1.197 and 2.1.330, checked) calls HTTP hooks for every event tether uses but
+ *  SessionStart, which only runs command hooks: that one stays a `tether hook` process, once per
+ *  start, resume or /clear. Every other event is a POST with no process (CLAUDE-CODE.md §10). */
+const COMMAND_HOOK_EVENTS: ReadonlySet<HookEventArg> = new Set(['session-start']);
 
 /** PermissionRequest and Elicitation wait for a person; one day only bounds a human's thinking
  *  time. Claude's own permission dialog stays at the desk meanwhile; its elicitation form is drawn
@@ -45,14 +49,7 @@ export type HookSettingsDir = {
   remove(): void;
 };
 
-function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
-
-export function hookCommand(options: { event: HookEventArg; endpointPath: string; tether?: string[] }): string {
-  const tether = (options.tether ?? tetherCommand()).map(shellQuote).join(' ');
-  return `${HOOK_FILE_ENV}=${shellQuote(options.endpointPath)} ${tether} hook ${options.event}`;
-}
+export { hookCommand };
 
 export function buildHookSettings(options: {
   endpoint: HookEndpoint;
@@ -76,17 +73,9 @@ export function buildHookSettings(options: {
 
 /** Creates the private dir (0700) with settings.json and the endpoint file (0600). */
 export function writeHookSettings(options: { endpoint: HookEndpoint; permissionHook?: boolean; tether?: string[] }): HookSettingsDir {
-  const dir = mkdtempSync(join(tmpdir(), 'tether-hooks-'));
-  chmodSync(dir, 0o700);
-  const endpointPath = join(dir, 'endpoint.json');
-  writeFileSync(endpointPath, JSON.stringify(options.endpoint), { mode: 0o600 });
-  const settingsPath = join(dir, 'settings.json');
-  const settings = buildHookSettings({ ...options, endpointPath });
+  const file = writeHookEndpoint({ endpoint: options.endpoint });
+  const settingsPath = join(file.dir, 'settings.json');
+  const settings = buildHookSettings({ ...options, endpointPath: file.endpointPath });
   writeFileSync(settingsPath, JSON.stringify(settings, null, 2), { mode: 0o600 });
-  return {
-    dir,
-    settingsPath,
-    endpointPath,
-    remove: () => rmSync(dir, { recursive: true, force: true }),
-  };
+  return { dir: file.dir, settingsPath, endpointPath: file.endpointPath, remove: file.remove };
 }

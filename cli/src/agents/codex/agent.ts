@@ -1,0 +1,40 @@
+// agent.ts: Codex (`@openai/codex`), as the runner sees it (agents/agent.ts): its binary, `-c` hooks
+// that it trusts by hash (launch.ts), its rollout transcript (rollout.ts), its screen (screen.ts) and
+// Ctrl-C as its own exit. What it does not have here yet: mode and model switching from the phone,
+// effort, and a headless launch (`codex app-server`).
+import type { Agent } from '../agent.ts';
+import { createEnder } from '../ender.ts';
+import { findAgentBinary } from '../find-binary.ts';
+import { hookCommand, writeHookEndpoint } from '../../hooks/endpoint-file.ts';
+import { codexHookArgs, planCodexLaunch } from './launch.ts';
+import { createRolloutReader } from './rollout.ts';
+import { codexScreen } from './screen.ts';
+
+/** Ctrl-C twice quits Codex at an idle prompt (the first one clears typed text or interrupts). */
+const CTRL_C = '\x03';
+const PRESSES_AT = [0, 400, 1_500, 1_900, 3_000, 3_400];
+/** Variables that would point Codex at another Codex's state or make it think it runs inside one. */
+const DROPPED = ['CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED', 'CODEX_THREAD_ID'] as const;
+
+export const codexAgent: Agent = {
+  kind: 'codex',
+  name: 'codex',
+  findBinary: ({ env }) => findAgentBinary({ env, command: 'codex', pinVariable: 'TETHER_CODEX_BIN', install: 'npm install -g @openai/codex' }),
+  env: ({ env }) => {
+    const out: Record<string, string> = {};
+    for (const [key, value] of Object.entries(env)) if (value !== undefined && !(DROPPED as readonly string[]).includes(key)) out[key] = value;
+    if (!out.TERM) out.TERM = 'xterm-256color';
+    return out;
+  },
+  plan: planCodexLaunch,
+  installHooks: ({ endpoint, permissionHook }) => {
+    const file = writeHookEndpoint({ endpoint });
+    const hooks = codexHookArgs({ commandFor: (event) => hookCommand({ event, endpointPath: file.endpointPath }), permissionHook });
+    return { args: ['--no-daemon', ...hooks], prepend: true, remove: file.remove };
+  },
+  transcript: createRolloutReader,
+  // A refusal at Codex's own dialog is the model's next input, not a marked tool result.
+  isRejectedToolResult: () => false,
+  screen: codexScreen,
+  endPty: ({ pty, log }) => createEnder({ step: () => pty.write(CTRL_C), at: PRESSES_AT, exited: pty.exited, force: () => pty.kill('SIGTERM'), log }),
+};

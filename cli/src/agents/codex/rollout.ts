@@ -1,0 +1,122 @@
+// rollout.ts: Codex's transcript (the rollout JSONL it names in every hook payload,
+// `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<ts>-<id>.jsonl`) → the same chat model claude's becomes.
+// Lines are `{timestamp, type, payload}`; read here (0.160.0 and 0.169.0 alike):
+//
+//   event_msg item_completed UserMessage      what the person typed (not Codex's own context messages,
+//                                             which are `response_item` user messages too)
+//   response_item message (assistant)         the reply's text
+//   response_item reasoning                   its summary, as thinking
+//   response_item function_call               a tool call: exec_command reads as Bash {command, description}
+//   response_item custom_tool_call            a freeform tool call (apply_patch), input as given
+//   response_item *_call_output               the tool's result; a non-zero "Process exited with code N" is an error
+//   event_msg turn_aborted                    the turn was interrupted (Esc)
+//
+// Everything else (session_meta, turn_context, token counts, world state) is not chat. Ids come from
+// Codex's own item ids, so a re-read (a resume) yields the same messages and the hub drops the copies.
+import type { ChatMessageInput, ContentBlock } from '@tether/shared';
+import type { TranscriptReader } from '../agent.ts';
+
+const MAX_TEXT_CHARS = 100_000;
+const EXIT_CODE = /Process exited with code (-?\d+)/;
+
+type Line = { timestamp?: unknown; type?: unknown; payload?: Record<string, unknown> };
+
+const textOf = (content: unknown, type: string): string =>
+  Array.isArray(content)
+    ? content
+        .flatMap((part: { type?: unknown; text?: unknown }) => (part && part.type === type && typeof part.text === 'string' ? [part.text] : []))
+        .join('\n')
+    : '';
+
+/** exec_command's arguments as the chat's Bash card shows them. */
+function toolInput(name: string, raw: unknown): { name: string; input: unknown } {
+  let args: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      args = JSON.parse(raw);
+    } catch {
+      args = { arguments: raw };
+    }
+  }
+  if (name === 'exec_command' && args && typeof args === 'object') {
+    const a = args as { cmd?: unknown; justification?: unknown };
+    const command = Array.isArray(a.cmd) ? a.cmd.join(' ') : a.cmd;
+    return { name: 'Bash', input: { command, ...(typeof a.justification === 'string' ? { description: a.justification } : {}) } };
+  }
+  return { name, input: args };
+}
+
+export function createRolloutReader(): TranscriptReader {
+  let agentSessionId: string | null = null;
+  const message = (o: { id: string; role: ChatMessageInput['role']; content: ContentBlock[]; at: unknown; promptId?: string | null }): ChatMessageInput => ({
+    id: o.id.slice(0, 128),
+    role: o.role,
+    content: o.content,
+    createdAt: typeof o.at === 'string' && !Number.isNaN(Date.parse(o.at)) ? Date.parse(o.at) : Date.now(),
+    promptId: o.promptId ?? null,
+    claudeSessionId: agentSessionId,
+  });
+  const readLine = (line: Line, index: number, context: Parameters<TranscriptReader['read']>[1]): ChatMessageInput | null => {
+    const p = line.payload;
+    if (!p || typeof p !== 'object') return null;
+    const at = line.timestamp;
+    const fallbackId = `codex-${String(at)}-${index}`;
+    const id = typeof p.id === 'string' ? p.id : fallbackId;
+    if (line.type === 'session_meta' && typeof p.id === 'string') agentSessionId = p.id;
+    if (line.type === 'event_msg' && p.type === 'item_completed') {
+      const item = p.item as { type?: unknown; id?: unknown; content?: unknown } | undefined;
+      if (item?.type !== 'UserMessage') return null;
+      const text = textOf(item.content, 'text').slice(0, MAX_TEXT_CHARS);
+      return message({ id: `user-${String(item.id ?? fallbackId)}`, role: 'user', content: [{ type: 'text', text }], at, promptId: context.matchPrompt?.(text) ?? null });
+    }
+    if (line.type === 'event_msg' && p.type === 'turn_aborted') {
+      return message({ id: `aborted-${String(p.turn_id ?? fallbackId)}`, role: 'user', content: [{ type: 'interrupt', text: 'Interrupted' }], at });
+    }
+    if (line.type !== 'response_item') return null;
+    switch (p.type) {
+      case 'message':
+        if (p.role !== 'assistant') return null;
+        return message({ id, role: 'assistant', content: [{ type: 'text', text: textOf(p.content, 'output_text').slice(0, MAX_TEXT_CHARS) }], at });
+      case 'reasoning': {
+        const text = textOf(p.summary, 'summary_text');
+        return text ? message({ id, role: 'assistant', content: [{ type: 'thinking', text: text.slice(0, MAX_TEXT_CHARS) }], at }) : null;
+      }
+      case 'function_call':
+      case 'custom_tool_call': {
+        const callId = typeof p.call_id === 'string' ? p.call_id : id;
+        const { name, input } = toolInput(String(p.name ?? 'tool'), p.type === 'function_call' ? p.arguments : { input: p.input });
+        return message({ id, role: 'assistant', content: [{ type: 'tool_use', id: callId.slice(0, 128), name: name.slice(0, 200), input }], at });
+      }
+      case 'function_call_output':
+      case 'custom_tool_call_output': {
+        const output = typeof p.output === 'string' ? p.output : JSON.stringify(p.output ?? '');
+        const code = EXIT_CODE.exec(output);
+        return message({
+          id: `result-${String(p.call_id ?? id)}`,
+          role: 'user',
+          content: [{ type: 'tool_result', toolUseId: String(p.call_id ?? '').slice(0, 128), content: output.slice(0, MAX_TEXT_CHARS), isError: code !== null && code[1] !== '0' }],
+          at,
+        });
+      }
+      default:
+        return null;
+    }
+  };
+  return {
+    read(lines, context) {
+      const messages: ChatMessageInput[] = [];
+      lines.forEach((raw, index) => {
+        let line: Line;
+        try {
+          line = JSON.parse(raw) as Line;
+        } catch {
+          context.onBadLine?.(`not JSON: ${raw.slice(0, 80)}`);
+          return;
+        }
+        const parsed = readLine(line, index, context);
+        if (parsed) messages.push(parsed);
+      });
+      return { messages, model: null, planFile: null };
+    },
+  };
+}

@@ -1,0 +1,62 @@
+// screen.ts: how Codex's TUI is read from its rendered screen (0.160.0 and 0.169.0, at 110×35):
+//
+//   • Working (3s • esc to interrupt)       while a turn runs, above the input
+//   › Ask Codex to do anything               the input row: `›`, then what is typed (the placeholder is dim)
+//                                            (continuation rows of a long input)
+//     gpt-fake default · /path               footer rows (model, cwd, shortcuts)
+//
+// A choice replaces the input row: text, a blank row, then options with `›` on the chosen one,
+// numbered ("› 1. Yes, proceed (y)"), and a hint row; no rule tops it. Structure first: the only words
+// read are "esc to interrupt", which both versions draw while busy.
+import { readDialog, type DialogMarks, type ScreenDialog } from '../../dialogs/read-dialog.ts';
+import type { PromptState, ScreenRow } from '../../screen/prompt-state.ts';
+
+const MARKER = '›';
+/** Rows under the input row (footer): more means the `›` row is something else. */
+const MAX_FOOTER_ROWS = 4;
+/** How far above the input row the busy line may sit. */
+const BUSY_ROWS_ABOVE = 3;
+const NUMBERED_OPTION = /^\s*(?:› )?\s*\d+\.\s+\S/;
+
+/** The input row: the lowest row starting with `›` that no numbered option follows, with at most a
+ *  few footer rows under it. Null while none is drawn (starting, or a choice is up). */
+export function findCodexInput(rows: readonly ScreenRow[]): { row: number; typed: string } | null {
+  let last = rows.length - 1;
+  while (last >= 0 && rows[last]!.text.trim() === '') last--;
+  for (let row = last; row >= 0 && row >= last - MAX_FOOTER_ROWS - 6; row--) {
+    const text = rows[row]!.text;
+    if (!text.startsWith(MARKER)) continue;
+    if (NUMBERED_OPTION.test(text.slice(MARKER.length)) && rows.slice(row + 1, last + 1).some((r) => NUMBERED_OPTION.test(r.text))) return null;
+    // The typed text and its continuation rows (indented, up to the first blank row).
+    const typed = [rows[row]!.strong.slice(MARKER.length)];
+    let below = row + 1;
+    while (below <= last && rows[below]!.text.trim() !== '' && rows[below]!.text.startsWith('  ') && rows[below]!.strong.trim() !== '' && below - row <= 8) {
+      if (NUMBERED_OPTION.test(rows[below]!.text)) return null;
+      typed.push(rows[below]!.strong);
+      below++;
+    }
+    const footer = rows.slice(row + 1, last + 1).filter((r) => r.text.trim() !== '');
+    if (footer.length > MAX_FOOTER_ROWS + (below - row - 1)) continue;
+    return { row, typed: typed.join('\n') };
+  }
+  return null;
+}
+
+export const CODEX_DIALOG_MARKS: DialogMarks = {
+  marker: MARKER,
+  inputBoxShown: (rows) => findCodexInput(rows) !== null,
+  rule: false,
+};
+
+export function readCodexPrompt(options: { rows: readonly ScreenRow[]; seenReady: boolean }): PromptState {
+  const input = findCodexInput(options.rows);
+  if (!input) return options.seenReady ? { kind: 'dialog' } : { kind: 'starting' };
+  const above = options.rows.slice(Math.max(0, input.row - BUSY_ROWS_ABOVE), input.row);
+  if (above.some((r) => /esc to interrupt/i.test(r.text))) return { kind: 'busy' };
+  return { kind: 'ready', inputEmpty: input.typed.trim() === '' };
+}
+
+export const codexScreen = {
+  readPrompt: readCodexPrompt,
+  readDialog: (rows: readonly ScreenRow[]): ScreenDialog | null => readDialog(rows, CODEX_DIALOG_MARKS),
+};

@@ -1,0 +1,52 @@
+// run-agent.ts: the body of `tether claude` and `tether codex`: the agent's own TUI at this terminal,
+// mirrored to the hub. Every argument goes to the agent untouched; tether prints nothing over the TUI
+// except errors, and exits with the agent's exit code.
+import type { AgentKind } from '@tether/shared';
+import { loadCredentials } from '../config/credentials.ts';
+import { tetherPaths } from '../config/paths.ts';
+import { CommandError } from './command.ts';
+
+/** Long enough that this session's own outbox exists (and is locked) before orphans are scanned. */
+const ORPHAN_DELAY_MS = 3_000;
+
+export async function runAgent(options: { agent: AgentKind; args: string[]; beforeStart?: (o: { home: string }) => void }): Promise<number> {
+  const { runSession, RunnerStartError } = await import('../runner/runner.ts');
+  const creds = loadCredentials();
+  const paths = tetherPaths();
+  // TETHER_DESK=none: started by `tether daemon`, no person at this terminal even if it is one.
+  const desk = process.env.TETHER_DESK !== 'none' && process.stdin.isTTY && process.stdout.isTTY ? 'attached' : 'headless';
+  // Outboxes left by runners that exited while the hub was down (or died) are delivered in the
+  // background, a little after this session opened its own outbox (which is never touched).
+  const orphans = new AbortController();
+  let orphanRun: Promise<unknown> = Promise.resolve();
+  const orphanTimer = creds
+    ? setTimeout(() => {
+        orphanRun = import('../hub-link/orphans.ts')
+          .then(({ deliverOrphanOutboxes }) => deliverOrphanOutboxes({ dir: paths.outbox, hubUrl: creds.hubUrl, token: creds.token, signal: orphans.signal }))
+          .catch(() => {});
+      }, ORPHAN_DELAY_MS)
+    : null;
+  options.beforeStart?.({ home: paths.home });
+  try {
+    const result = await runSession({
+      userArgs: options.args,
+      agent: options.agent,
+      cwd: process.cwd(),
+      env: process.env,
+      hub: creds ? { url: creds.hubUrl, token: creds.token } : null,
+      tetherHome: paths.home,
+      desk,
+      launchKind: process.env.TETHER_LAUNCH_KIND === 'headless' ? 'headless' : 'pty',
+      ...(process.env.TETHER_RUNNER_LOG ? { logFile: process.env.TETHER_RUNNER_LOG } : {}),
+    });
+    if (result.failure) process.stderr.write(`tether: ${result.failure}\n`);
+    return result.exitCode;
+  } catch (error) {
+    if (error instanceof RunnerStartError) throw new CommandError(error.message, 127);
+    throw error;
+  } finally {
+    if (orphanTimer) clearTimeout(orphanTimer);
+    orphans.abort();
+    await orphanRun;
+  }
+}

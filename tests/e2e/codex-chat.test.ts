@@ -1,0 +1,38 @@
+// Desk ⇄ hub chat through a real `tether codex` (the real Codex TUI against the fake Responses API,
+// a real hub): a prompt typed at the desk becomes chat with its reply; a prompt sent from the phone
+// is typed into Codex's input and answered; the session says which agent it runs.
+import { describe, expect, it } from 'vitest';
+import { lastUserText, text } from '../fixtures/fake-openai/index.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { chatText } from '../harness/runner.ts';
+import { startCodexWorld } from '../harness/codex-world.ts';
+
+const defer = useCleanups();
+
+describe('tether codex: chat mirrored to the hub', () => {
+  it('a prompt typed at the desk shows up as chat, with the reply', async () => {
+    const { runner, phone } = await startCodexWorld(defer, { script: [text('Codex desk reply')] });
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session' });
+    runner.write('hello from the codex desk');
+    await runner.waitForScreen('hello from the codex desk');
+    runner.write('\r');
+    const reply = await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('Codex desk reply')), { what: 'assistant reply' });
+    const user = phone.messages().find((m) => m.role === 'user' && chatText(m) === 'hello from the codex desk');
+    expect(user).toBeDefined();
+    expect(user!.seq).toBeLessThan(reply.seq);
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the turn' });
+    expect(phone.duplicates()).toBe(0);
+  });
+
+  it('a prompt sent from the phone is typed into Codex and answered', async () => {
+    const { runner, phone } = await startCodexWorld(defer, { script: [(request) => text(`codex echo: ${lastUserText(request)}`)] });
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session' });
+    const sent = await phone.send('what is up from the phone');
+    expect(sent.ok).toBe(true);
+    await phone.waitFor(() => phone.prompts().get(sent.promptId)?.status === 'delivered', { what: 'prompt delivered' });
+    await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('codex echo: what is up from the phone')), { what: 'reply' });
+    const user = phone.messages().find((m) => m.role === 'user' && m.promptId === sent.promptId);
+    expect(user && chatText(user)).toBe('what is up from the phone');
+    await runner.waitForScreen('codex echo: what is up from the phone');
+  });
+});

@@ -1,0 +1,37 @@
+// codex-world.ts (harness): the e2e world for Codex, as world.ts builds claude's: the fake Responses
+// API (script) + hub (port 0) + a Codex sandbox pointed at the fake + `tether codex` with a desk TTY +
+// a phone watching its session. Each part is stopped by the test's cleanup scope.
+import { startFakeOpenAI, type FakeOpenAI, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
+import type { Defer } from './cleanups.ts';
+import { CODEX_READY, createCodexSandbox, type CodexSandbox } from './codex.ts';
+import { startHub, type HubHandle } from './hub.ts';
+import { startRunner, watchSession, type RunnerHandle, type SessionWatch } from './runner.ts';
+
+export type CodexWorld = {
+  fake: FakeOpenAI;
+  hub: HubHandle;
+  sandbox: CodexSandbox;
+  runner: RunnerHandle;
+  phone: SessionWatch;
+  /** Another `tether codex` in the same sandbox (resume), stopped by the scope. */
+  startRunner(options?: Omit<Parameters<typeof startRunner>[0], 'sandbox' | 'hub' | 'agent'>): RunnerHandle;
+};
+
+export async function startCodexWorld(defer: Defer, options: { script?: ScriptTurn[]; args?: string[]; ready?: false } = {}): Promise<CodexWorld> {
+  const fake = await startFakeOpenAI(options.script ? { script: options.script } : {});
+  defer(() => fake.stop());
+  const hub = await startHub();
+  defer(() => hub.stop());
+  const sandbox = createCodexSandbox({ fakeApiUrl: fake.url });
+  defer(() => sandbox.stop());
+  const start: CodexWorld['startRunner'] = (runnerOptions = {}) => {
+    const runner = startRunner({ hub, sandbox, agent: 'codex', cols: 110, rows: 35, ...runnerOptions });
+    defer(() => runner.stop());
+    return runner;
+  };
+  const runner = start({ ...(options.args ? { args: options.args } : {}) });
+  const phone = await watchSession({ hub, sessionId: runner.sessionId });
+  defer(() => phone.stop());
+  if (options.ready !== false) await runner.waitForScreen(CODEX_READY);
+  return { fake, hub, sandbox, runner, phone, startRunner: start };
+}

@@ -1,0 +1,88 @@
+// codex.ts (harness): run the pinned, real Codex CLI offline in a private sandbox: a temp CODEX_HOME
+// whose config.toml points Codex at the fake Responses API (tests/fixtures/fake-openai) through a
+// custom model provider, trusts the project dir and turns off update checks; a temp HOME and TMPDIR;
+// and a project dir (a git repository, as a developer's would be). AGENT-CLIS.md has the recipe.
+//
+// Invariant: nothing escapes the sandbox: the env is process.env minus every CODEX*/OPENAI* variable,
+// plus the sandbox's own; stop() removes every dir the sandbox created.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const FAKE_OPENAI_KEY = 'sk-tether-fake-openai-key';
+/** The model the fake provider serves (Codex only warns that it has no metadata for it). */
+export const FAKE_MODEL = 'gpt-fake';
+
+/** Codex idle: its input row (`›`, then a placeholder or typed text) with only a blank row and the
+ *  footer under it, and no busy line ("esc to interrupt") anywhere on screen. The blank row holds
+ *  spaces. */
+export const CODEX_READY = /^(?![^]*esc to interrupt)[^]*^›[ \u00a0][^\n]*\n(?:[ \u00a0]*\n)?[ \u00a0]{2}\S/m;
+
+export type CodexSandbox = {
+  codexHome: string;
+  cwd: string;
+  home: string;
+  env: Record<string, string>;
+  /** Rollout transcripts written so far. */
+  transcripts(): string[];
+  stop(): void;
+};
+
+function supportedCodex(): { floor: string; current: string } {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  return JSON.parse(readFileSync(join(root, 'cli', 'src', 'agents', 'codex', 'supported-versions.json'), 'utf8'));
+}
+
+/** The pinned Codex: `TETHER_CODEX_BIN`, else the current pin installed by scripts/bootstrap.mjs into .tools/. */
+export function codexBin(): string {
+  const fromEnv = process.env.TETHER_CODEX_BIN;
+  if (fromEnv) return fromEnv;
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  return join(root, '.tools', `codex-${supportedCodex().current}`, 'node_modules', '.bin', 'codex');
+}
+
+export function createCodexSandbox(options: { fakeApiUrl: string; cwd?: string; approvalPolicy?: string }): CodexSandbox {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'tether-codex-')));
+  const codexHome = join(root, 'codex-home');
+  const home = join(root, 'home');
+  const tmp = join(root, 'tmp');
+  for (const dir of [codexHome, home, tmp]) mkdirSync(dir);
+  const cwd = options.cwd ? realpathSync(options.cwd) : join(root, 'project');
+  if (!options.cwd) mkdirSync(cwd);
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    [
+      `model = "${FAKE_MODEL}"`,
+      'model_provider = "fake"',
+      `approval_policy = "${options.approvalPolicy ?? 'on-request'}"`,
+      'sandbox_mode = "workspace-write"',
+      'check_for_update_on_startup = false',
+      '[model_providers.fake]',
+      'name = "Fake"',
+      `base_url = "${options.fakeApiUrl}"`,
+      'wire_api = "responses"',
+      'env_key = "FAKE_OPENAI_KEY"',
+      `[projects.${JSON.stringify(cwd)}]`,
+      'trust_level = "trusted"',
+      '',
+    ].join('\n'),
+  );
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value === undefined || /^(CODEX|OPENAI)/.test(key)) continue;
+    env[key] = value;
+  }
+  Object.assign(env, {
+    HOME: home,
+    TMPDIR: tmp,
+    CODEX_HOME: codexHome,
+    FAKE_OPENAI_KEY,
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+  });
+  const sessions = join(codexHome, 'sessions');
+  const walk = (dir: string): string[] =>
+    existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.jsonl') ? [join(dir, e.name)] : [])) : [];
+  return { codexHome, cwd, home, env, transcripts: () => walk(sessions), stop: () => rmSync(root, { recursive: true, force: true }) };
+}
