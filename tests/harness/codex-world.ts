@@ -14,7 +14,7 @@ export type CodexWorld = {
   runner: RunnerHandle;
   phone: SessionWatch;
   /** Another `tether codex` in the same sandbox (resume), stopped by the scope. */
-  startRunner(options?: Omit<Parameters<typeof startRunner>[0], 'sandbox' | 'hub' | 'agent'>): RunnerHandle;
+  startRunner(options?: Omit<Parameters<typeof startRunner>[0], 'sandbox' | 'hub' | 'agent'> & { hub?: null }): RunnerHandle;
 };
 
 export async function startCodexWorld(defer: Defer, options: { script?: ScriptTurn[]; args?: string[]; ready?: false } = {}): Promise<CodexWorld> {

@@ -89,6 +89,9 @@ export type Agent = {
   confirmPlan?(options: { screen: Pick<ScreenModel, 'state'>; write: (data: string) => void }): { stop(): void; done: Promise<boolean> };
   /** A status the agent writes for itself (claude's status file), watched as a second source. */
   watchStatus?(options: { env: Record<string, string>; pid: number; sessionId: () => string | null; poll: Poll; onChange: (status: 'idle' | 'busy' | 'waiting' | null) => void }): { stop(): void };
+  /** While its permission hook waits it draws no dialog of its own (Codex: "Running hook"), so a key
+   *  at the desk hands the question back to its dialog (approvals.handToDesk). */
+  hookHidesDialog?: boolean;
   /** Ends it the way its own desk does when a person asks (the phone's End, `tether stop`). */
   endPty(options: { pty: { write(data: string): void; kill(signal?: string): void; exited: Promise<unknown> }; log: (line: string) => void }): { end(): void };
   /** The headless launch kind (no terminal), when the agent has one. */

@@ -45,10 +45,15 @@ export type Approvals = {
   /** A request waits for its answer, or was answered a moment ago: claude draws its own dialog or
    *  picker for it meanwhile, and keeps drawing it a little after the hook's answer. */
   open(): boolean;
+  /** A person at the desk pressed a key while the agent draws no dialog of its own for a waiting
+   *  request (Codex shows only "Running hook"): every waiting request is withdrawn without an
+   *  answer, so the agent draws its own dialog at the desk, where the dialog relay asks the phone
+   *  again. True when there was one to hand over. */
+  handToDesk(): boolean;
   stop(): void;
 };
 
-type Outcome = { from: 'hub'; answer: Answer } | { from: 'desk'; decision: 'allow' | 'deny' | null } | { from: 'cancel' };
+type Outcome = { from: 'hub'; answer: Answer } | { from: 'desk'; decision: 'allow' | 'deny' | null } | { from: 'cancel' } | { from: 'handoff' };
 
 type Waiting = { request: PendingRequest; settle: (outcome: Outcome) => void; sawDialog: boolean };
 
@@ -223,11 +228,15 @@ export function createApprovals(options: {
         if (decided) outcome = { from: 'desk', decision: decided };
       }
       waiting.delete(entry.request.id);
-      lastClosedAt = Date.now();
+      // Handed to the desk: the agent's dialog comes next and is the relay's to raise, at once.
+      lastClosedAt = outcome.from === 'handoff' ? 0 : Date.now();
       const { request } = entry;
 
-      log(`approval ${request.id} (${request.toolName}): ${outcome.from === 'hub' ? `answered on the hub: ${outcome.answer.decision}` : outcome.from === 'desk' ? 'answered at the desk' : 'claude stopped waiting'}`);
+      log(`approval ${request.id} (${request.toolName}): ${outcome.from === 'hub' ? `answered on the hub: ${outcome.answer.decision}` : outcome.from === 'desk' ? 'answered at the desk' : outcome.from === 'handoff' ? 'handed to the desk' : 'claude stopped waiting'}`);
       switch (outcome.from) {
+        case 'handoff':
+          void link.request('approval:withdraw', { sessionId: options.sessionId(), requestId: request.id, reason: 'the desk took it: the agent asks in its own dialog' });
+          return null;
         case 'cancel':
           void link.request('approval:withdraw', { sessionId: options.sessionId(), requestId: request.id, reason: 'claude stopped waiting' });
           return null;
@@ -278,6 +287,12 @@ export function createApprovals(options: {
     },
 
     open: () => waiting.size > 0 || Date.now() - lastClosedAt < CLOSED_DIALOG_GRACE_MS,
+
+    handToDesk: () => {
+      const permissions = [...waiting.values()].filter((entry) => entry.request.kind === 'permission');
+      for (const entry of permissions) entry.settle({ from: 'handoff' });
+      return permissions.length > 0;
+    },
 
     reconnected: () => {
       const link = options.link();

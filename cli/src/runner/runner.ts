@@ -90,10 +90,18 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   let lastDeskKeyAt = 0;
   /** Bytes from a desk (ours or `tether attach`): a keystroke, not a terminal's automatic reply,
    *  puts the desk in control and marks someone as there. */
+  /** Set once approvals exist (a desk attached through the hub may type before). */
+  let handToDesk = (): boolean => false;
   const deskTyped = (data: string) => {
     if (isDeskKeystroke(data)) {
       controller.set('desk');
       lastDeskKeyAt = Date.now();
+      // Nothing to answer at the desk while such an agent's hook waits: the key brings up its dialog
+      // (and is not passed on: it was meant for a dialog that was not there yet).
+      if (agent.hookHidesDialog && handToDesk()) {
+        log("a key at the desk while the phone was asked: the agent's own dialog asks there now");
+        return;
+      }
     }
     pty?.write(data);
   };
@@ -265,6 +273,8 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
       });
     },
   });
+
+  handToDesk = () => approvals.handToDesk();
 
   // Before the first await: the hub link may connect from here on, and its onConnected re-sends an
   // open dialog request.

@@ -36,5 +36,6 @@ export const codexAgent: Agent = {
   // A refusal at Codex's own dialog is the model's next input, not a marked tool result.
   isRejectedToolResult: () => false,
   screen: codexScreen,
+  hookHidesDialog: true,
   endPty: ({ pty, log }) => createEnder({ step: () => pty.write(CTRL_C), at: PRESSES_AT, exited: pty.exited, force: () => pty.kill('SIGTERM'), log }),
 };

@@ -1,0 +1,103 @@
+// Codex's approvals answered from the phone, with the real Codex TUI: the command Codex asks about
+// (exec_command escalated out of its sandbox) reaches the hub through its PermissionRequest hook.
+// Allowed → it ran and the model got its output; denied with a reason → it did not run and the model
+// read the reason; answered first at the desk in Codex's own dialog → the phone's request clears;
+// no answer → Codex's own dialog stays at the desk (fail closed).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { execCommand, hasToolOutput, lastToolOutputs, text, userSays, when } from '../fixtures/fake-openai/index.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { chatText } from '../harness/runner.ts';
+import { startCodexWorld } from '../harness/codex-world.ts';
+import { CODEX_READY } from '../harness/codex.ts';
+
+const defer = useCleanups();
+/** Codex's own approval dialog at the desk, by structure: its numbered choice under the `›` marker. */
+const CODEX_DIALOG = /^› 1\. /m;
+/** Refused in Codex's dialog ("No, and tell Codex what to do differently"): the turn ends and the input row is back. */
+const CODEX_READY_AFTER_NO = CODEX_READY;
+
+describe('tether codex: approvals on the phone', () => {
+  it('allowed on the phone → the command ran and the model got its output; the chat shows the call and its result', async () => {
+    const { fake, runner, phone } = await startCodexWorld(defer, {
+      script: [when(userSays('go'), execCommand('echo ran-$((40+2)) > ran.txt; cat ran.txt', { justification: 'write the answer', callId: 'call_allow1' })), when(hasToolOutput('ran-42'), text('all done'))],
+    });
+    await phone.send('go');
+    const request = await phone.waitFor(() => phone.requested.find((r) => r.toolName === 'Bash'), { what: 'a Bash request on the hub' });
+    expect(request).toMatchObject({ kind: 'permission', toolInput: { command: 'echo ran-$((40+2)) > ran.txt; cat ran.txt', description: 'write the answer' } });
+    await phone.waitFor(() => phone.session()?.status === 'waiting', { what: 'waiting while asked' });
+    expect((await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } })).ok).toBe(true);
+    await runner.waitForScreen('all done');
+    const outputs = fake.mainRequests().flatMap(lastToolOutputs);
+    expect(outputs.find((o) => o.callId === 'call_allow1')?.output).toContain('ran-42');
+    // No dialog request: the hook's request covered Codex's own dialog.
+    expect(phone.requested.filter((r) => r.kind === 'dialog')).toEqual([]);
+    const call = await phone.waitFor(() => phone.messages().find((m) => m.content.some((b) => b.type === 'tool_use' && b.id === 'call_allow1')), { what: 'the call in chat' });
+    expect(call.content[0]).toMatchObject({ type: 'tool_use', name: 'Bash', input: { command: 'echo ran-$((40+2)) > ran.txt; cat ran.txt' } });
+    await phone.waitFor(() => phone.messages().find((m) => m.content.some((b) => b.type === 'tool_result' && b.toolUseId === 'call_allow1' && b.content.includes('ran-42') && !b.isError)), { what: 'the result in chat' });
+    await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('all done')), { what: 'the reply in chat' });
+  }, 60_000);
+
+  it('denied with a reason → the command did not run and the model read the reason', async () => {
+    const { fake, runner, phone, sandbox } = await startCodexWorld(defer, {
+      script: [when(userSays('go'), execCommand('touch nope.txt', { justification: 'make a file', callId: 'call_deny1' })), (request) => text(`noted: ${JSON.stringify(request.input).includes('use the Makefile') ? 'reason read' : 'no reason'}`)],
+    });
+    await phone.send('go');
+    const request = await phone.waitFor(() => phone.requested.find((r) => r.toolName === 'Bash'), { what: 'a Bash request on the hub' });
+    await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'deny', reason: 'use the Makefile target instead' } });
+    await runner.waitForScreen('noted: reason read');
+    expect(existsSync(join(sandbox.cwd, 'nope.txt'))).toBe(false);
+    expect(fake.mainRequests().length).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+
+  it('a key at the desk hands the question to Codex’s own dialog; the desk answers there first → the phone’s requests clear and the command runs', async () => {
+    const { runner, phone } = await startCodexWorld(defer, {
+      script: [when(userSays('go'), execCommand('echo desk-said-yes', { justification: 'say yes', callId: 'call_desk1' })), when(hasToolOutput('desk-said-yes'), text('desk answer taken'))],
+    });
+    await phone.send('go');
+    const request = await phone.waitFor(() => phone.requested.find((r) => r.toolName === 'Bash'), { what: 'a Bash request on the hub' });
+    // While its hook waits Codex shows only "Running hook": a key at the desk brings up its dialog.
+    await runner.waitForScreen(/Running hook/);
+    runner.write(' ');
+    await runner.waitForScreen(CODEX_DIALOG);
+    await phone.waitFor(() => phone.resolved.find((r) => r.requestId === request.id), { what: 'the permission request withdrawn' });
+    // The phone is asked again, now about Codex's own dialog, and the desk answers it first.
+    const dialog = await phone.waitFor(() => phone.requested.find((r) => r.kind === 'dialog'), { what: 'Codex’s dialog on the hub' });
+    expect(dialog.toolInput).toMatchObject({ options: expect.arrayContaining([expect.objectContaining({ key: '1' })]) });
+    runner.write('1');
+    await runner.waitForScreen('desk answer taken');
+    await phone.waitFor(() => phone.resolved.find((r) => r.requestId === dialog.id), { what: 'the dialog request resolved' });
+    const late = await phone.emit('approval:answer', { requestId: dialog.id, answer: { decision: 'allow', choice: '3' } });
+    expect(late.ok).toBe(false);
+  }, 60_000);
+
+  it('after the hand-over the phone answers Codex’s dialog: its choice is pressed at the desk', async () => {
+    const { runner, phone, sandbox } = await startCodexWorld(defer, {
+      script: [when(userSays('go'), execCommand('touch refused.txt', { justification: 'make a file', callId: 'call_dialog1' })), text('told no')],
+    });
+    await phone.send('go');
+    await phone.waitFor(() => phone.requested.find((r) => r.toolName === 'Bash'), { what: 'a Bash request on the hub' });
+    await runner.waitForScreen(/Running hook/);
+    runner.write(' ');
+    const dialog = await phone.waitFor(() => phone.requested.find((r) => r.kind === 'dialog'), { what: 'Codex’s dialog on the hub' });
+    const no = (dialog.toolInput as { options: Array<{ key: string; label: string }> }).options.find((o) => /^No\b/.test(o.label));
+    expect(no).toBeDefined();
+    expect((await phone.emit('approval:answer', { requestId: dialog.id, answer: { decision: 'allow', choice: no!.key } })).ok).toBe(true);
+    await runner.waitForScreen(CODEX_READY_AFTER_NO);
+    expect(existsSync(join(sandbox.cwd, 'refused.txt'))).toBe(false);
+  }, 60_000);
+
+  it('with no hub to ask, Codex’s own dialog asks at the desk (fail closed)', async () => {
+    const { startRunner, sandbox } = await startCodexWorld(defer, {
+      script: [when(userSays('go'), execCommand('touch unasked.txt', { justification: 'make a file' })), text('fine')],
+    });
+    const runner = startRunner({ hub: null });
+    await runner.waitForScreen(CODEX_READY);
+    runner.write('go');
+    await runner.waitForScreen(/^› go/m);
+    runner.write('\r');
+    await runner.waitForScreen(CODEX_DIALOG);
+    expect(existsSync(join(sandbox.cwd, 'unasked.txt'))).toBe(false);
+  }, 60_000);
+});
