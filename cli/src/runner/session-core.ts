@@ -33,6 +33,7 @@ import { createControllerTracker } from './controller.ts';
 import { createElicitations } from './elicitation.ts';
 import { loadResumeState, saveResumeState, type ResumeState } from './resume-state.ts';
 import { createSessionTitle } from './session-title.ts';
+import { createWorkspaceReader } from '../workspace/workspace.ts';
 
 /** A transcript interrupt read this soon after claude wrote it ends the turn now running. */
 const LIVE_INTERRUPT_MS = 10_000;
@@ -236,6 +237,8 @@ export function createSessionCore(init: {
       },
       onProblem: (message) => log(`hub: ${message}`),
       commands: o.commands,
+      // A viewer's read of the session's directory (Changes, Files): the same for every launch kind.
+      queries: { 'workspace:query': createWorkspaceReader({ root: options.cwd }).answer },
     });
   };
   const stopLink = () => {
