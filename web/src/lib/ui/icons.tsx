@@ -136,14 +136,6 @@ export const IconResume = (p: IconProps) => (
   </Svg>
 );
 
-/** Changes and files: a page with a diff's plus and minus. */
-export const IconFiles = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M14 3H6a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V9z" />
-    <path d="M14 3v6h6M12 11v6M9 14h6" />
-  </Svg>
-);
-
 export const IconFolder = (p: IconProps) => (
   <Svg {...p}>
     <path d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z" />
