@@ -1,8 +1,8 @@
 // domain.ts: the domain rooms of one hub, built for createHub (main.ts, the composition root) and
 // nowhere else: sessions, approvals, machines (daemons, shells, remote starts), terminals (rooms,
-// viewers) and, with several hubs, the cluster bus and the hub-to-hub terminal link. It subscribes
-// readiness and the cluster to the fact bus; the socket rooms subscribed before it (tabs hear a
-// fact first), web push after.
+// viewers), workspaces (a session's files, read through its runner) and, with several hubs, the
+// cluster bus and the hub-to-hub terminal link. It subscribes readiness and the cluster to the fact
+// bus; the socket rooms subscribed before it (tabs hear a fact first), web push after.
 import type { Server, Socket } from 'socket.io';
 import type { Namespace } from '@tether/shared';
 import type { Store } from './store/store.ts';
@@ -22,6 +22,7 @@ import { createTerminalViewers } from './terminal/viewers.ts';
 import { createClusterBus } from './cluster/bus.ts';
 import { createHubLinkServer } from './cluster/hub-link.ts';
 import { spreadFacts } from './cluster/spread.ts';
+import { createWorkspace } from './workspace/workspace.ts';
 
 /** What the socket rooms (sockets/rooms.ts) lend the domain: commands to runners and the ways
  *  terminal bytes and viewer counts reach sockets. */
@@ -68,6 +69,7 @@ export function createDomain(options: {
     : null;
   const remote = createRemoteSessions({ sessions, machines, daemons, readiness, runners, bus });
   const shells = createShellRelay({ enabled: options.shell, machines, daemons, web, bus });
+  const workspace = createWorkspace({ sessionOf: sessions.get, runners });
 
   // A runner (re)registered here: viewers of its session here (relayed ones, and on other hubs
   // through the cluster) move their stream to this hub.
@@ -86,6 +88,7 @@ export function createDomain(options: {
     shells,
     terminals,
     viewers,
+    workspace,
     stop(): void {
       readiness.stop();
       viewers.stop();

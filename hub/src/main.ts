@@ -142,6 +142,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     sessions,
     machines,
     approvals,
+    workspace: domain.workspace,
     resolver,
     login: createLogin({ store, signer }),
     shareLinks,

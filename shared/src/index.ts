@@ -13,6 +13,7 @@ export * from './terminal.ts';
 export * from './machine.ts';
 export * from './spawn.ts';
 export * from './shell.ts';
+export * from './workspace.ts';
 export * from './auth.ts';
 export * from './share.ts';
 export * from './http.ts';

@@ -2,7 +2,8 @@
 // 1280×800, in the light and the dark theme: login, the session list, a chat with an approval sheet,
 // a question form, an MCP server's form (elicitation; also with its field problems shown), a dialog
 // card, the terminal (in each state its keys can be in), the new-session form, End's confirmation, an
-// ended session with Resume and a share view. No violation may be serious or
+// ended session with Resume, the Changes and Files views (a diff, a folder, a file, a refusal) and a
+// share view. No violation may be serious or
 // critical; the others are printed for a person to look at.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -69,6 +70,60 @@ const ELICITATION = {
     required: ['name', 'region'],
   },
 };
+
+/** A diff with most of the token kinds the syntax colours draw. */
+const APP_TS_BEFORE = [
+  "// app.ts: the server's entry point.",
+  "import { serve } from './serve.ts';",
+  'const PORT = 8080;',
+  "const ROUTE = /^\\/api\\/(\\w+)$/;",
+  'export class App {',
+  '  constructor(private readonly name: string) {}',
+  '  start(): Promise<void> {',
+  "    return serve({ port: PORT, name: this.name, route: ROUTE, banner: `ready on ${PORT}` });",
+  '  }',
+  '}',
+];
+
+function workspaceAnswer(query: { kind: string; path?: string }): unknown {
+  if (query.kind === 'changes') {
+    const lines = APP_TS_BEFORE.map((l) => ` ${l}`);
+    lines.splice(2, 1, '-const PORT = 8080;', '+const PORT = Number(process.env.PORT ?? 8080); // from the environment', '+const HOST = "127.0.0.1";');
+    return {
+      ok: true,
+      kind: 'changes',
+      git: true,
+      head: '3f2a1c4',
+      branch: 'main',
+      files: [
+        { path: 'logo.png', status: 'modified', binary: true, additions: null, deletions: null },
+        { path: 'src/app.ts', status: 'modified', binary: false, additions: 2, deletions: 1 },
+        { path: 'src/new.ts', status: 'untracked', binary: false, additions: 1, deletions: 0 },
+      ],
+      total: 3,
+      cursor: 0,
+      diffs: [
+        { path: 'logo.png', binary: true, hunks: [], lineCount: 0, truncated: false },
+        { path: 'src/app.ts', binary: false, hunks: [{ oldStart: 1, newStart: 1, section: '', lines }], lineCount: lines.length, truncated: false },
+        { path: 'src/new.ts', binary: false, hunks: [{ oldStart: 0, newStart: 1, section: '', lines: ['+export const added = true;'] }], lineCount: 1, truncated: true },
+      ],
+      next: null,
+    };
+  }
+  if (query.kind === 'list') {
+    const entries =
+      query.path === 'src'
+        ? [{ name: 'app.ts', kind: 'file', size: 412, link: false, outside: false }]
+        : [
+            { name: 'src', kind: 'dir', size: null, link: false, outside: false },
+            { name: 'package.json', kind: 'file', size: 1234, link: false, outside: false },
+            { name: 'escape', kind: 'other', size: null, link: true, outside: true },
+          ];
+    return { ok: true, kind: 'list', path: query.path ?? '', entries, total: entries.length };
+  }
+  if (query.path === 'src/app.ts') return { ok: true, kind: 'read', path: 'src/app.ts', size: 412, binary: false, text: `${APP_TS_BEFORE.join('\n')}\n`, truncated: false };
+  return { ok: false, code: 'forbidden', error: `"${query.path}" leads outside the session's directory (a symbolic link points out of it); it is not shown` };
+}
 
 describe('accessibility (axe-core)', () => {
   const world = useBrowserWorld();
@@ -210,6 +265,25 @@ describe('accessibility (axe-core)', () => {
         await checkKeys('hub link lost', true);
         await page.context().setOffline(false);
         await expect.poll(() => keys.getByRole('button', { name: 'Esc' }).getAttribute('aria-disabled'), { timeout: UI_TIMEOUT_MS }).toBe('false');
+
+        // Changes and Files, answered as a runner answers workspace:query (syntax colour included:
+        // axe measures every token's contrast on the code and on the added and removed rows).
+        runner.on('workspace:query', (query: { kind: string; path?: string }, reply: (answer: unknown) => void) => reply(workspaceAnswer(query)));
+        await page.goto(`${world.hub.url}/sessions/${sessionId}/changes`);
+        await page.getByRole('group', { name: 'Diff of src/app.ts' }).locator('.hljs-keyword').first().waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('changes');
+        await saveScreenshot(page, { name: `a11y-changes-${colorScheme}`, viewport });
+        await page.getByRole('link', { name: 'Files', exact: true }).click();
+        await page.getByRole('list', { name: 'Contents of tether' }).waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('files');
+        await page.getByRole('list', { name: 'Contents of tether' }).getByRole('link', { name: /^src/ }).click();
+        await page.getByRole('list', { name: 'Contents of src' }).getByRole('link', { name: /^app\.ts/ }).click();
+        await page.getByRole('group', { name: 'Contents of src/app.ts' }).locator('.hljs-comment').first().waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('file');
+        await saveScreenshot(page, { name: `a11y-file-${colorScheme}`, viewport });
+        await page.goto(`${world.hub.url}/sessions/${sessionId}/files?file=escape%2Fsecret`);
+        await page.getByRole('alert').filter({ hasText: 'File unavailable' }).waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('file refused');
 
         // End's confirmation, then the chat's end notice with Resume (enabled: its machine is online).
         await page.goto(`${world.hub.url}/sessions/${sessionId}`);

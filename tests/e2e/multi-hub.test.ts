@@ -40,7 +40,7 @@ async function world(script: Parameters<typeof startFakeAnthropic>[0]) {
 }
 
 describe('several hubs behind one URL', () => {
-  it('runner on hub A, phone on hub B: chat, approval, prompt relay, mode change, session list, terminal', async () => {
+  it('runner on hub A, phone on hub B: chat, approval, prompt relay, mode change, session list, files, terminal', async () => {
     const { cluster, runner } = await world({
       script: [
         when(userSays(/hello from B/), text('hi, phone on B')),
@@ -79,6 +79,12 @@ describe('several hubs behind one URL', () => {
       const body = (await res.json()) as { sessions: Session[] };
       expect(body.sessions.find((s) => s.id === runner.sessionId)?.permissionMode).toBe('acceptEdits');
     }
+
+    // The session's files through B: hub B asks the runner on A through the cluster adapter and
+    // relays its answer (the file the approved command made, untracked).
+    const files = await fetch(`${cluster.b.url}/api/sessions/${runner.sessionId}/files`, { headers: { authorization: `Bearer ${cluster.b.token}` } });
+    expect(files.status).toBe(200);
+    expect(((await files.json()) as { entries: Array<{ name: string }> }).entries.map((e) => e.name)).toContain('from-b.txt');
 
     // The terminal: a viewer on B gets the screen of the runner on A (relayed from A's byte log).
     const snapshot = new Promise<{ data: string }>((resolve) => phone.socket.once('terminal:snapshot', resolve));

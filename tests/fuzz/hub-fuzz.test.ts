@@ -13,6 +13,7 @@ import {
   CliEventSchemas,
   LoginBodySchema,
   MessagePageQuerySchema,
+  WorkspacePathSchema,
   NotificationActionSchema,
   PushSubscribeSchema,
   PushUnsubscribeSchema,
@@ -282,7 +283,19 @@ describe('fuzz: REST routes', () => {
     });
   });
 
-  it.each(['/api/sessions', '/api/machines', '/api/pending', '/api/config', '/api/push/vapid', '/api/sessions/:id', '/api/sessions/:id/messages'])(
+  it('GET /api/sessions/:id/file, /files: paths out of the session directory → 400 before any runner is asked', async () => {
+    await fuzzRoute({
+      arbitrary: fc
+        .tuple(fc.oneof(rawText, rawText.map((t) => `../${t}`), rawText.map((t) => `/${t}`), rawText.map((t) => `a/../${t}`)), fc.constantFrom('file', 'files'))
+        .filter(([path]) => !WorkspacePathSchema.safeParse(path).success),
+      seed: SEED + 9,
+      request: ([path, route]) => fetch(`${hub.url}/api/sessions/${sessionId}/${route}?path=${encodeURIComponent(path)}`, { headers: auth() }),
+      statuses: [400],
+      label: ([path, route]) => `${route} ${JSON.stringify(path)}`,
+    });
+  });
+
+  it.each(['/api/sessions', '/api/machines', '/api/pending', '/api/config', '/api/push/vapid', '/api/sessions/:id', '/api/sessions/:id/messages', '/api/sessions/:id/changes', '/api/sessions/:id/file?path=a'])(
     '%s: malformed credentials → 401 (429 once wrong token-shaped ones pass the limit)',
     async (route) => {
       await fuzzRoute({

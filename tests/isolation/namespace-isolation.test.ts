@@ -194,6 +194,9 @@ describe('namespace isolation: REST', () => {
     { name: 'GET /api/sessions/:id/messages', path: () => `/api/sessions/${sessionB}/messages`, foreign: async (res) => expect(res.status).toBe(404) },
     { name: 'GET /api/sessions/:id/messages?after', path: () => `/api/sessions/${sessionB}/messages?after=0`, foreign: async (res) => expect(res.status).toBe(404) },
     { name: 'GET /api/sessions/:id/messages?before', path: () => `/api/sessions/${sessionB}/messages?before=9`, foreign: async (res) => expect(res.status).toBe(404) },
+    { name: 'GET /api/sessions/:id/changes', path: () => `/api/sessions/${sessionB}/changes`, foreign: async (res) => expect(res.status).toBe(404) },
+    { name: 'GET /api/sessions/:id/files', path: () => `/api/sessions/${sessionB}/files?path=src`, foreign: async (res) => expect(res.status).toBe(404) },
+    { name: 'GET /api/sessions/:id/file', path: () => `/api/sessions/${sessionB}/file?path=README.md`, foreign: async (res) => expect(res.status).toBe(404) },
     {
       name: 'GET /api/machines',
       path: () => '/api/machines',

@@ -15,6 +15,8 @@ import { Route as newSessionRoute } from './routes/_authed.new.tsx';
 import { Route as sessionRoute } from './routes/_authed.sessions.$sessionId.tsx';
 import { Route as sessionChatRoute } from './routes/_authed.sessions.$sessionId.index.tsx';
 import { Route as sessionTerminalRoute } from './routes/_authed.sessions.$sessionId.terminal.tsx';
+import { Route as sessionChangesRoute } from './routes/_authed.sessions.$sessionId.changes.tsx';
+import { Route as sessionFilesRoute } from './routes/_authed.sessions.$sessionId.files.tsx';
 import { Route as machineShellRoute } from './routes/_authed.machines.$machineId.shell.tsx';
 import { registerServiceWorker } from './pwa/register.ts';
 import './lib/ui/app.css';
@@ -36,7 +38,7 @@ const queryClient = new QueryClient({
 const routeTree = rootRoute.addChildren([
   loginRoute,
   shareRoute,
-  authedRoute.addChildren([authedIndexRoute, newSessionRoute, machineShellRoute, sessionRoute.addChildren([sessionChatRoute, sessionTerminalRoute])]),
+  authedRoute.addChildren([authedIndexRoute, newSessionRoute, machineShellRoute, sessionRoute.addChildren([sessionChatRoute, sessionTerminalRoute, sessionChangesRoute, sessionFilesRoute])]),
 ]);
 
 const router = createRouter({

@@ -1,12 +1,16 @@
 // commands.ts: hub → client commands on the `/cli` socket. Each is validated with its shared schema
 // before a handler sees it. A runner's commands name its session (another session's are ignored);
-// a daemon's are acked with what its handler returns, a bad payload with bad_request.
+// a daemon's are acked with what its handler returns, a bad payload with bad_request. A runner's
+// queries (workspace:query) are acked with what their handler resolves to.
 import type { Socket } from 'socket.io-client';
 import {
   ackError,
   CliCommandSchemas,
   DaemonCommandSchemas,
   describeZodError,
+  RunnerQuerySchemas,
+  type RunnerQueryAcks,
+  type RunnerQueryName,
   type Ack,
   type CliCommandName,
   type DaemonCommandAcks,
@@ -17,13 +21,19 @@ export type HubCommandHandlers = {
   [E in CliCommandName]?: (payload: z.infer<(typeof CliCommandSchemas)[E]>) => void;
 };
 
+export type RunnerQueryHandlers = {
+  [E in RunnerQueryName]?: (payload: z.infer<(typeof RunnerQuerySchemas)[E]>) => Promise<Ack<RunnerQueryAcks[E]>>;
+};
+
 type DaemonCommandName = keyof typeof DaemonCommandSchemas;
 export type DaemonCommandHandlers = {
   [E in DaemonCommandName]: (payload: z.infer<(typeof DaemonCommandSchemas)[E]>) => Ack<DaemonCommandAcks[E]>;
 };
 
 /** Who the commands are for: a session's runner, or a machine's daemon. */
-export type CommandListener = { client: 'runner'; sessionId: string; handlers: HubCommandHandlers } | { client: 'daemon'; handlers: DaemonCommandHandlers };
+export type CommandListener =
+  | { client: 'runner'; sessionId: string; handlers: HubCommandHandlers; queries?: RunnerQueryHandlers }
+  | { client: 'daemon'; handlers: DaemonCommandHandlers };
 
 export function listenForCommands(socket: Socket, listener: CommandListener): void {
   const schemas: Record<string, z.ZodType> = listener.client === 'runner' ? CliCommandSchemas : DaemonCommandSchemas;
@@ -37,6 +47,23 @@ export function listenForCommands(socket: Socket, listener: CommandListener): vo
       if (listener.client === 'runner' && (parsed.data as { sessionId: string }).sessionId !== listener.sessionId) return;
       const handler = handlers[name];
       reply(handler ? handler(parsed.data) : ackError('bad_request', `${name} is not handled here`));
+    });
+  }
+  if (listener.client === 'runner') listenForQueries(socket, listener.sessionId, listener.queries ?? {});
+}
+
+function listenForQueries(socket: Socket, sessionId: string, queries: RunnerQueryHandlers): void {
+  const handlers = queries as Record<string, ((payload: unknown) => Promise<unknown>) | undefined>;
+  for (const [name, schema] of Object.entries(RunnerQuerySchemas) as Array<[string, z.ZodType]>) {
+    socket.on(name, (raw: unknown, ack?: unknown) => {
+      if (typeof ack !== 'function') return;
+      const reply = ack as (answer: unknown) => void;
+      const parsed = schema.safeParse(raw);
+      if (!parsed.success) return reply(ackError('bad_request', describeZodError(parsed.error)));
+      if ((parsed.data as { sessionId: string }).sessionId !== sessionId) return reply(ackError('not_found', 'not this runner\'s session'));
+      const handler = handlers[name];
+      if (!handler) return reply(ackError('bad_request', `${name} is not handled here`));
+      handler(parsed.data).then(reply, (error: unknown) => reply(ackError('internal', error instanceof Error ? error.message.slice(0, 300) : 'failed')));
     });
   }
 }

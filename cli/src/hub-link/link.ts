@@ -19,11 +19,11 @@ import {
   type MachineInfo,
   type SessionRegistration,
 } from '@tether/shared';
-import { listenForCommands, type DaemonCommandHandlers, type HubCommandHandlers } from './commands.ts';
+import { listenForCommands, type DaemonCommandHandlers, type HubCommandHandlers, type RunnerQueryHandlers } from './commands.ts';
 import { createDelivery } from './delivery.ts';
 import type { OutboxEventName, OutboxQueue } from './outbox.ts';
 
-export type { HubCommandHandlers } from './commands.ts';
+export type { HubCommandHandlers, RunnerQueryHandlers } from './commands.ts';
 
 /** An ack slower than this means the connection is bad: resend after reconnect. */
 const ACK_TIMEOUT_MS = 10_000;
@@ -77,7 +77,7 @@ type LinkOptions = {
 };
 
 /** A session's runner: registered with the session as it is now, on every (re)connect. */
-type RunnerRole = { client?: 'runner'; sessionId: string; registration: () => SessionRegistration; commands: HubCommandHandlers };
+type RunnerRole = { client?: 'runner'; sessionId: string; registration: () => SessionRegistration; commands: HubCommandHandlers; queries?: RunnerQueryHandlers };
 /** A machine's daemon: registered with the machine; its outbox holds runner:exited reports, and a
  *  report about a session the hub does not know (not_found) is dropped. */
 type DaemonRole = { client: 'daemon'; registration: () => MachineInfo; commands: DaemonCommandHandlers };
@@ -184,7 +184,12 @@ export function connectHubLink(options: LinkOptions & (RunnerRole | DaemonRole))
       if (!stopped) socket.connect();
     }, REFUSED_RETRY_MS);
   });
-  listenForCommands(socket, options.client === 'daemon' ? { client: 'daemon', handlers: options.commands } : { client: 'runner', sessionId: options.sessionId, handlers: options.commands });
+  listenForCommands(
+    socket,
+    options.client === 'daemon'
+      ? { client: 'daemon', handlers: options.commands }
+      : { client: 'runner', sessionId: options.sessionId, handlers: options.commands, ...(options.queries ? { queries: options.queries } : {}) },
+  );
   setState({ kind: 'connecting' });
   socket.connect();
 

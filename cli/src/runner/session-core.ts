@@ -29,6 +29,7 @@ import { createControllerTracker } from './controller.ts';
 import { createElicitations } from './elicitation.ts';
 import { loadResumeState, saveResumeState, type ResumeState } from './resume-state.ts';
 import { createSessionTitle } from './session-title.ts';
+import { createWorkspaceReader } from '../workspace/workspace.ts';
 
 /** How long a finished session waits for the hub to take what it is owed before exiting. The rest
  *  stays in the on-disk outbox. */
@@ -211,6 +212,8 @@ export function createSessionCore(init: {
       },
       onProblem: (message) => log(`hub: ${message}`),
       commands: o.commands,
+      // A viewer's read of the session's directory (Changes, Files): the same for every launch kind.
+      queries: { 'workspace:query': createWorkspaceReader({ root: options.cwd }).answer },
     });
   };
   const stopLink = () => {

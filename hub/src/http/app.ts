@@ -27,6 +27,8 @@ import { createShareAdminRoutes, createSharedViewRoutes } from './routes/share.t
 import type { ShareLinks } from '../auth/share-links.ts';
 import { createPushActionRoutes, createPushRoutes } from './routes/push.ts';
 import type { WebPush } from '../push/push.ts';
+import type { Workspace } from '../workspace/workspace.ts';
+import { createWorkspaceRoutes } from './routes/workspace.ts';
 
 
 /** Failed logins allowed per address per window before 429 (auth/failures.ts). */
@@ -36,6 +38,8 @@ export function createHttpApp(options: {
   sessions: SessionQueries;
   machines: MachineQueries;
   approvals: ApprovalQueries;
+  /** A session's working directory, read through its runner; without it the routes are absent. */
+  workspace?: Workspace;
   resolver: CallerResolver;
   login: Login;
   shareLinks: ShareLinks;
@@ -113,6 +117,7 @@ export function createHttpApp(options: {
   app.get('/api/config', (c) => c.json(features));
   app.route('/api/sessions', createShareAdminRoutes({ sessions: options.sessions, shareLinks: options.shareLinks }));
   app.route('/api/sessions', createSessionRoutes({ sessions: options.sessions }));
+  if (options.workspace) app.route('/api/sessions', createWorkspaceRoutes({ workspace: options.workspace }));
   app.route('/api/machines', createMachineRoutes({ machines: options.machines }));
   app.route('/api/pending', createApprovalRoutes({ approvals: options.approvals }));
   if (options.push) app.route('/api/push', createPushRoutes({ push: options.push }));

@@ -19,6 +19,10 @@ export function createRooms(options: { io: Server }) {
   const tabs = (ns: Namespace) => web.to(namespaceRoom(ns));
   const runners: RunnerCommands = {
     send: (ns, sessionId, event, payload) => void cli.to(runnerRoom(ns, sessionId)).emit(event, payload),
+    // Through the adapter, like daemon commands: the answers of every runner socket reached, on any hub.
+    ask: async (ns, sessionId, event, payload, timeoutMs) => {
+      return (await cli.to(runnerRoom(ns, sessionId)).timeout(timeoutMs).emitWithAck(event, payload)) as unknown[];
+    },
   };
   return {
     runners,

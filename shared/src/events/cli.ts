@@ -12,6 +12,7 @@ import { MachineInfoSchema } from '../machine.ts';
 import { SessionAttentionSchema } from '../notifications.ts';
 import { RunnerExitedSchema } from '../spawn.ts';
 import { ShellExitSchema, ShellOutputSchema } from '../shell.ts';
+import { WorkspaceQuerySchema, type WorkspaceAnswer } from '../workspace.ts';
 import type { AckFn } from '../protocol.ts';
 
 export const CliEventSchemas = {
@@ -102,6 +103,19 @@ export const CliCommandSchemas = {
   'terminal:snapshot-request': z.object({ sessionId: SessionIdSchema }),
 } as const;
 export type CliCommandName = keyof typeof CliCommandSchemas;
+
+/** Hub → runner questions: acked with the answer (the hub waits, with a timeout). */
+export const RunnerQuerySchemas = {
+  /** Read the session's working directory: changes against HEAD, a listing, a file (workspace.ts). */
+  'workspace:query': WorkspaceQuerySchema,
+} as const;
+export type RunnerQueryName = keyof typeof RunnerQuerySchemas;
+export type RunnerQueryAcks = {
+  'workspace:query': WorkspaceAnswer;
+};
+
 export type CliServerToClient = {
   [E in CliCommandName]: (payload: z.infer<(typeof CliCommandSchemas)[E]>) => void;
+} & {
+  [E in RunnerQueryName]: (payload: z.input<(typeof RunnerQuerySchemas)[E]>, ack: AckFn<RunnerQueryAcks[E]>) => void;
 };

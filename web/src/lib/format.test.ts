@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  pathInSession,
   describeModel,
   deviceNameFromUserAgent,
   answeredFromNotification,
@@ -71,5 +72,17 @@ describe('describeModel', () => {
     expect(describeModel('my-proxy-model')).toBe('my-proxy-model');
     expect(describeModel(null)).toBe('default model');
     expect(modelAliasOf('claude-3-5-haiku-20241022')).toBe('haiku');
+  });
+});
+
+describe('pathInSession', () => {
+  it('turns a path claude named into one inside the session directory, or null', () => {
+    expect(pathInSession('/home/dev/app/src/a.ts', '/home/dev/app')).toBe('src/a.ts');
+    expect(pathInSession('/home/dev/app/src/a.ts', '/home/dev/app/')).toBe('src/a.ts');
+    expect(pathInSession('src/./a.ts', '/home/dev/app')).toBe('src/a.ts');
+    expect(pathInSession('/home/dev/application/a.ts', '/home/dev/app')).toBeNull();
+    expect(pathInSession('/etc/passwd', '/home/dev/app')).toBeNull();
+    expect(pathInSession('../a.ts', '/home/dev/app')).toBeNull();
+    expect(pathInSession('/home/dev/app', '/home/dev/app')).toBeNull();
   });
 });

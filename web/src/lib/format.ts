@@ -209,3 +209,14 @@ export function describeModel(model: string | null): string {
   if (legacy) return `${legacy[3]} ${legacy[1]}${legacy[2] ? `.${legacy[2]}` : ''}`;
   return model;
 }
+
+/** A path claude named (absolute, or relative to the session) as a path inside the session's
+ *  directory (`src/app.ts`), or null when it is outside it: the Files view opens only those. */
+export function pathInSession(path: string, cwd: string): string | null {
+  const root = cwd.replace(/\/+$/, '');
+  const rest = path.startsWith('/') ? (path.startsWith(`${root}/`) ? path.slice(root.length + 1) : null) : path;
+  if (rest === null) return null;
+  const parts = rest.split('/').filter((p) => p !== '' && p !== '.');
+  if (parts.length === 0 || parts.includes('..')) return null;
+  return parts.join('/');
+}

@@ -16,6 +16,9 @@ import type {
   PushSubscriptionJson,
   ShareCreated,
   VapidPublicKey,
+  WorkspaceChanges,
+  WorkspaceFile,
+  WorkspaceListing,
 } from '@tether/shared';
 import { TOKEN_PREFIX } from '@tether/shared/wire';
 
@@ -187,6 +190,13 @@ export const hubApi = {
     if (options.limit !== undefined) query.set('limit', String(options.limit));
     return send<MessagePage>(`/api/sessions/${encodeURIComponent(options.sessionId)}/messages?${query}`);
   },
+  /** The session's working tree against HEAD, read by its runner: one page of diffs from `cursor`. */
+  getChanges: (options: { sessionId: string; cursor: number }) =>
+    send<WorkspaceChanges>(`/api/sessions/${encodeURIComponent(options.sessionId)}/changes?cursor=${options.cursor}`),
+  listFiles: (options: { sessionId: string; path: string }) =>
+    send<WorkspaceListing>(`/api/sessions/${encodeURIComponent(options.sessionId)}/files?path=${encodeURIComponent(options.path)}`),
+  readFile: (options: { sessionId: string; path: string }) =>
+    send<WorkspaceFile>(`/api/sessions/${encodeURIComponent(options.sessionId)}/file?path=${encodeURIComponent(options.path)}`),
   listMachines: () => send<{ machines: Machine[] }>('/api/machines'),
   /** Features the hub owner switched on (web shells). */
   getConfig: () => send<HubFeatures>('/api/config'),

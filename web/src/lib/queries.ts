@@ -20,6 +20,12 @@ export const queryKeys = {
   resolutions: (sessionId: string) => ['resolutions', sessionId] as const,
   /** The session's audit trail from `GET /api/sessions/:id` (loaded when the activity panel opens). */
   audit: (sessionId: string) => ['audit', sessionId] as const,
+  /** A session's working directory, read through its runner (never cached by the hub): the
+   *  changes against HEAD (pages by cursor), one directory, one file. */
+  workspace: (sessionId: string) => ['workspace', sessionId] as const,
+  changes: (sessionId: string) => ['workspace', sessionId, 'changes'] as const,
+  directory: (sessionId: string, path: string) => ['workspace', sessionId, 'dir', path] as const,
+  file: (sessionId: string, path: string) => ['workspace', sessionId, 'file', path] as const,
   /** A read-only share link's session (share page; no login). */
   share: (token: string) => ['share', token] as const,
 };

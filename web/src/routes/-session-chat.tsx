@@ -1,11 +1,13 @@
 // -session-chat.tsx: the lazily loaded half of the chat route (the "-" prefix marks a file that is
 // not a route of its own). It reads the session the layout already has and renders the chat.
-import { useCallback } from 'react';
-import { getRouteApi, useNavigate } from '@tanstack/react-router';
+import { useCallback, useMemo } from 'react';
+import { getRouteApi, useNavigate, useRouter } from '@tanstack/react-router';
 import { useSession } from '../lib/queries.ts';
+import { pathInSession } from '../lib/format.ts';
 import { ChatView } from '../features/chat/chat-view.tsx';
 import { SessionEndNotice } from '../features/lifecycle/resume-controls.tsx';
 import type { ShowInTerminal } from '../features/chat/show-in-terminal.ts';
+import type { WorkspaceLinks, WorkspaceTarget } from '../features/chat/workspace-links.ts';
 
 const sessionRoute = getRouteApi('/_authed/sessions/$sessionId');
 
@@ -19,6 +21,23 @@ export function SessionChat() {
       void navigate({ to: '/sessions/$sessionId/terminal', params: { sessionId }, search: { run: moment.run, start: moment.start, end: moment.end, tool, hint } }),
     [navigate, sessionId],
   );
+  // A tool card's file: Files opens it, Changes shows its diff (paths inside the session only).
+  const router = useRouter();
+  const cwd = session.data?.cwd ?? null;
+  const workspaceLinks = useMemo<WorkspaceLinks | null>(() => {
+    if (cwd === null) return null;
+    const location = ({ kind, path }: WorkspaceTarget) =>
+      kind === 'diff'
+        ? ({ to: '/sessions/$sessionId/changes', params: { sessionId }, search: { file: path } } as const)
+        : ({ to: '/sessions/$sessionId/files', params: { sessionId }, search: { file: path } } as const);
+    return {
+      inSession: (path) => pathInSession(path, cwd),
+      href: (target) => router.buildLocation(location(target)).href,
+      open: (target) => void navigate(location(target)),
+    };
+  }, [cwd, navigate, router, sessionId]);
   // Keyed by id: a chat's state must never carry over to the next session opened in place.
-  return session.data ? <ChatView key={session.data.id} session={session.data} showInTerminal={showInTerminal} endNotice={<SessionEndNotice session={session.data} />} /> : null;
+  return session.data ? (
+    <ChatView key={session.data.id} session={session.data} showInTerminal={showInTerminal} workspaceLinks={workspaceLinks} endNotice={<SessionEndNotice session={session.data} />} />
+  ) : null;
 }

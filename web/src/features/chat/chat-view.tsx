@@ -11,20 +11,24 @@ import { MessageList } from './message-list.tsx';
 import { useSessionChat } from './use-session-chat.ts';
 import type { OutgoingPrompt } from './chat-state.ts';
 import { ShowInTerminalContext, type ShowInTerminal } from './show-in-terminal.ts';
+import { WorkspaceLinksContext, type WorkspaceLinks } from './workspace-links.ts';
 
 /** `readOnly`: a share link's view: no composer, no Stop, no paging back (that needs a login).
  *  `showInTerminal`: how a tool card opens the terminal at its call (PTY sessions; none: no button).
- *  `endNotice`: what stands in the composer's place once the session is over (the route's Resume). */
+ *  `endNotice`: what stands in the composer's place once the session is over (the route's Resume).
+ *  `workspaceLinks`: how a tool card's file opens in Files or Changes (none: plain paths). */
 export function ChatView({
   session,
   readOnly = false,
   showInTerminal = null,
   endNotice = null,
+  workspaceLinks = null,
 }: {
   session: Session;
   readOnly?: boolean;
   showInTerminal?: ShowInTerminal | null;
   endNotice?: ReactNode;
+  workspaceLinks?: WorkspaceLinks | null;
 }) {
   const chat = useSessionChat(session.id);
   const items = useMemo(() => buildChatItems(chat.messages), [chat.messages]);
@@ -42,6 +46,7 @@ export function ChatView({
 
   return (
     <ShowInTerminalContext.Provider value={session.launchKind === 'pty' ? showInTerminal : null}>
+    <WorkspaceLinksContext.Provider value={workspaceLinks}>
     <div className="chat">
       {chat.phase === 'error' ? (
         <div className="banner banner-danger" role="alert">
@@ -77,6 +82,7 @@ export function ChatView({
         <Composer ref={composerRef} onSend={onSend} onStop={chat.abort} running={session.status === 'thinking'} />
       )}
     </div>
+    </WorkspaceLinksContext.Provider>
     </ShowInTerminalContext.Provider>
   );
 }

@@ -1,15 +1,41 @@
 // tool-card.tsx: one tool call, folded to a single line (tool name + what it touched) that expands
 // to its input rendered for people (a Bash command, an Edit as a diff, Write content, a question
 // and its answer, other tools as JSON) and to its result, when the result has arrived. In a PTY
-// session the card also opens the terminal at the moment of the call ("Show in terminal").
+// session the card also opens the terminal at the moment of the call ("Show in terminal"). A file
+// the call touched inside the session's directory opens in Files (its path is a link), and an edit
+// shows its file's diff in Changes ("Show diff").
+import type { ReactNode } from 'react';
 import type { ToolResultBlock, ToolUseBlock } from '@tether/shared';
 import { summarizeToolInput } from '../../lib/format.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
-import { IconCheck, IconChevron, IconTerminal, IconX } from '../../lib/ui/icons.tsx';
-import { asRecord, ClippedPre, ToolInputView } from '../../lib/ui/tool-input.tsx';
+import { IconCheck, IconChevron, IconDiff, IconTerminal, IconX } from '../../lib/ui/icons.tsx';
+import { asRecord, asText, ClippedPre, ToolInputView } from '../../lib/ui/tool-input.tsx';
 import { AnsweredQuestions } from './answered-questions.tsx';
 import { useExpanded } from './expanded.ts';
 import { useShowInTerminal } from './show-in-terminal.ts';
+import { useWorkspaceLinks, type WorkspaceLinks, type WorkspaceTarget } from './workspace-links.ts';
+
+/** Tools whose call changes the file named in `file_path` (its diff is worth a look). */
+const EDITING_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
+
+/** A link that opens in the app (a plain click) or a new tab (modified click), like a router Link. */
+function WorkspaceLink({ links, target, className, label, children }: { links: WorkspaceLinks; target: WorkspaceTarget; className: string; label?: string; children: ReactNode }) {
+  return (
+    <a
+      className={className}
+      href={links.href(target)}
+      aria-label={label}
+      title={label}
+      onClick={(event) => {
+        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
+        links.open(target);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
 
 /** AskUserQuestion's answers come back in the result's structured `answers` map. */
 function questionAnswers(result: ToolResultBlock | null): Array<[string, string]> {
@@ -39,6 +65,13 @@ export function ToolCard({
   const showInTerminal = useShowInTerminal();
   // The result's moment has the call's end too; before it arrives, the start is what there is.
   const moment = result?.terminalOffset ?? use.terminalOffset;
+  const links = useWorkspaceLinks();
+  const filePath = asText(asRecord(use.input).file_path);
+  const inSession = links && filePath ? links.inSession(filePath) : null;
+  const renderPath = links ? (path: string) => {
+    const rel = links.inSession(path);
+    return rel ? <WorkspaceLink links={links} target={{ kind: 'file', path: rel }} className="tool-file-link" label={`Open ${rel}`}>{path}</WorkspaceLink> : path;
+  } : undefined;
 
   return (
     <div className={`tool-card tool-${state}`} data-tool={use.name}>
@@ -65,6 +98,11 @@ export function ToolCard({
         <span className="tool-summary">{summary}</span>
         <IconChevron size={16} className="tool-chevron" />
       </button>
+      {links && inSession && EDITING_TOOLS.has(use.name) ? (
+        <WorkspaceLink links={links} target={{ kind: 'diff', path: inSession }} className="icon-button tool-jump" label={`Show the diff of ${inSession}`}>
+          <IconDiff size={17} />
+        </WorkspaceLink>
+      ) : null}
       {showInTerminal && moment ? (
         <button
           type="button"
@@ -83,7 +121,7 @@ export function ToolCard({
           {answers.length > 0 ? (
             <AnsweredQuestions input={use.input} answers={new Map(answers)} />
           ) : (
-            <ToolInputView name={use.name} input={use.input} />
+            <ToolInputView name={use.name} input={use.input} {...(renderPath ? { renderPath } : {})} />
           )}
           {answers.length > 0 ? null : result ? (
             <>

@@ -1,6 +1,6 @@
 // session-header.tsx: the top bar of one session: back to the list, the title, then its facts (status,
 // bypass warning, launch kind, mode, model, who is in control, directory); tools (approval history,
-// share, shell) and actions (chat ⇄ terminal, End / Resume). Waiting approvals show in the approval
+// share, shell, changes and files) and actions (chat ⇄ terminal, End / Resume). Waiting approvals show in the approval
 // sheet below, not here. The model chip opens the model picker. Sticky, below the phone's status bar.
 // A phone gets two rows, under 100 px: back, title and actions; then the facts as one line that
 // scrolls sideways, and the tools. Wider screens keep one row.
@@ -9,7 +9,7 @@ import { Link, useRouterState } from '@tanstack/react-router';
 import type { Session } from '@tether/shared';
 import { describeLaunchKind, formatDirectory, sessionTitle } from '../../lib/format.ts';
 import { Badge, StatusPill } from '../../lib/ui/badge.tsx';
-import { IconBack, IconChat, IconTerminal } from '../../lib/ui/icons.tsx';
+import { IconBack, IconChat, IconDiff, IconTerminal } from '../../lib/ui/icons.tsx';
 import { ModelPicker } from './model-picker.tsx';
 import { ModePicker } from './mode-picker.tsx';
 import { ActivityButton, ShareButton } from './share-button.tsx';
@@ -17,11 +17,12 @@ import { ShellButton } from './shell-button.tsx';
 
 import { BypassChip, ControlChip } from './session-facts.tsx';
 
-/** Chat ⇄ terminal, for PTY sessions: one button that names where it goes. */
+/** Chat ⇄ terminal, for PTY sessions: one button that names where it goes. Away from the chat
+ *  (terminal, changes, files) it leads back to the chat, for every kind of session. */
 function ViewToggle({ session }: { session: Session }) {
-  const onTerminal = useRouterState({ select: (state) => state.location.pathname.endsWith('/terminal') });
-  if (session.launchKind !== 'pty') return null;
-  return onTerminal ? (
+  const onChat = useRouterState({ select: (state) => state.location.pathname.replace(/\/+$/, '').endsWith(session.id) });
+  if (onChat && session.launchKind !== 'pty') return null;
+  return !onChat ? (
     <Link to="/sessions/$sessionId" params={{ sessionId: session.id }} className="icon-button view-toggle" aria-label="Chat" title="Chat">
       <IconChat size={22} />
     </Link>
@@ -41,6 +42,7 @@ function ViewToggle({ session }: { session: Session }) {
 /** `lifecycle`: the last slot (End / Resume), composed by the route: features do not import each other. */
 export function SessionHeader({ session, lifecycle = null }: { session: Session; lifecycle?: ReactNode }) {
   const kind = describeLaunchKind(session.launchKind);
+  const onWorkspace = useRouterState({ select: (state) => /\/(changes|files)\/?$/.test(state.location.pathname) });
   return (
     <header className="session-header session-header-live">
       <Link to="/" className="icon-button back-button" aria-label="Back to sessions">
@@ -62,6 +64,16 @@ export function SessionHeader({ session, lifecycle = null }: { session: Session;
         </div>
       </div>
       <div className="session-header-tools">
+        <Link
+          to="/sessions/$sessionId/changes"
+          params={{ sessionId: session.id }}
+          className="icon-button workspace-button"
+          aria-label="Changes and files"
+          title="Changes and files"
+          aria-current={onWorkspace ? 'page' : undefined}
+        >
+          <IconDiff size={20} />
+        </Link>
         <ActivityButton sessionId={session.id} />
         <ShareButton sessionId={session.id} />
         <ShellButton session={session} />

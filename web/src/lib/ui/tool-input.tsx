@@ -1,6 +1,7 @@
 // tool-input.tsx: a tool call's input drawn for people, shared by the chat's tool cards and the
 // approval sheet: a Bash command with its description, an Edit as a diff, Write content (clipped),
-// AskUserQuestion's questions, anything else as formatted JSON.
+// AskUserQuestion's questions, a Read's file, anything else as formatted JSON. `renderPath` lets the
+// chat make a file path a link into the session's files (the approval sheet shows it plain).
 import { useState, type ReactNode } from 'react';
 
 /** Text past this many characters is clipped until "Show all" is pressed: a 2 MB build log or a
@@ -59,11 +60,13 @@ export function ClippedPre({ text, error, label }: { text: string; error?: boole
   );
 }
 
-export function FilePath({ path }: { path: string }) {
-  return <div className="tool-file">{path}</div>;
+export type RenderPath = (path: string) => ReactNode;
+
+export function FilePath({ path, render }: { path: string; render?: RenderPath | undefined }) {
+  return <div className="tool-file">{render ? render(path) : path}</div>;
 }
 
-export function ToolInputView({ name, input }: { name: string; input: unknown }): ReactNode {
+export function ToolInputView({ name, input, renderPath }: { name: string; input: unknown; renderPath?: RenderPath }): ReactNode {
   const record = asRecord(input);
   switch (name) {
     case 'Bash':
@@ -81,7 +84,7 @@ export function ToolInputView({ name, input }: { name: string; input: unknown })
     case 'Edit':
       return (
         <>
-          <FilePath path={asText(record.file_path)} />
+          <FilePath path={asText(record.file_path)} render={renderPath} />
           <Diff before={asText(record.old_string)} after={asText(record.new_string)} />
         </>
       );
@@ -89,7 +92,7 @@ export function ToolInputView({ name, input }: { name: string; input: unknown })
       const edits = Array.isArray(record.edits) ? record.edits.map(asRecord) : [];
       return (
         <>
-          <FilePath path={asText(record.file_path)} />
+          <FilePath path={asText(record.file_path)} render={renderPath} />
           {edits.map((edit, i) => (
             <Diff key={i} before={asText(edit.old_string)} after={asText(edit.new_string)} />
           ))}
@@ -99,9 +102,23 @@ export function ToolInputView({ name, input }: { name: string; input: unknown })
     case 'Write':
       return (
         <>
-          <FilePath path={asText(record.file_path)} />
+          <FilePath path={asText(record.file_path)} render={renderPath} />
           <ClippedPre text={asText(record.content)} label="File content" />
         </>
+      );
+    case 'Read':
+      return asText(record.file_path) ? (
+        <>
+          <FilePath path={asText(record.file_path)} render={renderPath} />
+          {typeof record.offset === 'number' || typeof record.limit === 'number' ? (
+            <p className="tool-note">
+              {typeof record.offset === 'number' ? `From line ${record.offset}` : 'From the start'}
+              {typeof record.limit === 'number' ? `, ${record.limit} lines` : ''}
+            </p>
+          ) : null}
+        </>
+      ) : (
+        <ClippedPre text={JSON.stringify(input, null, 2) ?? ''} label="Input" />
       );
     case 'AskUserQuestion': {
       const questions = Array.isArray(record.questions) ? record.questions.map(asRecord) : [];

@@ -1,0 +1,164 @@
+// changes.ts: the Changes view: the session directory's working tree against HEAD, as git sees it
+// here, with the untracked files (not ignored) as all-new files. One answer is one page of diffs.
+//
+//   git diff <base> --name-status / --numstat -z --relative   ─► the changed files (sorted by path)
+//   git ls-files --others --exclude-standard -z               ─► the untracked ones
+//   per file of the page: git diff <base> -- path (or the file's text) ─► diff-parse ─► FileDiff
+//
+// <base> is HEAD, or the empty tree in a repository without a commit. Only files under the session's
+// directory, named relative to it (`--relative`), so every path opens in the Files view too.
+// Pages end before a file that would take the page over WORKSPACE_DIFF_PAGE_CHARS (JSON characters);
+// a page holds at least one file and at most FILES_PER_PAGE. Nothing here writes to the repository.
+import { lstatSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  WORKSPACE_DIFF_PAGE_CHARS,
+  WORKSPACE_MAX_CHANGED_FILES,
+  WORKSPACE_MAX_FILE_BYTES,
+  type Ack,
+  type ChangedFile,
+  type ChangeStatus,
+  type FileDiff,
+  type WorkspaceChanges,
+} from '@tether/shared';
+import { addedFileDiff, parseFileDiff } from './diff-parse.ts';
+import { runGit, splitNul } from './git.ts';
+import { readTextCapped } from './read-text.ts';
+import { containPath, realRoot } from './contain.ts';
+
+/** git calls per page stay few: a page of many small files costs one call each. */
+export const FILES_PER_PAGE = 40;
+/** Output of one file's `git diff` read before it counts as cut (a page shows far less). */
+const FILE_DIFF_OUTPUT_CAP = 2 * 1024 * 1024;
+/** An untracked file larger than this shows no line count in the list (its diff still reads it). */
+const UNTRACKED_COUNT_BYTES = 256 * 1024;
+const DIFF_FLAGS = ['--no-color', '--no-ext-diff', '--no-textconv', '--relative', '-M'];
+
+const STATUS: Record<string, ChangeStatus> = { M: 'modified', A: 'added', D: 'deleted', R: 'renamed', C: 'copied', T: 'typechange', U: 'modified' };
+
+export async function readChanges(options: { root: string; cursor: number }): Promise<Ack<WorkspaceChanges>> {
+  const git = (args: string[], cap?: number) => runGit({ cwd: options.root, args, ...(cap ? { cap } : {}) });
+  const inside = await git(['rev-parse', '--is-inside-work-tree']);
+  if (inside.kind === 'missing') return { ok: true, kind: 'changes', git: false, reason: "git is not installed on the session's machine" };
+  if (inside.kind !== 'ok' || text(inside.stdout).trim() !== 'true') return { ok: true, kind: 'changes', git: false, reason: "the session's directory is not in a git work tree" };
+
+  const headRead = await git(['rev-parse', '--verify', '--quiet', '--short', 'HEAD']);
+  const head = headRead.kind === 'ok' ? text(headRead.stdout).trim() || null : null;
+  const branchRead = await git(['symbolic-ref', '--quiet', '--short', 'HEAD']);
+  const branch = branchRead.kind === 'ok' ? text(branchRead.stdout).trim() || null : null;
+  let base = 'HEAD';
+  if (!head) {
+    const empty = await git(['hash-object', '-t', 'tree', '/dev/null']);
+    if (empty.kind !== 'ok') return { ok: false, code: 'internal', error: 'git could not name the empty tree' };
+    base = text(empty.stdout).trim();
+  }
+
+  const [names, numbers, others] = await Promise.all([
+    git(['diff', base, '--name-status', '-z', ...DIFF_FLAGS]),
+    git(['diff', base, '--numstat', '-z', ...DIFF_FLAGS]),
+    git(['ls-files', '--others', '--exclude-standard', '-z']),
+  ]);
+  if (names.kind !== 'ok' || numbers.kind !== 'ok' || others.kind !== 'ok') {
+    const bad = [names, numbers, others].find((r) => r.kind !== 'ok')!;
+    if (bad.kind === 'failed') return { ok: false, code: 'internal', error: `git failed: ${bad.stderr || `exit ${bad.code}`}` };
+    return { ok: false, code: 'internal', error: bad.kind === 'timeout' ? 'git took too long to list the changes' : 'git stopped running' };
+  }
+  const untrackedPaths = splitNul(others.stdout).map((path): ChangedFile => ({ path, status: 'untracked', binary: false, additions: null, deletions: null }));
+  const files = [...trackedChanges(names.stdout, numbers.stdout), ...untrackedPaths].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const listed = files.slice(0, WORKSPACE_MAX_CHANGED_FILES).map((f) => (f.status === 'untracked' ? countUntracked(options.root, f) : f));
+
+  const diffs: FileDiff[] = [];
+  let chars = 0;
+  let next: number | null = null;
+  for (let i = options.cursor; i < listed.length; i++) {
+    if (diffs.length >= FILES_PER_PAGE) {
+      next = i;
+      break;
+    }
+    const diff = await fileDiff({ root: options.root, base, file: listed[i]!, maxChars: WORKSPACE_DIFF_PAGE_CHARS });
+    const cost = JSON.stringify(diff).length;
+    if (diffs.length > 0 && chars + cost > WORKSPACE_DIFF_PAGE_CHARS) {
+      next = i;
+      break;
+    }
+    diffs.push(diff);
+    chars += cost;
+  }
+  return { ok: true, kind: 'changes', git: true, head, branch, files: listed, total: files.length, cursor: options.cursor, diffs, next };
+}
+
+function text(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+/** `--name-status -z`: STATUS\0path\0 (R/C: STATUS\0old\0new\0); `--numstat -z`: A\tD\tpath\0 or
+ *  A\tD\t\0old\0new\0, with `-\t-` for a binary file. */
+function trackedChanges(names: Uint8Array, numbers: Uint8Array): ChangedFile[] {
+  const counts = new Map<string, { additions: number | null; deletions: number | null }>();
+  const n = splitNul(numbers);
+  for (let i = 0; i < n.length; i++) {
+    const [a, d, path] = n[i]!.split('\t');
+    let name = path ?? '';
+    if (name === '') {
+      i += 2; // a rename: old, new follow
+      name = n[i] ?? '';
+    }
+    counts.set(name, { additions: a === '-' ? null : Number(a), deletions: d === '-' ? null : Number(d) });
+  }
+  const out: ChangedFile[] = [];
+  const s = splitNul(names);
+  for (let i = 0; i < s.length; i++) {
+    const letter = s[i]!.charAt(0);
+    const status = STATUS[letter] ?? 'modified';
+    let path = s[++i] ?? '';
+    let oldPath: string | undefined;
+    if (letter === 'R' || letter === 'C') {
+      oldPath = path;
+      path = s[++i] ?? '';
+    }
+    const count = counts.get(path) ?? { additions: null, deletions: null };
+    const binary = count.additions === null && counts.has(path);
+    out.push({ path, ...(oldPath !== undefined ? { oldPath } : {}), status, binary, additions: count.additions, deletions: count.deletions });
+  }
+  return out;
+}
+
+/** An untracked file's line count (its additions), read only when it is small. */
+function countUntracked(root: string, file: ChangedFile): ChangedFile {
+  const read = readUntracked(root, file.path, UNTRACKED_COUNT_BYTES);
+  if (read.kind === 'binary') return { ...file, binary: true };
+  if (read.kind !== 'text' || read.cut) return file;
+  const lines = read.text.length === 0 ? 0 : read.text.split('\n').length - (read.text.endsWith('\n') ? 1 : 0);
+  return { ...file, additions: lines, deletions: 0 };
+}
+
+/** An untracked file's text; a symbolic link is its target's name, as git would add it. Opened
+ *  through the same containment check as the Files view. */
+function readUntracked(root: string, path: string, maxBytes: number): ReturnType<typeof readTextCapped> {
+  try {
+    const full = join(realRoot(root), ...path.split('/'));
+    if (lstatSync(full).isSymbolicLink()) {
+      const target = readlinkSync(full);
+      return { kind: 'text', text: target, size: target.length, cut: false };
+    }
+    const found = containPath({ root, path });
+    if (!found.ok) return { kind: 'not-file' };
+    return readTextCapped({ path: found.real, maxBytes });
+  } catch {
+    return { kind: 'not-file' };
+  }
+}
+
+async function fileDiff(options: { root: string; base: string; file: ChangedFile; maxChars: number }): Promise<FileDiff> {
+  const { file } = options;
+  if (file.status === 'untracked') {
+    const read = readUntracked(options.root, file.path, WORKSPACE_MAX_FILE_BYTES);
+    if (read.kind !== 'text') return { path: file.path, binary: read.kind === 'binary', hunks: [], lineCount: 0, truncated: false };
+    return addedFileDiff({ path: file.path, text: read.text, maxChars: options.maxChars, cut: read.cut });
+  }
+  if (file.binary) return { path: file.path, binary: true, hunks: [], lineCount: 0, truncated: false };
+  const paths = file.oldPath !== undefined ? [file.oldPath, file.path] : [file.path];
+  const out = await runGit({ cwd: options.root, args: ['diff', options.base, ...DIFF_FLAGS, '--', ...paths], cap: FILE_DIFF_OUTPUT_CAP });
+  if (out.kind !== 'ok') return { path: file.path, binary: false, hunks: [], lineCount: 0, truncated: true };
+  return parseFileDiff({ path: file.path, text: text(out.stdout), maxChars: options.maxChars, cut: out.capped });
+}

@@ -1,0 +1,38 @@
+// workspace.ts: the runner's answer to the hub's `workspace:query`: what a viewer may read of the
+// session's directory (changes against HEAD, a directory, a file), read-only and inside it only.
+//
+//   hub ─workspace:query (ack)─► hub-link/commands.ts (schema) ─► here ─► changes.ts | files.ts ─► ack
+//
+// Invariants: nothing outside `root` is read (contain.ts: `..`, absolute paths and links out are
+// refused); nothing is written (git reads take no optional lock); every answer fits one event.
+// An unexpected error is an error ack, never a thrown exception into the socket layer.
+import { ackError, type Ack, type WorkspaceAnswer, type WorkspaceQuery } from '@tether/shared';
+import type { z } from 'zod';
+import type { WorkspaceQuerySchema } from '@tether/shared';
+import { readChanges } from './changes.ts';
+import { listWorkspaceDir, readWorkspaceFile } from './files.ts';
+
+export type WorkspaceReader = { answer(query: z.output<typeof WorkspaceQuerySchema>): Promise<Ack<WorkspaceAnswer>> };
+
+export function createWorkspaceReader(options: { root: string }): WorkspaceReader {
+  return {
+    async answer(query) {
+      try {
+        switch (query.kind) {
+          case 'changes':
+            return await readChanges({ root: options.root, cursor: query.cursor });
+          case 'list':
+            return listWorkspaceDir({ root: options.root, path: query.path });
+          case 'read':
+            return readWorkspaceFile({ root: options.root, path: query.path });
+          default: {
+            const never: never = query;
+            return ackError('bad_request', `unknown workspace query ${String((never as WorkspaceQuery).kind)}`);
+          }
+        }
+      } catch (error) {
+        return ackError('internal', `reading the session's directory failed: ${error instanceof Error ? error.message.slice(0, 300) : 'unknown error'}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,151 @@
+// workspace.test.ts: the hub's relay of a session's files, against a real hub on port 0 with a
+// socket.io client playing the runner (it answers workspace:query as a runner would, or badly).
+// REST in, ack out: namespace checks, path checks before the runner is asked, the runner's answer
+// checked against the schema, and the clear errors for a runner that is away or a session that ended.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { io, type Socket } from 'socket.io-client';
+import { PROTOCOL_VERSION, type Ack, type WorkspaceQuery } from '@tether/shared';
+import { createHub, type Hub } from '../main.ts';
+import { createAccessToken } from '../auth/tokens.ts';
+
+let home: string;
+let hub: Hub;
+const sockets: Socket[] = [];
+
+async function runner(token: string): Promise<Socket> {
+  const socket = io(`${hub.url}/cli`, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { protocol: PROTOCOL_VERSION.major, client: 'runner', token } });
+  sockets.push(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+const ack = async (s: Socket, event: string, payload: unknown) => (await s.timeout(10_000).emitWithAck(event, payload)) as Ack<Record<string, unknown>>;
+const token = async (namespace: string) => (await createAccessToken({ store: hub.store, namespace, label: namespace })).token;
+const get = (path: string, bearer: string) => fetch(`${hub.url}${path}`, { headers: { authorization: `Bearer ${bearer}` } });
+
+/** A namespace with a registered session whose runner answers with `answer(query)`. */
+async function sessionWithRunner(answer: (query: WorkspaceQuery) => unknown) {
+  const t = await token(`ns-${randomUUID().slice(0, 8)}`);
+  const socket = await runner(t);
+  const sessionId = randomUUID();
+  expect((await ack(socket, 'session:register', { id: sessionId, cwd: '/home/dev/project', launchKind: 'pty', status: 'idle' })).ok).toBe(true);
+  const asked: WorkspaceQuery[] = [];
+  socket.on('workspace:query', (query: WorkspaceQuery, reply: (a: unknown) => void) => {
+    asked.push(query);
+    reply(answer(query));
+  });
+  return { token: t, socket, sessionId, asked };
+}
+
+const README = { ok: true, kind: 'read', path: 'README.md', size: 7, binary: false, text: '# demo\n', truncated: false };
+
+beforeEach(async () => {
+  home = mkdtempSync(join(tmpdir(), 'tether-workspace-'));
+  hub = await createHub({ config: { port: 0, home } });
+});
+afterEach(async () => {
+  for (const s of sockets.splice(0)) s.close();
+  await hub.stop();
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('workspace relay', () => {
+  it('relays a file, a listing and the changes from the runner, as the runner answered', async () => {
+    const { token: t, sessionId, asked } = await sessionWithRunner((q) => {
+      if (q.kind === 'read') return README;
+      if (q.kind === 'list') return { ok: true, kind: 'list', path: q.path, entries: [{ name: 'src', kind: 'dir', size: null, link: false, outside: false }], total: 1 };
+      return { ok: true, kind: 'changes', git: false, reason: "the session's directory is not in a git work tree" };
+    });
+    const file = await get(`/api/sessions/${sessionId}/file?path=README.md`, t);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('cache-control')).toBe('no-store');
+    expect(await file.json()).toEqual({ kind: 'read', path: 'README.md', size: 7, binary: false, text: '# demo\n', truncated: false });
+    const list = await get(`/api/sessions/${sessionId}/files`, t);
+    expect(await list.json()).toMatchObject({ kind: 'list', path: '', entries: [{ name: 'src' }] });
+    const changes = await get(`/api/sessions/${sessionId}/changes?cursor=0`, t);
+    expect(await changes.json()).toMatchObject({ kind: 'changes', git: false });
+    expect(asked).toEqual([
+      { kind: 'read', sessionId, path: 'README.md' },
+      { kind: 'list', sessionId, path: '' },
+      { kind: 'changes', sessionId, cursor: 0 },
+    ]);
+  });
+
+  it("another namespace's session is 404 like a missing one, and its runner is never asked", async () => {
+    const { sessionId, asked } = await sessionWithRunner(() => README);
+    const stranger = await token('stranger');
+    for (const path of [`/api/sessions/${sessionId}/file?path=README.md`, `/api/sessions/${sessionId}/files`, `/api/sessions/${sessionId}/changes`, `/api/sessions/${randomUUID()}/file?path=README.md`]) {
+      const res = await get(path, stranger);
+      expect(res.status, path).toBe(404);
+      expect(await res.json()).toEqual({ code: 'not_found', error: 'no such session' });
+    }
+    expect(asked).toEqual([]);
+  });
+
+  it('a share link gets nothing of the workspace (it is not a login)', async () => {
+    const { token: t, sessionId, asked } = await sessionWithRunner(() => README);
+    const created = await fetch(`${hub.url}/api/sessions/${sessionId}/share`, { method: 'POST', headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(created.status).toBe(201);
+    const share = ((await created.json()) as { token: string }).token;
+    for (const path of [`/api/sessions/${sessionId}/file?path=README.md`, `/api/sessions/${sessionId}/changes`]) {
+      expect((await get(path, share)).status, path).toBe(401);
+    }
+    // The share link's own routes have no workspace (an unknown route there needs a login).
+    expect((await fetch(`${hub.url}/api/share/${share}/file?path=README.md`)).status).toBe(401);
+    expect(asked).toEqual([]);
+  });
+
+  it('refuses ../, absolute paths and NUL before asking the runner', async () => {
+    const { token: t, sessionId, asked } = await sessionWithRunner(() => README);
+    for (const path of ['../etc/passwd', 'src/../../x', '/etc/passwd', 'a\0b', 'C:/Windows/win.ini']) {
+      const res = await get(`/api/sessions/${sessionId}/file?path=${encodeURIComponent(path)}`, t);
+      expect(res.status, path).toBe(400);
+      const body = (await res.json()) as { error: string };
+      expect(body.error, path).toMatch(/session's directory|NUL/);
+    }
+    expect((await get(`/api/sessions/${sessionId}/changes?cursor=-1`, t)).status).toBe(400);
+    expect((await get('/api/sessions/not-an-id/files', t)).status).toBe(400);
+    expect(asked).toEqual([]);
+  });
+
+  it("passes the runner's refusal on (a link out is 403) and refuses an answer it cannot read", async () => {
+    let reply: unknown = { ok: false, code: 'forbidden', error: '"out" leads outside the session\'s directory (a symbolic link points out of it); it is not shown' };
+    const { token: t, sessionId } = await sessionWithRunner(() => reply);
+    const refused = await get(`/api/sessions/${sessionId}/file?path=out`, t);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ code: 'forbidden', error: expect.stringContaining("outside the session's directory") });
+    reply = { ok: true, kind: 'read', path: 'x', size: -1, text: 42 };
+    const garbled = await get(`/api/sessions/${sessionId}/file?path=x`, t);
+    expect(garbled.status).toBe(500);
+    expect(await garbled.json()).toEqual({ code: 'internal', error: expect.stringContaining('cannot read') });
+  });
+
+  it('says the runner is not connected, and that an ended session has no files to read', async () => {
+    const { token: t, socket, sessionId } = await sessionWithRunner(() => README);
+    socket.close();
+    // The hub sees the socket go; until then the runner room still holds it.
+    await expect.poll(async () => (await get(`/api/sessions/${sessionId}/file?path=README.md`, t)).status, { timeout: 5_000 }).toBe(409);
+    const away = await get(`/api/sessions/${sessionId}/file?path=README.md`, t);
+    expect(await away.json()).toEqual({ code: 'conflict', error: expect.stringContaining('not connected') });
+
+    const second = await sessionWithRunner(() => README);
+    expect((await ack(second.socket, 'session:end', { sessionId: second.sessionId, status: 'ended', exitCode: 0 })).ok).toBe(true);
+    const ended = await get(`/api/sessions/${second.sessionId}/changes`, second.token);
+    expect(ended.status).toBe(410);
+    expect(await ended.json()).toEqual({ code: 'gone', error: expect.stringContaining('has ended') });
+  });
+
+  it('a runner socket never reads another session: the query names the session, the runner room is per session', async () => {
+    const first = await sessionWithRunner(() => ({ ...README, text: 'first\n' }));
+    const second = await sessionWithRunner(() => ({ ...README, text: 'second\n' }));
+    const res = await get(`/api/sessions/${second.sessionId}/file?path=README.md`, second.token);
+    expect(await res.json()).toMatchObject({ text: 'second\n' });
+    expect(first.asked).toEqual([]);
+  });
+});

@@ -1,0 +1,145 @@
+// workspace.ts: what a viewer may read of a session's working directory, through the hub, from the
+// runner that sits in it: the changes against HEAD (git), a directory listing, one file.
+//
+//   web ─GET /api/sessions/:id/{changes,files,file}─► hub (namespace check) ─workspace:query (ack)─► runner
+//   web ◄──────────── the runner's answer, checked with these schemas on the hub ◄────────────────┘
+//
+// Invariants: a path is relative to the session's directory, `/`-separated, with no `..`, no empty
+// and no `.` segment, no NUL; the runner checks again that its real path stays inside (symlinks).
+// Every answer is capped so that it fits one socket event (MAX_PAYLOAD_BYTES) with room to spare.
+import { z } from 'zod';
+import { SessionIdSchema } from './ids.ts';
+import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
+
+/** Most files a changes answer names (the rest are counted, not listed): a generated tree changed
+ *  wholesale is not read file by file on a phone. */
+export const WORKSPACE_MAX_CHANGED_FILES = 1_000;
+/** Diff text per page of changes. Pages end at a file boundary (a file starts on a new page when it
+ *  would overflow), so one page stays well under the 1 MiB event cap. */
+export const WORKSPACE_DIFF_PAGE_CHARS = 256 * 1024;
+/** Diff lines shown of one file; a longer diff is cut, and says how many lines it has. */
+export const WORKSPACE_MAX_DIFF_LINES = 3_000;
+/** Longest diff line kept (minified code): the rest of the line is cut. */
+export const WORKSPACE_MAX_LINE_CHARS = 2_000;
+/** Bytes of one file sent to a viewer; a longer file is cut at a line and marked `truncated`. With
+ *  JSON's escapes (a newline is two characters) it still fits one event. */
+export const WORKSPACE_MAX_FILE_BYTES = 384 * 1024;
+/** Entries of one directory listed (node_modules has thousands). */
+export const WORKSPACE_MAX_ENTRIES = 2_000;
+
+/** `a/b.ts` relative to the session's directory; '' is the directory itself. Lexically contained:
+ *  the runner re-checks the real path (a symlink may still point out). */
+export const WorkspacePathSchema = z
+  .string()
+  .max(MAX_PATH_CHARS)
+  .refine((p) => !p.includes('\0'), 'a path has no NUL byte')
+  .refine((p) => !p.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(p), "an absolute path is outside the session's directory; give it relative to it")
+  .refine((p) => p === '' || p.split('/').every((s) => s !== '' && s !== '.' && s !== '..'), "a path goes down from the session's directory: no '..', '.' or empty part");
+export type WorkspacePath = z.infer<typeof WorkspacePathSchema>;
+
+/** hub → runner (`workspace:query`, acked with a WorkspaceAnswer). */
+export const WorkspaceQuerySchema = z.discriminatedUnion('kind', [
+  /** The changes against HEAD, files from `cursor` on (0 first). */
+  z.object({ kind: z.literal('changes'), sessionId: SessionIdSchema, cursor: z.number().int().min(0).max(WORKSPACE_MAX_CHANGED_FILES).default(0) }),
+  z.object({ kind: z.literal('list'), sessionId: SessionIdSchema, path: WorkspacePathSchema }),
+  z.object({ kind: z.literal('read'), sessionId: SessionIdSchema, path: WorkspacePathSchema }),
+]);
+export type WorkspaceQuery = z.input<typeof WorkspaceQuerySchema>;
+
+const RelPath = z.string().max(MAX_PATH_CHARS);
+
+export const ChangeStatusSchema = z.enum(['modified', 'added', 'deleted', 'renamed', 'copied', 'typechange', 'untracked']);
+export type ChangeStatus = z.infer<typeof ChangeStatusSchema>;
+
+/** One changed file: `additions`/`deletions` are null for a binary file. */
+export const ChangedFileSchema = z.object({
+  path: RelPath,
+  oldPath: RelPath.optional(),
+  status: ChangeStatusSchema,
+  binary: z.boolean(),
+  additions: z.number().int().min(0).nullable(),
+  deletions: z.number().int().min(0).nullable(),
+});
+export type ChangedFile = z.infer<typeof ChangedFileSchema>;
+
+/** One hunk: `lines` keep git's first column (' ', '+', '-', '\\'); line numbers follow from the starts. */
+export const DiffHunkSchema = z.object({
+  oldStart: z.number().int().min(0),
+  newStart: z.number().int().min(0),
+  /** What git names after the second `@@` (the enclosing function), may be ''. */
+  section: z.string().max(WORKSPACE_MAX_LINE_CHARS),
+  lines: z.array(z.string().max(WORKSPACE_MAX_LINE_CHARS + 1)).max(WORKSPACE_MAX_DIFF_LINES),
+});
+export type DiffHunk = z.infer<typeof DiffHunkSchema>;
+
+export const FileDiffSchema = z.object({
+  path: RelPath,
+  /** Binary: named, never dumped. */
+  binary: z.boolean(),
+  hunks: z.array(DiffHunkSchema).max(WORKSPACE_MAX_DIFF_LINES),
+  /** Diff lines in all (more than shown when `truncated`). */
+  lineCount: z.number().int().min(0),
+  truncated: z.boolean(),
+});
+export type FileDiff = z.infer<typeof FileDiffSchema>;
+
+export const WorkspaceChangesSchema = z.discriminatedUnion('git', [
+  z.object({
+    kind: z.literal('changes'),
+    git: z.literal(true),
+    /** HEAD's short id, or null in a repository without a commit (everything is new). */
+    head: z.string().max(100).nullable(),
+    branch: z.string().max(MAX_LABEL_CHARS).nullable(),
+    files: z.array(ChangedFileSchema).max(WORKSPACE_MAX_CHANGED_FILES),
+    /** Changed files in all (more than listed past WORKSPACE_MAX_CHANGED_FILES). */
+    total: z.number().int().min(0),
+    /** Diffs of files[cursor … next), in the files' order. */
+    cursor: z.number().int().min(0),
+    diffs: z.array(FileDiffSchema).max(WORKSPACE_MAX_CHANGED_FILES),
+    /** Where the next page starts, or null after the last. */
+    next: z.number().int().min(0).nullable(),
+  }),
+  /** The directory is not in a git work tree (or git is missing): there is nothing to compare with. */
+  z.object({ kind: z.literal('changes'), git: z.literal(false), reason: z.string().max(MAX_LABEL_CHARS) }),
+]);
+export type WorkspaceChanges = z.infer<typeof WorkspaceChangesSchema>;
+
+export const DirEntrySchema = z.object({
+  name: z.string().min(1).max(MAX_PATH_CHARS),
+  kind: z.enum(['dir', 'file', 'other']),
+  /** Bytes, for files. */
+  size: z.number().int().min(0).nullable(),
+  /** A symbolic link; `outside`: its target is outside the session's directory (never opened). */
+  link: z.boolean(),
+  outside: z.boolean(),
+});
+export type DirEntry = z.infer<typeof DirEntrySchema>;
+
+export const WorkspaceListingSchema = z.object({
+  kind: z.literal('list'),
+  path: RelPath,
+  /** Directories first, then by name. */
+  entries: z.array(DirEntrySchema).max(WORKSPACE_MAX_ENTRIES),
+  /** Entries in all (more than listed when over WORKSPACE_MAX_ENTRIES). */
+  total: z.number().int().min(0),
+});
+export type WorkspaceListing = z.infer<typeof WorkspaceListingSchema>;
+
+export const WorkspaceFileSchema = z.object({
+  kind: z.literal('read'),
+  path: RelPath,
+  size: z.number().int().min(0),
+  /** Binary (a NUL byte, or not UTF-8): named with its size, `text` is null. */
+  binary: z.boolean(),
+  text: z.string().max(WORKSPACE_MAX_FILE_BYTES).nullable(),
+  truncated: z.boolean(),
+});
+export type WorkspaceFile = z.infer<typeof WorkspaceFileSchema>;
+
+export const WorkspaceAnswerSchema = z.union([WorkspaceChangesSchema, WorkspaceListingSchema, WorkspaceFileSchema]);
+export type WorkspaceAnswer = z.infer<typeof WorkspaceAnswerSchema>;
+
+/** REST: `GET /api/sessions/:id/changes?cursor=N`. */
+export const WorkspaceChangesQuerySchema = z.object({ cursor: z.coerce.number().int().min(0).max(WORKSPACE_MAX_CHANGED_FILES).default(0) });
+/** REST: `GET /api/sessions/:id/files?path=a/b` (a directory) and `/file?path=a/b.ts`. */
+export const WorkspacePathQuerySchema = z.object({ path: WorkspacePathSchema.default('') });

@@ -1,0 +1,142 @@
+// files-view.tsx: the session's directory, read-only: one directory's entries (`dir`), or one file
+// with line numbers and syntax colour (`file`), each under a breadcrumb back to the top. A link that
+// leads outside the session's directory is named and marked, never opened. Refetched at the end of
+// each turn and by the refresh button.
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import type { DirEntry, Session } from '@tether/shared';
+import { hubApi } from '../../lib/hub.ts';
+import { pathBasename } from '../../lib/format.ts';
+import { queryKeys } from '../../lib/queries.ts';
+import { IconChevron, IconFile, IconFolder } from '../../lib/ui/icons.tsx';
+import { Loading } from './changes-view.tsx';
+import { CodeView } from './code-view.tsx';
+import { RefreshButton } from './refresh-button.tsx';
+import { useTurnEnd } from './use-turn-end.ts';
+import { WorkspaceProblem } from './workspace-problem.tsx';
+
+export function FilesView({ session, dir, file }: { session: Session; dir: string; file: string | null }) {
+  return file !== null ? <FileView session={session} path={file} /> : <DirectoryView session={session} path={dir} />;
+}
+
+function DirectoryView({ session, path }: { session: Session; path: string }) {
+  const query = useQuery({ queryKey: queryKeys.directory(session.id, path), queryFn: () => hubApi.listFiles({ sessionId: session.id, path }), staleTime: 0 });
+  useTurnEnd(session.status, () => void query.refetch());
+  return (
+    <div className="workspace-body">
+      <div className="workspace-bar">
+        <Breadcrumb session={session} path={path} />
+        <RefreshButton label="Refresh folder" busy={query.isFetching} onClick={() => void query.refetch()} />
+      </div>
+      {query.isPending ? (
+        <Loading text="Reading the folder…" />
+      ) : query.isError ? (
+        <WorkspaceProblem title="Folder unavailable" error={query.error} onRetry={() => void query.refetch()} />
+      ) : query.data.entries.length === 0 ? (
+        <p className="workspace-empty">This folder is empty.</p>
+      ) : (
+        <>
+          <ul className="file-list" aria-label={`Contents of ${path || pathBasename(session.cwd)}`}>
+            {query.data.entries.map((entry) => (
+              <li key={entry.name}>
+                <Entry session={session} parent={path} entry={entry} />
+              </li>
+            ))}
+          </ul>
+          {query.data.total > query.data.entries.length ? <p className="diff-note">…and {(query.data.total - query.data.entries.length).toLocaleString()} more entries not listed.</p> : null}
+        </>
+      )}
+    </div>
+  );
+}
+
+function Entry({ session, parent, entry }: { session: Session; parent: string; entry: DirEntry }) {
+  const path = parent ? `${parent}/${entry.name}` : entry.name;
+  const name = (
+    <span className="file-name">
+      {entry.name}
+      {entry.link ? <span className="file-link-mark"> (link)</span> : null}
+    </span>
+  );
+  if (entry.outside || entry.kind === 'other') {
+    return (
+      <div className="file-entry file-entry-off">
+        <IconFile size={18} className="file-icon" />
+        <span className="file-text">
+          {name}
+          <span className="file-meta">{entry.outside ? "Leads outside the session's folder: not opened" : 'Not a file or folder'}</span>
+        </span>
+      </div>
+    );
+  }
+  if (entry.kind === 'dir') {
+    return (
+      <Link className="file-entry" to="/sessions/$sessionId/files" params={{ sessionId: session.id }} search={{ dir: path }}>
+        <IconFolder size={18} className="file-icon file-icon-dir" />
+        {name}
+        <IconChevron size={16} className="file-go" />
+      </Link>
+    );
+  }
+  return (
+    <Link className="file-entry" to="/sessions/$sessionId/files" params={{ sessionId: session.id }} search={{ file: path }}>
+      <IconFile size={18} className="file-icon" />
+      {name}
+      <span className="file-meta">{entry.size !== null ? formatBytes(entry.size) : ''}</span>
+    </Link>
+  );
+}
+
+function FileView({ session, path }: { session: Session; path: string }) {
+  const query = useQuery({ queryKey: queryKeys.file(session.id, path), queryFn: () => hubApi.readFile({ sessionId: session.id, path }), staleTime: 0 });
+  useTurnEnd(session.status, () => void query.refetch());
+  return (
+    <div className="workspace-body">
+      <div className="workspace-bar">
+        <Breadcrumb session={session} path={path} file />
+        <RefreshButton label="Refresh file" busy={query.isFetching} onClick={() => void query.refetch()} />
+      </div>
+      {query.isPending ? (
+        <Loading text="Reading the file…" />
+      ) : query.isError ? (
+        <WorkspaceProblem title="File unavailable" error={query.error} onRetry={() => void query.refetch()} />
+      ) : query.data.binary || query.data.text === null ? (
+        <p className="workspace-empty">Binary file ({formatBytes(query.data.size)}): not shown.</p>
+      ) : (
+        <>
+          <CodeView path={path} text={query.data.text} />
+          {query.data.truncated ? <p className="diff-note">Showing the first {formatBytes(query.data.text.length)} of {formatBytes(query.data.size)}.</p> : null}
+        </>
+      )}
+    </div>
+  );
+}
+
+/** session folder / a / b (/ file): every part but the last is a link up. */
+function Breadcrumb({ session, path, file = false }: { session: Session; path: string; file?: boolean }) {
+  const parts = path ? path.split('/') : [];
+  const crumbs = [{ label: pathBasename(session.cwd) || session.cwd, dir: '' }, ...parts.map((part, i) => ({ label: part, dir: parts.slice(0, i + 1).join('/') }))];
+  return (
+    <nav className="breadcrumb" aria-label={file ? 'File path' : 'Folder path'}>
+      <ol>
+        {crumbs.map((crumb, i) => (
+          <li key={crumb.dir}>
+            {i < crumbs.length - 1 ? (
+              <Link to="/sessions/$sessionId/files" params={{ sessionId: session.id }} search={crumb.dir ? { dir: crumb.dir } : {}}>
+                {crumb.label}
+              </Link>
+            ) : (
+              <span aria-current="page">{crumb.label}</span>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
