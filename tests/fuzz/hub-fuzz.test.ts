@@ -114,6 +114,8 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     'web:session:set-model': { sessionId, model: 'opus' },
     'web:session:set-effort': { sessionId, level: 'low' },
     'web:session:set-mode': { sessionId, mode: 'plan' },
+    'web:session:pin': { sessionId, pinned: true },
+    'web:session:archive': { sessionId, archived: true },
     'web:approval:answer': { requestId, answer: { decision: 'allow', reason: 'ok', answers: { q: 'a' } } },
     'web:terminal:subscribe': { sessionId, since: 0 },
     'web:terminal:unsubscribe': { sessionId },

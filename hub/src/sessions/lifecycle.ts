@@ -5,6 +5,7 @@
 //
 //   runner ─register/update/end/message:append/prompt:status─► here ─► store ─► facts (session.updated…)
 //   client ─prompt:send / abort / set-model…─► here ─► runner (RunnerCommands) ─► facts
+//   client ─session:pin / session:archive─► triage.ts ─► store ─► facts
 //
 // Invariants: every step acts on the caller's namespace only (a session of another namespace is
 // `forbidden` at register and `not_found` everywhere else); a session's terminal ends (its final
@@ -32,6 +33,7 @@ import { endSession, patchSession, registerSession, type EndedSession } from './
 import { ingestChatMessages } from './chat-ingest.ts';
 import { queuedPrompts, queuePrompt, updatePromptStatus } from './prompt-relay.ts';
 import { createSessionQueries } from './queries.ts';
+import { createTriage } from './triage.ts';
 
 const NO_SESSION = 'no such session';
 /** Commands a client may send to a live session's runner, and what each checks of the session. */
@@ -55,6 +57,7 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
 
   return {
     ...createSessionQueries({ store }),
+    ...createTriage({ store, facts }),
 
     /** The runner's registration is stored; `runnerJoined` follows once its socket is in the runner room. */
     async register(ns: Namespace, registration: SessionRegistrationInput): Promise<Ack<CliAcks['session:register']>> {
