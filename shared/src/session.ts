@@ -117,3 +117,18 @@ export type SessionPin = z.infer<typeof SessionPinSchema>;
  *  Only an ended session may be archived (`conflict` otherwise). */
 export const SessionArchiveSchema = z.object({ sessionId: SessionIdSchema, archived: z.boolean() });
 export type SessionArchive = z.infer<typeof SessionArchiveSchema>;
+
+/** Runner → hub → every tab of the namespace: a command typed into claude for someone (the phone's
+ *  model picker, the desk) has finished, whichever way it went. claude may keep what it had
+ *  ("Switch model?" answered "No": `kept`), so a viewer waiting on the request cannot learn that it
+ *  ended from the session record alone. Not stored. */
+export const SessionCommandFinishedSchema = z.object({
+  sessionId: SessionIdSchema,
+  /** claude's command as typed (`/model`). */
+  command: z.string().min(1).max(50),
+  /** Its arguments (`sonnet`). */
+  args: z.string().max(200),
+  /** `applied`: claude did it; `kept`: claude kept what it had. */
+  outcome: z.enum(['applied', 'kept']),
+});
+export type SessionCommandFinished = z.infer<typeof SessionCommandFinishedSchema>;

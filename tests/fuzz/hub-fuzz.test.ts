@@ -99,6 +99,7 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     'message:append': { sessionId, messages: [message, { ...message, id: 'm-2', content: [{ type: 'tool_use', id: 't', name: 'Bash', input: { a: 1 } }] }] },
     'prompt:status': { sessionId, promptId, status: 'delivered', reason: null },
     'session:attention': { sessionId, notificationType: 'agent_needs_input', message: 'A background agent needs your input' },
+    'session:command-finished': { sessionId, command: '/model', args: 'sonnet', outcome: 'kept' },
     'approval:request': { id: randomUUID(), sessionId, kind: 'permission', toolName: 'Bash', toolInput: { command: 'ls' }, toolUseId: null, createdAt: 1 },
     'approval:withdraw': { sessionId, requestId, reason: 'gone' },
     'approval:desk-answer': { sessionId, requestId, answer: { decision: 'allow' }, device: 'desk@host' },

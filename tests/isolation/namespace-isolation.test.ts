@@ -122,6 +122,7 @@ const SOCKET_CASES: Case[] = [
     event: 'message:append',
     payload: (i) => ({ sessionId: i.sessionId, messages: [{ id: `evil-${randomUUID()}`, role: 'assistant', content: [{ type: 'text', text: 'x' }], createdAt: 1 }] }),
   },
+  { nsp: '/cli', event: 'session:command-finished', payload: (i) => ({ sessionId: i.sessionId, command: '/model', args: 'sonnet', outcome: 'kept' }) },
   { nsp: '/cli', event: 'prompt:status', payload: (i) => ({ sessionId: i.sessionId, promptId: i.promptId, status: 'dropped' }) },
   {
     nsp: '/cli',

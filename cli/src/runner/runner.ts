@@ -168,6 +168,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
               if (path && existsSync(path)) return;
               state.model = next;
               patch({ model: next });
+              core.finishedCommand({ command: '/model', args: next, outcome: 'applied' });
             },
           }),
         'session:set-mode': ({ mode }) => void setMode(mode),

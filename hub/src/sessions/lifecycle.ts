@@ -21,6 +21,7 @@ import {
   type PromptStatus,
   type Session,
   type SessionAttentionFact,
+  type SessionCommandFinished,
   type SessionEnd,
   type SessionPatch,
   type WebAcks,
@@ -101,6 +102,11 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
     },
     attention(ns: Namespace, attention: SessionAttentionFact): Ack<object> {
       facts.publish('session.attention', { namespace: ns, attention });
+      return { ok: true };
+    },
+    /** The runner says a command it typed into claude finished: tabs waiting on it stop waiting. */
+    commandFinished(ns: Namespace, finished: SessionCommandFinished): Ack<object> {
+      facts.publish('session.command-finished', { namespace: ns, finished });
       return { ok: true };
     },
     async appendMessages(ns: Namespace, sessionId: string, messages: readonly ChatMessageRecordInput[]): Promise<Ack<CliAcks['message:append']>> {

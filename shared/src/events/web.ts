@@ -5,7 +5,7 @@ import { RequestIdSchema, SessionIdSchema, SeqSchema } from '../ids.ts';
 import { PromptSendSchema, type Prompt } from '../prompts.ts';
 import { AnswerSchema, type PendingRequest, type Resolution } from '../approvals.ts';
 import { TerminalDeskSchema, TerminalInputSchema, TerminalResizeSchema, TerminalSubscribeSchema, type TerminalSizeNotice } from '../terminal.ts';
-import { EffortLevelSchema, PermissionModeSchema, SessionArchiveSchema, SessionPinSchema, type Session } from '../session.ts';
+import { EffortLevelSchema, PermissionModeSchema, SessionArchiveSchema, SessionPinSchema, type Session, type SessionCommandFinished } from '../session.ts';
 import { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '../spawn.ts';
 import type { ChatMessage } from '../chat.ts';
 import type { Machine } from '../machine.ts';
@@ -103,6 +103,8 @@ export type WebServerToClient = {
   'approval:resolved': (resolution: Resolution) => void;
   /** claude said a person is needed outside any request (a dialog, a background agent's question). */
   'session:attention': (attention: SessionAttentionFact) => void;
+  /** A command typed into claude for someone finished (set or kept): a model chip stops waiting. */
+  'session:command-finished': (finished: SessionCommandFinished) => void;
   'machine:updated': (machine: Machine) => void;
   'terminal:output': (payload: { sessionId: string; offset: number; data: Uint8Array | ArrayBuffer }) => void;
   'terminal:snapshot': (payload: { sessionId: string; offset: number; cols: number; rows: number; data: string }) => void;
