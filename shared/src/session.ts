@@ -13,7 +13,7 @@ export type LaunchKind = z.infer<typeof LaunchKindSchema>;
 export const SessionStatusSchema = z.enum(['starting', 'idle', 'thinking', 'waiting', 'ended', 'failed']);
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;
 
-export { FINAL_STATUSES, isFinalStatus } from './wire.ts';
+export { FINAL_STATUSES, isArchived, isFinalStatus } from './wire.ts';
 import { EFFORT_LEVELS, type EffortLevel } from './wire.ts';
 
 export const PermissionModeSchema = z.enum([
@@ -62,6 +62,12 @@ export const SessionSchema = z.object({
   createdAt: TimestampSchema,
   updatedAt: TimestampSchema,
   endedAt: TimestampSchema.nullable(),
+  /** When a person pinned it (any device of the namespace): it sorts near the top of the list. */
+  pinnedAt: TimestampSchema.nullable().optional(),
+  /** When a person archived it: out of the list, in its Archived section. Only an ended session is
+   *  ever archived; one that runs again (resumed) is unarchived by the hub. Pinned and archived
+   *  exclude each other. Absent from a hub older than both fields. */
+  archivedAt: TimestampSchema.nullable().optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;
 
@@ -104,3 +110,28 @@ export const SessionEndSchema = z.object({
   reason: Label.nullable().default(null),
 });
 export type SessionEnd = z.input<typeof SessionEndSchema>;
+
+/** Pin or unpin a session (web `session:pin`); kept on the hub, so every device of the namespace
+ *  sees it. Pinning an archived session brings it back. */
+export const SessionPinSchema = z.object({ sessionId: SessionIdSchema, pinned: z.boolean() });
+export type SessionPin = z.infer<typeof SessionPinSchema>;
+
+/** Archive or unarchive a session (web `session:archive`): hidden from the list, never deleted.
+ *  Only an ended session may be archived (`conflict` otherwise). */
+export const SessionArchiveSchema = z.object({ sessionId: SessionIdSchema, archived: z.boolean() });
+export type SessionArchive = z.infer<typeof SessionArchiveSchema>;
+
+/** Runner → hub → every tab of the namespace: a command typed into claude for someone (the phone's
+ *  model picker, the desk) has finished, whichever way it went. claude may keep what it had
+ *  ("Switch model?" answered "No": `kept`), so a viewer waiting on the request cannot learn that it
+ *  ended from the session record alone. Not stored. */
+export const SessionCommandFinishedSchema = z.object({
+  sessionId: SessionIdSchema,
+  /** claude's command as typed (`/model`). */
+  command: z.string().min(1).max(50),
+  /** Its arguments (`sonnet`). */
+  args: z.string().max(200),
+  /** `applied`: claude did it; `kept`: claude kept what it had. */
+  outcome: z.enum(['applied', 'kept']),
+});
+export type SessionCommandFinished = z.infer<typeof SessionCommandFinishedSchema>;

@@ -16,6 +16,13 @@ export function isFinalStatus(status: SessionStatus): boolean {
   return FINAL_STATUSES.includes(status);
 }
 
+/** Whether the session list shows a session in its Archived section rather than in the list. Only
+ *  an ended session ever counts: one that runs (and may need its person) is never out of sight,
+ *  whatever a stale copy of its record says. */
+export function isArchived(session: { status: SessionStatus; archivedAt?: number | null | undefined }): boolean {
+  return session.archivedAt != null && isFinalStatus(session.status);
+}
+
 /** Who answered at the desk (the person at the terminal where `tether claude` runs). */
 export const DESK_ANSWERER = 'desk';
 /** The device of an answer given with a notification's Allow/Deny: `notification@<browser>`. */

@@ -2,8 +2,9 @@
 // 1280×800, in the light and the dark theme: login, the session list, a chat with an approval sheet,
 // a question form, an MCP server's form (elicitation; also with its field problems shown), a dialog
 // card, the terminal (in each state its keys can be in), the new-session form, End's confirmation, an
-// ended session with Resume, the Changes and Files views (a diff, a folder, a file, a refusal) and a
-// share view. No violation may be serious or
+// ended session with Resume, the Changes and Files views (a diff, a folder, a file, a refusal), a
+// share view, and the session list's triage (a row's menu for a live and an ended session, the
+// archive notice, the Archived section). No violation may be serious or
 // critical; the others are printed for a person to look at.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -317,6 +318,49 @@ describe('accessibility (axe-core)', () => {
         } else {
           found.push({ screen: 'share view', id: 'share-link', impact: 'critical', help: `could not create a share link: HTTP ${res.status}`, nodes: [] });
         }
+        await page.close();
+
+        for (const v of found) console.log(`[a11y ${viewport} ${colorScheme}] ${v.screen}: ${v.impact} ${v.id} (${v.help}) ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} ${n.summary ?? ''}`).join(' | ')}`);
+        expect(found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.screen}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      });
+    }
+  }
+
+  for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      it(`${viewport}, ${colorScheme}: the session list's row menu, archive notice and Archived section`, async () => {
+        const token = await world.hub.createToken(`a11y-triage-${viewport}-${colorScheme}`);
+        await world.runnerWithSession(token, { cwd: '/home/dev/src/tether', launchKind: 'pty', title: 'Check the screens', status: 'idle' });
+        const ended = await world.runnerWithSession(token, { cwd: '/home/dev/src/lab', launchKind: 'pty', title: 'Old experiment', status: 'idle' });
+        expect((await emitAck(ended.runner, 'session:end', { sessionId: ended.sessionId, status: 'ended', exitCode: 0 })).ok).toBe(true);
+        const page = await world.browser.newPage({ viewport, colorScheme });
+        await loginWithQrLink(page, { hubUrl: world.hub.url, token });
+        const found: Array<{ screen: string } & Violation> = [];
+        const check = async (screen: string) => {
+          for (const v of await axe(page)) found.push({ screen, ...v });
+        };
+        await page.getByRole('link', { name: /Old experiment/ }).waitFor({ timeout: UI_TIMEOUT_MS });
+
+        await page.getByRole('button', { name: 'Actions for Check the screens' }).click();
+        await page.getByRole('menu', { name: 'Actions for Check the screens' }).waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('row menu of a live session (Archive unavailable)');
+        await page.getByRole('menuitem', { name: 'Pin to top' }).click();
+        await page.getByRole('status').filter({ hasText: 'Pinned' }).waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('a pinned row and its notice');
+
+        await page.getByRole('button', { name: 'Actions for Old experiment' }).click();
+        await page.getByRole('menu', { name: 'Actions for Old experiment' }).waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('row menu of an ended session');
+        await page.getByRole('menuitem', { name: 'Archive' }).click();
+        await page.getByRole('button', { name: 'Undo' }).waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('archive notice with Undo');
+
+        await page.getByRole('button', { name: /^Archived/ }).click();
+        await page.getByRole('link', { name: /Old experiment/ }).waitFor({ timeout: UI_TIMEOUT_MS });
+        await page.getByRole('button', { name: 'Actions for Old experiment' }).click();
+        await page.getByRole('menuitem', { name: 'Unarchive' }).waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('Archived section with a row menu open');
+        await saveScreenshot(page, { name: `a11y-archived-menu-${colorScheme}`, viewport });
         await page.close();
 
         for (const v of found) console.log(`[a11y ${viewport} ${colorScheme}] ${v.screen}: ${v.impact} ${v.id} (${v.help}) ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} ${n.summary ?? ''}`).join(' | ')}`);

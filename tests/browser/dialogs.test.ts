@@ -4,7 +4,8 @@
 // warning (--dangerously-skip-permissions, not accepted before) and "Switch model?" (/model once the
 // fake API reported a warm prompt cache). And the race: the desk answers "Switch model?" first, and the
 // phone's card clears with "Answered at the desk". The header's model chip follows what claude says
-// /model did: switched, or kept after "No, go back".
+// /model did: switched, or kept after "No, go back" (then its spinner ends and its text is the kept
+// model again: the runner's session:command-finished says the request is over).
 //
 //   real `tether claude` (desk in a PTY) ─PTY─► claude ─► fake API
 //   runner screen model ─dialog request─► hub ─► Chromium (phone) ─tap─► runner presses that option's key
@@ -169,12 +170,18 @@ describe('claude\'s own dialogs answered from the phone', () => {
     await page.locator(`a[data-session-id="${runner.sessionId}"][data-status="idle"]`).waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
     await page.locator(`a[data-session-id="${runner.sessionId}"]`).click();
     const before = (await page.getByRole('button', { name: /^Model: / }).getAttribute('aria-label')) ?? '';
-    await page.getByRole('button', { name: /^Model: / }).click();
+    const chip = page.getByRole('button', { name: /^Model: / });
+    const chipText = chip.locator('.model-chip-text');
+    const beforeText = (await chipText.textContent()) ?? '';
+    await chip.click();
     await page.getByRole('dialog', { name: 'Switch model' }).getByRole('button', { name: 'sonnet' }).click();
     const sheet = page.getByRole('dialog', { name: /Switch model\?/ });
     await sheet.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
     await page.locator('.session-header .pill[data-status="waiting"]').waitFor({ timeout: UI_TIMEOUT_MS });
-    return { staged, runner, page, sheet, before };
+    // While claude asks, the chip shows the requested model with a spinner.
+    await chip.locator('.spinner').waitFor({ timeout: UI_TIMEOUT_MS });
+    expect(await chipText.textContent()).toMatch(/^sonnet/);
+    return { staged, runner, page, sheet, before, beforeText, chip, chipText };
   }
 
   it('phone: its own model picker with a warm cache → "Switch model?" comes back to the phone → "Yes" → the chip says sonnet', async () => {
@@ -186,11 +193,15 @@ describe('claude\'s own dialogs answered from the phone', () => {
   }, JOURNEY_TIMEOUT_MS);
 
   it('phone: its own model picker, "Switch model?" → "No, go back" → the chip keeps the model claude kept', async () => {
-    const { runner, page, sheet, before } = await pickerAsks('picker-no');
+    const { runner, page, sheet, before, beforeText, chip, chipText } = await pickerAsks('picker-no');
     expect(before).not.toMatch(/sonnet/i);
+    expect(beforeText).not.toMatch(/sonnet/i);
     await sheet.getByRole('button', { name: /^No/ }).click();
     await sheet.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
     await runner.waitForScreen(/Kept model as/, { timeoutMs: CLAUDE_UI_TIMEOUT_MS });
+    // The request is over: no spinner, and the chip's text is the model claude kept, not the one asked.
+    await chip.locator('.spinner').waitFor({ state: 'detached', timeout: CLAUDE_UI_TIMEOUT_MS });
+    expect(await chipText.textContent()).toBe(beforeText);
     // A later turn's answer in the chat: the transcript lines of /model before it were read too.
     await typeAtDesk(runner, 'still there?');
     await page.getByRole('log', { name: 'Chat' }).getByText('still there?', { exact: true }).waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });

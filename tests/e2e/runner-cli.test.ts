@@ -48,10 +48,17 @@ describe('tether send / chat / doctor', () => {
 
   it('set-model from the hub types /model at an idle prompt and confirms it', async () => {
     const { runner, phone } = await startWorld(defer);
+    // The phone hears that the command finished, after the model it set (the chip's spinner ends then).
+    const finished = new Promise<{ fact: unknown; modelThen: string | null | undefined }>((resolve) => {
+      phone.socket.on('session:command-finished', (fact: { sessionId: string }) => {
+        if (fact.sessionId === runner.sessionId) resolve({ fact, modelThen: phone.session()?.model });
+      });
+    });
     const ack = await phone.emit('session:set-model', { sessionId: runner.sessionId, model: 'sonnet' });
     expect(ack.ok).toBe(true);
     await phone.waitFor(() => phone.session()?.model === 'sonnet', { what: 'model confirmed' });
     await runner.waitForScreen(/Set model to/i);
+    expect(await finished).toEqual({ fact: { sessionId: runner.sessionId, command: '/model', args: 'sonnet', outcome: 'applied' }, modelThen: 'sonnet' });
   }, 60_000);
 
   it('effort: read from claude’s footer; the phone and `tether effort` change it through claude’s own /effort', async () => {

@@ -104,6 +104,9 @@ const SOCKET_CASES: Case[] = [
   { nsp: '/web', event: 'session:set-model', payload: (i) => ({ sessionId: i.sessionId, model: 'opus' }) },
   { nsp: '/web', event: 'session:set-effort', payload: (i) => ({ sessionId: i.sessionId, level: 'low' }) },
   { nsp: '/web', event: 'session:set-mode', payload: (i) => ({ sessionId: i.sessionId, mode: 'plan' }) },
+  { nsp: '/web', event: 'session:pin', payload: (i) => ({ sessionId: i.sessionId, pinned: true }) },
+  // Unarchive: the sessions here run, and only an ended session may be archived.
+  { nsp: '/web', event: 'session:archive', payload: (i) => ({ sessionId: i.sessionId, archived: false }) },
   { nsp: '/web', event: 'approval:answer', payload: (i) => ({ requestId: i.requestId, answer: { decision: 'allow' } }) },
   { nsp: '/web', event: 'terminal:subscribe', payload: (i) => ({ sessionId: i.sessionId, since: 0 }) },
   { nsp: '/web', event: 'terminal:unsubscribe', payload: (i) => ({ sessionId: i.sessionId }) },
@@ -119,6 +122,7 @@ const SOCKET_CASES: Case[] = [
     event: 'message:append',
     payload: (i) => ({ sessionId: i.sessionId, messages: [{ id: `evil-${randomUUID()}`, role: 'assistant', content: [{ type: 'text', text: 'x' }], createdAt: 1 }] }),
   },
+  { nsp: '/cli', event: 'session:command-finished', payload: (i) => ({ sessionId: i.sessionId, command: '/model', args: 'sonnet', outcome: 'kept' }) },
   { nsp: '/cli', event: 'prompt:status', payload: (i) => ({ sessionId: i.sessionId, promptId: i.promptId, status: 'dropped' }) },
   {
     nsp: '/cli',

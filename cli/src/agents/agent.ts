@@ -41,6 +41,8 @@ export type TranscriptRead = {
   model: string | null;
   /** A plan file the agent named (claude's plan mode). */
   planFile: string | null;
+  /** Commands typed into the agent that ran to their end in these lines, in order. */
+  commands: Array<{ command: '/model'; args: string; outcome: 'applied' | 'kept' }>;
 };
 
 export type TranscriptReader = {

@@ -2,7 +2,9 @@
 // saved (or TETHER_HUB_URL / TETHER_TOKEN) credentials, with the machine each runs on.
 // `--json` prints `{ sessions: [Session & { machineName }] }`; machineName is null for a session
 // started at a desk (`tether claude`, machineId null) or on a machine the hub no longer knows.
-import { MachineListSchema, SessionListSchema, type Session } from '@tether/shared';
+// The table marks pinned and archived sessions in STATUS (`idle, pinned`, `ended, archived`), as
+// the phone's list keeps them; it lists every session, archived ones too.
+import { isArchived, MachineListSchema, SessionListSchema, type Session } from '@tether/shared';
 import { CommandError, parseFlags, type Command } from './command.ts';
 import { getHubJson, requireCredentials } from './hub-access.ts';
 
@@ -22,13 +24,19 @@ export function machineLabel(s: ListedSession): string {
   return s.machineName ?? s.machineId.slice(0, 8);
 }
 
+/** The STATUS cell: the status and the person's marks. */
+export function statusLabel(s: Session): string {
+  const marks = [s.pinnedAt != null ? 'pinned' : null, isArchived(s) ? 'archived' : null].filter(Boolean);
+  return [s.status, ...marks].join(', ');
+}
+
 /** Rows as a table; `numbered` adds a "#" column (the attach picker). */
 export function sessionTable(sessions: ListedSession[], options: { numbered?: boolean } = {}): string {
   const head = ['ID', 'MACHINE', 'STATUS', 'KIND', 'PENDING', 'UPDATED', 'TITLE / CWD'];
   const rows = [
     options.numbered ? ['#', ...head] : head,
     ...sessions.map((s, i) => {
-      const row = [s.id, machineLabel(s), s.status, s.launchKind, String(s.pendingCount), ago(s.updatedAt), s.title || s.cwd];
+      const row = [s.id, machineLabel(s), statusLabel(s), s.launchKind, String(s.pendingCount), ago(s.updatedAt), s.title || s.cwd];
       return options.numbered ? [String(i + 1), ...row] : row;
     }),
   ];

@@ -10,8 +10,10 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import type { CliPayload } from '@tether/shared';
 
-/** Events that must reach the hub even across an outage. Terminal bytes and approvals are live-only. */
-export type OutboxEventName = 'message:append' | 'session:update' | 'session:end' | 'prompt:status' | 'runner:exited';
+/** Events that must reach the hub even across an outage, in order. Terminal bytes and approvals are
+ *  live-only. session:command-finished rides here so that it reaches tabs after the model patch
+ *  it follows (a viewer that stops waiting must already see the model claude kept or set). */
+export type OutboxEventName = 'message:append' | 'session:update' | 'session:end' | 'prompt:status' | 'runner:exited' | 'session:command-finished';
 export type OutboxEntry = { [E in OutboxEventName]: { seq: number; event: E; payload: CliPayload<E> } }[OutboxEventName];
 
 export type Outbox = {

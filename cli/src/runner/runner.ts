@@ -169,6 +169,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
               if (path && existsSync(path)) return;
               state.model = next;
               patch({ model: next });
+              core.finishedCommand({ command: '/model', args: next, outcome: 'applied' });
             },
           });
         },

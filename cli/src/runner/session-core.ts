@@ -15,7 +15,7 @@
 // for the outbox; everything registered with onCleanup is released on every exit path, last first.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { EffortLevelSchema, isFinalStatus, PermissionModeSchema, type AgentKind, type ChatMessageInput, type EffortLevel, type PermissionMode, type SessionPatch, type SessionRegistration, type SessionStatus } from '@tether/shared';
+import { EffortLevelSchema, isFinalStatus, PermissionModeSchema, type AgentKind, type ChatMessageInput, type EffortLevel, type PermissionMode, type SessionCommandFinished, type SessionPatch, type SessionRegistration, type SessionStatus } from '@tether/shared';
 import { agentFor, type Agent, type LaunchPlan } from '../agents/index.ts';
 import type { HookInstall } from '../agents/agent.ts';
 import { startHookServer } from '../hooks/server.ts';
@@ -166,6 +166,10 @@ export function createSessionCore(init: {
   const patch = (p: SessionPatch) => {
     link?.push('session:update', { sessionId: state.id, patch: p });
   };
+  /** A command typed into claude finished (SessionCommandFinished): queued behind any patch. */
+  const finishedCommand = (finished: Omit<SessionCommandFinished, 'sessionId'>) => {
+    link?.push('session:command-finished', { sessionId: state.id, ...finished });
+  };
   const controller = createControllerTracker({ report: (next) => patch({ controller: next }) });
   const setStatus = (next: Exclude<SessionStatus, 'ended' | 'failed'>) => {
     if (state.status === next || isFinalStatus(state.status)) return;
@@ -260,6 +264,8 @@ export function createSessionCore(init: {
       state.model = model;
       patch({ model });
     },
+    // Set or kept, the request has ended: a phone's chip waiting on it stops (after the patch).
+    onCommandFinished: (finished) => finishedCommand(finished),
     onRead: ({ lines, messages }) => {
       title.take(lines, messages);
       saveState();
@@ -351,6 +357,7 @@ export function createSessionCore(init: {
       title = titleFrom(known);
     },
     patch,
+    finishedCommand,
     setStatus,
     followEffort,
     /** claude's mode as its footer or a control answer shows it (hooks report theirs themselves). */

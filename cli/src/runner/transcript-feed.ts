@@ -40,6 +40,8 @@ export function createTranscriptFeed(init: {
   /** The agent wrote that it was interrupted, just now. */
   onInterrupted: () => void;
   onModel: (model: string) => void;
+  /** A command typed into the agent ran to its end (claude's `/model <name>`: set or kept). */
+  onCommandFinished: (finished: { command: '/model'; args: string; outcome: 'applied' | 'kept' }) => void;
   /** Main transcript lines were read up to `endOffset` (title, resume state). */
   onRead: (o: { lines: string[]; messages: ChatMessageInput[]; endOffset: number }) => void;
   /** Subagent lines were read (resume state). */
@@ -75,6 +77,7 @@ export function createTranscriptFeed(init: {
       }
     }
     if (read.model) init.onModel(read.model);
+    for (const finished of read.commands) init.onCommandFinished(finished);
     offset = endOffset;
     init.onRead({ lines, messages: read.messages, endOffset });
   };

@@ -11,11 +11,12 @@
 // Invariants: subscribers run synchronously in the order they subscribed (createHub subscribes the
 // rooms first, so tabs hear a fact before anything reacts to it); a subscriber that throws is
 // reported and never reaches the publisher or the next subscriber.
-import type { ChatMessage, Machine, Namespace, PendingRequest, Prompt, Resolution, Session, SessionAttentionFact } from '@tether/shared';
+import type { ChatMessage, Machine, Namespace, PendingRequest, Prompt, Resolution, Session, SessionAttentionFact, SessionCommandFinished } from '@tether/shared';
 
 export type FactMap = {
   'session.updated': { namespace: Namespace; session: Session };
   'session.attention': { namespace: Namespace; attention: SessionAttentionFact };
+  'session.command-finished': { namespace: Namespace; finished: SessionCommandFinished };
   'messages.added': { namespace: Namespace; sessionId: string; messages: ChatMessage[] };
   'prompt.updated': { namespace: Namespace; prompt: Prompt };
   'approval.requested': { namespace: Namespace; request: PendingRequest };
@@ -37,6 +38,7 @@ export function createFactBus(options: { onError: (what: string, error: unknown)
   const listeners: { [K in FactName]: Array<Listener<K>> } = {
     'session.updated': [],
     'session.attention': [],
+    'session.command-finished': [],
     'messages.added': [],
     'prompt.updated': [],
     'approval.requested': [],

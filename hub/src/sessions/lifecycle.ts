@@ -5,6 +5,7 @@
 //
 //   runner ─register/update/end/message:append/prompt:status─► here ─► store ─► facts (session.updated…)
 //   client ─prompt:send / abort / set-model…─► here ─► runner (RunnerCommands) ─► facts
+//   client ─session:pin / session:archive─► triage.ts ─► store ─► facts
 //
 // Invariants: every step acts on the caller's namespace only (a session of another namespace is
 // `forbidden` at register and `not_found` everywhere else); a session's terminal ends (its final
@@ -20,6 +21,7 @@ import {
   type PromptStatus,
   type Session,
   type SessionAttentionFact,
+  type SessionCommandFinished,
   type SessionEnd,
   type SessionPatch,
   type WebAcks,
@@ -32,6 +34,7 @@ import { endSession, patchSession, registerSession, type EndedSession } from './
 import { ingestChatMessages } from './chat-ingest.ts';
 import { queuedPrompts, queuePrompt, updatePromptStatus } from './prompt-relay.ts';
 import { createSessionQueries } from './queries.ts';
+import { createTriage } from './triage.ts';
 
 const NO_SESSION = 'no such session';
 /** Commands a client may send to a live session's runner, and what each checks of the session. */
@@ -55,6 +58,7 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
 
   return {
     ...createSessionQueries({ store }),
+    ...createTriage({ store, facts }),
 
     /** The runner's registration is stored; `runnerJoined` follows once its socket is in the runner room. */
     async register(ns: Namespace, registration: SessionRegistrationInput): Promise<Ack<CliAcks['session:register']>> {
@@ -98,6 +102,11 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
     },
     attention(ns: Namespace, attention: SessionAttentionFact): Ack<object> {
       facts.publish('session.attention', { namespace: ns, attention });
+      return { ok: true };
+    },
+    /** The runner says a command it typed into claude finished: tabs waiting on it stop waiting. */
+    commandFinished(ns: Namespace, finished: SessionCommandFinished): Ack<object> {
+      facts.publish('session.command-finished', { namespace: ns, finished });
       return { ok: true };
     },
     async appendMessages(ns: Namespace, sessionId: string, messages: readonly ChatMessageRecordInput[]): Promise<Ack<CliAcks['message:append']>> {

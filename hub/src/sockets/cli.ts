@@ -69,6 +69,7 @@ export function bindCliSocket(socket: HubSocket, domain: CliDomain): void {
       'session:update': ({ sessionId, patch }) => sessions.update(ns, sessionId, patch),
       'session:end': (end) => sessions.end(ns, end),
       'session:attention': (attention) => ifOwned(attention.sessionId, () => sessions.attention(ns, attention)),
+      'session:command-finished': (finished) => ifOwned(finished.sessionId, () => sessions.commandFinished(ns, finished)),
       'message:append': ({ sessionId, messages }) => sessions.appendMessages(ns, sessionId, messages),
       'prompt:status': ({ sessionId, promptId, status, reason }) => sessions.promptStatus(ns, { sessionId, promptId, status, reason }),
       'approval:request': async (request) => {

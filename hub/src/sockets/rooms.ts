@@ -30,6 +30,7 @@ export function createRooms(options: { io: Server }) {
     subscribe(facts: FactBus): void {
       facts.on('session.updated', ({ namespace, session }) => tabs(namespace).emit('session:updated', session));
       facts.on('session.attention', ({ namespace, attention }) => tabs(namespace).emit('session:attention', attention));
+      facts.on('session.command-finished', ({ namespace, finished }) => tabs(namespace).emit('session:command-finished', finished));
       facts.on('prompt.updated', ({ namespace, prompt }) => tabs(namespace).emit('prompt:updated', prompt));
       facts.on('approval.requested', ({ namespace, request }) => tabs(namespace).emit('approval:requested', request));
       facts.on('approval.resolved', ({ namespace, resolution }) => tabs(namespace).emit('approval:resolved', resolution));

@@ -119,6 +119,27 @@ describe('/cli → /web', () => {
     expect(await resolved).toMatchObject({ requestId: rid, outcome: 'withdrawn' });
   });
 
+  it('republishes a finished command (set or kept) to the tabs of its namespace only; refuses a session the runner does not own and bad input', async () => {
+    const otherToken = (await createAccessToken({ store: hub.store, namespace: 'beta' })).token;
+    const runner = await connect({ nsp: '/cli' });
+    const mine = await connect({ nsp: '/web' });
+    const theirs = await connect({ nsp: '/web', token: otherToken });
+    const stranger = await connect({ nsp: '/cli', token: otherToken });
+    let leaked = false;
+    theirs.on('session:command-finished', () => (leaked = true));
+    const sid = randomUUID();
+    await register(runner, sid);
+    const heard = next(mine, 'session:command-finished');
+    const finished = { sessionId: sid, command: '/model', args: 'sonnet', outcome: 'kept' };
+    expect(await ack(runner, 'session:command-finished', finished)).toEqual({ ok: true });
+    expect(await heard).toEqual(finished);
+    // Another namespace's runner cannot speak for this session; nothing reaches any tab.
+    expect(await ack(stranger, 'session:command-finished', { ...finished, outcome: 'applied' })).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await ack(runner, 'session:command-finished', { ...finished, outcome: 'maybe' })).toMatchObject({ ok: false, code: 'bad_request' });
+    await ack(theirs, 'session:unwatch', { sessionId: randomUUID() });
+    expect(leaked).toBe(false);
+  });
+
   it('sends session:updated only to the namespace it belongs to', async () => {
     const otherToken = (await createAccessToken({ store: hub.store, namespace: 'beta' })).token;
     const runner = await connect({ nsp: '/cli' });

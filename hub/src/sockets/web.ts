@@ -65,6 +65,8 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
       'session:set-model': (command) => sessions.command(ns, 'session:set-model', command),
       'session:set-effort': (command) => sessions.command(ns, 'session:set-effort', command),
       'session:set-mode': (command) => sessions.command(ns, 'session:set-mode', command),
+      'session:pin': (pin) => sessions.pin(ns, pin),
+      'session:archive': (archive) => sessions.archive(ns, archive),
       'approval:answer': ({ requestId, answer }) =>
         approvals.answer(ns, { requestId, answer, answeredBy: socket.data.caller.label || socket.data.caller.tokenId, device: socket.data.device }),
       ...terminal.handlers,

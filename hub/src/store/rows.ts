@@ -27,6 +27,8 @@ export function rowToSession(row: Row): Session {
     createdAt: row.created_at as number,
     updatedAt: row.updated_at as number,
     endedAt: (row.ended_at as number | null) ?? null,
+    pinnedAt: (row.pinned_at as number | null) ?? null,
+    archivedAt: (row.archived_at as number | null) ?? null,
   };
 }
 

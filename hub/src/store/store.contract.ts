@@ -82,6 +82,46 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
       expect(ended).toMatchObject({ status: 'failed', exitCode: 2, failureReason: 'boom', endedAt: 14 });
     });
 
+    it('pins and archives only in their namespace, keeps the first pin time, pinned and archived exclusive', async () => {
+      await store.registerSession({ namespace: NS_A, registration: registration(S1, { status: 'idle' }), now: 10 });
+      expect(await store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ pinnedAt: null, archivedAt: null });
+      expect(await store.pinSession({ namespace: NS_B, sessionId: S1, pinned: true, now: 11 })).toBeNull();
+      expect(await store.archiveSession({ namespace: NS_B, sessionId: S1, archived: false, now: 11 })).toEqual({ kind: 'not_found' });
+      expect(await store.pinSession({ namespace: NS_A, sessionId: S1, pinned: true, now: 12 })).toMatchObject({ pinnedAt: 12, updatedAt: 12 });
+      expect(await store.pinSession({ namespace: NS_A, sessionId: S1, pinned: true, now: 13 })).toMatchObject({ pinnedAt: 12, updatedAt: 13 });
+      // A live session is never archived; nothing changes.
+      const refused = await store.archiveSession({ namespace: NS_A, sessionId: S1, archived: true, now: 14 });
+      expect(refused).toMatchObject({ kind: 'live', session: { pinnedAt: 12, archivedAt: null, updatedAt: 13 } });
+      await store.endSession({ namespace: NS_A, sessionId: S1, status: 'ended', exitCode: 0, reason: null, now: 15 });
+      expect(await store.archiveSession({ namespace: NS_A, sessionId: S1, archived: true, now: 16 })).toMatchObject({
+        kind: 'ok',
+        session: { archivedAt: 16, pinnedAt: null, updatedAt: 16 },
+      });
+      // Pinning brings an archived session back; archiving a failed one works too.
+      expect(await store.pinSession({ namespace: NS_A, sessionId: S1, pinned: true, now: 17 })).toMatchObject({ pinnedAt: 17, archivedAt: null });
+      expect(await store.pinSession({ namespace: NS_A, sessionId: S1, pinned: false, now: 18 })).toMatchObject({ pinnedAt: null, archivedAt: null });
+      await store.registerSession({ namespace: NS_A, registration: registration(S2, { status: 'failed' }), now: 19 });
+      expect(await store.archiveSession({ namespace: NS_A, sessionId: S2, archived: true, now: 20 })).toMatchObject({ kind: 'ok', session: { archivedAt: 20 } });
+      expect(await store.archiveSession({ namespace: NS_A, sessionId: S2, archived: false, now: 21 })).toMatchObject({ kind: 'ok', session: { archivedAt: null } });
+      expect((await store.listSessions({ namespace: NS_B })).length).toBe(0);
+    });
+
+    it('unarchives a session that runs again (resumed, or reporting a live status)', async () => {
+      await store.registerSession({ namespace: NS_A, registration: registration(S1, { status: 'idle' }), now: 10 });
+      await store.endSession({ namespace: NS_A, sessionId: S1, status: 'ended', exitCode: 0, reason: null, now: 11 });
+      await store.archiveSession({ namespace: NS_A, sessionId: S1, archived: true, now: 12 });
+      // Re-registered as ended (a runner's late resend): still archived.
+      const late = await store.registerSession({ namespace: NS_A, registration: registration(S1, { status: 'ended' }), now: 13 });
+      expect(late).toMatchObject({ kind: 'ok', session: { archivedAt: 12 } });
+      // A patch without a status leaves it alone.
+      expect(await store.updateSession({ namespace: NS_A, sessionId: S1, patch: { title: 'x' }, now: 14 })).toMatchObject({ archivedAt: 12 });
+      const resumed = await store.registerSession({ namespace: NS_A, registration: registration(S1, { status: 'starting' }), now: 15 });
+      expect(resumed).toMatchObject({ kind: 'ok', session: { status: 'starting', archivedAt: null } });
+      await store.endSession({ namespace: NS_A, sessionId: S1, status: 'ended', exitCode: 0, reason: null, now: 16 });
+      await store.archiveSession({ namespace: NS_A, sessionId: S1, archived: true, now: 17 });
+      expect(await store.updateSession({ namespace: NS_A, sessionId: S1, patch: { status: 'idle' }, now: 18 })).toMatchObject({ archivedAt: null });
+    });
+
     it('assigns strictly increasing seq per session; re-inserting an id is a no-op', async () => {
       await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
       await store.registerSession({ namespace: NS_A, registration: registration(S2), now: 1 });

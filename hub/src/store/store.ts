@@ -65,6 +65,12 @@ export type RegisterSessionResult =
   /** The id belongs to another namespace. */
   | { kind: 'forbidden' };
 
+export type ArchiveSessionResult =
+  | { kind: 'ok'; session: Session }
+  /** Archiving a session that runs: refused, nothing changed (rules.ts ARCHIVABLE_STATUSES). */
+  | { kind: 'live'; session: Session }
+  | { kind: 'not_found' };
+
 export type AppendMessagesResult = {
   /** Messages stored by this call, with their new seq (ids already stored are left out). */
   added: ChatMessage[];
@@ -129,6 +135,11 @@ export interface Store {
     reason: string | null;
     now: number;
   }): Promise<Session | null>;
+
+  /** Pin (keeping the first pin's time; clears archived) or unpin; null when not in this namespace. */
+  pinSession(options: { namespace: Namespace; sessionId: string; pinned: boolean; now: number }): Promise<Session | null>;
+  /** Archive (only an ended session; clears pinned) or unarchive. */
+  archiveSession(options: { namespace: Namespace; sessionId: string; archived: boolean; now: number }): Promise<ArchiveSessionResult>;
 
   // messages
   appendMessages(options: {

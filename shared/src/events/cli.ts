@@ -2,7 +2,15 @@
 // Runner → hub events carry a payload and take an ack; hub → runner events are commands.
 import { z } from 'zod';
 import { SessionIdSchema, RequestIdSchema } from '../ids.ts';
-import { EffortLevelSchema, PermissionModeSchema, SessionEndSchema, SessionPatchSchema, SessionRegistrationSchema, type Session } from '../session.ts';
+import {
+  EffortLevelSchema,
+  PermissionModeSchema,
+  SessionCommandFinishedSchema,
+  SessionEndSchema,
+  SessionPatchSchema,
+  SessionRegistrationSchema,
+  type Session,
+} from '../session.ts';
 import { ChatMessageInputSchema } from '../chat.ts';
 import { MAX_MESSAGES_PER_BATCH } from '../limits.ts';
 import { PromptStatusUpdateSchema } from '../prompts.ts';
@@ -26,6 +34,8 @@ export const CliEventSchemas = {
   'prompt:status': PromptStatusUpdateSchema,
   /** claude's Notification hook said a person is needed (notifications.ts); the hub may push. */
   'session:attention': SessionAttentionSchema,
+  /** A command typed into claude finished, set or kept (session.ts); republished to the tabs. */
+  'session:command-finished': SessionCommandFinishedSchema,
   'approval:request': PendingRequestSchema,
   'approval:withdraw': z.object({
     sessionId: SessionIdSchema,
@@ -58,6 +68,7 @@ export type CliAcks = {
   'message:append': { added: number; lastSeq: number };
   'prompt:status': object;
   'session:attention': object;
+  'session:command-finished': object;
   'approval:request': object;
   'approval:withdraw': object;
   'approval:desk-answer': DeskAnswerAck;

@@ -5,7 +5,7 @@ import { RequestIdSchema, SessionIdSchema, SeqSchema } from '../ids.ts';
 import { PromptSendSchema, type Prompt } from '../prompts.ts';
 import { AnswerSchema, type PendingRequest, type Resolution } from '../approvals.ts';
 import { TerminalDeskSchema, TerminalInputSchema, TerminalResizeSchema, TerminalSubscribeSchema, type TerminalSizeNotice } from '../terminal.ts';
-import { EffortLevelSchema, PermissionModeSchema, type Session } from '../session.ts';
+import { EffortLevelSchema, PermissionModeSchema, SessionArchiveSchema, SessionPinSchema, type Session, type SessionCommandFinished } from '../session.ts';
 import { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '../spawn.ts';
 import type { ChatMessage } from '../chat.ts';
 import type { Machine } from '../machine.ts';
@@ -22,6 +22,10 @@ export const WebEventSchemas = {
   'session:set-model': z.object({ sessionId: SessionIdSchema, model: z.string().min(1).max(200) }),
   'session:set-effort': z.object({ sessionId: SessionIdSchema, level: EffortLevelSchema }),
   'session:set-mode': z.object({ sessionId: SessionIdSchema, mode: PermissionModeSchema }),
+  /** Pin or unpin; archive or unarchive (hidden from the list, never deleted). Acked with the
+   *  session as it now is; every tab of the namespace hears it as `session:updated`. */
+  'session:pin': SessionPinSchema,
+  'session:archive': SessionArchiveSchema,
   'approval:answer': z.object({ requestId: RequestIdSchema, answer: AnswerSchema }),
   'terminal:subscribe': TerminalSubscribeSchema,
   'terminal:unsubscribe': z.object({ sessionId: SessionIdSchema }),
@@ -63,6 +67,8 @@ export type WebAcks = {
   'session:set-model': object;
   'session:set-effort': object;
   'session:set-mode': object;
+  'session:pin': { session: Session };
+  'session:archive': { session: Session };
   'approval:answer': { resolution: Resolution };
   'terminal:subscribe': { mode: 'bytes' | 'snapshot'; offset: number };
   'terminal:unsubscribe': object;
@@ -97,6 +103,8 @@ export type WebServerToClient = {
   'approval:resolved': (resolution: Resolution) => void;
   /** claude said a person is needed outside any request (a dialog, a background agent's question). */
   'session:attention': (attention: SessionAttentionFact) => void;
+  /** A command typed into claude for someone finished (set or kept): a model chip stops waiting. */
+  'session:command-finished': (finished: SessionCommandFinished) => void;
   'machine:updated': (machine: Machine) => void;
   'terminal:output': (payload: { sessionId: string; offset: number; data: Uint8Array | ArrayBuffer }) => void;
   'terminal:snapshot': (payload: { sessionId: string; offset: number; cols: number; rows: number; data: string }) => void;

@@ -1,7 +1,7 @@
 // agent.ts: claude, as the runner sees it (agents/agent.ts). Everything here is claude's own: its
 // binary and environment, `--settings` with tether's hooks, its transcript, its screen, `/model` and
 // `/effort`, Shift+Tab through its modes, its plan dialog, its status file and `claude -p`.
-import type { Agent } from '../agent.ts';
+import type { Agent, TranscriptRead } from '../agent.ts';
 import { buildClaudeEnv, claudeConfigDir } from './env.ts';
 import { findClaudeBinary } from './find-binary.ts';
 import { buildLaunchArgs } from './launch-args.ts';
@@ -43,8 +43,13 @@ export const claudeAgent: Agent = {
         // `/model` typed at the desk or by the queue for the phone: the model is the one claude says
         // it set ("Switch model?" may have kept the old one).
         let model: string | null = null;
-        for (const run of localCommands.take(lines)) model = modelSetBy(run) ?? model;
-        return { messages, model, planFile };
+        const commands: TranscriptRead['commands'] = [];
+        for (const run of localCommands.take(lines)) {
+          const set = modelSetBy(run);
+          model = set ?? model;
+          if (run.name === '/model' && run.args !== '') commands.push({ command: '/model', args: run.args, outcome: set ? 'applied' : 'kept' });
+        }
+        return { messages, model, planFile, commands };
       },
     };
   },

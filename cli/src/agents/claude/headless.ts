@@ -123,6 +123,7 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
         control({ subtype: 'set_model', model: next });
         state.model = next;
         patch({ model: next });
+        core.finishedCommand({ command: '/model', args: next, outcome: 'applied' });
       },
       'approval:answered': ({ requestId, answer }) => {
         controller.set('remote');

@@ -116,7 +116,7 @@ export function createRolloutReader(): TranscriptReader {
         const parsed = readLine(line, index, context);
         if (parsed) messages.push(parsed);
       });
-      return { messages, model: null, planFile: null };
+      return { messages, model: null, planFile: null, commands: [] };
     },
   };
 }

@@ -5,7 +5,7 @@ import { isFinalStatus } from '@tether/shared';
 import type { RegisterSessionResult, Store } from '../store.ts';
 import { first, type SqlDriver, type SqlRunner } from '../sql/driver.ts';
 import { rowToSession, SESSION_PATCH_COLUMNS } from '../rows.ts';
-import { DROPPED_ON_END, UNSENT_PROMPT_STATUSES } from '../rules.ts';
+import { ARCHIVABLE_STATUSES, DROPPED_ON_END, UNSENT_PROMPT_STATUSES } from '../rules.ts';
 
 const SESSION_COLUMNS = `s.*, (SELECT COUNT(*) FROM requests r WHERE r.session_id = s.id AND r.resolved_at IS NULL) AS pending_count`;
 
@@ -15,7 +15,7 @@ export async function sessionIn(runner: SqlRunner, namespace: Namespace, id: str
   return row ? rowToSession(row) : null;
 }
 
-type SessionQueries = Pick<Store, 'registerSession' | 'getSession' | 'listSessions' | 'updateSession' | 'endSession'>;
+type SessionQueries = Pick<Store, 'registerSession' | 'getSession' | 'listSessions' | 'updateSession' | 'endSession' | 'pinSession' | 'archiveSession'>;
 
 export function sessionQueries(db: SqlDriver): SessionQueries {
   return {
@@ -38,7 +38,8 @@ export function sessionQueries(db: SqlDriver): SessionQueries {
                model = $8, permission_mode = $9, desk_attached = $10, updated_at = $11,
                ended_at = CASE WHEN $12 THEN COALESCE(ended_at, $11) ELSE NULL END,
                failure_reason = CASE WHEN $12 THEN failure_reason ELSE NULL END,
-               exit_code = CASE WHEN $12 THEN exit_code ELSE NULL END
+               exit_code = CASE WHEN $12 THEN exit_code ELSE NULL END,
+               archived_at = CASE WHEN $12 THEN archived_at ELSE NULL END
              WHERE id = $1`,
             [r.id, r.machineId, r.title, r.cwd, r.launchKind, r.status, r.claudeSessionId, r.model, r.permissionMode, r.deskAttached, now, final],
           );
@@ -62,8 +63,37 @@ export function sessionQueries(db: SqlDriver): SessionQueries {
         values.push(value);
         sets.push(`${column} = $${values.length}`);
       }
+      // A patch's status is never final: the session runs, so it is not archived (rules.ts).
+      if (patch.status !== undefined) sets.push('archived_at = NULL');
       const changed = await db.run(`UPDATE sessions SET ${sets.join(', ')} WHERE id = $1 AND namespace = $2`, values);
       return changed > 0 ? sessionIn(db, namespace, sessionId) : null;
+    },
+    async pinSession({ namespace, sessionId, pinned, now }) {
+      // A repeated pin keeps its first time, so the pinned order does not move; pinning unarchives.
+      const changed = await db.run(
+        `UPDATE sessions SET pinned_at = CASE WHEN $3 THEN COALESCE(pinned_at, $4) ELSE NULL END,
+           archived_at = CASE WHEN $3 THEN NULL ELSE archived_at END, updated_at = $4
+         WHERE id = $1 AND namespace = $2`,
+        [sessionId, namespace, pinned, now],
+      );
+      return changed > 0 ? sessionIn(db, namespace, sessionId) : null;
+    },
+    async archiveSession({ namespace, sessionId, archived, now }) {
+      return db.transaction(async (tx) => {
+        // The status test is in the statement itself: a session resumed a moment ago is refused
+        // here, never archived while it runs.
+        const statuses = ARCHIVABLE_STATUSES.map((_, i) => `$${i + 4}`).join(', ');
+        const changed = archived
+          ? await tx.run(
+              `UPDATE sessions SET archived_at = COALESCE(archived_at, $3), pinned_at = NULL, updated_at = $3
+               WHERE id = $1 AND namespace = $2 AND status IN (${statuses})`,
+              [sessionId, namespace, now, ...ARCHIVABLE_STATUSES],
+            )
+          : await tx.run(`UPDATE sessions SET archived_at = NULL, updated_at = $3 WHERE id = $1 AND namespace = $2`, [sessionId, namespace, now]);
+        const session = await sessionIn(tx, namespace, sessionId);
+        if (!session) return { kind: 'not_found' } as const;
+        return changed > 0 ? ({ kind: 'ok', session } as const) : ({ kind: 'live', session } as const);
+      });
     },
     async endSession({ namespace, sessionId, status, exitCode, reason, now }) {
       return db.transaction(async (tx) => {

@@ -9,7 +9,7 @@
 // Adding a column: add it in tables.ts and an upgrade here (`ALTER TABLE … ADD COLUMN` + columnSql),
 // never edit a shipped one; schema.test.ts checks that upgraded and new databases end up alike.
 import { schemaTooNew } from '../store.ts';
-import { createSchema, type Dialect } from './ddl.ts';
+import { columnSql, createSchema, type Dialect } from './ddl.ts';
 import { TABLES } from './tables.ts';
 import { POSTGRES_0001 } from './history/postgres-0001-initial.ts';
 import { MIGRATION_0001 } from './history/sqlite-0001-initial.ts';
@@ -28,8 +28,16 @@ export const HISTORY: Readonly<Record<Dialect, readonly Migration[]>> = {
   postgres: [POSTGRES_0001],
 };
 
-/** Changes made since, once for both stores (none yet). */
-export const UPGRADES: readonly Upgrade[] = [];
+/** Changes made since, once for both stores. Each spells its columns out (not read from tables.ts),
+ *  so that a later change there never rewrites an upgrade a database already ran. */
+export const UPGRADES: readonly Upgrade[] = [
+  {
+    // SQLite 6, PostgreSQL 2: pin and archive (issue 21), nullable times, so old rows need nothing.
+    name: 'session-pin-archive',
+    statements: (dialect) =>
+      ['pinned_at', 'archived_at'].map((name) => `ALTER TABLE "sessions" ADD COLUMN ${columnSql(dialect, { name, type: 'time', nullable: true })}`),
+  },
+];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */
 export const MIGRATIONS_TABLE: Readonly<Record<Dialect, string>> = { sqlite: 'schema_migrations', postgres: 'tether_schema_migrations' };

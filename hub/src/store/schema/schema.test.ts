@@ -58,10 +58,30 @@ function shape(path: string): Record<string, unknown> {
 }
 
 describe('schema (SQLite)', () => {
-  it('a new database has exactly the tables, columns, keys and indexes of today\'s shipped migrations', async () => {
+  it('a new database has exactly the tables, columns, keys and indexes of today\'s shipped migrations and the upgrades since', async () => {
     shippedDatabase(join(dir, 'old.sqlite'), HISTORY.sqlite.length).close();
+    await createSqliteStore({ path: join(dir, 'old.sqlite') }).close();
     await createSqliteStore({ path: join(dir, 'new.sqlite') }).close();
     expect(shape(join(dir, 'new.sqlite'))).toEqual(shape(join(dir, 'old.sqlite')));
+  });
+
+  it('the upgrades since the shipped migrations add the session\'s pin and archive times, empty on old rows', async () => {
+    const path = join(dir, 'hub.sqlite');
+    const old = shippedDatabase(path, HISTORY.sqlite.length);
+    old.run(`INSERT INTO sessions (id, namespace, title, cwd, launch_kind, status, permission_mode, desk_attached, last_seq, created_at, updated_at, ended_at)
+             VALUES ('${S1}', 'alpha', 'old', '/p', 'pty', 'ended', 'default', 0, 0, 5, 5, 6)`);
+    old.close();
+    const store = createSqliteStore({ path });
+    try {
+      expect(await store.getSession({ namespace: 'alpha', sessionId: S1 })).toMatchObject({ pinnedAt: null, archivedAt: null });
+      expect(await store.archiveSession({ namespace: 'alpha', sessionId: S1, archived: true, now: 7 })).toMatchObject({ kind: 'ok', session: { archivedAt: 7 } });
+    } finally {
+      await store.close();
+    }
+    const db = new Database(path, { readonly: true });
+    const versions = (db.query('SELECT version, name FROM schema_migrations ORDER BY version').all() as { version: number; name: string }[]).slice(HISTORY.sqlite.length);
+    db.close();
+    expect(versions).toEqual([{ version: 6, name: 'session-pin-archive' }]);
   });
 
   it('opens a database today\'s hub made, keeps its data and goes on from it', async () => {
@@ -107,6 +127,6 @@ describe('schema (SQLite)', () => {
     const db = shippedDatabase(path, HISTORY.sqlite.length);
     db.run(`INSERT INTO schema_migrations VALUES (99, 'from the future', 2)`);
     db.close();
-    expect(() => createSqliteStore({ path })).toThrow(/schema is version 99, newer than this hub knows \(5\)/);
+    expect(() => createSqliteStore({ path })).toThrow(new RegExp(`schema is version 99, newer than this hub knows \\(${knownVersion('sqlite')}\\)`));
   });
 });

@@ -54,6 +54,9 @@ export const TABLES: readonly Table[] = [
       time('created_at'),
       time('updated_at'),
       maybe(time('ended_at')),
+      // A person's triage, kept on the hub so that it follows them to every device (rules.ts).
+      maybe(time('pinned_at')),
+      maybe(time('archived_at')),
     ],
     primaryKey: ['id'],
     indexes: [{ name: 'sessions_namespace', columns: ['namespace', 'updated_at'] }],

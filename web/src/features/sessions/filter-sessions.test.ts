@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Machine, Session } from '@tether/shared';
-import { filterSessions } from './filter-sessions.ts';
+import { filterSessions, splitArchived } from './filter-sessions.ts';
 
 const session = (id: string, title: string, cwd: string, machineId: string | null): Session =>
   ({ id, title, cwd, machineId, launchKind: 'pty', status: 'idle', pendingCount: 0, lastSeq: 0, updatedAt: 1 }) as Session;
@@ -16,5 +16,21 @@ describe('filterSessions', () => {
     expect(filterSessions({ sessions, machines, query: 'desk web' }).map((s) => s.id)).toEqual(['a']);
     expect(filterSessions({ sessions, machines, query: '  ' }).map((s) => s.id)).toEqual(['a', 'b', 'c']);
     expect(filterSessions({ sessions, machines, query: 'nothing-like-it' })).toEqual([]);
+  });
+});
+
+describe('splitArchived', () => {
+  it('moves archived ended sessions out of the list (the latest archived first), never a live one', () => {
+    const all = [
+      { ...session('live', '', '/a', null), archivedAt: 5 },
+      { ...session('old', '', '/b', null), status: 'ended', archivedAt: 2 },
+      { ...session('kept', '', '/c', null), status: 'failed', archivedAt: null },
+      { ...session('new', '', '/d', null), status: 'failed', archivedAt: 9 },
+      session('plain', '', '/e', null),
+    ] as Session[];
+    const { listed, archived } = splitArchived(all);
+    // A stale copy that says "archived" on a running session must not hide it: it may ask something.
+    expect(listed.map((s) => s.id)).toEqual(['live', 'kept', 'plain']);
+    expect(archived.map((s) => s.id)).toEqual(['new', 'old']);
   });
 });

@@ -1,7 +1,19 @@
-// filter-sessions.ts: the session list's search: every word of the query must be in the session's
-// title, its directory or its machine's name (any case, any order).
+// filter-sessions.ts: the session list's filters. The search: every word of the query must be in the
+// session's title, its directory or its machine's name (any case, any order). Archived sessions
+// leave the list for its Archived section; only an ended one ever counts (isArchived), so a session
+// that may need its person is never out of sight.
 import type { Machine, Session } from '@tether/shared';
+import { isArchived } from '@tether/shared/wire';
 import { sessionTitle } from '../../lib/format.ts';
+
+/** The list's sessions and the Archived section's (the latest archived first). */
+export function splitArchived(sessions: readonly Session[]): { listed: Session[]; archived: Session[] } {
+  const listed: Session[] = [];
+  const archived: Session[] = [];
+  for (const session of sessions) (isArchived(session) ? archived : listed).push(session);
+  archived.sort((a, b) => (b.archivedAt ?? 0) - (a.archivedAt ?? 0));
+  return { listed, archived };
+}
 
 export function filterSessions(options: { sessions: readonly Session[]; machines: readonly Machine[]; query: string }): Session[] {
   const words = options.query.toLowerCase().split(/\s+/).filter(Boolean);

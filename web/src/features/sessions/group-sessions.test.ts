@@ -48,4 +48,19 @@ describe('groupSessions', () => {
     const groups = groupSessions({ machines: [], sessions: [session('s', { machineId: M1 })] });
     expect(groups[0]).toMatchObject({ title: 'Unknown machine', online: false });
   });
+  it('puts waiting sessions first, then pinned ones (latest pin first, live or ended), then live, then ended', () => {
+    const groups = groupSessions({
+      machines: [],
+      sessions: [
+        session('live', { updatedAt: 9 }),
+        session('pinned-old', { status: 'ended', pinnedAt: 1, updatedAt: 1 }),
+        session('ended', { status: 'ended', updatedAt: 8 }),
+        session('pinned-new', { pinnedAt: 5, updatedAt: 2 }),
+        session('asks', { pendingCount: 1, updatedAt: 0 }),
+        session('pinned-asks', { status: 'waiting', pinnedAt: 3, updatedAt: 0 }),
+        session('unpinned', { pinnedAt: null, updatedAt: 7 }),
+      ],
+    });
+    expect(groups[0]!.sessions.map((s) => s.id)).toEqual(['pinned-asks', 'asks', 'pinned-new', 'pinned-old', 'live', 'unpinned', 'ended']);
+  });
 });

@@ -1,6 +1,9 @@
 // group-sessions.ts: the session list's order. Sessions are grouped by the machine they run on
 // (sessions started with `tether claude` at a desk have no machine and form the "Desk" group);
-// within a group, live sessions come first, then the most recently active.
+// within a group: sessions waiting for their person first (pinned or not: a request is what someone
+// opening the app came for, and it must never sit below a pile of pins), then pinned ones (the
+// latest pin first, so the pinned order does not shuffle with activity), then live ones, then ended
+// ones, each the most recently active first.
 import type { Machine, Session } from '@tether/shared';
 import { isFinalStatus } from '@tether/shared/wire';
 
@@ -16,14 +19,20 @@ export type SessionGroup = {
 
 export const DESK_GROUP_KEY = 'desk';
 
-function compareSessions(a: Session, b: Session): number {
+/** Waiting for its person: a request (approval, question, dialog) or claude itself says so. */
+function needsYou(session: Session): boolean {
+  return !isFinalStatus(session.status) && (session.status === 'waiting' || session.pendingCount > 0);
+}
+
+export function compareSessions(a: Session, b: Session): number {
+  const aWaiting = needsYou(a);
+  if (aWaiting !== needsYou(b)) return aWaiting ? -1 : 1;
+  const aPin = a.pinnedAt ?? null;
+  const bPin = b.pinnedAt ?? null;
+  if ((aPin === null) !== (bPin === null)) return aPin !== null ? -1 : 1;
+  if (aPin !== null && bPin !== null && aPin !== bPin) return bPin - aPin;
   const aFinal = isFinalStatus(a.status);
-  const bFinal = isFinalStatus(b.status);
-  if (aFinal !== bFinal) return aFinal ? 1 : -1;
-  // Waiting for the user first: that is what someone opening the app on a phone came for.
-  const aWaiting = a.status === 'waiting' || a.pendingCount > 0;
-  const bWaiting = b.status === 'waiting' || b.pendingCount > 0;
-  if (aWaiting !== bWaiting) return aWaiting ? -1 : 1;
+  if (aFinal !== isFinalStatus(b.status)) return aFinal ? 1 : -1;
   return b.updatedAt - a.updatedAt;
 }
 

@@ -1,8 +1,11 @@
 // model-picker.tsx: the session's model as a chip in its header, and the panel to switch it.
 // Flow: chip ─► panel (opus / sonnet / haiku or any typed name) ─session:set-model─► hub ─► runner,
 // which runs claude's `/model` when idle; the chip shows the new model once the runner reports it
-// (session:updated) and a spinner until then. Escape or a tap outside closes the panel.
+// (session:updated) and a spinner until the runner says the command finished
+// (session:command-finished): claude may keep the old model ("Switch model?" → No), and then no
+// session:updated would ever end the wait. Escape or a tap outside closes the panel.
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { getSocket } from '../../lib/socket.ts';
 import { usePopover } from '../../lib/ui/use-popover.ts';
 import type { Session } from '@tether/shared';
 import { describeModel } from '../../lib/format.ts';
@@ -19,6 +22,26 @@ export function ModelPicker({ session }: { session: Session }) {
   // The runner reported a model (or effort): the request is done (whatever it became).
   useEffect(() => setRequested(null), [session.model]);
   useEffect(() => setRequestedEffort(null), [session.effort]);
+  // A /model finished either way (set, or kept): the chip shows the session's model again. Any
+  // /model of this session counts: its model is whatever the record says once one has run.
+  useEffect(() => {
+    const socket = getSocket();
+    if (!socket) return;
+    const onFinished = (finished: { sessionId: string; command: string }) => {
+      if (finished.sessionId === session.id && finished.command === '/model') setRequested(null);
+    };
+    socket.on('session:command-finished', onFinished);
+    return () => {
+      socket.off('session:command-finished', onFinished);
+    };
+  }, [session.id]);
+  // An ended session types nothing more: nothing is pending.
+  useEffect(() => {
+    if (!live) {
+      setRequested(null);
+      setRequestedEffort(null);
+    }
+  }, [live]);
 
   const effort = requestedEffort ?? session.effort ?? null;
   const label = `${describeModel(session.model)}${effort ? ` · ${effort}` : ''}`;

@@ -1,19 +1,23 @@
 // session-list.tsx: the live list of this namespace's sessions, grouped by machine, with the
 // pane header (connection, new session, account) and a search. Live: the cache it reads is patched
 // by `session:updated` facts (lib/queries.ts), so rows appear and change without a reload. A row
-// with news since this device last read it is marked unread (seen.ts).
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+// with news since this device last read it is marked unread (seen.ts). Each row's menu pins or
+// archives it (session-actions.tsx); archived sessions leave the groups for the Archived section
+// at the end, closed until asked for. What an action did is announced, with Undo for an archive.
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { Machine, Session } from '@tether/shared';
 import { AccountMenu } from '../../lib/ui/account-menu.tsx';
 import { ConnectionIndicator } from '../../lib/ui/connection-indicator.tsx';
-import { IconPlus } from '../../lib/ui/icons.tsx';
+import { IconArchive, IconChevron, IconPlus, IconX } from '../../lib/ui/icons.tsx';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { useNow } from '../../lib/ui/use-now.ts';
-import { filterSessions } from './filter-sessions.ts';
+import { sessionTitle } from '../../lib/format.ts';
+import { filterSessions, splitArchived } from './filter-sessions.ts';
 import { groupSessions } from './group-sessions.ts';
 import { baseline, isUnread, useSeen } from './seen.ts';
 import { SessionRow } from './session-row.tsx';
+import { SessionActions, type SessionActionDone } from './session-actions.tsx';
 import { SessionsEmpty } from './sessions-empty.tsx';
 
 export type SessionListProps = {
@@ -53,11 +57,30 @@ export function SessionList({ sessions, machines, error, onRetry, menuExtra }: S
   useEffect(() => {
     if (sessions) baseline(sessions);
   }, [sessions]);
-  const groups = useMemo(
-    () => groupSessions({ sessions: filterSessions({ sessions: sessions ?? [], machines: machines ?? [], query }), machines: machines ?? [] }),
-    [sessions, machines, query],
-  );
+  const [showArchived, setShowArchived] = useState(false);
+  const [notice, setNotice] = useState<SessionActionDone | null>(null);
+  const undoRef = useRef<HTMLButtonElement>(null);
+  const { groups, archived } = useMemo(() => {
+    const { listed, archived } = splitArchived(filterSessions({ sessions: sessions ?? [], machines: machines ?? [], query }));
+    return { groups: groupSessions({ sessions: listed, machines: machines ?? [] }), archived };
+  }, [sessions, machines, query]);
   const anyOnline = (machines ?? []).some((m) => m.online);
+  const homes = new Map((machines ?? []).map((m) => [m.id, m.home]));
+  // An archived row leaves the list with its menu button: focus goes to Undo rather than the page.
+  useEffect(() => {
+    if (notice?.undo) undoRef.current?.focus();
+  }, [notice]);
+
+  const row = (session: Session, home: string | undefined) => (
+    <SessionRow
+      key={session.id}
+      session={session}
+      now={now}
+      home={home}
+      unread={isUnread(seen, session)}
+      actions={<SessionActions session={session} title={sessionTitle(session)} onDone={setNotice} />}
+    />
+  );
 
   let body;
   if (error && !sessions) {
@@ -85,14 +108,15 @@ export function SessionList({ sessions, machines, error, onRetry, menuExtra }: S
         <p className="list-empty-compact">No sessions yet.</p>
       </>
     );
-  } else if (groups.length === 0) {
-    body = (
-      <p className="list-message" role="status">
-        No session matches “{query.trim()}”.
-      </p>
-    );
   } else {
-    body = groups.map((group) => (
+    body = (
+      <>
+        {groups.length === 0 ? (
+          <p className="list-message" role="status">
+            {query.trim() ? `No session matches “${query.trim()}”.` : 'Every session is archived.'}
+          </p>
+        ) : null}
+        {groups.map((group) => (
       <section key={group.key} className="session-group" aria-labelledby={`group-${group.key}`}>
         <h2 className="session-group-title" id={`group-${group.key}`}>
           {group.online !== null ? (
@@ -102,13 +126,34 @@ export function SessionList({ sessions, machines, error, onRetry, menuExtra }: S
           {group.online === false ? <span className="session-group-note">offline</span> : null}
           <span className="session-group-count">{group.sessions.length}</span>
         </h2>
-        <ul className="session-rows">
-          {group.sessions.map((session) => (
-            <SessionRow key={session.id} session={session} now={now} home={group.machine?.home} unread={isUnread(seen, session)} />
-          ))}
-        </ul>
+        <ul className="session-rows">{group.sessions.map((session) => row(session, group.machine?.home))}</ul>
       </section>
-    ));
+        ))}
+        {archived.length > 0 ? (
+          <section className="session-group archived-group" aria-labelledby="group-archived">
+            <h2 className="session-group-title" id="group-archived">
+              <button
+                type="button"
+                className="archived-toggle"
+                aria-expanded={showArchived}
+                aria-controls="archived-rows"
+                onClick={() => setShowArchived((v) => !v)}
+              >
+                <IconArchive size={16} />
+                <span>Archived</span>
+                <span className="session-group-count">{archived.length}</span>
+                <IconChevron size={16} className={`archived-chevron${showArchived ? ' is-open' : ''}`} />
+              </button>
+            </h2>
+            {showArchived ? (
+              <ul className="session-rows" id="archived-rows">
+                {archived.map((session) => row(session, session.machineId ? homes.get(session.machineId) : undefined))}
+              </ul>
+            ) : null}
+          </section>
+        ) : null}
+      </>
+    );
   }
 
   return (
@@ -136,7 +181,34 @@ export function SessionList({ sessions, machines, error, onRetry, menuExtra }: S
           />
         ) : null}
       </header>
-      <div className="pane-body">{body}</div>
+      <div className="pane-body">
+        {/* Always there, so that a screen reader hears what an action did when it appears. */}
+        <div className="list-notice-region" role="status">
+          {notice ? (
+            <p className="list-notice">
+              <span>{notice.text}</span>
+              {notice.undo ? (
+                <button
+                  ref={undoRef}
+                  type="button"
+                  className="button list-notice-undo"
+                  onClick={() => {
+                    const undo = notice.undo;
+                    setNotice(null);
+                    void undo?.().catch((failure: unknown) => setNotice({ text: `Could not undo: ${failure instanceof Error ? failure.message : String(failure)}` }));
+                  }}
+                >
+                  Undo
+                </button>
+              ) : null}
+              <button type="button" className="icon-button list-notice-close" aria-label="Dismiss" onClick={() => setNotice(null)}>
+                <IconX size={16} />
+              </button>
+            </p>
+          ) : null}
+        </div>
+        {body}
+      </div>
     </div>
   );
 }

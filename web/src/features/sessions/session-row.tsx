@@ -1,15 +1,31 @@
 // session-row.tsx: one session in the list: title, directory, status, launch kind, the pending
-// badge (an approval or question waits), the bypass warning, when it was last active and whether it
-// has news this device has not read. The whole row is one link.
+// badge (an approval or question waits), the bypass warning, when it was last active, whether it
+// has news this device has not read and whether it is pinned. The whole row is one link; its menu
+// of actions (session-actions.tsx) sits over the row's right end, outside the link.
+import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { Session } from '@tether/shared';
 import { describeLaunchKind, formatDirectory, formatRelativeTime, sessionTitle } from '../../lib/format.ts';
 import { Badge, StatusPill } from '../../lib/ui/badge.tsx';
-import { IconBell, IconChevron } from '../../lib/ui/icons.tsx';
+import { IconBell, IconPin } from '../../lib/ui/icons.tsx';
 import { BypassBadge } from './session-facts.tsx';
 
-export function SessionRow({ session, now, home, unread = false }: { session: Session; now: number; home?: string | undefined; unread?: boolean }) {
+export function SessionRow({
+  session,
+  now,
+  home,
+  unread = false,
+  actions,
+}: {
+  session: Session;
+  now: number;
+  home?: string | undefined;
+  unread?: boolean;
+  /** The row's menu (pin, archive), drawn over its right end. */
+  actions?: ReactNode;
+}) {
   const title = sessionTitle(session);
+  const pinned = session.pinnedAt != null;
   const kind = describeLaunchKind(session.launchKind);
   const pending = session.pendingCount;
   return (
@@ -22,12 +38,15 @@ export function SessionRow({ session, now, home, unread = false }: { session: Se
         data-session-id={session.id}
         data-status={session.status}
         data-unread={unread ? 'yes' : undefined}
+        data-pinned={pinned ? 'yes' : undefined}
       >
         <div className="session-row-main">
           <div className="session-row-top">
             <span className="session-row-title">
               {unread ? <span className="unread-dot" aria-hidden="true" /> : null}
+              {pinned ? <IconPin size={15} strokeWidth={2.4} className="pin-mark" /> : null}
               {title}
+              {pinned ? <span className="sr-only"> (pinned)</span> : null}
               {unread ? <span className="sr-only"> (new activity)</span> : null}
             </span>
             <time className="session-row-time" dateTime={new Date(session.updatedAt).toISOString()}>
@@ -49,8 +68,8 @@ export function SessionRow({ session, now, home, unread = false }: { session: Se
             ) : null}
           </div>
         </div>
-        <IconChevron size={18} className="session-row-chevron" />
       </Link>
+      {actions}
     </li>
   );
 }

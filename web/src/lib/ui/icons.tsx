@@ -163,3 +163,24 @@ export const IconDiff = (p: IconProps) => (
     <path d="M12 7v6M9 10h6M9 17h6" />
   </Svg>
 );
+
+/** Three dots: a row's menu of actions. */
+export const IconMore = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="5" cy="12" r="1.4" fill="currentColor" />
+    <circle cx="12" cy="12" r="1.4" fill="currentColor" />
+    <circle cx="19" cy="12" r="1.4" fill="currentColor" />
+  </Svg>
+);
+/** A push pin: a session kept near the top of the list. */
+export const IconPin = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 17v5M9 3h6l-1 7 4 3v2H6v-2l4-3z" />
+  </Svg>
+);
+/** A box with a lid: archived (out of the list, not deleted). */
+export const IconArchive = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M3 4h18v4H3zM5 8v12h14V8M10 12h4" />
+  </Svg>
+);

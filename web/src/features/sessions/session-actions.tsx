@@ -1,0 +1,154 @@
+// session-actions.tsx: a session row's menu (the ⋯ button): pin or unpin, archive or unarchive.
+// The marks live on the hub (session:pin / session:archive), so every device of the namespace sees
+// them; nothing here is optimistic: the row moves when the hub's `session:updated` arrives.
+// A running session cannot be archived (the hub refuses it too): whatever it asks must stay in sight,
+// so the item says to end it first. Keyboard: the menu opens with focus on its first item, arrows
+// move, Escape or a tap outside closes it (use-popover.ts).
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { Session } from '@tether/shared';
+import { isArchived, isFinalStatus } from '@tether/shared/wire';
+import { requestHub } from '../../lib/socket.ts';
+import { usePopover } from '../../lib/ui/use-popover.ts';
+import { IconArchive, IconMore, IconPin } from '../../lib/ui/icons.tsx';
+
+/** What a finished action tells the list (it announces it and may offer to undo it). */
+export type SessionActionDone = { text: string; undo?: () => Promise<void> };
+
+const setPinned = async (sessionId: string, pinned: boolean) => void (await requestHub('session:pin', { sessionId, pinned }));
+const setArchived = async (sessionId: string, archived: boolean) => void (await requestHub('session:archive', { sessionId, archived }));
+
+export function SessionActions({ session, title, onDone }: { session: Session; title: string; onDone: (done: SessionActionDone) => void }) {
+  const { open, setOpen, panelId, rootRef, buttonRef } = usePopover();
+  const menuRef = useRef<HTMLDivElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const pinned = session.pinnedAt != null;
+  const archived = isArchived(session);
+  const ended = isFinalStatus(session.status);
+
+  useEffect(() => {
+    if (!open) return;
+    setError(null);
+    const menu = menuRef.current;
+    menu?.querySelector<HTMLElement>('[role="menuitem"]:not([aria-disabled="true"])')?.focus();
+    // The last row's menu opens below the fold on a phone: bring it into view.
+    menu?.parentElement?.scrollIntoView({ block: 'nearest' });
+  }, [open]);
+
+  const run = async (action: () => Promise<void>, done: SessionActionDone) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+      setOpen(false);
+      onDone(done);
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onMenuKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const items = [...(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    const move = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 }[event.key];
+    if (move !== undefined && items.length > 0) {
+      event.preventDefault();
+      items[(move + items.length) % items.length]?.focus();
+    } else if (event.key === 'Tab') {
+      setOpen(false);
+    }
+  };
+
+  const pinItem = (
+    <button
+      type="button"
+      role="menuitem"
+      className="menu-item"
+      disabled={busy}
+      onClick={() =>
+        void run(() => setPinned(session.id, !pinned), {
+          text: pinned ? `Unpinned “${title}”.` : `Pinned “${title}”.`,
+        })
+      }
+    >
+      <IconPin size={18} />
+      {pinned ? 'Unpin' : archived ? 'Pin (brings it back)' : 'Pin to top'}
+    </button>
+  );
+  let archiveItem;
+  if (archived) {
+    archiveItem = (
+      <button type="button" role="menuitem" className="menu-item" disabled={busy} onClick={() => void run(() => setArchived(session.id, false), { text: `Unarchived “${title}”.` })}>
+        <IconArchive size={18} />
+        Unarchive
+      </button>
+    );
+  } else if (ended) {
+    archiveItem = (
+      <button
+        type="button"
+        role="menuitem"
+        className="menu-item"
+        disabled={busy}
+        onClick={() =>
+          void run(() => setArchived(session.id, true), {
+            text: `Archived “${title}”.`,
+            undo: () => setArchived(session.id, false),
+          })
+        }
+      >
+        <IconArchive size={18} />
+        Archive
+      </button>
+    );
+  } else {
+    // Focusable and described rather than hidden: the person learns why and what to do.
+    const hintId = `${panelId}-archive-hint`;
+    archiveItem = (
+      <button type="button" role="menuitem" className="menu-item menu-item-unavailable"
+        aria-disabled="true"
+        aria-describedby={hintId} onClick={(e) => e.preventDefault()}>
+        <IconArchive size={18} />
+        <span className="menu-item-text">
+          Archive
+          {/* Its description, not part of its name ("Archive"): hidden from the name, read through aria-describedby. */}
+          <span className="menu-item-hint" id={hintId} aria-hidden="true">
+            End it first: a running session stays in the list
+          </span>
+        </span>
+      </button>
+    );
+  }
+
+  return (
+    <div className="session-row-actions" ref={rootRef}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="icon-button session-row-more"
+        aria-label={`Actions for ${title}`}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        onClick={() => setOpen((v) => !v)}
+      >
+        <IconMore size={20} />
+      </button>
+      {open ? (
+        <div className="menu session-row-menu">
+          <div id={panelId} role="menu" aria-label={`Actions for ${title}`} ref={menuRef} onKeyDown={onMenuKey}>
+            {pinItem}
+            {archiveItem}
+          </div>
+          {error ? (
+            <p className="menu-error" role="alert">
+              {error}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
