@@ -43,6 +43,8 @@ export const SessionSchema = z.object({
   title: Label,
   cwd: PathString,
   launchKind: LaunchKindSchema,
+  /** The coding agent it runs (a hub older than Codex support leaves it out: claude). */
+  agent: AgentKindSchema.default('claude'),
   status: SessionStatusSchema,
   claudeSessionId: z.string().max(128).nullable(),
   model: Label.nullable(),
@@ -78,6 +80,7 @@ export const SessionRegistrationSchema = z.object({
   title: Label.default(''),
   cwd: PathString,
   launchKind: LaunchKindSchema,
+  agent: AgentKindSchema.default('claude'),
   status: SessionStatusSchema.default('starting'),
   claudeSessionId: z.string().max(128).nullable().default(null),
   model: Label.nullable().default(null),

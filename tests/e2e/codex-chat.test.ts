@@ -13,6 +13,7 @@ describe('tether codex: chat mirrored to the hub', () => {
   it('a prompt typed at the desk shows up as chat, with the reply', async () => {
     const { runner, phone } = await startCodexWorld(defer, { script: [text('Codex desk reply')] });
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session' });
+    expect(phone.session()).toMatchObject({ agent: 'codex', launchKind: 'pty' });
     runner.write('hello from the codex desk');
     await runner.waitForScreen('hello from the codex desk');
     runner.write('\r');

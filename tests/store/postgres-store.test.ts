@@ -117,14 +117,14 @@ describe('postgres store: migrations', () => {
       expect((await store.appendMessages({ namespace: 'alpha', sessionId: sid, messages: [next] }))?.seqs).toEqual([2]);
       const resolved = await store.resolveRequest({ namespace: 'alpha', requestId: 'r1', outcome: 'answered', answer: { decision: 'allow' }, answeredBy: 'phone', device: null, at: 350 });
       expect(resolved).toMatchObject({ kind: 'resolved', resolution: { waitedMs: 250 } });
-      // The upgrade since (pin and archive times): empty on the old row, and usable.
-      expect(await store.getSession({ namespace: 'alpha', sessionId: sid })).toMatchObject({ pinnedAt: null, archivedAt: null });
+      // The upgrades since (pin and archive times, the agent): empty or claude on the old row, and usable.
+      expect(await store.getSession({ namespace: 'alpha', sessionId: sid })).toMatchObject({ pinnedAt: null, archivedAt: null, agent: 'claude' });
       expect(await store.pinSession({ namespace: 'alpha', sessionId: sid, pinned: true, now: 400 })).toMatchObject({ pinnedAt: 400 });
     } finally {
       await store.close();
     }
     const versions = await withClient(url, async (client) => (await client.query(`SELECT version FROM tether_schema_migrations ORDER BY 1`)).rows);
-    expect(versions.map((r) => r.version)).toEqual([1, 2]);
+    expect(versions.map((r) => r.version)).toEqual([1, 2, 3]);
   });
 
   it('refuses a database whose schema is newer than this hub, touching nothing', async () => {
@@ -140,7 +140,7 @@ describe('postgres store: migrations', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(StoreOpenError);
-    expect(String((error as Error).message)).toMatch(/schema is version 99, newer than this hub knows \(2\)/);
+    expect(String((error as Error).message)).toMatch(/schema is version 99, newer than this hub knows \(3\)/);
     expect(await tables(url)).toEqual(before);
   });
 });

@@ -156,6 +156,7 @@ export function createSessionCore(init: {
     title: title.title,
     cwd: options.cwd,
     launchKind: init.launchKind,
+    agent: agent.kind,
     status: state.status,
     claudeSessionId: state.claudeSessionId,
     model: state.model,

@@ -77,6 +77,7 @@ export function createRemoteSessions(deps: Deps) {
           title: basename(ack.cwd),
           cwd: ack.cwd,
           launchKind: spawn.launchKind,
+          agent: 'claude',
           status: 'starting',
           claudeSessionId: spawn.resumeClaudeSessionId,
           model: spawn.model,

@@ -12,6 +12,7 @@ export function rowToSession(row: Row): Session {
     title: row.title as string,
     cwd: row.cwd as string,
     launchKind: row.launch_kind as Session['launchKind'],
+    agent: ((row.agent as string | null) ?? 'claude') as Session['agent'],
     status: row.status as Session['status'],
     claudeSessionId: (row.claude_session_id as string | null) ?? null,
     model: (row.model as string | null) ?? null,

@@ -1,6 +1,6 @@
 // format.ts: turning protocol values into the short words a phone screen has room for.
 // Pure functions only (no React, no DOM): times, paths, statuses and device names.
-import type { LaunchKind, SessionStatus } from '@tether/shared';
+import type { AgentKind, LaunchKind, SessionStatus } from '@tether/shared';
 import { DESK_ANSWERER, NOTIFICATION_DEVICE_PREFIX } from '@tether/shared/wire';
 
 const MINUTE = 60_000;
@@ -69,10 +69,14 @@ export function describeStatus(status: SessionStatus): { label: string; tone: St
   }
 }
 
-export function describeLaunchKind(kind: LaunchKind): { label: string; title: string } {
-  return kind === 'pty'
-    ? { label: 'PTY', title: 'Interactive terminal (live TUI)' }
-    : { label: 'Headless', title: 'Chat only (claude -p)' };
+/** The session's launch kind, and its agent when that is not claude (the default, left unsaid). */
+export function describeLaunchKind(kind: LaunchKind, agent: AgentKind = 'claude'): { label: string; title: string } {
+  const name = agent === 'codex' ? 'Codex' : 'claude';
+  const base =
+    kind === 'pty'
+      ? { label: 'PTY', title: `Interactive terminal (${name}'s live TUI)` }
+      : { label: 'Headless', title: agent === 'claude' ? 'Chat only (claude -p)' : `Chat only (${name}, no terminal)` };
+  return agent === 'claude' ? base : { label: `${name} · ${base.label}`, title: base.title };
 }
 
 /** A short name for this browser, shown in the audit trail: "Chrome on Android", "Safari on iPhone". */

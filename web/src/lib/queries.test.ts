@@ -36,6 +36,7 @@ describe('a refetch racing a session fact', () => {
     title: 'x',
     cwd: '/x',
     launchKind: 'pty',
+    agent: 'claude',
     status,
     claudeSessionId: null,
     model: null,

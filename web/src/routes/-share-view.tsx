@@ -58,7 +58,7 @@ export function ShareView() {
       </div>
     );
   }
-  const kind = describeLaunchKind(session.launchKind);
+  const kind = describeLaunchKind(session.launchKind, session.agent);
   const expiresIn = shared.data.expiresAt - Date.now();
   return (
     <div className="session-screen share-screen">

@@ -24,10 +24,10 @@ export function sessionQueries(db: SqlDriver): SessionQueries {
         const final = isFinalStatus(r.status);
         const inserted = await tx.run(
           `INSERT INTO sessions (id, namespace, machine_id, title, cwd, launch_kind, status, claude_session_id, model,
-             permission_mode, controller, desk_attached, failure_reason, exit_code, last_seq, created_at, updated_at, ended_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, NULL, NULL, 0, $12, $13, $14)
+             permission_mode, controller, desk_attached, failure_reason, exit_code, last_seq, created_at, updated_at, ended_at, agent)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, NULL, NULL, 0, $12, $13, $14, $15)
            ON CONFLICT (id) DO NOTHING`,
-          [r.id, namespace, r.machineId, r.title, r.cwd, r.launchKind, r.status, r.claudeSessionId, r.model, r.permissionMode, r.deskAttached, r.createdAt ?? now, now, final ? now : null],
+          [r.id, namespace, r.machineId, r.title, r.cwd, r.launchKind, r.status, r.claudeSessionId, r.model, r.permissionMode, r.deskAttached, r.createdAt ?? now, now, final ? now : null, r.agent],
         );
         if (inserted === 0) {
           const owner = await first(tx, `SELECT namespace FROM sessions WHERE id = $1${db.lockRows}`, [r.id]);
@@ -39,9 +39,10 @@ export function sessionQueries(db: SqlDriver): SessionQueries {
                ended_at = CASE WHEN $12 THEN COALESCE(ended_at, $11) ELSE NULL END,
                failure_reason = CASE WHEN $12 THEN failure_reason ELSE NULL END,
                exit_code = CASE WHEN $12 THEN exit_code ELSE NULL END,
-               archived_at = CASE WHEN $12 THEN archived_at ELSE NULL END
+               archived_at = CASE WHEN $12 THEN archived_at ELSE NULL END,
+               agent = $13
              WHERE id = $1`,
-            [r.id, r.machineId, r.title, r.cwd, r.launchKind, r.status, r.claudeSessionId, r.model, r.permissionMode, r.deskAttached, now, final],
+            [r.id, r.machineId, r.title, r.cwd, r.launchKind, r.status, r.claudeSessionId, r.model, r.permissionMode, r.deskAttached, now, final, r.agent],
           );
         }
         return { kind: 'ok', session: (await sessionIn(tx, namespace, r.id))!, created: inserted > 0 };

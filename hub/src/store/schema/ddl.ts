@@ -13,8 +13,10 @@ const TYPES: Record<Dialect, Record<ColumnType, string>> = {
 const quote = (name: string) => `"${name}"`;
 const list = (names: readonly string[]) => names.map(quote).join(', ');
 
-function literal(dialect: Dialect, value: number | boolean): string {
+function literal(dialect: Dialect, value: number | boolean | string): string {
   if (typeof value === 'number') return String(value);
+  // Only our own constants reach here (tables.ts, migrations.ts), never input.
+  if (typeof value === 'string') return `'${value.replaceAll("'", "''")}'`;
   if (dialect === 'postgres') return value ? 'TRUE' : 'FALSE';
   return value ? '1' : '0';
 }

@@ -37,6 +37,11 @@ export const UPGRADES: readonly Upgrade[] = [
     statements: (dialect) =>
       ['pinned_at', 'archived_at'].map((name) => `ALTER TABLE "sessions" ADD COLUMN ${columnSql(dialect, { name, type: 'time', nullable: true })}`),
   },
+  {
+    // SQLite 7, PostgreSQL 3: the agent a session runs (issue 20); every older session ran claude.
+    name: 'session-agent',
+    statements: (dialect) => [`ALTER TABLE "sessions" ADD COLUMN ${columnSql(dialect, { name: 'agent', type: 'text', default: 'claude' })}`],
+  },
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

@@ -65,7 +65,7 @@ describe('schema (SQLite)', () => {
     expect(shape(join(dir, 'new.sqlite'))).toEqual(shape(join(dir, 'old.sqlite')));
   });
 
-  it('the upgrades since the shipped migrations add the session\'s pin and archive times, empty on old rows', async () => {
+  it('the upgrades since the shipped migrations add the session\'s pin and archive times (empty) and its agent (claude) on old rows', async () => {
     const path = join(dir, 'hub.sqlite');
     const old = shippedDatabase(path, HISTORY.sqlite.length);
     old.run(`INSERT INTO sessions (id, namespace, title, cwd, launch_kind, status, permission_mode, desk_attached, last_seq, created_at, updated_at, ended_at)
@@ -73,7 +73,7 @@ describe('schema (SQLite)', () => {
     old.close();
     const store = createSqliteStore({ path });
     try {
-      expect(await store.getSession({ namespace: 'alpha', sessionId: S1 })).toMatchObject({ pinnedAt: null, archivedAt: null });
+      expect(await store.getSession({ namespace: 'alpha', sessionId: S1 })).toMatchObject({ pinnedAt: null, archivedAt: null, agent: 'claude' });
       expect(await store.archiveSession({ namespace: 'alpha', sessionId: S1, archived: true, now: 7 })).toMatchObject({ kind: 'ok', session: { archivedAt: 7 } });
     } finally {
       await store.close();
@@ -81,7 +81,10 @@ describe('schema (SQLite)', () => {
     const db = new Database(path, { readonly: true });
     const versions = (db.query('SELECT version, name FROM schema_migrations ORDER BY version').all() as { version: number; name: string }[]).slice(HISTORY.sqlite.length);
     db.close();
-    expect(versions).toEqual([{ version: 6, name: 'session-pin-archive' }]);
+    expect(versions).toEqual([
+      { version: 6, name: 'session-pin-archive' },
+      { version: 7, name: 'session-agent' },
+    ]);
   });
 
   it('opens a database today\'s hub made, keeps its data and goes on from it', async () => {

@@ -7,7 +7,7 @@
 // `json` JSON kept as text (both stores parse it in rows.ts).
 
 export type ColumnType = 'text' | 'json' | 'int' | 'bigint' | 'time' | 'bool';
-export type Column = { name: string; type: ColumnType; nullable?: true; default?: number | boolean };
+export type Column = { name: string; type: ColumnType; nullable?: true; default?: number | boolean | string };
 export type Table = {
   name: string;
   columns: readonly Column[];
@@ -41,6 +41,7 @@ export const TABLES: readonly Table[] = [
       text('title'),
       text('cwd'),
       text('launch_kind'),
+      { name: 'agent', type: 'text', default: 'claude' },
       text('status'),
       maybe(text('claude_session_id')),
       maybe(text('model')),

@@ -10,6 +10,7 @@ function session(id: string, extra: Partial<Session>): Session {
     title: id,
     cwd: '/x',
     launchKind: 'pty',
+    agent: 'claude',
     status: 'idle',
     claudeSessionId: null,
     model: null,

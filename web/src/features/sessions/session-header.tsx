@@ -41,7 +41,7 @@ function ViewToggle({ session }: { session: Session }) {
 
 /** `lifecycle`: the last slot (End / Resume), composed by the route: features do not import each other. */
 export function SessionHeader({ session, lifecycle = null }: { session: Session; lifecycle?: ReactNode }) {
-  const kind = describeLaunchKind(session.launchKind);
+  const kind = describeLaunchKind(session.launchKind, session.agent);
   const onWorkspace = useRouterState({ select: (state) => /\/(changes|files)\/?$/.test(state.location.pathname) });
   return (
     <header className="session-header session-header-live">

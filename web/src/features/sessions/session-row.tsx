@@ -26,7 +26,7 @@ export function SessionRow({
 }) {
   const title = sessionTitle(session);
   const pinned = session.pinnedAt != null;
-  const kind = describeLaunchKind(session.launchKind);
+  const kind = describeLaunchKind(session.launchKind, session.agent);
   const pending = session.pendingCount;
   return (
     <li className="session-row-item">
