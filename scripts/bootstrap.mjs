@@ -129,3 +129,30 @@ export function ensureClaude(version) {
   }
   return bin;
 }
+
+/** The Codex versions tether is tested with (cli/src/agents/codex/supported-versions.json). */
+export function supportedCodex() {
+  return JSON.parse(readFileSync(join(ROOT, 'cli', 'src', 'agents', 'codex', 'supported-versions.json'), 'utf8'));
+}
+
+function codexVersionOf(bin) {
+  const r = spawnSync(bin, ['--version'], { encoding: 'utf8' });
+  return r.status === 0 ? (/\d+\.\d+\.\d+/.exec(r.stdout) ?? [null])[0] : null;
+}
+
+/** Installs Codex `version` into .tools/codex-<version>/ with npm (its launcher picks the platform's
+ *  native package among its optional dependencies: ~400 MB, so only that one is fetched) unless it is
+ *  there already; returns its binary. Both pins live here; tests find them through TETHER_CODEX_BIN. */
+export function ensureCodex(version) {
+  const prefix = join(ROOT, '.tools', `codex-${version}`);
+  const bin = join(prefix, 'node_modules', '.bin', 'codex');
+  if (existsSync(bin) && codexVersionOf(bin) === version) return bin;
+  console.log(`tether: installing codex ${version} from the npm registry into .tools/ …`);
+  must('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, `@openai/codex@${version}`], `installing codex ${version}`);
+  const got = codexVersionOf(bin);
+  if (got !== version) {
+    console.error(`tether: codex ${version} was installed but ${bin} reports ${got ?? 'nothing'}`);
+    process.exit(1);
+  }
+  return bin;
+}

@@ -4,11 +4,13 @@
 // claude is tested at both ends of the supported range (cli/src/agents/claude/supported-versions.json):
 //   1. the whole suite against the current version (the tests' devDependency, node_modules/.bin/claude);
 //   2. the suites that run the real claude again against the floor (installed into .tools/ by npm).
+// Codex likewise (cli/src/agents/codex/supported-versions.json, both pins in .tools/): the current
+// one in the first run, the floor in the second (its e2e suites are in tests/e2e).
 // Extra arguments (a file filter) go to the first run only and skip the second, so `npm test -- x`
 // stays quick. Prints one closing line "tests: N passed, N failed, N skipped" summing both runs.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { REAL_CLAUDE_EXCLUDES, REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureClaude, ensureDeps, ensureWebBuild, run, supportedClaude } from './bootstrap.mjs';
+import { REAL_CLAUDE_EXCLUDES, REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureClaude, ensureCodex, ensureDeps, ensureWebBuild, run, supportedClaude, supportedCodex } from './bootstrap.mjs';
 
 const bun = ensureBun();
 ensureDeps(bun);
@@ -16,6 +18,10 @@ ensureWebBuild(bun);
 const extra = process.argv.slice(2);
 const { floor, current } = supportedClaude();
 const floorBin = extra.length === 0 && floor !== current ? ensureClaude(floor) : null;
+// Codex the same way: the current pin for the first run, the floor for the second.
+const codex = supportedCodex();
+const codexBin = ensureCodex(codex.current);
+const codexFloorBin = floorBin ? ensureCodex(codex.floor) : null;
 
 console.log('tether: typecheck …');
 if (run(bun, ['run', 'typecheck']) !== 0) {
@@ -59,8 +65,8 @@ function vitest(options) {
   };
 }
 
-const runs = [vitest({ name: 'current', claude: current, args: extra, env: {} })];
-if (floorBin) runs.push(vitest({ name: 'floor', claude: floor, args: [...REAL_CLAUDE_SUITES, ...REAL_CLAUDE_EXCLUDES], env: { TETHER_CLAUDE_BIN: floorBin } }));
+const runs = [vitest({ name: 'current', claude: `${current}, codex ${codex.current}`, args: extra, env: { TETHER_CODEX_BIN: codexBin } })];
+if (floorBin) runs.push(vitest({ name: 'floor', claude: `${floor}, codex ${codex.floor}`, args: [...REAL_CLAUDE_SUITES, ...REAL_CLAUDE_EXCLUDES], env: { TETHER_CLAUDE_BIN: floorBin, TETHER_CODEX_BIN: codexFloorBin } }));
 
 // CI keeps only the tail of the output, so the failures are repeated here, last, where it can be read.
 for (const r of runs) {

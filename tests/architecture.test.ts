@@ -129,6 +129,23 @@ describe('architecture arrows', () => {
     expect(long).toEqual([]);
   });
 
+  it('keeps what differs per agent in that agent\'s room: only agents/index.ts and the agent\'s own verb name one', () => {
+    const AGENT_ROOM = /^cli\/src\/agents\/([a-z-]+)\//;
+    /** The verbs that are an agent (`tether claude`, `tether codex`) and doctor, which checks each. */
+    const MAY_NAME = /^cli\/src\/(agents\/index\.ts|commands\/(claude|codex|doctor)\.ts)$/;
+    const violations: string[] = [];
+    for (const file of files) {
+      const rel = relative(ROOT, file).split('\\').join('/');
+      const own = AGENT_ROOM.exec(rel)?.[1];
+      for (const target of fileImportsOf(file)) {
+        const targetRoom = AGENT_ROOM.exec(relative(ROOT, target).split('\\').join('/'))?.[1];
+        if (!targetRoom || targetRoom === own) continue;
+        if (!MAY_NAME.test(rel)) violations.push(`${rel} → agents/${targetRoom}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
   it('keeps web features from importing each other', () => {
     const violations = files
       .filter((f) => roomOf(f).startsWith('web/features/'))

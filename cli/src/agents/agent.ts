@@ -96,6 +96,9 @@ export type Agent = {
   hookHidesDialog?: boolean;
   /** Ends it the way its own desk does when a person asks (the phone's End, `tether stop`). */
   endPty(options: { pty: { write(data: string): void; kill(signal?: string): void; exited: Promise<unknown> }; log: (line: string) => void }): { end(): void };
+  /** The pid of a live process of this agent already running the agent session `sessionId` here
+   *  (resuming it again would fork it), or null. */
+  liveOwner?(options: { env: NodeJS.ProcessEnv; sessionId: string }): number | null;
   /** The headless launch kind (no terminal), when the agent has one. */
   runHeadless?(options: RunnerOptions): Promise<RunnerResult>;
 };

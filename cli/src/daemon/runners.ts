@@ -47,23 +47,6 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** The pid of a live claude whose status file names `claudeSessionId`, or null. */
-export function liveClaudeOwner(options: { configDir: string; claudeSessionId: string }): number | null {
-  const dir = join(options.configDir, 'sessions');
-  if (!existsSync(dir)) return null;
-  for (const name of readdirSync(dir)) {
-    if (!name.endsWith('.json')) continue;
-    try {
-      const record = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { pid?: number; sessionId?: string };
-      const pid = typeof record.pid === 'number' ? record.pid : Number.parseInt(name, 10);
-      if (record.sessionId === options.claudeSessionId && Number.isInteger(pid) && isAlive(pid)) return pid;
-    } catch {
-      // being rewritten; a live owner rewrites it again soon
-    }
-  }
-  return null;
-}
-
 /** The last lines of a runner's log: why it stopped, in its own words. */
 export function logTail(logFile: string, lines = 8): string | null {
   try {

@@ -12,9 +12,9 @@ import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { spawnError, type Ack, type DaemonSpawn, type DaemonSpawnAck } from '@tether/shared';
-import { claudeConfigDir } from '../agents/claude/env.ts';
+import { agentFor } from '../agents/index.ts';
 import { tetherCommand } from '../config/self-command.ts';
-import { liveClaudeOwner, saveRunnerRecord, type RunnerRecord } from './runners.ts';
+import { saveRunnerRecord, type RunnerRecord } from './runners.ts';
 
 
 export function expandDir(dir: string, home = homedir()): string {
@@ -46,7 +46,7 @@ export function startRunnerProcess(options: {
     return spawnError('bad_request', 'not_a_directory', `${cwd} is not a directory`);
   }
   if (request.resumeClaudeSessionId) {
-    const owner = liveClaudeOwner({ configDir: claudeConfigDir(options.env), claudeSessionId: request.resumeClaudeSessionId });
+    const owner = agentFor('claude').liveOwner?.({ env: options.env, sessionId: request.resumeClaudeSessionId }) ?? null;
     if (owner !== null) {
       return spawnError('conflict', 'session_live', `claude session ${request.resumeClaudeSessionId} is already running here (pid ${owner}); attach to it instead`);
     }

@@ -10,7 +10,7 @@ import { claudeScreen } from './screen.ts';
 import { footerMode, switchMode } from './mode-switch.ts';
 import { confirmPlanDialog } from './plan-dialog.ts';
 import { createPtyEnder } from './end-claude.ts';
-import { watchClaudeStatus } from './status-file.ts';
+import { liveClaudeOwner, watchClaudeStatus } from './status-file.ts';
 import { isRejectedToolResult, parseTranscriptLines } from './transcript/parse.ts';
 import { subagentDirFor } from '../../transcript/subagents.ts';
 import { createLocalCommandReader, modelSetBy } from './transcript/local-commands.ts';
@@ -62,5 +62,6 @@ export const claudeAgent: Agent = {
   confirmPlan: confirmPlanDialog,
   watchStatus: ({ env, pid, sessionId, poll, onChange }) => watchClaudeStatus({ configDir: claudeConfigDir(env), pid, claudeSessionId: sessionId, poll, onChange }),
   endPty: createPtyEnder,
+  liveOwner: ({ env, sessionId }) => liveClaudeOwner({ configDir: claudeConfigDir(env), claudeSessionId: sessionId }),
   runHeadless: async (options) => (await import('./headless.ts')).runHeadlessSession(options),
 };

@@ -2,7 +2,7 @@
 // (`status: idle|busy|waiting`, CLAUDE-CODE.md §5), polled because it is rewritten in place.
 // The file is keyed by the pid of the claude process; when claude runs behind a wrapper the pid
 // differs, so a file whose sessionId matches claude's session id is accepted too.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { steadyPoll, type Poll } from '../../pace/pace.ts';
 
@@ -65,4 +65,30 @@ export function watchClaudeStatus(options: {
     current: () => current,
     stop: stopPoll,
   };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid of a live claude whose status file names `claudeSessionId`, or null. */
+export function liveClaudeOwner(options: { configDir: string; claudeSessionId: string }): number | null {
+  const dir = join(options.configDir, 'sessions');
+  if (!existsSync(dir)) return null;
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.json')) continue;
+    try {
+      const record = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { pid?: number; sessionId?: string };
+      const pid = typeof record.pid === 'number' ? record.pid : Number.parseInt(name, 10);
+      if (record.sessionId === options.claudeSessionId && Number.isInteger(pid) && isAlive(pid)) return pid;
+    } catch {
+      // being rewritten; a live owner rewrites it again soon
+    }
+  }
+  return null;
 }
