@@ -100,4 +100,16 @@ describe('tether codex: approvals on the phone', () => {
     await runner.waitForScreen(CODEX_DIALOG);
     expect(existsSync(join(sandbox.cwd, 'unasked.txt'))).toBe(false);
   }, 60_000);
+
+  it('an edited command is refused, never run as first asked: Codex takes no edited input from its hook', async () => {
+    const { runner, phone, sandbox } = await startCodexWorld(defer, {
+      script: [when(userSays('go'), execCommand('touch asked.txt', { justification: 'make a file', callId: 'call_edit1' })), (request) => text(`model read: ${JSON.stringify(request.input).includes('cannot run an edited call') ? 'refusal' : 'something else'}`)],
+    });
+    await phone.send('go');
+    const request = await phone.waitFor(() => phone.requested.find((r) => r.toolName === 'Bash'), { what: 'a Bash request on the hub' });
+    await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow', updatedInput: { command: 'touch edited.txt' } } });
+    await runner.waitForScreen('model read: refusal');
+    expect(existsSync(join(sandbox.cwd, 'asked.txt'))).toBe(false);
+    expect(existsSync(join(sandbox.cwd, 'edited.txt'))).toBe(false);
+  }, 60_000);
 });

@@ -2,7 +2,8 @@
 // a real hub): a prompt typed at the desk becomes chat with its reply; a prompt sent from the phone
 // is typed into Codex's input and answered; the session says which agent it runs.
 import { describe, expect, it } from 'vitest';
-import { lastUserText, text } from '../fixtures/fake-openai/index.ts';
+import { lastUserText, streamedText, text } from '../fixtures/fake-openai/index.ts';
+import { CODEX_READY } from '../harness/codex.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { chatText } from '../harness/runner.ts';
 import { startCodexWorld } from '../harness/codex-world.ts';
@@ -35,5 +36,21 @@ describe('tether codex: chat mirrored to the hub', () => {
     const user = phone.messages().find((m) => m.role === 'user' && m.promptId === sent.promptId);
     expect(user && chatText(user)).toBe('what is up from the phone');
     await runner.waitForScreen('codex echo: what is up from the phone');
+  });
+
+  it('abort from the phone interrupts Codex mid-reply (Esc, as at the desk); modes and models are not switched from the phone', async () => {
+    const chunks = Array.from({ length: 20 }, (_, i) => `Paragraph codex-${i + 1}.\n\n`);
+    const { fake, runner, phone } = await startCodexWorld(defer, { script: [streamedText(chunks, { gapMs: 1000 })] });
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session' });
+    const refused = await phone.emit('session:set-mode', { sessionId: runner.sessionId, mode: 'plan' });
+    expect(refused).toMatchObject({ ok: false, code: 'bad_request' });
+    await phone.send('tell me a long story');
+    await runner.waitForScreen(/codex-2\./);
+    expect((await phone.emit('session:abort', { sessionId: runner.sessionId })).ok).toBe(true);
+    const streamed = await fake.waitForRequest((request) => request.kind === 'main' && request.turnIndex === 0);
+    await expect.poll(() => streamed.outcome, { timeout: 15_000 }).toBe('aborted');
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the abort' });
+    await runner.waitForScreen(CODEX_READY);
+    expect(runner.screenText()).not.toContain('codex-20.');
   });
 });

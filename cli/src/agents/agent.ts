@@ -91,6 +91,9 @@ export type Agent = {
   confirmPlan?(options: { screen: Pick<ScreenModel, 'state'>; write: (data: string) => void }): { stop(): void; done: Promise<boolean> };
   /** A status the agent writes for itself (claude's status file), watched as a second source. */
   watchStatus?(options: { env: Record<string, string>; pid: number; sessionId: () => string | null; poll: Poll; onChange: (status: 'idle' | 'busy' | 'waiting' | null) => void }): { stop(): void };
+  /** Its permission hook takes no edited input and no session rules (Codex: reserved, and they fail
+   *  closed): an allow that carries an edit is refused rather than run unedited, a rule is dropped. */
+  plainVerdicts?: boolean;
   /** While its permission hook waits it draws no dialog of its own (Codex: "Running hook"), so a key
    *  at the desk hands the question back to its dialog (approvals.handToDesk). */
   hookHidesDialog?: boolean;

@@ -19,9 +19,16 @@ export type SessionHooks = {
   onToolEvent?: (event: { phase: 'start' | 'end'; payload: Record<string, unknown> }) => void;
 };
 
-/** The PermissionRequest hook's answer for a verdict. */
-function permissionDecision(verdict: Verdict): Record<string, unknown> {
-  return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: verdict } };
+/** The PermissionRequest hook's answer for a verdict. `plain`: the agent takes only allow or deny
+ *  with a message; an edited input it cannot run is refused (never run as first asked). */
+function permissionDecision(verdict: Verdict, plain: boolean): Record<string, unknown> {
+  let decision: Verdict = verdict;
+  if (plain && verdict.behavior === 'allow') {
+    decision = verdict.updatedInput
+      ? { behavior: 'deny', message: 'The person edited this call before allowing it, and this agent cannot run an edited call: ask again with the call as they want it.' }
+      : { behavior: 'allow' };
+  }
+  return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } };
 }
 
 export function createHookHandler(init: {
@@ -36,6 +43,8 @@ export function createHookHandler(init: {
   onAny: (payload: Record<string, unknown>) => void;
   /** The agent wrote to its transcript just before this hook: read it now. */
   readTranscriptSoon: () => void;
+  /** The agent takes only plain allow/deny verdicts (Agent.plainVerdicts). */
+  plainVerdicts?: boolean;
 }) {
   const { hooks, approvals, elicitations, state, patch, setStatus } = init;
   return async (request: HookRequest): Promise<Record<string, unknown>> => {
@@ -88,7 +97,7 @@ export function createHookHandler(init: {
         const verdict = await approvals.ask({ toolName, toolInput, signal: request.signal });
         if (state.status === 'waiting') setStatus('thinking');
         // null: the agent's own dialog (already at the desk) decides; nothing is allowed silently.
-        return verdict ? permissionDecision(verdict) : {};
+        return verdict ? permissionDecision(verdict, init.plainVerdicts === true) : {};
       }
       case 'post-tool-use':
         if (state.status === 'waiting') setStatus('thinking');

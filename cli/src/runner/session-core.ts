@@ -319,6 +319,7 @@ export function createSessionCore(init: {
         followEffort((p.effort as { level?: unknown } | undefined)?.level);
       },
       readTranscriptSoon,
+      plainVerdicts: agent.plainVerdicts === true,
     });
     const hookServer = startHookServer({ onHook });
     cleanups.push(() => hookServer.stop());

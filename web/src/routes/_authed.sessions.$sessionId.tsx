@@ -75,7 +75,7 @@ function SessionLayout() {
         <Outlet />
         {approvalsSeen ? (
           <Suspense fallback={null}>
-            <ApprovalSheet key={sessionId} sessionId={sessionId} pending={pending} />
+            <ApprovalSheet key={sessionId} sessionId={sessionId} pending={pending} agent={session.data.agent} />
           </Suspense>
         ) : null}
       </div>

@@ -37,5 +37,6 @@ export const codexAgent: Agent = {
   isRejectedToolResult: () => false,
   screen: codexScreen,
   hookHidesDialog: true,
+  plainVerdicts: true,
   endPty: ({ pty, log }) => createEnder({ step: () => pty.write(CTRL_C), at: PRESSES_AT, exited: pty.exited, force: () => pty.kill('SIGTERM'), log }),
 };

@@ -10,7 +10,8 @@ import { ActionButton } from './action-button.tsx';
 
 type Mode = 'main' | 'session' | 'deny' | 'edit';
 
-export function PermissionForm({ request, busy, submit }: { request: PendingRequest; busy: string | null; submit: SubmitAnswer }) {
+/** `shaping`: the agent takes an edited input and "allow for this session" rules (claude does). */
+export function PermissionForm({ request, busy, submit, shaping = true }: { request: PendingRequest; busy: string | null; submit: SubmitAnswer; shaping?: boolean }) {
   const [mode, setMode] = useState<Mode>('main');
   const [reason, setReason] = useState('');
   const isBash = request.toolName === 'Bash';
@@ -141,10 +142,12 @@ export function PermissionForm({ request, busy, submit }: { request: PendingRequ
             </ActionButton>
           </div>
           <div className="approval-more">
-            <button type="button" className="link-button" onClick={() => setMode('session')} disabled={busy !== null}>
-              Allow for session…
-            </button>
-            {isBash && command ? (
+            {shaping ? (
+              <button type="button" className="link-button" onClick={() => setMode('session')} disabled={busy !== null}>
+                Allow for session…
+              </button>
+            ) : null}
+            {shaping && isBash && command ? (
               <button type="button" className="link-button" onClick={() => setMode('edit')} disabled={busy !== null}>
                 Edit command…
               </button>

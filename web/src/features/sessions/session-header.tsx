@@ -55,8 +55,16 @@ export function SessionHeader({ session, lifecycle = null }: { session: Session;
           <StatusPill status={session.status} />
           {session.bypass ? <BypassChip /> : null}
           <Badge title={kind.title}>{kind.label}</Badge>
-          <ModePicker session={session} />
-          <ModelPicker session={session} />
+          {/* Modes, models and effort are switched from the phone for claude only (its own
+              commands and keys); another agent's model is shown as it reported it. */}
+          {session.agent === 'claude' ? (
+            <>
+              <ModePicker session={session} />
+              <ModelPicker session={session} />
+            </>
+          ) : session.model ? (
+            <Badge title={`The model ${session.agent} runs`}>{session.model}</Badge>
+          ) : null}
           <ControlChip session={session} />
           <span className="session-header-dir" title={session.cwd}>
             {formatDirectory(session.cwd, { max: 40 })}
