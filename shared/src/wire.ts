@@ -38,3 +38,13 @@ export function toBytes(v: Uint8Array | ArrayBuffer): Uint8Array {
 /** claude's effort levels (`/effort`), in order; shared/src/session.ts builds its schema from these. */
 export const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type EffortLevel = (typeof EFFORT_LEVELS)[number];
+
+/** What the composer may attach (attachments.ts sniffs uploads by their bytes against this list):
+ *  the image types claude's Messages API takes, PDF and plain text. */
+export const ATTACHMENT_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf', 'text/plain'] as const;
+export type AttachmentMediaType = (typeof ATTACHMENT_MEDIA_TYPES)[number];
+/** Largest attachment. The Messages API refuses an image over 5 MB, and a headless session sends the
+ *  bytes as they are; the web app shrinks a larger photo before it uploads it. */
+export const ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
+/** Attachments one prompt may carry: a handful of screenshots, never a whole album. */
+export const MAX_ATTACHMENTS_PER_PROMPT = 10;

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { createPostgresStore, StoreOpenError } from '@tether/hub';
 import { ChatMessageInputSchema } from '@tether/shared';
 import { runStoreContract } from '../../hub/src/store/store.contract.ts';
-import { HISTORY } from '../../hub/src/store/schema/migrations.ts';
+import { HISTORY, knownVersion } from '../../hub/src/store/schema/migrations.ts';
 import { startPostgres, type PostgresHandle } from '../harness/postgres.ts';
 
 let cluster: PostgresHandle;
@@ -83,16 +83,17 @@ describe('postgres store: migrations', () => {
       await client.connect();
       const { rows } = await client.query(`SELECT version FROM tether_schema_migrations ORDER BY version`);
       await client.end();
-      expect(rows.map((r) => r.version)).toEqual([1]);
+      expect(rows.map((r) => r.version)).toEqual([knownVersion('postgres')]);
     } finally {
       await a.close();
       await b.close();
     }
   });
 
-  it("makes a new database exactly like today's shipped migration did", async () => {
+  it("makes a new database exactly like today's shipped migration and the upgrades since did", async () => {
     const old = await cluster.createDatabase();
     await shippedDatabase(old);
+    await (await createPostgresStore({ url: old })).close();
     const fresh = await cluster.createDatabase();
     await (await createPostgresStore({ url: fresh })).close();
     expect(await shape(fresh)).toEqual(await shape(old));
@@ -119,7 +120,7 @@ describe('postgres store: migrations', () => {
       await store.close();
     }
     const versions = await withClient(url, async (client) => (await client.query(`SELECT version FROM tether_schema_migrations ORDER BY 1`)).rows);
-    expect(versions.map((r) => r.version)).toEqual([1]);
+    expect(versions.map((r) => r.version)).toEqual(Array.from({ length: knownVersion('postgres') }, (_, i) => i + 1));
   });
 
   it('refuses a database whose schema is newer than this hub, touching nothing', async () => {
@@ -135,7 +136,7 @@ describe('postgres store: migrations', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(StoreOpenError);
-    expect(String((error as Error).message)).toMatch(/schema is version 99, newer than this hub knows \(1\)/);
+    expect(String((error as Error).message)).toContain(`schema is version 99, newer than this hub knows (${knownVersion('postgres')})`);
     expect(await tables(url)).toEqual(before);
   });
 });

@@ -6,6 +6,9 @@ import { EffortLevelSchema, PermissionModeSchema, SessionEndSchema, SessionPatch
 import { ChatMessageInputSchema } from '../chat.ts';
 import { MAX_MESSAGES_PER_BATCH } from '../limits.ts';
 import { PromptStatusUpdateSchema } from '../prompts.ts';
+import { AttachmentRefSchema } from '../attachments.ts';
+import { SessionCommandsSchema } from '../slash-commands.ts';
+import { MAX_ATTACHMENTS_PER_PROMPT } from '../wire.ts';
 import { AnswerSchema, DeskAnswerSchema, DialogOutcomeSchema, PendingRequestSchema, type DeskAnswerAck, type Resolution } from '../approvals.ts';
 import { TerminalOutputSchema, TerminalSnapshotSchema, TerminalSizeReportSchema, TerminalDeskSchema, ColsSchema, RowsSchema } from '../terminal.ts';
 import { MachineInfoSchema } from '../machine.ts';
@@ -23,6 +26,8 @@ export const CliEventSchemas = {
     messages: z.array(ChatMessageInputSchema).min(1).max(MAX_MESSAGES_PER_BATCH),
   }),
   'prompt:status': PromptStatusUpdateSchema,
+  /** The slash commands this session's claude takes (slash-commands.ts), replacing the last list. */
+  'session:commands': SessionCommandsSchema,
   /** claude's Notification hook said a person is needed (notifications.ts); the hub may push. */
   'session:attention': SessionAttentionSchema,
   'approval:request': PendingRequestSchema,
@@ -56,6 +61,7 @@ export type CliAcks = {
   'session:end': { session: Session };
   'message:append': { added: number; lastSeq: number };
   'prompt:status': object;
+  'session:commands': object;
   'session:attention': object;
   'approval:request': object;
   'approval:withdraw': object;
@@ -80,6 +86,8 @@ export const CliCommandSchemas = {
     sessionId: SessionIdSchema,
     promptId: z.string(),
     text: z.string(),
+    /** Fetched by the runner from the hub (GET /api/sessions/:id/attachments/:id) before it delivers. */
+    attachments: z.array(AttachmentRefSchema).max(MAX_ATTACHMENTS_PER_PROMPT).default([]),
   }),
   'session:abort': z.object({ sessionId: SessionIdSchema }),
   'session:stop': z.object({ sessionId: SessionIdSchema }),

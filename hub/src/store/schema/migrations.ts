@@ -9,8 +9,8 @@
 // Adding a column: add it in tables.ts and an upgrade here (`ALTER TABLE … ADD COLUMN` + columnSql),
 // never edit a shipped one; schema.test.ts checks that upgraded and new databases end up alike.
 import { schemaTooNew } from '../store.ts';
-import { createSchema, type Dialect } from './ddl.ts';
-import { TABLES } from './tables.ts';
+import { columnSql, createSchema, type Dialect } from './ddl.ts';
+import { ATTACHMENTS_TABLE, SESSION_COMMANDS_TABLE, TABLES } from './tables.ts';
 import { POSTGRES_0001 } from './history/postgres-0001-initial.ts';
 import { MIGRATION_0001 } from './history/sqlite-0001-initial.ts';
 import { MIGRATION_0002 } from './history/sqlite-0002-share-links.ts';
@@ -28,8 +28,16 @@ export const HISTORY: Readonly<Record<Dialect, readonly Migration[]>> = {
   postgres: [POSTGRES_0001],
 };
 
-/** Changes made since, once for both stores (none yet). */
-export const UPGRADES: readonly Upgrade[] = [];
+/** Changes made since, once for both stores. */
+export const UPGRADES: readonly Upgrade[] = [
+  {
+    name: 'attachments',
+    statements: (dialect) => [
+      `ALTER TABLE "prompts" ADD COLUMN ${columnSql(dialect, { name: 'attachments', type: 'json', nullable: true })}`,
+      ...createSchema(dialect, [ATTACHMENTS_TABLE, SESSION_COMMANDS_TABLE]),
+    ],
+  },
+];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */
 export const MIGRATIONS_TABLE: Readonly<Record<Dialect, string>> = { sqlite: 'schema_migrations', postgres: 'tether_schema_migrations' };
