@@ -33,6 +33,11 @@ import { createControllerTracker } from './controller.ts';
 import { createElicitations } from './elicitation.ts';
 import { loadResumeState, saveResumeState, type ResumeState } from './resume-state.ts';
 import { createSessionTitle } from './session-title.ts';
+import { createAttachmentInbox } from '../attachments/attachments.ts';
+import { listSlashCommands } from '../slash-commands/slash-commands.ts';
+import { cachedClaudeVersion } from '../claude/version.ts';
+import { claudeConfigDir } from '../claude/env.ts';
+import type { SlashCommand } from '@tether/shared';
 
 /** A transcript interrupt read this soon after claude wrote it ends the turn now running. */
 const LIVE_INTERRUPT_MS = 10_000;
@@ -204,6 +209,9 @@ export function createSessionCore(init: {
     onWaiting: (waiting) => (waiting ? setStatus('waiting') : state.status === 'waiting' && setStatus('thinking')),
   });
   cleanups.push(() => elicitations.stop());
+  /** A prompt's files: fetched from the hub when it is delivered (attachments/). */
+  const attachments = createAttachmentInbox({ hub: options.hub, sessionId: () => state.id, log });
+  cleanups.push(() => attachments.stop());
   /** Every hook payload names claude's current mode: the desk may have cycled it (Shift+Tab). */
   const followMode = (payload: Record<string, unknown>) => {
     const parsed = PermissionModeSchema.safeParse(payload.permission_mode);
@@ -220,6 +228,17 @@ export function createSessionCore(init: {
     patch({ effort });
   };
 
+  /** The slash commands this claude takes (slash-commands/), sent again on every connect: the
+   *  phone's composer lists them. Live-only: a list the hub missed is simply sent at the next connect. */
+  let slashCommands: SlashCommand[] | null = null;
+  const sendSlashCommands = () => {
+    if (slashCommands) void link?.request('session:commands', { sessionId: state.id, commands: slashCommands });
+  };
+  const reportSlashCommands = (commands: SlashCommand[]) => {
+    slashCommands = commands;
+    if (link?.connected()) sendSlashCommands();
+  };
+
   // ---- hub link (optional; never fatal)
   const startLink = (o: { commands: HubCommandHandlers; onConnected: () => void }) => {
     if (!options.hub || link) return;
@@ -232,7 +251,10 @@ export function createSessionCore(init: {
       registration,
       onState: (s) => {
         log(`hub: ${s.kind}${'reason' in s ? ` (${s.reason})` : ''}${s.kind === 'down' && s.refused ? ': the hub refused the connection' : ''}`);
-        if (s.kind === 'connected') o.onConnected();
+        if (s.kind === 'connected') {
+          o.onConnected();
+          sendSlashCommands();
+        }
       },
       onProblem: (message) => log(`hub: ${message}`),
       commands: o.commands,
@@ -470,6 +492,12 @@ export function createSessionCore(init: {
     }
     cleanups.push(() => settings.remove());
     plan = buildLaunchArgs({ userArgs: options.userArgs, settingsPath: settings.settingsPath });
+    // A PTY claude lists nothing on its own: its built-ins for its version and what it loads from
+    // disk (headless.ts reports claude's own answer to `initialize` instead).
+    if (init.launchKind === 'pty') {
+      const version = cachedClaudeVersion({ bin: binary, cacheFile: join(options.tetherHome, 'claude-version.json') });
+      reportSlashCommands(listSlashCommands({ version, configDir: claudeConfigDir(env), cwd: options.cwd }));
+    }
     return { binary, plan };
   };
 
@@ -506,6 +534,9 @@ export function createSessionCore(init: {
     startLink,
     /** Hub answers and reconnects reach these as they reach approvals. */
     elicitations,
+    attachments,
+    /** The slash commands claude takes (headless: from its `initialize` answer). */
+    reportSlashCommands,
     /** Approvals with this session's id, link and log. */
     createApprovals(o: Pick<Parameters<typeof createApprovals>[0], 'onPlanApproved'>): Approvals {
       const made = createApprovals({
