@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SessionIdSchema, TimestampSchema } from './ids.ts';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MEDIA_TYPES } from './wire.ts';
 
-export { ATTACHMENT_MAX_BYTES, ATTACHMENT_MEDIA_TYPES, MAX_ATTACHMENTS_PER_PROMPT, type AttachmentMediaType } from './wire.ts';
+export { ATTACHMENT_DIR_PREFIX, ATTACHMENT_MAX_BYTES, ATTACHMENT_MEDIA_TYPES, MAX_ATTACHMENTS_PER_PROMPT, splitAttachmentMentions, type AttachmentMediaType } from './wire.ts';
 
 /** Attachments one session may hold at once, and their bytes together (a phone's afternoon of
  *  screenshots; they are deleted when the session ends). */
@@ -53,7 +53,7 @@ export function isImageMediaType(mediaType: string): boolean {
 }
 
 /** The type of a file from its first bytes (magic numbers), never from its name or the type the
- *  client claimed; null when it is none of ATTACHMENT_MEDIA_TYPES. Text is UTF-8 without NUL or
+ *  client claimed; null when it is none of ATTACHMENT_MEDIA_TYPES. Text is UTF-8 without NUL, DEL or
  *  other control characters than tab, newline, carriage return and form feed. */
 export function sniffAttachmentType(bytes: Uint8Array): (typeof ATTACHMENT_MEDIA_TYPES)[number] | null {
   const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
@@ -73,7 +73,7 @@ function isPlainText(bytes: Uint8Array): boolean {
   while (i < bytes.length) {
     const b = bytes[i]!;
     if (b < 0x80) {
-      if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c) return false;
+      if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c) || b === 0x7f) return false;
       i += 1;
       continue;
     }

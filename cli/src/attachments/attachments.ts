@@ -15,7 +15,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ATTACHMENT_MAX_BYTES, isImageMediaType, type AttachmentMediaType, type AttachmentRef } from '@tether/shared';
+import { ATTACHMENT_DIR_PREFIX, ATTACHMENT_MAX_BYTES, isImageMediaType, type AttachmentMediaType, type AttachmentRef } from '@tether/shared';
 
 /** A prompt as the hub delivers it. */
 export type Delivery = { promptId: string; text: string; attachments: AttachmentRef[] };
@@ -127,7 +127,7 @@ export function createAttachmentInbox(options: {
     if (!dir) {
       const root = options.tempRoot ?? tmpdir();
       mkdirSync(root, { recursive: true });
-      dir = mkdtempSync(join(root, 'tether-attachments-'));
+      dir = mkdtempSync(join(root, ATTACHMENT_DIR_PREFIX));
     }
     return dir;
   };

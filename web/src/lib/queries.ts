@@ -20,6 +20,8 @@ export const queryKeys = {
   resolutions: (sessionId: string) => ['resolutions', sessionId] as const,
   /** The session's audit trail from `GET /api/sessions/:id` (loaded when the activity panel opens). */
   audit: (sessionId: string) => ['audit', sessionId] as const,
+  /** The slash commands a session's claude takes (loaded when the composer's text starts with `/`). */
+  commands: (sessionId: string) => ['commands', sessionId] as const,
   /** A read-only share link's session (share page; no login). */
   share: (token: string) => ['share', token] as const,
 };
@@ -158,6 +160,20 @@ export function useHubLiveUpdates(): void {
 
 export function useConnectionState(): ConnectionState {
   return useSyncExternalStore(onConnectionStateChange, getConnectionState, getConnectionState);
+}
+
+/** Commands change only when the runner restarts or the project's files do: a minute is fresh. */
+const COMMANDS_STALE_MS = 60_000;
+
+/** The session's slash commands, fetched only once `enabled` (the composer's text starts with `/`). */
+export function useSessionCommands(sessionId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.commands(sessionId),
+    queryFn: () => hubApi.sessionCommands(sessionId),
+    enabled,
+    staleTime: COMMANDS_STALE_MS,
+    retry: shouldRetryQuery,
+  });
 }
 
 export function useSessions() {
