@@ -1,8 +1,8 @@
 // domain.ts: the domain rooms of one hub, built for createHub (main.ts, the composition root) and
 // nowhere else: sessions, approvals, machines (daemons, shells, remote starts), terminals (rooms,
-// viewers), workspaces (a session's files, read through its runner) and, with several hubs, the
-// cluster bus and the hub-to-hub terminal link. It subscribes readiness and the cluster to the fact
-// bus; the socket rooms subscribed before it (tabs hear a fact first), web push after.
+// viewers), workspaces (a session's files, read through its runner), attachments and, with several
+// hubs, the cluster bus and the hub-to-hub terminal link. It subscribes readiness and the cluster to
+// the fact bus; the socket rooms subscribed before it (tabs hear a fact first), web push after.
 import type { Server, Socket } from 'socket.io';
 import type { Namespace } from '@tether/shared';
 import type { Store } from './store/store.ts';
@@ -11,6 +11,7 @@ import type { RunnerCommands } from './facts/runners.ts';
 import { createSessions } from './sessions/lifecycle.ts';
 import { createSessionReadiness } from './sessions/readiness.ts';
 import { createApprovals } from './approvals/approvals.ts';
+import { createAttachments } from './attachments/attachments.ts';
 import { createDaemonDirectory } from './machines/daemons.ts';
 import { createMachines } from './machines/machines.ts';
 import { createRemoteSessions } from './machines/remote-sessions.ts';
@@ -61,6 +62,7 @@ export function createDomain(options: {
   });
   const sessions = createSessions({ store, facts, runners, terminals, hubUrl: options.hubUrl });
   const approvals = createApprovals({ store, facts, runners });
+  const attachments = createAttachments({ store });
   const daemons = createDaemonDirectory({ cli, clustered: options.cluster !== null });
   const machines = createMachines({ store, facts, daemons, onError });
   const viewers = createTerminalViewers({ terminals, runners, sessionOf: sessions.get, web, cli, cluster: options.cluster, onError });
@@ -83,6 +85,7 @@ export function createDomain(options: {
     bus,
     sessions,
     approvals,
+    attachments,
     machines,
     remote,
     shells,

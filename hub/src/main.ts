@@ -8,7 +8,7 @@
 //              └─ everything else ─► Hono (http/): /healthz, /api/*, web app ─────┴─► domain rooms
 //   domain rooms ─publish─► facts ─► socket rooms · cluster · readiness · web push
 import { mkdirSync } from 'node:fs';
-import { MAX_PAYLOAD_BYTES } from '@tether/shared';
+import { ATTACHMENT_MAX_BYTES, MAX_PAYLOAD_BYTES } from '@tether/shared';
 import type { Store } from './store/store.ts';
 import { openStore } from './store/open.ts';
 import { createCallerResolver } from './auth/namespace.ts';
@@ -56,8 +56,9 @@ function forwardedFor(req: Request): string | null {
   return hops?.at(-1)?.slice(0, 64) ?? null;
 }
 
-/** Headroom over the payload cap for HTTP framing, so Hono (not Bun) answers a too-big body with
- *  the JSON 413 of the API. */
+/** Headroom over the largest body (an attachment's bytes; every other route keeps MAX_PAYLOAD_BYTES
+ *  in http/app.ts) for HTTP framing, so Hono (not Bun) answers a too-big body with the JSON 413 of
+ *  the API. */
 const REQUEST_BODY_HEADROOM = 64 * 1024;
 
 export async function createHub(options: { config: HubConfig; store?: Store }): Promise<Hub> {
@@ -143,6 +144,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     machines,
     approvals,
     workspace: domain.workspace,
+    attachments: domain.attachments,
     resolver,
     login: createLogin({ store, signer }),
     shareLinks,
@@ -162,7 +164,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
       hostname: host,
       port: config.port,
       idleTimeout: engineHandler.idleTimeout,
-      maxRequestBodySize: MAX_PAYLOAD_BYTES + REQUEST_BODY_HEADROOM,
+      maxRequestBodySize: Math.max(MAX_PAYLOAD_BYTES, ATTACHMENT_MAX_BYTES) + REQUEST_BODY_HEADROOM,
       websocket: engineHandler.websocket,
       fetch(req, srv) {
         const url = new URL(req.url);

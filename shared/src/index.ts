@@ -5,6 +5,8 @@ export * from './protocol.ts';
 export * from './session.ts';
 export * from './chat.ts';
 export * from './prompts.ts';
+export * from './attachments.ts';
+export * from './slash-commands.ts';
 export * from './approvals.ts';
 export * from './dialog.ts';
 export * from './elicitation.ts';

@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { PromptIdSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
 import { MAX_PROMPT_CHARS } from './limits.ts';
+import { AttachmentIdSchema, AttachmentRefSchema } from './attachments.ts';
+import { MAX_ATTACHMENTS_PER_PROMPT } from './wire.ts';
 
 export const PromptStatusSchema = z.enum([
   'queued', // hub has it, runner may not yet
@@ -17,7 +19,10 @@ export type PromptStatus = z.infer<typeof PromptStatusSchema>;
 export const PromptSchema = z.object({
   id: PromptIdSchema,
   sessionId: SessionIdSchema,
-  text: z.string().min(1).max(MAX_PROMPT_CHARS),
+  /** Empty only when the prompt carries attachments (a photo sent on its own). */
+  text: z.string().max(MAX_PROMPT_CHARS),
+  /** Files uploaded with it (attachments.ts); the runner places them when it delivers the prompt. */
+  attachments: z.array(AttachmentRefSchema).max(MAX_ATTACHMENTS_PER_PROMPT).default([]),
   status: PromptStatusSchema,
   reason: z.string().max(1000).nullable(),
   createdAt: TimestampSchema,
@@ -25,11 +30,16 @@ export const PromptSchema = z.object({
 });
 export type Prompt = z.infer<typeof PromptSchema>;
 
-export const PromptSendSchema = z.object({
-  sessionId: SessionIdSchema,
-  promptId: PromptIdSchema,
-  text: z.string().min(1).max(MAX_PROMPT_CHARS),
-});
+export const PromptSendSchema = z
+  .object({
+    sessionId: SessionIdSchema,
+    promptId: PromptIdSchema,
+    text: z.string().max(MAX_PROMPT_CHARS),
+    /** Ids of attachments uploaded to this session (POST /api/sessions/:id/attachments). */
+    attachments: z.array(AttachmentIdSchema).max(MAX_ATTACHMENTS_PER_PROMPT).default([]),
+  })
+  .refine((send) => send.text.trim() !== '' || send.attachments.length > 0, { message: 'a prompt needs text or an attachment', path: ['text'] })
+  .refine((send) => new Set(send.attachments).size === send.attachments.length, { message: 'an attachment is named twice', path: ['attachments'] });
 export type PromptSend = z.infer<typeof PromptSendSchema>;
 
 export const PromptStatusUpdateSchema = z.object({

@@ -45,3 +45,30 @@ export function toBytes(v: Uint8Array | ArrayBuffer): Uint8Array {
 /** claude's effort levels (`/effort`), in order; shared/src/session.ts builds its schema from these. */
 export const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type EffortLevel = (typeof EFFORT_LEVELS)[number];
+
+/** What the composer may attach (attachments.ts sniffs uploads by their bytes against this list):
+ *  the image types claude's Messages API takes, PDF and plain text. */
+export const ATTACHMENT_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf', 'text/plain'] as const;
+export type AttachmentMediaType = (typeof ATTACHMENT_MEDIA_TYPES)[number];
+/** Largest attachment. The Messages API refuses an image over 5 MB, and a headless session sends the
+ *  bytes as they are; the web app shrinks a larger photo before it uploads it. */
+export const ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
+/** Attachments one prompt may carry: a handful of screenshots, never a whole album. */
+export const MAX_ATTACHMENTS_PER_PROMPT = 10;
+
+/** The runner's private dir for a PTY session's attachments starts with this (cli/src/attachments),
+ *  so the prompt it types, `@<dir>/<prompt id>/1-shot.png … text`, can be shown as files and text. */
+export const ATTACHMENT_DIR_PREFIX = 'tether-attachments-';
+const ATTACHMENT_MENTION = /^@(\S*\/tether-attachments-[^/\s]+\/[^/\s]+\/\d+-(\S+))(?:\s+|$)/;
+
+/** A PTY prompt's leading `@path`s of attached files (their names as the runner wrote them) and the
+ *  text after them; other text is left as it is. */
+export function splitAttachmentMentions(text: string): { files: string[]; text: string } {
+  const files: string[] = [];
+  let rest = text;
+  for (let match = ATTACHMENT_MENTION.exec(rest); match; match = ATTACHMENT_MENTION.exec(rest)) {
+    files.push(match[2]!);
+    rest = rest.slice(match[0].length);
+  }
+  return { files, text: files.length > 0 ? rest : text };
+}

@@ -1,10 +1,11 @@
 // a11y.test.ts: axe-core (the accessibility engine, from npm) over the main screens, at 390×844 and
 // 1280×800, in the light and the dark theme: login, the session list, a chat with an approval sheet,
 // a question form, an MCP server's form (elicitation; also with its field problems shown), a dialog
-// card, the terminal (in each state its keys can be in), the new-session form, End's confirmation, an
-// ended session with Resume, the Changes and Files views (a diff, a folder, a file, a refusal), a
-// share view, and the session list's triage (a row's menu for a live and an ended session, the
-// archive notice, the Archived section). No violation may be serious or
+// card, the composer with an attachment and with its slash-command list open, the terminal (in each
+// state its keys can be in), the new-session form, End's confirmation, an ended session with Resume,
+// the Changes and Files views (a diff, a folder, a file, a refusal), a share view, and the session
+// list's triage (a row's menu for a live and an ended session, the archive notice, the Archived
+// section). No violation may be serious or
 // critical; the others are printed for a person to look at.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -229,6 +230,34 @@ describe('accessibility (axe-core)', () => {
         // The dialog left claude's screen: the card goes, and the terminal gets the whole page.
         expect((await emitAck(runner, 'approval:withdraw', { sessionId, requestId: dialog, reason: 'a11y: next screen' })).ok).toBe(true);
         await page.getByRole('dialog', { name: MCP_DIALOG.title }).waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
+
+        // The composer with a photo waiting (preview, size, remove) and with the slash commands listed.
+        expect(
+          (
+            await emitAck(runner, 'session:commands', {
+              sessionId,
+              commands: [
+                { name: 'release', description: 'Cut a release and tag it', argumentHint: '<version>', source: 'project' },
+                { name: 'model', description: 'Switch model', source: 'builtin', opensPicker: true },
+                { name: 'compact', description: 'Free up context by summarizing the conversation so far', argumentHint: '<optional custom summarization instructions>', source: 'builtin' },
+              ],
+            })
+          ).ok,
+        ).toBe(true);
+        const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
+        await page.locator('form.composer input[type="file"]').setInputFiles({ name: 'screenshot.png', mimeType: 'image/png', buffer: png });
+        await page.locator('.attachment-chip[data-state="ready"]').waitFor({ timeout: UI_TIMEOUT_MS });
+        await check('composer with an attachment');
+        await saveScreenshot(page, { name: `a11y-composer-attachment-${colorScheme}`, viewport });
+        const message = page.getByRole('textbox', { name: 'Message' });
+        await message.fill('/');
+        await page.getByRole('listbox', { name: 'Slash commands' }).getByRole('option').first().waitFor({ timeout: UI_TIMEOUT_MS });
+        await message.press('ArrowDown');
+        await check('composer with the slash commands listed');
+        await saveScreenshot(page, { name: `a11y-composer-slash-${colorScheme}`, viewport });
+        await message.press('Escape');
+        await message.fill('');
+        await page.getByRole('button', { name: 'Remove screenshot.png' }).click();
 
         // The terminal in each state its keys can be in: connecting, live and not in control, live and in
         // control, the hub link lost, the session ended. axe leaves disabled keys out, so their contrast

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import fc from 'fast-check';
 import {
+  AttachmentUploadQuerySchema,
+  sniffAttachmentType,
   CliEventSchemas,
   LoginBodySchema,
   MessagePageQuerySchema,
@@ -99,6 +101,7 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     'session:end': { sessionId, status: 'ended', exitCode: 0, reason: null },
     'message:append': { sessionId, messages: [message, { ...message, id: 'm-2', content: [{ type: 'tool_use', id: 't', name: 'Bash', input: { a: 1 } }] }] },
     'prompt:status': { sessionId, promptId, status: 'delivered', reason: null },
+    'session:commands': { sessionId, commands: [{ name: 'review', description: 'Review the diff', source: 'project' }, { name: 'model', source: 'builtin', opensPicker: true }] },
     'session:attention': { sessionId, notificationType: 'agent_needs_input', message: 'A background agent needs your input' },
     'session:command-finished': { sessionId, command: '/model', args: 'sonnet', outcome: 'kept' },
     'approval:request': { id: randomUUID(), sessionId, kind: 'permission', toolName: 'Bash', toolInput: { command: 'ls' }, toolUseId: null, createdAt: 1 },
@@ -272,6 +275,21 @@ describe('fuzz: REST routes', () => {
     });
   });
 
+  it('POST /api/sessions/:id/attachments: bytes of no allowed type, or a malformed name → 400', async () => {
+    const png = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'));
+    await fuzzRoute({
+      arbitrary: fc.oneof(
+        fc.uint8Array({ maxLength: 2048 }).filter((bytes) => sniffAttachmentType(bytes) === null).map((bytes) => ({ name: 'x.png', bytes })),
+        rawText.filter((name) => !AttachmentUploadQuerySchema.safeParse({ name }).success).map((name) => ({ name, bytes: png })),
+      ),
+      seed: SEED + 4,
+      request: ({ name, bytes }) =>
+        fetch(`${hub.url}/api/sessions/${sessionId}/attachments?${new URLSearchParams({ name }).toString()}`, { method: 'POST', body: bytes as Uint8Array<ArrayBuffer>, headers: auth() }),
+      statuses: [400],
+      label: ({ name, bytes }) => `${JSON.stringify(name)} ${bytes.length} bytes`,
+    });
+  });
+
   it('GET /api/sessions/:id/messages: malformed queries → 400', async () => {
     const query = fc
       .dictionary(fc.oneof(fc.constantFrom('after', 'before', 'limit'), fc.string({ minLength: 1, maxLength: 10 })), rawText, { minKeys: 1, maxKeys: 4 })
@@ -298,7 +316,7 @@ describe('fuzz: REST routes', () => {
     });
   });
 
-  it.each(['/api/sessions', '/api/machines', '/api/pending', '/api/config', '/api/push/vapid', '/api/sessions/:id', '/api/sessions/:id/messages', '/api/sessions/:id/changes', '/api/sessions/:id/file?path=a'])(
+  it.each(['/api/sessions', '/api/machines', '/api/pending', '/api/config', '/api/push/vapid', '/api/sessions/:id', '/api/sessions/:id/messages', '/api/sessions/:id/changes', '/api/sessions/:id/file?path=a', '/api/sessions/:id/commands'])(
     '%s: malformed credentials → 401 (429 once wrong token-shaped ones pass the limit)',
     async (route) => {
       await fuzzRoute({

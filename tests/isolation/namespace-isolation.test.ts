@@ -15,6 +15,8 @@ let tokenA: string;
 let tokenB: string;
 let sessionA: string;
 let sessionB: string;
+/** An attachment B uploaded to its session. */
+let attachmentB: string;
 let jwtA: string;
 const machineB = randomUUID();
 let webA: Socket;
@@ -32,6 +34,7 @@ async function dumpNamespace(store: Store, namespace: string): Promise<string> {
     pending: await each((sessionId) => store.listPending({ namespace, sessionId })),
     audit: await each((sessionId) => store.listAudit({ namespace, sessionId, limit: 500 })),
     prompts: await each((sessionId) => store.listPrompts({ namespace, sessionId })),
+    commands: await each((sessionId) => store.getSessionCommands({ namespace, sessionId })),
     machines: await store.listMachines({ namespace }),
   });
 }
@@ -81,6 +84,9 @@ beforeAll(async () => {
   expect((await emitAck(cliB, 'machine:register', { id: machineB, name: 'b-desk', os: 'linux', user: 'b', home: '/home/b' })).ok).toBe(true);
   expect((await emitAck(webB, 'session:watch', { sessionId: sessionB })).ok).toBe(true);
   expect((await emitAck(webB, 'terminal:subscribe', { sessionId: sessionB })).ok).toBe(true);
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+  const uploaded = await fetch(`${hub.url}/api/sessions/${sessionB}/attachments?name=private.png`, { method: 'POST', headers: { authorization: `Bearer ${tokenB}` }, body: png });
+  attachmentB = ((await uploaded.json()) as { attachment: { id: string } }).attachment.id;
   webB.onAny((event: string) => heardByB.push(`web:${event}`));
   cliB.onAny((event: string) => heardByB.push(`cli:${event}`));
 });
@@ -124,6 +130,7 @@ const SOCKET_CASES: Case[] = [
   },
   { nsp: '/cli', event: 'session:command-finished', payload: (i) => ({ sessionId: i.sessionId, command: '/model', args: 'sonnet', outcome: 'kept' }) },
   { nsp: '/cli', event: 'prompt:status', payload: (i) => ({ sessionId: i.sessionId, promptId: i.promptId, status: 'dropped' }) },
+  { nsp: '/cli', event: 'session:commands', payload: (i) => ({ sessionId: i.sessionId, commands: [{ name: 'pwn', description: 'x', source: 'project' }] }) },
   {
     nsp: '/cli',
     event: 'approval:request',
@@ -196,6 +203,8 @@ describe('namespace isolation: REST', () => {
     },
     { name: 'GET /api/sessions/:id', path: () => `/api/sessions/${sessionB}`, foreign: async (res) => expect(res.status).toBe(404) },
     { name: 'GET /api/sessions/:id/messages', path: () => `/api/sessions/${sessionB}/messages`, foreign: async (res) => expect(res.status).toBe(404) },
+    { name: 'GET /api/sessions/:id/commands', path: () => `/api/sessions/${sessionB}/commands`, foreign: async (res) => expect(res.status).toBe(404) },
+    { name: 'GET /api/sessions/:id/attachments/:aid', path: () => `/api/sessions/${sessionB}/attachments/${attachmentB}`, foreign: async (res) => expect(res.status).toBe(404) },
     { name: 'GET /api/sessions/:id/messages?after', path: () => `/api/sessions/${sessionB}/messages?after=0`, foreign: async (res) => expect(res.status).toBe(404) },
     { name: 'GET /api/sessions/:id/messages?before', path: () => `/api/sessions/${sessionB}/messages?before=9`, foreign: async (res) => expect(res.status).toBe(404) },
     { name: 'GET /api/sessions/:id/changes', path: () => `/api/sessions/${sessionB}/changes`, foreign: async (res) => expect(res.status).toBe(404) },
@@ -220,6 +229,23 @@ describe('namespace isolation: REST', () => {
       await route.foreign(res);
     });
   }
+
+  it('A cannot upload to, delete from or send with B’s attachments, and B’s stay as they were', async () => {
+    const png = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'));
+    for (const credential of [tokenA, jwtA]) {
+      const auth = { authorization: `Bearer ${credential}` };
+      const uploaded = await fetch(`${hub.url}/api/sessions/${sessionB}/attachments?name=x.png`, { method: 'POST', headers: auth, body: png });
+      expect(uploaded.status).toBe(404);
+      const deleted = await fetch(`${hub.url}/api/sessions/${sessionB}/attachments/${attachmentB}`, { method: 'DELETE', headers: auth });
+      expect(deleted.status).toBe(404);
+      // B's id named in A's own session is unknown there.
+      const sent = await emitAck(webA, 'prompt:send', { sessionId: sessionA, promptId: randomUUID(), text: 'see', attachments: [attachmentB] });
+      expect(sent).toMatchObject({ ok: false, code: 'bad_request' });
+    }
+    const own = await fetch(`${hub.url}/api/sessions/${sessionB}/attachments/${attachmentB}`, { headers: { authorization: `Bearer ${tokenB}` } });
+    expect(new Uint8Array(await own.arrayBuffer())).toEqual(png);
+    expect(await hub.store.findAttachments({ namespace: 'beta', sessionId: sessionB, ids: [attachmentB] })).toHaveLength(1);
+  });
 
   it('B’s own token sees B’s session (the routes are not simply broken)', async () => {
     const res = await fetch(`${hub.url}/api/sessions/${sessionB}/messages`, { headers: { authorization: `Bearer ${tokenB}` } });

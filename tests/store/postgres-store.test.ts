@@ -124,7 +124,7 @@ describe('postgres store: migrations', () => {
       await store.close();
     }
     const versions = await withClient(url, async (client) => (await client.query(`SELECT version FROM tether_schema_migrations ORDER BY 1`)).rows);
-    expect(versions.map((r) => r.version)).toEqual([1, 2, 3]);
+    expect(versions.map((r) => r.version)).toEqual(Array.from({ length: knownVersion('postgres') }, (_, i) => i + 1));
   });
 
   it('refuses a database whose schema is newer than this hub, touching nothing', async () => {
@@ -140,7 +140,7 @@ describe('postgres store: migrations', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(StoreOpenError);
-    expect(String((error as Error).message)).toMatch(/schema is version 99, newer than this hub knows \(3\)/);
+    expect(String((error as Error).message)).toContain(`schema is version 99, newer than this hub knows (${knownVersion('postgres')})`);
     expect(await tables(url)).toEqual(before);
   });
 });

@@ -4,7 +4,7 @@
 //
 //   runner ──agentFor(kind)──► Agent: binary, env, launch plan, hooks it calls, transcript → chat,
 //                                     how its screen is read, and what only some agents can do
-import type { AgentKind, ChatMessageInput, PermissionMode } from '@tether/shared';
+import type { AgentKind, ChatMessageInput, PermissionMode, SlashCommand } from '@tether/shared';
 import type { HookEndpoint } from '../hooks/events.ts';
 import type { PromptReader, ScreenRow } from '../screen/prompt-state.ts';
 import type { ScreenDialog } from '../dialogs/read-dialog.ts';
@@ -102,6 +102,8 @@ export type Agent = {
   /** The pid of a live process of this agent already running the agent session `sessionId` here
    *  (resuming it again would fork it), or null. */
   liveOwner?(options: { env: NodeJS.ProcessEnv; sessionId: string }): number | null;
+  /** The slash commands it takes in a PTY session (it prints no list of its own there). */
+  slashCommands?(options: { binary: string; env: Record<string, string>; cwd: string; tetherHome: string }): SlashCommand[];
   /** The headless launch kind (no terminal), when the agent has one. */
   runHeadless?(options: RunnerOptions): Promise<RunnerResult>;
 };

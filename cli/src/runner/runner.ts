@@ -145,9 +145,13 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
         core.elicitations.reconnected();
       },
       commands: {
-        'prompt:deliver': ({ promptId, text }) => {
+        'prompt:deliver': (delivery) => {
           controller.set('remote');
-          queue.enqueue({ promptId, text });
+          // With files: written under the session's temp dir first, then typed as `@path … text`.
+          core.attachments.forPty(delivery, {
+            ready: (text) => queue.enqueue({ promptId: delivery.promptId, text }),
+            failed: (reason) => core.link()?.push('prompt:status', { sessionId: state.id, promptId: delivery.promptId, status: 'dropped', reason }),
+          });
         },
         'session:abort': () => queue.abort(),
         'session:stop': () => {

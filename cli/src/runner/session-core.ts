@@ -30,6 +30,8 @@ import { createElicitations } from './elicitation.ts';
 import { loadResumeState, saveResumeState, type ResumeState } from './resume-state.ts';
 import { createSessionTitle } from './session-title.ts';
 import { createWorkspaceReader } from '../workspace/workspace.ts';
+import { createAttachmentInbox } from '../attachments/attachments.ts';
+import type { SlashCommand } from '@tether/shared';
 
 /** How long a finished session waits for the hub to take what it is owed before exiting. The rest
  *  stays in the on-disk outbox. */
@@ -185,6 +187,9 @@ export function createSessionCore(init: {
     onWaiting: (waiting) => (waiting ? setStatus('waiting') : state.status === 'waiting' && setStatus('thinking')),
   });
   cleanups.push(() => elicitations.stop());
+  /** A prompt's files: fetched from the hub when it is delivered (attachments/). */
+  const attachments = createAttachmentInbox({ hub: options.hub, sessionId: () => state.id, log });
+  cleanups.push(() => attachments.stop());
   /** Every hook payload names claude's current mode: the desk may have cycled it (Shift+Tab). */
   const followMode = (payload: Record<string, unknown>) => {
     const parsed = PermissionModeSchema.safeParse(payload.permission_mode);
@@ -201,6 +206,17 @@ export function createSessionCore(init: {
     patch({ effort });
   };
 
+  /** The slash commands this claude takes (slash-commands/), sent again on every connect: the
+   *  phone's composer lists them. Live-only: a list the hub missed is simply sent at the next connect. */
+  let slashCommands: SlashCommand[] | null = null;
+  const sendSlashCommands = () => {
+    if (slashCommands) void link?.request('session:commands', { sessionId: state.id, commands: slashCommands });
+  };
+  const reportSlashCommands = (commands: SlashCommand[]) => {
+    slashCommands = commands;
+    if (link?.connected()) sendSlashCommands();
+  };
+
   // ---- hub link (optional; never fatal)
   const startLink = (o: { commands: HubCommandHandlers; onConnected: () => void }) => {
     if (!options.hub || link) return;
@@ -213,7 +229,10 @@ export function createSessionCore(init: {
       registration,
       onState: (s) => {
         log(`hub: ${s.kind}${'reason' in s ? ` (${s.reason})` : ''}${s.kind === 'down' && s.refused ? ': the hub refused the connection' : ''}`);
-        if (s.kind === 'connected') o.onConnected();
+        if (s.kind === 'connected') {
+          o.onConnected();
+          sendSlashCommands();
+        }
       },
       onProblem: (message) => log(`hub: ${message}`),
       commands: o.commands,
@@ -331,6 +350,9 @@ export function createSessionCore(init: {
     }
     cleanups.push(() => installed.remove());
     plan = { ...plan, args: installed.prepend ? [...installed.args, ...plan.args] : [...plan.args, ...installed.args] };
+    // A PTY agent lists nothing on its own: its room knows what it takes (claude: its built-ins for
+    // its version and what it loads from disk); headless claude reports its own answer instead.
+    if (init.launchKind === 'pty' && agent.slashCommands) reportSlashCommands(agent.slashCommands({ binary, env, cwd: options.cwd, tetherHome: options.tetherHome }));
     return { binary, plan };
   };
 
@@ -369,6 +391,9 @@ export function createSessionCore(init: {
     startLink,
     /** Hub answers and reconnects reach these as they reach approvals. */
     elicitations,
+    attachments,
+    /** The slash commands claude takes (headless: from its `initialize` answer). */
+    reportSlashCommands,
     /** Approvals with this session's id, link and log. */
     createApprovals(o: Pick<Parameters<typeof createApprovals>[0], 'onPlanApproved'>): Approvals {
       const made = createApprovals({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessageInput } from '@tether/shared';
-import { aiTitleOf, createSessionTitle, TITLE_MAX_CHARS } from './session-title.ts';
+import { aiTitleOf, createSessionTitle, promptTitleOf, TITLE_MAX_CHARS } from './session-title.ts';
 
 const user = (text: string, extra: Partial<ChatMessageInput> = {}): ChatMessageInput => ({
   id: crypto.randomUUID(),
@@ -33,6 +33,14 @@ describe('session title', () => {
     t.take([], [user('third')]);
     expect(changes).toEqual(['Refactor the parser', 'Parser refactor']);
     expect(t.source).toBe('ai');
+  });
+
+  it('takes the words of a prompt sent with files, not the files\' @paths', () => {
+    expect(promptTitleOf(user('@/tmp/tether-attachments-Ab12/0b6c4f4e-8a51-4d3c-9f0e-2c7b1a9d8e34/1-shot.png @/tmp/tether-attachments-Ab12/0b6c4f4e-8a51-4d3c-9f0e-2c7b1a9d8e34/2-b.png why is this red?'))).toBe('why is this red?');
+    expect(promptTitleOf(user('@/tmp/tether-attachments-Ab12/0b6c4f4e-8a51-4d3c-9f0e-2c7b1a9d8e34/1-shot.png '))).toBeNull();
+    expect(promptTitleOf(user('@src/main.ts explain this'))).toBe('@src/main.ts explain this');
+    expect(promptTitleOf(user('[image]', { content: [{ type: 'text', text: '[image]' }, { type: 'text', text: 'and this?' }] }))).toBe('and this?');
+    expect(promptTitleOf(user('[image]'))).toBeNull();
   });
 
   it('ignores subagent prompts and trims long lines', () => {

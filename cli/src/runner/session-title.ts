@@ -3,7 +3,7 @@
 // Until it does (or when it never does: offline, `--bare`-like setups), the first line of the first
 // prompt stands in, trimmed to TITLE_MAX_CHARS. The folder name is only the title of a session with
 // no prompt yet.
-import type { ChatMessageInput } from '@tether/shared';
+import { splitAttachmentMentions, type ChatMessageInput } from '@tether/shared';
 
 /** A phone's session list shows about this much; longer titles are cut with an ellipsis. */
 export const TITLE_MAX_CHARS = 80;
@@ -31,9 +31,11 @@ export function aiTitleOf(line: string): string | null {
 /** The first line of a main-thread user prompt, or null for anything else (slash commands too). */
 export function promptTitleOf(message: ChatMessageInput): string | null {
   if (message.role !== 'user' || message.sidechain) return null;
-  const first = message.content.find((b) => b.type === 'text');
+  // `[image]` / `[document]` stand for files a headless prompt carried: not words to name it by.
+  const first = message.content.find((b) => b.type === 'text' && b.text !== '[image]' && b.text !== '[document]');
   if (!first || first.type !== 'text') return null;
-  const line = first.text.split('\n').find((l) => l.trim() !== '') ?? '';
+  // A prompt sent with files starts with their `@path`s: the title is what the person wrote.
+  const line = splitAttachmentMentions(first.text).text.split('\n').find((l) => l.trim() !== '') ?? '';
   if (line.trim() === '' || line.trimStart().startsWith('/')) return null;
   return clip(line);
 }

@@ -8,12 +8,13 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
-import { MAX_PAYLOAD_BYTES, PROTOCOL_VERSION, type HubFeatures } from '@tether/shared';
+import { ATTACHMENT_MAX_BYTES, MAX_PAYLOAD_BYTES, PROTOCOL_VERSION, type HubFeatures } from '@tether/shared';
 import type { CallerResolver } from '../auth/namespace.ts';
 import type { Login } from '../auth/login.ts';
 import type { SessionQueries } from '../sessions/queries.ts';
 import type { MachineQueries } from '../machines/machines.ts';
 import type { ApprovalQueries } from '../approvals/approvals.ts';
+import type { Attachments } from '../attachments/attachments.ts';
 import type { HubHttpEnv } from './env.ts';
 import { httpError } from './errors.ts';
 import { requireCaller } from './middleware/auth.ts';
@@ -22,6 +23,7 @@ import { createAuthRoutes } from './routes/auth.ts';
 import { createMachineRoutes } from './routes/machines.ts';
 import { createApprovalRoutes } from './routes/approvals.ts';
 import { createSessionRoutes } from './routes/sessions.ts';
+import { createAttachmentRoutes } from './routes/attachments.ts';
 import { createStaticRoutes } from './routes/static.ts';
 import { createShareAdminRoutes, createSharedViewRoutes } from './routes/share.ts';
 import type { ShareLinks } from '../auth/share-links.ts';
@@ -34,12 +36,17 @@ import { createWorkspaceRoutes } from './routes/workspace.ts';
 /** Failed logins allowed per address per window before 429 (auth/failures.ts). */
 export const LOGIN_MAX_FAILURES = AUTH_MAX_FAILURES_PER_ADDRESS;
 
+/** The one route whose body may pass MAX_PAYLOAD_BYTES: an attachment's bytes (up to ATTACHMENT_MAX_BYTES). */
+const ATTACHMENT_UPLOAD_PATH = /^\/api\/sessions\/[^/]+\/attachments\/?$/;
+
 export function createHttpApp(options: {
   sessions: SessionQueries;
   machines: MachineQueries;
   approvals: ApprovalQueries;
   /** A session's working directory, read through its runner; without it the routes are absent. */
   workspace?: Workspace;
+  /** Files uploaded for prompts; without it the attachment routes answer 404. */
+  attachments?: Attachments;
   resolver: CallerResolver;
   login: Login;
   shareLinks: ShareLinks;
@@ -101,13 +108,15 @@ export function createHttpApp(options: {
     });
   });
 
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: MAX_PAYLOAD_BYTES,
-      onError: (c) => httpError(c, { code: 'too_large', error: `body over ${MAX_PAYLOAD_BYTES} bytes` }),
-    }),
-  );
+  const apiBodyLimit = bodyLimit({
+    maxSize: MAX_PAYLOAD_BYTES,
+    onError: (c) => httpError(c, { code: 'too_large', error: `body over ${MAX_PAYLOAD_BYTES} bytes` }),
+  });
+  const uploadBodyLimit = bodyLimit({
+    maxSize: ATTACHMENT_MAX_BYTES,
+    onError: (c) => httpError(c, { code: 'too_large', error: `the file is over ${ATTACHMENT_MAX_BYTES / (1024 * 1024)} MiB` }),
+  });
+  app.use('/api/*', (c, next) => (c.req.method === 'POST' && ATTACHMENT_UPLOAD_PATH.test(c.req.path) ? uploadBodyLimit(c, next) : apiBodyLimit(c, next)));
   app.route('/api/auth', createAuthRoutes({ login: options.login, failures }));
   // Before the bearer check: a share link is its own credential.
   app.route('/api/share', createSharedViewRoutes({ sessions: options.sessions, shareLinks: options.shareLinks }));
@@ -118,6 +127,7 @@ export function createHttpApp(options: {
   app.route('/api/sessions', createShareAdminRoutes({ sessions: options.sessions, shareLinks: options.shareLinks }));
   app.route('/api/sessions', createSessionRoutes({ sessions: options.sessions }));
   if (options.workspace) app.route('/api/sessions', createWorkspaceRoutes({ workspace: options.workspace }));
+  if (options.attachments) app.route('/api/sessions', createAttachmentRoutes({ attachments: options.attachments }));
   app.route('/api/machines', createMachineRoutes({ machines: options.machines }));
   app.route('/api/pending', createApprovalRoutes({ approvals: options.approvals }));
   if (options.push) app.route('/api/push', createPushRoutes({ push: options.push }));

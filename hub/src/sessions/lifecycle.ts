@@ -24,6 +24,7 @@ import {
   type SessionCommandFinished,
   type SessionEnd,
   type SessionPatch,
+  type SlashCommand,
   type WebAcks,
 } from '@tether/shared';
 import type { ChatMessageRecordInput, SessionRegistrationInput, Store } from '../store/store.ts';
@@ -32,7 +33,7 @@ import type { RunnerCommands } from '../facts/runners.ts';
 import type { TerminalRegistry } from '../terminal/registry.ts';
 import { endSession, patchSession, registerSession, type EndedSession } from './sessions.ts';
 import { ingestChatMessages } from './chat-ingest.ts';
-import { queuedPrompts, queuePrompt, updatePromptStatus } from './prompt-relay.ts';
+import { deliveryOf, queuedPrompts, queuePrompt, updatePromptStatus } from './prompt-relay.ts';
 import { createSessionQueries } from './queries.ts';
 import { createTriage } from './triage.ts';
 
@@ -59,6 +60,8 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
   return {
     ...createSessionQueries({ store }),
     ...createTriage({ store, facts }),
+    /** What a runner is sent for a prompt (with its attachments' refs). */
+    delivery: deliveryOf,
 
     /** The runner's registration is stored; `runnerJoined` follows once its socket is in the runner room. */
     async register(ns: Namespace, registration: SessionRegistrationInput): Promise<Ack<CliAcks['session:register']>> {
@@ -100,6 +103,11 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
       if (!result) return null;
       return result.alreadyEnded ? result.session : ended(ns, end.sessionId, result);
     },
+    /** The runner's list of slash commands (replaces the last one); the composer reads it over REST. */
+    async commandsReported(ns: Namespace, report: { sessionId: string; commands: SlashCommand[] }): Promise<Ack<object>> {
+      const saved = await store.saveSessionCommands({ namespace: ns, sessionId: report.sessionId, commands: report.commands, at: Date.now() });
+      return saved ? { ok: true } : ackError('not_found', NO_SESSION);
+    },
     attention(ns: Namespace, attention: SessionAttentionFact): Ack<object> {
       facts.publish('session.attention', { namespace: ns, attention });
       return { ok: true };
@@ -128,7 +136,8 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
       const result = await queuePrompt({ store, namespace: ns, send });
       if (result.kind === 'not_found') return ackError('not_found', NO_SESSION);
       if (result.kind === 'ended') return ackError('gone', 'session has ended');
-      if (result.deliver) options.runners.send(ns, send.sessionId, 'prompt:deliver', { sessionId: send.sessionId, promptId: result.prompt.id, text: result.prompt.text });
+      if (result.kind === 'bad_attachment') return ackError('bad_request', `no such attachment in this session: ${result.id} (upload it first)`);
+      if (result.deliver) options.runners.send(ns, send.sessionId, 'prompt:deliver', deliveryOf(result.prompt));
       facts.publish('prompt.updated', { namespace: ns, prompt: result.prompt });
       return { ok: true, prompt: result.prompt };
     },

@@ -1,22 +1,33 @@
 // prompt-relay.ts: prompts a remote client wants typed into claude. The hub stores each one as
 // `queued` and hands it to the runner; the runner reports typing/delivered/returned/dropped.
+// A prompt's attachments must be this session's uploads; the prompt keeps their refs for the runner.
 // Invariant: a prompt id is stored once (a resend returns the stored prompt); a prompt for an ended
 // session is refused, never queued for nobody.
-import { isFinalStatus, type Namespace, type Prompt, type PromptSend, type PromptStatus } from '@tether/shared';
+import { isFinalStatus, type AttachmentRef, type Namespace, type Prompt, type PromptSend, type PromptStatus } from '@tether/shared';
 import type { Store } from '../store/store.ts';
 import { DROPPED_ON_END } from '../store/rules.ts';
 
 export type QueuePromptResult =
   | { kind: 'queued'; prompt: Prompt; deliver: boolean }
   | { kind: 'not_found' }
-  | { kind: 'ended' };
+  | { kind: 'ended' }
+  /** An attachment id that is not this session's (missing, another session's or namespace's). */
+  | { kind: 'bad_attachment'; id: string };
 
 export async function queuePrompt(options: { store: Store; namespace: Namespace; send: PromptSend }): Promise<QueuePromptResult> {
   const { store, namespace, send } = options;
   const session = await store.getSession({ namespace, sessionId: send.sessionId });
   if (!session) return { kind: 'not_found' };
+  const found = await store.findAttachments({ namespace, sessionId: send.sessionId, ids: send.attachments });
+  const byId = new Map(found.map((a) => [a.id, a]));
+  const attachments: AttachmentRef[] = [];
+  for (const id of send.attachments) {
+    const attachment = byId.get(id);
+    if (!attachment) return { kind: 'bad_attachment', id };
+    attachments.push({ id, name: attachment.name, mediaType: attachment.mediaType, size: attachment.size });
+  }
   const now = Date.now();
-  const prompt: Prompt = { id: send.promptId, sessionId: send.sessionId, text: send.text, status: 'queued', reason: null, createdAt: now, updatedAt: now };
+  const prompt: Prompt = { id: send.promptId, sessionId: send.sessionId, text: send.text, attachments, status: 'queued', reason: null, createdAt: now, updatedAt: now };
   const result = await store.addPrompt({ namespace, prompt });
   if (result.kind === 'not_found') return { kind: 'not_found' };
   if (result.kind === 'exists') return { kind: 'queued', prompt: result.prompt, deliver: result.prompt.status === 'queued' };
@@ -37,6 +48,11 @@ export function updatePromptStatus(options: {
   reason: string | null;
 }): Promise<Prompt | null> {
   return options.store.updatePrompt({ ...options, now: Date.now() });
+}
+
+/** What the runner is sent for a prompt. */
+export function deliveryOf(prompt: Prompt): { sessionId: string; promptId: string; text: string; attachments: AttachmentRef[] } {
+  return { sessionId: prompt.sessionId, promptId: prompt.id, text: prompt.text, attachments: prompt.attachments };
 }
 
 /** Prompts the runner has not picked up yet: re-sent when it (re)registers. */

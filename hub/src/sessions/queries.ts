@@ -14,5 +14,7 @@ export function createSessionQueries(options: { store: Store }) {
     audit: (ns: Namespace, sessionId: string, limit: number) => store.listAudit({ namespace: ns, sessionId, limit }),
     /** A page of chat by seq (see Store.listMessages); null for a session that is not there. */
     messages: (ns: Namespace, sessionId: string, page: { limit: number; after?: number; before?: number }) => store.listMessages({ namespace: ns, sessionId, ...page }),
+    /** The slash commands the session's runner reported; null for a session that is not there. */
+    commands: (ns: Namespace, sessionId: string) => store.getSessionCommands({ namespace: ns, sessionId }),
   };
 }

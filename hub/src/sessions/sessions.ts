@@ -1,6 +1,7 @@
 // sessions.ts: the session lifecycle on the hub: register (upsert, owned by one namespace), patch,
-// and end. Ending also withdraws every pending request and drops prompts that never reached claude,
-// and reports each of those changes so that every viewer can clear them.
+// and end. Ending also withdraws every pending request, drops prompts that never reached claude and
+// deletes the session's attachments, and reports each of those changes so that every viewer can
+// clear them.
 // Invariant: a runner disconnecting does not end its session (it will reconnect and re-register);
 // only session:end does.
 import { isFinalStatus, type Namespace, type Prompt, type Resolution, type Session, type SessionEnd, type SessionPatch } from '@tether/shared';
@@ -63,6 +64,8 @@ async function endNow(options: Parameters<typeof endSession>[0]): Promise<EndedS
   const live = (await store.listPrompts({ namespace, sessionId: end.sessionId })).filter((p) => UNSENT_PROMPT_STATUSES.includes(p.status));
   const session = await store.endSession({ namespace, sessionId: end.sessionId, status: end.status, exitCode: end.exitCode, reason: end.reason, now });
   if (!session) return null;
+  // Attachments served the session's prompts; nothing reads them once it is over (a resume starts clean).
+  await store.deleteSessionAttachments({ namespace, sessionId: end.sessionId });
   const liveIds = new Set(live.map((p) => p.id));
   const dropped = (await store.listPrompts({ namespace, sessionId: end.sessionId })).filter((p) => liveIds.has(p.id));
   return { session, withdrawn, dropped };

@@ -53,7 +53,7 @@ export function bindCliSocket(socket: HubSocket, domain: CliDomain): void {
         socket.data.sessions.add(registration.id);
         // Prompts queued while this runner was away.
         for (const prompt of await sessions.runnerJoined(ns, ack.session)) {
-          socket.emit('prompt:deliver', { sessionId: prompt.sessionId, promptId: prompt.id, text: prompt.text });
+          socket.emit('prompt:deliver', sessions.delivery(prompt));
         }
         // After the ack (scheduled past every await above, and counted then): the runner only acts
         // on these once it knows it is registered. A viewer that joined while this handler awaited
@@ -72,6 +72,7 @@ export function bindCliSocket(socket: HubSocket, domain: CliDomain): void {
       'session:command-finished': (finished) => ifOwned(finished.sessionId, () => sessions.commandFinished(ns, finished)),
       'message:append': ({ sessionId, messages }) => sessions.appendMessages(ns, sessionId, messages),
       'prompt:status': ({ sessionId, promptId, status, reason }) => sessions.promptStatus(ns, { sessionId, promptId, status, reason }),
+      'session:commands': (report) => sessions.commandsReported(ns, report),
       'approval:request': async (request) => {
         const ack = await approvals.request(ns, request);
         if (ack.ok && ack.answered) socket.emit('approval:answered', { sessionId: request.sessionId, requestId: request.id, answer: ack.answered });

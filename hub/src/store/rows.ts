@@ -1,6 +1,6 @@
 // rows.ts: table rows → protocol objects, shared by every Store (the SQLite and PostgreSQL tables
 // have the same columns; flags are 0/1 in SQLite and booleans in PostgreSQL, JSON is text in both).
-import type { Answer, ChatMessage, Machine, PendingRequest, Prompt, Resolution, Session, SessionPatch, TokenInfo } from '@tether/shared';
+import type { Answer, Attachment, AttachmentRef, ChatMessage, Machine, PendingRequest, Prompt, Resolution, Session, SessionPatch, TokenInfo } from '@tether/shared';
 import type { ShareLinkRecord, TokenRecord } from './store.ts';
 
 export type Row = Record<string, unknown>;
@@ -94,11 +94,30 @@ export function rowToPrompt(row: Row): Prompt {
     id: row.id as string,
     sessionId: row.session_id as string,
     text: row.text as string,
+    attachments: typeof row.attachments === 'string' ? (JSON.parse(row.attachments) as AttachmentRef[]) : [],
     status: row.status as Prompt['status'],
     reason: (row.reason as string | null) ?? null,
     createdAt: row.created_at as number,
     updatedAt: row.updated_at as number,
   };
+}
+
+export function rowToAttachment(row: Row): Attachment {
+  return {
+    id: row.id as string,
+    sessionId: row.session_id as string,
+    name: row.name as string,
+    mediaType: row.media_type as Attachment['mediaType'],
+    size: Number(row.size),
+    createdAt: Number(row.created_at),
+  };
+}
+
+/** BLOB (bun:sqlite: Uint8Array) or BYTEA (pg: Buffer) as bytes. */
+export function rowBytes(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  throw new Error('stored bytes are neither a Uint8Array nor an ArrayBuffer');
 }
 
 export function rowToMessage(row: Row, sessionId: string): ChatMessage {

@@ -9,6 +9,8 @@ import { messageQueries } from './queries/messages.ts';
 import { machineQueries } from './queries/machines.ts';
 import { approvalQueries } from './queries/approvals.ts';
 import { promptQueries } from './queries/prompts.ts';
+import { attachmentQueries } from './queries/attachments.ts';
+import { sessionCommandQueries } from './queries/session-commands.ts';
 
 export function createSqlStore(db: SqlDriver): Store {
   return {
@@ -19,6 +21,8 @@ export function createSqlStore(db: SqlDriver): Store {
     ...machineQueries(db),
     ...approvalQueries(db),
     ...promptQueries(db),
+    ...attachmentQueries(db),
+    ...sessionCommandQueries(db),
     close: () => db.close(),
   };
 }

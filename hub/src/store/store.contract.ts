@@ -14,6 +14,9 @@ const R1 = '33333333-3333-4333-8333-333333333333';
 const R2 = '66666666-6666-4666-8666-666666666666';
 const P1 = '44444444-4444-4444-8444-444444444444';
 const M1 = '55555555-5555-4555-8555-555555555555';
+const A1 = '77777777-7777-4777-8777-777777777777';
+const A2 = '88888888-8888-4888-8888-888888888888';
+const A3 = '99999999-9999-4999-8999-999999999999';
 
 function registration(id: string, extra: Record<string, unknown> = {}) {
   return SessionRegistrationSchema.parse({ id, cwd: '/tmp/project', launchKind: 'pty', ...extra });
@@ -250,7 +253,7 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
 
     it('queues prompts idempotently and drops unsent ones when the session ends', async () => {
       await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
-      const prompt = { id: P1, sessionId: S1, text: 'hi', status: 'queued' as const, reason: null, createdAt: 2, updatedAt: 2 };
+      const prompt = { id: P1, sessionId: S1, text: 'hi', attachments: [], status: 'queued' as const, reason: null, createdAt: 2, updatedAt: 2 };
       expect(await store.addPrompt({ namespace: NS_B, prompt })).toEqual({ kind: 'not_found' });
       expect((await store.addPrompt({ namespace: NS_A, prompt })).kind).toBe('added');
       expect((await store.addPrompt({ namespace: NS_A, prompt })).kind).toBe('exists');
@@ -261,6 +264,55 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
       expect(await store.listPrompts({ namespace: NS_A, sessionId: S1, status: 'typing' })).toHaveLength(1);
       await store.endSession({ namespace: NS_A, sessionId: S1, status: 'ended', exitCode: 0, reason: null, now: 4 });
       expect((await store.listPrompts({ namespace: NS_A, sessionId: S1 }))[0]).toMatchObject({ status: 'dropped' });
+    });
+
+    it('keeps a prompt\'s attachment refs', async () => {
+      await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+      const attachments = [{ id: A1, name: 'shot.png', mediaType: 'image/png' as const, size: 4 }];
+      const prompt = { id: P1, sessionId: S1, text: '', attachments, status: 'queued' as const, reason: null, createdAt: 2, updatedAt: 2 };
+      await store.addPrompt({ namespace: NS_A, prompt });
+      expect((await store.listPrompts({ namespace: NS_A, sessionId: S1 }))[0]?.attachments).toEqual(attachments);
+    });
+
+    it('stores attachments per session and namespace, within the caps, and deletes them', async () => {
+      await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+      await store.registerSession({ namespace: NS_A, registration: registration(S2), now: 1 });
+      const caps = { perSession: 2, sessionBytes: 10, namespaceBytes: 14 };
+      const data = new Uint8Array([1, 2, 3, 4]);
+      const attachment = (id: string, sessionId = S1, size = 4) => ({ id, sessionId, name: `${id}.bin`, mediaType: 'image/png' as const, size, createdAt: 5 });
+      expect(await store.addAttachment({ namespace: NS_B, attachment: attachment(A1), data, caps })).toEqual({ kind: 'not_found' });
+      expect((await store.addAttachment({ namespace: NS_A, attachment: attachment(A1), data, caps })).kind).toBe('added');
+      // Bytes come back as they went in; another namespace or session reads nothing.
+      const read = await store.getAttachment({ namespace: NS_A, sessionId: S1, id: A1 });
+      expect(read?.attachment).toEqual(attachment(A1));
+      expect([...(read?.data ?? [])]).toEqual([1, 2, 3, 4]);
+      expect(await store.getAttachment({ namespace: NS_B, sessionId: S1, id: A1 })).toBeNull();
+      expect(await store.getAttachment({ namespace: NS_A, sessionId: S2, id: A1 })).toBeNull();
+      expect(await store.findAttachments({ namespace: NS_A, sessionId: S1, ids: [A1, A2] })).toEqual([attachment(A1)]);
+      expect(await store.findAttachments({ namespace: NS_B, sessionId: S1, ids: [A1] })).toEqual([]);
+      // Caps: bytes per session, count per session, bytes per namespace.
+      expect(await store.addAttachment({ namespace: NS_A, attachment: attachment(A2, S1, 7), data, caps })).toEqual({ kind: 'full', cap: 'session_bytes' });
+      expect((await store.addAttachment({ namespace: NS_A, attachment: attachment(A2), data, caps })).kind).toBe('added');
+      expect(await store.addAttachment({ namespace: NS_A, attachment: attachment(A3), data, caps })).toEqual({ kind: 'full', cap: 'session_count' });
+      expect(await store.addAttachment({ namespace: NS_A, attachment: attachment(A3, S2, 7), data, caps })).toEqual({ kind: 'full', cap: 'namespace_bytes' });
+      expect((await store.addAttachment({ namespace: NS_A, attachment: attachment(A3, S2, 6), data, caps })).kind).toBe('added');
+      // Deleted one by one (only by its own namespace), then with the session.
+      expect(await store.deleteAttachment({ namespace: NS_B, sessionId: S1, id: A1 })).toBe(false);
+      expect(await store.deleteAttachment({ namespace: NS_A, sessionId: S1, id: A1 })).toBe(true);
+      expect(await store.deleteSessionAttachments({ namespace: NS_A, sessionId: S1 })).toBe(1);
+      expect(await store.findAttachments({ namespace: NS_A, sessionId: S2, ids: [A3] })).toHaveLength(1);
+    });
+
+    it('keeps the slash commands a session reported, replaced whole, for its namespace only', async () => {
+      await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+      expect(await store.getSessionCommands({ namespace: NS_A, sessionId: S1 })).toEqual({ commands: [], reportedAt: null });
+      const review = { name: 'review', description: 'Review the diff', argumentHint: '', source: 'project' as const, opensPicker: false };
+      expect(await store.saveSessionCommands({ namespace: NS_B, sessionId: S1, commands: [review], at: 2 })).toBe(false);
+      expect(await store.saveSessionCommands({ namespace: NS_A, sessionId: S1, commands: [review], at: 2 })).toBe(true);
+      const model = { ...review, name: 'model', source: 'builtin' as const, opensPicker: true };
+      expect(await store.saveSessionCommands({ namespace: NS_A, sessionId: S1, commands: [model], at: 3 })).toBe(true);
+      expect(await store.getSessionCommands({ namespace: NS_A, sessionId: S1 })).toEqual({ commands: [model], reportedAt: 3 });
+      expect(await store.getSessionCommands({ namespace: NS_B, sessionId: S1 })).toBeNull();
     });
   });
 }

@@ -11,6 +11,7 @@
 // Tokens are the one cross-namespace table: a token is how the hub learns the namespace.
 import type {
   Answer,
+  Attachment,
   ChatMessage,
   ChatMessageInputSchema,
   Machine,
@@ -23,6 +24,8 @@ import type {
   Session,
   SessionPatch,
   SessionRegistrationSchema,
+  SlashCommand,
+  SessionCommands,
   TokenInfo,
 } from '@tether/shared';
 import type { z } from 'zod';
@@ -100,6 +103,16 @@ export type AddPromptResult =
   /** Same prompt id already stored for this session: idempotent resend. */
   | { kind: 'exists'; prompt: Prompt }
   | { kind: 'not_found' };
+
+export type AddAttachmentResult =
+  | { kind: 'added'; attachment: Attachment }
+  /** No such session in this namespace. */
+  | { kind: 'not_found' }
+  /** The caps (rules.ts) would be passed: which one. */
+  | { kind: 'full'; cap: 'session_count' | 'session_bytes' | 'namespace_bytes' };
+
+/** What one store call may hold at once (attachments/attachments.ts names the numbers). */
+export type AttachmentCaps = { perSession: number; sessionBytes: number; namespaceBytes: number };
 
 export interface Store {
   // tokens (cross-namespace: looked up by hash to learn the namespace)
@@ -192,6 +205,22 @@ export interface Store {
     now: number;
   }): Promise<Prompt | null>;
   listPrompts(options: { namespace: Namespace; sessionId: string; status?: PromptStatus }): Promise<Prompt[]>;
+
+  // attachments (files uploaded for a session's prompts; deleted when the session ends)
+  /** Stored only if the session is this namespace's and no cap would be passed (checked in the same transaction). */
+  addAttachment(options: { namespace: Namespace; attachment: Attachment; data: Uint8Array; caps: AttachmentCaps }): Promise<AddAttachmentResult>;
+  getAttachment(options: { namespace: Namespace; sessionId: string; id: string }): Promise<{ attachment: Attachment; data: Uint8Array } | null>;
+  /** The attachments of this session among `ids` (without their bytes); others are left out. */
+  findAttachments(options: { namespace: Namespace; sessionId: string; ids: readonly string[] }): Promise<Attachment[]>;
+  deleteAttachment(options: { namespace: Namespace; sessionId: string; id: string }): Promise<boolean>;
+  /** Every attachment of the session; how many went. */
+  deleteSessionAttachments(options: { namespace: Namespace; sessionId: string }): Promise<number>;
+
+  // slash commands a session's runner reported (replaced whole)
+  /** False when there is no such session in this namespace. */
+  saveSessionCommands(options: { namespace: Namespace; sessionId: string; commands: readonly SlashCommand[]; at: number }): Promise<boolean>;
+  /** Null when there is no such session in this namespace. */
+  getSessionCommands(options: { namespace: Namespace; sessionId: string }): Promise<SessionCommands | null>;
 
   close(): Promise<void>;
 }

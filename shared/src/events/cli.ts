@@ -14,6 +14,9 @@ import {
 import { ChatMessageInputSchema } from '../chat.ts';
 import { MAX_MESSAGES_PER_BATCH } from '../limits.ts';
 import { PromptStatusUpdateSchema } from '../prompts.ts';
+import { AttachmentRefSchema } from '../attachments.ts';
+import { SessionCommandsSchema } from '../slash-commands.ts';
+import { MAX_ATTACHMENTS_PER_PROMPT } from '../wire.ts';
 import { AnswerSchema, DeskAnswerSchema, DialogOutcomeSchema, PendingRequestSchema, type DeskAnswerAck, type Resolution } from '../approvals.ts';
 import { TerminalOutputSchema, TerminalSnapshotSchema, TerminalSizeReportSchema, TerminalDeskSchema, ColsSchema, RowsSchema } from '../terminal.ts';
 import { MachineInfoSchema } from '../machine.ts';
@@ -32,6 +35,8 @@ export const CliEventSchemas = {
     messages: z.array(ChatMessageInputSchema).min(1).max(MAX_MESSAGES_PER_BATCH),
   }),
   'prompt:status': PromptStatusUpdateSchema,
+  /** The slash commands this session's claude takes (slash-commands.ts), replacing the last list. */
+  'session:commands': SessionCommandsSchema,
   /** claude's Notification hook said a person is needed (notifications.ts); the hub may push. */
   'session:attention': SessionAttentionSchema,
   /** A command typed into claude finished, set or kept (session.ts); republished to the tabs. */
@@ -67,6 +72,7 @@ export type CliAcks = {
   'session:end': { session: Session };
   'message:append': { added: number; lastSeq: number };
   'prompt:status': object;
+  'session:commands': object;
   'session:attention': object;
   'session:command-finished': object;
   'approval:request': object;
@@ -92,6 +98,8 @@ export const CliCommandSchemas = {
     sessionId: SessionIdSchema,
     promptId: z.string(),
     text: z.string(),
+    /** Fetched by the runner from the hub (GET /api/sessions/:id/attachments/:id) before it delivers. */
+    attachments: z.array(AttachmentRefSchema).max(MAX_ATTACHMENTS_PER_PROMPT).default([]),
   }),
   'session:abort': z.object({ sessionId: SessionIdSchema }),
   'session:stop': z.object({ sessionId: SessionIdSchema }),

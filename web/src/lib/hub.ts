@@ -4,7 +4,9 @@
 // Invariant: the access token itself is never stored and never left in the address bar; only the
 // short-lived session is remembered, and any 401 forgets it and sends the user back to login.
 import type {
+  AttachmentUploaded,
   HubFeatures,
+  SessionCommands,
   ChatMessage,
   ErrorBody,
   LoginResponse,
@@ -143,7 +145,7 @@ async function parseError(response: Response): Promise<HubError> {
 async function send<T>(path: string, init: RequestInit & { auth?: boolean } = {}): Promise<T> {
   const headers = new Headers(init.headers);
   headers.set('Accept', 'application/json');
-  if (init.body) headers.set('Content-Type', 'application/json');
+  if (init.body) headers.set('Content-Type', typeof init.body === 'string' ? 'application/json' : 'application/octet-stream');
   if (init.auth !== false) {
     const login = getLogin();
     if (!login) throw new HubError({ status: 401, code: 'unauthorized', message: 'not logged in' });
@@ -198,6 +200,16 @@ export const hubApi = {
   readFile: (options: { sessionId: string; path: string }) =>
     send<WorkspaceFile>(`/api/sessions/${encodeURIComponent(options.sessionId)}/file?path=${encodeURIComponent(options.path)}`),
   listMachines: () => send<{ machines: Machine[] }>('/api/machines'),
+  /** A file for the session's next prompt; the hub checks its type by its bytes and its size. */
+  uploadAttachment: (options: { sessionId: string; name: string; data: Blob }) =>
+    send<AttachmentUploaded>(`/api/sessions/${encodeURIComponent(options.sessionId)}/attachments?name=${encodeURIComponent(options.name)}`, {
+      method: 'POST',
+      body: options.data,
+    }),
+  deleteAttachment: (options: { sessionId: string; attachmentId: string }) =>
+    send<{ ok: true }>(`/api/sessions/${encodeURIComponent(options.sessionId)}/attachments/${encodeURIComponent(options.attachmentId)}`, { method: 'DELETE' }),
+  /** The slash commands the session's claude takes, as its runner reported them. */
+  sessionCommands: (sessionId: string) => send<SessionCommands>(`/api/sessions/${encodeURIComponent(sessionId)}/commands`),
   /** Features the hub owner switched on (web shells). */
   getConfig: () => send<HubFeatures>('/api/config'),
   createShareLink: (options: { sessionId: string; expiresInSec: number }) =>

@@ -26,6 +26,8 @@ export const queryKeys = {
   changes: (sessionId: string) => ['workspace', sessionId, 'changes'] as const,
   directory: (sessionId: string, path: string) => ['workspace', sessionId, 'dir', path] as const,
   file: (sessionId: string, path: string) => ['workspace', sessionId, 'file', path] as const,
+  /** The slash commands a session's claude takes (loaded when the composer's text starts with `/`). */
+  commands: (sessionId: string) => ['commands', sessionId] as const,
   /** A read-only share link's session (share page; no login). */
   share: (token: string) => ['share', token] as const,
 };
@@ -164,6 +166,20 @@ export function useHubLiveUpdates(): void {
 
 export function useConnectionState(): ConnectionState {
   return useSyncExternalStore(onConnectionStateChange, getConnectionState, getConnectionState);
+}
+
+/** Commands change only when the runner restarts or the project's files do: a minute is fresh. */
+const COMMANDS_STALE_MS = 60_000;
+
+/** The session's slash commands, fetched only once `enabled` (the composer's text starts with `/`). */
+export function useSessionCommands(sessionId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.commands(sessionId),
+    queryFn: () => hubApi.sessionCommands(sessionId),
+    enabled,
+    staleTime: COMMANDS_STALE_MS,
+    retry: shouldRetryQuery,
+  });
 }
 
 export function useSessions() {

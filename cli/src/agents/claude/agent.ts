@@ -1,7 +1,10 @@
 // agent.ts: claude, as the runner sees it (agents/agent.ts). Everything here is claude's own: its
 // binary and environment, `--settings` with tether's hooks, its transcript, its screen, `/model` and
 // `/effort`, Shift+Tab through its modes, its plan dialog, its status file and `claude -p`.
+import { join } from 'node:path';
 import type { Agent, TranscriptRead } from '../agent.ts';
+import { listSlashCommands } from './slash-commands.ts';
+import { cachedClaudeVersion } from './version.ts';
 import { buildClaudeEnv, claudeConfigDir } from './env.ts';
 import { findClaudeBinary } from './find-binary.ts';
 import { buildLaunchArgs } from './launch-args.ts';
@@ -62,6 +65,8 @@ export const claudeAgent: Agent = {
   confirmPlan: confirmPlanDialog,
   watchStatus: ({ env, pid, sessionId, poll, onChange }) => watchClaudeStatus({ configDir: claudeConfigDir(env), pid, claudeSessionId: sessionId, poll, onChange }),
   endPty: createPtyEnder,
+  slashCommands: ({ binary, env, cwd, tetherHome }) =>
+    listSlashCommands({ version: cachedClaudeVersion({ bin: binary, cacheFile: join(tetherHome, 'claude-version.json') }), configDir: claudeConfigDir(env), cwd }),
   liveOwner: ({ env, sessionId }) => liveClaudeOwner({ configDir: claudeConfigDir(env), claudeSessionId: sessionId }),
   runHeadless: async (options) => (await import('./headless.ts')).runHeadlessSession(options),
 };

@@ -17,11 +17,15 @@ import type { PromptStatus } from '@tether/shared';
 import { normalizePromptText } from '../../runner/prompt-queue.ts';
 import { createSessionCore, describeEarlyExit, type RunnerOptions, type RunnerResult } from '../../runner/session-core.ts';
 import { createHeadlessEnder, type HeadlessEnder } from './end-claude.ts';
+import type { ContentBlock } from '../../attachments/attachments.ts';
+import { slashCommandsFromInitialize } from './slash-commands.ts';
 
 /** claude's stderr kept for the failure reason. */
 const STDERR_KEEP_CHARS = 2_000;
 
-type Item = { promptId: string; text: string; state: 'queued' | 'sent' };
+/** `text` is what the transcript's user line is matched by; `content` what claude is sent (with a
+ *  prompt's files: their blocks and the text). */
+type Item = { promptId: string; text: string; content: string | ContentBlock[]; state: 'queued' | 'sent' };
 
 export async function runHeadlessSession(options: RunnerOptions): Promise<RunnerResult> {
   const core = createSessionCore({ options, launchKind: 'headless', deskAttached: () => false, matchPrompt: (text) => matchPrompt(text) });
@@ -61,7 +65,7 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
     next.state = 'sent';
     turnBusy = true;
     report(next.promptId, 'typing');
-    writeLine({ type: 'user', message: { role: 'user', content: next.text } });
+    writeLine({ type: 'user', message: { role: 'user', content: next.content } });
     setStatus('thinking');
   };
   const turnEnded = () => {
@@ -89,12 +93,18 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
       core.elicitations.reconnected();
     },
     commands: {
-      'prompt:deliver': ({ promptId, text }) => {
+      'prompt:deliver': (delivery) => {
         controller.set('remote');
+        const { promptId, text } = delivery;
         if (seen.has(promptId)) return;
         seen.add(promptId);
-        queue.push({ promptId, text, state: 'queued' });
-        pump();
+        core.attachments.forHeadless(delivery, {
+          ready: (content) => {
+            queue.push({ promptId, text, content, state: 'queued' });
+            pump();
+          },
+          failed: (reason) => report(promptId, 'dropped', reason),
+        });
       },
       'session:abort': () => {
         if (!turnBusy) return;
@@ -233,7 +243,7 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
     } else if (msg.type === 'control_cancel_request') {
       if (typeof msg.request_id === 'string') asking.get(msg.request_id)?.abort();
     } else if (msg.type === 'control_response') {
-      const response = msg.response as { request_id?: string; subtype?: string; error?: string } | undefined;
+      const response = msg.response as { request_id?: string; subtype?: string; error?: string; response?: { commands?: unknown } } | undefined;
       const answer = response?.request_id ? answers.get(response.request_id) : undefined;
       if (answer && response?.request_id) {
         answers.delete(response.request_id);
@@ -246,6 +256,8 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
         }
         ready = true;
         log(`ready in ${Date.now() - startedAt} ms`);
+        // claude lists the slash commands it takes (built-ins, the project's and user's, plugins').
+        core.reportSlashCommands(slashCommandsFromInitialize(response.response?.commands));
         setStatus('idle');
         pump();
       }

@@ -1,5 +1,5 @@
 // sessions.ts (routes): read-only session views for the caller's namespace: the list, one session
-// with its pending requests and audit, and message pages by seq.
+// with its pending requests and audit, message pages by seq, and the slash commands its claude takes.
 // Invariant: a session of another namespace answers 404 exactly like a missing one.
 import { Hono } from 'hono';
 import {
@@ -7,6 +7,7 @@ import {
   SessionIdSchema,
   describeZodError,
   type MessagePage,
+  type SessionCommands,
 } from '@tether/shared';
 import type { z } from 'zod';
 import type { SessionQueries } from '../../sessions/queries.ts';
@@ -48,6 +49,15 @@ export function createSessionRoutes(options: { sessions: SessionQueries }) {
     });
     if (!page) return httpError(c, { code: 'not_found', error: 'no such session' });
     const body: MessagePage = page;
+    return c.json(body);
+  });
+
+  app.get('/:id/commands', async (c) => {
+    const id = SessionIdSchema.safeParse(c.req.param('id'));
+    if (!id.success) return httpError(c, { code: 'bad_request', error: describeZodError(id.error) });
+    const commands = await sessions.commands(c.get('caller').namespace, id.data);
+    if (!commands) return httpError(c, { code: 'not_found', error: 'no such session' });
+    const body: SessionCommands = commands;
     return c.json(body);
   });
 

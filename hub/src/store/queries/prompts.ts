@@ -10,9 +10,19 @@ export function promptQueries(db: SqlDriver): Pick<Store, 'addPrompt' | 'updateP
       return db.transaction(async (tx): Promise<AddPromptResult> => {
         if (!(await sessionIn(tx, namespace, prompt.sessionId))) return { kind: 'not_found' };
         const inserted = await tx.run(
-          `INSERT INTO prompts (id, namespace, session_id, text, status, reason, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+          `INSERT INTO prompts (id, namespace, session_id, text, status, reason, created_at, updated_at, attachments) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
            ON CONFLICT (id) DO NOTHING`,
-          [prompt.id, namespace, prompt.sessionId, prompt.text, prompt.status, prompt.reason, prompt.createdAt, prompt.updatedAt],
+          [
+            prompt.id,
+            namespace,
+            prompt.sessionId,
+            prompt.text,
+            prompt.status,
+            prompt.reason,
+            prompt.createdAt,
+            prompt.updatedAt,
+            prompt.attachments.length > 0 ? JSON.stringify(prompt.attachments) : null,
+          ],
         );
         if (inserted > 0) return { kind: 'added', prompt };
         const row = await first(tx, `SELECT * FROM prompts WHERE id = $1`, [prompt.id]);

@@ -6,8 +6,8 @@ import type { Column, ColumnType, Table } from './tables.ts';
 export type Dialect = 'sqlite' | 'postgres';
 
 const TYPES: Record<Dialect, Record<ColumnType, string>> = {
-  sqlite: { text: 'TEXT', json: 'TEXT', int: 'INTEGER', bigint: 'INTEGER', time: 'INTEGER', bool: 'INTEGER' },
-  postgres: { text: 'TEXT', json: 'TEXT', int: 'INTEGER', bigint: 'BIGINT', time: 'BIGINT', bool: 'BOOLEAN' },
+  sqlite: { text: 'TEXT', json: 'TEXT', int: 'INTEGER', bigint: 'INTEGER', time: 'INTEGER', bool: 'INTEGER', bytes: 'BLOB' },
+  postgres: { text: 'TEXT', json: 'TEXT', int: 'INTEGER', bigint: 'BIGINT', time: 'BIGINT', bool: 'BOOLEAN', bytes: 'BYTEA' },
 };
 
 const quote = (name: string) => `"${name}"`;

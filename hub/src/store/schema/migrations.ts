@@ -10,7 +10,7 @@
 // never edit a shipped one; schema.test.ts checks that upgraded and new databases end up alike.
 import { schemaTooNew } from '../store.ts';
 import { columnSql, createSchema, type Dialect } from './ddl.ts';
-import { TABLES } from './tables.ts';
+import { ATTACHMENTS_TABLE, SESSION_COMMANDS_TABLE, TABLES } from './tables.ts';
 import { POSTGRES_0001 } from './history/postgres-0001-initial.ts';
 import { MIGRATION_0001 } from './history/sqlite-0001-initial.ts';
 import { MIGRATION_0002 } from './history/sqlite-0002-share-links.ts';
@@ -38,7 +38,15 @@ export const UPGRADES: readonly Upgrade[] = [
       ['pinned_at', 'archived_at'].map((name) => `ALTER TABLE "sessions" ADD COLUMN ${columnSql(dialect, { name, type: 'time', nullable: true })}`),
   },
   {
-    // SQLite 7, PostgreSQL 3: the agent a session runs (issue 20); every older session ran claude.
+    // SQLite 7, PostgreSQL 3: a prompt's attachments, their bytes, a session's slash commands (issue 21).
+    name: 'attachments',
+    statements: (dialect) => [
+      `ALTER TABLE "prompts" ADD COLUMN ${columnSql(dialect, { name: 'attachments', type: 'json', nullable: true })}`,
+      ...createSchema(dialect, [ATTACHMENTS_TABLE, SESSION_COMMANDS_TABLE]),
+    ],
+  },
+  {
+    // SQLite 8, PostgreSQL 4: the agent a session runs (issue 20); every older session ran claude.
     name: 'session-agent',
     statements: (dialect) => [`ALTER TABLE "sessions" ADD COLUMN ${columnSql(dialect, { name: 'agent', type: 'text', default: 'claude' })}`],
   },

@@ -4,9 +4,9 @@
 // exactly these columns. Changing a table: change it here AND add an upgrade in migrations.ts.
 // Column types are what the value is, not how a dialect stores it: `time` is epoch milliseconds
 // (BIGINT), `bigint` a counter that may pass 2^31, `int` a small number, `bool` a flag (0/1 in SQLite),
-// `json` JSON kept as text (both stores parse it in rows.ts).
+// `json` JSON kept as text (both stores parse it in rows.ts), `bytes` a file's bytes (BLOB / BYTEA).
 
-export type ColumnType = 'text' | 'json' | 'int' | 'bigint' | 'time' | 'bool';
+export type ColumnType = 'text' | 'json' | 'int' | 'bigint' | 'time' | 'bool' | 'bytes';
 export type Column = { name: string; type: ColumnType; nullable?: true; default?: number | boolean | string };
 export type Table = {
   name: string;
@@ -23,6 +23,37 @@ export type Table = {
 const text = (name: string): Column => ({ name, type: 'text' });
 const time = (name: string): Column => ({ name, type: 'time' });
 const maybe = (column: Column): Column => ({ ...column, nullable: true });
+
+/** Files uploaded from the phone for a session's prompts, deleted when the session ends. In the
+ *  database rather than on disk: several hubs share the database, and the runner may fetch from
+ *  another hub than the one the phone uploaded to (docs/decisions/attachments.md). */
+export const ATTACHMENTS_TABLE: Table = {
+  name: 'attachments',
+  columns: [
+    text('id'),
+    text('namespace'),
+    text('session_id'),
+    text('name'),
+    text('media_type'),
+    { name: 'size', type: 'bigint' },
+    { name: 'data', type: 'bytes' },
+    time('created_at'),
+  ],
+  primaryKey: ['id'],
+  references: { session_id: 'sessions' },
+  indexes: [
+    { name: 'attachments_session', columns: ['session_id'] },
+    { name: 'attachments_namespace', columns: ['namespace'] },
+  ],
+};
+
+/** The slash commands each session's runner reported (one JSON list per session, replaced whole). */
+export const SESSION_COMMANDS_TABLE: Table = {
+  name: 'session_commands',
+  columns: [text('session_id'), text('namespace'), { name: 'commands', type: 'json' }, time('reported_at')],
+  primaryKey: ['session_id'],
+  references: { session_id: 'sessions' },
+};
 
 export const TABLES: readonly Table[] = [
   {
@@ -111,7 +142,18 @@ export const TABLES: readonly Table[] = [
   },
   {
     name: 'prompts',
-    columns: [text('id'), text('namespace'), text('session_id'), text('text'), text('status'), maybe(text('reason')), time('created_at'), time('updated_at')],
+    columns: [
+      text('id'),
+      text('namespace'),
+      text('session_id'),
+      text('text'),
+      text('status'),
+      maybe(text('reason')),
+      time('created_at'),
+      time('updated_at'),
+      // AttachmentRef[] (null: none), added by the attachments upgrade.
+      { name: 'attachments', type: 'json', nullable: true },
+    ],
     primaryKey: ['id'],
     references: { session_id: 'sessions' },
     indexes: [{ name: 'prompts_session', columns: ['session_id', 'created_at'] }],
@@ -138,4 +180,6 @@ export const TABLES: readonly Table[] = [
     primaryKey: ['namespace', 'session_id'],
     indexes: [{ name: 'final_screens_age', columns: ['namespace', 'saved_at'] }],
   },
+  ATTACHMENTS_TABLE,
+  SESSION_COMMANDS_TABLE,
 ];

@@ -10,6 +10,10 @@ import type { ChatMessage, Prompt } from '@tether/shared';
 export type OutgoingPrompt = Pick<Prompt, 'id' | 'text' | 'status' | 'reason' | 'createdAt'> & {
   /** The hub refused or never acked it; the text is kept so the user can send it again. */
   failed?: string;
+  /** What the hub stored of its files (once it acked). */
+  attachments?: Prompt['attachments'];
+  /** The ids it was sent with (before the hub acked: a retry sends them again). */
+  attachmentIds?: string[];
 };
 
 export type ChatState = {

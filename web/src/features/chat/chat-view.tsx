@@ -35,7 +35,7 @@ export function ChatView({
   const composerRef = useRef<ComposerHandle>(null);
   const { sendPrompt, dismissPrompt } = chat;
 
-  const onSend = useCallback((text: string) => void sendPrompt(text), [sendPrompt]);
+  const onSend = useCallback((message: { text: string; attachments: string[] }) => void sendPrompt(message), [sendPrompt]);
   const onEditPrompt = useCallback(
     (prompt: OutgoingPrompt) => {
       composerRef.current?.setText(prompt.text);
@@ -79,7 +79,14 @@ export function ChatView({
       {readOnly ? null : isFinalStatus(session.status) ? (
         endNotice
       ) : (
-        <Composer ref={composerRef} onSend={onSend} onStop={chat.abort} running={session.status === 'thinking'} />
+        <Composer
+          ref={composerRef}
+          sessionId={session.id}
+          launchKind={session.launchKind}
+          onSend={onSend}
+          onStop={chat.abort}
+          running={session.status === 'thinking'}
+        />
       )}
     </div>
     </WorkspaceLinksContext.Provider>

@@ -9,8 +9,9 @@ import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useStat
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { formatClockTime } from '../../lib/format.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
-import { IconChevron } from '../../lib/ui/icons.tsx';
+import { IconAttach, IconChevron } from '../../lib/ui/icons.tsx';
 import { Markdown } from '../../lib/ui/markdown.tsx';
+import { splitAttachmentMentions } from '@tether/shared/wire';
 import type { ChatItem } from './chat-items.ts';
 import type { OutgoingPrompt } from './chat-state.ts';
 import { ToolCard } from './tool-card.tsx';
@@ -56,12 +57,27 @@ function Subagent({ itemKey, items, live }: { itemKey: string; items: ChatItem[]
   );
 }
 
+/** A prompt sent with files reads as the files' names and the words, not the runner's @paths. */
+function UserBubble({ text }: { text: string }) {
+  const { files, text: words } = splitAttachmentMentions(text);
+  return (
+    <div className="bubble">
+      {words}
+      {files.length > 0 ? (
+        <span className={`bubble-files${words.trim() ? '' : ' is-alone'}`}>
+          <IconAttach size={13} /> {files.join(', ')}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
 function renderItem(item: ChatItem, live: boolean): ReactNode {
   switch (item.kind) {
     case 'user':
       return (
         <div key={item.key} className="msg msg-user">
-          <div className="bubble">{item.text}</div>
+          <UserBubble text={item.text} />
           <div className="msg-meta">{formatClockTime(item.createdAt)}</div>
         </div>
       );
@@ -119,7 +135,17 @@ function PendingPrompt({
   const stuck = prompt.failed !== undefined || prompt.status === 'returned' || prompt.status === 'dropped';
   return (
     <div className={`msg msg-user msg-pending ${stuck ? 'is-stuck' : ''}`}>
-      <div className="bubble">{prompt.text}</div>
+      <div className="bubble">
+        {prompt.text}
+        {(prompt.attachments?.length ?? prompt.attachmentIds?.length ?? 0) > 0 ? (
+          <span className={`bubble-files${prompt.text.trim() ? '' : ' is-alone'}`}>
+            <IconAttach size={13} />{' '}
+            {prompt.attachments?.length
+              ? prompt.attachments.map((a) => a.name).join(', ')
+              : `${prompt.attachmentIds!.length} ${prompt.attachmentIds!.length === 1 ? 'file' : 'files'}`}
+          </span>
+        ) : null}
+      </div>
       <div className="msg-meta" role="status">
         {prompt.failed ??
           (prompt.reason && prompt.status === 'dropped'

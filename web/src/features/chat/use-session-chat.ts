@@ -31,7 +31,7 @@ export function newPromptId(): string {
 
 export type SessionChat = ChatState & {
   loadEarlier: () => void;
-  sendPrompt: (text: string) => Promise<void>;
+  sendPrompt: (message: { text: string; attachments: string[] }) => Promise<void>;
   retryPrompt: (promptId: string) => void;
   dismissPrompt: (promptId: string) => void;
   abort: () => Promise<void>;
@@ -120,9 +120,9 @@ export function useSessionChat(sessionId: string): SessionChat {
   }, [sessionId]);
 
   const send = useCallback(
-    async (promptId: string, text: string) => {
+    async (promptId: string, text: string, attachments: string[]) => {
       try {
-        const ack = await requestHub('prompt:send', { sessionId, promptId, text });
+        const ack = await requestHub('prompt:send', { sessionId, promptId, text, attachments });
         dispatch({ type: 'prompt', prompt: ack.prompt });
       } catch (error) {
         dispatch({ type: 'prompt-failed', promptId, error: error instanceof Error ? error.message : String(error) });
@@ -132,10 +132,10 @@ export function useSessionChat(sessionId: string): SessionChat {
   );
 
   const sendPrompt = useCallback(
-    async (text: string) => {
+    async ({ text, attachments }: { text: string; attachments: string[] }) => {
       const promptId = newPromptId();
-      dispatch({ type: 'prompt', prompt: { id: promptId, text, status: 'queued', reason: null, createdAt: Date.now() } });
-      await send(promptId, text);
+      dispatch({ type: 'prompt', prompt: { id: promptId, text, attachmentIds: attachments, status: 'queued', reason: null, createdAt: Date.now() } });
+      await send(promptId, text, attachments);
     },
     [send],
   );
@@ -146,7 +146,7 @@ export function useSessionChat(sessionId: string): SessionChat {
       if (!prompt) return;
       dispatch({ type: 'prompt', prompt: { ...prompt, status: 'queued' } });
       // Same id: if the first attempt did reach the hub, the retry is a no-op there.
-      void send(prompt.id, prompt.text);
+      void send(prompt.id, prompt.text, prompt.attachmentIds ?? prompt.attachments?.map((a) => a.id) ?? []);
     },
     [send],
   );

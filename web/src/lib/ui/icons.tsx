@@ -39,6 +39,17 @@ export const IconSend = (p: IconProps) => (
     <path d="M12 19V5M5 12l7-7 7 7" />
   </Svg>
 );
+export const IconAttach = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M20.5 11.5l-8.3 8.3a5 5 0 0 1-7.1-7.1l8.6-8.6a3.3 3.3 0 0 1 4.7 4.7l-8.6 8.6a1.7 1.7 0 0 1-2.4-2.4l8-8" />
+  </Svg>
+);
+export const IconFile = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z" />
+    <path d="M14 3v5h5" />
+  </Svg>
+);
 export const IconStop = (p: IconProps) => (
   <Svg {...p}>
     <rect x="6" y="6" width="12" height="12" rx="2" fill="currentColor" stroke="none" />
@@ -139,13 +150,6 @@ export const IconResume = (p: IconProps) => (
 export const IconFolder = (p: IconProps) => (
   <Svg {...p}>
     <path d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z" />
-  </Svg>
-);
-
-export const IconFile = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M14 3H6a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V9z" />
-    <path d="M14 3v6h6" />
   </Svg>
 );
 

@@ -113,6 +113,9 @@ function parseUser(rec: Rec, ctx: TranscriptParseContext): ChatMessageInput[] {
 
   const toolResults = items.filter((b) => isRec(b) && b.type === 'tool_result').length;
   const content: ContentBlock[] = [];
+  /** `[image]` / `[document]` stand-ins: shown in the chat, but not part of the text a prompt sent
+   *  with attachments is matched by (a headless prompt's files go as their own blocks). */
+  const placeholders = new Set<ContentBlock>();
   for (const item of items) {
     if (!isRec(item)) continue;
     if (item.type === 'tool_result') {
@@ -132,10 +135,10 @@ function parseUser(rec: Rec, ctx: TranscriptParseContext): ChatMessageInput[] {
     } else if (item.type === 'text' && typeof item.text === 'string') {
       const block = userTextBlock(item.text);
       if (block) content.push(block);
-    } else if (item.type === 'image') {
-      content.push({ type: 'text', text: '[image]' });
-    } else if (item.type === 'document') {
-      content.push({ type: 'text', text: '[document]' });
+    } else if (item.type === 'image' || item.type === 'document') {
+      const block: ContentBlock = { type: 'text', text: item.type === 'image' ? '[image]' : '[document]' };
+      placeholders.add(block);
+      content.push(block);
     }
   }
   if (content.length === 0) return [];
@@ -145,7 +148,7 @@ function parseUser(rec: Rec, ctx: TranscriptParseContext): ChatMessageInput[] {
   return toMessage(rec, ctx, {
     role: compacted ? 'system' : 'user',
     content,
-    matchText: human ? joinText(content) : null,
+    matchText: human ? joinText(content.filter((b) => !placeholders.has(b))) : null,
   });
 }
 
