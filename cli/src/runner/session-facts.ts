@@ -1,0 +1,50 @@
+// session-facts.ts: the session's fields the hub sees change (session:update through the outbox):
+// its status (never back from ended/failed), who is in control, the mode and effort the agent reports
+// (hook payloads, its footer), and a command typed for someone that is over.
+import { EffortLevelSchema, isFinalStatus, PermissionModeSchema, type EffortLevel, type PermissionMode, type SessionCommandFinished, type SessionPatch, type SessionStatus } from '@tether/shared';
+import type { HubLink } from '../hub-link/link.ts';
+import { createControllerTracker } from './controller.ts';
+
+/** The session as the hub sees it; runners change fields and report them with `patch`. */
+export type SessionState = {
+  id: string;
+  status: SessionStatus;
+  claudeSessionId: string | null;
+  model: string | null;
+  permissionMode: PermissionMode;
+};
+
+export function createSessionFacts(o: { state: SessionState; link: () => HubLink | null }) {
+  const { state } = o;
+  const patch = (p: SessionPatch) => {
+    o.link()?.push('session:update', { sessionId: state.id, patch: p });
+  };
+  let effort: EffortLevel | null = null;
+  return {
+    patch,
+    /** A command typed into the agent finished (SessionCommandFinished): queued behind any patch. */
+    finishedCommand(finished: Omit<SessionCommandFinished, 'sessionId'>) {
+      o.link()?.push('session:command-finished', { sessionId: state.id, ...finished });
+    },
+    controller: createControllerTracker({ report: (next) => patch({ controller: next }) }),
+    setStatus(next: Exclude<SessionStatus, 'ended' | 'failed'>) {
+      if (state.status === next || isFinalStatus(state.status)) return;
+      state.status = next;
+      patch({ status: next });
+    },
+    /** Every hook payload names the agent's current mode: the desk may have cycled it (Shift+Tab). */
+    followModeOf(payload: Record<string, unknown>) {
+      const parsed = PermissionModeSchema.safeParse(payload.permission_mode);
+      if (!parsed.success || parsed.data === state.permissionMode) return;
+      state.permissionMode = parsed.data;
+      patch({ permissionMode: state.permissionMode });
+    },
+    /** The agent's effort level, from a hook payload (`effort.level`) or its footer (`● high · /effort`). */
+    followEffort(level: unknown) {
+      const parsed = EffortLevelSchema.safeParse(level);
+      if (!parsed.success || parsed.data === effort) return;
+      effort = parsed.data;
+      patch({ effort });
+    },
+  };
+}
