@@ -23,10 +23,12 @@ import { createElicitations } from './elicitation.ts';
 import { loadResumeState, saveResumeState, type ResumeState } from './resume-state.ts';
 import { createSessionTitle } from './session-title.ts';
 import { createAttachmentInbox } from '../attachments/attachments.ts';
-import { createSessionScope } from './session-scope.ts';
+import { createSessionScope, type SessionScope } from './session-scope.ts';
 import { createSessionFacts, type SessionState } from './session-facts.ts';
 import { createSessionLink } from './session-link.ts';
 import { prepareLaunch } from './session-launch.ts';
+import type { HubLink } from '../hub-link/link.ts';
+import type { Poll } from '../pace/pace.ts';
 
 /** How long a finished session waits for the hub to take what it is owed before exiting. The rest
  *  stays in the on-disk outbox. */
@@ -102,6 +104,93 @@ function sessionIdentity(o: { agent: Agent; options: RunnerOptions }) {
   return { plan, resumed, state };
 }
 
+/** The agent's transcript → chat on the hub, and what its lines say beyond chat (transcript-feed.ts). */
+function createChatFeed(o: {
+  agent: Agent;
+  init: CoreInit;
+  log: (line: string) => void;
+  poll: Poll;
+  state: SessionState;
+  link: () => HubLink | null;
+  facts: ReturnType<typeof createSessionFacts>;
+  onToolResult: (result: { toolUseId: string; rejected: boolean }) => void;
+  /** The desk refused a call: an MCP form waiting on the phone for it is over. */
+  onDeskRejected: () => void;
+  onRead: (lines: string[], messages: ChatMessageInput[]) => void;
+  onSubagentRead: () => void;
+}) {
+  const { init, state, log } = o;
+  return createTranscriptFeed({
+    agent: o.agent,
+    log,
+    poll: o.poll,
+    append: (messages) => o.link()?.push('message:append', { sessionId: state.id, messages }),
+    matchPrompt: (text) => init.matchPrompt(text),
+    ...(init.stampMessages ? { stampMessages: init.stampMessages } : {}),
+    onToolResult: (result) => {
+      o.onToolResult(result);
+      // Esc at the desk while an MCP server's form waits on the phone: claude keeps the hook
+      // open but records the call as rejected; that is the desk's answer.
+      if (result.rejected) o.onDeskRejected();
+    },
+    onInterrupted: () => init.onInterrupted?.(),
+    // `/model` typed at the desk or by the queue for the phone: the model is the one the agent says
+    // it set ("Switch model?" may have kept the old one). Re-read history (a resume) says the same.
+    onModel: (model) => {
+      if (model === state.model) return;
+      log(`model: ${model} (the agent's own /model)`);
+      state.model = model;
+      o.facts.patch({ model });
+    },
+    // Set or kept, the request has ended: a phone's chip waiting on it stops (after the patch).
+    onCommandFinished: (finished) => o.facts.finishedCommand(finished),
+    onRead: ({ lines, messages }) => o.onRead(lines, messages),
+    onSubagentRead: o.onSubagentRead,
+  });
+}
+
+/** The session failed before the agent ran: said on the hub, then thrown to the command (the desk). */
+async function failSession(o: { reason: string; before: (() => void) | undefined; state: SessionState; hub: ReturnType<typeof createSessionLink>; scope: SessionScope }): Promise<never> {
+  o.before?.();
+  o.state.status = 'failed';
+  o.hub.link()?.push('session:end', { sessionId: o.state.id, status: 'failed', exitCode: null, reason: o.reason.slice(0, REASON_MAX_CHARS) });
+  await o.hub.link()?.drain(EXIT_DRAIN_MS);
+  o.hub.stop();
+  o.scope.cleanup();
+  throw new RunnerStartError(o.reason);
+}
+
+/** The agent exited: the last transcript lines, the prompts it never took, session:end, the drain. */
+async function finishSession(o: {
+  exitCode: number;
+  failure: string | null;
+  closePrompts: () => void;
+  beforeEnd?: (() => Promise<unknown>) | undefined;
+  state: SessionState;
+  feed: ReturnType<typeof createTranscriptFeed>;
+  hub: ReturnType<typeof createSessionLink>;
+  scope: SessionScope;
+  stopElicitations: () => void;
+}): Promise<RunnerResult> {
+  const { exitCode, failure, state, feed, hub } = o;
+  o.stopElicitations();
+  // Pick up the last lines the agent wrote before it exited (a write may land just after its exit).
+  if (feed.tailing()) {
+    await feed.poke();
+    await new Promise((resolve) => setTimeout(resolve, FINAL_TRANSCRIPT_READ_MS));
+    await feed.poke();
+  }
+  o.closePrompts();
+  state.status = failure ? 'failed' : 'ended';
+  if (o.beforeEnd) await o.beforeEnd();
+  hub.link()?.push('session:end', { sessionId: state.id, status: failure ? 'failed' : 'ended', exitCode, reason: failure ? failure.slice(0, REASON_MAX_CHARS) : null });
+  const drained = (await hub.link()?.drain(EXIT_DRAIN_MS)) ?? true;
+  if (!drained) o.scope.log('hub did not take everything before exit; the rest stays in the outbox');
+  hub.stop();
+  o.scope.cleanup();
+  return { exitCode: failure && exitCode === 0 ? 1 : exitCode, sessionId: state.id, failure };
+}
+
 export function createSessionCore(init: CoreInit) {
   const { options } = init;
   const agent: Agent = agentFor(options.agent ?? 'claude');
@@ -150,44 +239,22 @@ export function createSessionCore(init: CoreInit) {
   scope.onCleanup(() => attachments.stop());
 
   /** Reported on the hub and thrown to the command, which prints it at the desk. */
-  const failEarly = async (reason: string): Promise<never> => {
-    init.beforeFailEarly?.();
-    state.status = 'failed';
-    hub.link()?.push('session:end', { sessionId: state.id, status: 'failed', exitCode: null, reason: reason.slice(0, REASON_MAX_CHARS) });
-    await hub.link()?.drain(EXIT_DRAIN_MS);
-    hub.stop();
-    scope.cleanup();
-    throw new RunnerStartError(reason);
-  };
+  const failEarly = (reason: string): Promise<never> => failSession({ reason, before: init.beforeFailEarly, state, hub, scope });
 
   // ---- transcript → chat
   /** Made by createApprovals (below); transcript tool results reach it. */
   let approvals: Approvals | null = null;
-  const feed = createTranscriptFeed({
+  const feed = createChatFeed({
     agent,
+    init,
     log,
     poll: scope.pace.poll,
-    append: (messages) => hub.link()?.push('message:append', { sessionId: state.id, messages }),
-    matchPrompt: (text) => init.matchPrompt(text),
-    ...(init.stampMessages ? { stampMessages: init.stampMessages } : {}),
-    onToolResult: ({ toolUseId, rejected }) => {
-      approvals?.toolResult({ toolUseId, rejected });
-      // Esc at the desk while an MCP server's form waits on the phone: claude keeps the hook
-      // open but records the call as rejected; that is the desk's answer.
-      if (rejected) elicitations.interrupted();
-    },
-    onInterrupted: () => init.onInterrupted?.(),
-    // `/model` typed at the desk or by the queue for the phone: the model is the one the agent says
-    // it set ("Switch model?" may have kept the old one). Re-read history (a resume) says the same.
-    onModel: (model) => {
-      if (model === state.model) return;
-      log(`model: ${model} (the agent's own /model)`);
-      state.model = model;
-      facts.patch({ model });
-    },
-    // Set or kept, the request has ended: a phone's chip waiting on it stops (after the patch).
-    onCommandFinished: (finished) => facts.finishedCommand(finished),
-    onRead: ({ lines, messages }) => {
+    state,
+    link: hub.link,
+    facts,
+    onToolResult: (result) => approvals?.toolResult(result),
+    onDeskRejected: () => elicitations.interrupted(),
+    onRead: (lines, messages) => {
       title.take(lines, messages);
       saveState();
     },
@@ -262,25 +329,8 @@ export function createSessionCore(init: CoreInit) {
     /** The transcript being tailed (null before SessionStart named one). */
     transcript: () => ({ path: feed.path(), tailing: feed.tailing() }),
     /** The agent exited: the last transcript lines, the prompts it never took, session:end, the drain. */
-    async finish(o: { exitCode: number; failure: string | null; closePrompts: () => void; beforeEnd?: () => Promise<unknown> }): Promise<RunnerResult> {
-      const { exitCode, failure } = o;
-      elicitations.stop();
-      // Pick up the last lines the agent wrote before it exited (a write may land just after its exit).
-      if (feed.tailing()) {
-        await feed.poke();
-        await new Promise((resolve) => setTimeout(resolve, FINAL_TRANSCRIPT_READ_MS));
-        await feed.poke();
-      }
-      o.closePrompts();
-      state.status = failure ? 'failed' : 'ended';
-      if (o.beforeEnd) await o.beforeEnd();
-      hub.link()?.push('session:end', { sessionId: state.id, status: failure ? 'failed' : 'ended', exitCode, reason: failure ? failure.slice(0, REASON_MAX_CHARS) : null });
-      const drained = (await hub.link()?.drain(EXIT_DRAIN_MS)) ?? true;
-      if (!drained) log('hub did not take everything before exit; the rest stays in the outbox');
-      hub.stop();
-      scope.cleanup();
-      return { exitCode: failure && exitCode === 0 ? 1 : exitCode, sessionId: state.id, failure };
-    },
+    finish: (o: { exitCode: number; failure: string | null; closePrompts: () => void; beforeEnd?: () => Promise<unknown> }): Promise<RunnerResult> =>
+      finishSession({ ...o, state, feed, hub, scope, stopElicitations: () => elicitations.stop() }),
   };
 }
 
