@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import ts from 'typescript';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -144,6 +145,23 @@ describe('architecture arrows', () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it('keeps the runner and the agents in functions of at most 150 lines (a longer closure is a room waiting to be split)', () => {
+    const long: string[] = [];
+    for (const file of files.filter((f) => /^cli\/src\/(runner|agents)\//.test(relative(ROOT, f).split('\\').join('/')))) {
+      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node) => {
+        if (ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isMethodDeclaration(node)) {
+          const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+          const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+          if (end - start + 1 > 150) long.push(`${relative(ROOT, file)}:${start + 1} (${end - start + 1} lines)`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(long).toEqual([]);
   });
 
   it('keeps web features from importing each other', () => {

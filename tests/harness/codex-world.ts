@@ -17,7 +17,7 @@ export type CodexWorld = {
   startRunner(options?: Omit<Parameters<typeof startRunner>[0], 'sandbox' | 'hub' | 'agent'> & { hub?: null }): RunnerHandle;
 };
 
-export async function startCodexWorld(defer: Defer, options: { script?: ScriptTurn[]; args?: string[]; ready?: false } = {}): Promise<CodexWorld> {
+export async function startCodexWorld(defer: Defer, options: { script?: ScriptTurn[]; args?: string[]; ready?: false; /** Reuse a TETHER_HOME (resume). */ home?: string } = {}): Promise<CodexWorld> {
   const fake = await startFakeOpenAI(options.script ? { script: options.script } : {});
   defer(() => fake.stop());
   const hub = await startHub();
@@ -29,7 +29,7 @@ export async function startCodexWorld(defer: Defer, options: { script?: ScriptTu
     defer(() => runner.stop());
     return runner;
   };
-  const runner = start({ ...(options.args ? { args: options.args } : {}) });
+  const runner = start({ ...(options.args ? { args: options.args } : {}), ...(options.home ? { home: options.home } : {}) });
   const phone = await watchSession({ hub, sessionId: runner.sessionId });
   defer(() => phone.stop());
   if (options.ready !== false) await runner.waitForScreen(CODEX_READY);
