@@ -42,7 +42,11 @@ describe('tether codex: end and resume', () => {
     await phone.waitFor(() => phone.messages().find((m) => chatText(m).includes('second answer')), { what: 'second answer' });
     const after = phone.messages();
     expect(after.slice(0, before.length).map((m) => m.id)).toEqual(before);
-    expect(after.filter((m) => m.role === 'user').map(chatText)).toEqual(['first question', 'second question']);
+    // Shown whole when it fails: which line of the rollout became which message.
+    expect(after.filter((m) => m.role === 'user').map((m) => JSON.stringify(m.content))).toEqual([
+      JSON.stringify([{ type: 'text', text: 'first question' }]),
+      JSON.stringify([{ type: 'text', text: 'second question' }]),
+    ]);
     expect(phone.duplicates()).toBe(0);
     expect(phone.session()?.claudeSessionId).toBe(codexId);
   }, 60_000);

@@ -43,6 +43,8 @@ export type TranscriptRead = {
   planFile: string | null;
   /** Commands typed into the agent that ran to their end in these lines, in order. */
   commands: Array<{ command: '/model'; args: string; outcome: 'applied' | 'kept' }>;
+  /** The agent wrote that its turn is over (Codex: task_complete, turn_aborted). */
+  turnEnded?: boolean;
 };
 
 export type TranscriptReader = {
@@ -91,6 +93,10 @@ export type Agent = {
   confirmPlan?(options: { screen: Pick<ScreenModel, 'state'>; write: (data: string) => void }): { stop(): void; done: Promise<boolean> };
   /** A status the agent writes for itself (claude's status file), watched as a second source. */
   watchStatus?(options: { env: Record<string, string>; pid: number; sessionId: () => string | null; poll: Poll; onChange: (status: 'idle' | 'busy' | 'waiting' | null) => void }): { stop(): void };
+  /** Its Stop hook runs before the turn is over (Codex writes task_complete after it): the session
+   *  is idle only once the transcript says so (TranscriptRead.turnEnded). An End or a key in between
+   *  would interrupt a turn that had answered. */
+  turnEndsInTranscript?: boolean;
   /** Its permission hook takes no edited input and no session rules (Codex: reserved, and they fail
    *  closed): an allow that carries an edit is refused rather than run unedited, a rule is dropped. */
   plainVerdicts?: boolean;

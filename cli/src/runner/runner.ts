@@ -84,6 +84,13 @@ function startPtyParts(o: { options: RunnerOptions; agent: Agent }): PtyParts {
       core.setStatus('idle');
       queue.turnEnded();
     },
+    // An agent whose Stop hook comes early (Codex): its transcript ends the turn. History re-read
+    // at a resume finds the session starting, and changes nothing.
+    onTurnEnded: () => {
+      if (core.state.status !== 'thinking' && core.state.status !== 'waiting') return;
+      core.setStatus('idle');
+      queue.turnEnded();
+    },
   });
   const screen = createScreenModel({ ...(options.desk === 'attached' && process.stdout.columns ? { cols: process.stdout.columns, rows: process.stdout.rows } : DEFAULT_SIZE), readPrompt: agent.screen.readPrompt });
   core.onCleanup(() => screen.stop());
@@ -180,6 +187,8 @@ function ptyHooks(parts: PtyParts): Parameters<SessionCore['prepareLaunch']>[0][
     onSessionStart: (payload) => parts.identity.sessionStarted(payload),
     onTranscript: (path, source) => core.followTranscript({ path, continued: core.resumed?.transcriptPath === path && source === 'resume' }),
     onStop: () => {
+      // The agent's transcript says when its turn is over, a moment after this hook.
+      if (parts.pty.agent.turnEndsInTranscript) return;
       core.setStatus('idle');
       queue.turnEnded();
     },

@@ -83,6 +83,8 @@ type CoreInit = {
   stampMessages?: <M extends ChatMessageInput>(messages: M[]) => M[];
   /** The agent wrote that it was interrupted (Esc, a rejected tool), just now: its turn is over. */
   onInterrupted?: () => void;
+  /** The agent wrote that its turn is over (Agent.turnEndsInTranscript). */
+  onTurnEnded?: () => void;
 };
 
 /** The session's identity: a resumed agent session keeps its tether session (same chat on the hub). */
@@ -134,6 +136,7 @@ function createChatFeed(o: {
       if (result.rejected) o.onDeskRejected();
     },
     onInterrupted: () => init.onInterrupted?.(),
+    onTurnEnded: () => init.onTurnEnded?.(),
     // `/model` typed at the desk or by the queue for the phone: the model is the one the agent says
     // it set ("Switch model?" may have kept the old one). Re-read history (a resume) says the same.
     onModel: (model) => {

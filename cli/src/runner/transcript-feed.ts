@@ -39,6 +39,8 @@ export function createTranscriptFeed(init: {
   onToolResult: (result: { toolUseId: string; rejected: boolean }) => void;
   /** The agent wrote that it was interrupted, just now. */
   onInterrupted: () => void;
+  /** The agent wrote that its turn is over (only agents whose transcript says so). */
+  onTurnEnded?: () => void;
   onModel: (model: string) => void;
   /** A command typed into the agent ran to its end (claude's `/model <name>`: set or kept). */
   onCommandFinished: (finished: { command: '/model'; args: string; outcome: 'applied' | 'kept' }) => void;
@@ -76,6 +78,7 @@ export function createTranscriptFeed(init: {
         if (block.type === 'tool_result') init.onToolResult({ toolUseId: block.toolUseId, rejected: agent.isRejectedToolResult(block) });
       }
     }
+    if (read.turnEnded) init.onTurnEnded?.();
     if (read.model) init.onModel(read.model);
     for (const finished of read.commands) init.onCommandFinished(finished);
     offset = endOffset;

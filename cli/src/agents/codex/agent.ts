@@ -38,5 +38,6 @@ export const codexAgent: Agent = {
   screen: codexScreen,
   hookHidesDialog: true,
   plainVerdicts: true,
+  turnEndsInTranscript: true,
   endPty: ({ pty, log }) => createEnder({ step: () => pty.write(CTRL_C), at: PRESSES_AT, exited: pty.exited, force: () => pty.kill('SIGTERM'), log }),
 };

@@ -10,6 +10,7 @@
 //   response_item custom_tool_call            a freeform tool call (apply_patch), input as given
 //   response_item *_call_output               the tool's result; a non-zero "Process exited with code N" is an error
 //   event_msg turn_aborted                    the turn was interrupted (Esc)
+//   event_msg task_complete, turn_aborted     the turn is over (its Stop hook runs a moment before)
 //
 // Everything else (session_meta, turn_context, token counts, world state) is not chat. Ids come from
 // Codex's own item ids, so a re-read (a resume) yields the same messages and the hub drops the copies.
@@ -105,6 +106,7 @@ export function createRolloutReader(): TranscriptReader {
   return {
     read(lines, context) {
       const messages: ChatMessageInput[] = [];
+      let turnEnded = false;
       lines.forEach((raw, index) => {
         let line: Line;
         try {
@@ -113,10 +115,12 @@ export function createRolloutReader(): TranscriptReader {
           context.onBadLine?.(`not JSON: ${raw.slice(0, 80)}`);
           return;
         }
+        const kind = line.type === 'event_msg' ? (line.payload as { type?: unknown } | undefined)?.type : undefined;
+        if (kind === 'task_complete' || kind === 'turn_aborted') turnEnded = true;
         const parsed = readLine(line, index, context);
         if (parsed) messages.push(parsed);
       });
-      return { messages, model: null, planFile: null, commands: [] };
+      return { messages, model: null, planFile: null, commands: [], turnEnded };
     },
   };
 }
