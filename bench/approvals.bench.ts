@@ -16,11 +16,23 @@
 //     (median of each; two sessions, run alternately), i.e. what tether adds to a read-only tool.
 //   hook_processes_per_tool_call: hook runs of tool events that claude recorded with a shell command
 //     (not an http:// URL) in its transcript, per tool call; target 0.
-import { readFileSync, writeFileSync } from 'node:fs';
+//
+// Codex the same way, with the real Codex against the fake Responses API (tests/fixtures/fake-openai)
+// under `tether codex`: asked = `exec_command` escalated out of its sandbox (`touch ask-N.txt`: its
+// PermissionRequest command hook → runner → hub → phone), allowed = the same kind of escalated call
+// that the user's own rule allows (`mkdir rule-N`, `prefix_rule(pattern=["mkdir"], decision="allow")`
+// in $CODEX_HOME/rules/: Codex asks nobody and runs no PermissionRequest hook). Both kinds run
+// Codex's PreToolUse and PostToolUse hooks (command hooks: one process each, Codex has no HTTP hook),
+// so the difference is the approval path alone: hook process spawn + runner + hub + phone + answer.
+//
+//   codex_approval_overhead_ms_p50/p99: asked gap − median allowed gap, per asked sample.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PendingRequest } from '@tether/shared';
 import { startFakeAnthropic, text, toolUse, type FakeAnthropic, type ScriptTurn } from '../tests/fixtures/fake-anthropic/index.ts';
+import { execCommand, startFakeOpenAI, text as codexText, type FakeOpenAI, type ScriptTurn as CodexTurn } from '../tests/fixtures/fake-openai/index.ts';
 import { createClaudeSandbox, spawnClaudeInPty, type ClaudeSandbox } from '../tests/harness/claude.ts';
+import { CODEX_READY, createCodexSandbox } from '../tests/harness/codex.ts';
 import { startHub, type HubHandle } from '../tests/harness/hub.ts';
 import { startRunner, watchSession } from '../tests/harness/runner.ts';
 
@@ -34,7 +46,7 @@ function percentile(sorted: number[], p: number): number {
 const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
 
 /** ms from each main request that got turn `i` to the request after it. */
-function toolGaps(fake: FakeAnthropic): Map<number, number> {
+function toolGaps(fake: Pick<FakeAnthropic | FakeOpenAI, 'requests'>): Map<number, number> {
   const main = fake.requests.filter((r) => r.kind === 'main');
   const gaps = new Map<number, number>();
   for (let k = 0; k + 1 < main.length; k++) {
@@ -113,12 +125,60 @@ async function plainReads(): Promise<number[]> {
   }
 }
 
+/** One `tether codex` session: `calls` asked and `calls` rule-allowed escalated commands, alternating. */
+export async function codexSession(hub: HubHandle, calls = CALLS): Promise<{ asked: number[]; allowed: number[]; phoneAsked: number }> {
+  const script: CodexTurn[] = [];
+  for (let i = 0; i < calls; i++) {
+    script.push(execCommand(`touch ask-${i}.txt`, { justification: 'asked' }));
+    script.push(execCommand(`mkdir rule-${i}`, { justification: 'allowed by a rule' }));
+  }
+  script.push(codexText('bench done'));
+  const fake = await startFakeOpenAI({ script });
+  const sandbox = createCodexSandbox({ fakeApiUrl: fake.url });
+  mkdirSync(join(sandbox.codexHome, 'rules'));
+  writeFileSync(join(sandbox.codexHome, 'rules', 'default.rules'), 'prefix_rule(pattern = ["mkdir"], decision = "allow")\n');
+  const runner = startRunner({ hub, sandbox, agent: 'codex', cols: 110, rows: 35 });
+  const phone = await watchSession({ hub, sessionId: runner.sessionId });
+  let phoneAsked = 0;
+  phone.socket.on('approval:requested', (request: PendingRequest) => {
+    phoneAsked += 1;
+    phone.socket.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } }, () => {});
+  });
+  try {
+    await runner.waitForScreen(CODEX_READY);
+    await phone.send('go');
+    await runner.waitForScreen('bench done', { timeoutMs: SESSION_TIMEOUT_MS });
+    for (let i = 0; i < calls; i++) {
+      if (!existsSync(join(sandbox.cwd, `ask-${i}.txt`)) || !existsSync(join(sandbox.cwd, `rule-${i}`))) throw new Error(`codex did not run call ${i} of both kinds`);
+    }
+    const gaps = toolGaps(fake);
+    const pick = (from: number) => Array.from({ length: calls }, (_, i) => gaps.get(from + i * 2)).filter((g): g is number => g !== undefined);
+    return { asked: pick(0), allowed: pick(1), phoneAsked };
+  } finally {
+    phone.stop();
+    await runner.stop();
+    await fake.stop();
+    sandbox.stop();
+  }
+}
+
+function codexOverhead(codex: Awaited<ReturnType<typeof codexSession>>, round: (n: number) => number): Array<{ name: string; value: number; unit: string } & Record<string, unknown>> {
+  if (codex.phoneAsked !== codex.asked.length) throw new Error(`codex: the phone was asked ${codex.phoneAsked} times for ${codex.asked.length} asked calls`);
+  const allowedMedian = median(codex.allowed);
+  const overhead = codex.asked.map((gap) => gap - allowedMedian).sort((a, b) => a - b);
+  return [
+    { name: 'codex_approval_overhead_ms_p50', value: round(percentile(overhead, 50)), unit: 'ms', samples: overhead.length, asked_gap_ms_p50: round(median(codex.asked)), allowed_gap_ms_p50: round(allowedMedian) },
+    { name: 'codex_approval_overhead_ms_p99', value: round(percentile(overhead, 99)), unit: 'ms' },
+  ];
+}
+
 export async function run(): Promise<Array<{ name: string; value: number; unit: string } & Record<string, unknown>>> {
   const hub = await startHub();
   try {
     // Alternate the two kinds of session so the box's load drifts over both alike.
     const plainFirst = await plainReads();
     const session = await tetherSession(hub);
+    const codex = await codexSession(hub);
     const plainAfter = await plainReads();
     const plain = median([...plainFirst, ...plainAfter]);
     const allowedMedian = median(session.allowed);
@@ -128,6 +188,7 @@ export async function run(): Promise<Array<{ name: string; value: number; unit: 
       { name: 'approval_overhead_ms_p50', value: round(percentile(overhead, 50)), unit: 'ms', samples: overhead.length, asked_gap_ms_p50: round(median(session.asked)), allowed_gap_ms_p50: round(allowedMedian) },
       { name: 'approval_overhead_ms_p99', value: round(percentile(overhead, 99)), unit: 'ms' },
       { name: 'readonly_allow_ms_p50', value: round(median(session.reads) - plain), unit: 'ms', tether_read_gap_ms_p50: round(median(session.reads)), plain_read_gap_ms_p50: round(plain) },
+      ...codexOverhead(codex, round),
       { name: 'hook_processes_per_tool_call', value: session.toolCalls ? round(session.processes / session.toolCalls) : -1, unit: 'processes', tool_calls: session.toolCalls, processes: session.processes },
     ];
   } finally {

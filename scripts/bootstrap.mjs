@@ -130,6 +130,9 @@ export function ensureClaude(version) {
   return bin;
 }
 
+/** Every test file that starts the real Codex (TETHER_CODEX_BIN picks which one). */
+export const REAL_CODEX_SUITES = ['tests/e2e/codex-chat.test.ts', 'tests/e2e/codex-approvals.test.ts', 'tests/browser/codex.test.ts'];
+
 /** The Codex versions tether is tested with (cli/src/agents/codex/supported-versions.json). */
 export function supportedCodex() {
   return JSON.parse(readFileSync(join(ROOT, 'cli', 'src', 'agents', 'codex', 'supported-versions.json'), 'utf8'));

@@ -1,9 +1,16 @@
 // CLI parity with the phone: `tether send` types a message through the same queue, `tether chat`
-// prints the structured chat, `tether doctor` checks the setup; model switch from the hub.
+// prints the structured chat, `tether doctor` checks the setup (claude, and Codex as an optional
+// agent); `tether codex` warns before its TUI outside Codex's tested range; model switch from the hub.
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { readClaudeVersion, versionStanding } from '../../cli/src/agents/claude/version.ts';
+import { readCodexVersion, SUPPORTED_CODEX } from '../../cli/src/agents/codex/version.ts';
 import { claudeBin } from '../harness/claude.ts';
+import { codexBin } from '../harness/codex.ts';
+import { startHub } from '../harness/hub.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { chatText, runTether } from '../harness/runner.ts';
 import { startWorld } from '../harness/world.ts';
@@ -14,7 +21,7 @@ describe('tether send / chat / doctor', () => {
   it('send types a message like the phone; chat prints the chat (text and --json); doctor is all ok', async () => {
     const { hub, runner, phone, tempDir } = await startWorld(defer, { script: [when(userSays(/from the shell/), text('shell reply'))] });
     const home = tempDir('tether-cli-home-');
-    const env = { TETHER_HOME: home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin() };
+    const env = { TETHER_HOME: home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin(), TETHER_CODEX_BIN: codexBin() };
 
     const sent = await runTether(['send', runner.sessionId, 'hello', 'from the shell'], env);
     expect(sent.stderr).toBe('');
@@ -42,8 +49,47 @@ describe('tether send / chat / doctor', () => {
     // which doctor must call newer and still pass (a warning with its fix, not a failure).
     const standing = versionStanding(readClaudeVersion(claudeBin()));
     expect(doctor.stdout).toMatch(standing === 'newer' ? /ok {3}claude \d+\.\d+\.\d+ .*outside the tested .* range\n\s+fix: .*claude:check/ : /claude \d+\.\d+\.\d+ .*inside the tested/);
+    const codexStanding = versionStanding(readCodexVersion(codexBin()), SUPPORTED_CODEX);
+    expect(doctor.stdout).toMatch(codexStanding === 'newer' ? /ok {3}codex {2}codex-cli \d+\.\d+\.\d+ .*outside the tested .* range\n\s+fix: .*codex:check/ : /ok {3}codex {2}\d+\.\d+\.\d+ .*inside the tested/);
     expect(doctor.stdout).not.toContain('FAIL');
     expect(doctor.code).toBe(0);
+  }, 60_000);
+
+  it('doctor: Codex missing is said, not failed; a Codex outside its range is a warning there and one line before `tether codex`', async () => {
+    const hub = await startHub();
+    defer(() => hub.stop());
+    const dir = mkdtempSync(join(tmpdir(), 'tether-cli-codex-'));
+    defer(() => rmSync(dir, { recursive: true, force: true }));
+    const env = { TETHER_HOME: join(dir, 'home'), TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin() };
+
+    // No pin and no codex anywhere on PATH: claude is the main agent, so doctor still passes.
+    const noCodexPath = (process.env.PATH ?? '').split(delimiter).filter((d) => d && !existsSync(join(d, 'codex'))).join(delimiter);
+    const without = await runTether(['doctor'], { ...env, TETHER_CODEX_BIN: '', PATH: noCodexPath });
+    expect(without.stdout).toMatch(/^ok {3}codex {2}not installed \(optional\): npm install -g @openai\/codex$/m);
+    expect(without.stdout).not.toContain('FAIL');
+    expect(without.code).toBe(0);
+
+    // A pin that points at nothing is the user's explicit choice gone wrong: a failure, with its fix.
+    const broken = await runTether(['doctor'], { ...env, TETHER_CODEX_BIN: join(dir, 'no-such-codex') });
+    expect(broken.stdout).toMatch(/^FAIL codex {2}not found\n\s+fix: TETHER_CODEX_BIN points at .*no-such-codex, which is not an executable file/m);
+    expect(broken.code).toBe(1);
+
+    // A Codex newer than the range (a stand-in that answers --version as Codex does, then exits 3).
+    const newer = join(dir, 'codex');
+    writeFileSync(newer, '#!/bin/sh\nif [ "$1" = --version ]; then echo "codex-cli 99.0.0"; exit 0; fi\necho "stand-in codex ran"\nexit 3\n');
+    chmodSync(newer, 0o755);
+    const range = `${SUPPORTED_CODEX.floor}–${SUPPORTED_CODEX.current}`;
+    const warning = `tether: codex 99.0.0 is newer than tether is tested with (${range}); it usually works, and \`bun run codex:check\` tries it`;
+    const doctor = await runTether(['doctor'], { ...env, TETHER_CODEX_BIN: newer });
+    expect(doctor.stdout).toContain(`ok   codex  codex-cli 99.0.0 (${newer}), outside the tested ${range} range\n       fix: ${warning}\n`);
+    expect(doctor.code).toBe(0);
+
+    // `tether codex` says so once, before Codex takes the terminal, and still runs it (no hub here).
+    const session = await runTether(['codex'], { TETHER_HOME: join(dir, 'home-run'), TETHER_HUB_URL: '', TETHER_TOKEN: '', TETHER_CODEX_BIN: newer });
+    expect(session.stderr.split('\n')[0]).toBe(warning);
+    expect(session.stderr.split(warning).length).toBe(2);
+    expect(session.stdout + session.stderr).toContain('stand-in codex ran');
+    expect(session.code).toBe(3);
   }, 60_000);
 
   it('set-model from the hub types /model at an idle prompt and confirms it', async () => {

@@ -1,12 +1,19 @@
 // codex.ts: `tether codex [codex args…]`: Codex's own TUI at this terminal, mirrored to the hub
-// (run-agent.ts).
+// (run-agent.ts), after one line when its version is outside the tested range.
+import { codexAgent } from '../agents/codex/agent.ts';
+import { cachedCodexVersion, codexVersionWarning } from '../agents/codex/version.ts';
 import type { Command } from './command.ts';
-import { runAgent } from './run-agent.ts';
+import { runAgent, warnOutsideTestedRange } from './run-agent.ts';
 
 const command: Command = {
   name: 'codex',
   summary: 'run Codex in a PTY at this terminal, mirrored to the hub',
   usage: 'tether codex [codex args…]',
-  run: (args) => runAgent({ agent: 'codex', args }),
+  run: (args) =>
+    runAgent({
+      agent: 'codex',
+      args,
+      beforeStart: warnOutsideTestedRange({ find: () => codexAgent.findBinary({ env: process.env }), cacheName: 'codex-version.json', cachedVersion: cachedCodexVersion, warning: (v) => codexVersionWarning(v) }),
+    }),
 };
 export default command;

@@ -1,9 +1,11 @@
 // doctor.ts: `tether doctor`: is everything a session needs in place? One line per check, ok or
-// fail with the fix: claude found (and its version), Bun, hub reachable, token valid, hook round trip.
+// fail with the fix: claude found (and its version), Codex likewise (optional), Bun, hub reachable,
+// token valid, hook round trip.
 import { PROTOCOL_VERSION } from '@tether/shared';
 import { loadCredentials } from '../config/credentials.ts';
 import { versionLine } from '../config/build.ts';
 import pkg from '../../package.json' with { type: 'json' };
+import type { VersionRange } from '../agents/version.ts';
 import { parseFlags, type Command } from './command.ts';
 
 /** A check slower than this failed (a hung `claude --version`, a hub that never answers). */
@@ -11,30 +13,76 @@ const CHECK_TIMEOUT_MS = 10_000;
 
 type Check = { name: string; ok: boolean; detail: string; fix?: string };
 
-async function checkClaude(): Promise<Check> {
-  const { findClaudeBinary } = await import('../agents/claude/find-binary.ts');
+/** One agent: found (its pin variable or PATH), and its version against the range tether is tested
+ *  with. Outside the range is a warning with its fix, not a failure: the agent usually works. An
+ *  optional agent that is not installed is no failure either, only said; a pin variable that points
+ *  at nothing is (the user asked for that binary). */
+async function checkAgent(agent: {
+  name: string;
+  find: () => string;
+  pinVariable: string;
+  install: string;
+  optional?: boolean;
+  env?: Record<string, string>;
+  range: VersionRange;
+  warning: (version: string | null) => string | null;
+}): Promise<Check> {
+  const { AgentNotFoundError } = await import('../agents/find-binary.ts');
+  const { parseVersion, standingIn } = await import('../agents/version.ts');
+  const { name } = agent;
   let bin: string;
   try {
-    bin = findClaudeBinary();
+    bin = agent.find();
   } catch (error) {
-    return { name: 'claude', ok: false, detail: 'not found', fix: error instanceof Error ? error.message : String(error) };
+    const message = error instanceof Error ? error.message : String(error);
+    if (agent.optional && error instanceof AgentNotFoundError && !process.env[agent.pinVariable]) {
+      return { name, ok: true, detail: `not installed (optional): ${agent.install}` };
+    }
+    return { name, ok: false, detail: 'not found', fix: message };
   }
   try {
-    const proc = Bun.spawn([bin, '--version'], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, CLAUDECODE: '' } });
+    const proc = Bun.spawn([bin, '--version'], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...agent.env } });
     const timer = setTimeout(() => proc.kill(), CHECK_TIMEOUT_MS);
     const out = (await new Response(proc.stdout).text()).trim();
     clearTimeout(timer);
-    if ((await proc.exited) !== 0) return { name: 'claude', ok: false, detail: `${bin} --version failed`, fix: 'reinstall claude' };
-    const { parseClaudeVersion, SUPPORTED_CLAUDE, versionStanding, versionWarning } = await import('../agents/claude/version.ts');
-    const version = parseClaudeVersion(out);
-    const range = `tested ${SUPPORTED_CLAUDE.floor}–${SUPPORTED_CLAUDE.current}`;
-    const standing = versionStanding(version);
-    if (standing === 'inside') return { name: 'claude', ok: true, detail: `${version} (${bin}), inside the ${range} range` };
-    // Outside the range is a warning, not a failure: claude usually works, and the user decides.
-    return { name: 'claude', ok: true, detail: `${out} (${bin}), outside the ${range} range`, ...(versionWarning(version) ? { fix: versionWarning(version)! } : {}) };
+    if ((await proc.exited) !== 0) return { name, ok: false, detail: `${bin} --version failed`, fix: `reinstall ${name}` };
+    const version = parseVersion(out);
+    const range = `tested ${agent.range.floor}–${agent.range.current}`;
+    if (standingIn(agent.range, version) === 'inside') return { name, ok: true, detail: `${version} (${bin}), inside the ${range} range` };
+    const warning = agent.warning(version);
+    return { name, ok: true, detail: `${out} (${bin}), outside the ${range} range`, ...(warning ? { fix: warning } : {}) };
   } catch (error) {
-    return { name: 'claude', ok: false, detail: `${bin} does not run: ${String(error)}`, fix: 'reinstall claude or fix TETHER_CLAUDE_BIN' };
+    return { name, ok: false, detail: `${bin} does not run: ${String(error)}`, fix: `reinstall ${name} or fix ${agent.pinVariable}` };
   }
+}
+
+async function checkClaude(): Promise<Check> {
+  const { findClaudeBinary } = await import('../agents/claude/find-binary.ts');
+  const { SUPPORTED_CLAUDE, versionWarning } = await import('../agents/claude/version.ts');
+  return checkAgent({
+    name: 'claude',
+    find: () => findClaudeBinary(),
+    pinVariable: 'TETHER_CLAUDE_BIN',
+    install: 'npm install -g @anthropic-ai/claude-code',
+    env: { CLAUDECODE: '' },
+    range: SUPPORTED_CLAUDE,
+    warning: (version) => versionWarning(version),
+  });
+}
+
+/** Codex is optional: claude is tether's main agent, and a machine without Codex is fine. */
+async function checkCodex(): Promise<Check> {
+  const { codexAgent } = await import('../agents/codex/agent.ts');
+  const { SUPPORTED_CODEX, codexVersionWarning } = await import('../agents/codex/version.ts');
+  return checkAgent({
+    name: 'codex',
+    find: () => codexAgent.findBinary({ env: process.env }),
+    pinVariable: 'TETHER_CODEX_BIN',
+    install: 'npm install -g @openai/codex',
+    optional: true,
+    range: SUPPORTED_CODEX,
+    warning: (version) => codexVersionWarning(version),
+  });
 }
 
 async function checkHub(): Promise<Check[]> {
@@ -116,13 +164,14 @@ async function checkHookRoundTrip(): Promise<Check> {
 
 const command: Command = {
   name: 'doctor',
-  summary: 'check claude, versions, hub reachability, token and the hook round trip',
+  summary: 'check claude and codex, versions, hub reachability, token and the hook round trip',
   usage: 'tether doctor [--json]',
   async run(args) {
     const { flags } = parseFlags({ args, booleans: ['json'] });
     const checks: Check[] = [
       { name: 'tether', ok: true, detail: versionLine(pkg.version) },
       await checkClaude(),
+      await checkCodex(),
       { name: 'bun', ok: true, detail: `Bun ${Bun.version} (${process.execPath})` },
       ...(await checkHub()),
       await checkHookRoundTrip(),

@@ -1,10 +1,33 @@
 // run-agent.ts: the body of `tether claude` and `tether codex`: the agent's own TUI at this terminal,
 // mirrored to the hub. Every argument goes to the agent untouched; tether prints nothing over the TUI
 // except errors, and exits with the agent's exit code.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AgentKind } from '@tether/shared';
 import { loadCredentials } from '../config/credentials.ts';
 import { tetherPaths } from '../config/paths.ts';
 import { CommandError } from './command.ts';
+
+/** A `beforeStart` that prints one line before the agent takes the terminal when its version is
+ *  outside the tested range; never a refusal. The version is cached per binary in `<home>/<cacheName>`.
+ *  A missing agent is reported by the runner itself, with its fix. */
+export function warnOutsideTestedRange(agent: {
+  find: () => string;
+  cacheName: string;
+  cachedVersion: (o: { bin: string; cacheFile: string }) => string | null;
+  warning: (version: string | null) => string | null;
+}): (options: { home: string }) => void {
+  return ({ home }) => {
+    try {
+      const bin = agent.find();
+      mkdirSync(home, { recursive: true, mode: 0o700 });
+      const warning = agent.warning(agent.cachedVersion({ bin, cacheFile: join(home, agent.cacheName) }));
+      if (warning) process.stderr.write(`${warning}\n`);
+    } catch {
+      // not found: the runner says so
+    }
+  };
+}
 
 /** Long enough that this session's own outbox exists (and is locked) before orphans are scanned. */
 const ORPHAN_DELAY_MS = 3_000;
