@@ -4,21 +4,17 @@
 //        ◄──prompt:status typing / waiting_for_desk / delivered / returned / dropped──┘
 //   transcript user line ──matchPrompt(text)──► delivered (the chat message carries the prompt id)
 //
-// The gate opens only when claude's turn is idle (hooks / claude's status file) AND the screen shows
-// the input box ready and EMPTY. There is no timeout that types anyway: a busy turn just waits.
+// The gate (prompt-typing.ts, with the paste writer) opens only when claude's turn is idle (hooks /
+// claude's status file) AND the screen shows the input box ready and EMPTY. There is no timeout that
+// types anyway: a busy turn just waits.
 // Text in the box means the desk user is typing: the sender is told waiting_for_desk.
 // Invariants: a prompt is typed at most once (after Enter it is never retyped, whatever happens);
 // prompts are typed in arrival order, the next only after the previous was confirmed by the
 // transcript; a prompt id seen twice is ignored.
 import type { PromptStatus } from '@tether/shared';
 import type { PromptState } from '../screen/prompt-state.ts';
-import { bracketedPaste, ESCAPE, SUBMIT } from '../pty/paste.ts';
-
-/** Pause between the paste and Enter: claude must have taken the paste in first (CLAUDE-CODE.md §6:
- *  ~300 ms was reliable for typed text; the screen check below makes a shorter gap safe). */
-const PASTE_SETTLE_MS = 150;
-/** How often the gate is re-checked while something waits (screen changes also trigger a check). */
-const RECHECK_MS = 100;
+import { ESCAPE } from '../pty/paste.ts';
+import { gateFor, pasteAndSubmit, PASTE_SETTLE_MS, RECHECK_MS } from './prompt-typing.ts';
 
 type Item =
   | { kind: 'prompt'; promptId: string; text: string; state: 'queued' | 'waiting_for_desk' | 'typing' | 'submitted' }
@@ -112,50 +108,30 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
 
   function decide(item: Item, screen: PromptState): void {
     if (stopped || busyWriting) return;
-    if (item.state === 'submitted') {
-      // Command: done when the screen is ready again.
-      if (screen.kind === 'ready') {
-        items.shift();
-        if (item.kind === 'command') item.onDone?.();
-        step();
-        return;
-      }
-      schedule(RECHECK_MS);
+    const gate = gateFor({ submitted: item.state === 'submitted', screen, turnIdle: () => deps.turnIdle() });
+    if (gate === 'type') return void type(item);
+    if (gate === 'done') {
+      items.shift();
+      if (item.kind === 'command') item.onDone?.();
+      step();
       return;
     }
-    if (screen.kind !== 'ready' || !deps.turnIdle()) {
-      schedule(RECHECK_MS);
-      return;
+    if (gate === 'desk-typing' && item.kind === 'prompt' && item.state === 'queued') {
+      item.state = 'waiting_for_desk';
+      deps.report({ promptId: item.promptId, status: 'waiting_for_desk', reason: 'someone is typing at the desk' });
     }
-    if (!screen.inputEmpty) {
-      if (item.kind === 'prompt' && item.state === 'queued') {
-        item.state = 'waiting_for_desk';
-        deps.report({ promptId: item.promptId, status: 'waiting_for_desk', reason: 'someone is typing at the desk' });
-      }
-      schedule(RECHECK_MS);
-      return;
-    }
-    void type(item);
+    schedule(RECHECK_MS);
   }
 
   async function type(item: Item): Promise<void> {
     busyWriting = true;
     item.state = 'typing';
     if (item.kind === 'prompt') deps.report({ promptId: item.promptId, status: 'typing' });
-    deps.write(bracketedPaste(item.text));
-    await new Promise((resolve) => setTimeout(resolve, settleMs));
-    // Enter only once the paste is in the box; the box can take a moment to redraw.
-    for (;;) {
-      if (stopped || items[0] !== item) {
-        busyWriting = false;
-        return;
-      }
-      const screen = await deps.screen();
-      if (stopped || items[0] !== item) continue;
-      if (screen.kind === 'ready' && !screen.inputEmpty) break;
-      await new Promise((resolve) => setTimeout(resolve, RECHECK_MS));
+    const submitted = await pasteAndSubmit({ text: item.text, write: (data) => deps.write(data), screen: () => deps.screen(), settleMs, current: () => !stopped && items[0] === item });
+    if (!submitted) {
+      busyWriting = false;
+      return;
     }
-    deps.write(SUBMIT);
     item.state = 'submitted';
     if (item.kind === 'prompt') inFlight = { promptId: item.promptId };
     busyWriting = false;
