@@ -5,7 +5,7 @@
 // state its keys can be in), the new-session form, End's confirmation, an ended session with Resume,
 // the Changes and Files views (a diff, a folder, a file, a refusal), a share view, and the session
 // list's triage (a row's menu for a live and an ended session, the archive notice, the Archived
-// section). No violation may be serious or
+// section), and a Codex session with its approval sheet. No violation may be serious or
 // critical; the others are printed for a person to look at.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -390,6 +390,18 @@ describe('accessibility (axe-core)', () => {
         await page.getByRole('menuitem', { name: 'Unarchive' }).waitFor({ timeout: UI_TIMEOUT_MS });
         await check('Archived section with a row menu open');
         await saveScreenshot(page, { name: `a11y-archived-menu-${colorScheme}`, viewport });
+
+        // A Codex session: the list and header name the agent, its model is a fact (no picker), and
+        // its permission sheet offers Allow, Deny and a reason only.
+        const codex = await world.runnerWithSession(token, { cwd: '/home/dev/src/tether', launchKind: 'pty', agent: 'codex', model: 'gpt-fake', title: 'A Codex session', status: 'idle' });
+        await page.getByRole('link', { name: /A Codex session/ }).click();
+        await page.getByRole('log', { name: 'Chat' }).waitFor({ timeout: UI_TIMEOUT_MS });
+        expect((await emitAck(codex.runner, 'approval:request', { id: randomUUID(), sessionId: codex.sessionId, kind: 'permission', toolName: 'Bash', toolInput: { command: 'make test', description: 'Run the tests' }, toolUseId: 'call_a11y1', createdAt: Date.now() })).ok).toBe(true);
+        const codexSheet = page.getByRole('dialog', { name: 'Run this command?' });
+        await codexSheet.waitFor({ timeout: UI_TIMEOUT_MS });
+        await expect(codexSheet.getByRole('button', { name: 'Edit command…' }).count()).resolves.toBe(0);
+        await check('a Codex session with its approval sheet');
+        await saveScreenshot(page, { name: `a11y-codex-${colorScheme}`, viewport });
         await page.close();
 
         for (const v of found) console.log(`[a11y ${viewport} ${colorScheme}] ${v.screen}: ${v.impact} ${v.id} (${v.help}) ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} ${n.summary ?? ''}`).join(' | ')}`);

@@ -57,6 +57,7 @@ describe('a Codex session from the browser', () => {
       await row.click();
       await chat(tab).waitFor({ timeout: UI_TIMEOUT_MS });
       const box = tab.getByRole('textbox', { name: 'Message' });
+      await expect(box.getAttribute('placeholder')).resolves.toBe('Message Codex');
       await box.fill('hello codex, are you there?');
       if (viewport === 'phone') await tab.getByRole('button', { name: 'Send' }).click();
       else await box.press('Enter');

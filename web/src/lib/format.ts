@@ -69,6 +69,11 @@ export function describeStatus(status: SessionStatus): { label: string; tone: St
   }
 }
 
+/** How the agent is called in the app's sentences ("typed into Codex"). */
+export function agentName(agent: AgentKind): string {
+  return agent === 'codex' ? 'Codex' : 'Claude';
+}
+
 /** The session's launch kind, and its agent when that is not claude (the default, left unsaid). */
 export function describeLaunchKind(kind: LaunchKind, agent: AgentKind = 'claude'): { label: string; title: string } {
   const name = agent === 'codex' ? 'Codex' : 'claude';

@@ -9,6 +9,7 @@ import { buildChatItems } from './chat-items.ts';
 import { Composer, type ComposerHandle } from './composer.tsx';
 import { MessageList } from './message-list.tsx';
 import { useSessionChat } from './use-session-chat.ts';
+import { agentName } from '../../lib/format.ts';
 import type { OutgoingPrompt } from './chat-state.ts';
 import { ShowInTerminalContext, type ShowInTerminal } from './show-in-terminal.ts';
 import { WorkspaceLinksContext, type WorkspaceLinks } from './workspace-links.ts';
@@ -71,7 +72,7 @@ export function ChatView({
           empty={
             <div className="chat-empty">
               <p className="chat-empty-title">No messages yet</p>
-              <p>{readOnly ? 'Messages appear here as the session goes on.' : "Messages you send here are typed into Claude when it's ready."}</p>
+              <p>{readOnly ? 'Messages appear here as the session goes on.' : `Messages you send here are typed into ${agentName(session.agent)} when it's ready.`}</p>
             </div>
           }
         />
@@ -83,6 +84,7 @@ export function ChatView({
           ref={composerRef}
           sessionId={session.id}
           launchKind={session.launchKind}
+          placeholder={session.agent === 'claude' ? undefined : `Message ${agentName(session.agent)}`}
           onSend={onSend}
           onStop={chat.abort}
           running={session.status === 'thinking'}
