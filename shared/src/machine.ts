@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { MachineIdSchema, TimestampSchema } from './ids.ts';
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
+import { AgentKindSchema } from './session.ts';
 
 export const MachineInfoSchema = z.object({
   id: MachineIdSchema,
@@ -11,6 +12,8 @@ export const MachineInfoSchema = z.object({
   home: z.string().max(MAX_PATH_CHARS),
   /** The daemon was started with --allow-shell (web shells; the hub must allow them too, shell.ts). */
   shell: z.boolean().default(false),
+  /** The agents its daemon found installed (a daemon older than Codex support: claude only). */
+  agents: z.array(AgentKindSchema).max(8).default(['claude']),
 });
 export type MachineInfo = z.input<typeof MachineInfoSchema>;
 

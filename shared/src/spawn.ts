@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { MachineIdSchema, SessionIdSchema } from './ids.ts';
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
-import { LaunchKindSchema, PermissionModeSchema } from './session.ts';
+import { AgentKindSchema, LaunchKindSchema, PermissionModeSchema } from './session.ts';
 import { ackError, type AckError, type ErrorCode } from './protocol.ts';
 import { DaemonShellCommandSchemas, type DaemonShellCommandAcks } from './shell.ts';
 
@@ -25,6 +25,8 @@ export const SessionSpawnSchema = z.object({
   /** Absolute directory on that machine (`~` and `~/x` are expanded by the daemon). */
   cwd: PathString,
   launchKind: LaunchKindSchema.default('headless'),
+  /** The agent to run: one the machine's daemon found installed. Codex runs in a PTY only. */
+  agent: AgentKindSchema.default('claude'),
   model: ModelString.optional(),
   permissionMode: PermissionModeSchema.optional(),
   /** Create the directory (and parents) when it does not exist; otherwise that is an error. */
@@ -48,6 +50,7 @@ export const SessionResumeSchema = z.object({
 export const SpawnFailureReasonSchema = z.enum([
   'machine_unknown',
   'machine_offline',
+  'agent_missing',
   'dir_missing',
   'not_a_directory',
   'session_live',
@@ -68,6 +71,7 @@ export const DaemonSpawnSchema = z.object({
   sessionId: SessionIdSchema,
   cwd: PathString,
   launchKind: LaunchKindSchema,
+  agent: AgentKindSchema.default('claude'),
   model: ModelString.nullable().default(null),
   permissionMode: PermissionModeSchema.nullable().default(null),
   createDir: z.boolean().default(false),

@@ -53,7 +53,7 @@ export function isAlive(pid: number): boolean {
 
 export async function startDaemon(options: {
   hub: { url: string; token: string };
-  sandbox: ClaudeSandbox;
+  sandbox: Pick<ClaudeSandbox, 'env' | 'cwd'>;
   /** Reuse a TETHER_HOME (daemon restart); otherwise a fresh temp one removed by stop(). */
   home?: string;
   env?: Record<string, string>;

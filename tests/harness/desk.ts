@@ -6,6 +6,11 @@ import { Terminal } from '@xterm/headless';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** After a process exits, its output counts as complete once quiet this long (see `exited`)... */
+const EXIT_DRAIN_QUIET_MS = 100;
+/** ...or this long after the exit at most. */
+const EXIT_DRAIN_MAX_MS = 2_000;
+
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const TETHER_MAIN = join(REPO_ROOT, 'cli', 'src', 'main.ts');
 
@@ -42,7 +47,11 @@ export function startTetherInPty(options: { args: string[]; env: Record<string, 
   let raw = '';
   let done = false;
   const waiters = new Set<() => void>();
+  let lastDataAt = Date.now();
+  /** The process exited and its last output was read (see `exited`). */
+  let exitSettled = false;
   pty.onData((data) => {
+    lastDataAt = Date.now();
     raw += data;
     term.write(data, () => {
       for (const waiter of [...waiters]) waiter();
@@ -51,8 +60,18 @@ export function startTetherInPty(options: { args: string[]; env: Record<string, 
   const exited = new Promise<number>((resolveExit) => {
     pty.onExit((event) => {
       done = true;
-      resolveExit(event.exitCode);
-      for (const waiter of [...waiters]) waiter();
+      // The last bytes a process wrote before exiting can reach this reader after its exit is seen
+      // (a CI run read `tether attach`'s exit before its "detached from" line): the exit counts once
+      // the output has been quiet for EXIT_DRAIN_QUIET_MS (at most EXIT_DRAIN_MAX_MS).
+      const drained = () => Date.now() - lastDataAt >= EXIT_DRAIN_QUIET_MS || Date.now() - exitAt >= EXIT_DRAIN_MAX_MS;
+      const exitAt = Date.now();
+      const settle = () => {
+        if (!drained()) return void setTimeout(settle, EXIT_DRAIN_QUIET_MS);
+        exitSettled = true;
+        resolveExit(event.exitCode);
+        for (const waiter of [...waiters]) waiter();
+      };
+      settle();
     });
   });
   const screenText = () => {
@@ -87,7 +106,7 @@ export function startTetherInPty(options: { args: string[]; env: Record<string, 
           if (matches(pattern)) {
             cleanup();
             resolveWait(screenText());
-          } else if (done) {
+          } else if (exitSettled) {
             cleanup();
             reject(new Error(`tether exited while waiting for ${String(pattern)}; screen:\n${screenText()}\noutput tail:\n${raw.slice(-2000)}`));
           }

@@ -110,6 +110,8 @@ export type Agent = {
   liveOwner?(options: { env: NodeJS.ProcessEnv; sessionId: string }): number | null;
   /** The slash commands it takes in a PTY session (it prints no list of its own there). */
   slashCommands?(options: { binary: string; env: Record<string, string>; cwd: string; tetherHome: string }): SlashCommand[];
+  /** Its own arguments for a session started from afar (`tether daemon`): model, mode, resume. */
+  spawnArgs(o: { model: string | null; permissionMode: PermissionMode | null; resumeId: string | null }): string[];
   /** The headless launch kind (no terminal), when the agent has one. */
   runHeadless?(options: RunnerOptions): Promise<RunnerResult>;
 };

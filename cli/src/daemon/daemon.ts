@@ -15,7 +15,8 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { homedir, hostname, platform, release, userInfo } from 'node:os';
-import { isUuid, type Ack, type DaemonKillAck, type DaemonSpawn, type DaemonSpawnAck, type MachineInfo } from '@tether/shared';
+import { AgentKindSchema, isUuid, type Ack, type AgentKind, type DaemonKillAck, type DaemonSpawn, type DaemonSpawnAck, type MachineInfo } from '@tether/shared';
+import { agentFor } from '../agents/index.ts';
 import { tetherPaths } from '../config/paths.ts';
 import { connectHubLink } from '../hub-link/link.ts';
 import { memoryOutbox } from '../hub-link/outbox.ts';
@@ -42,6 +43,22 @@ export function loadMachineId(env: NodeJS.ProcessEnv = process.env): string {
   return id;
 }
 
+/** The agents this machine can run: those whose binary is found as a session would find it. claude
+ *  is always listed (the phone's default; a missing one fails its spawn with the fix). */
+function installedAgents(env: NodeJS.ProcessEnv): AgentKind[] {
+  const found: AgentKind[] = ['claude'];
+  for (const kind of AgentKindSchema.options) {
+    if (kind === 'claude') continue;
+    try {
+      agentFor(kind).findBinary({ env });
+      found.push(kind);
+    } catch {
+      // not installed here
+    }
+  }
+  return found;
+}
+
 export function machineInfo(options: { id: string; env?: NodeJS.ProcessEnv; name?: string; shell?: boolean }): MachineInfo {
   const env = options.env ?? process.env;
   let user = env.USER ?? '';
@@ -50,7 +67,7 @@ export function machineInfo(options: { id: string; env?: NodeJS.ProcessEnv; name
   } catch {
     // no passwd entry (containers): keep $USER
   }
-  return { id: options.id, name: (options.name ?? hostname()).slice(0, 200) || 'machine', os: `${platform()} ${release()}`, user, home: env.HOME || homedir(), shell: options.shell ?? false };
+  return { id: options.id, name: (options.name ?? hostname()).slice(0, 200) || 'machine', os: `${platform()} ${release()}`, user, home: env.HOME || homedir(), shell: options.shell ?? false, agents: installedAgents(env) };
 }
 
 export type DaemonEvent =

@@ -45,19 +45,22 @@ export function startRunnerProcess(options: {
   } else if (!statSync(cwd).isDirectory()) {
     return spawnError('bad_request', 'not_a_directory', `${cwd} is not a directory`);
   }
+  const agent = agentFor(request.agent);
+  try {
+    agent.findBinary({ env: options.env });
+  } catch (error) {
+    return spawnError('bad_request', 'agent_missing', (error as Error).message);
+  }
   if (request.resumeClaudeSessionId) {
-    const owner = agentFor('claude').liveOwner?.({ env: options.env, sessionId: request.resumeClaudeSessionId }) ?? null;
+    const owner = agent.liveOwner?.({ env: options.env, sessionId: request.resumeClaudeSessionId }) ?? null;
     if (owner !== null) {
-      return spawnError('conflict', 'session_live', `claude session ${request.resumeClaudeSessionId} is already running here (pid ${owner}); attach to it instead`);
+      return spawnError('conflict', 'session_live', `${agent.name} session ${request.resumeClaudeSessionId} is already running here (pid ${owner}); attach to it instead`);
     }
   }
 
   // The runner runs from the same code as the daemon (a checkout's main.ts, or the single binary).
   const [program, ...entry] = tetherCommand();
-  const args = [...entry, 'claude'];
-  if (request.model) args.push('--model', request.model);
-  if (request.permissionMode) args.push('--permission-mode', request.permissionMode);
-  if (request.resumeClaudeSessionId) args.push('--resume', request.resumeClaudeSessionId);
+  const args = [...entry, agent.kind, ...agent.spawnArgs({ model: request.model, permissionMode: request.permissionMode, resumeId: request.resumeClaudeSessionId })];
   const logDir = join(options.home, 'logs');
   mkdirSync(logDir, { recursive: true, mode: 0o700 });
   const logFile = join(logDir, `session-${request.sessionId}.log`);

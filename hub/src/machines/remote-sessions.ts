@@ -77,7 +77,7 @@ export function createRemoteSessions(deps: Deps) {
           title: basename(ack.cwd),
           cwd: ack.cwd,
           launchKind: spawn.launchKind,
-          agent: 'claude',
+          agent: spawn.agent,
           status: 'starting',
           claudeSessionId: spawn.resumeClaudeSessionId,
           model: spawn.model,
@@ -119,6 +119,8 @@ export function createRemoteSessions(deps: Deps) {
 
   return {
     async spawn(ns: Namespace, request: z.output<typeof SessionSpawnSchema>): Promise<Ack<WebAcks['session:spawn']>> {
+      // Codex runs at a terminal only in tether today (its headless app-server is not driven yet).
+      if (request.agent !== 'claude' && request.launchKind === 'headless') return ackError('bad_request', `${request.agent} sessions start with a terminal (PTY) for now`);
       const found = await findDaemon(ns, request.machineId);
       if ('ok' in found) return found;
       const sessionId = crypto.randomUUID();
@@ -130,6 +132,7 @@ export function createRemoteSessions(deps: Deps) {
             sessionId,
             cwd: request.cwd,
             launchKind: request.launchKind,
+            agent: request.agent,
             model: request.model ?? null,
             permissionMode: request.permissionMode ?? null,
             createDir: request.createDir,
@@ -144,7 +147,8 @@ export function createRemoteSessions(deps: Deps) {
       if (!isFinalStatus(current.status)) return spawnError('conflict', 'session_live', 'the session is still running; attach to it or stop it first');
       if (!current.claudeSessionId) return spawnError('conflict', 'not_resumable', 'claude never started a conversation in this session; there is nothing to resume');
       if (!current.machineId) {
-        return spawnError('conflict', 'not_resumable', `this session was started at a desk, not by a daemon: run tether claude --resume ${current.claudeSessionId} there`);
+        const again = current.agent === 'codex' ? `tether codex resume ${current.claudeSessionId}` : `tether claude --resume ${current.claudeSessionId}`;
+        return spawnError('conflict', 'not_resumable', `this session was started at a desk, not by a daemon: run ${again} there`);
       }
       const found = await findDaemon(ns, current.machineId);
       if ('ok' in found) return found;
@@ -157,6 +161,7 @@ export function createRemoteSessions(deps: Deps) {
             sessionId,
             cwd: current.cwd,
             launchKind: launchKind ?? current.launchKind,
+            agent: current.agent,
             model: current.model,
             permissionMode: current.permissionMode,
             createDir: false,

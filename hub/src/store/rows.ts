@@ -60,7 +60,19 @@ export function rowToMachine(row: Row): Machine {
     online: row.online === 1 || row.online === true,
     lastSeenAt: row.last_seen_at as number,
     shell: row.shell === 1 || row.shell === true,
+    agents: machineAgents(row.agents),
   };
+}
+
+/** A machine's agents as stored (JSON text), or claude's alone for a row written before agents. */
+function machineAgents(value: unknown): Machine['agents'] {
+  if (typeof value !== 'string') return ['claude'];
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return Array.isArray(parsed) ? parsed.filter((a): a is Machine['agents'][number] => a === 'claude' || a === 'codex') : ['claude'];
+  } catch {
+    return ['claude'];
+  }
 }
 
 export function rowToRequest(row: Row): PendingRequest {

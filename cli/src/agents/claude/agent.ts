@@ -65,6 +65,11 @@ export const claudeAgent: Agent = {
   confirmPlan: confirmPlanDialog,
   watchStatus: ({ env, pid, sessionId, poll, onChange }) => watchClaudeStatus({ configDir: claudeConfigDir(env), pid, claudeSessionId: sessionId, poll, onChange }),
   endPty: createPtyEnder,
+  spawnArgs: ({ model, permissionMode, resumeId }) => [
+    ...(model ? ['--model', model] : []),
+    ...(permissionMode ? ['--permission-mode', permissionMode] : []),
+    ...(resumeId ? ['--resume', resumeId] : []),
+  ],
   slashCommands: ({ binary, env, cwd, tetherHome }) =>
     listSlashCommands({ version: cachedClaudeVersion({ bin: binary, cacheFile: join(tetherHome, 'claude-version.json') }), configDir: claudeConfigDir(env), cwd }),
   liveOwner: ({ env, sessionId }) => liveClaudeOwner({ configDir: claudeConfigDir(env), claudeSessionId: sessionId }),

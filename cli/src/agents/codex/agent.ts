@@ -39,5 +39,7 @@ export const codexAgent: Agent = {
   hookHidesDialog: true,
   plainVerdicts: true,
   turnEndsInTranscript: true,
+  // Codex's approval policy is the user's (config.toml); a permission mode from afar is not mapped.
+  spawnArgs: ({ model, resumeId }) => [...(resumeId ? ['resume', resumeId] : []), ...(model ? ['-m', model] : [])],
   endPty: ({ pty, log }) => createEnder({ step: () => pty.write(CTRL_C), at: PRESSES_AT, exited: pty.exited, force: () => pty.kill('SIGTERM'), log }),
 };

@@ -46,9 +46,13 @@ export const UPGRADES: readonly Upgrade[] = [
     ],
   },
   {
-    // SQLite 8, PostgreSQL 4: the agent a session runs (issue 20); every older session ran claude.
-    name: 'session-agent',
-    statements: (dialect) => [`ALTER TABLE "sessions" ADD COLUMN ${columnSql(dialect, { name: 'agent', type: 'text', default: 'claude' })}`],
+    // SQLite 8, PostgreSQL 4: the agent a session runs and the agents a machine has (issue 20);
+    // every older session ran claude, and an older machine's daemon knew only claude.
+    name: 'agents',
+    statements: (dialect) => [
+      `ALTER TABLE "sessions" ADD COLUMN ${columnSql(dialect, { name: 'agent', type: 'text', default: 'claude' })}`,
+      `ALTER TABLE "machines" ADD COLUMN ${columnSql(dialect, { name: 'agents', type: 'json', nullable: true })}`,
+    ],
   },
 ];
 

@@ -84,7 +84,7 @@ describe('schema (SQLite)', () => {
     expect(versions).toEqual([
       { version: 6, name: 'session-pin-archive' },
       { version: 7, name: 'attachments' },
-      { version: 8, name: 'session-agent' },
+      { version: 8, name: 'agents' },
     ]);
   });
 

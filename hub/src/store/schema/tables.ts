@@ -113,6 +113,8 @@ export const TABLES: readonly Table[] = [
       { name: 'online', type: 'bool' },
       time('last_seen_at'),
       { name: 'shell', type: 'bool', default: false },
+      // The agents its daemon found installed, as a JSON list (null: a daemon older than that: claude).
+      { name: 'agents', type: 'json', nullable: true },
     ],
     primaryKey: ['namespace', 'id'],
   },

@@ -6,8 +6,8 @@
 // Invariant: PTY (live terminal) is opt-in: the checkbox starts off, and headless is what is sent
 // unless it is ticked.
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import type { Machine, PermissionMode, Session } from '@tether/shared';
-import { formatDirectory, MODEL_ALIASES } from '../../lib/format.ts';
+import type { AgentKind, Machine, PermissionMode, Session } from '@tether/shared';
+import { agentName, formatDirectory, MODEL_ALIASES } from '../../lib/format.ts';
 import { requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { useNow } from '../../lib/ui/use-now.ts';
@@ -26,10 +26,7 @@ const PERMISSION_MODES: Array<{ value: PermissionMode; label: string; hint: stri
   { value: 'dontAsk', label: "Don't ask", hint: 'Anything your settings rules do not allow is refused, nothing waits' },
 ];
 
-type Phase =
-  | { kind: 'editing' }
-  | { kind: 'starting'; since: number; sessionId: string | null }
-  | { kind: 'failed'; message: string; reason: string | undefined };
+type Phase = { kind: 'editing' } | { kind: 'starting'; since: number; sessionId: string | null } | { kind: 'failed'; message: string; reason: string | undefined };
 
 export type NewSessionFormProps = {
   machines: readonly Machine[];
@@ -45,6 +42,7 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
   const [permissionMode, setPermissionMode] = useState<PermissionMode>('default');
   const [model, setModel] = useState('');
   const [pty, setPty] = useState(false);
+  const [agent, setAgent] = useState<AgentKind>('claude');
   const [phase, setPhase] = useState<Phase>({ kind: 'editing' });
   const now = useNow(1_000);
   const knownIds = useRef<Set<string> | null>(null);
@@ -55,6 +53,11 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
   }, [machineId, online]);
 
   const machine = machines.find((m) => m.id === machineId) ?? null;
+  /** The agents this machine's daemon found installed; another machine may lack the one chosen. */
+  const agents: AgentKind[] = machine?.agents ?? ['claude'];
+  const chosenAgent: AgentKind = agents.includes(agent) ? agent : 'claude';
+  /** Codex runs with a terminal in tether for now (its headless app-server is not driven yet). */
+  const ptyOnly = chosenAgent !== 'claude';
   const recent = useMemo(() => recentDirectories({ sessions, machineId }), [sessions, machineId]);
 
   // Progress: the hub lists the new session (status "starting") as soon as the daemon started it.
@@ -74,8 +77,9 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
         {
           machineId: machine.id,
           cwd: cwd.trim(),
-          launchKind: pty ? 'pty' : 'headless',
-          permissionMode,
+          launchKind: pty || ptyOnly ? 'pty' : 'headless',
+          agent: chosenAgent,
+          ...(chosenAgent === 'claude' ? { permissionMode } : {}),
           createDir: options.createDir,
           ...(model.trim() ? { model: model.trim() } : {}),
         },
@@ -110,14 +114,7 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
           <div className="machine-options" role="radiogroup" aria-label="Machine">
             {machines.map((m) => (
               <label key={m.id} className={`machine-option ${m.online ? '' : 'is-offline'}`}>
-                <input
-                  type="radio"
-                  name="machine"
-                  value={m.id}
-                  checked={machineId === m.id}
-                  disabled={!m.online}
-                  onChange={() => setMachineId(m.id)}
-                />
+                <input type="radio" name="machine" value={m.id} checked={machineId === m.id} disabled={!m.online} onChange={() => setMachineId(m.id)} />
                 <span className={`machine-dot ${m.online ? 'is-online' : ''}`} aria-hidden="true" />
                 <span className="machine-option-name">{m.name}</span>
                 <span className="machine-option-meta">{m.online ? m.os : 'offline'}</span>
@@ -125,9 +122,7 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
             ))}
           </div>
         )}
-        {machines.length > 0 && online.length === 0 ? (
-          <p className="form-hint">Every machine is offline. Start tether daemon on one of them.</p>
-        ) : null}
+        {machines.length > 0 && online.length === 0 ? <p className="form-hint">Every machine is offline. Start tether daemon on one of them.</p> : null}
       </fieldset>
 
       <div className="form-group">
@@ -166,26 +161,38 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
         ) : null}
       </div>
 
-      <div className="form-row">
+      {agents.length > 1 ? (
         <div className="form-group">
-          <label className="field-label" htmlFor="new-session-mode">
-            Permissions
-          </label>
-          <select
-            id="new-session-mode"
-            className="field-input field-select"
-            value={permissionMode}
-            disabled={starting}
-            onChange={(event) => setPermissionMode(event.target.value as PermissionMode)}
-          >
-            {PERMISSION_MODES.map((mode) => (
-              <option key={mode.value} value={mode.value}>
-                {mode.label}
-              </option>
+          <span className="field-label" id="new-session-agent">
+            Agent
+          </span>
+          <div className="model-quick" role="radiogroup" aria-labelledby="new-session-agent">
+            {agents.map((kind) => (
+              <label key={kind} className={`recent-dir ${chosenAgent === kind ? 'is-chosen' : ''}`}>
+                <input type="radio" className="sr-only" name="agent" value={kind} checked={chosenAgent === kind} disabled={starting} onChange={() => setAgent(kind)} />
+                {agentName(kind)}
+              </label>
             ))}
-          </select>
-          <p className="form-hint">{PERMISSION_MODES.find((m) => m.value === permissionMode)?.hint}</p>
+          </div>
         </div>
+      ) : null}
+
+      <div className="form-row">
+        {chosenAgent === 'claude' ? (
+          <div className="form-group">
+            <label className="field-label" htmlFor="new-session-mode">
+              Permissions
+            </label>
+            <select id="new-session-mode" className="field-input field-select" value={permissionMode} disabled={starting} onChange={(event) => setPermissionMode(event.target.value as PermissionMode)}>
+              {PERMISSION_MODES.map((mode) => (
+                <option key={mode.value} value={mode.value}>
+                  {mode.label}
+                </option>
+              ))}
+            </select>
+            <p className="form-hint">{PERMISSION_MODES.find((m) => m.value === permissionMode)?.hint}</p>
+          </div>
+        ) : null}
         <div className="form-group">
           <label className="field-label" htmlFor="new-session-model">
             Model
@@ -202,29 +209,33 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
             disabled={starting}
             onChange={(event) => setModel(event.target.value)}
           />
-          <div className="model-quick" role="group" aria-label="Model shortcuts">
-            {['', ...MODEL_ALIASES].map((alias) => (
-              <button
-                key={alias || 'default'}
-                type="button"
-                className={`recent-dir ${model === alias ? 'is-chosen' : ''}`}
-                aria-pressed={model === alias}
-                disabled={starting}
-                onClick={() => setModel(alias)}
-              >
-                {alias || 'default'}
-              </button>
-            ))}
-          </div>
+          {chosenAgent === 'claude' ? (
+            <div className="model-quick" role="group" aria-label="Model shortcuts">
+              {['', ...MODEL_ALIASES].map((alias) => (
+                <button
+                  key={alias || 'default'}
+                  type="button"
+                  className={`recent-dir ${model === alias ? 'is-chosen' : ''}`}
+                  aria-pressed={model === alias}
+                  disabled={starting}
+                  onClick={() => setModel(alias)}
+                >
+                  {alias || 'default'}
+                </button>
+              ))}
+            </div>
+          ) : null}
         </div>
       </div>
 
       <label className="check-row">
-        <input type="checkbox" checked={pty} disabled={starting} onChange={(event) => setPty(event.target.checked)} />
+        <input type="checkbox" checked={pty || ptyOnly} disabled={starting || ptyOnly} onChange={(event) => setPty(event.target.checked)} />
         <span>
           <span className="check-title">PTY (live terminal)</span>
           <span className="form-hint">
-            Runs the interactive claude TUI you can watch and type into, and attach at the desk later. Off: chat only (headless), lighter.
+            {ptyOnly
+              ? `${agentName(chosenAgent)} runs with its terminal in tether for now: its interactive TUI you can watch and type into.`
+              : 'Runs the interactive claude TUI you can watch and type into, and attach at the desk later. Off: chat only (headless), lighter.'}
           </span>
         </span>
       </label>
@@ -246,8 +257,8 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
         <div className="spawn-progress" role="status" aria-live="polite">
           <Spinner size={18} />
           <span>
-            {phase.sessionId ? 'Claude is starting' : `Asking ${machine?.name ?? 'the machine'} to start claude`}
-            … {Math.max(0, Math.round((now - phase.since) / 1000))} s
+            {phase.sessionId ? `${agentName(chosenAgent)} is starting` : `Asking ${machine?.name ?? 'the machine'} to start ${agentName(chosenAgent)}`}…{' '}
+            {Math.max(0, Math.round((now - phase.since) / 1000))} s
           </span>
         </div>
       ) : null}
