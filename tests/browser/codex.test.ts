@@ -3,7 +3,8 @@
 // fake Responses API, and Debian's Chromium at 390×844 (touch) and 1280×800. The list names the
 // agent; the chat is rebuilt from Codex's rollout; the command Codex asks about is approved in the
 // sheet; the terminal is Codex's own screen.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -11,10 +12,14 @@ import { execCommand, hasToolOutput, startFakeOpenAI, text, userSays, when, type
 import { saveScreenshot, UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { useCleanups } from '../harness/cleanups.ts';
-import { CODEX_READY, createCodexSandbox } from '../harness/codex.ts';
+import { CODEX_READY, codexBin, createCodexSandbox } from '../harness/codex.ts';
+import { startDaemon } from '../harness/daemon.ts';
+import { emitAck } from '../harness/hub.ts';
 import { startRunner } from '../harness/runner.ts';
 
 const CODEX_UI_TIMEOUT_MS = 30_000;
+/** axe-core, loaded through the devtools protocol (the app's CSP forbids inline scripts). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const JOURNEY_TIMEOUT_MS = 90_000;
 
 describe('a Codex session from the browser', () => {
@@ -85,4 +90,43 @@ describe('a Codex session from the browser', () => {
       await saveScreenshot(tab, { name: 'codex-terminal', viewport });
     }, JOURNEY_TIMEOUT_MS);
   }
+
+  it('phone: the new-session form offers Codex on a machine that has it; a Codex PTY session starts from it', async () => {
+    const token = await world.hub.createToken('codex-form');
+    const fake = await startFakeOpenAI({ script: [text('spawned codex says hi')] });
+    defer(() => fake.stop());
+    const sandbox = createCodexSandbox({ fakeApiUrl: fake.url });
+    defer(() => sandbox.stop());
+    const daemon = await startDaemon({ hub: { url: world.hub.url, token }, sandbox, name: 'codex-box', env: { TETHER_CODEX_BIN: codexBin() } });
+    defer(() => daemon.stop());
+    const tab = await page('phone', token);
+    await tab.getByRole('link', { name: 'New session' }).click();
+    const form = tab.getByRole('form', { name: 'New session' });
+    await form.getByRole('radio', { name: /codex-box/ }).check();
+    await form.getByRole('textbox', { name: 'Directory' }).fill(sandbox.cwd);
+    await form.getByRole('radio', { name: /^Codex\b/ }).check();
+    // Codex starts with its terminal: the PTY box is checked and fixed; claude's modes are not offered.
+    const pty = form.getByRole('checkbox', { name: /PTY \(live terminal\)/ });
+    await expect(pty.isChecked()).resolves.toBe(true);
+    await expect(pty.isDisabled()).resolves.toBe(true);
+    await expect(form.getByLabel('Permissions').count()).resolves.toBe(0);
+    await saveScreenshot(tab, { name: 'codex-new-session', viewport: 'phone' });
+    // The form with its agent choice, in both themes: no serious or critical axe finding.
+    for (const scheme of ['light', 'dark'] as const) {
+      await tab.emulateMedia({ colorScheme: scheme });
+      await tab.evaluate(AXE_SOURCE);
+      const violations = await tab.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run: (d: Document) => Promise<{ violations: Array<{ id: string; impact: string | null }> }> } }).axe;
+        return (await axe.run(document)).violations.map((v) => `${v.impact} ${v.id}`);
+      });
+      expect(violations.filter((v) => /^(serious|critical)/.test(v))).toEqual([]);
+    }
+    await form.getByRole('button', { name: 'Start session' }).click();
+    await tab.waitForURL(/\/sessions\/[0-9a-f-]{36}\/terminal$/, { timeout: CODEX_UI_TIMEOUT_MS });
+    await tab.locator('.xterm-rows').getByText(/Ask Codex|OpenAI Codex/).first().waitFor({ timeout: CODEX_UI_TIMEOUT_MS });
+    await saveScreenshot(tab, { name: 'codex-new-session-terminal', viewport: 'phone' });
+    const sessionId = /\/sessions\/([0-9a-f-]{36})\//.exec(tab.url())![1]!;
+    const phone = await world.connect({ nsp: '/web', token });
+    expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
+  }, JOURNEY_TIMEOUT_MS);
 });

@@ -162,19 +162,18 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
       </div>
 
       {agents.length > 1 ? (
-        <div className="form-group">
-          <span className="field-label" id="new-session-agent">
-            Agent
-          </span>
-          <div className="model-quick" role="radiogroup" aria-labelledby="new-session-agent">
+        <fieldset className="form-group" disabled={starting}>
+          <legend className="field-label">Agent</legend>
+          <div className="machine-options" role="radiogroup" aria-label="Agent">
             {agents.map((kind) => (
-              <label key={kind} className={`recent-dir ${chosenAgent === kind ? 'is-chosen' : ''}`}>
-                <input type="radio" className="sr-only" name="agent" value={kind} checked={chosenAgent === kind} disabled={starting} onChange={() => setAgent(kind)} />
-                {agentName(kind)}
+              <label key={kind} className="machine-option">
+                <input type="radio" name="agent" value={kind} checked={chosenAgent === kind} onChange={() => setAgent(kind)} />
+                <span className="machine-option-name">{agentName(kind)}</span>
+                <span className="machine-option-meta">{kind === 'claude' ? 'chat only or with its terminal' : 'with its terminal'}</span>
               </label>
             ))}
           </div>
-        </div>
+        </fieldset>
       ) : null}
 
       <div className="form-row">
