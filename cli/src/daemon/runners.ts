@@ -38,14 +38,7 @@ export function listRunnerRecords(home: string): RunnerRecord[] {
   return records;
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { isAlive } from '../agents/alive.ts';
 
 /** The last lines of a runner's log: why it stopped, in its own words. */
 export function logTail(logFile: string, lines = 8): string | null {

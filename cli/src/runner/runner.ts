@@ -55,7 +55,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
     return agent.runHeadless(options);
   }
   const ctx = startPtyParts({ options, agent });
-  const { core, screen, queue } = ctx.pty;
+  const { core } = ctx.pty;
   const { binary, plan } = await core.prepareLaunch({ approvals: ctx.approvals, hooks: ptyHooks(ctx) });
   if (plan.bypass) core.log(`permission bypass requested by the user: ${agent.name} asks nobody, so nothing reaches the hub`);
   return runPty({ ...ctx, binary, args: plan.args });

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { steadyPoll, type Poll } from '../../pace/pace.ts';
+import { isAlive } from '../alive.ts';
 
 export type ClaudeStatus = 'idle' | 'busy' | 'waiting';
 
@@ -65,15 +66,6 @@ export function watchClaudeStatus(options: {
     current: () => current,
     stop: stopPoll,
   };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The pid of a live claude whose status file names `claudeSessionId`, or null. */

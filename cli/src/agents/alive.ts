@@ -1,0 +1,10 @@
+// alive.ts: whether a process id names a live process (EPERM: alive, another user's). An agent's own
+// status records (claude's sessions/*.json) and the daemon's runner records both name processes.
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
