@@ -83,6 +83,7 @@ export function createDesk(ctx: PtyContext, o: { handToDesk: () => boolean }) {
         onResize: (next) => resize(next),
         onSignal: (signal) => {
           log(`got ${signal}: stopping ${agent.name}`);
+          core.stopAsked(signal);
           ctx.pty?.kill(signal === 'SIGHUP' ? 'SIGHUP' : 'SIGTERM');
         },
       });

@@ -30,6 +30,7 @@ function ptyCommands(ctx: PtyContext, parts: Parts): HubCommandHandlers {
       // Nothing more is typed once a person asked to end: undelivered prompts go back now.
       queue.close('the session was ended');
       queue.stop();
+      core.stopAsked('the session was ended');
       ctx.ender?.end();
     },
     // The model changes when the transcript shows the agent's /model output (session-core): a

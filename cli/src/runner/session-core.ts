@@ -167,6 +167,8 @@ async function failSession(o: { reason: string; before: (() => void) | undefined
 async function finishSession(o: {
   exitCode: number;
   failure: string | null;
+  /** Who asked for the stop (a signal, the phone's End), if anyone did. */
+  stopAsked: string | null;
   closePrompts: () => void;
   beforeEnd?: (() => Promise<unknown>) | undefined;
   state: SessionState;
@@ -175,7 +177,11 @@ async function finishSession(o: {
   scope: SessionScope;
   stopElicitations: () => void;
 }): Promise<RunnerResult> {
-  const { exitCode, failure, state, feed, hub } = o;
+  const { exitCode, state, feed, hub } = o;
+  // An exit a person asked for is the end they wanted, even before the agent's prompt was ready:
+  // "exited before its prompt appeared" describes an agent that died on its own.
+  const failure = o.stopAsked ? null : o.failure;
+  if (o.stopAsked && o.failure) o.scope.log(`stopped on request (${o.stopAsked}) before the agent was ready: ended, not failed`);
   o.stopElicitations();
   // Pick up the last lines the agent wrote before it exited (a write may land just after its exit).
   if (feed.tailing()) {
@@ -204,6 +210,7 @@ export function createSessionCore(init: CoreInit) {
   let { plan, resumed } = identity;
   const { state } = identity;
   const createdAt = Date.now();
+  let stopAsked: string | null = null;
   const titleFrom = (from: ResumeState | null) =>
     createSessionTitle({
       initial: from?.title ? { title: from.title, source: from.titleSource ?? 'prompt' } : { title: basename(options.cwd), source: 'cwd' },
@@ -280,7 +287,18 @@ export function createSessionCore(init: CoreInit) {
     log,
     pace: scope.pace,
     onCleanup: scope.onCleanup,
-    stopOnSignals: scope.stopOnSignals,
+    /** A person asked the agent to stop (a signal at the desk, the phone's End): its exit then ends
+     *  the session, never fails it. The first asker is the one logged. */
+    stopAsked(by: string) {
+      stopAsked ??= by;
+    },
+    /** Outside a desk terminal (daemon, headless), these signals stop the agent. */
+    stopOnSignals(kill: () => void) {
+      scope.stopOnSignals((signal) => {
+        stopAsked ??= signal;
+        kill();
+      });
+    },
     /** The plan before the hooks are installed (its flags; prepareLaunch gives the final args). */
     get plan() {
       return plan;
@@ -333,7 +351,7 @@ export function createSessionCore(init: CoreInit) {
     transcript: () => ({ path: feed.path(), tailing: feed.tailing() }),
     /** The agent exited: the last transcript lines, the prompts it never took, session:end, the drain. */
     finish: (o: { exitCode: number; failure: string | null; closePrompts: () => void; beforeEnd?: () => Promise<unknown> }): Promise<RunnerResult> =>
-      finishSession({ ...o, state, feed, hub, scope, stopElicitations: () => elicitations.stop() }),
+      finishSession({ ...o, stopAsked, state, feed, hub, scope, stopElicitations: () => elicitations.stop() }),
   };
 }
 

@@ -37,10 +37,10 @@ export function createSessionScope(o: { logFile?: string | undefined; tetherHome
       }
     },
     /** Outside a desk terminal (daemon, headless), these signals stop the agent; the session then ends normally. */
-    stopOnSignals(kill: () => void) {
+    stopOnSignals(kill: (signal: NodeJS.Signals) => void) {
       const onSignal = (signal: NodeJS.Signals) => {
         log(`got ${signal}: stopping ${o.agentName}`);
-        kill();
+        kill(signal);
       };
       for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.on(signal, onSignal);
       onCleanup(() => {

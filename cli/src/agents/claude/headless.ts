@@ -123,6 +123,7 @@ function headlessCommands(o: { core: SessionCore; input: HeadlessInput; approval
     },
     'session:stop': () => {
       input.close({ sent: 'the session was ended', queued: 'the session was ended' });
+      o.core.stopAsked('the session was ended');
       o.ender()?.end();
     },
     // claude -p takes a mode change over stream-json (the Agent SDK's setPermissionMode).
