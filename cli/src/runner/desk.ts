@@ -89,7 +89,7 @@ export function createDesk(ctx: PtyContext, o: { handToDesk: () => boolean }) {
       });
       core.onCleanup(() => local?.restore());
     },
-    /** The screen's text after output, once the prompt was ready: Ctrl-Z's notice stops tether too. */
+    /** The screen's text after each read: Ctrl-Z's notice stops tether too. */
     followSuspend(text: string) {
       if (!local?.interactive) return;
       if (!agent.screen.suspended?.(text)) {

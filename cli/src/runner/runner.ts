@@ -210,7 +210,9 @@ async function runPty(parts: PtyParts & { binary: string; args: string[] }): Pro
       // A dialog before SessionStart (trust, MCP…): the hub must hear it, so the identity waits no more.
       if (!ready && !parts.identity.settled() && dialog) parts.identity.settle('a dialog before the prompt');
       parts.dialogs.seen(dialog);
-      if (ready) parts.desk.followSuspend(text);
+      // Not only once ready: Ctrl-Z typed as the prompt appears can suspend the agent in the same
+      // read that first shows the prompt (or wipes it), and a stopped agent draws nothing after.
+      parts.desk.followSuspend(text);
       parts.approvals.screen(promptState.kind);
       core.followEffort(agent.screen.effort?.(text));
       // The footer names the mode only at an idle, empty prompt (busy or typing, it says other things).
