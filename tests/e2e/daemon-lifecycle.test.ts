@@ -96,4 +96,31 @@ describe('tether daemon: restarts and resume', () => {
     expect(sandbox.transcripts()).toHaveLength(1);
     await emitAck(phone, 'session:stop', { sessionId }, 30_000);
   });
+
+  // A stop that lands while a turn is still going interrupts it, so the history ends with a user
+  // line; claude adds a "No response requested." filler when it resumes such a history and draws
+  // nothing for it. A CI run caught the filler in the chat (the stop raced the first turn's end).
+  it('a session stopped mid-turn resumes without claude\'s filler reply in the chat', async () => {
+    const stage = await startStage(defer, { script: [{ ...text('too late'), delayMs: 60_000 }, text('resumed answer')] });
+    const { hub, sandbox, fake, startWatch } = stage;
+    const phone = await connectPhone(defer, hub);
+    const daemon = await startDaemon({ hub, sandbox });
+    defer(() => daemon.stop());
+    const spawned = (await emitAck(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd }, SPAWN_ACK_MS)) as ControlAck;
+    const sessionId = spawned.session!.id;
+    const watch = await startWatch(sessionId);
+    await watch.send('slow question');
+    await watch.waitFor(() => watch.session()?.status === 'thinking' || null, { what: 'the turn under way' });
+    await watch.waitFor(() => fake.mainRequests().length === 1 || null, { what: 'the request at the API' });
+    expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
+    await watch.waitFor(() => watch.session()?.status === 'ended' || null, { what: 'ended' });
+    const resumed = (await emitAck(phone, 'session:resume', { sessionId }, SPAWN_ACK_MS)) as ControlAck;
+    expect(resumed.error).toBeUndefined();
+    await watch.send('second question');
+    await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'resumed answer'), { what: 'resumed answer' });
+    const texts = watch.messages().map(chatText).filter((t) => t);
+    expect(texts).not.toContain('No response requested.');
+    expect(texts).toEqual(['slow question', 'second question', 'resumed answer']);
+    await emitAck(phone, 'session:stop', { sessionId }, 30_000);
+  });
 });

@@ -94,6 +94,15 @@ describe('parseTranscriptLine edge cases', () => {
     for (const w of weird) expect(() => parseTranscriptLine(w as string)).not.toThrow();
   });
 
+  it('hides the filler reply claude adds on resume after a stopped turn, as its own UI does; a real reply saying the same is kept', () => {
+    const filler = { ...base, type: 'assistant', message: { model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: 'No response requested.' }] } };
+    expect(parseTranscriptLine(JSON.stringify(filler))).toEqual([]);
+    expect(parseTranscriptLine({ ...filler, message: { ...filler.message, content: 'No response requested.' } })).toEqual([]);
+    // Partial text of an interrupted reply is synthetic too, and stays: it was on screen.
+    expect(parseTranscriptLine({ ...filler, message: { ...filler.message, content: [{ type: 'text', text: 'Once upon' }] } })).toHaveLength(1);
+    expect(parseTranscriptLine({ ...filler, message: { ...filler.message, model: 'claude-sonnet-4-5' } })).toHaveLength(1);
+  });
+
   it('falls back to ctx.now for a missing or bad timestamp', () => {
     const line = { ...base, timestamp: 'yesterday', type: 'user', message: { content: 'x' } };
     expect(parseTranscriptLine(line, { now: () => 42 })[0]?.createdAt).toBe(42);

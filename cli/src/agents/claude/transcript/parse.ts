@@ -7,7 +7,8 @@
 //
 // Line shapes (claude 2.1.197, the team's CLAUDE-CODE.md §5; real lines in fixtures/real-*.jsonl):
 //   user      prompt (string or text blocks), tool_result blocks (+ `toolUseResult`), interrupt text
-//   assistant ONE content block per line: text | thinking | tool_use; model "<synthetic>" after Esc
+//   assistant ONE content block per line: text | thinking | tool_use; model "<synthetic>" after Esc,
+//             and "No response requested." (hidden) when a resume follows a stopped turn
 //   system    subtype local_command holds desk slash commands in newer builds; other subtypes ignored
 //   anything else (attachment, file-history-snapshot, last-prompt, mode, queue-operation, …) ignored
 import {
@@ -36,6 +37,9 @@ type Rec = Record<string, unknown>;
 
 /** claude's interrupt markers, written as user text after Esc or a rejected tool call. */
 const INTERRUPT_RE = /^\[Request interrupted by user(?: for tool use)?\]$/;
+/** The filler reply claude writes (model "<synthetic>") when a resumed history ends with a user line
+ *  (a turn stopped mid-way): its own UI draws nothing for it, so neither does the chat. */
+const NO_RESPONSE_FILLER = 'No response requested.';
 const SYSTEM_REMINDER_RE = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
 const COMMAND_NAME_RE = /<command-name>([\s\S]*?)<\/command-name>/;
 const COMMAND_ARGS_RE = /<command-args>([\s\S]*?)<\/command-args>/;
@@ -109,6 +113,7 @@ function parseUser(rec: Rec, ctx: TranscriptParseContext): ChatMessageInput[] {
   const message = isRec(rec.message) ? rec.message : null;
   if (!message) return bad(ctx, 'user line without message');
   const raw = message.content;
+  if (message.model === '<synthetic>' && isFiller(raw)) return [];
   const items: unknown[] = typeof raw === 'string' ? [{ type: 'text', text: raw }] : Array.isArray(raw) ? raw : [];
 
   const toolResults = items.filter((b) => isRec(b) && b.type === 'tool_result').length;
@@ -156,6 +161,7 @@ function parseAssistant(rec: Rec, ctx: TranscriptParseContext): ChatMessageInput
   const message = isRec(rec.message) ? rec.message : null;
   if (!message) return bad(ctx, 'assistant line without message');
   const raw = message.content;
+  if (message.model === '<synthetic>' && isFiller(raw)) return [];
   const items: unknown[] = typeof raw === 'string' ? [{ type: 'text', text: raw }] : Array.isArray(raw) ? raw : [];
   const content: ContentBlock[] = [];
   for (const item of items) {
@@ -184,6 +190,13 @@ function parseAssistant(rec: Rec, ctx: TranscriptParseContext): ChatMessageInput
   }
   if (content.length === 0) return [];
   return toMessage(rec, ctx, { role: 'assistant', content, matchText: null });
+}
+
+function isFiller(raw: unknown): boolean {
+  if (raw === NO_RESPONSE_FILLER) return true;
+  if (!Array.isArray(raw) || raw.length !== 1) return false;
+  const [only] = raw as unknown[];
+  return isRec(only) && only.type === 'text' && only.text === NO_RESPONSE_FILLER;
 }
 
 function parseSystem(rec: Rec, ctx: TranscriptParseContext): ChatMessageInput[] {
