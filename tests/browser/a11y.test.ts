@@ -8,18 +8,14 @@
 // section), and a Codex session with its approval sheet. No violation may be serious or
 // critical; the others are printed for a person to look at.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PIZZA_QUESTIONS } from '../fixtures/questions.ts';
 import { loginWithQrLink, saveScreenshot, UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
+import { axeViolations, type Violation } from '../harness/axe.ts';
 import { contrastOf } from '../harness/contrast.ts';
 import { emitAck } from '../harness/hub.ts';
-
-/** Loaded through the devtools protocol (page.evaluate): the app's CSP rightly forbids inline scripts. */
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const MCP_DIALOG = {
   title: 'New MCP server found in this project: probe',
@@ -43,18 +39,6 @@ const MCP_DIALOG = {
     { key: '3', label: 'Continue without using this MCP server' },
   ],
 };
-
-// `summary` is axe's own account of a node (the colours and ratio it measured): CI keeps only the output.
-type Violation = { id: string; impact: string | null; help: string; nodes: Array<{ target: string[]; summary?: string; failureSummary?: string }> };
-
-async function axe(page: Page): Promise<Violation[]> {
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    const run = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Violation[] }> } }).axe.run;
-    const result = await run(document);
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, summary: n.failureSummary ?? '' })) }));
-  });
-}
 
 /** An MCP server's form with every field kind the phone renders (elicitation-form.tsx). */
 const ELICITATION = {
@@ -141,7 +125,7 @@ describe('accessibility (axe-core)', () => {
         const page = await world.browser.newPage({ viewport, colorScheme });
         const found: Array<{ screen: string } & Violation> = [];
         const check = async (screen: string) => {
-          for (const v of await axe(page)) found.push({ screen, ...v });
+          for (const v of await axeViolations(page)) found.push({ screen, ...v });
         };
 
         await page.goto(`${world.hub.url}/login`);
@@ -366,7 +350,7 @@ describe('accessibility (axe-core)', () => {
         await loginWithQrLink(page, { hubUrl: world.hub.url, token });
         const found: Array<{ screen: string } & Violation> = [];
         const check = async (screen: string) => {
-          for (const v of await axe(page)) found.push({ screen, ...v });
+          for (const v of await axeViolations(page)) found.push({ screen, ...v });
         };
         await page.getByRole('link', { name: /Old experiment/ }).waitFor({ timeout: UI_TIMEOUT_MS });
 

@@ -3,13 +3,13 @@
 // fake Responses API, and Debian's Chromium at 390×844 (touch) and 1280×800. The list names the
 // agent; the chat is rebuilt from Codex's rollout; the command Codex asks about is approved in the
 // sheet; the terminal is Codex's own screen.
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { execCommand, hasToolOutput, startFakeOpenAI, text, userSays, when, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
-import { saveScreenshot, UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
+import { saveScreenshot, UI_TIMEOUT_MS, useColorScheme, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
+import { axeViolations, seriousOnes } from '../harness/axe.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { CODEX_READY, codexBin, createCodexSandbox } from '../harness/codex.ts';
@@ -18,8 +18,6 @@ import { emitAck } from '../harness/hub.ts';
 import { startRunner } from '../harness/runner.ts';
 
 const CODEX_UI_TIMEOUT_MS = 30_000;
-/** axe-core, loaded through the devtools protocol (the app's CSP forbids inline scripts). */
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const JOURNEY_TIMEOUT_MS = 90_000;
 
 describe('a Codex session from the browser', () => {
@@ -113,13 +111,8 @@ describe('a Codex session from the browser', () => {
     await saveScreenshot(tab, { name: 'codex-new-session', viewport: 'phone' });
     // The form with its agent choice, in both themes: no serious or critical axe finding.
     for (const scheme of ['light', 'dark'] as const) {
-      await tab.emulateMedia({ colorScheme: scheme });
-      await tab.evaluate(AXE_SOURCE);
-      const violations = await tab.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run: (d: Document) => Promise<{ violations: Array<{ id: string; impact: string | null }> }> } }).axe;
-        return (await axe.run(document)).violations.map((v) => `${v.impact} ${v.id}`);
-      });
-      expect(violations.filter((v) => /^(serious|critical)/.test(v))).toEqual([]);
+      await useColorScheme(tab, scheme);
+      expect(seriousOnes(await axeViolations(tab))).toEqual([]);
     }
     await form.getByRole('button', { name: 'Start session' }).click();
     await tab.waitForURL(/\/sessions\/[0-9a-f-]{36}\/terminal$/, { timeout: CODEX_UI_TIMEOUT_MS });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { hasToolResult, startFakeAnthropic, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { ELICIT_TOOL, elicitFixture, type ElicitFixture } from '../fixtures/elicit-mcp/config.ts';
-import { saveScreenshot, UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
+import { saveScreenshot, UI_TIMEOUT_MS, useColorScheme, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { createClaudeSandbox } from '../harness/claude.ts';
@@ -25,15 +25,6 @@ async function toolsListed(fixture: ElicitFixture): Promise<void> {
     if (Date.now() > deadline) throw new Error(`claude never listed the MCP server's tools: ${JSON.stringify(fixture.log())}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-/** A theme switch runs the app's colour transitions: wait for them to end (a screenshot taken
- *  meanwhile shows half of each theme). */
-async function themeSettled(tab: Page): Promise<void> {
-  await tab.evaluate(async () => {
-    await new Promise((resolve) => requestAnimationFrame(resolve));
-    await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
-  });
 }
 
 describe('MCP elicitation from the browser (real claude)', () => {
@@ -76,11 +67,9 @@ describe('MCP elicitation from the browser (real claude)', () => {
       // Defaults from the schema: "Notify the team" starts checked.
       await expect(sheet.getByRole('checkbox', { name: 'Notify the team' }).isChecked()).resolves.toBe(true);
       await saveScreenshot(tab, { name: 'elicitation-form-light', viewport });
-      await tab.emulateMedia({ colorScheme: 'dark' });
-      await themeSettled(tab);
+      await useColorScheme(tab, 'dark');
       await saveScreenshot(tab, { name: 'elicitation-form-dark', viewport });
-      await tab.emulateMedia({ colorScheme: 'light' });
-      await themeSettled(tab);
+      await useColorScheme(tab, 'light');
 
       // Accept with a required field empty: the form says which, nothing is sent.
       await sheet.getByRole('button', { name: 'Accept' }).click();

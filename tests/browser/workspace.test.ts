@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { hasToolResult, startFakeAnthropic, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
-import { saveScreenshot, UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
+import { saveScreenshot, UI_TIMEOUT_MS, useColorScheme, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { createClaudeSandbox } from '../harness/claude.ts';
@@ -157,9 +157,9 @@ async function shoot(page: Page, name: string, viewport: ViewportName) {
 
 /** The same screen in the light theme and the dark one. */
 async function shootBothThemes(page: Page, name: string, viewport: ViewportName) {
-  await page.emulateMedia({ colorScheme: 'light' });
+  await useColorScheme(page, 'light');
   await saveScreenshot(page, { name: `${name}-light`, viewport });
-  await page.emulateMedia({ colorScheme: 'dark' });
+  await useColorScheme(page, 'dark');
   await saveScreenshot(page, { name: `${name}-dark`, viewport });
-  await page.emulateMedia({ colorScheme: 'light' });
+  await useColorScheme(page, 'light');
 }

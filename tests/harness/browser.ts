@@ -100,6 +100,21 @@ export async function saveScreenshot(page: Page, options: { name: string; viewpo
   return path;
 }
 
+/** Switches the page's colour scheme and waits for the app's colour transitions to end: a screenshot
+ *  or an axe contrast check taken meanwhile reads half of each theme (a CI run caught axe doing so). */
+export async function useColorScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await animationsSettled(page);
+}
+
+/** Waits for every running CSS transition and animation on the page to finish. */
+export async function animationsSettled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+  });
+}
+
 /** How long UI assertions wait: a live update crosses socket → hub → socket → React in well under 1 s. */
 export const UI_TIMEOUT_MS = 10_000;
 
