@@ -210,7 +210,6 @@ export function createSessionCore(init: CoreInit) {
   let { plan, resumed } = identity;
   const { state } = identity;
   const createdAt = Date.now();
-  let stopAsked: string | null = null;
   const titleFrom = (from: ResumeState | null) =>
     createSessionTitle({
       initial: from?.title ? { title: from.title, source: from.titleSource ?? 'prompt' } : { title: basename(options.cwd), source: 'cwd' },
@@ -287,18 +286,8 @@ export function createSessionCore(init: CoreInit) {
     log,
     pace: scope.pace,
     onCleanup: scope.onCleanup,
-    /** A person asked the agent to stop (a signal at the desk, the phone's End): its exit then ends
-     *  the session, never fails it. The first asker is the one logged. */
-    stopAsked(by: string) {
-      stopAsked ??= by;
-    },
-    /** Outside a desk terminal (daemon, headless), these signals stop the agent. */
-    stopOnSignals(kill: () => void) {
-      scope.stopOnSignals((signal) => {
-        stopAsked ??= signal;
-        kill();
-      });
-    },
+    stopAsked: scope.stopAsked,
+    stopOnSignals: scope.stopOnSignals,
     /** The plan before the hooks are installed (its flags; prepareLaunch gives the final args). */
     get plan() {
       return plan;
@@ -351,7 +340,7 @@ export function createSessionCore(init: CoreInit) {
     transcript: () => ({ path: feed.path(), tailing: feed.tailing() }),
     /** The agent exited: the last transcript lines, the prompts it never took, session:end, the drain. */
     finish: (o: { exitCode: number; failure: string | null; closePrompts: () => void; beforeEnd?: () => Promise<unknown> }): Promise<RunnerResult> =>
-      finishSession({ ...o, stopAsked, state, feed, hub, scope, stopElicitations: () => elicitations.stop() }),
+      finishSession({ ...o, stopAsked: scope.stopAskedBy(), state, feed, hub, scope, stopElicitations: () => elicitations.stop() }),
   };
 }
 

@@ -19,6 +19,8 @@ export function createSessionScope(o: { logFile?: string | undefined; tetherHome
     }
   };
   const cleanups: Array<() => void> = [];
+  /** Who asked the agent to stop first (a signal, the phone's End), if anyone did. */
+  let stopAsked: string | null = null;
   const onCleanup = (fn: () => void) => {
     cleanups.push(fn);
   };
@@ -36,11 +38,18 @@ export function createSessionScope(o: { logFile?: string | undefined; tetherHome
         }
       }
     },
+    /** A person asked the agent to stop (a signal at the desk, the phone's End): its exit then ends
+     *  the session, never fails it. The first asker is the one kept. */
+    stopAsked(by: string) {
+      stopAsked ??= by;
+    },
+    stopAskedBy: () => stopAsked,
     /** Outside a desk terminal (daemon, headless), these signals stop the agent; the session then ends normally. */
-    stopOnSignals(kill: (signal: NodeJS.Signals) => void) {
+    stopOnSignals(kill: () => void) {
       const onSignal = (signal: NodeJS.Signals) => {
         log(`got ${signal}: stopping ${o.agentName}`);
-        kill(signal);
+        stopAsked ??= signal;
+        kill();
       };
       for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.on(signal, onSignal);
       onCleanup(() => {
