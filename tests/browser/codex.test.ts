@@ -103,11 +103,12 @@ describe('a Codex session from the browser', () => {
     await form.getByRole('radio', { name: /codex-box/ }).check();
     await form.getByRole('textbox', { name: 'Directory' }).fill(sandbox.cwd);
     await form.getByRole('radio', { name: /^Codex\b/ }).check();
-    // Codex starts with its terminal: the PTY box is checked and fixed; claude's modes are not offered.
+    // Codex is headless (chat only) unless the PTY box is ticked, as claude is; claude's modes are not offered.
     const pty = form.getByRole('checkbox', { name: /PTY \(live terminal\)/ });
-    await expect(pty.isChecked()).resolves.toBe(true);
-    await expect(pty.isDisabled()).resolves.toBe(true);
+    await expect(pty.isChecked()).resolves.toBe(false);
+    await expect(pty.isDisabled()).resolves.toBe(false);
     await expect(form.getByLabel('Permissions').count()).resolves.toBe(0);
+    await pty.check();
     await saveScreenshot(tab, { name: 'codex-new-session', viewport: 'phone' });
     // The form with its agent choice, in both themes: no serious or critical axe finding.
     for (const scheme of ['light', 'dark'] as const) {
@@ -119,6 +120,47 @@ describe('a Codex session from the browser', () => {
     await tab.locator('.xterm-rows').getByText(/Ask Codex|OpenAI Codex/).first().waitFor({ timeout: CODEX_UI_TIMEOUT_MS });
     await saveScreenshot(tab, { name: 'codex-new-session-terminal', viewport: 'phone' });
     const sessionId = /\/sessions\/([0-9a-f-]{36})\//.exec(tab.url())![1]!;
+    const phone = await world.connect({ nsp: '/web', token });
+    expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
+  }, JOURNEY_TIMEOUT_MS);
+
+  it('desktop: a headless Codex session from the form is chat only; its command is approved in the sheet', async () => {
+    const token = await world.hub.createToken('codex-headless');
+    const fake = await startFakeOpenAI({
+      script: [
+        when(userSays(/list it/), execCommand('ls -a', { justification: 'Look at the project', callId: 'call_headless1' })),
+        when(hasToolOutput(), text('Listed the project, nothing else there.')),
+      ],
+    });
+    defer(() => fake.stop());
+    const sandbox = createCodexSandbox({ fakeApiUrl: fake.url });
+    defer(() => sandbox.stop());
+    const daemon = await startDaemon({ hub: { url: world.hub.url, token }, sandbox, name: 'codex-desk', env: { TETHER_CODEX_BIN: codexBin() } });
+    defer(() => daemon.stop());
+    const tab = await page('desktop', token);
+    await tab.getByRole('link', { name: 'New session' }).click();
+    const form = tab.getByRole('form', { name: 'New session' });
+    await form.getByRole('radio', { name: /codex-desk/ }).check();
+    await form.getByRole('textbox', { name: 'Directory' }).fill(sandbox.cwd);
+    await form.getByRole('radio', { name: /^Codex\b/ }).check();
+    await form.getByRole('button', { name: 'Start session' }).click();
+    await tab.waitForURL(/\/sessions\/[0-9a-f-]{36}(\/chat)?$/, { timeout: CODEX_UI_TIMEOUT_MS });
+    await chat(tab).waitFor({ timeout: UI_TIMEOUT_MS });
+    // Chat only: no terminal to open.
+    await expect(tab.getByRole('link', { name: 'Terminal', exact: true }).count()).resolves.toBe(0);
+    const box = tab.getByRole('textbox', { name: 'Message' });
+    await expect(box.getAttribute('placeholder')).resolves.toBe('Message Codex');
+    await box.fill('Please list it');
+    await box.press('Enter');
+    const sheet = tab.getByRole('dialog', { name: 'Run this command?' });
+    await sheet.waitFor({ timeout: CODEX_UI_TIMEOUT_MS });
+    await expect(sheet.getByLabel('Command').textContent()).resolves.toContain('ls -a');
+    await saveScreenshot(tab, { name: 'codex-headless-approval', viewport: 'desktop' });
+    await sheet.getByRole('button', { name: 'Allow', exact: true }).click();
+    await sheet.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+    await chat(tab).getByText('Listed the project, nothing else there.').waitFor({ timeout: CODEX_UI_TIMEOUT_MS });
+    await saveScreenshot(tab, { name: 'codex-headless-chat', viewport: 'desktop' });
+    const sessionId = /\/sessions\/([0-9a-f-]{36})/.exec(tab.url())![1]!;
     const phone = await world.connect({ nsp: '/web', token });
     expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
   }, JOURNEY_TIMEOUT_MS);

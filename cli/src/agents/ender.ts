@@ -53,3 +53,40 @@ export function createEnder(options: {
   };
 }
 
+
+export type TurnEnder = Ender & {
+  /** The agent's turn ended: true when an end was waiting for it (the input is now closed and no
+   *  further turn may start). */
+  turnEnded(): boolean;
+};
+
+/** A headless agent's end: its input closed, after the turn in flight (interrupted first) ends. */
+export function createTurnEnder(options: {
+  busy: () => boolean;
+  interrupt: () => void;
+  closeInput: () => void;
+  exited: Promise<unknown>;
+  force: () => void;
+  log: (line: string) => void;
+}): TurnEnder {
+  let waitingForTurn = false;
+  const ender = createEnder({
+    step: () => {
+      if (!options.busy()) return options.closeInput();
+      waitingForTurn = true;
+      options.interrupt();
+    },
+    at: [0],
+    exited: options.exited,
+    force: options.force,
+    log: options.log,
+  });
+  return {
+    end: ender.end,
+    turnEnded: () => {
+      if (!waitingForTurn) return false;
+      options.closeInput();
+      return true;
+    },
+  };
+}

@@ -119,8 +119,6 @@ export function createRemoteSessions(deps: Deps) {
 
   return {
     async spawn(ns: Namespace, request: z.output<typeof SessionSpawnSchema>): Promise<Ack<WebAcks['session:spawn']>> {
-      // Codex runs at a terminal only in tether today (its headless app-server is not driven yet).
-      if (request.agent !== 'claude' && request.launchKind === 'headless') return ackError('bad_request', `${request.agent} sessions start with a terminal (PTY) for now`);
       const found = await findDaemon(ns, request.machineId);
       if ('ok' in found) return found;
       const sessionId = crypto.randomUUID();

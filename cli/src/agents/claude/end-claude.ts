@@ -18,7 +18,7 @@
 //
 // Invariant: one end per runner; a second request while ending is a no-op.
 
-import { createEnder, type Ender } from '../ender.ts';
+import { createEnder, createTurnEnder, type Ender, type TurnEnder } from '../ender.ts';
 
 /** The key claude's own exit path starts from at the desk. */
 export const CTRL_C = '\x03';
@@ -35,39 +35,6 @@ export function createPtyEnder(options: { pty: { write(data: string): void; kill
   return createClaudeEnder({ step: () => pty.write(CTRL_C), at: PTY_PRESSES_AT, exited: pty.exited, force: () => pty.kill('SIGTERM'), log });
 }
 
-export type HeadlessEnder = ClaudeEnder & {
-  /** A turn's `result` arrived: true when an end was waiting for it (the input is now closed and
-   *  no further turn may start). */
-  turnEnded(): boolean;
-};
-
-/** The headless runner's ender: close claude's input, after the turn in flight (interrupted) ends. */
-export function createHeadlessEnder(options: {
-  busy: () => boolean;
-  interrupt: () => void;
-  closeInput: () => void;
-  exited: Promise<unknown>;
-  force: () => void;
-  log: (line: string) => void;
-}): HeadlessEnder {
-  let waitingForTurn = false;
-  const ender = createClaudeEnder({
-    step: () => {
-      if (!options.busy()) return options.closeInput();
-      waitingForTurn = true;
-      options.interrupt();
-    },
-    at: [0],
-    exited: options.exited,
-    force: options.force,
-    log: options.log,
-  });
-  return {
-    end: ender.end,
-    turnEnded: () => {
-      if (!waitingForTurn) return false;
-      options.closeInput();
-      return true;
-    },
-  };
-}
+export type HeadlessEnder = TurnEnder;
+/** The headless runner's ender: claude's input closed after the turn in flight (interrupted) ends. */
+export const createHeadlessEnder = createTurnEnder;

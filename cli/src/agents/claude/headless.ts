@@ -18,7 +18,8 @@ import type { Approvals } from '../../runner/approvals.ts';
 import { createSessionCore, describeEarlyExit, type RunnerOptions, type RunnerResult, type SessionCore } from '../../runner/session-core.ts';
 import { createHeadlessEnder, type HeadlessEnder } from './end-claude.ts';
 import { createHeadlessInput, type HeadlessInput } from './headless-input.ts';
-import { forEachLine, readHeadlessLine } from './headless-output.ts';
+import { forEachLine } from '../lines.ts';
+import { readHeadlessLine } from './headless-output.ts';
 import { slashCommandsFromInitialize } from './slash-commands.ts';
 
 /** claude's stderr kept for the failure reason. */

@@ -1,7 +1,7 @@
 // agent.ts: Codex (`@openai/codex`), as the runner sees it (agents/agent.ts): its binary, `-c` hooks
 // that it trusts by hash (launch.ts), its rollout transcript (rollout.ts), its screen (screen.ts) and
-// Ctrl-C as its own exit. What it does not have here yet: mode and model switching from the phone,
-// effort, and a headless launch (`codex app-server`).
+// Ctrl-C as its own exit; headless, `codex app-server` (headless.ts). What it does not have here
+// yet: mode and model switching from the phone, and effort.
 import type { Agent } from '../agent.ts';
 import { createEnder } from '../ender.ts';
 import { findAgentBinary } from '../find-binary.ts';
@@ -41,5 +41,6 @@ export const codexAgent: Agent = {
   turnEndsInTranscript: true,
   // Codex's approval policy is the user's (config.toml); a permission mode from afar is not mapped.
   spawnArgs: ({ model, resumeId }) => [...(resumeId ? ['resume', resumeId] : []), ...(model ? ['-m', model] : [])],
+  runHeadless: async (options) => (await import('./headless.ts')).runCodexHeadless(options),
   endPty: ({ pty, log }) => createEnder({ step: () => pty.write(CTRL_C), at: PRESSES_AT, exited: pty.exited, force: () => pty.kill('SIGTERM'), log }),
 };

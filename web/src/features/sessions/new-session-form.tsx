@@ -56,8 +56,6 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
   /** The agents this machine's daemon found installed; another machine may lack the one chosen. */
   const agents: AgentKind[] = machine?.agents ?? ['claude'];
   const chosenAgent: AgentKind = agents.includes(agent) ? agent : 'claude';
-  /** Codex runs with a terminal in tether for now (its headless app-server is not driven yet). */
-  const ptyOnly = chosenAgent !== 'claude';
   const recent = useMemo(() => recentDirectories({ sessions, machineId }), [sessions, machineId]);
 
   // Progress: the hub lists the new session (status "starting") as soon as the daemon started it.
@@ -77,7 +75,7 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
         {
           machineId: machine.id,
           cwd: cwd.trim(),
-          launchKind: pty || ptyOnly ? 'pty' : 'headless',
+          launchKind: pty ? 'pty' : 'headless',
           agent: chosenAgent,
           ...(chosenAgent === 'claude' ? { permissionMode } : {}),
           createDir: options.createDir,
@@ -169,7 +167,7 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
               <label key={kind} className="machine-option">
                 <input type="radio" name="agent" value={kind} checked={chosenAgent === kind} onChange={() => setAgent(kind)} />
                 <span className="machine-option-name">{agentName(kind)}</span>
-                <span className="machine-option-meta">{kind === 'claude' ? 'chat only or with its terminal' : 'with its terminal'}</span>
+                <span className="machine-option-meta">{kind === 'claude' ? 'Anthropic · the claude CLI' : 'OpenAI · the codex CLI'}</span>
               </label>
             ))}
           </div>
@@ -228,13 +226,11 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
       </div>
 
       <label className="check-row">
-        <input type="checkbox" checked={pty || ptyOnly} disabled={starting || ptyOnly} onChange={(event) => setPty(event.target.checked)} />
+        <input type="checkbox" checked={pty} disabled={starting} onChange={(event) => setPty(event.target.checked)} />
         <span>
           <span className="check-title">PTY (live terminal)</span>
           <span className="form-hint">
-            {ptyOnly
-              ? `${agentName(chosenAgent)} runs with its terminal in tether for now: its interactive TUI you can watch and type into.`
-              : 'Runs the interactive claude TUI you can watch and type into, and attach at the desk later. Off: chat only (headless), lighter.'}
+            {`Runs the interactive ${agentName(chosenAgent)} TUI you can watch and type into, and attach at the desk later. Off: chat only (headless), lighter.`}
           </span>
         </span>
       </label>

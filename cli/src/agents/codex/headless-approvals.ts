@@ -1,0 +1,94 @@
+// headless-approvals.ts: what headless Codex asks a person over JSON-RPC, put to the phone through
+// the session's approvals, and the answer sent back as Codex's decision.
+//
+//   item/commandExecution/requestApproval ─► approvals.ask(Bash {command, description}) ─► decision
+//   item/fileChange/requestApproval       ─► approvals.ask(apply_patch {changes})        ─► decision
+//   serverRequest/resolved (Codex stopped waiting, e.g. the turn was interrupted) ─► withdrawn
+//
+// allow → accept (a rule for the session → acceptForSession); deny → decline, and its reason is
+// steered into the turn so the model reads it (Codex's decline carries no message); an edited
+// call → decline with why (Codex takes no edited command); nobody to ask → decline (fail closed).
+import type { Approvals, Verdict } from '../../runner/approvals.ts';
+import type { SessionCore } from '../../runner/session-core.ts';
+import type { AppServer, AppServerRequest } from './app-server.ts';
+
+type Json = Record<string, unknown>;
+
+/** JSON-RPC's "method not found": Codex takes it as no. */
+const NOT_HANDLED = -32601;
+const EDITED = 'The person edited this call before allowing it, and Codex cannot run an edited call: ask again with the call as they want it.';
+
+export type CodexAsking = ReturnType<typeof askCodex>;
+
+export function askCodex(o: { core: SessionCore; approvals: Approvals; turn: { threadId: string | null; turnId: string | null }; server: () => AppServer }) {
+  const { core } = o;
+  const asking = new Map<string, AbortController>();
+  /** File changes Codex announced (item/started), for the question about them. */
+  const changes = new Map<string, unknown>();
+  core.onCleanup(() => {
+    for (const cancel of asking.values()) cancel.abort();
+  });
+  const question = (request: AppServerRequest): { toolName: string; toolInput: Json } | null => {
+    const p = request.params;
+    const reason = typeof p.reason === 'string' && p.reason !== '' ? { description: p.reason } : {};
+    if (request.method === 'item/commandExecution/requestApproval') {
+      // The command as the model wrote it (Codex wraps it in `bash -lc '…'`).
+      const actions = Array.isArray(p.commandActions) ? (p.commandActions as Json[]) : [];
+      const inner = actions.length === 1 && typeof actions[0]?.command === 'string' ? actions[0].command : null;
+      return { toolName: 'Bash', toolInput: { command: inner ?? (typeof p.command === 'string' ? p.command : ''), ...reason } };
+    }
+    if (request.method === 'item/fileChange/requestApproval') {
+      const item = typeof p.itemId === 'string' ? changes.get(p.itemId) : undefined;
+      return { toolName: 'apply_patch', toolInput: { changes: item ?? [], ...reason } };
+    }
+    return null;
+  };
+  const steer = (text: string) => {
+    const { threadId, turnId } = o.turn;
+    if (!threadId || !turnId) return;
+    o.server()
+      .request('turn/steer', { threadId, expectedTurnId: turnId, input: [{ type: 'text', text, text_elements: [] }] })
+      .catch((error: unknown) => core.log(`turn/steer: ${String(error)}`));
+  };
+  const decide = (verdict: Verdict | null): { decision: string; tell: string | null } => {
+    if (!verdict) return { decision: 'decline', tell: null };
+    if (verdict.behavior === 'deny') return { decision: 'decline', tell: verdict.message };
+    if (verdict.updatedInput) return { decision: 'decline', tell: EDITED };
+    return { decision: verdict.updatedPermissions?.length ? 'acceptForSession' : 'accept', tell: null };
+  };
+  return {
+    async ask(request: AppServerRequest): Promise<void> {
+      const asked = question(request);
+      if (!asked) {
+        core.log(`codex asked ${request.method}: tether cannot put it to a person yet; answered no`);
+        return o.server().fail(request.id, { code: NOT_HANDLED, message: `tether cannot answer ${request.method}` });
+      }
+      const key = String(request.id);
+      const cancel = new AbortController();
+      asking.set(key, cancel);
+      core.setStatus('waiting');
+      const toolUseId = typeof request.params.itemId === 'string' ? request.params.itemId : null;
+      const verdict = await o.approvals.ask({ ...asked, toolUseId, signal: cancel.signal });
+      asking.delete(key);
+      if (core.state.status === 'waiting' && asking.size === 0) core.setStatus('thinking');
+      if (cancel.signal.aborted) return;
+      if (!verdict) core.log(`approval for ${asked.toolName}: nobody could be asked (the hub did not take it); declined`);
+      const { decision, tell } = decide(verdict);
+      o.server().respond(request.id, { decision });
+      if (tell) steer(tell);
+    },
+    /** Codex answered its own request (or dropped it): the phone's question is withdrawn. */
+    resolved(requestId: unknown) {
+      asking.get(String(requestId))?.abort();
+    },
+    /** An item began: a file change keeps its paths and diffs for the question that may follow. */
+    itemStarted(item: unknown) {
+      if (!item || typeof item !== 'object') return;
+      const it = item as Json;
+      if (it.type === 'fileChange' && typeof it.id === 'string') changes.set(it.id, it.changes);
+    },
+    turnEnded() {
+      changes.clear();
+    },
+  };
+}

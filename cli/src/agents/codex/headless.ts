@@ -1,0 +1,235 @@
+// headless.ts: one headless Codex session (launch kind `headless`): `codex app-server`, JSON-RPC on
+// its stdio (app-server.ts), no terminal. The approvals, rollout → chat, hub link and session end are
+// session-core.ts, shared with every runner; this file holds only how Codex is driven.
+//
+//   initialize ─► thread/start (or thread/resume <id>) = ready: its rollout path is the transcript
+//   hub prompt:deliver ─► turns (one at a time) ─► turn/start ─► turn/started … turn/completed = over
+//   Codex's item/commandExecution|fileChange/requestApproval ─► approvals (hub) ─► accept | decline
+//   hub session:abort ─► turn/interrupt          hub session:stop ─► after the turn, stdin closed
+//
+// Codex asks over JSON-RPC exactly when its approval policy (the user's config) says a person must,
+// so tether's own hooks are not installed here. With no hub to ask, the answer is decline: nobody
+// is at a desk to answer instead. Requests tether cannot put to a person yet (a tool's questions,
+// an MCP server's form, extra permissions) are answered with an error, which Codex takes as no.
+import type { HubCommandHandlers } from '../../hub-link/commands.ts';
+import { createHeadlessTurns, type HeadlessTurns } from '../../runner/headless-turns.ts';
+import { createSessionCore, describeEarlyExit, type RunnerOptions, type RunnerResult, type SessionCore } from '../../runner/session-core.ts';
+import type { Approvals } from '../../runner/approvals.ts';
+import { createTurnEnder, type TurnEnder } from '../ender.ts';
+import { connectAppServer, type AppServer } from './app-server.ts';
+import { askCodex, type CodexAsking } from './headless-approvals.ts';
+
+const STDERR_KEEP_CHARS = 2_000;
+/** What the JSON-RPC client calls itself in Codex's user agent. */
+const CLIENT_INFO = { name: 'tether', title: 'tether', version: '1' };
+
+/** The thread, the turn under way (from turn/started: turn/start's answer names the turn before it
+ *  can be interrupted, and Codex 0.160 then says "no active turn"), and an abort asked for before
+ *  the turn started. */
+type Turn = { threadId: string | null; turnId: string | null; interruptWanted: boolean };
+
+export async function runCodexHeadless(options: RunnerOptions): Promise<RunnerResult> {
+  let turns = null as HeadlessTurns<string> | null;
+  const core = createSessionCore({ options, launchKind: 'headless', deskAttached: () => false, matchPrompt: (text) => turns?.matchPrompt(text) ?? null });
+  const { log, state } = core;
+  let binary: string;
+  try {
+    binary = core.agent.findBinary({ env: options.env });
+  } catch (error) {
+    return core.failEarly(error instanceof Error ? error.message : String(error));
+  }
+  const args = ['app-server', ...appServerArgs(options.userArgs)];
+  let proc: ReturnType<typeof Bun.spawn<'pipe', 'pipe', 'pipe'>>;
+  try {
+    proc = Bun.spawn([binary, ...args], { cwd: options.cwd, env: core.env, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' });
+  } catch (error) {
+    return core.failEarly(`could not start ${binary}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  log(`session ${state.id}: spawned ${binary} (pid ${proc.pid}) ${JSON.stringify(args)}`);
+  const kill = () => {
+    try {
+      proc.kill('SIGTERM');
+    } catch {
+      // gone
+    }
+  };
+  core.stopOnSignals(kill);
+  const turn: Turn = { threadId: null, turnId: null, interruptWanted: false };
+  const approvals = core.createApprovals({});
+  const parts = {} as { server: AppServer; turns: HeadlessTurns<string>; ender: TurnEnder; asking: CodexAsking };
+  parts.turns = turns = createHeadlessTurns<string>({
+    report: (promptId, status, reason = null) => core.link()?.push('prompt:status', { sessionId: state.id, promptId, status, reason }),
+    send: (item) => startTurn({ ...parts, core, turn, text: item.content }),
+    onTurnSent: () => core.setStatus('thinking'),
+  });
+  parts.asking = askCodex({ core, approvals, turn, server: () => parts.server });
+  parts.server = connectAppServer({
+    stdin: proc.stdin,
+    stdout: proc.stdout,
+    log,
+    onRequest: (request) => parts.asking.ask(request),
+    onNotification: (method, params) => {
+      core.pace.stir();
+      followNotification({ ...parts, method, params, core, turn });
+    },
+  });
+  // The phone's End: after the turn in flight (interrupted), Codex's input is closed and it exits.
+  parts.ender = createTurnEnder({
+    busy: () => parts.turns.busy(),
+    interrupt: () => void interrupt({ server: parts.server, turn, log }),
+    closeInput: () => parts.server.close(),
+    exited: proc.exited,
+    force: kill,
+    log,
+  });
+  core.startLink({ onConnected: () => approvals.reconnected(), commands: codexCommands({ ...parts, core, turn, approvals }) });
+  let stderrText = '';
+  const readStderr = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of proc.stderr) stderrText = (stderrText + decoder.decode(chunk, { stream: true })).slice(-STDERR_KEEP_CHARS);
+  })().catch(() => {});
+
+  const opened = await openThread({ server: parts.server, core, cwd: options.cwd }).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
+  if (typeof opened === 'string') {
+    log(`codex app-server: ${opened}`);
+    parts.server.close();
+  } else {
+    turn.threadId = opened.threadId;
+    core.followTranscript({ path: opened.path, continued: core.resumed?.transcriptPath === opened.path });
+    core.setStatus('idle');
+    parts.turns.becameReady();
+  }
+  const exitCode = await proc.exited;
+  await Promise.all([parts.server.done, readStderr]);
+  const failure = parts.turns.ready()
+    ? null
+    : describeEarlyExit({
+        agent: 'codex',
+        exitCode,
+        signal: proc.signalCode ? String(proc.signalCode) : null,
+        before: 'its thread was open',
+        lines: [...(typeof opened === 'string' ? [opened] : []), ...stderrText.trim().split('\n').filter((l) => l.trim() !== '')],
+      });
+  const result = await core.finish({ exitCode, failure, closePrompts: () => parts.turns.close({ sent: 'the session ended', queued: 'the session ended' }) });
+  log(`session ${state.id}: codex app-server exited with ${exitCode}`);
+  return result;
+}
+
+/** A prompt becomes a turn; a turn Codex refuses gives every held prompt back. */
+function startTurn(o: { server: AppServer; turns: HeadlessTurns<string>; core: SessionCore; turn: Turn; text: string }): void {
+  if (!o.turn.threadId) return;
+  o.server.request('turn/start', { threadId: o.turn.threadId, input: [{ type: 'text', text: o.text, text_elements: [] }] }).catch((error: unknown) => {
+    const why = error instanceof Error ? error.message : String(error);
+    o.core.log(`turn/start: ${why}`);
+    o.turns.turnEnded();
+    o.turns.close({ sent: `Codex refused the turn: ${why}`, queued: 'the turn before it failed' });
+    o.core.setStatus('idle');
+  });
+}
+
+/** The user's `-c key=value`, `--enable` and `--disable` reach the app server; the TUI's own
+ *  arguments (a prompt, `resume <id>`, `-m`) are this session's thread instead. */
+export function appServerArgs(userArgs: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < userArgs.length; i++) {
+    const arg = userArgs[i]!;
+    const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    if (!['-c', '--config', '--enable', '--disable'].includes(name)) continue;
+    if (arg.includes('=') && name !== arg) out.push(arg);
+    else if (userArgs[i + 1] !== undefined) out.push(arg, userArgs[++i]!);
+  }
+  return out;
+}
+
+/** initialize, then the thread: a new one, or the one `resume <id>` names. */
+async function openThread(o: { server: AppServer; core: SessionCore; cwd: string }): Promise<{ threadId: string; path: string }> {
+  const { server, core } = o;
+  const startedAt = Date.now();
+  await server.request('initialize', { clientInfo: CLIENT_INFO, capabilities: null });
+  server.notify('initialized');
+  const { plan } = core;
+  const opened = plan.resumeId
+    ? await server.request('thread/resume', { threadId: plan.resumeId, cwd: o.cwd })
+    : await server.request('thread/start', { cwd: o.cwd, ...(plan.model ? { model: plan.model } : {}) });
+  const thread = opened.thread && typeof opened.thread === 'object' ? (opened.thread as Record<string, unknown>) : {};
+  if (typeof thread.id !== 'string' || typeof thread.path !== 'string' || thread.path === '') throw new Error('Codex opened a thread without an id or a rollout path');
+  core.state.claudeSessionId = thread.id;
+  const model = typeof opened.model === 'string' ? opened.model : null;
+  if (model) core.state.model = model;
+  core.patch({ claudeSessionId: thread.id, ...(model ? { model } : {}) });
+  core.log(`ready in ${Date.now() - startedAt} ms: thread ${thread.id}${plan.resumeId ? ' (resumed)' : ''}`);
+  return { threadId: thread.id, path: thread.path };
+}
+
+/** Abort: the turn under way is interrupted, at once or as soon as it has started (an abort can
+ *  come between turn/start and turn/started). */
+async function interrupt(o: { server: AppServer; turn: Turn; log: (line: string) => void }): Promise<void> {
+  if (!o.turn.threadId) return;
+  if (!o.turn.turnId) {
+    o.turn.interruptWanted = true;
+    return;
+  }
+  o.turn.interruptWanted = false;
+  o.log(`abort: turn/interrupt ${o.turn.turnId}`);
+  await o.server.request('turn/interrupt', { threadId: o.turn.threadId, turnId: o.turn.turnId }).catch((error: unknown) => o.log(`turn/interrupt: ${String(error)}`));
+}
+
+function turnKnown(o: { server: AppServer; turn: Turn; turnId: string; log: (line: string) => void }): void {
+  if (o.turn.turnId === o.turnId) return;
+  o.turn.turnId = o.turnId;
+  if (o.turn.interruptWanted) void interrupt(o);
+}
+
+/** What Codex tells: the turn under way and its end (the chat itself comes from the rollout). */
+function followNotification(o: { method: string; params: Record<string, unknown>; core: SessionCore; server: AppServer; turn: Turn; turns: HeadlessTurns<string>; asking: CodexAsking; ender: TurnEnder }): void {
+  const { method, params, core, turn } = o;
+  const turnId = params.turn && typeof params.turn === 'object' ? (params.turn as { id?: unknown }).id : undefined;
+  if (method === 'turn/started' && typeof turnId === 'string') {
+    turnKnown({ server: o.server, turn, turnId, log: core.log });
+    if (core.state.status === 'idle') core.setStatus('thinking');
+  } else if (method === 'turn/completed') {
+    turn.turnId = null;
+    turn.interruptWanted = false;
+    o.turns.turnEnded();
+    o.asking.turnEnded();
+    if (o.ender.turnEnded()) return;
+    core.setStatus('idle');
+    o.turns.pump();
+  } else if (method === 'item/started') {
+    o.asking.itemStarted(params.item);
+  } else if (method === 'serverRequest/resolved') {
+    o.asking.resolved(params.requestId);
+  }
+}
+
+/** What the hub may ask of a headless Codex session: prompts, abort, end, answers. */
+function codexCommands(o: { core: SessionCore; turns: HeadlessTurns<string>; server: AppServer; turn: Turn; approvals: Approvals; ender: TurnEnder }): HubCommandHandlers {
+  const { core, turns } = o;
+  const { log, state } = core;
+  return {
+    'prompt:deliver': (delivery) => {
+      // Headless: nobody types at a desk, so every prompt and answer is remote (controller).
+      core.controller.set('remote');
+      if (!turns.claim(delivery.promptId)) return;
+      // Files are written under the session's temp dir and named in the text (Codex reads them).
+      core.attachments.forPty(delivery, {
+        ready: (text) => turns.enqueue({ promptId: delivery.promptId, text, content: text }),
+        failed: (reason) => core.link()?.push('prompt:status', { sessionId: state.id, promptId: delivery.promptId, status: 'dropped', reason }),
+      });
+    },
+    'session:abort': () => {
+      if (!turns.busy()) return;
+      void interrupt({ server: o.server, turn: o.turn, log });
+      turns.close({ sent: 'aborted', queued: 'queued behind an aborted turn' });
+    },
+    'session:stop': () => {
+      turns.close({ sent: 'the session was ended', queued: 'the session was ended' });
+      core.stopAsked('the session was ended');
+      o.ender.end();
+    },
+    'approval:answered': ({ requestId, answer }) => {
+      core.controller.set('remote');
+      o.approvals.answered({ requestId, answer });
+    },
+  };
+}

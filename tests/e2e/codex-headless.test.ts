@@ -1,0 +1,99 @@
+// Headless Codex (chat only, no terminal) started from the phone on a machine running `tether
+// daemon`: tether drives `codex app-server` over JSON-RPC. A prompt is a turn and its reply is chat
+// (from Codex's rollout, as in a PTY); the command Codex asks about (exec_command escalated out of
+// its sandbox) is a JSON-RPC request the phone answers: allowed → it ran; denied with a reason → it
+// did not, and the model read the reason; abort interrupts the turn; End ends it; resume continues
+// the same Codex thread and the same chat.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Session } from '@tether/shared';
+import { delayed, execCommand, hasToolOutput, lastToolOutputs, lastUserText, startFakeOpenAI, text, userSays, when, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { codexBin, createCodexSandbox } from '../harness/codex.ts';
+import { startDaemon } from '../harness/daemon.ts';
+import { emitAck, startHub } from '../harness/hub.ts';
+import { chatText, watchSession } from '../harness/runner.ts';
+import { connectPhone } from '../harness/world.ts';
+
+const defer = useCleanups();
+const SPAWN_ACK_MS = 60_000;
+
+async function headlessCodex(script: ScriptTurn[]) {
+  const fake = await startFakeOpenAI({ script });
+  defer(() => fake.stop());
+  const hub = await startHub();
+  defer(() => hub.stop());
+  const sandbox = createCodexSandbox({ fakeApiUrl: fake.url });
+  defer(() => sandbox.stop());
+  const daemon = await startDaemon({ hub, sandbox, env: { TETHER_CODEX_BIN: codexBin() } });
+  defer(() => daemon.stop());
+  const phone = await connectPhone(defer, hub);
+  const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'codex', launchKind: 'headless' }, SPAWN_ACK_MS);
+  expect(ack.ok).toBe(true);
+  const session = ack.ok ? ack.session : null;
+  expect(session).toMatchObject({ agent: 'codex', launchKind: 'headless' });
+  const watch = await watchSession({ hub, sessionId: session!.id });
+  defer(() => watch.stop());
+  await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle' });
+  return { fake, hub, sandbox, phone, watch, sessionId: session!.id };
+}
+
+describe('headless Codex (app-server) from the phone', () => {
+  it('a prompt gets its reply; the command asked about runs once allowed; End ends it; resume continues the same thread and chat', async () => {
+    const { fake, sandbox, phone, watch, sessionId } = await headlessCodex([
+      when(userSays('hello'), text('hi from the app server')),
+      when(userSays('go'), execCommand('echo ran-$((40+2)) > ran.txt; cat ran.txt', { justification: 'write the answer', callId: 'call_h1' })),
+      when(hasToolOutput('ran-42'), text('all done')),
+      (request) => text(`again: ${lastUserText(request)}`),
+    ]);
+    await watch.send('hello');
+    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'hi from the app server'), { what: 'the reply' });
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the turn' });
+
+    await watch.send('go');
+    const request = await watch.waitFor(() => watch.requested.find((r) => r.toolName === 'Bash'), { what: 'the Bash request' });
+    expect(request).toMatchObject({ kind: 'permission', toolInput: { command: 'echo ran-$((40+2)) > ran.txt; cat ran.txt', description: 'write the answer' } });
+    await watch.waitFor(() => watch.session()?.status === 'waiting', { what: 'waiting while asked' });
+    expect((await watch.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } })).ok).toBe(true);
+    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'all done'), { what: 'the reply after the command' });
+    expect(existsSync(join(sandbox.cwd, 'ran.txt'))).toBe(true);
+    expect(fake.mainRequests().flatMap(lastToolOutputs).find((o) => o.callId === 'call_h1')?.output).toContain('ran-42');
+    await watch.waitFor(() => watch.messages().find((m) => m.content.some((b) => b.type === 'tool_result' && b.toolUseId === 'call_h1' && b.content.includes('ran-42'))), { what: 'the result in chat' });
+    const threadId = watch.session()?.claudeSessionId;
+    expect(threadId).toBeTruthy();
+
+    expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
+    await watch.waitFor(() => watch.session()?.status === 'ended', { what: 'ended' });
+    const resumed = await emitAck<{ session: Session }>(phone, 'session:resume', { sessionId }, SPAWN_ACK_MS);
+    expect(resumed.ok).toBe(true);
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the resume' });
+    expect(watch.session()).toMatchObject({ agent: 'codex', launchKind: 'headless', claudeSessionId: threadId });
+    await watch.send('once more');
+    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'again: once more'), { what: 'the reply after the resume' });
+    const said = watch.messages().filter((m) => m.role === 'user').map(chatText).filter((t) => t);
+    expect(said).toEqual(['hello', 'go', 'once more']);
+    expect(watch.duplicates()).toBe(0);
+    expect(sandbox.transcripts()).toHaveLength(1);
+    await emitAck(phone, 'session:stop', { sessionId }, 30_000);
+  }, 120_000);
+
+  it('denied with a reason: the command does not run and the model reads the reason; abort interrupts a turn', async () => {
+    const { sandbox, watch } = await headlessCodex([
+      when(userSays('go'), execCommand('touch nope.txt', { justification: 'make a file', callId: 'call_h2' })),
+      (request) => (JSON.stringify(request.input).includes('use the Makefile') ? text('noted: reason read') : text('waiting for the reason')),
+      when(userSays('slow'), delayed(text('too late'), 60_000)),
+    ]);
+    await watch.send('go');
+    const request = await watch.waitFor(() => watch.requested.find((r) => r.toolName === 'Bash'), { what: 'the Bash request' });
+    await watch.emit('approval:answer', { requestId: request.id, answer: { decision: 'deny', reason: 'use the Makefile target instead' } });
+    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'noted: reason read'), { what: 'the reason read' });
+    expect(existsSync(join(sandbox.cwd, 'nope.txt'))).toBe(false);
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the denial' });
+
+    await watch.send('slow');
+    await watch.waitFor(() => watch.session()?.status === 'thinking', { what: 'thinking' });
+    expect((await watch.emit('session:abort', { sessionId: watch.session()!.id })).ok).toBe(true);
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the abort' });
+  }, 120_000);
+});
