@@ -1,0 +1,124 @@
+// Phone → desk hand-off with `tether attach` for Codex (real hub, real daemon, the real Codex CLI
+// against the fake Responses API): a PTY Codex session started from the phone is driven from a desk
+// terminal and left running on detach (Ctrl-]); a headless one (codex app-server) is resumed in a PTY
+// (`tether codex resume <thread>`) under the same tether session and the same Codex thread, and the
+// chat continues with nothing lost or duplicated. (claude's: daemon-attach.test.ts.)
+import { describe, expect, it } from 'vitest';
+import type { Session } from '@tether/shared';
+import { lastUserText, startFakeOpenAI, text, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { CODEX_READY, codexBin, createCodexSandbox } from '../harness/codex.ts';
+import { startDaemon, startDesk } from '../harness/daemon.ts';
+import { emitAck, startHub } from '../harness/hub.ts';
+import { chatText, watchSession } from '../harness/runner.ts';
+import { connectPhone } from '../harness/world.ts';
+
+const defer = useCleanups();
+/** Above the hub's 45 s ready bound, so the hub's answer always comes first. */
+const SPAWN_ACK_MS = 60_000;
+
+/** A daemon world with Codex answering `script`, plus attach(): `tether attach` at a desk terminal. */
+async function codexDaemonWorld(script: ScriptTurn[]) {
+  const fake = await startFakeOpenAI({ script });
+  defer(() => fake.stop());
+  const hub = await startHub();
+  defer(() => hub.stop());
+  const sandbox = createCodexSandbox({ fakeApiUrl: fake.url });
+  defer(() => sandbox.stop());
+  const daemon = await startDaemon({ hub, sandbox, env: { TETHER_CODEX_BIN: codexBin() } });
+  defer(() => daemon.stop());
+  const phone = await connectPhone(defer, hub);
+  const spawn = async (launchKind: 'pty' | 'headless') => {
+    const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'codex', launchKind }, SPAWN_ACK_MS);
+    expect(ack.ok).toBe(true);
+    const session = ack.ok ? ack.session : null;
+    expect(session).toMatchObject({ agent: 'codex', launchKind });
+    const watch = await watchSession({ hub, sessionId: session!.id });
+    defer(() => watch.stop());
+    return { sessionId: session!.id, watch };
+  };
+  const attach = (sessionId: string) => {
+    const desk = startDesk({
+      cols: 110,
+      rows: 35,
+      args: ['attach', sessionId],
+      cwd: sandbox.cwd,
+      env: { ...sandbox.env, TETHER_HOME: daemon.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CODEX_BIN: codexBin() },
+    });
+    defer(() => desk.stop());
+    return desk;
+  };
+  return { fake, hub, sandbox, daemon, phone, spawn, attach };
+}
+
+describe('tether attach to Codex', () => {
+  it('drives a PTY Codex session started from the phone; Ctrl-] detaches and the session keeps running', async () => {
+    const echo: ScriptTurn = (request) => text(`answered at the desk: ${lastUserText(request)}`);
+    const { hub, phone, spawn, attach } = await codexDaemonWorld([echo, echo]);
+    const { sessionId, watch } = await spawn('pty');
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle' });
+    expect(watch.session()?.deskAttached).toBe(false);
+
+    const desk = attach(sessionId);
+    await desk.waitForScreen(CODEX_READY);
+    await watch.waitFor(() => watch.session()?.deskAttached === true, { what: 'deskAttached', timeoutMs: 30_000 });
+    desk.write('hello from the attached desk');
+    await desk.waitForScreen('hello from the attached desk');
+    await watch.waitFor(() => watch.session()?.controller === 'desk', { what: 'controller desk' });
+    desk.write('\r');
+    await desk.waitForScreen('answered at the desk: hello from the attached desk');
+    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'answered at the desk: hello from the attached desk'), { what: 'reply in the chat' });
+    expect(watch.messages().filter((m) => m.role === 'user').map(chatText)).toEqual(['hello from the attached desk']);
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the turn' });
+    // The turn is over on Codex's screen too before the desk leaves (a key during it would interrupt).
+    await desk.waitForScreen(CODEX_READY);
+
+    desk.write('\x1d');
+    expect(await desk.exited).toBe(0);
+    expect(desk.output()).toContain(`detached from ${sessionId}`);
+    await watch.waitFor(() => watch.session()?.deskAttached === false, { what: 'desk detached', timeoutMs: 30_000 });
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'still idle after detach' });
+    expect((await hub.store.getSession({ namespace: hub.namespace, sessionId }))?.status).toBe('idle');
+    // Still driven from the phone after the desk left.
+    await watch.send('from the phone after');
+    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'answered at the desk: from the phone after'), { what: 'reply after detach' });
+    expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
+    await watch.waitFor(() => watch.session()?.status === 'ended', { what: 'ended' });
+  }, 120_000);
+
+  it('a headless Codex session is resumed in a PTY: same session, same Codex thread, chat continuous', async () => {
+    const echo: ScriptTurn = (request) => text(`codex says: ${lastUserText(request)}`);
+    const { sandbox, phone, spawn, attach } = await codexDaemonWorld([echo, echo]);
+    const { sessionId, watch } = await spawn('headless');
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle' });
+    await watch.send('question from the phone');
+    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'codex says: question from the phone'), { what: 'headless answer' });
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the headless turn' });
+    const threadId = await watch.waitFor(() => watch.session()?.claudeSessionId, { what: 'Codex thread id' });
+
+    const desk = attach(sessionId);
+    await desk.waitForScreen(CODEX_READY, { timeoutMs: 45_000 });
+    await watch.waitFor(() => watch.session()?.launchKind === 'pty' && watch.session()?.status === 'idle', { what: 'pty session idle' });
+    desk.write('question from the desk');
+    await desk.waitForScreen('question from the desk');
+    desk.write('\r');
+    await desk.waitForScreen('codex says: question from the desk');
+    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'codex says: question from the desk'), { what: 'pty answer' });
+
+    const texts = watch.messages().map(chatText).filter((t) => t);
+    expect(texts).toEqual(['question from the phone', 'codex says: question from the phone', 'question from the desk', 'codex says: question from the desk']);
+    expect(watch.messages().filter((m) => m.role === 'user').map((m) => JSON.stringify(m.content))).toEqual([
+      JSON.stringify([{ type: 'text', text: 'question from the phone' }]),
+      JSON.stringify([{ type: 'text', text: 'question from the desk' }]),
+    ]);
+    expect(watch.duplicates()).toBe(0);
+    expect(watch.session()).toMatchObject({ id: sessionId, agent: 'codex', claudeSessionId: threadId, launchKind: 'pty' });
+    expect(sandbox.transcripts()).toHaveLength(1);
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the pty turn' });
+    await desk.waitForScreen(CODEX_READY);
+    desk.write('\x1d');
+    expect(await desk.exited).toBe(0);
+    expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
+    await watch.waitFor(() => watch.session()?.status === 'ended', { what: 'ended' });
+  }, 150_000);
+});
