@@ -16,6 +16,8 @@ import { connectPhone } from '../harness/world.ts';
 const defer = useCleanups();
 /** Above the hub's 45 s ready bound, so the hub's answer always comes first. */
 const SPAWN_ACK_MS = 60_000;
+/** The desk terminal's size: not the runner's default, so owning the size is seen. */
+const DESK_SIZE = { cols: 109, rows: 33 };
 
 /** A daemon world with Codex answering `script`, plus attach(): `tether attach` at a desk terminal. */
 async function codexDaemonWorld(script: ScriptTurn[]) {
@@ -39,8 +41,8 @@ async function codexDaemonWorld(script: ScriptTurn[]) {
   };
   const attach = (sessionId: string) => {
     const desk = startDesk({
-      cols: 110,
-      rows: 35,
+      cols: DESK_SIZE.cols,
+      rows: DESK_SIZE.rows,
       args: ['attach', sessionId],
       cwd: sandbox.cwd,
       env: { ...sandbox.env, TETHER_HOME: daemon.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CODEX_BIN: codexBin() },
@@ -58,10 +60,24 @@ describe('tether attach to Codex', () => {
     const { sessionId, watch } = await spawn('pty');
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle' });
     expect(watch.session()?.deskAttached).toBe(false);
+    // The phone watches the terminal too: it hears who owns the PTY size.
+    const sizes: Array<{ cols: number; rows: number; owner: string }> = [];
+    phone.on('terminal:size', (n: { sessionId: string; cols: number; rows: number; owner: string }) => {
+      if (n.sessionId !== sessionId) return;
+      sizes.push(n);
+      // Heard on the phone's socket, not the watch's: its waits re-check only when told.
+      watch.changed();
+    });
+    expect((await emitAck(phone, 'terminal:subscribe', { sessionId })).ok).toBe(true);
 
     const desk = attach(sessionId);
     await desk.waitForScreen(CODEX_READY);
     await watch.waitFor(() => watch.session()?.deskAttached === true, { what: 'deskAttached', timeoutMs: 30_000 });
+    await watch
+      .waitFor(() => sizes.find((n) => n.owner === 'desk' && n.cols === DESK_SIZE.cols && n.rows === DESK_SIZE.rows), { what: 'desk owns the size', timeoutMs: 30_000 })
+      .catch((error: Error) => {
+        throw new Error(`${error.message}; size notices heard: ${JSON.stringify(sizes)}`);
+      });
     desk.write('hello from the attached desk');
     await desk.waitForScreen('hello from the attached desk');
     await watch.waitFor(() => watch.session()?.controller === 'desk', { what: 'controller desk' });
@@ -77,6 +93,7 @@ describe('tether attach to Codex', () => {
     expect(await desk.exited).toBe(0);
     expect(desk.output()).toContain(`detached from ${sessionId}`);
     await watch.waitFor(() => watch.session()?.deskAttached === false, { what: 'desk detached', timeoutMs: 30_000 });
+    await watch.waitFor(() => sizes.at(-1)?.owner !== 'desk', { what: 'size no longer owned by the desk', timeoutMs: 30_000 });
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'still idle after detach' });
     expect((await hub.store.getSession({ namespace: hub.namespace, sessionId }))?.status).toBe('idle');
     // Still driven from the phone after the desk left.
@@ -98,6 +115,8 @@ describe('tether attach to Codex', () => {
 
     const desk = attach(sessionId);
     await desk.waitForScreen(CODEX_READY, { timeoutMs: 45_000 });
+    // The hand-over is told in the session's own agent's words.
+    expect(desk.output()).toContain('resuming the same codex session in a PTY');
     await watch.waitFor(() => watch.session()?.launchKind === 'pty' && watch.session()?.status === 'idle', { what: 'pty session idle' });
     desk.write('question from the desk');
     await desk.waitForScreen('question from the desk');

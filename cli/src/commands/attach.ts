@@ -1,7 +1,8 @@
 // attach.ts: `tether attach <session>`: this terminal drives a session started elsewhere (the phone,
 // `tether spawn`), through the hub's terminal room. Raw mode; this terminal takes the PTY size.
 // Detach with Ctrl-] (as telnet): the session keeps running. A headless session is handed over
-// first: it is stopped and the same claude session resumed in a PTY (same tether session and chat).
+// first: it is stopped and the same agent session (claude's session, Codex's thread) resumed in a
+// PTY through the daemon (same tether session and chat).
 // Without a session id it lists the attachable (live) sessions and reads a number from stdin; with
 // --json or without a TTY it prints the list and exits 2 (nothing to pick with).
 import { isFinalStatus, isUuid, type Session } from '@tether/shared';
@@ -36,7 +37,7 @@ const command: Command = {
       let session: Session = watched.session;
       if (isFinalStatus(session.status)) throw new CommandError(`session ${sessionId} has ${session.status}; resume it with tether resume ${sessionId} (or Resume on the phone)`);
       if (session.launchKind === 'headless') {
-        note('the session is headless: stopping it and resuming the same claude session in a PTY…');
+        note(`the session is headless: stopping it and resuming the same ${session.agent} session in a PTY…`);
         const stopped = await stopSession(client, sessionId);
         if (!stopped.ok) throw new CommandError(`could not stop the headless session: ${stopped.error}`);
         const resumed = await resumeSession(client, sessionId, 'pty');

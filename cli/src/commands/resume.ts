@@ -1,14 +1,15 @@
 // resume.ts: `tether resume <session> [--pty] [--json]`: continue an ended or failed session on its
-// machine's daemon, as the phone's Resume button does: same tether session (same chat), same claude
-// session id, the launch kind it had unless --pty asks for claude's TUI. Prints the session id once
-// claude is ready again; exits non-zero with the hub's reason when it cannot.
+// machine's daemon, as the phone's Resume button does: same tether session (same chat), same agent
+// session (claude's session id, Codex's thread), the launch kind it had unless --pty asks for the
+// agent's TUI. Prints the session id once the agent is ready again; exits non-zero with the hub's
+// reason when it cannot.
 import { isUuid } from '@tether/shared';
 import { CommandError, parseFlags, type Command } from './command.ts';
 import { connectAsPhone, requireCredentials } from './hub-access.ts';
 
 const command: Command = {
   name: 'resume',
-  summary: 'resume an ended session on its machine (same chat, same claude session; --pty for the TUI)',
+  summary: 'resume an ended session on its machine (same chat, same agent session; --pty for the TUI)',
   usage: 'tether resume <session> [--pty] [--json]',
   async run(args) {
     const { flags, positionals } = parseFlags({ args, booleans: ['pty', 'json'] });
