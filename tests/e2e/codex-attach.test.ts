@@ -2,7 +2,8 @@
 // against the fake Responses API): a PTY Codex session started from the phone is driven from a desk
 // terminal and left running on detach (Ctrl-]); a headless one (codex app-server) is resumed in a PTY
 // (`tether codex resume <thread>`) under the same tether session and the same Codex thread, and the
-// chat continues with nothing lost or duplicated. (claude's: daemon-attach.test.ts.)
+// chat continues with nothing lost or duplicated. Before its first turn there is no thread to resume,
+// and attach says so without ending the session. (claude's: daemon-attach.test.ts.)
 import { describe, expect, it } from 'vitest';
 import type { Session } from '@tether/shared';
 import { lastUserText, startFakeOpenAI, text, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
@@ -108,6 +109,15 @@ describe('tether attach to Codex', () => {
     const { sandbox, phone, spawn, attach } = await codexDaemonWorld([echo, echo]);
     const { sessionId, watch } = await spawn('headless');
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle' });
+
+    // Before its first turn a Codex thread has no rollout and `codex resume` cannot find it: the hub
+    // is not told of the thread yet, and attach leaves the session running instead of ending it.
+    expect(watch.session()?.claudeSessionId).toBeNull();
+    const early = attach(sessionId);
+    expect(await early.exited).toBe(1);
+    expect(early.output()).toContain('has no conversation yet');
+    expect(watch.session()).toMatchObject({ launchKind: 'headless', status: 'idle' });
+
     await watch.send('question from the phone');
     await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'codex says: question from the phone'), { what: 'headless answer' });
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the headless turn' });

@@ -14,7 +14,7 @@
 // waits for SessionStart). Every session ends with one session:end, then waits up to EXIT_DRAIN_MS
 // for the outbox; everything registered with onCleanup is released on every exit path, last first.
 import { basename } from 'node:path';
-import type { AgentKind, ChatMessageInput, PermissionMode, SessionRegistration } from '@tether/shared';
+import type { AgentKind, ChatMessageInput, PermissionMode, SessionPatch, SessionRegistration } from '@tether/shared';
 import { agentFor, type Agent, type LaunchPlan } from '../agents/index.ts';
 import { createApprovals, type Approvals } from './approvals.ts';
 import type { SessionHooks } from './hook-events.ts';
@@ -152,6 +152,24 @@ function createChatFeed(o: {
   });
 }
 
+/** An agent session named before its transcript was written (a new Codex thread): the hub hears of
+ *  it with the transcript's first line, because an agent cannot resume a session it never wrote, and
+ *  the hub offers to resume (Resume, `tether attach` of a headless session) whatever it was told. */
+function createUnwrittenSession(o: { state: SessionState; patch: (p: SessionPatch) => void }) {
+  let pending: string | null = null;
+  return {
+    name(id: string) {
+      pending = id;
+    },
+    written() {
+      if (pending === null) return;
+      o.state.claudeSessionId = pending;
+      pending = null;
+      o.patch({ claudeSessionId: o.state.claudeSessionId });
+    },
+  };
+}
+
 /** The session failed before the agent ran: said on the hub, then thrown to the command (the desk). */
 async function failSession(o: { reason: string; before: (() => void) | undefined; state: SessionState; hub: ReturnType<typeof createSessionLink>; scope: SessionScope }): Promise<never> {
   o.before?.();
@@ -251,6 +269,7 @@ export function createSessionCore(init: CoreInit) {
   const failEarly = (reason: string): Promise<never> => failSession({ reason, before: init.beforeFailEarly, state, hub, scope });
 
   // ---- transcript → chat
+  const unwritten = createUnwrittenSession({ state, patch: facts.patch });
   /** Made by createApprovals (below); transcript tool results reach it. */
   let approvals: Approvals | null = null;
   const feed = createChatFeed({
@@ -264,6 +283,7 @@ export function createSessionCore(init: CoreInit) {
     onToolResult: (result) => approvals?.toolResult(result),
     onDeskRejected: () => elicitations.interrupted(),
     onRead: (lines, messages) => {
+      if (lines.length > 0) unwritten.written();
       title.take(lines, messages);
       saveState();
     },
@@ -304,6 +324,8 @@ export function createSessionCore(init: CoreInit) {
       title = titleFrom(known);
     },
     patch: facts.patch,
+    /** The agent's session id, told to the hub once its transcript has a line (see above). */
+    nameUnwrittenSession: unwritten.name,
     finishedCommand: facts.finishedCommand,
     setStatus: facts.setStatus,
     followEffort: facts.followEffort,

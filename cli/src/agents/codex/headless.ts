@@ -153,10 +153,17 @@ async function openThread(o: { server: AppServer; core: SessionCore; cwd: string
     : await server.request('thread/start', { cwd: o.cwd, ...(plan.model ? { model: plan.model } : {}) });
   const thread = opened.thread && typeof opened.thread === 'object' ? (opened.thread as Record<string, unknown>) : {};
   if (typeof thread.id !== 'string' || typeof thread.path !== 'string' || thread.path === '') throw new Error('Codex opened a thread without an id or a rollout path');
-  core.state.claudeSessionId = thread.id;
   const model = typeof opened.model === 'string' ? opened.model : null;
   if (model) core.state.model = model;
-  core.patch({ claudeSessionId: thread.id, ...(model ? { model } : {}) });
+  // A new thread's rollout is written with its first turn; before that `codex resume <id>` finds no
+  // such session ("No saved session found"), so the hub learns the thread with the rollout's first line.
+  if (plan.resumeId) {
+    core.state.claudeSessionId = thread.id;
+    core.patch({ claudeSessionId: thread.id, ...(model ? { model } : {}) });
+  } else {
+    core.nameUnwrittenSession(thread.id);
+    if (model) core.patch({ model });
+  }
   core.log(`ready in ${Date.now() - startedAt} ms: thread ${thread.id}${plan.resumeId ? ' (resumed)' : ''}`);
   return { threadId: thread.id, path: thread.path };
 }
