@@ -143,7 +143,7 @@ export function createRemoteSessions(deps: Deps) {
       const current = await sessions.get(ns, sessionId);
       if (!current) return ackError('not_found', 'no such session');
       if (!isFinalStatus(current.status)) return spawnError('conflict', 'session_live', 'the session is still running; attach to it or stop it first');
-      if (!current.claudeSessionId) return spawnError('conflict', 'not_resumable', 'claude never started a conversation in this session; there is nothing to resume');
+      if (!current.claudeSessionId) return spawnError('conflict', 'not_resumable', `${current.agent} never started a conversation in this session; there is nothing to resume`);
       if (!current.machineId) {
         const again = current.agent === 'codex' ? `tether codex resume ${current.claudeSessionId}` : `tether claude --resume ${current.claudeSessionId}`;
         return spawnError('conflict', 'not_resumable', `this session was started at a desk, not by a daemon: run ${again} there`);

@@ -13,4 +13,10 @@ describe('resumability', () => {
     expect(resumability({ ...session, claudeSessionId: null }, [machine])).toMatchObject({ ok: false, reason: expect.stringContaining('nothing to resume') });
     expect(resumability({ ...session, machineId: null }, [machine])).toMatchObject({ ok: false, reason: expect.stringContaining('claude --resume c1') });
   });
+
+  it('names the session\'s own agent (Codex) in its reasons', () => {
+    const session = { agent: 'codex' as const, claudeSessionId: 't1', machineId: 'm1' };
+    expect(resumability({ ...session, claudeSessionId: null }, [machine])).toEqual({ ok: false, reason: 'Codex never started a conversation in this session, so there is nothing to resume.' });
+    expect(resumability({ ...session, machineId: null }, [machine])).toEqual({ ok: false, reason: 'This session was started at a desk: resume it there with tether codex resume t1.' });
+  });
 });
