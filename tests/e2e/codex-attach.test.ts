@@ -3,10 +3,11 @@
 // terminal and left running on detach (Ctrl-]); a headless one (codex app-server) is resumed in a PTY
 // (`tether codex resume <thread>`) under the same tether session and the same Codex thread, and the
 // chat continues with nothing lost or duplicated. Before its first turn there is no thread to resume,
-// and attach says so without ending the session. (claude's: daemon-attach.test.ts.)
+// and attach says so without ending the session; during a turn, the hand-over interrupts that turn
+// (the chat says so) and the PTY goes on from there. (claude's: daemon-attach.test.ts.)
 import { describe, expect, it } from 'vitest';
 import type { Session } from '@tether/shared';
-import { lastUserText, startFakeOpenAI, text, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
+import { delayed, lastUserText, startFakeOpenAI, text, userSays, when, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { CODEX_READY, codexBin, createCodexSandbox } from '../harness/codex.ts';
 import { startDaemon, startDesk } from '../harness/daemon.ts';
@@ -149,5 +150,39 @@ describe('tether attach to Codex', () => {
     expect(await desk.exited).toBe(0);
     expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
     await watch.waitFor(() => watch.session()?.status === 'ended', { what: 'ended' });
+  }, 150_000);
+
+  it('attached during a headless turn: the turn is interrupted, and the PTY carries on the same thread', async () => {
+    const echo: ScriptTurn = (request) => text(`codex says: ${lastUserText(request)}`);
+    // The first reply is held back far longer than the test: the turn is under way when the desk comes.
+    const { sandbox, phone, spawn, attach } = await codexDaemonWorld([when(userSays('slow question'), delayed(text('too late'), 120_000)), echo]);
+    const { sessionId, watch } = await spawn('headless');
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle' });
+    await watch.send('slow question');
+    await watch.waitFor(() => watch.session()?.status === 'thinking', { what: 'thinking' });
+    const threadId = await watch.waitFor(() => watch.session()?.claudeSessionId, { what: 'Codex thread id (its rollout begun)' });
+
+    const desk = attach(sessionId);
+    await desk.waitForScreen(CODEX_READY, { timeoutMs: 45_000 });
+    await watch.waitFor(() => watch.session()?.launchKind === 'pty' && watch.session()?.status === 'idle', { what: 'pty session idle' });
+    desk.write('question from the desk');
+    await desk.waitForScreen('question from the desk');
+    desk.write('\r');
+    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'codex says: question from the desk'), { what: 'pty answer' });
+
+    expect(watch.messages().map((m) => `${m.role}: ${m.content.map((b) => b.type).join(',')} ${chatText(m)}`)).toEqual([
+      'user: text slow question',
+      'user: interrupt ',
+      'user: text question from the desk',
+      'assistant: text codex says: question from the desk',
+    ]);
+    expect(watch.duplicates()).toBe(0);
+    expect(watch.session()).toMatchObject({ id: sessionId, claudeSessionId: threadId, launchKind: 'pty' });
+    expect(sandbox.transcripts()).toHaveLength(1);
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the pty turn' });
+    await desk.waitForScreen(CODEX_READY);
+    desk.write('\x1d');
+    expect(await desk.exited).toBe(0);
+    expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
   }, 150_000);
 });
