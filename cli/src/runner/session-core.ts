@@ -102,6 +102,7 @@ function sessionIdentity(o: { agent: Agent; options: RunnerOptions }) {
     claudeSessionId: plan.resumeId,
     model: plan.model,
     permissionMode: plan.permissionMode,
+    usage: resumed?.usage ?? null,
   };
   return { plan, resumed, state };
 }
@@ -147,6 +148,8 @@ function createChatFeed(o: {
     },
     // Set or kept, the request has ended: a phone's chip waiting on it stops (after the patch).
     onCommandFinished: (finished) => o.facts.finishedCommand(finished),
+    // Before onRead: the resume state saved after this read holds these totals with its offset.
+    onUsage: (usage) => o.facts.followUsage(usage),
     onRead: ({ lines, messages }) => o.onRead(lines, messages),
     onSubagentRead: o.onSubagentRead,
   });
@@ -277,7 +280,15 @@ export function createSessionCore(init: CoreInit) {
     saveResumeState({
       home: options.tetherHome,
       claudeSessionId: state.claudeSessionId,
-      state: { sessionId: state.id, transcriptPath, offset: feed.offset(), title: title.title, titleSource: title.source, subagentOffsets: feed.subagentOffsets() },
+      state: {
+        sessionId: state.id,
+        transcriptPath,
+        offset: feed.offset(),
+        title: title.title,
+        titleSource: title.source,
+        subagentOffsets: feed.subagentOffsets(),
+        usage: state.usage,
+      },
     });
   };
 
@@ -312,6 +323,7 @@ export function createSessionCore(init: CoreInit) {
     adopt(known: ResumeState) {
       resumed = known;
       state.id = known.sessionId;
+      state.usage = known.usage ?? null;
       title = titleFrom(known);
     },
     patch: facts.patch,
@@ -345,7 +357,13 @@ export function createSessionCore(init: CoreInit) {
      *  runner says this transcript is the one that state was saved for. */
     followTranscript(o: { path: string; continued: boolean }) {
       const continued = o.continued && resumed !== null;
-      feed.follow({ path: o.path, fromOffset: continued ? resumed!.offset : 0, ...(continued && resumed?.subagentOffsets ? { subagentOffsets: resumed.subagentOffsets } : {}) });
+      feed.follow({
+        path: o.path,
+        fromOffset: continued ? resumed!.offset : 0,
+        ...(continued && resumed?.subagentOffsets ? { subagentOffsets: resumed.subagentOffsets } : {}),
+        // Read from the start, the lines state the whole session's usage again: nothing to count on from.
+        usage: continued ? (resumed!.usage ?? null) : null,
+      });
     },
     /** The transcript being tailed (null before SessionStart named one). */
     transcript: () => ({ path: feed.path(), tailing: feed.tailing() }),
