@@ -1,9 +1,11 @@
 // `tether claude --resume <id>` continues the same tether session: the chat goes on where it was,
 // nothing from the first run is sent again as new, and the new turn lands after the old ones; the
 // token usage the fake API stated reaches the hub exactly, and goes on counting after the resume.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionUsage } from '@tether/shared';
-import { text, userSays, when, type FakeAnthropic } from '../fixtures/fake-anthropic/index.ts';
+import { reply, text, thinking, userSays, when, type FakeAnthropic } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { quitWithCtrlC } from '../harness/desk.ts';
 import { chatText } from '../harness/runner.ts';
@@ -29,7 +31,11 @@ function usageTheFakeSent(fake: FakeAnthropic): SessionUsage {
 describe('resume', () => {
   it('tether claude --resume <id> continues the same chat without duplicates', async () => {
     const { fake, startRunner, startWatch, tempDir } = await startStage(defer, {
-      script: [when(userSays(/first question/), text('first answer')), when(userSays(/second question/), { ...text('second answer'), cacheReadTokens: 700 })],
+      script: [
+        // Thinking and text: claude writes a line for each, both with the message's usage (counted once).
+        when(userSays(/first question/), reply(thinking('Weighing the first question.'), text('first answer'))),
+        when(userSays(/second question/), { ...text('second answer'), cacheReadTokens: 700 }),
+      ],
     });
     const home = tempDir('tether-resume-home-');
 
@@ -41,6 +47,11 @@ describe('resume', () => {
     const claudeId = phone.session()!.claudeSessionId!;
     expect(claudeId).toBeTruthy();
     const firstUsage = usageTheFakeSent(fake);
+    // claude wrote the reply's thinking and text as two lines of one message id, each with its usage:
+    // the hub's totals (equal to what the fake sent) counted it once.
+    const { transcriptPath } = JSON.parse(readFileSync(join(home, 'claude-sessions', `${claudeId}.json`), 'utf8')) as { transcriptPath: string };
+    const replies = readFileSync(transcriptPath, 'utf8').split('\n').filter((line) => line.includes('"usage"')).map((line) => JSON.parse(line)).filter((r) => r.type === 'assistant');
+    expect(replies.length).toBeGreaterThan(new Set(replies.map((r) => r.message.id)).size);
     expect(firstUsage.outputTokens).toBeGreaterThan(0);
     await phone.waitFor(() => phone.session()?.usage?.outputTokens === firstUsage.outputTokens, { what: 'the first turn\'s usage' });
     expect(phone.session()?.usage).toEqual(firstUsage);
