@@ -35,6 +35,30 @@ export const ControllerSchema = z.enum(['desk', 'remote']);
 export type Controller = z.infer<typeof ControllerSchema>;
 
 const Label = z.string().max(MAX_LABEL_CHARS);
+
+/** A session's running token total: 10^12 is far past any session's spend (a million-token context
+ *  re-sent a million times), and far under 2^53, so sums stay exact. */
+const MAX_TOTAL_TOKENS = 1e12;
+/** One request's tokens, or a model's context window: 10^8 is 50× the largest window offered today. */
+const MAX_CONTEXT_TOKENS = 1e8;
+const Tokens = (max: number) => z.number().int().min(0).max(max);
+
+/** The tokens a session has used, as its agent's transcript states them (docs/decisions/usage.md).
+ *  Totals count every request of the session (subagents included), across a resume. `inputTokens`
+ *  is every input token sent, `cachedInputTokens` the part of it read from the provider's cache.
+ *  `contextTokens` is the last request's input plus output (what the conversation holds now),
+ *  `contextWindow` the model's window when the agent states it (Codex does; claude does not). */
+export const SessionUsageSchema = z
+  .object({
+    inputTokens: Tokens(MAX_TOTAL_TOKENS),
+    cachedInputTokens: Tokens(MAX_TOTAL_TOKENS),
+    outputTokens: Tokens(MAX_TOTAL_TOKENS),
+    contextTokens: Tokens(MAX_CONTEXT_TOKENS),
+    contextWindow: Tokens(MAX_CONTEXT_TOKENS).positive().nullable(),
+  })
+  .strict()
+  .refine((u) => u.cachedInputTokens <= u.inputTokens, { message: 'cachedInputTokens is part of inputTokens' });
+export type SessionUsage = z.infer<typeof SessionUsageSchema>;
 const PathString = z.string().min(1).max(MAX_PATH_CHARS);
 
 export const SessionSchema = z.object({
@@ -51,6 +75,8 @@ export const SessionSchema = z.object({
   permissionMode: PermissionModeSchema,
   /** claude's effort level once the runner has read it (footer or hook payloads); absent before. */
   effort: EffortLevelSchema.nullable().optional(),
+  /** Tokens used so far, once the runner has read any (null before; absent from an older hub). */
+  usage: SessionUsageSchema.nullable().optional(),
   controller: ControllerSchema.nullable(),
   /** Whether a desk terminal is attached right now (it then owns the PTY size). */
   deskAttached: z.boolean(),
@@ -99,6 +125,7 @@ export const SessionPatchSchema = z
     model: Label.nullable(),
     permissionMode: PermissionModeSchema,
     effort: EffortLevelSchema,
+    usage: SessionUsageSchema,
     controller: ControllerSchema.nullable(),
     deskAttached: z.boolean(),
   })

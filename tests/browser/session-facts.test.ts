@@ -4,6 +4,7 @@
 //
 //   runner ─session:register {permissionMode: bypassPermissions}─► hub ─► list row + header "Bypass"
 //   runner ─session:update {controller, deskAttached}─► hub ─► header "At the desk" / "Remote"
+//   runner ─session:update {usage}─► hub ─► header "12.3k tokens" (claude) / "… · context 22%" (Codex)
 //   runner ─terminal:size {desk}─► hub ─terminal:size {owner}─► terminal bar, "Take control"
 //   runner ─approval:request TrustFolder─► sheet "Trust this folder?" ─approval:answer─► runner
 //   runner ─approval:desk-answer {answer: null}─► hub ─approval:resolved─► toast "Answered at the desk"
@@ -13,7 +14,8 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Answer } from '@tether/shared';
 import { emitAck, nextEvent } from '../harness/hub.ts';
-import { saveScreenshot, UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
+import { saveScreenshot, UI_TIMEOUT_MS, useColorScheme, type ViewportName } from '../harness/browser.ts';
+import { axeViolations, seriousOnes } from '../harness/axe.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 
 type Answered = { sessionId: string; requestId: string; answer: Answer };
@@ -80,6 +82,63 @@ describe('session facts: bypass, who is in control, terminal size, trust, desk a
       // The desk left and nobody typed since: only the remote controller remains.
       expect((await emitAck(runner, 'session:update', { sessionId, patch: { deskAttached: false, controller: null } })).ok).toBe(true);
       await remote.waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
+      await page.close();
+    });
+
+    it(`${viewport}: the tokens a session used, with the context's share when the agent states its window; light and dark`, async () => {
+      const namespace = `usage-${viewport}`;
+      const token = await world.hub.createToken(namespace);
+      const { runner, sessionId } = await world.runnerWithSession(token, { launchKind: 'pty', status: 'idle', cwd: '/home/dev/src/tether', title: 'Count the tokens', model: 'claude-opus-4-8', deskAttached: true });
+      const codex = await world.runnerWithSession(token, { launchKind: 'pty', status: 'idle', agent: 'codex', cwd: '/home/dev/src/api', title: 'Codex tokens', model: 'gpt-5.5' });
+      const page = await world.signedInPage(viewport, token);
+      await openSession(page, 'Count the tokens');
+      // Before the runner has read any usage there is nothing to show.
+      await expect(page.locator('.usage-chip').count()).resolves.toBe(0);
+
+      /** Opens the chip's details and looks at them in both themes, axe included. */
+      async function details(chip: ReturnType<Page['getByRole']>, name: string) {
+        await chip.click();
+        const panel = page.getByRole('dialog', { name: 'Tokens used' });
+        await panel.waitFor({ timeout: UI_TIMEOUT_MS });
+        for (const scheme of ['light', 'dark'] as const) {
+          await useColorScheme(page, scheme);
+          await saveScreenshot(page, { name: `${name}-${scheme}`, viewport });
+          expect(seriousOnes(await axeViolations(page))).toEqual([]);
+        }
+        await useColorScheme(page, 'light');
+        return panel;
+      }
+
+      // claude states no window: the total alone.
+      const used = { inputTokens: 11_900, cachedInputTokens: 9_000, outputTokens: 412, contextTokens: 4_210, contextWindow: null };
+      expect((await emitAck(runner, 'session:update', { sessionId, patch: { usage: used, controller: 'desk' } })).ok).toBe(true);
+      const chip = page.getByRole('button', { name: '12.3k tokens used. Details' });
+      await chip.waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(chip.textContent()).resolves.toBe('12.3k tokens');
+      await saveScreenshot(page, { name: 'facts-usage', viewport });
+      const claudePanel = await details(chip, 'facts-usage-details');
+      await claudePanel.getByText('4.2k', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await claudePanel.getByText("Claude does not say how large its context window is.", { exact: false }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await page.keyboard.press('Escape');
+      await claudePanel.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+
+      // Codex states its window (95% of the model's): the share of it the last request filled.
+      // A phone goes back to the list; a desktop shows it beside the session.
+      if (viewport === 'phone') await page.getByRole('link', { name: 'Back to sessions' }).click();
+      await openSession(page, 'Codex tokens');
+      const window = { inputTokens: 1_260_000, cachedInputTokens: 1_100_000, outputTokens: 18_500, contextTokens: 41_800, contextWindow: 190_000 };
+      expect((await emitAck(codex.runner, 'session:update', { sessionId: codex.sessionId, patch: { usage: window } })).ok).toBe(true);
+      const withWindow = page.getByRole('button', { name: '1.3M tokens · context 22% full. Details' });
+      await withWindow.waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(withWindow.textContent()).resolves.toBe('1.3M tokens · context 22%');
+      const codexPanel = await details(withWindow, 'facts-usage-window');
+      await codexPanel.getByText('41.8k of 190k (22%)').waitFor({ timeout: UI_TIMEOUT_MS });
+      await codexPanel.getByText('(1.1M from cache)').waitFor({ timeout: UI_TIMEOUT_MS });
+      await page.keyboard.press('Escape');
+      await codexPanel.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+      await useColorScheme(page, 'dark');
+      await saveScreenshot(page, { name: 'facts-usage-window-dark', viewport });
+      expect(seriousOnes(await axeViolations(page))).toEqual([]);
       await page.close();
     });
 

@@ -97,7 +97,7 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
   const message = { id: 'm-base', role: 'user', content: [{ type: 'text', text: 'hi' }], createdAt: 1 };
   return {
     'session:register': { id: sessionId, cwd: '/work', launchKind: 'pty', title: 't', machineId: null, status: 'idle' },
-    'session:update': { sessionId, patch: { title: 'x', status: 'idle', deskAttached: true } },
+    'session:update': { sessionId, patch: { title: 'x', status: 'idle', deskAttached: true, usage: { inputTokens: 10, cachedInputTokens: 4, outputTokens: 2, contextTokens: 12, contextWindow: 1000 } } },
     'session:end': { sessionId, status: 'ended', exitCode: 0, reason: null },
     'message:append': { sessionId, messages: [message, { ...message, id: 'm-2', content: [{ type: 'tool_use', id: 't', name: 'Bash', input: { a: 1 } }] }] },
     'prompt:status': { sessionId, promptId, status: 'delivered', reason: null },

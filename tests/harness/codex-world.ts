@@ -17,12 +17,12 @@ export type CodexWorld = {
   startRunner(options?: Omit<Parameters<typeof startRunner>[0], 'sandbox' | 'hub' | 'agent'> & { hub?: null }): RunnerHandle;
 };
 
-export async function startCodexWorld(defer: Defer, options: { script?: ScriptTurn[]; args?: string[]; ready?: false; /** Reuse a TETHER_HOME (resume). */ home?: string } = {}): Promise<CodexWorld> {
+export async function startCodexWorld(defer: Defer, options: { script?: ScriptTurn[]; args?: string[]; ready?: false; /** Reuse a TETHER_HOME (resume). */ home?: string; contextWindow?: number } = {}): Promise<CodexWorld> {
   const fake = await startFakeOpenAI(options.script ? { script: options.script } : {});
   defer(() => fake.stop());
   const hub = await startHub();
   defer(() => hub.stop());
-  const sandbox = createCodexSandbox({ fakeApiUrl: fake.url });
+  const sandbox = createCodexSandbox({ fakeApiUrl: fake.url, ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) });
   defer(() => sandbox.stop());
   const start: CodexWorld['startRunner'] = (runnerOptions = {}) => {
     const runner = startRunner({ hub, sandbox, agent: 'codex', cols: 110, rows: 35, ...runnerOptions });

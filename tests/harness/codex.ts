@@ -42,7 +42,7 @@ export function codexBin(): string {
   return join(root, '.tools', `codex-${supportedCodex().current}`, 'node_modules', '.bin', 'codex');
 }
 
-export function createCodexSandbox(options: { fakeApiUrl: string; cwd?: string; approvalPolicy?: string }): CodexSandbox {
+export function createCodexSandbox(options: { fakeApiUrl: string; cwd?: string; approvalPolicy?: string; /** `model_context_window`: the window Codex states (else its fallback for an unknown model). */ contextWindow?: number }): CodexSandbox {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'tether-codex-')));
   const codexHome = join(root, 'codex-home');
   const home = join(root, 'home');
@@ -58,6 +58,7 @@ export function createCodexSandbox(options: { fakeApiUrl: string; cwd?: string; 
       `approval_policy = "${options.approvalPolicy ?? 'on-request'}"`,
       'sandbox_mode = "workspace-write"',
       'check_for_update_on_startup = false',
+      ...(options.contextWindow ? [`model_context_window = ${options.contextWindow}`] : []),
       '[model_providers.fake]',
       'name = "Fake"',
       `base_url = "${options.fakeApiUrl}"`,

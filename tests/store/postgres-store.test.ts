@@ -117,8 +117,10 @@ describe('postgres store: migrations', () => {
       expect((await store.appendMessages({ namespace: 'alpha', sessionId: sid, messages: [next] }))?.seqs).toEqual([2]);
       const resolved = await store.resolveRequest({ namespace: 'alpha', requestId: 'r1', outcome: 'answered', answer: { decision: 'allow' }, answeredBy: 'phone', device: null, at: 350 });
       expect(resolved).toMatchObject({ kind: 'resolved', resolution: { waitedMs: 250 } });
-      // The upgrades since (pin and archive times, the agent): empty or claude on the old row, and usable.
-      expect(await store.getSession({ namespace: 'alpha', sessionId: sid })).toMatchObject({ pinnedAt: null, archivedAt: null, agent: 'claude' });
+      // The upgrades since (pin and archive times, the agent, token usage): empty or claude on the old row, and usable.
+      expect(await store.getSession({ namespace: 'alpha', sessionId: sid })).toMatchObject({ pinnedAt: null, archivedAt: null, agent: 'claude', usage: null });
+      const usage = { inputTokens: 5, cachedInputTokens: 0, outputTokens: 2, contextTokens: 7, contextWindow: null };
+      expect(await store.updateSession({ namespace: 'alpha', sessionId: sid, patch: { usage }, now: 401 })).toMatchObject({ usage });
       expect(await store.pinSession({ namespace: 'alpha', sessionId: sid, pinned: true, now: 400 })).toMatchObject({ pinnedAt: 400 });
     } finally {
       await store.close();

@@ -4,7 +4,7 @@
 //
 //   runner ──agentFor(kind)──► Agent: binary, env, launch plan, hooks it calls, transcript → chat,
 //                                     how its screen is read, and what only some agents can do
-import type { AgentKind, ChatMessageInput, PermissionMode, SlashCommand } from '@tether/shared';
+import type { AgentKind, ChatMessageInput, PermissionMode, SessionUsage, SlashCommand } from '@tether/shared';
 import type { HookEndpoint } from '../hooks/events.ts';
 import type { PromptReader, ScreenRow } from '../screen/prompt-state.ts';
 import type { ScreenDialog } from '../dialogs/read-dialog.ts';
@@ -45,6 +45,9 @@ export type TranscriptRead = {
   commands: Array<{ command: '/model'; args: string; outcome: 'applied' | 'kept' }>;
   /** The agent wrote that its turn is over (Codex: task_complete, turn_aborted). */
   turnEnded?: boolean;
+  /** The session's token usage after these lines, present only when they changed it (one value per
+   *  read, whatever the number of lines). */
+  usage?: SessionUsage;
 };
 
 export type TranscriptReader = {
@@ -73,8 +76,11 @@ export type Agent = {
   plan(userArgs: readonly string[]): LaunchPlan;
   /** `permissionHook`: ask the hub from the PermissionRequest hook (PTY sessions). */
   installHooks(options: { endpoint: HookEndpoint; permissionHook: boolean }): HookInstall;
-  /** A reader per session (it may keep state between reads). */
-  transcript(): TranscriptReader;
+  /** A reader per session (it may keep state between reads). `usage`: what the session had used
+   *  before the first line this reader will see (a resume going on from a saved offset), for an agent
+   *  whose lines state each request's usage (claude) to count on from; one whose lines state running
+   *  totals (Codex) reads them as they are. */
+  transcript(options?: { usage?: SessionUsage | null }): TranscriptReader;
   /** Tool results that say the person refused the call. */
   isRejectedToolResult(block: { isError: boolean; content: string; structured?: unknown }): boolean;
   /** Sidechain transcripts (subagents) next to the main one, when the agent writes them. */

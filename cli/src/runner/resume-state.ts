@@ -1,9 +1,11 @@
 // resume-state.ts: which tether session a claude session id belongs to, and how far its transcript
 // was mirrored. `tether claude --resume <id>` reuses that tether session (same chat on the hub)
-// and continues the transcript from the saved offset, so nothing is sent twice.
+// and continues the transcript from the saved offset, so nothing is sent twice; the tokens the
+// session used up to that offset are kept too, so the totals go on rather than restart.
 // Stored as TETHER_HOME/claude-sessions/<claude session id>.json (0600).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SessionUsageSchema, type SessionUsage } from '@tether/shared';
 
 export type ResumeState = {
   sessionId: string;
@@ -14,6 +16,8 @@ export type ResumeState = {
   titleSource?: 'cwd' | 'prompt' | 'ai';
   /** Subagent transcript offsets by file name (subagents.ts). */
   subagentOffsets?: Record<string, number>;
+  /** The session's token usage as read up to `offset` (and the subagent offsets). */
+  usage?: SessionUsage | null;
 };
 
 const SAFE_ID = /^[A-Za-z0-9-]{1,128}$/;
@@ -35,6 +39,7 @@ export function loadResumeState(options: { home: string; claudeSessionId: string
       ...(typeof parsed.title === 'string' ? { title: parsed.title } : {}),
       ...(parsed.titleSource === 'cwd' || parsed.titleSource === 'prompt' || parsed.titleSource === 'ai' ? { titleSource: parsed.titleSource } : {}),
       ...(parsed.subagentOffsets && typeof parsed.subagentOffsets === 'object' ? { subagentOffsets: parsed.subagentOffsets } : {}),
+      usage: SessionUsageSchema.nullable().catch(null).parse(parsed.usage ?? null),
     };
   } catch {
     return null;

@@ -102,8 +102,29 @@ function sessionIdentity(o: { agent: Agent; options: RunnerOptions }) {
     claudeSessionId: plan.resumeId,
     model: plan.model,
     permissionMode: plan.permissionMode,
+    usage: resumed?.usage ?? null,
   };
   return { plan, resumed, state };
+}
+
+/** Where a transcript is followed from: the resume state's offsets and usage when it is the one that
+ *  state was saved for, else its start (whose lines state the whole session's usage again). */
+function followFrom(o: { path: string; resumed: ResumeState | null }) {
+  const { resumed } = o;
+  if (!resumed) return { path: o.path, fromOffset: 0, usage: null };
+  return { path: o.path, fromOffset: resumed.offset, usage: resumed.usage ?? null, ...(resumed.subagentOffsets ? { subagentOffsets: resumed.subagentOffsets } : {}) };
+}
+
+/** How far the transcript was mirrored, with the title and usage read so far (resume-state.ts). */
+function saveSessionState(o: { home: string; state: SessionState; feed: ReturnType<typeof createTranscriptFeed>; title: { title: string; source: ResumeState['titleSource'] } }) {
+  const { state, feed } = o;
+  const transcriptPath = feed.path();
+  if (!state.claudeSessionId || !transcriptPath) return;
+  saveResumeState({
+    home: o.home,
+    claudeSessionId: state.claudeSessionId,
+    state: { sessionId: state.id, transcriptPath, offset: feed.offset(), title: o.title.title, titleSource: o.title.source, subagentOffsets: feed.subagentOffsets(), usage: state.usage },
+  });
 }
 
 /** The agent's transcript → chat on the hub, and what its lines say beyond chat (transcript-feed.ts). */
@@ -147,6 +168,8 @@ function createChatFeed(o: {
     },
     // Set or kept, the request has ended: a phone's chip waiting on it stops (after the patch).
     onCommandFinished: (finished) => o.facts.finishedCommand(finished),
+    // Before onRead: the resume state saved after this read holds these totals with its offset.
+    onUsage: (usage) => o.facts.followUsage(usage),
     onRead: ({ lines, messages }) => o.onRead(lines, messages),
     onSubagentRead: o.onSubagentRead,
   });
@@ -290,15 +313,7 @@ export function createSessionCore(init: CoreInit) {
     onSubagentRead: () => saveState(),
   });
   scope.onCleanup(() => feed.stop());
-  const saveState = () => {
-    const transcriptPath = feed.path();
-    if (!state.claudeSessionId || !transcriptPath) return;
-    saveResumeState({
-      home: options.tetherHome,
-      claudeSessionId: state.claudeSessionId,
-      state: { sessionId: state.id, transcriptPath, offset: feed.offset(), title: title.title, titleSource: title.source, subagentOffsets: feed.subagentOffsets() },
-    });
-  };
+  const saveState = () => saveSessionState({ home: options.tetherHome, state, feed, title });
 
   return {
     agent,
@@ -321,6 +336,7 @@ export function createSessionCore(init: CoreInit) {
     adopt(known: ResumeState) {
       resumed = known;
       state.id = known.sessionId;
+      state.usage = known.usage ?? null;
       title = titleFrom(known);
     },
     patch: facts.patch,
@@ -355,8 +371,7 @@ export function createSessionCore(init: CoreInit) {
     /** Tails `path` (and its subagents) from the start, or from the resume state's offsets when the
      *  runner says this transcript is the one that state was saved for. */
     followTranscript(o: { path: string; continued: boolean }) {
-      const continued = o.continued && resumed !== null;
-      feed.follow({ path: o.path, fromOffset: continued ? resumed!.offset : 0, ...(continued && resumed?.subagentOffsets ? { subagentOffsets: resumed.subagentOffsets } : {}) });
+      feed.follow(followFrom({ path: o.path, resumed: o.continued ? resumed : null }));
     },
     /** The transcript being tailed (null before SessionStart named one). */
     transcript: () => ({ path: feed.path(), tailing: feed.tailing() }),

@@ -1,7 +1,18 @@
 // session-facts.ts: the session's fields the hub sees change (session:update through the outbox):
 // its status (never back from ended/failed), who is in control, the mode and effort the agent reports
-// (hook payloads, its footer), and a command typed for someone that is over.
-import { EffortLevelSchema, isFinalStatus, PermissionModeSchema, type EffortLevel, type PermissionMode, type SessionCommandFinished, type SessionPatch, type SessionStatus } from '@tether/shared';
+// (hook payloads, its footer), the tokens its transcript says it used, and a command typed for
+// someone that is over.
+import {
+  EffortLevelSchema,
+  isFinalStatus,
+  PermissionModeSchema,
+  type EffortLevel,
+  type PermissionMode,
+  type SessionCommandFinished,
+  type SessionPatch,
+  type SessionStatus,
+  type SessionUsage,
+} from '@tether/shared';
 import type { HubLink } from '../hub-link/link.ts';
 import { createControllerTracker } from './controller.ts';
 
@@ -12,6 +23,8 @@ export type SessionState = {
   claudeSessionId: string | null;
   model: string | null;
   permissionMode: PermissionMode;
+  /** Tokens used so far (the resume state keeps it with the transcript offset). */
+  usage: SessionUsage | null;
 };
 
 export function createSessionFacts(o: { state: SessionState; link: () => HubLink | null }) {
@@ -38,6 +51,14 @@ export function createSessionFacts(o: { state: SessionState; link: () => HubLink
       if (!parsed.success || parsed.data === state.permissionMode) return;
       state.permissionMode = parsed.data;
       patch({ permissionMode: state.permissionMode });
+    },
+    /** The tokens the agent's transcript says the session used (one reading per read): patched only
+     *  when it differs from what the hub was last told. */
+    followUsage(usage: SessionUsage) {
+      const before = state.usage;
+      if (before && (Object.keys(usage) as Array<keyof SessionUsage>).every((key) => before[key] === usage[key])) return;
+      state.usage = usage;
+      patch({ usage });
     },
     /** The agent's effort level, from a hook payload (`effort.level`) or its footer (`● high · /effort`). */
     followEffort(level: unknown) {

@@ -1,14 +1,14 @@
 // transcript-feed.ts: the agent's transcript (and its subagents' sidechains) → chat on the hub. Tails
 // the file the agent named, reads lines with the agent's reader, stamps and chunks the messages for
 // the outbox, and publishes what the lines say beyond chat (a tool call refused, the model switched,
-// an interrupt) to the session core. It also answers "what did the model send?" for hub requests
+// an interrupt, the tokens used) to the session core. It also answers "what did the model send?" for hub requests
 // whose hook payload leaves the input out (claude's ExitPlanMode without its plan).
 //
 //   tail(path) ──lines──► agent.transcript().read ──► stamp ──► message:append (chunks of APPEND_CHUNK)
-//                                                 └─► tool results, model, plan file, interrupts
+//                                                 └─► tool results, model, plan file, interrupts, usage
 import { readFileSync } from 'node:fs';
-import type { ChatMessageInput } from '@tether/shared';
-import type { Agent } from '../agents/agent.ts';
+import type { ChatMessageInput, SessionUsage } from '@tether/shared';
+import type { Agent, TranscriptReader } from '../agents/agent.ts';
 import type { Poll } from '../pace/pace.ts';
 import { tailTranscript, type TranscriptTail } from '../transcript/tail.ts';
 import { tailSubagents, type SubagentTails } from '../transcript/subagents.ts';
@@ -42,6 +42,8 @@ export function createTranscriptFeed(init: {
   /** The agent wrote that its turn is over (only agents whose transcript says so). */
   onTurnEnded?: () => void;
   onModel: (model: string) => void;
+  /** The session's token usage changed (at most once per read, main or subagent lines). */
+  onUsage: (usage: SessionUsage) => void;
   /** A command typed into the agent ran to its end (claude's `/model <name>`: set or kept). */
   onCommandFinished: (finished: { command: '/model'; args: string; outcome: 'applied' | 'kept' }) => void;
   /** Main transcript lines were read up to `endOffset` (title, resume state). */
@@ -50,7 +52,8 @@ export function createTranscriptFeed(init: {
   onSubagentRead: () => void;
 }) {
   const { agent, log } = init;
-  const reader = agent.transcript();
+  /** Made at the first follow, which knows what a resumed session had used. */
+  let reader: TranscriptReader | null = null;
   let tail: TranscriptTail | null = null;
   let subagents: SubagentTails | null = null;
   let path: string | null = null;
@@ -63,7 +66,7 @@ export function createTranscriptFeed(init: {
     for (let i = 0; i < messages.length; i += APPEND_CHUNK) init.append(messages.slice(i, i + APPEND_CHUNK));
   };
   const onLines = (lines: string[], endOffset: number) => {
-    const read = reader.read(lines, { matchPrompt: init.matchPrompt, onBadLine: (reason) => log(`transcript: ${reason}`) });
+    const read = reader!.read(lines, { matchPrompt: init.matchPrompt, onBadLine: (reason) => log(`transcript: ${reason}`) });
     append(read.messages);
     // An interrupt ends the turn without a Stop hook; lines read long after they were written (a
     // resume re-reading history) are not this turn's.
@@ -81,11 +84,14 @@ export function createTranscriptFeed(init: {
     if (read.turnEnded) init.onTurnEnded?.();
     if (read.model) init.onModel(read.model);
     for (const finished of read.commands) init.onCommandFinished(finished);
+    if (read.usage) init.onUsage(read.usage);
     offset = endOffset;
     init.onRead({ lines, messages: read.messages, endOffset });
   };
   const onSubagentLines = (lines: string[]) => {
-    append(reader.read(lines, { onBadLine: (reason) => log(`subagent transcript: ${reason}`) }).messages);
+    const read = reader!.read(lines, { onBadLine: (reason) => log(`subagent transcript: ${reason}`) });
+    append(read.messages);
+    if (read.usage) init.onUsage(read.usage);
     init.onSubagentRead();
   };
 
@@ -94,8 +100,11 @@ export function createTranscriptFeed(init: {
     offset: () => offset,
     tailing: () => tail !== null,
     subagentOffsets: () => subagents?.offsets() ?? {},
-    /** Tails `next` from `fromOffset` (its subagents from theirs). */
-    follow(o: { path: string; fromOffset: number; subagentOffsets?: Record<string, number> }) {
+    /** Tails `next` from `fromOffset` (its subagents from theirs). `usage`: what the session had used
+     *  before those offsets (a resume), counted on from by the reader made at the first follow; a
+     *  later follow (another file, after /clear) keeps counting where the reader is. */
+    follow(o: { path: string; fromOffset: number; subagentOffsets?: Record<string, number>; usage?: SessionUsage | null }) {
+      reader ??= agent.transcript({ usage: o.usage ?? null });
       path = o.path;
       offset = o.fromOffset;
       if (!tail) tail = tailTranscript({ path: o.path, fromOffset: o.fromOffset, onLines, onError: (error) => log(`transcript: ${String(error)}`), poll: init.poll });

@@ -119,6 +119,29 @@ describe('/cli → /web', () => {
     expect(await resolved).toMatchObject({ requestId: rid, outcome: 'withdrawn' });
   });
 
+  it('a runner\'s token usage reaches the tabs as the session; a usage the shared schema refuses is bad_request and stores nothing', async () => {
+    const runner = await connect({ nsp: '/cli' });
+    const web = await connect({ nsp: '/web' });
+    const sid = randomUUID();
+    await register(runner, sid);
+    const usage = { inputTokens: 5675, cachedInputTokens: 0, outputTokens: 44, contextTokens: 1980, contextWindow: null };
+    const updated = next<{ id: string; usage: unknown }>(web, 'session:updated');
+    expect(await ack(runner, 'session:update', { sessionId: sid, patch: { usage } })).toMatchObject({ ok: true, session: { usage } });
+    expect((await updated).usage).toEqual(usage);
+    for (const bad of [
+      { ...usage, inputTokens: -1 },
+      { ...usage, outputTokens: 1.5 },
+      { ...usage, cachedInputTokens: 6000 },
+      { ...usage, inputTokens: 2e12 },
+      { ...usage, contextWindow: 0 },
+      { ...usage, extra: 1 },
+      null,
+    ]) {
+      expect(await ack(runner, 'session:update', { sessionId: sid, patch: { usage: bad } })).toMatchObject({ ok: false, code: 'bad_request' });
+    }
+    expect(await hub.store.getSession({ namespace: 'alpha', sessionId: sid })).toMatchObject({ usage });
+  });
+
   it('republishes a finished command (set or kept) to the tabs of its namespace only; refuses a session the runner does not own and bad input', async () => {
     const otherToken = (await createAccessToken({ store: hub.store, namespace: 'beta' })).token;
     const runner = await connect({ nsp: '/cli' });

@@ -1,5 +1,6 @@
 // rows.ts: table rows → protocol objects, shared by every Store (the SQLite and PostgreSQL tables
 // have the same columns; flags are 0/1 in SQLite and booleans in PostgreSQL, JSON is text in both).
+import { SessionUsageSchema } from '@tether/shared';
 import type { Answer, Attachment, AttachmentRef, ChatMessage, Machine, PendingRequest, Prompt, Resolution, Session, SessionPatch, TokenInfo } from '@tether/shared';
 import type { ShareLinkRecord, TokenRecord } from './store.ts';
 
@@ -18,6 +19,7 @@ export function rowToSession(row: Row): Session {
     model: (row.model as string | null) ?? null,
     permissionMode: row.permission_mode as Session['permissionMode'],
     effort: (row.effort as Session['effort']) ?? null,
+    usage: sessionUsage(row.usage),
     controller: (row.controller as Session['controller']) ?? null,
     deskAttached: row.desk_attached === 1 || row.desk_attached === true,
     failureReason: (row.failure_reason as string | null) ?? null,
@@ -31,6 +33,18 @@ export function rowToSession(row: Row): Session {
     pinnedAt: (row.pinned_at as number | null) ?? null,
     archivedAt: (row.archived_at as number | null) ?? null,
   };
+}
+
+/** A session's usage as stored (JSON text), checked with the shared schema: a value this hub's
+ *  schema refuses (an older or hand-edited row) reads as none rather than failing the session. */
+function sessionUsage(value: unknown): Session['usage'] {
+  if (typeof value !== 'string') return null;
+  try {
+    const parsed = SessionUsageSchema.safeParse(JSON.parse(value));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 export function rowToToken(row: Row): TokenRecord {
@@ -157,6 +171,12 @@ export const SESSION_PATCH_COLUMNS: ReadonlyArray<readonly [keyof SessionPatch, 
   model: 'model',
   permissionMode: 'permission_mode',
   effort: 'effort',
+  usage: 'usage',
   controller: 'controller',
   deskAttached: 'desk_attached',
 } satisfies Record<keyof SessionPatch, string>) as Array<[keyof SessionPatch, string]>;
+
+/** A patch field as its column holds it: usage is JSON text in both stores (the others are plain). */
+export function sessionPatchValue<K extends keyof SessionPatch>(key: K, value: SessionPatch[K]): unknown {
+  return key === 'usage' && value !== null ? JSON.stringify(value) : value;
+}

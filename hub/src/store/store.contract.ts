@@ -85,6 +85,19 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
       expect(ended).toMatchObject({ status: 'failed', exitCode: 2, failureReason: 'boom', endedAt: 14 });
     });
 
+    it('keeps a session\'s token usage: none at first, replaced by each patch, kept by a re-registration (a resume)', async () => {
+      await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 10 });
+      expect(await store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ usage: null });
+      const usage = { inputTokens: 123_456_789_012, cachedInputTokens: 100_000_000_000, outputTokens: 4_321, contextTokens: 41_000, contextWindow: 258_400 };
+      expect(await store.updateSession({ namespace: NS_B, sessionId: S1, patch: { usage }, now: 11 })).toBeNull();
+      expect(await store.updateSession({ namespace: NS_A, sessionId: S1, patch: { usage }, now: 12 })).toMatchObject({ usage, updatedAt: 12 });
+      const next = { ...usage, outputTokens: 5_000, contextWindow: null };
+      await store.updateSession({ namespace: NS_A, sessionId: S1, patch: { usage: next, title: 't' }, now: 13 });
+      await store.registerSession({ namespace: NS_A, registration: registration(S1, { status: 'idle' }), now: 14 });
+      expect(await store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ usage: next, title: '' });
+      expect((await store.listSessions({ namespace: NS_A }))[0]?.usage).toEqual(next);
+    });
+
     it('pins and archives only in their namespace, keeps the first pin time, pinned and archived exclusive', async () => {
       await store.registerSession({ namespace: NS_A, registration: registration(S1, { status: 'idle' }), now: 10 });
       expect(await store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ pinnedAt: null, archivedAt: null });

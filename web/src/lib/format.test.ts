@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  describeUsage,
+  formatTokens,
   pathInSession,
   describeModel,
   deviceNameFromUserAgent,
@@ -84,5 +86,34 @@ describe('pathInSession', () => {
     expect(pathInSession('/etc/passwd', '/home/dev/app')).toBeNull();
     expect(pathInSession('../a.ts', '/home/dev/app')).toBeNull();
     expect(pathInSession('/home/dev/app', '/home/dev/app')).toBeNull();
+  });
+});
+
+describe('formatTokens and describeUsage', () => {
+  it('shortens counts for a chip', () => {
+    expect([0, 950, 1000, 12_312, 99_949, 123_456, 999_949, 999_950, 4_549_999, 123_400_000].map(formatTokens)).toEqual([
+      '0',
+      '950',
+      '1k',
+      '12.3k',
+      '99.9k',
+      '123k',
+      '1M',
+      '1M',
+      '4.5M',
+      '123M',
+    ]);
+  });
+
+  it('says the total, and the context share only when the window is known; the visible words start the name', () => {
+    const usage = { inputTokens: 11_900, cachedInputTokens: 9_000, outputTokens: 412, contextTokens: 41_800, contextWindow: null };
+    expect(describeUsage(usage)).toEqual({ short: '12.3k tokens', label: '12.3k tokens used. Details', contextPercent: null });
+    expect(describeUsage({ ...usage, contextWindow: 190_000 })).toEqual({
+      short: '12.3k tokens · context 22%',
+      label: '12.3k tokens · context 22% full. Details',
+      contextPercent: 22,
+    });
+    // A last request past the stated window (Codex keeps 5% back) still reads as full, not 104%.
+    expect(describeUsage({ ...usage, contextTokens: 198_000, contextWindow: 190_000 }).contextPercent).toBe(100);
   });
 });

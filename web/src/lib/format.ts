@@ -1,6 +1,6 @@
 // format.ts: turning protocol values into the short words a phone screen has room for.
 // Pure functions only (no React, no DOM): times, paths, statuses and device names.
-import type { AgentKind, LaunchKind, SessionStatus } from '@tether/shared';
+import type { AgentKind, LaunchKind, SessionStatus, SessionUsage } from '@tether/shared';
 import { DESK_ANSWERER, NOTIFICATION_DEVICE_PREFIX } from '@tether/shared/wire';
 
 const MINUTE = 60_000;
@@ -228,4 +228,26 @@ export function pathInSession(path: string, cwd: string): string | null {
   const parts = rest.split('/').filter((p) => p !== '' && p !== '.');
   if (parts.length === 0 || parts.includes('..')) return null;
   return parts.join('/');
+}
+
+/** "950", "12.3k", "123k", "4.5M": a token count short enough for a chip. */
+export function formatTokens(count: number): string {
+  // One decimal under 100 of a unit, none above; a count that would round up to 1000k is 1M.
+  const short = (value: number, unit: string) => (value < 99.95 ? `${Math.round(value * 10) / 10}${unit}` : `${Math.round(value)}${unit}`);
+  if (count < 1000) return String(count);
+  if (count < 999_500) return short(count / 1000, 'k');
+  return short(count / 1_000_000, 'M');
+}
+
+/** A session's usage in words: the chip's short line and its accessible name. The percent appears
+ *  only when the agent stated its window (claude does not). Tokens = input + output. */
+export function describeUsage(usage: SessionUsage): { short: string; label: string; contextPercent: number | null } {
+  const total = formatTokens(usage.inputTokens + usage.outputTokens);
+  const contextPercent = usage.contextWindow ? Math.min(100, Math.round((usage.contextTokens / usage.contextWindow) * 100)) : null;
+  return {
+    short: contextPercent === null ? `${total} tokens` : `${total} tokens · context ${contextPercent}%`,
+    // The visible words start the accessible name (WCAG 2.5.3, axe label-content-name-mismatch).
+    label: contextPercent === null ? `${total} tokens used. Details` : `${total} tokens · context ${contextPercent}% full. Details`,
+    contextPercent,
+  };
 }

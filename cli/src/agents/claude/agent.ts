@@ -17,6 +17,7 @@ import { liveClaudeOwner, watchClaudeStatus } from './status-file.ts';
 import { isRejectedToolResult, parseTranscriptLines } from './transcript/parse.ts';
 import { subagentDirFor } from '../../transcript/subagents.ts';
 import { createLocalCommandReader, modelSetBy } from './transcript/local-commands.ts';
+import { createClaudeUsage } from './transcript/usage.ts';
 
 export const claudeAgent: Agent = {
   kind: 'claude',
@@ -28,8 +29,9 @@ export const claudeAgent: Agent = {
     const settings = writeHookSettings({ endpoint, permissionHook });
     return { args: ['--settings', settings.settingsPath], remove: () => settings.remove() };
   },
-  transcript: () => {
+  transcript: (options) => {
     const localCommands = createLocalCommandReader();
+    const usage = createClaudeUsage(options?.usage ?? null);
     return {
       read(lines, context) {
         const messages = parseTranscriptLines(lines, context);
@@ -52,7 +54,8 @@ export const claudeAgent: Agent = {
           model = set ?? model;
           if (run.name === '/model' && run.args !== '') commands.push({ command: '/model', args: run.args, outcome: set ? 'applied' : 'kept' });
         }
-        return { messages, model, planFile, commands };
+        const used = usage.take(lines);
+        return { messages, model, planFile, commands, ...(used ? { usage: used } : {}) };
       },
     };
   },

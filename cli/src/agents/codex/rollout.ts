@@ -12,10 +12,14 @@
 //   event_msg turn_aborted                    the turn was interrupted (Esc)
 //   event_msg task_complete, turn_aborted     the turn is over (its Stop hook runs a moment before)
 //
-// Everything else (session_meta, turn_context, token counts, world state) is not chat. Ids come from
+//   event_msg token_count                     the session's token totals (usage.ts), not chat
+//
+// Everything else (session_meta, turn_context, world state) is not chat. Ids come from
 // Codex's own item ids, so a re-read (a resume) yields the same messages and the hub drops the copies.
 import type { ChatMessageInput, ContentBlock } from '@tether/shared';
+import type { SessionUsage } from '@tether/shared';
 import type { TranscriptReader } from '../agent.ts';
+import { codexUsageOf, sameCodexUsage } from './usage.ts';
 
 const MAX_TEXT_CHARS = 100_000;
 const EXIT_CODE = /Process exited with code (-?\d+)/;
@@ -47,8 +51,10 @@ function toolInput(name: string, raw: unknown): { name: string; input: unknown }
   return { name, input: args };
 }
 
+/** `options.usage` is not needed: Codex's own totals already go on across a resume (usage.ts). */
 export function createRolloutReader(): TranscriptReader {
   let agentSessionId: string | null = null;
+  let usage: SessionUsage | null = null;
   const message = (o: { id: string; role: ChatMessageInput['role']; content: ContentBlock[]; at: unknown; promptId?: string | null }): ChatMessageInput => ({
     id: o.id.slice(0, 128),
     role: o.role,
@@ -107,6 +113,7 @@ export function createRolloutReader(): TranscriptReader {
     read(lines, context) {
       const messages: ChatMessageInput[] = [];
       let turnEnded = false;
+      let changed = false;
       lines.forEach((raw, index) => {
         let line: Line;
         try {
@@ -117,10 +124,15 @@ export function createRolloutReader(): TranscriptReader {
         }
         const kind = line.type === 'event_msg' ? (line.payload as { type?: unknown } | undefined)?.type : undefined;
         if (kind === 'task_complete' || kind === 'turn_aborted') turnEnded = true;
+        const stated = kind === 'token_count' ? codexUsageOf(line) : null;
+        if (stated && !sameCodexUsage(usage, stated)) {
+          usage = stated;
+          changed = true;
+        }
         const parsed = readLine(line, index, context);
         if (parsed) messages.push(parsed);
       });
-      return { messages, model: null, planFile: null, commands: [], turnEnded };
+      return { messages, model: null, planFile: null, commands: [], turnEnded, ...(changed && usage ? { usage } : {}) };
     },
   };
 }

@@ -4,7 +4,7 @@ import type { Namespace, Session } from '@tether/shared';
 import { isFinalStatus } from '@tether/shared';
 import type { RegisterSessionResult, Store } from '../store.ts';
 import { first, type SqlDriver, type SqlRunner } from '../sql/driver.ts';
-import { rowToSession, SESSION_PATCH_COLUMNS } from '../rows.ts';
+import { rowToSession, SESSION_PATCH_COLUMNS, sessionPatchValue } from '../rows.ts';
 import { ARCHIVABLE_STATUSES, DROPPED_ON_END, UNSENT_PROMPT_STATUSES } from '../rules.ts';
 
 const SESSION_COLUMNS = `s.*, (SELECT COUNT(*) FROM requests r WHERE r.session_id = s.id AND r.resolved_at IS NULL) AS pending_count`;
@@ -61,7 +61,7 @@ export function sessionQueries(db: SqlDriver): SessionQueries {
       for (const [key, column] of SESSION_PATCH_COLUMNS) {
         const value = patch[key];
         if (value === undefined) continue;
-        values.push(value);
+        values.push(sessionPatchValue(key, value));
         sets.push(`${column} = $${values.length}`);
       }
       // A patch's status is never final: the session runs, so it is not archived (rules.ts).

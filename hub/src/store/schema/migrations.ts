@@ -54,6 +54,12 @@ export const UPGRADES: readonly Upgrade[] = [
       `ALTER TABLE "machines" ADD COLUMN ${columnSql(dialect, { name: 'agents', type: 'json', nullable: true })}`,
     ],
   },
+  {
+    // SQLite 9, PostgreSQL 5: the tokens a session used, from its agent's transcript (usage.md);
+    // an older session has none on record.
+    name: 'session-usage',
+    statements: (dialect) => [`ALTER TABLE "sessions" ADD COLUMN ${columnSql(dialect, { name: 'usage', type: 'json', nullable: true })}`],
+  },
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

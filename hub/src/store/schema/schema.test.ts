@@ -73,7 +73,7 @@ describe('schema (SQLite)', () => {
     old.close();
     const store = createSqliteStore({ path });
     try {
-      expect(await store.getSession({ namespace: 'alpha', sessionId: S1 })).toMatchObject({ pinnedAt: null, archivedAt: null, agent: 'claude' });
+      expect(await store.getSession({ namespace: 'alpha', sessionId: S1 })).toMatchObject({ pinnedAt: null, archivedAt: null, agent: 'claude', usage: null });
       expect(await store.archiveSession({ namespace: 'alpha', sessionId: S1, archived: true, now: 7 })).toMatchObject({ kind: 'ok', session: { archivedAt: 7 } });
     } finally {
       await store.close();
@@ -85,6 +85,7 @@ describe('schema (SQLite)', () => {
       { version: 6, name: 'session-pin-archive' },
       { version: 7, name: 'attachments' },
       { version: 8, name: 'agents' },
+      { version: 9, name: 'session-usage' },
     ]);
   });
 

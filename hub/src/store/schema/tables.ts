@@ -78,6 +78,8 @@ export const TABLES: readonly Table[] = [
       maybe(text('model')),
       text('permission_mode'),
       maybe(text('effort')),
+      // Tokens used so far (shared SessionUsage, checked again when read; null: none read yet).
+      { name: 'usage', type: 'json', nullable: true },
       maybe(text('controller')),
       { name: 'desk_attached', type: 'bool' },
       maybe(text('failure_reason')),

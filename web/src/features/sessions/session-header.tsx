@@ -1,5 +1,5 @@
 // session-header.tsx: the top bar of one session: back to the list, the title, then its facts (status,
-// bypass warning, launch kind, mode, model, who is in control, directory); tools (approval history,
+// bypass warning, launch kind, mode, model, tokens used, who is in control, directory); tools (approval history,
 // share, shell, changes and files) and actions (chat ⇄ terminal, End / Resume). Waiting approvals show in the approval
 // sheet below, not here. The model chip opens the model picker. Sticky, below the phone's status bar.
 // A phone gets two rows, under 100 px: back, title and actions; then the facts as one line that
@@ -14,6 +14,7 @@ import { ModelPicker } from './model-picker.tsx';
 import { ModePicker } from './mode-picker.tsx';
 import { ActivityButton, ShareButton } from './share-button.tsx';
 import { ShellButton } from './shell-button.tsx';
+import { UsageChip } from './usage-chip.tsx';
 
 import { BypassChip, ControlChip } from './session-facts.tsx';
 
@@ -65,6 +66,7 @@ export function SessionHeader({ session, lifecycle = null }: { session: Session;
           ) : session.model ? (
             <Badge title={`The model ${session.agent} runs`}>{session.model}</Badge>
           ) : null}
+          <UsageChip session={session} />
           <ControlChip session={session} />
           <span className="session-header-dir" title={session.cwd}>
             {formatDirectory(session.cwd, { max: 40 })}

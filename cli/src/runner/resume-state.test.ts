@@ -1,0 +1,35 @@
+// resume-state.test.ts: what a resumed session goes on from, as saved and loaded back: the token
+// usage travels with the offset; a usage this tether cannot read is dropped, never the whole state.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadResumeState, saveResumeState } from './resume-state.ts';
+
+const ID = 'a1b2c3d4-0000-4000-8000-000000000001';
+const dirs: string[] = [];
+const home = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tether-resume-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('resume state', () => {
+  it('keeps the token usage with the offset', () => {
+    const at = home();
+    const usage = { inputTokens: 5675, cachedInputTokens: 0, outputTokens: 44, contextTokens: 1980, contextWindow: null };
+    saveResumeState({ home: at, claudeSessionId: ID, state: { sessionId: 's1', transcriptPath: '/t.jsonl', offset: 1234, usage } });
+    expect(loadResumeState({ home: at, claudeSessionId: ID })).toEqual({ sessionId: 's1', transcriptPath: '/t.jsonl', offset: 1234, usage });
+  });
+
+  it('reads a state saved before usage, or with a usage it refuses, as no usage', () => {
+    const at = home();
+    saveResumeState({ home: at, claudeSessionId: ID, state: { sessionId: 's1', transcriptPath: '/t.jsonl', offset: 9 } });
+    expect(loadResumeState({ home: at, claudeSessionId: ID })).toMatchObject({ offset: 9, usage: null });
+    writeFileSync(join(at, 'claude-sessions', `${ID}.json`), JSON.stringify({ sessionId: 's1', transcriptPath: '/t.jsonl', offset: 9, usage: { inputTokens: -1 } }));
+    expect(loadResumeState({ home: at, claudeSessionId: ID })).toMatchObject({ offset: 9, usage: null });
+  });
+});
