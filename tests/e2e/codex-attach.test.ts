@@ -5,41 +5,28 @@
 // chat continues with nothing lost or duplicated. Before its first turn there is no thread to resume,
 // and attach says so without ending the session; during a turn, the hand-over interrupts that turn
 // (the chat says so) and the PTY goes on from there. (claude's: daemon-attach.test.ts.)
+import type { Socket } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
-import type { Session } from '@tether/shared';
-import { delayed, lastUserText, startFakeOpenAI, text, userSays, when, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
+import { delayed, lastUserText, text, userSays, when, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
-import { CODEX_READY, codexBin, createCodexSandbox } from '../harness/codex.ts';
-import { startDaemon, startDesk } from '../harness/daemon.ts';
-import { emitAck, startHub } from '../harness/hub.ts';
-import { chatText, watchSession } from '../harness/runner.ts';
-import { connectPhone } from '../harness/world.ts';
+import { CODEX_READY, codexBin } from '../harness/codex.ts';
+import { startCodexDaemonWorld } from '../harness/codex-world.ts';
+import { startDesk, type DeskHandle } from '../harness/daemon.ts';
+import { emitAck } from '../harness/hub.ts';
+import { chatText, type SessionWatch } from '../harness/runner.ts';
 
 const defer = useCleanups();
-/** Above the hub's 45 s ready bound, so the hub's answer always comes first. */
-const SPAWN_ACK_MS = 60_000;
 /** The desk terminal's size: not the runner's default, so owning the size is seen. */
 const DESK_SIZE = { cols: 109, rows: 33 };
 
 /** A daemon world with Codex answering `script`, plus attach(): `tether attach` at a desk terminal. */
 async function codexDaemonWorld(script: ScriptTurn[]) {
-  const fake = await startFakeOpenAI({ script });
-  defer(() => fake.stop());
-  const hub = await startHub();
-  defer(() => hub.stop());
-  const sandbox = createCodexSandbox({ fakeApiUrl: fake.url });
-  defer(() => sandbox.stop());
-  const daemon = await startDaemon({ hub, sandbox, env: { TETHER_CODEX_BIN: codexBin() } });
-  defer(() => daemon.stop());
-  const phone = await connectPhone(defer, hub);
+  const world = await startCodexDaemonWorld(defer, { script });
+  const { hub, sandbox, daemon } = world;
   const spawn = async (launchKind: 'pty' | 'headless') => {
-    const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'codex', launchKind }, SPAWN_ACK_MS);
-    expect(ack.ok).toBe(true);
-    const session = ack.ok ? ack.session : null;
+    const { session, sessionId, watch } = await world.spawn(launchKind);
     expect(session).toMatchObject({ agent: 'codex', launchKind });
-    const watch = await watchSession({ hub, sessionId: session!.id });
-    defer(() => watch.stop());
-    return { sessionId: session!.id, watch };
+    return { sessionId, watch };
   };
   const attach = (sessionId: string) => {
     const desk = startDesk({
@@ -52,7 +39,16 @@ async function codexDaemonWorld(script: ScriptTurn[]) {
     defer(() => desk.stop());
     return desk;
   };
-  return { fake, hub, sandbox, daemon, phone, spawn, attach };
+  return { ...world, spawn, attach };
+}
+
+/** The PTY turn over, the desk detaches (Ctrl-]) and the phone ends the session. */
+async function detachThenEnd(o: { watch: SessionWatch; desk: DeskHandle; phone: Socket; sessionId: string }): Promise<void> {
+  await o.watch.waitFor(() => o.watch.session()?.status === 'idle', { what: 'idle after the pty turn' });
+  await o.desk.waitForScreen(CODEX_READY);
+  o.desk.write('\x1d');
+  expect(await o.desk.exited).toBe(0);
+  expect((await emitAck(o.phone, 'session:stop', { sessionId: o.sessionId }, 30_000)).ok).toBe(true);
 }
 
 describe('tether attach to Codex', () => {
@@ -144,11 +140,7 @@ describe('tether attach to Codex', () => {
     expect(watch.duplicates()).toBe(0);
     expect(watch.session()).toMatchObject({ id: sessionId, agent: 'codex', claudeSessionId: threadId, launchKind: 'pty' });
     expect(sandbox.transcripts()).toHaveLength(1);
-    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the pty turn' });
-    await desk.waitForScreen(CODEX_READY);
-    desk.write('\x1d');
-    expect(await desk.exited).toBe(0);
-    expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
+    await detachThenEnd({ watch, desk, phone, sessionId });
     await watch.waitFor(() => watch.session()?.status === 'ended', { what: 'ended' });
   }, 150_000);
 
@@ -179,10 +171,6 @@ describe('tether attach to Codex', () => {
     expect(watch.duplicates()).toBe(0);
     expect(watch.session()).toMatchObject({ id: sessionId, claudeSessionId: threadId, launchKind: 'pty' });
     expect(sandbox.transcripts()).toHaveLength(1);
-    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the pty turn' });
-    await desk.waitForScreen(CODEX_READY);
-    desk.write('\x1d');
-    expect(await desk.exited).toBe(0);
-    expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
+    await detachThenEnd({ watch, desk, phone, sessionId });
   }, 150_000);
 });

@@ -8,35 +8,21 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '@tether/shared';
-import { delayed, execCommand, hasToolOutput, lastToolOutputs, lastUserText, startFakeOpenAI, text, userSays, when, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
+import { delayed, execCommand, hasToolOutput, lastToolOutputs, lastUserText, text, userSays, when, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
-import { codexBin, createCodexSandbox } from '../harness/codex.ts';
-import { startDaemon } from '../harness/daemon.ts';
-import { emitAck, startHub } from '../harness/hub.ts';
-import { chatText, watchSession } from '../harness/runner.ts';
-import { connectPhone } from '../harness/world.ts';
+import { startCodexDaemonWorld } from '../harness/codex-world.ts';
+import { emitAck } from '../harness/hub.ts';
+import { chatText } from '../harness/runner.ts';
 
 const defer = useCleanups();
 const SPAWN_ACK_MS = 60_000;
 
 async function headlessCodex(script: ScriptTurn[]) {
-  const fake = await startFakeOpenAI({ script });
-  defer(() => fake.stop());
-  const hub = await startHub();
-  defer(() => hub.stop());
-  const sandbox = createCodexSandbox({ fakeApiUrl: fake.url });
-  defer(() => sandbox.stop());
-  const daemon = await startDaemon({ hub, sandbox, env: { TETHER_CODEX_BIN: codexBin() } });
-  defer(() => daemon.stop());
-  const phone = await connectPhone(defer, hub);
-  const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'codex', launchKind: 'headless' }, SPAWN_ACK_MS);
-  expect(ack.ok).toBe(true);
-  const session = ack.ok ? ack.session : null;
+  const world = await startCodexDaemonWorld(defer, { script });
+  const { session, sessionId, watch } = await world.spawn('headless');
   expect(session).toMatchObject({ agent: 'codex', launchKind: 'headless' });
-  const watch = await watchSession({ hub, sessionId: session!.id });
-  defer(() => watch.stop());
   await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle' });
-  return { fake, hub, sandbox, phone, watch, sessionId: session!.id };
+  return { ...world, watch, sessionId };
 }
 
 describe('headless Codex (app-server) from the phone', () => {

@@ -146,6 +146,14 @@ describe('tether attach', () => {
     expect(ack.ok).toBe(true);
     const sessionId = ack.ok ? ack.session.id : '';
     const watch = await startWatch(sessionId);
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle' });
+    // Before its first prompt claude has written no conversation and `claude --resume` finds none:
+    // the hub is not told of the claude session yet, and attach leaves the session running.
+    expect(watch.session()?.claudeSessionId).toBeNull();
+    const early = attach(sessionId);
+    expect(await early.exited).toBe(1);
+    expect(early.output()).toContain('has no conversation yet');
+    expect(watch.session()).toMatchObject({ launchKind: 'headless', status: 'idle' });
     await watch.send('question from the phone');
     await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'headless answer'), { what: 'headless answer' });
     const claudeSessionId = await watch.waitFor(() => watch.session()?.claudeSessionId, { what: 'claude session id' });

@@ -1,11 +1,16 @@
 // codex-world.ts (harness): the e2e world for Codex, as world.ts builds claude's: the fake Responses
 // API (script) + hub (port 0) + a Codex sandbox pointed at the fake + `tether codex` with a desk TTY +
-// a phone watching its session. Each part is stopped by the test's cleanup scope.
+// a phone watching its session; and the daemon world (startCodexDaemonWorld), where the phone starts
+// Codex sessions. Each part is stopped by the test's cleanup scope.
+import type { Socket } from 'socket.io-client';
+import type { Session } from '@tether/shared';
 import { startFakeOpenAI, type FakeOpenAI, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
 import type { Defer } from './cleanups.ts';
-import { CODEX_READY, createCodexSandbox, type CodexSandbox } from './codex.ts';
-import { startHub, type HubHandle } from './hub.ts';
+import { CODEX_READY, codexBin, createCodexSandbox, type CodexSandbox } from './codex.ts';
+import { startDaemon, type DaemonHandle } from './daemon.ts';
+import { emitAck, startHub, type HubHandle } from './hub.ts';
 import { startRunner, watchSession, type RunnerHandle, type SessionWatch } from './runner.ts';
+import { connectPhone } from './world.ts';
 
 export type CodexWorld = {
   fake: FakeOpenAI;
@@ -34,4 +39,40 @@ export async function startCodexWorld(defer: Defer, options: { script?: ScriptTu
   defer(() => phone.stop());
   if (options.ready !== false) await runner.waitForScreen(CODEX_READY);
   return { fake, hub, sandbox, runner, phone, startRunner: start };
+}
+
+/** Above the hub's 45 s ready bound, so the hub's answer always comes first. */
+const SPAWN_ACK_MS = 60_000;
+
+export type CodexDaemonWorld = {
+  fake: FakeOpenAI;
+  hub: HubHandle;
+  sandbox: CodexSandbox;
+  daemon: DaemonHandle;
+  /** A plain /web socket: spawns, stops, answers. */
+  phone: Socket;
+  /** A Codex session started from the phone on the daemon's machine, and a watch of it. */
+  spawn(launchKind: 'pty' | 'headless'): Promise<{ session: Session; sessionId: string; watch: SessionWatch }>;
+};
+
+/** The daemon world for Codex: the fake Responses API (script) + hub + Codex sandbox + `tether
+ *  daemon` finding the pinned Codex + a phone socket. */
+export async function startCodexDaemonWorld(defer: Defer, options: { script?: ScriptTurn[] } = {}): Promise<CodexDaemonWorld> {
+  const fake = await startFakeOpenAI(options.script ? { script: options.script } : {});
+  defer(() => fake.stop());
+  const hub = await startHub();
+  defer(() => hub.stop());
+  const sandbox = createCodexSandbox({ fakeApiUrl: fake.url });
+  defer(() => sandbox.stop());
+  const daemon = await startDaemon({ hub, sandbox, env: { TETHER_CODEX_BIN: codexBin() } });
+  defer(() => daemon.stop());
+  const phone = await connectPhone(defer, hub);
+  const spawn: CodexDaemonWorld['spawn'] = async (launchKind) => {
+    const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'codex', launchKind }, SPAWN_ACK_MS);
+    if (!ack.ok) throw new Error(`the Codex spawn was refused: ${JSON.stringify(ack)}`);
+    const watch = await watchSession({ hub, sessionId: ack.session.id });
+    defer(() => watch.stop());
+    return { session: ack.session, sessionId: ack.session.id, watch };
+  };
+  return { fake, hub, sandbox, daemon, phone, spawn };
 }

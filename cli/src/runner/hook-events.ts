@@ -15,6 +15,9 @@ export type SessionHooks = {
   /** SessionStart named the transcript (`source`: startup, resume, clear, compact). */
   onTranscript: (path: string, source: string) => void;
   onStop?: () => void;
+  /** SessionStart named the agent's session: who tells the hub (default: at once). A headless
+   *  session tells it only once the transcript has a line (session-core nameUnwrittenSession). */
+  nameSession?: (id: string) => void;
   /** PreToolUse (`start`) and PostToolUse (`end`) of any tool call. */
   onToolEvent?: (event: { phase: 'start' | 'end'; payload: Record<string, unknown> }) => void;
 };
@@ -54,8 +57,11 @@ export function createHookHandler(init: {
       case 'session-start': {
         hooks.onSessionStart?.(p);
         if (typeof p.session_id === 'string' && p.session_id !== state.claudeSessionId) {
-          state.claudeSessionId = p.session_id;
-          patch({ claudeSessionId: state.claudeSessionId });
+          if (hooks.nameSession) hooks.nameSession(p.session_id);
+          else {
+            state.claudeSessionId = p.session_id;
+            patch({ claudeSessionId: state.claudeSessionId });
+          }
         }
         if (typeof p.model === 'string' && !state.model) {
           state.model = p.model.replace(/\[[^\]]*\]$/, '');

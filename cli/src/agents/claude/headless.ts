@@ -50,6 +50,7 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
   const { binary, plan } = await core.prepareLaunch({
     approvals,
     hooks: {
+      nameSession: (id) => core.nameUnwrittenSession(id),
       onTranscript: (path) => {
         const current = core.transcript();
         if (current.path === path) return;
@@ -208,10 +209,10 @@ function followStdout(o: { core: SessionCore; input: HeadlessInput; asking: Retu
         core.setStatus('idle');
         input.becameReady();
       },
+      // Told to the hub once the transcript has a line: before it, `claude --resume <id>` finds no
+      // conversation, so Resume or `tether attach` would fail the session.
       sessionId: (id) => {
-        if (id === state.claudeSessionId) return;
-        state.claudeSessionId = id;
-        core.patch({ claudeSessionId: id });
+        if (id !== state.claudeSessionId) core.nameUnwrittenSession(id);
       },
       turnEnded,
     });
