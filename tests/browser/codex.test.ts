@@ -160,6 +160,16 @@ describe('a Codex session from the browser', () => {
     await sheet.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
     await chat(tab).getByText('Listed the project, nothing else there.').waitFor({ timeout: CODEX_UI_TIMEOUT_MS });
     await saveScreenshot(tab, { name: 'codex-headless-chat', viewport: 'desktop' });
+    // Its model is switched from here (the next turn carries it); no claude aliases are offered.
+    await tab.getByRole('button', { name: /^Model: / }).click();
+    const panel = tab.getByRole('dialog', { name: 'Switch model' });
+    await panel.waitFor({ timeout: UI_TIMEOUT_MS });
+    await expect(panel.getByRole('group', { name: 'Models' }).count()).resolves.toBe(0);
+    await panel.getByRole('textbox', { name: 'Model name' }).fill('gpt-fake-large');
+    await saveScreenshot(tab, { name: 'codex-headless-model', viewport: 'desktop' });
+    expect(seriousOnes(await axeViolations(tab))).toEqual([]);
+    await panel.getByRole('button', { name: 'Switch' }).click();
+    await tab.getByRole('button', { name: /^Model: gpt-fake-large/ }).waitFor({ timeout: UI_TIMEOUT_MS });
     const sessionId = /\/sessions\/([0-9a-f-]{36})/.exec(tab.url())![1]!;
     const phone = await world.connect({ nsp: '/web', token });
     expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);

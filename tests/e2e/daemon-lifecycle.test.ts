@@ -111,7 +111,8 @@ describe('tether daemon: restarts and resume', () => {
     const watch = await startWatch(sessionId);
     await watch.send('slow question');
     await watch.waitFor(() => watch.session()?.status === 'thinking' || null, { what: 'the turn under way' });
-    await watch.waitFor(() => fake.mainRequests().length === 1 || null, { what: 'the request at the API' });
+    // Waited on at the fake: the hub says nothing more while the reply is held back.
+    await fake.waitForRequest((r) => r.kind === 'main');
     expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
     await watch.waitFor(() => watch.session()?.status === 'ended' || null, { what: 'ended' });
     const resumed = (await emitAck(phone, 'session:resume', { sessionId }, SPAWN_ACK_MS)) as ControlAck;

@@ -149,8 +149,10 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
       // claude's `/effort` is typed at the prompt: only a PTY session has one. Bypass mode is
       // refused by the runner unless the session was started allowing it (the hub cannot know).
       if (event === 'session:set-effort' && current.launchKind !== 'pty') return ackError('bad_request', 'effort can only be changed in a PTY session');
-      // Modes, models and effort are claude's commands and keys; another agent's runner has none.
-      if (event !== 'session:abort' && current.agent !== 'claude') return ackError('bad_request', `${current.agent} sessions do not switch ${event.slice('session:set-'.length)} from here yet`);
+      // Modes and effort are claude's commands and keys; a model is claude's /model, or the next
+      // turn of a headless Codex (app-server's turn/start takes one). Another runner has none.
+      const switches = current.agent === 'claude' || (event === 'session:set-model' && current.launchKind === 'headless');
+      if (event !== 'session:abort' && !switches) return ackError('bad_request', `${current.agent} sessions do not switch ${event.slice('session:set-'.length)} from here yet`);
       options.runners.send(ns, payload.sessionId, event, payload);
       return { ok: true };
     },

@@ -107,13 +107,17 @@ describe('formatTokens and describeUsage', () => {
 
   it('says the total, and the context share only when the window is known; the visible words start the name', () => {
     const usage = { inputTokens: 11_900, cachedInputTokens: 9_000, outputTokens: 412, contextTokens: 41_800, contextWindow: null };
-    expect(describeUsage(usage)).toEqual({ short: '12.3k tokens', label: '12.3k tokens used. Details', contextPercent: null });
+    expect(describeUsage(usage)).toEqual({ short: '12.3k tokens', label: '12.3k tokens used. Details', contextPercent: null, share: null });
     expect(describeUsage({ ...usage, contextWindow: 190_000 })).toEqual({
       short: '12.3k tokens · context 22%',
       label: '12.3k tokens · context 22% full. Details',
       contextPercent: 22,
+      share: '22%',
     });
     // A last request past the stated window (Codex keeps 5% back) still reads as full, not 104%.
     expect(describeUsage({ ...usage, contextTokens: 198_000, contextWindow: 190_000 }).contextPercent).toBe(100);
+    // A little context in use is not none.
+    expect(describeUsage({ ...usage, contextTokens: 220, contextWindow: 190_000 }).short).toBe('12.3k tokens · context <1%');
+    expect(describeUsage({ ...usage, contextTokens: 0, contextWindow: 190_000 }).short).toBe('12.3k tokens · context 0%');
   });
 });

@@ -241,13 +241,16 @@ export function formatTokens(count: number): string {
 
 /** A session's usage in words: the chip's short line and its accessible name. The percent appears
  *  only when the agent stated its window (claude does not). Tokens = input + output. */
-export function describeUsage(usage: SessionUsage): { short: string; label: string; contextPercent: number | null } {
+export function describeUsage(usage: SessionUsage): { short: string; label: string; contextPercent: number | null; share: string | null } {
   const total = formatTokens(usage.inputTokens + usage.outputTokens);
   const contextPercent = usage.contextWindow ? Math.min(100, Math.round((usage.contextTokens / usage.contextWindow) * 100)) : null;
+  // A context in use that rounds to 0 is not empty: "<1%".
+  const share = contextPercent === 0 && usage.contextTokens > 0 ? '<1%' : `${contextPercent}%`;
   return {
-    short: contextPercent === null ? `${total} tokens` : `${total} tokens · context ${contextPercent}%`,
+    short: contextPercent === null ? `${total} tokens` : `${total} tokens · context ${share}`,
     // The visible words start the accessible name (WCAG 2.5.3, axe label-content-name-mismatch).
-    label: contextPercent === null ? `${total} tokens used. Details` : `${total} tokens · context ${contextPercent}% full. Details`,
+    label: contextPercent === null ? `${total} tokens used. Details` : `${total} tokens · context ${share} full. Details`,
     contextPercent,
+    share: contextPercent === null ? null : share,
   };
 }

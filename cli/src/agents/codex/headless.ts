@@ -6,6 +6,7 @@
 //   hub prompt:deliver ─► turns (one at a time) ─► turn/start ─► turn/started … turn/completed = over
 //   Codex's item/commandExecution|fileChange/requestApproval ─► approvals (hub) ─► accept | decline
 //   hub session:abort ─► turn/interrupt          hub session:stop ─► after the turn, stdin closed
+//   hub session:set-model ─► the next turn/start carries it
 //
 // Codex asks over JSON-RPC exactly when its approval policy (the user's config) says a person must,
 // so tether's own hooks are not installed here. With no hub to ask, the answer is decline: nobody
@@ -26,7 +27,7 @@ const CLIENT_INFO = { name: 'tether', title: 'tether', version: '1' };
 /** The thread, the turn under way (from turn/started: turn/start's answer names the turn before it
  *  can be interrupted, and Codex 0.160 then says "no active turn"), and an abort asked for before
  *  the turn started. */
-type Turn = { threadId: string | null; turnId: string | null; interruptWanted: boolean };
+type Turn = { threadId: string | null; turnId: string | null; interruptWanted: boolean; /** The phone's model for the next turns (turn/start carries it), or null: the thread's own. */ model: string | null };
 
 export async function runCodexHeadless(options: RunnerOptions): Promise<RunnerResult> {
   let turns = null as HeadlessTurns<string> | null;
@@ -54,7 +55,7 @@ export async function runCodexHeadless(options: RunnerOptions): Promise<RunnerRe
     }
   };
   core.stopOnSignals(kill);
-  const turn: Turn = { threadId: null, turnId: null, interruptWanted: false };
+  const turn: Turn = { threadId: null, turnId: null, interruptWanted: false, model: null };
   const approvals = core.createApprovals({});
   const parts = {} as { server: AppServer; turns: HeadlessTurns<string>; ender: TurnEnder; asking: CodexAsking };
   parts.turns = turns = createHeadlessTurns<string>({
@@ -118,7 +119,7 @@ export async function runCodexHeadless(options: RunnerOptions): Promise<RunnerRe
 /** A prompt becomes a turn; a turn Codex refuses gives every held prompt back. */
 function startTurn(o: { server: AppServer; turns: HeadlessTurns<string>; core: SessionCore; turn: Turn; text: string }): void {
   if (!o.turn.threadId) return;
-  o.server.request('turn/start', { threadId: o.turn.threadId, input: [{ type: 'text', text: o.text, text_elements: [] }] }).catch((error: unknown) => {
+  o.server.request('turn/start', { threadId: o.turn.threadId, input: [{ type: 'text', text: o.text, text_elements: [] }], ...(o.turn.model ? { model: o.turn.model } : {}) }).catch((error: unknown) => {
     const why = error instanceof Error ? error.message : String(error);
     o.core.log(`turn/start: ${why}`);
     o.turns.turnEnded();
@@ -237,6 +238,14 @@ function codexCommands(o: { core: SessionCore; turns: HeadlessTurns<string>; ser
     'approval:answered': ({ requestId, answer }) => {
       core.controller.set('remote');
       o.approvals.answered({ requestId, answer });
+    },
+    // The next turn runs on it (turn/start takes a model); a turn under way keeps its own.
+    'session:set-model': ({ model }) => {
+      o.turn.model = model;
+      state.model = model;
+      core.patch({ model });
+      core.finishedCommand({ command: '/model', args: model, outcome: 'applied' });
+      log(`model: ${model} from the next turn (the phone's)`);
     },
   };
 }

@@ -5,11 +5,14 @@
 import { useState, type FormEvent } from 'react';
 import { requestHub } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
-import { MODEL_ALIASES, modelAliasOf } from '../../lib/format.ts';
+import { agentName, MODEL_ALIASES, modelAliasOf } from '../../lib/format.ts';
+import type { AgentKind } from '@tether/shared';
 import { EFFORT_LEVELS, type EffortLevel } from '@tether/shared/wire';
 
 export type ModelPanelProps = {
   id: string;
+  /** claude offers its aliases; another agent takes a typed model name. */
+  agent: AgentKind;
   sessionId: string;
   model: string | null;
   /** claude's effort level, null before the runner read it; undefined hides the effort row (headless). */
@@ -19,7 +22,8 @@ export type ModelPanelProps = {
   onEffortRequested?: (level: EffortLevel) => void;
 };
 
-export function ModelPanel({ id, sessionId, model, effort, onRequested, onEffortRequested }: ModelPanelProps) {
+export function ModelPanel({ id, agent, sessionId, model, effort, onRequested, onEffortRequested }: ModelPanelProps) {
+  const aliases: readonly string[] = agent === 'claude' ? MODEL_ALIASES : [];
   const [custom, setCustom] = useState('');
   const [sending, setSending] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -57,30 +61,32 @@ export function ModelPanel({ id, sessionId, model, effort, onRequested, onEffort
     if (next) void choose(next);
   };
 
-  const sendingCustom = sending !== null && !(MODEL_ALIASES as readonly string[]).includes(sending);
+  const sendingCustom = sending !== null && !aliases.includes(sending);
   return (
     <div className="model-panel" id={id} role="dialog" aria-label="Switch model">
       <div className="model-panel-title">Model for this session</div>
-      <div className="model-options" role="group" aria-label="Models">
-        {MODEL_ALIASES.map((alias) => (
-          <button
-            key={alias}
-            type="button"
-            className="model-option"
-            aria-pressed={current === alias}
-            disabled={sending !== null}
-            onClick={() => void choose(alias)}
-          >
-            {sending === alias ? <Spinner size={14} /> : null}
-            {alias}
-          </button>
-        ))}
-      </div>
+      {aliases.length > 0 ? (
+        <div className="model-options" role="group" aria-label="Models">
+          {aliases.map((alias) => (
+            <button
+              key={alias}
+              type="button"
+              className="model-option"
+              aria-pressed={current === alias}
+              disabled={sending !== null}
+              onClick={() => void choose(alias)}
+            >
+              {sending === alias ? <Spinner size={14} /> : null}
+              {alias}
+            </button>
+          ))}
+        </div>
+      ) : null}
       <form className="model-custom" onSubmit={onCustom}>
         <input
           className="field-input field-mono model-custom-input"
-          aria-label="Other model name"
-          placeholder="claude-sonnet-4-5"
+          aria-label={aliases.length > 0 ? 'Other model name' : 'Model name'}
+          placeholder={agent === 'claude' ? 'claude-sonnet-4-5' : 'gpt-5.5'}
           value={custom}
           autoCapitalize="off"
           autoCorrect="off"
@@ -118,7 +124,7 @@ export function ModelPanel({ id, sessionId, model, effort, onRequested, onEffort
           Couldn't switch: {error}
         </p>
       ) : (
-        <p className="model-note">Claude switches when it is idle; a running turn keeps its model and effort.</p>
+        <p className="model-note">{agentName(agent)} switches when it is idle; a running turn keeps its model{effort !== undefined ? ' and effort' : ''}.</p>
       )}
     </div>
   );

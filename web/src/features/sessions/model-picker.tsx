@@ -1,6 +1,6 @@
 // model-picker.tsx: the session's model as a chip in its header, and the panel to switch it.
-// Flow: chip ─► panel (opus / sonnet / haiku or any typed name) ─session:set-model─► hub ─► runner,
-// which runs claude's `/model` when idle; the chip shows the new model once the runner reports it
+// Flow: chip ─► panel (opus / sonnet / haiku or any typed name; a typed name for headless Codex)
+// ─session:set-model─► hub ─► runner, which runs claude's `/model` when idle (Codex: its next turn); the chip shows the new model once the runner reports it
 // (session:updated) and a spinner until the runner says the command finished
 // (session:command-finished): claude may keep the old model ("Switch model?" → No), and then no
 // session:updated would ever end the wait. Escape or a tap outside closes the panel.
@@ -8,7 +8,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { getSocket } from '../../lib/socket.ts';
 import { usePopover } from '../../lib/ui/use-popover.ts';
 import type { Session } from '@tether/shared';
-import { describeModel } from '../../lib/format.ts';
+import { agentName, describeModel } from '../../lib/format.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 
 const ModelPanel = lazy(() => import('./model-panel.tsx').then((m) => ({ default: m.ModelPanel })));
@@ -51,8 +51,8 @@ export function ModelPicker({ session }: { session: Session }) {
         ref={buttonRef}
         type="button"
         className="model-chip"
-        aria-label={`Model: ${label}. Change model${session.launchKind === 'pty' ? ' or effort' : ''}`}
-        title={session.model ?? "claude's default model"}
+        aria-label={`Model: ${label}. Change model${session.launchKind === 'pty' && session.agent === 'claude' ? ' or effort' : ''}`}
+        title={session.model ?? `${agentName(session.agent)}'s default model`}
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
@@ -66,9 +66,10 @@ export function ModelPicker({ session }: { session: Session }) {
         <Suspense fallback={null}>
           <ModelPanel
             id={panelId}
+            agent={session.agent}
             sessionId={session.id}
             model={session.model}
-            {...(session.launchKind === 'pty' ? { effort: session.effort ?? null } : {})}
+            {...(session.launchKind === 'pty' && session.agent === 'claude' ? { effort: session.effort ?? null } : {})}
             onRequested={(model) => {
               setRequested(model);
               setOpen(false);

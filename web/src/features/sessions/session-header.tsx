@@ -56,13 +56,16 @@ export function SessionHeader({ session, lifecycle = null }: { session: Session;
           <StatusPill status={session.status} />
           {session.bypass ? <BypassChip /> : null}
           <Badge title={kind.title}>{kind.label}</Badge>
-          {/* Modes, models and effort are switched from the phone for claude only (its own
-              commands and keys); another agent's model is shown as it reported it. */}
+          {/* Modes and effort are switched from the phone for claude only (its own commands and
+              keys), a model for claude and headless Codex (its next turn takes one); otherwise
+              the model is shown as the agent reported it. */}
           {session.agent === 'claude' ? (
             <>
               <ModePicker session={session} />
               <ModelPicker session={session} />
             </>
+          ) : session.launchKind === 'headless' ? (
+            <ModelPicker session={session} />
           ) : session.model ? (
             <Badge title={`The model ${session.agent} runs`}>{session.model}</Badge>
           ) : null}

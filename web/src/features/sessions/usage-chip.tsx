@@ -6,7 +6,7 @@ import { agentName, describeUsage, formatTokens } from '../../lib/format.ts';
 import { InfoPopover } from './disclosure.tsx';
 
 function UsageDetails({ usage, agent }: { usage: SessionUsage; agent: Session['agent'] }) {
-  const { contextPercent } = describeUsage(usage);
+  const { share } = describeUsage(usage);
   return (
     <>
       <dl className="usage-details">
@@ -19,7 +19,7 @@ function UsageDetails({ usage, agent }: { usage: SessionUsage; agent: Session['a
         <dd>{formatTokens(usage.outputTokens)}</dd>
         <dt>Context</dt>
         <dd>
-          {usage.contextWindow ? `${formatTokens(usage.contextTokens)} of ${formatTokens(usage.contextWindow)} (${contextPercent}%)` : formatTokens(usage.contextTokens)}
+          {usage.contextWindow ? `${formatTokens(usage.contextTokens)} of ${formatTokens(usage.contextWindow)} (${share})` : formatTokens(usage.contextTokens)}
         </dd>
       </dl>
       <p className="info-text">
