@@ -7,7 +7,7 @@
 // Invariants: a missing PostgreSQL is an error naming the Debian package `postgresql`, never a skip;
 // stop() stops the server (immediate mode) and removes its directory.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './balancer.ts';
@@ -61,6 +61,25 @@ function serverUser(): { name: string; uid: number; gid: number } {
 }
 
 let databases = 0;
+/** A port picked free can be taken by another test's socket before the server binds it. */
+const PORT_TRIES = 3;
+
+/** Starts the cluster on a free port; its server log is in the error when it cannot start (a CI
+ *  run saw only "pg_ctl: could not start server", the log deleted with the temp dir). */
+async function startServer(o: { run: (tool: string, args: string[]) => void; data: string; dir: string }): Promise<number> {
+  const logFile = join(o.dir, 'server.log');
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      o.run('pg_ctl', ['-D', o.data, '-l', logFile, '-w', '-o', `-p ${port} -k ${o.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, 'start']);
+      return port;
+    } catch (error) {
+      const log = existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n').slice(-15).join('\n') : '(no server log)';
+      if (attempt < PORT_TRIES && /could not bind|Address already in use/i.test(log)) continue;
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\nserver log (port ${port}):\n${log}`);
+    }
+  }
+}
 
 export async function startPostgres(): Promise<PostgresHandle> {
   const bin = binDir();
@@ -78,10 +97,10 @@ export async function startPostgres(): Promise<PostgresHandle> {
     if (result.error) throw new Error(`${tool} could not run: ${result.error.message}`);
     if (result.status !== 0) throw new Error(`${tool} failed (${result.status}): ${result.stderr || result.stdout}`);
   };
-  const port = await freePort();
+  let port = 0;
   try {
     run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-    run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, 'start']);
+    port = await startServer({ run, data, dir });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
