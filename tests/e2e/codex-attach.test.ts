@@ -76,7 +76,7 @@ describe('tether attach to Codex', () => {
       .catch((error: Error) => {
         throw new Error(`${error.message}; size notices heard: ${JSON.stringify(sizes)}`);
       });
-    desk.write('hello from the attached desk');
+    desk.paste('hello from the attached desk');
     await desk.waitForScreen('hello from the attached desk');
     await watch.waitFor(() => watch.session()?.controller === 'desk', { what: 'controller desk' });
     desk.write('\r');
@@ -125,7 +125,7 @@ describe('tether attach to Codex', () => {
     // The hand-over is told in the session's own agent's words.
     expect(desk.output()).toContain('resuming the same codex session in a PTY');
     await watch.waitFor(() => watch.session()?.launchKind === 'pty' && watch.session()?.status === 'idle', { what: 'pty session idle' });
-    desk.write('question from the desk');
+    desk.paste('question from the desk');
     await desk.waitForScreen('question from the desk');
     desk.write('\r');
     await desk.waitForScreen('codex says: question from the desk');
@@ -157,7 +157,7 @@ describe('tether attach to Codex', () => {
     const desk = attach(sessionId);
     await desk.waitForScreen(CODEX_READY, { timeoutMs: 45_000 });
     await watch.waitFor(() => watch.session()?.launchKind === 'pty' && watch.session()?.status === 'idle', { what: 'pty session idle' });
-    desk.write('question from the desk');
+    desk.paste('question from the desk');
     await desk.waitForScreen('question from the desk');
     desk.write('\r');
     await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'codex says: question from the desk'), { what: 'pty answer' });

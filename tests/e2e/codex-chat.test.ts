@@ -15,7 +15,7 @@ describe('tether codex: chat mirrored to the hub', () => {
     const { runner, phone } = await startCodexWorld(defer, { script: [text('Codex desk reply')] });
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session' });
     expect(phone.session()).toMatchObject({ agent: 'codex', launchKind: 'pty' });
-    runner.write('hello from the codex desk');
+    runner.paste('hello from the codex desk');
     await runner.waitForScreen('hello from the codex desk');
     runner.write('\r');
     const reply = await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('Codex desk reply')), { what: 'assistant reply' });

@@ -22,6 +22,11 @@ const STOP_GRACE_MS = 5_000;
 export type TetherPty = {
   pid: number;
   write(data: string): void;
+  /** Text as a terminal delivers a paste: inside bracketed-paste markers when the program asked for
+   *  them (ESC[?2004h), as is otherwise. One plain write of many characters is neither a person
+   *  typing nor a terminal pasting: Codex takes such a burst for an unmarked paste and holds it out
+   *  of its input until a later tick flushes it. */
+  paste(text: string): void;
   /** The desk screen as plain text (visible rows, trailing spaces trimmed). */
   screenText(): string;
   /** Everything the desk received, raw. */
@@ -97,6 +102,9 @@ export function startTetherInPty(options: { args: string[]; env: Record<string, 
     write: (data) => {
       if (!done) pty.write(data);
     },
+    paste: (text) => {
+      if (!done) pty.write(term.modes.bracketedPasteMode ? `\x1b[200~${text}\x1b[201~` : text);
+    },
     screenText,
     output: () => raw,
     waitForScreen: (pattern, waitOptions = {}) =>
@@ -113,7 +121,11 @@ export function startTetherInPty(options: { args: string[]; env: Record<string, 
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${String(pattern)}; screen:\n${screenText()}`));
+          // The bottom first: a CI summary keeps only the error's first lines, and a TUI's input and
+          // footer (what the wait is usually about) sit under its banner.
+          const rows = screenText().split('\n');
+          const bottom = rows.filter((row) => row.trim() !== '').slice(-8).join('\n');
+          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${String(pattern)}; bottom of the screen:\n${bottom}\nwhole screen:\n${rows.join('\n')}`));
         }, timeoutMs);
         const cleanup = () => {
           clearTimeout(timer);
