@@ -77,12 +77,22 @@ describe('claude\'s own dialogs answered from the phone', () => {
     runner.write('\r');
   }
 
+  /** claude draws its input as ready while its Stop hooks still run, and 2.1.331 queues a command
+   *  typed then and never writes it down (the chip then learns the model only from the next turn:
+   *  runner-cli's e2e). These journeys are /model at an idle claude: its turn over in its own record. */
+  async function turnOver(sandbox: ClaudeSandbox) {
+    await expect
+      .poll(() => sandbox.transcripts().some((path) => readFileSync(path, 'utf8').includes('"subtype":"stop_hook_summary"')), { timeout: CLAUDE_UI_TIMEOUT_MS })
+      .toBe(true);
+  }
+
   /** A first turn, so claude's cache is warm, then /model with another model: claude asks first. */
-  async function switchModelDialog(runner: RunnerHandle) {
+  async function switchModelDialog(runner: RunnerHandle, sandbox: ClaudeSandbox) {
     await runner.waitForScreen(DESK_READY, { timeoutMs: CLAUDE_UI_TIMEOUT_MS });
     await typeAtDesk(runner, 'hello');
     await runner.waitForScreen(/● ok/, { timeoutMs: CLAUDE_UI_TIMEOUT_MS });
     await runner.waitForScreen(DESK_READY, { timeoutMs: CLAUDE_UI_TIMEOUT_MS });
+    await turnOver(sandbox);
     await typeAtDesk(runner, '/model sonnet');
     await runner.waitForScreen(/Switch model\?/, { timeoutMs: CLAUDE_UI_TIMEOUT_MS });
   }
@@ -147,7 +157,7 @@ describe('claude\'s own dialogs answered from the phone', () => {
     const runner = start(staged);
     const page = await phone(staged.token);
     await page.locator(`a[data-session-id="${runner.sessionId}"][data-status="idle"]`).waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
-    await switchModelDialog(runner);
+    await switchModelDialog(runner, staged.sandbox);
     const sheet = await openWaiting(page, runner.sessionId, /Switch model\?/);
     await saveScreenshot(page, { name: 'dialog-switch-model', viewport: 'phone' });
     await sheet.getByRole('button', { name: /^Yes, switch to Sonnet/ }).click();
@@ -168,6 +178,7 @@ describe('claude\'s own dialogs answered from the phone', () => {
     await typeAtDesk(runner, 'hello');
     await runner.waitForScreen(/● ok/, { timeoutMs: CLAUDE_UI_TIMEOUT_MS });
     await page.locator(`a[data-session-id="${runner.sessionId}"][data-status="idle"]`).waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
+    await turnOver(staged.sandbox);
     await page.locator(`a[data-session-id="${runner.sessionId}"]`).click();
     const before = (await page.getByRole('button', { name: /^Model: / }).getAttribute('aria-label')) ?? '';
     const chip = page.getByRole('button', { name: /^Model: / });
@@ -215,7 +226,7 @@ describe('claude\'s own dialogs answered from the phone', () => {
     const runner = start(staged);
     const page = await phone(staged.token);
     await page.locator(`a[data-session-id="${runner.sessionId}"][data-status="idle"]`).waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
-    await switchModelDialog(runner);
+    await switchModelDialog(runner, staged.sandbox);
     const sheet = await openWaiting(page, runner.sessionId, /Switch model\?/);
     runner.write('2'); // "No, go back", at the desk
     await sheet.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });

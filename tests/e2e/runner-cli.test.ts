@@ -13,7 +13,7 @@ import { codexBin } from '../harness/codex.ts';
 import { startHub } from '../harness/hub.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { chatText, runTether } from '../harness/runner.ts';
-import { startWorld } from '../harness/world.ts';
+import { DESK_READY, startStage, startWorld } from '../harness/world.ts';
 
 const defer = useCleanups();
 
@@ -106,6 +106,37 @@ describe('tether send / chat / doctor', () => {
     await runner.waitForScreen(/Set model to/i);
     expect(await finished).toEqual({ fact: { sessionId: runner.sessionId, command: '/model', args: 'sonnet', outcome: 'applied' }, modelThen: 'sonnet' });
   }, 60_000);
+
+  it('/model typed at the desk while the Stop hooks still run: the session follows the model that answers the next turn', async () => {
+    // claude 2.1.331 queues a command typed before its Stop hooks end, switches the model, and writes
+    // neither the command nor its output (2.1.197 writes both). A Stop hook of the user's own that
+    // takes 3 s holds the turn open; the cache is warm, so claude asks "Switch model?" first.
+    const warm = (reply: string) => ({ ...text(reply), cacheReadTokens: 50_000 });
+    const stage = await startStage(defer, { script: [warm('first answer'), warm('second answer')] });
+    writeFileSync(join(stage.sandbox.configDir, 'settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'sleep 3' }] }] } }));
+    const runner = stage.startRunner();
+    const phone = await stage.startWatch(runner.sessionId);
+    await runner.waitForScreen(DESK_READY);
+    const typeLine = async (line: string) => {
+      runner.write(line);
+      await runner.waitForScreen(line);
+      runner.write('\r');
+    };
+    await typeLine('hello');
+    await runner.waitForScreen(/● first answer/, { timeoutMs: 30_000 });
+    const before = await phone.waitFor(() => phone.session()?.model, { what: 'the model of the first turn' });
+    expect(before).not.toMatch(/sonnet/);
+    await typeLine('/model sonnet');
+    await runner.waitForScreen(/Switch model\?/, { timeoutMs: 30_000 });
+    runner.write('\r');
+    await runner.waitForScreen(/Set model to/, { timeoutMs: 30_000 });
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the switch' });
+    await typeLine('again');
+    await runner.waitForScreen(/● second answer/, { timeoutMs: 30_000 });
+    const asked = stage.fake.mainRequests().at(-1)?.model;
+    expect(asked).toMatch(/sonnet/);
+    await phone.waitFor(() => phone.session()?.model === asked, { what: `the model that answered (${asked})`, timeoutMs: 15_000 });
+  }, 90_000);
 
   it('effort: read from claude’s footer; the phone and `tether effort` change it through claude’s own /effort', async () => {
     const { hub, runner, phone, tempDir } = await startWorld(defer);

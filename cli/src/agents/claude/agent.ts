@@ -16,6 +16,7 @@ import { createPtyEnder } from './end-claude.ts';
 import { liveClaudeOwner, watchClaudeStatus } from './status-file.ts';
 import { isRejectedToolResult, parseTranscriptLines } from './transcript/parse.ts';
 import { subagentDirFor } from '../../transcript/subagents.ts';
+import { createAnsweredModelReader } from './transcript/answered-model.ts';
 import { createLocalCommandReader, modelSetBy } from './transcript/local-commands.ts';
 import { createClaudeUsage } from './transcript/usage.ts';
 
@@ -31,6 +32,7 @@ export const claudeAgent: Agent = {
   },
   transcript: (options) => {
     const localCommands = createLocalCommandReader();
+    const answered = createAnsweredModelReader();
     const usage = createClaudeUsage(options?.usage ?? null);
     return {
       read(lines, context) {
@@ -46,13 +48,17 @@ export const claudeAgent: Agent = {
           }
         }
         // `/model` typed at the desk or by the queue for the phone: the model is the one claude says
-        // it set ("Switch model?" may have kept the old one).
+        // it set ("Switch model?" may have kept the old one); each turn then says which model
+        // answers, which also catches a switch claude did not write down. The last fact read wins.
         let model: string | null = null;
         const commands: TranscriptRead['commands'] = [];
-        for (const run of localCommands.take(lines)) {
-          const set = modelSetBy(run);
-          model = set ?? model;
-          if (run.name === '/model' && run.args !== '') commands.push({ command: '/model', args: run.args, outcome: set ? 'applied' : 'kept' });
+        for (const line of lines) {
+          for (const run of localCommands.take([line])) {
+            const set = modelSetBy(run);
+            model = set ?? model;
+            if (run.name === '/model' && run.args !== '') commands.push({ command: '/model', args: run.args, outcome: set ? 'applied' : 'kept' });
+          }
+          model = answered.take(line) ?? model;
         }
         const used = usage.take(lines);
         return { messages, model, planFile, commands, ...(used ? { usage: used } : {}) };
