@@ -1,7 +1,7 @@
 // end-claude.test.ts: the ender's schedule (steps until claude exits, the force only after the
-// grace) and the headless order (interrupt, then close the input on the turn's result).
+// grace). The headless order (interrupt, then close the input) is agents/ender.test.ts.
 import { describe, expect, it } from 'vitest';
-import { createClaudeEnder, createHeadlessEnder } from './end-claude.ts';
+import { createClaudeEnder } from './end-claude.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -37,32 +37,5 @@ describe('createClaudeEnder', () => {
     await sleep(80);
     expect(steps).toEqual([0, 1, 2]);
     expect(forced).toBe(1);
-  });
-
-  it('headless: an idle claude has its input closed at once; a busy one is interrupted and closed on its result', async () => {
-    const calls: string[] = [];
-    const make = (busy: boolean) =>
-      createHeadlessEnder({
-        busy: () => busy,
-        interrupt: () => calls.push('interrupt'),
-        closeInput: () => calls.push('close'),
-        exited: new Promise(() => {}),
-        force: () => calls.push('force'),
-        log: () => {},
-      });
-    const idle = make(false);
-    idle.end();
-    await sleep(5);
-    expect(calls).toEqual(['close']);
-    expect(idle.turnEnded()).toBe(false);
-
-    calls.splice(0);
-    const busy = make(true);
-    expect(busy.turnEnded()).toBe(false);
-    busy.end();
-    await sleep(5);
-    expect(calls).toEqual(['interrupt']);
-    expect(busy.turnEnded()).toBe(true);
-    expect(calls).toEqual(['interrupt', 'close']);
   });
 });

@@ -18,7 +18,7 @@
 //
 // Invariant: one end per runner; a second request while ending is a no-op.
 
-import { createEnder, createTurnEnder, type Ender, type TurnEnder } from '../ender.ts';
+import { createEnder, type Ender } from '../ender.ts';
 
 /** The key claude's own exit path starts from at the desk. */
 export const CTRL_C = '\x03';
@@ -34,7 +34,3 @@ export function createPtyEnder(options: { pty: { write(data: string): void; kill
   const { pty, log } = options;
   return createClaudeEnder({ step: () => pty.write(CTRL_C), at: PTY_PRESSES_AT, exited: pty.exited, force: () => pty.kill('SIGTERM'), log });
 }
-
-export type HeadlessEnder = TurnEnder;
-/** The headless runner's ender: claude's input closed after the turn in flight (interrupted) ends. */
-export const createHeadlessEnder = createTurnEnder;

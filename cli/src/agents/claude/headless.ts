@@ -16,14 +16,12 @@
 import type { HubCommandHandlers } from '../../hub-link/commands.ts';
 import type { Approvals } from '../../runner/approvals.ts';
 import { createSessionCore, describeEarlyExit, type RunnerOptions, type RunnerResult, type SessionCore } from '../../runner/session-core.ts';
-import { createHeadlessEnder, type HeadlessEnder } from './end-claude.ts';
+import { spawnHeadless } from '../headless-process.ts';
+import { createTurnEnder, type TurnEnder } from '../ender.ts';
 import { createHeadlessInput, type HeadlessInput } from './headless-input.ts';
 import { forEachLine } from '../lines.ts';
 import { readHeadlessLine } from './headless-output.ts';
 import { slashCommandsFromInitialize } from './slash-commands.ts';
-
-/** claude's stderr kept for the failure reason. */
-const STDERR_KEEP_CHARS = 2_000;
 
 export async function runHeadlessSession(options: RunnerOptions): Promise<RunnerResult> {
   let input = null as HeadlessInput | null;
@@ -35,7 +33,7 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
     onTurnSent: () => core.setStatus('thinking'),
   });
   input = made;
-  let ender: HeadlessEnder | null = null;
+  let ender: TurnEnder | null = null;
   const approvals = core.createApprovals({});
   core.startLink({
     onConnected: () => {
@@ -59,44 +57,24 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
     },
   });
   const args = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--permission-prompt-tool', 'stdio', ...plan.args];
-  let proc: ReturnType<typeof Bun.spawn<'pipe', 'pipe', 'pipe'>>;
-  try {
-    proc = Bun.spawn([binary, ...args], { cwd: options.cwd, env: core.env, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' });
-  } catch (error) {
-    return core.failEarly(`could not start ${binary}: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const proc = spawnHeadless({ core, binary, args, cwd: options.cwd });
+  if ('error' in proc) return core.failEarly(proc.error);
   made.attach(proc.stdin);
-  log(`session ${state.id}: spawned headless ${binary} (pid ${proc.pid}) ${JSON.stringify(args)}`);
-  const stopClaude = (signal: NodeJS.Signals) => {
-    try {
-      proc.kill(signal);
-    } catch {
-      // gone
-    }
-  };
-  core.stopOnSignals(() => stopClaude('SIGTERM'));
-  // The phone's End / `tether stop`: claude -p reaches the end of its input (end-claude.ts).
-  ender = createHeadlessEnder({
+  // The phone's End / `tether stop`: claude's input closed after the turn in flight (interrupted)
+  // ends, and claude -p reaches the end of its input (end-claude.ts).
+  ender = createTurnEnder({
     busy: () => made.busy(),
     interrupt: () => made.control({ subtype: 'interrupt' }),
     closeInput: () => made.closeInput(log),
     exited: proc.exited,
-    force: () => stopClaude('SIGTERM'),
+    force: () => proc.stop(),
     log,
   });
-  let stderrText = '';
-  const readStderr = (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of proc.stderr) stderrText = (stderrText + decoder.decode(chunk, { stream: true })).slice(-STDERR_KEEP_CHARS);
-  })().catch(() => {});
   const readStdout = followStdout({ core, input: made, asking, stdout: proc.stdout, ender: () => ender }).catch((error: unknown) => log(`claude stdout: ${String(error)}`));
 
-  const exitCode = await proc.exited;
-  await Promise.all([readStdout, readStderr]);
-  const signal = proc.signalCode ?? null;
-  const failure = made.ready()
-    ? null
-    : describeEarlyExit({ exitCode, signal: signal ? String(signal) : null, before: 'it was ready', lines: stderrText.trim().split('\n').filter((l) => l.trim() !== '') });
+  const { exitCode, signal, stderrLines } = await proc.ended();
+  await readStdout;
+  const failure = made.ready() ? null : describeEarlyExit({ exitCode, signal, before: 'it was ready', lines: stderrLines });
   const result = await core.finish({ exitCode, failure, closePrompts: () => made.close({ sent: 'the session ended', queued: 'the session ended' }) });
   log(`session ${state.id}: headless claude exited with ${exitCode}`);
   return result;
@@ -104,7 +82,7 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
 
 /** What the hub may ask of a headless session: prompts, abort, end, mode and model (stream-json
  *  control requests: the Agent SDK's own), answers. */
-function headlessCommands(o: { core: SessionCore; input: HeadlessInput; approvals: Approvals; ender: () => HeadlessEnder | null }): HubCommandHandlers {
+function headlessCommands(o: { core: SessionCore; input: HeadlessInput; approvals: Approvals; ender: () => TurnEnder | null }): HubCommandHandlers {
   const { core, input } = o;
   const { log, state } = core;
   return {
@@ -182,7 +160,7 @@ function askOverStreamJson(o: { core: SessionCore; input: HeadlessInput; approva
 }
 
 /** claude's stdout, line by line: ready at its `initialize` answer, its session id, turns' ends. */
-function followStdout(o: { core: SessionCore; input: HeadlessInput; asking: ReturnType<typeof askOverStreamJson>; stdout: ReadableStream<Uint8Array>; ender: () => HeadlessEnder | null }): Promise<void> {
+function followStdout(o: { core: SessionCore; input: HeadlessInput; asking: ReturnType<typeof askOverStreamJson>; stdout: ReadableStream<Uint8Array>; ender: () => TurnEnder | null }): Promise<void> {
   const { core, input } = o;
   const { log, state } = core;
   const initId = input.control({ subtype: 'initialize' });

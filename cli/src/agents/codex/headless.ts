@@ -17,10 +17,10 @@ import { createHeadlessTurns, type HeadlessTurns } from '../../runner/headless-t
 import { createSessionCore, describeEarlyExit, type RunnerOptions, type RunnerResult, type SessionCore } from '../../runner/session-core.ts';
 import type { Approvals } from '../../runner/approvals.ts';
 import { createTurnEnder, type TurnEnder } from '../ender.ts';
+import { spawnHeadless } from '../headless-process.ts';
 import { connectAppServer, type AppServer } from './app-server.ts';
 import { askCodex, type CodexAsking } from './headless-approvals.ts';
 
-const STDERR_KEEP_CHARS = 2_000;
 /** What the JSON-RPC client calls itself in Codex's user agent. */
 const CLIENT_INFO = { name: 'tether', title: 'tether', version: '1' };
 
@@ -40,21 +40,8 @@ export async function runCodexHeadless(options: RunnerOptions): Promise<RunnerRe
     return core.failEarly(error instanceof Error ? error.message : String(error));
   }
   const args = ['app-server', ...appServerArgs(options.userArgs)];
-  let proc: ReturnType<typeof Bun.spawn<'pipe', 'pipe', 'pipe'>>;
-  try {
-    proc = Bun.spawn([binary, ...args], { cwd: options.cwd, env: core.env, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' });
-  } catch (error) {
-    return core.failEarly(`could not start ${binary}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  log(`session ${state.id}: spawned ${binary} (pid ${proc.pid}) ${JSON.stringify(args)}`);
-  const kill = () => {
-    try {
-      proc.kill('SIGTERM');
-    } catch {
-      // gone
-    }
-  };
-  core.stopOnSignals(kill);
+  const proc = spawnHeadless({ core, binary, args, cwd: options.cwd });
+  if ('error' in proc) return core.failEarly(proc.error);
   const turn: Turn = { threadId: null, turnId: null, interruptWanted: false, model: null };
   const approvals = core.createApprovals({});
   const parts = {} as { server: AppServer; turns: HeadlessTurns<string>; ender: TurnEnder; asking: CodexAsking };
@@ -80,15 +67,10 @@ export async function runCodexHeadless(options: RunnerOptions): Promise<RunnerRe
     interrupt: () => void interrupt({ server: parts.server, turn, log }),
     closeInput: () => parts.server.close(),
     exited: proc.exited,
-    force: kill,
+    force: () => proc.stop(),
     log,
   });
   core.startLink({ onConnected: () => approvals.reconnected(), commands: codexCommands({ ...parts, core, turn, approvals }) });
-  let stderrText = '';
-  const readStderr = (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of proc.stderr) stderrText = (stderrText + decoder.decode(chunk, { stream: true })).slice(-STDERR_KEEP_CHARS);
-  })().catch(() => {});
 
   const opened = await openThread({ server: parts.server, core, cwd: options.cwd }).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
   if (typeof opened === 'string') {
@@ -100,17 +82,11 @@ export async function runCodexHeadless(options: RunnerOptions): Promise<RunnerRe
     core.setStatus('idle');
     parts.turns.becameReady();
   }
-  const exitCode = await proc.exited;
-  await Promise.all([parts.server.done, readStderr]);
+  const { exitCode, signal, stderrLines } = await proc.ended();
+  await parts.server.done;
   const failure = parts.turns.ready()
     ? null
-    : describeEarlyExit({
-        agent: 'codex',
-        exitCode,
-        signal: proc.signalCode ? String(proc.signalCode) : null,
-        before: 'its thread was open',
-        lines: [...(typeof opened === 'string' ? [opened] : []), ...stderrText.trim().split('\n').filter((l) => l.trim() !== '')],
-      });
+    : describeEarlyExit({ agent: 'codex', exitCode, signal, before: 'its thread was open', lines: [...(typeof opened === 'string' ? [opened] : []), ...stderrLines] });
   const result = await core.finish({ exitCode, failure, closePrompts: () => parts.turns.close({ sent: 'the session ended', queued: 'the session ended' }) });
   log(`session ${state.id}: codex app-server exited with ${exitCode}`);
   return result;
