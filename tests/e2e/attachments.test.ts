@@ -9,9 +9,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Attachment, SessionCommands } from '@tether/shared';
+import type { SessionCommands } from '@tether/shared';
 import { text, userSays, when, type FakeAnthropic } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
+import { uploadAttachment } from '../harness/hub.ts';
 import { chatText } from '../harness/runner.ts';
 import { spawnVia } from '../harness/daemon.ts';
 import { DESK_READY, startDaemonWorld, startStage } from '../harness/world.ts';
@@ -24,11 +25,7 @@ const NOTES = 'Release checklist:\n- bump the version\n- tag it\n';
 const RELEASE_COMMAND = '---\ndescription: Cut a release and tag it\nargument-hint: <version>\n---\nPrepare release number $ARGUMENTS of this project.\n';
 const E2E_TIMEOUT_MS = 90_000;
 
-async function upload(hub: { url: string; token: string }, sessionId: string, data: Uint8Array, name: string): Promise<Attachment> {
-  const res = await fetch(`${hub.url}/api/sessions/${sessionId}/attachments?name=${encodeURIComponent(name)}`, { method: 'POST', headers: { authorization: `Bearer ${hub.token}` }, body: data as Uint8Array<ArrayBuffer> });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { attachment: Attachment }).attachment;
-}
+const upload = (hub: { url: string; token: string }, sessionId: string, data: Uint8Array, name: string) => uploadAttachment(hub, { sessionId, data, name });
 
 /** Every content block claude sent in a user message of a main-loop request. */
 function userBlocks(fake: FakeAnthropic): Array<Record<string, unknown>> {

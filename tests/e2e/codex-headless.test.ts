@@ -3,7 +3,7 @@
 // (from Codex's rollout, as in a PTY); the command Codex asks about (exec_command escalated out of
 // its sandbox) is a JSON-RPC request the phone answers: allowed → it ran; denied with a reason → it
 // did not, and the model read the reason; abort interrupts the turn; End ends it; resume continues
-// the same Codex thread and the same chat.
+// the same Codex thread and the same chat; a photo from the phone reaches the model as an image.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,11 +11,14 @@ import type { Session } from '@tether/shared';
 import { delayed, execCommand, hasToolOutput, lastToolOutputs, lastUserText, text, userSays, when, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { startCodexDaemonWorld } from '../harness/codex-world.ts';
-import { emitAck } from '../harness/hub.ts';
+import { emitAck, uploadAttachment } from '../harness/hub.ts';
 import { chatText } from '../harness/runner.ts';
 
 const defer = useCleanups();
 const SPAWN_ACK_MS = 60_000;
+/** A 1×1 PNG that decodes: Codex reads the file and sends what it decoded (it omits an image it
+ *  cannot decode; the 2×2 one claude's tests use is such a file for Codex). */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 async function headlessCodex(script: ScriptTurn[]) {
   const world = await startCodexDaemonWorld(defer, { script });
@@ -87,5 +90,23 @@ describe('headless Codex (app-server) from the phone', () => {
     expect(asked.body?.model).toBe('gpt-fake-large');
     expect((await watch.emit('session:abort', { sessionId: watch.session()!.id })).ok).toBe(true);
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the abort' });
+  }, 120_000);
+
+  it('a photo and a text file from the phone: the photo reaches the model as an image (Codex\'s localImage), the file is named in the prompt', async () => {
+    const { hub, fake, watch, sessionId } = await headlessCodex([when(userSays('describe both'), text('A square and a checklist.'))]);
+    const photo = await uploadAttachment(hub, { sessionId, data: PNG, name: 'photo.png' });
+    const notes = await uploadAttachment(hub, { sessionId, data: new TextEncoder().encode('- bump the version\n'), name: 'notes.txt' });
+    const sent = await watch.emit('prompt:send', { sessionId, promptId: crypto.randomUUID(), text: 'describe both', attachments: [photo.id, notes.id] });
+    expect(sent.ok).toBe(true);
+    const promptId = (sent.prompt as { id: string }).id;
+    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'A square and a checklist.'), { what: 'the reply' });
+    await watch.waitFor(() => watch.prompts().get(promptId)?.status === 'delivered', { what: 'prompt delivered' });
+    // Codex read the file and sent its bytes to the model as an image.
+    const user = fake.mainRequests().flatMap((r) => (Array.isArray(r.input) ? r.input : [])).filter((item) => item.type === 'message' && item.role === 'user').at(-1);
+    const parts = (user?.content ?? []) as Array<{ type?: string; image_url?: string; text?: string }>;
+    expect(parts.filter((p) => p.type === 'input_image').map((p) => p.image_url)).toEqual([`data:image/png;base64,${PNG.toString('base64')}`]);
+    // The text file is named by its path in the prompt, written under the session's temp dir.
+    const said = watch.messages().find((m) => m.promptId === promptId);
+    expect(said?.content.map((b) => (b.type === 'text' ? b.text : b.type))).toEqual([expect.stringMatching(/^@\/\S+\/tether-attachments-[^/]+\/[0-9a-f-]{36}\/2-notes\.txt describe both$/), '[image]']);
   }, 120_000);
 });

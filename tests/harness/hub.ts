@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { io, type Socket } from 'socket.io-client';
 import { createAccessToken, createHub, type Store } from '@tether/hub';
-import { PROTOCOL_VERSION, type Ack, type ClientKind } from '@tether/shared';
+import { PROTOCOL_VERSION, type Ack, type Attachment, type ClientKind } from '@tether/shared';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLI_MAIN = join(REPO_ROOT, 'cli', 'src', 'main.ts');
@@ -224,6 +224,13 @@ export async function emitAck<T extends object = Record<string, unknown>>(
 }
 
 /** Resolves with the next `event` on `socket` (rejects after `timeoutMs`). */
+/** A file the phone attaches to a prompt: uploaded to the session (201), as the web does. */
+export async function uploadAttachment(hub: { url: string; token: string }, o: { sessionId: string; data: Uint8Array; name: string }): Promise<Attachment> {
+  const res = await fetch(`${hub.url}/api/sessions/${o.sessionId}/attachments?name=${encodeURIComponent(o.name)}`, { method: 'POST', headers: { authorization: `Bearer ${hub.token}` }, body: o.data as Uint8Array<ArrayBuffer> });
+  if (res.status !== 201) throw new Error(`upload of ${o.name}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { attachment: Attachment }).attachment;
+}
+
 export function nextEvent<T = unknown>(socket: Socket, event: string, timeoutMs = 10_000): Promise<T> {
   return new Promise((resolveEvent, reject) => {
     const timer = setTimeout(() => {

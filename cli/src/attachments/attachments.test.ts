@@ -39,7 +39,7 @@ afterEach(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-describe('attachments to claude', () => {
+describe('attachments to the agent', () => {
   it('names files so that `@path` needs no quoting and claude knows their kind', () => {
     expect(safeFileName({ index: 0, ref: ref('a', 'Screen Shot 2026-11-25 at 10.04.11.png') })).toBe('1-Screen-Shot-2026-11-25-at-10.04.11.png');
     expect(safeFileName({ index: 1, ref: ref('a', 'photo', 'image/jpeg') })).toBe('2-photo.jpg');
@@ -107,6 +107,21 @@ describe('attachments to claude', () => {
     expect(requests.filter((r) => r.endsWith('/slow'))).toHaveLength(1);
     inbox.stop();
     expect(() => statSync(path('p1', '1-shot.png'))).toThrow();
+  });
+
+  it('local images (headless Codex): the files written, the images by path, the other files named in the text', async () => {
+    served.set('photo', PNG);
+    served.set('notes', new TextEncoder().encode('- bump the version\n'));
+    const inbox = createAttachmentInbox({ hub: { url: `http://127.0.0.1:${server.port}/`, token: 'tth_runner' }, sessionId: () => SESSION, log: () => {}, tempRoot: root });
+    const prompt = await new Promise<{ text: string; images: string[] }>((resolve, reject) =>
+      inbox.forLocalImages({ promptId: 'p1', text: 'describe both', attachments: [ref('photo', 'photo.png'), ref('notes', 'notes.txt', 'text/plain', 19)] }, { ready: resolve, failed: reject }),
+    );
+    const path = (file: string) => join(readdirOnly(root), 'p1', file);
+    expect(prompt).toEqual({ text: `@${path('2-notes.txt')} describe both`, images: [path('1-photo.png')] });
+    expect(readFileSync(path('1-photo.png'))).toEqual(Buffer.from(PNG));
+    const plain = await new Promise((resolve, reject) => inbox.forLocalImages({ promptId: 'p2', text: 'no files', attachments: [] }, { ready: resolve, failed: reject }));
+    expect(plain).toEqual({ text: 'no files', images: [] });
+    inbox.stop();
   });
 });
 

@@ -1,4 +1,4 @@
-// attachments.ts: a prompt's attachments, from the hub to claude. The phone uploaded them to the hub
+// attachments.ts: a prompt's attachments, from the hub to the agent. The phone uploaded them to the hub
 // (shared/src/attachments.ts); `prompt:deliver` names them; this room fetches their bytes with the
 // runner's own hub credentials and hands the runner what claude takes:
 //
@@ -8,6 +8,8 @@
 //              and 2.1.331, tests/e2e/attachments.test.ts)
 //   headless → stream-json content blocks: image (base64), document (PDF base64, or plain text)
 //              and the text last
+//   local images (headless Codex) → files written as for a PTY; the images' paths go as the agent's
+//              own image inputs, the other files are named in the text
 //
 // Invariants: deliveries come out in the order they went in (a prompt with files never lets a
 // later one overtake it); a file that cannot be fetched drops its prompt with the reason, it is
@@ -68,6 +70,9 @@ export function headlessContent(options: { files: Array<{ ref: AttachmentRef; da
 export type AttachmentInbox = {
   /** PTY: the files written, then `ready` with the text to type; `failed` when one cannot be had. */
   forPty(delivery: Delivery, then: { ready: (text: string) => void; failed: (reason: string) => void }): void;
+  /** An agent that takes images as local files (headless Codex: `localImage`): the files written,
+   *  then `ready` with the images' paths and the text, which names the other files by path. */
+  forLocalImages(delivery: Delivery, then: { ready: (prompt: { text: string; images: string[] }) => void; failed: (reason: string) => void }): void;
   /** Headless: the content blocks to send (the plain text when there are no files). */
   forHeadless(delivery: Delivery, then: { ready: (content: string | ContentBlock[]) => void; failed: (reason: string) => void }): void;
   stop(): void;
@@ -150,22 +155,34 @@ export function createAttachmentInbox(options: {
     chain = run;
   };
 
+  /** Every file of a delivery written under the session's temp dir (one folder per prompt). */
+  const writeAll = async (delivery: Delivery): Promise<Array<{ ref: AttachmentRef; path: string }>> => {
+    const files = await fetchAll(delivery);
+    const folder = join(sessionDir(), delivery.promptId);
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const written = files.map(({ ref, data }, index) => {
+      const path = join(folder, safeFileName({ index, ref }));
+      writeFileSync(path, data, { mode: 0o600 });
+      return { ref, path };
+    });
+    options.log(`prompt ${delivery.promptId}: ${written.length} attachment(s) written under ${folder}`);
+    return written;
+  };
+
   return {
     forPty(delivery, then) {
       if (delivery.attachments.length === 0) return inOrder(delivery, async () => delivery.text, then);
+      inOrder(delivery, async () => ptyPromptText({ paths: (await writeAll(delivery)).map((file) => file.path), text: delivery.text }), then);
+    },
+    forLocalImages(delivery, then) {
+      if (delivery.attachments.length === 0) return inOrder(delivery, async () => ({ text: delivery.text, images: [] }), then);
       inOrder(
         delivery,
         async () => {
-          const files = await fetchAll(delivery);
-          const folder = join(sessionDir(), delivery.promptId);
-          mkdirSync(folder, { recursive: true, mode: 0o700 });
-          const paths = files.map(({ ref, data }, index) => {
-            const path = join(folder, safeFileName({ index, ref }));
-            writeFileSync(path, data, { mode: 0o600 });
-            return path;
-          });
-          options.log(`prompt ${delivery.promptId}: ${paths.length} attachment(s) written under ${folder}`);
-          return ptyPromptText({ paths, text: delivery.text });
+          const files = await writeAll(delivery);
+          const images = files.filter((file) => isImageMediaType(file.ref.mediaType)).map((file) => file.path);
+          const others = files.filter((file) => !isImageMediaType(file.ref.mediaType)).map((file) => file.path);
+          return { text: ptyPromptText({ paths: others, text: delivery.text }), images };
         },
         then,
       );

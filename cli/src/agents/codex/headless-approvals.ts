@@ -43,10 +43,12 @@ export function askCodex(o: { core: SessionCore; approvals: Approvals; turn: { t
     }
     return null;
   };
-  const steer = (text: string) => {
+  /** The reason, as input the turn takes in: settled once Codex has it (or refused it). */
+  const steer = async (text: string): Promise<void> => {
     const { threadId, turnId } = o.turn;
     if (!threadId || !turnId) return;
-    o.server()
+    await o
+      .server()
       .request('turn/steer', { threadId, expectedTurnId: turnId, input: [{ type: 'text', text, text_elements: [] }] })
       .catch((error: unknown) => core.log(`turn/steer: ${String(error)}`));
   };
@@ -74,8 +76,10 @@ export function askCodex(o: { core: SessionCore; approvals: Approvals; turn: { t
       if (cancel.signal.aborted) return;
       if (!verdict) core.log(`approval for ${asked.toolName}: nobody could be asked (the hub did not take it); declined`);
       const { decision, tell } = decide(verdict);
+      // The reason first: Codex sends the decline to the model at once, and a reason steered in
+      // after it could miss that request and the turn (a run under load saw the turn end without it).
+      if (tell) await steer(tell);
       o.server().respond(request.id, { decision });
-      if (tell) steer(tell);
     },
     /** Codex answered its own request (or dropped it): the phone's question is withdrawn. */
     resolved(requestId: unknown) {

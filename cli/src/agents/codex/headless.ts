@@ -3,7 +3,7 @@
 // session-core.ts, shared with every runner; this file holds only how Codex is driven.
 //
 //   initialize ─► thread/start (or thread/resume <id>) = ready: its rollout path is the transcript
-//   hub prompt:deliver ─► turns (one at a time) ─► turn/start ─► turn/started … turn/completed = over
+//   hub prompt:deliver ─► turns (one at a time) ─► turn/start (text, localImage) ─► turn/started … turn/completed = over
 //   Codex's item/commandExecution|fileChange/requestApproval ─► approvals (hub) ─► accept | decline
 //   hub session:abort ─► turn/interrupt          hub session:stop ─► after the turn, stdin closed
 //   hub session:set-model ─► the next turn/start carries it
@@ -21,6 +21,9 @@ import { spawnHeadless } from '../headless-process.ts';
 import { connectAppServer, type AppServer } from './app-server.ts';
 import { askCodex, type CodexAsking } from './headless-approvals.ts';
 
+/** A prompt as a turn sends it: its text, and the paths of its images. */
+type CodexPrompt = { text: string; images: string[] };
+
 /** What the JSON-RPC client calls itself in Codex's user agent. */
 const CLIENT_INFO = { name: 'tether', title: 'tether', version: '1' };
 
@@ -30,7 +33,7 @@ const CLIENT_INFO = { name: 'tether', title: 'tether', version: '1' };
 type Turn = { threadId: string | null; turnId: string | null; interruptWanted: boolean; /** The phone's model for the next turns (turn/start carries it), or null: the thread's own. */ model: string | null };
 
 export async function runCodexHeadless(options: RunnerOptions): Promise<RunnerResult> {
-  let turns = null as HeadlessTurns<string> | null;
+  let turns = null as HeadlessTurns<CodexPrompt> | null;
   const core = createSessionCore({ options, launchKind: 'headless', deskAttached: () => false, matchPrompt: (text) => turns?.matchPrompt(text) ?? null });
   const { log, state } = core;
   let binary: string;
@@ -44,10 +47,10 @@ export async function runCodexHeadless(options: RunnerOptions): Promise<RunnerRe
   if ('error' in proc) return core.failEarly(proc.error);
   const turn: Turn = { threadId: null, turnId: null, interruptWanted: false, model: null };
   const approvals = core.createApprovals({});
-  const parts = {} as { server: AppServer; turns: HeadlessTurns<string>; ender: TurnEnder; asking: CodexAsking };
-  parts.turns = turns = createHeadlessTurns<string>({
+  const parts = {} as { server: AppServer; turns: HeadlessTurns<CodexPrompt>; ender: TurnEnder; asking: CodexAsking };
+  parts.turns = turns = createHeadlessTurns<CodexPrompt>({
     report: (promptId, status, reason = null) => core.link()?.push('prompt:status', { sessionId: state.id, promptId, status, reason }),
-    send: (item) => startTurn({ ...parts, core, turn, text: item.content }),
+    send: (item) => startTurn({ ...parts, core, turn, prompt: item.content }),
     onTurnSent: () => core.setStatus('thinking'),
   });
   parts.asking = askCodex({ core, approvals, turn, server: () => parts.server });
@@ -93,9 +96,11 @@ export async function runCodexHeadless(options: RunnerOptions): Promise<RunnerRe
 }
 
 /** A prompt becomes a turn; a turn Codex refuses gives every held prompt back. */
-function startTurn(o: { server: AppServer; turns: HeadlessTurns<string>; core: SessionCore; turn: Turn; text: string }): void {
+function startTurn(o: { server: AppServer; turns: HeadlessTurns<CodexPrompt>; core: SessionCore; turn: Turn; prompt: CodexPrompt }): void {
   if (!o.turn.threadId) return;
-  o.server.request('turn/start', { threadId: o.turn.threadId, input: [{ type: 'text', text: o.text, text_elements: [] }], ...(o.turn.model ? { model: o.turn.model } : {}) }).catch((error: unknown) => {
+  // Images as Codex's own `localImage` inputs: it reads each file and sends it to the model as an image.
+  const input = [{ type: 'text', text: o.prompt.text, text_elements: [] }, ...o.prompt.images.map((path) => ({ type: 'localImage', path }))];
+  o.server.request('turn/start', { threadId: o.turn.threadId, input, ...(o.turn.model ? { model: o.turn.model } : {}) }).catch((error: unknown) => {
     const why = error instanceof Error ? error.message : String(error);
     o.core.log(`turn/start: ${why}`);
     o.turns.turnEnded();
@@ -165,7 +170,7 @@ function turnKnown(o: { server: AppServer; turn: Turn; turnId: string; log: (lin
 }
 
 /** What Codex tells: the turn under way and its end (the chat itself comes from the rollout). */
-function followNotification(o: { method: string; params: Record<string, unknown>; core: SessionCore; server: AppServer; turn: Turn; turns: HeadlessTurns<string>; asking: CodexAsking; ender: TurnEnder }): void {
+function followNotification(o: { method: string; params: Record<string, unknown>; core: SessionCore; server: AppServer; turn: Turn; turns: HeadlessTurns<CodexPrompt>; asking: CodexAsking; ender: TurnEnder }): void {
   const { method, params, core, turn } = o;
   const turnId = params.turn && typeof params.turn === 'object' ? (params.turn as { id?: unknown }).id : undefined;
   if (method === 'turn/started' && typeof turnId === 'string') {
@@ -187,7 +192,7 @@ function followNotification(o: { method: string; params: Record<string, unknown>
 }
 
 /** What the hub may ask of a headless Codex session: prompts, abort, end, answers. */
-function codexCommands(o: { core: SessionCore; turns: HeadlessTurns<string>; server: AppServer; turn: Turn; approvals: Approvals; ender: TurnEnder }): HubCommandHandlers {
+function codexCommands(o: { core: SessionCore; turns: HeadlessTurns<CodexPrompt>; server: AppServer; turn: Turn; approvals: Approvals; ender: TurnEnder }): HubCommandHandlers {
   const { core, turns } = o;
   const { log, state } = core;
   return {
@@ -195,9 +200,10 @@ function codexCommands(o: { core: SessionCore; turns: HeadlessTurns<string>; ser
       // Headless: nobody types at a desk, so every prompt and answer is remote (controller).
       core.controller.set('remote');
       if (!turns.claim(delivery.promptId)) return;
-      // Files are written under the session's temp dir and named in the text (Codex reads them).
-      core.attachments.forPty(delivery, {
-        ready: (text) => turns.enqueue({ promptId: delivery.promptId, text, content: text }),
+      // Files are written under the session's temp dir: images go as Codex's image inputs, other
+      // files are named in the text (Codex reads them with its tools).
+      core.attachments.forLocalImages(delivery, {
+        ready: (prompt) => turns.enqueue({ promptId: delivery.promptId, text: prompt.text, content: prompt }),
         failed: (reason) => core.link()?.push('prompt:status', { sessionId: state.id, promptId: delivery.promptId, status: 'dropped', reason }),
       });
     },

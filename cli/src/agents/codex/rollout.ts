@@ -3,7 +3,8 @@
 // Lines are `{timestamp, type, payload}`; read here (0.160.0 and 0.169.0 alike):
 //
 //   event_msg item_completed UserMessage      what the person typed (not Codex's own context messages,
-//                                             which are `response_item` user messages too)
+//                                             which are `response_item` user messages too), and an
+//                                             `[image]` for each image sent with it
 //   response_item message (assistant)         the reply's text
 //   response_item reasoning                   its summary, as thinking
 //   response_item function_call               a tool call: exec_command reads as Bash {command, description}
@@ -23,6 +24,8 @@ import { codexUsageOf, sameCodexUsage } from './usage.ts';
 
 const MAX_TEXT_CHARS = 100_000;
 const EXIT_CODE = /Process exited with code (-?\d+)/;
+/** A user message's image inputs, as Codex records them (a file, or a URL). */
+const IMAGE_INPUTS = new Set(['local_image', 'image']);
 
 type Line = { timestamp?: unknown; type?: unknown; payload?: Record<string, unknown> };
 
@@ -74,7 +77,11 @@ export function createRolloutReader(): TranscriptReader {
       const item = p.item as { type?: unknown; id?: unknown; content?: unknown } | undefined;
       if (item?.type !== 'UserMessage') return null;
       const text = textOf(item.content, 'text').slice(0, MAX_TEXT_CHARS);
-      return message({ id: `user-${String(item.id ?? fallbackId)}`, role: 'user', content: [{ type: 'text', text }], at, promptId: context.matchPrompt?.(text) ?? null });
+      // An image sent with the prompt shows as `[image]` (as in claude's chat); the prompt is matched
+      // by its text alone.
+      const images = Array.isArray(item.content) ? item.content.filter((c) => c && typeof c === 'object' && IMAGE_INPUTS.has(String((c as { type?: unknown }).type))).length : 0;
+      const content: ContentBlock[] = [{ type: 'text', text }, ...Array.from({ length: images }, (): ContentBlock => ({ type: 'text', text: '[image]' }))];
+      return message({ id: `user-${String(item.id ?? fallbackId)}`, role: 'user', content, at, promptId: context.matchPrompt?.(text) ?? null });
     }
     if (line.type === 'event_msg' && p.type === 'turn_aborted') {
       return message({ id: `aborted-${String(p.turn_id ?? fallbackId)}`, role: 'user', content: [{ type: 'interrupt', text: 'Interrupted' }], at });

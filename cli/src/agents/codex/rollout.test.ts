@@ -1,0 +1,29 @@
+// rollout.test.ts: what a person sent, as Codex's rollout records it. The image line is real: written
+// by Codex 0.169.0's app-server for a turn/start with a text and a localImage input.
+import { describe, expect, it } from 'vitest';
+import { createRolloutReader } from './rollout.ts';
+
+const WITH_IMAGE =
+  '{"timestamp":"2026-11-25T08:41:50.297Z","ordinal":8,"type":"event_msg","payload":{"type":"item_completed","thread_id":"01a211de-4916-7e80-a88d-a82561a33ab7","turn_id":"01a211de-4948-7040-a6ca-b920e187400a","item":{"type":"UserMessage","id":"01a211de-49d6-7623-b2ca-46592be1db78","content":[{"type":"text","text":"what is in this picture","text_elements":[]},{"type":"local_image","path":"/tmp/tether-codex-jV7jWW/project/dot.png"}]},"started_at_ms":1795596110297,"completed_at_ms":1795596110297}}';
+
+describe('Codex rollout: the person’s messages', () => {
+  it('an image sent with a prompt shows as [image]; the prompt is matched by its text alone', () => {
+    const asked: string[] = [];
+    const read = createRolloutReader().read([WITH_IMAGE], { matchPrompt: (text) => (asked.push(text), text === 'what is in this picture' ? 'prompt-1' : null) });
+    expect(asked).toEqual(['what is in this picture']);
+    expect(read.messages).toHaveLength(1);
+    expect(read.messages[0]).toMatchObject({
+      role: 'user',
+      promptId: 'prompt-1',
+      content: [
+        { type: 'text', text: 'what is in this picture' },
+        { type: 'text', text: '[image]' },
+      ],
+    });
+  });
+
+  it('a prompt without images is its text, as before', () => {
+    const line = WITH_IMAGE.replace(',{"type":"local_image","path":"/tmp/tether-codex-jV7jWW/project/dot.png"}', '');
+    expect(createRolloutReader().read([line], {}).messages[0]?.content).toEqual([{ type: 'text', text: 'what is in this picture' }]);
+  });
+});
