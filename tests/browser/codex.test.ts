@@ -170,6 +170,12 @@ describe('a Codex session from the browser', () => {
     expect(seriousOnes(await axeViolations(tab))).toEqual([]);
     await panel.getByRole('button', { name: 'Switch' }).click();
     await tab.getByRole('button', { name: /^Model: gpt-fake-large/ }).waitFor({ timeout: UI_TIMEOUT_MS });
+    // And how hard its next turn thinks: Codex's levels (its highest is xhigh, no "max").
+    await tab.getByRole('button', { name: /^Model: / }).click();
+    const efforts = tab.getByRole('dialog', { name: 'Switch model' }).getByRole('group', { name: 'Effort' });
+    await expect(efforts.getByRole('button').allTextContents()).resolves.toEqual(['low', 'medium', 'high', 'xhigh']);
+    await efforts.getByRole('button', { name: 'xhigh' }).click();
+    await tab.getByRole('button', { name: /^Model: gpt-fake-large · xhigh\./ }).waitFor({ timeout: UI_TIMEOUT_MS });
     const sessionId = /\/sessions\/([0-9a-f-]{36})/.exec(tab.url())![1]!;
     const phone = await world.connect({ nsp: '/web', token });
     expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);

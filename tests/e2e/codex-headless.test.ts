@@ -67,7 +67,7 @@ describe('headless Codex (app-server) from the phone', () => {
     await emitAck(phone, 'session:stop', { sessionId }, 30_000);
   }, 120_000);
 
-  it('denied with a reason: the command does not run and the model reads the reason; the phone picks the next turn\'s model; abort interrupts a turn', async () => {
+  it('denied with a reason: the command does not run and the model reads the reason; the phone picks the next turn\'s model and effort; abort interrupts a turn', async () => {
     const { fake, sandbox, watch } = await headlessCodex([
       when(userSays('go'), execCommand('touch nope.txt', { justification: 'make a file', callId: 'call_h2' })),
       (request) => (JSON.stringify(request.input).includes('use the Makefile') ? text('noted: reason read') : text('waiting for the reason')),
@@ -83,11 +83,15 @@ describe('headless Codex (app-server) from the phone', () => {
     // The phone's model runs the next turn.
     expect((await watch.emit('session:set-model', { sessionId: watch.session()!.id, model: 'gpt-fake-large' })).ok).toBe(true);
     await watch.waitFor(() => watch.session()?.model === 'gpt-fake-large' || null, { what: 'the model on the hub' });
+    expect((await watch.emit('session:set-effort', { sessionId: watch.session()!.id, level: 'max' })).ok).toBe(true);
+    await watch.waitFor(() => watch.session()?.effort === 'xhigh' || null, { what: 'the effort on the hub' });
     await watch.send('slow');
     await watch.waitFor(() => watch.session()?.status === 'thinking', { what: 'thinking' });
     // Waited on at the fake (the hub says nothing more while the reply is held back).
     const asked = await fake.waitForRequest((r) => r.kind === 'main' && r.body !== undefined && lastUserText(r.body) === 'slow');
     expect(asked.body?.model).toBe('gpt-fake-large');
+    // And the effort: Codex's highest is xhigh, so claude's "max" asks for that.
+    expect((asked.body as { reasoning?: { effort?: string } } | undefined)?.reasoning?.effort).toBe('xhigh');
     expect((await watch.emit('session:abort', { sessionId: watch.session()!.id })).ok).toBe(true);
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the abort' });
   }, 120_000);

@@ -146,12 +146,14 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
       const current = await store.getSession({ namespace: ns, sessionId: payload.sessionId });
       if (!current) return ackError('not_found', NO_SESSION);
       if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
-      // claude's `/effort` is typed at the prompt: only a PTY session has one. Bypass mode is
+      // claude's `/effort` is typed at the prompt: only its PTY session has one. Bypass mode is
       // refused by the runner unless the session was started allowing it (the hub cannot know).
-      if (event === 'session:set-effort' && current.launchKind !== 'pty') return ackError('bad_request', 'effort can only be changed in a PTY session');
-      // Modes and effort are claude's commands and keys; a model is claude's /model, or the next
-      // turn of a headless Codex (app-server's turn/start takes one). Another runner has none.
-      const switches = current.agent === 'claude' || (event === 'session:set-model' && current.launchKind === 'headless');
+      if (event === 'session:set-effort' && current.agent === 'claude' && current.launchKind !== 'pty') return ackError('bad_request', 'effort can only be changed in a PTY session');
+      // Modes and effort are claude's commands and keys; a model is claude's /model. A headless
+      // Codex takes a model and an effort for its next turn (app-server's turn/start takes both).
+      // Another runner has none.
+      const codexTurn = current.launchKind === 'headless' && (event === 'session:set-model' || event === 'session:set-effort');
+      const switches = current.agent === 'claude' || codexTurn;
       if (event !== 'session:abort' && !switches) return ackError('bad_request', `${current.agent} sessions do not switch ${event.slice('session:set-'.length)} from here yet`);
       options.runners.send(ns, payload.sessionId, event, payload);
       return { ok: true };

@@ -1,7 +1,7 @@
 // format.ts: turning protocol values into the short words a phone screen has room for.
 // Pure functions only (no React, no DOM): times, paths, statuses and device names.
 import type { AgentKind, LaunchKind, SessionStatus, SessionUsage } from '@tether/shared';
-import { DESK_ANSWERER, NOTIFICATION_DEVICE_PREFIX } from '@tether/shared/wire';
+import { DESK_ANSWERER, EFFORT_LEVELS, NOTIFICATION_DEVICE_PREFIX, type EffortLevel } from '@tether/shared/wire';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -72,6 +72,13 @@ export function describeStatus(status: SessionStatus): { label: string; tone: St
 /** How the agent is called in the app's sentences ("typed into Codex"). */
 export function agentName(agent: AgentKind): string {
   return agent === 'codex' ? 'Codex' : 'Claude';
+}
+
+/** The effort levels the phone can set, or null when it can set none: claude's `/effort` is typed
+ *  at its PTY prompt; a headless Codex's next turn takes one (Codex's highest is xhigh). */
+export function effortLevelsFor(session: { agent: AgentKind; launchKind: LaunchKind }): readonly EffortLevel[] | null {
+  if (session.agent === 'claude') return session.launchKind === 'pty' ? EFFORT_LEVELS : null;
+  return session.launchKind === 'headless' ? EFFORT_LEVELS.filter((level) => level !== 'max') : null;
 }
 
 /** The session's launch kind, and its agent when that is not claude (the default, left unsaid). */

@@ -6,12 +6,13 @@
 //   hub prompt:deliver ─► turns (one at a time) ─► turn/start (text, localImage) ─► turn/started … turn/completed = over
 //   Codex's item/commandExecution|fileChange/requestApproval ─► approvals (hub) ─► accept | decline
 //   hub session:abort ─► turn/interrupt          hub session:stop ─► after the turn, stdin closed
-//   hub session:set-model ─► the next turn/start carries it
+//   hub session:set-model, session:set-effort ─► the next turn/start carries them
 //
 // Codex asks over JSON-RPC exactly when its approval policy (the user's config) says a person must,
 // so tether's own hooks are not installed here. With no hub to ask, the answer is decline: nobody
 // is at a desk to answer instead. Requests tether cannot put to a person yet (a tool's questions,
 // an MCP server's form, extra permissions) are answered with an error, which Codex takes as no.
+import type { EffortLevel } from '@tether/shared';
 import type { HubCommandHandlers } from '../../hub-link/commands.ts';
 import { createHeadlessTurns, type HeadlessTurns } from '../../runner/headless-turns.ts';
 import { createSessionCore, describeEarlyExit, type RunnerOptions, type RunnerResult, type SessionCore } from '../../runner/session-core.ts';
@@ -30,7 +31,14 @@ const CLIENT_INFO = { name: 'tether', title: 'tether', version: '1' };
 /** The thread, the turn under way (from turn/started: turn/start's answer names the turn before it
  *  can be interrupted, and Codex 0.160 then says "no active turn"), and an abort asked for before
  *  the turn started. */
-type Turn = { threadId: string | null; turnId: string | null; interruptWanted: boolean; /** The phone's model for the next turns (turn/start carries it), or null: the thread's own. */ model: string | null };
+type Turn = {
+  threadId: string | null;
+  turnId: string | null;
+  interruptWanted: boolean;
+  /** The phone's model and effort for the next turns (turn/start carries them), or null: the thread's own. */
+  model: string | null;
+  effort: Exclude<EffortLevel, 'max'> | null;
+};
 
 export async function runCodexHeadless(options: RunnerOptions): Promise<RunnerResult> {
   let turns = null as HeadlessTurns<CodexPrompt> | null;
@@ -45,7 +53,7 @@ export async function runCodexHeadless(options: RunnerOptions): Promise<RunnerRe
   const args = ['app-server', ...appServerArgs(options.userArgs)];
   const proc = spawnHeadless({ core, binary, args, cwd: options.cwd });
   if ('error' in proc) return core.failEarly(proc.error);
-  const turn: Turn = { threadId: null, turnId: null, interruptWanted: false, model: null };
+  const turn: Turn = { threadId: null, turnId: null, interruptWanted: false, model: null, effort: null };
   const approvals = core.createApprovals({});
   const parts = {} as { server: AppServer; turns: HeadlessTurns<CodexPrompt>; ender: TurnEnder; asking: CodexAsking };
   parts.turns = turns = createHeadlessTurns<CodexPrompt>({
@@ -100,7 +108,7 @@ function startTurn(o: { server: AppServer; turns: HeadlessTurns<CodexPrompt>; co
   if (!o.turn.threadId) return;
   // Images as Codex's own `localImage` inputs: it reads each file and sends it to the model as an image.
   const input = [{ type: 'text', text: o.prompt.text, text_elements: [] }, ...o.prompt.images.map((path) => ({ type: 'localImage', path }))];
-  o.server.request('turn/start', { threadId: o.turn.threadId, input, ...(o.turn.model ? { model: o.turn.model } : {}) }).catch((error: unknown) => {
+  o.server.request('turn/start', { threadId: o.turn.threadId, input, ...(o.turn.model ? { model: o.turn.model } : {}), ...(o.turn.effort ? { effort: o.turn.effort } : {}) }).catch((error: unknown) => {
     const why = error instanceof Error ? error.message : String(error);
     o.core.log(`turn/start: ${why}`);
     o.turns.turnEnded();
@@ -220,6 +228,12 @@ function codexCommands(o: { core: SessionCore; turns: HeadlessTurns<CodexPrompt>
     'approval:answered': ({ requestId, answer }) => {
       core.controller.set('remote');
       o.approvals.answered({ requestId, answer });
+    },
+    // The next turn thinks that hard (turn/start takes an effort); Codex's highest is xhigh.
+    'session:set-effort': ({ level }) => {
+      o.turn.effort = level === 'max' ? 'xhigh' : level;
+      core.followEffort(o.turn.effort);
+      log(`effort: ${o.turn.effort} from the next turn (the phone's)`);
     },
     // The next turn runs on it (turn/start takes a model); a turn under way keeps its own.
     'session:set-model': ({ model }) => {

@@ -1,13 +1,14 @@
 // model-panel.tsx: the open half of the model picker, loaded on first open (the header that shows
 // the chip is in the first-load bundle; this panel is not). Picks an alias or a typed model name and
 // sends session:set-model, or an effort level and sends session:set-effort; the runner types claude's
-// `/model` or `/effort` when claude is idle (effort: PTY sessions only, it is typed at the prompt).
+// `/model` or `/effort` when claude is idle (effort: its PTY sessions only, it is typed at the prompt);
+// a headless Codex takes both with its next turn.
 import { useState, type FormEvent } from 'react';
 import { requestHub } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { agentName, MODEL_ALIASES, modelAliasOf } from '../../lib/format.ts';
 import type { AgentKind } from '@tether/shared';
-import { EFFORT_LEVELS, type EffortLevel } from '@tether/shared/wire';
+import type { EffortLevel } from '@tether/shared/wire';
 
 export type ModelPanelProps = {
   id: string;
@@ -15,14 +16,16 @@ export type ModelPanelProps = {
   agent: AgentKind;
   sessionId: string;
   model: string | null;
-  /** claude's effort level, null before the runner read it; undefined hides the effort row (headless). */
+  /** The levels the agent takes here (effortLevelsFor); none hides the effort row. */
+  efforts?: readonly EffortLevel[];
+  /** The session's effort level, null before the runner reported one. */
   effort?: EffortLevel | null;
   /** The hub relayed the request: close, and show it as pending until the runner reports. */
   onRequested: (model: string) => void;
   onEffortRequested?: (level: EffortLevel) => void;
 };
 
-export function ModelPanel({ id, agent, sessionId, model, effort, onRequested, onEffortRequested }: ModelPanelProps) {
+export function ModelPanel({ id, agent, sessionId, model, efforts, effort, onRequested, onEffortRequested }: ModelPanelProps) {
   const aliases: readonly string[] = agent === 'claude' ? MODEL_ALIASES : [];
   const [custom, setCustom] = useState('');
   const [sending, setSending] = useState<string | null>(null);
@@ -99,11 +102,11 @@ export function ModelPanel({ id, agent, sessionId, model, effort, onRequested, o
           Switch
         </button>
       </form>
-      {effort !== undefined ? (
+      {efforts ? (
         <>
           <div className="model-panel-title">Effort</div>
           <div className="model-options" role="group" aria-label="Effort">
-            {EFFORT_LEVELS.map((level) => (
+            {efforts.map((level) => (
               <button
                 key={level}
                 type="button"
@@ -124,7 +127,7 @@ export function ModelPanel({ id, agent, sessionId, model, effort, onRequested, o
           Couldn't switch: {error}
         </p>
       ) : (
-        <p className="model-note">{agentName(agent)} switches when it is idle; a running turn keeps its model{effort !== undefined ? ' and effort' : ''}.</p>
+        <p className="model-note">{agentName(agent)} switches when it is idle; a running turn keeps its model{efforts ? ' and effort' : ''}.</p>
       )}
     </div>
   );

@@ -8,7 +8,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { getSocket } from '../../lib/socket.ts';
 import { usePopover } from '../../lib/ui/use-popover.ts';
 import type { Session } from '@tether/shared';
-import { agentName, describeModel } from '../../lib/format.ts';
+import { agentName, describeModel, effortLevelsFor } from '../../lib/format.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 
 const ModelPanel = lazy(() => import('./model-panel.tsx').then((m) => ({ default: m.ModelPanel })));
@@ -43,6 +43,7 @@ export function ModelPicker({ session }: { session: Session }) {
     }
   }, [live]);
 
+  const efforts = effortLevelsFor(session);
   const effort = requestedEffort ?? session.effort ?? null;
   const label = `${describeModel(session.model)}${effort ? ` · ${effort}` : ''}`;
   return (
@@ -51,7 +52,7 @@ export function ModelPicker({ session }: { session: Session }) {
         ref={buttonRef}
         type="button"
         className="model-chip"
-        aria-label={`Model: ${label}. Change model${session.launchKind === 'pty' && session.agent === 'claude' ? ' or effort' : ''}`}
+        aria-label={`Model: ${label}. Change model${efforts ? ' or effort' : ''}`}
         title={session.model ?? `${agentName(session.agent)}'s default model`}
         aria-haspopup="dialog"
         aria-expanded={open}
@@ -69,7 +70,7 @@ export function ModelPicker({ session }: { session: Session }) {
             agent={session.agent}
             sessionId={session.id}
             model={session.model}
-            {...(session.launchKind === 'pty' && session.agent === 'claude' ? { effort: session.effort ?? null } : {})}
+            {...(efforts ? { efforts, effort: session.effort ?? null } : {})}
             onRequested={(model) => {
               setRequested(model);
               setOpen(false);
