@@ -9,7 +9,7 @@ import type { Socket } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { delayed, lastUserText, text, userSays, when, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
-import { CODEX_READY, codexBin } from '../harness/codex.ts';
+import { CODEX_READY, codexBin, codexStarted } from '../harness/codex.ts';
 import { startCodexDaemonWorld } from '../harness/codex-world.ts';
 import { startDesk, type DeskHandle } from '../harness/daemon.ts';
 import { emitAck } from '../harness/hub.ts';
@@ -54,7 +54,7 @@ async function detachThenEnd(o: { watch: SessionWatch; desk: DeskHandle; phone: 
 describe('tether attach to Codex', () => {
   it('drives a PTY Codex session started from the phone; Ctrl-] detaches and the session keeps running', async () => {
     const echo: ScriptTurn = (request) => text(`answered at the desk: ${lastUserText(request)}`);
-    const { hub, phone, spawn, attach } = await codexDaemonWorld([echo, echo]);
+    const { hub, sandbox, phone, spawn, attach } = await codexDaemonWorld([echo, echo]);
     const { sessionId, watch } = await spawn('pty');
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle' });
     expect(watch.session()?.deskAttached).toBe(false);
@@ -70,6 +70,8 @@ describe('tether attach to Codex', () => {
 
     const desk = attach(sessionId);
     await desk.waitForScreen(CODEX_READY);
+    // A desk types once Codex has started its session (codexStarted): keys pasted before were lost.
+    await desk.waitForScreen(codexStarted(sandbox.cwd));
     await watch.waitFor(() => watch.session()?.deskAttached === true, { what: 'deskAttached', timeoutMs: 30_000 });
     await watch
       .waitFor(() => sizes.find((n) => n.owner === 'desk' && n.cols === DESK_SIZE.cols && n.rows === DESK_SIZE.rows), { what: 'desk owns the size', timeoutMs: 30_000 })
@@ -122,6 +124,7 @@ describe('tether attach to Codex', () => {
 
     const desk = attach(sessionId);
     await desk.waitForScreen(CODEX_READY, { timeoutMs: 45_000 });
+    await desk.waitForScreen(codexStarted(sandbox.cwd));
     // The hand-over is told in the session's own agent's words.
     expect(desk.output()).toContain('resuming the same codex session in a PTY');
     await watch.waitFor(() => watch.session()?.launchKind === 'pty' && watch.session()?.status === 'idle', { what: 'pty session idle' });
@@ -156,6 +159,7 @@ describe('tether attach to Codex', () => {
 
     const desk = attach(sessionId);
     await desk.waitForScreen(CODEX_READY, { timeoutMs: 45_000 });
+    await desk.waitForScreen(codexStarted(sandbox.cwd));
     await watch.waitFor(() => watch.session()?.launchKind === 'pty' && watch.session()?.status === 'idle', { what: 'pty session idle' });
     desk.paste('question from the desk');
     await desk.waitForScreen('question from the desk');

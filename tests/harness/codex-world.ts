@@ -6,7 +6,7 @@ import type { Socket } from 'socket.io-client';
 import type { Session } from '@tether/shared';
 import { startFakeOpenAI, type FakeOpenAI, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
 import type { Defer } from './cleanups.ts';
-import { CODEX_READY, codexBin, createCodexSandbox, type CodexSandbox } from './codex.ts';
+import { CODEX_READY, codexBin, codexStarted, createCodexSandbox, type CodexSandbox } from './codex.ts';
 import { startDaemon, type DaemonHandle } from './daemon.ts';
 import { emitAck, startHub, type HubHandle } from './hub.ts';
 import { startRunner, watchSession, type RunnerHandle, type SessionWatch } from './runner.ts';
@@ -37,7 +37,11 @@ export async function startCodexWorld(defer: Defer, options: { script?: ScriptTu
   const runner = start({ ...(options.args ? { args: options.args } : {}), ...(options.home ? { home: options.home } : {}) });
   const phone = await watchSession({ hub, sessionId: runner.sessionId });
   defer(() => phone.stop());
-  if (options.ready !== false) await runner.waitForScreen(CODEX_READY);
+  if (options.ready !== false) {
+    await runner.waitForScreen(CODEX_READY);
+    // Tests type at this desk next: Codex must have started its session (codexStarted).
+    await runner.waitForScreen(codexStarted(sandbox.cwd));
+  }
   return { fake, hub, sandbox, runner, phone, startRunner: start };
 }
 

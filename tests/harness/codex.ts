@@ -19,6 +19,15 @@ export const FAKE_MODEL = 'gpt-fake';
  *  spaces. */
 export const CODEX_READY = /^(?![^]*esc to interrupt)[^]*^›[ \u00a0][^\n]*\n(?:[ \u00a0]*\n)?[ \u00a0]{2}\S/m;
 
+/** Codex has started its session: the footer under the input names the model and the session's
+ *  directory ("gpt-fake default · /path"), drawn once the session is configured. The input box is
+ *  drawn earlier; keys pasted in the moments before this line appeared were lost 5 times in about
+ *  300 e2e runs (the runner had written them to the PTY; Codex never drew them). A desk types after
+ *  it. */
+export function codexStarted(cwd: string): RegExp {
+  return new RegExp(`^ {2}\\S.* · ${cwd.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`, 'm');
+}
+
 export type CodexSandbox = {
   codexHome: string;
   cwd: string;
