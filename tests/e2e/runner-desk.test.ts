@@ -50,7 +50,13 @@ describe('desk terminal', () => {
     // Stopped is seen through /proc, the bytes through our PTY reader: what the stopped process
     // wrote before it stopped may still be on its way to us (it can write nothing after).
     await until(() => runner.output().slice(before).includes(RESTORED), () => 'the terminal handed back before the stop');
+    const continued = runner.output().length;
     process.kill(runner.pid, 'SIGCONT');
+    // The screen still shows claude's prompt from before the stop, and keys typed before tether is
+    // back in raw mode go through the terminal's line discipline (a CI run's Enter became a newline
+    // in claude's input, never submitted). tether sets raw mode first and then continues claude,
+    // which redraws: its input box drawn after the continue means the desk's keys reach it as keys.
+    await until(() => runner.output().slice(continued).includes('❯'), () => "claude's redraw after fg");
     await runner.waitForScreen(DESK_READY);
     runner.write('hello after fg');
     await runner.waitForScreen('hello after fg');
