@@ -43,6 +43,14 @@ export type HubConfig = {
   /** Development only (`--dev-push-endpoints`): push endpoints may be plain http and on loopback or
    *  private addresses (the test suite's local push service). Off: https and public hosts only. */
   devPushEndpoints?: boolean;
+  /** The https URL a phone opens (`--public-url`, the Tailscale name or the relay name): the hub
+   *  behind a reverse proxy or a tunnel that ends TLS. Its host name is served (Host allowlist) and
+   *  its origin may open sockets. */
+  publicUrl?: string;
+  /** Host names (or IP literals) this hub answers besides the loopback names and `publicUrl`'s:
+   *  the LAN address it printed, `--allowed-host`, the Tailscale name. Any other Host gets 421
+   *  (DNS rebinding). */
+  allowedHosts?: string[];
 };
 
 export const HUB_VERSION: string = pkg.version;
