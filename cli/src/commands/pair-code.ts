@@ -77,8 +77,8 @@ export async function pairingLines(options: { namespace: string; code: string; e
 /** `tether hub` at every start: records the phone URL and, when a phone can open the hub (`publicUrl`,
  *  or the LAN URL of a hub bound to every interface), prints a fresh code's link and QR; else one line
  *  on how to get one. */
-export async function hubStartPairing(options: { store: Store; namespace: string; publicUrl: string | null; lanUrl: string | null }): Promise<string[]> {
-  recordPhoneUrl(options.publicUrl);
+export async function hubStartPairing(options: { store: Store; namespace: string; publicUrl: string | null; lanUrl: string | null; env?: NodeJS.ProcessEnv }): Promise<string[]> {
+  recordPhoneUrl(options.publicUrl, options.env);
   const lan = options.lanUrl && !isLoopbackUrl(new URL(options.lanUrl)) ? options.lanUrl : null;
   const base = httpsPhoneUrl(options.publicUrl) ?? lan;
   if (!base) {
