@@ -11,6 +11,10 @@ export const PROTOCOL_VERSION = { major: 1, minor: 0 } as const;
 /** `tth_` + 43 base64url chars (256 random bits). The prefix makes leaked tokens greppable. */
 export const TOKEN_PREFIX = 'tth_';
 
+/** A one-time pairing code: `tpc_` + 32 base64url chars (192 random bits), good for 10 minutes and
+ *  one use (shared pairing.ts). The prefix tells it from a token in a pasted field or a leak scan. */
+export const PAIR_CODE_PREFIX = 'tpc_';
+
 export const FINAL_STATUSES: readonly SessionStatus[] = ['ended', 'failed'];
 export function isFinalStatus(status: SessionStatus): boolean {
   return FINAL_STATUSES.includes(status);

@@ -17,6 +17,8 @@ import {
   MessagePageQuerySchema,
   WorkspacePathSchema,
   NotificationActionSchema,
+  PairBodySchema,
+  PairCodeCreateSchema,
   PushSubscribeSchema,
   PushUnsubscribeSchema,
   ShareCreateSchema,
@@ -263,6 +265,50 @@ describe('fuzz: REST routes', () => {
     });
     const huge = await fetch(`${hub.url}/api/auth/login`, { method: 'POST', body: JSON.stringify({ token: 'x'.repeat(HUGE_STRING_CHARS) }) });
     expect(huge.status).toBe(413);
+  });
+
+  it('POST /api/auth/pair: malformed bodies → 400, over the cap → 413', async () => {
+    await fuzzRoute({
+      arbitrary: bodyOf(malformedArbitrary({ base: { code: `tpc_${'A'.repeat(32)}` }, schema: PairBodySchema })).filter((body) => {
+        const json = isJson(body);
+        return !json.ok || !PairBodySchema.safeParse(json.value).success;
+      }),
+      seed: SEED + 30,
+      request: (body) => fetch(`${hub.url}/api/auth/pair`, { method: 'POST', body, headers: { 'content-type': 'application/json' } }),
+      statuses: [400],
+    });
+    const huge = await fetch(`${hub.url}/api/auth/pair`, { method: 'POST', body: JSON.stringify({ code: `tpc_${'x'.repeat(HUGE_STRING_CHARS)}` }) });
+    expect(huge.status).toBe(413);
+  });
+
+  it('POST /api/auth/pair: well-formed codes never made here → 401 (429 past the failure limit), no token minted', async () => {
+    const base64url = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.split(''));
+    await fuzzRoute({
+      arbitrary: fc.string({ unit: base64url, minLength: 22, maxLength: 86 }).map((tail) => `tpc_${tail}`),
+      seed: SEED + 31,
+      request: (code) => fetch(`${hub.url}/api/auth/pair`, { method: 'POST', body: JSON.stringify({ code }), headers: { 'content-type': 'application/json' } }),
+      statuses: [401, 429],
+    });
+  });
+
+  it('POST /api/pair-codes: malformed bodies → 400, malformed credentials → 401 (or 429); no code made', async () => {
+    await fuzzRoute({
+      arbitrary: bodyOf(malformedArbitrary({ base: {}, schema: PairCodeCreateSchema })).filter((body) => {
+        // An empty body is a valid request (it makes a code): only what must be refused.
+        if (body.trim() === '') return false;
+        const json = isJson(body);
+        return !json.ok || !PairCodeCreateSchema.safeParse(json.value).success;
+      }),
+      seed: SEED + 32,
+      request: (body) => fetch(`${hub.url}/api/pair-codes`, { method: 'POST', body, headers: { ...auth(), 'content-type': 'application/json' } }),
+      statuses: [400],
+    });
+    await fuzzRoute({
+      arbitrary: rawAuthorization,
+      seed: SEED + 33,
+      request: (header) => fetch(`${hub.url}/api/pair-codes`, { method: 'POST', body: '{}', headers: { authorization: header, 'x-fuzz': 'bearer' } }),
+      statuses: [401, 429],
+    });
   });
 
   it('GET /api/sessions/:id and /:id/messages: malformed ids → 4xx', async () => {
