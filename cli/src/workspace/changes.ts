@@ -24,7 +24,7 @@ import {
 import { addedFileDiff, parseFileDiff } from './diff-parse.ts';
 import { runGit, splitNul } from './git.ts';
 import { readTextCapped } from './read-text.ts';
-import { isHardLinked, openChild, openDirInside, type OpenVia } from './open-inside.ts';
+import { isHardLinked, openChild, openDirInside, openInside, type OpenVia } from './open-inside.ts';
 
 /** git calls per page stay few: a page of many small files costs one call each. */
 export const FILES_PER_PAGE = 40;
@@ -165,6 +165,16 @@ export function readUntracked(options: { root: string; path: string; maxBytes: n
   }
 }
 
+/** Whether the work tree's `path` is a regular file with more than one name. */
+function isHardLinkedFile(options: { root: string; path: string; via: OpenVia | undefined }): boolean {
+  const opened = openInside({ root: options.root, path: options.path, ...(options.via ? { via: options.via } : {}) });
+  if (!opened.ok) return false;
+  if (opened.kind === 'dir') opened.dir.close();
+  if (opened.kind !== 'file') return false;
+  opened.close();
+  return isHardLinked(opened.stat);
+}
+
 async function fileDiff(options: { root: string; via: OpenVia | undefined; base: string; file: ChangedFile; maxChars: number }): Promise<FileDiff> {
   const { file } = options;
   if (file.status === 'untracked') {
@@ -173,6 +183,8 @@ async function fileDiff(options: { root: string; via: OpenVia | undefined; base:
     return addedFileDiff({ path: file.path, text: read.text, maxChars: options.maxChars, cut: read.cut });
   }
   if (file.binary) return { path: file.path, binary: true, hunks: [], lineCount: 0, truncated: false };
+  // git would diff a hard link's text: it may be a file outside under a tracked name. Named, not shown.
+  if (file.status !== 'deleted' && isHardLinkedFile({ root: options.root, path: file.path, via: options.via })) return { path: file.path, binary: false, hunks: [], lineCount: 0, truncated: false };
   const paths = file.oldPath !== undefined ? [file.oldPath, file.path] : [file.path];
   const out = await runGit({ cwd: options.root, args: ['diff', options.base, ...DIFF_FLAGS, '--', ...paths], cap: FILE_DIFF_OUTPUT_CAP });
   if (out.kind !== 'ok') return { path: file.path, binary: false, hunks: [], lineCount: 0, truncated: true };
