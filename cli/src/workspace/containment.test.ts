@@ -43,18 +43,17 @@ function world() {
 }
 
 /** A second process that swaps root/dir for a link to `outside` and back as fast as it can (many
- *  swaps: many chances to win the race), holding a state for 0.1 ms one time in 20 (so reads also
- *  meet each state whole), until killed (or 20 s at most, so a lost test never leaves it running).
- *  It says when it starts. */
+ *  swaps: many chances to win the race), until killed (or 20 s at most, so a lost test never leaves
+ *  it running). It says when it starts. */
 function startSwapper(root: string, outside: string) {
   const code = `
     const { renameSync, symlinkSync, unlinkSync } = require('node:fs');
     const [dir, stash, outside] = process.argv.slice(-3);
-    const hold = () => { const until = performance.now() + (Math.random() < 0.05 ? 0.1 : 0); while (performance.now() < until); };
     const end = Date.now() + 20000;
     process.stdout.write('swapping\\n');
     while (Date.now() < end) {
-      try { renameSync(dir, stash); symlinkSync(outside, dir); hold(); unlinkSync(dir); renameSync(stash, dir); hold(); } catch {}
+      try { renameSync(dir, stash); symlinkSync(outside, dir); for (let i = 0; i < 200; i++); unlinkSync(dir); renameSync(stash, dir); } catch {}
+      for (let i = 0; i < 200; i++);
     }`;
   return Bun.spawn([process.execPath, '-e', code, join(root, 'dir'), join(root, 'dir-stash'), outside], { stdout: 'pipe', stderr: 'ignore' });
 }
