@@ -53,7 +53,7 @@ export function containPath(options: { root: string; path: string }): Contained 
 export function refusal(path: string, error: unknown): AckError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT' || code === 'ENOTDIR') return ackError('not_found', `${show(path)}: no such file or directory`);
-  if (code === 'ELOOP' || code === 'ESWAPPED') return ackError('forbidden', `${show(path)} changed while it was read (a folder on its path became a symbolic link); it is not followed`);
+  if (code === 'ELOOP' || code === 'ESWAPPED') return ackError('forbidden', `${show(path)} changed while it was read (a folder on its path was replaced, by a symbolic link or otherwise); it is not followed`);
   if (code === 'EHARDLINK') return ackError('forbidden', `${show(path)} ${HARD_LINK_REFUSAL}`);
   if (code === 'EACCES' || code === 'EPERM') return ackError('forbidden', `${show(path)}: permission denied`);
   if (code === 'ENAMETOOLONG') return ackError('bad_request', `${show(path)}: the name is too long for this disk`);

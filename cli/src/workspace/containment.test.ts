@@ -58,7 +58,7 @@ function startSwapper(root: string, outside: string) {
   return Bun.spawn([process.execPath, '-e', code, join(root, 'dir'), join(root, 'dir-stash'), outside], { stdout: 'pipe', stderr: 'ignore' });
 }
 
-/** Runs `attempt` while the swapper runs: 3,000 times (more until both states were seen), 5 s at
+/** Runs `attempt` while the swapper runs: 10,000 times (more until both states were seen), 6 s at
  *  most. Counts the escapes (the secret seen), the reads that saw the inside file and those refused
  *  or not found while the folder was a link or away (both > 0: the race was really run). */
 async function race(root: string, outside: string, attempt: () => Promise<string>) {
@@ -69,9 +69,9 @@ async function race(root: string, outside: string, attempt: () => Promise<string
   let inside = 0;
   let refused = 0;
   let reads = 0;
-  const end = Date.now() + 5_000;
+  const end = Date.now() + 6_000;
   try {
-    while ((reads < 3_000 || Math.min(inside, refused) === 0) && Date.now() < end) {
+    while ((reads < 10_000 || Math.min(inside, refused) === 0) && Date.now() < end) {
       const seen = await attempt();
       reads++;
       if (seen.includes(SECRET) || seen.includes('only-outside')) escapes++;

@@ -56,10 +56,14 @@ export type Opened = { ok: true; kind: 'file'; fd: number; stat: Stats; close():
 
 const failure = (code: string, message: string) => Object.assign(new Error(message), { code });
 
+/** `afterCheck`: runs between containPath's check and the open (tests swap a folder there). */
+type OpenOptions = { root: string; path: string; via?: OpenVia; afterCheck?: () => void };
+
 /** The folder at `path` (a viewer's relative path), checked by containPath and opened safely. */
-export function openDirInside(options: { root: string; path: string; via?: OpenVia }): InsideDir | AckError {
+export function openDirInside(options: OpenOptions): InsideDir | AckError {
   const found = containPath(options);
   if (!found.ok) return found;
+  options.afterCheck?.();
   try {
     return openDirAt({ root: found.root, parts: found.parts, via: options.via ?? defaultOpenVia() });
   } catch (error) {
@@ -68,9 +72,10 @@ export function openDirInside(options: { root: string; path: string; via?: OpenV
 }
 
 /** The file or folder at `path`, checked by containPath and opened safely. */
-export function openInside(options: { root: string; path: string; via?: OpenVia }): Opened | AckError {
+export function openInside(options: OpenOptions): Opened | AckError {
   const found = containPath(options);
   if (!found.ok) return found;
+  options.afterCheck?.();
   const via = options.via ?? defaultOpenVia();
   let parent: InsideDir | undefined;
   try {
@@ -110,6 +115,16 @@ export function openChild(dir: InsideDir, name: string): Opened {
 /** Opens root/parts as a folder: name by name from the root's descriptor (or from `parent`'s, one
  *  name below it) on Linux; by path, then rechecked, elsewhere. Throws on any failure. */
 function openDirAt(options: { root: string; parts: string[]; via: OpenVia; parent?: InsideDir }): InsideDir {
+  try {
+    return openDirAtOrThrow(options);
+  } catch (error) {
+    // containPath saw folders there: one that is now a link or a file was swapped since.
+    const code = (error as NodeJS.ErrnoException).code;
+    throw code === 'ELOOP' || code === 'ENOTDIR' ? failure('ESWAPPED', 'a folder on the path was replaced') : error;
+  }
+}
+
+function openDirAtOrThrow(options: { root: string; parts: string[]; via: OpenVia; parent?: InsideDir }): InsideDir {
   const { root, parts, via } = options;
   let fd: number;
   if (via === 'proc-fd') {
