@@ -143,5 +143,5 @@ function noHttpsLines(o: { candidates: string[]; options: { host: string; port: 
   if (lan) {
     return [`phone: ${lan} on your network only, over plain http: no notifications, no install as an app, and anyone on the Wi-Fi sees the token and every chat. Fix: ${fix}`];
   }
-  return [`phone: none; this hub answers on this machine only (${o.options.host}). Fix: ${fix}`];
+  return [`phone: none: this hub answers on this machine only (${o.options.host}), so no phone reaches it. Fix: ${fix}`];
 }

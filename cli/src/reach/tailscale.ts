@@ -10,7 +10,7 @@
 // serve config). What tether set is recorded in TETHER_HOME/tailscale-serve.json, so a hub that was
 // killed can recognise its own leftover next time.
 // Serve's identity headers (Tailscale-User-Login, …) are never read: any local process can send them.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TailscaleMode } from './flags.ts';
 
@@ -157,9 +157,4 @@ function refusal(output: string): string {
     return `--tailscale: Tailscale refused to change its serve config for this user (${said}). On Linux allow your user once with "sudo tailscale set --operator=$USER", then start again`;
   }
   return `--tailscale: tailscale refused (${said || 'no reason given'})`;
-}
-
-/** True when tether set a serve config that a killed hub left behind (shown at start). */
-export function hasLeftover(home: string): boolean {
-  return existsSync(recordPath(home));
 }
