@@ -121,6 +121,12 @@ describe('a hub behind its allowlist', () => {
     expect((await rawRequest(hub.port, 'GET /healthz HTTP/1.1\r\nHost: a b')).status).toBeGreaterThanOrEqual(400);
   });
 
+  it('refuses what the Host fuzz found made a route throw (500): a port over 65535, an IPv6 literal Bun\'s URL refuses', async () => {
+    for (const host of ['[::1]:99983', '127.0.0.1:70000', '[123d:c::8e:7e:0.10.195.7]']) {
+      expect((await rawRequest(hub.port, `GET /healthz HTTP/1.1\r\nHost: ${host}`)).status, host).toBe(421);
+    }
+  });
+
   it('proves itself to the TLS gate: the answer is the hub\'s own, a bad challenge is 400', async () => {
     const challenge = 'c'.repeat(43);
     const res = await fetch(`${hub.url}${REACH_PROOF_PATH}?challenge=${challenge}`);

@@ -48,7 +48,7 @@ export function hostName(value: string | null): string | null {
     port = colon < 0 ? undefined : raw.slice(colon + 1);
     if (host.includes(':')) return null; // an unbracketed IPv6 literal is not a valid Host
   }
-  if (port !== undefined && !/^\d{1,5}$/.test(port)) return null;
+  if (port !== undefined && !(/^\d{1,5}$/.test(port) && Number(port) <= 65535)) return null;
   host = host.toLowerCase();
   if (host.endsWith('.')) host = host.slice(0, -1);
   if (isIP(host) !== 0) return host;
@@ -104,6 +104,9 @@ export function createHostAllowlist(options: {
     check(req) {
       const host = hostName(req.headers.get('host'));
       if (!allowed(host)) return refuse(host);
+      // Bun builds req.url from Host; a literal its URL parser rejects (some IPv6 spellings) would
+      // make every route's `new URL(req.url)` throw.
+      if (!URL.canParse(req.url)) return refuse(null);
       // Behind a proxy the browser's name may travel here instead: each entry must be ours too, so a
       // page cannot launder a rebinding through a header a proxy passed along. Without
       // --trust-proxy nothing reads this header, so it decides nothing.
