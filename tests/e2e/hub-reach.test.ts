@@ -31,9 +31,13 @@ function tempDir(prefix: string): string {
 }
 
 /** `tether hub <args>` with TETHER_HOME=home; in a network namespace with `hosts` as /etc/hosts when given. */
-function runHub(d: Defer, o: { home: string; args: string[]; env?: Record<string, string>; hosts?: string }): HubRun {
+/** A LAN inside the namespace: a veth pair, this side 192.0.2.10 (TEST-NET-1, reachable by nobody). */
+const NETNS_LAN = 'ip link add v0 type veth peer name v1 && ip addr add 192.0.2.10/24 dev v0 && ip link set v0 up && ip link set v1 up && ';
+
+function runHub(d: Defer, o: { home: string; args: string[]; env?: Record<string, string>; hosts?: string; lan?: boolean }): HubRun {
   const hub = [process.execPath, CLI_MAIN, 'hub', ...o.args];
-  const command = o.hosts ? ['unshare', '-rmn', 'sh', '-c', 'ip link set lo up && mount --bind "$1" /etc/hosts && shift && exec "$@"', 'sh', o.hosts, ...hub] : hub;
+  const setup = `ip link set lo up && ${o.lan ? NETNS_LAN : ''}mount --bind "$1" /etc/hosts && shift && exec "$@"`;
+  const command = o.hosts ? ['unshare', '-rmn', 'sh', '-c', setup, 'sh', o.hosts, ...hub] : hub;
   const env: Record<string, string | undefined> = { ...process.env, PATH: BASE_PATH, TAILSCALE_FAKE_BUN: process.execPath, ...o.env, TETHER_HOME: o.home, NO_COLOR: '1' };
   for (const name of ['NODE_EXTRA_CA_CERTS', 'TETHER_ALLOWED_HOSTS']) if (!o.env?.[name]) delete env[name];
   const proc = Bun.spawn(command, { env, stdout: 'pipe', stderr: 'pipe' });
@@ -97,6 +101,18 @@ describe('tether hub without a way in for a phone', () => {
     expect(out).not.toContain('open on your phone');
     expect(await run.stop()).toBe(0);
   });
+
+  it('bound to every interface (in a network namespace with a LAN): the LAN URL over http, what that loses, the fix', async () => {
+    const hosts = join(tempDir('tether-hosts-'), 'hosts');
+    writeFileSync(hosts, '127.0.0.1 localhost\n');
+    const run = runHub(defer, { home: tempDir('tether-reach-'), hosts, lan: true, args: ['--port', '8787', '--host', '0.0.0.0'] });
+    const out = await run.until(/tether hub ready/);
+    expect(out.split('\n')[0]).toBe('tether hub listening on http://127.0.0.1:8787');
+    expect(out).toContain('phone: http://192.0.2.10:8787 on your network only, over plain http: no notifications, no install as an app, and anyone on the Wi-Fi sees the token and every chat. Fix: --public-url https://NAME');
+    expect(out).toContain('open on your phone (or scan): http://192.0.2.10:8787/#token=tth_');
+    expect(run.err()).toContain('--host 0.0.0.0 exposes the hub on the network without TLS');
+    expect(await run.stop()).toBe(0);
+  });
 });
 
 describe('tether hub --public-url', () => {
@@ -131,6 +147,16 @@ describe('tether hub --public-url', () => {
     expect(out).toContain('phone: no QR (the https URL did not pass the check above)');
     expect(out).not.toContain('open on your phone');
     expect(existsSync(join(home, 'phone-url'))).toBe(false);
+    expect(await run.stop()).toBe(0);
+  });
+
+  it('a name that does not resolve (in a network namespace: no DNS leaves the machine): said after the gate\'s retries', async () => {
+    const hosts = join(tempDir('tether-hosts-'), 'hosts');
+    writeFileSync(hosts, '127.0.0.1 localhost\n');
+    const run = runHub(defer, { home: tempDir('tether-reach-'), hosts, args: ['--port', '8787', '--public-url', 'https://tether.nowhere.test'] });
+    const out = await run.until(/tether hub ready/, 30_000);
+    expect(out).toMatch(/checked https:\/\/tether\.nowhere\.test: the name tether\.nowhere\.test does not resolve \(.+\)\. Create its DNS record/);
+    expect(out).toContain('phone: no QR');
     expect(await run.stop()).toBe(0);
   });
 
