@@ -47,7 +47,11 @@ function oneLine<T>(read: () => T): T {
 
 /** --public-url, --allowed-host (TETHER_ALLOWED_HOSTS), --tailscale: checked, Tailscale read, before
  *  the hub binds anything. */
-async function readReach(flags: { 'public-url'?: string; 'allowed-host'?: string }, tailscale: ReturnType<typeof takeTailscaleFlag>['mode']): Promise<PreparedReach> {
+async function readReach(flags: { 'public-url'?: string; 'allowed-host'?: string }, tailscale: ReturnType<typeof takeTailscaleFlag>['mode'], host: string): Promise<PreparedReach> {
+  // Tailscale proxies to http://127.0.0.1:<port>: a hub bound to one other address is not there.
+  if (tailscale && !['127.0.0.1', 'localhost', '0.0.0.0', '::'].includes(host)) {
+    throw new CommandError(`--tailscale proxies to 127.0.0.1: bind the hub there (the default) or to 0.0.0.0, not --host ${host}`);
+  }
   const publicUrl = flags['public-url'] !== undefined ? oneLine(() => parsePublicUrl(flags['public-url']!)) : null;
   const hostList = flags['allowed-host'] ?? process.env.TETHER_ALLOWED_HOSTS ?? '';
   const allowedHosts = oneLine(() => parseAllowedHosts(hostList));
@@ -106,7 +110,7 @@ const command: Command = {
         throw new CommandError(`--allowed-origin: not an http(s) origin: ${origin}`);
       }
     }
-    const reach = await readReach(flags, tailscaleFlag.mode);
+    const reach = await readReach(flags, tailscaleFlag.mode, host);
     const origins = [...allowedOrigins, ...reach.allowedOrigins];
     const guards = {
       ...(origins.length > 0 ? { allowedOrigins: origins } : {}),
