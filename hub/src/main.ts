@@ -41,7 +41,6 @@ export { StoreOpenError } from './store/store.ts';
 export { redactUrl } from './store/postgres/connect.ts';
 export { createAccessToken, revokeAccessToken } from './auth/tokens.ts';
 export { parseAllowedOrigin } from './sockets/origin.ts';
-export { hostName } from './reach/host-allowlist.ts';
 export { REACH_PROOF_PATH } from './reach/reach-proof.ts';
 export { DEFAULT_TERMINAL_MEMORY_BYTES, parseTerminalMemoryMb } from './terminal/log-budget.ts';
 

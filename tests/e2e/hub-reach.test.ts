@@ -115,6 +115,36 @@ describe('tether hub without a way in for a phone', () => {
   });
 });
 
+describe('tether hub --allowed-host', () => {
+  /** One raw request with this Host; the status code. */
+  async function statusFor(port: number, host: string): Promise<number> {
+    const res = await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { host } });
+    return res.status;
+  }
+
+  it.each([
+    ['the flag', ['--allowed-host', 'box.lan,Other.Lan'], {}],
+    ['TETHER_ALLOWED_HOSTS', [], { TETHER_ALLOWED_HOSTS: 'box.lan, other.lan' }],
+  ])('from %s: those names are served, any other gets 421 and is named once in the log', async (_from, args, env) => {
+    const run = runHub(defer, { home: tempDir('tether-reach-'), args: ['--port', '0', ...args], env });
+    const out = await run.until(/tether hub ready/);
+    const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1]);
+    expect(await statusFor(port, `box.lan:${port}`)).toBe(200);
+    expect(await statusFor(port, 'other.lan')).toBe(200);
+    expect(await statusFor(port, `evil.example:${port}`)).toBe(421);
+    expect(await statusFor(port, `evil.example:${port}`)).toBe(421);
+    await run.stop();
+    expect(run.err().match(/refused a request for the host name "evil\.example"/g)).toHaveLength(1);
+    expect(run.err()).toContain('tether hub --allowed-host evil.example');
+  });
+
+  it('refuses a value that is not a host name', async () => {
+    const { code, err } = await refusedAtStart(runHub(defer, { home: tempDir('tether-reach-'), args: ['--port', '0', '--allowed-host', 'https://box.lan'] }));
+    expect(code).toBe(1);
+    expect(err.trim()).toBe('tether: --allowed-host: not a host name: "https://box.lan" (a name like box.local or an address, no scheme or port)');
+  });
+});
+
 describe('tether hub --public-url', () => {
   async function behindProxy(o: { trust: boolean }) {
     const ca = makeTestCa(defer);

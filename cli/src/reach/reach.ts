@@ -120,6 +120,9 @@ export async function openReach(options: {
       break;
     }
   }
+  if (prepared.tailscaleHint) {
+    lines.push(`tailscale: up on this machine as ${prepared.tailscaleHint}; tether hub --tailscale would serve the hub at https://${prepared.tailscaleHint} to your tailnet (nothing is exposed without the flag)`);
+  }
   if (phoneUrl) {
     writeFileSync(join(options.home, PHONE_URL_FILE), `${phoneUrl}\n`, { mode: 0o600 });
     lines.push(`phone: ${phoneUrl}`);
@@ -127,9 +130,6 @@ export async function openReach(options: {
     lines.push(...noHttpsLines({ candidates, options, hint: prepared.tailscaleHint }));
     const lan = lanUrl(options);
     if (lan && !candidates.some(Boolean)) phoneUrl = lan;
-  }
-  if (prepared.tailscaleHint) {
-    lines.push(`tailscale: up on this machine as ${prepared.tailscaleHint}; tether hub --tailscale would serve the hub at https://${prepared.tailscaleHint} to your tailnet (nothing is exposed without the flag)`);
   }
   return { phoneUrl, lines, close };
 }
