@@ -33,12 +33,16 @@ export type OpenReach = {
 };
 
 export const PHONE_URL_FILE = 'phone-url';
+/** How long a plain start waits for `tailscale status` (the hint only). */
+const HINT_WAIT_MS = 3_000;
 
 /** Reads Tailscale's state (only when asked for, or when its command exists, for the hint). Throws a
  *  one-line problem when --tailscale cannot work. */
 export async function prepareReach(options: { publicUrl: string | null; tailscale: TailscaleMode | null; allowedHosts: string[]; run: Run; tailscaleInstalled: boolean }): Promise<PreparedReach> {
   let status: TailscaleStatus | null = null;
-  if (options.tailscale || options.tailscaleInstalled) status = await readStatus(options.run);
+  if (options.tailscale) status = await readStatus(options.run);
+  // Only for the hint: a tailscaled that does not answer must not hold up a plain start.
+  else if (options.tailscaleInstalled) status = await Promise.race([readStatus(options.run), Bun.sleep(HINT_WAIT_MS).then(() => null)]);
   if (options.tailscale) {
     const problem = status ? statusProblem(status) : null;
     if (problem) throw new Error(problem);
