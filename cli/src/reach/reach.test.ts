@@ -92,6 +92,13 @@ describe('openReach', () => {
     expect(existsSync(join(dir, PHONE_URL_FILE))).toBe(false);
   });
 
+  it('an http --public-url (loopback, development): served, never gated, never the phone URL', async () => {
+    const { reach, gated } = await open({ publicUrl: 'http://localhost:5173', tailscale: null, tailscaleHint: null, allowedHosts: [], allowedOrigins: [] }, {});
+    expect(gated).toEqual([]);
+    expect(reach.phoneUrl).toBeNull();
+    expect(reach.lines[0]).toBe('public URL http://localhost:5173: development only (http on this machine), not shown to a phone');
+  });
+
   it('nothing asked on loopback: no phone URL, never a loopback one', async () => {
     const { reach, gated } = await open({ publicUrl: null, tailscale: null, tailscaleHint: null, allowedHosts: [], allowedOrigins: [] }, {});
     expect(gated).toEqual([]);

@@ -114,7 +114,10 @@ export async function openReach(options: {
         : `tailscale serve: ${published.url} → ${options.hubUrl}, for the devices of your tailnet only. Undone when the hub stops`,
     );
   }
-  const candidates = [prepared.publicUrl, tailscaleUrl].filter((u): u is string => u !== null);
+  // An http --public-url is a loopback one (development, flags.ts): served, never shown to a phone.
+  const devUrl = prepared.publicUrl?.startsWith('http:') ? prepared.publicUrl : null;
+  if (devUrl) lines.push(`public URL ${devUrl}: development only (http on this machine), not shown to a phone`);
+  const candidates = [devUrl ? null : prepared.publicUrl, tailscaleUrl].filter((u): u is string => u !== null);
   let phoneUrl: string | null = null;
   for (const url of candidates) {
     const result = await options.gate(url);

@@ -107,6 +107,6 @@ export function describeGate(options: { url: string; result: GateResult; hubUrl:
     case 'not-this-hub':
       return `checked ${url}: answered, but not by this hub (${result.reason}). Point the proxy at ${options.hubUrl}`;
     case 'unreachable':
-      return `checked ${url}: could not reach it (${result.reason}). Check the proxy in front of ${options.hubUrl}`;
+      return `checked ${url}: could not reach it (${result.reason}). Check the proxy in front of ${options.hubUrl}; one that is still getting its first certificate can take a minute: then restart`;
   }
 }
