@@ -6,10 +6,10 @@
 // for the tailnet name, which a bind-mounted /etc/hosts maps to 127.0.0.1, with a certificate the
 // hub trusts through NODE_EXTRA_CA_CERTS; the hub's own TLS gate then fetches https://<name>/ for
 // real, and stop must undo exactly what tether set. No DNS query leaves the machine.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { useCleanups, type Defer } from '../harness/cleanups.ts';
 import { freePort } from '../harness/balancer.ts';
 import { makeTestCa, startTlsProxy } from '../harness/test-ca.ts';
@@ -18,9 +18,15 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 const CLI_MAIN = join(ROOT, 'cli', 'src', 'main.ts');
 const STAND_IN = join(ROOT, 'tests', 'fixtures', 'tailscale');
 const NAME = 'box.tail1234.ts.net';
-/** PATH without any tailscale: bun's own directory and the system's. */
-const BASE_PATH = `${dirname(process.execPath)}:/usr/sbin:/usr/bin:/sbin:/bin`;
 const defer = useCleanups();
+/** A PATH with what the hub and the namespace set-up run, and no tailscale whatever this machine has
+ *  installed: links to bun, sh, ip, mount. */
+const TOOLS = mkdtempSync(join(tmpdir(), 'tether-reach-path-'));
+for (const [name, path] of [['bun', process.execPath], ...['sh', 'ip', 'mount'].map((tool) => [tool, Bun.which(tool, { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' })!])]) {
+  symlinkSync(path!, join(TOOLS, name!));
+}
+afterAll(() => rmSync(TOOLS, { recursive: true, force: true }));
+const BASE_PATH = TOOLS;
 
 type HubRun = { out(): string; err(): string; exited: Promise<number>; until(pattern: RegExp, timeoutMs?: number): Promise<string>; stop(): Promise<number> };
 
@@ -37,7 +43,7 @@ const NETNS_LAN = 'ip link add v0 type veth peer name v1 && ip addr add 192.0.2.
 function runHub(d: Defer, o: { home: string; args: string[]; env?: Record<string, string>; hosts?: string; lan?: boolean }): HubRun {
   const hub = [process.execPath, CLI_MAIN, 'hub', ...o.args];
   const setup = `ip link set lo up && ${o.lan ? NETNS_LAN : ''}mount --bind "$1" /etc/hosts && shift && exec "$@"`;
-  const command = o.hosts ? ['unshare', '-rmn', 'sh', '-c', setup, 'sh', o.hosts, ...hub] : hub;
+  const command = o.hosts ? [Bun.which('unshare')!, '-rmn', 'sh', '-c', setup, 'sh', o.hosts, ...hub] : hub;
   const env: Record<string, string | undefined> = { ...process.env, PATH: BASE_PATH, TAILSCALE_FAKE_BUN: process.execPath, ...o.env, TETHER_HOME: o.home, NO_COLOR: '1' };
   for (const name of ['NODE_EXTRA_CA_CERTS', 'TETHER_ALLOWED_HOSTS']) if (!o.env?.[name]) delete env[name];
   const proc = Bun.spawn(command, { env, stdout: 'pipe', stderr: 'pipe' });
