@@ -135,8 +135,8 @@ export async function openReach(options: {
     lines.push(`phone: ${phoneUrl}`);
   } else {
     lines.push(...noHttpsLines({ candidates, options, hint: prepared.tailscaleHint }));
-    const lan = lanUrl(options);
-    if (lan && !candidates.some(Boolean)) phoneUrl = lan;
+    // The LAN's http only when no https URL was asked for: a failed one must be fixed, not bypassed.
+    if (candidates.length === 0) phoneUrl = lanUrl(options);
   }
   return { phoneUrl, lines, close };
 }
