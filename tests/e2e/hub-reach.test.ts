@@ -5,7 +5,8 @@
 // network namespace (`unshare -rmn`): the stand-in's `serve` starts an HTTPS proxy on 127.0.0.1:443
 // for the tailnet name, which a bind-mounted /etc/hosts maps to 127.0.0.1, with a certificate the
 // hub trusts through NODE_EXTRA_CA_CERTS; the hub's own TLS gate then fetches https://<name>/ for
-// real, and stop must undo exactly what tether set. No DNS query leaves the machine.
+// real, and stop must undo exactly what tether set. Also: loopback only, the LAN (a veth in a
+// namespace), an unresolvable name, --allowed-host. No DNS query leaves the machine.
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -36,9 +37,11 @@ function tempDir(prefix: string): string {
   return dir;
 }
 
-/** `tether hub <args>` with TETHER_HOME=home; in a network namespace with `hosts` as /etc/hosts when given. */
 /** A LAN inside the namespace: a veth pair, this side 192.0.2.10 (TEST-NET-1, reachable by nobody). */
 const NETNS_LAN = 'ip link add v0 type veth peer name v1 && ip addr add 192.0.2.10/24 dev v0 && ip link set v0 up && ip link set v1 up && ';
+
+/** `tether hub <args>` with TETHER_HOME=home; in a network namespace with `hosts` as /etc/hosts when
+ *  given (and a LAN with `lan`). */
 
 function runHub(d: Defer, o: { home: string; args: string[]; env?: Record<string, string>; hosts?: string; lan?: boolean }): HubRun {
   const hub = [process.execPath, CLI_MAIN, 'hub', ...o.args];
