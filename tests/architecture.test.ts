@@ -66,7 +66,7 @@ const RULES: Rule[] = [
   { from: /^cli\/(?!commands$|main$)/, forbid: /^cli\/commands$/, why: 'commands are edges: nothing imports them' },
   { from: /^cli\/(pty|screen)$/, forbid: /^(cli\/(?!pty$|screen$)|shared\/|hub\/)/, why: 'pty and screen import nothing of ours' },
   {
-    from: /^cli\/(claude|transcript|hooks|hub-link|config|workspace)$/,
+    from: /^cli\/(claude|transcript|hooks|hub-link|config|workspace|reach)$/,
     forbid: /^(cli\/(runner|daemon|commands|pty|screen)|hub\/)/,
     why: 'leaf rooms import only shared (and config)',
   },
