@@ -9,12 +9,12 @@
 import { z } from 'zod';
 import { MachineIdSchema, SessionIdSchema } from './ids.ts';
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
-import { AgentKindSchema, LaunchKindSchema, PermissionModeSchema } from './session.ts';
+import { AgentKindSchema, DEFAULT_AGENT, LaunchKindSchema, PermissionModeSchema } from './session.ts';
 import { ackError, type AckError, type ErrorCode } from './protocol.ts';
 import { DaemonShellCommandSchemas, type DaemonShellCommandAcks } from './shell.ts';
 
 /** A claude session id as claude writes it (a UUID); also a file name, so nothing else is allowed. */
-export const ClaudeSessionIdSchema = z.string().regex(/^[A-Za-z0-9-]{1,128}$/, 'claude session id: letters, digits and "-"');
+export const AgentSessionIdSchema = z.string().regex(/^[A-Za-z0-9-]{1,128}$/, 'agent session id: letters, digits and "-"');
 
 const PathString = z.string().min(1).max(MAX_PATH_CHARS);
 const ModelString = z.string().min(1).max(200);
@@ -26,13 +26,13 @@ export const SessionSpawnSchema = z.object({
   cwd: PathString,
   launchKind: LaunchKindSchema.default('headless'),
   /** The agent to run: one the machine's daemon found installed. Codex runs in a PTY only. */
-  agent: AgentKindSchema.default('claude'),
+  agent: AgentKindSchema.default(DEFAULT_AGENT),
   model: ModelString.optional(),
   permissionMode: PermissionModeSchema.optional(),
   /** Create the directory (and parents) when it does not exist; otherwise that is an error. */
   createDir: z.boolean().default(false),
   /** Continue this claude session (`claude --resume <id>`) in a new tether session. */
-  resumeClaudeSessionId: ClaudeSessionIdSchema.optional(),
+  resumeAgentSessionId: AgentSessionIdSchema.optional(),
 });
 export type SessionSpawn = z.input<typeof SessionSpawnSchema>;
 
@@ -71,11 +71,11 @@ export const DaemonSpawnSchema = z.object({
   sessionId: SessionIdSchema,
   cwd: PathString,
   launchKind: LaunchKindSchema,
-  agent: AgentKindSchema.default('claude'),
+  agent: AgentKindSchema.default(DEFAULT_AGENT),
   model: ModelString.nullable().default(null),
   permissionMode: PermissionModeSchema.nullable().default(null),
   createDir: z.boolean().default(false),
-  resumeClaudeSessionId: ClaudeSessionIdSchema.nullable().default(null),
+  resumeAgentSessionId: AgentSessionIdSchema.nullable().default(null),
 });
 export type DaemonSpawn = z.infer<typeof DaemonSpawnSchema>;
 export type DaemonSpawnAck = { pid: number; cwd: string; logFile: string };

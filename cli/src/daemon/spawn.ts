@@ -51,16 +51,16 @@ export function startRunnerProcess(options: {
   } catch (error) {
     return spawnError('bad_request', 'agent_missing', (error as Error).message);
   }
-  if (request.resumeClaudeSessionId) {
-    const owner = agent.liveOwner?.({ env: options.env, sessionId: request.resumeClaudeSessionId }) ?? null;
+  if (request.resumeAgentSessionId) {
+    const owner = agent.liveOwner?.({ env: options.env, sessionId: request.resumeAgentSessionId }) ?? null;
     if (owner !== null) {
-      return spawnError('conflict', 'session_live', `${agent.name} session ${request.resumeClaudeSessionId} is already running here (pid ${owner}); attach to it instead`);
+      return spawnError('conflict', 'session_live', `${agent.name} session ${request.resumeAgentSessionId} is already running here (pid ${owner}); attach to it instead`);
     }
   }
 
   // The runner runs from the same code as the daemon (a checkout's main.ts, or the single binary).
   const [program, ...entry] = tetherCommand();
-  const args = [...entry, agent.kind, ...agent.spawnArgs({ model: request.model, permissionMode: request.permissionMode, resumeId: request.resumeClaudeSessionId })];
+  const args = [...entry, agent.kind, ...agent.spawnArgs({ model: request.model, permissionMode: request.permissionMode, resumeId: request.resumeAgentSessionId })];
   const logDir = join(options.home, 'logs');
   mkdirSync(logDir, { recursive: true, mode: 0o700 });
   const logFile = join(logDir, `session-${request.sessionId}.log`);

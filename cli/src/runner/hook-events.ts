@@ -38,7 +38,7 @@ export function createHookHandler(init: {
   hooks: SessionHooks;
   approvals: Approvals;
   elicitations: Elicitations;
-  state: { id: string; status: SessionStatus; claudeSessionId: string | null; model: string | null };
+  state: { id: string; status: SessionStatus; agentSessionId: string | null; model: string | null };
   patch: (p: SessionPatch) => void;
   setStatus: (next: Exclude<SessionStatus, 'ended' | 'failed'>) => void;
   link: () => HubLink | null;
@@ -56,11 +56,11 @@ export function createHookHandler(init: {
     switch (request.event) {
       case 'session-start': {
         hooks.onSessionStart?.(p);
-        if (typeof p.session_id === 'string' && p.session_id !== state.claudeSessionId) {
+        if (typeof p.session_id === 'string' && p.session_id !== state.agentSessionId) {
           if (hooks.nameSession) hooks.nameSession(p.session_id);
           else {
-            state.claudeSessionId = p.session_id;
-            patch({ claudeSessionId: state.claudeSessionId });
+            state.agentSessionId = p.session_id;
+            patch({ agentSessionId: state.agentSessionId });
           }
         }
         if (typeof p.model === 'string' && !state.model) {

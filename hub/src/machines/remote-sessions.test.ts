@@ -58,7 +58,7 @@ it("a resume is not failed by the previous runner's exit report arriving while i
     }
     reply({ ok: true, pid, cwd: spawn.cwd, logFile: `/tmp/session-${spawn.sessionId}.log` });
     const runner = await client('/cli', 'runner');
-    await ack(runner, 'session:register', { id: spawn.sessionId, machineId, cwd: spawn.cwd, launchKind: spawn.launchKind, claudeSessionId: 'c1a0de00-0000-4000-8000-000000000001' });
+    await ack(runner, 'session:register', { id: spawn.sessionId, machineId, cwd: spawn.cwd, launchKind: spawn.launchKind, agentSessionId: 'c1a0de00-0000-4000-8000-000000000001' });
     await ack(runner, 'session:update', { sessionId: spawn.sessionId, patch: { status: 'idle' } });
   };
   // Each runner's acks are awaited before the test ends (its sockets close after it).

@@ -12,8 +12,12 @@
 // screen kept) before the ended session is announced, so a late viewer still sees that screen.
 import {
   ackError,
+  canSwitch,
+  effortFor,
   isFinalStatus,
   type Ack,
+  type AckError,
+  type Switch,
   type CliAcks,
   type CliServerToClient,
   type Namespace,
@@ -146,17 +150,41 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
       const current = await store.getSession({ namespace: ns, sessionId: payload.sessionId });
       if (!current) return ackError('not_found', NO_SESSION);
       if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
-      // claude's `/effort` is typed at the prompt: only its PTY session has one. Bypass mode is
-      // refused by the runner unless the session was started allowing it (the hub cannot know).
-      if (event === 'session:set-effort' && current.agent === 'claude' && current.launchKind !== 'pty') return ackError('bad_request', 'effort can only be changed in a PTY session');
-      // Modes and effort are claude's commands and keys; a model is claude's /model. A headless
-      // Codex takes a model and an effort for its next turn (app-server's turn/start takes both).
-      // Another runner has none.
-      const codexTurn = current.launchKind === 'headless' && (event === 'session:set-model' || event === 'session:set-effort');
-      const switches = current.agent === 'claude' || codexTurn;
-      if (event !== 'session:abort' && !switches) return ackError('bad_request', `${current.agent} sessions do not switch ${event.slice('session:set-'.length)} from here yet`);
-      options.runners.send(ns, payload.sessionId, event, payload);
+      const refused = refusal(current, event, payload);
+      if (refused) return refused;
+      options.runners.send(ns, payload.sessionId, event, event === 'session:set-effort' ? effortAsked(current, payload as EffortPayload) : payload);
       return { ok: true };
     },
   };
+}
+
+type EffortPayload = Parameters<CliServerToClient['session:set-effort']>[0];
+const SWITCHES = { 'session:set-model': 'models', 'session:set-effort': 'effort', 'session:set-mode': 'modes' } as const satisfies Record<Exclude<LiveCommand, 'session:abort'>, Switch>;
+
+/** Why the session's agent does not take this command from the phone, or null when it does. Decided
+ *  by the capabilities its runner stated, never by the agent's name; a session whose runner stated
+ *  none (older than capabilities) switches nothing. Bypass mode is refused by the runner unless the
+ *  session was started allowing it (the hub cannot know). */
+function refusal<E extends LiveCommand>(session: Session, event: E, payload: Parameters<CliServerToClient[E]>[0]): AckError | null {
+  if (event === 'session:abort') return null;
+  const what = SWITCHES[event as Exclude<LiveCommand, 'session:abort'>];
+  const caps = session.capabilities;
+  if (!canSwitch(caps, what, session.launchKind)) {
+    const noun = event.slice('session:set-'.length);
+    const where = caps?.[what].switchableIn.length ? ` in a ${session.launchKind === 'pty' ? 'headless' : 'PTY'} session only` : ' from here';
+    return ackError('bad_request', `${caps?.displayName ?? session.agent} sessions do not switch ${noun}${caps ? where : ' from here (its runner stated no capabilities)'}`);
+  }
+  if (event === 'session:set-effort' && !effortFor(caps!, (payload as EffortPayload).level)) return ackError('bad_request', `${caps!.displayName} has no effort level ${(payload as EffortPayload).level}`);
+  if (event === 'session:set-mode' && !caps!.modes.values.includes((payload as Parameters<CliServerToClient['session:set-mode']>[0]).mode)) {
+    return ackError('bad_request', `${caps!.displayName} has no permission mode ${(payload as Parameters<CliServerToClient['session:set-mode']>[0]).mode}`);
+  }
+  if (event === 'session:set-model' && !caps!.models.typed && !caps!.models.offered.includes((payload as Parameters<CliServerToClient['session:set-model']>[0]).model)) {
+    return ackError('bad_request', `${caps!.displayName} takes only these models: ${caps!.models.offered.join(', ')}`);
+  }
+  return null;
+}
+
+/** The level the agent is asked for: its own, or the one its capabilities map a level it lacks to. */
+function effortAsked(session: Session, payload: EffortPayload): EffortPayload {
+  return { ...payload, level: effortFor(session.capabilities!, payload.level)! };
 }

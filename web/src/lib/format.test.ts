@@ -73,7 +73,8 @@ describe('describeModel', () => {
     expect(describeModel('opus')).toBe('opus');
     expect(describeModel('my-proxy-model')).toBe('my-proxy-model');
     expect(describeModel(null)).toBe('default model');
-    expect(modelAliasOf('claude-3-5-haiku-20241022')).toBe('haiku');
+    expect(modelAliasOf('claude-3-5-haiku-20241022', ['opus', 'sonnet', 'haiku'])).toBe('haiku');
+    expect(modelAliasOf('gpt-5.5', [])).toBeNull();
   });
 });
 
