@@ -171,8 +171,10 @@ function refusal<E extends LiveCommand>(session: Session, event: E, payload: Par
   const caps = session.capabilities;
   if (!canSwitch(caps, what, session.launchKind)) {
     const noun = event.slice('session:set-'.length);
-    const where = caps?.[what].switchableIn.length ? ` in a ${session.launchKind === 'pty' ? 'headless' : 'PTY'} session only` : ' from here';
-    return ackError('bad_request', `${caps?.displayName ?? session.agent} sessions do not switch ${noun}${caps ? where : ' from here (its runner stated no capabilities)'}`);
+    if (!caps) return ackError('bad_request', `${session.agent} sessions do not switch ${noun} from here (its runner stated no capabilities)`);
+    const other = session.launchKind === 'pty' ? 'headless' : 'PTY';
+    if (caps[what].switchableIn.length > 0) return ackError('bad_request', `${caps.displayName} switches ${noun} from here in a ${other} session only`);
+    return ackError('bad_request', `${caps.displayName} sessions do not switch ${noun} from here`);
   }
   if (event === 'session:set-effort' && !effortFor(caps!, (payload as EffortPayload).level)) return ackError('bad_request', `${caps!.displayName} has no effort level ${(payload as EffortPayload).level}`);
   if (event === 'session:set-mode' && !caps!.modes.values.includes((payload as Parameters<CliServerToClient['session:set-mode']>[0]).mode)) {
