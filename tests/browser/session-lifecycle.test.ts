@@ -21,6 +21,7 @@ import { createClaudeSandbox } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { spawnVia, startDaemon } from '../harness/daemon.ts';
 import { emitAck } from '../harness/hub.ts';
+import { agentFor } from '../../cli/src/agents/index.ts';
 
 /** A real spawn or resume is acked once claude is ready; the hub gives up at 45 s. */
 const SPAWN_UI_TIMEOUT_MS = 50_000;
@@ -45,7 +46,7 @@ describe('session lifecycle from the phone', () => {
         const machineId = randomUUID();
         const registerMachine = async () => {
           const daemon = await world.connect({ token, client: 'daemon' });
-          expect((await emitAck(daemon, 'machine:register', { id: machineId, name: 'studio-mac', os: 'darwin', user: 'dev', home: '/Users/dev' })).ok).toBe(true);
+          expect((await emitAck(daemon, 'machine:register', { id: machineId, name: 'studio-mac', os: 'darwin', user: 'dev', home: '/Users/dev', capabilities: { claude: agentFor('claude').capabilities } })).ok).toBe(true);
           return daemon;
         };
         const firstDaemon = await registerMachine();
