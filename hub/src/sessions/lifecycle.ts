@@ -12,12 +12,8 @@
 // screen kept) before the ended session is announced, so a late viewer still sees that screen.
 import {
   ackError,
-  canSwitch,
-  effortFor,
   isFinalStatus,
   type Ack,
-  type AckError,
-  type Switch,
   type CliAcks,
   type CliServerToClient,
   type Namespace,
@@ -40,6 +36,7 @@ import { ingestChatMessages } from './chat-ingest.ts';
 import { deliveryOf, queuedPrompts, queuePrompt, updatePromptStatus } from './prompt-relay.ts';
 import { createSessionQueries } from './queries.ts';
 import { createTriage } from './triage.ts';
+import { asked, refusal, type SwitchCommand, type SwitchPayload } from './switches.ts';
 
 const NO_SESSION = 'no such session';
 /** Commands a client may send to a live session's runner, and what each checks of the session. */
@@ -150,43 +147,11 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
       const current = await store.getSession({ namespace: ns, sessionId: payload.sessionId });
       if (!current) return ackError('not_found', NO_SESSION);
       if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
-      const refused = refusal(current, event, payload);
+      // What the agent takes from here is its capabilities' call (switches.ts); abort is every agent's.
+      const refused = event === 'session:abort' ? null : refusal(current, event as SwitchCommand, payload as SwitchPayload);
       if (refused) return refused;
-      options.runners.send(ns, payload.sessionId, event, event === 'session:set-effort' ? effortAsked(current, payload as EffortPayload) : payload);
+      options.runners.send(ns, payload.sessionId, event, asked(current, payload));
       return { ok: true };
     },
   };
-}
-
-type EffortPayload = Parameters<CliServerToClient['session:set-effort']>[0];
-const SWITCHES = { 'session:set-model': 'models', 'session:set-effort': 'effort', 'session:set-mode': 'modes' } as const satisfies Record<Exclude<LiveCommand, 'session:abort'>, Switch>;
-
-/** Why the session's agent does not take this command from the phone, or null when it does. Decided
- *  by the capabilities its runner stated, never by the agent's name; a session whose runner stated
- *  none (older than capabilities) switches nothing. Bypass mode is refused by the runner unless the
- *  session was started allowing it (the hub cannot know). */
-function refusal<E extends LiveCommand>(session: Session, event: E, payload: Parameters<CliServerToClient[E]>[0]): AckError | null {
-  if (event === 'session:abort') return null;
-  const what = SWITCHES[event as Exclude<LiveCommand, 'session:abort'>];
-  const caps = session.capabilities;
-  if (!canSwitch(caps, what, session.launchKind)) {
-    const noun = event.slice('session:set-'.length);
-    if (!caps) return ackError('bad_request', `${session.agent} sessions do not switch ${noun} from here (its runner stated no capabilities)`);
-    const other = session.launchKind === 'pty' ? 'headless' : 'PTY';
-    if (caps[what].switchableIn.length > 0) return ackError('bad_request', `${caps.displayName} switches ${noun} from here in a ${other} session only`);
-    return ackError('bad_request', `${caps.displayName} sessions do not switch ${noun} from here`);
-  }
-  if (event === 'session:set-effort' && !effortFor(caps!, (payload as EffortPayload).level)) return ackError('bad_request', `${caps!.displayName} has no effort level ${(payload as EffortPayload).level}`);
-  if (event === 'session:set-mode' && !caps!.modes.values.includes((payload as Parameters<CliServerToClient['session:set-mode']>[0]).mode)) {
-    return ackError('bad_request', `${caps!.displayName} has no permission mode ${(payload as Parameters<CliServerToClient['session:set-mode']>[0]).mode}`);
-  }
-  if (event === 'session:set-model' && !caps!.models.typed && !caps!.models.offered.includes((payload as Parameters<CliServerToClient['session:set-model']>[0]).model)) {
-    return ackError('bad_request', `${caps!.displayName} takes only these models: ${caps!.models.offered.join(', ')}`);
-  }
-  return null;
-}
-
-/** The level the agent is asked for: its own, or the one its capabilities map a level it lacks to. */
-function effortAsked(session: Session, payload: EffortPayload): EffortPayload {
-  return { ...payload, level: effortFor(session.capabilities!, payload.level)! };
 }

@@ -121,4 +121,12 @@ describe('live commands follow the session\'s capabilities', () => {
     await until(() => heard.length >= 1);
     expect(heard.map((h) => h.event)).toEqual(['session:abort']);
   });
+
+  it('refuses a registration whose capabilities break the schema, storing nothing', async () => {
+    const socket = await connect('/cli');
+    const id = randomUUID();
+    const capabilities = { ...TURN_SWITCHED, models: { ...TURN_SWITCHED.models, offered: Array.from({ length: 50 }, (_, i) => `m${i}`) } };
+    expect(await ack(socket, 'session:register', { id, cwd: '/work', launchKind: 'headless', status: 'idle', capabilities })).toMatchObject({ ok: false, code: 'bad_request' });
+    expect(await hub.store.getSession({ namespace: 'alpha', sessionId: id })).toBeNull();
+  });
 });
