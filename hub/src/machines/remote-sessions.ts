@@ -14,7 +14,7 @@ import { ackError, isFinalStatus, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS
 import type { z } from 'zod';
 import type { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '@tether/shared';
 import type { Sessions } from '../sessions/lifecycle.ts';
-import type { SessionReadiness } from '../sessions/readiness.ts';
+import type { ReadinessOutcome, SessionReadiness } from '../sessions/readiness.ts';
 import type { RunnerCommands } from '../facts/runners.ts';
 import type { ClusterBus } from '../cluster/bus.ts';
 import type { DaemonDirectory, DaemonTarget } from './daemons.ts';
@@ -35,7 +35,6 @@ export type RemoteSessions = ReturnType<typeof createRemoteSessions>;
 
 export function createRemoteSessions(deps: Deps) {
   const { sessions, daemons, readiness, runners } = deps;
-  const endOnBehalf = sessions.endOnBehalf;
   const exits = createRunnerExits({ sessions, readiness, bus: deps.bus, stopGraceMs: SESSION_STOP_GRACE_MS });
   /** Sessions being started or stopped right now: a second request waits its turn by failing fast. */
   const busy = new Set<string>();
@@ -78,27 +77,7 @@ export function createRemoteSessions(deps: Deps) {
           permissionMode: spawn.permissionMode ?? 'default',
           deskAttached: false,
     });
-    const outcome = await ready;
-    switch (outcome.kind) {
-      case 'ready':
-        return { ok: true, session: outcome.session };
-      case 'ended': {
-        const reason = outcome.reason ?? `the runner exited (code ${outcome.exitCode ?? 'unknown'}) before claude was ready`;
-        await endOnBehalf(ns, { sessionId: spawn.sessionId, status: 'failed', exitCode: outcome.exitCode, reason });
-        return spawnError('internal', 'claude_failed', reason);
-      }
-      case 'timeout': {
-        const reason = `claude was not ready within ${SESSION_READY_TIMEOUT_MS / 1000} s; the session was stopped (see the runner log: ${ack.logFile})`;
-        runners.send(ns, spawn.sessionId, 'session:stop', { sessionId: spawn.sessionId });
-        void daemons.command(socket, 'daemon:kill', { sessionId: spawn.sessionId });
-        await endOnBehalf(ns, { sessionId: spawn.sessionId, status: 'failed', exitCode: null, reason });
-        return spawnError('internal', 'timeout', reason);
-      }
-      default: {
-        const never: never = outcome;
-        return never;
-      }
-    }
+    return answerStart({ deps, ns, socket, sessionId: spawn.sessionId, logFile: ack.logFile, outcome: await ready });
   };
 
   const exclusive = async <T>(ns: Namespace, sessionId: string, run: () => Promise<T>, busyAck: () => T): Promise<T> => {
@@ -193,4 +172,30 @@ export function createRemoteSessions(deps: Deps) {
     /** A daemon saw a runner exit (runner-exits.ts judges it). */
     runnerExited: exits.report,
   };
+}
+
+/** The spawn's answer once its readiness is known: the session, or why not (a session that never got
+ *  ready is stopped and ended as failed, never left half-started). */
+async function answerStart(o: { deps: Deps; ns: Namespace; socket: DaemonTarget; sessionId: string; logFile: string; outcome: ReadinessOutcome }): Promise<Ack<WebAcks['session:spawn']>> {
+  const { deps, ns, sessionId, outcome } = o;
+  switch (outcome.kind) {
+    case 'ready':
+      return { ok: true, session: outcome.session };
+    case 'ended': {
+      const reason = outcome.reason ?? `the runner exited (code ${outcome.exitCode ?? 'unknown'}) before claude was ready`;
+      await deps.sessions.endOnBehalf(ns, { sessionId, status: 'failed', exitCode: outcome.exitCode, reason });
+      return spawnError('internal', 'claude_failed', reason);
+    }
+    case 'timeout': {
+      const reason = `claude was not ready within ${SESSION_READY_TIMEOUT_MS / 1000} s; the session was stopped (see the runner log: ${o.logFile})`;
+      deps.runners.send(ns, sessionId, 'session:stop', { sessionId });
+      void deps.daemons.command(o.socket, 'daemon:kill', { sessionId });
+      await deps.sessions.endOnBehalf(ns, { sessionId, status: 'failed', exitCode: null, reason });
+      return spawnError('internal', 'timeout', reason);
+    }
+    default: {
+      const never: never = outcome;
+      return never;
+    }
+  }
 }

@@ -82,11 +82,7 @@ export function createTerminalController(options: {
   let screen: TerminalScreen | null = null;
   let alive = false;
   let subscribed = false;
-  let acked = 0;
-  let ackTimer: ReturnType<typeof setTimeout> | null = null;
-  /** The jump asked for and not done yet (its bytes may still be on the way). */
-  let wanted: TerminalJump | null = options.jump ?? null;
-  let stopHighlight = () => {};
+  const jumps = createJumps({ report, screen: () => screen, first: options.jump ?? null });
   const teardown: Array<() => void> = [];
 
   function send(data: string) {
@@ -96,57 +92,23 @@ export function createTerminalController(options: {
     });
   }
 
-  function tryJump() {
-    if (!wanted || !screen) return;
-    const place = screen.moments.locate(wanted.moment);
-    if (place.kind === 'later') return;
-    const { tool, hint } = wanted;
-    wanted = null;
-    if (place.kind === 'gone') {
-      report.notice(MOMENT_GONE);
-      return;
-    }
-    report.notice(null);
-    if (place.kind === 'still') {
-      report.still({ still: place.still, tool, hint });
-      return;
-    }
-    report.still(null);
-    stopHighlight();
-    stopHighlight = screen.showMoment({ line: place.line, tool, hint });
-  }
-
   const stream = createTerminalStream({
     reset: (snapshot) => {
       screen?.reset(snapshot, () => {
         screen?.moments.snapshot(snapshot);
-        tryJump();
+        jumps.retry();
       });
       report.size({ cols: snapshot.cols, rows: snapshot.rows });
     },
     write: (data, end) =>
       screen?.write(data, () => {
         screen?.moments.drew(end);
-        if (wanted) tryJump();
-        scheduleAck();
+        jumps.retry();
+        acks.schedule();
       }),
     resync: (since) => void subscribe(since),
   });
-
-  function sendAck() {
-    if (ackTimer) clearTimeout(ackTimer);
-    ackTimer = null;
-    const next = stream.next();
-    if (!alive || !subscribed || next === null || next <= acked) return;
-    acked = next;
-    hub.request('terminal:ack', { sessionId, offset: next }).catch(() => {});
-  }
-
-  function scheduleAck() {
-    const next = stream.next();
-    if (next !== null && next - acked >= TERMINAL_ACK_BYTES) sendAck();
-    else ackTimer ??= setTimeout(sendAck, ACK_INTERVAL_MS);
-  }
+  const acks = createAcks({ hub, sessionId, next: () => stream.next(), open: () => alive && subscribed });
 
   async function subscribe(since: number | null) {
     stream.begin(since);
@@ -230,18 +192,14 @@ export function createTerminalController(options: {
     stop() {
       if (!alive) return;
       alive = false;
-      if (ackTimer) clearTimeout(ackTimer);
+      acks.cancel();
       for (const undo of teardown.splice(0)) undo();
       unsubscribe();
-      stopHighlight();
-      stopHighlight = () => {};
+      jumps.stop();
       screen?.dispose();
       screen = null;
     },
-    jump(next) {
-      wanted = next;
-      tryJump();
-    },
+    jump: (next) => jumps.want(next),
     fitToScreen() {
       const dims = screen?.fitting();
       if (!dims) return;
@@ -253,6 +211,72 @@ export function createTerminalController(options: {
     quickKey(data) {
       const mods = takeModifiers();
       send(mods.alt ? `\x1b${data}` : data);
+    },
+  };
+}
+
+/** Acks of what was drawn: at once past TERMINAL_ACK_BYTES unacked, else one per ACK_INTERVAL_MS. */
+function createAcks(options: { hub: TerminalHub; sessionId: string; next: () => number | null; open: () => boolean }) {
+  let acked = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const send = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const next = options.next();
+    if (!options.open() || next === null || next <= acked) return;
+    acked = next;
+    options.hub.request('terminal:ack', { sessionId: options.sessionId, offset: next }).catch(() => {});
+  };
+  return {
+    schedule() {
+      const next = options.next();
+      if (next !== null && next - acked >= TERMINAL_ACK_BYTES) send();
+      else timer ??= setTimeout(send, ACK_INTERVAL_MS);
+    },
+    cancel() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+  };
+}
+
+/** "Show in terminal": the jump asked for, done once its moment is drawn (a row lit up, the screen
+ *  the runner kept, or a notice that it is gone). */
+function createJumps(options: { report: TerminalReports; screen: () => TerminalScreen | null; first: TerminalJump | null }) {
+  const { report } = options;
+  /** The jump asked for and not done yet (its bytes may still be on the way). */
+  let wanted = options.first;
+  let stopHighlight = () => {};
+  const retry = () => {
+    const screen = options.screen();
+    if (!wanted || !screen) return;
+    const place = screen.moments.locate(wanted.moment);
+    if (place.kind === 'later') return;
+    const { tool, hint } = wanted;
+    wanted = null;
+    if (place.kind === 'gone') {
+      report.notice(MOMENT_GONE);
+      return;
+    }
+    report.notice(null);
+    if (place.kind === 'still') {
+      report.still({ still: place.still, tool, hint });
+      return;
+    }
+    report.still(null);
+    stopHighlight();
+    stopHighlight = screen.showMoment({ line: place.line, tool, hint });
+  };
+  return {
+    want(jump: TerminalJump) {
+      wanted = jump;
+      retry();
+    },
+    /** After bytes were drawn: the moment may be there now. */
+    retry,
+    stop() {
+      stopHighlight();
+      stopHighlight = () => {};
     },
   };
 }
