@@ -250,7 +250,7 @@ function createJumps(options: { report: TerminalReports; screen: () => TerminalS
   const retry = () => {
     const screen = options.screen();
     if (!wanted || !screen) return;
-    const place = screen.moments.locate(wanted.moment);
+    const place = screen.moments.locate(wanted.moment, wanted.hint);
     if (place.kind === 'later') return;
     const { tool, hint } = wanted;
     wanted = null;

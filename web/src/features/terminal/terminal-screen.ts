@@ -12,7 +12,7 @@ import { createWidthFit, createXterm, watchXterm } from './xterm.ts';
 export type ScreenMoments = {
   snapshot(snapshot: { offset: number; marks?: TerminalSnapshotMarks }): void;
   drew(end: number): void;
-  locate(moment: Parameters<ReturnType<typeof createMomentMap>['locate']>[0]): MomentPlace;
+  locate(moment: Parameters<ReturnType<typeof createMomentMap>['locate']>[0], hint?: string): MomentPlace;
 };
 
 export type TerminalScreen = {
