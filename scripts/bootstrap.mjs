@@ -130,8 +130,16 @@ export function ensureClaude(version) {
   return bin;
 }
 
-/** Every test file that starts the real Codex (TETHER_CODEX_BIN picks which one). */
-export const REAL_CODEX_SUITES = ['tests/e2e/codex-chat.test.ts', 'tests/e2e/codex-approvals.test.ts', 'tests/browser/codex.test.ts'];
+/** Every test file that starts the real Codex (TETHER_CODEX_BIN picks which one): the suites whose
+ *  subject is Codex, and runner-cli's doctor, which reads the Codex it is given and calls a newer
+ *  one newer. vitest takes these as path filters, so `tests/e2e/codex-` is every codex-*.test.ts. */
+export const REAL_CODEX_SUITES = ['tests/e2e/codex-', 'tests/browser/codex.test.ts', 'tests/e2e/runner-cli.test.ts'];
+
+/** vitest arguments that leave the suites whose subject is Codex out of `claude:check`: they learn
+ *  nothing about a new claude (codex:check runs them against a new Codex), and left in they would
+ *  need a Codex on a checkout that has none. The Codex pin is still installed for claude:check,
+ *  because runner-cli's doctor reads both agents. */
+export const CODEX_SUBJECT_EXCLUDES = ['tests/e2e/codex-*.test.ts', 'tests/browser/codex.test.ts'].flatMap((glob) => ['--exclude', glob]);
 
 /** The Codex versions tether is tested with (cli/src/agents/codex/supported-versions.json). */
 export function supportedCodex() {

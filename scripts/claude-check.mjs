@@ -1,15 +1,18 @@
 // claude-check.mjs: `bun run claude:check`. Tries the newest claude on the npm registry before the
-// pin moves: installs it into a temp dir and runs every suite that starts the real claude against it.
-// Prints the version tried and one closing line; exits non-zero when a test failed.
+// pin moves: installs it into a temp dir and runs every suite that starts the real claude against it,
+// but those whose subject is Codex (codex:check's), with the current Codex pin (ensureCodex, into
+// .tools/ like npm test's) where a suite reads both agents (runner-cli's doctor). Prints the version
+// tried and one closing line; exits non-zero when a test failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REAL_CLAUDE_EXCLUDES, REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureDeps, ensureWebBuild, run, supportedClaude } from './bootstrap.mjs';
+import { CODEX_SUBJECT_EXCLUDES, REAL_CLAUDE_EXCLUDES, REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureCodex, ensureDeps, ensureWebBuild, run, supportedClaude, supportedCodex } from './bootstrap.mjs';
 
 const bun = ensureBun();
 ensureDeps(bun);
 ensureWebBuild(bun);
+const codexBin = ensureCodex(supportedCodex().current);
 const view = spawnSync('npm', ['view', '@anthropic-ai/claude-code', 'version'], { encoding: 'utf8' });
 const newest = view.stdout?.trim();
 if (view.status !== 0 || !/^\d+\.\d+\.\d+/.test(newest ?? '')) {
@@ -35,8 +38,8 @@ function check() {
   const bin = join(prefix, 'node_modules', '.bin', 'claude');
   const report = join(ROOT, 'test-artifacts', 'vitest-claude-check.json');
   rmSync(report, { force: true });
-  const result = run(bun, ['--bun', 'vitest', 'run', '--pool=threads', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...REAL_CLAUDE_SUITES, ...REAL_CLAUDE_EXCLUDES], {
-    env: { ...process.env, TETHER_CLAUDE_BIN: bin },
+  const result = run(bun, ['--bun', 'vitest', 'run', '--pool=threads', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...REAL_CLAUDE_SUITES, ...REAL_CLAUDE_EXCLUDES, ...CODEX_SUBJECT_EXCLUDES], {
+    env: { ...process.env, TETHER_CLAUDE_BIN: bin, TETHER_CODEX_BIN: codexBin },
   });
   if (existsSync(report)) {
     const r = JSON.parse(readFileSync(report, 'utf8'));

@@ -79,6 +79,79 @@ function agentNameBranches(rel: string, text: string): string[] {
   return found;
 }
 
+/** Functions over 150 lines, by file and name, left to split (see the test that reads this). */
+const KNOWN_LONG_FUNCTIONS: readonly string[] = [
+  // The hub's terminal fan-out (the byte log, viewers' flow control, size ownership): to split into
+  // the viewer stream (send/catch up/snapshot) and the room's bookkeeping, with its load tests.
+  'hub/src/terminal/room.ts createTerminalRoom',
+  'hub/src/terminal/viewers.ts createTerminalViewers',
+  // Being changed for agent capabilities on the wire (another branch): split after that lands.
+  'web/src/features/sessions/new-session-form.tsx NewSessionForm',
+];
+
+/** The files of the one known import circle in the cli (see its test). */
+const KNOWN_AGENT_SEAM_CIRCLE = [
+  'cli/src/agents/agent.ts',
+  'cli/src/agents/claude/agent.ts',
+  'cli/src/agents/claude/headless.ts',
+  'cli/src/agents/claude/launch-args.ts',
+  'cli/src/agents/codex/agent.ts',
+  'cli/src/agents/codex/headless-approvals.ts',
+  'cli/src/agents/codex/headless.ts',
+  'cli/src/agents/codex/launch.ts',
+  'cli/src/agents/codex/rollout.ts',
+  'cli/src/agents/headless-process.ts',
+  'cli/src/agents/index.ts',
+  'cli/src/runner/session-core.ts',
+  'cli/src/runner/session-launch.ts',
+  'cli/src/runner/session-link.ts',
+  'cli/src/runner/transcript-feed.ts',
+];
+
+/** How a function is called in a report: its own name, else the name it is assigned to. */
+function functionName(node: ts.Node): string {
+  const named = (n: ts.Node): string | null =>
+    (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isVariableDeclaration(n) || ts.isPropertyAssignment(n)) && n.name ? n.name.getText() : null;
+  // `const Composer = forwardRef(function …)`: named by the variable the wrapper's result goes to.
+  const wrapped = ts.isCallExpression(node.parent) ? named(node.parent.parent) : null;
+  return named(node) ?? named(node.parent) ?? wrapped ?? '(anonymous)';
+}
+
+/** The groups of files that import each other in a circle (Tarjan's strongly connected components). */
+function stronglyConnected(scope: Set<string>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, next);
+    low.set(file, next);
+    next++;
+    stack.push(file);
+    onStack.add(file);
+    const targets = fileImportsOf(file).filter((t) => scope.has(t));
+    for (const target of targets) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== file);
+    if (group.length > 1 || targets.includes(file)) groups.push(group);
+  };
+  for (const file of scope) if (!index.has(file)) visit(file);
+  return groups;
+}
+
 type Rule = { from: RegExp; forbid: RegExp; why: string };
 const RULES: Rule[] = [
   { from: /^shared$/, forbid: /^(hub|cli|web)\//, why: 'shared imports nothing of ours' },
@@ -90,7 +163,7 @@ const RULES: Rule[] = [
   { from: /^cli\/(?!commands$|main$)/, forbid: /^cli\/commands$/, why: 'commands are edges: nothing imports them' },
   { from: /^cli\/(pty|screen)$/, forbid: /^(cli\/(?!pty$|screen$)|shared\/|hub\/)/, why: 'pty and screen import nothing of ours' },
   {
-    from: /^cli\/(claude|transcript|hooks|hub-link|config|workspace|reach)$/,
+    from: /^cli\/(transcript|hooks|hub-link|config|workspace|reach)$/,
     forbid: /^(cli\/(runner|daemon|commands|pty|screen)|hub\/)/,
     why: 'leaf rooms import only shared (and config)',
   },
@@ -192,21 +265,35 @@ describe('architecture arrows', () => {
     expect(agentNameBranches('x.ts', source)).toEqual(["x.ts:1 'codex'", "x.ts:2 'claude'", "x.ts:3 'claude'", "x.ts:4 'claude'"]);
   });
 
-  it('keeps the runner and the agents in functions of at most 150 lines (a longer closure is a room waiting to be split)', () => {
+  it('keeps every function in cli, hub and web at most 150 lines (a longer closure is a room waiting to be split)', () => {
     const long: string[] = [];
-    for (const file of files.filter((f) => /^cli\/src\/(runner|agents)\//.test(relative(ROOT, f).split('\\').join('/')))) {
+    for (const file of files.filter((f) => /^(cli|hub|web)\/src\//.test(relative(ROOT, f).split('\\').join('/')))) {
       const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
       const visit = (node: ts.Node) => {
         if (ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isMethodDeclaration(node)) {
           const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
           const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
-          if (end - start + 1 > 150) long.push(`${relative(ROOT, file)}:${start + 1} (${end - start + 1} lines)`);
+          if (end - start + 1 > 150) long.push(`${relative(ROOT, file).split('\\').join('/')} ${functionName(node)}`);
         }
         ts.forEachChild(node, visit);
       };
       visit(source);
     }
-    expect(long).toEqual([]);
+    // Still over 150 lines when the rule grew from cli/src/runner and agents to all of cli, hub and
+    // web: each is to be split by what its parts own. Named here so none is skipped silently, and
+    // checked both ways: a new long function fails, and so does one listed here that got short.
+    expect(long.sort()).toEqual([...KNOWN_LONG_FUNCTIONS].sort());
+  });
+
+  it('has no import circle inside the cli (type-only imports included), but the known agent seam one', () => {
+    const cliFiles = new Set(files.filter((f) => roomOf(f).startsWith('cli/')));
+    const circles = stronglyConnected(cliFiles).map((group) => group.map((f) => relative(ROOT, f).split('\\').join('/')).sort());
+    // The one circle today runs runner/session-core.ts → agents/index.ts (agentFor) → each agent's
+    // headless.ts → runner/session-core.ts. Open issue "One seam for every agent": the headless
+    // agents are to receive the core instead of importing it; then this list is empty. Any other
+    // circle, or this one growing, fails.
+    for (const circle of circles) expect(KNOWN_AGENT_SEAM_CIRCLE).toEqual(expect.arrayContaining(circle));
+    expect(circles.length).toBeLessThanOrEqual(1);
   });
 
   it('keeps web features from importing each other', () => {

@@ -71,6 +71,29 @@ function forwardedFor(req: Request): string | null {
  *  the API. */
 const REQUEST_BODY_HEADROOM = 64 * 1024;
 
+/** The hub's keys: its own secret (web sessions, share links), and with a database the cluster's
+ *  secrets. Several hubs on one database must verify the web sessions and share links another
+ *  signed, and push with the VAPID keys browsers subscribed with, so those come from the database. */
+async function openKeys(o: { config: HubConfig; store: Store; ownsStore: boolean; secretPath: string }) {
+  let cluster: Cluster | null = null;
+  if (o.config.databaseUrl) {
+    try {
+      cluster = await openCluster({ databaseUrl: o.config.databaseUrl });
+    } catch (error) {
+      if (o.ownsStore) await o.store.close();
+      throw error;
+    }
+  }
+  const secret = cluster
+    ? new Uint8Array(Buffer.from(await cluster.secret('hub-secret', () => randomSecret()), 'base64url'))
+    : loadHubSecret({ path: o.secretPath });
+  // Web push: VAPID keys made on first start and kept in TETHER_HOME (or the cluster's), like the hub secret.
+  const vapid = cluster ? parseVapidKeys(await cluster.secret('vapid', makeVapidKeys)) : null;
+  // Hubs link to each other (terminal relay) with a secret of the cluster's.
+  const linkSecret = cluster ? await cluster.secret('hub-link', () => randomSecret()) : null;
+  return { cluster, secret, vapid, linkSecret };
+}
+
 export async function createHub(options: { config: HubConfig; store?: Store }): Promise<Hub> {
   const { config } = options;
   const host = config.host ?? DEFAULT_HOST;
@@ -79,29 +102,12 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   const ownsStore = !options.store;
   const store = options.store ?? (await openStore({ databaseUrl: config.databaseUrl, sqlitePath: paths.db }));
 
-  // Several hubs on one database: every hub must verify the web sessions and share links another
-  // signed, and push with the VAPID keys browsers subscribed with, so those come from the database.
-  let cluster: Cluster | null = null;
+  const { cluster, secret, vapid, linkSecret } = await openKeys({ config, store, ownsStore, secretPath: paths.secret });
   let selfUrl = '';
-  if (config.databaseUrl) {
-    try {
-      cluster = await openCluster({ databaseUrl: config.databaseUrl });
-    } catch (error) {
-      if (ownsStore) await store.close();
-      throw error;
-    }
-  }
-  const secret = cluster
-    ? new Uint8Array(Buffer.from(await cluster.secret('hub-secret', () => randomSecret()), 'base64url'))
-    : loadHubSecret({ path: paths.secret });
   const signer = createWebSessionSigner({ secret });
   const reachProof = createReachProof({ secret });
   const resolver = createCallerResolver({ store, signer });
   const shareLinks = createShareLinks({ store, secret });
-  // Web push: VAPID keys made on first start and kept in TETHER_HOME, like the hub secret.
-  const vapid = cluster ? parseVapidKeys(await cluster.secret('vapid', makeVapidKeys)) : null;
-  // Hubs link to each other (terminal relay) with a secret of the cluster's.
-  const linkSecret = cluster ? await cluster.secret('hub-link', () => randomSecret()) : null;
   // One count of failed credentials for logins, REST bearers and socket handshakes.
   const authFailures = createAuthFailures({ onBlocked: (address) => console.error(`tether hub: too many failed authentications from ${address}; answering 429 for a minute`) });
   const onError = (event: string, error: unknown) => {

@@ -1,5 +1,8 @@
-// limits.ts: size caps enforced on both ends. A payload over a cap is refused with a clear error
-// before it is parsed further; nothing over a cap reaches storage.
+// limits.ts: size caps enforced on both ends, and the time bounds of starting and ending a session
+// that the hub, the runner and its clients (web, `tether spawn`/`stop`/`resume`) must agree on. A
+// payload over a cap is refused with a clear error before it is parsed further; nothing over a cap
+// reaches storage. The time bounds nest: the runner gives up before the hub, the hub answers before
+// a client gives up, so whoever knows why a session did not start or stop is the one who says it.
 
 /** Largest HTTP body or socket event the hub accepts. 1 MiB fits a long pasted prompt and a
  *  large tool input, and keeps one client from making the hub buffer unbounded data. */
@@ -24,6 +27,32 @@ export const MAX_PATH_CHARS = 4096;
  *  few levels deep; checked before a schema, so over-deep input is `bad_request`, never a stack
  *  overflow in a recursive walk (schema, JSON.stringify, the socket.io encoder) further on. */
 export const MAX_PAYLOAD_DEPTH = 100;
+
+/** How long the hub waits for a spawned (or resumed) session to be ready. claude and Codex are
+ *  ready in ~1 s; a cold start on a loaded machine (first run, slow disk) gets 45 s. */
+export const SESSION_READY_TIMEOUT_MS = 45_000;
+
+/** How long the hub waits for a session asked to end to report its end before it has the daemon
+ *  SIGKILL the runner. The agent exits within ~100 ms of its own exit keys or SIGTERM, the runner's
+ *  ender tries its clean path for AGENT_END_GRACE_MS, then the runner drains for ≤ 3 s. */
+export const SESSION_STOP_GRACE_MS = 8_000;
+
+/** How long the runner's ender walks the agent's own exit path (Ctrl-C pairs, closed input) before
+ *  its SIGTERM: below SESSION_STOP_GRACE_MS so the runner's own last resort comes before the hub's. */
+export const AGENT_END_GRACE_MS = 5_000;
+
+/** After the daemon's SIGKILL, how long the hub waits for the end: the daemon notices the exit
+ *  within its poll interval (1 s). */
+export const SESSION_KILL_WAIT_MS = 5_000;
+
+/** How long a client (web, `tether spawn`/`resume`) waits for the hub's answer to a spawn or resume:
+ *  the hub's ready bound plus the daemon's spawn ack and a margin, so the hub's answer (ready, or
+ *  why not) always comes first. */
+export const SPAWN_ACK_TIMEOUT_MS = SESSION_READY_TIMEOUT_MS + 15_000;
+
+/** How long a client (web End, `tether stop`) waits for the hub's answer to a stop: above the hub's
+ *  grace, its daemon:kill ack (15 s at most) and its kill wait, so the hub's answer comes first. */
+export const STOP_ACK_TIMEOUT_MS = 30_000;
 
 /** Whether `value` nests deeper than `max` levels. Iterative: it must not overflow itself. */
 export function payloadTooDeep(value: unknown, max = MAX_PAYLOAD_DEPTH): boolean {

@@ -119,9 +119,16 @@ describe('a Codex session from the browser', () => {
     await tab.waitForURL(/\/sessions\/[0-9a-f-]{36}\/terminal$/, { timeout: CODEX_UI_TIMEOUT_MS });
     await tab.locator('.xterm-rows').getByText(/Ask Codex|OpenAI Codex/).first().waitFor({ timeout: CODEX_UI_TIMEOUT_MS });
     await saveScreenshot(tab, { name: 'codex-new-session-terminal', viewport: 'phone' });
-    const sessionId = /\/sessions\/([0-9a-f-]{36})\//.exec(tab.url())![1]!;
-    const phone = await world.connect({ nsp: '/web', token });
-    expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
+    // End from the header: the confirmation names Codex, how it leaves and how the desk resumes it.
+    await tab.getByRole('button', { name: 'End session', exact: true }).click();
+    const endDialog = tab.getByRole('alertdialog', { name: 'End this session?' });
+    await endDialog.waitFor({ timeout: UI_TIMEOUT_MS });
+    await endDialog.getByText('Codex exits as it does at the desk (Ctrl-C twice). The chat and the last screen stay here.', { exact: true }).waitFor();
+    await expect(endDialog.textContent()).resolves.not.toMatch(/claude/i);
+    await saveScreenshot(tab, { name: 'codex-end-dialog', viewport: 'phone' });
+    await endDialog.getByRole('button', { name: 'End session' }).click();
+    await endDialog.waitFor({ state: 'detached', timeout: CODEX_UI_TIMEOUT_MS });
+    await tab.locator('.session-header').getByRole('button', { name: 'Resume' }).waitFor({ timeout: UI_TIMEOUT_MS });
   }, JOURNEY_TIMEOUT_MS);
 
   it('desktop: a headless Codex session from the form is chat only; its command is approved in the sheet', async () => {

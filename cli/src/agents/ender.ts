@@ -1,9 +1,7 @@
 // ender.ts: how a runner ends an agent when a person asks (the phone's End, `tether stop`): through the
 // agent's own exit path (each agent's room says which keys or input), step by step until it exits,
 // and SIGTERM only as the last resort. Invariant: one end per runner; a second request is a no-op.
-
-/** Below the hub's STOP_GRACE_MS (8 s) so the runner's own SIGTERM comes first. */
-export const GRACE_MS = 5_000;
+import { AGENT_END_GRACE_MS } from '@tether/shared';
 
 export type Ender = {
   /** Start ending the agent (idempotent). */
@@ -21,7 +19,7 @@ export function createEnder(options: {
   force: () => void;
   log: (line: string) => void;
 }): Ender {
-  const graceMs = options.graceMs ?? GRACE_MS;
+  const graceMs = options.graceMs ?? AGENT_END_GRACE_MS;
   let started = false;
   let gone = false;
   const timers: ReturnType<typeof setTimeout>[] = [];

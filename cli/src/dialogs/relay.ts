@@ -163,18 +163,7 @@ export function createDialogRelay(options: {
       const was = close()!;
       ignored = was.dialog.signature; // answered: never asked again while it stays on screen
       void options.read().then((now) => {
-        if (stopped) return;
-        if (now?.signature !== was.dialog.signature) {
-          options.log(`dialog "${was.dialog.title}": answered on the hub after it left the screen; nothing pressed`);
-          return;
-        }
-        const keys = answer.choice === undefined ? null : keysFor(now, answer.choice);
-        if (!keys) {
-          options.log(`dialog "${was.dialog.title}": the answer names no option of it; nothing pressed`);
-          return;
-        }
-        options.write(keys);
-        options.log(`dialog "${was.dialog.title}": option ${answer.choice} chosen on the hub`);
+        if (!stopped) pressChosen({ now, was: was.dialog, choice: answer.choice, write: options.write, log: options.log });
       });
       return true;
     },
@@ -187,4 +176,19 @@ export function createDialogRelay(options: {
       if (retry) clearTimeout(retry);
     },
   };
+}
+
+/** The hub's answer, pressed: the chosen option's keys, only while that very dialog is on screen. */
+function pressChosen(o: { now: ScreenDialog | null; was: ScreenDialog; choice: Answer['choice']; write: (keys: string) => void; log: (line: string) => void }): void {
+  if (o.now?.signature !== o.was.signature) {
+    o.log(`dialog "${o.was.title}": answered on the hub after it left the screen; nothing pressed`);
+    return;
+  }
+  const keys = o.choice === undefined ? null : keysFor(o.now, o.choice);
+  if (!keys) {
+    o.log(`dialog "${o.was.title}": the answer names no option of it; nothing pressed`);
+    return;
+  }
+  o.write(keys);
+  o.log(`dialog "${o.was.title}": option ${o.choice} chosen on the hub`);
 }

@@ -2,6 +2,8 @@
 // phone does, for `tether spawn`, `tether stop` and `tether attach`. Longer ack timeouts than other
 // requests: the hub acks a spawn only once claude is ready, a stop only once it has ended.
 import {
+  SPAWN_ACK_TIMEOUT_MS,
+  STOP_ACK_TIMEOUT_MS,
   type Ack,
   type Machine,
   type SessionSpawn,
@@ -9,10 +11,6 @@ import {
   type WebAcks,
 } from '@tether/shared';
 import type { WebClient } from './web-client.ts';
-
-/** Above the hub's own bounds (45 s ready, 8 s + 5 s stop) so the hub's answer always arrives first. */
-export const SPAWN_ACK_TIMEOUT_MS = 60_000;
-export const STOP_ACK_TIMEOUT_MS = 30_000;
 
 export type ControlAck<E extends 'session:spawn' | 'session:stop' | 'session:resume'> = Ack<WebAcks[E]> & { reason?: SpawnFailureReason };
 

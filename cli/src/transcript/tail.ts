@@ -57,8 +57,12 @@ export function tailTranscript(options: TailTranscriptOptions): TranscriptTail {
   let stopped = false;
   let running = false;
   let again = false;
-  let watcher: fs.FSWatcher | null = null;
-  let watchedDir: string | null = null;
+  // Watch the directory, not the file: the file may not exist yet, and a replaced file has a new inode.
+  const dirWatch = createDirWatch({
+    onChange: (filename) => {
+      if (filename === null || filename === basename(path)) void tick();
+    },
+  });
 
   const restartFromZero = () => {
     offset = 0;
@@ -66,15 +70,7 @@ export function tailTranscript(options: TailTranscriptOptions): TranscriptTail {
   };
 
   const deliver = (complete: Buffer) => {
-    const lines: string[] = [];
-    let start = 0;
-    while (start < complete.length) {
-      let end = complete.indexOf(NEWLINE, start);
-      if (end === -1) end = complete.length;
-      const stop = end > start && complete[end - 1] === 0x0d ? end - 1 : end;
-      if (stop > start) lines.push(complete.toString('utf8', start, stop));
-      start = end + 1;
-    }
+    const lines = splitLines(complete);
     offset += complete.length;
     if (lines.length === 0) return;
     try {
@@ -148,7 +144,7 @@ export function tailTranscript(options: TailTranscriptOptions): TranscriptTail {
       try {
         do {
           again = false;
-          ensureWatch();
+          dirWatch.watch(dirname(path));
           await step().catch(onError);
         } while (again && !stopped);
       } finally {
@@ -157,33 +153,6 @@ export function tailTranscript(options: TailTranscriptOptions): TranscriptTail {
       }
     })();
     return current;
-  };
-
-  // Watch the directory, not the file: the file may not exist yet, and a replaced file has a new inode.
-  const ensureWatch = () => {
-    const dir = dirname(path);
-    if (watcher && watchedDir === dir) return;
-    closeWatch();
-    try {
-      watcher = fs.watch(dir, { persistent: true }, (_event, filename) => {
-        if (!filename || filename.toString() === basename(path)) void tick();
-      });
-      watchedDir = dir;
-      watcher.on('error', () => closeWatch()); // e.g. directory removed; the poll re-creates the watch
-    } catch {
-      // directory not there yet: the poll retries on its next tick
-    }
-  };
-
-  const closeWatch = () => {
-    const w = watcher;
-    watcher = null;
-    watchedDir = null;
-    try {
-      w?.close();
-    } catch {
-      // already closed
-    }
   };
 
   const stopPoll = (options.poll ?? steadyPoll)({ everyMs: options.pollMs ?? TRANSCRIPT_POLL_MS, tick: () => void tick() });
@@ -195,7 +164,7 @@ export function tailTranscript(options: TailTranscriptOptions): TranscriptTail {
       stopped = true;
       generation++;
       stopPoll();
-      closeWatch();
+      dirWatch.close();
     },
     offset: () => offset,
     poke: () => tick(),
@@ -209,6 +178,51 @@ export function tailTranscript(options: TailTranscriptOptions): TranscriptTail {
       if (running) again = true;
       else void tick();
     },
+  };
+}
+
+/** Complete lines (CRLF or LF), empty ones left out. */
+function splitLines(complete: Buffer): string[] {
+  const lines: string[] = [];
+  let start = 0;
+  while (start < complete.length) {
+    let end = complete.indexOf(NEWLINE, start);
+    if (end === -1) end = complete.length;
+    const stop = end > start && complete[end - 1] === 0x0d ? end - 1 : end;
+    if (stop > start) lines.push(complete.toString('utf8', start, stop));
+    start = end + 1;
+  }
+  return lines;
+}
+
+/** One fs.watch on a directory, moved when the directory changes; a failed or lost watch is left to
+ *  the poll, which calls watch() again on its next tick. */
+function createDirWatch(options: { onChange: (filename: string | null) => void }) {
+  let watcher: fs.FSWatcher | null = null;
+  let watchedDir: string | null = null;
+  const close = () => {
+    const w = watcher;
+    watcher = null;
+    watchedDir = null;
+    try {
+      w?.close();
+    } catch {
+      // already closed
+    }
+  };
+  return {
+    watch(dir: string) {
+      if (watcher && watchedDir === dir) return;
+      close();
+      try {
+        watcher = fs.watch(dir, { persistent: true }, (_event, filename) => options.onChange(filename ? filename.toString() : null));
+        watchedDir = dir;
+        watcher.on('error', () => close()); // e.g. directory removed; the poll re-creates the watch
+      } catch {
+        // directory not there yet: the poll retries on its next tick
+      }
+    },
+    close,
   };
 }
 

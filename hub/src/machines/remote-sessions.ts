@@ -10,23 +10,17 @@
 // a session that never got ready is stopped and marked failed, never left half-started; nothing is
 // retried or respawned here. Machines and sessions are looked up in the caller's namespace only.
 import { basename } from 'node:path';
-import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, spawnError, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
+import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, spawnError, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
 import type { z } from 'zod';
 import type { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '@tether/shared';
 import type { Sessions } from '../sessions/lifecycle.ts';
-import type { SessionReadiness } from '../sessions/readiness.ts';
+import type { ReadinessOutcome, SessionReadiness } from '../sessions/readiness.ts';
 import type { RunnerCommands } from '../facts/runners.ts';
 import type { ClusterBus } from '../cluster/bus.ts';
 import type { DaemonDirectory, DaemonTarget } from './daemons.ts';
 import type { Machines } from './machines.ts';
 import { createRunnerExits } from './runner-exits.ts';
 
-/** claude is ready in ~1 s; a cold start on a loaded machine (first run, slow disk) gets 45 s. */
-export const SPAWN_READY_TIMEOUT_MS = 45_000;
-/** claude exits within ~100 ms of SIGTERM / Ctrl-C; the runner then drains for ≤ 3 s. */
-export const STOP_GRACE_MS = 8_000;
-/** After SIGKILL the daemon notices the exit within its poll interval (1 s). */
-export const KILL_WAIT_MS = 5_000;
 
 type Deps = {
   sessions: Sessions;
@@ -41,8 +35,7 @@ export type RemoteSessions = ReturnType<typeof createRemoteSessions>;
 
 export function createRemoteSessions(deps: Deps) {
   const { sessions, daemons, readiness, runners } = deps;
-  const endOnBehalf = sessions.endOnBehalf;
-  const exits = createRunnerExits({ sessions, readiness, bus: deps.bus, stopGraceMs: STOP_GRACE_MS });
+  const exits = createRunnerExits({ sessions, readiness, bus: deps.bus, stopGraceMs: SESSION_STOP_GRACE_MS });
   /** Sessions being started or stopped right now: a second request waits its turn by failing fast. */
   const busy = new Set<string>();
   const k = (ns: Namespace, id: string) => `${ns}\u0000${id}`;
@@ -56,7 +49,7 @@ export function createRemoteSessions(deps: Deps) {
   };
 
   const start = async (ns: Namespace, machineId: string, socket: DaemonTarget, spawn: DaemonSpawn): Promise<Ack<WebAcks['session:spawn']>> => {
-    const ready = readiness.wait({ namespace: ns, sessionId: spawn.sessionId, goal: 'ready', timeoutMs: SPAWN_READY_TIMEOUT_MS });
+    const ready = readiness.wait({ namespace: ns, sessionId: spawn.sessionId, goal: 'ready', timeoutMs: SESSION_READY_TIMEOUT_MS });
     // A resumed session's previous runner may still be on its way out (End acks once the session is
     // ended, before the process is gone): its exit report, arriving now, is about that runner, not
     // this one, and must not fail this start. The new runner's own exit comes after the spawn ack.
@@ -89,27 +82,7 @@ export function createRemoteSessions(deps: Deps) {
           permissionMode: spawn.permissionMode ?? 'default',
           deskAttached: false,
     });
-    const outcome = await ready;
-    switch (outcome.kind) {
-      case 'ready':
-        return { ok: true, session: outcome.session };
-      case 'ended': {
-        const reason = outcome.reason ?? `the runner exited (code ${outcome.exitCode ?? 'unknown'}) before claude was ready`;
-        await endOnBehalf(ns, { sessionId: spawn.sessionId, status: 'failed', exitCode: outcome.exitCode, reason });
-        return spawnError('internal', 'claude_failed', reason);
-      }
-      case 'timeout': {
-        const reason = `claude was not ready within ${SPAWN_READY_TIMEOUT_MS / 1000} s; the session was stopped (see the runner log: ${ack.logFile})`;
-        runners.send(ns, spawn.sessionId, 'session:stop', { sessionId: spawn.sessionId });
-        void daemons.command(socket, 'daemon:kill', { sessionId: spawn.sessionId });
-        await endOnBehalf(ns, { sessionId: spawn.sessionId, status: 'failed', exitCode: null, reason });
-        return spawnError('internal', 'timeout', reason);
-      }
-      default: {
-        const never: never = outcome;
-        return never;
-      }
-    }
+    return answerStart({ deps, ns, socket, sessionId: spawn.sessionId, logFile: ack.logFile, outcome: await ready });
   };
 
   const exclusive = async <T>(ns: Namespace, sessionId: string, run: () => Promise<T>, busyAck: () => T): Promise<T> => {
@@ -181,13 +154,13 @@ export function createRemoteSessions(deps: Deps) {
       if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
       exits.stopAsked(ns, sessionId);
       try {
-        const graceful = readiness.wait({ namespace: ns, sessionId, goal: 'ended', timeoutMs: STOP_GRACE_MS });
+        const graceful = readiness.wait({ namespace: ns, sessionId, goal: 'ended', timeoutMs: SESSION_STOP_GRACE_MS });
         runners.send(ns, sessionId, 'session:stop', { sessionId });
         let outcome = await graceful;
         if (outcome.kind === 'timeout') {
           const daemon = current.machineId ? await daemons.locate(ns, current.machineId) : null;
-          if (!daemon) return ackError('conflict', `the session did not stop within ${STOP_GRACE_MS / 1000} s and no daemon of its machine is online to force it`);
-          const forced = readiness.wait({ namespace: ns, sessionId, goal: 'ended', timeoutMs: KILL_WAIT_MS });
+          if (!daemon) return ackError('conflict', `the session did not stop within ${SESSION_STOP_GRACE_MS / 1000} s and no daemon of its machine is online to force it`);
+          const forced = readiness.wait({ namespace: ns, sessionId, goal: 'ended', timeoutMs: SESSION_KILL_WAIT_MS });
           const kill = await daemons.command(daemon, 'daemon:kill', { sessionId });
           if (!kill.ok || !kill.killed) {
             readiness.runnerExited(ns, sessionId, { exitCode: null, reason: null });
@@ -206,4 +179,30 @@ export function createRemoteSessions(deps: Deps) {
     /** A daemon saw a runner exit (runner-exits.ts judges it). */
     runnerExited: exits.report,
   };
+}
+
+/** The spawn's answer once its readiness is known: the session, or why not (a session that never got
+ *  ready is stopped and ended as failed, never left half-started). */
+async function answerStart(o: { deps: Deps; ns: Namespace; socket: DaemonTarget; sessionId: string; logFile: string; outcome: ReadinessOutcome }): Promise<Ack<WebAcks['session:spawn']>> {
+  const { deps, ns, sessionId, outcome } = o;
+  switch (outcome.kind) {
+    case 'ready':
+      return { ok: true, session: outcome.session };
+    case 'ended': {
+      const reason = outcome.reason ?? `the runner exited (code ${outcome.exitCode ?? 'unknown'}) before claude was ready`;
+      await deps.sessions.endOnBehalf(ns, { sessionId, status: 'failed', exitCode: outcome.exitCode, reason });
+      return spawnError('internal', 'claude_failed', reason);
+    }
+    case 'timeout': {
+      const reason = `claude was not ready within ${SESSION_READY_TIMEOUT_MS / 1000} s; the session was stopped (see the runner log: ${o.logFile})`;
+      deps.runners.send(ns, sessionId, 'session:stop', { sessionId });
+      void deps.daemons.command(o.socket, 'daemon:kill', { sessionId });
+      await deps.sessions.endOnBehalf(ns, { sessionId, status: 'failed', exitCode: null, reason });
+      return spawnError('internal', 'timeout', reason);
+    }
+    default: {
+      const never: never = outcome;
+      return never;
+    }
+  }
 }

@@ -13,7 +13,7 @@
 //   headless: close claude's stdin: `claude -p` exits at the end of its input (0). A turn in flight
 //             is interrupted first (stream-json control request) and the input closed on its
 //             `result`; claude then exits 1, its exit status being its last turn's (an error).
-//   either:   still running after GRACE_MS → SIGTERM (measured: claude 2.1.330 then dies with 143,
+//   either:   still running after AGENT_END_GRACE_MS → SIGTERM (measured: claude 2.1.330 then dies with 143,
 //             no resume hint on the screen); the hub SIGKILLs the runner 8 s after asking.
 //
 // Invariant: one end per runner; a second request while ending is a no-op.

@@ -112,112 +112,9 @@ export function ElicitationForm({ request, busy, submit }: { request: PendingReq
     >
       <div className="approval-body">
         {message ? <p className="elicitation-message">{message}</p> : null}
-        {fields.map(([name, field]) => {
-          const id = `el-${request.id}-${name}`;
-          const label = field.title || name;
-          const problem = problems[name];
-          const describedBy = [field.description ? `${id}-desc` : null, problem ? `${id}-err` : null].filter(Boolean).join(' ') || undefined;
-          const marker = required.has(name) ? (
-            <span className="elicitation-required" aria-hidden="true">
-              {' '}
-              *
-            </span>
-          ) : null;
-          const notes = (
-            <>
-              {field.description ? (
-                <span className="choice-description" id={`${id}-desc`}>
-                  {field.description}
-                </span>
-              ) : null}
-              {problem ? (
-                <span className="elicitation-problem" id={`${id}-err`} role="alert">
-                  {label} {problem}.
-                </span>
-              ) : null}
-            </>
-          );
-          if (field.type === 'boolean') {
-            return (
-              <div key={name} className="elicitation-field">
-                <label className="choice" htmlFor={id}>
-                  <input id={id} type="checkbox" checked={values[name] === true} onChange={(event) => set(name, event.target.checked)} aria-describedby={describedBy} />
-                  <span className="choice-text">
-                    <span className="choice-label">
-                      {label}
-                      {marker}
-                    </span>
-                  </span>
-                </label>
-                {notes}
-              </div>
-            );
-          }
-          if (field.type === 'string' && field.enum) {
-            const choices = field.enum.map((value, i) => ({ value, label: field.enumNames?.[i] ?? value }));
-            if (choices.length <= MAX_RADIO_CHOICES) {
-              return (
-                <fieldset key={name} className="elicitation-field question" aria-describedby={describedBy}>
-                  <legend className="field-label">
-                    {label}
-                    {marker}
-                  </legend>
-                  {choices.map((choice) => (
-                    <label key={choice.value} className="choice choice-option">
-                      <input type="radio" name={id} value={choice.value} checked={values[name] === choice.value} onChange={() => set(name, choice.value)} />
-                      <span className="choice-text">
-                        <span className="choice-label">{choice.label}</span>
-                      </span>
-                    </label>
-                  ))}
-                  {notes}
-                </fieldset>
-              );
-            }
-            return (
-              <div key={name} className="elicitation-field">
-                <label className="field-label" htmlFor={id}>
-                  {label}
-                  {marker}
-                </label>
-                <select id={id} className="field-input" value={String(values[name] ?? '')} onChange={(event) => set(name, event.target.value)} aria-describedby={describedBy} aria-invalid={problem ? true : undefined}>
-                  <option value="">Choose…</option>
-                  {choices.map((choice) => (
-                    <option key={choice.value} value={choice.value}>
-                      {choice.label}
-                    </option>
-                  ))}
-                </select>
-                {notes}
-              </div>
-            );
-          }
-          const numeric = field.type === 'number' || field.type === 'integer';
-          return (
-            <div key={name} className="elicitation-field">
-              <label className="field-label" htmlFor={id}>
-                {label}
-                {marker}
-              </label>
-              <input
-                id={id}
-                className="field-input"
-                type={inputType(field)}
-                inputMode={field.type === 'integer' ? 'numeric' : field.type === 'number' ? 'decimal' : undefined}
-                step={field.type === 'integer' ? 1 : numeric ? 'any' : undefined}
-                min={numeric ? field.minimum : undefined}
-                max={numeric ? field.maximum : undefined}
-                maxLength={field.type === 'string' ? field.maxLength : undefined}
-                value={String(values[name] ?? '')}
-                onChange={(event) => set(name, event.target.value)}
-                aria-required={required.has(name) || undefined}
-                aria-invalid={problem ? true : undefined}
-                aria-describedby={describedBy}
-              />
-              {notes}
-            </div>
-          );
-        })}
+        {fields.map(([name, field]) => (
+          <ElicitationFieldInput key={name} id={`el-${request.id}-${name}`} name={name} field={field} value={values[name]} problem={problems[name]} required={required.has(name)} set={set} />
+        ))}
       </div>
       <div className="approval-actions">
         {cancel}
@@ -228,5 +125,113 @@ export function ElicitationForm({ request, busy, submit }: { request: PendingReq
         </button>
       </div>
     </form>
+  );
+}
+
+/** One property of the requested schema as its input: a checkbox, radio buttons or a drop-down for a
+ *  choice, or a text, number or date field; with its description and what is wrong with it. */
+function ElicitationFieldInput(props: { id: string; name: string; field: ElicitationField; value: Raw | undefined; problem: string | undefined; required: boolean; set: (name: string, value: Raw) => void }) {
+  const { id, name, field, value, problem, required, set } = props;
+  const label = field.title || name;
+  const describedBy = [field.description ? `${id}-desc` : null, problem ? `${id}-err` : null].filter(Boolean).join(' ') || undefined;
+  const marker = required ? (
+    <span className="elicitation-required" aria-hidden="true">
+      {' '}
+      *
+    </span>
+  ) : null;
+  const notes = (
+    <>
+      {field.description ? (
+        <span className="choice-description" id={`${id}-desc`}>
+          {field.description}
+        </span>
+      ) : null}
+      {problem ? (
+        <span className="elicitation-problem" id={`${id}-err`} role="alert">
+          {label} {problem}.
+        </span>
+      ) : null}
+    </>
+  );
+  if (field.type === 'boolean') {
+    return (
+      <div className="elicitation-field">
+        <label className="choice" htmlFor={id}>
+          <input id={id} type="checkbox" checked={value === true} onChange={(event) => set(name, event.target.checked)} aria-describedby={describedBy} />
+          <span className="choice-text">
+            <span className="choice-label">
+              {label}
+              {marker}
+            </span>
+          </span>
+        </label>
+        {notes}
+      </div>
+    );
+  }
+  if (field.type === 'string' && field.enum) {
+    const choices = field.enum.map((value, i) => ({ value, label: field.enumNames?.[i] ?? value }));
+    if (choices.length <= MAX_RADIO_CHOICES) {
+      return (
+        <fieldset className="elicitation-field question" aria-describedby={describedBy}>
+          <legend className="field-label">
+            {label}
+            {marker}
+          </legend>
+          {choices.map((choice) => (
+            <label key={choice.value} className="choice choice-option">
+              <input type="radio" name={id} value={choice.value} checked={value === choice.value} onChange={() => set(name, choice.value)} />
+              <span className="choice-text">
+                <span className="choice-label">{choice.label}</span>
+              </span>
+            </label>
+          ))}
+          {notes}
+        </fieldset>
+      );
+    }
+    return (
+      <div className="elicitation-field">
+        <label className="field-label" htmlFor={id}>
+          {label}
+          {marker}
+        </label>
+        <select id={id} className="field-input" value={String(value ?? '')} onChange={(event) => set(name, event.target.value)} aria-describedby={describedBy} aria-invalid={problem ? true : undefined}>
+          <option value="">Choose…</option>
+          {choices.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+        {notes}
+      </div>
+    );
+  }
+  const numeric = field.type === 'number' || field.type === 'integer';
+  return (
+    <div className="elicitation-field">
+      <label className="field-label" htmlFor={id}>
+        {label}
+        {marker}
+      </label>
+      <input
+        id={id}
+        className="field-input"
+        type={inputType(field)}
+        inputMode={field.type === 'integer' ? 'numeric' : field.type === 'number' ? 'decimal' : undefined}
+        step={field.type === 'integer' ? 1 : numeric ? 'any' : undefined}
+        min={numeric ? field.minimum : undefined}
+        max={numeric ? field.maximum : undefined}
+        maxLength={field.type === 'string' ? field.maxLength : undefined}
+        value={String(value ?? '')}
+        onChange={(event) => set(name, event.target.value)}
+        aria-required={required || undefined}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={describedBy}
+      />
+      {notes}
+    </div>
   );
 }

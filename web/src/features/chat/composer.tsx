@@ -4,7 +4,7 @@
 // Files come from the paperclip (the phone's photo or file picker) or a paste; each uploads at once
 // and waits above the text with a preview and a remove button (composer-attachments.ts). Text that
 // starts with `/` lists the session's slash commands (slash-menu.tsx).
-import { forwardRef, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { forwardRef, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent, type RefObject } from 'react';
 import type { SlashCommand } from '@tether/shared';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { IconAttach, IconFile, IconSend, IconStop, IconX } from '../../lib/ui/icons.tsx';
@@ -66,8 +66,6 @@ function AttachmentChip({ item, onRemove }: { item: PendingAttachment; onRemove:
 
 export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer(props, ref) {
   const [text, setText] = useState('');
-  const [stopping, setStopping] = useState(false);
-  const [stopError, setStopError] = useState<string | null>(null);
   const areaRef = useRef<HTMLTextAreaElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const files = useComposerAttachments(props.sessionId);
@@ -92,21 +90,8 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     focus: () => areaRef.current?.focus(),
   }));
 
-  // Grow with the text, up to a share of the screen.
-  useLayoutEffect(() => {
-    const area = areaRef.current;
-    if (!area) return;
-    area.style.height = 'auto';
-    area.style.height = `${Math.min(area.scrollHeight, window.innerHeight * MAX_HEIGHT_SHARE)}px`;
-  }, [text]);
-
-  useLayoutEffect(() => {
-    if (!props.running) {
-      setStopping(false);
-      setStopError(null);
-    }
-  }, [props.running]);
-
+  useGrowWithText(areaRef, text);
+  const { stopping, stopError, stop } = useStopTurn(props);
   const canSend = !files.uploading && (text.trim().length > 0 || files.ready > 0);
 
   function send() {
@@ -153,18 +138,6 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     files.add(pasted);
   }
 
-  async function stop() {
-    setStopping(true);
-    setStopError(null);
-    try {
-      await props.onStop();
-      setTimeout(() => setStopping(false), STOP_RETRY_MS);
-    } catch (error) {
-      setStopping(false);
-      setStopError(error instanceof Error ? error.message : String(error));
-    }
-  }
-
   const menuState = commands.isError ? 'error' : commands.data ? 'ready' : 'loading';
   const listShown = menuOpen && matches.length > 0;
   return (
@@ -189,22 +162,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
           /{pickerHint.name} opens claude's own picker: answer it in the Terminal tab.
         </p>
       ) : null}
-      {files.items.length > 0 || files.notice ? (
-        <div className="composer-attachments">
-          {files.items.length > 0 ? (
-            <ul className="attachment-list" aria-label="Attachments">
-              {files.items.map((item) => (
-                <AttachmentChip key={item.key} item={item} onRemove={() => files.remove(item.key)} />
-              ))}
-            </ul>
-          ) : null}
-          {files.notice ? (
-            <p className="composer-error" role="alert">
-              {files.notice}
-            </p>
-          ) : null}
-        </div>
-      ) : null}
+      <ComposerAttachments files={files} />
       <div className="composer-row">
         <input
           ref={fileRef}
@@ -256,3 +214,59 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     </form>
   );
 });
+
+/** The files about to go with the message, and what went wrong adding one. */
+function ComposerAttachments({ files }: { files: ReturnType<typeof useComposerAttachments> }) {
+  if (files.items.length === 0 && !files.notice) return null;
+  return (
+      <div className="composer-attachments">
+        {files.items.length > 0 ? (
+          <ul className="attachment-list" aria-label="Attachments">
+            {files.items.map((item) => (
+              <AttachmentChip key={item.key} item={item} onRemove={() => files.remove(item.key)} />
+            ))}
+          </ul>
+        ) : null}
+        {files.notice ? (
+          <p className="composer-error" role="alert">
+            {files.notice}
+          </p>
+        ) : null}
+      </div>
+  );
+}
+
+/** Grow with the text, up to a share of the screen. */
+function useGrowWithText(areaRef: RefObject<HTMLTextAreaElement | null>, text: string) {
+  useLayoutEffect(() => {
+    const area = areaRef.current;
+    if (!area) return;
+    area.style.height = 'auto';
+    area.style.height = `${Math.min(area.scrollHeight, window.innerHeight * MAX_HEIGHT_SHARE)}px`;
+  }, [areaRef, text]);
+}
+
+/** Stop for the running turn: busy until the turn ends (or STOP_RETRY_MS, to let a person press
+ *  again), and a refusal kept to show. */
+function useStopTurn(props: { running: boolean; onStop: () => Promise<unknown> }) {
+  const [stopping, setStopping] = useState(false);
+  const [stopError, setStopError] = useState<string | null>(null);
+  useLayoutEffect(() => {
+    if (!props.running) {
+      setStopping(false);
+      setStopError(null);
+    }
+  }, [props.running]);
+  const stop = async () => {
+    setStopping(true);
+    setStopError(null);
+    try {
+      await props.onStop();
+      setTimeout(() => setStopping(false), STOP_RETRY_MS);
+    } catch (error) {
+      setStopping(false);
+      setStopError(error instanceof Error ? error.message : String(error));
+    }
+  };
+  return { stopping, stopError, stop };
+}

@@ -5,8 +5,8 @@
 //
 //   rows = [load earlier?] [empty?] items… prompts… [typing?] ─► @tanstack/react-virtual
 //   (measured per row, keyed by item key: a prepend or a re-render never re-measures the world)
-import { Fragment, memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { Fragment, memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { formatClockTime } from '../../lib/format.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { IconAttach, IconChevron } from '../../lib/ui/icons.tsx';
@@ -240,49 +240,12 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
 
   const totalSize = virtualizer.getTotalSize();
 
-  // "Load earlier": remember the first message on screen and where it sits, and keep it there once
-  // the older rows are in. They arrive with estimated heights and are measured a frame or two
-  // later, so for a moment (HOLD_ANCHOR_MS, or until the reader touches the list) the row is put
-  // back where it was after every re-measure, from its real place in the DOM.
-  const prependAnchor = useRef<{ key: string; index: number; offset: number; holdUntil: number | null } | null>(null);
+  const anchor = usePrependAnchor({ scrollRef, virtualizer, rows });
   const loadEarlier = () => {
-    const node = scrollRef.current;
-    if (node) {
-      const top = node.scrollTop;
-      const first = virtualizer.getVirtualItems().find((v) => v.end > top && rows[v.index]?.kind === 'item');
-      if (first) prependAnchor.current = { key: String(first.key), index: first.index, offset: first.start - top, holdUntil: null };
-    }
+    anchor.remember();
     props.onLoadEarlier();
   };
-  const releaseAnchor = useCallback(() => {
-    if (prependAnchor.current?.holdUntil !== null) prependAnchor.current = null;
-  }, []);
-  useLayoutEffect(() => {
-    const anchor = prependAnchor.current;
-    const node = scrollRef.current;
-    if (!anchor || !node) return;
-    if (anchor.holdUntil === null) {
-      const index = rows.findIndex((r) => r.key === anchor.key);
-      const item = index === -1 ? undefined : virtualizer.measurementsCache[index];
-      // Not moved: the page has not arrived yet (a live append moves nothing above it).
-      if (!item || index === anchor.index) return;
-      const target = item.start - anchor.offset;
-      // The list's new height reaches the DOM a render after its rows: a write before that would
-      // be clamped to the old bottom, so wait for it.
-      if (node.scrollHeight - node.clientHeight < target) return;
-      anchor.holdUntil = performance.now() + HOLD_ANCHOR_MS;
-      virtualizer.scrollToOffset(target);
-      return;
-    }
-    if (performance.now() > anchor.holdUntil) {
-      prependAnchor.current = null;
-      return;
-    }
-    const element = node.querySelector<HTMLElement>(`[data-key="${CSS.escape(anchor.key)}"]`);
-    if (!element) return;
-    const drift = element.getBoundingClientRect().top - node.getBoundingClientRect().top - anchor.offset;
-    if (Math.abs(drift) >= 1) node.scrollTop += drift;
-  });
+  const releaseAnchor = anchor.release;
 
   // First paint starts at the newest message, and while the reader is at the bottom it stays there:
   // rows grow once measured (markdown, code blocks) and new ones arrive. Written to scrollTop
@@ -394,3 +357,50 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
     </ExpandedContext.Provider>
   );
 });
+
+/** "Load earlier" keeps the reader's place: remember() before asking for older rows; release() when
+ *  the reader touches the list. */
+function usePrependAnchor({ scrollRef, virtualizer, rows }: { scrollRef: RefObject<HTMLDivElement | null>; virtualizer: Virtualizer<HTMLDivElement, Element>; rows: Row[] }) {
+  // "Load earlier": remember the first message on screen and where it sits, and keep it there once
+  // the older rows are in. They arrive with estimated heights and are measured a frame or two
+  // later, so for a moment (HOLD_ANCHOR_MS, or until the reader touches the list) the row is put
+  // back where it was after every re-measure, from its real place in the DOM.
+  const prependAnchor = useRef<{ key: string; index: number; offset: number; holdUntil: number | null } | null>(null);
+  const remember = () => {
+    const node = scrollRef.current;
+    if (!node) return;
+    const top = node.scrollTop;
+    const first = virtualizer.getVirtualItems().find((v) => v.end > top && rows[v.index]?.kind === 'item');
+    if (first) prependAnchor.current = { key: String(first.key), index: first.index, offset: first.start - top, holdUntil: null };
+  };
+  const releaseAnchor = useCallback(() => {
+    if (prependAnchor.current?.holdUntil !== null) prependAnchor.current = null;
+  }, []);
+  useLayoutEffect(() => {
+    const anchor = prependAnchor.current;
+    const node = scrollRef.current;
+    if (!anchor || !node) return;
+    if (anchor.holdUntil === null) {
+      const index = rows.findIndex((r) => r.key === anchor.key);
+      const item = index === -1 ? undefined : virtualizer.measurementsCache[index];
+      // Not moved: the page has not arrived yet (a live append moves nothing above it).
+      if (!item || index === anchor.index) return;
+      const target = item.start - anchor.offset;
+      // The list's new height reaches the DOM a render after its rows: a write before that would
+      // be clamped to the old bottom, so wait for it.
+      if (node.scrollHeight - node.clientHeight < target) return;
+      anchor.holdUntil = performance.now() + HOLD_ANCHOR_MS;
+      virtualizer.scrollToOffset(target);
+      return;
+    }
+    if (performance.now() > anchor.holdUntil) {
+      prependAnchor.current = null;
+      return;
+    }
+    const element = node.querySelector<HTMLElement>(`[data-key="${CSS.escape(anchor.key)}"]`);
+    if (!element) return;
+    const drift = element.getBoundingClientRect().top - node.getBoundingClientRect().top - anchor.offset;
+    if (Math.abs(drift) >= 1) node.scrollTop += drift;
+  });
+  return { remember, release: releaseAnchor };
+}

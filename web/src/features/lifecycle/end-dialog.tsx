@@ -8,20 +8,23 @@ import { Spinner } from '../../lib/ui/badge.tsx';
 import './lifecycle.css';
 import { dismissFailure, endSession, useLifecycle } from './lifecycle-store.ts';
 import { IconPower } from '../../lib/ui/icons.tsx';
+import { agentName } from '../../lib/format.ts';
 
 function consequence(session: Session): string {
-  const how =
-    session.launchKind === 'pty'
-      ? 'Claude exits as it does at the desk (Ctrl-C twice)'
-      : 'Claude reaches the end of its input and exits';
+  // Both agents leave the same way: Ctrl-C twice at their TUI, or, headless, the end of their input.
+  const name = agentName(session.agent);
+  const how = session.launchKind === 'pty' ? `${name} exits as it does at the desk (Ctrl-C twice)` : `${name} reaches the end of its input and exits`;
   const turn = session.status === 'thinking' ? '; the turn in progress is interrupted' : '';
   return `${how}${turn}. The chat${session.launchKind === 'pty' ? ' and the last screen' : ''} stay here.`;
 }
 
+/** The desk's own resume verb: claude's flag, Codex's subcommand. */
+const DESK_RESUME: Record<Session['agent'], string> = { claude: 'tether claude --resume', codex: 'tether codex resume' };
+
 function resumeLater(session: Session): string {
   return session.machineId
     ? 'You can resume it later from here or with tether resume.'
-    : 'It was started at a desk: resume it there with tether claude --resume.';
+    : `It was started at a desk: resume it there with ${DESK_RESUME[session.agent]}.`;
 }
 
 export function EndSessionButton({ session }: { session: Session }) {

@@ -6,12 +6,9 @@
 //   resume ─session:resume {sessionId, launchKind?}─► hub ─► the machine's daemon ─► ack once ready
 //   end    ─session:stop {sessionId}─► hub ─► runner (claude's own exit) ─► ack once ended
 import { useSyncExternalStore } from 'react';
-import type { LaunchKind, Session } from '@tether/shared';
+import { SPAWN_ACK_TIMEOUT_MS, STOP_ACK_TIMEOUT_MS, type LaunchKind, type Session } from '@tether/shared';
 import { requestHub } from '../../lib/socket.ts';
 
-/** Above the hub's bounds (45 s to ready; 8 s + 5 s to stop) so its own answer arrives first. */
-const RESUME_ACK_TIMEOUT_MS = 60_000;
-const END_ACK_TIMEOUT_MS = 30_000;
 
 export type LifecycleState =
   | { kind: 'idle' }
@@ -46,7 +43,7 @@ export async function resumeSession(session: Pick<Session, 'id' | 'launchKind'>,
   if (current?.kind === 'resuming' || current?.kind === 'ending') return false;
   set(session.id, { kind: 'resuming', launchKind });
   try {
-    await requestHub('session:resume', launchKind === session.launchKind ? { sessionId: session.id } : { sessionId: session.id, launchKind }, { timeoutMs: RESUME_ACK_TIMEOUT_MS });
+    await requestHub('session:resume', launchKind === session.launchKind ? { sessionId: session.id } : { sessionId: session.id, launchKind }, { timeoutMs: SPAWN_ACK_TIMEOUT_MS });
     set(session.id, IDLE);
     return true;
   } catch (error) {
@@ -61,7 +58,7 @@ export async function endSession(session: Pick<Session, 'id'>): Promise<boolean>
   if (current?.kind === 'resuming' || current?.kind === 'ending') return false;
   set(session.id, { kind: 'ending' });
   try {
-    await requestHub('session:stop', { sessionId: session.id }, { timeoutMs: END_ACK_TIMEOUT_MS });
+    await requestHub('session:stop', { sessionId: session.id }, { timeoutMs: STOP_ACK_TIMEOUT_MS });
     set(session.id, IDLE);
     return true;
   } catch (error) {

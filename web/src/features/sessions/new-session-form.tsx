@@ -6,16 +6,13 @@
 // Invariant: PTY (live terminal) is opt-in: the checkbox starts off, and headless is what is sent
 // unless it is ticked.
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import type { AgentKind, Machine, PermissionMode, Session } from '@tether/shared';
+import { SPAWN_ACK_TIMEOUT_MS, type AgentKind, type Machine, type PermissionMode, type Session } from '@tether/shared';
 import { DEFAULT_AGENT } from '@tether/shared/wire';
 import { agentName, formatDirectory } from '../../lib/format.ts';
 import { requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { useNow } from '../../lib/ui/use-now.ts';
 import { recentDirectories } from './recent-directories.ts';
-
-/** Above the hub's own ready bound (45 s), so the hub's answer (ready or why not) always comes first. */
-const SPAWN_ACK_TIMEOUT_MS = 60_000;
 
 /** The modes a session can start in from here, those the agent has (its capabilities). Bypass modes
  *  are not offered: tether's approvals are the point of driving an agent from a phone, and the runner

@@ -57,7 +57,6 @@ export function SessionList({ sessions, machines, error, onRetry, menuExtra }: S
   useEffect(() => {
     if (sessions) baseline(sessions);
   }, [sessions]);
-  const [showArchived, setShowArchived] = useState(false);
   const [notice, setNotice] = useState<SessionActionDone | null>(null);
   const undoRef = useRef<HTMLButtonElement>(null);
   const { groups, archived } = useMemo(() => {
@@ -129,29 +128,7 @@ export function SessionList({ sessions, machines, error, onRetry, menuExtra }: S
         <ul className="session-rows">{group.sessions.map((session) => row(session, group.machine?.home))}</ul>
       </section>
         ))}
-        {archived.length > 0 ? (
-          <section className="session-group archived-group" aria-labelledby="group-archived">
-            <h2 className="session-group-title" id="group-archived">
-              <button
-                type="button"
-                className="archived-toggle"
-                aria-expanded={showArchived}
-                aria-controls="archived-rows"
-                onClick={() => setShowArchived((v) => !v)}
-              >
-                <IconArchive size={16} />
-                <span>Archived</span>
-                <span className="session-group-count">{archived.length}</span>
-                <IconChevron size={16} className={`archived-chevron${showArchived ? ' is-open' : ''}`} />
-              </button>
-            </h2>
-            {showArchived ? (
-              <ul className="session-rows" id="archived-rows">
-                {archived.map((session) => row(session, session.machineId ? homes.get(session.machineId) : undefined))}
-              </ul>
-            ) : null}
-          </section>
-        ) : null}
+        <ArchivedGroup archived={archived} row={(session) => row(session, session.machineId ? homes.get(session.machineId) : undefined)} />
       </>
     );
   }
@@ -210,5 +187,34 @@ export function SessionList({ sessions, machines, error, onRetry, menuExtra }: S
         {body}
       </div>
     </div>
+  );
+}
+
+/** The archived sessions, folded away under one toggle. */
+function ArchivedGroup({ archived, row }: { archived: Session[]; row: (session: Session) => ReactNode }) {
+  const [showArchived, setShowArchived] = useState(false);
+  if (archived.length === 0) return null;
+  return (
+    <section className="session-group archived-group" aria-labelledby="group-archived">
+      <h2 className="session-group-title" id="group-archived">
+        <button
+          type="button"
+          className="archived-toggle"
+          aria-expanded={showArchived}
+          aria-controls="archived-rows"
+          onClick={() => setShowArchived((v) => !v)}
+        >
+          <IconArchive size={16} />
+          <span>Archived</span>
+          <span className="session-group-count">{archived.length}</span>
+          <IconChevron size={16} className={`archived-chevron${showArchived ? ' is-open' : ''}`} />
+        </button>
+      </h2>
+      {showArchived ? (
+        <ul className="session-rows" id="archived-rows">
+          {archived.map(row)}
+        </ul>
+      ) : null}
+    </section>
   );
 }

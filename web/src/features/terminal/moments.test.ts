@@ -131,4 +131,17 @@ describe('terminal moments', () => {
     await v.chunk('\x1b[?1049l' + lines(7, 20));
     expect(v.moments.locate({ run: 'r', start: during })).toEqual({ kind: 'gone' });
   });
+
+  it('two moments at one offset (no PTY byte read between two hooks) each get their own kept screen', async () => {
+    const v = viewer(1000);
+    // As the runner serializes: words apart by cursor moves, not spaces.
+    const endOfSecond = { offset: 4000, cols: 30, rows: ROWS, data: '\x1b[1m●\x1b[22m Running\x1b[1C1 shell command…\r\n  ⎿\x1b[2C$ echo\x1b[1Csecond-call' };
+    const startOfThird = { offset: 4000, cols: 30, rows: ROWS, data: '● Running 1 shell command…\r\n  ⎿  $ echo third-call' };
+    await v.snapshot({ offset: 5000, data: '\x1b[?1049h' + lines(1, 3), marks: { run: 'r', lines: ROWS, anchors: [], stills: [endOfSecond, startOfThird] } });
+    expect(v.moments.locate({ run: 'r', start: 3500, end: 4000 }, 'echo second-call')).toEqual({ kind: 'still', still: endOfSecond });
+    expect(v.moments.locate({ run: 'r', start: 4000 }, 'echo third-call')).toEqual({ kind: 'still', still: startOfThird });
+    // No hint, or one neither shows: the first the runner kept, the earlier moment's.
+    expect(v.moments.locate({ run: 'r', start: 3500, end: 4000 })).toEqual({ kind: 'still', still: endOfSecond });
+    expect(v.moments.locate({ run: 'r', start: 3500, end: 4000 }, 'echo nothing')).toEqual({ kind: 'still', still: endOfSecond });
+  });
 });

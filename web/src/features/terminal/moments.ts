@@ -48,8 +48,10 @@ export function createMomentMap(term: MomentTerminal) {
   /** Chunk ends in [from, to] all had the screen's top at `marker` (null: the alternate screen was
    *  showing, which has no rows to go back to). In offset order. */
   let places: Array<{ from: number; to: number; marker: MomentMarker | null }> = [];
-  /** The screens the runner kept for its latest moments, by offset. */
-  let stills = new Map<number, MomentStill>();
+  /** The screens the runner kept for its latest moments, by offset. Several moments can share one
+   *  offset (two hooks with no PTY byte read between them: the end of one call and the start of the
+   *  next), each with its own screen; they are kept in the runner's order. */
+  let stills = new Map<number, MomentStill[]>();
   /** Moments at or before this were in places dropped since (their rows are gone). */
   let floor = -1;
   /** Moments before the snapshot, as the runner located them in it. */
@@ -75,7 +77,7 @@ export function createMomentMap(term: MomentTerminal) {
       run = snapshot.marks?.run ?? null;
       known = snapshot.offset;
       drawn = snapshot.offset;
-      for (const still of snapshot.marks?.stills ?? []) stills.set(still.offset, still);
+      for (const still of snapshot.marks?.stills ?? []) stills.set(still.offset, [...(stills.get(still.offset) ?? []), still]);
       if (snapshot.marks && term.buffer.active.type === 'normal') {
         // Rows the scrollback here could not keep were cut from the top of the snapshot.
         const cut = Math.max(0, snapshot.marks.lines - term.buffer.active.length);
@@ -118,13 +120,14 @@ export function createMomentMap(term: MomentTerminal) {
     },
 
     /** Where `moment` is: its end if it has one (the call drawn with its result), else its start.
-     *  A row in this terminal wins (the live terminal scrolls there); else the kept screen. */
-    locate(moment: TerminalMoment): MomentPlace {
+     *  A row in this terminal wins (the live terminal scrolls there); else the kept screen: the one
+     *  that shows `hint` (the call's text) when several share the offset, else the first. */
+    locate(moment: TerminalMoment, hint?: string): MomentPlace {
       // Nothing drawn yet: the snapshot this viewer starts from is still on its way.
       if (known === null || drawn === null) return { kind: 'later' };
       if (moment.run !== run) return { kind: 'gone' };
       const offset = moment.end ?? moment.start;
-      const still = stills.get(offset);
+      const still = pickStill(stills.get(offset) ?? [], hint);
       const orStill = (): MomentPlace => (still ? { kind: 'still', still } : { kind: 'gone' });
       const anchored = anchors.get(offset);
       if (anchored) return anchored.isDisposed ? orStill() : { kind: 'found', line: anchored.line };
@@ -138,4 +141,14 @@ export function createMomentMap(term: MomentTerminal) {
 
     dispose: clear,
   };
+}
+
+/** Among the screens kept at one offset, the one that shows the call: compared without escape
+ *  sequences and whitespace, as the serializer moves the cursor over blank cells instead of
+ *  writing spaces. */
+function pickStill(candidates: MomentStill[], hint: string | undefined): MomentStill | undefined {
+  if (candidates.length <= 1 || !hint) return candidates[0];
+  const want = hint.replace(/\s+/g, '');
+  const plain = (data: string) => data.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\x1b\][^\x07]*\x07/g, '').replace(/\s+/g, '');
+  return candidates.find((still) => want !== '' && plain(still.data).includes(want)) ?? candidates[0];
 }

@@ -142,33 +142,7 @@ export function ShellView({ machine, cwd, onBack }: { machine: Machine; cwd?: st
   const keysLive = live && connection.kind === 'connected';
   return (
     <div className="terminal-screen shell-screen">
-      <div className="terminal-bar">
-        <button type="button" className="icon-button shell-back" aria-label="Back" onClick={onBack}>
-          <IconBack size={22} />
-        </button>
-        <span className="terminal-size" role="status">
-          {phase.kind === 'opening' ? (
-            <>
-              <Spinner size={12} /> Opening a shell on {machine.name}…
-            </>
-          ) : phase.kind === 'live' ? (
-            `Shell on ${machine.name}${phase.reattached ? ' · resumed' : ''}`
-          ) : phase.kind === 'ended' ? (
-            `Shell ended: ${phase.reason}`
-          ) : (
-            `No shell: ${phase.reason}`
-          )}
-        </span>
-        {live ? (
-          <button type="button" className="button button-quiet terminal-fit" onClick={close} title="Ends this shell (it also ends 5 minutes after you leave)">
-            Close shell
-          </button>
-        ) : phase.kind === 'opening' ? null : (
-          <button type="button" className="button button-quiet terminal-fit" onClick={() => setAttempt((n) => n + 1)}>
-            {phase.kind === 'ended' ? 'New shell' : 'Retry'}
-          </button>
-        )}
-      </div>
+      <ShellBar machine={machine} phase={phase} onBack={onBack} onClose={close} onRetry={() => setAttempt((n) => n + 1)} />
       <div className="terminal-host" ref={hostRef} aria-label="Shell" role="region" />
       <QuickKeys
         onKey={onQuickKey}
@@ -176,6 +150,40 @@ export function ShellView({ machine, cwd, onBack }: { machine: Machine; cwd?: st
         onToggle={(modifier) => setModifiers((current) => ({ ...current, [modifier]: !current[modifier] }))}
         disabled={!keysLive}
       />
+    </div>
+  );
+}
+
+/** The bar above the shell: back, what the shell is doing, and Close or a new try. */
+function ShellBar({ machine, phase, onBack, onClose, onRetry }: { machine: Machine; phase: Phase; onBack: () => void; onClose: () => void; onRetry: () => void }) {
+  const live = phase.kind === 'live';
+  return (
+    <div className="terminal-bar">
+      <button type="button" className="icon-button shell-back" aria-label="Back" onClick={onBack}>
+        <IconBack size={22} />
+      </button>
+      <span className="terminal-size" role="status">
+        {phase.kind === 'opening' ? (
+          <>
+            <Spinner size={12} /> Opening a shell on {machine.name}…
+          </>
+        ) : phase.kind === 'live' ? (
+          `Shell on ${machine.name}${phase.reattached ? ' · resumed' : ''}`
+        ) : phase.kind === 'ended' ? (
+          `Shell ended: ${phase.reason}`
+        ) : (
+          `No shell: ${phase.reason}`
+        )}
+      </span>
+      {live ? (
+        <button type="button" className="button button-quiet terminal-fit" onClick={onClose} title="Ends this shell (it also ends 5 minutes after you leave)">
+          Close shell
+        </button>
+      ) : phase.kind === 'opening' ? null : (
+        <button type="button" className="button button-quiet terminal-fit" onClick={onRetry}>
+          {phase.kind === 'ended' ? 'New shell' : 'Retry'}
+        </button>
+      )}
     </div>
   );
 }
