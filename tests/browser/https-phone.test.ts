@@ -135,6 +135,12 @@ describe('a phone over real HTTPS behind Caddy', () => {
       expect(await page.evaluate(() => ({ secure: window.isSecureContext, origin: location.origin, fragment: location.hash }))).toEqual({ secure: true, origin: world.publicUrl, fragment: '' });
       expect(seriousOnes(await axeViolations(page))).toEqual([]);
 
+      // Plain http to the name is sent to https (what a phone that was given http:// meets).
+      const plain = await fetch(`http://127.0.0.1:${world.caddy.httpPort}/sessions`, { headers: { host: 'tether.test' }, redirect: 'manual' });
+      // (Caddy 2.6 leaves its https_port out of the Location, as it would 443: the port is not checked.)
+      const location = new URL(plain.headers.get('location') ?? 'about:blank');
+      expect({ status: plain.status, to: `${location.protocol}//${location.hostname}${location.pathname}` }).toEqual({ status: 308, to: 'https://tether.test/sessions' });
+
       // 2. The service worker is registered and active, from the https origin.
       const worker = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL ?? null);
       expect(worker).toBe(`${world.publicUrl}/sw.js`);

@@ -33,6 +33,8 @@ export type CaddyOptions = {
 export type CaddyHandle = {
   /** https://<name>:<httpsPort> */
   url: string;
+  /** Where Caddy answers plain http (its redirect to https, and HTTP-01 challenges). */
+  httpPort: number;
   caddyfile: string;
   /** How long from spawn until a verified certificate was served. */
   readyMs: number;
@@ -119,5 +121,5 @@ export async function startCaddy(options: CaddyOptions): Promise<CaddyHandle> {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { url: `https://${options.name}:${options.httpsPort}`, caddyfile: config, readyMs: Date.now() - started, log: () => output, stop };
+  return { url: `https://${options.name}:${options.httpsPort}`, httpPort: options.httpPort, caddyfile: config, readyMs: Date.now() - started, log: () => output, stop };
 }
