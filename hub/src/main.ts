@@ -21,6 +21,7 @@ import { parseAllowedOrigin } from './sockets/origin.ts';
 import { createRooms } from './sockets/rooms.ts';
 import { createWebPush } from './push/push.ts';
 import { createLogin } from './auth/login.ts';
+import { createPairing } from './auth/pairing.ts';
 import { createDomain } from './domain.ts';
 import { createFactBus } from './facts/facts.ts';
 import { makeVapidKeys, parseVapidKeys } from './push/vapid.ts';
@@ -37,6 +38,7 @@ export { openStore } from './store/open.ts';
 export { StoreOpenError } from './store/store.ts';
 export { redactUrl } from './store/postgres/connect.ts';
 export { createAccessToken, revokeAccessToken } from './auth/tokens.ts';
+export { createPairCode } from './auth/pairing.ts';
 export { parseAllowedOrigin } from './sockets/origin.ts';
 export { DEFAULT_TERMINAL_MEMORY_BYTES, parseTerminalMemoryMb } from './terminal/log-budget.ts';
 
@@ -44,6 +46,8 @@ export type Hub = {
   /** http://host:port, with the actual port when config.port was 0. */
   url: string;
   port: number;
+  /** config.publicUrl: the https URL a phone opens (null: none); `tether hub` puts its pairing code in it. */
+  publicUrl: string | null;
   store: Store;
   /** Closes sockets, the server and (if createHub opened it) the store. */
   stop(): Promise<void>;
@@ -147,6 +151,8 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     attachments: domain.attachments,
     resolver,
     login: createLogin({ store, signer }),
+    pairing: createPairing({ store, signer }),
+    publicUrl: config.publicUrl ?? null,
     shareLinks,
     push,
     authFailures,
@@ -191,6 +197,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   return {
     url: `http://${urlHost}:${port}`,
     port,
+    publicUrl: config.publicUrl ?? null,
     store,
     stop() {
       stopped ??= (async () => {

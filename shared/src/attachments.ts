@@ -5,9 +5,9 @@
 // the session's temp dir, named with `@path` in the typed prompt).
 import { z } from 'zod';
 import { SessionIdSchema, TimestampSchema } from './ids.ts';
-import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MEDIA_TYPES } from './wire.ts';
+import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MEDIA_TYPES, cleanAttachmentName } from './wire.ts';
 
-export { ATTACHMENT_DIR_PREFIX, ATTACHMENT_MAX_BYTES, ATTACHMENT_MEDIA_TYPES, MAX_ATTACHMENTS_PER_PROMPT, splitAttachmentMentions, type AttachmentMediaType } from './wire.ts';
+export { ATTACHMENT_DIR_PREFIX, ATTACHMENT_MAX_BYTES, ATTACHMENT_MEDIA_TYPES, cleanAttachmentName, MAX_ATTACHMENTS_PER_PROMPT, splitAttachmentMentions, type AttachmentMediaType } from './wire.ts';
 
 /** Attachments one session may hold at once, and their bytes together (a phone's afternoon of
  *  screenshots; they are deleted when the session ends). */
@@ -25,11 +25,12 @@ export type AttachmentId = z.infer<typeof AttachmentIdSchema>;
 
 export const AttachmentMediaTypeSchema = z.enum(ATTACHMENT_MEDIA_TYPES);
 
-/** A file name as the phone gave it, without any folder part or control characters. */
+/** A file name as the phone gave it, without any folder part, control or format character
+ *  (cleanAttachmentName: nothing in it can reorder or hide what it shows). */
 export const AttachmentNameSchema = z
   .string()
-  .transform((name) => name.replace(/^.*[\\/]/, '').replace(/[\u0000-\u001f\u007f]/g, '').trim())
-  .pipe(z.string().min(1, 'attachment name is empty').max(MAX_ATTACHMENT_NAME_CHARS));
+  .transform(cleanAttachmentName)
+  .pipe(z.string().min(1, 'attachment name is empty (or only invisible characters)').max(MAX_ATTACHMENT_NAME_CHARS));
 
 /** What a prompt carries about each attachment, and what the runner needs to fetch and place it. */
 export const AttachmentRefSchema = z.object({

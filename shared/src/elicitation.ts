@@ -141,3 +141,21 @@ export function elicitationProblems(options: { schema: ElicitationSchema; conten
   }
   return problems;
 }
+
+/** The form answer an answer gives: its own `elicitation`, else a bare allow accepts (with no
+ *  content) and a deny declines. The runner hands exactly this to claude. */
+export function elicitationAnswerOf(answer: { decision: string; elicitation?: ElicitationAnswer | undefined }): ElicitationAnswer {
+  return answer.elicitation ?? { action: answer.decision === 'allow' ? 'accept' : 'decline' };
+}
+
+/** Why an answer cannot answer this form, or null: an accept whose content breaks the requested
+ *  schema, named field by field ("replicas must be at most 9; region is required"). One check for
+ *  both ends: the hub refuses such an answer (the request stays waiting on every phone), and the
+ *  runner never relays one (claude's own form decides). A decline or cancel carries no content. */
+export function elicitationAnswerProblem(input: ElicitationInput, answer: { decision: string; elicitation?: ElicitationAnswer | undefined }): string | null {
+  const given = elicitationAnswerOf(answer);
+  if (given.action !== 'accept') return null;
+  const problems = elicitationProblems({ schema: input.requestedSchema, content: given.content ?? {} });
+  const named = Object.entries(problems).map(([field, problem]) => `${field} ${problem}`);
+  return named.length === 0 ? null : `the form's answer does not fit its fields: ${named.join('; ')}`;
+}

@@ -18,6 +18,11 @@ export type SessionId = z.infer<typeof SessionIdSchema>;
 export const MachineIdSchema = z.string().regex(UUID_RE, 'machine id must be a UUID');
 export type MachineId = z.infer<typeof MachineIdSchema>;
 
+/** The agent's own id of its conversation, what a resume continues: claude's session id and Codex's
+ *  thread id are both UUIDs. It lands on the agent's command line (`claude --resume=<id>`,
+ *  `codex resume <id>`), so nothing else is taken: never a leading "-" that would read as a flag. */
+export const AgentSessionIdSchema = z.string().regex(UUID_RE, "agent session id must be a UUID (claude's session id or Codex's thread id)");
+
 /** Pending approval/question id. */
 export const RequestIdSchema = z.string().regex(UUID_RE, 'request id must be a UUID');
 export type RequestId = z.infer<typeof RequestIdSchema>;

@@ -17,6 +17,7 @@ export * from './spawn.ts';
 export * from './shell.ts';
 export * from './workspace.ts';
 export * from './auth.ts';
+export * from './pairing.ts';
 export * from './share.ts';
 export * from './http.ts';
 export * from './rooms.ts';

@@ -41,6 +41,13 @@ export const AckErrorSchema = z.object({ ok: z.literal(false), code: ErrorCodeSc
 export type Ack<T extends object = object> = ({ ok: true } & T) | AckError;
 export type AckFn<T extends object = object> = (ack: Ack<T>) => void;
 
+/** An ack as another process sent it (a daemon's answer to a hub command): `ok` with the fields of
+ *  `payload` (others dropped), or an error ack of `error`'s shape. The receiver parses it before it
+ *  reads a field: a daemon of another version or a bug answers a clear error, never a throw. */
+export function ackSchemaOf<P extends z.ZodRawShape, E extends z.ZodRawShape>(payload: z.ZodObject<P>, error: z.ZodObject<E>) {
+  return z.discriminatedUnion('ok', [payload.extend({ ok: z.literal(true) }), error]);
+}
+
 export function ackError(code: ErrorCode, error: string): AckError {
   return { ok: false, code, error };
 }

@@ -1,7 +1,7 @@
 // session.ts: one claude process from start to exit, as the hub and every viewer see it.
 // Status moves starting → idle ⇄ thinking ⇄ waiting → ended | failed; ended/failed are final.
 import { z } from 'zod';
-import { MachineIdSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
+import { AgentSessionIdSchema, MachineIdSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
 
 export const LaunchKindSchema = z.enum(['pty', 'headless']);
@@ -108,7 +108,7 @@ export const SessionRegistrationSchema = z.object({
   launchKind: LaunchKindSchema,
   agent: AgentKindSchema.default('claude'),
   status: SessionStatusSchema.default('starting'),
-  claudeSessionId: z.string().max(128).nullable().default(null),
+  claudeSessionId: AgentSessionIdSchema.nullable().default(null),
   model: Label.nullable().default(null),
   permissionMode: PermissionModeSchema.default('default'),
   deskAttached: z.boolean().default(false),
@@ -121,7 +121,7 @@ export const SessionPatchSchema = z
   .object({
     title: Label,
     status: SessionStatusSchema.exclude(['ended', 'failed']),
-    claudeSessionId: z.string().max(128).nullable(),
+    claudeSessionId: AgentSessionIdSchema.nullable(),
     model: Label.nullable(),
     permissionMode: PermissionModeSchema,
     effort: EffortLevelSchema,

@@ -73,8 +73,16 @@ export const DaemonShellCommandSchemas = {
   'daemon:shell-close': ShellRefSchema,
   'daemon:shell-detach': ShellRefSchema,
 } as const;
+/** What each of them answers when ok (the ack's other fields; checked by the hub). */
+export const DaemonShellCommandAckSchemas = {
+  'daemon:shell-open': z.object({ reattached: z.boolean(), pid: z.number().int() }),
+  'daemon:shell-input': z.object({}),
+  'daemon:shell-resize': z.object({}),
+  'daemon:shell-close': z.object({}),
+  'daemon:shell-detach': z.object({}),
+} as const;
 export type DaemonShellCommandAcks = {
-  'daemon:shell-open': { reattached: boolean; pid: number };
+  'daemon:shell-open': z.infer<(typeof DaemonShellCommandAckSchemas)['daemon:shell-open']>;
   'daemon:shell-input': object;
   'daemon:shell-resize': object;
   'daemon:shell-close': object;

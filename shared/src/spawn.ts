@@ -7,14 +7,12 @@
 // Invariant: a spawn ack is `ok` only when the session is ready; every failure carries a `reason`
 // a client can switch on and an `error` a person can read.
 import { z } from 'zod';
-import { MachineIdSchema, SessionIdSchema } from './ids.ts';
+import { AgentSessionIdSchema, MachineIdSchema, SessionIdSchema } from './ids.ts';
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
 import { AgentKindSchema, LaunchKindSchema, PermissionModeSchema } from './session.ts';
-import { ackError, type AckError, type ErrorCode } from './protocol.ts';
-import { DaemonShellCommandSchemas, type DaemonShellCommandAcks } from './shell.ts';
+import { AckErrorSchema, ackError, ackSchemaOf, type AckError, type ErrorCode } from './protocol.ts';
+import { DaemonShellCommandAckSchemas, DaemonShellCommandSchemas, type DaemonShellCommandAcks } from './shell.ts';
 
-/** A claude session id as claude writes it (a UUID); also a file name, so nothing else is allowed. */
-export const ClaudeSessionIdSchema = z.string().regex(/^[A-Za-z0-9-]{1,128}$/, 'claude session id: letters, digits and "-"');
 
 const PathString = z.string().min(1).max(MAX_PATH_CHARS);
 const ModelString = z.string().min(1).max(200);
@@ -32,7 +30,7 @@ export const SessionSpawnSchema = z.object({
   /** Create the directory (and parents) when it does not exist; otherwise that is an error. */
   createDir: z.boolean().default(false),
   /** Continue this claude session (`claude --resume <id>`) in a new tether session. */
-  resumeClaudeSessionId: ClaudeSessionIdSchema.optional(),
+  resumeClaudeSessionId: AgentSessionIdSchema.optional(),
 });
 export type SessionSpawn = z.input<typeof SessionSpawnSchema>;
 
@@ -75,14 +73,17 @@ export const DaemonSpawnSchema = z.object({
   model: ModelString.nullable().default(null),
   permissionMode: PermissionModeSchema.nullable().default(null),
   createDir: z.boolean().default(false),
-  resumeClaudeSessionId: ClaudeSessionIdSchema.nullable().default(null),
+  resumeClaudeSessionId: AgentSessionIdSchema.nullable().default(null),
 });
 export type DaemonSpawn = z.infer<typeof DaemonSpawnSchema>;
-export type DaemonSpawnAck = { pid: number; cwd: string; logFile: string };
+/** The runner process started: its pid, the directory it runs in (`~` expanded), its log file. */
+export const DaemonSpawnAckSchema = z.object({ pid: z.number().int().positive(), cwd: PathString, logFile: PathString });
+export type DaemonSpawnAck = z.infer<typeof DaemonSpawnAckSchema>;
 
 /** Hub → daemon: a stop's grace period ran out; SIGKILL the runner of this session. */
 export const DaemonKillSchema = z.object({ sessionId: SessionIdSchema });
-export type DaemonKillAck = { killed: boolean };
+export const DaemonKillAckSchema = z.object({ killed: z.boolean() });
+export type DaemonKillAck = z.infer<typeof DaemonKillAckSchema>;
 
 /** Daemon → hub: a runner it started exited (or could not start). Ends a session the runner could
  *  not end itself (killed, crashed before registering). */
@@ -107,3 +108,16 @@ export type DaemonCommandAcks = {
   'daemon:spawn': DaemonSpawnAck;
   'daemon:kill': DaemonKillAck;
 } & DaemonShellCommandAcks;
+
+/** A daemon's refusal: an error ack, with the spawn failure's reason when it has one. */
+const DaemonAckErrorSchema = AckErrorSchema.extend({ reason: SpawnFailureReasonSchema.optional() });
+/** Each command's whole ack as the hub receives it (machines/daemons.ts parses every one). */
+export const DaemonCommandAckSchemas = {
+  'daemon:spawn': ackSchemaOf(DaemonSpawnAckSchema, DaemonAckErrorSchema),
+  'daemon:kill': ackSchemaOf(DaemonKillAckSchema, DaemonAckErrorSchema),
+  'daemon:shell-open': ackSchemaOf(DaemonShellCommandAckSchemas['daemon:shell-open'], DaemonAckErrorSchema),
+  'daemon:shell-input': ackSchemaOf(DaemonShellCommandAckSchemas['daemon:shell-input'], DaemonAckErrorSchema),
+  'daemon:shell-resize': ackSchemaOf(DaemonShellCommandAckSchemas['daemon:shell-resize'], DaemonAckErrorSchema),
+  'daemon:shell-close': ackSchemaOf(DaemonShellCommandAckSchemas['daemon:shell-close'], DaemonAckErrorSchema),
+  'daemon:shell-detach': ackSchemaOf(DaemonShellCommandAckSchemas['daemon:shell-detach'], DaemonAckErrorSchema),
+} as const satisfies Record<keyof DaemonCommandAcks, unknown>;

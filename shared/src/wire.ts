@@ -11,6 +11,10 @@ export const PROTOCOL_VERSION = { major: 1, minor: 0 } as const;
 /** `tth_` + 43 base64url chars (256 random bits). The prefix makes leaked tokens greppable. */
 export const TOKEN_PREFIX = 'tth_';
 
+/** A one-time pairing code: `tpc_` + 32 base64url chars (192 random bits), good for 10 minutes and
+ *  one use (shared pairing.ts). The prefix tells it from a token in a pasted field or a leak scan. */
+export const PAIR_CODE_PREFIX = 'tpc_';
+
 export const FINAL_STATUSES: readonly SessionStatus[] = ['ended', 'failed'];
 export function isFinalStatus(status: SessionStatus): boolean {
   return FINAL_STATUSES.includes(status);
@@ -60,6 +64,23 @@ export const MAX_ATTACHMENTS_PER_PROMPT = 10;
  *  so the prompt it types, `@<dir>/<prompt id>/1-shot.png … text`, can be shown as files and text. */
 export const ATTACHMENT_DIR_PREFIX = 'tether-attachments-';
 const ATTACHMENT_MENTION = /^@(\S*\/tether-attachments-[^/\s]+\/[^/\s]+\/\d+-(\S+))(?:\s+|$)/;
+
+/** What a file name may not keep, because it can hide or disguise what the name says: C0 and C1
+ *  controls, and every format character (Unicode Cf: the bidi embeddings, overrides and isolates
+ *  U+202A–U+202E and U+2066–U+2069, the marks U+200E, U+200F and U+061C, zero-width spaces, the BOM,
+ *  the soft hyphen…) except the zero-width joiners U+200C/U+200D that some scripts and emoji need
+ *  (they join, they never reorder); line and paragraph separators; and lone surrogates (no UTF-8
+ *  for them, and encodeURIComponent throws on one). U+202E alone shows "invoice\u202Egnp.exe" as
+ *  "invoiceexe.png". */
+const HIDDEN_IN_NAMES = /[\p{Cc}\u2028\u2029]|(?![\u200C\u200D])\p{Cf}|\p{Cs}/gu;
+
+/** A file name as the phone gave it, shown to people: the last path part, without any of
+ *  HIDDEN_IN_NAMES, trimmed. The hub stores names this way (shared/attachments.ts); the composer
+ *  shows a picked file's name this way before the hub has it. */
+export function cleanAttachmentName(name: string): string {
+  // Hidden characters go first: `.` stops at a line break, so "a\n/../b" would keep its folders.
+  return name.replace(HIDDEN_IN_NAMES, '').replace(/^.*[\\/]/, '').trim();
+}
 
 /** A PTY prompt's leading `@path`s of attached files (their names as the runner wrote them) and the
  *  text after them; other text is left as it is. */

@@ -67,7 +67,8 @@ describe('composer: attachments and slash commands with the real claude', () => 
 
   async function attachPhoto(page: Page, via: 'picker' | 'paste') {
     if (via === 'picker') {
-      await page.locator('form.composer input[type="file"]').setInputFiles({ name: 'IMG_0042.png', mimeType: 'image/png', buffer: PNG });
+      // A right-to-left override in the name (it would show "IMG_0042gnp.exe" as "IMG_0042exe.png"): gone.
+      await page.locator('form.composer input[type="file"]').setInputFiles({ name: 'IMG_0042\u202E.png', mimeType: 'image/png', buffer: PNG });
     } else {
       // A screenshot pasted into the text box (what the clipboard holds after a screen capture).
       await box(page).click();
@@ -81,6 +82,8 @@ describe('composer: attachments and slash commands with the real claude', () => 
     const chip = page.getByRole('list', { name: 'Attachments' }).getByRole('listitem');
     await chip.locator('[data-state="ready"], :scope[data-state="ready"]').or(page.locator('.attachment-chip[data-state="ready"]')).first().waitFor({ timeout: UI_TIMEOUT_MS });
     await expect(chip.locator('img.attachment-thumb').count()).resolves.toBe(1);
+    // The name in its own bidi isolate, without the override.
+    if (via === 'picker') await expect(chip.locator('bdi.attachment-name').textContent()).resolves.toBe('IMG_0042.png');
   }
 
   async function send(page: Page, viewport: ViewportName) {

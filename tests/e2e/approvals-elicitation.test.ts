@@ -1,7 +1,7 @@
 // MCP elicitation answered from the phone with real claude: a stdio MCP server (tests/fixtures/
 // elicit-mcp) asks for input in its tool; claude's Elicitation hook forwards the form to the hub; the
-// phone's accept (with content), decline, or the desk's Esc decides, and the server receives exactly
-// that. A form tether cannot show stays claude's own, at the desk, and its Notification
+// phone's accept (with content that fits the form: the hub refuses other), decline, or the desk's Esc
+// decides, and the server receives exactly that. A form tether cannot show stays claude's own, at the desk, and its Notification
 // (elicitation_dialog) makes the session wait and tells the phone.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,6 +56,13 @@ describe('MCP elicitation', () => {
     await phone.waitFor(() => phone.session()?.status === 'waiting', { what: 'the session to wait on a person' });
     // While the phone is asked claude waits on the hook; its own form is not drawn.
     expect(runner.screenText()).not.toMatch(DESK_FORM);
+    // An answer that breaks the form's rules is refused at the hub (the runner would drop it): the
+    // request stays waiting on every phone and nothing reaches claude.
+    const broken = (await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow', elicitation: { action: 'accept', content: { name: 'Ada', region: 'mars' } } } })) as { ok: boolean; code?: string; error?: string };
+    expect(broken).toMatchObject({ ok: false, code: 'bad_request' });
+    expect(broken.error).toContain('region must be one of the choices');
+    expect(phone.resolved.some((r) => r.requestId === request.id)).toBe(false);
+    expect(phone.session()?.status).toBe('waiting');
     const content = { name: 'Ada', replicas: 3, notify: false, region: 'us-east' };
     expect((await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow', elicitation: { action: 'accept', content } } })).ok).toBe(true);
     await runner.waitForScreen('deploy step done');

@@ -17,6 +17,8 @@ import {
   MessagePageQuerySchema,
   WorkspacePathSchema,
   NotificationActionSchema,
+  PairBodySchema,
+  PairCodeCreateSchema,
   PushSubscribeSchema,
   PushUnsubscribeSchema,
   ShareCreateSchema,
@@ -40,14 +42,14 @@ const SEED = 0x7e7e7;
 
 /** Runs `check` on PER_TARGET generated values in batches; returns how many it checked. Shrinking is
  *  off (every step is a round trip): a failure reports its batch and the seed reproduces it. */
-async function fuzz<T>(arbitrary: fc.Arbitrary<T>, seed: number, check: (batch: T[]) => Promise<void>): Promise<number> {
+async function fuzz<T>(arbitrary: fc.Arbitrary<T>, seed: number, check: (batch: T[]) => Promise<void>, count = PER_TARGET): Promise<number> {
   let checked = 0;
   await fc.assert(
     fc.asyncProperty(fc.array(arbitrary, { minLength: BATCH, maxLength: BATCH }), async (batch) => {
       await check(batch);
       checked += batch.length;
     }),
-    { numRuns: PER_TARGET / BATCH, seed, endOnFailure: true },
+    { numRuns: Math.ceil(count / BATCH), seed, endOnFailure: true },
   );
   return checked;
 }
@@ -265,6 +267,50 @@ describe('fuzz: REST routes', () => {
     expect(huge.status).toBe(413);
   });
 
+  it('POST /api/auth/pair: malformed bodies → 400, over the cap → 413', async () => {
+    await fuzzRoute({
+      arbitrary: bodyOf(malformedArbitrary({ base: { code: `tpc_${'A'.repeat(32)}` }, schema: PairBodySchema })).filter((body) => {
+        const json = isJson(body);
+        return !json.ok || !PairBodySchema.safeParse(json.value).success;
+      }),
+      seed: SEED + 30,
+      request: (body) => fetch(`${hub.url}/api/auth/pair`, { method: 'POST', body, headers: { 'content-type': 'application/json' } }),
+      statuses: [400],
+    });
+    const huge = await fetch(`${hub.url}/api/auth/pair`, { method: 'POST', body: JSON.stringify({ code: `tpc_${'x'.repeat(HUGE_STRING_CHARS)}` }) });
+    expect(huge.status).toBe(413);
+  });
+
+  it('POST /api/auth/pair: well-formed codes never made here → 401 (429 past the failure limit), no token minted', async () => {
+    const base64url = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.split(''));
+    await fuzzRoute({
+      arbitrary: fc.string({ unit: base64url, minLength: 22, maxLength: 86 }).map((tail) => `tpc_${tail}`),
+      seed: SEED + 31,
+      request: (code) => fetch(`${hub.url}/api/auth/pair`, { method: 'POST', body: JSON.stringify({ code }), headers: { 'content-type': 'application/json' } }),
+      statuses: [401, 429],
+    });
+  });
+
+  it('POST /api/pair-codes: malformed bodies → 400, malformed credentials → 401 (or 429); no code made', async () => {
+    await fuzzRoute({
+      arbitrary: bodyOf(malformedArbitrary({ base: {}, schema: PairCodeCreateSchema })).filter((body) => {
+        // An empty body is a valid request (it makes a code): only what must be refused.
+        if (body.trim() === '') return false;
+        const json = isJson(body);
+        return !json.ok || !PairCodeCreateSchema.safeParse(json.value).success;
+      }),
+      seed: SEED + 32,
+      request: (body) => fetch(`${hub.url}/api/pair-codes`, { method: 'POST', body, headers: { ...auth(), 'content-type': 'application/json' } }),
+      statuses: [400],
+    });
+    await fuzzRoute({
+      arbitrary: rawAuthorization,
+      seed: SEED + 33,
+      request: (header) => fetch(`${hub.url}/api/pair-codes`, { method: 'POST', body: '{}', headers: { authorization: header, 'x-fuzz': 'bearer' } }),
+      statuses: [401, 429],
+    });
+  });
+
   it('GET /api/sessions/:id and /:id/messages: malformed ids → 4xx', async () => {
     // '' and '.' would name the list route itself.
     await fuzzRoute({
@@ -288,6 +334,35 @@ describe('fuzz: REST routes', () => {
       statuses: [400],
       label: ({ name, bytes }) => `${JSON.stringify(name)} ${bytes.length} bytes`,
     });
+  });
+
+  it('POST /api/sessions/:id/attachments: a name full of bidi, control and format characters is stored without them, and Content-Disposition is RFC 5987 only', async () => {
+    const png = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'));
+    const hidden = fc.constantFrom('\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C', '\u0085', '\u009B', '\u0000', '\n', '\u200B', '\uFEFF', '\u2028', '\u00AD');
+    const name = fc
+      .array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 6 }), hidden, fc.constantFrom('.exe', '.png', 'gnp', "'", '(', '*', ' ')), { minLength: 1, maxLength: 16 })
+      .map((parts) => parts.join(''))
+      .filter((n) => AttachmentUploadQuerySchema.safeParse({ name: n }).success);
+    // Bidi controls, C0/C1 controls, separators, and format characters other than ZWNJ/ZWJ.
+    const disguise = /[\p{Cc}\u2028\u2029]|(?![\u200C\u200D])\p{Cf}/u;
+    const before = dumpDatabase();
+    // Well-formed names, each stored, read and deleted (a delete scrubs the database: 300 is plenty).
+    const checked = await fuzz(name, SEED + 5, async (batch) => {
+      await Promise.all(
+        batch.map(async (given) => {
+          const res = await fetch(`${hub.url}/api/sessions/${sessionId}/attachments?${new URLSearchParams({ name: given }).toString()}`, { method: 'POST', body: png as Uint8Array<ArrayBuffer>, headers: auth() });
+          expect(res.status, JSON.stringify(given)).toBe(201);
+          const { attachment } = (await res.json()) as { attachment: { id: string; name: string } };
+          expect(attachment.name, JSON.stringify(given)).not.toMatch(disguise);
+          const back = await fetch(`${hub.url}/api/sessions/${sessionId}/attachments/${attachment.id}`, { headers: auth() });
+          expect(back.headers.get('content-disposition'), JSON.stringify(given)).toMatch(/^attachment; filename\*=UTF-8''(?:[A-Za-z0-9!#$&+\-.^_`|~]|%[0-9A-F]{2})+$/);
+          await back.arrayBuffer();
+          expect((await fetch(`${hub.url}/api/sessions/${sessionId}/attachments/${attachment.id}`, { method: 'DELETE', headers: auth() })).status).toBe(200);
+        }),
+      );
+    }, 300);
+    expect(checked).toBe(300);
+    expect(dumpDatabase()).toEqual(before);
   });
 
   it('GET /api/sessions/:id/messages: malformed queries → 400', async () => {

@@ -4,7 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createRouter } from '@tanstack/react-router';
-import { captureFragmentToken } from './lib/hub.ts';
+import { captureFragmentCredential } from './lib/hub.ts';
 import { shouldRetryQuery } from './lib/queries.ts';
 import { Route as rootRoute } from './routes/__root.tsx';
 import { Route as loginRoute } from './routes/login.tsx';
@@ -21,8 +21,8 @@ import { Route as machineShellRoute } from './routes/_authed.machines.$machineId
 import { registerServiceWorker } from './pwa/register.ts';
 import './lib/ui/app.css';
 
-// Before anything renders or logs a URL: the access token must not stay in the address bar.
-captureFragmentToken();
+// Before anything renders or logs a URL: a pairing code or token must not stay in the address bar.
+captureFragmentCredential();
 
 const queryClient = new QueryClient({
   defaultOptions: {

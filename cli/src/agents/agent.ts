@@ -4,7 +4,7 @@
 //
 //   runner ──agentFor(kind)──► Agent: binary, env, launch plan, hooks it calls, transcript → chat,
 //                                     how its screen is read, and what only some agents can do
-import type { AgentKind, ChatMessageInput, PermissionMode, SessionUsage, SlashCommand } from '@tether/shared';
+import { AgentSessionIdSchema, type AgentKind, type ChatMessageInput, type PermissionMode, type SessionUsage, type SlashCommand } from '@tether/shared';
 import type { HookEndpoint } from '../hooks/events.ts';
 import type { PromptReader, ScreenRow } from '../screen/prompt-state.ts';
 import type { ScreenDialog } from '../dialogs/read-dialog.ts';
@@ -13,6 +13,15 @@ import type { Poll } from '../pace/pace.ts';
 import type { RunnerOptions, RunnerResult } from '../runner/session-core.ts';
 
 export class LaunchArgsError extends Error {}
+
+/** A resume id about to go on an agent's command line, checked against the agent session id format
+ *  (a UUID) once more: the daemon refuses another before it gets here; this throws rather than let
+ *  `--dangerously-skip-permissions` or any other flag through as an "id". */
+export function agentResumeId(id: string): string {
+  const parsed = AgentSessionIdSchema.safeParse(id);
+  if (!parsed.success) throw new LaunchArgsError(`resume id ${JSON.stringify(id.slice(0, 60))}: ${parsed.error.issues[0]?.message ?? 'not an id'}`);
+  return parsed.data;
+}
 
 /** The user's own arguments as tether reads them. `args` are passed on verbatim. */
 export type LaunchPlan = {

@@ -17,12 +17,23 @@ export function requireCredentials(): Credentials {
 
 /** GET `path` with the access token and parse the body with `schema`; `what` names the body in the
  *  error ("a machine list"). */
-export async function getHubJson<T>(options: { creds: Credentials; path: string; schema: z.ZodType<T>; what: string }): Promise<T> {
+export function getHubJson<T>(options: { creds: Credentials; path: string; schema: z.ZodType<T>; what: string }): Promise<T> {
+  return requestHubJson({ ...options, method: 'GET' });
+}
+
+/** POST `body` (JSON) to `path` with the access token; the answer is parsed as getHubJson's is. */
+export function postHubJson<T>(options: { creds: Credentials; path: string; body: unknown; schema: z.ZodType<T>; what: string }): Promise<T> {
+  return requestHubJson({ ...options, method: 'POST' });
+}
+
+async function requestHubJson<T>(options: { creds: Credentials; method: 'GET' | 'POST'; path: string; body?: unknown; schema: z.ZodType<T>; what: string }): Promise<T> {
   const { creds } = options;
   let res: Response;
   try {
     res = await fetch(`${creds.hubUrl}${options.path}`, {
-      headers: { authorization: `Bearer ${creds.token}` },
+      method: options.method,
+      headers: { authorization: `Bearer ${creds.token}`, ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch (error) {

@@ -1,7 +1,7 @@
 // hub.ts: `tether hub [--port N] [--host H] [--terminal-memory MiB] …`: runs the hub with its SQLite DB under TETHER_HOME and
 // serves the built web app. The first line printed holds the URL (scripts and tests parse it). On the
-// very first start it makes a token for namespace "default" and prints it once, with a pairing URL
-// and a QR code a phone can scan.
+// very first start it makes a token for namespace "default" and prints it once; on every start, a
+// one-time pairing link and QR for a phone (pair-code.ts), never the token in a URL.
 import { networkInterfaces } from 'node:os';
 import { CommandError, parseFlags, type Command } from './command.ts';
 import { tetherHome } from '../config/paths.ts';
@@ -38,11 +38,6 @@ function lanAddress(): string | null {
     for (const addr of list ?? []) if (addr.family === 'IPv4' && !addr.internal) return addr.address;
   }
   return null;
-}
-
-async function qrCode(text: string): Promise<string> {
-  const qrcode = (await import('qrcode-terminal')).default;
-  return new Promise((done) => qrcode.generate(text, { small: true }, done));
 }
 
 const command: Command = {
@@ -121,21 +116,19 @@ const command: Command = {
     }
     if ((await hub.store.listTokens()).length === 0) {
       const { token } = await createAccessToken({ store: hub.store, namespace: FIRST_NAMESPACE, label: 'first token' });
-      const pairHost = lan ?? new URL(hub.url).hostname.replace(/^\[|\]$/g, '');
-      const pairUrl = `http://${pairHost.includes(':') ? `[${pairHost}]` : pairHost}:${hub.port}/#token=${token}`;
       lines.push(
         '',
-        `first start: created an access token for namespace "${FIRST_NAMESPACE}". It is shown only this once:`,
+        `first start: created an access token for namespace "${FIRST_NAMESPACE}" (for tether auth login). It is shown only this once:`,
         '',
         `  ${token}`,
         '',
-        `open on your phone (or scan): ${pairUrl}`,
-        await qrCode(pairUrl),
         'more tokens: tether token create --namespace NAME',
       );
-    } else {
-      lines.push('pair another device: tether token create --namespace NAME (prints a token for the web login)');
     }
+    // Every start: a fresh one-time code for a phone (the QR never carries the token), when a phone
+    // can open the hub (publicUrl, or the LAN URL of a hub bound to every interface).
+    const { hubStartPairing } = await import('./pair-code.ts');
+    lines.push(...(await hubStartPairing({ store: hub.store, namespace: FIRST_NAMESPACE, publicUrl: hub.publicUrl, lanUrl: lan ? `http://${lan}:${hub.port}` : null })));
     lines.push('tether hub ready (Ctrl-C to stop)');
     process.stdout.write(`${lines.join('\n')}\n`);
 

@@ -3,7 +3,7 @@
 // the next request or connection of that token.
 import { NamespaceSchema, MAX_LABEL_CHARS, type TokenInfo } from '@tether/shared';
 import { CommandError, parseFlags, type Command } from './command.ts';
-import { tetherPaths } from '../config/paths.ts';
+import { openHubStore } from './hub-store.ts';
 
 const USAGE = [
   'tether token create --namespace NAME [--label L] [--json]',
@@ -32,16 +32,8 @@ const command: Command = {
   async run(args) {
     const [sub, ...rest] = args;
     const { flags, positionals } = parseFlags({ args: rest, strings: ['namespace', 'label', 'database'], booleans: ['json'] });
-    const { openStore, createAccessToken, revokeAccessToken, StoreOpenError } = await import('@tether/hub');
-    const { mkdirSync } = await import('node:fs');
-    const paths = tetherPaths();
-    mkdirSync(paths.home, { recursive: true, mode: 0o700 });
-    // The hub's store: its PostgreSQL database when it runs with one, else SQLite under TETHER_HOME.
-    const databaseUrl = typeof flags.database === 'string' ? flags.database : process.env.TETHER_DATABASE_URL;
-    if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new CommandError('--database must be a postgres:// URL');
-    const store = await openStore({ databaseUrl, sqlitePath: paths.hubDb }).catch((error: unknown) => {
-      throw error instanceof StoreOpenError ? new CommandError(error.message) : error;
-    });
+    const { createAccessToken, revokeAccessToken } = await import('@tether/hub');
+    const store = await openHubStore({ database: typeof flags.database === 'string' ? flags.database : undefined });
     try {
       switch (sub) {
         case 'create': {

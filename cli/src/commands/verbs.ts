@@ -9,6 +9,7 @@ type Loader = () => Promise<{ default: Command }>;
 export const VERBS: Record<string, Loader> = {
   hub: () => import('./hub.ts'),
   token: () => import('./token.ts'),
+  pair: () => import('./pair.ts'),
   auth: () => import('./auth.ts'),
   sessions: () => import('./sessions.ts'),
   claude: () => import('./claude.ts'),

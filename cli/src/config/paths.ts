@@ -20,5 +20,8 @@ export function tetherPaths(env: NodeJS.ProcessEnv = process.env) {
     /** Per-session on-disk outboxes for messages the hub has not acked yet. */
     outbox: join(home, 'outbox'),
     machineId: join(home, 'machine-id'),
+    /** The https URL a phone opens, recorded by a running `tether hub` for `tether pair --namespace`
+     *  (absent when the hub has none). */
+    phoneUrl: join(home, 'phone-url'),
   };
 }

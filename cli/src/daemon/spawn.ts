@@ -1,8 +1,9 @@
 // spawn.ts: one runner PROCESS for one session, started on the hub's request.
 //
-//   daemon:spawn ─► check the directory (missing → dir_missing, or create it) ─► live claude owns the
-//   resumed id? (session_live) ─► <bun> <cli/src/main.ts> claude [--model …] [--permission-mode …]
-//   [--resume id]   env: TETHER_SESSION_ID, TETHER_MACHINE_ID, TETHER_LAUNCH_KIND, TETHER_DESK=none
+//   daemon:spawn ─► a resume id is a UUID (else not_resumable) ─► check the directory (missing →
+//   dir_missing, or create it) ─► live claude owns the resumed id? (session_live) ─► <bun>
+//   <cli/src/main.ts> claude [--model …] [--permission-mode …] [--resume=<id>]
+//   env: TETHER_SESSION_ID, TETHER_MACHINE_ID, TETHER_LAUNCH_KIND, TETHER_DESK=none
 //
 // The runner is detached (its own session and process group, stdio to TETHER_HOME/logs/session-<id>.log),
 // so it outlives a daemon restart and reconnects to the hub by itself. Nothing here retries: a runner
@@ -11,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { spawnError, type Ack, type DaemonSpawn, type DaemonSpawnAck } from '@tether/shared';
+import { AgentSessionIdSchema, spawnError, type Ack, type DaemonSpawn, type DaemonSpawnAck } from '@tether/shared';
 import { agentFor } from '../agents/index.ts';
 import { tetherCommand } from '../config/self-command.ts';
 import { saveRunnerRecord, type RunnerRecord } from './runners.ts';
@@ -33,6 +34,12 @@ export function startRunnerProcess(options: {
   env: NodeJS.ProcessEnv;
 }): { ok: true; started: StartedRunner } | Ack<never> {
   const { request } = options;
+  // The one value from afar that lands among the agent's arguments: checked before anything happens
+  // on this machine (the hub checked it too; an older hub may not have).
+  if (request.resumeClaudeSessionId !== null) {
+    const id = AgentSessionIdSchema.safeParse(request.resumeClaudeSessionId);
+    if (!id.success) return spawnError('bad_request', 'not_resumable', `not a session to resume: ${id.error.issues[0]?.message ?? 'bad id'}`);
+  }
   const cwd = expandDir(request.cwd, options.env.HOME || homedir());
   if (!isAbsolute(cwd)) return spawnError('bad_request', 'not_a_directory', `the directory must be an absolute path (got "${request.cwd}")`);
   if (!existsSync(cwd)) {

@@ -14,7 +14,7 @@
 // shown as a form, or a hub answer does not fit the schema, ask() returns `{}`: claude then draws
 // its own form at the desk.
 import { hostname } from 'node:os';
-import { elicitationProblems, type Answer, type ElicitationInput, type PendingRequest } from '@tether/shared';
+import { elicitationAnswerOf, elicitationAnswerProblem, type Answer, type ElicitationInput, type PendingRequest } from '@tether/shared';
 import { elicitationOutput, parseElicitationPayload } from '../hooks/elicitation.ts';
 import type { HubLink } from '../hub-link/link.ts';
 
@@ -67,16 +67,16 @@ export function createElicitations(options: {
       });
     });
 
+  // The hub refuses an answer that does not fit (the same check); one from an older hub may still.
   const answerFor = (input: ElicitationInput, answer: Answer): Record<string, unknown> | null => {
-    const elicitation = answer.elicitation ?? { action: answer.decision === 'allow' ? 'accept' : 'decline' };
+    const elicitation = elicitationAnswerOf(answer);
     if (elicitation.action !== 'accept') return elicitationOutput(elicitation);
-    const content = elicitation.content ?? {};
-    const problems = elicitationProblems({ schema: input.requestedSchema, content });
-    if (Object.keys(problems).length > 0) {
-      log(`elicitation: the hub's answer does not fit the schema (${JSON.stringify(problems)}); claude's own form decides`);
+    const problem = elicitationAnswerProblem(input, answer);
+    if (problem) {
+      log(`elicitation: ${problem}; claude's own form decides`);
       return null;
     }
-    return elicitationOutput({ action: 'accept', content });
+    return elicitationOutput({ action: 'accept', content: elicitation.content ?? {} });
   };
 
   return {

@@ -2,7 +2,7 @@
 // (hooks/server.ts) receives them; this turns them into the session's facts (status, the agent's
 // session id, model, mode, effort, transcript path), approvals and MCP forms, and hands the runner
 // what differs per launch kind (SessionHooks).
-import { notificationNeedsPerson, type SessionPatch, type SessionStatus } from '@tether/shared';
+import { isUuid, notificationNeedsPerson, type SessionPatch, type SessionStatus } from '@tether/shared';
 import type { HookRequest } from '../hooks/server.ts';
 import type { HubLink } from '../hub-link/link.ts';
 import type { Approvals, Verdict } from './approvals.ts';
@@ -56,7 +56,9 @@ export function createHookHandler(init: {
     switch (request.event) {
       case 'session-start': {
         hooks.onSessionStart?.(p);
-        if (typeof p.session_id === 'string' && p.session_id !== state.claudeSessionId) {
+        // Only the agent's id format is its session id (the hub refuses any other: a resume puts it
+        // on a command line).
+        if (typeof p.session_id === 'string' && isUuid(p.session_id) && p.session_id !== state.claudeSessionId) {
           if (hooks.nameSession) hooks.nameSession(p.session_id);
           else {
             state.claudeSessionId = p.session_id;

@@ -14,7 +14,7 @@
 // waits for SessionStart). Every session ends with one session:end, then waits up to EXIT_DRAIN_MS
 // for the outbox; everything registered with onCleanup is released on every exit path, last first.
 import { basename } from 'node:path';
-import type { AgentKind, ChatMessageInput, PermissionMode, SessionPatch, SessionRegistration } from '@tether/shared';
+import { isUuid, type AgentKind, type ChatMessageInput, type PermissionMode, type SessionPatch, type SessionRegistration } from '@tether/shared';
 import { agentFor, type Agent, type LaunchPlan } from '../agents/index.ts';
 import { createApprovals, type Approvals } from './approvals.ts';
 import type { SessionHooks } from './hook-events.ts';
@@ -99,7 +99,8 @@ function sessionIdentity(o: { agent: Agent; options: RunnerOptions }) {
   const state: SessionState = {
     id: resumed?.sessionId ?? o.options.env.TETHER_SESSION_ID ?? crypto.randomUUID(),
     status: 'starting',
-    claudeSessionId: plan.resumeId,
+    // `--resume <search term>` at the desk is claude's picker, not an id: the id comes with SessionStart.
+    claudeSessionId: plan.resumeId && isUuid(plan.resumeId) ? plan.resumeId : null,
     model: plan.model,
     permissionMode: plan.permissionMode,
     usage: resumed?.usage ?? null,

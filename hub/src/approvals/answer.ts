@@ -1,12 +1,14 @@
 // answer.ts: whether an answer fits the request it answers, checked before the store resolves it
 // (approvals.ts: first answer wins there). The resolution records who (token label), from which
 // device, and how long claude waited.
-import { dialogAnswerProblem, DialogInputSchema, type Answer, type Namespace } from '@tether/shared';
+import { dialogAnswerProblem, DialogInputSchema, elicitationAnswerProblem, ElicitationInputSchema, type Answer, type Namespace } from '@tether/shared';
 import type { Store } from '../store/store.ts';
 
 /** Why `answer` cannot answer this waiting request, or null. A `dialog` is answered by one of its
- *  options (the runner presses that option's key) and nothing else takes a `choice`: an answer that
- *  fits no option would resolve the request while claude still waits at an empty desk. */
+ *  options (the runner presses that option's key) and nothing else takes a `choice`; an
+ *  `elicitation` (an MCP form) is accepted only with content that fits its requested schema, by the
+ *  runner's own check. Either answer would otherwise resolve the request on every phone while the
+ *  runner drops it and claude still waits at the desk. */
 export async function answerProblem(options: { store: Store; namespace: Namespace; requestId: string; answer: Answer }): Promise<string | null> {
   const { store, namespace } = options;
   // pendingCount comes from the same table, so only sessions with waiting requests are read.
@@ -18,7 +20,12 @@ export async function answerProblem(options: { store: Store; namespace: Namespac
       const input = DialogInputSchema.safeParse(request.toolInput);
       return input.success ? dialogAnswerProblem(input.data, options.answer) : 'the dialog could not be read';
     }
-    return options.answer.choice === undefined ? null : 'only a dialog is answered with a choice';
+    if (options.answer.choice !== undefined) return 'only a dialog is answered with a choice';
+    if (request.kind === 'elicitation') {
+      const input = ElicitationInputSchema.safeParse(request.toolInput);
+      return input.success ? elicitationAnswerProblem(input.data, options.answer) : 'the form could not be read';
+    }
+    return null;
   }
   return null; // not waiting (answered, withdrawn, unknown): the store says which
 }

@@ -100,6 +100,23 @@ describe('attachments', () => {
     expect((await read(sessionId, attachment.id)).status).toBe(404);
   });
 
+  it('keeps no bidi override or invisible character in a name, and names it in Content-Disposition with only RFC 5987 characters', async () => {
+    const { sessionId } = await liveSession();
+    // U+202E shows "invoice\u202Egnp.exe" as "invoiceexe.png" in the composer, the chat and a
+    // download; a C1 control and a zero-width space hide in it too.
+    const res = await upload(sessionId, PNG, { name: "it's (1)*\u0085 invoice\u200b\u202Egnp.exe" });
+    expect(res.status).toBe(201);
+    const { attachment } = (await res.json()) as { attachment: Attachment };
+    expect(attachment.name).toBe("it's (1)* invoicegnp.exe");
+    const back = await read(sessionId, attachment.id);
+    expect(back.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''it%27s%20%281%29%2A%20invoicegnp.exe");
+    // Nothing outside RFC 5987's attr-char and %XX in the value.
+    expect(back.headers.get('content-disposition')!.split("''")[1]).toMatch(/^(?:[A-Za-z0-9!#$&+\-.^_`|~]|%[0-9A-F]{2})+$/);
+    // The same name reaches the runner with the prompt.
+    const runnerRef = await hub.store.findAttachments({ namespace: 'alpha', sessionId, ids: [attachment.id] });
+    expect(runnerRef[0]?.name).toBe("it's (1)* invoicegnp.exe");
+  });
+
   it('refuses what is not an allowed type, empty, nameless, over the size cap, or for an ended session, with clear errors', async () => {
     const { runner, sessionId } = await liveSession();
     const refused = async (res: Response) => ({ status: res.status, body: (await res.json()) as { code: string; error: string } });

@@ -24,3 +24,11 @@ it('does not count what is not shaped like a credential', () => {
   expect(failures.failed({ address: 'a', credential: 'a.b.c' })).toBeNull();
   expect(failures.failed({ address: 'a', credential: 'a.b.c' })).toBe(60);
 });
+
+it('counts a pairing code like a token: per address and per prefix', () => {
+  const failures = createAuthFailures({ perAddress: 2, perPrefix: 100, windowMs: 60_000 });
+  const code = (tail: string) => `tpc_${tail.padEnd(32, 'x')}`;
+  expect([0, 1, 2].map((i) => failures.failed({ address: 'a', credential: code(`c${i}`) }, 1000))).toEqual([null, null, 60]);
+  // The address is now past its limit for tokens too: one count for every way in.
+  expect(failures.failed({ address: 'a', credential: token('t') }, 1000)).toBe(60);
+});

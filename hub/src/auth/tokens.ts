@@ -16,6 +16,11 @@ export function hashAccessToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
+/** Short public id for `tether token revoke <id>`; not derived from the secret. */
+export function newTokenId(): string {
+  return `tok_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+}
+
 export async function createAccessToken(options: {
   store: Store;
   namespace: Namespace;
@@ -24,8 +29,7 @@ export async function createAccessToken(options: {
 }): Promise<{ token: string; info: TokenInfo }> {
   const token = generateAccessToken();
   const record: TokenRecord = {
-    // Short public id for `tether token revoke <id>`; not derived from the secret.
-    id: `tok_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+    id: newTokenId(),
     namespace: options.namespace,
     hash: hashAccessToken(token),
     label: options.label ?? '',

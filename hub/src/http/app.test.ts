@@ -11,6 +11,7 @@ import { createShareLinks } from '../auth/share-links.ts';
 import { createCallerResolver } from '../auth/namespace.ts';
 import { createWebSessionSigner } from '../auth/web-session.ts';
 import { createLogin } from '../auth/login.ts';
+import { createPairing } from '../auth/pairing.ts';
 import { createSessionQueries } from '../sessions/queries.ts';
 import { createMachineQueries } from '../machines/machines.ts';
 import { createApprovalQueries } from '../approvals/approvals.ts';
@@ -33,6 +34,7 @@ function build(webDist?: string) {
   return createHttpApp({
     ...reads(),
     login: createLogin({ store, signer }),
+    pairing: createPairing({ store, signer }),
     resolver: createCallerResolver({ store, signer }),
     shareLinks: createShareLinks({ store, secret: new Uint8Array(32).fill(7) }),
     version: '9.9.9',
@@ -75,6 +77,7 @@ describe('http app', () => {
     const withTerminals = createHttpApp({
       ...reads(),
       login: createLogin({ store, signer }),
+      pairing: createPairing({ store, signer }),
       resolver: createCallerResolver({ store, signer }),
       shareLinks: createShareLinks({ store, secret: new Uint8Array(32).fill(7) }),
       version: '9.9.9',

@@ -1,7 +1,7 @@
 // app.ts: the hub's Hono app. `/healthz`, REST under `/api` (login open, everything else behind the
 // bearer middleware), and the built web app at `/`. Every body is size-capped and schema-parsed.
 //
-//   request ─► secure headers ─► /healthz | /api/auth/login (failures limited) | /api/* (auth ► route) | static
+//   request ─► secure headers ─► /healthz | /api/auth/login, /pair (failures limited) | /api/* (auth ► route) | static
 //
 // It is given the domain rooms it reads (sessions, machines, approvals) and auth; it never touches
 // the store or the socket layer.
@@ -11,6 +11,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import { ATTACHMENT_MAX_BYTES, MAX_PAYLOAD_BYTES, PROTOCOL_VERSION, type HubFeatures } from '@tether/shared';
 import type { CallerResolver } from '../auth/namespace.ts';
 import type { Login } from '../auth/login.ts';
+import type { Pairing } from '../auth/pairing.ts';
 import type { SessionQueries } from '../sessions/queries.ts';
 import type { MachineQueries } from '../machines/machines.ts';
 import type { ApprovalQueries } from '../approvals/approvals.ts';
@@ -20,6 +21,7 @@ import { httpError } from './errors.ts';
 import { requireCaller } from './middleware/auth.ts';
 import { AUTH_MAX_FAILURES_PER_ADDRESS, createAuthFailures, type AuthFailures } from '../auth/failures.ts';
 import { createAuthRoutes } from './routes/auth.ts';
+import { createPairCodeRoutes } from './routes/pair-codes.ts';
 import { createMachineRoutes } from './routes/machines.ts';
 import { createApprovalRoutes } from './routes/approvals.ts';
 import { createSessionRoutes } from './routes/sessions.ts';
@@ -49,6 +51,10 @@ export function createHttpApp(options: {
   attachments?: Attachments;
   resolver: CallerResolver;
   login: Login;
+  /** One-time pairing codes: made by a caller for its namespace, redeemed by a phone. */
+  pairing: Pairing;
+  /** The hub's phone URL (config.publicUrl), returned with each pairing code; null: none. */
+  publicUrl?: string | null;
   shareLinks: ShareLinks;
   version: string;
   /** Optional features the hub owner switched on (GET /api/config; /healthz repeats them). */
@@ -117,13 +123,14 @@ export function createHttpApp(options: {
     onError: (c) => httpError(c, { code: 'too_large', error: `the file is over ${ATTACHMENT_MAX_BYTES / (1024 * 1024)} MiB` }),
   });
   app.use('/api/*', (c, next) => (c.req.method === 'POST' && ATTACHMENT_UPLOAD_PATH.test(c.req.path) ? uploadBodyLimit(c, next) : apiBodyLimit(c, next)));
-  app.route('/api/auth', createAuthRoutes({ login: options.login, failures }));
+  app.route('/api/auth', createAuthRoutes({ login: options.login, pairing: options.pairing, failures }));
   // Before the bearer check: a share link is its own credential.
   app.route('/api/share', createSharedViewRoutes({ sessions: options.sessions, shareLinks: options.shareLinks }));
   // A notification's Allow/Deny carries its own single-use token instead of a login.
   if (options.push) app.route('/api/push/action', createPushActionRoutes({ push: options.push }));
   app.use('/api/*', requireCaller({ resolver: options.resolver, failures }));
   app.get('/api/config', (c) => c.json(features));
+  app.route('/api/pair-codes', createPairCodeRoutes({ pairing: options.pairing, publicUrl: options.publicUrl ?? null }));
   app.route('/api/sessions', createShareAdminRoutes({ sessions: options.sessions, shareLinks: options.shareLinks }));
   app.route('/api/sessions', createSessionRoutes({ sessions: options.sessions }));
   if (options.workspace) app.route('/api/sessions', createWorkspaceRoutes({ workspace: options.workspace }));

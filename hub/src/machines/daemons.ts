@@ -4,9 +4,12 @@
 // namespace is simply not there. The newest socket of a machine wins (a restarted daemon may
 // connect before the hub noticed the old one is gone). With several hubs the daemon may be
 // connected to another hub: `locate` finds it there (its socket sits in the machine's room, which
-// the cluster adapter spans) and commands reach it through the adapter with the same ack.
+// the cluster adapter spans) and commands reach it through the adapter with the same ack. Every ack
+// is parsed with its shared schema (DaemonCommandAckSchemas): a bad one is an error ack, never a throw.
 import {
   ackError,
+  DaemonCommandAckSchemas,
+  describeZodError,
   machineRoom,
   type Ack,
   type DaemonCommandAcks,
@@ -82,17 +85,19 @@ export function createDaemonDirectory(options: { cli: IoNamespace; clustered: bo
       timeoutMs = DAEMON_ACK_TIMEOUT_MS,
     ): Promise<Ack<DaemonCommandAcks[E]>> {
       try {
-        let ack: Ack<DaemonCommandAcks[E]> | undefined;
+        let raw: unknown;
         if ('remoteId' in target) {
           // Through the adapter: the answer is the list of acks of every socket reached (one).
           const untyped = options.cli.to(target.remoteId) as unknown as { timeout(ms: number): { emitWithAck(event: string, payload: unknown): Promise<unknown[]> } };
-          ack = (await untyped.timeout(timeoutMs).emitWithAck(event, payload))[0] as Ack<DaemonCommandAcks[E]> | undefined;
+          raw = (await untyped.timeout(timeoutMs).emitWithAck(event, payload))[0];
         } else {
           const untyped = target as unknown as { timeout(ms: number): { emitWithAck(event: string, payload: unknown): Promise<unknown> } };
-          ack = (await untyped.timeout(timeoutMs).emitWithAck(event, payload)) as Ack<DaemonCommandAcks[E]> | undefined;
+          raw = await untyped.timeout(timeoutMs).emitWithAck(event, payload);
         }
-        if (!ack || typeof ack !== 'object' || typeof ack.ok !== 'boolean') return ackError('internal', `the daemon sent a bad answer to ${event}`);
-        return ack;
+        // Parsed before anyone reads a field of it (a missing `cwd` once made the spawn throw).
+        const ack = DaemonCommandAckSchemas[event].safeParse(raw);
+        if (!ack.success) return ackError('internal', `the daemon sent a bad answer to ${event}: ${describeZodError(ack.error)}`);
+        return ack.data as Ack<DaemonCommandAcks[E]>;
       } catch {
         return ackError('internal', `the daemon did not answer ${event} within ${Math.round(timeoutMs / 1000)} s`);
       }

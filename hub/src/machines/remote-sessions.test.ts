@@ -79,3 +79,50 @@ it("a resume is not failed by the previous runner's exit report arriving while i
   expect(spawns).toBe(2);
   await Promise.all(runners);
 });
+
+async function onlineDaemon(): Promise<{ daemon: Socket; machineId: string }> {
+  const machineId = randomUUID();
+  const daemon = await client('/cli', 'daemon');
+  expect((await ack(daemon, 'machine:register', { id: machineId, name: 'box', os: 'linux', user: 'dev', home: '/home/dev' })).ok).toBe(true);
+  return { daemon, machineId };
+}
+
+it('refuses a resume id that is not a UUID at the edge: the daemon is never asked, nor does a runner get to report one', async () => {
+  const { daemon, machineId } = await onlineDaemon();
+  let asked = 0;
+  daemon.on('daemon:spawn', (_spawn: unknown, reply: (a: unknown) => void) => {
+    asked += 1;
+    reply({ ok: false, code: 'internal', error: 'not in this test' });
+  });
+  const phone = await client('/web', 'web');
+  for (const id of ['--dangerously-skip-permissions', '-r', 'abc']) {
+    const refused = await ack(phone, 'session:spawn', { machineId, cwd: '/home/dev/app', launchKind: 'pty', resumeClaudeSessionId: id });
+    expect(refused, id).toMatchObject({ ok: false, code: 'bad_request' });
+    expect(String(refused.error)).toContain('resumeClaudeSessionId');
+  }
+  expect(asked).toBe(0);
+  const runner = await client('/cli', 'runner');
+  const registered = await ack(runner, 'session:register', { id: randomUUID(), machineId, cwd: '/w', launchKind: 'pty', claudeSessionId: '--dangerously-skip-permissions' });
+  expect(registered).toMatchObject({ ok: false, code: 'bad_request' });
+});
+
+it("turns a daemon's spawn ack that does not fit its schema into a clear spawn failure, and the hub goes on", async () => {
+  const { daemon, machineId } = await onlineDaemon();
+  const acks: unknown[] = [{ ok: true, pid: 4242 }, { ok: true, pid: -1, cwd: '/w', logFile: '/l' }, { ok: true, pid: 1, cwd: 7, logFile: '/l' }, { ok: false }, 'yes', null];
+  const sent: unknown[] = [];
+  daemon.on('daemon:spawn', (_spawn: unknown, reply: (a: unknown) => void) => {
+    const next = acks[sent.length];
+    sent.push(next);
+    reply(next);
+  });
+  const phone = await client('/web', 'web');
+  for (const bad of acks) {
+    const failed = await ack(phone, 'session:spawn', { machineId, cwd: '/home/dev/app', launchKind: 'pty' }, 20_000);
+    expect(failed, JSON.stringify(bad)).toMatchObject({ ok: false, code: 'internal', reason: 'runner_failed' });
+    expect(String(failed.error), JSON.stringify(bad)).toMatch(/the daemon sent a bad answer to daemon:spawn/);
+  }
+  expect(sent).toEqual(acks);
+  // Nothing was left half-started, and the hub still answers.
+  const list = (await (await fetch(`${hub.url}/api/sessions`, { headers: { authorization: `Bearer ${token}` } })).json()) as { sessions: unknown[] };
+  expect(list.sessions).toEqual([]);
+});

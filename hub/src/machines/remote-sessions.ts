@@ -10,7 +10,7 @@
 // a session that never got ready is stopped and marked failed, never left half-started; nothing is
 // retried or respawned here. Machines and sessions are looked up in the caller's namespace only.
 import { basename } from 'node:path';
-import { ackError, isFinalStatus, spawnError, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
+import { ackError, AgentSessionIdSchema, isFinalStatus, spawnError, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
 import type { z } from 'zod';
 import type { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '@tether/shared';
 import type { Sessions } from '../sessions/lifecycle.ts';
@@ -63,6 +63,9 @@ export function createRemoteSessions(deps: Deps) {
     exits.starting(ns, spawn.sessionId);
     const ack = await daemons.command(socket, 'daemon:spawn', spawn);
     if (!ack.ok) {
+      // No reason: no refusal of the daemon's own but a bad answer or none in time. A runner may
+      // have started all the same; it goes (a kill of nothing answers killed: false).
+      if (!('reason' in ack)) void daemons.command(socket, 'daemon:kill', { sessionId: spawn.sessionId });
       exits.notStarted(ns, spawn.sessionId);
       readiness.runnerExited(ns, spawn.sessionId, { exitCode: null, reason: ack.error });
       await ready;
@@ -144,6 +147,8 @@ export function createRemoteSessions(deps: Deps) {
       if (!current) return ackError('not_found', 'no such session');
       if (!isFinalStatus(current.status)) return spawnError('conflict', 'session_live', 'the session is still running; attach to it or stop it first');
       if (!current.claudeSessionId) return spawnError('conflict', 'not_resumable', `${current.agent} never started a conversation in this session; there is nothing to resume`);
+      // The id goes on the agent's command line: only its own format (a row of an older hub may hold another).
+      if (!AgentSessionIdSchema.safeParse(current.claudeSessionId).success) return spawnError('conflict', 'not_resumable', `this session's ${current.agent} id is not one that can be resumed`);
       if (!current.machineId) {
         const again = current.agent === 'codex' ? `tether codex resume ${current.claudeSessionId}` : `tether claude --resume ${current.claudeSessionId}`;
         return spawnError('conflict', 'not_resumable', `this session was started at a desk, not by a daemon: run ${again} there`);

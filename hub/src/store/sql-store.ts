@@ -3,6 +3,7 @@
 import type { Store } from './store.ts';
 import type { SqlDriver } from './sql/driver.ts';
 import { tokenQueries } from './queries/tokens.ts';
+import { pairCodeQueries } from './queries/pair-codes.ts';
 import { finalScreenQueries } from './queries/final-screens.ts';
 import { sessionQueries } from './queries/sessions.ts';
 import { messageQueries } from './queries/messages.ts';
@@ -15,6 +16,7 @@ import { sessionCommandQueries } from './queries/session-commands.ts';
 export function createSqlStore(db: SqlDriver): Store {
   return {
     ...tokenQueries(db),
+    ...pairCodeQueries(db),
     ...finalScreenQueries(db),
     ...sessionQueries(db),
     ...messageQueries(db),

@@ -58,6 +58,40 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
       expect(await store.revokeToken({ id: 'missing', at: 8 })).toBe(false);
     });
 
+    it('redeems a pairing code once: mints its token in the code\'s namespace; a used, expired or unknown code mints nothing', async () => {
+      const code = (hash: string, expiresAt: number) => ({ hash, namespace: NS_B, createdBy: 'tether hub', createdAt: 1, expiresAt, usedAt: null, tokenId: null });
+      const token = (id: string) => ({ id, hash: `th-${id}`, label: 'paired device', createdAt: 5, lastUsedAt: null, revokedAt: null });
+      await store.insertPairCode({ code: code('c1', 100) });
+      await store.insertPairCode({ code: code('c2', 100) });
+      expect(await store.countLivePairCodes({ namespace: NS_B, at: 5 })).toBe(2);
+      expect(await store.countLivePairCodes({ namespace: NS_A, at: 5 })).toBe(0);
+      expect(await store.redeemPairCode({ hash: 'c1', at: 5, token: token('t1') })).toEqual({ kind: 'redeemed', token: { ...token('t1'), namespace: NS_B } });
+      expect((await store.findTokenByHash({ hash: 'th-t1' }))?.namespace).toBe(NS_B);
+      expect(await store.redeemPairCode({ hash: 'c1', at: 6, token: token('t2') })).toEqual({ kind: 'spent' });
+      // Expired: at its expiry it is no longer live.
+      expect(await store.redeemPairCode({ hash: 'c2', at: 100, token: token('t3') })).toEqual({ kind: 'spent' });
+      expect(await store.redeemPairCode({ hash: 'nope', at: 6, token: token('t4') })).toEqual({ kind: 'unknown' });
+      expect((await store.listTokens()).map((t) => t.id)).toEqual(['t1']);
+      // c2 was never redeemed: live before its expiry, not at it.
+      expect(await store.countLivePairCodes({ namespace: NS_B, at: 6 })).toBe(1);
+      expect(await store.countLivePairCodes({ namespace: NS_B, at: 100 })).toBe(0);
+      // Purged once expired before the cut-off, used or not; a later one stays.
+      await store.insertPairCode({ code: code('c3', 500) });
+      expect(await store.purgePairCodes({ before: 101 })).toBe(2);
+      expect(await store.redeemPairCode({ hash: 'c1', at: 7, token: token('t5') })).toEqual({ kind: 'unknown' });
+      expect(await store.redeemPairCode({ hash: 'c3', at: 200, token: token('t6') })).toMatchObject({ kind: 'redeemed' });
+    });
+
+    it('lets exactly one of several concurrent redeems of a pairing code win, minting one token', async () => {
+      await store.insertPairCode({ code: { hash: 'c', namespace: NS_A, createdBy: 'x', createdAt: 1, expiresAt: 1000, usedAt: null, tokenId: null } });
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => store.redeemPairCode({ hash: 'c', at: 10, token: { id: `t${i}`, hash: `h${i}`, label: '', createdAt: 10, lastUsedAt: null, revokedAt: null } })),
+      );
+      expect(results.filter((r) => r.kind === 'redeemed')).toHaveLength(1);
+      expect(results.filter((r) => r.kind === 'spent')).toHaveLength(5);
+      expect(await store.listTokens({ namespace: NS_A })).toHaveLength(1);
+    });
+
     it('registers a session, re-registers it keeping seq, refuses another namespace', async () => {
       const first = await store.registerSession({ namespace: NS_A, registration: registration(S1, { title: 't' }), now: 10 });
       expect(first).toMatchObject({ kind: 'ok', created: true, session: { id: S1, title: 't', status: 'starting', lastSeq: 0 } });

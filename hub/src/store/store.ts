@@ -60,6 +60,27 @@ export type ShareLinkRecord = {
   revokedAt: number | null;
 };
 
+/** A one-time pairing code as stored: its SHA-256, never the code (auth/pairing.ts). */
+export type PairCodeRecord = {
+  hash: string;
+  namespace: Namespace;
+  /** Who made it (the token label, or `tether hub` / `tether pair` on the hub's machine). */
+  createdBy: string;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+  /** The device token its redemption minted. */
+  tokenId: string | null;
+};
+
+export type RedeemPairCodeResult =
+  /** This call won the code: `token` (in the code's namespace) is stored, the code is spent. */
+  | { kind: 'redeemed'; token: TokenRecord }
+  /** The code exists but is used or past its expiry: nothing changed. */
+  | { kind: 'spent' }
+  /** No such code (never made, or purged). */
+  | { kind: 'unknown' };
+
 /** The last terminal screen of an ended session (a serialized snapshot at `offset`). */
 export type FinalScreenRecord = { offset: number; cols: number; rows: number; data: string; savedAt: number };
 
@@ -128,6 +149,16 @@ export interface Store {
   getShareLink(options: { jti: string }): Promise<ShareLinkRecord | null>;
   /** False when there is no such live link in that namespace and session. */
   revokeShareLink(options: { namespace: Namespace; sessionId: string; jti: string; at: number }): Promise<boolean>;
+
+  // one-time pairing codes (looked up by hash across namespaces: the code is how a phone learns one)
+  insertPairCode(options: { code: PairCodeRecord }): Promise<void>;
+  /** Spends a live code and stores the device token it mints, in the code's namespace, in one
+   *  transaction: of concurrent redeems exactly one wins. `token` is filled in with that namespace. */
+  redeemPairCode(options: { hash: string; at: number; token: Omit<TokenRecord, 'namespace'> }): Promise<RedeemPairCodeResult>;
+  /** Unused codes of the namespace still valid at `at`. */
+  countLivePairCodes(options: { namespace: Namespace; at: number }): Promise<number>;
+  /** Deletes codes that expired before `before` (used or not); how many went. */
+  purgePairCodes(options: { before: number }): Promise<number>;
 
   // final screens of ended sessions (upserted; only the newest `keep` of a namespace are kept)
   saveFinalScreen(options: { namespace: Namespace; sessionId: string; screen: FinalScreenRecord; keep: number }): Promise<void>;

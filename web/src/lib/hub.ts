@@ -1,7 +1,8 @@
 // hub.ts: the REST client (typed by @tether/shared) and the web login it rides on.
-// Flow: access token (pasted, or from the QR link's `#token=` fragment) ─POST /api/auth/login─►
-// session JWT, kept in localStorage ─Authorization: Bearer─► every /api call and the socket handshake.
-// Invariant: the access token itself is never stored and never left in the address bar; only the
+// Flow: a one-time pairing code (the QR link's `#pair=` fragment, or pasted) ─POST /api/auth/pair─►,
+// or an access token (pasted, or an old link's `#token=`) ─POST /api/auth/login─► session JWT, kept
+// in localStorage ─Authorization: Bearer─► every /api call and the socket handshake.
+// Invariant: neither the code nor the access token is stored or left in the address bar; only the
 // short-lived session is remembered, and any 401 forgets it and sends the user back to login.
 import type {
   AttachmentUploaded,
@@ -22,7 +23,7 @@ import type {
   WorkspaceFile,
   WorkspaceListing,
 } from '@tether/shared';
-import { TOKEN_PREFIX } from '@tether/shared/wire';
+import { PAIR_CODE_PREFIX, TOKEN_PREFIX } from '@tether/shared/wire';
 
 /** What `GET /api/share/:token` returns: one session and its latest messages, read-only. */
 export type SharedSession = { session: Session; messages: ChatMessage[]; more: boolean; expiresAt: number; readOnly: true };
@@ -30,6 +31,8 @@ export type SharedSession = { session: Session; messages: ChatMessage[]; more: b
 const STORAGE_KEY = 'tether.login';
 /** What every access token starts with (the login form checks a pasted one). */
 export const ACCESS_TOKEN_PREFIX = TOKEN_PREFIX;
+/** What every pairing code starts with (`tether pair`). */
+export const PAIRING_CODE_PREFIX = PAIR_CODE_PREFIX;
 
 export type HubLogin = LoginResponse;
 
@@ -98,32 +101,38 @@ if (typeof window !== 'undefined') {
 
 // ---- the QR link -----------------------------------------------------------------------------------
 
-let fragmentToken: string | null = null;
+/** What a link's fragment carried: a one-time pairing code (`#pair=`, what `tether pair` and
+ *  `tether hub` print) or, from links made before pairing codes, an access token (`#token=`). */
+export type FragmentCredential = { kind: 'pair' | 'token'; value: string };
 
-/** Reads `#token=…` once at start-up and strips it from the address bar (and so from history),
- *  before anything else can log or share the URL. The token waits in memory for the login screen. */
-export function captureFragmentToken(): void {
+let fragmentCredential: FragmentCredential | null = null;
+
+/** Reads `#pair=…` (or `#token=…`) once at start-up and strips it from the address bar (and so from
+ *  history), before anything else can log or share the URL. It waits in memory for the login screen. */
+export function captureFragmentCredential(): void {
   const hash = window.location.hash.replace(/^#/, '');
   if (!hash) return;
   const params = new URLSearchParams(hash);
+  const pair = params.get('pair');
   const token = params.get('token');
-  if (!token) return;
-  fragmentToken = token.trim();
+  if (!pair && !token) return;
+  fragmentCredential = pair ? { kind: 'pair', value: pair.trim() } : { kind: 'token', value: token!.trim() };
+  params.delete('pair');
   params.delete('token');
   const rest = params.toString();
   const url = window.location.pathname + window.location.search + (rest ? `#${rest}` : '');
   window.history.replaceState(window.history.state, '', url);
 }
 
-/** The token from the QR link, if one is waiting; reading it takes it. */
-export function takeFragmentToken(): string | null {
-  const token = fragmentToken;
-  fragmentToken = null;
-  return token;
+/** The code or token from the link, if one is waiting; reading it takes it. */
+export function takeFragmentCredential(): FragmentCredential | null {
+  const credential = fragmentCredential;
+  fragmentCredential = null;
+  return credential;
 }
 
-export function hasFragmentToken(): boolean {
-  return fragmentToken !== null;
+export function hasFragmentCredential(): boolean {
+  return fragmentCredential !== null;
 }
 
 // ---- requests ----------------------------------------------------------------------------------------
@@ -171,6 +180,17 @@ export async function loginWithToken(token: string): Promise<HubLogin> {
   const login = await send<HubLogin>('/api/auth/login', {
     method: 'POST',
     body: JSON.stringify({ token: token.trim() }),
+    auth: false,
+  });
+  setLogin(login);
+  return login;
+}
+
+/** Redeems a one-time pairing code for a web session (of a device token of its own) and remembers it. */
+export async function loginWithPairCode(code: string): Promise<HubLogin> {
+  const login = await send<HubLogin>('/api/auth/pair', {
+    method: 'POST',
+    body: JSON.stringify({ code: code.trim() }),
     auth: false,
   });
   setLogin(login);

@@ -4,7 +4,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, createRoute, redirect, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { getLogin, hasFragmentToken, onLoginChange } from '../lib/hub.ts';
+import { getLogin, hasFragmentCredential, onLoginChange } from '../lib/hub.ts';
 import { useHubLiveUpdates, useMachines, useSessions } from '../lib/queries.ts';
 import { ConnectionToast } from '../lib/ui/connection-toast.tsx';
 import { SessionList } from '../features/sessions/session-list.tsx';
@@ -17,8 +17,8 @@ export const Route = createRoute({
   getParentRoute: () => rootRoute,
   id: '_authed',
   beforeLoad: ({ location }) => {
-    // A QR link opened while signed in still signs in with its token (it may be another namespace).
-    if (!getLogin() || hasFragmentToken()) {
+    // A QR link opened while signed in still signs in with its code (it may be another namespace).
+    if (!getLogin() || hasFragmentCredential()) {
       const target = location.href === '/' ? undefined : location.href;
       throw redirect({ to: '/login', search: target ? { redirect: target } : {} });
     }

@@ -1,6 +1,6 @@
-// login.tsx: `/login?redirect=…`. Already signed in (and no QR token waiting) → straight on.
+// login.tsx: `/login?redirect=…`. Already signed in (and no QR code or token waiting) → straight on.
 import { createRoute, redirect, useNavigate } from '@tanstack/react-router';
-import { getLogin, hasFragmentToken } from '../lib/hub.ts';
+import { getLogin, hasFragmentCredential } from '../lib/hub.ts';
 import { lazy, Suspense } from 'react';
 import { Route as rootRoute } from './__root.tsx';
 
@@ -22,7 +22,7 @@ export const Route = createRoute({
     return target ? { redirect: target } : {};
   },
   beforeLoad: ({ search }) => {
-    if (getLogin() && !hasFragmentToken()) throw redirect({ href: search.redirect ?? '/' });
+    if (getLogin() && !hasFragmentCredential()) throw redirect({ href: search.redirect ?? '/' });
   },
   component: LoginScreen,
 });

@@ -2,7 +2,7 @@
 // binary and environment, `--settings` with tether's hooks, its transcript, its screen, `/model` and
 // `/effort`, Shift+Tab through its modes, its plan dialog, its status file and `claude -p`.
 import { join } from 'node:path';
-import type { Agent, TranscriptRead } from '../agent.ts';
+import { agentResumeId, type Agent, type TranscriptRead } from '../agent.ts';
 import { listSlashCommands } from './slash-commands.ts';
 import { cachedClaudeVersion } from './version.ts';
 import { buildClaudeEnv, claudeConfigDir } from './env.ts';
@@ -77,7 +77,8 @@ export const claudeAgent: Agent = {
   spawnArgs: ({ model, permissionMode, resumeId }) => [
     ...(model ? ['--model', model] : []),
     ...(permissionMode ? ['--permission-mode', permissionMode] : []),
-    ...(resumeId ? ['--resume', resumeId] : []),
+    // `--resume=<id>`: the id is the option's value whatever it holds (agentResumeId checked it).
+    ...(resumeId ? [`--resume=${agentResumeId(resumeId)}`] : []),
   ],
   slashCommands: ({ binary, env, cwd, tetherHome }) =>
     listSlashCommands({ version: cachedClaudeVersion({ bin: binary, cacheFile: join(tetherHome, 'claude-version.json') }), configDir: claudeConfigDir(env), cwd }),

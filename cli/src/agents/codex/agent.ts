@@ -2,7 +2,7 @@
 // that it trusts by hash (launch.ts), its rollout transcript (rollout.ts), its screen (screen.ts) and
 // Ctrl-C as its own exit; headless, `codex app-server` (headless.ts). What it does not have here
 // yet: mode and model switching from the phone, and effort.
-import type { Agent } from '../agent.ts';
+import { agentResumeId, type Agent } from '../agent.ts';
 import { createEnder } from '../ender.ts';
 import { findAgentBinary } from '../find-binary.ts';
 import { hookCommand, writeHookEndpoint } from '../../hooks/endpoint-file.ts';
@@ -40,7 +40,9 @@ export const codexAgent: Agent = {
   plainVerdicts: true,
   turnEndsInTranscript: true,
   // Codex's approval policy is the user's (config.toml); a permission mode from afar is not mapped.
-  spawnArgs: ({ model, resumeId }) => [...(resumeId ? ['resume', resumeId] : []), ...(model ? ['-m', model] : [])],
+  // `codex resume <id>` takes the id as a positional only (no `=` form; the runner drops `--`): the
+  // id is checked to be a UUID, never a flag.
+  spawnArgs: ({ model, resumeId }) => [...(resumeId ? ['resume', agentResumeId(resumeId)] : []), ...(model ? ['-m', model] : [])],
   runHeadless: async (options) => (await import('./headless.ts')).runCodexHeadless(options),
   endPty: ({ pty, log }) => createEnder({ step: () => pty.write(CTRL_C), at: PRESSES_AT, exited: pty.exited, force: () => pty.kill('SIGTERM'), log }),
 };

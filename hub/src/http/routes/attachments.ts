@@ -4,7 +4,7 @@
 // set in app.ts (ATTACHMENT_MAX_BYTES instead of the API's 1 MiB).
 // Invariant: an attachment of another namespace or another session answers 404 like a missing one.
 import { Hono, type Context } from 'hono';
-import { AttachmentIdSchema, AttachmentUploadQuerySchema, describeZodError, SessionIdSchema } from '@tether/shared';
+import { AttachmentIdSchema, AttachmentUploadQuerySchema, cleanAttachmentName, describeZodError, SessionIdSchema } from '@tether/shared';
 import type { Attachments } from '../../attachments/attachments.ts';
 import type { HubHttpEnv } from '../env.ts';
 import { httpError } from '../errors.ts';
@@ -20,9 +20,14 @@ function ids(c: Context<HubHttpEnv>, withAttachment: boolean): { sessionId: stri
   return { sessionId: session.data, attachmentId: attachment.data };
 }
 
-/** RFC 6266 `filename*`: any name survives, quoted nothing. */
+/** RFC 6266 `filename*` (RFC 5987 ext-value): every byte outside attr-char percent-encoded.
+ *  encodeURIComponent leaves ' ( ) * ! unencoded; of those only ! is an attr-char. The name is
+ *  cleaned again (a row stored by an older hub may hold a bidi override); a name left empty is
+ *  "attachment". */
 function contentDisposition(name: string): string {
-  return `attachment; filename*=UTF-8''${encodeURIComponent(name)}`;
+  const clean = cleanAttachmentName(name) || 'attachment';
+  const encoded = encodeURIComponent(clean).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename*=UTF-8''${encoded}`;
 }
 
 export function createAttachmentRoutes(options: { attachments: Attachments }) {

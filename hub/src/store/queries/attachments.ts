@@ -1,6 +1,7 @@
 // attachments.ts (queries): files uploaded for a session's prompts. The caps are checked in the
 // transaction that inserts, so two uploads at once cannot pass one together (in PostgreSQL the
-// session row is locked first: every upload of a namespace's session queues behind it).
+// session row is locked first: every upload of a namespace's session queues behind it). A delete
+// scrubs: no copy of the bytes stays in the database's free pages or its WAL (driver.ts).
 import type { AddAttachmentResult, Store } from '../store.ts';
 import { first, type SqlDriver } from '../sql/driver.ts';
 import { rowBytes, rowToAttachment } from '../rows.ts';
@@ -44,10 +45,14 @@ export function attachmentQueries(db: SqlDriver): AttachmentQueries {
       return rows.filter((row) => wanted.has(row.id as string)).map(rowToAttachment);
     },
     async deleteAttachment({ namespace, sessionId, id }) {
-      return (await db.run(`DELETE FROM attachments WHERE id = $1 AND session_id = $2 AND namespace = $3`, [id, sessionId, namespace])) > 0;
+      const deleted = await db.run(`DELETE FROM attachments WHERE id = $1 AND session_id = $2 AND namespace = $3`, [id, sessionId, namespace]);
+      if (deleted > 0) await db.scrub();
+      return deleted > 0;
     },
     async deleteSessionAttachments({ namespace, sessionId }) {
-      return db.run(`DELETE FROM attachments WHERE session_id = $1 AND namespace = $2`, [sessionId, namespace]);
+      const deleted = await db.run(`DELETE FROM attachments WHERE session_id = $1 AND namespace = $2`, [sessionId, namespace]);
+      if (deleted > 0) await db.scrub();
+      return deleted;
     },
   };
 }

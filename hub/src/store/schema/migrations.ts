@@ -10,7 +10,7 @@
 // never edit a shipped one; schema.test.ts checks that upgraded and new databases end up alike.
 import { schemaTooNew } from '../store.ts';
 import { columnSql, createSchema, type Dialect } from './ddl.ts';
-import { ATTACHMENTS_TABLE, SESSION_COMMANDS_TABLE, TABLES } from './tables.ts';
+import { ATTACHMENTS_TABLE, SESSION_COMMANDS_TABLE, TABLES, type Table } from './tables.ts';
 import { POSTGRES_0001 } from './history/postgres-0001-initial.ts';
 import { MIGRATION_0001 } from './history/sqlite-0001-initial.ts';
 import { MIGRATION_0002 } from './history/sqlite-0002-share-links.ts';
@@ -26,6 +26,25 @@ export type Upgrade = { name: string; statements: (dialect: Dialect) => string[]
 export const HISTORY: Readonly<Record<Dialect, readonly Migration[]>> = {
   sqlite: [MIGRATION_0001, MIGRATION_0002, MIGRATION_0003, MIGRATION_0004, MIGRATION_0005],
   postgres: [POSTGRES_0001],
+};
+
+/** pair_codes as the 'pair-codes' upgrade made it (spelled out: tables.ts may change later). */
+const PAIR_CODES_0010: Table = {
+  name: 'pair_codes',
+  columns: [
+    { name: 'hash', type: 'text' },
+    { name: 'namespace', type: 'text' },
+    { name: 'created_by', type: 'text' },
+    { name: 'created_at', type: 'time' },
+    { name: 'expires_at', type: 'time' },
+    { name: 'used_at', type: 'time', nullable: true },
+    { name: 'token_id', type: 'text', nullable: true },
+  ],
+  primaryKey: ['hash'],
+  indexes: [
+    { name: 'pair_codes_expiry', columns: ['expires_at'] },
+    { name: 'pair_codes_namespace', columns: ['namespace', 'expires_at'] },
+  ],
 };
 
 /** Changes made since, once for both stores. Each spells its columns out (not read from tables.ts),
@@ -59,6 +78,11 @@ export const UPGRADES: readonly Upgrade[] = [
     // an older session has none on record.
     name: 'session-usage',
     statements: (dialect) => [`ALTER TABLE "sessions" ADD COLUMN ${columnSql(dialect, { name: 'usage', type: 'json', nullable: true })}`],
+  },
+  {
+    // SQLite 10, PostgreSQL 6: one-time pairing codes (hashed) for phones (docs/decisions/hub.md).
+    name: 'pair-codes',
+    statements: (dialect) => createSchema(dialect, [PAIR_CODES_0010]),
   },
 ];
 

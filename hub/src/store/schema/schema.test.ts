@@ -86,6 +86,7 @@ describe('schema (SQLite)', () => {
       { version: 7, name: 'attachments' },
       { version: 8, name: 'agents' },
       { version: 9, name: 'session-usage' },
+      { version: 10, name: 'pair-codes' },
     ]);
   });
 

@@ -55,6 +55,19 @@ export const SESSION_COMMANDS_TABLE: Table = {
   references: { session_id: 'sessions' },
 };
 
+/** One-time pairing codes (auth/pairing.ts): only the code's SHA-256 is kept. Redeeming is one
+ *  conditional UPDATE … WHERE used_at IS NULL AND expires_at > now, so of two redeems one wins; the
+ *  row then names the device token it minted. Rows a day past their expiry are purged. */
+export const PAIR_CODES_TABLE: Table = {
+  name: 'pair_codes',
+  columns: [text('hash'), text('namespace'), text('created_by'), time('created_at'), time('expires_at'), maybe(time('used_at')), maybe(text('token_id'))],
+  primaryKey: ['hash'],
+  indexes: [
+    { name: 'pair_codes_expiry', columns: ['expires_at'] },
+    { name: 'pair_codes_namespace', columns: ['namespace', 'expires_at'] },
+  ],
+};
+
 export const TABLES: readonly Table[] = [
   {
     name: 'tokens',
@@ -186,4 +199,5 @@ export const TABLES: readonly Table[] = [
   },
   ATTACHMENTS_TABLE,
   SESSION_COMMANDS_TABLE,
+  PAIR_CODES_TABLE,
 ];

@@ -19,6 +19,11 @@ export interface SqlDriver extends SqlRunner {
   transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
   /** `FOR UPDATE` in PostgreSQL; empty in SQLite, whose write transaction already excludes others. */
   lockRows: string;
+  /** After rows whose bytes must not outlive them were deleted (attachments): SQLite gives free
+   *  pages back to the file system and truncates the WAL, so no old copy of a page stays in either
+   *  (secure_delete already zeroed the pages the delete freed). PostgreSQL: nothing (docs/decisions/
+   *  attachments.md says what VACUUM does and does not do there). */
+  scrub(): Promise<void>;
   close(): Promise<void>;
 }
 

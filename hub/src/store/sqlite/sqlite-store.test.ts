@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, statSync, chmodSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from 'bun:sqlite';
@@ -58,6 +59,68 @@ it('keeps the database, its -wal and -shm owner-only (0600), and tightens a file
     const again = createSqliteStore({ path });
     expect((statSync(path).mode & 0o777).toString(8)).toBe('600');
     await again.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** How often `marker` is in the database file and in its WAL. */
+function copies(path: string, marker: Buffer): number {
+  let n = 0;
+  for (const file of [path, `${path}-wal`]) {
+    if (!existsSync(file)) continue;
+    const bytes = readFileSync(file);
+    for (let at = bytes.indexOf(marker); at !== -1; at = bytes.indexOf(marker, at + 1)) n += 1;
+  }
+  return n;
+}
+
+async function storeAttachment(store: ReturnType<typeof createSqliteStore>, marker: Buffer) {
+  const sessionId = randomUUID();
+  await store.registerSession({ namespace: 'a', registration: { id: sessionId, machineId: null, title: '', cwd: '/w', launchKind: 'pty', agent: 'claude', status: 'idle', claudeSessionId: null, model: null, permissionMode: 'default', deskAttached: false }, now: 1 });
+  const data = new Uint8Array(Buffer.from(marker.toString().repeat(5000)));
+  const attachment = { id: randomUUID(), sessionId, name: 'x.txt', mediaType: 'text/plain' as const, size: data.length, createdAt: 1 };
+  await store.addAttachment({ namespace: 'a', attachment, data, caps: { perSession: 50, sessionBytes: 1e8, namespaceBytes: 1e8 } });
+  return sessionId;
+}
+
+it('a new database frees pages back (auto_vacuum INCREMENTAL) and zeroes what a delete frees (secure_delete)', async () => {
+  const dir = tempDir();
+  const path = join(dir, 'hub.sqlite');
+  try {
+    const store = createSqliteStore({ path });
+    const marker = Buffer.from('NEW-DATABASE-SECRET-');
+    const sessionId = await storeAttachment(store, marker);
+    const db = new Database(path, { readonly: true });
+    expect((db.query('PRAGMA auto_vacuum').get() as { auto_vacuum: number }).auto_vacuum).toBe(2);
+    db.close();
+    expect(copies(path, marker)).toBeGreaterThan(0);
+    expect(await store.deleteSessionAttachments({ namespace: 'a', sessionId })).toBe(1);
+    expect(copies(path, marker)).toBe(0);
+    await store.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it('a database made before auto_vacuum keeps working as it is, and its deleted attachment bytes are gone too (zeroed in free pages)', async () => {
+  const dir = tempDir();
+  const path = join(dir, 'hub.sqlite');
+  try {
+    // An older hub's file: tables already there, auto_vacuum NONE (changing it would need a VACUUM).
+    const old = new Database(path, { create: true });
+    old.run('PRAGMA journal_mode = WAL');
+    old.run('CREATE TABLE older_hub (x INTEGER)');
+    old.close();
+    const store = createSqliteStore({ path });
+    const marker = Buffer.from('OLD-DATABASE-SECRET-');
+    const sessionId = await storeAttachment(store, marker);
+    expect(await store.deleteSessionAttachments({ namespace: 'a', sessionId })).toBe(1);
+    expect(copies(path, marker)).toBe(0);
+    const db = new Database(path, { readonly: true });
+    expect((db.query('PRAGMA auto_vacuum').get() as { auto_vacuum: number }).auto_vacuum).toBe(0);
+    db.close();
+    await store.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -37,6 +37,10 @@ function ownerOnly(path: string): void {
   for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
 }
 
+function isEmpty(db: Database): boolean {
+  return (db.query('PRAGMA page_count').get() as { page_count: number }).page_count === 0;
+}
+
 function sqliteDriver(db: Database): SqlDriver {
   const statements = new Map<string, Statement>();
   // $1 → ?1: SQLite's numbered parameters bind like PostgreSQL's.
@@ -82,6 +86,16 @@ function sqliteDriver(db: Database): SqlDriver {
           throw error;
         }
       }),
+    // Queued like a transaction (never between another's statements). incremental_vacuum gives the
+    // free pages back (a no-op on a database made before auto_vacuum was set); the checkpoint copies
+    // the zeroed pages into the file and TRUNCATE empties the WAL, where the pages with the deleted
+    // bytes still were. A reader of another process (`tether token`) can keep the WAL from being
+    // truncated this once: the next scrub does it.
+    scrub: () =>
+      exclusive(async () => {
+        db.run('PRAGMA incremental_vacuum');
+        db.run('PRAGMA wal_checkpoint(TRUNCATE)');
+      }),
     close: async () => {
       while (busy) await busy;
       for (const statement of statements.values()) statement.finalize();
@@ -94,7 +108,14 @@ export function createSqliteStore(options: { path: string }): Store {
   ownerOnly(options.path);
   const db = new Database(options.path, { create: true, strict: true });
   db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  // Only a database without tables takes auto_vacuum (it must come before WAL, which writes the
+  // header): a new one frees its pages back with incremental_vacuum (scrub). An older database keeps
+  // NONE (changing it needs a VACUUM of the whole file); its free pages hold zeros (secure_delete).
+  if (isEmpty(db)) db.run('PRAGMA auto_vacuum = INCREMENTAL');
   db.run('PRAGMA journal_mode = WAL');
+  // Deleted rows are overwritten with zeros, their freed pages too (FAST would leave the overflow
+  // pages of an attachment's bytes as they were): docs/decisions/attachments.md has the cost.
+  db.run('PRAGMA secure_delete = ON');
   ownerOnly(options.path);
   // NORMAL is durable across process crashes in WAL mode (only an OS crash can lose the last commits).
   db.run('PRAGMA synchronous = NORMAL');

@@ -3,7 +3,7 @@
 // removed one is deleted on the hub too. A photo over the hub's cap is shrunk first (JPEG, longest
 // edge MAX_EDGE_PX), as a phone camera's photos often are.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ATTACHMENT_MAX_BYTES, MAX_ATTACHMENTS_PER_PROMPT } from '@tether/shared/wire';
+import { ATTACHMENT_MAX_BYTES, cleanAttachmentName, MAX_ATTACHMENTS_PER_PROMPT } from '@tether/shared/wire';
 import { hubApi } from '../../lib/hub.ts';
 
 /** Longest edge of a shrunk photo: more than the Messages API keeps (it scales images down to
@@ -60,7 +60,8 @@ export function useComposerAttachments(sessionId: string) {
       for (const file of files.slice(0, Math.max(0, room))) {
         const key = crypto.randomUUID();
         const image = file.type.startsWith('image/');
-        const item: PendingAttachment = { key, name: file.name || (image ? 'pasted-image.png' : 'file'), size: file.size, preview: image ? URL.createObjectURL(file) : null, state: 'uploading', id: null, error: null };
+        // Shown as the hub will store it: a bidi override in a picked file's name never shows.
+        const item: PendingAttachment = { key, name: cleanAttachmentName(file.name) || (image ? 'pasted-image.png' : 'file'), size: file.size, preview: image ? URL.createObjectURL(file) : null, state: 'uploading', id: null, error: null };
         setItems((list) => [...list, item]);
         void (async () => {
           let data: Blob = file;

@@ -51,7 +51,7 @@ function AttachmentChip({ item, onRemove }: { item: PendingAttachment; onRemove:
     <li className="attachment-chip" data-state={item.state}>
       {item.preview ? <img className="attachment-thumb" src={item.preview} alt="" /> : <IconFile size={22} className="attachment-icon" />}
       <span className="attachment-text">
-        <span className="attachment-name">{item.name}</span>
+        <bdi className="attachment-name">{item.name}</bdi>
         <span className="attachment-status" role={item.state === 'failed' ? 'alert' : undefined}>
           {item.state === 'uploading' ? <Spinner size={12} /> : null}
           {status}

@@ -5,7 +5,7 @@
 //
 //   rows = [load earlier?] [empty?] items… prompts… [typing?] ─► @tanstack/react-virtual
 //   (measured per row, keyed by item key: a prepend or a re-render never re-measures the world)
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Fragment, memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { formatClockTime } from '../../lib/format.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
@@ -57,6 +57,21 @@ function Subagent({ itemKey, items, live }: { itemKey: string; items: ChatItem[]
   );
 }
 
+/** File names, each in its own bidi isolate: a right-to-left name (or a control an older hub kept)
+ *  never reorders the names around it or the text after it. */
+function FileNames({ names }: { names: string[] }) {
+  return (
+    <>
+      {names.map((name, i) => (
+        <Fragment key={i}>
+          {i > 0 ? ', ' : null}
+          <bdi>{name}</bdi>
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 /** A prompt sent with files reads as the files' names and the words, not the runner's @paths. */
 function UserBubble({ text }: { text: string }) {
   const { files, text: words } = splitAttachmentMentions(text);
@@ -65,7 +80,7 @@ function UserBubble({ text }: { text: string }) {
       {words}
       {files.length > 0 ? (
         <span className={`bubble-files${words.trim() ? '' : ' is-alone'}`}>
-          <IconAttach size={13} /> {files.join(', ')}
+          <IconAttach size={13} /> <FileNames names={files} />
         </span>
       ) : null}
     </div>
@@ -141,7 +156,7 @@ function PendingPrompt({
           <span className={`bubble-files${prompt.text.trim() ? '' : ' is-alone'}`}>
             <IconAttach size={13} />{' '}
             {prompt.attachments?.length
-              ? prompt.attachments.map((a) => a.name).join(', ')
+              ? <FileNames names={prompt.attachments.map((a) => a.name)} />
               : `${prompt.attachmentIds!.length} ${prompt.attachmentIds!.length === 1 ? 'file' : 'files'}`}
           </span>
         ) : null}
