@@ -27,6 +27,32 @@ export const WORKSPACE_MAX_FILE_BYTES = 384 * 1024;
 /** Entries of one directory listed (node_modules has thousands). */
 export const WORKSPACE_MAX_ENTRIES = 2_000;
 
+/** Longest name of one file or folder, in UTF-8 bytes (NAME_MAX on Linux and macOS). */
+export const WORKSPACE_MAX_NAME_BYTES = 255;
+/** Longest path, in UTF-8 bytes (PATH_MAX on Linux). */
+export const WORKSPACE_MAX_PATH_BYTES = 4096;
+
+/** UTF-8 length of `s` (a lone surrogate counts as U+FFFD, 3 bytes, as an encoder writes it). */
+function utf8Bytes(s: string): number {
+  let n = 0;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+  }
+  return n;
+}
+
+/** Longer than a disk takes (the runner would only fail with ENAMETOOLONG): a bad request. */
+export function isWorkspacePathTooLong(path: string): boolean {
+  return utf8Bytes(path) > WORKSPACE_MAX_PATH_BYTES || path.split('/').some((s) => utf8Bytes(s) > WORKSPACE_MAX_NAME_BYTES);
+}
+
+/** `.git` (any case: macOS folders ignore it) is git's own: its config may hold a remote URL with a
+ *  token, and a worktree's or submodule's `.git` file points into it. Files never shows it. */
+export function isGitPart(part: string): boolean {
+  return part.toLowerCase() === '.git';
+}
+
 /** `a/b.ts` relative to the session's directory; '' is the directory itself. Lexically contained:
  *  the runner re-checks the real path (a symlink may still point out). */
 export const WorkspacePathSchema = z
@@ -34,7 +60,9 @@ export const WorkspacePathSchema = z
   .max(MAX_PATH_CHARS)
   .refine((p) => !p.includes('\0'), 'a path has no NUL byte')
   .refine((p) => !p.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(p), "an absolute path is outside the session's directory; give it relative to it")
-  .refine((p) => p === '' || p.split('/').every((s) => s !== '' && s !== '.' && s !== '..'), "a path goes down from the session's directory: no '..', '.' or empty part");
+  .refine((p) => p === '' || p.split('/').every((s) => s !== '' && s !== '.' && s !== '..'), "a path goes down from the session's directory: no '..', '.' or empty part")
+  .refine((p) => !isWorkspacePathTooLong(p), `a path is at most ${WORKSPACE_MAX_PATH_BYTES} bytes, each name in it at most ${WORKSPACE_MAX_NAME_BYTES} bytes (UTF-8)`)
+  .refine((p) => !p.split('/').some(isGitPart), "'.git' is git's own folder (its config may hold a token): it is not shown");
 export type WorkspacePath = z.infer<typeof WorkspacePathSchema>;
 
 /** hub → runner (`workspace:query`, acked with a WorkspaceAnswer). */

@@ -1,10 +1,11 @@
 // workspace.test.ts: a session's files through the hub's REST, from the real runner sitting in the
 // directory: claude (real, against the fake API) edits a committed file; the changes show that
 // edit as a hunk, the file reads back edited, and every way out of the directory is refused
-// (../, an absolute path, a link that points out), as is another namespace.
+// (../, an absolute path, a link that points out, a hard link to a file outside, `.git` with its
+// token-bearing config), as is another namespace.
 //
 //   test ─GET /api/sessions/:id/{changes,files,file}─► hub ─workspace:query─► tether claude ─► git, fs
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { WorkspaceChanges } from '@tether/shared';
@@ -38,6 +39,7 @@ describe("a session's files through the hub", () => {
     writeFileSync(file, "export function greet() {\n  return 'hello';\n}\n");
     git(sandbox.cwd, 'add', '-A');
     git(sandbox.cwd, 'commit', '-q', '-m', 'first');
+    git(sandbox.cwd, 'remote', 'add', 'origin', 'https://x:ghp_E2E_TOKEN@github.com/a/b');
     const outside = stage.tempDir('tether-outside-');
     writeFileSync(join(outside, 'secret.txt'), 'not for the phone\n');
     symlinkSync(outside, join(sandbox.cwd, 'escape'));
@@ -54,6 +56,8 @@ describe("a session's files through the hub", () => {
     const before = await get('/changes');
     expect(before.status).toBe(200);
     expect((before.body as WorkspaceChanges & { git: true }).files.map((f) => [f.path, f.status])).toEqual([['escape', 'untracked']]);
+    // A second name of the file outside (same disk: both are temp dirs).
+    linkSync(join(outside, 'secret.txt'), join(sandbox.cwd, 'hard.txt'));
 
     await phone.send('Please change the greeting');
     await runner.waitForScreen('greeting edited');
@@ -73,10 +77,20 @@ describe("a session's files through the hub", () => {
     expect(read).toEqual({ status: 200, body: { kind: 'read', path: 'src/greet.ts', size: Buffer.byteLength(edited), binary: false, text: edited, truncated: false } });
     const listing = await get('/files');
     expect(listing.status).toBe(200);
-    expect((listing.body.entries as Array<{ name: string; outside: boolean }>).map((e) => [e.name, e.outside])).toEqual([
-      ['src', false],
-      ['escape', true],
+    expect((listing.body.entries as Array<{ name: string; outside: boolean; size: number | null }>).map((e) => [e.name, e.outside, e.size])).toEqual([
+      ['src', false, null],
+      ['escape', true, null],
+      ['hard.txt', false, null],
     ]);
+    // The hard link is named (untracked) but never read, in Changes or in Files.
+    expect(changes.files.find((f) => f.path === 'hard.txt')).toMatchObject({ status: 'untracked', additions: null });
+    expect(JSON.stringify(changes)).not.toContain('not for the phone');
+    expect(await get('/file?path=hard.txt')).toEqual({ status: 403, body: { code: 'forbidden', error: expect.stringContaining('hard link') } });
+    // git's own folder is nobody's view: its config holds the remote's token.
+    for (const path of ['/file?path=.git/config', '/files?path=.git', '/file?path=.GIT%2Fconfig']) {
+      const refused = await get(path);
+      expect(refused, path).toEqual({ status: 400, body: { code: 'bad_request', error: expect.stringContaining("'.git'") } });
+    }
 
     // Out of the directory: refused with a reason, by the hub (../, absolute) or the runner (links).
     for (const path of ['../secret.txt', 'src/../../secret.txt', outside + '/secret.txt', '/etc/passwd']) {

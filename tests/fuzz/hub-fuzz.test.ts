@@ -379,10 +379,13 @@ describe('fuzz: REST routes', () => {
     });
   });
 
-  it('GET /api/sessions/:id/file, /files: paths out of the session directory → 400 before any runner is asked', async () => {
+  it('GET /api/sessions/:id/file, /files: paths out of the session directory, into .git or over 255 bytes a name → 400 before any runner is asked', async () => {
     await fuzzRoute({
       arbitrary: fc
-        .tuple(fc.oneof(rawText, rawText.map((t) => `../${t}`), rawText.map((t) => `/${t}`), rawText.map((t) => `a/../${t}`)), fc.constantFrom('file', 'files'))
+        .tuple(
+          fc.oneof(rawText, rawText.map((t) => `../${t}`), rawText.map((t) => `/${t}`), rawText.map((t) => `a/../${t}`), rawText.map((t) => `a/.git/${t}`), rawText.map((t) => `${'é'.repeat(128)}${t}`)),
+          fc.constantFrom('file', 'files'),
+        )
         .filter(([path]) => !WorkspacePathSchema.safeParse(path).success),
       seed: SEED + 9,
       request: ([path, route]) => fetch(`${hub.url}/api/sessions/${sessionId}/${route}?path=${encodeURIComponent(path)}`, { headers: auth() }),

@@ -10,8 +10,8 @@
 // Pages end before a file that would take the page over WORKSPACE_DIFF_PAGE_CHARS (JSON characters);
 // a page holds at least one file and at most FILES_PER_PAGE. Nothing here writes to the repository.
 import { lstatSync, readlinkSync } from 'node:fs';
-import { join } from 'node:path';
 import {
+  isGitPart,
   WORKSPACE_DIFF_PAGE_CHARS,
   WORKSPACE_MAX_CHANGED_FILES,
   WORKSPACE_MAX_FILE_BYTES,
@@ -24,7 +24,7 @@ import {
 import { addedFileDiff, parseFileDiff } from './diff-parse.ts';
 import { runGit, splitNul } from './git.ts';
 import { readTextCapped } from './read-text.ts';
-import { containPath, realRoot } from './contain.ts';
+import { isHardLinked, openChild, openDirInside, openInside, type OpenVia } from './open-inside.ts';
 
 /** git calls per page stay few: a page of many small files costs one call each. */
 export const FILES_PER_PAGE = 40;
@@ -36,7 +36,7 @@ const DIFF_FLAGS = ['--no-color', '--no-ext-diff', '--no-textconv', '--relative'
 
 const STATUS: Record<string, ChangeStatus> = { M: 'modified', A: 'added', D: 'deleted', R: 'renamed', C: 'copied', T: 'typechange', U: 'modified' };
 
-export async function readChanges(options: { root: string; cursor: number }): Promise<Ack<WorkspaceChanges>> {
+export async function readChanges(options: { root: string; cursor: number; via?: OpenVia }): Promise<Ack<WorkspaceChanges>> {
   const git = (args: string[], cap?: number) => runGit({ cwd: options.root, args, ...(cap ? { cap } : {}) });
   const inside = await git(['rev-parse', '--is-inside-work-tree']);
   if (inside.kind === 'missing') return { ok: true, kind: 'changes', git: false, reason: "git is not installed on the session's machine" };
@@ -65,7 +65,7 @@ export async function readChanges(options: { root: string; cursor: number }): Pr
   }
   const untrackedPaths = splitNul(others.stdout).map((path): ChangedFile => ({ path, status: 'untracked', binary: false, additions: null, deletions: null }));
   const files = [...trackedChanges(names.stdout, numbers.stdout), ...untrackedPaths].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const listed = files.slice(0, WORKSPACE_MAX_CHANGED_FILES).map((f) => (f.status === 'untracked' ? countUntracked(options.root, f) : f));
+  const listed = files.slice(0, WORKSPACE_MAX_CHANGED_FILES).map((f) => (f.status === 'untracked' ? countUntracked({ root: options.root, file: f, via: options.via }) : f));
 
   const diffs: FileDiff[] = [];
   let chars = 0;
@@ -75,7 +75,7 @@ export async function readChanges(options: { root: string; cursor: number }): Pr
       next = i;
       break;
     }
-    const diff = await fileDiff({ root: options.root, base, file: listed[i]!, maxChars: WORKSPACE_DIFF_PAGE_CHARS });
+    const diff = await fileDiff({ root: options.root, via: options.via, base, file: listed[i]!, maxChars: WORKSPACE_DIFF_PAGE_CHARS });
     const cost = JSON.stringify(diff).length;
     if (diffs.length > 0 && chars + cost > WORKSPACE_DIFF_PAGE_CHARS) {
       next = i;
@@ -124,39 +124,67 @@ function trackedChanges(names: Uint8Array, numbers: Uint8Array): ChangedFile[] {
 }
 
 /** An untracked file's line count (its additions), read only when it is small. */
-function countUntracked(root: string, file: ChangedFile): ChangedFile {
-  const read = readUntracked(root, file.path, UNTRACKED_COUNT_BYTES);
+function countUntracked(options: { root: string; file: ChangedFile; via: OpenVia | undefined }): ChangedFile {
+  const { file } = options;
+  const read = readUntracked({ root: options.root, path: file.path, maxBytes: UNTRACKED_COUNT_BYTES, via: options.via });
   if (read.kind === 'binary') return { ...file, binary: true };
   if (read.kind !== 'text' || read.cut) return file;
   const lines = read.text.length === 0 ? 0 : read.text.split('\n').length - (read.text.endsWith('\n') ? 1 : 0);
   return { ...file, additions: lines, deletions: 0 };
 }
 
-/** An untracked file's text; a symbolic link is its target's name, as git would add it. Opened
- *  through the same containment check as the Files view. */
-function readUntracked(root: string, path: string, maxBytes: number): ReturnType<typeof readTextCapped> {
+/** An untracked file's text; a symbolic link is its target's name, as git would add it. Its folder
+ *  is opened as the Files view opens one (open-inside.ts), and the file in that open folder, so a
+ *  folder swapped for a link after git listed the file cannot lead the read outside. A hard-linked
+ *  file is not read (`not-file`). */
+export function readUntracked(options: { root: string; path: string; maxBytes: number; via?: OpenVia | undefined }): ReturnType<typeof readTextCapped> {
+  const { path, maxBytes } = options;
+  const cut = path.lastIndexOf('/');
+  const folder = openDirInside({ root: options.root, path: cut < 0 ? '' : path.slice(0, cut), ...(options.via ? { via: options.via } : {}) });
+  if (!folder.ok) return { kind: 'not-file' };
+  const name = path.slice(cut + 1);
   try {
-    const full = join(realRoot(root), ...path.split('/'));
-    if (lstatSync(full).isSymbolicLink()) {
-      const target = readlinkSync(full);
-      return { kind: 'text', text: target, size: target.length, cut: false };
+    if (isGitPart(name)) return { kind: 'not-file' };
+    if (lstatSync(folder.child(name)).isSymbolicLink()) {
+      const target = readlinkSync(folder.child(name));
+      folder.verify();
+      return { kind: 'text', text: target, size: Buffer.byteLength(target), cut: false };
     }
-    const found = containPath({ root, path });
-    if (!found.ok) return { kind: 'not-file' };
-    return readTextCapped({ path: found.real, maxBytes });
+    const opened = openChild(folder, name);
+    if (opened.kind === 'dir') opened.dir.close();
+    if (opened.kind !== 'file') return { kind: 'not-file' };
+    try {
+      return isHardLinked(opened.stat) ? { kind: 'not-file' } : readTextCapped({ fd: opened.fd, maxBytes });
+    } finally {
+      opened.close();
+    }
   } catch {
     return { kind: 'not-file' };
+  } finally {
+    folder.close();
   }
 }
 
-async function fileDiff(options: { root: string; base: string; file: ChangedFile; maxChars: number }): Promise<FileDiff> {
+/** Whether the work tree's `path` is a regular file with more than one name. */
+function isHardLinkedFile(options: { root: string; path: string; via: OpenVia | undefined }): boolean {
+  const opened = openInside({ root: options.root, path: options.path, ...(options.via ? { via: options.via } : {}) });
+  if (!opened.ok) return false;
+  if (opened.kind === 'dir') opened.dir.close();
+  if (opened.kind !== 'file') return false;
+  opened.close();
+  return isHardLinked(opened.stat);
+}
+
+async function fileDiff(options: { root: string; via: OpenVia | undefined; base: string; file: ChangedFile; maxChars: number }): Promise<FileDiff> {
   const { file } = options;
   if (file.status === 'untracked') {
-    const read = readUntracked(options.root, file.path, WORKSPACE_MAX_FILE_BYTES);
+    const read = readUntracked({ root: options.root, path: file.path, maxBytes: WORKSPACE_MAX_FILE_BYTES, via: options.via });
     if (read.kind !== 'text') return { path: file.path, binary: read.kind === 'binary', hunks: [], lineCount: 0, truncated: false };
     return addedFileDiff({ path: file.path, text: read.text, maxChars: options.maxChars, cut: read.cut });
   }
   if (file.binary) return { path: file.path, binary: true, hunks: [], lineCount: 0, truncated: false };
+  // git would diff a hard link's text: it may be a file outside under a tracked name. Named, not shown.
+  if (file.status !== 'deleted' && isHardLinkedFile({ root: options.root, path: file.path, via: options.via })) return { path: file.path, binary: false, hunks: [], lineCount: 0, truncated: false };
   const paths = file.oldPath !== undefined ? [file.oldPath, file.path] : [file.path];
   const out = await runGit({ cwd: options.root, args: ['diff', options.base, ...DIFF_FLAGS, '--', ...paths], cap: FILE_DIFF_OUTPUT_CAP });
   if (out.kind !== 'ok') return { path: file.path, binary: false, hunks: [], lineCount: 0, truncated: true };

@@ -1,11 +1,12 @@
 // files.ts: the Files view's two reads, inside the session's directory only: one directory's
-// entries, one file's text. Both go through containPath (symbolic links resolved, must stay inside).
-// A link inside the listing is shown with where it leads: inside (opened like its target) or
-// outside (named, marked, never opened). `.git` is not listed: it is git's, not the project's.
-import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// entries, one file's text. Both go through open-inside.ts (containPath's check, then an open that
+// no link swapped in on the way can take outside). A link inside the listing is shown with where it
+// leads: inside (opened like its target) or outside (named, marked, never opened). A hard-linked
+// file is listed without its size and never opened. `.git` (any case) is neither listed nor read.
+import { lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
 import {
   ackError,
+  isGitPart,
   WORKSPACE_MAX_ENTRIES,
   WORKSPACE_MAX_FILE_BYTES,
   type Ack,
@@ -13,64 +14,84 @@ import {
   type WorkspaceFile,
   type WorkspaceListing,
 } from '@tether/shared';
-import { containPath, isInside, show } from './contain.ts';
+import { HARD_LINK_REFUSAL, isInside, refusal, show } from './contain.ts';
+import { isHardLinked, openInside, type InsideDir, type OpenVia } from './open-inside.ts';
 import { readTextCapped } from './read-text.ts';
 
 /** JSON characters a file's text may take in one answer (the event cap is 1 MiB; escapes such as
  *  `\n` and `\u0001` make the text longer than its bytes). */
 const FILE_ENCODED_MAX_CHARS = 800 * 1024;
-/** Names never listed. */
-const HIDDEN = new Set(['.git']);
 
-export function listWorkspaceDir(options: { root: string; path: string }): Ack<WorkspaceListing> {
-  const found = containPath(options);
-  if (!found.ok) return found;
-  let names: string[];
+export function listWorkspaceDir(options: { root: string; path: string; via?: OpenVia }): Ack<WorkspaceListing> {
+  const opened = openInside(options);
+  if (!opened.ok) return opened;
+  if (opened.kind === 'file') opened.close();
+  if (opened.kind !== 'dir') return ackError('bad_request', `${show(options.path)} is a file, not a directory`);
+  const dir = opened.dir;
   try {
-    if (!statSync(found.real).isDirectory()) return ackError('bad_request', `${show(options.path)} is a file, not a directory`);
-    names = readdirSync(found.real).filter((n) => !HIDDEN.has(n));
+    const names = readdirSync(dir.self).filter((n) => !isGitPart(n));
+    const entries = names.map((name) => describeEntry({ dir, name, path: options.path }));
+    dir.verify();
+    entries.sort((a, b) => (a.kind === 'dir') !== (b.kind === 'dir') ? (a.kind === 'dir' ? -1 : 1) : a.name.localeCompare(b.name, 'en'));
+    return { ok: true, kind: 'list', path: options.path, entries: entries.slice(0, WORKSPACE_MAX_ENTRIES), total: entries.length };
   } catch (error) {
-    return ackError('forbidden', `${show(options.path)}: ${(error as NodeJS.ErrnoException).code ?? 'cannot be listed'}`);
+    return refusal(options.path, error);
+  } finally {
+    dir.close();
   }
-  const entries = names.map((name) => describeEntry(found.root, join(found.real, name), name));
-  entries.sort((a, b) => (a.kind === 'dir') !== (b.kind === 'dir') ? (a.kind === 'dir' ? -1 : 1) : a.name.localeCompare(b.name, 'en'));
-  return { ok: true, kind: 'list', path: options.path, entries: entries.slice(0, WORKSPACE_MAX_ENTRIES), total: entries.length };
 }
 
-function describeEntry(root: string, full: string, name: string): DirEntry {
+/** One entry, from lstat in the open folder; a link's target is opened as a viewer's path would be. */
+function describeEntry(options: { dir: InsideDir; name: string; path: string }): DirEntry {
+  const { dir, name } = options;
+  let own: Stats;
   try {
-    const own = lstatSync(full);
-    if (!own.isSymbolicLink()) return { name, kind: kindOf(own), size: own.isFile() ? own.size : null, link: false, outside: false };
-    let real: string;
-    try {
-      real = realpathSync(full);
-    } catch {
-      return { name, kind: 'other', size: null, link: true, outside: false }; // dangling
-    }
-    if (!isInside(root, real)) return { name, kind: 'other', size: null, link: true, outside: true };
-    const target = statSync(real);
-    return { name, kind: kindOf(target), size: target.isFile() ? target.size : null, link: true, outside: false };
+    own = lstatSync(dir.child(name));
   } catch {
     return { name, kind: 'other', size: null, link: false, outside: false };
   }
+  if (!own.isSymbolicLink()) return { name, ...describeStat(own), link: false, outside: false };
+  let real: string;
+  try {
+    real = realpathSync(dir.child(name));
+  } catch {
+    return { name, kind: 'other', size: null, link: true, outside: false }; // dangling
+  }
+  if (!isInside(dir.root, real)) return { name, kind: 'other', size: null, link: true, outside: true };
+  const target = openInside({ root: dir.root, path: options.path === '' ? name : `${options.path}/${name}`, via: dir.via });
+  if (!target.ok || target.kind === 'other') return { name, kind: 'other', size: null, link: true, outside: false };
+  const stat = target.kind === 'file' ? target.stat : null;
+  if (target.kind === 'file') target.close();
+  else target.dir.close();
+  return { name, ...(stat ? describeStat(stat) : { kind: 'dir', size: null }), link: true, outside: false };
 }
 
-const kindOf = (s: { isDirectory(): boolean; isFile(): boolean }): DirEntry['kind'] => (s.isDirectory() ? 'dir' : s.isFile() ? 'file' : 'other');
+/** A hard-linked file shows no size: it may be a file outside, and is never opened. */
+function describeStat(stat: Stats): Pick<DirEntry, 'kind' | 'size'> {
+  if (stat.isDirectory()) return { kind: 'dir', size: null };
+  if (stat.isFile()) return { kind: 'file', size: isHardLinked(stat) ? null : stat.size };
+  return { kind: 'other', size: null };
+}
 
-export function readWorkspaceFile(options: { root: string; path: string }): Ack<WorkspaceFile> {
-  const found = containPath(options);
-  if (!found.ok) return found;
+export function readWorkspaceFile(options: { root: string; path: string; via?: OpenVia }): Ack<WorkspaceFile> {
+  const opened = openInside(options);
+  if (!opened.ok) return opened;
+  if (opened.kind === 'dir') {
+    opened.dir.close();
+    return ackError('bad_request', `${show(options.path)} is a directory`);
+  }
+  if (opened.kind === 'other') return ackError('bad_request', `${show(options.path)} is not a regular file`);
   try {
-    if (statSync(found.real).isDirectory()) return ackError('bad_request', `${show(options.path)} is a directory`);
-    const read = readTextCapped({ path: found.real, maxBytes: WORKSPACE_MAX_FILE_BYTES });
+    if (isHardLinked(opened.stat)) return ackError('forbidden', `${show(options.path)} ${HARD_LINK_REFUSAL}`);
+    const read = readTextCapped({ fd: opened.fd, maxBytes: WORKSPACE_MAX_FILE_BYTES });
     if (read.kind === 'not-file') return ackError('bad_request', `${show(options.path)} is not a regular file`);
     if (read.kind === 'binary') return { ok: true, kind: 'read', path: options.path, size: read.size, binary: true, text: null, truncated: false };
     const fitted = fitEncoded(read.text);
     return { ok: true, kind: 'read', path: options.path, size: read.size, binary: false, text: fitted, truncated: read.cut || fitted.length < read.text.length };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') return ackError('forbidden', `${show(options.path)} became a symbolic link; it is not followed`);
-    return ackError('forbidden', `${show(options.path)}: ${code ?? 'cannot be read'}`);
+    return refusal(options.path, error);
+  } finally {
+    opened.close();
   }
 }
 

@@ -11,20 +11,23 @@ import type { z } from 'zod';
 import type { WorkspaceQuerySchema } from '@tether/shared';
 import { readChanges } from './changes.ts';
 import { listWorkspaceDir, readWorkspaceFile } from './files.ts';
+import type { OpenVia } from './open-inside.ts';
 
 export type WorkspaceReader = { answer(query: z.output<typeof WorkspaceQuerySchema>): Promise<Ack<WorkspaceAnswer>> };
 
-export function createWorkspaceReader(options: { root: string }): WorkspaceReader {
+/** `via`: how paths are opened (open-inside.ts); the platform's own unless a test names one. */
+export function createWorkspaceReader(options: { root: string; via?: OpenVia }): WorkspaceReader {
+  const via = options.via ? { via: options.via } : {};
   return {
     async answer(query) {
       try {
         switch (query.kind) {
           case 'changes':
-            return await readChanges({ root: options.root, cursor: query.cursor });
+            return await readChanges({ root: options.root, cursor: query.cursor, ...via });
           case 'list':
-            return listWorkspaceDir({ root: options.root, path: query.path });
+            return listWorkspaceDir({ root: options.root, path: query.path, ...via });
           case 'read':
-            return readWorkspaceFile({ root: options.root, path: query.path });
+            return readWorkspaceFile({ root: options.root, path: query.path, ...via });
           default: {
             const never: never = query;
             return ackError('bad_request', `unknown workspace query ${String((never as WorkspaceQuery).kind)}`);

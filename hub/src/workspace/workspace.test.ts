@@ -2,15 +2,18 @@
 // socket.io client playing the runner (it answers workspace:query as a runner would, or badly).
 // REST in, ack out: namespace checks, path checks before the runner is asked, the runner's answer
 // checked against the schema, and the clear errors for a runner that is away or a session that ended.
+// The caps on questions waiting on silent runners run against a fake runner port (no hub needed).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
-import { PROTOCOL_VERSION, type Ack, type WorkspaceQuery } from '@tether/shared';
+import { PROTOCOL_VERSION, type Ack, type Namespace, type Session, type WorkspaceQuery } from '@tether/shared';
 import { createHub, type Hub } from '../main.ts';
 import { createAccessToken } from '../auth/tokens.ts';
+import type { RunnerCommands } from '../facts/runners.ts';
+import { createWorkspace, WORKSPACE_ANSWER_TIMEOUT_MS, WORKSPACE_MAX_WAITING_PER_NAMESPACE, WORKSPACE_MAX_WAITING_PER_SESSION, WORKSPACE_READ_TIMEOUT_MS } from './workspace.ts';
 
 let home: string;
 let hub: Hub;
@@ -109,6 +112,14 @@ describe('workspace relay', () => {
       const body = (await res.json()) as { error: string };
       expect(body.error, path).toMatch(/session's directory|NUL/);
     }
+    // A name longer than a disk takes, and git's own folder at any depth, whatever its case.
+    for (const [path, reason] of [['x'.repeat(256), '255 bytes'], [`src/${'é'.repeat(128)}`, '255 bytes'], ['.git/config', '.git'], ['sub/.GIT', '.git']]) {
+      for (const route of ['file', 'files']) {
+        const res = await get(`/api/sessions/${sessionId}/${route}?path=${encodeURIComponent(path!)}`, t);
+        expect(res.status, path).toBe(400);
+        expect(((await res.json()) as { error: string }).error, path).toContain(reason);
+      }
+    }
     expect((await get(`/api/sessions/${sessionId}/changes?cursor=-1`, t)).status).toBe(400);
     expect((await get('/api/sessions/not-an-id/files', t)).status).toBe(400);
     expect(asked).toEqual([]);
@@ -147,5 +158,94 @@ describe('workspace relay', () => {
     const res = await get(`/api/sessions/${second.sessionId}/file?path=README.md`, second.token);
     expect(await res.json()).toMatchObject({ text: 'second\n' });
     expect(first.asked).toEqual([]);
+  });
+});
+
+describe('questions waiting on runners', () => {
+  /** A runner port whose runners never answer until `answerAll` (or `failAll`: a timeout). */
+  function silentRunners() {
+    const held: Array<{ ns: Namespace; sessionId: string; timeoutMs: number; answer: (a: unknown[]) => void; fail: (e: Error) => void }> = [];
+    const runners: RunnerCommands = {
+      send: () => {},
+      ask: (ns, sessionId, _event, _payload, timeoutMs) => new Promise((answer, fail) => held.push({ ns, sessionId, timeoutMs, answer, fail })),
+    };
+    const answerAll = () => held.splice(0).forEach((h) => h.answer([README]));
+    const failAll = () => held.splice(0).forEach((h) => h.fail(new Error('timeout')));
+    return { runners, held, answerAll, failAll };
+  }
+  const live = async () => ({ status: 'idle' }) as Session;
+  const read = (sessionId: string) => ({ kind: 'read' as const, sessionId, path: 'README.md' });
+  /** Lets the queries started so far reach the runner port. */
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('caps them per session and per namespace, answering the excess at once with the reason', async () => {
+    const silent = silentRunners();
+    const workspace = createWorkspace({ sessionOf: live, runners: silent.runners });
+    const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+    const waiting = Array.from({ length: WORKSPACE_MAX_WAITING_PER_SESSION }, () => workspace.query('alice', read(a)));
+    await settle();
+    expect(silent.held).toHaveLength(WORKSPACE_MAX_WAITING_PER_SESSION);
+    expect(await workspace.query('alice', read(a))).toEqual({ ok: false, code: 'rate_limited', error: expect.stringContaining("waiting on this session's runner") });
+    // Another session of the same account fills the account's share…
+    waiting.push(...Array.from({ length: WORKSPACE_MAX_WAITING_PER_NAMESPACE - WORKSPACE_MAX_WAITING_PER_SESSION }, () => workspace.query('alice', read(b))));
+    await settle();
+    expect(silent.held).toHaveLength(WORKSPACE_MAX_WAITING_PER_NAMESPACE);
+    expect(await workspace.query('alice', read(c))).toEqual({ ok: false, code: 'rate_limited', error: expect.stringContaining('of this account are already waiting') });
+    // …and another account is not held by it.
+    const bobs = workspace.query('bob', read(c));
+    await settle();
+    expect(silent.held).toHaveLength(WORKSPACE_MAX_WAITING_PER_NAMESPACE + 1);
+    // Answered, the questions free their places.
+    silent.answerAll();
+    for (const done of [...waiting, bobs]) expect(await done).toMatchObject({ ok: true, kind: 'read' });
+    const again = workspace.query('alice', read(a));
+    await settle();
+    silent.answerAll();
+    expect(await again).toMatchObject({ ok: true });
+  });
+
+  it('a question that times out frees its place too', async () => {
+    const silent = silentRunners();
+    const workspace = createWorkspace({ sessionOf: live, runners: silent.runners });
+    const a = randomUUID();
+    const waiting = Array.from({ length: WORKSPACE_MAX_WAITING_PER_SESSION }, () => workspace.query('alice', read(a)));
+    await settle();
+    silent.failAll();
+    for (const done of waiting) expect(await done).toMatchObject({ ok: false, code: 'internal', error: expect.stringContaining('did not answer within') });
+    const next = workspace.query('alice', read(a));
+    await settle();
+    expect(silent.held).toHaveLength(1);
+    silent.answerAll();
+    expect(await next).toMatchObject({ ok: true });
+  });
+
+  it('a silent runner holds a listing or a file for less time than the changes', async () => {
+    const silent = silentRunners();
+    const workspace = createWorkspace({ sessionOf: live, runners: silent.runners });
+    const a = randomUUID();
+    const asked = [workspace.query('alice', read(a)), workspace.query('alice', { kind: 'list', sessionId: a, path: '' }), workspace.query('alice', { kind: 'changes', sessionId: a, cursor: 0 })];
+    await settle();
+    expect(silent.held.map((h) => h.timeoutMs)).toEqual([WORKSPACE_READ_TIMEOUT_MS, WORKSPACE_READ_TIMEOUT_MS, WORKSPACE_ANSWER_TIMEOUT_MS]);
+    expect(WORKSPACE_READ_TIMEOUT_MS).toBeLessThan(WORKSPACE_ANSWER_TIMEOUT_MS);
+    silent.answerAll();
+    await Promise.all(asked);
+  });
+
+  it('over REST: the excess is 429 with the reason and Retry-After, answered before the runner is', async () => {
+    const held: Array<() => void> = [];
+    const t = await token(`ns-${randomUUID().slice(0, 8)}`);
+    const socket = await runner(t);
+    const sessionId = randomUUID();
+    expect((await ack(socket, 'session:register', { id: sessionId, cwd: '/home/dev/project', launchKind: 'pty', status: 'idle' })).ok).toBe(true);
+    socket.on('workspace:query', (_q: WorkspaceQuery, reply: (a: unknown) => void) => held.push(() => reply(README)));
+    const waiting = Array.from({ length: WORKSPACE_MAX_WAITING_PER_SESSION }, () => get(`/api/sessions/${sessionId}/file?path=README.md`, t));
+    await expect.poll(() => held.length, { timeout: 5_000 }).toBe(WORKSPACE_MAX_WAITING_PER_SESSION);
+    const refused = await get(`/api/sessions/${sessionId}/file?path=README.md`, t);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('2');
+    expect(await refused.json()).toEqual({ code: 'rate_limited', error: expect.stringContaining("waiting on this session's runner") });
+    expect(held).toHaveLength(WORKSPACE_MAX_WAITING_PER_SESSION);
+    for (const answer of held.splice(0)) answer();
+    for (const res of await Promise.all(waiting)) expect(res.status).toBe(200);
   });
 });

@@ -3,7 +3,8 @@
 //   GET /api/sessions/:id/files?path=dir     one directory's entries
 //   GET /api/sessions/:id/file?path=a/b.ts   one file (capped; a binary one is named, not sent)
 // Invariant: the caller's namespace only (another's session is 404 like a missing one); paths are
-// checked here (shared WorkspacePathSchema: no '..', nothing absolute) and again by the runner.
+// checked here (shared WorkspacePathSchema: no '..', nothing absolute, no `.git`, no name over 255
+// bytes) and again by the runner. Too many questions waiting on runners: 429 with the reason.
 import { Hono, type Context } from 'hono';
 import { describeZodError, SessionIdSchema, WorkspaceChangesQuerySchema, WorkspacePathQuerySchema, type WorkspaceQuery } from '@tether/shared';
 import type { Workspace } from '../../workspace/workspace.ts';
@@ -19,7 +20,8 @@ export function createWorkspaceRoutes(options: { workspace: Workspace }) {
     const built = query(id.data);
     if (typeof built === 'string') return httpError(c, { code: 'bad_request', error: built });
     const ack = await options.workspace.query(c.get('caller').namespace, built);
-    if (!ack.ok) return httpError(c, { code: ack.code, error: ack.error });
+    // Too many questions waiting on runners: the first is answered within WORKSPACE_READ_TIMEOUT_MS.
+    if (!ack.ok) return httpError(c, { code: ack.code, error: ack.error, ...(ack.code === 'rate_limited' ? { headers: { 'Retry-After': '2' } } : {}) });
     const { ok: _ok, ...body } = ack;
     // What a working tree holds is private and changes under the viewer: never cached.
     c.header('Cache-Control', 'no-store');
