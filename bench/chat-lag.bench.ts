@@ -31,8 +31,8 @@ export async function run(): Promise<Array<{ name: string; value: number; unit: 
   const dir = mkdtempSync(join(tmpdir(), 'tether-chat-lag-'));
   const hub = await startHub();
   const sessionId = crypto.randomUUID();
-  const claudeSessionId = crypto.randomUUID();
-  const transcript = join(dir, `${claudeSessionId}.jsonl`);
+  const agentSessionId = crypto.randomUUID();
+  const transcript = join(dir, `${agentSessionId}.jsonl`);
   writeFileSync(transcript, '');
   const outbox = openOutbox({ dir: join(dir, 'outbox'), sessionId });
   const link = connectHubLink({
@@ -67,7 +67,7 @@ export async function run(): Promise<Array<{ name: string; value: number; unit: 
         type: 'user',
         uuid,
         parentUuid: null,
-        sessionId: claudeSessionId,
+        sessionId: agentSessionId,
         timestamp: new Date().toISOString(),
         isSidechain: false,
         userType: 'external',

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import ts from 'typescript';
+import { AgentKindSchema } from '@tether/shared';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -55,6 +56,29 @@ function importsOf(file: string): string[] {
   return targets;
 }
 
+/** Where a string literal naming an agent decides something: an operand of ==/!=, a switch case, or
+ *  an array literal asked `.includes(…)`. A lookup table (display names, icons), a default (`?? 'claude'`)
+ *  or a message naming one decides nothing and is not reported. */
+function agentNameBranches(rel: string, text: string): string[] {
+  const names = new Set<string>(AgentKindSchema.options);
+  const source = ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, true, rel.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const COMPARE = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
+  const deciding = (node: ts.StringLiteral): boolean => {
+    const parent = node.parent;
+    if (ts.isBinaryExpression(parent) && COMPARE.has(parent.operatorToken.kind)) return true;
+    if (ts.isCaseClause(parent)) return true;
+    const list = parent;
+    return ts.isArrayLiteralExpression(list) && ts.isPropertyAccessExpression(list.parent) && list.parent.name.text === 'includes';
+  };
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isStringLiteral(node) && names.has(node.text) && deciding(node)) found.push(`${rel}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} '${node.text}'`);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 type Rule = { from: RegExp; forbid: RegExp; why: string };
 const RULES: Rule[] = [
   { from: /^shared$/, forbid: /^(hub|cli|web)\//, why: 'shared imports nothing of ours' },
@@ -66,7 +90,7 @@ const RULES: Rule[] = [
   { from: /^cli\/(?!commands$|main$)/, forbid: /^cli\/commands$/, why: 'commands are edges: nothing imports them' },
   { from: /^cli\/(pty|screen)$/, forbid: /^(cli\/(?!pty$|screen$)|shared\/|hub\/)/, why: 'pty and screen import nothing of ours' },
   {
-    from: /^cli\/(claude|transcript|hooks|hub-link|config|workspace)$/,
+    from: /^cli\/(claude|transcript|hooks|hub-link|config|workspace|reach)$/,
     forbid: /^(cli\/(runner|daemon|commands|pty|screen)|hub\/)/,
     why: 'leaf rooms import only shared (and config)',
   },
@@ -145,6 +169,27 @@ describe('architecture arrows', () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it('decides nothing by an agent\'s name outside cli/src/agents/: what an agent can do travels as its capabilities', () => {
+    const violations = files
+      .map((file) => relative(ROOT, file).split('\\').join('/'))
+      .filter((rel) => /^(hub|web|shared|cli)\/src\//.test(rel) && !rel.startsWith('cli/src/agents/'))
+      .flatMap((rel) => agentNameBranches(rel, readFileSync(join(ROOT, rel), 'utf8')));
+    expect(violations).toEqual([]);
+  });
+
+  it('the agent-name check sees a comparison, a case and an includes(), and lets a lookup or a default be', () => {
+    const source = [
+      "if (session.agent === 'codex') go();",
+      "const shaping = 'claude' !== agent;",
+      "switch (kind) { case 'claude': break; }",
+      "if (['claude'].includes(agent)) go();",
+      "const names = { claude: 'Claude', codex: 'Codex' };",
+      "const agent = options.agent ?? 'claude';",
+      "log('codex exited');",
+    ].join('\n');
+    expect(agentNameBranches('x.ts', source)).toEqual(["x.ts:1 'codex'", "x.ts:2 'claude'", "x.ts:3 'claude'", "x.ts:4 'claude'"]);
   });
 
   it('keeps the runner and the agents in functions of at most 150 lines (a longer closure is a room waiting to be split)', () => {

@@ -4,7 +4,8 @@
 // one Bun.serve: /socket.io/ goes to the engine, everything else to Hono. Tests and `tether hub`
 // call this same function.
 //
-//   Bun.serve ─┬─ /socket.io/* ─► @socket.io/bun-engine ─► /cli, /web (sockets/) ─┐
+//   Bun.serve ─► Host allowlist (reach/: 421 for a name it does not serve)
+//              ├─ /socket.io/* ─► @socket.io/bun-engine ─► /cli, /web (sockets/) ─┐
 //              └─ everything else ─► Hono (http/): /healthz, /api/*, web app ─────┴─► domain rooms
 //   domain rooms ─publish─► facts ─► socket rooms · cluster · readiness · web push
 import { mkdirSync } from 'node:fs';
@@ -27,6 +28,8 @@ import { createFactBus } from './facts/facts.ts';
 import { makeVapidKeys, parseVapidKeys } from './push/vapid.ts';
 import { openCluster, randomSecret, type Cluster } from './cluster/cluster.ts';
 import { DEFAULT_HOST, HUB_VERSION, hubPaths, type HubConfig } from './config.ts';
+import { createHostAllowlist } from './reach/host-allowlist.ts';
+import { createReachProof } from './reach/reach-proof.ts';
 
 // The hub package's public surface, for `tether hub/token` and the test harness.
 export type { HubConfig } from './config.ts';
@@ -40,6 +43,7 @@ export { redactUrl } from './store/postgres/connect.ts';
 export { createAccessToken, revokeAccessToken } from './auth/tokens.ts';
 export { createPairCode } from './auth/pairing.ts';
 export { parseAllowedOrigin } from './sockets/origin.ts';
+export { REACH_PROOF_PATH } from './reach/reach-proof.ts';
 export { DEFAULT_TERMINAL_MEMORY_BYTES, parseTerminalMemoryMb } from './terminal/log-budget.ts';
 
 export type Hub = {
@@ -49,6 +53,8 @@ export type Hub = {
   /** config.publicUrl: the https URL a phone opens (null: none); `tether hub` puts its pairing code in it. */
   publicUrl: string | null;
   store: Store;
+  /** What this hub answers at `<url>/healthz/reach?challenge=…` (the TLS gate compares). */
+  reachAnswer(challenge: string): string | null;
   /** Closes sockets, the server and (if createHub opened it) the store. */
   stop(): Promise<void>;
 };
@@ -89,6 +95,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     ? new Uint8Array(Buffer.from(await cluster.secret('hub-secret', () => randomSecret()), 'base64url'))
     : loadHubSecret({ path: paths.secret });
   const signer = createWebSessionSigner({ secret });
+  const reachProof = createReachProof({ secret });
   const resolver = createCallerResolver({ store, signer });
   const shareLinks = createShareLinks({ store, secret });
   // Web push: VAPID keys made on first start and kept in TETHER_HOME, like the hub secret.
@@ -100,9 +107,12 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   const onError = (event: string, error: unknown) => {
     console.error(`tether hub: socket event ${event} failed: ${error instanceof Error ? error.message : String(error)}`);
   };
+  // The public URL's origin is the hub's own too: behind a proxy that rewrites Host the socket
+  // handshake would otherwise not recognise it.
+  const extraOrigins = [...(config.allowedOrigins ?? []), ...(config.publicUrl ? [config.publicUrl] : [])].map(parseAllowedOrigin);
   const sockets = createSocketServer({
     authFailures,
-    origins: { extraOrigins: new Set((config.allowedOrigins ?? []).map(parseAllowedOrigin)), trustProxy: config.trustProxy ?? false },
+    origins: { extraOrigins: new Set(extraOrigins), trustProxy: config.trustProxy ?? false },
     ...(cluster ? { adapter: cluster.adapter } : {}),
   });
   const rooms = createRooms({ io: sockets.io });
@@ -161,8 +171,10 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     terminalMemory: () => terminals.memory(),
     ...(cluster ? { clusterHubs: () => sockets.io.of('/cli').adapter.serverCount() } : {}),
     ...(config.webDist ? { webDist: config.webDist } : {}),
+    reachProof,
   });
   const engineHandler = sockets.handler;
+  const hosts = createHostAllowlist({ config: { ...config, host }, log: (line) => console.error(line) });
 
   let server: ReturnType<typeof Bun.serve>;
   try {
@@ -173,6 +185,8 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
       maxRequestBodySize: Math.max(MAX_PAYLOAD_BYTES, ATTACHMENT_MAX_BYTES) + REQUEST_BODY_HEADROOM,
       websocket: engineHandler.websocket,
       fetch(req, srv) {
+        const misdirected = hosts.check(req);
+        if (misdirected) return misdirected;
         const url = new URL(req.url);
         if (url.pathname === SOCKET_PATH || url.pathname.startsWith(SOCKET_PATH)) {
           return sockets.engine.handleRequest(req, srv);
@@ -199,6 +213,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     port,
     publicUrl: config.publicUrl ?? null,
     store,
+    reachAnswer: (challenge) => reachProof.answer(challenge),
     stop() {
       stopped ??= (async () => {
         domain.stop();

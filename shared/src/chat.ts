@@ -65,7 +65,7 @@ export const ChatMessageInputSchema = z.object({
   /** Set when this user message is a prompt that a remote client queued (confirms delivery). */
   promptId: PromptIdSchema.nullable().default(null),
   /** claude's session id of the transcript it came from (changes on /clear). */
-  claudeSessionId: z.string().max(128).nullable().default(null),
+  agentSessionId: z.string().max(128).nullable().default(null),
 });
 export type ChatMessageInput = z.input<typeof ChatMessageInputSchema>;
 

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { MachineIdSchema, TimestampSchema } from './ids.ts';
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
-import { AgentKindSchema } from './session.ts';
+import { AgentKindSchema, DEFAULT_AGENT } from './session.ts';
+import { AgentCapabilitiesSchema } from './agent-capabilities.ts';
 
 export const MachineInfoSchema = z.object({
   id: MachineIdSchema,
@@ -13,7 +14,10 @@ export const MachineInfoSchema = z.object({
   /** The daemon was started with --allow-shell (web shells; the hub must allow them too, shell.ts). */
   shell: z.boolean().default(false),
   /** The agents its daemon found installed (a daemon older than Codex support: claude only). */
-  agents: z.array(AgentKindSchema).max(8).default(['claude']),
+  agents: z.array(AgentKindSchema).max(8).default([DEFAULT_AGENT]),
+  /** What each of those agents can do from the phone (the new-session form's choices); a daemon
+   *  older than capabilities sends none, and the form then offers no mode or model shortcuts. */
+  capabilities: z.partialRecord(AgentKindSchema, AgentCapabilitiesSchema).default({}),
 });
 export type MachineInfo = z.input<typeof MachineInfoSchema>;
 

@@ -1,34 +1,19 @@
-// session.ts: one claude process from start to exit, as the hub and every viewer see it.
+// session.ts: one agent process from start to exit, as the hub and every viewer see it.
 // Status moves starting → idle ⇄ thinking ⇄ waiting → ended | failed; ended/failed are final.
 import { z } from 'zod';
 import { AgentSessionIdSchema, MachineIdSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
 
-export const LaunchKindSchema = z.enum(['pty', 'headless']);
-/** The coding agent a session runs: its CLI at the desk, its transcript on the hub. */
-export const AgentKindSchema = z.enum(['claude', 'codex']);
-export type AgentKind = z.infer<typeof AgentKindSchema>;
-export type LaunchKind = z.infer<typeof LaunchKindSchema>;
+import { AgentKindSchema, DEFAULT_AGENT, EffortLevelSchema, LaunchKindSchema, PermissionModeSchema } from './agent-terms.ts';
+import { AgentCapabilitiesSchema } from './agent-capabilities.ts';
+export { AgentKindSchema, DEFAULT_AGENT, EffortLevelSchema, LaunchKindSchema, PermissionModeSchema } from './agent-terms.ts';
+export type { AgentKind, LaunchKind, PermissionMode } from './agent-terms.ts';
 
 export const SessionStatusSchema = z.enum(['starting', 'idle', 'thinking', 'waiting', 'ended', 'failed']);
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;
 
 export { FINAL_STATUSES, isArchived, isFinalStatus } from './wire.ts';
-import { EFFORT_LEVELS, type EffortLevel } from './wire.ts';
-
-export const PermissionModeSchema = z.enum([
-  'default',
-  'acceptEdits',
-  'plan',
-  'bypassPermissions',
-  'dontAsk',
-  'auto',
-]);
-export type PermissionMode = z.infer<typeof PermissionModeSchema>;
-
-/** claude's effort level (`/effort`, shown in its footer: `● high · /effort`). */
-export const EffortLevelSchema = z.enum(EFFORT_LEVELS);
-export type { EffortLevel };
+export type { EffortLevel } from './wire.ts';
 
 /** Who drove the session last: the desk terminal or a remote client (phone, `tether send`). */
 export const ControllerSchema = z.enum(['desk', 'remote']);
@@ -68,12 +53,17 @@ export const SessionSchema = z.object({
   cwd: PathString,
   launchKind: LaunchKindSchema,
   /** The coding agent it runs (a hub older than Codex support leaves it out: claude). */
-  agent: AgentKindSchema.default('claude'),
+  agent: AgentKindSchema.default(DEFAULT_AGENT),
   status: SessionStatusSchema,
-  claudeSessionId: z.string().max(128).nullable(),
+  /** The agent's own id of its conversation (claude's session id, Codex's thread id): what a
+   *  resume names. Null until the agent started one. */
+  agentSessionId: z.string().max(128).nullable(),
+  /** What the phone may do with it, as its runner stated (null: a runner older than capabilities,
+   *  so nothing is switched from here; absent from an older hub). */
+  capabilities: AgentCapabilitiesSchema.nullable().optional(),
   model: Label.nullable(),
   permissionMode: PermissionModeSchema,
-  /** claude's effort level once the runner has read it (footer or hook payloads); absent before. */
+  /** The effort level once the runner has read it (footer or hook payloads); absent before. */
   effort: EffortLevelSchema.nullable().optional(),
   /** Tokens used so far, once the runner has read any (null before; absent from an older hub). */
   usage: SessionUsageSchema.nullable().optional(),
@@ -106,9 +96,11 @@ export const SessionRegistrationSchema = z.object({
   title: Label.default(''),
   cwd: PathString,
   launchKind: LaunchKindSchema,
-  agent: AgentKindSchema.default('claude'),
+  agent: AgentKindSchema.default(DEFAULT_AGENT),
   status: SessionStatusSchema.default('starting'),
-  claudeSessionId: AgentSessionIdSchema.nullable().default(null),
+  agentSessionId: AgentSessionIdSchema.nullable().default(null),
+  /** Its agent's capabilities (agent-capabilities.ts); an older runner sends none. */
+  capabilities: AgentCapabilitiesSchema.nullable().default(null),
   model: Label.nullable().default(null),
   permissionMode: PermissionModeSchema.default('default'),
   deskAttached: z.boolean().default(false),
@@ -121,7 +113,7 @@ export const SessionPatchSchema = z
   .object({
     title: Label,
     status: SessionStatusSchema.exclude(['ended', 'failed']),
-    claudeSessionId: AgentSessionIdSchema.nullable(),
+    agentSessionId: AgentSessionIdSchema.nullable(),
     model: Label.nullable(),
     permissionMode: PermissionModeSchema,
     effort: EffortLevelSchema,

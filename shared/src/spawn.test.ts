@@ -10,20 +10,20 @@ const NOT_IDS = ['--dangerously-skip-permissions', '-r', '-', '--', 'abc', 'c1a0
 
 describe('an agent session id to resume', () => {
   it("is the agent's own id format (a UUID, claude's and Codex's both), never a flag", () => {
-    expect(SessionSpawnSchema.parse({ machineId: MACHINE, cwd: '/w', resumeClaudeSessionId: CLAUDE_ID }).resumeClaudeSessionId).toBe(CLAUDE_ID);
-    expect(DaemonSpawnSchema.parse({ sessionId: SESSION, cwd: '/w', launchKind: 'pty', resumeClaudeSessionId: CLAUDE_ID }).resumeClaudeSessionId).toBe(CLAUDE_ID);
+    expect(SessionSpawnSchema.parse({ machineId: MACHINE, cwd: '/w', resumeAgentSessionId: CLAUDE_ID }).resumeAgentSessionId).toBe(CLAUDE_ID);
+    expect(DaemonSpawnSchema.parse({ sessionId: SESSION, cwd: '/w', launchKind: 'pty', resumeAgentSessionId: CLAUDE_ID }).resumeAgentSessionId).toBe(CLAUDE_ID);
     for (const id of NOT_IDS) {
-      expect(SessionSpawnSchema.safeParse({ machineId: MACHINE, cwd: '/w', resumeClaudeSessionId: id }).success, id).toBe(false);
-      expect(DaemonSpawnSchema.safeParse({ sessionId: SESSION, cwd: '/w', launchKind: 'pty', resumeClaudeSessionId: id }).success, id).toBe(false);
+      expect(SessionSpawnSchema.safeParse({ machineId: MACHINE, cwd: '/w', resumeAgentSessionId: id }).success, id).toBe(false);
+      expect(DaemonSpawnSchema.safeParse({ sessionId: SESSION, cwd: '/w', launchKind: 'pty', resumeAgentSessionId: id }).success, id).toBe(false);
     }
   });
 
   it('is what a runner may report as its session\'s agent id (a resume reads it back from there)', () => {
-    expect(SessionRegistrationSchema.parse({ id: SESSION, cwd: '/w', launchKind: 'pty', claudeSessionId: CLAUDE_ID }).claudeSessionId).toBe(CLAUDE_ID);
-    expect(SessionPatchSchema.safeParse({ claudeSessionId: null }).success).toBe(true);
+    expect(SessionRegistrationSchema.parse({ id: SESSION, cwd: '/w', launchKind: 'pty', agentSessionId: CLAUDE_ID }).agentSessionId).toBe(CLAUDE_ID);
+    expect(SessionPatchSchema.safeParse({ agentSessionId: null }).success).toBe(true);
     for (const id of NOT_IDS) {
-      expect(SessionRegistrationSchema.safeParse({ id: SESSION, cwd: '/w', launchKind: 'pty', claudeSessionId: id }).success, id).toBe(false);
-      expect(SessionPatchSchema.safeParse({ claudeSessionId: id }).success, id).toBe(false);
+      expect(SessionRegistrationSchema.safeParse({ id: SESSION, cwd: '/w', launchKind: 'pty', agentSessionId: id }).success, id).toBe(false);
+      expect(SessionPatchSchema.safeParse({ agentSessionId: id }).success, id).toBe(false);
     }
   });
 });

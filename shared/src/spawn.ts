@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { AgentSessionIdSchema, MachineIdSchema, SessionIdSchema } from './ids.ts';
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
-import { AgentKindSchema, LaunchKindSchema, PermissionModeSchema } from './session.ts';
+import { AgentKindSchema, DEFAULT_AGENT, LaunchKindSchema, PermissionModeSchema } from './session.ts';
 import { AckErrorSchema, ackError, ackSchemaOf, type AckError, type ErrorCode } from './protocol.ts';
 import { DaemonShellCommandAckSchemas, DaemonShellCommandSchemas, type DaemonShellCommandAcks } from './shell.ts';
 
@@ -24,13 +24,13 @@ export const SessionSpawnSchema = z.object({
   cwd: PathString,
   launchKind: LaunchKindSchema.default('headless'),
   /** The agent to run: one the machine's daemon found installed. Codex runs in a PTY only. */
-  agent: AgentKindSchema.default('claude'),
+  agent: AgentKindSchema.default(DEFAULT_AGENT),
   model: ModelString.optional(),
   permissionMode: PermissionModeSchema.optional(),
   /** Create the directory (and parents) when it does not exist; otherwise that is an error. */
   createDir: z.boolean().default(false),
   /** Continue this claude session (`claude --resume <id>`) in a new tether session. */
-  resumeClaudeSessionId: AgentSessionIdSchema.optional(),
+  resumeAgentSessionId: AgentSessionIdSchema.optional(),
 });
 export type SessionSpawn = z.input<typeof SessionSpawnSchema>;
 
@@ -69,11 +69,11 @@ export const DaemonSpawnSchema = z.object({
   sessionId: SessionIdSchema,
   cwd: PathString,
   launchKind: LaunchKindSchema,
-  agent: AgentKindSchema.default('claude'),
+  agent: AgentKindSchema.default(DEFAULT_AGENT),
   model: ModelString.nullable().default(null),
   permissionMode: PermissionModeSchema.nullable().default(null),
   createDir: z.boolean().default(false),
-  resumeClaudeSessionId: AgentSessionIdSchema.nullable().default(null),
+  resumeAgentSessionId: AgentSessionIdSchema.nullable().default(null),
 });
 export type DaemonSpawn = z.infer<typeof DaemonSpawnSchema>;
 /** The runner process started: its pid, the directory it runs in (`~` expanded), its log file. */

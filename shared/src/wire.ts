@@ -2,11 +2,17 @@
 // as `@tether/shared/wire` so a screen that needs a constant does not load the schemas (vite puts
 // the rest of shared/ and zod in their own 'protocol' chunk, kept off the first load). The modules
 // that own these names re-export them; nothing here is defined twice.
-import type { SessionStatus } from './session.ts';
+import type { AgentKind, LaunchKind, SessionStatus } from './session.ts';
+import type { AgentCapabilities } from './agent-capabilities.ts';
 
 /** Bump the major on any change an older peer would misread. Peers with another major are refused
  *  at the handshake with a message that says which versions differ. */
-export const PROTOCOL_VERSION = { major: 1, minor: 0 } as const;
+export const PROTOCOL_VERSION = { major: 2, minor: 0 } as const;
+// 2: a session's `claudeSessionId` became `agentSessionId` (it held Codex's thread id too), and
+//    runners and daemons state their agent's capabilities (agent-capabilities.ts).
+
+/** The agent of a record that names none (written before Codex support: every one ran claude). */
+export const DEFAULT_AGENT: AgentKind = 'claude';
 
 /** `tth_` + 43 base64url chars (256 random bits). The prefix makes leaked tokens greppable. */
 export const TOKEN_PREFIX = 'tth_';
@@ -46,7 +52,8 @@ export function toBytes(v: Uint8Array | ArrayBuffer): Uint8Array {
   return v instanceof Uint8Array ? v : new Uint8Array(v);
 }
 
-/** claude's effort levels (`/effort`), in order; shared/src/session.ts builds its schema from these. */
+/** Effort levels in the protocol's words, lowest first (claude's `/effort` names; an agent takes the
+ *  ones its capabilities list); agent-terms.ts builds its schema from these. */
 export const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type EffortLevel = (typeof EFFORT_LEVELS)[number];
 
@@ -92,4 +99,29 @@ export function splitAttachmentMentions(text: string): { files: string[]; text: 
     rest = rest.slice(match[0].length);
   }
   return { files, text: files.length > 0 ? rest : text };
+}
+
+// What an agent's capabilities allow (agent-capabilities.ts has the schema; these stay zod-free for the
+// web's first load).
+export type Switch = 'models' | 'effort' | 'modes';
+
+/** Whether the phone may switch `what` in a session of this launch kind. No record (a runner older
+ *  than capabilities): nothing is switchable, the safe default. */
+export function canSwitch(capabilities: AgentCapabilities | null | undefined, what: Switch, launchKind: LaunchKind): boolean {
+  if (!capabilities) return false;
+  const entry = capabilities[what];
+  const has = what === 'models' ? capabilities.models.offered.length > 0 || capabilities.models.typed : what === 'effort' ? capabilities.effort.levels.length > 0 : capabilities.modes.values.length > 0;
+  return has && entry.switchableIn.includes(launchKind);
+}
+
+/** The level to ask the agent for, or null when it has none for `level`. */
+export function effortFor(capabilities: AgentCapabilities, level: EffortLevel): EffortLevel | null {
+  if (capabilities.effort.levels.includes(level)) return level;
+  const mapped = capabilities.effort.maps[level];
+  return mapped && capabilities.effort.levels.includes(mapped) ? mapped : null;
+}
+
+/** The command a person types at the desk to resume this conversation. */
+export function resumeAtDesk(capabilities: AgentCapabilities, agentSessionId: string): string {
+  return capabilities.resumeCommand.replace('{id}', agentSessionId);
 }

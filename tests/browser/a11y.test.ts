@@ -16,6 +16,7 @@ import { useBrowserWorld } from '../harness/browser-world.ts';
 import { axeViolations, type Violation } from '../harness/axe.ts';
 import { contrastOf } from '../harness/contrast.ts';
 import { emitAck } from '../harness/hub.ts';
+import { agentFor } from '../../cli/src/agents/index.ts';
 
 const MCP_DIALOG = {
   title: 'New MCP server found in this project: probe',
@@ -120,7 +121,7 @@ describe('accessibility (axe-core)', () => {
         const namespace = `a11y-${viewport}-${colorScheme}`;
         const token = await world.hub.createToken(namespace);
         const daemon = await world.connect({ token, client: 'daemon' });
-        expect((await emitAck(daemon, 'machine:register', { id: randomUUID(), name: 'a11y-box', os: 'linux', user: 'dev', home: '/home/dev' })).ok).toBe(true);
+        expect((await emitAck(daemon, 'machine:register', { id: randomUUID(), name: 'a11y-box', os: 'linux', user: 'dev', home: '/home/dev', capabilities: { claude: agentFor('claude').capabilities } })).ok).toBe(true);
         const { runner, sessionId } = await world.runnerWithSession(token, { cwd: '/home/dev/src/tether', launchKind: 'pty', title: 'Check the screens', status: 'idle' });
         const page = await world.browser.newPage({ viewport, colorScheme });
         const found: Array<{ screen: string } & Violation> = [];

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { emitAck, nextEvent } from '../harness/hub.ts';
 import { saveScreenshot, UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
+import { agentFor } from '../../cli/src/agents/index.ts';
 
 describe('permission mode', () => {
   const world = useBrowserWorld();
@@ -47,7 +48,7 @@ describe('permission mode', () => {
     it(`${viewport}: the new-session form offers claude’s modes, auto included`, async () => {
       const token = await world.hub.createToken(`mode-new-${viewport}`);
       const daemon = await world.connect({ token, client: 'daemon' });
-      expect((await emitAck(daemon, 'machine:register', { id: randomUUID(), name: 'mode-box', os: 'linux', user: 'dev', home: '/home/dev' })).ok).toBe(true);
+      expect((await emitAck(daemon, 'machine:register', { id: randomUUID(), name: 'mode-box', os: 'linux', user: 'dev', home: '/home/dev', capabilities: { claude: agentFor('claude').capabilities } })).ok).toBe(true);
       const page = await world.signedInPage(viewport, token);
       await page.getByRole('link', { name: 'New session' }).click();
       const form = page.getByRole('form', { name: 'New session' });
@@ -62,4 +63,29 @@ describe('permission mode', () => {
       await page.close();
     });
   }
+
+  it('a session whose runner stated no capabilities (older than them) offers no mode or model picker: its model is shown as reported', async () => {
+    const token = await world.hub.createToken('mode-no-capabilities');
+    await world.runnerWithSession(token, { cwd: '/home/dev/src/old', launchKind: 'pty', title: 'Old runner', status: 'idle', model: 'claude-sonnet-4-5', capabilities: null });
+    const page = await world.signedInPage('phone', token);
+    await page.getByRole('link', { name: /Old runner/ }).click();
+    const facts = page.getByRole('group', { name: 'Session facts' });
+    await facts.getByText('claude-sonnet-4-5').waitFor({ timeout: UI_TIMEOUT_MS });
+    await expect(facts.getByRole('button', { name: /Permission mode/ }).count()).resolves.toBe(0);
+    await expect(facts.getByRole('button', { name: /^Model:/ }).count()).resolves.toBe(0);
+    await page.close();
+  });
+
+  it('a machine whose daemon stated no capabilities starts a session with the agent\'s own defaults: no mode or model shortcut', async () => {
+    const token = await world.hub.createToken('mode-new-no-capabilities');
+    const daemon = await world.connect({ token, client: 'daemon' });
+    expect((await emitAck(daemon, 'machine:register', { id: randomUUID(), name: 'old-box', os: 'linux', user: 'dev', home: '/home/dev' })).ok).toBe(true);
+    const page = await world.signedInPage('phone', token);
+    await page.getByRole('link', { name: 'New session' }).click();
+    const form = page.getByRole('form', { name: 'New session' });
+    await form.getByLabel('Model').waitFor({ timeout: UI_TIMEOUT_MS });
+    await expect(form.getByRole('combobox', { name: 'Permissions' }).count()).resolves.toBe(0);
+    await expect(form.getByRole('group', { name: 'Model shortcuts' }).count()).resolves.toBe(0);
+    await page.close();
+  });
 });

@@ -16,6 +16,7 @@ import { useCleanups } from '../harness/cleanups.ts';
 import { startFakeAnthropic, text } from '../fixtures/fake-anthropic/index.ts';
 import { createClaudeSandbox } from '../harness/claude.ts';
 import { startDaemon } from '../harness/daemon.ts';
+import { agentFor } from '../../cli/src/agents/index.ts';
 
 /** A real spawn is acked once claude is ready; the hub gives up at 45 s. */
 const SPAWN_UI_TIMEOUT_MS = 50_000;
@@ -31,7 +32,7 @@ describe('new session form', () => {
     const token = await world.hub.createToken(namespace);
     const machineId = randomUUID();
     const daemon = await world.connect({ token, client: 'daemon' });
-    expect((await emitAck(daemon, 'machine:register', { id: machineId, name: 'studio-mac', os: 'darwin', user: 'dev', home: '/Users/dev' })).ok).toBe(true);
+    expect((await emitAck(daemon, 'machine:register', { id: machineId, name: 'studio-mac', os: 'darwin', user: 'dev', home: '/Users/dev', capabilities: { claude: agentFor('claude').capabilities } })).ok).toBe(true);
     // An earlier session on that machine makes its directory a "recent" one.
     await world.runnerWithSession(token, { machineId, cwd: '/Users/dev/src/webshop', launchKind: 'headless', status: 'idle', title: 'old' });
 

@@ -21,6 +21,7 @@ import { createClaudeSandbox } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { spawnVia, startDaemon } from '../harness/daemon.ts';
 import { emitAck } from '../harness/hub.ts';
+import { agentFor } from '../../cli/src/agents/index.ts';
 
 /** A real spawn or resume is acked once claude is ready; the hub gives up at 45 s. */
 const SPAWN_UI_TIMEOUT_MS = 50_000;
@@ -29,7 +30,7 @@ const END_UI_TIMEOUT_MS = 20_000;
 /** From the answer on screen to the turn's end in the store (claude writes the answer first). */
 const TURN_END_TIMEOUT_MS = 15_000;
 
-type DaemonSpawn = { sessionId: string; cwd: string; launchKind: string; resumeClaudeSessionId: string | null };
+type DaemonSpawn = { sessionId: string; cwd: string; launchKind: string; resumeAgentSessionId: string | null };
 
 const endDialog = (page: Page) => page.getByRole('alertdialog', { name: 'End this session?' });
 const endNotice = (page: Page) => page.getByRole('region', { name: 'Session ended' });
@@ -45,7 +46,7 @@ describe('session lifecycle from the phone', () => {
         const machineId = randomUUID();
         const registerMachine = async () => {
           const daemon = await world.connect({ token, client: 'daemon' });
-          expect((await emitAck(daemon, 'machine:register', { id: machineId, name: 'studio-mac', os: 'darwin', user: 'dev', home: '/Users/dev' })).ok).toBe(true);
+          expect((await emitAck(daemon, 'machine:register', { id: machineId, name: 'studio-mac', os: 'darwin', user: 'dev', home: '/Users/dev', capabilities: { claude: agentFor('claude').capabilities } })).ok).toBe(true);
           return daemon;
         };
         const firstDaemon = await registerMachine();
@@ -55,7 +56,7 @@ describe('session lifecycle from the phone', () => {
           launchKind: 'pty',
           title: 'Fix the checkout',
           status: 'idle',
-          claudeSessionId: randomUUID(),
+          agentSessionId: randomUUID(),
         });
         // The stand-in runner ends the way a real one does: asked to stop, it reports its end.
         const stopsAsked: string[] = [];
@@ -114,7 +115,7 @@ describe('session lifecycle from the phone', () => {
           ack({ ok: true, pid: 4343, cwd: payload.cwd, logFile: '/tmp/runner.log' });
           setTimeout(async () => {
             const next = await world.connect({ token });
-            await emitAck(next, 'session:register', { id: payload.sessionId, machineId, cwd: payload.cwd, launchKind: payload.launchKind, status: 'starting', claudeSessionId: payload.resumeClaudeSessionId });
+            await emitAck(next, 'session:register', { id: payload.sessionId, machineId, cwd: payload.cwd, launchKind: payload.launchKind, status: 'starting', agentSessionId: payload.resumeAgentSessionId });
             setTimeout(() => void emitAck(next, 'session:update', { sessionId: payload.sessionId, patch: { status: 'idle' } }), 300);
           }, 200);
         });

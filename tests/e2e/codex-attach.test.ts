@@ -111,7 +111,7 @@ describe('tether attach to Codex', () => {
 
     // Before its first turn a Codex thread has no rollout and `codex resume` cannot find it: the hub
     // is not told of the thread yet, and attach leaves the session running instead of ending it.
-    expect(watch.session()?.claudeSessionId).toBeNull();
+    expect(watch.session()?.agentSessionId).toBeNull();
     const early = attach(sessionId);
     expect(await early.exited).toBe(1);
     expect(early.output()).toContain('has no conversation yet');
@@ -120,7 +120,7 @@ describe('tether attach to Codex', () => {
     await watch.send('question from the phone');
     await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'codex says: question from the phone'), { what: 'headless answer' });
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the headless turn' });
-    const threadId = await watch.waitFor(() => watch.session()?.claudeSessionId, { what: 'Codex thread id' });
+    const threadId = await watch.waitFor(() => watch.session()?.agentSessionId, { what: 'Codex thread id' });
 
     const desk = attach(sessionId);
     await desk.waitForScreen(CODEX_READY, { timeoutMs: 45_000 });
@@ -141,7 +141,7 @@ describe('tether attach to Codex', () => {
       JSON.stringify([{ type: 'text', text: 'question from the desk' }]),
     ]);
     expect(watch.duplicates()).toBe(0);
-    expect(watch.session()).toMatchObject({ id: sessionId, agent: 'codex', claudeSessionId: threadId, launchKind: 'pty' });
+    expect(watch.session()).toMatchObject({ id: sessionId, agent: 'codex', agentSessionId: threadId, launchKind: 'pty' });
     expect(sandbox.transcripts()).toHaveLength(1);
     await detachThenEnd({ watch, desk, phone, sessionId });
     await watch.waitFor(() => watch.session()?.status === 'ended', { what: 'ended' });
@@ -155,7 +155,7 @@ describe('tether attach to Codex', () => {
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle' });
     await watch.send('slow question');
     await watch.waitFor(() => watch.session()?.status === 'thinking', { what: 'thinking' });
-    const threadId = await watch.waitFor(() => watch.session()?.claudeSessionId, { what: 'Codex thread id (its rollout begun)' });
+    const threadId = await watch.waitFor(() => watch.session()?.agentSessionId, { what: 'Codex thread id (its rollout begun)' });
 
     const desk = attach(sessionId);
     await desk.waitForScreen(CODEX_READY, { timeoutMs: 45_000 });
@@ -173,7 +173,7 @@ describe('tether attach to Codex', () => {
       'assistant: text codex says: question from the desk',
     ]);
     expect(watch.duplicates()).toBe(0);
-    expect(watch.session()).toMatchObject({ id: sessionId, claudeSessionId: threadId, launchKind: 'pty' });
+    expect(watch.session()).toMatchObject({ id: sessionId, agentSessionId: threadId, launchKind: 'pty' });
     expect(sandbox.transcripts()).toHaveLength(1);
     await detachThenEnd({ watch, desk, phone, sessionId });
   }, 150_000);

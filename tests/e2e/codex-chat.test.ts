@@ -45,7 +45,7 @@ describe('tether codex: chat mirrored to the hub', () => {
     const refused = await phone.emit('session:set-mode', { sessionId: runner.sessionId, mode: 'plan' });
     expect(refused).toMatchObject({ ok: false, code: 'bad_request' });
     // A PTY Codex takes no effort from here either (a headless one does: its next turn carries it).
-    expect(await phone.emit('session:set-effort', { sessionId: runner.sessionId, level: 'high' })).toMatchObject({ ok: false, code: 'bad_request', error: 'codex sessions do not switch effort from here yet' });
+    expect(await phone.emit('session:set-effort', { sessionId: runner.sessionId, level: 'high' })).toMatchObject({ ok: false, code: 'bad_request', error: 'Codex switches effort from here in a headless session only' });
     await phone.send('tell me a long story');
     await runner.waitForScreen(/codex-2\./);
     expect((await phone.emit('session:abort', { sessionId: runner.sessionId })).ok).toBe(true);

@@ -1,5 +1,5 @@
 // A Codex session started from the phone on a machine running `tether daemon`: the daemon reports
-// the agents it found installed (claude and Codex here), the phone asks for Codex in a PTY, the
+// the agents it found installed (claude and Codex here) with what each can do, the phone asks for Codex in a PTY, the
 // session is ready and answers, and it ends from the phone. (Headless Codex: codex-headless.test.ts.)
 import { describe, expect, it } from 'vitest';
 import type { Machine } from '@tether/shared';
@@ -8,6 +8,7 @@ import { useCleanups } from '../harness/cleanups.ts';
 import { startCodexDaemonWorld } from '../harness/codex-world.ts';
 import { emitAck } from '../harness/hub.ts';
 import { chatText } from '../harness/runner.ts';
+import { agentFor } from '../../cli/src/agents/index.ts';
 
 const defer = useCleanups();
 
@@ -16,11 +17,16 @@ describe('Codex from the phone', () => {
     const { hub, daemon, phone, spawn } = await startCodexDaemonWorld(defer, { script: [(request) => text(`codex from afar: ${lastUserText(request)}`)] });
 
     const listed = (await (await fetch(`${hub.url}/api/machines`, { headers: { authorization: `Bearer ${hub.token}` } })).json()) as { machines: Machine[] };
-    expect(listed.machines.find((m) => m.id === daemon.machineId())?.agents).toEqual(['claude', 'codex']);
+    const machine = listed.machines.find((m) => m.id === daemon.machineId());
+    expect(machine?.agents).toEqual(['claude', 'codex']);
+    // What each can do from the phone, as each agent's room states it (the new-session form's choices).
+    expect(machine?.capabilities).toEqual({ claude: agentFor('claude').capabilities, codex: agentFor('codex').capabilities });
 
     const { session, watch } = await spawn('pty');
     expect(session).toMatchObject({ agent: 'codex', launchKind: 'pty', machineId: daemon.machineId() });
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle' });
+    // Its runner registered Codex's capabilities with the session.
+    expect(watch.session()?.capabilities).toEqual(agentFor('codex').capabilities);
     await watch.send('hello over there');
     await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'codex from afar: hello over there'), { what: 'the reply' });
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the turn' });

@@ -49,7 +49,7 @@ describe('headless Codex (app-server) from the phone', () => {
     expect(existsSync(join(sandbox.cwd, 'ran.txt'))).toBe(true);
     expect(fake.mainRequests().flatMap(lastToolOutputs).find((o) => o.callId === 'call_h1')?.output).toContain('ran-42');
     await watch.waitFor(() => watch.messages().find((m) => m.content.some((b) => b.type === 'tool_result' && b.toolUseId === 'call_h1' && b.content.includes('ran-42'))), { what: 'the result in chat' });
-    const threadId = watch.session()?.claudeSessionId;
+    const threadId = watch.session()?.agentSessionId;
     expect(threadId).toBeTruthy();
 
     expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
@@ -57,7 +57,7 @@ describe('headless Codex (app-server) from the phone', () => {
     const resumed = await emitAck<{ session: Session }>(phone, 'session:resume', { sessionId }, SPAWN_ACK_MS);
     expect(resumed.ok).toBe(true);
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the resume' });
-    expect(watch.session()).toMatchObject({ agent: 'codex', launchKind: 'headless', claudeSessionId: threadId });
+    expect(watch.session()).toMatchObject({ agent: 'codex', launchKind: 'headless', agentSessionId: threadId });
     await watch.send('once more');
     await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'again: once more'), { what: 'the reply after the resume' });
     const said = watch.messages().filter((m) => m.role === 'user').map(chatText).filter((t) => t);

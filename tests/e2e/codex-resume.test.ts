@@ -28,7 +28,7 @@ describe('tether codex: end and resume', () => {
     await phone.send('first question');
     await phone.waitFor(() => phone.messages().find((m) => chatText(m).includes('first answer')), { what: 'first answer' });
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the first answer' });
-    const codexId = phone.session()!.claudeSessionId!;
+    const codexId = phone.session()!.agentSessionId!;
     expect(codexId).toMatch(/^[0-9a-f-]{36}$/);
     // The rollout's token_count after the reply: the fake's numbers, and the window Codex states:
     // 95% of config.toml's 200 000 (it keeps 5% back; its fallback 272 000 is stated as 258 400).
@@ -57,7 +57,7 @@ describe('tether codex: end and resume', () => {
       JSON.stringify([{ type: 'text', text: 'second question' }]),
     ]);
     expect(phone.duplicates()).toBe(0);
-    expect(phone.session()?.claudeSessionId).toBe(codexId);
+    expect(phone.session()?.agentSessionId).toBe(codexId);
     // Codex's own totals go on across its resume; the context is the last request's.
     await phone.waitFor(() => phone.session()?.usage?.outputTokens === 120, { what: 'the usage of both runs' });
     expect(phone.session()?.usage).toEqual({ inputTokens: 3000, cachedInputTokens: 2100, outputTokens: 120, contextTokens: 2070, contextWindow: 190_000 });

@@ -149,14 +149,14 @@ describe('tether attach', () => {
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle' });
     // Before its first prompt claude has written no conversation and `claude --resume` finds none:
     // the hub is not told of the claude session yet, and attach leaves the session running.
-    expect(watch.session()?.claudeSessionId).toBeNull();
+    expect(watch.session()?.agentSessionId).toBeNull();
     const early = attach(sessionId);
     expect(await early.exited).toBe(1);
     expect(early.output()).toContain('has no conversation yet');
     expect(watch.session()).toMatchObject({ launchKind: 'headless', status: 'idle' });
     await watch.send('question from the phone');
     await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'headless answer'), { what: 'headless answer' });
-    const claudeSessionId = await watch.waitFor(() => watch.session()?.claudeSessionId, { what: 'claude session id' });
+    const agentSessionId = await watch.waitFor(() => watch.session()?.agentSessionId, { what: 'claude session id' });
 
     const desk = attach(sessionId);
     await desk.waitForScreen(READY, { timeoutMs: 45_000 });
@@ -169,7 +169,7 @@ describe('tether attach', () => {
     const texts = watch.messages().map(chatText).filter((t) => t);
     expect(texts).toEqual(['question from the phone', 'headless answer', 'question from the desk', 'pty answer']);
     expect(watch.duplicates()).toBe(0);
-    expect(watch.session()).toMatchObject({ id: sessionId, claudeSessionId, launchKind: 'pty' });
+    expect(watch.session()).toMatchObject({ id: sessionId, agentSessionId, launchKind: 'pty' });
     expect(sandbox.transcripts()).toHaveLength(1);
     desk.write('\x1d');
     expect(await desk.exited).toBe(0);

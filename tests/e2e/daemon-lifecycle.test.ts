@@ -72,15 +72,15 @@ describe('tether daemon: restarts and resume', () => {
     const watch = await startWatch(sessionId);
     await watch.send('first question');
     await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'first answer'), { what: 'first answer' });
-    const claudeSessionId = await watch.waitFor(() => watch.session()?.claudeSessionId, { what: 'claude session id' });
+    const agentSessionId = await watch.waitFor(() => watch.session()?.agentSessionId, { what: 'claude session id' });
 
     // The hub refuses: the session is live.
     const live = (await emitAck(phone, 'session:resume', { sessionId }, SPAWN_ACK_MS)) as ControlAck;
     expect(live).toMatchObject({ ok: false, code: 'conflict', reason: 'session_live' });
     // The daemon refuses too: a live claude owns that claude session id (its status file).
-    const twin = (await emitAck(phone, 'session:spawn', { machineId, cwd: sandbox.cwd, resumeClaudeSessionId: claudeSessionId }, SPAWN_ACK_MS)) as ControlAck;
+    const twin = (await emitAck(phone, 'session:spawn', { machineId, cwd: sandbox.cwd, resumeAgentSessionId: agentSessionId }, SPAWN_ACK_MS)) as ControlAck;
     expect(twin).toMatchObject({ ok: false, reason: 'session_live' });
-    expect(twin.error).toContain(claudeSessionId);
+    expect(twin.error).toContain(agentSessionId);
 
     const stop = (await emitAck(phone, 'session:stop', { sessionId }, 30_000)) as ControlAck;
     expect(stop.ok).toBe(true);
@@ -89,7 +89,7 @@ describe('tether daemon: restarts and resume', () => {
     expect(resumed.session).toMatchObject({ id: sessionId, status: 'idle', launchKind: 'headless' });
     await watch.send('second question');
     await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'resumed answer'), { what: 'resumed answer' });
-    await watch.waitFor(() => watch.session()?.claudeSessionId === claudeSessionId || null, { what: 'same claude session id' });
+    await watch.waitFor(() => watch.session()?.agentSessionId === agentSessionId || null, { what: 'same claude session id' });
     const texts = watch.messages().map(chatText).filter((t) => t);
     expect(texts).toEqual(['first question', 'first answer', 'second question', 'resumed answer']);
     expect(watch.duplicates()).toBe(0);

@@ -39,7 +39,7 @@ describe('tether daemon: sessions started from the phone', () => {
     const texts = watch.messages().map((m) => `${m.role}:${chatText(m)}`).filter((t) => !t.endsWith(':'));
     expect(texts).toEqual(['user:hello headless', 'assistant:headless reply one', 'user:and again', 'assistant:headless reply two']);
     await watch.waitFor(() => watch.prompts().get(second.promptId)?.status === 'delivered', { what: 'delivered' });
-    await watch.waitFor(() => watch.session()?.claudeSessionId, { what: 'claude session id' });
+    await watch.waitFor(() => watch.session()?.agentSessionId, { what: 'claude session id' });
     expect(watch.duplicates()).toBe(0);
 
     const stop = await emitAck<{ session: Session }>(phone, 'session:stop', { sessionId: ack.session!.id }, 30_000);

@@ -28,10 +28,10 @@ describe('tether hub port', () => {
     expect(port).toBeGreaterThan(8788);
     expect(port).toBeLessThanOrEqual(8797);
     expect(out).toMatch(/port 8787, 8788 were in use, so it took \d+/);
-    // Loopback only: no link a phone could open, so none at all; the token is never in a URL.
-    expect(out).toContain('pair a phone: this hub has no URL a phone can open yet');
+    // Bound to loopback: a one-time pairing link for this machine, never in a QR, never the token.
+    expect(out).toMatch(new RegExp(`open on this machine: http://127\\.0\\.0\\.1:${port}/#pair=tpc_`));
     expect(out).not.toContain('#token=');
-    expect(out).not.toContain('#pair=');
+    expect(out).not.toContain('▄');
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).ok).toBe(true);
   }, 60_000);
 

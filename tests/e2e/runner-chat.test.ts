@@ -23,7 +23,7 @@ describe('tether claude: chat mirrored to the hub', () => {
     expect(user).toBeDefined();
     expect(user!.promptId).toBeNull();
     expect(user!.seq).toBeLessThan(reply.seq);
-    expect(phone.session()?.claudeSessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(phone.session()?.agentSessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(phone.duplicates()).toBe(0);
   });
 

@@ -23,7 +23,7 @@ describe('continue', () => {
       await first.waitForScreen(DESK_READY);
       await phone.send('first question');
       await phone.waitFor(() => phone.messages().find((m) => chatText(m).includes('first answer')), { what: 'first answer' });
-      const claudeId = phone.session()!.claudeSessionId!;
+      const claudeId = phone.session()!.agentSessionId!;
       await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the first answer' });
       await first.waitForScreen(DESK_READY);
       expect(await quitWithCtrlC(first)).toBe(0);
@@ -47,7 +47,7 @@ describe('continue', () => {
       expect(after.slice(0, before.length).map((m) => m.id)).toEqual(before);
       expect(after.filter((m) => m.role === 'user').map(chatText)).toEqual(['first question', 'second question']);
       expect(phone.duplicates()).toBe(0);
-      expect(phone.session()?.claudeSessionId).toBe(claudeId);
+      expect(phone.session()?.agentSessionId).toBe(claudeId);
       expect((await hub.store.listSessions({ namespace: hub.namespace })).map((s) => s.id)).toEqual([first.sessionId]);
     }, 60_000);
   }

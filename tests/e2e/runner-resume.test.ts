@@ -44,7 +44,7 @@ describe('resume', () => {
     await first.waitForScreen(DESK_READY);
     await phone.send('first question');
     await phone.waitFor(() => phone.messages().find((m) => chatText(m).includes('first answer')), { what: 'first answer' });
-    const claudeId = phone.session()!.claudeSessionId!;
+    const claudeId = phone.session()!.agentSessionId!;
     expect(claudeId).toBeTruthy();
     const firstUsage = usageTheFakeSent(fake);
     // claude wrote the reply's thinking and text as two lines of one message id, each with its usage:
@@ -73,7 +73,7 @@ describe('resume', () => {
     expect(after.filter((m) => m.role === 'user').map(chatText)).toEqual(['first question', 'second question']);
     expect(new Set(after.map((m) => m.id)).size).toBe(after.length);
     expect(phone.duplicates()).toBe(0);
-    expect(phone.session()?.claudeSessionId).toBe(claudeId);
+    expect(phone.session()?.agentSessionId).toBe(claudeId);
     // Both runs' replies, though the second runner read only from the saved offset on.
     const total = usageTheFakeSent(fake);
     expect(total.cachedInputTokens).toBe(700);

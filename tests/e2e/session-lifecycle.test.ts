@@ -37,7 +37,7 @@ describe('session lifecycle from the phone and the shell', () => {
     const watch = await startWatch(sessionId);
     await watch.send('pty first question');
     await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'pty first answer'), { what: 'first answer', timeoutMs: 30_000 });
-    const claudeSessionId = await watch.waitFor(() => watch.session()?.claudeSessionId, { what: 'claude session id' });
+    const agentSessionId = await watch.waitFor(() => watch.session()?.agentSessionId, { what: 'claude session id' });
     await watch.waitFor(() => watch.session()?.status === 'idle' || null, { what: 'idle after the turn' });
 
     const asked = Date.now();
@@ -48,20 +48,20 @@ describe('session lifecycle from the phone and the shell', () => {
     expect(ended.session).toMatchObject({ id: sessionId, status: 'ended', exitCode: 0, failureReason: null });
     const screen = await finalScreen(hub, sessionId);
     console.log(`final screen after End:\n${screen}`);
-    expect(screen).toContain(`claude --resume ${claudeSessionId}`);
+    expect(screen).toContain(`claude --resume ${agentSessionId}`);
     expect(watch.messages().map(chatText).filter((t) => t)).toEqual(['pty first question', 'pty first answer']);
 
     const resuming = Date.now();
     const resumed = (await emitAck(phone, 'session:resume', { sessionId }, SPAWN_ACK_MS)) as SpawnAck;
     console.log(`[lifecycle] PTY Resume acked (claude ready) in ${Date.now() - resuming} ms`);
     expect(resumed.error).toBeUndefined();
-    expect(resumed.session).toMatchObject({ id: sessionId, status: 'idle', launchKind: 'pty', claudeSessionId });
+    expect(resumed.session).toMatchObject({ id: sessionId, status: 'idle', launchKind: 'pty', agentSessionId });
     await watch.send('pty second question');
     await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'pty resumed answer'), { what: 'resumed answer', timeoutMs: 30_000 });
     expect(watch.messages().map(chatText).filter((t) => t)).toEqual(['pty first question', 'pty first answer', 'pty second question', 'pty resumed answer']);
     expect(watch.duplicates()).toBe(0);
     expect(sandbox.transcripts()).toHaveLength(1);
-    expect(watch.session()?.claudeSessionId).toBe(claudeSessionId);
+    expect(watch.session()?.agentSessionId).toBe(agentSessionId);
 
     const again = await emitAck<{ session: Session }>(phone, 'session:stop', { sessionId }, STOP_ACK_MS);
     expect(again.ok && again.session.status).toBe('ended');
@@ -76,7 +76,7 @@ describe('session lifecycle from the phone and the shell', () => {
     const watch = await startWatch(sessionId);
     await watch.send('headless first question');
     await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'headless first answer'), { what: 'first answer', timeoutMs: 30_000 });
-    const claudeSessionId = await watch.waitFor(() => watch.session()?.claudeSessionId, { what: 'claude session id' });
+    const agentSessionId = await watch.waitFor(() => watch.session()?.agentSessionId, { what: 'claude session id' });
     await watch.waitFor(() => watch.session()?.status === 'idle' || null, { what: 'idle after the turn' });
 
     const live = await tether(world, 'resume', sessionId);
@@ -97,7 +97,7 @@ describe('session lifecycle from the phone and the shell', () => {
     const resumed = await tether(world, 'resume', sessionId, '--json');
     expect(resumed.stderr).toBe('');
     expect(resumed.status).toBe(0);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ ok: true, sessionId, launchKind: 'headless', status: 'idle', claudeSessionId });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ ok: true, sessionId, launchKind: 'headless', status: 'idle', agentSessionId });
     await watch.send('headless second question');
     await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'headless resumed answer'), { what: 'resumed answer', timeoutMs: 30_000 });
     await watch.waitFor(() => watch.session()?.status === 'idle' || null, { what: 'idle after the resumed turn' });
@@ -120,7 +120,7 @@ describe('session lifecycle from the phone and the shell', () => {
     ]);
     expect(watch.duplicates()).toBe(0);
     expect(sandbox.transcripts()).toHaveLength(1);
-    expect(watch.session()).toMatchObject({ launchKind: 'pty', claudeSessionId });
+    expect(watch.session()).toMatchObject({ launchKind: 'pty', agentSessionId });
     const last = await emitAck<{ session: Session }>(phone, 'session:stop', { sessionId }, STOP_ACK_MS);
     expect(last.ok && last.session).toMatchObject({ status: 'ended', exitCode: 0 });
   });
@@ -159,7 +159,7 @@ describe('session lifecycle from the phone and the shell', () => {
       if (launchKind === 'pty') {
         const screen = await finalScreen(hub, sessionId);
         console.log(`final screen after End mid-turn:\n${screen}`);
-        expect(screen).toContain(`claude --resume ${watch.session()?.claudeSessionId}`);
+        expect(screen).toContain(`claude --resume ${watch.session()?.agentSessionId}`);
       }
     });
   }
@@ -171,16 +171,16 @@ describe('session lifecycle from the phone and the shell', () => {
     await desk.waitForScreen(DESK_READY);
     await watch.send('desk question');
     await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'desk answer'), { what: 'desk answer', timeoutMs: 30_000 });
-    const claudeSessionId = await watch.waitFor(() => watch.session()?.claudeSessionId, { what: 'claude session id' });
+    const agentSessionId = await watch.waitFor(() => watch.session()?.agentSessionId, { what: 'claude session id' });
     await watch.waitFor(() => watch.session()?.status === 'idle' || null, { what: 'idle after the turn' });
     const phone = await connectPhone(defer, hub);
     const ended = await emitAck<{ session: Session }>(phone, 'session:stop', { sessionId: desk.sessionId }, STOP_ACK_MS);
     expect(ended.ok && ended.session).toMatchObject({ status: 'ended', exitCode: 0, machineId: null });
     expect(await desk.exited).toBe(0);
-    await desk.waitForScreen(`claude --resume ${claudeSessionId}`);
+    await desk.waitForScreen(`claude --resume ${agentSessionId}`);
     const resume = (await emitAck(phone, 'session:resume', { sessionId: desk.sessionId }, SPAWN_ACK_MS)) as SpawnAck;
     expect(resume).toMatchObject({ ok: false, reason: 'not_resumable' });
-    expect(resume.error).toContain(`tether claude --resume ${claudeSessionId}`);
+    expect(resume.error).toContain(`tether claude --resume ${agentSessionId}`);
   });
 
   it('another namespace can neither End nor Resume the session: it answers as for a missing one', async () => {

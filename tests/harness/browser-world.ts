@@ -17,6 +17,8 @@ import type { Socket } from 'socket.io-client';
 import type { Page } from 'playwright-core';
 import { launchBrowser, loginWithQrLink, type BrowserHandle, type ViewportName } from './browser.ts';
 import { connectSocket, emitAck, startHub, type HubHandle, type SocketOptions } from './hub.ts';
+import { agentFor } from '../../cli/src/agents/index.ts';
+import { AgentKindSchema, DEFAULT_AGENT } from '@tether/shared';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const WEB_DIST = join(REPO_ROOT, 'web', 'dist');
@@ -53,7 +55,9 @@ export type BrowserWorld = {
   readonly browser: BrowserHandle;
   /** A socket.io client on this hub (a runner on /cli by default), closed in afterAll. */
   connect(options: Omit<SocketOptions, 'url' | 'nsp'> & { nsp?: SocketOptions['nsp'] }): Promise<Socket>;
-  /** `session:register` from `runner` (a fresh id unless given) and expects the ack ok; returns the id. */
+  /** `session:register` from `runner` (a fresh id unless given) and expects the ack ok; returns the id.
+   *  It states its agent's capabilities as a real runner does, unless `capabilities` is given (null:
+   *  a runner older than them). */
   registerSession(runner: Socket, session: Record<string, unknown> & { id?: string }): Promise<string>;
   /** A runner socket of `token` that has registered one session. */
   runnerWithSession(token: string, session: Record<string, unknown> & { id?: string }): Promise<{ runner: Socket; sessionId: string }>;
@@ -96,7 +100,8 @@ export function useBrowserWorld(options: { requires?: string; hub?: Omit<Paramet
       return socket;
     },
     async registerSession(runner, { id = randomUUID(), ...session }) {
-      const registered = await emitAck(runner, 'session:register', { id, ...session });
+      const agent = AgentKindSchema.parse(session.agent ?? DEFAULT_AGENT);
+      const registered = await emitAck(runner, 'session:register', { id, capabilities: agentFor(agent).capabilities, ...session });
       expect(registered.ok).toBe(true);
       return id;
     },

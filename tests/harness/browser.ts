@@ -151,7 +151,7 @@ export async function seedLongChat(options: SeedChatOptions): Promise<{ lastText
     if (!result) throw new Error('seedLongChat: session not found');
     batch = [];
   };
-  const base = { sidechain: false, agentId: null, promptId: null, claudeSessionId: null } as const;
+  const base = { sidechain: false, agentId: null, promptId: null, agentSessionId: null } as const;
   for (let turn = 0; turn < turns; turn++) {
     const at = start + turn * 60_000;
     const toolId = `toolu_${turn}`;

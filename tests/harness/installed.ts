@@ -82,5 +82,5 @@ export async function exerciseInstalledTether(defer: Defer, options: { tether: s
   await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('hello from the installed tether')), { what: 'the reply in the chat' });
   const user = phone.messages().find((m) => m.role === 'user' && m.promptId === sent.promptId);
   expect(user && chatText(user)).toBe('are you installed?');
-  expect(phone.session()?.claudeSessionId).toMatch(/^[0-9a-f-]{36}$/);
+  expect(phone.session()?.agentSessionId).toMatch(/^[0-9a-f-]{36}$/);
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import type { Store } from '@tether/hub';
 import { connectSocket, emitAck, startHub, type HubHandle } from '../harness/hub.ts';
+import { agentFor } from '../../cli/src/agents/index.ts';
 
 type Ids = { sessionId: string; requestId: string; promptId: string; machineId: string };
 
@@ -78,7 +79,8 @@ beforeAll(async () => {
   sessionA = randomUUID();
   sessionB = randomUUID();
   for (const [cli, id] of [[cliA, sessionA], [cliB, sessionB]] as const) {
-    expect((await emitAck(cli, 'session:register', { id, cwd: '/secret', launchKind: 'pty', title: 'private' })).ok).toBe(true);
+    // claude's capabilities, as its runner states them: the same call on A's own session must work.
+    expect((await emitAck(cli, 'session:register', { id, cwd: '/secret', launchKind: 'pty', title: 'private', capabilities: agentFor('claude').capabilities })).ok).toBe(true);
     expect((await emitAck(cli, 'message:append', { sessionId: id, messages: [{ id: 'm1', role: 'user', content: [{ type: 'text', text: 'secret' }], createdAt: 1 }] })).ok).toBe(true);
   }
   expect((await emitAck(cliB, 'machine:register', { id: machineB, name: 'b-desk', os: 'linux', user: 'b', home: '/home/b' })).ok).toBe(true);

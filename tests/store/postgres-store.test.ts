@@ -105,9 +105,9 @@ describe('postgres store: migrations', () => {
     await shippedDatabase(url);
     const sid = '11111111-1111-4111-8111-111111111111';
     await withClient(url, async (client) => {
-      await client.query(`INSERT INTO sessions (id, namespace, title, cwd, launch_kind, status, permission_mode, desk_attached, last_seq, created_at, updated_at)
-                          VALUES ($1, 'alpha', 'old', '/p', 'pty', 'idle', 'default', TRUE, 1, 5, 5)`, [sid]);
-      await client.query(`INSERT INTO messages VALUES ($1, 1, 'm1', '{"id":"m1","role":"user","content":[],"createdAt":1}')`, [sid]);
+      await client.query(`INSERT INTO sessions (id, namespace, title, cwd, launch_kind, status, claude_session_id, permission_mode, desk_attached, last_seq, created_at, updated_at)
+                          VALUES ($1, 'alpha', 'old', '/p', 'pty', 'idle', 'c0ffee-1', 'default', TRUE, 1, 5, 5)`, [sid]);
+      await client.query(`INSERT INTO messages VALUES ($1, 1, 'm1', '{"id":"m1","role":"user","content":[],"createdAt":1,"claudeSessionId":"c0ffee-1"}')`, [sid]);
       await client.query(`INSERT INTO requests (id, namespace, session_id, kind, tool_name, tool_input, created_at) VALUES ('r1', 'alpha', $1, 'permission', 'Bash', '{}', 100)`, [sid]);
     });
     const store = await createPostgresStore({ url });
@@ -117,8 +117,11 @@ describe('postgres store: migrations', () => {
       expect((await store.appendMessages({ namespace: 'alpha', sessionId: sid, messages: [next] }))?.seqs).toEqual([2]);
       const resolved = await store.resolveRequest({ namespace: 'alpha', requestId: 'r1', outcome: 'answered', answer: { decision: 'allow' }, answeredBy: 'phone', device: null, at: 350 });
       expect(resolved).toMatchObject({ kind: 'resolved', resolution: { waitedMs: 250 } });
-      // The upgrades since (pin and archive times, the agent, token usage): empty or claude on the old row, and usable.
-      expect(await store.getSession({ namespace: 'alpha', sessionId: sid })).toMatchObject({ pinnedAt: null, archivedAt: null, agent: 'claude', usage: null });
+      // The upgrades since (pin and archive times, the agent, token usage, capabilities): empty or
+      // claude on the old row, and usable; claude_session_id carried over as agentSessionId, in the
+      // row and in a message stored under the old key.
+      expect(await store.getSession({ namespace: 'alpha', sessionId: sid })).toMatchObject({ pinnedAt: null, archivedAt: null, agent: 'claude', usage: null, agentSessionId: 'c0ffee-1', capabilities: null });
+      expect((await store.listMessages({ namespace: 'alpha', sessionId: sid, after: 0, limit: 10 }))?.messages[0]).toMatchObject({ id: 'm1', agentSessionId: 'c0ffee-1' });
       const usage = { inputTokens: 5, cachedInputTokens: 0, outputTokens: 2, contextTokens: 7, contextWindow: null };
       expect(await store.updateSession({ namespace: 'alpha', sessionId: sid, patch: { usage }, now: 401 })).toMatchObject({ usage });
       expect(await store.pinSession({ namespace: 'alpha', sessionId: sid, pinned: true, now: 400 })).toMatchObject({ pinnedAt: 400 });

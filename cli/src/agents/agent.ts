@@ -4,7 +4,7 @@
 //
 //   runner ──agentFor(kind)──► Agent: binary, env, launch plan, hooks it calls, transcript → chat,
 //                                     how its screen is read, and what only some agents can do
-import { AgentSessionIdSchema, type AgentKind, type ChatMessageInput, type PermissionMode, type SessionUsage, type SlashCommand } from '@tether/shared';
+import { AgentSessionIdSchema, type AgentCapabilities, type AgentKind, type ChatMessageInput, type PermissionMode, type SessionUsage, type SlashCommand } from '@tether/shared';
 import type { HookEndpoint } from '../hooks/events.ts';
 import type { PromptReader, ScreenRow } from '../screen/prompt-state.ts';
 import type { ScreenDialog } from '../dialogs/read-dialog.ts';
@@ -78,6 +78,9 @@ export type Agent = {
   kind: AgentKind;
   /** The command's name, in messages at the desk and on the hub. */
   name: string;
+  /** What the phone may do with its sessions: sent with session:register and the daemon's machine
+   *  registration; the hub and the web decide from it, never from `kind`. */
+  capabilities: AgentCapabilities;
   findBinary(options: { env: NodeJS.ProcessEnv }): string;
   /** The environment it runs with (the user's, plus what tether needs). */
   env(options: { env: NodeJS.ProcessEnv }): Record<string, string>;

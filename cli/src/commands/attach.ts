@@ -38,7 +38,7 @@ const command: Command = {
       if (isFinalStatus(session.status)) throw new CommandError(`session ${sessionId} has ${session.status}; resume it with tether resume ${sessionId} (or Resume on the phone)`);
       if (session.launchKind === 'headless') {
         // Stopping it first would end a session the hub then refuses to resume (not_resumable).
-        if (!session.claudeSessionId) throw new CommandError(`session ${sessionId} is headless and its ${session.agent} has no conversation yet, so there is nothing to resume in a terminal: send it a prompt first (it keeps running)`);
+        if (!session.agentSessionId) throw new CommandError(`session ${sessionId} is headless and its ${session.agent} has no conversation yet, so there is nothing to resume in a terminal: send it a prompt first (it keeps running)`);
         note(`the session is headless: stopping it and resuming the same ${session.agent} session in a PTY…`);
         const stopped = await stopSession(client, sessionId);
         if (!stopped.ok) throw new CommandError(`could not stop the headless session: ${stopped.error}`);

@@ -93,6 +93,11 @@ async function checkHub(): Promise<Check[]> {
   const checks: Check[] = [];
   try {
     const res = await fetch(`${creds.hubUrl}/healthz`, { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+    // 421: the hub answers only the names it serves (its Host allowlist, DNS rebinding).
+    if (res.status === 421) {
+      const name = new URL(creds.hubUrl).hostname;
+      return [{ name: 'hub', ok: false, detail: `${creds.hubUrl} refuses the name ${name} (421 Misdirected Request)`, fix: `start the hub with --allowed-host ${name}, or use a URL it serves` }];
+    }
     const body = (await res.json().catch(() => ({}))) as { version?: string; protocol?: number };
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     const sameProtocol = body.protocol === undefined || body.protocol === PROTOCOL_VERSION.major;

@@ -1,9 +1,14 @@
 // hub.ts: `tether hub [--port N] [--host H] [--terminal-memory MiB] …`: runs the hub with its SQLite DB under TETHER_HOME and
 // serves the built web app. The first line printed holds the URL (scripts and tests parse it). On the
-// very first start it makes a token for namespace "default" and prints it once; on every start, a
-// one-time pairing link and QR for a phone (pair-code.ts), never the token in a URL.
-import { networkInterfaces } from 'node:os';
+// very first start it makes a token for namespace "default" and prints it once (for `tether auth
+// login`); on every start, a one-time pairing link for a phone (pair-code.ts), never the token in a URL.
+// How a phone reaches the hub (--public-url, --tailscale, the LAN, the TLS gate) is cli/src/reach/;
+// this file wires it to createHub.
 import { CommandError, parseFlags, type Command } from './command.ts';
+import { parseAllowedHosts, parsePublicUrl, takeTailscaleFlag } from '../reach/flags.ts';
+import { openReach, prepareReach, type PreparedReach } from '../reach/reach.ts';
+import { runTailscale } from '../reach/tailscale.ts';
+import { tlsGate } from '../reach/tls-gate.ts';
 import { tetherHome } from '../config/paths.ts';
 import { webDistDir } from '../config/build.ts';
 
@@ -32,24 +37,43 @@ async function describeTaken(port: number): Promise<string> {
   return `port ${port} is in use${holder ? ` (by ${holder.name}, pid ${holder.pid})` : ''}`;
 }
 
-/** For a hub bound to every interface, the address a phone on the LAN can reach. */
-function lanAddress(): string | null {
-  for (const list of Object.values(networkInterfaces())) {
-    for (const addr of list ?? []) if (addr.family === 'IPv4' && !addr.internal) return addr.address;
+/** One line, flag errors of the reach room included. */
+function oneLine<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new CommandError(error instanceof Error ? error.message : String(error));
   }
-  return null;
+}
+
+/** --public-url, --allowed-host (TETHER_ALLOWED_HOSTS), --tailscale: checked, Tailscale read, before
+ *  the hub binds anything. */
+async function readReach(flags: { 'public-url'?: string; 'allowed-host'?: string }, tailscale: ReturnType<typeof takeTailscaleFlag>['mode'], host: string): Promise<PreparedReach> {
+  // Tailscale proxies to http://127.0.0.1:<port>: a hub bound to one other address is not there.
+  if (tailscale && !['127.0.0.1', 'localhost', '0.0.0.0', '::'].includes(host)) {
+    throw new CommandError(`--tailscale proxies to 127.0.0.1: bind the hub there (the default) or to 0.0.0.0, not --host ${host}`);
+  }
+  const publicUrl = flags['public-url'] !== undefined ? oneLine(() => parsePublicUrl(flags['public-url']!)) : null;
+  const hostList = flags['allowed-host'] ?? process.env.TETHER_ALLOWED_HOSTS ?? '';
+  const allowedHosts = oneLine(() => parseAllowedHosts(hostList));
+  try {
+    return await prepareReach({ publicUrl, tailscale, allowedHosts, run: runTailscale, tailscaleInstalled: Bun.which('tailscale') !== null });
+  } catch (error) {
+    throw new CommandError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 const command: Command = {
   name: 'hub',
   summary: 'run the hub (embedded SQLite under TETHER_HOME)',
-  usage: 'tether hub [--port N (default: 8787, or the next free port up to 8797; 0 = any free port)] [--host H (default 127.0.0.1)] [--enable-shell (web shells on machines whose daemon runs with --allow-shell)] [--database postgres://… (several hubs behind one URL share it; also TETHER_DATABASE_URL)] [--cluster-url URL (how the other hubs reach this one; default its own URL)] [--trust-proxy (behind a load balancer: the client address is the last X-Forwarded-For hop)] [--terminal-memory MiB (replay kept for all live terminals together, default 256; each keeps its share, 128 KiB to 4 MiB; also TETHER_TERMINAL_MEMORY_MB)] [--allowed-origin URL[,URL…] (browser origins besides the hub\'s own that may open sockets; also TETHER_ALLOWED_ORIGINS)] [--dev-push-endpoints (development only: push endpoints may be http, loopback or private)]',
+  usage: 'tether hub [--port N (default: 8787, or the next free port up to 8797; 0 = any free port)] [--host H (default 127.0.0.1)] [--enable-shell (web shells on machines whose daemon runs with --allow-shell)] [--database postgres://… (several hubs behind one URL share it; also TETHER_DATABASE_URL)] [--cluster-url URL (how the other hubs reach this one; default its own URL)] [--trust-proxy (behind a load balancer: the client address is the last X-Forwarded-For hop)] [--terminal-memory MiB (replay kept for all live terminals together, default 256; each keeps its share, 128 KiB to 4 MiB; also TETHER_TERMINAL_MEMORY_MB)] [--allowed-origin URL[,URL…] (browser origins besides the hub\'s own that may open sockets; also TETHER_ALLOWED_ORIGINS)] [--dev-push-endpoints (development only: push endpoints may be http, loopback or private)] [--public-url https://NAME[:PORT] (the https URL a phone opens: your proxy or tunnel in front of the hub; checked before it is shown)] [--allowed-host NAME[,NAME…] (more host names the hub answers; any other gets 421; also TETHER_ALLOWED_HOSTS)] [--tailscale | --tailscale=funnel (serve the hub at https://<this machine>.<tailnet>.ts.net through Tailscale; funnel: on the public internet)]',
   async run(args) {
-    const { flags, positionals } = parseFlags({ args, strings: ['port', 'host', 'database', 'cluster-url', 'terminal-memory', 'allowed-origin'], booleans: ['enable-shell', 'trust-proxy', 'dev-push-endpoints'] });
+    const tailscaleFlag = oneLine(() => takeTailscaleFlag(args));
+    const { flags, positionals } = parseFlags({ args: tailscaleFlag.rest, strings: ['port', 'host', 'database', 'cluster-url', 'terminal-memory', 'allowed-origin', 'public-url', 'allowed-host'], booleans: ['enable-shell', 'trust-proxy', 'dev-push-endpoints'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
     const explicit = parsePort(flags.port);
     const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
-    const { createHub, createAccessToken, isLoopbackHost, redactUrl, parseTerminalMemoryMb, parseAllowedOrigin } = await import('@tether/hub');
+    const { createHub, createAccessToken, isLoopbackHost, redactUrl, parseTerminalMemoryMb, parseAllowedOrigin, REACH_PROOF_PATH } = await import('@tether/hub');
     const home = tetherHome();
     // Several hubs behind one URL: every hub started with the same PostgreSQL database.
     const databaseUrl = typeof flags.database === 'string' ? flags.database : process.env.TETHER_DATABASE_URL;
@@ -82,8 +106,13 @@ const command: Command = {
         throw new CommandError(`--allowed-origin: not an http(s) origin: ${origin}`);
       }
     }
+    const reach = await readReach(flags, tailscaleFlag.mode, host);
+    const origins = [...allowedOrigins, ...reach.allowedOrigins];
     const guards = {
-      ...(allowedOrigins.length > 0 ? { allowedOrigins } : {}),
+      ...(origins.length > 0 ? { allowedOrigins: origins } : {}),
+      // The URL `POST /api/pair-codes` hands to `tether pair`: the public one, else the Tailscale name.
+      ...(reach.publicUrl ? { publicUrl: reach.publicUrl } : reach.tailscale ? { publicUrl: `https://${reach.tailscale.name}` } : {}),
+      ...(reach.allowedHosts.length > 0 ? { allowedHosts: reach.allowedHosts } : {}),
       ...(flags['dev-push-endpoints'] === true ? { devPushEndpoints: true } : {}),
     };
 
@@ -102,8 +131,6 @@ const command: Command = {
     if (!hub) throw new CommandError(`ports ${DEFAULT_PORTS[0]}-${DEFAULT_PORTS.at(-1)} are all in use; pick one with --port (0 = any free port)`);
     const lines: string[] = [`tether hub listening on ${hub.url}`, `data: ${home}`];
     if (skipped.length > 0) lines.push(`port ${skipped.join(', ')} ${skipped.length === 1 ? 'was' : 'were'} in use, so it took ${hub.port}`);
-    const lan = host === '0.0.0.0' || host === '::' ? lanAddress() : null;
-    if (lan) lines.push(`on your network: http://${lan}:${hub.port}`);
     if (databaseUrl) lines.push(`database: ${redactUrl(databaseUrl)}`, 'cluster: on (hubs on the same database share rooms, broadcasts and secrets)');
     if (flags['enable-shell'] === true) lines.push('web shells: on (for machines whose daemon runs with --allow-shell)');
     if (memorySetting) lines.push(`terminal replay: ${memorySetting.value} MiB for all live terminals together`);
@@ -114,6 +141,25 @@ const command: Command = {
           'Put it behind HTTPS (a reverse proxy or a tunnel) for anything beyond a trusted LAN.\n',
       );
     }
+    const started = hub;
+    let opened: Awaited<ReturnType<typeof openReach>>;
+    try {
+      opened = await openReach({
+        prepared: reach,
+        home,
+        hubUrl: hub.url,
+        host,
+        port: hub.port,
+        run: runTailscale,
+        gate: (url) => tlsGate({ url, path: REACH_PROOF_PATH, answer: (challenge) => started.reachAnswer(challenge) }),
+      });
+    } catch (error) {
+      await hub.stop();
+      throw new CommandError(error instanceof Error ? error.message : String(error));
+    }
+    lines.push(...opened.lines);
+    // The base URL a phone opens (https and checked, or the LAN's http), never a loopback one.
+    const phoneUrl: string | null = opened.phoneUrl;
     if ((await hub.store.listTokens()).length === 0) {
       const { token } = await createAccessToken({ store: hub.store, namespace: FIRST_NAMESPACE, label: 'first token' });
       lines.push(
@@ -125,10 +171,10 @@ const command: Command = {
         'more tokens: tether token create --namespace NAME',
       );
     }
-    // Every start: a fresh one-time code for a phone (the QR never carries the token), when a phone
-    // can open the hub (publicUrl, or the LAN URL of a hub bound to every interface).
+    // Every start: a fresh one-time code (the QR never carries the token): a QR for the phone URL
+    // reach chose, else a link for a browser on this machine only.
     const { hubStartPairing } = await import('./pair-code.ts');
-    lines.push(...(await hubStartPairing({ store: hub.store, namespace: FIRST_NAMESPACE, publicUrl: hub.publicUrl, lanUrl: lan ? `http://${lan}:${hub.port}` : null })));
+    lines.push(...(await hubStartPairing({ store: hub.store, namespace: FIRST_NAMESPACE, phoneUrl, localUrl: hub.url })));
     lines.push('tether hub ready (Ctrl-C to stop)');
     process.stdout.write(`${lines.join('\n')}\n`);
 
@@ -138,10 +184,16 @@ const command: Command = {
         if (stopping) return;
         stopping = true;
         process.stdout.write(`tether hub: ${signal}, stopping\n`);
-        hub.stop().then(
-          () => done(0),
-          () => done(1),
-        );
+        opened
+          .close()
+          .then((warnings) => {
+            for (const warning of warnings) process.stderr.write(`${warning}\n`);
+            return started.stop();
+          })
+          .then(
+            () => done(0),
+            () => done(1),
+          );
       };
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));

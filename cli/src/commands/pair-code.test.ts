@@ -1,12 +1,12 @@
 // pair-code.test.ts: which URL a pairing code is shown in. Only an https, non-loopback phone URL (or
 // the LAN URL a hub bound to every interface prints at start) makes a link and a QR; a loopback URL
 // never does; the phone URL a hub records is what `tether pair --namespace` reads back.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteStore, type Store } from '@tether/hub';
-import { hubStartPairing, httpsPhoneUrl, isLoopbackUrl, pairingLines, pairLink, recordedPhoneUrl, recordPhoneUrl } from './pair-code.ts';
+import { hubStartPairing, httpsPhoneUrl, isLoopbackUrl, pairingLines, pairLink, recordedPhoneUrl } from './pair-code.ts';
 
 let home: string;
 let env: NodeJS.ProcessEnv;
@@ -36,13 +36,10 @@ describe('phone URLs', () => {
     expect(pairLink('https://tether.example.test/', 'tpc_x')).toBe('https://tether.example.test/#pair=tpc_x');
   });
 
-  it('records the hub\'s https phone URL in TETHER_HOME, forgets it when there is none, never reads back a loopback one', () => {
-    recordPhoneUrl('https://tether.example.test/', env);
-    expect(readFileSync(join(home, 'phone-url'), 'utf8')).toBe('https://tether.example.test\n');
-    expect(recordedPhoneUrl(env)).toBe('https://tether.example.test');
-    recordPhoneUrl(null, env);
-    expect(existsSync(join(home, 'phone-url'))).toBe(false);
+  it('reads back the https phone URL the hub recorded in TETHER_HOME, nothing when there is none, never a loopback one', () => {
     expect(recordedPhoneUrl(env)).toBeNull();
+    writeFileSync(join(home, 'phone-url'), 'https://tether.example.test\n');
+    expect(recordedPhoneUrl(env)).toBe('https://tether.example.test');
     writeFileSync(join(home, 'phone-url'), 'https://127.0.0.1:8787\n');
     expect(recordedPhoneUrl(env)).toBeNull();
   });
@@ -56,22 +53,22 @@ describe('what is printed', () => {
     expect(text).not.toMatch(/https?:\/\/\w/);
   });
 
-  it('tether hub at start: a fresh code in the public URL, else the LAN URL, else one line and no code', async () => {
-    const withPublic = (await hubStartPairing({ store, namespace: 'default', publicUrl: 'https://tether.example.test', lanUrl: 'http://192.168.1.20:8787', env })).join('\n');
+  it('tether hub at start: a fresh code in the phone URL with a QR; without one a link for this machine only, no QR; never a loopback QR', async () => {
+    const withPublic = (await hubStartPairing({ store, namespace: 'default', phoneUrl: 'https://tether.example.test', localUrl: 'http://127.0.0.1:8787' })).join('\n');
     const code = /https:\/\/tether\.example\.test\/#pair=(tpc_[A-Za-z0-9_-]{32})\n/.exec(withPublic)?.[1];
     expect(code).toBeDefined();
     expect(withPublic).toContain('▄');
-    expect(recordedPhoneUrl(env)).toBe('https://tether.example.test');
     expect(await store.countLivePairCodes({ namespace: 'default', at: Date.now() })).toBe(1);
 
-    const lan = (await hubStartPairing({ store, namespace: 'default', publicUrl: null, lanUrl: 'http://192.168.1.20:8787', env })).join('\n');
+    const lan = (await hubStartPairing({ store, namespace: 'default', phoneUrl: 'http://192.168.1.20:8787', localUrl: 'http://127.0.0.1:8787' })).join('\n');
     expect(lan).toMatch(/open on your phone \(or scan\): http:\/\/192\.168\.1\.20:8787\/#pair=tpc_/);
-    expect(recordedPhoneUrl(env)).toBeNull();
 
-    for (const publicUrl of [null, 'https://localhost:8443']) {
-      const none = await hubStartPairing({ store, namespace: 'default', publicUrl, lanUrl: null, env });
-      expect(none).toEqual(['pair a phone: this hub has no URL a phone can open yet; start it with --public-url https://… or --tailscale, then run tether pair for a QR']);
+    for (const phoneUrl of [null, 'https://localhost:8443']) {
+      const local = (await hubStartPairing({ store, namespace: 'default', phoneUrl, localUrl: 'http://127.0.0.1:8787' })).join('\n');
+      expect(local).toMatch(/^open on this machine: http:\/\/127\.0\.0\.1:8787\/#pair=tpc_[A-Za-z0-9_-]{32}\n/);
+      expect(local).not.toContain('▄');
+      expect(local).not.toContain('tth_');
     }
-    expect(await store.countLivePairCodes({ namespace: 'default', at: Date.now() })).toBe(2);
+    expect(await store.countLivePairCodes({ namespace: 'default', at: Date.now() })).toBe(4);
   });
 });

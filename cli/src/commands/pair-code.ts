@@ -4,7 +4,8 @@
 //
 // Invariant: no loopback URL (127.x, localhost, ::1) is ever put in a QR or printed as a phone's link:
 // a phone that opens one reaches itself, and a link that cannot work teaches people to distrust them.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// The phone URL file is written by the reach room (cli/src/reach/reach.ts) once its TLS gate passed.
+import { existsSync, readFileSync } from 'node:fs';
 import type { Store } from '@tether/hub';
 import { tetherPaths } from '../config/paths.ts';
 
@@ -37,14 +38,6 @@ export async function qrCode(text: string): Promise<string> {
   return new Promise((done) => qrcode.generate(text, { small: true }, done));
 }
 
-/** `tether hub` at start: records its https phone URL (or forgets an old one) for `tether pair`. */
-export function recordPhoneUrl(url: string | null, env: NodeJS.ProcessEnv = process.env): void {
-  const file = tetherPaths(env).phoneUrl;
-  const phone = httpsPhoneUrl(url);
-  if (phone) writeFileSync(file, `${phone}\n`, { mode: 0o600 });
-  else if (existsSync(file)) rmSync(file);
-}
-
 /** The phone URL the hub on this machine recorded, if it is one a phone can open. */
 export function recordedPhoneUrl(env: NodeJS.ProcessEnv = process.env): string | null {
   const file = tetherPaths(env).phoneUrl;
@@ -74,17 +67,14 @@ export async function pairingLines(options: { namespace: string; code: string; e
   ];
 }
 
-/** `tether hub` at every start: records the phone URL and, when a phone can open the hub (`publicUrl`,
- *  or the LAN URL of a hub bound to every interface), prints a fresh code's link and QR; else one line
- *  on how to get one. */
-export async function hubStartPairing(options: { store: Store; namespace: string; publicUrl: string | null; lanUrl: string | null; env?: NodeJS.ProcessEnv }): Promise<string[]> {
-  recordPhoneUrl(options.publicUrl, options.env);
-  const lan = options.lanUrl && !isLoopbackUrl(new URL(options.lanUrl)) ? options.lanUrl : null;
-  const base = httpsPhoneUrl(options.publicUrl) ?? lan;
-  if (!base) {
-    return ['pair a phone: this hub has no URL a phone can open yet; start it with --public-url https://… or --tailscale, then run tether pair for a QR'];
-  }
+/** `tether hub` at every start: a fresh code's link and QR for the phone URL reach chose (https and
+ *  checked, or the LAN's http); without one, a link for a browser on this machine only, no QR. */
+export async function hubStartPairing(options: { store: Store; namespace: string; phoneUrl: string | null; localUrl: string }): Promise<string[]> {
+  const phone = options.phoneUrl && !isLoopbackUrl(new URL(options.phoneUrl)) ? options.phoneUrl : null;
   const { createPairCode } = await import('@tether/hub');
   const { code, expiresAt } = await createPairCode({ store: options.store, namespace: options.namespace, createdBy: 'tether hub' });
-  return ['', ...(await pairingLines({ namespace: options.namespace, code, expiresAt, base })), 'another code: tether pair'];
+  if (!phone) {
+    return [`open on this machine: ${pairLink(options.localUrl, code)}`, `(${expiryText(expiresAt)}; for a phone see the "phone:" line above, then tether pair prints a QR)`];
+  }
+  return ['', ...(await pairingLines({ namespace: options.namespace, code, expiresAt, base: phone })), 'another code: tether pair'];
 }

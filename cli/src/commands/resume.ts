@@ -27,7 +27,7 @@ const command: Command = {
       }
       const s = ack.session;
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify({ ok: true, sessionId: s.id, machineId: s.machineId, launchKind: s.launchKind, status: s.status, claudeSessionId: s.claudeSessionId })}\n`);
+        process.stdout.write(`${JSON.stringify({ ok: true, sessionId: s.id, machineId: s.machineId, launchKind: s.launchKind, status: s.status, agentSessionId: s.agentSessionId })}\n`);
       } else {
         process.stdout.write(`resumed ${s.id} (${s.launchKind}, ${s.status}); tether attach ${s.id} to drive it here\n`);
       }

@@ -38,7 +38,7 @@ const command: Command = {
       }
       const s = ack.session;
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify({ ok: true, sessionId: s.id, machineId: s.machineId, cwd: s.cwd, launchKind: s.launchKind, status: s.status, claudeSessionId: s.claudeSessionId })}\n`);
+        process.stdout.write(`${JSON.stringify({ ok: true, sessionId: s.id, machineId: s.machineId, cwd: s.cwd, launchKind: s.launchKind, status: s.status, agentSessionId: s.agentSessionId })}\n`);
       } else {
         process.stdout.write(`${s.id}\n`);
       }

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { homedir, hostname, platform, release, userInfo } from 'node:os';
-import { AgentKindSchema, isUuid, type Ack, type AgentKind, type DaemonKillAck, type DaemonSpawn, type DaemonSpawnAck, type MachineInfo } from '@tether/shared';
+import { AgentKindSchema, DEFAULT_AGENT, isUuid, type Ack, type AgentKind, type DaemonKillAck, type DaemonSpawn, type DaemonSpawnAck, type MachineInfo } from '@tether/shared';
 import { agentFor } from '../agents/index.ts';
 import { tetherPaths } from '../config/paths.ts';
 import { connectHubLink } from '../hub-link/link.ts';
@@ -43,12 +43,12 @@ export function loadMachineId(env: NodeJS.ProcessEnv = process.env): string {
   return id;
 }
 
-/** The agents this machine can run: those whose binary is found as a session would find it. claude
- *  is always listed (the phone's default; a missing one fails its spawn with the fix). */
+/** The agents this machine can run: those whose binary is found as a session would find it. The
+ *  default agent is always listed (a missing one fails its spawn with the fix). */
 function installedAgents(env: NodeJS.ProcessEnv): AgentKind[] {
-  const found: AgentKind[] = ['claude'];
+  const found: AgentKind[] = [DEFAULT_AGENT];
   for (const kind of AgentKindSchema.options) {
-    if (kind === 'claude') continue;
+    if (kind === DEFAULT_AGENT) continue;
     try {
       agentFor(kind).findBinary({ env });
       found.push(kind);
@@ -59,6 +59,11 @@ function installedAgents(env: NodeJS.ProcessEnv): AgentKind[] {
   return found;
 }
 
+/** The agents, and what each can do from the phone (the new-session form's choices). */
+function agentsOf(agents: AgentKind[]): Pick<MachineInfo, 'agents' | 'capabilities'> {
+  return { agents, capabilities: Object.fromEntries(agents.map((kind) => [kind, agentFor(kind).capabilities])) };
+}
+
 export function machineInfo(options: { id: string; env?: NodeJS.ProcessEnv; name?: string; shell?: boolean }): MachineInfo {
   const env = options.env ?? process.env;
   let user = env.USER ?? '';
@@ -67,7 +72,7 @@ export function machineInfo(options: { id: string; env?: NodeJS.ProcessEnv; name
   } catch {
     // no passwd entry (containers): keep $USER
   }
-  return { id: options.id, name: (options.name ?? hostname()).slice(0, 200) || 'machine', os: `${platform()} ${release()}`, user, home: env.HOME || homedir(), shell: options.shell ?? false, agents: installedAgents(env) };
+  return { id: options.id, name: (options.name ?? hostname()).slice(0, 200) || 'machine', os: `${platform()} ${release()}`, user, home: env.HOME || homedir(), shell: options.shell ?? false, ...agentsOf(installedAgents(env)) };
 }
 
 export type DaemonEvent =

@@ -24,7 +24,7 @@ describe('startRunnerProcess', () => {
       for (const id of ['--dangerously-skip-permissions', '-c', 'not-a-uuid']) {
         const cwd = join(home, `new-${agent}`);
         // Past the schema (a daemon of this version parses it; an older hub or a bug may not).
-        const request = { ...DaemonSpawnSchema.parse({ sessionId: SESSION, cwd, launchKind: 'pty', agent, createDir: true }), resumeClaudeSessionId: id };
+        const request = { ...DaemonSpawnSchema.parse({ sessionId: SESSION, cwd, launchKind: 'pty', agent, createDir: true }), resumeAgentSessionId: id };
         const result = startRunnerProcess({ request, home, machineId: SESSION, hub: { url: 'http://127.0.0.1:1', token: 'tth_x' }, env: { PATH: join(home, 'no-bin'), HOME: home } });
         expect(result, `${agent} ${id}`).toMatchObject({ ok: false, code: 'bad_request', reason: 'not_resumable' });
         expect((result as { error: string }).error).toContain('UUID');

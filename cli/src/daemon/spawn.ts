@@ -36,8 +36,8 @@ export function startRunnerProcess(options: {
   const { request } = options;
   // The one value from afar that lands among the agent's arguments: checked before anything happens
   // on this machine (the hub checked it too; an older hub may not have).
-  if (request.resumeClaudeSessionId !== null) {
-    const id = AgentSessionIdSchema.safeParse(request.resumeClaudeSessionId);
+  if (request.resumeAgentSessionId !== null) {
+    const id = AgentSessionIdSchema.safeParse(request.resumeAgentSessionId);
     if (!id.success) return spawnError('bad_request', 'not_resumable', `not a session to resume: ${id.error.issues[0]?.message ?? 'bad id'}`);
   }
   const cwd = expandDir(request.cwd, options.env.HOME || homedir());
@@ -58,16 +58,16 @@ export function startRunnerProcess(options: {
   } catch (error) {
     return spawnError('bad_request', 'agent_missing', (error as Error).message);
   }
-  if (request.resumeClaudeSessionId) {
-    const owner = agent.liveOwner?.({ env: options.env, sessionId: request.resumeClaudeSessionId }) ?? null;
+  if (request.resumeAgentSessionId) {
+    const owner = agent.liveOwner?.({ env: options.env, sessionId: request.resumeAgentSessionId }) ?? null;
     if (owner !== null) {
-      return spawnError('conflict', 'session_live', `${agent.name} session ${request.resumeClaudeSessionId} is already running here (pid ${owner}); attach to it instead`);
+      return spawnError('conflict', 'session_live', `${agent.name} session ${request.resumeAgentSessionId} is already running here (pid ${owner}); attach to it instead`);
     }
   }
 
   // The runner runs from the same code as the daemon (a checkout's main.ts, or the single binary).
   const [program, ...entry] = tetherCommand();
-  const args = [...entry, agent.kind, ...agent.spawnArgs({ model: request.model, permissionMode: request.permissionMode, resumeId: request.resumeClaudeSessionId })];
+  const args = [...entry, agent.kind, ...agent.spawnArgs({ model: request.model, permissionMode: request.permissionMode, resumeId: request.resumeAgentSessionId })];
   const logDir = join(options.home, 'logs');
   mkdirSync(logDir, { recursive: true, mode: 0o700 });
   const logFile = join(logDir, `session-${request.sessionId}.log`);

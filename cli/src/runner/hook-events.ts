@@ -38,7 +38,7 @@ export function createHookHandler(init: {
   hooks: SessionHooks;
   approvals: Approvals;
   elicitations: Elicitations;
-  state: { id: string; status: SessionStatus; claudeSessionId: string | null; model: string | null };
+  state: { id: string; status: SessionStatus; agentSessionId: string | null; model: string | null };
   patch: (p: SessionPatch) => void;
   setStatus: (next: Exclude<SessionStatus, 'ended' | 'failed'>) => void;
   link: () => HubLink | null;
@@ -58,11 +58,11 @@ export function createHookHandler(init: {
         hooks.onSessionStart?.(p);
         // Only the agent's id format is its session id (the hub refuses any other: a resume puts it
         // on a command line).
-        if (typeof p.session_id === 'string' && isUuid(p.session_id) && p.session_id !== state.claudeSessionId) {
+        if (typeof p.session_id === 'string' && isUuid(p.session_id) && p.session_id !== state.agentSessionId) {
           if (hooks.nameSession) hooks.nameSession(p.session_id);
           else {
-            state.claudeSessionId = p.session_id;
-            patch({ claudeSessionId: state.claudeSessionId });
+            state.agentSessionId = p.session_id;
+            patch({ agentSessionId: state.agentSessionId });
           }
         }
         if (typeof p.model === 'string' && !state.model) {

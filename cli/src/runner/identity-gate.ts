@@ -31,7 +31,7 @@ export function createIdentityGate(o: { core: SessionCore; continuing: boolean; 
     /** SessionStart: which agent session this is, and so which tether session. */
     sessionStarted(payload: Record<string, unknown>) {
       if (settled) return;
-      const known = payload.source === 'resume' && typeof payload.session_id === 'string' ? loadResumeState({ home: o.tetherHome, claudeSessionId: payload.session_id }) : null;
+      const known = payload.source === 'resume' && typeof payload.session_id === 'string' ? loadResumeState({ home: o.tetherHome, agentSessionId: payload.session_id }) : null;
       if (known) core.adopt(known);
       settle(known ? `continues agent session ${String(payload.session_id)}` : 'an agent session tether has not seen');
     },

@@ -21,15 +21,15 @@ describe('resume state', () => {
   it('keeps the token usage with the offset', () => {
     const at = home();
     const usage = { inputTokens: 5675, cachedInputTokens: 0, outputTokens: 44, contextTokens: 1980, contextWindow: null };
-    saveResumeState({ home: at, claudeSessionId: ID, state: { sessionId: 's1', transcriptPath: '/t.jsonl', offset: 1234, usage } });
-    expect(loadResumeState({ home: at, claudeSessionId: ID })).toEqual({ sessionId: 's1', transcriptPath: '/t.jsonl', offset: 1234, usage });
+    saveResumeState({ home: at, agentSessionId: ID, state: { sessionId: 's1', transcriptPath: '/t.jsonl', offset: 1234, usage } });
+    expect(loadResumeState({ home: at, agentSessionId: ID })).toEqual({ sessionId: 's1', transcriptPath: '/t.jsonl', offset: 1234, usage });
   });
 
   it('reads a state saved before usage, or with a usage it refuses, as no usage', () => {
     const at = home();
-    saveResumeState({ home: at, claudeSessionId: ID, state: { sessionId: 's1', transcriptPath: '/t.jsonl', offset: 9 } });
-    expect(loadResumeState({ home: at, claudeSessionId: ID })).toMatchObject({ offset: 9, usage: null });
+    saveResumeState({ home: at, agentSessionId: ID, state: { sessionId: 's1', transcriptPath: '/t.jsonl', offset: 9 } });
+    expect(loadResumeState({ home: at, agentSessionId: ID })).toMatchObject({ offset: 9, usage: null });
     writeFileSync(join(at, 'claude-sessions', `${ID}.json`), JSON.stringify({ sessionId: 's1', transcriptPath: '/t.jsonl', offset: 9, usage: { inputTokens: -1 } }));
-    expect(loadResumeState({ home: at, claudeSessionId: ID })).toMatchObject({ offset: 9, usage: null });
+    expect(loadResumeState({ home: at, agentSessionId: ID })).toMatchObject({ offset: 9, usage: null });
   });
 });

@@ -22,12 +22,12 @@ export type ResumeState = {
 
 const SAFE_ID = /^[A-Za-z0-9-]{1,128}$/;
 
-function fileFor(home: string, claudeSessionId: string): string | null {
-  return SAFE_ID.test(claudeSessionId) ? join(home, 'claude-sessions', `${claudeSessionId}.json`) : null;
+function fileFor(home: string, agentSessionId: string): string | null {
+  return SAFE_ID.test(agentSessionId) ? join(home, 'claude-sessions', `${agentSessionId}.json`) : null;
 }
 
-export function loadResumeState(options: { home: string; claudeSessionId: string }): ResumeState | null {
-  const file = fileFor(options.home, options.claudeSessionId);
+export function loadResumeState(options: { home: string; agentSessionId: string }): ResumeState | null {
+  const file = fileFor(options.home, options.agentSessionId);
   if (!file) return null;
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<ResumeState>;
@@ -46,8 +46,8 @@ export function loadResumeState(options: { home: string; claudeSessionId: string
   }
 }
 
-export function saveResumeState(options: { home: string; claudeSessionId: string; state: ResumeState }): void {
-  const file = fileFor(options.home, options.claudeSessionId);
+export function saveResumeState(options: { home: string; agentSessionId: string; state: ResumeState }): void {
+  const file = fileFor(options.home, options.agentSessionId);
   if (!file) return;
   mkdirSync(join(options.home, 'claude-sessions'), { recursive: true, mode: 0o700 });
   writeFileSync(file, JSON.stringify(options.state), { mode: 0o600 });

@@ -22,6 +22,7 @@ import { spawnPty } from '../pty/pty.ts';
 import { DEFAULT_SIZE } from '../pty/local-terminal.ts';
 import { createScreenModel } from '../screen/screen.ts';
 import { agentFor } from '../agents/index.ts';
+import { DEFAULT_AGENT } from '@tether/shared';
 import type { Agent } from '../agents/agent.ts';
 import { createDialogRelay, type DialogRelay } from '../dialogs/relay.ts';
 import { createPromptQueue } from './prompt-queue.ts';
@@ -49,7 +50,7 @@ const SCREEN_MAX_BACKLOG_BYTES = 8 * 1024 * 1024;
 const GATE_READ_TRIES = 3;
 
 export async function runSession(options: RunnerOptions): Promise<RunnerResult> {
-  const agent = agentFor(options.agent ?? 'claude');
+  const agent = agentFor(options.agent ?? DEFAULT_AGENT);
   if (options.launchKind === 'headless') {
     if (!agent.runHeadless) throw new RunnerStartError(`${agent.name} has no headless mode in tether yet; start it with a terminal (PTY)`);
     return agent.runHeadless(options);
@@ -261,7 +262,7 @@ async function runPty(parts: PtyParts & { binary: string; args: string[] }): Pro
   const statusWatch = agent.watchStatus?.({
     env: core.env,
     pid: pty.pid,
-    sessionId: () => state.claudeSessionId,
+    sessionId: () => state.agentSessionId,
     poll: core.pace.poll,
     onChange: (status) => {
       if (status === 'idle' && state.status !== 'starting') {

@@ -14,7 +14,7 @@
 // waits for SessionStart). Every session ends with one session:end, then waits up to EXIT_DRAIN_MS
 // for the outbox; everything registered with onCleanup is released on every exit path, last first.
 import { basename } from 'node:path';
-import { isUuid, type AgentKind, type ChatMessageInput, type PermissionMode, type SessionPatch, type SessionRegistration } from '@tether/shared';
+import { DEFAULT_AGENT, isUuid, type AgentKind, type ChatMessageInput, type PermissionMode, type SessionPatch, type SessionRegistration } from '@tether/shared';
 import { agentFor, type Agent, type LaunchPlan } from '../agents/index.ts';
 import { createApprovals, type Approvals } from './approvals.ts';
 import type { SessionHooks } from './hook-events.ts';
@@ -67,7 +67,7 @@ export type { SessionHooks };
 /** "claude exited (code 1) before its prompt appeared:\n<the last context lines>". */
 export function describeEarlyExit(options: { agent?: string; exitCode: number; signal: string | null; before: string; lines: string[] }): string {
   const lines = options.lines.slice(-FAILURE_CONTEXT_ROWS);
-  return `${options.agent ?? 'claude'} exited (code ${options.exitCode}${options.signal ? `, signal ${options.signal}` : ''}) before ${options.before}${lines.length ? `:\n${lines.join('\n')}` : ''}`;
+  return `${options.agent ?? DEFAULT_AGENT} exited (code ${options.exitCode}${options.signal ? `, signal ${options.signal}` : ''}) before ${options.before}${lines.length ? `:\n${lines.join('\n')}` : ''}`;
 }
 
 type CoreInit = {
@@ -95,12 +95,12 @@ function sessionIdentity(o: { agent: Agent; options: RunnerOptions }) {
   } catch (error) {
     throw new RunnerStartError(error instanceof Error ? error.message : String(error));
   }
-  const resumed = plan.resumeId ? loadResumeState({ home: o.options.tetherHome, claudeSessionId: plan.resumeId }) : null;
+  const resumed = plan.resumeId ? loadResumeState({ home: o.options.tetherHome, agentSessionId: plan.resumeId }) : null;
   const state: SessionState = {
     id: resumed?.sessionId ?? o.options.env.TETHER_SESSION_ID ?? crypto.randomUUID(),
     status: 'starting',
     // `--resume <search term>` at the desk is claude's picker, not an id: the id comes with SessionStart.
-    claudeSessionId: plan.resumeId && isUuid(plan.resumeId) ? plan.resumeId : null,
+    agentSessionId: plan.resumeId && isUuid(plan.resumeId) ? plan.resumeId : null,
     model: plan.model,
     permissionMode: plan.permissionMode,
     usage: resumed?.usage ?? null,
@@ -120,10 +120,10 @@ function followFrom(o: { path: string; resumed: ResumeState | null }) {
 function saveSessionState(o: { home: string; state: SessionState; feed: ReturnType<typeof createTranscriptFeed>; title: { title: string; source: ResumeState['titleSource'] } }) {
   const { state, feed } = o;
   const transcriptPath = feed.path();
-  if (!state.claudeSessionId || !transcriptPath) return;
+  if (!state.agentSessionId || !transcriptPath) return;
   saveResumeState({
     home: o.home,
-    claudeSessionId: state.claudeSessionId,
+    agentSessionId: state.agentSessionId,
     state: { sessionId: state.id, transcriptPath, offset: feed.offset(), title: o.title.title, titleSource: o.title.source, subagentOffsets: feed.subagentOffsets(), usage: state.usage },
   });
 }
@@ -187,9 +187,9 @@ function createUnwrittenSession(o: { state: SessionState; patch: (p: SessionPatc
     },
     written() {
       if (pending === null) return;
-      o.state.claudeSessionId = pending;
+      o.state.agentSessionId = pending;
       pending = null;
-      o.patch({ claudeSessionId: o.state.claudeSessionId });
+      o.patch({ agentSessionId: o.state.agentSessionId });
     },
   };
 }
@@ -244,7 +244,7 @@ async function finishSession(o: {
 
 export function createSessionCore(init: CoreInit) {
   const { options } = init;
-  const agent: Agent = agentFor(options.agent ?? 'claude');
+  const agent: Agent = agentFor(options.agent ?? DEFAULT_AGENT);
   const env = agent.env({ env: options.env });
   const scope = createSessionScope({ logFile: options.logFile, tetherHome: options.tetherHome, agentName: agent.name });
   const { log } = scope;
@@ -268,8 +268,9 @@ export function createSessionCore(init: CoreInit) {
     cwd: options.cwd,
     launchKind: init.launchKind,
     agent: agent.kind,
+    capabilities: agent.capabilities,
     status: state.status,
-    claudeSessionId: state.claudeSessionId,
+    agentSessionId: state.agentSessionId,
     model: state.model,
     permissionMode: state.permissionMode,
     deskAttached: init.deskAttached(),

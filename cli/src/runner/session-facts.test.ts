@@ -10,7 +10,7 @@ const USAGE: SessionUsage = { inputTokens: 1800, cachedInputTokens: 0, outputTok
 function facts(usage: SessionUsage | null) {
   const pushed: Array<{ event: string; payload: unknown }> = [];
   const link = { push: (event: string, payload: unknown) => pushed.push({ event, payload }) } as unknown as HubLink;
-  const state: SessionState = { id: 's1', status: 'idle', claudeSessionId: null, model: null, permissionMode: 'default', usage };
+  const state: SessionState = { id: 's1', status: 'idle', agentSessionId: null, model: null, permissionMode: 'default', usage };
   return { pushed, state, facts: createSessionFacts({ state, link: () => link }) };
 }
 

@@ -20,7 +20,7 @@ import { createControllerTracker } from './controller.ts';
 export type SessionState = {
   id: string;
   status: SessionStatus;
-  claudeSessionId: string | null;
+  agentSessionId: string | null;
   model: string | null;
   permissionMode: PermissionMode;
   /** Tokens used so far (the resume state keeps it with the transcript offset). */

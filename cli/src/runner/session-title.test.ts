@@ -10,7 +10,7 @@ const user = (text: string, extra: Partial<ChatMessageInput> = {}): ChatMessageI
   sidechain: false,
   agentId: null,
   promptId: null,
-  claudeSessionId: null,
+  agentSessionId: null,
   ...extra,
 });
 const aiLine = (t: string) => JSON.stringify({ type: 'ai-title', aiTitle: t, sessionId: 's' });

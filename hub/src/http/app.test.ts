@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChatMessageInputSchema, MAX_PAYLOAD_BYTES, SessionRegistrationSchema } from '@tether/shared';
+import { ChatMessageInputSchema, MAX_PAYLOAD_BYTES, PROTOCOL_VERSION, SessionRegistrationSchema } from '@tether/shared';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.ts';
 import type { Store } from '../store/store.ts';
 import { createAccessToken, revokeAccessToken } from '../auth/tokens.ts';
@@ -69,7 +69,7 @@ afterEach(async () => {
 describe('http app', () => {
   it('answers /healthz without auth', async () => {
     const res = await app.request('/healthz');
-    expect(await res.json()).toEqual({ ok: true, version: '9.9.9', protocol: 1, shell: false });
+    expect(await res.json()).toEqual({ ok: true, version: '9.9.9', protocol: PROTOCOL_VERSION.major, shell: false });
   });
 
   it('tells /healthz what the terminal logs hold in all, and nothing more about the terminals', async () => {
@@ -84,7 +84,7 @@ describe('http app', () => {
       terminalMemory: () => ({ logBytes: 12_345, budgetBytes: 256 * 1024 * 1024, liveTerminals: 3, capBytes: 4 * 1024 * 1024 }),
     });
     const body = await (await withTerminals.request('/healthz')).json();
-    expect(body).toEqual({ ok: true, version: '9.9.9', protocol: 1, shell: false, terminals: { logBytes: 12_345, budgetBytes: 256 * 1024 * 1024 } });
+    expect(body).toEqual({ ok: true, version: '9.9.9', protocol: PROTOCOL_VERSION.major, shell: false, terminals: { logBytes: 12_345, budgetBytes: 256 * 1024 * 1024 } });
   });
 
   it('refuses /api without a valid credential', async () => {

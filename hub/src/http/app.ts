@@ -33,6 +33,7 @@ import { createPushActionRoutes, createPushRoutes } from './routes/push.ts';
 import type { WebPush } from '../push/push.ts';
 import type { Workspace } from '../workspace/workspace.ts';
 import { createWorkspaceRoutes } from './routes/workspace.ts';
+import { REACH_PROOF_PATH, type ReachProof } from '../reach/reach-proof.ts';
 
 
 /** Failed logins allowed per address per window before 429 (auth/failures.ts). */
@@ -71,6 +72,8 @@ export function createHttpApp(options: {
   /** In a cluster: how many hubs this one hears (itself included). Until a starting hub has heard
    *  the others, a daemon or runner connected to them is not found from here. */
   clusterHubs?: () => Promise<number>;
+  /** Answers `tether hub`'s TLS gate (reach/reach-proof.ts): does this public URL reach this hub? */
+  reachProof?: ReachProof;
 }) {
   const app = new Hono<HubHttpEnv>();
   const failures = options.authFailures ?? createAuthFailures();
@@ -113,6 +116,16 @@ export function createHttpApp(options: {
       ...(hubs !== null ? { cluster: { hubs } } : {}),
     });
   });
+
+  // Open like /healthz: the answer is an HMAC of the caller's own challenge, useful to nobody else.
+  if (options.reachProof) {
+    const proof = options.reachProof;
+    app.get(REACH_PROOF_PATH, (c) => {
+      const answer = proof.answer(c.req.query('challenge') ?? '');
+      if (answer === null) return httpError(c, { code: 'bad_request', error: 'challenge: 16-128 base64url characters' });
+      return c.json({ proof: answer }, 200, { 'cache-control': 'no-store' });
+    });
+  }
 
   const apiBodyLimit = bodyLimit({
     maxSize: MAX_PAYLOAD_BYTES,

@@ -58,7 +58,7 @@ it("a resume is not failed by the previous runner's exit report arriving while i
     }
     reply({ ok: true, pid, cwd: spawn.cwd, logFile: `/tmp/session-${spawn.sessionId}.log` });
     const runner = await client('/cli', 'runner');
-    await ack(runner, 'session:register', { id: spawn.sessionId, machineId, cwd: spawn.cwd, launchKind: spawn.launchKind, claudeSessionId: 'c1a0de00-0000-4000-8000-000000000001' });
+    await ack(runner, 'session:register', { id: spawn.sessionId, machineId, cwd: spawn.cwd, launchKind: spawn.launchKind, agentSessionId: 'c1a0de00-0000-4000-8000-000000000001' });
     await ack(runner, 'session:update', { sessionId: spawn.sessionId, patch: { status: 'idle' } });
   };
   // Each runner's acks are awaited before the test ends (its sockets close after it).
@@ -96,13 +96,13 @@ it('refuses a resume id that is not a UUID at the edge: the daemon is never aske
   });
   const phone = await client('/web', 'web');
   for (const id of ['--dangerously-skip-permissions', '-r', 'abc']) {
-    const refused = await ack(phone, 'session:spawn', { machineId, cwd: '/home/dev/app', launchKind: 'pty', resumeClaudeSessionId: id });
+    const refused = await ack(phone, 'session:spawn', { machineId, cwd: '/home/dev/app', launchKind: 'pty', resumeAgentSessionId: id });
     expect(refused, id).toMatchObject({ ok: false, code: 'bad_request' });
-    expect(String(refused.error)).toContain('resumeClaudeSessionId');
+    expect(String(refused.error)).toContain('resumeAgentSessionId');
   }
   expect(asked).toBe(0);
   const runner = await client('/cli', 'runner');
-  const registered = await ack(runner, 'session:register', { id: randomUUID(), machineId, cwd: '/w', launchKind: 'pty', claudeSessionId: '--dangerously-skip-permissions' });
+  const registered = await ack(runner, 'session:register', { id: randomUUID(), machineId, cwd: '/w', launchKind: 'pty', agentSessionId: '--dangerously-skip-permissions' });
   expect(registered).toMatchObject({ ok: false, code: 'bad_request' });
 });
 

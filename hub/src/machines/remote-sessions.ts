@@ -10,7 +10,7 @@
 // a session that never got ready is stopped and marked failed, never left half-started; nothing is
 // retried or respawned here. Machines and sessions are looked up in the caller's namespace only.
 import { basename } from 'node:path';
-import { ackError, AgentSessionIdSchema, isFinalStatus, spawnError, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
+import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, spawnError, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
 import type { z } from 'zod';
 import type { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '@tether/shared';
 import type { Sessions } from '../sessions/lifecycle.ts';
@@ -81,8 +81,10 @@ export function createRemoteSessions(deps: Deps) {
           cwd: ack.cwd,
           launchKind: spawn.launchKind,
           agent: spawn.agent,
+          // The runner states them when it registers (a resumed session keeps the ones it had).
+          capabilities: null,
           status: 'starting',
-          claudeSessionId: spawn.resumeClaudeSessionId,
+          agentSessionId: spawn.resumeAgentSessionId,
           model: spawn.model,
           permissionMode: spawn.permissionMode ?? 'default',
           deskAttached: false,
@@ -137,7 +139,7 @@ export function createRemoteSessions(deps: Deps) {
             model: request.model ?? null,
             permissionMode: request.permissionMode ?? null,
             createDir: request.createDir,
-            resumeClaudeSessionId: request.resumeClaudeSessionId ?? null,
+            resumeAgentSessionId: request.resumeAgentSessionId ?? null,
           }),
         () => ackError('conflict', 'busy'),
       );
@@ -146,12 +148,12 @@ export function createRemoteSessions(deps: Deps) {
       const current = await sessions.get(ns, sessionId);
       if (!current) return ackError('not_found', 'no such session');
       if (!isFinalStatus(current.status)) return spawnError('conflict', 'session_live', 'the session is still running; attach to it or stop it first');
-      if (!current.claudeSessionId) return spawnError('conflict', 'not_resumable', `${current.agent} never started a conversation in this session; there is nothing to resume`);
+      if (!current.agentSessionId) return spawnError('conflict', 'not_resumable', `${current.agent} never started a conversation in this session; there is nothing to resume`);
       // The id goes on the agent's command line: only its own format (a row of an older hub may hold another).
-      if (!AgentSessionIdSchema.safeParse(current.claudeSessionId).success) return spawnError('conflict', 'not_resumable', `this session's ${current.agent} id is not one that can be resumed`);
+      if (!AgentSessionIdSchema.safeParse(current.agentSessionId).success) return spawnError('conflict', 'not_resumable', `this session's ${current.agent} id is not one that can be resumed`);
       if (!current.machineId) {
-        const again = current.agent === 'codex' ? `tether codex resume ${current.claudeSessionId}` : `tether claude --resume ${current.claudeSessionId}`;
-        return spawnError('conflict', 'not_resumable', `this session was started at a desk, not by a daemon: run ${again} there`);
+        const again = current.capabilities ? `run ${resumeAtDesk(current.capabilities, current.agentSessionId)}` : `resume ${current.agent}'s session ${current.agentSessionId}`;
+        return spawnError('conflict', 'not_resumable', `this session was started at a desk, not by a daemon: ${again} there`);
       }
       const found = await findDaemon(ns, current.machineId);
       if ('ok' in found) return found;
@@ -168,7 +170,7 @@ export function createRemoteSessions(deps: Deps) {
             model: current.model,
             permissionMode: current.permissionMode,
             createDir: false,
-            resumeClaudeSessionId: current.claudeSessionId,
+            resumeAgentSessionId: current.agentSessionId,
           }),
         () => spawnError('conflict', 'session_live', 'the session is being started or stopped right now'),
       );

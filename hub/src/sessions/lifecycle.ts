@@ -36,6 +36,7 @@ import { ingestChatMessages } from './chat-ingest.ts';
 import { deliveryOf, queuedPrompts, queuePrompt, updatePromptStatus } from './prompt-relay.ts';
 import { createSessionQueries } from './queries.ts';
 import { createTriage } from './triage.ts';
+import { asked, refusal, type SwitchCommand, type SwitchPayload } from './switches.ts';
 
 const NO_SESSION = 'no such session';
 /** Commands a client may send to a live session's runner, and what each checks of the session. */
@@ -146,16 +147,10 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
       const current = await store.getSession({ namespace: ns, sessionId: payload.sessionId });
       if (!current) return ackError('not_found', NO_SESSION);
       if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
-      // claude's `/effort` is typed at the prompt: only its PTY session has one. Bypass mode is
-      // refused by the runner unless the session was started allowing it (the hub cannot know).
-      if (event === 'session:set-effort' && current.agent === 'claude' && current.launchKind !== 'pty') return ackError('bad_request', 'effort can only be changed in a PTY session');
-      // Modes and effort are claude's commands and keys; a model is claude's /model. A headless
-      // Codex takes a model and an effort for its next turn (app-server's turn/start takes both).
-      // Another runner has none.
-      const codexTurn = current.launchKind === 'headless' && (event === 'session:set-model' || event === 'session:set-effort');
-      const switches = current.agent === 'claude' || codexTurn;
-      if (event !== 'session:abort' && !switches) return ackError('bad_request', `${current.agent} sessions do not switch ${event.slice('session:set-'.length)} from here yet`);
-      options.runners.send(ns, payload.sessionId, event, payload);
+      // What the agent takes from here is its capabilities' call (switches.ts); abort is every agent's.
+      const refused = event === 'session:abort' ? null : refusal(current, event as SwitchCommand, payload as SwitchPayload);
+      if (refused) return refused;
+      options.runners.send(ns, payload.sessionId, event, asked(current, payload));
       return { ok: true };
     },
   };

@@ -63,7 +63,9 @@ describe('handshake', () => {
     await expect(connect({ nsp: '/cli', token: 'tth_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' })).rejects.toThrow('unauthorized');
     await expect(
       connect({ nsp: '/web', auth: { protocol: PROTOCOL_VERSION.major + 1, client: 'web', token } }),
-    ).rejects.toThrow(/protocol version mismatch: client speaks v2, hub speaks v1/);
+    ).rejects.toThrow(/protocol version mismatch: client speaks v3, hub speaks v2/);
+    // A runner of protocol 1 (claudeSessionId, no capabilities) is refused with the same words.
+    await expect(connect({ nsp: '/cli', auth: { protocol: 1, client: 'runner', token } })).rejects.toThrow(/protocol version mismatch: client speaks v1, hub speaks v2/);
   });
 });
 

@@ -1,6 +1,7 @@
 // rows.ts: table rows → protocol objects, shared by every Store (the SQLite and PostgreSQL tables
 // have the same columns; flags are 0/1 in SQLite and booleans in PostgreSQL, JSON is text in both).
-import { SessionUsageSchema } from '@tether/shared';
+import { AgentCapabilitiesSchema, AgentKindSchema, DEFAULT_AGENT, SessionUsageSchema } from '@tether/shared';
+import type { AgentCapabilities } from '@tether/shared';
 import type { Answer, Attachment, AttachmentRef, ChatMessage, Machine, PendingRequest, Prompt, Resolution, Session, SessionPatch, TokenInfo } from '@tether/shared';
 import type { ShareLinkRecord, TokenRecord } from './store.ts';
 
@@ -13,9 +14,10 @@ export function rowToSession(row: Row): Session {
     title: row.title as string,
     cwd: row.cwd as string,
     launchKind: row.launch_kind as Session['launchKind'],
-    agent: ((row.agent as string | null) ?? 'claude') as Session['agent'],
+    agent: ((row.agent as string | null) ?? DEFAULT_AGENT) as Session['agent'],
+    capabilities: storedCapabilities(row.capabilities),
     status: row.status as Session['status'],
-    claudeSessionId: (row.claude_session_id as string | null) ?? null,
+    agentSessionId: (row.agent_session_id as string | null) ?? null,
     model: (row.model as string | null) ?? null,
     permissionMode: row.permission_mode as Session['permissionMode'],
     effort: (row.effort as Session['effort']) ?? null,
@@ -47,6 +49,41 @@ function sessionUsage(value: unknown): Session['usage'] {
   }
 }
 
+/** A session's capabilities as stored (JSON text), checked with the shared schema: none (a runner
+ *  older than capabilities) or one this hub's schema refuses reads as null, and null switches nothing. */
+function storedCapabilities(value: unknown): AgentCapabilities | null {
+  if (typeof value !== 'string') return null;
+  try {
+    const parsed = AgentCapabilitiesSchema.safeParse(JSON.parse(value));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A machine's per-agent capabilities as stored: each checked alone, one the schema refuses is left out. */
+function machineCapabilities(value: unknown): Machine['capabilities'] {
+  if (typeof value !== 'string') return {};
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (!parsed || typeof parsed !== 'object') return {};
+    const out: Machine['capabilities'] = {};
+    for (const [kind, record] of Object.entries(parsed)) {
+      const agent = AgentKindSchema.safeParse(kind);
+      const capabilities = AgentCapabilitiesSchema.safeParse(record);
+      if (agent.success && capabilities.success) out[agent.data] = capabilities.data;
+    }
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+/** Capabilities as their JSON column holds them (null: none stated). */
+export function capabilitiesJson(capabilities: AgentCapabilities | null | undefined): string | null {
+  return capabilities ? JSON.stringify(capabilities) : null;
+}
+
 export function rowToToken(row: Row): TokenRecord {
   return {
     id: row.id as string,
@@ -75,17 +112,19 @@ export function rowToMachine(row: Row): Machine {
     lastSeenAt: row.last_seen_at as number,
     shell: row.shell === 1 || row.shell === true,
     agents: machineAgents(row.agents),
+    capabilities: machineCapabilities(row.agent_capabilities),
   };
 }
 
-/** A machine's agents as stored (JSON text), or claude's alone for a row written before agents. */
+/** A machine's agents as stored (JSON text), or the default agent alone for a row written before
+ *  agents; a name this hub does not know is left out. */
 function machineAgents(value: unknown): Machine['agents'] {
-  if (typeof value !== 'string') return ['claude'];
+  if (typeof value !== 'string') return [DEFAULT_AGENT];
   try {
     const parsed: unknown = JSON.parse(value);
-    return Array.isArray(parsed) ? parsed.filter((a): a is Machine['agents'][number] => a === 'claude' || a === 'codex') : ['claude'];
+    return Array.isArray(parsed) ? parsed.filter((a): a is Machine['agents'][number] => AgentKindSchema.safeParse(a).success) : [DEFAULT_AGENT];
   } catch {
-    return ['claude'];
+    return [DEFAULT_AGENT];
   }
 }
 
@@ -147,8 +186,9 @@ export function rowBytes(value: unknown): Uint8Array {
 }
 
 export function rowToMessage(row: Row, sessionId: string): ChatMessage {
-  const stored = JSON.parse(row.json as string) as Omit<ChatMessage, 'seq' | 'sessionId'>;
-  return { ...stored, sessionId, seq: Number(row.seq) };
+  const { claudeSessionId, ...stored } = JSON.parse(row.json as string) as Omit<ChatMessage, 'seq' | 'sessionId'> & { claudeSessionId?: string | null };
+  // A message stored before protocol 2 names its agent session under its old key.
+  return { ...stored, agentSessionId: stored.agentSessionId ?? claudeSessionId ?? null, sessionId, seq: Number(row.seq) };
 }
 
 export function rowToShareLink(row: Row): ShareLinkRecord {
@@ -167,7 +207,7 @@ export function rowToShareLink(row: Row): ShareLinkRecord {
 export const SESSION_PATCH_COLUMNS: ReadonlyArray<readonly [keyof SessionPatch, string]> = Object.entries({
   title: 'title',
   status: 'status',
-  claudeSessionId: 'claude_session_id',
+  agentSessionId: 'agent_session_id',
   model: 'model',
   permissionMode: 'permission_mode',
   effort: 'effort',

@@ -1,7 +1,7 @@
 // store.contract.ts: the one suite every Store implementation passes. A new store (PostgreSQL) adds
 // a test file that calls runStoreContract with its factory and needs no new tests.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChatMessageInputSchema, DESK_ANSWERER, SessionRegistrationSchema, type PendingRequest } from '@tether/shared';
+import { ChatMessageInputSchema, DESK_ANSWERER, SessionRegistrationSchema, type AgentCapabilities, type PendingRequest } from '@tether/shared';
 import type { Store } from './store.ts';
 
 export type StoreFactory = () => Promise<{ store: Store; cleanup(): Promise<void> }>;
@@ -21,6 +21,16 @@ const A3 = '99999999-9999-4999-8999-999999999999';
 function registration(id: string, extra: Record<string, unknown> = {}) {
   return SessionRegistrationSchema.parse({ id, cwd: '/tmp/project', launchKind: 'pty', ...extra });
 }
+/** A runner's stated capabilities (any agent's shape will do: the store keeps the record whole). */
+const CAPABILITIES: AgentCapabilities = {
+  displayName: 'Agent',
+  description: 'a test agent',
+  models: { offered: ['small'], typed: false, example: null, switchableIn: ['headless'] },
+  effort: { levels: ['low', 'high'], maps: { max: 'high' }, switchableIn: ['headless'] },
+  modes: { values: [], switchableIn: [] },
+  resumeCommand: 'agent resume {id}',
+  relays: { requests: ['permission'], editedInput: false, sessionRules: false },
+};
 function message(id: string, text = id) {
   return ChatMessageInputSchema.parse({ id, role: 'user', content: [{ type: 'text', text }], createdAt: 1 });
 }
@@ -130,6 +140,16 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
       await store.registerSession({ namespace: NS_A, registration: registration(S1, { status: 'idle' }), now: 14 });
       expect(await store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ usage: next, title: '' });
       expect((await store.listSessions({ namespace: NS_A }))[0]?.usage).toEqual(next);
+    });
+
+    it('keeps the capabilities a runner stated (none: null), replaced by its next registration, and a machine\'s per agent', async () => {
+      expect(await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 10 })).toMatchObject({ session: { capabilities: null, agentSessionId: null } });
+      await store.registerSession({ namespace: NS_A, registration: registration(S1, { capabilities: CAPABILITIES, agentSessionId: '0199a2b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b' }), now: 11 });
+      expect(await store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ capabilities: CAPABILITIES, agentSessionId: '0199a2b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b' });
+      expect((await store.listSessions({ namespace: NS_A }))[0]?.capabilities).toEqual(CAPABILITIES);
+      const info = { id: M1, name: 'desk', os: 'linux', user: 'me', home: '/home/me', agents: ['codex' as const], capabilities: { codex: CAPABILITIES } };
+      expect(await store.upsertMachine({ namespace: NS_A, machine: info, now: 5 })).toMatchObject({ agents: ['codex'], capabilities: { codex: CAPABILITIES } });
+      expect(await store.listMachines({ namespace: NS_A })).toMatchObject([{ capabilities: { codex: CAPABILITIES } }]);
     });
 
     it('pins and archives only in their namespace, keeps the first pin time, pinned and archived exclusive', async () => {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { AgentCapabilities } from '@tether/shared';
 import {
+  agentName,
+  describeLaunchKind,
+  effortLevelsFor,
   describeUsage,
   formatTokens,
   pathInSession,
@@ -73,7 +77,8 @@ describe('describeModel', () => {
     expect(describeModel('opus')).toBe('opus');
     expect(describeModel('my-proxy-model')).toBe('my-proxy-model');
     expect(describeModel(null)).toBe('default model');
-    expect(modelAliasOf('claude-3-5-haiku-20241022')).toBe('haiku');
+    expect(modelAliasOf('claude-3-5-haiku-20241022', ['opus', 'sonnet', 'haiku'])).toBe('haiku');
+    expect(modelAliasOf('gpt-5.5', [])).toBeNull();
   });
 });
 
@@ -119,5 +124,31 @@ describe('formatTokens and describeUsage', () => {
     // A little context in use is not none.
     expect(describeUsage({ ...usage, contextTokens: 220, contextWindow: 190_000 }).short).toBe('12.3k tokens · context <1%');
     expect(describeUsage({ ...usage, contextTokens: 0, contextWindow: 190_000 }).short).toBe('12.3k tokens · context 0%');
+  });
+});
+
+describe('what the agent\'s capabilities offer', () => {
+  const turnSwitched: AgentCapabilities = {
+    displayName: 'Codex',
+    description: '',
+    models: { offered: [], typed: true, example: null, switchableIn: ['headless'] },
+    effort: { levels: ['xhigh', 'low', 'high'], maps: { max: 'xhigh' }, switchableIn: ['headless'] },
+    modes: { values: [], switchableIn: [] },
+    resumeCommand: 'tether codex resume {id}',
+    relays: { requests: ['permission'], editedInput: false, sessionRules: false },
+  };
+
+  it('offers the agent\'s own effort levels in the protocol\'s order, only where it switches them; none without capabilities', () => {
+    expect(effortLevelsFor({ launchKind: 'headless', capabilities: turnSwitched })).toEqual(['low', 'high', 'xhigh']);
+    expect(effortLevelsFor({ launchKind: 'pty', capabilities: turnSwitched })).toBeNull();
+    expect(effortLevelsFor({ launchKind: 'pty', capabilities: null })).toBeNull();
+  });
+
+  it('names the agent by its capabilities, else its kind; the default agent is left unsaid beside the launch kind', () => {
+    expect(agentName('codex', turnSwitched)).toBe('Codex');
+    expect(agentName('codex', null)).toBe('Codex');
+    expect(agentName('claude')).toBe('Claude');
+    expect(describeLaunchKind('headless', 'codex')).toEqual({ label: 'Codex · Headless', title: 'Chat only (Codex, no terminal)' });
+    expect(describeLaunchKind('pty', 'claude')).toEqual({ label: 'PTY', title: "Interactive terminal (claude's live TUI)" });
   });
 });

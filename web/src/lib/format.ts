@@ -1,7 +1,7 @@
 // format.ts: turning protocol values into the short words a phone screen has room for.
 // Pure functions only (no React, no DOM): times, paths, statuses and device names.
-import type { AgentKind, LaunchKind, SessionStatus, SessionUsage } from '@tether/shared';
-import { DESK_ANSWERER, EFFORT_LEVELS, NOTIFICATION_DEVICE_PREFIX, type EffortLevel } from '@tether/shared/wire';
+import type { AgentCapabilities, AgentKind, LaunchKind, SessionStatus, SessionUsage } from '@tether/shared';
+import { canSwitch, DEFAULT_AGENT, DESK_ANSWERER, EFFORT_LEVELS, NOTIFICATION_DEVICE_PREFIX, type EffortLevel } from '@tether/shared/wire';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -69,26 +69,26 @@ export function describeStatus(status: SessionStatus): { label: string; tone: St
   }
 }
 
-/** How the agent is called in the app's sentences ("typed into Codex"). */
-export function agentName(agent: AgentKind): string {
-  return agent === 'codex' ? 'Codex' : 'Claude';
+/** How the agent is called in the app's sentences ("typed into Codex"): the name its capabilities
+ *  give, else its kind capitalized. */
+export function agentName(agent: AgentKind, capabilities?: Pick<AgentCapabilities, 'displayName'> | null): string {
+  return capabilities?.displayName ?? `${agent.charAt(0).toUpperCase()}${agent.slice(1)}`;
 }
 
-/** The effort levels the phone can set, or null when it can set none: claude's `/effort` is typed
- *  at its PTY prompt; a headless Codex's next turn takes one (Codex's highest is xhigh). */
-export function effortLevelsFor(session: { agent: AgentKind; launchKind: LaunchKind }): readonly EffortLevel[] | null {
-  if (session.agent === 'claude') return session.launchKind === 'pty' ? EFFORT_LEVELS : null;
-  return session.launchKind === 'headless' ? EFFORT_LEVELS.filter((level) => level !== 'max') : null;
+/** The effort levels the phone offers, or null when it can set none here: the agent's own, in the
+ *  protocol's order (a level it lacks but maps, Codex's "max", is not offered: the hub maps it for
+ *  other clients). */
+export function effortLevelsFor(session: { launchKind: LaunchKind; capabilities?: AgentCapabilities | null }): readonly EffortLevel[] | null {
+  const caps = session.capabilities;
+  if (!caps || !canSwitch(caps, 'effort', session.launchKind)) return null;
+  return EFFORT_LEVELS.filter((level) => caps.effort.levels.includes(level));
 }
 
-/** The session's launch kind, and its agent when that is not claude (the default, left unsaid). */
-export function describeLaunchKind(kind: LaunchKind, agent: AgentKind = 'claude'): { label: string; title: string } {
-  const name = agent === 'codex' ? 'Codex' : 'claude';
-  const base =
-    kind === 'pty'
-      ? { label: 'PTY', title: `Interactive terminal (${name}'s live TUI)` }
-      : { label: 'Headless', title: agent === 'claude' ? 'Chat only (claude -p)' : `Chat only (${name}, no terminal)` };
-  return agent === 'claude' ? base : { label: `${name} · ${base.label}`, title: base.title };
+/** The session's launch kind, and its agent when that is not the default one (left unsaid). */
+export function describeLaunchKind(kind: LaunchKind, agent: AgentKind = DEFAULT_AGENT): { label: string; title: string } {
+  const name = agent === DEFAULT_AGENT ? agent : agentName(agent);
+  const base = kind === 'pty' ? { label: 'PTY', title: `Interactive terminal (${name}'s live TUI)` } : { label: 'Headless', title: `Chat only (${name}, no terminal)` };
+  return agent === DEFAULT_AGENT ? base : { label: `${name} · ${base.label}`, title: base.title };
 }
 
 /** A short name for this browser, shown in the audit trail: "Chrome on Android", "Safari on iPhone". */
@@ -206,13 +206,11 @@ export function suggestBashPrefix(command: string): string {
   return first;
 }
 
-/** claude's own model aliases: always the latest of each family, so they never go stale here. */
-export const MODEL_ALIASES = ['opus', 'sonnet', 'haiku'] as const;
-
-/** Which alias family a model belongs to ("claude-opus-4-1-20250805" → "opus"), if any. */
-export function modelAliasOf(model: string | null): string | null {
+/** Which of an agent's offered model names (claude's aliases, from its capabilities) a model belongs
+ *  to ("claude-opus-4-1-20250805" → "opus"), if any. */
+export function modelAliasOf(model: string | null, aliases: readonly string[]): string | null {
   if (!model) return null;
-  return MODEL_ALIASES.find((alias) => model === alias || model.includes(`-${alias}`)) ?? null;
+  return aliases.find((alias) => model === alias || model.includes(`-${alias}`)) ?? null;
 }
 
 /** A model as people say it: "claude-opus-4-1-20250805" → "opus 4.1", "claude-3-5-haiku-…" →

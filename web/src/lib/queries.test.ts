@@ -38,7 +38,7 @@ describe('a refetch racing a session fact', () => {
     launchKind: 'pty',
     agent: 'claude',
     status,
-    claudeSessionId: null,
+    agentSessionId: null,
     model: null,
     permissionMode: 'default',
     controller: null,

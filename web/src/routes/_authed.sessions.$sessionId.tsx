@@ -75,7 +75,7 @@ function SessionLayout() {
         <Outlet />
         {approvalsSeen ? (
           <Suspense fallback={null}>
-            <ApprovalSheet key={sessionId} sessionId={sessionId} pending={pending} agent={session.data.agent} />
+            <ApprovalSheet key={sessionId} sessionId={sessionId} pending={pending} relays={session.data.capabilities?.relays ?? null} />
           </Suspense>
         ) : null}
       </div>

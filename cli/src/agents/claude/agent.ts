@@ -3,6 +3,7 @@
 // `/effort`, Shift+Tab through its modes, its plan dialog, its status file and `claude -p`.
 import { join } from 'node:path';
 import { agentResumeId, type Agent, type TranscriptRead } from '../agent.ts';
+import { claudeCapabilities } from './capabilities.ts';
 import { listSlashCommands } from './slash-commands.ts';
 import { cachedClaudeVersion } from './version.ts';
 import { buildClaudeEnv, claudeConfigDir } from './env.ts';
@@ -23,6 +24,7 @@ import { createClaudeUsage } from './transcript/usage.ts';
 export const claudeAgent: Agent = {
   kind: 'claude',
   name: 'claude',
+  capabilities: claudeCapabilities,
   findBinary: ({ env }) => findClaudeBinary({ env }),
   env: ({ env }) => buildClaudeEnv({ env }),
   plan: (userArgs) => buildLaunchArgs({ userArgs }),

@@ -190,7 +190,7 @@ function followStdout(o: { core: SessionCore; input: HeadlessInput; asking: Retu
       // Told to the hub once the transcript has a line: before it, `claude --resume <id>` finds no
       // conversation, so Resume or `tether attach` would fail the session.
       sessionId: (id) => {
-        if (id !== state.claudeSessionId) core.nameUnwrittenSession(id);
+        if (id !== state.agentSessionId) core.nameUnwrittenSession(id);
       },
       turnEnded,
     });

@@ -3,6 +3,7 @@
 // Ctrl-C as its own exit; headless, `codex app-server` (headless.ts). What it does not have here
 // yet: mode and model switching from the phone, and effort.
 import { agentResumeId, type Agent } from '../agent.ts';
+import { codexCapabilities } from './capabilities.ts';
 import { createEnder } from '../ender.ts';
 import { findAgentBinary } from '../find-binary.ts';
 import { hookCommand, writeHookEndpoint } from '../../hooks/endpoint-file.ts';
@@ -19,6 +20,7 @@ const DROPPED = ['CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED', 'CODEX_THREA
 export const codexAgent: Agent = {
   kind: 'codex',
   name: 'codex',
+  capabilities: codexCapabilities,
   findBinary: ({ env }) => findAgentBinary({ env, command: 'codex', pinVariable: 'TETHER_CODEX_BIN', install: 'npm install -g @openai/codex' }),
   env: ({ env }) => {
     const out: Record<string, string> = {};

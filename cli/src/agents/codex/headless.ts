@@ -148,8 +148,8 @@ async function openThread(o: { server: AppServer; core: SessionCore; cwd: string
   // A new thread's rollout is written with its first turn; before that `codex resume <id>` finds no
   // such session ("No saved session found"), so the hub learns the thread with the rollout's first line.
   if (plan.resumeId) {
-    core.state.claudeSessionId = thread.id;
-    core.patch({ claudeSessionId: thread.id, ...(model ? { model } : {}) });
+    core.state.agentSessionId = thread.id;
+    core.patch({ agentSessionId: thread.id, ...(model ? { model } : {}) });
   } else {
     core.nameUnwrittenSession(thread.id);
     if (model) core.patch({ model });

@@ -64,7 +64,7 @@ export function createRolloutReader(): TranscriptReader {
     content: o.content,
     createdAt: typeof o.at === 'string' && !Number.isNaN(Date.parse(o.at)) ? Date.parse(o.at) : Date.now(),
     promptId: o.promptId ?? null,
-    claudeSessionId: agentSessionId,
+    agentSessionId: agentSessionId,
   });
   const readLine = (line: Line, index: number, context: Parameters<TranscriptReader['read']>[1]): ChatMessageInput | null => {
     const p = line.payload;

@@ -1,4 +1,5 @@
 // machines.ts (queries): the machines a namespace's daemons registered, online or not.
+import { DEFAULT_AGENT } from '@tether/shared';
 import type { Store } from '../store.ts';
 import { first, type SqlDriver } from '../sql/driver.ts';
 import { rowToMachine } from '../rows.ts';
@@ -8,10 +9,10 @@ export function machineQueries(db: SqlDriver): Pick<Store, 'upsertMachine' | 'se
     async upsertMachine({ namespace, machine, now }) {
       const row = await first(
         db,
-        `INSERT INTO machines (namespace, id, name, os, "user", home, online, last_seen_at, shell, agents) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-         ON CONFLICT (namespace, id) DO UPDATE SET name = $3, os = $4, "user" = $5, home = $6, online = $7, last_seen_at = $8, shell = $9, agents = $10
+        `INSERT INTO machines (namespace, id, name, os, "user", home, online, last_seen_at, shell, agents, agent_capabilities) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         ON CONFLICT (namespace, id) DO UPDATE SET name = $3, os = $4, "user" = $5, home = $6, online = $7, last_seen_at = $8, shell = $9, agents = $10, agent_capabilities = $11
          RETURNING *`,
-        [namespace, machine.id, machine.name, machine.os, machine.user, machine.home, true, now, machine.shell ?? false, JSON.stringify(machine.agents ?? ['claude'])],
+        [namespace, machine.id, machine.name, machine.os, machine.user, machine.home, true, now, machine.shell ?? false, JSON.stringify(machine.agents ?? [DEFAULT_AGENT]), JSON.stringify(machine.capabilities ?? {})],
       );
       return rowToMachine(row!);
     },

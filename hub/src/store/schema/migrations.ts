@@ -84,6 +84,18 @@ export const UPGRADES: readonly Upgrade[] = [
     name: 'pair-codes',
     statements: (dialect) => createSchema(dialect, [PAIR_CODES_0010]),
   },
+  {
+    // SQLite 11, PostgreSQL 7: the agent seam on the wire (protocol 2). claude_session_id held
+    // Codex's thread id too: renamed, values kept (both dialects rename a column in place). What a
+    // session's agent can do from the phone, and what each of a machine's agents can; older rows
+    // have none (nothing switchable).
+    name: 'agent-capabilities',
+    statements: (dialect) => [
+      `ALTER TABLE "sessions" RENAME COLUMN "claude_session_id" TO "agent_session_id"`,
+      `ALTER TABLE "sessions" ADD COLUMN ${columnSql(dialect, { name: 'capabilities', type: 'json', nullable: true })}`,
+      `ALTER TABLE "machines" ADD COLUMN ${columnSql(dialect, { name: 'agent_capabilities', type: 'json', nullable: true })}`,
+    ],
+  },
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

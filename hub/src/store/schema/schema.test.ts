@@ -65,15 +65,21 @@ describe('schema (SQLite)', () => {
     expect(shape(join(dir, 'new.sqlite'))).toEqual(shape(join(dir, 'old.sqlite')));
   });
 
-  it('the upgrades since the shipped migrations add the session\'s pin and archive times (empty) and its agent (claude) on old rows', async () => {
+  it('the upgrades since the shipped migrations add the session\'s pin and archive times (empty), its agent (claude) and carry claude_session_id over as agentSessionId on old rows', async () => {
     const path = join(dir, 'hub.sqlite');
     const old = shippedDatabase(path, HISTORY.sqlite.length);
-    old.run(`INSERT INTO sessions (id, namespace, title, cwd, launch_kind, status, permission_mode, desk_attached, last_seq, created_at, updated_at, ended_at)
-             VALUES ('${S1}', 'alpha', 'old', '/p', 'pty', 'ended', 'default', 0, 0, 5, 5, 6)`);
+    old.run(`INSERT INTO sessions (id, namespace, title, cwd, launch_kind, status, claude_session_id, permission_mode, desk_attached, last_seq, created_at, updated_at, ended_at)
+             VALUES ('${S1}', 'alpha', 'old', '/p', 'pty', 'ended', 'c0ffee-1', 'default', 0, 1, 5, 5, 6)`);
+    old.run(`INSERT INTO messages VALUES ('${S1}', 1, 'm1', '{"id":"m1","role":"user","content":[],"createdAt":1,"claudeSessionId":"c0ffee-1"}')`);
+    old.run(`INSERT INTO machines (namespace, id, name, os, user, home, online, last_seen_at) VALUES ('alpha', 'm1', 'box', 'linux', 'me', '/home/me', 0, 5)`);
     old.close();
     const store = createSqliteStore({ path });
     try {
-      expect(await store.getSession({ namespace: 'alpha', sessionId: S1 })).toMatchObject({ pinnedAt: null, archivedAt: null, agent: 'claude', usage: null });
+      // claude_session_id is carried over as agentSessionId (the row, and a message stored under the
+      // old key); the session and the machine state no capabilities (nothing switchable).
+      expect(await store.getSession({ namespace: 'alpha', sessionId: S1 })).toMatchObject({ pinnedAt: null, archivedAt: null, agent: 'claude', usage: null, agentSessionId: 'c0ffee-1', capabilities: null });
+      expect((await store.listMessages({ namespace: 'alpha', sessionId: S1, after: 0, limit: 10 }))?.messages[0]).toMatchObject({ id: 'm1', agentSessionId: 'c0ffee-1' });
+      expect(await store.listMachines({ namespace: 'alpha' })).toMatchObject([{ id: 'm1', agents: ['claude'], capabilities: {} }]);
       expect(await store.archiveSession({ namespace: 'alpha', sessionId: S1, archived: true, now: 7 })).toMatchObject({ kind: 'ok', session: { archivedAt: 7 } });
     } finally {
       await store.close();
@@ -87,6 +93,7 @@ describe('schema (SQLite)', () => {
       { version: 8, name: 'agents' },
       { version: 9, name: 'session-usage' },
       { version: 10, name: 'pair-codes' },
+      { version: 11, name: 'agent-capabilities' },
     ]);
   });
 

@@ -87,7 +87,8 @@ export const TABLES: readonly Table[] = [
       text('launch_kind'),
       { name: 'agent', type: 'text', default: 'claude' },
       text('status'),
-      maybe(text('claude_session_id')),
+      // The agent's own conversation id (claude's session, Codex's thread): what a resume names.
+      maybe(text('agent_session_id')),
       maybe(text('model')),
       text('permission_mode'),
       maybe(text('effort')),
@@ -104,6 +105,9 @@ export const TABLES: readonly Table[] = [
       // A person's triage, kept on the hub so that it follows them to every device (rules.ts).
       maybe(time('pinned_at')),
       maybe(time('archived_at')),
+      // What the phone may do with it (shared AgentCapabilities, checked again when read; null: its
+      // runner stated none, and nothing is switched).
+      { name: 'capabilities', type: 'json', nullable: true },
     ],
     primaryKey: ['id'],
     indexes: [{ name: 'sessions_namespace', columns: ['namespace', 'updated_at'] }],
@@ -130,6 +134,8 @@ export const TABLES: readonly Table[] = [
       { name: 'shell', type: 'bool', default: false },
       // The agents its daemon found installed, as a JSON list (null: a daemon older than that: claude).
       { name: 'agents', type: 'json', nullable: true },
+      // What each of those agents can do from the phone, by agent (null: a daemon older than that).
+      { name: 'agent_capabilities', type: 'json', nullable: true },
     ],
     primaryKey: ['namespace', 'id'],
   },

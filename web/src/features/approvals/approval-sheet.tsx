@@ -7,7 +7,7 @@
 //   ("Answered at the desk" when the desk terminal took it, else "Answered on another device")
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { AgentKind, Answer, PendingRequest } from '@tether/shared';
+import type { AgentCapabilities, Answer, PendingRequest } from '@tether/shared';
 import { answeredAtDesk, answeredFromNotification, formatDuration } from '../../lib/format.ts';
 import { findResolution, removePendingRequest } from '../../lib/queries.ts';
 import { requestHub, SocketRequestError } from '../../lib/socket.ts';
@@ -57,9 +57,10 @@ function noticeFor(resolution: { outcome: string; answeredBy: string | null; dev
   return 'Answered on another device.';
 }
 
-/** `agent`: Codex takes neither an edited input nor a session rule from its hook (both are reserved
- *  there and fail closed), so its sheet offers only Allow, Deny and a reason. */
-export function ApprovalSheet({ sessionId, pending, agent = 'claude' }: { sessionId: string; pending: PendingRequest[]; agent?: AgentKind }) {
+/** `relays`: what the session's agent takes with an answer (its capabilities). One that takes neither
+ *  an edited input nor a session rule (Codex: both reserved in its hook, they fail closed), or a
+ *  session whose runner stated nothing, gets only Allow, Deny and a reason. */
+export function ApprovalSheet({ sessionId, pending, relays = null }: { sessionId: string; pending: PendingRequest[]; relays?: AgentCapabilities['relays'] | null }) {
   const client = useQueryClient();
   const now = useNow(WAITED_TICK_MS);
   const ordered = [...pending].sort((a, b) => a.createdAt - b.createdAt);
@@ -147,7 +148,7 @@ export function ApprovalSheet({ sessionId, pending, agent = 'claude' }: { sessio
       ) : current.toolName === TRUST_FOLDER_TOOL ? (
         <TrustFolderForm key={current.id} request={current} busy={busy} submit={submit} />
       ) : (
-        <PermissionForm key={current.id} request={current} busy={busy} submit={submit} shaping={agent === 'claude'} />
+        <PermissionForm key={current.id} request={current} busy={busy} submit={submit} relays={relays ?? { editedInput: false, sessionRules: false }} />
       )}
     </section>
   );

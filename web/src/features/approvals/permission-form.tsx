@@ -10,8 +10,9 @@ import { ActionButton } from './action-button.tsx';
 
 type Mode = 'main' | 'session' | 'deny' | 'edit';
 
-/** `shaping`: the agent takes an edited input and "allow for this session" rules (claude does). */
-export function PermissionForm({ request, busy, submit, shaping = true }: { request: PendingRequest; busy: string | null; submit: SubmitAnswer; shaping?: boolean }) {
+/** `relays`: whether the agent takes an edited input and "allow for this session" rules (its
+ *  capabilities: claude does, Codex's hook does not). */
+export function PermissionForm({ request, busy, submit, relays = { editedInput: true, sessionRules: true } }: { request: PendingRequest; busy: string | null; submit: SubmitAnswer; relays?: { editedInput: boolean; sessionRules: boolean } }) {
   const [mode, setMode] = useState<Mode>('main');
   const [reason, setReason] = useState('');
   const isBash = request.toolName === 'Bash';
@@ -142,12 +143,12 @@ export function PermissionForm({ request, busy, submit, shaping = true }: { requ
             </ActionButton>
           </div>
           <div className="approval-more">
-            {shaping ? (
+            {relays.sessionRules ? (
               <button type="button" className="link-button" onClick={() => setMode('session')} disabled={busy !== null}>
                 Allow for session…
               </button>
             ) : null}
-            {shaping && isBash && command ? (
+            {relays.editedInput && isBash && command ? (
               <button type="button" className="link-button" onClick={() => setMode('edit')} disabled={busy !== null}>
                 Edit command…
               </button>

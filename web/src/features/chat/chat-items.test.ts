@@ -15,7 +15,7 @@ function msg(role: ChatMessage['role'], content: ChatMessage['content'], extra: 
     sidechain: false,
     agentId: null,
     promptId: null,
-    claudeSessionId: null,
+    agentSessionId: null,
     ...extra,
   };
 }

@@ -14,7 +14,7 @@ function msg(seq: number, extra: Partial<ChatMessage> = {}): ChatMessage {
     sidechain: false,
     agentId: null,
     promptId: null,
-    claudeSessionId: null,
+    agentSessionId: null,
     ...extra,
   };
 }

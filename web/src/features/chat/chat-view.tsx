@@ -10,6 +10,7 @@ import { Composer, type ComposerHandle } from './composer.tsx';
 import { MessageList } from './message-list.tsx';
 import { useSessionChat } from './use-session-chat.ts';
 import { agentName } from '../../lib/format.ts';
+import { DEFAULT_AGENT } from '@tether/shared/wire';
 import type { OutgoingPrompt } from './chat-state.ts';
 import { ShowInTerminalContext, type ShowInTerminal } from './show-in-terminal.ts';
 import { WorkspaceLinksContext, type WorkspaceLinks } from './workspace-links.ts';
@@ -72,7 +73,7 @@ export function ChatView({
           empty={
             <div className="chat-empty">
               <p className="chat-empty-title">No messages yet</p>
-              <p>{readOnly ? 'Messages appear here as the session goes on.' : `Messages you send here are typed into ${agentName(session.agent)} when it's ready.`}</p>
+              <p>{readOnly ? 'Messages appear here as the session goes on.' : `Messages you send here are typed into ${agentName(session.agent, session.capabilities)} when it's ready.`}</p>
             </div>
           }
         />
@@ -84,7 +85,7 @@ export function ChatView({
           ref={composerRef}
           sessionId={session.id}
           launchKind={session.launchKind}
-          placeholder={session.agent === 'claude' ? undefined : `Message ${agentName(session.agent)}`}
+          placeholder={session.agent === DEFAULT_AGENT ? undefined : `Message ${agentName(session.agent, session.capabilities)}`}
           onSend={onSend}
           onStop={chat.abort}
           running={session.status === 'thinking'}

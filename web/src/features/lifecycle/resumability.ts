@@ -2,16 +2,22 @@
 // person reads under the disabled Resume. Same rules as the hub's session:resume (which decides;
 // this only spares a tap that would be refused).
 import type { Machine, Session } from '@tether/shared';
+import { DEFAULT_AGENT, resumeAtDesk } from '@tether/shared/wire';
 import { agentName } from '../../lib/format.ts';
 
 export type Resumability = { ok: true; machineName: string } | { ok: false; reason: string };
 
-export function resumability(session: Pick<Session, 'claudeSessionId' | 'machineId'> & Partial<Pick<Session, 'agent'>>, machines: readonly Pick<Machine, 'id' | 'name' | 'online'>[] | undefined): Resumability {
-  const agent = session.agent ?? 'claude';
-  if (!session.claudeSessionId) return { ok: false, reason: `${agentName(agent)} never started a conversation in this session, so there is nothing to resume.` };
+export function resumability(
+  session: Pick<Session, 'agentSessionId' | 'machineId'> & Partial<Pick<Session, 'agent' | 'capabilities'>>,
+  machines: readonly Pick<Machine, 'id' | 'name' | 'online'>[] | undefined,
+): Resumability {
+  const agent = session.agent ?? DEFAULT_AGENT;
+  const name = agentName(agent, session.capabilities);
+  if (!session.agentSessionId) return { ok: false, reason: `${name} never started a conversation in this session, so there is nothing to resume.` };
   if (!session.machineId) {
-    const again = agent === 'codex' ? `tether codex resume ${session.claudeSessionId}` : `claude --resume ${session.claudeSessionId} (or tether claude --resume)`;
-    return { ok: false, reason: `This session was started at a desk: resume it there with ${again}.` };
+    // The command is the agent's (its capabilities); a runner older than them named none.
+    const again = session.capabilities ? `with ${resumeAtDesk(session.capabilities, session.agentSessionId)}` : `(${name}'s session ${session.agentSessionId})`;
+    return { ok: false, reason: `This session was started at a desk: resume it there ${again}.` };
   }
   if (!machines) return { ok: false, reason: 'Looking up its machine…' };
   const machine = machines.find((m) => m.id === session.machineId);

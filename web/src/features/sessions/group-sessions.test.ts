@@ -12,7 +12,7 @@ function session(id: string, extra: Partial<Session>): Session {
     launchKind: 'pty',
     agent: 'claude',
     status: 'idle',
-    claudeSessionId: null,
+    agentSessionId: null,
     model: null,
     permissionMode: 'default',
     controller: null,
@@ -27,7 +27,7 @@ function session(id: string, extra: Partial<Session>): Session {
     ...extra,
   };
 }
-const machine: Machine = { id: M1, name: 'build-box', os: 'linux', user: 'ana', home: '/home/ana', shell: false, agents: ['claude'], online: true, lastSeenAt: 0 };
+const machine: Machine = { id: M1, name: 'build-box', os: 'linux', user: 'ana', home: '/home/ana', shell: false, agents: ['claude'], capabilities: {}, online: true, lastSeenAt: 0 };
 
 describe('groupSessions', () => {
   it('puts desk sessions first, then machines; waiting and live before ended, newest first', () => {

@@ -1,7 +1,8 @@
 // mode-picker.tsx: claude's permission mode as a chip in the session header, and a small panel to
 // switch it the way the desk does (the runner presses Shift+Tab until claude's footer shows it).
 // Flow: chip ─► panel ─session:set-mode─► hub ─► runner ─► claude; the chip follows session:updated.
-// Bypass is offered only to a session running in it (started that way); claude's cycle decides the rest.
+// The modes offered are the agent's (its capabilities); bypass only to a session running in it
+// (started that way); claude's cycle decides the rest.
 import { useEffect, useState } from 'react';
 import type { PermissionMode, Session } from '@tether/shared';
 import { requestHub } from '../../lib/socket.ts';
@@ -28,7 +29,9 @@ export function ModePicker({ session }: { session: Session }) {
   const live = session.status !== 'ended' && session.status !== 'failed';
   // The runner reported a mode: the request is done (whatever it became).
   useEffect(() => setRequested(null), [session.permissionMode]);
-  const offered = MODES.filter((m) => m.value !== 'bypassPermissions' || session.bypass);
+  // The agent's own modes (its capabilities), bypass only when started in it.
+  const modes = session.capabilities?.modes.values ?? [];
+  const offered = MODES.filter((m) => modes.includes(m.value) && (m.value !== 'bypassPermissions' || session.bypass));
 
   const choose = async (mode: PermissionMode) => {
     setError(null);

@@ -1,19 +1,21 @@
 // model-panel.tsx: the open half of the model picker, loaded on first open (the header that shows
-// the chip is in the first-load bundle; this panel is not). Picks an alias or a typed model name and
-// sends session:set-model, or an effort level and sends session:set-effort; the runner types claude's
-// `/model` or `/effort` when claude is idle (effort: its PTY sessions only, it is typed at the prompt);
-// a headless Codex takes both with its next turn.
+// the chip is in the first-load bundle; this panel is not). Picks an offered model (claude's aliases)
+// or a typed name and sends session:set-model, or an effort level and sends session:set-effort; what
+// is offered is the session's agent capabilities (the runner then types claude's `/model` or
+// `/effort` when it is idle, or a headless Codex takes both with its next turn).
 import { useState, type FormEvent } from 'react';
 import { requestHub } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
-import { agentName, MODEL_ALIASES, modelAliasOf } from '../../lib/format.ts';
-import type { AgentKind } from '@tether/shared';
+import { modelAliasOf } from '../../lib/format.ts';
+import type { AgentCapabilities } from '@tether/shared';
 import type { EffortLevel } from '@tether/shared/wire';
 
 export type ModelPanelProps = {
   id: string;
-  /** claude offers its aliases; another agent takes a typed model name. */
-  agent: AgentKind;
+  /** The agent's name in sentences. */
+  agentName: string;
+  /** What it takes for a model here (its capabilities); null: the model is not switched from here. */
+  models: AgentCapabilities['models'] | null;
   sessionId: string;
   model: string | null;
   /** The levels the agent takes here (effortLevelsFor); none hides the effort row. */
@@ -25,12 +27,12 @@ export type ModelPanelProps = {
   onEffortRequested?: (level: EffortLevel) => void;
 };
 
-export function ModelPanel({ id, agent, sessionId, model, efforts, effort, onRequested, onEffortRequested }: ModelPanelProps) {
-  const aliases: readonly string[] = agent === 'claude' ? MODEL_ALIASES : [];
+export function ModelPanel({ id, agentName, models, sessionId, model, efforts, effort, onRequested, onEffortRequested }: ModelPanelProps) {
+  const aliases: readonly string[] = models?.offered ?? [];
   const [custom, setCustom] = useState('');
   const [sending, setSending] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const current = modelAliasOf(model);
+  const current = modelAliasOf(model, aliases);
 
   const choose = async (next: string) => {
     setSending(next);
@@ -67,7 +69,7 @@ export function ModelPanel({ id, agent, sessionId, model, efforts, effort, onReq
   const sendingCustom = sending !== null && !aliases.includes(sending);
   return (
     <div className="model-panel" id={id} role="dialog" aria-label="Switch model">
-      <div className="model-panel-title">Model for this session</div>
+      {models ? <div className="model-panel-title">Model for this session</div> : null}
       {aliases.length > 0 ? (
         <div className="model-options" role="group" aria-label="Models">
           {aliases.map((alias) => (
@@ -85,11 +87,12 @@ export function ModelPanel({ id, agent, sessionId, model, efforts, effort, onReq
           ))}
         </div>
       ) : null}
+      {models?.typed ? (
       <form className="model-custom" onSubmit={onCustom}>
         <input
           className="field-input field-mono model-custom-input"
           aria-label={aliases.length > 0 ? 'Other model name' : 'Model name'}
-          placeholder={agent === 'claude' ? 'claude-sonnet-4-5' : 'gpt-5.5'}
+          placeholder={models.example ?? undefined}
           value={custom}
           autoCapitalize="off"
           autoCorrect="off"
@@ -102,6 +105,7 @@ export function ModelPanel({ id, agent, sessionId, model, efforts, effort, onReq
           Switch
         </button>
       </form>
+      ) : null}
       {efforts ? (
         <>
           <div className="model-panel-title">Effort</div>
@@ -127,7 +131,7 @@ export function ModelPanel({ id, agent, sessionId, model, efforts, effort, onReq
           Couldn't switch: {error}
         </p>
       ) : (
-        <p className="model-note">{agentName(agent)} switches when it is idle; a running turn keeps its model{efforts ? ' and effort' : ''}.</p>
+        <p className="model-note">{agentName} switches when it is idle; a running turn keeps its model{efforts ? ' and effort' : ''}.</p>
       )}
     </div>
   );

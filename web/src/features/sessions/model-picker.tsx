@@ -1,5 +1,6 @@
 // model-picker.tsx: the session's model as a chip in its header, and the panel to switch it.
-// Flow: chip ─► panel (opus / sonnet / haiku or any typed name; a typed name for headless Codex)
+// Flow: chip ─► panel (the names the agent's capabilities offer, claude's opus / sonnet / haiku, or a
+// typed name)
 // ─session:set-model─► hub ─► runner, which runs claude's `/model` when idle (Codex: its next turn); the chip shows the new model once the runner reports it
 // (session:updated) and a spinner until the runner says the command finished
 // (session:command-finished): claude may keep the old model ("Switch model?" → No), and then no
@@ -9,6 +10,7 @@ import { getSocket } from '../../lib/socket.ts';
 import { usePopover } from '../../lib/ui/use-popover.ts';
 import type { Session } from '@tether/shared';
 import { agentName, describeModel, effortLevelsFor } from '../../lib/format.ts';
+import { canSwitch } from '@tether/shared/wire';
 import { Spinner } from '../../lib/ui/badge.tsx';
 
 const ModelPanel = lazy(() => import('./model-panel.tsx').then((m) => ({ default: m.ModelPanel })));
@@ -53,7 +55,7 @@ export function ModelPicker({ session }: { session: Session }) {
         type="button"
         className="model-chip"
         aria-label={`Model: ${label}. Change model${efforts ? ' or effort' : ''}`}
-        title={session.model ?? `${agentName(session.agent)}'s default model`}
+        title={session.model ?? `${agentName(session.agent, session.capabilities)}'s default model`}
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
@@ -67,7 +69,8 @@ export function ModelPicker({ session }: { session: Session }) {
         <Suspense fallback={null}>
           <ModelPanel
             id={panelId}
-            agent={session.agent}
+            agentName={agentName(session.agent, session.capabilities)}
+            models={session.capabilities && canSwitch(session.capabilities, 'models', session.launchKind) ? session.capabilities.models : null}
             sessionId={session.id}
             model={session.model}
             {...(efforts ? { efforts, effort: session.effort ?? null } : {})}

@@ -7,7 +7,8 @@
 // unless it is ticked.
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { AgentKind, Machine, PermissionMode, Session } from '@tether/shared';
-import { agentName, formatDirectory, MODEL_ALIASES } from '../../lib/format.ts';
+import { DEFAULT_AGENT } from '@tether/shared/wire';
+import { agentName, formatDirectory } from '../../lib/format.ts';
 import { requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { useNow } from '../../lib/ui/use-now.ts';
@@ -16,8 +17,9 @@ import { recentDirectories } from './recent-directories.ts';
 /** Above the hub's own ready bound (45 s), so the hub's answer (ready or why not) always comes first. */
 const SPAWN_ACK_TIMEOUT_MS = 60_000;
 
-/** The modes a session can start in from here. Bypass modes are not offered: tether's approvals
- *  are the point of driving claude from a phone, and the runner refuses permission bypass. */
+/** The modes a session can start in from here, those the agent has (its capabilities). Bypass modes
+ *  are not offered: tether's approvals are the point of driving an agent from a phone, and the runner
+ *  refuses permission bypass. */
 const PERMISSION_MODES: Array<{ value: PermissionMode; label: string; hint: string }> = [
   { value: 'default', label: 'Ask for approvals', hint: 'Edits and commands wait for you' },
   { value: 'acceptEdits', label: 'Accept edits', hint: 'File edits go ahead; commands still ask' },
@@ -42,7 +44,7 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
   const [permissionMode, setPermissionMode] = useState<PermissionMode>('default');
   const [model, setModel] = useState('');
   const [pty, setPty] = useState(false);
-  const [agent, setAgent] = useState<AgentKind>('claude');
+  const [agent, setAgent] = useState<AgentKind>(DEFAULT_AGENT);
   const [phase, setPhase] = useState<Phase>({ kind: 'editing' });
   const now = useNow(1_000);
   const knownIds = useRef<Set<string> | null>(null);
@@ -54,8 +56,14 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
 
   const machine = machines.find((m) => m.id === machineId) ?? null;
   /** The agents this machine's daemon found installed; another machine may lack the one chosen. */
-  const agents: AgentKind[] = machine?.agents ?? ['claude'];
-  const chosenAgent: AgentKind = agents.includes(agent) ? agent : 'claude';
+  const agents: AgentKind[] = machine?.agents ?? [DEFAULT_AGENT];
+  const chosenAgent: AgentKind = agents.includes(agent) ? agent : (agents[0] ?? DEFAULT_AGENT);
+  /** What the chosen agent offers here (a daemon older than capabilities states none: no mode or
+   *  model shortcuts, the agent's own defaults). */
+  const capabilities = machine?.capabilities[chosenAgent] ?? null;
+  const modes = PERMISSION_MODES.filter((mode) => capabilities?.modes.values.includes(mode.value));
+  const modelShortcuts = capabilities?.models.offered ?? [];
+  const name = agentName(chosenAgent, capabilities);
   const recent = useMemo(() => recentDirectories({ sessions, machineId }), [sessions, machineId]);
 
   // Progress: the hub lists the new session (status "starting") as soon as the daemon started it.
@@ -77,7 +85,7 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
           cwd: cwd.trim(),
           launchKind: pty ? 'pty' : 'headless',
           agent: chosenAgent,
-          ...(chosenAgent === 'claude' ? { permissionMode } : {}),
+          ...(modes.length > 0 ? { permissionMode } : {}),
           createDir: options.createDir,
           ...(model.trim() ? { model: model.trim() } : {}),
         },
@@ -166,8 +174,8 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
             {agents.map((kind) => (
               <label key={kind} className="machine-option">
                 <input type="radio" name="agent" value={kind} checked={chosenAgent === kind} onChange={() => setAgent(kind)} />
-                <span className="machine-option-name">{agentName(kind)}</span>
-                <span className="machine-option-meta">{kind === 'claude' ? 'Anthropic · the claude CLI' : 'OpenAI · the codex CLI'}</span>
+                <span className="machine-option-name">{agentName(kind, machine?.capabilities[kind])}</span>
+                <span className="machine-option-meta">{machine?.capabilities[kind]?.description ?? `the ${kind} CLI`}</span>
               </label>
             ))}
           </div>
@@ -175,13 +183,13 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
       ) : null}
 
       <div className="form-row">
-        {chosenAgent === 'claude' ? (
+        {modes.length > 0 ? (
           <div className="form-group">
             <label className="field-label" htmlFor="new-session-mode">
               Permissions
             </label>
             <select id="new-session-mode" className="field-input field-select" value={permissionMode} disabled={starting} onChange={(event) => setPermissionMode(event.target.value as PermissionMode)}>
-              {PERMISSION_MODES.map((mode) => (
+              {modes.map((mode) => (
                 <option key={mode.value} value={mode.value}>
                   {mode.label}
                 </option>
@@ -206,9 +214,9 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
             disabled={starting}
             onChange={(event) => setModel(event.target.value)}
           />
-          {chosenAgent === 'claude' ? (
+          {modelShortcuts.length > 0 ? (
             <div className="model-quick" role="group" aria-label="Model shortcuts">
-              {['', ...MODEL_ALIASES].map((alias) => (
+              {['', ...modelShortcuts].map((alias) => (
                 <button
                   key={alias || 'default'}
                   type="button"
@@ -230,7 +238,7 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
         <span>
           <span className="check-title">PTY (live terminal)</span>
           <span className="form-hint">
-            {`Runs the interactive ${agentName(chosenAgent)} TUI you can watch and type into, and attach at the desk later. Off: chat only (headless), lighter.`}
+            {`Runs the interactive ${name} TUI you can watch and type into, and attach at the desk later. Off: chat only (headless), lighter.`}
           </span>
         </span>
       </label>
@@ -252,7 +260,7 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
         <div className="spawn-progress" role="status" aria-live="polite">
           <Spinner size={18} />
           <span>
-            {phase.sessionId ? `${agentName(chosenAgent)} is starting` : `Asking ${machine?.name ?? 'the machine'} to start ${agentName(chosenAgent)}`}…{' '}
+            {phase.sessionId ? `${name} is starting` : `Asking ${machine?.name ?? 'the machine'} to start ${name}`}…{' '}
             {Math.max(0, Math.round((now - phase.since) / 1000))} s
           </span>
         </div>

@@ -10,7 +10,7 @@ function session(cwd: string, machineId: string | null, updatedAt: number): Sess
     cwd,
     launchKind: 'headless',
     status: 'ended',
-    claudeSessionId: null,
+    agentSessionId: null,
     model: null,
     permissionMode: 'default',
     controller: null,

@@ -7,7 +7,8 @@
 import type { ReactNode } from 'react';
 import { Link, useRouterState } from '@tanstack/react-router';
 import type { Session } from '@tether/shared';
-import { describeLaunchKind, formatDirectory, sessionTitle } from '../../lib/format.ts';
+import { agentName, describeLaunchKind, formatDirectory, sessionTitle } from '../../lib/format.ts';
+import { canSwitch } from '@tether/shared/wire';
 import { Badge, StatusPill } from '../../lib/ui/badge.tsx';
 import { IconBack, IconChat, IconDiff, IconTerminal } from '../../lib/ui/icons.tsx';
 import { ModelPicker } from './model-picker.tsx';
@@ -56,18 +57,13 @@ export function SessionHeader({ session, lifecycle = null }: { session: Session;
           <StatusPill status={session.status} />
           {session.bypass ? <BypassChip /> : null}
           <Badge title={kind.title}>{kind.label}</Badge>
-          {/* Modes and effort are switched from the phone for claude only (its own commands and
-              keys), a model for claude and headless Codex (its next turn takes one); otherwise
-              the model is shown as the agent reported it. */}
-          {session.agent === 'claude' ? (
-            <>
-              <ModePicker session={session} />
-              <ModelPicker session={session} />
-            </>
-          ) : session.launchKind === 'headless' ? (
+          {/* What is switched from the phone is what the agent's capabilities allow in this launch
+              kind; otherwise the model is shown as the agent reported it. */}
+          {canSwitch(session.capabilities, 'modes', session.launchKind) ? <ModePicker session={session} /> : null}
+          {canSwitch(session.capabilities, 'models', session.launchKind) || canSwitch(session.capabilities, 'effort', session.launchKind) ? (
             <ModelPicker session={session} />
           ) : session.model ? (
-            <Badge title={`The model ${session.agent} runs`}>{session.model}</Badge>
+            <Badge title={`The model ${agentName(session.agent, session.capabilities)} runs`}>{session.model}</Badge>
           ) : null}
           <UsageChip session={session} />
           <ControlChip session={session} />

@@ -82,7 +82,7 @@ describe('parseTranscriptLine edge cases', () => {
   it('accepts an already-parsed object', () => {
     const out = parseTranscriptLine({ ...base, type: 'user', message: { role: 'user', content: 'hi' } });
     expect(out).toHaveLength(1);
-    expect(out[0]).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'hi' }], claudeSessionId: 'sess-1' });
+    expect(out[0]).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'hi' }], agentSessionId: 'sess-1' });
   });
 
   it('never throws, whatever the input', () => {

@@ -58,7 +58,7 @@ export function isRejectedToolResult(block: { isError: boolean; content: string;
 
 /** ContentBlockSchema allows at most this many blocks per message. */
 const MAX_BLOCKS = 100;
-/** Limits of the shared schema (ids, agentId, claudeSessionId ≤ 128; tool names ≤ 200): a longer
+/** Limits of the shared schema (ids, agentId, agentSessionId ≤ 128; tool names ≤ 200): a longer
  *  value is not something claude writes, so the field is dropped rather than failing the message. */
 const MAX_ID_CHARS = 128;
 const MAX_TOOL_NAME_CHARS = 200;
@@ -269,7 +269,7 @@ function toMessage(
       sidechain,
       agentId: shortString(rec.agentId),
       promptId: promptId ?? null,
-      claudeSessionId: shortString(rec.sessionId),
+      agentSessionId: shortString(rec.sessionId),
     },
   ];
 }

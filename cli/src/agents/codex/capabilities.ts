@@ -1,0 +1,19 @@
+// capabilities.ts: what the phone may do with a Codex session (shared agent-capabilities.ts), sent
+// with its registration and advertised by the daemon. The hub and the web decide from this record.
+import type { AgentCapabilities } from '@tether/shared';
+
+export const codexCapabilities: AgentCapabilities = {
+  displayName: 'Codex',
+  description: 'OpenAI · the codex CLI',
+  // app-server's turn/start takes a model and an effort for the next turn (headless only: a PTY
+  // Codex's /model picker is not driven from the phone yet). No aliases: a typed name.
+  models: { offered: [], typed: true, example: 'gpt-5.5', switchableIn: ['headless'] },
+  // Its highest is xhigh: a request for max asks for that.
+  effort: { levels: ['low', 'medium', 'high', 'xhigh'], maps: { max: 'xhigh' }, switchableIn: ['headless'] },
+  // `/approvals` is not driven from the phone yet.
+  modes: { values: [], switchableIn: [] },
+  resumeCommand: 'tether codex resume {id}',
+  // Its permission hook (PTY) and app-server approvals (headless); its own dialogs on screen (PTY).
+  // Edited input and rules are reserved in its hook schema and fail closed (Agent.plainVerdicts).
+  relays: { requests: ['permission', 'dialog'], editedInput: false, sessionRules: false },
+};
