@@ -1,9 +1,11 @@
 // https-phone.test.ts: a phone gets in over real HTTPS, the way docs/deploy.md sets a hub up: the
 // real `tether hub` behind Caddy, whose certificate an ACME CA (pebble) issued after validating
 // the name over TLS-ALPN-01; Chromium at 390×844 trusts only that CA's root (an NSS db), never
-// "ignore certificate errors". The phone opens the link the hub printed; the page is a secure
-// context with its service worker; Notifications go on from the account menu; with the screen off
+// "ignore certificate errors". `tether hub --public-url` checks its URL through Caddy (the TLS gate)
+// and prints a one-time `#pair=` link; the phone opens it (a second browser cannot); the page is a
+// secure context with its service worker; Notifications go on from the account menu; with the screen off
 // an approval is pushed; opened from that push it is answered, and the hub records the answer.
+// A hub without pebble's root in its trust store shows no link, and says why.
 //
 //   chromium ─https://tether.test (MAP → 127.0.0.1)─► caddy ─http─► tether hub ◄─/cli socket─ test (runner)
 //   hub ─web push (aes128gcm, VAPID)─► local push endpoint (push-endpoint.ts) ─► decrypted here
@@ -100,7 +102,7 @@ describe('a phone over real HTTPS behind Caddy', () => {
   beforeAll(async () => {
     requireBuiltWeb('sw.js');
     endpoint = startPushEndpoint();
-    world = await startTlsWorld({ hubArgs: () => ['--dev-push-endpoints', '--trust-proxy'] });
+    world = await startTlsWorld({ hubArgs: ({ publicUrl }) => ['--public-url', publicUrl, '--trust-proxy', '--dev-push-endpoints'] });
   }, 60_000);
 
   afterAll(async () => {
@@ -109,9 +111,14 @@ describe('a phone over real HTTPS behind Caddy', () => {
   });
 
   it('logs in from the printed link, is a secure context, turns Notifications on, and answers a pushed approval', async () => {
+    // What `tether hub` printed: the TLS gate's verdict on its public URL, then the phone's link
+    // (a one-time pairing code in the fragment). The access token is for the runner (tether auth login).
+    const printed = world.hub.output();
+    expect(printed).toContain(`checked ${world.publicUrl}: certificate trusted, answered by this hub`);
+    const phoneUrl = /open on your phone \(or scan\): (\S+)/.exec(printed)?.[1] ?? '';
+    expect(phoneUrl.startsWith(`${world.publicUrl}/#pair=`), `the printed phone link: ${printed}`).toBe(true);
     const token = world.hub.token;
-    if (!token) throw new Error(`tether hub printed no token on its first start:\n${world.hub.output()}`);
-    const phoneUrl = `${world.publicUrl}/#token=${token}`;
+    if (!token) throw new Error(`tether hub printed no token on its first start:\n${printed}`);
 
     const runner = await connectSocket({ url: world.hub.url, nsp: '/cli', token });
     try {
@@ -124,7 +131,7 @@ describe('a phone over real HTTPS behind Caddy', () => {
       await page.context().grantPermissions(['notifications'], { origin: world.publicUrl });
       await installPushStandIn(page, { endpoint: `${endpoint.url}/sub/https-phone`, keys });
 
-      // 1. The printed link: HTTPS with pebble's certificate for tether.test, signed in.
+      // 1. The printed link: HTTPS with pebble's certificate for tether.test; the code is redeemed, signed in.
       const response = await page.goto(phoneUrl);
       const security = await response!.securityDetails();
       expect(security).toMatchObject({ subjectName: 'tether.test', issuer: expect.stringMatching(/^Pebble Intermediate CA/) });
@@ -140,6 +147,12 @@ describe('a phone over real HTTPS behind Caddy', () => {
       // (Caddy 2.6 leaves its https_port out of the Location, as it would 443: the port is not checked.)
       const location = new URL(plain.headers.get('location') ?? 'about:blank');
       expect({ status: plain.status, to: `${location.protocol}//${location.hostname}${location.pathname}` }).toEqual({ status: 308, to: 'https://tether.test/sessions' });
+
+      // The link was one use: the same link in another browser is refused (through the same proxy).
+      const again = await world.browser.newPage({ viewport: 'phone' });
+      await again.goto(phoneUrl);
+      await again.getByRole('alert').filter({ hasText: 'This pairing code has expired or was already used' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await again.close();
 
       // 2. The service worker is registered and active, from the https origin.
       const worker = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL ?? null);
@@ -186,4 +199,14 @@ describe('a phone over real HTTPS behind Caddy', () => {
       runner.close();
     }
   }, 90_000);
+
+  it('a hub that does not trust the certificate shows no link: the TLS gate says why', async () => {
+    // Same name, same Caddy, pebble's root left out: what a phone without that root would meet.
+    const hub = await world.startHub({ args: ['--public-url', world.publicUrl], trustRoot: false });
+    const printed = hub.output();
+    expect(printed).toContain(`checked ${world.publicUrl}: certificate not trusted`);
+    expect(printed).toContain('phone: no QR (the https URL did not pass the check above)');
+    expect(printed).not.toContain(`${world.publicUrl}/#pair=`);
+    await hub.stop();
+  }, 30_000);
 });

@@ -41,6 +41,9 @@ export type TlsWorld = {
   browser: BrowserHandle;
   /** Milliseconds from pebble's spawn until Caddy served a verified certificate. */
   certificateMs: number;
+  /** Another `tether hub` (own temp home, any free port) that resolves tether.test the same way;
+   *  `trustRoot: false` leaves pebble's root out of NODE_EXTRA_CA_CERTS. Stopped by stop(). */
+  startHub(options: { args: string[]; trustRoot: boolean }): Promise<HubProcessHandle>;
   stop(): Promise<void>;
 };
 
@@ -94,18 +97,22 @@ export async function startTlsWorld(options: { hubArgs?: (world: { publicUrl: st
     writeFileSync(hostsPath, `127.0.0.1 localhost\n::1 localhost\n127.0.0.1 ${TLS_NAME}\n`);
     const hubHome = join(dir, 'hub-home');
     mkdirSync(hubHome);
-    const hub = await startHubProcess({
-      home: hubHome,
-      port: hubPort,
-      command: hubCommand(hostsPath),
-      env: { NODE_EXTRA_CA_CERTS: pebble.rootPath },
-      args: options.hubArgs?.({ publicUrl }) ?? [],
-    });
-    stops.push(() => hub.stop());
+    const startHub = async (o: { home: string; port: number; args: string[]; trustRoot: boolean }) => {
+      const started = await startHubProcess({ home: o.home, port: o.port, command: hubCommand(hostsPath), env: o.trustRoot ? { NODE_EXTRA_CA_CERTS: pebble.rootPath } : {}, args: o.args });
+      stops.push(() => started.stop());
+      return started;
+    };
+    const hub = await startHub({ home: hubHome, port: hubPort, args: options.hubArgs?.({ publicUrl }) ?? [], trustRoot: true });
 
     const browser = await launchBrowser({ home: nssHome({ dir, rootPath: pebble.rootPath }), args: [`--host-resolver-rules=MAP ${TLS_NAME} 127.0.0.1`] });
     stops.push(() => browser.stop());
-    return { publicUrl, hub, caddy, pebble, browser, certificateMs, stop };
+    let others = 0;
+    const another = async (o: { args: string[]; trustRoot: boolean }) => {
+      const home = join(dir, `hub-home-${++others}`);
+      mkdirSync(home);
+      return startHub({ home, port: 0, ...o });
+    };
+    return { publicUrl, hub, caddy, pebble, browser, certificateMs, startHub: another, stop };
   } catch (error) {
     await stop();
     throw error;
