@@ -57,20 +57,26 @@ export type BrowserHandle = {
   stop(): Promise<void>;
 };
 
+/** What a launch may add to the shared flags: a HOME (Chromium reads the NSS certificate database
+ *  under $HOME/.pki/nssdb, so a temp HOME trusts a test CA without touching the machine's) and
+ *  extra switches (e.g. --host-resolver-rules to map a test name to 127.0.0.1 without DNS). */
+export type LaunchOptions = { home?: string; args?: string[] };
+
 /** TETHER_TEST_FONTCONFIG=<fonts.conf>: Chromium sees only the fonts that file lists (e.g. only
  *  fonts-dejavu-core, as on a minimal Debian), without uninstalling anything on a shared machine. */
-function browserEnv(): Record<string, string> | undefined {
+function browserEnv(options: LaunchOptions): Record<string, string> | undefined {
   const fontconfig = process.env.TETHER_TEST_FONTCONFIG;
-  if (!fontconfig) return undefined;
+  if (!fontconfig && !options.home) return undefined;
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  env.FONTCONFIG_FILE = resolve(fontconfig);
+  if (fontconfig) env.FONTCONFIG_FILE = resolve(fontconfig);
+  if (options.home) env.HOME = options.home;
   return env;
 }
 
-export async function launchBrowser(): Promise<BrowserHandle> {
-  const env = browserEnv();
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true, ...(env ? { env } : {}) });
+export async function launchBrowser(options: LaunchOptions = {}): Promise<BrowserHandle> {
+  const env = browserEnv(options);
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: [...CHROMIUM_ARGS, ...(options.args ?? [])], headless: true, ...(env ? { env } : {}) });
   const contexts: BrowserContext[] = [];
   return {
     browser,
