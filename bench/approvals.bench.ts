@@ -31,7 +31,8 @@
 // times, see cli/src/hooks/bench-timings.ts; the phone stamps its own):
 //   approval_tether_ms_p50/p99 (claude), codex_approval_tether_ms_p50/p99: tether's own share, from
 //     the PermissionRequest reaching the runner's hook server to its answer leaving it, phone
-//     answering at once: runner → hub → phone (to_phone) + phone → hub → runner (back).
+//     answering at once: runner → hub → phone (to_phone) + phone → hub → runner (back); runner_in
+//     (hook in → request emitted) and runner_out (hub's answer in → hook answer out) are the runner's.
 //   agent_ms: overhead − tether share (medians): what the agent does around its hook that a call
 //     its rules allow does not (claude: its HTTP hook and its own dialog; Codex: starting the hook
 //     process, reported apart as codex_hook_process_ms since that process is tether's code).
@@ -79,7 +80,7 @@ function answerAtOnce(phone: Awaited<ReturnType<typeof watchSession>>, timings: 
   });
 }
 
-type Split = { tether: number[]; toPhone: number[]; back: number[]; hookProcess: number[]; hookConnect: number[] };
+type Split = { tether: number[]; toPhone: number[]; back: number[]; hookProcess: number[]; hookConnect: number[]; runnerIn: number[]; runnerOut: number[] };
 
 /** Per PermissionRequest, in order (one at a time in a session): the runner's edge times against the phone's. */
 function splitOf(t: Timings): Split {
@@ -87,12 +88,18 @@ function splitOf(t: Timings): Split {
   const server = lines.filter((l): l is Extract<HookTiming, { role: 'server' }> => l.role === 'server' && l.event === 'permission-request');
   const client = lines.filter((l): l is Extract<HookTiming, { role: 'client' }> => l.role === 'client' && l.event === 'permission-request');
   if (server.length !== t.phone.length) throw new Error(`timings: ${server.length} permission requests at the runner, ${t.phone.length} at the phone`);
-  const split: Split = { tether: [], toPhone: [], back: [], hookProcess: [], hookConnect: [] };
+  const runner = lines.filter((l): l is Extract<HookTiming, { role: 'runner' }> => l.role === 'runner' && l.event === 'permission-request');
+  const split: Split = { tether: [], toPhone: [], back: [], hookProcess: [], hookConnect: [], runnerIn: [], runnerOut: [] };
   server.forEach((s, i) => {
     const phone = t.phone[i]!;
     split.tether.push(s.out - s.in);
     split.toPhone.push(phone.received - s.in);
     split.back.push(s.out - phone.answered);
+    const r = runner[i];
+    if (r) {
+      split.runnerIn.push(r.sent - s.in);
+      split.runnerOut.push(s.out - r.answered);
+    }
   });
   client.forEach((c, i) => {
     split.hookProcess.push(c.sent - c.start);
@@ -106,7 +113,7 @@ function splitLines(o: { prefix: string; split: Split; overheadP50: number; roun
   const sorted = [...split.tether].sort((a, b) => a - b);
   const p50 = percentile(sorted, 50);
   return [
-    { name: `${o.prefix}approval_tether_ms_p50`, value: round(p50), unit: 'ms', samples: sorted.length, runner_to_phone_ms_p50: round(median(split.toPhone)), phone_to_answer_out_ms_p50: round(median(split.back)), agent_ms_p50: round(o.overheadP50 - p50) },
+    { name: `${o.prefix}approval_tether_ms_p50`, value: round(p50), unit: 'ms', samples: sorted.length, runner_to_phone_ms_p50: round(median(split.toPhone)), phone_to_answer_out_ms_p50: round(median(split.back)), runner_in_ms_p50: round(median(split.runnerIn)), runner_out_ms_p50: round(median(split.runnerOut)), agent_ms_p50: round(o.overheadP50 - p50) },
     { name: `${o.prefix}approval_tether_ms_p99`, value: round(percentile(sorted, 99)), unit: 'ms', runner_to_phone_ms_p99: round(percentile([...split.toPhone].sort((a, b) => a - b), 99)), phone_to_answer_out_ms_p99: round(percentile([...split.back].sort((a, b) => a - b), 99)) },
   ];
 }

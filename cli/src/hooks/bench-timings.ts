@@ -14,6 +14,8 @@ export const wallNow = (): number => performance.timeOrigin + performance.now();
 export type HookTiming =
   /** Runner: the request reached the hook server (`in`) and its answer left it (`out`). */
   | { role: 'server'; event: string; in: number; out: number }
+  /** Runner, inside the request: it emitted the approval request to the hub (`sent`), the hub's answer reached it (`answered`). */
+  | { role: 'runner'; event: string; sent: number; answered: number }
   /** `tether hook` process: it started (`start`, its time origin), posted (`sent`), got the answer (`answered`). */
   | { role: 'client'; event: string; start: number; sent: number; answered: number };
 
