@@ -37,11 +37,14 @@ const IDLE_BACKOFF_MS = [0, 0, 1, 1, 2, 4, 8, 8, 8, 16, 16, 32, 50, 100, 200] as
  *  the idle bench: the runner's idle CPU fell from ~0.5 % to ~0.3 % of a core (claude: ~1.4 %). */
 const QUIET_IDLE_MS = 500;
 /** Where the kernel tells us the child wrote (Linux): inotify on the PTY's slave device reports every
- *  write(2) to it as a change, and SIGCHLD says the child exited. With both, a quiet loop sleeps with
- *  no timer at all and wakes only on those events or on our own writes (wake()); the back-off ramp
- *  that follows a wake-up catches the bytes bun-pty's reader thread queues a moment after the write.
- *  Without them (macOS, no /proc, a child whose stdin is not the PTY) it keeps QUIET_IDLE_MS. */
+ *  write(2) to it as a change, and SIGCHLD says the child exited. With both, a quiet loop sleeps until
+ *  one of those events or our own write (wake()); the back-off ramp that follows a wake-up catches the
+ *  bytes bun-pty's reader thread queues a moment after the write. Without them (macOS, no /proc, a
+ *  child whose stdin is not the PTY) it keeps QUIET_IDLE_MS. */
 type OutputEvents = { close(): void };
+/** The safety net while asleep on those events: where one is not delivered (a Bun worker thread gets
+ *  no signals, seen in the tests: the exit went unseen) the loop must still see output and the exit. */
+const EVENT_NET_MS = 5_000;
 
 /** Wakes every sleeping loop on SIGCHLD: one listener for all PTYs (a daemon runs many). */
 const childWakers = new Set<() => void>();
@@ -213,16 +216,16 @@ export function installYieldingReadLoop(
           let ms: number = IDLE_BACKOFF_MS[Math.min(idleStreak, IDLE_BACKOFF_MS.length - 1)]!;
           if (idleStreak >= IDLE_BACKOFF_MS.length && sink.quiet?.()) {
             if (events === undefined && !childGone) events = watchOutput(pid, eventWake);
-            // Quiet, and the kernel tells us of the child's writes and exit: no timer at all.
-            ms = events ? Infinity : QUIET_IDLE_MS;
+            // Quiet, and the kernel tells us of the child's writes and exit: only the safety net.
+            ms = events ? EVENT_NET_MS : QUIET_IDLE_MS;
           }
           if (ms > 1 && performance.now() < echoDueUntil) ms = 1;
           idleStreak++;
           await new Promise<void>((resolve) => {
             if (ms === 0) return setImmediate(resolve);
-            const timer = ms === Infinity ? null : setTimeout(done, ms);
+            const timer = setTimeout(done, ms);
             function done() {
-              if (timer) clearTimeout(timer);
+              clearTimeout(timer);
               wakeSleeper = null;
               resolve();
             }
