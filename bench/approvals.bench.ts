@@ -26,9 +26,21 @@
 // so the difference is the approval path alone: hook process spawn + runner + hub + phone + answer.
 //
 //   codex_approval_overhead_ms_p50/p99: asked gap − median allowed gap, per asked sample.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+//
+// The split (TETHER_BENCH_TIMINGS: the runner's hook server and `tether hook` append wall-clock
+// times, see cli/src/hooks/bench-timings.ts; the phone stamps its own):
+//   approval_tether_ms_p50/p99 (claude), codex_approval_tether_ms_p50/p99: tether's own share, from
+//     the PermissionRequest reaching the runner's hook server to its answer leaving it, phone
+//     answering at once: runner → hub → phone (to_phone) + phone → hub → runner (back); runner_in
+//     (hook in → request emitted) and runner_out (hub's answer in → hook answer out) are the runner's.
+//   agent_ms: overhead − tether share (medians): what the agent does around its hook that a call
+//     its rules allow does not (claude: its HTTP hook and its own dialog; Codex: starting the hook
+//     process, reported apart as codex_hook_process_ms since that process is tether's code).
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PendingRequest } from '@tether/shared';
+import { BENCH_TIMINGS_ENV, wallNow, type HookTiming } from '../cli/src/hooks/bench-timings.ts';
 import { startFakeAnthropic, text, toolUse, type FakeAnthropic, type ScriptTurn } from '../tests/fixtures/fake-anthropic/index.ts';
 import { execCommand, startFakeOpenAI, text as codexText, type FakeOpenAI, type ScriptTurn as CodexTurn } from '../tests/fixtures/fake-openai/index.ts';
 import { createClaudeSandbox, spawnClaudeInPty, type ClaudeSandbox } from '../tests/harness/claude.ts';
@@ -44,6 +56,67 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+
+/** Where the runner and its hook processes write their timings, and what the phone stamped. */
+type Timings = { file: string; phone: Array<{ received: number; answered: number }> };
+
+function timingsFile(): Timings {
+  return { file: join(mkdtempSync(join(tmpdir(), 'tether-bench-timings-')), 'hooks.jsonl'), phone: [] };
+}
+
+function readTimings(t: Timings): HookTiming[] {
+  const text = existsSync(t.file) ? readFileSync(t.file, 'utf8') : '';
+  rmSync(join(t.file, '..'), { recursive: true, force: true });
+  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as HookTiming);
+}
+
+/** The phone answers every request at once, stamping when it got it and when it answered. */
+function answerAtOnce(phone: Awaited<ReturnType<typeof watchSession>>, timings: Timings, onAsked = () => {}): void {
+  phone.socket.on('approval:requested', (request: PendingRequest) => {
+    const received = wallNow();
+    onAsked();
+    phone.socket.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } }, () => {});
+    timings.phone.push({ received, answered: wallNow() });
+  });
+}
+
+type Split = { tether: number[]; toPhone: number[]; back: number[]; hookProcess: number[]; hookConnect: number[]; runnerIn: number[]; runnerOut: number[] };
+
+/** Per PermissionRequest, in order (one at a time in a session): the runner's edge times against the phone's. */
+function splitOf(t: Timings): Split {
+  const lines = readTimings(t);
+  const server = lines.filter((l): l is Extract<HookTiming, { role: 'server' }> => l.role === 'server' && l.event === 'permission-request');
+  const client = lines.filter((l): l is Extract<HookTiming, { role: 'client' }> => l.role === 'client' && l.event === 'permission-request');
+  if (server.length !== t.phone.length) throw new Error(`timings: ${server.length} permission requests at the runner, ${t.phone.length} at the phone`);
+  const runner = lines.filter((l): l is Extract<HookTiming, { role: 'runner' }> => l.role === 'runner' && l.event === 'permission-request');
+  const split: Split = { tether: [], toPhone: [], back: [], hookProcess: [], hookConnect: [], runnerIn: [], runnerOut: [] };
+  server.forEach((s, i) => {
+    const phone = t.phone[i]!;
+    split.tether.push(s.out - s.in);
+    split.toPhone.push(phone.received - s.in);
+    split.back.push(s.out - phone.answered);
+    const r = runner[i];
+    if (r) {
+      split.runnerIn.push(r.sent - s.in);
+      split.runnerOut.push(s.out - r.answered);
+    }
+  });
+  client.forEach((c, i) => {
+    split.hookProcess.push(c.sent - c.start);
+    if (server[i]) split.hookConnect.push(server[i]!.in - c.sent);
+  });
+  return split;
+}
+
+function splitLines(o: { prefix: string; split: Split; overheadP50: number; round: (n: number) => number }): Array<{ name: string; value: number; unit: string } & Record<string, unknown>> {
+  const { split, round } = o;
+  const sorted = [...split.tether].sort((a, b) => a - b);
+  const p50 = percentile(sorted, 50);
+  return [
+    { name: `${o.prefix}approval_tether_ms_p50`, value: round(p50), unit: 'ms', samples: sorted.length, runner_to_phone_ms_p50: round(median(split.toPhone)), phone_to_answer_out_ms_p50: round(median(split.back)), runner_in_ms_p50: round(median(split.runnerIn)), runner_out_ms_p50: round(median(split.runnerOut)), agent_ms_p50: round(o.overheadP50 - p50) },
+    { name: `${o.prefix}approval_tether_ms_p99`, value: round(percentile(sorted, 99)), unit: 'ms', runner_to_phone_ms_p99: round(percentile([...split.toPhone].sort((a, b) => a - b), 99)), phone_to_answer_out_ms_p99: round(percentile([...split.back].sort((a, b) => a - b), 99)) },
+  ];
+}
 
 /** ms from each main request that got turn `i` to the request after it. */
 function toolGaps(fake: Pick<FakeAnthropic | FakeOpenAI, 'requests'>): Map<number, number> {
@@ -61,7 +134,7 @@ function allowInSettings(sandbox: ClaudeSandbox, rules: string[]): void {
 }
 
 /** One tether session: CALLS asked and CALLS rule-allowed Bash calls, alternating, then CALLS Reads. */
-async function tetherSession(hub: HubHandle): Promise<{ asked: number[]; allowed: number[]; reads: number[]; processes: number; toolCalls: number }> {
+async function tetherSession(hub: HubHandle): Promise<{ asked: number[]; allowed: number[]; reads: number[]; processes: number; toolCalls: number; split: Split }> {
   const script: ScriptTurn[] = [];
   for (let i = 0; i < CALLS; i++) {
     script.push(toolUse('Bash', { command: `touch ask-${i}.txt`, description: 'asked' }));
@@ -73,11 +146,10 @@ async function tetherSession(hub: HubHandle): Promise<{ asked: number[]; allowed
   const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
   writeFileSync(join(sandbox.cwd, 'notes.txt'), 'hello\n');
   allowInSettings(sandbox, ['Bash(touch rule-:*)', 'Bash(touch rule-*)']);
-  const runner = startRunner({ hub, sandbox, args: ['--permission-mode', 'default'] });
+  const timings = timingsFile();
+  const runner = startRunner({ hub, sandbox, args: ['--permission-mode', 'default'], env: { [BENCH_TIMINGS_ENV]: timings.file } });
   const phone = await watchSession({ hub, sessionId: runner.sessionId });
-  phone.socket.on('approval:requested', (request: PendingRequest) => {
-    phone.socket.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } }, () => {});
-  });
+  answerAtOnce(phone, timings);
   try {
     await runner.waitForScreen(/❯/);
     await phone.send('go');
@@ -95,7 +167,7 @@ async function tetherSession(hub: HubHandle): Promise<{ asked: number[]; allowed
         if (!attachment.command?.startsWith('http://')) processes += 1;
       }
     }
-    return { asked: pick(0, 2, CALLS), allowed: pick(1, 2, CALLS), reads: pick(2 * CALLS, 1, CALLS), processes, toolCalls };
+    return { asked: pick(0, 2, CALLS), allowed: pick(1, 2, CALLS), reads: pick(2 * CALLS, 1, CALLS), processes, toolCalls, split: splitOf(timings) };
   } finally {
     phone.stop();
     await runner.stop();
@@ -126,7 +198,7 @@ async function plainReads(): Promise<number[]> {
 }
 
 /** One `tether codex` session: `calls` asked and `calls` rule-allowed escalated commands, alternating. */
-export async function codexSession(hub: HubHandle, calls = CALLS): Promise<{ asked: number[]; allowed: number[]; phoneAsked: number }> {
+export async function codexSession(hub: HubHandle, calls = CALLS): Promise<{ asked: number[]; allowed: number[]; phoneAsked: number; split: Split }> {
   const script: CodexTurn[] = [];
   for (let i = 0; i < calls; i++) {
     script.push(execCommand(`touch ask-${i}.txt`, { justification: 'asked' }));
@@ -137,13 +209,11 @@ export async function codexSession(hub: HubHandle, calls = CALLS): Promise<{ ask
   const sandbox = createCodexSandbox({ fakeApiUrl: fake.url });
   mkdirSync(join(sandbox.codexHome, 'rules'));
   writeFileSync(join(sandbox.codexHome, 'rules', 'default.rules'), 'prefix_rule(pattern = ["mkdir"], decision = "allow")\n');
-  const runner = startRunner({ hub, sandbox, agent: 'codex', cols: 110, rows: 35 });
+  const timings = timingsFile();
+  const runner = startRunner({ hub, sandbox, agent: 'codex', cols: 110, rows: 35, env: { [BENCH_TIMINGS_ENV]: timings.file } });
   const phone = await watchSession({ hub, sessionId: runner.sessionId });
   let phoneAsked = 0;
-  phone.socket.on('approval:requested', (request: PendingRequest) => {
-    phoneAsked += 1;
-    phone.socket.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } }, () => {});
-  });
+  answerAtOnce(phone, timings, () => (phoneAsked += 1));
   try {
     await runner.waitForScreen(CODEX_READY);
     await phone.send('go');
@@ -153,7 +223,7 @@ export async function codexSession(hub: HubHandle, calls = CALLS): Promise<{ ask
     }
     const gaps = toolGaps(fake);
     const pick = (from: number) => Array.from({ length: calls }, (_, i) => gaps.get(from + i * 2)).filter((g): g is number => g !== undefined);
-    return { asked: pick(0), allowed: pick(1), phoneAsked };
+    return { asked: pick(0), allowed: pick(1), phoneAsked, split: splitOf(timings) };
   } finally {
     phone.stop();
     await runner.stop();
@@ -166,9 +236,13 @@ function codexOverhead(codex: Awaited<ReturnType<typeof codexSession>>, round: (
   if (codex.phoneAsked !== codex.asked.length) throw new Error(`codex: the phone was asked ${codex.phoneAsked} times for ${codex.asked.length} asked calls`);
   const allowedMedian = median(codex.allowed);
   const overhead = codex.asked.map((gap) => gap - allowedMedian).sort((a, b) => a - b);
+  const { split } = codex;
   return [
     { name: 'codex_approval_overhead_ms_p50', value: round(percentile(overhead, 50)), unit: 'ms', samples: overhead.length, asked_gap_ms_p50: round(median(codex.asked)), allowed_gap_ms_p50: round(allowedMedian) },
     { name: 'codex_approval_overhead_ms_p99', value: round(percentile(overhead, 99)), unit: 'ms' },
+    ...splitLines({ prefix: 'codex_', split, overheadP50: percentile(overhead, 50), round }),
+    // `tether hook permission-request`: Bun up → request sent (its own start-up), and sent → at the runner.
+    { name: 'codex_hook_process_ms_p50', value: round(median(split.hookProcess)), unit: 'ms', samples: split.hookProcess.length, hook_connect_ms_p50: round(median(split.hookConnect)) },
   ];
 }
 
@@ -187,6 +261,7 @@ export async function run(): Promise<Array<{ name: string; value: number; unit: 
     return [
       { name: 'approval_overhead_ms_p50', value: round(percentile(overhead, 50)), unit: 'ms', samples: overhead.length, asked_gap_ms_p50: round(median(session.asked)), allowed_gap_ms_p50: round(allowedMedian) },
       { name: 'approval_overhead_ms_p99', value: round(percentile(overhead, 99)), unit: 'ms' },
+      ...splitLines({ prefix: '', split: session.split, overheadP50: percentile(overhead, 50), round }),
       { name: 'readonly_allow_ms_p50', value: round(median(session.reads) - plain), unit: 'ms', tether_read_gap_ms_p50: round(median(session.reads)), plain_read_gap_ms_p50: round(plain) },
       ...codexOverhead(codex, round),
       { name: 'hook_processes_per_tool_call', value: session.toolCalls ? round(session.processes / session.toolCalls) : -1, unit: 'processes', tool_calls: session.toolCalls, processes: session.processes },

@@ -3,7 +3,8 @@
 // terminal; then the same with a real `tether codex` (Codex against the fake Responses API). Over
 // IDLE_WINDOW_MS, CPU time of the runner process and of the agent (its child, with the child's own
 // children: Codex's npm launcher is a node process that runs the native codex) is read from /proc
-// (utime + stime), as a percentage of one core, and their resident memory (VmRSS) at the window's end.
+// (utime + stime), as a percentage of one core (the runner's also exactly, from each thread's schedstat:
+// `sched_pct`), and their resident memory (VmRSS) at the window's end.
 // Windows alternate claude, codex, claude, codex… (ROUNDS each) and each figure is the median, so the
 // box's load drifts over both alike. A laptop on battery pays for every wake-up.
 //
@@ -28,6 +29,28 @@ function cpuTicks(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return Number(fields[11]) + Number(fields[12]); // utime + stime (fields 14 and 15 of the line)
+}
+
+/** ns each thread of `pid` has run (/proc/<pid>/task/<tid>/schedstat): exact, where the ticks of
+ *  /proc/<pid>/stat are 10 ms samples (an idle runner is a handful of them in a window). */
+function threadNs(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      out.set(task, Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]));
+    } catch {
+      // thread gone
+    }
+  }
+  return out;
+}
+
+/** ns run between two threadNs() readings; a thread that started meanwhile counts whole, one that
+ *  ended meanwhile is missed (idle, Bun starts and ends few). */
+function ranNs(before: Map<string, number>, after: Map<string, number>): number {
+  let sum = 0;
+  for (const [tid, ns] of after) sum += ns - (before.get(tid) ?? 0);
+  return sum;
 }
 
 /** A process of the tree that ended between listing and reading counts nothing. */
@@ -75,7 +98,7 @@ function commandOf(pid: number): string {
   }
 }
 
-type Window = { runnerPct: number; agentPct: number; runnerRssMb: number; agentRssMb: number; seconds: number };
+type Window = { runnerPct: number; runnerSchedPct: number; agentPct: number; runnerRssMb: number; agentRssMb: number; seconds: number };
 
 /** One idle window of `tether <agent>` after one finished turn, with a phone on chat and terminal. */
 async function idleWindow(hub: HubHandle, agent: 'claude' | 'codex'): Promise<Window> {
@@ -94,13 +117,15 @@ async function idleWindow(hub: HubHandle, agent: 'claude' | 'codex'): Promise<Wi
     const agentPid = childrenOf(runner.pid).find((pid) => commandOf(pid).includes(agent));
     if (!agentPid) throw new Error(`no ${agent} child under runner ${runner.pid}`);
     const agentTicks = () => treeOf(agentPid).reduce((sum, pid) => sum + ticksOrZero(pid), 0);
-    const before = { runner: cpuTicks(runner.pid), agent: agentTicks() };
+    const before = { runner: cpuTicks(runner.pid), agent: agentTicks(), runnerNs: threadNs(runner.pid) };
     const started = performance.now();
     await Bun.sleep(IDLE_WINDOW_MS);
     const seconds = (performance.now() - started) / 1000;
     const pct = (ticks: number) => (ticks / TICKS_PER_S / seconds) * 100;
+    const runnerNs = ranNs(before.runnerNs, threadNs(runner.pid));
     return {
       runnerPct: pct(cpuTicks(runner.pid) - before.runner),
+      runnerSchedPct: (runnerNs / 1e9 / seconds) * 100,
       agentPct: pct(agentTicks() - before.agent),
       runnerRssMb: rssMb(runner.pid),
       agentRssMb: treeOf(agentPid).reduce((sum, pid) => sum + rssMb(pid), 0),
@@ -129,14 +154,16 @@ export async function run(): Promise<Array<{ name: string; value: number; unit: 
     await hub.stop();
   }
   const m = (agent: 'claude' | 'codex', key: keyof Window) => round(median(windows[agent].map((w) => w[key])));
+  /** The runner's exact run time (schedstat), to three decimals: the ticks are too coarse for it. */
+  const m3 = (agent: 'claude' | 'codex') => Math.round(median(windows[agent].map((w) => w.runnerSchedPct)) * 1000) / 1000;
   const common = { window_s: Math.round(IDLE_WINDOW_MS / 1000), windows: ROUNDS };
   const ratio = (runner: number, agent: number) => (agent > 0 ? round(runner / agent) : -1);
   return [
-    { name: 'runner_idle_cpu_pct', value: m('claude', 'runnerPct'), unit: '% of a core', ...common },
+    { name: 'runner_idle_cpu_pct', value: m('claude', 'runnerPct'), unit: '% of a core', ...common, sched_pct: m3('claude') },
     { name: 'claude_idle_cpu_pct', value: m('claude', 'agentPct'), unit: '% of a core', ...common },
     { name: 'runner_to_claude_idle_cpu_ratio', value: ratio(m('claude', 'runnerPct'), m('claude', 'agentPct')), unit: 'ratio' },
     { name: 'runner_idle_rss_mb', value: m('claude', 'runnerRssMb'), unit: 'MB', claude_rss_mb: m('claude', 'agentRssMb') },
-    { name: 'codex_idle_runner_cpu_pct', value: m('codex', 'runnerPct'), unit: '% of a core', ...common },
+    { name: 'codex_idle_runner_cpu_pct', value: m('codex', 'runnerPct'), unit: '% of a core', ...common, sched_pct: m3('codex') },
     { name: 'codex_idle_cpu_pct', value: m('codex', 'agentPct'), unit: '% of a core', ...common },
     { name: 'codex_runner_to_codex_idle_cpu_ratio', value: ratio(m('codex', 'runnerPct'), m('codex', 'agentPct')), unit: 'ratio' },
     { name: 'codex_idle_runner_rss_mb', value: m('codex', 'runnerRssMb'), unit: 'MB', codex_rss_mb: m('codex', 'agentRssMb') },

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { AgentKind } from '@tether/shared';
 import { loadCredentials } from '../config/credentials.ts';
 import { tetherPaths } from '../config/paths.ts';
+import { execWithIdleGcTimer } from '../pace/gc-timer.ts';
 import { CommandError } from './command.ts';
 
 /** A `beforeStart` that prints one line before the agent takes the terminal when its version is
@@ -33,6 +34,8 @@ export function warnOutsideTestedRange(agent: {
 const ORPHAN_DELAY_MS = 3_000;
 
 export async function runAgent(options: { agent: AgentKind; args: string[]; beforeStart?: (o: { home: string }) => void }): Promise<number> {
+  // First, before anything touches the terminal: an idle runner must not wake every second for Bun's GC.
+  execWithIdleGcTimer();
   const { runSession, RunnerStartError } = await import('../runner/runner.ts');
   const creds = loadCredentials();
   const paths = tetherPaths();

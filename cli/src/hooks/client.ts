@@ -1,12 +1,13 @@
 // client.ts: the body of `tether hook <event>`, the short-lived process an agent runs for a hook it
 // calls as a command (claude: only SessionStart, every other event is an HTTP hook; Codex: every
 // event, it has command hooks only). It reads the agent's JSON from stdin, posts it to the runner's
-// loopback hook server and prints the answer. It imports nothing but events.ts, so it starts fast.
+// loopback hook server and prints the answer. It imports only events.ts and bench-timings.ts (node:fs), so it starts fast.
 //
 // Invariant: a fact hook never blocks the agent. On any failure (no endpoint file, runner
 // unreachable, runner wedged) it prints nothing and exits 0, so the agent carries on; for a
 // permission that means the agent's own dialog decides, at the desk: it never decides a permission.
 import { readFileSync } from 'node:fs';
+import { recordHookTiming, wallNow } from './bench-timings.ts';
 import { HOOK_FILE_ENV, HOOK_SECRET_HEADER, type HookEndpoint, type HookEventArg } from './events.ts';
 
 /** The runner answers facts at once; 5 s means it is wedged. */
@@ -37,6 +38,7 @@ export async function runHookClient(options: { event: HookEventArg; stdin: strin
     return quiet(`hook could not start: ${error instanceof Error ? error.message : String(error)}`);
   }
   try {
+    const sent = wallNow();
     const response = await fetch(`http://127.0.0.1:${endpoint.port}/hook/${options.event}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', [HOOK_SECRET_HEADER]: endpoint.secret },
@@ -46,6 +48,7 @@ export async function runHookClient(options: { event: HookEventArg; stdin: strin
       timeout: false,
     });
     const answer: unknown = await response.json().catch(() => null);
+    recordHookTiming({ role: 'client', event: options.event, start: performance.timeOrigin, sent, answered: wallNow() }, options.env ?? process.env);
     if (!response.ok) return quiet(`runner answered HTTP ${response.status}`);
     const printable = answer && typeof answer === 'object' && Object.keys(answer).length > 0;
     return { stdout: printable ? JSON.stringify(answer) : '', exitCode: 0, problem: null };

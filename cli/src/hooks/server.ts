@@ -9,6 +9,7 @@
 // reaches the handler. A request whose connection drops (claude exited) aborts its signal, so a
 // waiting approval is withdrawn.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { recordHookTiming, wallNow } from './bench-timings.ts';
 import { HOOK_SECRET_HEADER, isHookEventArg, type HookEndpoint, type HookEventArg } from './events.ts';
 
 /** Largest hook payload accepted: tool inputs (a Write of a big file) can be large, but bounded. */
@@ -49,6 +50,7 @@ export function startHookServer(options: {
     idleTimeout: 0,
     maxRequestBodySize: MAX_HOOK_BODY_BYTES,
     fetch: async (req) => {
+      const arrived = wallNow();
       if (!secretMatches(req.headers.get(HOOK_SECRET_HEADER), secret)) {
         return Response.json({ error: 'forbidden' }, { status: 403 });
       }
@@ -72,7 +74,9 @@ export function startHookServer(options: {
       req.signal.addEventListener('abort', onDrop);
       try {
         const result = await options.onHook({ event: name, payload: payload as Record<string, unknown>, signal: controller.signal });
-        return Response.json(result);
+        const response = Response.json(result);
+        recordHookTiming({ role: 'server', event: name, in: arrived, out: wallNow() });
+        return response;
       } catch (error) {
         return Response.json({ error: error instanceof Error ? error.message : String(error) }, { status: 500 });
       } finally {

@@ -62,4 +62,18 @@ describe('pace', () => {
     vi.advanceTimersByTime(16_000);
     expect(n).toBe(2);
   });
+
+  it('with no quiet wait (the default), a quiet poll sleeps with no timer until a stir', () => {
+    const pace = createPace({ quietAfterMs: 1_000, now: () => Date.now() });
+    let n = 0;
+    pace.poll({ everyMs: 250, tick: () => n++ });
+    vi.advanceTimersByTime(1_000);
+    expect(n).toBe(4);
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(60_000);
+    expect(n).toBe(4);
+    pace.stir();
+    vi.advanceTimersByTime(250);
+    expect(n).toBe(5);
+  });
 });

@@ -1,16 +1,20 @@
 // pace.ts: how often a runner's backstop polls look (claude's transcript, its subagents, its status
 // file) while nothing happens. Each of those polls catches what fs.watch and claude's hooks missed,
 // and all of it comes while claude is working: then its screen changes too. So while the session is
-// quiet (no PTY output, no key, no hook for QUIET_AFTER_MS) they look every QUIET_POLL_MS instead of
-// their own interval, and the first sign of life (`stir()`) brings them back at once. An idle session
+// quiet (no PTY output, no key, no hook for QUIET_AFTER_MS) they stop looking (QUIET_POLL_MS), and
+// the first sign of life (`stir()`) brings them back at their own interval at once. An idle session
 // was ~15 wake-ups a second from these polls alone (issue 11: the runner burnt half of what claude
 // itself does idle; a laptop on battery pays for every wake-up).
 
 /** No output, key or hook for this long: the session is quiet. A turn redraws claude's spinner
  *  several times a second, so a working claude is never quiet. */
 export const QUIET_AFTER_MS = 3_000;
-/** What a backstop poll waits between looks while quiet. */
-export const QUIET_POLL_MS = 5_000;
+/** What a backstop poll waits between looks while quiet: not at all. Everything these polls catch
+ *  comes with a sign of life (claude draws on its screen while it writes; Esc is a key; a hook is a
+ *  hook), and the PTY's output now wakes the runner by itself (pty/read-loop.ts), so a quiet session's
+ *  polls sleep with no timer and the first stir brings them back (idle bench: each timed look was a
+ *  wake-up, stat and read every 5 s for each of three polls). */
+export const QUIET_POLL_MS = Number.POSITIVE_INFINITY;
 
 /** Runs `tick` about every `everyMs` until the returned stop() is called. */
 export type Poll = (o: { everyMs: number; tick: () => void }) => () => void;
@@ -26,7 +30,7 @@ export type Pace = {
   stir(): void;
   /** Nothing happened for QUIET_AFTER_MS. */
   quiet(): boolean;
-  /** A poll that slows to QUIET_POLL_MS while quiet, and is back at `everyMs` right after a stir. */
+  /** A poll that slows to QUIET_POLL_MS while quiet (Infinity: waits for a stir), and is back at `everyMs` right after a stir. */
   poll: Poll;
 };
 
@@ -69,7 +73,7 @@ export function createPace(options: { quietAfterMs?: number; quietPollMs?: numbe
         if (stopped) return;
         if (quiet() && quietPollMs > everyMs) {
           sleeping.add(rearm);
-          arm(quietPollMs);
+          if (Number.isFinite(quietPollMs)) arm(quietPollMs);
         } else arm(everyMs);
       }
       arm(everyMs);

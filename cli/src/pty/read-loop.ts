@@ -15,6 +15,7 @@
 // offsets, and every consumer wants bytes), and it reads up to READ_BUFFER_BYTES at a time (see
 // there: bun-pty's 4 KiB reads were the runner's main cost).
 import { dlopen, FFIType, ptr } from 'bun:ffi';
+import { readlinkSync, watch, type FSWatcher } from 'node:fs';
 import type { IPty } from 'bun-pty';
 import { ptyLibraryPath } from './native-library.ts';
 
@@ -35,6 +36,51 @@ const IDLE_BACKOFF_MS = [0, 0, 1, 1, 2, 4, 8, 8, 8, 16, 16, 32, 50, 100, 200] as
  *  the loop at once, and a working claude redraws its spinner, so it is never quiet. Measured with
  *  the idle bench: the runner's idle CPU fell from ~0.5 % to ~0.3 % of a core (claude: ~1.4 %). */
 const QUIET_IDLE_MS = 500;
+/** Where the kernel tells us the child wrote (Linux): inotify on the PTY's slave device reports every
+ *  write(2) to it as a change, and SIGCHLD says the child exited. With both, a quiet loop sleeps until
+ *  one of those events or our own write (wake()); the back-off ramp that follows a wake-up catches the
+ *  bytes bun-pty's reader thread queues a moment after the write. Without them (macOS, no /proc, a
+ *  child whose stdin is not the PTY) it keeps QUIET_IDLE_MS. */
+type OutputEvents = { close(): void };
+/** The safety net while asleep on those events: where one is not delivered (a Bun worker thread gets
+ *  no signals, seen in the tests: the exit went unseen) the loop must still see output and the exit. */
+const EVENT_NET_MS = 5_000;
+
+/** Wakes every sleeping loop on SIGCHLD: one listener for all PTYs (a daemon runs many). */
+const childWakers = new Set<() => void>();
+const onChild = () => {
+  for (const wake of [...childWakers]) wake();
+};
+
+function watchOutput(pid: number, wake: () => void): OutputEvents | null {
+  if (process.platform !== 'linux' || pid <= 0) return null;
+  let slave: string;
+  try {
+    slave = readlinkSync(`/proc/${pid}/fd/0`);
+  } catch {
+    return null;
+  }
+  if (!slave.startsWith('/dev/pts/')) return null;
+  let watcher: FSWatcher;
+  try {
+    watcher = watch(slave, { persistent: false }, () => wake());
+  } catch {
+    return null;
+  }
+  watcher.on('error', () => {});
+  if (childWakers.size === 0) process.on('SIGCHLD', onChild);
+  childWakers.add(wake);
+  let closed = false;
+  return {
+    close() {
+      if (closed) return;
+      closed = true;
+      watcher.close();
+      childWakers.delete(wake);
+      if (childWakers.size === 0) process.off('SIGCHLD', onChild);
+    },
+  };
+}
 /** After we write (a key), empty reads sleep at most 1 ms for this long, whatever the back-off
  *  says: on a busy box the echo can come after the back-to-back polls and used to land in a 2–8 ms
  *  sleep (traced: about a third of the slowest 2 % of relay echoes). Timers are 1 ms at best here;
@@ -132,49 +178,63 @@ export function installYieldingReadLoop(
     const buf = new Uint8Array(READ_BUFFER_BYTES);
     let sinceYield = 0;
     let childGone = false;
-    while (this._readLoop && !this._closing) {
-      if (!childGone && pid > 0 && gone(pid)) {
-        childGone = true;
-        await new Promise<void>((resolve) => setTimeout(resolve, EXIT_GRACE_MS));
-        continue;
-      }
-      const wait = sink.hold?.();
-      if (wait) {
-        sinceYield = 0;
-        await wait;
-        continue;
-      }
-      const n = lib.read(this.handle, buf);
-      if (n > 0) {
-        idleStreak = 0;
-        sink.onBytes(buf.slice(0, n));
-        sinceYield += n;
-        if (sinceYield >= READ_YIELD_BYTES) {
-          sinceYield = 0;
-          await new Promise<void>((resolve) => setImmediate(resolve));
+    /** Set up the first time the loop goes quiet (the child is running by then); null: not available. */
+    let events: OutputEvents | null | undefined;
+    const eventWake = () => {
+      idleStreak = 0; // ramp again: the bytes reach bun-pty's queue a moment after the write
+      wakeSleeper?.();
+    };
+    try {
+      while (this._readLoop && !this._closing) {
+        if (!childGone && pid > 0 && gone(pid)) {
+          childGone = true;
+          await new Promise<void>((resolve) => setTimeout(resolve, EXIT_GRACE_MS));
+          continue;
         }
-      } else if (n === -2) {
-        this._onExit.fire({ exitCode: lib.exitCode(this.handle) });
-        break;
-      } else if (n < 0) {
-        break;
-      } else {
-        sinceYield = 0;
-        let ms: number = IDLE_BACKOFF_MS[Math.min(idleStreak, IDLE_BACKOFF_MS.length - 1)]!;
-        if (idleStreak >= IDLE_BACKOFF_MS.length && sink.quiet?.()) ms = QUIET_IDLE_MS;
-        if (ms > 1 && performance.now() < echoDueUntil) ms = 1;
-        idleStreak++;
-        await new Promise<void>((resolve) => {
-          if (ms === 0) return setImmediate(resolve);
-          const timer = setTimeout(done, ms);
-          function done() {
-            clearTimeout(timer);
-            wakeSleeper = null;
-            resolve();
+        const wait = sink.hold?.();
+        if (wait) {
+          sinceYield = 0;
+          await wait;
+          continue;
+        }
+        const n = lib.read(this.handle, buf);
+        if (n > 0) {
+          idleStreak = 0;
+          sink.onBytes(buf.slice(0, n));
+          sinceYield += n;
+          if (sinceYield >= READ_YIELD_BYTES) {
+            sinceYield = 0;
+            await new Promise<void>((resolve) => setImmediate(resolve));
           }
-          wakeSleeper = done;
-        });
+        } else if (n === -2) {
+          this._onExit.fire({ exitCode: lib.exitCode(this.handle) });
+          break;
+        } else if (n < 0) {
+          break;
+        } else {
+          sinceYield = 0;
+          let ms: number = IDLE_BACKOFF_MS[Math.min(idleStreak, IDLE_BACKOFF_MS.length - 1)]!;
+          if (idleStreak >= IDLE_BACKOFF_MS.length && sink.quiet?.()) {
+            if (events === undefined && !childGone) events = watchOutput(pid, eventWake);
+            // Quiet, and the kernel tells us of the child's writes and exit: only the safety net.
+            ms = events ? EVENT_NET_MS : QUIET_IDLE_MS;
+          }
+          if (ms > 1 && performance.now() < echoDueUntil) ms = 1;
+          idleStreak++;
+          await new Promise<void>((resolve) => {
+            if (ms === 0) return setImmediate(resolve);
+            const timer = setTimeout(done, ms);
+            function done() {
+              clearTimeout(timer);
+              wakeSleeper = null;
+              resolve();
+            }
+            wakeSleeper = done;
+          });
+        }
       }
+    } finally {
+      events?.close();
     }
   };
   return control;

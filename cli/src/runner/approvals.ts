@@ -16,6 +16,7 @@
 // PTY claude's own dialog stays at the desk; headless, the caller denies (nobody else could answer).
 import { requestKindForTool, type Answer, type PendingRequest } from '@tether/shared';
 import type { HubLink } from '../hub-link/link.ts';
+import { recordHookTiming, wallNow } from '../hooks/bench-timings.ts';
 import type { PromptState } from '../screen/prompt-state.ts';
 import { createDeskAnswers, type DeskAnswers } from './desk-answer.ts';
 import { verdictFor, type Verdict } from './verdict.ts';
@@ -49,7 +50,7 @@ export type Approvals = {
 
 type Outcome = { from: 'hub'; answer: Answer } | { from: 'desk'; decision: 'allow' | 'deny' | null } | { from: 'cancel' } | { from: 'handoff' };
 
-type Waiting = { request: PendingRequest; settle: (outcome: Outcome) => void; sawDialog: boolean };
+type Waiting = { request: PendingRequest; settle: (outcome: Outcome) => void; sawDialog: boolean; /** When the hub's answer came (bench timings). */ answeredAt?: number };
 
 /** claude drops its hook request when the desk presses Esc in the dialog, a moment before the
  *  transcript records the rejection: this long the runner waits for that record before it takes the
@@ -179,6 +180,7 @@ export function createApprovals(options: {
       const onCancel = () => settle({ from: 'cancel' });
       if (signal.aborted) onCancel();
       signal.addEventListener('abort', onCancel);
+      const sentAt = wallNow();
       const sent = await send(link, entry);
       if (!sent) {
         signal.removeEventListener('abort', onCancel);
@@ -189,6 +191,7 @@ export function createApprovals(options: {
       }
       let outcome = await settled;
       signal.removeEventListener('abort', onCancel);
+      if (outcome.from === 'hub' && entry.answeredAt) recordHookTiming({ role: 'runner', event: 'permission-request', sent: sentAt, answered: entry.answeredAt });
       if (outcome.from === 'cancel' && entry.request.toolUseId) {
         const decided = await desk.resultWithin({ toolUseId: entry.request.toolUseId, ms: CANCEL_GRACE_MS });
         if (decided) outcome = { from: 'desk', decision: decided };
@@ -200,7 +203,12 @@ export function createApprovals(options: {
       return closeRequest({ outcome, request, toolInput, link, sessionId: options.sessionId(), desk, log, onPlanApproved: options.onPlanApproved });
     },
 
-    answered: ({ requestId, answer }) => waiting.get(requestId)?.settle({ from: 'hub', answer }),
+    answered: ({ requestId, answer }) => {
+      const entry = waiting.get(requestId);
+      if (!entry) return;
+      entry.answeredAt = wallNow();
+      entry.settle({ from: 'hub', answer });
+    },
 
     toolResult: ({ toolUseId, rejected }) => {
       const decision = rejected ? 'deny' : 'allow';

@@ -100,10 +100,15 @@ export function createHookHandler(init: {
       case 'permission-request': {
         const toolName = typeof p.tool_name === 'string' ? p.tool_name : '';
         const toolInput = p.tool_input && typeof p.tool_input === 'object' && !Array.isArray(p.tool_input) ? (p.tool_input as Record<string, unknown>) : {};
-        // Waiting on a person now (claude's Notification hook says so only ~6 s later).
-        setStatus('waiting');
+        // Waiting on a person now (claude's Notification hook says so only ~6 s later). A status is an
+        // fsync'd outbox entry (a few ms on a busy disk): it is written just after the request has
+        // left for the hub, and the "thinking" after the answer has left for the agent, so neither
+        // delays the round trip (bench/approvals: tether's share).
+        setImmediate(() => setStatus('waiting'));
         const verdict = await approvals.ask({ toolName, toolInput, signal: request.signal });
-        if (state.status === 'waiting') setStatus('thinking');
+        setImmediate(() => {
+          if (state.status === 'waiting') setStatus('thinking');
+        });
         // null: the agent's own dialog (already at the desk) decides; nothing is allowed silently.
         return verdict ? permissionDecision(verdict, init.plainVerdicts === true) : {};
       }
