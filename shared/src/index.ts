@@ -10,6 +10,7 @@ export * from './attachments.ts';
 export * from './slash-commands.ts';
 export * from './approvals.ts';
 export * from './dialog.ts';
+export * from './file-changes.ts';
 export * from './elicitation.ts';
 export * from './notifications.ts';
 export * from './terminal.ts';

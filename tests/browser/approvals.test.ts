@@ -11,6 +11,7 @@ import type { Answer, PendingRequest } from '@tether/shared';
 import { emitAck, nextEvent } from '../harness/hub.ts';
 import { saveScreenshot, UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
+import { axeViolations, seriousOnes } from '../harness/axe.ts';
 
 type Answered = { sessionId: string; requestId: string; answer: Answer };
 
@@ -222,6 +223,39 @@ describe('approvals and questions from the browser', () => {
       await page.close();
     });
   }
+
+  it('file changes at phone: each file and its diff, not JSON; no serious axe findings; allowed', async () => {
+    const { runner, sessionId, page } = await openSession({ viewport: 'phone', namespace: 'file-changes', title: 'Patch the greeting' });
+    const id = await ask(runner, {
+      sessionId,
+      kind: 'permission',
+      toolName: 'FileChanges',
+      toolInput: {
+        description: 'Write outside the workspace',
+        changes: [
+          { path: 'src/greet.ts', kind: 'update', movePath: null, diff: '@@ -1,3 +1,3 @@\n export function greet(name: string) {\n-  return `Hi ${name}`;\n+  return `Hello, ${name}!`;\n }' },
+          { path: 'docs/hello.md', kind: 'add', movePath: null, diff: '+# Hello\n+\n+Says hello.' },
+          { path: 'old/notes.txt', kind: 'delete', movePath: null, diff: '-stale' },
+        ],
+      },
+    });
+    const sheet = dialog(page, 'Allow these file changes?');
+    await sheet.waitFor({ timeout: UI_TIMEOUT_MS });
+    await sheet.getByText('3 files: 1 new, 1 edited, 1 deleted').waitFor({ timeout: UI_TIMEOUT_MS });
+    const edit = sheet.getByRole('region', { name: 'Edit src/greet.ts' });
+    await expect(edit.getByLabel('Changes to src/greet.ts').textContent()).resolves.toContain('return `Hello, ${name}!`;');
+    await expect(edit.locator('.diff-del').textContent()).resolves.toContain('return `Hi ${name}`;');
+    await expect(sheet.getByRole('region', { name: 'Add docs/hello.md' }).locator('.diff-add').count()).resolves.toBe(3);
+    await expect(sheet.getByRole('region', { name: 'Delete old/notes.txt' }).locator('.diff-del').textContent()).resolves.toContain('stale');
+    await expect(sheet.textContent()).resolves.not.toContain('"changes"');
+    await saveScreenshot(page, { name: 'approval-file-changes', viewport: 'phone' });
+    expect(seriousOnes(await axeViolations(page))).toEqual([]);
+    const allowed = nextEvent<Answered>(runner, 'approval:answered');
+    await sheet.getByRole('button', { name: 'Allow', exact: true }).click();
+    expect(await allowed).toEqual({ sessionId, requestId: id, answer: { decision: 'allow' } });
+    await gone(sheet);
+    await page.close();
+  });
 
   it('two tabs: an answer in one clears the other, which says it was answered elsewhere', async () => {
     const { token, runner, sessionId, page: phone } = await openSession({

@@ -2,7 +2,8 @@
 // the session's approvals, and the answer sent back as Codex's decision.
 //
 //   item/commandExecution/requestApproval ─► approvals.ask(Bash {command, description}) ─► decision
-//   item/fileChange/requestApproval       ─► approvals.ask(apply_patch {changes})        ─► decision
+//   item/fileChange/requestApproval       ─► approvals.ask(FileChanges {changes})        ─► decision
+//                                            (the files and diffs of the item it names: file-changes.ts)
 //   serverRequest/resolved (Codex stopped waiting, e.g. the turn was interrupted) ─► withdrawn
 //
 // allow → accept (a rule for the session → acceptForSession); deny → decline, and its reason is
@@ -11,6 +12,7 @@
 import type { Approvals, Verdict } from '../../runner/approvals.ts';
 import type { SessionCore } from '../../runner/session-core.ts';
 import type { AppServer, AppServerRequest } from './app-server.ts';
+import { fileChangesQuestion, fromFileUpdateChanges } from './file-changes.ts';
 
 type Json = Record<string, unknown>;
 
@@ -39,7 +41,7 @@ export function askCodex(o: { core: SessionCore; approvals: Approvals; turn: { t
     }
     if (request.method === 'item/fileChange/requestApproval') {
       const item = typeof p.itemId === 'string' ? changes.get(p.itemId) : undefined;
-      return { toolName: 'apply_patch', toolInput: { changes: item ?? [], ...reason } };
+      return fileChangesQuestion(fromFileUpdateChanges(item), typeof p.reason === 'string' ? p.reason : null);
     }
     return null;
   };

@@ -27,3 +27,15 @@ describe('Codex rollout: the person’s messages', () => {
     expect(createRolloutReader().read([line], {}).messages[0]?.content).toEqual([{ type: 'text', text: 'what is in this picture' }]);
   });
 });
+
+describe('Codex rollout: apply_patch', () => {
+  it('a patch call shows as its files and diffs (FileChanges), not the patch text', () => {
+    const line = JSON.stringify({
+      timestamp: '2026-11-25T08:41:51.000Z',
+      type: 'response_item',
+      payload: { type: 'custom_tool_call', call_id: 'call_patch', name: 'apply_patch', input: '*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch' },
+    });
+    const [message] = createRolloutReader().read([line], {}).messages;
+    expect(message?.content).toEqual([{ type: 'tool_use', id: 'call_patch', name: 'FileChanges', input: { changes: [{ path: 'a.txt', kind: 'add', movePath: null, diff: '+hi' }] } }]);
+  });
+});

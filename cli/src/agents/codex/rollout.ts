@@ -8,7 +8,8 @@
 //   response_item message (assistant)         the reply's text
 //   response_item reasoning                   its summary, as thinking
 //   response_item function_call               a tool call: exec_command reads as Bash {command, description}
-//   response_item custom_tool_call            a freeform tool call (apply_patch), input as given
+//   response_item custom_tool_call            a freeform tool call, input as given; apply_patch's as
+//                                             its files and diffs (file-changes.ts)
 //   response_item *_call_output               the tool's result; a non-zero "Process exited with code N" is an error
 //   event_msg turn_aborted                    the turn was interrupted (Esc)
 //   event_msg task_complete, turn_aborted     the turn is over (its Stop hook runs a moment before)
@@ -17,7 +18,8 @@
 //
 // Everything else (session_meta, turn_context, world state) is not chat. Ids come from
 // Codex's own item ids, so a re-read (a resume) yields the same messages and the hub drops the copies.
-import type { ChatMessageInput, ContentBlock } from '@tether/shared';
+import { FILE_CHANGES_TOOL_NAME, type ChatMessageInput, type ContentBlock } from '@tether/shared';
+import { fromApplyPatchText } from './file-changes.ts';
 import type { SessionUsage } from '@tether/shared';
 import type { TranscriptReader } from '../agent.ts';
 import { codexUsageOf, sameCodexUsage } from './usage.ts';
@@ -50,6 +52,10 @@ function toolInput(name: string, raw: unknown): { name: string; input: unknown }
     const a = args as { cmd?: unknown; justification?: unknown };
     const command = Array.isArray(a.cmd) ? a.cmd.join(' ') : a.cmd;
     return { name: 'Bash', input: { command, ...(typeof a.justification === 'string' ? { description: a.justification } : {}) } };
+  }
+  if (name === 'apply_patch' && typeof (args as { input?: unknown } | null)?.input === 'string') {
+    const changes = fromApplyPatchText((args as { input: string }).input);
+    if (changes.length > 0) return { name: FILE_CHANGES_TOOL_NAME, input: { changes } };
   }
   return { name, input: args };
 }

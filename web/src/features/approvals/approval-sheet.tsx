@@ -7,7 +7,7 @@
 //   ("Answered at the desk" when the desk terminal took it, else "Answered on another device")
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { AgentCapabilities, Answer, PendingRequest } from '@tether/shared';
+import { FILE_CHANGES_TOOL_NAME, type AgentCapabilities, type Answer, type PendingRequest } from '@tether/shared';
 import { answeredAtDesk, answeredFromNotification, formatDuration } from '../../lib/format.ts';
 import { findResolution, removePendingRequest } from '../../lib/queries.ts';
 import { requestHub, SocketRequestError } from '../../lib/socket.ts';
@@ -41,6 +41,7 @@ function titleFor(request: PendingRequest): string {
       if (request.toolName === 'Bash') return 'Run this command?';
       if (['Edit', 'MultiEdit', 'NotebookEdit'].includes(request.toolName)) return 'Allow this edit?';
       if (request.toolName === 'Write') return 'Write this file?';
+      if (request.toolName === FILE_CHANGES_TOOL_NAME) return 'Allow these file changes?';
       return `Allow ${request.toolName}?`;
     default: {
       const never: never = request.kind;

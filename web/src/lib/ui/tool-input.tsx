@@ -1,8 +1,11 @@
 // tool-input.tsx: a tool call's input drawn for people, shared by the chat's tool cards and the
-// approval sheet: a Bash command with its description, an Edit as a diff, Write content (clipped),
+// approval sheet: a Bash command with its description, an Edit as a diff, any agent's FileChanges as
+// files and diffs (file-changes.tsx), Write content (clipped),
 // AskUserQuestion's questions, a Read's file, anything else as formatted JSON. `renderPath` lets the
 // chat make a file path a link into the session's files (the approval sheet shows it plain).
 import { useState, type ReactNode } from 'react';
+import { FILE_CHANGES_TOOL_NAME } from '@tether/shared';
+import { FileChangesView } from './file-changes.tsx';
 
 /** Text past this many characters is clipped until "Show all" is pressed: a 2 MB build log or a
  *  huge Write must not freeze a phone. */
@@ -106,6 +109,8 @@ export function ToolInputView({ name, input, renderPath }: { name: string; input
           <ClippedPre text={asText(record.content)} label="File content" />
         </>
       );
+    case FILE_CHANGES_TOOL_NAME:
+      return <FileChangesView input={input} renderPath={renderPath} />;
     case 'Read':
       return asText(record.file_path) ? (
         <>

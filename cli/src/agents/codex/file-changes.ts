@@ -1,0 +1,83 @@
+// file-changes.ts: Codex's patch approvals in the neutral FileChanges shape (shared/file-changes.ts),
+// so the phone draws files and diffs instead of Codex's JSON. Two sources, one result:
+//
+//   app-server v2 fileChange item  {changes: [{path, kind: {type, move_path?}, diff}]}  (add/delete:
+//                                  the file's text; update: a unified diff): headless approvals
+//   apply_patch text               `*** Begin Patch` … `*** Add|Delete|Update File: <path>` … `*** End Patch`
+//                                  (the tool's own input, as the rollout records it): the chat's card
+//
+// tether's app-server client speaks v2 only, so v1's applyPatchApproval never reaches it.
+//
+// Anything unreadable is dropped, never guessed: a change the phone cannot show is not shown as another.
+import { FILE_CHANGES_TOOL_NAME, MAX_FILE_CHANGES, MAX_FILE_DIFF_CHARS, wholeFileDiff, type FileChange, type FileChangeKind } from '@tether/shared';
+
+type Json = Record<string, unknown>;
+const CLIPPED = '\n… (clipped: the rest is too long to show)';
+
+function record(value: unknown): Json | null {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null;
+}
+
+function clip(diff: string): string {
+  return diff.length > MAX_FILE_DIFF_CHARS ? diff.slice(0, MAX_FILE_DIFF_CHARS - CLIPPED.length) + CLIPPED : diff;
+}
+
+/** A unified diff from its hunks on: file headers (`--- a/x`, `+++ b/x`) name what the card names. */
+function hunks(diff: string): string {
+  const lines = diff.replace(/\n$/, '').split('\n');
+  const first = lines.findIndex((line) => line.startsWith('@@'));
+  return (first > 0 ? lines.slice(first) : lines).join('\n');
+}
+
+function change(o: { path: unknown; kind: unknown; movePath?: unknown; text: unknown }): FileChange | null {
+  if (typeof o.path !== 'string' || o.path === '' || typeof o.text !== 'string') return null;
+  if (o.kind !== 'add' && o.kind !== 'delete' && o.kind !== 'update') return null;
+  const kind: FileChangeKind = o.kind;
+  const diff = kind === 'update' ? hunks(o.text) : wholeFileDiff(o.text, kind === 'add' ? '+' : '-');
+  const movePath = kind === 'update' && typeof o.movePath === 'string' && o.movePath !== '' ? o.movePath : null;
+  return { path: o.path, kind, movePath, diff: clip(diff) };
+}
+
+/** app-server v2: a fileChange item's `changes`. */
+export function fromFileUpdateChanges(changes: unknown): FileChange[] {
+  if (!Array.isArray(changes)) return [];
+  return changes
+    .map((item) => {
+      const c = record(item);
+      const kind = record(c?.kind);
+      return c && kind ? change({ path: c.path, kind: kind.type, movePath: kind.move_path, text: c.diff }) : null;
+    })
+    .filter((c): c is FileChange => c !== null)
+    .slice(0, MAX_FILE_CHANGES);
+}
+
+const FILE_HEADER = /^\*\*\* (Add|Delete|Update) File: (.+)$/;
+
+/** apply_patch's own text. A deleted file's lines are not in the patch: its diff is empty. */
+export function fromApplyPatchText(text: string): FileChange[] {
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  if (lines[0]?.trim() !== '*** Begin Patch') return [];
+  const out: FileChange[] = [];
+  let current: { path: string; kind: FileChangeKind; movePath: string | null; lines: string[] } | null = null;
+  const flush = () => {
+    if (current) out.push({ path: current.path, kind: current.kind, movePath: current.movePath, diff: clip(current.lines.join('\n')) });
+    current = null;
+  };
+  for (const line of lines.slice(1)) {
+    const header = FILE_HEADER.exec(line);
+    if (header) {
+      flush();
+      const verb = header[1]!;
+      current = { path: header[2]!.trim(), kind: verb === 'Add' ? 'add' : verb === 'Delete' ? 'delete' : 'update', movePath: null, lines: [] };
+    } else if (line.startsWith('*** End Patch')) break;
+    else if (current && line.startsWith('*** Move to: ')) current.movePath = line.slice('*** Move to: '.length).trim() || null;
+    else if (current && line !== '*** End of File') current.lines.push(line);
+  }
+  flush();
+  return out.slice(0, MAX_FILE_CHANGES);
+}
+
+/** The approval the phone is asked, for changes read from any of the sources above. */
+export function fileChangesQuestion(changes: FileChange[], reason: string | null): { toolName: string; toolInput: Json } {
+  return { toolName: FILE_CHANGES_TOOL_NAME, toolInput: { changes, ...(reason ? { description: reason.slice(0, 4000) } : {}) } };
+}
