@@ -6,7 +6,8 @@ export const codexCapabilities: AgentCapabilities = {
   displayName: 'Codex',
   description: 'OpenAI · the codex CLI',
   // app-server's turn/start takes a model and an effort for the next turn (headless only: a PTY
-  // Codex's /model picker is not driven from the phone yet). No aliases: a typed name.
+  // Codex takes no `/model <name>` line, only its picker: docs/decisions/agents.md). No aliases: a
+  // typed name.
   models: { offered: [], typed: true, example: 'gpt-5.5', switchableIn: ['headless'] },
   // Its highest is xhigh: a request for max asks for that.
   effort: { levels: ['low', 'medium', 'high', 'xhigh'], maps: { max: 'xhigh' }, switchableIn: ['headless'] },
