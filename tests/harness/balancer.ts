@@ -69,8 +69,8 @@ ${servers}
   }
   server {
     listen 127.0.0.1:${options.port};
-    # REST bodies up to the hub's 1 MiB payload cap (+ framing).
-    client_max_body_size 2m;
+    # Bodies up to an attachment's 5 MiB (+ framing); other REST bodies are capped at 1 MiB by the hub.
+    client_max_body_size 6m;
     location / {
       proxy_pass http://tether_hubs;
       proxy_http_version 1.1;

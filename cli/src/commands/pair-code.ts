@@ -74,7 +74,7 @@ export async function hubStartPairing(options: { store: Store; namespace: string
   const { createPairCode } = await import('@tether/hub');
   const { code, expiresAt } = await createPairCode({ store: options.store, namespace: options.namespace, createdBy: 'tether hub' });
   if (!phone) {
-    return [`open on this machine: ${pairLink(options.localUrl, code)}`, `(${expiryText(expiresAt)}; for a phone see the "phone:" line above, then tether pair prints a QR)`];
+    return [`open on this machine: ${pairLink(options.localUrl, code)}`, `${expiryText(expiresAt)}; for a phone, see the "phone:" line above`];
   }
   return ['', ...(await pairingLines({ namespace: options.namespace, code, expiresAt, base: phone })), 'another code: tether pair'];
 }
