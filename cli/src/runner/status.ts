@@ -77,6 +77,8 @@ export function deriveStatus(model: StatusModel): SessionStatus {
   return model.ready ? 'idle' : 'starting';
 }
 
+export type StatusTracker = ReturnType<typeof createStatusTracker>;
+
 /** The reducer with its state: `onChange` hears each derived status that differs from the last. */
 export function createStatusTracker(o: { onChange: (next: SessionStatus, before: SessionStatus) => void }) {
   let model = initialStatusModel;
