@@ -42,8 +42,8 @@ type Waiting = { request: PendingRequest; settle: (outcome: Outcome) => void };
 export function createElicitations(options: {
   sessionId: () => string;
   link: () => HubLink | null;
-  /** The session waits on a person (true) or goes on (false). */
-  onWaiting?: (waiting: boolean) => void;
+  /** The session waits on a person for this request (true), or no longer (false). */
+  onWaiting?: (waiting: boolean, requestId: string) => void;
   log?: (line: string) => void;
 }): Elicitations {
   const waiting = new Map<string, Waiting>();
@@ -107,7 +107,7 @@ export function createElicitations(options: {
       const onDrop = () => settle({ from: 'dropped' });
       if (signal.aborted) onDrop();
       signal.addEventListener('abort', onDrop);
-      options.onWaiting?.(true);
+      options.onWaiting?.(true, entry.request.id);
       try {
         if (!(await send(link, entry))) {
           log(`elicitation from ${input.serverName}: the hub did not take it; claude's own form decides`);
@@ -138,7 +138,7 @@ export function createElicitations(options: {
       } finally {
         signal.removeEventListener('abort', onDrop);
         waiting.delete(entry.request.id);
-        options.onWaiting?.(false);
+        options.onWaiting?.(false, entry.request.id);
       }
     },
 

@@ -7,6 +7,7 @@ import type { HookRequest } from '../hooks/server.ts';
 import type { HubLink } from '../hub-link/link.ts';
 import type { Approvals, Verdict } from './approvals.ts';
 import type { Elicitations } from './elicitation.ts';
+import type { StatusTracker } from './status.ts';
 
 /** What differs per runner in the agent's hook events; the rest is handled here. */
 export type SessionHooks = {
@@ -40,7 +41,8 @@ export function createHookHandler(init: {
   elicitations: Elicitations;
   state: { id: string; status: SessionStatus; agentSessionId: string | null; model: string | null };
   patch: (p: SessionPatch) => void;
-  setStatus: (next: Exclude<SessionStatus, 'ended' | 'failed'>) => void;
+  /** Where what a hook says about the turn and the person is told (status.ts). */
+  status: Pick<StatusTracker, 'publish'>;
   link: () => HubLink | null;
   /** Every payload: the hook fired (pace), and the mode and effort it names. */
   onAny: (payload: Record<string, unknown>) => void;
@@ -49,7 +51,9 @@ export function createHookHandler(init: {
   /** The agent takes only plain allow/deny verdicts (Agent.plainVerdicts). */
   plainVerdicts?: boolean;
 }) {
-  const { hooks, approvals, elicitations, state, patch, setStatus } = init;
+  const { hooks, approvals, elicitations, state, patch, status } = init;
+  /** Each permission request's id for the status (the hook request has none of its own). */
+  let asked = 0;
   return async (request: HookRequest): Promise<Record<string, unknown>> => {
     const p = request.payload;
     init.onAny(p);
@@ -73,7 +77,7 @@ export function createHookHandler(init: {
         return {};
       }
       case 'user-prompt-submit':
-        setStatus('thinking');
+        status.publish({ kind: 'turnStarted' });
         init.readTranscriptSoon();
         return {};
       case 'stop':
@@ -84,7 +88,7 @@ export function createHookHandler(init: {
         // Only "a person is needed" changes anything (an idle_prompt is the turn's end, known already).
         const type = typeof p.notification_type === 'string' ? p.notification_type.slice(0, 100) : '';
         if (!type || !notificationNeedsPerson(type)) return {};
-        setStatus('waiting');
+        status.publish({ kind: 'agentWaiting' });
         const message = typeof p.message === 'string' ? p.message.slice(0, 1000) : '';
         // Best effort, not the outbox: a late "needs you" after a reconnect would be stale.
         void init.link()?.request('session:attention', { sessionId: state.id, notificationType: type, message });
@@ -104,16 +108,15 @@ export function createHookHandler(init: {
         // fsync'd outbox entry (a few ms on a busy disk): it is written just after the request has
         // left for the hub, and the "thinking" after the answer has left for the agent, so neither
         // delays the round trip (bench/approvals: tether's share).
-        setImmediate(() => setStatus('waiting'));
+        const id = `permission:${++asked}`;
+        setImmediate(() => status.publish({ kind: 'requestOpened', id }));
         const verdict = await approvals.ask({ toolName, toolInput, signal: request.signal });
-        setImmediate(() => {
-          if (state.status === 'waiting') setStatus('thinking');
-        });
+        setImmediate(() => status.publish({ kind: 'requestClosed', id }));
         // null: the agent's own dialog (already at the desk) decides; nothing is allowed silently.
         return verdict ? permissionDecision(verdict, init.plainVerdicts === true) : {};
       }
       case 'post-tool-use':
-        if (state.status === 'waiting') setStatus('thinking');
+        status.publish({ kind: 'agentResumed' });
         if (typeof p.tool_use_id === 'string') approvals.toolResult({ toolUseId: p.tool_use_id, rejected: false });
         hooks.onToolEvent?.({ phase: 'end', payload: p });
         init.readTranscriptSoon();

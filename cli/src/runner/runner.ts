@@ -80,16 +80,16 @@ function startPtyParts(o: { options: RunnerOptions; agent: Agent }): PtyParts {
     // Esc ends a turn with no Stop hook; claude's status file says so too, but only when a poll
     // catches it (a floor CI run stayed 'thinking' after an abort). The transcript always does.
     onInterrupted: () => {
-      if (core.state.status !== 'thinking') return;
-      core.log('turn interrupted (transcript): idle');
-      core.setStatus('idle');
+      if (!core.status.turnRunning()) return;
+      core.log('turn interrupted (transcript)');
+      core.status.publish({ kind: 'turnEnded' });
       queue.turnEnded();
     },
     // An agent whose Stop hook comes early (Codex): its transcript ends the turn. History re-read
     // at a resume finds the session starting, and changes nothing.
     onTurnEnded: () => {
       if (core.state.status !== 'thinking' && core.state.status !== 'waiting') return;
-      core.setStatus('idle');
+      core.status.publish({ kind: 'turnEnded' });
       queue.turnEnded();
     },
   });
@@ -161,8 +161,6 @@ function createPtyApprovals(ctx: PtyContext, modes: ReturnType<typeof createMode
 /** Any choice the agent draws that no hook request covers, asked on the hub (dialogs/). */
 function createPtyDialogs(ctx: PtyContext, o: { approvals: Approvals; desk: Desk }): DialogRelay {
   const { agent, core, screen } = ctx;
-  /** The status a dialog request interrupted, restored when it closes. */
-  let beforeDialog: typeof core.state.status | null = null;
   const dialogs = createDialogRelay({
     sessionId: () => core.state.id,
     link: core.link,
@@ -170,11 +168,8 @@ function createPtyDialogs(ctx: PtyContext, o: { approvals: Approvals; desk: Desk
     write: (keys) => ctx.pty?.write(keys),
     covered: () => o.approvals.open(),
     deskActive: () => Date.now() - o.desk.lastKeyAt() < DIALOG_DESK_ACTIVE_MS,
-    onWaiting: (waiting) => {
-      if (waiting) beforeDialog = core.state.status;
-      if (waiting) core.setStatus('waiting');
-      else if (core.state.status === 'waiting' && beforeDialog && beforeDialog !== 'ended' && beforeDialog !== 'failed') core.setStatus(beforeDialog);
-    },
+    // One dialog is asked at a time.
+    onWaiting: (waiting) => core.status.publish({ kind: waiting ? 'requestOpened' : 'requestClosed', id: 'dialog' }),
     log: core.log,
   });
   core.onCleanup(() => dialogs.stop());
@@ -190,7 +185,9 @@ function ptyHooks(parts: PtyParts): Parameters<SessionCore['prepareLaunch']>[0][
     onStop: () => {
       // The agent's transcript says when its turn is over, a moment after this hook.
       if (parts.pty.agent.turnEndsInTranscript) return;
-      core.setStatus('idle');
+      // A Stop means the agent is at its prompt, even if the screen has not shown it yet.
+      core.status.publish({ kind: 'ready' });
+      core.status.publish({ kind: 'turnEnded' });
       queue.turnEnded();
     },
     onToolEvent: ({ phase, payload }) => {
@@ -222,7 +219,7 @@ async function runPty(parts: PtyParts & { binary: string; args: string[] }): Pro
     },
     onReady: (afterMs) => {
       log(`ready in ${afterMs} ms`);
-      if (state.status === 'starting') core.setStatus('idle');
+      core.status.publish({ kind: 'ready' });
     },
   });
   parts.desk.start();
@@ -266,13 +263,15 @@ async function runPty(parts: PtyParts & { binary: string; args: string[] }): Pro
     poll: core.pace.poll,
     onChange: (status) => {
       if (status === 'idle' && state.status !== 'starting') {
-        // Esc ends a turn without a Stop hook; claude's own status file still says idle.
-        core.setStatus('idle');
+        // Esc ends a turn without a Stop hook; claude's own status file still says idle (and so
+        // that it is up: a turn typed before its prompt was seen ends idle, not starting).
+        core.status.publish({ kind: 'ready' });
+        core.status.publish({ kind: 'turnEnded' });
         queue.turnEnded();
       } else if (status === 'busy' && state.status === 'idle') {
-        core.setStatus('thinking');
+        core.status.publish({ kind: 'turnStarted' });
       } else if (status === 'waiting') {
-        core.setStatus('waiting');
+        core.status.publish({ kind: 'agentWaiting' });
       }
     },
   });

@@ -1,7 +1,7 @@
 // session-core.ts: what every session runner shares, whatever way claude is launched (runner.ts:
 // PTY, headless.ts: `claude -p` stream-json). It owns the log, the cleanup scope, the launch plan and
 // the session's identity (tether id, resume state, title), the session state the hub sees
-// (registration, patch, setStatus, controller), the hub link and its outbox, the hooks, the
+// (registration, patch, status facts, controller), the hub link and its outbox, the hooks, the
 // transcript pipeline and the end of the session. The runners own only how claude runs and how
 // prompts reach it.
 //
@@ -26,6 +26,7 @@ import { createAttachmentInbox } from '../attachments/attachments.ts';
 import { createSessionScope, type SessionScope } from './session-scope.ts';
 import { createSessionFacts, type SessionState } from './session-facts.ts';
 import { createSessionLink } from './session-link.ts';
+import type { StatusTracker } from './status.ts';
 import { prepareLaunch } from './session-launch.ts';
 import type { HubLink } from '../hub-link/link.ts';
 import type { Poll } from '../pace/pace.ts';
@@ -195,9 +196,9 @@ function createUnwrittenSession(o: { state: SessionState; patch: (p: SessionPatc
 }
 
 /** The session failed before the agent ran: said on the hub, then thrown to the command (the desk). */
-async function failSession(o: { reason: string; before: (() => void) | undefined; state: SessionState; hub: ReturnType<typeof createSessionLink>; scope: SessionScope }): Promise<never> {
+async function failSession(o: { reason: string; before: (() => void) | undefined; state: SessionState; status: StatusTracker; hub: ReturnType<typeof createSessionLink>; scope: SessionScope }): Promise<never> {
   o.before?.();
-  o.state.status = 'failed';
+  o.status.publish({ kind: 'exited', failed: true });
   o.hub.link()?.push('session:end', { sessionId: o.state.id, status: 'failed', exitCode: null, reason: o.reason.slice(0, REASON_MAX_CHARS) });
   await o.hub.link()?.drain(EXIT_DRAIN_MS);
   o.hub.stop();
@@ -214,6 +215,7 @@ async function finishSession(o: {
   closePrompts: () => void;
   beforeEnd?: (() => Promise<unknown>) | undefined;
   state: SessionState;
+  status: StatusTracker;
   feed: ReturnType<typeof createTranscriptFeed>;
   hub: ReturnType<typeof createSessionLink>;
   scope: SessionScope;
@@ -232,7 +234,7 @@ async function finishSession(o: {
     await feed.poke();
   }
   o.closePrompts();
-  state.status = failure ? 'failed' : 'ended';
+  o.status.publish({ kind: 'exited', failed: failure !== null });
   if (o.beforeEnd) await o.beforeEnd();
   hub.link()?.push('session:end', { sessionId: state.id, status: failure ? 'failed' : 'ended', exitCode, reason: failure ? failure.slice(0, REASON_MAX_CHARS) : null });
   const drained = (await hub.link()?.drain(EXIT_DRAIN_MS)) ?? true;
@@ -283,7 +285,7 @@ export function createSessionCore(init: CoreInit) {
     sessionId: () => state.id,
     link: hub.link,
     log,
-    onWaiting: (waiting) => (waiting ? facts.setStatus('waiting') : state.status === 'waiting' && facts.setStatus('thinking')),
+    onWaiting: (waiting, requestId) => facts.status.publish({ kind: waiting ? 'requestOpened' : 'requestClosed', id: `elicitation:${requestId}` }),
   });
   scope.onCleanup(() => elicitations.stop());
   /** A prompt's files: fetched from the hub when it is delivered (attachments/). */
@@ -291,7 +293,7 @@ export function createSessionCore(init: CoreInit) {
   scope.onCleanup(() => attachments.stop());
 
   /** Reported on the hub and thrown to the command, which prints it at the desk. */
-  const failEarly = (reason: string): Promise<never> => failSession({ reason, before: init.beforeFailEarly, state, hub, scope });
+  const failEarly = (reason: string): Promise<never> => failSession({ reason, before: init.beforeFailEarly, state, status: facts.status, hub, scope });
 
   // ---- transcript → chat
   const unwritten = createUnwrittenSession({ state, patch: facts.patch });
@@ -345,7 +347,8 @@ export function createSessionCore(init: CoreInit) {
     /** The agent's session id, told to the hub once its transcript has a line (see above). */
     nameUnwrittenSession: unwritten.name,
     finishedCommand: facts.finishedCommand,
-    setStatus: facts.setStatus,
+    /** Facts that decide the session's status (status.ts); the status itself is never written. */
+    status: facts.status,
     followEffort: facts.followEffort,
     /** The agent's mode as its footer or a control answer shows it (hooks report theirs themselves). */
     followMode: (mode: PermissionMode) => facts.followModeOf({ permission_mode: mode }),
@@ -379,7 +382,7 @@ export function createSessionCore(init: CoreInit) {
     transcript: () => ({ path: feed.path(), tailing: feed.tailing() }),
     /** The agent exited: the last transcript lines, the prompts it never took, session:end, the drain. */
     finish: (o: { exitCode: number; failure: string | null; closePrompts: () => void; beforeEnd?: () => Promise<unknown> }): Promise<RunnerResult> =>
-      finishSession({ ...o, stopAsked: scope.stopAskedBy(), state, feed, hub, scope, stopElicitations: () => elicitations.stop() }),
+      finishSession({ ...o, stopAsked: scope.stopAskedBy(), state, status: facts.status, feed, hub, scope, stopElicitations: () => elicitations.stop() }),
   };
 }
 

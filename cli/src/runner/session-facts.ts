@@ -1,10 +1,9 @@
 // session-facts.ts: the session's fields the hub sees change (session:update through the outbox):
-// its status (never back from ended/failed), who is in control, the mode and effort the agent reports
+// its status (derived by status.ts from the facts parts publish; the one place it is patched), who is in control, the mode and effort the agent reports
 // (hook payloads, its footer), the tokens its transcript says it used, and a command typed for
 // someone that is over.
 import {
   EffortLevelSchema,
-  isFinalStatus,
   PermissionModeSchema,
   type EffortLevel,
   type PermissionMode,
@@ -15,6 +14,7 @@ import {
 } from '@tether/shared';
 import type { HubLink } from '../hub-link/link.ts';
 import { createControllerTracker } from './controller.ts';
+import { createStatusTracker } from './status.ts';
 
 /** The session as the hub sees it; runners change fields and report them with `patch`. */
 export type SessionState = {
@@ -40,11 +40,14 @@ export function createSessionFacts(o: { state: SessionState; link: () => HubLink
       o.link()?.push('session:command-finished', { sessionId: state.id, ...finished });
     },
     controller: createControllerTracker({ report: (next) => patch({ controller: next }) }),
-    setStatus(next: Exclude<SessionStatus, 'ended' | 'failed'>) {
-      if (state.status === next || isFinalStatus(state.status)) return;
-      state.status = next;
-      patch({ status: next });
-    },
+    /** What a part saw (status.ts): the derived status is patched when it changes. An end is told
+     *  by session:end, not a patch. */
+    status: createStatusTracker({
+      onChange: (next) => {
+        state.status = next;
+        if (next !== 'ended' && next !== 'failed') patch({ status: next });
+      },
+    }),
     /** Every hook payload names the agent's current mode: the desk may have cycled it (Shift+Tab). */
     followModeOf(payload: Record<string, unknown>) {
       const parsed = PermissionModeSchema.safeParse(payload.permission_mode);

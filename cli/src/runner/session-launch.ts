@@ -56,7 +56,7 @@ export async function prepareLaunch(o: {
     elicitations: o.elicitations,
     state: o.state,
     patch: facts.patch,
-    setStatus: facts.setStatus,
+    status: facts.status,
     link: o.link,
     onAny: (p) => {
       scope.pace.stir();

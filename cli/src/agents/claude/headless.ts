@@ -30,7 +30,7 @@ export async function runHeadlessSession(options: RunnerOptions): Promise<Runner
   const made = createHeadlessInput({
     log,
     report: (promptId, status, reason = null) => core.link()?.push('prompt:status', { sessionId: state.id, promptId, status, reason }),
-    onTurnSent: () => core.setStatus('thinking'),
+    onTurnSent: () => core.status.publish({ kind: 'turnStarted' }),
   });
   input = made;
   let ender: TurnEnder | null = null;
@@ -146,8 +146,10 @@ function askOverStreamJson(o: { core: SessionCore; input: HeadlessInput; approva
       const toolInput = request.input && typeof request.input === 'object' && !Array.isArray(request.input) ? (request.input as Record<string, unknown>) : {};
       const cancel = new AbortController();
       asking.set(requestId, cancel);
+      o.core.status.publish({ kind: 'requestOpened', id: `can-use-tool:${requestId}` });
       const verdict = await o.approvals.ask({ toolName, toolInput, toolUseId: typeof request.tool_use_id === 'string' ? request.tool_use_id : null, signal: cancel.signal });
       asking.delete(requestId);
+      o.core.status.publish({ kind: 'requestClosed', id: `can-use-tool:${requestId}` });
       if (cancel.signal.aborted) return;
       const response = !verdict
         ? { behavior: 'deny', message: 'tether: nobody could be asked (the hub did not take the request)' }
@@ -168,7 +170,7 @@ function followStdout(o: { core: SessionCore; input: HeadlessInput; asking: Retu
   const turnEnded = () => {
     input.turnEnded();
     if (o.ender()?.turnEnded()) return;
-    if (state.status !== 'starting') core.setStatus('idle');
+    core.status.publish({ kind: 'turnEnded' });
     input.pump();
   };
   return forEachLine(o.stdout, (line) => {
@@ -184,7 +186,7 @@ function followStdout(o: { core: SessionCore; input: HeadlessInput; asking: Retu
         log(`ready in ${Date.now() - startedAt} ms`);
         // claude lists the slash commands it takes (built-ins, the project's and user's, plugins').
         core.reportSlashCommands(slashCommandsFromInitialize(response?.commands));
-        core.setStatus('idle');
+        core.status.publish({ kind: 'ready' });
         input.becameReady();
       },
       // Told to the hub once the transcript has a line: before it, `claude --resume <id>` finds no

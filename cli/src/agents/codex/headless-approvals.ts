@@ -70,11 +70,11 @@ export function askCodex(o: { core: SessionCore; approvals: Approvals; turn: { t
       const key = String(request.id);
       const cancel = new AbortController();
       asking.set(key, cancel);
-      core.setStatus('waiting');
+      core.status.publish({ kind: 'requestOpened', id: `codex:${key}` });
       const toolUseId = typeof request.params.itemId === 'string' ? request.params.itemId : null;
       const verdict = await o.approvals.ask({ ...asked, toolUseId, signal: cancel.signal });
       asking.delete(key);
-      if (core.state.status === 'waiting' && asking.size === 0) core.setStatus('thinking');
+      core.status.publish({ kind: 'requestClosed', id: `codex:${key}` });
       if (cancel.signal.aborted) return;
       if (!verdict) core.log(`approval for ${asked.toolName}: nobody could be asked (the hub did not take it); declined`);
       const { decision, tell } = decide(verdict);

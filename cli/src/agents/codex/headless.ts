@@ -59,7 +59,7 @@ export async function runCodexHeadless(options: RunnerOptions): Promise<RunnerRe
   parts.turns = turns = createHeadlessTurns<CodexPrompt>({
     report: (promptId, status, reason = null) => core.link()?.push('prompt:status', { sessionId: state.id, promptId, status, reason }),
     send: (item) => startTurn({ ...parts, core, turn, prompt: item.content }),
-    onTurnSent: () => core.setStatus('thinking'),
+    onTurnSent: () => core.status.publish({ kind: 'turnStarted' }),
   });
   parts.asking = askCodex({ core, approvals, turn, server: () => parts.server });
   parts.server = connectAppServer({
@@ -90,7 +90,7 @@ export async function runCodexHeadless(options: RunnerOptions): Promise<RunnerRe
   } else {
     turn.threadId = opened.threadId;
     core.followTranscript({ path: opened.path, continued: core.resumed?.transcriptPath === opened.path });
-    core.setStatus('idle');
+    core.status.publish({ kind: 'ready' });
     parts.turns.becameReady();
   }
   const { exitCode, signal, stderrLines } = await proc.ended();
@@ -113,7 +113,7 @@ function startTurn(o: { server: AppServer; turns: HeadlessTurns<CodexPrompt>; co
     o.core.log(`turn/start: ${why}`);
     o.turns.turnEnded();
     o.turns.close({ sent: `Codex refused the turn: ${why}`, queued: 'the turn before it failed' });
-    o.core.setStatus('idle');
+    o.core.status.publish({ kind: 'turnEnded' });
   });
 }
 
@@ -183,14 +183,14 @@ function followNotification(o: { method: string; params: Record<string, unknown>
   const turnId = params.turn && typeof params.turn === 'object' ? (params.turn as { id?: unknown }).id : undefined;
   if (method === 'turn/started' && typeof turnId === 'string') {
     turnKnown({ server: o.server, turn, turnId, log: core.log });
-    if (core.state.status === 'idle') core.setStatus('thinking');
+    core.status.publish({ kind: 'turnStarted' });
   } else if (method === 'turn/completed') {
     turn.turnId = null;
     turn.interruptWanted = false;
     o.turns.turnEnded();
     o.asking.turnEnded();
     if (o.ender.turnEnded()) return;
-    core.setStatus('idle');
+    core.status.publish({ kind: 'turnEnded' });
     o.turns.pump();
   } else if (method === 'item/started') {
     o.asking.itemStarted(params.item);
