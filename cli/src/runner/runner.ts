@@ -256,13 +256,20 @@ async function runPty(parts: PtyParts & { binary: string; args: string[] }): Pro
     ctx.stream?.data({ data, offset });
     watch.output(data.length);
   });
+  /** Whether the status file has shown a turn (busy or waiting) since it last said idle. */
+  let fileSawTurn = false;
   const statusWatch = agent.watchStatus?.({
     env: core.env,
     pid: pty.pid,
     sessionId: () => state.agentSessionId,
     poll: core.pace.poll,
     onChange: (status) => {
-      if (status === 'idle' && state.status !== 'starting') {
+      // An idle the file shows before it ever showed this turn busy is stale: read as the turn
+      // starts (the file first found then, or read before claude rewrote it; a floor-claude CI run
+      // under load lost the in-flight prompt on abort because such a read ended the turn early).
+      const endsTurn = status === 'idle' && fileSawTurn;
+      fileSawTurn = status === 'busy' || status === 'waiting';
+      if (status === 'idle' && state.status !== 'starting' && (endsTurn || state.status === 'idle')) {
         // Esc ends a turn without a Stop hook; claude's own status file still says idle (and so
         // that it is up: a turn typed before its prompt was seen ends idle, not starting).
         core.status.publish({ kind: 'ready' });
