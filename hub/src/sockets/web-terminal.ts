@@ -8,6 +8,7 @@ import { ackError, isFinalStatus, type Ack, type AckError, type Session, type We
 import type { z } from 'zod';
 import type { TerminalViewers } from '../terminal/viewers.ts';
 import type { HubSocket } from '../peers/peer.ts';
+import { echoMark } from '../terminal/echo-trace.ts';
 
 const NO_SESSION = 'no such session';
 type TerminalEvent = 'terminal:subscribe' | 'terminal:unsubscribe' | 'terminal:input' | 'terminal:resize' | 'terminal:desk' | 'terminal:ack';
@@ -50,7 +51,9 @@ export function bindWebTerminal(socket: HubSocket, options: { session: (sessionI
       return { ok: true };
     },
     'terminal:input': async ({ sessionId, data }) => {
+      echoMark('hub_in');
       const refusal = await liveTerminal(sessionId);
+      echoMark('hub_checked');
       if (refusal) return refusal;
       const result = await viewers.input(socket, sessionId, data);
       if (typeof result === 'object') return result;

@@ -29,6 +29,7 @@ import type { RunnerCommands } from '../facts/runners.ts';
 import type { TerminalRegistry } from './registry.ts';
 import type { ViewerSink } from './room.ts';
 import type { HubSocket, HubSocketData } from '../peers/peer.ts';
+import { echoMark } from './echo-trace.ts';
 
 /** Finding the runner's hub is one NOTIFY round trip; a hub that just died answers nothing. */
 const LOCATE_TIMEOUT_MS = 2_000;
@@ -58,7 +59,7 @@ export function createTerminalViewers(options: {
   const key = (viewerId: string, sessionId: string) => `${viewerId}\u0000${sessionId}`;
 
   const sinkFor = (socket: HubSocket, sessionId: string): ViewerSink => ({
-    bytes: (offset, data) => socket.emit('terminal:output', { sessionId, offset, data }),
+    bytes: (offset, data) => (socket.emit('terminal:output', { sessionId, offset, data }), echoMark('hub_sent')),
     snapshot: (snapshot) => socket.emit('terminal:snapshot', snapshot),
     size: (notice) => socket.emit('terminal:size', { sessionId, ...notice }),
   });
