@@ -52,7 +52,9 @@ export function bindWebTerminal(socket: HubSocket, options: { session: (sessionI
     },
     'terminal:input': async ({ sessionId, data }) => {
       echoMark('hub_in');
-      const refusal = await liveTerminal(sessionId);
+      // Keys are the hot path (each one waits for its echo): a viewer of a live room on this hub
+      // was checked when it subscribed, so only other cases ask the store (a round trip on PostgreSQL).
+      const refusal = socket.data.terminals.has(sessionId) && viewers.liveHere(socket, sessionId) ? null : await liveTerminal(sessionId);
       echoMark('hub_checked');
       if (refusal) return refusal;
       const result = await viewers.input(socket, sessionId, data);

@@ -220,6 +220,13 @@ export function createTerminalViewers(options: {
       if (entry) entry.link.socket.emit('link:ack', { namespace: entry.ns, sessionId, viewerId: socket.id, offset });
       else terminals.find(socket.data.caller.namespace, sessionId)?.ack(socket.id, offset);
     },
+    /** This socket watches the session's live terminal on this hub: its subscribe checked the
+     *  namespace, and the room ends when the session does, so a key needs no store lookup. */
+    liveHere(socket: HubSocket, sessionId: string): boolean {
+      if (relayedEntry(socket, sessionId)) return false;
+      const room = terminals.find(socket.data.caller.namespace, sessionId);
+      return room !== null && !room.ended && room.hasViewer(socket.id);
+    },
     async input(socket: HubSocket, sessionId: string, data: string): Promise<HubLinkAcks['link:input']['result'] | AckError> {
       const entry = relayedEntry(socket, sessionId);
       if (!entry) return terminals.find(socket.data.caller.namespace, sessionId)?.input(socket.id, data) ?? 'not-joined';
