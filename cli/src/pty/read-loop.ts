@@ -18,6 +18,7 @@ import { dlopen, FFIType, ptr } from 'bun:ffi';
 import { readlinkSync, watch, type FSWatcher } from 'node:fs';
 import type { IPty } from 'bun-pty';
 import { ptyLibraryPath } from './native-library.ts';
+import { echoMark } from './echo-trace.ts';
 
 /** Bytes read between yields, so timers, sockets and the screen parser get a turn. A flood's reads
  *  are large (up to READ_BUFFER_BYTES), so it yields after each of them; small reads (an echo,
@@ -165,8 +166,11 @@ export function installYieldingReadLoop(
   /** Until then, empty reads sleep at most 1 ms (an echo is due: see ECHO_WINDOW_MS). */
   let echoDueUntil = 0;
   let wakeSleeper: (() => void) | null = null;
+  /** The current sleep's length, for the echo trace only. */
+  let sleepMs = 0;
   const control: ReadLoopControl = {
     wake: () => {
+      echoMark(wakeSleeper ? `run_wake_sleeping_${sleepMs}` : 'run_wake_awake');
       idleStreak = 0;
       echoDueUntil = performance.now() + ECHO_WINDOW_MS;
       wakeSleeper?.();
@@ -199,6 +203,7 @@ export function installYieldingReadLoop(
         }
         const n = lib.read(this.handle, buf);
         if (n > 0) {
+          echoMark('run_read');
           idleStreak = 0;
           sink.onBytes(buf.slice(0, n));
           sinceYield += n;
@@ -221,6 +226,7 @@ export function installYieldingReadLoop(
           }
           if (ms > 1 && performance.now() < echoDueUntil) ms = 1;
           idleStreak++;
+          sleepMs = ms;
           await new Promise<void>((resolve) => {
             if (ms === 0) return setImmediate(resolve);
             const timer = setTimeout(done, ms);

@@ -9,6 +9,7 @@ import type { Approvals } from './approvals.ts';
 import type { Desk } from './desk.ts';
 import type { PtyContext } from './pty-context.ts';
 import { createTerminalStream } from './terminal-stream.ts';
+import { echoMark } from '../pty/echo-trace.ts';
 
 /** Approvals and the dialog relay are made after the link may open (their reconnect re-sends). */
 type Parts = { desk: Desk; setMode: (mode: PermissionMode) => void; approvals: () => Approvals; dialogs: () => DialogRelay };
@@ -62,8 +63,10 @@ function ptyCommands(ctx: PtyContext, parts: Parts): HubCommandHandlers {
     'terminal:input': ({ data, desk }) => {
       // A `tether attach` desk types through the hub too.
       if (desk) return parts.desk.typed(data);
+      echoMark('run_in');
       controller.set('remote');
       ctx.pty?.write(data);
+      echoMark('run_written');
     },
     'terminal:resize': ({ cols, rows }) => {
       if (parts.desk.attached()) return; // the desk owns the size while attached

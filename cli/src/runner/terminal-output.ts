@@ -5,6 +5,7 @@
 // the hub has caught up), so the PTY never waits for the hub and memory here stays bounded.
 import type { Ack, CliAcks, CliEventName, CliPayload } from '@tether/shared';
 import { concatBytes } from '../pty/bytes.ts';
+import { echoMark } from '../pty/echo-trace.ts';
 
 /** Largest terminal:output event. A burst read in one turn goes out in pieces this size: 256 KiB
  *  makes per-event costs (socket.io framing, ack, the hub's lookup and log append, one send per
@@ -48,6 +49,7 @@ export function createTerminalOutput(o: {
   };
 
   const emitBytes = (offset: number, data: Uint8Array) => {
+    echoMark('run_emit');
     const gen = generation;
     const sent = link.send('terminal:output', { sessionId, offset, data }, () => {
       if (gen === generation) {

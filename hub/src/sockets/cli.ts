@@ -17,6 +17,7 @@ import type { ShellRelay } from '../machines/shells.ts';
 import type { TerminalRegistry } from '../terminal/registry.ts';
 import { handleSocketEvents } from '../peers/handle.ts';
 import type { HubSocket } from '../peers/peer.ts';
+import { echoMark } from '../terminal/echo-trace.ts';
 
 const NO_SESSION = 'no such session';
 /** Asking every hub whether a runner is back: one NOTIFY round trip, or a hub that just died. */
@@ -81,7 +82,7 @@ export function bindCliSocket(socket: HubSocket, domain: CliDomain): void {
       'approval:withdraw': ({ sessionId, requestId }) => approvals.withdraw(ns, { sessionId, requestId }),
       'approval:desk-answer': ({ sessionId, requestId, answer, device }) => approvals.deskAnswer(ns, { sessionId, requestId, answer, device }),
       'approval:dialog-outcome': (outcome) => ifOwned(outcome.sessionId, () => approvals.dialogOutcome(ns, outcome)),
-      'terminal:output': (output) => ifOwned(output.sessionId, () => (terminals.get(ns, output.sessionId).output(output.offset, toBytes(output.data)), { ok: true as const })),
+      'terminal:output': (output) => (echoMark('hub_out'), ifOwned(output.sessionId, () => (terminals.get(ns, output.sessionId).output(output.offset, toBytes(output.data)), { ok: true as const }))),
       'terminal:snapshot': (snapshot) => ifOwned(snapshot.sessionId, () => (terminals.get(ns, snapshot.sessionId).snapshot(snapshot), { ok: true as const })),
       'terminal:size': (report) => ifOwned(report.sessionId, () => (terminals.get(ns, report.sessionId).ptyResized(report), { ok: true as const })),
       'machine:register': async (info) => {

@@ -10,6 +10,7 @@ import type { FactBus } from '../facts/facts.ts';
 import type { RunnerCommands } from '../facts/runners.ts';
 import type { RunnerPort } from '../terminal/room.ts';
 import type { HubSocketData } from '../peers/peer.ts';
+import { echoMark } from '../terminal/echo-trace.ts';
 
 export type Rooms = ReturnType<typeof createRooms>;
 
@@ -51,6 +52,7 @@ export function createRooms(options: { io: Server }) {
           else local.push(id);
         }
         if (local.length > 0) web.local.to(local).emit('terminal:output', { sessionId, offset, data });
+        echoMark('hub_sent');
         for (const [link, ids] of remote) link.emit('link:output', { sessionId, viewerIds: ids, offset, data });
       };
     },
@@ -59,7 +61,10 @@ export function createRooms(options: { io: Server }) {
     terminalRunner(ns: Namespace, sessionId: string): RunnerPort {
       const runner = () => cli.local.to(runnerRoom(ns, sessionId));
       return {
-        input: (data, from) => runner().emit('terminal:input', { sessionId, data, ...(from?.desk ? { desk: true } : {}) }),
+        input: (data, from) => {
+          runner().emit('terminal:input', { sessionId, data, ...(from?.desk ? { desk: true } : {}) });
+          echoMark('hub_fwd');
+        },
         resize: ({ cols, rows }) => runner().emit('terminal:resize', { sessionId, cols, rows }),
         viewers: (count) => runner().emit('terminal:viewers', { sessionId, count }),
         requestSnapshot: () => runner().emit('terminal:snapshot-request', { sessionId }),

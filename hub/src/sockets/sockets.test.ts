@@ -209,6 +209,19 @@ describe('/cli → /web', () => {
     expect((await gone).count).toBe(0);
   });
 
+  it('refuses a subscribed viewer\'s keys once the session ended (keys skip the store lookup only while the room is live)', async () => {
+    const runner = await connect({ nsp: '/cli' });
+    const web = await connect({ nsp: '/web' });
+    const sid = randomUUID();
+    await register(runner, sid);
+    expect(await ack(web, 'terminal:subscribe', { sessionId: sid })).toMatchObject({ ok: true });
+    const input = next<{ data: string }>(runner, 'terminal:input');
+    expect(await ack(web, 'terminal:input', { sessionId: sid, data: 'a' })).toEqual({ ok: true });
+    expect((await input).data).toBe('a');
+    expect(await ack(runner, 'session:end', { sessionId: sid, status: 'ended', exitCode: 0 })).toMatchObject({ ok: true });
+    expect(await ack(web, 'terminal:input', { sessionId: sid, data: 'b' })).toMatchObject({ ok: false, code: 'gone' });
+  });
+
   it('registers machines and marks them offline when the daemon leaves', async () => {
     const daemon = await connect({ nsp: '/cli' });
     const web = await connect({ nsp: '/web' });

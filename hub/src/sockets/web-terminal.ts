@@ -8,6 +8,7 @@ import { ackError, isFinalStatus, type Ack, type AckError, type Session, type We
 import type { z } from 'zod';
 import type { TerminalViewers } from '../terminal/viewers.ts';
 import type { HubSocket } from '../peers/peer.ts';
+import { echoMark } from '../terminal/echo-trace.ts';
 
 const NO_SESSION = 'no such session';
 type TerminalEvent = 'terminal:subscribe' | 'terminal:unsubscribe' | 'terminal:input' | 'terminal:resize' | 'terminal:desk' | 'terminal:ack';
@@ -50,7 +51,11 @@ export function bindWebTerminal(socket: HubSocket, options: { session: (sessionI
       return { ok: true };
     },
     'terminal:input': async ({ sessionId, data }) => {
-      const refusal = await liveTerminal(sessionId);
+      echoMark('hub_in');
+      // Keys are the hot path (each one waits for its echo): a viewer of a live room on this hub
+      // was checked when it subscribed, so only other cases ask the store (a round trip on PostgreSQL).
+      const refusal = socket.data.terminals.has(sessionId) && viewers.liveHere(socket, sessionId) ? null : await liveTerminal(sessionId);
+      echoMark('hub_checked');
       if (refusal) return refusal;
       const result = await viewers.input(socket, sessionId, data);
       if (typeof result === 'object') return result;

@@ -315,6 +315,9 @@ export function createTerminalRoom(options: {
     get ended() {
       return ended;
     },
+    hasViewer(viewerId: string): boolean {
+      return viewers.has(viewerId);
+    },
     get lastSnapshot() {
       return lastSnapshot;
     },

@@ -29,6 +29,7 @@ import type { RunnerCommands } from '../facts/runners.ts';
 import type { TerminalRegistry } from './registry.ts';
 import type { ViewerSink } from './room.ts';
 import type { HubSocket, HubSocketData } from '../peers/peer.ts';
+import { echoMark } from './echo-trace.ts';
 
 /** Finding the runner's hub is one NOTIFY round trip; a hub that just died answers nothing. */
 const LOCATE_TIMEOUT_MS = 2_000;
@@ -58,7 +59,7 @@ export function createTerminalViewers(options: {
   const key = (viewerId: string, sessionId: string) => `${viewerId}\u0000${sessionId}`;
 
   const sinkFor = (socket: HubSocket, sessionId: string): ViewerSink => ({
-    bytes: (offset, data) => socket.emit('terminal:output', { sessionId, offset, data }),
+    bytes: (offset, data) => (socket.emit('terminal:output', { sessionId, offset, data }), echoMark('hub_sent')),
     snapshot: (snapshot) => socket.emit('terminal:snapshot', snapshot),
     size: (notice) => socket.emit('terminal:size', { sessionId, ...notice }),
   });
@@ -218,6 +219,13 @@ export function createTerminalViewers(options: {
       const entry = relayedEntry(socket, sessionId);
       if (entry) entry.link.socket.emit('link:ack', { namespace: entry.ns, sessionId, viewerId: socket.id, offset });
       else terminals.find(socket.data.caller.namespace, sessionId)?.ack(socket.id, offset);
+    },
+    /** This socket watches the session's live terminal on this hub: its subscribe checked the
+     *  namespace, and the room ends when the session does, so a key needs no store lookup. */
+    liveHere(socket: HubSocket, sessionId: string): boolean {
+      if (relayedEntry(socket, sessionId)) return false;
+      const room = terminals.find(socket.data.caller.namespace, sessionId);
+      return room !== null && !room.ended && room.hasViewer(socket.id);
     },
     async input(socket: HubSocket, sessionId: string, data: string): Promise<HubLinkAcks['link:input']['result'] | AckError> {
       const entry = relayedEntry(socket, sessionId);
