@@ -1,11 +1,13 @@
-// runner-soak.ts: does a busy `tether claude` runner grow? (part of `bun run bench soak` when
-// TETHER_SOAK_RUNNER=1; also runnable alone: `bun bench/runner-soak.ts`.)
-// A real runner (pinned claude, fake Anthropic API) is driven through turns whose replies stream
-// slowly (many small deltas with gaps), with a phone socket subscribed to its terminal, for
-// TETHER_SOAK_MINUTES (default 6 when run alone). Runner RSS is sampled every TETHER_SOAK_SAMPLE_S (15);
-// soak_runner_rss_mb_per_hour is the least-squares slope after the first sixth (the warm-up).
+// runner-soak.ts: does a busy `tether claude` runner grow? (run by `bun run bench soak` after the hub
+// soak, alone with TETHER_SOAK_RUNNER=1; or `bun bench/runner-soak.ts`.) A real runner (pinned
+// claude, fake Anthropic API) is driven through turns whose replies stream slowly (60 deltas, 50 ms
+// apart), with a phone socket subscribed to its terminal and one `tether attach` viewer, for
+// TETHER_SOAK_MINUTES (default 6 when run alone). RSS is sampled every TETHER_SOAK_SAMPLE_S (15);
+// soak_runner_rss_mb_per_hour / soak_viewer_rss_mb_per_hour: least-squares slopes after the first
+// sixth (the warm-up).
 import { startFakeAnthropic, streamedText } from '../tests/fixtures/fake-anthropic/index.ts';
-import { createClaudeSandbox, READY_PATTERN } from '../tests/harness/claude.ts';
+import { claudeBin, createClaudeSandbox, READY_PATTERN } from '../tests/harness/claude.ts';
+import { startDesk } from '../tests/harness/daemon.ts';
 import { startHub } from '../tests/harness/hub.ts';
 import { startRunner, watchSession } from '../tests/harness/runner.ts';
 import { rssMb } from './load/proc.ts';
@@ -27,15 +29,24 @@ export async function runRunnerSoak(): Promise<Array<{ name: string; value: numb
   const runner = startRunner({ hub, sandbox, args: ['--permission-mode', 'default'] });
   const phone = await watchSession({ hub, sessionId: runner.sessionId });
   const samples: Array<[number, number]> = [];
+  const viewerSamples: Array<[number, number]> = [];
+  let viewer: ReturnType<typeof startDesk> | null = null;
   let done = 0;
   try {
     await runner.waitForScreen(/❯/);
     await phone.emit('terminal:subscribe', { sessionId: runner.sessionId });
+    // One `tether attach` viewer at a second terminal, as a user watching from another window.
+    viewer = startDesk({
+      args: ['attach', runner.sessionId],
+      cwd: sandbox.cwd,
+      env: { ...sandbox.env, TETHER_HOME: runner.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin() },
+    });
     const started = performance.now();
     const minute = () => (performance.now() - started) / 60_000;
     const sampler = setInterval(() => {
       samples.push([minute(), rssMb(runner.pid)]);
-      console.error(`runner-soak: ${minute().toFixed(2)} min, ${done} turns, runner ${rssMb(runner.pid).toFixed(1)} MB`);
+      if (viewer) viewerSamples.push([minute(), rssMb(viewer.pid)]);
+      console.error(`runner-soak: ${minute().toFixed(2)} min, ${done} turns, runner ${rssMb(runner.pid).toFixed(1)} MB, viewer ${viewer ? rssMb(viewer.pid).toFixed(1) : "-"} MB`);
     }, sampleMs);
     try {
       while (minute() < minutes) {
@@ -49,6 +60,7 @@ export async function runRunnerSoak(): Promise<Array<{ name: string; value: numb
     }
   } finally {
     phone.stop();
+    await viewer?.stop();
     await runner.stop();
     await fake.stop();
     sandbox.stop();
@@ -59,7 +71,12 @@ export async function runRunnerSoak(): Promise<Array<{ name: string; value: numb
   const perHour = Math.round(slope(after) * 60 * 100) / 100;
   const first = after[0]?.[1] ?? Number.NaN;
   const last = after.at(-1)?.[1] ?? Number.NaN;
-  return [{ name: 'soak_runner_rss_mb_per_hour', value: perHour, unit: 'MB/h', minutes, turns: done, rss_after_warmup_mb: Math.round(first), rss_end_mb: Math.round(last), samples: samples.length }];
+  const viewerAfter = viewerSamples.filter(([m]) => m >= warm);
+  const viewerPerHour = Math.round(slope(viewerAfter) * 60 * 100) / 100;
+  return [
+    { name: 'soak_viewer_rss_mb_per_hour', value: viewerPerHour, unit: 'MB/h', minutes, rss_end_mb: Math.round(viewerAfter.at(-1)?.[1] ?? Number.NaN) },
+    { name: 'soak_runner_rss_mb_per_hour', value: perHour, unit: 'MB/h', minutes, turns: done, rss_after_warmup_mb: Math.round(first), rss_end_mb: Math.round(last), samples: samples.length },
+  ];
 }
 
 if (import.meta.main) console.log(JSON.stringify(await runRunnerSoak(), null, 1));
