@@ -3,7 +3,7 @@
 // (default 30) against two hubs on one PostgreSQL behind nginx (each in its own process; one hub
 // when TETHER_SOAK_HUBS=1 or PostgreSQL/nginx are missing); RSS and open fds of the hubs and of one
 // runner-like process (a load generator holding runner and viewer sockets) are sampled every
-// TETHER_SOAK_SAMPLE_S (60).
+// TETHER_SOAK_SAMPLE_S (60). Then a real runner's own soak (runner-soak.ts).
 //
 //   soak_rss_mb_per_hour, soak_fd_per_hour: least-squares slopes over the samples after the warm-up
 //   (the first sixth of the run, at least one sample interval), per hub (the worst is the value) and
@@ -40,6 +40,15 @@ export function slope(points: Array<[number, number]>): number {
 }
 
 export async function run(): Promise<Measurement[]> {
+  // A real `tether claude` runner under slowly streamed turns (runner-soak.ts); TETHER_SOAK_RUNNER=1
+  // runs only it, =0 skips it.
+  const runnerSoak = async () => (await import('./runner-soak.ts')).runRunnerSoak();
+  if (process.env.TETHER_SOAK_RUNNER === '1') return runnerSoak();
+  const hubs = await runHubSoak();
+  return process.env.TETHER_SOAK_RUNNER === '0' ? hubs : [...hubs, ...(await runnerSoak())];
+}
+
+async function runHubSoak(): Promise<Measurement[]> {
   const minutes = Number(process.env.TETHER_SOAK_MINUTES ?? 30);
   const sampleMs = Number(process.env.TETHER_SOAK_SAMPLE_S ?? 60) * 1000;
   const warmupMinutes = Math.max(minutes / 6, sampleMs / 60_000);

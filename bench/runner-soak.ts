@@ -1,0 +1,82 @@
+// runner-soak.ts: does a busy `tether claude` runner grow? (run by `bun run bench soak` after the hub
+// soak, alone with TETHER_SOAK_RUNNER=1; or `bun bench/runner-soak.ts`.) A real runner (pinned
+// claude, fake Anthropic API) is driven through turns whose replies stream slowly (60 deltas, 50 ms
+// apart), with a phone socket subscribed to its terminal and one `tether attach` viewer, for
+// TETHER_SOAK_MINUTES (default 6 when run alone). RSS is sampled every TETHER_SOAK_SAMPLE_S (15);
+// soak_runner_rss_mb_per_hour / soak_viewer_rss_mb_per_hour: least-squares slopes after the first
+// sixth (the warm-up).
+import { startFakeAnthropic, streamedText } from '../tests/fixtures/fake-anthropic/index.ts';
+import { claudeBin, createClaudeSandbox, READY_PATTERN } from '../tests/harness/claude.ts';
+import { startDesk } from '../tests/harness/daemon.ts';
+import { startHub } from '../tests/harness/hub.ts';
+import { startRunner, watchSession } from '../tests/harness/runner.ts';
+import { rssMb } from './load/proc.ts';
+import { slope } from './soak.bench.ts';
+
+/** One slowly streamed reply: 60 lines of ~80 chars, one delta every 50 ms (3 s a turn). */
+function longReply(turn: number) {
+  const chunks = Array.from({ length: 60 }, (_, i) => `turn ${turn} line ${i}: ${'lorem ipsum dolor sit amet '.repeat(2)}\n`);
+  return streamedText(chunks, { gapMs: 50 });
+}
+
+export async function runRunnerSoak(): Promise<Array<{ name: string; value: number; unit: string } & Record<string, unknown>>> {
+  const minutes = Number(process.env.TETHER_SOAK_MINUTES ?? 6);
+  const sampleMs = Number(process.env.TETHER_SOAK_SAMPLE_S ?? 15) * 1000;
+  const turns = 2000;
+  const fake = await startFakeAnthropic({ script: Array.from({ length: turns }, (_, i) => longReply(i)) });
+  const hub = await startHub();
+  const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
+  const runner = startRunner({ hub, sandbox, args: ['--permission-mode', 'default'] });
+  const phone = await watchSession({ hub, sessionId: runner.sessionId });
+  const samples: Array<[number, number]> = [];
+  const viewerSamples: Array<[number, number]> = [];
+  let viewer: ReturnType<typeof startDesk> | null = null;
+  let done = 0;
+  try {
+    await runner.waitForScreen(/❯/);
+    await phone.emit('terminal:subscribe', { sessionId: runner.sessionId });
+    // One `tether attach` viewer at a second terminal, as a user watching from another window.
+    viewer = startDesk({
+      args: ['attach', runner.sessionId],
+      cwd: sandbox.cwd,
+      env: { ...sandbox.env, TETHER_HOME: runner.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin() },
+    });
+    const started = performance.now();
+    const minute = () => (performance.now() - started) / 60_000;
+    const sampler = setInterval(() => {
+      samples.push([minute(), rssMb(runner.pid)]);
+      if (viewer) viewerSamples.push([minute(), rssMb(viewer.pid)]);
+      console.error(`runner-soak: ${minute().toFixed(2)} min, ${done} turns, runner ${rssMb(runner.pid).toFixed(1)} MB, viewer ${viewer ? rssMb(viewer.pid).toFixed(1) : "-"} MB`);
+    }, sampleMs);
+    try {
+      while (minute() < minutes) {
+        await phone.send(`soak turn ${done}`);
+        await runner.waitForScreen(new RegExp(`turn ${done} line 59`), { timeoutMs: 60_000 });
+        await runner.waitForScreen(READY_PATTERN, { timeoutMs: 60_000 });
+        done += 1;
+      }
+    } finally {
+      clearInterval(sampler);
+    }
+  } finally {
+    phone.stop();
+    await viewer?.stop();
+    await runner.stop();
+    await fake.stop();
+    sandbox.stop();
+    await hub.stop();
+  }
+  const warm = Math.max(minutes / 6, sampleMs / 60_000);
+  const after = samples.filter(([m]) => m >= warm);
+  const perHour = Math.round(slope(after) * 60 * 100) / 100;
+  const first = after[0]?.[1] ?? Number.NaN;
+  const last = after.at(-1)?.[1] ?? Number.NaN;
+  const viewerAfter = viewerSamples.filter(([m]) => m >= warm);
+  const viewerPerHour = Math.round(slope(viewerAfter) * 60 * 100) / 100;
+  return [
+    { name: 'soak_viewer_rss_mb_per_hour', value: viewerPerHour, unit: 'MB/h', minutes, rss_end_mb: Math.round(viewerAfter.at(-1)?.[1] ?? Number.NaN) },
+    { name: 'soak_runner_rss_mb_per_hour', value: perHour, unit: 'MB/h', minutes, turns: done, rss_after_warmup_mb: Math.round(first), rss_end_mb: Math.round(last), samples: samples.length },
+  ];
+}
+
+if (import.meta.main) console.log(JSON.stringify(await runRunnerSoak(), null, 1));
