@@ -132,9 +132,13 @@ export async function watchSession(options: { hub: { url: string; token: string 
   socket.on('message:added', (payload: { sessionId: string; messages: ChatMessage[] }) => {
     if (payload.sessionId === options.sessionId) take(payload.messages);
   });
+  /** The newer of two copies, as the web app keeps it (web/src/lib/queries.ts upsertSession): the
+   *  watch ack's copy is read before its other queries, so a session:updated sent meanwhile (another
+   *  hub's runner reporting idle through the cluster) can arrive first and is newer. */
+  const newer = (held: Session | null, incoming: Session | null): Session | null => (held && incoming && held.updatedAt > incoming.updatedAt ? held : (incoming ?? held));
   socket.on('session:updated', (s: Session) => {
     if (s.id === options.sessionId) {
-      session = s;
+      session = newer(session, s);
       changed();
     }
   });
@@ -163,7 +167,7 @@ export async function watchSession(options: { hub: { url: string; token: string 
       | ({ ok: boolean; session?: Session; messages?: ChatMessage[]; pending?: PendingRequest[] } & Record<string, unknown>)
       | null;
     if (!ack?.ok) return false;
-    session = ack.session ?? session;
+    session = newer(session, ack.session ?? null);
     // Pending when we joined: heard now unless its announcement came first.
     for (const request of ack.pending ?? []) if (!requested.some((r) => r.id === request.id)) requested.push(request);
     // A backfill after a reconnect may repeat what we have: that is not a duplicate delivery.
