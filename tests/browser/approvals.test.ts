@@ -9,7 +9,7 @@ import type { Socket } from 'socket.io-client';
 import type { Page } from 'playwright-core';
 import type { Answer, PendingRequest } from '@tether/shared';
 import { emitAck, nextEvent } from '../harness/hub.ts';
-import { saveScreenshot, UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
+import { saveScreenshot, UI_TIMEOUT_MS, useColorScheme, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { axeViolations, seriousOnes } from '../harness/axe.ts';
 
@@ -224,8 +224,9 @@ describe('approvals and questions from the browser', () => {
     });
   }
 
-  it('file changes at phone: each file and its diff, not JSON; no serious axe findings; allowed', async () => {
-    const { runner, sessionId, page } = await openSession({ viewport: 'phone', namespace: 'file-changes', title: 'Patch the greeting' });
+  for (const viewport of ['phone', 'desktop'] as const) {
+  it(`file changes at ${viewport}: each file and its diff, not JSON; no serious axe findings in either theme; allowed`, async () => {
+    const { runner, sessionId, page } = await openSession({ viewport, namespace: `file-changes-${viewport}`, title: 'Patch the greeting' });
     const id = await ask(runner, {
       sessionId,
       kind: 'permission',
@@ -248,14 +249,19 @@ describe('approvals and questions from the browser', () => {
     await expect(sheet.getByRole('region', { name: 'Add docs/hello.md' }).locator('.diff-add').count()).resolves.toBe(3);
     await expect(sheet.getByRole('region', { name: 'Delete old/notes.txt' }).locator('.diff-del').textContent()).resolves.toContain('stale');
     await expect(sheet.textContent()).resolves.not.toContain('"changes"');
-    await saveScreenshot(page, { name: 'approval-file-changes', viewport: 'phone' });
+    await saveScreenshot(page, { name: 'approval-file-changes', viewport });
     expect(seriousOnes(await axeViolations(page))).toEqual([]);
+    await useColorScheme(page, 'dark');
+    await saveScreenshot(page, { name: 'approval-file-changes-dark', viewport });
+    expect(seriousOnes(await axeViolations(page))).toEqual([]);
+    await useColorScheme(page, 'light');
     const allowed = nextEvent<Answered>(runner, 'approval:answered');
     await sheet.getByRole('button', { name: 'Allow', exact: true }).click();
     expect(await allowed).toEqual({ sessionId, requestId: id, answer: { decision: 'allow' } });
     await gone(sheet);
     await page.close();
   });
+  }
 
   it('two tabs: an answer in one clears the other, which says it was answered elsewhere', async () => {
     const { token, runner, sessionId, page: phone } = await openSession({
