@@ -36,7 +36,6 @@ export function PermissionForm({ request, busy, submit, relays = { editedInput: 
 
   return (
     <>
-      {/* Focusable: a long input (a diff, a script) scrolls here, and a keyboard must reach it. */}
       <div className="approval-body" tabIndex={0} role="region" aria-label="What is asked">
         <ToolInputView name={request.toolName} input={request.toolInput} />
       </div>
