@@ -81,10 +81,6 @@ function agentNameBranches(rel: string, text: string): string[] {
 
 /** Functions over 150 lines, by file and name, left to split (see the test that reads this). */
 const KNOWN_LONG_FUNCTIONS: readonly string[] = [
-  // The hub's terminal fan-out (the byte log, viewers' flow control, size ownership): to split into
-  // the viewer stream (send/catch up/snapshot) and the room's bookkeeping, with its load tests.
-  'hub/src/terminal/room.ts createTerminalRoom',
-  'hub/src/terminal/viewers.ts createTerminalViewers',
   // Being changed for agent capabilities on the wire (another branch): split after that lands.
   'web/src/features/sessions/new-session-form.tsx NewSessionForm',
 ];

@@ -9,15 +9,11 @@
 //   terminal:subscribe ─► runner here (or nowhere)? ─► local room.join
 //                      └► runner on hub A ─► link(A).link:subscribe ─► A's room
 //   link:output/snapshot/size ─► this viewer's socket (viewers in step: one local broadcast)
-import { io as connect, type Socket as LinkSocket } from 'socket.io-client';
 import type { Namespace as IoNamespace } from 'socket.io';
 import {
   ackError,
-  HubLinkOutputSchema,
   isFinalStatus,
-  PROTOCOL_VERSION,
   runnerRoom,
-  TerminalSnapshotSchema,
   type Ack,
   type AckError,
   type HubLinkAcks,
@@ -30,14 +26,52 @@ import type { TerminalRegistry } from './registry.ts';
 import type { ViewerSink } from './room.ts';
 import type { HubSocket, HubSocketData } from '../peers/peer.ts';
 import { echoMark } from './echo-trace.ts';
+import { createViewerLinks, type Link, type ViewerLinks } from './viewer-links.ts';
 
 /** Finding the runner's hub is one NOTIFY round trip; a hub that just died answers nothing. */
 const LOCATE_TIMEOUT_MS = 2_000;
-/** Connecting to another hub of the cluster (same network, no TLS handshake through a balancer). */
-const LINK_TIMEOUT_MS = 3_000;
-
-type Link = { url: string; socket: LinkSocket; ready: Promise<boolean>; viewers: Set<string> };
 type Relayed = { ns: Namespace; sessionId: string; socket: HubSocket; link: Link };
+/** The key of a viewer's relayed stream of a session. */
+const key = (viewerId: string, sessionId: string) => `${viewerId}\u0000${sessionId}`;
+
+function relayedThrough(o: { relayed: Map<string, Relayed>; link: Link; viewerId: string; sessionId: string }): HubSocket | null {
+  const entry = o.relayed.get(key(o.viewerId, o.sessionId));
+  return entry && entry.link === o.link ? entry.socket : null;
+}
+
+const sinkFor = (socket: HubSocket, sessionId: string): ViewerSink => ({
+  bytes: (offset, data) => (socket.emit('terminal:output', { sessionId, offset, data }), echoMark('hub_sent')),
+  snapshot: (snapshot) => socket.emit('terminal:snapshot', snapshot),
+  size: (notice) => socket.emit('terminal:size', { sessionId, ...notice }),
+});
+
+/** 'local', or the URL of the hub the session's runner is connected to. */
+async function locateRunner(o: { cli: IoNamespace; cluster: { url: () => string } | null; ns: Namespace; sessionId: string }): Promise<string> {
+  if (!o.cluster) return 'local';
+  const room = runnerRoom(o.ns, o.sessionId);
+  if ((o.cli.adapter.rooms.get(room)?.size ?? 0) > 0) return 'local';
+  try {
+    const found = await o.cli.in(room).timeout(LOCATE_TIMEOUT_MS).fetchSockets();
+    const url = (found[0]?.data as HubSocketData | undefined)?.hubUrl;
+    return url && url !== o.cluster.url() ? url : 'local';
+  } catch {
+    return 'local';
+  }
+}
+
+/** The viewers of a session that must follow its runner to `hubUrl`: relayed ones not through that
+ *  hub's link (all of them when it is this hub), and ours waiting in a local room for it. */
+function moversOf(o: { relayed: Map<string, Relayed>; ns: Namespace; sessionId: string; hubUrl: string; here: boolean; waiting: string[]; web: IoNamespace }): HubSocket[] {
+  const movers: HubSocket[] = [];
+  for (const entry of o.relayed.values()) {
+    if (entry.ns === o.ns && entry.sessionId === o.sessionId && (o.here || entry.link.url !== o.hubUrl)) movers.push(entry.socket);
+  }
+  for (const viewerId of o.waiting) {
+    const socket = o.web.sockets.get(viewerId) as HubSocket | undefined;
+    if (socket && !o.relayed.has(key(viewerId, o.sessionId))) movers.push(socket);
+  }
+  return movers;
+}
 
 export type TerminalViewers = ReturnType<typeof createTerminalViewers>;
 
@@ -53,83 +87,11 @@ export function createTerminalViewers(options: {
   onError: (what: string, error: unknown) => void;
 }) {
   const { terminals } = options;
-  const links = new Map<string, Link>();
   /** viewerId␀sessionId → relayed through a link. */
   const relayed = new Map<string, Relayed>();
-  const key = (viewerId: string, sessionId: string) => `${viewerId}\u0000${sessionId}`;
-
-  const sinkFor = (socket: HubSocket, sessionId: string): ViewerSink => ({
-    bytes: (offset, data) => (socket.emit('terminal:output', { sessionId, offset, data }), echoMark('hub_sent')),
-    snapshot: (snapshot) => socket.emit('terminal:snapshot', snapshot),
-    size: (notice) => socket.emit('terminal:size', { sessionId, ...notice }),
-  });
-
-  /** 'local', or the URL of the hub the session's runner is connected to. */
-  const locate = async (ns: Namespace, sessionId: string): Promise<string> => {
-    if (!options.cluster) return 'local';
-    const room = runnerRoom(ns, sessionId);
-    if ((options.cli.adapter.rooms.get(room)?.size ?? 0) > 0) return 'local';
-    try {
-      const found = await options.cli.in(room).timeout(LOCATE_TIMEOUT_MS).fetchSockets();
-      const url = (found[0]?.data as HubSocketData | undefined)?.hubUrl;
-      return url && url !== options.cluster.url() ? url : 'local';
-    } catch {
-      return 'local';
-    }
-  };
-
-  const linkTo = (url: string): Link => {
-    const existing = links.get(url);
-    if (existing) return existing;
-    const socket = connect(`${url.replace(/\/+$/, '')}/hub`, {
-      auth: { protocol: PROTOCOL_VERSION.major, link: options.cluster!.linkSecret },
-      transports: ['websocket'],
-      reconnection: false,
-      timeout: LINK_TIMEOUT_MS,
-    });
-    const link: Link = {
-      url,
-      socket,
-      viewers: new Set(),
-      ready: new Promise((resolve) => {
-        socket.once('connect', () => resolve(true));
-        socket.once('connect_error', () => resolve(false));
-      }),
-    };
-    links.set(url, link);
-    const viewer = (viewerId: string, sessionId: string) => {
-      const entry = relayed.get(key(viewerId, sessionId));
-      return entry && entry.link === link ? entry : null;
-    };
-    socket.on('link:output', (payload: unknown) => {
-      const parsed = HubLinkOutputSchema.safeParse(payload);
-      if (!parsed.success) return;
-      const { sessionId, viewerIds, offset, data } = parsed.data;
-      const ours = viewerIds.filter((id) => viewer(id, sessionId));
-      if (ours.length === 1) viewer(ours[0]!, sessionId)!.socket.emit('terminal:output', { sessionId, offset, data });
-      // Viewers in step: encoded once for all of them, as the owning hub does for its own.
-      else if (ours.length > 1) options.web.local.to(ours).emit('terminal:output', { sessionId, offset, data });
-    });
-    socket.on('link:snapshot', (payload: { viewerId?: unknown; snapshot?: unknown }) => {
-      const snapshot = TerminalSnapshotSchema.safeParse(payload?.snapshot);
-      if (!snapshot.success || typeof payload.viewerId !== 'string') return;
-      viewer(payload.viewerId, snapshot.data.sessionId)?.socket.emit('terminal:snapshot', snapshot.data);
-    });
-    socket.on('link:size', (payload: { viewerId?: unknown; notice?: { sessionId?: unknown } }) => {
-      const notice = payload?.notice;
-      if (typeof payload?.viewerId !== 'string' || typeof notice?.sessionId !== 'string') return;
-      viewer(payload.viewerId, notice.sessionId)?.socket.emit('terminal:size', notice as never);
-    });
-    socket.on('disconnect', () => dropLink(link));
-    socket.on('connect_error', () => dropLink(link));
-    return link;
-  };
 
   /** A link went away (its hub died or stopped): its viewers look for the runner again. */
-  const dropLink = (link: Link) => {
-    if (links.get(link.url) !== link) return;
-    links.delete(link.url);
-    link.socket.close();
+  const onDrop = (link: Link) => {
     for (const k of [...link.viewers]) {
       const entry = relayed.get(k);
       if (!entry || entry.link !== link) continue;
@@ -139,15 +101,14 @@ export function createTerminalViewers(options: {
       void rehome(entry.socket, entry.sessionId, { waitHere: true });
     }
   };
-
-  const linkAsk = async <E extends keyof HubLinkAcks>(link: Link, event: E, payload: object): Promise<Ack<HubLinkAcks[E]>> => {
-    if (!(await link.ready)) return ackError('internal', 'the hub holding this terminal cannot be reached');
-    try {
-      return (await link.socket.timeout(LINK_TIMEOUT_MS).emitWithAck(event, payload)) as Ack<HubLinkAcks[E]>;
-    } catch {
-      return ackError('internal', 'the hub holding this terminal did not answer');
-    }
-  };
+  const links: ViewerLinks | null = options.cluster
+    ? createViewerLinks({
+        linkSecret: options.cluster.linkSecret,
+        web: options.web,
+        viewerOf: (link, viewerId, sessionId) => relayedThrough({ relayed, link, viewerId, sessionId }),
+        onDrop,
+      })
+    : null;
 
   /** Stops this viewer's stream of a session, wherever it comes from. */
   const detach = (socket: HubSocket, sessionId: string) => {
@@ -173,17 +134,17 @@ export function createTerminalViewers(options: {
 
   const subscribe = async (socket: HubSocket, current: Session, since: number | undefined): Promise<Ack<HubLinkAcks['link:subscribe']>> => {
     const ns = socket.data.caller.namespace;
-    const where = isFinalStatus(current.status) ? 'local' : await locate(ns, current.id);
+    const where = isFinalStatus(current.status) ? 'local' : await locateRunner({ cli: options.cli, cluster: options.cluster, ns, sessionId: current.id });
     const k = key(socket.id, current.id);
     const previous = relayed.get(k);
     if (where === 'local' || (previous && previous.link.url !== where)) detach(socket, current.id);
     if (where !== 'local') {
       terminals.find(ns, current.id)?.leave(socket.id);
-      const link = linkTo(where);
+      const link = links!.to(where);
       // Recorded before asking: the owner may send the snapshot before its ack.
       relayed.set(k, { ns, sessionId: current.id, socket, link });
       link.viewers.add(k);
-      const ack = await linkAsk(link, 'link:subscribe', { namespace: ns, sessionId: current.id, viewerId: socket.id, canWrite: !socket.data.share, ...(since !== undefined ? { since } : {}) });
+      const ack = await links!.ask(link, 'link:subscribe', { namespace: ns, sessionId: current.id, viewerId: socket.id, canWrite: !socket.data.share, ...(since !== undefined ? { since } : {}) });
       if (ack.ok) return ack;
       if (relayed.get(k)?.link === link) {
         relayed.delete(k);
@@ -230,20 +191,20 @@ export function createTerminalViewers(options: {
     async input(socket: HubSocket, sessionId: string, data: string): Promise<HubLinkAcks['link:input']['result'] | AckError> {
       const entry = relayedEntry(socket, sessionId);
       if (!entry) return terminals.find(socket.data.caller.namespace, sessionId)?.input(socket.id, data) ?? 'not-joined';
-      const ack = await linkAsk(entry.link, 'link:input', { namespace: entry.ns, sessionId, viewerId: socket.id, data });
+      const ack = await links!.ask(entry.link, 'link:input', { namespace: entry.ns, sessionId, viewerId: socket.id, data });
       return ack.ok ? ack.result : ack;
     },
     async resize(socket: HubSocket, sessionId: string, size: TerminalSize, fit: boolean): Promise<HubLinkAcks['link:resize']['result'] | AckError> {
       const entry = relayedEntry(socket, sessionId);
       if (!entry) return terminals.find(socket.data.caller.namespace, sessionId)?.resize(socket.id, size, fit) ?? 'not-joined';
-      const ack = await linkAsk(entry.link, 'link:resize', { namespace: entry.ns, sessionId, viewerId: socket.id, ...size, fit });
+      const ack = await links!.ask(entry.link, 'link:resize', { namespace: entry.ns, sessionId, viewerId: socket.id, ...size, fit });
       return ack.ok ? ack.result : ack;
     },
     /** Marks the viewer as a desk terminal (or not) and tells the runner; false when not joined. */
     async desk(socket: HubSocket, sessionId: string, desk: { attached: boolean; cols?: number; rows?: number }): Promise<boolean> {
       const ns = socket.data.caller.namespace;
       const entry = relayedEntry(socket, sessionId);
-      if (entry) return (await linkAsk(entry.link, 'link:desk', { namespace: ns, sessionId, viewerId: socket.id, ...desk })).ok;
+      if (entry) return (await links!.ask(entry.link, 'link:desk', { namespace: ns, sessionId, viewerId: socket.id, ...desk })).ok;
       const room = terminals.find(ns, sessionId);
       if (!room?.deskViewer(socket.id, desk.attached)) return false;
       options.runners.send(ns, sessionId, 'terminal:desk', { sessionId, attached: desk.attached, ...(desk.attached && desk.cols && desk.rows ? { cols: desk.cols, rows: desk.rows } : {}) });
@@ -255,24 +216,11 @@ export function createTerminalViewers(options: {
     /** A session's runner registered on the hub at `hubUrl`: viewers not with it yet move there. */
     moved(ns: Namespace, sessionId: string, hubUrl: string): void {
       const here = options.cluster ? hubUrl === options.cluster.url() : true;
-      const movers: HubSocket[] = [];
-      for (const entry of relayed.values()) {
-        if (entry.ns === ns && entry.sessionId === sessionId && (here || entry.link.url !== hubUrl)) movers.push(entry.socket);
-      }
-      if (!here) {
-        // Our own viewers waiting in a local room (the runner was nowhere when they came).
-        for (const viewerId of terminals.find(ns, sessionId)?.viewerIds ?? []) {
-          const socket = options.web.sockets.get(viewerId) as HubSocket | undefined;
-          if (socket && !relayed.has(key(viewerId, sessionId))) movers.push(socket);
-        }
-      }
+      const movers = moversOf({ relayed, ns, sessionId, hubUrl, here, waiting: here ? [] : (terminals.find(ns, sessionId)?.viewerIds ?? []), web: options.web });
       for (const socket of movers) void rehome(socket, sessionId);
     },
     stop(): void {
-      for (const link of [...links.values()]) {
-        links.delete(link.url);
-        link.socket.close();
-      }
+      links?.closeAll();
       relayed.clear();
     },
   };
