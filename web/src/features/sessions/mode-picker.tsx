@@ -5,6 +5,7 @@
 // (started that way); claude's cycle decides the rest.
 import { useEffect, useState } from 'react';
 import type { PermissionMode, Session } from '@tether/shared';
+import { agentName } from '../../lib/format.ts';
 import { requestHub } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { usePopover } from '../../lib/ui/use-popover.ts';
@@ -12,7 +13,7 @@ import { usePopover } from '../../lib/ui/use-popover.ts';
 const MODES: Array<{ value: PermissionMode; label: string; hint: string }> = [
   { value: 'default', label: 'Ask', hint: 'Edits and commands wait for an answer' },
   { value: 'acceptEdits', label: 'Accept edits', hint: 'File edits go ahead; commands still ask' },
-  { value: 'plan', label: 'Plan', hint: 'Claude plans and asks before changing anything' },
+  { value: 'plan', label: 'Plan', hint: 'The agent plans and asks before changing anything' },
   { value: 'auto', label: 'Auto', hint: "Claude's safety check runs what it judges safe" },
   { value: 'dontAsk', label: "Don't ask", hint: 'Anything your rules do not allow is refused' },
   { value: 'bypassPermissions', label: 'Bypass', hint: 'Nothing is asked (started that way)' },
@@ -84,7 +85,7 @@ export function ModePicker({ session }: { session: Session }) {
               Couldn't switch: {error}
             </p>
           ) : (
-            <p className="model-note">Claude switches the way Shift+Tab does at the desk.</p>
+            <p className="model-note">{agentName(session.agent, session.capabilities)} switches the way it does at the desk.</p>
           )}
         </div>
       ) : null}

@@ -8,22 +8,12 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { SPAWN_ACK_TIMEOUT_MS, type AgentKind, type Machine, type PermissionMode, type Session } from '@tether/shared';
 import { DEFAULT_AGENT } from '@tether/shared/wire';
-import { agentName, formatDirectory } from '../../lib/format.ts';
+import { agentName } from '../../lib/format.ts';
 import { requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { useNow } from '../../lib/ui/use-now.ts';
 import { recentDirectories } from './recent-directories.ts';
-
-/** The modes a session can start in from here, those the agent has (its capabilities). Bypass modes
- *  are not offered: tether's approvals are the point of driving an agent from a phone, and the runner
- *  refuses permission bypass. */
-const PERMISSION_MODES: Array<{ value: PermissionMode; label: string; hint: string }> = [
-  { value: 'default', label: 'Ask for approvals', hint: 'Edits and commands wait for you' },
-  { value: 'acceptEdits', label: 'Accept edits', hint: 'File edits go ahead; commands still ask' },
-  { value: 'plan', label: 'Plan first', hint: 'Claude plans and asks before changing anything' },
-  { value: 'auto', label: 'Auto', hint: "Claude's safety check runs what it judges safe and asks about the rest" },
-  { value: 'dontAsk', label: "Don't ask", hint: 'Anything your settings rules do not allow is refused, nothing waits' },
-];
+import { AgentField, DirectoryField, MachineField, ModeField, ModelField, PERMISSION_MODES } from './new-session-fields.tsx';
 
 type Phase = { kind: 'editing' } | { kind: 'starting'; since: number; sessionId: string | null } | { kind: 'failed'; message: string; reason: string | undefined };
 
@@ -109,125 +99,15 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
 
   return (
     <form className="new-session" onSubmit={onSubmit} aria-label="New session" aria-busy={starting}>
-      <fieldset className="form-group" disabled={starting}>
-        <legend className="field-label">Machine</legend>
-        {machines.length === 0 ? (
-          <p className="form-hint">No machine has registered yet. Run tether daemon on a computer to start sessions from here.</p>
-        ) : (
-          <div className="machine-options" role="radiogroup" aria-label="Machine">
-            {machines.map((m) => (
-              <label key={m.id} className={`machine-option ${m.online ? '' : 'is-offline'}`}>
-                <input type="radio" name="machine" value={m.id} checked={machineId === m.id} disabled={!m.online} onChange={() => setMachineId(m.id)} />
-                <span className={`machine-dot ${m.online ? 'is-online' : ''}`} aria-hidden="true" />
-                <span className="machine-option-name">{m.name}</span>
-                <span className="machine-option-meta">{m.online ? m.os : 'offline'}</span>
-              </label>
-            ))}
-          </div>
-        )}
-        {machines.length > 0 && online.length === 0 ? <p className="form-hint">Every machine is offline. Start tether daemon on one of them.</p> : null}
-      </fieldset>
+      <MachineField machines={machines} machineId={machineId} disabled={starting} onChange={setMachineId} />
 
-      <div className="form-group">
-        <label className="field-label" htmlFor="new-session-dir">
-          Directory
-        </label>
-        <input
-          id="new-session-dir"
-          className="field-input field-mono"
-          value={cwd}
-          onChange={(event) => setCwd(event.target.value)}
-          placeholder={home ? `${home}/src/project` : '~/src/project'}
-          autoCapitalize="off"
-          autoCorrect="off"
-          spellCheck={false}
-          disabled={starting}
-          required
-        />
-        {recent.length > 0 ? (
-          <div className="recent-dirs" role="group" aria-label="Recent directories">
-            {recent.map((dir) => (
-              <button
-                key={dir}
-                type="button"
-                className={`recent-dir ${dir === cwd ? 'is-chosen' : ''}`}
-                aria-label={`Use ${dir}`}
-                aria-pressed={dir === cwd}
-                title={dir}
-                disabled={starting}
-                onClick={() => setCwd(dir)}
-              >
-                {formatDirectory(dir, { home, max: 34 })}
-              </button>
-            ))}
-          </div>
-        ) : null}
-      </div>
+      <DirectoryField cwd={cwd} home={home} recent={recent} disabled={starting} onChange={setCwd} />
 
-      {agents.length > 1 ? (
-        <fieldset className="form-group" disabled={starting}>
-          <legend className="field-label">Agent</legend>
-          <div className="machine-options" role="radiogroup" aria-label="Agent">
-            {agents.map((kind) => (
-              <label key={kind} className="machine-option">
-                <input type="radio" name="agent" value={kind} checked={chosenAgent === kind} onChange={() => setAgent(kind)} />
-                <span className="machine-option-name">{agentName(kind, machine?.capabilities[kind])}</span>
-                <span className="machine-option-meta">{machine?.capabilities[kind]?.description ?? `the ${kind} CLI`}</span>
-              </label>
-            ))}
-          </div>
-        </fieldset>
-      ) : null}
+      {agents.length > 1 ? <AgentField agents={agents} chosen={chosenAgent} machine={machine} disabled={starting} onChange={setAgent} /> : null}
 
       <div className="form-row">
-        {modes.length > 0 ? (
-          <div className="form-group">
-            <label className="field-label" htmlFor="new-session-mode">
-              Permissions
-            </label>
-            <select id="new-session-mode" className="field-input field-select" value={permissionMode} disabled={starting} onChange={(event) => setPermissionMode(event.target.value as PermissionMode)}>
-              {modes.map((mode) => (
-                <option key={mode.value} value={mode.value}>
-                  {mode.label}
-                </option>
-              ))}
-            </select>
-            <p className="form-hint">{PERMISSION_MODES.find((m) => m.value === permissionMode)?.hint}</p>
-          </div>
-        ) : null}
-        <div className="form-group">
-          <label className="field-label" htmlFor="new-session-model">
-            Model
-          </label>
-          <input
-            id="new-session-model"
-            className="field-input field-mono"
-            value={model}
-            placeholder="default"
-            autoCapitalize="off"
-            autoCorrect="off"
-            spellCheck={false}
-            maxLength={200}
-            disabled={starting}
-            onChange={(event) => setModel(event.target.value)}
-          />
-          {modelShortcuts.length > 0 ? (
-            <div className="model-quick" role="group" aria-label="Model shortcuts">
-              {['', ...modelShortcuts].map((alias) => (
-                <button
-                  key={alias || 'default'}
-                  type="button"
-                  className={`recent-dir ${model === alias ? 'is-chosen' : ''}`}
-                  aria-pressed={model === alias}
-                  disabled={starting}
-                  onClick={() => setModel(alias)}
-                >
-                  {alias || 'default'}
-                </button>
-              ))}
-            </div>
-          ) : null}
-        </div>
+        {modes.length > 0 ? <ModeField modes={modes} value={permissionMode} disabled={starting} onChange={setPermissionMode} /> : null}
+        <ModelField model={model} shortcuts={modelShortcuts} disabled={starting} onChange={setModel} />
       </div>
 
       <label className="check-row">
