@@ -79,10 +79,6 @@ function agentNameBranches(rel: string, text: string): string[] {
   return found;
 }
 
-/** Functions over 150 lines, by file and name, left to split (see the test that reads this). */
-const KNOWN_LONG_FUNCTIONS: readonly string[] = [
-];
-
 /** The files of the one known import circle in the cli (see its test). */
 const KNOWN_AGENT_SEAM_CIRCLE = [
   'cli/src/agents/agent.ts',
@@ -273,10 +269,7 @@ describe('architecture arrows', () => {
       };
       visit(source);
     }
-    // Still over 150 lines when the rule grew from cli/src/runner and agents to all of cli, hub and
-    // web: each is to be split by what its parts own. Named here so none is skipped silently, and
-    // checked both ways: a new long function fails, and so does one listed here that got short.
-    expect(long.sort()).toEqual([...KNOWN_LONG_FUNCTIONS].sort());
+    expect(long.sort()).toEqual([]);
   });
 
   it('has no import circle inside the cli (type-only imports included), but the known agent seam one', () => {
