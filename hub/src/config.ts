@@ -59,7 +59,3 @@ export const DEFAULT_HOST = '127.0.0.1';
 export function hubPaths(home: string) {
   return { db: join(home, 'hub.sqlite'), secret: join(home, 'hub-secret') };
 }
-
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
-}

@@ -33,7 +33,7 @@ import { createReachProof } from './reach/reach-proof.ts';
 
 // The hub package's public surface, for `tether hub/token` and the test harness.
 export type { HubConfig } from './config.ts';
-export { HUB_VERSION, hubPaths, isLoopbackHost } from './config.ts';
+export { HUB_VERSION, hubPaths } from './config.ts';
 export type { Store } from './store/store.ts';
 export { createSqliteStore } from './store/sqlite/sqlite-store.ts';
 export { createPostgresStore } from './store/postgres/postgres-store.ts';

@@ -22,6 +22,7 @@ export * from './auth.ts';
 export * from './pairing.ts';
 export * from './share.ts';
 export * from './http.ts';
+export * from './loopback.ts';
 export * from './rooms.ts';
 export * from './events/cli.ts';
 export * from './events/web.ts';

@@ -4,6 +4,7 @@
 // login`); on every start, a one-time pairing link for a phone (pair-code.ts), never the token in a URL.
 // How a phone reaches the hub (--public-url, --tailscale, the LAN, the TLS gate) is cli/src/reach/;
 // this file wires it to createHub.
+import { isLoopbackHost } from '@tether/shared';
 import { CommandError, parseFlags, type Command } from './command.ts';
 import { parseAllowedHosts, parsePublicUrl, takeTailscaleFlag } from '../reach/flags.ts';
 import { openReach, prepareReach, type PreparedReach } from '../reach/reach.ts';
@@ -73,7 +74,7 @@ const command: Command = {
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
     const explicit = parsePort(flags.port);
     const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
-    const { createHub, createAccessToken, isLoopbackHost, redactUrl, parseTerminalMemoryMb, parseAllowedOrigin, REACH_PROOF_PATH } = await import('@tether/hub');
+    const { createHub, createAccessToken, redactUrl, parseTerminalMemoryMb, parseAllowedOrigin, REACH_PROOF_PATH } = await import('@tether/hub');
     const home = tetherHome();
     // Several hubs behind one URL: every hub started with the same PostgreSQL database.
     const databaseUrl = typeof flags.database === 'string' ? flags.database : process.env.TETHER_DATABASE_URL;

@@ -6,13 +6,13 @@
 // a phone that opens one reaches itself, and a link that cannot work teaches people to distrust them.
 // The phone URL file is written by the reach room (cli/src/reach/reach.ts) once its TLS gate passed.
 import { existsSync, readFileSync } from 'node:fs';
+import { isLoopbackHost, isUnspecifiedHost } from '@tether/shared';
 import type { Store } from '@tether/hub';
 import { tetherPaths } from '../config/paths.ts';
 
 /** Whether `url` names this machine's loopback (a phone could never reach it). */
 export function isLoopbackUrl(url: URL): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host) || host === '0.0.0.0' || host === '::';
+  return isLoopbackHost(url.hostname) || isUnspecifiedHost(url.hostname);
 }
 
 /** `url` as a phone's base URL if it is one: https, not loopback; null otherwise. */

@@ -3,6 +3,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
+/** The file in TETHER_HOME where a running hub records the https URL a phone opens. */
+export const PHONE_URL_FILE = 'phone-url';
+
 export function tetherHome(env: NodeJS.ProcessEnv = process.env): string {
   return env.TETHER_HOME && env.TETHER_HOME.length > 0 ? env.TETHER_HOME : join(homedir(), '.tether');
 }
@@ -22,6 +25,6 @@ export function tetherPaths(env: NodeJS.ProcessEnv = process.env) {
     machineId: join(home, 'machine-id'),
     /** The https URL a phone opens, recorded by a running `tether hub` for `tether pair --namespace`
      *  (absent when the hub has none). */
-    phoneUrl: join(home, 'phone-url'),
+    phoneUrl: join(home, PHONE_URL_FILE),
   };
 }

@@ -2,11 +2,10 @@
 // `--allowed-host` (TETHER_ALLOWED_HOSTS) and `--tailscale[=funnel]`. Each bad value is one line
 // saying what is wrong and what is expected.
 import { isIP } from 'node:net';
+import { isLoopbackHost } from '@tether/shared';
 
 export type TailscaleMode = 'serve' | 'funnel';
 
-/** Loopback names a development `--public-url http://…` may use (no TLS needed on the device itself). */
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
 /** `https://name[:port]` → its origin (`https://name[:port]`, lowercased, no trailing slash). http only
  *  for a loopback name (development). Throws a one-line reason. */
@@ -17,7 +16,8 @@ export function parsePublicUrl(value: string): string {
   } catch {
     throw new Error(`--public-url: not a URL: ${value} (expected https://name[:port])`);
   }
-  const loopback = LOOPBACK.test(url.hostname) || (url.hostname.startsWith('[') && url.hostname === '[::1]');
+  // A development `--public-url http://…` on this machine needs no TLS (nothing crosses a network).
+  const loopback = isLoopbackHost(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
     throw new Error(`--public-url must be https:// (a phone needs https for notifications and install; http only for localhost in development): ${value}`);
   }

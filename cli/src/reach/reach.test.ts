@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useCleanups } from '../../../tests/harness/cleanups.ts';
-import { openReach, prepareReach, PHONE_URL_FILE, type PreparedReach } from './reach.ts';
+import { PHONE_URL_FILE } from '../config/paths.ts';
+import { openReach, prepareReach, type PreparedReach } from './reach.ts';
 import type { Run } from './tailscale.ts';
 import type { GateResult } from './tls-gate.ts';
 

@@ -9,6 +9,8 @@
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { rmSync, writeFileSync } from 'node:fs';
+import { isLoopbackHost } from '@tether/shared';
+import { PHONE_URL_FILE } from '../config/paths.ts';
 import type { TailscaleMode } from './flags.ts';
 import { publish, readStatus, statusProblem, type Run, type TailscaleStatus } from './tailscale.ts';
 import { describeGate, type GateResult } from './tls-gate.ts';
@@ -32,7 +34,6 @@ export type OpenReach = {
   close(): Promise<string[]>;
 };
 
-export const PHONE_URL_FILE = 'phone-url';
 /** How long a plain start waits for `tailscale status` (the hint only). */
 const HINT_WAIT_MS = 3_000;
 
@@ -66,14 +67,10 @@ function lanAddress(): string | null {
   return null;
 }
 
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
-}
-
 /** Where a phone reaches a hub bound to `host` without https: the LAN address, or null. */
 export function lanUrl(options: { host: string; port: number; lan?: () => string | null }): string | null {
   const { host, port } = options;
-  if (isLoopback(host)) return null;
+  if (isLoopbackHost(host)) return null;
   const address = host === '0.0.0.0' || host === '::' ? (options.lan ?? lanAddress)() : host;
   if (!address) return null;
   return `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
@@ -116,7 +113,7 @@ export async function openReach(options: {
   }
   // A loopback --public-url (http only there, flags.ts; or https) is for development: served, never
   // shown to a phone, which would reach itself.
-  const devUrl = prepared.publicUrl && isLoopback(new URL(prepared.publicUrl).hostname.replace(/^\[|\]$/g, '')) ? prepared.publicUrl : null;
+  const devUrl = prepared.publicUrl && isLoopbackHost(new URL(prepared.publicUrl).hostname) ? prepared.publicUrl : null;
   if (devUrl) lines.push(`public URL ${devUrl}: development only (this machine's loopback), not shown to a phone`);
   const candidates = [devUrl ? null : prepared.publicUrl, tailscaleUrl].filter((u): u is string => u !== null);
   let phoneUrl: string | null = null;
