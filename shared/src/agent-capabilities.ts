@@ -64,4 +64,4 @@ export const AgentCapabilitiesSchema = z
 export type AgentCapabilities = z.infer<typeof AgentCapabilitiesSchema>;
 export type AgentCapabilitiesInput = z.input<typeof AgentCapabilitiesSchema>;
 
-export { canSwitch, effortFor, resumeAtDesk, type Switch } from './wire.ts';
+export { agentDisplayName, canSwitch, effortFor, resumeAtDesk, type Switch } from './wire.ts';

@@ -33,11 +33,12 @@ export const PushUnsubscribeSchema = z.object({ endpoint: z.string().max(2048) }
 /** `GET /api/push/vapid` → the key a browser subscribes with (uncompressed P-256, base64url). */
 export type VapidPublicKey = { publicKey: string };
 
-/** A notification's buttons: a permission gets Allow and Deny (answered from the notification),
- *  a question or a plan gets Open (answered in the app). */
-export type PushAction = 'allow' | 'deny' | 'open';
-export type PushActionButton = { action: PushAction; title: string };
-export type NotificationChoice = 'allow' | 'deny';
+/** A button that answers from the notification: `allow`, `deny`, `accept`, `keep-planning`,
+ *  `option-<n>` (the hub's push/choices.ts decides which a request gets, and what each answers). */
+export const NotificationChoiceSchema = z.string().regex(/^[a-z][a-z0-9-]{0,23}$/, 'notification choice').refine((c) => c !== 'open', 'open answers nothing');
+export type NotificationChoice = z.infer<typeof NotificationChoiceSchema>;
+/** A notification's buttons: its choices, each with a token, or `open` alone (answered in the app). */
+export type PushActionButton = { action: NotificationChoice | 'open'; title: string };
 
 /** What a push carries, as the service worker shows it. Short: a push payload is at most ~4 KB. */
 export type PushMessage = {
@@ -68,13 +69,13 @@ export type PushPayload = PushMessage | PushClose;
 /** A notification action token: 256 random bits, base64url. */
 export const NotificationTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'notification token');
 
-/** `POST /api/push/action`: Allow or Deny tapped on a notification. No login: the token is the
- *  authority, bound to this namespace, request and choice, usable once and briefly. */
+/** `POST /api/push/action`: a notification's button tapped. No login: the token is the authority,
+ *  bound to this namespace, request, choice and the answer that choice gives, usable once and briefly. */
 export const NotificationActionSchema = z
   .object({
     namespace: NamespaceSchema,
     requestId: RequestIdSchema,
-    choice: z.enum(['allow', 'deny']),
+    choice: NotificationChoiceSchema,
     token: NotificationTokenSchema,
   })
   .strict();

@@ -105,6 +105,12 @@ export function splitAttachmentMentions(text: string): { files: string[]; text: 
 // web's first load).
 export type Switch = 'models' | 'effort' | 'modes';
 
+/** How people call an agent in a sentence: its capabilities' display name, else its kind
+ *  capitalised (a record from before capabilities travelled). */
+export function agentDisplayName(agent: AgentKind, capabilities?: Pick<AgentCapabilities, 'displayName'> | null): string {
+  return capabilities?.displayName ?? `${agent.charAt(0).toUpperCase()}${agent.slice(1)}`;
+}
+
 /** Whether the phone may switch `what` in a session of this launch kind. No record (a runner older
  *  than capabilities): nothing is switchable, the safe default. */
 export function canSwitch(capabilities: AgentCapabilities | null | undefined, what: Switch, launchKind: LaunchKind): boolean {

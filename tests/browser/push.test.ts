@@ -8,7 +8,7 @@
 //
 //   tab ─client:visibility─► hub ─(no visible tab)─► local push endpoint ─► decrypt
 //   PushEvent dispatched in the worker ─► sw.ts push ─► showNotification
-//   hub payload ─► PushEvent in the worker ─► notification ─► NotificationEvent (allow/deny)
+//   hub payload ─► PushEvent in the worker ─► notification ─► NotificationEvent (a button)
 //     ─POST /api/push/action─► hub ─► runner: approval:answered
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,7 +102,7 @@ describe('web push in the app', () => {
   });
 
   for (const viewport of ['phone', 'desktop'] as const satisfies readonly ViewportName[]) {
-    it(`${viewport}: Allow and Deny answer from the notification without opening the app; replays and stale tokens change nothing; Open and iOS open the app; answering elsewhere closes it`, async () => {
+    it(`${viewport}: Allow and Deny, a question's options, a plan's Accept / Keep planning and a dialog's options answer from the notification without opening the app; replays and stale tokens change nothing; Open and iOS open the app; answering elsewhere closes it`, async () => {
       const namespace = `push-actions-${viewport}`;
       const token = await world.hub.createToken(namespace, 'my phone');
       const keys: PushKeys = createPushKeys();
@@ -169,7 +169,7 @@ describe('web push in the app', () => {
           },
           { tag, action },
         );
-      const ask = async (toolName: string, toolInput: Record<string, unknown>, kind: 'permission' | 'question' = 'permission') => {
+      const ask = async (toolName: string, toolInput: Record<string, unknown>, kind: 'permission' | 'question' | 'plan' | 'dialog' = 'permission') => {
         const id = randomUUID();
         expect((await emitAck(runner, 'approval:request', { id, sessionId, kind, toolName, toolInput, toolUseId: null, createdAt: Date.now() })).ok).toBe(true);
         const push = (await nextPush()) as PushMessage;
@@ -224,12 +224,28 @@ describe('web push in the app', () => {
       expect(answered.filter((a) => a.requestId === edit.id)).toEqual([{ sessionId, requestId: edit.id, answer: { decision: 'deny' } }]);
       expect(await opened()).toHaveLength(2);
 
-      // 5. A question offers Open, which opens the app and answers nothing.
+      // 5. A single-choice question answers from its options; one whose options do not all fit
+      //    (Chromium shows 2 buttons) offers Open alone, which opens the app and answers nothing.
       const question = await ask('AskUserQuestion', { questions: [{ question: 'Which database?', header: 'DB', options: [{ label: 'Postgres' }, { label: 'SQLite' }], multiSelect: false }] }, 'question');
-      expect((await shown()).find((n) => n.tag === question.push.tag)?.actions).toEqual(['open:Open']);
-      await tap(question.push.tag, 'open');
+      expect((await shown()).find((n) => n.tag === question.push.tag)?.actions).toEqual(['option-1:Postgres', 'option-2:SQLite']);
+      await tap(question.push.tag, 'option-2');
+      await expect.poll(() => answered.at(-1), { timeout: UI_TIMEOUT_MS }).toEqual({ sessionId, requestId: question.id, answer: { decision: 'allow', answers: { 'Which database?': 'SQLite' } } });
+      const wide = await ask('AskUserQuestion', { questions: [{ question: 'Which region?', header: 'Region', options: [{ label: 'us-east' }, { label: 'eu-west' }, { label: 'ap-south' }], multiSelect: false }] }, 'question');
+      expect((await shown()).find((n) => n.tag === wide.push.tag)?.actions).toEqual(['open:Open']);
+      await tap(wide.push.tag, 'open');
       expect(await opened()).toEqual([`/sessions/${sessionId}`, `/sessions/${sessionId}`, `/sessions/${sessionId}`]);
-      expect(answered.some((a) => a.requestId === question.id)).toBe(false);
+      expect(answered.some((a) => a.requestId === wide.id)).toBe(false);
+
+      // A plan: Accept (edits still asked) or Keep planning. A dialog: its options.
+      const plan = await ask('ExitPlanMode', { plan: '1. Add the index\n2. Run the migration' }, 'plan');
+      expect((await shown()).find((n) => n.tag === plan.push.tag)?.actions).toEqual(['accept:Accept', 'keep-planning:Keep planning']);
+      await tap(plan.push.tag, 'keep-planning');
+      await expect.poll(() => answered.at(-1), { timeout: UI_TIMEOUT_MS }).toEqual({ sessionId, requestId: plan.id, answer: { decision: 'deny' } });
+      const dialog = await ask('Dialog', { title: 'Use this MCP server?', text: ['Use this MCP server?'], options: [{ key: '1', label: 'Use it' }, { key: '2', label: 'Continue without it' }] }, 'dialog');
+      expect((await shown()).find((n) => n.tag === dialog.push.tag)?.actions).toEqual(['option-1:Use it', 'option-2:Continue without it']);
+      await tap(dialog.push.tag, 'option-1');
+      await expect.poll(() => answered.at(-1), { timeout: UI_TIMEOUT_MS }).toEqual({ sessionId, requestId: dialog.id, answer: { decision: 'allow', choice: '1' } });
+      expect(await opened()).toHaveLength(3);
 
       // 6. A browser without notification buttons (iOS: maxActions 0): no buttons, a tap opens the app.
       await sw.worker.evaluate(() => Object.defineProperty((self as unknown as { Notification: object }).Notification, 'maxActions', { get: () => 0, configurable: true }));
@@ -243,11 +259,12 @@ describe('web push in the app', () => {
       await page.goto(`${world.hub.url}/sessions/${sessionId}`);
       await page.getByRole('button', { name: 'Approval history' }).click();
       const rows = page.getByRole('dialog', { name: 'Approval history' }).getByRole('listitem');
-      await rows.nth(2).waitFor({ timeout: UI_TIMEOUT_MS });
+      await rows.nth(5).waitFor({ timeout: UI_TIMEOUT_MS });
       const texts = await rows.allTextContents();
-      expect(texts[0]).toMatch(/Edit.*Denied.*my phone.*Firefox on Linux/);
-      expect(texts[1]).toMatch(/Write.*Denied.*my phone.*from a notification · Chrome on Android/);
-      expect(texts[2]).toMatch(/Bash.*Allowed.*my phone.*from a notification · Chrome on Android/);
+      for (const row of texts.slice(0, 3)) expect(row).toMatch(/my phone.*from a notification · Chrome on Android/);
+      expect(texts[3]).toMatch(/Edit.*Denied.*my phone.*Firefox on Linux/);
+      expect(texts[4]).toMatch(/Write.*Denied.*my phone.*from a notification · Chrome on Android/);
+      expect(texts[5]).toMatch(/Bash.*Allowed.*my phone.*from a notification · Chrome on Android/);
       await saveScreenshot(page, { name: 'push-history-from-notification', viewport });
       await page.close();
     });

@@ -236,12 +236,12 @@ describe('session facts: bypass, who is in control, terminal size, trust, desk a
       const texts = await rows.allTextContents();
       expect(texts).toHaveLength(3);
       expect(texts[0]).toMatch(/Trust folder.*Denied.*test trust-.*waited \d+s/);
-      expect(texts[1]).toMatch(/Bash.*Claude's dialog.*desk.*desk@devbox.*waited \d+s/);
+      expect(texts[1]).toMatch(/Bash.*The agent's dialog.*desk.*desk@devbox.*waited \d+s/);
       expect(texts[2]).toMatch(/Trust folder.*Allowed.*test trust-.*waited \d+s/);
       // The desk then allowed it in claude's dialog: the runner reports it, the open history shows it.
       expect(await emitAck(runner, 'approval:dialog-outcome', { sessionId, requestId: bash, decision: 'allow' })).toMatchObject({ ok: true });
-      await history.getByText("Allowed in Claude's dialog").waitFor({ timeout: UI_TIMEOUT_MS });
-      expect(await rows.nth(1).textContent()).toMatch(/Bash.*Allowed in Claude's dialog.*desk.*desk@devbox/);
+      await history.getByText("Allowed in the agent's dialog").waitFor({ timeout: UI_TIMEOUT_MS });
+      expect(await rows.nth(1).textContent()).toMatch(/Bash.*Allowed in the agent's dialog.*desk.*desk@devbox/);
       await saveScreenshot(page, { name: 'facts-approval-history', viewport });
 
       // A fresh tab has only the hub's audit (no tool names yet), and still says who answered.
@@ -250,7 +250,7 @@ describe('session facts: bypass, who is in control, terminal size, trust, desk a
       await fresh.getByRole('button', { name: 'Approval history' }).click();
       const freshRows = fresh.getByRole('dialog', { name: 'Approval history' }).getByRole('listitem');
       await freshRows.nth(2).waitFor({ timeout: UI_TIMEOUT_MS });
-      expect(await freshRows.nth(1).textContent()).toMatch(/Allowed in Claude's dialog.*desk.*desk@devbox/);
+      expect(await freshRows.nth(1).textContent()).toMatch(/Allowed in the agent's dialog.*desk.*desk@devbox/);
       await fresh.close();
       await page.close();
     });

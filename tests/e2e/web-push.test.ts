@@ -199,7 +199,9 @@ describe('web push', () => {
     expect((await act({ namespace: ns, requestId: bash.id, choice: 'deny', token: bash.tokens.allow })).status).toBe(403);
     expect((await act({ namespace: hub.namespace, requestId: bash.id, choice: 'deny', token: bash.tokens.deny })).status).toBe(403);
     expect((await act({ namespace: ns, requestId: bash.id, choice: 'deny', token: bash.tokens.deny })).status).toBe(403);
-    const badBody = await act({ namespace: ns, requestId: bash.id, choice: 'maybe', token: bash.tokens.deny });
+    // A well-formed choice the token was not minted for is one more mismatch; a malformed one is a bad body.
+    expect((await act({ namespace: ns, requestId: bash.id, choice: 'option-1', token: bash.tokens.deny })).status).toBe(403);
+    const badBody = await act({ namespace: ns, requestId: bash.id, choice: 'Maybe; rm -rf', token: bash.tokens.deny });
     expect(badBody.status).toBe(400);
     expect(((await badBody.json()) as { error: string }).error).toMatch(/choice/);
     expect((await act({ namespace: ns, requestId: bash.id, choice: 'deny' })).status).toBe(400);

@@ -7,6 +7,7 @@ const grant = (choice: 'allow' | 'deny'): TokenGrant => ({
   namespace: 'alice',
   requestId: REQUEST,
   choice,
+  answer: { decision: choice },
   endpoint: 'https://push.example.net/a',
   answeredBy: 'phone',
   device: 'Chrome on Android',

@@ -1,16 +1,17 @@
-// action-tokens.ts: the authority behind a notification's Allow and Deny buttons.
+// action-tokens.ts: the authority behind a notification's buttons (Allow, Deny, a question's options…).
 //
 //   approval pushed ─mint(ns, request, choice, subscription)─► token (inside the encrypted payload)
 //   button tapped ─POST /api/push/action {ns, request, choice, token}─► redeem ─► answer as that device
 //
 // A token is 256 random bits. Only its SHA-256 is kept, with what it is bound to: the namespace, the
-// request, the choice, and the subscription it was sent to (whose device the audit names).
+// request, the choice, the answer that choice gives (push/choices.ts), and the subscription it was
+// sent to (whose device the audit names).
 // Invariants: a token answers at most once (it is deleted on its first redeem, whatever the outcome);
 // it is refused after TOKEN_TTL_MS, for any other namespace, request or choice, and once its request
 // was resolved anywhere (revokeRequest). Kept in memory: a hub restart refuses every token, which
 // fails closed (the tap then opens the app).
 import { createHash, randomBytes } from 'node:crypto';
-import type { Namespace, NotificationChoice } from '@tether/shared';
+import type { Answer, Namespace, NotificationChoice } from '@tether/shared';
 
 /** Long enough to reach a phone and be read; short enough that a leaked payload soon means nothing.
  *  A tap after this opens the app instead. */
@@ -22,6 +23,8 @@ export type TokenGrant = {
   namespace: Namespace;
   requestId: string;
   choice: NotificationChoice;
+  /** What a tap on this button answers, decided when the push was made. */
+  answer: Answer;
   /** The subscription the token was pushed to. */
   endpoint: string;
   /** Who subscribed (the login's label) and on what device: the audit trail's "who" and "device". */

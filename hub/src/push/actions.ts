@@ -1,4 +1,5 @@
-// actions.ts: Allow or Deny tapped on a notification, answered without opening the app.
+// actions.ts: a notification's button tapped (Allow, Deny, a question's option, Accept a plan…),
+// answered without opening the app.
 //
 //   service worker ─POST /api/push/action {ns, request, choice, token}─► redeem (spent either way)
 //     ─ok─► approvals.answer (first answer wins, as from the phone) as "<login> / notification@<browser>"
@@ -23,10 +24,11 @@ export async function answerFromNotification(options: {
   options.notifier.answeredFrom({ namespace: grant.namespace, requestId: grant.requestId, endpoint: grant.endpoint });
   const ack = await options.approvals.answer(grant.namespace, {
     requestId: grant.requestId,
-    answer: { decision: grant.choice },
+    answer: grant.answer,
     answeredBy: grant.answeredBy,
     device: `${NOTIFICATION_DEVICE_PREFIX}${grant.device}`,
   });
-  // Buttons are minted for permission requests only (notifier.ts), which never fail as bad_request.
+  // The answer was built from the request itself (choices.ts); a refusal here means the request is
+  // no longer the one that was pushed.
   return !ack.ok && ack.code === 'bad_request' ? ackError('conflict', 'already answered') : ack;
 }

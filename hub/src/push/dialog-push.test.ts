@@ -1,5 +1,5 @@
-// A dialog request's notification: it says claude asks and names the dialog, opens the session,
-// and carries no Allow/Deny buttons (a dialog is answered by one of its options, in the app).
+// A dialog request's notification: it says the session's agent asks and names the dialog, opens the
+// session, and carries one button per option, each minted with the answer that option gives.
 import { describe, expect, it } from 'vitest';
 import type { PendingRequest } from '@tether/shared';
 import { createActionTokens } from './action-tokens.ts';
@@ -23,9 +23,9 @@ const request: PendingRequest = {
 };
 
 describe('dialog push', () => {
-  it('says Claude asks, names the dialog and opens the session', () => {
+  it('says the agent asks, names the dialog and opens the session', () => {
     expect(describeRequestPush(request, null)).toEqual({
-      title: 'A session: Claude asks',
+      title: 'A session: The agent asks',
       body: 'New MCP server found in this project: probe',
       url: `/sessions/${request.sessionId}`,
       tag: `request:${request.id}`,
@@ -34,7 +34,7 @@ describe('dialog push', () => {
     });
   });
 
-  it('has only an Open button and mints no answer tokens', () => {
+  it('has a button per option, each with a token for that option\'s answer', () => {
     const tokens = createActionTokens();
     const message = withRequestActions({
       message: describeRequestPush(request, null),
@@ -43,7 +43,13 @@ describe('dialog push', () => {
       target: { namespace: 'alpha', endpoint: 'https://push.example.test/x', p256dh: 'k', auth: 'a', createdAt: 1 },
       tokens,
     });
-    expect(message.request).toEqual({ namespace: 'alpha', id: request.id, actions: [{ action: 'open', title: 'Open' }] });
+    expect(message.request?.actions).toEqual([
+      { action: 'option-1', title: 'Use this MCP server' },
+      { action: 'option-2', title: 'Continue without using this MCP server' },
+    ]);
+    expect(tokens.size).toBe(2);
+    const redeemed = tokens.redeem({ namespace: 'alpha', requestId: request.id, choice: 'option-2', token: message.request!.tokens!['option-2']! });
+    expect(redeemed.ok && redeemed.grant.answer).toEqual({ decision: 'allow', choice: '2' });
   });
 
   it('is not sent for a dialog opened at the desk; every other request is pushed', () => {

@@ -5,11 +5,14 @@
 //   session.attention ─► no request of that session waits? ─► same delivery
 //   approval.resolved ─► revoke its action tokens; {kind: close} to the browsers it was pushed to
 //
-// It subscribes to the hub's facts (facts/facts.ts), so no room has to know about push. A permission's push carries Allow and Deny, each with a single-use token minted
-// for that browser (action-tokens.ts); a question or plan carries Open.
+// It subscribes to the hub's facts (facts/facts.ts), so no room has to know about push. A request's
+// push carries the buttons that answer it (choices.ts: Allow/Deny, a question's or a dialog's
+// options, Accept/Keep planning), each with a single-use token minted for that browser
+// (action-tokens.ts); what does not fit on a notification carries Open.
 // Invariant: a push is never sent while a tab of that namespace is on screen, at most once per
 // request, and a failure to push never touches the fact being broadcast.
 import {
+  agentDisplayName,
   isFinalStatus,
   type Namespace,
   type PendingRequest,
@@ -26,6 +29,7 @@ import type { FactBus } from '../facts/facts.ts';
 import { sendWebPush, type VapidKeys } from './web-push.ts';
 import type { PushSubscriptionRecord, PushSubscriptions } from './subscriptions.ts';
 import type { ActionTokens } from './action-tokens.ts';
+import { notificationButtons } from './choices.ts';
 import { checkPushEndpoint, checkPushTarget, type EndpointPolicy } from './endpoint.ts';
 
 /** Requests already pushed (and to which browsers), remembered so a restored request (runner
@@ -44,16 +48,21 @@ function sessionName(session: Session | null): string {
   return session.title.trim() || session.cwd.split('/').filter(Boolean).pop() || 'A session';
 }
 
-function requestDetail(request: PendingRequest): string {
+/** The session's agent as people call it, in a sentence. */
+function agentOf(session: Session | null): string {
+  return session ? agentDisplayName(session.agent, session.capabilities) : 'The agent';
+}
+
+function requestDetail(request: PendingRequest, agent: string): string {
   const input = request.toolInput;
   const pick = (key: string) => (typeof input[key] === 'string' ? (input[key] as string) : null);
   if (request.kind === 'question') {
     const questions = Array.isArray(input.questions) ? (input.questions as Array<{ question?: unknown }>) : [];
     const first = questions[0]?.question;
-    return typeof first === 'string' ? first : 'Claude has a question';
+    return typeof first === 'string' ? first : `${agent} has a question`;
   }
   if (request.kind === 'plan') return 'A plan is ready for review';
-  if (request.kind === 'dialog') return pick('title') ?? 'Claude shows a choice';
+  if (request.kind === 'dialog') return pick('title') ?? `${agent} shows a choice`;
   if (request.kind === 'elicitation') return pick('message') || `${request.toolName} asks for input`;
   return pick('command') ?? pick('file_path') ?? pick('url') ?? pick('pattern') ?? pick('description') ?? request.toolName;
 }
@@ -66,9 +75,10 @@ export function wantsPush(request: PendingRequest): boolean {
 
 export function describeRequestPush(request: PendingRequest, session: Session | null): PushMessage {
   const name = sessionName(session);
+  const agent = agentOf(session);
   const title =
     request.kind === 'question' || request.kind === 'dialog'
-      ? `${name}: Claude asks`
+      ? `${name}: ${agent} asks`
       : request.kind === 'plan'
         ? `${name}: plan to approve`
         : request.kind === 'elicitation'
@@ -76,7 +86,7 @@ export function describeRequestPush(request: PendingRequest, session: Session | 
           : `${name}: allow ${request.toolName}?`;
   return {
     title: clip(title, 80),
-    body: clip(requestDetail(request)),
+    body: clip(requestDetail(request, agent)),
     url: `/sessions/${request.sessionId}`,
     tag: `request:${request.id}`,
     sessionId: request.sessionId,
@@ -100,20 +110,16 @@ export function withRequestActions(options: {
   tokens: ActionTokens;
 }): PushMessage {
   const { namespace, request, target } = options;
-  if (request.kind !== 'permission') {
-    return { ...options.message, request: { namespace, id: request.id, actions: [{ action: 'open', title: 'Open' }] } };
-  }
+  const buttons = notificationButtons(request);
+  if (!buttons) return { ...options.message, request: { namespace, id: request.id, actions: [{ action: 'open', title: 'Open' }] } };
   const grant = { namespace, requestId: request.id, endpoint: target.endpoint, answeredBy: target.label ?? 'notification', device: target.device ?? 'a browser' };
   return {
     ...options.message,
     request: {
       namespace,
       id: request.id,
-      actions: [
-        { action: 'allow', title: 'Allow' },
-        { action: 'deny', title: 'Deny' },
-      ],
-      tokens: { allow: options.tokens.mint({ ...grant, choice: 'allow' }), deny: options.tokens.mint({ ...grant, choice: 'deny' }) },
+      actions: buttons.map(({ action, title }) => ({ action, title })),
+      tokens: Object.fromEntries(buttons.map(({ action, answer }) => [action, options.tokens.mint({ ...grant, choice: action, answer })])),
     },
   };
 }
@@ -122,8 +128,8 @@ export function withRequestActions(options: {
  *  background agent's question): one notification per session, replaced by the next. */
 export function describeAttentionPush(session: Session | null, attention: SessionAttentionFact): PushMessage {
   return {
-    title: clip(`${sessionName(session)}: Claude needs you`, 80),
-    body: clip(attention.message || 'Claude is waiting for your input.'),
+    title: clip(`${sessionName(session)}: ${agentOf(session)} needs you`, 80),
+    body: clip(attention.message || `${agentOf(session)} is waiting for your input.`),
     url: `/sessions/${attention.sessionId}`,
     tag: `attention:${attention.sessionId}`,
     sessionId: attention.sessionId,
@@ -133,8 +139,8 @@ export function describeAttentionPush(session: Session | null, attention: Sessio
 
 export function describeTurnEndedPush(session: Session): PushMessage {
   return {
-    title: clip(`${sessionName(session)}: Claude is done`, 80),
-    body: 'The turn ended; Claude is waiting for your next message.',
+    title: clip(`${sessionName(session)}: ${agentOf(session)} is done`, 80),
+    body: `The turn ended; ${agentOf(session)} is waiting for your next message.`,
     url: `/sessions/${session.id}`,
     tag: `turn:${session.id}`,
     sessionId: session.id,

@@ -1,24 +1,7 @@
+import { agentDisplayName } from '@tether/shared/wire';
 import { describe, expect, it } from 'vitest';
 import type { AgentCapabilities } from '@tether/shared';
-import {
-  agentName,
-  describeLaunchKind,
-  effortLevelsFor,
-  describeUsage,
-  formatTokens,
-  pathInSession,
-  describeModel,
-  deviceNameFromUserAgent,
-  answeredFromNotification,
-  modelAliasOf,
-  formatDirectory,
-  formatDuration,
-  formatRelativeTime,
-  pathBasename,
-  sessionTitle,
-  suggestBashPrefix,
-  summarizeToolInput,
-} from './format.ts';
+import { describeLaunchKind, effortLevelsFor, describeUsage, formatTokens, pathInSession, describeModel, deviceNameFromUserAgent, answeredFromNotification, modelAliasOf, formatDirectory, formatDuration, formatRelativeTime, pathBasename, sessionTitle, suggestBashPrefix, summarizeToolInput } from './format.ts';
 
 describe('format', () => {
   it('relative times', () => {
@@ -145,9 +128,9 @@ describe('what the agent\'s capabilities offer', () => {
   });
 
   it('names the agent by its capabilities, else its kind; the default agent is left unsaid beside the launch kind', () => {
-    expect(agentName('codex', turnSwitched)).toBe('Codex');
-    expect(agentName('codex', null)).toBe('Codex');
-    expect(agentName('claude')).toBe('Claude');
+    expect(agentDisplayName('codex', turnSwitched)).toBe('Codex');
+    expect(agentDisplayName('codex', null)).toBe('Codex');
+    expect(agentDisplayName('claude')).toBe('Claude');
     expect(describeLaunchKind('headless', 'codex')).toEqual({ label: 'Codex · Headless', title: 'Chat only (Codex, no terminal)' });
     expect(describeLaunchKind('pty', 'claude')).toEqual({ label: 'PTY', title: "Interactive terminal (claude's live TUI)" });
   });

@@ -1,7 +1,7 @@
 // format.ts: turning protocol values into the short words a phone screen has room for.
 // Pure functions only (no React, no DOM): times, paths, statuses and device names.
 import type { AgentCapabilities, AgentKind, LaunchKind, SessionStatus, SessionUsage } from '@tether/shared';
-import { canSwitch, DEFAULT_AGENT, DESK_ANSWERER, EFFORT_LEVELS, NOTIFICATION_DEVICE_PREFIX, type EffortLevel } from '@tether/shared/wire';
+import { agentDisplayName, canSwitch, DEFAULT_AGENT, DESK_ANSWERER, EFFORT_LEVELS, NOTIFICATION_DEVICE_PREFIX, type EffortLevel } from '@tether/shared/wire';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -69,12 +69,6 @@ export function describeStatus(status: SessionStatus): { label: string; tone: St
   }
 }
 
-/** How the agent is called in the app's sentences ("typed into Codex"): the name its capabilities
- *  give, else its kind capitalized. */
-export function agentName(agent: AgentKind, capabilities?: Pick<AgentCapabilities, 'displayName'> | null): string {
-  return capabilities?.displayName ?? `${agent.charAt(0).toUpperCase()}${agent.slice(1)}`;
-}
-
 /** The effort levels the phone offers, or null when it can set none here: the agent's own, in the
  *  protocol's order (a level it lacks but maps, Codex's "max", is not offered: the hub maps it for
  *  other clients). */
@@ -86,7 +80,7 @@ export function effortLevelsFor(session: { launchKind: LaunchKind; capabilities?
 
 /** The session's launch kind, and its agent when that is not the default one (left unsaid). */
 export function describeLaunchKind(kind: LaunchKind, agent: AgentKind = DEFAULT_AGENT): { label: string; title: string } {
-  const name = agent === DEFAULT_AGENT ? agent : agentName(agent);
+  const name = agent === DEFAULT_AGENT ? agent : agentDisplayName(agent);
   const base = kind === 'pty' ? { label: 'PTY', title: `Interactive terminal (${name}'s live TUI)` } : { label: 'Headless', title: `Chat only (${name}, no terminal)` };
   return agent === DEFAULT_AGENT ? base : { label: `${name} · ${base.label}`, title: base.title };
 }

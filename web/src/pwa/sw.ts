@@ -8,8 +8,11 @@
 //   push (from the hub via the browser's push service) ─► a notification; tapping it opens or
 //   focuses the app at the session it is about
 //   push {kind: close, tag} (the request was answered elsewhere) ─► that notification is closed
-//   Allow / Deny tapped ─POST /api/push/action {token}─► answered without opening the app; refused
-//   (used, expired, answered elsewhere) or offline ─► the app opens at the request instead
+//   a button tapped (Allow, Deny, a question's or a dialog's option, Accept a plan)
+//     ─POST /api/push/action {choice, token}─► answered without opening the app; refused (used,
+//     expired, answered elsewhere) or offline ─► the app opens at the request instead
+//   buttons that do not all fit on this browser's notifications ─► Open alone (a choice cut short
+//     would hide the right answer)
 //
 // Invariant: nothing under /api or /socket.io is ever put in or served from a cache. A stale
 // session list or chat page would show a lie; the app's own reconnect logic handles offline.
@@ -167,8 +170,10 @@ sw.addEventListener('push', (event) => {
   }
   const url = typeof message.url === 'string' && message.url.startsWith('/') ? message.url : '/';
   const request = message.request;
-  // Without buttons (iOS) a tap opens the request in the app, so Allow/Deny need no fallback here.
-  const actions = maxActions() > 0 && Array.isArray(request?.actions) ? request.actions.slice(0, maxActions()) : [];
+  // Without buttons (iOS) a tap opens the request in the app, so the choices need no fallback here.
+  const offered = Array.isArray(request?.actions) ? request.actions : [];
+  const fits = offered.length <= maxActions();
+  const actions = maxActions() === 0 ? [] : fits ? offered : [{ action: 'open', title: 'Open' }];
   const data: NotificationData = { url };
   if (request && typeof request.namespace === 'string' && typeof request.id === 'string') {
     data.request = { namespace: request.namespace, id: request.id, tokens: request.tokens ?? {} };
@@ -198,9 +203,9 @@ async function openApp(target: string): Promise<void> {
   await sw.clients.openWindow(target);
 }
 
-/** Allow or Deny with the notification's own token; true when the hub took the answer. */
-async function answerFromNotification(request: NonNullable<NotificationData['request']>, choice: 'allow' | 'deny'): Promise<boolean> {
-  const token = request.tokens[choice];
+/** A choice with the notification's own token for it; true when the hub took the answer. */
+async function answerFromNotification(request: NonNullable<NotificationData['request']>, choice: string): Promise<boolean> {
+  const token = Object.hasOwn(request.tokens, choice) ? request.tokens[choice] : undefined;
   if (!token) return false;
   try {
     const response = await fetch('/api/push/action', {
@@ -219,7 +224,8 @@ sw.addEventListener('notificationclick', (event) => {
   event.notification.close();
   const data = (event.notification.data ?? {}) as Partial<NotificationData>;
   const target = typeof data.url === 'string' ? data.url : '/';
-  const choice = event.action === 'allow' || event.action === 'deny' ? event.action : null;
+  // A button's action names its choice; "open" and a tap on the notification itself name none.
+  const choice = event.action && event.action !== 'open' ? event.action : null;
   event.waitUntil(
     (async () => {
       if (choice && data.request && (await answerFromNotification(data.request, choice))) return;

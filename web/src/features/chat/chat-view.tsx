@@ -3,13 +3,13 @@
 // It renders what useSessionChat keeps in step with the hub; it owns no socket itself.
 import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import type { Session } from '@tether/shared';
-import { isFinalStatus } from '@tether/shared/wire';
+import { agentDisplayName, isFinalStatus } from '@tether/shared/wire';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { buildChatItems } from './chat-items.ts';
 import { Composer, type ComposerHandle } from './composer.tsx';
 import { MessageList } from './message-list.tsx';
 import { useSessionChat } from './use-session-chat.ts';
-import { agentName } from '../../lib/format.ts';
+
 import { DEFAULT_AGENT } from '@tether/shared/wire';
 import type { OutgoingPrompt } from './chat-state.ts';
 import { ShowInTerminalContext, type ShowInTerminal } from './show-in-terminal.ts';
@@ -73,7 +73,7 @@ export function ChatView({
           empty={
             <div className="chat-empty">
               <p className="chat-empty-title">No messages yet</p>
-              <p>{readOnly ? 'Messages appear here as the session goes on.' : `Messages you send here are typed into ${agentName(session.agent, session.capabilities)} when it's ready.`}</p>
+              <p>{readOnly ? 'Messages appear here as the session goes on.' : `Messages you send here are typed into ${agentDisplayName(session.agent, session.capabilities)} when it's ready.`}</p>
             </div>
           }
         />
@@ -85,7 +85,7 @@ export function ChatView({
           ref={composerRef}
           sessionId={session.id}
           launchKind={session.launchKind}
-          placeholder={session.agent === DEFAULT_AGENT ? undefined : `Message ${agentName(session.agent, session.capabilities)}`}
+          placeholder={session.agent === DEFAULT_AGENT ? undefined : `Message ${agentDisplayName(session.agent, session.capabilities)}`}
           onSend={onSend}
           onStop={chat.abort}
           running={session.status === 'thinking'}

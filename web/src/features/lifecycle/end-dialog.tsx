@@ -2,17 +2,17 @@
 // modal <dialog role="alertdialog">: the page behind is inert, focus starts on Cancel (the harmless
 // answer), Esc cancels, and focus returns to the button that opened it. Ending waits for the hub's
 // ack (the session has ended); a refusal stays in the dialog as an alert.
+import { agentDisplayName } from '@tether/shared/wire';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Session } from '@tether/shared';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import './lifecycle.css';
 import { dismissFailure, endSession, useLifecycle } from './lifecycle-store.ts';
 import { IconPower } from '../../lib/ui/icons.tsx';
-import { agentName } from '../../lib/format.ts';
 
 function consequence(session: Session): string {
   // Both agents leave the same way: Ctrl-C twice at their TUI, or, headless, the end of their input.
-  const name = agentName(session.agent);
+  const name = agentDisplayName(session.agent);
   const how = session.launchKind === 'pty' ? `${name} exits as it does at the desk (Ctrl-C twice)` : `${name} reaches the end of its input and exits`;
   const turn = session.status === 'thinking' ? '; the turn in progress is interrupted' : '';
   return `${how}${turn}. The chat${session.launchKind === 'pty' ? ' and the last screen' : ''} stay here.`;

@@ -2,8 +2,7 @@
 // person reads under the disabled Resume. Same rules as the hub's session:resume (which decides;
 // this only spares a tap that would be refused).
 import type { Machine, Session } from '@tether/shared';
-import { DEFAULT_AGENT, resumeAtDesk } from '@tether/shared/wire';
-import { agentName } from '../../lib/format.ts';
+import { agentDisplayName, DEFAULT_AGENT, resumeAtDesk } from '@tether/shared/wire';
 
 export type Resumability = { ok: true; machineName: string } | { ok: false; reason: string };
 
@@ -12,7 +11,7 @@ export function resumability(
   machines: readonly Pick<Machine, 'id' | 'name' | 'online'>[] | undefined,
 ): Resumability {
   const agent = session.agent ?? DEFAULT_AGENT;
-  const name = agentName(agent, session.capabilities);
+  const name = agentDisplayName(agent, session.capabilities);
   if (!session.agentSessionId) return { ok: false, reason: `${name} never started a conversation in this session, so there is nothing to resume.` };
   if (!session.machineId) {
     // The command is the agent's (its capabilities); a runner older than them named none.

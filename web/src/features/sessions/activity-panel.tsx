@@ -1,5 +1,5 @@
 // activity-panel.tsx: the session's approval history (the hub's audit trail): which request, what
-// was decided, who decided (token label or the desk), on which device, and how long Claude waited.
+// was decided, who decided (token label or the desk), on which device, and how long the agent waited.
 //   open ─GET /api/sessions/:id (audit)─► rows; approval:resolved facts heard meanwhile are merged in
 // The hub's rows carry no tool name; requests this tab saw waiting get theirs from the live cache.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -11,14 +11,21 @@ import { Spinner } from '../../lib/ui/badge.tsx';
 
 function decisionOf(entry: AuditEntry): { label: string; tone: 'ok' | 'danger' | 'muted' } {
   if (entry.outcome === 'withdrawn') return { label: 'Withdrawn', tone: 'muted' };
-  // Taken to claude's dialog; the choice made there is filled in once claude recorded it.
-  if (!entry.answer) return { label: "Claude's dialog", tone: 'muted' };
+  // Taken to the agent's own dialog; the choice made there is filled in once the agent recorded it.
+  if (!entry.answer) return { label: "The agent's dialog", tone: 'muted' };
   if (entry.answer.choice) return { label: `Chose option ${entry.answer.choice}`, tone: 'ok' };
-  const inDialog = entry.answer.reason === DIALOG_OUTCOME_REASON ? " in Claude's dialog" : '';
+  const answers = Object.values(entry.answer.answers ?? {});
+  if (entry.answer.decision === 'allow' && answers.length === 1) return { label: `Answered “${clip(answers[0]!)}”`, tone: 'ok' };
+  if (entry.answer.decision === 'deny' && entry.toolName === 'ExitPlanMode') return { label: entry.answer.reason ? 'Sent feedback' : 'Kept planning', tone: 'muted' };
+  const inDialog = entry.answer.reason === DIALOG_OUTCOME_REASON ? " in the agent's dialog" : '';
   if (entry.answer.decision === 'allow' && entry.answer.updatedInput) return { label: 'Allowed, edited', tone: 'ok' };
   if (entry.answer.decision === 'allow' && entry.answer.planMode) return { label: entry.answer.planMode === 'acceptEdits' ? 'Approved, accept edits' : 'Approved, ask before edits', tone: 'ok' };
   if (entry.answer.decision === 'allow') return { label: entry.answer.sessionRule ? 'Allowed for session' : `Allowed${inDialog}`, tone: 'ok' };
   return { label: `Denied${inDialog}`, tone: 'danger' };
+}
+
+function clip(text: string, max = 28): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 function toolLabel(toolName: string | undefined): string {
@@ -26,7 +33,7 @@ function toolLabel(toolName: string | undefined): string {
   if (toolName === 'TrustFolder') return 'Trust folder';
   if (toolName === 'AskUserQuestion') return 'Question';
   if (toolName === 'ExitPlanMode') return 'Plan';
-  if (toolName === 'Dialog') return "Claude's dialog";
+  if (toolName === 'Dialog') return 'Dialog';
   return toolName;
 }
 

@@ -3,9 +3,10 @@
 // Flow: chip ─► panel ─session:set-mode─► hub ─► runner ─► claude; the chip follows session:updated.
 // The modes offered are the agent's (its capabilities); bypass only to a session running in it
 // (started that way); claude's cycle decides the rest.
+import { agentDisplayName } from '@tether/shared/wire';
 import { useEffect, useState } from 'react';
 import type { PermissionMode, Session } from '@tether/shared';
-import { agentName } from '../../lib/format.ts';
+
 import { requestHub } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { usePopover } from '../../lib/ui/use-popover.ts';
@@ -85,7 +86,7 @@ export function ModePicker({ session }: { session: Session }) {
               Couldn't switch: {error}
             </p>
           ) : (
-            <p className="model-note">{agentName(session.agent, session.capabilities)} switches the way it does at the desk.</p>
+            <p className="model-note">{agentDisplayName(session.agent, session.capabilities)} switches the way it does at the desk.</p>
           )}
         </div>
       ) : null}

@@ -9,8 +9,8 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { getSocket } from '../../lib/socket.ts';
 import { usePopover } from '../../lib/ui/use-popover.ts';
 import type { Session } from '@tether/shared';
-import { agentName, describeModel, effortLevelsFor } from '../../lib/format.ts';
-import { canSwitch } from '@tether/shared/wire';
+import { describeModel, effortLevelsFor } from '../../lib/format.ts';
+import { agentDisplayName, canSwitch } from '@tether/shared/wire';
 import { Spinner } from '../../lib/ui/badge.tsx';
 
 const ModelPanel = lazy(() => import('./model-panel.tsx').then((m) => ({ default: m.ModelPanel })));
@@ -55,7 +55,7 @@ export function ModelPicker({ session }: { session: Session }) {
         type="button"
         className="model-chip"
         aria-label={`Model: ${label}. Change model${efforts ? ' or effort' : ''}`}
-        title={session.model ?? `${agentName(session.agent, session.capabilities)}'s default model`}
+        title={session.model ?? `${agentDisplayName(session.agent, session.capabilities)}'s default model`}
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
@@ -69,7 +69,7 @@ export function ModelPicker({ session }: { session: Session }) {
         <Suspense fallback={null}>
           <ModelPanel
             id={panelId}
-            agentName={agentName(session.agent, session.capabilities)}
+            agentName={agentDisplayName(session.agent, session.capabilities)}
             models={session.capabilities && canSwitch(session.capabilities, 'models', session.launchKind) ? session.capabilities.models : null}
             sessionId={session.id}
             model={session.model}

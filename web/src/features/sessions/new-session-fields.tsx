@@ -1,8 +1,9 @@
 // new-session-fields.tsx: the fields of the new-session form (new-session-form.tsx owns the state,
 // the spawn request and its progress): machine, directory, agent, permission mode, model. Each one
 // shows only what the chosen machine and agent offer.
+import { agentDisplayName } from '@tether/shared/wire';
 import type { AgentKind, Machine, PermissionMode } from '@tether/shared';
-import { agentName, formatDirectory } from '../../lib/format.ts';
+import { formatDirectory } from '../../lib/format.ts';
 
 /** The modes a session can start in from here, those the agent has (its capabilities). Bypass modes
  *  are not offered: tether's approvals are the point of driving an agent from a phone, and the runner
@@ -89,7 +90,7 @@ export function AgentField({ agents, chosen, machine, disabled, onChange }: Fiel
         {agents.map((kind) => (
           <label key={kind} className="machine-option">
             <input type="radio" name="agent" value={kind} checked={chosen === kind} onChange={() => onChange(kind)} />
-            <span className="machine-option-name">{agentName(kind, machine?.capabilities[kind])}</span>
+            <span className="machine-option-name">{agentDisplayName(kind, machine?.capabilities[kind])}</span>
             <span className="machine-option-meta">{machine?.capabilities[kind]?.description ?? `the ${kind} CLI`}</span>
           </label>
         ))}

@@ -7,8 +7,8 @@
 // unless it is ticked.
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { SPAWN_ACK_TIMEOUT_MS, type AgentKind, type Machine, type PermissionMode, type Session } from '@tether/shared';
-import { DEFAULT_AGENT } from '@tether/shared/wire';
-import { agentName } from '../../lib/format.ts';
+import { agentDisplayName, DEFAULT_AGENT } from '@tether/shared/wire';
+
 import { requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { useNow } from '../../lib/ui/use-now.ts';
@@ -50,7 +50,7 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
   const capabilities = machine?.capabilities[chosenAgent] ?? null;
   const modes = PERMISSION_MODES.filter((mode) => capabilities?.modes.values.includes(mode.value));
   const modelShortcuts = capabilities?.models.offered ?? [];
-  const name = agentName(chosenAgent, capabilities);
+  const name = agentDisplayName(chosenAgent, capabilities);
   const recent = useMemo(() => recentDirectories({ sessions, machineId }), [sessions, machineId]);
 
   // Progress: the hub lists the new session (status "starting") as soon as the daemon started it.

@@ -7,8 +7,8 @@
 import type { ReactNode } from 'react';
 import { Link, useRouterState } from '@tanstack/react-router';
 import type { Session } from '@tether/shared';
-import { agentName, describeLaunchKind, formatDirectory, sessionTitle } from '../../lib/format.ts';
-import { canSwitch } from '@tether/shared/wire';
+import { describeLaunchKind, formatDirectory, sessionTitle } from '../../lib/format.ts';
+import { agentDisplayName, canSwitch } from '@tether/shared/wire';
 import { Badge, StatusPill } from '../../lib/ui/badge.tsx';
 import { IconBack, IconChat, IconDiff, IconTerminal } from '../../lib/ui/icons.tsx';
 import { ModelPicker } from './model-picker.tsx';
@@ -63,7 +63,7 @@ export function SessionHeader({ session, lifecycle = null }: { session: Session;
           {canSwitch(session.capabilities, 'models', session.launchKind) || canSwitch(session.capabilities, 'effort', session.launchKind) ? (
             <ModelPicker session={session} />
           ) : session.model ? (
-            <Badge title={`The model ${agentName(session.agent, session.capabilities)} runs`}>{session.model}</Badge>
+            <Badge title={`The model ${agentDisplayName(session.agent, session.capabilities)} runs`}>{session.model}</Badge>
           ) : null}
           <UsageChip session={session} />
           <ControlChip session={session} />

@@ -1,8 +1,9 @@
 // usage-chip.tsx: the tokens a session has used, in the header's facts line: "12.3k tokens · context
 // 41%" (the percent only when the agent states its window), and on tap what that is made of.
 // The numbers are the runner's reading of the agent's own transcript (docs/decisions/usage.md).
+import { agentDisplayName } from '@tether/shared/wire';
 import type { Session, SessionUsage } from '@tether/shared';
-import { agentName, describeUsage, formatTokens } from '../../lib/format.ts';
+import { describeUsage, formatTokens } from '../../lib/format.ts';
 import { InfoPopover } from './disclosure.tsx';
 
 function UsageDetails({ usage, agent }: { usage: SessionUsage; agent: Session['agent'] }) {
@@ -23,8 +24,8 @@ function UsageDetails({ usage, agent }: { usage: SessionUsage; agent: Session['a
         </dd>
       </dl>
       <p className="info-text">
-        The whole session, resumes and subagents included, as {agentName(agent)}'s transcript records it.
-        {usage.contextWindow ? '' : ` ${agentName(agent)} does not say how large its context window is.`}
+        The whole session, resumes and subagents included, as {agentDisplayName(agent)}'s transcript records it.
+        {usage.contextWindow ? '' : ` ${agentDisplayName(agent)} does not say how large its context window is.`}
       </p>
     </>
   );
