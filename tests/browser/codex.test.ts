@@ -60,7 +60,7 @@ describe('a Codex session from the browser', () => {
       await row.click();
       await chat(tab).waitFor({ timeout: UI_TIMEOUT_MS });
       const box = tab.getByRole('textbox', { name: 'Message' });
-      await expect(box.getAttribute('placeholder')).resolves.toBe('Message Codex');
+      await expect(box.getAttribute('placeholder')).resolves.toBe('Message Codex, or / for commands');
       await box.fill('hello codex, are you there?');
       if (viewport === 'phone') await tab.getByRole('button', { name: 'Send' }).click();
       else await box.press('Enter');
@@ -156,7 +156,7 @@ describe('a Codex session from the browser', () => {
     // Chat only: no terminal to open.
     await expect(tab.getByRole('link', { name: 'Terminal', exact: true }).count()).resolves.toBe(0);
     const box = tab.getByRole('textbox', { name: 'Message' });
-    await expect(box.getAttribute('placeholder')).resolves.toBe('Message Codex');
+    await expect(box.getAttribute('placeholder')).resolves.toBe('Message Codex, or / for commands');
     await box.fill('Please list it');
     await box.press('Enter');
     const sheet = tab.getByRole('dialog', { name: 'Run this command?' });

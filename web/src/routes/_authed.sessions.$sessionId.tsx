@@ -7,6 +7,8 @@ import { Spinner } from '../lib/ui/badge.tsx';
 import { SessionHeader } from '../features/sessions/session-header.tsx';
 import { markSeen } from '../features/sessions/seen.ts';
 import { Route as authedRoute } from './_authed.tsx';
+import { AgentNameContext } from '../features/sessions/agent-name.ts';
+import { agentDisplayName } from '@tether/shared/wire';
 
 /** Same rule as shared SessionIdSchema. Checked by hand, not with zod: any zod in the first-load
  *  bundle pulls in the zod core that the lazily loaded approvals (shared schemas) need, +14 KB gzip. */
@@ -63,6 +65,7 @@ function SessionLayout() {
 
   if (session.data) {
     return (
+      <AgentNameContext.Provider value={agentDisplayName(session.data.agent, session.data.capabilities)}>
       <div className="session-screen" data-pending={pending.length > 0 ? 'yes' : 'no'}>
         <SessionHeader
           session={session.data}
@@ -79,6 +82,7 @@ function SessionLayout() {
           </Suspense>
         ) : null}
       </div>
+      </AgentNameContext.Provider>
     );
   }
   if (session.error) return <Missing text={session.error.message} />;

@@ -18,6 +18,7 @@ import { PlanForm } from './plan-form.tsx';
 import { ElicitationForm } from './elicitation-form.tsx';
 import { TRUST_FOLDER_TOOL, TrustFolderForm } from './trust-folder-form.tsx';
 import { DialogCard, dialogInput } from './dialog-card.tsx';
+import { useAgentName } from '../sessions/agent-name.ts';
 
 export type SubmitAnswer = (answer: Answer, action: string) => Promise<void>;
 
@@ -26,14 +27,14 @@ const ELSEWHERE_NOTICE_MS = 4_000;
 /** The waited-for clock ticks every few seconds: "12s" → "13s" matters less than battery. */
 const WAITED_TICK_MS = 5_000;
 
-function titleFor(request: PendingRequest): string {
+function titleFor(request: PendingRequest, agent: string): string {
   switch (request.kind) {
     case 'question':
-      return 'Claude has a question';
+      return `${agent} has a question`;
     case 'plan':
       return 'Approve the plan?';
     case 'dialog':
-      return dialogInput(request)?.title ?? 'Claude shows a choice';
+      return dialogInput(request)?.title ?? `${agent} shows a choice`;
     case 'elicitation':
       return `${request.toolName} asks for input`;
     case 'permission':
@@ -51,9 +52,9 @@ function titleFor(request: PendingRequest): string {
 }
 
 /** What the toast says when a request went away without this tab answering it. */
-function noticeFor(resolution: { outcome: string; answeredBy: string | null; device: string | null } | undefined): string {
+function noticeFor(resolution: { outcome: string; answeredBy: string | null; device: string | null } | undefined, agent: string): string {
   if (resolution && answeredAtDesk(resolution)) return 'Answered at the desk.';
-  if (resolution?.outcome === 'withdrawn') return 'Claude stopped waiting for this.';
+  if (resolution?.outcome === 'withdrawn') return `${agent} stopped waiting for this.`;
   if (resolution && answeredFromNotification(resolution) !== null) return 'Answered from a notification.';
   return 'Answered on another device.';
 }
@@ -63,6 +64,7 @@ function noticeFor(resolution: { outcome: string; answeredBy: string | null; dev
  *  session whose runner stated nothing, gets only Allow, Deny and a reason. */
 export function ApprovalSheet({ sessionId, pending, relays = null }: { sessionId: string; pending: PendingRequest[]; relays?: AgentCapabilities['relays'] | null }) {
   const client = useQueryClient();
+  const agent = useAgentName();
   const now = useNow(WAITED_TICK_MS);
   const ordered = [...pending].sort((a, b) => a.createdAt - b.createdAt);
   const request = ordered[0];
@@ -79,7 +81,7 @@ export function ApprovalSheet({ sessionId, pending, relays = null }: { sessionId
     setBusy(null);
     setError(null);
     if (previous && previous !== request?.id && !answeredHere.current.has(previous)) {
-      setElsewhere(noticeFor(findResolution(client, sessionId, previous)));
+      setElsewhere(noticeFor(findResolution(client, sessionId, previous), agent));
       const timer = setTimeout(() => setElsewhere(null), ELSEWHERE_NOTICE_MS);
       return () => clearTimeout(timer);
     }
@@ -121,13 +123,13 @@ export function ApprovalSheet({ sessionId, pending, relays = null }: { sessionId
       <header className="approval-head">
         <div className="approval-head-text">
           <h2 className="approval-title" id={titleId}>
-            {titleFor(current)}
+            {titleFor(current, agent)}
           </h2>
           {current.kind === 'permission' && current.toolName !== TRUST_FOLDER_TOOL ? <p className="approval-meta">{current.toolName}</p> : null}
           {current.kind === 'elicitation' ? <p className="approval-meta">MCP server</p> : null}
         </div>
         <div className="approval-side">
-          <span className="approval-waited" title="How long Claude has been waiting">
+          <span className="approval-waited" title={`How long ${agent} has been waiting`}>
             {formatDuration(now - current.createdAt)}
           </span>
           {ordered.length > 1 ? <span className="approval-count">1 of {ordered.length}</span> : null}

@@ -8,6 +8,7 @@ import { DialogInputSchema, type DialogInput, type PendingRequest } from '@tethe
 import type { SubmitAnswer } from './approval-sheet.tsx';
 import { ActionButton } from './action-button.tsx';
 import { OptionLabel } from './option-label.tsx';
+import { useAgentName } from '../sessions/agent-name.ts';
 
 export function dialogInput(request: PendingRequest): DialogInput | null {
   const parsed = DialogInputSchema.safeParse(request.toolInput);
@@ -36,6 +37,7 @@ export function dialogParagraphs(input: DialogInput): string[] {
 }
 
 export function DialogCard({ request, busy, submit }: { request: PendingRequest; busy: string | null; submit: SubmitAnswer }) {
+  const agent = useAgentName();
   const input = dialogInput(request);
   if (!input) return <p className="approval-hint">This dialog could not be read. Open the terminal to answer it.</p>;
   const paragraphs = dialogParagraphs(input);
@@ -48,11 +50,11 @@ export function DialogCard({ request, busy, submit }: { request: PendingRequest;
           </p>
         ))}
         <details className="trust-screen">
-          <summary>What Claude shows</summary>
+          <summary>What {agent} shows</summary>
           <pre className="tool-pre">{input.text.join('\n')}</pre>
         </details>
       </div>
-      <div className="dialog-options" role="group" aria-label="Claude's options">
+      <div className="dialog-options" role="group" aria-label={`${agent}'s options`}>
         {input.options.map((option) => (
           <ActionButton key={option.key} id={`choice-${option.key}`} busy={busy} onClick={() => void submit({ decision: 'allow', choice: option.key }, `choice-${option.key}`)}>
             <OptionLabel label={option.label} detail={option.detail} />

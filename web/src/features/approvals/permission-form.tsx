@@ -7,12 +7,14 @@ import { suggestBashPrefix } from '../../lib/format.ts';
 import { asText, ToolInputView } from '../../lib/ui/tool-input.tsx';
 import type { SubmitAnswer } from './approval-sheet.tsx';
 import { ActionButton } from './action-button.tsx';
+import { useAgentName } from '../sessions/agent-name.ts';
 
 type Mode = 'main' | 'session' | 'deny' | 'edit';
 
 /** `relays`: whether the agent takes an edited input and "allow for this session" rules (its
  *  capabilities: claude does, Codex's hook does not). */
 export function PermissionForm({ request, busy, submit, relays = { editedInput: true, sessionRules: true } }: { request: PendingRequest; busy: string | null; submit: SubmitAnswer; relays?: { editedInput: boolean; sessionRules: boolean } }) {
+  const agent = useAgentName();
   const [mode, setMode] = useState<Mode>('main');
   const [reason, setReason] = useState('');
   const isBash = request.toolName === 'Bash';
@@ -70,7 +72,7 @@ export function PermissionForm({ request, busy, submit, relays = { editedInput: 
               </label>
             </>
           ) : (
-            <p className="approval-hint">Claude won't ask again for {request.toolName} in this session.</p>
+            <p className="approval-hint">{agent} won't ask again for {request.toolName} in this session.</p>
           )}
           <div className="approval-actions">
             <button type="button" className="button" onClick={() => setMode('main')} disabled={busy !== null}>
@@ -84,7 +86,7 @@ export function PermissionForm({ request, busy, submit, relays = { editedInput: 
       ) : mode === 'edit' ? (
         <div className="approval-options">
           <label className="field-label" htmlFor={`command-${request.id}`}>
-            Command Claude will run
+            Command {agent} will run
           </label>
           <textarea
             id={`command-${request.id}`}
@@ -108,7 +110,7 @@ export function PermissionForm({ request, busy, submit, relays = { editedInput: 
       ) : mode === 'deny' ? (
         <div className="approval-options">
           <label className="field-label" htmlFor={`reason-${request.id}`}>
-            Tell Claude why (optional)
+            Tell {agent} why (optional)
           </label>
           <textarea
             id={`reason-${request.id}`}

@@ -7,8 +7,10 @@ import { Markdown } from '../../lib/ui/markdown.tsx';
 import { asText } from '../../lib/ui/tool-input.tsx';
 import type { SubmitAnswer } from './approval-sheet.tsx';
 import { ActionButton } from './action-button.tsx';
+import { useAgentName } from '../sessions/agent-name.ts';
 
 export function PlanForm({ request, busy, submit }: { request: PendingRequest; busy: string | null; submit: SubmitAnswer }) {
+  const agent = useAgentName();
   const [feedback, setFeedback] = useState<string | null>(null);
   const plan = asText(request.toolInput.plan);
   return (
@@ -19,7 +21,7 @@ export function PlanForm({ request, busy, submit }: { request: PendingRequest; b
       {feedback !== null ? (
         <div className="approval-options">
           <label className="field-label" htmlFor={`feedback-${request.id}`}>
-            What should Claude change?
+            What should {agent} change?
           </label>
           <textarea
             id={`feedback-${request.id}`}

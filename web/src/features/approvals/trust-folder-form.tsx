@@ -7,10 +7,12 @@ import type { PendingRequest } from '@tether/shared';
 import { asText } from '../../lib/ui/tool-input.tsx';
 import type { SubmitAnswer } from './approval-sheet.tsx';
 import { ActionButton } from './action-button.tsx';
+import { useAgentName } from '../sessions/agent-name.ts';
 
 export const TRUST_FOLDER_TOOL = 'TrustFolder';
 
 export function TrustFolderForm({ request, busy, submit }: { request: PendingRequest; busy: string | null; submit: SubmitAnswer }) {
+  const agent = useAgentName();
   const cwd = asText(request.toolInput.cwd);
   const screen = asText(request.toolInput.screen).trim();
   return (
@@ -21,13 +23,13 @@ export function TrustFolderForm({ request, busy, submit }: { request: PendingReq
           {cwd || 'this folder'}
         </p>
         <p className="approval-hint">
-          Claude will read, edit and run files in this folder. Trust it only if you know what it holds: files
-          there can steer what Claude does.
+          {agent} will read, edit and run files in this folder. Trust it only if you know what it holds: files
+          there can steer what {agent} does.
         </p>
-        <p className="approval-hint">If you don't trust it, Claude exits and this session ends.</p>
+        <p className="approval-hint">If you don't trust it, {agent} exits and this session ends.</p>
         {screen ? (
           <details className="trust-screen">
-            <summary>What Claude shows</summary>
+            <summary>What {agent} shows</summary>
             <pre className="tool-pre">{screen}</pre>
           </details>
         ) : null}

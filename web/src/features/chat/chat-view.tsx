@@ -10,7 +10,6 @@ import { Composer, type ComposerHandle } from './composer.tsx';
 import { MessageList } from './message-list.tsx';
 import { useSessionChat } from './use-session-chat.ts';
 
-import { DEFAULT_AGENT } from '@tether/shared/wire';
 import type { OutgoingPrompt } from './chat-state.ts';
 import { ShowInTerminalContext, type ShowInTerminal } from './show-in-terminal.ts';
 import { WorkspaceLinksContext, type WorkspaceLinks } from './workspace-links.ts';
@@ -85,7 +84,6 @@ export function ChatView({
           ref={composerRef}
           sessionId={session.id}
           launchKind={session.launchKind}
-          placeholder={session.agent === DEFAULT_AGENT ? undefined : `Message ${agentDisplayName(session.agent, session.capabilities)}`}
           onSend={onSend}
           onStop={chat.abort}
           running={session.status === 'thinking'}

@@ -16,6 +16,7 @@ import type { ChatItem } from './chat-items.ts';
 import type { OutgoingPrompt } from './chat-state.ts';
 import { ToolCard } from './tool-card.tsx';
 import { ExpandedContext, useExpanded, useExpandedItems } from './expanded.ts';
+import { useAgentName } from '../sessions/agent-name.ts';
 
 /** How close to the bottom (px) still counts as "at the bottom" for following new messages. */
 const STICK_TO_BOTTOM_PX = 120;
@@ -218,6 +219,7 @@ function buildRows(props: MessageListProps): Row[] {
 }
 
 export const MessageList = memo(function MessageList(props: MessageListProps) {
+  const agent = useAgentName();
   const scrollRef = useRef<HTMLDivElement>(null);
   const expanded = useExpandedItems();
   const rows = useMemo(() => buildRows(props), [props]);
@@ -302,7 +304,7 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
         );
       case 'typing':
         return (
-          <div className="typing" role="status" aria-label="Claude is working">
+          <div className="typing" role="status" aria-label={`${agent} is working`}>
             <span className="typing-dot" />
             <span className="typing-dot" />
             <span className="typing-dot" />
