@@ -7,7 +7,7 @@ import { Spinner } from '../lib/ui/badge.tsx';
 import { SessionHeader } from '../features/sessions/session-header.tsx';
 import { markSeen } from '../features/sessions/seen.ts';
 import { Route as authedRoute } from './_authed.tsx';
-import { AgentNameContext } from '../features/sessions/agent-name.ts';
+import { AgentNameContext } from '../lib/agent-name.ts';
 import { agentDisplayName } from '@tether/shared/wire';
 
 /** Same rule as shared SessionIdSchema. Checked by hand, not with zod: any zod in the first-load

@@ -18,7 +18,7 @@ import { PlanForm } from './plan-form.tsx';
 import { ElicitationForm } from './elicitation-form.tsx';
 import { TRUST_FOLDER_TOOL, TrustFolderForm } from './trust-folder-form.tsx';
 import { DialogCard, dialogInput } from './dialog-card.tsx';
-import { useAgentName } from '../sessions/agent-name.ts';
+import { useAgentName } from '../../lib/agent-name.ts';
 
 export type SubmitAnswer = (answer: Answer, action: string) => Promise<void>;
 

@@ -8,7 +8,7 @@ import { DialogInputSchema, type DialogInput, type PendingRequest } from '@tethe
 import type { SubmitAnswer } from './approval-sheet.tsx';
 import { ActionButton } from './action-button.tsx';
 import { OptionLabel } from './option-label.tsx';
-import { useAgentName } from '../sessions/agent-name.ts';
+import { useAgentName } from '../../lib/agent-name.ts';
 
 export function dialogInput(request: PendingRequest): DialogInput | null {
   const parsed = DialogInputSchema.safeParse(request.toolInput);

@@ -7,9 +7,16 @@ import { suggestBashPrefix } from '../../lib/format.ts';
 import { asText, ToolInputView } from '../../lib/ui/tool-input.tsx';
 import type { SubmitAnswer } from './approval-sheet.tsx';
 import { ActionButton } from './action-button.tsx';
-import { useAgentName } from '../sessions/agent-name.ts';
+import { useAgentName } from '../../lib/agent-name.ts';
 
 type Mode = 'main' | 'session' | 'deny' | 'edit';
+
+/** The rule "Allow for this session" sends: the tool, or for Bash the exact command or a prefix. */
+function sessionRuleFor(o: { isBash: boolean; scope: 'exact' | 'prefix' | 'tool'; prefix: string }): NonNullable<Answer['sessionRule']> {
+  if (!o.isBash || o.scope === 'tool') return { kind: 'tool' };
+  if (o.scope === 'exact') return { kind: 'bash-exact' };
+  return { kind: 'bash-prefix', prefix: `${o.prefix.trim()}:*` };
+}
 
 /** `relays`: whether the agent takes an edited input and "allow for this session" rules (its
  *  capabilities: claude does, Codex's hook does not). */
@@ -28,13 +35,7 @@ export function PermissionForm({ request, busy, submit, relays = { editedInput: 
     void submit(next === command.trim() ? { decision: 'allow' } : { decision: 'allow', updatedInput: { command: next } }, 'allow-edited');
   }
 
-  function allowForSession() {
-    let sessionRule: NonNullable<Answer['sessionRule']>;
-    if (!isBash || scope === 'tool') sessionRule = { kind: 'tool' };
-    else if (scope === 'exact') sessionRule = { kind: 'bash-exact' };
-    else sessionRule = { kind: 'bash-prefix', prefix: `${prefix.trim()}:*` };
-    void submit({ decision: 'allow', sessionRule }, 'allow-session');
-  }
+  const allowForSession = () => void submit({ decision: 'allow', sessionRule: sessionRuleFor({ isBash, scope, prefix }) }, 'allow-session');
 
   return (
     <>

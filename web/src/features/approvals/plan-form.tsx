@@ -7,7 +7,7 @@ import { Markdown } from '../../lib/ui/markdown.tsx';
 import { asText } from '../../lib/ui/tool-input.tsx';
 import type { SubmitAnswer } from './approval-sheet.tsx';
 import { ActionButton } from './action-button.tsx';
-import { useAgentName } from '../sessions/agent-name.ts';
+import { useAgentName } from '../../lib/agent-name.ts';
 
 export function PlanForm({ request, busy, submit }: { request: PendingRequest; busy: string | null; submit: SubmitAnswer }) {
   const agent = useAgentName();

@@ -7,7 +7,7 @@ import type { PendingRequest } from '@tether/shared';
 import { asText } from '../../lib/ui/tool-input.tsx';
 import type { SubmitAnswer } from './approval-sheet.tsx';
 import { ActionButton } from './action-button.tsx';
-import { useAgentName } from '../sessions/agent-name.ts';
+import { useAgentName } from '../../lib/agent-name.ts';
 
 export const TRUST_FOLDER_TOOL = 'TrustFolder';
 

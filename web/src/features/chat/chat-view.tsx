@@ -84,6 +84,7 @@ export function ChatView({
           ref={composerRef}
           sessionId={session.id}
           launchKind={session.launchKind}
+          placeholder={`Message ${agentDisplayName(session.agent, session.capabilities)}, or / for commands`}
           onSend={onSend}
           onStop={chat.abort}
           running={session.status === 'thinking'}

@@ -12,7 +12,6 @@ import { useSessionCommands } from '../../lib/queries.ts';
 import { useComposerAttachments, type PendingAttachment } from './composer-attachments.ts';
 import { filterSlashCommands, slashCommandOf, slashQuery } from './slash-filter.ts';
 import { SLASH_MENU_ID, SlashMenu, slashOptionId } from './slash-menu.tsx';
-import { useAgentName } from '../sessions/agent-name.ts';
 
 /** A Stop that the hub accepted but that never ended the turn (runner gone?) may be pressed again
  *  after this long. */
@@ -66,7 +65,6 @@ function AttachmentChip({ item, onRemove }: { item: PendingAttachment; onRemove:
 }
 
 export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer(props, ref) {
-  const agent = useAgentName();
   const [text, setText] = useState('');
   const areaRef = useRef<HTMLTextAreaElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
@@ -188,7 +186,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
           onChange={(event) => setText(event.target.value)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
-          placeholder={props.placeholder ?? `Message ${agent}, or / for commands`}
+          placeholder={props.placeholder ?? 'Message the agent, or / for commands'}
           aria-label="Message"
           aria-autocomplete="list"
           aria-controls={listShown ? SLASH_MENU_ID : undefined}

@@ -16,7 +16,7 @@ import type { ChatItem } from './chat-items.ts';
 import type { OutgoingPrompt } from './chat-state.ts';
 import { ToolCard } from './tool-card.tsx';
 import { ExpandedContext, useExpanded, useExpandedItems } from './expanded.ts';
-import { useAgentName } from '../sessions/agent-name.ts';
+import { useAgentName } from '../../lib/agent-name.ts';
 
 /** How close to the bottom (px) still counts as "at the bottom" for following new messages. */
 const STICK_TO_BOTTOM_PX = 120;
