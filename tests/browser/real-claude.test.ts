@@ -8,7 +8,7 @@
 //
 // Each journey gets its own namespace (token), fake API, claude sandbox and runner, so its session
 // list holds only its own session and nothing is shared with another test file.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -159,6 +159,31 @@ describe('real claude from the browser', () => {
     // The approval history says it was allowed edited.
     await phone.getByRole('button', { name: 'Approval history' }).click();
     await phone.getByRole('dialog', { name: 'Approval history' }).getByText('Allowed, edited').waitFor({ timeout: UI_TIMEOUT_MS });
+  }, JOURNEY_TIMEOUT_MS);
+
+  it('phone: a Write\'s content edited before Allow → claude wrote what was allowed', async () => {
+    const staged = await stage('edit-write', [
+      when(userSays(/write the notes/), toolUse('Write', { file_path: 'notes.md', content: '# Notes\nDrop the users table.\n' }, { id: 'toolu_phone_write' })),
+      when(hasToolResult({ id: 'toolu_phone_write', isError: false }), text('Wrote it as you edited it.')),
+    ]);
+    const { runner, sandbox, fake } = await startClaude(staged);
+    const phone = await page('phone', staged.token);
+    await openTheSession(phone, runner.sessionId);
+    await send(phone, 'phone', 'Please write the notes');
+
+    const sheet = phone.getByRole('dialog', { name: 'Write this file?' });
+    await sheet.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
+    await sheet.getByRole('button', { name: 'Edit content…' }).click();
+    const box = sheet.getByLabel('What Claude will write');
+    await expect(box.inputValue()).resolves.toBe('# Notes\nDrop the users table.\n');
+    await box.fill('# Notes\nKeep the users table; add an index.\n');
+    await saveScreenshot(phone, { name: 'real-approval-edit-write', viewport: 'phone' });
+    await sheet.getByRole('button', { name: 'Allow edited' }).click();
+
+    await sheet.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+    await chat(phone).getByText('Wrote it as you edited it.').waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
+    expect(readFileSync(join(sandbox.cwd, 'notes.md'), 'utf8')).toBe('# Notes\nKeep the users table; add an index.\n');
+    expect(toolResults(fake).find((result) => result.toolUseId === 'toolu_phone_write')).toMatchObject({ isError: false });
   }, JOURNEY_TIMEOUT_MS);
 
   it('phone: a Bash call is denied with a reason → claude’s next request carries the reason', async () => {

@@ -2,7 +2,7 @@
 // reason → claude got the reason; allow-for-session and `prefix:*` rules become claude's own session
 // rules (the next matching call is not asked, and /permissions lists them); the desk answers first in
 // claude's own dialog → the hub request clears at once and what was chosen completes its audit entry.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
@@ -45,6 +45,32 @@ describe('permission approvals', () => {
     const result = world.toolResults().find((r) => r.toolUseId === 'toolu_deny1');
     expect(result).toMatchObject({ isError: true, text: expect.stringContaining('use the Makefile target instead') });
   }, 60_000);
+
+  it('a Write and an Edit allowed as edited on the phone → claude wrote what was allowed, not what it asked', async () => {
+    world = await startApprovalWorld({
+      script: [
+        when(userSays(/write/), toolUse('Write', { file_path: 'notes.txt', content: 'asked: drop the table\n' }, { id: 'toolu_w1' })),
+        when(hasToolResult({ id: 'toolu_w1' }), text('written')),
+        when(userSays(/edit/), toolUse('Edit', { file_path: 'notes.txt', old_string: 'keep the table', new_string: 'asked: truncate it' }, { id: 'toolu_e1' })),
+        when(hasToolResult({ id: 'toolu_e1' }), text('edited')),
+      ],
+    });
+    const { phone, runner, sandbox } = world;
+    const file = join(sandbox.cwd, 'notes.txt');
+    await phone.send('write');
+    const write = await world.nextRequest('Write');
+    expect(write.toolInput).toMatchObject({ content: 'asked: drop the table\n' });
+    await phone.emit('approval:answer', { requestId: write.id, answer: { decision: 'allow', updatedInput: { content: 'keep the table\n' } } });
+    await runner.waitForScreen('written');
+    expect(readFileSync(file, 'utf8')).toBe('keep the table\n');
+
+    await phone.send('edit');
+    const edit = await world.nextRequest('Edit');
+    await phone.emit('approval:answer', { requestId: edit.id, answer: { decision: 'allow', updatedInput: { new_string: 'keep the table, add an index' } } });
+    await runner.waitForScreen('edited');
+    expect(readFileSync(file, 'utf8')).toBe('keep the table, add an index\n');
+    expect(world.toolResults().filter((r) => r.toolUseId === 'toolu_w1' || r.toolUseId === 'toolu_e1').map((r) => r.isError)).toEqual([false, false]);
+  }, 90_000);
 
   it('allow for this session → the second identical call is not asked', async () => {
     world = await startApprovalWorld({

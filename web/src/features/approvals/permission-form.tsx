@@ -11,6 +11,14 @@ import { useAgentName } from '../../lib/agent-name.ts';
 
 type Mode = 'main' | 'session' | 'deny' | 'edit';
 
+/** The one field of a tool's input a person may rewrite before allowing: the agent then runs what
+ *  was allowed (a Bash command, the text a Write puts in a file, an Edit's new text). */
+const EDITABLE: Record<string, { field: string; label: (agent: string) => string; button: string }> = {
+  Bash: { field: 'command', label: (agent) => `Command ${agent} will run`, button: 'Edit command…' },
+  Write: { field: 'content', label: (agent) => `What ${agent} will write`, button: 'Edit content…' },
+  Edit: { field: 'new_string', label: (agent) => `The new text ${agent} will put in`, button: 'Edit new text…' },
+};
+
 /** The rule "Allow for this session" sends: the tool, or for Bash the exact command or a prefix. */
 function sessionRuleFor(o: { isBash: boolean; scope: 'exact' | 'prefix' | 'tool'; prefix: string }): NonNullable<Answer['sessionRule']> {
   if (!o.isBash || o.scope === 'tool') return { kind: 'tool' };
@@ -26,13 +34,17 @@ export function PermissionForm({ request, busy, submit, relays = { editedInput: 
   const [reason, setReason] = useState('');
   const isBash = request.toolName === 'Bash';
   const command = asText(request.toolInput.command);
+  const editable = EDITABLE[request.toolName];
+  const original = editable ? asText(request.toolInput[editable.field]) : '';
   const [scope, setScope] = useState<'exact' | 'prefix' | 'tool'>(isBash ? 'exact' : 'tool');
   const [prefix, setPrefix] = useState(() => suggestBashPrefix(command));
-  const [edited, setEdited] = useState(command);
+  const [edited, setEdited] = useState(original);
 
   function allowEdited() {
-    const next = edited.trim();
-    void submit(next === command.trim() ? { decision: 'allow' } : { decision: 'allow', updatedInput: { command: next } }, 'allow-edited');
+    // A command is compared and sent trimmed; a file's text exactly as typed (its whitespace is its own).
+    const next = isBash ? edited.trim() : edited;
+    const unchanged = next === (isBash ? original.trim() : original);
+    void submit(unchanged || !editable ? { decision: 'allow' } : { decision: 'allow', updatedInput: { [editable.field]: next } }, 'allow-edited');
   }
 
   const allowForSession = () => void submit({ decision: 'allow', sessionRule: sessionRuleFor({ isBash, scope, prefix }) }, 'allow-session');
@@ -86,15 +98,15 @@ export function PermissionForm({ request, busy, submit, relays = { editedInput: 
         </fieldset>
       ) : mode === 'edit' ? (
         <div className="approval-options">
-          <label className="field-label" htmlFor={`command-${request.id}`}>
-            Command {agent} will run
+          <label className="field-label" htmlFor={`edited-${request.id}`}>
+            {editable?.label(agent)}
           </label>
           <textarea
-            id={`command-${request.id}`}
+            id={`edited-${request.id}`}
             className="field-input field-area field-mono"
             value={edited}
             onChange={(event) => setEdited(event.target.value)}
-            rows={Math.min(8, Math.max(3, edited.split('\n').length + 1))}
+            rows={Math.min(isBash ? 8 : 14, Math.max(3, edited.split('\n').length + 1))}
             autoCapitalize="off"
             autoCorrect="off"
             spellCheck={false}
@@ -103,7 +115,7 @@ export function PermissionForm({ request, busy, submit, relays = { editedInput: 
             <button type="button" className="button" onClick={() => setMode('main')} disabled={busy !== null}>
               Back
             </button>
-            <ActionButton id="allow-edited" busy={busy} tone="primary" onClick={allowEdited} disabled={!edited.trim()}>
+            <ActionButton id="allow-edited" busy={busy} tone="primary" onClick={allowEdited} disabled={isBash && !edited.trim()}>
               Allow edited
             </ActionButton>
           </div>
@@ -151,9 +163,9 @@ export function PermissionForm({ request, busy, submit, relays = { editedInput: 
                 Allow for session…
               </button>
             ) : null}
-            {relays.editedInput && isBash && command ? (
+            {relays.editedInput && editable && (original || !isBash) ? (
               <button type="button" className="link-button" onClick={() => setMode('edit')} disabled={busy !== null}>
-                Edit command…
+                {editable.button}
               </button>
             ) : null}
             <button type="button" className="link-button" onClick={() => setMode('deny')} disabled={busy !== null}>
