@@ -58,6 +58,33 @@ describe('approvals and questions from the browser', () => {
     await locator.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
   }
 
+  it('haptics: a request arriving in the open tab vibrates, an accepted answer ticks; with reduced motion, nothing', async () => {
+    const { runner, sessionId, page } = await openSession({ viewport: 'phone', namespace: 'haptics', title: 'Buzz the phone' });
+    // Chromium here has no vibrator: the calls are recorded where the app makes them.
+    await page.evaluate(() => {
+      const calls: unknown[] = [];
+      (window as unknown as { buzzes: unknown[] }).buzzes = calls;
+      Object.defineProperty(navigator, 'vibrate', { configurable: true, value: (pattern: unknown) => (calls.push(pattern), true) });
+    });
+    const buzzes = () => page.evaluate(() => (window as unknown as { buzzes: unknown[] }).buzzes);
+    // The harness's pages ask for reduced motion (steady screenshots); this one starts without.
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    const approve = async (command: string) => {
+      await ask(runner, { sessionId, kind: 'permission', toolName: 'Bash', toolInput: { command } });
+      const sheet = dialog(page, 'Run this command?');
+      await sheet.waitFor({ timeout: UI_TIMEOUT_MS });
+      const answered = nextEvent<Answered>(runner, 'approval:answered');
+      await sheet.getByRole('button', { name: 'Allow', exact: true }).click();
+      await answered;
+      await gone(sheet);
+    };
+    await approve('make test');
+    await expect.poll(buzzes, { timeout: UI_TIMEOUT_MS }).toEqual([[30, 60, 30], [15]]);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await approve('make lint');
+    expect(await buzzes()).toEqual([[30, 60, 30], [15]]);
+  });
+
   for (const viewport of ['phone', 'desktop'] as const) {
     it(`permission at ${viewport}: allow, deny with a reason, allow a command prefix for the session`, async () => {
       const { runner, sessionId, page } = await openSession({ viewport, namespace: `perm-${viewport}`, title: 'Ship the release' });

@@ -19,6 +19,7 @@ import { ElicitationForm } from './elicitation-form.tsx';
 import { TRUST_FOLDER_TOOL, TrustFolderForm } from './trust-folder-form.tsx';
 import { DialogCard, dialogInput } from './dialog-card.tsx';
 import { useAgentName } from '../../lib/agent-name.ts';
+import { buzz } from '../../lib/haptics.ts';
 
 export type SubmitAnswer = (answer: Answer, action: string) => Promise<void>;
 
@@ -74,6 +75,14 @@ export function ApprovalSheet({ sessionId, pending, relays = null }: { sessionId
   const answeredHere = useRef(new Set<string>());
   const shown = useRef<string | null>(null);
 
+  // A request this tab has not seen yet came in while it is open.
+  const heard = useRef(new Set<string>());
+  useEffect(() => {
+    const fresh = pending.filter((r) => !heard.current.has(r.id));
+    for (const r of fresh) heard.current.add(r.id);
+    if (fresh.length > 0) buzz('request');
+  }, [pending]);
+
   // The request on screen went away without this tab answering it: someone else did.
   useEffect(() => {
     const previous = shown.current;
@@ -103,6 +112,7 @@ export function ApprovalSheet({ sessionId, pending, relays = null }: { sessionId
     answeredHere.current.add(current.id);
     try {
       await requestHub('approval:answer', { requestId: current.id, answer });
+      buzz('accepted');
       removePendingRequest(client, { sessionId, requestId: current.id });
     } catch (err) {
       if (err instanceof SocketRequestError && (err.code === 'conflict' || err.code === 'not_found')) {
