@@ -2,7 +2,6 @@
 // A runner on hub A and a phone on hub B: chat, an approval answered from B, a prompt relayed to the
 // runner, a mode change; the session list and terminal reach B. Two phones on two hubs answering
 // the same request at once leave exactly one answer and one audit entry.
-import pg from 'pg';
 import { io } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '@tether/shared';
@@ -12,6 +11,7 @@ import { startFakeAnthropic } from '../fixtures/fake-anthropic/index.ts';
 import { createClaudeSandbox } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { startCluster } from '../harness/cluster.ts';
+import { withClient } from '../harness/postgres-client.ts';
 import { phoneFor } from '../harness/approvals.ts';
 import { connectSocket, emitAck } from '../harness/hub.ts';
 import { chatText, startRunner } from '../harness/runner.ts';
@@ -144,10 +144,7 @@ describe('several hubs behind one URL', () => {
     expect(await link('x'.repeat(43))).toEqual({ ok: false, error: 'unauthorized' });
     expect(await link(undefined)).toEqual({ ok: false, error: 'unauthorized' });
 
-    const db = new pg.Client({ connectionString: cluster.databaseUrl });
-    await db.connect();
-    const { rows } = await db.query<{ value: string }>(`SELECT value FROM tether_cluster_secrets WHERE name = 'hub-link'`);
-    await db.end();
+    const { rows } = await withClient(cluster.databaseUrl, (db) => db.query<{ value: string }>(`SELECT value FROM tether_cluster_secrets WHERE name = 'hub-link'`));
     const linked = await link(rows[0]!.value);
     if (!linked.ok) throw new Error(linked.error);
     defer(() => linked.socket.close());
