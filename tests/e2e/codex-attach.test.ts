@@ -11,7 +11,8 @@ import { delayed, lastUserText, text, userSays, when, type ScriptTurn } from '..
 import { useCleanups } from '../harness/cleanups.ts';
 import { CODEX_READY, codexBin, codexStarted } from '../harness/codex.ts';
 import { startCodexDaemonWorld } from '../harness/codex-world.ts';
-import { startDesk, type DeskHandle } from '../harness/daemon.ts';
+import { attachDesk, expectNoConversationToAttach, sizeNotices } from '../harness/attach.ts';
+import type { DeskHandle } from '../harness/daemon.ts';
 import { emitAck } from '../harness/hub.ts';
 import { chatText, type SessionWatch } from '../harness/runner.ts';
 
@@ -22,23 +23,12 @@ const DESK_SIZE = { cols: 109, rows: 33 };
 /** A daemon world with Codex answering `script`, plus attach(): `tether attach` at a desk terminal. */
 async function codexDaemonWorld(script: ScriptTurn[]) {
   const world = await startCodexDaemonWorld(defer, { script });
-  const { hub, sandbox, daemon } = world;
   const spawn = async (launchKind: 'pty' | 'headless') => {
     const { session, sessionId, watch } = await world.spawn(launchKind);
     expect(session).toMatchObject({ agent: 'codex', launchKind });
     return { sessionId, watch };
   };
-  const attach = (sessionId: string) => {
-    const desk = startDesk({
-      cols: DESK_SIZE.cols,
-      rows: DESK_SIZE.rows,
-      args: ['attach', sessionId],
-      cwd: sandbox.cwd,
-      env: { ...sandbox.env, TETHER_HOME: daemon.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CODEX_BIN: codexBin() },
-    });
-    defer(() => desk.stop());
-    return desk;
-  };
+  const attach = (sessionId: string) => attachDesk(defer, { world, sessionId, ...DESK_SIZE, agentEnv: { TETHER_CODEX_BIN: codexBin() } });
   return { ...world, spawn, attach };
 }
 
@@ -59,13 +49,7 @@ describe('tether attach to Codex', () => {
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle' });
     expect(watch.session()?.deskAttached).toBe(false);
     // The phone watches the terminal too: it hears who owns the PTY size.
-    const sizes: Array<{ cols: number; rows: number; owner: string }> = [];
-    phone.on('terminal:size', (n: { sessionId: string; cols: number; rows: number; owner: string }) => {
-      if (n.sessionId !== sessionId) return;
-      sizes.push(n);
-      // Heard on the phone's socket, not the watch's: its waits re-check only when told.
-      watch.changed();
-    });
+    const sizes = sizeNotices({ phone, sessionId, watch });
     expect((await emitAck(phone, 'terminal:subscribe', { sessionId })).ok).toBe(true);
 
     const desk = attach(sessionId);
@@ -111,11 +95,7 @@ describe('tether attach to Codex', () => {
 
     // Before its first turn a Codex thread has no rollout and `codex resume` cannot find it: the hub
     // is not told of the thread yet, and attach leaves the session running instead of ending it.
-    expect(watch.session()?.agentSessionId).toBeNull();
-    const early = attach(sessionId);
-    expect(await early.exited).toBe(1);
-    expect(early.output()).toContain('has no conversation yet');
-    expect(watch.session()).toMatchObject({ launchKind: 'headless', status: 'idle' });
+    await expectNoConversationToAttach({ sessionId, watch, attach });
 
     await watch.send('question from the phone');
     await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'codex says: question from the phone'), { what: 'headless answer' });

@@ -9,7 +9,8 @@ import { startFakeAnthropic, text } from '../fixtures/fake-anthropic/index.ts';
 import { claudeBin, createClaudeSandbox } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { emitAck, startRestartableHub } from '../harness/hub.ts';
-import { startDaemon, startDesk } from '../harness/daemon.ts';
+import { startDaemon } from '../harness/daemon.ts';
+import { attachDesk, expectNoConversationToAttach, sizeNotices } from '../harness/attach.ts';
 import { chatText, runTether, watchSession } from '../harness/runner.ts';
 import { connectPhone, startDaemonWorld } from '../harness/world.ts';
 import type { Session } from '@tether/shared';
@@ -23,17 +24,7 @@ const defer = useCleanups();
 /** A daemon world answering `replies`, plus attach(): `tether attach` at a desk terminal. */
 async function world(replies: string[]) {
   const started = await startDaemonWorld(defer, { script: replies.map((r) => text(r)) });
-  const { hub, sandbox, daemon } = started;
-  const attach = (sessionId: string, size: { cols?: number; rows?: number } = {}) => {
-    const desk = startDesk({
-      ...size,
-      args: sessionId ? ['attach', sessionId] : ['attach'],
-      cwd: sandbox.cwd,
-      env: { ...sandbox.env, TETHER_HOME: daemon.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin() },
-    });
-    defer(() => desk.stop());
-    return desk;
-  };
+  const attach = (sessionId: string, size: { cols?: number; rows?: number } = {}) => attachDesk(defer, { world: started, sessionId, ...size, agentEnv: { TETHER_CLAUDE_BIN: claudeBin() } });
   return { ...started, attach };
 }
 
@@ -46,13 +37,7 @@ describe('tether attach', () => {
     const watch = await startWatch(sessionId);
 
     // The phone watches the terminal too: it hears who owns the PTY size.
-    const sizes: Array<{ cols: number; rows: number; owner: string }> = [];
-    phone.on('terminal:size', (n: { sessionId: string; cols: number; rows: number; owner: string }) => {
-      if (n.sessionId !== sessionId) return;
-      sizes.push(n);
-      // Heard on the phone's socket, not the watch's: its waits re-check only when told.
-      watch.changed();
-    });
+    const sizes = sizeNotices({ phone, sessionId, watch });
     expect((await emitAck(phone, 'terminal:subscribe', { sessionId })).ok).toBe(true);
     expect(watch.session()?.deskAttached).toBe(false);
 
@@ -96,14 +81,7 @@ describe('tether attach', () => {
     const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd, launchKind: 'pty' }, SPAWN_ACK_MS);
     expect(ack.ok).toBe(true);
     const sessionId = ack.ok ? ack.session.id : '';
-    const desk = startDesk({
-      cols: 91,
-      rows: 27,
-      args: ['attach', sessionId],
-      cwd: sandbox.cwd,
-      env: { ...sandbox.env, TETHER_HOME: daemon.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin() },
-    });
-    defer(() => desk.stop());
+    const desk = attachDesk(defer, { world: { hub, sandbox, daemon }, sessionId, cols: 91, rows: 27, agentEnv: { TETHER_CLAUDE_BIN: claudeBin() } });
     await desk.waitForScreen(READY);
     phone.close();
 
@@ -149,11 +127,7 @@ describe('tether attach', () => {
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle' });
     // Before its first prompt claude has written no conversation and `claude --resume` finds none:
     // the hub is not told of the claude session yet, and attach leaves the session running.
-    expect(watch.session()?.agentSessionId).toBeNull();
-    const early = attach(sessionId);
-    expect(await early.exited).toBe(1);
-    expect(early.output()).toContain('has no conversation yet');
-    expect(watch.session()).toMatchObject({ launchKind: 'headless', status: 'idle' });
+    await expectNoConversationToAttach({ sessionId, watch, attach });
     await watch.send('question from the phone');
     await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'headless answer'), { what: 'headless answer' });
     const agentSessionId = await watch.waitFor(() => watch.session()?.agentSessionId, { what: 'claude session id' });
