@@ -11,7 +11,7 @@ import { delayed, lastUserText, text, userSays, when, type ScriptTurn } from '..
 import { useCleanups } from '../harness/cleanups.ts';
 import { CODEX_READY, codexBin, codexStarted } from '../harness/codex.ts';
 import { startCodexDaemonWorld } from '../harness/codex-world.ts';
-import { attachDesk, expectNoConversationToAttach, sizeNotices } from '../harness/attach.ts';
+import { attachDesk, expectDeskOwnsSize, expectDetached, expectNoConversationToAttach, sizeNotices } from '../harness/attach.ts';
 import type { DeskHandle } from '../harness/daemon.ts';
 import { emitAck } from '../harness/hub.ts';
 import { chatText, type SessionWatch } from '../harness/runner.ts';
@@ -56,12 +56,7 @@ describe('tether attach to Codex', () => {
     await desk.waitForScreen(CODEX_READY);
     // A desk types once Codex has started its session (codexStarted): keys pasted before were lost.
     await desk.waitForScreen(codexStarted(sandbox.cwd));
-    await watch.waitFor(() => watch.session()?.deskAttached === true, { what: 'deskAttached', timeoutMs: 30_000 });
-    await watch
-      .waitFor(() => sizes.find((n) => n.owner === 'desk' && n.cols === DESK_SIZE.cols && n.rows === DESK_SIZE.rows), { what: 'desk owns the size', timeoutMs: 30_000 })
-      .catch((error: Error) => {
-        throw new Error(`${error.message}; size notices heard: ${JSON.stringify(sizes)}`);
-      });
+    await expectDeskOwnsSize({ watch, sizes, ...DESK_SIZE });
     desk.paste('hello from the attached desk');
     await desk.waitForScreen('hello from the attached desk');
     await watch.waitFor(() => watch.session()?.controller === 'desk', { what: 'controller desk' });
@@ -73,11 +68,7 @@ describe('tether attach to Codex', () => {
     // The turn is over on Codex's screen too before the desk leaves (a key during it would interrupt).
     await desk.waitForScreen(CODEX_READY);
 
-    desk.write('\x1d');
-    expect(await desk.exited).toBe(0);
-    expect(desk.output()).toContain(`detached from ${sessionId}`);
-    await watch.waitFor(() => watch.session()?.deskAttached === false, { what: 'desk detached', timeoutMs: 30_000 });
-    await watch.waitFor(() => sizes.at(-1)?.owner !== 'desk', { what: 'size no longer owned by the desk', timeoutMs: 30_000 });
+    await expectDetached({ desk, watch, sizes, sessionId });
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'still idle after detach' });
     expect((await hub.store.getSession({ namespace: hub.namespace, sessionId }))?.status).toBe('idle');
     // Still driven from the phone after the desk left.

@@ -10,7 +10,7 @@ import { claudeBin, createClaudeSandbox } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { emitAck, startRestartableHub } from '../harness/hub.ts';
 import { startDaemon } from '../harness/daemon.ts';
-import { attachDesk, expectNoConversationToAttach, sizeNotices } from '../harness/attach.ts';
+import { attachDesk, expectDeskOwnsSize, expectDetached, expectNoConversationToAttach, sizeNotices } from '../harness/attach.ts';
 import { chatText, runTether, watchSession } from '../harness/runner.ts';
 import { connectPhone, startDaemonWorld } from '../harness/world.ts';
 import type { Session } from '@tether/shared';
@@ -44,12 +44,7 @@ describe('tether attach', () => {
     const desk = attach(sessionId, { cols: 91, rows: 27 });
     await desk.waitForScreen(READY);
     // The attached desk owns the size, and the hub knows a desk is attached.
-    await watch.waitFor(() => watch.session()?.deskAttached === true, { what: 'deskAttached', timeoutMs: 30_000 });
-    await watch
-      .waitFor(() => sizes.find((n) => n.owner === 'desk' && n.cols === 91 && n.rows === 27), { what: 'desk owns the size', timeoutMs: 30_000 })
-      .catch((error: Error) => {
-        throw new Error(`${error.message}; size notices heard: ${JSON.stringify(sizes)}`);
-      });
+    await expectDeskOwnsSize({ watch, sizes, cols: 91, rows: 27 });
     desk.write('hello from the attached desk');
     await desk.waitForScreen('hello from the attached desk');
     await watch.waitFor(() => watch.session()?.controller === 'desk', { what: 'controller desk' });
@@ -58,11 +53,7 @@ describe('tether attach', () => {
     await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'typed at the desk, answered'), { what: 'reply in the chat' });
     expect(watch.messages().filter((m) => m.role === 'user').map(chatText)).toEqual(['hello from the attached desk']);
 
-    desk.write('\x1d');
-    expect(await desk.exited).toBe(0);
-    expect(desk.output()).toContain(`detached from ${sessionId}`);
-    await watch.waitFor(() => watch.session()?.deskAttached === false, { what: 'desk detached', timeoutMs: 30_000 });
-    await watch.waitFor(() => sizes.at(-1)?.owner !== 'desk', { what: 'size no longer owned by the desk', timeoutMs: 30_000 });
+    await expectDetached({ desk, watch, sizes, sessionId });
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'still idle after detach' });
     expect((await hub.store.getSession({ namespace: hub.namespace, sessionId }))?.status).toBe('idle');
     await emitAck(phone, 'session:stop', { sessionId }, 30_000);

@@ -1,6 +1,6 @@
 // attach.ts (harness): `tether attach` at a fake desk of a daemon world, whichever agent the world
 // runs (daemon-attach for claude, codex-attach for Codex), and what a phone hears of the PTY's size
-// while a desk is attached.
+// while a desk is attached: the steps both agents' attach tests take the same way.
 import type { Socket } from 'socket.io-client';
 import { expect } from 'vitest';
 import type { TerminalSizeNotice } from '@tether/shared';
@@ -49,4 +49,25 @@ export async function expectNoConversationToAttach(o: { sessionId: string; watch
   expect(await early.exited).toBe(1);
   expect(early.output()).toContain('has no conversation yet');
   expect(o.watch.session()).toMatchObject({ launchKind: 'headless', status: 'idle' });
+}
+
+/** The hub knows a desk is attached, and the phone hears the desk own the PTY's size at `cols`×`rows`. */
+export async function expectDeskOwnsSize(o: { watch: SessionWatch; sizes: TerminalSizeNotice[]; cols: number; rows: number }): Promise<void> {
+  const { watch, sizes } = o;
+  await watch.waitFor(() => watch.session()?.deskAttached === true, { what: 'deskAttached', timeoutMs: 30_000 });
+  await watch
+    .waitFor(() => sizes.find((n) => n.owner === 'desk' && n.cols === o.cols && n.rows === o.rows), { what: 'desk owns the size', timeoutMs: 30_000 })
+    .catch((error: Error) => {
+      throw new Error(`${error.message}; size notices heard: ${JSON.stringify(sizes)}`);
+    });
+}
+
+/** Ctrl-] at the desk: it exits 0 saying it detached, and no desk is attached to the session or owns its size. */
+export async function expectDetached(o: { desk: DeskHandle; watch: SessionWatch; sizes: TerminalSizeNotice[]; sessionId: string }): Promise<void> {
+  const { desk, watch, sizes } = o;
+  desk.write('\x1d');
+  expect(await desk.exited).toBe(0);
+  expect(desk.output()).toContain(`detached from ${o.sessionId}`);
+  await watch.waitFor(() => watch.session()?.deskAttached === false, { what: 'desk detached', timeoutMs: 30_000 });
+  await watch.waitFor(() => sizes.at(-1)?.owner !== 'desk', { what: 'size no longer owned by the desk', timeoutMs: 30_000 });
 }
