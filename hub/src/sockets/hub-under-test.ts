@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
 import { PROTOCOL_VERSION, type Ack } from '@tether/shared';
-import { createHub, type Hub } from '../main.ts';
+import { createHub, type Hub, type HubConfig } from '../main.ts';
 import { createAccessToken } from '../auth/tokens.ts';
 
 export type HubUnderTestOptions = {
@@ -19,6 +19,8 @@ export type HubUnderTestOptions = {
   label?: string;
   /** How long `ack` waits unless a call says otherwise. */
   ackTimeoutMs?: number;
+  /** More of the hub's config than its port (0) and home (the temp one). */
+  config?: Partial<Omit<HubConfig, 'port' | 'home'>>;
 };
 
 export type ConnectOptions = {
@@ -53,7 +55,7 @@ export function hubUnderTest(options: HubUnderTestOptions) {
 
   beforeEach(async () => {
     home = mkdtempSync(join(tmpdir(), options.home));
-    hub = await createHub({ config: { port: 0, home } });
+    hub = await createHub({ config: { ...options.config, port: 0, home } });
     accessToken = (await createAccessToken({ store: hub.store, namespace, label: options.label })).token;
   });
   afterEach(async () => {
