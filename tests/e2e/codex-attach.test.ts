@@ -11,7 +11,8 @@ import { delayed, lastUserText, text, userSays, when, type ScriptTurn } from '..
 import { useCleanups } from '../harness/cleanups.ts';
 import { CODEX_READY, codexBin, codexStarted } from '../harness/codex.ts';
 import { startCodexDaemonWorld } from '../harness/codex-world.ts';
-import { startDesk, type DeskHandle } from '../harness/daemon.ts';
+import { attachDesk, expectDeskOwnsSize, expectDetached, expectNoConversationToAttach, sizeNotices } from '../harness/attach.ts';
+import type { DeskHandle } from '../harness/daemon.ts';
 import { emitAck } from '../harness/hub.ts';
 import { chatText, type SessionWatch } from '../harness/runner.ts';
 
@@ -22,23 +23,12 @@ const DESK_SIZE = { cols: 109, rows: 33 };
 /** A daemon world with Codex answering `script`, plus attach(): `tether attach` at a desk terminal. */
 async function codexDaemonWorld(script: ScriptTurn[]) {
   const world = await startCodexDaemonWorld(defer, { script });
-  const { hub, sandbox, daemon } = world;
   const spawn = async (launchKind: 'pty' | 'headless') => {
     const { session, sessionId, watch } = await world.spawn(launchKind);
     expect(session).toMatchObject({ agent: 'codex', launchKind });
     return { sessionId, watch };
   };
-  const attach = (sessionId: string) => {
-    const desk = startDesk({
-      cols: DESK_SIZE.cols,
-      rows: DESK_SIZE.rows,
-      args: ['attach', sessionId],
-      cwd: sandbox.cwd,
-      env: { ...sandbox.env, TETHER_HOME: daemon.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CODEX_BIN: codexBin() },
-    });
-    defer(() => desk.stop());
-    return desk;
-  };
+  const attach = (sessionId: string) => attachDesk(defer, { world, sessionId, ...DESK_SIZE, agentEnv: { TETHER_CODEX_BIN: codexBin() } });
   return { ...world, spawn, attach };
 }
 
@@ -59,25 +49,14 @@ describe('tether attach to Codex', () => {
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle' });
     expect(watch.session()?.deskAttached).toBe(false);
     // The phone watches the terminal too: it hears who owns the PTY size.
-    const sizes: Array<{ cols: number; rows: number; owner: string }> = [];
-    phone.on('terminal:size', (n: { sessionId: string; cols: number; rows: number; owner: string }) => {
-      if (n.sessionId !== sessionId) return;
-      sizes.push(n);
-      // Heard on the phone's socket, not the watch's: its waits re-check only when told.
-      watch.changed();
-    });
+    const sizes = sizeNotices({ phone, sessionId, watch });
     expect((await emitAck(phone, 'terminal:subscribe', { sessionId })).ok).toBe(true);
 
     const desk = attach(sessionId);
     await desk.waitForScreen(CODEX_READY);
     // A desk types once Codex has started its session (codexStarted): keys pasted before were lost.
     await desk.waitForScreen(codexStarted(sandbox.cwd));
-    await watch.waitFor(() => watch.session()?.deskAttached === true, { what: 'deskAttached', timeoutMs: 30_000 });
-    await watch
-      .waitFor(() => sizes.find((n) => n.owner === 'desk' && n.cols === DESK_SIZE.cols && n.rows === DESK_SIZE.rows), { what: 'desk owns the size', timeoutMs: 30_000 })
-      .catch((error: Error) => {
-        throw new Error(`${error.message}; size notices heard: ${JSON.stringify(sizes)}`);
-      });
+    await expectDeskOwnsSize({ watch, sizes, ...DESK_SIZE });
     desk.paste('hello from the attached desk');
     await desk.waitForScreen('hello from the attached desk');
     await watch.waitFor(() => watch.session()?.controller === 'desk', { what: 'controller desk' });
@@ -89,11 +68,7 @@ describe('tether attach to Codex', () => {
     // The turn is over on Codex's screen too before the desk leaves (a key during it would interrupt).
     await desk.waitForScreen(CODEX_READY);
 
-    desk.write('\x1d');
-    expect(await desk.exited).toBe(0);
-    expect(desk.output()).toContain(`detached from ${sessionId}`);
-    await watch.waitFor(() => watch.session()?.deskAttached === false, { what: 'desk detached', timeoutMs: 30_000 });
-    await watch.waitFor(() => sizes.at(-1)?.owner !== 'desk', { what: 'size no longer owned by the desk', timeoutMs: 30_000 });
+    await expectDetached({ desk, watch, sizes, sessionId });
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'still idle after detach' });
     expect((await hub.store.getSession({ namespace: hub.namespace, sessionId }))?.status).toBe('idle');
     // Still driven from the phone after the desk left.
@@ -111,11 +86,7 @@ describe('tether attach to Codex', () => {
 
     // Before its first turn a Codex thread has no rollout and `codex resume` cannot find it: the hub
     // is not told of the thread yet, and attach leaves the session running instead of ending it.
-    expect(watch.session()?.agentSessionId).toBeNull();
-    const early = attach(sessionId);
-    expect(await early.exited).toBe(1);
-    expect(early.output()).toContain('has no conversation yet');
-    expect(watch.session()).toMatchObject({ launchKind: 'headless', status: 'idle' });
+    await expectNoConversationToAttach({ sessionId, watch, attach });
 
     await watch.send('question from the phone');
     await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'codex says: question from the phone'), { what: 'headless answer' });

@@ -9,7 +9,8 @@ import { startFakeAnthropic, text } from '../fixtures/fake-anthropic/index.ts';
 import { claudeBin, createClaudeSandbox } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { emitAck, startRestartableHub } from '../harness/hub.ts';
-import { startDaemon, startDesk } from '../harness/daemon.ts';
+import { startDaemon } from '../harness/daemon.ts';
+import { attachDesk, expectDeskOwnsSize, expectDetached, expectNoConversationToAttach, sizeNotices } from '../harness/attach.ts';
 import { chatText, runTether, watchSession } from '../harness/runner.ts';
 import { connectPhone, startDaemonWorld } from '../harness/world.ts';
 import type { Session } from '@tether/shared';
@@ -23,17 +24,7 @@ const defer = useCleanups();
 /** A daemon world answering `replies`, plus attach(): `tether attach` at a desk terminal. */
 async function world(replies: string[]) {
   const started = await startDaemonWorld(defer, { script: replies.map((r) => text(r)) });
-  const { hub, sandbox, daemon } = started;
-  const attach = (sessionId: string, size: { cols?: number; rows?: number } = {}) => {
-    const desk = startDesk({
-      ...size,
-      args: sessionId ? ['attach', sessionId] : ['attach'],
-      cwd: sandbox.cwd,
-      env: { ...sandbox.env, TETHER_HOME: daemon.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin() },
-    });
-    defer(() => desk.stop());
-    return desk;
-  };
+  const attach = (sessionId: string, size: { cols?: number; rows?: number } = {}) => attachDesk(defer, { world: started, sessionId, ...size, agentEnv: { TETHER_CLAUDE_BIN: claudeBin() } });
   return { ...started, attach };
 }
 
@@ -46,25 +37,14 @@ describe('tether attach', () => {
     const watch = await startWatch(sessionId);
 
     // The phone watches the terminal too: it hears who owns the PTY size.
-    const sizes: Array<{ cols: number; rows: number; owner: string }> = [];
-    phone.on('terminal:size', (n: { sessionId: string; cols: number; rows: number; owner: string }) => {
-      if (n.sessionId !== sessionId) return;
-      sizes.push(n);
-      // Heard on the phone's socket, not the watch's: its waits re-check only when told.
-      watch.changed();
-    });
+    const sizes = sizeNotices({ phone, sessionId, watch });
     expect((await emitAck(phone, 'terminal:subscribe', { sessionId })).ok).toBe(true);
     expect(watch.session()?.deskAttached).toBe(false);
 
     const desk = attach(sessionId, { cols: 91, rows: 27 });
     await desk.waitForScreen(READY);
     // The attached desk owns the size, and the hub knows a desk is attached.
-    await watch.waitFor(() => watch.session()?.deskAttached === true, { what: 'deskAttached', timeoutMs: 30_000 });
-    await watch
-      .waitFor(() => sizes.find((n) => n.owner === 'desk' && n.cols === 91 && n.rows === 27), { what: 'desk owns the size', timeoutMs: 30_000 })
-      .catch((error: Error) => {
-        throw new Error(`${error.message}; size notices heard: ${JSON.stringify(sizes)}`);
-      });
+    await expectDeskOwnsSize({ watch, sizes, cols: 91, rows: 27 });
     desk.write('hello from the attached desk');
     await desk.waitForScreen('hello from the attached desk');
     await watch.waitFor(() => watch.session()?.controller === 'desk', { what: 'controller desk' });
@@ -73,11 +53,7 @@ describe('tether attach', () => {
     await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'typed at the desk, answered'), { what: 'reply in the chat' });
     expect(watch.messages().filter((m) => m.role === 'user').map(chatText)).toEqual(['hello from the attached desk']);
 
-    desk.write('\x1d');
-    expect(await desk.exited).toBe(0);
-    expect(desk.output()).toContain(`detached from ${sessionId}`);
-    await watch.waitFor(() => watch.session()?.deskAttached === false, { what: 'desk detached', timeoutMs: 30_000 });
-    await watch.waitFor(() => sizes.at(-1)?.owner !== 'desk', { what: 'size no longer owned by the desk', timeoutMs: 30_000 });
+    await expectDetached({ desk, watch, sizes, sessionId });
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'still idle after detach' });
     expect((await hub.store.getSession({ namespace: hub.namespace, sessionId }))?.status).toBe('idle');
     await emitAck(phone, 'session:stop', { sessionId }, 30_000);
@@ -96,14 +72,7 @@ describe('tether attach', () => {
     const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd, launchKind: 'pty' }, SPAWN_ACK_MS);
     expect(ack.ok).toBe(true);
     const sessionId = ack.ok ? ack.session.id : '';
-    const desk = startDesk({
-      cols: 91,
-      rows: 27,
-      args: ['attach', sessionId],
-      cwd: sandbox.cwd,
-      env: { ...sandbox.env, TETHER_HOME: daemon.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin() },
-    });
-    defer(() => desk.stop());
+    const desk = attachDesk(defer, { world: { hub, sandbox, daemon }, sessionId, cols: 91, rows: 27, agentEnv: { TETHER_CLAUDE_BIN: claudeBin() } });
     await desk.waitForScreen(READY);
     phone.close();
 
@@ -149,11 +118,7 @@ describe('tether attach', () => {
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle' });
     // Before its first prompt claude has written no conversation and `claude --resume` finds none:
     // the hub is not told of the claude session yet, and attach leaves the session running.
-    expect(watch.session()?.agentSessionId).toBeNull();
-    const early = attach(sessionId);
-    expect(await early.exited).toBe(1);
-    expect(early.output()).toContain('has no conversation yet');
-    expect(watch.session()).toMatchObject({ launchKind: 'headless', status: 'idle' });
+    await expectNoConversationToAttach({ sessionId, watch, attach });
     await watch.send('question from the phone');
     await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'headless answer'), { what: 'headless answer' });
     const agentSessionId = await watch.waitFor(() => watch.session()?.agentSessionId, { what: 'claude session id' });

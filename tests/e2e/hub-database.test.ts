@@ -6,11 +6,11 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
 import { freePort } from '../harness/balancer.ts';
 import { makeTempHome, startHubProcess } from '../harness/hub.ts';
 import { TETHER_MAIN } from '../harness/desk.ts';
 import { startPostgres, type PostgresHandle } from '../harness/postgres.ts';
+import { plantNewerSchema, publicTables } from '../harness/postgres-client.ts';
 import { knownVersion } from '../../hub/src/store/schema/migrations.ts';
 
 let cluster: PostgresHandle;
@@ -33,17 +33,6 @@ function home(): string {
 function tether(args: string[], env: NodeJS.ProcessEnv = {}) {
   const result = spawnSync(process.execPath, [TETHER_MAIN, ...args], { env: { ...process.env, TETHER_HOME: home(), NO_COLOR: '1', ...env }, encoding: 'utf8', timeout: 45_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-async function tables(url: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
-    return rows.map((r) => r.name);
-  } finally {
-    await client.end();
-  }
 }
 
 function oneLineFailure(result: { code: number | null; stderr: string }, pattern: RegExp): void {
@@ -75,14 +64,10 @@ describe('tether hub --database: bad input', () => {
 
   it('a database whose schema a newer hub wrote: refused, nothing migrated', async () => {
     const url = await cluster.createDatabase();
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(`CREATE TABLE tether_schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`);
-    await client.query(`INSERT INTO tether_schema_migrations VALUES (1, 'initial', 1), (42, 'from a newer tether', 2)`);
-    await client.end();
-    const before = await tables(url);
+    await plantNewerSchema(url, { version: 42, name: 'from a newer tether' });
+    const before = await publicTables(url);
     oneLineFailure(tether(['hub', '--port', '0', '--database', url]), new RegExp(`^tether: cannot start the hub: the database schema is version 42, newer than this hub knows \\(${knownVersion('postgres')}\\)`));
-    expect(await tables(url)).toEqual(before);
+    expect(await publicTables(url)).toEqual(before);
   });
 });
 
@@ -124,6 +109,6 @@ describe('tether hub --database: two hubs, one database', () => {
 
     // The store and the secrets are the database's: no SQLite file, no secret files in either home.
     for (const dir of homes) expect(readdirSync(dir).filter((f) => /sqlite|secret|vapid/.test(f))).toEqual([]);
-    expect(await tables(url)).toEqual(expect.arrayContaining(['sessions', 'messages', 'requests', 'tokens', 'tether_schema_migrations', 'tether_cluster_secrets']));
+    expect(await publicTables(url)).toEqual(expect.arrayContaining(['sessions', 'messages', 'requests', 'tokens', 'tether_schema_migrations', 'tether_cluster_secrets']));
   }, 120_000);
 });

@@ -4,31 +4,22 @@
 // terminal viewer on B (relayed from A until then) gets a fresh snapshot from B.
 import { describe, expect, it } from 'vitest';
 import type { PendingRequest, Resolution } from '@tether/shared';
-import { hasToolResult, reply, streamedText, text, toolUse, userSays, when, startFakeAnthropic } from '../fixtures/fake-anthropic/index.ts';
-import { createClaudeSandbox } from '../harness/claude.ts';
+import { hasToolResult, reply, streamedText, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
-import { startCluster } from '../harness/cluster.ts';
-import { chatText, startRunner, watchSession } from '../harness/runner.ts';
-import { DESK_READY, MANUAL_MODE } from '../harness/world.ts';
+import { startClusterWithRunner } from '../harness/cluster.ts';
+import { chatText, watchSession } from '../harness/runner.ts';
 
 const defer = useCleanups();
 
 describe('a hub of several dies', () => {
   it('hub A SIGKILLed mid-turn: the runner moves to hub B, the pending approval is answered there, nothing is lost or duplicated', async () => {
-    const fake = await startFakeAnthropic({
+    const { cluster, runner } = await startClusterWithRunner(defer, {
       script: [
         when(userSays(/go/), reply(text('Working on it.'), toolUse('Bash', { command: 'touch after-failover.txt', description: 'make a file' }))),
         when(hasToolResult({ isError: false }), streamedText(['Made ', 'the ', 'file.'], { gapMs: 200 })),
         when(userSays(/still there/), text('still here, on hub B')),
       ],
     });
-    defer(() => fake.stop());
-    const cluster = await startCluster(defer);
-    const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-    defer(() => sandbox.stop());
-    const runner = startRunner({ hub: cluster.front, sandbox, args: MANUAL_MODE });
-    defer(() => runner.stop());
-    await runner.waitForScreen(DESK_READY);
 
     const phone = await watchSession({ hub: { url: cluster.b.url, token: cluster.b.token }, sessionId: runner.sessionId });
     defer(() => phone.stop());

@@ -2,20 +2,17 @@
 // A runner on hub A and a phone on hub B: chat, an approval answered from B, a prompt relayed to the
 // runner, a mode change; the session list and terminal reach B. Two phones on two hubs answering
 // the same request at once leave exactly one answer and one audit entry.
-import pg from 'pg';
 import { io } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '@tether/shared';
 import type { Resolution, Session } from '@tether/shared';
 import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
-import { startFakeAnthropic } from '../fixtures/fake-anthropic/index.ts';
-import { createClaudeSandbox } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
-import { startCluster } from '../harness/cluster.ts';
+import { startCluster, startClusterWithRunner } from '../harness/cluster.ts';
+import { withClient } from '../harness/postgres-client.ts';
 import { phoneFor } from '../harness/approvals.ts';
 import { connectSocket, emitAck } from '../harness/hub.ts';
-import { chatText, startRunner } from '../harness/runner.ts';
-import { DESK_READY, MANUAL_MODE } from '../harness/world.ts';
+import { chatText } from '../harness/runner.ts';
 
 const defer = useCleanups();
 
@@ -26,22 +23,9 @@ async function phoneOn(hub: { url: string; token: string }, sessionId: string) {
   return phone;
 }
 
-async function world(script: Parameters<typeof startFakeAnthropic>[0]) {
-  const fake = await startFakeAnthropic(script);
-  defer(() => fake.stop());
-  const cluster = await startCluster(defer);
-  const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-  defer(() => sandbox.stop());
-  // Through the balancer: hub A is its primary, so the runner lands there.
-  const runner = startRunner({ hub: cluster.front, sandbox, args: MANUAL_MODE });
-  defer(() => runner.stop());
-  await runner.waitForScreen(DESK_READY);
-  return { fake, cluster, sandbox, runner };
-}
-
 describe('several hubs behind one URL', () => {
   it('runner on hub A, phone on hub B: chat, approval, prompt relay, mode change, session list, files, terminal', async () => {
-    const { cluster, runner } = await world({
+    const { cluster, runner } = await startClusterWithRunner(defer, {
       script: [
         when(userSays(/hello from B/), text('hi, phone on B')),
         when(userSays(/make a file/), toolUse('Bash', { command: 'touch from-b.txt', description: 'make a file' })),
@@ -100,7 +84,7 @@ describe('several hubs behind one URL', () => {
   }, 120_000);
 
   it('two phones on two hubs answer at once: exactly one answer and one audit entry', async () => {
-    const { cluster, runner } = await world({
+    const { cluster, runner } = await startClusterWithRunner(defer, {
       script: [when(userSays(/race/), toolUse('Bash', { command: 'touch raced.txt', description: 'race' })), when(hasToolResult({}), text('race over'))],
     });
     const onA = await phoneOn({ url: cluster.a.url, token: cluster.a.token }, runner.sessionId);
@@ -144,10 +128,7 @@ describe('several hubs behind one URL', () => {
     expect(await link('x'.repeat(43))).toEqual({ ok: false, error: 'unauthorized' });
     expect(await link(undefined)).toEqual({ ok: false, error: 'unauthorized' });
 
-    const db = new pg.Client({ connectionString: cluster.databaseUrl });
-    await db.connect();
-    const { rows } = await db.query<{ value: string }>(`SELECT value FROM tether_cluster_secrets WHERE name = 'hub-link'`);
-    await db.end();
+    const { rows } = await withClient(cluster.databaseUrl, (db) => db.query<{ value: string }>(`SELECT value FROM tether_cluster_secrets WHERE name = 'hub-link'`));
     const linked = await link(rows[0]!.value);
     if (!linked.ok) throw new Error(linked.error);
     defer(() => linked.socket.close());

@@ -13,6 +13,10 @@ import type { Defer } from './cleanups.ts';
 import { startBalancer, type BalancerHandle } from './balancer.ts';
 import { makeTempHome, startHubProcess, type HubProcessHandle } from './hub.ts';
 import { startPostgres, type PostgresHandle } from './postgres.ts';
+import { startFakeAnthropic, type FakeAnthropicOptions } from '../fixtures/fake-anthropic/index.ts';
+import { createClaudeSandbox } from './claude.ts';
+import { startRunner } from './runner.ts';
+import { DESK_READY, MANUAL_MODE } from './world.ts';
 
 export type ClusterHub = HubProcessHandle & { token: string };
 
@@ -70,4 +74,18 @@ export async function startCluster(defer: Defer, options: { hubArgs?: string[] }
   const balancer = await startBalancer({ upstreams: [{ url: a.url }, { url: b.url, backup: true }] });
   defer(() => balancer.stop());
   return { databaseUrl, a: Object.assign(a, { token }), b: Object.assign(b, { token }), balancer, front: { url: balancer.url, token } };
+}
+
+/** A cluster with a claude runner on it (in manual mode, answered by a fake API scripted by
+ *  `fakeOptions`), come through the balancer: hub A is its primary, so the runner lands there. */
+export async function startClusterWithRunner(defer: Defer, fakeOptions: FakeAnthropicOptions) {
+  const fake = await startFakeAnthropic(fakeOptions);
+  defer(() => fake.stop());
+  const cluster = await startCluster(defer);
+  const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
+  defer(() => sandbox.stop());
+  const runner = startRunner({ hub: cluster.front, sandbox, args: MANUAL_MODE });
+  defer(() => runner.stop());
+  await runner.waitForScreen(DESK_READY);
+  return { fake, cluster, sandbox, runner };
 }

@@ -3,12 +3,12 @@
 // migrations under a lock when two hubs start at once, a schema newer than this hub refused untouched,
 // and a database today's hub made (its shipped migration) opened as it is, with the schema of tables.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
 import { createPostgresStore, StoreOpenError } from '@tether/hub';
 import { ChatMessageInputSchema } from '@tether/shared';
 import { runStoreContract } from '../../hub/src/store/store.contract.ts';
 import { HISTORY, knownVersion } from '../../hub/src/store/schema/migrations.ts';
 import { startPostgres, type PostgresHandle } from '../harness/postgres.ts';
+import { plantNewerSchema, publicTables, withClient } from '../harness/postgres-client.ts';
 
 let cluster: PostgresHandle;
 beforeAll(async () => {
@@ -25,16 +25,6 @@ runStoreContract({
     return { store, cleanup: () => store.close() };
   },
 });
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A database as today's hub left it: its shipped migration, recorded as it recorded it. */
 async function shippedDatabase(url: string): Promise<void> {
@@ -61,17 +51,6 @@ async function shape(url: string): Promise<unknown> {
   });
 }
 
-async function tables(url: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
-    return rows.map((r) => r.name);
-  } finally {
-    await client.end();
-  }
-}
-
 describe('postgres store: migrations', () => {
   it('two stores opening one empty database at once migrate it once', async () => {
     const url = await cluster.createDatabase();
@@ -79,10 +58,7 @@ describe('postgres store: migrations', () => {
     try {
       await a.insertToken({ token: { id: 't', namespace: 'n', hash: 'h', label: '', createdAt: 1, lastUsedAt: null, revokedAt: null } });
       expect((await b.getToken({ id: 't' }))?.namespace).toBe('n');
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      const { rows } = await client.query(`SELECT version FROM tether_schema_migrations ORDER BY version`);
-      await client.end();
+      const { rows } = await withClient(url, (client) => client.query(`SELECT version FROM tether_schema_migrations ORDER BY version`));
       // A new database is made from tables.ts at once and records the newest version only.
       expect(rows.map((r) => r.version)).toEqual([knownVersion('postgres')]);
     } finally {
@@ -134,18 +110,14 @@ describe('postgres store: migrations', () => {
 
   it('refuses a database whose schema is newer than this hub, touching nothing', async () => {
     const url = await cluster.createDatabase();
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(`CREATE TABLE tether_schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`);
-    await client.query(`INSERT INTO tether_schema_migrations VALUES (1, 'initial', 1), (99, 'from the future', 2)`);
-    await client.end();
-    const before = await tables(url);
+    await plantNewerSchema(url, { version: 99, name: 'from the future' });
+    const before = await publicTables(url);
     const error = await createPostgresStore({ url }).then(
       () => null,
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(StoreOpenError);
     expect(String((error as Error).message)).toContain(`schema is version 99, newer than this hub knows (${knownVersion('postgres')})`);
-    expect(await tables(url)).toEqual(before);
+    expect(await publicTables(url)).toEqual(before);
   });
 });

@@ -1,39 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { PendingRequest } from '@tether/shared';
-import type { HubLink } from '../hub-link/link.ts';
+import { recordingLink as fakeLink, sentRequest as requestOf } from '../hub-link/recording-link.ts';
 import { createApprovals, sessionRuleUpdate, verdictFor } from './approvals.ts';
 
-type Sent = { event: string; payload: Record<string, unknown> };
-
-/** A hub link that records requests and acks them as the hub would (or refuses every request). */
-function fakeLink(options: { refuse?: boolean; deskWins?: boolean } = {}): HubLink & { sent: Sent[] } {
-  const sent: Sent[] = [];
-  return {
-    sent,
-    connected: () => true,
-    push: () => {},
-    volatile: () => {},
-    send: () => true,
-    drain: async () => true,
-    stop: () => {},
-    request: (async (event: string, payload: Record<string, unknown>) => {
-      sent.push({ event, payload });
-      if (options.refuse) return null;
-      if (event === 'approval:desk-answer') {
-        return { ok: true, won: options.deskWins ?? true, resolution: { requestId: payload.requestId, answeredBy: options.deskWins === false ? 'phone' : 'desk' } };
-      }
-      return { ok: true };
-    }) as unknown as HubLink['request'],
-  };
-}
-
 const bash = { toolName: 'Bash', toolInput: { command: 'npm test', description: 'run tests' } };
-
-function requestOf(link: ReturnType<typeof fakeLink>): PendingRequest {
-  const sent = link.sent.find((s) => s.event === 'approval:request');
-  if (!sent) throw new Error('no approval:request sent');
-  return sent.payload as unknown as PendingRequest;
-}
 
 describe('approvals (claude decides when; the hub decides what)', () => {
   it('turns the first hub answer into claude’s decision, with the tool_use id matched from PreToolUse', async () => {

@@ -1,29 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { PendingRequest } from '@tether/shared';
-import type { HubLink } from '../hub-link/link.ts';
+import { recordingLink as fakeLink, sentRequest as requestOf } from '../hub-link/recording-link.ts';
 import { parseElicitationPayload } from '../hooks/elicitation.ts';
 import { createElicitations } from './elicitation.ts';
-
-type Sent = { event: string; payload: Record<string, unknown> };
-
-function fakeLink(options: { refuse?: boolean } = {}): HubLink & { sent: Sent[] } {
-  const sent: Sent[] = [];
-  return {
-    sent,
-    connected: () => true,
-    push: () => {},
-    volatile: () => {},
-    send: () => true,
-    drain: async () => true,
-    stop: () => {},
-    request: (async (event: string, payload: Record<string, unknown>) => {
-      sent.push({ event, payload });
-      if (options.refuse) return null;
-      if (event === 'approval:desk-answer') return { ok: true, won: true, resolution: { requestId: payload.requestId, answeredBy: 'desk' } };
-      return { ok: true };
-    }) as unknown as HubLink['request'],
-  };
-}
 
 /** The Elicitation hook payload as claude 2.1.330 POSTed it (probe against the e2e fixture). */
 const PAYLOAD = {
@@ -44,12 +22,6 @@ const PAYLOAD = {
     required: ['name', 'region'],
   },
 };
-
-function requestOf(link: ReturnType<typeof fakeLink>): PendingRequest {
-  const sent = link.sent.find((s) => s.event === 'approval:request');
-  if (!sent) throw new Error('no approval:request sent');
-  return sent.payload as unknown as PendingRequest;
-}
 
 describe('elicitation hook payload', () => {
   it('reads claude’s payload into the request the phone shows', () => {

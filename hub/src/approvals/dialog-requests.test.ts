@@ -1,43 +1,11 @@
 // A `dialog` request over real sockets: the hub takes only the strict dialog shape from a runner,
 // takes only an answer that names one of its options from a client (anything else would resolve the
 // request while claude still waits), relays the chosen key to the runner, and lets the desk win.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
-import { PROTOCOL_VERSION, type Ack } from '@tether/shared';
-import { createHub, type Hub } from '../main.ts';
-import { createAccessToken } from '../auth/tokens.ts';
+import { describe, expect, it } from 'vitest';
+import { hubUnderTest } from '../sockets/hub-under-test.ts';
 
-let home: string;
-let hub: Hub;
-let token: string;
-const sockets: Socket[] = [];
-
-function connect(nsp: '/cli' | '/web'): Promise<Socket> {
-  const socket = io(hub.url + nsp, {
-    transports: ['websocket'],
-    reconnection: false,
-    forceNew: true,
-    auth: { protocol: PROTOCOL_VERSION.major, client: nsp === '/cli' ? 'runner' : 'web', token },
-  });
-  sockets.push(socket);
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-}
-const ack = async (s: Socket, event: string, payload?: unknown) => (await s.timeout(5000).emitWithAck(event, payload)) as Ack<object> & Record<string, unknown>;
-const next = <T>(s: Socket, event: string) =>
-  new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${event}`)), 5000);
-    s.once(event, (p: T) => {
-      clearTimeout(timer);
-      resolve(p);
-    });
-  });
+const { connect, ack, next, register } = hubUnderTest({ home: 'tether-dialogs-' });
 
 const DIALOG = {
   title: 'Switch model?',
@@ -48,22 +16,11 @@ const DIALOG = {
   ],
 };
 
-beforeEach(async () => {
-  home = mkdtempSync(join(tmpdir(), 'tether-dialogs-'));
-  hub = await createHub({ config: { port: 0, home } });
-  token = (await createAccessToken({ store: hub.store, namespace: 'alpha', label: 'phone-token' })).token;
-});
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.close();
-  await hub.stop();
-  rmSync(home, { recursive: true, force: true });
-});
-
 async function withDialog() {
-  const runner = await connect('/cli');
-  const phone = await connect('/web');
+  const runner = await connect({ nsp: '/cli' });
+  const phone = await connect({ nsp: '/web' });
   const sessionId = randomUUID();
-  expect((await ack(runner, 'session:register', { id: sessionId, cwd: '/work', launchKind: 'pty' })).ok).toBe(true);
+  expect((await register(runner, { id: sessionId })).ok).toBe(true);
   const request = { id: randomUUID(), sessionId, kind: 'dialog', toolName: 'Dialog', toolInput: DIALOG, toolUseId: null, createdAt: Date.now() };
   return { runner, phone, sessionId, request };
 }

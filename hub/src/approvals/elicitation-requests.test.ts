@@ -2,30 +2,13 @@
 // its content fits the form's requested schema, by the same check the runner makes before it hands
 // the content to claude (shared/elicitation.ts). An answer the runner would drop must not resolve the
 // request: every phone would show it done while the form waits at the desk.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
-import { PROTOCOL_VERSION, type Ack, type PendingList } from '@tether/shared';
-import { createHub, type Hub } from '../main.ts';
-import { createAccessToken } from '../auth/tokens.ts';
+import { expect, it } from 'vitest';
+import type { PendingList } from '@tether/shared';
+import { hubUnderTest } from '../sockets/hub-under-test.ts';
 
-let home: string;
-let hub: Hub;
-let token: string;
-const sockets: Socket[] = [];
-
-function connect(nsp: '/cli' | '/web'): Promise<Socket> {
-  const socket = io(hub.url + nsp, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { protocol: PROTOCOL_VERSION.major, client: nsp === '/cli' ? 'runner' : 'web', token } });
-  sockets.push(socket);
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-}
-const ack = async (s: Socket, event: string, payload?: unknown) => (await s.timeout(5000).emitWithAck(event, payload)) as Ack<object> & Record<string, unknown>;
+const live = hubUnderTest({ home: 'tether-elicitation-' });
+const { connect, ack, register } = live;
 
 const FORM = {
   serverName: 'deployer',
@@ -43,27 +26,16 @@ const FORM = {
   },
 };
 
-beforeEach(async () => {
-  home = mkdtempSync(join(tmpdir(), 'tether-elicitation-'));
-  hub = await createHub({ config: { port: 0, home } });
-  token = (await createAccessToken({ store: hub.store, namespace: 'alpha', label: 'phone' })).token;
-});
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.close();
-  await hub.stop();
-  rmSync(home, { recursive: true, force: true });
-});
-
 async function pendingIds(): Promise<string[]> {
-  const res = await fetch(`${hub.url}/api/pending`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${live.hub.url}/api/pending`, { headers: { authorization: `Bearer ${live.accessToken}` } });
   return ((await res.json()) as PendingList).pending.map((r) => r.id);
 }
 
 it("refuses an answer that breaks the form's rules, says which field and which rule, and keeps the request waiting everywhere", async () => {
-  const runner = await connect('/cli');
-  const phone = await connect('/web');
+  const runner = await connect({ nsp: '/cli' });
+  const phone = await connect({ nsp: '/web' });
   const sessionId = randomUUID();
-  expect((await ack(runner, 'session:register', { id: sessionId, cwd: '/work', launchKind: 'pty' })).ok).toBe(true);
+  expect((await register(runner, { id: sessionId })).ok).toBe(true);
   const request = { id: randomUUID(), sessionId, kind: 'elicitation', toolName: 'deployer', toolInput: FORM, toolUseId: null, createdAt: Date.now() };
   expect((await ack(runner, 'approval:request', request)).ok).toBe(true);
   const heard: string[] = [];

@@ -2,15 +2,11 @@
 // real fetch): upload with a type check by bytes and a size cap, a prompt that names them, the
 // runner's delivery and its fetch of the bytes, another namespace refused everywhere, the caps, and
 // everything gone when the session ends. Also the slash commands a runner reports.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
-import { ATTACHMENT_MAX_BYTES, PROTOCOL_VERSION, type Ack, type Attachment, type AttachmentRef } from '@tether/shared';
-import { createHub, type Hub } from '../main.ts';
-import { createAccessToken } from '../auth/tokens.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import { ATTACHMENT_MAX_BYTES, type Attachment, type AttachmentRef } from '@tether/shared';
+import { hubUnderTest } from '../sockets/hub-under-test.ts';
 import { createAttachments } from './attachments.ts';
 
 /** A 1×1 PNG, as a phone's screenshot starts. */
@@ -19,50 +15,29 @@ const JPEG = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49,
 const PDF = new TextEncoder().encode('%PDF-1.7\n1 0 obj <<>> endobj\n%%EOF\n');
 const ELF = Uint8Array.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0]);
 
-let home: string;
-let hub: Hub;
-let token: string;
+const live = hubUnderTest({ home: 'tether-attachments-' });
+const { connect, ack, register } = live;
 let otherToken: string;
-const sockets: Socket[] = [];
-
-function connect(nsp: '/cli' | '/web', as = token): Promise<Socket> {
-  const socket = io(hub.url + nsp, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { protocol: PROTOCOL_VERSION.major, client: nsp === '/cli' ? 'runner' : 'web', token: as } });
-  sockets.push(socket);
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-}
-const ack = async (s: Socket, event: string, payload?: unknown) => (await s.timeout(5000).emitWithAck(event, payload)) as Ack<Record<string, unknown>> & Record<string, unknown>;
+beforeEach(async () => {
+  otherToken = await live.token('beta', { label: 'stranger' });
+});
 
 async function upload(sessionId: string, data: Uint8Array, options: { name?: string; as?: string; type?: string } = {}) {
   const query = options.name === undefined ? '?name=shot.png' : options.name === '' ? '' : `?name=${encodeURIComponent(options.name)}`;
-  return fetch(`${hub.url}/api/sessions/${sessionId}/attachments${query}`, {
+  return fetch(`${live.hub.url}/api/sessions/${sessionId}/attachments${query}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${options.as ?? token}`, 'content-type': options.type ?? 'application/octet-stream' },
+    headers: { authorization: `Bearer ${options.as ?? live.accessToken}`, 'content-type': options.type ?? 'application/octet-stream' },
     body: data as Uint8Array<ArrayBuffer>,
   });
 }
-const read = (sessionId: string, id: string, as = token) => fetch(`${hub.url}/api/sessions/${sessionId}/attachments/${id}`, { headers: { authorization: `Bearer ${as}` } });
+const read = (sessionId: string, id: string, as = live.accessToken) => fetch(`${live.hub.url}/api/sessions/${sessionId}/attachments/${id}`, { headers: { authorization: `Bearer ${as}` } });
 
-async function liveSession(as = token): Promise<{ runner: Socket; sessionId: string }> {
-  const runner = await connect('/cli', as);
+async function liveSession(as?: string): Promise<{ runner: Socket; sessionId: string }> {
+  const runner = await connect({ nsp: '/cli', token: as });
   const sessionId = randomUUID();
-  expect((await ack(runner, 'session:register', { id: sessionId, cwd: '/work', launchKind: 'headless', status: 'idle' })).ok).toBe(true);
+  expect((await register(runner, { id: sessionId, launchKind: 'headless', status: 'idle' })).ok).toBe(true);
   return { runner, sessionId };
 }
-
-beforeEach(async () => {
-  home = mkdtempSync(join(tmpdir(), 'tether-attachments-'));
-  hub = await createHub({ config: { port: 0, home } });
-  token = (await createAccessToken({ store: hub.store, namespace: 'alpha', label: 'phone' })).token;
-  otherToken = (await createAccessToken({ store: hub.store, namespace: 'beta', label: 'stranger' })).token;
-});
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.close();
-  await hub.stop();
-  rmSync(home, { recursive: true, force: true });
-});
 
 describe('attachments', () => {
   it('stores an upload by the type its bytes say, and gives the bytes back to the namespace only', async () => {
@@ -91,11 +66,11 @@ describe('attachments', () => {
     expect(foreign.status).toBe(404);
     expect(await foreign.json()).toEqual(await missing.json());
     expect((await upload(sessionId, PNG, { as: otherToken })).status).toBe(404);
-    const foreignDelete = await fetch(`${hub.url}/api/sessions/${sessionId}/attachments/${attachment.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${otherToken}` } });
+    const foreignDelete = await fetch(`${live.hub.url}/api/sessions/${sessionId}/attachments/${attachment.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${otherToken}` } });
     expect(foreignDelete.status).toBe(404);
     expect((await read(sessionId, attachment.id)).status).toBe(200);
     // Its own namespace may remove it (the composer's remove).
-    const removed = await fetch(`${hub.url}/api/sessions/${sessionId}/attachments/${attachment.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    const removed = await fetch(`${live.hub.url}/api/sessions/${sessionId}/attachments/${attachment.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${live.accessToken}` } });
     expect(removed.status).toBe(200);
     expect((await read(sessionId, attachment.id)).status).toBe(404);
   });
@@ -113,7 +88,7 @@ describe('attachments', () => {
     // Nothing outside RFC 5987's attr-char and %XX in the value.
     expect(back.headers.get('content-disposition')!.split("''")[1]).toMatch(/^(?:[A-Za-z0-9!#$&+\-.^_`|~]|%[0-9A-F]{2})+$/);
     // The same name reaches the runner with the prompt.
-    const runnerRef = await hub.store.findAttachments({ namespace: 'alpha', sessionId, ids: [attachment.id] });
+    const runnerRef = await live.hub.store.findAttachments({ namespace: 'alpha', sessionId, ids: [attachment.id] });
     expect(runnerRef[0]?.name).toBe("it's (1)* invoicegnp.exe");
   });
 
@@ -140,12 +115,12 @@ describe('attachments', () => {
         controller.close();
       },
     });
-    const chunked = await fetch(`${hub.url}/api/sessions/${sessionId}/attachments?name=big.png`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: streamed, duplex: 'half' } as RequestInit);
+    const chunked = await fetch(`${live.hub.url}/api/sessions/${sessionId}/attachments?name=big.png`, { method: 'POST', headers: { authorization: `Bearer ${live.accessToken}` }, body: streamed, duplex: 'half' } as RequestInit);
     expect(chunked.status).toBe(413);
     // Exactly at the cap is fine.
     expect((await upload(sessionId, big.subarray(0, ATTACHMENT_MAX_BYTES))).status).toBe(201);
     // Every other API route keeps its 1 MiB limit.
-    const push = await fetch(`${hub.url}/api/sessions/${sessionId}/share`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: 'x'.repeat(1024 * 1024 + 1) });
+    const push = await fetch(`${live.hub.url}/api/sessions/${sessionId}/share`, { method: 'POST', headers: { authorization: `Bearer ${live.accessToken}` }, body: 'x'.repeat(1024 * 1024 + 1) });
     expect(push.status).toBe(413);
 
     expect((await ack(runner, 'session:end', { sessionId, status: 'ended', exitCode: 0 })).ok).toBe(true);
@@ -155,7 +130,7 @@ describe('attachments', () => {
   it('keeps the per-session and per-namespace caps', async () => {
     const { sessionId } = await liveSession();
     const { sessionId: second } = await liveSession();
-    const attachments = createAttachments({ store: hub.store, caps: { perSession: 2, sessionBytes: PNG.length * 3, namespaceBytes: PNG.length * 3 } });
+    const attachments = createAttachments({ store: live.hub.store, caps: { perSession: 2, sessionBytes: PNG.length * 3, namespaceBytes: PNG.length * 3 } });
     expect((await attachments.upload('alpha', { sessionId, name: 'a.png', data: PNG })).ok).toBe(true);
     expect((await attachments.upload('alpha', { sessionId, name: 'b.png', data: PNG })).ok).toBe(true);
     expect(await attachments.upload('alpha', { sessionId, name: 'c.png', data: PNG })).toEqual({
@@ -173,7 +148,7 @@ describe('attachments', () => {
     const { runner, sessionId } = await liveSession();
     const { sessionId: otherSession } = await liveSession();
     const { sessionId: foreignSession } = await liveSession(otherToken);
-    const web = await connect('/web');
+    const web = await connect({ nsp: '/web' });
     const stored = (await (await upload(sessionId, PNG, { name: 'screen.png' })).json()) as { attachment: Attachment };
     const elsewhere = (await (await upload(otherSession, PNG)).json()) as { attachment: Attachment };
     const foreign = (await (await upload(foreignSession, PNG, { as: otherToken })).json()) as { attachment: Attachment };
@@ -205,7 +180,7 @@ describe('attachments', () => {
 describe('slash commands', () => {
   it('keeps the list a runner reports for its namespace, and answers another namespace 404', async () => {
     const { runner, sessionId } = await liveSession();
-    const get = (as = token) => fetch(`${hub.url}/api/sessions/${sessionId}/commands`, { headers: { authorization: `Bearer ${as}` } });
+    const get = (as = live.accessToken) => fetch(`${live.hub.url}/api/sessions/${sessionId}/commands`, { headers: { authorization: `Bearer ${as}` } });
     expect(await (await get()).json()).toEqual({ commands: [], reportedAt: null });
     const review = { name: 'review-pr', description: 'Review a pull request', argumentHint: '<number>', source: 'project' };
     expect((await ack(runner, 'session:commands', { sessionId, commands: [review, { name: 'model', source: 'builtin', opensPicker: true }] })).ok).toBe(true);
@@ -217,7 +192,7 @@ describe('slash commands', () => {
     expect(body.reportedAt).toBeGreaterThan(0);
     expect((await ack(runner, 'session:commands', { sessionId, commands: [{ name: '/bad name', source: 'user' }] })).ok).toBe(false);
     expect((await get(otherToken)).status).toBe(404);
-    const stranger = await connect('/cli', otherToken);
+    const stranger = await connect({ nsp: '/cli', token: otherToken });
     expect(await ack(stranger, 'session:commands', { sessionId, commands: [] })).toMatchObject({ ok: false, code: 'not_found' });
   });
 });

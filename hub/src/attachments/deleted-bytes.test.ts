@@ -2,42 +2,21 @@
 // the product deletes it (the session ends; the composer's remove), not only from its queries: the
 // database file (its free pages) and the WAL are scanned for a recognisable pattern while the hub
 // runs on. Real hub on port 0, real SQLite, real sockets and fetch.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
-import { PROTOCOL_VERSION, type Ack, type Attachment } from '@tether/shared';
-import { createHub, type Hub } from '../main.ts';
-import { createAccessToken } from '../auth/tokens.ts';
+import { expect, it } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import type { Attachment } from '@tether/shared';
+import { hubUnderTest } from '../sockets/hub-under-test.ts';
 
-let home: string;
-let hub: Hub;
-let token: string;
-const sockets: Socket[] = [];
-
-beforeEach(async () => {
-  home = mkdtempSync(join(tmpdir(), 'tether-deleted-bytes-'));
-  hub = await createHub({ config: { port: 0, home } });
-  token = (await createAccessToken({ store: hub.store, namespace: 'alpha', label: 'phone' })).token;
-});
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.close();
-  await hub.stop();
-  rmSync(home, { recursive: true, force: true });
-});
+const live = hubUnderTest({ home: 'tether-deleted-bytes-' });
+const { connect, ack, register } = live;
 
 async function runnerWithSession(): Promise<{ runner: Socket; sessionId: string }> {
-  const runner = io(`${hub.url}/cli`, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { protocol: PROTOCOL_VERSION.major, client: 'runner', token } });
-  sockets.push(runner);
-  await new Promise<void>((resolve, reject) => {
-    runner.once('connect', resolve);
-    runner.once('connect_error', reject);
-  });
+  const runner = await connect({ nsp: '/cli' });
   const sessionId = randomUUID();
-  const ack = (await runner.timeout(5000).emitWithAck('session:register', { id: sessionId, cwd: '/work', launchKind: 'headless', status: 'idle' })) as Ack;
-  expect(ack.ok).toBe(true);
+  expect((await register(runner, { id: sessionId, launchKind: 'headless', status: 'idle' })).ok).toBe(true);
   return { runner, sessionId };
 }
 
@@ -48,7 +27,7 @@ function secretFile(tag: string): { data: Uint8Array; marker: Buffer } {
 }
 
 async function upload(sessionId: string, data: Uint8Array): Promise<Attachment> {
-  const res = await fetch(`${hub.url}/api/sessions/${sessionId}/attachments?name=secret.txt`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: data as Uint8Array<ArrayBuffer> });
+  const res = await fetch(`${live.hub.url}/api/sessions/${sessionId}/attachments?name=secret.txt`, { method: 'POST', headers: { authorization: `Bearer ${live.accessToken}` }, body: data as Uint8Array<ArrayBuffer> });
   expect(res.status).toBe(201);
   return ((await res.json()) as { attachment: Attachment }).attachment;
 }
@@ -62,7 +41,7 @@ function copiesOnDisk(marker: Buffer): { db: number; wal: number } {
     for (let at = bytes.indexOf(marker); at !== -1; at = bytes.indexOf(marker, at + marker.length)) n += 1;
     return n;
   };
-  const db = join(home, 'hub.sqlite');
+  const db = join(live.home, 'hub.sqlite');
   return { db: count(db), wal: count(`${db}-wal`) };
 }
 
@@ -73,8 +52,7 @@ it("leaves no copy of a session's attachments in hub.sqlite or hub.sqlite-wal on
   const before = copiesOnDisk(marker);
   expect(before.db + before.wal).toBeGreaterThan(0); // the pattern is findable while it is stored
 
-  const ended = (await runner.timeout(5000).emitWithAck('session:end', { sessionId, status: 'ended', exitCode: 0 })) as Ack;
-  expect(ended.ok).toBe(true);
+  expect((await ack(runner, 'session:end', { sessionId, status: 'ended', exitCode: 0 })).ok).toBe(true);
   expect(copiesOnDisk(marker)).toEqual({ db: 0, wal: 0 });
 });
 
@@ -82,7 +60,7 @@ it('leaves no copy of an attachment the composer removed', async () => {
   const { sessionId } = await runnerWithSession();
   const { data, marker } = secretFile('REMOVED');
   const attachment = await upload(sessionId, data);
-  const removed = await fetch(`${hub.url}/api/sessions/${sessionId}/attachments/${attachment.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+  const removed = await fetch(`${live.hub.url}/api/sessions/${sessionId}/attachments/${attachment.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${live.accessToken}` } });
   expect(removed.status).toBe(200);
   expect(copiesOnDisk(marker)).toEqual({ db: 0, wal: 0 });
 });

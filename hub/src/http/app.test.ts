@@ -29,7 +29,7 @@ let otherToken: string;
 /** The domain's read side over this test's store. */
 const reads = () => ({ sessions: createSessionQueries({ store }), machines: createMachineQueries({ store }), approvals: createApprovalQueries({ store }) });
 
-function build(webDist?: string) {
+function build(options: Pick<Parameters<typeof createHttpApp>[0], 'webDist' | 'terminalMemory'> = {}) {
   const signer = createWebSessionSigner({ secret: new Uint8Array(32).fill(7) });
   return createHttpApp({
     ...reads(),
@@ -38,7 +38,7 @@ function build(webDist?: string) {
     resolver: createCallerResolver({ store, signer }),
     shareLinks: createShareLinks({ store, secret: new Uint8Array(32).fill(7) }),
     version: '9.9.9',
-    ...(webDist ? { webDist } : {}),
+    ...options,
   });
 }
 const auth = (t: string) => ({ headers: { authorization: `Bearer ${t}` } });
@@ -73,16 +73,7 @@ describe('http app', () => {
   });
 
   it('tells /healthz what the terminal logs hold in all, and nothing more about the terminals', async () => {
-    const signer = createWebSessionSigner({ secret: new Uint8Array(32).fill(7) });
-    const withTerminals = createHttpApp({
-      ...reads(),
-      login: createLogin({ store, signer }),
-      pairing: createPairing({ store, signer }),
-      resolver: createCallerResolver({ store, signer }),
-      shareLinks: createShareLinks({ store, secret: new Uint8Array(32).fill(7) }),
-      version: '9.9.9',
-      terminalMemory: () => ({ logBytes: 12_345, budgetBytes: 256 * 1024 * 1024, liveTerminals: 3, capBytes: 4 * 1024 * 1024 }),
-    });
+    const withTerminals = build({ terminalMemory: () => ({ logBytes: 12_345, budgetBytes: 256 * 1024 * 1024, liveTerminals: 3, capBytes: 4 * 1024 * 1024 }) });
     const body = await (await withTerminals.request('/healthz')).json();
     expect(body).toEqual({ ok: true, version: '9.9.9', protocol: PROTOCOL_VERSION.major, shell: false, terminals: { logBytes: 12_345, budgetBytes: 256 * 1024 * 1024 } });
   });
@@ -203,7 +194,7 @@ describe('http app', () => {
     writeFileSync(join(dist, 'index.html'), '<!doctype html><title>tether</title>');
     writeFileSync(join(dist, 'assets', 'app-abc.js'), 'console.log(1)');
     writeFileSync(join(dir, 'secret.txt'), 'secret');
-    app = build(dist);
+    app = build({ webDist: dist });
     const index = await app.request('/');
     expect(await index.text()).toContain('<title>tether</title>');
     expect(index.headers.get('content-security-policy')).toContain("default-src 'self'");

@@ -5,51 +5,28 @@
 // reports that exit a moment later. A Resume right after End used to take that report for the new
 // runner's and fail with the old runner's log ("claude exited with 0"): seen in a CI rehearsal with
 // claude 2.1.197, whose runner takes longer to go.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
-import { PROTOCOL_VERSION, type Ack } from '@tether/shared';
-import { createHub, type Hub } from '../main.ts';
-import { createAccessToken } from '../auth/tokens.ts';
+import { expect, it } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import { hubUnderTest } from '../sockets/hub-under-test.ts';
 
-let home: string;
-let hub: Hub;
-let token: string;
-const sockets: Socket[] = [];
+const live = hubUnderTest({ home: 'tether-session-control-', ackTimeoutMs: 10_000 });
+const { connect, ack, register } = live;
 
-async function client(nsp: '/cli' | '/web', kind: 'runner' | 'daemon' | 'web'): Promise<Socket> {
-  const socket = io(hub.url + nsp, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { protocol: PROTOCOL_VERSION.major, client: kind, token } });
-  sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('connect_error', reject);
-  });
-  return socket;
+async function onlineDaemon(): Promise<{ daemon: Socket; machineId: string }> {
+  const machineId = randomUUID();
+  const daemon = await connect({ nsp: '/cli', client: 'daemon' });
+  expect((await ack(daemon, 'machine:register', { id: machineId, name: 'box', os: 'linux', user: 'dev', home: '/home/dev' })).ok).toBe(true);
+  return { daemon, machineId };
 }
-const ack = async (s: Socket, event: string, payload: unknown, ms = 10_000) => (await s.timeout(ms).emitWithAck(event, payload)) as Ack<Record<string, unknown>> & Record<string, unknown>;
-
-beforeEach(async () => {
-  home = mkdtempSync(join(tmpdir(), 'tether-session-control-'));
-  hub = await createHub({ config: { port: 0, home } });
-  token = (await createAccessToken({ store: hub.store, namespace: 'alpha', label: 'phone' })).token;
-});
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.close();
-  await hub.stop();
-  rmSync(home, { recursive: true, force: true });
-});
 
 it("a resume is not failed by the previous runner's exit report arriving while it starts", async () => {
-  const machineId = randomUUID();
-  const daemon = await client('/cli', 'daemon');
-  expect((await ack(daemon, 'machine:register', { id: machineId, name: 'box', os: 'linux', user: 'dev', home: '/home/dev' })).ok).toBe(true);
+  const { daemon, machineId } = await onlineDaemon();
   // Each spawn: a runner registers and is ready (idle). Before acking the second spawn, the daemon
   // reports the first runner's exit, as a real daemon does when that runner goes during the resume.
   let spawns = 0;
   const runners: Array<Promise<void>> = [];
+  const runnerSockets: Socket[] = [];
   const startRunner = async (spawn: { sessionId: string; cwd: string; launchKind: 'pty' | 'headless' }, reply: (a: unknown) => void) => {
     spawns += 1;
     const pid = 1000 + spawns;
@@ -57,35 +34,29 @@ it("a resume is not failed by the previous runner's exit report arriving while i
       expect((await ack(daemon, 'runner:exited', { sessionId: spawn.sessionId, pid: 1001, exitCode: 0, signal: null, reason: 'claude exited with 0' })).ok).toBe(true);
     }
     reply({ ok: true, pid, cwd: spawn.cwd, logFile: `/tmp/session-${spawn.sessionId}.log` });
-    const runner = await client('/cli', 'runner');
-    await ack(runner, 'session:register', { id: spawn.sessionId, machineId, cwd: spawn.cwd, launchKind: spawn.launchKind, agentSessionId: 'c1a0de00-0000-4000-8000-000000000001' });
+    const runner = await connect({ nsp: '/cli' });
+    runnerSockets.push(runner);
+    await register(runner, { id: spawn.sessionId, machineId, cwd: spawn.cwd, launchKind: spawn.launchKind, agentSessionId: 'c1a0de00-0000-4000-8000-000000000001' });
     await ack(runner, 'session:update', { sessionId: spawn.sessionId, patch: { status: 'idle' } });
   };
   // Each runner's acks are awaited before the test ends (its sockets close after it).
   daemon.on('daemon:spawn', (spawn: Parameters<typeof startRunner>[0], reply: (a: unknown) => void) => void runners.push(startRunner(spawn, reply)));
 
-  const phone = await client('/web', 'web');
-  const spawned = await ack(phone, 'session:spawn', { machineId, cwd: '/home/dev/app', launchKind: 'pty' }, 30_000);
+  const phone = await connect({ nsp: '/web' });
+  const spawned = await ack(phone, 'session:spawn', { machineId, cwd: '/home/dev/app', launchKind: 'pty' }, { timeoutMs: 30_000 });
   expect(spawned.ok).toBe(true);
   const sessionId = (spawned.session as { id: string }).id;
   // The first runner ends its session (End); its process has not gone yet.
-  const [firstRunner] = sockets.filter((s) => s !== daemon && s !== phone);
+  const [firstRunner] = runnerSockets;
   expect((await ack(firstRunner!, 'session:end', { sessionId, status: 'ended', exitCode: 0, reason: null })).ok).toBe(true);
 
-  const resumed = await ack(phone, 'session:resume', { sessionId }, 30_000);
+  const resumed = await ack(phone, 'session:resume', { sessionId }, { timeoutMs: 30_000 });
   expect(resumed.error).toBeUndefined();
   expect(resumed.ok).toBe(true);
   expect(resumed.session).toMatchObject({ id: sessionId, status: 'idle' });
   expect(spawns).toBe(2);
   await Promise.all(runners);
 });
-
-async function onlineDaemon(): Promise<{ daemon: Socket; machineId: string }> {
-  const machineId = randomUUID();
-  const daemon = await client('/cli', 'daemon');
-  expect((await ack(daemon, 'machine:register', { id: machineId, name: 'box', os: 'linux', user: 'dev', home: '/home/dev' })).ok).toBe(true);
-  return { daemon, machineId };
-}
 
 it('refuses a resume id that is not a UUID at the edge: the daemon is never asked, nor does a runner get to report one', async () => {
   const { daemon, machineId } = await onlineDaemon();
@@ -94,15 +65,15 @@ it('refuses a resume id that is not a UUID at the edge: the daemon is never aske
     asked += 1;
     reply({ ok: false, code: 'internal', error: 'not in this test' });
   });
-  const phone = await client('/web', 'web');
+  const phone = await connect({ nsp: '/web' });
   for (const id of ['--dangerously-skip-permissions', '-r', 'abc']) {
     const refused = await ack(phone, 'session:spawn', { machineId, cwd: '/home/dev/app', launchKind: 'pty', resumeAgentSessionId: id });
     expect(refused, id).toMatchObject({ ok: false, code: 'bad_request' });
     expect(String(refused.error)).toContain('resumeAgentSessionId');
   }
   expect(asked).toBe(0);
-  const runner = await client('/cli', 'runner');
-  const registered = await ack(runner, 'session:register', { id: randomUUID(), machineId, cwd: '/w', launchKind: 'pty', agentSessionId: '--dangerously-skip-permissions' });
+  const runner = await connect({ nsp: '/cli' });
+  const registered = await register(runner, { id: randomUUID(), machineId, cwd: '/w', agentSessionId: '--dangerously-skip-permissions' });
   expect(registered).toMatchObject({ ok: false, code: 'bad_request' });
 });
 
@@ -115,14 +86,14 @@ it("turns a daemon's spawn ack that does not fit its schema into a clear spawn f
     sent.push(next);
     reply(next);
   });
-  const phone = await client('/web', 'web');
+  const phone = await connect({ nsp: '/web' });
   for (const bad of acks) {
-    const failed = await ack(phone, 'session:spawn', { machineId, cwd: '/home/dev/app', launchKind: 'pty' }, 20_000);
+    const failed = await ack(phone, 'session:spawn', { machineId, cwd: '/home/dev/app', launchKind: 'pty' }, { timeoutMs: 20_000 });
     expect(failed, JSON.stringify(bad)).toMatchObject({ ok: false, code: 'internal', reason: 'runner_failed' });
     expect(String(failed.error), JSON.stringify(bad)).toMatch(/the daemon sent a bad answer to daemon:spawn/);
   }
   expect(sent).toEqual(acks);
   // Nothing was left half-started, and the hub still answers.
-  const list = (await (await fetch(`${hub.url}/api/sessions`, { headers: { authorization: `Bearer ${token}` } })).json()) as { sessions: unknown[] };
+  const list = (await (await fetch(`${live.hub.url}/api/sessions`, { headers: { authorization: `Bearer ${live.accessToken}` } })).json()) as { sessions: unknown[] };
   expect(list.sessions).toEqual([]);
 });

@@ -2,15 +2,10 @@
 // real socket.io clients. What a session takes is what its runner stated (its capabilities), in its
 // launch kind; a level the agent lacks is asked as the one it maps to; a runner that stated nothing
 // (older than capabilities) has nothing switched. The hub never looks at the agent's name.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
-import { PROTOCOL_VERSION, type Ack, type AgentCapabilities } from '@tether/shared';
-import { createHub, type Hub } from '../main.ts';
-import { createAccessToken } from '../auth/tokens.ts';
+import { describe, expect, it } from 'vitest';
+import type { AgentCapabilities } from '@tether/shared';
+import { hubUnderTest } from '../sockets/hub-under-test.ts';
 
 /** An agent that switches model and effort in a headless session only, with no modes (Codex's shape). */
 const TURN_SWITCHED: AgentCapabilities = {
@@ -31,30 +26,18 @@ const NAMED: AgentCapabilities = {
   modes: { values: ['default', 'plan'], switchableIn: ['pty', 'headless'] },
 };
 
-let home: string;
-let hub: Hub;
-let token: string;
-const sockets: Socket[] = [];
-
-function connect(nsp: '/cli' | '/web'): Promise<Socket> {
-  const socket = io(hub.url + nsp, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { protocol: PROTOCOL_VERSION.major, client: nsp === '/cli' ? 'runner' : 'web', token } });
-  sockets.push(socket);
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-}
-const ack = async (s: Socket, event: string, payload?: unknown) => (await s.timeout(5000).emitWithAck(event, payload)) as Ack & Record<string, unknown>;
+const live = hubUnderTest({ home: 'tether-live-commands-', label: 'phone-token' });
+const { connect, ack } = live;
 
 /** A runner socket registered with `capabilities` (omitted: an older runner's registration), and what it is sent. */
 async function runner(options: { launchKind: 'pty' | 'headless'; capabilities?: AgentCapabilities }) {
-  const socket = await connect('/cli');
+  const socket = await connect({ nsp: '/cli' });
   const id = randomUUID();
   const heard: Array<{ event: string; payload: Record<string, unknown> }> = [];
   // The commands only (a runner hears terminal:viewers and others too).
   socket.onAny((event: string, payload: Record<string, unknown>) => event.startsWith('session:') && heard.push({ event, payload }));
-  const registration = { id, cwd: '/work', launchKind: options.launchKind, agent: 'codex', status: 'idle', ...(options.capabilities ? { capabilities: options.capabilities } : {}) };
-  expect((await ack(socket, 'session:register', registration)).ok).toBe(true);
+  const registration = { id, launchKind: options.launchKind, agent: 'codex', status: 'idle', ...(options.capabilities ? { capabilities: options.capabilities } : {}) };
+  expect((await live.register(socket, registration)).ok).toBe(true);
   return { id, heard };
 }
 
@@ -65,21 +48,10 @@ async function until(check: () => boolean): Promise<void> {
   }
 }
 
-beforeEach(async () => {
-  home = mkdtempSync(join(tmpdir(), 'tether-live-commands-'));
-  hub = await createHub({ config: { port: 0, home } });
-  token = (await createAccessToken({ store: hub.store, namespace: 'alpha', label: 'phone-token' })).token;
-});
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.close();
-  await hub.stop();
-  rmSync(home, { recursive: true, force: true });
-});
-
 describe('live commands follow the session\'s capabilities', () => {
   it('relays what the agent takes in its launch kind, asking a level it lacks as the one it maps to', async () => {
     const { id, heard } = await runner({ launchKind: 'headless', capabilities: TURN_SWITCHED });
-    const phone = await connect('/web');
+    const phone = await connect({ nsp: '/web' });
     expect(await ack(phone, 'session:set-model', { sessionId: id, model: 'gpt-fake' })).toMatchObject({ ok: true });
     expect(await ack(phone, 'session:set-effort', { sessionId: id, level: 'max' })).toMatchObject({ ok: true });
     await until(() => heard.length >= 2);
@@ -93,7 +65,7 @@ describe('live commands follow the session\'s capabilities', () => {
   it('refuses a switch in the other launch kind, a level it has not, a mode or a model it does not offer', async () => {
     const pty = await runner({ launchKind: 'pty', capabilities: TURN_SWITCHED });
     const named = await runner({ launchKind: 'pty', capabilities: NAMED });
-    const phone = await connect('/web');
+    const phone = await connect({ nsp: '/web' });
     expect(await ack(phone, 'session:set-model', { sessionId: pty.id, model: 'gpt-fake' })).toEqual({ ok: false, code: 'bad_request', error: 'Turny switches model from here in a headless session only' });
     expect(await ack(phone, 'session:set-effort', { sessionId: pty.id, level: 'low' })).toMatchObject({ ok: false, code: 'bad_request' });
     expect(await ack(phone, 'session:set-model', { sessionId: named.id, model: 'huge' })).toEqual({ ok: false, code: 'bad_request', error: 'Named takes only these models: small, large' });
@@ -107,7 +79,7 @@ describe('live commands follow the session\'s capabilities', () => {
 
   it('switches nothing for a session whose runner stated no capabilities (older than them), and still aborts', async () => {
     const { id, heard } = await runner({ launchKind: 'pty' });
-    const phone = await connect('/web');
+    const phone = await connect({ nsp: '/web' });
     // Its record says so to the web, which then offers no picker.
     expect(await ack(phone, 'session:watch', { sessionId: id })).toMatchObject({ ok: true, session: { id, capabilities: null } });
     for (const [event, payload] of [
@@ -123,10 +95,10 @@ describe('live commands follow the session\'s capabilities', () => {
   });
 
   it('refuses a registration whose capabilities break the schema, storing nothing', async () => {
-    const socket = await connect('/cli');
+    const socket = await connect({ nsp: '/cli' });
     const id = randomUUID();
     const capabilities = { ...TURN_SWITCHED, models: { ...TURN_SWITCHED.models, offered: Array.from({ length: 50 }, (_, i) => `m${i}`) } };
     expect(await ack(socket, 'session:register', { id, cwd: '/work', launchKind: 'headless', status: 'idle', capabilities })).toMatchObject({ ok: false, code: 'bad_request' });
-    expect(await hub.store.getSession({ namespace: 'alpha', sessionId: id })).toBeNull();
+    expect(await live.hub.store.getSession({ namespace: 'alpha', sessionId: id })).toBeNull();
   });
 });

@@ -2,71 +2,28 @@
 // clients: the ack, what another tab of the namespace hears (and another namespace does not), the
 // rules (a live session is never archived, a resumed one comes back), bad input, a foreign id and a
 // share link's read-only socket.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
-import { PROTOCOL_VERSION, type Ack, type Session } from '@tether/shared';
-import { createHub, type Hub } from '../main.ts';
-import { createAccessToken } from '../auth/tokens.ts';
+import { describe, expect, it } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import type { Session } from '@tether/shared';
+import { hubUnderTest } from '../sockets/hub-under-test.ts';
 
-let home: string;
-let hub: Hub;
-let token: string;
-const sockets: Socket[] = [];
-
-function connect(options: { nsp: '/cli' | '/web'; token?: string; device?: string }): Promise<Socket> {
-  const socket = io(hub.url + options.nsp, {
-    transports: ['websocket'],
-    reconnection: false,
-    forceNew: true,
-    auth: { protocol: PROTOCOL_VERSION.major, client: options.nsp === '/cli' ? 'runner' : 'web', token: options.token ?? token, device: options.device },
-  });
-  sockets.push(socket);
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-}
-const ack = async <T extends object = Record<string, unknown>>(s: Socket, event: string, payload?: unknown) =>
-  (await s.timeout(5000).emitWithAck(event, payload)) as Ack<T> & Record<string, unknown>;
+const live = hubUnderTest({ home: 'tether-triage-', label: 'phone-token' });
+const { connect, ack, next } = live;
 /** The next session:updated for `sessionId` that `s` hears. */
-const nextUpdate = (s: Socket, sessionId: string) =>
-  new Promise<Session>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no session:updated for ${sessionId}`)), 5000);
-    const on = (session: Session) => {
-      if (session.id !== sessionId) return;
-      clearTimeout(timer);
-      s.off('session:updated', on);
-      resolve(session);
-    };
-    s.on('session:updated', on);
-  });
-const register = (s: Socket, id: string, status = 'idle') => ack(s, 'session:register', { id, cwd: '/work', launchKind: 'pty', status });
+const nextUpdate = (s: Socket, sessionId: string) => next<Session>(s, 'session:updated', (session) => session.id === sessionId);
+const register = (s: Socket, id: string, status = 'idle') => live.register(s, { id, status });
 const listed = async (id: string) => {
-  const body = (await (await fetch(`${hub.url}/api/sessions`, { headers: { authorization: `Bearer ${token}` } })).json()) as { sessions: Session[] };
+  const body = (await (await fetch(`${live.hub.url}/api/sessions`, { headers: { authorization: `Bearer ${live.accessToken}` } })).json()) as { sessions: Session[] };
   return body.sessions.find((s) => s.id === id);
 };
-
-beforeEach(async () => {
-  home = mkdtempSync(join(tmpdir(), 'tether-triage-'));
-  hub = await createHub({ config: { port: 0, home } });
-  token = (await createAccessToken({ store: hub.store, namespace: 'alpha', label: 'phone-token' })).token;
-});
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.close();
-  await hub.stop();
-  rmSync(home, { recursive: true, force: true });
-});
 
 describe('session:pin', () => {
   it('pins on the hub: acked, heard live by every tab of the namespace, listed over REST, never heard by another namespace', async () => {
     const runner = await connect({ nsp: '/cli' });
     const phone = await connect({ nsp: '/web', device: 'phone' });
     const laptop = await connect({ nsp: '/web', device: 'laptop' });
-    const stranger = await connect({ nsp: '/web', token: (await createAccessToken({ store: hub.store, namespace: 'beta' })).token });
+    const stranger = await connect({ nsp: '/web', token: await live.token('beta') });
     const heardByStranger: string[] = [];
     stranger.on('session:updated', (s: Session) => heardByStranger.push(s.id));
     const sid = randomUUID();
@@ -140,7 +97,7 @@ describe('bad input, foreign ids, share links', () => {
       expect(await ack(web, event, payload), `${event} ${JSON.stringify(payload)}`).toMatchObject({ ok: false, code: 'bad_request' });
     }
 
-    const otherRunner = await connect({ nsp: '/cli', token: (await createAccessToken({ store: hub.store, namespace: 'beta' })).token });
+    const otherRunner = await connect({ nsp: '/cli', token: await live.token('beta') });
     const theirs = randomUUID();
     await register(otherRunner, theirs);
     await ack(otherRunner, 'session:end', { sessionId: theirs, status: 'ended', exitCode: 0 });
@@ -151,9 +108,9 @@ describe('bad input, foreign ids, share links', () => {
       expect(foreign).toEqual({ ok: false, code: 'not_found', error: 'no such session' });
       expect(foreign).toEqual(missing);
     }
-    expect(await hub.store.getSession({ namespace: 'beta', sessionId: theirs })).toMatchObject({ pinnedAt: null, archivedAt: null });
+    expect(await live.hub.store.getSession({ namespace: 'beta', sessionId: theirs })).toMatchObject({ pinnedAt: null, archivedAt: null });
 
-    const made = (await (await fetch(`${hub.url}/api/sessions/${sid}/share`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' })).json()) as { token: string };
+    const made = (await (await fetch(`${live.hub.url}/api/sessions/${sid}/share`, { method: 'POST', headers: { authorization: `Bearer ${live.accessToken}` }, body: '{}' })).json()) as { token: string };
     const viewer = await connect({ nsp: '/web', token: made.token });
     expect(await ack(viewer, 'session:pin', { sessionId: sid, pinned: true })).toMatchObject({ ok: false, code: 'forbidden' });
     expect(await ack(viewer, 'session:archive', { sessionId: sid, archived: true })).toMatchObject({ ok: false, code: 'forbidden' });

@@ -1,36 +1,23 @@
 // pre-auth.test.ts: what a socket may do before it authenticates, and which handshakes the engine
 // accepts (origin.ts), against a real hub on 127.0.0.1 with raw WebSockets (a socket.io client would
 // never send these).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ServerWebSocket } from 'bun';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { io } from 'socket.io-client';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '@tether/shared';
-import { createHub, type Hub } from '../main.ts';
-import { createAccessToken } from '../auth/tokens.ts';
+import { hubUnderTest } from './hub-under-test.ts';
 import { createPreAuthGate, PRE_AUTH_SOCKET_BYTES } from './pre-auth.ts';
 
-let home: string;
-let hub: Hub;
-let token: string;
+const live = hubUnderTest({ home: 'tether-preauth-', label: 't', config: { allowedOrigins: ['https://tether.example'] } });
+// The raw WebSockets are this file's own (a socket.io client would never send what they send);
+// closed before the hub under test stops (after-hooks run last registered first).
 const opened: WebSocket[] = [];
-
-beforeEach(async () => {
-  home = mkdtempSync(join(tmpdir(), 'tether-preauth-'));
-  hub = await createHub({ config: { port: 0, home, allowedOrigins: ['https://tether.example'] } });
-  token = (await createAccessToken({ store: hub.store, namespace: 'alpha', label: 't' })).token;
-});
-afterEach(async () => {
+afterEach(() => {
   for (const ws of opened.splice(0)) ws.close();
-  await hub.stop();
-  rmSync(home, { recursive: true, force: true });
 });
 
 /** A raw engine.io WebSocket, resolved once the engine's open packet arrived. */
 async function rawSocket(headers: Record<string, string> = {}): Promise<{ ws: WebSocket; closed: Promise<number>; messages: string[] }> {
-  const ws = new WebSocket(`${hub.url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`, { headers } as never);
+  const ws = new WebSocket(`${live.hub.url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`, { headers } as never);
   opened.push(ws);
   const messages: string[] = [];
   const closed = new Promise<number>((resolve) => ws.addEventListener('close', (e) => resolve(e.code)));
@@ -84,7 +71,7 @@ describe('before a socket authenticates', () => {
 
   it('after authenticating, the same connection may send binary events', async () => {
     const { ws, closed, messages } = await rawSocket();
-    ws.send(`40/cli,${JSON.stringify({ protocol: PROTOCOL_VERSION.major, client: 'runner', token })}`);
+    ws.send(`40/cli,${JSON.stringify({ protocol: PROTOCOL_VERSION.major, client: 'runner', token: live.accessToken })}`);
     while (!messages.some((m) => m.startsWith('40/cli,'))) await new Promise((resolve) => ws.addEventListener('message', resolve, { once: true }));
     ws.send('451-/cli,0["terminal:output",{"sessionId":"00000000-0000-4000-8000-000000000000","offset":0,"data":{"_placeholder":true,"num":0}}]');
     ws.send(new Uint8Array(16));
@@ -99,7 +86,7 @@ describe('over-deep payloads (issue 19, finding 6)', () => {
 
   it('a toolInput nested 50,000 deep is bad_request, nothing stored, the hub up', async () => {
     const { ws, messages } = await rawSocket();
-    ws.send(`40/cli,${JSON.stringify({ protocol: PROTOCOL_VERSION.major, client: 'runner', token })}`);
+    ws.send(`40/cli,${JSON.stringify({ protocol: PROTOCOL_VERSION.major, client: 'runner', token: live.accessToken })}`);
     const nextMessage = () => new Promise((resolve) => ws.addEventListener('message', resolve, { once: true }));
     while (!messages.some((m) => m.startsWith('40/cli,'))) await nextMessage();
     const sessionId = '00000000-0000-4000-8000-00000000000d';
@@ -111,19 +98,19 @@ describe('over-deep payloads (issue 19, finding 6)', () => {
     const ack = JSON.parse(messages.find((m) => m.startsWith('43/cli,2'))!.slice('43/cli,2'.length)) as [{ ok: boolean; code: string; error: string }];
     expect(ack[0]).toMatchObject({ ok: false, code: 'bad_request' });
     expect(ack[0].error).toMatch(/nested deeper/);
-    expect(await hub.store.listPending({ namespace: 'alpha', sessionId })).toEqual([]);
-    expect((await fetch(`${hub.url}/healthz`)).status).toBe(200);
+    expect(await live.hub.store.listPending({ namespace: 'alpha', sessionId })).toEqual([]);
+    expect((await fetch(`${live.hub.url}/healthz`)).status).toBe(200);
   });
 
   it('a REST body nested 50,000 deep is a 400', async () => {
-    const res = await fetch(`${hub.url}/api/push/subscribe`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: `{"subscription":${deepJson(50_000)}}` });
+    const res = await fetch(`${live.hub.url}/api/push/subscribe`, { method: 'POST', headers: { authorization: `Bearer ${live.accessToken}` }, body: `{"subscription":${deepJson(50_000)}}` });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { code: string }).code).toBe('bad_request');
   });
 });
 
 describe('handshake requests', () => {
-  const socketUrl = () => `${hub.url}/socket.io/?EIO=4&transport=polling`;
+  const socketUrl = () => `${live.hub.url}/socket.io/?EIO=4&transport=polling`;
 
   it('long-polling is refused: WebSocket only', async () => {
     const res = await fetch(socketUrl());
@@ -131,7 +118,7 @@ describe('handshake requests', () => {
   });
 
   it('a browser page of another origin is refused', async () => {
-    const ws = new WebSocket(`${hub.url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`, { headers: { Origin: 'http://evil.example' } } as never);
+    const ws = new WebSocket(`${live.hub.url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`, { headers: { Origin: 'http://evil.example' } } as never);
     opened.push(ws);
     const outcome = await new Promise<string>((resolve) => {
       ws.addEventListener('open', () => resolve('open'));
@@ -141,17 +128,12 @@ describe('handshake requests', () => {
   });
 
   it("the hub's own origin, a configured one, and none at all (CLI) are accepted", async () => {
-    for (const origin of [hub.url, 'https://tether.example', null]) {
+    for (const origin of [live.hub.url, 'https://tether.example', null]) {
       const { messages } = await rawSocket(origin ? { Origin: origin } : {});
       expect(messages[0]).toMatch(/^0\{"sid"/);
     }
     // socket.io-client on Bun sends no Origin: the CLI, daemon and hub links connect as before.
-    const socket = io(`${hub.url}/web`, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { protocol: PROTOCOL_VERSION.major, client: 'web', token } });
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', resolve);
-      socket.once('connect_error', reject);
-    });
-    socket.close();
+    (await live.connect({ nsp: '/web' })).close();
   });
 });
 

@@ -1,71 +1,25 @@
 // sockets.test.ts: /cli and /web handlers against a real hub on port 0 with real socket.io clients,
 // checking both the ack and what other clients receive.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
-import { PROTOCOL_VERSION, type Ack } from '@tether/shared';
-import { createHub, type Hub } from '../main.ts';
-import { createAccessToken } from '../auth/tokens.ts';
+import { describe, expect, it } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import { PROTOCOL_VERSION } from '@tether/shared';
+import { hubUnderTest } from './hub-under-test.ts';
 
-let home: string;
-let hub: Hub;
-let token: string;
-const sockets: Socket[] = [];
-
-function connect(options: { nsp: '/cli' | '/web'; token?: string; device?: string; auth?: unknown }): Promise<Socket> {
-  const socket = io(hub.url + options.nsp, {
-    transports: ['websocket'],
-    reconnection: false,
-    forceNew: true,
-    auth: (options.auth as object) ?? {
-      protocol: PROTOCOL_VERSION.major,
-      client: options.nsp === '/cli' ? 'runner' : 'web',
-      token: options.token ?? token,
-      ...(options.device ? { device: options.device } : {}),
-    },
-  });
-  sockets.push(socket);
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-}
-const ack = async <T extends object = Record<string, unknown>>(s: Socket, event: string, payload?: unknown) =>
-  (await s.timeout(5000).emitWithAck(event, payload)) as Ack<T> & Record<string, unknown>;
-const next = <T = unknown>(s: Socket, event: string) =>
-  new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${event}`)), 5000);
-    s.once(event, (p: T) => {
-      clearTimeout(timer);
-      resolve(p);
-    });
-  });
+const live = hubUnderTest({ home: 'tether-sockets-', label: 'phone-token' });
+const { connect, ack, next } = live;
 const msg = (id: string, text = id) => ({ id, role: 'assistant', content: [{ type: 'text', text }], createdAt: 1 });
-const register = (s: Socket, id: string) => ack(s, 'session:register', { id, cwd: '/work', launchKind: 'pty' });
-
-beforeEach(async () => {
-  home = mkdtempSync(join(tmpdir(), 'tether-sockets-'));
-  hub = await createHub({ config: { port: 0, home } });
-  token = (await createAccessToken({ store: hub.store, namespace: 'alpha', label: 'phone-token' })).token;
-});
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.close();
-  await hub.stop();
-  rmSync(home, { recursive: true, force: true });
-});
+const register = (s: Socket, id: string) => live.register(s, { id });
 
 describe('handshake', () => {
   it('refuses a bad handshake, a bad token and another protocol major with clear errors', async () => {
     await expect(connect({ nsp: '/cli', auth: { nope: 1 } })).rejects.toThrow(/bad handshake/);
     await expect(connect({ nsp: '/cli', token: 'tth_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' })).rejects.toThrow('unauthorized');
     await expect(
-      connect({ nsp: '/web', auth: { protocol: PROTOCOL_VERSION.major + 1, client: 'web', token } }),
+      connect({ nsp: '/web', auth: { protocol: PROTOCOL_VERSION.major + 1, client: 'web', token: live.accessToken } }),
     ).rejects.toThrow(/protocol version mismatch: client speaks v3, hub speaks v2/);
     // A runner of protocol 1 (claudeSessionId, no capabilities) is refused with the same words.
-    await expect(connect({ nsp: '/cli', auth: { protocol: 1, client: 'runner', token } })).rejects.toThrow(/protocol version mismatch: client speaks v1, hub speaks v2/);
+    await expect(connect({ nsp: '/cli', auth: { protocol: 1, client: 'runner', token: live.accessToken } })).rejects.toThrow(/protocol version mismatch: client speaks v1, hub speaks v2/);
   });
 });
 
@@ -110,10 +64,10 @@ describe('/cli → /web', () => {
     const requested = next<{ id: string }>(web, 'approval:requested');
     expect(await ack(runner, 'approval:request', { id: rid, sessionId: sid, kind: 'permission', toolName: 'Bash', toolInput: { command: 'ls' }, toolUseId: null, createdAt: Date.now() })).toEqual({ ok: true });
     expect((await requested).id).toBe(rid);
-    expect((await hub.store.getSession({ namespace: 'alpha', sessionId: sid }))?.pendingCount).toBe(1);
+    expect((await live.hub.store.getSession({ namespace: 'alpha', sessionId: sid }))?.pendingCount).toBe(1);
     runner.close();
     await new Promise<void>((resolve) => web.emit('session:watch', { sessionId: sid }, () => resolve()));
-    expect(await hub.store.getSession({ namespace: 'alpha', sessionId: sid })).toMatchObject({ status: 'starting', pendingCount: 1 });
+    expect(await live.hub.store.getSession({ namespace: 'alpha', sessionId: sid })).toMatchObject({ status: 'starting', pendingCount: 1 });
     const back = await connect({ nsp: '/cli' });
     await register(back, sid);
     const resolved = next<{ requestId: string; outcome: string }>(web, 'approval:resolved');
@@ -141,11 +95,11 @@ describe('/cli → /web', () => {
     ]) {
       expect(await ack(runner, 'session:update', { sessionId: sid, patch: { usage: bad } })).toMatchObject({ ok: false, code: 'bad_request' });
     }
-    expect(await hub.store.getSession({ namespace: 'alpha', sessionId: sid })).toMatchObject({ usage });
+    expect(await live.hub.store.getSession({ namespace: 'alpha', sessionId: sid })).toMatchObject({ usage });
   });
 
   it('republishes a finished command (set or kept) to the tabs of its namespace only; refuses a session the runner does not own and bad input', async () => {
-    const otherToken = (await createAccessToken({ store: hub.store, namespace: 'beta' })).token;
+    const otherToken = await live.token('beta');
     const runner = await connect({ nsp: '/cli' });
     const mine = await connect({ nsp: '/web' });
     const theirs = await connect({ nsp: '/web', token: otherToken });
@@ -166,7 +120,7 @@ describe('/cli → /web', () => {
   });
 
   it('sends session:updated only to the namespace it belongs to', async () => {
-    const otherToken = (await createAccessToken({ store: hub.store, namespace: 'beta' })).token;
+    const otherToken = await live.token('beta');
     const runner = await connect({ nsp: '/cli' });
     const mine = await connect({ nsp: '/web' });
     const theirs = await connect({ nsp: '/web', token: otherToken });
@@ -323,8 +277,8 @@ describe('share links on /web', () => {
     expect((await ack(runner, 'message:append', { sessionId: id, messages: [msg('m1', 'visible text')] })).ok).toBe(true);
     const toolInput = { command: 'curl -H "Authorization: Bearer sk-secret-value" https://internal' };
     expect((await ack(runner, 'approval:request', { id: randomUUID(), sessionId: id, kind: 'permission', toolName: 'Bash', toolInput, toolUseId: null, createdAt: 1 })).ok).toBe(true);
-    const made = (await (await fetch(`${hub.url}/api/sessions/${id}/share`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' })).json()) as { token: string };
-    const rest = (await (await fetch(`${hub.url}/api/share/${made.token}`)).json()) as Record<string, unknown>;
+    const made = (await (await fetch(`${live.hub.url}/api/sessions/${id}/share`, { method: 'POST', headers: { authorization: `Bearer ${live.accessToken}` }, body: '{}' })).json()) as { token: string };
+    const rest = (await (await fetch(`${live.hub.url}/api/share/${made.token}`)).json()) as Record<string, unknown>;
 
     const owner = await connect({ nsp: '/web' });
     expect(((await ack(owner, 'session:watch', { sessionId: id })).pending as unknown[]).length).toBe(1);

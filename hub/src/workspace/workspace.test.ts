@@ -3,41 +3,25 @@
 // REST in, ack out: namespace checks, path checks before the runner is asked, the runner's answer
 // checked against the schema, and the clear errors for a runner that is away or a session that ended.
 // The caps on questions waiting on silent runners run against a fake runner port (no hub needed).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
-import { PROTOCOL_VERSION, type Ack, type Namespace, type Session, type WorkspaceQuery } from '@tether/shared';
-import { createHub, type Hub } from '../main.ts';
-import { createAccessToken } from '../auth/tokens.ts';
+import { describe, expect, it } from 'vitest';
+import type { Namespace, Session, WorkspaceQuery } from '@tether/shared';
+import { hubUnderTest } from '../sockets/hub-under-test.ts';
 import type { RunnerCommands } from '../facts/runners.ts';
 import { createWorkspace, WORKSPACE_ANSWER_TIMEOUT_MS, WORKSPACE_MAX_WAITING_PER_NAMESPACE, WORKSPACE_MAX_WAITING_PER_SESSION, WORKSPACE_READ_TIMEOUT_MS } from './workspace.ts';
 
-let home: string;
-let hub: Hub;
-const sockets: Socket[] = [];
-
-async function runner(token: string): Promise<Socket> {
-  const socket = io(`${hub.url}/cli`, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { protocol: PROTOCOL_VERSION.major, client: 'runner', token } });
-  sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('connect_error', reject);
-  });
-  return socket;
-}
-const ack = async (s: Socket, event: string, payload: unknown) => (await s.timeout(10_000).emitWithAck(event, payload)) as Ack<Record<string, unknown>>;
-const token = async (namespace: string) => (await createAccessToken({ store: hub.store, namespace, label: namespace })).token;
-const get = (path: string, bearer: string) => fetch(`${hub.url}${path}`, { headers: { authorization: `Bearer ${bearer}` } });
+const live = hubUnderTest({ home: 'tether-workspace-', ackTimeoutMs: 10_000 });
+const { connect, ack, register } = live;
+/** Each session of these tests is its own namespace's, with a token labelled as the namespace. */
+const token = (namespace: string) => live.token(namespace, { label: namespace });
+const get = (path: string, bearer: string) => fetch(`${live.hub.url}${path}`, { headers: { authorization: `Bearer ${bearer}` } });
 
 /** A namespace with a registered session whose runner answers with `answer(query)`. */
 async function sessionWithRunner(answer: (query: WorkspaceQuery) => unknown) {
   const t = await token(`ns-${randomUUID().slice(0, 8)}`);
-  const socket = await runner(t);
+  const socket = await connect({ nsp: '/cli', token: t });
   const sessionId = randomUUID();
-  expect((await ack(socket, 'session:register', { id: sessionId, cwd: '/home/dev/project', launchKind: 'pty', status: 'idle' })).ok).toBe(true);
+  expect((await register(socket, { id: sessionId, cwd: '/home/dev/project', status: 'idle' })).ok).toBe(true);
   const asked: WorkspaceQuery[] = [];
   socket.on('workspace:query', (query: WorkspaceQuery, reply: (a: unknown) => void) => {
     asked.push(query);
@@ -47,16 +31,6 @@ async function sessionWithRunner(answer: (query: WorkspaceQuery) => unknown) {
 }
 
 const README = { ok: true, kind: 'read', path: 'README.md', size: 7, binary: false, text: '# demo\n', truncated: false };
-
-beforeEach(async () => {
-  home = mkdtempSync(join(tmpdir(), 'tether-workspace-'));
-  hub = await createHub({ config: { port: 0, home } });
-});
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.close();
-  await hub.stop();
-  rmSync(home, { recursive: true, force: true });
-});
 
 describe('workspace relay', () => {
   it('relays a file, a listing and the changes from the runner, as the runner answered', async () => {
@@ -93,14 +67,14 @@ describe('workspace relay', () => {
 
   it('a share link gets nothing of the workspace (it is not a login)', async () => {
     const { token: t, sessionId, asked } = await sessionWithRunner(() => README);
-    const created = await fetch(`${hub.url}/api/sessions/${sessionId}/share`, { method: 'POST', headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json' }, body: '{}' });
+    const created = await fetch(`${live.hub.url}/api/sessions/${sessionId}/share`, { method: 'POST', headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json' }, body: '{}' });
     expect(created.status).toBe(201);
     const share = ((await created.json()) as { token: string }).token;
     for (const path of [`/api/sessions/${sessionId}/file?path=README.md`, `/api/sessions/${sessionId}/changes`]) {
       expect((await get(path, share)).status, path).toBe(401);
     }
     // The share link's own routes have no workspace (an unknown route there needs a login).
-    expect((await fetch(`${hub.url}/api/share/${share}/file?path=README.md`)).status).toBe(401);
+    expect((await fetch(`${live.hub.url}/api/share/${share}/file?path=README.md`)).status).toBe(401);
     expect(asked).toEqual([]);
   });
 
@@ -234,9 +208,9 @@ describe('questions waiting on runners', () => {
   it('over REST: the excess is 429 with the reason and Retry-After, answered before the runner is', async () => {
     const held: Array<() => void> = [];
     const t = await token(`ns-${randomUUID().slice(0, 8)}`);
-    const socket = await runner(t);
+    const socket = await connect({ nsp: '/cli', token: t });
     const sessionId = randomUUID();
-    expect((await ack(socket, 'session:register', { id: sessionId, cwd: '/home/dev/project', launchKind: 'pty', status: 'idle' })).ok).toBe(true);
+    expect((await register(socket, { id: sessionId, cwd: '/home/dev/project', status: 'idle' })).ok).toBe(true);
     socket.on('workspace:query', (_q: WorkspaceQuery, reply: (a: unknown) => void) => held.push(() => reply(README)));
     const waiting = Array.from({ length: WORKSPACE_MAX_WAITING_PER_SESSION }, () => get(`/api/sessions/${sessionId}/file?path=README.md`, t));
     await expect.poll(() => held.length, { timeout: 5_000 }).toBe(WORKSPACE_MAX_WAITING_PER_SESSION);

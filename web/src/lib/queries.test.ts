@@ -3,6 +3,7 @@ import { QueryClient } from '@tanstack/react-query';
 import type { PendingRequest, Session } from '@tether/shared';
 import { hubApi } from './hub.ts';
 import { mergePending, queryKeys, sessionQuery, sessionsQuery, upsertSession } from './queries.ts';
+import { testSession } from './test-records.ts';
 
 const request = (id: string): PendingRequest => ({
   id,
@@ -30,27 +31,8 @@ describe('pending requests fetched while socket facts arrive', () => {
 });
 
 describe('a refetch racing a session fact', () => {
-  const session = (status: Session['status'], updatedAt: number): Session => ({
-    id: '22222222-2222-4222-8222-222222222222',
-    machineId: null,
-    title: 'x',
-    cwd: '/x',
-    launchKind: 'pty',
-    agent: 'claude',
-    status,
-    agentSessionId: null,
-    model: null,
-    permissionMode: 'default',
-    controller: null,
-    deskAttached: false,
-    failureReason: null,
-    exitCode: null,
-    pendingCount: 0,
-    lastSeq: 0,
-    createdAt: 1,
-    updatedAt,
-    endedAt: status === 'ended' ? updatedAt : null,
-  });
+  const session = (status: Session['status'], updatedAt: number): Session =>
+    testSession({ id: '22222222-2222-4222-8222-222222222222', status, createdAt: 1, updatedAt, endedAt: status === 'ended' ? updatedAt : null });
 
   it('keeps the ended session a fact brought while the list was being read (the reconnect refetch)', async () => {
     const client = new QueryClient();

@@ -1,23 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@tether/shared';
+import { testMessage } from '../../lib/test-records.ts';
 import { buildChatItems } from './chat-items.ts';
 
 let seq = 0;
 function msg(role: ChatMessage['role'], content: ChatMessage['content'], extra: Partial<ChatMessage> = {}): ChatMessage {
   seq += 1;
-  return {
-    id: `m${seq}`,
-    sessionId: '00000000-0000-4000-8000-000000000001',
-    seq,
-    role,
-    content,
-    createdAt: seq,
-    sidechain: false,
-    agentId: null,
-    promptId: null,
-    agentSessionId: null,
-    ...extra,
-  };
+  return testMessage({ seq, role, content, ...extra });
 }
 
 describe('buildChatItems', () => {

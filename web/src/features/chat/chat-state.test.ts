@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@tether/shared';
+import { testMessage } from '../../lib/test-records.ts';
 import { chatReducer, INITIAL_CHAT_STATE, mergeMessages } from './chat-state.ts';
 
-const SESSION = '00000000-0000-4000-8000-000000000001';
-function msg(seq: number, extra: Partial<ChatMessage> = {}): ChatMessage {
-  return {
-    id: `m${seq}`,
-    sessionId: SESSION,
-    seq,
-    role: 'assistant',
-    content: [{ type: 'text', text: `message ${seq}` }],
-    createdAt: seq,
-    sidechain: false,
-    agentId: null,
-    promptId: null,
-    agentSessionId: null,
-    ...extra,
-  };
-}
+const msg = (seq: number, extra: Partial<ChatMessage> = {}): ChatMessage => testMessage({ seq, ...extra });
 
 describe('mergeMessages', () => {
   it('keeps seq order and each id once, whatever order and duplicates come in', () => {

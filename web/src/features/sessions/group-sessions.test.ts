@@ -1,32 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Machine, Session } from '@tether/shared';
+import { testSession } from '../../lib/test-records.ts';
 import { groupSessions } from './group-sessions.ts';
 
 const M1 = '00000000-0000-4000-8000-0000000000m1'.replace('m1', 'a1');
-function session(id: string, extra: Partial<Session>): Session {
-  return {
-    id,
-    machineId: null,
-    title: id,
-    cwd: '/x',
-    launchKind: 'pty',
-    agent: 'claude',
-    status: 'idle',
-    agentSessionId: null,
-    model: null,
-    permissionMode: 'default',
-    controller: null,
-    deskAttached: false,
-    failureReason: null,
-    exitCode: null,
-    pendingCount: 0,
-    lastSeq: 0,
-    createdAt: 0,
-    updatedAt: 0,
-    endedAt: null,
-    ...extra,
-  };
-}
+const session = (id: string, extra: Partial<Session>): Session => testSession({ id, title: id, ...extra });
 const machine: Machine = { id: M1, name: 'build-box', os: 'linux', user: 'ana', home: '/home/ana', shell: false, agents: ['claude'], capabilities: {}, online: true, lastSeenAt: 0 };
 
 describe('groupSessions', () => {

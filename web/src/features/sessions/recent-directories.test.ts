@@ -1,28 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Session } from '@tether/shared';
+import { testSession } from '../../lib/test-records.ts';
 import { recentDirectories } from './recent-directories.ts';
 
 function session(cwd: string, machineId: string | null, updatedAt: number): Session {
-  return {
-    id: `00000000-0000-4000-8000-${String(updatedAt).padStart(12, '0')}`,
-    machineId,
-    title: '',
-    cwd,
-    launchKind: 'headless',
-    status: 'ended',
-    agentSessionId: null,
-    model: null,
-    permissionMode: 'default',
-    controller: null,
-    deskAttached: false,
-    failureReason: null,
-    exitCode: null,
-    pendingCount: 0,
-    lastSeq: 0,
-    createdAt: updatedAt,
-    updatedAt,
-    endedAt: null,
-  } as Session;
+  return testSession({ id: `00000000-0000-4000-8000-${String(updatedAt).padStart(12, '0')}`, machineId, title: '', cwd, launchKind: 'headless', status: 'ended', createdAt: updatedAt, updatedAt });
 }
 
 describe('recentDirectories', () => {
