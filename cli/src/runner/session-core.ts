@@ -30,6 +30,7 @@ import type { StatusTracker } from './status.ts';
 import { prepareLaunch } from './session-launch.ts';
 import type { HubLink } from '../hub-link/link.ts';
 import type { Poll } from '../pace/pace.ts';
+import type { RunnerOptions, RunnerResult } from './session-options.ts';
 
 /** How long a finished session waits for the hub to take what it is owed before exiting. The rest
  *  stays in the on-disk outbox. */
@@ -43,23 +44,7 @@ const FINAL_TRANSCRIPT_READ_MS = 150;
 
 export class RunnerStartError extends Error {}
 
-export type RunnerOptions = {
-  userArgs: string[];
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  hub: { url: string; token: string } | null;
-  tetherHome: string;
-  /** `attached`: the desk terminal drives the PTY (stdin TTY). `headless`: output goes only to the hub. */
-  desk: 'attached' | 'headless';
-  /** Where diagnostics go (never the desk: the TUI owns it). */
-  logFile?: string;
-  /** `headless`: the agent's own headless mode (claude: `claude -p` with stream-json), no terminal. Default `pty`. */
-  launchKind?: 'pty' | 'headless';
-  /** The coding agent to run. Default `claude`. */
-  agent?: AgentKind;
-};
-
-export type RunnerResult = { exitCode: number; sessionId: string; failure: string | null };
+export type { RunnerOptions, RunnerResult };
 
 export type { SessionState };
 
