@@ -43,6 +43,9 @@ export async function runHeadlessSession(options: RunnerOptions, make: NonNullab
     send: (item) => transport.send(item.content),
     onTurnSent: () => core.status.publish({ kind: 'turnStarted' }),
   });
+  // A transport without hooks needs nothing before its binary is found; one with them gets its hook
+  // server once the link is open (prepareLaunch), so a failure there is said on the hub.
+  const early = transport.hooks ? null : await binaryAndArgs({ core, env: options.env, transport, approvals, hooks: {} });
   core.startLink({
     onConnected: () => {
       approvals.reconnected();
@@ -50,8 +53,7 @@ export async function runHeadlessSession(options: RunnerOptions, make: NonNullab
     },
     commands: headlessCommands({ ...parts, owners: () => ({ first: [core.elicitations], last: approvals }) }),
   });
-
-  const launch = await binaryAndArgs({ core, env: options.env, transport, approvals, hooks: headlessHooks(parts) });
+  const launch = early ?? (await binaryAndArgs({ core, env: options.env, transport, approvals, hooks: headlessHooks(parts) }));
   const proc = spawnHeadless({ core, binary: launch.binary, args: launch.args, cwd: options.cwd });
   if ('error' in proc) return core.failEarly(proc.error);
   const reading = transport.start({ stdin: proc.stdin, stdout: proc.stdout });
