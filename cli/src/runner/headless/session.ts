@@ -45,7 +45,7 @@ export async function runHeadlessSession(options: RunnerOptions, make: NonNullab
   });
   // A transport without hooks needs nothing before its binary is found; one with them gets its hook
   // server once the link is open (prepareLaunch), so a failure there is said on the hub.
-  const early = transport.hooks ? null : await binaryAndArgs({ core, env: options.env, transport, approvals, hooks: {} });
+  const early = transport.hooks ? null : await binaryAndArgs({ core, env: options.env, transport, approvals, hooks: headlessHooks(parts) });
   core.startLink({
     onConnected: () => {
       approvals.reconnected();
