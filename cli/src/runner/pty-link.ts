@@ -4,16 +4,13 @@
 import { existsSync } from 'node:fs';
 import type { PermissionMode } from '@tether/shared';
 import type { HubCommandHandlers } from '../hub-link/commands.ts';
-import type { DialogRelay } from '../dialogs/relay.ts';
-import type { Approvals } from './approvals.ts';
 import type { Desk } from './desk.ts';
 import type { PtyContext } from './pty-context.ts';
 import { createTerminalStream } from './terminal-stream.ts';
 import { echoMark } from '../pty/echo-trace.ts';
 import { sessionCommands } from './session-commands.ts';
 
-/** Approvals and the dialog relay are made after the link may open (their reconnect re-sends). */
-type Parts = { desk: Desk; setMode: (mode: PermissionMode) => void; approvals: () => Approvals; dialogs: () => DialogRelay };
+type Parts = { desk: Desk; setMode: (mode: PermissionMode) => void };
 
 /** How a PTY session carries out the hub's commands (session-commands.ts): keys typed at an idle
  *  prompt, and the terminal's own. */
@@ -57,7 +54,6 @@ function ptyCommands(ctx: PtyContext, parts: Parts): HubCommandHandlers {
     setEffort: (level) => {
       if (agent.effortCommand) queue.enqueueCommand({ text: agent.effortCommand(level) });
     },
-    owners: () => ({ first: [parts.dialogs(), core.elicitations], last: parts.approvals() }),
     more: {
       'terminal:input': ({ data, desk }) => {
         // A `tether attach` desk types through the hub too.
@@ -85,9 +81,8 @@ export function startPtyLink(ctx: PtyContext, parts: Parts): void {
     onConnected: () => {
       parts.desk.linkReconnected();
       ctx.stream?.connected();
-      parts.approvals().reconnected();
-      parts.dialogs().reconnected();
-      core.elicitations.reconnected();
+      // Approvals, MCP forms and dialogs still waiting are asked again.
+      core.requests.reconnected();
     },
     commands: ptyCommands(ctx, parts),
   });

@@ -125,11 +125,11 @@ function startPtyParts(o: { options: RunnerOptions; agent: Agent }): PtyParts {
     core,
     continuing: core.plan.continue && !core.resumed && options.hub !== null,
     tetherHome: options.tetherHome,
-    open: () => startPtyLink(ctx, { desk: desk!, setMode: (mode) => void modes.set(mode), approvals: () => parts!.approvals, dialogs: () => parts!.dialogs }),
+    open: () => startPtyLink(ctx, { desk: desk!, setMode: (mode) => void modes.set(mode) }),
   });
   const approvals = createPtyApprovals(ctx, modes);
   parts = { pty: ctx, desk, approvals, dialogs: createPtyDialogs(ctx, { approvals, desk }), identity, moments, modes };
-  // After approvals and dialogs exist: their reconnect re-sends what waits.
+  // Once every part exists: the link opens with the session's commands wired to them.
   if (identity.settled()) identity.settle('known at start');
   return parts;
 }
@@ -164,7 +164,7 @@ function createPtyDialogs(ctx: PtyContext, o: { approvals: Approvals; desk: Desk
   const { agent, core, screen } = ctx;
   const dialogs = createDialogRelay({
     sessionId: () => core.state.id,
-    link: core.link,
+    requests: core.requests,
     read: async () => agent.screen.readDialog((await screen.state()).lines),
     write: (keys) => ctx.pty?.write(keys),
     covered: () => o.approvals.open(),

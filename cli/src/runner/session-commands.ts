@@ -2,17 +2,12 @@
 // kind. A command means the same in each (prompt, abort, end, model, mode, effort, an answer); the
 // launch kind says how it is carried out (runner.ts: keys in a PTY; headless/: the agent's protocol).
 // What every kind does the same way is here: prompts and answers come from afar (controller
-// `remote`), an end is asked once and said to the session scope, and an answer is offered to the
-// session's request owners in turn.
+// `remote`), an end is said to the session scope, and an answer goes to the request it names
+// (requests/registry.ts), whoever owns it.
 import type { Delivery } from '../attachments/attachments.ts';
 import type { EffortLevel, PermissionMode } from '@tether/shared';
 import type { HubCommandHandlers } from '../hub-link/commands.ts';
 import type { SessionCore } from './session-core.ts';
-
-type Answered = Parameters<NonNullable<HubCommandHandlers['approval:answered']>>[0];
-
-/** Something that may be waiting for an answer: true when the answer was its own. */
-export type RequestOwner = { answered(answered: Answered): boolean };
 
 /** How one launch kind carries out each command. A command it leaves out is not handled there. */
 export type LaunchCommands = {
@@ -25,13 +20,11 @@ export type LaunchCommands = {
   setModel?(model: string): void;
   setMode?(mode: PermissionMode): void;
   setEffort?(level: EffortLevel): void;
-  /** Who may own an answer, asked in order; the last one takes what no one before claimed. */
-  owners: () => { first: RequestOwner[]; last: { answered(answered: Answered): unknown } };
   /** Commands only this launch kind has (a PTY's terminal). */
   more?: HubCommandHandlers;
 };
 
-export function sessionCommands(core: Pick<SessionCore, 'controller' | 'stopAsked'>, launch: LaunchCommands): HubCommandHandlers {
+export function sessionCommands(core: Pick<SessionCore, 'controller' | 'stopAsked' | 'requests'>, launch: LaunchCommands): HubCommandHandlers {
   const { setModel, setMode, setEffort } = launch;
   return {
     'prompt:deliver': (delivery) => {
@@ -47,10 +40,9 @@ export function sessionCommands(core: Pick<SessionCore, 'controller' | 'stopAske
     ...(setModel ? { 'session:set-model': ({ model }) => setModel(model) } : {}),
     ...(setMode ? { 'session:set-mode': ({ mode }) => setMode(mode) } : {}),
     ...(setEffort ? { 'session:set-effort': ({ level }) => setEffort(level) } : {}),
-    'approval:answered': (answered) => {
+    'approval:answered': ({ requestId, answer }) => {
       core.controller.set('remote');
-      const { first, last } = launch.owners();
-      if (!first.some((owner) => owner.answered(answered))) last.answered(answered);
+      core.requests.answered({ requestId, answer });
     },
     ...launch.more,
   };

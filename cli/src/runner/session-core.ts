@@ -20,6 +20,7 @@ import { createApprovals, type Approvals } from './approvals.ts';
 import type { SessionHooks } from './hook-events.ts';
 import { createTranscriptFeed } from './transcript-feed.ts';
 import { createElicitations } from './elicitation.ts';
+import { createRequestRegistry } from './requests/registry.ts';
 import { loadResumeState, saveResumeState, type ResumeState } from './resume-state.ts';
 import { createSessionTitle } from './session-title.ts';
 import { createAttachmentInbox } from '../attachments/attachments.ts';
@@ -265,10 +266,14 @@ export function createSessionCore(init: CoreInit) {
   });
   const hub = createSessionLink({ options, sessionId: () => state.id, registration, log });
   const facts = createSessionFacts({ state, link: hub.link });
+  /** Every request to a person, whoever owns it (approvals, MCP forms, the PTY's dialogs): answers
+   *  are routed by id, and all are sent again when the link comes back. */
+  const requests = createRequestRegistry({ sessionId: () => state.id, link: hub.link });
   /** MCP servers asking for input (the Elicitation hook); the session waits on a person meanwhile. */
   const elicitations = createElicitations({
     sessionId: () => state.id,
     link: hub.link,
+    requests,
     log,
     onWaiting: (waiting, requestId) => facts.status.publish({ kind: waiting ? 'requestOpened' : 'requestClosed', id: `elicitation:${requestId}` }),
   });
@@ -340,13 +345,14 @@ export function createSessionCore(init: CoreInit) {
     controller: facts.controller,
     link: hub.link,
     startLink: hub.start,
-    /** Hub answers and reconnects reach these as they reach approvals. */
     elicitations,
+    /** The session's requests to a person: hub answers and reconnects go through it. */
+    requests,
     attachments,
     reportSlashCommands: hub.reportSlashCommands,
     /** Approvals with this session's id, link and log. */
     createApprovals(o: Pick<Parameters<typeof createApprovals>[0], 'onPlanApproved'>): Approvals {
-      const made = createApprovals({ sessionId: () => state.id, link: hub.link, log, describe: (d) => feed.describe(d), ...o });
+      const made = createApprovals({ sessionId: () => state.id, link: hub.link, requests, log, describe: (d) => feed.describe(d), ...o });
       scope.onCleanup(() => made.stop());
       approvals = made;
       return made;

@@ -47,11 +47,8 @@ export async function runHeadlessSession(options: RunnerOptions, make: NonNullab
   // server once the link is open (prepareLaunch), so a failure there is said on the hub.
   const early = transport.hooks ? null : await binaryAndArgs({ core, env: options.env, transport, approvals, hooks: headlessHooks(parts) });
   core.startLink({
-    onConnected: () => {
-      approvals.reconnected();
-      core.elicitations.reconnected();
-    },
-    commands: headlessCommands({ ...parts, owners: () => ({ first: [core.elicitations], last: approvals }) }),
+    onConnected: () => core.requests.reconnected(),
+    commands: headlessCommands(parts),
   });
   const launch = early ?? (await binaryAndArgs({ core, env: options.env, transport, approvals, hooks: headlessHooks(parts) }));
   const proc = spawnHeadless({ core, binary: launch.binary, args: launch.args, cwd: options.cwd });
@@ -144,7 +141,7 @@ function headlessEvents(o: { parts: Parts; asking: ReturnType<typeof createHeadl
 }
 
 /** How a headless session carries out the hub's commands (session-commands.ts): through its transport. */
-function headlessCommands(o: Parts & { owners: Parameters<typeof sessionCommands>[1]['owners'] }): HubCommandHandlers {
+function headlessCommands(o: Parts): HubCommandHandlers {
   const { core, transport, turns } = o;
   const { log, state } = core;
   const { setMode, setEffort } = transport;
@@ -184,6 +181,5 @@ function headlessCommands(o: Parts & { owners: Parameters<typeof sessionCommands
         }
       : {}),
     ...(setEffort ? { setEffort: (level) => core.followEffort(setEffort(level)) } : {}),
-    owners: o.owners,
   });
 }
