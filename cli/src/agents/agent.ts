@@ -10,7 +10,10 @@ import type { PromptReader, ScreenRow } from '../screen/prompt-state.ts';
 import type { ScreenDialog } from '../dialogs/read-dialog.ts';
 import type { ScreenModel } from '../screen/screen.ts';
 import type { Poll } from '../pace/pace.ts';
-import type { RunnerOptions, RunnerResult } from '../runner/session-core.ts';
+import type { HeadlessTransportFactory } from './headless-transport.ts';
+import type { LaunchPlan } from './launch-plan.ts';
+
+export type { LaunchPlan };
 
 export class LaunchArgsError extends Error {}
 
@@ -22,21 +25,6 @@ export function agentResumeId(id: string): string {
   if (!parsed.success) throw new LaunchArgsError(`resume id ${JSON.stringify(id.slice(0, 60))}: ${parsed.error.issues[0]?.message ?? 'not an id'}`);
   return parsed.data;
 }
-
-/** The user's own arguments as tether reads them. `args` are passed on verbatim. */
-export type LaunchPlan = {
-  args: string[];
-  /** The permission mode the user asked for (`default` when none). */
-  permissionMode: PermissionMode;
-  /** True when the user explicitly asked to skip permission prompts. */
-  bypass: boolean;
-  /** The agent session the user asked to resume, when named. */
-  resumeId: string | null;
-  /** The model the user asked for, when named. */
-  model: string | null;
-  /** Continue the last session: the agent picks it; the runner learns which at SessionStart. */
-  continue: boolean;
-};
 
 /** The hooks the agent will call for this launch: arguments to add (after the user's, or before them
  *  with `prepend`: a subcommand like `codex resume` must stay where the user put it), and files to
@@ -130,6 +118,7 @@ export type Agent = {
   slashCommands?(options: { binary: string; env: Record<string, string>; cwd: string; tetherHome: string }): SlashCommand[];
   /** Its own arguments for a session started from afar (`tether daemon`): model, mode, resume. */
   spawnArgs(o: { model: string | null; permissionMode: PermissionMode | null; resumeId: string | null }): string[];
-  /** The headless launch kind (no terminal), when the agent has one. */
-  runHeadless?(options: RunnerOptions): Promise<RunnerResult>;
+  /** The headless launch kind (no terminal), when the agent has one: its transport; the session
+   *  around it is runner/headless/ (headless-transport.ts). */
+  headless?: HeadlessTransportFactory;
 };

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HubLink } from '../hub-link/link.ts';
 import { createDialogRelay, type DialogRelay } from './relay.ts';
+import { createRequestRegistry } from '../runner/requests/registry.ts';
 import type { ScreenDialog } from './read-dialog.ts';
 
 function dialog(title: string, cursor = 0, numbered = false): ScreenDialog {
@@ -27,9 +28,10 @@ function setup(o: { covered?: () => boolean; linkUp?: () => boolean; deskActive?
       return { ok: true };
     },
   } as unknown as HubLink;
+  const registry = createRequestRegistry({ sessionId: () => 'session-1', link: () => (o.linkUp?.() ?? true ? link : null) });
   const relay: DialogRelay = createDialogRelay({
     sessionId: () => 'session-1',
-    link: () => (o.linkUp?.() ?? true ? link : null),
+    requests: registry,
     read: async () => screen,
     write: (k) => keys.push(k),
     covered: o.covered ?? (() => false),
@@ -47,7 +49,7 @@ function setup(o: { covered?: () => boolean; linkUp?: () => boolean; deskActive?
   const requests = () => sent.filter((s) => s.event === 'approval:request');
   const withdrawals = () => sent.filter((s) => s.event === 'approval:withdraw');
   const deskAnswers = () => sent.filter((s) => s.event === 'approval:desk-answer');
-  return { relay, sent, keys, waiting, show, requests, withdrawals, deskAnswers, setScreen: (next: ScreenDialog | null) => (screen = next) };
+  return { relay, registry, sent, keys, waiting, show, requests, withdrawals, deskAnswers, setScreen: (next: ScreenDialog | null) => (screen = next) };
 }
 
 let relays: DialogRelay[] = [];
@@ -162,7 +164,7 @@ describe('dialog relay', () => {
     t.show(dialog('Accessing workspace:', 0));
     await vi.waitFor(() => expect(t.waiting).toEqual([true]));
     t.setScreen(dialog('Accessing workspace:', 1)); // the desk moved the marker meanwhile
-    expect(t.relay.answered({ requestId: String(t.requests()[0]!.payload.id), answer: { decision: 'allow', choice: '2' } })).toBe(true);
+    expect(t.registry.answered({ requestId: String(t.requests()[0]!.payload.id), answer: { decision: 'allow', choice: '2' } })).toBe(true);
     await vi.waitFor(() => expect(t.keys).toEqual(['\r']));
     expect(t.waiting).toEqual([true, false]);
     // Still drawn while claude takes the key: not raised again.
@@ -179,7 +181,7 @@ describe('dialog relay', () => {
     t.show(dialog('Switch model?', 0, true));
     await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
     t.setScreen(null);
-    expect(t.relay.answered({ requestId: String(t.requests()[0]!.payload.id), answer: { decision: 'allow', choice: '1' } })).toBe(true);
+    expect(t.registry.answered({ requestId: String(t.requests()[0]!.payload.id), answer: { decision: 'allow', choice: '1' } })).toBe(true);
     t.setScreen(dialog('Another dialog', 0, true));
     await new Promise((r) => setTimeout(r, 40));
     expect(t.keys).toEqual([]);
@@ -190,8 +192,8 @@ describe('dialog relay', () => {
     relays.push(t.relay);
     t.show(dialog('Switch model?', 0, true));
     await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
-    expect(t.relay.answered({ requestId: 'someone-else', answer: { decision: 'allow' } })).toBe(false);
-    expect(t.relay.answered({ requestId: String(t.requests()[0]!.payload.id), answer: { decision: 'deny' } })).toBe(true);
+    expect(t.registry.answered({ requestId: 'someone-else', answer: { decision: 'allow' } })).toBe(false);
+    expect(t.registry.answered({ requestId: String(t.requests()[0]!.payload.id), answer: { decision: 'deny' } })).toBe(true);
     await new Promise((r) => setTimeout(r, 40));
     expect(t.keys).toEqual([]);
   });

@@ -6,13 +6,14 @@
 //   dialog gone (answered at the desk) ─► approval:desk-answer {answer: null}: every phone clears, the
 //       audit reads "Claude's dialog"; replaced in place by another ─► approval:withdraw, then the new one
 //
+// The request itself (its id, the send, the re-send after a reconnect, the withdraw, the desk's
+// answer) is the session's request registry's (runner/requests/), handed in as `requests`.
+//
 // Invariants: nothing is pressed but the option a person chose, and only while that very dialog is on
 // screen; a dialog seen while a hook request waits (claude's own permission dialog, AskUserQuestion,
 // a plan) belongs to that request and is never raised, nor is a dialog already answered, while it
 // stays on screen; at most one dialog request is open at a time.
-import { hostname } from 'node:os';
-import { DIALOG_TOOL_NAME, type Answer, type DialogInput } from '@tether/shared';
-import type { HubLink } from '../hub-link/link.ts';
+import { DIALOG_TOOL_NAME, type Answer, type DialogInput, type PendingRequest } from '@tether/shared';
 import { keysFor, type ScreenDialog } from './read-dialog.ts';
 
 /** Two reads this far apart must agree before a dialog is raised, so redraws do not flap requests. */
@@ -23,19 +24,27 @@ const RETRY_MS = 500;
 export type DialogRelay = {
   /** Every screen read: the choice on screen, or null. */
   seen(dialog: ScreenDialog | null): void;
-  /** True when the answer was for the dialog request (and was handled). */
-  answered(options: { requestId: string; answer: Answer }): boolean;
-  /** The hub link came back: re-send an open request (the hub may have answered or withdrawn it). */
-  reconnected(): void;
   stop(): void;
 };
 
+/** The session's request registry (runner/requests/registry.ts) as the relay uses it: the relay is
+ *  below the runner and takes it as handed. */
+export type DialogRequests = {
+  open(o: { request: PendingRequest; onAnswer: (answer: Answer) => void }): {
+    readonly request: PendingRequest;
+    send(): Promise<boolean>;
+    close(): void;
+    withdraw(reason: string): void;
+    answeredAtDesk(): Promise<unknown>;
+  };
+};
+
 /** `announced`: the hub took it, and the session said it waits (the status follows the request). */
-type Raised = { requestId: string; dialog: ScreenDialog; createdAt: number; announced: boolean; openedAtDesk: boolean };
+type Raised = { handle: ReturnType<DialogRequests['open']>; dialog: ScreenDialog; announced: boolean };
 
 export function createDialogRelay(options: {
   sessionId: () => string;
-  link: () => HubLink | null;
+  requests: DialogRequests;
   /** A fresh read of the screen (at answer time and to confirm a candidate). */
   read: () => Promise<ScreenDialog | null>;
   write: (keys: string) => void;
@@ -61,6 +70,7 @@ export function createDialogRelay(options: {
     if (candidate) clearTimeout(candidate.timer);
     candidate = null;
   };
+  /** No longer open here (the registry's handle is closed by whoever settles it). */
   const close = (): Raised | null => {
     const was = raised;
     raised = null;
@@ -73,47 +83,49 @@ export function createDialogRelay(options: {
     const was = close();
     if (!was) return;
     options.log(`dialog "${was.dialog.title}": withdrawn (${reason})`);
-    void options.link()?.request('approval:withdraw', { sessionId: options.sessionId(), requestId: was.requestId, reason });
+    was.handle.withdraw(reason);
   };
   /** The dialog left the screen: someone answered it in claude itself (first answer wins on the hub). */
   const answeredAtDesk = () => {
     const was = close();
     if (!was) return;
     options.log(`dialog "${was.dialog.title}": answered at the desk`);
-    void options.link()?.request('approval:desk-answer', { sessionId: options.sessionId(), requestId: was.requestId, answer: null, device: `desk@${hostname()}`.slice(0, 100) });
+    void was.handle.answeredAtDesk();
   };
 
+  /** Until the hub took it (the link may not be registered yet: start-up dialogs come before
+   *  SessionStart), asked again every retryMs; one it withdrew meanwhile is asked under a new id. */
   const send = async (entry: Raised) => {
     retry = null;
-    const link = options.link();
-    const input: DialogInput = { title: entry.dialog.title, text: entry.dialog.text, options: entry.dialog.options, ...(entry.openedAtDesk ? { openedAtDesk: true } : {}) };
-    const ack = link
-      ? await link.request('approval:request', {
-          id: entry.requestId,
-          sessionId: options.sessionId(),
-          kind: 'dialog',
-          toolName: DIALOG_TOOL_NAME,
-          toolInput: input,
-          toolUseId: null,
-          createdAt: entry.createdAt,
-        })
-      : null;
+    const ok = await entry.handle.send();
     if (raised !== entry || stopped) return;
-    if (ack?.ok) {
+    if (ok) {
       if (!entry.announced) {
         entry.announced = true;
         options.onWaiting(true);
       }
-      options.log(`dialog "${entry.dialog.title}": asked on the hub (${entry.requestId})`);
+      options.log(`dialog "${entry.dialog.title}": asked on the hub (${entry.handle.request.id})`);
       return;
     }
-    // Withdrawn by the hub while the runner was away: ask again under a new id.
-    if (ack && ack.code === 'gone') entry.requestId = crypto.randomUUID();
     retry = setTimeout(() => void send(entry), options.retryMs ?? RETRY_MS);
   };
 
+  /** The hub's answer: pressed while that very dialog is on screen. */
+  const answered = (entry: Raised, answer: Answer) => {
+    if (raised !== entry) return;
+    entry.handle.close();
+    const was = close()!;
+    ignored = was.dialog.signature; // answered: never asked again while it stays on screen
+    void options.read().then((now) => {
+      if (!stopped) pressChosen({ now, was: was.dialog, choice: answer.choice, write: options.write, log: options.log });
+    });
+  };
+
   const raise = (dialog: ScreenDialog) => {
-    const entry: Raised = { requestId: crypto.randomUUID(), dialog, createdAt: Date.now(), announced: false, openedAtDesk: options.deskActive?.() ?? false };
+    const input: DialogInput = { title: dialog.title, text: dialog.text, options: dialog.options, ...(options.deskActive?.() ? { openedAtDesk: true } : {}) };
+    const request: PendingRequest = { id: crypto.randomUUID(), sessionId: options.sessionId(), kind: 'dialog', toolName: DIALOG_TOOL_NAME, toolInput: input, toolUseId: null, createdAt: Date.now() };
+    const entry = { dialog, announced: false } as Raised;
+    entry.handle = options.requests.open({ request, onAnswer: (answer) => answered(entry, answer) });
     raised = entry;
     void send(entry);
   };
@@ -158,22 +170,11 @@ export function createDialogRelay(options: {
 
   return {
     seen,
-    answered: ({ requestId, answer }) => {
-      if (!raised || raised.requestId !== requestId) return false;
-      const was = close()!;
-      ignored = was.dialog.signature; // answered: never asked again while it stays on screen
-      void options.read().then((now) => {
-        if (!stopped) pressChosen({ now, was: was.dialog, choice: answer.choice, write: options.write, log: options.log });
-      });
-      return true;
-    },
-    reconnected: () => {
-      if (raised && !retry) void send(raised);
-    },
     stop: () => {
       stopped = true;
       dropCandidate();
       if (retry) clearTimeout(retry);
+      raised?.handle.close();
     },
   };
 }

@@ -14,12 +14,15 @@
 // claude's modes and the user's settings rules decide *when* anyone is asked; nothing here re-decides
 // that. Invariant: never allow silently. When the hub cannot take a request, ask() returns null: in a
 // PTY claude's own dialog stays at the desk; headless, the caller denies (nobody else could answer).
+// The request itself (id, send, re-send, withdraw) is the session's request registry's
+// (requests/registry.ts); what the answer becomes for the agent is verdict.ts.
 import { requestKindForTool, type Answer, type PendingRequest } from '@tether/shared';
 import type { HubLink } from '../hub-link/link.ts';
 import { recordHookTiming, wallNow } from '../hooks/bench-timings.ts';
 import type { PromptState } from '../screen/prompt-state.ts';
 import { createDeskAnswers, type DeskAnswers } from './desk-answer.ts';
 import { verdictFor, type Verdict } from './verdict.ts';
+import { createRequestRegistry, type RequestHandle, type RequestRegistry } from './requests/registry.ts';
 
 export type { AddRulesUpdate, PermissionUpdate, Verdict } from './verdict.ts';
 export { sessionRuleUpdate, verdictFor } from './verdict.ts';
@@ -29,9 +32,8 @@ export type Approvals = {
   toolStarted(payload: Record<string, unknown>): void;
   /** Asks the hub; resolves with claude's decision, or null when nobody but claude's own UI can answer. */
   ask(options: { toolName: string; toolInput: Record<string, unknown>; toolUseId?: string | null; signal: AbortSignal }): Promise<Verdict | null>;
+  /** A hub answer (tests; a session routes answers through its registry). */
   answered(options: { requestId: string; answer: Answer }): void;
-  /** The hub link came back: re-send what still waits (the hub may have withdrawn it meanwhile). */
-  reconnected(): void;
   /** A tool's result (transcript, PostToolUse): settles a request the desk answered in claude's dialog. */
   toolResult(options: { toolUseId: string; rejected: boolean }): void;
   /** The PTY screen's state: a dialog that gives way to the input box while a request waits was
@@ -50,7 +52,7 @@ export type Approvals = {
 
 type Outcome = { from: 'hub'; answer: Answer } | { from: 'desk'; decision: 'allow' | 'deny' | null } | { from: 'cancel' } | { from: 'handoff' };
 
-type Waiting = { request: PendingRequest; settle: (outcome: Outcome) => void; sawDialog: boolean; /** When the hub's answer came (bench timings). */ answeredAt?: number };
+type Waiting = { handle: RequestHandle; settle: (outcome: Outcome) => void; sawDialog: boolean; /** When the hub's answer came (bench timings). */ answeredAt?: number };
 
 /** claude drops its hook request when the desk presses Esc in the dialog, a moment before the
  *  transcript records the rejection: this long the runner waits for that record before it takes the
@@ -71,29 +73,32 @@ function callKey(toolName: string, toolInput: unknown): string {
  *  and what the hub hears. `toolInput` is claude's own, not what the phone was shown. */
 async function closeRequest(o: {
   outcome: Outcome;
-  request: PendingRequest;
+  handle: RequestHandle;
   toolInput: Record<string, unknown>;
   link: HubLink;
-  sessionId: string;
   desk: DeskAnswers;
   log: (line: string) => void;
   onPlanApproved?: (options: { planMode: Answer['planMode'] }) => void;
 }): Promise<Verdict | null> {
-  const { outcome, request, link } = o;
+  const { outcome, link } = o;
+  const { request } = o.handle;
   o.log(`approval ${request.id} (${request.toolName}): ${outcome.from === 'hub' ? `answered on the hub: ${outcome.answer.decision}` : outcome.from === 'desk' ? 'answered at the desk' : outcome.from === 'handoff' ? 'handed to the desk' : 'claude stopped waiting'}`);
   switch (outcome.from) {
     case 'handoff':
-      void link.request('approval:withdraw', { sessionId: o.sessionId, requestId: request.id, reason: 'the desk took it: the agent asks in its own dialog' });
+      o.handle.withdraw('the desk took it: the agent asks in its own dialog');
       return null;
     case 'cancel':
-      void link.request('approval:withdraw', { sessionId: o.sessionId, requestId: request.id, reason: 'claude stopped waiting' });
+      o.handle.withdraw('claude stopped waiting');
       return null;
     case 'hub': {
+      o.handle.close();
       const verdict = verdictFor({ request: { ...request, toolInput: o.toolInput }, answer: outcome.answer });
       if (request.kind === 'plan' && verdict.behavior === 'allow') o.onPlanApproved?.({ planMode: outcome.answer.planMode });
       return verdict;
     }
     case 'desk':
+      // desk-answer.ts tells the hub, and what was chosen once the tool's result says.
+      o.handle.close();
       await o.desk.answered({ link, request, decision: outcome.decision });
       return null;
     default: {
@@ -114,28 +119,17 @@ export function createApprovals(options: {
    *  ExitPlanMode carries no plan: it is in the transcript or the plan file). Claude still gets its
    *  own input back; this only fills the hub request. */
   describe?: (options: { toolName: string; toolInput: Record<string, unknown>; toolUseId: string | null }) => Promise<Record<string, unknown>>;
+  /** The session's registry (one for every kind of request); its own when none is given (tests). */
+  requests?: RequestRegistry;
 }): Approvals {
-  const waiting = new Map<string, Waiting>();
+  const requests = options.requests ?? createRequestRegistry({ sessionId: options.sessionId, link: options.link });
+  const waiting = new Set<Waiting>();
   /** When the last request stopped waiting (see CLOSED_DIALOG_GRACE_MS). */
   let lastClosedAt = 0;
   const recentCalls = new Map<string, string>();
   const log = options.log ?? (() => {});
   let stopped = false;
   const desk = createDeskAnswers({ sessionId: options.sessionId, link: options.link, log, stopped: () => stopped });
-
-  /** Sends the request; a request the hub withdrew while we were away is re-asked under a new id. */
-  const send = async (link: HubLink, entry: Waiting): Promise<boolean> => {
-    const ack = await link.request('approval:request', entry.request);
-    if (ack && !ack.ok && ack.code === 'gone') {
-      const oldId = entry.request.id;
-      entry.request = { ...entry.request, id: crypto.randomUUID() };
-      waiting.delete(oldId);
-      waiting.set(entry.request.id, entry);
-      const again = await link.request('approval:request', entry.request);
-      return !!again?.ok;
-    }
-    return !!ack?.ok;
-  };
 
   const settleDesk = (entry: Waiting, decision: 'allow' | 'deny' | null) => entry.settle({ from: 'desk', decision });
 
@@ -162,29 +156,26 @@ export function createApprovals(options: {
       });
       const callId = toolUseId ?? recentCalls.get(callKey(toolName, toolInput)) ?? null;
       const shown = options.describe ? await options.describe({ toolName, toolInput, toolUseId: callId }) : toolInput;
-      const entry: Waiting = {
-        request: {
-          id: crypto.randomUUID(),
-          sessionId: options.sessionId(),
-          kind: requestKindForTool(toolName),
-          toolName,
-          toolInput: shown,
-          toolUseId: callId,
-          createdAt: Date.now(),
+      const request: PendingRequest = { id: crypto.randomUUID(), sessionId: options.sessionId(), kind: requestKindForTool(toolName), toolName, toolInput: shown, toolUseId: callId, createdAt: Date.now() };
+      const entry = { settle, sawDialog: false } as Waiting;
+      entry.handle = requests.open({
+        request,
+        onAnswer: (answer) => {
+          entry.answeredAt = wallNow();
+          settle({ from: 'hub', answer });
         },
-        settle,
-        sawDialog: false,
-      };
+      });
       // Waiting before it is sent, so a desk answer given meanwhile is seen.
-      waiting.set(entry.request.id, entry);
+      waiting.add(entry);
       const onCancel = () => settle({ from: 'cancel' });
       if (signal.aborted) onCancel();
       signal.addEventListener('abort', onCancel);
       const sentAt = wallNow();
-      const sent = await send(link, entry);
+      const sent = await entry.handle.send();
       if (!sent) {
         signal.removeEventListener('abort', onCancel);
-        waiting.delete(entry.request.id);
+        entry.handle.close();
+        waiting.delete(entry);
         lastClosedAt = Date.now();
         log(`approval for ${toolName}: the hub did not take it; claude's own prompt decides`);
         return null;
@@ -192,34 +183,30 @@ export function createApprovals(options: {
       let outcome = await settled;
       signal.removeEventListener('abort', onCancel);
       if (outcome.from === 'hub' && entry.answeredAt) recordHookTiming({ role: 'runner', event: 'permission-request', sent: sentAt, answered: entry.answeredAt });
-      if (outcome.from === 'cancel' && entry.request.toolUseId) {
-        const decided = await desk.resultWithin({ toolUseId: entry.request.toolUseId, ms: CANCEL_GRACE_MS });
+      if (outcome.from === 'cancel' && entry.handle.request.toolUseId) {
+        const decided = await desk.resultWithin({ toolUseId: entry.handle.request.toolUseId, ms: CANCEL_GRACE_MS });
         if (decided) outcome = { from: 'desk', decision: decided };
       }
-      waiting.delete(entry.request.id);
+      waiting.delete(entry);
       // Handed to the desk: the agent's dialog comes next and is the relay's to raise, at once.
       lastClosedAt = outcome.from === 'handoff' ? 0 : Date.now();
-      const { request } = entry;
-      return closeRequest({ outcome, request, toolInput, link, sessionId: options.sessionId(), desk, log, onPlanApproved: options.onPlanApproved });
+      return closeRequest({ outcome, handle: entry.handle, toolInput, link, desk, log, onPlanApproved: options.onPlanApproved });
     },
 
     answered: ({ requestId, answer }) => {
-      const entry = waiting.get(requestId);
-      if (!entry) return;
-      entry.answeredAt = wallNow();
-      entry.settle({ from: 'hub', answer });
+      if ([...waiting].some((entry) => entry.handle.request.id === requestId)) requests.answered({ requestId, answer });
     },
 
     toolResult: ({ toolUseId, rejected }) => {
       const decision = rejected ? 'deny' : 'allow';
       desk.result(toolUseId, decision);
-      for (const entry of waiting.values()) {
-        if (entry.request.toolUseId === toolUseId) settleDesk(entry, decision);
+      for (const entry of waiting) {
+        if (entry.handle.request.toolUseId === toolUseId) settleDesk(entry, decision);
       }
     },
 
     screen: (kind) => {
-      for (const entry of waiting.values()) {
+      for (const entry of waiting) {
         if (kind === 'dialog') entry.sawDialog = true;
         else if (entry.sawDialog && (kind === 'busy' || kind === 'ready')) settleDesk(entry, null);
       }
@@ -228,20 +215,14 @@ export function createApprovals(options: {
     open: () => waiting.size > 0 || Date.now() - lastClosedAt < CLOSED_DIALOG_GRACE_MS,
 
     handToDesk: () => {
-      const permissions = [...waiting.values()].filter((entry) => entry.request.kind === 'permission');
+      const permissions = [...waiting].filter((entry) => entry.handle.request.kind === 'permission');
       for (const entry of permissions) entry.settle({ from: 'handoff' });
       return permissions.length > 0;
     },
 
-    reconnected: () => {
-      const link = options.link();
-      if (!link) return;
-      for (const entry of [...waiting.values()]) void send(link, entry);
-    },
-
     stop: () => {
       stopped = true;
-      for (const entry of waiting.values()) entry.settle({ from: 'cancel' });
+      for (const entry of waiting) entry.settle({ from: 'cancel' });
       waiting.clear();
     },
   };

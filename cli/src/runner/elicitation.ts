@@ -12,11 +12,12 @@
 // phone is asked, the desk sees "running Elicitation hook" and answers by Esc. Invariant: nothing is
 // answered on the user's behalf. When the hub cannot take the request, or the payload cannot be
 // shown as a form, or a hub answer does not fit the schema, ask() returns `{}`: claude then draws
-// its own form at the desk.
-import { hostname } from 'node:os';
-import { elicitationAnswerOf, elicitationAnswerProblem, type Answer, type ElicitationInput, type PendingRequest } from '@tether/shared';
+// its own form at the desk. The request itself (id, send, re-send, withdraw, the desk's answer) is
+// the session's request registry's (requests/registry.ts).
+import { elicitationAnswerOf, elicitationAnswerProblem, type Answer, type ElicitationInput } from '@tether/shared';
 import { elicitationOutput, parseElicitationPayload } from '../hooks/elicitation.ts';
 import type { HubLink } from '../hub-link/link.ts';
+import { createRequestRegistry, type RequestHandle, type RequestRegistry } from './requests/registry.ts';
 
 /** claude drops the hook request both when the desk presses Esc and when it exits; an exit reaches
  *  stop() (the session finishing) within this long, so only a drop still unexplained by then is the
@@ -30,32 +31,27 @@ export type Elicitations = {
   interrupted(): void;
   /** A hub answer; false when the request is not an elicitation of this runner. */
   answered(options: { requestId: string; answer: Answer }): boolean;
-  /** The hub link came back: re-send what still waits. */
-  reconnected(): void;
   /** claude exited: what still waits is withdrawn. */
   stop(): void;
 };
 
 type Outcome = { from: 'hub'; answer: Answer } | { from: 'dropped' } | { from: 'stopped' };
-type Waiting = { request: PendingRequest; settle: (outcome: Outcome) => void };
+type Waiting = { handle: RequestHandle; settle: (outcome: Outcome) => void };
 
 export function createElicitations(options: {
   sessionId: () => string;
   link: () => HubLink | null;
+  /** The session's registry (one for every kind of request); its own when none is given (tests). */
+  requests?: RequestRegistry;
   /** The session waits on a person for this request (true), or no longer (false). */
   onWaiting?: (waiting: boolean, requestId: string) => void;
   log?: (line: string) => void;
 }): Elicitations {
-  const waiting = new Map<string, Waiting>();
+  const requests = options.requests ?? createRequestRegistry({ sessionId: options.sessionId, link: options.link });
+  const waiting = new Set<Waiting>();
   const log = options.log ?? (() => {});
-  const device = `desk@${hostname()}`.slice(0, 100);
   let stopped = false;
   let onStop: Array<() => void> = [];
-
-  const send = async (link: HubLink, entry: Waiting): Promise<boolean> => {
-    const ack = await link.request('approval:request', entry.request);
-    return !!ack?.ok;
-  };
   /** Resolves true once stop() ran, or false after `ms`. */
   const stoppedWithin = (ms: number) =>
     new Promise<boolean>((resolve) => {
@@ -98,24 +94,26 @@ export function createElicitations(options: {
           resolve(outcome);
         };
       });
-      const entry: Waiting = {
+      const handle = requests.open({
         request: { id: crypto.randomUUID(), sessionId: options.sessionId(), kind: 'elicitation', toolName: input.serverName, toolInput: input, toolUseId: null, createdAt: Date.now() },
-        settle,
-      };
-      waiting.set(entry.request.id, entry);
-      log(`elicitation ${entry.request.id} from ${input.serverName}: asking the hub`);
+        onAnswer: (answer) => settle({ from: 'hub', answer }),
+      });
+      const entry: Waiting = { handle, settle };
+      waiting.add(entry);
+      log(`elicitation ${handle.request.id} from ${input.serverName}: asking the hub`);
       const onDrop = () => settle({ from: 'dropped' });
       if (signal.aborted) onDrop();
       signal.addEventListener('abort', onDrop);
-      options.onWaiting?.(true, entry.request.id);
+      const waitingId = handle.request.id;
+      options.onWaiting?.(true, waitingId);
       try {
-        if (!(await send(link, entry))) {
+        if (!(await handle.send())) {
           log(`elicitation from ${input.serverName}: the hub did not take it; claude's own form decides`);
           return {};
         }
         let outcome = await settled;
         if (outcome.from === 'dropped' && (await stoppedWithin(DROP_GRACE_MS))) outcome = { from: 'stopped' };
-        const { request } = entry;
+        const { request } = handle;
         switch (outcome.from) {
           case 'hub':
             log(`elicitation ${request.id} (${input.serverName}): answered on the hub: ${outcome.answer.elicitation?.action ?? outcome.answer.decision}`);
@@ -123,12 +121,12 @@ export function createElicitations(options: {
           case 'dropped': {
             // Esc at the desk interrupted the call (or claude gave up the hook): clear every phone.
             log(`elicitation ${request.id}: answered at the desk (the call was interrupted)`);
-            const ack = await link.request('approval:desk-answer', { sessionId: options.sessionId(), requestId: request.id, answer: null, device });
+            const ack = await handle.answeredAtDesk();
             if (ack?.ok && !ack.won) log(`elicitation ${request.id}: ${ack.resolution.answeredBy ?? 'the hub'} answered first, but claude no longer listens`);
             return {};
           }
           case 'stopped':
-            void link.request('approval:withdraw', { sessionId: options.sessionId(), requestId: request.id, reason: 'claude stopped waiting' });
+            handle.withdraw('claude stopped waiting');
             return {};
           default: {
             const never: never = outcome;
@@ -137,8 +135,9 @@ export function createElicitations(options: {
         }
       } finally {
         signal.removeEventListener('abort', onDrop);
-        waiting.delete(entry.request.id);
-        options.onWaiting?.(false, entry.request.id);
+        handle.close();
+        waiting.delete(entry);
+        options.onWaiting?.(false, waitingId);
       }
     },
 
@@ -146,18 +145,7 @@ export function createElicitations(options: {
       for (const entry of waiting.values()) entry.settle({ from: 'dropped' });
     },
 
-    answered: ({ requestId, answer }) => {
-      const entry = waiting.get(requestId);
-      if (!entry) return false;
-      entry.settle({ from: 'hub', answer });
-      return true;
-    },
-
-    reconnected: () => {
-      const link = options.link();
-      if (!link) return;
-      for (const entry of [...waiting.values()]) void send(link, entry);
-    },
+    answered: ({ requestId, answer }) => [...waiting].some((entry) => entry.handle.request.id === requestId) && requests.answered({ requestId, answer }),
 
     stop: () => {
       stopped = true;

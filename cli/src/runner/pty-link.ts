@@ -1,44 +1,42 @@
-// pty-link.ts: a PTY session's hub link: what the hub may ask of it (prompts, abort, end, model,
-// mode, effort, answers, the terminal's input, size, desk and viewers), what is re-sent when the link
-// comes back, and the terminal stream that starts with it.
+// pty-link.ts: a PTY session's hub link: how it carries out what the hub may ask (session-commands.ts:
+// prompts, abort, end, model, mode, effort, answers; and the terminal's input, size, desk and
+// viewers), what is re-sent when the link comes back, and the terminal stream that starts with it.
 import { existsSync } from 'node:fs';
 import type { PermissionMode } from '@tether/shared';
 import type { HubCommandHandlers } from '../hub-link/commands.ts';
-import type { DialogRelay } from '../dialogs/relay.ts';
-import type { Approvals } from './approvals.ts';
 import type { Desk } from './desk.ts';
 import type { PtyContext } from './pty-context.ts';
 import { createTerminalStream } from './terminal-stream.ts';
 import { echoMark } from '../pty/echo-trace.ts';
+import { sessionCommands } from './session-commands.ts';
 
-/** Approvals and the dialog relay are made after the link may open (their reconnect re-sends). */
-type Parts = { desk: Desk; setMode: (mode: PermissionMode) => void; approvals: () => Approvals; dialogs: () => DialogRelay };
+type Parts = { desk: Desk; setMode: (mode: PermissionMode) => void };
 
+/** How a PTY session carries out the hub's commands (session-commands.ts): keys typed at an idle
+ *  prompt, and the terminal's own. */
 function ptyCommands(ctx: PtyContext, parts: Parts): HubCommandHandlers {
   const { agent, core, queue } = ctx;
   const { state, controller, log, patch } = core;
-  return {
-    'prompt:deliver': (delivery) => {
-      controller.set('remote');
+  return sessionCommands(core, {
+    deliver: (delivery) => {
       // With files: written under the session's temp dir first, then typed as `@path … text`.
       core.attachments.forPty(delivery, {
         ready: (text) => queue.enqueue({ promptId: delivery.promptId, text }),
         failed: (reason) => core.link()?.push('prompt:status', { sessionId: state.id, promptId: delivery.promptId, status: 'dropped', reason }),
       });
     },
-    'session:abort': () => queue.abort(),
-    'session:stop': () => {
+    abort: () => queue.abort(),
+    closePrompts: (why) => {
       // Nothing more is typed once a person asked to end: undelivered prompts go back now.
-      queue.close('the session was ended');
+      queue.close(why);
       queue.stop();
-      core.stopAsked('the session was ended');
-      ctx.ender?.end();
     },
+    end: () => ctx.ender?.end(),
     // The model changes when the transcript shows the agent's /model output (session-core): a
     // "Switch model?" answered "No" keeps the old one. Before the first prompt there may be no
     // transcript to show it (claude 2.1.197 writes none yet); then no cache is warm, claude asks
     // nothing, and the command done is the model set.
-    'session:set-model': ({ model: next }) => {
+    setModel: (next) => {
       if (!agent.modelCommand) return log(`model change to ${next} refused: ${agent.name} has no model command here`);
       queue.enqueueCommand({
         text: agent.modelCommand(next),
@@ -51,31 +49,29 @@ function ptyCommands(ctx: PtyContext, parts: Parts): HubCommandHandlers {
         },
       });
     },
-    'session:set-mode': ({ mode }) => parts.setMode(mode),
+    setMode: (mode) => parts.setMode(mode),
     // The agent's own `/effort`, typed at an idle prompt like `/model`; the footer then shows it.
-    'session:set-effort': ({ level }) => {
+    setEffort: (level) => {
       if (agent.effortCommand) queue.enqueueCommand({ text: agent.effortCommand(level) });
     },
-    'approval:answered': ({ requestId, answer }) => {
-      controller.set('remote');
-      if (!parts.dialogs().answered({ requestId, answer }) && !core.elicitations.answered({ requestId, answer })) parts.approvals().answered({ requestId, answer });
+    more: {
+      'terminal:input': ({ data, desk }) => {
+        // A `tether attach` desk types through the hub too.
+        if (desk) return parts.desk.typed(data);
+        echoMark('run_in');
+        controller.set('remote');
+        ctx.pty?.write(data);
+        echoMark('run_written');
+      },
+      'terminal:resize': ({ cols, rows }) => {
+        if (parts.desk.attached()) return; // the desk owns the size while attached
+        parts.desk.resize({ cols, rows });
+      },
+      'terminal:desk': ({ attached, cols, rows }) => parts.desk.remoteChanged({ attached, cols, rows }),
+      'terminal:viewers': ({ count }) => ctx.stream?.viewers(count),
+      'terminal:snapshot-request': () => ctx.stream?.snapshotRequested(),
     },
-    'terminal:input': ({ data, desk }) => {
-      // A `tether attach` desk types through the hub too.
-      if (desk) return parts.desk.typed(data);
-      echoMark('run_in');
-      controller.set('remote');
-      ctx.pty?.write(data);
-      echoMark('run_written');
-    },
-    'terminal:resize': ({ cols, rows }) => {
-      if (parts.desk.attached()) return; // the desk owns the size while attached
-      parts.desk.resize({ cols, rows });
-    },
-    'terminal:desk': ({ attached, cols, rows }) => parts.desk.remoteChanged({ attached, cols, rows }),
-    'terminal:viewers': ({ count }) => ctx.stream?.viewers(count),
-    'terminal:snapshot-request': () => ctx.stream?.snapshotRequested(),
-  };
+  });
 }
 
 /** Opens the hub link (once the identity is known) and the terminal stream that rides on it. */
@@ -85,9 +81,8 @@ export function startPtyLink(ctx: PtyContext, parts: Parts): void {
     onConnected: () => {
       parts.desk.linkReconnected();
       ctx.stream?.connected();
-      parts.approvals().reconnected();
-      parts.dialogs().reconnected();
-      core.elicitations.reconnected();
+      // Approvals, MCP forms and dialogs still waiting are asked again.
+      core.requests.reconnected();
     },
     commands: ptyCommands(ctx, parts),
   });

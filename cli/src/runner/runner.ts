@@ -10,7 +10,7 @@
 // room in agents/ (Agent). The parts of a PTY session: the desk (desk.ts), the screen reads
 // (screen-watch.ts), the hub link and its commands (pty-link.ts), mode switches (mode-control.ts),
 // `-c`'s identity wait (identity-gate.ts), the dialog relay (dialogs/) and the prompt queue. A
-// headless launch is the agent's own (Agent.runHeadless).
+// headless launch is composed in headless/ around the agent's transport (Agent.headless).
 //
 // Invariants: "ready" means the agent's input is on screen; the agent exiting before that is a
 // failed session with the reason (its last screen lines), shown at the desk and on the hub, and is
@@ -35,6 +35,7 @@ import { createModeControl } from './mode-control.ts';
 import { createScreenWatch } from './screen-watch.ts';
 import { createIdentityGate } from './identity-gate.ts';
 import { startPtyLink } from './pty-link.ts';
+import { runHeadlessSession } from './headless/session.ts';
 
 export { RunnerStartError, type RunnerOptions, type RunnerResult } from './session-core.ts';
 
@@ -52,8 +53,8 @@ const GATE_READ_TRIES = 3;
 export async function runSession(options: RunnerOptions): Promise<RunnerResult> {
   const agent = agentFor(options.agent ?? DEFAULT_AGENT);
   if (options.launchKind === 'headless') {
-    if (!agent.runHeadless) throw new RunnerStartError(`${agent.name} has no headless mode in tether yet; start it with a terminal (PTY)`);
-    return agent.runHeadless(options);
+    if (!agent.headless) throw new RunnerStartError(`${agent.name} has no headless mode in tether yet; start it with a terminal (PTY)`);
+    return runHeadlessSession(options, agent.headless);
   }
   const ctx = startPtyParts({ options, agent });
   const { core } = ctx.pty;
@@ -124,11 +125,11 @@ function startPtyParts(o: { options: RunnerOptions; agent: Agent }): PtyParts {
     core,
     continuing: core.plan.continue && !core.resumed && options.hub !== null,
     tetherHome: options.tetherHome,
-    open: () => startPtyLink(ctx, { desk: desk!, setMode: (mode) => void modes.set(mode), approvals: () => parts!.approvals, dialogs: () => parts!.dialogs }),
+    open: () => startPtyLink(ctx, { desk: desk!, setMode: (mode) => void modes.set(mode) }),
   });
   const approvals = createPtyApprovals(ctx, modes);
   parts = { pty: ctx, desk, approvals, dialogs: createPtyDialogs(ctx, { approvals, desk }), identity, moments, modes };
-  // After approvals and dialogs exist: their reconnect re-sends what waits.
+  // Once every part exists: the link opens with the session's commands wired to them.
   if (identity.settled()) identity.settle('known at start');
   return parts;
 }
@@ -163,7 +164,7 @@ function createPtyDialogs(ctx: PtyContext, o: { approvals: Approvals; desk: Desk
   const { agent, core, screen } = ctx;
   const dialogs = createDialogRelay({
     sessionId: () => core.state.id,
-    link: core.link,
+    requests: core.requests,
     read: async () => agent.screen.readDialog((await screen.state()).lines),
     write: (keys) => ctx.pty?.write(keys),
     covered: () => o.approvals.open(),

@@ -20,6 +20,7 @@ import { createApprovals, type Approvals } from './approvals.ts';
 import type { SessionHooks } from './hook-events.ts';
 import { createTranscriptFeed } from './transcript-feed.ts';
 import { createElicitations } from './elicitation.ts';
+import { createRequestRegistry } from './requests/registry.ts';
 import { loadResumeState, saveResumeState, type ResumeState } from './resume-state.ts';
 import { createSessionTitle } from './session-title.ts';
 import { createAttachmentInbox } from '../attachments/attachments.ts';
@@ -30,6 +31,7 @@ import type { StatusTracker } from './status.ts';
 import { prepareLaunch } from './session-launch.ts';
 import type { HubLink } from '../hub-link/link.ts';
 import type { Poll } from '../pace/pace.ts';
+import type { RunnerOptions, RunnerResult } from './session-options.ts';
 
 /** How long a finished session waits for the hub to take what it is owed before exiting. The rest
  *  stays in the on-disk outbox. */
@@ -43,23 +45,7 @@ const FINAL_TRANSCRIPT_READ_MS = 150;
 
 export class RunnerStartError extends Error {}
 
-export type RunnerOptions = {
-  userArgs: string[];
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  hub: { url: string; token: string } | null;
-  tetherHome: string;
-  /** `attached`: the desk terminal drives the PTY (stdin TTY). `headless`: output goes only to the hub. */
-  desk: 'attached' | 'headless';
-  /** Where diagnostics go (never the desk: the TUI owns it). */
-  logFile?: string;
-  /** `headless`: the agent's own headless mode (claude: `claude -p` with stream-json), no terminal. Default `pty`. */
-  launchKind?: 'pty' | 'headless';
-  /** The coding agent to run. Default `claude`. */
-  agent?: AgentKind;
-};
-
-export type RunnerResult = { exitCode: number; sessionId: string; failure: string | null };
+export type { RunnerOptions, RunnerResult };
 
 export type { SessionState };
 
@@ -280,10 +266,14 @@ export function createSessionCore(init: CoreInit) {
   });
   const hub = createSessionLink({ options, sessionId: () => state.id, registration, log });
   const facts = createSessionFacts({ state, link: hub.link });
+  /** Every request to a person, whoever owns it (approvals, MCP forms, the PTY's dialogs): answers
+   *  are routed by id, and all are sent again when the link comes back. */
+  const requests = createRequestRegistry({ sessionId: () => state.id, link: hub.link });
   /** MCP servers asking for input (the Elicitation hook); the session waits on a person meanwhile. */
   const elicitations = createElicitations({
     sessionId: () => state.id,
     link: hub.link,
+    requests,
     log,
     onWaiting: (waiting, requestId) => facts.status.publish({ kind: waiting ? 'requestOpened' : 'requestClosed', id: `elicitation:${requestId}` }),
   });
@@ -355,13 +345,14 @@ export function createSessionCore(init: CoreInit) {
     controller: facts.controller,
     link: hub.link,
     startLink: hub.start,
-    /** Hub answers and reconnects reach these as they reach approvals. */
     elicitations,
+    /** The session's requests to a person: hub answers and reconnects go through it. */
+    requests,
     attachments,
     reportSlashCommands: hub.reportSlashCommands,
     /** Approvals with this session's id, link and log. */
     createApprovals(o: Pick<Parameters<typeof createApprovals>[0], 'onPlanApproved'>): Approvals {
-      const made = createApprovals({ sessionId: () => state.id, link: hub.link, log, describe: (d) => feed.describe(d), ...o });
+      const made = createApprovals({ sessionId: () => state.id, link: hub.link, requests, log, describe: (d) => feed.describe(d), ...o });
       scope.onCleanup(() => made.stop());
       approvals = made;
       return made;

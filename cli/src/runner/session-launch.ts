@@ -12,7 +12,7 @@ import { createHookHandler, type SessionHooks } from './hook-events.ts';
 import type { SessionScope } from './session-scope.ts';
 import type { SessionState } from './session-facts.ts';
 import type { createSessionFacts } from './session-facts.ts';
-import type { RunnerOptions } from './session-core.ts';
+import type { RunnerOptions } from './session-options.ts';
 
 /** A hook can run a moment before the agent appends the line it reports; the transcript is read
  *  again this long after each hook. */

@@ -7,7 +7,7 @@ import type { SessionRegistration, SlashCommand } from '@tether/shared';
 import { openOutbox, type Outbox } from '../hub-link/outbox.ts';
 import { connectHubLink, type HubCommandHandlers, type HubLink } from '../hub-link/link.ts';
 import { createWorkspaceReader } from '../workspace/workspace.ts';
-import type { RunnerOptions } from './session-core.ts';
+import type { RunnerOptions } from './session-options.ts';
 
 export function createSessionLink(o: { options: RunnerOptions; sessionId: () => string; registration: () => SessionRegistration; log: (line: string) => void }) {
   const { options, log } = o;

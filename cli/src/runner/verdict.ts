@@ -2,16 +2,9 @@
 // hook's `decision` and a stream-json `can_use_tool` response, so a phone's answer means the same to
 // a PTY session and a headless one. A deny always carries a message the model reads.
 import type { Answer, PendingRequest, RequestKind, SessionRule } from '@tether/shared';
+import type { AddRulesUpdate, PermissionUpdate, Verdict } from '../agents/verdict.ts';
 
-/** claude's permission-update entry (its hooks reference: `updatedPermissions`). */
-export type AddRulesUpdate = { type: 'addRules'; rules: Array<{ toolName: string; ruleContent?: string }>; behavior: 'allow'; destination: 'session' };
-export type PermissionUpdate = AddRulesUpdate | { type: 'setMode'; mode: 'acceptEdits' | 'default'; destination: 'session' };
-
-/** What claude is told: the same shape for the PermissionRequest hook's `decision` and for a
- *  stream-json `can_use_tool` response. */
-export type Verdict =
-  | { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: PermissionUpdate[] }
-  | { behavior: 'deny'; message: string };
+export type { AddRulesUpdate, PermissionUpdate, Verdict };
 
 const DEFAULT_DENY: Record<RequestKind, string> = {
   permission: 'The user denied this tool call.',

@@ -20,6 +20,7 @@ import { subagentDirFor } from '../../transcript/subagents.ts';
 import { createAnsweredModelReader } from './transcript/answered-model.ts';
 import { createLocalCommandReader, modelSetBy } from './transcript/local-commands.ts';
 import { createClaudeUsage } from './transcript/usage.ts';
+import { createClaudeHeadless } from './headless.ts';
 
 export const claudeAgent: Agent = {
   kind: 'claude',
@@ -85,5 +86,5 @@ export const claudeAgent: Agent = {
   slashCommands: ({ binary, env, cwd, tetherHome }) =>
     listSlashCommands({ version: cachedClaudeVersion({ bin: binary, cacheFile: join(tetherHome, 'claude-version.json') }), configDir: claudeConfigDir(env), cwd }),
   liveOwner: ({ env, sessionId }) => liveClaudeOwner({ configDir: claudeConfigDir(env), claudeSessionId: sessionId }),
-  runHeadless: async (options) => (await import('./headless.ts')).runHeadlessSession(options),
+  headless: createClaudeHeadless,
 };

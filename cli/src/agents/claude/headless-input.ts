@@ -1,20 +1,13 @@
 // headless-input.ts: what `claude -p --input-format stream-json` is told, one JSON line at a time on
-// its stdin: the user's turns (runner/headless-turns.ts: one at a time, each written once; a
-// prompt's `content` is its text, or its files' blocks and the text), and control requests
-// (interrupt, set_permission_mode, set_model, initialize) whose answers some callers wait for.
-import type { PromptStatus } from '@tether/shared';
-import type { ContentBlock } from '../../attachments/attachments.ts';
-import { createHeadlessTurns } from '../../runner/headless-turns.ts';
+// its stdin: the user's turns (the runner sends one at a time, each once: runner/headless/turns.ts)
+// and control requests (interrupt, set_permission_mode, set_model, initialize) whose answers some
+// callers wait for.
+import type { HeadlessPipes } from '../headless-transport.ts';
 
 export type HeadlessInput = ReturnType<typeof createHeadlessInput>;
 
-export function createHeadlessInput(o: {
-  log: (line: string) => void;
-  report: (promptId: string, status: Exclude<PromptStatus, 'queued'>, reason?: string | null) => void;
-  /** A turn was written: the session thinks. */
-  onTurnSent: () => void;
-}) {
-  let stdin: { write(data: string): unknown; flush(): unknown; end(): unknown } | null = null;
+export function createHeadlessInput(o: { log: (line: string) => void }) {
+  let stdin: HeadlessPipes['stdin'] | null = null;
   let controlSeq = 0;
   /** Callbacks for control requests whose answer matters (by request id). */
   const answers = new Map<string, (ok: boolean, error?: string) => void>();
@@ -28,17 +21,12 @@ export function createHeadlessInput(o: {
       o.log(`claude stdin: ${String(error)}`);
     }
   };
-  const turns = createHeadlessTurns<string | ContentBlock[]>({
-    report: o.report,
-    canSend: () => stdin !== null,
-    send: (item) => writeLine({ type: 'user', message: { role: 'user', content: item.content } }),
-    onTurnSent: o.onTurnSent,
-  });
   return {
-    ...turns,
-    attach(pipe: NonNullable<typeof stdin>) {
+    attach(pipe: HeadlessPipes['stdin']) {
       stdin = pipe;
     },
+    /** A turn can be written (attached, not closed). */
+    open: () => stdin !== null,
     writeLine,
     /** A control request; `onAnswer` hears claude's control_response to it. Returns its id. */
     control(request: Record<string, unknown>, onAnswer?: (ok: boolean, error?: string) => void): string {
@@ -53,11 +41,11 @@ export function createHeadlessInput(o: {
       answers.delete(requestId);
       answer?.(ok, error);
     },
-    closeInput(log: (line: string) => void) {
+    closeInput() {
       try {
         stdin?.end();
       } catch (error) {
-        log(`claude stdin: ${String(error)}`);
+        o.log(`claude stdin: ${String(error)}`);
       }
       stdin = null;
     },

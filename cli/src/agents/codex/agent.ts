@@ -10,6 +10,7 @@ import { hookCommand, writeHookEndpoint } from '../../hooks/endpoint-file.ts';
 import { codexHookArgs, planCodexLaunch } from './launch.ts';
 import { createRolloutReader } from './rollout.ts';
 import { codexScreen } from './screen.ts';
+import { createCodexHeadless } from './headless.ts';
 
 /** Ctrl-C twice quits Codex at an idle prompt (the first one clears typed text or interrupts). */
 const CTRL_C = '\x03';
@@ -45,6 +46,6 @@ export const codexAgent: Agent = {
   // `codex resume <id>` takes the id as a positional only (no `=` form; the runner drops `--`): the
   // id is checked to be a UUID, never a flag.
   spawnArgs: ({ model, resumeId }) => [...(resumeId ? ['resume', agentResumeId(resumeId)] : []), ...(model ? ['-m', model] : [])],
-  runHeadless: async (options) => (await import('./headless.ts')).runCodexHeadless(options),
+  headless: createCodexHeadless,
   endPty: ({ pty, log }) => createEnder({ step: () => pty.write(CTRL_C), at: PRESSES_AT, exited: pty.exited, force: () => pty.kill('SIGTERM'), log }),
 };

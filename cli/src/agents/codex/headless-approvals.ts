@@ -1,16 +1,16 @@
 // headless-approvals.ts: what headless Codex asks a person over JSON-RPC, put to the phone through
-// the session's approvals, and the answer sent back as Codex's decision.
+// the runner (events.ask: the session's approvals), and the answer sent back as Codex's decision.
 //
 //   item/commandExecution/requestApproval ─► approvals.ask(Bash {command, description}) ─► decision
 //   item/fileChange/requestApproval       ─► approvals.ask(FileChanges {changes})        ─► decision
 //                                            (the files and diffs of the item it names: file-changes.ts)
-//   serverRequest/resolved (Codex stopped waiting, e.g. the turn was interrupted) ─► withdrawn
+//   serverRequest/resolved (Codex stopped waiting, e.g. the turn was interrupted) ─► events.withdraw
 //
 // allow → accept (a rule for the session → acceptForSession); deny → decline, and its reason is
 // steered into the turn so the model reads it (Codex's decline carries no message); an edited
 // call → decline with why (Codex takes no edited command); nobody to ask → decline (fail closed).
-import type { Approvals, Verdict } from '../../runner/approvals.ts';
-import type { SessionCore } from '../../runner/session-core.ts';
+import type { HeadlessEvents } from '../headless-transport.ts';
+import type { Verdict } from '../verdict.ts';
 import type { AppServer, AppServerRequest } from './app-server.ts';
 import { fileChangesQuestion, fromFileUpdateChanges } from './file-changes.ts';
 
@@ -22,14 +22,9 @@ const EDITED = 'The person edited this call before allowing it, and Codex cannot
 
 export type CodexAsking = ReturnType<typeof askCodex>;
 
-export function askCodex(o: { core: SessionCore; approvals: Approvals; turn: { threadId: string | null; turnId: string | null }; server: () => AppServer }) {
-  const { core } = o;
-  const asking = new Map<string, AbortController>();
+export function askCodex(o: { events: HeadlessEvents; log: (line: string) => void; turn: { threadId: string | null; turnId: string | null }; server: () => AppServer }) {
   /** File changes Codex announced (item/started), for the question about them. */
   const changes = new Map<string, unknown>();
-  core.onCleanup(() => {
-    for (const cancel of asking.values()) cancel.abort();
-  });
   const question = (request: AppServerRequest): { toolName: string; toolInput: Json } | null => {
     const p = request.params;
     const reason = typeof p.reason === 'string' && p.reason !== '' ? { description: p.reason } : {};
@@ -52,7 +47,7 @@ export function askCodex(o: { core: SessionCore; approvals: Approvals; turn: { t
     await o
       .server()
       .request('turn/steer', { threadId, expectedTurnId: turnId, input: [{ type: 'text', text, text_elements: [] }] })
-      .catch((error: unknown) => core.log(`turn/steer: ${String(error)}`));
+      .catch((error: unknown) => o.log(`turn/steer: ${String(error)}`));
   };
   const decide = (verdict: Verdict | null): { decision: string; tell: string | null } => {
     if (!verdict) return { decision: 'decline', tell: null };
@@ -64,28 +59,18 @@ export function askCodex(o: { core: SessionCore; approvals: Approvals; turn: { t
     async ask(request: AppServerRequest): Promise<void> {
       const asked = question(request);
       if (!asked) {
-        core.log(`codex asked ${request.method}: tether cannot put it to a person yet; answered no`);
+        o.log(`codex asked ${request.method}: tether cannot put it to a person yet; answered no`);
         return o.server().fail(request.id, { code: NOT_HANDLED, message: `tether cannot answer ${request.method}` });
       }
-      const key = String(request.id);
-      const cancel = new AbortController();
-      asking.set(key, cancel);
-      core.status.publish({ kind: 'requestOpened', id: `codex:${key}` });
       const toolUseId = typeof request.params.itemId === 'string' ? request.params.itemId : null;
-      const verdict = await o.approvals.ask({ ...asked, toolUseId, signal: cancel.signal });
-      asking.delete(key);
-      core.status.publish({ kind: 'requestClosed', id: `codex:${key}` });
-      if (cancel.signal.aborted) return;
-      if (!verdict) core.log(`approval for ${asked.toolName}: nobody could be asked (the hub did not take it); declined`);
+      const verdict = await o.events.ask({ id: String(request.id), ...asked, toolUseId });
+      if (verdict === 'withdrawn') return;
+      if (!verdict) o.log(`approval for ${asked.toolName}: nobody could be asked (the hub did not take it); declined`);
       const { decision, tell } = decide(verdict);
       // The reason first: Codex sends the decline to the model at once, and a reason steered in
       // after it could miss that request and the turn (a run under load saw the turn end without it).
       if (tell) await steer(tell);
       o.server().respond(request.id, { decision });
-    },
-    /** Codex answered its own request (or dropped it): the phone's question is withdrawn. */
-    resolved(requestId: unknown) {
-      asking.get(String(requestId))?.abort();
     },
     /** An item began: a file change keeps its paths and diffs for the question that may follow. */
     itemStarted(item: unknown) {

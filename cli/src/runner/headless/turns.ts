@@ -1,4 +1,4 @@
-// headless-turns.ts: the prompts of a headless session (no terminal), one turn at a time, whatever
+// turns.ts: the prompts of a headless session (no terminal), one turn at a time, whatever
 // carries them to the agent (claude's stream-json stdin, Codex's app-server turn/start). A prompt
 // is sent once, never retyped; the transcript's user line confirms it (matchPrompt), and what is
 // still held when the session ends goes back to its sender (sent) or is dropped (queued).
@@ -6,7 +6,7 @@
 //   hub prompt:deliver ─► claim ─► enqueue ─(ready, no turn running)─► send ─► agent
 //   agent: turn over ─► turnEnded ─► pump (the next one)      transcript user line ─► matchPrompt
 import type { PromptStatus } from '@tether/shared';
-import { normalizePromptText } from './prompt-queue.ts';
+import { normalizePromptText } from '../prompt-queue.ts';
 
 type Item<C> = { promptId: string; text: string; content: C; state: 'queued' | 'sent' };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHeadlessTurns } from './headless-turns.ts';
+import { createHeadlessTurns } from './turns.ts';
 
 function turns(canSend = true) {
   const reports: string[] = [];

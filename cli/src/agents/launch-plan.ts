@@ -1,0 +1,18 @@
+// launch-plan.ts: how tether reads a user's arguments to an agent (Agent.plan). Its own file because
+// both the Agent record (agent.ts) and the headless transport (headless-transport.ts) speak of it.
+import type { PermissionMode } from '@tether/shared';
+
+/** The user's own arguments as tether reads them. `args` are passed on verbatim. */
+export type LaunchPlan = {
+  args: string[];
+  /** The permission mode the user asked for (`default` when none). */
+  permissionMode: PermissionMode;
+  /** True when the user explicitly asked to skip permission prompts. */
+  bypass: boolean;
+  /** The agent session the user asked to resume, when named. */
+  resumeId: string | null;
+  /** The model the user asked for, when named. */
+  model: string | null;
+  /** Continue the last session: the agent picks it; the runner learns which at SessionStart. */
+  continue: boolean;
+};

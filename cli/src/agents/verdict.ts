@@ -1,0 +1,13 @@
+// verdict.ts: the shape of what an agent is told for a person's answer (runner/verdict.ts makes it
+// from the phone's answer). Here, beside the Agent record, because an agent's headless transport
+// translates it into its own protocol, and agents import nothing from the runner.
+
+/** claude's permission-update entry (its hooks reference: `updatedPermissions`). */
+export type AddRulesUpdate = { type: 'addRules'; rules: Array<{ toolName: string; ruleContent?: string }>; behavior: 'allow'; destination: 'session' };
+export type PermissionUpdate = AddRulesUpdate | { type: 'setMode'; mode: 'acceptEdits' | 'default'; destination: 'session' };
+
+/** What claude is told: the same shape for the PermissionRequest hook's `decision` and for a
+ *  stream-json `can_use_tool` response. */
+export type Verdict =
+  | { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: PermissionUpdate[] }
+  | { behavior: 'deny'; message: string };

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { Approvals } from '../approvals.ts';
+import type { StatusFact } from '../status.ts';
+import { createHeadlessAsking } from './asking.ts';
+
+/** Approvals whose ask waits until the test answers it, or until its signal aborts (then null). */
+function fakeApprovals() {
+  const asked: Array<{ toolName: string; answer: (verdict: Awaited<ReturnType<Approvals['ask']>>) => void }> = [];
+  const approvals = {
+    ask: ({ toolName, signal }) =>
+      new Promise((resolve) => {
+        asked.push({ toolName, answer: resolve });
+        signal.addEventListener('abort', () => resolve(null));
+      }),
+  } as Pick<Approvals, 'ask'> as Approvals;
+  return { approvals, asked };
+}
+
+function setup() {
+  const facts: StatusFact[] = [];
+  const cleanups: Array<() => void> = [];
+  const { approvals, asked } = fakeApprovals();
+  const asking = createHeadlessAsking({ core: { status: { publish: (fact: StatusFact) => facts.push(fact) } as never, onCleanup: (fn: () => void) => cleanups.push(fn) }, approvals });
+  return { asking, asked, facts, cleanup: () => cleanups.forEach((fn) => fn()) };
+}
+
+const request = (id: string) => ({ id, toolName: 'Bash', toolInput: { command: 'ls' }, toolUseId: null });
+
+describe('a headless agent asking a person (runner/headless/asking.ts)', () => {
+  it('waits while the question is open and hands the transport the answer', async () => {
+    const t = setup();
+    const pending = t.asking.ask(request('r1'));
+    await expect.poll(() => t.asked.length).toBe(1);
+    expect(t.facts).toEqual([{ kind: 'requestOpened', id: 'headless:r1' }]);
+    t.asked[0]!.answer({ behavior: 'deny', message: 'no' });
+    expect(await pending).toEqual({ behavior: 'deny', message: 'no' });
+    expect(t.facts).toEqual([
+      { kind: 'requestOpened', id: 'headless:r1' },
+      { kind: 'requestClosed', id: 'headless:r1' },
+    ]);
+  });
+
+  it('says withdrawn, not no, when the agent stopped waiting or the session ended: the transport then answers nothing', async () => {
+    const t = setup();
+    const first = t.asking.ask(request('a'));
+    const second = t.asking.ask(request('b'));
+    await expect.poll(() => t.asked.length).toBe(2);
+    t.asking.withdraw('a');
+    t.asking.withdraw('nobody');
+    expect(await first).toBe('withdrawn');
+    t.cleanup();
+    expect(await second).toBe('withdrawn');
+    expect(t.facts.filter((f) => f.kind === 'requestClosed').map((f) => (f as { id: string }).id)).toEqual(['headless:a', 'headless:b']);
+  });
+
+  it('passes on null (nobody could be asked) for the transport to refuse, fail closed', async () => {
+    const t = setup();
+    const pending = t.asking.ask(request('n'));
+    await expect.poll(() => t.asked.length).toBe(1);
+    t.asked[0]!.answer(null);
+    expect(await pending).toBeNull();
+  });
+});
