@@ -75,14 +75,15 @@ stream {
     include ${paths.hubsMap};
     default unix:${paths.nowhere};
   }
-  # Connections per hub name (a client flooding one hub leaves the others their share).
-  limit_conn_zone $ssl_preread_server_name zone=per_hub:4m;
+  # Connections per client address. (Not per hub name: limit_conn runs before ssl_preread, so the
+  # name is not known yet there; see docs/decisions/relay.md.)
+  limit_conn_zone $binary_remote_addr zone=per_client:4m;
   server {
     listen ${settings.listen} backlog=4096;
     ssl_preread on;
     # A client that never sends its ClientHello is dropped here, before any hub sees it.
     preread_timeout 5s;
-    limit_conn per_hub ${settings.maxConnectionsPerHub};
+    limit_conn per_client ${settings.maxConnectionsPerHub};
     proxy_pass $hub_backend;
     proxy_protocol on;
     proxy_connect_timeout 5s;

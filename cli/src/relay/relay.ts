@@ -202,7 +202,7 @@ export async function serve(dir: string, flags: ServeFlags): Promise<Running> {
     `tether relay: TLS on ${settings.listen} for *.${settings.domain} (passed through by SNI, never ended here), tunnels over ssh on ${settings.sshListen}`,
     `host key: ${key}`,
     `state: ${dir} (${settings.hubs.length} hub${settings.hubs.length === 1 ? '' : 's'} invited); invite one: tether relay invite NAME`,
-    `caps: ${settings.maxConnectionsPerHub} connections per hub, ${settings.bytesPerSecond ? `${settings.bytesPerSecond} bytes/s per connection` : 'no byte rate cap'}, idle connections closed after ${settings.idleSeconds} s, dead tunnels after ~${settings.tunnelDeadSeconds} s`,
+    `caps: ${settings.maxConnectionsPerHub} connections per client address, ${settings.bytesPerSecond ? `${settings.bytesPerSecond} bytes/s per connection` : 'no byte rate cap'}, idle connections closed after ${settings.idleSeconds} s, dead tunnels after ~${settings.tunnelDeadSeconds} s`,
   ];
   return { settings, lines, exited: Promise.race([sshd.exited, nginx.exited]), stop };
 }
