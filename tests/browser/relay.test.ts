@@ -65,7 +65,7 @@ describe('a hub behind tether relay', () => {
       const screen = '\x1b[1mclaude\x1b[0m ready on the relayed hub';
       runner.on('terminal:snapshot-request', () => void emitAck(runner, 'terminal:snapshot', { sessionId, offset, cols: 80, rows: 24, data: screen }));
 
-      const page = await world.browser.newPage({ viewport: 'phone' });
+      const page = await world.browser!.newPage({ viewport: 'phone' });
       const response = await page.goto(phoneUrl);
       expect(await response!.securityDetails()).toMatchObject({ subjectName: `alpha.${RELAY_DOMAIN}`, issuer: expect.stringMatching(/^Pebble Intermediate CA/) });
       await page.getByRole('heading', { name: 'Sessions', level: 1 }).waitFor({ timeout: UI_TIMEOUT_MS });

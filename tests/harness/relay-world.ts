@@ -17,6 +17,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect as tlsConnect } from 'node:tls';
 import { freePort } from './balancer.ts';
 import { launchBrowser, type BrowserHandle } from './browser.ts';
 import { TETHER_MAIN } from './desk.ts';
@@ -41,8 +42,14 @@ export type RelayHubHandle = HubProcessHandle & {
 export type RelayWorld = {
   /** The port phones and the CA use (the tap in front of nginx). */
   publicPort: number;
+  /** nginx's own port (behind the tap). */
+  nginxPort: number;
   pebble: PebbleHandle;
-  browser: BrowserHandle;
+  browser: BrowserHandle | null;
+  /** GET <path> at https://<name>.relay.test through the relay, verified against pebble's root. */
+  get(name: string, path: string): Promise<{ status: number; subject: string }>;
+  /** nginx's access log (one line per connection). */
+  accessLog(): string;
   /** `tether relay invite NAME`: the join code (or the CLI's failure). */
   invite(name: string): { code: string; stderr: string; status: number | null };
   startHub(options: { name: string; code: string }): Promise<RelayHubHandle>;
@@ -56,7 +63,9 @@ export type RelayWorld = {
 type Proc = { child: ChildProcess; output: () => string; exited: Promise<void> };
 
 function start(bin: string, args: string[], env: NodeJS.ProcessEnv = process.env): Proc {
-  const child = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: ending it ends what it forked (socat's per-connection children), as a
+  // real network loss or a relay host going down would.
+  const child = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString('utf8')));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString('utf8')));
@@ -66,8 +75,15 @@ function start(bin: string, args: string[], env: NodeJS.ProcessEnv = process.env
 
 async function end(proc: Proc): Promise<void> {
   if (proc.child.exitCode !== null || proc.child.signalCode !== null) return;
-  proc.child.kill('SIGTERM');
-  const timer = setTimeout(() => proc.child.kill('SIGKILL'), 5_000);
+  const group = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-proc.child.pid!, signal);
+    } catch {
+      proc.child.kill(signal);
+    }
+  };
+  group('SIGTERM');
+  const timer = setTimeout(() => group('SIGKILL'), 5_000);
   await proc.exited;
   clearTimeout(timer);
 }
@@ -91,7 +107,24 @@ export function decodeTap(dump: string): Buffer {
   return Buffer.from(bytes);
 }
 
-export async function startRelayWorld(): Promise<RelayWorld> {
+/** One HTTPS request over node:tls (SNI = name, CA = pebble's root) to 127.0.0.1:port. */
+export function relayGet(o: { port: number; name: string; path: string; ca: string; localAddress?: string }): Promise<{ status: number; subject: string }> {
+  return new Promise((resolve, reject) => {
+    let secure = false;
+    const socket = tlsConnect({ host: '127.0.0.1', port: o.port, servername: o.name, ca: o.ca, ALPNProtocols: ['http/1.1'], ...(o.localAddress ? { localAddress: o.localAddress } : {}) }, () => {
+      secure = true;
+      socket.write(`GET ${o.path} HTTP/1.1\r\nhost: ${o.name}\r\nconnection: close\r\n\r\n`);
+    });
+    let data = '';
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer in 10 s')));
+    socket.on('data', (d: Buffer) => (data += d.toString('latin1')));
+    socket.on('end', () => (!secure ? reject(new Error('closed before TLS was established')) : resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(data)?.[1] ?? 0), subject: String(socket.getPeerCertificate()?.subject?.CN ?? '') })));
+    socket.on('close', () => (!secure ? reject(new Error('closed before TLS was established')) : undefined));
+    socket.on('error', reject);
+  });
+}
+
+export async function startRelayWorld(options: { browser?: boolean; maxConnectionsPerClient?: number } = {}): Promise<RelayWorld> {
   requireBinary(SOCAT_BIN, 'socat');
   requireBinary(CERTUTIL_BIN, 'libnss3-tools');
   requireBinary(UNSHARE_BIN, 'util-linux');
@@ -113,14 +146,14 @@ export async function startRelayWorld(): Promise<RelayWorld> {
     stops.push(() => end(tap));
 
     const state = join(dir, 'relay-state');
-    const relayArgs = ['relay', 'serve', '--state', state, '--domain', RELAY_DOMAIN, '--listen', `127.0.0.1:${nginxPort}`, '--public-port', String(publicPort), '--ssh-listen', `127.0.0.1:${sshPort}`, '--ssh-address', `127.0.0.1:${sshPort}`, '--first-hub-port', String(firstHubPort), '--tunnel-dead-seconds', '6', '--max-connections-per-hub', '40'];
+    const relayArgs = ['relay', 'serve', '--state', state, '--domain', RELAY_DOMAIN, '--listen', `127.0.0.1:${nginxPort}`, '--public-port', String(publicPort), '--ssh-listen', `127.0.0.1:${sshPort}`, '--ssh-address', `127.0.0.1:${sshPort}`, '--first-hub-port', String(firstHubPort), '--tunnel-dead-seconds', '6', '--max-connections-per-hub', String(options.maxConnectionsPerClient ?? 40)];
     let relayLog = '';
     let relay = start(BUN, [TETHER_MAIN, ...relayArgs], { ...process.env, TETHER_HOME: join(dir, 'relay-home') });
     await waitFor(relay, /tether relay ready/, 'tether relay');
     stops.push(() => end(relay));
 
-    const browser = await launchBrowser({ home: nssHome({ dir, rootPath: pebble.rootPath }), args: [`--host-resolver-rules=MAP *.${RELAY_DOMAIN} 127.0.0.1`] });
-    stops.push(() => browser.stop());
+    const browser = options.browser === false ? null : await launchBrowser({ home: nssHome({ dir, rootPath: pebble.rootPath }), args: [`--host-resolver-rules=MAP *.${RELAY_DOMAIN} 127.0.0.1`] });
+    if (browser) stops.push(() => browser.stop());
 
     const hostsPath = join(dir, 'hosts');
     writeFileSync(hostsPath, '127.0.0.1 localhost\n::1 localhost\n');
@@ -176,8 +209,11 @@ export async function startRelayWorld(): Promise<RelayWorld> {
 
     return {
       publicPort,
+      nginxPort,
       pebble,
       browser,
+      get: (name, path) => relayGet({ port: publicPort, name: `${name}.${RELAY_DOMAIN}`, path, ca: pebble.rootPem }),
+      accessLog: () => readFileSync(join(state, 'access.log'), 'utf8'),
       invite: (name) => {
         const run = spawnSync(BUN, [TETHER_MAIN, 'relay', 'invite', name, '--state', state], { encoding: 'utf8', env: { ...process.env, TETHER_HOME: join(dir, 'relay-home') }, timeout: 20_000 });
         return { code: run.stdout.trim(), stderr: run.stderr, status: run.status };

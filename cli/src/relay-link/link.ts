@@ -19,6 +19,8 @@ export const STATUS_FILE = 'status.json';
 /** How long start waits for the first tunnel before it goes on without a QR (the tunnel keeps trying). */
 const FIRST_UP_MS = 30_000;
 
+type FirstTry = { up: true } | { up: false; why: string };
+
 export type PreparedRelay = { join: Join; peers: Peers };
 
 export type RelayStatus = { name: string; origin: string; pid: number; state: TunnelState; updatedAt: number };
@@ -53,8 +55,22 @@ export async function openRelay(options: {
   const lines: string[] = [];
   const front = await startFront({ hub: { host: options.hub.host === '0.0.0.0' ? '127.0.0.1' : options.hub.host, port: options.hub.port }, peers, log: options.log });
   let started = false;
-  let firstUp: () => void = () => {};
-  const up = new Promise<void>((resolve) => (firstUp = resolve));
+  let stopRenewal: () => void = () => {};
+  let pendingCertificate = false;
+  const certificateOptions = { name: code.name, dir, directoryUrl: options.directoryUrl ?? LETS_ENCRYPT, challenge: front.setChallenge };
+  /** Gets (or loads) the certificate, puts it in the front, keeps it renewed; the line to print. */
+  const obtainCertificate = async (): Promise<string> => {
+    try {
+      const issued = await ensureCertificate(certificateOptions);
+      front.setCertificate(issued);
+      stopRenewal = keepRenewed({ ...certificateOptions, current: issued, use: (next) => front.setCertificate(next), log: options.log });
+      return `relay: certificate for ${code.name} valid until ${issued.notAfter.toISOString()} (sha256 ${issued.fingerprint}); renewed 30 days before`;
+    } catch (error) {
+      return `relay: no certificate for ${code.name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+    }
+  };
+  let firstTry: (result: FirstTry) => void = () => {};
+  const tried = new Promise<FirstTry>((resolve) => (firstTry = resolve));
   const tunnel = keepTunnel({
     join: code,
     dir,
@@ -66,31 +82,30 @@ export async function openRelay(options: {
       const line = describeTunnel(state, code.origin);
       if (started) options.log(line);
       else if (state.kind !== 'connecting' || state.attempt === 1) lines.push(line);
-      if (state.kind === 'up') firstUp();
+      if (state.kind === 'up') firstTry({ up: true });
+      if (state.kind === 'up' && pendingCertificate) {
+        pendingCertificate = false;
+        void obtainCertificate().then(options.log);
+      }
+      // A first attempt that failed is said at once (a refused key does not fix itself); the
+      // tunnel keeps retrying with back-off and says when it is up.
+      if (state.kind === 'down') firstTry({ up: false, why: state.reason });
     },
   });
-  let stopRenewal: () => void = () => {};
   const close = async () => {
     stopRenewal();
     await tunnel.close();
     await front.close();
     rmSync(statusPath, { force: true });
   };
-  const wasUp = await Promise.race([up.then(() => true), Bun.sleep(FIRST_UP_MS).then(() => false)]);
-  if (!wasUp) {
+  const first = await Promise.race([tried, Bun.sleep(FIRST_UP_MS).then((): FirstTry => ({ up: false, why: `no tunnel after ${FIRST_UP_MS / 1000} s` }))]);
+  if (!first.up) {
     started = true;
-    lines.push(`relay: no tunnel after ${FIRST_UP_MS / 1000} s; it keeps trying (tether doctor shows its state)`);
+    lines.push(`relay: not reachable through the relay yet (${first.why}); the tunnel keeps trying (tether doctor shows its state), and the certificate is fetched once it is up. No QR from this start: tether pair makes one later`);
+    pendingCertificate = true;
     return { lines, close };
   }
-  const certificateOptions = { name: code.name, dir, directoryUrl: options.directoryUrl ?? LETS_ENCRYPT, challenge: front.setChallenge };
-  try {
-    const issued = await ensureCertificate(certificateOptions);
-    front.setCertificate(issued);
-    lines.push(`relay: certificate for ${code.name} valid until ${issued.notAfter.toISOString()} (sha256 ${issued.fingerprint}); renewed 30 days before`);
-    stopRenewal = keepRenewed({ ...certificateOptions, current: issued, use: (next) => front.setCertificate(next), log: options.log });
-  } catch (error) {
-    lines.push(`relay: no certificate for ${code.name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
-  }
+  lines.push(await obtainCertificate());
   started = true;
   return { lines, close };
 }

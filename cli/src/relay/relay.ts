@@ -144,6 +144,16 @@ function run(bin: string, args: string[], what: string): { child: ChildProcess; 
   return { child, exited, output: () => output };
 }
 
+/** The direct children of `pid` (Linux: /proc/<pid>/task/<pid>/children), [] elsewhere. */
+function childrenOf(pid: number | undefined): number[] {
+  if (!pid) return [];
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
 /** Resolves null once `address` accepts connections, or why not (its process ended, 10 s passed). */
 async function listening(address: string, exited: Promise<string>): Promise<string | null> {
   const host = address.slice(0, address.lastIndexOf(':')).replace(/^\[|\]$/g, '');
@@ -186,6 +196,15 @@ export async function serve(dir: string, flags: ServeFlags): Promise<Running> {
   const sshd = run(SSHD_BIN, ['-D', '-e', '-f', paths.sshdConfig], 'sshd');
   const nginx = run(NGINX_BIN, ['-e', 'stderr', '-c', paths.nginxConfig], 'nginx');
   const stop = async () => {
+    // sshd's per-connection processes outlive its listener by design; a stopped relay must not
+    // keep tunnels open, so they go first (by pid, from the kernel's list of sshd's children).
+    for (const pid of childrenOf(sshd.child.pid)) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
     for (const p of [nginx, sshd]) {
       if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
     }
