@@ -98,7 +98,11 @@ export async function openRelay(options: {
     await front.close();
     rmSync(statusPath, { force: true });
   };
-  const first = await Promise.race([tried, Bun.sleep(FIRST_UP_MS).then((): FirstTry => ({ up: false, why: `no tunnel after ${FIRST_UP_MS / 1000} s` }))]);
+  // A cleared timer, not Bun.sleep: a pending sleep would keep a stopping hub alive until it ends.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<FirstTry>((resolve) => (timer = setTimeout(() => resolve({ up: false, why: `no tunnel after ${FIRST_UP_MS / 1000} s` }), FIRST_UP_MS)));
+  const first = await Promise.race([tried, timeout]);
+  clearTimeout(timer);
   if (!first.up) {
     started = true;
     lines.push(`relay: not reachable through the relay yet (${first.why}); the tunnel keeps trying (tether doctor shows its state), and the certificate is fetched once it is up. No QR from this start: tether pair makes one later`);
