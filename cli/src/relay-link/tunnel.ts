@@ -49,6 +49,8 @@ export function sshArgs(options: { join: Join; keyPath: string; knownHosts: stri
     '-o', 'IdentitiesOnly=yes', '-o', 'BatchMode=yes',
     '-o', `UserKnownHostsFile=${options.knownHosts}`, '-o', 'GlobalKnownHostsFile=/dev/null',
     '-o', 'StrictHostKeyChecking=yes', '-o', `HostKeyAlias=${HOST_ALIAS}`,
+    // AES-GCM first: with AES-NI it moves bytes several times faster than ChaCha20 (bench relay).
+    '-o', 'Ciphers=aes128-gcm@openssh.com,chacha20-poly1305@openssh.com',
     '-o', 'ExitOnForwardFailure=yes', '-o', 'ServerAliveInterval=5', '-o', 'ServerAliveCountMax=3', '-o', 'ConnectTimeout=10',
     '-p', port!, '-l', options.join.user,
     '-R', `127.0.0.1:${options.join.port}:127.0.0.1:${options.frontPort}`,
