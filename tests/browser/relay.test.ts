@@ -4,6 +4,8 @@
 // TLS-ALPN-01 through the relay, checks its URL with the TLS gate, and prints the pairing link. The
 // phone (Chromium trusting only pebble's root) pairs through the relay's name, sees the live
 // terminal and answers an approval. A tap (socat -x) in front of the relay sees only ciphertext.
+// Then the hub's network goes away for 30 s: the tunnel comes back, the phone's terminal resumes
+// without a gap, and an approval pending across the gap is answered once.
 //
 //   chromium ─► tap ─► nginx ─► sshd ─tunnel─► hub (netns) ◄─ runner (unix-socket bridge)
 import { randomUUID } from 'node:crypto';
@@ -63,7 +65,15 @@ describe('a hub behind tether relay', () => {
       expect((await emitAck(runner, 'session:register', { id: sessionId, cwd: '/srv/app', launchKind: 'pty', title, status: 'idle' })).ok).toBe(true);
       let offset = 0;
       const screen = '\x1b[1mclaude\x1b[0m ready on the relayed hub';
-      runner.on('terminal:snapshot-request', () => void emitAck(runner, 'terminal:snapshot', { sessionId, offset, cols: 80, rows: 24, data: screen }));
+      // As the real runner's screen model does: a snapshot is the screen now, every byte so far in it.
+      let shown = screen;
+      runner.on('terminal:snapshot-request', () => void emitAck(runner, 'terminal:snapshot', { sessionId, offset, cols: 80, rows: 24, data: shown }));
+      const output = async (text: string) => {
+        const bytes = new TextEncoder().encode(text);
+        expect((await emitAck(runner, 'terminal:output', { sessionId, offset, data: bytes })).ok).toBe(true);
+        offset += bytes.byteLength;
+        shown += text;
+      };
 
       const page = await world.browser!.newPage({ viewport: 'phone' });
       const response = await page.goto(phoneUrl);
@@ -76,9 +86,7 @@ describe('a hub behind tether relay', () => {
       await page.getByRole('link', { name: 'Terminal', exact: true }).click();
       const rows = page.locator('.xterm-rows');
       await rows.getByText('ready on the relayed hub').waitFor({ timeout: UI_TIMEOUT_MS });
-      const live = new TextEncoder().encode('\r\nTAPCHECK-live-terminal-line 12 passed');
-      expect((await emitAck(runner, 'terminal:output', { sessionId, offset, data: live })).ok).toBe(true);
-      offset += live.byteLength;
+      await output('\r\nTAPCHECK-live-terminal-line 12 passed');
       await rows.getByText('TAPCHECK-live-terminal-line 12 passed').waitFor({ timeout: UI_TIMEOUT_MS });
       await saveScreenshot(page, { name: 'relay-terminal', viewport: 'phone' });
 
@@ -93,6 +101,42 @@ describe('a hub behind tether relay', () => {
       const answered = nextEvent<{ requestId: string; answer: { decision: string } }>(runner, 'approval:answered');
       await sheet.getByRole('button', { name: 'Allow', exact: true }).click();
       expect(await answered).toMatchObject({ requestId, answer: { decision: 'allow' } });
+      await sheet.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+
+      // The hub's network goes away for 30 s with an approval pending and the terminal moving; when
+      // it returns, the tunnel comes back, the phone resumes the terminal without a gap and the
+      // approval is answered once.
+      const pendingId = randomUUID();
+      expect((await emitAck(runner, 'approval:request', { id: pendingId, sessionId, kind: 'permission', toolName: 'Bash', toolInput: { command: 'echo TAPCHECK-across-the-gap' }, toolUseId: null, createdAt: Date.now() })).ok).toBe(true);
+      await sheet.waitFor({ timeout: UI_TIMEOUT_MS });
+      const ups = hub.output().split('relay: tunnel up').length;
+      await hub.cut();
+      for (const line of ['TAPCHECK-gap-line-1', 'TAPCHECK-gap-line-2']) {
+        await Bun.sleep(10_000);
+        await output(`\r\n${line}`);
+      }
+      await Bun.sleep(10_000);
+      expect(hub.output()).toMatch(/relay: tunnel down: /);
+      await hub.restore();
+      const restored = Date.now();
+      await expect.poll(() => hub.output().split('relay: tunnel up').length, { timeout: 60_000, interval: 250 }).toBeGreaterThan(ups);
+      await rows.getByText('TAPCHECK-gap-line-2').waitFor({ timeout: 30_000 }).catch(async (error: unknown) => {
+        await saveScreenshot(page, { name: 'relay-after-gap-failed', viewport: 'phone' });
+        const probe = await world.get('alpha', '/healthz').catch((e: unknown) => String(e));
+        throw new Error(`${String(error)}; GET through the relay now: ${JSON.stringify(probe)}; hub: ${hub.output().split('\n').filter((l) => l.startsWith('relay:')).join(' | ')}`);
+      });
+      console.log(`RELAY-E2E phone_resumed_after_network_back_ms=${Date.now() - restored}`);
+      const text = (await rows.textContent()) ?? '';
+      const order = ['TAPCHECK-live-terminal-line', 'TAPCHECK-gap-line-1', 'TAPCHECK-gap-line-2'].map((line) => text.indexOf(line));
+      expect(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1]!)), text).toBe(true);
+      await saveScreenshot(page, { name: 'relay-after-gap', viewport: 'phone' });
+      const answers: string[] = [];
+      runner.on('approval:answered', (event: { requestId: string }) => answers.push(event.requestId));
+      await sheet.getByLabel('Command').getByText('TAPCHECK-across-the-gap').waitFor({ timeout: UI_TIMEOUT_MS });
+      await sheet.getByRole('button', { name: 'Allow', exact: true }).click();
+      await expect.poll(() => answers.filter((id) => id === pendingId).length, { timeout: UI_TIMEOUT_MS }).toBe(1);
+      await Bun.sleep(2_000);
+      expect(answers.filter((id) => id === pendingId)).toHaveLength(1);
       await page.close();
 
       // The tap saw the whole exchange, and none of it in the clear.
@@ -105,5 +149,5 @@ describe('a hub behind tether relay', () => {
     } finally {
       runner.close();
     }
-  }, 120_000);
+  }, 200_000);
 });

@@ -3,7 +3,7 @@
 // with back-off when it ends: network loss, a relay restart, a refused key or name.
 //
 //   ssh -N -R 127.0.0.1:<port>:127.0.0.1:<front> ─"remote forward success"─► up
-//      └─ exits ─► down (why, from its stderr) ─► wait 1, 2, 4 … 30 s ─► again
+//      └─ exits ─► down (why, from its stderr) ─► wait 1, 2, 4, 8, then every 10 s ─► again
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ export type TunnelState =
   | { kind: 'up'; since: number }
   | { kind: 'down'; reason: string; retryInMs: number; attempt: number };
 
-const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
+const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 10_000];
 /** Up this long and the next failure starts the back-off from the beginning again. */
 const STABLE_MS = 60_000;
 const HOST_ALIAS = 'tether-relay';
