@@ -183,13 +183,15 @@ export async function startRelayWorld(options: { browser?: boolean; maxConnectio
       const inside = [
         'ip link set lo up',
         'mount --bind "$0" /etc/hosts',
-        ...uplinked.map((port) => `"$SOCAT" TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${join(socks, `${port}.sock`)} &`),
-        `"$SOCAT" UNIX-LISTEN:${join(socks, 'hub.sock')},fork,unlink-early TCP:127.0.0.1:${innerPort} &`,
+        // Their pids kept by hand: `$(jobs -p)` runs in a subshell, which has no jobs.
+        'pids=""',
+        ...uplinked.map((port) => `"$SOCAT" TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${join(socks, `${port}.sock`)} & pids="$pids $!"`),
+        `"$SOCAT" UNIX-LISTEN:${join(socks, 'hub.sock')},fork,unlink-early TCP:127.0.0.1:${innerPort} & pids="$pids $!"`,
         // The hub in the background so this shell can pass it SIGTERM and then end the socats.
         '"$@" & hub=$!',
         `trap 'kill -TERM $hub' TERM INT`,
         'wait $hub; wait $hub; code=$?',
-        'kill $(jobs -p) 2>/dev/null',
+        'kill $pids 2>/dev/null',
         'exit $code',
       ].join('\n');
       const hub = await startHubProcess({
