@@ -51,6 +51,10 @@ export type HubConfig = {
    *  the LAN address it printed, `--allowed-host`, the Tailscale name. Any other Host gets 421
    *  (DNS rebinding). */
   allowedHosts?: string[];
+  /** Maps the address a connection came from to the client's real one, or null to keep it:
+   *  `tether hub --relay` dials the hub from a loopback address of its own per relayed client
+   *  (cli/src/relay-link/), whose real address arrived in the relay's PROXY header. */
+  peerAddress?: (address: string) => string | null;
 };
 
 export const HUB_VERSION: string = pkg.version;

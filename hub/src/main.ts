@@ -119,6 +119,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   const sockets = createSocketServer({
     authFailures,
     origins: { extraOrigins: new Set(extraOrigins), trustProxy: config.trustProxy ?? false },
+    ...(config.peerAddress ? { peerAddress: config.peerAddress } : {}),
     ...(cluster ? { adapter: cluster.adapter } : {}),
   });
   const rooms = createRooms({ io: sockets.io });
@@ -197,7 +198,8 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
         if (url.pathname === SOCKET_PATH || url.pathname.startsWith(SOCKET_PATH)) {
           return sockets.engine.handleRequest(req, srv);
         }
-        const ip = (config.trustProxy ? forwardedFor(req) : null) ?? srv.requestIP(req)?.address;
+        const peer = srv.requestIP(req)?.address;
+        const ip = (config.trustProxy ? forwardedFor(req) : null) ?? (peer ? (config.peerAddress?.(peer) ?? peer) : undefined);
         return app.fetch(req, ip ? { ip } : {});
       },
     });

@@ -48,7 +48,7 @@ export type TlsWorld = {
 };
 
 /** A temp HOME whose NSS database trusts `rootPath` as a CA for servers (C,,). */
-function nssHome(options: { dir: string; rootPath: string }): string {
+export function nssHome(options: { dir: string; rootPath: string }): string {
   const home = join(options.dir, 'chromium-home');
   const db = join(home, '.pki', 'nssdb');
   mkdirSync(db, { recursive: true });

@@ -167,9 +167,17 @@ async function checkHookRoundTrip(): Promise<Check> {
   }
 }
 
+/** A hub on this home serving through a relay (tether hub --relay): is its tunnel up? */
+async function checkRelay(): Promise<Check[]> {
+  const { relayCheck } = await import('../relay-link/status.ts');
+  const { tetherHome } = await import('../config/paths.ts');
+  const found = relayCheck(tetherHome());
+  return found ? [{ name: 'relay', ...found }] : [];
+}
+
 const command: Command = {
   name: 'doctor',
-  summary: 'check claude and codex, versions, hub reachability, token and the hook round trip',
+  summary: 'check claude and codex, versions, hub reachability, token, the relay tunnel (if any) and the hook round trip',
   usage: 'tether doctor [--json]',
   async run(args) {
     const { flags } = parseFlags({ args, booleans: ['json'] });
@@ -179,6 +187,7 @@ const command: Command = {
       await checkCodex(),
       { name: 'bun', ok: true, detail: `Bun ${Bun.version} (${process.execPath})` },
       ...(await checkHub()),
+      ...(await checkRelay()),
       await checkHookRoundTrip(),
     ];
     if (flags.json) {

@@ -11,6 +11,7 @@ import { openReach, prepareReach, type PreparedReach } from '../reach/reach.ts';
 import { runTailscale } from '../reach/tailscale.ts';
 import { tlsGate } from '../reach/tls-gate.ts';
 import { tetherHome } from '../config/paths.ts';
+import { openRelay, prepareRelay, type PreparedRelay } from '../relay-link/link.ts';
 import { webDistDir } from '../config/build.ts';
 
 /** The namespace of the token made on first start. */
@@ -64,13 +65,22 @@ async function readReach(flags: { 'public-url'?: string; 'allowed-host'?: string
   }
 }
 
+/** --relay (TETHER_RELAY): the join code, checked; the relay name is then the hub's public URL, so
+ *  neither --public-url nor --tailscale goes with it. */
+function readRelay(o: { code: string | undefined; publicUrl: string | undefined; tailscale: boolean }): PreparedRelay | null {
+  if (o.code === undefined || o.code === '') return null;
+  if (o.publicUrl !== undefined) throw new CommandError('--relay and --public-url do not go together: the relay name is the public URL');
+  if (o.tailscale) throw new CommandError('--relay and --tailscale do not go together: pick one way in');
+  return oneLine(() => prepareRelay(o.code!));
+}
+
 const command: Command = {
   name: 'hub',
   summary: 'run the hub (embedded SQLite under TETHER_HOME)',
-  usage: 'tether hub [--port N (default: 8787, or the next free port up to 8797; 0 = any free port)] [--host H (default 127.0.0.1)] [--enable-shell (web shells on machines whose daemon runs with --allow-shell)] [--database postgres://… (several hubs behind one URL share it; also TETHER_DATABASE_URL)] [--cluster-url URL (how the other hubs reach this one; default its own URL)] [--trust-proxy (behind a load balancer: the client address is the last X-Forwarded-For hop)] [--terminal-memory MiB (replay kept for all live terminals together, default 256; each keeps its share, 128 KiB to 4 MiB; also TETHER_TERMINAL_MEMORY_MB)] [--allowed-origin URL[,URL…] (browser origins besides the hub\'s own that may open sockets; also TETHER_ALLOWED_ORIGINS)] [--dev-push-endpoints (development only: push endpoints may be http, loopback or private)] [--public-url https://NAME[:PORT] (the https URL a phone opens: your proxy or tunnel in front of the hub; checked before it is shown)] [--allowed-host NAME[,NAME…] (more host names the hub answers; any other gets 421; also TETHER_ALLOWED_HOSTS)] [--tailscale | --tailscale=funnel (serve the hub at https://<this machine>.<tailnet>.ts.net through Tailscale; funnel: on the public internet)]',
+  usage: 'tether hub [--port N (default: 8787, or the next free port up to 8797; 0 = any free port)] [--host H (default 127.0.0.1)] [--enable-shell (web shells on machines whose daemon runs with --allow-shell)] [--database postgres://… (several hubs behind one URL share it; also TETHER_DATABASE_URL)] [--cluster-url URL (how the other hubs reach this one; default its own URL)] [--trust-proxy (behind a load balancer: the client address is the last X-Forwarded-For hop)] [--terminal-memory MiB (replay kept for all live terminals together, default 256; each keeps its share, 128 KiB to 4 MiB; also TETHER_TERMINAL_MEMORY_MB)] [--allowed-origin URL[,URL…] (browser origins besides the hub\'s own that may open sockets; also TETHER_ALLOWED_ORIGINS)] [--dev-push-endpoints (development only: push endpoints may be http, loopback or private)] [--public-url https://NAME[:PORT] (the https URL a phone opens: your proxy or tunnel in front of the hub; checked before it is shown)] [--allowed-host NAME[,NAME…] (more host names the hub answers; any other gets 421; also TETHER_ALLOWED_HOSTS)] [--tailscale | --tailscale=funnel (serve the hub at https://<this machine>.<tailnet>.ts.net through Tailscale; funnel: on the public internet)] [--relay JOIN_CODE (serve the hub at https://NAME.<relay domain> through a tether relay: no inbound port, TLS ends here; also TETHER_RELAY) [--acme-directory URL (ACME CA for the relay name\'s certificate; default Let\'s Encrypt)]]',
   async run(args) {
     const tailscaleFlag = oneLine(() => takeTailscaleFlag(args));
-    const { flags, positionals } = parseFlags({ args: tailscaleFlag.rest, strings: ['port', 'host', 'database', 'cluster-url', 'terminal-memory', 'allowed-origin', 'public-url', 'allowed-host'], booleans: ['enable-shell', 'trust-proxy', 'dev-push-endpoints'] });
+    const { flags, positionals } = parseFlags({ args: tailscaleFlag.rest, strings: ['port', 'host', 'database', 'cluster-url', 'terminal-memory', 'allowed-origin', 'public-url', 'allowed-host', 'relay', 'acme-directory'], booleans: ['enable-shell', 'trust-proxy', 'dev-push-endpoints'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
     const explicit = parsePort(flags.port);
     const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
@@ -107,7 +117,8 @@ const command: Command = {
         throw new CommandError(`--allowed-origin: not an http(s) origin: ${origin}`);
       }
     }
-    const reach = await readReach(flags, tailscaleFlag.mode, host);
+    const relay = readRelay({ code: flags.relay ?? process.env.TETHER_RELAY, publicUrl: flags['public-url'], tailscale: tailscaleFlag.mode !== null });
+    const reach = await readReach(relay ? { ...flags, 'public-url': relay.join.origin } : flags, tailscaleFlag.mode, host);
     const origins = [...allowedOrigins, ...reach.allowedOrigins];
     const guards = {
       ...(origins.length > 0 ? { allowedOrigins: origins } : {}),
@@ -121,7 +132,7 @@ const command: Command = {
     const skipped: number[] = [];
     for (const port of explicit === null ? DEFAULT_PORTS : [explicit]) {
       try {
-        hub = await createHub({ config: { host, port, home, webDist: webDistDir(), shell: flags['enable-shell'] === true, ...(terminalMemoryBytes !== null ? { terminalMemoryBytes } : {}), ...cluster, ...guards } });
+        hub = await createHub({ config: { host, port, home, webDist: webDistDir(), shell: flags['enable-shell'] === true, ...(terminalMemoryBytes !== null ? { terminalMemoryBytes } : {}), ...cluster, ...guards, ...(relay ? { peerAddress: relay.peers.lookup } : {}) } });
         break;
       } catch (error) {
         if (!inUse(error)) throw new CommandError(`cannot start the hub: ${error instanceof Error ? error.message : String(error)}`);
@@ -143,6 +154,10 @@ const command: Command = {
       );
     }
     const started = hub;
+    const relayLink = relay
+      ? await openRelay({ prepared: relay, home, hub: { host, port: hub.port }, ...(flags['acme-directory'] ? { directoryUrl: flags['acme-directory'] } : {}), log: (line) => process.stdout.write(`${line}\n`) })
+      : null;
+    lines.push(...(relayLink?.lines ?? []));
     let opened: Awaited<ReturnType<typeof openReach>>;
     try {
       opened = await openReach({
@@ -155,6 +170,7 @@ const command: Command = {
         gate: (url) => tlsGate({ url, path: REACH_PROOF_PATH, answer: (challenge) => started.reachAnswer(challenge) }),
       });
     } catch (error) {
+      await relayLink?.close();
       await hub.stop();
       throw new CommandError(error instanceof Error ? error.message : String(error));
     }
@@ -189,6 +205,9 @@ const command: Command = {
           .close()
           .then((warnings) => {
             for (const warning of warnings) process.stderr.write(`${warning}\n`);
+            return relayLink?.close();
+          })
+          .then(() => {
             return started.stop();
           })
           .then(

@@ -27,6 +27,7 @@ export const VERBS: Record<string, Loader> = {
   resume: () => import('./resume.ts'),
   effort: () => import('./effort.ts'),
   attach: () => import('./attach.ts'),
+  relay: () => import('./relay.ts'),
 };
 
 /** The verb's command, or null for a name that is no verb. */

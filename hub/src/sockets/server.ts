@@ -34,6 +34,8 @@ export function createSocketServer(options: {
   adapter?: Parameters<Server['adapter']>[0];
   /** Failed credentials, shared with the REST API (one limit for every way in). */
   authFailures?: AuthFailures;
+  /** HubConfig.peerAddress: a relayed client's real address behind a loopback one. */
+  peerAddress?: (address: string) => string | null;
 }) {
   const io = new Server({ serveClient: false, maxHttpBufferSize: MAX_PAYLOAD_BYTES, connectTimeout: PRE_AUTH_TIMEOUT_MS });
   const engine = new Engine({
@@ -49,7 +51,8 @@ export function createSocketServer(options: {
   const trustProxy = options.origins?.trustProxy ?? false;
   const addressOf = (socket: Socket): string => {
     const forwarded = trustProxy ? String(socket.handshake.headers['x-forwarded-for'] ?? '').split(',').map((h) => h.trim()).filter(Boolean).at(-1)?.slice(0, 64) : undefined;
-    return forwarded ?? preAuth.addressOf(socket.conn.transport) ?? 'unknown';
+    const peer = preAuth.addressOf(socket.conn.transport);
+    return forwarded ?? (peer ? (options.peerAddress?.(peer) ?? peer) : 'unknown');
   };
   // The main namespace has no auth middleware: nobody may join it, so it never counts as a login.
   io.of('/').use((_socket, next) => next(connectError('no such namespace', 'not_found')));

@@ -1,0 +1,51 @@
+// engines.test.ts: the configuration tether relay writes is accepted by the real engines (`nginx -t`,
+// `sshd -t`), ties each key to its own port, and routes names only to their hubs.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { authorizedKeys, hubsMap } from './engines.ts';
+import { NGINX_BIN, SSHD_BIN, writeEngineFiles } from './relay.ts';
+import { statePaths, type RelaySettings } from './state.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'tether-engines-'));
+const SETTINGS: RelaySettings = {
+  domain: 'relay.test',
+  listen: '127.0.0.1:8443',
+  publicPort: 443,
+  sshListen: '127.0.0.1:2222',
+  sshAddress: 'relay.test:2222',
+  user: 'root',
+  maxConnectionsPerHub: 64,
+  bytesPerSecond: 0,
+  idleSeconds: 3600,
+  tunnelDeadSeconds: 30,
+  firstHubPort: 20000,
+  hubs: [
+    { name: 'alpha', port: 20000, publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHUXgab3GpSGUV/yvBN0blP1zl7mhFkU8AEdto6Ag5/d', createdAt: 1 },
+    { name: 'beta', port: 20001, publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINVSZ9ePIkq73ZDV5HWTOtS3127NDJlbAQldrlYTim8l', createdAt: 2 },
+  ],
+};
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('relay engine configuration', () => {
+  it('ties each key to its own loopback port and each name to that port', () => {
+    expect(authorizedKeys(SETTINGS).split('\n').filter(Boolean)).toEqual([
+      `restrict,port-forwarding,permitlisten="127.0.0.1:20000" ${SETTINGS.hubs[0]!.publicKey} tether-relay:alpha`,
+      `restrict,port-forwarding,permitlisten="127.0.0.1:20001" ${SETTINGS.hubs[1]!.publicKey} tether-relay:beta`,
+    ]);
+    expect(hubsMap(SETTINGS)).toBe('alpha.relay.test 127.0.0.1:20000;\nbeta.relay.test 127.0.0.1:20001;\n');
+  });
+
+  it('is accepted by nginx -t and sshd -t', () => {
+    writeEngineFiles(dir, SETTINGS);
+    const paths = statePaths(dir);
+    const nginx = spawnSync(NGINX_BIN, ['-t', '-e', 'stderr', '-c', paths.nginxConfig], { encoding: 'utf8' });
+    expect(nginx.stderr).toContain('test is successful');
+    expect(spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', paths.hostKey]).status).toBe(0);
+    const sshd = spawnSync(SSHD_BIN, ['-t', '-f', paths.sshdConfig], { encoding: 'utf8' });
+    expect({ status: sshd.status, stderr: sshd.stderr }).toEqual({ status: 0, stderr: '' });
+  });
+});

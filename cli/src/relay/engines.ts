@@ -1,0 +1,96 @@
+// engines.ts: the configuration `tether relay` writes for the two engines that do the work:
+// OpenSSH's sshd (the hubs' tunnels, each key allowed to listen on its own loopback port only) and
+// nginx's stream module (routes each TLS connection by its SNI to that port, never ending TLS, with
+// the client's address in a PROXY v1 line first). Pure text from settings: tested line by line.
+import type { RelaySettings } from './state.ts';
+import { statePaths } from './state.ts';
+
+export const NGINX_STREAM_MODULE = '/usr/lib/nginx/modules/ngx_stream_module.so';
+
+/** One key per hub: tunnels only, and only to 127.0.0.1:<its port>. */
+export function authorizedKeys(settings: RelaySettings): string {
+  return settings.hubs.map((hub) => `restrict,port-forwarding,permitlisten="127.0.0.1:${hub.port}" ${hub.publicKey} tether-relay:${hub.name}\n`).join('');
+}
+
+export function sshdConfig(settings: RelaySettings, dir: string): string {
+  const paths = statePaths(dir);
+  const [host, port] = [settings.sshListen.slice(0, settings.sshListen.lastIndexOf(':')), settings.sshListen.slice(settings.sshListen.lastIndexOf(':') + 1)];
+  return [
+    `# written by tether relay; edits are overwritten`,
+    `ListenAddress ${host}`,
+    `Port ${port}`,
+    `HostKey ${paths.hostKey}`,
+    `PidFile ${paths.sshdPid}`,
+    `AuthorizedKeysFile ${paths.authorizedKeys}`,
+    // The state directory may sit under a world-writable parent (/tmp in tests); tether writes its
+    // files 0600 itself.
+    `StrictModes no`,
+    `UsePAM no`,
+    `AllowUsers ${settings.user}`,
+    `PermitRootLogin prohibit-password`,
+    `PubkeyAuthentication yes`,
+    `PasswordAuthentication no`,
+    `KbdInteractiveAuthentication no`,
+    `AuthenticationMethods publickey`,
+    `MaxAuthTries 2`,
+    `LoginGraceTime 10`,
+    // Half-open ssh handshakes: refuse some from 10 unauthenticated, all from 100.
+    `MaxStartups 10:30:100`,
+    `AllowTcpForwarding remote`,
+    `GatewayPorts no`,
+    `AllowStreamLocalForwarding no`,
+    `AllowAgentForwarding no`,
+    `X11Forwarding no`,
+    `PermitTTY no`,
+    `PermitTunnel no`,
+    `PermitUserRC no`,
+    `ForceCommand /bin/false`,
+    `ClientAliveInterval ${Math.max(1, Math.round(settings.tunnelDeadSeconds / 3))}`,
+    `ClientAliveCountMax 3`,
+    `LogLevel VERBOSE`,
+    '',
+  ].join('\n');
+}
+
+/** `name.domain 127.0.0.1:port;` per hub (nginx map, included). */
+export function hubsMap(settings: RelaySettings): string {
+  return settings.hubs.map((hub) => `${hub.name}.${settings.domain} 127.0.0.1:${hub.port};\n`).join('');
+}
+
+export function nginxConfig(settings: RelaySettings, dir: string): string {
+  const paths = statePaths(dir);
+  return `# written by tether relay; edits are overwritten
+load_module ${NGINX_STREAM_MODULE};
+daemon off;
+master_process on;
+worker_processes 1;
+pid ${paths.nginxPid};
+error_log stderr notice;
+events { worker_connections 8192; }
+stream {
+  log_format relay '$remote_addr [$time_local] sni="$ssl_preread_server_name" hub=$upstream_addr status=$status in=$bytes_received out=$bytes_sent time=$session_time';
+  access_log ${paths.accessLog} relay;
+  map $ssl_preread_server_name $hub_backend {
+    hostnames;
+    include ${paths.hubsMap};
+    default unix:${paths.nowhere};
+  }
+  # Connections per client address. (Not per hub name: limit_conn runs before ssl_preread, so the
+  # name is not known yet there; see docs/decisions/relay.md.)
+  limit_conn_zone $binary_remote_addr zone=per_client:4m;
+  server {
+    listen ${settings.listen} backlog=4096;
+    ssl_preread on;
+    # A client that never sends its ClientHello is dropped here, before any hub sees it.
+    preread_timeout 5s;
+    limit_conn per_client ${settings.maxConnectionsPerHub};
+    proxy_pass $hub_backend;
+    proxy_protocol on;
+    proxy_connect_timeout 5s;
+    proxy_timeout ${settings.idleSeconds}s;
+    proxy_upload_rate ${settings.bytesPerSecond};
+    proxy_download_rate ${settings.bytesPerSecond};
+  }
+}
+`;
+}

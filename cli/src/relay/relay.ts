@@ -1,0 +1,227 @@
+// relay.ts: `tether relay` itself: set up the state directory, write the engines' configuration
+// (engines.ts), run sshd and nginx and watch them; invite and revoke hubs. The relay's own code
+// touches no connection: nginx routes, sshd tunnels.
+//
+//   serve ─► host key (once) ─► sshd_config, authorized_keys, nginx.conf, hubs.map ─► sshd -D, nginx
+//   invite NAME ─► key pair ─► authorized_keys + hubs.map ─► nginx reload (SIGHUP) ─► join code
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { encodeJoin, HUB_NAME, RESERVED_NAMES } from './join-code.ts';
+import { authorizedKeys, hubsMap, nginxConfig, sshdConfig } from './engines.ts';
+import { FIRST_HUB_PORT, freeHubPort, readSettings, statePaths, writeSettings, type RelaySettings } from './state.ts';
+
+export const SSHD_BIN = process.env.TETHER_SSHD ?? '/usr/sbin/sshd';
+export const NGINX_BIN = process.env.TETHER_NGINX ?? '/usr/sbin/nginx';
+const SSH_KEYGEN_BIN = process.env.TETHER_SSH_KEYGEN ?? 'ssh-keygen';
+
+export type ServeFlags = {
+  domain?: string;
+  listen?: string;
+  publicPort?: number | undefined;
+  sshListen?: string;
+  sshAddress?: string;
+  maxConnectionsPerHub?: number | undefined;
+  bytesPerSecond?: number | undefined;
+  idleSeconds?: number | undefined;
+  tunnelDeadSeconds?: number | undefined;
+  firstHubPort?: number | undefined;
+};
+
+/** The settings after these flags (the first serve needs --domain; later ones keep the rest). */
+export function settle(dir: string, flags: ServeFlags): RelaySettings {
+  const old = existsSync(statePaths(dir).settings) ? readSettings(dir) : null;
+  const domain = flags.domain ?? old?.domain;
+  if (!domain) throw new Error('tether relay serve needs --domain NAME the first time (hubs are NAME-of-hub.NAME; point a wildcard DNS record *.NAME here)');
+  const listen = flags.listen ?? old?.listen ?? '0.0.0.0:443';
+  const sshListen = flags.sshListen ?? old?.sshListen ?? '0.0.0.0:2222';
+  const listenPort = Number(listen.slice(listen.lastIndexOf(':') + 1));
+  return {
+    domain: domain.toLowerCase(),
+    listen,
+    publicPort: flags.publicPort ?? old?.publicPort ?? listenPort,
+    sshListen,
+    sshAddress: flags.sshAddress ?? old?.sshAddress ?? `${domain}:${sshListen.slice(sshListen.lastIndexOf(':') + 1)}`,
+    user: accountName(),
+    maxConnectionsPerHub: flags.maxConnectionsPerHub ?? old?.maxConnectionsPerHub ?? 64,
+    bytesPerSecond: flags.bytesPerSecond ?? old?.bytesPerSecond ?? 0,
+    idleSeconds: flags.idleSeconds ?? old?.idleSeconds ?? 3600,
+    tunnelDeadSeconds: flags.tunnelDeadSeconds ?? old?.tunnelDeadSeconds ?? 30,
+    firstHubPort: flags.firstHubPort ?? old?.firstHubPort ?? FIRST_HUB_PORT,
+    hubs: old?.hubs ?? [],
+  };
+}
+
+/** The account this runs as (sshd's AllowUsers). Bun 1.4's os.userInfo() says "unknown" for a
+ *  user it cannot look up the way Node does, so `id -un` decides. */
+function accountName(): string {
+  const id = spawnSync('id', ['-un'], { encoding: 'utf8' });
+  const name = id.status === 0 ? id.stdout.trim() : userInfo().username;
+  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(name)) throw new Error(`cannot tell which account this is (id -un: "${name}")`);
+  return name;
+}
+
+/** Writes every engine file from the settings. */
+export function writeEngineFiles(dir: string, settings: RelaySettings): void {
+  const paths = statePaths(dir);
+  writeSettings(dir, settings);
+  writeFileSync(paths.authorizedKeys, authorizedKeys(settings), { mode: 0o600 });
+  writeFileSync(paths.sshdConfig, sshdConfig(settings, dir), { mode: 0o600 });
+  writeFileSync(paths.hubsMap, hubsMap(settings), { mode: 0o644 });
+  writeFileSync(paths.nginxConfig, nginxConfig(settings, dir), { mode: 0o644 });
+}
+
+function hostKey(dir: string): string {
+  const path = statePaths(dir).hostKey;
+  if (!existsSync(path)) {
+    const made = spawnSync(SSH_KEYGEN_BIN, ['-q', '-t', 'ed25519', '-N', '', '-C', 'tether-relay', '-f', path], { encoding: 'utf8' });
+    if (made.status !== 0) throw new Error(`ssh-keygen could not make the relay's host key: ${made.stderr}`);
+  }
+  return readFileSync(`${path}.pub`, 'utf8').split(' ').slice(0, 2).join(' ');
+}
+
+/** Tells a running nginx to re-read hubs.map (new connections use it; live ones are untouched). */
+function reloadNginx(dir: string): boolean {
+  const pidPath = statePaths(dir).nginxPid;
+  if (!existsSync(pidPath)) return false;
+  const pid = Number(readFileSync(pidPath, 'utf8').trim());
+  try {
+    process.kill(pid, 'SIGHUP');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function invite(dir: string, name: string): { code: string; reloaded: boolean; url: string } {
+  const wanted = name.toLowerCase();
+  if (!HUB_NAME.test(wanted)) throw new Error(`not a hub name: "${name}" (lowercase letters, digits and inner dashes, at most 40)`);
+  if (RESERVED_NAMES.has(wanted)) throw new Error(`"${wanted}" is reserved (it would look like the relay's own name)`);
+  const settings = readSettings(dir);
+  if (settings.hubs.some((h) => h.name === wanted)) throw new Error(`"${wanted}" is already invited; tether relay revoke ${wanted} first to issue a new code`);
+  const temp = mkdtempSync(join(tmpdir(), 'tether-invite-'));
+  try {
+    const keyPath = join(temp, 'key');
+    const made = spawnSync(SSH_KEYGEN_BIN, ['-q', '-t', 'ed25519', '-N', '', '-C', `tether-relay:${wanted}`, '-f', keyPath], { encoding: 'utf8' });
+    if (made.status !== 0) throw new Error(`ssh-keygen failed: ${made.stderr}`);
+    const publicKey = readFileSync(`${keyPath}.pub`, 'utf8').split(' ').slice(0, 2).join(' ');
+    const port = freeHubPort(settings.hubs, settings.firstHubPort);
+    const next = { ...settings, hubs: [...settings.hubs, { name: wanted, port, publicKey, createdAt: Date.now() }] };
+    const fullName = `${wanted}.${settings.domain}`;
+    const url = `https://${fullName}${settings.publicPort === 443 ? '' : `:${settings.publicPort}`}`;
+    const code = encodeJoin({ name: fullName, origin: url, ssh: settings.sshAddress, user: settings.user, hostKey: hostKey(dir), port, key: readFileSync(keyPath, 'utf8') });
+    writeEngineFiles(dir, next);
+    return { code, reloaded: reloadNginx(dir), url };
+  } finally {
+    // The relay keeps the public half only.
+    rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+export function revoke(dir: string, name: string): { reloaded: boolean } {
+  const settings = readSettings(dir);
+  if (!settings.hubs.some((h) => h.name === name)) throw new Error(`no hub "${name}" on this relay`);
+  writeEngineFiles(dir, { ...settings, hubs: settings.hubs.filter((h) => h.name !== name) });
+  return { reloaded: reloadNginx(dir) };
+}
+
+export type Running = { settings: RelaySettings; lines: string[]; exited: Promise<string>; stop(): Promise<void> };
+
+function run(bin: string, args: string[], what: string): { child: ChildProcess; exited: Promise<string>; output: () => string } {
+  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-16_384);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<string>((resolve) => {
+    child.once('error', (error) => resolve(`${what} did not start: ${error.message}`));
+    child.once('exit', (code, signal) => resolve(`${what} exited (${signal ?? code}): ${output.trim().split('\n').slice(-3).join(' | ')}`));
+  });
+  return { child, exited, output: () => output };
+}
+
+/** The direct children of `pid` (Linux: /proc/<pid>/task/<pid>/children), [] elsewhere. */
+function childrenOf(pid: number | undefined): number[] {
+  if (!pid) return [];
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Resolves null once `address` accepts connections, or why not (its process ended, 10 s passed). */
+async function listening(address: string, exited: Promise<string>): Promise<string | null> {
+  const host = address.slice(0, address.lastIndexOf(':')).replace(/^\[|\]$/g, '');
+  const port = Number(address.slice(address.lastIndexOf(':') + 1));
+  let ended: string | null = null;
+  void exited.then((why) => (ended = why));
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (ended) return ended;
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host, port });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return null;
+    await Bun.sleep(50);
+  }
+  return `nothing listens on ${address} after 10 s`;
+}
+
+/** Starts sshd and nginx on the state directory; `exited` resolves with why when either stops. */
+export async function serve(dir: string, flags: ServeFlags): Promise<Running> {
+  for (const [bin, pkg] of [[SSHD_BIN, 'openssh-server'], [NGINX_BIN, 'nginx-light']] as const) {
+    if (!existsSync(bin)) throw new Error(`${bin} is missing: apt-get install -y ${pkg}`);
+  }
+  const { NGINX_STREAM_MODULE } = await import('./engines.ts');
+  if (!existsSync(NGINX_STREAM_MODULE)) throw new Error(`${NGINX_STREAM_MODULE} is missing: apt-get install -y libnginx-mod-stream`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const settings = settle(dir, flags);
+  const key = hostKey(dir);
+  writeEngineFiles(dir, settings);
+  // sshd started as root needs its privilege-separation directory.
+  if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
+  const paths = statePaths(dir);
+  const checked = spawnSync(NGINX_BIN, ['-t', '-q', '-e', 'stderr', '-c', paths.nginxConfig], { encoding: 'utf8' });
+  if (checked.status !== 0) throw new Error(`nginx refused the configuration: ${checked.stderr.trim()}`);
+  const sshd = run(SSHD_BIN, ['-D', '-e', '-f', paths.sshdConfig], 'sshd');
+  const nginx = run(NGINX_BIN, ['-e', 'stderr', '-c', paths.nginxConfig], 'nginx');
+  const stop = async () => {
+    // sshd's per-connection processes outlive its listener by design; a stopped relay must not
+    // keep tunnels open, so they go first (by pid, from the kernel's list of sshd's children).
+    for (const pid of childrenOf(sshd.child.pid)) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    for (const p of [nginx, sshd]) {
+      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
+    }
+    await Promise.race([Promise.all([nginx.exited, sshd.exited]), Bun.sleep(5_000)]);
+  };
+  for (const [address, what] of [[settings.sshListen, sshd], [settings.listen, nginx]] as const) {
+    const failed = await listening(address, what.exited);
+    if (failed) {
+      await stop();
+      throw new Error(failed);
+    }
+  }
+  const lines = [
+    `tether relay: TLS on ${settings.listen} for *.${settings.domain} (passed through by SNI, never ended here), tunnels over ssh on ${settings.sshListen}`,
+    `host key: ${key}`,
+    `state: ${dir} (${settings.hubs.length} hub${settings.hubs.length === 1 ? '' : 's'} invited); invite one: tether relay invite NAME`,
+    `caps: ${settings.maxConnectionsPerHub} connections per client address, ${settings.bytesPerSecond ? `${settings.bytesPerSecond} bytes/s per connection` : 'no byte rate cap'}, idle connections closed after ${settings.idleSeconds} s, dead tunnels after ~${settings.tunnelDeadSeconds} s`,
+  ];
+  return { settings, lines, exited: Promise.race([sshd.exited, nginx.exited]), stop };
+}
