@@ -6,6 +6,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createRouter } from '@tanstack/react-router';
 import { captureFragmentCredential } from './lib/hub.ts';
 import { shouldRetryQuery } from './lib/queries.ts';
+import { getSocket } from './lib/socket.ts';
 import { Route as rootRoute } from './routes/__root.tsx';
 import { Route as loginRoute } from './routes/login.tsx';
 import { Route as shareRoute } from './routes/share.$token.tsx';
@@ -23,6 +24,9 @@ import './lib/ui/app.css';
 
 // Before anything renders or logs a URL: a pairing code or token must not stay in the address bar.
 captureFragmentCredential();
+// A session's chat comes over the socket, so its handshake is on the way to the first screen: start
+// it now, beside the route's code, not after the first render. (A share page signs in with its link.)
+if (!location.pathname.startsWith('/share/')) getSocket();
 
 const queryClient = new QueryClient({
   defaultOptions: {
