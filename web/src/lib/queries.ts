@@ -55,7 +55,7 @@ export const machinesQuery = queryOptions({
 export function sessionQuery(sessionId: string) {
   return queryOptions({
     queryKey: queryKeys.session(sessionId),
-    queryFn: async ({ client }) => newer((await hubApi.getSession(sessionId)).session, client.getQueryData<Session>(queryKeys.session(sessionId))),
+    queryFn: async ({ client }) => newer((await sessionDetail(sessionId)).session, client.getQueryData<Session>(queryKeys.session(sessionId))),
   });
 }
 
@@ -204,6 +204,17 @@ export function useSession(sessionId: string) {
   });
 }
 
+/** One session's REST read shared by the queries that open together (the session, its waiting
+ *  requests): one request to the hub while one is in flight, not one per query. */
+const sessionReads = new Map<string, ReturnType<typeof hubApi.getSession>>();
+function sessionDetail(sessionId: string): ReturnType<typeof hubApi.getSession> {
+  const inFlight = sessionReads.get(sessionId);
+  if (inFlight) return inFlight;
+  const read = hubApi.getSession(sessionId).finally(() => sessionReads.delete(sessionId));
+  sessionReads.set(sessionId, read);
+  return read;
+}
+
 /** A fetched pending list, with the socket facts that arrived while it was on its way: a request
  *  raised meanwhile (`approval:requested` reached the cache first) is newer than the fetch and
  *  stays, unless this tab has since heard it resolved. The fetch alone used to overwrite it, and a
@@ -219,7 +230,7 @@ export function usePendingRequests(sessionId: string): PendingRequest[] {
   const { data } = useQuery({
     queryKey: queryKeys.pending(sessionId),
     queryFn: async () => {
-      const fetched = (await hubApi.getSession(sessionId)).pending;
+      const fetched = (await sessionDetail(sessionId)).pending;
       const cached = client.getQueryData<PendingRequest[]>(queryKeys.pending(sessionId)) ?? [];
       const resolvedIds = new Set((client.getQueryData<AuditEntry[]>(queryKeys.resolutions(sessionId)) ?? []).map((r) => r.requestId));
       return mergePending({ fetched, cached, resolvedIds });
