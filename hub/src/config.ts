@@ -51,6 +51,10 @@ export type HubConfig = {
    *  the LAN address it printed, `--allowed-host`, the Tailscale name. Any other Host gets 421
    *  (DNS rebinding). */
   allowedHosts?: string[];
+  /** An OpenAI-compatible transcription endpoint for dictation recorded on the phone
+   *  (TETHER_TRANSCRIPTION_URL, _KEY, _MODEL; transcription/transcription.ts). Absent: the phone
+   *  offers only the browser's own speech recognition. */
+  transcription?: { baseUrl: string; apiKey?: string; model: string };
 };
 
 export const HUB_VERSION: string = pkg.version;

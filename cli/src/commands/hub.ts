@@ -115,6 +115,7 @@ const command: Command = {
       ...(reach.publicUrl ? { publicUrl: reach.publicUrl } : reach.tailscale ? { publicUrl: `https://${reach.tailscale.name}` } : {}),
       ...(reach.allowedHosts.length > 0 ? { allowedHosts: reach.allowedHosts } : {}),
       ...(flags['dev-push-endpoints'] === true ? { devPushEndpoints: true } : {}),
+      ...readTranscription(),
     };
 
     let hub: Awaited<ReturnType<typeof createHub>> | null = null;
@@ -135,6 +136,7 @@ const command: Command = {
     if (databaseUrl) lines.push(`database: ${redactUrl(databaseUrl)}`, 'cluster: on (hubs on the same database share rooms, broadcasts and secrets)');
     if (flags['enable-shell'] === true) lines.push('web shells: on (for machines whose daemon runs with --allow-shell)');
     if (memorySetting) lines.push(`terminal replay: ${memorySetting.value} MiB for all live terminals together`);
+    if (guards.transcription) lines.push(`dictation: transcribed by ${new URL(guards.transcription.baseUrl).host} (TETHER_TRANSCRIPTION_URL)`);
     if (flags['dev-push-endpoints'] === true) lines.push('push endpoints: development mode (http, loopback and private addresses allowed)');
     if (!isLoopbackHost(host)) {
       process.stderr.write(
@@ -202,3 +204,21 @@ const command: Command = {
   },
 };
 export default command;
+
+/** Dictation's transcription endpoint, from the environment only: a key on the command line would
+ *  show in `ps`. TETHER_TRANSCRIPTION_URL (http(s) base), _KEY (optional), _MODEL (default whisper-1). */
+function readTranscription(): { transcription?: { baseUrl: string; apiKey?: string; model: string } } {
+  const baseUrl = process.env.TETHER_TRANSCRIPTION_URL?.trim();
+  if (!baseUrl) return {};
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new CommandError('TETHER_TRANSCRIPTION_URL is not a URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CommandError('TETHER_TRANSCRIPTION_URL must be http(s)');
+  if (url.username || url.password) throw new CommandError('TETHER_TRANSCRIPTION_URL must not hold credentials; put the key in TETHER_TRANSCRIPTION_KEY');
+  const apiKey = process.env.TETHER_TRANSCRIPTION_KEY?.trim();
+  const model = process.env.TETHER_TRANSCRIPTION_MODEL?.trim() || 'whisper-1';
+  return { transcription: { baseUrl, model, ...(apiKey ? { apiKey } : {}) } };
+}
