@@ -3,8 +3,9 @@
 // Enter key is the only way to get a newline there). Stop appears while a turn runs.
 // Files come from the paperclip (the phone's photo or file picker) or a paste; each uploads at once
 // and waits above the text with a preview and a remove button (composer-attachments.ts). Text that
-// starts with `/` lists the session's slash commands (slash-menu.tsx).
-import { forwardRef, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent, type RefObject } from 'react';
+// starts with `/` lists the session's slash commands (slash-menu.tsx). The microphone comes from the
+// route (lib/voice-slot.ts): dictated words are added to the text, never sent on their own.
+import { forwardRef, Suspense, useContext, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent, type RefObject } from 'react';
 import type { SlashCommand } from '@tether/shared';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { IconAttach, IconFile, IconSend, IconStop, IconX } from '../../lib/ui/icons.tsx';
@@ -12,6 +13,7 @@ import { useSessionCommands } from '../../lib/queries.ts';
 import { useComposerAttachments, type PendingAttachment } from './composer-attachments.ts';
 import { filterSlashCommands, slashCommandOf, slashQuery } from './slash-filter.ts';
 import { SLASH_MENU_ID, SlashMenu, slashOptionId } from './slash-menu.tsx';
+import { ComposerVoiceContext } from '../../lib/voice-slot.ts';
 
 /** A Stop that the hub accepted but that never ended the turn (runner gone?) may be pressed again
  *  after this long. */
@@ -69,6 +71,11 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   const areaRef = useRef<HTMLTextAreaElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const files = useComposerAttachments(props.sessionId);
+  const Voice = useContext(ComposerVoiceContext);
+  const addDictated = (words: string) => {
+    setText((typed) => (typed.trim() ? `${typed.trimEnd()} ${words}` : words));
+    areaRef.current?.focus();
+  };
 
   // ---- slash commands: listed while a command name is typed, until Esc or a pick
   const query = slashQuery(text);
@@ -178,6 +185,11 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
         <button type="button" className="round-button round-button-attach" onClick={() => fileRef.current?.click()} aria-label="Attach a photo or file" title="Attach a photo or file">
           <IconAttach size={20} />
         </button>
+        {Voice ? (
+          <Suspense fallback={null}>
+            <Voice sessionId={props.sessionId} onText={addDictated} />
+          </Suspense>
+        ) : null}
         <textarea
           ref={areaRef}
           className="composer-input"
