@@ -39,7 +39,7 @@ describe('transcribe', () => {
     const ack = await createTranscription({ endpoint: endpoint() }).transcribe({ data: makeWav({ seconds: 1 }), durationMs: 1000 });
     expect(ack).toEqual({ ok: true, text: 'run the tests' });
     expect(fake.requests).toHaveLength(1);
-    expect(fake.requests[0]).toMatchObject({ model: 'whisper-test', sniffedType: 'audio/wav', fileName: 'dictation.wav', authorization: 'Bearer sk-test', refused: null });
+    expect(fake.requests[0]).toMatchObject({ model: 'whisper-test', declaredType: 'audio/wav', sniffedType: 'audio/wav', fileName: 'dictation.wav', authorization: 'Bearer sk-test', refused: null });
     expect(fake.requests[0]!.bytes).toBe(44 + 16_000 * 2);
   });
 

@@ -3,6 +3,7 @@
 // where the audio goes while it is heard, and lets the person switch recognizers when both exist:
 //   device  the browser's own speech recognition (its speech service hears the audio)
 //   hub     a recording sent to the hub, forwarded to its transcription endpoint (host shown)
+import { createPortal } from 'react-dom';
 import type { ComposerVoiceProps } from '../../lib/voice-slot.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { useHubFeatures } from '../../lib/queries.ts';
@@ -41,12 +42,19 @@ export function VoiceControls({ sessionId, onText }: ComposerVoiceProps) {
       ? { text: `Listening… ${whereAudioGoes(engine!, host)}`, alert: false }
       : dictation.phase === 'transcribing'
         ? { text: `Transcribing at ${host ?? 'the hub'}…`, alert: false }
-        : handsFree.note
-          ? { text: handsFree.note, alert: false }
-          : null;
+        : null;
 
   return (
     <>
+      {handsFree.note
+        ? // Over everything: while a question waits, its sheet takes the composer's place.
+          createPortal(
+            <p className="voice-listening" role="status">
+              {handsFree.note}
+            </p>,
+            document.body,
+          )
+        : null}
       {status ? (
         <div className="voice-status" data-alert={status.alert || undefined}>
           <p role={status.alert ? 'alert' : 'status'}>{status.text}</p>
