@@ -11,19 +11,9 @@ import { hasBrowserRecognition, hasRecorder } from './engines.ts';
 import { hasSpeechSynthesis, useHandsFree } from './hands-free.ts';
 import { useDictation } from './use-dictation.ts';
 import { useVoicePrefs, type VoiceEngine } from './voice-prefs.ts';
+import { pickEngine, whereAudioGoes } from './engine-choice.ts';
 import { IconMic, IconSpeaker } from './voice-icons.tsx';
 import './voice.css';
-
-/** Which recognizer dictation uses: the preferred one where it exists, else the other, else none. */
-function pickEngine(preferred: VoiceEngine, available: { device: boolean; hub: boolean }): VoiceEngine | null {
-  if (available[preferred]) return preferred;
-  if (available.device) return 'device';
-  return available.hub ? 'hub' : null;
-}
-
-function whereAudioGoes(engine: VoiceEngine, host: string | null): string {
-  return engine === 'hub' ? `Audio goes to ${host ?? 'the transcription service'} via your hub; nothing is kept.` : 'Audio goes to your browser’s own speech recognition.';
-}
 
 export function VoiceControls({ sessionId, onText }: ComposerVoiceProps) {
   const features = useHubFeatures();
