@@ -6,6 +6,7 @@
 // this file wires it to createHub.
 import { isLoopbackHost } from '@tether/shared';
 import { CommandError, parseFlags, type Command } from './command.ts';
+import { readTranscription } from './hub-transcription.ts';
 import { parseAllowedHosts, parsePublicUrl, takeTailscaleFlag } from '../reach/flags.ts';
 import { openReach, prepareReach, type PreparedReach } from '../reach/reach.ts';
 import { runTailscale } from '../reach/tailscale.ts';
@@ -115,7 +116,7 @@ const command: Command = {
       ...(reach.publicUrl ? { publicUrl: reach.publicUrl } : reach.tailscale ? { publicUrl: `https://${reach.tailscale.name}` } : {}),
       ...(reach.allowedHosts.length > 0 ? { allowedHosts: reach.allowedHosts } : {}),
       ...(flags['dev-push-endpoints'] === true ? { devPushEndpoints: true } : {}),
-      ...readTranscription(),
+      ...readTranscription(process.env),
     };
 
     let hub: Awaited<ReturnType<typeof createHub>> | null = null;
@@ -204,21 +205,3 @@ const command: Command = {
   },
 };
 export default command;
-
-/** Dictation's transcription endpoint, from the environment only: a key on the command line would
- *  show in `ps`. TETHER_TRANSCRIPTION_URL (http(s) base), _KEY (optional), _MODEL (default whisper-1). */
-function readTranscription(): { transcription?: { baseUrl: string; apiKey?: string; model: string } } {
-  const baseUrl = process.env.TETHER_TRANSCRIPTION_URL?.trim();
-  if (!baseUrl) return {};
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new CommandError('TETHER_TRANSCRIPTION_URL is not a URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CommandError('TETHER_TRANSCRIPTION_URL must be http(s)');
-  if (url.username || url.password) throw new CommandError('TETHER_TRANSCRIPTION_URL must not hold credentials; put the key in TETHER_TRANSCRIPTION_KEY');
-  const apiKey = process.env.TETHER_TRANSCRIPTION_KEY?.trim();
-  const model = process.env.TETHER_TRANSCRIPTION_MODEL?.trim() || 'whisper-1';
-  return { transcription: { baseUrl, model, ...(apiKey ? { apiKey } : {}) } };
-}
