@@ -119,6 +119,34 @@ describe('voice: dictation through the hub, hands-free reading and answering', (
     }
 
     it(
+      `${viewport}: the endpoint failing is said in the composer, and nothing is added to the text`,
+      async () => {
+        const { page } = await openSession(viewport, 'light', `Dictation fails ${viewport}`);
+        fake.failWith(503);
+        try {
+          const box = page.getByRole('textbox', { name: 'Message' });
+          await box.fill('Keep this');
+          await page.getByRole('button', { name: 'Dictate', exact: true }).click();
+          await page.getByRole('status').filter({ hasText: 'Listening…' }).waitFor({ timeout: UI_TIMEOUT_MS });
+          await page.waitForTimeout(RECORD_MS);
+          await page.getByRole('button', { name: 'Stop dictating', exact: true }).click();
+          const alert = page.getByRole('alert').filter({ hasText: 'transcription service' });
+          await alert.waitFor({ timeout: UI_TIMEOUT_MS });
+          expect(await alert.textContent()).toBe("Couldn't transcribe: the transcription service at 127.0.0.1 failed (HTTP 503)");
+          expect(await box.inputValue()).toBe('Keep this');
+          await saveScreenshot(page, { name: 'voice-endpoint-failed', viewport });
+          await expectAccessible(page);
+          await page.getByRole('button', { name: 'Dismiss', exact: true }).click();
+          await alert.waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
+        } finally {
+          fake.failWith(null);
+          await page.close();
+        }
+      },
+      JOURNEY_TIMEOUT_MS,
+    );
+
+    it(
       `${viewport}: hands-free reads a new reply and a new question, and takes the question's answer by voice`,
       async () => {
         const { runner, sessionId, page } = await openSession(viewport, 'light', `Hands-free ${viewport}`);

@@ -23,7 +23,7 @@ export function useDictation(options: { engine: VoiceEngine | null; onText: (tex
       if (text) onText.current(text);
       else setError('Heard nothing. Try again closer to the microphone.');
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(`Couldn't transcribe: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
       setPhase('idle');
     }
