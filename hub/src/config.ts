@@ -55,6 +55,10 @@ export type HubConfig = {
    *  `tether hub --relay` dials the hub from a loopback address of its own per relayed client
    *  (cli/src/relay-link/), whose real address arrived in the relay's PROXY header. */
   peerAddress?: (address: string) => string | null;
+  /** An OpenAI-compatible transcription endpoint for dictation recorded on the phone
+   *  (TETHER_TRANSCRIPTION_URL, _KEY, _MODEL; transcription/transcription.ts). Absent: the phone
+   *  offers only the browser's own speech recognition. */
+  transcription?: { baseUrl: string; apiKey?: string; model: string };
 };
 
 export const HUB_VERSION: string = pkg.version;

@@ -17,6 +17,7 @@ import { createShareLinks } from './auth/share-links.ts';
 import { createAuthFailures } from './auth/failures.ts';
 import { createWebSessionSigner, loadHubSecret } from './auth/web-session.ts';
 import { createHttpApp } from './http/app.ts';
+import { createTranscription } from './transcription/transcription.ts';
 import { createSocketServer, SOCKET_PATH } from './sockets/server.ts';
 import { parseAllowedOrigin } from './sockets/origin.ts';
 import { createRooms } from './sockets/rooms.ts';
@@ -160,6 +161,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     cli: { sessions, approvals, machines, remote, shells, terminals, onError, ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}) },
     web: { sessions, approvals, remote, shells, viewers, onError },
   });
+  const transcription = config.transcription ? createTranscription({ endpoint: config.transcription }) : null;
   const app = createHttpApp({
     sessions,
     machines,
@@ -174,7 +176,8 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     push,
     authFailures,
     version: HUB_VERSION,
-    features: { shell: config.shell ?? false },
+    features: { shell: config.shell ?? false, ...(transcription ? { transcription: { host: transcription.host } } : {}) },
+    transcription,
     terminalMemory: () => terminals.memory(),
     ...(cluster ? { clusterHubs: () => sockets.io.of('/cli').adapter.serverCount() } : {}),
     ...(config.webDist ? { webDist: config.webDist } : {}),

@@ -7,6 +7,7 @@ export * from './agent-capabilities.ts';
 export * from './chat.ts';
 export * from './prompts.ts';
 export * from './attachments.ts';
+export * from './transcription.ts';
 export * from './slash-commands.ts';
 export * from './approvals.ts';
 export * from './dialog.ts';

@@ -32,6 +32,8 @@ export const ErrorCodeSchema = z.enum([
   'rate_limited',
   'gone',
   'internal',
+  'unavailable',
+  'bad_gateway',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import type { Page } from 'playwright-core';
-import { launchBrowser, loginWithQrLink, type BrowserHandle, type ViewportName } from './browser.ts';
+import { launchBrowser, loginWithQrLink, type BrowserHandle, type LaunchOptions, type ViewportName } from './browser.ts';
 import { connectSocket, emitAck, startHub, type HubHandle, type SocketOptions } from './hub.ts';
 import { agentFor } from '../../cli/src/agents/index.ts';
 import { AgentKindSchema, DEFAULT_AGENT } from '@tether/shared';
@@ -65,8 +65,9 @@ export type BrowserWorld = {
   signedInPage(viewport: ViewportName, token: string): Promise<Page>;
 };
 
-/** Call inside a describe(): starts the hub and browser in beforeAll, stops them in afterAll. */
-export function useBrowserWorld(options: { requires?: string; hub?: Omit<Parameters<typeof startHub>[0], 'webDist'> } = {}): BrowserWorld {
+/** Call inside a describe(): starts the hub and browser in beforeAll, stops them in afterAll.
+ *  `browser`: extra launch switches for this block only (the voice test's fake microphone). */
+export function useBrowserWorld(options: { requires?: string; hub?: Omit<Parameters<typeof startHub>[0], 'webDist'>; browser?: LaunchOptions } = {}): BrowserWorld {
   let hub: HubHandle | undefined;
   let browser: BrowserHandle | undefined;
   const sockets: Socket[] = [];
@@ -74,7 +75,7 @@ export function useBrowserWorld(options: { requires?: string; hub?: Omit<Paramet
   beforeAll(async () => {
     requireBuiltWeb(options.requires);
     hub = await startHub({ ...options.hub, webDist: WEB_DIST });
-    browser = await launchBrowser();
+    browser = await launchBrowser(options.browser);
   });
 
   afterAll(async () => {

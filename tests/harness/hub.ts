@@ -48,6 +48,8 @@ export async function startHub(
     shell?: boolean;
     /** Push endpoints may be http on 127.0.0.1 (push-endpoint.ts, the local push service). */
     devPushEndpoints?: boolean;
+    /** Dictation's transcription endpoint (tests/fixtures/fake-transcription). */
+    transcription?: { baseUrl: string; apiKey?: string; model: string };
   } = {},
 ): Promise<HubHandle> {
   const ownsHome = !options.home;
@@ -62,6 +64,7 @@ export async function startHub(
       ...(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {}),
       ...(options.shell ? { shell: true } : {}),
       ...(options.devPushEndpoints ? { devPushEndpoints: true } : {}),
+      ...(options.transcription ? { transcription: options.transcription } : {}),
     },
   });
   const createToken = async (namespace: string, label = `test ${namespace}`) =>

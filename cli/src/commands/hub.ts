@@ -6,6 +6,7 @@
 // this file wires it to createHub.
 import { isLoopbackHost } from '@tether/shared';
 import { CommandError, parseFlags, type Command } from './command.ts';
+import { readTranscription } from './hub-transcription.ts';
 import { parseAllowedHosts, parsePublicUrl, takeTailscaleFlag } from '../reach/flags.ts';
 import { openReach, prepareReach, type PreparedReach } from '../reach/reach.ts';
 import { runTailscale } from '../reach/tailscale.ts';
@@ -126,6 +127,7 @@ const command: Command = {
       ...(reach.publicUrl ? { publicUrl: reach.publicUrl } : reach.tailscale ? { publicUrl: `https://${reach.tailscale.name}` } : {}),
       ...(reach.allowedHosts.length > 0 ? { allowedHosts: reach.allowedHosts } : {}),
       ...(flags['dev-push-endpoints'] === true ? { devPushEndpoints: true } : {}),
+      ...readTranscription(process.env),
     };
 
     let hub: Awaited<ReturnType<typeof createHub>> | null = null;
@@ -146,6 +148,7 @@ const command: Command = {
     if (databaseUrl) lines.push(`database: ${redactUrl(databaseUrl)}`, 'cluster: on (hubs on the same database share rooms, broadcasts and secrets)');
     if (flags['enable-shell'] === true) lines.push('web shells: on (for machines whose daemon runs with --allow-shell)');
     if (memorySetting) lines.push(`terminal replay: ${memorySetting.value} MiB for all live terminals together`);
+    if (guards.transcription) lines.push(`dictation: transcribed by ${new URL(guards.transcription.baseUrl).host} (TETHER_TRANSCRIPTION_URL)`);
     if (flags['dev-push-endpoints'] === true) lines.push('push endpoints: development mode (http, loopback and private addresses allowed)');
     if (!isLoopbackHost(host)) {
       process.stderr.write(

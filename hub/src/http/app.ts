@@ -8,7 +8,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
-import { ATTACHMENT_MAX_BYTES, MAX_PAYLOAD_BYTES, PROTOCOL_VERSION, type HubFeatures } from '@tether/shared';
+import { ATTACHMENT_MAX_BYTES, MAX_PAYLOAD_BYTES, PROTOCOL_VERSION, TRANSCRIPTION_MAX_BYTES, type HubFeatures } from '@tether/shared';
 import type { CallerResolver } from '../auth/namespace.ts';
 import type { Login } from '../auth/login.ts';
 import type { Pairing } from '../auth/pairing.ts';
@@ -34,6 +34,8 @@ import type { WebPush } from '../push/push.ts';
 import type { Workspace } from '../workspace/workspace.ts';
 import { createWorkspaceRoutes } from './routes/workspace.ts';
 import { REACH_PROOF_PATH, type ReachProof } from '../reach/reach-proof.ts';
+import type { Transcription } from '../transcription/transcription.ts';
+import { createTranscriptionRoutes } from './routes/transcription.ts';
 
 
 /** Failed logins allowed per address per window before 429 (auth/failures.ts). */
@@ -41,6 +43,8 @@ export const LOGIN_MAX_FAILURES = AUTH_MAX_FAILURES_PER_ADDRESS;
 
 /** The one route whose body may pass MAX_PAYLOAD_BYTES: an attachment's bytes (up to ATTACHMENT_MAX_BYTES). */
 const ATTACHMENT_UPLOAD_PATH = /^\/api\/sessions\/[^/]+\/attachments\/?$/;
+/** A dictation's audio: up to TRANSCRIPTION_MAX_BYTES. */
+const TRANSCRIPTION_PATH = /^\/api\/transcriptions\/?$/;
 
 export function createHttpApp(options: {
   sessions: SessionQueries;
@@ -74,6 +78,8 @@ export function createHttpApp(options: {
   clusterHubs?: () => Promise<number>;
   /** Answers `tether hub`'s TLS gate (reach/reach-proof.ts): does this public URL reach this hub? */
   reachProof?: ReachProof;
+  /** Dictation forwarded to the owner's transcription endpoint; absent: the route answers 503. */
+  transcription?: Transcription | null;
 }) {
   const app = new Hono<HubHttpEnv>();
   const failures = options.authFailures ?? createAuthFailures();
@@ -135,7 +141,15 @@ export function createHttpApp(options: {
     maxSize: ATTACHMENT_MAX_BYTES,
     onError: (c) => httpError(c, { code: 'too_large', error: `the file is over ${ATTACHMENT_MAX_BYTES / (1024 * 1024)} MiB` }),
   });
-  app.use('/api/*', (c, next) => (c.req.method === 'POST' && ATTACHMENT_UPLOAD_PATH.test(c.req.path) ? uploadBodyLimit(c, next) : apiBodyLimit(c, next)));
+  const audioBodyLimit = bodyLimit({
+    maxSize: TRANSCRIPTION_MAX_BYTES,
+    onError: (c) => httpError(c, { code: 'too_large', error: `the recording is over ${TRANSCRIPTION_MAX_BYTES / (1024 * 1024)} MiB` }),
+  });
+  app.use('/api/*', (c, next) => {
+    if (c.req.method !== 'POST') return apiBodyLimit(c, next);
+    if (ATTACHMENT_UPLOAD_PATH.test(c.req.path)) return uploadBodyLimit(c, next);
+    return TRANSCRIPTION_PATH.test(c.req.path) ? audioBodyLimit(c, next) : apiBodyLimit(c, next);
+  });
   app.route('/api/auth', createAuthRoutes({ login: options.login, pairing: options.pairing, failures }));
   // Before the bearer check: a share link is its own credential.
   app.route('/api/share', createSharedViewRoutes({ sessions: options.sessions, shareLinks: options.shareLinks }));
@@ -151,6 +165,7 @@ export function createHttpApp(options: {
   app.route('/api/machines', createMachineRoutes({ machines: options.machines }));
   app.route('/api/pending', createApprovalRoutes({ approvals: options.approvals }));
   if (options.push) app.route('/api/push', createPushRoutes({ push: options.push }));
+  app.route('/api/transcriptions', createTranscriptionRoutes({ transcription: options.transcription ?? null }));
   app.all('/api/*', (c) => httpError(c, { code: 'not_found', error: 'no such API route' }));
 
   app.route('/', createStaticRoutes(options.webDist ? { webDist: options.webDist } : {}));

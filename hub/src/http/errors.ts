@@ -14,6 +14,8 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   rate_limited: 429,
   gone: 410,
   internal: 500,
+  unavailable: 503,
+  bad_gateway: 502,
 };
 
 export function httpError(c: Context, options: { code: ErrorCode; error: string; headers?: Record<string, string> }): Response {

@@ -7,6 +7,7 @@
 import type {
   AttachmentUploaded,
   HubFeatures,
+  TranscriptionResult,
   SessionCommands,
   ChatMessage,
   ErrorBody,
@@ -230,7 +231,10 @@ export const hubApi = {
     send<{ ok: true }>(`/api/sessions/${encodeURIComponent(options.sessionId)}/attachments/${encodeURIComponent(options.attachmentId)}`, { method: 'DELETE' }),
   /** The slash commands the session's claude takes, as its runner reported them. */
   sessionCommands: (sessionId: string) => send<SessionCommands>(`/api/sessions/${encodeURIComponent(sessionId)}/commands`),
-  /** Features the hub owner switched on (web shells). */
+  /** A dictation's audio to the hub's transcription endpoint (503 when it has none); nothing is kept. */
+  transcribe: (options: { audio: Blob; durationMs: number }) =>
+    send<TranscriptionResult>(`/api/transcriptions?durationMs=${Math.max(1, Math.round(options.durationMs))}`, { method: 'POST', body: options.audio }),
+  /** Features the hub owner switched on (web shells, transcription). */
   getConfig: () => send<HubFeatures>('/api/config'),
   createShareLink: (options: { sessionId: string; expiresInSec: number }) =>
     send<ShareCreated>(`/api/sessions/${encodeURIComponent(options.sessionId)}/share`, {

@@ -1,6 +1,6 @@
 // -session-chat.tsx: the lazily loaded half of the chat route (the "-" prefix marks a file that is
 // not a route of its own). It reads the session the layout already has and renders the chat.
-import { useCallback, useMemo } from 'react';
+import { lazy, useCallback, useMemo } from 'react';
 import { getRouteApi, useNavigate, useRouter } from '@tanstack/react-router';
 import { useSession } from '../lib/queries.ts';
 import { pathInSession } from '../lib/format.ts';
@@ -8,6 +8,10 @@ import { ChatView } from '../features/chat/chat-view.tsx';
 import { SessionEndNotice } from '../features/lifecycle/resume-controls.tsx';
 import type { ShowInTerminal } from '../features/chat/show-in-terminal.ts';
 import type { WorkspaceLinks, WorkspaceTarget } from '../features/chat/workspace-links.ts';
+import { ComposerVoiceContext } from '../lib/voice-slot.ts';
+
+// Dictation and hands-free: loaded when a chat's composer first shows, never on the first load.
+const VoiceControls = lazy(() => import('../features/voice/voice-controls.tsx').then((m) => ({ default: m.VoiceControls })));
 
 const sessionRoute = getRouteApi('/_authed/sessions/$sessionId');
 
@@ -38,6 +42,8 @@ export function SessionChat() {
   }, [cwd, navigate, router, sessionId]);
   // Keyed by id: a chat's state must never carry over to the next session opened in place.
   return session.data ? (
-    <ChatView key={session.data.id} session={session.data} showInTerminal={showInTerminal} workspaceLinks={workspaceLinks} endNotice={<SessionEndNotice session={session.data} />} />
+    <ComposerVoiceContext.Provider value={VoiceControls}>
+      <ChatView key={session.data.id} session={session.data} showInTerminal={showInTerminal} workspaceLinks={workspaceLinks} endNotice={<SessionEndNotice session={session.data} />} />
+    </ComposerVoiceContext.Provider>
   ) : null;
 }

@@ -3,8 +3,9 @@
 // Enter key is the only way to get a newline there). Stop appears while a turn runs.
 // Files come from the paperclip (the phone's photo or file picker) or a paste; each uploads at once
 // and waits above the text with a preview and a remove button (composer-attachments.ts). Text that
-// starts with `/` lists the session's slash commands (slash-menu.tsx).
-import { forwardRef, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent, type RefObject } from 'react';
+// starts with `/` lists the session's slash commands (slash-menu.tsx). The microphone comes from the
+// route (lib/voice-slot.ts): dictated words are added to the text, never sent on their own.
+import { forwardRef, Suspense, useContext, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type Dispatch, type KeyboardEvent, type RefObject, type SetStateAction } from 'react';
 import type { SlashCommand } from '@tether/shared';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { IconAttach, IconFile, IconSend, IconStop, IconX } from '../../lib/ui/icons.tsx';
@@ -12,6 +13,7 @@ import { useSessionCommands } from '../../lib/queries.ts';
 import { useComposerAttachments, type PendingAttachment } from './composer-attachments.ts';
 import { filterSlashCommands, slashCommandOf, slashQuery } from './slash-filter.ts';
 import { SLASH_MENU_ID, SlashMenu, slashOptionId } from './slash-menu.tsx';
+import { ComposerVoiceContext } from '../../lib/voice-slot.ts';
 
 /** A Stop that the hub accepted but that never ended the turn (runner gone?) may be pressed again
  *  after this long. */
@@ -67,7 +69,6 @@ function AttachmentChip({ item, onRemove }: { item: PendingAttachment; onRemove:
 export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer(props, ref) {
   const [text, setText] = useState('');
   const areaRef = useRef<HTMLTextAreaElement>(null);
-  const fileRef = useRef<HTMLInputElement>(null);
   const files = useComposerAttachments(props.sessionId);
 
   // ---- slash commands: listed while a command name is typed, until Esc or a pick
@@ -164,20 +165,8 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
       ) : null}
       <ComposerAttachments files={files} />
       <div className="composer-row">
-        <input
-          ref={fileRef}
-          type="file"
-          multiple
-          accept={ACCEPT}
-          hidden
-          onChange={(event) => {
-            files.add([...(event.target.files ?? [])]);
-            event.target.value = '';
-          }}
-        />
-        <button type="button" className="round-button round-button-attach" onClick={() => fileRef.current?.click()} aria-label="Attach a photo or file" title="Attach a photo or file">
-          <IconAttach size={20} />
-        </button>
+        <AttachPicker onFiles={files.add} />
+        <ComposerVoiceSlot sessionId={props.sessionId} setText={setText} areaRef={areaRef} />
         <textarea
           ref={areaRef}
           className="composer-input"
@@ -214,6 +203,45 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     </form>
   );
 });
+
+/** The paperclip: the phone's photo or file picker (a hidden input the button opens). */
+function AttachPicker({ onFiles }: { onFiles: (files: File[]) => void }) {
+  const fileRef = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <input
+        ref={fileRef}
+        type="file"
+        multiple
+        accept={ACCEPT}
+        hidden
+        onChange={(event) => {
+          onFiles([...(event.target.files ?? [])]);
+          event.target.value = '';
+        }}
+      />
+      <button type="button" className="round-button round-button-attach" onClick={() => fileRef.current?.click()} aria-label="Attach a photo or file" title="Attach a photo or file">
+        <IconAttach size={20} />
+      </button>
+    </>
+  );
+}
+
+/** The route's voice controls (lib/voice-slot.ts), loaded on demand; none without a provider.
+ *  Dictated words join what is typed; they are never sent on their own. */
+function ComposerVoiceSlot(props: { sessionId: string; setText: Dispatch<SetStateAction<string>>; areaRef: RefObject<HTMLTextAreaElement | null> }) {
+  const Voice = useContext(ComposerVoiceContext);
+  if (!Voice) return null;
+  const onText = (words: string) => {
+    props.setText((typed) => (typed.trim() ? `${typed.trimEnd()} ${words}` : words));
+    props.areaRef.current?.focus();
+  };
+  return (
+    <Suspense fallback={null}>
+      <Voice sessionId={props.sessionId} onText={onText} />
+    </Suspense>
+  );
+}
 
 /** The files about to go with the message, and what went wrong adding one. */
 function ComposerAttachments({ files }: { files: ReturnType<typeof useComposerAttachments> }) {

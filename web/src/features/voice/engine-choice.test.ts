@@ -1,0 +1,21 @@
+// engine-choice.test.ts: the hub's endpoint is used only when the hub has one; the person's
+// preference wins where both exist; the sentence names the endpoint's host.
+import { describe, expect, it } from 'vitest';
+import { pickEngine, whereAudioGoes } from './engine-choice.ts';
+
+describe('engine choice', () => {
+  it('follows the preference where both exist, and falls back to what exists', () => {
+    expect(pickEngine('hub', { device: true, hub: true })).toBe('hub');
+    expect(pickEngine('device', { device: true, hub: true })).toBe('device');
+    // No endpoint on the hub: only the browser's own, whatever the preference.
+    expect(pickEngine('hub', { device: true, hub: false })).toBe('device');
+    // No recognizer in the browser (Firefox): the hub's, when it has one.
+    expect(pickEngine('device', { device: false, hub: true })).toBe('hub');
+    expect(pickEngine('device', { device: false, hub: false })).toBeNull();
+  });
+
+  it('says where the audio goes', () => {
+    expect(whereAudioGoes('hub', 'whisper.lan')).toBe('Audio goes to whisper.lan via your hub; nothing is kept.');
+    expect(whereAudioGoes('device', null)).toBe('Audio goes to your browser’s own speech recognition.');
+  });
+});
