@@ -96,7 +96,8 @@ export function createRemoteSessions(deps: Deps) {
   };
 
   return {
-    async spawn(ns: Namespace, request: z.output<typeof SessionSpawnSchema>): Promise<Ack<WebAcks['session:spawn']>> {
+    /** `readOnly`: a reviewer (reviews/), started read-only in its agent's own terms. */
+    async spawn(ns: Namespace, request: z.input<typeof SessionSpawnSchema> & { createDir: boolean; launchKind: DaemonSpawn['launchKind']; agent: DaemonSpawn['agent'] }, options: { readOnly?: boolean } = {}): Promise<Ack<WebAcks['session:spawn']>> {
       const found = await findDaemon(ns, request.machineId);
       if ('ok' in found) return found;
       const sessionId = crypto.randomUUID();
@@ -113,6 +114,7 @@ export function createRemoteSessions(deps: Deps) {
             permissionMode: request.permissionMode ?? null,
             createDir: request.createDir,
             resumeAgentSessionId: request.resumeAgentSessionId ?? null,
+            readOnly: options.readOnly === true,
           }),
         () => ackError('conflict', 'busy'),
       );
@@ -144,6 +146,8 @@ export function createRemoteSessions(deps: Deps) {
             permissionMode: current.permissionMode,
             createDir: false,
             resumeAgentSessionId: current.agentSessionId,
+            // A reviewer stays read-only when it comes back.
+            readOnly: Boolean(current.parentId),
           }),
         () => spawnError('conflict', 'session_live', 'the session is being started or stopped right now'),
       );
