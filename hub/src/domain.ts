@@ -74,8 +74,8 @@ export function createDomain(options: {
   const remote = createRemoteSessions({ sessions, machines, daemons, readiness, runners, bus });
   const shells = createShellRelay({ enabled: options.shell, machines, daemons, web, bus });
   const workspace = createWorkspace({ sessionOf: sessions.get, runners });
-  const reviews = createReviews({ store, facts, sessions, machines, remote, workspace });
-  followReviews({ store, facts, onError });
+  const follower = followReviews({ store, facts, onError });
+  const reviews = createReviews({ store, facts, sessions, machines, remote, workspace, follower });
 
   // A runner (re)registered here: viewers of its session here (relayed ones, and on other hubs
   // through the cluster) move their stream to this hub.

@@ -31,37 +31,48 @@ export function stateFor(status: Session['status'], hasAnswer: boolean): ReviewS
   return 'reviewing';
 }
 
-export function followReviews(o: { store: Store; facts: FactBus; onError: (what: string, error: unknown) => void }): void {
-  const { store, facts } = o;
-  const chains = new Map<string, Promise<void>>();
+export type ReviewFollower = ReturnType<typeof followReviews>;
 
-  const refresh = async (ns: Namespace, reviewId: string, answer: string | null): Promise<void> => {
+export function followReviews(o: { store: Store; facts: FactBus; onError: (what: string, error: unknown) => void }) {
+  const { store, facts } = o;
+  const chains = new Map<string, Promise<Review | null>>();
+
+  const refresh = async (ns: Namespace, reviewId: string, answer: string | null): Promise<Review | null> => {
     const review = await store.getReview({ namespace: ns, reviewId });
-    if (!review) return;
+    if (!review) return null;
     const child = await store.getSession({ namespace: ns, sessionId: reviewId });
-    if (!child) return;
+    if (!child) return review;
     const finalAnswer = answer ?? review.finalAnswer;
     const state = stateFor(child.status, finalAnswer !== null);
-    if (state === review.state && finalAnswer === review.finalAnswer) return;
+    if (state === review.state && finalAnswer === review.finalAnswer) return review;
     const updated: Review | null = await store.updateReview({ namespace: ns, reviewId, state, ...(finalAnswer !== null ? { finalAnswer } : {}), now: Date.now() });
     if (updated) facts.publish('review.updated', { namespace: ns, review: updated });
+    return updated;
   };
-  const queue = (ns: Namespace, reviewId: string, answer: string | null) => {
+  const queue = (ns: Namespace, reviewId: string, answer: string | null): Promise<Review | null> => {
     const key = `${ns}\u0000${reviewId}`;
-    const next = (chains.get(key) ?? Promise.resolve())
+    const next = (chains.get(key) ?? Promise.resolve(null))
       .then(() => refresh(ns, reviewId, answer))
-      .catch((error: unknown) => o.onError('review follow', error));
+      .catch((error: unknown) => {
+        o.onError('review follow', error);
+        return null;
+      });
     chains.set(key, next);
     void next.finally(() => {
       if (chains.get(key) === next) chains.delete(key);
     });
+    return next;
   };
 
   facts.on('session.updated', ({ namespace, session }) => {
-    if (session.parentId) queue(namespace, session.id, null);
+    if (session.parentId) void queue(namespace, session.id, null);
   });
   facts.on('messages.added', ({ namespace, sessionId, messages }) => {
     const answer = answerIn(messages);
-    if (answer !== null) queue(namespace, sessionId, answer);
+    if (answer !== null) void queue(namespace, sessionId, answer);
   });
+  return {
+    /** The card as its reviewer's session now is (after every refresh queued before it). */
+    settle: (ns: Namespace, reviewId: string) => queue(ns, reviewId, null),
+  };
 }

@@ -31,11 +31,12 @@ import type { Machines } from '../machines/machines.ts';
 import type { RemoteSessions } from '../machines/remote-sessions.ts';
 import type { Workspace } from '../workspace/workspace.ts';
 import { collectDiff, reviewPrompt } from './first-prompt.ts';
+import type { ReviewFollower } from './follow.ts';
 
 const NO_SESSION = 'no such session';
 const NO_REVIEW = 'no such review';
 
-type Deps = { store: Store; facts: FactBus; sessions: Sessions; machines: Pick<Machines, 'find'>; remote: Pick<RemoteSessions, 'spawn' | 'stop'>; workspace: Pick<Workspace, 'query'> };
+type Deps = { store: Store; facts: FactBus; sessions: Pick<Sessions, 'get' | 'queuePrompt'>; machines: Pick<Machines, 'find'>; remote: Pick<RemoteSessions, 'spawn' | 'stop'>; workspace: Pick<Workspace, 'query'>; follower: ReviewFollower };
 export type Reviews = ReturnType<typeof createReviews>;
 
 /** How many reviews up the session sits (0: it reviews nothing); a broken chain counts as deep. */
@@ -132,7 +133,8 @@ export function createReviews(deps: Deps) {
         const stopped = await deps.remote.stop(ns, { sessionId: found.review.id });
         if (!stopped.ok) return stopped;
       }
-      const review = await store.getReview({ namespace: ns, reviewId: request.reviewId });
+      // The card as the ended session makes it, not as it was a moment before.
+      const review = await deps.follower.settle(ns, request.reviewId);
       return review ? { ok: true, review } : ackError('not_found', NO_REVIEW);
     },
     async list(ns: Namespace, sessionId: string): Promise<Ack<WebAcks['review:list']>> {
