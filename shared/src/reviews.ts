@@ -46,10 +46,12 @@ export const ReviewSchema = z.object({
 });
 export type Review = z.infer<typeof ReviewSchema>;
 
-/** Web / CLI → hub: review this session's changes with `agent` (one the session's machine has). */
+/** Web / CLI → hub: review this session's changes with `agent` (one the session's machine has; when
+ *  left out, the hub picks the first of the machine's reviewer-capable agents other than the
+ *  session's own, else its own). */
 export const ReviewStartSchema = z.object({
   sessionId: SessionIdSchema,
-  agent: AgentKindSchema,
+  agent: AgentKindSchema.optional(),
   focus: z.string().max(MAX_REVIEW_FOCUS_CHARS, `a focus is at most ${MAX_REVIEW_FOCUS_CHARS} characters`).default(''),
   launchKind: LaunchKindSchema.default('headless'),
 });

@@ -51,8 +51,10 @@ async function depthOf(o: { store: Store; ns: Namespace; session: Session }): Pr
   return depth;
 }
 
-/** Why a review of `parent` by `agent` cannot start, or null (nothing is started or stored before this says no). */
-async function refusal(deps: Deps, ns: Namespace, parent: Session, agent: Session['agent']): Promise<Ack<never> | null> {
+/** The reviewer's agent, or why a review of `parent` cannot start (nothing is started or stored
+ *  before this says yes). No agent asked: the machine's first reviewer-capable one that is not the
+ *  parent's, else the parent's own. */
+async function reviewerFor(deps: Deps, ns: Namespace, parent: Session, asked: Session['agent'] | undefined): Promise<Ack<never> | { agent: Session['agent'] }> {
   if (isFinalStatus(parent.status)) return ackError('gone', 'the session has ended: a review reads its changes through its running session; resume it first');
   if ((await depthOf({ store: deps.store, ns, session: parent })) + 1 > MAX_REVIEW_DEPTH) {
     return ackError('bad_request', `reviews nest at most ${MAX_REVIEW_DEPTH} deep: this session is already a review of a review`);
@@ -60,12 +62,14 @@ async function refusal(deps: Deps, ns: Namespace, parent: Session, agent: Sessio
   if (!parent.machineId) return spawnError('conflict', 'machine_unknown', 'this session names no machine: a review starts through the daemon of the machine it runs on');
   const machine = await deps.machines.find(ns, parent.machineId);
   if (!machine) return spawnError('not_found', 'machine_unknown', "the session's machine is not known to this hub: start tether daemon there");
+  const capable = machine.agents.filter((a) => machine.capabilities[a]?.readOnly === true);
+  const agent = asked ?? capable.find((a) => a !== parent.agent) ?? capable[0] ?? parent.agent;
   if (!machine.agents.includes(agent)) return spawnError('bad_request', 'agent_missing', `machine "${machine.name}" has no ${agent} (it has: ${machine.agents.join(', ') || 'none'})`);
   const capabilities = machine.capabilities[agent];
   if (capabilities?.readOnly !== true) {
     return spawnError('bad_request', 'agent_missing', `tether on "${machine.name}" cannot start ${capabilities?.displayName ?? agent} read-only (a reviewer): update tether there`);
   }
-  return null;
+  return { agent };
 }
 
 export function createReviews(deps: Deps) {
@@ -90,19 +94,20 @@ export function createReviews(deps: Deps) {
     async start(ns: Namespace, request: z.output<typeof ReviewStartSchema>): Promise<Ack<WebAcks['review:start']>> {
       const parent = await sessions.get(ns, request.sessionId);
       if (!parent) return ackError('not_found', NO_SESSION);
-      const refused = await refusal(deps, ns, parent, request.agent);
-      if (refused) return refused;
+      const reviewer = await reviewerFor(deps, ns, parent, request.agent);
+      if ('ok' in reviewer) return reviewer;
+      const { agent } = reviewer;
       const diff = await diffOf(ns, parent.id);
       const spawned = await deps.remote.spawn(
         ns,
-        { machineId: parent.machineId!, cwd: parent.cwd, launchKind: request.launchKind, agent: request.agent, createDir: false },
+        { machineId: parent.machineId!, cwd: parent.cwd, launchKind: request.launchKind, agent, createDir: false },
         { readOnly: true },
       );
       if (!spawned.ok) return spawned;
       const now = Date.now();
       const added = await store.addReview({
         namespace: ns,
-        review: { id: spawned.session.id, parentId: parent.id, agent: request.agent, state: 'reviewing', focus: request.focus, finalAnswer: null, createdAt: now, updatedAt: now },
+        review: { id: spawned.session.id, parentId: parent.id, agent, state: 'reviewing', focus: request.focus, finalAnswer: null, createdAt: now, updatedAt: now },
       });
       if (added.kind === 'not_found') return ackError('not_found', NO_SESSION);
       publish(ns, added.review);
