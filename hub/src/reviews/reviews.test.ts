@@ -161,6 +161,15 @@ it('starts a read-only reviewer on the parent\'s machine and folder with the dif
   expect(watched.session).toMatchObject({ id: review.id, parentId: w.parentId });
 });
 
+it("picks a reviewer when none is asked: the machine's first read-only-capable agent other than the session's own", async () => {
+  const w = await world();
+  const started = await ack(w.phone, 'review:start', { sessionId: w.parentId });
+  expect(started.error).toBeUndefined();
+  // The parent runs claude (a registration without an agent); the machine also has codex.
+  expect(started.review).toMatchObject({ agent: 'codex', focus: '' });
+  expect(w.spawns).toEqual([expect.objectContaining({ agent: 'codex', readOnly: true })]);
+});
+
 describe('refusals: a clear error, nothing started, nothing stored', () => {
   const nothingHappened = async (w: World) => {
     expect(w.spawns).toEqual([]);
