@@ -109,4 +109,73 @@ describe('a review by another agent', () => {
     expect(ended.ok && ended.review).toMatchObject({ id: review.id, state: 'ended', finalAnswer: FINDINGS });
     expect((await emitAck(phone, 'session:stop', { sessionId: parentId }, 30_000)).ok).toBe(true);
   }, 240_000);
+
+  it('the reverse: a Codex session reviewed by claude (read-only: plan mode), and Send to Codex reaches Codex', async () => {
+    const stage = await startStage(defer);
+    const { hub, sandbox } = stage;
+    const file = join(sandbox.cwd, 'src', 'greet.ts');
+    stage.fake.setScript([when(userSays(/diff --git/), text(CLAUDE_FINDINGS))]);
+    git(sandbox.cwd, 'init', '-q');
+    mkdirSync(join(sandbox.cwd, 'src'));
+    writeFileSync(file, "export function greet() {\n  return 'hello';\n}\n");
+    git(sandbox.cwd, 'add', '-A');
+    git(sandbox.cwd, 'commit', '-q', '-m', 'first');
+    const openai = await startFakeOpenAI({
+      script: [(request) => (codexUserText(request).includes('A Claude review says') ? codexText('Codex takes the review.') : codexText('greeting changed'))],
+      fallback: codexText('Codex takes the review.'),
+    });
+    defer(() => openai.stop());
+    const codex = createCodexSandbox({ fakeApiUrl: openai.url, cwd: sandbox.cwd });
+    defer(() => codex.stop());
+    const env = { ...sandbox.env, CODEX_HOME: codex.codexHome, FAKE_OPENAI_KEY: codex.env.FAKE_OPENAI_KEY! };
+    const daemon = await startDaemon({ hub, sandbox: { env, cwd: sandbox.cwd }, env: { TETHER_CODEX_BIN: codexBin() } });
+    defer(() => daemon.stop());
+    const phone = await connectPhone(defer, hub);
+
+    // A headless Codex session whose working tree has a change (written here for it: a scripted
+    // Codex edit needs its patch tool; the review reads the working tree either way).
+    const spawned = await spawnVia(phone, { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'codex', launchKind: 'headless' });
+    expect(spawned.error).toBeUndefined();
+    const parentId = spawned.session!.id;
+    const watch = await stage.startWatch(parentId);
+    writeFileSync(file, "export function greet() {\n  return 'hello, desk';\n}\n");
+    await watch.send('Please change the greeting');
+    await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'greeting changed'), { what: "Codex's answer", timeoutMs: 60_000 });
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle' });
+
+    const cliEnv = { TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_HOME: stage.tempDir('tether-review-cli-') };
+    const started = await runTether({ args: ['review', parentId, '--agent', 'claude', '--json'], env: cliEnv });
+    expect(started.stderr).toBe('');
+    const { review, session } = JSON.parse(started.stdout) as { review: Review; session: Session };
+    expect(session).toMatchObject({ parentId, agent: 'claude', permissionMode: 'plan' });
+    const first = await stage.fake.waitForRequest((r) => r.kind === 'main' && r.body !== undefined && claudeUserText(r.body).includes('diff --git'), { timeoutMs: 60_000 });
+    expect(claudeUserText(first.body!)).toContain("-  return 'hello';\n+  return 'hello, desk';");
+
+    const card = next(phone, review.id);
+    expect((await emitAck(phone, 'session:watch', { sessionId: parentId })).ok).toBe(true);
+    const listed = await emitAck<{ reviews: Review[] }>(phone, 'review:list', { sessionId: parentId });
+    const answered = listed.ok && listed.reviews[0]?.state === 'answered' ? listed.reviews[0] : await card;
+    expect(answered).toMatchObject({ id: review.id, agent: 'claude', state: 'answered', finalAnswer: CLAUDE_FINDINGS });
+
+    const sent = await emitAck(phone, 'review:send', { reviewId: review.id, promptId: crypto.randomUUID(), text: `A Claude review says: ${CLAUDE_FINDINGS}` });
+    expect(sent.ok).toBe(true);
+    const toCodex = await openai.waitForRequest((r) => r.kind === 'main' && r.body !== undefined && codexUserText(r.body).includes('A Claude review says'), { timeoutMs: 60_000 });
+    expect(codexUserText(toCodex.body!)).toBe(`A Claude review says: ${CLAUDE_FINDINGS}`);
+    expect((await emitAck(phone, 'review:end', { reviewId: review.id }, 30_000)).ok).toBe(true);
+    expect((await emitAck(phone, 'session:stop', { sessionId: parentId }, 30_000)).ok).toBe(true);
+  }, 240_000);
 });
+
+const CLAUDE_FINDINGS = "src/greet.ts:2 says 'hello, desk'; nothing else changed.";
+
+/** The next review:updated for `reviewId` in state answered. */
+function next(phone: import('socket.io-client').Socket, reviewId: string): Promise<Review> {
+  return new Promise((resolve) => {
+    const on = (review: Review) => {
+      if (review.id !== reviewId || review.state !== 'answered') return;
+      phone.off('review:updated', on);
+      resolve(review);
+    };
+    phone.on('review:updated', on);
+  });
+}
