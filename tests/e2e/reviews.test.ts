@@ -5,7 +5,8 @@
 // fake Responses API); its answer appears on the parent's review card (`tether chat <parent>`, text
 // and --json); "Send to claude" becomes a prompt claude receives (checked at the fake Messages API);
 // End leaves the card ended, read-only.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Review, Session } from '@tether/shared';
@@ -14,7 +15,10 @@ import { lastUserText as codexUserText, startFakeOpenAI, text as codexText } fro
 import { useCleanups } from '../harness/cleanups.ts';
 import { codexBin, createCodexSandbox } from '../harness/codex.ts';
 import { spawnVia, startDaemon } from '../harness/daemon.ts';
-import { emitAck } from '../harness/hub.ts';
+import { emitAck, startRestartableHub } from '../harness/hub.ts';
+import { createClaudeSandbox } from '../harness/claude.ts';
+import { startFakeAnthropic } from '../fixtures/fake-anthropic/index.ts';
+import { watchSession } from '../harness/runner.ts';
 import { chatText } from '../harness/runner.ts';
 import { runTether } from '../harness/tether-cli.ts';
 import { connectPhone, startStage } from '../harness/world.ts';
@@ -163,6 +167,68 @@ describe('a review by another agent', () => {
     expect(codexUserText(toCodex.body!)).toBe(`A Claude review says: ${CLAUDE_FINDINGS}`);
     expect((await emitAck(phone, 'review:end', { reviewId: review.id }, 30_000)).ok).toBe(true);
     expect((await emitAck(phone, 'session:stop', { sessionId: parentId }, 30_000)).ok).toBe(true);
+  }, 240_000);
+});
+
+describe('a review across a hub restart', () => {
+  it('the card, its answer and its link to the parent survive the hub being killed and started again', async () => {
+    const fake = await startFakeAnthropic({});
+    defer(() => fake.stop());
+    const hubProcess = await startRestartableHub(defer);
+    const { hub } = hubProcess;
+    const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
+    defer(() => sandbox.stop());
+    const file = join(sandbox.cwd, 'greet.ts');
+    fake.setScript([
+      when(userSays(/greeting/), toolUse('Write', { file_path: file, content: "export const greet = () => 'hello, restart';\n" }, { id: 'toolu_write' })),
+      when(hasToolResult({ id: 'toolu_write', isError: false }), text('greeting written')),
+      when(userSays(/after the restart/), text('heard after the restart')),
+    ]);
+    git(sandbox.cwd, 'init', '-q');
+    writeFileSync(file, "export const greet = () => 'hello';\n");
+    git(sandbox.cwd, 'add', '-A');
+    git(sandbox.cwd, 'commit', '-q', '-m', 'first');
+    const openai = await startFakeOpenAI({ script: [codexText(FINDINGS)] });
+    defer(() => openai.stop());
+    const codex = createCodexSandbox({ fakeApiUrl: openai.url, cwd: sandbox.cwd });
+    defer(() => codex.stop());
+    const env = { ...sandbox.env, CODEX_HOME: codex.codexHome, FAKE_OPENAI_KEY: codex.env.FAKE_OPENAI_KEY! };
+    const daemon = await startDaemon({ hub, sandbox: { env, cwd: sandbox.cwd }, env: { TETHER_CODEX_BIN: codexBin() } });
+    defer(() => daemon.stop());
+    const phone = await connectPhone(defer, hub);
+    const spawned = await spawnVia(phone, { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'claude', launchKind: 'headless', permissionMode: 'acceptEdits' });
+    expect(spawned.error).toBeUndefined();
+    const parentId = spawned.session!.id;
+    const watch = await watchSession({ hub, sessionId: parentId });
+    defer(() => watch.stop());
+    await watch.send('Please write the greeting');
+    await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'greeting written'), { what: 'the write', timeoutMs: 60_000 });
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle' });
+
+    const cliEnv = { TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_HOME: mkdtempSync(join(tmpdir(), 'tether-review-cli-')) };
+    defer(() => rmSync(cliEnv.TETHER_HOME, { recursive: true, force: true }));
+    const started = await runTether({ args: ['review', parentId, '--agent', 'codex', '--json'], env: cliEnv });
+    expect(started.stderr).toBe('');
+    const { review } = JSON.parse(started.stdout) as { review: Review };
+    const card = async () => {
+      const chat = await runTether({ args: ['chat', parentId, '--json'], env: cliEnv });
+      return chat.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { review?: Review }).find((line) => line.review)?.review;
+    };
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline && (await card())?.state !== 'answered'; ) await Bun.sleep(500);
+    expect(await card()).toMatchObject({ id: review.id, state: 'answered', finalAnswer: FINDINGS });
+
+    await hubProcess.kill('SIGKILL');
+    await hubProcess.start();
+    // The same card, answer and link from the restarted hub; the runners came back by themselves.
+    expect(await card()).toMatchObject({ id: review.id, state: 'answered', finalAnswer: FINDINGS, parentId });
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'the parent back and idle', timeoutMs: 30_000 });
+    const again = await connectPhone(defer, hub);
+    const sent = await emitAck(again, 'review:send', { reviewId: review.id, promptId: crypto.randomUUID(), text: `after the restart: ${FINDINGS}` });
+    expect(sent.ok).toBe(true);
+    await fake.waitForRequest((r) => r.kind === 'main' && r.body !== undefined && claudeUserText(r.body).includes('after the restart'), { timeoutMs: 60_000 });
+    const ended = await emitAck<{ review: Review }>(again, 'review:end', { reviewId: review.id }, 30_000);
+    expect(ended.ok && ended.review).toMatchObject({ state: 'ended', finalAnswer: FINDINGS });
+    expect((await emitAck(again, 'session:stop', { sessionId: parentId }, 30_000)).ok).toBe(true);
   }, 240_000);
 });
 
