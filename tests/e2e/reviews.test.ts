@@ -4,7 +4,8 @@
 // same machine and folder, read-only; its first prompt holds that diff and the focus (checked at the
 // fake Responses API); its answer appears on the parent's review card (`tether chat <parent>`, text
 // and --json); "Send to claude" becomes a prompt claude receives (checked at the fake Messages API);
-// End leaves the card ended, read-only.
+// End leaves the card ended, read-only. Also the reverse (a Codex session reviewed by claude in plan
+// mode) and a review across a hub restart (killed and started again: card, answer and link stay).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
