@@ -49,6 +49,9 @@ export const AgentCapabilitiesSchema = z
     /** The command that resumes one of its sessions at a desk, `{id}` standing for the agent's
      *  session id (`tether codex resume {id}`). */
     resumeCommand: z.string().max(200).regex(/\{id\}/, 'names {id}'),
+    /** Its room starts it read-only in its own terms when asked (a reviewer, reviews.ts). Absent
+     *  (an older runner or daemon): never started as a reviewer, since it would run unrestricted. */
+    readOnly: z.boolean().optional(),
     relays: z
       .object({
         /** The requests it can put to the phone. */

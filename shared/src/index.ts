@@ -19,6 +19,7 @@ export * from './machine.ts';
 export * from './spawn.ts';
 export * from './shell.ts';
 export * from './workspace.ts';
+export * from './reviews.ts';
 export * from './auth.ts';
 export * from './pairing.ts';
 export * from './share.ts';

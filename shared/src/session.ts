@@ -86,6 +86,8 @@ export const SessionSchema = z.object({
    *  ever archived; one that runs again (resumed) is unarchived by the hub. Pinned and archived
    *  exclude each other. Absent from a hub older than both fields. */
   archivedAt: TimestampSchema.nullable().optional(),
+  /** The session this one reviews (reviews.ts), null for any other; absent from an older hub. */
+  parentId: SessionIdSchema.nullable().optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;
 

@@ -74,6 +74,9 @@ export const DaemonSpawnSchema = z.object({
   permissionMode: PermissionModeSchema.nullable().default(null),
   createDir: z.boolean().default(false),
   resumeAgentSessionId: AgentSessionIdSchema.nullable().default(null),
+  /** Start the agent read-only in its own terms (a reviewer: reviews.ts); the hub asks only a
+   *  daemon whose agent's capabilities say `readOnly`. */
+  readOnly: z.boolean().default(false),
 });
 export type DaemonSpawn = z.infer<typeof DaemonSpawnSchema>;
 /** The runner process started: its pid, the directory it runs in (`~` expanded), its log file. */

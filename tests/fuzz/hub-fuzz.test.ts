@@ -144,6 +144,12 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     'web:shell:resize': { shellId: 'a'.repeat(32), cols: 80, rows: 24 },
     'web:shell:close': { shellId: 'a'.repeat(32) },
     'web:shell:leave': { shellId: 'a'.repeat(32) },
+    // Reviews: the session names no machine (refused before anything starts); the reviews do not exist.
+    'web:review:start': { sessionId, agent: 'codex', focus: 'errors', launchKind: 'headless' },
+    'web:review:send': { reviewId: randomUUID(), promptId: randomUUID(), text: 'findings' },
+    'web:review:ask': { reviewId: randomUUID(), promptId: randomUUID(), text: 'again' },
+    'web:review:end': { reviewId: randomUUID() },
+    'web:review:list': { sessionId },
   };
 }
 

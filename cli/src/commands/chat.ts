@@ -1,7 +1,9 @@
 // chat.ts: `tether chat <session> [--json] [--follow]`: a session's structured chat, as the phone
 // sees it (/web session:watch backfill, then message:added while following). --json prints one
-// ChatMessage per line (JSONL, the shared schema's field names).
-import { isFinalStatus, isUuid, type ChatMessage, type ContentBlock, type Session } from '@tether/shared';
+// ChatMessage per line (JSONL, the shared schema's field names). The session's reviews follow as
+// cards (review:list, then review:updated while following); in --json each is one line
+// `{"review": Review}`, which no ChatMessage line has.
+import { isFinalStatus, isUuid, type ChatMessage, type ContentBlock, type Review, type Session } from '@tether/shared';
 import { CommandError, parseFlags, type Command } from './command.ts';
 import { connectAsPhone, requireCredentials } from './hub-access.ts';
 
@@ -38,6 +40,14 @@ export function renderMessage(message: ChatMessage): string {
   return `[${who}] ${body.replace(/\n/g, '\n  ')}`;
 }
 
+/** A review card: the reviewer, its state, the focus and the final answer (whole: the card's own
+ *  copy is already capped by the hub). */
+export function renderReview(review: Review): string {
+  const focus = review.focus ? ` · focus: ${preview(review.focus)}` : '';
+  const answer = review.finalAnswer ? `\n  ${review.finalAnswer.replace(/\n/g, '\n  ')}` : '';
+  return `[review ${review.id}] ${review.agent} · ${review.state} (read-only)${focus}${answer}`;
+}
+
 const command: Command = {
   name: 'chat',
   summary: "print a session's chat (--json, --follow)",
@@ -67,10 +77,16 @@ const command: Command = {
         print(ack.messages);
         if (!ack.more || ack.messages.length === 0) break;
       }
+      const printReview = (review: Review) => process.stdout.write(`${flags.json ? JSON.stringify({ review }) : renderReview(review)}\n`);
+      const reviews = await client.request('review:list', { sessionId });
+      if (reviews.ok) reviews.reviews.forEach(printReview);
       if (!flags.follow || !session || isFinalStatus(session.status)) return 0;
       await new Promise<void>((resolve) => {
         client.socket.on('message:added', (payload: { sessionId: string; messages: ChatMessage[] }) => {
           if (payload.sessionId === sessionId) print(payload.messages);
+        });
+        client.socket.on('review:updated', (review: Review) => {
+          if (review.parentId === sessionId) printReview(review);
         });
         client.socket.on('session:updated', (s: Session) => {
           if (s.id === sessionId && isFinalStatus(s.status)) resolve();

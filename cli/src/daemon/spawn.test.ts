@@ -40,6 +40,26 @@ describe("the agents' spawn arguments", () => {
     expect(agentFor('codex').spawnArgs({ model: null, permissionMode: null, resumeId: CLAUDE_ID })).toEqual(['resume', CLAUDE_ID]);
   });
 
+  it('start a reviewer read-only in its own terms: claude in plan mode (whatever mode was asked), Codex in its read-only sandbox asking on request', () => {
+    expect(agentFor('claude').spawnArgs({ model: null, permissionMode: 'bypassPermissions', resumeId: null, readOnly: true })).toEqual(['--permission-mode', 'plan']);
+    expect(agentFor('codex').spawnArgs({ model: 'gpt-5.5', permissionMode: null, resumeId: CLAUDE_ID, readOnly: true })).toEqual([
+      'resume',
+      CLAUDE_ID,
+      '-m',
+      'gpt-5.5',
+      '-c',
+      'sandbox_mode="read-only"',
+      '-c',
+      'approval_policy="on-request"',
+    ]);
+    // Every agent that states it can be a reviewer does something about it.
+    for (const kind of ['claude', 'codex'] as const) {
+      const agent = agentFor(kind);
+      expect(agent.capabilities.readOnly, kind).toBe(true);
+      expect(agent.spawnArgs({ model: null, permissionMode: null, resumeId: null, readOnly: true }), kind).not.toEqual(agent.spawnArgs({ model: null, permissionMode: null, resumeId: null }));
+    }
+  });
+
   it('throw on a resume id that is not a UUID rather than put it on a command line', () => {
     for (const kind of ['claude', 'codex'] as const) {
       expect(() => agentFor(kind).spawnArgs({ model: null, permissionMode: null, resumeId: '--dangerously-skip-permissions' }), kind).toThrow(/UUID/);

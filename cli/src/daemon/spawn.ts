@@ -67,7 +67,7 @@ export function startRunnerProcess(options: {
 
   // The runner runs from the same code as the daemon (a checkout's main.ts, or the single binary).
   const [program, ...entry] = tetherCommand();
-  const args = [...entry, agent.kind, ...agent.spawnArgs({ model: request.model, permissionMode: request.permissionMode, resumeId: request.resumeAgentSessionId })];
+  const args = [...entry, agent.kind, ...agent.spawnArgs({ model: request.model, permissionMode: request.permissionMode, resumeId: request.resumeAgentSessionId, readOnly: request.readOnly })];
   const logDir = join(options.home, 'logs');
   mkdirSync(logDir, { recursive: true, mode: 0o700 });
   const logFile = join(logDir, `session-${request.sessionId}.log`);

@@ -11,7 +11,7 @@
 // Invariants: subscribers run synchronously in the order they subscribed (createHub subscribes the
 // rooms first, so tabs hear a fact before anything reacts to it); a subscriber that throws is
 // reported and never reaches the publisher or the next subscriber.
-import type { ChatMessage, Machine, Namespace, PendingRequest, Prompt, Resolution, Session, SessionAttentionFact, SessionCommandFinished } from '@tether/shared';
+import type { ChatMessage, Machine, Namespace, PendingRequest, Prompt, Resolution, Review, Session, SessionAttentionFact, SessionCommandFinished } from '@tether/shared';
 
 export type FactMap = {
   'session.updated': { namespace: Namespace; session: Session };
@@ -24,6 +24,8 @@ export type FactMap = {
   'machine.updated': { namespace: Namespace; machine: Machine };
   /** A runner (re)registered a live session on the hub at `hubUrl`: its terminal streams from there. */
   'terminal.started': { namespace: Namespace; sessionId: string; hubUrl: string };
+  /** A review card changed (reviews/): started, answered, ended. */
+  'review.updated': { namespace: Namespace; review: Review };
 };
 export type FactName = keyof FactMap;
 export type Listener<K extends FactName> = (fact: FactMap[K]) => void;
@@ -45,6 +47,7 @@ export function createFactBus(options: { onError: (what: string, error: unknown)
     'approval.resolved': [],
     'machine.updated': [],
     'terminal.started': [],
+    'review.updated': [],
   };
   return {
     publish(name, fact) {

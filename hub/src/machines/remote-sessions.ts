@@ -40,13 +40,7 @@ export function createRemoteSessions(deps: Deps) {
   const busy = new Set<string>();
   const k = (ns: Namespace, id: string) => `${ns}\u0000${id}`;
 
-  const findDaemon = async (ns: Namespace, machineId: string) => {
-    const machine = await deps.machines.find(ns, machineId);
-    if (!machine) return spawnError('not_found', 'machine_unknown', 'no such machine');
-    const socket = await daemons.locate(ns, machineId);
-    if (!socket) return spawnError('conflict', 'machine_offline', `machine "${machine.name}" is offline: start tether daemon there`);
-    return { socket, machine };
-  };
+  const findDaemon = (ns: Namespace, machineId: string) => daemonOf(deps, ns, machineId);
 
   const start = async (ns: Namespace, machineId: string, socket: DaemonTarget, spawn: DaemonSpawn): Promise<Ack<WebAcks['session:spawn']>> => {
     const ready = readiness.wait({ namespace: ns, sessionId: spawn.sessionId, goal: 'ready', timeoutMs: SESSION_READY_TIMEOUT_MS });
@@ -96,7 +90,8 @@ export function createRemoteSessions(deps: Deps) {
   };
 
   return {
-    async spawn(ns: Namespace, request: z.output<typeof SessionSpawnSchema>): Promise<Ack<WebAcks['session:spawn']>> {
+    /** `readOnly`: a reviewer (reviews/), started read-only in its agent's own terms. */
+    async spawn(ns: Namespace, request: z.input<typeof SessionSpawnSchema> & { createDir: boolean; launchKind: DaemonSpawn['launchKind']; agent: DaemonSpawn['agent'] }, options: { readOnly?: boolean } = {}): Promise<Ack<WebAcks['session:spawn']>> {
       const found = await findDaemon(ns, request.machineId);
       if ('ok' in found) return found;
       const sessionId = crypto.randomUUID();
@@ -113,6 +108,7 @@ export function createRemoteSessions(deps: Deps) {
             permissionMode: request.permissionMode ?? null,
             createDir: request.createDir,
             resumeAgentSessionId: request.resumeAgentSessionId ?? null,
+            readOnly: options.readOnly === true,
           }),
         () => ackError('conflict', 'busy'),
       );
@@ -144,6 +140,8 @@ export function createRemoteSessions(deps: Deps) {
             permissionMode: current.permissionMode,
             createDir: false,
             resumeAgentSessionId: current.agentSessionId,
+            // A reviewer stays read-only when it comes back.
+            readOnly: Boolean(current.parentId),
           }),
         () => spawnError('conflict', 'session_live', 'the session is being started or stopped right now'),
       );
@@ -179,6 +177,15 @@ export function createRemoteSessions(deps: Deps) {
     /** A daemon saw a runner exit (runner-exits.ts judges it). */
     runnerExited: exits.report,
   };
+}
+
+/** The online daemon of a machine of this namespace, or why there is none. */
+async function daemonOf(deps: Deps, ns: Namespace, machineId: string) {
+  const machine = await deps.machines.find(ns, machineId);
+  if (!machine) return spawnError('not_found', 'machine_unknown', 'no such machine');
+  const socket = await deps.daemons.locate(ns, machineId);
+  if (!socket) return spawnError('conflict', 'machine_offline', `machine "${machine.name}" is offline: start tether daemon there`);
+  return { socket, machine };
 }
 
 /** The spawn's answer once its readiness is known: the session, or why not (a session that never got

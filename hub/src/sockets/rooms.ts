@@ -37,6 +37,8 @@ export function createRooms(options: { io: Server }) {
       facts.on('approval.resolved', ({ namespace, resolution }) => tabs(namespace).emit('approval:resolved', resolution));
       facts.on('machine.updated', ({ namespace, machine }) => tabs(namespace).emit('machine:updated', machine));
       facts.on('messages.added', ({ namespace, sessionId, messages }) => web.to(sessionRoom(namespace, sessionId)).emit('message:added', { sessionId, messages }));
+      // A review card is part of its parent's chat: the tabs watching the parent.
+      facts.on('review.updated', ({ namespace, review }) => web.to(sessionRoom(namespace, review.parentId)).emit('review:updated', review));
     },
     /** One send of a terminal chunk to many viewers. Viewer ids are /web socket ids, and every
      *  socket is in the room named by its id: one encode, many writes. Viewers of other hubs get one

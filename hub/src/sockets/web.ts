@@ -10,6 +10,7 @@ import type { Approvals } from '../approvals/approvals.ts';
 import type { RemoteSessions } from '../machines/remote-sessions.ts';
 import type { ShellRelay } from '../machines/shells.ts';
 import type { TerminalViewers } from '../terminal/viewers.ts';
+import type { Reviews } from '../reviews/reviews.ts';
 import { handleSocketEvents } from '../peers/handle.ts';
 import type { HubSocket } from '../peers/peer.ts';
 import { bindWebTerminal } from './web-terminal.ts';
@@ -25,6 +26,7 @@ export type WebDomain = {
   remote: RemoteSessions;
   shells: ShellRelay;
   viewers: TerminalViewers;
+  reviews: Reviews;
   onError: (event: string, error: unknown) => void;
 };
 
@@ -83,6 +85,11 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
       'shell:resize': (resize) => shells.resize(socket, resize),
       'shell:close': (ref) => shells.close(socket, ref),
       'shell:leave': (ref) => shells.leave(socket, ref),
+      'review:start': (request) => domain.reviews.start(ns, request),
+      'review:send': (request) => domain.reviews.send(ns, request),
+      'review:ask': (request) => domain.reviews.ask(ns, request),
+      'review:end': (request) => domain.reviews.end(ns, request),
+      'review:list': ({ sessionId }) => domain.reviews.list(ns, sessionId),
     }),
   });
 
@@ -94,4 +101,4 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
 
 /** Events that wait on a daemon or a runner (seconds): handled outside the socket's order so that
  *  typing into a terminal does not queue behind a session start. */
-const WAITS_ON_OTHERS: ReadonlySet<string> = new Set(['session:spawn', 'session:resume', 'session:stop', 'shell:open', 'shell:input', 'shell:resize', 'shell:close']);
+const WAITS_ON_OTHERS: ReadonlySet<string> = new Set(['session:spawn', 'session:resume', 'session:stop', 'review:start', 'review:end', 'shell:open', 'shell:input', 'shell:resize', 'shell:close']);

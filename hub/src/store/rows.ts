@@ -34,6 +34,7 @@ export function rowToSession(row: Row): Session {
     endedAt: (row.ended_at as number | null) ?? null,
     pinnedAt: (row.pinned_at as number | null) ?? null,
     archivedAt: (row.archived_at as number | null) ?? null,
+    parentId: (row.parent_id as string | null) ?? null,
   };
 }
 

@@ -12,6 +12,7 @@ import { approvalQueries } from './queries/approvals.ts';
 import { promptQueries } from './queries/prompts.ts';
 import { attachmentQueries } from './queries/attachments.ts';
 import { sessionCommandQueries } from './queries/session-commands.ts';
+import { reviewQueries } from './queries/reviews.ts';
 
 export function createSqlStore(db: SqlDriver): Store {
   return {
@@ -25,6 +26,7 @@ export function createSqlStore(db: SqlDriver): Store {
     ...promptQueries(db),
     ...attachmentQueries(db),
     ...sessionCommandQueries(db),
+    ...reviewQueries(db),
     close: () => db.close(),
   };
 }

@@ -21,6 +21,8 @@ import type {
   Prompt,
   PromptStatus,
   Resolution,
+  Review,
+  ReviewState,
   Session,
   SessionPatch,
   SessionRegistrationSchema,
@@ -253,5 +255,17 @@ export interface Store {
   /** Null when there is no such session in this namespace. */
   getSessionCommands(options: { namespace: Namespace; sessionId: string }): Promise<SessionCommands | null>;
 
+  // reviews (shared reviews.ts): one per reviewer session, naming the session it reviews
+  /** Stores the review and sets its session's parent in one transaction; `not_found` when either
+   *  session is not in this namespace, `exists` when that session already is a review. */
+  addReview(options: { namespace: Namespace; review: Review }): Promise<AddReviewResult>;
+  getReview(options: { namespace: Namespace; reviewId: string }): Promise<Review | null>;
+  /** The reviews of a session, oldest first. */
+  listReviews(options: { namespace: Namespace; parentId: string }): Promise<Review[]>;
+  /** Changes its state and, when given, its final answer; null when not in this namespace. */
+  updateReview(options: { namespace: Namespace; reviewId: string; state: ReviewState; finalAnswer?: string; now: number }): Promise<Review | null>;
+
   close(): Promise<void>;
 }
+
+export type AddReviewResult = { kind: 'added'; review: Review } | { kind: 'exists'; review: Review } | { kind: 'not_found' };

@@ -12,6 +12,7 @@ import type { Machine } from '../machine.ts';
 import { ClientVisibilitySchema } from '../push.ts';
 import { ShellInputSchema, ShellOpenSchema, ShellRefSchema, ShellResizeSchema, type ShellOpenAck } from '../shell.ts';
 import type { AckFn } from '../protocol.ts';
+import { ReviewAskSchema, ReviewEndSchema, ReviewListSchema, ReviewSendSchema, ReviewStartSchema, type Review } from '../reviews.ts';
 
 export const WebEventSchemas = {
   /** Join a session's room; the ack backfills messages after `afterSeq` and the pending requests. */
@@ -55,6 +56,17 @@ export const WebEventSchemas = {
   'shell:close': ShellRefSchema,
   /** Stop watching (the view went away); the shell lives on for SHELL_IDLE_MS. */
   'shell:leave': ShellRefSchema,
+  /** Start a review of a session by another agent (reviews.ts); acked once the reviewer is ready
+   *  and its first prompt is queued. */
+  'review:start': ReviewStartSchema,
+  /** Queue the findings (edited or not) as a prompt in the reviewed session. */
+  'review:send': ReviewSendSchema,
+  /** A follow-up prompt to the reviewer. */
+  'review:ask': ReviewAskSchema,
+  /** Stop the reviewer; acked once its session ended. */
+  'review:end': ReviewEndSchema,
+  /** A session's reviews (its cards). */
+  'review:list': ReviewListSchema,
 } as const;
 export type WebEventName = keyof typeof WebEventSchemas;
 export type WebPayload<E extends WebEventName> = z.input<(typeof WebEventSchemas)[E]>;
@@ -85,6 +97,11 @@ export type WebAcks = {
   'shell:resize': object;
   'shell:close': object;
   'shell:leave': object;
+  'review:start': { review: Review; session: Session };
+  'review:send': { prompt: Prompt };
+  'review:ask': { prompt: Prompt };
+  'review:end': { review: Review };
+  'review:list': { reviews: Review[] };
 };
 
 export type WebClientToServer = {
@@ -106,6 +123,8 @@ export type WebServerToClient = {
   /** A command typed into claude for someone finished (set or kept): a model chip stops waiting. */
   'session:command-finished': (finished: SessionCommandFinished) => void;
   'machine:updated': (machine: Machine) => void;
+  /** A review of a session changed (started, answered, ended): the parent's card, to the parent's room. */
+  'review:updated': (review: Review) => void;
   'terminal:output': (payload: { sessionId: string; offset: number; data: Uint8Array | ArrayBuffer }) => void;
   'terminal:snapshot': (payload: { sessionId: string; offset: number; cols: number; rows: number; data: string }) => void;
   'terminal:size': (payload: TerminalSizeNotice) => void;

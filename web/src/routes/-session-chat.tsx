@@ -6,6 +6,7 @@ import { useSession } from '../lib/queries.ts';
 import { pathInSession } from '../lib/format.ts';
 import { ChatView } from '../features/chat/chat-view.tsx';
 import { SessionEndNotice } from '../features/lifecycle/resume-controls.tsx';
+import { ReviewCards } from '../features/reviews/review-card.tsx';
 import type { ShowInTerminal } from '../features/chat/show-in-terminal.ts';
 import type { WorkspaceLinks, WorkspaceTarget } from '../features/chat/workspace-links.ts';
 import { ComposerVoiceContext } from '../lib/voice-slot.ts';
@@ -43,7 +44,14 @@ export function SessionChat() {
   // Keyed by id: a chat's state must never carry over to the next session opened in place.
   return session.data ? (
     <ComposerVoiceContext.Provider value={VoiceControls}>
-      <ChatView key={session.data.id} session={session.data} showInTerminal={showInTerminal} workspaceLinks={workspaceLinks} endNotice={<SessionEndNotice session={session.data} />} />
+      <ChatView
+        key={session.data.id}
+        session={session.data}
+        showInTerminal={showInTerminal}
+        workspaceLinks={workspaceLinks}
+        endNotice={<SessionEndNotice session={session.data} />}
+        cards={<ReviewCards session={session.data} />}
+      />
     </ComposerVoiceContext.Provider>
   ) : null;
 }

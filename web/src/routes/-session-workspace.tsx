@@ -3,6 +3,7 @@
 import { getRouteApi } from '@tanstack/react-router';
 import { useSession } from '../lib/queries.ts';
 import { WorkspaceView } from '../features/workspace/workspace-view.tsx';
+import { StartReviewButton } from '../features/reviews/start-review.tsx';
 
 const sessionRoute = getRouteApi('/_authed/sessions/$sessionId');
 const changesRoute = getRouteApi('/_authed/sessions/$sessionId/changes');
@@ -12,7 +13,9 @@ export function SessionChanges() {
   const { sessionId } = sessionRoute.useParams();
   const session = useSession(sessionId);
   const { file } = changesRoute.useSearch();
-  return session.data ? <WorkspaceView key={session.data.id} session={session.data} view={{ tab: 'changes', file: file ?? null }} /> : null;
+  return session.data ? (
+    <WorkspaceView key={session.data.id} session={session.data} view={{ tab: 'changes', file: file ?? null }} changesActions={<StartReviewButton session={session.data} />} />
+  ) : null;
 }
 
 export function SessionFiles() {

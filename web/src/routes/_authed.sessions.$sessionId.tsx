@@ -23,6 +23,7 @@ function parseSessionParams(raw: Record<string, string>): { sessionId: string } 
 // Approvals load on first need: most visits have nothing waiting.
 // End / Resume load with the session page's other halves, not with the app's first load.
 const LifecycleButton = lazy(() => import('../features/lifecycle/lifecycle-button.tsx').then((m) => ({ default: m.LifecycleButton })));
+const StartReviewButton = lazy(() => import('../features/reviews/start-review.tsx').then((m) => ({ default: m.StartReviewButton })));
 const ApprovalSheet = lazy(() => import('../features/approvals/approval-sheet.tsx').then((m) => ({ default: m.ApprovalSheet })));
 
 export const Route = createRoute({
@@ -72,6 +73,11 @@ function SessionLayout() {
           lifecycle={
             <Suspense fallback={null}>
               <LifecycleButton session={session.data} />
+            </Suspense>
+          }
+          review={
+            <Suspense fallback={null}>
+              <StartReviewButton session={session.data} compact />
             </Suspense>
           }
         />

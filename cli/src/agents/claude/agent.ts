@@ -77,9 +77,10 @@ export const claudeAgent: Agent = {
   confirmPlan: confirmPlanDialog,
   watchStatus: ({ env, pid, sessionId, poll, onChange }) => watchClaudeStatus({ configDir: claudeConfigDir(env), pid, claudeSessionId: sessionId, poll, onChange }),
   endPty: createPtyEnder,
-  spawnArgs: ({ model, permissionMode, resumeId }) => [
+  spawnArgs: ({ model, permissionMode, resumeId, readOnly }) => [
     ...(model ? ['--model', model] : []),
-    ...(permissionMode ? ['--permission-mode', permissionMode] : []),
+    // Read-only is claude's plan mode: it reads and plans, and asks before anything else.
+    ...(readOnly ? ['--permission-mode', 'plan'] : permissionMode ? ['--permission-mode', permissionMode] : []),
     // `--resume=<id>`: the id is the option's value whatever it holds (agentResumeId checked it).
     ...(resumeId ? [`--resume=${agentResumeId(resumeId)}`] : []),
   ],

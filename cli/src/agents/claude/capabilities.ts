@@ -12,5 +12,7 @@ export const claudeCapabilities: AgentCapabilities = {
   // Shift+Tab in a PTY, the permission mode of the next `claude -p` turn headless.
   modes: { values: ['default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'bypassPermissions'], switchableIn: ['pty', 'headless'] },
   resumeCommand: 'tether claude --resume {id}',
+  // spawnArgs({ readOnly }) starts it as a reviewer (reviews.ts).
+  readOnly: true,
   relays: { requests: ['permission', 'question', 'plan', 'dialog', 'elicitation'], editedInput: true, sessionRules: true },
 };

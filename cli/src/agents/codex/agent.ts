@@ -45,7 +45,13 @@ export const codexAgent: Agent = {
   // Codex's approval policy is the user's (config.toml); a permission mode from afar is not mapped.
   // `codex resume <id>` takes the id as a positional only (no `=` form; the runner drops `--`): the
   // id is checked to be a UUID, never a flag.
-  spawnArgs: ({ model, resumeId }) => [...(resumeId ? ['resume', agentResumeId(resumeId)] : []), ...(model ? ['-m', model] : [])],
+  // Read-only is Codex's read-only sandbox with on-request approvals, as `-c` (the TUI and the
+  // app-server both take it).
+  spawnArgs: ({ model, resumeId, readOnly }) => [
+    ...(resumeId ? ['resume', agentResumeId(resumeId)] : []),
+    ...(model ? ['-m', model] : []),
+    ...(readOnly ? ['-c', 'sandbox_mode="read-only"', '-c', 'approval_policy="on-request"'] : []),
+  ],
   headless: createCodexHeadless,
   endPty: ({ pty, log }) => createEnder({ step: () => pty.write(CTRL_C), at: PRESSES_AT, exited: pty.exited, force: () => pty.kill('SIGTERM'), log }),
 };

@@ -16,5 +16,7 @@ export const codexCapabilities: AgentCapabilities = {
   resumeCommand: 'tether codex resume {id}',
   // Its permission hook (PTY) and app-server approvals (headless); its own dialogs on screen (PTY).
   // Edited input and rules are reserved in its hook schema and fail closed (Agent.plainVerdicts).
+  // spawnArgs({ readOnly }) starts it as a reviewer (reviews.ts).
+  readOnly: true,
   relays: { requests: ['permission', 'dialog'], editedInput: false, sessionRules: false },
 };

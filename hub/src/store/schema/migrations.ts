@@ -17,6 +17,7 @@ import { MIGRATION_0002 } from './history/sqlite-0002-share-links.ts';
 import { MIGRATION_0003 } from './history/sqlite-0003-machine-shell.ts';
 import { MIGRATION_0004 } from './history/sqlite-0004-final-screens.ts';
 import { MIGRATION_0005 } from './history/sqlite-0005-session-effort.ts';
+import { REVIEWS_UPGRADE } from './upgrades/reviews.ts';
 
 export type Migration = { version: number; name: string; sql: string };
 /** One schema change for both stores: the statements for the dialect at hand. */
@@ -96,6 +97,8 @@ export const UPGRADES: readonly Upgrade[] = [
       `ALTER TABLE "machines" ADD COLUMN ${columnSql(dialect, { name: 'agent_capabilities', type: 'json', nullable: true })}`,
     ],
   },
+  // SQLite 12, PostgreSQL 8: a session's parent and the reviews (issue 29; upgrades/reviews.ts).
+  REVIEWS_UPGRADE,
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

@@ -68,6 +68,17 @@ export const PAIR_CODES_TABLE: Table = {
   ],
 };
 
+/** Reviews (shared reviews.ts): one row per reviewer session (`id` is its session's id), naming the
+ *  session it reviews; both rows go with their sessions. The reviewer session's own `parent_id`
+ *  says the same from the session's side (the list marks reviews without reading this table). */
+export const REVIEWS_TABLE: Table = {
+  name: 'reviews',
+  columns: [text('id'), text('namespace'), text('parent_id'), text('agent'), text('state'), text('focus'), maybe(text('final_answer')), time('created_at'), time('updated_at')],
+  primaryKey: ['id'],
+  references: { id: 'sessions', parent_id: 'sessions' },
+  indexes: [{ name: 'reviews_parent', columns: ['parent_id', 'created_at'] }],
+};
+
 export const TABLES: readonly Table[] = [
   {
     name: 'tokens',
@@ -108,6 +119,8 @@ export const TABLES: readonly Table[] = [
       // What the phone may do with it (shared AgentCapabilities, checked again when read; null: its
       // runner stated none, and nothing is switched).
       { name: 'capabilities', type: 'json', nullable: true },
+      // The session this one reviews (REVIEWS_TABLE), null for any other.
+      maybe(text('parent_id')),
     ],
     primaryKey: ['id'],
     indexes: [{ name: 'sessions_namespace', columns: ['namespace', 'updated_at'] }],
@@ -206,4 +219,5 @@ export const TABLES: readonly Table[] = [
   ATTACHMENTS_TABLE,
   SESSION_COMMANDS_TABLE,
   PAIR_CODES_TABLE,
+  REVIEWS_TABLE,
 ];

@@ -17,19 +17,22 @@ import { WorkspaceLinksContext, type WorkspaceLinks } from './workspace-links.ts
 /** `readOnly`: a share link's view: no composer, no Stop, no paging back (that needs a login).
  *  `showInTerminal`: how a tool card opens the terminal at its call (PTY sessions; none: no button).
  *  `endNotice`: what stands in the composer's place once the session is over (the route's Resume).
- *  `workspaceLinks`: how a tool card's file opens in Files or Changes (none: plain paths). */
+ *  `workspaceLinks`: how a tool card's file opens in Files or Changes (none: plain paths).
+ *  `cards`: what the route shows under the messages (the session's review cards). */
 export function ChatView({
   session,
   readOnly = false,
   showInTerminal = null,
   endNotice = null,
   workspaceLinks = null,
+  cards = null,
 }: {
   session: Session;
   readOnly?: boolean;
   showInTerminal?: ShowInTerminal | null;
   endNotice?: ReactNode;
   workspaceLinks?: WorkspaceLinks | null;
+  cards?: ReactNode;
 }) {
   const chat = useSessionChat(session.id);
   const items = useMemo(() => buildChatItems(chat.messages), [chat.messages]);
@@ -77,6 +80,7 @@ export function ChatView({
           }
         />
       )}
+      {cards}
       {readOnly ? null : isFinalStatus(session.status) ? (
         endNotice
       ) : (

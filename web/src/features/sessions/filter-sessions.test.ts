@@ -17,6 +17,12 @@ describe('filterSessions', () => {
     expect(filterSessions({ sessions, machines, query: '  ' }).map((s) => s.id)).toEqual(['a', 'b', 'c']);
     expect(filterSessions({ sessions, machines, query: 'nothing-like-it' })).toEqual([]);
   });
+
+  it('finds reviews by the word review', () => {
+    const withReview = [...sessions, { ...session('r', 'Second opinion', '/srv/payments', 'm1'), parentId: 'b' }];
+    expect(filterSessions({ sessions: withReview, machines, query: 'review' }).map((s) => s.id)).toEqual(['r']);
+    expect(filterSessions({ sessions: withReview, machines, query: 'payments review' }).map((s) => s.id)).toEqual(['r']);
+  });
 });
 
 describe('splitArchived', () => {

@@ -1,5 +1,5 @@
 // filter-sessions.ts: the session list's filters. The search: every word of the query must be in the
-// session's title, its directory or its machine's name (any case, any order). Archived sessions
+// session's title, its directory or its machine's name, or be "review" for a review (any case, any order). Archived sessions
 // leave the list for its Archived section; only an ended one ever counts (isArchived), so a session
 // that may need its person is never out of sight.
 import type { Machine, Session } from '@tether/shared';
@@ -20,7 +20,9 @@ export function filterSessions(options: { sessions: readonly Session[]; machines
   if (words.length === 0) return [...options.sessions];
   const names = new Map(options.machines.map((m) => [m.id, m.name]));
   return options.sessions.filter((session) => {
-    const haystack = [sessionTitle(session), session.cwd, session.machineId ? (names.get(session.machineId) ?? '') : 'desk'].join('\n').toLowerCase();
+    const haystack = [sessionTitle(session), session.cwd, session.machineId ? (names.get(session.machineId) ?? '') : 'desk', session.parentId ? 'review' : '']
+      .join('\n')
+      .toLowerCase();
     return words.every((word) => haystack.includes(word));
   });
 }

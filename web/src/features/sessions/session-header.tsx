@@ -41,8 +41,9 @@ function ViewToggle({ session }: { session: Session }) {
   );
 }
 
-/** `lifecycle`: the last slot (End / Resume), composed by the route: features do not import each other. */
-export function SessionHeader({ session, lifecycle = null }: { session: Session; lifecycle?: ReactNode }) {
+/** `lifecycle`: the last slot (End / Resume), `review`: Review among the tools; composed by the route:
+ *  features do not import each other. */
+export function SessionHeader({ session, lifecycle = null, review = null }: { session: Session; lifecycle?: ReactNode; review?: ReactNode }) {
   const kind = describeLaunchKind(session.launchKind, session.agent);
   const onWorkspace = useRouterState({ select: (state) => /\/(changes|files)\/?$/.test(state.location.pathname) });
   return (
@@ -86,6 +87,7 @@ export function SessionHeader({ session, lifecycle = null }: { session: Session;
         <ActivityButton sessionId={session.id} />
         <ShareButton sessionId={session.id} />
         <ShellButton session={session} />
+        {review}
       </div>
       <div className="session-header-actions">
         <ViewToggle session={session} />

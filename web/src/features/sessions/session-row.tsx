@@ -60,6 +60,7 @@ export function SessionRow({
             <StatusPill status={session.status} />
             {session.bypass ? <BypassBadge /> : null}
             <Badge title={kind.title}>{kind.label}</Badge>
+            {session.parentId ? <Badge title="A read-only review of another session's changes">Review</Badge> : null}
             {pending > 0 ? (
               <Badge tone="attention" label={`${pending} waiting for your answer`}>
                 <IconBell size={13} strokeWidth={2.4} />

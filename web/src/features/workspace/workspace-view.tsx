@@ -2,6 +2,7 @@
 // Changes (the diff against HEAD) and Files (browse, open a file). Everything here is read through
 // the hub from the runner on the session's machine; a share link gets none of it. This module and
 // its grammar chunks load only when the view is opened (React.lazy in the routes).
+import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { Session } from '@tether/shared';
 import { ChangesView } from './changes-view.tsx';
@@ -10,7 +11,8 @@ import './workspace.css';
 
 export type WorkspaceTab = { tab: 'changes'; file: string | null } | { tab: 'files'; dir: string; file: string | null };
 
-export function WorkspaceView({ session, view }: { session: Session; view: WorkspaceTab }) {
+/** `changesActions`: what the route adds on the Changes tab (Review: features do not import each other). */
+export function WorkspaceView({ session, view, changesActions = null }: { session: Session; view: WorkspaceTab; changesActions?: ReactNode }) {
   return (
     <div className="workspace">
       <nav className="workspace-tabs" aria-label="Changes and files">
@@ -21,6 +23,7 @@ export function WorkspaceView({ session, view }: { session: Session; view: Works
           Files
         </Link>
       </nav>
+      {view.tab === 'changes' && changesActions ? <div className="workspace-actions">{changesActions}</div> : null}
       <div className="workspace-scroll">
         {view.tab === 'changes' ? <ChangesView session={session} focus={view.file} /> : <FilesView session={session} dir={view.dir} file={view.file} />}
       </div>

@@ -1,0 +1,236 @@
+// reviews.test.ts: a review against a real hub, with the daemon and the runners played by socket.io
+// clients (as remote-sessions.test.ts does), so what each is sent can be read: the daemon's spawn
+// (read-only, the parent's machine and folder), the reviewer's first prompt (instructions, the diff
+// its parent's runner answered, the focus), the card following the reviewer's answer, and the
+// card's buttons. Every refusal names its reason, and nothing is started or stored.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { io, type Socket } from 'socket.io-client';
+import { MAX_REVIEW_FOCUS_CHARS, PROTOCOL_VERSION, type Ack, type AgentCapabilities, type Review } from '@tether/shared';
+import { createHub, type Hub } from '../main.ts';
+import { createAccessToken } from '../auth/tokens.ts';
+
+let home: string;
+let hub: Hub;
+const tokens: Record<string, string> = {};
+const sockets: Socket[] = [];
+/** The played runners' starts, awaited before their sockets close. */
+const runnerStarts: Array<Promise<void>> = [];
+
+async function client(nsp: '/cli' | '/web', kind: 'runner' | 'daemon' | 'web', ns = 'alpha'): Promise<Socket> {
+  const socket = io(hub.url + nsp, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { protocol: PROTOCOL_VERSION.major, client: kind, token: tokens[ns] } });
+  sockets.push(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+type Answer = Ack<Record<string, unknown>> & Record<string, unknown>;
+const ack = async (s: Socket, event: string, payload: unknown, ms = 20_000) => (await s.timeout(ms).emitWithAck(event, payload)) as Answer;
+const next = <T>(s: Socket, event: string, where: (payload: T) => boolean = () => true) =>
+  new Promise<T>((resolve) => {
+    const on = (payload: T) => {
+      if (!where(payload)) return;
+      s.off(event, on);
+      resolve(payload);
+    };
+    s.on(event, on);
+  });
+
+/** Any agent's shape will do: the hub decides from `readOnly`, never from the name. */
+const capabilities = (readOnly: boolean): AgentCapabilities => ({
+  displayName: 'Reviewer',
+  description: '',
+  models: { offered: [], typed: true, example: null, switchableIn: [] },
+  effort: { levels: [], maps: {}, switchableIn: [] },
+  modes: { values: [], switchableIn: [] },
+  resumeCommand: 'agent resume {id}',
+  ...(readOnly ? { readOnly: true } : {}),
+  relays: { requests: ['permission'], editedInput: false, sessionRules: false },
+});
+
+const DIFF_PAGE = {
+  kind: 'changes',
+  git: true,
+  head: 'abc1234',
+  branch: 'main',
+  files: [{ path: 'src/app.ts', status: 'modified', binary: false, additions: 1, deletions: 1 }],
+  total: 1,
+  cursor: 0,
+  diffs: [{ path: 'src/app.ts', binary: false, hunks: [{ oldStart: 3, newStart: 3, section: 'main()', lines: [' keep', '-return 1;', '+return 2;'] }], lineCount: 3, truncated: false }],
+  next: null,
+};
+
+type World = { daemon: Socket; machineId: string; parent: Socket; parentId: string; phone: Socket; spawns: Array<Record<string, unknown>>; children: Socket[] };
+
+/** A machine with claude (read-only capable) and codex (as stated by `codexReadOnly`), a live
+ *  claude session on it whose runner answers the Changes query, and a phone. Each spawn the daemon
+ *  is asked for becomes a runner that registers and goes idle. */
+async function world(o: { codexReadOnly?: boolean; agents?: string[] } = {}): Promise<World> {
+  const machineId = randomUUID();
+  const daemon = await client('/cli', 'daemon');
+  const agents = o.agents ?? ['claude', 'codex'];
+  const stated = Object.fromEntries(agents.map((a) => [a, capabilities(a === 'codex' ? o.codexReadOnly !== false : true)]));
+  expect((await ack(daemon, 'machine:register', { id: machineId, name: 'box', os: 'linux', user: 'dev', home: '/home/dev', agents, capabilities: stated })).ok).toBe(true);
+  const spawns: Array<Record<string, unknown>> = [];
+  const children: Socket[] = [];
+  daemon.on('daemon:spawn', (spawn: Record<string, unknown> & { sessionId: string; cwd: string; launchKind: string; agent: string }, reply: (a: unknown) => void) => {
+    spawns.push(spawn);
+    reply({ ok: true, pid: 1000 + spawns.length, cwd: spawn.cwd, logFile: `/tmp/session-${spawn.sessionId}.log` });
+    runnerStarts.push(
+      (async () => {
+        const runner = await client('/cli', 'runner');
+        children.push(runner);
+        await ack(runner, 'session:register', { id: spawn.sessionId, machineId, cwd: spawn.cwd, launchKind: spawn.launchKind, agent: spawn.agent });
+        await ack(runner, 'session:update', { sessionId: spawn.sessionId, patch: { status: 'idle' } });
+      })(),
+    );
+  });
+  const parentId = randomUUID();
+  const parent = await client('/cli', 'runner');
+  expect((await ack(parent, 'session:register', { id: parentId, machineId, cwd: '/home/dev/app', launchKind: 'pty', status: 'idle' })).ok).toBe(true);
+  parent.on('workspace:query', (_query: unknown, reply: (a: unknown) => void) => reply({ ok: true, ...DIFF_PAGE }));
+  const phone = await client('/web', 'web');
+  return { daemon, machineId, parent, parentId, phone, spawns, children };
+}
+
+beforeEach(async () => {
+  home = mkdtempSync(join(tmpdir(), 'tether-reviews-'));
+  hub = await createHub({ config: { port: 0, home } });
+  tokens.alpha = (await createAccessToken({ store: hub.store, namespace: 'alpha', label: 'phone' })).token;
+  tokens.beta = (await createAccessToken({ store: hub.store, namespace: 'beta', label: 'other' })).token;
+});
+afterEach(async () => {
+  await Promise.all(runnerStarts.splice(0));
+  for (const s of sockets.splice(0)) s.close();
+  await hub.stop();
+  rmSync(home, { recursive: true, force: true });
+});
+
+it('starts a read-only reviewer on the parent\'s machine and folder with the diff and the focus, follows its answer on the card, and sends, asks and ends from it', async () => {
+  const w = await world();
+  expect((await ack(w.phone, 'session:watch', { sessionId: w.parentId })).ok).toBe(true);
+  const started = await ack(w.phone, 'review:start', { sessionId: w.parentId, agent: 'codex', focus: 'the return value' });
+  expect(started.error).toBeUndefined();
+  const review = started.review as Review;
+  expect(review).toMatchObject({ parentId: w.parentId, agent: 'codex', state: 'reviewing', focus: 'the return value', finalAnswer: null });
+  expect(started.session).toMatchObject({ id: review.id, parentId: w.parentId, cwd: '/home/dev/app', agent: 'codex' });
+  expect(w.spawns).toEqual([expect.objectContaining({ sessionId: review.id, cwd: '/home/dev/app', agent: 'codex', launchKind: 'headless', readOnly: true, createDir: false })]);
+
+  // The first prompt: the instructions, the Changes view's diff, the focus.
+  const child = w.children[0]!;
+  const first = await next<{ promptId: string; text: string }>(child, 'prompt:deliver');
+  expect(first.text).toContain('read-only');
+  expect(first.text).toContain('diff --git a/src/app.ts b/src/app.ts\n@@ -3,2 +3,2 @@ main()\n keep\n-return 1;\n+return 2;');
+  expect(first.text).toContain('focus on:\nthe return value');
+
+  // The reviewer answers and goes idle: the parent's watchers see the card answered.
+  const answered = next<Review>(w.phone, 'review:updated', (r) => r.state === 'answered');
+  await ack(child, 'session:update', { sessionId: review.id, patch: { status: 'thinking' } });
+  await ack(child, 'message:append', { sessionId: review.id, messages: [{ id: 'a1', role: 'assistant', content: [{ type: 'text', text: 'src/app.ts:4 returns 2: the caller expects 1.' }], createdAt: 5 }] });
+  await ack(child, 'session:update', { sessionId: review.id, patch: { status: 'idle' } });
+  expect(await answered).toMatchObject({ id: review.id, finalAnswer: 'src/app.ts:4 returns 2: the caller expects 1.' });
+  expect((await ack(w.phone, 'review:list', { sessionId: w.parentId })).reviews).toEqual([expect.objectContaining({ id: review.id, state: 'answered' })]);
+
+  // Send to the parent (edited text), ask the reviewer again.
+  const toParent = next<{ text: string }>(w.parent, 'prompt:deliver');
+  expect((await ack(w.phone, 'review:send', { reviewId: review.id, promptId: randomUUID(), text: 'A reviewer says: src/app.ts:4 returns 2.' })).ok).toBe(true);
+  expect((await toParent).text).toBe('A reviewer says: src/app.ts:4 returns 2.');
+  const again = next<{ text: string }>(child, 'prompt:deliver');
+  expect((await ack(w.phone, 'review:ask', { reviewId: review.id, promptId: randomUUID(), text: 'And the tests?' })).ok).toBe(true);
+  expect((await again).text).toBe('And the tests?');
+
+  // End: the reviewer is asked to stop; once its session ends the card is ended and keeps its answer.
+  child.on('session:stop', () => void ack(child, 'session:end', { sessionId: review.id, status: 'ended', exitCode: 0, reason: null }));
+  const ended = await ack(w.phone, 'review:end', { reviewId: review.id });
+  expect(ended.review).toMatchObject({ id: review.id, state: 'ended', finalAnswer: 'src/app.ts:4 returns 2: the caller expects 1.' });
+  expect(await ack(w.phone, 'review:ask', { reviewId: review.id, promptId: randomUUID(), text: 'more?' })).toMatchObject({ ok: false, code: 'gone' });
+
+  // A hub restart keeps the card and the link: a new phone lists the review, its session names its parent.
+  await Promise.all(runnerStarts.splice(0));
+  for (const s of sockets.splice(0)) s.close();
+  await hub.stop();
+  hub = await createHub({ config: { port: 0, home } });
+  const phone = await client('/web', 'web');
+  expect((await ack(phone, 'review:list', { sessionId: w.parentId })).reviews).toEqual([expect.objectContaining({ id: review.id, state: 'ended', finalAnswer: 'src/app.ts:4 returns 2: the caller expects 1.' })]);
+  const watched = await ack(phone, 'session:watch', { sessionId: review.id });
+  expect(watched.session).toMatchObject({ id: review.id, parentId: w.parentId });
+});
+
+it("picks a reviewer when none is asked: the machine's first read-only-capable agent other than the session's own", async () => {
+  const w = await world();
+  const started = await ack(w.phone, 'review:start', { sessionId: w.parentId });
+  expect(started.error).toBeUndefined();
+  // The parent runs claude (a registration without an agent); the machine also has codex.
+  expect(started.review).toMatchObject({ agent: 'codex', focus: '' });
+  expect(w.spawns).toEqual([expect.objectContaining({ agent: 'codex', readOnly: true })]);
+});
+
+describe('refusals: a clear error, nothing started, nothing stored', () => {
+  const nothingHappened = async (w: World) => {
+    expect(w.spawns).toEqual([]);
+    expect(await hub.store.listReviews({ namespace: 'alpha', parentId: w.parentId })).toEqual([]);
+  };
+
+  it('a session of another namespace is not found, like a missing one', async () => {
+    const w = await world();
+    const stranger = await client('/web', 'web', 'beta');
+    expect(await ack(stranger, 'review:start', { sessionId: w.parentId, agent: 'codex' })).toMatchObject({ ok: false, code: 'not_found', error: 'no such session' });
+    expect(await ack(w.phone, 'review:start', { sessionId: randomUUID(), agent: 'codex' })).toMatchObject({ ok: false, code: 'not_found', error: 'no such session' });
+    expect(await ack(stranger, 'review:list', { sessionId: w.parentId })).toMatchObject({ ok: false, code: 'not_found' });
+    await nothingHappened(w);
+  });
+
+  it('an agent the machine lacks, or one its tether cannot start read-only', async () => {
+    const w = await world({ agents: ['claude'] });
+    const missing = await ack(w.phone, 'review:start', { sessionId: w.parentId, agent: 'codex' });
+    expect(missing).toMatchObject({ ok: false, code: 'bad_request', reason: 'agent_missing', error: 'machine "box" has no codex (it has: claude)' });
+    await nothingHappened(w);
+    const old = await world({ codexReadOnly: false });
+    const unsafe = await ack(old.phone, 'review:start', { sessionId: old.parentId, agent: 'codex' });
+    expect(unsafe).toMatchObject({ ok: false, code: 'bad_request', reason: 'agent_missing' });
+    expect(String(unsafe.error)).toContain('cannot start Reviewer read-only');
+    await nothingHappened(old);
+  });
+
+  it('an ended parent', async () => {
+    const w = await world();
+    expect((await ack(w.parent, 'session:end', { sessionId: w.parentId, status: 'ended', exitCode: 0, reason: null })).ok).toBe(true);
+    const refused = await ack(w.phone, 'review:start', { sessionId: w.parentId, agent: 'codex' });
+    expect(refused).toMatchObject({ ok: false, code: 'gone' });
+    expect(String(refused.error)).toContain('the session has ended');
+    await nothingHappened(w);
+  });
+
+  it('a review of a review of a review', async () => {
+    const w = await world();
+    // A review (depth 1) and its review (depth 2), as the store keeps them.
+    const chain = [w.parentId];
+    for (let i = 0; i < 2; i++) {
+      const id = randomUUID();
+      const runner = await client('/cli', 'runner');
+      await ack(runner, 'session:register', { id, machineId: w.machineId, cwd: '/home/dev/app', launchKind: 'headless', status: 'idle' });
+      runner.on('workspace:query', (_query: unknown, reply: (a: unknown) => void) => reply({ ok: true, ...DIFF_PAGE }));
+      expect(await hub.store.addReview({ namespace: 'alpha', review: { id, parentId: chain.at(-1)!, agent: 'claude', state: 'answered', focus: '', finalAnswer: 'ok', createdAt: 1, updatedAt: 1 } })).toMatchObject({ kind: 'added' });
+      chain.push(id);
+    }
+    const refused = await ack(w.phone, 'review:start', { sessionId: chain[2], agent: 'codex' });
+    expect(refused).toMatchObject({ ok: false, code: 'bad_request', error: 'reviews nest at most 2 deep: this session is already a review of a review' });
+    expect(w.spawns).toEqual([]);
+    expect(await hub.store.listReviews({ namespace: 'alpha', parentId: chain[2]! })).toEqual([]);
+    // One level less is allowed (a review of a review).
+    expect((await ack(w.phone, 'review:start', { sessionId: chain[1], agent: 'codex' })).ok).toBe(true);
+  });
+
+  it('an oversized focus', async () => {
+    const w = await world();
+    const refused = await ack(w.phone, 'review:start', { sessionId: w.parentId, agent: 'codex', focus: 'x'.repeat(MAX_REVIEW_FOCUS_CHARS + 1) });
+    expect(refused).toMatchObject({ ok: false, code: 'bad_request' });
+    expect(String(refused.error)).toContain(`a focus is at most ${MAX_REVIEW_FOCUS_CHARS} characters`);
+    await nothingHappened(w);
+  });
+});
