@@ -4,7 +4,7 @@
 //
 //   runner ──agentFor(kind)──► Agent: binary, env, launch plan, hooks it calls, transcript → chat,
 //                                     how its screen is read, and what only some agents can do
-import { AgentSessionIdSchema, type AgentCapabilities, type AgentKind, type ChatMessageInput, type PermissionMode, type SessionUsage, type SlashCommand } from '@tether/shared';
+import { AgentSessionIdSchema, type AgentCapabilities, type AskedBy, type AgentKind, type ChatMessageInput, type PermissionMode, type SessionUsage, type SlashCommand } from '@tether/shared';
 import type { HookEndpoint } from '../hooks/events.ts';
 import type { PromptReader, ScreenRow } from '../screen/prompt-state.ts';
 import type { ScreenDialog } from '../dialogs/read-dialog.ts';
@@ -118,6 +118,9 @@ export type Agent = {
   /** Its permission hook takes no edited input and no session rules (Codex: reserved, and they fail
    *  closed): an allow that carries an edit is refused rather than run unedited, a rule is dropped. */
   plainVerdicts?: boolean;
+  /** Which of its sub-agents asks a permission request, from the hook's payload (null: the session's
+   *  own agent, or it cannot tell). `mainSessionId`: the session's own agent session. */
+  askedBy?(options: { payload: Record<string, unknown>; mainSessionId: string | null }): AskedBy | null;
   /** While its permission hook waits it draws no dialog of its own (Codex: "Running hook"), so a key
    *  at the desk hands the question back to its dialog (approvals.handToDesk). */
   hookHidesDialog?: boolean;

@@ -14,7 +14,7 @@
 // claude's modes and the user's settings rules decide *when* anyone is asked; nothing here re-decides
 // that. Invariant: never allow silently. When the hub cannot take a request, ask() returns null: in a
 // PTY claude's own dialog stays at the desk; headless, the caller denies (nobody else could answer).
-import { requestKindForTool, type Answer, type PendingRequest } from '@tether/shared';
+import { requestKindForTool, type Answer, type AskedBy, type PendingRequest } from '@tether/shared';
 import type { HubLink } from '../hub-link/link.ts';
 import { recordHookTiming, wallNow } from '../hooks/bench-timings.ts';
 import type { PromptState } from '../screen/prompt-state.ts';
@@ -28,7 +28,8 @@ export type Approvals = {
   /** PreToolUse: the call's id, which a PermissionRequest payload lacks (matched by tool and input). */
   toolStarted(payload: Record<string, unknown>): void;
   /** Asks the hub; resolves with claude's decision, or null when nobody but claude's own UI can answer. */
-  ask(options: { toolName: string; toolInput: Record<string, unknown>; toolUseId?: string | null; signal: AbortSignal }): Promise<Verdict | null>;
+  /** `askedBy`: a sub-agent of the agent asks, not the session's own (the phone says which). */
+  ask(options: { toolName: string; toolInput: Record<string, unknown>; toolUseId?: string | null; askedBy?: AskedBy | null; signal: AbortSignal }): Promise<Verdict | null>;
   answered(options: { requestId: string; answer: Answer }): void;
   /** The hub link came back: re-send what still waits (the hub may have withdrawn it meanwhile). */
   reconnected(): void;
@@ -148,7 +149,7 @@ export function createApprovals(options: {
       if (recentCalls.size > MAX_RECENT_CALLS) recentCalls.delete(recentCalls.keys().next().value!);
     },
 
-    ask: async ({ toolName, toolInput, toolUseId, signal }) => {
+    ask: async ({ toolName, toolInput, toolUseId, askedBy, signal }) => {
       const link = options.link();
       if (!link) return null;
       let settle!: (outcome: Outcome) => void;
@@ -171,6 +172,7 @@ export function createApprovals(options: {
           toolInput: shown,
           toolUseId: callId,
           createdAt: Date.now(),
+          ...(askedBy ? { askedBy } : {}),
         },
         settle,
         sawDialog: false,

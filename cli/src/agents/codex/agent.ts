@@ -10,6 +10,7 @@ import { hookCommand, writeHookEndpoint } from '../../hooks/endpoint-file.ts';
 import { codexHookArgs, planCodexLaunch } from './launch.ts';
 import { createRolloutReader } from './rollout.ts';
 import { codexScreen } from './screen.ts';
+import { codexHookAskedBy } from './sub-agents.ts';
 
 /** Ctrl-C twice quits Codex at an idle prompt (the first one clears typed text or interrupts). */
 const CTRL_C = '\x03';
@@ -39,6 +40,7 @@ export const codexAgent: Agent = {
   isRejectedToolResult: () => false,
   screen: codexScreen,
   hookHidesDialog: true,
+  askedBy: codexHookAskedBy,
   plainVerdicts: true,
   turnEndsInTranscript: true,
   // Codex's approval policy is the user's (config.toml); a permission mode from afar is not mapped.

@@ -4,6 +4,7 @@
 //   item/commandExecution/requestApproval ─► approvals.ask(Bash {command, description}) ─► decision
 //   item/fileChange/requestApproval       ─► approvals.ask(FileChanges {changes})        ─► decision
 //                                            (the files and diffs of the item it names: file-changes.ts)
+//   a request from a thread not the session's own ─► asked by that sub-agent (sub-agents.ts)
 //   serverRequest/resolved (Codex stopped waiting, e.g. the turn was interrupted) ─► withdrawn
 //
 // allow → accept (a rule for the session → acceptForSession); deny → decline, and its reason is
@@ -13,6 +14,7 @@ import type { Approvals, Verdict } from '../../runner/approvals.ts';
 import type { SessionCore } from '../../runner/session-core.ts';
 import type { AppServer, AppServerRequest } from './app-server.ts';
 import { fileChangesQuestion, fromFileUpdateChanges } from './file-changes.ts';
+import { createThreadNames } from './sub-agents.ts';
 
 type Json = Record<string, unknown>;
 
@@ -27,6 +29,7 @@ export function askCodex(o: { core: SessionCore; approvals: Approvals; turn: { t
   const asking = new Map<string, AbortController>();
   /** File changes Codex announced (item/started), for the question about them. */
   const changes = new Map<string, unknown>();
+  const threads = createThreadNames();
   core.onCleanup(() => {
     for (const cancel of asking.values()) cancel.abort();
   });
@@ -72,7 +75,8 @@ export function askCodex(o: { core: SessionCore; approvals: Approvals; turn: { t
       asking.set(key, cancel);
       core.status.publish({ kind: 'requestOpened', id: `codex:${key}` });
       const toolUseId = typeof request.params.itemId === 'string' ? request.params.itemId : null;
-      const verdict = await o.approvals.ask({ ...asked, toolUseId, signal: cancel.signal });
+      const askedBy = threads.asker({ threadId: request.params.threadId, mainThreadId: o.turn.threadId });
+      const verdict = await o.approvals.ask({ ...asked, toolUseId, askedBy, signal: cancel.signal });
       asking.delete(key);
       core.status.publish({ kind: 'requestClosed', id: `codex:${key}` });
       if (cancel.signal.aborted) return;
@@ -95,6 +99,10 @@ export function askCodex(o: { core: SessionCore; approvals: Approvals; turn: { t
     },
     turnEnded() {
       changes.clear();
+    },
+    /** A thread began (the session's own or a sub-agent's): its names, for the requests it makes. */
+    threadStarted(thread: unknown) {
+      threads.started(thread);
     },
   };
 }

@@ -194,6 +194,8 @@ function followNotification(o: { method: string; params: Record<string, unknown>
     o.turns.pump();
   } else if (method === 'item/started') {
     o.asking.itemStarted(params.item);
+  } else if (method === 'thread/started') {
+    o.asking.threadStarted(params.thread);
   } else if (method === 'serverRequest/resolved') {
     o.asking.resolved(params.requestId);
   }

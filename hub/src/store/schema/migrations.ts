@@ -96,6 +96,12 @@ export const UPGRADES: readonly Upgrade[] = [
       `ALTER TABLE "machines" ADD COLUMN ${columnSql(dialect, { name: 'agent_capabilities', type: 'json', nullable: true })}`,
     ],
   },
+  {
+    // SQLite 12, PostgreSQL 8: which sub-agent asks a request (protocol AskedBy); older requests
+    // were asked by the session's own agent.
+    name: 'request-asked-by',
+    statements: (dialect) => [`ALTER TABLE "requests" ADD COLUMN ${columnSql(dialect, { name: 'asked_by', type: 'json', nullable: true })}`],
+  },
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

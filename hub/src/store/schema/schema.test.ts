@@ -94,6 +94,7 @@ describe('schema (SQLite)', () => {
       { version: 9, name: 'session-usage' },
       { version: 10, name: 'pair-codes' },
       { version: 11, name: 'agent-capabilities' },
+      { version: 12, name: 'request-asked-by' },
     ]);
   });
 
