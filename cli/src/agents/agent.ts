@@ -107,6 +107,12 @@ export type Agent = {
     switchTo(options: { target: PermissionMode; screen: Pick<ScreenModel, 'state'>; write: (data: string) => void }): Promise<{ ok: true } | { ok: false; reason: string }>;
     current(screen: Pick<ScreenModel, 'state'>): Promise<PermissionMode | null>;
   };
+  /** Switches model and effort the way its desk does (a picker it reads between keys), when it takes
+   *  no `modelCommand` line. `model` null keeps the current model, `effort` null its current level.
+   *  Called at an idle, empty prompt; says what it switched to (the agent's own names). */
+  models?: {
+    switchTo(options: { model: string | null; effort: string | null; screen: Pick<ScreenModel, 'state'>; write: (data: string) => void }): Promise<{ ok: true; model: string; effort: string | null } | { ok: false; reason: string }>;
+  };
   /** After the hub approved a plan: the agent's own plan dialog still on screen, confirmed. */
   confirmPlan?(options: { screen: Pick<ScreenModel, 'state'>; write: (data: string) => void }): { stop(): void; done: Promise<boolean> };
   /** A status the agent writes for itself (claude's status file), watched as a second source. */

@@ -18,7 +18,8 @@ import { gateFor, pasteAndSubmit, PASTE_SETTLE_MS, RECHECK_MS } from './prompt-t
 
 type Item =
   | { kind: 'prompt'; promptId: string; text: string; state: 'queued' | 'waiting_for_desk' | 'typing' | 'submitted' }
-  | { kind: 'command'; text: string; state: 'queued' | 'typing' | 'submitted'; onDone?: () => void };
+  | { kind: 'command'; text: string; state: 'queued' | 'typing' | 'submitted'; onDone?: () => void }
+  | { kind: 'action'; run: () => Promise<void>; state: 'queued' | 'typing' | 'submitted' };
 
 export type PromptQueueDeps = {
   /** What the screen shows once the output so far is parsed (the screen model answers on its own
@@ -35,6 +36,9 @@ export type PromptQueue = {
   enqueue(prompt: { promptId: string; text: string }): void;
   /** A slash command to type at an idle prompt (e.g. `/model sonnet`); not confirmed by transcript. */
   enqueueCommand(command: { text: string; onDone?: () => void }): void;
+  /** Keys of its own (a picker driven by reading the screen between keys) at an idle, empty prompt,
+   *  in turn with the prompts: nothing else is typed until `run` settles. */
+  enqueueAction(action: { run: () => Promise<void> }): void;
   /** A human user line appeared in the transcript: is it one of ours? */
   matchPrompt(text: string): string | null;
   /** Re-evaluate the gate (call on screen output, hook events). */
@@ -51,6 +55,15 @@ export type PromptQueue = {
 
 export function normalizePromptText(text: string): string {
   return text.replace(/\r\n?/g, '\n').trim();
+}
+
+/** Items taken off the queue unfinished: a prompt in flight is `status`, one never typed dropped. */
+function reportFinished(o: { items: Item[]; status: 'returned' | 'dropped'; reason: string; report: PromptQueueDeps['report'] }): void {
+  for (const item of o.items) {
+    if (item.kind !== 'prompt') continue;
+    const wasInFlight = item.state === 'typing' || item.state === 'submitted';
+    o.report({ promptId: item.promptId, status: wasInFlight ? o.status : 'dropped', reason: wasInFlight ? o.reason : `not typed: ${o.reason}` });
+  }
 }
 
 export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
@@ -124,6 +137,7 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
   }
 
   async function type(item: Item): Promise<void> {
+    if (item.kind === 'action') return act(item);
     busyWriting = true;
     item.state = 'typing';
     if (item.kind === 'prompt') deps.report({ promptId: item.promptId, status: 'typing' });
@@ -138,13 +152,23 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
     schedule(RECHECK_MS);
   }
 
-  const finish = (status: 'returned' | 'dropped', reason: string) => {
-    for (const item of items.splice(0)) {
-      if (item.kind !== 'prompt') continue;
-      const wasInFlight = item.state === 'typing' || item.state === 'submitted';
-      deps.report({ promptId: item.promptId, status: wasInFlight ? status : 'dropped', reason: wasInFlight ? reason : `not typed: ${reason}` });
-    }
+  /** An action runs alone; `push` queues a command or an action (a prompt checks its id first). */
+  async function act(item: Extract<Item, { kind: 'action' }>): Promise<void> {
+    busyWriting = true;
+    item.state = 'typing';
+    await item.run().catch(() => {}); // it tells its own failure (model-control); the queue goes on
+    if (items[0] === item) items.shift();
+    busyWriting = false;
+    step();
+  }
+
+  const push = (item: Item) => {
+    if (stopped) return;
+    items.push(item);
+    step();
   };
+
+  const finish = (status: 'returned' | 'dropped', reason: string) => reportFinished({ items: items.splice(0), status, reason, report: deps.report });
 
   return {
     enqueue: ({ promptId, text }) => {
@@ -153,11 +177,8 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
       items.push({ kind: 'prompt', promptId, text, state: 'queued' });
       step();
     },
-    enqueueCommand: ({ text, onDone }) => {
-      if (stopped) return;
-      items.push({ kind: 'command', text, state: 'queued', onDone });
-      step();
-    },
+    enqueueCommand: ({ text, onDone }) => push({ kind: 'command', text, state: 'queued', onDone }),
+    enqueueAction: ({ run }) => push({ kind: 'action', run, state: 'queued' }),
     matchPrompt: (text) => {
       const wanted = normalizePromptText(text);
       const item = items.find(

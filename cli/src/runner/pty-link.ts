@@ -7,12 +7,13 @@ import type { HubCommandHandlers } from '../hub-link/commands.ts';
 import type { DialogRelay } from '../dialogs/relay.ts';
 import type { Approvals } from './approvals.ts';
 import type { Desk } from './desk.ts';
+import type { ModelControl } from './model-control.ts';
 import type { PtyContext } from './pty-context.ts';
 import { createTerminalStream } from './terminal-stream.ts';
 import { echoMark } from '../pty/echo-trace.ts';
 
 /** Approvals and the dialog relay are made after the link may open (their reconnect re-sends). */
-type Parts = { desk: Desk; setMode: (mode: PermissionMode) => void; approvals: () => Approvals; dialogs: () => DialogRelay };
+type Parts = { desk: Desk; setMode: (mode: PermissionMode) => void; models: ModelControl; approvals: () => Approvals; dialogs: () => DialogRelay };
 
 function ptyCommands(ctx: PtyContext, parts: Parts): HubCommandHandlers {
   const { agent, core, queue } = ctx;
@@ -39,6 +40,8 @@ function ptyCommands(ctx: PtyContext, parts: Parts): HubCommandHandlers {
     // transcript to show it (claude 2.1.197 writes none yet); then no cache is warm, claude asks
     // nothing, and the command done is the model set.
     'session:set-model': ({ model: next }) => {
+      // An agent that switches through its own picker (Agent.models) says where it ended itself.
+      if (parts.models.set({ model: next, effort: null })) return;
       if (!agent.modelCommand) return log(`model change to ${next} refused: ${agent.name} has no model command here`);
       queue.enqueueCommand({
         text: agent.modelCommand(next),
@@ -54,6 +57,7 @@ function ptyCommands(ctx: PtyContext, parts: Parts): HubCommandHandlers {
     'session:set-mode': ({ mode }) => parts.setMode(mode),
     // The agent's own `/effort`, typed at an idle prompt like `/model`; the footer then shows it.
     'session:set-effort': ({ level }) => {
+      if (parts.models.set({ model: null, effort: level })) return;
       if (agent.effortCommand) queue.enqueueCommand({ text: agent.effortCommand(level) });
     },
     'approval:answered': ({ requestId, answer }) => {
