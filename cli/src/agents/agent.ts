@@ -98,6 +98,10 @@ export type Agent = {
   /** Sidechain transcripts (subagents) next to the main one, when the agent writes them. */
   subagentDir?(transcriptPath: string): string;
   screen: AgentScreen;
+  /** How a PTY prompt's images reach it. Default: named in the text like any file (claude's
+   *  `@path`, which claude reads as an image). `paste-path`: each image's path pasted alone before the
+   *  text, which its composer turns into an image attachment (Codex's "[Image #1]"). */
+  ptyImages?: 'paste-path';
   /** Typed at an idle prompt to switch model, when the agent has such a command. */
   modelCommand?(model: string): string;
   /** Typed at an idle prompt to set effort. */

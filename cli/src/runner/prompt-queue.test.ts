@@ -154,3 +154,20 @@ describe('prompt queue: an action of the agent’s own keys', () => {
     expect(ran).toBe(false);
   });
 });
+
+describe('prompt queue: images attached by path', () => {
+  it('pastes each path alone, then the text, then Enter', async () => {
+    const { world, queue } = fakeClaude();
+    queue.enqueue({ promptId: ID1, text: 'what is this?', attach: ['/tmp/a/1-photo.png', '/tmp/a/2-shot.png'] });
+    await expect.poll(() => world.writes.length).toBe(4);
+    expect(world.writes).toEqual(['\x1b[200~/tmp/a/1-photo.png\x1b[201~', '\x1b[200~/tmp/a/2-shot.png\x1b[201~', '\x1b[200~what is this?\x1b[201~', '\r']);
+    expect(queue.matchPrompt('what is this?')).toBe(ID1);
+  });
+
+  it('a photo with no words: only its path, then Enter', async () => {
+    const { world, queue } = fakeClaude();
+    queue.enqueue({ promptId: ID1, text: '', attach: ['/tmp/a/1-photo.png'] });
+    await expect.poll(() => world.writes.length).toBe(2);
+    expect(world.writes).toEqual(['\x1b[200~/tmp/a/1-photo.png\x1b[201~', '\r']);
+  });
+});

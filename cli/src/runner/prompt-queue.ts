@@ -17,7 +17,7 @@ import { ESCAPE } from '../pty/paste.ts';
 import { gateFor, pasteAndSubmit, PASTE_SETTLE_MS, RECHECK_MS } from './prompt-typing.ts';
 
 type Item =
-  | { kind: 'prompt'; promptId: string; text: string; state: 'queued' | 'waiting_for_desk' | 'typing' | 'submitted' }
+  | { kind: 'prompt'; promptId: string; text: string; attach?: readonly string[]; state: 'queued' | 'waiting_for_desk' | 'typing' | 'submitted' }
   | { kind: 'command'; text: string; state: 'queued' | 'typing' | 'submitted'; onDone?: () => void }
   | { kind: 'action'; run: () => Promise<void>; state: 'queued' | 'typing' | 'submitted' };
 
@@ -33,7 +33,8 @@ export type PromptQueueDeps = {
 };
 
 export type PromptQueue = {
-  enqueue(prompt: { promptId: string; text: string }): void;
+  /** `attach`: pasted alone before the text, each (image paths the agent's composer attaches). */
+  enqueue(prompt: { promptId: string; text: string; attach?: readonly string[] }): void;
   /** A slash command to type at an idle prompt (e.g. `/model sonnet`); not confirmed by transcript. */
   enqueueCommand(command: { text: string; onDone?: () => void }): void;
   /** Keys of its own (a picker driven by reading the screen between keys) at an idle, empty prompt,
@@ -141,7 +142,7 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
     busyWriting = true;
     item.state = 'typing';
     if (item.kind === 'prompt') deps.report({ promptId: item.promptId, status: 'typing' });
-    const submitted = await pasteAndSubmit({ text: item.text, write: (data) => deps.write(data), screen: () => deps.screen(), settleMs, current: () => !stopped && items[0] === item });
+    const submitted = await pasteAndSubmit({ text: item.text, attach: item.kind === 'prompt' ? item.attach : undefined, write: (data) => deps.write(data), screen: () => deps.screen(), settleMs, current: () => !stopped && items[0] === item });
     if (!submitted) {
       busyWriting = false;
       return;
@@ -171,10 +172,10 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
   const finish = (status: 'returned' | 'dropped', reason: string) => reportFinished({ items: items.splice(0), status, reason, report: deps.report });
 
   return {
-    enqueue: ({ promptId, text }) => {
+    enqueue: ({ promptId, text, attach }) => {
       if (stopped || seen.has(promptId)) return;
       seen.add(promptId);
-      items.push({ kind: 'prompt', promptId, text, state: 'queued' });
+      items.push({ kind: 'prompt', promptId, text, ...(attach?.length ? { attach } : {}), state: 'queued' });
       step();
     },
     enqueueCommand: ({ text, onDone }) => push({ kind: 'command', text, state: 'queued', onDone }),

@@ -21,11 +21,13 @@ function ptyCommands(ctx: PtyContext, parts: Parts): HubCommandHandlers {
   return {
     'prompt:deliver': (delivery) => {
       controller.set('remote');
-      // With files: written under the session's temp dir first, then typed as `@path … text`.
-      core.attachments.forPty(delivery, {
-        ready: (text) => queue.enqueue({ promptId: delivery.promptId, text }),
-        failed: (reason) => core.link()?.push('prompt:status', { sessionId: state.id, promptId: delivery.promptId, status: 'dropped', reason }),
-      });
+      const failed = (reason: string) => core.link()?.push('prompt:status', { sessionId: state.id, promptId: delivery.promptId, status: 'dropped', reason });
+      // With files: written under the session's temp dir first, then typed as `@path … text`; an
+      // agent whose composer attaches a pasted image path gets each image's path pasted alone first.
+      if (agent.ptyImages === 'paste-path') {
+        return core.attachments.forLocalImages(delivery, { ready: ({ text, images }) => queue.enqueue({ promptId: delivery.promptId, text, attach: images }), failed });
+      }
+      core.attachments.forPty(delivery, { ready: (text) => queue.enqueue({ promptId: delivery.promptId, text }), failed });
     },
     'session:abort': () => queue.abort(),
     'session:stop': () => {

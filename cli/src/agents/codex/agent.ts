@@ -44,6 +44,8 @@ export const codexAgent: Agent = {
   askedBy: codexHookAskedBy,
   // `/model` takes no name here: its picker is driven key by key (model-picker.ts).
   models: { switchTo: switchCodexModel },
+  // A path pasted alone is attached as an image ("[Image #1]"); with other text it stays text.
+  ptyImages: 'paste-path',
   plainVerdicts: true,
   turnEndsInTranscript: true,
   // Codex's approval policy is the user's (config.toml); a permission mode from afar is not mapped.
