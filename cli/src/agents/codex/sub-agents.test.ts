@@ -26,13 +26,21 @@ function rollout(meta: Record<string, unknown>): string {
 }
 
 describe('a PTY Codex hook payload: who asks', () => {
-  it('a sub-agent’s thread is named from its rollout’s session_meta, with its short thread id', () => {
+  it('a sub-agent’s hook (0.171.0: the session’s session_id, its own agent_id) is named from its rollout’s session_meta', () => {
+    const transcript_path = rollout({ session_id: MAIN, parent_thread_id: MAIN, source: { subagent: { thread_spawn: { parent_thread_id: MAIN, depth: 1, agent_nickname: 'Pascal', agent_role: null } } }, agent_nickname: 'Pascal' });
+    const payload = { session_id: MAIN, agent_id: CHILD, agent_type: 'default', transcript_path, hook_event_name: 'PermissionRequest', tool_name: 'Bash' };
+    expect(codexHookAskedBy({ payload, mainSessionId: MAIN })).toEqual({ nickname: 'Pascal', thread: '019a2b3c' });
+    expect(codexHookAskedBy({ payload: { ...payload, agent_type: 'explorer' }, mainSessionId: MAIN })).toEqual({ nickname: 'Pascal', role: 'explorer', thread: '019a2b3c' });
+  });
+
+  it('a role in session_meta’s thread_spawn is read too; a hook naming only its own session_id is that thread', () => {
     const transcript_path = rollout({ source: { subagent: { thread_spawn: { parent_thread_id: MAIN, depth: 1, agent_nickname: 'Ada', agent_role: 'explorer' } } } });
     expect(codexHookAskedBy({ payload: { session_id: CHILD, transcript_path }, mainSessionId: MAIN })).toEqual({ nickname: 'Ada', role: 'explorer', thread: '019a2b3c' });
   });
 
   it('the session’s own thread, or no known session yet, names nobody', () => {
     expect(codexHookAskedBy({ payload: { session_id: MAIN, transcript_path: rollout({}) }, mainSessionId: MAIN })).toBeNull();
+    expect(codexHookAskedBy({ payload: { session_id: MAIN, agent_id: MAIN }, mainSessionId: MAIN })).toBeNull();
     expect(codexHookAskedBy({ payload: { session_id: CHILD }, mainSessionId: null })).toBeNull();
     expect(codexHookAskedBy({ payload: {}, mainSessionId: MAIN })).toBeNull();
   });

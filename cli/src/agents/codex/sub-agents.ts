@@ -2,9 +2,10 @@
 // Codex spawned), as the protocol's AskedBy: its nickname and role as Codex names them, and its
 // thread id's first 8 characters.
 //
-//   PTY:      the PermissionRequest hook's `session_id` is the asking thread; one that is not the
-//             session's own is a sub-agent, named by its rollout's first line (session_meta:
-//             `agent_nickname`, `agent_role`, or `source.subagent.thread_spawn.{…}`).
+//   PTY:      a sub-agent's PermissionRequest hook keeps the session's `session_id` (the root
+//             thread's) and adds `agent_id` (its own thread) and `agent_type`, with its own
+//             `transcript_path`; it is named by that rollout's first line (session_meta:
+//             `agent_nickname`, `agent_role`, or `source.subagent.thread_spawn.{…}`). Seen with 0.171.0.
 //   headless: app-server announces every thread (`thread/started` {thread: {id, agentNickname,
 //             agentRole}}) and each request names its `threadId`.
 import { closeSync, openSync, readSync } from 'node:fs';
@@ -67,9 +68,12 @@ function firstLine(path: unknown): string {
 
 /** Agent.askedBy for a PTY Codex: a permission hook from a thread other than the session's own. */
 export function codexHookAskedBy(o: { payload: Record<string, unknown>; mainSessionId: string | null }): AskedBy | null {
-  const threadId = text(o.payload.session_id);
+  const threadId = text(o.payload.agent_id) ?? text(o.payload.session_id);
   if (!threadId || !o.mainSessionId || threadId === o.mainSessionId) return null;
-  return askedByOf({ threadId, ...namesInSessionMeta(firstLine(o.payload.transcript_path)) });
+  const names = namesInSessionMeta(firstLine(o.payload.transcript_path));
+  // `agent_type` is its role when it has one ("default" names none).
+  const type = text(o.payload.agent_type);
+  return askedByOf({ threadId, nickname: names.nickname, role: names.role ?? (type !== 'default' ? type : undefined) });
 }
 
 /** A headless session's threads, named as app-server announces them. */
