@@ -29,7 +29,7 @@ export function askCodex(o: { core: SessionCore; approvals: Approvals; turn: { t
   const asking = new Map<string, AbortController>();
   /** File changes Codex announced (item/started), for the question about them. */
   const changes = new Map<string, unknown>();
-  const threads = createThreadNames();
+  const threads = createThreadNames({ read: (threadId) => o.server().request('thread/read', { threadId }) });
   core.onCleanup(() => {
     for (const cancel of asking.values()) cancel.abort();
   });
@@ -75,7 +75,7 @@ export function askCodex(o: { core: SessionCore; approvals: Approvals; turn: { t
       asking.set(key, cancel);
       core.status.publish({ kind: 'requestOpened', id: `codex:${key}` });
       const toolUseId = typeof request.params.itemId === 'string' ? request.params.itemId : null;
-      const askedBy = threads.asker({ threadId: request.params.threadId, mainThreadId: o.turn.threadId });
+      const askedBy = await threads.asker({ threadId: request.params.threadId, mainThreadId: o.turn.threadId });
       const verdict = await o.approvals.ask({ ...asked, toolUseId, askedBy, signal: cancel.signal });
       asking.delete(key);
       core.status.publish({ kind: 'requestClosed', id: `codex:${key}` });

@@ -81,13 +81,29 @@ describe('headless Codex: who asks', () => {
     expect(asked.map((a) => a.askedBy)).toEqual([{ nickname: 'Ada', role: 'explorer', thread: '019a2b3c' }, { thread: '0a1b2c3d' }, null]);
   });
 
-  it('remembers a bounded number of threads, and ignores a thread/started that is not one', () => {
+  it('remembers a bounded number of threads, and ignores a thread/started that is not one', async () => {
     const threads = createThreadNames();
     threads.started('not a thread');
     threads.started({ id: '  ' });
     for (let i = 0; i < 300; i++) threads.started({ id: `t${i}-x`, agentNickname: `n${i}` });
-    expect(threads.asker({ threadId: 't0-x', mainThreadId: MAIN })).toEqual({ thread: 't0-x' });
-    expect(threads.asker({ threadId: 't299-x', mainThreadId: MAIN })).toEqual({ nickname: 'n299', thread: 't299-x' });
-    expect(threads.asker({ threadId: undefined, mainThreadId: MAIN })).toBeNull();
+    expect(await threads.asker({ threadId: 't0-x', mainThreadId: MAIN })).toEqual({ thread: 't0-x' });
+    expect(await threads.asker({ threadId: 't299-x', mainThreadId: MAIN })).toEqual({ nickname: 'n299', thread: 't299-x' });
+    expect(await threads.asker({ threadId: undefined, mainThreadId: MAIN })).toBeNull();
+  });
+
+  it('a thread it was not told of is read once (thread/read); a read that fails or is slow leaves the short id', async () => {
+    const reads: string[] = [];
+    const threads = createThreadNames({ read: async (id) => (reads.push(id), { thread: { id, agentNickname: 'Jason', agentRole: null } }) });
+    expect(await threads.asker({ threadId: CHILD, mainThreadId: MAIN })).toEqual({ nickname: 'Jason', thread: '019a2b3c' });
+    expect(await threads.asker({ threadId: CHILD, mainThreadId: MAIN })).toEqual({ nickname: 'Jason', thread: '019a2b3c' });
+    expect(reads).toEqual([CHILD]);
+    const failing = createThreadNames({ read: async () => Promise.reject(new Error('no such thread')) });
+    expect(await failing.asker({ threadId: CHILD, mainThreadId: MAIN })).toEqual({ thread: '019a2b3c' });
+    const other = createThreadNames({ read: async () => ({ thread: { id: 'someone-else', agentNickname: 'Mallory' } }) });
+    expect(await other.asker({ threadId: CHILD, mainThreadId: MAIN })).toEqual({ thread: '019a2b3c' });
+    const started = Date.now();
+    const silent = createThreadNames({ read: () => new Promise(() => {}) });
+    expect(await silent.asker({ threadId: CHILD, mainThreadId: MAIN })).toEqual({ thread: '019a2b3c' });
+    expect(Date.now() - started).toBeLessThan(3_000);
   });
 });

@@ -6,8 +6,9 @@
 //             thread's) and adds `agent_id` (its own thread) and `agent_type`, with its own
 //             `transcript_path`; it is named by that rollout's first line (session_meta:
 //             `agent_nickname`, `agent_role`, or `source.subagent.thread_spawn.{…}`). Seen with 0.171.0.
-//   headless: app-server announces every thread (`thread/started` {thread: {id, agentNickname,
-//             agentRole}}) and each request names its `threadId`.
+//   headless: each request names its `threadId`; app-server announces threads (`thread/started`
+//             {thread: {id, agentNickname, agentRole}}), but not always a sub-agent's to this client
+//             (0.171.0), so one not seen is asked for once (`thread/read`), briefly.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import { AskedBySchema, type AskedBy } from '@tether/shared';
@@ -76,23 +77,40 @@ export function codexHookAskedBy(o: { payload: Record<string, unknown>; mainSess
   return askedByOf({ threadId, nickname: names.nickname, role: names.role ?? (type !== 'default' ? type : undefined) });
 }
 
-/** A headless session's threads, named as app-server announces them. */
-export function createThreadNames() {
+/** How long a request waits for a thread's names it was not told (it is asked without them after). */
+const READ_TIMEOUT_MS = 1_500;
+
+/** A headless session's threads, named as app-server announces them; `read`: app-server's
+ *  `thread/read` for a thread not announced. */
+export function createThreadNames(o: { read?: (threadId: string) => Promise<unknown> } = {}) {
   const names = new Map<string, { nickname?: unknown; role?: unknown }>();
+  const remember = (id: string, thread: Json) => {
+    names.delete(id);
+    names.set(id, { nickname: thread.agentNickname, role: thread.agentRole });
+    if (names.size > MAX_THREADS) names.delete(names.keys().next().value!);
+  };
+  /** Asks app-server once for a thread's names; nothing on an error or past the timeout. */
+  const lookUp = async (id: string): Promise<void> => {
+    if (!o.read) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), READ_TIMEOUT_MS)));
+    const answer = await Promise.race([o.read(id).catch(() => null), late]);
+    clearTimeout(timer);
+    const thread = asObject(asObject(answer)?.thread);
+    remember(id, thread && text(thread.id) === id ? thread : {});
+  };
   return {
     /** A thread/started notification's `thread`. */
     started(thread: unknown): void {
       const t = asObject(thread);
       const id = text(t?.id);
-      if (!t || !id) return;
-      names.delete(id);
-      names.set(id, { nickname: t.agentNickname, role: t.agentRole });
-      if (names.size > MAX_THREADS) names.delete(names.keys().next().value!);
+      if (t && id) remember(id, t);
     },
     /** Who asks a request naming `threadId`: null for the session's own thread (or none named). */
-    asker(o: { threadId: unknown; mainThreadId: string | null }): AskedBy | null {
-      const id = text(o.threadId);
-      if (!id || !o.mainThreadId || id === o.mainThreadId) return null;
+    async asker(request: { threadId: unknown; mainThreadId: string | null }): Promise<AskedBy | null> {
+      const id = text(request.threadId);
+      if (!id || !request.mainThreadId || id === request.mainThreadId) return null;
+      if (!names.has(id)) await lookUp(id);
       return askedByOf({ threadId: id, ...names.get(id) });
     },
   };
