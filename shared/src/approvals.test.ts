@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AnswerSchema, buildQuestionAnswers, readQuestionAnswer, requestKindForTool } from './approvals.ts';
+import { AnswerSchema, askedByLabel, PendingRequestSchema, buildQuestionAnswers, readQuestionAnswer, requestKindForTool } from './approvals.ts';
 
 const questions = [
   { question: 'Which color?', header: 'Color', multiSelect: false, options: [{ label: 'Red', description: '' }, { label: 'Blue', description: '' }] },
@@ -49,5 +49,22 @@ describe('approval schemas', () => {
     expect(AnswerSchema.safeParse({ decision: 'allow', __proto__x: 1 }).success).toBe(false);
     expect(AnswerSchema.safeParse({ decision: 'maybe' }).success).toBe(false);
     expect(AnswerSchema.parse({ decision: 'deny', reason: 'no' })).toEqual({ decision: 'deny', reason: 'no' });
+  });
+});
+
+describe('a request asked by a sub-agent', () => {
+  const request = { id: '8a0c6a52-4a4e-4a3a-9a57-111111111111', sessionId: '8a0c6a52-4a4e-4a3a-9a57-222222222222', kind: 'permission', toolName: 'Bash', toolInput: { command: 'ls' }, toolUseId: null, createdAt: 1 };
+  it('carries who asks, bounded, and is labelled by nickname, role, or short thread id', () => {
+    const parsed = PendingRequestSchema.parse({ ...request, askedBy: { nickname: ' Ada ', role: 'explorer', thread: '019a2b3c' } });
+    expect(parsed.askedBy).toEqual({ nickname: 'Ada', role: 'explorer', thread: '019a2b3c' });
+    expect(askedByLabel(parsed.askedBy!)).toBe('Ada (explorer)');
+    expect(askedByLabel({ role: 'explorer', thread: '019a2b3c' })).toBe('explorer');
+    expect(askedByLabel({ thread: '019a2b3c' })).toBe('019a2b3c');
+    expect(PendingRequestSchema.parse(request).askedBy).toBeUndefined();
+  });
+  it('refuses an asker naming nobody, an unknown field, a long or multi-line name, a thread id that is not one', () => {
+    for (const askedBy of [{}, { who: 'x' }, { nickname: 'a'.repeat(61) }, { nickname: 'Ada\nAllow all' }, { role: '  ' }, { thread: '../../etc' }, { thread: '0123456789abc' }, 'Ada']) {
+      expect(PendingRequestSchema.safeParse({ ...request, askedBy }).success, JSON.stringify(askedBy)).toBe(false);
+    }
   });
 });

@@ -2,7 +2,7 @@
 // approval), forwarded by the PreToolUse hook and answered from any client. First answer wins.
 import { z } from 'zod';
 import { RequestIdSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
-import { MAX_LABEL_CHARS } from './limits.ts';
+import { MAX_ASKER_NAME_CHARS, MAX_LABEL_CHARS } from './limits.ts';
 import { DialogInputSchema } from './dialog.ts';
 import { ElicitationAnswerSchema, ElicitationInputSchema } from './elicitation.ts';
 
@@ -30,6 +30,32 @@ export const AskUserQuestionInputSchema = z.looseObject({
 });
 export type AskUserQuestionInput = z.infer<typeof AskUserQuestionInputSchema>;
 
+/** A sub-agent's name or role as the agent gives it: one short line, no control characters. */
+const AskerNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(MAX_ASKER_NAME_CHARS)
+  .regex(/^[^\p{Cc}]+$/u, 'no control characters');
+
+/** Which of the agent's workers asks, when it is not the session's own (a sub-agent): its nickname
+ *  and role as the agent names them, and the first characters of its thread's id. The agent's room
+ *  fills it from what the agent says about that worker; at least one field. */
+export const AskedBySchema = z
+  .strictObject({
+    nickname: AskerNameSchema.optional(),
+    role: AskerNameSchema.optional(),
+    thread: z.string().regex(/^[A-Za-z0-9-]{1,12}$/, 'a short thread id: letters, digits, dashes').optional(),
+  })
+  .refine((who) => who.nickname !== undefined || who.role !== undefined || who.thread !== undefined, 'names nobody');
+export type AskedBy = z.infer<typeof AskedBySchema>;
+
+/** How the web names who asks: "Ada (explorer)", "explorer", or the short thread id. */
+export function askedByLabel(who: AskedBy): string {
+  if (who.nickname) return who.role ? `${who.nickname} (${who.role})` : who.nickname;
+  return who.role ?? who.thread ?? '';
+}
+
 export const PendingRequestSchema = z
   .object({
     id: RequestIdSchema,
@@ -39,6 +65,8 @@ export const PendingRequestSchema = z
     toolInput: z.record(z.string(), z.unknown()),
     toolUseId: z.string().max(128).nullable(),
     createdAt: TimestampSchema,
+    /** A sub-agent asks (absent: the session's own agent). */
+    askedBy: AskedBySchema.optional(),
   })
   .superRefine((request, ctx) => {
     // A dialog's or an elicitation's input has its own strict shape, nothing else.

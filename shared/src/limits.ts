@@ -19,6 +19,8 @@ export const MAX_PAGE_LIMIT = 500;
 
 /** Longest generic label (titles, machine names, reasons). */
 export const MAX_LABEL_CHARS = 500;
+/** A sub-agent's nickname or role on an approval (approvals.ts AskedBy). */
+export const MAX_ASKER_NAME_CHARS = 60;
 
 /** Longest path string (cwd, transcript path). Linux PATH_MAX. */
 export const MAX_PATH_CHARS = 4096;

@@ -290,6 +290,34 @@ describe('approvals and questions from the browser', () => {
   });
   }
 
+  for (const viewport of ['phone', 'desktop'] as const) {
+    it(`a sub-agent asks at ${viewport}: the sheet says which one; no serious axe findings in either theme; denied`, async () => {
+      const { runner, sessionId, page } = await openSession({ viewport, namespace: `asked-by-${viewport}`, title: 'Review the parser' });
+      const id = await ask(runner, {
+        sessionId,
+        kind: 'permission',
+        toolName: 'Bash',
+        toolInput: { command: 'rm -rf build && make parser', description: 'Rebuild the parser from scratch' },
+        askedBy: { nickname: 'Ada', role: 'explorer', thread: '019a2b3c' },
+      });
+      const bash = dialog(page, 'Run this command?');
+      await bash.waitFor({ timeout: UI_TIMEOUT_MS });
+      await bash.getByText('Asked by sub-agent Ada (explorer)').waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(bash.getByLabel('Command').textContent()).resolves.toContain('rm -rf build && make parser');
+      await saveScreenshot(page, { name: 'approval-asked-by', viewport });
+      expect(seriousOnes(await axeViolations(page))).toEqual([]);
+      await useColorScheme(page, 'dark');
+      await saveScreenshot(page, { name: 'approval-asked-by-dark', viewport });
+      expect(seriousOnes(await axeViolations(page))).toEqual([]);
+      await useColorScheme(page, 'light');
+      const denied = nextEvent<Answered>(runner, 'approval:answered');
+      await bash.getByRole('button', { name: 'Deny', exact: true }).click();
+      expect(await denied).toMatchObject({ sessionId, requestId: id, answer: { decision: 'deny' } });
+      await gone(bash);
+      await page.close();
+    });
+  }
+
   it('two tabs: an answer in one clears the other, which says it was answered elsewhere', async () => {
     const { token, runner, sessionId, page: phone } = await openSession({
       viewport: 'phone',

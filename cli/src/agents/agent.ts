@@ -4,7 +4,7 @@
 //
 //   runner ──agentFor(kind)──► Agent: binary, env, launch plan, hooks it calls, transcript → chat,
 //                                     how its screen is read, and what only some agents can do
-import { AgentSessionIdSchema, type AgentCapabilities, type AgentKind, type ChatMessageInput, type PermissionMode, type SessionUsage, type SlashCommand } from '@tether/shared';
+import { AgentSessionIdSchema, type AgentCapabilities, type AskedBy, type AgentKind, type ChatMessageInput, type PermissionMode, type SessionUsage, type SlashCommand } from '@tether/shared';
 import type { HookEndpoint } from '../hooks/events.ts';
 import type { PromptReader, ScreenRow } from '../screen/prompt-state.ts';
 import type { ScreenDialog } from '../dialogs/read-dialog.ts';
@@ -86,6 +86,10 @@ export type Agent = {
   /** Sidechain transcripts (subagents) next to the main one, when the agent writes them. */
   subagentDir?(transcriptPath: string): string;
   screen: AgentScreen;
+  /** How a PTY prompt's images reach it. Default: named in the text like any file (claude's
+   *  `@path`, which claude reads as an image). `paste-path`: each image's path pasted alone before the
+   *  text, which its composer turns into an image attachment (Codex's "[Image #1]"). */
+  ptyImages?: 'paste-path';
   /** Typed at an idle prompt to switch model, when the agent has such a command. */
   modelCommand?(model: string): string;
   /** Typed at an idle prompt to set effort. */
@@ -94,6 +98,12 @@ export type Agent = {
   modes?: {
     switchTo(options: { target: PermissionMode; screen: Pick<ScreenModel, 'state'>; write: (data: string) => void }): Promise<{ ok: true } | { ok: false; reason: string }>;
     current(screen: Pick<ScreenModel, 'state'>): Promise<PermissionMode | null>;
+  };
+  /** Switches model and effort the way its desk does (a picker it reads between keys), when it takes
+   *  no `modelCommand` line. `model` null keeps the current model, `effort` null its current level.
+   *  Called at an idle, empty prompt; says what it switched to (the agent's own names). */
+  models?: {
+    switchTo(options: { model: string | null; effort: string | null; screen: Pick<ScreenModel, 'state'>; write: (data: string) => void }): Promise<{ ok: true; model: string; effort: string | null } | { ok: false; reason: string }>;
   };
   /** After the hub approved a plan: the agent's own plan dialog still on screen, confirmed. */
   confirmPlan?(options: { screen: Pick<ScreenModel, 'state'>; write: (data: string) => void }): { stop(): void; done: Promise<boolean> };
@@ -106,6 +116,9 @@ export type Agent = {
   /** Its permission hook takes no edited input and no session rules (Codex: reserved, and they fail
    *  closed): an allow that carries an edit is refused rather than run unedited, a rule is dropped. */
   plainVerdicts?: boolean;
+  /** Which of its sub-agents asks a permission request, from the hook's payload (null: the session's
+   *  own agent, or it cannot tell). `mainSessionId`: the session's own agent session. */
+  askedBy?(options: { payload: Record<string, unknown>; mainSessionId: string | null }): AskedBy | null;
   /** While its permission hook waits it draws no dialog of its own (Codex: "Running hook"), so a key
    *  at the desk hands the question back to its dialog (approvals.handToDesk). */
   hookHidesDialog?: boolean;

@@ -9,7 +9,7 @@
 //          └──────── HeadlessEvents ◄───────┘  ready · turn started/ended · session id · transcript · ask
 //
 // Types only, so an agent implements its transport without importing the runner.
-import type { EffortLevel, PermissionMode, SlashCommand } from '@tether/shared';
+import type { AskedBy, EffortLevel, PermissionMode, SlashCommand } from '@tether/shared';
 import type { ContentBlock } from '../attachments/attachments.ts';
 import type { LaunchPlan } from './launch-plan.ts';
 import type { Verdict } from './verdict.ts';
@@ -20,7 +20,8 @@ import type { Verdict } from './verdict.ts';
 export type HeadlessTurn = { text: string; content: string | ContentBlock[]; images: string[] };
 
 /** A question the agent puts to a person (a permission; a question or plan is a tool call too). */
-export type HeadlessRequest = { id: string; toolName: string; toolInput: Record<string, unknown>; toolUseId: string | null };
+/** `askedBy`: a sub-agent of the agent asks, not the session's own (the phone says which). */
+export type HeadlessRequest = { id: string; toolName: string; toolInput: Record<string, unknown>; toolUseId: string | null; askedBy?: AskedBy | null };
 
 /** What the transport tells the runner. */
 export type HeadlessEvents = {

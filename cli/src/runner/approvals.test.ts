@@ -21,6 +21,19 @@ describe('approvals (claude decides when; the hub decides what)', () => {
     });
   });
 
+  it('sends who asks with the request when a sub-agent asks, and no such field for the session’s own', async () => {
+    const link = fakeLink();
+    const approvals = createApprovals({ sessionId: () => 's1', link: () => link });
+    const byAda = approvals.ask({ ...bash, askedBy: { nickname: 'Ada', thread: '019a2b3c' }, signal: new AbortController().signal });
+    const own = approvals.ask({ ...bash, askedBy: null, signal: new AbortController().signal });
+    await expect.poll(() => link.sent.length).toBe(2);
+    const [first, second] = link.sent.map((s) => s.payload as unknown as PendingRequest);
+    expect(first!.askedBy).toEqual({ nickname: 'Ada', thread: '019a2b3c' });
+    expect(second).not.toHaveProperty('askedBy');
+    for (const request of [first!, second!]) approvals.answered({ requestId: request.id, answer: { decision: 'deny' } });
+    await Promise.all([byAda, own]);
+  });
+
   it('returns null (claude’s own dialog decides) when the hub cannot take the request: never a silent allow', async () => {
     const approvals = createApprovals({ sessionId: () => 's1', link: () => fakeLink({ refuse: true }) });
     expect(await approvals.ask({ ...bash, signal: new AbortController().signal })).toBeNull();

@@ -16,7 +16,7 @@
 // PTY claude's own dialog stays at the desk; headless, the caller denies (nobody else could answer).
 // The request itself (id, send, re-send, withdraw) is the session's request registry's
 // (requests/registry.ts); what the answer becomes for the agent is verdict.ts.
-import { requestKindForTool, type Answer, type PendingRequest } from '@tether/shared';
+import { requestKindForTool, type Answer, type AskedBy, type PendingRequest } from '@tether/shared';
 import type { HubLink } from '../hub-link/link.ts';
 import { recordHookTiming, wallNow } from '../hooks/bench-timings.ts';
 import type { PromptState } from '../screen/prompt-state.ts';
@@ -31,7 +31,8 @@ export type Approvals = {
   /** PreToolUse: the call's id, which a PermissionRequest payload lacks (matched by tool and input). */
   toolStarted(payload: Record<string, unknown>): void;
   /** Asks the hub; resolves with claude's decision, or null when nobody but claude's own UI can answer. */
-  ask(options: { toolName: string; toolInput: Record<string, unknown>; toolUseId?: string | null; signal: AbortSignal }): Promise<Verdict | null>;
+  /** `askedBy`: a sub-agent of the agent asks, not the session's own (the phone says which). */
+  ask(options: { toolName: string; toolInput: Record<string, unknown>; toolUseId?: string | null; askedBy?: AskedBy | null; signal: AbortSignal }): Promise<Verdict | null>;
   /** A hub answer (tests; a session routes answers through its registry). */
   answered(options: { requestId: string; answer: Answer }): void;
   /** A tool's result (transcript, PostToolUse): settles a request the desk answered in claude's dialog. */
@@ -142,7 +143,7 @@ export function createApprovals(options: {
       if (recentCalls.size > MAX_RECENT_CALLS) recentCalls.delete(recentCalls.keys().next().value!);
     },
 
-    ask: async ({ toolName, toolInput, toolUseId, signal }) => {
+    ask: async ({ toolName, toolInput, toolUseId, askedBy, signal }) => {
       const link = options.link();
       if (!link) return null;
       let settle!: (outcome: Outcome) => void;
@@ -156,7 +157,16 @@ export function createApprovals(options: {
       });
       const callId = toolUseId ?? recentCalls.get(callKey(toolName, toolInput)) ?? null;
       const shown = options.describe ? await options.describe({ toolName, toolInput, toolUseId: callId }) : toolInput;
-      const request: PendingRequest = { id: crypto.randomUUID(), sessionId: options.sessionId(), kind: requestKindForTool(toolName), toolName, toolInput: shown, toolUseId: callId, createdAt: Date.now() };
+      const request: PendingRequest = {
+        id: crypto.randomUUID(),
+        sessionId: options.sessionId(),
+        kind: requestKindForTool(toolName),
+        toolName,
+        toolInput: shown,
+        toolUseId: callId,
+        createdAt: Date.now(),
+        ...(askedBy ? { askedBy } : {}),
+      };
       const entry = { settle, sawDialog: false } as Waiting;
       entry.handle = requests.open({
         request,

@@ -96,3 +96,29 @@ describe('hook events → status', () => {
     expect(w.status.status()).toBe('idle');
   });
 });
+
+describe('hook events → who asks', () => {
+  it('a permission request carries the sub-agent the agent names from its payload, and none for its own', async () => {
+    const asked: unknown[] = [];
+    const approvals = { toolStarted: () => {}, toolResult: () => {}, ask: async (o: { askedBy?: unknown }) => (asked.push(o.askedBy), allow) } as unknown as Approvals;
+    const state = { id: 's1', status: 'idle' as SessionStatus, agentSessionId: 'main-thread' as string | null, model: null };
+    const seenBy: Array<{ payload: Record<string, unknown>; mainSessionId: string | null }> = [];
+    const handle = createHookHandler({
+      hooks: { onTranscript: () => {} },
+      approvals,
+      elicitations: {} as Elicitations,
+      state,
+      patch: () => {},
+      status: createStatusTracker({ onChange: () => {} }),
+      link: () => null,
+      onAny: () => {},
+      readTranscriptSoon: () => {},
+      askedBy: (o) => (seenBy.push(o), o.payload.session_id === o.mainSessionId ? null : { nickname: 'Ada' }),
+    });
+    const ask = (session_id: string) => handle({ event: 'permission-request', payload: { session_id, tool_name: 'Bash', tool_input: { command: 'ls' } }, signal: new AbortController().signal });
+    await ask('child-thread');
+    await ask('main-thread');
+    expect(asked).toEqual([{ nickname: 'Ada' }, null]);
+    expect(seenBy.map((o) => o.mainSessionId)).toEqual(['main-thread', 'main-thread']);
+  });
+});

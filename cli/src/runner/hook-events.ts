@@ -2,7 +2,7 @@
 // (hooks/server.ts) receives them; this turns them into the session's facts (status, the agent's
 // session id, model, mode, effort, transcript path), approvals and MCP forms, and hands the runner
 // what differs per launch kind (SessionHooks).
-import { isUuid, notificationNeedsPerson, type SessionPatch, type SessionStatus } from '@tether/shared';
+import { isUuid, notificationNeedsPerson, type AskedBy, type SessionPatch, type SessionStatus } from '@tether/shared';
 import type { HookRequest } from '../hooks/server.ts';
 import type { HubLink } from '../hub-link/link.ts';
 import type { Approvals, Verdict } from './approvals.ts';
@@ -50,6 +50,8 @@ export function createHookHandler(init: {
   readTranscriptSoon: () => void;
   /** The agent takes only plain allow/deny verdicts (Agent.plainVerdicts). */
   plainVerdicts?: boolean;
+  /** Which sub-agent asks a permission request, read from its payload (Agent.askedBy). */
+  askedBy?: (options: { payload: Record<string, unknown>; mainSessionId: string | null }) => AskedBy | null;
 }) {
   const { hooks, approvals, elicitations, state, patch, status } = init;
   /** Each permission request's id for the status (the hook request has none of its own). */
@@ -110,7 +112,8 @@ export function createHookHandler(init: {
         // delays the round trip (bench/approvals: tether's share).
         const id = `permission:${++asked}`;
         setImmediate(() => status.publish({ kind: 'requestOpened', id }));
-        const verdict = await approvals.ask({ toolName, toolInput, signal: request.signal });
+        const askedBy = init.askedBy?.({ payload: p, mainSessionId: state.agentSessionId }) ?? null;
+        const verdict = await approvals.ask({ toolName, toolInput, askedBy, signal: request.signal });
         setImmediate(() => status.publish({ kind: 'requestClosed', id }));
         // null: the agent's own dialog (already at the desk) decides; nothing is allowed silently.
         return verdict ? permissionDecision(verdict, init.plainVerdicts === true) : {};

@@ -116,3 +116,58 @@ describe('prompt queue', () => {
     queue.stop();
   });
 });
+
+describe('prompt queue: an action of the agent’s own keys', () => {
+  it('runs only at an idle empty prompt, in turn, and holds the prompts behind it until it settles', async () => {
+    const { world, queue, endTurn } = fakeClaude();
+    world.screen = { kind: 'busy' };
+    world.idle = false;
+    let finish!: () => void;
+    const ran: string[] = [];
+    queue.enqueueAction({
+      run: () => {
+        ran.push('action');
+        return new Promise<void>((resolve) => (finish = resolve));
+      },
+    });
+    queue.enqueue({ promptId: ID1, text: 'after the switch' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(ran).toEqual([]);
+    endTurn();
+    await expect.poll(() => ran).toEqual(['action']);
+    queue.poke();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(world.writes).toEqual([]);
+    finish();
+    await expect.poll(() => world.writes).toEqual(['\x1b[200~after the switch\x1b[201~', '\r']);
+  });
+
+  it('an action that throws still lets the queue go on; a closed queue runs none', async () => {
+    const { world, queue } = fakeClaude();
+    queue.enqueueAction({ run: async () => Promise.reject(new Error('picker gone')) });
+    queue.enqueue({ promptId: ID1, text: 'next' });
+    await expect.poll(() => world.writes.length).toBe(2);
+    queue.stop();
+    let ran = false;
+    queue.enqueueAction({ run: async () => void (ran = true) });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(ran).toBe(false);
+  });
+});
+
+describe('prompt queue: images attached by path', () => {
+  it('pastes each path alone, then the text, then Enter', async () => {
+    const { world, queue } = fakeClaude();
+    queue.enqueue({ promptId: ID1, text: 'what is this?', attach: ['/tmp/a/1-photo.png', '/tmp/a/2-shot.png'] });
+    await expect.poll(() => world.writes.length).toBe(4);
+    expect(world.writes).toEqual(['\x1b[200~/tmp/a/1-photo.png\x1b[201~', '\x1b[200~/tmp/a/2-shot.png\x1b[201~', '\x1b[200~what is this?\x1b[201~', '\r']);
+    expect(queue.matchPrompt('what is this?')).toBe(ID1);
+  });
+
+  it('a photo with no words: only its path, then Enter', async () => {
+    const { world, queue } = fakeClaude();
+    queue.enqueue({ promptId: ID1, text: '', attach: ['/tmp/a/1-photo.png'] });
+    await expect.poll(() => world.writes.length).toBe(2);
+    expect(world.writes).toEqual(['\x1b[200~/tmp/a/1-photo.png\x1b[201~', '\r']);
+  });
+});

@@ -17,8 +17,9 @@ import { ESCAPE } from '../pty/paste.ts';
 import { gateFor, pasteAndSubmit, PASTE_SETTLE_MS, RECHECK_MS } from './prompt-typing.ts';
 
 type Item =
-  | { kind: 'prompt'; promptId: string; text: string; state: 'queued' | 'waiting_for_desk' | 'typing' | 'submitted' }
-  | { kind: 'command'; text: string; state: 'queued' | 'typing' | 'submitted'; onDone?: () => void };
+  | { kind: 'prompt'; promptId: string; text: string; attach?: readonly string[]; state: 'queued' | 'waiting_for_desk' | 'typing' | 'submitted' }
+  | { kind: 'command'; text: string; state: 'queued' | 'typing' | 'submitted'; onDone?: () => void }
+  | { kind: 'action'; run: () => Promise<void>; state: 'queued' | 'typing' | 'submitted' };
 
 export type PromptQueueDeps = {
   /** What the screen shows once the output so far is parsed (the screen model answers on its own
@@ -32,9 +33,13 @@ export type PromptQueueDeps = {
 };
 
 export type PromptQueue = {
-  enqueue(prompt: { promptId: string; text: string }): void;
+  /** `attach`: pasted alone before the text, each (image paths the agent's composer attaches). */
+  enqueue(prompt: { promptId: string; text: string; attach?: readonly string[] }): void;
   /** A slash command to type at an idle prompt (e.g. `/model sonnet`); not confirmed by transcript. */
   enqueueCommand(command: { text: string; onDone?: () => void }): void;
+  /** Keys of its own (a picker driven by reading the screen between keys) at an idle, empty prompt,
+   *  in turn with the prompts: nothing else is typed until `run` settles. */
+  enqueueAction(action: { run: () => Promise<void> }): void;
   /** A human user line appeared in the transcript: is it one of ours? */
   matchPrompt(text: string): string | null;
   /** Re-evaluate the gate (call on screen output, hook events). */
@@ -51,6 +56,15 @@ export type PromptQueue = {
 
 export function normalizePromptText(text: string): string {
   return text.replace(/\r\n?/g, '\n').trim();
+}
+
+/** Items taken off the queue unfinished: a prompt in flight is `status`, one never typed dropped. */
+function reportFinished(o: { items: Item[]; status: 'returned' | 'dropped'; reason: string; report: PromptQueueDeps['report'] }): void {
+  for (const item of o.items) {
+    if (item.kind !== 'prompt') continue;
+    const wasInFlight = item.state === 'typing' || item.state === 'submitted';
+    o.report({ promptId: item.promptId, status: wasInFlight ? o.status : 'dropped', reason: wasInFlight ? o.reason : `not typed: ${o.reason}` });
+  }
 }
 
 export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
@@ -124,10 +138,11 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
   }
 
   async function type(item: Item): Promise<void> {
+    if (item.kind === 'action') return act(item);
     busyWriting = true;
     item.state = 'typing';
     if (item.kind === 'prompt') deps.report({ promptId: item.promptId, status: 'typing' });
-    const submitted = await pasteAndSubmit({ text: item.text, write: (data) => deps.write(data), screen: () => deps.screen(), settleMs, current: () => !stopped && items[0] === item });
+    const submitted = await pasteAndSubmit({ text: item.text, attach: item.kind === 'prompt' ? item.attach : undefined, write: (data) => deps.write(data), screen: () => deps.screen(), settleMs, current: () => !stopped && items[0] === item });
     if (!submitted) {
       busyWriting = false;
       return;
@@ -138,26 +153,33 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
     schedule(RECHECK_MS);
   }
 
-  const finish = (status: 'returned' | 'dropped', reason: string) => {
-    for (const item of items.splice(0)) {
-      if (item.kind !== 'prompt') continue;
-      const wasInFlight = item.state === 'typing' || item.state === 'submitted';
-      deps.report({ promptId: item.promptId, status: wasInFlight ? status : 'dropped', reason: wasInFlight ? reason : `not typed: ${reason}` });
-    }
+  /** An action runs alone; `push` queues a command or an action (a prompt checks its id first). */
+  async function act(item: Extract<Item, { kind: 'action' }>): Promise<void> {
+    busyWriting = true;
+    item.state = 'typing';
+    await item.run().catch(() => {}); // it tells its own failure (model-control); the queue goes on
+    if (items[0] === item) items.shift();
+    busyWriting = false;
+    step();
+  }
+
+  const push = (item: Item) => {
+    if (stopped) return;
+    items.push(item);
+    step();
   };
 
+  const finish = (status: 'returned' | 'dropped', reason: string) => reportFinished({ items: items.splice(0), status, reason, report: deps.report });
+
   return {
-    enqueue: ({ promptId, text }) => {
+    enqueue: ({ promptId, text, attach }) => {
       if (stopped || seen.has(promptId)) return;
       seen.add(promptId);
-      items.push({ kind: 'prompt', promptId, text, state: 'queued' });
+      items.push({ kind: 'prompt', promptId, text, ...(attach?.length ? { attach } : {}), state: 'queued' });
       step();
     },
-    enqueueCommand: ({ text, onDone }) => {
-      if (stopped) return;
-      items.push({ kind: 'command', text, state: 'queued', onDone });
-      step();
-    },
+    enqueueCommand: ({ text, onDone }) => push({ kind: 'command', text, state: 'queued', onDone }),
+    enqueueAction: ({ run }) => push({ kind: 'action', run, state: 'queued' }),
     matchPrompt: (text) => {
       const wanted = normalizePromptText(text);
       const item = items.find(

@@ -24,16 +24,21 @@ export function gateFor(o: { submitted: boolean; screen: PromptState; turnIdle: 
 }
 
 /** Pastes `text` and presses Enter once the box shows it; false when `current()` turned false
- *  first (the queue moved on or stopped): then Enter is never pressed. */
+ *  first (the queue moved on or stopped): then Enter is never pressed. `attach`: pasted first, each
+ *  alone (an agent whose composer attaches a pasted image path: Agent.ptyImages). */
 export async function pasteAndSubmit(o: {
   text: string;
+  attach?: readonly string[];
   write: (data: string) => void;
   screen: () => PromptState | Promise<PromptState>;
   settleMs: number;
   current: () => boolean;
 }): Promise<boolean> {
-  o.write(bracketedPaste(o.text));
-  await new Promise((resolve) => setTimeout(resolve, o.settleMs));
+  for (const piece of [...(o.attach ?? []), o.text]) {
+    if (piece === '' || !o.current()) continue;
+    o.write(bracketedPaste(piece));
+    await new Promise((resolve) => setTimeout(resolve, o.settleMs));
+  }
   // Enter only once the paste is in the box; the box can take a moment to redraw.
   for (;;) {
     if (!o.current()) return false;

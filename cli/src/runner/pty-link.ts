@@ -5,12 +5,13 @@ import { existsSync } from 'node:fs';
 import type { PermissionMode } from '@tether/shared';
 import type { HubCommandHandlers } from '../hub-link/commands.ts';
 import type { Desk } from './desk.ts';
+import type { ModelControl } from './model-control.ts';
 import type { PtyContext } from './pty-context.ts';
 import { createTerminalStream } from './terminal-stream.ts';
 import { echoMark } from '../pty/echo-trace.ts';
 import { sessionCommands } from './session-commands.ts';
 
-type Parts = { desk: Desk; setMode: (mode: PermissionMode) => void };
+type Parts = { desk: Desk; setMode: (mode: PermissionMode) => void; models: ModelControl };
 
 /** How a PTY session carries out the hub's commands (session-commands.ts): keys typed at an idle
  *  prompt, and the terminal's own. */
@@ -19,11 +20,14 @@ function ptyCommands(ctx: PtyContext, parts: Parts): HubCommandHandlers {
   const { state, controller, log, patch } = core;
   return sessionCommands(core, {
     deliver: (delivery) => {
-      // With files: written under the session's temp dir first, then typed as `@path … text`.
-      core.attachments.forPty(delivery, {
-        ready: (text) => queue.enqueue({ promptId: delivery.promptId, text }),
-        failed: (reason) => core.link()?.push('prompt:status', { sessionId: state.id, promptId: delivery.promptId, status: 'dropped', reason }),
-      });
+      const failed = (reason: string) => core.link()?.push('prompt:status', { sessionId: state.id, promptId: delivery.promptId, status: 'dropped', reason });
+      // With files: written under the session's temp dir first, then typed as `@path … text`; an
+      // agent whose composer attaches a pasted image path gets each image's path pasted alone first.
+      if (agent.ptyImages === 'paste-path') {
+        core.attachments.forLocalImages(delivery, { ready: ({ text, images }) => queue.enqueue({ promptId: delivery.promptId, text, attach: images }), failed });
+        return;
+      }
+      core.attachments.forPty(delivery, { ready: (text) => queue.enqueue({ promptId: delivery.promptId, text }), failed });
     },
     abort: () => queue.abort(),
     closePrompts: (why) => {
@@ -37,6 +41,8 @@ function ptyCommands(ctx: PtyContext, parts: Parts): HubCommandHandlers {
     // transcript to show it (claude 2.1.197 writes none yet); then no cache is warm, claude asks
     // nothing, and the command done is the model set.
     setModel: (next) => {
+      // An agent that switches through its own picker (Agent.models) says where it ended itself.
+      if (parts.models.set({ model: next, effort: null })) return;
       if (!agent.modelCommand) return log(`model change to ${next} refused: ${agent.name} has no model command here`);
       queue.enqueueCommand({
         text: agent.modelCommand(next),
@@ -52,6 +58,7 @@ function ptyCommands(ctx: PtyContext, parts: Parts): HubCommandHandlers {
     setMode: (mode) => parts.setMode(mode),
     // The agent's own `/effort`, typed at an idle prompt like `/model`; the footer then shows it.
     setEffort: (level) => {
+      if (parts.models.set({ model: null, effort: level })) return;
       if (agent.effortCommand) queue.enqueueCommand({ text: agent.effortCommand(level) });
     },
     more: {

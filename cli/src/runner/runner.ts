@@ -32,6 +32,7 @@ import type { Approvals } from './approvals.ts';
 import type { PtyContext } from './pty-context.ts';
 import { createDesk, type Desk } from './desk.ts';
 import { createModeControl } from './mode-control.ts';
+import { createModelControl, type ModelControl } from './model-control.ts';
 import { createScreenWatch } from './screen-watch.ts';
 import { createIdentityGate } from './identity-gate.ts';
 import { startPtyLink } from './pty-link.ts';
@@ -120,15 +121,16 @@ function startPtyParts(o: { options: RunnerOptions; agent: Agent }): PtyParts {
   core.onCleanup(() => ctx.stream?.stop());
   desk = createDesk(ctx, { handToDesk: () => parts?.approvals.handToDesk() ?? false });
   const modes = createModeControl(ctx);
+  const models = createModelControl(ctx);
   // `-c`: the agent picks the session to continue; the hub link waits for SessionStart to name it.
   const identity = createIdentityGate({
     core,
     continuing: core.plan.continue && !core.resumed && options.hub !== null,
     tetherHome: options.tetherHome,
-    open: () => startPtyLink(ctx, { desk: desk!, setMode: (mode) => void modes.set(mode) }),
+    open: () => startPtyLink(ctx, { desk: desk!, setMode: (mode) => void modes.set(mode), models }),
   });
   const approvals = createPtyApprovals(ctx, modes);
-  parts = { pty: ctx, desk, approvals, dialogs: createPtyDialogs(ctx, { approvals, desk }), identity, moments, modes };
+  parts = { pty: ctx, desk, approvals, dialogs: createPtyDialogs(ctx, { approvals, desk, models }), identity, moments, modes };
   // Once every part exists: the link opens with the session's commands wired to them.
   if (identity.settled()) identity.settle('known at start');
   return parts;
@@ -160,14 +162,15 @@ function createPtyApprovals(ctx: PtyContext, modes: ReturnType<typeof createMode
 }
 
 /** Any choice the agent draws that no hook request covers, asked on the hub (dialogs/). */
-function createPtyDialogs(ctx: PtyContext, o: { approvals: Approvals; desk: Desk }): DialogRelay {
+function createPtyDialogs(ctx: PtyContext, o: { approvals: Approvals; desk: Desk; models: ModelControl }): DialogRelay {
   const { agent, core, screen } = ctx;
   const dialogs = createDialogRelay({
     sessionId: () => core.state.id,
     requests: core.requests,
     read: async () => agent.screen.readDialog((await screen.state()).lines),
     write: (keys) => ctx.pty?.write(keys),
-    covered: () => o.approvals.open(),
+    // A request's own dialog, or the agent's model picker the runner is driving, is no dialog to ask.
+    covered: () => o.approvals.open() || o.models.switching(),
     deskActive: () => Date.now() - o.desk.lastKeyAt() < DIALOG_DESK_ACTIVE_MS,
     // One dialog is asked at a time.
     onWaiting: (waiting) => core.status.publish({ kind: waiting ? 'requestOpened' : 'requestClosed', id: 'dialog' }),

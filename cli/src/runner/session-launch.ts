@@ -65,6 +65,7 @@ export async function prepareLaunch(o: {
     },
     readTranscriptSoon,
     plainVerdicts: agent.plainVerdicts === true,
+    askedBy: agent.askedBy,
   });
   const hookServer = startHookServer({ onHook });
   scope.onCleanup(() => hookServer.stop());

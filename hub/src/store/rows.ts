@@ -1,6 +1,6 @@
 // rows.ts: table rows → protocol objects, shared by every Store (the SQLite and PostgreSQL tables
 // have the same columns; flags are 0/1 in SQLite and booleans in PostgreSQL, JSON is text in both).
-import { AgentCapabilitiesSchema, AgentKindSchema, DEFAULT_AGENT, SessionUsageSchema } from '@tether/shared';
+import { AgentCapabilitiesSchema, AgentKindSchema, AskedBySchema, DEFAULT_AGENT, SessionUsageSchema } from '@tether/shared';
 import type { AgentCapabilities } from '@tether/shared';
 import type { Answer, Attachment, AttachmentRef, ChatMessage, Machine, PendingRequest, Prompt, Resolution, Session, SessionPatch, TokenInfo } from '@tether/shared';
 import type { ShareLinkRecord, TokenRecord } from './store.ts';
@@ -138,7 +138,20 @@ export function rowToRequest(row: Row): PendingRequest {
     toolInput: JSON.parse(row.tool_input as string) as Record<string, unknown>,
     toolUseId: (row.tool_use_id as string | null) ?? null,
     createdAt: row.created_at as number,
+    ...storedAskedBy(row.asked_by),
   };
+}
+
+/** Who asked, as stored (JSON text) and checked with the shared schema: none, or one it refuses,
+ *  leaves the field out (the sheet then names no sub-agent). */
+function storedAskedBy(value: unknown): Pick<PendingRequest, 'askedBy'> {
+  if (typeof value !== 'string') return {};
+  try {
+    const parsed = AskedBySchema.safeParse(JSON.parse(value));
+    return parsed.success ? { askedBy: parsed.data } : {};
+  } catch {
+    return {};
+  }
 }
 
 export function rowToResolution(row: Row): Resolution {

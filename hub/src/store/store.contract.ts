@@ -257,6 +257,16 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
       expect((await store.addRequest({ namespace: NS_A, request: request(R1, S1) })).kind).toBe('resolved');
     });
 
+    it('keeps which sub-agent asks a request, and leaves it out for the session’s own', async () => {
+      await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+      const asked = { ...request(R1, S1), askedBy: { nickname: 'Ada', role: 'explorer', thread: '019a2b3c' } };
+      expect(await store.addRequest({ namespace: NS_A, request: asked })).toEqual({ kind: 'added', request: asked });
+      await store.addRequest({ namespace: NS_A, request: request(R2, S1) });
+      const pending = await store.listPending({ namespace: NS_A, sessionId: S1 });
+      expect(pending.find((r) => r.id === R1)).toEqual(asked);
+      expect(pending.find((r) => r.id === R2)).not.toHaveProperty('askedBy');
+    });
+
     it('keeps final screens per namespace, upserted, pruned to the newest, deleted on resume', async () => {
       const screen = (n: number) => ({ offset: 100 * n, cols: 80, rows: 24, data: `screen ${n}`, savedAt: n });
       await store.saveFinalScreen({ namespace: NS_A, sessionId: S1, screen: screen(1), keep: 2 });

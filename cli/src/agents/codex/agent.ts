@@ -1,7 +1,7 @@
 // agent.ts: Codex (`@openai/codex`), as the runner sees it (agents/agent.ts): its binary, `-c` hooks
 // that it trusts by hash (launch.ts), its rollout transcript (rollout.ts), its screen (screen.ts) and
-// Ctrl-C as its own exit; headless, `codex app-server` (headless.ts). What it does not have here
-// yet: mode and model switching from the phone, and effort.
+// Ctrl-C as its own exit; headless, `codex app-server` (headless.ts). Model and effort switch through
+// its `/model` picker in a PTY (model-picker.ts). What it does not have here yet: mode switching.
 import { agentResumeId, type Agent } from '../agent.ts';
 import { codexCapabilities } from './capabilities.ts';
 import { createEnder } from '../ender.ts';
@@ -11,6 +11,8 @@ import { codexHookArgs, planCodexLaunch } from './launch.ts';
 import { createRolloutReader } from './rollout.ts';
 import { codexScreen } from './screen.ts';
 import { createCodexHeadless } from './headless.ts';
+import { codexHookAskedBy } from './sub-agents.ts';
+import { switchCodexModel } from './model-picker.ts';
 
 /** Ctrl-C twice quits Codex at an idle prompt (the first one clears typed text or interrupts). */
 const CTRL_C = '\x03';
@@ -40,6 +42,11 @@ export const codexAgent: Agent = {
   isRejectedToolResult: () => false,
   screen: codexScreen,
   hookHidesDialog: true,
+  askedBy: codexHookAskedBy,
+  // `/model` takes no name here: its picker is driven key by key (model-picker.ts).
+  models: { switchTo: switchCodexModel },
+  // A path pasted alone is attached as an image ("[Image #1]"); with other text it stays text.
+  ptyImages: 'paste-path',
   plainVerdicts: true,
   turnEndsInTranscript: true,
   // Codex's approval policy is the user's (config.toml); a permission mode from afar is not mapped.

@@ -5,12 +5,12 @@ import type { AgentCapabilities } from '@tether/shared';
 export const codexCapabilities: AgentCapabilities = {
   displayName: 'Codex',
   description: 'OpenAI · the codex CLI',
-  // app-server's turn/start takes a model and an effort for the next turn (headless only: a PTY
-  // Codex takes no `/model <name>` line, only its picker: docs/decisions/agents.md). No aliases: a
-  // typed name.
-  models: { offered: [], typed: true, example: 'gpt-5.5', switchableIn: ['headless'] },
+  // app-server's turn/start takes a model and an effort for the next turn (headless); a PTY Codex
+  // switches through its `/model` picker, which lists the models it offers by display name (only
+  // those can be chosen there: model-picker.ts). No aliases: a typed name.
+  models: { offered: [], typed: true, example: 'gpt-5.5', switchableIn: ['headless', 'pty'] },
   // Its highest is xhigh: a request for max asks for that.
-  effort: { levels: ['low', 'medium', 'high', 'xhigh'], maps: { max: 'xhigh' }, switchableIn: ['headless'] },
+  effort: { levels: ['low', 'medium', 'high', 'xhigh'], maps: { max: 'xhigh' }, switchableIn: ['headless', 'pty'] },
   // `/approvals` is not driven from the phone yet.
   modes: { values: [], switchableIn: [] },
   resumeCommand: 'tether codex resume {id}',

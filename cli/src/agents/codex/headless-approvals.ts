@@ -4,6 +4,7 @@
 //   item/commandExecution/requestApproval ─► approvals.ask(Bash {command, description}) ─► decision
 //   item/fileChange/requestApproval       ─► approvals.ask(FileChanges {changes})        ─► decision
 //                                            (the files and diffs of the item it names: file-changes.ts)
+//   a request from a thread not the session's own ─► asked by that sub-agent (sub-agents.ts)
 //   serverRequest/resolved (Codex stopped waiting, e.g. the turn was interrupted) ─► events.withdraw
 //
 // allow → accept (a rule for the session → acceptForSession); deny → decline, and its reason is
@@ -13,6 +14,7 @@ import type { HeadlessEvents } from '../headless-transport.ts';
 import type { Verdict } from '../verdict.ts';
 import type { AppServer, AppServerRequest } from './app-server.ts';
 import { fileChangesQuestion, fromFileUpdateChanges } from './file-changes.ts';
+import { createThreadNames } from './sub-agents.ts';
 
 type Json = Record<string, unknown>;
 
@@ -25,6 +27,7 @@ export type CodexAsking = ReturnType<typeof askCodex>;
 export function askCodex(o: { events: HeadlessEvents; log: (line: string) => void; turn: { threadId: string | null; turnId: string | null }; server: () => AppServer }) {
   /** File changes Codex announced (item/started), for the question about them. */
   const changes = new Map<string, unknown>();
+  const threads = createThreadNames({ read: (threadId) => o.server().request('thread/read', { threadId }) });
   const question = (request: AppServerRequest): { toolName: string; toolInput: Json } | null => {
     const p = request.params;
     const reason = typeof p.reason === 'string' && p.reason !== '' ? { description: p.reason } : {};
@@ -63,7 +66,8 @@ export function askCodex(o: { events: HeadlessEvents; log: (line: string) => voi
         return o.server().fail(request.id, { code: NOT_HANDLED, message: `tether cannot answer ${request.method}` });
       }
       const toolUseId = typeof request.params.itemId === 'string' ? request.params.itemId : null;
-      const verdict = await o.events.ask({ id: String(request.id), ...asked, toolUseId });
+      const askedBy = await threads.asker({ threadId: request.params.threadId, mainThreadId: o.turn.threadId });
+      const verdict = await o.events.ask({ id: String(request.id), ...asked, toolUseId, askedBy });
       if (verdict === 'withdrawn') return;
       if (!verdict) o.log(`approval for ${asked.toolName}: nobody could be asked (the hub did not take it); declined`);
       const { decision, tell } = decide(verdict);
@@ -80,6 +84,10 @@ export function askCodex(o: { events: HeadlessEvents; log: (line: string) => voi
     },
     turnEnded() {
       changes.clear();
+    },
+    /** A thread began (the session's own or a sub-agent's): its names, for the requests it makes. */
+    threadStarted(thread: unknown) {
+      threads.started(thread);
     },
   };
 }

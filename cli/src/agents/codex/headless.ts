@@ -165,6 +165,8 @@ function followNotification(o: { context: HeadlessContext; method: string; param
     context.events.turnEnded();
   } else if (method === 'item/started') {
     o.asking.itemStarted(params.item);
+  } else if (method === 'thread/started') {
+    o.asking.threadStarted(params.thread);
   } else if (method === 'serverRequest/resolved') {
     context.events.withdraw(String(params.requestId));
   }

@@ -22,6 +22,17 @@ describe('Codex rollout: the person’s messages', () => {
     });
   });
 
+  it('a PTY prompt with a pasted image: the composer’s "[Image #1]" placeholder is not the person’s text', () => {
+    // Written by Codex 0.171.0's TUI for a path pasted alone, then the text.
+    const line =
+      '{"timestamp":"2026-11-27T08:35:52.156Z","ordinal":8,"type":"event_msg","payload":{"type":"item_completed","thread_id":"01a21c25-81be-7de1-ab6e-c72e5b25a1eb","turn_id":"01a21c25-89bc-7e62-94fc-fa1157d07a91","item":{"type":"UserMessage","id":"01a21c25-8ada-75b3-8cb0-a81f1879b4ba","client_id":"1179f07d-8e4b-4161-b1bf-88c2d40da0d0","content":[{"type":"local_image","path":"/tmp/tether-codex-fEy3Fq/project/photo.png"},{"type":"text","text":"[Image #1] what is in this picture?","text_elements":[{"byte_range":{"start":0,"end":10},"placeholder":"[Image #1]"}]}]},"started_at_ms":1795768552156,"completed_at_ms":1795768552156}}';
+    const read = createRolloutReader().read([line], { matchPrompt: (text) => (text === 'what is in this picture?' ? 'prompt-2' : null) });
+    expect(read.messages[0]).toMatchObject({ promptId: 'prompt-2', content: [{ type: 'text', text: 'what is in this picture?' }, { type: 'text', text: '[image]' }] });
+    // A range that does not hold its placeholder (or a person who typed the same words) is kept.
+    const typed = line.replace('"start":0,"end":10', '"start":1,"end":11');
+    expect(createRolloutReader().read([typed], {}).messages[0]?.content[0]).toEqual({ type: 'text', text: '[Image #1] what is in this picture?' });
+  });
+
   it('a prompt without images is its text, as before', () => {
     const line = WITH_IMAGE.replace(',{"type":"local_image","path":"/tmp/tether-codex-jV7jWW/project/dot.png"}', '');
     expect(createRolloutReader().read([line], {}).messages[0]?.content).toEqual([{ type: 'text', text: 'what is in this picture' }]);

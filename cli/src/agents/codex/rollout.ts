@@ -3,8 +3,9 @@
 // Lines are `{timestamp, type, payload}`; read here (0.160.0 and 0.169.0 alike):
 //
 //   event_msg item_completed UserMessage      what the person typed (not Codex's own context messages,
-//                                             which are `response_item` user messages too), and an
-//                                             `[image]` for each image sent with it
+//                                             which are `response_item` user messages too; without the
+//                                             composer's "[Image #1]" placeholders), and an `[image]`
+//                                             for each image sent with it
 //   response_item message (assistant)         the reply's text
 //   response_item reasoning                   its summary, as thinking
 //   response_item function_call               a tool call: exec_command reads as Bash {command, description}
@@ -37,6 +38,28 @@ const textOf = (content: unknown, type: string): string =>
         .flatMap((part: { type?: unknown; text?: unknown }) => (part && part.type === type && typeof part.text === 'string' ? [part.text] : []))
         .join('\n')
     : '';
+
+/** A user message's text without the placeholders its composer put in for attachments ("[Image #1]",
+ *  its `text_elements`: UTF-8 byte ranges): the chat shows each image as `[image]`, and the prompt
+ *  the phone sent is matched by its own text. */
+function typedText(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  return content
+    .flatMap((part: { type?: unknown; text?: unknown; text_elements?: unknown }) => {
+      if (!part || part.type !== 'text' || typeof part.text !== 'string') return [];
+      let bytes = Buffer.from(part.text, 'utf8');
+      const elements = Array.isArray(part.text_elements) ? (part.text_elements as Array<{ byte_range?: { start?: unknown; end?: unknown }; placeholder?: unknown }>) : [];
+      // From the last, so earlier ranges still point where they did.
+      for (const element of [...elements].sort((a, b) => Number(b.byte_range?.start) - Number(a.byte_range?.start))) {
+        const { start, end } = element.byte_range ?? {};
+        if (typeof element.placeholder !== 'string' || typeof start !== 'number' || typeof end !== 'number') continue;
+        if (bytes.subarray(start, end).toString('utf8') !== element.placeholder) continue;
+        bytes = Buffer.concat([bytes.subarray(0, start), bytes.subarray(end)]);
+      }
+      return [bytes.toString('utf8').replace(/^ +/, '')];
+    })
+    .join('\n');
+}
 
 /** exec_command's arguments as the chat's Bash card shows them. */
 function toolInput(name: string, raw: unknown): { name: string; input: unknown } {
@@ -82,7 +105,7 @@ export function createRolloutReader(): TranscriptReader {
     if (line.type === 'event_msg' && p.type === 'item_completed') {
       const item = p.item as { type?: unknown; id?: unknown; content?: unknown } | undefined;
       if (item?.type !== 'UserMessage') return null;
-      const text = textOf(item.content, 'text').slice(0, MAX_TEXT_CHARS);
+      const text = typedText(item.content).slice(0, MAX_TEXT_CHARS);
       // An image sent with the prompt shows as `[image]` (as in claude's chat); the prompt is matched
       // by its text alone.
       const images = Array.isArray(item.content) ? item.content.filter((c) => c && typeof c === 'object' && IMAGE_INPUTS.has(String((c as { type?: unknown }).type))).length : 0;

@@ -19,7 +19,7 @@ export function createHeadlessAsking(o: { core: Pick<SessionCore, 'status' | 'on
       const cancel = new AbortController();
       waiting.set(request.id, cancel);
       o.core.status.publish({ kind: 'requestOpened', id: `headless:${request.id}` });
-      const verdict = await o.approvals.ask({ toolName: request.toolName, toolInput: request.toolInput, toolUseId: request.toolUseId, signal: cancel.signal });
+      const verdict = await o.approvals.ask({ toolName: request.toolName, toolInput: request.toolInput, toolUseId: request.toolUseId, askedBy: request.askedBy ?? null, signal: cancel.signal });
       waiting.delete(request.id);
       o.core.status.publish({ kind: 'requestClosed', id: `headless:${request.id}` });
       return cancel.signal.aborted ? 'withdrawn' : verdict;

@@ -23,9 +23,9 @@ export function approvalQueries(db: SqlDriver): ApprovalQueries {
         if (!(await sessionIn(tx, namespace, request.sessionId))) return { kind: 'not_found' };
         const inserted = await first(
           tx,
-          `INSERT INTO requests (id, namespace, session_id, kind, tool_name, tool_input, tool_use_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+          `INSERT INTO requests (id, namespace, session_id, kind, tool_name, tool_input, tool_use_id, created_at, asked_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
            ON CONFLICT (id) DO NOTHING RETURNING *`,
-          [request.id, namespace, request.sessionId, request.kind, request.toolName, JSON.stringify(request.toolInput), request.toolUseId, request.createdAt],
+          [request.id, namespace, request.sessionId, request.kind, request.toolName, JSON.stringify(request.toolInput), request.toolUseId, request.createdAt, request.askedBy ? JSON.stringify(request.askedBy) : null],
         );
         if (inserted) return { kind: 'added', request: rowToRequest(inserted) };
         const row = await first(tx, REQUEST_BY_ID, [request.id]);

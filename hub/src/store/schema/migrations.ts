@@ -99,6 +99,12 @@ export const UPGRADES: readonly Upgrade[] = [
   },
   // SQLite 12, PostgreSQL 8: a session's parent and the reviews (issue 29; upgrades/reviews.ts).
   REVIEWS_UPGRADE,
+  {
+    // SQLite 13, PostgreSQL 9: which sub-agent asks a request (protocol AskedBy); older requests
+    // were asked by the session's own agent.
+    name: 'request-asked-by',
+    statements: (dialect) => [`ALTER TABLE "requests" ADD COLUMN ${columnSql(dialect, { name: 'asked_by', type: 'json', nullable: true })}`],
+  },
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

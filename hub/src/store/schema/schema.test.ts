@@ -96,6 +96,7 @@ describe('schema (SQLite)', () => {
       { version: 10, name: 'pair-codes' },
       { version: 11, name: 'agent-capabilities' },
       { version: 12, name: 'reviews' },
+      { version: 13, name: 'request-asked-by' },
     ]);
   });
 

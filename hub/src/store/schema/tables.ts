@@ -171,6 +171,8 @@ export const TABLES: readonly Table[] = [
       maybe(text('device')),
       { name: 'waited_ms', type: 'bigint', nullable: true },
       maybe(time('resolved_at')),
+      // The sub-agent that asks (shared AskedBy), null for the session's own agent.
+      { name: 'asked_by', type: 'json', nullable: true },
     ],
     primaryKey: ['id'],
     references: { session_id: 'sessions' },

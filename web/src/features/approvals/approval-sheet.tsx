@@ -7,7 +7,7 @@
 //   ("Answered at the desk" when the desk terminal took it, else "Answered on another device")
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { FILE_CHANGES_TOOL_NAME, type AgentCapabilities, type Answer, type PendingRequest } from '@tether/shared';
+import { askedByLabel, FILE_CHANGES_TOOL_NAME, type AgentCapabilities, type Answer, type PendingRequest } from '@tether/shared';
 import { answeredAtDesk, answeredFromNotification, formatDuration } from '../../lib/format.ts';
 import { findResolution, removePendingRequest } from '../../lib/queries.ts';
 import { requestHub, SocketRequestError } from '../../lib/socket.ts';
@@ -137,6 +137,7 @@ export function ApprovalSheet({ sessionId, pending, relays = null }: { sessionId
           </h2>
           {current.kind === 'permission' && current.toolName !== TRUST_FOLDER_TOOL ? <p className="approval-meta">{current.toolName}</p> : null}
           {current.kind === 'elicitation' ? <p className="approval-meta">MCP server</p> : null}
+          {current.askedBy ? <p className="approval-meta approval-asker">Asked by sub-agent {askedByLabel(current.askedBy)}</p> : null}
         </div>
         <div className="approval-side">
           <span className="approval-waited" title={`How long ${agent} has been waiting`}>
