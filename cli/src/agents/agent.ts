@@ -11,6 +11,8 @@ import type { ScreenDialog } from '../dialogs/read-dialog.ts';
 import type { ScreenModel } from '../screen/screen.ts';
 import type { Poll } from '../pace/pace.ts';
 import type { RunnerOptions, RunnerResult } from '../runner/session-core.ts';
+import type { Verdict } from '../runner/verdict.ts';
+import type { HookEventArg } from '../hooks/events.ts';
 
 export class LaunchArgsError extends Error {}
 
@@ -41,7 +43,15 @@ export type LaunchPlan = {
 /** The hooks the agent will call for this launch: arguments to add (after the user's, or before them
  *  with `prepend`: a subcommand like `codex resume` must stay where the user put it), and files to
  *  remove after. */
-export type HookInstall = { args: string[]; prepend?: boolean; remove(): void };
+export type HookInstall = { args: string[]; prepend?: boolean; remove(): void; /** Variables the agent needs to find them (Gemini: GEMINI_CLI_HOME). */ env?: Record<string, string> };
+
+/** Hooks that speak another dialect than claude's (Gemini's BeforeTool): each payload read into
+ *  claude's words, and a permission's verdict written in the agent's own (null: nobody answered, so
+ *  the agent's own dialog must ask at the desk). */
+export type HookDialect = {
+  payload(event: HookEventArg, payload: Record<string, unknown>): Record<string, unknown>;
+  permission(verdict: Verdict | null): Record<string, unknown>;
+};
 
 /** What one read of transcript lines gave, beyond the chat. */
 export type TranscriptRead = {
@@ -87,7 +97,9 @@ export type Agent = {
   /** Reads the user's arguments; throws LaunchArgsError for one tether cannot run with. */
   plan(userArgs: readonly string[]): LaunchPlan;
   /** `permissionHook`: ask the hub from the PermissionRequest hook (PTY sessions). */
-  installHooks(options: { endpoint: HookEndpoint; permissionHook: boolean }): HookInstall;
+  installHooks(options: { endpoint: HookEndpoint; permissionHook: boolean; plan: LaunchPlan; env: Record<string, string> }): HookInstall;
+  /** Its hooks' dialect, when it is not claude's (whose shape Codex shares). */
+  hookDialect?: HookDialect;
   /** A reader per session (it may keep state between reads). `usage`: what the session had used
    *  before the first line this reader will see (a resume going on from a saved offset), for an agent
    *  whose lines state each request's usage (claude) to count on from; one whose lines state running
