@@ -7,7 +7,8 @@
 //                                                                  (blank)
 //    *   Type your message or @path/to/file                       the input row: a one-character mark
 //                                                                  (`>`, `*` in yolo), then what is
-//                                                                  typed (the placeholder is dim)
+//                                                                  typed; empty, its cursor cell and
+//                                                                  a grey placeholder after 3 spaces
 //                                                                  (blank)
 //    workspace (/directory)      sandbox           /model          footer rows
 //
@@ -24,7 +25,7 @@ const MAX_ROWS_TO_INPUT = 3;
 /** Rows above the rule the spinner may sit on (a queued prompt can be drawn under it). */
 const BUSY_ROWS_ABOVE = 2;
 const SPINNER = /^\s*[\u2800-\u28ff]\s/;
-const INPUT = /^ ?(\S) {1,3}/;
+const INPUT = /^ ?(\S) /;
 
 const isRule = (text: string) => {
   const trimmed = text.trim();
@@ -42,7 +43,11 @@ export function findGeminiInput(rows: readonly ScreenRow[]): { rule: number; row
     const mark = INPUT.exec(text);
     // The mode row ("YOLO Ctrl+Y", "Shift+Tab to accept edits") starts with a word, not one mark.
     if (!mark || /\w/.test(mark[1]!)) continue;
-    const typed = [rows[row]!.strong.slice(mark[0].length)];
+    // Empty, it draws its cursor as a reversed blank cell between spaces, then the placeholder (not
+    // dim: a grey): two spaces after the mark. Typed text starts right after one.
+    const first = rows[row]!.strong.slice(mark[0].length);
+    if (/^ {2}/.test(first)) return { rule, row, typed: '' };
+    const typed = [first];
     // A long input wraps onto rows indented like its first.
     for (let below = row + 1; below < rows.length && below <= row + 8 && /^ {3,}\S/.test(rows[below]!.strong); below++) typed.push(rows[below]!.strong);
     return { rule, row, typed: typed.join('\n').trim() };

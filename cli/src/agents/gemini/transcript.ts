@@ -10,13 +10,16 @@
 //    status, …}]}                                    status); `tokens` is that request's usage
 //   {id, type: "info" | "error" | "warning", …}      Gemini's own notes ("Request cancelled.")
 //   {"$set": {…}}                                    a patch of the session record: lastUpdated, or
-//                                                    `messages` (the whole list, e.g. the first
-//                                                    context message, or after a cancel or rewind)
+//                                                    `messages` (the whole list: the first context
+//                                                    message, or the history again): never chat
 //
 // A record is read each time it is written; what it yields is keyed (its text, each tool call, each
 // result) so a rewrite adds only what is new, and the ids are Gemini's own, so a re-read (a resume)
-// yields the same messages and the hub drops the copies. `$set.messages` records are read like lines
-// (the context message carries no person's text and is skipped as a `<session_context>`).
+// yields the same messages and the hub drops the copies. After a cancel ("Request cancelled.")
+// Gemini writes the whole history again as new records under new ids, every one stamped with the
+// same timestamp (a millisecond after the cancel), starting with its context message (the
+// `<session_context>` text, with the first prompt in the same record), then a `$set.messages`: a
+// context record and every record stamped like it are not read.
 import type { ChatMessageInput, ContentBlock, SessionUsage } from '@tether/shared';
 import type { TranscriptReader } from '../agent.ts';
 
@@ -102,12 +105,19 @@ export function createGeminiTranscriptReader(options: { usage?: SessionUsage | n
     return true;
   };
 
+  /** The timestamp of the history written again (after a cancel): every record of it carries it. */
+  let rewrittenAt: unknown = null;
   const readRecord = (r: Record_, context: Parameters<TranscriptReader['read']>[1], out: ChatMessageInput[]): boolean => {
     if (typeof r.id !== 'string') return false;
     const at = r.timestamp;
+    if (rewrittenAt !== null && at === rewrittenAt) return false;
     if (r.type === 'user') {
       const text = textOf(r.content);
-      if (!text || CONTEXT_MESSAGE.test(text) || !once(r.id)) return false;
+      if (CONTEXT_MESSAGE.test(text)) {
+        rewrittenAt = at;
+        return false;
+      }
+      if (!text || !once(r.id)) return false;
       out.push(message({ id: r.id, role: 'user', content: [{ type: 'text', text: text.slice(0, MAX_TEXT_CHARS) }], at, promptId: context.matchPrompt?.(text) ?? null }));
       return false;
     }
@@ -147,9 +157,8 @@ export function createGeminiTranscriptReader(options: { usage?: SessionUsage | n
         }
         if (!isObject(line)) continue;
         if (typeof line.sessionId === 'string' && line.id === undefined) agentSessionId = line.sessionId;
-        const patch = isObject(line.$set) ? line.$set : null;
-        const records = patch ? (Array.isArray(patch.messages) ? patch.messages : []) : [line];
-        for (const record of records) if (isObject(record) && readRecord(record as Record_, context, messages)) changed = true;
+        if (line.$set !== undefined) continue;
+        if (readRecord(line as Record_, context, messages)) changed = true;
       }
       return { messages, model: null, planFile: null, commands: [], ...(changed && usage ? { usage } : {}) };
     },
