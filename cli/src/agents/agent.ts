@@ -11,8 +11,7 @@ import type { ScreenDialog } from '../dialogs/read-dialog.ts';
 import type { ScreenModel } from '../screen/screen.ts';
 import type { Poll } from '../pace/pace.ts';
 import type { RunnerOptions, RunnerResult } from '../runner/session-core.ts';
-import type { Verdict } from '../runner/verdict.ts';
-import type { HookEventArg } from '../hooks/events.ts';
+import type { HookDialect } from '../runner/verdict.ts';
 
 export class LaunchArgsError extends Error {}
 
@@ -45,13 +44,7 @@ export type LaunchPlan = {
  *  remove after. */
 export type HookInstall = { args: string[]; prepend?: boolean; remove(): void; /** Variables the agent needs to find them (Gemini: GEMINI_CLI_HOME). */ env?: Record<string, string> };
 
-/** Hooks that speak another dialect than claude's (Gemini's BeforeTool): each payload read into
- *  claude's words, and a permission's verdict written in the agent's own (null: nobody answered, so
- *  the agent's own dialog must ask at the desk). */
-export type HookDialect = {
-  payload(event: HookEventArg, payload: Record<string, unknown>): Record<string, unknown>;
-  permission(verdict: Verdict | null): Record<string, unknown>;
-};
+export type { HookDialect } from '../runner/verdict.ts';
 
 /** What one read of transcript lines gave, beyond the chat. */
 export type TranscriptRead = {

@@ -5,8 +5,8 @@
 import { isUuid, notificationNeedsPerson, type SessionPatch, type SessionStatus } from '@tether/shared';
 import type { HookRequest } from '../hooks/server.ts';
 import type { HubLink } from '../hub-link/link.ts';
-import type { HookDialect } from '../agents/agent.ts';
 import type { Approvals, Verdict } from './approvals.ts';
+import type { HookDialect } from './verdict.ts';
 import type { Elicitations } from './elicitation.ts';
 import type { StatusTracker } from './status.ts';
 

@@ -2,6 +2,7 @@
 // hook's `decision` and a stream-json `can_use_tool` response, so a phone's answer means the same to
 // a PTY session and a headless one. A deny always carries a message the model reads.
 import type { Answer, PendingRequest, RequestKind, SessionRule } from '@tether/shared';
+import type { HookEventArg } from '../hooks/events.ts';
 
 /** claude's permission-update entry (its hooks reference: `updatedPermissions`). */
 export type AddRulesUpdate = { type: 'addRules'; rules: Array<{ toolName: string; ruleContent?: string }>; behavior: 'allow'; destination: 'session' };
@@ -12,6 +13,14 @@ export type PermissionUpdate = AddRulesUpdate | { type: 'setMode'; mode: 'accept
 export type Verdict =
   | { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: PermissionUpdate[] }
   | { behavior: 'deny'; message: string };
+
+/** Hooks that speak another dialect than claude's (Gemini's BeforeTool; Agent.hookDialect): each
+ *  payload read into claude's words, and a permission's verdict written in the agent's own (null:
+ *  nobody answered, so the agent's own dialog must ask at the desk). */
+export type HookDialect = {
+  payload(event: HookEventArg, payload: Record<string, unknown>): Record<string, unknown>;
+  permission(verdict: Verdict | null): Record<string, unknown>;
+};
 
 const DEFAULT_DENY: Record<RequestKind, string> = {
   permission: 'The user denied this tool call.',
