@@ -126,6 +126,9 @@ export type Agent = {
   /** While its permission hook waits it draws no dialog of its own (Codex: "Running hook"), so a key
    *  at the desk hands the question back to its dialog (approvals.handToDesk). */
   hookHidesDialog?: boolean;
+  /** How long after a paste its input takes Enter as a submit rather than a newline, when longer than
+   *  the runner's default (Gemini: an Enter inside its "unsafe paste" window is a newline). */
+  pasteSettleMs?: number;
   /** Ends it the way its own desk does when a person asks (the phone's End, `tether stop`). */
   endPty(options: { pty: { write(data: string): void; kill(signal?: string): void; exited: Promise<unknown> }; log: (line: string) => void }): { end(): void };
   /** The pid of a live process of this agent already running the agent session `sessionId` here

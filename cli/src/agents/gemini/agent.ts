@@ -62,6 +62,9 @@ export const geminiAgent: Agent = {
   isRejectedToolResult: () => false,
   screen: geminiScreen,
   hookHidesDialog: true,
+  // Gemini takes an Enter within 40 ms of a paste as a newline (its "unsafe paste" window, a React
+  // timer that fires late on a busy machine: a prompt typed as it started stayed in its box).
+  pasteSettleMs: 500,
   plainVerdicts: true,
   spawnArgs: ({ model, permissionMode, resumeId }) => {
     const mode = permissionMode === 'acceptEdits' ? 'auto_edit' : permissionMode === 'bypassPermissions' ? 'yolo' : null;

@@ -21,7 +21,8 @@ export function geminiVersionWarning(version: string | null, range: VersionRange
 
 /** `<bin> --version` (works offline, needs no login), parsed. */
 export function readGeminiVersion(bin: string, options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): string | null {
-  return readVersion({ bin, ...options });
+  // Gemini's launcher starts Node and relaunches itself: its --version took ~3 s on a loaded machine.
+  return readVersion({ bin, timeoutMs: 15_000, ...options });
 }
 
 /** readGeminiVersion, remembered per binary in `cacheFile` (agents/version.ts cachedVersion). */
