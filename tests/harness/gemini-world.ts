@@ -32,6 +32,13 @@ export async function startGeminiWorld(defer: Defer, options: { script?: ScriptT
   const runner = start({ ...(options.args ? { args: options.args } : {}), ...(options.home ? { home: options.home } : {}) });
   const phone = await watchSession({ hub, sessionId: runner.sessionId });
   defer(() => phone.stop());
-  if (options.ready !== false) await runner.waitForScreen(GEMINI_READY);
+  if (options.ready !== false) {
+    // Before it starts, a fresh TETHER_HOME reads `gemini --version` (seconds on a loaded machine).
+    await runner.waitForScreen(GEMINI_READY, { timeoutMs: 45_000 });
+    // Gemini runs its SessionStart hook after drawing its input, and an Enter while that runs leaves
+    // the prompt in its box: tests type once the hook named the session and Gemini says it is done.
+    await phone.waitFor(() => phone.session()?.agentSessionId, { what: 'SessionStart named the session' });
+    await runner.waitForScreen(/^(?![^]*Executing Hook)/);
+  }
   return { fake, hub, sandbox, runner, phone, startRunner: start };
 }
