@@ -170,7 +170,7 @@ export function ensureCodex(version) {
 }
 
 /** Every test file that starts the real Gemini CLI (TETHER_GEMINI_BIN picks which one). */
-export const REAL_GEMINI_SUITES = ['tests/e2e/gemini-', 'tests/fixtures/fake-gemini/'];
+export const REAL_GEMINI_SUITES = ['tests/e2e/gemini-'];
 
 /** vitest arguments that leave the suites whose subject is Gemini out of `claude:check` and
  *  `codex:check` (gemini:check runs them against a new Gemini). */
