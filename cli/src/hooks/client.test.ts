@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runHookClient } from './client.ts';
 import { startHookServer, type HookServer } from './server.ts';
-import { HOOK_FILE_ENV } from './events.ts';
+import { HOOK_FILE_ENV, HOOK_UNANSWERED_ENV } from './events.ts';
 
 let server: HookServer | null = null;
 afterEach(() => {
@@ -51,6 +51,15 @@ describe('hook client (SessionStart, the one command hook)', () => {
     server = startHookServer({ onHook: async () => ({ never: 'seen' }) });
     const wrong = await runHookClient({ event: 'session-start', stdin: '{}', env: { [HOOK_FILE_ENV]: endpointFile({ port: server.endpoint.port, secret: 'bad' }) } });
     expect(wrong).toEqual({ stdout: '', exitCode: 0, problem: 'runner answered HTTP 403' });
+  });
+
+  it('prints the answer it was given for "nobody answered" (TETHER_HOOK_UNANSWERED) when the runner cannot answer, so an agent whose silence would allow asks at its desk', async () => {
+    const ask = '{"decision":"ask"}';
+    const unreachable = await runHookClient({ event: 'permission-request', stdin: '{}', env: { [HOOK_FILE_ENV]: endpointFile({ port: deadPort(), secret: 'x' }), [HOOK_UNANSWERED_ENV]: ask } });
+    expect(unreachable).toMatchObject({ stdout: ask, exitCode: 0 });
+    expect(unreachable.problem).toBeTruthy();
+    const missing = await runHookClient({ event: 'permission-request', stdin: '{}', env: { [HOOK_UNANSWERED_ENV]: ask } });
+    expect(missing).toMatchObject({ stdout: ask, exitCode: 0 });
   });
 
   it('the real `tether hook session-start` process exits 0 with no output when the runner is unreachable', async () => {

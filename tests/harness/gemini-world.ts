@@ -1,0 +1,85 @@
+// gemini-world.ts (harness): the e2e world for Gemini CLI, as world.ts builds claude's: the fake Gemini
+// API (script) + hub (port 0) + a Gemini sandbox pointed at the fake + `tether gemini -m <model>` with a
+// desk TTY + a phone watching its session; and the daemon world (startGeminiDaemonWorld), where the
+// phone starts Gemini sessions. Each part is stopped by the test's cleanup scope.
+import type { Socket } from 'socket.io-client';
+import type { Session } from '@tether/shared';
+import { startFakeGemini, type FakeGemini, type ScriptTurn } from '../fixtures/fake-gemini/index.ts';
+import type { Defer } from './cleanups.ts';
+import { startDaemon, type DaemonHandle } from './daemon.ts';
+import { createGeminiSandbox, FAKE_GEMINI_MODEL, GEMINI_READY, geminiBin, type GeminiSandbox } from './gemini.ts';
+import { emitAck, startHub, type HubHandle } from './hub.ts';
+import { connectPhone } from './world.ts';
+import { startRunner, watchSession, type RunnerHandle, type SessionWatch } from './runner.ts';
+
+export type GeminiWorld = {
+  fake: FakeGemini;
+  hub: HubHandle;
+  sandbox: GeminiSandbox;
+  runner: RunnerHandle;
+  phone: SessionWatch;
+  /** Another `tether gemini` in the same sandbox (resume), stopped by the scope. */
+  startRunner(options?: Omit<Parameters<typeof startRunner>[0], 'sandbox' | 'hub' | 'agent'> & { hub?: null }): RunnerHandle;
+};
+
+export async function startGeminiWorld(defer: Defer, options: { script?: ScriptTurn[]; args?: string[]; ready?: false; home?: string; settings?: Record<string, unknown> } = {}): Promise<GeminiWorld> {
+  const fake = await startFakeGemini(options.script ? { script: options.script } : {});
+  defer(() => fake.stop());
+  const hub = await startHub();
+  defer(() => hub.stop());
+  const sandbox = createGeminiSandbox({ fakeApiUrl: fake.url, ...(options.settings ? { settings: options.settings } : {}) });
+  defer(() => sandbox.stop());
+  const start: GeminiWorld['startRunner'] = (runnerOptions = {}) => {
+    const runner = startRunner({ hub, sandbox, agent: 'gemini', cols: 110, rows: 35, ...runnerOptions, args: ['-m', FAKE_GEMINI_MODEL, ...(runnerOptions.args ?? [])] });
+    defer(() => runner.stop());
+    return runner;
+  };
+  const runner = start({ ...(options.args ? { args: options.args } : {}), ...(options.home ? { home: options.home } : {}) });
+  const phone = await watchSession({ hub, sessionId: runner.sessionId });
+  defer(() => phone.stop());
+  if (options.ready !== false) {
+    // Before it starts, a fresh TETHER_HOME reads `gemini --version` (seconds on a loaded machine).
+    await runner.waitForScreen(GEMINI_READY, { timeoutMs: 45_000 });
+    // Gemini runs its SessionStart hook after drawing its input, and an Enter while that runs leaves
+    // the prompt in its box: tests type once the hook named the session and Gemini says it is done.
+    await phone.waitFor(() => phone.session()?.agentSessionId, { what: 'SessionStart named the session' });
+    await runner.waitForScreen(/^(?![^]*Executing Hook)/);
+  }
+  return { fake, hub, sandbox, runner, phone, startRunner: start };
+}
+
+/** Above the hub's 45 s ready bound, so the hub's answer always comes first. */
+const SPAWN_ACK_MS = 60_000;
+
+export type GeminiDaemonWorld = {
+  fake: FakeGemini;
+  hub: HubHandle;
+  sandbox: GeminiSandbox;
+  daemon: DaemonHandle;
+  /** A plain /web socket: spawns, stops, answers. */
+  phone: Socket;
+  /** A Gemini session started from the phone on the daemon's machine, and a watch of it. */
+  spawn(o?: { model?: string }): Promise<{ session: Session; sessionId: string; watch: SessionWatch }>;
+};
+
+/** The daemon world for Gemini: the fake Gemini API (script) + hub + Gemini sandbox + `tether daemon`
+ *  finding the pinned Gemini CLI + a phone socket. */
+export async function startGeminiDaemonWorld(defer: Defer, options: { script?: ScriptTurn[] } = {}): Promise<GeminiDaemonWorld> {
+  const fake = await startFakeGemini(options.script ? { script: options.script } : {});
+  defer(() => fake.stop());
+  const hub = await startHub();
+  defer(() => hub.stop());
+  const sandbox = createGeminiSandbox({ fakeApiUrl: fake.url });
+  defer(() => sandbox.stop());
+  const daemon = await startDaemon({ hub, sandbox, env: { TETHER_GEMINI_BIN: geminiBin() } });
+  defer(() => daemon.stop());
+  const phone = await connectPhone(defer, hub);
+  const spawn: GeminiDaemonWorld['spawn'] = async (o = {}) => {
+    const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'gemini', launchKind: 'pty', model: o.model ?? FAKE_GEMINI_MODEL }, SPAWN_ACK_MS);
+    if (!ack.ok) throw new Error(`the Gemini spawn was refused: ${JSON.stringify(ack)}`);
+    const watch = await watchSession({ hub, sessionId: ack.session.id });
+    defer(() => watch.stop());
+    return { session: ack.session, sessionId: ack.session.id, watch };
+  };
+  return { fake, hub, sandbox, daemon, phone, spawn };
+}
