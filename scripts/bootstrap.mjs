@@ -146,6 +146,7 @@ export function supportedCodex() {
   return JSON.parse(readFileSync(join(ROOT, 'cli', 'src', 'agents', 'codex', 'supported-versions.json'), 'utf8'));
 }
 
+/** `<bin> --version`'s first x.y.z (Codex and Gemini alike). */
 function codexVersionOf(bin) {
   const r = spawnSync(bin, ['--version'], { encoding: 'utf8' });
   return r.status === 0 ? (/\d+\.\d+\.\d+/.exec(r.stdout) ?? [null])[0] : null;
@@ -163,6 +164,35 @@ export function ensureCodex(version) {
   const got = codexVersionOf(bin);
   if (got !== version) {
     console.error(`tether: codex ${version} was installed but ${bin} reports ${got ?? 'nothing'}`);
+    process.exit(1);
+  }
+  return bin;
+}
+
+/** Every test file that starts the real Gemini CLI (TETHER_GEMINI_BIN picks which one). */
+export const REAL_GEMINI_SUITES = ['tests/e2e/gemini-', 'tests/fixtures/fake-gemini/'];
+
+/** vitest arguments that leave the suites whose subject is Gemini out of `claude:check` and
+ *  `codex:check` (gemini:check runs them against a new Gemini). */
+export const GEMINI_SUBJECT_EXCLUDES = ['tests/e2e/gemini-*.test.ts'].flatMap((glob) => ['--exclude', glob]);
+
+/** The Gemini CLI versions tether is tested with (cli/src/agents/gemini/supported-versions.json). */
+export function supportedGemini() {
+  return JSON.parse(readFileSync(join(ROOT, 'cli', 'src', 'agents', 'gemini', 'supported-versions.json'), 'utf8'));
+}
+
+/** Installs Gemini CLI `version` into .tools/gemini-<version>/ with npm (a JS bundle, ~100 MB) unless
+ *  it is there already; returns its binary. Both pins live here; tests find them through
+ *  TETHER_GEMINI_BIN. `gemini --version` prints the bare version and works offline. */
+export function ensureGemini(version) {
+  const prefix = join(ROOT, '.tools', `gemini-${version}`);
+  const bin = join(prefix, 'node_modules', '.bin', 'gemini');
+  if (existsSync(bin) && codexVersionOf(bin) === version) return bin;
+  console.log(`tether: installing gemini ${version} from the npm registry into .tools/ …`);
+  must('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, `@google/gemini-cli@${version}`], `installing gemini ${version}`);
+  const got = codexVersionOf(bin);
+  if (got !== version) {
+    console.error(`tether: gemini ${version} was installed but ${bin} reports ${got ?? 'nothing'}`);
     process.exit(1);
   }
   return bin;

@@ -1,13 +1,13 @@
 // claude-check.mjs: `bun run claude:check`. Tries the newest claude on the npm registry before the
 // pin moves: installs it into a temp dir and runs every suite that starts the real claude against it,
-// but those whose subject is Codex (codex:check's), with the current Codex pin (ensureCodex, into
+// but those whose subject is Codex or Gemini (codex:check's, gemini:check's), with the current Codex pin (ensureCodex, into
 // .tools/ like npm test's) where a suite reads both agents (runner-cli's doctor). Prints the version
 // tried and one closing line; exits non-zero when a test failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CODEX_SUBJECT_EXCLUDES, REAL_CLAUDE_EXCLUDES, REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureCodex, ensureDeps, ensureWebBuild, run, supportedClaude, supportedCodex } from './bootstrap.mjs';
+import { CODEX_SUBJECT_EXCLUDES, GEMINI_SUBJECT_EXCLUDES, REAL_CLAUDE_EXCLUDES, REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureCodex, ensureDeps, ensureWebBuild, run, supportedClaude, supportedCodex } from './bootstrap.mjs';
 
 const bun = ensureBun();
 ensureDeps(bun);
@@ -38,7 +38,7 @@ function check() {
   const bin = join(prefix, 'node_modules', '.bin', 'claude');
   const report = join(ROOT, 'test-artifacts', 'vitest-claude-check.json');
   rmSync(report, { force: true });
-  const result = run(bun, ['--bun', 'vitest', 'run', '--pool=threads', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...REAL_CLAUDE_SUITES, ...REAL_CLAUDE_EXCLUDES, ...CODEX_SUBJECT_EXCLUDES], {
+  const result = run(bun, ['--bun', 'vitest', 'run', '--pool=threads', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...REAL_CLAUDE_SUITES, ...REAL_CLAUDE_EXCLUDES, ...CODEX_SUBJECT_EXCLUDES, ...GEMINI_SUBJECT_EXCLUDES], {
     env: { ...process.env, TETHER_CLAUDE_BIN: bin, TETHER_CODEX_BIN: codexBin },
   });
   if (existsSync(report)) {

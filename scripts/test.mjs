@@ -5,12 +5,13 @@
 //   1. the whole suite against the current version (the tests' devDependency, node_modules/.bin/claude);
 //   2. the suites that run the real claude again against the floor (installed into .tools/ by npm).
 // Codex likewise (cli/src/agents/codex/supported-versions.json, both pins in .tools/): the current
-// one in the first run, the floor in the second (its e2e suites are in tests/e2e).
+// one in the first run, the floor in the second (its e2e suites are in tests/e2e). Gemini CLI too
+// (cli/src/agents/gemini/supported-versions.json, tests/e2e/gemini-*).
 // Extra arguments (a file filter) go to the first run only and skip the second, so `npm test -- x`
 // stays quick. Prints one closing line "tests: N passed, N failed, N skipped" summing both runs.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { REAL_CLAUDE_EXCLUDES, REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureClaude, ensureCodex, ensureDeps, ensureWebBuild, run, supportedClaude, supportedCodex } from './bootstrap.mjs';
+import { REAL_CLAUDE_EXCLUDES, REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureClaude, ensureCodex, ensureDeps, ensureGemini, ensureWebBuild, run, supportedClaude, supportedCodex, supportedGemini } from './bootstrap.mjs';
 
 const bun = ensureBun();
 ensureDeps(bun);
@@ -22,6 +23,10 @@ const floorBin = extra.length === 0 && floor !== current ? ensureClaude(floor) :
 const codex = supportedCodex();
 const codexBin = ensureCodex(codex.current);
 const codexFloorBin = floorBin ? ensureCodex(codex.floor) : null;
+// Gemini CLI the same way (cli/src/agents/gemini/supported-versions.json).
+const gemini = supportedGemini();
+const geminiBin = ensureGemini(gemini.current);
+const geminiFloorBin = floorBin ? ensureGemini(gemini.floor) : null;
 
 console.log('tether: typecheck …');
 if (run(bun, ['run', 'typecheck']) !== 0) {
@@ -65,8 +70,8 @@ function vitest(options) {
   };
 }
 
-const runs = [vitest({ name: 'current', claude: `${current}, codex ${codex.current}`, args: extra, env: { TETHER_CODEX_BIN: codexBin } })];
-if (floorBin) runs.push(vitest({ name: 'floor', claude: `${floor}, codex ${codex.floor}`, args: [...REAL_CLAUDE_SUITES, ...REAL_CLAUDE_EXCLUDES], env: { TETHER_CLAUDE_BIN: floorBin, TETHER_CODEX_BIN: codexFloorBin } }));
+const runs = [vitest({ name: 'current', claude: `${current}, codex ${codex.current}, gemini ${gemini.current}`, args: extra, env: { TETHER_CODEX_BIN: codexBin, TETHER_GEMINI_BIN: geminiBin } })];
+if (floorBin) runs.push(vitest({ name: 'floor', claude: `${floor}, codex ${codex.floor}, gemini ${gemini.floor}`, args: [...REAL_CLAUDE_SUITES, ...REAL_CLAUDE_EXCLUDES], env: { TETHER_CLAUDE_BIN: floorBin, TETHER_CODEX_BIN: codexFloorBin, TETHER_GEMINI_BIN: geminiFloorBin } }));
 
 // CI keeps only the tail of the output, so the failures are repeated here, last, where it can be read.
 for (const r of runs) {

@@ -201,8 +201,8 @@ describe('architecture arrows', () => {
 
   it('keeps what differs per agent in that agent\'s room: only agents/index.ts and the agent\'s own verb name one', () => {
     const AGENT_ROOM = /^cli\/src\/agents\/([a-z-]+)\//;
-    /** The verbs that are an agent (`tether claude`, `tether codex`) and doctor, which checks each. */
-    const MAY_NAME = /^cli\/src\/(agents\/index\.ts|commands\/(claude|codex|doctor)\.ts)$/;
+    /** The verbs that are an agent (`tether claude`, `tether codex`, `tether gemini`) and doctor, which checks each. */
+    const MAY_NAME = /^cli\/src\/(agents\/index\.ts|commands\/(claude|codex|gemini|doctor)\.ts)$/;
     const violations: string[] = [];
     for (const file of files) {
       const rel = relative(ROOT, file).split('\\').join('/');

@@ -10,7 +10,7 @@ export type LaunchKind = z.infer<typeof LaunchKindSchema>;
 
 /** The coding agent a session runs: its CLI at the desk, its transcript on the hub. Adding an agent
  *  adds its name here; what it can do travels as its capabilities, never as this name. */
-export const AgentKindSchema = z.enum(['claude', 'codex']);
+export const AgentKindSchema = z.enum(['claude', 'codex', 'gemini']);
 export type AgentKind = z.infer<typeof AgentKindSchema>;
 
 export const PermissionModeSchema = z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk', 'auto']);

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claudeBin, type ClaudeSandbox } from './claude.ts';
 import { codexBin } from './codex.ts';
+import { geminiBin } from './gemini.ts';
 import { DEFAULT_WAIT_MS, startTetherInPty, TETHER_MAIN, type TetherPty } from './desk.ts';
 import { io, type Socket } from 'socket.io-client';
 import { PROTOCOL_VERSION, type ChatMessage, type PendingRequest, type Prompt, type Resolution, type Session } from '@tether/shared';
@@ -24,7 +25,7 @@ export function startRunner(options: {
   /** The agent's sandbox: its env and project dir. */
   sandbox: Pick<ClaudeSandbox, 'env' | 'cwd'>;
   /** `tether <agent>`; default claude. */
-  agent?: 'claude' | 'codex';
+  agent?: 'claude' | 'codex' | 'gemini';
   /** Unused: the sandbox already points claude at it. Accepted so call sites read naturally. */
   fakeApi?: unknown;
   args?: string[];
@@ -45,6 +46,7 @@ export function startRunner(options: {
     TETHER_HOME: home,
     TETHER_CLAUDE_BIN: options.env?.TETHER_CLAUDE_BIN ?? claudeBin(),
     TETHER_CODEX_BIN: options.env?.TETHER_CODEX_BIN ?? codexBin(),
+    TETHER_GEMINI_BIN: options.env?.TETHER_GEMINI_BIN ?? geminiBin(),
     TETHER_SESSION_ID: sessionId,
     ...(options.hub ? { TETHER_HUB_URL: options.hub.url, TETHER_TOKEN: options.hub.token } : {}),
     ...options.env,

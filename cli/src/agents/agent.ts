@@ -12,6 +12,7 @@ import type { ScreenModel } from '../screen/screen.ts';
 import type { Poll } from '../pace/pace.ts';
 import type { HeadlessTransportFactory } from './headless-transport.ts';
 import type { LaunchPlan } from './launch-plan.ts';
+import type { HookDialect } from './verdict.ts';
 
 export type { LaunchPlan };
 
@@ -29,7 +30,9 @@ export function agentResumeId(id: string): string {
 /** The hooks the agent will call for this launch: arguments to add (after the user's, or before them
  *  with `prepend`: a subcommand like `codex resume` must stay where the user put it), and files to
  *  remove after. */
-export type HookInstall = { args: string[]; prepend?: boolean; remove(): void };
+export type HookInstall = { args: string[]; prepend?: boolean; remove(): void; /** Variables the agent needs to find them (Gemini: GEMINI_CLI_HOME). */ env?: Record<string, string> };
+
+export type { HookDialect };
 
 /** What one read of transcript lines gave, beyond the chat. */
 export type TranscriptRead = {
@@ -75,7 +78,9 @@ export type Agent = {
   /** Reads the user's arguments; throws LaunchArgsError for one tether cannot run with. */
   plan(userArgs: readonly string[]): LaunchPlan;
   /** `permissionHook`: ask the hub from the PermissionRequest hook (PTY sessions). */
-  installHooks(options: { endpoint: HookEndpoint; permissionHook: boolean }): HookInstall;
+  installHooks(options: { endpoint: HookEndpoint; permissionHook: boolean; plan: LaunchPlan; env: Record<string, string> }): HookInstall;
+  /** Its hooks' dialect, when it is not claude's (whose shape Codex shares). */
+  hookDialect?: HookDialect;
   /** A reader per session (it may keep state between reads). `usage`: what the session had used
    *  before the first line this reader will see (a resume going on from a saved offset), for an agent
    *  whose lines state each request's usage (claude) to count on from; one whose lines state running
@@ -109,6 +114,9 @@ export type Agent = {
   /** While its permission hook waits it draws no dialog of its own (Codex: "Running hook"), so a key
    *  at the desk hands the question back to its dialog (approvals.handToDesk). */
   hookHidesDialog?: boolean;
+  /** How long after a paste its input takes Enter as a submit rather than a newline, when longer than
+   *  the runner's default (Gemini: an Enter inside its "unsafe paste" window is a newline). */
+  pasteSettleMs?: number;
   /** Ends it the way its own desk does when a person asks (the phone's End, `tether stop`). */
   endPty(options: { pty: { write(data: string): void; kill(signal?: string): void; exited: Promise<unknown> }; log: (line: string) => void }): { end(): void };
   /** The pid of a live process of this agent already running the agent session `sessionId` here

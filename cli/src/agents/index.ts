@@ -3,10 +3,12 @@ import type { AgentKind } from '@tether/shared';
 import type { Agent } from './agent.ts';
 import { claudeAgent } from './claude/agent.ts';
 import { codexAgent } from './codex/agent.ts';
+import { geminiAgent } from './gemini/agent.ts';
 
 const AGENTS: Record<AgentKind, Agent> = {
   claude: claudeAgent,
   codex: codexAgent,
+  gemini: geminiAgent,
 };
 
 export function agentFor(kind: AgentKind): Agent {

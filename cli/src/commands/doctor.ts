@@ -1,5 +1,5 @@
 // doctor.ts: `tether doctor`: is everything a session needs in place? One line per check, ok or
-// fail with the fix: claude found (and its version), Codex likewise (optional), Bun, hub reachable,
+// fail with the fix: claude found (and its version), Codex and Gemini CLI likewise (optional), Bun, hub reachable,
 // token valid, hook round trip.
 import { PROTOCOL_VERSION } from '@tether/shared';
 import { loadCredentials } from '../config/credentials.ts';
@@ -82,6 +82,21 @@ async function checkCodex(): Promise<Check> {
     optional: true,
     range: SUPPORTED_CODEX,
     warning: (version) => codexVersionWarning(version),
+  });
+}
+
+/** Gemini CLI is optional too. */
+async function checkGemini(): Promise<Check> {
+  const { geminiAgent } = await import('../agents/gemini/agent.ts');
+  const { SUPPORTED_GEMINI, geminiVersionWarning } = await import('../agents/gemini/version.ts');
+  return checkAgent({
+    name: 'gemini',
+    find: () => geminiAgent.findBinary({ env: process.env }),
+    pinVariable: 'TETHER_GEMINI_BIN',
+    install: 'npm install -g @google/gemini-cli',
+    optional: true,
+    range: SUPPORTED_GEMINI,
+    warning: (version) => geminiVersionWarning(version),
   });
 }
 
@@ -169,7 +184,7 @@ async function checkHookRoundTrip(): Promise<Check> {
 
 const command: Command = {
   name: 'doctor',
-  summary: 'check claude and codex, versions, hub reachability, token and the hook round trip',
+  summary: 'check claude, codex and gemini, versions, hub reachability, token and the hook round trip',
   usage: 'tether doctor [--json]',
   async run(args) {
     const { flags } = parseFlags({ args, booleans: ['json'] });
@@ -177,6 +192,7 @@ const command: Command = {
       { name: 'tether', ok: true, detail: versionLine(pkg.version) },
       await checkClaude(),
       await checkCodex(),
+      await checkGemini(),
       { name: 'bun', ok: true, detail: `Bun ${Bun.version} (${process.execPath})` },
       ...(await checkHub()),
       await checkHookRoundTrip(),

@@ -14,6 +14,7 @@ export const VERBS: Record<string, Loader> = {
   sessions: () => import('./sessions.ts'),
   claude: () => import('./claude.ts'),
   codex: () => import('./codex.ts'),
+  gemini: () => import('./gemini.ts'),
   chat: () => import('./chat.ts'),
   send: () => import('./send.ts'),
   pending: () => import('./pending.ts'),

@@ -8,7 +8,7 @@
 // permission that means the agent's own dialog decides, at the desk: it never decides a permission.
 import { readFileSync } from 'node:fs';
 import { recordHookTiming, wallNow } from './bench-timings.ts';
-import { HOOK_FILE_ENV, HOOK_SECRET_HEADER, type HookEndpoint, type HookEventArg } from './events.ts';
+import { HOOK_FILE_ENV, HOOK_SECRET_HEADER, HOOK_UNANSWERED_ENV, type HookEndpoint, type HookEventArg } from './events.ts';
 
 /** The runner answers facts at once; 5 s means it is wedged. */
 const FACT_TIMEOUT_MS = 5_000;
@@ -28,7 +28,9 @@ function readEndpoint(env: NodeJS.ProcessEnv): HookEndpoint {
 }
 
 export async function runHookClient(options: { event: HookEventArg; stdin: string; env?: NodeJS.ProcessEnv }): Promise<HookClientResult> {
-  const quiet = (problem: string): HookClientResult => ({ stdout: '', exitCode: 0, problem });
+  // Silence lets claude's and Codex's own dialog decide; an agent whose silence would allow names what
+  // to print instead (HOOK_UNANSWERED_ENV), so a failure here never allows a call.
+  const quiet = (problem: string): HookClientResult => ({ stdout: (options.env ?? process.env)[HOOK_UNANSWERED_ENV] ?? '', exitCode: 0, problem });
   let endpoint: HookEndpoint;
   let body: unknown;
   try {

@@ -21,6 +21,9 @@ export function isHookEventArg(value: string): value is HookEventArg {
 
 /** Env var naming the 0600 file with the runner's hook port and secret (see settings.ts). */
 export const HOOK_FILE_ENV = 'TETHER_HOOK_FILE';
+/** Env var holding what `tether hook` prints when the runner gives no answer (unreachable, wedged):
+ *  an agent whose silence would allow (Gemini under yolo) names its "ask at the desk" here. */
+export const HOOK_UNANSWERED_ENV = 'TETHER_HOOK_UNANSWERED';
 /** Header carrying the per-session secret on every hook request. */
 export const HOOK_SECRET_HEADER = 'x-tether-hook-secret';
 /** Header with the id a hook process gives its request. */

@@ -6,6 +6,7 @@ import { isUuid, notificationNeedsPerson, type SessionPatch, type SessionStatus 
 import type { HookRequest } from '../hooks/server.ts';
 import type { HubLink } from '../hub-link/link.ts';
 import type { Approvals, Verdict } from './approvals.ts';
+import type { HookDialect } from '../agents/verdict.ts';
 import type { Elicitations } from './elicitation.ts';
 import type { StatusTracker } from './status.ts';
 
@@ -23,16 +24,18 @@ export type SessionHooks = {
   onToolEvent?: (event: { phase: 'start' | 'end'; payload: Record<string, unknown> }) => void;
 };
 
-/** The PermissionRequest hook's answer for a verdict. `plain`: the agent takes only allow or deny
- *  with a message; an edited input it cannot run is refused (never run as first asked). */
-function permissionDecision(verdict: Verdict, plain: boolean): Record<string, unknown> {
-  let decision: Verdict = verdict;
-  if (plain && verdict.behavior === 'allow') {
-    decision = verdict.updatedInput
-      ? { behavior: 'deny', message: 'The person edited this call before allowing it, and this agent cannot run an edited call: ask again with the call as they want it.' }
-      : { behavior: 'allow' };
-  }
-  return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } };
+/** The verdict the agent is told. `plain`: the agent takes only allow or deny with a message; an
+ *  edited input it cannot run is refused (never run as first asked). */
+function toldVerdict(verdict: Verdict, plain: boolean): Verdict {
+  if (!plain || verdict.behavior !== 'allow') return verdict;
+  return verdict.updatedInput
+    ? { behavior: 'deny', message: 'The person edited this call before allowing it, and this agent cannot run an edited call: ask again with the call as they want it.' }
+    : { behavior: 'allow' };
+}
+
+/** The PermissionRequest hook's answer (claude's shape, Codex's too) for a verdict. */
+function permissionDecision(verdict: Verdict): Record<string, unknown> {
+  return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: verdict } };
 }
 
 export function createHookHandler(init: {
@@ -50,12 +53,14 @@ export function createHookHandler(init: {
   readTranscriptSoon: () => void;
   /** The agent takes only plain allow/deny verdicts (Agent.plainVerdicts). */
   plainVerdicts?: boolean;
+  /** The agent's hooks speak their own dialect (Agent.hookDialect). */
+  dialect?: HookDialect;
 }) {
   const { hooks, approvals, elicitations, state, patch, status } = init;
   /** Each permission request's id for the status (the hook request has none of its own). */
   let asked = 0;
   return async (request: HookRequest): Promise<Record<string, unknown>> => {
-    const p = request.payload;
+    const p = init.dialect ? init.dialect.payload(request.event, request.payload) : request.payload;
     init.onAny(p);
     switch (request.event) {
       case 'session-start': {
@@ -113,7 +118,9 @@ export function createHookHandler(init: {
         const verdict = await approvals.ask({ toolName, toolInput, signal: request.signal });
         setImmediate(() => status.publish({ kind: 'requestClosed', id }));
         // null: the agent's own dialog (already at the desk) decides; nothing is allowed silently.
-        return verdict ? permissionDecision(verdict, init.plainVerdicts === true) : {};
+        const told = verdict ? toldVerdict(verdict, init.plainVerdicts === true) : null;
+        if (init.dialect) return init.dialect.permission(told);
+        return told ? permissionDecision(told) : {};
       }
       case 'post-tool-use':
         status.publish({ kind: 'agentResumed' });

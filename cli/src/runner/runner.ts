@@ -113,6 +113,7 @@ function startPtyParts(o: { options: RunnerOptions; agent: Agent }): PtyParts {
     // `status` merges hook events and the agent's own status file (watchStatus below).
     turnIdle: () => core.state.status === 'idle',
     write: (data) => ctx.pty?.write(data),
+    ...(agent.pasteSettleMs ? { pasteSettleMs: agent.pasteSettleMs } : {}),
     report: ({ promptId, status, reason }) => core.link()?.push('prompt:status', { sessionId: core.state.id, promptId, status, reason: reason ?? null }),
   });
   core.onCleanup(() => queue.stop());

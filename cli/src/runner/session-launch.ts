@@ -65,16 +65,19 @@ export async function prepareLaunch(o: {
     },
     readTranscriptSoon,
     plainVerdicts: agent.plainVerdicts === true,
+    ...(agent.hookDialect ? { dialect: agent.hookDialect } : {}),
   });
   const hookServer = startHookServer({ onHook });
   scope.onCleanup(() => hookServer.stop());
   let installed: HookInstall;
   try {
-    installed = agent.installHooks({ endpoint: hookServer.endpoint, permissionHook: o.launchKind === 'pty' });
+    installed = agent.installHooks({ endpoint: hookServer.endpoint, permissionHook: o.launchKind === 'pty', plan: o.plan, env: o.env });
   } catch (error) {
     return o.failEarly(`could not write the hook settings: ${String(error)}`);
   }
   scope.onCleanup(() => installed.remove());
+  // The variables its hooks need join the environment the agent is spawned with (the same object).
+  if (installed.env) Object.assign(o.env, installed.env);
   const plan = { ...o.plan, args: installed.prepend ? [...installed.args, ...o.plan.args] : [...o.plan.args, ...installed.args] };
   // A PTY agent lists nothing on its own: its room knows what it takes (claude: its built-ins for
   // its version and what it loads from disk); headless claude reports its own answer instead.

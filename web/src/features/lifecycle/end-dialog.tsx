@@ -19,7 +19,7 @@ function consequence(session: Session): string {
 }
 
 /** The desk's own resume verb: claude's flag, Codex's subcommand. */
-const DESK_RESUME: Record<Session['agent'], string> = { claude: 'tether claude --resume', codex: 'tether codex resume' };
+const DESK_RESUME: Record<Session['agent'], string> = { claude: 'tether claude --resume', codex: 'tether codex resume', gemini: 'tether gemini --resume' };
 
 function resumeLater(session: Session): string {
   return session.machineId

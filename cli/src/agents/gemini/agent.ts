@@ -1,0 +1,74 @@
+// agent.ts: Gemini CLI (`@google/gemini-cli`), as the runner sees it (agents/agent.ts): its binary,
+// its hooks in a private copy of its settings (home.ts, hooks.ts) gating every call plain `gemini`
+// would ask about (launch.ts), its session JSONL (transcript.ts), its screen (screen.ts) and Ctrl-C
+// as its own exit. No headless kind yet (`gemini --acp` comes later); model and mode are chosen at
+// launch, not switched from the phone.
+import { agentResumeId, type Agent } from '../agent.ts';
+import { createEnder } from '../ender.ts';
+import { findAgentBinary } from '../find-binary.ts';
+import { hookCommand, writeHookEndpoint } from '../../hooks/endpoint-file.ts';
+import { geminiCapabilities } from './capabilities.ts';
+import { createGeminiHome, userAllowedTools } from './home.ts';
+import { geminiHookDialect, geminiHookSettings } from './hooks.ts';
+import { askingToolsMatcher, planGeminiLaunch } from './launch.ts';
+import { geminiScreen } from './screen.ts';
+import { createGeminiTranscriptReader } from './transcript.ts';
+
+/** Esc cancels a turn; Ctrl-C twice quits at an idle prompt (the first clears typed text). */
+const ESC = '\x1b';
+const CTRL_C = '\x03';
+const STEPS = [ESC, CTRL_C, CTRL_C, CTRL_C, CTRL_C];
+const PRESSES_AT = [0, 300, 600, 1_800, 2_100];
+
+export const geminiAgent: Agent = {
+  kind: 'gemini',
+  name: 'gemini',
+  capabilities: geminiCapabilities,
+  findBinary: ({ env }) => findAgentBinary({ env, command: 'gemini', pinVariable: 'TETHER_GEMINI_BIN', install: 'npm install -g @google/gemini-cli' }),
+  env: ({ env }) => {
+    const out: Record<string, string> = {};
+    for (const [key, value] of Object.entries(env)) if (value !== undefined && key !== 'GEMINI_CLI_HOME') out[key] = value;
+    // The user's own GEMINI_CLI_HOME is where their `.gemini` is; the launch's private one links it.
+    if (env.GEMINI_CLI_HOME) out.TETHER_USER_GEMINI_CLI_HOME = env.GEMINI_CLI_HOME;
+    if (!out.TERM) out.TERM = 'xterm-256color';
+    return out;
+  },
+  plan: planGeminiLaunch,
+  installHooks: ({ endpoint, permissionHook, plan, env }) => {
+    const userEnv = { ...env, ...(env.TETHER_USER_GEMINI_CLI_HOME ? { GEMINI_CLI_HOME: env.TETHER_USER_GEMINI_CLI_HOME } : {}) };
+    const file = writeHookEndpoint({ endpoint });
+    const matcher = askingToolsMatcher({ mode: plan.permissionMode, allowed: userAllowedTools(userEnv) });
+    const hooks = geminiHookSettings({ commandFor: (event) => hookCommand({ event, endpointPath: file.endpointPath }), matcher, permissionHook });
+    let home;
+    try {
+      home = createGeminiHome({ env: userEnv, hooks });
+    } catch (error) {
+      file.remove();
+      throw error;
+    }
+    return {
+      // yolo: the hook is the gate (it asks exactly where plain gemini would, launch.ts).
+      args: ['--approval-mode', 'yolo'],
+      env: { GEMINI_CLI_HOME: home.dir },
+      remove: () => {
+        home.remove();
+        file.remove();
+      },
+    };
+  },
+  hookDialect: geminiHookDialect,
+  transcript: (options) => createGeminiTranscriptReader(options),
+  // A refusal at its own dialog cancels the request ("Request cancelled."), read as an interrupt.
+  isRejectedToolResult: () => false,
+  screen: geminiScreen,
+  hookHidesDialog: true,
+  // Gemini takes an Enter within 40 ms of a paste as a newline (its "unsafe paste" window, a React
+  // timer that fires late on a busy machine: a prompt typed as it started stayed in its box).
+  pasteSettleMs: 500,
+  plainVerdicts: true,
+  spawnArgs: ({ model, permissionMode, resumeId }) => {
+    const mode = permissionMode === 'acceptEdits' ? 'auto_edit' : permissionMode === 'bypassPermissions' ? 'yolo' : null;
+    return [...(resumeId ? ['--resume', agentResumeId(resumeId)] : []), ...(model ? ['-m', model] : []), ...(mode ? ['--approval-mode', mode] : [])];
+  },
+  endPty: ({ pty, log }) => createEnder({ step: (i) => pty.write(STEPS[i] ?? CTRL_C), at: PRESSES_AT, exited: pty.exited, force: () => pty.kill('SIGTERM'), log }),
+};

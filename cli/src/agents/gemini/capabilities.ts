@@ -1,0 +1,18 @@
+// capabilities.ts: what the phone may do with a Gemini CLI session (shared agent-capabilities.ts), sent
+// with its registration and advertised by the daemon. The hub and the web decide from this record.
+import type { AgentCapabilities } from '@tether/shared';
+
+export const geminiCapabilities: AgentCapabilities = {
+  displayName: 'Gemini',
+  description: 'Google · the gemini CLI',
+  // `/model` opens a picker in its TUI (not driven from the phone yet); a session starts with `-m`.
+  models: { offered: [], typed: true, example: 'gemini-2.5-pro', switchableIn: [] },
+  effort: { levels: [], maps: {}, switchableIn: [] },
+  // Shift+Tab at its desk cycles its modes; tether gates approvals with its hook in yolo, so a mode
+  // is chosen at launch (`--approval-mode`), not switched from the phone.
+  modes: { values: [], switchableIn: [] },
+  resumeCommand: 'tether gemini --resume {id}',
+  // Its BeforeTool hook (allow, deny with a reason, ask) and its own dialog on screen. The hook could
+  // rewrite a call's input, but an edit is refused for now (Agent.plainVerdicts), and it has no rules.
+  relays: { requests: ['permission', 'dialog'], editedInput: false, sessionRules: false },
+};

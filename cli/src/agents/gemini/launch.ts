@@ -1,0 +1,84 @@
+// launch.ts: the argv Gemini CLI gets, and the hooks tether registers for it.
+//
+// Approvals (docs/decisions/agents.md, "Gemini's approvals"): a BeforeTool hook's `allow` does not
+// skip Gemini's own dialog in its default mode, so tether runs it with `--approval-mode yolo` and
+// registers the BeforeTool hook only for the tools plain `gemini` would have asked about in the
+// user's mode (a `matcher` regex that leaves out the rest: read-only tools always, edits in
+// auto_edit, everything in yolo, the tools the user allowed by name). The hook asks the phone; its
+// answer is allow, deny (with the reason the model reads) or ask (Gemini's own dialog, at the desk).
+// The user's own approval-mode flags are taken out of their arguments and read into the plan.
+import { LaunchArgsError, type LaunchPlan } from '../agent.ts';
+import type { PermissionMode } from '@tether/shared';
+
+/** Flags that take a value (so the value is not mistaken for a prompt). */
+const VALUE_FLAGS = new Set(['-m', '--model', '-i', '--prompt-interactive', '-w', '--worktree', '--approval-mode', '--policy', '--admin-policy', '--allowed-mcp-server-names', '--allowed-tools', '-e', '--extensions', '-r', '--resume', '--session-file', '--session-id', '--delete-session', '--include-directories', '-o', '--output-format']);
+/** Flags and subcommands that are no TUI tether can mirror. */
+const NOT_INTERACTIVE_FLAGS = new Set(['-p', '--prompt', '--acp', '--experimental-acp', '-l', '--list-extensions', '--list-sessions', '--delete-session', '-v', '--version', '-h', '--help', '-o', '--output-format']);
+const SUBCOMMANDS = new Set(['mcp', 'extensions', 'extension', 'skills', 'skill', 'hooks', 'hook', 'gemma']);
+
+/** Gemini's approval modes and the permission mode each is on the wire. */
+const MODES: Record<string, PermissionMode> = { default: 'default', auto_edit: 'acceptEdits', yolo: 'bypassPermissions', plan: 'plan' };
+
+
+export function planGeminiLaunch(userArgs: readonly string[]): LaunchPlan {
+  let permissionMode: PermissionMode = 'default';
+  let model: string | null = null;
+  let resumeId: string | null = null;
+  let continueLast = false;
+  const args: string[] = [];
+  for (let i = 0; i < userArgs.length; i++) {
+    const arg = userArgs[i]!;
+    if (arg === '--') {
+      args.push(...userArgs.slice(i + 1));
+      break;
+    }
+    const name = arg.startsWith('--') && arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    if (NOT_INTERACTIVE_FLAGS.has(name)) throw new LaunchArgsError(`gemini ${name} is not the interactive TUI that tether mirrors; run it directly`);
+    if (name === '-y' || name === '--yolo') {
+      permissionMode = 'bypassPermissions';
+      continue;
+    }
+    if (VALUE_FLAGS.has(name)) {
+      const value = arg.includes('=') && name.startsWith('--') ? arg.slice(name.length + 1) : userArgs[++i];
+      if (value === undefined) throw new LaunchArgsError(`gemini ${name} needs a value`);
+      if (name === '--approval-mode') {
+        const mode = MODES[value];
+        if (!mode) throw new LaunchArgsError(`gemini --approval-mode ${value}: tether knows default, auto_edit and yolo`);
+        if (mode === 'plan') throw new LaunchArgsError('gemini --approval-mode plan is not mirrored by tether yet (its hook gate runs Gemini in yolo, where plan mode is refused); run gemini directly for it');
+        permissionMode = mode;
+        continue; // tether passes its own (--approval-mode yolo) with its hooks
+      }
+      if (name === '-m' || name === '--model') model = value;
+      if (name === '-r' || name === '--resume') {
+        if (value === 'latest') continueLast = true;
+        else resumeId = value;
+      }
+      args.push(name, value);
+      continue;
+    }
+    if (args.length === 0 && SUBCOMMANDS.has(arg)) throw new LaunchArgsError(`gemini ${arg} is not the interactive TUI that tether mirrors; run it directly`);
+    args.push(arg);
+  }
+  return { args, permissionMode, bypass: permissionMode === 'bypassPermissions', resumeId, model, continue: continueLast };
+}
+
+/** Tools that never ask in any mode (Gemini's read-only.toml and agents.toml, the same in 0.58.0 and
+ *  0.61.0), and ask_user (its own question, drawn by Gemini even in yolo). */
+const NEVER_ASK = [
+  'glob', 'grep_search', 'list_directory', 'read_file', 'google_web_search', 'codebase_investigator', 'cli_help', 'get_internal_docs',
+  'tracker_create_task', 'tracker_update_task', 'tracker_get_task', 'tracker_list_tasks', 'tracker_add_dependency', 'tracker_visualize',
+  'update_topic', 'complete_task', 'read_mcp_resource', 'list_mcp_resources', 'invoke_agent', 'ask_user',
+];
+/** Allowed without asking in auto_edit (write.toml's autoEdit rules). */
+const EDITS = ['write_file', 'replace', 'web_fetch'];
+
+const escapeRegex = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The BeforeTool matcher: every tool name but those plain `gemini` runs without asking in `mode`
+ *  (null: it asks about none, so no gate at all). `allowed`: tool names the user allowed outright
+ *  (settings `tools.allowed`); an allow with arguments (`run_shell_command(git)`) still asks. */
+export function askingToolsMatcher(o: { mode: PermissionMode; allowed?: readonly string[] }): string | null {
+  if (o.mode === 'bypassPermissions') return null;
+  const never = [...NEVER_ASK, ...(o.mode === 'acceptEdits' ? EDITS : []), ...(o.allowed ?? []).filter((name) => /^[\w-]+$/.test(name))];
+  return `^(?!(?:${never.map(escapeRegex).join('|')})$).*`;
+}

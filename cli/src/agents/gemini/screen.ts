@@ -1,0 +1,86 @@
+// screen.ts: how Gemini CLI's TUI is read from its rendered screen (0.58.0 and 0.61.0, at 110×35;
+// fixtures in screen-fixtures/). At the bottom of the screen:
+//
+//    ⠦ Thinking... (esc to cancel, 9s)        ? for shortcuts     while a turn runs: a spinner row
+//   ──────────────────────────────────────────────────────────     a rule
+//    YOLO Ctrl+Y                                                   the mode row
+//                                                                  (blank)
+//    *   Type your message or @path/to/file                       the input row: a one-character mark
+//                                                                  (`>`, `*` in yolo), then what is
+//                                                                  typed; empty, its cursor cell and
+//                                                                  a grey placeholder after 3 spaces
+//                                                                  (blank)
+//    workspace (/directory)      sandbox           /model          footer rows
+//
+// A tool-permission dialog replaces the rule, the input and the footer: a box (`╭│╰`) holding the
+// call, a question, a blank row and numbered options with `●` on the chosen one. It is read by the
+// shared dialog reader once the box's side walls are taken off. Structure first: busy is a braille
+// spinner at the start of a row above the rule (Gemini also draws "esc to cancel" there).
+import { readDialog, type DialogMarks, type ScreenDialog } from '../../dialogs/read-dialog.ts';
+import type { PromptState, ScreenRow } from '../../screen/prompt-state.ts';
+
+const MIN_RULE_CHARS = 20;
+/** Rows between the rule and the input row (the mode row and a blank one, or none). */
+const MAX_ROWS_TO_INPUT = 3;
+/** Rows above the rule the spinner may sit on (a queued prompt can be drawn under it). */
+const BUSY_ROWS_ABOVE = 2;
+const SPINNER = /^\s*[\u2800-\u28ff]\s/;
+const INPUT = /^ ?(\S) /;
+
+const isRule = (text: string) => {
+  const trimmed = text.trim();
+  return trimmed.length >= MIN_RULE_CHARS && /^─+$/.test(trimmed);
+};
+
+/** The input row under the lowest rule, and what is typed in it. Null while none is drawn (starting,
+ *  or a dialog is up). */
+export function findGeminiInput(rows: readonly ScreenRow[]): { rule: number; row: number; typed: string } | null {
+  let rule = rows.length - 1;
+  while (rule >= 0 && !isRule(rows[rule]!.text)) rule--;
+  if (rule < 0) return null;
+  for (let row = rule + 1; row < rows.length && row <= rule + MAX_ROWS_TO_INPUT + 1; row++) {
+    const text = rows[row]!.text;
+    const mark = INPUT.exec(text);
+    // The mode row ("YOLO Ctrl+Y", "Shift+Tab to accept edits") starts with a word, not one mark.
+    if (!mark || /\w/.test(mark[1]!)) continue;
+    // Empty, it draws its cursor as a reversed blank cell between spaces, then the placeholder (not
+    // dim: a grey): two spaces after the mark. Typed text starts right after one.
+    const first = rows[row]!.strong.slice(mark[0].length);
+    if (/^ {2}/.test(first)) return { rule, row, typed: '' };
+    const typed = [first];
+    // A long input wraps onto rows indented like its first.
+    for (let below = row + 1; below < rows.length && below <= row + 8 && /^ {3,}\S/.test(rows[below]!.strong); below++) typed.push(rows[below]!.strong);
+    return { rule, row, typed: typed.join('\n').trim() };
+  }
+  return null;
+}
+
+export function readGeminiPrompt(options: { rows: readonly ScreenRow[]; seenReady: boolean }): PromptState {
+  const input = findGeminiInput(options.rows);
+  if (!input) return options.seenReady ? { kind: 'dialog' } : { kind: 'starting' };
+  const above = options.rows.slice(Math.max(0, input.rule - BUSY_ROWS_ABOVE), input.rule);
+  if (above.some((r) => SPINNER.test(r.text))) return { kind: 'busy' };
+  return { kind: 'ready', inputEmpty: input.typed === '' };
+}
+
+/** The rows with a box's side walls taken off (one level: the dialog's own box), its top and bottom
+ *  edges blank: what the shared reader expects. */
+export function unboxed(rows: readonly ScreenRow[]): ScreenRow[] {
+  const strip = (text: string) => {
+    if (/^\s*[╭╰]/.test(text)) return '';
+    const walled = /^(\s*)│ ?(.*?) ?│\s*$/.exec(text);
+    return walled ? `${walled[1]}${walled[2]}` : text;
+  };
+  return rows.map((row) => ({ text: strip(row.text), strong: strip(row.strong) }));
+}
+
+export const GEMINI_DIALOG_MARKS: DialogMarks = {
+  marker: '●',
+  inputBoxShown: (rows) => findGeminiInput(rows) !== null,
+  rule: false,
+};
+
+export const geminiScreen = {
+  readPrompt: readGeminiPrompt,
+  readDialog: (rows: readonly ScreenRow[]): ScreenDialog | null => readDialog(unboxed(rows), GEMINI_DIALOG_MARKS),
+};

@@ -1,0 +1,60 @@
+// Desk ⇄ hub chat through a real `tether gemini` (the real Gemini CLI against the fake Gemini API, a
+// real hub): a prompt typed at the desk becomes chat with its reply; a prompt sent from the phone is
+// typed into Gemini's input and answered; abort from the phone cancels the reply (Esc, as at the desk).
+import { describe, expect, it } from 'vitest';
+import { lastUserText, streamedText, text } from '../fixtures/fake-gemini/index.ts';
+import { GEMINI_READY } from '../harness/gemini.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { chatText } from '../harness/runner.ts';
+import { startGeminiWorld } from '../harness/gemini-world.ts';
+
+const defer = useCleanups();
+
+describe('tether gemini: chat mirrored to the hub', () => {
+  it('a prompt typed at the desk shows up as chat, with the reply and the usage', async () => {
+    const { runner, phone, fake } = await startGeminiWorld(defer, { script: [text('Gemini desk reply')] });
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session' });
+    expect(phone.session()).toMatchObject({ agent: 'gemini', launchKind: 'pty', capabilities: { displayName: 'Gemini' } });
+    runner.paste('hello from the gemini desk');
+    await runner.waitForScreen('hello from the gemini desk');
+    runner.write('\r');
+    const reply = await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('Gemini desk reply')), { what: 'assistant reply' });
+    const user = phone.messages().find((m) => m.role === 'user' && chatText(m) === 'hello from the gemini desk');
+    expect(user).toBeDefined();
+    expect(user!.seq).toBeLessThan(reply.seq);
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the turn' });
+    await phone.waitFor(() => phone.session()?.usage?.outputTokens === 10, { what: 'the usage of the turn' });
+    expect(phone.session()?.agentSessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(phone.duplicates()).toBe(0);
+    // The fake was asked only what it knows, with the key it was given.
+    expect(fake.requests.filter((r) => r.kind === 'other')).toEqual([]);
+    expect(fake.requests.find((r) => r.kind === 'main')?.headers['x-goog-api-key']).toBe('tether-fake-gemini-key');
+  }, 60_000);
+
+  it('a prompt sent from the phone is typed into Gemini and answered', async () => {
+    const { runner, phone, fake } = await startGeminiWorld(defer, { script: [(request) => text(`gemini echo: ${lastUserText(request)}`)] });
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session' });
+    const sent = await phone.send('what is up from the phone');
+    expect(sent.ok).toBe(true);
+    await phone.waitFor(() => phone.prompts().get(sent.promptId)?.status === 'delivered', { what: 'prompt delivered' });
+    await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('gemini echo: what is up from the phone')), { what: 'reply' });
+    const user = phone.messages().find((m) => m.role === 'user' && m.promptId === sent.promptId);
+    expect(user && chatText(user)).toBe('what is up from the phone');
+    await runner.waitForScreen('gemini echo: what is up from the phone');
+  }, 60_000);
+
+  it('abort from the phone cancels Gemini mid-reply; modes and models are not switched from the phone', async () => {
+    const chunks = Array.from({ length: 20 }, (_, i) => `Paragraph gemini-${i + 1}.\n\n`);
+    const { fake, runner, phone } = await startGeminiWorld(defer, { script: [streamedText(chunks, { gapMs: 1000 })] });
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session' });
+    expect(await phone.emit('session:set-mode', { sessionId: runner.sessionId, mode: 'plan' })).toMatchObject({ ok: false, code: 'bad_request' });
+    await phone.send('tell me a long story');
+    await phone.waitFor(() => phone.session()?.status === 'thinking', { what: 'thinking' });
+    const streamed = await fake.waitForRequest((request) => request.kind === 'main' && request.turnIndex === 0);
+    expect((await phone.emit('session:abort', { sessionId: runner.sessionId })).ok).toBe(true);
+    await expect.poll(() => streamed.outcome, { timeout: 15_000 }).toBe('aborted');
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the abort' });
+    await runner.waitForScreen(GEMINI_READY);
+    expect(runner.screenText()).not.toContain('gemini-20.');
+  }, 60_000);
+});
