@@ -1,10 +1,15 @@
 // gemini-world.ts (harness): the e2e world for Gemini CLI, as world.ts builds claude's: the fake Gemini
 // API (script) + hub (port 0) + a Gemini sandbox pointed at the fake + `tether gemini -m <model>` with a
-// desk TTY + a phone watching its session. Each part is stopped by the test's cleanup scope.
+// desk TTY + a phone watching its session; and the daemon world (startGeminiDaemonWorld), where the
+// phone starts Gemini sessions. Each part is stopped by the test's cleanup scope.
+import type { Socket } from 'socket.io-client';
+import type { Session } from '@tether/shared';
 import { startFakeGemini, type FakeGemini, type ScriptTurn } from '../fixtures/fake-gemini/index.ts';
 import type { Defer } from './cleanups.ts';
-import { createGeminiSandbox, FAKE_GEMINI_MODEL, GEMINI_READY, type GeminiSandbox } from './gemini.ts';
-import { startHub, type HubHandle } from './hub.ts';
+import { startDaemon, type DaemonHandle } from './daemon.ts';
+import { createGeminiSandbox, FAKE_GEMINI_MODEL, GEMINI_READY, geminiBin, type GeminiSandbox } from './gemini.ts';
+import { emitAck, startHub, type HubHandle } from './hub.ts';
+import { connectPhone } from './world.ts';
 import { startRunner, watchSession, type RunnerHandle, type SessionWatch } from './runner.ts';
 
 export type GeminiWorld = {
@@ -34,4 +39,50 @@ export async function startGeminiWorld(defer: Defer, options: { script?: ScriptT
   defer(() => phone.stop());
   if (options.ready !== false) await runner.waitForScreen(GEMINI_READY);
   return { fake, hub, sandbox, runner, phone, startRunner: start };
+}
+
+/** Above the hub's 45 s ready bound, so the hub's answer always comes first. */
+const SPAWN_ACK_MS = 60_000;
+
+/** PATH without the `node` that `bun --bun` puts first (Bun itself): `gemini` is `#!/usr/bin/env
+ *  node`, and under Bun its shell tool's pseudo-terminal dies at once (SIGHUP, "Signal: 1"). A user's
+ *  daemon runs it under their Node, as this does. */
+function withoutBunNode(path: string): string {
+  return path
+    .split(':')
+    .filter((dir) => !/\/bun-node-[^/]*$/.test(dir))
+    .join(':');
+}
+
+export type GeminiDaemonWorld = {
+  fake: FakeGemini;
+  hub: HubHandle;
+  sandbox: GeminiSandbox;
+  daemon: DaemonHandle;
+  /** A plain /web socket: spawns, stops, answers. */
+  phone: Socket;
+  /** A Gemini session started from the phone on the daemon's machine (model: the fake's), and a watch of it. */
+  spawn(launchKind: 'pty' | 'headless'): Promise<{ session: Session; sessionId: string; watch: SessionWatch }>;
+};
+
+/** The daemon world for Gemini: the fake Gemini API (script) + hub + Gemini sandbox + `tether daemon`
+ *  finding the pinned Gemini CLI + a phone socket. */
+export async function startGeminiDaemonWorld(defer: Defer, options: { script?: ScriptTurn[] } = {}): Promise<GeminiDaemonWorld> {
+  const fake = await startFakeGemini(options.script ? { script: options.script } : {});
+  defer(() => fake.stop());
+  const hub = await startHub();
+  defer(() => hub.stop());
+  const sandbox = createGeminiSandbox({ fakeApiUrl: fake.url });
+  defer(() => sandbox.stop());
+  const daemon = await startDaemon({ hub, sandbox, env: { TETHER_GEMINI_BIN: geminiBin(), PATH: withoutBunNode(sandbox.env.PATH ?? '') } });
+  defer(() => daemon.stop());
+  const phone = await connectPhone(defer, hub);
+  const spawn: GeminiDaemonWorld['spawn'] = async (launchKind) => {
+    const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'gemini', launchKind, model: FAKE_GEMINI_MODEL }, SPAWN_ACK_MS);
+    if (!ack.ok) throw new Error(`the Gemini spawn was refused: ${JSON.stringify(ack)}`);
+    const watch = await watchSession({ hub, sessionId: ack.session.id });
+    defer(() => watch.stop());
+    return { session: ack.session, sessionId: ack.session.id, watch };
+  };
+  return { fake, hub, sandbox, daemon, phone, spawn };
 }

@@ -32,6 +32,8 @@ export type AcpAgent = {
   args(plan: LaunchPlan): string[];
   /** The file its session `sessionId` is written to, once it exists (null: not yet, or none). */
   transcript?(o: { sessionId: string; env: Record<string, string> }): string | null;
+  /** Runs before session/load, for an agent that must be waited for first (Gemini: minute.ts). */
+  beforeLoad?(o: { sessionId: string; env: Record<string, string>; log: (line: string) => void }): Promise<void>;
 };
 
 type State = {
@@ -75,7 +77,7 @@ export function createAcpTransport(context: HeadlessContext, agent: AcpAgent): H
       });
       conn = connected;
       try {
-        await openSession({ context, conn: connected, state, name: agent.name });
+        await openSession({ context, conn: connected, state, agent });
         findTranscript();
         context.events.ready();
       } catch (error) {
@@ -119,8 +121,9 @@ export function createAcpTransport(context: HeadlessContext, agent: AcpAgent): H
 const promptOf = (turn: HeadlessTurn, can: PromptCapabilities) => acpPrompt(turn.content, can);
 
 /** initialize, then the session: a new one, or the one the plan resumes (session/load). */
-async function openSession(o: { context: HeadlessContext; conn: AcpConnection; state: State; name: string }): Promise<void> {
-  const { context, conn, state } = o;
+async function openSession(o: { context: HeadlessContext; conn: AcpConnection; state: State; agent: AcpAgent }): Promise<void> {
+  const { context, conn, state, agent } = o;
+  const { name } = agent;
   const startedAt = Date.now();
   const init = await conn.request('initialize', {
     protocolVersion: ACP_PROTOCOL_VERSION,
@@ -128,27 +131,28 @@ async function openSession(o: { context: HeadlessContext; conn: AcpConnection; s
     clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
     clientInfo: CLIENT_INFO,
   });
-  if (init.protocolVersion !== ACP_PROTOCOL_VERSION) throw new Error(`${o.name} speaks ACP version ${JSON.stringify(init.protocolVersion)}; tether speaks ${ACP_PROTOCOL_VERSION}`);
+  if (init.protocolVersion !== ACP_PROTOCOL_VERSION) throw new Error(`${name} speaks ACP version ${JSON.stringify(init.protocolVersion)}; tether speaks ${ACP_PROTOCOL_VERSION}`);
   const caps = (init.agentCapabilities && typeof init.agentCapabilities === 'object' ? init.agentCapabilities : {}) as Json;
   const prompt = (caps.promptCapabilities && typeof caps.promptCapabilities === 'object' ? caps.promptCapabilities : {}) as Json;
   state.can = { image: prompt.image === true, embeddedContext: prompt.embeddedContext === true };
   const plan = context.plan();
-  if (plan.continue) throw new Error(`resuming ${o.name}'s latest session is not taken headless: name the session to resume`);
+  if (plan.continue) throw new Error(`resuming ${name}'s latest session is not taken headless: name the session to resume`);
   let opened: Json;
   if (plan.resumeId) {
-    if (caps.loadSession !== true) throw new Error(`${o.name} cannot load a session over ACP (agentCapabilities.loadSession)`);
+    if (caps.loadSession !== true) throw new Error(`${name} cannot load a session over ACP (agentCapabilities.loadSession)`);
+    await agent.beforeLoad?.({ sessionId: plan.resumeId, env: context.env, log: context.log });
     // session/load replays the conversation as session/update notifications: only activity here.
     opened = await conn.request('session/load', { sessionId: plan.resumeId, cwd: context.cwd, mcpServers: [] });
     state.sessionId = plan.resumeId;
   } else {
     opened = await conn.request('session/new', { cwd: context.cwd, mcpServers: [] });
-    if (typeof opened.sessionId !== 'string' || opened.sessionId === '') throw new Error(`${o.name} opened a session without an id`);
+    if (typeof opened.sessionId !== 'string' || opened.sessionId === '') throw new Error(`${name} opened a session without an id`);
     state.sessionId = opened.sessionId;
   }
   const models = (opened.models && typeof opened.models === 'object' ? opened.models : {}) as Json;
   const model = typeof models.currentModelId === 'string' ? models.currentModelId : null;
   context.events.session({ id: state.sessionId, written: plan.resumeId !== null, model });
-  context.log(`ready in ${Date.now() - startedAt} ms: ${o.name} session ${state.sessionId}${plan.resumeId ? ' (loaded)' : ''}`);
+  context.log(`ready in ${Date.now() - startedAt} ms: ${name} session ${state.sessionId}${plan.resumeId ? ' (loaded)' : ''}`);
 }
 
 /** One session/prompt; a deny's reasons follow as prompts of their own before the turn is over. */

@@ -6,6 +6,7 @@
 //         the permission mode as --approval-mode (Gemini asks over ACP exactly where that mode asks)
 //   transcript: ~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl whose header names the id
 //         (written when the session opens; `~` is GEMINI_CLI_HOME when the user set it)
+//   before a load: the wait of load-minute.ts (a Gemini bug that would wipe the session)
 import { existsSync, openSync, readdirSync, readSync, closeSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PermissionMode } from '@tether/shared';
@@ -13,13 +14,19 @@ import type { HeadlessContext, HeadlessTransport } from '../headless-transport.t
 import type { LaunchPlan } from '../launch-plan.ts';
 import { createAcpTransport } from '../acp/transport.ts';
 import { userGeminiDir } from './home.ts';
+import { waitOutLoadMinute } from './load-minute.ts';
 
 const APPROVAL_MODE: Partial<Record<PermissionMode, string>> = { acceptEdits: 'auto_edit', bypassPermissions: 'yolo' };
 /** A session file's header line is short (id, project hash, times, kind). */
 const HEADER_BYTES = 4_096;
 
 export function createGeminiHeadless(context: HeadlessContext): HeadlessTransport {
-  return createAcpTransport(context, { name: 'gemini', args: geminiAcpArgs, transcript: ({ sessionId, env }) => findGeminiSession({ env, sessionId }) });
+  return createAcpTransport(context, {
+    name: 'gemini',
+    args: geminiAcpArgs,
+    transcript: ({ sessionId, env }) => findGeminiSession({ env, sessionId }),
+    beforeLoad: ({ sessionId, env, log }) => waitOutLoadMinute({ path: findGeminiSession({ env, sessionId }), log }),
+  });
 }
 
 /** `gemini --acp` with the user's flags: their resume goes by session/load, their mode by flag. */
