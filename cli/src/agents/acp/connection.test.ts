@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AcpError, connectAcp, type AcpRequest } from './connection.ts';
-import { testAgent } from './test-agent.ts';
+import { testAgent } from './test-agent.fixture.ts';
 
 describe('connectAcp', () => {
   it('speaks JSON-RPC 2.0: answers matched by id, notifications and the agent\'s requests passed on, junk logged and skipped', async () => {

@@ -5,7 +5,7 @@ import type { HeadlessContext, HeadlessEvents, HeadlessRequest } from '../headle
 import type { LaunchPlan } from '../launch-plan.ts';
 import type { Verdict } from '../verdict.ts';
 import { createAcpTransport, type AcpAgent } from './transport.ts';
-import { testAgent } from './test-agent.ts';
+import { testAgent } from './test-agent.fixture.ts';
 
 const PLAN: LaunchPlan = { args: [], permissionMode: 'default', bypass: false, resumeId: null, model: null, continue: false };
 const INIT = { protocolVersion: 1, agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true } } };

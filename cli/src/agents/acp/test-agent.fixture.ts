@@ -1,4 +1,4 @@
-// test-agent.ts: an in-memory ACP agent end for the room's tests: it reads what tether writes (one
+// test-agent.fixture.ts: an in-memory ACP agent end for the room's tests: it reads what tether writes (one
 // JSON-RPC message a line) and answers through a stdout stream tether reads, as a child's pipes would.
 type Json = Record<string, any>;
 
