@@ -69,7 +69,7 @@ export function createAcpTransport(context: HeadlessContext, agent: AcpAgent): H
         stdin: pipes.stdin,
         stdout: pipes.stdout,
         log,
-        onRequest: (request) => void answerRequest({ context, conn: connected, state, request }),
+        onRequest: (request) => void answerRequest({ context, conn: connected, state, request }).catch((error: unknown) => log(`${agent.name} acp: answering ${request.method}: ${String(error)}`)),
         onNotification: (method) => {
           context.events.activity();
           if (method !== 'session/update') log(`${agent.name} acp: notification ${method} not followed`);
