@@ -3,7 +3,8 @@
 // fake Gemini API). A prompt is a turn and its reply is chat (from Gemini's session file, as in a PTY);
 // the command Gemini asks about is an ACP session/request_permission the phone answers: allowed → it
 // ran; denied with a reason → it did not, and the model read the reason; abort cancels the turn; End
-// ends the session; resume loads the same Gemini session (session/load) with the same chat.
+// ends the session; resume loads the same Gemini session (session/load) with the same chat; a photo
+// reaches the model as an image. The floor pin: TETHER_GEMINI_BIN=.tools/gemini-0.58.0/node_modules/.bin/gemini.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,11 +13,13 @@ import { delayed, hasToolResponse, lastToolResponses, lastUserText, shellCommand
 import { useCleanups } from '../harness/cleanups.ts';
 import { FAKE_GEMINI_MODEL } from '../harness/gemini.ts';
 import { startGeminiDaemonWorld } from '../harness/gemini-world.ts';
-import { emitAck } from '../harness/hub.ts';
+import { emitAck, uploadAttachment } from '../harness/hub.ts';
 import { chatText } from '../harness/runner.ts';
 
 const defer = useCleanups();
 const SPAWN_ACK_MS = 60_000;
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 async function headlessGemini(script: ScriptTurn[]) {
   const world = await startGeminiDaemonWorld(defer, { script });
@@ -98,5 +101,17 @@ describe('headless Gemini (ACP) from the phone', () => {
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the abort' });
     expect(watch.messages().some((m) => chatText(m) === 'too late')).toBe(false);
     expect(FAKE_GEMINI_MODEL).not.toBe('gemini-2.5-pro');
+  }, 120_000);
+
+  it('a photo and a text file from the phone reach the model: the image as inline data, the file\'s text with the prompt', async () => {
+    const { hub, fake, watch, sessionId } = await headlessGemini([when(userSays('describe both'), text('A square and a checklist.'))]);
+    const photo = await uploadAttachment(hub, { sessionId, data: PNG, name: 'photo.png' });
+    const notes = await uploadAttachment(hub, { sessionId, data: new TextEncoder().encode('- bump the version\n'), name: 'notes.txt' });
+    const sent = await watch.emit('prompt:send', { sessionId, promptId: crypto.randomUUID(), text: 'describe both', attachments: [photo.id, notes.id] });
+    expect(sent.ok).toBe(true);
+    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'A square and a checklist.'), { what: 'the reply' });
+    const parts = fake.mainRequests().at(-1)?.contents?.filter((c) => c.role === 'user').flatMap((c) => c.parts ?? []) ?? [];
+    expect(parts.map((p) => p.inlineData).filter(Boolean)).toEqual([{ mimeType: 'image/png', data: PNG.toString('base64') }]);
+    expect(parts.some((p) => typeof p.text === 'string' && p.text === 'notes.txt:\n- bump the version\n')).toBe(true);
   }, 120_000);
 });

@@ -8,7 +8,7 @@ describe('acpPrompt', () => {
     expect(acpPrompt('hello', ALL)).toEqual([{ type: 'text', text: 'hello' }]);
   });
 
-  it('files first, as ACP blocks: an image, a text file and a PDF as resources, then the text', () => {
+  it('files first, as ACP blocks: an image, a text file as text, a PDF as a resource, then the text', () => {
     const blocks = acpPrompt(
       [
         { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
@@ -20,7 +20,7 @@ describe('acpPrompt', () => {
     );
     expect(blocks).toEqual([
       { type: 'image', mimeType: 'image/png', data: 'AAAA' },
-      { type: 'resource', resource: { uri: 'tether-attachment:///2/notes.txt', mimeType: 'text/plain', text: '- a' } },
+      { type: 'text', text: 'notes.txt:\n- a' },
       { type: 'resource', resource: { uri: 'tether-attachment:///3/a%20b.pdf', mimeType: 'application/pdf', blob: 'JVBE' } },
       { type: 'text', text: 'describe' },
     ]);
