@@ -203,13 +203,16 @@ describe('architecture arrows', () => {
     const AGENT_ROOM = /^cli\/src\/agents\/([a-z-]+)\//;
     /** The verbs that are an agent (`tether claude`, `tether codex`, `tether gemini`) and doctor, which checks each. */
     const MAY_NAME = /^cli\/src\/(agents\/index\.ts|commands\/(claude|codex|gemini|doctor)\.ts)$/;
+    /** Rooms under agents/ that are a protocol any agent may speak (agents/acp/), not an agent: any
+     *  agent's room may import them; they import no agent's room. */
+    const PROTOCOL_ROOMS = new Set(['acp']);
     const violations: string[] = [];
     for (const file of files) {
       const rel = relative(ROOT, file).split('\\').join('/');
       const own = AGENT_ROOM.exec(rel)?.[1];
       for (const target of fileImportsOf(file)) {
         const targetRoom = AGENT_ROOM.exec(relative(ROOT, target).split('\\').join('/'))?.[1];
-        if (!targetRoom || targetRoom === own) continue;
+        if (!targetRoom || targetRoom === own || PROTOCOL_ROOMS.has(targetRoom)) continue;
         if (!MAY_NAME.test(rel)) violations.push(`${rel} → agents/${targetRoom}`);
       }
     }

@@ -58,8 +58,9 @@ export type GeminiDaemonWorld = {
   daemon: DaemonHandle;
   /** A plain /web socket: spawns, stops, answers. */
   phone: Socket;
-  /** A Gemini session started from the phone on the daemon's machine, and a watch of it. */
-  spawn(o?: { model?: string }): Promise<{ session: Session; sessionId: string; watch: SessionWatch }>;
+  /** A Gemini session started from the phone on the daemon's machine (a PTY unless told; model:
+   *  the fake's unless told), and a watch of it. */
+  spawn(o?: { launchKind?: 'pty' | 'headless'; model?: string }): Promise<{ session: Session; sessionId: string; watch: SessionWatch }>;
 };
 
 /** The daemon world for Gemini: the fake Gemini API (script) + hub + Gemini sandbox + `tether daemon`
@@ -75,7 +76,7 @@ export async function startGeminiDaemonWorld(defer: Defer, options: { script?: S
   defer(() => daemon.stop());
   const phone = await connectPhone(defer, hub);
   const spawn: GeminiDaemonWorld['spawn'] = async (o = {}) => {
-    const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'gemini', launchKind: 'pty', model: o.model ?? FAKE_GEMINI_MODEL }, SPAWN_ACK_MS);
+    const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'gemini', launchKind: o.launchKind ?? 'pty', model: o.model ?? FAKE_GEMINI_MODEL }, SPAWN_ACK_MS);
     if (!ack.ok) throw new Error(`the Gemini spawn was refused: ${JSON.stringify(ack)}`);
     const watch = await watchSession({ hub, sessionId: ack.session.id });
     defer(() => watch.stop());

@@ -81,6 +81,8 @@ export type HeadlessTransport = {
 export type HeadlessContext = {
   log: (line: string) => void;
   cwd: string;
+  /** The environment the agent runs with (where it keeps its state: Gemini's `~/.gemini`). */
+  env: Record<string, string>;
   userArgs: readonly string[];
   /** The launch plan (read when the process starts: the hooks may have changed it). */
   plan: () => LaunchPlan;

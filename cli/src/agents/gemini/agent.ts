@@ -1,8 +1,8 @@
 // agent.ts: Gemini CLI (`@google/gemini-cli`), as the runner sees it (agents/agent.ts): its binary,
 // its hooks in a private copy of its settings (home.ts, hooks.ts) gating every call plain `gemini`
 // would ask about (launch.ts), its session JSONL (transcript.ts), its screen (screen.ts) and Ctrl-C
-// as its own exit. No headless kind yet (`gemini --acp` comes later); model and mode are chosen at
-// launch, not switched from the phone.
+// as its own exit; headless, `gemini --acp` through the ACP transport (headless.ts, agents/acp/).
+// Model and mode are chosen at launch; headless, the phone switches the model (ACP session/set_model).
 import { agentResumeId, type Agent } from '../agent.ts';
 import { createEnder } from '../ender.ts';
 import { findAgentBinary } from '../find-binary.ts';
@@ -12,7 +12,9 @@ import { createGeminiHome, userAllowedTools } from './home.ts';
 import { geminiHookDialect, geminiHookSettings } from './hooks.ts';
 import { askingToolsMatcher, planGeminiLaunch } from './launch.ts';
 import { geminiScreen } from './screen.ts';
+import { createGeminiHeadless } from './headless.ts';
 import { createGeminiTranscriptReader } from './transcript.ts';
+import { pathForNodeAgent } from './node-path.ts';
 
 /** Esc cancels a turn; Ctrl-C twice quits at an idle prompt (the first clears typed text). */
 const ESC = '\x1b';
@@ -27,10 +29,12 @@ export const geminiAgent: Agent = {
   findBinary: ({ env }) => findAgentBinary({ env, command: 'gemini', pinVariable: 'TETHER_GEMINI_BIN', install: 'npm install -g @google/gemini-cli' }),
   env: ({ env }) => {
     const out: Record<string, string> = {};
-    for (const [key, value] of Object.entries(env)) if (value !== undefined && key !== 'GEMINI_CLI_HOME') out[key] = value;
-    // The user's own GEMINI_CLI_HOME is where their `.gemini` is; the launch's private one links it.
+    for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+    // The user's own GEMINI_CLI_HOME is where their `.gemini` is; a PTY launch's private one (its
+    // hooks' env) takes its place and links it. Headless (no hooks) Gemini runs in the user's own.
     if (env.GEMINI_CLI_HOME) out.TETHER_USER_GEMINI_CLI_HOME = env.GEMINI_CLI_HOME;
     if (!out.TERM) out.TERM = 'xterm-256color';
+    if (out.PATH) out.PATH = pathForNodeAgent(out.PATH);
     return out;
   },
   plan: planGeminiLaunch,
@@ -70,5 +74,6 @@ export const geminiAgent: Agent = {
     const mode = permissionMode === 'acceptEdits' ? 'auto_edit' : permissionMode === 'bypassPermissions' ? 'yolo' : null;
     return [...(resumeId ? ['--resume', agentResumeId(resumeId)] : []), ...(model ? ['-m', model] : []), ...(mode ? ['--approval-mode', mode] : [])];
   },
+  headless: createGeminiHeadless,
   endPty: ({ pty, log }) => createEnder({ step: (i) => pty.write(STEPS[i] ?? CTRL_C), at: PRESSES_AT, exited: pty.exited, force: () => pty.kill('SIGTERM'), log }),
 };

@@ -6,13 +6,15 @@ export const geminiCapabilities: AgentCapabilities = {
   displayName: 'Gemini',
   description: 'Google · the gemini CLI',
   // `/model` opens a picker in its TUI (not driven from the phone yet); a session starts with `-m`.
-  models: { offered: [], typed: true, example: 'gemini-2.5-pro', switchableIn: [] },
+  // Headless, ACP's session/set_model switches it for what follows.
+  models: { offered: [], typed: true, example: 'gemini-2.5-pro', switchableIn: ['headless'] },
   effort: { levels: [], maps: {}, switchableIn: [] },
   // Shift+Tab at its desk cycles its modes; tether gates approvals with its hook in yolo, so a mode
   // is chosen at launch (`--approval-mode`), not switched from the phone.
   modes: { values: [], switchableIn: [] },
   resumeCommand: 'tether gemini --resume {id}',
-  // Its BeforeTool hook (allow, deny with a reason, ask) and its own dialog on screen. The hook could
+  // Its BeforeTool hook (allow, deny with a reason, ask) and its own dialog on screen (PTY); ACP's
+  // session/request_permission (headless). The hook could
   // rewrite a call's input, but an edit is refused for now (Agent.plainVerdicts), and it has no rules.
   relays: { requests: ['permission', 'dialog'], editedInput: false, sessionRules: false },
 };

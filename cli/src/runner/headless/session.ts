@@ -33,7 +33,7 @@ export async function runHeadlessSession(options: RunnerOptions, make: NonNullab
   const approvals = core.createApprovals({});
   const asking = createHeadlessAsking({ core, approvals });
   const parts = {} as Parts;
-  const transport = make({ log, cwd: options.cwd, userArgs: options.userArgs, plan: () => core.plan, events: headlessEvents({ parts, asking }) });
+  const transport = make({ log, cwd: options.cwd, env: core.env, userArgs: options.userArgs, plan: () => core.plan, events: headlessEvents({ parts, asking }) });
   parts.core = core;
   parts.transport = transport;
   parts.ender = () => ender;

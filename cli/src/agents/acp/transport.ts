@@ -1,0 +1,204 @@
+// transport.ts: the headless transport (agents/headless-transport.ts) for any agent that speaks the
+// Agent Client Protocol on its stdio (Gemini CLI's `gemini --acp`). The agent's room brings only its
+// command line and where its transcript is (AcpAgent); the session around it is runner/headless/.
+//
+//   initialize ─► session/new (or session/load <resume id>) = ready: its id, model and transcript
+//   turn ─► session/prompt (text, images, files) … its answer (stopReason) = the turn is over
+//   session/request_permission ─► events.ask ─► the option the agent offered (permission.ts)
+//   interrupt ─► session/cancel, and every permission still asked is answered `cancelled`
+//   close ─► stdin closed: the agent exits when it has read it
+//
+// The chat comes from the agent's own transcript (as for claude and Codex); session/update is only
+// activity. A deny's reason cannot ride on ACP's outcome, so it is said to the model as a prompt of
+// its own once the agent's turn is over, inside the same turn for the runner. Requests tether does
+// not take (fs/*, terminal/*: not offered at initialize) are answered "method not found".
+import type { HeadlessContext, HeadlessTransport, HeadlessTurn } from '../headless-transport.ts';
+import type { LaunchPlan } from '../launch-plan.ts';
+import { connectAcp, METHOD_NOT_FOUND, type AcpConnection, type AcpRequest } from './connection.ts';
+import { permissionOptions, permissionOutcome, permissionQuestion } from './permission.ts';
+import { acpPrompt, type PromptCapabilities } from './prompt.ts';
+
+type Json = Record<string, unknown>;
+
+/** The protocol version this client speaks (ACP's integer version). */
+export const ACP_PROTOCOL_VERSION = 1;
+const CLIENT_INFO = { name: 'tether', title: 'tether', version: '1' };
+
+/** What an ACP agent's room tells the transport. */
+export type AcpAgent = {
+  /** Its name in log lines and reasons ("gemini"). */
+  name: string;
+  /** Its command line for ACP: the flag that starts it (`--acp`) and what of the user's plan it takes. */
+  args(plan: LaunchPlan): string[];
+  /** The file its session `sessionId` is written to, once it exists (null: not yet, or none). */
+  transcript?(o: { sessionId: string; env: Record<string, string> }): string | null;
+  /** Runs before session/load, for an agent that must be waited for first (Gemini: minute.ts). */
+  beforeLoad?(o: { sessionId: string; env: Record<string, string>; log: (line: string) => void }): Promise<void>;
+};
+
+type State = {
+  sessionId: string | null;
+  can: PromptCapabilities;
+  /** A turn under way, and whether it was cancelled (its reasons then go unsaid). */
+  turn: { cancelled: boolean; tell: string[] } | null;
+  /** Permission requests not answered yet. */
+  asked: Set<number | string>;
+  transcript: string | null;
+};
+
+export function createAcpTransport(context: HeadlessContext, agent: AcpAgent): HeadlessTransport {
+  const { log } = context;
+  const state: State = { sessionId: null, can: { image: false, embeddedContext: false }, turn: null, asked: new Set(), transcript: null };
+  let conn = null as AcpConnection | null;
+  let openFailed: string | null = null;
+  const findTranscript = () => {
+    if (state.transcript || !state.sessionId || !agent.transcript) return;
+    const path = agent.transcript({ sessionId: state.sessionId, env: context.env });
+    if (!path) return;
+    state.transcript = path;
+    context.events.transcript(path);
+  };
+  return {
+    hooks: false,
+    files: 'blocks',
+    readyIs: 'its ACP session was open',
+    args: (plan) => agent.args(plan),
+    start: async (pipes) => {
+      const connected = connectAcp({
+        name: agent.name,
+        stdin: pipes.stdin,
+        stdout: pipes.stdout,
+        log,
+        onRequest: (request) => void answerRequest({ context, conn: connected, state, request }).catch((error: unknown) => log(`${agent.name} acp: answering ${request.method}: ${String(error)}`)),
+        onNotification: (method) => {
+          context.events.activity();
+          if (method !== 'session/update') log(`${agent.name} acp: notification ${method} not followed`);
+        },
+      });
+      conn = connected;
+      try {
+        await openSession({ context, conn: connected, state, agent });
+        findTranscript();
+        context.events.ready();
+      } catch (error) {
+        openFailed = error instanceof Error ? error.message : String(error);
+        log(`${agent.name} acp: ${openFailed}`);
+        connected.close();
+      }
+      await connected.done;
+    },
+    send: (turn) => {
+      if (!conn || !state.sessionId) return;
+      state.turn = { cancelled: false, tell: [] };
+      context.events.turnStarted();
+      runTurn({ context, conn, state, name: agent.name, prompt: promptOf(turn, state.can), onEnd: findTranscript });
+    },
+    interrupt: () => {
+      if (!conn || !state.sessionId || !state.turn) return;
+      state.turn.cancelled = true;
+      log(`abort: session/cancel ${state.sessionId}`);
+      conn.notify('session/cancel', { sessionId: state.sessionId });
+      // ACP: the client answers every permission still asked with `cancelled` once it cancels.
+      for (const id of state.asked) {
+        conn.respond(id, { outcome: { outcome: 'cancelled' } });
+        context.events.withdraw(String(id));
+      }
+      state.asked.clear();
+    },
+    closeInput: () => conn?.close(),
+    setModel: (model) => {
+      if (!conn || !state.sessionId) return;
+      // ACP's session/set_model (Gemini takes it; an agent that does not says "method not found").
+      conn
+        .request('session/set_model', { sessionId: state.sessionId, modelId: model })
+        .then(() => log(`model: ${model} (the phone's)`))
+        .catch((error: unknown) => log(`session/set_model: ${String(error)}`));
+    },
+    failureLines: () => (openFailed ? [openFailed] : []),
+  };
+}
+
+const promptOf = (turn: HeadlessTurn, can: PromptCapabilities) => acpPrompt(turn.content, can);
+
+/** initialize, then the session: a new one, or the one the plan resumes (session/load). */
+async function openSession(o: { context: HeadlessContext; conn: AcpConnection; state: State; agent: AcpAgent }): Promise<void> {
+  const { context, conn, state, agent } = o;
+  const { name } = agent;
+  const startedAt = Date.now();
+  const init = await conn.request('initialize', {
+    protocolVersion: ACP_PROTOCOL_VERSION,
+    // No file system or terminal of tether's: the agent uses its own.
+    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    clientInfo: CLIENT_INFO,
+  });
+  if (init.protocolVersion !== ACP_PROTOCOL_VERSION) throw new Error(`${name} speaks ACP version ${JSON.stringify(init.protocolVersion)}; tether speaks ${ACP_PROTOCOL_VERSION}`);
+  const caps = (init.agentCapabilities && typeof init.agentCapabilities === 'object' ? init.agentCapabilities : {}) as Json;
+  const prompt = (caps.promptCapabilities && typeof caps.promptCapabilities === 'object' ? caps.promptCapabilities : {}) as Json;
+  state.can = { image: prompt.image === true, embeddedContext: prompt.embeddedContext === true };
+  const plan = context.plan();
+  if (plan.continue) throw new Error(`resuming ${name}'s latest session is not taken headless: name the session to resume`);
+  let opened: Json;
+  if (plan.resumeId) {
+    if (caps.loadSession !== true) throw new Error(`${name} cannot load a session over ACP (agentCapabilities.loadSession)`);
+    await agent.beforeLoad?.({ sessionId: plan.resumeId, env: context.env, log: context.log });
+    // session/load replays the conversation as session/update notifications: only activity here.
+    opened = await conn.request('session/load', { sessionId: plan.resumeId, cwd: context.cwd, mcpServers: [] });
+    state.sessionId = plan.resumeId;
+  } else {
+    opened = await conn.request('session/new', { cwd: context.cwd, mcpServers: [] });
+    if (typeof opened.sessionId !== 'string' || opened.sessionId === '') throw new Error(`${name} opened a session without an id`);
+    state.sessionId = opened.sessionId;
+  }
+  const models = (opened.models && typeof opened.models === 'object' ? opened.models : {}) as Json;
+  const model = typeof models.currentModelId === 'string' ? models.currentModelId : null;
+  context.events.session({ id: state.sessionId, written: plan.resumeId !== null, model });
+  context.log(`ready in ${Date.now() - startedAt} ms: ${name} session ${state.sessionId}${plan.resumeId ? ' (loaded)' : ''}`);
+}
+
+/** One session/prompt; a deny's reasons follow as prompts of their own before the turn is over. */
+function runTurn(o: { context: HeadlessContext; conn: AcpConnection; state: State; name: string; prompt: Json[]; onEnd: () => void }): void {
+  const { context, conn, state } = o;
+  const sessionId = state.sessionId!;
+  conn
+    .request('session/prompt', { sessionId, prompt: o.prompt })
+    .then((result) => {
+      const turn = state.turn;
+      const tell = turn && !turn.cancelled && result.stopReason !== 'cancelled' ? turn.tell.splice(0) : [];
+      if (tell.length > 0) {
+        context.log(`${o.name}: the person's reason for a refusal, said to the model`);
+        return runTurn({ ...o, prompt: [{ type: 'text', text: tell.join('\n\n') }] });
+      }
+      if (typeof result.stopReason === 'string' && result.stopReason !== 'end_turn') context.log(`${o.name} turn over: ${result.stopReason}`);
+      state.turn = null;
+      o.onEnd();
+      context.events.turnEnded();
+    })
+    .catch((error: unknown) => {
+      const why = error instanceof Error ? error.message : String(error);
+      context.log(`session/prompt: ${why}`);
+      state.turn = null;
+      o.onEnd();
+      context.events.turnRefused(`${o.name} refused the turn: ${why}`);
+    });
+}
+
+/** What the agent asks: a permission goes to a person; the rest is not taken. */
+async function answerRequest(o: { context: HeadlessContext; conn: AcpConnection; state: State; request: AcpRequest }): Promise<void> {
+  const { context, conn, state, request } = o;
+  context.events.activity();
+  if (request.method !== 'session/request_permission') {
+    context.log(`acp: the agent asked ${request.method}; not taken (answered "method not found")`);
+    return conn.fail(request.id, { code: METHOD_NOT_FOUND, message: `tether does not take ${request.method}` });
+  }
+  const options = permissionOptions(request.params.options);
+  const question = permissionQuestion(request.params.toolCall);
+  state.asked.add(request.id);
+  const verdict = await context.events.ask({ id: String(request.id), ...question });
+  // Answered already (an interrupt said `cancelled`), or the agent stopped waiting.
+  if (!state.asked.delete(request.id)) return;
+  if (verdict === 'withdrawn') return conn.respond(request.id, { outcome: { outcome: 'cancelled' } });
+  if (!verdict) context.log(`approval for ${question.toolName}: nobody could be asked (the hub did not take it); refused`);
+  const { outcome, tell } = permissionOutcome(options, verdict);
+  if (tell && state.turn) state.turn.tell.push(`The person refused ${question.toolName}: ${tell}`);
+  conn.respond(request.id, { outcome });
+}

@@ -1,0 +1,65 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { findGeminiSession, geminiAcpArgs } from './headless.ts';
+import { planGeminiLaunch } from './launch.ts';
+import { loadWaitMs, waitOutLoadMinute } from './load-minute.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('geminiAcpArgs', () => {
+  it('--acp with the user\'s flags; a resume goes by session/load, the mode by --approval-mode', () => {
+    expect(geminiAcpArgs(planGeminiLaunch(['-m', 'gemini-2.5-pro']))).toEqual(['--acp', '-m', 'gemini-2.5-pro']);
+    const resumeId = '0b0e5c1e-1111-4222-8333-444455556666';
+    expect(geminiAcpArgs(planGeminiLaunch(['--resume', resumeId, '--approval-mode', 'auto_edit']))).toEqual(['--acp', '--approval-mode', 'auto_edit']);
+    expect(geminiAcpArgs(planGeminiLaunch(['--resume=x', '-y']))).toEqual(['--acp', '--approval-mode', 'yolo']);
+  });
+});
+
+describe('findGeminiSession', () => {
+  const id = '8b4bda4b-116f-44f9-9483-76d1e76b5b62';
+  const home = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tether-gemini-find-'));
+    dirs.push(dir);
+    const chats = join(dir, '.gemini', 'tmp', 'project', 'chats');
+    mkdirSync(chats, { recursive: true });
+    return { dir, chats };
+  };
+
+  it('the file whose header names the id, under GEMINI_CLI_HOME or HOME', () => {
+    const { dir, chats } = home();
+    writeFileSync(join(chats, 'session-2026-11-27T08-57-8b4bda4b.jsonl'), `${JSON.stringify({ sessionId: id, kind: 'main' })}\n{"id":"m1","type":"user"}\n`);
+    // The same 8 characters, another session: not it.
+    writeFileSync(join(chats, 'session-2026-11-27T08-58-8b4bda4b.jsonl'), `${JSON.stringify({ sessionId: '8b4bda4b-0000-4000-8000-000000000000' })}\n`);
+    writeFileSync(join(chats, 'session-2026-11-27T08-59-8b4bda4b.jsonl'), 'not json\n');
+    expect(findGeminiSession({ env: { HOME: dir }, sessionId: id })).toMatch(/session-2026-11-27T08-57-8b4bda4b\.jsonl$/);
+    expect(findGeminiSession({ env: { GEMINI_CLI_HOME: dir, HOME: '/nonexistent' }, sessionId: id })).toMatch(/08-57-8b4bda4b/);
+    expect(findGeminiSession({ env: { HOME: dir }, sessionId: '99999999-116f-44f9-9483-76d1e76b5b62' })).toBeNull();
+    expect(findGeminiSession({ env: { HOME: '/nonexistent' }, sessionId: id })).toBeNull();
+  });
+});
+
+describe('the load-minute wait (a Gemini bug wipes a session loaded in the minute its file is named for)', () => {
+  const path = '/h/.gemini/tmp/p/chats/session-2026-11-27T08-57-8b4bda4b.jsonl';
+  it('waits past the minute only in that minute', () => {
+    const at = (iso: string) => Date.parse(iso);
+    expect(loadWaitMs({ path, now: at('2026-11-27T08:57:20.000Z') })).toBe(41_000);
+    expect(loadWaitMs({ path, now: at('2026-11-27T08:58:00.000Z') })).toBe(0);
+    expect(loadWaitMs({ path, now: at('2026-11-27T08:56:59.000Z') })).toBe(0);
+    expect(loadWaitMs({ path: '/x/other.jsonl', now: at('2026-11-27T08:57:20.000Z') })).toBe(0);
+  });
+
+  it('sleeps that long and says why; nothing when there is no file', async () => {
+    const slept: number[] = [];
+    const logs: string[] = [];
+    await waitOutLoadMinute({ path, log: (l) => logs.push(l), now: () => Date.parse('2026-11-27T08:57:59.500Z'), sleep: async (ms) => void slept.push(ms) });
+    expect(slept).toEqual([1_500]);
+    expect(logs[0]).toMatch(/waiting 2 s for the next minute/);
+    await waitOutLoadMinute({ path: null, log: (l) => logs.push(l), sleep: async (ms) => void slept.push(ms) });
+    expect(slept).toHaveLength(1);
+  });
+});

@@ -1,0 +1,34 @@
+// load-minute.ts: a wait before `gemini --acp` loads a session, around a Gemini CLI bug (seen in
+// 0.58.0 and 0.61.0). Its session/load sets up the session's config first, which starts a chat
+// recording of its own for the id, in a file named for the current minute:
+// `session-<YYYY-MM-DDTHH-MM>-<id8>.jsonl`. In the minute the session's own file is named for, that
+// is the same file, and the recording's opening record (`$set` messages: only its context) wipes the
+// history: the load fails with "No previous sessions found for this project." (and a later one too).
+// From the next minute on, the recording gets a file of its own and the load finds the session's.
+// So a load in that minute waits for the next one (at most a minute, only for a session resumed in
+// the minute it started).
+import { basename } from 'node:path';
+
+const NAME_MINUTE = /^session-(\d{4}-\d\d-\d\dT\d\d-\d\d)-/;
+/** Past the minute's turn, so Gemini's clock reads the next minute too. */
+const MARGIN_MS = 1_000;
+
+/** The minute Gemini names a recording started at `now` for (UTC, as its toISOString gives). */
+export function recordingMinute(now: number): string {
+  return new Date(now).toISOString().slice(0, 16).replace(/:/g, '-');
+}
+
+/** How long to wait before loading the session whose file is `path` (0: load now). */
+export function loadWaitMs(o: { path: string; now: number }): number {
+  const named = NAME_MINUTE.exec(basename(o.path))?.[1];
+  if (!named || named !== recordingMinute(o.now)) return 0;
+  return 60_000 - (o.now % 60_000) + MARGIN_MS;
+}
+
+export async function waitOutLoadMinute(o: { path: string | null; log: (line: string) => void; now?: () => number; sleep?: (ms: number) => Promise<void> }): Promise<void> {
+  if (!o.path) return;
+  const wait = loadWaitMs({ path: o.path, now: (o.now ?? Date.now)() });
+  if (wait === 0) return;
+  o.log(`gemini: waiting ${Math.round(wait / 1000)} s for the next minute before loading the session (Gemini would overwrite a session loaded in the minute it started: load-minute.ts)`);
+  await (o.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))))(wait);
+}
