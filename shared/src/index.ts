@@ -18,6 +18,7 @@ export * from './machine.ts';
 export * from './spawn.ts';
 export * from './shell.ts';
 export * from './workspace.ts';
+export * from './git-actions.ts';
 export * from './auth.ts';
 export * from './pairing.ts';
 export * from './share.ts';
