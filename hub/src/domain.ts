@@ -24,6 +24,7 @@ import { createClusterBus } from './cluster/bus.ts';
 import { createHubLinkServer } from './cluster/hub-link.ts';
 import { spreadFacts } from './cluster/spread.ts';
 import { createWorkspace } from './workspace/workspace.ts';
+import { createGitActions } from './git-actions/git-actions.ts';
 
 /** What the socket rooms (sockets/rooms.ts) lend the domain: commands to runners and the ways
  *  terminal bytes and viewer counts reach sockets. */
@@ -72,6 +73,7 @@ export function createDomain(options: {
   const remote = createRemoteSessions({ sessions, machines, daemons, readiness, runners, bus });
   const shells = createShellRelay({ enabled: options.shell, machines, daemons, web, bus });
   const workspace = createWorkspace({ sessionOf: sessions.get, runners });
+  const git = createGitActions({ sessionOf: sessions.get, runners, store, facts });
 
   // A runner (re)registered here: viewers of its session here (relayed ones, and on other hubs
   // through the cluster) move their stream to this hub.
@@ -92,6 +94,7 @@ export function createDomain(options: {
     terminals,
     viewers,
     workspace,
+    git,
     stop(): void {
       readiness.stop();
       viewers.stop();

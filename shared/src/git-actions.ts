@@ -103,3 +103,6 @@ export type GitAnswer = z.infer<typeof GitAnswerSchema>;
 
 /** The history's tool name for a git action (the approval history lists them with the answers). */
 export const GIT_HISTORY_TOOL = 'Git';
+
+/** The hub's refusal of a write while the agent is mid-turn (the web offers "Do it anyway" on it). */
+export const GIT_MID_TURN_REFUSAL = 'the agent is mid-turn: a commit now may catch its edits half done. Confirm to go ahead anyway';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GitQuerySchema, type GitQuery } from '@tether/shared';
+import { GitQuerySchema, type GitWrite } from '@tether/shared';
 import { createGitActions } from './git-actions.ts';
 import { parseStatus } from './state.ts';
 
@@ -36,7 +36,7 @@ function repoWithRemote() {
   return { remote, repo, app: join(repo, 'app') };
 }
 
-const ask = (root: string, query: Omit<GitQuery, 'sessionId'>, gh?: string) =>
+const ask = (root: string, query: GitWrite | { action: 'state' }, gh?: string) =>
   createGitActions({ root, gh: gh ?? join(dir, 'no-gh') }).answer(GitQuerySchema.parse({ sessionId, ...query }));
 
 /** What a bad request must leave alone: the index, HEAD, the work tree's status. */
