@@ -101,8 +101,4 @@ export type GitDone = z.infer<typeof GitDoneSchema>;
 export const GitAnswerSchema = z.union([GitStateSchema, GitDoneSchema]);
 export type GitAnswer = z.infer<typeof GitAnswerSchema>;
 
-/** The history's tool name for a git action (the approval history lists them with the answers). */
-export const GIT_HISTORY_TOOL = 'Git';
-
-/** The hub's refusal of a write while the agent is mid-turn (the web offers "Do it anyway" on it). */
-export const GIT_MID_TURN_REFUSAL = 'the agent is mid-turn: a commit now may catch its edits half done. Confirm to go ahead anyway';
+export { GIT_HISTORY_TOOL, GIT_MID_TURN_REFUSAL } from './wire.ts';
