@@ -5,7 +5,7 @@
 // agent is mid-turn offers to go ahead anyway.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { GitState, Session } from '@tether/shared';
+import type { GitState, GitWrite, Session } from '@tether/shared';
 import { hubApi } from '../../lib/hub.ts';
 import { queryKeys } from '../../lib/queries.ts';
 import { useTurnEnd } from './use-turn-end.ts';
@@ -36,7 +36,7 @@ export function GitPanel({ session }: { session: Session }) {
             <label className="git-file">
               <input
                 type="checkbox"
-                checked={file.staged}
+                checked={togglingPaths(action.pending).has(file.path) ? !file.staged : file.staged}
                 disabled={action.busy !== null}
                 onChange={() => action.run({ action: file.staged ? 'unstage' : 'stage', paths: [file.path] })}
               />
@@ -67,6 +67,11 @@ export function GitPanel({ session }: { session: Session }) {
       <Outcome outcome={action.outcome} busy={action.busy} onConfirm={(request) => action.run(request, true)} />
     </details>
   );
+}
+
+/** The files a stage or unstage under way names. */
+function togglingPaths(pending: GitWrite | null): Set<string> {
+  return new Set(pending && (pending.action === 'stage' || pending.action === 'unstage') ? pending.paths : []);
 }
 
 function PushButtons(props: { repo: RepoState; busy: string | null; onPush: () => void; onPullRequest: () => void }) {

@@ -35,6 +35,8 @@ export function useGitAction(sessionId: string, onDone?: (done: GitDone) => void
     run: (request: GitWrite, confirm = false) => mutation.mutate({ request, confirm }),
     /** Which action is under way (its button says so), or null. */
     busy: mutation.isPending ? mutation.variables.request.action : null,
+    /** The request under way (a stage toggle shows its new state until the answer). */
+    pending: mutation.isPending ? mutation.variables.request : null,
     outcome,
   };
 }
