@@ -104,7 +104,8 @@ export function ActivityPanel({ id, sessionId }: { id: string; sessionId: string
                     {who}
                   </span>
                   {device && device !== who ? <span>{device}</span> : null}
-                  <span>waited {formatDuration(entry.waitedMs)}</span>
+                  {/* A git write waited for nobody: it was done when asked. */}
+                  {entry.toolName === GIT_HISTORY_TOOL ? null : <span>waited {formatDuration(entry.waitedMs)}</span>}
                   <time dateTime={new Date(entry.resolvedAt).toISOString()}>{formatRelativeTime(entry.resolvedAt, now)}</time>
                 </div>
               </li>
