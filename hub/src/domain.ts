@@ -26,6 +26,7 @@ import { spreadFacts } from './cluster/spread.ts';
 import { createWorkspace } from './workspace/workspace.ts';
 import { createReviews } from './reviews/reviews.ts';
 import { followReviews } from './reviews/follow.ts';
+import { createGitActions } from './git-actions/git-actions.ts';
 
 /** What the socket rooms (sockets/rooms.ts) lend the domain: commands to runners and the ways
  *  terminal bytes and viewer counts reach sockets. */
@@ -76,6 +77,7 @@ export function createDomain(options: {
   const workspace = createWorkspace({ sessionOf: sessions.get, runners });
   const follower = followReviews({ store, facts, onError });
   const reviews = createReviews({ store, facts, sessions, machines, remote, workspace, follower });
+  const git = createGitActions({ sessionOf: sessions.get, runners, store, facts });
 
   // A runner (re)registered here: viewers of its session here (relayed ones, and on other hubs
   // through the cluster) move their stream to this hub.
@@ -97,6 +99,7 @@ export function createDomain(options: {
     viewers,
     workspace,
     reviews,
+    git,
     stop(): void {
       readiness.stop();
       viewers.stop();

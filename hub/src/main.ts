@@ -167,6 +167,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     machines,
     approvals,
     workspace: domain.workspace,
+    git: domain.git,
     attachments: domain.attachments,
     resolver,
     login: createLogin({ store, signer }),

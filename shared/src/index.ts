@@ -20,6 +20,7 @@ export * from './spawn.ts';
 export * from './shell.ts';
 export * from './workspace.ts';
 export * from './reviews.ts';
+export * from './git-actions.ts';
 export * from './auth.ts';
 export * from './pairing.ts';
 export * from './share.ts';

@@ -131,3 +131,9 @@ export function effortFor(capabilities: AgentCapabilities, level: EffortLevel): 
 export function resumeAtDesk(capabilities: AgentCapabilities, agentSessionId: string): string {
   return capabilities.resumeCommand.replace('{id}', agentSessionId);
 }
+
+/** The history's tool name for a git action from the phone (git-actions.ts): the approval history
+ *  lists them with the answers. */
+export const GIT_HISTORY_TOOL = 'Git';
+/** The hub's refusal of a git write while the agent is mid-turn (the web offers "Do it anyway"). */
+export const GIT_MID_TURN_REFUSAL = 'the agent is mid-turn: a commit now may catch its edits half done. Confirm to go ahead anyway';

@@ -17,6 +17,9 @@ describe('tether gemini: chat mirrored to the hub', () => {
     expect(phone.session()).toMatchObject({ agent: 'gemini', launchKind: 'pty', capabilities: { displayName: 'Gemini' } });
     runner.paste('hello from the gemini desk');
     await runner.waitForScreen('hello from the gemini desk');
+    // A person's Enter comes after the paste has settled: Gemini takes an Enter inside its paste
+    // window as a newline (the agent's pasteSettleMs, which the runner waits for its own prompts).
+    await Bun.sleep(500);
     runner.write('\r');
     const reply = await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('Gemini desk reply')), { what: 'assistant reply' });
     const user = phone.messages().find((m) => m.role === 'user' && chatText(m) === 'hello from the gemini desk');

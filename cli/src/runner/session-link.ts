@@ -8,6 +8,7 @@ import { openOutbox, type Outbox } from '../hub-link/outbox.ts';
 import { connectHubLink, type HubCommandHandlers, type HubLink } from '../hub-link/link.ts';
 import { createWorkspaceReader } from '../workspace/workspace.ts';
 import type { RunnerOptions } from './session-options.ts';
+import { createGitActions } from '../git-actions/git-actions.ts';
 
 export function createSessionLink(o: { options: RunnerOptions; sessionId: () => string; registration: () => SessionRegistration; log: (line: string) => void }) {
   const { options, log } = o;
@@ -38,7 +39,8 @@ export function createSessionLink(o: { options: RunnerOptions; sessionId: () => 
         onProblem: (message) => log(`hub: ${message}`),
         commands: s.commands,
         // A viewer's read of the session's directory (Changes, Files): the same for every launch kind.
-        queries: { 'workspace:query': createWorkspaceReader({ root: options.cwd }).answer },
+        // A viewer's git writes (stage, commit, push) in the same folder: their own room, git-actions/.
+        queries: { 'workspace:query': createWorkspaceReader({ root: options.cwd }).answer, 'git:action': createGitActions({ root: options.cwd }).answer },
       });
     },
     stop() {

@@ -33,6 +33,8 @@ import { createPushActionRoutes, createPushRoutes } from './routes/push.ts';
 import type { WebPush } from '../push/push.ts';
 import type { Workspace } from '../workspace/workspace.ts';
 import { createWorkspaceRoutes } from './routes/workspace.ts';
+import type { GitActions } from '../git-actions/git-actions.ts';
+import { createGitActionRoutes } from './routes/git-actions.ts';
 import { REACH_PROOF_PATH, type ReachProof } from '../reach/reach-proof.ts';
 import type { Transcription } from '../transcription/transcription.ts';
 import { createTranscriptionRoutes } from './routes/transcription.ts';
@@ -52,6 +54,7 @@ export function createHttpApp(options: {
   approvals: ApprovalQueries;
   /** A session's working directory, read through its runner; without it the routes are absent. */
   workspace?: Workspace;
+  git?: GitActions;
   /** Files uploaded for prompts; without it the attachment routes answer 404. */
   attachments?: Attachments;
   resolver: CallerResolver;
@@ -161,6 +164,7 @@ export function createHttpApp(options: {
   app.route('/api/sessions', createShareAdminRoutes({ sessions: options.sessions, shareLinks: options.shareLinks }));
   app.route('/api/sessions', createSessionRoutes({ sessions: options.sessions }));
   if (options.workspace) app.route('/api/sessions', createWorkspaceRoutes({ workspace: options.workspace }));
+  if (options.git) app.route('/api/sessions', createGitActionRoutes({ git: options.git }));
   if (options.attachments) app.route('/api/sessions', createAttachmentRoutes({ attachments: options.attachments }));
   app.route('/api/machines', createMachineRoutes({ machines: options.machines }));
   app.route('/api/pending', createApprovalRoutes({ approvals: options.approvals }));

@@ -24,6 +24,7 @@ import { SessionAttentionSchema } from '../notifications.ts';
 import { RunnerExitedSchema } from '../spawn.ts';
 import { ShellExitSchema, ShellOutputSchema } from '../shell.ts';
 import { WorkspaceQuerySchema, type WorkspaceAnswer } from '../workspace.ts';
+import { GitQuerySchema, type GitAnswer } from '../git-actions.ts';
 import type { AckFn } from '../protocol.ts';
 
 export const CliEventSchemas = {
@@ -127,10 +128,13 @@ export type CliCommandName = keyof typeof CliCommandSchemas;
 export const RunnerQuerySchemas = {
   /** Read the session's working directory: changes against HEAD, a listing, a file (workspace.ts). */
   'workspace:query': WorkspaceQuerySchema,
+  /** Stage, unstage, commit, push, open a pull request; or read the index's state (git-actions.ts). */
+  'git:action': GitQuerySchema,
 } as const;
 export type RunnerQueryName = keyof typeof RunnerQuerySchemas;
 export type RunnerQueryAcks = {
   'workspace:query': WorkspaceAnswer;
+  'git:action': GitAnswer;
 };
 
 export type CliServerToClient = {

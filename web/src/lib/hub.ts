@@ -21,6 +21,9 @@ import type {
   ShareCreated,
   VapidPublicKey,
   WorkspaceChanges,
+  GitActionBody,
+  GitDone,
+  GitState,
   WorkspaceFile,
   WorkspaceListing,
 } from '@tether/shared';
@@ -216,6 +219,11 @@ export const hubApi = {
   /** The session's working tree against HEAD, read by its runner: one page of diffs from `cursor`. */
   getChanges: (options: { sessionId: string; cursor: number }) =>
     send<WorkspaceChanges>(`/api/sessions/${encodeURIComponent(options.sessionId)}/changes?cursor=${options.cursor}`),
+  /** The index's state in the session's folder (staged or not, branch, upstream, gh), by its runner. */
+  gitState: (sessionId: string) => send<GitState>(`/api/sessions/${encodeURIComponent(sessionId)}/git`),
+  /** A git write in the session's folder (stage, unstage, commit, push, pull request), by its runner. */
+  gitAction: (options: { sessionId: string; body: GitActionBody }) =>
+    send<GitDone>(`/api/sessions/${encodeURIComponent(options.sessionId)}/git`, { method: 'POST', body: JSON.stringify(options.body) }),
   listFiles: (options: { sessionId: string; path: string }) =>
     send<WorkspaceListing>(`/api/sessions/${encodeURIComponent(options.sessionId)}/files?path=${encodeURIComponent(options.path)}`),
   readFile: (options: { sessionId: string; path: string }) =>

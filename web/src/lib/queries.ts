@@ -26,6 +26,8 @@ export const queryKeys = {
   changes: (sessionId: string) => ['workspace', sessionId, 'changes'] as const,
   directory: (sessionId: string, path: string) => ['workspace', sessionId, 'dir', path] as const,
   file: (sessionId: string, path: string) => ['workspace', sessionId, 'file', path] as const,
+  /** The index's state for the Changes view's stage toggles and Commit/Push (git-actions). */
+  gitState: (sessionId: string) => ['workspace', sessionId, 'git'] as const,
   /** The slash commands a session's claude takes (loaded when the composer's text starts with `/`). */
   commands: (sessionId: string) => ['commands', sessionId] as const,
   /** A read-only share link's session (share page; no login). */

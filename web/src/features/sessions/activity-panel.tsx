@@ -3,7 +3,7 @@
 //   open ─GET /api/sessions/:id (audit)─► rows; approval:resolved facts heard meanwhile are merged in
 // The hub's rows carry no tool name; requests this tab saw waiting get theirs from the live cache.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { DIALOG_OUTCOME_REASON } from '@tether/shared/wire';
+import { DIALOG_OUTCOME_REASON, GIT_HISTORY_TOOL } from '@tether/shared/wire';
 import { hubApi } from '../../lib/hub.ts';
 import { answeredAtDesk, answeredFromNotification, formatDuration, formatRelativeTime } from '../../lib/format.ts';
 import { queryKeys, type AuditEntry } from '../../lib/queries.ts';
@@ -13,6 +13,8 @@ function decisionOf(entry: AuditEntry): { label: string; tone: 'ok' | 'danger' |
   if (entry.outcome === 'withdrawn') return { label: 'Withdrawn', tone: 'muted' };
   // Taken to the agent's own dialog; the choice made there is filled in once the agent recorded it.
   if (!entry.answer) return { label: "The agent's dialog", tone: 'muted' };
+  // A git write from the Changes view: the runner's sentence says what (commit sha, branch, push).
+  if (entry.toolName === GIT_HISTORY_TOOL) return { label: clip(entry.answer.reason ?? 'Git', 72), tone: 'ok' };
   if (entry.answer.choice) return { label: `Chose option ${entry.answer.choice}`, tone: 'ok' };
   const answers = Object.values(entry.answer.answers ?? {});
   if (entry.answer.decision === 'allow' && answers.length === 1) return { label: `Answered “${clip(answers[0]!)}”`, tone: 'ok' };
@@ -102,7 +104,8 @@ export function ActivityPanel({ id, sessionId }: { id: string; sessionId: string
                     {who}
                   </span>
                   {device && device !== who ? <span>{device}</span> : null}
-                  <span>waited {formatDuration(entry.waitedMs)}</span>
+                  {/* A git write waited for nobody: it was done when asked. */}
+                  {entry.toolName === GIT_HISTORY_TOOL ? null : <span>waited {formatDuration(entry.waitedMs)}</span>}
                   <time dateTime={new Date(entry.resolvedAt).toISOString()}>{formatRelativeTime(entry.resolvedAt, now)}</time>
                 </div>
               </li>

@@ -13,6 +13,7 @@ import { ChangeCounts, DiffFile, StatusLetter } from './diff-file.tsx';
 import { RefreshButton } from './refresh-button.tsx';
 import { useTurnEnd } from './use-turn-end.ts';
 import { WorkspaceProblem } from './workspace-problem.tsx';
+import { GitPanel } from './git-panel.tsx';
 
 type GitChanges = Extract<WorkspaceChanges, { git: true }>;
 
@@ -81,6 +82,7 @@ export function ChangesView({ session, focus }: { session: Session; focus: strin
         {refresh}
       </div>
       {query.isError ? <WorkspaceProblem title="Could not refresh" error={query.error} /> : null}
+      <GitPanel session={session} />
       {latest.files.length === 0 ? (
         <p className="workspace-empty">No changes: the working tree matches {latest.head ? `commit ${latest.head}` : 'the index'}.</p>
       ) : (

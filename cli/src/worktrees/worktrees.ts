@@ -1,0 +1,117 @@
+// worktrees.ts: a git worktree per session, on the session's machine (issue 30, item 1): create one
+// on a new branch, list the ones a repository has, and before removing one say exactly what would
+// be lost (uncommitted files, commits no remote has) and refuse unless the person confirmed.
+//
+//   create   git worktree add -b <branch> <repo>/../<repo>.worktrees/<branch> [<base>]
+//   list     git worktree list --porcelain -z
+//   inspect  git status --porcelain -z ; git rev-list <HEAD> --not --remotes  (in the worktree)
+//   remove   inspect; anything to lose and not confirmed: refused with the list; else git worktree remove
+//
+// Invariants: a branch name is checked before git runs (no `..`, no shell metacharacters, no leading
+// `-`, git's own check-ref-format); git runs with args as an array (workspace/git.ts); a refused
+// request changes nothing on disk. Not yet wired to spawn (the daemon) or End/Archive (the web).
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { ackError, type Ack } from '@tether/shared';
+import { runGit, splitNul } from '../workspace/git.ts';
+
+/** Letters, digits and `._/-` only: nothing a shell, a path or a ref would read as syntax. */
+const BRANCH_CHARS = /^[A-Za-z0-9._/-]+$/;
+
+export function checkBranchName(name: string): string | null {
+  if (name.length === 0 || name.length > 200) return 'a branch name is 1 to 200 characters';
+  if (!BRANCH_CHARS.test(name)) return `"${name.slice(0, 80)}": a branch name here takes letters, digits and . _ / - only (no spaces or shell characters)`;
+  if (name.includes('..') || name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.lock') || name.includes('//') || name.split('/').some((p) => p.startsWith('.'))) {
+    return `"${name}" is not a branch name git takes (no '..', no part starting with '.', no leading '-' or '/')`;
+  }
+  return null;
+}
+
+export type Worktree = { path: string; branch: string | null; head: string | null; main: boolean };
+
+async function text(cwd: string, args: string[]): Promise<{ ok: true; out: string } | { ok: false; error: string }> {
+  const r = await runGit({ cwd, args });
+  if (r.kind === 'ok') return { ok: true, out: Buffer.from(r.stdout).toString('utf8') };
+  if (r.kind === 'missing') return { ok: false, error: 'git is not installed on this machine' };
+  if (r.kind === 'timeout') return { ok: false, error: `git ${args[0]} did not finish in time` };
+  return { ok: false, error: r.stderr || `git ${args[0]} failed` };
+}
+
+/** The repository's top folder, or a refusal that says it is not one. */
+async function topOf(repo: string): Promise<Ack<{ top: string }>> {
+  if (!existsSync(repo)) return ackError('not_found', `${repo}: no such folder`);
+  const top = await text(repo, ['rev-parse', '--show-toplevel']);
+  return top.ok ? { ok: true, top: top.out.trim() } : ackError('bad_request', `${repo} is not in a git repository`);
+}
+
+export async function listWorktrees(repo: string): Promise<Ack<{ worktrees: Worktree[] }>> {
+  const top = await topOf(repo);
+  if (!top.ok) return top;
+  const listed = await runGit({ cwd: top.top, args: ['worktree', 'list', '--porcelain', '-z'] });
+  if (listed.kind !== 'ok') return ackError('internal', 'git worktree list failed');
+  const worktrees: Worktree[] = [];
+  for (const field of splitNul(listed.stdout)) {
+    if (field.startsWith('worktree ')) worktrees.push({ path: field.slice(9), branch: null, head: null, main: worktrees.length === 0 });
+    else if (field.startsWith('HEAD ')) worktrees.at(-1)!.head = field.slice(5, 17);
+    else if (field.startsWith('branch ')) worktrees.at(-1)!.branch = field.slice(7).replace(/^refs\/heads\//, '');
+  }
+  return { ok: true, worktrees };
+}
+
+/** A new worktree beside the repository (`<repo>.worktrees/<branch>`) on a new branch from `base`
+ *  (default HEAD). Refused: not a repository, a bad name, a branch that exists, a dirty base. */
+export async function createWorktree(options: { repo: string; branch: string; base?: string }): Promise<Ack<{ worktree: Worktree }>> {
+  const bad = checkBranchName(options.branch) ?? (options.base !== undefined ? checkBranchName(options.base) : null);
+  if (bad) return ackError('bad_request', bad);
+  const top = await topOf(options.repo);
+  if (!top.ok) return top;
+  const exists = await runGit({ cwd: top.top, args: ['rev-parse', '--verify', '--quiet', `refs/heads/${options.branch}`] });
+  if (exists.kind === 'ok') return ackError('conflict', `the branch "${options.branch}" exists already: pick it from the list of worktrees, or name a new one`);
+  // A dirty base: the new worktree starts from the last commit, so edits in the base would be left behind unseen.
+  const dirty = await text(top.top, ['status', '--porcelain', '--untracked-files=no']);
+  if (dirty.ok && dirty.out.trim() !== '' && options.base === undefined) {
+    return ackError('conflict', `${top.top} has uncommitted changes to tracked files; the new worktree would start without them. Commit or stash them first`);
+  }
+  const path = join(dirname(top.top), `${basename(top.top)}.worktrees`, ...options.branch.split('/'));
+  if (existsSync(path)) return ackError('conflict', `${path} exists already`);
+  const added = await text(top.top, ['worktree', 'add', '-q', '-b', options.branch, '--', path, ...(options.base ? [options.base] : [])]);
+  if (!added.ok) return ackError('conflict', `git worktree add failed: ${added.error}`);
+  return { ok: true, worktree: { path, branch: options.branch, head: null, main: false } };
+}
+
+export type WorktreeLoss = { uncommitted: string[]; unpushed: string[] };
+
+/** What removing the worktree at `path` would lose: files not committed, commits no remote has. */
+export async function inspectWorktree(path: string): Promise<Ack<WorktreeLoss>> {
+  const status = await runGit({ cwd: path, args: ['status', '--porcelain=v1', '-z', '--untracked-files=all'] });
+  if (status.kind !== 'ok') return ackError('bad_request', `${path} is not a git worktree`);
+  const uncommitted = splitNul(status.stdout)
+    .filter((e) => e.length > 3 && /^[ MADRCU?!]{2} /.test(e))
+    .map((e) => e.slice(3));
+  const unpushed = await text(path, ['log', '--format=%h %s', 'HEAD', '--not', '--remotes']);
+  return { ok: true, uncommitted, unpushed: unpushed.ok ? unpushed.out.split('\n').filter(Boolean) : [] };
+}
+
+/** Removes a worktree that is not the repository's main one. With anything to lose and no
+ *  `confirm`, refused with exactly what would be lost; nothing is touched. */
+export async function removeWorktree(options: { path: string; confirm: boolean }): Promise<Ack<{ removed: string; lost: WorktreeLoss }>> {
+  const list = await listWorktrees(options.path);
+  if (!list.ok) return list;
+  const self = list.worktrees.find((w) => w.path === options.path);
+  if (!self) return ackError('bad_request', `${options.path} is not the top of a worktree`);
+  if (self.main) return ackError('bad_request', `${options.path} is the repository itself, not a worktree of it: never removed`);
+  const loss = await inspectWorktree(options.path);
+  if (!loss.ok) return loss;
+  const lose = loss.uncommitted.length + loss.unpushed.length > 0;
+  if (lose && !options.confirm) {
+    const parts = [
+      loss.uncommitted.length ? `${loss.uncommitted.length} uncommitted file${loss.uncommitted.length === 1 ? '' : 's'} (${loss.uncommitted.slice(0, 5).join(', ')})` : '',
+      loss.unpushed.length ? `${loss.unpushed.length} commit${loss.unpushed.length === 1 ? '' : 's'} no remote has (${loss.unpushed.slice(0, 3).join('; ')})` : '',
+    ].filter(Boolean);
+    return ackError('conflict', `removing ${options.path} would lose ${parts.join(' and ')}; confirm to remove it anyway`);
+  }
+  const main = list.worktrees.find((w) => w.main)!;
+  const removed = await text(main.path, ['worktree', 'remove', ...(lose ? ['--force'] : []), '--', options.path]);
+  if (!removed.ok) return ackError('conflict', `git worktree remove failed: ${removed.error}`);
+  return { ok: true, removed: options.path, lost: loss };
+}
