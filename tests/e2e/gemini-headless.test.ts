@@ -57,8 +57,8 @@ describe('headless Gemini (ACP) from the phone', () => {
     await watch.waitFor(() => watch.session()?.status === 'ended', { what: 'ended' });
     const resumed = await emitAck<{ session: Session }>(phone, 'session:resume', { sessionId }, SPAWN_ACK_MS);
     expect(resumed).toMatchObject({ ok: true });
-    // Resumed in the minute the session started: tether waits for the next one first (a Gemini bug
-    // would wipe the session: cli/src/agents/gemini/load-minute.ts), so this may take up to a minute.
+    // Resumed in the minute the session started: tether renames its file to the minute before first (a
+    // Gemini bug would otherwise wipe the session: cli/src/agents/gemini/load-minute.ts).
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the resume', timeoutMs: 90_000 });
     expect(watch.session()).toMatchObject({ agent: 'gemini', launchKind: 'headless', agentSessionId });
     await watch.send('once more');

@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findGeminiSession, geminiAcpArgs } from './headless.ts';
 import { planGeminiLaunch } from './launch.ts';
-import { loadWaitMs, waitOutLoadMinute } from './load-minute.ts';
+import { loadWaitMs, previousMinuteName, waitOutLoadMinute } from './load-minute.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -53,10 +53,35 @@ describe('the load-minute wait (a Gemini bug wipes a session loaded in the minut
     expect(loadWaitMs({ path: '/x/other.jsonl', now: at('2026-11-27T08:57:20.000Z') })).toBe(0);
   });
 
-  it('sleeps that long and says why; nothing when there is no file', async () => {
+  it('names the minute before, across an hour and a day', () => {
+    expect(previousMinuteName(path)).toBe('session-2026-11-27T08-56-8b4bda4b.jsonl');
+    expect(previousMinuteName('/c/session-2026-11-28T00-00-8b4bda4b.jsonl')).toBe('session-2026-11-27T23-59-8b4bda4b.jsonl');
+    expect(previousMinuteName('/c/other.jsonl')).toBeNull();
+  });
+
+  it('in that minute, renames the file to the minute before instead of waiting', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tether-gemini-minute-'));
+    try {
+      const file = join(dir, 'session-2026-11-27T08-57-8b4bda4b.jsonl');
+      writeFileSync(file, '{"sessionId":"8b4bda4b-0000-4000-8000-000000000000"}\n');
+      const slept: number[] = [];
+      await waitOutLoadMinute({ path: file, log: () => {}, now: () => Date.parse('2026-11-27T08:57:20.000Z'), sleep: async (ms) => void slept.push(ms) });
+      expect(slept).toEqual([]);
+      expect(readdirSync(dir)).toEqual(['session-2026-11-27T08-56-8b4bda4b.jsonl']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('when the rename cannot be made (the name is taken), sleeps past the minute and says why; nothing when there is no file', async () => {
     const slept: number[] = [];
     const logs: string[] = [];
-    await waitOutLoadMinute({ path, log: (l) => logs.push(l), now: () => Date.parse('2026-11-27T08:57:59.500Z'), sleep: async (ms) => void slept.push(ms) });
+    const dir = mkdtempSync(join(tmpdir(), 'tether-gemini-minute-'));
+    const taken = join(dir, 'session-2026-11-27T08-57-8b4bda4b.jsonl');
+    writeFileSync(taken, '');
+    writeFileSync(join(dir, 'session-2026-11-27T08-56-8b4bda4b.jsonl'), '');
+    await waitOutLoadMinute({ path: taken, log: (l) => logs.push(l), now: () => Date.parse('2026-11-27T08:57:59.500Z'), sleep: async (ms) => void slept.push(ms) });
+    rmSync(dir, { recursive: true, force: true });
     expect(slept).toEqual([1_500]);
     expect(logs[0]).toMatch(/waiting 2 s for the next minute/);
     await waitOutLoadMinute({ path: null, log: (l) => logs.push(l), sleep: async (ms) => void slept.push(ms) });
