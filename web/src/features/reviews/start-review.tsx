@@ -125,12 +125,13 @@ export function StartReviewButton({ session, compact = false }: { session: Sessi
       <button
         ref={triggerRef}
         type="button"
-        className={compact ? 'button button-quiet review-start-compact' : 'button review-start'}
+        className={compact ? 'icon-button review-start-compact' : 'button review-start'}
         aria-haspopup="dialog"
         title="A second opinion from another agent"
+        {...(compact ? { 'aria-label': 'Review by another agent' } : {})}
         onClick={() => setOpen(true)}
       >
-        Review
+        {compact ? <ReviewIcon /> : 'Review'}
       </button>
       {open ? (
         <StartDialog
@@ -142,5 +143,15 @@ export function StartReviewButton({ session, compact = false }: { session: Sessi
         />
       ) : null}
     </>
+  );
+}
+
+/** Two speech bubbles, the second answering the first: a second opinion. */
+function ReviewIcon() {
+  return (
+    <svg width="21" height="21" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+      <path d="M4 5h9a2 2 0 0 1 2 2v4a2 2 0 0 1-2 2H8l-3 3v-3H4a2 2 0 0 1-2-2V7a2 2 0 0 1 2-2z" />
+      <path d="M17 9h3a2 2 0 0 1 2 2v4a2 2 0 0 1-2 2h-1v3l-3-3h-3a2 2 0 0 1-2-2v-1" />
+    </svg>
   );
 }
