@@ -82,7 +82,9 @@ export function keepTunnel(options: { join: Join; dir: string; frontPort: number
       const text = chunk.toString('utf8');
       // Only the last few KiB: ssh -v is chatty and this runs for weeks.
       stderr = (stderr + text).slice(-8192);
-      if (upSince === null && /remote forward success/.test(text)) {
+      // Read in what has come so far, not this chunk: a pipe may split the line anywhere (a run under
+      // load never saw "up" again after a relay restart).
+      if (upSince === null && /remote forward success/.test(stderr)) {
         upSince = Date.now();
         set({ kind: 'up', since: upSince });
       }

@@ -16,6 +16,9 @@ import { createGeminiHeadless } from './headless.ts';
 import { createGeminiTranscriptReader } from './transcript.ts';
 import { pathForNodeAgent } from './node-path.ts';
 
+/** Variables that make Gemini CLI run without its TUI even in a terminal. */
+const HEADLESS_MARKERS: readonly string[] = ['CI', 'GITHUB_ACTIONS'];
+
 /** Esc cancels a turn; Ctrl-C twice quits at an idle prompt (the first clears typed text). */
 const ESC = '\x1b';
 const CTRL_C = '\x03';
@@ -29,7 +32,9 @@ export const geminiAgent: Agent = {
   findBinary: ({ env }) => findAgentBinary({ env, command: 'gemini', pinVariable: 'TETHER_GEMINI_BIN', install: 'npm install -g @google/gemini-cli' }),
   env: ({ env }) => {
     const out: Record<string, string> = {};
-    for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+    // CI=true or GITHUB_ACTIONS=true make Gemini headless whatever its terminal (its isHeadlessMode):
+    // tether gives it a real one, so those are left out, or `tether gemini` in a CI shell would exit.
+    for (const [key, value] of Object.entries(env)) if (value !== undefined && !HEADLESS_MARKERS.includes(key)) out[key] = value;
     // The user's own GEMINI_CLI_HOME is where their `.gemini` is; a PTY launch's private one (its
     // hooks' env) takes its place and links it. Headless (no hooks) Gemini runs in the user's own.
     if (env.GEMINI_CLI_HOME) out.TETHER_USER_GEMINI_CLI_HOME = env.GEMINI_CLI_HOME;
