@@ -181,7 +181,9 @@ describe('a review across a hub restart', () => {
     defer(() => sandbox.stop());
     const file = join(sandbox.cwd, 'greet.ts');
     fake.setScript([
-      when(userSays(/greeting/), toolUse('Write', { file_path: file, content: "export const greet = () => 'hello, restart';\n" }, { id: 'toolu_write' })),
+      // Read first: claude's floor refuses to overwrite a file it has not read.
+      when(userSays(/greeting/), toolUse('Read', { file_path: file }, { id: 'toolu_read' })),
+      when(hasToolResult({ id: 'toolu_read', isError: false }), toolUse('Write', { file_path: file, content: "export const greet = () => 'hello, restart';\n" }, { id: 'toolu_write' })),
       when(hasToolResult({ id: 'toolu_write', isError: false }), text('greeting written')),
       when(userSays(/after the restart/), text('heard after the restart')),
     ]);
