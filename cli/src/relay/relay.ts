@@ -130,7 +130,11 @@ export function revoke(dir: string, name: string): { reloaded: boolean } {
 export type Running = { settings: RelaySettings; lines: string[]; exited: Promise<string>; stop(): Promise<void> };
 
 function run(bin: string, args: string[], what: string): { child: ChildProcess; exited: Promise<string>; output: () => string } {
-  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A process group of its own: a Ctrl-C at the relay's terminal (or a signal to its group) reaches
+  // tether relay alone, which stops sshd's tunnels before sshd. Had sshd's listener got the signal
+  // too, it would be gone before its per-connection processes (their own sessions) were listed, and
+  // they would keep tunnels open after the relay stopped (seen once: no hub reconnected after a restart).
+  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-16_384);
