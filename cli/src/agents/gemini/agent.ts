@@ -32,9 +32,11 @@ export const geminiAgent: Agent = {
   findBinary: ({ env }) => findAgentBinary({ env, command: 'gemini', pinVariable: 'TETHER_GEMINI_BIN', install: 'npm install -g @google/gemini-cli' }),
   env: ({ env }) => {
     const out: Record<string, string> = {};
+    for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
     // CI=true or GITHUB_ACTIONS=true make Gemini headless whatever its terminal (its isHeadlessMode):
-    // tether gives it a real one, so those are left out, or `tether gemini` in a CI shell would exit.
-    for (const [key, value] of Object.entries(env)) if (value !== undefined && !HEADLESS_MARKERS.includes(key)) out[key] = value;
+    // tether gives it a real one, or `tether gemini` in a CI shell would exit 42. Emptied, not left
+    // out: the PTY's child starts from the runner's own environment and takes these on top.
+    for (const key of HEADLESS_MARKERS) if (key in out) out[key] = '';
     // The user's own GEMINI_CLI_HOME is where their `.gemini` is; a PTY launch's private one (its
     // hooks' env) takes its place and links it. Headless (no hooks) Gemini runs in the user's own.
     if (env.GEMINI_CLI_HOME) out.TETHER_USER_GEMINI_CLI_HOME = env.GEMINI_CLI_HOME;
