@@ -6,7 +6,7 @@
 // app-server names (thread/read: 0.171.0 did not announce the sub-agent's thread to this client).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { execCommand, spawnAgent, text, userSays, when } from '../fixtures/fake-openai/index.ts';
+import { execCommand, hasToolOutput, spawnAgent, text, userSays, when } from '../fixtures/fake-openai/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { startCodexDaemonWorld, startCodexWorld } from '../harness/codex-world.ts';
 
@@ -17,9 +17,14 @@ describe('tether codex: a sub-agent asks (PTY)', () => {
     const { phone, sandbox } = await startCodexWorld(defer, {
       script: [
         when(userSays(/start the helper/), spawnAgent('child task: touch the marker file')),
-        when(userSays(/child task/), execCommand('touch sub-agent-marker', { justification: 'the child needs it' })),
+        // The parent's next request (the spawn's result) and the child's first one race each other.
+        {
+          anyOrder: [
+            when((request) => userSays(/start the helper/)(request) && hasToolOutput()(request), text('parent done')),
+            when(userSays(/child task/), execCommand('touch sub-agent-marker', { justification: 'the child needs it' })),
+          ],
+        },
         text('child done'),
-        text('parent done'),
       ],
     });
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session' });
@@ -44,9 +49,14 @@ describe('tether codex: a sub-agent asks (PTY)', () => {
     const world = await startCodexDaemonWorld(defer, {
       script: [
         when(userSays(/start the helper/), spawnAgent('child task: touch the marker file')),
-        when(userSays(/child task/), execCommand('touch sub-agent-marker', { justification: 'the child needs it' })),
+        // The parent's next request (the spawn's result) and the child's first one race each other.
+        {
+          anyOrder: [
+            when((request) => userSays(/start the helper/)(request) && hasToolOutput()(request), text('parent done')),
+            when(userSays(/child task/), execCommand('touch sub-agent-marker', { justification: 'the child needs it' })),
+          ],
+        },
         text('child done'),
-        text('parent done'),
       ],
     });
     const { watch } = await world.spawn('headless');
