@@ -13,14 +13,13 @@ import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { ackError, SHELL_IDLE_MS, SHELL_LOG_BYTES, type Ack, type DaemonCommandAcks, type ShellExit, type ShellOutput } from '@tether/shared';
+import { isPrivateEnvKey } from '../config/private-env.ts';
 import { spawnPty, type PtyProcess } from '../pty/pty.ts';
 
 /** A hung shell that ignores SIGHUP is SIGKILLed after this. */
 const HANGUP_GRACE_MS = 2_000;
 /** Shells per daemon: a runaway client cannot fork-bomb the machine through the hub. */
 export const MAX_SHELLS = 32;
-/** Environment the shell does not inherit from the daemon. */
-const PRIVATE_ENV = /^(TETHER_TOKEN|TETHER_SESSION_ID|TETHER_MACHINE_ID|TETHER_LAUNCH_KIND|TETHER_DESK)$/;
 
 type Shell = {
   pty: PtyProcess;
@@ -65,7 +64,7 @@ export function createShellHost(options: {
     if (!isAbsolute(cwd)) return ackError('bad_request', `not an absolute directory: ${asked}`);
     if (!existsSync(cwd) || !statSync(cwd).isDirectory()) return ackError('not_found', `no such directory on this machine: ${cwd}`);
     const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(options.env)) if (value !== undefined && !PRIVATE_ENV.test(key)) env[key] = value;
+    for (const [key, value] of Object.entries(options.env)) if (value !== undefined && !isPrivateEnvKey(key)) env[key] = value;
     env.TERM = 'xterm-256color';
     env.COLORTERM = 'truecolor';
     const configured = options.env.SHELL;

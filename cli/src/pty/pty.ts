@@ -2,6 +2,7 @@
 // Bytes flow out through `onData`, keyed by absolute byte offset so mirrors can resume by offset.
 // It knows nothing about claude. Invariant: `exited` resolves exactly once; stop() kills and waits.
 import { spawn, type IPty } from 'bun-pty';
+import { exactEnvCommand } from './exact-env.ts';
 import { installYieldingReadLoop } from './read-loop.ts';
 
 export type PtyExit = { exitCode: number; signal: string | null };
@@ -37,7 +38,8 @@ export function spawnPty(options: {
   /** The session is quiet (see pace/pace.ts): reading may pause longer (see read-loop.ts). */
   quiet?: () => boolean;
 }): PtyProcess {
-  const pty: IPty = spawn(options.file, options.args, {
+  const command = exactEnvCommand(options);
+  const pty: IPty = spawn(command.file, command.args, {
     name: options.env.TERM ?? 'xterm-256color',
     cols: options.cols,
     rows: options.rows,

@@ -24,6 +24,7 @@ import { createRequestRegistry } from './requests/registry.ts';
 import { loadResumeState, saveResumeState, type ResumeState } from './resume-state.ts';
 import { createSessionTitle } from './session-title.ts';
 import { createAttachmentInbox } from '../attachments/attachments.ts';
+import { withoutPrivateEnv } from '../config/private-env.ts';
 import { createSessionScope, type SessionScope } from './session-scope.ts';
 import { createSessionFacts, type SessionState } from './session-facts.ts';
 import { createSessionLink } from './session-link.ts';
@@ -233,7 +234,8 @@ async function finishSession(o: {
 export function createSessionCore(init: CoreInit) {
   const { options } = init;
   const agent: Agent = agentFor(options.agent ?? DEFAULT_AGENT);
-  const env = agent.env({ env: options.env });
+  // The agent gets the runner's environment less tether's own secrets (the hub token, the session's identity).
+  const env = agent.env({ env: withoutPrivateEnv(options.env) });
   const scope = createSessionScope({ logFile: options.logFile, tetherHome: options.tetherHome, agentName: agent.name });
   const { log } = scope;
   const identity = sessionIdentity({ agent, options });
