@@ -27,7 +27,8 @@ export default defineConfig({
           // shared/src/wire.ts (constants, no zod) is imported by the first route and by the schemas
           // alike: a group of its own, or it is merged into 'protocol' and drags zod along.
           groups: [
-            { name: 'wire', test: /[\\/]shared[\\/]src[\\/]wire\.ts$/, priority: 2 },
+            // limits.ts (numbers only) likewise: End and Resume's time bounds are on the chat's screen.
+            { name: 'wire', test: /[\\/]shared[\\/]src[\\/](wire|limits)\.ts$/, priority: 2 },
             { name: 'protocol', test: /[\\/]zod[\\/]|[\\/]shared[\\/]src[\\/]/, priority: 1 },
           ],
         },

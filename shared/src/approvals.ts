@@ -128,7 +128,7 @@ export const ResolutionSchema = z.object({
 });
 export type Resolution = z.infer<typeof ResolutionSchema>;
 
-export { DESK_ANSWERER, DIALOG_OUTCOME_REASON } from './wire.ts';
+export { buildQuestionAnswers, DESK_ANSWERER, DIALOG_OUTCOME_REASON, readQuestionAnswer } from './wire.ts';
 
 /** Runner → hub: the desk answered first. `answer: null` means the desk took the request to claude's
  *  own dialog (the decision is then made there). The ack says whether the desk won; when another
@@ -154,44 +154,6 @@ export type DialogOutcome = z.input<typeof DialogOutcomeSchema>;
 
 /** `GET /api/pending`: every waiting request of the caller's namespace. */
 export type PendingList = { pending: PendingRequest[] };
-
-/** Builds AskUserQuestion's `answers` map from picked labels and free text ("Other").
- *  Multi-select answers are the labels joined with ", ", as claude's own picker writes them. */
-export function buildQuestionAnswers(options: {
-  questions: readonly Question[];
-  picks: ReadonlyArray<{ labels: readonly string[]; other?: string }>;
-}): Record<string, string> {
-  const answers: Record<string, string> = {};
-  options.questions.forEach((q, i) => {
-    const pick = options.picks[i] ?? { labels: [] };
-    const parts = [...pick.labels];
-    const other = pick.other?.trim();
-    if (other) parts.push(other);
-    if (parts.length === 0) throw new Error(`no answer for question ${JSON.stringify(q.question)}`);
-    if (!q.multiSelect && parts.length > 1) {
-      throw new Error(`question ${JSON.stringify(q.question)} takes one answer`);
-    }
-    answers[q.question] = parts.join(', ');
-  });
-  return answers;
-}
-
-/** An answer as buildQuestionAnswers (or claude's own picker) wrote it, read back against the
- *  question: which options were chosen, and the words that are none of them ("Other"). Labels are
- *  matched longest first, so a label that itself holds ", " is still one choice. */
-export function readQuestionAnswer(question: { options: ReadonlyArray<{ label: string }> }, answer: string): { chosen: string[]; other: string | null } {
-  let rest = `, ${answer}, `;
-  const chosen: string[] = [];
-  for (const label of [...question.options.map((o) => o.label)].sort((a, b) => b.length - a.length)) {
-    const at = rest.indexOf(`, ${label}, `);
-    if (at === -1) continue;
-    chosen.push(label);
-    rest = `${rest.slice(0, at)}${rest.slice(at + label.length + 2)}`;
-  }
-  const other = rest.replace(/^(, )+|(, )+$/g, '').trim();
-  const order = question.options.map((o) => o.label);
-  return { chosen: chosen.sort((a, b) => order.indexOf(a) - order.indexOf(b)), other: other || null };
-}
 
 export function requestKindForTool(toolName: string): RequestKind {
   if (toolName === 'AskUserQuestion') return 'question';

@@ -9,7 +9,7 @@
 // file is all `+`, a deleted one all `-`.
 import { z } from 'zod';
 
-export const FILE_CHANGES_TOOL_NAME = 'FileChanges';
+export { FILE_CHANGES_TOOL_NAME } from './wire.ts';
 /** A patch the phone can draw without choking; the agent's room clips longer diffs. */
 export const MAX_FILE_CHANGES = 200;
 export const MAX_FILE_DIFF_CHARS = 200_000;

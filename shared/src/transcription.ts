@@ -2,13 +2,9 @@
 // and posts its bytes; the hub checks them (type by bytes, size, duration), forwards them to the
 // OpenAI-compatible transcription endpoint its owner configured, keeps nothing, and answers the text.
 import { z } from 'zod';
-import { ATTACHMENT_MAX_BYTES } from './wire.ts';
+import { TRANSCRIPTION_MAX_BYTES, TRANSCRIPTION_MAX_SECONDS } from './wire.ts';
 
-/** The most audio bytes one dictation may carry: the attachment cap, so the hub's request-size
- *  ceiling stays where it is. Two minutes of 16 kHz mono WAV (the largest format a phone sends) fit. */
-export const TRANSCRIPTION_MAX_BYTES = ATTACHMENT_MAX_BYTES;
-/** The longest dictation, in seconds: a prompt, not a meeting. */
-export const TRANSCRIPTION_MAX_SECONDS = 120;
+export { TRANSCRIPTION_MAX_BYTES, TRANSCRIPTION_MAX_SECONDS } from './wire.ts';
 
 /** Audio formats the hub forwards, told apart by their first bytes (MediaRecorder writes WebM on
  *  Chromium, MP4 on Safari, Ogg on Firefox; WAV and MP3 for anything else). */

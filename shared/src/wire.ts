@@ -4,6 +4,7 @@
 // that own these names re-export them; nothing here is defined twice.
 import type { AgentKind, LaunchKind, SessionStatus } from './session.ts';
 import type { AgentCapabilities } from './agent-capabilities.ts';
+import type { Question } from './approvals.ts';
 
 /** Bump the major on any change an older peer would misread. Peers with another major are refused
  *  at the handshake with a message that says which versions differ. */
@@ -137,3 +138,50 @@ export function resumeAtDesk(capabilities: AgentCapabilities, agentSessionId: st
 export const GIT_HISTORY_TOOL = 'Git';
 /** The hub's refusal of a git write while the agent is mid-turn (the web offers "Do it anyway"). */
 export const GIT_MID_TURN_REFUSAL = 'the agent is mid-turn: a commit now may catch its edits half done. Confirm to go ahead anyway';
+
+/** Builds AskUserQuestion's `answers` map from picked labels and free text ("Other").
+ *  Multi-select answers are the labels joined with ", ", as claude's own picker writes them. */
+export function buildQuestionAnswers(options: {
+  questions: readonly Question[];
+  picks: ReadonlyArray<{ labels: readonly string[]; other?: string }>;
+}): Record<string, string> {
+  const answers: Record<string, string> = {};
+  options.questions.forEach((q, i) => {
+    const pick = options.picks[i] ?? { labels: [] };
+    const parts = [...pick.labels];
+    const other = pick.other?.trim();
+    if (other) parts.push(other);
+    if (parts.length === 0) throw new Error(`no answer for question ${JSON.stringify(q.question)}`);
+    if (!q.multiSelect && parts.length > 1) {
+      throw new Error(`question ${JSON.stringify(q.question)} takes one answer`);
+    }
+    answers[q.question] = parts.join(', ');
+  });
+  return answers;
+}
+
+/** An answer as buildQuestionAnswers (or claude's own picker) wrote it, read back against the
+ *  question: which options were chosen, and the words that are none of them ("Other"). Labels are
+ *  matched longest first, so a label that itself holds ", " is still one choice. */
+export function readQuestionAnswer(question: { options: ReadonlyArray<{ label: string }> }, answer: string): { chosen: string[]; other: string | null } {
+  let rest = `, ${answer}, `;
+  const chosen: string[] = [];
+  for (const label of [...question.options.map((o) => o.label)].sort((a, b) => b.length - a.length)) {
+    const at = rest.indexOf(`, ${label}, `);
+    if (at === -1) continue;
+    chosen.push(label);
+    rest = `${rest.slice(0, at)}${rest.slice(at + label.length + 2)}`;
+  }
+  const other = rest.replace(/^(, )+|(, )+$/g, '').trim();
+  const order = question.options.map((o) => o.label);
+  return { chosen: chosen.sort((a, b) => order.indexOf(a) - order.indexOf(b)), other: other || null };
+}
+
+/** The tool name of an approval to change files, whatever agent asks (file-changes.ts). */
+export const FILE_CHANGES_TOOL_NAME = 'FileChanges';
+
+/** The most audio bytes one dictation may carry (transcription.ts): the attachment cap, so the hub's
+ *  request-size ceiling stays where it is. Two minutes of 16 kHz mono WAV (the largest format a phone sends) fit. */
+export const TRANSCRIPTION_MAX_BYTES = ATTACHMENT_MAX_BYTES;
+/** The longest dictation, in seconds: a prompt, not a meeting. */
+export const TRANSCRIPTION_MAX_SECONDS = 120;

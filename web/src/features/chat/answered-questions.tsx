@@ -1,7 +1,7 @@
 // answered-questions.tsx: an AskUserQuestion tool card once answered: each question with every
 // option claude offered, the chosen ones marked, and words that are none of them set apart as the
 // person's own. Answers come from the tool result's structured `answers` (question text → answer).
-import { readQuestionAnswer } from '@tether/shared';
+import { readQuestionAnswer } from '@tether/shared/wire';
 import { asRecord, asText } from '../../lib/ui/tool-input.tsx';
 
 export function AnsweredQuestions({ input, answers }: { input: unknown; answers: ReadonlyMap<string, string> }) {

@@ -6,7 +6,8 @@
 //   resume ─session:resume {sessionId, launchKind?}─► hub ─► the machine's daemon ─► ack once ready
 //   end    ─session:stop {sessionId}─► hub ─► runner (claude's own exit) ─► ack once ended
 import { useSyncExternalStore } from 'react';
-import { SPAWN_ACK_TIMEOUT_MS, STOP_ACK_TIMEOUT_MS, type LaunchKind, type Session } from '@tether/shared';
+import type { LaunchKind, Session } from '@tether/shared';
+import { SPAWN_ACK_TIMEOUT_MS, STOP_ACK_TIMEOUT_MS } from '@tether/shared/limits';
 import { requestHub } from '../../lib/socket.ts';
 
 

@@ -2,7 +2,7 @@
 // recognition (webkitSpeechRecognition / SpeechRecognition; the browser's speech service hears the
 // audio, the page never holds it). `hub`: MediaRecorder audio posted to the hub, which forwards it
 // to its transcription endpoint (hub/src/transcription) and keeps nothing.
-import { TRANSCRIPTION_MAX_BYTES, TRANSCRIPTION_MAX_SECONDS } from '@tether/shared';
+import { TRANSCRIPTION_MAX_BYTES, TRANSCRIPTION_MAX_SECONDS } from '@tether/shared/wire';
 import { hubApi } from '../../lib/hub.ts';
 
 type RecognitionEvent = { results: ArrayLike<ArrayLike<{ transcript: string }> & { isFinal: boolean }> };

@@ -6,7 +6,8 @@
 //   pending (query cache) new id ─► requestSpeech ─► speak ─(a voice question)─► listenOnce ─► matchOption ─► approval:answer
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { buildQuestionAnswers, type ChatMessage, type PendingRequest, type Question } from '@tether/shared';
+import type { ChatMessage, PendingRequest, Question } from '@tether/shared';
+import { buildQuestionAnswers } from '@tether/shared/wire';
 import { useAgentName } from '../../lib/agent-name.ts';
 import { removePendingRequest, usePendingRequests } from '../../lib/queries.ts';
 import { getSocket, requestHub } from '../../lib/socket.ts';

@@ -3,9 +3,12 @@
 // files and diffs (file-changes.tsx), Write content (clipped),
 // AskUserQuestion's questions, a Read's file, anything else as formatted JSON. `renderPath` lets the
 // chat make a file path a link into the session's files (the approval sheet shows it plain).
-import { useState, type ReactNode } from 'react';
-import { FILE_CHANGES_TOOL_NAME } from '@tether/shared';
-import { FileChangesView } from './file-changes.tsx';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { FILE_CHANGES_TOOL_NAME } from '@tether/shared/wire';
+
+// The view checks its input with the shared schema, and so loads zod: only when a FileChanges call
+// is drawn (a Codex session), not with every chat (web_render_10k_ms).
+const FileChangesView = lazy(() => import('./file-changes.tsx').then((m) => ({ default: m.FileChangesView })));
 
 /** Text past this many characters is clipped until "Show all" is pressed: a 2 MB build log or a
  *  huge Write must not freeze a phone. */
@@ -110,7 +113,11 @@ export function ToolInputView({ name, input, renderPath }: { name: string; input
         </>
       );
     case FILE_CHANGES_TOOL_NAME:
-      return <FileChangesView input={input} renderPath={renderPath} />;
+      return (
+        <Suspense fallback={<p className="tool-note">Loading the changes…</p>}>
+          <FileChangesView input={input} renderPath={renderPath} />
+        </Suspense>
+      );
     case 'Read':
       return asText(record.file_path) ? (
         <>
