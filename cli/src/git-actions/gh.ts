@@ -2,36 +2,27 @@
 // installed and logged in (`gh auth status` exits 0), run with its prompts off, args as an array.
 // The machine's own login is used; nothing of it leaves the machine but the pull request's URL.
 
+import { runCapped } from '../workspace/capped-run.ts';
+
+/** gh's output read (it is killed past this), and what of it is kept: a pull request's URL and a few lines. */
+const GH_OUTPUT_CAP = 1024 * 1024;
+const GH_OUTPUT_KEPT_CHARS = 10_000;
 /** gh may ask GitHub; a slow network is not a stuck runner, but the hub waits 60 s in all. */
 const GH_TIMEOUT_MS = 40_000;
 
 export type GhResult = { kind: 'ok'; stdout: string } | { kind: 'failed'; stderr: string } | { kind: 'missing' } | { kind: 'timeout' };
 
 export async function runGh(options: { cwd: string; args: string[]; gh?: string; timeoutMs?: number }): Promise<GhResult> {
-  let proc: ReturnType<typeof Bun.spawn<'ignore', 'pipe', 'pipe'>>;
-  try {
-    proc = Bun.spawn([options.gh ?? 'gh', ...options.args], {
-      cwd: options.cwd,
-      env: { ...process.env, GH_PROMPT_DISABLED: '1', GH_NO_UPDATE_NOTIFIER: '1', GIT_TERMINAL_PROMPT: '0', NO_COLOR: '1' },
-      stdin: 'ignore',
-      stdout: 'pipe',
-      stderr: 'pipe',
-    });
-  } catch {
-    return { kind: 'missing' };
-  }
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    proc.kill('SIGKILL');
-  }, options.timeoutMs ?? GH_TIMEOUT_MS);
-  try {
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    if (timedOut) return { kind: 'timeout' };
-    return code === 0 ? { kind: 'ok', stdout: stdout.slice(0, 10_000) } : { kind: 'failed', stderr: stderr.trim().slice(0, 500) };
-  } finally {
-    clearTimeout(timer);
-  }
+  const result = await runCapped({
+    command: [options.gh ?? 'gh', ...options.args],
+    cwd: options.cwd,
+    env: { GH_PROMPT_DISABLED: '1', GH_NO_UPDATE_NOTIFIER: '1', GIT_TERMINAL_PROMPT: '0', NO_COLOR: '1' },
+    cap: GH_OUTPUT_CAP,
+    timeoutMs: options.timeoutMs ?? GH_TIMEOUT_MS,
+  });
+  if (result.kind === 'ok') return { kind: 'ok', stdout: new TextDecoder().decode(result.stdout).slice(0, GH_OUTPUT_KEPT_CHARS) };
+  if (result.kind === 'failed') return { kind: 'failed', stderr: result.stderr };
+  return result;
 }
 
 /** `gh` is installed and logged in for this repository's host. */
