@@ -1,13 +1,14 @@
 // recording-link.ts: a HubLink for unit tests of what a runner asks the hub (approvals, forms). It
 // records every request and acks it as the hub would: ok, or the desk's answer winning (or losing)
-// the race, or no ack at all as when the hub is away. Not wired anywhere; only *.test.ts import it.
+// the race, or no ack at all as when the hub is away, or `gone` for a request the person withdrew
+// meanwhile (its id in `gone`). Not wired anywhere; only *.test.ts import it.
 import type { PendingRequest } from '@tether/shared';
 import type { HubLink } from './link.ts';
 
 export type SentRequest = { event: string; payload: Record<string, unknown> };
 export type RecordingLink = HubLink & { sent: SentRequest[] };
 
-export function recordingLink(options: { refuse?: boolean; deskWins?: boolean } = {}): RecordingLink {
+export function recordingLink(options: { refuse?: boolean; deskWins?: boolean; gone?: ReadonlySet<string> } = {}): RecordingLink {
   const sent: SentRequest[] = [];
   return {
     sent,
@@ -20,6 +21,7 @@ export function recordingLink(options: { refuse?: boolean; deskWins?: boolean } 
     request: (async (event: string, payload: Record<string, unknown>) => {
       sent.push({ event, payload });
       if (options.refuse) return null;
+      if (event === 'approval:request' && options.gone?.has(payload.id as string)) return { ok: false, code: 'gone', message: 'withdrawn' };
       if (event === 'approval:desk-answer') {
         const won = options.deskWins ?? true;
         return { ok: true, won, resolution: { requestId: payload.requestId, answeredBy: won ? 'desk' : 'phone' } };

@@ -1,37 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Answer, PendingRequest } from '@tether/shared';
-import type { HubLink } from '../../hub-link/link.ts';
+import { recordingLink } from '../../hub-link/recording-link.ts';
 import { createRequestRegistry } from './registry.ts';
-
-type Sent = { event: string; payload: Record<string, unknown> };
-
-/** A hub link that records requests; `gone` ids are refused once as withdrawn while away. */
-function fakeLink(o: { gone?: Set<string>; refuse?: boolean } = {}): HubLink & { sent: Sent[] } {
-  const sent: Sent[] = [];
-  return {
-    sent,
-    connected: () => true,
-    push: () => {},
-    volatile: () => {},
-    send: () => true,
-    drain: async () => true,
-    stop: () => {},
-    request: (async (event: string, payload: Record<string, unknown>) => {
-      sent.push({ event, payload });
-      if (o.refuse) return null;
-      if (event === 'approval:request' && o.gone?.has(payload.id as string)) return { ok: false, code: 'gone', message: 'withdrawn' };
-      if (event === 'approval:desk-answer') return { ok: true, won: true, resolution: { requestId: payload.requestId } };
-      return { ok: true };
-    }) as unknown as HubLink['request'],
-  };
-}
 
 const request = (id: string, kind: PendingRequest['kind'] = 'permission'): PendingRequest => ({ id, sessionId: 's1', kind, toolName: 'Bash', toolInput: { command: 'ls' }, toolUseId: null, createdAt: 1 });
 const allow: Answer = { decision: 'allow' };
 
 describe('request registry (one id → owner map for every request to a person)', () => {
   it('routes a hub answer to the request with that id only, and to nobody once it is closed', async () => {
-    const link = fakeLink();
+    const link = recordingLink();
     const registry = createRequestRegistry({ sessionId: () => 's1', link: () => link });
     const heard: string[] = [];
     const a = registry.open({ request: request('a'), onAnswer: (answer) => heard.push(`a:${answer.decision}`) });
@@ -46,7 +23,7 @@ describe('request registry (one id → owner map for every request to a person)'
   });
 
   it('asks again under a new id when the hub withdrew the request while the runner was away, and routes that id', async () => {
-    const link = fakeLink({ gone: new Set(['old']) });
+    const link = recordingLink({ gone: new Set(['old']) });
     const registry = createRequestRegistry({ sessionId: () => 's1', link: () => link });
     const heard: Answer[] = [];
     const handle = registry.open({ request: request('old'), onAnswer: (answer) => heard.push(answer) });
@@ -59,7 +36,7 @@ describe('request registry (one id → owner map for every request to a person)'
   });
 
   it('re-sends every open request that wants it when the link comes back, and says false with no hub', async () => {
-    const link = fakeLink();
+    const link = recordingLink();
     const registry = createRequestRegistry({ sessionId: () => 's1', link: () => link });
     registry.open({ request: request('a'), onAnswer: () => {} });
     registry.open({ request: request('d', 'dialog'), onAnswer: () => {}, resend: false });
@@ -67,11 +44,11 @@ describe('request registry (one id → owner map for every request to a person)'
     await expect.poll(() => link.sent.map((s) => s.payload.id)).toEqual(['a']);
     const unlinked = createRequestRegistry({ sessionId: () => 's1', link: () => null });
     expect(await unlinked.open({ request: request('x'), onAnswer: () => {} }).send()).toBe(false);
-    expect(await createRequestRegistry({ sessionId: () => 's1', link: () => fakeLink({ refuse: true }) }).open({ request: request('y'), onAnswer: () => {} }).send()).toBe(false);
+    expect(await createRequestRegistry({ sessionId: () => 's1', link: () => recordingLink({ refuse: true }) }).open({ request: request('y'), onAnswer: () => {} }).send()).toBe(false);
   });
 
   it('withdraws and reports a desk answer under the current id, closing the request either way', async () => {
-    const link = fakeLink();
+    const link = recordingLink();
     const registry = createRequestRegistry({ sessionId: () => 's1', link: () => link });
     registry.open({ request: request('w'), onAnswer: () => {} }).withdraw('the agent stopped waiting');
     const ack = await registry.open({ request: request('k'), onAnswer: () => {} }).answeredAtDesk();
