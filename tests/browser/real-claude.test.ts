@@ -132,58 +132,81 @@ describe('real claude from the browser', () => {
     await saveScreenshot(phone, { name: 'real-approved', viewport: 'phone' });
   }, JOURNEY_TIMEOUT_MS);
 
-  it('phone: a Bash command edited before Allow → claude ran the edited command, not the one it asked', async () => {
-    const staged = await stage('edit', [
-      when(userSays(/make the file/), toolUse('Bash', { command: 'touch asked-by-claude.txt', description: 'Create a file' }, { id: 'toolu_phone_edit' })),
-      when(hasToolResult({ id: 'toolu_phone_edit', isError: false }), text('Done as you edited it.')),
+  /** Claude asks for one tool call; the phone edits its input in the sheet and allows the edit;
+   *  claude's reply to the tool result shows in the chat. */
+  async function editBeforeAllow(o: {
+    name: string;
+    prompt: string;
+    tool: 'Bash' | 'Write';
+    input: Record<string, string>;
+    toolUseId: string;
+    reply: string;
+    sheet: string;
+    editButton: string;
+    box: string;
+    asked: string;
+    edited: string;
+  }) {
+    const staged = await stage(o.name, [
+      when(userSays(new RegExp(o.prompt.replace(/^Please /, ''))), toolUse(o.tool, o.input, { id: o.toolUseId })),
+      when(hasToolResult({ id: o.toolUseId, isError: false }), text(o.reply)),
     ]);
     const { runner, sandbox, fake } = await startClaude(staged);
     const phone = await page('phone', staged.token);
     await openTheSession(phone, runner.sessionId);
-    await send(phone, 'phone', 'Please make the file');
+    await send(phone, 'phone', o.prompt);
 
-    const sheet = phone.getByRole('dialog', { name: 'Run this command?' });
+    const sheet = phone.getByRole('dialog', { name: o.sheet });
     await sheet.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
-    await sheet.getByRole('button', { name: 'Edit command…' }).click();
-    const box = sheet.getByLabel('Command Claude will run');
-    await expect(box.inputValue()).resolves.toBe('touch asked-by-claude.txt');
-    await box.fill('touch edited-on-phone.txt');
-    await saveScreenshot(phone, { name: 'real-approval-edit', viewport: 'phone' });
+    await sheet.getByRole('button', { name: o.editButton }).click();
+    const box = sheet.getByLabel(o.box);
+    await expect(box.inputValue()).resolves.toBe(o.asked);
+    await box.fill(o.edited);
+    await saveScreenshot(phone, { name: `real-approval-${o.name}`, viewport: 'phone' });
     await sheet.getByRole('button', { name: 'Allow edited' }).click();
 
     await sheet.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
-    await chat(phone).getByText('Done as you edited it.').waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
+    await chat(phone).getByText(o.reply).waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
+    expect(toolResults(fake).find((result) => result.toolUseId === o.toolUseId)).toMatchObject({ isError: false });
+    return { phone, sandbox };
+  }
+
+  it('phone: a Bash command edited before Allow → claude ran the edited command, not the one it asked', async () => {
+    const { phone, sandbox } = await editBeforeAllow({
+      name: 'edit',
+      prompt: 'Please make the file',
+      tool: 'Bash',
+      input: { command: 'touch asked-by-claude.txt', description: 'Create a file' },
+      toolUseId: 'toolu_phone_edit',
+      reply: 'Done as you edited it.',
+      sheet: 'Run this command?',
+      editButton: 'Edit command…',
+      box: 'Command Claude will run',
+      asked: 'touch asked-by-claude.txt',
+      edited: 'touch edited-on-phone.txt',
+    });
     expect(existsSync(join(sandbox.cwd, 'edited-on-phone.txt'))).toBe(true);
     expect(existsSync(join(sandbox.cwd, 'asked-by-claude.txt'))).toBe(false);
-    expect(toolResults(fake).find((result) => result.toolUseId === 'toolu_phone_edit')).toMatchObject({ isError: false });
     // The approval history says it was allowed edited.
     await phone.getByRole('button', { name: 'Approval history' }).click();
     await phone.getByRole('dialog', { name: 'Approval history' }).getByText('Allowed, edited').waitFor({ timeout: UI_TIMEOUT_MS });
   }, JOURNEY_TIMEOUT_MS);
 
   it('phone: a Write\'s content edited before Allow → claude wrote what was allowed', async () => {
-    const staged = await stage('edit-write', [
-      when(userSays(/write the notes/), toolUse('Write', { file_path: 'notes.md', content: '# Notes\nDrop the users table.\n' }, { id: 'toolu_phone_write' })),
-      when(hasToolResult({ id: 'toolu_phone_write', isError: false }), text('Wrote it as you edited it.')),
-    ]);
-    const { runner, sandbox, fake } = await startClaude(staged);
-    const phone = await page('phone', staged.token);
-    await openTheSession(phone, runner.sessionId);
-    await send(phone, 'phone', 'Please write the notes');
-
-    const sheet = phone.getByRole('dialog', { name: 'Write this file?' });
-    await sheet.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
-    await sheet.getByRole('button', { name: 'Edit content…' }).click();
-    const box = sheet.getByLabel('What Claude will write');
-    await expect(box.inputValue()).resolves.toBe('# Notes\nDrop the users table.\n');
-    await box.fill('# Notes\nKeep the users table; add an index.\n');
-    await saveScreenshot(phone, { name: 'real-approval-edit-write', viewport: 'phone' });
-    await sheet.getByRole('button', { name: 'Allow edited' }).click();
-
-    await sheet.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
-    await chat(phone).getByText('Wrote it as you edited it.').waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
+    const { sandbox } = await editBeforeAllow({
+      name: 'edit-write',
+      prompt: 'Please write the notes',
+      tool: 'Write',
+      input: { file_path: 'notes.md', content: '# Notes\nDrop the users table.\n' },
+      toolUseId: 'toolu_phone_write',
+      reply: 'Wrote it as you edited it.',
+      sheet: 'Write this file?',
+      editButton: 'Edit content…',
+      box: 'What Claude will write',
+      asked: '# Notes\nDrop the users table.\n',
+      edited: '# Notes\nKeep the users table; add an index.\n',
+    });
     expect(readFileSync(join(sandbox.cwd, 'notes.md'), 'utf8')).toBe('# Notes\nKeep the users table; add an index.\n');
-    expect(toolResults(fake).find((result) => result.toolUseId === 'toolu_phone_write')).toMatchObject({ isError: false });
   }, JOURNEY_TIMEOUT_MS);
 
   it('phone: a Bash call is denied with a reason → claude’s next request carries the reason', async () => {
