@@ -20,6 +20,10 @@ import { agentFor } from '../../cli/src/agents/index.ts';
 
 /** A real spawn is acked once claude is ready; the hub gives up at 45 s. */
 const SPAWN_UI_TIMEOUT_MS = 50_000;
+/** claude's own footer, drawn by claude at its pace: in a full-suite rehearsal on 2 busy cores the
+ *  spawn alone took 19 s, and the footer missed a 10 s bound meant for tether's own UI. */
+const CLAUDE_UI_TIMEOUT_MS = 30_000;
+const JOURNEY_TIMEOUT_MS = 120_000;
 
 type DaemonSpawn = { sessionId: string; cwd: string; launchKind: string; createDir: boolean; permissionMode: string | null; model: string | null };
 
@@ -116,11 +120,11 @@ describe('new session form', () => {
     console.log(`[new-session] real PTY spawn from the form: ready in ${Date.now() - started} ms`);
     // claude's own TUI is on screen in the live terminal.
     // (its effort footer, `● high · /effort`, is drawn only once the TUI is ready, in every version)
-    await page.locator('.xterm-rows').getByText(/· \/effort/).waitFor({ timeout: UI_TIMEOUT_MS });
+    await page.locator('.xterm-rows').getByText(/· \/effort/).waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
     await saveScreenshot(page, { name: 'new-session-started-terminal', viewport: 'desktop' });
     const sessionId = /\/sessions\/([0-9a-f-]{36})\//.exec(page.url())![1]!;
     const phone = await world.connect({ nsp: '/web', token: world.hub.token });
     expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
     await page.close();
-  });
+  }, JOURNEY_TIMEOUT_MS);
 });
