@@ -32,11 +32,12 @@ import type { RemoteSessions } from '../machines/remote-sessions.ts';
 import type { Workspace } from '../workspace/workspace.ts';
 import { collectDiff, reviewPrompt } from './first-prompt.ts';
 import type { ReviewFollower } from './follow.ts';
+import { createParentEnds } from './parent-end.ts';
 
 const NO_SESSION = 'no such session';
 const NO_REVIEW = 'no such review';
 
-type Deps = { store: Store; facts: FactBus; sessions: Pick<Sessions, 'get' | 'queuePrompt'>; machines: Pick<Machines, 'find'>; remote: Pick<RemoteSessions, 'spawn' | 'stop'>; workspace: Pick<Workspace, 'query'>; follower: ReviewFollower };
+type Deps = { store: Store; facts: FactBus; sessions: Pick<Sessions, 'get' | 'queuePrompt' | 'archive'>; machines: Pick<Machines, 'find'>; remote: Pick<RemoteSessions, 'spawn' | 'stop'>; workspace: Pick<Workspace, 'query'>; follower: ReviewFollower };
 export type Reviews = ReturnType<typeof createReviews>;
 
 /** How many reviews up the session sits (0: it reviews nothing); a broken chain counts as deep. */
@@ -90,7 +91,7 @@ export function createReviews(deps: Deps) {
       return page.kind === 'changes' ? page : { error: 'the runner answered something else' };
     });
 
-  return {
+  const actions = {
     async start(ns: Namespace, request: z.output<typeof ReviewStartSchema>): Promise<Ack<WebAcks['review:start']>> {
       const parent = await sessions.get(ns, request.sessionId);
       if (!parent) return ackError('not_found', NO_SESSION);
@@ -147,4 +148,7 @@ export function createReviews(deps: Deps) {
       return { ok: true, reviews: await store.listReviews({ namespace: ns, parentId: sessionId }) };
     },
   };
+  // End and Archive of a session go through here: its live reviews are ended, kept or asked about.
+  const parentEnds = createParentEnds({ store, sessions, remote: deps.remote, endReview: (ns, request) => actions.end(ns, request) });
+  return { ...actions, stopSession: parentEnds.stop, archiveSession: parentEnds.archive };
 }
