@@ -38,6 +38,7 @@ export type SessionSpawn = z.input<typeof SessionSpawnSchema>;
 /** Web → hub: stop a running session (graceful, then forced after a grace period). */
 /** `reviews`: what becomes of its live reviews (reviews.ts); needed only when it has some. */
 export const SessionStopSchema = z.object({ sessionId: SessionIdSchema, reviews: LiveReviewsChoiceSchema.optional() });
+export type SessionStop = z.input<typeof SessionStopSchema>;
 
 /** Web → hub: continue an ended session (same tether session, same claude session id). */
 export const SessionResumeSchema = z.object({
