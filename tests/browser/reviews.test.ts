@@ -22,6 +22,8 @@ describe('a review from the phone', () => {
     it(`${viewport}: start from Changes (PTY), the answer on the card, watch the reviewer's terminal, back, Send to Claude, End`, async () => {
       const stage = await reviewStage(world, { namespace: `reviews-${viewport}`, title: TITLE, findings: FINDINGS });
       const page = await world.signedInPage(viewport, stage.token);
+      const pageErrors: string[] = [];
+      page.on('pageerror', (error) => pageErrors.push(error.message));
       await page.goto(`${world.hub.url}/sessions/${stage.parentId}/changes`);
       await page.getByRole('group', { name: 'Diff of src/app.ts' }).waitFor({ timeout: UI_TIMEOUT_MS });
 
@@ -97,6 +99,7 @@ describe('a review from the phone', () => {
       await reviewRow.first().waitFor({ timeout: UI_TIMEOUT_MS });
       serious.push(...(await bothThemes(page, 'reviews-list', viewport)));
       expect(serious).toEqual([]);
+      expect(pageErrors).toEqual([]);
       await page.close();
     }, 120_000);
   }

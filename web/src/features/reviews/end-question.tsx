@@ -49,7 +49,9 @@ export function EndReviewsQuestion({ sessionId, choice, onChoice, onNeeded }: En
   const { reviews } = useReviews(sessionId);
   const live = liveReviews(reviews);
   const name = useId();
-  useEffect(() => onNeeded(live.length > 0), [live.length, onNeeded]);
+  useEffect(() => {
+    onNeeded(live.length > 0);
+  }, [live.length, onNeeded]);
   if (live.length === 0) return null;
   const w = words(live.length);
   return (

@@ -39,7 +39,9 @@ function Compose(o: { label: string; initial: string; action: string; onSend: (t
   const id = useId();
   const boxRef = useRef<HTMLDivElement>(null);
   // The cards scroll in a short strip on a phone: bring the whole box, its buttons too, into view.
-  useEffect(() => boxRef.current?.scrollIntoView({ block: 'nearest' }), []);
+  useEffect(() => {
+    boxRef.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
   const send = async () => {
     setBusy(true);
     setError(null);
