@@ -6,7 +6,7 @@
 // move, Escape or a tap outside closes it (use-popover.ts). An ended session whose reviews still run
 // is refused by the hub (reason `reviews_live`): the route's `archiveQuestion` slot then asks what
 // becomes of them, and archives with the answer.
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import type { LiveReviewsChoice, Session } from '@tether/shared';
 import { isArchived, isFinalStatus } from '@tether/shared/wire';
 import { requestHub, SocketRequestError } from '../../lib/socket.ts';
@@ -162,20 +162,34 @@ export function SessionActions(o: { session: Session; title: string; onDone: (do
           ) : null}
         </div>
       ) : null}
-      {asking && o.archiveQuestion
-        ? o.archiveQuestion({
-            sessionId: session.id,
-            title,
-            onArchive: async (choice) => {
-              await setArchived(session.id, true, choice);
-              onDone({ text: `Archived “${title}”.`, undo: () => setArchived(session.id, false) });
-            },
-            onClose: () => {
-              setAsking(false);
-              requestAnimationFrame(() => buttonRef.current?.focus());
-            },
-          })
-        : null}
+      {asking && o.archiveQuestion ? (
+        <ReviewsQuestion {...{ session, title, onDone }} slot={o.archiveQuestion} onClose={() => setAsking(false)} returnFocus={buttonRef} />
+      ) : null}
     </div>
   );
+}
+
+/** The route's question about live reviews; archives with the answer. */
+function ReviewsQuestion(o: {
+  session: Session;
+  title: string;
+  onDone: (done: SessionActionDone) => void;
+  slot: ArchiveQuestionSlot;
+  onClose: () => void;
+  /** Where focus goes when the question closes: the menu's button. */
+  returnFocus: RefObject<HTMLButtonElement | null>;
+}) {
+  const { session, title } = o;
+  return o.slot({
+    sessionId: session.id,
+    title,
+    onArchive: async (choice) => {
+      await setArchived(session.id, true, choice);
+      o.onDone({ text: `Archived “${title}”.`, undo: () => setArchived(session.id, false) });
+    },
+    onClose: () => {
+      o.onClose();
+      requestAnimationFrame(() => o.returnFocus.current?.focus());
+    },
+  });
 }
