@@ -55,6 +55,9 @@ export const ReviewStartSchema = z.object({
   agent: AgentKindSchema.optional(),
   focus: z.string().max(MAX_REVIEW_FOCUS_CHARS, `a focus is at most ${MAX_REVIEW_FOCUS_CHARS} characters`).default(''),
   launchKind: LaunchKindSchema.default('headless'),
+  /** "Send on": another review of this same session whose final answer the new reviewer checks (its
+   *  findings go into the first prompt, after the diff). It must have answered. */
+  checks: SessionIdSchema.optional(),
 });
 export type ReviewStart = z.input<typeof ReviewStartSchema>;
 

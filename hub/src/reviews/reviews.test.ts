@@ -320,3 +320,33 @@ describe('End and Archive of a parent with live reviews (parent-end.ts)', () => 
     expect(stops).toEqual([reviewId, w.parentId]);
   });
 });
+
+describe('Send on: a new review checks the findings of another (checks)', () => {
+  it("puts the other review's final answer after the diff; an unknown, another session's or an unanswered review is refused, nothing started", async () => {
+    const w = await world();
+    const first = await ack(w.phone, 'review:start', { sessionId: w.parentId, agent: 'codex' });
+    expect(first.error).toBeUndefined();
+    const firstId = (first.review as Review).id;
+    await Promise.all(runnerStarts.splice(0));
+    // Before it answers there is nothing to send on.
+    expect(await ack(w.phone, 'review:start', { sessionId: w.parentId, agent: 'claude', checks: firstId })).toMatchObject({ ok: false, code: 'conflict', error: 'that review has not answered yet: there are no findings to send on' });
+    expect(await ack(w.phone, 'review:start', { sessionId: w.parentId, agent: 'claude', checks: randomUUID() })).toMatchObject({ ok: false, code: 'not_found' });
+    // A review is sent on only within the session it reviews.
+    expect(await ack(w.phone, 'review:start', { sessionId: firstId, agent: 'claude', checks: firstId })).toMatchObject({ ok: false, code: 'not_found' });
+    expect(w.spawns).toHaveLength(1);
+
+    const answered = next<Review>(w.phone, 'review:updated', (r) => r.id === firstId && r.state === 'answered');
+    expect((await ack(w.phone, 'session:watch', { sessionId: w.parentId })).ok).toBe(true);
+    await ack(w.children[0]!, 'message:append', { sessionId: firstId, messages: [{ id: 'f1', role: 'assistant', content: [{ type: 'text', text: 'src/app.ts:4 returns 2.' }], createdAt: 5 }] });
+    await answered;
+
+    const second = await ack(w.phone, 'review:start', { sessionId: w.parentId, agent: 'claude', checks: firstId, focus: 'is it right?' });
+    expect(second.error).toBeUndefined();
+    expect(second.review).toMatchObject({ parentId: w.parentId, agent: 'claude', focus: 'is it right?' });
+    await Promise.all(runnerStarts.splice(0));
+    const prompt = await next<{ text: string }>(w.children[1]!, 'prompt:deliver');
+    expect(prompt.text).toContain('--- end of diff ---\n\nA Codex review of these changes found what follows. Check each finding against the code');
+    expect(prompt.text).toContain('--- findings ---\nsrc/app.ts:4 returns 2.\n--- end of findings ---');
+    expect((await ack(w.phone, 'review:list', { sessionId: w.parentId })).reviews).toHaveLength(2);
+  });
+});

@@ -12,6 +12,7 @@
 // (capabilities), never by its name; a review nests at most MAX_REVIEW_DEPTH deep.
 import {
   ackError,
+  agentDisplayName,
   isFinalStatus,
   MAX_REVIEW_DEPTH,
   spawnError,
@@ -30,7 +31,7 @@ import type { Sessions } from '../sessions/lifecycle.ts';
 import type { Machines } from '../machines/machines.ts';
 import type { RemoteSessions } from '../machines/remote-sessions.ts';
 import type { Workspace } from '../workspace/workspace.ts';
-import { collectDiff, reviewPrompt } from './first-prompt.ts';
+import { collectDiff, reviewPrompt, type FindingsToCheck } from './first-prompt.ts';
 import type { ReviewFollower } from './follow.ts';
 import { createParentEnds } from './parent-end.ts';
 
@@ -73,6 +74,14 @@ async function reviewerFor(deps: Deps, ns: Namespace, parent: Session, asked: Se
   return { agent };
 }
 
+/** "Send on": the findings of another review of the same session, or why not (nothing started). */
+async function findingsOf(store: Store, ns: Namespace, o: { reviewId: string; parentId: string }): Promise<Ack<never> | FindingsToCheck> {
+  const other = await store.getReview({ namespace: ns, reviewId: o.reviewId });
+  if (!other || other.parentId !== o.parentId) return ackError('not_found', 'no such review of this session to send on');
+  if (!other.finalAnswer) return ackError('conflict', 'that review has not answered yet: there are no findings to send on');
+  return { reviewer: agentDisplayName(other.agent), text: other.finalAnswer };
+}
+
 export function createReviews(deps: Deps) {
   const { store, facts, sessions } = deps;
   const publish = (ns: Namespace, review: Review) => facts.publish('review.updated', { namespace: ns, review });
@@ -98,6 +107,8 @@ export function createReviews(deps: Deps) {
       const reviewer = await reviewerFor(deps, ns, parent, request.agent);
       if ('ok' in reviewer) return reviewer;
       const { agent } = reviewer;
+      const checks = request.checks ? await findingsOf(store, ns, { reviewId: request.checks, parentId: parent.id }) : undefined;
+      if (checks && 'ok' in checks) return checks;
       const diff = await diffOf(ns, parent.id);
       const spawned = await deps.remote.spawn(
         ns,
@@ -114,7 +125,7 @@ export function createReviews(deps: Deps) {
       publish(ns, added.review);
       const child = (await sessions.get(ns, spawned.session.id)) ?? spawned.session;
       facts.publish('session.updated', { namespace: ns, session: child });
-      const queued = await sessions.queuePrompt(ns, { sessionId: child.id, promptId: crypto.randomUUID(), text: reviewPrompt({ diff, focus: request.focus }), attachments: [] });
+      const queued = await sessions.queuePrompt(ns, { sessionId: child.id, promptId: crypto.randomUUID(), text: reviewPrompt({ diff, focus: request.focus, checks }), attachments: [] });
       if (!queued.ok) return queued;
       return { ok: true, review: added.review, session: child };
     },
