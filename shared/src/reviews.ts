@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { PromptIdSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
 import { MAX_PROMPT_CHARS } from './limits.ts';
 import { AgentKindSchema, LaunchKindSchema } from './agent-terms.ts';
+import type { AckError } from './protocol.ts';
 
 /** A person's focus for the reviewer ("look at the error handling"): a few paragraphs at most. */
 export const MAX_REVIEW_FOCUS_CHARS = 4_000;
@@ -54,6 +55,9 @@ export const ReviewStartSchema = z.object({
   agent: AgentKindSchema.optional(),
   focus: z.string().max(MAX_REVIEW_FOCUS_CHARS, `a focus is at most ${MAX_REVIEW_FOCUS_CHARS} characters`).default(''),
   launchKind: LaunchKindSchema.default('headless'),
+  /** "Send on": another review of this same session whose final answer the new reviewer checks (its
+   *  findings go into the first prompt, after the diff). It must have answered. */
+  checks: SessionIdSchema.optional(),
 });
 export type ReviewStart = z.input<typeof ReviewStartSchema>;
 
@@ -67,3 +71,15 @@ export const ReviewAskSchema = z.object({ reviewId: SessionIdSchema, promptId: P
 export const ReviewEndSchema = z.object({ reviewId: SessionIdSchema });
 /** The reviews of a session (its cards), newest last. */
 export const ReviewListSchema = z.object({ sessionId: SessionIdSchema });
+
+/** What becomes of a session's live reviews when the session is ended or archived (issue 29):
+ *  `end` ends them too; `keep` leaves them running on their own, still linked to it (their cards
+ *  stay on its chat). Asked only when it has live reviews; without it the hub refuses and names them. */
+export const LiveReviewsChoiceSchema = z.enum(['end', 'keep']);
+export type LiveReviewsChoice = z.infer<typeof LiveReviewsChoiceSchema>;
+
+/** A live review as a refusal names it: enough for a person to tell them apart. */
+export type LiveReviewRef = Pick<Review, 'id' | 'agent' | 'state' | 'focus'>;
+/** End or Archive of a session with live reviews and no choice: `conflict`, reason `reviews_live`,
+ *  and the reviews (the web asks its question from them, the CLI lists them). */
+export type LiveReviewsRefusal = AckError & { reason: 'reviews_live'; reviews: LiveReviewRef[] };

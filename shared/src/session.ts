@@ -6,6 +6,7 @@ import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
 
 import { AgentKindSchema, DEFAULT_AGENT, EffortLevelSchema, LaunchKindSchema, PermissionModeSchema } from './agent-terms.ts';
 import { AgentCapabilitiesSchema } from './agent-capabilities.ts';
+import { LiveReviewsChoiceSchema } from './reviews.ts';
 export { AgentKindSchema, DEFAULT_AGENT, EffortLevelSchema, LaunchKindSchema, PermissionModeSchema } from './agent-terms.ts';
 export type { AgentKind, LaunchKind, PermissionMode } from './agent-terms.ts';
 
@@ -141,8 +142,9 @@ export const SessionPinSchema = z.object({ sessionId: SessionIdSchema, pinned: z
 export type SessionPin = z.infer<typeof SessionPinSchema>;
 
 /** Archive or unarchive a session (web `session:archive`): hidden from the list, never deleted.
- *  Only an ended session may be archived (`conflict` otherwise). */
-export const SessionArchiveSchema = z.object({ sessionId: SessionIdSchema, archived: z.boolean() });
+ *  Only an ended session may be archived (`conflict` otherwise). `reviews`: what becomes of its
+ *  reviews that still run (reviews.ts); needed only when archiving one that has some. */
+export const SessionArchiveSchema = z.object({ sessionId: SessionIdSchema, archived: z.boolean(), reviews: LiveReviewsChoiceSchema.optional() });
 export type SessionArchive = z.infer<typeof SessionArchiveSchema>;
 
 /** Runner → hub → every tab of the namespace: a command typed into claude for someone (the phone's

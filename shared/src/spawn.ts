@@ -11,6 +11,7 @@ import { AgentSessionIdSchema, MachineIdSchema, SessionIdSchema } from './ids.ts
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
 import { AgentKindSchema, DEFAULT_AGENT, LaunchKindSchema, PermissionModeSchema } from './session.ts';
 import { AckErrorSchema, ackError, ackSchemaOf, type AckError, type ErrorCode } from './protocol.ts';
+import { LiveReviewsChoiceSchema } from './reviews.ts';
 import { DaemonShellCommandAckSchemas, DaemonShellCommandSchemas, type DaemonShellCommandAcks } from './shell.ts';
 
 
@@ -35,7 +36,9 @@ export const SessionSpawnSchema = z.object({
 export type SessionSpawn = z.input<typeof SessionSpawnSchema>;
 
 /** Web → hub: stop a running session (graceful, then forced after a grace period). */
-export const SessionStopSchema = z.object({ sessionId: SessionIdSchema });
+/** `reviews`: what becomes of its live reviews (reviews.ts); needed only when it has some. */
+export const SessionStopSchema = z.object({ sessionId: SessionIdSchema, reviews: LiveReviewsChoiceSchema.optional() });
+export type SessionStop = z.input<typeof SessionStopSchema>;
 
 /** Web → hub: continue an ended session (same tether session, same claude session id). */
 export const SessionResumeSchema = z.object({
@@ -56,6 +59,8 @@ export const SpawnFailureReasonSchema = z.enum([
   'runner_failed',
   'claude_failed',
   'timeout',
+  /** Ending it would leave live reviews: say whether they end too (SessionStop.reviews). */
+  'reviews_live',
 ]);
 export type SpawnFailureReason = z.infer<typeof SpawnFailureReasonSchema>;
 export type SpawnAckError = AckError & { reason: SpawnFailureReason };

@@ -1,98 +1,44 @@
 // reviews.test.ts: a review from the phone (issue 29), at 390×844 and 1280×800: the hub serves
-// web/dist; a daemon and the runners are played by sockets (the real agents are the e2e's:
-// tests/e2e/reviews.test.ts), so each step is the test's to time. From the Changes view the person
-// starts a review by Codex with a focus; the reviewer (read-only, through the daemon) answers; the
-// card in the parent's chat shows it collapsed, opens to the answer, sends the edited findings to
-// claude (the parent's runner gets the prompt), and ends the reviewer (read-only from then on).
-// The session list marks the review. axe in both themes on the card and the start dialog.
-import { randomUUID } from 'node:crypto';
+// web/dist; a daemon and the runners are played by sockets (tests/harness/review-stage.ts; the real
+// agents are the e2e's: tests/e2e/reviews.test.ts), so each step is the test's to time. From the
+// Changes view the person starts a review by Codex in a PTY with a focus; the reviewer (read-only,
+// through the daemon) answers. The card in the parent's chat shows it collapsed and opens to the
+// answer; "Open reviewer" shows the reviewer's chat, whose terminal draws its work (the scripted
+// findings on its screen); its chat leads back to the parent, where the card sends the edited
+// findings to claude (the parent's runner gets the prompt) and ends the reviewer (read-only from
+// then on). The session list marks the review. axe in both themes on every state.
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import type { Socket } from 'socket.io-client';
-import { axeViolations, seriousOnes } from '../harness/axe.ts';
-import { saveScreenshot, UI_TIMEOUT_MS, useColorScheme, type ViewportName } from '../harness/browser.ts';
+import { UI_TIMEOUT_MS } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
-import { emitAck } from '../harness/hub.ts';
-import { agentFor } from '../../cli/src/agents/index.ts';
+import { bothThemes, reviewStage } from '../harness/review-stage.ts';
 
 const FINDINGS = 'src/app.ts:4 returns 2, but the caller still expects 1.\nThe test in app.test.ts covers neither.';
-const DIFF_PAGE = {
-  kind: 'changes',
-  git: true,
-  head: 'abc1234',
-  branch: 'main',
-  files: [{ path: 'src/app.ts', status: 'modified', binary: false, additions: 1, deletions: 1 }],
-  total: 1,
-  cursor: 0,
-  diffs: [{ path: 'src/app.ts', binary: false, hunks: [{ oldStart: 3, newStart: 3, section: 'main()', lines: [' keep', '-  return 1;', '+  return 2;'] }], lineCount: 3, truncated: false }],
-  next: null,
-};
-
-async function bothThemes(page: Page, name: string, viewport: ViewportName): Promise<string[]> {
-  const serious: string[] = [];
-  for (const scheme of ['light', 'dark'] as const) {
-    await useColorScheme(page, scheme);
-    await saveScreenshot(page, { name: `${name}-${scheme}`, viewport });
-    serious.push(...seriousOnes(await axeViolations(page)).map((line) => `${scheme}: ${line}`));
-  }
-  await useColorScheme(page, 'light');
-  return serious;
-}
+const TITLE = 'Fix the return value';
 
 describe('a review from the phone', () => {
   const world = useBrowserWorld();
 
   for (const viewport of ['phone', 'desktop'] as const) {
-    it(`${viewport}: start from Changes, the answer on the card, Send to Claude, End`, async () => {
-      const token = await world.hub.createToken(`reviews-${viewport}`);
-      const machineId = randomUUID();
-      const daemon = await world.connect({ token, client: 'daemon' });
-      const capabilities = { claude: agentFor('claude').capabilities, codex: agentFor('codex').capabilities };
-      expect((await emitAck(daemon, 'machine:register', { id: machineId, name: 'dev-box', os: 'linux', user: 'dev', home: '/home/dev', agents: ['claude', 'codex'], capabilities })).ok).toBe(true);
-      const cwd = '/home/dev/src/app';
-      const parent = await world.connect({ token });
-      const parentId = await world.registerSession(parent, { machineId, cwd, launchKind: 'pty', title: 'Fix the return value', status: 'idle' });
-      parent.on('workspace:query', (_q: unknown, reply: (a: unknown) => void) => reply({ ok: true, ...DIFF_PAGE }));
-      const toParent: string[] = [];
-      parent.on('prompt:deliver', (p: { text: string }) => toParent.push(p.text));
-
-      // The daemon starts the reviewer: its runner registers, goes idle, and answers its first prompt.
-      const spawns: Array<Record<string, unknown>> = [];
-      let child: Socket | null = null;
-      daemon.on('daemon:spawn', (spawn: { sessionId: string; cwd: string; launchKind: string; agent: 'codex' }, reply: (a: unknown) => void) => {
-        spawns.push(spawn);
-        reply({ ok: true, pid: 4000 + spawns.length, cwd: spawn.cwd, logFile: '/tmp/reviewer.log' });
-        void (async () => {
-          const runner = await world.connect({ token });
-          child = runner;
-          await world.registerSession(runner, { id: spawn.sessionId, machineId, cwd: spawn.cwd, launchKind: spawn.launchKind, agent: spawn.agent, title: 'Review' });
-          runner.on('prompt:deliver', (p: { sessionId: string; promptId: string }) => {
-            void (async () => {
-              await emitAck(runner, 'prompt:status', { sessionId: p.sessionId, promptId: p.promptId, status: 'delivered', reason: null });
-              await emitAck(runner, 'session:update', { sessionId: p.sessionId, patch: { status: 'thinking' } });
-              await emitAck(runner, 'message:append', { sessionId: p.sessionId, messages: [{ id: randomUUID(), role: 'assistant', content: [{ type: 'text', text: FINDINGS }], createdAt: Date.now() }] });
-              await emitAck(runner, 'session:update', { sessionId: p.sessionId, patch: { status: 'idle' } });
-            })();
-          });
-          runner.on('session:stop', () => void emitAck(runner, 'session:end', { sessionId: spawn.sessionId, status: 'ended', exitCode: 0, reason: null }));
-          await emitAck(runner, 'session:update', { sessionId: spawn.sessionId, patch: { status: 'idle' } });
-        })();
-      });
-
-      const page = await world.signedInPage(viewport, token);
-      await page.goto(`${world.hub.url}/sessions/${parentId}/changes`);
+    it(`${viewport}: start from Changes (PTY), the answer on the card, watch the reviewer's terminal, back, Send to Claude, End`, async () => {
+      const stage = await reviewStage(world, { namespace: `reviews-${viewport}`, title: TITLE, findings: FINDINGS });
+      const page = await world.signedInPage(viewport, stage.token);
+      const pageErrors: string[] = [];
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      await page.goto(`${world.hub.url}/sessions/${stage.parentId}/changes`);
       await page.getByRole('group', { name: 'Diff of src/app.ts' }).waitFor({ timeout: UI_TIMEOUT_MS });
 
-      // Start from the Changes view: the machine's agents that can review read-only, Codex first.
+      // Start from the Changes view: the machine's agents that can review read-only, Codex first; in a PTY.
       await page.locator('.workspace-actions').getByRole('button', { name: 'Review' }).click();
       const dialog = page.getByRole('dialog', { name: 'Review these changes' });
       await dialog.waitFor({ timeout: UI_TIMEOUT_MS });
       await expect(dialog.getByRole('radio', { name: 'Codex' }).isChecked()).resolves.toBe(true);
       await dialog.getByRole('textbox', { name: 'Focus (optional)' }).fill('the return value');
+      await dialog.getByRole('checkbox', { name: 'PTY (watch its terminal)' }).check();
       const serious = await bothThemes(page, 'reviews-start-dialog', viewport);
       await dialog.getByRole('button', { name: 'Start review' }).click();
       await dialog.waitFor({ state: 'detached', timeout: 30_000 });
-      expect(spawns).toEqual([expect.objectContaining({ agent: 'codex', cwd, readOnly: true, launchKind: 'headless' })]);
+      expect(stage.reviewers.map((r) => r.spawn)).toEqual([expect.objectContaining({ agent: 'codex', cwd: '/home/dev/src/app', readOnly: true, launchKind: 'pty' })]);
+      const reviewerId = stage.reviewers[0]!.sessionId;
 
       // The card in the parent's chat: collapsed, answered, the first lines of the answer.
       await page.getByRole('link', { name: 'Chat', exact: true }).click();
@@ -105,6 +51,31 @@ describe('a review from the phone', () => {
       await cards.getByText('The reviewer is read-only; anything it wants to run is asked here.').waitFor({ timeout: UI_TIMEOUT_MS });
       serious.push(...(await bothThemes(page, 'reviews-card-open', viewport)));
 
+      // Open reviewer: its chat holds the answer and says whose changes it reviews.
+      await cards.getByRole('link', { name: 'Open reviewer' }).click();
+      await page.waitForURL(`**/sessions/${reviewerId}`, { timeout: UI_TIMEOUT_MS });
+      const log = page.getByRole('log', { name: 'Chat' });
+      await log.getByText('The test in app.test.ts covers neither.').waitFor({ timeout: UI_TIMEOUT_MS });
+      const back = page.locator('.review-of').getByRole('link', { name: TITLE });
+      await back.waitFor({ timeout: UI_TIMEOUT_MS });
+      serious.push(...(await bothThemes(page, 'reviews-reviewer-chat', viewport)));
+
+      // Its terminal draws the reviewer at work: the banner, the file it read, the findings.
+      await page.getByRole('link', { name: 'Terminal', exact: true }).click();
+      const screen = page.locator('.xterm-rows');
+      await screen.getByText('OpenAI Codex (read-only)').waitFor({ timeout: UI_TIMEOUT_MS });
+      await screen.getByText('• Reading src/app.ts').waitFor({ timeout: UI_TIMEOUT_MS });
+      await screen.getByText('src/app.ts:4 returns 2, but the caller still expects 1.').waitFor({ timeout: UI_TIMEOUT_MS });
+      await screen.getByText('The test in app.test.ts covers neither.').waitFor({ timeout: UI_TIMEOUT_MS });
+      serious.push(...(await bothThemes(page, 'reviews-reviewer-terminal', viewport)));
+
+      // Back to the reviewed session from the reviewer's chat.
+      await page.getByRole('link', { name: 'Chat', exact: true }).click();
+      await back.click();
+      await page.waitForURL(`**/sessions/${stage.parentId}`, { timeout: UI_TIMEOUT_MS });
+      await cards.getByText('answered').waitFor({ timeout: UI_TIMEOUT_MS });
+      await summary.click();
+
       // Send to Claude, edited first: the parent's runner is handed that text.
       await cards.getByRole('button', { name: 'Send to Claude' }).click();
       const box = cards.getByRole('textbox', { name: /What Claude is sent/ });
@@ -113,13 +84,13 @@ describe('a review from the phone', () => {
       serious.push(...(await bothThemes(page, 'reviews-send', viewport)));
       await cards.getByRole('button', { name: 'Send to Claude' }).click();
       await cards.getByText('Queued for Claude: typed when it is idle.').waitFor({ timeout: UI_TIMEOUT_MS });
-      await expect.poll(() => toParent, { timeout: UI_TIMEOUT_MS }).toEqual([`Please look at this: ${FINDINGS}`]);
+      await expect.poll(() => stage.toParent, { timeout: UI_TIMEOUT_MS }).toEqual([`Please look at this: ${FINDINGS}`]);
 
       // End: the reviewer stops; the card stays, read-only.
       await cards.getByRole('button', { name: 'End', exact: true }).click();
       await cards.getByText('The reviewer has ended; this card is read-only.').waitFor({ timeout: 30_000 });
       await expect(cards.getByRole('button', { name: 'Ask again' }).count()).resolves.toBe(0);
-      expect(child).not.toBeNull();
+      expect(stage.stops).toEqual([reviewerId]);
       serious.push(...(await bothThemes(page, 'reviews-card-ended', viewport)));
 
       // The session list marks the review.
@@ -128,6 +99,7 @@ describe('a review from the phone', () => {
       await reviewRow.first().waitFor({ timeout: UI_TIMEOUT_MS });
       serious.push(...(await bothThemes(page, 'reviews-list', viewport)));
       expect(serious).toEqual([]);
+      expect(pageErrors).toEqual([]);
       await page.close();
     }, 120_000);
   }

@@ -7,7 +7,7 @@
 // --json or without a TTY it prints the list and exits 2 (nothing to pick with).
 import { isFinalStatus, isUuid, type Session } from '@tether/shared';
 import { attachLocalTerminal, DEFAULT_SIZE } from '../pty/local-terminal.ts';
-import { CommandError, parseFlags, type Command } from './command.ts';
+import { CommandError, parseFlags, readLine, type Command } from './command.ts';
 import { connectAsPhone, requireCredentials } from './hub-access.ts';
 import { fetchSessions, sessionTable, type ListedSession } from './sessions.ts';
 
@@ -40,7 +40,8 @@ const command: Command = {
         // Stopping it first would end a session the hub then refuses to resume (not_resumable).
         if (!session.agentSessionId) throw new CommandError(`session ${sessionId} is headless and its ${session.agent} has no conversation yet, so there is nothing to resume in a terminal: send it a prompt first (it keeps running)`);
         note(`the session is headless: stopping it and resuming the same ${session.agent} session in a PTY…`);
-        const stopped = await stopSession(client, sessionId);
+        // Its reviews run on: the same session comes back in a moment (a hand-off, not an end).
+        const stopped = await stopSession(client, { sessionId, reviews: 'keep' });
         if (!stopped.ok) throw new CommandError(`could not stop the headless session: ${stopped.error}`);
         const resumed = await resumeSession(client, sessionId, 'pty');
         if (!resumed.ok) throw new CommandError(`could not resume it in a PTY${resumed.reason ? ` (${resumed.reason})` : ''}: ${resumed.error}`);
@@ -105,16 +106,3 @@ async function pickSession(options: { json: boolean }): Promise<string> {
   return chosen.id;
 }
 
-/** One line from stdin (cooked mode); end of input gives "". */
-async function readLine(prompt: string): Promise<string> {
-  const { createInterface } = await import('node:readline');
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
-  try {
-    return await new Promise<string>((resolve) => {
-      rl.once('close', () => resolve(''));
-      rl.question(prompt, resolve);
-    });
-  } finally {
-    rl.close();
-  }
-}

@@ -1,4 +1,4 @@
-// command.ts: the shape every verb file exports, and its flag reader. verbs.ts loads verbs lazily, so
+// command.ts: the shape every verb file exports, its flag reader, and one line read from a person. verbs.ts loads verbs lazily, so
 // `tether hook` (run on every tool call) never pays for loading the hub or the runner.
 import { parseArgs } from 'node:util';
 
@@ -48,4 +48,18 @@ export function parseFlags<const B extends string = never, const S extends strin
     }
   }
   return { flags: values as Partial<Record<B, true> & Record<S, string>>, positionals };
+}
+
+/** One line from stdin (cooked mode), for a verb that asks a person at a terminal; end of input gives "". */
+export async function readLine(prompt: string): Promise<string> {
+  const { createInterface } = await import('node:readline');
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return await new Promise<string>((resolve) => {
+      rl.once('close', () => resolve(''));
+      rl.question(prompt, resolve);
+    });
+  } finally {
+    rl.close();
+  }
 }

@@ -7,6 +7,7 @@ import {
   type Ack,
   type Machine,
   type SessionSpawn,
+  type SessionStop,
   type SpawnFailureReason,
   type WebAcks,
 } from '@tether/shared';
@@ -23,7 +24,9 @@ async function ask<E extends 'session:spawn' | 'session:stop' | 'session:resume'
 }
 
 export const spawnSession = (client: WebClient, spawn: SessionSpawn) => ask(client, 'session:spawn', spawn, SPAWN_ACK_TIMEOUT_MS);
-export const stopSession = (client: WebClient, sessionId: string) => ask(client, 'session:stop', { sessionId }, STOP_ACK_TIMEOUT_MS);
+/** `reviews`: what becomes of its live reviews (shared SessionStop); left out, a session that has
+ *  some is refused with them listed (reason `reviews_live`). */
+export const stopSession = (client: WebClient, stop: SessionStop) => ask(client, 'session:stop', stop, STOP_ACK_TIMEOUT_MS);
 export const resumeSession = (client: WebClient, sessionId: string, launchKind?: 'pty' | 'headless') =>
   ask(client, 'session:resume', { sessionId, ...(launchKind ? { launchKind } : {}) }, SPAWN_ACK_TIMEOUT_MS);
 

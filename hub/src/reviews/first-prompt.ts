@@ -12,10 +12,17 @@ const INSTRUCTIONS = [
   'ways. End with a one-line verdict. Your answer may be sent back to the agent that made the changes.',
 ].join('\n');
 
-/** The first prompt, from the diff text (already capped) and the focus. */
-export function reviewPrompt(o: { diff: string; focus: string }): string {
+/** Another reviewer's findings this one is asked to check ("Send on"). */
+export type FindingsToCheck = { reviewer: string; text: string };
+
+/** The first prompt, from the diff text (already capped), the focus and, sent on from another
+ *  review, its findings (after the diff: the reviewer reads the changes first, then what was said). */
+export function reviewPrompt(o: { diff: string; focus: string; checks?: FindingsToCheck | undefined }): string {
   const focus = o.focus.trim() ? `\n\nThe person asks you to focus on:\n${o.focus.trim()}` : '';
-  return `${INSTRUCTIONS}${focus}\n\n--- diff ---\n${o.diff}\n--- end of diff ---`;
+  const checks = o.checks
+    ? `\n\nA ${o.checks.reviewer} review of these changes found what follows. Check each finding against the code: say which hold, which do not and why, and what it missed.\n--- findings ---\n${o.checks.text}\n--- end of findings ---`
+    : '';
+  return `${INSTRUCTIONS}${focus}\n\n--- diff ---\n${o.diff}\n--- end of diff ---${checks}`;
 }
 
 /** One hunk in unified-diff form (counts taken from its lines: the page keeps git's first column). */

@@ -234,3 +234,119 @@ describe('refusals: a clear error, nothing started, nothing stored', () => {
     await nothingHappened(w);
   });
 });
+
+describe('End and Archive of a parent with live reviews (parent-end.ts)', () => {
+  /** The runner ends its session when the hub asks it to stop, as a real one does; records it. */
+  const endsOnStop = (runner: Socket, sessionId: string, stops: string[]) =>
+    runner.on('session:stop', () => {
+      stops.push(sessionId);
+      // Awaited before the sockets close (afterEach): its ack may come after the stop's.
+      runnerStarts.push(ack(runner, 'session:end', { sessionId, status: 'ended', exitCode: 0, reason: null }).then(() => undefined));
+    });
+  const statusOf = async (sessionId: string) => (await hub.store.getSession({ namespace: 'alpha', sessionId }))?.status;
+
+  /** A parent with one live review (its reviewer registered and idle). */
+  async function parentWithReview() {
+    const w = await world();
+    const started = await ack(w.phone, 'review:start', { sessionId: w.parentId, agent: 'codex', focus: 'error handling' });
+    expect(started.error).toBeUndefined();
+    await Promise.all(runnerStarts.splice(0));
+    const reviewId = (started.review as Review).id;
+    const stops: string[] = [];
+    endsOnStop(w.parent, w.parentId, stops);
+    endsOnStop(w.children[0]!, reviewId, stops);
+    return { w, reviewId, stops };
+  }
+
+  it('End without a choice is refused, naming the live review; nothing is stopped', async () => {
+    const { w, reviewId, stops } = await parentWithReview();
+    const refused = await ack(w.phone, 'session:stop', { sessionId: w.parentId });
+    expect(refused).toMatchObject({ ok: false, code: 'conflict', reason: 'reviews_live', reviews: [{ id: reviewId, agent: 'codex', focus: 'error handling' }] });
+    expect(String(refused.error)).toContain(`a review is still running: Codex review ${reviewId.slice(0, 8)} (reviewing, focus: error handling)`);
+    expect(String(refused.error)).toContain('Say whether to end it too or keep it running on its own, then end again');
+    expect(stops).toEqual([]);
+    expect(await statusOf(w.parentId)).toBe('idle');
+    expect(await statusOf(reviewId)).toBe('idle');
+    // A choice that is neither is bad input, and stops nothing either.
+    expect(await ack(w.phone, 'session:stop', { sessionId: w.parentId, reviews: 'later' })).toMatchObject({ ok: false, code: 'bad_request' });
+    expect(stops).toEqual([]);
+  });
+
+  it('End with "end" ends the review first, then the parent; the card stays, ended', async () => {
+    const { w, reviewId, stops } = await parentWithReview();
+    const ended = await ack(w.phone, 'session:stop', { sessionId: w.parentId, reviews: 'end' });
+    expect(ended).toMatchObject({ ok: true, session: { id: w.parentId, status: 'ended' } });
+    expect(stops).toEqual([reviewId, w.parentId]);
+    expect(await statusOf(reviewId)).toBe('ended');
+    expect((await ack(w.phone, 'review:list', { sessionId: w.parentId })).reviews).toEqual([expect.objectContaining({ id: reviewId, state: 'ended' })]);
+  });
+
+  it('End with "keep" ends the parent alone: the review runs on, still linked; Archive then asks again', async () => {
+    const { w, reviewId, stops } = await parentWithReview();
+    expect(await ack(w.phone, 'session:stop', { sessionId: w.parentId, reviews: 'keep' })).toMatchObject({ ok: true, session: { status: 'ended' } });
+    expect(stops).toEqual([w.parentId]);
+    expect(await statusOf(reviewId)).toBe('idle');
+    expect((await ack(w.phone, 'session:watch', { sessionId: reviewId })).session).toMatchObject({ parentId: w.parentId });
+    expect((await ack(w.phone, 'review:list', { sessionId: w.parentId })).reviews).toEqual([expect.objectContaining({ id: reviewId })]);
+
+    // Archive of the ended parent while its kept review still runs: the same question.
+    const refused = await ack(w.phone, 'session:archive', { sessionId: w.parentId, archived: true });
+    expect(refused).toMatchObject({ ok: false, code: 'conflict', reason: 'reviews_live', reviews: [{ id: reviewId }] });
+    expect(String(refused.error)).toContain('then archive again');
+    expect((await hub.store.getSession({ namespace: 'alpha', sessionId: w.parentId }))?.archivedAt ?? null).toBeNull();
+    // Keep: archived, the review still runs.
+    expect(await ack(w.phone, 'session:archive', { sessionId: w.parentId, archived: true, reviews: 'keep' })).toMatchObject({ ok: true, session: { id: w.parentId } });
+    expect((await hub.store.getSession({ namespace: 'alpha', sessionId: w.parentId }))?.archivedAt).toEqual(expect.any(Number));
+    expect(await statusOf(reviewId)).toBe('idle');
+    // Unarchive asks nothing.
+    expect(await ack(w.phone, 'session:archive', { sessionId: w.parentId, archived: false })).toMatchObject({ ok: true });
+    // End: archived, the review ended.
+    expect(await ack(w.phone, 'session:archive', { sessionId: w.parentId, archived: true, reviews: 'end' })).toMatchObject({ ok: true });
+    expect(stops).toEqual([w.parentId, reviewId]);
+    expect(await statusOf(reviewId)).toBe('ended');
+    // Nothing live any more: archive needs no choice.
+    expect(await ack(w.phone, 'session:archive', { sessionId: w.parentId, archived: false })).toMatchObject({ ok: true });
+    expect(await ack(w.phone, 'session:archive', { sessionId: w.parentId, archived: true })).toMatchObject({ ok: true });
+  });
+
+  it('a parent whose reviews have all ended ends without a question; another namespace learns nothing', async () => {
+    const { w, reviewId, stops } = await parentWithReview();
+    const stranger = await client('/web', 'web', 'beta');
+    expect(await ack(stranger, 'session:stop', { sessionId: w.parentId })).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await ack(stranger, 'session:archive', { sessionId: w.parentId, archived: true, reviews: 'end' })).toMatchObject({ ok: false, code: 'not_found' });
+    expect(stops).toEqual([]);
+    expect((await ack(w.phone, 'review:end', { reviewId })).ok).toBe(true);
+    expect(await ack(w.phone, 'session:stop', { sessionId: w.parentId })).toMatchObject({ ok: true, session: { status: 'ended' } });
+    expect(stops).toEqual([reviewId, w.parentId]);
+  });
+});
+
+describe('Send on: a new review checks the findings of another (checks)', () => {
+  it("puts the other review's final answer after the diff; an unknown, another session's or an unanswered review is refused, nothing started", async () => {
+    const w = await world();
+    const first = await ack(w.phone, 'review:start', { sessionId: w.parentId, agent: 'codex' });
+    expect(first.error).toBeUndefined();
+    const firstId = (first.review as Review).id;
+    await Promise.all(runnerStarts.splice(0));
+    // Before it answers there is nothing to send on.
+    expect(await ack(w.phone, 'review:start', { sessionId: w.parentId, agent: 'claude', checks: firstId })).toMatchObject({ ok: false, code: 'conflict', error: 'that review has not answered yet: there are no findings to send on' });
+    expect(await ack(w.phone, 'review:start', { sessionId: w.parentId, agent: 'claude', checks: randomUUID() })).toMatchObject({ ok: false, code: 'not_found' });
+    // A review is sent on only within the session it reviews.
+    expect(await ack(w.phone, 'review:start', { sessionId: firstId, agent: 'claude', checks: firstId })).toMatchObject({ ok: false, code: 'not_found' });
+    expect(w.spawns).toHaveLength(1);
+
+    const answered = next<Review>(w.phone, 'review:updated', (r) => r.id === firstId && r.state === 'answered');
+    expect((await ack(w.phone, 'session:watch', { sessionId: w.parentId })).ok).toBe(true);
+    await ack(w.children[0]!, 'message:append', { sessionId: firstId, messages: [{ id: 'f1', role: 'assistant', content: [{ type: 'text', text: 'src/app.ts:4 returns 2.' }], createdAt: 5 }] });
+    await answered;
+
+    const second = await ack(w.phone, 'review:start', { sessionId: w.parentId, agent: 'claude', checks: firstId, focus: 'is it right?' });
+    expect(second.error).toBeUndefined();
+    expect(second.review).toMatchObject({ parentId: w.parentId, agent: 'claude', focus: 'is it right?' });
+    await Promise.all(runnerStarts.splice(0));
+    const prompt = await next<{ text: string }>(w.children[1]!, 'prompt:deliver');
+    expect(prompt.text).toContain('--- end of diff ---\n\nA Codex review of these changes found what follows. Check each finding against the code');
+    expect(prompt.text).toContain('--- findings ---\nsrc/app.ts:4 returns 2.\n--- end of findings ---');
+    expect((await ack(w.phone, 'review:list', { sessionId: w.parentId })).reviews).toHaveLength(2);
+  });
+});

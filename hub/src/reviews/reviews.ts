@@ -12,6 +12,7 @@
 // (capabilities), never by its name; a review nests at most MAX_REVIEW_DEPTH deep.
 import {
   ackError,
+  agentDisplayName,
   isFinalStatus,
   MAX_REVIEW_DEPTH,
   spawnError,
@@ -30,13 +31,14 @@ import type { Sessions } from '../sessions/lifecycle.ts';
 import type { Machines } from '../machines/machines.ts';
 import type { RemoteSessions } from '../machines/remote-sessions.ts';
 import type { Workspace } from '../workspace/workspace.ts';
-import { collectDiff, reviewPrompt } from './first-prompt.ts';
+import { collectDiff, reviewPrompt, type FindingsToCheck } from './first-prompt.ts';
 import type { ReviewFollower } from './follow.ts';
+import { createParentEnds } from './parent-end.ts';
 
 const NO_SESSION = 'no such session';
 const NO_REVIEW = 'no such review';
 
-type Deps = { store: Store; facts: FactBus; sessions: Pick<Sessions, 'get' | 'queuePrompt'>; machines: Pick<Machines, 'find'>; remote: Pick<RemoteSessions, 'spawn' | 'stop'>; workspace: Pick<Workspace, 'query'>; follower: ReviewFollower };
+type Deps = { store: Store; facts: FactBus; sessions: Pick<Sessions, 'get' | 'queuePrompt' | 'archive'>; machines: Pick<Machines, 'find'>; remote: Pick<RemoteSessions, 'spawn' | 'stop'>; workspace: Pick<Workspace, 'query'>; follower: ReviewFollower };
 export type Reviews = ReturnType<typeof createReviews>;
 
 /** How many reviews up the session sits (0: it reviews nothing); a broken chain counts as deep. */
@@ -72,6 +74,14 @@ async function reviewerFor(deps: Deps, ns: Namespace, parent: Session, asked: Se
   return { agent };
 }
 
+/** "Send on": the findings of another review of the same session, or why not (nothing started). */
+async function findingsOf(store: Store, ns: Namespace, o: { reviewId: string; parentId: string }): Promise<Ack<never> | FindingsToCheck> {
+  const other = await store.getReview({ namespace: ns, reviewId: o.reviewId });
+  if (!other || other.parentId !== o.parentId) return ackError('not_found', 'no such review of this session to send on');
+  if (!other.finalAnswer) return ackError('conflict', 'that review has not answered yet: there are no findings to send on');
+  return { reviewer: agentDisplayName(other.agent), text: other.finalAnswer };
+}
+
 export function createReviews(deps: Deps) {
   const { store, facts, sessions } = deps;
   const publish = (ns: Namespace, review: Review) => facts.publish('review.updated', { namespace: ns, review });
@@ -90,13 +100,15 @@ export function createReviews(deps: Deps) {
       return page.kind === 'changes' ? page : { error: 'the runner answered something else' };
     });
 
-  return {
+  const actions = {
     async start(ns: Namespace, request: z.output<typeof ReviewStartSchema>): Promise<Ack<WebAcks['review:start']>> {
       const parent = await sessions.get(ns, request.sessionId);
       if (!parent) return ackError('not_found', NO_SESSION);
       const reviewer = await reviewerFor(deps, ns, parent, request.agent);
       if ('ok' in reviewer) return reviewer;
       const { agent } = reviewer;
+      const checks = request.checks ? await findingsOf(store, ns, { reviewId: request.checks, parentId: parent.id }) : undefined;
+      if (checks && 'ok' in checks) return checks;
       const diff = await diffOf(ns, parent.id);
       const spawned = await deps.remote.spawn(
         ns,
@@ -113,7 +125,7 @@ export function createReviews(deps: Deps) {
       publish(ns, added.review);
       const child = (await sessions.get(ns, spawned.session.id)) ?? spawned.session;
       facts.publish('session.updated', { namespace: ns, session: child });
-      const queued = await sessions.queuePrompt(ns, { sessionId: child.id, promptId: crypto.randomUUID(), text: reviewPrompt({ diff, focus: request.focus }), attachments: [] });
+      const queued = await sessions.queuePrompt(ns, { sessionId: child.id, promptId: crypto.randomUUID(), text: reviewPrompt({ diff, focus: request.focus, checks }), attachments: [] });
       if (!queued.ok) return queued;
       return { ok: true, review: added.review, session: child };
     },
@@ -147,4 +159,7 @@ export function createReviews(deps: Deps) {
       return { ok: true, reviews: await store.listReviews({ namespace: ns, parentId: sessionId }) };
     },
   };
+  // End and Archive of a session go through here: its live reviews are ended, kept or asked about.
+  const parentEnds = createParentEnds({ store, sessions, remote: deps.remote, endReview: (ns, request) => actions.end(ns, request) });
+  return { ...actions, stopSession: parentEnds.stop, archiveSession: parentEnds.archive };
 }

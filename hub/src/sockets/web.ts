@@ -68,7 +68,7 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
       'session:set-effort': (command) => sessions.command(ns, 'session:set-effort', command),
       'session:set-mode': (command) => sessions.command(ns, 'session:set-mode', command),
       'session:pin': (pin) => sessions.pin(ns, pin),
-      'session:archive': (archive) => sessions.archive(ns, archive),
+      'session:archive': (archive) => domain.reviews.archiveSession(ns, archive),
       'approval:answer': ({ requestId, answer }) =>
         approvals.answer(ns, { requestId, answer, answeredBy: socket.data.caller.label || socket.data.caller.tokenId, device: socket.data.device }),
       ...terminal.handlers,
@@ -79,7 +79,7 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
       },
       'session:spawn': (request) => remote.spawn(ns, request),
       'session:resume': (request) => remote.resume(ns, request),
-      'session:stop': (request) => remote.stop(ns, request),
+      'session:stop': (request) => domain.reviews.stopSession(ns, request),
       'shell:open': (open) => shells.open(socket, open),
       'shell:input': (input) => shells.input(socket, input),
       'shell:resize': (resize) => shells.resize(socket, resize),
@@ -101,4 +101,4 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
 
 /** Events that wait on a daemon or a runner (seconds): handled outside the socket's order so that
  *  typing into a terminal does not queue behind a session start. */
-const WAITS_ON_OTHERS: ReadonlySet<string> = new Set(['session:spawn', 'session:resume', 'session:stop', 'review:start', 'review:end', 'shell:open', 'shell:input', 'shell:resize', 'shell:close']);
+const WAITS_ON_OTHERS: ReadonlySet<string> = new Set(['session:spawn', 'session:resume', 'session:stop', 'session:archive', 'review:start', 'review:end', 'shell:open', 'shell:input', 'shell:resize', 'shell:close']);

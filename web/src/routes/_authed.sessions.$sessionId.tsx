@@ -23,6 +23,7 @@ function parseSessionParams(raw: Record<string, string>): { sessionId: string } 
 // Approvals load on first need: most visits have nothing waiting.
 // End / Resume load with the session page's other halves, not with the app's first load.
 const LifecycleButton = lazy(() => import('../features/lifecycle/lifecycle-button.tsx').then((m) => ({ default: m.LifecycleButton })));
+const EndReviewsQuestion = lazy(() => import('../features/reviews/end-question.tsx').then((m) => ({ default: m.EndReviewsQuestion })));
 const StartReviewButton = lazy(() => import('../features/reviews/start-review.tsx').then((m) => ({ default: m.StartReviewButton })));
 const ApprovalSheet = lazy(() => import('../features/approvals/approval-sheet.tsx').then((m) => ({ default: m.ApprovalSheet })));
 
@@ -72,7 +73,14 @@ function SessionLayout() {
           session={session.data}
           lifecycle={
             <Suspense fallback={null}>
-              <LifecycleButton session={session.data} />
+              <LifecycleButton
+                session={session.data}
+                reviewsQuestion={(question) => (
+                  <Suspense fallback={null}>
+                    <EndReviewsQuestion {...question} />
+                  </Suspense>
+                )}
+              />
             </Suspense>
           }
           review={

@@ -12,6 +12,8 @@ import { Route as rootRoute } from './__root.tsx';
 
 // The notifications switch (and the push code behind it) loads when the account menu first opens.
 const PushToggle = lazy(() => import('../pwa/push-toggle.tsx').then((m) => ({ default: m.PushToggle })));
+// Archive's question about live reviews loads when it is first asked.
+const ArchiveReviewsQuestion = lazy(() => import('../features/reviews/end-question.tsx').then((m) => ({ default: m.ArchiveReviewsQuestion })));
 
 export const Route = createRoute({
   getParentRoute: () => rootRoute,
@@ -57,6 +59,11 @@ function AuthedShell() {
               <PushToggle />
             </Suspense>
           }
+          archiveQuestion={(question) => (
+            <Suspense fallback={null}>
+              <ArchiveReviewsQuestion {...question} />
+            </Suspense>
+          )}
         />
       </aside>
       <main className="shell-detail">

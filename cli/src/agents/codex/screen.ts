@@ -2,7 +2,8 @@
 //
 //   • Working (3s • esc to interrupt)       while a turn runs, above the input
 //   › Ask Codex to do anything               the input row: `›`, then what is typed (the placeholder is dim)
-//                                            (continuation rows of a long input)
+//                                            (continuation rows of a long input; a long paste
+//                                            runs over many rows, blank ones too: findLongInput)
 //     gpt-fake default · /path               footer rows (model, cwd, shortcuts)
 //
 // A choice replaces the input row: text, a blank row, then options with `›` on the chosen one,
@@ -38,6 +39,26 @@ export function findCodexInput(rows: readonly ScreenRow[]): { row: number; typed
     const footer = rows.slice(row + 1, last + 1).filter((r) => r.text.trim() !== '');
     if (footer.length > MAX_FOOTER_ROWS + (below - row - 1)) continue;
     return { row, typed: typed.join('\n') };
+  }
+  return findLongInput(rows, last);
+}
+
+/** An input taller than the rows read above (a long paste, such as a review's first prompt: its
+ *  diff runs over many rows, with blank rows inside): the footer is the last few rows under a blank
+ *  one; above it, every row up to the lowest `›` row is the input's (indented, or blank). Without
+ *  this the input was never found, the prompt never ready, and Enter never pressed. */
+function findLongInput(rows: readonly ScreenRow[], last: number): { row: number; typed: string } | null {
+  let separator = last;
+  while (separator >= 0 && rows[separator]!.text.trim() !== '') separator--;
+  if (separator < 1 || last - separator > MAX_FOOTER_ROWS) return null;
+  for (let row = separator - 1; row >= 0; row--) {
+    const text = rows[row]!.text;
+    if (text.startsWith(MARKER)) {
+      const typed = rows.slice(row, separator).map((r, i) => (i === 0 ? r.strong.slice(MARKER.length) : r.strong));
+      return { row, typed: typed.join('\n').trimEnd() };
+    }
+    // Anything but a continuation row: what is above is not this input (history, a choice).
+    if (text.trim() !== '' && (!text.startsWith('  ') || NUMBERED_OPTION.test(text))) return null;
   }
   return null;
 }

@@ -1,10 +1,12 @@
 // end-dialog.tsx: "End session" in the session header and its confirmation. The confirmation is a
 // modal <dialog role="alertdialog">: the page behind is inert, focus starts on Cancel (the harmless
 // answer), Esc cancels, and focus returns to the button that opened it. Ending waits for the hub's
-// ack (the session has ended); a refusal stays in the dialog as an alert.
+// ack (the session has ended); a refusal stays in the dialog as an alert. A session whose reviews
+// still run is asked what becomes of them (the route's `reviewsQuestion` slot draws the question);
+// End waits for that answer.
 import { agentDisplayName } from '@tether/shared/wire';
-import { useEffect, useId, useRef, useState } from 'react';
-import type { Session } from '@tether/shared';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import type { LiveReviewsChoice, Session } from '@tether/shared';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import './lifecycle.css';
 import { dismissFailure, endSession, useLifecycle } from './lifecycle-store.ts';
@@ -27,7 +29,11 @@ function resumeLater(session: Session): string {
     : `It was started at a desk: resume it there with ${DESK_RESUME[session.agent]}.`;
 }
 
-export function EndSessionButton({ session }: { session: Session }) {
+/** The question about live reviews inside the dialog: nothing when none runs; `onNeeded` says
+ *  whether End must wait for an answer. */
+export type ReviewsQuestionSlot = (o: { sessionId: string; choice: LiveReviewsChoice | null; onChoice: (c: LiveReviewsChoice) => void; onNeeded: (needed: boolean) => void }) => ReactNode;
+
+export function EndSessionButton({ session, reviewsQuestion }: { session: Session; reviewsQuestion?: ReviewsQuestionSlot | undefined }) {
   const [open, setOpen] = useState(false);
   const triggerRef = useRef<HTMLButtonElement>(null);
   const lifecycle = useLifecycle(session.id);
@@ -51,6 +57,7 @@ export function EndSessionButton({ session }: { session: Session }) {
       {open ? (
         <EndDialog
           session={session}
+          reviewsQuestion={reviewsQuestion}
           onClose={() => {
             setOpen(false);
             // The dialog is gone: focus goes back where the person was.
@@ -62,8 +69,11 @@ export function EndSessionButton({ session }: { session: Session }) {
   );
 }
 
-function EndDialog({ session, onClose }: { session: Session; onClose: () => void }) {
+function EndDialog({ session, reviewsQuestion, onClose }: { session: Session; reviewsQuestion: ReviewsQuestionSlot | undefined; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const [reviews, setReviews] = useState<LiveReviewsChoice | null>(null);
+  const [asking, setAsking] = useState(false);
+  const onNeeded = useCallback((needed: boolean) => setAsking(needed), []);
   const titleId = useId();
   const textId = useId();
   const lifecycle = useLifecycle(session.id);
@@ -77,7 +87,7 @@ function EndDialog({ session, onClose }: { session: Session; onClose: () => void
   }, []);
 
   const end = async () => {
-    if (await endSession(session)) onClose();
+    if (await endSession(session, asking && reviews ? reviews : undefined)) onClose();
   };
 
   return (
@@ -101,6 +111,7 @@ function EndDialog({ session, onClose }: { session: Session; onClose: () => void
         <p>{consequence(session)}</p>
         <p>{resumeLater(session)}</p>
       </div>
+      {reviewsQuestion?.({ sessionId: session.id, choice: reviews, onChoice: setReviews, onNeeded })}
       {lifecycle.kind === 'failed' && lifecycle.action === 'end' ? (
         <p className="confirm-dialog-error" role="alert">
           Couldn't end it: {lifecycle.message}
@@ -110,7 +121,7 @@ function EndDialog({ session, onClose }: { session: Session; onClose: () => void
         <button type="button" className="button" autoFocus disabled={ending} onClick={onClose}>
           Cancel
         </button>
-        <button type="button" className="button button-danger" disabled={ending} onClick={() => void end()}>
+        <button type="button" className="button button-danger" disabled={ending || (asking && reviews === null)} onClick={() => void end()}>
           {ending ? (
             <>
               <Spinner size={16} /> Ending…

@@ -4,9 +4,9 @@
 // error; and it outlives the notice, which unmounts as soon as the resumed session is live.
 //
 //   resume ─session:resume {sessionId, launchKind?}─► hub ─► the machine's daemon ─► ack once ready
-//   end    ─session:stop {sessionId}─► hub ─► runner (claude's own exit) ─► ack once ended
+//   end    ─session:stop {sessionId, reviews?}─► hub ─► runner (claude's own exit) ─► ack once ended
 import { useSyncExternalStore } from 'react';
-import type { LaunchKind, Session } from '@tether/shared';
+import type { LaunchKind, LiveReviewsChoice, Session } from '@tether/shared';
 import { SPAWN_ACK_TIMEOUT_MS, STOP_ACK_TIMEOUT_MS } from '@tether/shared/limits';
 import { requestHub } from '../../lib/socket.ts';
 
@@ -53,13 +53,14 @@ export async function resumeSession(session: Pick<Session, 'id' | 'launchKind'>,
   }
 }
 
-/** End the session: claude exits as at the desk; the hub acks once the session has ended. */
-export async function endSession(session: Pick<Session, 'id'>): Promise<boolean> {
+/** End the session: claude exits as at the desk; the hub acks once the session has ended.
+ *  `reviews`: what becomes of its live reviews (the hub refuses without it while some run). */
+export async function endSession(session: Pick<Session, 'id'>, reviews?: LiveReviewsChoice): Promise<boolean> {
   const current = states.get(session.id);
   if (current?.kind === 'resuming' || current?.kind === 'ending') return false;
   set(session.id, { kind: 'ending' });
   try {
-    await requestHub('session:stop', { sessionId: session.id }, { timeoutMs: STOP_ACK_TIMEOUT_MS });
+    await requestHub('session:stop', { sessionId: session.id, ...(reviews ? { reviews } : {}) }, { timeoutMs: STOP_ACK_TIMEOUT_MS });
     set(session.id, IDLE);
     return true;
   } catch (error) {

@@ -2,12 +2,15 @@
 // reviewer, state and the first lines of its final answer; open, it shows the whole answer and the
 // person's buttons: "Send to <this session's agent>" (the findings, editable, queued as a prompt
 // here), "Ask again" (a follow-up to the reviewer), "End" (stops the reviewer), and the reviewer's
-// own session. Once the reviewer has ended the card is read-only.
-import { useId, useState } from 'react';
+// own session. Once the reviewer has ended the card is read-only. A reviewer's own chat says whose
+// changes it reviews, with a link back to that session (where its card is).
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { Review, Session } from '@tether/shared';
 import { agentDisplayName } from '@tether/shared/wire';
 import { requestHub } from '../../lib/socket.ts';
+import { useSession } from '../../lib/queries.ts';
+import { sessionTitle } from '../../lib/format.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { useReviews } from './use-reviews.ts';
 import './reviews.css';
@@ -34,6 +37,11 @@ function Compose(o: { label: string; initial: string; action: string; onSend: (t
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const id = useId();
+  const boxRef = useRef<HTMLDivElement>(null);
+  // The cards scroll in a short strip on a phone: bring the whole box, its buttons too, into view.
+  useEffect(() => {
+    boxRef.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
   const send = async () => {
     setBusy(true);
     setError(null);
@@ -45,7 +53,7 @@ function Compose(o: { label: string; initial: string; action: string; onSend: (t
     }
   };
   return (
-    <div className="review-compose">
+    <div className="review-compose" ref={boxRef}>
       <label htmlFor={id} className="review-compose-label">
         {o.label}
       </label>
@@ -155,13 +163,30 @@ function ReviewCard({ review, parent }: { review: Review; parent: Session }) {
   );
 }
 
-/** The session's review cards, oldest first; nothing when it has none. */
+/** In a reviewer's chat: the session it reviews, one tap away (its card is there). */
+function ReviewOf({ parentId }: { parentId: string }) {
+  const parent = useSession(parentId);
+  return (
+    <p className="review-of">
+      A read-only review of{' '}
+      <Link to="/sessions/$sessionId" params={{ sessionId: parentId }}>
+        {parent.data ? sessionTitle(parent.data) : 'the reviewed session'}
+      </Link>
+      : send its findings from the card there.
+    </p>
+  );
+}
+
+/** The session's review cards, oldest first (and, for a reviewer, whose changes it reviews);
+ *  nothing when there is neither. */
 export function ReviewCards({ session }: { session: Session }) {
   const { reviews } = useReviews(session.id);
-  if (reviews.length === 0) return null;
+  const of = session.parentId ? <ReviewOf parentId={session.parentId} /> : null;
+  if (reviews.length === 0) return of ? <div className="review-cards">{of}</div> : null;
   return (
     // Focusable: several open cards scroll inside it (a keyboard must reach them).
     <section className="review-cards" aria-label="Reviews" tabIndex={0}>
+      {of}
       {reviews.map((review) => (
         <ReviewCard key={review.id} review={review} parent={session} />
       ))}

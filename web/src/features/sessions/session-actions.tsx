@@ -3,11 +3,13 @@
 // them; nothing here is optimistic: the row moves when the hub's `session:updated` arrives.
 // A running session cannot be archived (the hub refuses it too): whatever it asks must stay in sight,
 // so the item says to end it first. Keyboard: the menu opens with focus on its first item, arrows
-// move, Escape or a tap outside closes it (use-popover.ts).
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { Session } from '@tether/shared';
+// move, Escape or a tap outside closes it (use-popover.ts). An ended session whose reviews still run
+// is refused by the hub (reason `reviews_live`): the route's `archiveQuestion` slot then asks what
+// becomes of them, and archives with the answer.
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import type { LiveReviewsChoice, Session } from '@tether/shared';
 import { isArchived, isFinalStatus } from '@tether/shared/wire';
-import { requestHub } from '../../lib/socket.ts';
+import { requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { usePopover } from '../../lib/ui/use-popover.ts';
 import { IconArchive, IconMore, IconPin } from '../../lib/ui/icons.tsx';
 
@@ -15,9 +17,15 @@ import { IconArchive, IconMore, IconPin } from '../../lib/ui/icons.tsx';
 export type SessionActionDone = { text: string; undo?: () => Promise<void> };
 
 const setPinned = async (sessionId: string, pinned: boolean) => void (await requestHub('session:pin', { sessionId, pinned }));
-const setArchived = async (sessionId: string, archived: boolean) => void (await requestHub('session:archive', { sessionId, archived }));
+const setArchived = async (sessionId: string, archived: boolean, reviews?: LiveReviewsChoice) =>
+  void (await requestHub('session:archive', { sessionId, archived, ...(reviews ? { reviews } : {}) }));
 
-export function SessionActions({ session, title, onDone }: { session: Session; title: string; onDone: (done: SessionActionDone) => void }) {
+/** Asks what becomes of the live reviews of a session being archived; `onArchive` archives with the answer. */
+export type ArchiveQuestionSlot = (o: { sessionId: string; title: string; onArchive: (choice: LiveReviewsChoice) => Promise<void>; onClose: () => void }) => ReactNode;
+
+export function SessionActions(o: { session: Session; title: string; onDone: (done: SessionActionDone) => void; archiveQuestion?: ArchiveQuestionSlot | undefined }) {
+  const { session, title, onDone } = o;
+  const [asking, setAsking] = useState(false);
   const { open, setOpen, panelId, rootRef, buttonRef } = usePopover();
   const menuRef = useRef<HTMLDivElement>(null);
   const [busy, setBusy] = useState(false);
@@ -43,6 +51,11 @@ export function SessionActions({ session, title, onDone }: { session: Session; t
       setOpen(false);
       onDone(done);
     } catch (failure) {
+      if (o.archiveQuestion && failure instanceof SocketRequestError && failure.reason === 'reviews_live') {
+        setOpen(false);
+        setAsking(true);
+        return;
+      }
       setError(failure instanceof Error ? failure.message : String(failure));
     } finally {
       setBusy(false);
@@ -149,6 +162,34 @@ export function SessionActions({ session, title, onDone }: { session: Session; t
           ) : null}
         </div>
       ) : null}
+      {asking && o.archiveQuestion ? (
+        <ReviewsQuestion {...{ session, title, onDone }} slot={o.archiveQuestion} onClose={() => setAsking(false)} returnFocus={buttonRef} />
+      ) : null}
     </div>
   );
+}
+
+/** The route's question about live reviews; archives with the answer. */
+function ReviewsQuestion(o: {
+  session: Session;
+  title: string;
+  onDone: (done: SessionActionDone) => void;
+  slot: ArchiveQuestionSlot;
+  onClose: () => void;
+  /** Where focus goes when the question closes: the menu's button. */
+  returnFocus: RefObject<HTMLButtonElement | null>;
+}) {
+  const { session, title } = o;
+  return o.slot({
+    sessionId: session.id,
+    title,
+    onArchive: async (choice) => {
+      await setArchived(session.id, true, choice);
+      o.onDone({ text: `Archived “${title}”.`, undo: () => setArchived(session.id, false) });
+    },
+    onClose: () => {
+      o.onClose();
+      requestAnimationFrame(() => o.returnFocus.current?.focus());
+    },
+  });
 }

@@ -17,7 +17,7 @@ import { filterSessions, splitArchived } from './filter-sessions.ts';
 import { groupSessions } from './group-sessions.ts';
 import { baseline, isUnread, useSeen } from './seen.ts';
 import { SessionRow } from './session-row.tsx';
-import { SessionActions, type SessionActionDone } from './session-actions.tsx';
+import { SessionActions, type ArchiveQuestionSlot, type SessionActionDone } from './session-actions.tsx';
 import { SessionsEmpty } from './sessions-empty.tsx';
 
 export type SessionListProps = {
@@ -27,6 +27,8 @@ export type SessionListProps = {
   onRetry: () => void;
   /** More account-menu items (the notifications switch, from pwa/). */
   menuExtra?: ReactNode;
+  /** Archive's question about a session's live reviews (from reviews/). */
+  archiveQuestion?: ArchiveQuestionSlot;
 };
 
 function NewSessionButton({ enabled }: { enabled: boolean }) {
@@ -50,7 +52,7 @@ function NewSessionButton({ enabled }: { enabled: boolean }) {
   );
 }
 
-export function SessionList({ sessions, machines, error, onRetry, menuExtra }: SessionListProps) {
+export function SessionList({ sessions, machines, error, onRetry, menuExtra, archiveQuestion }: SessionListProps) {
   const now = useNow();
   const [query, setQuery] = useState('');
   const seen = useSeen();
@@ -77,7 +79,7 @@ export function SessionList({ sessions, machines, error, onRetry, menuExtra }: S
       now={now}
       home={home}
       unread={isUnread(seen, session)}
-      actions={<SessionActions session={session} title={sessionTitle(session)} onDone={setNotice} />}
+      actions={<SessionActions session={session} title={sessionTitle(session)} onDone={setNotice} archiveQuestion={archiveQuestion} />}
     />
   );
 
