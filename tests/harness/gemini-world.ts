@@ -39,11 +39,11 @@ export async function startGeminiWorld(defer: Defer, options: { script?: ScriptT
   defer(() => phone.stop());
   if (options.ready !== false) {
     // Before it starts, a fresh TETHER_HOME reads `gemini --version` (seconds on a loaded machine).
-    await runner.waitForScreen(GEMINI_READY, { timeoutMs: 45_000 });
-    // Gemini runs its SessionStart hook after drawing its input, and an Enter while that runs leaves
-    // the prompt in its box: tests type once the hook named the session and Gemini says it is done.
-    await phone.waitFor(() => phone.session()?.agentSessionId, { what: 'SessionStart named the session' });
-    await runner.waitForScreen(/^(?![^]*Executing Hook)/);
+    // Idle: its input is drawn and its SessionStart hook ran (the runner's start gate); the phone's
+    // prompts need no more. A test typing at the desk also waits, as a person does, for the hook's
+    // busy row to go (GEMINI_READY).
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session', timeoutMs: 45_000 });
+    await runner.waitForScreen(GEMINI_READY);
   }
   return { fake, hub, sandbox, runner, phone, startRunner: start };
 }
