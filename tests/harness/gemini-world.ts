@@ -2,7 +2,10 @@
 // API (script) + hub (port 0) + a Gemini sandbox pointed at the fake + `tether gemini -m <model>` with a
 // desk TTY + a phone watching its session; and the daemon world (startGeminiDaemonWorld), where the
 // phone starts Gemini sessions. Each part is stopped by the test's cleanup scope.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Socket } from 'socket.io-client';
+import { onTestFailed } from 'vitest';
 import type { Session } from '@tether/shared';
 import { startFakeGemini, type FakeGemini, type ScriptTurn } from '../fixtures/fake-gemini/index.ts';
 import type { Defer } from './cleanups.ts';
@@ -32,11 +35,26 @@ export async function startGeminiWorld(defer: Defer, options: { script?: ScriptT
   const start: GeminiWorld['startRunner'] = (runnerOptions = {}) => {
     const runner = startRunner({ hub, sandbox, agent: 'gemini', cols: 110, rows: 35, ...runnerOptions, args: ['-m', FAKE_GEMINI_MODEL, ...(runnerOptions.args ?? [])] });
     defer(() => runner.stop());
+    latest = runner;
     return runner;
   };
+  let latest: RunnerHandle | null = null;
   const runner = start({ ...(options.args ? { args: options.args } : {}), ...(options.home ? { home: options.home } : {}) });
   const phone = await watchSession({ hub, sessionId: runner.sessionId });
   defer(() => phone.stop());
+  // A failure says what the desk showed, where each prompt got to, and what the runner logged: taken
+  // as the cleanups start (before the runner stops), printed if the test failed.
+  const describeWorld = () => {
+    const shown = latest ?? runner;
+    const log = join(shown.home, 'logs', 'runner.log');
+    const prompts = [...phone.prompts().values()].map((p) => ({ text: p.text, status: p.status, reason: p.reason, updatedAt: p.updatedAt }));
+    return `[gemini-world] screen (the runner started last):\n${shown.screenText()}\n[gemini-world] prompts: ${JSON.stringify(prompts)}\n[gemini-world] runner log:\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '(none)'}`;
+  };
+  let atCleanup: string | null = null;
+  defer(() => {
+    atCleanup = describeWorld();
+  });
+  onTestFailed(() => console.log(atCleanup ?? describeWorld()));
   if (options.ready !== false) {
     // Before it starts, a fresh TETHER_HOME reads `gemini --version` (seconds on a loaded machine).
     // Idle: its input is drawn and its SessionStart hook ran (the runner's start gate); the phone's

@@ -117,7 +117,10 @@ function startPtyParts(o: { options: RunnerOptions; agent: Agent }): PtyParts {
     turnIdle: () => core.state.status === 'idle',
     write: (data) => ctx.pty?.write(data),
     ...(agent.pasteSettleMs ? { pasteSettleMs: agent.pasteSettleMs } : {}),
-    report: ({ promptId, status, reason }) => core.link()?.push('prompt:status', { sessionId: core.state.id, promptId, status, reason: reason ?? null }),
+    report: ({ promptId, status, reason }) => {
+      core.log(`prompt ${promptId.slice(0, 8)}: ${status}${reason ? ` (${reason})` : ''}`);
+      core.link()?.push('prompt:status', { sessionId: core.state.id, promptId, status, reason: reason ?? null });
+    },
   });
   core.onCleanup(() => queue.stop());
   const ctx: PtyContext = { options, agent, core, screen, queue, run, pty: null, stream: null, ender: null };
@@ -229,6 +232,7 @@ async function runPty(parts: PtyParts & { binary: string; args: string[] }): Pro
       // read that first shows the prompt (or wipes it), and a stopped agent draws nothing after.
       parts.desk.followSuspend(text);
       parts.approvals.screen(promptState.kind);
+      parts.start.screenRead(promptState.kind);
       core.followEffort(agent.screen.effort?.(text));
       // The footer names the mode only at an idle, empty prompt (busy or typing, it says other things).
       const mode = ready && promptState.kind === 'ready' && promptState.inputEmpty && !parts.modes.switching() ? agent.screen.footerMode?.(lines) : null;
