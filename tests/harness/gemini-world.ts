@@ -48,8 +48,13 @@ export async function startGeminiWorld(defer: Defer, options: { script?: ScriptT
     const shown = latest ?? runner;
     const log = join(shown.home, 'logs', 'runner.log');
     const prompts = [...phone.prompts().values()].map((p) => ({ text: p.text, status: p.status, reason: p.reason, updatedAt: p.updatedAt }));
-    return `[gemini-world] screen (the runner started last):\n${shown.screenText()}\n[gemini-world] prompts: ${JSON.stringify(prompts)}\n[gemini-world] runner log:\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '(none)'}`;
+    return `[gemini-world] screen (the runner started last):\n${shown.screenText()}\n[gemini-world] prompts: ${JSON.stringify(prompts)}\n[gemini-world] runner log:\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '(none)'}\n[gemini-world] session files:\n${files()}`;
   };
+  const files = () =>
+    sandbox
+      .transcripts()
+      .map((f) => `${f}: ${readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => l.slice(0, 90)).join('\n    ')}`)
+      .join('\n');
   let atCleanup: string | null = null;
   defer(() => {
     atCleanup = describeWorld();

@@ -12,8 +12,7 @@ import { createGeminiHome, userAllowedTools } from './home.ts';
 import { geminiHookDialect, geminiHookSettings } from './hooks.ts';
 import { askingToolsMatcher, planGeminiLaunch } from './launch.ts';
 import { geminiScreen } from './screen.ts';
-import { createGeminiHeadless, findGeminiSession } from './headless.ts';
-import { renameOutOfLoadMinute } from './load-minute.ts';
+import { createGeminiHeadless } from './headless.ts';
 import { createGeminiTranscriptReader } from './transcript.ts';
 import { pathForNodeAgent } from './node-path.ts';
 
@@ -48,11 +47,6 @@ export const geminiAgent: Agent = {
   plan: planGeminiLaunch,
   installHooks: ({ endpoint, permissionHook, plan, env }) => {
     const userEnv = { ...env, ...(env.TETHER_USER_GEMINI_CLI_HOME ? { GEMINI_CLI_HOME: env.TETHER_USER_GEMINI_CLI_HOME } : {}) };
-    // `tether gemini --resume <id>` in the minute the session started: the TUI loads it, then its
-    // new recording reopens the same file and wipes it (the bug load-minute.ts works around for ACP),
-    // so the chat stopped at the resume. Seen as a flaky resume e2e (a resume 15 s after the start).
-    const resumed = plan.resumeId && /^[0-9a-f-]{36}$/i.test(plan.resumeId) ? findGeminiSession({ env: userEnv, sessionId: plan.resumeId }) : null;
-    if (resumed) renameOutOfLoadMinute({ path: resumed, now: Date.now() });
     const file = writeHookEndpoint({ endpoint });
     const matcher = askingToolsMatcher({ mode: plan.permissionMode, allowed: userAllowedTools(userEnv) });
     const hooks = geminiHookSettings({ commandFor: (event) => hookCommand({ event, endpointPath: file.endpointPath }), matcher, permissionHook });
