@@ -86,7 +86,7 @@ describe('tether gemini: approvals on the phone', () => {
     // A fresh TETHER_HOME reads `gemini --version` first (seconds on a loaded machine). With no phone
     // to tell it, the runner's log says when its SessionStart hook ran (an Enter before is lost), then
     // the desk waits, as a person does, for the hook's busy row to go.
-    await waitForRunnerLog(runner, /SessionStart seen: ready/, { timeoutMs: 45_000 });
+    await waitForRunnerLog(runner, /SessionStart ran: ready/, { timeoutMs: 45_000 });
     await runner.waitForScreen(GEMINI_READY);
     runner.paste('go');
     await runner.waitForScreen(/^ ?\* go/m);

@@ -44,11 +44,19 @@ export async function startGeminiWorld(defer: Defer, options: { script?: ScriptT
   defer(() => phone.stop());
   // A failure says what the desk showed, where each prompt got to, and what the runner logged: taken
   // as the cleanups start (before the runner stops), printed if the test failed.
+  // A runner stopped before this read has no screen left (its terminal is disposed).
+  const screenOf = (r: RunnerHandle) => {
+    try {
+      return r.screenText();
+    } catch {
+      return '(gone: the runner was stopped)';
+    }
+  };
   const describeWorld = () => {
     const shown = latest ?? runner;
     const log = join(shown.home, 'logs', 'runner.log');
     const prompts = [...phone.prompts().values()].map((p) => ({ text: p.text, status: p.status, reason: p.reason, updatedAt: p.updatedAt }));
-    return `[gemini-world] screen (the runner started last):\n${shown.screenText()}\n[gemini-world] prompts: ${JSON.stringify(prompts)}\n[gemini-world] runner log:\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '(none)'}\n[gemini-world] session files:\n${files()}`;
+    return `[gemini-world] screen (the runner started last):\n${screenOf(shown)}\n[gemini-world] prompts: ${JSON.stringify(prompts)}\n[gemini-world] runner log:\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '(none)'}\n[gemini-world] session files:\n${files()}`;
   };
   const files = () =>
     sandbox
