@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hasToolResponse, lastToolResponses, readFile, shellCommand, text, userSays, when } from '../fixtures/fake-gemini/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
-import { chatText } from '../harness/runner.ts';
+import { chatText, waitForRunnerLog } from '../harness/runner.ts';
 import { startGeminiWorld } from '../harness/gemini-world.ts';
 import { GEMINI_DIALOG, GEMINI_READY } from '../harness/gemini.ts';
 
@@ -83,11 +83,11 @@ describe('tether gemini: approvals on the phone', () => {
       script: [when(userSays('go'), shellCommand('touch unasked.txt', { description: 'make a file' })), text('fine')],
     });
     const runner = startRunner({ hub: null });
-    // A fresh TETHER_HOME reads `gemini --version` first (seconds on a loaded machine).
-    await runner.waitForScreen(GEMINI_READY, { timeoutMs: 45_000 });
-    // Its SessionStart hook runs just after the input is drawn (gemini-world.ts).
-    await runner.waitForScreen(/^(?![^]*Executing Hook)/);
-    await Bun.sleep(1_000);
+    // A fresh TETHER_HOME reads `gemini --version` first (seconds on a loaded machine). With no phone
+    // to tell it, the runner's log says when its SessionStart hook ran (an Enter before is lost), then
+    // the desk waits, as a person does, for the hook's busy row to go.
+    await waitForRunnerLog(runner, /SessionStart ran: ready/, { timeoutMs: 45_000 });
+    await runner.waitForScreen(GEMINI_READY);
     runner.paste('go');
     await runner.waitForScreen(/^ ?\* go/m);
     await Bun.sleep(500);

@@ -46,6 +46,18 @@ describe('tether gemini: chat mirrored to the hub', () => {
     await runner.waitForScreen('gemini echo: what is up from the phone');
   }, 60_000);
 
+  it('a prompt sent from the phone while Gemini starts is typed once it is ready (after its SessionStart hook), and answered once', async () => {
+    const { runner, phone, fake } = await startGeminiWorld(defer, { script: [(request) => text(`gemini early: ${lastUserText(request)}`)], ready: false });
+    // Sent before Gemini drew anything: the runner holds it, whatever the hub or the screen says.
+    const sent = await phone.send('sent while gemini starts');
+    expect(sent.ok).toBe(true);
+    await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('gemini early: sent while gemini starts')), { what: 'the early prompt answered', timeoutMs: 45_000 });
+    expect(phone.prompts().get(sent.promptId)?.status).toBe('delivered');
+    expect(phone.messages().filter((m) => m.role === 'user').map((m) => chatText(m))).toEqual(['sent while gemini starts']);
+    expect(fake.requests.filter((r) => r.kind === 'main')).toHaveLength(1);
+    await runner.waitForScreen('gemini early: sent while gemini starts');
+  }, 60_000);
+
   it('abort from the phone cancels Gemini mid-reply; modes and models are not switched from the phone', async () => {
     const chunks = Array.from({ length: 20 }, (_, i) => `Paragraph gemini-${i + 1}.\n\n`);
     const { fake, runner, phone } = await startGeminiWorld(defer, { script: [streamedText(chunks, { gapMs: 1000 })] });

@@ -24,9 +24,7 @@ describe('Gemini from the phone', () => {
     expect(session).toMatchObject({ agent: 'gemini', launchKind: 'pty', machineId: daemon.machineId() });
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle', timeoutMs: 60_000 });
     expect(watch.session()?.capabilities).toEqual(agentFor('gemini').capabilities);
-    // Typed once its SessionStart hook named the session (an Enter while it runs is lost: gemini-world.ts).
-    await watch.waitFor(() => watch.session()?.agentSessionId, { what: 'SessionStart named the session' });
-    await Bun.sleep(1_000);
+    // Idle means its SessionStart hook ran too (the runner's start gate): the prompt goes at once.
     await watch.send('hello over there');
     await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'gemini from afar: hello over there'), { what: 'the reply' });
     // The model the phone asked for went on Gemini's command line (a name no Gemini version aliases:

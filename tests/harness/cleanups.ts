@@ -5,7 +5,8 @@
 //   const defer = useCleanups();          // at the top of the test file (or a describe)
 //   it(…, async () => { const hub = await startHub(); defer(() => hub.stop()); … });
 //
-// Invariant: after each test the scope is empty again; a cleanup that throws fails the test.
+// Invariant: after each test the scope is empty again; a cleanup that throws fails the test, after
+// the others have run.
 import { afterEach } from 'vitest';
 
 /** Registers a cleanup for the current test; cleanups run in reverse order in afterEach. */
@@ -14,8 +15,18 @@ export type Defer = (cleanup: () => unknown) => void;
 export function useCleanups(): Defer {
   let cleanups: Array<() => unknown> = [];
   afterEach(async () => {
-    for (const fn of cleanups.reverse()) await fn();
+    // Every cleanup runs even when one throws (a leak found by a sandbox must not leave the hub
+    // behind it running); the first error fails the test.
+    const errors: unknown[] = [];
+    for (const fn of cleanups.reverse()) {
+      try {
+        await fn();
+      } catch (error) {
+        errors.push(error);
+      }
+    }
     cleanups = [];
+    if (errors.length > 0) throw errors[0];
   });
   return (cleanup) => {
     cleanups.push(cleanup);

@@ -2,7 +2,10 @@
 // API (script) + hub (port 0) + a Gemini sandbox pointed at the fake + `tether gemini -m <model>` with a
 // desk TTY + a phone watching its session; and the daemon world (startGeminiDaemonWorld), where the
 // phone starts Gemini sessions. Each part is stopped by the test's cleanup scope.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Socket } from 'socket.io-client';
+import { onTestFailed } from 'vitest';
 import type { Session } from '@tether/shared';
 import { startFakeGemini, type FakeGemini, type ScriptTurn } from '../fixtures/fake-gemini/index.ts';
 import type { Defer } from './cleanups.ts';
@@ -32,18 +35,46 @@ export async function startGeminiWorld(defer: Defer, options: { script?: ScriptT
   const start: GeminiWorld['startRunner'] = (runnerOptions = {}) => {
     const runner = startRunner({ hub, sandbox, agent: 'gemini', cols: 110, rows: 35, ...runnerOptions, args: ['-m', FAKE_GEMINI_MODEL, ...(runnerOptions.args ?? [])] });
     defer(() => runner.stop());
+    latest = runner;
     return runner;
   };
+  let latest: RunnerHandle | null = null;
   const runner = start({ ...(options.args ? { args: options.args } : {}), ...(options.home ? { home: options.home } : {}) });
   const phone = await watchSession({ hub, sessionId: runner.sessionId });
   defer(() => phone.stop());
+  // A failure says what the desk showed, where each prompt got to, and what the runner logged: taken
+  // as the cleanups start (before the runner stops), printed if the test failed.
+  // A runner stopped before this read has no screen left (its terminal is disposed).
+  const screenOf = (r: RunnerHandle) => {
+    try {
+      return r.screenText();
+    } catch {
+      return '(gone: the runner was stopped)';
+    }
+  };
+  const describeWorld = () => {
+    const shown = latest ?? runner;
+    const log = join(shown.home, 'logs', 'runner.log');
+    const prompts = [...phone.prompts().values()].map((p) => ({ text: p.text, status: p.status, reason: p.reason, updatedAt: p.updatedAt }));
+    return `[gemini-world] screen (the runner started last):\n${screenOf(shown)}\n[gemini-world] prompts: ${JSON.stringify(prompts)}\n[gemini-world] runner log:\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '(none)'}\n[gemini-world] session files:\n${files()}`;
+  };
+  const files = () =>
+    sandbox
+      .transcripts()
+      .map((f) => `${f}: ${readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => l.slice(0, 90)).join('\n    ')}`)
+      .join('\n');
+  let atCleanup: string | null = null;
+  defer(() => {
+    atCleanup = describeWorld();
+  });
+  onTestFailed(() => console.log(atCleanup ?? describeWorld()));
   if (options.ready !== false) {
     // Before it starts, a fresh TETHER_HOME reads `gemini --version` (seconds on a loaded machine).
-    await runner.waitForScreen(GEMINI_READY, { timeoutMs: 45_000 });
-    // Gemini runs its SessionStart hook after drawing its input, and an Enter while that runs leaves
-    // the prompt in its box: tests type once the hook named the session and Gemini says it is done.
-    await phone.waitFor(() => phone.session()?.agentSessionId, { what: 'SessionStart named the session' });
-    await runner.waitForScreen(/^(?![^]*Executing Hook)/);
+    // Idle: its input is drawn and its SessionStart hook ran (the runner's start gate); the phone's
+    // prompts need no more. A test typing at the desk also waits, as a person does, for the hook's
+    // busy row to go (GEMINI_READY).
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session', timeoutMs: 45_000 });
+    await runner.waitForScreen(GEMINI_READY);
   }
   return { fake, hub, sandbox, runner, phone, startRunner: start };
 }

@@ -5,12 +5,14 @@
 // AGENT-CLIS.md has the recipe.
 //
 // Invariant: nothing escapes the sandbox: the env is process.env minus every GEMINI*/GOOGLE* variable,
-// plus the sandbox's own; stop() removes every dir the sandbox created.
+// plus the sandbox's own; stop() removes every dir the sandbox created, and fails if any process
+// still runs in it.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { reapLeftovers } from './leftovers.ts';
 
 export const FAKE_GEMINI_KEY = 'tether-fake-gemini-key';
 /** The model tests name with -m: with a model named, Gemini makes no routing side call. */
@@ -28,8 +30,13 @@ export type GeminiSandbox = {
   env: Record<string, string>;
   /** Session files written so far (`~/.gemini/tmp/<project>/chats/*.jsonl`). */
   transcripts(): string[];
-  stop(): void;
+  /** Removes the sandbox; fails if a process still runs in it (a Gemini that outlived its runner),
+   *  after killing it, so a leak fails its own test and never loads the next ones. */
+  stop(): Promise<void>;
 };
+
+/** After the runner's exit, how long Gemini's own processes may take to be gone. */
+const LEFTOVER_GRACE_MS = 3_000;
 
 function supportedGemini(): { floor: string; current: string } {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -69,5 +76,10 @@ export function createGeminiSandbox(options: { fakeApiUrl: string; settings?: Re
   const chats = join(home, '.gemini', 'tmp');
   const walk = (dir: string): string[] =>
     existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.jsonl') ? [join(dir, e.name)] : [])) : [];
-  return { cwd, home, env, transcripts: () => walk(chats), stop: () => rmSync(root, { recursive: true, force: true }) };
+  const stop = async () => {
+    const left = await reapLeftovers(root, { graceMs: LEFTOVER_GRACE_MS });
+    rmSync(root, { recursive: true, force: true });
+    if (left.length > 0) throw new Error(`processes outlived the test in its Gemini sandbox (killed now): ${left.map((p) => `${p.pid} ${p.command}`).join('; ')}`);
+  };
+  return { cwd, home, env, transcripts: () => walk(chats), stop };
 }

@@ -6,7 +6,7 @@
 // The runner gets TETHER_HUB_URL/TETHER_TOKEN (when a hub is given), a private TETHER_HOME,
 // TETHER_CLAUDE_BIN (the pinned claude) and TETHER_SESSION_ID (so the test knows the session id
 // without asking anyone), plus the sandbox's offline claude env. stop() kills and removes it all.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claudeBin, type ClaudeSandbox } from './claude.ts';
@@ -65,6 +65,20 @@ export function startRunner(options: {
       if (ownHome) rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+/** Waits for a line in the runner's own log (TETHER_HOME/logs/runner.log): what a runner with no
+ *  hub to tell says about itself (e.g. its start gate opening). */
+export async function waitForRunnerLog(runner: Pick<RunnerHandle, 'home'>, pattern: RegExp, options: { timeoutMs?: number } = {}): Promise<string> {
+  const file = join(runner.home, 'logs', 'runner.log');
+  const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_WAIT_MS);
+  for (;;) {
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    const line = text.split('\n').find((l) => pattern.test(l));
+    if (line) return line;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(pattern)} in ${file}; its tail:\n${text.slice(-2000)}`);
+    await Bun.sleep(100);
+  }
 }
 
 /** Runs `tether <args>` without a TTY (env on top of this process's) and resolves with its exit

@@ -130,6 +130,10 @@ export type Agent = {
   /** How long after a paste its input takes Enter as a submit rather than a newline, when longer than
    *  the runner's default (Gemini: an Enter inside its "unsafe paste" window is a newline). */
   pasteSettleMs?: number;
+  /** It takes input only once its SessionStart hook has run, though its input is drawn before (Gemini
+   *  draws its input, then runs the hook; an Enter meanwhile is lost, the text left in its box): the
+   *  session is ready, and prompts are typed, only after both (runner/start-gate.ts). */
+  inputAfterSessionStart?: boolean;
   /** Ends it the way its own desk does when a person asks (the phone's End, `tether stop`). */
   endPty(options: { pty: { write(data: string): void; kill(signal?: string): void; exited: Promise<unknown> }; log: (line: string) => void }): { end(): void };
   /** The pid of a live process of this agent already running the agent session `sessionId` here

@@ -70,14 +70,23 @@ export function spawnPty(options: {
     });
   });
   // bun-pty's own kill() ignores the signal, closes the PTY and reports exit code 0 at once, which
-  // would lose claude's real exit and cut its shutdown short. Signals go to the pid instead, and the
-  // exit is reported when the child really exits; bun-pty's kill is only the last resort in stop().
+  // would lose claude's real exit and cut its shutdown short. Signals go to the child's process group
+  // instead (it leads its own session, so its pid is the group's id), as a terminal's Ctrl-C does,
+  // and the exit is reported when the child really exits; bun-pty's kill is only the last resort in
+  // stop(). The group, not the pid: an agent may be a launcher that ignores SIGTERM and SIGHUP and
+  // waits for its real process (Gemini CLI relaunches itself in a child node), so a signal to the
+  // pid alone reached nobody who would exit, and the PTY's hangup reaches the session leader alone:
+  // each such agent outlived its runner, 350 MB and a few % of a core apiece, for good.
   const kill = (signal: string = 'SIGTERM') => {
     if (done) return;
     try {
-      process.kill(pty.pid, signal as NodeJS.Signals);
+      process.kill(-pty.pid, signal as NodeJS.Signals);
     } catch {
-      // already gone
+      try {
+        process.kill(pty.pid, signal as NodeJS.Signals);
+      } catch {
+        // already gone
+      }
     }
   };
   const forceClose = () => {

@@ -101,12 +101,10 @@ export function createDesk(ctx: PtyContext, o: { handToDesk: () => boolean }) {
       log(`${agent.name} suspended at the desk (Ctrl-Z): stopping tether too`);
       void local.suspend().then(() => {
         log(`continued (fg): resuming ${agent.name}`);
+        // To the agent's process group (pty.kill), as the terminal's Ctrl-Z stopped all of it; a
+        // gone agent is the exit path's to report.
         if (!ctx.pty) return;
-        try {
-          process.kill(ctx.pty.pid, 'SIGCONT');
-        } catch {
-          // the agent already gone: the exit path reports it
-        }
+        ctx.pty.kill('SIGCONT');
         if (local) resize(local.size()); // the window may have changed while we were stopped
       });
     },

@@ -20,6 +20,7 @@ function ptyCommands(ctx: PtyContext, parts: Parts): HubCommandHandlers {
   const { state, controller, log, patch } = core;
   return sessionCommands(core, {
     deliver: (delivery) => {
+      log(`prompt ${delivery.promptId.slice(0, 8)} from the hub (status ${state.status})`);
       const failed = (reason: string) => core.link()?.push('prompt:status', { sessionId: state.id, promptId: delivery.promptId, status: 'dropped', reason });
       // With files: written under the session's temp dir first, then typed as `@path … text`; an
       // agent whose composer attaches a pasted image path gets each image's path pasted alone first.

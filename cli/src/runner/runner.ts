@@ -12,7 +12,8 @@
 // `-c`'s identity wait (identity-gate.ts), the dialog relay (dialogs/) and the prompt queue. A
 // headless launch is composed in headless/ around the agent's transport (Agent.headless).
 //
-// Invariants: "ready" means the agent's input is on screen; the agent exiting before that is a
+// Invariants: "ready" means the agent's input is on screen (and, for an agent that needs it, its
+// SessionStart hook ran: start-gate.ts); the agent exiting before that is a
 // failed session with the reason (its last screen lines), shown at the desk and on the hub, and is
 // never respawned. The hub being down never stops the agent. The final screen reaches the hub before
 // session:end. Everything started here is released on every exit path (core.onCleanup: screen,
@@ -35,6 +36,7 @@ import { createModeControl } from './mode-control.ts';
 import { createModelControl, type ModelControl } from './model-control.ts';
 import { createScreenWatch } from './screen-watch.ts';
 import { createIdentityGate } from './identity-gate.ts';
+import { createStartGate, type StartGate } from './start-gate.ts';
 import { startPtyLink } from './pty-link.ts';
 import { runHeadlessSession } from './headless/session.ts';
 
@@ -64,7 +66,7 @@ export async function runSession(options: RunnerOptions): Promise<RunnerResult> 
   return runPty({ ...ctx, binary, args: plan.args });
 }
 
-type PtyParts = { pty: PtyContext; desk: Desk; approvals: Approvals; dialogs: DialogRelay; identity: ReturnType<typeof createIdentityGate>; moments: ReturnType<typeof createToolMoments>; modes: ReturnType<typeof createModeControl> };
+type PtyParts = { pty: PtyContext; desk: Desk; approvals: Approvals; dialogs: DialogRelay; identity: ReturnType<typeof createIdentityGate>; moments: ReturnType<typeof createToolMoments>; modes: ReturnType<typeof createModeControl>; start: StartGate };
 
 /** Everything a PTY session needs before the agent is spawned, wired together. */
 function startPtyParts(o: { options: RunnerOptions; agent: Agent }): PtyParts {
@@ -115,7 +117,10 @@ function startPtyParts(o: { options: RunnerOptions; agent: Agent }): PtyParts {
     turnIdle: () => core.state.status === 'idle',
     write: (data) => ctx.pty?.write(data),
     ...(agent.pasteSettleMs ? { pasteSettleMs: agent.pasteSettleMs } : {}),
-    report: ({ promptId, status, reason }) => core.link()?.push('prompt:status', { sessionId: core.state.id, promptId, status, reason: reason ?? null }),
+    report: ({ promptId, status, reason }) => {
+      core.log(`prompt ${promptId.slice(0, 8)}: ${status}${reason ? ` (${reason})` : ''}`);
+      core.link()?.push('prompt:status', { sessionId: core.state.id, promptId, status, reason: reason ?? null });
+    },
   });
   core.onCleanup(() => queue.stop());
   const ctx: PtyContext = { options, agent, core, screen, queue, run, pty: null, stream: null, ender: null };
@@ -131,7 +136,14 @@ function startPtyParts(o: { options: RunnerOptions; agent: Agent }): PtyParts {
     open: () => startPtyLink(ctx, { desk: desk!, setMode: (mode) => void modes.set(mode), models }),
   });
   const approvals = createPtyApprovals(ctx, modes);
-  parts = { pty: ctx, desk, approvals, dialogs: createPtyDialogs(ctx, { approvals, desk, models }), identity, moments, modes };
+  const start = createStartGate({ waitForSessionStart: agent.inputAfterSessionStart === true, ready: () => {
+      core.status.publish({ kind: 'ready' });
+      queue.poke(); // a prompt sent while it started
+    },
+    log: core.log,
+  });
+  core.onCleanup(() => start.stop());
+  parts = { pty: ctx, desk, approvals, dialogs: createPtyDialogs(ctx, { approvals, desk, models }), identity, moments, modes, start };
   // Once every part exists: the link opens with the session's commands wired to them.
   if (identity.settled()) identity.settle('known at start');
   return parts;
@@ -185,7 +197,10 @@ function createPtyDialogs(ctx: PtyContext, o: { approvals: Approvals; desk: Desk
 function ptyHooks(parts: PtyParts): Parameters<SessionCore['prepareLaunch']>[0]['hooks'] {
   const { core, queue } = parts.pty;
   return {
-    onSessionStart: (payload) => parts.identity.sessionStarted(payload),
+    onSessionStart: (payload) => {
+      parts.identity.sessionStarted(payload);
+      parts.start.sessionStarted();
+    },
     onTranscript: (path, source) => core.followTranscript({ path, continued: core.resumed?.transcriptPath === path && source === 'resume' }),
     onStop: () => {
       // The agent's transcript says when its turn is over, a moment after this hook.
@@ -217,15 +232,13 @@ async function runPty(parts: PtyParts & { binary: string; args: string[] }): Pro
       // read that first shows the prompt (or wipes it), and a stopped agent draws nothing after.
       parts.desk.followSuspend(text);
       parts.approvals.screen(promptState.kind);
+      parts.start.screenRead(promptState.kind);
       core.followEffort(agent.screen.effort?.(text));
       // The footer names the mode only at an idle, empty prompt (busy or typing, it says other things).
       const mode = ready && promptState.kind === 'ready' && promptState.inputEmpty && !parts.modes.switching() ? agent.screen.footerMode?.(lines) : null;
       if (mode) core.followMode(mode);
     },
-    onReady: (afterMs) => {
-      log(`ready in ${afterMs} ms`);
-      core.status.publish({ kind: 'ready' });
-    },
+    onReady: (afterMs) => parts.start.inputShown(afterMs),
   });
   parts.desk.start();
   const initial = parts.desk.initialSize();

@@ -76,6 +76,7 @@ export const geminiAgent: Agent = {
   // Gemini takes an Enter within 40 ms of a paste as a newline (its "unsafe paste" window, a React
   // timer that fires late on a busy machine: a prompt typed as it started stayed in its box).
   pasteSettleMs: 500,
+  inputAfterSessionStart: true,
   plainVerdicts: true,
   spawnArgs: ({ model, permissionMode, resumeId }) => {
     const mode = permissionMode === 'acceptEdits' ? 'auto_edit' : permissionMode === 'bypassPermissions' ? 'yolo' : null;

@@ -13,6 +13,7 @@
 import { realpathSync } from 'node:fs';
 import { HOOK_UNANSWERED_ENV, type HookEventArg } from '../../hooks/events.ts';
 import type { HookDialect } from '../agent.ts';
+import { resumedSessionFile } from './resumed-file.ts';
 import { chatTool } from './transcript.ts';
 
 const ASK = JSON.stringify({ decision: 'ask' });
@@ -56,6 +57,8 @@ export const geminiHookDialect: HookDialect = {
     const out: Record<string, unknown> = { ...p };
     // The path as the user's `~/.gemini` has it, not through the launch's private home (gone after).
     if (typeof p.transcript_path === 'string') out.transcript_path = realPath(p.transcript_path);
+    // A resume names a fresh recording; its turns go to the file it loaded (resumed-file.ts).
+    if (event === 'session-start' && p.source === 'resume' && typeof out.transcript_path === 'string') out.transcript_path = resumedSessionFile(out.transcript_path);
     if (event === 'permission-request' && typeof p.tool_name === 'string') {
       const { name, input } = chatTool(p.tool_name, p.tool_input);
       out.tool_name = name;

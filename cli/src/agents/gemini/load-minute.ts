@@ -37,6 +37,20 @@ export function previousMinuteName(path: string): string | null {
   return basename(path).replace(named, recordingMinute(at - 60_000));
 }
 
+/** In the minute the session's file names, renames it to the minute before, so a load now keeps its
+ *  history; the new name, or null when no rename was needed or it could not be made. */
+export function renameOutOfLoadMinute(o: { path: string; now: number }): string | null {
+  if (loadWaitMs({ path: o.path, now: o.now }) === 0) return null;
+  const renamed = previousMinuteName(o.path);
+  if (!renamed || existsSync(join(dirname(o.path), renamed))) return null;
+  try {
+    renameSync(o.path, join(dirname(o.path), renamed));
+    return renamed;
+  } catch {
+    return null;
+  }
+}
+
 export async function waitOutLoadMinute(o: { path: string | null; log: (line: string) => void; now?: () => number; sleep?: (ms: number) => Promise<void> }): Promise<void> {
   if (!o.path) return;
   const wait = loadWaitMs({ path: o.path, now: (o.now ?? Date.now)() });

@@ -57,3 +57,23 @@ describe.each(VERSIONS)('Gemini CLI %s screens', (version) => {
     expect(dialog).toBeNull();
   });
 });
+
+describe('Gemini between turns', () => {
+  const row = (text: string) => ({ text, strong: text });
+  const bottom = (statusRow: string) => [
+    row('Tips for getting started:'),
+    row(''),
+    row(statusRow),
+    row('─'.repeat(110)),
+    row(' YOLO Ctrl+Y'),
+    row(''),
+    row(' *    '), // the empty input: its mark, its cursor cell, the placeholder blanked (dim)
+    row(''),
+    row(' workspace (/directory)                                    sandbox                                     /model'),
+  ];
+  it('reads its SessionStart hook running (its label above the rule, no spinner) as busy, and ready once it is gone', () => {
+    // The row as seen at 110 columns on 0.61.0 while `tether hook session-start` ran (a start probe).
+    expect(readGeminiPrompt({ rows: bottom('  Executing Hook: tether session-start' + ' '.repeat(56) + '? for shortcuts'), seenReady: true })).toEqual({ kind: 'busy' });
+    expect(readGeminiPrompt({ rows: bottom(' '.repeat(94) + '? for shortcuts'), seenReady: true })).toEqual({ kind: 'ready', inputEmpty: true });
+  });
+});

@@ -15,7 +15,8 @@
 // A tool-permission dialog replaces the rule, the input and the footer: a box (`╭│╰`) holding the
 // call, a question, a blank row and numbered options with `●` on the chosen one. It is read by the
 // shared dialog reader once the box's side walls are taken off. Structure first: busy is a braille
-// spinner at the start of a row above the rule (Gemini also draws "esc to cancel" there).
+// spinner at the start of a row above the rule (Gemini also draws "esc to cancel" there), or a hook
+// running between turns (its label alone there: SessionStart).
 import { readDialog, type DialogMarks, type ScreenDialog } from '../../dialogs/read-dialog.ts';
 import type { PromptState, ScreenRow } from '../../screen/prompt-state.ts';
 
@@ -25,6 +26,10 @@ const MAX_ROWS_TO_INPUT = 3;
 /** Rows above the rule the spinner may sit on (a queued prompt can be drawn under it). */
 const BUSY_ROWS_ABOVE = 2;
 const SPINNER = /^\s*[\u2800-\u28ff]\s/;
+/** A hook running outside a turn (SessionStart): its row above the rule has no spinner, only its
+ *  label (seen on 0.61.0 at start: "  Executing Hook: tether session-start … ? for shortcuts"), and
+ *  Gemini drops what is typed meanwhile. */
+const HOOK_RUNNING = /^\s*Executing Hooks?:/;
 const INPUT = /^ ?(\S) /;
 
 const isRule = (text: string) => {
@@ -59,7 +64,7 @@ export function readGeminiPrompt(options: { rows: readonly ScreenRow[]; seenRead
   const input = findGeminiInput(options.rows);
   if (!input) return options.seenReady ? { kind: 'dialog' } : { kind: 'starting' };
   const above = options.rows.slice(Math.max(0, input.rule - BUSY_ROWS_ABOVE), input.rule);
-  if (above.some((r) => SPINNER.test(r.text))) return { kind: 'busy' };
+  if (above.some((r) => SPINNER.test(r.text) || HOOK_RUNNING.test(r.text))) return { kind: 'busy' };
   return { kind: 'ready', inputEmpty: input.typed === '' };
 }
 
