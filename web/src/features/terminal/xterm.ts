@@ -101,6 +101,9 @@ export function createXterm(options: ITerminalOptions = {}): { term: Terminal; f
     lineHeight: 1.1,
     scrollback: SCROLLBACK_LINES,
     theme: TERMINAL_THEME,
+    // The agent picks its colours for a desk's terminal (Gemini draws a prompt grey on grey, 3:1);
+    // a phone in daylight needs WCAG AA's 4.5:1, so xterm lightens or darkens a foreground that falls short.
+    minimumContrastRatio: 4.5,
     ...options,
   });
   const fit = new FitAddon();
