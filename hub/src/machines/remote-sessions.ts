@@ -76,6 +76,7 @@ export function createRemoteSessions(deps: Deps) {
           permissionMode: spawn.permissionMode ?? 'default',
           deskAttached: false,
     });
+    if (ack.worktree) await sessions.recordWorktree(ns, spawn.sessionId, ack.worktree);
     return answerStart({ deps, ns, socket, sessionId: spawn.sessionId, logFile: ack.logFile, outcome: await ready });
   };
 
@@ -109,6 +110,7 @@ export function createRemoteSessions(deps: Deps) {
             createDir: request.createDir,
             resumeAgentSessionId: request.resumeAgentSessionId ?? null,
             readOnly: options.readOnly === true,
+            worktree: request.worktree ?? null,
           }),
         () => ackError('conflict', 'busy'),
       );
@@ -142,6 +144,7 @@ export function createRemoteSessions(deps: Deps) {
             resumeAgentSessionId: current.agentSessionId,
             // A reviewer stays read-only when it comes back.
             readOnly: Boolean(current.parentId),
+            worktree: null,
           }),
         () => spawnError('conflict', 'session_live', 'the session is being started or stopped right now'),
       );
