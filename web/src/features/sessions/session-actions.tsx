@@ -4,12 +4,13 @@
 // A running session cannot be archived (the hub refuses it too): whatever it asks must stay in sight,
 // so the item says to end it first. Keyboard: the menu opens with focus on its first item, arrows
 // move, Escape or a tap outside closes it (use-popover.ts).
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useContext, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Session } from '@tether/shared';
 import { isArchived, isFinalStatus } from '@tether/shared/wire';
 import { requestHub } from '../../lib/socket.ts';
 import { usePopover } from '../../lib/ui/use-popover.ts';
 import { IconArchive, IconMore, IconPin } from '../../lib/ui/icons.tsx';
+import { WorktreeSlotContext } from '../../lib/worktree-slot.ts';
 
 /** What a finished action tells the list (it announces it and may offer to undo it). */
 export type SessionActionDone = { text: string; undo?: () => Promise<void> };
@@ -17,11 +18,21 @@ export type SessionActionDone = { text: string; undo?: () => Promise<void> };
 const setPinned = async (sessionId: string, pinned: boolean) => void (await requestHub('session:pin', { sessionId, pinned }));
 const setArchived = async (sessionId: string, archived: boolean) => void (await requestHub('session:archive', { sessionId, archived }));
 
+/** What Archive after the worktree question tells the list (undo unarchives; a removal stays done). */
+const archivedWith = (sessionId: string, title: string, removed: boolean): SessionActionDone => ({
+  text: removed ? `Archived “${title}” and removed its worktree.` : `Archived “${title}”; its worktree stays.`,
+  undo: () => setArchived(sessionId, false),
+});
+
 export function SessionActions({ session, title, onDone }: { session: Session; title: string; onDone: (done: SessionActionDone) => void }) {
   const { open, setOpen, panelId, rootRef, buttonRef } = usePopover();
   const menuRef = useRef<HTMLDivElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** A session with a worktree of its own asks about it before Archive (features/worktrees). */
+  const [askWorktree, setAskWorktree] = useState(false);
+  const ArchiveWorktreeDialog = useContext(WorktreeSlotContext)?.ArchiveDialog;
+  const hasWorktree = ArchiveWorktreeDialog !== undefined && session.worktree != null && session.worktree.removedAt === null;
   const pinned = session.pinnedAt != null;
   const archived = isArchived(session);
   const ended = isFinalStatus(session.status);
@@ -93,10 +104,12 @@ export function SessionActions({ session, title, onDone }: { session: Session; t
         className="menu-item"
         disabled={busy}
         onClick={() =>
-          void run(() => setArchived(session.id, true), {
-            text: `Archived “${title}”.`,
-            undo: () => setArchived(session.id, false),
-          })
+          hasWorktree
+            ? (setOpen(false), setAskWorktree(true))
+            : void run(() => setArchived(session.id, true), {
+                text: `Archived “${title}”.`,
+                undo: () => setArchived(session.id, false),
+              })
         }
       >
         <IconArchive size={18} />
@@ -148,6 +161,9 @@ export function SessionActions({ session, title, onDone }: { session: Session; t
             </p>
           ) : null}
         </div>
+      ) : null}
+      {askWorktree && ArchiveWorktreeDialog ? (
+        <ArchiveWorktreeDialog session={session} onClose={() => setAskWorktree(false)} onArchived={(removed) => (setAskWorktree(false), onDone(archivedWith(session.id, title, removed)))} />
       ) : null}
     </div>
   );
