@@ -56,6 +56,8 @@ describe('a spawn in a new worktree', () => {
     expect(ack).toEqual({ ok: true, pid: 4242, cwd: path, logFile: '/l', worktree: { path, branch: 'fix/login', repo: app, removedAt: null } });
     expect(started).toEqual([expect.objectContaining({ cwd: path, worktree: null, createDir: false })]);
     expect(git(path, 'branch', '--show-current')).toBe('fix/login');
+    // Its upstream is the same name on the repository's remote: Push from the phone creates it there.
+    expect(git(path, 'status', '--porcelain=v2', '--branch')).toContain('# branch.upstream origin/fix/login');
   });
 
   it('takes the fresh worktree and its branch away again when the runner cannot start', async () => {

@@ -69,7 +69,22 @@ export async function createWorktree(options: { repo: string; branch: string; ba
   if (existsSync(path)) return ackError('conflict', `${path} exists already`);
   const added = await text(top.top, ['worktree', 'add', '-q', '-b', options.branch, '--', path, ...(options.base ? [options.base] : [])]);
   if (!added.ok) return ackError('conflict', `git worktree add failed: ${added.error}`);
+  await trackSameName({ repo: top.top, branch: options.branch });
   return { ok: true, worktree: { path, branch: options.branch, head: null, main: false }, repo: top.top };
+}
+
+/** The new branch's upstream: the same name on the remote the repository's current branch tracks
+ *  (or its only remote), so that Push from the phone creates it there. None found: none set, and a
+ *  push says so. The remote branch need not exist yet (git status names the upstream all the same). */
+async function trackSameName(options: { repo: string; branch: string }): Promise<void> {
+  const current = await text(options.repo, ['symbolic-ref', '--short', '-q', 'HEAD']);
+  const tracked = current.ok ? await text(options.repo, ['config', '--get', `branch.${current.out.trim()}.remote`]) : null;
+  const remotes = await text(options.repo, ['remote']);
+  const only = remotes.ok ? remotes.out.split('\n').filter(Boolean) : [];
+  const remote = tracked?.ok && tracked.out.trim() ? tracked.out.trim() : only.length === 1 ? only[0]! : null;
+  if (!remote || remote.startsWith('-')) return;
+  await runGit({ cwd: options.repo, args: ['config', `branch.${options.branch}.remote`, remote] });
+  await runGit({ cwd: options.repo, args: ['config', `branch.${options.branch}.merge`, `refs/heads/${options.branch}`] });
 }
 
 export type WorktreeLoss = { uncommitted: string[]; unpushed: string[] };
