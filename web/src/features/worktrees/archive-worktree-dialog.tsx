@@ -22,6 +22,9 @@ export function lossSummary(loss: WorktreeLoss): string {
     .join(' and ');
 }
 
+/** The hub's reason as a sentence of its own ("machine … is offline" → "Machine … is offline"). */
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 function LossList({ loss }: { loss: WorktreeLoss }) {
   const group = (title: string, items: string[]) =>
     items.length ? (
@@ -111,7 +114,7 @@ export function ArchiveWorktreeDialog({ session, onClose, onArchived }: ArchiveW
         ) : null}
         {check.kind === 'known' && !loss ? <p>Everything in it is committed and pushed: removing it loses nothing (the branch stays).</p> : null}
         {check.kind === 'known' && loss ? <p>{`Removing it would lose ${loss}:`}</p> : null}
-        {check.kind === 'offline' ? <p>{`${check.message}. Archive keeps the worktree; remove it later at the desk.`}</p> : null}
+        {check.kind === 'offline' ? <p>{`${sentence(check.message)}. Archive keeps the worktree; remove it later at the desk.`}</p> : null}
         {check.kind === 'unknown' ? <p>{`Could not tell what removing it would lose (${check.message}). Archive keeps the worktree.`}</p> : null}
       </div>
       {check.kind === 'known' ? <LossList loss={check.loss} /> : null}
