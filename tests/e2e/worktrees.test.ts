@@ -98,6 +98,8 @@ describe('a session in a worktree of its own', () => {
     const watch = await world.startWatch(sessionId);
     await watch.send('Please change the greeting');
     await watch.waitFor(() => watch.messages().find((m) => chatText(m).includes('greeting edited')), { what: 'the edit', timeoutMs: 60_000 });
+    // The reply comes before the turn's end: a git write mid-turn is refused (409) without confirm.
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'the turn to end', timeoutMs: 30_000 });
     expect(git(path, 'status', '--porcelain')).toBe('M src/greet.ts');
     // The repository's own checkout is untouched.
     expect(git(repo, 'status', '--porcelain')).toBe('');
