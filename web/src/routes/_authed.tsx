@@ -8,7 +8,7 @@ import { getLogin, hasFragmentCredential, onLoginChange } from '../lib/hub.ts';
 import { useHubLiveUpdates, useMachines, useSessions } from '../lib/queries.ts';
 import { ConnectionToast } from '../lib/ui/connection-toast.tsx';
 import { SessionList } from '../features/sessions/session-list.tsx';
-import { WORKTREE_PARTS } from '../features/worktrees/parts.ts';
+import { WORKTREE_PARTS } from '../features/worktrees/parts.tsx';
 import { WorktreeSlotContext } from '../lib/worktree-slot.ts';
 import { Route as rootRoute } from './__root.tsx';
 
