@@ -58,6 +58,16 @@ export function createRemoteSessions(deps: Deps) {
       await ready;
       return 'reason' in ack ? ack : spawnError(ack.code, 'runner_failed', ack.error);
     }
+    if (spawn.worktree && !ack.worktree) {
+      // A daemon older than worktrees drops the field and starts the session in the repository
+      // itself: not what was asked. Its runner goes at once, and the person is told why.
+      void daemons.command(socket, 'daemon:kill', { sessionId: spawn.sessionId });
+      exits.notStarted(ns, spawn.sessionId);
+      const reason = 'tether on that machine is older than worktrees: update it there, or start without a new worktree';
+      readiness.runnerExited(ns, spawn.sessionId, { exitCode: null, reason });
+      await ready;
+      return spawnError('conflict', 'worktree_failed', reason);
+    }
     exits.started(ns, spawn.sessionId, ack.pid);
     // The phone sees the new session (starting) at once; the runner's own registration follows
     // (or came first: then it is left alone).

@@ -93,3 +93,20 @@ it('tells a session without a worktree, an offline machine and a bad daemon answ
   // Archive does not wait for the machine.
   expect(await ack(phone, 'session:archive', { sessionId, archived: true })).toMatchObject({ ok: true });
 });
+
+it('fails closed with a daemon older than worktrees: its runner in the repository itself is killed, and the person told why', async () => {
+  const machineId = randomUUID();
+  const daemon = await connect({ nsp: '/cli', client: 'daemon' });
+  expect((await ack(daemon, 'machine:register', { id: machineId, name: 'old-box', os: 'linux', user: 'dev', home: '/home/dev' })).ok).toBe(true);
+  const kills: unknown[] = [];
+  // An older daemon: the spawn's worktree is dropped, the runner starts in the folder asked for.
+  daemon.on('daemon:spawn', (spawn: { cwd: string }, reply: (a: unknown) => void) => reply({ ok: true, pid: 78, cwd: spawn.cwd, logFile: '/tmp/l' }));
+  daemon.on('daemon:kill', (p: unknown, reply: (a: unknown) => void) => {
+    kills.push(p);
+    reply({ ok: true, killed: true });
+  });
+  const phone = await connect({ nsp: '/web' });
+  const spawned = await ack(phone, 'session:spawn', { machineId, cwd: REPO, worktree: { branch: 'fix' } }, { timeoutMs: 30_000 });
+  expect(spawned).toMatchObject({ ok: false, code: 'conflict', reason: 'worktree_failed', error: expect.stringContaining('older than worktrees') });
+  await expect.poll(() => kills.length, { timeout: 5_000 }).toBe(1);
+});
