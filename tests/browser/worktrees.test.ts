@@ -18,6 +18,7 @@ import { useBrowserWorld } from '../harness/browser-world.ts';
 import { agentFor } from '../../cli/src/agents/index.ts';
 
 const REPO = '/home/dev/src/shop';
+const OLD_IDEA = `${REPO}.worktrees/old-idea`;
 const LOSS = { uncommitted: ['notes/draft.md'], unpushed: ['a1b2c3d Tidy the checkout form'] };
 
 async function bothThemes(page: Page, name: string, viewport: ViewportName): Promise<string[]> {
@@ -41,7 +42,11 @@ function standInDaemon(options: { daemon: Socket; token: string; machineId: stri
   const { daemon } = options;
   daemon.on('daemon:worktree-probe', (p: { cwd: string }, reply: (a: unknown) => void) => {
     heard.push(['probe', p]);
-    reply(p.cwd === REPO ? { ok: true, repo: REPO, branch: 'main', worktrees: [{ path: REPO, branch: 'main', main: true }] } : { ok: true, repo: null, branch: null, worktrees: [] });
+    const worktrees = [
+      { path: REPO, branch: 'main', main: true },
+      { path: OLD_IDEA, branch: 'old-idea', main: false },
+    ];
+    reply(p.cwd === REPO || p.cwd === OLD_IDEA ? { ok: true, repo: p.cwd, branch: p.cwd === REPO ? 'main' : 'old-idea', worktrees } : { ok: true, repo: null, branch: null, worktrees: [] });
   });
   daemon.on('daemon:spawn', (spawn: Spawn, reply: (a: unknown) => void) => {
     heard.push(['spawn', spawn]);
@@ -95,6 +100,11 @@ describe('a session in a worktree, in the browser', () => {
       const choice = form.getByRole('checkbox', { name: /In a new worktree/ });
       await choice.waitFor({ timeout: UI_TIMEOUT_MS });
       serious.push(...(await bothThemes(page, 'worktree-form-offered', viewport)));
+      // An existing worktree of it, picked from the list: the session would simply start there.
+      await form.getByRole('group', { name: 'Existing worktrees' }).getByRole('button', { name: `Start in the worktree ${OLD_IDEA}` }).click();
+      await expect(dir.inputValue()).resolves.toBe(OLD_IDEA);
+      await dir.fill(REPO);
+      await expect.poll(() => form.getByRole('group', { name: 'Existing worktrees' }).getByRole('button').count(), { timeout: UI_TIMEOUT_MS }).toBe(1);
       await choice.check();
       const branch = form.getByRole('textbox', { name: 'Branch' });
       await expect(branch.inputValue()).resolves.toMatch(/^tether\/\d{4}-\d{4}$/);

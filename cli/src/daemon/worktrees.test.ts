@@ -60,6 +60,16 @@ describe('a spawn in a new worktree', () => {
     expect(git(path, 'status', '--porcelain=v2', '--branch')).toContain('# branch.upstream origin/fix/login');
   });
 
+  it('from inside a worktree: the new one goes beside the main folder, and names the repository', async () => {
+    const app = repo();
+    const start = (r: DaemonSpawn) => ({ ok: true as const, pid: 1, cwd: r.cwd, logFile: '/l' });
+    const first = await spawnInWorktree({ request: request(app, { branch: 'one' }), home: dir, start });
+    if (!first.ok || !first.worktree) throw new Error('no worktree');
+    const second = await spawnInWorktree({ request: request(first.worktree.path, { branch: 'two' }), home: dir, start });
+    expect(second).toMatchObject({ ok: true, worktree: { path: join(dir, 'app.worktrees', 'two'), repo: app } });
+    expect((await worktreeCommands({ HOME: dir }).probe({ cwd: first.worktree.path })).ok).toBe(true);
+  });
+
   it('takes the fresh worktree and its branch away again when the runner cannot start', async () => {
     const app = repo();
     const before = disk(app);

@@ -65,12 +65,15 @@ export async function createWorktree(options: { repo: string; branch: string; ba
   if (dirty.ok && dirty.out.trim() !== '' && options.base === undefined) {
     return ackError('conflict', `${top.top} has uncommitted changes to tracked files; the new worktree would start without them. Commit or stash them first`);
   }
-  const path = join(dirname(top.top), `${basename(top.top)}.worktrees`, ...options.branch.split('/'));
+  // Asked from inside a worktree of it: the new one still goes beside the repository's main folder.
+  const listed = await listWorktrees(top.top);
+  const root = (listed.ok ? listed.worktrees.find((w) => w.main)?.path : undefined) ?? top.top;
+  const path = join(dirname(root), `${basename(root)}.worktrees`, ...options.branch.split('/'));
   if (existsSync(path)) return ackError('conflict', `${path} exists already`);
   const added = await text(top.top, ['worktree', 'add', '-q', '-b', options.branch, '--', path, ...(options.base ? [options.base] : [])]);
   if (!added.ok) return ackError('conflict', `git worktree add failed: ${added.error}`);
   await trackSameName({ repo: top.top, branch: options.branch });
-  return { ok: true, worktree: { path, branch: options.branch, head: null, main: false }, repo: top.top };
+  return { ok: true, worktree: { path, branch: options.branch, head: null, main: false }, repo: root };
 }
 
 /** The new branch's upstream: the same name on the remote the repository's current branch tracks

@@ -16,6 +16,8 @@ export type WorktreeFieldProps = {
   /** The spawn's refusal of the worktree (reason worktree_failed), said at the field. */
   spawnError: string | null;
   onChange: (value: WorktreeChoice) => void;
+  /** An existing worktree picked from the list: the session simply starts in that folder. */
+  onPickFolder: (cwd: string) => void;
 };
 
 export type ArchiveWorktreeProps = { session: Session; onClose: () => void; onArchived: (removed: boolean) => void };

@@ -110,7 +110,7 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
 
       <DirectoryField cwd={cwd} home={home} recent={recent} disabled={starting} onChange={setCwd} />
 
-      {WorktreeField ? <WorktreeField machineId={machineId} cwd={cwd} value={worktree} disabled={starting} spawnError={worktreeError} onChange={setWorktree} /> : null}
+      {WorktreeField ? <WorktreeField machineId={machineId} cwd={cwd} value={worktree} disabled={starting} spawnError={worktreeError} onChange={setWorktree} onPickFolder={setCwd} /> : null}
 
       {agents.length > 1 ? <AgentField agents={agents} chosen={chosenAgent} machine={machine} disabled={starting} onChange={setAgent} /> : null}
 

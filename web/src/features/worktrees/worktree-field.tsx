@@ -2,6 +2,7 @@
 // the chosen folder is in a git repository: the machine's daemon is asked (worktree:probe) once the
 // folder has stood still for a moment. Ticked, it takes a branch name (prefilled), checked here with
 // the same rule the hub and the daemon apply, and shows a refusal of the spawn's worktree inline.
+// The repository's other worktrees are offered too: picking one starts the session in that folder.
 import { useEffect, useState } from 'react';
 import { branchNameProblem, type WorktreeProbeAck } from '@tether/shared';
 import { requestHub } from '../../lib/socket.ts';
@@ -17,9 +18,29 @@ export function suggestedBranch(now = new Date()): string {
   return `tether/${two(now.getMonth() + 1)}${two(now.getDate())}-${two(now.getHours())}${two(now.getMinutes())}`;
 }
 
-/** Where the daemon puts it (docs/decisions/worktrees.md), shown so that nobody has to guess. */
-function worktreePath(repo: string, branch: string): string {
-  return `${repo}.worktrees/${branch}`;
+/** Where the daemon puts it, beside the repository's main folder (docs/decisions/worktrees.md),
+ *  shown so that nobody has to guess. */
+function worktreePath(probe: WorktreeProbeAck, branch: string): string {
+  const main = probe.worktrees.find((w) => w.main)?.path ?? probe.repo;
+  return `${main}.worktrees/${branch}`;
+}
+
+/** The repository's worktrees other than the folder chosen: a session may start in one of them. */
+function OtherWorktrees({ probe, disabled, onPick }: { probe: WorktreeProbeAck; disabled: boolean; onPick: (cwd: string) => void }) {
+  const others = probe.worktrees.filter((w) => w.path !== probe.repo);
+  if (others.length === 0) return null;
+  return (
+    <>
+      <p className="form-hint">Or start in one of its worktrees:</p>
+      <div className="recent-dirs" role="group" aria-label="Existing worktrees">
+        {others.slice(0, 8).map((w) => (
+          <button key={w.path} type="button" className="recent-dir" title={w.path} aria-label={`Start in the worktree ${w.path}`} disabled={disabled} onClick={() => onPick(w.path)}>
+            {w.branch ?? w.path}
+          </button>
+        ))}
+      </div>
+    </>
+  );
 }
 
 function useProbe(machineId: string | null, cwd: string): WorktreeProbeAck | null {
@@ -51,7 +72,7 @@ export function WorktreeField(props: WorktreeFieldProps) {
   useEffect(() => {
     if (!repo && value) onChange(null);
   }, [repo, value, onChange]);
-  if (!repo) return null;
+  if (!repo || !probe) return null;
   const problem = value ? branchNameProblem(value.branch) : null;
   const error = problem ?? (value ? props.spawnError : null);
   return (
@@ -63,6 +84,7 @@ export function WorktreeField(props: WorktreeFieldProps) {
           <span className="form-hint">{`A new branch in its own folder, from ${probe?.branch ?? 'the current commit'}. Your checkout in ${repo} stays as it is.`}</span>
         </span>
       </label>
+      {value ? null : <OtherWorktrees probe={probe} disabled={disabled} onPick={props.onPickFolder} />}
       {value ? (
         <div className="worktree-branch">
           <label className="field-label" htmlFor="new-session-branch">
@@ -86,7 +108,7 @@ export function WorktreeField(props: WorktreeFieldProps) {
             </p>
           ) : (
             <p id="new-session-branch-note" className="form-hint worktree-path">
-              {worktreePath(repo, value.branch)}
+              {worktreePath(probe, value.branch)}
             </p>
           )}
         </div>
