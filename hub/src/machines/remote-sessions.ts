@@ -58,16 +58,7 @@ export function createRemoteSessions(deps: Deps) {
       await ready;
       return 'reason' in ack ? ack : spawnError(ack.code, 'runner_failed', ack.error);
     }
-    if (spawn.worktree && !ack.worktree) {
-      // A daemon older than worktrees drops the field and starts the session in the repository
-      // itself: not what was asked. Its runner goes at once, and the person is told why.
-      void daemons.command(socket, 'daemon:kill', { sessionId: spawn.sessionId });
-      exits.notStarted(ns, spawn.sessionId);
-      const reason = 'tether on that machine is older than worktrees: update it there, or start without a new worktree';
-      readiness.runnerExited(ns, spawn.sessionId, { exitCode: null, reason });
-      await ready;
-      return spawnError('conflict', 'worktree_failed', reason);
-    }
+    if (spawn.worktree && !ack.worktree) return refuseOlderDaemon({ deps, exits, ns, socket, sessionId: spawn.sessionId, ready });
     exits.started(ns, spawn.sessionId, ack.pid);
     // The phone sees the new session (starting) at once; the runner's own registration follows
     // (or came first: then it is left alone).
@@ -190,6 +181,17 @@ export function createRemoteSessions(deps: Deps) {
     /** A daemon saw a runner exit (runner-exits.ts judges it). */
     runnerExited: exits.report,
   };
+}
+
+/** A daemon older than worktrees drops the spawn's `worktree` and starts the session in the
+ *  repository itself: not what was asked. Its runner goes at once, and the person is told why. */
+async function refuseOlderDaemon(o: { deps: Deps; exits: ReturnType<typeof createRunnerExits>; ns: Namespace; socket: DaemonTarget; sessionId: string; ready: Promise<ReadinessOutcome> }) {
+  void o.deps.daemons.command(o.socket, 'daemon:kill', { sessionId: o.sessionId });
+  o.exits.notStarted(o.ns, o.sessionId);
+  const reason = 'tether on that machine is older than worktrees: update it there, or start without a new worktree';
+  o.deps.readiness.runnerExited(o.ns, o.sessionId, { exitCode: null, reason });
+  await o.ready;
+  return spawnError('conflict', 'worktree_failed', reason);
 }
 
 /** The online daemon of a machine of this namespace, or why there is none. */
