@@ -14,6 +14,9 @@ import { MachineIdSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
 
 export const MAX_BRANCH_CHARS = 200;
+/** How long the hub waits for a daemon's ack of a spawn in a new worktree: `git worktree add`
+ *  checks out the whole tree first (the daemon gives it 25 s), well inside the session's ready wait. */
+export const WORKTREE_SPAWN_ACK_MS = 30_000;
 /** Letters, digits and `._/-` only: nothing a shell, a path or a ref would read as syntax. */
 const BRANCH_CHARS = /^[A-Za-z0-9._/-]+$/;
 

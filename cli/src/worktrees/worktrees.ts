@@ -20,10 +20,13 @@ export function checkBranchName(name: string): string | null {
   return branchNameProblem(name);
 }
 
+/** A checkout of a large repository takes a while; the hub waits WORKTREE_SPAWN_ACK_MS for the spawn. */
+const WORKTREE_ADD_TIMEOUT_MS = 25_000;
+
 export type Worktree = { path: string; branch: string | null; head: string | null; main: boolean };
 
-async function text(cwd: string, args: string[]): Promise<{ ok: true; out: string } | { ok: false; error: string }> {
-  const r = await runGit({ cwd, args });
+async function text(cwd: string, args: string[], timeoutMs?: number): Promise<{ ok: true; out: string } | { ok: false; error: string }> {
+  const r = await runGit({ cwd, args, ...(timeoutMs ? { timeoutMs } : {}) });
   if (r.kind === 'ok') return { ok: true, out: Buffer.from(r.stdout).toString('utf8') };
   if (r.kind === 'missing') return { ok: false, error: 'git is not installed on this machine' };
   if (r.kind === 'timeout') return { ok: false, error: `git ${args[0]} did not finish in time` };
@@ -70,7 +73,7 @@ export async function createWorktree(options: { repo: string; branch: string; ba
   const root = (listed.ok ? listed.worktrees.find((w) => w.main)?.path : undefined) ?? top.top;
   const path = join(dirname(root), `${basename(root)}.worktrees`, ...options.branch.split('/'));
   if (existsSync(path)) return ackError('conflict', `${path} exists already`);
-  const added = await text(top.top, ['worktree', 'add', '-q', '-b', options.branch, '--', path, ...(options.base ? [options.base] : [])]);
+  const added = await text(top.top, ['worktree', 'add', '-q', '-b', options.branch, '--', path, ...(options.base ? [options.base] : [])], WORKTREE_ADD_TIMEOUT_MS);
   if (!added.ok) return ackError('conflict', `git worktree add failed: ${added.error}`);
   await trackSameName({ repo: top.top, branch: options.branch });
   return { ok: true, worktree: { path, branch: options.branch, head: null, main: false }, repo: root };

@@ -10,7 +10,7 @@
 // a session that never got ready is stopped and marked failed, never left half-started; nothing is
 // retried or respawned here. Machines and sessions are looked up in the caller's namespace only.
 import { basename } from 'node:path';
-import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, spawnError, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
+import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, spawnError, WORKTREE_SPAWN_ACK_MS, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
 import type { z } from 'zod';
 import type { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '@tether/shared';
 import type { Sessions } from '../sessions/lifecycle.ts';
@@ -48,7 +48,7 @@ export function createRemoteSessions(deps: Deps) {
     // ended, before the process is gone): its exit report, arriving now, is about that runner, not
     // this one, and must not fail this start. The new runner's own exit comes after the spawn ack.
     exits.starting(ns, spawn.sessionId);
-    const ack = await daemons.command(socket, 'daemon:spawn', spawn);
+    const ack = await daemons.command(socket, 'daemon:spawn', spawn, spawn.worktree ? WORKTREE_SPAWN_ACK_MS : undefined);
     if (!ack.ok) {
       // No reason: no refusal of the daemon's own but a bad answer or none in time. A runner may
       // have started all the same; it goes (a kill of nothing answers killed: false).
