@@ -79,7 +79,7 @@ export function createDomain(options: {
   const follower = followReviews({ store, facts, onError });
   const reviews = createReviews({ store, facts, sessions, machines, remote, workspace, follower });
   const git = createGitActions({ sessionOf: sessions.get, runners, store, facts });
-  const worktrees = createWorktrees({ sessions, machines, daemons });
+  const worktrees = createWorktrees({ sessions, machines, daemons, store, facts });
 
   // A runner (re)registered here: viewers of its session here (relayed ones, and on other hubs
   // through the cluster) move their stream to this hub.

@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Session, WorktreeInspectAck } from '@tether/shared';
+import { GIT_HISTORY_TOOL, type Session, type WorktreeInspectAck } from '@tether/shared';
 import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { emitAck } from '../harness/hub.ts';
@@ -154,5 +154,11 @@ describe('a session in a worktree of its own', () => {
     expect(existsSync(path)).toBe(false);
     expect(git(repo, 'log', '-1', '--format=%s', 'phone/greeting')).toBe('Unpushed notes');
     expect(await emitAck(phone, 'worktree:remove', { sessionId, confirm: true })).toMatchObject({ ok: false, code: 'gone' });
+    // The session's history says who removed it and what that lost, beside the phone's git writes.
+    const detail = await fetch(`${hub.url}/api/sessions/${sessionId}`, { headers: { authorization: `Bearer ${hub.token}` } });
+    const { audit } = (await detail.json()) as { audit: Array<{ toolName?: string; answeredBy: string | null; answer: { reason?: string } | null }> };
+    const removal = audit.find((r) => r.toolName === GIT_HISTORY_TOOL && r.answer?.reason?.startsWith('Removed the worktree'));
+    expect(removal?.answer?.reason).toBe(`Removed the worktree ${path} (branch phone/greeting kept), losing 1 uncommitted file(s) and 1 unpushed commit(s)`);
+    expect(removal?.answeredBy).toBeTruthy();
   }, 180_000);
 });

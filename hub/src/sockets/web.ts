@@ -94,7 +94,7 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
       'review:list': ({ sessionId }) => domain.reviews.list(ns, sessionId),
       'worktree:probe': (probe) => domain.worktrees.probe(ns, probe),
       'worktree:inspect': (inspect) => domain.worktrees.inspect(ns, inspect),
-      'worktree:remove': (remove) => domain.worktrees.remove(ns, remove),
+      'worktree:remove': (remove) => domain.worktrees.remove(ns, remove, { label: socket.data.caller.label || socket.data.caller.tokenId, device: socket.data.device }),
     }),
   });
 

@@ -5,7 +5,8 @@
 //
 //   web ─worktree:probe {machineId, cwd}──────────► daemon:worktree-probe ─► ack
 //   web ─worktree:inspect / worktree:remove {sessionId}─► the session's RECORDED worktree (path, repo)
-//        ─► daemon:worktree-inspect / -remove ─► removed: the record keeps removedAt ─► session.updated
+//        ─► daemon:worktree-inspect / -remove ─► removed: the record keeps removedAt ─► session.updated,
+//           and the session's history says who removed it from which device (history.ts)
 //
 // Invariants: machines and sessions of the caller's namespace only; a path never comes from the
 // phone for inspect or remove (only a session id), and the daemon checks again that it is a
@@ -15,12 +16,15 @@ import { ackError, isFinalStatus, spawnError, type Ack, type Namespace, type Ses
 import type { Sessions } from '../sessions/lifecycle.ts';
 import type { DaemonDirectory } from '../machines/daemons.ts';
 import type { Machines } from '../machines/machines.ts';
+import type { FactBus } from '../facts/facts.ts';
+import type { Store } from '../store/store.ts';
+import { recordRemoval, type WorktreeActor } from './history.ts';
 
 export type Worktrees = ReturnType<typeof createWorktrees>;
 
 type WorktreeOf = { session: Session; worktree: NonNullable<Session['worktree']> };
 
-export function createWorktrees(deps: { sessions: Sessions; machines: Machines; daemons: DaemonDirectory }) {
+export function createWorktrees(deps: { sessions: Sessions; machines: Machines; daemons: DaemonDirectory; store: Pick<Store, 'addRequest' | 'resolveRequest'>; facts: Pick<FactBus, 'publish'> }) {
   const { sessions, machines, daemons } = deps;
 
   const daemonOf = async (ns: Namespace, machineId: string) => {
@@ -57,7 +61,8 @@ export function createWorktrees(deps: { sessions: Sessions; machines: Machines; 
       if (!loss.ok) return loss;
       return { ok: true, worktree: of.worktree, loss: { uncommitted: loss.uncommitted, unpushed: loss.unpushed } };
     },
-    async remove(ns: Namespace, { sessionId, confirm }: { sessionId: string; confirm: boolean }): Promise<Ack<WebAcks['worktree:remove']>> {
+    /** `actor`: who asked, for the session's history (a removal is recorded like a git write). */
+    async remove(ns: Namespace, { sessionId, confirm }: { sessionId: string; confirm: boolean }, actor: WorktreeActor): Promise<Ack<WebAcks['worktree:remove']>> {
       const of = await recorded(ns, sessionId);
       if (!of.ok) return of;
       if (!isFinalStatus(of.session.status)) return ackError('conflict', 'the session still runs in this worktree: end it first');
@@ -68,6 +73,7 @@ export function createWorktrees(deps: { sessions: Sessions; machines: Machines; 
       if (!removed.ok) return removed;
       const session = await sessions.recordWorktree(ns, sessionId, { ...of.worktree, removedAt: Date.now() });
       if (!session) return ackError('not_found', 'no such session');
+      await recordRemoval({ store: deps.store, facts: deps.facts, namespace: ns, sessionId, actor, worktree: of.worktree, lost: removed.lost });
       return { ok: true, session, lost: removed.lost };
     },
   };
