@@ -158,7 +158,7 @@ describe('a session in a worktree of its own', () => {
     const detail = await fetch(`${hub.url}/api/sessions/${sessionId}`, { headers: { authorization: `Bearer ${hub.token}` } });
     const { audit } = (await detail.json()) as { audit: Array<{ toolName?: string; answeredBy: string | null; answer: { reason?: string } | null }> };
     const removal = audit.find((r) => r.toolName === GIT_HISTORY_TOOL && r.answer?.reason?.startsWith('Removed the worktree'));
-    expect(removal?.answer?.reason).toBe(`Removed the worktree ${path} (branch phone/greeting kept), losing 1 uncommitted file(s) and 1 unpushed commit(s)`);
+    expect(removal?.answer?.reason).toBe(`Removed the worktree of phone/greeting, losing 1 uncommitted file(s) and 1 unpushed commit(s) (${path}; the branch is kept)`);
     expect(removal?.answeredBy).toBeTruthy();
   }, 180_000);
 });

@@ -24,7 +24,8 @@ export async function recordRemoval(options: {
   const added = await store.addRequest({ namespace, request: { id, sessionId, kind: 'permission', toolName: GIT_HISTORY_TOOL, toolInput, toolUseId: null, createdAt: now } });
   if (added.kind !== 'added') return;
   const loss = lost.uncommitted.length + lost.unpushed.length;
-  const summary = `Removed the worktree ${worktree.path} (branch ${worktree.branch} kept)${loss ? `, losing ${lost.uncommitted.length} uncommitted file(s) and ${lost.unpushed.length} unpushed commit(s)` : ''}`;
+  // What was lost first: the activity panel shows the first 72 characters.
+  const summary = `Removed the worktree of ${worktree.branch}${loss ? `, losing ${lost.uncommitted.length} uncommitted file(s) and ${lost.unpushed.length} unpushed commit(s)` : ', nothing lost'} (${worktree.path}; the branch is kept)`;
   const resolved = await store.resolveRequest({
     namespace,
     requestId: id,
