@@ -15,6 +15,7 @@ import { createAttachments } from './attachments/attachments.ts';
 import { createDaemonDirectory } from './machines/daemons.ts';
 import { createMachines } from './machines/machines.ts';
 import { createRemoteSessions } from './machines/remote-sessions.ts';
+import { createWorktrees } from './worktrees/worktrees.ts';
 import { createShellRelay } from './machines/shells.ts';
 import { createTerminalRegistry } from './terminal/registry.ts';
 import type { RunnerPort } from './terminal/room.ts';
@@ -78,6 +79,7 @@ export function createDomain(options: {
   const follower = followReviews({ store, facts, onError });
   const reviews = createReviews({ store, facts, sessions, machines, remote, workspace, follower });
   const git = createGitActions({ sessionOf: sessions.get, runners, store, facts });
+  const worktrees = createWorktrees({ sessions, machines, daemons, store, facts });
 
   // A runner (re)registered here: viewers of its session here (relayed ones, and on other hubs
   // through the cluster) move their stream to this hub.
@@ -100,6 +102,7 @@ export function createDomain(options: {
     workspace,
     reviews,
     git,
+    worktrees,
     stop(): void {
       readiness.stop();
       viewers.stop();

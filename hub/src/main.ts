@@ -150,7 +150,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     ...(vapid ? { keys: vapid } : {}),
   });
   push.listen(facts);
-  const { sessions, approvals, machines, remote, shells, terminals, viewers, reviews } = domain;
+  const { sessions, approvals, machines, remote, shells, terminals, viewers, reviews, worktrees } = domain;
   sockets.attach({
     resolver,
     shareLinks,
@@ -159,7 +159,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     shareRevoked: { heard: (listener) => domain.bus.on('share-revoked', ({ jti }) => listener(jti)), tell: (jti) => domain.bus.tell('share-revoked', { jti }) },
     hubLinks: cluster !== null,
     cli: { sessions, approvals, machines, remote, shells, terminals, onError, ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}) },
-    web: { sessions, approvals, remote, shells, viewers, reviews, onError },
+    web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, onError },
   });
   const transcription = config.transcription ? createTranscription({ endpoint: config.transcription }) : null;
   const app = createHttpApp({

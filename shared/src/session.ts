@@ -7,6 +7,7 @@ import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
 import { AgentKindSchema, DEFAULT_AGENT, EffortLevelSchema, LaunchKindSchema, PermissionModeSchema } from './agent-terms.ts';
 import { AgentCapabilitiesSchema } from './agent-capabilities.ts';
 import { LiveReviewsChoiceSchema } from './reviews.ts';
+import { SessionWorktreeSchema } from './worktrees.ts';
 export { AgentKindSchema, DEFAULT_AGENT, EffortLevelSchema, LaunchKindSchema, PermissionModeSchema } from './agent-terms.ts';
 export type { AgentKind, LaunchKind, PermissionMode } from './agent-terms.ts';
 
@@ -89,6 +90,8 @@ export const SessionSchema = z.object({
   archivedAt: TimestampSchema.nullable().optional(),
   /** The session this one reviews (reviews.ts), null for any other; absent from an older hub. */
   parentId: SessionIdSchema.nullable().optional(),
+  /** The git worktree the daemon made for it (worktrees.ts), null for any other; absent from an older hub. */
+  worktree: SessionWorktreeSchema.nullable().optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;
 

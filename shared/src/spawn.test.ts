@@ -43,3 +43,23 @@ describe("a daemon's acks", () => {
     expect(DaemonCommandAckSchemas['daemon:shell-input'].parse({ ok: true })).toEqual({ ok: true });
   });
 });
+
+describe('a spawn in a new worktree', () => {
+  const spawn = (worktree: unknown) => SessionSpawnSchema.safeParse({ machineId: MACHINE, cwd: '/w', worktree });
+  it('takes a branch name git takes, made of letters, digits and . _ / -', () => {
+    for (const branch of ['fix-login', 'tether/fix_1.2', 'a']) expect(spawn({ branch }).success, branch).toBe(true);
+    expect(spawn({ branch: 'feature', base: 'main' }).success).toBe(true);
+    expect(DaemonSpawnSchema.parse({ sessionId: SESSION, cwd: '/w', launchKind: 'pty' }).worktree).toBeNull();
+  });
+
+  it("refuses `..`, shell metacharacters, flags and git's ref rules, with a reason", () => {
+    const bad = ['../up', 'a..b', 'x;rm -rf ~', 'a b', '$(id)', '`id`', 'a|b', 'a&b', '-f', '--force', '/abs', 'end/', 'a//b', '.hidden', 'a/.b', 'x.lock', 'a.', '@', '', 'a'.repeat(201), 'ü', 'a~1', 'a^', 'a:b', 'a?', 'a*', 'a[b', 'a\\b', 'a\nb'];
+    for (const branch of bad) {
+      const parsed = spawn({ branch });
+      expect(parsed.success, branch).toBe(false);
+      expect(parsed.error?.issues[0]?.message, branch).toMatch(/branch name/);
+    }
+    expect(spawn({ branch: 'ok', base: '../x' }).success).toBe(false);
+    expect(spawn({ branch: 'ok', path: '/elsewhere' }).success).toBe(false);
+  });
+});

@@ -13,6 +13,7 @@ import { AgentKindSchema, DEFAULT_AGENT, LaunchKindSchema, PermissionModeSchema 
 import { AckErrorSchema, ackError, ackSchemaOf, type AckError, type ErrorCode } from './protocol.ts';
 import { LiveReviewsChoiceSchema } from './reviews.ts';
 import { DaemonShellCommandAckSchemas, DaemonShellCommandSchemas, type DaemonShellCommandAcks } from './shell.ts';
+import { DaemonWorktreeCommandAckSchemas, DaemonWorktreeCommandSchemas, SessionWorktreeSchema, SpawnWorktreeSchema, type DaemonWorktreeCommandAcks } from './worktrees.ts';
 
 
 const PathString = z.string().min(1).max(MAX_PATH_CHARS);
@@ -32,6 +33,8 @@ export const SessionSpawnSchema = z.object({
   createDir: z.boolean().default(false),
   /** Continue this claude session (`claude --resume <id>`) in a new tether session. */
   resumeAgentSessionId: AgentSessionIdSchema.optional(),
+  /** Start in a new git worktree of `cwd`'s repository, on a new branch (worktrees.ts). */
+  worktree: SpawnWorktreeSchema.optional(),
 });
 export type SessionSpawn = z.input<typeof SessionSpawnSchema>;
 
@@ -57,6 +60,8 @@ export const SpawnFailureReasonSchema = z.enum([
   'session_live',
   'not_resumable',
   'runner_failed',
+  /** The new worktree could not be made: not a repository, a branch that exists, a dirty base. */
+  'worktree_failed',
   'claude_failed',
   'timeout',
   /** Ending it would leave live reviews: say whether they end too (SessionStop.reviews). */
@@ -82,10 +87,18 @@ export const DaemonSpawnSchema = z.object({
   /** Start the agent read-only in its own terms (a reviewer: reviews.ts); the hub asks only a
    *  daemon whose agent's capabilities say `readOnly`. */
   readOnly: z.boolean().default(false),
+  /** Make a new worktree of `cwd`'s repository first and run the session in it. */
+  worktree: SpawnWorktreeSchema.nullable().default(null),
 });
 export type DaemonSpawn = z.infer<typeof DaemonSpawnSchema>;
 /** The runner process started: its pid, the directory it runs in (`~` expanded), its log file. */
-export const DaemonSpawnAckSchema = z.object({ pid: z.number().int().positive(), cwd: PathString, logFile: PathString });
+export const DaemonSpawnAckSchema = z.object({
+  pid: z.number().int().positive(),
+  cwd: PathString,
+  logFile: PathString,
+  /** The worktree made for it (then `cwd` is its path); absent or null without one. */
+  worktree: SessionWorktreeSchema.nullable().optional(),
+});
 export type DaemonSpawnAck = z.infer<typeof DaemonSpawnAckSchema>;
 
 /** Hub → daemon: a stop's grace period ran out; SIGKILL the runner of this session. */
@@ -111,11 +124,13 @@ export const DaemonCommandSchemas = {
   'daemon:spawn': DaemonSpawnSchema,
   'daemon:kill': DaemonKillSchema,
   ...DaemonShellCommandSchemas,
+  ...DaemonWorktreeCommandSchemas,
 } as const;
 export type DaemonCommandAcks = {
   'daemon:spawn': DaemonSpawnAck;
   'daemon:kill': DaemonKillAck;
-} & DaemonShellCommandAcks;
+} & DaemonShellCommandAcks &
+  DaemonWorktreeCommandAcks;
 
 /** A daemon's refusal: an error ack, with the spawn failure's reason when it has one. */
 const DaemonAckErrorSchema = AckErrorSchema.extend({ reason: SpawnFailureReasonSchema.optional() });
@@ -128,4 +143,7 @@ export const DaemonCommandAckSchemas = {
   'daemon:shell-resize': ackSchemaOf(DaemonShellCommandAckSchemas['daemon:shell-resize'], DaemonAckErrorSchema),
   'daemon:shell-close': ackSchemaOf(DaemonShellCommandAckSchemas['daemon:shell-close'], DaemonAckErrorSchema),
   'daemon:shell-detach': ackSchemaOf(DaemonShellCommandAckSchemas['daemon:shell-detach'], DaemonAckErrorSchema),
+  'daemon:worktree-probe': ackSchemaOf(DaemonWorktreeCommandAckSchemas['daemon:worktree-probe'], DaemonAckErrorSchema),
+  'daemon:worktree-inspect': ackSchemaOf(DaemonWorktreeCommandAckSchemas['daemon:worktree-inspect'], DaemonAckErrorSchema),
+  'daemon:worktree-remove': ackSchemaOf(DaemonWorktreeCommandAckSchemas['daemon:worktree-remove'], DaemonAckErrorSchema),
 } as const satisfies Record<keyof DaemonCommandAcks, unknown>;

@@ -150,6 +150,9 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     'web:review:ask': { reviewId: randomUUID(), promptId: randomUUID(), text: 'again' },
     'web:review:end': { reviewId: randomUUID() },
     'web:review:list': { sessionId },
+    'web:worktree:probe': { machineId: randomUUID(), cwd: '/work/repo' },
+    'web:worktree:inspect': { sessionId },
+    'web:worktree:remove': { sessionId, confirm: false },
   };
 }
 

@@ -96,12 +96,15 @@ describe('postgres store: migrations', () => {
       // The upgrades since (pin and archive times, the agent, token usage, capabilities): empty or
       // claude on the old row, and usable; claude_session_id carried over as agentSessionId, in the
       // row and in a message stored under the old key.
-      expect(await store.getSession({ namespace: 'alpha', sessionId: sid })).toMatchObject({ pinnedAt: null, archivedAt: null, agent: 'claude', usage: null, agentSessionId: 'c0ffee-1', capabilities: null, parentId: null });
+      expect(await store.getSession({ namespace: 'alpha', sessionId: sid })).toMatchObject({ pinnedAt: null, archivedAt: null, agent: 'claude', usage: null, agentSessionId: 'c0ffee-1', capabilities: null, parentId: null, worktree: null });
       expect(await store.listReviews({ namespace: 'alpha', parentId: sid })).toEqual([]);
       expect((await store.listMessages({ namespace: 'alpha', sessionId: sid, after: 0, limit: 10 }))?.messages[0]).toMatchObject({ id: 'm1', agentSessionId: 'c0ffee-1' });
       const usage = { inputTokens: 5, cachedInputTokens: 0, outputTokens: 2, contextTokens: 7, contextWindow: null };
       expect(await store.updateSession({ namespace: 'alpha', sessionId: sid, patch: { usage }, now: 401 })).toMatchObject({ usage });
       expect(await store.pinSession({ namespace: 'alpha', sessionId: sid, pinned: true, now: 400 })).toMatchObject({ pinnedAt: 400 });
+      // The session-worktree upgrade: none on the old row, and one can be recorded.
+      const worktree = { path: '/p.worktrees/fix', branch: 'fix', repo: '/p', removedAt: null };
+      expect(await store.setSessionWorktree({ namespace: 'alpha', sessionId: sid, worktree, now: 402 })).toMatchObject({ worktree });
     } finally {
       await store.close();
     }

@@ -23,6 +23,7 @@ import { memoryOutbox } from '../hub-link/outbox.ts';
 import { startRunnerProcess } from './spawn.ts';
 import { isAlive, listRunnerRecords, logTail, removeRunnerRecord } from './runners.ts';
 import { createShellHost, type ShellHostEvent } from './shells.ts';
+import { spawnInWorktree, worktreeCommands } from './worktrees.ts';
 
 /** socket.io back-off: first retry fast (a hub restart takes ~1 s), then at most every 30 s. */
 const BACKOFF = { firstMs: 500, maxMs: 30_000 };
@@ -114,7 +115,7 @@ export function startDaemon(options: {
     link.push('runner:exited', { sessionId, pid: record.pid, exitCode: exit.exitCode, signal: exit.signal, reason: logTail(record.logFile)?.slice(-480) ?? null });
   };
 
-  const spawn = (request: DaemonSpawn): Ack<DaemonSpawnAck> => {
+  const startRunner = (request: DaemonSpawn): Ack<DaemonSpawnAck> => {
     const result = startRunnerProcess({ request, home, machineId, hub: options.hub, env });
     if (!result.ok) {
       options.onEvent({ kind: 'refused-spawn', sessionId: request.sessionId, error: result.error });
@@ -129,6 +130,9 @@ export function startDaemon(options: {
     });
     return { ok: true, ...started.ack };
   };
+
+  const spawn = (request: DaemonSpawn): Promise<Ack<DaemonSpawnAck>> => spawnInWorktree({ request, home: env.HOME || homedir(), start: startRunner });
+  const worktrees = worktreeCommands(env);
 
   const kill = (sessionId: string): Ack<DaemonKillAck> => {
     const record = listRunnerRecords(home).find((r) => r.sessionId === sessionId);
@@ -174,6 +178,9 @@ export function startDaemon(options: {
       'daemon:shell-resize': (p) => shells.resize(p.shellId, p),
       'daemon:shell-close': (p) => shells.close(p.shellId),
       'daemon:shell-detach': (p) => shells.detach(p.shellId),
+      'daemon:worktree-probe': (p) => worktrees.probe(p),
+      'daemon:worktree-inspect': (p) => worktrees.inspect(p),
+      'daemon:worktree-remove': (p) => worktrees.remove(p),
     },
     onState: (state) => {
       switch (state.kind) {

@@ -27,7 +27,7 @@ export type RunnerQueryHandlers = {
 
 type DaemonCommandName = keyof typeof DaemonCommandSchemas;
 export type DaemonCommandHandlers = {
-  [E in DaemonCommandName]: (payload: z.infer<(typeof DaemonCommandSchemas)[E]>) => Ack<DaemonCommandAcks[E]>;
+  [E in DaemonCommandName]: (payload: z.infer<(typeof DaemonCommandSchemas)[E]>) => Ack<DaemonCommandAcks[E]> | Promise<Ack<DaemonCommandAcks[E]>>;
 };
 
 /** Who the commands are for: a session's runner, or a machine's daemon. */
@@ -46,7 +46,11 @@ export function listenForCommands(socket: Socket, listener: CommandListener): vo
       if (!parsed.success) return reply(ackError('bad_request', describeZodError(parsed.error)));
       if (listener.client === 'runner' && (parsed.data as { sessionId: string }).sessionId !== listener.sessionId) return;
       const handler = handlers[name];
-      reply(handler ? handler(parsed.data) : ackError('bad_request', `${name} is not handled here`));
+      if (!handler) return reply(ackError('bad_request', `${name} is not handled here`));
+      const answer = handler(parsed.data);
+      // A daemon's git work (worktrees) answers later; a runner's commands stay synchronous, in order.
+      if (answer instanceof Promise) answer.then(reply, (error: unknown) => reply(ackError('internal', error instanceof Error ? error.message.slice(0, 300) : 'failed')));
+      else reply(answer);
     });
   }
   if (listener.client === 'runner') listenForQueries(socket, listener.sessionId, listener.queries ?? {});

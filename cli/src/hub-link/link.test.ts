@@ -213,6 +213,10 @@ describe('the daemon on the hub link', () => {
         'daemon:shell-resize': refuse,
         'daemon:shell-close': refuse,
         'daemon:shell-detach': refuse,
+        'daemon:worktree-probe': refuse,
+        'daemon:worktree-inspect': refuse,
+        // Answers later: a daemon's git work is asynchronous, and the ack waits for it.
+        'daemon:worktree-remove': async ({ path }) => ({ ok: true, removed: path, lost: { uncommitted: [], unpushed: [] } }),
       },
       ackTimeoutMs: 500,
       ...(options.giveUpAfterRefusals ? { giveUpAfterRefusals: options.giveUpAfterRefusals } : {}),
@@ -242,6 +246,8 @@ describe('the daemon on the hub link', () => {
     await expect.poll(() => link.connected(), { timeout: 5000 }).toBe(true);
     expect(await hub.command('daemon:kill', { sessionId: SESSION })).toEqual([{ ok: true, killed: true }]);
     expect(await hub.command('daemon:kill', { sessionId: 'nope' })).toEqual([expect.objectContaining({ ok: false, code: 'bad_request' })]);
+    // An asynchronous handler's answer is the ack, once it resolves.
+    expect(await hub.command('daemon:worktree-remove', { repo: '/r', path: '/r.worktrees/b' })).toEqual([{ ok: true, removed: '/r.worktrees/b', lost: { uncommitted: [], unpushed: [] } }]);
   });
 
   it('stops and says so after giveUpAfterRefusals refused handshakes', async () => {

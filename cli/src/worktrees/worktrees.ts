@@ -9,28 +9,24 @@
 //
 // Invariants: a branch name is checked before git runs (no `..`, no shell metacharacters, no leading
 // `-`, git's own check-ref-format); git runs with args as an array (workspace/git.ts); a refused
-// request changes nothing on disk. Not yet wired to spawn (the daemon) or End/Archive (the web).
-import { existsSync } from 'node:fs';
+// request changes nothing on disk. Used by the daemon (daemon/worktrees.ts): spawn, the form's probe, Archive.
+import { existsSync, rmdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ackError, type Ack } from '@tether/shared';
+import { ackError, branchNameProblem, type Ack } from '@tether/shared';
 import { runGit, splitNul } from '../workspace/git.ts';
 
-/** Letters, digits and `._/-` only: nothing a shell, a path or a ref would read as syntax. */
-const BRANCH_CHARS = /^[A-Za-z0-9._/-]+$/;
-
+/** The shared rule (worktrees.ts in shared), checked again here: the daemon may hear from an older hub. */
 export function checkBranchName(name: string): string | null {
-  if (name.length === 0 || name.length > 200) return 'a branch name is 1 to 200 characters';
-  if (!BRANCH_CHARS.test(name)) return `"${name.slice(0, 80)}": a branch name here takes letters, digits and . _ / - only (no spaces or shell characters)`;
-  if (name.includes('..') || name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.lock') || name.includes('//') || name.split('/').some((p) => p.startsWith('.'))) {
-    return `"${name}" is not a branch name git takes (no '..', no part starting with '.', no leading '-' or '/')`;
-  }
-  return null;
+  return branchNameProblem(name);
 }
+
+/** A checkout of a large repository takes a while; the hub waits WORKTREE_SPAWN_ACK_MS for the spawn. */
+const WORKTREE_ADD_TIMEOUT_MS = 25_000;
 
 export type Worktree = { path: string; branch: string | null; head: string | null; main: boolean };
 
-async function text(cwd: string, args: string[]): Promise<{ ok: true; out: string } | { ok: false; error: string }> {
-  const r = await runGit({ cwd, args });
+async function text(cwd: string, args: string[], timeoutMs?: number): Promise<{ ok: true; out: string } | { ok: false; error: string }> {
+  const r = await runGit({ cwd, args, ...(timeoutMs ? { timeoutMs } : {}) });
   if (r.kind === 'ok') return { ok: true, out: Buffer.from(r.stdout).toString('utf8') };
   if (r.kind === 'missing') return { ok: false, error: 'git is not installed on this machine' };
   if (r.kind === 'timeout') return { ok: false, error: `git ${args[0]} did not finish in time` };
@@ -60,7 +56,7 @@ export async function listWorktrees(repo: string): Promise<Ack<{ worktrees: Work
 
 /** A new worktree beside the repository (`<repo>.worktrees/<branch>`) on a new branch from `base`
  *  (default HEAD). Refused: not a repository, a bad name, a branch that exists, a dirty base. */
-export async function createWorktree(options: { repo: string; branch: string; base?: string }): Promise<Ack<{ worktree: Worktree }>> {
+export async function createWorktree(options: { repo: string; branch: string; base?: string }): Promise<Ack<{ worktree: Worktree; repo: string }>> {
   const bad = checkBranchName(options.branch) ?? (options.base !== undefined ? checkBranchName(options.base) : null);
   if (bad) return ackError('bad_request', bad);
   const top = await topOf(options.repo);
@@ -72,11 +68,29 @@ export async function createWorktree(options: { repo: string; branch: string; ba
   if (dirty.ok && dirty.out.trim() !== '' && options.base === undefined) {
     return ackError('conflict', `${top.top} has uncommitted changes to tracked files; the new worktree would start without them. Commit or stash them first`);
   }
-  const path = join(dirname(top.top), `${basename(top.top)}.worktrees`, ...options.branch.split('/'));
+  // Asked from inside a worktree of it: the new one still goes beside the repository's main folder.
+  const listed = await listWorktrees(top.top);
+  const root = (listed.ok ? listed.worktrees.find((w) => w.main)?.path : undefined) ?? top.top;
+  const path = join(dirname(root), `${basename(root)}.worktrees`, ...options.branch.split('/'));
   if (existsSync(path)) return ackError('conflict', `${path} exists already`);
-  const added = await text(top.top, ['worktree', 'add', '-q', '-b', options.branch, '--', path, ...(options.base ? [options.base] : [])]);
+  const added = await text(top.top, ['worktree', 'add', '-q', '-b', options.branch, '--', path, ...(options.base ? [options.base] : [])], WORKTREE_ADD_TIMEOUT_MS);
   if (!added.ok) return ackError('conflict', `git worktree add failed: ${added.error}`);
-  return { ok: true, worktree: { path, branch: options.branch, head: null, main: false } };
+  await trackSameName({ repo: top.top, branch: options.branch });
+  return { ok: true, worktree: { path, branch: options.branch, head: null, main: false }, repo: root };
+}
+
+/** The new branch's upstream: the same name on the remote the repository's current branch tracks
+ *  (or its only remote), so that Push from the phone creates it there. None found: none set, and a
+ *  push says so. The remote branch need not exist yet (git status names the upstream all the same). */
+async function trackSameName(options: { repo: string; branch: string }): Promise<void> {
+  const current = await text(options.repo, ['symbolic-ref', '--short', '-q', 'HEAD']);
+  const tracked = current.ok ? await text(options.repo, ['config', '--get', `branch.${current.out.trim()}.remote`]) : null;
+  const remotes = await text(options.repo, ['remote']);
+  const only = remotes.ok ? remotes.out.split('\n').filter(Boolean) : [];
+  const remote = tracked?.ok && tracked.out.trim() ? tracked.out.trim() : only.length === 1 ? only[0]! : null;
+  if (!remote || remote.startsWith('-')) return;
+  await runGit({ cwd: options.repo, args: ['config', `branch.${options.branch}.remote`, remote] });
+  await runGit({ cwd: options.repo, args: ['config', `branch.${options.branch}.merge`, `refs/heads/${options.branch}`] });
 }
 
 export type WorktreeLoss = { uncommitted: string[]; unpushed: string[] };
@@ -114,4 +128,43 @@ export async function removeWorktree(options: { path: string; confirm: boolean }
   const removed = await text(main.path, ['worktree', 'remove', ...(lose ? ['--force'] : []), '--', options.path]);
   if (!removed.ok) return ackError('conflict', `git worktree remove failed: ${removed.error}`);
   return { ok: true, removed: options.path, lost: loss };
+}
+
+/** The form's question: is `cwd` in a repository, which branch is checked out, which worktrees it has.
+ *  Read only; a folder in no repository (or none at all) answers `repo: null`. */
+export async function probeFolder(cwd: string): Promise<{ repo: string | null; branch: string | null; worktrees: Worktree[] }> {
+  const none = { repo: null, branch: null, worktrees: [] };
+  if (!existsSync(cwd)) return none;
+  const top = await topOf(cwd);
+  if (!top.ok) return none;
+  const list = await listWorktrees(top.top);
+  const worktrees = list.ok ? list.worktrees : [];
+  return { repo: top.top, branch: worktrees.find((w) => w.path === top.top)?.branch ?? null, worktrees };
+}
+
+/** Whether `path` is a worktree of `repo` other than the repository itself: what a daemon checks
+ *  before it inspects or removes one, whatever the hub recorded. */
+export async function isWorktreeOf(options: { repo: string; path: string }): Promise<Ack<object>> {
+  const list = await listWorktrees(options.repo);
+  if (!list.ok) return list;
+  const self = list.worktrees.find((w) => w.path === options.path);
+  if (!self || self.main) return ackError('forbidden', `${options.path} is not a worktree of ${options.repo}: nothing is done`);
+  return { ok: true };
+}
+
+/** Undoes a worktree made a moment ago for a session that then could not start: the folder and
+ *  its branch go (nothing was done in it yet), so a refused spawn leaves nothing on disk. */
+export async function discardNewWorktree(options: { repo: string; path: string; branch: string }): Promise<void> {
+  await runGit({ cwd: options.repo, args: ['worktree', 'remove', '--force', '--', options.path] });
+  await runGit({ cwd: options.repo, args: ['branch', '-D', '--', options.branch] });
+  // The folders above it up to `<repo>.worktrees/` go when empty again (rmdir fails otherwise: kept).
+  let dir = options.path;
+  for (let i = 0; i < options.branch.split('/').length; i += 1) {
+    dir = dirname(dir);
+    try {
+      rmdirSync(dir);
+    } catch {
+      return;
+    }
+  }
 }

@@ -10,7 +10,7 @@
 // a session that never got ready is stopped and marked failed, never left half-started; nothing is
 // retried or respawned here. Machines and sessions are looked up in the caller's namespace only.
 import { basename } from 'node:path';
-import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, spawnError, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
+import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, spawnError, WORKTREE_SPAWN_ACK_MS, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
 import type { z } from 'zod';
 import type { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '@tether/shared';
 import type { Sessions } from '../sessions/lifecycle.ts';
@@ -48,7 +48,7 @@ export function createRemoteSessions(deps: Deps) {
     // ended, before the process is gone): its exit report, arriving now, is about that runner, not
     // this one, and must not fail this start. The new runner's own exit comes after the spawn ack.
     exits.starting(ns, spawn.sessionId);
-    const ack = await daemons.command(socket, 'daemon:spawn', spawn);
+    const ack = await daemons.command(socket, 'daemon:spawn', spawn, spawn.worktree ? WORKTREE_SPAWN_ACK_MS : undefined);
     if (!ack.ok) {
       // No reason: no refusal of the daemon's own but a bad answer or none in time. A runner may
       // have started all the same; it goes (a kill of nothing answers killed: false).
@@ -58,6 +58,7 @@ export function createRemoteSessions(deps: Deps) {
       await ready;
       return 'reason' in ack ? ack : spawnError(ack.code, 'runner_failed', ack.error);
     }
+    if (spawn.worktree && !ack.worktree) return refuseOlderDaemon({ deps, exits, ns, socket, sessionId: spawn.sessionId, ready });
     exits.started(ns, spawn.sessionId, ack.pid);
     // The phone sees the new session (starting) at once; the runner's own registration follows
     // (or came first: then it is left alone).
@@ -76,6 +77,7 @@ export function createRemoteSessions(deps: Deps) {
           permissionMode: spawn.permissionMode ?? 'default',
           deskAttached: false,
     });
+    if (ack.worktree) await sessions.recordWorktree(ns, spawn.sessionId, ack.worktree);
     return answerStart({ deps, ns, socket, sessionId: spawn.sessionId, logFile: ack.logFile, outcome: await ready });
   };
 
@@ -109,6 +111,7 @@ export function createRemoteSessions(deps: Deps) {
             createDir: request.createDir,
             resumeAgentSessionId: request.resumeAgentSessionId ?? null,
             readOnly: options.readOnly === true,
+            worktree: request.worktree ?? null,
           }),
         () => ackError('conflict', 'busy'),
       );
@@ -142,6 +145,7 @@ export function createRemoteSessions(deps: Deps) {
             resumeAgentSessionId: current.agentSessionId,
             // A reviewer stays read-only when it comes back.
             readOnly: Boolean(current.parentId),
+            worktree: null,
           }),
         () => spawnError('conflict', 'session_live', 'the session is being started or stopped right now'),
       );
@@ -177,6 +181,17 @@ export function createRemoteSessions(deps: Deps) {
     /** A daemon saw a runner exit (runner-exits.ts judges it). */
     runnerExited: exits.report,
   };
+}
+
+/** A daemon older than worktrees drops the spawn's `worktree` and starts the session in the
+ *  repository itself: not what was asked. Its runner goes at once, and the person is told why. */
+async function refuseOlderDaemon(o: { deps: Deps; exits: ReturnType<typeof createRunnerExits>; ns: Namespace; socket: DaemonTarget; sessionId: string; ready: Promise<ReadinessOutcome> }) {
+  void o.deps.daemons.command(o.socket, 'daemon:kill', { sessionId: o.sessionId });
+  o.exits.notStarted(o.ns, o.sessionId);
+  const reason = 'tether on that machine is older than worktrees: update it there, or start without a new worktree';
+  o.deps.readiness.runnerExited(o.ns, o.sessionId, { exitCode: null, reason });
+  await o.ready;
+  return spawnError('conflict', 'worktree_failed', reason);
 }
 
 /** The online daemon of a machine of this namespace, or why there is none. */

@@ -24,6 +24,7 @@ import {
   type SessionCommandFinished,
   type SessionEnd,
   type SessionPatch,
+  type SessionWorktree,
   type SlashCommand,
   type WebAcks,
 } from '@tether/shared';
@@ -75,6 +76,12 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
     async registerStarting(ns: Namespace, registration: SessionRegistrationInput): Promise<void> {
       const result = await registerSession({ onlyIfNew: true, store, namespace: ns, registration });
       if (result?.kind === 'ok') facts.publish('session.updated', { namespace: ns, session: result.session });
+    },
+    /** The git worktree a daemon made for it, or its removal (hub/src/worktrees): stored, told to tabs. */
+    async recordWorktree(ns: Namespace, sessionId: string, worktree: SessionWorktree): Promise<Session | null> {
+      const session = await store.setSessionWorktree({ namespace: ns, sessionId, worktree, now: Date.now() });
+      if (session) facts.publish('session.updated', { namespace: ns, session });
+      return session;
     },
     /** A (re)connected runner of a live session streams its terminal from this hub (viewers get a
      *  fresh snapshot: its bytes since the drop are gone); returns the prompts queued meanwhile. */

@@ -11,6 +11,7 @@ import type { RemoteSessions } from '../machines/remote-sessions.ts';
 import type { ShellRelay } from '../machines/shells.ts';
 import type { TerminalViewers } from '../terminal/viewers.ts';
 import type { Reviews } from '../reviews/reviews.ts';
+import type { Worktrees } from '../worktrees/worktrees.ts';
 import { handleSocketEvents } from '../peers/handle.ts';
 import type { HubSocket } from '../peers/peer.ts';
 import { bindWebTerminal } from './web-terminal.ts';
@@ -27,6 +28,7 @@ export type WebDomain = {
   shells: ShellRelay;
   viewers: TerminalViewers;
   reviews: Reviews;
+  worktrees: Worktrees;
   onError: (event: string, error: unknown) => void;
 };
 
@@ -90,6 +92,9 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
       'review:ask': (request) => domain.reviews.ask(ns, request),
       'review:end': (request) => domain.reviews.end(ns, request),
       'review:list': ({ sessionId }) => domain.reviews.list(ns, sessionId),
+      'worktree:probe': (probe) => domain.worktrees.probe(ns, probe),
+      'worktree:inspect': (inspect) => domain.worktrees.inspect(ns, inspect),
+      'worktree:remove': (remove) => domain.worktrees.remove(ns, remove, { label: socket.data.caller.label || socket.data.caller.tokenId, device: socket.data.device }),
     }),
   });
 
@@ -101,4 +106,4 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
 
 /** Events that wait on a daemon or a runner (seconds): handled outside the socket's order so that
  *  typing into a terminal does not queue behind a session start. */
-const WAITS_ON_OTHERS: ReadonlySet<string> = new Set(['session:spawn', 'session:resume', 'session:stop', 'session:archive', 'review:start', 'review:end', 'shell:open', 'shell:input', 'shell:resize', 'shell:close']);
+const WAITS_ON_OTHERS: ReadonlySet<string> = new Set(['session:spawn', 'session:resume', 'session:stop', 'session:archive', 'review:start', 'review:end', 'shell:open', 'shell:input', 'shell:resize', 'shell:close', 'worktree:probe', 'worktree:inspect', 'worktree:remove']);

@@ -1,6 +1,6 @@
 // rows.ts: table rows → protocol objects, shared by every Store (the SQLite and PostgreSQL tables
 // have the same columns; flags are 0/1 in SQLite and booleans in PostgreSQL, JSON is text in both).
-import { AgentCapabilitiesSchema, AgentKindSchema, AskedBySchema, DEFAULT_AGENT, SessionUsageSchema } from '@tether/shared';
+import { AgentCapabilitiesSchema, AgentKindSchema, AskedBySchema, DEFAULT_AGENT, SessionUsageSchema, SessionWorktreeSchema } from '@tether/shared';
 import type { AgentCapabilities } from '@tether/shared';
 import type { Answer, Attachment, AttachmentRef, ChatMessage, Machine, PendingRequest, Prompt, Resolution, Session, SessionPatch, TokenInfo } from '@tether/shared';
 import type { ShareLinkRecord, TokenRecord } from './store.ts';
@@ -35,7 +35,20 @@ export function rowToSession(row: Row): Session {
     pinnedAt: (row.pinned_at as number | null) ?? null,
     archivedAt: (row.archived_at as number | null) ?? null,
     parentId: (row.parent_id as string | null) ?? null,
+    worktree: sessionWorktree(row.worktree),
   };
+}
+
+/** A session's worktree as stored (JSON text), checked with the shared schema: one it refuses reads
+ *  as none (the phone then offers no removal, and the folder stays where it is). */
+function sessionWorktree(value: unknown): Session['worktree'] {
+  if (typeof value !== 'string') return null;
+  try {
+    const parsed = SessionWorktreeSchema.safeParse(JSON.parse(value));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A session's usage as stored (JSON text), checked with the shared schema: a value this hub's

@@ -267,6 +267,18 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
       expect(pending.find((r) => r.id === R2)).not.toHaveProperty('askedBy');
     });
 
+    it("keeps a session's worktree as the hub records it, through a runner's re-registration, in its namespace only", async () => {
+      await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+      expect((await store.getSession({ namespace: NS_A, sessionId: S1 }))?.worktree).toBeNull();
+      const worktree = { path: '/tmp/project.worktrees/fix/login', branch: 'fix/login', repo: '/tmp/project', removedAt: null };
+      expect(await store.setSessionWorktree({ namespace: NS_B, sessionId: S1, worktree, now: 2 })).toBeNull();
+      expect(await store.setSessionWorktree({ namespace: NS_A, sessionId: S1, worktree, now: 2 })).toMatchObject({ worktree, updatedAt: 2 });
+      await store.registerSession({ namespace: NS_A, registration: registration(S1, { status: 'idle' }), now: 3 });
+      expect((await store.getSession({ namespace: NS_A, sessionId: S1 }))?.worktree).toEqual(worktree);
+      const removed = { ...worktree, removedAt: 4 };
+      expect(await store.setSessionWorktree({ namespace: NS_A, sessionId: S1, worktree: removed, now: 4 })).toMatchObject({ worktree: removed });
+    });
+
     it('keeps final screens per namespace, upserted, pruned to the newest, deleted on resume', async () => {
       const screen = (n: number) => ({ offset: 100 * n, cols: 80, rows: 24, data: `screen ${n}`, savedAt: n });
       await store.saveFinalScreen({ namespace: NS_A, sessionId: S1, screen: screen(1), keep: 2 });

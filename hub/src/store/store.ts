@@ -26,6 +26,7 @@ import type {
   Session,
   SessionPatch,
   SessionRegistrationSchema,
+  SessionWorktree,
   SlashCommand,
   SessionCommands,
   TokenInfo,
@@ -184,6 +185,8 @@ export interface Store {
 
   /** Pin (keeping the first pin's time; clears archived) or unpin; null when not in this namespace. */
   pinSession(options: { namespace: Namespace; sessionId: string; pinned: boolean; now: number }): Promise<Session | null>;
+  /** Record the git worktree a session runs in (or its removal); null when not in this namespace. */
+  setSessionWorktree(options: { namespace: Namespace; sessionId: string; worktree: SessionWorktree; now: number }): Promise<Session | null>;
   /** Archive (only an ended session; clears pinned) or unarchive. */
   archiveSession(options: { namespace: Namespace; sessionId: string; archived: boolean; now: number }): Promise<ArchiveSessionResult>;
 

@@ -12,6 +12,7 @@ import type { Machine } from '../machine.ts';
 import { ClientVisibilitySchema } from '../push.ts';
 import { ShellInputSchema, ShellOpenSchema, ShellRefSchema, ShellResizeSchema, type ShellOpenAck } from '../shell.ts';
 import type { AckFn } from '../protocol.ts';
+import { WorktreeInspectSchema, WorktreeProbeSchema, WorktreeRemoveSchema, type WorktreeInspectAck, type WorktreeLoss, type WorktreeProbeAck } from '../worktrees.ts';
 import { ReviewAskSchema, ReviewEndSchema, ReviewListSchema, ReviewSendSchema, ReviewStartSchema, type Review } from '../reviews.ts';
 
 export const WebEventSchemas = {
@@ -67,6 +68,12 @@ export const WebEventSchemas = {
   'review:end': ReviewEndSchema,
   /** A session's reviews (its cards). */
   'review:list': ReviewListSchema,
+  /** Is this folder of that machine in a git repository (the form's "In a new worktree"). */
+  'worktree:probe': WorktreeProbeSchema,
+  /** What removing an ended session's worktree would lose (asked before Archive). */
+  'worktree:inspect': WorktreeInspectSchema,
+  /** Remove an ended session's worktree; with anything to lose only with `confirm`. */
+  'worktree:remove': WorktreeRemoveSchema,
 } as const;
 export type WebEventName = keyof typeof WebEventSchemas;
 export type WebPayload<E extends WebEventName> = z.input<(typeof WebEventSchemas)[E]>;
@@ -102,6 +109,9 @@ export type WebAcks = {
   'review:ask': { prompt: Prompt };
   'review:end': { review: Review };
   'review:list': { reviews: Review[] };
+  'worktree:probe': WorktreeProbeAck;
+  'worktree:inspect': WorktreeInspectAck;
+  'worktree:remove': { session: Session; lost: WorktreeLoss };
 };
 
 export type WebClientToServer = {

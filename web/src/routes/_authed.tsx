@@ -8,6 +8,8 @@ import { getLogin, hasFragmentCredential, onLoginChange } from '../lib/hub.ts';
 import { useHubLiveUpdates, useMachines, useSessions } from '../lib/queries.ts';
 import { ConnectionToast } from '../lib/ui/connection-toast.tsx';
 import { SessionList } from '../features/sessions/session-list.tsx';
+import { WORKTREE_PARTS } from '../features/worktrees/parts.tsx';
+import { WorktreeSlotContext } from '../lib/worktree-slot.ts';
 import { Route as rootRoute } from './__root.tsx';
 
 // The notifications switch (and the push code behind it) loads when the account menu first opens.
@@ -47,29 +49,31 @@ function AuthedShell() {
   );
 
   return (
-    <div className="shell" data-detail={hasDetail ? 'open' : 'closed'}>
-      <aside className="shell-list" aria-label="Sessions">
-        <SessionList
-          sessions={sessions.data}
-          machines={machines.data}
-          error={sessions.error}
-          onRetry={() => void sessions.refetch()}
-          menuExtra={
-            <Suspense fallback={null}>
-              <PushToggle />
-            </Suspense>
-          }
-          archiveQuestion={(question) => (
-            <Suspense fallback={null}>
-              <ArchiveReviewsQuestion {...question} />
-            </Suspense>
-          )}
-        />
-      </aside>
-      <main className="shell-detail">
-        <Outlet />
-      </main>
-      <ConnectionToast />
-    </div>
+    <WorktreeSlotContext.Provider value={WORKTREE_PARTS}>
+      <div className="shell" data-detail={hasDetail ? 'open' : 'closed'}>
+        <aside className="shell-list" aria-label="Sessions">
+          <SessionList
+            sessions={sessions.data}
+            machines={machines.data}
+            error={sessions.error}
+            onRetry={() => void sessions.refetch()}
+            menuExtra={
+              <Suspense fallback={null}>
+                <PushToggle />
+              </Suspense>
+            }
+            archiveQuestion={(question) => (
+              <Suspense fallback={null}>
+                <ArchiveReviewsQuestion {...question} />
+              </Suspense>
+            )}
+          />
+        </aside>
+        <main className="shell-detail">
+          <Outlet />
+        </main>
+        <ConnectionToast />
+      </div>
+    </WorktreeSlotContext.Provider>
   );
 }

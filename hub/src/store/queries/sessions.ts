@@ -15,7 +15,7 @@ export async function sessionIn(runner: SqlRunner, namespace: Namespace, id: str
   return row ? rowToSession(row) : null;
 }
 
-type SessionQueries = Pick<Store, 'registerSession' | 'getSession' | 'listSessions' | 'updateSession' | 'endSession' | 'pinSession' | 'archiveSession'>;
+type SessionQueries = Pick<Store, 'registerSession' | 'getSession' | 'listSessions' | 'updateSession' | 'endSession' | 'pinSession' | 'archiveSession' | 'setSessionWorktree'>;
 
 export function sessionQueries(db: SqlDriver): SessionQueries {
   return {
@@ -77,6 +77,11 @@ export function sessionQueries(db: SqlDriver): SessionQueries {
          WHERE id = $1 AND namespace = $2`,
         [sessionId, namespace, pinned, now],
       );
+      return changed > 0 ? sessionIn(db, namespace, sessionId) : null;
+    },
+    async setSessionWorktree({ namespace, sessionId, worktree, now }) {
+      // Set by the hub only (a spawn's ack, a removal); a runner's registration never touches it.
+      const changed = await db.run(`UPDATE sessions SET worktree = $3, updated_at = $4 WHERE id = $1 AND namespace = $2`, [sessionId, namespace, JSON.stringify(worktree), now]);
       return changed > 0 ? sessionIn(db, namespace, sessionId) : null;
     },
     async archiveSession({ namespace, sessionId, archived, now }) {

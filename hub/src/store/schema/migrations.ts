@@ -18,6 +18,7 @@ import { MIGRATION_0003 } from './history/sqlite-0003-machine-shell.ts';
 import { MIGRATION_0004 } from './history/sqlite-0004-final-screens.ts';
 import { MIGRATION_0005 } from './history/sqlite-0005-session-effort.ts';
 import { REVIEWS_UPGRADE } from './upgrades/reviews.ts';
+import { SESSION_WORKTREE_UPGRADE } from './upgrades/session-worktree.ts';
 
 export type Migration = { version: number; name: string; sql: string };
 /** One schema change for both stores: the statements for the dialect at hand. */
@@ -105,6 +106,8 @@ export const UPGRADES: readonly Upgrade[] = [
     name: 'request-asked-by',
     statements: (dialect) => [`ALTER TABLE "requests" ADD COLUMN ${columnSql(dialect, { name: 'asked_by', type: 'json', nullable: true })}`],
   },
+  // SQLite 14, PostgreSQL 10: the git worktree a session runs in (issue 30; upgrades/session-worktree.ts).
+  SESSION_WORKTREE_UPGRADE,
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

@@ -77,11 +77,14 @@ describe('schema (SQLite)', () => {
     try {
       // claude_session_id is carried over as agentSessionId (the row, and a message stored under the
       // old key); the session and the machine state no capabilities (nothing switchable).
-      expect(await store.getSession({ namespace: 'alpha', sessionId: S1 })).toMatchObject({ pinnedAt: null, archivedAt: null, agent: 'claude', usage: null, agentSessionId: 'c0ffee-1', capabilities: null, parentId: null });
+      expect(await store.getSession({ namespace: 'alpha', sessionId: S1 })).toMatchObject({ pinnedAt: null, archivedAt: null, agent: 'claude', usage: null, agentSessionId: 'c0ffee-1', capabilities: null, parentId: null, worktree: null });
       expect(await store.listReviews({ namespace: 'alpha', parentId: S1 })).toEqual([]);
       expect((await store.listMessages({ namespace: 'alpha', sessionId: S1, after: 0, limit: 10 }))?.messages[0]).toMatchObject({ id: 'm1', agentSessionId: 'c0ffee-1' });
       expect(await store.listMachines({ namespace: 'alpha' })).toMatchObject([{ id: 'm1', agents: ['claude'], capabilities: {} }]);
       expect(await store.archiveSession({ namespace: 'alpha', sessionId: S1, archived: true, now: 7 })).toMatchObject({ kind: 'ok', session: { archivedAt: 7 } });
+      // The session-worktree upgrade: none on the old row (above), and one can be recorded.
+      const worktree = { path: '/p.worktrees/fix', branch: 'fix', repo: '/p', removedAt: null };
+      expect(await store.setSessionWorktree({ namespace: 'alpha', sessionId: S1, worktree, now: 8 })).toMatchObject({ worktree });
     } finally {
       await store.close();
     }
@@ -97,6 +100,7 @@ describe('schema (SQLite)', () => {
       { version: 11, name: 'agent-capabilities' },
       { version: 12, name: 'reviews' },
       { version: 13, name: 'request-asked-by' },
+      { version: 14, name: 'session-worktree' },
     ]);
   });
 

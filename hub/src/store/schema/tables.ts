@@ -121,6 +121,8 @@ export const TABLES: readonly Table[] = [
       { name: 'capabilities', type: 'json', nullable: true },
       // The session this one reviews (REVIEWS_TABLE), null for any other.
       maybe(text('parent_id')),
+      // The git worktree the daemon made for it (shared SessionWorktree), null for any other.
+      { name: 'worktree', type: 'json', nullable: true },
     ],
     primaryKey: ['id'],
     indexes: [{ name: 'sessions_namespace', columns: ['namespace', 'updated_at'] }],

@@ -1,18 +1,20 @@
 // new-session-form.tsx: start a session on an online machine (the `/new` screen).
-// Flow: pick a machine (online ones, live via machine:updated), a directory (or a recent one), the
+// Flow: pick a machine (online ones, live via machine:updated), a directory (or a recent one; in a new
+// git worktree of it when it is a repository: features/worktrees), the
 // permission mode, the model and the launch kind ─session:spawn─► hub ─► that machine's daemon ─►
 // runner ─► claude. The hub acks once claude is ready (or with the reason it is not); meanwhile the
 // form shows how far it got, and on success it opens the new session.
 // Invariant: PTY (live terminal) is opt-in: the checkbox starts off, and headless is what is sent
 // unless it is ticked.
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { SPAWN_ACK_TIMEOUT_MS, type AgentKind, type Machine, type PermissionMode, type Session } from '@tether/shared';
+import { useContext, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { branchNameProblem, SPAWN_ACK_TIMEOUT_MS, type AgentKind, type Machine, type PermissionMode, type Session } from '@tether/shared';
 import { agentDisplayName, DEFAULT_AGENT } from '@tether/shared/wire';
 
 import { requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { useNow } from '../../lib/ui/use-now.ts';
 import { recentDirectories } from './recent-directories.ts';
+import { WorktreeSlotContext, type WorktreeChoice } from '../../lib/worktree-slot.ts';
 import { AgentField, DirectoryField, MachineField, ModeField, ModelField, PERMISSION_MODES } from './new-session-fields.tsx';
 
 type Phase = { kind: 'editing' } | { kind: 'starting'; since: number; sessionId: string | null } | { kind: 'failed'; message: string; reason: string | undefined };
@@ -32,6 +34,8 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
   const [model, setModel] = useState('');
   const [pty, setPty] = useState(false);
   const [agent, setAgent] = useState<AgentKind>(DEFAULT_AGENT);
+  const [worktree, setWorktree] = useState<WorktreeChoice>(null);
+  const WorktreeField = useContext(WorktreeSlotContext)?.Field;
   const [phase, setPhase] = useState<Phase>({ kind: 'editing' });
   const now = useNow(1_000);
   const knownIds = useRef<Set<string> | null>(null);
@@ -75,6 +79,7 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
           ...(modes.length > 0 ? { permissionMode } : {}),
           createDir: options.createDir,
           ...(model.trim() ? { model: model.trim() } : {}),
+          ...(worktree ? { worktree } : {}),
         },
         { timeoutMs: SPAWN_ACK_TIMEOUT_MS },
       );
@@ -94,7 +99,9 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
   };
 
   const starting = phase.kind === 'starting';
-  const canSubmit = !!machine?.online && cwd.trim() !== '' && !starting;
+  const canSubmit = !!machine?.online && cwd.trim() !== '' && !starting && !(worktree && branchNameProblem(worktree.branch));
+  /** A refused worktree is said at the branch field, not in the banner. */
+  const worktreeError = phase.kind === 'failed' && phase.reason === 'worktree_failed' ? phase.message : null;
   const home = machine?.home;
 
   return (
@@ -102,6 +109,8 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
       <MachineField machines={machines} machineId={machineId} disabled={starting} onChange={setMachineId} />
 
       <DirectoryField cwd={cwd} home={home} recent={recent} disabled={starting} onChange={setCwd} />
+
+      {WorktreeField ? <WorktreeField machineId={machineId} cwd={cwd} value={worktree} disabled={starting} spawnError={worktreeError} onChange={setWorktree} onPickFolder={setCwd} /> : null}
 
       {agents.length > 1 ? <AgentField agents={agents} chosen={chosenAgent} machine={machine} disabled={starting} onChange={setAgent} /> : null}
 
@@ -120,7 +129,7 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
         </span>
       </label>
 
-      {phase.kind === 'failed' ? (
+      {phase.kind === 'failed' && !worktreeError ? (
         <div className="banner banner-danger new-session-error" role="alert">
           <strong>Couldn't start the session.</strong> {phase.message}
           {phase.reason === 'dir_missing' ? (

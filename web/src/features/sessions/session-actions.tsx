@@ -6,12 +6,13 @@
 // move, Escape or a tap outside closes it (use-popover.ts). An ended session whose reviews still run
 // is refused by the hub (reason `reviews_live`): the route's `archiveQuestion` slot then asks what
 // becomes of them, and archives with the answer.
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { useContext, useEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import type { LiveReviewsChoice, Session } from '@tether/shared';
 import { isArchived, isFinalStatus } from '@tether/shared/wire';
 import { requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { usePopover } from '../../lib/ui/use-popover.ts';
 import { IconArchive, IconMore, IconPin } from '../../lib/ui/icons.tsx';
+import { WorktreeSlotContext } from '../../lib/worktree-slot.ts';
 
 /** What a finished action tells the list (it announces it and may offer to undo it). */
 export type SessionActionDone = { text: string; undo?: () => Promise<void> };
@@ -23,6 +24,12 @@ const setArchived = async (sessionId: string, archived: boolean, reviews?: LiveR
 /** Asks what becomes of the live reviews of a session being archived; `onArchive` archives with the answer. */
 export type ArchiveQuestionSlot = (o: { sessionId: string; title: string; onArchive: (choice: LiveReviewsChoice) => Promise<void>; onClose: () => void }) => ReactNode;
 
+/** What Archive after the worktree question tells the list (undo unarchives; a removal stays done). */
+const archivedWith = (sessionId: string, title: string, removed: boolean): SessionActionDone => ({
+  text: removed ? `Archived “${title}” and removed its worktree.` : `Archived “${title}”; its worktree stays.`,
+  undo: () => setArchived(sessionId, false),
+});
+
 export function SessionActions(o: { session: Session; title: string; onDone: (done: SessionActionDone) => void; archiveQuestion?: ArchiveQuestionSlot | undefined }) {
   const { session, title, onDone } = o;
   const [asking, setAsking] = useState(false);
@@ -30,6 +37,10 @@ export function SessionActions(o: { session: Session; title: string; onDone: (do
   const menuRef = useRef<HTMLDivElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** A session with a worktree of its own asks about it before Archive (features/worktrees). */
+  const [askWorktree, setAskWorktree] = useState(false);
+  const ArchiveWorktreeDialog = useContext(WorktreeSlotContext)?.ArchiveDialog;
+  const hasWorktree = ArchiveWorktreeDialog !== undefined && session.worktree != null && session.worktree.removedAt === null;
   const pinned = session.pinnedAt != null;
   const archived = isArchived(session);
   const ended = isFinalStatus(session.status);
@@ -106,10 +117,12 @@ export function SessionActions(o: { session: Session; title: string; onDone: (do
         className="menu-item"
         disabled={busy}
         onClick={() =>
-          void run(() => setArchived(session.id, true), {
-            text: `Archived “${title}”.`,
-            undo: () => setArchived(session.id, false),
-          })
+          hasWorktree
+            ? (setOpen(false), setAskWorktree(true))
+            : void run(() => setArchived(session.id, true), {
+                text: `Archived “${title}”.`,
+                undo: () => setArchived(session.id, false),
+              })
         }
       >
         <IconArchive size={18} />
@@ -164,6 +177,9 @@ export function SessionActions(o: { session: Session; title: string; onDone: (do
       ) : null}
       {asking && o.archiveQuestion ? (
         <ReviewsQuestion {...{ session, title, onDone }} slot={o.archiveQuestion} onClose={() => setAsking(false)} returnFocus={buttonRef} />
+      ) : null}
+      {askWorktree && ArchiveWorktreeDialog ? (
+        <ArchiveWorktreeDialog session={session} onClose={() => setAskWorktree(false)} onArchived={(removed) => (setAskWorktree(false), onDone(archivedWith(session.id, title, removed)))} />
       ) : null}
     </div>
   );

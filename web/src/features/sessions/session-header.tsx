@@ -4,7 +4,7 @@
 // sheet below, not here. The model chip opens the model picker. Sticky, below the phone's status bar.
 // A phone gets two rows, under 100 px: back, title and actions; then the facts as one line that
 // scrolls sideways, and the tools. Wider screens keep one row.
-import type { ReactNode } from 'react';
+import { useContext, type ReactNode } from 'react';
 import { Link, useRouterState } from '@tanstack/react-router';
 import type { Session } from '@tether/shared';
 import { describeLaunchKind, formatDirectory, sessionTitle } from '../../lib/format.ts';
@@ -16,6 +16,7 @@ import { ModePicker } from './mode-picker.tsx';
 import { ActivityButton, ShareButton } from './share-button.tsx';
 import { ShellButton } from './shell-button.tsx';
 import { UsageChip } from './usage-chip.tsx';
+import { WorktreeSlotContext } from '../../lib/worktree-slot.ts';
 
 import { BypassChip, ControlChip } from './session-facts.tsx';
 
@@ -46,6 +47,7 @@ function ViewToggle({ session }: { session: Session }) {
 export function SessionHeader({ session, lifecycle = null, review = null }: { session: Session; lifecycle?: ReactNode; review?: ReactNode }) {
   const kind = describeLaunchKind(session.launchKind, session.agent);
   const onWorkspace = useRouterState({ select: (state) => /\/(changes|files)\/?$/.test(state.location.pathname) });
+  const worktreeParts = useContext(WorktreeSlotContext);
   return (
     <header className="session-header session-header-live">
       <Link to="/" className="icon-button back-button" aria-label="Back to sessions">
@@ -68,6 +70,7 @@ export function SessionHeader({ session, lifecycle = null, review = null }: { se
           ) : null}
           <UsageChip session={session} />
           <ControlChip session={session} />
+          {session.worktree && worktreeParts ? <worktreeParts.Badge worktree={session.worktree} /> : null}
           <span className="session-header-dir" title={session.cwd}>
             {formatDirectory(session.cwd, { max: 40 })}
           </span>

@@ -188,3 +188,12 @@ export const IconArchive = (p: IconProps) => (
     <path d="M3 4h18v4H3zM5 8v12h14V8M10 12h4" />
   </Svg>
 );
+
+export const IconBranch = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="6" cy="5" r="2" />
+    <circle cx="6" cy="19" r="2" />
+    <circle cx="18" cy="7" r="2" />
+    <path d="M6 7v10M18 9c0 5-6 4-11.5 8.5" />
+  </Svg>
+);

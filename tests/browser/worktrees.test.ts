@@ -1,0 +1,185 @@
+// worktrees.test.ts: a session in a worktree of its own, in the browser (issue 30), at 390×844 and
+// 1280×800, every new state in both themes with axe: the form's "In a new worktree" (offered only
+// for a folder the machine says is a repository), a bad branch name and a refused one said at the
+// field, the header's branch, Archive's question with the work it would lose, and the question when
+// the machine is offline. A stand-in daemon (/cli socket, client "daemon") answers as the real one
+// does (tests/e2e/worktrees.test.ts runs the real one with real git).
+//
+//   form ─worktree:probe / session:spawn {worktree}─► hub ─daemon:*─► stand-in daemon
+//   list ⋯ Archive ─worktree:inspect─► hub ─► daemon ; Keep ─► session:archive ; Remove ─► worktree:remove
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import type { Socket } from 'socket.io-client';
+import { describe, expect, it } from 'vitest';
+import { emitAck } from '../harness/hub.ts';
+import { axeViolations, seriousOnes } from '../harness/axe.ts';
+import { saveScreenshot, UI_TIMEOUT_MS, useColorScheme, type ViewportName } from '../harness/browser.ts';
+import { useBrowserWorld } from '../harness/browser-world.ts';
+import { agentFor } from '../../cli/src/agents/index.ts';
+
+const REPO = '/home/dev/src/shop';
+const OLD_IDEA = `${REPO}.worktrees/old-idea`;
+const LOSS = { uncommitted: ['notes/draft.md'], unpushed: ['a1b2c3d Tidy the checkout form'] };
+
+async function bothThemes(page: Page, name: string, viewport: ViewportName): Promise<string[]> {
+  const serious: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await useColorScheme(page, scheme);
+    await saveScreenshot(page, { name: `${name}-${scheme}`, viewport });
+    serious.push(...seriousOnes(await axeViolations(page)).map((line) => `${name} ${scheme}: ${line}`));
+  }
+  await useColorScheme(page, 'light');
+  return serious;
+}
+
+type Spawn = { sessionId: string; cwd: string; launchKind: string; worktree: { branch: string } | null };
+
+/** The stand-in daemon: a repository at REPO, a spawn in a worktree of it (the branch `main` exists),
+ *  and what removing would lose. Every command it hears is logged. */
+function standInDaemon(options: { daemon: Socket; token: string; machineId: string; connect: () => Promise<Socket> }) {
+  const heard: Array<[string, unknown]> = [];
+  const runners = new Map<string, Socket>();
+  const { daemon } = options;
+  daemon.on('daemon:worktree-probe', (p: { cwd: string }, reply: (a: unknown) => void) => {
+    heard.push(['probe', p]);
+    const worktrees = [
+      { path: REPO, branch: 'main', main: true },
+      { path: OLD_IDEA, branch: 'old-idea', main: false },
+    ];
+    reply(p.cwd === REPO || p.cwd === OLD_IDEA ? { ok: true, repo: p.cwd, branch: p.cwd === REPO ? 'main' : 'old-idea', worktrees } : { ok: true, repo: null, branch: null, worktrees: [] });
+  });
+  daemon.on('daemon:spawn', (spawn: Spawn, reply: (a: unknown) => void) => {
+    heard.push(['spawn', spawn]);
+    if (spawn.worktree?.branch === 'main') {
+      reply({ ok: false, code: 'conflict', reason: 'worktree_failed', error: 'the branch "main" exists already: pick it from the list of worktrees, or name a new one' });
+      return;
+    }
+    const path = spawn.worktree ? `${spawn.cwd}.worktrees/${spawn.worktree.branch}` : spawn.cwd;
+    reply({ ok: true, pid: 4242, cwd: path, logFile: '/tmp/runner.log', worktree: spawn.worktree ? { path, branch: spawn.worktree.branch, repo: spawn.cwd, removedAt: null } : null });
+    void (async () => {
+      const runner = await options.connect();
+      runners.set(spawn.sessionId, runner);
+      await emitAck(runner, 'session:register', { id: spawn.sessionId, machineId: options.machineId, cwd: path, launchKind: spawn.launchKind, status: 'starting', title: 'Checkout fix' });
+      await emitAck(runner, 'session:update', { sessionId: spawn.sessionId, patch: { status: 'idle' } });
+    })();
+  });
+  daemon.on('daemon:worktree-inspect', (p: unknown, reply: (a: unknown) => void) => {
+    heard.push(['inspect', p]);
+    reply({ ok: true, ...LOSS });
+  });
+  daemon.on('daemon:worktree-remove', (p: { path: string; confirm: boolean }, reply: (a: unknown) => void) => {
+    heard.push(['remove', p]);
+    reply(p.confirm ? { ok: true, removed: p.path, lost: LOSS } : { ok: false, code: 'conflict', error: 'would lose work' });
+  });
+  return { heard, runners };
+}
+
+describe('a session in a worktree, in the browser', () => {
+  const world = useBrowserWorld();
+
+  for (const viewport of ['phone', 'desktop'] as const) {
+    it(`${viewport}: the form's worktree choice, the branch in the header, Archive asks (online and offline)`, async () => {
+      const token = await world.hub.createToken(`worktrees-${viewport}`);
+      const machineId = randomUUID();
+      const daemon = await world.connect({ token, client: 'daemon' });
+      expect((await emitAck(daemon, 'machine:register', { id: machineId, name: 'dev-box', os: 'linux', user: 'dev', home: '/home/dev', capabilities: { claude: agentFor('claude').capabilities } })).ok).toBe(true);
+      const stand = standInDaemon({ daemon, token, machineId, connect: () => world.connect({ token }) });
+      const serious: string[] = [];
+
+      const page = await world.signedInPage(viewport, token);
+      await page.goto(`${world.hub.url}/new`);
+      const form = page.getByRole('form', { name: 'New session' });
+      await form.waitFor({ timeout: UI_TIMEOUT_MS });
+      const dir = form.getByRole('textbox', { name: 'Directory' });
+      // A folder in no repository: no worktree offered.
+      await dir.fill('/home/dev/notes');
+      await expect.poll(() => stand.heard.some(([kind, p]) => kind === 'probe' && (p as { cwd: string }).cwd === '/home/dev/notes'), { timeout: UI_TIMEOUT_MS }).toBe(true);
+      await expect(form.getByRole('checkbox', { name: /In a new worktree/ }).count()).resolves.toBe(0);
+
+      await dir.fill(REPO);
+      const choice = form.getByRole('checkbox', { name: /In a new worktree/ });
+      await choice.waitFor({ timeout: UI_TIMEOUT_MS });
+      serious.push(...(await bothThemes(page, 'worktree-form-offered', viewport)));
+      // An existing worktree of it, picked from the list: the session would simply start there.
+      await form.getByRole('group', { name: 'Existing worktrees' }).getByRole('button', { name: `Start in the worktree ${OLD_IDEA}` }).click();
+      await expect(dir.inputValue()).resolves.toBe(OLD_IDEA);
+      await dir.fill(REPO);
+      await expect.poll(() => form.getByRole('group', { name: 'Existing worktrees' }).getByRole('button').count(), { timeout: UI_TIMEOUT_MS }).toBe(1);
+      await choice.check();
+      const branch = form.getByRole('textbox', { name: 'Branch' });
+      await expect(branch.inputValue()).resolves.toMatch(/^tether\/\d{4}-\d{4}$/);
+      await form.getByText(new RegExp(`^${REPO}\\.worktrees/tether/`)).waitFor({ timeout: UI_TIMEOUT_MS });
+      serious.push(...(await bothThemes(page, 'worktree-form-branch', viewport)));
+
+      // A bad name: said at the field, and the form cannot be sent.
+      await branch.fill('fix..it; rm -rf ~');
+      await form.getByRole('alert').getByText(/a branch name here takes letters, digits/).waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(form.getByRole('button', { name: 'Start session' }).isDisabled()).resolves.toBe(true);
+      serious.push(...(await bothThemes(page, 'worktree-form-bad-name', viewport)));
+
+      // A branch that exists: the machine refuses, and the refusal is said at the field.
+      await branch.fill('main');
+      await form.getByRole('button', { name: 'Start session' }).click();
+      await form.getByRole('alert').getByText(/the branch "main" exists already/).waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(branch.getAttribute('aria-invalid')).resolves.toBe('true');
+      serious.push(...(await bothThemes(page, 'worktree-form-refused', viewport)));
+
+      await branch.fill('checkout-fix');
+      await form.getByRole('button', { name: 'Start session' }).click();
+      await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+      const spawns = stand.heard.filter(([kind]) => kind === 'spawn').map(([, p]) => p as Spawn);
+      expect(spawns.at(-1)).toMatchObject({ cwd: REPO, worktree: { branch: 'checkout-fix' } });
+      const sessionId = spawns.at(-1)!.sessionId;
+      const badge = page.locator('.session-header').getByRole('img', { name: /^Branch checkout-fix\./ });
+      await badge.waitFor({ timeout: UI_TIMEOUT_MS });
+      serious.push(...(await bothThemes(page, 'worktree-header', viewport)));
+
+      // Ended, then Archive from the list: the question, with what removing would lose.
+      await emitAck(stand.runners.get(sessionId)!, 'session:end', { sessionId, status: 'ended', exitCode: 0, reason: null });
+      await page.goto(`${world.hub.url}/`);
+      const openArchive = async () => {
+        await page.getByRole('button', { name: 'Actions for Checkout fix' }).click();
+        await page.getByRole('menu', { name: 'Actions for Checkout fix' }).getByRole('menuitem', { name: 'Archive' }).click();
+        const dialog = page.getByRole('alertdialog', { name: 'Archive, and its worktree?' });
+        await dialog.waitFor({ timeout: UI_TIMEOUT_MS });
+        return dialog;
+      };
+      let dialog = await openArchive();
+      await dialog.getByText('notes/draft.md').waitFor({ timeout: UI_TIMEOUT_MS });
+      await dialog.getByText('a1b2c3d Tidy the checkout form').waitFor({ timeout: UI_TIMEOUT_MS });
+      const remove = dialog.getByRole('button', { name: 'Remove and lose 1 uncommitted file and 1 unpushed commit' });
+      await remove.waitFor({ timeout: UI_TIMEOUT_MS });
+      serious.push(...(await bothThemes(page, 'worktree-archive-question', viewport)));
+
+      // Keep it: archived, nothing removed.
+      await dialog.getByRole('button', { name: 'Archive, keep worktree' }).click();
+      await page.getByRole('status').filter({ hasText: 'Archived “Checkout fix”; its worktree stays.' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      expect(stand.heard.filter(([kind]) => kind === 'remove')).toEqual([]);
+
+      // Back in the list, the machine offline: Archive still works and says the worktree stays.
+      const web = await world.connect({ token, nsp: '/web' });
+      expect((await emitAck(web, 'session:archive', { sessionId, archived: false })).ok).toBe(true);
+      daemon.disconnect();
+      await page.getByRole('button', { name: 'Actions for Checkout fix' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      dialog = await openArchive();
+      await dialog.getByText(/^Machine "dev-box" is offline: its worktrees stay as they are\. Archive keeps the worktree/).waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(dialog.getByRole('button', { name: /Remove/ }).count()).resolves.toBe(0);
+      serious.push(...(await bothThemes(page, 'worktree-archive-offline', viewport)));
+      await dialog.getByRole('button', { name: 'Archive, keep worktree' }).click();
+      await page.getByRole('status').filter({ hasText: 'Archived “Checkout fix”; its worktree stays.' }).waitFor({ timeout: UI_TIMEOUT_MS });
+
+      // Online again, and this time removed: the button that names the loss sends the confirm.
+      const again = await world.connect({ token, client: 'daemon' });
+      expect((await emitAck(again, 'machine:register', { id: machineId, name: 'dev-box', os: 'linux', user: 'dev', home: '/home/dev', capabilities: { claude: agentFor('claude').capabilities } })).ok).toBe(true);
+      const back = standInDaemon({ daemon: again, token, machineId, connect: () => world.connect({ token }) });
+      expect((await emitAck(web, 'session:archive', { sessionId, archived: false })).ok).toBe(true);
+      dialog = await openArchive();
+      await dialog.getByRole('button', { name: 'Remove and lose 1 uncommitted file and 1 unpushed commit' }).click();
+      await page.getByRole('status').filter({ hasText: 'Archived “Checkout fix” and removed its worktree.' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      expect(back.heard.filter(([kind]) => kind === 'remove')).toEqual([['remove', { repo: REPO, path: `${REPO}.worktrees/checkout-fix`, confirm: true }]]);
+
+      expect(serious).toEqual([]);
+      await page.close();
+    }, 120_000);
+  }
+});
