@@ -43,7 +43,6 @@ export function SessionActions(o: { session: Session; title: string; onDone: (do
   const hasWorktree = ArchiveWorktreeDialog !== undefined && session.worktree != null && session.worktree.removedAt === null;
   const pinned = session.pinnedAt != null;
   const archived = isArchived(session);
-  const ended = isFinalStatus(session.status);
 
   useEffect(() => {
     if (!open) return;
@@ -101,52 +100,20 @@ export function SessionActions(o: { session: Session; title: string; onDone: (do
       {pinned ? 'Unpin' : archived ? 'Pin (brings it back)' : 'Pin to top'}
     </button>
   );
-  let archiveItem;
-  if (archived) {
-    archiveItem = (
-      <button type="button" role="menuitem" className="menu-item" disabled={busy} onClick={() => void run(() => setArchived(session.id, false), { text: `Unarchived “${title}”.` })}>
-        <IconArchive size={18} />
-        Unarchive
-      </button>
-    );
-  } else if (ended) {
-    archiveItem = (
-      <button
-        type="button"
-        role="menuitem"
-        className="menu-item"
-        disabled={busy}
-        onClick={() =>
-          hasWorktree
-            ? (setOpen(false), setAskWorktree(true))
-            : void run(() => setArchived(session.id, true), {
-                text: `Archived “${title}”.`,
-                undo: () => setArchived(session.id, false),
-              })
-        }
-      >
-        <IconArchive size={18} />
-        Archive
-      </button>
-    );
-  } else {
-    // Focusable and described rather than hidden: the person learns why and what to do.
-    const hintId = `${panelId}-archive-hint`;
-    archiveItem = (
-      <button type="button" role="menuitem" className="menu-item menu-item-unavailable"
-        aria-disabled="true"
-        aria-describedby={hintId} onClick={(e) => e.preventDefault()}>
-        <IconArchive size={18} />
-        <span className="menu-item-text">
-          Archive
-          {/* Its description, not part of its name ("Archive"): hidden from the name, read through aria-describedby. */}
-          <span className="menu-item-hint" id={hintId} aria-hidden="true">
-            End it first: a running session stays in the list
-          </span>
-        </span>
-      </button>
-    );
-  }
+  const archiveItem = archiveMenuItem({
+    session,
+    title,
+    busy,
+    hintId: `${panelId}-archive-hint`,
+    archive: () =>
+      hasWorktree
+        ? (setOpen(false), setAskWorktree(true))
+        : void run(() => setArchived(session.id, true), {
+            text: `Archived “${title}”.`,
+            undo: () => setArchived(session.id, false),
+          }),
+    unarchive: () => void run(() => setArchived(session.id, false), { text: `Unarchived “${title}”.` }),
+  });
 
   return (
     <div className="session-row-actions" ref={rootRef}>
@@ -208,4 +175,37 @@ function ReviewsQuestion(o: {
       requestAnimationFrame(() => o.returnFocus.current?.focus());
     },
   });
+}
+
+/** The menu's Archive item: Unarchive, Archive, or (running) Archive described as unavailable. */
+function archiveMenuItem(o: { session: Session; title: string; busy: boolean; hintId: string; archive: () => void; unarchive: () => void }): ReactNode {
+  if (isArchived(o.session)) {
+    return (
+      <button type="button" role="menuitem" className="menu-item" disabled={o.busy} onClick={o.unarchive}>
+        <IconArchive size={18} />
+        Unarchive
+      </button>
+    );
+  }
+  if (isFinalStatus(o.session.status)) {
+    return (
+      <button type="button" role="menuitem" className="menu-item" disabled={o.busy} onClick={o.archive}>
+        <IconArchive size={18} />
+        Archive
+      </button>
+    );
+  }
+  // Focusable and described rather than hidden: the person learns why and what to do.
+  return (
+    <button type="button" role="menuitem" className="menu-item menu-item-unavailable" aria-disabled="true" aria-describedby={o.hintId} onClick={(e) => e.preventDefault()}>
+      <IconArchive size={18} />
+      <span className="menu-item-text">
+        Archive
+        {/* Its description, not part of its name ("Archive"): hidden from the name, read through aria-describedby. */}
+        <span className="menu-item-hint" id={o.hintId} aria-hidden="true">
+          End it first: a running session stays in the list
+        </span>
+      </span>
+    </button>
+  );
 }
