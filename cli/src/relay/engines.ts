@@ -2,6 +2,12 @@
 // OpenSSH's sshd (the hubs' tunnels, each key allowed to listen on its own loopback port only) and
 // nginx's stream module (routes each TLS connection by its SNI to that port, never ending TLS, with
 // the client's address in a PROXY v1 line first). Pure text from settings: tested line by line.
+//
+// nginx in two hops, because limit_conn runs before ssl_preread (the name is not known yet there):
+//   :443 ─ per-client cap, ssl_preread, map SNI ─PROXY v1 + TLS─► unix:hubs/<name>.sock
+//   hubs/<name>.sock ─ per-hub cap (one zone keyed on the socket) ─ same bytes ─► 127.0.0.1:<port>
+// The second hop does not read the PROXY line, it passes it on: re-sent by nginx from a unix socket
+// it would name the socket as destination, port 0.
 import type { RelaySettings } from './state.ts';
 import { statePaths } from './state.ts';
 
@@ -52,9 +58,35 @@ export function sshdConfig(settings: RelaySettings, dir: string): string {
   ].join('\n');
 }
 
-/** `name.domain 127.0.0.1:port;` per hub (nginx map, included). */
-export function hubsMap(settings: RelaySettings): string {
-  return settings.hubs.map((hub) => `${hub.name}.${settings.domain} 127.0.0.1:${hub.port};\n`).join('');
+/** Linux's sun_path holds 107 bytes and a NUL. */
+const UNIX_PATH_MAX = 107;
+
+/** The socket of a hub's second hop. */
+export function hubSocket(dir: string, name: string): string {
+  const path = `${statePaths(dir).hubSocketDir}/${name}.sock`;
+  if (Buffer.byteLength(path) > UNIX_PATH_MAX) throw new Error(`the relay's state directory path is too long for nginx's unix sockets (${path}); use a shorter --state`);
+  return path;
+}
+
+/** `name.domain unix:<its socket>;` per hub (nginx map, included). */
+export function hubsMap(settings: RelaySettings, dir: string): string {
+  return settings.hubs.map((hub) => `${hub.name}.${settings.domain} unix:${hubSocket(dir, hub.name)};\n`).join('');
+}
+
+/** The second hop per hub: its connection cap, then its tunnel port (included). */
+export function hubsServers(settings: RelaySettings, dir: string): string {
+  return settings.hubs
+    .map(
+      (hub) => `server {
+  listen unix:${hubSocket(dir, hub.name)};
+  limit_conn per_hub ${settings.maxConnectionsPerHub};
+  proxy_pass 127.0.0.1:${hub.port};
+  proxy_connect_timeout 5s;
+  proxy_timeout ${settings.idleSeconds}s;
+}
+`,
+    )
+    .join('');
 }
 
 export function nginxConfig(settings: RelaySettings, dir: string): string {
@@ -75,15 +107,17 @@ stream {
     include ${paths.hubsMap};
     default unix:${paths.nowhere};
   }
-  # Connections per client address. (Not per hub name: limit_conn runs before ssl_preread, so the
-  # name is not known yet there; see docs/decisions/relay.md.)
+  # Connections per client address (first hop) and per hub (second hop; the socket names the hub).
   limit_conn_zone $binary_remote_addr zone=per_client:4m;
+  limit_conn_zone $server_addr zone=per_hub:1m;
+  # A refusal is a warning line on stderr that tether relay turns into its own (cap-log.ts).
+  limit_conn_log_level warn;
   server {
     listen ${settings.listen} backlog=4096;
     ssl_preread on;
     # A client that never sends its ClientHello is dropped here, before any hub sees it.
     preread_timeout 5s;
-    limit_conn per_client ${settings.maxConnectionsPerHub};
+    limit_conn per_client ${settings.maxConnectionsPerClient};
     proxy_pass $hub_backend;
     proxy_protocol on;
     proxy_connect_timeout 5s;
@@ -91,6 +125,7 @@ stream {
     proxy_upload_rate ${settings.bytesPerSecond};
     proxy_download_rate ${settings.bytesPerSecond};
   }
+  include ${paths.hubsServers};
 }
 `;
 }
