@@ -87,7 +87,8 @@ describe('tether relay under bad input and outages', () => {
     // with alpha and stays open.
     const dial = (i: number) =>
       new Promise<TLSSocket | null>((resolve) => {
-        const socket = tlsConnect({ host: '127.0.0.1', port: world.nginxPort, localAddress: `127.0.0.${20 + (i % 10)}`, servername: `alpha.${RELAY_DOMAIN}`, ca: world.pebble.rootPem, ALPNProtocols: ['http/1.1'] }, () => resolve(socket));
+        const tcp = connect({ host: '127.0.0.1', port: world.nginxPort, localAddress: `127.0.0.${20 + (i % 10)}` });
+        const socket = tlsConnect({ socket: tcp, servername: `alpha.${RELAY_DOMAIN}`, ca: world.pebble.rootPem, ALPNProtocols: ['http/1.1'] }, () => resolve(socket));
         socket.on('error', () => resolve(null));
         socket.on('close', () => resolve(null));
       });

@@ -1,13 +1,13 @@
 // cap-log.ts: turns nginx's "limiting connections by zone" warnings into tether relay's own lines,
-// naming the hub (its second-hop socket says which) or the client address. A flood must not flood
+// naming the hub (its second hop's port says which) or the client address. A flood must not flood
 // the log: the first refusal for a hub or a client is said at once, later ones within the window
 // are counted and said by flush() (the relay calls it every window).
 //
-//   nginx: … limiting connections by zone "per_hub" …, server: unix:/state/hubs/alpha.sock
+//   nginx: … limiting connections by zone "per_hub" …, server: 127.0.0.2:20000
 //   relay: cap: hub alpha.relay.example is at its 256 connections; refused 1 connection
 const REFUSED = /limiting connections by zone "(per_hub|per_client)".*?client: (\S+?),.*?server: (\S+?)(?:,|$)/;
 
-export type CapLogOptions = { domain: string; perHub: number; perClient: number; windowMs: number; now?: () => number };
+export type CapLogOptions = { domain: string; hubAtPort: (port: number) => string | undefined; perHub: number; perClient: number; windowMs: number; now?: () => number };
 
 export function capLog(options: CapLogOptions) {
   const now = options.now ?? Date.now;
@@ -17,8 +17,9 @@ export function capLog(options: CapLogOptions) {
 
   const subjectOf = (zone: string, client: string, server: string): string => {
     if (zone === 'per_client') return `client ${client} is at its ${options.perClient} connections`;
-    const hub = /\/([a-z0-9-]+)\.sock$/.exec(server)?.[1] ?? server;
-    return `hub ${hub}.${options.domain} is at its ${options.perHub} connections`;
+    const port = Number(server.slice(server.lastIndexOf(':') + 1));
+    const hub = options.hubAtPort(port);
+    return `hub ${hub ? `${hub}.${options.domain}` : `at ${server}`} is at its ${options.perHub} connections`;
   };
 
   return {

@@ -4,10 +4,11 @@
 // the client's address in a PROXY v1 line first). Pure text from settings: tested line by line.
 //
 // nginx in two hops, because limit_conn runs before ssl_preread (the name is not known yet there):
-//   :443 ─ per-client cap, ssl_preread, map SNI ─PROXY v1 + TLS─► unix:hubs/<name>.sock
-//   hubs/<name>.sock ─ per-hub cap (one zone keyed on the socket) ─ same bytes ─► 127.0.0.1:<port>
-// The second hop does not read the PROXY line, it passes it on: re-sent by nginx from a unix socket
-// it would name the socket as destination, port 0.
+//   :443 ─ per-client cap, ssl_preread, map SNI ─PROXY v1 + TLS─► 127.0.0.2:<hub's port>
+//   127.0.0.2:<port> ─ per-hub cap (keyed on that port) ─ same bytes ─► 127.0.0.1:<port> (sshd's -R)
+// The second hop does not read the PROXY line, it passes it on. It listens on TCP, not a unix
+// socket: nginx's workers run as nobody under a root master and could not reach a socket inside
+// the 0700 state directory; and a PROXY line nginx wrote from a unix socket would name the socket.
 import type { RelaySettings } from './state.ts';
 import { statePaths } from './state.ts';
 
@@ -58,27 +59,22 @@ export function sshdConfig(settings: RelaySettings, dir: string): string {
   ].join('\n');
 }
 
-/** Linux's sun_path holds 107 bytes and a NUL. */
-const UNIX_PATH_MAX = 107;
+/** The second hop's loopback address (Linux answers all of 127/8 on lo); the hub's own port. */
+export const HUB_CAP_HOST = '127.0.0.2';
 
-/** The socket of a hub's second hop. */
-export function hubSocket(dir: string, name: string): string {
-  const path = `${statePaths(dir).hubSocketDir}/${name}.sock`;
-  if (Buffer.byteLength(path) > UNIX_PATH_MAX) throw new Error(`the relay's state directory path is too long for nginx's unix sockets (${path}); use a shorter --state`);
-  return path;
-}
-
-/** `name.domain unix:<its socket>;` per hub (nginx map, included). */
-export function hubsMap(settings: RelaySettings, dir: string): string {
-  return settings.hubs.map((hub) => `${hub.name}.${settings.domain} unix:${hubSocket(dir, hub.name)};\n`).join('');
+/** `name.domain 127.0.0.2:port;` per hub (nginx map, included). */
+export function hubsMap(settings: RelaySettings): string {
+  return settings.hubs.map((hub) => `${hub.name}.${settings.domain} ${HUB_CAP_HOST}:${hub.port};\n`).join('');
 }
 
 /** The second hop per hub: its connection cap, then its tunnel port (included). */
 export function hubsServers(settings: RelaySettings, dir: string): string {
+  const paths = statePaths(dir);
   return settings.hubs
     .map(
       (hub) => `server {
-  listen unix:${hubSocket(dir, hub.name)};
+  listen ${HUB_CAP_HOST}:${hub.port};
+  access_log ${paths.accessLog} relay_hub;
   limit_conn per_hub ${settings.maxConnectionsPerHub};
   proxy_pass 127.0.0.1:${hub.port};
   proxy_connect_timeout 5s;
@@ -102,14 +98,16 @@ events { worker_connections 8192; }
 stream {
   log_format relay '$remote_addr [$time_local] sni="$ssl_preread_server_name" hub=$upstream_addr status=$status in=$bytes_received out=$bytes_sent time=$session_time';
   access_log ${paths.accessLog} relay;
+  # The second hop's line (its client is nginx's first hop; 503: the hub's cap refused it).
+  log_format relay_hub '[$time_local] hub_port=$server_port status=$status in=$bytes_received out=$bytes_sent time=$session_time';
   map $ssl_preread_server_name $hub_backend {
     hostnames;
     include ${paths.hubsMap};
     default unix:${paths.nowhere};
   }
-  # Connections per client address (first hop) and per hub (second hop; the socket names the hub).
+  # Connections per client address (first hop) and per hub (second hop; its port names the hub).
   limit_conn_zone $binary_remote_addr zone=per_client:4m;
-  limit_conn_zone $server_addr zone=per_hub:1m;
+  limit_conn_zone $server_port zone=per_hub:1m;
   # A refusal is a warning line on stderr that tether relay turns into its own (cap-log.ts).
   limit_conn_log_level warn;
   server {

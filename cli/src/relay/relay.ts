@@ -72,9 +72,8 @@ export function writeEngineFiles(dir: string, settings: RelaySettings): void {
   writeSettings(dir, settings);
   writeFileSync(paths.authorizedKeys, authorizedKeys(settings), { mode: 0o600 });
   writeFileSync(paths.sshdConfig, sshdConfig(settings, dir), { mode: 0o600 });
-  writeFileSync(paths.hubsMap, hubsMap(settings, dir), { mode: 0o644 });
+  writeFileSync(paths.hubsMap, hubsMap(settings), { mode: 0o644 });
   writeFileSync(paths.hubsServers, hubsServers(settings, dir), { mode: 0o644 });
-  mkdirSync(paths.hubSocketDir, { recursive: true, mode: 0o700 });
   writeFileSync(paths.nginxConfig, nginxConfig(settings, dir), { mode: 0o644 });
 }
 
@@ -92,6 +91,8 @@ function reloadNginx(dir: string): boolean {
   const pidPath = statePaths(dir).nginxPid;
   if (!existsSync(pidPath)) return false;
   const pid = Number(readFileSync(pidPath, 'utf8').trim());
+  // An empty or half-written pid file reads as 0: kill(0) would signal our own process group.
+  if (!Number.isInteger(pid) || pid <= 1) return false;
   try {
     process.kill(pid, 'SIGHUP');
     return true;
@@ -213,7 +214,15 @@ export async function serve(dir: string, flags: ServeFlags, report: (line: strin
   const checked = spawnSync(NGINX_BIN, ['-t', '-q', '-e', 'stderr', '-c', paths.nginxConfig], { encoding: 'utf8' });
   if (checked.status !== 0) throw new Error(`nginx refused the configuration: ${checked.stderr.trim()}`);
   const sshd = run(SSHD_BIN, ['-D', '-e', '-f', paths.sshdConfig], 'sshd');
-  const caps = capLog({ domain: settings.domain, perHub: settings.maxConnectionsPerHub, perClient: settings.maxConnectionsPerClient, windowMs: CAP_LOG_WINDOW_MS });
+  // Hubs invited while this runs are in the state file, not in `settings`.
+  const hubAtPort = (port: number) => {
+    try {
+      return readSettings(dir).hubs.find((h) => h.port === port)?.name;
+    } catch {
+      return undefined;
+    }
+  };
+  const caps = capLog({ domain: settings.domain, hubAtPort, perHub: settings.maxConnectionsPerHub, perClient: settings.maxConnectionsPerClient, windowMs: CAP_LOG_WINDOW_MS });
   const nginx = run(NGINX_BIN, ['-e', 'stderr', '-c', paths.nginxConfig], 'nginx', (line) => caps.feed(line).forEach(report));
   const flushing = setInterval(() => caps.flush().forEach(report), CAP_LOG_WINDOW_MS);
   flushing.unref();

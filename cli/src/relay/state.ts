@@ -59,8 +59,6 @@ export function statePaths(dir: string) {
     hubsMap: join(dir, 'hubs.map'),
     /** One nginx server per hub (its connection cap), included by nginx.conf. */
     hubsServers: join(dir, 'hubs.conf'),
-    /** Where those servers listen: nginx's first hop hands each connection to its hub's socket. */
-    hubSocketDir: join(dir, 'hubs'),
     nginxPid: join(dir, 'nginx.pid'),
     sshdPid: join(dir, 'sshd.pid'),
     accessLog: join(dir, 'access.log'),
