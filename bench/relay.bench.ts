@@ -141,12 +141,41 @@ async function frontChild(o: { state: string; dir: string; name: string; hubPort
     said += new TextDecoder().decode(value);
   }
   clearTimeout(deadline);
-  return async () => {
+  const stop = async () => {
     child.stdin.end();
     const timer = setTimeout(() => child.kill(), 5_000);
     await child.exited;
     clearTimeout(timer);
   };
+  return { stop, pid: child.pid };
+}
+
+/** CPU time (user + system, ms) a process has used so far (Linux: /proc/<pid>/stat, 100 Hz ticks). */
+function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** Where the relay path spends its CPU: per process, ms for one raw relay round of BODY_MB. */
+async function profileRound(o: { listen: number; ca: string; state: string; frontPid: number }) {
+  const groups: Record<string, number[]> = {
+    nginx: tree(Number(readFileSync(join(o.state, 'nginx.pid'), 'utf8'))),
+    sshd: tree(Number(readFileSync(join(o.state, 'sshd.pid'), 'utf8'))),
+    front: [o.frontPid],
+    ssh: tree(o.frontPid).slice(1),
+    'bench (client + stand-in server)': [process.pid],
+  };
+  const before = Object.fromEntries(Object.entries(groups).map(([k, pids]) => [k, pids.reduce((a, pid) => a + cpuMs(pid), 0)]));
+  const t0 = performance.now();
+  const mbS = await throughput(o.listen, o.ca);
+  const wallMs = performance.now() - t0;
+  const cpu = Object.fromEntries(Object.entries(groups).map(([k, pids]) => [k, pids.reduce((a, pid) => a + cpuMs(pid), 0) - before[k]!]));
+  return { mb_s: round(mbS, 1), wall_ms: Math.round(wallMs), cpu_ms: cpu };
 }
 
 /** Terminal bytes, runner PTY ─► hub ─► viewer, the viewer direct or through the relay. */
@@ -154,7 +183,7 @@ async function terminalThroughput(o: { dir: string; state: string; relayPort: nu
   const hubProcess = await startHubProcess({ home: join(o.dir, 'hub'), args: ['--allowed-host', TERMINAL_NAME] });
   o.stops.push(() => hubProcess.stop());
   const hub = { url: hubProcess.url, token: hubProcess.token! };
-  o.stops.push(await frontChild({ state: o.state, dir: o.dir, name: 'term', hubPort: Number(new URL(hub.url).port), pem: o.pem }));
+  o.stops.push((await frontChild({ state: o.state, dir: o.dir, name: 'term', hubPort: Number(new URL(hub.url).port), pem: o.pem })).stop);
   const runner = startCommandRunner({ hub, command: `stty -echo; while read -r go; do ${BIG(TERMINAL_MB)}; done` });
   o.stops.push(() => runner.stop());
   let resyncs = 0;
@@ -206,10 +235,16 @@ export async function run(): Promise<Measurement[]> {
     const state = join(dir, 'relay');
     const relay = await serve(state, { domain: DOMAIN, listen: `127.0.0.1:${listen}`, sshListen: `127.0.0.1:${ssh}`, sshAddress: `127.0.0.1:${ssh}`, firstHubPort: first, maxConnectionsPerHub: 1000 });
     stops.push(() => relay.stop());
-    stops.push(await frontChild({ state, dir, name: 'raw', hubPort: server.port!, pem }));
+    const rawFront = await frontChild({ state, dir, name: 'raw', hubPort: server.port!, pem });
+    stops.push(rawFront.stop);
     // nginx re-reads its map on SIGHUP: give the new worker a moment.
     await Bun.sleep(500);
 
+    if (process.env.TETHER_RELAY_BENCH_PROFILE) {
+      // Quick look at the relay path alone (while tuning it): one profiled round, nothing else.
+      for (let r = 0; r < 3; r++) console.error(JSON.stringify(await profileRound({ listen, ca: pem.cert, state, frontPid: rawFront.pid })));
+      return [];
+    }
     const terminal = await terminalThroughput({ dir, state, relayPort: listen, pem, stops });
 
     const ratios: number[] = [];
@@ -220,6 +255,7 @@ export async function run(): Promise<Measurement[]> {
       figures.push({ relay: v, direct: d });
       ratios.push(v / d);
     }
+    const profile = await profileRound({ listen, ca: pem.cert, state, frontPid: rawFront.pid });
     const echoes: Array<{ relay: number; direct: number }> = [];
     for (let r = 0; r < ECHO_RUNS; r++) {
       const d = await echoP99(direct.port!, pem.cert);
@@ -246,7 +282,7 @@ export async function run(): Promise<Measurement[]> {
     const median = [...ratios].sort((a, b) => a - b)[Math.floor(ROUNDS / 2)]!;
     return [
       { name: 'relay_throughput_ratio', value: round(terminal.ratio, 3), unit: 'ratio', target: '>= 0.8', rounds: terminal.figures.map((f) => ({ relay_mb_s: round(f.relay, 1), direct_mb_s: round(f.direct, 1), every_byte: f.whole })), terminal_mb: TERMINAL_MB, resyncs: terminal.resyncs, pairs_with_every_byte: terminal.wholePairs, load: loadavg()[0] },
-      { name: 'relay_raw_throughput_ratio', value: round(median, 3), unit: 'ratio', rounds: figures.map((f) => ({ relay_mb_s: round(f.relay, 1), direct_mb_s: round(f.direct, 1) })), body_mb: BODY_MB },
+      { name: 'relay_raw_throughput_ratio', value: round(median, 3), unit: 'ratio', rounds: figures.map((f) => ({ relay_mb_s: round(f.relay, 1), direct_mb_s: round(f.direct, 1) })), body_mb: BODY_MB, profile },
       { name: 'relay_echo_added_ms_p99', value: round(added[Math.floor(ECHO_RUNS / 2)]!, 3), unit: 'ms', target: '<= 2', runs: echoes.map((e) => ({ relay_p99_ms: round(e.relay, 3), direct_p99_ms: round(e.direct, 3) })), round_trips: ECHOES, load: loadavg()[0] },
       { name: 'relay_rss_mb_100_tunnels', value: round(rssMb, 1), unit: 'MB', pss_mb: round(pssMb, 1), processes: pids.length, tunnels: tunnels.length + 2 },
     ];

@@ -46,6 +46,7 @@ describe('relay engine configuration', () => {
     expect(servers[1]).toContain('listen 127.0.0.2:20001;\n');
     expect(servers[1]).toContain('limit_conn per_hub 256;');
     expect(servers[1]).toContain('proxy_pass 127.0.0.1:20001;');
+    expect(servers[1]).toContain('proxy_buffer_size 64k;');
     // Neither reading the PROXY line (listen … proxy_protocol) nor writing a second one.
     expect(servers[1]).not.toContain('proxy_protocol');
   });
