@@ -8,8 +8,10 @@
 //       direct: viewer ─────► hub          (both: runner ─PTY/socket─► hub, the same session)
 //   relay_raw_throughput_ratio: the relay path alone, raw bytes of a 50 MB body from a Bun.serve
 //     stand-in, relay ÷ that stand-in ending TLS itself (no terminal pipeline to hide behind).
-//   relay_echo_added_ms_p99: p99 of 1,000 request/response round trips on one kept-alive TLS
-//     connection to the stand-in, relay minus direct; median over ECHO_RUNS alternated runs.
+//   relay_echo_added_ms_p99: keys typed into `cat` in a real runner's PTY, echo timed at the
+//     viewer, relay p99 − direct p99 per run of 200 keys, median of ECHO_RUNS alternated runs.
+//   relay_raw_echo_added_ms_p99: the same for 1,000 request/response round trips on one kept-alive
+//     TLS connection to the stand-in.
 //   relay_rss_mb_100_tunnels: RSS of nginx (master + worker) and sshd (listener + its per-tunnel
 //     processes) with 100 idle tunnels up.
 import { spawnSync } from 'node:child_process';
@@ -34,6 +36,7 @@ const TERMINAL_MB = 50;
 const ROUNDS = 5;
 const ECHOES = 1000;
 const ECHO_RUNS = 5;
+const ECHO_KEYS_PER_RUN = 200;
 const TUNNELS = 100;
 /** *.localhost: Bun's resolver (socket.io's websocket) answers it with loopback, no hosts file. */
 const DOMAIN = 'relay.localhost';
@@ -213,11 +216,57 @@ async function terminalThroughput(o: { dir: string; state: string; relayPort: nu
     const [relay, direct] = first === 'direct' ? [b, a] : [a, b];
     figures.push({ relay: relay.rate, direct: direct.rate, whole: relay.whole && direct.whole });
   }
+  const echo = await terminalEcho({ hub, relayUrl: `https://${TERMINAL_NAME}:${o.relayPort}`, ca: o.pem.cert, stops: o.stops });
   // A resync (the hub sending a snapshot to a viewer that fell behind) skips bytes, so its rate
   // counts bytes never sent: such pairs count only if every pair had one.
   const whole = figures.filter((f) => f.whole);
   const ratios = (whole.length > 0 ? whole : figures).map((f) => f.relay / f.direct).sort((x, y) => x - y);
-  return { ratio: ratios[Math.floor(ratios.length / 2)]!, figures, resyncs, wholePairs: whole.length };
+  return { ratio: ratios[Math.floor(ratios.length / 2)]!, figures, resyncs, wholePairs: whole.length, echo };
+}
+
+/** The three slowest samples as [key index, ms]: a tail at the first keys is warm-up, spread out is not. */
+const slowest = (samples: number[]) =>
+  samples
+    .map((ms, i) => [i, round(ms, 1)] as const)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3);
+
+/** Keys typed into `cat` in a real runner's PTY, the echo timed at the viewer: ECHO_RUNS
+ *  alternated runs of ECHO_KEYS_PER_RUN keys per side; added = relay p99 − direct p99 per run. */
+async function terminalEcho(o: { hub: { url: string; token: string }; relayUrl: string; ca: string; stops: Array<() => unknown> }) {
+  const runner = startCommandRunner({ hub: o.hub, command: 'exec cat' });
+  o.stops.push(() => runner.stop());
+  const typeKeys = async (via: 'relay' | 'direct') => {
+    const url = via === 'relay' ? o.relayUrl : o.hub.url;
+    const viewer = await viewTerminal({ url, token: o.hub.token, sessionId: runner.sessionId, render: false, ...(via === 'relay' ? { ca: o.ca } : {}) });
+    try {
+      await viewer.waitFor(() => viewer.snapshots() > 0, 'first snapshot', 30_000);
+      const samples: number[] = [];
+      for (let i = 0; i < ECHO_KEYS_PER_RUN; i++) {
+        const at = viewer.offset();
+        const t0 = performance.now();
+        viewer.socket.emit('terminal:input', { sessionId: runner.sessionId, data: 'x' });
+        await viewer.waitFor(() => viewer.offset() > at, 'echo');
+        samples.push(performance.now() - t0);
+      }
+      return samples;
+    } finally {
+      viewer.stop();
+    }
+  };
+  const runs: Array<{ relay: number[]; direct: number[] }> = [];
+  for (let r = 0; r < ECHO_RUNS; r++) {
+    const first = r % 2 === 0 ? 'direct' : 'relay';
+    const a = await typeKeys(first);
+    const b = await typeKeys(first === 'direct' ? 'relay' : 'direct');
+    runs.push(first === 'direct' ? { direct: a, relay: b } : { relay: a, direct: b });
+  }
+  const added = runs.map((r) => percentile(r.relay, 99) - percentile(r.direct, 99)).sort((a, b) => a - b);
+  return {
+    addedP99: added[Math.floor(added.length / 2)]!,
+    runs: runs.map((r) => ({ relay_slowest: slowest(r.relay), direct_slowest: slowest(r.direct), relay_p99_ms: round(percentile(r.relay, 99), 2), direct_p99_ms: round(percentile(r.direct, 99), 2), relay_p50_ms: round(percentile(r.relay, 50), 2), direct_p50_ms: round(percentile(r.direct, 50), 2) })),
+    pooledAdded: percentile(runs.flatMap((r) => r.relay), 99) - percentile(runs.flatMap((r) => r.direct), 99),
+  };
 }
 
 export async function run(): Promise<Measurement[]> {
@@ -240,8 +289,18 @@ export async function run(): Promise<Measurement[]> {
     // nginx re-reads its map on SIGHUP: give the new worker a moment.
     await Bun.sleep(500);
 
-    if (process.env.TETHER_RELAY_BENCH_PROFILE) {
-      // Quick look at the relay path alone (while tuning it): one profiled round, nothing else.
+    if (process.env.TETHER_RELAY_BENCH_ONLY === 'echo') {
+      // Quick look at the terminal echo alone (while tuning the path).
+      const hubProcess = await startHubProcess({ home: join(dir, 'hub'), args: ['--allowed-host', TERMINAL_NAME] });
+      stops.push(() => hubProcess.stop());
+      const hub = { url: hubProcess.url, token: hubProcess.token! };
+      stops.push((await frontChild({ state, dir, name: 'term', hubPort: Number(new URL(hub.url).port), pem })).stop);
+      const echo = await terminalEcho({ hub, relayUrl: `https://${TERMINAL_NAME}:${listen}`, ca: pem.cert, stops });
+      console.error(JSON.stringify({ added_p99_ms: round(echo.addedP99, 2), runs: echo.runs, load: loadavg()[0] }));
+      return [];
+    }
+    if (process.env.TETHER_RELAY_BENCH_ONLY === 'raw') {
+      // Quick look at the relay path alone (while tuning it): profiled rounds, nothing else.
       for (let r = 0; r < 3; r++) console.error(JSON.stringify(await profileRound({ listen, ca: pem.cert, state, frontPid: rawFront.pid })));
       return [];
     }
@@ -283,7 +342,8 @@ export async function run(): Promise<Measurement[]> {
     return [
       { name: 'relay_throughput_ratio', value: round(terminal.ratio, 3), unit: 'ratio', target: '>= 0.8', rounds: terminal.figures.map((f) => ({ relay_mb_s: round(f.relay, 1), direct_mb_s: round(f.direct, 1), every_byte: f.whole })), terminal_mb: TERMINAL_MB, resyncs: terminal.resyncs, pairs_with_every_byte: terminal.wholePairs, load: loadavg()[0] },
       { name: 'relay_raw_throughput_ratio', value: round(median, 3), unit: 'ratio', rounds: figures.map((f) => ({ relay_mb_s: round(f.relay, 1), direct_mb_s: round(f.direct, 1) })), body_mb: BODY_MB, profile },
-      { name: 'relay_echo_added_ms_p99', value: round(added[Math.floor(ECHO_RUNS / 2)]!, 3), unit: 'ms', target: '<= 2', runs: echoes.map((e) => ({ relay_p99_ms: round(e.relay, 3), direct_p99_ms: round(e.direct, 3) })), round_trips: ECHOES, load: loadavg()[0] },
+      { name: 'relay_echo_added_ms_p99', value: round(terminal.echo.addedP99, 3), unit: 'ms', target: '<= 2', what: 'keys to cat in a runner PTY, echo at the viewer: relay p99 - direct p99, median of alternated runs', runs: terminal.echo.runs, pooled_added_ms: round(terminal.echo.pooledAdded, 3), keys_per_run: ECHO_KEYS_PER_RUN, load: loadavg()[0] },
+      { name: 'relay_raw_echo_added_ms_p99', value: round(added[Math.floor(ECHO_RUNS / 2)]!, 3), unit: 'ms', runs: echoes.map((e) => ({ relay_p99_ms: round(e.relay, 3), direct_p99_ms: round(e.direct, 3) })), round_trips: ECHOES },
       { name: 'relay_rss_mb_100_tunnels', value: round(rssMb, 1), unit: 'MB', pss_mb: round(pssMb, 1), processes: pids.length, tunnels: tunnels.length + 2 },
     ];
   } finally {

@@ -10,6 +10,7 @@ import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { capLog } from './cap-log.ts';
+import { sshdNoDelay } from './sshd-nodelay.ts';
 import { encodeJoin, HUB_NAME, RESERVED_NAMES } from './join-code.ts';
 import { authorizedKeys, hubsMap, hubsServers, nginxConfig, sshdConfig } from './engines.ts';
 import { DEFAULT_CONNECTIONS_PER_CLIENT, DEFAULT_CONNECTIONS_PER_HUB, FIRST_HUB_PORT, freeHubPort, readSettings, statePaths, writeSettings, type RelaySettings } from './state.ts';
@@ -213,7 +214,10 @@ export async function serve(dir: string, flags: ServeFlags, report: (line: strin
   const paths = statePaths(dir);
   const checked = spawnSync(NGINX_BIN, ['-t', '-q', '-e', 'stderr', '-c', paths.nginxConfig], { encoding: 'utf8' });
   if (checked.status !== 0) throw new Error(`nginx refused the configuration: ${checked.stderr.trim()}`);
-  const sshd = run(SSHD_BIN, ['-D', '-e', '-f', paths.sshdConfig], 'sshd');
+  let sshdPid: number | undefined;
+  const noDelay = sshdNoDelay({ sshdPid: () => sshdPid, report });
+  const sshd = run(SSHD_BIN, ['-D', '-e', '-f', paths.sshdConfig], 'sshd', () => noDelay.poke());
+  sshdPid = sshd.child.pid;
   // Hubs invited while this runs are in the state file, not in `settings`.
   const hubAtPort = (port: number) => {
     try {
@@ -228,6 +232,7 @@ export async function serve(dir: string, flags: ServeFlags, report: (line: strin
   flushing.unref();
   const stop = async () => {
     clearInterval(flushing);
+    noDelay.close();
     // sshd's per-connection processes outlive its listener by design; a stopped relay must not
     // keep tunnels open, so they go first (by pid, from the kernel's list of sshd's children).
     for (const pid of childrenOf(sshd.child.pid)) {
