@@ -52,11 +52,18 @@ function tcpInodes(): Set<string> {
   return inodes;
 }
 
-/** `pid` and everything below it (Linux: /proc/<pid>/task/<pid>/children). */
+/** `pid` and everything below it (Linux: /proc/<pid>/task/<thread>/children, every thread: a
+ *  child belongs to the thread that forked it). */
 export function descendants(pid: number): number[] {
-  let children: number[] = [];
+  const children: number[] = [];
   try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        children.push(...readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+      } catch {
+        // the thread ended
+      }
+    }
   } catch {
     // gone
   }
