@@ -18,6 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { decodeJoin } from '../cli/src/relay/join-code.ts';
 import { invite, serve } from '../cli/src/relay/relay.ts';
@@ -127,6 +128,25 @@ function tree(pid: number): number[] {
     // gone
   }
   return [pid, ...children.flatMap(tree)];
+}
+
+/** `count` consecutive ports free on 127.0.0.1 and 127.0.0.2, below Linux's ephemeral range (from
+ *  32768): a hub port there can be taken by any outgoing connection meanwhile (seen: one of the 100
+ *  idle tunnels was refused its forward). */
+async function freeHubPorts(count: number): Promise<number> {
+  const free = (host: string, port: number) =>
+    new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, host, () => server.close(() => resolve(true)));
+    });
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * (32_000 - 20_000 - count));
+    let ok = true;
+    for (let port = base; ok && port < base + count; port++) ok = (await free('127.0.0.1', port)) && (await free('127.0.0.2', port));
+    if (ok) return base;
+  }
+  throw new Error(`no ${count} free consecutive ports in 20000-32000`);
 }
 
 /** The hub end of a tunnel for `name` (relay-front.ts), to 127.0.0.1:<hubPort>; resolves once up. */
@@ -280,7 +300,7 @@ export async function run(): Promise<Measurement[]> {
     const direct = Bun.serve({ hostname: '127.0.0.1', port: 0, tls: pem, fetch: answer });
     stops.push(() => server.stop(true), () => direct.stop(true));
 
-    const [listen, ssh, first] = [await freePort(), await freePort(), await freePort()];
+    const [listen, ssh, first] = [await freePort(), await freePort(), await freeHubPorts(TUNNELS + 1)];
     const state = join(dir, 'relay');
     const relay = await serve(state, { domain: DOMAIN, listen: `127.0.0.1:${listen}`, sshListen: `127.0.0.1:${ssh}`, sshAddress: `127.0.0.1:${ssh}`, firstHubPort: first, maxConnectionsPerHub: 1000 });
     stops.push(() => relay.stop());
