@@ -14,6 +14,8 @@
 //     TLS connection to the stand-in.
 //   relay_rss_mb_100_tunnels: RSS of nginx (master + worker) and sshd (listener + its per-tunnel
 //     processes) with 100 idle tunnels up.
+// While tuning: TETHER_RELAY_BENCH_ONLY=raw (per-process CPU of raw relay rounds) or =echo (the
+// terminal echo alone) prints just that, on stderr.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
