@@ -1,11 +1,12 @@
 // relay-faults.test.ts: `tether relay` under bad input and outages, on the same real world as
 // tests/browser/relay.test.ts (pebble, nginx stream + sshd on loopback, hubs in their own network
 // namespaces). Each bad input is refused with a clear reason, and hub alpha keeps answering through
-// the relay throughout; alpha's tunnel comes back after a relay restart and after its network is
-// gone for 30 s. Timings are printed (RELAY-FAULTS lines) for docs/decisions/relay.md.
+// the relay throughout; alpha at its connection cap leaves hub beta answering; alpha's tunnel comes
+// back after a relay restart and after its network is gone for 30 s. Timings are printed (RELAY-FAULTS lines) for docs/decisions/relay.md.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,8 @@ import { TETHER_MAIN } from '../harness/desk.ts';
 import { relayGet, RELAY_DOMAIN, startRelayWorld, type RelayHubHandle, type RelayWorld } from '../harness/relay-world.ts';
 
 const CAP = 40;
+/** Connections per hub name (the relay's second hop). */
+const HUB_CAP = 8;
 
 async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<number> {
   const started = Date.now();
@@ -24,6 +27,13 @@ async function until(check: () => boolean | Promise<boolean>, ms: number, what: 
   return Date.now() - started;
 }
 
+/** Connections nginx's first hop holds open to a hub's second hop (127.0.0.2:<port>): the ones
+ *  its per-hub cap counts. */
+function liveAtSecondHop(port: number): number {
+  const ss = spawnSync('ss', ['-Htn', 'state', 'established', `( dst 127.0.0.2:${port} )`], { encoding: 'utf8' });
+  return ss.stdout.split('\n').filter(Boolean).length;
+}
+
 function count(text: string, needle: string): number {
   return text.split(needle).length - 1;
 }
@@ -32,9 +42,10 @@ describe('tether relay under bad input and outages', () => {
   let world: RelayWorld;
   let alpha: RelayHubHandle;
   let alphaCode: string;
+  let betaCode: string;
 
   beforeAll(async () => {
-    world = await startRelayWorld({ browser: false, maxConnectionsPerClient: CAP });
+    world = await startRelayWorld({ browser: false, maxConnectionsPerClient: CAP, maxConnectionsPerHub: HUB_CAP });
     alphaCode = world.invite('alpha').code;
     alpha = await world.startHub({ name: 'alpha', code: alphaCode });
     expect(alpha.output()).toContain(`checked https://alpha.${RELAY_DOMAIN}:${world.publicPort}: certificate trusted, answered by this hub`);
@@ -63,7 +74,8 @@ describe('tether relay under bad input and outages', () => {
   }, 60_000);
 
   it("refuses a hub that claims another hub's name: sshd will not let its key listen on that port", async () => {
-    const beta = decodeJoin(world.invite('beta').code);
+    betaCode = world.invite('beta').code;
+    const beta = decodeJoin(betaCode);
     const alphaJoin = decodeJoin(alphaCode);
     const claim = encodeJoin({ ...beta, name: alphaJoin.name, origin: alphaJoin.origin, port: alphaJoin.port });
     const claimer = await world.startHub({ name: 'alpha', code: claim });
@@ -72,6 +84,53 @@ describe('tether relay under bad input and outages', () => {
     await claimer.stop();
     await alphaAnswers();
   }, 60_000);
+
+  it("holds hub alpha at its connection cap while hub beta keeps answering, and says so", async () => {
+    const beta = await world.startHub({ name: 'beta', code: betaCode });
+    const betaAnswers = async () => expect(await world.get('beta', '/healthz')).toEqual({ status: 200, subject: `beta.${RELAY_DOMAIN}` });
+    await betaAnswers();
+    // Straight to nginx from ten loopback addresses: ten clients, each far below its own cap of
+    // CAP, so only the per-hub cap can refuse. A held connection has finished its TLS handshake
+    // with alpha and stays open.
+    const dial = (i: number) =>
+      new Promise<TLSSocket | null>((resolve) => {
+        const tcp = connect({ host: '127.0.0.1', port: world.nginxPort, localAddress: `127.0.0.${20 + (i % 10)}` });
+        const socket = tlsConnect({ socket: tcp, servername: `alpha.${RELAY_DOMAIN}`, ca: world.pebble.rootPem, ALPNProtocols: ['http/1.1'] }, () => resolve(socket));
+        socket.on('error', () => resolve(null));
+        socket.on('close', () => resolve(null));
+      });
+    // alpha may hold connections of its own already (its fetch keeps the one of its URL check
+    // alive), so: dial until the first refusal, then nginx's second hop must hold exactly HUB_CAP.
+    const held: TLSSocket[] = [];
+    try {
+      for (let i = 0; i <= HUB_CAP; i++) {
+        const socket = await dial(i);
+        if (!socket) break;
+        held.push(socket);
+      }
+      expect(held.length).toBeGreaterThan(0);
+      expect(held.length).toBeLessThanOrEqual(HUB_CAP);
+      expect(liveAtSecondHop(decodeJoin(alphaCode).port)).toBe(HUB_CAP);
+      const EXTRA = 100;
+      const extra = Array.from({ length: EXTRA }, (_, i) => dial(HUB_CAP + i));
+      const times: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        const t = performance.now();
+        await betaAnswers();
+        times.push(performance.now() - t);
+      }
+      const refused = (await Promise.all(extra)).filter((s) => s === null).length;
+      console.log(`RELAY-FAULTS hub_cap=${HUB_CAP} held=${held.length} alpha_extra=${EXTRA} refused=${refused} beta_get_ms_median=${times.sort((a, b) => a - b)[5]!.toFixed(1)} beta_get_ms_max=${Math.max(...times).toFixed(1)}`);
+      expect(refused).toBe(EXTRA);
+      await until(() => world.relayOutput().includes(`relay: cap: hub alpha.${RELAY_DOMAIN} is at its ${HUB_CAP} connections; refused 1 connection`), 5_000, "the relay's cap line");
+      expect(world.accessLog()).toMatch(new RegExp(`hub_port=${decodeJoin(alphaCode).port} status=503`));
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
+    // nginx counts a connection gone once both hops have seen it close.
+    await until(async () => (await world.get('alpha', '/healthz').catch(() => null))?.status === 200, 5_000, 'alpha answering again below its cap');
+    await beta.stop();
+  }, 90_000);
 
   it('closes a connection for a name no hub has, or without a name, and logs it', async () => {
     await expect(relayGet({ port: world.publicPort, name: `nosuch.${RELAY_DOMAIN}`, path: '/', ca: world.pebble.rootPem })).rejects.toThrow();

@@ -124,7 +124,7 @@ export function relayGet(o: { port: number; name: string; path: string; ca: stri
   });
 }
 
-export async function startRelayWorld(options: { browser?: boolean; maxConnectionsPerClient?: number } = {}): Promise<RelayWorld> {
+export async function startRelayWorld(options: { browser?: boolean; maxConnectionsPerClient?: number; maxConnectionsPerHub?: number } = {}): Promise<RelayWorld> {
   requireBinary(SOCAT_BIN, 'socat');
   requireBinary(CERTUTIL_BIN, 'libnss3-tools');
   requireBinary(UNSHARE_BIN, 'util-linux');
@@ -146,7 +146,7 @@ export async function startRelayWorld(options: { browser?: boolean; maxConnectio
     stops.push(() => end(tap));
 
     const state = join(dir, 'relay-state');
-    const relayArgs = ['relay', 'serve', '--state', state, '--domain', RELAY_DOMAIN, '--listen', `127.0.0.1:${nginxPort}`, '--public-port', String(publicPort), '--ssh-listen', `127.0.0.1:${sshPort}`, '--ssh-address', `127.0.0.1:${sshPort}`, '--first-hub-port', String(firstHubPort), '--tunnel-dead-seconds', '6', '--max-connections-per-hub', String(options.maxConnectionsPerClient ?? 40)];
+    const relayArgs = ['relay', 'serve', '--state', state, '--domain', RELAY_DOMAIN, '--listen', `127.0.0.1:${nginxPort}`, '--public-port', String(publicPort), '--ssh-listen', `127.0.0.1:${sshPort}`, '--ssh-address', `127.0.0.1:${sshPort}`, '--first-hub-port', String(firstHubPort), '--tunnel-dead-seconds', '6', '--max-connections-per-client', String(options.maxConnectionsPerClient ?? 40), '--max-connections-per-hub', String(options.maxConnectionsPerHub ?? 64)];
     let relayLog = '';
     let relay = start(BUN, [TETHER_MAIN, ...relayArgs], { ...process.env, TETHER_HOME: join(dir, 'relay-home') });
     await waitFor(relay, /tether relay ready/, 'tether relay');

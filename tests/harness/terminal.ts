@@ -109,6 +109,8 @@ export async function viewTerminal(options: {
   subscribe?: boolean;
   client?: 'web';
   device?: string;
+  /** A CA to trust for an https url (bench/relay.bench.ts reaches the hub through the relay). */
+  ca?: string;
 }): Promise<TerminalViewer> {
   const render = options.render ?? true;
   const socket = io(`${options.url}/web`, {
@@ -116,6 +118,7 @@ export async function viewTerminal(options: {
     forceNew: true,
     reconnection: false,
     auth: { protocol: PROTOCOL_VERSION.major, client: 'web', token: options.token, device: options.device ?? 'test viewer' },
+    ...(options.ca ? { ca: options.ca } : {}),
   });
   await new Promise<void>((r, reject) => {
     socket.once('connect', () => r());

@@ -25,7 +25,7 @@ function oneLine<T>(work: () => T): T {
 }
 
 async function serveCommand(args: string[]): Promise<number> {
-  const strings = ['state', 'domain', 'listen', 'public-port', 'ssh-listen', 'ssh-address', 'max-connections-per-hub', 'bytes-per-second', 'idle-seconds', 'tunnel-dead-seconds', 'first-hub-port'] as const;
+  const strings = ['state', 'domain', 'listen', 'public-port', 'ssh-listen', 'ssh-address', 'max-connections-per-hub', 'max-connections-per-client', 'bytes-per-second', 'idle-seconds', 'tunnel-dead-seconds', 'first-hub-port'] as const;
   const { flags } = parseFlags({ args, strings });
   const { serve } = await import('../relay/relay.ts');
   const dir = stateDir(flags.state);
@@ -36,11 +36,12 @@ async function serveCommand(args: string[]): Promise<number> {
     ...(flags['ssh-address'] ? { sshAddress: flags['ssh-address'] } : {}),
     publicPort: count(flags['public-port'], 'public-port', 1),
     maxConnectionsPerHub: count(flags['max-connections-per-hub'], 'max-connections-per-hub', 1),
+    maxConnectionsPerClient: count(flags['max-connections-per-client'], 'max-connections-per-client', 1),
     bytesPerSecond: count(flags['bytes-per-second'], 'bytes-per-second', 0),
     idleSeconds: count(flags['idle-seconds'], 'idle-seconds', 10),
     tunnelDeadSeconds: count(flags['tunnel-dead-seconds'], 'tunnel-dead-seconds', 3),
     firstHubPort: count(flags['first-hub-port'], 'first-hub-port', 1024),
-  }).catch((error: unknown) => {
+  }, (line) => process.stdout.write(`${line}\n`)).catch((error: unknown) => {
     throw new CommandError(error instanceof Error ? error.message : String(error));
   });
   process.stdout.write(`${running.lines.join('\n')}\ntether relay ready (Ctrl-C to stop)\n`);
@@ -62,7 +63,7 @@ const command: Command = {
   name: 'relay',
   summary: 'run a relay on a public server: hubs dial in, phones reach them by name, TLS passes through',
   usage:
-    'tether relay serve --domain NAME [--listen HOST:PORT (default 0.0.0.0:443)] [--public-port N] [--ssh-listen HOST:PORT (default 0.0.0.0:2222)] [--ssh-address NAME:PORT (what join codes dial)] [--max-connections-per-hub N (64)] [--bytes-per-second N (0: no cap)] [--idle-seconds N (3600)] [--tunnel-dead-seconds N (30)] [--state DIR]\n' +
+    'tether relay serve --domain NAME [--listen HOST:PORT (default 0.0.0.0:443)] [--public-port N] [--ssh-listen HOST:PORT (default 0.0.0.0:2222)] [--ssh-address NAME:PORT (what join codes dial)] [--max-connections-per-hub N (256)] [--max-connections-per-client N (64)] [--bytes-per-second N (0: no cap)] [--idle-seconds N (3600)] [--tunnel-dead-seconds N (30)] [--state DIR]\n' +
     '       tether relay invite NAME [--state DIR]   prints a join code for tether hub --relay (a secret)\n' +
     '       tether relay revoke NAME [--state DIR]\n' +
     '       tether relay list [--state DIR]',

@@ -54,6 +54,9 @@ export async function startFront(options: { hub: { host: string; port: number };
   };
 
   const accept = (socket: Socket) => {
+    // Keystrokes are tiny writes: without this, Nagle holds one behind an unacked segment until
+    // the peer's delayed ACK (40 ms on Linux).
+    socket.setNoDelay(true);
     open.add(socket);
     socket.once('close', () => open.delete(socket));
     socket.on('error', () => socket.destroy());

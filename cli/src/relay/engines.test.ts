@@ -1,11 +1,11 @@
 // engines.test.ts: the configuration tether relay writes is accepted by the real engines (`nginx -t`,
-// `sshd -t`), ties each key to its own port, and routes names only to their hubs.
+// `sshd -t`), ties each key to its own port, routes names only to their hubs, caps each hub.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { authorizedKeys, hubsMap } from './engines.ts';
+import { authorizedKeys, hubsMap, hubsServers } from './engines.ts';
 import { NGINX_BIN, SSHD_BIN, writeEngineFiles } from './relay.ts';
 import { statePaths, type RelaySettings } from './state.ts';
 
@@ -17,7 +17,8 @@ const SETTINGS: RelaySettings = {
   sshListen: '127.0.0.1:2222',
   sshAddress: 'relay.test:2222',
   user: 'root',
-  maxConnectionsPerHub: 64,
+  maxConnectionsPerHub: 256,
+  maxConnectionsPerClient: 64,
   bytesPerSecond: 0,
   idleSeconds: 3600,
   tunnelDeadSeconds: 30,
@@ -36,7 +37,18 @@ describe('relay engine configuration', () => {
       `restrict,port-forwarding,permitlisten="127.0.0.1:20000" ${SETTINGS.hubs[0]!.publicKey} tether-relay:alpha`,
       `restrict,port-forwarding,permitlisten="127.0.0.1:20001" ${SETTINGS.hubs[1]!.publicKey} tether-relay:beta`,
     ]);
-    expect(hubsMap(SETTINGS)).toBe('alpha.relay.test 127.0.0.1:20000;\nbeta.relay.test 127.0.0.1:20001;\n');
+    expect(hubsMap(SETTINGS)).toBe('alpha.relay.test 127.0.0.2:20000;\nbeta.relay.test 127.0.0.2:20001;\n');
+  });
+
+  it("caps each hub's connections in its own second hop, which passes the PROXY line on unread", () => {
+    const servers = hubsServers(SETTINGS, dir).split('server {').slice(1);
+    expect(servers).toHaveLength(2);
+    expect(servers[1]).toContain('listen 127.0.0.2:20001;\n');
+    expect(servers[1]).toContain('limit_conn per_hub 256;');
+    expect(servers[1]).toContain('proxy_pass 127.0.0.1:20001;');
+    expect(servers[1]).toContain('proxy_buffer_size 64k;');
+    // Neither reading the PROXY line (listen … proxy_protocol) nor writing a second one.
+    expect(servers[1]).not.toContain('proxy_protocol');
   });
 
   it('is accepted by nginx -t and sshd -t', () => {
@@ -44,6 +56,7 @@ describe('relay engine configuration', () => {
     const paths = statePaths(dir);
     const nginx = spawnSync(NGINX_BIN, ['-t', '-e', 'stderr', '-c', paths.nginxConfig], { encoding: 'utf8' });
     expect(nginx.stderr).toContain('test is successful');
+    expect(readFileSync(paths.nginxConfig, 'utf8')).toContain('limit_conn per_client 64;');
     expect(spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', paths.hostKey]).status).toBe(0);
     const sshd = spawnSync(SSHD_BIN, ['-t', '-f', paths.sshdConfig], { encoding: 'utf8' });
     expect({ status: sshd.status, stderr: sshd.stderr }).toEqual({ status: 0, stderr: '' });

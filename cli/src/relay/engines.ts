@@ -2,6 +2,13 @@
 // OpenSSH's sshd (the hubs' tunnels, each key allowed to listen on its own loopback port only) and
 // nginx's stream module (routes each TLS connection by its SNI to that port, never ending TLS, with
 // the client's address in a PROXY v1 line first). Pure text from settings: tested line by line.
+//
+// nginx in two hops, because limit_conn runs before ssl_preread (the name is not known yet there):
+//   :443 ─ per-client cap, ssl_preread, map SNI ─PROXY v1 + TLS─► 127.0.0.2:<hub's port>
+//   127.0.0.2:<port> ─ per-hub cap (keyed on that port) ─ same bytes ─► 127.0.0.1:<port> (sshd's -R)
+// The second hop does not read the PROXY line, it passes it on. It listens on TCP, not a unix
+// socket: nginx's workers run as nobody under a root master and could not reach a socket inside
+// the 0700 state directory; and a PROXY line nginx wrote from a unix socket would name the socket.
 import type { RelaySettings } from './state.ts';
 import { statePaths } from './state.ts';
 
@@ -52,9 +59,36 @@ export function sshdConfig(settings: RelaySettings, dir: string): string {
   ].join('\n');
 }
 
-/** `name.domain 127.0.0.1:port;` per hub (nginx map, included). */
+/** nginx stream's buffer per direction and hop (default 16k). 64k took nginx's CPU for 50 MB from
+ *  40-50 ms to 20-30 ms (bench/relay.bench.ts profile); it costs 4 × 64 KiB per busy connection over
+ *  both hops, so not more. */
+const PROXY_BUFFER = '64k';
+
+/** The second hop's loopback address (Linux answers all of 127/8 on lo); the hub's own port. */
+export const HUB_CAP_HOST = '127.0.0.2';
+
+/** `name.domain 127.0.0.2:port;` per hub (nginx map, included). */
 export function hubsMap(settings: RelaySettings): string {
-  return settings.hubs.map((hub) => `${hub.name}.${settings.domain} 127.0.0.1:${hub.port};\n`).join('');
+  return settings.hubs.map((hub) => `${hub.name}.${settings.domain} ${HUB_CAP_HOST}:${hub.port};\n`).join('');
+}
+
+/** The second hop per hub: its connection cap, then its tunnel port (included). */
+export function hubsServers(settings: RelaySettings, dir: string): string {
+  const paths = statePaths(dir);
+  return settings.hubs
+    .map(
+      (hub) => `server {
+  listen ${HUB_CAP_HOST}:${hub.port};
+  access_log ${paths.accessLog} relay_hub;
+  limit_conn per_hub ${settings.maxConnectionsPerHub};
+  proxy_pass 127.0.0.1:${hub.port};
+  proxy_connect_timeout 5s;
+  proxy_timeout ${settings.idleSeconds}s;
+  proxy_buffer_size ${PROXY_BUFFER};
+}
+`,
+    )
+    .join('');
 }
 
 export function nginxConfig(settings: RelaySettings, dir: string): string {
@@ -70,27 +104,33 @@ events { worker_connections 8192; }
 stream {
   log_format relay '$remote_addr [$time_local] sni="$ssl_preread_server_name" hub=$upstream_addr status=$status in=$bytes_received out=$bytes_sent time=$session_time';
   access_log ${paths.accessLog} relay;
+  # The second hop's line (its client is nginx's first hop; 503: the hub's cap refused it).
+  log_format relay_hub '[$time_local] hub_port=$server_port status=$status in=$bytes_received out=$bytes_sent time=$session_time';
   map $ssl_preread_server_name $hub_backend {
     hostnames;
     include ${paths.hubsMap};
     default unix:${paths.nowhere};
   }
-  # Connections per client address. (Not per hub name: limit_conn runs before ssl_preread, so the
-  # name is not known yet there; see docs/decisions/relay.md.)
+  # Connections per client address (first hop) and per hub (second hop; its port names the hub).
   limit_conn_zone $binary_remote_addr zone=per_client:4m;
+  limit_conn_zone $server_port zone=per_hub:1m;
+  # A refusal is a warning line on stderr that tether relay turns into its own (cap-log.ts).
+  limit_conn_log_level warn;
   server {
     listen ${settings.listen} backlog=4096;
     ssl_preread on;
     # A client that never sends its ClientHello is dropped here, before any hub sees it.
     preread_timeout 5s;
-    limit_conn per_client ${settings.maxConnectionsPerHub};
+    limit_conn per_client ${settings.maxConnectionsPerClient};
     proxy_pass $hub_backend;
     proxy_protocol on;
     proxy_connect_timeout 5s;
     proxy_timeout ${settings.idleSeconds}s;
+    proxy_buffer_size ${PROXY_BUFFER};
     proxy_upload_rate ${settings.bytesPerSecond};
     proxy_download_rate ${settings.bytesPerSecond};
   }
+  include ${paths.hubsServers};
 }
 `;
 }

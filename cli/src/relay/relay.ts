@@ -9,9 +9,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { capLog } from './cap-log.ts';
+import { sshdNoDelay } from './sshd-nodelay.ts';
 import { encodeJoin, HUB_NAME, RESERVED_NAMES } from './join-code.ts';
-import { authorizedKeys, hubsMap, nginxConfig, sshdConfig } from './engines.ts';
-import { FIRST_HUB_PORT, freeHubPort, readSettings, statePaths, writeSettings, type RelaySettings } from './state.ts';
+import { authorizedKeys, hubsMap, hubsServers, nginxConfig, sshdConfig } from './engines.ts';
+import { DEFAULT_CONNECTIONS_PER_CLIENT, DEFAULT_CONNECTIONS_PER_HUB, FIRST_HUB_PORT, freeHubPort, readSettings, statePaths, writeSettings, type RelaySettings } from './state.ts';
 
 export const SSHD_BIN = process.env.TETHER_SSHD ?? '/usr/sbin/sshd';
 export const NGINX_BIN = process.env.TETHER_NGINX ?? '/usr/sbin/nginx';
@@ -24,6 +26,7 @@ export type ServeFlags = {
   sshListen?: string;
   sshAddress?: string;
   maxConnectionsPerHub?: number | undefined;
+  maxConnectionsPerClient?: number | undefined;
   bytesPerSecond?: number | undefined;
   idleSeconds?: number | undefined;
   tunnelDeadSeconds?: number | undefined;
@@ -45,7 +48,8 @@ export function settle(dir: string, flags: ServeFlags): RelaySettings {
     sshListen,
     sshAddress: flags.sshAddress ?? old?.sshAddress ?? `${domain}:${sshListen.slice(sshListen.lastIndexOf(':') + 1)}`,
     user: accountName(),
-    maxConnectionsPerHub: flags.maxConnectionsPerHub ?? old?.maxConnectionsPerHub ?? 64,
+    maxConnectionsPerHub: flags.maxConnectionsPerHub ?? old?.maxConnectionsPerHub ?? DEFAULT_CONNECTIONS_PER_HUB,
+    maxConnectionsPerClient: flags.maxConnectionsPerClient ?? old?.maxConnectionsPerClient ?? DEFAULT_CONNECTIONS_PER_CLIENT,
     bytesPerSecond: flags.bytesPerSecond ?? old?.bytesPerSecond ?? 0,
     idleSeconds: flags.idleSeconds ?? old?.idleSeconds ?? 3600,
     tunnelDeadSeconds: flags.tunnelDeadSeconds ?? old?.tunnelDeadSeconds ?? 30,
@@ -70,6 +74,7 @@ export function writeEngineFiles(dir: string, settings: RelaySettings): void {
   writeFileSync(paths.authorizedKeys, authorizedKeys(settings), { mode: 0o600 });
   writeFileSync(paths.sshdConfig, sshdConfig(settings, dir), { mode: 0o600 });
   writeFileSync(paths.hubsMap, hubsMap(settings), { mode: 0o644 });
+  writeFileSync(paths.hubsServers, hubsServers(settings, dir), { mode: 0o644 });
   writeFileSync(paths.nginxConfig, nginxConfig(settings, dir), { mode: 0o644 });
 }
 
@@ -87,6 +92,8 @@ function reloadNginx(dir: string): boolean {
   const pidPath = statePaths(dir).nginxPid;
   if (!existsSync(pidPath)) return false;
   const pid = Number(readFileSync(pidPath, 'utf8').trim());
+  // An empty or half-written pid file reads as 0: kill(0) would signal our own process group.
+  if (!Number.isInteger(pid) || pid <= 1) return false;
   try {
     process.kill(pid, 'SIGHUP');
     return true;
@@ -129,15 +136,21 @@ export function revoke(dir: string, name: string): { reloaded: boolean } {
 
 export type Running = { settings: RelaySettings; lines: string[]; exited: Promise<string>; stop(): Promise<void> };
 
-function run(bin: string, args: string[], what: string): { child: ChildProcess; exited: Promise<string>; output: () => string } {
+function run(bin: string, args: string[], what: string, onLine?: (line: string) => void): { child: ChildProcess; exited: Promise<string>; output: () => string } {
   // A process group of its own: a Ctrl-C at the relay's terminal (or a signal to its group) reaches
   // tether relay alone, which stops sshd's tunnels before sshd. Had sshd's listener got the signal
   // too, it would be gone before its per-connection processes (their own sessions) were listed, and
   // they would keep tunnels open after the relay stopped (seen once: no hub reconnected after a restart).
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
+  let partial = '';
   const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-16_384);
+    const text = chunk.toString('utf8');
+    output = (output + text).slice(-16_384);
+    if (!onLine) return;
+    const lines = (partial + text).split('\n');
+    partial = lines.pop()!.slice(-4096);
+    for (const line of lines) onLine(line);
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
@@ -181,8 +194,12 @@ async function listening(address: string, exited: Promise<string>): Promise<stri
   return `nothing listens on ${address} after 10 s`;
 }
 
-/** Starts sshd and nginx on the state directory; `exited` resolves with why when either stops. */
-export async function serve(dir: string, flags: ServeFlags): Promise<Running> {
+/** How often refusals beyond the first are summed up in one line (cap-log.ts). */
+const CAP_LOG_WINDOW_MS = 10_000;
+
+/** Starts sshd and nginx on the state directory; `exited` resolves with why when either stops.
+ *  `report` gets the relay's own lines while it runs (a cap refusing connections). */
+export async function serve(dir: string, flags: ServeFlags, report: (line: string) => void = () => {}): Promise<Running> {
   for (const [bin, pkg] of [[SSHD_BIN, 'openssh-server'], [NGINX_BIN, 'nginx-light']] as const) {
     if (!existsSync(bin)) throw new Error(`${bin} is missing: apt-get install -y ${pkg}`);
   }
@@ -197,9 +214,25 @@ export async function serve(dir: string, flags: ServeFlags): Promise<Running> {
   const paths = statePaths(dir);
   const checked = spawnSync(NGINX_BIN, ['-t', '-q', '-e', 'stderr', '-c', paths.nginxConfig], { encoding: 'utf8' });
   if (checked.status !== 0) throw new Error(`nginx refused the configuration: ${checked.stderr.trim()}`);
-  const sshd = run(SSHD_BIN, ['-D', '-e', '-f', paths.sshdConfig], 'sshd');
-  const nginx = run(NGINX_BIN, ['-e', 'stderr', '-c', paths.nginxConfig], 'nginx');
+  let sshdPid: number | undefined;
+  const noDelay = sshdNoDelay({ sshdPid: () => sshdPid, report });
+  const sshd = run(SSHD_BIN, ['-D', '-e', '-f', paths.sshdConfig], 'sshd', () => noDelay.poke());
+  sshdPid = sshd.child.pid;
+  // Hubs invited while this runs are in the state file, not in `settings`.
+  const hubAtPort = (port: number) => {
+    try {
+      return readSettings(dir).hubs.find((h) => h.port === port)?.name;
+    } catch {
+      return undefined;
+    }
+  };
+  const caps = capLog({ domain: settings.domain, hubAtPort, perHub: settings.maxConnectionsPerHub, perClient: settings.maxConnectionsPerClient, windowMs: CAP_LOG_WINDOW_MS });
+  const nginx = run(NGINX_BIN, ['-e', 'stderr', '-c', paths.nginxConfig], 'nginx', (line) => caps.feed(line).forEach(report));
+  const flushing = setInterval(() => caps.flush().forEach(report), CAP_LOG_WINDOW_MS);
+  flushing.unref();
   const stop = async () => {
+    clearInterval(flushing);
+    noDelay.close();
     // sshd's per-connection processes outlive its listener by design; a stopped relay must not
     // keep tunnels open, so they go first (by pid, from the kernel's list of sshd's children).
     for (const pid of childrenOf(sshd.child.pid)) {
@@ -225,7 +258,7 @@ export async function serve(dir: string, flags: ServeFlags): Promise<Running> {
     `tether relay: TLS on ${settings.listen} for *.${settings.domain} (passed through by SNI, never ended here), tunnels over ssh on ${settings.sshListen}`,
     `host key: ${key}`,
     `state: ${dir} (${settings.hubs.length} hub${settings.hubs.length === 1 ? '' : 's'} invited); invite one: tether relay invite NAME`,
-    `caps: ${settings.maxConnectionsPerHub} connections per client address, ${settings.bytesPerSecond ? `${settings.bytesPerSecond} bytes/s per connection` : 'no byte rate cap'}, idle connections closed after ${settings.idleSeconds} s, dead tunnels after ~${settings.tunnelDeadSeconds} s`,
+    `caps: ${settings.maxConnectionsPerHub} connections per hub, ${settings.maxConnectionsPerClient} per client address, ${settings.bytesPerSecond ? `${settings.bytesPerSecond} bytes/s per connection` : 'no byte rate cap'}, idle connections closed after ${settings.idleSeconds} s, dead tunnels after ~${settings.tunnelDeadSeconds} s`,
   ];
   return { settings, lines, exited: Promise.race([sshd.exited, nginx.exited]), stop };
 }

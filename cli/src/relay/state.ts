@@ -7,6 +7,11 @@ import { z } from 'zod';
 import { HUB_NAME } from './join-code.ts';
 
 export const FIRST_HUB_PORT = 20_000;
+/** A phone opens a handful of connections; a busy office behind one NAT a few dozen. */
+export const DEFAULT_CONNECTIONS_PER_CLIENT = 64;
+/** Every viewer of one hub together: enough for a team, small enough that one hub's crowd (or a
+ *  flood aimed at one name) leaves the relay's sockets and CPU to the others. */
+export const DEFAULT_CONNECTIONS_PER_HUB = 256;
 
 const HubSchema = z.strictObject({
   name: z.string().regex(HUB_NAME),
@@ -27,9 +32,11 @@ export const RelaySettingsSchema = z.strictObject({
   sshAddress: z.string().regex(/^[a-z0-9.-]+:\d{1,5}$/i),
   /** The account sshd runs as (a non-root sshd lets in only its own user). */
   user: z.string(),
-  /** Caps: live connections per hub name, bytes per second per connection (0: none), seconds a
-   *  connection may stay silent, seconds before a tunnel whose hub stopped answering is dropped. */
+  /** Caps: live connections per hub name and per client address, bytes per second per connection
+   *  (0: none), seconds a connection may stay silent, seconds before a tunnel whose hub stopped
+   *  answering is dropped. (A state file from before the per-client cap gets its default.) */
   maxConnectionsPerHub: z.number().int().min(1),
+  maxConnectionsPerClient: z.number().int().min(1).default(DEFAULT_CONNECTIONS_PER_CLIENT),
   bytesPerSecond: z.number().int().min(0),
   idleSeconds: z.number().int().min(10),
   tunnelDeadSeconds: z.number().int().min(3),
@@ -50,6 +57,8 @@ export function statePaths(dir: string) {
     authorizedKeys: join(dir, 'authorized_keys'),
     nginxConfig: join(dir, 'nginx.conf'),
     hubsMap: join(dir, 'hubs.map'),
+    /** One nginx server per hub (its connection cap), included by nginx.conf. */
+    hubsServers: join(dir, 'hubs.conf'),
     nginxPid: join(dir, 'nginx.pid'),
     sshdPid: join(dir, 'sshd.pid'),
     accessLog: join(dir, 'access.log'),
