@@ -132,7 +132,8 @@ function tree(pid: number): number[] {
   return [pid, ...children.flatMap(tree)];
 }
 
-/** `count` consecutive ports free on 127.0.0.1 and 127.0.0.2, below Linux's ephemeral range (from
+/** `count` consecutive ports free on 127.0.0.1, and `count` more after them for the hubs' second
+ *  hops (--first-cap-port), below Linux's ephemeral range (from
  *  32768): a hub port there can be taken by any outgoing connection meanwhile (seen: one of the 100
  *  idle tunnels was refused its forward). */
 async function freeHubPorts(count: number): Promise<number> {
@@ -143,9 +144,9 @@ async function freeHubPorts(count: number): Promise<number> {
       server.listen(port, host, () => server.close(() => resolve(true)));
     });
   for (let attempt = 0; attempt < 20; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * (32_000 - 20_000 - count));
+    const base = 20_000 + Math.floor(Math.random() * (32_000 - 20_000 - 2 * count));
     let ok = true;
-    for (let port = base; ok && port < base + count; port++) ok = (await free('127.0.0.1', port)) && (await free('127.0.0.2', port));
+    for (let port = base; ok && port < base + 2 * count; port++) ok = await free('127.0.0.1', port);
     if (ok) return base;
   }
   throw new Error(`no ${count} free consecutive ports in 20000-32000`);
@@ -304,7 +305,7 @@ export async function run(): Promise<Measurement[]> {
 
     const [listen, ssh, first] = [await freePort(), await freePort(), await freeHubPorts(TUNNELS + 1)];
     const state = join(dir, 'relay');
-    const relay = await serve(state, { domain: DOMAIN, listen: `127.0.0.1:${listen}`, sshListen: `127.0.0.1:${ssh}`, sshAddress: `127.0.0.1:${ssh}`, firstHubPort: first, maxConnectionsPerHub: 1000 });
+    const relay = await serve(state, { domain: DOMAIN, listen: `127.0.0.1:${listen}`, sshListen: `127.0.0.1:${ssh}`, sshAddress: `127.0.0.1:${ssh}`, firstHubPort: first, firstCapPort: first + TUNNELS + 1, maxConnectionsPerHub: 1000 });
     stops.push(() => relay.stop());
     const rawFront = await frontChild({ state, dir, name: 'raw', hubPort: server.port!, pem });
     stops.push(rawFront.stop);

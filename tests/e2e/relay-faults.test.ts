@@ -27,10 +27,10 @@ async function until(check: () => boolean | Promise<boolean>, ms: number, what: 
   return Date.now() - started;
 }
 
-/** Connections nginx's first hop holds open to a hub's second hop (127.0.0.2:<port>): the ones
- *  its per-hub cap counts. */
+/** Connections nginx's first hop holds open to a hub's second hop (127.0.0.1:<its cap port>): the
+ *  ones its per-hub cap counts. */
 function liveAtSecondHop(port: number): number {
-  const ss = spawnSync('ss', ['-Htn', 'state', 'established', `( dst 127.0.0.2:${port} )`], { encoding: 'utf8' });
+  const ss = spawnSync('ss', ['-Htn', 'state', 'established', `( dst 127.0.0.1:${port} )`], { encoding: 'utf8' });
   return ss.stdout.split('\n').filter(Boolean).length;
 }
 
@@ -110,7 +110,7 @@ describe('tether relay under bad input and outages', () => {
       }
       expect(held.length).toBeGreaterThan(0);
       expect(held.length).toBeLessThanOrEqual(HUB_CAP);
-      expect(liveAtSecondHop(decodeJoin(alphaCode).port)).toBe(HUB_CAP);
+      expect(liveAtSecondHop(world.firstCapPort)).toBe(HUB_CAP);
       const EXTRA = 100;
       const extra = Array.from({ length: EXTRA }, (_, i) => dial(HUB_CAP + i));
       const times: number[] = [];
@@ -123,7 +123,7 @@ describe('tether relay under bad input and outages', () => {
       console.log(`RELAY-FAULTS hub_cap=${HUB_CAP} held=${held.length} alpha_extra=${EXTRA} refused=${refused} beta_get_ms_median=${times.sort((a, b) => a - b)[5]!.toFixed(1)} beta_get_ms_max=${Math.max(...times).toFixed(1)}`);
       expect(refused).toBe(EXTRA);
       await until(() => world.relayOutput().includes(`relay: cap: hub alpha.${RELAY_DOMAIN} is at its ${HUB_CAP} connections; refused 1 connection`), 5_000, "the relay's cap line");
-      expect(world.accessLog()).toMatch(new RegExp(`hub_port=${decodeJoin(alphaCode).port} status=503`));
+      expect(world.accessLog()).toMatch(new RegExp(`cap_port=${world.firstCapPort} status=503`));
     } finally {
       for (const socket of held) socket.destroy();
     }

@@ -44,6 +44,8 @@ export type RelayWorld = {
   publicPort: number;
   /** nginx's own port (behind the tap). */
   nginxPort: number;
+  /** The first hub invited has its second hop (its per-hub cap) here, the next one port up. */
+  firstCapPort: number;
   pebble: PebbleHandle;
   browser: BrowserHandle | null;
   /** GET <path> at https://<name>.relay.test through the relay, verified against pebble's root. */
@@ -134,7 +136,7 @@ export async function startRelayWorld(options: { browser?: boolean; maxConnectio
     for (const fn of stops.splice(0).reverse()) await fn().catch(() => {});
   };
   try {
-    const [publicPort, nginxPort, sshPort, firstHubPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [publicPort, nginxPort, sshPort, firstHubPort, firstCapPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
     const pebble = await startPebble({ validation: { httpPort: await freePort(), tlsPort: publicPort } });
     stops.push(() => pebble.stop());
     const acmePort = Number(new URL(pebble.directoryUrl).port);
@@ -146,7 +148,7 @@ export async function startRelayWorld(options: { browser?: boolean; maxConnectio
     stops.push(() => end(tap));
 
     const state = join(dir, 'relay-state');
-    const relayArgs = ['relay', 'serve', '--state', state, '--domain', RELAY_DOMAIN, '--listen', `127.0.0.1:${nginxPort}`, '--public-port', String(publicPort), '--ssh-listen', `127.0.0.1:${sshPort}`, '--ssh-address', `127.0.0.1:${sshPort}`, '--first-hub-port', String(firstHubPort), '--tunnel-dead-seconds', '6', '--max-connections-per-client', String(options.maxConnectionsPerClient ?? 40), '--max-connections-per-hub', String(options.maxConnectionsPerHub ?? 64)];
+    const relayArgs = ['relay', 'serve', '--state', state, '--domain', RELAY_DOMAIN, '--listen', `127.0.0.1:${nginxPort}`, '--public-port', String(publicPort), '--ssh-listen', `127.0.0.1:${sshPort}`, '--ssh-address', `127.0.0.1:${sshPort}`, '--first-hub-port', String(firstHubPort), '--first-cap-port', String(firstCapPort), '--tunnel-dead-seconds', '6', '--max-connections-per-client', String(options.maxConnectionsPerClient ?? 40), '--max-connections-per-hub', String(options.maxConnectionsPerHub ?? 64)];
     let relayLog = '';
     let relay = start(BUN, [TETHER_MAIN, ...relayArgs], { ...process.env, TETHER_HOME: join(dir, 'relay-home') });
     await waitFor(relay, /tether relay ready/, 'tether relay');
@@ -212,6 +214,7 @@ export async function startRelayWorld(options: { browser?: boolean; maxConnectio
     return {
       publicPort,
       nginxPort,
+      firstCapPort,
       pebble,
       browser,
       get: (name, path) => relayGet({ port: publicPort, name: `${name}.${RELAY_DOMAIN}`, path, ca: pebble.rootPem }),

@@ -25,7 +25,7 @@ function oneLine<T>(work: () => T): T {
 }
 
 async function serveCommand(args: string[]): Promise<number> {
-  const strings = ['state', 'domain', 'listen', 'public-port', 'ssh-listen', 'ssh-address', 'max-connections-per-hub', 'max-connections-per-client', 'bytes-per-second', 'idle-seconds', 'tunnel-dead-seconds', 'first-hub-port'] as const;
+  const strings = ['state', 'domain', 'listen', 'public-port', 'ssh-listen', 'ssh-address', 'max-connections-per-hub', 'max-connections-per-client', 'bytes-per-second', 'idle-seconds', 'tunnel-dead-seconds', 'first-hub-port', 'first-cap-port'] as const;
   const { flags } = parseFlags({ args, strings });
   const { serve } = await import('../relay/relay.ts');
   const dir = stateDir(flags.state);
@@ -41,6 +41,7 @@ async function serveCommand(args: string[]): Promise<number> {
     idleSeconds: count(flags['idle-seconds'], 'idle-seconds', 10),
     tunnelDeadSeconds: count(flags['tunnel-dead-seconds'], 'tunnel-dead-seconds', 3),
     firstHubPort: count(flags['first-hub-port'], 'first-hub-port', 1024),
+    firstCapPort: count(flags['first-cap-port'], 'first-cap-port', 1024),
   }, (line) => process.stdout.write(`${line}\n`)).catch((error: unknown) => {
     throw new CommandError(error instanceof Error ? error.message : String(error));
   });

@@ -3,7 +3,7 @@
 // the log: the first refusal for a hub or a client is said at once, later ones within the window
 // are counted and said by flush() (the relay calls it every window).
 //
-//   nginx: … limiting connections by zone "per_hub" …, server: 127.0.0.2:20000
+//   nginx: … limiting connections by zone "per_hub" …, server: 127.0.0.1:10000
 //   relay: cap: hub alpha.relay.example is at its 256 connections; refused 1 connection
 const REFUSED = /limiting connections by zone "(per_hub|per_client)".*?client: (\S+?),.*?server: (\S+?)(?:,|$)/;
 

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { authorizedKeys, hubsMap, hubsServers } from './engines.ts';
+import { authorizedKeys, checkCapPorts, hubsMap, hubsServers } from './engines.ts';
 import { NGINX_BIN, SSHD_BIN, writeEngineFiles } from './relay.ts';
 import { statePaths, type RelaySettings } from './state.ts';
 
@@ -23,6 +23,7 @@ const SETTINGS: RelaySettings = {
   idleSeconds: 3600,
   tunnelDeadSeconds: 30,
   firstHubPort: 20000,
+  firstCapPort: 10000,
   hubs: [
     { name: 'alpha', port: 20000, publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHUXgab3GpSGUV/yvBN0blP1zl7mhFkU8AEdto6Ag5/d', createdAt: 1 },
     { name: 'beta', port: 20001, publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINVSZ9ePIkq73ZDV5HWTOtS3127NDJlbAQldrlYTim8l', createdAt: 2 },
@@ -37,13 +38,18 @@ describe('relay engine configuration', () => {
       `restrict,port-forwarding,permitlisten="127.0.0.1:20000" ${SETTINGS.hubs[0]!.publicKey} tether-relay:alpha`,
       `restrict,port-forwarding,permitlisten="127.0.0.1:20001" ${SETTINGS.hubs[1]!.publicKey} tether-relay:beta`,
     ]);
-    expect(hubsMap(SETTINGS)).toBe('alpha.relay.test 127.0.0.2:20000;\nbeta.relay.test 127.0.0.2:20001;\n');
+    expect(hubsMap(SETTINGS)).toBe('alpha.relay.test 127.0.0.1:10000;\nbeta.relay.test 127.0.0.1:10001;\n');
+  });
+
+  it('refuses cap ports that fall on a hub\'s tunnel port', () => {
+    expect(() => checkCapPorts({ ...SETTINGS, firstCapPort: 19999 })).toThrow(/first-cap-port/);
+    expect(() => checkCapPorts(SETTINGS)).not.toThrow();
   });
 
   it("caps each hub's connections in its own second hop, which passes the PROXY line on unread", () => {
     const servers = hubsServers(SETTINGS, dir).split('server {').slice(1);
     expect(servers).toHaveLength(2);
-    expect(servers[1]).toContain('listen 127.0.0.2:20001;\n');
+    expect(servers[1]).toContain('listen 127.0.0.1:10001;\n');
     expect(servers[1]).toContain('limit_conn per_hub 256;');
     expect(servers[1]).toContain('proxy_pass 127.0.0.1:20001;');
     expect(servers[1]).toContain('proxy_buffer_size 64k;');

@@ -4,12 +4,12 @@
 // the client's address in a PROXY v1 line first). Pure text from settings: tested line by line.
 //
 // nginx in two hops, because limit_conn runs before ssl_preread (the name is not known yet there):
-//   :443 ─ per-client cap, ssl_preread, map SNI ─PROXY v1 + TLS─► 127.0.0.2:<hub's port>
-//   127.0.0.2:<port> ─ per-hub cap (keyed on that port) ─ same bytes ─► 127.0.0.1:<port> (sshd's -R)
+//   :443 ─ per-client cap, ssl_preread, map SNI ─PROXY v1 + TLS─► 127.0.0.1:<hub's cap port>
+//   127.0.0.1:<cap port> ─ per-hub cap (keyed on that port) ─ same bytes ─► 127.0.0.1:<hub port> (sshd's -R)
 // The second hop does not read the PROXY line, it passes it on. It listens on TCP, not a unix
 // socket: nginx's workers run as nobody under a root master and could not reach a socket inside
 // the 0700 state directory; and a PROXY line nginx wrote from a unix socket would name the socket.
-import type { RelaySettings } from './state.ts';
+import type { RelayHub, RelaySettings } from './state.ts';
 import { statePaths } from './state.ts';
 
 export const NGINX_STREAM_MODULE = '/usr/lib/nginx/modules/ngx_stream_module.so';
@@ -64,12 +64,22 @@ export function sshdConfig(settings: RelaySettings, dir: string): string {
  *  both hops, so not more. */
 const PROXY_BUFFER = '64k';
 
-/** The second hop's loopback address (Linux answers all of 127/8 on lo); the hub's own port. */
-export const HUB_CAP_HOST = '127.0.0.2';
+/** A hub's second hop: a loopback port of its own, from `firstCapPort` in the list's order (nginx's
+ *  map and servers are written again whenever the list changes, so the order may change with it). */
+export function capPort(settings: RelaySettings, hub: RelayHub): number {
+  return settings.firstCapPort + settings.hubs.findIndex((h) => h.name === hub.name);
+}
 
-/** `name.domain 127.0.0.2:port;` per hub (nginx map, included). */
+/** The ports of the second hops must not be hubs' tunnel ports. */
+export function checkCapPorts(settings: RelaySettings): void {
+  const tunnels = new Set(settings.hubs.map((h) => h.port));
+  const clash = settings.hubs.find((hub) => tunnels.has(capPort(settings, hub)));
+  if (clash) throw new Error(`the per-hub cap port ${capPort(settings, clash)} is also a hub's tunnel port: move --first-cap-port (now ${settings.firstCapPort}) away from --first-hub-port (${settings.firstHubPort})`);
+}
+
+/** `name.domain 127.0.0.1:<cap port>;` per hub (nginx map, included). */
 export function hubsMap(settings: RelaySettings): string {
-  return settings.hubs.map((hub) => `${hub.name}.${settings.domain} ${HUB_CAP_HOST}:${hub.port};\n`).join('');
+  return settings.hubs.map((hub) => `${hub.name}.${settings.domain} 127.0.0.1:${capPort(settings, hub)};\n`).join('');
 }
 
 /** The second hop per hub: its connection cap, then its tunnel port (included). */
@@ -78,7 +88,7 @@ export function hubsServers(settings: RelaySettings, dir: string): string {
   return settings.hubs
     .map(
       (hub) => `server {
-  listen ${HUB_CAP_HOST}:${hub.port};
+  listen 127.0.0.1:${capPort(settings, hub)};
   access_log ${paths.accessLog} relay_hub;
   limit_conn per_hub ${settings.maxConnectionsPerHub};
   proxy_pass 127.0.0.1:${hub.port};
@@ -105,7 +115,7 @@ stream {
   log_format relay '$remote_addr [$time_local] sni="$ssl_preread_server_name" hub=$upstream_addr status=$status in=$bytes_received out=$bytes_sent time=$session_time';
   access_log ${paths.accessLog} relay;
   # The second hop's line (its client is nginx's first hop; 503: the hub's cap refused it).
-  log_format relay_hub '[$time_local] hub_port=$server_port status=$status in=$bytes_received out=$bytes_sent time=$session_time';
+  log_format relay_hub '[$time_local] cap_port=$server_port status=$status in=$bytes_received out=$bytes_sent time=$session_time';
   map $ssl_preread_server_name $hub_backend {
     hostnames;
     include ${paths.hubsMap};

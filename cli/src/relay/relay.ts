@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { capLog } from './cap-log.ts';
 import { sshdNoDelay } from './sshd-nodelay.ts';
 import { encodeJoin, HUB_NAME, RESERVED_NAMES } from './join-code.ts';
-import { authorizedKeys, hubsMap, hubsServers, nginxConfig, sshdConfig } from './engines.ts';
-import { DEFAULT_CONNECTIONS_PER_CLIENT, DEFAULT_CONNECTIONS_PER_HUB, FIRST_HUB_PORT, freeHubPort, readSettings, statePaths, writeSettings, type RelaySettings } from './state.ts';
+import { authorizedKeys, capPort, checkCapPorts, hubsMap, hubsServers, nginxConfig, sshdConfig } from './engines.ts';
+import { DEFAULT_CONNECTIONS_PER_CLIENT, DEFAULT_CONNECTIONS_PER_HUB, FIRST_CAP_PORT, FIRST_HUB_PORT, freeHubPort, readSettings, statePaths, writeSettings, type RelaySettings } from './state.ts';
 
 export const SSHD_BIN = process.env.TETHER_SSHD ?? '/usr/sbin/sshd';
 export const NGINX_BIN = process.env.TETHER_NGINX ?? '/usr/sbin/nginx';
@@ -31,6 +31,7 @@ export type ServeFlags = {
   idleSeconds?: number | undefined;
   tunnelDeadSeconds?: number | undefined;
   firstHubPort?: number | undefined;
+  firstCapPort?: number | undefined;
 };
 
 /** The settings after these flags (the first serve needs --domain; later ones keep the rest). */
@@ -54,6 +55,7 @@ export function settle(dir: string, flags: ServeFlags): RelaySettings {
     idleSeconds: flags.idleSeconds ?? old?.idleSeconds ?? 3600,
     tunnelDeadSeconds: flags.tunnelDeadSeconds ?? old?.tunnelDeadSeconds ?? 30,
     firstHubPort: flags.firstHubPort ?? old?.firstHubPort ?? FIRST_HUB_PORT,
+    firstCapPort: flags.firstCapPort ?? old?.firstCapPort ?? FIRST_CAP_PORT,
     hubs: old?.hubs ?? [],
   };
 }
@@ -73,6 +75,7 @@ export function writeEngineFiles(dir: string, settings: RelaySettings): void {
   writeSettings(dir, settings);
   writeFileSync(paths.authorizedKeys, authorizedKeys(settings), { mode: 0o600 });
   writeFileSync(paths.sshdConfig, sshdConfig(settings, dir), { mode: 0o600 });
+  checkCapPorts(settings);
   writeFileSync(paths.hubsMap, hubsMap(settings), { mode: 0o644 });
   writeFileSync(paths.hubsServers, hubsServers(settings, dir), { mode: 0o644 });
   writeFileSync(paths.nginxConfig, nginxConfig(settings, dir), { mode: 0o644 });
@@ -221,7 +224,8 @@ export async function serve(dir: string, flags: ServeFlags, report: (line: strin
   // Hubs invited while this runs are in the state file, not in `settings`.
   const hubAtPort = (port: number) => {
     try {
-      return readSettings(dir).hubs.find((h) => h.port === port)?.name;
+      const now = readSettings(dir);
+      return now.hubs.find((h) => capPort(now, h) === port)?.name;
     } catch {
       return undefined;
     }

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { HUB_NAME } from './join-code.ts';
 
 export const FIRST_HUB_PORT = 20_000;
+/** nginx's second hop per hub listens on the relay's loopback from here (one port a hub, in list order). */
+export const FIRST_CAP_PORT = 10_000;
 /** A phone opens a handful of connections; a busy office behind one NAT a few dozen. */
 export const DEFAULT_CONNECTIONS_PER_CLIENT = 64;
 /** Every viewer of one hub together: enough for a team, small enough that one hub's crowd (or a
@@ -42,6 +44,9 @@ export const RelaySettingsSchema = z.strictObject({
   tunnelDeadSeconds: z.number().int().min(3),
   /** Hubs' tunnel ports on the relay's loopback start here. */
   firstHubPort: z.number().int().min(1024).max(65000),
+  /** nginx's second hops (the per-hub caps) on the relay's loopback start here. (A state file from
+   *  before the per-hub cap gets its default.) */
+  firstCapPort: z.number().int().min(1024).max(65000).default(FIRST_CAP_PORT),
   hubs: z.array(HubSchema),
 });
 
