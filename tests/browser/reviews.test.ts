@@ -19,7 +19,7 @@ describe('a review from the phone', () => {
   const world = useBrowserWorld();
 
   for (const viewport of ['phone', 'desktop'] as const) {
-    it(`${viewport}: start from Changes (PTY), the answer on the card, watch the reviewer's terminal, back, Send to Claude, End`, async () => {
+    it(`${viewport}: start from Changes (PTY), the answer on the card, watch the reviewer's terminal, back, Send to Claude, Send on, End`, async () => {
       const stage = await reviewStage(world, { namespace: `reviews-${viewport}`, title: TITLE, findings: FINDINGS });
       const page = await world.signedInPage(viewport, stage.token);
       const pageErrors: string[] = [];
@@ -116,6 +116,6 @@ describe('a review from the phone', () => {
       expect(serious).toEqual([]);
       expect(pageErrors).toEqual([]);
       await page.close();
-    }, 240_000);
+    }, 120_000);
   }
 });
