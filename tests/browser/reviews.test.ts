@@ -19,7 +19,7 @@ describe('a review from the phone', () => {
   const world = useBrowserWorld();
 
   for (const viewport of ['phone', 'desktop'] as const) {
-    it(`${viewport}: start from Changes (PTY), the answer on the card, watch the reviewer's terminal, back, Send to Claude, End`, async () => {
+    it(`${viewport}: start from Changes (PTY), the answer on the card, watch the reviewer's terminal, back, Send to Claude, Send on, End`, async () => {
       const stage = await reviewStage(world, { namespace: `reviews-${viewport}`, title: TITLE, findings: FINDINGS });
       const page = await world.signedInPage(viewport, stage.token);
       const pageErrors: string[] = [];
@@ -86,11 +86,26 @@ describe('a review from the phone', () => {
       await cards.getByText('Queued for Claude: typed when it is idle.').waitFor({ timeout: UI_TIMEOUT_MS });
       await expect.poll(() => stage.toParent, { timeout: UI_TIMEOUT_MS }).toEqual([`Please look at this: ${FINDINGS}`]);
 
+      // Send on: a new review by Claude checks the findings (they are in its first prompt).
+      await cards.getByRole('button', { name: 'Send on' }).click();
+      const on = cards.getByRole('group', { name: "Send Codex's findings on to" });
+      // Another agent than the reviewer's comes first.
+      await expect(on.getByRole('radio', { name: 'A new Claude review' }).isChecked()).resolves.toBe(true);
+      serious.push(...(await bothThemes(page, 'reviews-send-on', viewport)));
+      await cards.getByRole('button', { name: 'Send on' }).click();
+      await cards.getByText('A new Claude review checks these findings.').waitFor({ timeout: 30_000 });
+      await cards.locator('summary', { hasText: 'Claude review' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      expect(stage.reviewers.map((r) => r.spawn.agent)).toEqual(['codex', 'claude']);
+      await expect.poll(() => stage.reviewers[1]?.prompts[0] ?? '', { timeout: UI_TIMEOUT_MS }).toContain(`A Codex review of these changes found what follows.`);
+      expect(stage.reviewers[1]!.prompts[0]).toContain(`--- findings ---\n${FINDINGS}\n--- end of findings ---`);
+      serious.push(...(await bothThemes(page, 'reviews-sent-on', viewport)));
+
       // End: the reviewer stops; the card stays, read-only.
       await cards.getByRole('button', { name: 'End', exact: true }).click();
       await cards.getByText('The reviewer has ended; this card is read-only.').waitFor({ timeout: 30_000 });
       await expect(cards.getByRole('button', { name: 'Ask again' }).count()).resolves.toBe(0);
       expect(stage.stops).toEqual([reviewerId]);
+      await cards.locator('summary', { hasText: 'Claude review' }).waitFor();
       serious.push(...(await bothThemes(page, 'reviews-card-ended', viewport)));
 
       // The session list marks the review.

@@ -117,7 +117,10 @@ export async function useColorScheme(page: Page, scheme: 'light' | 'dark'): Prom
 export async function animationsSettled(page: Page): Promise<void> {
   await page.evaluate(async () => {
     await new Promise((resolve) => requestAnimationFrame(resolve));
-    await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+    // An endless one (a spinner, a live session's pulse) never finishes: waiting for it hung the review
+    // journey whenever a row in the list was mid-turn as its screenshot was taken.
+    const ending = document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity);
+    await Promise.all(ending.map((animation) => animation.finished.catch(() => undefined)));
   });
 }
 

@@ -37,7 +37,8 @@ export async function bothThemes(page: Page, name: string, viewport: ViewportNam
   return serious;
 }
 
-export type Reviewer = { sessionId: string; runner: Socket; spawn: Record<string, unknown> };
+/** `prompts`: the text of each prompt the hub delivered to it, in order. */
+export type Reviewer = { sessionId: string; runner: Socket; spawn: Record<string, unknown>; prompts: string[] };
 
 export type ReviewStage = {
   token: string;
@@ -53,7 +54,7 @@ export type ReviewStage = {
 };
 
 /** Each prompt's answer: a turn that writes `findings` to the chat and, in a PTY, draws it. */
-function answerPrompts(o: { runner: Socket; sessionId: string; pty: boolean; findings: string }): void {
+function answerPrompts(o: { runner: Socket; sessionId: string; pty: boolean; findings: string; prompts: string[] }): void {
   let offset = 0;
   let drawn = '';
   let drawing = Promise.resolve();
@@ -68,7 +69,8 @@ function answerPrompts(o: { runner: Socket; sessionId: string; pty: boolean; fin
   // A viewer the hub cannot serve from its log asks for the screen: everything drawn so far.
   o.runner.on('terminal:snapshot-request', () => void emitAck(o.runner, 'terminal:snapshot', { sessionId: o.sessionId, offset, cols: 80, rows: 24, data: drawn }));
   if (o.pty) void draw('\x1b[2J\x1b[H\x1b[1m>_ OpenAI Codex\x1b[0m (read-only)\r\n\r\n› ');
-  o.runner.on('prompt:deliver', (p: { sessionId: string; promptId: string }) => {
+  o.runner.on('prompt:deliver', (p: { sessionId: string; promptId: string; text: string }) => {
+    o.prompts.push(p.text);
     void (async () => {
       await emitAck(o.runner, 'prompt:status', { sessionId: p.sessionId, promptId: p.promptId, status: 'delivered', reason: null });
       await emitAck(o.runner, 'session:update', { sessionId: p.sessionId, patch: { status: 'thinking' } });
@@ -106,8 +108,9 @@ export async function reviewStage(world: BrowserWorld, o: { namespace: string; t
     void (async () => {
       const runner = await world.connect({ token });
       await world.registerSession(runner, { id: spawn.sessionId, machineId, cwd: spawn.cwd, launchKind: spawn.launchKind, agent: spawn.agent, title: 'Review' });
-      stage.reviewers.push({ sessionId: spawn.sessionId, runner, spawn });
-      answerPrompts({ runner, sessionId: spawn.sessionId, pty: spawn.launchKind === 'pty', findings: o.findings });
+      const prompts: string[] = [];
+      stage.reviewers.push({ sessionId: spawn.sessionId, runner, spawn, prompts });
+      answerPrompts({ runner, sessionId: spawn.sessionId, pty: spawn.launchKind === 'pty', findings: o.findings, prompts });
       endsOnStop(runner, spawn.sessionId, stage.stops);
       await emitAck(runner, 'session:update', { sessionId: spawn.sessionId, patch: { status: 'idle' } });
     })();

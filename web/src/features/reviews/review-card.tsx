@@ -13,6 +13,8 @@ import { useSession } from '../../lib/queries.ts';
 import { sessionTitle } from '../../lib/format.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { useReviews } from './use-reviews.ts';
+import { findingsText } from './findings.ts';
+import { SendOn } from './send-on.tsx';
 import './reviews.css';
 
 const STATE_TEXT: Record<Review['state'], string> = {
@@ -26,10 +28,6 @@ const PREVIEW_LINES = 3;
 
 const isOver = (review: Review) => review.state === 'ended' || review.state === 'failed';
 
-/** The text "Send to" starts from: the findings, said to come from the reviewer. */
-export function findingsText(review: Review, reviewer: string): string {
-  return `A ${reviewer} review of your changes says:\n\n${review.finalAnswer ?? ''}`.trim();
-}
 
 /** One box for "Send to" and "Ask again": the text, then send or cancel. */
 function Compose(o: { label: string; initial: string; action: string; onSend: (text: string) => Promise<void>; onCancel: () => void }) {
@@ -75,10 +73,10 @@ function Compose(o: { label: string; initial: string; action: string; onSend: (t
   );
 }
 
-function ReviewCard({ review, parent }: { review: Review; parent: Session }) {
+function ReviewCard({ review, parent, others }: { review: Review; parent: Session; others: readonly Review[] }) {
   const reviewer = agentDisplayName(review.agent);
   const parentAgent = agentDisplayName(parent.agent, parent.capabilities);
-  const [mode, setMode] = useState<'idle' | 'send' | 'ask'>('idle');
+  const [mode, setMode] = useState<'idle' | 'send' | 'ask' | 'on'>('idle');
   const [note, setNote] = useState<string | null>(null);
   const [ending, setEnding] = useState(false);
   const over = isOver(review);
@@ -124,6 +122,15 @@ function ReviewCard({ review, parent }: { review: Review; parent: Session }) {
               setNote(`Queued for ${parentAgent}: typed when it is idle.`);
             }}
           />
+        ) : mode === 'on' ? (
+          <SendOn
+            {...{ review, parent, others }}
+            onCancel={() => setMode('idle')}
+            onDone={(done) => {
+              setMode('idle');
+              setNote(done);
+            }}
+          />
         ) : mode === 'ask' ? (
           <Compose
             label={`Ask ${reviewer} again`}
@@ -144,6 +151,11 @@ function ReviewCard({ review, parent }: { review: Review; parent: Session }) {
             {review.finalAnswer ? (
               <button type="button" className="button button-primary" onClick={() => setMode('send')}>
                 Send to {parentAgent}
+              </button>
+            ) : null}
+            {review.finalAnswer ? (
+              <button type="button" className="button" onClick={() => setMode('on')}>
+                Send on
               </button>
             ) : null}
             {over ? null : (
@@ -188,7 +200,7 @@ export function ReviewCards({ session }: { session: Session }) {
     <section className="review-cards" aria-label="Reviews" tabIndex={0}>
       {of}
       {reviews.map((review) => (
-        <ReviewCard key={review.id} review={review} parent={session} />
+        <ReviewCard key={review.id} review={review} parent={session} others={reviews} />
       ))}
     </section>
   );
