@@ -8,18 +8,24 @@
 // claude's status file) AND the screen shows the input box ready and EMPTY. There is no timeout that
 // types anyway: a busy turn just waits.
 // Text in the box means the desk user is typing: the sender is told waiting_for_desk.
-// Invariants: a prompt is typed at most once (after Enter it is never retyped, whatever happens);
+// Invariants: a prompt is typed at most once (after Enter it is never retyped, whatever happens; only
+// Enter is pressed again, at most twice, when the turn never started and the box still holds text);
 // prompts are typed in arrival order, the next only after the previous was confirmed by the
 // transcript; a prompt id seen twice is ignored.
 import type { PromptStatus } from '@tether/shared';
 import type { PromptState } from '../screen/prompt-state.ts';
-import { ESCAPE } from '../pty/paste.ts';
+import { ESCAPE, SUBMIT } from '../pty/paste.ts';
 import { gateFor, pasteAndSubmit, PASTE_SETTLE_MS, RECHECK_MS } from './prompt-typing.ts';
 
 type Item =
-  | { kind: 'prompt'; promptId: string; text: string; attach?: readonly string[]; state: 'queued' | 'waiting_for_desk' | 'typing' | 'submitted' }
+  | { kind: 'prompt'; promptId: string; text: string; attach?: readonly string[]; state: 'queued' | 'waiting_for_desk' | 'typing' | 'submitted'; enterAt?: number; enters?: number }
   | { kind: 'command'; text: string; state: 'queued' | 'typing' | 'submitted'; onDone?: () => void }
   | { kind: 'action'; run: () => Promise<void>; state: 'queued' | 'typing' | 'submitted' };
+
+/** How long a submitted prompt may sit in an idle agent's box before Enter is pressed again... */
+const ENTER_RETRY_MS = 2_000;
+/** ...and how many Enters it gets in all. */
+const MAX_ENTERS = 3;
 
 export type PromptQueueDeps = {
   /** What the screen shows once the output so far is parsed (the screen model answers on its own
@@ -100,7 +106,8 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
     const item = head();
     if (!item || item.state === 'typing') return;
     if (item.state === 'submitted' && item.kind === 'prompt') {
-      // Prompt: waits for matchPrompt.
+      // Prompt: waits for matchPrompt, pressing Enter again if the agent let it drop (below).
+      if (deps.turnIdle() && Date.now() - (item.enterAt ?? 0) >= ENTER_RETRY_MS && (item.enters ?? 1) < MAX_ENTERS) return void enterAgain(item);
       schedule(RECHECK_MS);
       return;
     }
@@ -148,8 +155,27 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
       return;
     }
     item.state = 'submitted';
-    if (item.kind === 'prompt') inFlight = { promptId: item.promptId };
+    if (item.kind === 'prompt') {
+      inFlight = { promptId: item.promptId };
+      item.enterAt = Date.now();
+    }
     busyWriting = false;
+    schedule(RECHECK_MS);
+  }
+
+  /** The Enter after our paste was dropped: the turn never started and our text still fills the box
+   *  (Gemini 0.58.0 on a loaded box, its paste window's timer late). Enter again, never the text: an
+   *  Enter that was taken after all left the box empty, so a late one submits nothing. */
+  async function enterAgain(item: Extract<Item, { kind: 'prompt' }>): Promise<void> {
+    busyWriting = true;
+    const screen = await deps.screen();
+    busyWriting = false;
+    if (stopped || items[0] !== item || item.state !== 'submitted' || !deps.turnIdle()) return void schedule(RECHECK_MS);
+    item.enterAt = Date.now();
+    if (screen.kind === 'ready' && !screen.inputEmpty) {
+      item.enters = (item.enters ?? 1) + 1;
+      deps.write(SUBMIT);
+    }
     schedule(RECHECK_MS);
   }
 
