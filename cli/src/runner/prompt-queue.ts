@@ -73,6 +73,21 @@ function reportFinished(o: { items: Item[]; status: 'returned' | 'dropped'; reas
   }
 }
 
+/** The Enter after our paste was dropped: the turn never started and our text still fills the box
+ *  (Gemini 0.58.0 on a loaded box, its paste window's timer late). Enter again, never the text: an
+ *  Enter that was taken after all left the box empty, so a late one submits nothing. */
+function enterDue(item: Extract<Item, { kind: 'prompt' }>, deps: PromptQueueDeps): boolean {
+  item.enterAt ??= Date.now(); // first seen submitted: its Enter was just pressed
+  return deps.turnIdle() && Date.now() - item.enterAt >= ENTER_RETRY_MS && (item.enters ?? 1) < MAX_ENTERS;
+}
+
+function enterAgain(item: Extract<Item, { kind: 'prompt' }>, screen: PromptState, deps: PromptQueueDeps): void {
+  item.enterAt = Date.now();
+  if (screen.kind !== 'ready' || screen.inputEmpty || !deps.turnIdle()) return;
+  item.enters = (item.enters ?? 1) + 1;
+  deps.write(SUBMIT);
+}
+
 export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
   const settleMs = deps.pasteSettleMs ?? PASTE_SETTLE_MS;
   const items: Item[] = [];
@@ -105,12 +120,8 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
     }
     const item = head();
     if (!item || item.state === 'typing') return;
-    if (item.state === 'submitted' && item.kind === 'prompt') {
-      // Prompt: waits for matchPrompt, pressing Enter again if the agent let it drop (below).
-      if (deps.turnIdle() && Date.now() - (item.enterAt ?? 0) >= ENTER_RETRY_MS && (item.enters ?? 1) < MAX_ENTERS) return void enterAgain(item);
-      schedule(RECHECK_MS);
-      return;
-    }
+    // A submitted prompt waits for matchPrompt; the screen is read only when Enter may be due again.
+    if (item.state === 'submitted' && item.kind === 'prompt' && !enterDue(item, deps)) return void schedule(RECHECK_MS);
     const stateAtRead = item.state;
     reading = true;
     pokedWhileReading = false;
@@ -129,6 +140,7 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
 
   function decide(item: Item, screen: PromptState): void {
     if (stopped || busyWriting) return;
+    if (item.kind === 'prompt' && item.state === 'submitted') return void (enterAgain(item, screen, deps), schedule(RECHECK_MS));
     const gate = gateFor({ submitted: item.state === 'submitted', screen, turnIdle: () => deps.turnIdle() });
     if (gate === 'type') return void type(item);
     if (gate === 'done') {
@@ -155,27 +167,8 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
       return;
     }
     item.state = 'submitted';
-    if (item.kind === 'prompt') {
-      inFlight = { promptId: item.promptId };
-      item.enterAt = Date.now();
-    }
+    if (item.kind === 'prompt') inFlight = { promptId: item.promptId };
     busyWriting = false;
-    schedule(RECHECK_MS);
-  }
-
-  /** The Enter after our paste was dropped: the turn never started and our text still fills the box
-   *  (Gemini 0.58.0 on a loaded box, its paste window's timer late). Enter again, never the text: an
-   *  Enter that was taken after all left the box empty, so a late one submits nothing. */
-  async function enterAgain(item: Extract<Item, { kind: 'prompt' }>): Promise<void> {
-    busyWriting = true;
-    const screen = await deps.screen();
-    busyWriting = false;
-    if (stopped || items[0] !== item || item.state !== 'submitted' || !deps.turnIdle()) return void schedule(RECHECK_MS);
-    item.enterAt = Date.now();
-    if (screen.kind === 'ready' && !screen.inputEmpty) {
-      item.enters = (item.enters ?? 1) + 1;
-      deps.write(SUBMIT);
-    }
     schedule(RECHECK_MS);
   }
 
