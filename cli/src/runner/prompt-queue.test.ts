@@ -171,3 +171,51 @@ describe('prompt queue: images attached by path', () => {
     expect(world.writes).toEqual(['\x1b[200~/tmp/a/1-photo.png\x1b[201~', '\r']);
   });
 });
+
+describe('prompt queue: an Enter the agent dropped', () => {
+  it('presses Enter again (never the text) while the turn has not started and the box still holds it; at most three Enters', async () => {
+    const writes: string[] = [];
+    let screen: PromptState = { kind: 'ready', inputEmpty: true };
+    const queue = createPromptQueue({
+      screen: () => screen,
+      turnIdle: () => true,
+      pasteSettleMs: 5,
+      write: (data) => {
+        writes.push(data);
+        // Takes the paste, drops every Enter.
+        if (data.startsWith('\x1b[200~')) screen = { kind: 'ready', inputEmpty: false };
+      },
+      report: () => {},
+    });
+    queue.enqueue({ promptId: ID1, text: 'dropped enter' });
+    await expect.poll(() => writes.length).toBe(2);
+    await expect.poll(() => writes.length, { timeout: 8_000 }).toBe(4);
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(writes).toEqual(['\x1b[200~dropped enter\x1b[201~', '\r', '\r', '\r']);
+    queue.stop();
+  }, 15_000);
+
+  it('presses nothing more once the agent took it (the box empty) or its turn started', async () => {
+    const writes: string[] = [];
+    let idle = true;
+    let screen: PromptState = { kind: 'ready', inputEmpty: true };
+    const queue = createPromptQueue({
+      screen: () => screen,
+      turnIdle: () => idle,
+      pasteSettleMs: 5,
+      write: (data) => {
+        writes.push(data);
+        if (data.startsWith('\x1b[200~')) screen = { kind: 'ready', inputEmpty: false };
+        else screen = { kind: 'ready', inputEmpty: true }; // taken, but its turn not seen yet
+      },
+      report: () => {},
+    });
+    queue.enqueue({ promptId: ID1, text: 'taken' });
+    await expect.poll(() => writes.length).toBe(2);
+    await new Promise((r) => setTimeout(r, 2_600));
+    idle = false;
+    await new Promise((r) => setTimeout(r, 2_200));
+    expect(writes).toEqual(['\x1b[200~taken\x1b[201~', '\r']);
+    queue.stop();
+  }, 15_000);
+});

@@ -8,18 +8,24 @@
 // claude's status file) AND the screen shows the input box ready and EMPTY. There is no timeout that
 // types anyway: a busy turn just waits.
 // Text in the box means the desk user is typing: the sender is told waiting_for_desk.
-// Invariants: a prompt is typed at most once (after Enter it is never retyped, whatever happens);
+// Invariants: a prompt is typed at most once (after Enter it is never retyped, whatever happens; only
+// Enter is pressed again, at most twice, when the turn never started and the box still holds text);
 // prompts are typed in arrival order, the next only after the previous was confirmed by the
 // transcript; a prompt id seen twice is ignored.
 import type { PromptStatus } from '@tether/shared';
 import type { PromptState } from '../screen/prompt-state.ts';
-import { ESCAPE } from '../pty/paste.ts';
+import { ESCAPE, SUBMIT } from '../pty/paste.ts';
 import { gateFor, pasteAndSubmit, PASTE_SETTLE_MS, RECHECK_MS } from './prompt-typing.ts';
 
 type Item =
-  | { kind: 'prompt'; promptId: string; text: string; attach?: readonly string[]; state: 'queued' | 'waiting_for_desk' | 'typing' | 'submitted' }
+  | { kind: 'prompt'; promptId: string; text: string; attach?: readonly string[]; state: 'queued' | 'waiting_for_desk' | 'typing' | 'submitted'; enterAt?: number; enters?: number }
   | { kind: 'command'; text: string; state: 'queued' | 'typing' | 'submitted'; onDone?: () => void }
   | { kind: 'action'; run: () => Promise<void>; state: 'queued' | 'typing' | 'submitted' };
+
+/** How long a submitted prompt may sit in an idle agent's box before Enter is pressed again... */
+const ENTER_RETRY_MS = 2_000;
+/** ...and how many Enters it gets in all. */
+const MAX_ENTERS = 3;
 
 export type PromptQueueDeps = {
   /** What the screen shows once the output so far is parsed (the screen model answers on its own
@@ -67,6 +73,21 @@ function reportFinished(o: { items: Item[]; status: 'returned' | 'dropped'; reas
   }
 }
 
+/** The Enter after our paste was dropped: the turn never started and our text still fills the box
+ *  (Gemini 0.58.0 on a loaded box, its paste window's timer late). Enter again, never the text: an
+ *  Enter that was taken after all left the box empty, so a late one submits nothing. */
+function enterDue(item: Extract<Item, { kind: 'prompt' }>, deps: PromptQueueDeps): boolean {
+  item.enterAt ??= Date.now(); // first seen submitted: its Enter was just pressed
+  return deps.turnIdle() && Date.now() - item.enterAt >= ENTER_RETRY_MS && (item.enters ?? 1) < MAX_ENTERS;
+}
+
+function enterAgain(item: Extract<Item, { kind: 'prompt' }>, screen: PromptState, deps: PromptQueueDeps): void {
+  item.enterAt = Date.now();
+  if (screen.kind !== 'ready' || screen.inputEmpty || !deps.turnIdle()) return;
+  item.enters = (item.enters ?? 1) + 1;
+  deps.write(SUBMIT);
+}
+
 export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
   const settleMs = deps.pasteSettleMs ?? PASTE_SETTLE_MS;
   const items: Item[] = [];
@@ -99,11 +120,8 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
     }
     const item = head();
     if (!item || item.state === 'typing') return;
-    if (item.state === 'submitted' && item.kind === 'prompt') {
-      // Prompt: waits for matchPrompt.
-      schedule(RECHECK_MS);
-      return;
-    }
+    // A submitted prompt waits for matchPrompt; the screen is read only when Enter may be due again.
+    if (item.state === 'submitted' && item.kind === 'prompt' && !enterDue(item, deps)) return void schedule(RECHECK_MS);
     const stateAtRead = item.state;
     reading = true;
     pokedWhileReading = false;
@@ -122,6 +140,7 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
 
   function decide(item: Item, screen: PromptState): void {
     if (stopped || busyWriting) return;
+    if (item.kind === 'prompt' && item.state === 'submitted') return void (enterAgain(item, screen, deps), schedule(RECHECK_MS));
     const gate = gateFor({ submitted: item.state === 'submitted', screen, turnIdle: () => deps.turnIdle() });
     if (gate === 'type') return void type(item);
     if (gate === 'done') {

@@ -13,6 +13,20 @@ import { sessionCommands } from './session-commands.ts';
 
 type Parts = { desk: Desk; setMode: (mode: PermissionMode) => void; models: ModelControl };
 
+/** At most this long an End waits for the screen of a finished turn to settle. */
+const END_SETTLE_MS = 5_000;
+
+/** An End asked for between turns waits while the agent still draws itself busy (Gemini runs its
+ *  AfterAgent hook after the turn's Stop, its row up at least 3 s): the ender's first key (Esc)
+ *  would cancel it and the chat would show the finished turn "Interrupted". Mid-turn it ends at once. */
+async function afterTurnTail(ctx: PtyContext): Promise<void> {
+  const deadline = Date.now() + END_SETTLE_MS;
+  while (ctx.core.state.status === 'idle' && Date.now() < deadline) {
+    if ((await ctx.screen.state()).promptState.kind !== 'busy') return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** How a PTY session carries out the hub's commands (session-commands.ts): keys typed at an idle
  *  prompt, and the terminal's own. */
 function ptyCommands(ctx: PtyContext, parts: Parts): HubCommandHandlers {
@@ -36,7 +50,7 @@ function ptyCommands(ctx: PtyContext, parts: Parts): HubCommandHandlers {
       queue.close(why);
       queue.stop();
     },
-    end: () => ctx.ender?.end(),
+    end: () => void afterTurnTail(ctx).then(() => ctx.ender?.end()),
     // The model changes when the transcript shows the agent's /model output (session-core): a
     // "Switch model?" answered "No" keeps the old one. Before the first prompt there may be no
     // transcript to show it (claude 2.1.197 writes none yet); then no cache is warm, claude asks
