@@ -8,6 +8,10 @@
 // Windows alternate claude, codex, claude, codex… (ROUNDS each) and each figure is the median, so the
 // box's load drifts over both alike. A laptop on battery pays for every wake-up.
 //
+// TETHER_BENCH_BASELINE=<another checkout's cli/src/main.ts> adds the same windows with that runner,
+// alternating with this one (claude new, claude baseline, codex new, codex baseline…), and prints its
+// medians as baseline_* beside them: before/after on the same loaded box.
+//
 //   runner_idle_cpu_pct ≤ claude_idle_cpu_pct / 4 is the goal: tether should not cost what claude does.
 //   codex_idle_runner_cpu_pct ≤ codex_idle_cpu_pct / 4 likewise.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -101,11 +105,12 @@ function commandOf(pid: number): string {
 type Window = { runnerPct: number; runnerSchedPct: number; agentPct: number; runnerRssMb: number; agentRssMb: number; seconds: number };
 
 /** One idle window of `tether <agent>` after one finished turn, with a phone on chat and terminal. */
-async function idleWindow(hub: HubHandle, agent: 'claude' | 'codex'): Promise<Window> {
+async function idleWindow(hub: HubHandle, agent: 'claude' | 'codex', command?: string[]): Promise<Window> {
   const reply = 'ready when you are';
   const fake = agent === 'claude' ? await startFakeAnthropic({ script: [text(reply)] }) : await startFakeOpenAI({ script: [codexText(reply)] });
   const sandbox = agent === 'claude' ? createClaudeSandbox({ fakeApiUrl: fake.url }) : createCodexSandbox({ fakeApiUrl: fake.url });
-  const runner = agent === 'claude' ? startRunner({ hub, sandbox, args: ['--permission-mode', 'default'] }) : startRunner({ hub, sandbox, agent: 'codex', cols: 110, rows: 35 });
+  const which = command ? { command } : {};
+  const runner = agent === 'claude' ? startRunner({ hub, sandbox, args: ['--permission-mode', 'default'], ...which }) : startRunner({ hub, sandbox, agent: 'codex', cols: 110, rows: 35, ...which });
   const phone = await watchSession({ hub, sessionId: runner.sessionId });
   try {
     await runner.waitForScreen(agent === 'claude' ? /❯/ : CODEX_READY);
@@ -145,17 +150,26 @@ const round = (n: number) => Math.round(n * 100) / 100;
 export async function run(): Promise<Array<{ name: string; value: number; unit: string } & Record<string, unknown>>> {
   const hub = await startHub();
   const windows: Record<'claude' | 'codex', Window[]> = { claude: [], codex: [] };
+  const baselineMain = process.env.TETHER_BENCH_BASELINE;
+  const baseline: Record<'claude' | 'codex', Window[]> = { claude: [], codex: [] };
+  const baselineCommand = baselineMain ? [process.execPath, baselineMain] : undefined;
   try {
     for (let i = 0; i < ROUNDS; i++) {
-      windows.claude.push(await idleWindow(hub, 'claude'));
-      windows.codex.push(await idleWindow(hub, 'codex'));
+      for (const agent of ['claude', 'codex'] as const) {
+        windows[agent].push(await idleWindow(hub, agent));
+        if (baselineCommand) baseline[agent].push(await idleWindow(hub, agent, baselineCommand));
+      }
     }
   } finally {
     await hub.stop();
   }
   const m = (agent: 'claude' | 'codex', key: keyof Window) => round(median(windows[agent].map((w) => w[key])));
   /** The runner's exact run time (schedstat), to three decimals: the ticks are too coarse for it. */
-  const m3 = (agent: 'claude' | 'codex') => Math.round(median(windows[agent].map((w) => w.runnerSchedPct)) * 1000) / 1000;
+  const m3 = (agent: 'claude' | 'codex', from = windows) => Math.round(median(from[agent].map((w) => w.runnerSchedPct)) * 1000) / 1000;
+  const all3 = (agent: 'claude' | 'codex', from = windows) => from[agent].map((w) => Math.round(w.runnerSchedPct * 1000) / 1000);
+  const baselineLines = baselineMain
+    ? (['claude', 'codex'] as const).map((agent) => ({ name: `baseline_${agent}_idle_runner_sched_pct`, value: m3(agent, baseline), unit: '% of a core', baseline: baselineMain, windows_sched_pct: all3(agent, baseline), this_checkout_sched_pct: all3(agent) }))
+    : [];
   const common = { window_s: Math.round(IDLE_WINDOW_MS / 1000), windows: ROUNDS };
   const ratio = (runner: number, agent: number) => (agent > 0 ? round(runner / agent) : -1);
   return [
@@ -167,5 +181,6 @@ export async function run(): Promise<Array<{ name: string; value: number; unit: 
     { name: 'codex_idle_cpu_pct', value: m('codex', 'agentPct'), unit: '% of a core', ...common },
     { name: 'codex_runner_to_codex_idle_cpu_ratio', value: ratio(m('codex', 'runnerPct'), m('codex', 'agentPct')), unit: 'ratio' },
     { name: 'codex_idle_runner_rss_mb', value: m('codex', 'runnerRssMb'), unit: 'MB', codex_rss_mb: m('codex', 'agentRssMb') },
+    ...baselineLines,
   ];
 }
