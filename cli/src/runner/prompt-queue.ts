@@ -58,6 +58,11 @@ export function normalizePromptText(text: string): string {
   return text.replace(/\r\n?/g, '\n').trim();
 }
 
+/** Prompt ids remembered to ignore a second delivery (the hub re-sends after a reconnect): the
+ *  newest this many. All of them were kept before, one id per turn for the session's life (the
+ *  runner soak's heap samples counted one more string a turn). */
+export const SEEN_PROMPTS_KEPT = 1024;
+
 /** Items taken off the queue unfinished: a prompt in flight is `status`, one never typed dropped. */
 function reportFinished(o: { items: Item[]; status: 'returned' | 'dropped'; reason: string; report: PromptQueueDeps['report'] }): void {
   for (const item of o.items) {
@@ -175,6 +180,7 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
     enqueue: ({ promptId, text, attach }) => {
       if (stopped || seen.has(promptId)) return;
       seen.add(promptId);
+      if (seen.size > SEEN_PROMPTS_KEPT) seen.delete(seen.values().next().value!);
       items.push({ kind: 'prompt', promptId, text, ...(attach?.length ? { attach } : {}), state: 'queued' });
       step();
     },
