@@ -93,7 +93,7 @@ function answerAtOnce(phone: Awaited<ReturnType<typeof watchSession>>, timings: 
   });
 }
 
-type Split = { tether: number[]; toPhone: number[]; back: number[]; hookProcess: number[]; hookConnect: number[]; runnerIn: number[]; runnerOut: number[] };
+type Split = { tether: number[]; toPhone: number[]; back: number[]; hookProcess: number[]; hookConnect: number[]; runnerIn: number[]; runnerOut: number[]; clientStart: number[]; clientAnswered: number[] };
 
 /** Per PermissionRequest, in order (one at a time in a session): the runner's edge times against the phone's. */
 function splitOf(t: Timings): Split {
@@ -102,7 +102,7 @@ function splitOf(t: Timings): Split {
   const client = lines.filter((l): l is Extract<HookTiming, { role: 'client' }> => l.role === 'client' && l.event === 'permission-request');
   if (server.length !== t.phone.length) throw new Error(`timings: ${server.length} permission requests at the runner, ${t.phone.length} at the phone`);
   const runner = lines.filter((l): l is Extract<HookTiming, { role: 'runner' }> => l.role === 'runner' && l.event === 'permission-request');
-  const split: Split = { tether: [], toPhone: [], back: [], hookProcess: [], hookConnect: [], runnerIn: [], runnerOut: [] };
+  const split: Split = { tether: [], toPhone: [], back: [], hookProcess: [], hookConnect: [], runnerIn: [], runnerOut: [], clientStart: [], clientAnswered: [] };
   server.forEach((s, i) => {
     const phone = t.phone[i]!;
     split.tether.push(s.out - s.in);
@@ -116,6 +116,8 @@ function splitOf(t: Timings): Split {
   });
   client.forEach((c, i) => {
     split.hookProcess.push(c.sent - c.start);
+    split.clientStart.push(c.start);
+    split.clientAnswered.push(c.answered);
     if (server[i]) split.hookConnect.push(server[i]!.in - c.sent);
   });
   return split;
@@ -247,7 +249,7 @@ export async function codexSession(hub: HubHandle, calls = CALLS): Promise<{ ask
 
 /** One `tether gemini` session of `calls` shell commands: asked on the phone, or allowed by the
  *  user's `tools.allowed` (no BeforeTool hook for them at all). */
-async function geminiSession(hub: HubHandle, o: { asked: boolean; calls?: number }): Promise<{ gaps: number[]; phoneAsked: number; split: Split | null }> {
+async function geminiSession(hub: HubHandle, o: { asked: boolean; calls?: number }): Promise<{ gaps: number[]; phoneAsked: number; split: Split | null; received: Map<number, number> }> {
   const calls = o.calls ?? CALLS;
   const kind = o.asked ? 'ask' : 'rule';
   const script: GeminiTurn[] = Array.from({ length: calls }, (_, i) => shellCommand(`touch ${kind}-${i}.txt`, { description: kind }));
@@ -268,7 +270,8 @@ async function geminiSession(hub: HubHandle, o: { asked: boolean; calls?: number
     await runner.waitForScreen('bench done', { timeoutMs: SESSION_TIMEOUT_MS });
     for (let i = 0; i < calls; i++) if (!existsSync(join(sandbox.cwd, `${kind}-${i}.txt`))) throw new Error(`gemini did not run call ${i} (${kind})`);
     const gaps = toolGaps(fake);
-    return { gaps: Array.from({ length: calls }, (_, i) => gaps.get(i)).filter((g): g is number => g !== undefined), phoneAsked, split: o.asked ? splitOf(timings) : (readTimings(timings), null) };
+    const received = new Map(fake.requests.filter((r) => r.kind === 'main' && r.turnIndex !== undefined).map((r) => [r.turnIndex!, r.receivedAt]));
+    return { gaps: Array.from({ length: calls }, (_, i) => gaps.get(i)).filter((g): g is number => g !== undefined), phoneAsked, split: o.asked ? splitOf(timings) : (readTimings(timings), null), received };
   } finally {
     phone.stop();
     await runner.stop();
@@ -287,8 +290,25 @@ function geminiOverhead(asked: Awaited<ReturnType<typeof geminiSession>>, allowe
     { name: 'gemini_approval_overhead_ms_p50', value: round(percentile(overhead, 50)), unit: 'ms', samples: overhead.length, asked_gap_ms_p50: round(median(asked.gaps)), allowed_gap_ms_p50: round(allowedMedian) },
     { name: 'gemini_approval_overhead_ms_p99', value: round(percentile(overhead, 99)), unit: 'ms' },
     ...splitLines({ prefix: 'gemini_', split, overheadP50: percentile(overhead, 50), round }),
-    { name: 'gemini_hook_process_ms_p50', value: round(median(split.hookProcess)), unit: 'ms', samples: split.hookProcess.length, hook_connect_ms_p50: round(median(split.hookConnect)) },
+    { name: 'gemini_hook_process_ms_p50', value: round(median(split.hookProcess)), unit: 'ms', samples: split.hookProcess.length, hook_connect_ms_p50: round(median(split.hookConnect)), ...geminiAround(asked, round) },
   ];
+}
+
+/** Where Gemini's own share goes, per asked call (wall clocks of one machine): from the API request
+ *  whose reply held the call to the hook process's start (Gemini parsing, scheduling, spawning its
+ *  hook through a shell), and from the hook's answer to Gemini's next API request (the hook process
+ *  ending, Gemini running the tool, its AfterTool hook process, the next request). */
+function geminiAround(asked: Awaited<ReturnType<typeof geminiSession>>, round: (n: number) => number): Record<string, number> {
+  const split = asked.split!;
+  const before: number[] = [];
+  const after: number[] = [];
+  split.clientStart.forEach((start, i) => {
+    const got = asked.received.get(i);
+    const next = asked.received.get(i + 1);
+    if (got !== undefined) before.push(start - got);
+    if (next !== undefined) after.push(next - split.clientAnswered[i]!);
+  });
+  return { request_to_hook_start_ms_p50: round(median(before)), hook_answer_to_next_request_ms_p50: round(median(after)) };
 }
 
 function codexOverhead(codex: Awaited<ReturnType<typeof codexSession>>, round: (n: number) => number): Array<{ name: string; value: number; unit: string } & Record<string, unknown>> {
