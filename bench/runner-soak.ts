@@ -4,8 +4,9 @@
 // apart), with a phone socket subscribed to its terminal and one `tether attach` viewer, for
 // TETHER_SOAK_MINUTES (default 6 when run alone). RSS is sampled every TETHER_SOAK_SAMPLE_S (15);
 // soak_runner_rss_mb_per_hour / soak_viewer_rss_mb_per_hour: least-squares slopes after the first
-// sixth (the warm-up). Both processes also write heap samples (TETHER_BENCH_HEAP,
-// cli/src/memory/heap-probe.ts) every TETHER_SOAK_HEAP_S (60): soak_runner_heap_mb_per_hour is the
+// sixth (the warm-up). With TETHER_SOAK_HEAP_S=N both processes also write heap samples every N s
+// (TETHER_BENCH_HEAP, cli/src/memory/heap-probe.ts; off by default: each sample's full collection
+// lowers the RSS slope it measures, +5.4 against +9.9 MB/h): soak_runner_heap_mb_per_hour is the
 // slope of the JS heap after a full collection, so RSS growth with a flat heap is native/allocator
 // memory, and the object types whose count grows are named. TETHER_SOAK_RUNNER_ENV (JSON) adds env to
 // the runner and viewer (to compare allocator and GC settings); TETHER_SOAK_HEAP_OUT keeps the samples.
@@ -35,8 +36,8 @@ export async function runRunnerSoak(): Promise<Array<{ name: string; value: numb
   const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
   const heapDir = mkdtempSync(join(tmpdir(), 'tether-soak-heap-'));
   const heapFile = process.env.TETHER_SOAK_HEAP_OUT ?? join(heapDir, 'heap.jsonl');
-  // TETHER_SOAK_HEAP_S=0: no probe (its full collection each sample changes what RSS does).
-  const heapSeconds = process.env.TETHER_SOAK_HEAP_S ?? '60';
+  // No probe unless asked: its full collection each sample changes what RSS does.
+  const heapSeconds = process.env.TETHER_SOAK_HEAP_S ?? '0';
   const probeEnv: Record<string, string> = {
     ...(heapSeconds === '0' ? {} : { TETHER_BENCH_HEAP: heapFile, TETHER_BENCH_HEAP_S: heapSeconds }),
     ...(JSON.parse(process.env.TETHER_SOAK_RUNNER_ENV ?? '{}') as Record<string, string>),
