@@ -27,6 +27,17 @@
 //
 //   codex_approval_overhead_ms_p50/p99: asked gap − median allowed gap, per asked sample.
 //
+// Gemini the same way, with the real Gemini CLI against the fake Gemini API (tests/fixtures/fake-gemini)
+// under `tether gemini`: tether runs it in yolo with a BeforeTool command hook (`tether hook
+// permission-request`) for the tools plain gemini would ask about. Asked = `run_shell_command`
+// (`touch ask-N.txt`) in the default mode, answered by the phone; allowed = the same call in a second
+// session whose user settings allow `run_shell_command` by name (`tools.allowed`), so tether registers
+// no BeforeTool hook for it and nobody is asked. Gemini allows a tool only by name, so the two kinds
+// run in two sessions, one after the other; both pay the AfterTool hook process alike.
+//
+//   gemini_approval_overhead_ms_p50/p99, gemini_approval_tether_ms_p50/p99, gemini_hook_process_ms_p50.
+//   TETHER_BENCH_APPROVALS=gemini (or claude,codex…) runs only those agents' sessions.
+//
 // The split (TETHER_BENCH_TIMINGS: the runner's hook server and `tether hook` append wall-clock
 // times, see cli/src/hooks/bench-timings.ts; the phone stamps its own):
 //   approval_tether_ms_p50/p99 (claude), codex_approval_tether_ms_p50/p99: tether's own share, from
@@ -45,6 +56,8 @@ import { startFakeAnthropic, text, toolUse, type FakeAnthropic, type ScriptTurn 
 import { execCommand, startFakeOpenAI, text as codexText, type FakeOpenAI, type ScriptTurn as CodexTurn } from '../tests/fixtures/fake-openai/index.ts';
 import { createClaudeSandbox, spawnClaudeInPty, type ClaudeSandbox } from '../tests/harness/claude.ts';
 import { CODEX_READY, createCodexSandbox } from '../tests/harness/codex.ts';
+import { shellCommand, startFakeGemini, text as geminiText, type ScriptTurn as GeminiTurn } from '../tests/fixtures/fake-gemini/index.ts';
+import { createGeminiSandbox, FAKE_GEMINI_MODEL, GEMINI_READY } from '../tests/harness/gemini.ts';
 import { startHub, type HubHandle } from '../tests/harness/hub.ts';
 import { startRunner, watchSession } from '../tests/harness/runner.ts';
 
@@ -80,7 +93,7 @@ function answerAtOnce(phone: Awaited<ReturnType<typeof watchSession>>, timings: 
   });
 }
 
-type Split = { tether: number[]; toPhone: number[]; back: number[]; hookProcess: number[]; hookConnect: number[]; runnerIn: number[]; runnerOut: number[] };
+type Split = { tether: number[]; toPhone: number[]; back: number[]; hookProcess: number[]; hookConnect: number[]; runnerIn: number[]; runnerOut: number[]; clientStart: number[]; clientAnswered: number[] };
 
 /** Per PermissionRequest, in order (one at a time in a session): the runner's edge times against the phone's. */
 function splitOf(t: Timings): Split {
@@ -89,7 +102,7 @@ function splitOf(t: Timings): Split {
   const client = lines.filter((l): l is Extract<HookTiming, { role: 'client' }> => l.role === 'client' && l.event === 'permission-request');
   if (server.length !== t.phone.length) throw new Error(`timings: ${server.length} permission requests at the runner, ${t.phone.length} at the phone`);
   const runner = lines.filter((l): l is Extract<HookTiming, { role: 'runner' }> => l.role === 'runner' && l.event === 'permission-request');
-  const split: Split = { tether: [], toPhone: [], back: [], hookProcess: [], hookConnect: [], runnerIn: [], runnerOut: [] };
+  const split: Split = { tether: [], toPhone: [], back: [], hookProcess: [], hookConnect: [], runnerIn: [], runnerOut: [], clientStart: [], clientAnswered: [] };
   server.forEach((s, i) => {
     const phone = t.phone[i]!;
     split.tether.push(s.out - s.in);
@@ -103,6 +116,8 @@ function splitOf(t: Timings): Split {
   });
   client.forEach((c, i) => {
     split.hookProcess.push(c.sent - c.start);
+    split.clientStart.push(c.start);
+    split.clientAnswered.push(c.answered);
     if (server[i]) split.hookConnect.push(server[i]!.in - c.sent);
   });
   return split;
@@ -232,6 +247,70 @@ export async function codexSession(hub: HubHandle, calls = CALLS): Promise<{ ask
   }
 }
 
+/** One `tether gemini` session of `calls` shell commands: asked on the phone, or allowed by the
+ *  user's `tools.allowed` (no BeforeTool hook for them at all). */
+async function geminiSession(hub: HubHandle, o: { asked: boolean; calls?: number }): Promise<{ gaps: number[]; phoneAsked: number; split: Split | null; received: Map<number, number> }> {
+  const calls = o.calls ?? CALLS;
+  const kind = o.asked ? 'ask' : 'rule';
+  const script: GeminiTurn[] = Array.from({ length: calls }, (_, i) => shellCommand(`touch ${kind}-${i}.txt`, { description: kind }));
+  script.push(geminiText('bench done'));
+  const fake = await startFakeGemini({ script });
+  const sandbox = createGeminiSandbox({ fakeApiUrl: fake.url, ...(o.asked ? {} : { settings: { tools: { allowed: ['run_shell_command'] } } }) });
+  const timings = timingsFile();
+  const runner = startRunner({ hub, sandbox, agent: 'gemini', cols: 110, rows: 35, args: ['-m', FAKE_GEMINI_MODEL], env: { [BENCH_TIMINGS_ENV]: timings.file } });
+  const phone = await watchSession({ hub, sessionId: runner.sessionId });
+  let phoneAsked = 0;
+  answerAtOnce(phone, timings, () => (phoneAsked += 1));
+  try {
+    // As tests/harness/gemini-world.ts: typed once its SessionStart hook has named the session and ended.
+    await runner.waitForScreen(GEMINI_READY, { timeoutMs: 60_000 });
+    await phone.waitFor(() => phone.session()?.agentSessionId, { what: 'SessionStart named the session' });
+    await runner.waitForScreen(/^(?![^]*Executing Hook)/);
+    await phone.send('go');
+    await runner.waitForScreen('bench done', { timeoutMs: SESSION_TIMEOUT_MS });
+    for (let i = 0; i < calls; i++) if (!existsSync(join(sandbox.cwd, `${kind}-${i}.txt`))) throw new Error(`gemini did not run call ${i} (${kind})`);
+    const gaps = toolGaps(fake);
+    const received = new Map(fake.requests.filter((r) => r.kind === 'main' && r.turnIndex !== undefined).map((r) => [r.turnIndex!, r.receivedAt]));
+    return { gaps: Array.from({ length: calls }, (_, i) => gaps.get(i)).filter((g): g is number => g !== undefined), phoneAsked, split: o.asked ? splitOf(timings) : (readTimings(timings), null), received };
+  } finally {
+    phone.stop();
+    await runner.stop();
+    await fake.stop();
+    sandbox.stop();
+  }
+}
+
+function geminiOverhead(asked: Awaited<ReturnType<typeof geminiSession>>, allowed: Awaited<ReturnType<typeof geminiSession>>, round: (n: number) => number): Array<{ name: string; value: number; unit: string } & Record<string, unknown>> {
+  if (asked.phoneAsked !== asked.gaps.length || !asked.split) throw new Error(`gemini: the phone was asked ${asked.phoneAsked} times for ${asked.gaps.length} asked calls`);
+  if (allowed.phoneAsked !== 0) throw new Error(`gemini: the phone was asked ${allowed.phoneAsked} times about calls the user allowed`);
+  const allowedMedian = median(allowed.gaps);
+  const overhead = asked.gaps.map((gap) => gap - allowedMedian).sort((a, b) => a - b);
+  const { split } = asked;
+  return [
+    { name: 'gemini_approval_overhead_ms_p50', value: round(percentile(overhead, 50)), unit: 'ms', samples: overhead.length, asked_gap_ms_p50: round(median(asked.gaps)), allowed_gap_ms_p50: round(allowedMedian) },
+    { name: 'gemini_approval_overhead_ms_p99', value: round(percentile(overhead, 99)), unit: 'ms' },
+    ...splitLines({ prefix: 'gemini_', split, overheadP50: percentile(overhead, 50), round }),
+    { name: 'gemini_hook_process_ms_p50', value: round(median(split.hookProcess)), unit: 'ms', samples: split.hookProcess.length, hook_connect_ms_p50: round(median(split.hookConnect)), ...geminiAround(asked, round) },
+  ];
+}
+
+/** Where Gemini's own share goes, per asked call (wall clocks of one machine): from the API request
+ *  whose reply held the call to the hook process's start (Gemini parsing, scheduling, spawning its
+ *  hook through a shell), and from the hook's answer to Gemini's next API request (the hook process
+ *  ending, Gemini running the tool, its AfterTool hook process, the next request). */
+function geminiAround(asked: Awaited<ReturnType<typeof geminiSession>>, round: (n: number) => number): Record<string, number> {
+  const split = asked.split!;
+  const before: number[] = [];
+  const after: number[] = [];
+  split.clientStart.forEach((start, i) => {
+    const got = asked.received.get(i);
+    const next = asked.received.get(i + 1);
+    if (got !== undefined) before.push(start - got);
+    if (next !== undefined) after.push(next - split.clientAnswered[i]!);
+  });
+  return { request_to_hook_start_ms_p50: round(median(before)), hook_answer_to_next_request_ms_p50: round(median(after)) };
+}
+
 function codexOverhead(codex: Awaited<ReturnType<typeof codexSession>>, round: (n: number) => number): Array<{ name: string; value: number; unit: string } & Record<string, unknown>> {
   if (codex.phoneAsked !== codex.asked.length) throw new Error(`codex: the phone was asked ${codex.phoneAsked} times for ${codex.asked.length} asked calls`);
   const allowedMedian = median(codex.allowed);
@@ -247,26 +326,40 @@ function codexOverhead(codex: Awaited<ReturnType<typeof codexSession>>, round: (
 }
 
 export async function run(): Promise<Array<{ name: string; value: number; unit: string } & Record<string, unknown>>> {
+  const agents = new Set((process.env.TETHER_BENCH_APPROVALS ?? 'claude,codex,gemini').split(','));
   const hub = await startHub();
+  const round = (n: number) => Math.round(n * 100) / 100;
   try {
-    // Alternate the two kinds of session so the box's load drifts over both alike.
-    const plainFirst = await plainReads();
-    const session = await tetherSession(hub);
-    const codex = await codexSession(hub);
-    const plainAfter = await plainReads();
-    const plain = median([...plainFirst, ...plainAfter]);
-    const allowedMedian = median(session.allowed);
-    const overhead = session.asked.map((gap) => gap - allowedMedian).sort((a, b) => a - b);
-    const round = (n: number) => Math.round(n * 100) / 100;
-    return [
-      { name: 'approval_overhead_ms_p50', value: round(percentile(overhead, 50)), unit: 'ms', samples: overhead.length, asked_gap_ms_p50: round(median(session.asked)), allowed_gap_ms_p50: round(allowedMedian) },
-      { name: 'approval_overhead_ms_p99', value: round(percentile(overhead, 99)), unit: 'ms' },
-      ...splitLines({ prefix: '', split: session.split, overheadP50: percentile(overhead, 50), round }),
-      { name: 'readonly_allow_ms_p50', value: round(median(session.reads) - plain), unit: 'ms', tether_read_gap_ms_p50: round(median(session.reads)), plain_read_gap_ms_p50: round(plain) },
-      ...codexOverhead(codex, round),
-      { name: 'hook_processes_per_tool_call', value: session.toolCalls ? round(session.processes / session.toolCalls) : -1, unit: 'processes', tool_calls: session.toolCalls, processes: session.processes },
-    ];
+    const out: Array<{ name: string; value: number; unit: string } & Record<string, unknown>> = [];
+    if (agents.has('claude') || agents.has('codex')) out.push(...(await claudeAndCodex(hub, { claude: agents.has('claude'), codex: agents.has('codex'), round })));
+    if (agents.has('gemini')) {
+      const asked = await geminiSession(hub, { asked: true });
+      const allowed = await geminiSession(hub, { asked: false });
+      out.push(...geminiOverhead(asked, allowed, round));
+    }
+    return out;
   } finally {
     await hub.stop();
   }
+}
+
+async function claudeAndCodex(hub: HubHandle, o: { claude: boolean; codex: boolean; round: (n: number) => number }): Promise<Array<{ name: string; value: number; unit: string } & Record<string, unknown>>> {
+  const { round } = o;
+  if (!o.claude) return codexOverhead(await codexSession(hub), round);
+  // Alternate the two kinds of session so the box's load drifts over both alike.
+  const plainFirst = await plainReads();
+  const session = await tetherSession(hub);
+  const codex = o.codex ? await codexSession(hub) : null;
+  const plainAfter = await plainReads();
+  const plain = median([...plainFirst, ...plainAfter]);
+  const allowedMedian = median(session.allowed);
+  const overhead = session.asked.map((gap) => gap - allowedMedian).sort((a, b) => a - b);
+  return [
+    { name: 'approval_overhead_ms_p50', value: round(percentile(overhead, 50)), unit: 'ms', samples: overhead.length, asked_gap_ms_p50: round(median(session.asked)), allowed_gap_ms_p50: round(allowedMedian) },
+    { name: 'approval_overhead_ms_p99', value: round(percentile(overhead, 99)), unit: 'ms' },
+    ...splitLines({ prefix: '', split: session.split, overheadP50: percentile(overhead, 50), round }),
+    { name: 'readonly_allow_ms_p50', value: round(median(session.reads) - plain), unit: 'ms', tether_read_gap_ms_p50: round(median(session.reads)), plain_read_gap_ms_p50: round(plain) },
+    ...(codex ? codexOverhead(codex, round) : []),
+    { name: 'hook_processes_per_tool_call', value: session.toolCalls ? round(session.processes / session.toolCalls) : -1, unit: 'processes', tool_calls: session.toolCalls, processes: session.processes },
+  ];
 }

@@ -4,12 +4,20 @@
 // apart), with a phone socket subscribed to its terminal and one `tether attach` viewer, for
 // TETHER_SOAK_MINUTES (default 6 when run alone). RSS is sampled every TETHER_SOAK_SAMPLE_S (15);
 // soak_runner_rss_mb_per_hour / soak_viewer_rss_mb_per_hour: least-squares slopes after the first
-// sixth (the warm-up).
+// sixth (the warm-up). With TETHER_SOAK_HEAP_S=N both processes also write heap samples every N s
+// (TETHER_BENCH_HEAP, cli/src/memory/heap-probe.ts; off by default: each sample's full collection
+// lowers the RSS slope it measures, +5.4 against +9.9 MB/h): soak_runner_heap_mb_per_hour is the
+// slope of the JS heap after a full collection, so RSS growth with a flat heap is native/allocator
+// memory, and the object types whose count grows are named. TETHER_SOAK_RUNNER_ENV (JSON) adds env to
+// the runner and viewer (to compare allocator and GC settings); TETHER_SOAK_HEAP_OUT keeps the samples.
 import { startFakeAnthropic, streamedText } from '../tests/fixtures/fake-anthropic/index.ts';
 import { claudeBin, createClaudeSandbox, READY_PATTERN } from '../tests/harness/claude.ts';
 import { startDesk } from '../tests/harness/daemon.ts';
 import { startHub } from '../tests/harness/hub.ts';
 import { startRunner, watchSession } from '../tests/harness/runner.ts';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { rssMb } from './load/proc.ts';
 import { slope } from './soak.bench.ts';
 
@@ -26,12 +34,21 @@ export async function runRunnerSoak(): Promise<Array<{ name: string; value: numb
   const fake = await startFakeAnthropic({ script: Array.from({ length: turns }, (_, i) => longReply(i)) });
   const hub = await startHub();
   const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-  const runner = startRunner({ hub, sandbox, args: ['--permission-mode', 'default'] });
+  const heapDir = mkdtempSync(join(tmpdir(), 'tether-soak-heap-'));
+  const heapFile = process.env.TETHER_SOAK_HEAP_OUT ?? join(heapDir, 'heap.jsonl');
+  // No probe unless asked: its full collection each sample changes what RSS does.
+  const heapSeconds = process.env.TETHER_SOAK_HEAP_S ?? '0';
+  const probeEnv: Record<string, string> = {
+    ...(heapSeconds === '0' ? {} : { TETHER_BENCH_HEAP: heapFile, TETHER_BENCH_HEAP_S: heapSeconds }),
+    ...(JSON.parse(process.env.TETHER_SOAK_RUNNER_ENV ?? '{}') as Record<string, string>),
+  };
+  const runner = startRunner({ hub, sandbox, args: ['--permission-mode', 'default'], env: probeEnv });
   const phone = await watchSession({ hub, sessionId: runner.sessionId });
   const samples: Array<[number, number]> = [];
   const viewerSamples: Array<[number, number]> = [];
   let viewer: ReturnType<typeof startDesk> | null = null;
   let done = 0;
+  let startedAt = Date.now();
   try {
     await runner.waitForScreen(/❯/);
     await phone.emit('terminal:subscribe', { sessionId: runner.sessionId });
@@ -39,9 +56,10 @@ export async function runRunnerSoak(): Promise<Array<{ name: string; value: numb
     viewer = startDesk({
       args: ['attach', runner.sessionId],
       cwd: sandbox.cwd,
-      env: { ...sandbox.env, TETHER_HOME: runner.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin() },
+      env: { ...sandbox.env, ...probeEnv, TETHER_HOME: runner.home, TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token, TETHER_CLAUDE_BIN: claudeBin() },
     });
     const started = performance.now();
+    startedAt = Date.now();
     const minute = () => (performance.now() - started) / 60_000;
     const sampler = setInterval(() => {
       samples.push([minute(), rssMb(runner.pid)]);
@@ -73,10 +91,53 @@ export async function runRunnerSoak(): Promise<Array<{ name: string; value: numb
   const last = after.at(-1)?.[1] ?? Number.NaN;
   const viewerAfter = viewerSamples.filter(([m]) => m >= warm);
   const viewerPerHour = Math.round(slope(viewerAfter) * 60 * 100) / 100;
+  const heap = heapSummary({ file: heapFile, warmMinutes: warm, startedAt });
+  if (!process.env.TETHER_SOAK_HEAP_OUT) rmSync(heapDir, { recursive: true, force: true });
   return [
+    ...heap,
     { name: 'soak_viewer_rss_mb_per_hour', value: viewerPerHour, unit: 'MB/h', minutes, rss_end_mb: Math.round(viewerAfter.at(-1)?.[1] ?? Number.NaN) },
     { name: 'soak_runner_rss_mb_per_hour', value: perHour, unit: 'MB/h', minutes, turns: done, rss_after_warmup_mb: Math.round(first), rss_end_mb: Math.round(last), samples: samples.length },
   ];
+}
+
+type HeapLine = { label: string; t: number; rss: number; heapSizeAfterGc: number; objectsAfterGc: number; mimallocCommit: number; types: Record<string, number> };
+
+/** Per process: the JS heap's slope after full collections (MB/h), and the object types whose count
+ *  grew most between the first sample after warm-up and the last. */
+function heapSummary(options: { file: string; warmMinutes: number; startedAt: number }) {
+  let lines: HeapLine[] = [];
+  try {
+    lines = readFileSync(options.file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as HeapLine);
+  } catch {
+    return [];
+  }
+  const out: Array<{ name: string; value: number; unit: string } & Record<string, unknown>> = [];
+  for (const label of ['runner', 'viewer']) {
+    const mine = lines.filter((l) => l.label === label);
+    if (mine.length < 2) continue;
+    const at = (l: HeapLine) => (l.t - options.startedAt) / 60_000;
+    const after = mine.filter((l) => at(l) >= options.warmMinutes);
+    const first = after[0] ?? mine[0]!;
+    const last = mine.at(-1)!;
+    const grew = Object.entries(last.types)
+      .map(([type, n]) => [type, n - (first.types[type] ?? 0)] as const)
+      .filter(([, d]) => d !== 0)
+      .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
+      .slice(0, 8);
+    const mb = (f: (l: HeapLine) => number) => Math.round(slope(after.map((l) => [at(l), f(l) / 2 ** 20])) * 60 * 100) / 100;
+    out.push({
+      name: `soak_${label}_heap_mb_per_hour`,
+      value: mb((l) => l.heapSizeAfterGc),
+      unit: 'MB/h',
+      heap_after_gc_mb: [first, last].map((l) => Math.round((l.heapSizeAfterGc / 2 ** 20) * 10) / 10),
+      objects: [first.objectsAfterGc, last.objectsAfterGc],
+      mimalloc_commit_mb_per_hour: mb((l) => l.mimallocCommit),
+      rss_at_probe_mb_per_hour: mb((l) => l.rss),
+      grew: Object.fromEntries(grew),
+      samples: mine.length,
+    });
+  }
+  return out;
 }
 
 if (import.meta.main) console.log(JSON.stringify(await runRunnerSoak(), null, 1));

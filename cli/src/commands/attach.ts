@@ -6,6 +6,7 @@
 // Without a session id it lists the attachable (live) sessions and reads a number from stdin; with
 // --json or without a TTY it prints the list and exits 2 (nothing to pick with).
 import { isFinalStatus, isUuid, type Session } from '@tether/shared';
+import { startHeapProbe } from '../memory/heap-probe.ts';
 import { attachLocalTerminal, DEFAULT_SIZE } from '../pty/local-terminal.ts';
 import { CommandError, parseFlags, readLine, type Command } from './command.ts';
 import { connectAsPhone, requireCredentials } from './hub-access.ts';
@@ -59,6 +60,8 @@ const command: Command = {
         onResize: (size) => attachment?.resize(size),
         onSignal: () => attachment?.close(),
       });
+      // Bench only (TETHER_BENCH_HEAP): the soak's heap samples of a viewer; unset, no timer exists.
+      const stopHeapProbe = startHeapProbe({ label: 'viewer' });
       try {
         attachment = await attachTerminal({
           client,
@@ -79,6 +82,7 @@ const command: Command = {
         note(why);
         return why.startsWith('session ended') ? 0 : 1;
       } finally {
+        stopHeapProbe();
         local.restore();
       }
     } finally {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { AgentKind } from '@tether/shared';
 import { loadCredentials } from '../config/credentials.ts';
 import { tetherPaths } from '../config/paths.ts';
+import { startHeapProbe } from '../memory/heap-probe.ts';
 import { execWithIdleGcTimer } from '../pace/gc-timer.ts';
 import { CommandError } from './command.ts';
 
@@ -36,6 +37,8 @@ const ORPHAN_DELAY_MS = 3_000;
 export async function runAgent(options: { agent: AgentKind; args: string[]; beforeStart?: (o: { home: string }) => void }): Promise<number> {
   // First, before anything touches the terminal: an idle runner must not wake every second for Bun's GC.
   execWithIdleGcTimer();
+  // Bench only (TETHER_BENCH_HEAP): the soak's heap samples; unset, no timer exists.
+  const stopHeapProbe = startHeapProbe({ label: 'runner' });
   const { runSession, RunnerStartError } = await import('../runner/runner.ts');
   const creds = loadCredentials();
   const paths = tetherPaths();
@@ -71,6 +74,7 @@ export async function runAgent(options: { agent: AgentKind; args: string[]; befo
     if (error instanceof RunnerStartError) throw new CommandError(error.message, 127);
     throw error;
   } finally {
+    stopHeapProbe();
     if (orphanTimer) clearTimeout(orphanTimer);
     orphans.abort();
     await orphanRun;

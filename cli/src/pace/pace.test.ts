@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPace } from './pace.ts';
+import { collectWhileBusy } from './gc-timer.ts';
 
 describe('pace', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -75,5 +76,28 @@ describe('pace', () => {
     pace.stir();
     vi.advanceTimersByTime(250);
     expect(n).toBe(5);
+  });
+});
+
+describe('collectWhileBusy', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('collects at its interval while the pace is stirred, not at all once quiet (no timer), and stops', () => {
+    const pace = createPace({ quietAfterMs: 1_000, now: () => Date.now() });
+    let collections = 0;
+    const stop = collectWhileBusy({ poll: pace.poll, everyMs: 300, gc: () => void (collections += 1) });
+    vi.advanceTimersByTime(900);
+    expect(collections).toBe(3);
+    // Quiet from 1 s on: one more look at 1.2 s finds it quiet and sleeps with no timer.
+    vi.advanceTimersByTime(60_000);
+    expect(collections).toBe(4);
+    expect(vi.getTimerCount()).toBe(0);
+    pace.stir();
+    vi.advanceTimersByTime(300);
+    expect(collections).toBe(5);
+    stop();
+    vi.advanceTimersByTime(10_000);
+    expect(collections).toBe(5);
   });
 });

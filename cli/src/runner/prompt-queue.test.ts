@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPromptQueue } from './prompt-queue.ts';
+import { createPromptQueue, SEEN_PROMPTS_KEPT } from './prompt-queue.ts';
 import type { PromptState } from '../screen/prompt-state.ts';
 
 const ID1 = '00000000-0000-4000-8000-000000000001';
@@ -89,6 +89,23 @@ describe('prompt queue', () => {
     world.idle = true;
     await new Promise((r) => setTimeout(r, 300));
     expect(world.writes.length).toBe(2);
+  });
+
+  it('remembers only the newest SEEN_PROMPTS_KEPT prompt ids: a long session holds no id per turn forever', () => {
+    const { world, queue } = fakeClaude();
+    world.idle = false; // a turn runs: everything stays queued
+    world.screen = { kind: 'busy' };
+    const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    for (let n = 0; n <= SEEN_PROMPTS_KEPT; n++) queue.enqueue({ promptId: id(n), text: `p${n}` });
+    expect(queue.pending()).toBe(SEEN_PROMPTS_KEPT + 1);
+    // The newest ids are still known (a re-delivery is ignored)...
+    queue.enqueue({ promptId: id(SEEN_PROMPTS_KEPT), text: 'again' });
+    queue.enqueue({ promptId: id(1), text: 'again' });
+    expect(queue.pending()).toBe(SEEN_PROMPTS_KEPT + 1);
+    // ...the oldest one was let go.
+    queue.enqueue({ promptId: id(0), text: 'again' });
+    expect(queue.pending()).toBe(SEEN_PROMPTS_KEPT + 2);
+    queue.stop();
   });
 
   it('abort returns only the prompt in flight and drops those queued behind it', async () => {

@@ -64,6 +64,17 @@ export function normalizePromptText(text: string): string {
   return text.replace(/\r\n?/g, '\n').trim();
 }
 
+/** Prompt ids remembered to ignore a second delivery (the hub re-sends after a reconnect): the
+ *  newest this many. All of them were kept before, one id per turn for the session's life (the
+ *  runner soak's heap samples counted one more string a turn). */
+export const SEEN_PROMPTS_KEPT = 1024;
+
+/** Adds an id, letting the oldest go past SEEN_PROMPTS_KEPT (a Set keeps insertion order). */
+function remember(seen: Set<string>, promptId: string): void {
+  seen.add(promptId);
+  if (seen.size > SEEN_PROMPTS_KEPT) seen.delete(seen.values().next().value!);
+}
+
 /** Items taken off the queue unfinished: a prompt in flight is `status`, one never typed dropped. */
 function reportFinished(o: { items: Item[]; status: 'returned' | 'dropped'; reason: string; report: PromptQueueDeps['report'] }): void {
   for (const item of o.items) {
@@ -193,7 +204,7 @@ export function createPromptQueue(deps: PromptQueueDeps): PromptQueue {
   return {
     enqueue: ({ promptId, text, attach }) => {
       if (stopped || seen.has(promptId)) return;
-      seen.add(promptId);
+      remember(seen, promptId);
       items.push({ kind: 'prompt', promptId, text, ...(attach?.length ? { attach } : {}), state: 'queued' });
       step();
     },

@@ -20,6 +20,7 @@
 // queue, terminal stream, desk terminal, hook server, hook files, tails, link).
 import type { PromptState } from '../screen/prompt-state.ts';
 import { spawnPty } from '../pty/pty.ts';
+import { drawsText } from '../pace/visible-text.ts';
 import { DEFAULT_SIZE } from '../pty/local-terminal.ts';
 import { createScreenModel } from '../screen/screen.ts';
 import { agentFor } from '../agents/index.ts';
@@ -268,7 +269,8 @@ async function runPty(parts: PtyParts & { binary: string; args: string[] }): Pro
   // Bytes as read: the screen model and the hub take them as they are; only the desk gets text.
   const deskDecoder = new TextDecoder();
   pty.onData(({ data, offset }) => {
-    core.pace.stir();
+    // Only text is a sign of life: an idle claude's cursor-only redraws would wake every poll.
+    if (drawsText(data)) core.pace.stir();
     screen.write(data);
     parts.desk.local()?.write(deskDecoder.decode(data, { stream: true }));
     ctx.stream?.data({ data, offset });

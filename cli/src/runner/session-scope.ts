@@ -5,6 +5,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPace } from '../pace/pace.ts';
+import { collectWhileBusy } from '../pace/gc-timer.ts';
 
 export type SessionScope = ReturnType<typeof createSessionScope>;
 
@@ -24,9 +25,12 @@ export function createSessionScope(o: { logFile?: string | undefined; tetherHome
   const onCleanup = (fn: () => void) => {
     cleanups.push(fn);
   };
+  const pace = createPace();
+  // A busy runner collects every 30 s; an idle one leaves it to Bun's 120 s timer (gc-timer.ts).
+  onCleanup(collectWhileBusy({ poll: pace.poll }));
   return {
     log,
-    pace: createPace(),
+    pace,
     /** Released on every exit path, last registered first. */
     onCleanup,
     cleanup() {

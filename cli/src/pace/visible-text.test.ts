@@ -1,0 +1,32 @@
+// visible-text.test.ts: what counts as drawing text (a sign of life) and what is only cursor motion.
+import { describe, expect, it } from 'vitest';
+import { drawsText } from './visible-text.ts';
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+describe('drawsText', () => {
+  it('an idle claude redraw (cursor moves and an erase, as traced) draws no text', () => {
+    expect(drawsText(bytes('\x1b[H\r\x1b[80C\x1b[25B\x1b[K\x1b[30;1H\x1b[28;3H'))).toBe(false);
+    expect(drawsText(bytes('\x1b[H\r\x1b[36C\x1b[29B\x1b[K\x1b[30;1H\x1b[28;3H'))).toBe(false);
+  });
+
+  it('controls, spaces, modes, titles and charset switches alone draw no text', () => {
+    expect(drawsText(bytes(''))).toBe(false);
+    expect(drawsText(bytes('\r\n\t   \x07\x08'))).toBe(false);
+    expect(drawsText(bytes('\x1b[?25l\x1b[?2004h\x1b[38;2;10;20;30m\x1b[0m\x1b[?25h'))).toBe(false);
+    expect(drawsText(bytes('\x1b]0;claude title\x07\x1b]8;;http://x\x1b\\'))).toBe(false);
+    expect(drawsText(bytes('\x1b(B\x1b7\x1b8\x1b='))).toBe(false);
+  });
+
+  it('printable text, a spinner word or a UTF-8 mark draws text', () => {
+    expect(drawsText(bytes('\x1b[2K\x1b[1G✻ Thinking…'))).toBe(true);
+    expect(drawsText(bytes('\x1b[28;3Hx'))).toBe(true);
+    expect(drawsText(bytes('❯'))).toBe(true);
+    expect(drawsText(bytes('\x1b]0;title\x07ok'))).toBe(true);
+  });
+
+  it('the tail of a sequence cut across two reads counts as text (it stirs, the safe way)', () => {
+    expect(drawsText(bytes('\x1b[28'))).toBe(false);
+    expect(drawsText(bytes(';3H'))).toBe(true);
+  });
+});
