@@ -46,10 +46,13 @@ describe('collectDiff', () => {
 
 describe('reviewPrompt', () => {
   it('holds the instructions, the focus when given, and the diff', () => {
-    const text = reviewPrompt({ diff: 'DIFF', focus: '  error paths ' });
+    const text = reviewPrompt({ title: 'Fix the\nreturn value', diff: 'DIFF', focus: '  error paths ' });
+    // Its first line names the review in the session list (a session is titled by its first prompt).
+    expect(text.split('\n')[0]).toBe('Review of “Fix the return value”');
     expect(text).toContain('You run read-only');
     expect(text).toContain('The person asks you to focus on:\nerror paths\n');
     expect(text).toMatch(/--- diff ---\nDIFF\n--- end of diff ---$/);
-    expect(reviewPrompt({ diff: 'DIFF', focus: '' })).not.toContain('focus on');
+    expect(reviewPrompt({ title: 'x', diff: 'DIFF', focus: '' })).not.toContain('focus on');
+    expect(reviewPrompt({ title: 'y'.repeat(200), diff: 'DIFF', focus: '' }).split('\n')[0]).toHaveLength('Review of “”'.length + 60);
   });
 });

@@ -15,14 +15,21 @@ const INSTRUCTIONS = [
 /** Another reviewer's findings this one is asked to check ("Send on"). */
 export type FindingsToCheck = { reviewer: string; text: string };
 
-/** The first prompt, from the diff text (already capped), the focus and, sent on from another
- *  review, its findings (after the diff: the reviewer reads the changes first, then what was said). */
-export function reviewPrompt(o: { diff: string; focus: string; checks?: FindingsToCheck | undefined }): string {
+/** The reviewed session's title in the first line, clipped: the reviewer's session is named by its
+ *  first prompt's first line, and "Review of …" tells the session list which review it is. */
+const TITLE_LINE_CHARS = 60;
+
+/** The first prompt, from the reviewed session's title, the diff text (already capped), the focus
+ *  and, sent on from another review, its findings (after the diff: the reviewer reads the changes
+ *  first, then what was said). */
+export function reviewPrompt(o: { title: string; diff: string; focus: string; checks?: FindingsToCheck | undefined }): string {
   const focus = o.focus.trim() ? `\n\nThe person asks you to focus on:\n${o.focus.trim()}` : '';
   const checks = o.checks
     ? `\n\nA ${o.checks.reviewer} review of these changes found what follows. Check each finding against the code: say which hold, which do not and why, and what it missed.\n--- findings ---\n${o.checks.text}\n--- end of findings ---`
     : '';
-  return `${INSTRUCTIONS}${focus}\n\n--- diff ---\n${o.diff}\n--- end of diff ---${checks}`;
+  const oneLine = o.title.replace(/\s+/g, ' ').trim();
+  const title = oneLine.length > TITLE_LINE_CHARS ? `${oneLine.slice(0, TITLE_LINE_CHARS - 1)}…` : oneLine;
+  return `Review of “${title || 'a session'}”\n\n${INSTRUCTIONS}${focus}\n\n--- diff ---\n${o.diff}\n--- end of diff ---${checks}`;
 }
 
 /** One hunk in unified-diff form (counts taken from its lines: the page keeps git's first column). */

@@ -125,7 +125,7 @@ export function createReviews(deps: Deps) {
       publish(ns, added.review);
       const child = (await sessions.get(ns, spawned.session.id)) ?? spawned.session;
       facts.publish('session.updated', { namespace: ns, session: child });
-      const queued = await sessions.queuePrompt(ns, { sessionId: child.id, promptId: crypto.randomUUID(), text: reviewPrompt({ diff, focus: request.focus, checks }), attachments: [] });
+      const queued = await sessions.queuePrompt(ns, { sessionId: child.id, promptId: crypto.randomUUID(), text: reviewPrompt({ title: parent.title, diff, focus: request.focus, checks }), attachments: [] });
       if (!queued.ok) return queued;
       return { ok: true, review: added.review, session: child };
     },
