@@ -5,7 +5,8 @@
 // still run is asked what becomes of them (the route's `reviewsQuestion` slot draws the question);
 // End waits for that answer.
 import { agentDisplayName } from '@tether/shared/wire';
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useRef, useState, type ReactNode } from 'react';
+import { useModal } from '../../lib/ui/use-modal.ts';
 import type { LiveReviewsChoice, Session } from '@tether/shared';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import './lifecycle.css';
@@ -70,40 +71,20 @@ export function EndSessionButton({ session, reviewsQuestion }: { session: Sessio
 }
 
 function EndDialog({ session, reviewsQuestion, onClose }: { session: Session; reviewsQuestion: ReviewsQuestionSlot | undefined; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const [reviews, setReviews] = useState<LiveReviewsChoice | null>(null);
   const [asking, setAsking] = useState(false);
   const onNeeded = useCallback((needed: boolean) => setAsking(needed), []);
-  const titleId = useId();
-  const textId = useId();
   const lifecycle = useLifecycle(session.id);
   const ending = lifecycle.kind === 'ending';
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (!dialog.open) dialog.showModal();
-    return () => dialog.close();
-  }, []);
+  // Esc cancels, unless the end is already on its way.
+  const { titleId, textId, props } = useModal({ busy: ending, onClose });
 
   const end = async () => {
     if (await endSession(session, asking && reviews ? reviews : undefined)) onClose();
   };
 
   return (
-    <dialog
-      ref={ref}
-      className="confirm-dialog"
-      role="alertdialog"
-      aria-modal="true"
-      aria-labelledby={titleId}
-      aria-describedby={textId}
-      onCancel={(event) => {
-        // Esc: cancel, unless the end is already on its way (the hub decides, not the dialog).
-        event.preventDefault();
-        if (!ending) onClose();
-      }}
-    >
+    <dialog {...props} className="confirm-dialog">
       <h2 id={titleId} className="confirm-dialog-title">
         End this session?
       </h2>

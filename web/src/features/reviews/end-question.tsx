@@ -6,7 +6,8 @@
 //
 //   End dialog ─► EndReviewsQuestion (the live reviews, two radios) ─► session:stop {reviews}
 //   Archive ─refused reviews_live─► ArchiveReviewsQuestion (a modal) ─► session:archive {reviews}
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { useModal } from '../../lib/ui/use-modal.ts';
 import type { LiveReviewsChoice, Review } from '@tether/shared';
 import { agentDisplayName } from '@tether/shared/wire';
 import { Spinner } from '../../lib/ui/badge.tsx';
@@ -78,18 +79,11 @@ export type ArchiveReviewsQuestionProps = {
 
 /** Archive of an ended session whose kept reviews still run: a modal with the two answers. */
 export function ArchiveReviewsQuestion({ sessionId, title, onArchive, onClose }: ArchiveReviewsQuestionProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const textId = useId();
   const { reviews } = useReviews(sessionId);
   const live = liveReviews(reviews);
   const [busy, setBusy] = useState<LiveReviewsChoice | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
+  const { titleId, textId, props } = useModal({ busy: busy !== null, onClose });
   const answer = async (choice: LiveReviewsChoice) => {
     setBusy(choice);
     setError(null);
@@ -103,18 +97,7 @@ export function ArchiveReviewsQuestion({ sessionId, title, onArchive, onClose }:
   };
   const w = words(Math.max(live.length, 1));
   return (
-    <dialog
-      ref={ref}
-      className="review-dialog"
-      role="alertdialog"
-      aria-modal="true"
-      aria-labelledby={titleId}
-      aria-describedby={textId}
-      onCancel={(event) => {
-        event.preventDefault();
-        if (!busy) onClose();
-      }}
-    >
+    <dialog {...props} className="review-dialog">
       <h2 id={titleId} className="review-dialog-title">
         Archive “{title}”?
       </h2>

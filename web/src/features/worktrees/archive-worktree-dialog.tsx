@@ -4,7 +4,8 @@
 // pressing a button that says so, under the list of what goes. Machine offline: Archive still works,
 // and the dialog says the worktree stays. Removal comes first, then the archive; a refusal of either
 // stays in the dialog as an alert.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useModal } from '../../lib/ui/use-modal.ts';
 import type { WorktreeLoss } from '@tether/shared';
 import { requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
@@ -66,19 +67,11 @@ function useCheck(sessionId: string): Check {
 }
 
 export function ArchiveWorktreeDialog({ session, onClose, onArchived }: ArchiveWorktreeProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const textId = useId();
   const check = useCheck(session.id);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const worktree = session.worktree!;
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
+  const { titleId, textId, props } = useModal({ busy, onClose });
 
   const archive = async (remove: boolean) => {
     setBusy(true);
@@ -96,10 +89,7 @@ export function ArchiveWorktreeDialog({ session, onClose, onArchived }: ArchiveW
 
   const loss = check.kind === 'known' ? lossSummary(check.loss) : '';
   return (
-    <dialog ref={ref} className="confirm-dialog" role="alertdialog" aria-modal="true" aria-labelledby={titleId} aria-describedby={textId} onCancel={(event) => {
-      event.preventDefault();
-      if (!busy) onClose();
-    }}>
+    <dialog {...props} className="confirm-dialog">
       <h2 id={titleId} className="confirm-dialog-title">
         Archive, and its worktree?
       </h2>

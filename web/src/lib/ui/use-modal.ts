@@ -1,0 +1,31 @@
+// use-modal.ts: a <dialog role="alertdialog"> shown modal as it mounts (the page behind is inert) and
+// closed as it unmounts, labelled by its title and described by its text. Esc cancels, unless what
+// the person chose is already on its way (`busy`): then the hub decides, not the dialog.
+import { useEffect, useId, useRef, type SyntheticEvent } from 'react';
+
+export function useModal(o: { busy: boolean; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const textId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return {
+    titleId,
+    textId,
+    /** Spread on the <dialog>. */
+    props: {
+      ref,
+      role: 'alertdialog',
+      'aria-modal': true,
+      'aria-labelledby': titleId,
+      'aria-describedby': textId,
+      onCancel: (event: SyntheticEvent<HTMLDialogElement>) => {
+        event.preventDefault();
+        if (!o.busy) o.onClose();
+      },
+    } as const,
+  };
+}
