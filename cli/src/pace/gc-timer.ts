@@ -7,8 +7,9 @@
 // 30 s (Bun's own "slow" interval) each tick still ran a collection in an idle runner, on two GC
 // threads started anew each time: ~11 ms of CPU a tick, a quarter of an idle runner's cost beside
 // claude (per-thread schedstat, 30 s windows). JavaScriptCore's allocation-driven collections are
-// untouched: a busy runner collects as before (runner soak: the same MB/h with either interval);
-// only the release of memory after activity stops comes up to 120 s later.
+// untouched, but alone they let a busy runner's RSS grow faster (runner soak), so a busy session also
+// collects every 30 s on its own (collectWhileBusy below); only the release of memory after activity
+// stops comes up to 120 s later.
 // Where execve is not reachable (no libc by that name, Windows) the session simply runs as it is.
 import { dlopen, FFIType, ptr } from 'bun:ffi';
 
