@@ -63,6 +63,9 @@ describe('commit and push from the phone', () => {
     await phone.send('Please change the greeting');
     await runner.waitForScreen('greeting edited');
     await runner.waitForScreen(IDLE_BOX);
+    // The screen is idle before the turn's end reaches the hub (claude's Stop hook, its transcript):
+    // until then a git write is rightly refused as mid-turn (409), as it was in a rehearsal's floor pass.
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'the turn to end', timeoutMs: 30_000 });
 
     const state = await call('GET');
     expect(state).toMatchObject({ status: 200, body: { git: true, branch: 'main', upstream: 'origin/main', ahead: 0, files: [{ path: 'src/greet.ts', staged: false, unstaged: true }] } });
