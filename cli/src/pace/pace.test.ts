@@ -77,6 +77,22 @@ describe('pace', () => {
     vi.advanceTimersByTime(250);
     expect(n).toBe(5);
   });
+
+  it('is never quiet while a turn runs: its polls keep their interval with no stir, and sleep once it is over', () => {
+    const pace = createPace({ quietAfterMs: 1_000, now: () => Date.now() });
+    let turn = true;
+    pace.awakeWhile(() => turn);
+    let n = 0;
+    pace.poll({ everyMs: 250, tick: () => n++ });
+    vi.advanceTimersByTime(10_000);
+    expect(pace.quiet()).toBe(false);
+    expect(n).toBe(40);
+    turn = false;
+    expect(pace.quiet()).toBe(true);
+    vi.advanceTimersByTime(250);
+    expect(n).toBe(41);
+    expect(vi.getTimerCount()).toBe(0);
+  });
 });
 
 describe('collectWhileBusy', () => {

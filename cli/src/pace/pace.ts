@@ -32,6 +32,11 @@ export type Pace = {
   quiet(): boolean;
   /** A poll that slows to QUIET_POLL_MS while quiet (Infinity: waits for a stir), and is back at `everyMs` right after a stir. */
   poll: Poll;
+  /** Never quiet while `busy()` holds (a turn runs): its end may come with no sign of life. Codex
+   *  writes its turn's end to the transcript after its Stop hook and may draw nothing after; under
+   *  load that came more than QUIET_AFTER_MS after the hook, no poll read it, and the session stayed
+   *  'thinking' (a rehearsal's Codex sub-agent test). */
+  awakeWhile(busy: () => boolean): void;
 };
 
 export function createPace(options: { quietAfterMs?: number; quietPollMs?: number; now?: () => number } = {}): Pace {
@@ -39,9 +44,10 @@ export function createPace(options: { quietAfterMs?: number; quietPollMs?: numbe
   const quietPollMs = options.quietPollMs ?? QUIET_POLL_MS;
   const now = options.now ?? (() => performance.now());
   let lastStir = now();
+  let busy: () => boolean = () => false;
   /** Polls sleeping a quiet-length wait: a stir re-arms them at their own interval. */
   const sleeping = new Set<() => void>();
-  const quiet = () => now() - lastStir >= quietAfterMs;
+  const quiet = () => now() - lastStir >= quietAfterMs && !busy();
 
   return {
     stir() {
@@ -55,6 +61,9 @@ export function createPace(options: { quietAfterMs?: number; quietPollMs?: numbe
       for (const r of rearm) r();
     },
     quiet,
+    awakeWhile(predicate) {
+      busy = predicate;
+    },
     poll({ everyMs, tick }) {
       let timer: ReturnType<typeof setTimeout> | null = null;
       let stopped = false;

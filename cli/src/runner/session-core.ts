@@ -241,6 +241,8 @@ export function createSessionCore(init: CoreInit) {
   const identity = sessionIdentity({ agent, options });
   let { plan, resumed } = identity;
   const { state } = identity;
+  // A turn's end is read from polls that would sleep in a quiet spell: not while a turn runs.
+  scope.pace.awakeWhile(() => state.status === 'thinking' || state.status === 'waiting');
   const createdAt = Date.now();
   const titleFrom = (from: ResumeState | null) =>
     createSessionTitle({
