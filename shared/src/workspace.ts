@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { SessionIdSchema } from './ids.ts';
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
+import { WorktreeBaseSchema } from './worktrees.ts';
 
 /** Most files a changes answer names (the rest are counted, not listed): a generated tree changed
  *  wholesale is not read file by file on a phone. */
@@ -67,8 +68,14 @@ export type WorkspacePath = z.infer<typeof WorkspacePathSchema>;
 
 /** hub → runner (`workspace:query`, acked with a WorkspaceAnswer). */
 export const WorkspaceQuerySchema = z.discriminatedUnion('kind', [
-  /** The changes against HEAD, files from `cursor` on (0 first). */
-  z.object({ kind: z.literal('changes'), sessionId: SessionIdSchema, cursor: z.number().int().min(0).max(WORKSPACE_MAX_CHANGED_FILES).default(0) }),
+  /** The changes against HEAD, files from `cursor` on (0 first); with `base`, against where the
+   *  session's branch started (its worktree's recorded base), committed work included. */
+  z.object({
+    kind: z.literal('changes'),
+    sessionId: SessionIdSchema,
+    cursor: z.number().int().min(0).max(WORKSPACE_MAX_CHANGED_FILES).default(0),
+    base: WorktreeBaseSchema.nullable().default(null),
+  }),
   z.object({ kind: z.literal('list'), sessionId: SessionIdSchema, path: WorkspacePathSchema }),
   z.object({ kind: z.literal('read'), sessionId: SessionIdSchema, path: WorkspacePathSchema }),
 ]);
@@ -117,6 +124,9 @@ export const WorkspaceChangesSchema = z.discriminatedUnion('git', [
     git: z.literal(true),
     /** HEAD's short id, or null in a repository without a commit (everything is new). */
     head: z.string().max(100).nullable(),
+    /** What the files are compared with when it is not HEAD: the branch's base (`ref`, null for
+     *  a detached one) and the commit used. Absent from a runner older than this field. */
+    against: z.object({ ref: z.string().max(MAX_LABEL_CHARS).nullable(), commit: z.string().max(100) }).nullable().optional(),
     branch: z.string().max(MAX_LABEL_CHARS).nullable(),
     files: z.array(ChangedFileSchema).max(WORKSPACE_MAX_CHANGED_FILES),
     /** Changed files in all (more than listed past WORKSPACE_MAX_CHANGED_FILES). */
@@ -167,7 +177,11 @@ export type WorkspaceFile = z.infer<typeof WorkspaceFileSchema>;
 export const WorkspaceAnswerSchema = z.union([WorkspaceChangesSchema, WorkspaceListingSchema, WorkspaceFileSchema]);
 export type WorkspaceAnswer = z.infer<typeof WorkspaceAnswerSchema>;
 
-/** REST: `GET /api/sessions/:id/changes?cursor=N`. */
-export const WorkspaceChangesQuerySchema = z.object({ cursor: z.coerce.number().int().min(0).max(WORKSPACE_MAX_CHANGED_FILES).default(0) });
+/** REST: `GET /api/sessions/:id/changes?cursor=N&against=base`: `head` (default) for what is not
+ *  committed yet, `base` for the whole branch since it started (a session in a worktree of its own). */
+export const WorkspaceChangesQuerySchema = z.object({
+  cursor: z.coerce.number().int().min(0).max(WORKSPACE_MAX_CHANGED_FILES).default(0),
+  against: z.enum(['head', 'base']).default('head'),
+});
 /** REST: `GET /api/sessions/:id/files?path=a/b` (a directory) and `/file?path=a/b.ts`. */
 export const WorkspacePathQuerySchema = z.object({ path: WorkspacePathSchema.default('') });

@@ -44,6 +44,15 @@ export type SpawnWorktree = z.infer<typeof SpawnWorktreeSchema>;
 
 const PathString = z.string().min(1).max(MAX_PATH_CHARS);
 
+/** A commit id as git prints it, short or full (lower-case hex only: nothing git reads as an option). */
+export const CommitIdSchema = z.string().regex(/^[0-9a-f]{7,64}$/, 'a commit id is 7 to 64 lower-case hex digits');
+
+/** Where a session's branch started: the branch it was made from (null: a detached HEAD) and the
+ *  commit it pointed at then. Changes compares with the newest common commit of that branch and the
+ *  session's, so a base that moved on since does not show its own commits as the session's. */
+export const WorktreeBaseSchema = z.object({ ref: BranchNameSchema.nullable(), commit: CommitIdSchema });
+export type WorktreeBase = z.infer<typeof WorktreeBaseSchema>;
+
 /** The worktree a session runs in, as the daemon made it. `removedAt`: removed on Archive. */
 export const SessionWorktreeSchema = z.object({
   path: PathString,
@@ -51,6 +60,8 @@ export const SessionWorktreeSchema = z.object({
   /** The repository's main folder it was made from. */
   repo: PathString,
   removedAt: TimestampSchema.nullable().default(null),
+  /** Null from a daemon older than this field (the Changes view then compares with HEAD only). */
+  base: WorktreeBaseSchema.nullable().default(null),
 });
 export type SessionWorktree = z.infer<typeof SessionWorktreeSchema>;
 

@@ -20,6 +20,24 @@ import { agentFor } from '../../cli/src/agents/index.ts';
 const REPO = '/home/dev/src/shop';
 const OLD_IDEA = `${REPO}.worktrees/old-idea`;
 const LOSS = { uncommitted: ['notes/draft.md'], unpushed: ['a1b2c3d Tidy the checkout form'] };
+/** Where the stand-in daemon says a new worktree's branch started. */
+const BASE = { ref: 'main', commit: '1a2b3c4d5e6f7a8b9c0d' };
+
+const hunk = (lines: string[]) => ({ oldStart: 1, newStart: 1, section: '', lines });
+const CART_DIFF = { path: 'src/cart.ts', binary: false, hunks: [hunk(['-export const total = 0;', '+export const total = sum(items);'])], lineCount: 2, truncated: false };
+const FORM_DIFF = { path: 'src/checkout-form.tsx', binary: false, hunks: [hunk([' <form>', '+  <label htmlFor="zip">Postcode</label>', ' </form>'])], lineCount: 3, truncated: false };
+
+/** A runner's answer to the Changes view: against HEAD only the edit not committed; since the
+ *  branch's base (the hub sends the recorded one) the committed form too, and what it compared with. */
+function changesAnswer(query: { base?: { ref: string | null; commit: string } | null }) {
+  const files = [
+    { path: 'src/cart.ts', status: 'modified', binary: false, additions: 1, deletions: 1 },
+    ...(query.base ? [{ path: 'src/checkout-form.tsx', status: 'modified', binary: false, additions: 1, deletions: 0 }] : []),
+  ];
+  const diffs = query.base ? [CART_DIFF, FORM_DIFF] : [CART_DIFF];
+  return { ok: true, kind: 'changes', git: true, head: '9f8e7d6', against: query.base ? { ref: query.base.ref, commit: query.base.commit.slice(0, 12) } : null, branch: 'checkout-fix', files, total: files.length, cursor: 0, diffs, next: null };
+}
+const GIT_STATE = { ok: true, kind: 'state', git: true, branch: 'checkout-fix', head: '9f8e7d6', upstream: 'origin/checkout-fix', ahead: 1, behind: 0, files: [{ path: 'src/cart.ts', staged: false, unstaged: true }], total: 1, pullRequests: false };
 
 async function bothThemes(page: Page, name: string, viewport: ViewportName): Promise<string[]> {
   const serious: string[] = [];
@@ -55,9 +73,14 @@ function standInDaemon(options: { daemon: Socket; token: string; machineId: stri
       return;
     }
     const path = spawn.worktree ? `${spawn.cwd}.worktrees/${spawn.worktree.branch}` : spawn.cwd;
-    reply({ ok: true, pid: 4242, cwd: path, logFile: '/tmp/runner.log', worktree: spawn.worktree ? { path, branch: spawn.worktree.branch, repo: spawn.cwd, removedAt: null } : null });
+    reply({ ok: true, pid: 4242, cwd: path, logFile: '/tmp/runner.log', worktree: spawn.worktree ? { path, branch: spawn.worktree.branch, repo: spawn.cwd, removedAt: null, base: BASE } : null });
     void (async () => {
       const runner = await options.connect();
+      runner.on('workspace:query', (query: { kind: string; base?: typeof BASE | null }, reply: (a: unknown) => void) => {
+        heard.push(['workspace', query]);
+        reply(query.kind === 'changes' ? changesAnswer(query) : { ok: false, code: 'bad_request', error: 'not in this test' });
+      });
+      runner.on('git:action', (_query: unknown, reply: (a: unknown) => void) => reply(GIT_STATE));
       runners.set(spawn.sessionId, runner);
       await emitAck(runner, 'session:register', { id: spawn.sessionId, machineId: options.machineId, cwd: path, launchKind: spawn.launchKind, status: 'starting', title: 'Checkout fix' });
       await emitAck(runner, 'session:update', { sessionId: spawn.sessionId, patch: { status: 'idle' } });
@@ -133,6 +156,33 @@ describe('a session in a worktree, in the browser', () => {
       const badge = page.locator('.session-header').getByRole('img', { name: /^Branch checkout-fix\./ });
       await badge.waitFor({ timeout: UI_TIMEOUT_MS });
       serious.push(...(await bothThemes(page, 'worktree-header', viewport)));
+
+      // Changes: what is not committed, or the whole branch since it left main (the agent committed).
+      await page.goto(`${world.hub.url}/sessions/${sessionId}/changes`);
+      const scope = page.getByRole('group', { name: 'Compare with' });
+      await scope.getByRole('button', { name: 'Not committed', pressed: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await page.locator('.diff-file[data-path="src/cart.ts"]').waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(page.locator('.diff-file').count()).resolves.toBe(1);
+      await scope.getByRole('button', { name: 'Whole branch since main', pressed: false }).click();
+      await page.waitForURL(/\/changes\?against=base$/, { timeout: UI_TIMEOUT_MS });
+      await page.locator('.diff-file[data-path="src/checkout-form.tsx"]').waitFor({ timeout: UI_TIMEOUT_MS });
+      await page.locator('.workspace-summary').getByText('· since main 1a2b3c4').waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(page.locator('.diff-file').count()).resolves.toBe(2);
+      const asked = stand.heard.filter(([kind]) => kind === 'workspace').map(([, q]) => (q as { base?: unknown }).base ?? null);
+      expect(asked).toContainEqual(BASE);
+      expect(asked).toContainEqual(null);
+      serious.push(...(await bothThemes(page, 'worktree-changes-branch', viewport)));
+      await page.goBack();
+      await scope.getByRole('button', { name: 'Not committed', pressed: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect.poll(() => page.locator('.diff-file').count(), { timeout: UI_TIMEOUT_MS }).toBe(1);
+
+      // End says the worktree stays (only Archive removes one, and asks first); cancelled here.
+      await page.locator('.session-header').getByRole('button', { name: 'End session' }).click();
+      const endDialog = page.getByRole('alertdialog', { name: 'End this session?' });
+      await endDialog.getByText('Its worktree on checkout-fix stays as it is, with everything in it; Archive asks whether to remove it.').waitFor({ timeout: UI_TIMEOUT_MS });
+      serious.push(...(await bothThemes(page, 'worktree-end-dialog', viewport)));
+      await endDialog.getByRole('button', { name: 'Cancel' }).click();
+      await endDialog.waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
 
       // Ended, then Archive from the list: the question, with what removing would lose.
       await emitAck(stand.runners.get(sessionId)!, 'session:end', { sessionId, status: 'ended', exitCode: 0, reason: null });

@@ -91,7 +91,7 @@ describe('a session in a worktree of its own', () => {
 
     const ack = await spawn({ branch: 'phone/greeting' });
     expect(ack.error).toBeUndefined();
-    expect(ack.session).toMatchObject({ status: 'idle', cwd: path, worktree: { path, branch: 'phone/greeting', repo, removedAt: null } });
+    expect(ack.session).toMatchObject({ status: 'idle', cwd: path, worktree: { path, branch: 'phone/greeting', repo, removedAt: null, base: { ref: 'main', commit: git(repo, 'rev-parse', 'main') } } });
     const sessionId = ack.session!.id;
     expect(git(path, 'branch', '--show-current')).toBe('phone/greeting');
 
@@ -117,6 +117,20 @@ describe('a session in a worktree of its own', () => {
     expect(git(remote, 'log', '-1', '--format=%s', 'phone/greeting')).toBe('Friendlier greeting, from a worktree');
     expect(git(remote, 'show', 'phone/greeting:src/greet.ts')).toContain("return 'hello, phone';");
     expect(git(remote, 'rev-parse', 'main')).toBe(git(repo, 'rev-parse', 'main'));
+
+    // Changes: nothing left against HEAD, while the whole branch since main still shows the edit.
+    // main moves on meanwhile (a commit of its own): that is not the session's work, so not shown.
+    writeFileSync(join(repo, 'CHANGELOG.md'), 'main moved on\n');
+    git(repo, 'add', 'CHANGELOG.md');
+    git(repo, 'commit', '-q', '-m', 'main moved on');
+    const changes = async (against: string) => {
+      const res = await fetch(`${hub.url}/api/sessions/${sessionId}/changes?against=${against}`, { headers: { authorization: `Bearer ${hub.token}` } });
+      return (await res.json()) as { files: Array<{ path: string }>; against?: { ref: string | null; commit: string } | null };
+    };
+    expect((await changes('head')).files).toEqual([]);
+    const branchWork = await changes('base');
+    expect(branchWork.files.map((f) => f.path)).toEqual(['src/greet.ts']);
+    expect(branchWork.against).toEqual({ ref: 'main', commit: git(repo, 'rev-parse', 'main~1').slice(0, 12) });
 
     // Work the phone has not pushed: a local commit and a file not committed.
     writeFileSync(join(path, 'notes.md'), 'later\n');

@@ -102,9 +102,10 @@ describe('postgres store: migrations', () => {
       const usage = { inputTokens: 5, cachedInputTokens: 0, outputTokens: 2, contextTokens: 7, contextWindow: null };
       expect(await store.updateSession({ namespace: 'alpha', sessionId: sid, patch: { usage }, now: 401 })).toMatchObject({ usage });
       expect(await store.pinSession({ namespace: 'alpha', sessionId: sid, pinned: true, now: 400 })).toMatchObject({ pinnedAt: 400 });
-      // The session-worktree upgrade: none on the old row, and one can be recorded.
-      const worktree = { path: '/p.worktrees/fix', branch: 'fix', repo: '/p', removedAt: null };
-      expect(await store.setSessionWorktree({ namespace: 'alpha', sessionId: sid, worktree, now: 402 })).toMatchObject({ worktree });
+      // The session-worktree upgrade: none on the old row, and one can be recorded. One written
+      // before worktrees recorded their base (no `base` in the JSON) reads with none.
+      const older = { path: '/p.worktrees/fix', branch: 'fix', repo: '/p', removedAt: null };
+      expect(await store.setSessionWorktree({ namespace: 'alpha', sessionId: sid, worktree: older as typeof older & { base: null }, now: 402 })).toMatchObject({ worktree: { ...older, base: null } });
     } finally {
       await store.close();
     }

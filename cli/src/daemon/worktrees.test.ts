@@ -53,7 +53,7 @@ describe('a spawn in a new worktree', () => {
       start: (r) => (started.push(r), { ok: true, pid: 4242, cwd: r.cwd, logFile: '/l' }),
     });
     const path = join(dir, 'app.worktrees', 'fix', 'login');
-    expect(ack).toEqual({ ok: true, pid: 4242, cwd: path, logFile: '/l', worktree: { path, branch: 'fix/login', repo: app, removedAt: null } });
+    expect(ack).toEqual({ ok: true, pid: 4242, cwd: path, logFile: '/l', worktree: { path, branch: 'fix/login', repo: app, removedAt: null, base: { ref: 'main', commit: git(app, 'rev-parse', 'HEAD') } } });
     expect(started).toEqual([expect.objectContaining({ cwd: path, worktree: null, createDir: false })]);
     expect(git(path, 'branch', '--show-current')).toBe('fix/login');
     // Its upstream is the same name on the repository's remote: Push from the phone creates it there.

@@ -53,7 +53,7 @@ export async function spawnInWorktree(options: {
   if (!isAbsolute(repo)) return spawnError('bad_request', 'not_a_directory', `the directory must be an absolute path (got "${request.cwd}")`);
   const made = await createWorktree({ repo, branch: request.worktree.branch, ...(request.worktree.base ? { base: request.worktree.base } : {}) });
   if (!made.ok) return spawnError(made.code, made.code === 'not_found' ? 'dir_missing' : 'worktree_failed', made.error);
-  const worktree: SessionWorktree = { path: made.worktree.path, branch: request.worktree.branch, repo: made.repo, removedAt: null };
+  const worktree: SessionWorktree = { path: made.worktree.path, branch: request.worktree.branch, repo: made.repo, removedAt: null, base: made.base };
   const started = options.start({ ...request, cwd: worktree.path, createDir: false, worktree: null });
   if (!started.ok) {
     await discardNewWorktree(worktree);

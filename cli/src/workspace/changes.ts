@@ -5,7 +5,10 @@
 //   git ls-files --others --exclude-standard -z               ─► the untracked ones
 //   per file of the page: git diff <base> -- path (or the file's text) ─► diff-parse ─► FileDiff
 //
-// <base> is HEAD, or the empty tree in a repository without a commit. Only files under the session's
+// <base> is HEAD, or the empty tree in a repository without a commit. Asked for the branch's base
+// (a worktree session's recorded start): the newest commit the base branch and HEAD share
+// (`git merge-base`), or the recorded commit when that branch is gone; committed work on the branch
+// then shows beside what is not committed yet. Only files under the session's
 // directory, named relative to it (`--relative`), so every path opens in the Files view too.
 // Pages end before a file that would take the page over WORKSPACE_DIFF_PAGE_CHARS (JSON characters);
 // a page holds at least one file and at most FILES_PER_PAGE. Nothing here writes to the repository.
@@ -20,6 +23,7 @@ import {
   type ChangeStatus,
   type FileDiff,
   type WorkspaceChanges,
+  type WorktreeBase,
 } from '@tether/shared';
 import { addedFileDiff, parseFileDiff } from './diff-parse.ts';
 import { runGit, splitNul } from './git.ts';
@@ -36,7 +40,7 @@ const DIFF_FLAGS = ['--no-color', '--no-ext-diff', '--no-textconv', '--relative'
 
 const STATUS: Record<string, ChangeStatus> = { M: 'modified', A: 'added', D: 'deleted', R: 'renamed', C: 'copied', T: 'typechange', U: 'modified' };
 
-export async function readChanges(options: { root: string; cursor: number; via?: OpenVia }): Promise<Ack<WorkspaceChanges>> {
+export async function readChanges(options: { root: string; cursor: number; base?: WorktreeBase | null; via?: OpenVia }): Promise<Ack<WorkspaceChanges>> {
   const git = (args: string[], cap?: number) => runGit({ cwd: options.root, args, ...(cap ? { cap } : {}) });
   const inside = await git(['rev-parse', '--is-inside-work-tree']);
   if (inside.kind === 'missing') return { ok: true, kind: 'changes', git: false, reason: "git is not installed on the session's machine" };
@@ -47,7 +51,13 @@ export async function readChanges(options: { root: string; cursor: number; via?:
   const branchRead = await git(['symbolic-ref', '--quiet', '--short', 'HEAD']);
   const branch = branchRead.kind === 'ok' ? text(branchRead.stdout).trim() || null : null;
   let base = 'HEAD';
-  if (!head) {
+  let against: { ref: string | null; commit: string } | null = null;
+  if (options.base && head) {
+    const start = await branchStart(git, options.base);
+    if (!start) return { ok: false, code: 'not_found', error: `the branch's base (${options.base.ref ?? 'commit'} ${options.base.commit.slice(0, 12)}) is not in this repository any more` };
+    base = start;
+    against = { ref: options.base.ref, commit: start.slice(0, 12) };
+  } else if (!head) {
     const empty = await git(['hash-object', '-t', 'tree', '/dev/null']);
     if (empty.kind !== 'ok') return { ok: false, code: 'internal', error: 'git could not name the empty tree' };
     base = text(empty.stdout).trim();
@@ -84,7 +94,20 @@ export async function readChanges(options: { root: string; cursor: number; via?:
     diffs.push(diff);
     chars += cost;
   }
-  return { ok: true, kind: 'changes', git: true, head, branch, files: listed, total: files.length, cursor: options.cursor, diffs, next };
+  return { ok: true, kind: 'changes', git: true, head, against, branch, files: listed, total: files.length, cursor: options.cursor, diffs, next };
+}
+
+/** The commit the session's branch is compared with: where it and its base branch last met, or the
+ *  recorded start when that branch is gone. Null when neither is a commit here. The ref is a checked
+ *  branch name (it may name a remote's, `origin/main`) and the commit hex (shared schema), so
+ *  neither reads as an option. */
+async function branchStart(git: (args: string[]) => ReturnType<typeof runGit>, base: WorktreeBase): Promise<string | null> {
+  if (base.ref) {
+    const met = await git(['merge-base', base.ref, 'HEAD']);
+    if (met.kind === 'ok' && text(met.stdout).trim()) return text(met.stdout).trim();
+  }
+  const recorded = await git(['rev-parse', '--verify', '--quiet', `${base.commit}^{commit}`]);
+  return recorded.kind === 'ok' ? text(recorded.stdout).trim() || null : null;
 }
 
 function text(bytes: Uint8Array): string {

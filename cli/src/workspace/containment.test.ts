@@ -138,7 +138,7 @@ describe('hard links in Changes', () => {
     git('commit', '-q', '-m', 'first');
     rmSync(join(root, 'dir', 'a.txt'));
     linkSync(join(outside, 'a.txt'), join(root, 'dir', 'a.txt'));
-    const answer = await reader(root, 'proc-fd').answer({ kind: 'changes', sessionId: SESSION, cursor: 0 });
+    const answer = await reader(root, 'proc-fd').answer({ kind: 'changes', sessionId: SESSION, cursor: 0, base: null });
     expect(answer).toMatchObject({ ok: true, git: true, files: [{ path: 'dir/a.txt', status: 'modified' }] });
     expect(answer).toMatchObject({ diffs: [{ path: 'dir/a.txt', hunks: [] }] });
     expect(JSON.stringify(answer)).not.toContain(SECRET);

@@ -56,6 +56,55 @@ async function changes(root: string, cursor = 0): Promise<Extract<WorkspaceChang
   return answer;
 }
 
+function sha(cwd: string, rev: string): string {
+  return Bun.spawnSync(['git', 'rev-parse', rev], { cwd, stdout: 'pipe' }).stdout.toString().trim();
+}
+
+describe("changes against the branch's base", () => {
+  /** main: first; feature (checked out): first + a commit to src/app.ts, README.md edited and not
+   *  committed; main then moved on with a commit of its own (other.txt). */
+  function branched(): { root: string; start: string } {
+    const root = repo();
+    const start = sha(root, 'HEAD');
+    git(root, 'checkout', '-q', '-b', 'feature');
+    writeFileSync(join(root, 'src', 'app.ts'), 'export const rewritten = true;\n');
+    git(root, 'commit', '-q', '-am', 'feature work');
+    git(root, 'checkout', '-q', 'main');
+    writeFileSync(join(root, 'other.txt'), 'main moved on\n');
+    git(root, 'add', 'other.txt');
+    git(root, 'commit', '-q', '-m', 'main work');
+    git(root, 'checkout', '-q', 'feature');
+    writeFileSync(join(root, 'README.md'), '# demo, edited\n');
+    return { root, start };
+  }
+  const asked = async (root: string, base: { ref: string | null; commit: string }) =>
+    createWorkspaceReader({ root }).answer({ kind: 'changes', sessionId: SESSION, cursor: 0, base });
+
+  it("shows the branch's commits and what is not committed, not what its base did since", async () => {
+    const { root, start } = branched();
+    const answer = await asked(root, { ref: 'main', commit: start });
+    if (!answer.ok || answer.kind !== 'changes' || !answer.git) throw new Error(JSON.stringify(answer));
+    const { ok: _ok, ...wire } = answer;
+    expect(WorkspaceAnswerSchema.safeParse(wire).success).toBe(true);
+    expect(answer.files.map((f) => f.path)).toEqual(['README.md', 'src/app.ts']);
+    expect(answer.against).toEqual({ ref: 'main', commit: start.slice(0, 12) });
+    expect(answer.diffs.find((d) => d.path === 'src/app.ts')?.hunks[0]?.lines).toContain('+export const rewritten = true;');
+    // Against HEAD the committed work is gone from the list: only the edit not committed yet.
+    expect((await changes(root)).files.map((f) => f.path)).toEqual(['README.md']);
+    expect((await changes(root)).against ?? null).toBeNull();
+  });
+
+  it('falls back to the recorded commit when the base branch is gone, and says when that is gone too', async () => {
+    const { root, start } = branched();
+    git(root, 'branch', '-q', '-D', 'main');
+    const fallback = await asked(root, { ref: 'main', commit: start });
+    expect(fallback).toMatchObject({ ok: true, git: true, against: { ref: 'main', commit: start.slice(0, 12) } });
+    if (fallback.ok && fallback.kind === 'changes' && fallback.git) expect(fallback.files.map((f) => f.path)).toEqual(['README.md', 'src/app.ts']);
+    const lost = await asked(root, { ref: null, commit: 'deadbeefdeadbeef' });
+    expect(lost).toMatchObject({ ok: false, code: 'not_found', error: expect.stringContaining('not in this repository') });
+  });
+});
+
 describe('changes against HEAD', () => {
   it('names modified, added, deleted, renamed, untracked and binary files, with hunks and counts', async () => {
     const root = repo();

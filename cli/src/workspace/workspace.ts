@@ -23,7 +23,7 @@ export function createWorkspaceReader(options: { root: string; via?: OpenVia }):
       try {
         switch (query.kind) {
           case 'changes':
-            return await readChanges({ root: options.root, cursor: query.cursor, ...via });
+            return await readChanges({ root: options.root, cursor: query.cursor, base: query.base, ...via });
           case 'list':
             return listWorkspaceDir({ root: options.root, path: query.path, ...via });
           case 'read':

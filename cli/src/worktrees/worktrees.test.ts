@@ -37,7 +37,9 @@ describe('worktrees', () => {
   it('makes a worktree on a new branch beside the repository, and lists it', async () => {
     const app = repo();
     const made = await createWorktree({ repo: app, branch: 'feature/phone' });
-    expect(made).toEqual({ ok: true, worktree: { path: join(dir, 'app.worktrees', 'feature', 'phone'), branch: 'feature/phone', head: null, main: false }, repo: app });
+    // Where it started is recorded: the branch checked out in the repository, and its commit.
+    const base = { ref: 'main', commit: git(app, 'rev-parse', 'HEAD') };
+    expect(made).toEqual({ ok: true, worktree: { path: join(dir, 'app.worktrees', 'feature', 'phone'), branch: 'feature/phone', head: null, main: false }, repo: app, base });
     expect(git(join(dir, 'app.worktrees', 'feature', 'phone'), 'branch', '--show-current')).toBe('feature/phone');
     const listed = await listWorktrees(app);
     expect(listed.ok && listed.worktrees.map((w) => [w.path, w.branch, w.main])).toEqual([

@@ -12,7 +12,7 @@
 // request changes nothing on disk. Used by the daemon (daemon/worktrees.ts): spawn, the form's probe, Archive.
 import { existsSync, rmdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ackError, branchNameProblem, type Ack } from '@tether/shared';
+import { ackError, branchNameProblem, type Ack, type WorktreeBase } from '@tether/shared';
 import { runGit, splitNul } from '../workspace/git.ts';
 
 /** The shared rule (worktrees.ts in shared), checked again here: the daemon may hear from an older hub. */
@@ -56,7 +56,7 @@ export async function listWorktrees(repo: string): Promise<Ack<{ worktrees: Work
 
 /** A new worktree beside the repository (`<repo>.worktrees/<branch>`) on a new branch from `base`
  *  (default HEAD). Refused: not a repository, a bad name, a branch that exists, a dirty base. */
-export async function createWorktree(options: { repo: string; branch: string; base?: string }): Promise<Ack<{ worktree: Worktree; repo: string }>> {
+export async function createWorktree(options: { repo: string; branch: string; base?: string }): Promise<Ack<{ worktree: Worktree; repo: string; base: WorktreeBase | null }>> {
   const bad = checkBranchName(options.branch) ?? (options.base !== undefined ? checkBranchName(options.base) : null);
   if (bad) return ackError('bad_request', bad);
   const top = await topOf(options.repo);
@@ -73,10 +73,21 @@ export async function createWorktree(options: { repo: string; branch: string; ba
   const root = (listed.ok ? listed.worktrees.find((w) => w.main)?.path : undefined) ?? top.top;
   const path = join(dirname(root), `${basename(root)}.worktrees`, ...options.branch.split('/'));
   if (existsSync(path)) return ackError('conflict', `${path} exists already`);
+  const base = await startOf({ repo: top.top, ...(options.base ? { base: options.base } : {}) });
   const added = await text(top.top, ['worktree', 'add', '-q', '-b', options.branch, '--', path, ...(options.base ? [options.base] : [])], WORKTREE_ADD_TIMEOUT_MS);
   if (!added.ok) return ackError('conflict', `git worktree add failed: ${added.error}`);
   await trackSameName({ repo: top.top, branch: options.branch });
-  return { ok: true, worktree: { path, branch: options.branch, head: null, main: false }, repo: root };
+  return { ok: true, worktree: { path, branch: options.branch, head: null, main: false }, repo: root, base };
+}
+
+/** Where the new branch starts, recorded for the Changes view: the base asked for (or the branch
+ *  checked out in the repository) and its commit now. Null when there is no commit to start from. */
+async function startOf(options: { repo: string; base?: string }): Promise<WorktreeBase | null> {
+  const commit = await text(options.repo, ['rev-parse', '--verify', '--quiet', `${options.base ?? 'HEAD'}^{commit}`]);
+  if (!commit.ok || !/^[0-9a-f]{7,64}$/.test(commit.out.trim())) return null;
+  const current = options.base === undefined ? await text(options.repo, ['symbolic-ref', '--short', '-q', 'HEAD']) : null;
+  const ref = options.base ?? (current?.ok ? current.out.trim() : '');
+  return { ref: ref && !checkBranchName(ref) ? ref : null, commit: commit.out.trim() };
 }
 
 /** The new branch's upstream: the same name on the remote the repository's current branch tracks

@@ -25,7 +25,7 @@ describe('collectDiff', () => {
       return cursor === 0 ? page({ diffs: [file('a.ts', ['-x', '+y'])], cursor: 0, next: 1, total: 2 }) : page({ diffs: [file('b.ts', ['+z'])], cursor: 1, next: null, total: 2 });
     });
     expect(asked).toEqual([0, 1]);
-    expect(text).toBe('diff --git a/a.ts b/a.ts\n@@ -1,1 +1,1 @@\n-x\n+y\ndiff --git a/b.ts b/b.ts\n@@ -1,0 +1,1 @@\n+z');
+    expect(text).toBe('Compared with HEAD: what is not committed yet.\ndiff --git a/a.ts b/a.ts\n@@ -1,1 +1,1 @@\n-x\n+y\ndiff --git a/b.ts b/b.ts\n@@ -1,0 +1,1 @@\n+z');
   });
 
   it('cuts past the cap with a note naming what is missing', async () => {
@@ -37,8 +37,13 @@ describe('collectDiff', () => {
     expect(text).toMatch(/\[diff cut at 3000 characters: 2 of 3 files not shown in full; read them in the folder \(git diff\)\]$/);
   });
 
+  it("says when it is a worktree branch's whole work since its base", async () => {
+    const text = await collectDiff(async () => ({ ...page({ diffs: [file('a.ts', ['+y'])], cursor: 0, next: null, total: 1 }), against: { ref: 'main', commit: '1234567abcde' } }));
+    expect(text.split('\n')[0]).toBe('Compared with main at 1234567abcde, where this branch started: its commits and what is not committed yet.');
+  });
+
   it('says so when there is nothing to compare or the runner cannot answer', async () => {
-    expect(await collectDiff(async () => page({ diffs: [], cursor: 0, next: null, total: 0 }))).toBe('(no changes against HEAD)');
+    expect(await collectDiff(async () => page({ diffs: [], cursor: 0, next: null, total: 0 }))).toBe('Compared with HEAD: what is not committed yet.\n(no changes)');
     expect(await collectDiff(async () => ({ kind: 'changes', git: false, reason: 'not a git repository' }))).toBe('(no diff: not a git repository)');
     expect(await collectDiff(async () => ({ error: 'the runner is not connected' }))).toContain('the diff could not be read: the runner is not connected');
   });

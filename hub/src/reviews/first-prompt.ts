@@ -1,5 +1,6 @@
 // first-prompt.ts: what a reviewer is asked first: the review instructions, the reviewed session's
-// diff (the Changes view's: the working tree against HEAD, read page by page through its runner)
+// diff (the Changes view's, read page by page through its runner: the working tree against HEAD, or
+// for a session in a worktree of its own the whole branch since it started; its first line says which)
 // cut with a note past MAX_REVIEW_DIFF_CHARS, and the person's focus. Pure text building; the pages
 // come from the caller.
 import { MAX_REVIEW_DIFF_CHARS, type DiffHunk, type FileDiff, type WorkspaceChanges } from '@tether/shared';
@@ -7,7 +8,7 @@ import { MAX_REVIEW_DIFF_CHARS, type DiffHunk, type FileDiff, type WorkspaceChan
 const INSTRUCTIONS = [
   'You are reviewing the changes another coding agent made in this folder, as a second opinion.',
   'You run read-only: do not change any file. Anything you want to run is asked of the person first.',
-  'Read the diff below (the working tree against HEAD) and the code around it as you need. Answer with',
+  'Read the diff below (its first line says what it compares with) and the code around it as you need. Answer with',
   'your findings, most important first, each with its file and line: bugs, risks, missing tests, simpler',
   'ways. End with a one-line verdict. Your answer may be sent back to the agent that made the changes.',
 ].join('\n');
@@ -60,6 +61,7 @@ export async function collectDiff(next: (cursor: number) => Promise<WorkspaceCha
     const page = await next(cursor);
     if ('error' in page) return parts.length ? `${parts.join('\n')}\n[the rest of the diff could not be read: ${page.error}]` : `(the diff could not be read: ${page.error}; read the changes in the folder with git)`;
     if (!page.git) return `(no diff: ${page.reason})`;
+    if (cursor === 0) parts.push(comparedWith(page.against ?? null));
     total = page.total;
     for (const diff of page.diffs) {
       const text = fileText(diff);
@@ -75,6 +77,11 @@ export async function collectDiff(next: (cursor: number) => Promise<WorkspaceCha
     }
     cursor = page.next;
   }
-  if (total === 0) return '(no changes against HEAD)';
+  if (total === 0) return `${parts[0] ?? comparedWith(null)}\n(no changes)`;
   return parts.join('\n');
+}
+
+function comparedWith(against: { ref: string | null; commit: string } | null): string {
+  if (!against) return 'Compared with HEAD: what is not committed yet.';
+  return `Compared with ${against.ref ? `${against.ref} at ` : 'commit '}${against.commit}, where this branch started: its commits and what is not committed yet.`;
 }

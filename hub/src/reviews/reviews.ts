@@ -92,9 +92,11 @@ export function createReviews(deps: Deps) {
     return review ? { review, child: await sessions.get(ns, reviewId) } : null;
   };
 
-  const diffOf = (ns: Namespace, sessionId: string) =>
+  /** A session in a worktree of its own is reviewed for its whole branch (the agent may have
+   *  committed); any other for what is not committed yet. */
+  const diffOf = (ns: Namespace, session: Session) =>
     collectDiff(async (cursor) => {
-      const answer: Ack<WorkspaceAnswer> = await deps.workspace.query(ns, { kind: 'changes', sessionId, cursor });
+      const answer: Ack<WorkspaceAnswer> = await deps.workspace.query(ns, { kind: 'changes', sessionId: session.id, cursor }, { against: session.worktree?.base ? 'base' : 'head' });
       if (!answer.ok) return { error: answer.error };
       const { ok: _ok, ...page } = answer;
       return page.kind === 'changes' ? page : { error: 'the runner answered something else' };
@@ -109,7 +111,7 @@ export function createReviews(deps: Deps) {
       const { agent } = reviewer;
       const checks = request.checks ? await findingsOf(store, ns, { reviewId: request.checks, parentId: parent.id }) : undefined;
       if (checks && 'ok' in checks) return checks;
-      const diff = await diffOf(ns, parent.id);
+      const diff = await diffOf(ns, parent);
       const spawned = await deps.remote.spawn(
         ns,
         { machineId: parent.machineId!, cwd: parent.cwd, launchKind: request.launchKind, agent, createDir: false },

@@ -270,7 +270,7 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
     it("keeps a session's worktree as the hub records it, through a runner's re-registration, in its namespace only", async () => {
       await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
       expect((await store.getSession({ namespace: NS_A, sessionId: S1 }))?.worktree).toBeNull();
-      const worktree = { path: '/tmp/project.worktrees/fix/login', branch: 'fix/login', repo: '/tmp/project', removedAt: null };
+      const worktree = { path: '/tmp/project.worktrees/fix/login', branch: 'fix/login', repo: '/tmp/project', removedAt: null, base: { ref: 'main', commit: '0123456789abcdef' } };
       expect(await store.setSessionWorktree({ namespace: NS_B, sessionId: S1, worktree, now: 2 })).toBeNull();
       expect(await store.setSessionWorktree({ namespace: NS_A, sessionId: S1, worktree, now: 2 })).toMatchObject({ worktree, updatedAt: 2 });
       await store.registerSession({ namespace: NS_A, registration: registration(S1, { status: 'idle' }), now: 3 });

@@ -18,7 +18,8 @@ const get = (path: string, bearer: string) => fetch(`${live.hub.url}${path}`, { 
 
 /** A namespace with a registered session whose runner answers with `answer(query)`. */
 async function sessionWithRunner(answer: (query: WorkspaceQuery) => unknown) {
-  const t = await token(`ns-${randomUUID().slice(0, 8)}`);
+  const namespace = `ns-${randomUUID().slice(0, 8)}`;
+  const t = await token(namespace);
   const socket = await connect({ nsp: '/cli', token: t });
   const sessionId = randomUUID();
   expect((await register(socket, { id: sessionId, cwd: '/home/dev/project', status: 'idle' })).ok).toBe(true);
@@ -27,7 +28,7 @@ async function sessionWithRunner(answer: (query: WorkspaceQuery) => unknown) {
     asked.push(query);
     reply(answer(query));
   });
-  return { token: t, socket, sessionId, asked };
+  return { token: t, namespace, socket, sessionId, asked };
 }
 
 const README = { ok: true, kind: 'read', path: 'README.md', size: 7, binary: false, text: '# demo\n', truncated: false };
@@ -50,6 +51,24 @@ describe('workspace relay', () => {
     expect(asked).toEqual([
       { kind: 'read', sessionId, path: 'README.md' },
       { kind: 'list', sessionId, path: '' },
+      { kind: 'changes', sessionId, cursor: 0 },
+    ]);
+  });
+
+  it("compares with the branch's base only from the base the hub recorded, never one the caller names", async () => {
+    const { token: t, namespace, sessionId, asked } = await sessionWithRunner(() => ({ ok: true, kind: 'changes', git: false, reason: 'not a git work tree' }));
+    const noBase = await get(`/api/sessions/${sessionId}/changes?against=base`, t);
+    expect(noBase.status).toBe(400);
+    expect(((await noBase.json()) as { error: string }).error).toContain('no branch base to compare with');
+    expect(asked).toEqual([]);
+    expect((await get(`/api/sessions/${sessionId}/changes?against=elsewhere`, t)).status).toBe(400);
+
+    const base = { ref: 'main', commit: '0123456789abcdef' };
+    await live.hub.store.setSessionWorktree({ namespace, sessionId, worktree: { path: '/home/dev/project.worktrees/fix', branch: 'fix', repo: '/home/dev/project', removedAt: null, base }, now: Date.now() });
+    expect((await get(`/api/sessions/${sessionId}/changes?against=base&commit=ffffffff`, t)).status).toBe(200);
+    expect((await get(`/api/sessions/${sessionId}/changes`, t)).status).toBe(200);
+    expect(asked).toEqual([
+      { kind: 'changes', sessionId, cursor: 0, base },
       { kind: 'changes', sessionId, cursor: 0 },
     ]);
   });

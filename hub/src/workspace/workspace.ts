@@ -47,10 +47,18 @@ export function createWorkspace(options: {
   const timeouts = options.timeoutMs ?? { changes: WORKSPACE_ANSWER_TIMEOUT_MS, read: WORKSPACE_READ_TIMEOUT_MS };
   const waiting = createWaitingCount();
   return {
-    async query(ns: Namespace, query: WorkspaceQuery): Promise<Ack<WorkspaceAnswer>> {
+    /** `against: 'base'` (changes only): the whole branch since the session's worktree started,
+     *  from the base the hub recorded when the daemon made it (never a commit from the caller). */
+    async query(ns: Namespace, asked: WorkspaceQuery, opts: { against?: 'head' | 'base' } = {}): Promise<Ack<WorkspaceAnswer>> {
+      let query = asked;
       const session = await options.sessionOf(ns, query.sessionId);
       if (!session) return ackError('not_found', 'no such session');
       if (isFinalStatus(session.status)) return ackError('gone', "the session has ended: its files are read through its runner, which has exited");
+      if (opts.against === 'base' && query.kind === 'changes') {
+        const base = session.worktree?.base;
+        if (!base) return ackError('bad_request', 'this session did not start in a worktree of its own (or its machine runs an older tether), so there is no branch base to compare with');
+        query = { ...query, base };
+      }
       const timeoutMs = query.kind === 'changes' ? timeouts.changes : timeouts.read;
       const slot = waiting.take(ns, query.sessionId);
       if (!slot.ok) return slot;

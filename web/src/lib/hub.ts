@@ -30,6 +30,8 @@ import type {
 import { PAIR_CODE_PREFIX, TOKEN_PREFIX } from '@tether/shared/wire';
 
 /** What `GET /api/share/:token` returns: one session and its latest messages, read-only. */
+/** What the Changes view compares the working tree with: HEAD, or where the session's branch started. */
+export type ChangesAgainst = 'head' | 'base';
 export type SharedSession = { session: Session; messages: ChatMessage[]; more: boolean; expiresAt: number; readOnly: true };
 
 const STORAGE_KEY = 'tether.login';
@@ -217,8 +219,9 @@ export const hubApi = {
     return send<MessagePage>(`/api/sessions/${encodeURIComponent(options.sessionId)}/messages?${query}`);
   },
   /** The session's working tree against HEAD, read by its runner: one page of diffs from `cursor`. */
-  getChanges: (options: { sessionId: string; cursor: number }) =>
-    send<WorkspaceChanges>(`/api/sessions/${encodeURIComponent(options.sessionId)}/changes?cursor=${options.cursor}`),
+  /** `against: 'base'`: the whole branch since the session's worktree started (its commits too). */
+  getChanges: (options: { sessionId: string; cursor: number; against: ChangesAgainst }) =>
+    send<WorkspaceChanges>(`/api/sessions/${encodeURIComponent(options.sessionId)}/changes?cursor=${options.cursor}&against=${options.against}`),
   /** The index's state in the session's folder (staged or not, branch, upstream, gh), by its runner. */
   gitState: (sessionId: string) => send<GitState>(`/api/sessions/${encodeURIComponent(sessionId)}/git`),
   /** A git write in the session's folder (stage, unstage, commit, push, pull request), by its runner. */

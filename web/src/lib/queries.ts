@@ -5,7 +5,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { HubFeatures, Machine, PendingRequest, Resolution, Session } from '@tether/shared';
-import { HubError, hubApi } from './hub.ts';
+import { HubError, hubApi, type ChangesAgainst } from './hub.ts';
 import { getConnectionState, getSocket, onConnectionStateChange, type ConnectionState } from './socket.ts';
 
 export const queryKeys = {
@@ -23,7 +23,9 @@ export const queryKeys = {
   /** A session's working directory, read through its runner (never cached by the hub): the
    *  changes against HEAD (pages by cursor), one directory, one file. */
   workspace: (sessionId: string) => ['workspace', sessionId] as const,
-  changes: (sessionId: string) => ['workspace', sessionId, 'changes'] as const,
+  /** Both comparisons (a commit changes each); `changes` one of them: against HEAD, or since the branch's base. */
+  changesAll: (sessionId: string) => ['workspace', sessionId, 'changes'] as const,
+  changes: (sessionId: string, against: ChangesAgainst) => ['workspace', sessionId, 'changes', against] as const,
   directory: (sessionId: string, path: string) => ['workspace', sessionId, 'dir', path] as const,
   file: (sessionId: string, path: string) => ['workspace', sessionId, 'file', path] as const,
   /** The index's state for the Changes view's stage toggles and Commit/Push (git-actions). */

@@ -12,9 +12,9 @@ const filesRoute = getRouteApi('/_authed/sessions/$sessionId/files');
 export function SessionChanges() {
   const { sessionId } = sessionRoute.useParams();
   const session = useSession(sessionId);
-  const { file } = changesRoute.useSearch();
+  const { file, against } = changesRoute.useSearch();
   return session.data ? (
-    <WorkspaceView key={session.data.id} session={session.data} view={{ tab: 'changes', file: file ?? null }} changesActions={<StartReviewButton session={session.data} />} />
+    <WorkspaceView key={session.data.id} session={session.data} view={{ tab: 'changes', file: file ?? null, against: against ?? 'head' }} changesActions={<StartReviewButton session={session.data} />} />
   ) : null;
 }
 

@@ -82,9 +82,10 @@ describe('schema (SQLite)', () => {
       expect((await store.listMessages({ namespace: 'alpha', sessionId: S1, after: 0, limit: 10 }))?.messages[0]).toMatchObject({ id: 'm1', agentSessionId: 'c0ffee-1' });
       expect(await store.listMachines({ namespace: 'alpha' })).toMatchObject([{ id: 'm1', agents: ['claude'], capabilities: {} }]);
       expect(await store.archiveSession({ namespace: 'alpha', sessionId: S1, archived: true, now: 7 })).toMatchObject({ kind: 'ok', session: { archivedAt: 7 } });
-      // The session-worktree upgrade: none on the old row (above), and one can be recorded.
-      const worktree = { path: '/p.worktrees/fix', branch: 'fix', repo: '/p', removedAt: null };
-      expect(await store.setSessionWorktree({ namespace: 'alpha', sessionId: S1, worktree, now: 8 })).toMatchObject({ worktree });
+      // The session-worktree upgrade: none on the old row (above), and one can be recorded. One
+      // written before worktrees recorded their base (no `base` in the JSON) reads with none.
+      const older = { path: '/p.worktrees/fix', branch: 'fix', repo: '/p', removedAt: null };
+      expect(await store.setSessionWorktree({ namespace: 'alpha', sessionId: S1, worktree: older as typeof older & { base: null }, now: 8 })).toMatchObject({ worktree: { ...older, base: null } });
     } finally {
       await store.close();
     }

@@ -18,7 +18,7 @@ function consequence(session: Session): string {
   const name = agentDisplayName(session.agent);
   const how = session.launchKind === 'pty' ? `${name} exits as it does at the desk (Ctrl-C twice)` : `${name} reaches the end of its input and exits`;
   const turn = session.status === 'thinking' ? '; the turn in progress is interrupted' : '';
-  return `${how}${turn}. The chat${session.launchKind === 'pty' ? ' and the last screen' : ''} stay here.`;
+  return `${how}${turn}. ${session.launchKind === 'pty' ? 'The chat and the last screen stay' : 'The chat stays'} here.`;
 }
 
 /** The desk's own resume verb: claude's flag, Codex's subcommand. */
@@ -28,6 +28,14 @@ function resumeLater(session: Session): string {
   return session.machineId
     ? 'You can resume it later from here or with tether resume.'
     : `It was started at a desk: resume it there with ${DESK_RESUME[session.agent]}.`;
+}
+
+/** End never removes a worktree (the session may be resumed in it): said, so nobody wonders where
+ *  the branch's work went. Archive is where removing one is asked. */
+function worktreeStays(session: Session): string | null {
+  const worktree = session.worktree;
+  if (!worktree || worktree.removedAt !== null) return null;
+  return `Its worktree on ${worktree.branch} stays as it is, with everything in it; Archive asks whether to remove it.`;
 }
 
 /** The question about live reviews inside the dialog: nothing when none runs; `onNeeded` says
@@ -91,6 +99,7 @@ function EndDialog({ session, reviewsQuestion, onClose }: { session: Session; re
       <div id={textId} className="confirm-dialog-text">
         <p>{consequence(session)}</p>
         <p>{resumeLater(session)}</p>
+        {worktreeStays(session) ? <p>{worktreeStays(session)}</p> : null}
       </div>
       {reviewsQuestion?.({ sessionId: session.id, choice: reviews, onChoice: setReviews, onNeeded })}
       {lifecycle.kind === 'failed' && lifecycle.action === 'end' ? (

@@ -1,4 +1,5 @@
-// changes-view.tsx: the session's working tree against HEAD, as its runner sees it: a summary
+// changes-view.tsx: the session's working tree against HEAD (or, for a session in a worktree of its
+// own, against where its branch started: changes-scope.tsx), as its runner sees it: a summary
 // (branch, commit, files, lines), then every changed file with its diff. Pages of diffs load as the
 // reader asks for more; `focus` (a tool card's "Show diff") loads pages until that file is there and
 // scrolls to it. Refetched at the end of each turn and by the refresh button.
@@ -6,7 +7,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { FileDiff, Session, WorkspaceChanges } from '@tether/shared';
-import { hubApi } from '../../lib/hub.ts';
+import { hubApi, type ChangesAgainst } from '../../lib/hub.ts';
 import { queryKeys } from '../../lib/queries.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { ChangeCounts, DiffFile, StatusLetter } from './diff-file.tsx';
@@ -14,13 +15,16 @@ import { RefreshButton } from './refresh-button.tsx';
 import { useTurnEnd } from './use-turn-end.ts';
 import { WorkspaceProblem } from './workspace-problem.tsx';
 import { GitPanel } from './git-panel.tsx';
+import { branchBaseOf, ChangesScope } from './changes-scope.tsx';
 
 type GitChanges = Extract<WorkspaceChanges, { git: true }>;
 
-export function ChangesView({ session, focus }: { session: Session; focus: string | null }) {
+export function ChangesView({ session, focus, against: asked }: { session: Session; focus: string | null; against: ChangesAgainst }) {
+  // A stale `?against=base` (the worktree was removed, or none was recorded) reads as HEAD.
+  const against: ChangesAgainst = asked === 'base' && branchBaseOf(session) ? 'base' : 'head';
   const query = useInfiniteQuery({
-    queryKey: queryKeys.changes(session.id),
-    queryFn: ({ pageParam }) => hubApi.getChanges({ sessionId: session.id, cursor: pageParam }),
+    queryKey: queryKeys.changes(session.id, against),
+    queryFn: ({ pageParam }) => hubApi.getChanges({ sessionId: session.id, cursor: pageParam, against }),
     initialPageParam: 0,
     getNextPageParam: (last) => (last.git && last.next !== null ? last.next : undefined),
     staleTime: 0,
@@ -46,11 +50,13 @@ export function ChangesView({ session, focus }: { session: Session; focus: strin
   }, [focus, latest, diffs, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const refresh = <RefreshButton label="Refresh changes" busy={query.isFetching} onClick={() => void query.refetch()} />;
+  const scope = <ChangesScope session={session} against={against} />;
   if (query.isPending) return <Loading text="Reading the changes…" />;
   if (query.isError && !first) return <WorkspaceProblem title="Changes unavailable" error={query.error} onRetry={() => void query.refetch()} />;
   if (first && !first.git) {
     return (
       <div className="workspace-body">
+        {scope}
         <div className="workspace-bar">
           <p className="workspace-summary">No git repository</p>
           {refresh}
@@ -62,12 +68,24 @@ export function ChangesView({ session, focus }: { session: Session; focus: strin
   if (!latest) return null;
   const additions = latest.files.reduce((n, f) => n + (f.additions ?? 0), 0);
   const deletions = latest.files.reduce((n, f) => n + (f.deletions ?? 0), 0);
+  const since = latest.against ?? null;
   return (
     <div className="workspace-body">
+      {scope}
       <div className="workspace-bar">
         <p className="workspace-summary">
           <span className="workspace-branch">{latest.branch ?? 'detached'}</span>
-          {latest.head ? <span className="workspace-head"> · {latest.head}</span> : <span className="workspace-head"> · no commit yet</span>}
+          {since ? (
+            <span className="workspace-head">
+              {' '}
+              · since {since.ref ? `${since.ref} ` : ''}
+              {since.commit.slice(0, 7)}
+            </span>
+          ) : latest.head ? (
+            <span className="workspace-head"> · {latest.head}</span>
+          ) : (
+            <span className="workspace-head"> · no commit yet</span>
+          )}
           <span className="workspace-totals">
             {' '}
             · {latest.total === 1 ? '1 file' : `${latest.total.toLocaleString()} files`}
@@ -82,9 +100,12 @@ export function ChangesView({ session, focus }: { session: Session; focus: strin
         {refresh}
       </div>
       {query.isError ? <WorkspaceProblem title="Could not refresh" error={query.error} /> : null}
+      {against === 'base' && !since ? <p className="diff-note">tether on the session's machine is older than this view: these are the changes not committed yet.</p> : null}
       <GitPanel session={session} />
       {latest.files.length === 0 ? (
-        <p className="workspace-empty">No changes: the working tree matches {latest.head ? `commit ${latest.head}` : 'the index'}.</p>
+        <p className="workspace-empty">
+          {since ? `No changes: the branch matches ${since.ref ?? 'commit'} ${since.ref ? `at ${since.commit.slice(0, 7)}` : since.commit.slice(0, 7)}.` : `No changes: the working tree matches ${latest.head ? `commit ${latest.head}` : 'the index'}.`}
+        </p>
       ) : (
         <>
           {latest.files.length > 1 ? (
@@ -94,7 +115,7 @@ export function ChangesView({ session, focus }: { session: Session; focus: strin
                   <li key={file.path}>
                     {/* The address names the file (shareable, back-button friendly); the effect above
                         loads the page that holds it and scrolls there. */}
-                    <Link to="/sessions/$sessionId/changes" params={{ sessionId: session.id }} search={{ file: file.path }} replace onClick={() => scrollToFile(file.path)}>
+                    <Link to="/sessions/$sessionId/changes" params={{ sessionId: session.id }} search={{ file: file.path, ...(against === 'base' ? { against } : {}) }} replace onClick={() => scrollToFile(file.path)}>
                       <StatusLetter status={file.status} />
                       <span className="change-list-path">{file.path}</span>
                       <ChangeCounts file={file} />

@@ -21,7 +21,7 @@ export function useGitAction(sessionId: string, onDone?: (done: GitDone) => void
     onMutate: () => setOutcome(null),
     onSuccess: (done) => {
       client.setQueryData(queryKeys.gitState(sessionId), done.state);
-      if (done.action === 'commit') void client.invalidateQueries({ queryKey: queryKeys.changes(sessionId) });
+      if (done.action === 'commit') void client.invalidateQueries({ queryKey: queryKeys.changesAll(sessionId) });
       void client.invalidateQueries({ queryKey: queryKeys.audit(sessionId) });
       setOutcome({ kind: 'done', done });
       onDone?.(done);
