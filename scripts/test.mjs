@@ -8,7 +8,7 @@
 // one in the first run, the floor in the second (its e2e suites are in tests/e2e). Gemini CLI too
 // (cli/src/agents/gemini/supported-versions.json, tests/e2e/gemini-*).
 // Extra arguments (a file filter) go to the first run only and skip the second, so `npm test -- x`
-// stays quick. Prints one closing line "tests: N passed, N failed, N skipped" summing both runs.
+// stays quick. A third run holds the suites that need a network namespace of their own. Prints one closing line "tests: N passed, N failed, N skipped" summing both runs.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REAL_CLAUDE_EXCLUDES, REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureClaude, ensureCodex, ensureDeps, ensureGemini, ensureWebBuild, run, supportedClaude, supportedCodex, supportedGemini } from './bootstrap.mjs';
@@ -54,9 +54,9 @@ function vitest(options) {
   const report = join(artifacts, `vitest-${options.name}.json`);
   rmSync(report, { force: true });
   console.log(`tether: tests against claude ${options.claude} …`);
-  const code = run(bun, ['--bun', 'vitest', 'run', '--pool=threads', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...options.args], {
-    env: { ...process.env, ...options.env },
-  });
+  const args = ['--bun', 'vitest', 'run', '--pool=threads', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...options.args];
+  const [cmd, ...prefix] = options.wrap ? [...options.wrap, bun] : [bun];
+  const code = run(cmd, [...prefix, ...args], { env: { ...process.env, ...options.env } });
   if (!existsSync(report)) return { code: code || 1, passed: 0, failed: 0, skipped: 0, total: 0 };
   const r = JSON.parse(readFileSync(report, 'utf8'));
   return {
@@ -74,7 +74,24 @@ function vitest(options) {
 // under the full suite's load each ended Gemini kept running (its launcher ignores SIGTERM and waits for
 // the node it relaunches in; signals now reach the PTY's whole process group, pty.ts) and a prompt typed
 // while Gemini ran its SessionStart hook was lost (runner/start-gate.ts).
-const runs = [vitest({ name: 'current', claude: `${current}, codex ${codex.current}, gemini ${gemini.current}`, args: extra, env: { TETHER_CODEX_BIN: codexBin, TETHER_GEMINI_BIN: geminiBin } })];
+// Suites that dial from loopback addresses other than 127.0.0.1 (several clients for nginx's
+// per-client caps; the relay front dials the hub from 127.77.x.y) run in a network namespace of their
+// own, whose loopback is nobody else's (tests/harness/own-network.ts refuses anywhere else). Root
+// needs no user namespace (and sshd's privilege separation wants real uids); anyone else maps to it.
+const OWN_NETWORK_SUITES = ['tests/e2e/relay-faults.test.ts', 'cli/src/relay-link/front.test.ts'];
+const ownNetwork = extra.length === 0 ? OWN_NETWORK_SUITES : OWN_NETWORK_SUITES.filter((f) => extra.some((x) => f.includes(x)));
+const UNSHARE = ['unshare', process.getuid?.() === 0 ? '-n' : '-rn', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh'];
+
+const runs = [
+  vitest({
+    name: 'current',
+    claude: `${current}, codex ${codex.current}, gemini ${gemini.current}`,
+    // `npm test -- relay-faults` may leave this run nothing: the suite runs in the next one.
+    args: [...extra, ...OWN_NETWORK_SUITES.flatMap((f) => ['--exclude', f]), ...(extra.length > 0 ? ['--passWithNoTests'] : [])],
+    env: { TETHER_CODEX_BIN: codexBin, TETHER_GEMINI_BIN: geminiBin },
+  }),
+];
+if (ownNetwork.length > 0) runs.push(vitest({ name: 'own-network', claude: `${current} (suites in a network namespace of their own)`, args: ownNetwork, env: {}, wrap: UNSHARE }));
 if (floorBin) runs.push(vitest({ name: 'floor', claude: `${floor}, codex ${codex.floor}, gemini ${gemini.floor}`, args: [...REAL_CLAUDE_SUITES, ...REAL_CLAUDE_EXCLUDES], env: { TETHER_CLAUDE_BIN: floorBin, TETHER_CODEX_BIN: codexFloorBin, TETHER_GEMINI_BIN: geminiFloorBin } }));
 
 // CI keeps only the tail of the output, so the failures are repeated here, last, where it can be read.
@@ -88,7 +105,8 @@ for (const r of runs) {
 }
 const sum = (key) => runs.reduce((n, r) => n + r[key], 0);
 console.log(`tests: ${sum('passed')} passed, ${sum('failed')} failed, ${sum('skipped')} skipped`);
-if (runs.some((r) => r.total === 0)) {
+// A filtered run may be empty; the whole suite's runs never are.
+if (extra.length === 0 ? runs.some((r) => r.total === 0) : sum('total') === 0) {
   console.error('tether: a test run ran no test');
   process.exit(1);
 }

@@ -3,6 +3,8 @@
 // namespaces). Each bad input is refused with a clear reason, and hub alpha keeps answering through
 // the relay throughout; alpha at its connection cap leaves hub beta answering; alpha's tunnel comes
 // back after a relay restart and after its network is gone for 30 s. Timings are printed (RELAY-FAULTS lines) for docs/decisions/relay.md.
+// Several clients dial nginx from 127.0.0.9 and 127.0.0.20–29, so the whole file runs in a network
+// namespace of its own (npm test starts it under unshare -n; harness/own-network.ts).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
@@ -13,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJoin, encodeJoin } from '../../cli/src/relay/join-code.ts';
 import { TETHER_MAIN } from '../harness/desk.ts';
 import { relayGet, RELAY_DOMAIN, startRelayWorld, type RelayHubHandle, type RelayWorld } from '../harness/relay-world.ts';
+import { requireOwnNetwork } from '../harness/own-network.ts';
 
 const CAP = 40;
 /** Connections per hub name (the relay's second hop). */
@@ -45,6 +48,7 @@ describe('tether relay under bad input and outages', () => {
   let betaCode: string;
 
   beforeAll(async () => {
+    requireOwnNetwork();
     world = await startRelayWorld({ browser: false, maxConnectionsPerClient: CAP, maxConnectionsPerHub: HUB_CAP });
     alphaCode = world.invite('alpha').code;
     alpha = await world.startHub({ name: 'alpha', code: alphaCode });

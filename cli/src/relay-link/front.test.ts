@@ -1,7 +1,8 @@
 // front.test.ts: the relay front on real sockets: a PROXY line and a TLS ClientHello in, TLS ended
 // with the hub's certificate, plaintext to a stand-in hub that sees the loopback source the front
 // dialled from, which peers.ts maps back to the address in the PROXY line. acme-tls/1 gets the
-// challenge certificate; a connection without a PROXY line, or silent, is dropped.
+// challenge certificate; a connection without a PROXY line, or silent, is dropped. The front dials
+// from 127.77.x.y, so this file runs in a network namespace of its own (npm test: unshare -n).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect as netConnect, type Socket } from 'node:net';
@@ -11,6 +12,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFront, type Front } from './front.ts';
 import { createPeers } from './peers.ts';
+import { requireOwnNetwork } from '../../../tests/harness/own-network.ts';
 
 function selfSigned(dir: string, name: string): { key: string; cert: string } {
   const key = join(dir, `${name}.key`);
@@ -47,6 +49,7 @@ describe('relay front', () => {
   let pems: { hub: { key: string; cert: string }; challenge: { key: string; cert: string } };
 
   beforeAll(async () => {
+    requireOwnNetwork();
     dir = mkdtempSync(join(tmpdir(), 'tether-front-'));
     pems = { hub: selfSigned(dir, 'alpha.relay.test'), challenge: selfSigned(dir, 'challenge.invalid') };
     hub = Bun.serve({
@@ -63,7 +66,7 @@ describe('relay front', () => {
   afterAll(async () => {
     await front?.close();
     await hub?.stop(true);
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('has no certificate yet: refuses, then serves TLS with the hub certificate and maps the client back', async () => {
