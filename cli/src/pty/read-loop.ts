@@ -89,6 +89,34 @@ function watchOutput(pid: number, wake: () => void): OutputEvents | null {
  *  typing and did not lower the relay's p99 on 2 shared cores (measured). ≤ 20 wake-ups per key,
  *  none while idle. */
 const ECHO_WINDOW_MS = 20;
+/** Right after we write, empty reads nap ECHO_NAP_US at a time (usleep: the thread sleeps, no CPU
+ *  spin, no event-loop turn) for up to this long before the timers take over. A tty's echo is in the
+ *  kernel at once, and bun-pty's reader thread queues it ~0.1 ms later: past the two setImmediate
+ *  polls, so it waited for the next 1 ms timer (Bun's floor) on every key. Measured with
+ *  bench/echo-trace.ts, three alternating pairs, load 1.5–1.9: direct echo p50 1.10 → 0.19 ms and
+ *  p99 1.2 → 0.23 ms; through the hub p50 1.42 → 0.49 ms and p99 2.9 → 2.1 ms (medians). The same
+ *  wait was on every key typed at the desk. At most ~0.6 ms of the runner's thread per key written. */
+const ECHO_NAP_MS = 0.6;
+const ECHO_NAP_US = 100;
+
+type Nap = (microseconds: number) => void;
+let napper: Nap | null | undefined;
+
+/** usleep(3) from the C library, or null where it cannot be opened (then only the timers wait). */
+function openNap(): Nap | null {
+  if (napper !== undefined) return napper;
+  napper = null;
+  for (const name of process.platform === 'darwin' ? ['libSystem.B.dylib'] : ['libc.so.6', 'libc.so']) {
+    try {
+      const libc = dlopen(name, { usleep: { args: [FFIType.u32], returns: FFIType.i32 } });
+      napper = (us) => void libc.symbols.usleep(us);
+      break;
+    } catch {
+      // next name
+    }
+  }
+  return napper;
+}
 /** Bytes per native read. bun-pty's native read takes everything its reader thread queued, hands
  *  out `len` bytes and keeps the rest in a Vec it drains from the front, so every 4 KiB read moved
  *  the whole remainder: under a flood 87 % of the runner's CPU went into that memmove (profiled),
@@ -165,6 +193,9 @@ export function installYieldingReadLoop(
   let idleStreak = 0;
   /** Until then, empty reads sleep at most 1 ms (an echo is due: see ECHO_WINDOW_MS). */
   let echoDueUntil = 0;
+  /** Until then, an empty read naps instead of sleeping on a timer (see ECHO_NAP_MS). */
+  let napUntil = 0;
+  const nap = openNap();
   let wakeSleeper: (() => void) | null = null;
   /** The current sleep's length, for the echo trace only. */
   let sleepMs = 0;
@@ -172,7 +203,9 @@ export function installYieldingReadLoop(
     wake: () => {
       echoMark(wakeSleeper ? `run_wake_sleeping_${sleepMs}` : 'run_wake_awake');
       idleStreak = 0;
-      echoDueUntil = performance.now() + ECHO_WINDOW_MS;
+      const now = performance.now();
+      echoDueUntil = now + ECHO_WINDOW_MS;
+      napUntil = now + ECHO_NAP_MS;
       wakeSleeper?.();
     },
   };
@@ -205,6 +238,7 @@ export function installYieldingReadLoop(
         if (n > 0) {
           echoMark('run_read');
           idleStreak = 0;
+          napUntil = 0;
           sink.onBytes(buf.slice(0, n));
           sinceYield += n;
           if (sinceYield >= READ_YIELD_BYTES) {
@@ -218,6 +252,10 @@ export function installYieldingReadLoop(
           break;
         } else {
           sinceYield = 0;
+          if (nap && performance.now() < napUntil) {
+            nap(ECHO_NAP_US);
+            continue;
+          }
           let ms: number = IDLE_BACKOFF_MS[Math.min(idleStreak, IDLE_BACKOFF_MS.length - 1)]!;
           if (idleStreak >= IDLE_BACKOFF_MS.length && sink.quiet?.()) {
             if (events === undefined && !childGone) events = watchOutput(pid, eventWake);
