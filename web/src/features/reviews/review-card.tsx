@@ -15,6 +15,7 @@ import { Spinner } from '../../lib/ui/badge.tsx';
 import { useReviews } from './use-reviews.ts';
 import { findingsText } from './findings.ts';
 import { SendOn } from './send-on.tsx';
+import { ReviewFormFooter } from './form-footer.tsx';
 import './reviews.css';
 
 const STATE_TEXT: Record<Review['state'], string> = {
@@ -56,19 +57,7 @@ function Compose(o: { label: string; initial: string; action: string; onSend: (t
         {o.label}
       </label>
       <textarea id={id} value={text} rows={6} onChange={(e) => setText(e.target.value)} disabled={busy} />
-      {error ? (
-        <p className="review-error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <div className="review-actions">
-        <button type="button" className="button button-quiet" onClick={o.onCancel} disabled={busy}>
-          Cancel
-        </button>
-        <button type="button" className="button button-primary" onClick={() => void send()} disabled={busy || text.trim() === ''}>
-          {busy ? <Spinner size={16} /> : null} {o.action}
-        </button>
-      </div>
+      <ReviewFormFooter error={error} busy={busy} canSend={text.trim() !== ''} action={o.action} onCancel={o.onCancel} onSend={() => void send()} />
     </div>
   );
 }

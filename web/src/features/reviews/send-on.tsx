@@ -7,7 +7,7 @@ import type { Review, Session } from '@tether/shared';
 import { agentDisplayName } from '@tether/shared/wire';
 import { useMachines } from '../../lib/queries.ts';
 import { requestHub } from '../../lib/socket.ts';
-import { Spinner } from '../../lib/ui/badge.tsx';
+import { ReviewFormFooter } from './form-footer.tsx';
 import { findingsText } from './findings.ts';
 import { reviewerChoices } from './start-review.tsx';
 
@@ -76,19 +76,7 @@ export function SendOn(o: { review: Review; parent: Session; others: readonly Re
           </label>
         ))}
       </fieldset>
-      {error ? (
-        <p className="review-error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <div className="review-actions">
-        <button type="button" className="button button-quiet" onClick={o.onCancel} disabled={busy}>
-          Cancel
-        </button>
-        <button type="button" className="button button-primary" onClick={() => void send()} disabled={busy || !target}>
-          {busy ? <Spinner size={16} /> : null} Send on
-        </button>
-      </div>
+      <ReviewFormFooter error={error} busy={busy} canSend={!!target} action="Send on" onCancel={o.onCancel} onSend={() => void send()} />
     </div>
   );
 }
