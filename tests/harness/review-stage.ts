@@ -12,18 +12,10 @@ import { saveScreenshot, useColorScheme, type ViewportName } from './browser.ts'
 import type { BrowserWorld } from './browser-world.ts';
 import { emitAck } from './hub.ts';
 import { agentFor } from '../../cli/src/agents/index.ts';
+import { ONE_FILE_CHANGES } from '../fixtures/changes-page.ts';
 
-export const DIFF_PAGE = {
-  kind: 'changes',
-  git: true,
-  head: 'abc1234',
-  branch: 'main',
-  files: [{ path: 'src/app.ts', status: 'modified', binary: false, additions: 1, deletions: 1 }],
-  total: 1,
-  cursor: 0,
-  diffs: [{ path: 'src/app.ts', binary: false, hunks: [{ oldStart: 3, newStart: 3, section: 'main()', lines: [' keep', '-  return 1;', '+  return 2;'] }], lineCount: 3, truncated: false }],
-  next: null,
-};
+/** The parent's Changes: one file (tests/fixtures/changes-page.ts). */
+export const DIFF_PAGE = ONE_FILE_CHANGES;
 
 /** A screenshot in each theme, and axe's serious findings in each. */
 export async function bothThemes(page: Page, name: string, viewport: ViewportName): Promise<string[]> {

@@ -12,6 +12,7 @@ import { io, type Socket } from 'socket.io-client';
 import { MAX_REVIEW_FOCUS_CHARS, PROTOCOL_VERSION, type Ack, type AgentCapabilities, type Review } from '@tether/shared';
 import { createHub, type Hub } from '../main.ts';
 import { createAccessToken } from '../auth/tokens.ts';
+import { ONE_FILE_CHANGES } from '../../../tests/fixtures/changes-page.ts';
 
 let home: string;
 let hub: Hub;
@@ -53,17 +54,6 @@ const capabilities = (readOnly: boolean): AgentCapabilities => ({
   relays: { requests: ['permission'], editedInput: false, sessionRules: false },
 });
 
-const DIFF_PAGE = {
-  kind: 'changes',
-  git: true,
-  head: 'abc1234',
-  branch: 'main',
-  files: [{ path: 'src/app.ts', status: 'modified', binary: false, additions: 1, deletions: 1 }],
-  total: 1,
-  cursor: 0,
-  diffs: [{ path: 'src/app.ts', binary: false, hunks: [{ oldStart: 3, newStart: 3, section: 'main()', lines: [' keep', '-return 1;', '+return 2;'] }], lineCount: 3, truncated: false }],
-  next: null,
-};
 
 type World = { daemon: Socket; machineId: string; parent: Socket; parentId: string; phone: Socket; spawns: Array<Record<string, unknown>>; children: Socket[] };
 
@@ -93,7 +83,7 @@ async function world(o: { codexReadOnly?: boolean; agents?: string[] } = {}): Pr
   const parentId = randomUUID();
   const parent = await client('/cli', 'runner');
   expect((await ack(parent, 'session:register', { id: parentId, machineId, cwd: '/home/dev/app', launchKind: 'pty', status: 'idle' })).ok).toBe(true);
-  parent.on('workspace:query', (_query: unknown, reply: (a: unknown) => void) => reply({ ok: true, ...DIFF_PAGE }));
+  parent.on('workspace:query', (_query: unknown, reply: (a: unknown) => void) => reply({ ok: true, ...ONE_FILE_CHANGES }));
   const phone = await client('/web', 'web');
   return { daemon, machineId, parent, parentId, phone, spawns, children };
 }
@@ -125,7 +115,7 @@ it('starts a read-only reviewer on the parent\'s machine and folder with the dif
   const child = w.children[0]!;
   const first = await next<{ promptId: string; text: string }>(child, 'prompt:deliver');
   expect(first.text).toContain('read-only');
-  expect(first.text).toContain('diff --git a/src/app.ts b/src/app.ts\n@@ -3,2 +3,2 @@ main()\n keep\n-return 1;\n+return 2;');
+  expect(first.text).toContain('diff --git a/src/app.ts b/src/app.ts\n@@ -3,2 +3,2 @@ main()\n keep\n-  return 1;\n+  return 2;');
   expect(first.text).toContain('focus on:\nthe return value');
 
   // The reviewer answers and goes idle: the parent's watchers see the card answered.
@@ -214,7 +204,7 @@ describe('refusals: a clear error, nothing started, nothing stored', () => {
       const id = randomUUID();
       const runner = await client('/cli', 'runner');
       await ack(runner, 'session:register', { id, machineId: w.machineId, cwd: '/home/dev/app', launchKind: 'headless', status: 'idle' });
-      runner.on('workspace:query', (_query: unknown, reply: (a: unknown) => void) => reply({ ok: true, ...DIFF_PAGE }));
+      runner.on('workspace:query', (_query: unknown, reply: (a: unknown) => void) => reply({ ok: true, ...ONE_FILE_CHANGES }));
       expect(await hub.store.addReview({ namespace: 'alpha', review: { id, parentId: chain.at(-1)!, agent: 'claude', state: 'answered', focus: '', finalAnswer: 'ok', createdAt: 1, updatedAt: 1 } })).toMatchObject({ kind: 'added' });
       chain.push(id);
     }

@@ -37,19 +37,10 @@ describe("Codex's input, a long paste", () => {
   it('is found from its `›` row down to the blank row over the footer, blank rows inside it too', () => {
     const input = findCodexInput(screen(LONG_PASTE));
     expect(input?.row).toBe(4);
-    expect(input?.typed.split('\n')).toEqual([
-      ' You are reviewing the changes another coding agent made.',
-      '  You run read-only: do not change any file.',
-      '  Read the diff below and answer with your findings.',
-      '',
-      '  --- diff ---',
-      '  diff --git a/src/app.ts b/src/app.ts',
-      '  @@ -3,2 +3,2 @@ main()',
-      '   keep',
-      '  -  return 1;',
-      '  +  return 2;',
-      '  --- end of diff ---',
-    ]);
+    // Rows 4–14 as drawn, without the `›` marker; the blank row over the footer ends it.
+    const pasted = LONG_PASTE.slice(4, 15);
+    expect(pasted.at(-1)).toBe('  --- end of diff ---');
+    expect(input?.typed.split('\n')).toEqual([pasted[0]!.replace(/^›/, ''), ...pasted.slice(1)]);
     // Ready with text in it: the queue presses Enter.
     expect(readCodexPrompt({ rows: screen(LONG_PASTE), seenReady: true })).toEqual({ kind: 'ready', inputEmpty: false });
   });
