@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Review } from '@tether/shared';
 import { UI_TIMEOUT_MS } from '../harness/browser.ts';
+import { stepLog } from '../harness/steps.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { emitAck } from '../harness/hub.ts';
 import { bothThemes, reviewStage } from '../harness/review-stage.ts';
@@ -18,6 +19,8 @@ describe('End and Archive with a live review', () => {
 
   for (const viewport of ['phone', 'desktop'] as const) {
     it(`${viewport}: End asks (keep it running), then Archive asks (end it too)`, async () => {
+      const step = stepLog(`review-end ${viewport}`);
+      step('stage: daemon, parent session, signed-in page');
       const stage = await reviewStage(world, { namespace: `review-end-${viewport}`, title: TITLE, findings: FINDINGS });
       const phone = await world.connect({ nsp: '/web', token: stage.token });
       const started = await emitAck<{ review: Review }>(phone, 'review:start', { sessionId: stage.parentId, agent: 'codex', focus: 'the return value' }, 30_000);
@@ -29,6 +32,7 @@ describe('End and Archive with a live review', () => {
       await page.getByRole('region', { name: 'Reviews' }).getByText('answered').waitFor({ timeout: 30_000 });
 
       // End: the dialog names the live review and waits for an answer.
+      step('End');
       await page.getByRole('button', { name: 'End session', exact: true }).click();
       const dialog = page.getByRole('alertdialog', { name: 'End this session?' });
       const question = dialog.getByRole('group', { name: 'Its review is still running' });
@@ -47,6 +51,7 @@ describe('End and Archive with a live review', () => {
       expect(kept).toMatchObject({ status: 'idle', parentId: stage.parentId });
 
       // Archive from the list: the hub refuses while the review runs; the list asks.
+      step('Archive from the list');
       await page.goto(`${world.hub.url}/`);
       await page.getByRole('button', { name: `Actions for ${TITLE}` }).click();
       await page.getByRole('menuitem', { name: 'Archive' }).click();

@@ -9,6 +9,7 @@
 // then on). The session list marks the review. axe in both themes on every state.
 import { describe, expect, it } from 'vitest';
 import { UI_TIMEOUT_MS } from '../harness/browser.ts';
+import { stepLog } from '../harness/steps.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { bothThemes, reviewStage } from '../harness/review-stage.ts';
 
@@ -20,6 +21,8 @@ describe('a review from the phone', () => {
 
   for (const viewport of ['phone', 'desktop'] as const) {
     it(`${viewport}: start from Changes (PTY), the answer on the card, watch the reviewer's terminal, back, Send to Claude, Send on, End`, async () => {
+      const step = stepLog(`reviews ${viewport}`);
+      step('stage: daemon, parent session, signed-in page');
       const stage = await reviewStage(world, { namespace: `reviews-${viewport}`, title: TITLE, findings: FINDINGS });
       const page = await world.signedInPage(viewport, stage.token);
       const pageErrors: string[] = [];
@@ -28,6 +31,7 @@ describe('a review from the phone', () => {
       await page.getByRole('group', { name: 'Diff of src/app.ts' }).waitFor({ timeout: UI_TIMEOUT_MS });
 
       // Start from the Changes view: the machine's agents that can review read-only, Codex first; in a PTY.
+      step('Start from the Changes view');
       await page.locator('.workspace-actions').getByRole('button', { name: 'Review' }).click();
       const dialog = page.getByRole('dialog', { name: 'Review these changes' });
       await dialog.waitFor({ timeout: UI_TIMEOUT_MS });
@@ -41,6 +45,7 @@ describe('a review from the phone', () => {
       const reviewerId = stage.reviewers[0]!.sessionId;
 
       // The card in the parent's chat: collapsed, answered, the first lines of the answer.
+      step('The card in the parent\'s chat');
       await page.getByRole('link', { name: 'Chat', exact: true }).click();
       const cards = page.getByRole('region', { name: 'Reviews' });
       const summary = cards.locator('summary');
@@ -52,6 +57,7 @@ describe('a review from the phone', () => {
       serious.push(...(await bothThemes(page, 'reviews-card-open', viewport)));
 
       // Open reviewer: its chat holds the answer and says whose changes it reviews.
+      step('Open reviewer');
       await cards.getByRole('link', { name: 'Open reviewer' }).click();
       await page.waitForURL(`**/sessions/${reviewerId}`, { timeout: UI_TIMEOUT_MS });
       const log = page.getByRole('log', { name: 'Chat' });
@@ -61,6 +67,7 @@ describe('a review from the phone', () => {
       serious.push(...(await bothThemes(page, 'reviews-reviewer-chat', viewport)));
 
       // Its terminal draws the reviewer at work: the banner, the file it read, the findings.
+      step('Its terminal draws the reviewer at work');
       await page.getByRole('link', { name: 'Terminal', exact: true }).click();
       const screen = page.locator('.xterm-rows');
       await screen.getByText('OpenAI Codex (read-only)').waitFor({ timeout: UI_TIMEOUT_MS });
@@ -70,6 +77,7 @@ describe('a review from the phone', () => {
       serious.push(...(await bothThemes(page, 'reviews-reviewer-terminal', viewport)));
 
       // Back to the reviewed session from the reviewer's chat.
+      step('Back to the reviewed session from the reviewer\'s chat');
       await page.getByRole('link', { name: 'Chat', exact: true }).click();
       await back.click();
       await page.waitForURL(`**/sessions/${stage.parentId}`, { timeout: UI_TIMEOUT_MS });
@@ -77,6 +85,7 @@ describe('a review from the phone', () => {
       await summary.click();
 
       // Send to Claude, edited first: the parent's runner is handed that text.
+      step('Send to Claude, edited first');
       await cards.getByRole('button', { name: 'Send to Claude' }).click();
       const box = cards.getByRole('textbox', { name: /What Claude is sent/ });
       await expect(box.inputValue()).resolves.toBe(`A Codex review of your changes says:\n\n${FINDINGS}`);
@@ -87,9 +96,11 @@ describe('a review from the phone', () => {
       await expect.poll(() => stage.toParent, { timeout: UI_TIMEOUT_MS }).toEqual([`Please look at this: ${FINDINGS}`]);
 
       // Send on: a new review by Claude checks the findings (they are in its first prompt).
+      step('Send on');
       await cards.getByRole('button', { name: 'Send on' }).click();
       const on = cards.getByRole('group', { name: "Send Codex's findings on to" });
       // Another agent than the reviewer's comes first.
+      step('Another agent than the reviewer\'s comes first');
       await expect(on.getByRole('radio', { name: 'A new Claude review' }).isChecked()).resolves.toBe(true);
       serious.push(...(await bothThemes(page, 'reviews-send-on', viewport)));
       await cards.getByRole('button', { name: 'Send on' }).click();
@@ -101,6 +112,7 @@ describe('a review from the phone', () => {
       serious.push(...(await bothThemes(page, 'reviews-sent-on', viewport)));
 
       // End: the reviewer stops; the card stays, read-only.
+      step('End');
       await cards.getByRole('button', { name: 'End', exact: true }).click();
       await cards.getByText('The reviewer has ended; this card is read-only.').waitFor({ timeout: 30_000 });
       await expect(cards.getByRole('button', { name: 'Ask again' }).count()).resolves.toBe(0);
@@ -109,6 +121,7 @@ describe('a review from the phone', () => {
       serious.push(...(await bothThemes(page, 'reviews-card-ended', viewport)));
 
       // The session list marks the review.
+      step('The session list marks the review');
       await page.goto(`${world.hub.url}/`);
       const reviewRow = page.locator('a[data-session-id]').filter({ hasText: 'Review' }).filter({ has: page.locator('.badge', { hasText: /^Review$/ }) });
       await reviewRow.first().waitFor({ timeout: UI_TIMEOUT_MS });
