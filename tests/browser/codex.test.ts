@@ -16,6 +16,7 @@ import { CODEX_READY, codexBin, createCodexSandbox } from '../harness/codex.ts';
 import { startDaemon } from '../harness/daemon.ts';
 import { emitAck } from '../harness/hub.ts';
 import { startRunner } from '../harness/runner.ts';
+import { stepLog } from '../harness/steps.ts';
 
 const CODEX_UI_TIMEOUT_MS = 30_000;
 const JOURNEY_TIMEOUT_MS = 90_000;
@@ -46,6 +47,8 @@ describe('a Codex session from the browser', () => {
 
   for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
     it(`${viewport}: the list names Codex; a prompt gets Codex's reply; its command is approved in the sheet; the terminal is Codex's screen`, async () => {
+      const step = stepLog(`codex ${viewport}`);
+      step('start');
       const { token, runner, sandbox } = await startCodex(viewport, [
         when(userSays(/hello codex/), text('Hello from the fake Codex model.')),
         when(userSays(/make the file/), execCommand('touch made-by-codex.txt && echo made', { justification: 'Create made-by-codex.txt', callId: 'call_browser1' })),
@@ -84,12 +87,15 @@ describe('a Codex session from the browser', () => {
 
       await tab.getByRole('link', { name: 'Terminal', exact: true }).click();
       // Codex's own screen: its reply and its input row.
+      step('Codex\'s own screen');
       await tab.locator('.xterm-rows').getByText(/The file is there now\./).first().waitFor({ timeout: CODEX_UI_TIMEOUT_MS });
       await saveScreenshot(tab, { name: 'codex-terminal', viewport });
     }, JOURNEY_TIMEOUT_MS);
   }
 
   it('phone: the new-session form offers Codex on a machine that has it; a Codex PTY session starts from it', async () => {
+    const step = stepLog('codex: phone: the new-session form offers Codex on a mach');
+    step('start');
     const token = await world.hub.createToken('codex-form');
     const fake = await startFakeOpenAI({ script: [text('spawned codex says hi')] });
     defer(() => fake.stop());
@@ -104,6 +110,7 @@ describe('a Codex session from the browser', () => {
     await form.getByRole('textbox', { name: 'Directory' }).fill(sandbox.cwd);
     await form.getByRole('radio', { name: /^Codex\b/ }).check();
     // Codex is headless (chat only) unless the PTY box is ticked, as claude is; claude's modes are not offered.
+    step('Codex is headless');
     const pty = form.getByRole('checkbox', { name: /PTY \(live terminal\)/ });
     await expect(pty.isChecked()).resolves.toBe(false);
     await expect(pty.isDisabled()).resolves.toBe(false);
@@ -111,6 +118,7 @@ describe('a Codex session from the browser', () => {
     await pty.check();
     await saveScreenshot(tab, { name: 'codex-new-session', viewport: 'phone' });
     // The form with its agent choice, in both themes: no serious or critical axe finding.
+    step('The form with its agent choice, in both themes');
     for (const scheme of ['light', 'dark'] as const) {
       await useColorScheme(tab, scheme);
       expect(seriousOnes(await axeViolations(tab))).toEqual([]);
@@ -120,6 +128,7 @@ describe('a Codex session from the browser', () => {
     await tab.locator('.xterm-rows').getByText(/Ask Codex|OpenAI Codex/).first().waitFor({ timeout: CODEX_UI_TIMEOUT_MS });
     await saveScreenshot(tab, { name: 'codex-new-session-terminal', viewport: 'phone' });
     // End from the header: the confirmation names Codex, how it leaves and how the desk resumes it.
+    step('End from the header');
     await tab.getByRole('button', { name: 'End session', exact: true }).click();
     const endDialog = tab.getByRole('alertdialog', { name: 'End this session?' });
     await endDialog.waitFor({ timeout: UI_TIMEOUT_MS });
@@ -132,6 +141,8 @@ describe('a Codex session from the browser', () => {
   }, JOURNEY_TIMEOUT_MS);
 
   it('desktop: a headless Codex session from the form is chat only; its command is approved in the sheet', async () => {
+    const step = stepLog('codex: desktop: a headless Codex session from the form is');
+    step('start');
     const token = await world.hub.createToken('codex-headless');
     const fake = await startFakeOpenAI({
       script: [
@@ -154,6 +165,7 @@ describe('a Codex session from the browser', () => {
     await tab.waitForURL(/\/sessions\/[0-9a-f-]{36}(\/chat)?$/, { timeout: CODEX_UI_TIMEOUT_MS });
     await chat(tab).waitFor({ timeout: UI_TIMEOUT_MS });
     // Chat only: no terminal to open.
+    step('Chat only');
     await expect(tab.getByRole('link', { name: 'Terminal', exact: true }).count()).resolves.toBe(0);
     const box = tab.getByRole('textbox', { name: 'Message' });
     await expect(box.getAttribute('placeholder')).resolves.toBe('Message Codex, or / for commands');
@@ -168,6 +180,7 @@ describe('a Codex session from the browser', () => {
     await chat(tab).getByText('Listed the project, nothing else there.').waitFor({ timeout: CODEX_UI_TIMEOUT_MS });
     await saveScreenshot(tab, { name: 'codex-headless-chat', viewport: 'desktop' });
     // Its model is switched from here (the next turn carries it); no claude aliases are offered.
+    step('Its model is switched from here');
     await tab.getByRole('button', { name: /^Model: / }).click();
     const panel = tab.getByRole('dialog', { name: 'Switch model' });
     await panel.waitFor({ timeout: UI_TIMEOUT_MS });
@@ -178,6 +191,7 @@ describe('a Codex session from the browser', () => {
     await panel.getByRole('button', { name: 'Switch' }).click();
     await tab.getByRole('button', { name: /^Model: gpt-fake-large/ }).waitFor({ timeout: UI_TIMEOUT_MS });
     // And how hard its next turn thinks: Codex's levels (its highest is xhigh, no "max").
+    step('And how hard its next turn thinks');
     await tab.getByRole('button', { name: /^Model: / }).click();
     const efforts = tab.getByRole('dialog', { name: 'Switch model' }).getByRole('group', { name: 'Effort' });
     await expect(efforts.getByRole('button').allTextContents()).resolves.toEqual(['low', 'medium', 'high', 'xhigh']);

@@ -15,6 +15,7 @@ import { useBrowserWorld } from '../harness/browser-world.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { createGeminiSandbox, FAKE_GEMINI_MODEL, GEMINI_READY } from '../harness/gemini.ts';
 import { startRunner } from '../harness/runner.ts';
+import { stepLog } from '../harness/steps.ts';
 
 /** A Gemini TUI is a 100 MB Node bundle: seconds to start on a loaded box. */
 const GEMINI_UI_TIMEOUT_MS = 45_000;
@@ -54,6 +55,8 @@ describe('a Gemini session from the browser', () => {
 
   for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
     it(`${viewport}: the list names Gemini; a prompt gets its reply; its shell command is approved in the sheet; the terminal is Gemini's screen`, async () => {
+      const step = stepLog(`gemini ${viewport}`);
+      step('start');
       const { token, runner, sandbox } = await startGemini(viewport, [
         when(userSays(/hello gemini/), text('Hello from the fake Gemini model.')),
         when(userSays(/make the file/), shellCommand('touch made-by-gemini.txt && echo made', { description: 'Create made-by-gemini.txt' })),
@@ -61,6 +64,7 @@ describe('a Gemini session from the browser', () => {
       ]);
       const tab = await page(viewport, token);
       // Idle once its SessionStart hook ran (the runner's start gate).
+      step('Idle once its SessionStart hook ran');
       const row = tab.locator(`a[data-session-id="${runner.sessionId}"][data-status="idle"]`);
       await row.waitFor({ timeout: GEMINI_UI_TIMEOUT_MS });
       await expect(row.textContent()).resolves.toContain('Gemini · PTY');
@@ -96,10 +100,12 @@ describe('a Gemini session from the browser', () => {
 
       await tab.getByRole('link', { name: 'Terminal', exact: true }).click();
       // Gemini's own screen: its reply above its input row.
+      step('Gemini\'s own screen');
       await tab.locator('.xterm-rows').getByText(/The file is there now\./).first().waitFor({ timeout: GEMINI_UI_TIMEOUT_MS });
       await saveScreenshot(tab, { name: 'gemini-terminal', viewport });
       // Gemini draws its prompt rows grey on grey (xterm 248 on 240, 2.99:1); the web terminal raises
       // such a foreground to 4.5:1 (minimumContrastRatio), so the terminal passes too.
+      step('Gemini draws its prompt rows grey on grey');
       await noSeriousAxe(tab);
     }, JOURNEY_TIMEOUT_MS);
   }

@@ -15,6 +15,7 @@ import { saveScreenshot, UI_TIMEOUT_MS } from '../harness/browser.ts';
 import { requireBuiltWeb } from '../harness/browser-world.ts';
 import { connectSocket, emitAck, nextEvent } from '../harness/hub.ts';
 import { RELAY_DOMAIN, startRelayWorld, type RelayHubHandle, type RelayWorld } from '../harness/relay-world.ts';
+import { stepLog } from '../harness/steps.ts';
 
 function refused(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -46,6 +47,8 @@ describe('a hub behind tether relay', () => {
   }, 60_000);
 
   it('pairs through the relay name, shows the live terminal, answers an approval; the relay sees only ciphertext', async () => {
+    const step = stepLog('relay: pairs through the relay name, shows the live termi');
+    step('start');
     const printed = hub.output();
     expect(printed).toContain(`relay: tunnel up, ${origin} reaches this hub`);
     expect(printed).toMatch(/relay: certificate for alpha\.relay\.test valid until \S+ \(sha256 [0-9A-F:]+\)/);
@@ -56,6 +59,7 @@ describe('a hub behind tether relay', () => {
     const token = hub.token!;
     expect(token, printed).toBeTruthy();
     // No inbound port: the hub's port answers nothing outside its namespace.
+    step('No inbound port');
     expect(await refused(hub.innerPort)).toBe(true);
 
     const runner = await connectSocket({ url: hub.runnerUrl, nsp: '/cli', token });

@@ -16,6 +16,7 @@ import { axeViolations, seriousOnes } from '../harness/axe.ts';
 import { saveScreenshot, UI_TIMEOUT_MS, useColorScheme, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { agentFor } from '../../cli/src/agents/index.ts';
+import { stepLog } from '../harness/steps.ts';
 
 const REPO = '/home/dev/src/shop';
 const OLD_IDEA = `${REPO}.worktrees/old-idea`;
@@ -102,6 +103,8 @@ describe('a session in a worktree, in the browser', () => {
 
   for (const viewport of ['phone', 'desktop'] as const) {
     it(`${viewport}: the form's worktree choice, the branch in the header, Archive asks (online and offline)`, async () => {
+      const step = stepLog(`worktrees ${viewport}`);
+      step('start');
       const token = await world.hub.createToken(`worktrees-${viewport}`);
       const machineId = randomUUID();
       const daemon = await world.connect({ token, client: 'daemon' });
@@ -115,6 +118,7 @@ describe('a session in a worktree, in the browser', () => {
       await form.waitFor({ timeout: UI_TIMEOUT_MS });
       const dir = form.getByRole('textbox', { name: 'Directory' });
       // A folder in no repository: no worktree offered.
+      step('A folder in no repository');
       await dir.fill('/home/dev/notes');
       await expect.poll(() => stand.heard.some(([kind, p]) => kind === 'probe' && (p as { cwd: string }).cwd === '/home/dev/notes'), { timeout: UI_TIMEOUT_MS }).toBe(true);
       await expect(form.getByRole('checkbox', { name: /In a new worktree/ }).count()).resolves.toBe(0);
@@ -124,6 +128,7 @@ describe('a session in a worktree, in the browser', () => {
       await choice.waitFor({ timeout: UI_TIMEOUT_MS });
       serious.push(...(await bothThemes(page, 'worktree-form-offered', viewport)));
       // An existing worktree of it, picked from the list: the session would simply start there.
+      step('An existing worktree of it, picked from the list');
       await form.getByRole('group', { name: 'Existing worktrees' }).getByRole('button', { name: `Start in the worktree ${OLD_IDEA}` }).click();
       await expect(dir.inputValue()).resolves.toBe(OLD_IDEA);
       await dir.fill(REPO);
@@ -135,12 +140,14 @@ describe('a session in a worktree, in the browser', () => {
       serious.push(...(await bothThemes(page, 'worktree-form-branch', viewport)));
 
       // A bad name: said at the field, and the form cannot be sent.
+      step('A bad name');
       await branch.fill('fix..it; rm -rf ~');
       await form.getByRole('alert').getByText(/a branch name here takes letters, digits/).waitFor({ timeout: UI_TIMEOUT_MS });
       await expect(form.getByRole('button', { name: 'Start session' }).isDisabled()).resolves.toBe(true);
       serious.push(...(await bothThemes(page, 'worktree-form-bad-name', viewport)));
 
       // A branch that exists: the machine refuses, and the refusal is said at the field.
+      step('A branch that exists');
       await branch.fill('main');
       await form.getByRole('button', { name: 'Start session' }).click();
       await form.getByRole('alert').getByText(/the branch "main" exists already/).waitFor({ timeout: UI_TIMEOUT_MS });
@@ -158,6 +165,7 @@ describe('a session in a worktree, in the browser', () => {
       serious.push(...(await bothThemes(page, 'worktree-header', viewport)));
 
       // Changes: what is not committed, or the whole branch since it left main (the agent committed).
+      step('Changes');
       await page.goto(`${world.hub.url}/sessions/${sessionId}/changes`);
       const scope = page.getByRole('group', { name: 'Compare with' });
       await scope.getByRole('button', { name: 'Not committed', pressed: true }).waitFor({ timeout: UI_TIMEOUT_MS });
@@ -177,6 +185,7 @@ describe('a session in a worktree, in the browser', () => {
       await expect.poll(() => page.locator('.diff-file').count(), { timeout: UI_TIMEOUT_MS }).toBe(1);
 
       // End says the worktree stays (only Archive removes one, and asks first); cancelled here.
+      step('End says the worktree stays');
       await page.locator('.session-header').getByRole('button', { name: 'End session' }).click();
       const endDialog = page.getByRole('alertdialog', { name: 'End this session?' });
       await endDialog.getByText('Its worktree on checkout-fix stays as it is, with everything in it; Archive asks whether to remove it.').waitFor({ timeout: UI_TIMEOUT_MS });
@@ -185,6 +194,7 @@ describe('a session in a worktree, in the browser', () => {
       await endDialog.waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
 
       // Ended, then Archive from the list: the question, with what removing would lose.
+      step('Ended, then Archive from the list');
       await emitAck(stand.runners.get(sessionId)!, 'session:end', { sessionId, status: 'ended', exitCode: 0, reason: null });
       await page.goto(`${world.hub.url}/`);
       const openArchive = async () => {
@@ -202,11 +212,13 @@ describe('a session in a worktree, in the browser', () => {
       serious.push(...(await bothThemes(page, 'worktree-archive-question', viewport)));
 
       // Keep it: archived, nothing removed.
+      step('Keep it');
       await dialog.getByRole('button', { name: 'Archive, keep worktree' }).click();
       await page.getByRole('status').filter({ hasText: 'Archived “Checkout fix”; its worktree stays.' }).waitFor({ timeout: UI_TIMEOUT_MS });
       expect(stand.heard.filter(([kind]) => kind === 'remove')).toEqual([]);
 
       // Back in the list, the machine offline: Archive still works and says the worktree stays.
+      step('Back in the list, the machine offline');
       const web = await world.connect({ token, nsp: '/web' });
       expect((await emitAck(web, 'session:archive', { sessionId, archived: false })).ok).toBe(true);
       daemon.disconnect();
@@ -219,6 +231,7 @@ describe('a session in a worktree, in the browser', () => {
       await page.getByRole('status').filter({ hasText: 'Archived “Checkout fix”; its worktree stays.' }).waitFor({ timeout: UI_TIMEOUT_MS });
 
       // Online again, and this time removed: the button that names the loss sends the confirm.
+      step('Online again, and this time removed');
       const again = await world.connect({ token, client: 'daemon' });
       expect((await emitAck(again, 'machine:register', { id: machineId, name: 'dev-box', os: 'linux', user: 'dev', home: '/home/dev', capabilities: { claude: agentFor('claude').capabilities } })).ok).toBe(true);
       const back = standInDaemon({ daemon: again, token, machineId, connect: () => world.connect({ token }) });
