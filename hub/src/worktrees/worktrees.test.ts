@@ -12,6 +12,8 @@ const live = hubUnderTest({ home: 'tether-worktrees-', ackTimeoutMs: 10_000 });
 const { connect, ack, register, token } = live;
 const REPO = '/home/dev/app';
 const PATH = '/home/dev/app.worktrees/fix';
+/** Where the daemon says the branch started (recorded for the Changes view's whole-branch diff). */
+const BASE = { ref: 'main', commit: '0123456789abcdef0123' };
 
 type Heard = Array<[string, unknown]>;
 
@@ -24,7 +26,7 @@ async function machineWithWorktreeSession(): Promise<{ daemon: Socket; machineId
   let started: Promise<void> = Promise.resolve();
   daemon.on('daemon:spawn', (spawn: { sessionId: string; cwd: string; worktree: { branch: string } | null }, reply: (a: unknown) => void) => {
     heard.push(['spawn', spawn]);
-    reply({ ok: true, pid: 77, cwd: PATH, logFile: '/tmp/l', worktree: { path: PATH, branch: spawn.worktree!.branch, repo: spawn.cwd, removedAt: null } });
+    reply({ ok: true, pid: 77, cwd: PATH, logFile: '/tmp/l', worktree: { path: PATH, branch: spawn.worktree!.branch, repo: spawn.cwd, removedAt: null, base: BASE } });
     started = (async () => {
       runner = await connect({ nsp: '/cli' });
       await register(runner, { id: spawn.sessionId, machineId, cwd: PATH, launchKind: 'headless' });
@@ -42,7 +44,7 @@ async function machineWithWorktreeSession(): Promise<{ daemon: Socket; machineId
   expect(spawned.ok).toBe(true);
   await started;
   const session = spawned.session as { id: string; worktree: unknown };
-  expect(session.worktree).toEqual({ path: PATH, branch: 'fix', repo: REPO, removedAt: null });
+  expect(session.worktree).toEqual({ path: PATH, branch: 'fix', repo: REPO, removedAt: null, base: BASE });
   return { daemon, machineId, sessionId: session.id, runner: runner!, heard };
 }
 
