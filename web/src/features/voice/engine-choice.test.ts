@@ -14,6 +14,13 @@ describe('engine choice', () => {
     expect(pickEngine('device', { device: false, hub: false })).toBeNull();
   });
 
+  it("offers no mic to a person who prefers the hub's endpoint until the hub has said whether it has one", () => {
+    // Caught by the voice browser test under load: the browser's recognizer stood in for the hub's
+    // while the hub's features loaded, so a tap sent the audio to the browser's speech service.
+    expect(pickEngine('hub', { device: true, hub: null })).toBeNull();
+    expect(pickEngine('device', { device: true, hub: null })).toBe('device');
+  });
+
   it('says where the audio goes', () => {
     expect(whereAudioGoes('hub', 'whisper.lan')).toBe('Audio goes to whisper.lan via your hub; nothing is kept.');
     expect(whereAudioGoes('device', null)).toBe('Audio goes to your browser’s own speech recognition.');

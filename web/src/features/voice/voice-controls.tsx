@@ -19,7 +19,7 @@ export function VoiceControls({ sessionId, onText }: ComposerVoiceProps) {
   const features = useHubFeatures();
   const [prefs, setPrefs] = useVoicePrefs();
   const host = features?.transcription?.host ?? null;
-  const available = { device: hasBrowserRecognition(), hub: host !== null && hasRecorder() };
+  const available = { device: hasBrowserRecognition(), hub: features === undefined ? null : host !== null && hasRecorder() };
   const engine = pickEngine(prefs.engine, available);
   const dictation = useDictation({ engine, onText });
   const handsFree = useHandsFree({ sessionId, on: prefs.handsFree, engine });
