@@ -55,6 +55,7 @@ describe('a Codex session from the browser', () => {
         when(hasToolOutput('made'), text('The file is there now.')),
       ]);
       const tab = await page(viewport, token);
+      step.watch(tab);
       const row = tab.locator(`a[data-session-id="${runner.sessionId}"][data-status="idle"]`);
       await row.waitFor({ timeout: UI_TIMEOUT_MS });
       await expect(row.textContent()).resolves.toContain('Codex · PTY');
@@ -104,6 +105,7 @@ describe('a Codex session from the browser', () => {
     const daemon = await startDaemon({ hub: { url: world.hub.url, token }, sandbox, name: 'codex-box', env: { TETHER_CODEX_BIN: codexBin() } });
     defer(() => daemon.stop());
     const tab = await page('phone', token);
+    step.watch(tab);
     await tab.getByRole('link', { name: 'New session' }).click();
     const form = tab.getByRole('form', { name: 'New session' });
     await form.getByRole('radio', { name: /codex-box/ }).check();
@@ -156,6 +158,7 @@ describe('a Codex session from the browser', () => {
     const daemon = await startDaemon({ hub: { url: world.hub.url, token }, sandbox, name: 'codex-desk', env: { TETHER_CODEX_BIN: codexBin() } });
     defer(() => daemon.stop());
     const tab = await page('desktop', token);
+    step.watch(tab);
     await tab.getByRole('link', { name: 'New session' }).click();
     const form = tab.getByRole('form', { name: 'New session' });
     await form.getByRole('radio', { name: /codex-desk/ }).check();

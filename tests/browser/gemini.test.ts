@@ -63,6 +63,7 @@ describe('a Gemini session from the browser', () => {
         when(hasToolResponse('made'), text('The file is there now.')),
       ]);
       const tab = await page(viewport, token);
+      step.watch(tab);
       // Idle once its SessionStart hook ran (the runner's start gate).
       step('Idle once its SessionStart hook ran');
       const row = tab.locator(`a[data-session-id="${runner.sessionId}"][data-status="idle"]`);

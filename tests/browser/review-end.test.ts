@@ -28,6 +28,8 @@ describe('End and Archive with a live review', () => {
       const reviewId = started.review.id;
 
       const page = await world.signedInPage(viewport, stage.token);
+
+      step.watch(page);
       await page.goto(`${world.hub.url}/sessions/${stage.parentId}`);
       await page.getByRole('region', { name: 'Reviews' }).getByText('answered').waitFor({ timeout: 30_000 });
 

@@ -25,6 +25,7 @@ describe('a review from the phone', () => {
       step('stage: daemon, parent session, signed-in page');
       const stage = await reviewStage(world, { namespace: `reviews-${viewport}`, title: TITLE, findings: FINDINGS });
       const page = await world.signedInPage(viewport, stage.token);
+      step.watch(page);
       const pageErrors: string[] = [];
       page.on('pageerror', (error) => pageErrors.push(error.message));
       await page.goto(`${world.hub.url}/sessions/${stage.parentId}/changes`);

@@ -113,6 +113,8 @@ describe('a session in a worktree, in the browser', () => {
       const serious: string[] = [];
 
       const page = await world.signedInPage(viewport, token);
+
+      step.watch(page);
       await page.goto(`${world.hub.url}/new`);
       const form = page.getByRole('form', { name: 'New session' });
       await form.waitFor({ timeout: UI_TIMEOUT_MS });
