@@ -10,7 +10,7 @@
 // slope of the JS heap after a full collection, so RSS growth with a flat heap is native/allocator
 // memory, and the object types whose count grows are named. TETHER_SOAK_RUNNER_ENV (JSON) adds env to
 // the runner and viewer (to compare allocator and GC settings); TETHER_SOAK_HEAP_OUT keeps the samples.
-import { startFakeAnthropic, streamedText } from '../tests/fixtures/fake-anthropic/index.ts';
+import { lastUserText, startFakeAnthropic, streamedText } from '../tests/fixtures/fake-anthropic/index.ts';
 import { claudeBin, createClaudeSandbox, READY_PATTERN } from '../tests/harness/claude.ts';
 import { startDesk } from '../tests/harness/daemon.ts';
 import { startHub } from '../tests/harness/hub.ts';
@@ -31,7 +31,11 @@ export async function runRunnerSoak(): Promise<Array<{ name: string; value: numb
   const minutes = Number(process.env.TETHER_SOAK_MINUTES ?? 6);
   const sampleMs = Number(process.env.TETHER_SOAK_SAMPLE_S ?? 15) * 1000;
   const turns = 2000;
-  const fake = await startFakeAnthropic({ script: Array.from({ length: turns }, (_, i) => longReply(i)) });
+  // Each reply is for the turn its prompt names, not the next in line: under load claude may send a
+  // request again, and a reply by position then answered turn N with turn N+2's text (the wait for
+  // "turn N line 59" ran out at 49 min of a 100-min soak).
+  const replyToPrompt = (request: Parameters<typeof lastUserText>[0]) => longReply(Number(/soak turn (\d+)/.exec(lastUserText(request))?.[1] ?? -1));
+  const fake = await startFakeAnthropic({ script: Array.from({ length: turns * 2 }, () => replyToPrompt) });
   const hub = await startHub();
   const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
   const heapDir = mkdtempSync(join(tmpdir(), 'tether-soak-heap-'));
