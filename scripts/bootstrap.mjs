@@ -101,6 +101,8 @@ export const REAL_CLAUDE_EXCLUDES = [
   'tests/e2e/terminal-final-screen.test.ts',
   'tests/e2e/web-push.test.ts',
   'tests/e2e/daemon-shell.test.ts',
+  // No claude at all, and it runs in a network namespace of its own (scripts/test.mjs).
+  'tests/e2e/relay-*.test.ts',
 ].flatMap((glob) => ['--exclude', glob]);
 
 /** The claude versions tether is tested with (the one pin, shared with `tether doctor`). */

@@ -81,7 +81,7 @@ describe('commit and push from the phone', () => {
       [{ action: 'commit', message: 'nothing staged yet' }, 400, 'nothing is staged'],
     ] as const) {
       const res = await call('POST', body);
-      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.status, `${JSON.stringify(body)} → ${JSON.stringify(res.body)} (session ${phone.session()?.status})`).toBe(status);
       expect(String(res.body.error), JSON.stringify(body)).toContain(reason);
     }
     expect(snapshot()).toBe(before);

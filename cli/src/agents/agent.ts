@@ -113,7 +113,8 @@ export type Agent = {
   /** After the hub approved a plan: the agent's own plan dialog still on screen, confirmed. */
   confirmPlan?(options: { screen: Pick<ScreenModel, 'state'>; write: (data: string) => void }): { stop(): void; done: Promise<boolean> };
   /** A status the agent writes for itself (claude's status file), watched as a second source. */
-  watchStatus?(options: { env: Record<string, string>; pid: number; sessionId: () => string | null; poll: Poll; onChange: (status: 'idle' | 'busy' | 'waiting' | null) => void }): { stop(): void };
+  /** `writtenAt`: when the agent wrote that status (ms since the epoch), null when unknown. */
+  watchStatus?(options: { env: Record<string, string>; pid: number; sessionId: () => string | null; poll: Poll; onChange: (status: 'idle' | 'busy' | 'waiting' | null, writtenAt: number | null) => void }): { stop(): void };
   /** Its Stop hook runs before the turn is over (Codex writes task_complete after it): the session
    *  is idle only once the transcript says so (TranscriptRead.turnEnded). An End or a key in between
    *  would interrupt a turn that had answered. */

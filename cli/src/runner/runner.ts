@@ -19,6 +19,7 @@
 // session:end. Everything started here is released on every exit path (core.onCleanup: screen,
 // queue, terminal stream, desk terminal, hook server, hook files, tails, link).
 import type { PromptState } from '../screen/prompt-state.ts';
+import { readAgentStatus } from './agent-status.ts';
 import { spawnPty } from '../pty/pty.ts';
 import { drawsText } from '../pace/visible-text.ts';
 import { DEFAULT_SIZE } from '../pty/local-terminal.ts';
@@ -283,23 +284,11 @@ async function runPty(parts: PtyParts & { binary: string; args: string[] }): Pro
     pid: pty.pid,
     sessionId: () => state.agentSessionId,
     poll: core.pace.poll,
-    onChange: (status) => {
-      // An idle the file shows before it ever showed this turn busy is stale: read as the turn
-      // starts (the file first found then, or read before claude rewrote it; a floor-claude CI run
-      // under load lost the in-flight prompt on abort because such a read ended the turn early).
-      const endsTurn = status === 'idle' && fileSawTurn;
-      fileSawTurn = status === 'busy' || status === 'waiting';
-      if (status === 'idle' && state.status !== 'starting' && (endsTurn || state.status === 'idle')) {
-        // Esc ends a turn without a Stop hook; claude's own status file still says idle (and so
-        // that it is up: a turn typed before its prompt was seen ends idle, not starting).
-        core.status.publish({ kind: 'ready' });
-        core.status.publish({ kind: 'turnEnded' });
-        queue.turnEnded();
-      } else if (status === 'busy' && state.status === 'idle') {
-        core.status.publish({ kind: 'turnStarted' });
-      } else if (status === 'waiting') {
-        core.status.publish({ kind: 'agentWaiting' });
-      }
+    onChange: (status, writtenAt) => {
+      const read = readAgentStatus({ reading: { status, writtenAt }, session: state.status, fileSawTurn, turnEndedAt: core.status.turnEndedAt() });
+      fileSawTurn = read.fileSawTurn;
+      for (const fact of read.facts) core.status.publish(fact);
+      if (read.turnEnded) queue.turnEnded();
     },
   });
   core.onCleanup(() => statusWatch?.stop());

@@ -95,4 +95,19 @@ describe('status tracker', () => {
     expect(tracker.status()).toBe('idle');
     expect(tracker.turnRunning()).toBe(false);
   });
+
+  it("remembers when the last turn ended (a status file's busy written before it is that turn's)", () => {
+    let clock = 100;
+    const tracker = createStatusTracker({ onChange: () => {}, now: () => clock });
+    expect(tracker.turnEndedAt()).toBe(0);
+    tracker.publish(ready);
+    tracker.publish(turnStarted);
+    clock = 250;
+    tracker.publish(turnEnded);
+    expect(tracker.turnEndedAt()).toBe(250);
+    // A second end of no turn moves nothing.
+    clock = 400;
+    tracker.publish(turnEnded);
+    expect(tracker.turnEndedAt()).toBe(250);
+  });
 });

@@ -80,12 +80,15 @@ export function deriveStatus(model: StatusModel): SessionStatus {
 export type StatusTracker = ReturnType<typeof createStatusTracker>;
 
 /** The reducer with its state: `onChange` hears each derived status that differs from the last. */
-export function createStatusTracker(o: { onChange: (next: SessionStatus, before: SessionStatus) => void }) {
+export function createStatusTracker(o: { onChange: (next: SessionStatus, before: SessionStatus) => void; now?: () => number }) {
   let model = initialStatusModel;
   let status = deriveStatus(model);
+  let turnEndedAt = 0;
   return {
     publish(fact: StatusFact) {
+      const turnBefore = model.turn;
       model = reduceStatus(model, fact);
+      if (turnBefore && !model.turn) turnEndedAt = (o.now ?? Date.now)();
       const next = deriveStatus(model);
       if (next === status) return;
       const before = status;
@@ -94,5 +97,7 @@ export function createStatusTracker(o: { onChange: (next: SessionStatus, before:
     },
     status: () => status,
     turnRunning: () => model.turn,
+    /** When the last turn ended (ms since the epoch; 0: none yet). */
+    turnEndedAt: () => turnEndedAt,
   };
 }

@@ -2,7 +2,7 @@
 // (`status: idle|busy|waiting`, CLAUDE-CODE.md §5), polled because it is rewritten in place.
 // The file is keyed by the pid of the claude process; when claude runs behind a wrapper the pid
 // differs, so a file whose sessionId matches claude's session id is accepted too.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { steadyPoll, type Poll } from '../../pace/pace.ts';
 import { isAlive } from '../alive.ts';
@@ -19,7 +19,8 @@ export function watchClaudeStatus(options: {
   configDir: string;
   pid: number;
   claudeSessionId: () => string | null;
-  onChange: (status: ClaudeStatus | null) => void;
+  /** `writtenAt`: the file's modification time (ms), null when it could not be read. */
+  onChange: (status: ClaudeStatus | null, writtenAt: number | null) => void;
   /** How the poll is timed (the runner's pace slows it while the session is quiet). */
   poll?: Poll;
 }): ClaudeStatusWatch {
@@ -30,6 +31,14 @@ export function watchClaudeStatus(options: {
   const readStatus = (name: string): { sessionId?: string; status?: string } | null => {
     try {
       return JSON.parse(readFileSync(join(dir, name), 'utf8')) as { sessionId?: string; status?: string };
+    } catch {
+      return null;
+    }
+  };
+
+  const writtenAt = (name: string): number | null => {
+    try {
+      return statSync(join(dir, name)).mtimeMs;
     } catch {
       return null;
     }
@@ -57,7 +66,7 @@ export function watchClaudeStatus(options: {
     const status = record && ['idle', 'busy', 'waiting'].includes(String(record.status)) ? (record.status as ClaudeStatus) : null;
     if (status !== current) {
       current = status;
-      options.onChange(status);
+      options.onChange(status, status ? writtenAt(fileName ?? `${options.pid}.json`) : null);
     }
   };
   const stopPoll = (options.poll ?? steadyPoll)({ everyMs: STATUS_POLL_MS, tick });
