@@ -8,7 +8,8 @@
 // one in the first run, the floor in the second (its e2e suites are in tests/e2e). Gemini CLI too
 // (cli/src/agents/gemini/supported-versions.json, tests/e2e/gemini-*).
 // Extra arguments (a file filter) go to the first run only and skip the second, so `npm test -- x`
-// stays quick. A third run holds the suites that need a network namespace of their own. Prints one closing line "tests: N passed, N failed, N skipped" summing both runs.
+// stays quick. A third run holds the suites that need a network namespace of their own. Prints one
+// closing line "tests: N passed, N failed, N skipped" summing the runs.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REAL_CLAUDE_EXCLUDES, REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureClaude, ensureCodex, ensureDeps, ensureGemini, ensureWebBuild, run, supportedClaude, supportedCodex, supportedGemini } from './bootstrap.mjs';

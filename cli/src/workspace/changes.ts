@@ -104,7 +104,8 @@ export async function readChanges(options: { root: string; cursor: number; base?
 async function branchStart(git: (args: string[]) => ReturnType<typeof runGit>, base: WorktreeBase): Promise<string | null> {
   if (base.ref) {
     const met = await git(['merge-base', base.ref, 'HEAD']);
-    if (met.kind === 'ok' && text(met.stdout).trim()) return text(met.stdout).trim();
+    const commit = met.kind === 'ok' ? text(met.stdout).trim() : '';
+    if (commit) return commit;
   }
   const recorded = await git(['rev-parse', '--verify', '--quiet', `${base.commit}^{commit}`]);
   return recorded.kind === 'ok' ? text(recorded.stdout).trim() || null : null;

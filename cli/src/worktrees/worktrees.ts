@@ -12,7 +12,7 @@
 // request changes nothing on disk. Used by the daemon (daemon/worktrees.ts): spawn, the form's probe, Archive.
 import { existsSync, rmdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ackError, branchNameProblem, type Ack, type WorktreeBase } from '@tether/shared';
+import { ackError, branchNameProblem, CommitIdSchema, type Ack, type WorktreeBase } from '@tether/shared';
 import { runGit, splitNul } from '../workspace/git.ts';
 
 /** The shared rule (worktrees.ts in shared), checked again here: the daemon may hear from an older hub. */
@@ -83,11 +83,12 @@ export async function createWorktree(options: { repo: string; branch: string; ba
 /** Where the new branch starts, recorded for the Changes view: the base asked for (or the branch
  *  checked out in the repository) and its commit now. Null when there is no commit to start from. */
 async function startOf(options: { repo: string; base?: string }): Promise<WorktreeBase | null> {
-  const commit = await text(options.repo, ['rev-parse', '--verify', '--quiet', `${options.base ?? 'HEAD'}^{commit}`]);
-  if (!commit.ok || !/^[0-9a-f]{7,64}$/.test(commit.out.trim())) return null;
+  const read = await text(options.repo, ['rev-parse', '--verify', '--quiet', `${options.base ?? 'HEAD'}^{commit}`]);
+  const commit = CommitIdSchema.safeParse(read.ok ? read.out.trim() : '');
+  if (!commit.success) return null;
   const current = options.base === undefined ? await text(options.repo, ['symbolic-ref', '--short', '-q', 'HEAD']) : null;
   const ref = options.base ?? (current?.ok ? current.out.trim() : '');
-  return { ref: ref && !checkBranchName(ref) ? ref : null, commit: commit.out.trim() };
+  return { ref: ref && !checkBranchName(ref) ? ref : null, commit: commit.data };
 }
 
 /** The new branch's upstream: the same name on the remote the repository's current branch tracks

@@ -87,6 +87,7 @@ function EndDialog({ session, reviewsQuestion, onClose }: { session: Session; re
   // Esc cancels, unless the end is already on its way.
   const { titleId, textId, props } = useModal({ busy: ending, onClose });
 
+  const stays = worktreeStays(session);
   const end = async () => {
     if (await endSession(session, asking && reviews ? reviews : undefined)) onClose();
   };
@@ -99,7 +100,7 @@ function EndDialog({ session, reviewsQuestion, onClose }: { session: Session; re
       <div id={textId} className="confirm-dialog-text">
         <p>{consequence(session)}</p>
         <p>{resumeLater(session)}</p>
-        {worktreeStays(session) ? <p>{worktreeStays(session)}</p> : null}
+        {stays ? <p>{stays}</p> : null}
       </div>
       {reviewsQuestion?.({ sessionId: session.id, choice: reviews, onChoice: setReviews, onNeeded })}
       {lifecycle.kind === 'failed' && lifecycle.action === 'end' ? (

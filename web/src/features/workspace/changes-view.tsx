@@ -104,7 +104,9 @@ export function ChangesView({ session, focus, against: asked }: { session: Sessi
       <GitPanel session={session} />
       {latest.files.length === 0 ? (
         <p className="workspace-empty">
-          {since ? `No changes: the branch matches ${since.ref ?? 'commit'} ${since.ref ? `at ${since.commit.slice(0, 7)}` : since.commit.slice(0, 7)}.` : `No changes: the working tree matches ${latest.head ? `commit ${latest.head}` : 'the index'}.`}
+          {since
+            ? `No changes: the branch matches ${since.ref ? `${since.ref} at` : 'commit'} ${since.commit.slice(0, 7)}.`
+            : `No changes: the working tree matches ${latest.head ? `commit ${latest.head}` : 'the index'}.`}
         </p>
       ) : (
         <>
