@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // One run for every package. It runs inside Bun (`bun --bun vitest run --pool=threads`) because the
-// hub and runner need Bun APIs (Bun.serve, bun:sqlite, Bun.Terminal).
+// hub and runner need Bun APIs (Bun.serve, bun:sqlite, bun-pty).
 export default defineConfig({
   test: {
     include: ['{shared,hub,cli,web,tests}/**/*.test.ts', 'bench/**/*.test.ts'],

@@ -3,10 +3,10 @@
 // and darwin-x64 (default: all four; DIR default dist/binaries). Cross-compiling fetches the target's
 // Bun runtime from the npm registry once (Bun caches it).
 //
-// Inside each: cli + hub + shared and every dependency, and the built web app (--asset web/dist,
-// served from the executable's embedded files). The PTY is Bun's own (Bun.Terminal): nothing native
-// is embedded. No .env or bunfig.toml of the folder it runs in is loaded: those belong to the
-// user's project.
+// Inside each: cli + hub + shared and every dependency, the built web app (--asset web/dist, served
+// from the executable's embedded files), and the target's librust_pty for bun-pty (embedded by
+// bun-pty's own compile-time lookup; Bun writes it to a temp file when it is dlopened). No .env or
+// bunfig.toml of the folder it runs in is loaded: those belong to the user's project.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -35,7 +35,7 @@ for (const target of targets) {
     'build',
     '--compile',
     `--target=${BINARY_TARGETS[target]}`,
-    'cli/src/main.ts',
+    'cli/src/binary-main.ts',
     // The app lands at /$bunfs/root/dist/… in the executable (see cli/src/config/build.ts).
     '--asset',
     'web/dist',

@@ -1,5 +1,5 @@
 // The single-file binary: `bun run build:binaries --target <this machine>` gives one executable
-// with the web app inside (the PTY is Bun's own); copied alone into an empty folder it runs
+// with the web app and bun-pty's native library inside; copied alone into an empty folder it runs
 // hub, doctor and a claude session with no Bun on PATH (tests/harness/installed.ts). The other
 // three targets are cross-compiled by `bun run build:binaries` and not run here.
 import { copyFileSync } from 'node:fs';

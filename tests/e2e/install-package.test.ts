@@ -21,15 +21,16 @@ describe('tether as an npm package', () => {
     const listing = await runCommand(['tar', 'tzf', tarball!], { cwd: out });
     const files = listing.stdout.trim().split('\n');
     expect(files).toEqual(expect.arrayContaining(['package/package.json', 'package/bin/tether', 'package/dist/main.js', 'package/web/dist/index.html']));
-    // Only what runs: no source, test, map or bundled package (the PTY is Bun's own).
-    expect(files.filter((f) => /\.test\.|fixtures|\.map$|\.dll$|\.tsx?$|\/src\/|node_modules/.test(f))).toEqual([]);
+    // bun-pty (bundled) ships TypeScript sources, which Bun runs; nothing else is a source file.
+    expect(files.filter((f) => /\.test\.|fixtures|\.map$|\.dll$/.test(f) || (/\.tsx?$|\/src\//.test(f) && !f.startsWith('package/node_modules/bun-pty/src/')))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(['package/node_modules/bun-pty/src/index.ts', 'package/node_modules/bun-pty/rust-pty/target/release/librust_pty.so']));
 
     const prefix = installTempDir(defer, 'tether-prefix-');
     const install = await runCommand(['npm', 'install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball!], { cwd: out });
     expect(install.code, install.stderr).toBe(0);
 
     const manifest = await Bun.file(join(prefix, 'lib', 'node_modules', 'tether', 'package.json')).json();
-    expect(Object.keys(manifest.dependencies)).toEqual(['bun']);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['bun', 'bun-pty']);
     await exerciseInstalledTether(defer, {
       tether: join(prefix, 'bin', 'tether'),
       kind: /npm package/,

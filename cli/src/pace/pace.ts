@@ -11,7 +11,7 @@
 export const QUIET_AFTER_MS = 3_000;
 /** What a backstop poll waits between looks while quiet: not at all. Everything these polls catch
  *  comes with a sign of life (claude draws on its screen while it writes; Esc is a key; a hook is a
- *  hook), and the PTY's output wakes the runner by itself (pty/pty.ts: read in the event loop), so a quiet session's
+ *  hook), and the PTY's output now wakes the runner by itself (pty/read-loop.ts), so a quiet session's
  *  polls sleep with no timer and the first stir brings them back (idle bench: each timed look was a
  *  wake-up, stat and read every 5 s for each of three polls). */
 export const QUIET_POLL_MS = Number.POSITIVE_INFINITY;

@@ -1,17 +1,9 @@
-// pty.ts: one child process in a pseudo-terminal (Bun.Terminal): spawn, write, resize, exit.
+// pty.ts: one child process in a pseudo-terminal (bun-pty): spawn, write, resize, exit.
 // Bytes flow out through `onData`, keyed by absolute byte offset so mirrors can resume by offset.
-// It knows nothing about agents. Invariant: `exited` resolves exactly once, after the last byte the
-// child wrote was handed out; stop() kills and waits.
-//
-// Bun reads the PTY's master in its event loop (epoll): output is handed out the moment it is
-// written, and an idle session costs nothing (no timer, no polling thread). Bun.Terminal cannot
-// pause its reads, so `hold` pauses the writer instead: SIGSTOP to the child's process group until
-// the screen model caught up, then SIGCONT. Stopping the terminal's output (tcflow TCOOFF, or
-// Ctrl-S) would be the terminal's own way, but Linux then drops the "\r\n" of a newline the child is
-// writing at that instant (n_tty's output processing ignores a write refused by a stopped PTY):
-// measured, 1 to 4 lost per 20 MB flood. See docs/decisions/terminal.md.
-import { constants } from 'node:os';
-import { echoMark } from './echo-trace.ts';
+// It knows nothing about claude. Invariant: `exited` resolves exactly once; stop() kills and waits.
+import { spawn, type IPty } from 'bun-pty';
+import { exactEnvCommand } from './exact-env.ts';
+import { installYieldingReadLoop } from './read-loop.ts';
 
 export type PtyExit = { exitCode: number; signal: string | null };
 
@@ -33,97 +25,80 @@ export type PtyProcess = {
 
 /** How long stop() lets the child exit after SIGTERM before SIGKILL. Claude saves its state fast. */
 const STOP_GRACE_MS = 3000;
-/** After the child exits, how long its last output may take to be read. The master reads EOF once
- *  every holder of the terminal closed it; a background process the child left behind may hold
- *  it for good, so this bounds the wait. */
-const EXIT_DRAIN_MS = 250;
 
 export function spawnPty(options: {
   file: string;
   args: string[];
   cwd: string;
-  /** The child's whole environment: nothing of this process's own reaches it. */
   env: Record<string, string>;
   cols: number;
   rows: number;
-  /** Asked after each read: a promise stops the child's process group until it settles. */
+  /** Asked before each read: a promise holds reading until it settles (see read-loop.ts). */
   hold?: () => Promise<void> | null;
+  /** The session is quiet (see pace/pace.ts): reading may pause longer (see read-loop.ts). */
+  quiet?: () => boolean;
 }): PtyProcess {
+  const command = exactEnvCommand(options);
+  const pty: IPty = spawn(command.file, command.args, {
+    name: options.env.TERM ?? 'xterm-256color',
+    cols: options.cols,
+    rows: options.rows,
+    cwd: options.cwd,
+    env: options.env,
+  });
+  // Before bun-pty's own loop starts (a microtask from now): nonstop output must not starve us.
   const listeners = new Set<(chunk: { data: Uint8Array; offset: number }) => void>();
   let offset = 0;
   let cols = options.cols;
   let rows = options.rows;
   let done = false;
-  let held = false;
-  const signalGroup = (signal: NodeJS.Signals) => {
+  const emit = (data: Uint8Array) => {
+    const at = offset;
+    offset += data.byteLength;
+    for (const listener of [...listeners]) listener({ data, offset: at });
+  };
+  const readLoop = installYieldingReadLoop(pty, { onBytes: emit, ...(options.hold ? { hold: options.hold } : {}), ...(options.quiet ? { quiet: options.quiet } : {}) });
+  if (!readLoop) {
+    // bun-pty's own loop (native library not reachable from here): it hands out decoded strings.
+    const encoder = new TextEncoder();
+    pty.onData((data) => emit(encoder.encode(data)));
+  }
+  const exited = new Promise<PtyExit>((resolve) => {
+    pty.onExit((event) => {
+      done = true;
+      resolve({ exitCode: event.exitCode, signal: event.signal === undefined || event.signal === 0 ? null : String(event.signal) });
+    });
+  });
+  // bun-pty's own kill() ignores the signal, closes the PTY and reports exit code 0 at once, which
+  // would lose claude's real exit and cut its shutdown short. Signals go to the child's process group
+  // instead (it leads its own session, so its pid is the group's id), as a terminal's Ctrl-C does,
+  // and the exit is reported when the child really exits; bun-pty's kill is only the last resort in
+  // stop(). The group, not the pid: an agent may be a launcher that ignores SIGTERM and SIGHUP and
+  // waits for its real process (Gemini CLI relaunches itself in a child node), so a signal to the
+  // pid alone reached nobody who would exit, and the PTY's hangup reaches the session leader alone:
+  // each such agent outlived its runner, 350 MB and a few % of a core apiece, for good.
+  const kill = (signal: string = 'SIGTERM') => {
+    if (done) return;
     try {
-      process.kill(-child.pid, signal);
+      process.kill(-pty.pid, signal as NodeJS.Signals);
     } catch {
       try {
-        process.kill(child.pid, signal);
+        process.kill(pty.pid, signal as NodeJS.Signals);
       } catch {
         // already gone
       }
     }
   };
-  const holdUntil = (settled: Promise<void>) => {
-    held = true;
-    signalGroup('SIGSTOP');
-    const resume = () => {
-      held = false;
-      if (!done) signalGroup('SIGCONT');
-    };
-    settled.then(resume, resume);
-  };
-  const onBytes = (data: Uint8Array) => {
-    echoMark('run_read');
-    const at = offset;
-    offset += data.byteLength;
-    for (const listener of [...listeners]) listener({ data, offset: at });
-    if (held || done) return;
-    const hold = options.hold?.();
-    if (hold) holdUntil(hold);
-  };
-  let endOfOutput!: () => void;
-  const outputEnded = new Promise<void>((resolve) => (endOfOutput = resolve));
-  const child = Bun.spawn([options.file, ...options.args], {
-    cwd: options.cwd,
-    env: options.env,
-    terminal: {
-      cols: options.cols,
-      rows: options.rows,
-      name: options.env.TERM ?? 'xterm-256color',
-      data: (_terminal, data) => onBytes(data),
-      exit: () => endOfOutput(),
-    },
-  });
-  const terminal = child.terminal!;
-  const exited = child.exited.then(async (): Promise<PtyExit> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([outputEnded, new Promise<void>((resolve) => (timer = setTimeout(resolve, EXIT_DRAIN_MS)))]);
-    clearTimeout(timer);
-    done = true;
-    terminal.close();
-    const code = child.signalCode;
-    // Bun names the signal; a number (not seen on Linux) is named the same way.
-    const signal = code === null ? null : typeof code === 'number' ? (Object.entries(constants.signals).find(([, n]) => n === code)?.[0] ?? String(code)) : code;
-    const signalNumber = signal ? (constants.signals as Record<string, number>)[signal] : undefined;
-    return { exitCode: child.exitCode ?? 128 + (signalNumber ?? 0), signal };
-  });
-  // Signals go to the child's process group (it leads its own session, so its pid is the group's
-  // id), as a terminal's Ctrl-C does, and the exit is reported when the child really exits. The
-  // group, not the pid: an agent may be a launcher that ignores SIGTERM and SIGHUP and waits for its
-  // real process (Gemini CLI relaunches itself in a child node), so a signal to the pid alone
-  // reached nobody who would exit, and the PTY's hangup reaches the session leader alone: each such
-  // agent outlived its runner, 350 MB and a few % of a core apiece, for good. A held group is
-  // continued after the signal, or it would not act on it until the hold ended.
-  const kill = (signal: string = 'SIGTERM') => {
+  const forceClose = () => {
     if (done) return;
-    signalGroup(signal as NodeJS.Signals);
-    if (held) signalGroup('SIGCONT');
+    try {
+      pty.kill();
+    } catch {
+      // already gone
+    }
   };
   return {
-    pid: child.pid,
+    pid: pty.pid,
     get cols() {
       return cols;
     },
@@ -131,14 +106,15 @@ export function spawnPty(options: {
       return rows;
     },
     write: (data) => {
-      if (done || terminal.closed) return;
-      terminal.write(data);
+      if (done) return;
+      pty.write(data);
+      readLoop?.wake();
     },
     resize: (size) => {
-      if (done || terminal.closed || (size.cols === cols && size.rows === rows)) return;
+      if (done || (size.cols === cols && size.rows === rows)) return;
       cols = size.cols;
       rows = size.rows;
-      terminal.resize(size.cols, size.rows);
+      pty.resize(size.cols, size.rows);
     },
     onData: (listener) => {
       listeners.add(listener);
@@ -149,7 +125,10 @@ export function spawnPty(options: {
     kill,
     stop: async () => {
       kill('SIGTERM');
-      const timer = setTimeout(() => kill('SIGKILL'), STOP_GRACE_MS);
+      const timer = setTimeout(() => {
+        kill('SIGKILL');
+        forceClose();
+      }, STOP_GRACE_MS);
       const result = await exited;
       clearTimeout(timer);
       return result;

@@ -258,6 +258,7 @@ async function runPty(parts: PtyParts & { binary: string; args: string[] }): Pro
       // The screen model must see every byte (snapshots, prompt state): when it is far behind, stop
       // reading until it caught up; the writer then blocks on the kernel's PTY buffer.
       hold: () => (screen.backlog() > SCREEN_MAX_BACKLOG_BYTES ? screen.settled() : null),
+      quiet: core.pace.quiet,
     });
   } catch (error) {
     return core.failEarly(`could not start ${parts.binary}: ${error instanceof Error ? error.message : String(error)}`);

@@ -91,9 +91,9 @@ export function createTerminalOutput(o: {
   const scheduleFlush = () => {
     if (flushScheduled) return;
     flushScheduled = true;
-    // The PTY may hand out several reads in one turn of the loop (a redraw, a flood); flushing at
-    // the end of this turn coalesces them into one event and adds no timer latency to a single
-    // keystroke's echo.
+    // bun-pty delivers everything it can read in one synchronous burst of ≤ 4 KiB chunks; flushing
+    // at the end of this turn coalesces the burst into one event and adds no timer latency to a
+    // single keystroke's echo.
     setImmediate(flush);
   };
 
