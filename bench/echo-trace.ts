@@ -5,6 +5,8 @@
 // With ECHO_TRACE=1 the hub and runner append each hop's time to a file (TETHER_ECHO_TRACE, see
 // hub/src/terminal/echo-trace.ts) and this prints where the time went, for all keys and for the
 // slowest 2 %. ECHO_QUIET=N adds N keys each typed after the runner went quiet (> 3 s).
+// ECHO_WARMUP=N types N keys on each path first, uncounted (the JIT's warm-up: see
+// terminal.bench.ts, ECHO_WARMUP_KEYS); by default none, so the rounds show it settle.
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import { startCommandRunner, viewTerminal } from '../tests/harness/terminal.ts';
 const ROUNDS = Number(process.argv[2] ?? 5);
 const KEYS = Number(process.env.ECHO_KEYS ?? 1000);
 const QUIET_KEYS = Number(process.env.ECHO_QUIET ?? 0);
+const WARMUP_KEYS = Number(process.env.ECHO_WARMUP ?? 0);
 const WETTY_DIR = process.env.WETTY_DIR;
 const home = mkdtempSync(join(tmpdir(), 'tether-echo-trace-'));
 const traceFile = process.env.ECHO_TRACE ? join(home, 'trace.txt') : undefined;
@@ -87,6 +90,7 @@ async function wettyKey(): Promise<number> {
 
 const sides: Array<[string, () => Promise<number>]> = [['relay', relayKey], ['direct', directKey], ...(wetty ? [['wetty', wettyKey] as [string, () => Promise<number>]] : [])];
 const results = new Map<string, Array<{ p50: number; p99: number }>>(sides.map(([n]) => [n, []]));
+for (const [, key] of sides) for (let i = 0; i < WARMUP_KEYS; i++) await key();
 const relayAll: number[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   const order = sides.map((_, i) => sides[(i + round) % sides.length]!);
