@@ -1,21 +1,21 @@
 // start-env.ts: the environment a long-lived tether process starts Bun with. Bun and JavaScriptCore
 // read these only from the environment, once, at start-up, so `tether claude|codex|gemini`, `tether
-// hub` and `tether daemon` re-execute themselves in place (execve: same pid, same terminal, nothing
+// hub`, `tether daemon` and `tether attach` re-execute themselves in place (execve: same pid, same terminal, nothing
 // set up yet) when one is missing. A value already set (by the user, or by us a moment ago) is kept.
 // Where execve is not reachable (no libc by that name, Windows) the process runs as it is.
 //
 // - BUN_JSC_useFTLJIT=0 (every long-lived verb): JavaScriptCore's top tier (FTL) compiles hot code
-//   in background threads for a fresh process's first ~10 minutes of use, and its working memory
-//   stays. Measured (docs/decisions/terminal.md, "The echo tail is the JIT warming up"; runner.md,
-//   "Memory of a busy runner"): on 2 cores those threads made the echo's p99 (3.3 ms cold, 1.4 with
-//   FTL off) and the runner's RSS climb 84 → 91 MB in its first 20 minutes (flat at 82–86 with it
-//   off), and a 50 MB flood relayed faster without it (78.7 against 70–72 MB/s): tether's work is
-//   short bursts of socket, JSON and parser code, which the tier below (DFG) runs well.
+//   in background threads through a fresh process's first thousands of events, and the runner kept
+//   the memory. Measured (docs/decisions/runner.md, "Memory of a busy runner"; terminal.md, "The echo
+//   tail is the JIT warming up"): two 40-minute runner soaks side by side, +6.3 MB/h with FTL and
+//   +3.0 without (the runner ~4 MB smaller throughout); on 2 cores the compiler threads made the
+//   echo's cold p99; relay throughput and the hub's ingest did not suffer. tether's work is short
+//   bursts of socket, JSON and parser code, which the tier below (DFG) runs well.
 // - BUN_GC_TIMER_INTERVAL=120000 (agent sessions): see pace/gc-timer.ts.
 import { dlopen, FFIType, ptr } from 'bun:ffi';
 import { GC_TIMER_ENV, IDLE_GC_INTERVAL_MS } from '../pace/gc-timer.ts';
 
-/** Every long-lived verb. */
+/** Every long-lived verb (hub, daemon, attach; the runners' set adds to it). */
 export const SERVER_START_ENV: Readonly<Record<string, string>> = { BUN_JSC_useFTLJIT: '0' };
 /** An agent session's runner: idle for hours, so also Bun's idle collection at 120 s. */
 export const RUNNER_START_ENV: Readonly<Record<string, string>> = { ...SERVER_START_ENV, [GC_TIMER_ENV]: String(IDLE_GC_INTERVAL_MS) };
