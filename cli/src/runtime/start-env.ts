@@ -7,8 +7,8 @@
 // - BUN_JSC_useFTLJIT=0 (every long-lived verb): JavaScriptCore's top tier (FTL) compiles hot code
 //   in background threads through a fresh process's first thousands of events, and the runner kept
 //   the memory. Measured (docs/decisions/runner.md, "Memory of a busy runner"; terminal.md, "The echo
-//   tail is the JIT warming up"): two 40-minute runner soaks side by side, +6.3 MB/h with FTL and
-//   +3.0 without (the runner ~4 MB smaller throughout); on 2 cores the compiler threads made the
+//   tail is the JIT warming up"): in 40-minute runner soaks the peaks stayed lower without it (87–88
+//   against 92 MB; the slope swung between runs: +6.3 with FTL, +3.0 and +8.5 without); on 2 cores the compiler threads made the
 //   echo's cold p99; relay throughput and the hub's ingest did not suffer. tether's work is short
 //   bursts of socket, JSON and parser code, which the tier below (DFG) runs well.
 // - BUN_GC_TIMER_INTERVAL=120000 (agent sessions): see pace/gc-timer.ts.
