@@ -20,6 +20,10 @@ async function main(argv: string[]): Promise<number> {
     console.log(verbHelp(command));
     return 0;
   }
+  if (command.startEnv) {
+    const { execWithStartEnv, START_ENV } = await import('./runtime/start-env.ts');
+    execWithStartEnv(START_ENV[command.startEnv]);
+  }
   return command.run(rest);
 }
 

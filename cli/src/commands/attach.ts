@@ -19,12 +19,10 @@ const RESET_SCREEN = '\x1bc';
 
 const command: Command = {
   name: 'attach',
+  startEnv: 'server',
   summary: 'attach this terminal to a session (Ctrl-] detaches; a headless session is resumed in a PTY)',
   usage: 'tether attach [<session>] [--json]',
   async run(args) {
-    // First: the JIT tiers for a long-lived viewer (runtime/start-env.ts).
-    const { execWithStartEnv, SERVER_START_ENV } = await import('../runtime/start-env.ts');
-    execWithStartEnv(SERVER_START_ENV);
     const { flags, positionals } = parseFlags({ args, booleans: ['json'] });
     if (positionals.length > 1) throw new CommandError(`usage: ${command.usage}`, 2);
     const sessionId = positionals[0] ?? (await pickSession({ json: flags.json === true }));

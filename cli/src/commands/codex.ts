@@ -7,6 +7,7 @@ import { runAgent, warnOutsideTestedRange } from './run-agent.ts';
 
 const command: Command = {
   name: 'codex',
+  startEnv: 'runner',
   summary: 'run Codex in a PTY at this terminal, mirrored to the hub',
   usage: 'tether codex [codex args…]',
   run: (args) =>

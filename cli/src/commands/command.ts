@@ -6,6 +6,9 @@ export type Command = {
   name: string;
   summary: string;
   usage: string;
+  /** A long-lived verb: main.ts re-executes the process with this start-up tuning before it runs
+   *  (runtime/start-env.ts). */
+  startEnv?: 'server' | 'runner';
   /** Returns the process exit code. Throw `CommandError` for a one-line user-facing failure. */
   run(args: string[]): Promise<number>;
 };

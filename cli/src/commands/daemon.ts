@@ -50,14 +50,12 @@ async function manageService(args: string[]): Promise<number> {
 
 const command: Command = {
   name: 'daemon',
+  startEnv: 'server',
   summary: 'register this machine with the hub and start sessions on request (install: systemd or launchd service)',
   usage:
     'tether daemon [--name NAME] [--allow-shell (web shells on this machine, if the hub enables them)] | tether daemon install|uninstall [--print] [--launchd|--systemd]',
   async run(args) {
     if (args[0] === 'install' || args[0] === 'uninstall') return manageService(args);
-    // First: the JIT tiers for a long-lived process (runtime/start-env.ts).
-    const { execWithStartEnv, SERVER_START_ENV } = await import('../runtime/start-env.ts');
-    execWithStartEnv(SERVER_START_ENV);
     const { flags, positionals } = parseFlags({ args, strings: ['name'], booleans: ['allow-shell'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"; usage: ${command.usage}`, 2);
     const creds = requireCredentials();

@@ -7,6 +7,7 @@ import { runAgent, warnOutsideTestedRange } from './run-agent.ts';
 
 const command: Command = {
   name: 'gemini',
+  startEnv: 'runner',
   summary: 'run Gemini CLI in a PTY at this terminal, mirrored to the hub',
   usage: 'tether gemini [gemini args…]',
   run: (args) =>

@@ -77,12 +77,10 @@ function readRelay(o: { code: string | undefined; publicUrl: string | undefined;
 
 const command: Command = {
   name: 'hub',
+  startEnv: 'server',
   summary: 'run the hub (embedded SQLite under TETHER_HOME)',
   usage: 'tether hub [--port N (default: 8787, or the next free port up to 8797; 0 = any free port)] [--host H (default 127.0.0.1)] [--enable-shell (web shells on machines whose daemon runs with --allow-shell)] [--database postgres://… (several hubs behind one URL share it; also TETHER_DATABASE_URL)] [--cluster-url URL (how the other hubs reach this one; default its own URL)] [--trust-proxy (behind a load balancer: the client address is the last X-Forwarded-For hop)] [--terminal-memory MiB (replay kept for all live terminals together, default 256; each keeps its share, 128 KiB to 4 MiB; also TETHER_TERMINAL_MEMORY_MB)] [--allowed-origin URL[,URL…] (browser origins besides the hub\'s own that may open sockets; also TETHER_ALLOWED_ORIGINS)] [--dev-push-endpoints (development only: push endpoints may be http, loopback or private)] [--public-url https://NAME[:PORT] (the https URL a phone opens: your proxy or tunnel in front of the hub; checked before it is shown)] [--allowed-host NAME[,NAME…] (more host names the hub answers; any other gets 421; also TETHER_ALLOWED_HOSTS)] [--tailscale | --tailscale=funnel (serve the hub at https://<this machine>.<tailnet>.ts.net through Tailscale; funnel: on the public internet)] [--relay JOIN_CODE (serve the hub at https://NAME.<relay domain> through a tether relay: no inbound port, TLS ends here; also TETHER_RELAY) [--acme-directory URL (ACME CA for the relay name\'s certificate; default Let\'s Encrypt)]]',
   async run(args) {
-    // First: the JIT tiers for a long-lived server (runtime/start-env.ts).
-    const { execWithStartEnv, SERVER_START_ENV } = await import('../runtime/start-env.ts');
-    execWithStartEnv(SERVER_START_ENV);
     const tailscaleFlag = oneLine(() => takeTailscaleFlag(args));
     const { flags, positionals } = parseFlags({ args: tailscaleFlag.rest, strings: ['port', 'host', 'database', 'cluster-url', 'terminal-memory', 'allowed-origin', 'public-url', 'allowed-host', 'relay', 'acme-directory'], booleans: ['enable-shell', 'trust-proxy', 'dev-push-endpoints'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);

@@ -7,7 +7,6 @@ import type { AgentKind } from '@tether/shared';
 import { loadCredentials } from '../config/credentials.ts';
 import { tetherPaths } from '../config/paths.ts';
 import { startHeapProbe } from '../memory/heap-probe.ts';
-import { execWithStartEnv, RUNNER_START_ENV } from '../runtime/start-env.ts';
 import { CommandError } from './command.ts';
 
 /** A `beforeStart` that prints one line before the agent takes the terminal when its version is
@@ -35,9 +34,6 @@ export function warnOutsideTestedRange(agent: {
 const ORPHAN_DELAY_MS = 3_000;
 
 export async function runAgent(options: { agent: AgentKind; args: string[]; beforeStart?: (o: { home: string }) => void }): Promise<number> {
-  // First, before anything touches the terminal: Bun's GC timer and JIT tiers for an hours-long
-  // session (runtime/start-env.ts).
-  execWithStartEnv(RUNNER_START_ENV);
   // Bench only (TETHER_BENCH_HEAP): the soak's heap samples; unset, no timer exists.
   const stopHeapProbe = startHeapProbe({ label: 'runner' });
   const { runSession, RunnerStartError } = await import('../runner/runner.ts');

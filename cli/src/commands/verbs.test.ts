@@ -35,6 +35,15 @@ describe('the verb table', () => {
     expect(verbFiles.length).toBe(Object.keys(VERBS).length);
   });
 
+  it('the long-lived verbs, and only they, start with the tuned environment (main.ts re-executes them)', async () => {
+    const tuned: Record<string, unknown> = {};
+    for (const [name, load] of Object.entries(VERBS)) {
+      const { startEnv } = (await load()).default;
+      if (startEnv) tuned[name] = startEnv;
+    }
+    expect(tuned).toEqual({ hub: 'server', daemon: 'server', attach: 'server', claude: 'runner', codex: 'runner', gemini: 'runner' });
+  });
+
   it('tether --help lists each verb with the summary its own --help prints', async () => {
     const top = await tether('--help');
     expect(top.status).toBe(0);

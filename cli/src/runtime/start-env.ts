@@ -1,7 +1,7 @@
 // start-env.ts: the environment a long-lived tether process starts Bun with. Bun and JavaScriptCore
-// read these only from the environment, once, at start-up, so `tether claude|codex|gemini`, `tether
-// hub`, `tether daemon` and `tether attach` re-execute themselves in place (execve: same pid, same terminal, nothing
-// set up yet) when one is missing. A value already set (by the user, or by us a moment ago) is kept.
+// read these only from the environment, once, at start-up, so main.ts re-executes a long-lived verb
+// (`tether claude|codex|gemini`, `hub`, `daemon`, `attach`: its `startEnv`) in place before it runs
+// (execve: same pid, same terminal, nothing set up yet) when one is missing. A value already set (by the user, or by us a moment ago) is kept.
 // Where execve is not reachable (no libc by that name, Windows) the process runs as it is.
 //
 // - BUN_JSC_useFTLJIT=0 (every long-lived verb): JavaScriptCore's top tier (FTL) compiles hot code
@@ -19,6 +19,8 @@ import { GC_TIMER_ENV, IDLE_GC_INTERVAL_MS } from '../pace/gc-timer.ts';
 export const SERVER_START_ENV: Readonly<Record<string, string>> = { BUN_JSC_useFTLJIT: '0' };
 /** An agent session's runner: idle for hours, so also Bun's idle collection at 120 s. */
 export const RUNNER_START_ENV: Readonly<Record<string, string>> = { ...SERVER_START_ENV, [GC_TIMER_ENV]: String(IDLE_GC_INTERVAL_MS) };
+/** By a verb's `startEnv` (commands/command.ts), for main.ts. */
+export const START_ENV = { server: SERVER_START_ENV, runner: RUNNER_START_ENV } as const;
 
 function libcNames(): string[] {
   if (process.platform === 'darwin') return ['libc.dylib', '/usr/lib/libSystem.B.dylib'];
