@@ -12,6 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { io, type Socket } from 'socket.io-client';
+import { typeKeys } from './echo-keys.ts';
 
 type Measurement = { name: string; value: number; unit: string } & Record<string, unknown>;
 
@@ -114,28 +115,26 @@ export async function measureWetty(options: { throughputMb: number; echoKeys: nu
     children.push(cat.child);
     const typist = await connect(cat.url);
     sockets.push(typist);
-    const samples: number[] = [];
-    const cold: number[] = [];
-    for (let i = 0; i < options.warmupKeys + options.echoKeys; i++) {
-      const t = performance.now();
-      const echoed = new Promise<void>((resolve) => {
-        const on = (data: string) => {
-          typist.emit('commit', data.length);
-          if (data.includes('x')) {
-            typist.off('data', on);
-            resolve();
-          }
-        };
-        typist.on('data', on);
-      });
-      typist.emit('input', 'x');
-      await echoed;
-      const ms = performance.now() - t;
-      if (i >= options.warmupKeys) samples.push(ms);
-      else if (i < options.echoKeys) cold.push(ms);
-    }
-    samples.sort((a, b) => a - b);
-    cold.sort((a, b) => a - b);
+    const { warm: samples, cold } = await typeKeys({
+      keys: options.echoKeys,
+      warmup: options.warmupKeys,
+      key: async () => {
+        const t = performance.now();
+        const echoed = new Promise<void>((resolve) => {
+          const on = (data: string) => {
+            typist.emit('commit', data.length);
+            if (data.includes('x')) {
+              typist.off('data', on);
+              resolve();
+            }
+          };
+          typist.on('data', on);
+        });
+        typist.emit('input', 'x');
+        await echoed;
+        return performance.now() - t;
+      },
+    });
     return [
       { name: 'wetty_throughput_mb_s', value: Math.round(throughput * 100) / 100, unit: 'MB/s', version: WETTY_VERSION },
       { name: 'wetty_echo_ms_p50', value: Math.round(percentile(samples, 50) * 100) / 100, unit: 'ms', version: WETTY_VERSION },

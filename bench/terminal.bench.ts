@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { spawnPty } from '../cli/src/pty/pty.ts';
 import { startHubProcess } from '../tests/harness/hub.ts';
 import { startCommandRunner, viewTerminal, type TerminalViewer } from '../tests/harness/terminal.ts';
+import { typeKeys } from './echo-keys.ts';
 import { measureWetty } from './terminal-wetty.ts';
 import type { WorkerReply, WorkerRequest } from './terminal-fanout-worker.ts';
 
@@ -97,18 +98,6 @@ async function directThroughput(mb: number): Promise<number> {
   const seconds = (performance.now() - t0) / 1000;
   await pty.stop();
   return mb / seconds;
-}
-
-/** `warmup` keys, then `keys` more: returns the first ECHO_KEYS of the warm-up (cold) and the rest. */
-async function typeKeys(options: { keys: number; warmup: number; key: () => Promise<number> }): Promise<{ cold: number[]; warm: number[] }> {
-  const cold: number[] = [];
-  for (let i = 0; i < options.warmup; i++) {
-    const ms = await options.key();
-    if (i < ECHO_KEYS) cold.push(ms);
-  }
-  const warm: number[] = [];
-  for (let i = 0; i < options.keys; i++) warm.push(await options.key());
-  return { cold: cold.sort((a, b) => a - b), warm: warm.sort((a, b) => a - b) };
 }
 
 async function directEcho(keys: number): Promise<{ cold: number[]; warm: number[] }> {
