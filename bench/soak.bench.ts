@@ -6,8 +6,8 @@
 // TETHER_SOAK_SAMPLE_S (60). Then a real runner's own soak (runner-soak.ts).
 //
 //   soak_rss_mb_per_hour, soak_fd_per_hour: least-squares slopes over the samples after the warm-up
-//   (the first sixth of the run, at least one sample interval), per hub (the worst is the value) and
-//   for the runner side.
+//   (the first sixth of the run, at least one sample interval), per hub (the worst is the value);
+//   soak_generator_*: the same for the generator process (not a real runner: runner-soak.ts is).
 //
 // The hub's terminal logs fill by design (1 KB/s per session up to the per-terminal cap, 4 MiB by
 // default: 70 minutes). So that this growth does not hide a leak, the soak's hub keeps 256 KiB per
@@ -19,6 +19,7 @@ import { NGINX_BIN, startBalancer } from '../tests/harness/balancer.ts';
 import { startPostgres } from '../tests/harness/postgres.ts';
 import { ISSUE_RATES, percentile, round, startHubChild, startLoad, type HubChild } from './load/fleet.ts';
 import { loadAverage, openFds, rssMb } from './load/proc.ts';
+import { slope } from './load/trend.ts';
 
 type Measurement = { name: string; value: number; unit: string } & Record<string, unknown>;
 
@@ -27,17 +28,6 @@ const PER_NAMESPACE = 10;
 const TERMINAL_LOG_BYTES = Number(process.env.TETHER_SOAK_LOG_BYTES ?? 256 * 1024);
 
 type Sample = { minute: number; hubRssMb: number[]; hubFds: number[]; runnerRssMb: number; runnerFds: number; load: number };
-
-/** Least-squares slope of y over x. */
-export function slope(points: Array<[number, number]>): number {
-  const n = points.length;
-  if (n < 2) return Number.NaN;
-  const mx = points.reduce((a, [x]) => a + x, 0) / n;
-  const my = points.reduce((a, [, y]) => a + y, 0) / n;
-  const sxy = points.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0);
-  const sxx = points.reduce((a, [x]) => a + (x - mx) ** 2, 0);
-  return sxx === 0 ? Number.NaN : sxy / sxx;
-}
 
 export async function run(): Promise<Measurement[]> {
   // A real `tether claude` runner under slowly streamed turns (runner-soak.ts); TETHER_SOAK_RUNNER=1
@@ -134,13 +124,13 @@ async function runHubSoak(): Promise<Measurement[]> {
         },
         { name: 'soak_fd_per_hour', value: Math.max(...fdSlopes), unit: 'fd/h', per_hub: fdSlopes, fds_first_last: [samples[0]!.hubFds, last.hubFds], ...common },
         {
-          name: 'soak_runner_rss_mb_per_hour',
+          name: 'soak_generator_rss_mb_per_hour',
           value: perHour((s) => s.runnerRssMb),
           unit: 'MB/h',
           rss_mb_first_last: [round(samples[0]!.runnerRssMb, 1), round(last.runnerRssMb, 1)],
           rss_mb_series: samples.map((s) => round(s.runnerRssMb, 1)),
         },
-        { name: 'soak_runner_fd_per_hour', value: perHour((s) => s.runnerFds), unit: 'fd/h', fds_first_last: [samples[0]!.runnerFds, last.runnerFds] },
+        { name: 'soak_generator_fd_per_hour', value: perHour((s) => s.runnerFds), unit: 'fd/h', fds_first_last: [samples[0]!.runnerFds, last.runnerFds] },
         {
           name: 'soak_chat_lag_ms_p99',
           value: round(percentile(window.chatLagMs, 99)),
