@@ -22,6 +22,7 @@ import { recordHookTiming, wallNow } from '../hooks/bench-timings.ts';
 import type { PromptState } from '../screen/prompt-state.ts';
 import { createDeskAnswers, type DeskAnswers } from './desk-answer.ts';
 import { verdictFor, type Verdict } from './verdict.ts';
+import { firstAnswer, type FirstAnswer } from './requests/first-answer.ts';
 import { createRequestRegistry, type RequestHandle, type RequestRegistry } from './requests/registry.ts';
 
 export type { AddRulesUpdate, PermissionUpdate, Verdict } from './verdict.ts';
@@ -53,7 +54,7 @@ export type Approvals = {
 
 type Outcome = { from: 'hub'; answer: Answer } | { from: 'desk'; decision: 'allow' | 'deny' | null } | { from: 'cancel' } | { from: 'handoff' };
 
-type Waiting = { handle: RequestHandle; settle: (outcome: Outcome) => void; sawDialog: boolean; /** When the hub's answer came (bench timings). */ answeredAt?: number };
+type Waiting = { handle: RequestHandle; settle: FirstAnswer<Outcome>['settle']; sawDialog: boolean; /** When the hub's answer came (bench timings). */ answeredAt?: number };
 
 /** claude drops its hook request when the desk presses Esc in the dialog, a moment before the
  *  transcript records the rejection: this long the runner waits for that record before it takes the
@@ -146,15 +147,7 @@ export function createApprovals(options: {
     ask: async ({ toolName, toolInput, toolUseId, askedBy, signal }) => {
       const link = options.link();
       if (!link) return null;
-      let settle!: (outcome: Outcome) => void;
-      const settled = new Promise<Outcome>((resolve) => {
-        let done = false;
-        settle = (outcome) => {
-          if (done) return;
-          done = true;
-          resolve(outcome);
-        };
-      });
+      const { settle, settled } = firstAnswer<Outcome>();
       const callId = toolUseId ?? recentCalls.get(callKey(toolName, toolInput)) ?? null;
       const shown = options.describe ? await options.describe({ toolName, toolInput, toolUseId: callId }) : toolInput;
       const request: PendingRequest = {

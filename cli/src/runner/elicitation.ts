@@ -17,6 +17,7 @@
 import { elicitationAnswerOf, elicitationAnswerProblem, type Answer, type ElicitationInput } from '@tether/shared';
 import { elicitationOutput, parseElicitationPayload } from '../hooks/elicitation.ts';
 import type { HubLink } from '../hub-link/link.ts';
+import { firstAnswer, type FirstAnswer } from './requests/first-answer.ts';
 import { createRequestRegistry, type RequestHandle, type RequestRegistry } from './requests/registry.ts';
 
 /** claude drops the hook request both when the desk presses Esc and when it exits; an exit reaches
@@ -36,7 +37,7 @@ export type Elicitations = {
 };
 
 type Outcome = { from: 'hub'; answer: Answer } | { from: 'dropped' } | { from: 'stopped' };
-type Waiting = { handle: RequestHandle; settle: (outcome: Outcome) => void };
+type Waiting = { handle: RequestHandle; settle: FirstAnswer<Outcome>['settle'] };
 
 export function createElicitations(options: {
   sessionId: () => string;
@@ -85,15 +86,7 @@ export function createElicitations(options: {
       const link = options.link();
       if (!link || stopped) return {};
       const { input } = parsed;
-      let settle!: (outcome: Outcome) => void;
-      const settled = new Promise<Outcome>((resolve) => {
-        let done = false;
-        settle = (outcome) => {
-          if (done) return;
-          done = true;
-          resolve(outcome);
-        };
-      });
+      const { settle, settled } = firstAnswer<Outcome>();
       const handle = requests.open({
         request: { id: crypto.randomUUID(), sessionId: options.sessionId(), kind: 'elicitation', toolName: input.serverName, toolInput: input, toolUseId: null, createdAt: Date.now() },
         onAnswer: (answer) => settle({ from: 'hub', answer }),
