@@ -10,6 +10,9 @@ import { modelAliasOf } from '../../lib/format.ts';
 import type { AgentCapabilities } from '@tether/shared';
 import type { EffortLevel } from '@tether/shared/wire';
 
+/** What a typed model name is sent under (an option's key is its own name or `effort:<level>`). */
+const CUSTOM_KEY = 'custom:';
+
 export type ModelPanelProps = {
   id: string;
   /** The agent's name in sentences. */
@@ -34,96 +37,59 @@ export function ModelPanel({ id, agentName, models, sessionId, model, efforts, e
   const [error, setError] = useState<string | null>(null);
   const current = modelAliasOf(model, aliases);
 
-  const choose = async (next: string) => {
-    setSending(next);
+  /** One request at a time: `key` marks what is being sent (a spinner on it, every option disabled). */
+  const send = async (key: string, request: () => Promise<unknown>, done: () => void) => {
+    setSending(key);
     setError(null);
     try {
-      await requestHub('session:set-model', { sessionId, model: next });
-      onRequested(next);
+      await request();
+      done();
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
     } finally {
       setSending(null);
     }
   };
-
-  const chooseEffort = async (level: EffortLevel) => {
-    setSending(`effort:${level}`);
-    setError(null);
-    try {
-      await requestHub('session:set-effort', { sessionId, level });
-      onEffortRequested?.(level);
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
-    } finally {
-      setSending(null);
-    }
-  };
+  const choose = (next: string, key = next) => send(key, () => requestHub('session:set-model', { sessionId, model: next }), () => onRequested(next));
+  const chooseEffort = (level: EffortLevel) =>
+    send(`effort:${level}`, () => requestHub('session:set-effort', { sessionId, level }), () => onEffortRequested?.(level));
 
   const onCustom = (event: FormEvent) => {
     event.preventDefault();
     const next = custom.trim();
-    if (next) void choose(next);
+    if (next) void choose(next, CUSTOM_KEY);
   };
 
-  const sendingCustom = sending !== null && !aliases.includes(sending);
+  const sendingCustom = sending === CUSTOM_KEY;
   return (
     <div className="model-panel" id={id} role="dialog" aria-label="Switch model">
       {models ? <div className="model-panel-title">Model for this session</div> : null}
       {aliases.length > 0 ? (
-        <div className="model-options" role="group" aria-label="Models">
-          {aliases.map((alias) => (
-            <button
-              key={alias}
-              type="button"
-              className="model-option"
-              aria-pressed={current === alias}
-              disabled={sending !== null}
-              onClick={() => void choose(alias)}
-            >
-              {sending === alias ? <Spinner size={14} /> : null}
-              {alias}
-            </button>
-          ))}
-        </div>
+        <OptionRow label="Models" options={aliases} current={current} sending={sending} sendingKey={(alias) => alias} onChoose={(alias) => void choose(alias)} />
       ) : null}
       {models?.typed ? (
-      <form className="model-custom" onSubmit={onCustom}>
-        <input
-          className="field-input field-mono model-custom-input"
-          aria-label={aliases.length > 0 ? 'Other model name' : 'Model name'}
-          placeholder={models.example ?? undefined}
-          value={custom}
-          autoCapitalize="off"
-          autoCorrect="off"
-          spellCheck={false}
-          maxLength={200}
-          onChange={(event) => setCustom(event.target.value)}
-        />
-        <button type="submit" className="button" disabled={sending !== null || custom.trim() === ''}>
-          {sendingCustom ? <Spinner size={14} /> : null}
-          Switch
-        </button>
-      </form>
+        <form className="model-custom" onSubmit={onCustom}>
+          <input
+            className="field-input field-mono model-custom-input"
+            aria-label={aliases.length > 0 ? 'Other model name' : 'Model name'}
+            placeholder={models.example ?? undefined}
+            value={custom}
+            autoCapitalize="off"
+            autoCorrect="off"
+            spellCheck={false}
+            maxLength={200}
+            onChange={(event) => setCustom(event.target.value)}
+          />
+          <button type="submit" className="button" disabled={sending !== null || custom.trim() === ''}>
+            {sendingCustom ? <Spinner size={14} /> : null}
+            Switch
+          </button>
+        </form>
       ) : null}
       {efforts ? (
         <>
           <div className="model-panel-title">Effort</div>
-          <div className="model-options" role="group" aria-label="Effort">
-            {efforts.map((level) => (
-              <button
-                key={level}
-                type="button"
-                className="model-option"
-                aria-pressed={effort === level}
-                disabled={sending !== null}
-                onClick={() => void chooseEffort(level)}
-              >
-                {sending === `effort:${level}` ? <Spinner size={14} /> : null}
-                {level}
-              </button>
-            ))}
-          </div>
+          <OptionRow label="Effort" options={efforts} current={effort ?? null} sending={sending} sendingKey={(level) => `effort:${level}`} onChoose={(level) => void chooseEffort(level)} />
         </>
       ) : null}
       {error ? (
@@ -133,6 +99,34 @@ export function ModelPanel({ id, agentName, models, sessionId, model, efforts, e
       ) : (
         <p className="model-note">{agentName} switches when it is idle; a running turn keeps its model{efforts ? ' and effort' : ''}.</p>
       )}
+    </div>
+  );
+}
+
+/** A row of pressable options, the current one pressed; all disabled while anything is being sent. */
+function OptionRow<T extends string>(props: {
+  label: string;
+  options: readonly T[];
+  current: T | null;
+  sending: string | null;
+  sendingKey: (option: T) => string;
+  onChoose: (option: T) => void;
+}) {
+  return (
+    <div className="model-options" role="group" aria-label={props.label}>
+      {props.options.map((option) => (
+        <button
+          key={option}
+          type="button"
+          className="model-option"
+          aria-pressed={props.current === option}
+          disabled={props.sending !== null}
+          onClick={() => props.onChoose(option)}
+        >
+          {props.sending === props.sendingKey(option) ? <Spinner size={14} /> : null}
+          {option}
+        </button>
+      ))}
     </div>
   );
 }
