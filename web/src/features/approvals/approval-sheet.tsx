@@ -7,7 +7,7 @@
 //   ("Answered at the desk" when the desk terminal took it, else "Answered on another device")
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { askedByLabel, FILE_CHANGES_TOOL_NAME, type AgentCapabilities, type Answer, type PendingRequest } from '@tether/shared';
+import { askedByLabel, FILE_CHANGES_TOOL_NAME, type AgentCapabilities, type PendingRequest } from '@tether/shared';
 import { answeredAtDesk, answeredFromNotification, formatDuration } from '../../lib/format.ts';
 import { findResolution, removePendingRequest } from '../../lib/queries.ts';
 import { requestHub, SocketRequestError } from '../../lib/socket.ts';
@@ -20,8 +20,7 @@ import { TRUST_FOLDER_TOOL, TrustFolderForm } from './trust-folder-form.tsx';
 import { DialogCard, dialogInput } from './dialog-card.tsx';
 import { useAgentName } from '../../lib/agent-name.ts';
 import { buzz } from '../../lib/haptics.ts';
-
-export type SubmitAnswer = (answer: Answer, action: string) => Promise<void>;
+import type { SubmitAnswer } from './submit-answer.ts';
 
 /** How long "Answered on another device" (or "at the desk") stays before the sheet closes. */
 const ELSEWHERE_NOTICE_MS = 4_000;

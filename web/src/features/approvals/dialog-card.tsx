@@ -5,7 +5,7 @@
 // is still on screen. "Open terminal" shows the dialog itself, for anything the card cannot say.
 import { Link } from '@tanstack/react-router';
 import { DialogInputSchema, type DialogInput, type PendingRequest } from '@tether/shared';
-import type { SubmitAnswer } from './approval-sheet.tsx';
+import type { SubmitAnswer } from './submit-answer.ts';
 import { ActionButton } from './action-button.tsx';
 import { OptionLabel } from './option-label.tsx';
 import { useAgentName } from '../../lib/agent-name.ts';

@@ -6,7 +6,7 @@ import { useMemo, useState } from 'react';
 import { ElicitationInputSchema, elicitationProblems, type ElicitationField, type ElicitationValue, type PendingRequest } from '@tether/shared';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { ClippedPre } from '../../lib/ui/tool-input.tsx';
-import type { SubmitAnswer } from './approval-sheet.tsx';
+import type { SubmitAnswer } from './submit-answer.ts';
 import { ActionButton } from './action-button.tsx';
 
 /** More choices than this show as a drop-down instead of a list of radio buttons. */

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { PendingRequest } from '@tether/shared';
 import { Markdown } from '../../lib/ui/markdown.tsx';
 import { asText } from '../../lib/ui/tool-input.tsx';
-import type { SubmitAnswer } from './approval-sheet.tsx';
+import type { SubmitAnswer } from './submit-answer.ts';
 import { ActionButton } from './action-button.tsx';
 import { useAgentName } from '../../lib/agent-name.ts';
 

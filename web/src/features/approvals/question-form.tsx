@@ -6,7 +6,7 @@ import { useMemo, useState } from 'react';
 import { AskUserQuestionInputSchema, buildQuestionAnswers, type AskUserQuestionInput, type PendingRequest } from '@tether/shared';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { ClippedPre } from '../../lib/ui/tool-input.tsx';
-import type { SubmitAnswer } from './approval-sheet.tsx';
+import type { SubmitAnswer } from './submit-answer.ts';
 import { ActionButton } from './action-button.tsx';
 import { OptionLabel } from './option-label.tsx';
 

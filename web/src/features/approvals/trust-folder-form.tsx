@@ -5,7 +5,7 @@
 //   "Don't trust"  ─deny──► the runner presses Esc; claude exits and the session fails.
 import type { PendingRequest } from '@tether/shared';
 import { asText } from '../../lib/ui/tool-input.tsx';
-import type { SubmitAnswer } from './approval-sheet.tsx';
+import type { SubmitAnswer } from './submit-answer.ts';
 import { ActionButton } from './action-button.tsx';
 import { useAgentName } from '../../lib/agent-name.ts';
 
