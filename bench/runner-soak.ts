@@ -21,7 +21,7 @@ import { startRunner, watchSession } from '../tests/harness/runner.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rssMb } from './load/proc.ts';
+import { cpuSeconds, loadAverage, rssMb } from './load/proc.ts';
 import { slope, windowExtremes } from './load/trend.ts';
 
 /** One slowly streamed reply: 60 lines of ~80 chars, one delta every 50 ms (3 s a turn). */
@@ -56,6 +56,8 @@ export async function runRunnerSoak(): Promise<Array<{ name: string; value: numb
   let viewer: ReturnType<typeof startDesk> | null = null;
   let done = 0;
   let startedAt = Date.now();
+  let runnerCpu = { start: 0, end: 0 };
+  const loads: number[] = [];
   try {
     await runner.waitForScreen(/❯/);
     await phone.emit('terminal:subscribe', { sessionId: runner.sessionId });
@@ -67,9 +69,11 @@ export async function runRunnerSoak(): Promise<Array<{ name: string; value: numb
     });
     const started = performance.now();
     startedAt = Date.now();
+    runnerCpu = { start: cpuSeconds(runner.pid), end: 0 };
     const minute = () => (performance.now() - started) / 60_000;
     const sampler = setInterval(() => {
       samples.push([minute(), rssMb(runner.pid)]);
+      loads.push(loadAverage());
       if (viewer) viewerSamples.push([minute(), rssMb(viewer.pid)]);
       console.error(`runner-soak: ${minute().toFixed(2)} min, ${done} turns, runner ${rssMb(runner.pid).toFixed(1)} MB, viewer ${viewer ? rssMb(viewer.pid).toFixed(1) : "-"} MB`);
     }, sampleMs);
@@ -82,6 +86,7 @@ export async function runRunnerSoak(): Promise<Array<{ name: string; value: numb
       }
     } finally {
       clearInterval(sampler);
+      runnerCpu.end = cpuSeconds(runner.pid);
     }
   } finally {
     phone.stop();
@@ -108,6 +113,9 @@ export async function runRunnerSoak(): Promise<Array<{ name: string; value: numb
       unit: 'MB/h',
       ...common,
       turns: done,
+      // What the runner's own work costs, to weigh a setting that trades memory for CPU.
+      cpu_ms_per_turn: done > 0 ? Math.round(((runnerCpu.end - runnerCpu.start) * 1000) / done) : Number.NaN,
+      load_avg_1m_median: loads.length > 0 ? loads.toSorted((a, b) => a - b)[Math.floor(loads.length / 2)] : Number.NaN,
       peaks_mb_per_hour: runnerTrend.peaks,
       rss_after_warmup_mb: runnerTrend.start,
       rss_end_mb: runnerTrend.end,
