@@ -1,10 +1,10 @@
 // Desk ⇄ hub chat through a real `tether claude` (real claude against the fake API, real hub):
 // text typed at the desk becomes chat; text sent from the hub is typed and answered; a multi-line
-// message is one prompt.
+// message is one prompt; a compaction goes on in the same transcript without reading it again.
 import { describe, expect, it } from 'vitest';
 import { text, userSays, when, lastUserText } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
-import { chatText } from '../harness/runner.ts';
+import { chatText, waitForRunnerLog } from '../harness/runner.ts';
 import { startWorld } from '../harness/world.ts';
 
 const defer = useCleanups();
@@ -50,4 +50,35 @@ describe('tether claude: chat mirrored to the hub', () => {
     expect(users.map(chatText)).toEqual(['what is up from the phone', 'line one\nline two\nline three']);
     expect(phone.duplicates()).toBe(0);
   });
+
+  it('/compact at the desk: the chat goes on in the same transcript, which is not read again from its start', async () => {
+    const { runner, phone } = await startWorld(defer, {
+      script: [
+        when(userSays(/first before the compaction/), text('first reply before')),
+        when(userSays(/second before the compaction/), text('second reply before')),
+        when(userSays(/after the compaction/), text('reply after')),
+      ],
+    });
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session' });
+    // Two exchanges: with one, claude 2.1.197 says "Not enough messages to compact."
+    for (const which of ['first', 'second']) {
+      await phone.send(`the ${which} before the compaction`);
+      await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes(`${which} reply before`)), { what: `the ${which} reply` });
+      await runner.waitForScreen(`${which} reply before`);
+    }
+    // claude summarises (a request the fake answers with its fallback), then runs its SessionStart
+    // hook again with source "compact", naming the transcript it already writes to.
+    runner.write('/compact');
+    await runner.waitForScreen('/compact');
+    runner.write('\r');
+    await waitForRunnerLog(runner, /transcript: .*\(already tailed: on from offset \d+\)/, { timeoutMs: 60_000 });
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the compaction', timeoutMs: 60_000 });
+    await phone.send('and one after the compaction');
+    await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('reply after')), { what: 'the reply after it' });
+    const users = phone.messages().filter((m) => m.role === 'user').map(chatText);
+    expect(users.filter((t) => t === 'the first before the compaction')).toHaveLength(1);
+    expect(users.filter((t) => t === 'the second before the compaction')).toHaveLength(1);
+    expect(users.filter((t) => t === 'and one after the compaction')).toHaveLength(1);
+    expect(phone.duplicates()).toBe(0);
+  }, 120_000);
 });

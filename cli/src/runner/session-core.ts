@@ -371,8 +371,8 @@ export function createSessionCore(init: CoreInit) {
     /** Tails `path` (and its subagents) from the start, or from the resume state's offsets when the
      *  runner says this transcript is the one that state was saved for. */
     followTranscript(o: { path: string; continued: boolean }) {
-      log(`transcript: ${o.path}${o.continued ? ' (continued from the resume state)' : ''}`);
-      feed.follow(followFrom({ path: o.path, resumed: o.continued ? resumed : null }));
+      const switched = feed.follow(followFrom({ path: o.path, resumed: o.continued ? resumed : null }));
+      log(`transcript: ${o.path}${!switched ? ` (already tailed: on from offset ${feed.offset()})` : o.continued ? ' (continued from the resume state)' : ''}`);
     },
     /** The transcript being tailed (null before SessionStart named one). */
     transcript: () => ({ path: feed.path(), tailing: feed.tailing() }),

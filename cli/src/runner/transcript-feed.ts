@@ -102,8 +102,12 @@ export function createTranscriptFeed(init: {
     subagentOffsets: () => subagents?.offsets() ?? {},
     /** Tails `next` from `fromOffset` (its subagents from theirs). `usage`: what the session had used
      *  before those offsets (a resume), counted on from by the reader made at the first follow; a
-     *  later follow (another file, after /clear) keeps counting where the reader is. */
-    follow(o: { path: string; fromOffset: number; subagentOffsets?: Record<string, number>; usage?: SessionUsage | null }) {
+     *  later follow (another file, after /clear) keeps counting where the reader is. The file already
+     *  tailed, named again (claude's SessionStart after a compaction, auto or /compact), goes on where
+     *  it is: read again from 0 it sent the whole chat again (8.5 MB at ~850 turns, +15 MB RSS in the
+     *  soak) and fed every old line to the reader a second time. Returns whether it switched. */
+    follow(o: { path: string; fromOffset: number; subagentOffsets?: Record<string, number>; usage?: SessionUsage | null }): boolean {
+      if (tail && o.path === path) return false;
       reader ??= agent.transcript({ usage: o.usage ?? null });
       path = o.path;
       offset = o.fromOffset;
@@ -111,7 +115,7 @@ export function createTranscriptFeed(init: {
       else tail.switchTo(o.path, o.fromOffset);
       subagents?.stop();
       subagents = null;
-      if (!agent.subagentDir) return;
+      if (!agent.subagentDir) return true;
       subagents = tailSubagents({
         dir: agent.subagentDir(o.path),
         ...(o.subagentOffsets ? { fromOffsets: o.subagentOffsets } : {}),
@@ -119,6 +123,7 @@ export function createTranscriptFeed(init: {
         onError: (error) => log(`subagent transcript: ${String(error)}`),
         poll: init.poll,
       });
+      return true;
     },
     /** Reads what was written since the last read. */
     poke: async () => {
