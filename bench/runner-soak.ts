@@ -2,7 +2,7 @@
 // soak, alone with TETHER_SOAK_RUNNER=1; or `bun bench/runner-soak.ts`.) A real runner (pinned
 // claude, fake Anthropic API) is driven through turns whose replies stream slowly (60 deltas, 50 ms
 // apart), with a phone socket subscribed to its terminal and one `tether attach` viewer, for
-// TETHER_SOAK_MINUTES (default 6 when run alone). RSS is sampled every TETHER_SOAK_SAMPLE_S (15);
+// TETHER_SOAK_RUNNER_MINUTES (else TETHER_SOAK_MINUTES, else 60). RSS is sampled every TETHER_SOAK_SAMPLE_S (15);
 // soak_runner_rss_mb_per_hour / soak_viewer_rss_mb_per_hour: least-squares slopes after the first
 // sixth (the warm-up); soak_runner_rss_floor_mb_per_hour / _viewer_: the slope of each
 // TETHER_SOAK_WINDOW_MIN (10) window's lowest sample after the warm-up, the memory still held after
@@ -31,7 +31,9 @@ function longReply(turn: number) {
 }
 
 export async function runRunnerSoak(): Promise<Array<{ name: string; value: number; unit: string } & Record<string, unknown>>> {
-  const minutes = Number(process.env.TETHER_SOAK_MINUTES ?? 6);
+  // An hour: claude compacts its context at ~850 turns (~47 min), and a line through less than five
+  // of the floor's 10-minute windows says little.
+  const minutes = Number(process.env.TETHER_SOAK_RUNNER_MINUTES ?? process.env.TETHER_SOAK_MINUTES ?? 60);
   const sampleMs = Number(process.env.TETHER_SOAK_SAMPLE_S ?? 15) * 1000;
   const turns = 2000;
   // Each reply is for the turn its prompt names, not the next in line: under load claude may send a
