@@ -4,10 +4,10 @@
 // apart), with a phone socket subscribed to its terminal and one `tether attach` viewer, for
 // TETHER_SOAK_RUNNER_MINUTES (else TETHER_SOAK_MINUTES, else 60). RSS is sampled every TETHER_SOAK_SAMPLE_S (15);
 // soak_runner_rss_mb_per_hour / soak_viewer_rss_mb_per_hour: least-squares slopes after the first
-// sixth (the warm-up); soak_runner_rss_floor_mb_per_hour / _viewer_: the slope of each
-// TETHER_SOAK_WINDOW_MIN (10) window's lowest sample after the warm-up, the memory still held after
-// the collections (load/trend.ts: RSS is a sawtooth, and a line through it swings with the cut); the
-// goal is read on the floor, with the peaks' slope beside it. With TETHER_SOAK_HEAP_S=N both processes also write heap samples every N s
+// sixth (the warm-up); soak_runner_rss_troughs_mb_per_hour / _viewer_: the slope through the bottoms
+// of the falls after the warm-up (a full collection's release, more than 2 MB), the memory still held
+// after the collections (load/trend.ts: RSS is a sawtooth with teeth of 7–17 minutes, and a line
+// through it swings with the cut); the goal is read on the troughs. With TETHER_SOAK_HEAP_S=N both processes also write heap samples every N s
 // (TETHER_BENCH_HEAP, cli/src/memory/heap-probe.ts; off by default: each sample's full collection
 // lowers the RSS slope it measures, +5.4 against +9.9 MB/h): soak_runner_heap_mb_per_hour is the
 // slope of the JS heap after a full collection, so RSS growth with a flat heap is native/allocator
@@ -22,7 +22,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpuSeconds, loadAverage, rssMb } from './load/proc.ts';
-import { slope, windowExtremes } from './load/trend.ts';
+import { slope, troughs } from './load/trend.ts';
 
 /** One slowly streamed reply: 60 lines of ~80 chars, one delta every 50 ms (3 s a turn). */
 function longReply(turn: number) {
@@ -99,16 +99,15 @@ export async function runRunnerSoak(): Promise<Array<{ name: string; value: numb
     await hub.stop();
   }
   const warm = Math.max(minutes / 6, sampleMs / 60_000);
-  const windowMinutes = Number(process.env.TETHER_SOAK_WINDOW_MIN ?? 10);
   const heap = heapSummary({ file: heapFile, warmMinutes: warm, startedAt });
   if (!process.env.TETHER_SOAK_HEAP_OUT) rmSync(heapDir, { recursive: true, force: true });
-  const runnerTrend = trend({ samples, warm, windowMinutes });
-  const viewerTrend = trend({ samples: viewerSamples, warm, windowMinutes });
-  const common = { minutes, warmup_minutes: Math.round(warm * 10) / 10, window_minutes: windowMinutes };
+  const runnerTrend = trend({ samples, warm });
+  const viewerTrend = trend({ samples: viewerSamples, warm });
+  const common = { minutes, warmup_minutes: Math.round(warm * 10) / 10 };
   return [
     ...heap,
-    { name: 'soak_viewer_rss_mb_per_hour', value: viewerTrend.line, unit: 'MB/h', ...common, peaks_mb_per_hour: viewerTrend.peaks, rss_end_mb: viewerTrend.end },
-    { name: 'soak_viewer_rss_floor_mb_per_hour', value: viewerTrend.floor, unit: 'MB/h', ...common, floors_mb: viewerTrend.floors },
+    { name: 'soak_viewer_rss_mb_per_hour', value: viewerTrend.line, unit: 'MB/h', ...common, rss_end_mb: viewerTrend.end },
+    { name: 'soak_viewer_rss_troughs_mb_per_hour', value: viewerTrend.troughs, unit: 'MB/h', ...common, troughs_mb: viewerTrend.troughValues },
     {
       name: 'soak_runner_rss_mb_per_hour',
       value: runnerTrend.line,
@@ -118,29 +117,32 @@ export async function runRunnerSoak(): Promise<Array<{ name: string; value: numb
       // What the runner's own work costs, to weigh a setting that trades memory for CPU.
       cpu_ms_per_turn: done > 0 ? Math.round(((runnerCpu.end - runnerCpu.start) * 1000) / done) : Number.NaN,
       load_avg_1m_median: loads.length > 0 ? loads.toSorted((a, b) => a - b)[Math.floor(loads.length / 2)] : Number.NaN,
-      peaks_mb_per_hour: runnerTrend.peaks,
       rss_after_warmup_mb: runnerTrend.start,
       rss_end_mb: runnerTrend.end,
       rss_range_mb: runnerTrend.range,
       samples: samples.length,
       rss_mb_series: samples.map(([, mb]) => Math.round(mb * 10) / 10),
     },
-    { name: 'soak_runner_rss_floor_mb_per_hour', value: runnerTrend.floor, unit: 'MB/h', ...common, goal: 2, floors_mb: runnerTrend.floors },
+    // NaN with fewer than two falls after the warm-up: no full collection released anything to read.
+    { name: 'soak_runner_rss_troughs_mb_per_hour', value: runnerTrend.troughs, unit: 'MB/h', ...common, goal: 2, troughs_mb: runnerTrend.troughValues, troughs_at_min: runnerTrend.troughMinutes },
   ];
 }
 
-/** After the warm-up: the least-squares line, and the slopes of the windows' floors and peaks (MB/h). */
-function trend(options: { samples: Array<[number, number]>; warm: number; windowMinutes: number }) {
+/** A full collection's release, in MB: the runner's teeth fall 4–6 MB; its RSS wiggles by < 2 MB between. */
+const MIN_FALL_MB = 2;
+
+/** After the warm-up: the least-squares line and the slope through the troughs (MB/h). */
+function trend(options: { samples: Array<[number, number]>; warm: number }) {
   const after = options.samples.filter(([m]) => m >= options.warm);
   const perHour = (points: Array<[number, number]>) => Math.round(slope(points) * 60 * 100) / 100;
-  const floors = windowExtremes(after, { width: options.windowMinutes, pick: 'min' });
+  const bottoms = troughs(after, { minDrop: MIN_FALL_MB });
   const values = after.map(([, mb]) => mb);
-  const oneDecimal = (mb: number | undefined) => Math.round((mb ?? Number.NaN) * 10) / 10;
+  const oneDecimal = (n: number | undefined) => Math.round((n ?? Number.NaN) * 10) / 10;
   return {
     line: perHour(after),
-    floor: perHour(floors),
-    peaks: perHour(windowExtremes(after, { width: options.windowMinutes, pick: 'max' })),
-    floors: floors.map(([, mb]) => oneDecimal(mb)),
+    troughs: perHour(bottoms),
+    troughValues: bottoms.map(([, mb]) => oneDecimal(mb)),
+    troughMinutes: bottoms.map(([m]) => oneDecimal(m)),
     start: oneDecimal(values[0]),
     end: oneDecimal(values.at(-1)),
     range: [oneDecimal(Math.min(...values)), oneDecimal(Math.max(...values))],

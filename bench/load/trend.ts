@@ -1,8 +1,8 @@
 // trend.ts: how a sampled quantity (RSS, fds) moves over a soak. A collected heap's RSS is a sawtooth
-// (allocation climbs, a collection drops it) whose teeth are ~5 MB and minutes long in a runner, so
-// a least-squares line over 40 minutes swings by several MB/h with where the last tooth was cut
-// off. The floor (each window's lowest sample) is what is still held after the collections: its
-// slope is the growth that stays.
+// (allocation climbs, a full collection drops it) whose teeth are 4–6 MB and 7–17 minutes long in a
+// runner, so a least-squares line over an hour swings by several MB/h with where the last tooth was
+// cut off. What is still held after the collections is the bottom of each fall (`troughs`); the
+// lowest sample of fixed windows missed it whenever a tooth outlasted its window.
 
 /** Least-squares slope of y over x. */
 export function slope(points: Array<[number, number]>): number {
@@ -15,22 +15,14 @@ export function slope(points: Array<[number, number]>): number {
   return sxx === 0 ? Number.NaN : sxy / sxx;
 }
 
-/** The lowest (or highest) point of each whole window of `width` x-units, starting at the first
- *  point's x. A last window cut short is dropped: its extreme need not be a tooth's. The width must be
- *  at least a tooth (a collection cycle), or a window can miss its tooth's base. */
-export function windowExtremes(points: Array<[number, number]>, options: { width: number; pick: 'min' | 'max' }): Array<[number, number]> {
-  if (points.length === 0 || !(options.width > 0)) return [];
-  const x0 = points[0]![0];
-  const lastX = points.at(-1)![0];
-  const windows = new Map<number, [number, number]>();
-  for (const point of points) {
-    const index = Math.floor((point[0] - x0) / options.width);
-    const kept = windows.get(index);
-    const better = !kept || (options.pick === 'min' ? point[1] < kept[1] : point[1] > kept[1]);
-    if (better) windows.set(index, point);
+/** The first sample after each fall of more than `minDrop` (a full collection's release), lowered to
+ *  the next sample when that is lower still (a fall spread over two samples). */
+export function troughs(points: Array<[number, number]>, options: { minDrop: number }): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  for (let i = 1; i < points.length; i += 1) {
+    if (points[i - 1]![1] - points[i]![1] <= options.minDrop) continue;
+    const next = points[i + 1];
+    found.push(next && next[1] < points[i]![1] ? next : points[i]!);
   }
-  return [...windows.entries()]
-    .filter(([index]) => lastX >= x0 + (index + 1) * options.width)
-    .sort((a, b) => a[0] - b[0])
-    .map(([, point]) => point);
+  return found;
 }
