@@ -36,7 +36,7 @@ export function GitPanel({ session }: { session: Session }) {
             <label className="git-file">
               <input
                 type="checkbox"
-                checked={togglingPaths(action.pending).has(file.path) ? !file.staged : file.staged}
+                checked={toggledTo(action.pending, file.path) ?? file.staged}
                 disabled={action.busy !== null}
                 onChange={() => action.run({ action: file.staged ? 'unstage' : 'stage', paths: [file.path] })}
               />
@@ -69,9 +69,12 @@ export function GitPanel({ session }: { session: Session }) {
   );
 }
 
-/** The files a stage or unstage under way names. */
-function togglingPaths(pending: GitWrite | null): Set<string> {
-  return new Set(pending && (pending.action === 'stage' || pending.action === 'unstage') ? pending.paths : []);
+/** What a stage or unstage under way makes of `path` (staged or not), or null when it names it not.
+ *  The target, not the opposite of what the index said: a refresh that lands while the write is under
+ *  way may already show it done, and its opposite was the old state again. */
+function toggledTo(pending: GitWrite | null, path: string): boolean | null {
+  if (!pending || (pending.action !== 'stage' && pending.action !== 'unstage') || !pending.paths.includes(path)) return null;
+  return pending.action === 'stage';
 }
 
 function PushButtons(props: { repo: RepoState; busy: string | null; onPush: () => void; onPullRequest: () => void }) {
