@@ -21,6 +21,7 @@ import { startRunner, watchSession } from '../tests/harness/runner.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { percentile, round } from './load/fleet.ts';
 import { cpuSeconds, loadAverage, rssMb } from './load/proc.ts';
 import { slope, troughs } from './load/trend.ts';
 
@@ -31,8 +32,8 @@ function longReply(turn: number) {
 }
 
 export async function runRunnerSoak(): Promise<Array<{ name: string; value: number; unit: string } & Record<string, unknown>>> {
-  // An hour: claude compacts its context at ~850 turns (~47 min), and a line through less than five
-  // of the floor's 10-minute windows says little.
+  // An hour: claude compacts its context at ~850 turns (~47 min), and the runner's full collections
+  // come 7–17 minutes apart, so a shorter run has too few troughs to draw a slope through.
   const minutes = Number(process.env.TETHER_SOAK_RUNNER_MINUTES ?? process.env.TETHER_SOAK_MINUTES ?? 60);
   const sampleMs = Number(process.env.TETHER_SOAK_SAMPLE_S ?? 15) * 1000;
   const turns = 2000;
@@ -74,10 +75,13 @@ export async function runRunnerSoak(): Promise<Array<{ name: string; value: numb
     runnerCpu = { start: cpuSeconds(runner.pid), end: 0 };
     const minute = () => (performance.now() - started) / 60_000;
     const sampler = setInterval(() => {
-      samples.push([minute(), rssMb(runner.pid)]);
+      const at = minute();
+      const runnerMb = rssMb(runner.pid);
+      const viewerMb = viewer ? rssMb(viewer.pid) : null;
+      samples.push([at, runnerMb]);
       loads.push(loadAverage());
-      if (viewer) viewerSamples.push([minute(), rssMb(viewer.pid)]);
-      console.error(`runner-soak: ${minute().toFixed(2)} min, ${done} turns, runner ${rssMb(runner.pid).toFixed(1)} MB, viewer ${viewer ? rssMb(viewer.pid).toFixed(1) : "-"} MB`);
+      if (viewerMb !== null) viewerSamples.push([at, viewerMb]);
+      console.error(`runner-soak: ${at.toFixed(2)} min, ${done} turns, runner ${runnerMb.toFixed(1)} MB, viewer ${viewerMb === null ? '-' : viewerMb.toFixed(1)} MB`);
     }, sampleMs);
     try {
       while (minute() < minutes) {
@@ -103,7 +107,7 @@ export async function runRunnerSoak(): Promise<Array<{ name: string; value: numb
   if (!process.env.TETHER_SOAK_HEAP_OUT) rmSync(heapDir, { recursive: true, force: true });
   const runnerTrend = trend({ samples, warm });
   const viewerTrend = trend({ samples: viewerSamples, warm });
-  const common = { minutes, warmup_minutes: Math.round(warm * 10) / 10 };
+  const common = { minutes, warmup_minutes: round(warm, 1) };
   return [
     ...heap,
     { name: 'soak_viewer_rss_mb_per_hour', value: viewerTrend.line, unit: 'MB/h', ...common, rss_end_mb: viewerTrend.end },
@@ -116,12 +120,12 @@ export async function runRunnerSoak(): Promise<Array<{ name: string; value: numb
       turns: done,
       // What the runner's own work costs, to weigh a setting that trades memory for CPU.
       cpu_ms_per_turn: done > 0 ? Math.round(((runnerCpu.end - runnerCpu.start) * 1000) / done) : Number.NaN,
-      load_avg_1m_median: loads.length > 0 ? loads.toSorted((a, b) => a - b)[Math.floor(loads.length / 2)] : Number.NaN,
+      load_avg_1m_median: percentile(loads, 50),
       rss_after_warmup_mb: runnerTrend.start,
       rss_end_mb: runnerTrend.end,
       rss_range_mb: runnerTrend.range,
       samples: samples.length,
-      rss_mb_series: samples.map(([, mb]) => Math.round(mb * 10) / 10),
+      rss_mb_series: samples.map(([, mb]) => round(mb, 1)),
     },
     // NaN with fewer than two falls after the warm-up: no full collection released anything to read.
     { name: 'soak_runner_rss_troughs_mb_per_hour', value: runnerTrend.troughs, unit: 'MB/h', ...common, goal: 2, troughs_mb: runnerTrend.troughValues, troughs_at_min: runnerTrend.troughMinutes },
@@ -134,10 +138,10 @@ const MIN_FALL_MB = 2;
 /** After the warm-up: the least-squares line and the slope through the troughs (MB/h). */
 function trend(options: { samples: Array<[number, number]>; warm: number }) {
   const after = options.samples.filter(([m]) => m >= options.warm);
-  const perHour = (points: Array<[number, number]>) => Math.round(slope(points) * 60 * 100) / 100;
+  const perHour = (points: Array<[number, number]>) => round(slope(points) * 60);
   const bottoms = troughs(after, { minDrop: MIN_FALL_MB });
   const values = after.map(([, mb]) => mb);
-  const oneDecimal = (n: number | undefined) => Math.round((n ?? Number.NaN) * 10) / 10;
+  const oneDecimal = (n: number | undefined) => round(n ?? Number.NaN, 1);
   return {
     line: perHour(after),
     troughs: perHour(bottoms),

@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axeViolations, seriousOnes } from '../harness/axe.ts';
-import { saveScreenshot, UI_TIMEOUT_MS, useColorScheme, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
+import { seriousInBothThemes } from '../harness/axe.ts';
+import { saveScreenshot, UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
 import type { useBrowserWorld } from '../harness/browser-world.ts';
 import type { useCleanups } from '../harness/cleanups.ts';
 import { startRunner } from '../harness/runner.ts';
@@ -51,14 +51,6 @@ export function agentJourney(options: { world: ReturnType<typeof useBrowserWorld
   const fileName = `made-by-${name}.txt`;
   const chat = (tab: Page) => tab.getByRole('log', { name: 'Chat' });
 
-  async function noSeriousAxe(tab: Page) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await useColorScheme(tab, scheme);
-      expect(seriousOnes(await axeViolations(tab))).toEqual([]);
-    }
-    await useColorScheme(tab, 'light');
-  }
-
   async function send(tab: Page, viewport: ViewportName, words: string) {
     const box = tab.getByRole('textbox', { name: 'Message' });
     await box.fill(words);
@@ -95,7 +87,7 @@ export function agentJourney(options: { world: ReturnType<typeof useBrowserWorld
       await row.waitFor({ timeout: agent.uiTimeoutMs });
       await expect(row.textContent()).resolves.toContain(`${agent.display} · PTY`);
       await saveScreenshot(tab, { name: `${name}-list`, viewport });
-      await noSeriousAxe(tab);
+      expect(await seriousInBothThemes(tab)).toEqual([]);
 
       step('a prompt gets its reply');
       await row.click();
@@ -105,7 +97,7 @@ export function agentJourney(options: { world: ReturnType<typeof useBrowserWorld
       await chat(tab).getByText(`Hello from the fake ${agent.display} model.`).waitFor({ timeout: agent.uiTimeoutMs });
       await chat(tab).getByText(`hello ${name}, are you there?`).waitFor({ timeout: UI_TIMEOUT_MS });
       await saveScreenshot(tab, { name: `${name}-chat`, viewport });
-      await noSeriousAxe(tab);
+      expect(await seriousInBothThemes(tab)).toEqual([]);
 
       step('its command is approved in the sheet');
       await send(tab, viewport, 'Please make the file');
@@ -113,7 +105,7 @@ export function agentJourney(options: { world: ReturnType<typeof useBrowserWorld
       await sheet.waitFor({ timeout: agent.uiTimeoutMs });
       await expect(sheet.getByLabel('Command').textContent()).resolves.toContain(`touch ${fileName}`);
       await saveScreenshot(tab, { name: `${name}-approval`, viewport });
-      await noSeriousAxe(tab);
+      expect(await seriousInBothThemes(tab)).toEqual([]);
       expect(existsSync(join(sandbox.cwd, fileName))).toBe(false);
       await sheet.getByRole('button', { name: 'Allow', exact: true }).click();
       await sheet.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
@@ -128,7 +120,7 @@ export function agentJourney(options: { world: ReturnType<typeof useBrowserWorld
       await tab.getByRole('link', { name: 'Terminal', exact: true }).click();
       await tab.locator('.xterm-rows').getByText(/The file is there now\./).first().waitFor({ timeout: agent.uiTimeoutMs });
       await saveScreenshot(tab, { name: `${name}-terminal`, viewport });
-      await noSeriousAxe(tab);
+      expect(await seriousInBothThemes(tab)).toEqual([]);
     }, agent.journeyTimeoutMs);
   }
 }

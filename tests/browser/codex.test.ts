@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { execCommand, hasToolOutput, startFakeOpenAI, text, userSays, when } from '../fixtures/fake-openai/index.ts';
-import { axeViolations, seriousOnes } from '../harness/axe.ts';
-import { saveScreenshot, UI_TIMEOUT_MS, useColorScheme, type ViewportName } from '../harness/browser.ts';
+import { seriousInBothThemes } from '../harness/axe.ts';
+import { saveScreenshot, UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { CODEX_READY, codexBin, createCodexSandbox } from '../harness/codex.ts';
@@ -79,10 +79,7 @@ describe('a Codex session from the browser', () => {
     await saveScreenshot(tab, { name: 'codex-new-session', viewport: 'phone' });
     // The form with its agent choice, in both themes: no serious or critical axe finding.
     step('The form with its agent choice, in both themes');
-    for (const scheme of ['light', 'dark'] as const) {
-      await useColorScheme(tab, scheme);
-      expect(seriousOnes(await axeViolations(tab))).toEqual([]);
-    }
+    expect(await seriousInBothThemes(tab)).toEqual([]);
     await form.getByRole('button', { name: 'Start session' }).click();
     await tab.waitForURL(/\/sessions\/[0-9a-f-]{36}\/terminal$/, { timeout: CODEX_UI_TIMEOUT_MS });
     await tab.locator('.xterm-rows').getByText(/Ask Codex|OpenAI Codex/).first().waitFor({ timeout: CODEX_UI_TIMEOUT_MS });
@@ -148,7 +145,7 @@ describe('a Codex session from the browser', () => {
     await expect(panel.getByRole('group', { name: 'Models' }).count()).resolves.toBe(0);
     await panel.getByRole('textbox', { name: 'Model name' }).fill('gpt-fake-large');
     await saveScreenshot(tab, { name: 'codex-headless-model', viewport: 'desktop' });
-    expect(seriousOnes(await axeViolations(tab))).toEqual([]);
+    expect(await seriousInBothThemes(tab)).toEqual([]);
     await panel.getByRole('button', { name: 'Switch' }).click();
     await tab.getByRole('button', { name: /^Model: gpt-fake-large/ }).waitFor({ timeout: UI_TIMEOUT_MS });
     // And how hard its next turn thinks: Codex's levels (its highest is xhigh, no "max").

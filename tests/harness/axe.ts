@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { animationsSettled } from './browser.ts';
+import { animationsSettled, useColorScheme } from './browser.ts';
 
 /** Loaded through the devtools protocol (page.evaluate): the app's CSP rightly forbids inline scripts. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -28,4 +28,16 @@ export function seriousOnes(violations: Violation[]): string[] {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} (${n.summary.replace(/\s+/g, ' ')})`).join('; ')}`);
+}
+
+/** The serious and critical findings in the light theme and then the dark one, each line prefixed by
+ *  its theme; the page is left in the light theme. */
+export async function seriousInBothThemes(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await useColorScheme(page, scheme);
+    found.push(...seriousOnes(await axeViolations(page)).map((line) => `${scheme}: ${line}`));
+  }
+  await useColorScheme(page, 'light');
+  return found;
 }
