@@ -69,9 +69,13 @@ it('one subscription the sender cannot use never keeps the others from their pus
   const home = makeTempHome();
   defer(() => rmSync(home, { recursive: true, force: true }));
   const stale = createPushKeys();
+  // It names a live token (a record naming none is dropped on load, push-revocation.test.ts).
+  const earlier = await startHub({ home });
+  const tokenId = (await earlier.store.listTokens({}))[0]!.id;
+  await earlier.stop();
   writeFileSync(
     join(home, 'push-subscriptions.json'),
-    JSON.stringify([{ namespace: 'default', endpoint: 'http://[::1]:99999/', p256dh: stale.p256dh, auth: stale.auth, createdAt: 1 }]),
+    JSON.stringify([{ namespace: 'default', endpoint: 'http://[::1]:99999/', p256dh: stale.p256dh, auth: stale.auth, createdAt: 1, tokenId }]),
     { mode: 0o600 },
   );
   const hub = await startHub({ home, devPushEndpoints: true });

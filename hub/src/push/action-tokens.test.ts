@@ -9,6 +9,7 @@ const grant = (choice: 'allow' | 'deny'): TokenGrant => ({
   choice,
   answer: { decision: choice },
   endpoint: 'https://push.example.net/a',
+  tokenId: 'tok_phone',
   answeredBy: 'phone',
   device: 'Chrome on Android',
 });

@@ -25,8 +25,10 @@ export type TokenGrant = {
   choice: NotificationChoice;
   /** What a tap on this button answers, decided when the push was made. */
   answer: Answer;
-  /** The subscription the token was pushed to. */
+  /** The subscription the token was pushed to, and the access token that subscription lives by:
+   *  revoked, the button answers nothing (actions.ts). */
   endpoint: string;
+  tokenId: string;
   /** Who subscribed (the login's label) and on what device: the audit trail's "who" and "device". */
   answeredBy: string;
   device: string;

@@ -40,7 +40,7 @@ describe('dialog push', () => {
       message: describeRequestPush(request, null),
       namespace: 'alpha',
       request,
-      target: { namespace: 'alpha', endpoint: 'https://push.example.test/x', p256dh: 'k', auth: 'a', createdAt: 1 },
+      target: { namespace: 'alpha', endpoint: 'https://push.example.test/x', p256dh: 'k', auth: 'a', createdAt: 1, tokenId: 'tok_phone' },
       tokens,
     });
     expect(message.request?.actions).toEqual([

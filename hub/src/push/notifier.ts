@@ -9,8 +9,9 @@
 // push carries the buttons that answer it (choices.ts: Allow/Deny, a question's or a dialog's
 // options, Accept/Keep planning), each with a single-use token minted for that browser
 // (action-tokens.ts); what does not fit on a notification carries Open.
-// Invariant: a push is never sent while a tab of that namespace is on screen, at most once per
-// request, and a failure to push never touches the fact being broadcast.
+// Invariants: a push is never sent while a tab of that namespace is on screen, at most once per
+// request, and a failure to push never touches the fact being broadcast; nothing is pushed to a
+// browser whose access token (a paired device's) is revoked: its subscription is forgotten first.
 import {
   agentDisplayName,
   isFinalStatus,
@@ -112,7 +113,7 @@ export function withRequestActions(options: {
   const { namespace, request, target } = options;
   const buttons = notificationButtons(request);
   if (!buttons) return { ...options.message, request: { namespace, id: request.id, actions: [{ action: 'open', title: 'Open' }] } };
-  const grant = { namespace, requestId: request.id, endpoint: target.endpoint, answeredBy: target.label ?? 'notification', device: target.device ?? 'a browser' };
+  const grant = { namespace, requestId: request.id, endpoint: target.endpoint, tokenId: target.tokenId, answeredBy: target.label ?? 'notification', device: target.device ?? 'a browser' };
   return {
     ...options.message,
     request: {
@@ -155,6 +156,8 @@ export function createPushNotifier(options: {
   subscriptions: PushSubscriptions;
   keys: VapidKeys;
   tokens: ActionTokens;
+  /** Whether the access token a subscription lives by is still live (not revoked). */
+  tokenLive: (tokenId: string) => Promise<boolean>;
   fetchFn?: typeof fetch;
   onError?: (message: string) => void;
   /** Which endpoints may be sent to (endpoint.ts); default the production rules. */
@@ -186,10 +189,20 @@ export function createPushNotifier(options: {
     }
   }
 
+  /** The namespace's subscriptions whose token still lives; the others are forgotten here, before
+   *  anything is sent, so a revoked device hears nothing more (not even a close). */
+  async function liveTargets(ns: Namespace): Promise<PushSubscriptionRecord[]> {
+    const all = options.subscriptions.list(ns);
+    const verdicts = new Map<string, boolean>();
+    for (const tokenId of new Set(all.map((t) => t.tokenId))) verdicts.set(tokenId, await options.tokenLive(tokenId));
+    for (const [tokenId, live] of verdicts) if (!live) options.subscriptions.forgetToken(tokenId);
+    return all.filter((t) => verdicts.get(t.tokenId) === true);
+  }
+
   /** Sends to every browser of the namespace unless a tab is on screen. `sending` learns who is
    *  sent to before anything goes out, so a resolution that follows at once finds them. */
   async function deliver(ns: Namespace, message: (target: PushSubscriptionRecord) => PushMessage, sending?: (targets: PushSubscriptionRecord[]) => void): Promise<void> {
-    const targets = options.subscriptions.list(ns);
+    const targets = await liveTargets(ns);
     if (targets.length === 0) return;
     if (await options.anyVisible(ns)) return;
     sending?.(targets);
@@ -230,7 +243,7 @@ export function createPushNotifier(options: {
     if (!endpoints || endpoints.size === 0) return;
     pushedRequests.set(key, new Set()); // still remembered (not re-pushed), closed once
     const close: PushClose = { kind: 'close', tag: `request:${resolution.requestId}` };
-    const targets = options.subscriptions.list(ns).filter((t) => endpoints.has(t.endpoint) && takesSilentPush(t.endpoint));
+    const targets = (await liveTargets(ns)).filter((t) => endpoints.has(t.endpoint) && takesSilentPush(t.endpoint));
     await Promise.all(targets.map((target) => send(target, () => close, () => 'high')));
   }
 
@@ -244,6 +257,10 @@ export function createPushNotifier(options: {
   }
 
   return {
+    /** A notification's button was tapped on a device whose token is revoked: its subscriptions go. */
+    deviceRevoked(tokenId: string): void {
+      options.subscriptions.forgetToken(tokenId);
+    },
     /** A notification answered its own request: that browser closed it already, so it gets no
      *  close push (pushes that show nothing are rationed by browsers). Call before announcing. */
     answeredFrom(options: { namespace: Namespace; requestId: string; endpoint: string }): void {

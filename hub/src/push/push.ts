@@ -36,8 +36,12 @@ export function createWebPush(options: {
   const keys = options.keys ?? loadVapidKeys({ path: join(options.home, 'vapid.json') });
   const subscriptions = openPushSubscriptions({ path: join(options.home, 'push-subscriptions.json') });
   const tokens = createActionTokens();
+  // A subscription lives by the access token that made it (a paired device's): checked before every
+  // push and every notification answer, so revocation reaches push at once, whoever revoked it.
+  const tokenLive = async (tokenId: string) => (await options.store.getToken({ id: tokenId }))?.revokedAt === null;
   const notifier = createPushNotifier({
     store: options.store,
+    tokenLive,
     subscriptions,
     keys,
     tokens,
@@ -54,6 +58,6 @@ export function createWebPush(options: {
     notifier,
     /** Pushes follow the hub's facts from now on. */
     listen: (facts: FactBus) => notifier.listen(facts),
-    answer: (action: NotificationAction) => answerFromNotification({ approvals: options.approvals, tokens, notifier, action }),
+    answer: (action: NotificationAction) => answerFromNotification({ approvals: options.approvals, tokens, notifier, tokenLive, action }),
   };
 }

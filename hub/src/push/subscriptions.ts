@@ -1,7 +1,11 @@
 // subscriptions.ts: which browsers of which namespace get pushes. Kept as one small JSON file in
 // TETHER_HOME, rewritten whole on each change (there are a handful per namespace).
-// Invariant: an endpoint belongs to one namespace at a time: a browser that signs in to another
-// namespace and subscribes again moves over, so a push never reaches a login it has left.
+// Invariants: an endpoint belongs to one namespace at a time: a browser that signs in to another
+// namespace and subscribes again moves over, so a push never reaches a login it has left. Each
+// subscription names the access token (a paired device's, or the login's) that made it: it lives
+// only as long as that token (the notifier checks before every push and every notification answer),
+// and a record that names none (a file from before) is dropped on load: the app subscribes again
+// on its next start.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Namespace, PushSubscriptionJson } from '@tether/shared';
 
@@ -14,6 +18,8 @@ export type PushSubscriptionRecord = {
   p256dh: string;
   auth: string;
   createdAt: number;
+  /** The access token whose login subscribed: revoked, the subscription is dead. */
+  tokenId: string;
   /** The login that subscribed (its label) and the browser ("Chrome on Android"): a notification's
    *  Allow/Deny is recorded as answered by them. Absent in files from before notification actions. */
   label?: string;
@@ -27,7 +33,7 @@ export function openPushSubscriptions(options: { path: string }) {
   if (existsSync(options.path)) {
     try {
       const parsed = JSON.parse(readFileSync(options.path, 'utf8')) as unknown;
-      if (Array.isArray(parsed)) records = parsed as PushSubscriptionRecord[];
+      if (Array.isArray(parsed)) records = (parsed as Partial<PushSubscriptionRecord>[]).filter((r): r is PushSubscriptionRecord => typeof r?.tokenId === 'string' && r.tokenId !== '');
     } catch {
       records = []; // a damaged file loses subscriptions, not the hub: browsers resubscribe on next visit
     }
@@ -39,7 +45,7 @@ export function openPushSubscriptions(options: { path: string }) {
   };
 
   return {
-    add(input: { namespace: Namespace; subscription: PushSubscriptionJson; label: string; device: string | null; now: number }): void {
+    add(input: { namespace: Namespace; subscription: PushSubscriptionJson; tokenId: string; label: string; device: string | null; now: number }): void {
       const { endpoint, keys } = input.subscription;
       records = records.filter((r) => r.endpoint !== endpoint);
       records.push({
@@ -48,6 +54,7 @@ export function openPushSubscriptions(options: { path: string }) {
         p256dh: keys.p256dh,
         auth: keys.auth,
         createdAt: input.now,
+        tokenId: input.tokenId,
         label: input.label,
         ...(input.device ? { device: input.device } : {}),
       });
@@ -70,6 +77,12 @@ export function openPushSubscriptions(options: { path: string }) {
     forget(endpoint: string): void {
       const before = records.length;
       records = records.filter((r) => r.endpoint !== endpoint);
+      if (records.length !== before) save();
+    },
+    /** Every subscription made by a token that is now revoked (or gone). */
+    forgetToken(tokenId: string): void {
+      const before = records.length;
+      records = records.filter((r) => r.tokenId !== tokenId);
       if (records.length !== before) save();
     },
     list(namespace: Namespace): PushSubscriptionRecord[] {

@@ -55,6 +55,18 @@ export async function enablePush(): Promise<PushState> {
   return 'on';
 }
 
+/** At each signed-in start: a browser that already has notifications on tells the hub again. A
+ *  subscription lives by the login that made it (the hub drops it when that device is revoked, and
+ *  drops records from before it knew their login), so this re-attaches it to the current login.
+ *  Never asks for permission; a failure leaves the switch showing what it shows. */
+export async function renewPushSubscription(): Promise<void> {
+  if (!supported() || Notification.permission !== 'granted') return;
+  const subscription = await currentSubscription();
+  if (!subscription) return;
+  const json = subscription.toJSON() as { endpoint: string; expirationTime?: number | null; keys: { p256dh: string; auth: string } };
+  await hubApi.pushSubscribe({ endpoint: json.endpoint, expirationTime: json.expirationTime ?? null, keys: json.keys }, deviceNameFromUserAgent(navigator.userAgent));
+}
+
 export async function disablePush(): Promise<PushState> {
   const subscription = await currentSubscription();
   if (subscription) {

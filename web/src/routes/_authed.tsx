@@ -38,6 +38,12 @@ function AuthedShell() {
   const machines = useMachines();
   const hasDetail = useRouterState({ select: (state) => state.location.pathname !== '/' });
 
+  // Notifications already on in this browser are re-attached to this login (loaded only then).
+  useEffect(() => {
+    if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+    import('../pwa/push.ts').then((m) => m.renewPushSubscription()).catch(() => {});
+  }, []);
+
   useEffect(
     () =>
       onLoginChange(() => {

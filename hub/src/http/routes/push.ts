@@ -20,6 +20,7 @@ export function createPushRoutes(options: { push: WebPush }) {
     options.push.subscriptions.add({
       namespace: caller.namespace,
       subscription: body.data.subscription,
+      tokenId: caller.tokenId,
       label: caller.label || caller.tokenId,
       device: body.data.device ?? null,
       now: Date.now(),
