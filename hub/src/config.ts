@@ -15,6 +15,13 @@ export type HubConfig = {
   /** How often live sockets are re-checked for a revoked token or an expired web session
    *  (default 30 s; tests make it short). */
   revocationCheckMs?: number;
+  /** A paired device's renewable web session (default 1 h, DEVICE_SESSION_TTL_MS; tests make it short). */
+  deviceSessionMs?: number;
+  /** A paired device unused this many days is signed out (default 30; `tether hub --device-idle-days`). */
+  deviceIdleDays?: number;
+  /** Two refreshes with one secret this close together are one phone's two tabs, not a replay
+   *  (default 30 s, CONCURRENT_REFRESH_MS; tests make it short). */
+  deviceRefreshGraceMs?: number;
   /** The most PTY output the hub keeps per terminal for replay (default 4 MiB, DEFAULT_TERMINAL_LOG_BYTES). */
   terminalLogBytes?: number;
   /** All live terminals' replay logs together (default 256 MiB, DEFAULT_TERMINAL_MEMORY_BYTES): each

@@ -24,6 +24,7 @@ import { createRooms } from './sockets/rooms.ts';
 import { createWebPush } from './push/push.ts';
 import { createLogin } from './auth/login.ts';
 import { createPairing } from './auth/pairing.ts';
+import { createDevices } from './auth/devices.ts';
 import { createDomain } from './domain.ts';
 import { createFactBus } from './facts/facts.ts';
 import { makeVapidKeys, parseVapidKeys } from './push/vapid.ts';
@@ -107,7 +108,17 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   let selfUrl = '';
   const signer = createWebSessionSigner({ secret });
   const reachProof = createReachProof({ secret });
-  const resolver = createCallerResolver({ store, signer });
+  const facts = createFactBus({ onError: (what, error) => console.error(`tether hub: ${what}: ${error instanceof Error ? error.message : String(error)}`) });
+  // Paired devices: their refresh secrets, idle limit and sign-out; what they revoke is a fact.
+  const devices = createDevices({
+    store,
+    signer,
+    revoked: (event) => facts.publish('tokens.revoked', event),
+    ...(config.deviceSessionMs !== undefined ? { sessionTtlMs: config.deviceSessionMs } : {}),
+    ...(config.deviceIdleDays !== undefined ? { idleDays: config.deviceIdleDays } : {}),
+    ...(config.deviceRefreshGraceMs !== undefined ? { concurrentMs: config.deviceRefreshGraceMs } : {}),
+  });
+  const resolver = createCallerResolver({ store, signer, idle: devices.checkIdle });
   const shareLinks = createShareLinks({ store, secret });
   // One count of failed credentials for logins, REST bearers and socket handshakes.
   const authFailures = createAuthFailures({ onBlocked: (address) => console.error(`tether hub: too many failed authentications from ${address}; answering 429 for a minute`) });
@@ -125,7 +136,6 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
   });
   const rooms = createRooms({ io: sockets.io });
   const hubUrl = cluster ? () => selfUrl : () => '';
-  const facts = createFactBus({ onError: (what, error) => console.error(`tether hub: ${what}: ${error instanceof Error ? error.message : String(error)}`) });
   rooms.subscribe(facts);
   const domain = createDomain({
     store,
@@ -161,6 +171,16 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     cli: { sessions, approvals, machines, remote, shells, terminals, onError, ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}) },
     web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, onError },
   });
+  // Tokens revoked through a hub lose their sockets and push subscriptions now, on every hub.
+  const tokensGone = ({ tokenIds }: { tokenIds: string[] }) => {
+    sockets.dropTokens(tokenIds);
+    for (const id of tokenIds) push.subscriptions.forgetToken(id);
+  };
+  facts.on('tokens.revoked', (event) => {
+    tokensGone(event);
+    domain.bus.tell('tokens-revoked', event);
+  });
+  domain.bus.on('tokens-revoked', tokensGone);
   const transcription = config.transcription ? createTranscription({ endpoint: config.transcription }) : null;
   const app = createHttpApp({
     sessions,
@@ -171,7 +191,9 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     attachments: domain.attachments,
     resolver,
     login: createLogin({ store, signer }),
-    pairing: createPairing({ store, signer }),
+    pairing: createPairing({ store, signer, devices }),
+    devices,
+    ...(config.deviceIdleDays !== undefined ? { deviceIdleDays: config.deviceIdleDays } : {}),
     publicUrl: config.publicUrl ?? null,
     shareLinks,
     push,

@@ -43,6 +43,9 @@ export async function startHub(
     home?: string;
     webDist?: string;
     revocationCheckMs?: number;
+    /** A renewable paired device's session, and the grace for two tabs refreshing at once. */
+    deviceSessionMs?: number;
+    deviceRefreshGraceMs?: number;
     terminalLogBytes?: number;
     runnerGoneGraceMs?: number;
     shell?: boolean;
@@ -60,6 +63,8 @@ export async function startHub(
       home,
       ...(options.webDist ? { webDist: options.webDist } : {}),
       ...(options.revocationCheckMs !== undefined ? { revocationCheckMs: options.revocationCheckMs } : {}),
+      ...(options.deviceSessionMs !== undefined ? { deviceSessionMs: options.deviceSessionMs } : {}),
+      ...(options.deviceRefreshGraceMs !== undefined ? { deviceRefreshGraceMs: options.deviceRefreshGraceMs } : {}),
       ...(options.terminalLogBytes !== undefined ? { terminalLogBytes: options.terminalLogBytes } : {}),
       ...(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {}),
       ...(options.shell ? { shell: true } : {}),

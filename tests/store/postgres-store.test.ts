@@ -56,7 +56,7 @@ describe('postgres store: migrations', () => {
     const url = await cluster.createDatabase();
     const [a, b] = await Promise.all([createPostgresStore({ url }), createPostgresStore({ url })]);
     try {
-      await a.insertToken({ token: { id: 't', namespace: 'n', hash: 'h', label: '', createdAt: 1, lastUsedAt: null, revokedAt: null } });
+      await a.insertToken({ token: { id: 't', namespace: 'n', hash: 'h', label: '', createdAt: 1, lastUsedAt: null, revokedAt: null, kind: 'access', parentId: null } });
       expect((await b.getToken({ id: 't' }))?.namespace).toBe('n');
       const { rows } = await withClient(url, (client) => client.query(`SELECT version FROM tether_schema_migrations ORDER BY version`));
       // A new database is made from tables.ts at once and records the newest version only.
@@ -85,6 +85,7 @@ describe('postgres store: migrations', () => {
                           VALUES ($1, 'alpha', 'old', '/p', 'pty', 'idle', 'c0ffee-1', 'default', TRUE, 1, 5, 5)`, [sid]);
       await client.query(`INSERT INTO messages VALUES ($1, 1, 'm1', '{"id":"m1","role":"user","content":[],"createdAt":1,"claudeSessionId":"c0ffee-1"}')`, [sid]);
       await client.query(`INSERT INTO requests (id, namespace, session_id, kind, tool_name, tool_input, created_at) VALUES ('r1', 'alpha', $1, 'permission', 'Bash', '{}', 100)`, [sid]);
+      await client.query(`INSERT INTO tokens (id, namespace, hash, label, created_at) VALUES ('tok_a', 'alpha', 'ha', 'laptop', 1), ('tok_p', 'alpha', 'hp', 'paired device 2026-11-30 iPhone Safari', 2)`);
     });
     const store = await createPostgresStore({ url });
     try {
@@ -106,6 +107,9 @@ describe('postgres store: migrations', () => {
       // before worktrees recorded their base (no `base` in the JSON) reads with none.
       const older = { path: '/p.worktrees/fix', branch: 'fix', repo: '/p', removedAt: null };
       expect(await store.setSessionWorktree({ namespace: 'alpha', sessionId: sid, worktree: older as typeof older & { base: null }, now: 402 })).toMatchObject({ worktree: { ...older, base: null } });
+      // The devices upgrade: a token a pairing minted before is a device, the rest access tokens.
+      expect(await store.getToken({ id: 'tok_a' })).toMatchObject({ kind: 'access', parentId: null });
+      expect(await store.getToken({ id: 'tok_p' })).toMatchObject({ kind: 'device', parentId: null });
     } finally {
       await store.close();
     }

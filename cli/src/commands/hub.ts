@@ -75,14 +75,28 @@ function readRelay(o: { code: string | undefined; publicUrl: string | undefined;
   return oneLine(() => prepareRelay(o.code!));
 }
 
+/** `--device-idle-days` and `--revocation-check-seconds`: whole numbers in a sane range, or a clear error. */
+function readDeviceLimits(flags: Record<string, string | boolean | undefined>): { deviceIdleDays?: number; revocationCheckMs?: number } {
+  const whole = (name: string, max: number): number | null => {
+    const raw = flags[name];
+    if (raw === undefined) return null;
+    const value = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (!(value >= 1 && value <= max)) throw new CommandError(`--${name} takes a whole number from 1 to ${max}`);
+    return value;
+  };
+  const idle = whole('device-idle-days', 3650);
+  const sweep = whole('revocation-check-seconds', 3600);
+  return { ...(idle !== null ? { deviceIdleDays: idle } : {}), ...(sweep !== null ? { revocationCheckMs: sweep * 1000 } : {}) };
+}
+
 const command: Command = {
   name: 'hub',
   startEnv: 'server',
   summary: 'run the hub (embedded SQLite under TETHER_HOME)',
-  usage: 'tether hub [--port N (default: 8787, or the next free port up to 8797; 0 = any free port)] [--host H (default 127.0.0.1)] [--enable-shell (web shells on machines whose daemon runs with --allow-shell)] [--database postgres://… (several hubs behind one URL share it; also TETHER_DATABASE_URL)] [--cluster-url URL (how the other hubs reach this one; default its own URL)] [--trust-proxy (behind a load balancer: the client address is the last X-Forwarded-For hop)] [--terminal-memory MiB (replay kept for all live terminals together, default 256; each keeps its share, 128 KiB to 4 MiB; also TETHER_TERMINAL_MEMORY_MB)] [--allowed-origin URL[,URL…] (browser origins besides the hub\'s own that may open sockets; also TETHER_ALLOWED_ORIGINS)] [--dev-push-endpoints (development only: push endpoints may be http, loopback or private)] [--public-url https://NAME[:PORT] (the https URL a phone opens: your proxy or tunnel in front of the hub; checked before it is shown)] [--allowed-host NAME[,NAME…] (more host names the hub answers; any other gets 421; also TETHER_ALLOWED_HOSTS)] [--tailscale | --tailscale=funnel (serve the hub at https://<this machine>.<tailnet>.ts.net through Tailscale; funnel: on the public internet)] [--relay JOIN_CODE (serve the hub at https://NAME.<relay domain> through a tether relay: no inbound port, TLS ends here; also TETHER_RELAY) [--acme-directory URL (ACME CA for the relay name\'s certificate; default Let\'s Encrypt)]]',
+  usage: 'tether hub [--port N (default: 8787, or the next free port up to 8797; 0 = any free port)] [--host H (default 127.0.0.1)] [--enable-shell (web shells on machines whose daemon runs with --allow-shell)] [--database postgres://… (several hubs behind one URL share it; also TETHER_DATABASE_URL)] [--cluster-url URL (how the other hubs reach this one; default its own URL)] [--trust-proxy (behind a load balancer: the client address is the last X-Forwarded-For hop)] [--terminal-memory MiB (replay kept for all live terminals together, default 256; each keeps its share, 128 KiB to 4 MiB; also TETHER_TERMINAL_MEMORY_MB)] [--allowed-origin URL[,URL…] (browser origins besides the hub\'s own that may open sockets; also TETHER_ALLOWED_ORIGINS)] [--dev-push-endpoints (development only: push endpoints may be http, loopback or private)] [--device-idle-days N (a paired phone unused this long is signed out; default 30)] [--revocation-check-seconds N (how soon `tether token revoke` reaches live connections; default 30)] [--public-url https://NAME[:PORT] (the https URL a phone opens: your proxy or tunnel in front of the hub; checked before it is shown)] [--allowed-host NAME[,NAME…] (more host names the hub answers; any other gets 421; also TETHER_ALLOWED_HOSTS)] [--tailscale | --tailscale=funnel (serve the hub at https://<this machine>.<tailnet>.ts.net through Tailscale; funnel: on the public internet)] [--relay JOIN_CODE (serve the hub at https://NAME.<relay domain> through a tether relay: no inbound port, TLS ends here; also TETHER_RELAY) [--acme-directory URL (ACME CA for the relay name\'s certificate; default Let\'s Encrypt)]]',
   async run(args) {
     const tailscaleFlag = oneLine(() => takeTailscaleFlag(args));
-    const { flags, positionals } = parseFlags({ args: tailscaleFlag.rest, strings: ['port', 'host', 'database', 'cluster-url', 'terminal-memory', 'allowed-origin', 'public-url', 'allowed-host', 'relay', 'acme-directory'], booleans: ['enable-shell', 'trust-proxy', 'dev-push-endpoints'] });
+    const { flags, positionals } = parseFlags({ args: tailscaleFlag.rest, strings: ['port', 'host', 'database', 'cluster-url', 'terminal-memory', 'allowed-origin', 'public-url', 'allowed-host', 'relay', 'acme-directory', 'device-idle-days', 'revocation-check-seconds'], booleans: ['enable-shell', 'trust-proxy', 'dev-push-endpoints'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
     const explicit = parsePort(flags.port);
     const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
@@ -129,6 +143,7 @@ const command: Command = {
       ...(reach.allowedHosts.length > 0 ? { allowedHosts: reach.allowedHosts } : {}),
       ...(flags['dev-push-endpoints'] === true ? { devPushEndpoints: true } : {}),
       ...readTranscription(process.env),
+      ...readDeviceLimits(flags),
     };
 
     let hub: Awaited<ReturnType<typeof createHub>> | null = null;

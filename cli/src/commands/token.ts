@@ -1,6 +1,7 @@
 // token.ts: `tether token create|list|revoke`, run on the hub machine. Works directly on the hub's
 // SQLite DB under TETHER_HOME (WAL lets it write while the hub runs); the hub sees a revocation on
-// the next request or connection of that token.
+// the next request or connection of that token, and its live sockets close within one sweep (30 s).
+// Revoking a token revokes every device paired from it (its pairing codes), on down.
 import { NamespaceSchema, MAX_LABEL_CHARS, type TokenInfo } from '@tether/shared';
 import { CommandError, parseFlags, type Command } from './command.ts';
 import { openHubStore } from './hub-store.ts';
@@ -18,8 +19,8 @@ function formatTime(ms: number | null): string {
 
 function table(tokens: TokenInfo[]): string {
   const rows = [
-    ['ID', 'NAMESPACE', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED'],
-    ...tokens.map((t) => [t.id, t.namespace, t.label || '-', formatTime(t.createdAt), formatTime(t.lastUsedAt), formatTime(t.revokedAt)]),
+    ['ID', 'NAMESPACE', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED', 'PAIRED BY'],
+    ...tokens.map((t) => [t.id, t.namespace, t.label || '-', formatTime(t.createdAt), formatTime(t.lastUsedAt), formatTime(t.revokedAt), t.parentId ?? '-']),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
@@ -32,7 +33,7 @@ const command: Command = {
   async run(args) {
     const [sub, ...rest] = args;
     const { flags, positionals } = parseFlags({ args: rest, strings: ['namespace', 'label', 'database'], booleans: ['json'] });
-    const { createAccessToken, revokeAccessToken } = await import('@tether/hub');
+    const { createAccessToken } = await import('@tether/hub');
     const store = await openHubStore({ database: typeof flags.database === 'string' ? flags.database : undefined });
     try {
       switch (sub) {
@@ -60,11 +61,14 @@ const command: Command = {
         case 'revoke': {
           const id = positionals[0];
           if (!id || positionals.length > 1) throw new CommandError('usage: tether token revoke <id>');
-          if (!(await revokeAccessToken({ store, id }))) {
+          const ids = await store.revokeToken({ id, at: Date.now() });
+          if (!ids.includes(id)) {
             const existing = await store.getToken({ id });
             throw new CommandError(existing ? `token ${id} is already revoked` : `no token with id ${id} (see tether token list)`);
           }
-          process.stdout.write(flags.json ? `${JSON.stringify({ id, revoked: true })}\n` : `revoked ${id}\n`);
+          const paired = ids.filter((x) => x !== id);
+          const also = paired.length === 0 ? '' : ` and ${paired.length} device${paired.length === 1 ? '' : 's'} paired from it (${paired.join(', ')})`;
+          process.stdout.write(flags.json ? `${JSON.stringify({ id, revoked: true, devices: paired })}\n` : `revoked ${id}${also}\n`);
           return 0;
         }
         default:

@@ -9,6 +9,7 @@ import { PAIR_CODE_TTL_MS, PairCodeSchema } from '@tether/shared';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.ts';
 import type { Store } from '../store/store.ts';
 import { createCallerResolver } from './namespace.ts';
+import { createDevices } from './devices.ts';
 import { createPairCode, createPairing, describeUserAgent, hashPairCode, MAX_LIVE_PAIR_CODES, PAIR_CODE_KEEP_MS } from './pairing.ts';
 import { revokeAccessToken } from './tokens.ts';
 import { createWebSessionSigner } from './web-session.ts';
@@ -44,22 +45,22 @@ it('makes tpc_ codes of 192 random bits, keeps only their hash, valid for 10 min
 });
 
 it('redeems once into a web session of a new device token in the code\'s namespace, revocable alone', async () => {
-  const pairing = createPairing({ store, signer });
-  const made = await pairing.create({ namespace: 'alpha', createdBy: 'laptop', now: Date.now() });
+  const pairing = createPairing({ store, signer, devices: createDevices({ store, signer, revoked: () => {} }) });
+  const made = await pairing.create({ namespace: 'alpha', createdBy: 'laptop', creatorTokenId: null, now: Date.now() });
   if (made.kind !== 'created') throw new Error('no code');
-  const first = await pairing.redeem({ code: made.code, userAgent: IPHONE });
+  const first = await pairing.redeem({ code: made.code, userAgent: IPHONE, renewable: false });
   expect(first).toMatchObject({ kind: 'paired', login: { namespace: 'alpha' } });
   if (first.kind !== 'paired') return;
-  expect(await pairing.redeem({ code: made.code, userAgent: IPHONE })).toEqual({ kind: 'spent' });
+  expect(await pairing.redeem({ code: made.code, userAgent: IPHONE, renewable: false })).toEqual({ kind: 'spent' });
   const tokens = await store.listTokens({ namespace: 'alpha' });
   expect(tokens).toHaveLength(1);
   expect(tokens[0]).toMatchObject({ id: first.tokenId, label: expect.stringMatching(/^paired device \d{4}-\d{2}-\d{2} iPhone Safari$/) });
   const resolver = createCallerResolver({ store, signer });
   expect(await resolver.resolve({ credential: first.login.session })).toMatchObject({ namespace: 'alpha', tokenId: first.tokenId, via: 'web-session' });
   // Revoking the device's token ends its session, and only its.
-  const second = await pairing.create({ namespace: 'alpha', createdBy: 'laptop' });
+  const second = await pairing.create({ namespace: 'alpha', createdBy: 'laptop', creatorTokenId: null });
   if (second.kind !== 'created') throw new Error('no code');
-  const other = await pairing.redeem({ code: second.code, userAgent: undefined });
+  const other = await pairing.redeem({ code: second.code, userAgent: undefined, renewable: false });
   if (other.kind !== 'paired') throw new Error('not paired');
   await revokeAccessToken({ store, id: first.tokenId });
   expect(await resolver.resolve({ credential: first.login.session })).toBeNull();
@@ -67,23 +68,23 @@ it('redeems once into a web session of a new device token in the code\'s namespa
 });
 
 it('refuses an expired code (spent), an unknown or forged one (unknown), and purges old rows a day past expiry', async () => {
-  const pairing = createPairing({ store, signer });
+  const pairing = createPairing({ store, signer, devices: createDevices({ store, signer, revoked: () => {} }) });
   const t0 = 1_000_000;
   const made = await createPairCode({ store, namespace: 'alpha', createdBy: 'x', now: t0 });
-  expect(await pairing.redeem({ code: made.code, userAgent: IPHONE, now: t0 + PAIR_CODE_TTL_MS })).toEqual({ kind: 'spent' });
-  expect(await pairing.redeem({ code: `tpc_${'A'.repeat(32)}`, userAgent: IPHONE, now: t0 })).toEqual({ kind: 'unknown' });
-  expect(await pairing.redeem({ code: `tth_${'A'.repeat(43)}`, userAgent: IPHONE, now: t0 })).toEqual({ kind: 'unknown' });
+  expect(await pairing.redeem({ code: made.code, userAgent: IPHONE, renewable: false, now: t0 + PAIR_CODE_TTL_MS })).toEqual({ kind: 'spent' });
+  expect(await pairing.redeem({ code: `tpc_${'A'.repeat(32)}`, userAgent: IPHONE, renewable: false, now: t0 })).toEqual({ kind: 'unknown' });
+  expect(await pairing.redeem({ code: `tth_${'A'.repeat(43)}`, userAgent: IPHONE, renewable: false, now: t0 })).toEqual({ kind: 'unknown' });
   // A day past its expiry the row is gone: the code reads as unknown.
-  expect(await pairing.redeem({ code: made.code, userAgent: IPHONE, now: t0 + PAIR_CODE_TTL_MS + PAIR_CODE_KEEP_MS + 1 })).toEqual({ kind: 'unknown' });
+  expect(await pairing.redeem({ code: made.code, userAgent: IPHONE, renewable: false, now: t0 + PAIR_CODE_TTL_MS + PAIR_CODE_KEEP_MS + 1 })).toEqual({ kind: 'unknown' });
   expect(await store.listTokens()).toEqual([]);
 });
 
 it('caps the unused codes a namespace holds, not another namespace\'s', async () => {
-  const pairing = createPairing({ store, signer });
-  for (let i = 0; i < MAX_LIVE_PAIR_CODES; i++) expect((await pairing.create({ namespace: 'alpha', createdBy: 'x', now: 5000 })).kind).toBe('created');
-  expect(await pairing.create({ namespace: 'alpha', createdBy: 'x', now: 5000 })).toEqual({ kind: 'full' });
-  expect((await pairing.create({ namespace: 'beta', createdBy: 'x', now: 5000 })).kind).toBe('created');
-  expect((await pairing.create({ namespace: 'alpha', createdBy: 'x', now: 5000 + PAIR_CODE_TTL_MS })).kind).toBe('created');
+  const pairing = createPairing({ store, signer, devices: createDevices({ store, signer, revoked: () => {} }) });
+  for (let i = 0; i < MAX_LIVE_PAIR_CODES; i++) expect((await pairing.create({ namespace: 'alpha', createdBy: 'x', creatorTokenId: null, now: 5000 })).kind).toBe('created');
+  expect(await pairing.create({ namespace: 'alpha', createdBy: 'x', creatorTokenId: null, now: 5000 })).toEqual({ kind: 'full' });
+  expect((await pairing.create({ namespace: 'beta', createdBy: 'x', creatorTokenId: null, now: 5000 })).kind).toBe('created');
+  expect((await pairing.create({ namespace: 'alpha', createdBy: 'x', creatorTokenId: null, now: 5000 + PAIR_CODE_TTL_MS })).kind).toBe('created');
 });
 
 it('names a device by known words only', () => {

@@ -14,6 +14,7 @@ import { PAIR_CODE_PREFIX, PAIR_CODE_TTL_MS, type LoginResponse, type Namespace 
 import type { Store } from '../store/store.ts';
 import { generateAccessToken, hashAccessToken, newTokenId } from './tokens.ts';
 import type { WebSessionSigner } from './web-session.ts';
+import type { Devices } from './devices.ts';
 
 /** 24 bytes = 192 bits (32 base64url characters): unguessable in 10 minutes at any rate, and short
  *  enough to keep the QR small and to type from a screen if it must be. */
@@ -34,13 +35,20 @@ export function hashPairCode(code: string): string {
 }
 
 /** Makes and stores a code for `namespace`; the plaintext is returned once, here. */
-export async function createPairCode(options: { store: Store; namespace: Namespace; createdBy: string; now?: number }): Promise<{ code: string; expiresAt: number }> {
+export async function createPairCode(options: {
+  store: Store;
+  namespace: Namespace;
+  createdBy: string;
+  /** The caller's token (its code dies with it); null on the hub's own machine. */
+  creatorTokenId?: string | null;
+  now?: number;
+}): Promise<{ code: string; expiresAt: number }> {
   const now = options.now ?? Date.now();
   await options.store.purgePairCodes({ before: now - PAIR_CODE_KEEP_MS });
   const code = generatePairCode();
   const expiresAt = now + PAIR_CODE_TTL_MS;
   await options.store.insertPairCode({
-    code: { hash: hashPairCode(code), namespace: options.namespace, createdBy: options.createdBy, createdAt: now, expiresAt, usedAt: null, tokenId: null },
+    code: { hash: hashPairCode(code), namespace: options.namespace, createdBy: options.createdBy, createdAt: now, expiresAt, usedAt: null, tokenId: null, creatorTokenId: options.creatorTokenId ?? null },
   });
   return { code, expiresAt };
 }
@@ -73,7 +81,7 @@ export function pairedDeviceLabel(options: { userAgent: string | undefined; now:
 }
 
 export type PairRedeemResult =
-  | { kind: 'paired'; login: LoginResponse; tokenId: string }
+  | { kind: 'paired'; login: LoginResponse; tokenId: string; /** Over https or loopback: the refresh cookie's value. */ refreshSecret: string | null }
   /** Used already, or past its 10 minutes. */
   | { kind: 'spent' }
   /** Never made here, purged, or forged. */
@@ -81,27 +89,32 @@ export type PairRedeemResult =
 
 export type Pairing = {
   /** A code for the caller's namespace, unless it already holds MAX_LIVE_PAIR_CODES unused ones. */
-  create(options: { namespace: Namespace; createdBy: string; now?: number }): Promise<{ kind: 'created'; code: string; expiresAt: number } | { kind: 'full' }>;
-  redeem(options: { code: string; userAgent: string | undefined; now?: number }): Promise<PairRedeemResult>;
+  create(options: { namespace: Namespace; createdBy: string; creatorTokenId: string | null; now?: number }): Promise<{ kind: 'created'; code: string; expiresAt: number } | { kind: 'full' }>;
+  /** `renewable`: the phone reached the hub over https or loopback, where a long-lived cookie is
+   *  safe; over plain http on a LAN it gets today's 12 h session and pairs again after it. */
+  redeem(options: { code: string; userAgent: string | undefined; renewable: boolean; now?: number }): Promise<PairRedeemResult>;
 };
 
-export function createPairing(options: { store: Store; signer: WebSessionSigner }): Pairing {
-  const { store, signer } = options;
+export function createPairing(options: { store: Store; signer: WebSessionSigner; devices: Devices }): Pairing {
+  const { store, signer, devices } = options;
   return {
-    async create({ namespace, createdBy, now = Date.now() }) {
+    async create({ namespace, createdBy, creatorTokenId, now = Date.now() }) {
       if ((await store.countLivePairCodes({ namespace, at: now })) >= MAX_LIVE_PAIR_CODES) return { kind: 'full' };
-      return { kind: 'created', ...(await createPairCode({ store, namespace, createdBy, now })) };
+      return { kind: 'created', ...(await createPairCode({ store, namespace, createdBy, creatorTokenId, now })) };
     },
-    async redeem({ code, userAgent, now = Date.now() }) {
+    async redeem({ code, userAgent, renewable, now = Date.now() }) {
       if (!code.startsWith(PAIR_CODE_PREFIX) || code.length > 200) return { kind: 'unknown' };
       await store.purgePairCodes({ before: now - PAIR_CODE_KEEP_MS });
       // A token whose plaintext is dropped at once: it exists so that the web session has a row to
       // die with (revocation) and the device shows in `tether token list`.
-      const token = { id: newTokenId(), hash: hashAccessToken(generateAccessToken()), label: pairedDeviceLabel({ userAgent, now }), createdAt: now, lastUsedAt: null, revokedAt: null };
-      const result = await store.redeemPairCode({ hash: hashPairCode(code), at: now, token });
+      const token = { id: newTokenId(), hash: hashAccessToken(generateAccessToken()), label: pairedDeviceLabel({ userAgent, now }), createdAt: now, lastUsedAt: null, revokedAt: null, kind: 'device' as const };
+      const refresh = renewable ? devices.mintSecret(token.id) : null;
+      const result = await store.redeemPairCode({ hash: hashPairCode(code), at: now, token, refreshHash: refresh?.hash ?? null });
       if (result.kind !== 'redeemed') return result;
-      const { session, expiresAt } = await signer.sign({ tokenId: result.token.id, namespace: result.token.namespace, now });
-      return { kind: 'paired', login: { session, namespace: result.token.namespace, expiresAt }, tokenId: result.token.id };
+      const { id, namespace } = result.token;
+      if (refresh) return { kind: 'paired', login: await devices.firstSession(id, namespace), tokenId: id, refreshSecret: refresh.secret };
+      const { session, expiresAt } = await signer.sign({ tokenId: id, namespace, now });
+      return { kind: 'paired', login: { session, namespace, expiresAt }, tokenId: id, refreshSecret: null };
     },
   };
 }

@@ -36,6 +36,8 @@ export async function createAccessToken(options: {
     createdAt: options.now ?? Date.now(),
     lastUsedAt: null,
     revokedAt: null,
+    kind: 'access',
+    parentId: null,
   };
   await options.store.insertToken({ token: record });
   const { hash: _hash, ...info } = record;
@@ -57,6 +59,7 @@ export async function verifyAccessToken(options: { store: Store; token: string }
   return record;
 }
 
-export function revokeAccessToken(options: { store: Store; id: string; now?: number }): Promise<boolean> {
-  return options.store.revokeToken({ id: options.id, at: options.now ?? Date.now() });
+/** Revokes the token and every device paired from it (on down); false when it was not live. */
+export async function revokeAccessToken(options: { store: Store; id: string; now?: number }): Promise<boolean> {
+  return (await options.store.revokeToken({ id: options.id, at: options.now ?? Date.now() })).includes(options.id);
 }

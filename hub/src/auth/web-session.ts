@@ -1,5 +1,5 @@
 // web-session.ts: the short-lived signed session a browser buys with an access token at login.
-// HS256 JWT (jose), 12 h, sub = token id, ns = namespace, signed with <TETHER_HOME>/hub-secret.
+// HS256 JWT (jose), 12 h (a renewable paired device's: DEVICE_SESSION_TTL_MS), sub = token id, ns = namespace, signed with <TETHER_HOME>/hub-secret.
 // Invariant: the JWT alone is never enough; namespace.ts checks its token row on every use, so
 // revoking the token kills every session bought with it.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,10 +31,12 @@ export function loadHubSecret(options: { path: string }): Uint8Array {
   return new Uint8Array(secret);
 }
 
-export type WebSessionClaims = { tokenId: string; namespace: Namespace; expiresAt: number };
+/** `renewable`: a paired device's short session, renewed by its refresh cookie (devices.ts). */
+export type WebSessionClaims = { tokenId: string; namespace: Namespace; expiresAt: number; renewable: boolean };
 
 export type WebSessionSigner = {
-  sign(options: { tokenId: string; namespace: Namespace; now?: number }): Promise<{ session: string; expiresAt: number }>;
+  /** `ttlMs`: a paired device's short session (renewed by its refresh cookie); default 12 h. */
+  sign(options: { tokenId: string; namespace: Namespace; now?: number; ttlMs?: number; renewable?: boolean }): Promise<{ session: string; expiresAt: number }>;
   /** The claims of a valid, unexpired session, or null for anything else. */
   verify(session: string): Promise<WebSessionClaims | null>;
 };
@@ -42,9 +44,9 @@ export type WebSessionSigner = {
 export function createWebSessionSigner(options: { secret: Uint8Array }): WebSessionSigner {
   const key = options.secret;
   return {
-    async sign({ tokenId, namespace, now = Date.now() }) {
-      const expiresAt = now + WEB_SESSION_TTL_MS;
-      const session = await new SignJWT({ ns: namespace })
+    async sign({ tokenId, namespace, now = Date.now(), ttlMs = WEB_SESSION_TTL_MS, renewable = false }) {
+      const expiresAt = now + ttlMs;
+      const session = await new SignJWT({ ns: namespace, ...(renewable ? { rn: true } : {}) })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(tokenId)
         .setIssuer(ISSUER)
@@ -59,7 +61,7 @@ export function createWebSessionSigner(options: { secret: Uint8Array }): WebSess
         const { payload } = await jwtVerify(session, key, { algorithms: ['HS256'], issuer: ISSUER });
         const ns = NamespaceSchema.safeParse(payload.ns);
         if (!ns.success || typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return null;
-        return { tokenId: payload.sub, namespace: ns.data, expiresAt: payload.exp * 1000 };
+        return { tokenId: payload.sub, namespace: ns.data, expiresAt: payload.exp * 1000, renewable: payload.rn === true };
       } catch {
         return null;
       }

@@ -26,6 +26,9 @@ export type FactMap = {
   'terminal.started': { namespace: Namespace; sessionId: string; hubUrl: string };
   /** A review card changed (reviews/): started, answered, ended. */
   'review.updated': { namespace: Namespace; review: Review };
+  /** Tokens revoked through this hub (a device signed out, a replayed refresh secret, an idle
+   *  device): their sockets and push subscriptions go now, here and on the other hubs. */
+  'tokens.revoked': { namespace: Namespace; tokenIds: string[] };
 };
 export type FactName = keyof FactMap;
 export type Listener<K extends FactName> = (fact: FactMap[K]) => void;
@@ -48,6 +51,7 @@ export function createFactBus(options: { onError: (what: string, error: unknown)
     'machine.updated': [],
     'terminal.started': [],
     'review.updated': [],
+    'tokens.revoked': [],
   };
   return {
     publish(name, fact) {

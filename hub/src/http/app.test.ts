@@ -11,6 +11,7 @@ import { createShareLinks } from '../auth/share-links.ts';
 import { createCallerResolver } from '../auth/namespace.ts';
 import { createWebSessionSigner } from '../auth/web-session.ts';
 import { createLogin } from '../auth/login.ts';
+import { createDevices } from '../auth/devices.ts';
 import { createPairing } from '../auth/pairing.ts';
 import { createSessionQueries } from '../sessions/queries.ts';
 import { createMachineQueries } from '../machines/machines.ts';
@@ -34,7 +35,10 @@ function build(options: Pick<Parameters<typeof createHttpApp>[0], 'webDist' | 't
   return createHttpApp({
     ...reads(),
     login: createLogin({ store, signer }),
-    pairing: createPairing({ store, signer }),
+    ...(() => {
+      const devices = createDevices({ store, signer, revoked: () => {} });
+      return { pairing: createPairing({ store, signer, devices }), devices };
+    })(),
     resolver: createCallerResolver({ store, signer }),
     shareLinks: createShareLinks({ store, secret: new Uint8Array(32).fill(7) }),
     version: '9.9.9',

@@ -22,6 +22,8 @@ import { requireCaller } from './middleware/auth.ts';
 import { AUTH_MAX_FAILURES_PER_ADDRESS, createAuthFailures, type AuthFailures } from '../auth/failures.ts';
 import { createAuthRoutes } from './routes/auth.ts';
 import { createPairCodeRoutes } from './routes/pair-codes.ts';
+import { createDeviceRoutes } from './routes/devices.ts';
+import { DEVICE_IDLE_DAYS, type Devices } from '../auth/devices.ts';
 import { createMachineRoutes } from './routes/machines.ts';
 import { createApprovalRoutes } from './routes/approvals.ts';
 import { createSessionRoutes } from './routes/sessions.ts';
@@ -61,6 +63,10 @@ export function createHttpApp(options: {
   login: Login;
   /** One-time pairing codes: made by a caller for its namespace, redeemed by a phone. */
   pairing: Pairing;
+  /** Paired devices: refresh, sign-out, the namespace's list. */
+  devices: Devices;
+  /** How long a refresh cookie lives (the device idle limit), in days. */
+  deviceIdleDays?: number;
   /** The hub's phone URL (config.publicUrl), returned with each pairing code; null: none. */
   publicUrl?: string | null;
   shareLinks: ShareLinks;
@@ -153,13 +159,14 @@ export function createHttpApp(options: {
     if (ATTACHMENT_UPLOAD_PATH.test(c.req.path)) return uploadBodyLimit(c, next);
     return TRANSCRIPTION_PATH.test(c.req.path) ? audioBodyLimit(c, next) : apiBodyLimit(c, next);
   });
-  app.route('/api/auth', createAuthRoutes({ login: options.login, pairing: options.pairing, failures }));
+  app.route('/api/auth', createAuthRoutes({ login: options.login, pairing: options.pairing, devices: options.devices, resolver: options.resolver, failures, idleDays: options.deviceIdleDays ?? DEVICE_IDLE_DAYS }));
   // Before the bearer check: a share link is its own credential.
   app.route('/api/share', createSharedViewRoutes({ sessions: options.sessions, shareLinks: options.shareLinks }));
   // A notification's Allow/Deny carries its own single-use token instead of a login.
   if (options.push) app.route('/api/push/action', createPushActionRoutes({ push: options.push }));
   app.use('/api/*', requireCaller({ resolver: options.resolver, failures }));
   app.get('/api/config', (c) => c.json(features));
+  app.route('/api/devices', createDeviceRoutes({ devices: options.devices }));
   app.route('/api/pair-codes', createPairCodeRoutes({ pairing: options.pairing, publicUrl: options.publicUrl ?? null }));
   app.route('/api/sessions', createShareAdminRoutes({ sessions: options.sessions, shareLinks: options.shareLinks }));
   app.route('/api/sessions', createSessionRoutes({ sessions: options.sessions }));

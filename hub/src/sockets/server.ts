@@ -17,7 +17,7 @@ import { handshakeGuard, type OriginPolicy } from './origin.ts';
 import { authenticate, connectError } from './authenticate.ts';
 import { bindCliSocket, type CliDomain } from './cli.ts';
 import { bindWebSocket, type WebDomain } from './web.ts';
-import { dropShareLink, watchRevocations } from './revocation.ts';
+import { dropShareLink, dropTokens, watchRevocations } from './revocation.ts';
 
 export const SOCKET_PATH = '/socket.io/';
 /** How often live sockets are re-checked against their token. `tether token revoke` runs in another
@@ -94,6 +94,10 @@ export function createSocketServer(options: {
       });
       if (stopShareWatch) stops.push(stopShareWatch);
       stops.push(watchRevocations({ namespaces: [cli, web], resolver, ...(shareLinks ? { shareLinks } : {}), everyMs: domain.revocationCheckMs ?? REVOCATION_CHECK_MS, onError: domain.cli.onError }));
+    },
+    /** Tokens revoked through a hub: their sockets here close now. */
+    dropTokens(tokenIds: readonly string[]): void {
+      dropTokens([cli, web], new Set(tokenIds));
     },
     async stop(): Promise<void> {
       for (const stop of stops.splice(0)) stop();

@@ -107,6 +107,8 @@ export function rowToToken(row: Row): TokenRecord {
     createdAt: row.created_at as number,
     lastUsedAt: (row.last_used_at as number | null) ?? null,
     revokedAt: (row.revoked_at as number | null) ?? null,
+    kind: row.kind === 'device' ? 'device' : 'access',
+    parentId: (row.parent_id as string | null) ?? null,
   };
 }
 

@@ -55,7 +55,7 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
 
     it('stores tokens hashed, finds them by hash, revokes once', async () => {
       await store.insertToken({
-        token: { id: 't1', namespace: NS_A, hash: 'h1', label: 'laptop', createdAt: 1, lastUsedAt: null, revokedAt: null },
+        token: { id: 't1', namespace: NS_A, hash: 'h1', label: 'laptop', createdAt: 1, lastUsedAt: null, revokedAt: null, kind: 'access', parentId: null },
       });
       expect((await store.findTokenByHash({ hash: 'h1' }))?.namespace).toBe(NS_A);
       expect(await store.findTokenByHash({ hash: 'nope' })).toBeNull();
@@ -64,25 +64,25 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
       expect(await store.listTokens({ namespace: NS_B })).toHaveLength(0);
       await store.touchToken({ id: 't1', at: 5 });
       expect((await store.getToken({ id: 't1' }))?.lastUsedAt).toBe(5);
-      expect(await store.revokeToken({ id: 't1', at: 7 })).toBe(true);
-      expect(await store.revokeToken({ id: 't1', at: 8 })).toBe(false);
+      expect(await store.revokeToken({ id: 't1', at: 7 })).toEqual(['t1']);
+      expect(await store.revokeToken({ id: 't1', at: 8 })).toEqual([]);
       expect((await store.getToken({ id: 't1' }))?.revokedAt).toBe(7);
-      expect(await store.revokeToken({ id: 'missing', at: 8 })).toBe(false);
+      expect(await store.revokeToken({ id: 'missing', at: 8 })).toEqual([]);
     });
 
     it('redeems a pairing code once: mints its token in the code\'s namespace; a used, expired or unknown code mints nothing', async () => {
-      const code = (hash: string, expiresAt: number) => ({ hash, namespace: NS_B, createdBy: 'tether hub', createdAt: 1, expiresAt, usedAt: null, tokenId: null });
-      const token = (id: string) => ({ id, hash: `th-${id}`, label: 'paired device', createdAt: 5, lastUsedAt: null, revokedAt: null });
+      const code = (hash: string, expiresAt: number) => ({ hash, namespace: NS_B, createdBy: 'tether hub', createdAt: 1, expiresAt, usedAt: null, tokenId: null, creatorTokenId: null });
+      const token = (id: string) => ({ id, hash: `th-${id}`, label: 'paired device', createdAt: 5, lastUsedAt: null, revokedAt: null, kind: 'device' as const });
       await store.insertPairCode({ code: code('c1', 100) });
       await store.insertPairCode({ code: code('c2', 100) });
       expect(await store.countLivePairCodes({ namespace: NS_B, at: 5 })).toBe(2);
       expect(await store.countLivePairCodes({ namespace: NS_A, at: 5 })).toBe(0);
-      expect(await store.redeemPairCode({ hash: 'c1', at: 5, token: token('t1') })).toEqual({ kind: 'redeemed', token: { ...token('t1'), namespace: NS_B } });
+      expect(await store.redeemPairCode({ hash: 'c1', at: 5, token: token('t1'), refreshHash: null })).toEqual({ kind: 'redeemed', token: { ...token('t1'), namespace: NS_B, parentId: null } });
       expect((await store.findTokenByHash({ hash: 'th-t1' }))?.namespace).toBe(NS_B);
-      expect(await store.redeemPairCode({ hash: 'c1', at: 6, token: token('t2') })).toEqual({ kind: 'spent' });
+      expect(await store.redeemPairCode({ hash: 'c1', at: 6, token: token('t2'), refreshHash: null })).toEqual({ kind: 'spent' });
       // Expired: at its expiry it is no longer live.
-      expect(await store.redeemPairCode({ hash: 'c2', at: 100, token: token('t3') })).toEqual({ kind: 'spent' });
-      expect(await store.redeemPairCode({ hash: 'nope', at: 6, token: token('t4') })).toEqual({ kind: 'unknown' });
+      expect(await store.redeemPairCode({ hash: 'c2', at: 100, token: token('t3'), refreshHash: null })).toEqual({ kind: 'spent' });
+      expect(await store.redeemPairCode({ hash: 'nope', at: 6, token: token('t4'), refreshHash: null })).toEqual({ kind: 'unknown' });
       expect((await store.listTokens()).map((t) => t.id)).toEqual(['t1']);
       // c2 was never redeemed: live before its expiry, not at it.
       expect(await store.countLivePairCodes({ namespace: NS_B, at: 6 })).toBe(1);
@@ -90,18 +90,59 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
       // Purged once expired before the cut-off, used or not; a later one stays.
       await store.insertPairCode({ code: code('c3', 500) });
       expect(await store.purgePairCodes({ before: 101 })).toBe(2);
-      expect(await store.redeemPairCode({ hash: 'c1', at: 7, token: token('t5') })).toEqual({ kind: 'unknown' });
-      expect(await store.redeemPairCode({ hash: 'c3', at: 200, token: token('t6') })).toMatchObject({ kind: 'redeemed' });
+      expect(await store.redeemPairCode({ hash: 'c1', at: 7, token: token('t5'), refreshHash: null })).toEqual({ kind: 'unknown' });
+      expect(await store.redeemPairCode({ hash: 'c3', at: 200, token: token('t6'), refreshHash: null })).toMatchObject({ kind: 'redeemed' });
     });
 
     it('lets exactly one of several concurrent redeems of a pairing code win, minting one token', async () => {
-      await store.insertPairCode({ code: { hash: 'c', namespace: NS_A, createdBy: 'x', createdAt: 1, expiresAt: 1000, usedAt: null, tokenId: null } });
+      await store.insertPairCode({ code: { hash: 'c', namespace: NS_A, createdBy: 'x', createdAt: 1, expiresAt: 1000, usedAt: null, tokenId: null, creatorTokenId: null } });
       const results = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => store.redeemPairCode({ hash: 'c', at: 10, token: { id: `t${i}`, hash: `h${i}`, label: '', createdAt: 10, lastUsedAt: null, revokedAt: null } })),
+        Array.from({ length: 6 }, (_, i) =>
+          store.redeemPairCode({ hash: 'c', at: 10, token: { id: `t${i}`, hash: `h${i}`, label: '', createdAt: 10, lastUsedAt: null, revokedAt: null, kind: 'device' }, refreshHash: null }),
+        ),
       );
       expect(results.filter((r) => r.kind === 'redeemed')).toHaveLength(1);
       expect(results.filter((r) => r.kind === 'spent')).toHaveLength(5);
       expect(await store.listTokens({ namespace: NS_A })).toHaveLength(1);
+    });
+
+    it('a code dies with its maker; the devices a token paired, and theirs, are revoked with it, never another branch', async () => {
+      const device = (id: string) => ({ id, hash: `th-${id}`, label: 'paired device', createdAt: 5, lastUsedAt: null, revokedAt: null, kind: 'device' as const });
+      const code = (hash: string, creatorTokenId: string | null) => ({ hash, namespace: NS_A, createdBy: 'x', createdAt: 1, expiresAt: 1000, usedAt: null, tokenId: null, creatorTokenId });
+      await store.insertToken({ token: { id: 'owner', namespace: NS_A, hash: 'ho', label: 'laptop', createdAt: 1, lastUsedAt: null, revokedAt: null, kind: 'access', parentId: null } });
+      // owner ─► phone ─► tablet ─► watch ; the hub's own machine ─► other (not owner's branch)
+      await store.insertPairCode({ code: code('c-phone', 'owner') });
+      expect(await store.redeemPairCode({ hash: 'c-phone', at: 10, token: device('phone'), refreshHash: 'r1' })).toMatchObject({ kind: 'redeemed', token: { parentId: 'owner', kind: 'device' } });
+      await store.insertPairCode({ code: code('c-tablet', 'phone') });
+      await store.redeemPairCode({ hash: 'c-tablet', at: 11, token: device('tablet'), refreshHash: null });
+      await store.insertPairCode({ code: code('c-watch', 'tablet') });
+      await store.redeemPairCode({ hash: 'c-watch', at: 12, token: device('watch'), refreshHash: null });
+      await store.insertPairCode({ code: code('c-other', null) });
+      await store.redeemPairCode({ hash: 'c-other', at: 13, token: device('other'), refreshHash: null });
+      await store.insertPairCode({ code: code('c-unused', 'tablet') });
+      expect((await store.getDeviceRefresh({ id: 'phone' }))?.hash).toBe('r1');
+
+      const revoked = await store.revokeToken({ id: 'phone', at: 20 });
+      expect(revoked[0]).toBe('phone');
+      expect([...revoked].sort()).toEqual(['phone', 'tablet', 'watch']);
+      const live = (await store.listTokens({ namespace: NS_A })).filter((t) => t.revokedAt === null).map((t) => t.id);
+      expect(live.sort()).toEqual(['other', 'owner']);
+      // The unused code the tablet made redeems nothing now.
+      expect(await store.redeemPairCode({ hash: 'c-unused', at: 21, token: device('late'), refreshHash: null })).toEqual({ kind: 'spent' });
+      expect(await store.getToken({ id: 'late' })).toBeNull();
+    });
+
+    it('rotates a live device\'s refresh secret only from its current one', async () => {
+      await store.insertPairCode({ code: { hash: 'c', namespace: NS_A, createdBy: 'x', createdAt: 1, expiresAt: 1000, usedAt: null, tokenId: null, creatorTokenId: null } });
+      await store.redeemPairCode({ hash: 'c', at: 10, token: { id: 'd', hash: 'hd', label: 'paired device', createdAt: 10, lastUsedAt: null, revokedAt: null, kind: 'device' }, refreshHash: 'r1' });
+      expect(await store.getDeviceRefresh({ id: 'd' })).toMatchObject({ kind: 'device', hash: 'r1', prevHash: null, refreshedAt: 10, revokedAt: null });
+      expect(await store.rotateDeviceRefresh({ id: 'd', from: 'nope', to: 'r2', at: 20 })).toBe(false);
+      expect(await store.rotateDeviceRefresh({ id: 'd', from: 'r1', to: 'r2', at: 20 })).toBe(true);
+      expect(await store.getDeviceRefresh({ id: 'd' })).toMatchObject({ hash: 'r2', prevHash: 'r1', refreshedAt: 20, lastUsedAt: 20 });
+      expect(await store.rotateDeviceRefresh({ id: 'd', from: 'r1', to: 'r3', at: 30 })).toBe(false);
+      await store.revokeToken({ id: 'd', at: 40 });
+      expect(await store.rotateDeviceRefresh({ id: 'd', from: 'r2', to: 'r3', at: 50 })).toBe(false);
+      expect(await store.getDeviceRefresh({ id: 'missing' })).toBeNull();
     });
 
     it('registers a session, re-registers it keeping seq, refuses another namespace', async () => {

@@ -74,12 +74,29 @@ export type PairCodeRecord = {
   usedAt: number | null;
   /** The device token its redemption minted. */
   tokenId: string | null;
+  /** The token that made it (null: the hub's own machine, `tether hub` / `tether pair --namespace`).
+   *  Revoked, the code redeems nothing. */
+  creatorTokenId: string | null;
+};
+
+/** A device token's refresh state: its current secret's SHA-256, the one that secret replaced,
+ *  and when (auth/devices.ts decides what a presented secret means). */
+export type DeviceRefreshRecord = {
+  id: string;
+  namespace: Namespace;
+  kind: TokenRecord['kind'];
+  hash: string | null;
+  prevHash: string | null;
+  refreshedAt: number | null;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
 };
 
 export type RedeemPairCodeResult =
   /** This call won the code: `token` (in the code's namespace) is stored, the code is spent. */
   | { kind: 'redeemed'; token: TokenRecord }
-  /** The code exists but is used or past its expiry: nothing changed. */
+  /** The code exists but is used, past its expiry, or its maker is revoked: nothing changed. */
   | { kind: 'spent' }
   /** No such code (never made, or purged). */
   | { kind: 'unknown' };
@@ -144,8 +161,14 @@ export interface Store {
   findTokenByHash(options: { hash: string }): Promise<TokenRecord | null>;
   getToken(options: { id: string }): Promise<TokenRecord | null>;
   listTokens(options?: { namespace?: Namespace }): Promise<TokenInfo[]>;
-  revokeToken(options: { id: string; at: number }): Promise<boolean>;
+  /** Revokes the token and every device paired from it, on down; the ids revoked now (the given
+   *  one first when it was live), empty when nothing was live. */
+  revokeToken(options: { id: string; at: number }): Promise<string[]>;
   touchToken(options: { id: string; at: number }): Promise<void>;
+  getDeviceRefresh(options: { id: string }): Promise<DeviceRefreshRecord | null>;
+  /** Replaces a live device's refresh secret `from` with `to` (the old one kept as the previous);
+   *  false when `from` is not its current secret or the device is revoked. */
+  rotateDeviceRefresh(options: { id: string; from: string; to: string; at: number }): Promise<boolean>;
 
   // share links (looked up by jti across namespaces: the jti comes from a verified signed link)
   insertShareLink(options: { link: ShareLinkRecord }): Promise<void>;
@@ -157,7 +180,7 @@ export interface Store {
   insertPairCode(options: { code: PairCodeRecord }): Promise<void>;
   /** Spends a live code and stores the device token it mints, in the code's namespace, in one
    *  transaction: of concurrent redeems exactly one wins. `token` is filled in with that namespace. */
-  redeemPairCode(options: { hash: string; at: number; token: Omit<TokenRecord, 'namespace'> }): Promise<RedeemPairCodeResult>;
+  redeemPairCode(options: { hash: string; at: number; token: Omit<TokenRecord, 'namespace' | 'parentId'>; refreshHash: string | null }): Promise<RedeemPairCodeResult>;
   /** Unused codes of the namespace still valid at `at`. */
   countLivePairCodes(options: { namespace: Namespace; at: number }): Promise<number>;
   /** Deletes codes that expired before `before` (used or not); how many went. */

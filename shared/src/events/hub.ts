@@ -42,6 +42,9 @@ export const ClusterFactSchemas = {
   }),
   /** A share link was revoked here: its sockets on every hub close now, not at the next sweep. */
   'share-revoked': z.object({ jti: z.string().min(1).max(200) }),
+  /** Tokens were revoked through that hub (a device signed out, a replayed refresh secret): their
+   *  sockets and push subscriptions go on every hub now, not at the next sweep. */
+  'tokens-revoked': z.object({ namespace: NamespaceSchema, tokenIds: z.array(z.string().min(1).max(64)).max(10_000) }),
 } as const;
 export type ClusterFact = keyof typeof ClusterFactSchemas;
 

@@ -24,7 +24,8 @@ export function createPairCodeRoutes(options: { pairing: Pairing; publicUrl: str
     const body = PairCodeCreateSchema.safeParse(raw);
     if (!body.success) return httpError(c, { code: 'bad_request', error: describeZodError(body.error) });
     const caller = c.get('caller');
-    const made = await options.pairing.create({ namespace: caller.namespace, createdBy: caller.label || caller.tokenId });
+    // The code dies with its maker's token: revoking a phone revokes the codes it made, unused or not.
+    const made = await options.pairing.create({ namespace: caller.namespace, createdBy: caller.label || caller.tokenId, creatorTokenId: caller.tokenId });
     if (made.kind === 'full') return httpError(c, { code: 'rate_limited', error: 'too many unused pairing codes in this namespace; use one or wait 10 minutes' });
     const created: PairCodeCreated = { code: made.code, namespace: caller.namespace, expiresAt: made.expiresAt, url: options.publicUrl };
     return c.json(created, 201);

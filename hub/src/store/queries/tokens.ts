@@ -1,17 +1,23 @@
 // tokens.ts (queries): access tokens (cross-namespace: looked up by hash to learn the namespace) and
 // share links (looked up by jti: it comes from a verified signed link).
-import type { Store } from '../store.ts';
+import type { DeviceRefreshRecord, Store } from '../store.ts';
 import { first, type SqlDriver } from '../sql/driver.ts';
 import { rowToShareLink, rowToToken, tokenInfo } from '../rows.ts';
 
-type TokenQueries = Pick<Store, 'insertToken' | 'findTokenByHash' | 'getToken' | 'listTokens' | 'revokeToken' | 'touchToken' | 'insertShareLink' | 'getShareLink' | 'revokeShareLink'>;
+type TokenQueries = Pick<
+  Store,
+  'insertToken' | 'findTokenByHash' | 'getToken' | 'listTokens' | 'revokeToken' | 'touchToken' | 'getDeviceRefresh' | 'rotateDeviceRefresh' | 'insertShareLink' | 'getShareLink' | 'revokeShareLink'
+>;
+
+/** The token and every device paired from it, on down (both dialects have recursive CTEs). */
+const TREE = `WITH RECURSIVE tree(id) AS (SELECT id FROM tokens WHERE id = $1 UNION SELECT t.id FROM tokens t JOIN tree ON t.parent_id = tree.id)`;
 
 export function tokenQueries(db: SqlDriver): TokenQueries {
   return {
     async insertToken({ token }) {
       await db.run(
-        `INSERT INTO tokens (id, namespace, hash, label, created_at, last_used_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [token.id, token.namespace, token.hash, token.label, token.createdAt, token.lastUsedAt, token.revokedAt],
+        `INSERT INTO tokens (id, namespace, hash, label, created_at, last_used_at, revoked_at, kind, parent_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [token.id, token.namespace, token.hash, token.label, token.createdAt, token.lastUsedAt, token.revokedAt, token.kind, token.parentId],
       );
     },
     async findTokenByHash({ hash }) {
@@ -29,7 +35,32 @@ export function tokenQueries(db: SqlDriver): TokenQueries {
       return rows.map((r) => tokenInfo(rowToToken(r)));
     },
     async revokeToken({ id, at }) {
-      return (await db.run(`UPDATE tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL`, [id, at])) > 0;
+      const rows = await db.all(`${TREE} UPDATE tokens SET revoked_at = $2 WHERE revoked_at IS NULL AND id IN (SELECT id FROM tree) RETURNING id`, [id, at]);
+      const ids = rows.map((r) => String(r.id));
+      return ids.includes(id) ? [id, ...ids.filter((x) => x !== id)] : ids;
+    },
+    async getDeviceRefresh({ id }) {
+      const row = await first(db, `SELECT * FROM tokens WHERE id = $1`, [id]);
+      if (!row) return null;
+      const record: DeviceRefreshRecord = {
+        id: String(row.id),
+        namespace: String(row.namespace),
+        kind: row.kind === 'device' ? 'device' : 'access',
+        hash: (row.refresh_hash as string | null) ?? null,
+        prevHash: (row.refresh_prev_hash as string | null) ?? null,
+        refreshedAt: row.refreshed_at === null || row.refreshed_at === undefined ? null : Number(row.refreshed_at),
+        createdAt: Number(row.created_at),
+        lastUsedAt: row.last_used_at === null || row.last_used_at === undefined ? null : Number(row.last_used_at),
+        revokedAt: row.revoked_at === null || row.revoked_at === undefined ? null : Number(row.revoked_at),
+      };
+      return record;
+    },
+    async rotateDeviceRefresh({ id, from, to, at }) {
+      const changed = await db.run(
+        `UPDATE tokens SET refresh_prev_hash = refresh_hash, refresh_hash = $3, refreshed_at = $4, last_used_at = $4 WHERE id = $1 AND refresh_hash = $2 AND revoked_at IS NULL`,
+        [id, from, to, at],
+      );
+      return changed > 0;
     },
     async touchToken({ id, at }) {
       await db.run(`UPDATE tokens SET last_used_at = $2 WHERE id = $1`, [id, at]);

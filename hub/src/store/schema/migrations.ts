@@ -19,6 +19,7 @@ import { MIGRATION_0004 } from './history/sqlite-0004-final-screens.ts';
 import { MIGRATION_0005 } from './history/sqlite-0005-session-effort.ts';
 import { REVIEWS_UPGRADE } from './upgrades/reviews.ts';
 import { SESSION_WORKTREE_UPGRADE } from './upgrades/session-worktree.ts';
+import { DEVICES_UPGRADE } from './upgrades/devices.ts';
 
 export type Migration = { version: number; name: string; sql: string };
 /** One schema change for both stores: the statements for the dialect at hand. */
@@ -108,6 +109,8 @@ export const UPGRADES: readonly Upgrade[] = [
   },
   // SQLite 14, PostgreSQL 10: the git worktree a session runs in (issue 30; upgrades/session-worktree.ts).
   SESSION_WORKTREE_UPGRADE,
+  // SQLite 15, PostgreSQL 11: paired devices, their makers and refresh secrets (issue 38; upgrades/devices.ts).
+  DEVICES_UPGRADE,
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

@@ -72,6 +72,7 @@ describe('schema (SQLite)', () => {
              VALUES ('${S1}', 'alpha', 'old', '/p', 'pty', 'ended', 'c0ffee-1', 'default', 0, 1, 5, 5, 6)`);
     old.run(`INSERT INTO messages VALUES ('${S1}', 1, 'm1', '{"id":"m1","role":"user","content":[],"createdAt":1,"claudeSessionId":"c0ffee-1"}')`);
     old.run(`INSERT INTO machines (namespace, id, name, os, user, home, online, last_seen_at) VALUES ('alpha', 'm1', 'box', 'linux', 'me', '/home/me', 0, 5)`);
+    old.run(`INSERT INTO tokens (id, namespace, hash, label, created_at) VALUES ('tok_a', 'alpha', 'ha', 'laptop', 1), ('tok_p', 'alpha', 'hp', 'paired device 2026-11-30 iPhone Safari', 2)`);
     old.close();
     const store = createSqliteStore({ path });
     try {
@@ -86,6 +87,11 @@ describe('schema (SQLite)', () => {
       // written before worktrees recorded their base (no `base` in the JSON) reads with none.
       const older = { path: '/p.worktrees/fix', branch: 'fix', repo: '/p', removedAt: null };
       expect(await store.setSessionWorktree({ namespace: 'alpha', sessionId: S1, worktree: older as typeof older & { base: null }, now: 8 })).toMatchObject({ worktree: { ...older, base: null } });
+      // The devices upgrade: a token a pairing minted before is a device (no refresh secret: it signs
+      // in again after its 12 h session, as it did); the rest are access tokens; nobody's parent.
+      expect(await store.getToken({ id: 'tok_a' })).toMatchObject({ kind: 'access', parentId: null });
+      expect(await store.getToken({ id: 'tok_p' })).toMatchObject({ kind: 'device', parentId: null });
+      expect(await store.getDeviceRefresh({ id: 'tok_p' })).toMatchObject({ hash: null, prevHash: null });
     } finally {
       await store.close();
     }
@@ -102,6 +108,7 @@ describe('schema (SQLite)', () => {
       { version: 12, name: 'reviews' },
       { version: 13, name: 'request-asked-by' },
       { version: 14, name: 'session-worktree' },
+      { version: 15, name: 'devices' },
     ]);
   });
 

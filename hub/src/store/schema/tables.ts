@@ -60,7 +60,17 @@ export const SESSION_COMMANDS_TABLE: Table = {
  *  row then names the device token it minted. Rows a day past their expiry are purged. */
 export const PAIR_CODES_TABLE: Table = {
   name: 'pair_codes',
-  columns: [text('hash'), text('namespace'), text('created_by'), time('created_at'), time('expires_at'), maybe(time('used_at')), maybe(text('token_id'))],
+  columns: [
+    text('hash'),
+    text('namespace'),
+    text('created_by'),
+    time('created_at'),
+    time('expires_at'),
+    maybe(time('used_at')),
+    maybe(text('token_id')),
+    // The token that made the code (a login's or a device's): revoked, the code redeems nothing.
+    maybe(text('creator_token_id')),
+  ],
   primaryKey: ['hash'],
   indexes: [
     { name: 'pair_codes_expiry', columns: ['expires_at'] },
@@ -82,10 +92,30 @@ export const REVIEWS_TABLE: Table = {
 export const TABLES: readonly Table[] = [
   {
     name: 'tokens',
-    columns: [text('id'), text('namespace'), text('hash'), text('label'), time('created_at'), maybe(time('last_used_at')), maybe(time('revoked_at'))],
+    columns: [
+      text('id'),
+      text('namespace'),
+      text('hash'),
+      text('label'),
+      time('created_at'),
+      maybe(time('last_used_at')),
+      maybe(time('revoked_at')),
+      // 'access' (tether token create, the hub's first token) or 'device' (minted by a pairing code).
+      { name: 'kind', type: 'text', default: 'access' },
+      // The token whose pairing code minted this device: revoking it revokes this one (and on down).
+      maybe(text('parent_id')),
+      // A device's refresh secret (SHA-256), the one it replaced (a replay of it revokes the device)
+      // and when it was replaced (two tabs refreshing at once are not a replay).
+      maybe(text('refresh_hash')),
+      maybe(text('refresh_prev_hash')),
+      maybe(time('refreshed_at')),
+    ],
     primaryKey: ['id'],
     unique: [['hash']],
-    indexes: [{ name: 'tokens_namespace', columns: ['namespace'] }],
+    indexes: [
+      { name: 'tokens_namespace', columns: ['namespace'] },
+      { name: 'tokens_parent', columns: ['parent_id'] },
+    ],
   },
   {
     name: 'sessions',

@@ -32,7 +32,7 @@ it('sqlite store: WAL, a new database recorded at the newest version once, data 
   const path = join(dir, 'hub.sqlite');
   try {
     const store = createSqliteStore({ path });
-    await store.insertToken({ token: { id: 't', namespace: 'a', hash: 'h', label: '', createdAt: 1, lastUsedAt: null, revokedAt: null } });
+    await store.insertToken({ token: { id: 't', namespace: 'a', hash: 'h', label: '', createdAt: 1, lastUsedAt: null, revokedAt: null, kind: 'access', parentId: null } });
     await store.close();
     const again = createSqliteStore({ path });
     expect((await again.getToken({ id: 't' }))?.namespace).toBe('a');
@@ -52,7 +52,7 @@ it('keeps the database, its -wal and -shm owner-only (0600), and tightens a file
   const path = join(dir, 'hub.sqlite');
   try {
     const store = createSqliteStore({ path });
-    await store.insertToken({ token: { id: 't', namespace: 'a', hash: 'h', label: '', createdAt: 1, lastUsedAt: null, revokedAt: null } });
+    await store.insertToken({ token: { id: 't', namespace: 'a', hash: 'h', label: '', createdAt: 1, lastUsedAt: null, revokedAt: null, kind: 'access', parentId: null } });
     for (const file of [path, `${path}-wal`, `${path}-shm`]) expect((statSync(file).mode & 0o777).toString(8), file).toBe('600');
     await store.close();
     chmodSync(path, 0o644);
