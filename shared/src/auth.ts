@@ -57,5 +57,10 @@ export const DeviceInfoSchema = z.object({
   current: z.boolean(),
 });
 export type DeviceInfo = z.infer<typeof DeviceInfoSchema>;
-export const DeviceListSchema = z.object({ devices: z.array(DeviceInfoSchema) });
+export const DeviceListSchema = z.object({
+  devices: z.array(DeviceInfoSchema),
+  /** The caller is the namespace's owner (signed in with an access token): it may sign out any
+   *  device. A paired device may sign out only itself. */
+  canRevokeOthers: z.boolean(),
+});
 export type DeviceList = z.infer<typeof DeviceListSchema>;

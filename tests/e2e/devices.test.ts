@@ -153,7 +153,9 @@ it('the chain a phone starts ends with it: its codes, the devices they paired an
 
   // The list every device sees: itself first; only itself may be signed out from a device session.
   const list = await fetch(`${hub.url}/api/devices`, { headers: { authorization: `Bearer ${tablet.login.session}` } });
-  const devices = DeviceListSchema.parse(await list.json()).devices;
+  const listed = DeviceListSchema.parse(await list.json());
+  expect(listed.canRevokeOthers).toBe(false);
+  const devices = listed.devices;
   expect(devices.map((d) => d.id).sort()).toEqual([phone.tokenId, tablet.tokenId, watch.tokenId, other.tokenId].sort());
   expect(devices[0]).toMatchObject({ id: tablet.tokenId, current: true, label: 'paired device ' + new Date().toISOString().slice(0, 10) + ' Android Chrome' });
   expect((await fetch(`${hub.url}/api/devices/${phone.tokenId}`, { method: 'DELETE', headers: { authorization: `Bearer ${tablet.login.session}` } })).status).toBe(403);
@@ -173,6 +175,14 @@ it('the chain a phone starts ends with it: its codes, the devices they paired an
   // Another branch lives on.
   expect((await sessions(hub, other.login.session)).status).toBe(200);
   expect(sockets[3]!.connected).toBe(true);
+
+  // The owner's browser (signed in with the access token) may sign out any device: a lost phone.
+  const ownerLogin = LoginResponseSchema.parse(await (await fetch(`${hub.url}/api/auth/login`, { method: 'POST', body: JSON.stringify({ token: hub.token }) })).json());
+  const owned = DeviceListSchema.parse(await (await fetch(`${hub.url}/api/devices`, { headers: { authorization: `Bearer ${ownerLogin.session}` } })).json());
+  expect(owned).toMatchObject({ canRevokeOthers: true, devices: [expect.objectContaining({ id: other.tokenId, current: false })] });
+  const otherGone = closed(sockets[3]!);
+  expect((await fetch(`${hub.url}/api/devices/${other.tokenId}`, { method: 'DELETE', headers: { authorization: `Bearer ${ownerLogin.session}` } })).status).toBe(200);
+  await otherGone;
 
   // Sign-out: the device of the cookie and the session, at once; its cookie cleared.
   const sweepFree = await startHub({ revocationCheckMs: 60_000 });

@@ -120,11 +120,11 @@ describe('paired devices', () => {
     expect((await store.getToken({ id: lan.tokenId }))?.revokedAt).toBe(clock);
   });
 
-  it('a device session revokes only itself; the namespace\'s access token any device; nothing of another namespace', async () => {
+  it('a paired device revokes only itself; the namespace\'s owner (an access token) any device; nothing of another namespace', async () => {
     const { devices, pair } = world();
     const a = await pair(null);
     const b = await pair(null);
-    const asB = { namespace: 'alpha', tokenId: b.tokenId, via: 'web-session' as const };
+    const asB = { namespace: 'alpha', tokenId: b.tokenId };
     expect(await devices.revokeDevice({ caller: asB, id: a.tokenId })).toEqual({ kind: 'forbidden' });
     expect(await devices.revokeDevice({ caller: { ...asB, namespace: 'beta' }, id: a.tokenId })).toEqual({ kind: 'not_found' });
     const owner = await createAccessToken({ store, namespace: 'alpha', label: 'laptop' });
@@ -134,7 +134,9 @@ describe('paired devices', () => {
       expect.objectContaining({ id: a.tokenId, current: false }),
     ]);
     expect(await devices.revokeDevice({ caller: asB, id: b.tokenId })).toEqual({ kind: 'revoked', ids: [b.tokenId] });
-    expect(await devices.revokeDevice({ caller: { namespace: 'alpha', tokenId: owner.info.id, via: 'token' }, id: a.tokenId })).toEqual({ kind: 'revoked', ids: [a.tokenId] });
+    expect(await devices.mayRevokeOthers({ tokenId: owner.info.id })).toBe(true);
+    expect(await devices.mayRevokeOthers({ tokenId: a.tokenId })).toBe(false);
+    expect(await devices.revokeDevice({ caller: { namespace: 'alpha', tokenId: owner.info.id }, id: a.tokenId })).toEqual({ kind: 'revoked', ids: [a.tokenId] });
     expect(await devices.list({ namespace: 'alpha', currentTokenId: b.tokenId })).toEqual([]);
   });
 

@@ -10,8 +10,8 @@
 // CONCURRENT_REFRESH_MS of the rotation, gets a session but no new secret (its tab's cookie jar
 // already holds the new one). Past that, the replaced secret is a replay. Older secrets than the one
 // replaced are "unknown" (refused, not a replay: their holder is out either way).
-// Invariants: a revoked or idle device never gets a session; a device session may revoke only its
-// own device; whatever is revoked is published (tokens.revoked) so sockets and push drop it at once.
+// Invariants: a revoked or idle device never gets a session; a paired device may revoke only itself
+// (the namespace's owner, signed in with an access token, any device); whatever is revoked is published (tokens.revoked) so sockets and push drop it at once.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isLoopbackHost, type DeviceInfo, type LoginResponse, type Namespace } from '@tether/shared';
 import type { Store } from '../store/store.ts';
@@ -93,6 +93,9 @@ export function createDevices(options: {
     return { secret, hash: hashRefreshSecret(secret) };
   };
 
+  /** Whether the caller is the namespace's owner (an access token), not a paired device. */
+  const mayRevokeOthers = async (caller: { tokenId: string }): Promise<boolean> => (await store.getToken({ id: caller.tokenId }))?.kind === 'access';
+
   return {
     sessionTtlMs,
     /** A new device's first refresh secret (its hash goes into the store with the token). */
@@ -144,16 +147,16 @@ export function createDevices(options: {
       if (!sameHash(record.hash, hash) && !sameHash(record.prevHash, hash)) return [];
       return revoke(record.namespace, record.id);
     },
-    /** A caller revokes a device of its namespace: a device session only itself; an access token
-     *  (the namespace's owner at a terminal) any device. */
-    async revokeDevice(options: { caller: { namespace: Namespace; tokenId: string; via: 'token' | 'web-session' }; id: string }): Promise<{ kind: 'revoked'; ids: string[] } | { kind: 'forbidden' } | { kind: 'not_found' }> {
+    /** A caller revokes a device of its namespace: a paired device only itself; the namespace's
+     *  owner (an access token, or a browser signed in with one) any device, a lost phone included. */
+    async revokeDevice(options: { caller: { namespace: Namespace; tokenId: string }; id: string }): Promise<{ kind: 'revoked'; ids: string[] } | { kind: 'forbidden' } | { kind: 'not_found' }> {
       const { caller, id } = options;
       const record = await store.getToken({ id });
       if (!record || record.namespace !== caller.namespace || record.kind !== 'device') return { kind: 'not_found' };
-      const self = record.id === caller.tokenId;
-      if (!self && caller.via === 'web-session') return { kind: 'forbidden' };
+      if (record.id !== caller.tokenId && !(await mayRevokeOthers(caller))) return { kind: 'forbidden' };
       return { kind: 'revoked', ids: await revoke(caller.namespace, id) };
     },
+    mayRevokeOthers,
     /** The namespace's live devices: the caller's own first (marked), then the most recently used. */
     async list(options: { namespace: Namespace; currentTokenId: string }): Promise<DeviceInfo[]> {
       const tokens = await store.listTokens({ namespace: options.namespace });
