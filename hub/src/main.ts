@@ -12,21 +12,17 @@ import { mkdirSync } from 'node:fs';
 import { ATTACHMENT_MAX_BYTES, MAX_PAYLOAD_BYTES } from '@tether/shared';
 import type { Store } from './store/store.ts';
 import { openStore } from './store/open.ts';
-import { createCallerResolver } from './auth/namespace.ts';
-import { createShareLinks } from './auth/share-links.ts';
-import { createAuthFailures } from './auth/failures.ts';
-import { createWebSessionSigner, loadHubSecret } from './auth/web-session.ts';
+import { loadHubSecret } from './auth/web-session.ts';
+import { createAuth } from './auth/auth.ts';
 import { createHttpApp } from './http/app.ts';
 import { createTranscription } from './transcription/transcription.ts';
-import { createSocketServer, SOCKET_PATH } from './sockets/server.ts';
+import { createSocketServer, SOCKET_PATH, type SocketServer } from './sockets/server.ts';
 import { parseAllowedOrigin } from './sockets/origin.ts';
 import { createRooms } from './sockets/rooms.ts';
-import { createWebPush } from './push/push.ts';
-import { createLogin } from './auth/login.ts';
-import { createPairing } from './auth/pairing.ts';
-import { createDevices } from './auth/devices.ts';
+import { createWebPush, type WebPush } from './push/push.ts';
 import { createDomain } from './domain.ts';
-import { createFactBus } from './facts/facts.ts';
+import { createFactBus, type FactBus } from './facts/facts.ts';
+import type { ClusterBus } from './cluster/bus.ts';
 import { makeVapidKeys, parseVapidKeys } from './push/vapid.ts';
 import { openCluster, randomSecret, type Cluster } from './cluster/cluster.ts';
 import { DEFAULT_HOST, HUB_VERSION, hubPaths, type HubConfig } from './config.ts';
@@ -96,6 +92,44 @@ async function openKeys(o: { config: HubConfig; store: Store; ownsStore: boolean
   return { cluster, secret, vapid, linkSecret };
 }
 
+/** Tokens revoked through a hub (a device's sign-out, a replayed refresh secret, an idle device)
+ *  lose their sockets and push subscriptions now, on this hub and every other. */
+function followRevokedTokens(options: { facts: FactBus; bus: ClusterBus; sockets: SocketServer; push: WebPush }): void {
+  const gone = ({ tokenIds }: { tokenIds: string[] }) => {
+    options.sockets.dropTokens(tokenIds);
+    for (const id of tokenIds) options.push.subscriptions.forgetToken(id);
+  };
+  options.facts.on('tokens.revoked', (event) => {
+    gone(event);
+    options.bus.tell('tokens-revoked', event);
+  });
+  options.bus.on('tokens-revoked', gone);
+}
+
+/** One Bun.serve for both: the Host allowlist first, then socket.io's engine or the Hono app (with
+ *  the client's address: the proxy's last hop with --trust-proxy, else the peer, mapped by the relay). */
+function serve(options: { config: HubConfig; host: string; sockets: SocketServer; app: { fetch: (req: Request, env: { ip?: string }) => Response | Promise<Response> }; hosts: ReturnType<typeof createHostAllowlist> }) {
+  const { config, sockets, app, hosts } = options;
+  return Bun.serve({
+    hostname: options.host,
+    port: config.port,
+    idleTimeout: sockets.handler.idleTimeout,
+    maxRequestBodySize: Math.max(MAX_PAYLOAD_BYTES, ATTACHMENT_MAX_BYTES) + REQUEST_BODY_HEADROOM,
+    websocket: sockets.handler.websocket,
+    fetch(req, srv) {
+      const misdirected = hosts.check(req);
+      if (misdirected) return misdirected;
+      const url = new URL(req.url);
+      if (url.pathname === SOCKET_PATH || url.pathname.startsWith(SOCKET_PATH)) {
+        return sockets.engine.handleRequest(req, srv);
+      }
+      const peer = srv.requestIP(req)?.address;
+      const ip = (config.trustProxy ? forwardedFor(req) : null) ?? (peer ? (config.peerAddress?.(peer) ?? peer) : undefined);
+      return app.fetch(req, ip ? { ip } : {});
+    },
+  });
+}
+
 export async function createHub(options: { config: HubConfig; store?: Store }): Promise<Hub> {
   const { config } = options;
   const host = config.host ?? DEFAULT_HOST;
@@ -106,22 +140,10 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
 
   const { cluster, secret, vapid, linkSecret } = await openKeys({ config, store, ownsStore, secretPath: paths.secret });
   let selfUrl = '';
-  const signer = createWebSessionSigner({ secret });
   const reachProof = createReachProof({ secret });
   const facts = createFactBus({ onError: (what, error) => console.error(`tether hub: ${what}: ${error instanceof Error ? error.message : String(error)}`) });
-  // Paired devices: their refresh secrets, idle limit and sign-out; what they revoke is a fact.
-  const devices = createDevices({
-    store,
-    signer,
-    revoked: (event) => facts.publish('tokens.revoked', event),
-    ...(config.deviceSessionMs !== undefined ? { sessionTtlMs: config.deviceSessionMs } : {}),
-    ...(config.deviceIdleDays !== undefined ? { idleDays: config.deviceIdleDays } : {}),
-    ...(config.deviceRefreshGraceMs !== undefined ? { concurrentMs: config.deviceRefreshGraceMs } : {}),
-  });
-  const resolver = createCallerResolver({ store, signer, idle: devices.checkIdle });
-  const shareLinks = createShareLinks({ store, secret });
-  // One count of failed credentials for logins, REST bearers and socket handshakes.
-  const authFailures = createAuthFailures({ onBlocked: (address) => console.error(`tether hub: too many failed authentications from ${address}; answering 429 for a minute`) });
+  const auth = createAuth({ store, secret, config, facts });
+  const { resolver, shareLinks, failures: authFailures, devices } = auth;
   const onError = (event: string, error: unknown) => {
     console.error(`tether hub: socket event ${event} failed: ${error instanceof Error ? error.message : String(error)}`);
   };
@@ -171,16 +193,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     cli: { sessions, approvals, machines, remote, shells, terminals, onError, ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}) },
     web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, onError },
   });
-  // Tokens revoked through a hub lose their sockets and push subscriptions now, on every hub.
-  const tokensGone = ({ tokenIds }: { tokenIds: string[] }) => {
-    sockets.dropTokens(tokenIds);
-    for (const id of tokenIds) push.subscriptions.forgetToken(id);
-  };
-  facts.on('tokens.revoked', (event) => {
-    tokensGone(event);
-    domain.bus.tell('tokens-revoked', event);
-  });
-  domain.bus.on('tokens-revoked', tokensGone);
+  followRevokedTokens({ facts, bus: domain.bus, sockets, push });
   const transcription = config.transcription ? createTranscription({ endpoint: config.transcription }) : null;
   const app = createHttpApp({
     sessions,
@@ -190,8 +203,8 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     git: domain.git,
     attachments: domain.attachments,
     resolver,
-    login: createLogin({ store, signer }),
-    pairing: createPairing({ store, signer, devices }),
+    login: auth.login,
+    pairing: auth.pairing,
     devices,
     ...(config.deviceIdleDays !== undefined ? { deviceIdleDays: config.deviceIdleDays } : {}),
     publicUrl: config.publicUrl ?? null,
@@ -206,29 +219,11 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     ...(config.webDist ? { webDist: config.webDist } : {}),
     reachProof,
   });
-  const engineHandler = sockets.handler;
   const hosts = createHostAllowlist({ config: { ...config, host }, log: (line) => console.error(line) });
 
   let server: ReturnType<typeof Bun.serve>;
   try {
-    server = Bun.serve({
-      hostname: host,
-      port: config.port,
-      idleTimeout: engineHandler.idleTimeout,
-      maxRequestBodySize: Math.max(MAX_PAYLOAD_BYTES, ATTACHMENT_MAX_BYTES) + REQUEST_BODY_HEADROOM,
-      websocket: engineHandler.websocket,
-      fetch(req, srv) {
-        const misdirected = hosts.check(req);
-        if (misdirected) return misdirected;
-        const url = new URL(req.url);
-        if (url.pathname === SOCKET_PATH || url.pathname.startsWith(SOCKET_PATH)) {
-          return sockets.engine.handleRequest(req, srv);
-        }
-        const peer = srv.requestIP(req)?.address;
-        const ip = (config.trustProxy ? forwardedFor(req) : null) ?? (peer ? (config.peerAddress?.(peer) ?? peer) : undefined);
-        return app.fetch(req, ip ? { ip } : {});
-      },
-    });
+    server = serve({ config, host, sockets, app, hosts });
   } catch (error) {
     // Nothing of this hub may outlive a failed bind (the caller may try the next port).
     domain.stop();

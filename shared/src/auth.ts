@@ -62,5 +62,7 @@ export const DeviceListSchema = z.object({
   /** The caller is the namespace's owner (signed in with an access token): it may sign out any
    *  device. A paired device may sign out only itself. */
   canRevokeOthers: z.boolean(),
+  /** A device unused this many days is signed out (`tether hub --device-idle-days`). */
+  idleDays: z.number().int().positive(),
 });
 export type DeviceList = z.infer<typeof DeviceListSchema>;

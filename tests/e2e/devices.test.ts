@@ -50,15 +50,15 @@ const closed = (socket: Socket) => new Promise<void>((resolve) => (socket.connec
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 it('paired once over loopback: renewed past its short session by its cookie; a replayed secret revokes it, its socket closes at once and no push reaches it', async () => {
-  // Sessions of 1.5 s, a grace of 300 ms for two tabs; the sweep is slow (60 s) so that "at once" means at once.
-  const hub = await startHub({ deviceSessionMs: 1500, deviceRefreshGraceMs: 300, revocationCheckMs: 60_000, devPushEndpoints: true });
+  // Sessions of 3 s, a grace of 300 ms for two tabs; the sweep is slow (60 s) so that "at once" means at once.
+  const hub = await startHub({ deviceSessionMs: 3000, deviceRefreshGraceMs: 300, revocationCheckMs: 60_000, devPushEndpoints: true });
   defer(() => hub.stop());
   const service = startPushEndpoint();
   defer(() => service.stop());
 
   const phone = await pairPhone(hub, await makeCode(hub, hub.token));
   expect(phone.login.renewable).toBe(true);
-  expect(phone.login.expiresAt).toBeLessThanOrEqual(Date.now() + 1500);
+  expect(phone.login.expiresAt).toBeLessThanOrEqual(Date.now() + 3000);
   // The secret is in a cookie the page's script cannot read, sent only to the refresh route.
   expect(phone.setCookie).toMatch(/HttpOnly/);
   expect(phone.setCookie).toMatch(/Secure/);
@@ -77,8 +77,9 @@ it('paired once over loopback: renewed past its short session by its cookie; a r
   const socket = await connectSocket({ url: hub.url, nsp: '/web', token: phone.login.session });
   defer(() => socket.close());
 
-  // Past its short session: the old session is refused on REST, the cookie renews it.
-  await sleep(1600);
+  // Past its short session (the expiry it was told is the one the hub enforces): the old session is
+  // refused on REST, the cookie renews it.
+  await sleep(phone.login.expiresAt - Date.now() + 50);
   expect((await sessions(hub, phone.login.session)).status).toBe(401);
   const first = await refresh(hub, phone.cookie);
   expect(first.status).toBe(200);

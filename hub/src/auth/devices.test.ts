@@ -52,12 +52,13 @@ describe('paired devices', () => {
   it('a renewable pairing gets a short session and a refresh secret; a LAN one the 12 h session and none', async () => {
     const { pair } = world();
     const phone = await pair(null);
-    expect(phone.login).toMatchObject({ renewable: true, expiresAt: clock + DEVICE_SESSION_TTL_MS });
+    // A JWT's expiry is whole seconds: what the phone is told is what the hub enforces.
+    expect(phone.login).toMatchObject({ renewable: true, expiresAt: Math.floor((clock + DEVICE_SESSION_TTL_MS) / 1000) * 1000 });
     expect(phone.refreshSecret).toMatch(new RegExp(`^${phone.tokenId}\\.[A-Za-z0-9_-]{43}$`));
     const lan = await pair(null, false);
     expect(lan.refreshSecret).toBeNull();
     expect(lan.login.renewable).toBeUndefined();
-    expect(lan.login.expiresAt).toBe(clock + 12 * 60 * 60 * 1000);
+    expect(lan.login.expiresAt).toBe(Math.floor((clock + 12 * 60 * 60 * 1000) / 1000) * 1000);
   });
 
   it('renews with the current secret and rotates it; the old one within the grace is a second tab, after it a replay that revokes the device', async () => {

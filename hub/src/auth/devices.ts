@@ -98,6 +98,7 @@ export function createDevices(options: {
 
   return {
     sessionTtlMs,
+    idleDays: options.idleDays ?? DEVICE_IDLE_DAYS,
     /** A new device's first refresh secret (its hash goes into the store with the token). */
     mintSecret,
     /** The renewable session a device gets when it pairs. */

@@ -45,13 +45,14 @@ export function createWebSessionSigner(options: { secret: Uint8Array }): WebSess
   const key = options.secret;
   return {
     async sign({ tokenId, namespace, now = Date.now(), ttlMs = WEB_SESSION_TTL_MS, renewable = false }) {
-      const expiresAt = now + ttlMs;
+      // A JWT's exp is whole seconds: the expiry told to the client is the one the hub enforces.
+      const expiresAt = Math.floor((now + ttlMs) / 1000) * 1000;
       const session = await new SignJWT({ ns: namespace, ...(renewable ? { rn: true } : {}) })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(tokenId)
         .setIssuer(ISSUER)
         .setIssuedAt(Math.floor(now / 1000))
-        .setExpirationTime(Math.floor(expiresAt / 1000))
+        .setExpirationTime(expiresAt / 1000)
         .sign(key);
       return { session, expiresAt };
     },

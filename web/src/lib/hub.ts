@@ -2,14 +2,19 @@
 // Flow: a one-time pairing code (the QR link's `#pair=` fragment, or pasted) ─POST /api/auth/pair─►,
 // or an access token (pasted, or an old link's `#token=`) ─POST /api/auth/login─► session JWT, kept
 // in localStorage ─Authorization: Bearer─► every /api call and the socket handshake.
+// A paired device over https or loopback also holds a refresh secret in an HttpOnly cookie the page
+// never sees: a session about to end is renewed (POST /api/auth/refresh, one tab at a time), so a
+// phone paired once stays signed in until it is revoked or left unused for a month.
 // Invariant: neither the code nor the access token is stored or left in the address bar; only the
-// short-lived session is remembered, and any 401 forgets it and sends the user back to login.
+// short-lived session is remembered, and a 401 that a renewal cannot cure forgets it and sends the
+// user back to login. Logging out revokes this device on the hub and clears what this app stored.
 import type {
   AttachmentUploaded,
   HubFeatures,
   TranscriptionResult,
   SessionCommands,
   ChatMessage,
+  DeviceList,
   ErrorBody,
   LoginResponse,
   Machine,
@@ -55,8 +60,12 @@ export class HubError extends Error {
 
 // ---- login storage -------------------------------------------------------------------------------
 
-type Listener = () => void;
+/** `renewed`: the same login with a fresh session (the socket stays); else a new login or a logout. */
+export type LoginChange = { renewed: boolean };
+type Listener = (change: LoginChange) => void;
 const loginListeners = new Set<Listener>();
+/** A renewable session is renewed this long before it ends. */
+const RENEW_BEFORE_MS = 60_000;
 let cachedLogin: HubLogin | null | undefined;
 
 function readStoredLogin(): HubLogin | null {
@@ -73,14 +82,15 @@ function readStoredLogin(): HubLogin | null {
   }
 }
 
-/** The remembered login, or null when there is none or it has expired. */
+/** The remembered login, or null when there is none or it has expired (a renewable one is kept:
+ *  its cookie may renew it, which the next request finds out). */
 export function getLogin(): HubLogin | null {
   if (cachedLogin === undefined) cachedLogin = readStoredLogin();
-  if (cachedLogin && cachedLogin.expiresAt <= Date.now()) setLogin(null);
+  if (cachedLogin && cachedLogin.expiresAt <= Date.now() && !cachedLogin.renewable) setLogin(null);
   return cachedLogin ?? null;
 }
 
-export function setLogin(login: HubLogin | null): void {
+export function setLogin(login: HubLogin | null, change: LoginChange = { renewed: false }): void {
   cachedLogin = login;
   try {
     if (login) localStorage.setItem(STORAGE_KEY, JSON.stringify(login));
@@ -88,7 +98,50 @@ export function setLogin(login: HubLogin | null): void {
   } catch {
     // storage unavailable: the login lasts for this tab only
   }
-  for (const listener of loginListeners) listener();
+  for (const listener of loginListeners) listener(change);
+}
+
+let renewing: Promise<HubLogin | null> | null = null;
+
+/** The session to send: renewed first when this device can and it ends within a minute (or now,
+ *  with `force`, after the hub refused it). Null: signed out. */
+export async function currentSession(options: { force?: boolean } = {}): Promise<string | null> {
+  const login = getLogin();
+  if (!login) return null;
+  if (!login.renewable || (!options.force && login.expiresAt - Date.now() > RENEW_BEFORE_MS)) return login.session;
+  renewing ??= renewSession(login).finally(() => {
+    renewing = null;
+  });
+  return (await renewing)?.session ?? null;
+}
+
+async function renewSession(stale: HubLogin): Promise<HubLogin | null> {
+  const run = async (): Promise<HubLogin | null> => {
+    // Another tab may have renewed it while this one waited for the lock.
+    const stored = readStoredLogin();
+    if (stored && stored.session !== stale.session && stored.expiresAt - Date.now() > RENEW_BEFORE_MS) {
+      cachedLogin = stored;
+      return stored;
+    }
+    let response: Response;
+    try {
+      response = await fetch('/api/auth/refresh', { method: 'POST', headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+    } catch {
+      return stale; // offline: the request itself will say the hub is unreachable
+    }
+    if (response.status === 401) {
+      setLogin(null); // revoked, replayed, idle or never renewable: pair again
+      return null;
+    }
+    if (!response.ok) return stale;
+    const next = (await response.json()) as HubLogin;
+    setLogin(next, { renewed: true });
+    return next;
+  };
+  // One tab renews at a time: two tabs presenting one secret at once would look like a replay
+  // after the hub's grace. The others then find the new login in storage.
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  return locks ? locks.request('tether.login-renewal', run) : run();
 }
 
 export function onLoginChange(listener: Listener): () => void {
@@ -100,8 +153,11 @@ export function onLoginChange(listener: Listener): () => void {
 if (typeof window !== 'undefined') {
   window.addEventListener('storage', (event) => {
     if (event.key !== STORAGE_KEY) return;
-    cachedLogin = readStoredLogin();
-    for (const listener of loginListeners) listener();
+    const next = readStoredLogin();
+    // Another tab renewed the same login: a fresh session, not a new login.
+    const renewed = Boolean(cachedLogin && next && cachedLogin.namespace === next.namespace && next.renewable);
+    cachedLogin = next;
+    for (const listener of loginListeners) listener({ renewed });
   });
 }
 
@@ -157,14 +213,14 @@ async function parseError(response: Response): Promise<HubError> {
   });
 }
 
-async function send<T>(path: string, init: RequestInit & { auth?: boolean } = {}): Promise<T> {
+async function send<T>(path: string, init: RequestInit & { auth?: boolean; retried?: boolean } = {}): Promise<T> {
   const headers = new Headers(init.headers);
   headers.set('Accept', 'application/json');
   if (init.body) headers.set('Content-Type', typeof init.body === 'string' ? 'application/json' : 'application/octet-stream');
   if (init.auth !== false) {
-    const login = getLogin();
-    if (!login) throw new HubError({ status: 401, code: 'unauthorized', message: 'not logged in' });
-    headers.set('Authorization', `Bearer ${login.session}`);
+    const session = await currentSession();
+    if (!session) throw new HubError({ status: 401, code: 'unauthorized', message: 'not logged in' });
+    headers.set('Authorization', `Bearer ${session}`);
   }
   let response: Response;
   try {
@@ -174,8 +230,12 @@ async function send<T>(path: string, init: RequestInit & { auth?: boolean } = {}
   }
   if (!response.ok) {
     const error = await parseError(response);
-    // The session expired or its token was revoked: forget it; the guard shows the login screen.
-    if (response.status === 401 && init.auth !== false) setLogin(null);
+    if (response.status === 401 && init.auth !== false) {
+      // A renewable session the hub refused (ended early, another tab's renewal): renew once and retry.
+      if (!init.retried && getLogin()?.renewable && (await currentSession({ force: true }))) return send<T>(path, { ...init, retried: true });
+      // The session expired or its token was revoked: forget it; the guard shows the login screen.
+      setLogin(null);
+    }
     throw error;
   }
   return (await response.json()) as T;
@@ -203,9 +263,43 @@ export async function loginWithPairCode(code: string): Promise<HubLogin> {
   return login;
 }
 
-export function logout(): void {
+/** Signs this browser out: the hub revokes this device (by its cookie and its session: its sockets
+ *  and push subscription go at once), the browser's push subscription and everything this app kept
+ *  in storage are removed, and the page starts over at the login screen with nothing in memory. */
+export async function logout(): Promise<void> {
+  const login = cachedLogin ?? readStoredLogin();
+  try {
+    await fetch('/api/auth/refresh', {
+      method: 'DELETE',
+      headers: { Accept: 'application/json', ...(login ? { Authorization: `Bearer ${login.session}` } : {}) },
+      credentials: 'same-origin',
+    });
+  } catch {
+    // Offline: this browser forgets everything all the same; the device stays listed until revoked.
+  }
+  try {
+    const registration = await navigator.serviceWorker?.getRegistration('/');
+    await (await registration?.pushManager.getSubscription())?.unsubscribe();
+  } catch {
+    // No service worker (plain http): nothing was subscribed.
+  }
+  for (const storage of [localStorage, sessionStorage]) {
+    try {
+      for (const key of Object.keys(storage)) if (key.startsWith('tether.')) storage.removeItem(key);
+    } catch {
+      // storage unavailable: nothing kept
+    }
+  }
   setLogin(null);
+  window.location.replace('/login');
 }
+
+/** The namespace's paired devices (a device's settings list them); `canRevokeOthers`: this login is
+ *  the namespace's owner, who may sign any of them out. */
+export const devicesApi = {
+  list: () => send<DeviceList>('/api/devices'),
+  revoke: (id: string) => send<{ ok: true; revoked: number }>(`/api/devices/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+};
 
 export const hubApi = {
   listSessions: () => send<{ sessions: Session[] }>('/api/sessions'),

@@ -6,7 +6,7 @@
 import { io, type Socket } from 'socket.io-client';
 import type { WebAcks, WebClientToServer, WebEventName, WebPayload, WebServerToClient } from '@tether/shared';
 import { PROTOCOL_VERSION } from '@tether/shared/wire';
-import { getLogin, onLoginChange, setLogin } from './hub.ts';
+import { currentSession, getLogin, onLoginChange, setLogin } from './hub.ts';
 import { deviceNameFromUserAgent } from './format.ts';
 
 /** The protocol major this app speaks in its handshake. */
@@ -75,13 +75,16 @@ export function getSocket(): WebSocket | null {
   if (socket) return socket;
   const viaShare = shareToken !== null;
 
+  const handshake = { protocol: WEB_PROTOCOL_MAJOR, client: 'web', device: deviceNameFromUserAgent(navigator.userAgent) };
   const next: WebSocket = io('/web', {
     path: '/socket.io/',
-    auth: {
-      protocol: WEB_PROTOCOL_MAJOR,
-      client: 'web',
-      token: credential,
-      device: deviceNameFromUserAgent(navigator.userAgent),
+    // Read at every (re)connect: a paired device's session is renewed first when it ends soon.
+    auth: (send) => {
+      if (viaShare) return send({ ...handshake, token: credential });
+      currentSession().then(
+        (session) => send({ ...handshake, token: session ?? '' }),
+        () => send({ ...handshake, token: '' }),
+      );
     },
     // WebSocket only, like every tether client: behind a load balancer of several hubs a socket is
     // then one TCP stream to one hub, so no sticky sessions are needed (long-polling would need them).
@@ -93,7 +96,9 @@ export function getSocket(): WebSocket | null {
   socket = next;
   setState({ kind: 'connecting' });
 
+  let renewedAfterRefusal = false;
   next.on('connect', () => {
+    renewedAfterRefusal = false;
     setState({ kind: 'connected' });
     reportVisibility(next, viaShare);
   });
@@ -113,6 +118,13 @@ export function getSocket(): WebSocket | null {
         // A share link that expired or was revoked: say so; a login has nothing to do with it.
         setState({ kind: 'refused', reason: 'this link has expired or was revoked' });
         next.close();
+        return;
+      }
+      // A renewable session the hub refused: renew it once, then connect again (a failed renewal
+      // signs out, which closes this socket through the login listener below).
+      if (getLogin()?.renewable && !renewedAfterRefusal) {
+        renewedAfterRefusal = true;
+        void currentSession({ force: true }).then((session) => session && socket === next && next.connect());
         return;
       }
       setLogin(null); // closes this socket through the login listener below
@@ -139,10 +151,11 @@ function closeSocket(): void {
   setState({ kind: 'offline' });
 }
 
-onLoginChange(() => {
+onLoginChange(({ renewed }) => {
   // A new login (another token, another namespace) or a logout: never reuse the old connection.
+  // A renewed session is the same login: the socket stays (the hub lets it live with the device).
   // (A share page's socket does not depend on the login.)
-  if (shareToken === null) closeSocket();
+  if (shareToken === null && !renewed) closeSocket();
 });
 
 /** A request the hub refused, with its ack code (`not_found`, `forbidden`, `rate_limited`, …). */

@@ -1,7 +1,7 @@
 // _authed.tsx: the guard and shell of every signed-in screen. No login → /login (keeping where
 // the user was going); a login lost later (logout, expiry, revoked token) → /login too.
 // The shell is list + detail: side by side on a wide screen, one at a time on a phone.
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, createRoute, redirect, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { getLogin, hasFragmentCredential, onLoginChange } from '../lib/hub.ts';
@@ -14,6 +14,9 @@ import { Route as rootRoute } from './__root.tsx';
 
 // The notifications switch (and the push code behind it) loads when the account menu first opens.
 const PushToggle = lazy(() => import('../pwa/push-toggle.tsx').then((m) => ({ default: m.PushToggle })));
+// The Devices item loads with the account menu too; its dialog when it is opened.
+const DevicesMenuItem = lazy(() => import('../features/devices/devices-menu-item.tsx').then((m) => ({ default: m.DevicesMenuItem })));
+const DevicesDialog = lazy(() => import('../features/devices/devices-dialog.tsx').then((m) => ({ default: m.DevicesDialog })));
 // Archive's question about live reviews loads when it is first asked.
 const ArchiveReviewsQuestion = lazy(() => import('../features/reviews/end-question.tsx').then((m) => ({ default: m.ArchiveReviewsQuestion })));
 
@@ -37,6 +40,7 @@ function AuthedShell() {
   const sessions = useSessions();
   const machines = useMachines();
   const hasDetail = useRouterState({ select: (state) => state.location.pathname !== '/' });
+  const [devicesOpen, setDevicesOpen] = useState(false);
 
   // Notifications already on in this browser are re-attached to this login (loaded only then).
   useEffect(() => {
@@ -66,6 +70,7 @@ function AuthedShell() {
             menuExtra={
               <Suspense fallback={null}>
                 <PushToggle />
+                <DevicesMenuItem onOpen={() => setDevicesOpen(true)} />
               </Suspense>
             }
             archiveQuestion={(question) => (
@@ -79,6 +84,17 @@ function AuthedShell() {
           <Outlet />
         </main>
         <ConnectionToast />
+        {devicesOpen ? (
+          <Suspense fallback={null}>
+            <DevicesDialog
+              onClose={() => {
+                setDevicesOpen(false);
+                // The menu that opened it is gone: focus goes back to the account button.
+                requestAnimationFrame(() => document.querySelector<HTMLButtonElement>('.account-button')?.focus());
+              }}
+            />
+          </Suspense>
+        ) : null}
       </div>
     </WorktreeSlotContext.Provider>
   );

@@ -16,6 +16,7 @@ export function createDeviceRoutes(options: { devices: Devices }) {
     const list: DeviceList = {
       devices: await options.devices.list({ namespace: caller.namespace, currentTokenId: caller.tokenId }),
       canRevokeOthers: await options.devices.mayRevokeOthers(caller),
+      idleDays: options.devices.idleDays,
     };
     return c.json(list);
   });

@@ -28,7 +28,16 @@ export function AccountMenu({ extra }: { extra?: ReactNode } = {}) {
         </span>
       </button>
       {open ? (
-        <div className="menu" id={menuId} role="menu" aria-label="Account">
+        <div
+          className="menu"
+          id={menuId}
+          role="menu"
+          aria-label="Account"
+          // An action chosen (a menu item, not a switch) closes the menu; what it opens outlives it.
+          onClick={(event) => {
+            if ((event.target as Element).closest('[role="menuitem"]')) setOpen(false);
+          }}
+        >
           <div className="menu-caption">
             Signed in to <strong>{namespace}</strong>
           </div>
@@ -37,10 +46,7 @@ export function AccountMenu({ extra }: { extra?: ReactNode } = {}) {
             type="button"
             role="menuitem"
             className="menu-item menu-item-danger"
-            onClick={() => {
-              setOpen(false);
-              logout();
-            }}
+            onClick={() => void logout()}
           >
             <IconLogout size={18} />
             Log out

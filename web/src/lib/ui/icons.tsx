@@ -94,6 +94,12 @@ export const IconLogout = (p: IconProps) => (
     <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l-5-5 5-5M5 12h11" />
   </Svg>
 );
+export const IconDevices = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="7" y="2" width="10" height="20" rx="2" />
+    <path d="M11 18h2" />
+  </Svg>
+);
 export const IconMonitor = (p: IconProps) => (
   <Svg {...p}>
     <rect x="3" y="4" width="18" height="12" rx="2" />

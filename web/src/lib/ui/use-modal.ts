@@ -1,9 +1,10 @@
-// use-modal.ts: a <dialog role="alertdialog"> shown modal as it mounts (the page behind is inert) and
-// closed as it unmounts, labelled by its title and described by its text. Esc cancels, unless what
-// the person chose is already on its way (`busy`): then the hub decides, not the dialog.
+// use-modal.ts: a <dialog role="alertdialog"> (or a plain "dialog": a list to look at, not a question)
+// shown modal as it mounts (the page behind is inert) and closed as it unmounts, labelled by its
+// title and described by its text. Esc cancels, unless what the person chose is already on its way
+// (`busy`): then the hub decides, not the dialog.
 import { useEffect, useId, useRef, type SyntheticEvent } from 'react';
 
-export function useModal(o: { busy: boolean; onClose: () => void }) {
+export function useModal(o: { busy: boolean; onClose: () => void; role?: 'alertdialog' | 'dialog' }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const textId = useId();
@@ -18,7 +19,7 @@ export function useModal(o: { busy: boolean; onClose: () => void }) {
     /** Spread on the <dialog>. */
     props: {
       ref,
-      role: 'alertdialog',
+      role: o.role ?? 'alertdialog',
       'aria-modal': true,
       'aria-labelledby': titleId,
       'aria-describedby': textId,
