@@ -23,13 +23,13 @@ function startCa(account: 'created' | 'refused' | 'flood') {
   const seen: Seen[] = [];
   const tally: OversizeTally = { sentBytes: 0, brokenOff: 0, requests: 0 };
   let nonce = 0;
+  let base = '';
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
-    async fetch(req) {
+    async fetch(req): Promise<Response> {
       const path = new URL(req.url).pathname;
       seen.push({ method: req.method, path, contentType: req.headers.get('content-type'), body: await req.text() });
-      const base = `http://127.0.0.1:${server.port}`;
       const headers = { 'replay-nonce': `nonce-${++nonce}`, 'content-type': 'application/json' };
       if (path === '/dir') return Response.json({ newNonce: `${base}/nonce`, newAccount: `${base}/account`, newOrder: `${base}/order`, meta: { termsOfService: `${base}/terms` } });
       if (path === '/nonce') return new Response(null, { status: 200, headers });
@@ -39,6 +39,7 @@ function startCa(account: 'created' | 'refused' | 'flood') {
       return Response.json({ status: 'valid', contact: [] }, { status: 201, headers: { ...headers, location: `${base}/acct/7` } });
     },
   });
+  base = `http://127.0.0.1:${server.port}`;
   defer(() => server.stop(true));
   return { directoryUrl: `http://127.0.0.1:${server.port}/dir`, host: `127.0.0.1:${server.port}`, seen, tally };
 }
