@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as acme from 'acme-client';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { oversizeBody, startOversizeServer, type OversizeTally } from '../../../tests/fixtures/oversize-answer.ts';
 import { useCleanups } from '../../../tests/harness/cleanups.ts';
 import { ACME_ANSWER_MAX_BYTES, cappedAcmeTransport, useCappedAcmeTransport } from './acme-http.ts';
@@ -45,8 +45,6 @@ function startCa(account: 'created' | 'refused' | 'flood') {
 }
 
 const accountKey = async () => (await acme.crypto.createPrivateEcdsaKey()).toString();
-
-afterEach(() => vi.restoreAllMocks());
 
 describe('acme-client over the capped transport', () => {
   it('carries a normal exchange: the directory as JSON, a nonce header, a signed POST, Location and status', async () => {
