@@ -32,3 +32,4 @@ export * from './events/cli.ts';
 export * from './events/web.ts';
 export * from './events/hub.ts';
 export * from './push.ts';
+export * from './capped-body.ts';

@@ -6,11 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHub, REACH_PROOF_PATH, type Hub } from '@tether/hub';
 import { useCleanups } from '../../../tests/harness/cleanups.ts';
 import { makeTestCa, startTlsProxy, type TestCa } from '../../../tests/harness/test-ca.ts';
-import { classifyFetchError, describeGate, tlsGate, type GateOptions } from './tls-gate.ts';
+import { startOversizeServer } from '../../../tests/fixtures/oversize-answer.ts';
+import { classifyFetchError, describeGate, REACH_ANSWER_MAX_BYTES, tlsGate, type GateOptions } from './tls-gate.ts';
 
 const defer = useCleanups();
 let home: string;
@@ -84,6 +85,24 @@ describe('tlsGate', () => {
     defer(() => otherHub.stop());
     const viaOther = startTlsProxy(defer, { cert: leaf.cert, key: leaf.key, upstream: otherHub.url });
     expect((await gate(`https://localhost:${viaOther.port}`, { ca: ca.caPem })).kind).toBe('not-this-hub');
+  });
+});
+
+describe('tlsGate against a server that answers 50 MB', () => {
+  it('not this hub, read only to the cap and said at once; the gate passes for the real hub after', async () => {
+    const leaf = ca.issue(['localhost']);
+    const answerBytes = 50 * 1024 * 1024;
+    const flood = startOversizeServer({ status: 200, bytes: answerBytes, head: '{"proof":"', tail: '"}', tls: { cert: leaf.cert, key: leaf.key } });
+    defer(() => flood.stop());
+    expect(REACH_ANSWER_MAX_BYTES).toBe(4 * 1024);
+    const url = `https://localhost:${new URL(flood.url).port}`;
+    const result = await gate(url, { ca: ca.caPem, budgetMs: 10_000 });
+    expect(result).toEqual({ kind: 'not-this-hub', reason: 'it answered HTTP 200 with an answer over 4 KiB' });
+    expect(flood.tally.requests).toBe(1); // final: no retry
+    await vi.waitFor(() => expect(flood.tally.brokenOff).toBe(1));
+    expect(flood.tally.sentBytes).toBeLessThan(answerBytes);
+    expect(describeGate({ url, result, hubUrl: hub.url })).toContain('not by this hub (it answered HTTP 200 with an answer over 4 KiB)');
+    expect(await gate(`https://localhost:${proxyPort}`, { ca: ca.caPem })).toEqual({ kind: 'ok' });
   });
 });
 

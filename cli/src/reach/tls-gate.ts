@@ -7,8 +7,10 @@
 //
 // Why retry: a proxy that was just configured may still be fetching its certificate (Tailscale,
 // Caddy) or its name may be a moment from resolving. An untrusted certificate or a wrong answer is
-// final: waiting does not change them.
+// final: waiting does not change them. An answer is read to REACH_ANSWER_MAX_BYTES (+ the reader's
+// slack) and no further: whatever sends more is not a hub.
 import { randomBytes } from 'node:crypto';
+import { dropBody, readCappedBody } from '@tether/shared';
 
 export type GateResult =
   | { kind: 'ok' }
@@ -34,6 +36,10 @@ export type GateOptions = {
   /** Extra CA certificates (PEM), besides the bundled roots: tests' throwaway CA. */
   ca?: string;
 };
+
+/** The largest answer read: a hub's `{ proof }` is under 100 bytes; 4 KiB also holds a proxy's
+ *  short error page, which only says what answered. */
+export const REACH_ANSWER_MAX_BYTES = 4 * 1024;
 
 const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)|ALTNAME|HOSTNAME_MISMATCH|ERR_TLS_CERT/;
 
@@ -64,11 +70,16 @@ async function attempt(options: GateOptions, attemptMs: number): Promise<GateRes
   } catch (error) {
     return classifyFetchError(error);
   }
-  const body = await res.text().catch(() => '');
-  if (res.status >= 500) return { kind: 'unreachable', reason: `it answered HTTP ${res.status} (is the proxy's upstream this hub's port?)` };
+  if (res.status >= 500) {
+    dropBody(res.body);
+    return { kind: 'unreachable', reason: `it answered HTTP ${res.status} (is the proxy's upstream this hub's port?)` };
+  }
+  const answer = await readCappedBody({ body: res.body, capBytes: REACH_ANSWER_MAX_BYTES });
+  if (!answer.ok && answer.reason === 'broken') return { kind: 'unreachable', reason: `it sent ${answer.error}` };
+  if (!answer.ok) return { kind: 'not-this-hub', reason: `it answered HTTP ${res.status} with ${answer.error}` };
   let proof: unknown = null;
   try {
-    proof = (JSON.parse(body) as { proof?: unknown }).proof;
+    proof = (JSON.parse(new TextDecoder().decode(answer.bytes)) as { proof?: unknown }).proof;
   } catch {
     // not JSON: not a hub
   }

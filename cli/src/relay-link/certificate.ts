@@ -5,10 +5,13 @@
 //
 //   have a certificate with > 30 days left? ─► use it
 //   else ─► account key (kept) ─► order ─► challenge cert in the front ─► CA validates ─► CSR ─► PEM
+//
+// Every answer of the CA is read through acme-http.ts: at most ACME_ANSWER_MAX_BYTES + slack.
 import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acme from 'acme-client';
+import { useCappedAcmeTransport } from './acme-http.ts';
 import type { Pem } from './front.ts';
 
 export const LETS_ENCRYPT = 'https://acme-v02.api.letsencrypt.org/directory';
@@ -58,6 +61,7 @@ export type CertificateOptions = {
 /** Orders a certificate for `name` now (no cache). */
 export async function order(options: CertificateOptions): Promise<Issued> {
   mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+  useCappedAcmeTransport();
   const client = new acme.Client({ directoryUrl: options.directoryUrl, accountKey: await accountKey(options.dir) });
   const [key, csr] = await acme.crypto.createCsr({ altNames: [options.name] }, await acme.crypto.createPrivateEcdsaKey());
   const cert = await client.auto({

@@ -1,10 +1,14 @@
+// web-push.test.ts: one push sent by the library's encryption and our fetch: RFC 8291/8292 checked by
+// the harness's own code, the outcomes (sent, gone, failed; never a throw), the push service's answer
+// read only to its cap (a real server streaming 50 MB), and the hub's VAPID key file.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createPushKeys, decryptPush, verifyVapid } from '../../../tests/harness/push-endpoint.ts';
-import { PUSH_TTL_SEC, sendWebPush } from './web-push.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createPushKeys, decryptPush, startPushEndpoint, verifyVapid } from '../../../tests/harness/push-endpoint.ts';
+import { startOversizeServer } from '../../../tests/fixtures/oversize-answer.ts';
+import { PUSH_ANSWER_MAX_BYTES, PUSH_TTL_SEC, sendWebPush } from './web-push.ts';
 import { loadVapidKeys } from './vapid.ts';
 
 const dirs: string[] = [];
@@ -59,6 +63,51 @@ describe('sendWebPush (web-push library, sent with fetch)', () => {
     expect(await sendWebPush({ target, payload: {}, keys, fetchFn: recordingFetch(500).fetchFn })).toEqual({ kind: 'failed', status: 500, reason: 'nope' });
     const broken = await sendWebPush({ target: { ...target, p256dh: 'AAAA' }, payload: {}, keys, fetchFn: recordingFetch(201).fetchFn });
     expect(broken).toMatchObject({ kind: 'failed', status: 0 });
+  });
+});
+
+describe('sendWebPush against a push service gone wrong (a real server on 127.0.0.1)', () => {
+  const answerBytes = 50 * 1024 * 1024;
+
+  it('reads a 50 MB failure answer only to its cap, says so, and the next push goes out', async () => {
+    const keys = loadVapidKeys({ path: join(tempDir(), 'vapid.json') });
+    const browser = createPushKeys();
+    const flood = startOversizeServer({ status: 500, bytes: answerBytes, contentType: 'text/plain' });
+    const healthy = startPushEndpoint();
+    try {
+      expect(PUSH_ANSWER_MAX_BYTES).toBe(4 * 1024);
+      const target = { endpoint: `${flood.url}/send/abc`, p256dh: browser.p256dh, auth: browser.auth };
+      expect(await sendWebPush({ target, payload: { title: 'Allow Bash?' }, keys })).toEqual({
+        kind: 'failed',
+        status: 500,
+        reason: 'the push service sent an answer over 4 KiB',
+      });
+      await vi.waitFor(() => expect(flood.tally.brokenOff).toBe(1));
+      expect(flood.tally.sentBytes).toBeLessThan(answerBytes);
+      // The same sender pushes on: nothing was left holding it.
+      const next = { endpoint: `${healthy.url}/send/def`, p256dh: browser.p256dh, auth: browser.auth };
+      expect(await sendWebPush({ target: next, payload: { title: 'next' }, keys })).toEqual({ kind: 'sent' });
+      expect(JSON.parse(decryptPush({ body: (await healthy.next()).body, keys: browser }))).toEqual({ title: 'next' });
+    } finally {
+      await flood.stop();
+      await healthy.stop();
+    }
+  });
+
+  it('drops the body of an answer that says all by its status (sent, gone) without reading it', async () => {
+    const keys = loadVapidKeys({ path: join(tempDir(), 'vapid.json') });
+    const browser = createPushKeys();
+    for (const [status, kind] of [[201, 'sent'], [410, 'gone']] as const) {
+      const flood = startOversizeServer({ status, bytes: answerBytes, contentType: 'text/plain' });
+      try {
+        const target = { endpoint: `${flood.url}/send/abc`, p256dh: browser.p256dh, auth: browser.auth };
+        expect(await sendWebPush({ target, payload: {}, keys })).toEqual({ kind });
+        await vi.waitFor(() => expect(flood.tally.brokenOff).toBe(1));
+        expect(flood.tally.sentBytes).toBeLessThan(answerBytes);
+      } finally {
+        await flood.stop();
+      }
+    }
   });
 });
 

@@ -5,13 +5,19 @@
 //
 // The library's own sender uses node's https module only; fetch also reaches the plain-http loopback
 // endpoint the tests run, and gives one timeout and one error path for both.
-// Invariant: the library encrypts every payload to the subscription's own keys with a fresh server
-// key pair and salt; nothing reusable is ever sent.
+// Invariants: the library encrypts every payload to the subscription's own keys with a fresh server
+// key pair and salt; nothing reusable is ever sent. Of the push service's answer only a failure's
+// reason is read, to PUSH_ANSWER_MAX_BYTES (+ the reader's slack); any other body is dropped unread.
 import webpush from 'web-push';
+import { dropBody, readCappedBody } from '@tether/shared';
 
 /** A push that waited longer than an hour is about a turn or an approval that is long over. */
 export const PUSH_TTL_SEC = 60 * 60;
 const SEND_TIMEOUT_MS = 10_000;
+/** The largest failure answer read: push services explain a refusal in a short JSON or text line
+ *  (FCM, Mozilla's autopush, Apple: a few hundred bytes), and the log keeps 200 characters of it. */
+export const PUSH_ANSWER_MAX_BYTES = 4 * 1024;
+const REASON_CHARS = 200;
 
 export type VapidKeys = {
   /** Uncompressed P-256 public key, base64url: what browsers subscribe with. */
@@ -54,9 +60,13 @@ export async function sendWebPush(options: {
       redirect: 'error',
       signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
     });
-    if (response.status === 404 || response.status === 410) return { kind: 'gone' };
-    if (!response.ok) return { kind: 'failed', status: response.status, reason: (await response.text().catch(() => '')).slice(0, 200) };
-    return { kind: 'sent' };
+    if (response.ok || response.status === 404 || response.status === 410) {
+      dropBody(response.body);
+      return response.ok ? { kind: 'sent' } : { kind: 'gone' };
+    }
+    const answer = await readCappedBody({ body: response.body, capBytes: PUSH_ANSWER_MAX_BYTES });
+    const reason = answer.ok ? new TextDecoder().decode(answer.bytes).slice(0, REASON_CHARS) : `the push service sent ${answer.error}`;
+    return { kind: 'failed', status: response.status, reason };
   } catch (error) {
     return { kind: 'failed', status: 0, reason: error instanceof Error ? error.message : String(error) };
   }

@@ -1,11 +1,12 @@
 // transcription.test.ts: the dictation room against the scripted fake endpoint on a real port:
 // audio checked by its bytes, caps before anything is sent, the key and model forwarded, and the
-// endpoint's failures (down, erroring, no text) told as clear 502s.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+// endpoint's failures (down, erroring, no text, an answer over its cap or one that stalls) told as
+// clear 502s.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TRANSCRIPTION_MAX_BYTES, TRANSCRIPTION_MAX_SECONDS } from '@tether/shared';
 import { makeWav, startFakeTranscription, type FakeTranscription } from '../../../tests/fixtures/fake-transcription/fake-transcription.ts';
 import { sniffAudio, wavSeconds } from './audio-type.ts';
-import { createTranscription, transcriptionUrl } from './transcription.ts';
+import { createTranscription, TRANSCRIPTION_ANSWER_MAX_BYTES, transcriptionUrl } from './transcription.ts';
 
 let fake: FakeTranscription;
 beforeEach(() => {
@@ -88,6 +89,42 @@ describe('transcribe', () => {
       expect(await t.transcribe({ data: makeWav({ seconds: 0.1 }), durationMs: 100 })).toMatchObject({ ok: false, code: 'bad_gateway', error: expect.stringContaining('did not answer') });
     } finally {
       await hanging.stop(true);
+    }
+  });
+
+  it('stops reading a 50 MB answer at its cap with a clear 502, and answers the next dictation', async () => {
+    const answerBytes = 50 * 1024 * 1024;
+    fake.answerOversize(answerBytes);
+    const t = createTranscription({ endpoint: endpoint() });
+    expect(TRANSCRIPTION_ANSWER_MAX_BYTES).toBe(64 * 1024);
+    expect(await t.transcribe({ data: makeWav({ seconds: 0.5 }), durationMs: 500 })).toEqual({
+      ok: false,
+      code: 'bad_gateway',
+      error: 'the transcription service at 127.0.0.1 sent an answer over 64 KiB',
+    });
+    // The hub cancelled the answer: the endpoint's stream was broken off before its end.
+    await vi.waitFor(() => expect(fake.oversize.brokenOff).toBe(1));
+    expect(fake.oversize.sentBytes).toBeLessThan(answerBytes);
+    fake.answerOversize(null);
+    fake.script(['still listening']);
+    expect(await t.transcribe({ data: makeWav({ seconds: 0.5 }), durationMs: 500 })).toEqual({ ok: true, text: 'still listening' });
+  });
+
+  it('gives up on an answer that starts and then stalls, within the same time bound', async () => {
+    const stalling = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: () => new Response(new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"text":"half')) }), { headers: { 'content-type': 'application/json' } }),
+    });
+    try {
+      const t = createTranscription({ endpoint: { baseUrl: `http://127.0.0.1:${stalling.port}`, model: 'm' }, timeoutMs: 300 });
+      expect(await t.transcribe({ data: makeWav({ seconds: 0.1 }), durationMs: 100 })).toEqual({
+        ok: false,
+        code: 'bad_gateway',
+        error: 'the transcription service at 127.0.0.1 sent an answer that broke off',
+      });
+    } finally {
+      await stalling.stop(true);
     }
   });
 });

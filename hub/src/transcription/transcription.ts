@@ -1,13 +1,19 @@
 // transcription.ts: dictation forwarded to an OpenAI-compatible transcription endpoint
 // (`POST <base>/v1/audio/transcriptions`, multipart `file` + `model`), for example a local whisper
 // server. The endpoint and its key are the hub owner's (config/env), never the client's.
-// Invariant: the audio lives only in this request's memory: nothing is written, logged or kept, and
-// audio that is too large, too long or not audio is refused before anything is sent.
-import { TRANSCRIPTION_MAX_BYTES, TRANSCRIPTION_MAX_SECONDS, TranscriptionResultSchema, type AckError } from '@tether/shared';
+// Invariants: the audio lives only in this request's memory: nothing is written, logged or kept, and
+// audio that is too large, too long or not audio is refused before anything is sent. The endpoint's
+// answer is read to TRANSCRIPTION_ANSWER_MAX_BYTES (+ the reader's slack) and no further.
+import { dropBody, readCappedBody, TRANSCRIPTION_MAX_BYTES, TRANSCRIPTION_MAX_SECONDS, TranscriptionResultSchema, type AckError } from '@tether/shared';
 import { sniffAudio, wavSeconds } from './audio-type.ts';
 
 /** How long the endpoint may take for one dictation (a CPU whisper on two minutes of audio). */
 export const TRANSCRIPTION_TIMEOUT_MS = 60_000;
+
+/** The largest answer the hub reads: two minutes of speech is at most ~2,000 characters (12 KB
+ *  even as `\uXXXX` escapes), and a server that ignores `response_format=json` and sends
+ *  verbose_json (segments, word timings) stays well under 64 KiB. */
+export const TRANSCRIPTION_ANSWER_MAX_BYTES = 64 * 1024;
 
 export type TranscriptionEndpoint = {
   /** Base URL, e.g. `http://127.0.0.1:9000` (the path `/v1/audio/transcriptions` is added). */
@@ -32,6 +38,14 @@ export function transcriptionUrl(baseUrl: string): URL {
   if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error('transcription URL must be http(s)');
   const path = base.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
   return new URL(`${path}/v1/audio/transcriptions`, base.origin);
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return null;
+  }
 }
 
 function refuse(code: AckError['code'], error: string): AckError {
@@ -72,9 +86,12 @@ export function createTranscription(options: { endpoint: TranscriptionEndpoint; 
         return refuse('bad_gateway', timedOut ? `the transcription service at ${url.hostname} did not answer in ${timeoutMs / 1000} s` : `can't reach the transcription service at ${url.hostname}`);
       }
       // The endpoint's own words are not echoed: they may name its internals.
+      if (!response.ok) dropBody(response.body);
       if (response.status === 413) return refuse('too_large', `the transcription service at ${url.hostname} refused the recording as too large`);
       if (!response.ok) return refuse('bad_gateway', `the transcription service at ${url.hostname} failed (HTTP ${response.status})`);
-      const parsed = TranscriptionResultSchema.safeParse(await response.json().catch(() => null));
+      const answer = await readCappedBody({ body: response.body, capBytes: TRANSCRIPTION_ANSWER_MAX_BYTES });
+      if (!answer.ok) return refuse('bad_gateway', `the transcription service at ${url.hostname} sent ${answer.error}`);
+      const parsed = TranscriptionResultSchema.safeParse(parseJson(answer.bytes));
       if (!parsed.success) return refuse('bad_gateway', `the transcription service at ${url.hostname} sent no text`);
       return { ok: true, text: parsed.data.text.trim() };
     },

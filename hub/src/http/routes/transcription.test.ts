@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TRANSCRIPTION_MAX_BYTES, TRANSCRIPTION_MAX_SECONDS } from '@tether/shared';
 import { makeWav, startFakeTranscription, type FakeTranscription } from '../../../../tests/fixtures/fake-transcription/fake-transcription.ts';
 import { createSqliteStore } from '../../store/sqlite/sqlite-store.ts';
@@ -121,6 +121,20 @@ describe('POST /api/transcriptions', () => {
     const failing = await post(withFake(), makeWav({ seconds: 0.2 }));
     expect(failing.status).toBe(502);
     expect(await failing.json()).toEqual({ code: 'bad_gateway', error: 'the transcription service at 127.0.0.1 failed (HTTP 503)' });
+  });
+
+  it('answers 502 for a 50 MB answer from the endpoint, read only to its cap, and the next dictation gets its text', async () => {
+    const app = withFake();
+    fake.answerOversize(50 * 1024 * 1024);
+    const res = await post(app, makeWav({ seconds: 0.2 }));
+    expect(res.status).toBe(502);
+    expect(await res.json()).toEqual({ code: 'bad_gateway', error: 'the transcription service at 127.0.0.1 sent an answer over 64 KiB' });
+    await vi.waitFor(() => expect(fake.oversize.brokenOff).toBe(1));
+    fake.answerOversize(null);
+    fake.script(['back to normal']);
+    const next = await post(app, makeWav({ seconds: 0.2 }));
+    expect(next.status).toBe(200);
+    expect(await next.json()).toEqual({ text: 'back to normal' });
   });
 
   it('lets one namespace have at most two dictations in flight', async () => {
