@@ -11,6 +11,7 @@ import { connectHubLink, type HubLink, type HubLinkState } from './link.ts';
 import { memoryOutbox, openOutbox, outboxLockPath } from './outbox.ts';
 import { deliverOrphanOutboxes } from './orphans.ts';
 import { existsSync, writeFileSync } from 'node:fs';
+import { WorktreeLossSchema } from '@tether/shared';
 
 const SESSION = '11111111-2222-4333-8444-555555555555';
 const UNKNOWN = '22222222-2222-4333-8444-555555555555';
@@ -216,7 +217,7 @@ describe('the daemon on the hub link', () => {
         'daemon:worktree-probe': refuse,
         'daemon:worktree-inspect': refuse,
         // Answers later: a daemon's git work is asynchronous, and the ack waits for it.
-        'daemon:worktree-remove': async ({ path }) => ({ ok: true, removed: path, lost: { uncommitted: [], unpushed: [] } }),
+        'daemon:worktree-remove': async ({ path }) => ({ ok: true, removed: path, lost: WorktreeLossSchema.parse({ uncommitted: [], unpushed: [] }) }),
       },
       ackTimeoutMs: 500,
       ...(options.giveUpAfterRefusals ? { giveUpAfterRefusals: options.giveUpAfterRefusals } : {}),
