@@ -248,7 +248,7 @@ describe('the daemon on the hub link', () => {
     expect(await hub.command('daemon:kill', { sessionId: SESSION })).toEqual([{ ok: true, killed: true }]);
     expect(await hub.command('daemon:kill', { sessionId: 'nope' })).toEqual([expect.objectContaining({ ok: false, code: 'bad_request' })]);
     // An asynchronous handler's answer is the ack, once it resolves.
-    expect(await hub.command('daemon:worktree-remove', { repo: '/r', path: '/r.worktrees/b' })).toEqual([{ ok: true, removed: '/r.worktrees/b', lost: { uncommitted: [], unpushed: [] } }]);
+    expect(await hub.command('daemon:worktree-remove', { repo: '/r', path: '/r.worktrees/b' })).toEqual([{ ok: true, removed: '/r.worktrees/b', lost: { uncommitted: [], unpushed: [], ignored: [], ignoredMore: 0, rebuildable: [], rebuildableMore: 0, digest: null } }]);
   });
 
   it('stops and says so after giveUpAfterRefusals refused handshakes', async () => {

@@ -95,12 +95,13 @@ async function measure(options: { root: string; path: string; budget: Budget; on
       continue;
     }
     names.sort();
-    for (let at = 0; at < names.length; at += BATCH) {
+    for (let at = 0; at < names.length; ) {
       if (spent(budget)) {
         size.atLeast = true;
         break;
       }
       const batch = names.slice(at, at + Math.min(BATCH, budget.left));
+      at += batch.length;
       budget.left -= batch.length;
       const stats = await Promise.all(batch.map((name) => lstat(join(root, folder, name)).catch(() => null)));
       batch.forEach((name, i) => count(`${folder}/${name}`, stats[i] ?? null, depth + 1, folders));
