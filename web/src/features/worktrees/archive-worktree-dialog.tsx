@@ -19,6 +19,10 @@ import './worktrees.css';
 
 type Check = { kind: 'checking' } | { kind: 'known'; loss: WorktreeLoss } | { kind: 'offline'; message: string } | { kind: 'unknown'; message: string };
 
+/** A removal refused because what it would lose is not what the person confirmed (the machine's
+ *  answer to the second look differs): the lists now show it, the daemon's long sentence would repeat them. */
+const CHANGED = 'Nothing was removed: what removing it would lose changed since you looked. The lists show it as it is now; confirm again to remove it.';
+
 /** The hub's reason as a sentence of its own ("machine … is offline" → "Machine … is offline"). */
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -67,23 +71,27 @@ export function ArchiveWorktreeDialog({ session, onClose, onArchived }: ArchiveW
   const [round, setRound] = useState(0);
   const check = useCheck(session.id, round);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  /** A refusal, and the confirmation a refused removal sent (null: not a removal's). */
+  const [error, setError] = useState<{ message: string; sent: string | boolean | null } | null>(null);
   const worktree = session.worktree!;
   const { titleId, textId, props } = useModal({ busy, onClose });
 
   const archive = async (remove: boolean) => {
     setBusy(true);
     setError(null);
+    let confirm: string | boolean = false;
     try {
       // The confirmation names what was shown: the machine removes only if that is still all.
-      if (remove && check.kind === 'known') await requestHub('worktree:remove', { sessionId: session.id, confirm: lossSummary(check.loss) ? (check.loss.digest ?? false) : false });
+      confirm = check.kind === 'known' && lossSummary(check.loss) ? (check.loss.digest ?? false) : false;
+      if (remove) await requestHub('worktree:remove', { sessionId: session.id, confirm });
       await requestHub('session:archive', { sessionId: session.id, archived: true });
       onArchived(remove);
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      const refusedRemoval = remove && failure instanceof SocketRequestError && failure.code === 'conflict';
+      setError({ message: failure instanceof Error ? failure.message : String(failure), sent: refusedRemoval ? confirm : null });
       setBusy(false);
-      // Refused because what is there is not what was shown: show what is there now.
-      if (remove && failure instanceof SocketRequestError && failure.code === 'conflict') setRound((r) => r + 1);
+      // Perhaps what is there is not what was shown: ask again, and show what is there now.
+      if (refusedRemoval) setRound((r) => r + 1);
     }
   };
 
@@ -103,7 +111,7 @@ export function ArchiveWorktreeDialog({ session, onClose, onArchived }: ArchiveW
       {check.kind === 'known' && removable ? <LossList loss={check.loss} /> : null}
       {error ? (
         <p className="confirm-dialog-error" role="alert">
-          {error}
+          {check.kind === 'known' && error.sent !== null && check.loss.digest !== error.sent ? CHANGED : error.message}
         </p>
       ) : null}
       <div className="confirm-dialog-actions worktree-actions">

@@ -51,7 +51,12 @@ function Group(props: { title: string; items: Array<{ key: string; name: string;
         {props.items.slice(0, SHOWN).map((item) => (
           <li key={item.key}>
             <span className="worktree-loss-name">{item.name}</span>
-            {item.size ? <span className="worktree-loss-size">{item.size}</span> : null}
+            {item.size ? (
+              <>
+                {' '}
+                <span className="worktree-loss-size">{item.size}</span>
+              </>
+            ) : null}
           </li>
         ))}
         {rest > 0 ? <li>{`and ${rest.toLocaleString('en')} more`}</li> : null}
