@@ -7,8 +7,11 @@
 //   web ─worktree:inspect / worktree:remove {sessionId}─► hub (the session's recorded worktree, never a
 //        path from the phone) ─daemon:worktree-inspect / -remove─► daemon
 //
-// Invariant: a branch name is checked here, before anything reaches a machine (no `..`, no shell
-// or path syntax, git's own ref rules), and again by the daemon before git runs.
+// Invariants: a branch name is checked here, before anything reaches a machine (no `..`, no shell
+// or path syntax, git's own ref rules), and again by the daemon before git runs. A removal's
+// confirmation is the digest of the loss the person was shown (issue 38), decided by the daemon at
+// removal; every older shape (a loss without ignored files, `confirm: true`) still parses, and
+// covers nothing that would be lost.
 import { z } from 'zod';
 import { MachineIdSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
