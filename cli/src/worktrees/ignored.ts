@@ -26,7 +26,7 @@ export type WalkLimits = { entries: number; depth: number; ms: number };
 export const LOSS_WALK: WalkLimits = { entries: 20_000, depth: 64, ms: 3_000 };
 export const REBUILDABLE_WALK: WalkLimits = { entries: 100_000, depth: 64, ms: 3_000 };
 
-/** Lists as many files as there are in a lost path, up to the walk's cap (they go in the digest). */
+/** What the scan found: the entries an answer lists, and all the lost paths and files (the digest's). */
 export type IgnoredScan = {
   ignored: IgnoredEntry[];
   ignoredMore: number;

@@ -3,7 +3,7 @@
 // unpushed or uncommitted work or an ignored file like `.env` without a confirmation of exactly
 // that loss, a file that appeared after the person looked) leaves the disk as it was; rebuildable
 // folders alone are named with their size and removed without asking.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -119,6 +119,19 @@ describe('worktrees', () => {
     });
     expect(await removeWorktree({ path: tree, confirm: false })).toMatchObject({ ok: true, lost: { uncommitted: [], unpushed: [], ignored: [], rebuildable: [{ path: 'node_modules/' }, { path: 'web/dist/' }] } });
     expect(existsSync(tree)).toBe(false);
+  });
+
+  it('names a rename by its new path and a file turned into a link (a typechange) as uncommitted', async () => {
+    const app = repo();
+    const made = await createWorktree({ repo: app, branch: 'moves' });
+    if (!made.ok) throw new Error(made.error);
+    const tree = made.worktree.path;
+    git(tree, 'mv', 'a.txt', 'b.txt');
+    rmSync(join(tree, '.gitignore'));
+    symlinkSync('b.txt', join(tree, '.gitignore'));
+    const inspected = await inspectWorktree(tree);
+    expect(inspected.ok && [...inspected.uncommitted].sort()).toEqual(['.gitignore', 'b.txt']);
+    expect(await removeWorktree({ path: tree, confirm: false })).toMatchObject({ ok: false, code: 'conflict', error: expect.stringContaining('2 uncommitted files') });
   });
 
   it('names an ignored .env as loss and refuses without a confirmation of it; a file that appears after the look is still kept', async () => {

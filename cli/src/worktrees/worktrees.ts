@@ -110,6 +110,20 @@ async function trackSameName(options: { repo: string; branch: string }): Promise
   await runGit({ cwd: options.repo, args: ['config', `branch.${options.branch}.merge`, `refs/heads/${options.branch}`] });
 }
 
+/** `git status --porcelain=v1 -z` as entries: a rename or copy is followed by its old path, a field
+ *  of its own that is no entry (read as one, a file named like a status line would be misnamed). */
+function statusEntries(fields: string[]): Array<{ code: string; path: string }> {
+  const entries: Array<{ code: string; path: string }> = [];
+  for (let i = 0; i < fields.length; i += 1) {
+    const field = fields[i]!;
+    if (field.length < 4 || field[2] !== ' ') continue;
+    const code = field.slice(0, 2);
+    entries.push({ code, path: field.slice(3) });
+    if (code.includes('R') || code.includes('C')) i += 1;
+  }
+  return entries;
+}
+
 /** What removing the worktree at `path` would lose: files not committed, commits no remote has,
  *  files git ignores (rebuildable folders apart: named and sized, not counted as loss), and the
  *  digest a confirmation repeats. `measure: 'loss'` (a removal): rebuildable folders are not sized. */
@@ -118,9 +132,9 @@ export async function inspectWorktree(path: string, options: { measure: 'all' | 
   if (status.kind !== 'ok') return ackError('bad_request', `${path} is not a git worktree`);
   // Cut short, the lists would leave out paths that removal deletes: say so, remove nothing.
   if (status.capped) return ackError('too_large', `${path} has too many changed and ignored files to list; remove it at the desk`);
-  const entries = splitNul(status.stdout).filter((e) => e.length > 3 && /^[ MADRCU?!]{2} /.test(e));
-  const uncommitted = entries.filter((e) => !e.startsWith('!! ')).map((e) => e.slice(3));
-  const ignoredPaths = entries.filter((e) => e.startsWith('!! ')).map((e) => e.slice(3));
+  const entries = statusEntries(splitNul(status.stdout));
+  const uncommitted = entries.filter((e) => e.code !== '!!').map((e) => e.path);
+  const ignoredPaths = entries.filter((e) => e.code === '!!').map((e) => e.path);
   const log = await text(path, ['log', '--format=%h %s', 'HEAD', '--not', '--remotes']);
   const unpushed = log.ok ? log.out.split('\n').filter(Boolean) : [];
   const scan = await scanIgnored({ root: path, paths: ignoredPaths, measureRebuildable: options.measure === 'all' });
