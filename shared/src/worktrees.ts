@@ -7,8 +7,11 @@
 //   web ─worktree:inspect / worktree:remove {sessionId}─► hub (the session's recorded worktree, never a
 //        path from the phone) ─daemon:worktree-inspect / -remove─► daemon
 //
-// Invariant: a branch name is checked here, before anything reaches a machine (no `..`, no shell
-// or path syntax, git's own ref rules), and again by the daemon before git runs.
+// Invariants: a branch name is checked here, before anything reaches a machine (no `..`, no shell
+// or path syntax, git's own ref rules), and again by the daemon before git runs. A removal's
+// confirmation is the digest of the loss the person was shown (issue 38), decided by the daemon at
+// removal; every older shape (a loss without ignored files, `confirm: true`) still parses, and
+// covers nothing that would be lost.
 import { z } from 'zod';
 import { MachineIdSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
@@ -73,12 +76,49 @@ export const WorktreeEntrySchema = z.object({
 });
 export type WorktreeEntry = z.infer<typeof WorktreeEntrySchema>;
 
-/** What removing a worktree would lose: files not committed, commits no remote has (`abc1234 msg`). */
+/** How many ignored paths (and rebuildable folders) an inspect names; `ignoredMore` counts the rest. */
+export const MAX_IGNORED_SHOWN = 100;
+
+/** An ignored path of a worktree (relative to it; a folder ends in `/`) with what a bounded walk of
+ *  it found. The walk never follows a link (a link counts as itself). `bytes`/`files` null: not
+ *  measured (the scan's cap came before it, or a removal, which measures only what needs confirming). */
+export const IgnoredEntrySchema = z.object({
+  path: z.string().min(1).max(MAX_PATH_CHARS),
+  bytes: z.number().int().nonnegative().nullable(),
+  files: z.number().int().nonnegative().nullable(),
+  /** The walk stopped inside it (its cap of entries, depth or time): there is at least this much. */
+  atLeast: z.boolean(),
+});
+export type IgnoredEntry = z.infer<typeof IgnoredEntrySchema>;
+
+/** What a confirmation names: the daemon's SHA-256 (hex) of everything a removal would lose. */
+export const LossDigestSchema = z.string().regex(/^[0-9a-f]{64}$/, 'a loss digest is 64 lower-case hex digits');
+
+/** What removing a worktree would lose: files not committed, commits no remote has (`abc1234 msg`),
+ *  and files git ignores. Ignored paths inside a rebuildable folder (node_modules, dist, build,
+ *  target, .venv, __pycache__, .next, by name anywhere in the tree) are `rebuildable`: named with
+ *  their size, no confirmation needed for them alone; every other ignored path is `ignored`: lost,
+ *  confirmed like an uncommitted file. The defaults read an older daemon's answer, which looked at
+ *  no ignored file: `digest` null says so, and the hub then removes nothing. */
 export const WorktreeLossSchema = z.object({
   uncommitted: z.array(z.string().max(MAX_PATH_CHARS)).max(1_000),
   unpushed: z.array(z.string().max(MAX_LABEL_CHARS)).max(1_000),
+  ignored: z.array(IgnoredEntrySchema).max(MAX_IGNORED_SHOWN).default([]),
+  /** Ignored paths past the ones listed (all of them lost too). */
+  ignoredMore: z.number().int().nonnegative().default(0),
+  rebuildable: z.array(IgnoredEntrySchema).max(MAX_IGNORED_SHOWN).default([]),
+  rebuildableMore: z.number().int().nonnegative().default(0),
+  /** What a removal's `confirm` must repeat: it covers exactly this loss (every file of it, not only
+   *  the ones listed). Null from a daemon older than the ignored-file check. */
+  digest: LossDigestSchema.nullable().default(null),
 });
 export type WorktreeLoss = z.infer<typeof WorktreeLossSchema>;
+
+/** A removal's confirmation: the `digest` of the loss the person was shown. The daemon looks again
+ *  at removal and removes only when it is what is there now. `true` (an older web or hub) names
+ *  nothing, so it covers no loss; `false`: nothing may be lost. */
+export const WorktreeConfirmSchema = z.union([z.boolean(), LossDigestSchema]).default(false);
+export type WorktreeConfirm = z.infer<typeof WorktreeConfirmSchema>;
 
 /** Web → hub: is this folder on that machine in a git repository (the form's "new worktree"). */
 export const WorktreeProbeSchema = z.object({ machineId: MachineIdSchema, cwd: PathString }).strict();
@@ -97,13 +137,19 @@ export const WorktreeInspectAckSchema = z.object({ worktree: SessionWorktreeSche
 export type WorktreeInspectAck = z.infer<typeof WorktreeInspectAckSchema>;
 
 /** Web → hub: remove this ended session's worktree. With anything to lose, refused (`conflict`,
- *  naming it) unless `confirm`. */
-export const WorktreeRemoveSchema = z.object({ sessionId: SessionIdSchema, confirm: z.boolean().default(false) }).strict();
+ *  naming it) unless `confirm` is the digest of what is there at removal. */
+export const WorktreeRemoveSchema = z.object({ sessionId: SessionIdSchema, confirm: WorktreeConfirmSchema }).strict();
 
 /** Hub → daemon: the same three, about a folder of that machine. */
 export const DaemonWorktreeProbeSchema = z.object({ cwd: PathString });
-export const DaemonWorktreeInspectSchema = z.object({ repo: PathString, path: PathString });
-export const DaemonWorktreeRemoveSchema = z.object({ repo: PathString, path: PathString, confirm: z.boolean().default(false) });
+export const DaemonWorktreeInspectSchema = z.object({
+  repo: PathString,
+  path: PathString,
+  /** `loss`: the rebuildable folders named, not sized (the hub's look before a removal; an older
+   *  daemon drops the field and sizes them all the same). */
+  measure: z.enum(['all', 'loss']).default('all'),
+});
+export const DaemonWorktreeRemoveSchema = z.object({ repo: PathString, path: PathString, confirm: WorktreeConfirmSchema });
 export const DaemonWorktreeRemoveAckSchema = z.object({ removed: PathString, lost: WorktreeLossSchema });
 export type DaemonWorktreeRemoveAck = z.infer<typeof DaemonWorktreeRemoveAckSchema>;
 

@@ -1,8 +1,9 @@
 // worktrees.test.ts: a session in a worktree of its own, in the browser (issue 30), at 390×844 and
 // 1280×800, every new state in both themes with axe: the form's "In a new worktree" (offered only
 // for a folder the machine says is a repository), a bad branch name and a refused one said at the
-// field, the header's branch, Archive's question with the work it would lose, and the question when
-// the machine is offline. A stand-in daemon (/cli socket, client "daemon") answers as the real one
+// field, the header's branch, Archive's question with the work it would lose (an ignored `.env.local`
+// among it, the rebuildable folders apart with their sizes), the question when the machine is
+// offline, and a removal refused because an ignored file appeared after the look (shown again). A stand-in daemon (/cli socket, client "daemon") answers as the real one
 // does (tests/e2e/worktrees.test.ts runs the real one with real git).
 //
 //   form ─worktree:probe / session:spawn {worktree}─► hub ─daemon:*─► stand-in daemon
@@ -20,7 +21,22 @@ import { stepLog } from '../harness/steps.ts';
 
 const REPO = '/home/dev/src/shop';
 const OLD_IDEA = `${REPO}.worktrees/old-idea`;
-const LOSS = { uncommitted: ['notes/draft.md'], unpushed: ['a1b2c3d Tidy the checkout form'] };
+/** What removing would lose, as a daemon that names ignored files says it: an uncommitted file, an
+ *  unpushed commit, an ignored `.env` (loss), and two rebuildable folders (sized, not loss). */
+const LOSS = {
+  uncommitted: ['notes/draft.md'],
+  unpushed: ['a1b2c3d Tidy the checkout form'],
+  ignored: [{ path: '.env.local', bytes: 184, files: 1, atLeast: false }],
+  ignoredMore: 0,
+  rebuildable: [
+    { path: 'node_modules/', bytes: 412_300_000, files: 100_000, atLeast: true },
+    { path: 'packages/web/dist/', bytes: 2_400_000, files: 37, atLeast: false },
+  ],
+  rebuildableMore: 0,
+  digest: 'a1'.repeat(32),
+};
+/** The same worktree once the session's local data landed in an ignored folder after the look. */
+const LOSS_LATER = { ...LOSS, ignored: [...LOSS.ignored, { path: '.session-data/', bytes: 96_000, files: 12, atLeast: false }], digest: 'b2'.repeat(32) };
 /** Where the stand-in daemon says a new worktree's branch started. */
 const BASE = { ref: 'main', commit: '1a2b3c4d5e6f7a8b9c0d' };
 
@@ -87,15 +103,18 @@ function standInDaemon(options: { daemon: Socket; token: string; machineId: stri
       await emitAck(runner, 'session:update', { sessionId: spawn.sessionId, patch: { status: 'idle' } });
     })();
   });
+  // As the real daemon: a removal goes only when its confirmation is the digest of what is there now.
+  let loss: typeof LOSS = LOSS;
   daemon.on('daemon:worktree-inspect', (p: unknown, reply: (a: unknown) => void) => {
     heard.push(['inspect', p]);
-    reply({ ok: true, ...LOSS });
+    reply({ ok: true, ...loss });
   });
-  daemon.on('daemon:worktree-remove', (p: { path: string; confirm: boolean }, reply: (a: unknown) => void) => {
+  daemon.on('daemon:worktree-remove', (p: { path: string; confirm: unknown }, reply: (a: unknown) => void) => {
     heard.push(['remove', p]);
-    reply(p.confirm ? { ok: true, removed: p.path, lost: LOSS } : { ok: false, code: 'conflict', error: 'would lose work' });
+    const changed = `removing ${p.path} would lose 1 uncommitted file (notes/draft.md), 1 commit no remote has (a1b2c3d Tidy the checkout form) and ${loss.ignored.length} ignored files or folders (${loss.ignored.map((e) => e.path).join(', ')}); that is not what was confirmed (it changed since it was shown): look again, and confirm what is there now`;
+    reply(p.confirm === loss.digest ? { ok: true, removed: p.path, lost: loss } : { ok: false, code: 'conflict', error: changed });
   });
-  return { heard, runners };
+  return { heard, runners, setLoss: (next: typeof LOSS) => (loss = next) };
 }
 
 describe('a session in a worktree, in the browser', () => {
@@ -209,7 +228,14 @@ describe('a session in a worktree, in the browser', () => {
       let dialog = await openArchive();
       await dialog.getByText('notes/draft.md').waitFor({ timeout: UI_TIMEOUT_MS });
       await dialog.getByText('a1b2c3d Tidy the checkout form').waitFor({ timeout: UI_TIMEOUT_MS });
-      const remove = dialog.getByRole('button', { name: 'Remove and lose 1 uncommitted file and 1 unpushed commit' });
+      // The ignored .env.local is loss, named with its size; the rebuildable folders one line each.
+      const group = (title: string) => dialog.locator('.worktree-loss-group').filter({ hasText: title });
+      await expect(group('Ignored by git, not rebuildable').getByRole('listitem').allInnerTexts()).resolves.toEqual([expect.stringMatching(/^\.env\.local 184 B$/)]);
+      await expect(group('Rebuildable, removed without asking').getByRole('listitem').allInnerTexts()).resolves.toEqual([
+        expect.stringMatching(/^node_modules\/ at least 100,000 files, 393\.2 MB$/),
+        expect.stringMatching(/^packages\/web\/dist\/ 37 files, 2\.3 MB$/),
+      ]);
+      const remove = dialog.getByRole('button', { name: 'Remove and lose 1 uncommitted file, 1 unpushed commit and 1 ignored file' });
       await remove.waitFor({ timeout: UI_TIMEOUT_MS });
       serious.push(...(await bothThemes(page, 'worktree-archive-question', viewport)));
 
@@ -239,9 +265,23 @@ describe('a session in a worktree, in the browser', () => {
       const back = standInDaemon({ daemon: again, token, machineId, connect: () => world.connect({ token }) });
       expect((await emitAck(web, 'session:archive', { sessionId, archived: false })).ok).toBe(true);
       dialog = await openArchive();
-      await dialog.getByRole('button', { name: 'Remove and lose 1 uncommitted file and 1 unpushed commit' }).click();
+      await dialog.getByText('.env.local').waitFor({ timeout: UI_TIMEOUT_MS });
+      // Meanwhile the session's local data lands in an ignored folder: the confirmation does not
+      // cover it, the machine refuses, and the question shows what is there now.
+      back.setLoss(LOSS_LATER);
+      await dialog.getByRole('button', { name: 'Remove and lose 1 uncommitted file, 1 unpushed commit and 1 ignored file' }).click();
+      await dialog.getByRole('alert').getByText(/^Nothing was removed: what removing it would lose changed since you looked\./).waitFor({ timeout: UI_TIMEOUT_MS });
+      await dialog.getByText('.session-data/', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+      const removeAll = dialog.getByRole('button', { name: 'Remove and lose 1 uncommitted file, 1 unpushed commit and 2 ignored files and folders' });
+      await removeAll.waitFor({ timeout: UI_TIMEOUT_MS });
+      serious.push(...(await bothThemes(page, 'worktree-archive-changed', viewport)));
+      await removeAll.click();
       await page.getByRole('status').filter({ hasText: 'Archived “Checkout fix” and removed its worktree.' }).waitFor({ timeout: UI_TIMEOUT_MS });
-      expect(back.heard.filter(([kind]) => kind === 'remove')).toEqual([['remove', { repo: REPO, path: `${REPO}.worktrees/checkout-fix`, confirm: true }]]);
+      const tree = `${REPO}.worktrees/checkout-fix`;
+      expect(back.heard.filter(([kind]) => kind === 'remove')).toEqual([
+        ['remove', { repo: REPO, path: tree, confirm: LOSS.digest }],
+        ['remove', { repo: REPO, path: tree, confirm: LOSS_LATER.digest }],
+      ]);
 
       expect(serious).toEqual([]);
       await page.close();

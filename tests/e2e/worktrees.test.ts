@@ -2,9 +2,10 @@
 // `tether daemon` starts a headless session from the phone in a new worktree of a repository that
 // has a local bare remote; real claude (against the fake Messages API) edits a file there; the phone
 // commits and pushes (REST, as the web app does), and the bare remote has the commit on the new
-// branch with the phone's message. Archive's question: what removing would lose is named, removal
-// without confirm keeps the unpushed work, machine offline keeps the worktree and archives anyway,
-// a confirmed removal removes it (the branch stays). Bad names and paths change nothing on disk.
+// branch with the phone's message. Archive's question: what removing would lose is named (an
+// ignored .env among it; node_modules apart, sized), removal without a confirmation of exactly that
+// keeps the work, machine offline keeps the worktree and archives anyway, a confirmed removal
+// removes it (the branch stays). Bad names and paths change nothing on disk.
 //
 //   phone ─session:spawn {worktree}─► hub ─daemon:spawn─► daemon: git worktree add ─► runner ─► claude
 //   phone ─worktree:inspect/remove {sessionId}─► hub (the session's recorded worktree) ─► daemon ─► git
@@ -36,8 +37,9 @@ function repository(dir: string, remote: string): void {
   git(dir, 'config', 'commit.gpgsign', 'false');
   mkdirSync(join(dir, 'src'));
   writeFileSync(join(dir, 'src', 'greet.ts'), "export function greet() {\n  return 'hello';\n}\n");
-  // claude's own settings stay out of the repository (the runner may write there).
-  writeFileSync(join(dir, '.gitignore'), '.claude/\n');
+  // claude's own settings stay out of the repository (the runner may write there), as do a
+  // person's secrets and installed packages.
+  writeFileSync(join(dir, '.gitignore'), '.claude/\n.env\nnode_modules/\n');
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'first');
   git(dir, 'remote', 'add', 'origin', remote);
@@ -137,6 +139,10 @@ describe('a session in a worktree of its own', () => {
     git(path, 'add', 'notes.md');
     git(path, 'commit', '-q', '-m', 'Unpushed notes');
     writeFileSync(join(path, 'draft.txt'), 'draft\n');
+    // And what git ignores: a secret nothing makes again, and packages an install does.
+    writeFileSync(join(path, '.env'), 'STRIPE_KEY=sk_test_local\n');
+    mkdirSync(join(path, 'node_modules', 'left-pad'), { recursive: true });
+    writeFileSync(join(path, 'node_modules', 'left-pad', 'index.js'), 'module.exports = (s) => s;\n');
 
     // A live session's worktree is never removed.
     expect(await emitAck(phone, 'worktree:remove', { sessionId, confirm: true })).toMatchObject({ ok: false, code: 'conflict', error: expect.stringContaining('end it first') });
@@ -144,12 +150,27 @@ describe('a session in a worktree of its own', () => {
     expect(stop.ok).toBe(true);
 
     const inspected = await emitAck<WorktreeInspectAck>(phone, 'worktree:inspect', { sessionId });
-    expect(inspected).toMatchObject({ ok: true, worktree: { path }, loss: { uncommitted: ['draft.txt'], unpushed: [expect.stringMatching(/^[0-9a-f]+ Unpushed notes$/)] } });
-    // Not confirmed: refused, naming what would be lost; the work stays.
-    const refused = await emitAck(phone, 'worktree:remove', { sessionId, confirm: false });
-    expect(refused).toMatchObject({ ok: false, code: 'conflict' });
-    expect(String((refused as { error?: string }).error)).toMatch(/1 uncommitted file \(draft\.txt\) and 1 commit no remote has \([0-9a-f]+ Unpushed notes\)/);
+    expect(inspected).toMatchObject({
+      ok: true,
+      worktree: { path },
+      loss: {
+        uncommitted: ['draft.txt'],
+        unpushed: [expect.stringMatching(/^[0-9a-f]+ Unpushed notes$/)],
+        rebuildable: [{ path: 'node_modules/', files: 1, atLeast: false }],
+        digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
+    });
+    if (!inspected.ok) throw new Error(inspected.error);
+    // The .env is named as loss, with its size: the one ignored path outside node_modules.
+    expect(inspected.loss.ignored).toEqual([{ path: '.env', bytes: 25, files: 1, atLeast: false }]);
+    // Not confirmed, or a bare yes: refused, naming what would be lost; the work stays.
+    for (const confirm of [false, true]) {
+      const refused = await emitAck(phone, 'worktree:remove', { sessionId, confirm });
+      expect(refused).toMatchObject({ ok: false, code: 'conflict' });
+      expect(String((refused as { error?: string }).error)).toMatch(/1 uncommitted file \(draft\.txt\), 1 commit no remote has \([0-9a-f]+ Unpushed notes\) and 1 ignored file or folder \(\.env\)/);
+    }
     expect(existsSync(join(path, 'draft.txt'))).toBe(true);
+    expect(existsSync(join(path, '.env'))).toBe(true);
     // The phone names a session, never a path: anything else is refused by the schema.
     expect(await emitAck(phone, 'worktree:remove', { sessionId, confirm: true, path: repo })).toMatchObject({ ok: false, code: 'bad_request' });
     expect(existsSync(join(repo, 'src', 'greet.ts'))).toBe(true);
@@ -163,8 +184,8 @@ describe('a session in a worktree of its own', () => {
     // Back online, confirmed: removed, what was lost is named, the branch (and its commits) stay.
     daemon = await startDaemon({ hub, sandbox, home: daemon.home });
     defer(() => daemon.stop());
-    const removed = await emitAck<{ session: Session; lost: unknown }>(phone, 'worktree:remove', { sessionId, confirm: true });
-    expect(removed).toMatchObject({ ok: true, lost: { uncommitted: ['draft.txt'] }, session: { worktree: { path, removedAt: expect.any(Number) } } });
+    const removed = await emitAck<{ session: Session; lost: unknown }>(phone, 'worktree:remove', { sessionId, confirm: inspected.loss.digest! });
+    expect(removed).toMatchObject({ ok: true, lost: { uncommitted: ['draft.txt'], ignored: [{ path: '.env' }] }, session: { worktree: { path, removedAt: expect.any(Number) } } });
     expect(existsSync(path)).toBe(false);
     expect(git(repo, 'log', '-1', '--format=%s', 'phone/greeting')).toBe('Unpushed notes');
     expect(await emitAck(phone, 'worktree:remove', { sessionId, confirm: true })).toMatchObject({ ok: false, code: 'gone' });
@@ -172,7 +193,7 @@ describe('a session in a worktree of its own', () => {
     const detail = await fetch(`${hub.url}/api/sessions/${sessionId}`, { headers: { authorization: `Bearer ${hub.token}` } });
     const { audit } = (await detail.json()) as { audit: Array<{ toolName?: string; answeredBy: string | null; answer: { reason?: string } | null }> };
     const removal = audit.find((r) => r.toolName === GIT_HISTORY_TOOL && r.answer?.reason?.startsWith('Removed the worktree'));
-    expect(removal?.answer?.reason).toBe(`Removed the worktree of phone/greeting, losing 1 uncommitted file(s) and 1 unpushed commit(s) (${path}; the branch is kept)`);
+    expect(removal?.answer?.reason).toBe(`Removed the worktree of phone/greeting, losing 1 uncommitted file(s), 1 unpushed commit(s) and 1 ignored file(s) or folder(s) (${path}; the branch is kept)`);
     expect(removal?.answeredBy).toBeTruthy();
   }, 180_000);
 });

@@ -1,7 +1,8 @@
 // The daemon's worktree commands with real git in temp dirs: a spawn in a new worktree starts the
 // runner there and says so in its ack; a runner that cannot start takes the fresh worktree and its
 // branch with it; a bad name or a folder in no repository is refused before git runs; inspect and
-// remove act only on a worktree of the named repository, never the repository or another folder.
+// remove act only on a worktree of the named repository, never the repository or another folder, and
+// remove only what the confirmation's digest covers (an ignored `.env` included).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ function repo(): string {
   git(dir, 'init', '-q', '--bare', join(dir, 'remote.git'));
   git(dir, 'init', '-q', path);
   writeFileSync(join(path, 'a.txt'), 'a\n');
+  writeFileSync(join(path, '.gitignore'), '.env\n');
   git(path, 'add', '-A');
   git(path, 'commit', '-q', '-m', 'first');
   git(path, 'remote', 'add', 'origin', join(dir, 'remote.git'));
@@ -125,11 +127,27 @@ describe("the daemon's worktree commands", () => {
     git(path, 'add', 'b.txt');
     git(path, 'commit', '-q', '-m', 'phone work');
     writeFileSync(join(path, 'c.txt'), 'c\n');
-    expect(await commands.inspect({ repo: app, path })).toEqual({ ok: true, uncommitted: ['c.txt'], unpushed: [expect.stringMatching(/^[0-9a-f]+ phone work$/)] });
+    // An ignored file the person never saw in `git status`: named as loss too.
+    writeFileSync(join(path, '.env'), 'TOKEN=x\n');
+    const inspected = await commands.inspect({ repo: app, path });
+    expect(inspected).toEqual({
+      ok: true,
+      uncommitted: ['c.txt'],
+      unpushed: [expect.stringMatching(/^[0-9a-f]+ phone work$/)],
+      ignored: [{ path: '.env', bytes: 8, files: 1, atLeast: false }],
+      ignoredMore: 0,
+      rebuildable: [],
+      rebuildableMore: 0,
+      digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    if (!inspected.ok || !inspected.digest) throw new Error('no digest');
     const refused = await commands.remove({ repo: app, path, confirm: false });
-    expect(refused).toMatchObject({ ok: false, code: 'conflict', error: expect.stringMatching(/1 uncommitted file \(c\.txt\) and 1 commit no remote has/) });
+    expect(refused).toMatchObject({ ok: false, code: 'conflict', error: expect.stringMatching(/1 uncommitted file \(c\.txt\), 1 commit no remote has \(.*\) and 1 ignored file or folder \(\.env\)/) });
+    // A bare yes (an older hub or web) covers nothing.
+    expect(await commands.remove({ repo: app, path, confirm: true })).toMatchObject({ ok: false, code: 'conflict' });
     expect(existsSync(join(path, 'c.txt'))).toBe(true);
-    expect(await commands.remove({ repo: app, path, confirm: true })).toMatchObject({ ok: true, removed: path, lost: { uncommitted: ['c.txt'] } });
+    expect(existsSync(join(path, '.env'))).toBe(true);
+    expect(await commands.remove({ repo: app, path, confirm: inspected.digest })).toMatchObject({ ok: true, removed: path, lost: { uncommitted: ['c.txt'], ignored: [{ path: '.env' }] } });
     expect(existsSync(path)).toBe(false);
   });
 });

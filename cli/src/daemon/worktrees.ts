@@ -4,14 +4,16 @@
 //   daemon:spawn {worktree} ─► git worktree add <repo>.worktrees/<branch> ─► runner in it
 //                              (the runner refused: worktree and branch discarded, nothing left)
 //   daemon:worktree-probe   ─► is the folder in a repository, its branch, its worktrees (read only)
-//   daemon:worktree-inspect ─► what removing a worktree would lose
-//   daemon:worktree-remove  ─► removed, or refused naming what would be lost unless confirmed
+//   daemon:worktree-inspect ─► what removing a worktree would lose (ignored files too) and its digest
+//   daemon:worktree-remove  ─► looked at again: removed, or refused naming what would be lost unless
+//                              `confirm` is the digest of exactly what is there now
 //
 // Invariant: inspect and remove act only on a folder git lists as a worktree of the named
-// repository other than the repository itself, whatever the hub sends.
+// repository other than the repository itself, whatever the hub sends; the daemon, not the phone,
+// decides whether a confirmation covers what removal would delete.
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
-import { ackError, spawnError, type Ack, type DaemonCommandAcks, type DaemonSpawn, type DaemonSpawnAck, type SessionWorktree } from '@tether/shared';
+import { ackError, spawnError, type Ack, type DaemonCommandAcks, type DaemonSpawn, type DaemonSpawnAck, type SessionWorktree, type WorktreeConfirm } from '@tether/shared';
 import { createWorktree, discardNewWorktree, inspectWorktree, isWorktreeOf, probeFolder, removeWorktree } from '../worktrees/worktrees.ts';
 import { expandDir } from './spawn.ts';
 
@@ -26,12 +28,12 @@ export function worktreeCommands(env: NodeJS.ProcessEnv) {
       const found = await probeFolder(dir);
       return { ok: true, repo: found.repo, branch: found.branch, worktrees: found.worktrees.slice(0, 200).map((w) => ({ path: w.path, branch: w.branch, main: w.main })) };
     },
-    async inspect(request: { repo: string; path: string }): Promise<Ack<Acks['daemon:worktree-inspect']>> {
+    async inspect(request: { repo: string; path: string; measure?: 'all' | 'loss' }): Promise<Ack<Acks['daemon:worktree-inspect']>> {
       const mine = await isWorktreeOf(request);
       if (!mine.ok) return mine;
-      return inspectWorktree(request.path);
+      return inspectWorktree(request.path, { measure: request.measure ?? 'all' });
     },
-    async remove(request: { repo: string; path: string; confirm: boolean }): Promise<Ack<Acks['daemon:worktree-remove']>> {
+    async remove(request: { repo: string; path: string; confirm: WorktreeConfirm }): Promise<Ack<Acks['daemon:worktree-remove']>> {
       const mine = await isWorktreeOf(request);
       if (!mine.ok) return mine;
       return removeWorktree({ path: request.path, confirm: request.confirm });

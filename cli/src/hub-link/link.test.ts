@@ -11,6 +11,7 @@ import { connectHubLink, type HubLink, type HubLinkState } from './link.ts';
 import { memoryOutbox, openOutbox, outboxLockPath } from './outbox.ts';
 import { deliverOrphanOutboxes } from './orphans.ts';
 import { existsSync, writeFileSync } from 'node:fs';
+import { WorktreeLossSchema } from '@tether/shared';
 
 const SESSION = '11111111-2222-4333-8444-555555555555';
 const UNKNOWN = '22222222-2222-4333-8444-555555555555';
@@ -216,7 +217,7 @@ describe('the daemon on the hub link', () => {
         'daemon:worktree-probe': refuse,
         'daemon:worktree-inspect': refuse,
         // Answers later: a daemon's git work is asynchronous, and the ack waits for it.
-        'daemon:worktree-remove': async ({ path }) => ({ ok: true, removed: path, lost: { uncommitted: [], unpushed: [] } }),
+        'daemon:worktree-remove': async ({ path }) => ({ ok: true, removed: path, lost: WorktreeLossSchema.parse({ uncommitted: [], unpushed: [] }) }),
       },
       ackTimeoutMs: 500,
       ...(options.giveUpAfterRefusals ? { giveUpAfterRefusals: options.giveUpAfterRefusals } : {}),
@@ -247,7 +248,7 @@ describe('the daemon on the hub link', () => {
     expect(await hub.command('daemon:kill', { sessionId: SESSION })).toEqual([{ ok: true, killed: true }]);
     expect(await hub.command('daemon:kill', { sessionId: 'nope' })).toEqual([expect.objectContaining({ ok: false, code: 'bad_request' })]);
     // An asynchronous handler's answer is the ack, once it resolves.
-    expect(await hub.command('daemon:worktree-remove', { repo: '/r', path: '/r.worktrees/b' })).toEqual([{ ok: true, removed: '/r.worktrees/b', lost: { uncommitted: [], unpushed: [] } }]);
+    expect(await hub.command('daemon:worktree-remove', { repo: '/r', path: '/r.worktrees/b' })).toEqual([{ ok: true, removed: '/r.worktrees/b', lost: { uncommitted: [], unpushed: [], ignored: [], ignoredMore: 0, rebuildable: [], rebuildableMore: 0, digest: null } }]);
   });
 
   it('stops and says so after giveUpAfterRefusals refused handshakes', async () => {

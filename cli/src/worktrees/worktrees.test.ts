@@ -1,11 +1,13 @@
 // Real git in temp dirs: a repository cloned from a bare remote; worktrees made, listed, inspected
 // and removed; every refusal (a bad name, a branch that exists, a dirty base, not a repository,
-// unpushed or uncommitted work without confirm) leaves the disk as it was.
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// unpushed or uncommitted work or an ignored file like `.env` without a confirmation of exactly
+// that loss, a file that appeared after the person looked) leaves the disk as it was; rebuildable
+// folders alone are named with their size and removed without asking.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkBranchName, createWorktree, listWorktrees, removeWorktree } from './worktrees.ts';
+import { checkBranchName, createWorktree, inspectWorktree, listWorktrees, removeWorktree } from './worktrees.ts';
 
 let dir: string;
 
@@ -21,6 +23,7 @@ function repo(): string {
   git(dir, 'init', '-q', '--bare', remote);
   git(dir, 'init', '-q', path);
   writeFileSync(join(path, 'a.txt'), 'a\n');
+  writeFileSync(join(path, '.gitignore'), '.env\nnode_modules/\ndist/\ndata/\n');
   git(path, 'add', '-A');
   git(path, 'commit', '-q', '-m', 'first');
   git(path, 'remote', 'add', 'origin', remote);
@@ -80,19 +83,91 @@ describe('worktrees', () => {
     const reason = (refused as { error: string }).error;
     expect(reason).toContain('1 uncommitted file (draft.txt)');
     expect(reason).toMatch(/1 commit no remote has \([0-9a-f]+ work on the phone\)/);
-    expect(readdirSync(tree).sort()).toEqual(['.git', 'a.txt', 'draft.txt', 'new.txt']);
+    expect(readdirSync(tree).sort()).toEqual(['.git', '.gitignore', 'a.txt', 'draft.txt', 'new.txt']);
     expect(await removeWorktree({ path: app, confirm: true })).toMatchObject({ ok: false, error: expect.stringContaining('is the repository itself') });
-    const removed = await removeWorktree({ path: tree, confirm: true });
+    // A bare yes names nothing: it covers no loss. The confirmation is the digest of what was shown.
+    expect(await removeWorktree({ path: tree, confirm: true })).toMatchObject({ ok: false, code: 'conflict', error: expect.stringContaining('1 uncommitted file (draft.txt)') });
+    const shown = await inspectWorktree(tree);
+    if (!shown.ok) throw new Error(shown.error);
+    const removed = await removeWorktree({ path: tree, confirm: shown.digest! });
     expect(removed).toMatchObject({ ok: true, removed: tree, lost: { uncommitted: ['draft.txt'] } });
     expect(existsSync(tree)).toBe(false);
     // The branch and its commit stay in the repository: only the folder went.
     expect(git(app, 'log', '-1', '--format=%s', 'topic')).toBe('work on the phone');
   });
 
-  it('removes a clean, pushed worktree without asking', async () => {
+  it('removes a clean, pushed worktree without asking, its rebuildable folders named with their size', async () => {
     const app = repo();
     const made = await createWorktree({ repo: app, branch: 'clean' });
     if (!made.ok) throw new Error(made.error);
-    expect(await removeWorktree({ path: made.worktree.path, confirm: false })).toMatchObject({ ok: true, lost: { uncommitted: [], unpushed: [] } });
+    const tree = made.worktree.path;
+    mkdirSync(join(tree, 'node_modules', 'left-pad'), { recursive: true });
+    writeFileSync(join(tree, 'node_modules', 'left-pad', 'index.js'), 'x'.repeat(300));
+    mkdirSync(join(tree, 'web', 'dist'), { recursive: true });
+    writeFileSync(join(tree, 'web', 'dist', 'app.js'), 'y'.repeat(40));
+    const inspected = await inspectWorktree(tree);
+    expect(inspected).toMatchObject({
+      ok: true,
+      uncommitted: [],
+      unpushed: [],
+      ignored: [],
+      ignoredMore: 0,
+      rebuildable: [
+        { path: 'node_modules/', bytes: 300, files: 1, atLeast: false },
+        { path: 'web/dist/', bytes: 40, files: 1, atLeast: false },
+      ],
+    });
+    expect(await removeWorktree({ path: tree, confirm: false })).toMatchObject({ ok: true, lost: { uncommitted: [], unpushed: [], ignored: [], rebuildable: [{ path: 'node_modules/' }, { path: 'web/dist/' }] } });
+    expect(existsSync(tree)).toBe(false);
+  });
+
+  it('names a rename by its new path and a file turned into a link (a typechange) as uncommitted', async () => {
+    const app = repo();
+    const made = await createWorktree({ repo: app, branch: 'moves' });
+    if (!made.ok) throw new Error(made.error);
+    const tree = made.worktree.path;
+    git(tree, 'mv', 'a.txt', 'b.txt');
+    rmSync(join(tree, '.gitignore'));
+    symlinkSync('b.txt', join(tree, '.gitignore'));
+    const inspected = await inspectWorktree(tree);
+    expect(inspected.ok && [...inspected.uncommitted].sort()).toEqual(['.gitignore', 'b.txt']);
+    expect(await removeWorktree({ path: tree, confirm: false })).toMatchObject({ ok: false, code: 'conflict', error: expect.stringContaining('2 uncommitted files') });
+  });
+
+  it('names an ignored .env as loss and refuses without a confirmation of it; a file that appears after the look is still kept', async () => {
+    const app = repo();
+    const made = await createWorktree({ repo: app, branch: 'secrets' });
+    if (!made.ok) throw new Error(made.error);
+    const tree = made.worktree.path;
+    writeFileSync(join(tree, '.env'), 'API_KEY=local-only\n');
+    mkdirSync(join(tree, 'node_modules'));
+    writeFileSync(join(tree, 'node_modules', 'x.js'), 'x');
+    const inspected = await inspectWorktree(tree);
+    expect(inspected).toMatchObject({ ok: true, uncommitted: [], unpushed: [], ignored: [{ path: '.env', bytes: 19, files: 1, atLeast: false }], rebuildable: [{ path: 'node_modules/' }] });
+    if (!inspected.ok) throw new Error(inspected.error);
+    for (const confirm of [false, true] as const) {
+      const refused = await removeWorktree({ path: tree, confirm });
+      expect(refused, String(confirm)).toMatchObject({ ok: false, code: 'conflict', error: expect.stringContaining('would lose 1 ignored file or folder (.env)') });
+    }
+    expect(existsSync(join(tree, '.env'))).toBe(true);
+
+    // After the person looked, the session's local data lands in an ignored folder: not covered.
+    mkdirSync(join(tree, 'data'));
+    writeFileSync(join(tree, 'data', 'local.db'), 'rows');
+    const stale = await removeWorktree({ path: tree, confirm: inspected.digest! });
+    expect(stale).toMatchObject({ ok: false, code: 'conflict', error: expect.stringMatching(/2 ignored files or folders \(\.env, data\/\).*not what was confirmed/) });
+    expect(existsSync(join(tree, 'data', 'local.db'))).toBe(true);
+    // A new file inside a folder already shown changes what would be lost too.
+    const second = await inspectWorktree(tree);
+    if (!second.ok) throw new Error(second.error);
+    writeFileSync(join(tree, 'data', 'later.db'), 'more rows');
+    expect(await removeWorktree({ path: tree, confirm: second.digest! })).toMatchObject({ ok: false, code: 'conflict' });
+    // A rebuildable folder changing does not: it needs no confirmation.
+    const third = await inspectWorktree(tree);
+    if (!third.ok) throw new Error(third.error);
+    writeFileSync(join(tree, 'node_modules', 'y.js'), 'y');
+    const removed = await removeWorktree({ path: tree, confirm: third.digest! });
+    expect(removed).toMatchObject({ ok: true, lost: { ignored: [{ path: '.env' }, { path: 'data/', files: 2 }] } });
+    expect(existsSync(tree)).toBe(false);
   });
 });

@@ -1,19 +1,24 @@
 // worktrees.ts: a git worktree per session, on the session's machine (issue 30, item 1): create one
 // on a new branch, list the ones a repository has, and before removing one say exactly what would
-// be lost (uncommitted files, commits no remote has) and refuse unless the person confirmed.
+// be lost (uncommitted files, commits no remote has, files git ignores) and refuse unless the person
+// confirmed exactly that.
 //
 //   create   git worktree add -b <branch> <repo>/../<repo>.worktrees/<branch> [<base>]
 //   list     git worktree list --porcelain -z
-//   inspect  git status --porcelain -z ; git rev-list <HEAD> --not --remotes  (in the worktree)
-//   remove   inspect; anything to lose and not confirmed: refused with the list; else git worktree remove
+//   inspect  git status --porcelain -z -uall --ignored=matching ; git log HEAD --not --remotes ;
+//            the ignored paths sorted and measured (ignored.ts), the loss's digest (loss.ts)
+//   remove   inspect again; anything to lose and `confirm` not its digest: refused naming it;
+//            else git worktree remove
 //
 // Invariants: a branch name is checked before git runs (no `..`, no shell metacharacters, no leading
 // `-`, git's own check-ref-format); git runs with args as an array (workspace/git.ts); a refused
 // request changes nothing on disk. Used by the daemon (daemon/worktrees.ts): spawn, the form's probe, Archive.
 import { existsSync, rmdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ackError, branchNameProblem, CommitIdSchema, type Ack, type WorktreeBase } from '@tether/shared';
+import { ackError, branchNameProblem, CommitIdSchema, type Ack, type WorktreeBase, type WorktreeConfirm, type WorktreeLoss } from '@tether/shared';
 import { runGit, splitNul } from '../workspace/git.ts';
+import { scanIgnored } from './ignored.ts';
+import { describeLoss, lossDigest, losesWork } from './loss.ts';
 
 /** The shared rule (worktrees.ts in shared), checked again here: the daemon may hear from an older hub. */
 export function checkBranchName(name: string): string | null {
@@ -105,36 +110,54 @@ async function trackSameName(options: { repo: string; branch: string }): Promise
   await runGit({ cwd: options.repo, args: ['config', `branch.${options.branch}.merge`, `refs/heads/${options.branch}`] });
 }
 
-export type WorktreeLoss = { uncommitted: string[]; unpushed: string[] };
-
-/** What removing the worktree at `path` would lose: files not committed, commits no remote has. */
-export async function inspectWorktree(path: string): Promise<Ack<WorktreeLoss>> {
-  const status = await runGit({ cwd: path, args: ['status', '--porcelain=v1', '-z', '--untracked-files=all'] });
-  if (status.kind !== 'ok') return ackError('bad_request', `${path} is not a git worktree`);
-  const uncommitted = splitNul(status.stdout)
-    .filter((e) => e.length > 3 && /^[ MADRCU?!]{2} /.test(e))
-    .map((e) => e.slice(3));
-  const unpushed = await text(path, ['log', '--format=%h %s', 'HEAD', '--not', '--remotes']);
-  return { ok: true, uncommitted, unpushed: unpushed.ok ? unpushed.out.split('\n').filter(Boolean) : [] };
+/** `git status --porcelain=v1 -z` as entries: a rename or copy is followed by its old path, a field
+ *  of its own that is no entry (read as one, a file named like a status line would be misnamed). */
+function statusEntries(fields: string[]): Array<{ code: string; path: string }> {
+  const entries: Array<{ code: string; path: string }> = [];
+  for (let i = 0; i < fields.length; i += 1) {
+    const field = fields[i]!;
+    if (field.length < 4 || field[2] !== ' ') continue;
+    const code = field.slice(0, 2);
+    entries.push({ code, path: field.slice(3) });
+    if (code.includes('R') || code.includes('C')) i += 1;
+  }
+  return entries;
 }
 
-/** Removes a worktree that is not the repository's main one. With anything to lose and no
- *  `confirm`, refused with exactly what would be lost; nothing is touched. */
-export async function removeWorktree(options: { path: string; confirm: boolean }): Promise<Ack<{ removed: string; lost: WorktreeLoss }>> {
+/** What removing the worktree at `path` would lose: files not committed, commits no remote has,
+ *  files git ignores (rebuildable folders apart: named and sized, not counted as loss), and the
+ *  digest a confirmation repeats. `measure: 'loss'` (a removal): rebuildable folders are not sized. */
+export async function inspectWorktree(path: string, options: { measure: 'all' | 'loss' } = { measure: 'all' }): Promise<Ack<WorktreeLoss>> {
+  const status = await runGit({ cwd: path, args: ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignored=matching'] });
+  if (status.kind !== 'ok') return ackError('bad_request', `${path} is not a git worktree`);
+  // Cut short, the lists would leave out paths that removal deletes: say so, remove nothing.
+  if (status.capped) return ackError('too_large', `${path} has too many changed and ignored files to list; remove it at the desk`);
+  const entries = statusEntries(splitNul(status.stdout));
+  const uncommitted = entries.filter((e) => e.code !== '!!').map((e) => e.path);
+  const ignoredPaths = entries.filter((e) => e.code === '!!').map((e) => e.path);
+  const log = await text(path, ['log', '--format=%h %s', 'HEAD', '--not', '--remotes']);
+  const unpushed = log.ok ? log.out.split('\n').filter(Boolean) : [];
+  const scan = await scanIgnored({ root: path, paths: ignoredPaths, measureRebuildable: options.measure === 'all' });
+  const partial = scan.ignored.filter((e) => e.atLeast || e.bytes === null).map((e) => e.path);
+  const digest = lossDigest({ uncommitted, unpushed, lostPaths: scan.lostPaths, lostFiles: scan.lostFiles, partial });
+  return { ok: true, uncommitted, unpushed, ignored: scan.ignored, ignoredMore: scan.ignoredMore, rebuildable: scan.rebuildable, rebuildableMore: scan.rebuildableMore, digest };
+}
+
+/** Removes a worktree that is not the repository's main one. It looks again first: with anything
+ *  to lose, removed only when `confirm` is the digest of exactly that loss (a bare `true` names
+ *  nothing); otherwise refused, naming what would be lost, and nothing is touched. */
+export async function removeWorktree(options: { path: string; confirm: WorktreeConfirm }): Promise<Ack<{ removed: string; lost: WorktreeLoss }>> {
   const list = await listWorktrees(options.path);
   if (!list.ok) return list;
   const self = list.worktrees.find((w) => w.path === options.path);
   if (!self) return ackError('bad_request', `${options.path} is not the top of a worktree`);
   if (self.main) return ackError('bad_request', `${options.path} is the repository itself, not a worktree of it: never removed`);
-  const loss = await inspectWorktree(options.path);
+  const loss = await inspectWorktree(options.path, { measure: 'loss' });
   if (!loss.ok) return loss;
-  const lose = loss.uncommitted.length + loss.unpushed.length > 0;
-  if (lose && !options.confirm) {
-    const parts = [
-      loss.uncommitted.length ? `${loss.uncommitted.length} uncommitted file${loss.uncommitted.length === 1 ? '' : 's'} (${loss.uncommitted.slice(0, 5).join(', ')})` : '',
-      loss.unpushed.length ? `${loss.unpushed.length} commit${loss.unpushed.length === 1 ? '' : 's'} no remote has (${loss.unpushed.slice(0, 3).join('; ')})` : '',
-    ].filter(Boolean);
-    return ackError('conflict', `removing ${options.path} would lose ${parts.join(' and ')}; confirm to remove it anyway`);
+  const lose = losesWork(loss);
+  if (lose && options.confirm !== loss.digest) {
+    const why = typeof options.confirm === 'string' ? 'that is not what was confirmed (it changed since it was shown): look again, and confirm what is there now' : 'confirm to remove it anyway';
+    return ackError('conflict', `removing ${options.path} would lose ${describeLoss(loss)}; ${why}`);
   }
   const main = list.worktrees.find((w) => w.main)!;
   const removed = await text(main.path, ['worktree', 'remove', ...(lose ? ['--force'] : []), '--', options.path]);

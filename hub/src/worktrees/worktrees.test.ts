@@ -2,7 +2,9 @@
 // socket.io clients: the spawn's worktree is stored from the daemon's ack (never from a runner),
 // inspect and remove name only the session's recorded worktree and pass the daemon that path and
 // repository, another namespace's session is `not_found`, a live one is not removed, a session
-// without a worktree and an offline machine are told apart, and what the daemon sends back is checked.
+// without a worktree and an offline machine are told apart, and what the daemon sends back is checked;
+// the confirmation (a loss digest) goes to the daemon as is, and a daemon older than the ignored-file
+// check (no digest in its answer) removes nothing.
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
@@ -14,6 +16,18 @@ const REPO = '/home/dev/app';
 const PATH = '/home/dev/app.worktrees/fix';
 /** Where the daemon says the branch started (recorded for the Changes view's whole-branch diff). */
 const BASE = { ref: 'main', commit: '0123456789abcdef0123' };
+
+/** What the daemon says removing would lose: an uncommitted file, an ignored `.env`, a node_modules. */
+const DIGEST = 'ab'.repeat(32);
+const LOSS = {
+  uncommitted: ['a.txt'],
+  unpushed: [],
+  ignored: [{ path: '.env', bytes: 20, files: 1, atLeast: false }],
+  ignoredMore: 0,
+  rebuildable: [{ path: 'node_modules/', bytes: 5_000_000, files: 900, atLeast: true }],
+  rebuildableMore: 0,
+  digest: DIGEST,
+};
 
 type Heard = Array<[string, unknown]>;
 
@@ -34,9 +48,9 @@ async function machineWithWorktreeSession(): Promise<{ daemon: Socket; machineId
     })();
   });
   for (const name of ['inspect', 'remove'] as const) {
-    daemon.on(`daemon:worktree-${name}`, (p: { path: string; confirm?: boolean }, reply: (a: unknown) => void) => {
+    daemon.on(`daemon:worktree-${name}`, (p: { path: string; confirm?: unknown }, reply: (a: unknown) => void) => {
       heard.push([name, p]);
-      reply(name === 'inspect' ? { ok: true, uncommitted: ['a.txt'], unpushed: [] } : { ok: true, removed: p.path, lost: { uncommitted: ['a.txt'], unpushed: [] } });
+      reply(name === 'inspect' ? { ok: true, ...LOSS } : { ok: true, removed: p.path, lost: LOSS });
     });
   }
   const phone = await connect({ nsp: '/web' });
@@ -60,18 +74,22 @@ it("keeps the spawn's worktree through the runner's own registration, and acts o
   const stranger = await connect({ nsp: '/web', token: await token('other') });
   for (const event of ['worktree:inspect', 'worktree:remove']) expect(await ack(stranger, event, { sessionId })).toMatchObject({ ok: false, code: 'not_found' });
   // Live: inspected, never removed.
-  expect(await ack(phone, 'worktree:inspect', { sessionId })).toMatchObject({ ok: true, worktree: { path: PATH }, loss: { uncommitted: ['a.txt'] } });
-  expect(await ack(phone, 'worktree:remove', { sessionId, confirm: true })).toMatchObject({ ok: false, code: 'conflict' });
-  // A path from the phone is no part of the request.
+  // The daemon's whole answer reaches the phone: ignored files, rebuildable folders, the digest.
+  expect(await ack(phone, 'worktree:inspect', { sessionId })).toEqual({ ok: true, worktree: { path: PATH, branch: 'fix', repo: REPO, removedAt: null, base: BASE }, loss: LOSS });
+  expect(await ack(phone, 'worktree:remove', { sessionId, confirm: DIGEST })).toMatchObject({ ok: false, code: 'conflict' });
+  // A path from the phone is no part of the request, and a confirmation is a yes or a digest.
   expect(await ack(phone, 'worktree:remove', { sessionId, confirm: true, path: '/' })).toMatchObject({ ok: false, code: 'bad_request' });
+  expect(await ack(phone, 'worktree:remove', { sessionId, confirm: 'yes please' })).toMatchObject({ ok: false, code: 'bad_request' });
   expect(heard.filter(([kind]) => kind === 'remove')).toEqual([]);
 
   await ack(runner, 'session:end', { sessionId, status: 'ended', exitCode: 0, reason: null });
-  const removed = await ack(phone, 'worktree:remove', { sessionId, confirm: true });
-  expect(removed).toMatchObject({ ok: true, lost: { uncommitted: ['a.txt'] }, session: { worktree: { removedAt: expect.any(Number) } } });
+  const removed = await ack(phone, 'worktree:remove', { sessionId, confirm: DIGEST });
+  expect(removed).toMatchObject({ ok: true, lost: { uncommitted: ['a.txt'], ignored: [{ path: '.env' }] }, session: { worktree: { removedAt: expect.any(Number) } } });
+  // The hub looks first (is the daemon new enough to name ignored files?), the daemon decides.
   expect(heard.filter(([kind]) => kind !== 'spawn')).toEqual([
     ['inspect', { repo: REPO, path: PATH }],
-    ['remove', { repo: REPO, path: PATH, confirm: true }],
+    ['inspect', { repo: REPO, path: PATH, measure: 'loss' }],
+    ['remove', { repo: REPO, path: PATH, confirm: DIGEST }],
   ]);
   expect(await ack(phone, 'worktree:inspect', { sessionId })).toMatchObject({ ok: false, code: 'gone' });
 });
@@ -93,6 +111,24 @@ it('tells a session without a worktree, an offline machine and a bad daemon answ
   await expect.poll(async () => ack(phone, 'worktree:inspect', { sessionId }), { timeout: 5_000 }).toMatchObject({ ok: false, reason: 'machine_offline' });
   expect(await ack(phone, 'worktree:remove', { sessionId, confirm: false })).toMatchObject({ ok: false, reason: 'machine_offline' });
   // Archive does not wait for the machine.
+  expect(await ack(phone, 'session:archive', { sessionId, archived: true })).toMatchObject({ ok: true });
+});
+
+it('removes nothing through a daemon older than the ignored-file check (its answer has no digest)', async () => {
+  const { daemon, sessionId, runner, heard } = await machineWithWorktreeSession();
+  const phone = await connect({ nsp: '/web' });
+  await ack(runner, 'session:end', { sessionId, status: 'ended', exitCode: 0, reason: null });
+  // Such a daemon answers the old shape: uncommitted and unpushed only.
+  daemon.removeAllListeners('daemon:worktree-inspect');
+  daemon.on('daemon:worktree-inspect', (p: unknown, reply: (a: unknown) => void) => {
+    heard.push(['inspect', p]);
+    reply({ ok: true, uncommitted: [], unpushed: [] });
+  });
+  expect(await ack(phone, 'worktree:inspect', { sessionId })).toMatchObject({ ok: true, loss: { uncommitted: [], unpushed: [], ignored: [], digest: null } });
+  for (const confirm of [false, true]) {
+    expect(await ack(phone, 'worktree:remove', { sessionId, confirm })).toMatchObject({ ok: false, code: 'conflict', error: expect.stringContaining('older than the check for files git ignores') });
+  }
+  expect(heard.filter(([kind]) => kind === 'remove')).toEqual([]);
   expect(await ack(phone, 'session:archive', { sessionId, archived: true })).toMatchObject({ ok: true });
 });
 

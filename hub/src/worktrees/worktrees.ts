@@ -11,8 +11,10 @@
 // Invariants: machines and sessions of the caller's namespace only; a path never comes from the
 // phone for inspect or remove (only a session id), and the daemon checks again that it is a
 // worktree of that repository; a live session's worktree is never removed (end it first); with
-// uncommitted or unpushed work the daemon refuses unless `confirm`, naming what would be lost.
-import { ackError, isFinalStatus, spawnError, type Ack, type Namespace, type Session, type WebAcks } from '@tether/shared';
+// uncommitted or unpushed work or ignored files (rebuildable folders apart) the daemon refuses
+// unless `confirm` is the digest of what is there at removal, naming what would be lost; a daemon
+// that cannot name ignored files (older: no digest) removes nothing.
+import { ackError, isFinalStatus, spawnError, type Ack, type Namespace, type Session, type WebAcks, type WorktreeConfirm } from '@tether/shared';
 import type { Sessions } from '../sessions/lifecycle.ts';
 import type { DaemonDirectory } from '../machines/daemons.ts';
 import type { Machines } from '../machines/machines.ts';
@@ -21,6 +23,8 @@ import type { Store } from '../store/store.ts';
 import { recordRemoval, type WorktreeActor } from './history.ts';
 
 export type Worktrees = ReturnType<typeof createWorktrees>;
+
+const OLDER_DAEMON = 'tether on that machine is older than the check for files git ignores (.env, build output): update it there to remove this worktree from here; Archive keeps it';
 
 type WorktreeOf = { session: Session; worktree: NonNullable<Session['worktree']> };
 
@@ -57,18 +61,24 @@ export function createWorktrees(deps: { sessions: Sessions; machines: Machines; 
       if (!of.session.machineId) return ackError('bad_request', 'this session has no machine on record');
       const found = await daemonOf(ns, of.session.machineId);
       if ('ok' in found) return found;
-      const loss = await daemons.command(found.socket, 'daemon:worktree-inspect', { repo: of.worktree.repo, path: of.worktree.path });
-      if (!loss.ok) return loss;
-      return { ok: true, worktree: of.worktree, loss: { uncommitted: loss.uncommitted, unpushed: loss.unpushed } };
+      const answer = await daemons.command(found.socket, 'daemon:worktree-inspect', { repo: of.worktree.repo, path: of.worktree.path });
+      if (!answer.ok) return answer;
+      const { ok: _ok, ...loss } = answer;
+      return { ok: true, worktree: of.worktree, loss };
     },
     /** `actor`: who asked, for the session's history (a removal is recorded like a git write). */
-    async remove(ns: Namespace, { sessionId, confirm }: { sessionId: string; confirm: boolean }, actor: WorktreeActor): Promise<Ack<WebAcks['worktree:remove']>> {
+    async remove(ns: Namespace, { sessionId, confirm }: { sessionId: string; confirm: WorktreeConfirm }, actor: WorktreeActor): Promise<Ack<WebAcks['worktree:remove']>> {
       const of = await recorded(ns, sessionId);
       if (!of.ok) return of;
       if (!isFinalStatus(of.session.status)) return ackError('conflict', 'the session still runs in this worktree: end it first');
       if (!of.session.machineId) return ackError('bad_request', 'this session has no machine on record');
       const found = await daemonOf(ns, of.session.machineId);
       if ('ok' in found) return found;
+      // A daemon older than the ignored-file check would delete `.env` and the like unnamed: its
+      // answer has no digest, and nothing is removed through it.
+      const looked = await daemons.command(found.socket, 'daemon:worktree-inspect', { repo: of.worktree.repo, path: of.worktree.path, measure: 'loss' });
+      if (!looked.ok) return looked;
+      if (looked.digest === null) return ackError('conflict', OLDER_DAEMON);
       const removed = await daemons.command(found.socket, 'daemon:worktree-remove', { repo: of.worktree.repo, path: of.worktree.path, confirm });
       if (!removed.ok) return removed;
       const session = await sessions.recordWorktree(ns, sessionId, { ...of.worktree, removedAt: Date.now() });

@@ -1,7 +1,7 @@
 import { agentDisplayName } from '@tether/shared/wire';
 import { describe, expect, it } from 'vitest';
 import type { AgentCapabilities } from '@tether/shared';
-import { describeLaunchKind, effortLevelsFor, describeUsage, formatTokens, pathInSession, describeModel, deviceNameFromUserAgent, answeredFromNotification, modelAliasOf, formatDirectory, formatDuration, formatRelativeTime, pathBasename, sessionTitle, suggestBashPrefix, summarizeToolInput } from './format.ts';
+import { formatBytes, describeLaunchKind, effortLevelsFor, describeUsage, formatTokens, pathInSession, describeModel, deviceNameFromUserAgent, answeredFromNotification, modelAliasOf, formatDirectory, formatDuration, formatRelativeTime, pathBasename, sessionTitle, suggestBashPrefix, summarizeToolInput } from './format.ts';
 
 describe('format', () => {
   it('relative times', () => {
@@ -16,6 +16,9 @@ describe('format', () => {
     expect(formatDuration(12_400)).toBe('12s');
     expect(formatDuration(4 * 60_000)).toBe('4m');
     expect(formatDuration(65 * 60_000)).toBe('1h 5m');
+  });
+  it('sizes', () => {
+    expect([512, 4_300, 38_000, 13_107_200, 1_395_864_371].map(formatBytes)).toEqual(['512 B', '4.2 KB', '37 KB', '12.5 MB', '1.3 GB']);
   });
   it('directories and titles', () => {
     expect(pathBasename('/home/ana/src/tether/')).toBe('tether');

@@ -41,6 +41,14 @@ export function formatDirectory(path: string, options: { home?: string | undefin
   return `…${out.slice(out.length - max + 1)}`;
 }
 
+/** "512 B", "4.2 KB", "38 KB", "12.5 MB", "1.3 GB": a size in a line of text. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
+}
+
 export function sessionTitle(session: { title: string; cwd: string }): string {
   return session.title.trim() || pathBasename(session.cwd) || 'Untitled session';
 }

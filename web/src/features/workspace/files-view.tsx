@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { DirEntry, Session } from '@tether/shared';
 import { hubApi } from '../../lib/hub.ts';
-import { pathBasename } from '../../lib/format.ts';
+import { formatBytes, pathBasename } from '../../lib/format.ts';
 import { queryKeys } from '../../lib/queries.ts';
 import { IconChevron, IconFile, IconFolder } from '../../lib/ui/icons.tsx';
 import { Loading } from './changes-view.tsx';
@@ -135,8 +135,3 @@ function Breadcrumb({ session, path, file = false }: { session: Session; path: s
   );
 }
 
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
