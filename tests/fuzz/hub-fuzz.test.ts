@@ -320,6 +320,84 @@ describe('fuzz: REST routes', () => {
     });
   });
 
+  /** A phone paired over loopback (a device with a refresh secret), for the device routes' fuzz. */
+  async function pairedDevice(): Promise<{ id: string; session: string }> {
+    const made = await fetch(`${hub.url}/api/pair-codes`, { method: 'POST', headers: auth() });
+    const { code } = (await made.json()) as { code: string };
+    const before = new Set((await hub.store.listTokens()).map((t) => t.id));
+    const paired = await fetch(`${hub.url}/api/auth/pair`, { method: 'POST', body: JSON.stringify({ code }), headers: { origin: hub.url, 'content-type': 'application/json' } });
+    expect(paired.status).toBe(200);
+    expect(paired.headers.getSetCookie().some((c) => c.startsWith('tether_refresh='))).toBe(true);
+    const { session } = (await paired.json()) as { session: string };
+    return { id: (await hub.store.listTokens()).find((t) => !before.has(t.id))!.id, session };
+  }
+  const base64url = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.split(''));
+  const cookieValue = fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).filter((c) => c !== 0x3b && c !== 0x2c).map((c) => String.fromCharCode(c)), maxLength: 120 });
+
+  it('POST /api/auth/refresh: forged, garbage and missing cookies → 401 (or 429); no device is renewed or revoked, not even one whose id is right', async () => {
+    const device = await pairedDevice();
+    const forged = fc.oneof(
+      cookieValue,
+      fc.string({ unit: base64url, minLength: 43, maxLength: 43 }).map((secret) => `${device.id}.${secret}`),
+      fc.tuple(fc.string({ unit: fc.constantFrom(...'0123456789abcdef'.split('')), minLength: 16, maxLength: 16 }), fc.string({ unit: base64url, minLength: 43, maxLength: 43 })).map(([id, secret]) => `tok_${id}.${secret}`),
+    );
+    await fuzzRoute({
+      arbitrary: fc.option(forged, { nil: null }),
+      seed: SEED + 60,
+      request: (cookie) => fetch(`${hub.url}/api/auth/refresh`, { method: 'POST', headers: cookie === null ? {} : { cookie: `tether_refresh=${cookie}` } }),
+      statuses: [401, 429],
+      label: (cookie) => String(cookie).slice(0, 80),
+    });
+    expect((await hub.store.getToken({ id: device.id }))?.revokedAt).toBeNull();
+  });
+
+  it('DELETE /api/auth/refresh: forged cookies and bearers sign nobody out (always 200: signing out is idempotent)', async () => {
+    const device = await pairedDevice();
+    const before = dumpDatabase();
+    const checked = await fuzz(
+      fc.tuple(fc.option(fc.string({ unit: base64url, minLength: 43, maxLength: 43 }).map((secret) => `${device.id}.${secret}`), { nil: null }), fc.option(rawAuthorization, { nil: null })),
+      SEED + 61,
+      async (batch) => {
+        const responses = await Promise.all(
+          batch.map(([cookie, authorization]) =>
+            fetch(`${hub.url}/api/auth/refresh`, { method: 'DELETE', headers: { ...(cookie ? { cookie: `tether_refresh=${cookie}` } : {}), ...(authorization ? { authorization } : {}) } }),
+          ),
+        );
+        for (const res of responses) {
+          expect(res.status).toBe(200);
+          expect(await res.json()).toEqual({ ok: true });
+        }
+      },
+    );
+    expect(checked).toBeGreaterThanOrEqual(PER_TARGET);
+    await healthy();
+    expect(dumpDatabase()).toEqual(before);
+  });
+
+  it('DELETE /api/devices/:id: malformed or unknown ids → 400/404; a device signs out no other device (403); bad bearers → 401', async () => {
+    const device = await pairedDevice();
+    const other = await pairedDevice();
+    await fuzzRoute({
+      arbitrary: rawText.filter((id) => !/^\.?$/.test(id) && id !== device.id && id !== other.id),
+      seed: SEED + 62,
+      request: (id) => fetch(`${hub.url}/api/devices/${encodeURIComponent(id)}`, { method: 'DELETE', headers: auth() }),
+      statuses: [400, 404],
+    });
+    await fuzzRoute({
+      arbitrary: fc.constantFrom(other.id, hub.namespace),
+      seed: SEED + 63,
+      request: (id) => fetch(`${hub.url}/api/devices/${encodeURIComponent(id)}`, { method: 'DELETE', headers: { authorization: `Bearer ${device.session}` } }),
+      statuses: [400, 403],
+    });
+    await fuzzRoute({
+      arbitrary: rawAuthorization,
+      seed: SEED + 64,
+      request: (header) => fetch(`${hub.url}/api/devices/${other.id}`, { method: 'DELETE', headers: { authorization: header, 'x-fuzz': 'bearer' } }),
+      statuses: [401, 429],
+    });
+    expect((await hub.store.getToken({ id: other.id }))?.revokedAt).toBeNull();
+  });
+
   it('GET /api/sessions/:id and /:id/messages: malformed ids → 4xx', async () => {
     // '' and '.' would name the list route itself.
     await fuzzRoute({
