@@ -178,6 +178,27 @@ describe('several hubs behind one URL', () => {
     expect((await login(cluster.a.url, 'tth_wrong', '198.51.100.7')).status).toBe(401);
   }, 60_000);
 
+  it('a phone signed out on hub A loses its socket on hub B at once (the cluster tells; the sweep is an hour away)', async () => {
+    const cluster = await startCluster(defer, { hubArgs: ['--revocation-check-seconds', '3600'] });
+    const made = await fetch(`${cluster.a.url}/api/pair-codes`, { method: 'POST', headers: { authorization: `Bearer ${cluster.a.token}` } });
+    const { code } = (await made.json()) as { code: string };
+    const paired = await fetch(`${cluster.a.url}/api/auth/pair`, { method: 'POST', body: JSON.stringify({ code }), headers: { origin: cluster.a.url, 'content-type': 'application/json' } });
+    expect(paired.status).toBe(200);
+    const { session, renewable } = (await paired.json()) as { session: string; renewable?: boolean };
+    expect(renewable).toBe(true);
+    const cookie = /^tether_refresh=([^;]+)/.exec(paired.headers.getSetCookie().find((c) => c.startsWith('tether_refresh=')) ?? '')?.[1];
+    expect(cookie).toBeDefined();
+    const onB = await connectSocket({ url: cluster.b.url, nsp: '/web', token: session });
+    defer(() => onB.close());
+    const closed = new Promise<void>((resolve) => onB.once('disconnect', () => resolve()));
+    // The refresh cookie renews through either hub (they share the database).
+    expect((await fetch(`${cluster.b.url}/api/auth/refresh`, { method: 'POST', headers: { cookie: `tether_refresh=${cookie}` } })).status).toBe(200);
+    const out = await fetch(`${cluster.a.url}/api/auth/refresh`, { method: 'DELETE', headers: { authorization: `Bearer ${session}` } });
+    expect(out.status).toBe(200);
+    await closed;
+    expect((await fetch(`${cluster.b.url}/api/sessions`, { headers: { authorization: `Bearer ${session}` } })).status).toBe(401);
+  }, 60_000);
+
   it('a viewer waiting on hub B while the runner is away moves to hub A when the runner registers there', async () => {
     const cluster = await startCluster(defer);
     const sessionId = crypto.randomUUID();
