@@ -48,5 +48,5 @@ export async function tetherHelp(version: string): Promise<string> {
   const commands = await Promise.all(Object.values(VERBS).map(async (load) => (await load()).default));
   const width = Math.max(...commands.map((c) => c.name.length));
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  return [`tether ${version}: run Claude Code here, drive it from anywhere`, '', 'usage: tether <verb> [args]', '', ...lines, '', "tether <verb> --help for a verb's flags"].join('\n');
+  return [`tether ${version}: run Claude Code, Codex or Gemini CLI here, drive it from anywhere`, '', 'usage: tether <verb> [args]', '', ...lines, '', "tether <verb> --help for a verb's flags"].join('\n');
 }
