@@ -20,13 +20,7 @@ export function SessionsEmpty({ canStartRemotely }: { canStartRemotely: boolean 
       </p>
       <CopyCommand command={desk.command} label={`Copy command: ${desk.command}`} />
       <p className="empty-state-hint">
-        <code>{desk.tether} codex</code> and <code>{desk.tether} gemini</code> start the others.
-        {desk.where === 'checkout' ? (
-          <>
-            {' '}
-            From another folder: <code>npm --prefix &lt;checkout&gt; run tether -- claude</code> starts it there.
-          </>
-        ) : null}
+        <code>codex</code> or <code>gemini</code> in place of <code>claude</code> starts the others.
       </p>
       <p className="empty-state-hint">
         {canStartRemotely ? (
