@@ -75,6 +75,8 @@ describe('the verb table', () => {
     expect(summary('spawn')).toContain('claude, Codex or Gemini CLI');
     expect(summary('doctor')).toContain('claude, codex and gemini');
     expect(summary('hook')).toContain('claude, Codex, Gemini CLI');
+    // Run from this checkout: the usage names the command that works here.
+    expect(top.stdout).toContain('\nusage: npm run tether -- <verb> [args]\n');
     const spawn = await tether('spawn', '--help');
     expect(spawn.stdout).toContain('[--agent claude|codex|gemini (default claude)]');
   });
