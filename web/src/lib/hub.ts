@@ -246,12 +246,7 @@ export const hubApi = {
   transcribe: (options: { audio: Blob; durationMs: number }) =>
     send<TranscriptionResult>(`/api/transcriptions?durationMs=${Math.max(1, Math.round(options.durationMs))}`, { method: 'POST', body: options.audio }),
   /** Features the hub owner switched on (web shells, transcription). */
-  // Parsed with the shared schema (a hub of another version may answer otherwise); imported here, not
-  // above, so zod stays off the first load (docs/decisions/web.md).
-  getConfig: async (): Promise<HubFeatures> => {
-    const [body, { HubFeaturesSchema }] = await Promise.all([send<unknown>('/api/config'), import('@tether/shared')]);
-    return HubFeaturesSchema.parse(body);
-  },
+  getConfig: () => send<HubFeatures>('/api/config'),
   createShareLink: (options: { sessionId: string; expiresInSec: number }) =>
     send<ShareCreated>(`/api/sessions/${encodeURIComponent(options.sessionId)}/share`, {
       method: 'POST',

@@ -7,8 +7,8 @@ describe('deskCommand', () => {
     expect(deskCommand('checkout')).toEqual({ command: 'npm run tether -- claude', tether: 'npm run tether --', where: 'checkout' });
   });
 
-  it('installed (npm package, binary) or not said: tether on PATH, anywhere', () => {
-    for (const install of ['package', 'binary', undefined] as const) {
+  it('installed (npm package, binary), not said, or not a kind this app knows: tether on PATH, anywhere', () => {
+    for (const install of ['package', 'binary', undefined, 'homebrew', 7, { kind: 'checkout' }]) {
       expect(deskCommand(install), String(install)).toEqual({ command: 'tether claude', tether: 'tether', where: 'anywhere' });
     }
   });

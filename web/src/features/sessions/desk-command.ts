@@ -1,8 +1,8 @@
 // desk-command.ts: the command that starts a session at a terminal, in the words of how the hub's
 // tether was installed (GET /api/config's `install`): a checkout has no `tether` on PATH, so its
 // package.json script stands in (`npm run tether -- claude`, typed in the checkout). A hub that does
-// not say is taken for an installed one.
-import type { InstallKind } from '@tether/shared';
+// not say, or says something this app does not know, is taken for an installed one.
+import { isInstallKind } from '@tether/shared/wire';
 
 export type DeskCommand = {
   /** Starts claude; the other agents swap the last word. */
@@ -13,7 +13,8 @@ export type DeskCommand = {
   where: 'checkout' | 'anywhere';
 };
 
-export function deskCommand(install: InstallKind | undefined): DeskCommand {
-  const tether = install === 'checkout' ? 'npm run tether --' : 'tether';
-  return { command: `${tether} claude`, tether, where: install === 'checkout' ? 'checkout' : 'anywhere' };
+export function deskCommand(install: unknown): DeskCommand {
+  const checkout = isInstallKind(install) && install === 'checkout';
+  const tether = checkout ? 'npm run tether --' : 'tether';
+  return { command: `${tether} claude`, tether, where: checkout ? 'checkout' : 'anywhere' };
 }
