@@ -1,11 +1,16 @@
 // bootstrap.mjs: makes a fresh clone runnable with only Node 20 + npm. Finds Bun (PATH, or a
 // project-local copy under .tools/), installs it from the npm registry when missing, installs the
-// workspace dependencies from the lockfile, and builds the web app when its sources are newer.
+// workspace dependencies from the lockfile, and builds the web app when its sources are newer. Each
+// of those prints one line when it runs (step.mjs: its own output only if it fails). The pinned
+// agents for the tests go into .tools/ the same way (installPinned: npm-env.mjs says what of the
+// outer npm's config a nested install must not see).
 // Plain Node on purpose: it runs before Bun exists.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installEnv } from './npm-env.mjs';
+import { step } from './step.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Pinned so every machine (and CI) runs the Bun the lockfile was made with. */
@@ -18,12 +23,17 @@ export function run(cmd, args, options = {}) {
   return result.status ?? 1;
 }
 
-function must(cmd, args, what) {
-  const code = run(cmd, args);
-  if (code !== 0) {
-    console.error(`tether: ${what} failed (exit ${code})`);
-    process.exit(code);
-  }
+/** `npm install` of one package into a prefix of its own, as one step. `allowScripts`: the packages
+ *  (name@version) whose install scripts run, written as the prefix's own package.json policy, the
+ *  place npm 11 wants it for a project-scoped install: it then holds whatever the person's npm config
+ *  lists (a list there that leaves out claude would otherwise skip the postinstall that puts its
+ *  native binary in place, once npm skips what no policy covers). */
+export function installPinned(options) {
+  const { what, prefix, spec, allowScripts } = options;
+  mkdirSync(prefix, { recursive: true });
+  const policy = Object.fromEntries(allowScripts.map((name) => [name, true]));
+  writeFileSync(join(prefix, 'package.json'), `${JSON.stringify({ private: true, allowScripts: policy }, null, 2)}\n`);
+  step({ what, cmd: 'npm', args: ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, spec], env: installEnv(process.env) });
 }
 
 function bunOnPath() {
@@ -38,8 +48,7 @@ export function ensureBun() {
   if (existsSync(LOCAL_BUN)) return LOCAL_BUN;
   const onPath = bunOnPath();
   if (onPath) return 'bun';
-  console.log(`tether: installing bun@${BUN_VERSION} from the npm registry into .tools/ …`);
-  must('npm', ['install', '--no-save', '--no-package-lock', '--prefix', join(ROOT, '.tools'), `bun@${BUN_VERSION}`], 'installing bun');
+  installPinned({ what: `installing bun ${BUN_VERSION} from the npm registry into .tools/`, prefix: join(ROOT, '.tools'), spec: `bun@${BUN_VERSION}`, allowScripts: [`bun@${BUN_VERSION}`] });
   if (!existsSync(LOCAL_BUN)) {
     console.error('tether: bun was installed but .tools/node_modules/.bin/bun is missing');
     process.exit(1);
@@ -63,16 +72,15 @@ export function ensureDeps(bun) {
   const fresh = existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs;
   if (fresh) return;
   const frozen = process.env.CI ? ['--frozen-lockfile'] : [];
-  must(bun, ['install', ...frozen], 'bun install');
-  must(bun, ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`], 'marking install');
+  step({ what: 'installing dependencies (bun install)', cmd: bun, args: ['install', ...frozen], cwd: ROOT });
+  writeFileSync(marker, '');
 }
 
 export function ensureWebBuild(bun) {
   const index = join(ROOT, 'web', 'dist', 'index.html');
   const sources = Math.max(newestMtime(join(ROOT, 'web')), newestMtime(join(ROOT, 'shared', 'src')));
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  console.log('tether: building the web app …');
-  must(bun, ['run', '--cwd', 'web', 'build'], 'building the web app');
+  step({ what: 'building the web app', cmd: bun, args: ['run', '--cwd', 'web', 'build'], cwd: ROOT });
 }
 
 /** Every test file that starts the real claude (TETHER_CLAUDE_BIN picks which one). */
@@ -122,8 +130,7 @@ export function ensureClaude(version) {
   const prefix = join(ROOT, '.tools', `claude-${version}`);
   const bin = join(prefix, 'node_modules', '.bin', 'claude');
   if (existsSync(bin) && claudeVersionOf(bin) === version) return bin;
-  console.log(`tether: installing claude ${version} from the npm registry into .tools/ …`);
-  must('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, `@anthropic-ai/claude-code@${version}`], `installing claude ${version}`);
+  installPinned({ what: `installing claude ${version} from the npm registry into .tools/`, prefix, spec: `@anthropic-ai/claude-code@${version}`, allowScripts: [`@anthropic-ai/claude-code@${version}`] });
   const got = claudeVersionOf(bin);
   if (got !== version) {
     console.error(`tether: claude ${version} was installed but ${bin} reports ${got ?? 'nothing'}`);
@@ -161,8 +168,7 @@ export function ensureCodex(version) {
   const prefix = join(ROOT, '.tools', `codex-${version}`);
   const bin = join(prefix, 'node_modules', '.bin', 'codex');
   if (existsSync(bin) && codexVersionOf(bin) === version) return bin;
-  console.log(`tether: installing codex ${version} from the npm registry into .tools/ …`);
-  must('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, `@openai/codex@${version}`], `installing codex ${version}`);
+  installPinned({ what: `installing codex ${version} from the npm registry into .tools/`, prefix, spec: `@openai/codex@${version}`, allowScripts: [`@openai/codex@${version}`] });
   const got = codexVersionOf(bin);
   if (got !== version) {
     console.error(`tether: codex ${version} was installed but ${bin} reports ${got ?? 'nothing'}`);
@@ -190,8 +196,7 @@ export function ensureGemini(version) {
   const prefix = join(ROOT, '.tools', `gemini-${version}`);
   const bin = join(prefix, 'node_modules', '.bin', 'gemini');
   if (existsSync(bin) && codexVersionOf(bin) === version) return bin;
-  console.log(`tether: installing gemini ${version} from the npm registry into .tools/ …`);
-  must('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, `@google/gemini-cli@${version}`], `installing gemini ${version}`);
+  installPinned({ what: `installing gemini ${version} from the npm registry into .tools/`, prefix, spec: `@google/gemini-cli@${version}`, allowScripts: [`@google/gemini-cli@${version}`] });
   const got = codexVersionOf(bin);
   if (got !== version) {
     console.error(`tether: gemini ${version} was installed but ${bin} reports ${got ?? 'nothing'}`);

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CODEX_SUBJECT_EXCLUDES, GEMINI_SUBJECT_EXCLUDES, REAL_CLAUDE_EXCLUDES, REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureCodex, ensureDeps, ensureWebBuild, run, supportedClaude, supportedCodex } from './bootstrap.mjs';
+import { CODEX_SUBJECT_EXCLUDES, GEMINI_SUBJECT_EXCLUDES, REAL_CLAUDE_EXCLUDES, REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureCodex, ensureDeps, ensureWebBuild, installPinned, run, supportedClaude, supportedCodex } from './bootstrap.mjs';
 
 const bun = ensureBun();
 ensureDeps(bun);
@@ -22,19 +22,13 @@ if (view.status !== 0 || !/^\d+\.\d+\.\d+/.test(newest ?? '')) {
 const { floor, current } = supportedClaude();
 console.log(`claude:check: newest claude on the registry is ${newest} (tested range ${floor}–${current})`);
 const prefix = mkdtempSync(join(tmpdir(), 'tether-claude-check-'));
-let code = 1;
-try {
-  code = check();
-} finally {
-  rmSync(prefix, { recursive: true, force: true });
-}
-process.exit(code);
+// On every exit, a failed install's (installPinned exits) included.
+process.on('exit', () => rmSync(prefix, { recursive: true, force: true }));
+process.exit(check());
 
 function check() {
-  if (run('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, `@anthropic-ai/claude-code@${newest}`]) !== 0) {
-    console.error('claude:check: npm install failed');
-    return 1;
-  }
+  const spec = `@anthropic-ai/claude-code@${newest}`;
+  installPinned({ what: `installing claude ${newest} into a temp folder`, prefix, spec, allowScripts: [spec] });
   const bin = join(prefix, 'node_modules', '.bin', 'claude');
   const report = join(ROOT, 'test-artifacts', 'vitest-claude-check.json');
   rmSync(report, { force: true });

@@ -1,6 +1,7 @@
 // config.ts: what a hub needs to start, with its defaults. TETHER_HOME holds the database and the
 // signing secret; binding 127.0.0.1 by default keeps a fresh hub off the network.
 import { join } from 'node:path';
+import type { InstallKind } from '@tether/shared';
 import pkg from '../package.json' with { type: 'json' };
 
 export type HubConfig = {
@@ -66,6 +67,9 @@ export type HubConfig = {
    *  (TETHER_TRANSCRIPTION_URL, _KEY, _MODEL; transcription/transcription.ts). Absent: the phone
    *  offers only the browser's own speech recognition. */
   transcription?: { baseUrl: string; apiKey?: string; model: string };
+  /** How the tether running this hub was installed (`tether hub` knows: cli/src/config/build.ts),
+   *  told to the web app (GET /api/config) so its hints name a command the person has. */
+  install?: InstallKind;
 };
 
 export const HUB_VERSION: string = pkg.version;

@@ -212,7 +212,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     push,
     authFailures,
     version: HUB_VERSION,
-    features: { shell: config.shell ?? false, ...(transcription ? { transcription: { host: transcription.host } } : {}) },
+    features: { shell: config.shell ?? false, ...(transcription ? { transcription: { host: transcription.host } } : {}), ...(config.install ? { install: config.install } : {}) },
     transcription,
     terminalMemory: () => terminals.memory(),
     ...(cluster ? { clusterHubs: () => sockets.io.of('/cli').adapter.serverCount() } : {}),

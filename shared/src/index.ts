@@ -19,6 +19,7 @@ export * from './machine.ts';
 export * from './spawn.ts';
 export * from './worktrees.ts';
 export * from './shell.ts';
+export * from './hub-features.ts';
 export * from './workspace.ts';
 export * from './reviews.ts';
 export * from './git-actions.ts';

@@ -89,10 +89,6 @@ export type DaemonShellCommandAcks = {
   'daemon:shell-detach': object;
 };
 
-/** What GET /api/config tells the web app (and /healthz, for scripts). `transcription`: the host
- *  dictation is forwarded to (transcription.ts); absent when the hub has no endpoint. */
-export type HubFeatures = { shell: boolean; transcription?: { host: string } };
-
 /** What the hub hashes (sha256, first 32 hex) into a shell id; shared has no crypto of its own. */
 export function shellIdInput(namespace: string, machineId: string, viewerId: string): string {
   return `shell\u0000${namespace}\u0000${machineId}\u0000${viewerId}`;

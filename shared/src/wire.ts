@@ -185,3 +185,13 @@ export const FILE_CHANGES_TOOL_NAME = 'FileChanges';
 export const TRANSCRIPTION_MAX_BYTES = ATTACHMENT_MAX_BYTES;
 /** The longest dictation, in seconds: a prompt, not a meeting. */
 export const TRANSCRIPTION_MAX_SECONDS = 120;
+
+/** How a hub's tether was installed (cli/src/config/build.ts; GET /api/config's `install`,
+ *  hub-features.ts): a source checkout, the npm package or a single-file binary. */
+export const INSTALL_KINDS = ['checkout', 'package', 'binary'] as const;
+export type InstallKind = (typeof INSTALL_KINDS)[number];
+
+/** Whether `value` is an install kind: what the web reads of GET /api/config without zod. */
+export function isInstallKind(value: unknown): value is InstallKind {
+  return INSTALL_KINDS.some((kind) => kind === value);
+}

@@ -26,6 +26,7 @@ describe('tether as a single-file binary', () => {
     await exerciseInstalledTether(defer, {
       tether,
       kind: new RegExp(`binary ${HOST_TARGET}`),
+      install: 'binary',
       commit: gitCommit(),
       bunPath: new RegExp(`ok {3}bun {4}Bun \\S+ \\(${tether}\\)`),
     });

@@ -34,6 +34,7 @@ describe('tether as an npm package', () => {
     await exerciseInstalledTether(defer, {
       tether: join(prefix, 'bin', 'tether'),
       kind: /npm package/,
+      install: 'package',
       commit: gitCommit(),
       bunPath: new RegExp(`ok {3}bun {4}Bun \\S+ \\(${prefix}/lib/node_modules/tether/node_modules/`),
     });

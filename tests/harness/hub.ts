@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { io, type Socket } from 'socket.io-client';
 import { createAccessToken, createHub, type Store } from '@tether/hub';
-import { PROTOCOL_VERSION, type Ack, type Attachment, type ClientKind } from '@tether/shared';
+import { PROTOCOL_VERSION, type Ack, type Attachment, type ClientKind, type InstallKind } from '@tether/shared';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLI_MAIN = join(REPO_ROOT, 'cli', 'src', 'main.ts');
@@ -53,6 +53,8 @@ export async function startHub(
     devPushEndpoints?: boolean;
     /** Dictation's transcription endpoint (tests/fixtures/fake-transcription). */
     transcription?: { baseUrl: string; apiKey?: string; model: string };
+    /** How the hub's tether says it was installed (`tether hub` passes cli/src/config/build.ts's kind). */
+    install?: InstallKind;
   } = {},
 ): Promise<HubHandle> {
   const ownsHome = !options.home;
@@ -70,6 +72,7 @@ export async function startHub(
       ...(options.shell ? { shell: true } : {}),
       ...(options.devPushEndpoints ? { devPushEndpoints: true } : {}),
       ...(options.transcription ? { transcription: options.transcription } : {}),
+      ...(options.install ? { install: options.install } : {}),
     },
   });
   const createToken = async (namespace: string, label = `test ${namespace}`) =>

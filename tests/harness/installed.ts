@@ -1,13 +1,15 @@
 // installed.ts (harness): what every installed tether (the npm package, the single-file binary) must
 // do away from this checkout, driven through its own command from a temp folder with no Bun on PATH:
 //
-//   --version (version, commit, kind) · tether hub --port 0 (/healthz, the web app and its assets)
+//   --version (version, commit, kind) · tether hub --port 0 (/healthz, the web app and its assets,
+//     its hints and GET /api/config in the installed words: `tether …`, never a checkout's npm run)
 //   · tether doctor against that hub (hooks round trip through the installed command)
 //   · tether claude (real claude, fake API) whose session reaches that hub and answers the phone
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { HubFeaturesSchema, type InstallKind } from '@tether/shared';
 import { startFakeAnthropic, text } from '../fixtures/fake-anthropic/index.ts';
 import { claudeBin, createClaudeSandbox } from './claude.ts';
 import type { Defer } from './cleanups.ts';
@@ -32,7 +34,7 @@ export async function runCommand(command: string[], options: { cwd: string; env?
   return { code, stdout, stderr };
 }
 
-export async function exerciseInstalledTether(defer: Defer, options: { tether: string; kind: RegExp; commit: string; bunPath: RegExp }): Promise<void> {
+export async function exerciseInstalledTether(defer: Defer, options: { tether: string; kind: RegExp; install: InstallKind; commit: string; bunPath: RegExp }): Promise<void> {
   const cwd = installTempDir(defer, 'tether-installed-cwd-');
   const env = { PATH: SYSTEM_PATH };
 
@@ -58,6 +60,11 @@ export async function exerciseInstalledTether(defer: Defer, options: { tether: s
   expect((await asset.text()).length).toBeGreaterThan(1000);
   const token = hub.token!;
   expect(token).toMatch(/^tth_/);
+  expect(hub.output()).toContain('sessions: tether claude (or codex, gemini) in the folder to work in');
+  expect(hub.output()).toContain('more tokens: tether token create --namespace NAME');
+  expect(hub.output()).not.toContain('npm run tether');
+  const config = await fetch(`${hub.url}/api/config`, { headers: { authorization: `Bearer ${token}` } });
+  expect(HubFeaturesSchema.parse(await config.json()).install).toBe(options.install);
 
   const doctor = await runCommand([options.tether, 'doctor'], {
     cwd,

@@ -8,7 +8,7 @@ import { runAgent, warnOutsideTestedRange } from './run-agent.ts';
 const command: Command = {
   name: 'claude',
   startEnv: 'runner',
-  summary: 'run claude in a PTY at this terminal, mirrored to the hub',
+  summary: 'run Claude Code in a PTY at this terminal, mirrored to the hub',
   usage: 'tether claude [claude args…]',
   run: (args) =>
     runAgent({

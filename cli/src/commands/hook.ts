@@ -1,12 +1,13 @@
-// hook.ts: `tether hook <event>`, run by claude (registered through --settings), not by people.
-// Only SessionStart still comes this way (claude runs no HTTP hook for it); see hooks/settings.ts.
-// Loads only hooks/client.ts, so startup stays small.
+// hook.ts: `tether hook <event>`, run by an agent's hooks, not by people: claude's SessionStart (it
+// runs no HTTP hook for it; agents/claude/hook-settings.ts), and every hook Codex and Gemini CLI run
+// (commands only: agents/codex, agents/gemini). Loads only hooks/client.ts, so startup stays small.
 import { CommandError, type Command } from './command.ts';
+import { HOOK_EVENTS } from '../hooks/events.ts';
 
 const command: Command = {
   name: 'hook',
-  summary: 'called by claude for its SessionStart hook; not for people',
-  usage: 'tether hook session-start',
+  summary: "called by the agents' hooks (claude, Codex, Gemini CLI); not for people",
+  usage: `tether hook <${Object.keys(HOOK_EVENTS).join('|')}>`,
   async run(args) {
     const { isHookEventArg } = await import('../hooks/events.ts');
     const event = args[0];

@@ -13,7 +13,8 @@ import { runTailscale } from '../reach/tailscale.ts';
 import { tlsGate } from '../reach/tls-gate.ts';
 import { tetherHome } from '../config/paths.ts';
 import { openRelay, prepareRelay, type PreparedRelay } from '../relay-link/link.ts';
-import { webDistDir } from '../config/build.ts';
+import { buildKind, webDistDir } from '../config/build.ts';
+import { firstTokenLines, sessionLines } from './hub-start-text.ts';
 
 /** The namespace of the token made on first start. */
 const FIRST_NAMESPACE = 'default';
@@ -150,7 +151,7 @@ const command: Command = {
     const skipped: number[] = [];
     for (const port of explicit === null ? DEFAULT_PORTS : [explicit]) {
       try {
-        hub = await createHub({ config: { host, port, home, webDist: webDistDir(), shell: flags['enable-shell'] === true, ...(terminalMemoryBytes !== null ? { terminalMemoryBytes } : {}), ...cluster, ...guards, ...(relay ? { peerAddress: relay.peers.lookup } : {}) } });
+        hub = await createHub({ config: { host, port, home, webDist: webDistDir(), install: buildKind(), shell: flags['enable-shell'] === true, ...(terminalMemoryBytes !== null ? { terminalMemoryBytes } : {}), ...cluster, ...guards, ...(relay ? { peerAddress: relay.peers.lookup } : {}) } });
         break;
       } catch (error) {
         if (!inUse(error)) throw new CommandError(`cannot start the hub: ${error instanceof Error ? error.message : String(error)}`);
@@ -198,20 +199,13 @@ const command: Command = {
     const phoneUrl: string | null = opened.phoneUrl;
     if ((await hub.store.listTokens()).length === 0) {
       const { token } = await createAccessToken({ store: hub.store, namespace: FIRST_NAMESPACE, label: 'first token' });
-      lines.push(
-        '',
-        `first start: created an access token for namespace "${FIRST_NAMESPACE}" (for tether auth login). It is shown only this once:`,
-        '',
-        `  ${token}`,
-        '',
-        'more tokens: tether token create --namespace NAME',
-      );
+      lines.push(...firstTokenLines({ namespace: FIRST_NAMESPACE, token, hubUrl: hub.url }));
     }
     // Every start: a fresh one-time code (the QR never carries the token): a QR for the phone URL
     // reach chose, else a link for a browser on this machine only.
     const { hubStartPairing } = await import('./pair-code.ts');
     lines.push(...(await hubStartPairing({ store: hub.store, namespace: FIRST_NAMESPACE, phoneUrl, localUrl: hub.url })));
-    lines.push('tether hub ready (Ctrl-C to stop)');
+    lines.push(...sessionLines(), 'tether hub ready (Ctrl-C to stop)');
     process.stdout.write(`${lines.join('\n')}\n`);
 
     return new Promise<number>((done) => {

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isLoopbackHost, isUnspecifiedHost } from '@tether/shared';
 import type { Store } from '@tether/hub';
 import { tetherPaths } from '../config/paths.ts';
+import { typedTether } from '../config/build.ts';
 
 /** Whether `url` names this machine's loopback (a phone could never reach it). */
 export function isLoopbackUrl(url: URL): boolean {
@@ -62,7 +63,7 @@ export async function pairingLines(options: { namespace: string; code: string; e
     '',
     `  ${options.code}`,
     '',
-    'no URL a phone can open is configured for this hub, so there is no link or QR: start tether hub with --public-url https://… or --tailscale, then run tether pair again.',
+    `no URL a phone can open is configured for this hub, so there is no link or QR: start ${typedTether()} hub with --public-url https://… or --tailscale, then run ${typedTether()} pair again.`,
     "(A phone that already shows this hub's sign-in page can take the code pasted there.)",
   ];
 }
@@ -76,5 +77,5 @@ export async function hubStartPairing(options: { store: Store; namespace: string
   if (!phone) {
     return [`open on this machine: ${pairLink(options.localUrl, code)}`, `${expiryText(expiresAt)}; for a phone, see the "phone:" line above`];
   }
-  return ['', ...(await pairingLines({ namespace: options.namespace, code, expiresAt, base: phone })), 'another code: tether pair'];
+  return ['', ...(await pairingLines({ namespace: options.namespace, code, expiresAt, base: phone })), `another code: ${typedTether()} pair`];
 }

@@ -1,4 +1,4 @@
-// `tether spawn --worktree BRANCH`: a name the hub and the daemon would refuse is refused here first,
+// `tether spawn --worktree BRANCH` and `--agent A`: a value the hub and the daemon would refuse is refused here first,
 // with the reason and usage's exit code, before any hub is asked (no credentials are set).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,5 +19,13 @@ describe('tether spawn --worktree', () => {
       expect(run.stderr, branch).toContain('--worktree:');
       expect(run.stderr, branch).toMatch(/branch name/);
     }
+  });
+});
+
+describe('tether spawn --agent', () => {
+  it('refuses an agent tether does not run, naming the three it does, before asking the hub', async () => {
+    const run = await tether('spawn', '--machine', 'box', '--dir', '/src/app', '--agent', 'copilot');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--agent must be one of claude, codex, gemini');
   });
 });

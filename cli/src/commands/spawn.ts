@@ -1,19 +1,22 @@
-// spawn.ts: `tether spawn --machine M --dir D [--pty] [--model X] [--permission-mode P] [--create-dir]
-// [--worktree BRANCH] [--json]`: start a session on a machine, exactly as the phone's new-session form
-// does (--worktree: in a new git worktree of D's repository, on the new branch BRANCH). Prints the
-// session id once claude is ready; exits non-zero with the reason when it is not.
-import { branchNameProblem, MachineListSchema, PermissionModeSchema } from '@tether/shared';
+// spawn.ts: `tether spawn --machine M --dir D [--agent A] [--pty] [--model X] [--permission-mode P]
+// [--create-dir] [--worktree BRANCH] [--json]`: start a session on a machine, exactly as the phone's
+// new-session form does (--agent: claude, codex or gemini, one the machine's daemon found; --worktree:
+// in a new git worktree of D's repository, on the new branch BRANCH). Prints the session id once the
+// agent is ready; exits non-zero with the reason when it is not.
+import { AgentKindSchema, branchNameProblem, MachineListSchema, PermissionModeSchema } from '@tether/shared';
 import { CommandError, parseFlags, type Command } from './command.ts';
 import { connectAsPhone, getHubJson, requireCredentials } from './hub-access.ts';
 
 const command: Command = {
   name: 'spawn',
-  summary: 'start a session on a machine (headless by default, --pty for the TUI)',
-  usage: 'tether spawn --machine M --dir D [--pty] [--model X] [--permission-mode P] [--create-dir] [--worktree BRANCH] [--json]',
+  summary: 'start a session on a machine: claude, Codex or Gemini CLI (headless by default, --pty for the TUI)',
+  usage: `tether spawn --machine M --dir D [--agent ${AgentKindSchema.options.join('|')} (default claude)] [--pty] [--model X] [--permission-mode P] [--create-dir] [--worktree BRANCH] [--json]`,
   async run(args) {
-    const { flags, positionals } = parseFlags({ args, booleans: ['pty', 'json', 'create-dir'], strings: ['machine', 'dir', 'model', 'permission-mode', 'worktree'] });
+    const { flags, positionals } = parseFlags({ args, booleans: ['pty', 'json', 'create-dir'], strings: ['machine', 'dir', 'agent', 'model', 'permission-mode', 'worktree'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"; usage: ${command.usage}`, 2);
     if (typeof flags.machine !== 'string' || typeof flags.dir !== 'string') throw new CommandError(`usage: ${command.usage}`, 2);
+    const agent = flags.agent === undefined ? null : AgentKindSchema.safeParse(flags.agent);
+    if (agent && !agent.success) throw new CommandError(`--agent must be one of ${AgentKindSchema.options.join(', ')}`, 2);
     const mode = flags['permission-mode'];
     if (typeof mode === 'string' && !PermissionModeSchema.safeParse(mode).success) {
       throw new CommandError(`--permission-mode must be one of ${PermissionModeSchema.options.join(', ')}`, 2);
@@ -32,6 +35,7 @@ const command: Command = {
         machineId: machine.id,
         cwd: flags.dir,
         launchKind: flags.pty ? 'pty' : 'headless',
+        ...(agent?.success ? { agent: agent.data } : {}),
         createDir: flags['create-dir'] === true,
         ...(typeof flags.model === 'string' ? { model: flags.model } : {}),
         ...(typeof mode === 'string' ? { permissionMode: PermissionModeSchema.parse(mode) } : {}),

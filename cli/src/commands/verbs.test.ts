@@ -1,5 +1,6 @@
 // verbs.test.ts: `tether --help` and every `tether <verb> --help` tell the same summary (both are
-// read from the verb's own file), and no verb file is left out of the table.
+// read from the verb's own file), no verb file is left out of the table, and the help names the three
+// agents tether runs, not claude alone.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,5 +63,21 @@ describe('the verb table', () => {
       expect(parts[0], `tether ${name} --help`).toMatch(new RegExp(`^usage: tether ${name}\\b`));
       expect(parts.at(-1), `tether ${name} --help`).toBe(summary);
     }
+  });
+
+  it('tether --help names the three agents: in its first line, and each with a verb of its own', async () => {
+    const top = await tether('--help');
+    expect(top.stdout.split('\n')[0]).toMatch(/^tether \S+: run Claude Code, Codex or Gemini CLI here, drive it from anywhere$/);
+    const summary = (verb: string) => top.stdout.split('\n').find((line) => line.startsWith(`  ${verb} `)) ?? '';
+    expect(summary('claude')).toContain('run Claude Code in a PTY');
+    expect(summary('codex')).toContain('run Codex in a PTY');
+    expect(summary('gemini')).toContain('run Gemini CLI in a PTY');
+    expect(summary('spawn')).toContain('claude, Codex or Gemini CLI');
+    expect(summary('doctor')).toContain('claude, codex and gemini');
+    expect(summary('hook')).toContain('claude, Codex, Gemini CLI');
+    // Run from this checkout: the usage names the command that works here.
+    expect(top.stdout).toContain('\nusage: npm run tether -- <verb> [args]\n');
+    const spawn = await tether('spawn', '--help');
+    expect(spawn.stdout).toContain('[--agent claude|codex|gemini (default claude)]');
   });
 });

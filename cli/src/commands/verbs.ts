@@ -43,10 +43,13 @@ export function verbHelp(command: Command): string {
   return `usage: ${command.usage}\n\n${command.summary}`;
 }
 
-/** `tether --help`: one line per verb, each verb's own summary. */
+/** `tether --help`: one line per verb, each verb's own summary; the usage in the words of how this
+ *  tether runs (a checkout's `npm run tether --`, config/build.ts). */
 export async function tetherHelp(version: string): Promise<string> {
   const commands = await Promise.all(Object.values(VERBS).map(async (load) => (await load()).default));
+  const { typedTether } = await import('../config/build.ts');
+  const tether = typedTether();
   const width = Math.max(...commands.map((c) => c.name.length));
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  return [`tether ${version}: run Claude Code here, drive it from anywhere`, '', 'usage: tether <verb> [args]', '', ...lines, '', "tether <verb> --help for a verb's flags"].join('\n');
+  return [`tether ${version}: run Claude Code, Codex or Gemini CLI here, drive it from anywhere`, '', `usage: ${tether} <verb> [args]`, '', ...lines, '', `${tether} <verb> --help for a verb's flags`].join('\n');
 }

@@ -1,5 +1,6 @@
 // build.ts: which tether this is (a source checkout, the npm package, a single-file binary) and what
-// follows from that: the version line and where the built web app lives.
+// follows from that: the version line, where the built web app lives, and what a person types to run
+// it (a checkout puts no `tether` on PATH: its package.json script, scripts/tether.mjs, stands in).
 //
 // The package and binary builds (scripts/build/) replace TETHER_BUILD_KIND and TETHER_COMMIT with
 // --define; a checkout runs the sources as they are, so both are undeclared and `typeof` says so.
@@ -47,4 +48,21 @@ export function webDistDir(): string {
     case 'binary':
       return resolve(dirname(Bun.main), 'dist');
   }
+}
+
+/** A shell word: as it is when safe, else single-quoted. */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/** What a person types for `tether <verb>`, to put in front of one in a hint: `tether`, or in a
+ *  checkout its script, typed in the checkout (`npm run tether -- claude`). */
+export function typedTether(): string {
+  return buildKind() === 'checkout' ? 'npm run tether --' : 'tether';
+}
+
+/** The same, typed in any folder: a checkout's script runs in the folder npm was started in, so an
+ *  agent started this way works there. */
+export function typedTetherAnywhere(): string {
+  return buildKind() === 'checkout' ? `npm --prefix ${shellWord(REPO_ROOT)} run tether --` : 'tether';
 }

@@ -40,7 +40,7 @@ function systemdArg(value: string): string {
 export function systemdUnit(spec: ServiceSpec): string {
   return [
     '[Unit]',
-    'Description=tether daemon: start Claude Code sessions on this machine from the hub',
+    'Description=tether daemon: start agent sessions (Claude Code, Codex, Gemini CLI) on this machine from the hub',
     'After=network-online.target',
     '',
     '[Service]',

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChatMessageInputSchema, MAX_PAYLOAD_BYTES, PROTOCOL_VERSION, SessionRegistrationSchema } from '@tether/shared';
+import { ChatMessageInputSchema, HubFeaturesSchema, MAX_PAYLOAD_BYTES, PROTOCOL_VERSION, SessionRegistrationSchema, type HubFeatures } from '@tether/shared';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.ts';
 import type { Store } from '../store/store.ts';
 import { createAccessToken, revokeAccessToken } from '../auth/tokens.ts';
@@ -30,7 +30,7 @@ let otherToken: string;
 /** The domain's read side over this test's store. */
 const reads = () => ({ sessions: createSessionQueries({ store }), machines: createMachineQueries({ store }), approvals: createApprovalQueries({ store }) });
 
-function build(options: Pick<Parameters<typeof createHttpApp>[0], 'webDist' | 'terminalMemory'> = {}) {
+function build(options: Pick<Parameters<typeof createHttpApp>[0], 'webDist' | 'terminalMemory' | 'features'> = {}) {
   const signer = createWebSessionSigner({ secret: new Uint8Array(32).fill(7) });
   return createHttpApp({
     ...reads(),
@@ -179,6 +179,16 @@ describe('http app', () => {
     await store.upsertMachine({ namespace: 'beta', machine: { id: S_OTHER, name: 'b', os: 'linux', user: 'u', home: '/h' }, now: 1 });
     expect(await (await app.request('/api/machines', auth(token))).json()).toEqual({ machines: [] });
     expect(((await (await app.request('/api/machines', auth(otherToken))).json()) as { machines: unknown[] }).machines).toHaveLength(1);
+  });
+
+  it('GET /api/config says how the hub is installed, in the shared shape; a hub given another shape does not start', async () => {
+    const checkout = build({ features: { shell: false, install: 'checkout' } });
+    const res = await checkout.request('/api/config', auth(token));
+    expect(res.status).toBe(200);
+    expect(HubFeaturesSchema.parse(await res.json())).toEqual({ shell: false, install: 'checkout' });
+    // Unsaid (a hub embedded by a test): absent, and the web takes it for an installed tether.
+    expect(await (await app.request('/api/config', auth(token))).json()).toEqual({ shell: false });
+    expect(() => build({ features: { shell: false, install: 'homebrew' } as unknown as HubFeatures })).toThrow(/install/);
   });
 
   it('answers unknown API routes with a JSON 404', async () => {

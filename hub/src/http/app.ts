@@ -8,7 +8,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
-import { ATTACHMENT_MAX_BYTES, MAX_PAYLOAD_BYTES, PROTOCOL_VERSION, TRANSCRIPTION_MAX_BYTES, type HubFeatures } from '@tether/shared';
+import { ATTACHMENT_MAX_BYTES, HubFeaturesSchema, MAX_PAYLOAD_BYTES, PROTOCOL_VERSION, TRANSCRIPTION_MAX_BYTES, type HubFeatures } from '@tether/shared';
 import type { CallerResolver } from '../auth/namespace.ts';
 import type { Login } from '../auth/login.ts';
 import type { Pairing } from '../auth/pairing.ts';
@@ -117,7 +117,8 @@ export function createHttpApp(options: {
     }),
   );
 
-  const features: HubFeatures = options.features ?? { shell: false };
+  // Checked once here: what GET /api/config answers is the shared shape the web parses.
+  const features: HubFeatures = HubFeaturesSchema.parse(options.features ?? { shell: false });
   app.get('/healthz', async (c) => {
     const memory = options.terminalMemory?.();
     const hubs = options.clusterHubs ? await options.clusterHubs() : null;
