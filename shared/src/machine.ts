@@ -18,10 +18,14 @@ export const MachineInfoSchema = z.object({
   /** What each of those agents can do from the phone (the new-session form's choices); a daemon
    *  older than capabilities sends none, and the form then offers no mode or model shortcuts. */
   capabilities: z.partialRecord(AgentKindSchema, AgentCapabilitiesSchema).default({}),
+  /** SHA-256 (hex) of the machine's secret (TETHER_HOME/machine-secret, 0600): a session that
+   *  names this machine must prove it with the secret (SessionRegistration.machineProof). A daemon
+   *  older than desk sessions sends none. Never shown to a browser. */
+  vouch: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
 export type MachineInfo = z.input<typeof MachineInfoSchema>;
 
-export const MachineSchema = MachineInfoSchema.extend({
+export const MachineSchema = MachineInfoSchema.omit({ vouch: true }).extend({
   online: z.boolean(),
   lastSeenAt: TimestampSchema,
 });

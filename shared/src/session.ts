@@ -99,6 +99,10 @@ export type Session = z.infer<typeof SessionSchema>;
 export const SessionRegistrationSchema = z.object({
   id: SessionIdSchema,
   machineId: MachineIdSchema.nullable().default(null),
+  /** The machine's secret, read from TETHER_HOME/machine-secret by a runner on that machine (spawned
+   *  by its daemon or started at its desk): the hub keeps `machineId` only when it matches the
+   *  vouch the machine's daemon registered. */
+  machineProof: z.string().regex(/^[A-Za-z0-9_-]{43}$/).optional(),
   title: Label.default(''),
   cwd: PathString,
   launchKind: LaunchKindSchema,

@@ -23,6 +23,8 @@ export function tetherPaths(env: NodeJS.ProcessEnv = process.env) {
     /** Per-session on-disk outboxes for messages the hub has not acked yet. */
     outbox: join(home, 'outbox'),
     machineId: join(home, 'machine-id'),
+    /** The machine's secret (mode 0600): its daemon registers the hash, its runners prove the claim. */
+    machineSecret: join(home, 'machine-secret'),
     /** The https URL a phone opens, recorded by a running `tether hub` for `tether pair --namespace`
      *  (absent when the hub has none). */
     phoneUrl: join(home, PHONE_URL_FILE),

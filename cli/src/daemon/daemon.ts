@@ -17,6 +17,7 @@ import { dirname } from 'node:path';
 import { homedir, hostname, platform, release, userInfo } from 'node:os';
 import { AgentKindSchema, DEFAULT_AGENT, isUuid, type Ack, type AgentKind, type DaemonKillAck, type DaemonSpawn, type DaemonSpawnAck, type MachineInfo } from '@tether/shared';
 import { agentFor } from '../agents/index.ts';
+import { loadMachineSecret, machineVouch } from '../config/machine-claim.ts';
 import { tetherPaths } from '../config/paths.ts';
 import { connectHubLink } from '../hub-link/link.ts';
 import { memoryOutbox } from '../hub-link/outbox.ts';
@@ -100,7 +101,8 @@ export function startDaemon(options: {
   const env = options.env ?? process.env;
   const home = tetherPaths(env).home;
   const machineId = loadMachineId(env);
-  const info = machineInfo({ id: machineId, env, shell: options.allowShell ?? false, ...(options.name ? { name: options.name } : {}) });
+  // The machine's secret vouches for the runners on it, the desk's included (config/machine-claim.ts).
+  const info = { ...machineInfo({ id: machineId, env, shell: options.allowShell ?? false, ...(options.name ? { name: options.name } : {}) }), vouch: machineVouch(loadMachineSecret(env)) };
   let stopped = false;
   let finish: (result: { gaveUp: string | null }) => void = () => {};
   const done = new Promise<{ gaveUp: string | null }>((resolve) => (finish = resolve));

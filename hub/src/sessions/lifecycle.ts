@@ -10,6 +10,7 @@
 // Invariants: every step acts on the caller's namespace only (a session of another namespace is
 // `forbidden` at register and `not_found` everywhere else); a session's terminal ends (its final
 // screen kept) before the ended session is announced, so a late viewer still sees that screen.
+import { vouchedRegistration } from './machine-claim.ts';
 import {
   ackError,
   isFinalStatus,
@@ -66,7 +67,9 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
     delivery: deliveryOf,
 
     /** The runner's registration is stored; `runnerJoined` follows once its socket is in the runner room. */
-    async register(ns: Namespace, registration: SessionRegistrationInput): Promise<Ack<CliAcks['session:register']>> {
+    async register(ns: Namespace, claimed: SessionRegistrationInput): Promise<Ack<CliAcks['session:register']>> {
+      // The machine it names is kept only when that machine's daemon vouches for it (machine-claim.ts).
+      const registration = await vouchedRegistration({ store, namespace: ns, registration: claimed });
       const result = await registerSession({ store, namespace: ns, registration });
       if (result.kind === 'forbidden') return ackError('forbidden', 'session id belongs to another namespace');
       return { ok: true, session: result.session };

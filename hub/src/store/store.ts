@@ -232,6 +232,9 @@ export interface Store {
   // machines
   upsertMachine(options: { namespace: Namespace; machine: MachineInfo; now: number }): Promise<Machine>;
   setMachineOnline(options: { namespace: Namespace; machineId: string; online: boolean; now: number }): Promise<Machine | null>;
+  /** What a machine's daemon vouches with (the SHA-256 of its secret; null: an older daemon, which
+   *  vouches for nothing), or null when the namespace has no such machine. */
+  getMachineVouch(options: { namespace: Namespace; machineId: string }): Promise<{ vouch: string | null } | null>;
   listMachines(options: { namespace: Namespace }): Promise<Machine[]>;
 
   // approvals: pending requests and their resolutions (the audit trail)

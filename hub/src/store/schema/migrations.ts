@@ -20,6 +20,7 @@ import { MIGRATION_0005 } from './history/sqlite-0005-session-effort.ts';
 import { REVIEWS_UPGRADE } from './upgrades/reviews.ts';
 import { SESSION_WORKTREE_UPGRADE } from './upgrades/session-worktree.ts';
 import { DEVICES_UPGRADE } from './upgrades/devices.ts';
+import { MACHINE_VOUCH_UPGRADE } from './upgrades/machine-vouch.ts';
 
 export type Migration = { version: number; name: string; sql: string };
 /** One schema change for both stores: the statements for the dialect at hand. */
@@ -111,6 +112,8 @@ export const UPGRADES: readonly Upgrade[] = [
   SESSION_WORKTREE_UPGRADE,
   // SQLite 15, PostgreSQL 11: paired devices, their makers and refresh secrets (issue 38; upgrades/devices.ts).
   DEVICES_UPGRADE,
+  // SQLite 16, PostgreSQL 12: the hash of a machine's secret its sessions prove (issue 40; upgrades/machine-vouch.ts).
+  MACHINE_VOUCH_UPGRADE,
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

@@ -92,6 +92,9 @@ describe('schema (SQLite)', () => {
       expect(await store.getToken({ id: 'tok_a' })).toMatchObject({ kind: 'access', parentId: null });
       expect(await store.getToken({ id: 'tok_p' })).toMatchObject({ kind: 'device', parentId: null });
       expect(await store.getDeviceRefresh({ id: 'tok_p' })).toMatchObject({ hash: null, prevHash: null });
+      // The machine-vouch upgrade: an older daemon's machine vouches for nothing (its claims stand).
+      expect(await store.getMachineVouch({ namespace: 'alpha', machineId: 'm1' })).toEqual({ vouch: null });
+      expect(await store.getMachineVouch({ namespace: 'beta', machineId: 'm1' })).toBeNull();
     } finally {
       await store.close();
     }
@@ -109,6 +112,7 @@ describe('schema (SQLite)', () => {
       { version: 13, name: 'request-asked-by' },
       { version: 14, name: 'session-worktree' },
       { version: 15, name: 'devices' },
+      { version: 16, name: 'machine-vouch' },
     ]);
   });
 

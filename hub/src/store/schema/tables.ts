@@ -181,6 +181,8 @@ export const TABLES: readonly Table[] = [
       { name: 'agents', type: 'json', nullable: true },
       // What each of those agents can do from the phone, by agent (null: a daemon older than that).
       { name: 'agent_capabilities', type: 'json', nullable: true },
+      // SHA-256 of the machine's secret (its daemon's vouch): a session naming the machine proves it.
+      maybe(text('vouch_hash')),
     ],
     primaryKey: ['namespace', 'id'],
   },

@@ -1,0 +1,71 @@
+// desk-machine.test.ts: a desk session belongs to its machine (issue 40, first part). `tether claude`
+// at the desk of a machine whose `tether daemon` runs (same TETHER_HOME) names that machine, proved by
+// the machine's secret; so once it ends the phone resumes it through the daemon, as it does a session
+// the daemon spawned. A claim nobody vouched for (no proof, a wrong one, an unknown machine) is dropped:
+// the session registers as a desk session. Real hub, daemon, runner and claude against the fake API.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { expect, it } from 'vitest';
+import type { Session } from '@tether/shared';
+import { text } from '../fixtures/fake-anthropic/index.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { connectSocket, emitAck } from '../harness/hub.ts';
+import { quitWithCtrlC } from '../harness/desk.ts';
+import { chatText } from '../harness/runner.ts';
+import { DESK_READY, startDaemonWorld } from '../harness/world.ts';
+
+const defer = useCleanups();
+type ControlAck = { ok: boolean; session?: Session; code?: string; reason?: string; error?: string };
+
+it('a desk tether claude on a machine with a daemon names that machine, and once ended is resumed from the hub through the daemon', async () => {
+  const world = await startDaemonWorld(defer, { script: [text('desk answer'), text('resumed answer')] });
+  const { daemon, phone } = world;
+  // The desk, in the daemon's TETHER_HOME: the machine's id and secret are this user's files.
+  const desk = world.startRunner({ home: daemon.home });
+  const watch = await world.startWatch(desk.sessionId);
+  await desk.waitForScreen(DESK_READY);
+  expect(watch.session()).toMatchObject({ id: desk.sessionId, machineId: daemon.machineId() });
+
+  await watch.send('a question at the desk');
+  await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'desk answer'), { what: 'the desk answer' });
+  const agentSessionId = await watch.waitFor(() => watch.session()?.agentSessionId, { what: "claude's session id" });
+  expect(await quitWithCtrlC(desk)).toBe(0);
+  await watch.waitFor(() => (watch.session()?.status === 'ended' ? true : null), { what: 'the desk session ended' });
+
+  // Resumed from the phone: the machine's daemon starts it again, same chat, same claude session.
+  const resumed = (await emitAck(phone, 'session:resume', { sessionId: desk.sessionId }, 60_000)) as ControlAck;
+  expect(resumed.error).toBeUndefined();
+  // As it ran: in claude's TUI, now in a PTY of the daemon's (`--pty` or not is the phone's choice).
+  expect(resumed.session).toMatchObject({ id: desk.sessionId, machineId: daemon.machineId(), status: 'idle', launchKind: 'pty' });
+  await watch.send('and from the phone');
+  await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'resumed answer'), { what: 'the resumed answer' });
+  expect(watch.session()?.agentSessionId).toBe(agentSessionId);
+  expect(watch.messages().map(chatText).filter(Boolean)).toEqual(['a question at the desk', 'desk answer', 'and from the phone', 'resumed answer']);
+  await emitAck(phone, 'session:stop', { sessionId: desk.sessionId }, 30_000);
+}, 180_000);
+
+it('a machine claim nobody vouched for is dropped: no proof, a wrong one, or a machine the namespace does not have', async () => {
+  const world = await startDaemonWorld(defer);
+  const { daemon, hub } = world;
+  const secret = readFileSync(join(daemon.home, 'machine-secret'), 'utf8').trim();
+  const runner = await connectSocket({ url: hub.url, nsp: '/cli', token: hub.token });
+  defer(() => runner.close());
+  const register = async (claim: Record<string, unknown>) => {
+    const ack = (await emitAck(runner, 'session:register', { id: randomUUID(), cwd: '/w', launchKind: 'pty', status: 'idle', ...claim })) as ControlAck;
+    expect(ack.ok).toBe(true);
+    return ack.session!.machineId;
+  };
+  expect(await register({ machineId: daemon.machineId() })).toBeNull();
+  expect(await register({ machineId: daemon.machineId(), machineProof: 'A'.repeat(43) })).toBeNull();
+  expect(await register({ machineId: randomUUID(), machineProof: secret })).toBeNull();
+  expect(await register({ machineId: daemon.machineId(), machineProof: secret })).toBe(daemon.machineId());
+  // Another namespace's runner with the right secret still cannot name this namespace's machine.
+  const other = await connectSocket({ url: hub.url, nsp: '/cli', token: await hub.createToken('elsewhere') });
+  defer(() => other.close());
+  const foreign = (await emitAck(other, 'session:register', { id: randomUUID(), cwd: '/w', launchKind: 'pty', status: 'idle', machineId: daemon.machineId(), machineProof: secret })) as ControlAck;
+  expect(foreign.session?.machineId).toBeNull();
+  // A malformed proof is refused by the schema, as any bad payload.
+  const bad = (await emitAck(runner, 'session:register', { id: randomUUID(), cwd: '/w', launchKind: 'pty', machineId: daemon.machineId(), machineProof: 'x'.repeat(5000) })) as ControlAck;
+  expect(bad).toMatchObject({ ok: false, code: 'bad_request' });
+}, 60_000);
