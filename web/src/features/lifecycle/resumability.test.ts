@@ -24,12 +24,12 @@ describe('resumability', () => {
     expect(resumability(session, [])).toMatchObject({ ok: false, reason: expect.stringContaining('no longer registered') });
     expect(resumability({ ...session, agentSessionId: null }, [machine])).toMatchObject({ ok: false, reason: expect.stringContaining('nothing to resume') });
     // A runner older than capabilities named no resume command: the reason names the session.
-    expect(resumability({ ...session, machineId: null }, [machine])).toEqual({ ok: false, reason: "This session was started at a desk: resume it there (Claude's session c1)." });
+    expect(resumability({ ...session, machineId: null }, [machine])).toEqual({ ok: false, reason: "This session was started at a desk without tether daemon: resume it there (Claude's session c1), or run tether daemon on that machine so its desk sessions can be resumed from here." });
   });
 
   it('names the session\'s own agent (Codex) and its resume command, from its capabilities', () => {
     const session = { agent: 'codex' as const, capabilities: codex, agentSessionId: 't1', machineId: 'm1' };
     expect(resumability({ ...session, agentSessionId: null }, [machine])).toEqual({ ok: false, reason: 'Codex never started a conversation in this session, so there is nothing to resume.' });
-    expect(resumability({ ...session, machineId: null }, [machine])).toEqual({ ok: false, reason: 'This session was started at a desk: resume it there with tether codex resume t1.' });
+    expect(resumability({ ...session, machineId: null }, [machine])).toEqual({ ok: false, reason: 'This session was started at a desk without tether daemon: resume it there with tether codex resume t1, or run tether daemon on that machine so its desk sessions can be resumed from here.' });
   });
 });

@@ -16,7 +16,8 @@ export function resumability(
   if (!session.machineId) {
     // The command is the agent's (its capabilities); a runner older than them named none.
     const again = session.capabilities ? `with ${resumeAtDesk(session.capabilities, session.agentSessionId)}` : `(${name}'s session ${session.agentSessionId})`;
-    return { ok: false, reason: `This session was started at a desk: resume it there ${again}.` };
+    // A desk whose machine runs tether daemon (same TETHER_HOME) names the machine: say how to get there.
+    return { ok: false, reason: `This session was started at a desk without tether daemon: resume it there ${again}, or run tether daemon on that machine so its desk sessions can be resumed from here.` };
   }
   if (!machines) return { ok: false, reason: 'Looking up its machine…' };
   const machine = machines.find((m) => m.id === session.machineId);
