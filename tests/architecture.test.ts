@@ -276,3 +276,27 @@ describe('architecture arrows', () => {
     expect(violations).toEqual([]);
   });
 });
+
+describe('web styles', () => {
+  const webSrc = join(ROOT, 'web', 'src');
+  const stylesheets = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) return stylesheets(p);
+      return name.endsWith('.css') ? [p] : [];
+    });
+
+  it('keeps app.css to tokens, resets and the shell (at most 800 lines): a feature\'s look sits beside the feature', () => {
+    const lines = readFileSync(join(webSrc, 'lib', 'ui', 'app.css'), 'utf8').split('\n').length;
+    expect(lines).toBeLessThanOrEqual(800);
+  });
+
+  it('imports every stylesheet under web/src from some module (one nobody imports styles nothing, silently)', () => {
+    const imported = new Set<string>();
+    for (const file of sourceFiles(webSrc)) {
+      for (const m of readFileSync(file, 'utf8').matchAll(/^import\s+['"](\.{1,2}\/[^'"]+\.css)['"];/gm)) imported.add(resolve(dirname(file), m[1]!));
+    }
+    const orphans = stylesheets(webSrc).filter((css) => !imported.has(css)).map((css) => relative(ROOT, css));
+    expect(orphans).toEqual([]);
+  });
+});

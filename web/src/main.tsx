@@ -1,5 +1,9 @@
 // main.tsx: boots the app: takes a QR-link token out of the address bar first, then builds the
 // query client and the router from the route files, and renders.
+// The app's tokens, resets, shell and shared controls come first: every feature's stylesheet follows
+// them, so a feature's rule wins a tie with these (docs/decisions/web.md, "Styles").
+import './lib/ui/app.css';
+import './lib/ui/controls.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -20,7 +24,6 @@ import { Route as sessionChangesRoute } from './routes/_authed.sessions.$session
 import { Route as sessionFilesRoute } from './routes/_authed.sessions.$sessionId.files.tsx';
 import { Route as machineShellRoute } from './routes/_authed.machines.$machineId.shell.tsx';
 import { registerServiceWorker } from './pwa/register.ts';
-import './lib/ui/app.css';
 
 // Before anything renders or logs a URL: a pairing code or token must not stay in the address bar.
 captureFragmentCredential();

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { IconBell } from '../lib/ui/icons.tsx';
 import { disablePush, enablePush, getPushState, type PushState } from './push.ts';
+import './push-toggle.css';
 
 const WHY_NOT: Partial<Record<PushState, string>> = {
   unsupported: 'Needs https (or the installed app)',

@@ -4,6 +4,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useMachines, useSessions } from '../lib/queries.ts';
 import { IconBack } from '../lib/ui/icons.tsx';
 import { NewSessionForm } from '../features/sessions/new-session-form.tsx';
+import '../features/sessions/session-screen.css';
 
 export function NewSession() {
   const navigate = useNavigate();

@@ -12,6 +12,8 @@ import { describeLaunchKind, formatDirectory, formatDuration, sessionTitle } fro
 import { Badge, Spinner, StatusPill } from '../lib/ui/badge.tsx';
 import { IconChat, IconTerminal, TetherMark } from '../lib/ui/icons.tsx';
 import { ChatView } from '../features/chat/chat-view.tsx';
+import '../features/sessions/session-screen.css';
+import '../features/sessions/share.css';
 
 const TerminalView = lazy(() => import('../features/terminal/terminal-view.tsx').then((m) => ({ default: m.TerminalView })));
 const shareRoute = getRouteApi('/share/$token');

@@ -3,6 +3,7 @@ import { createRoute, redirect, useNavigate } from '@tanstack/react-router';
 import { getLogin, hasFragmentCredential } from '../lib/hub.ts';
 import { lazy, Suspense } from 'react';
 import { Route as rootRoute } from './__root.tsx';
+import '../features/login/login.css';
 
 /** Only same-origin paths: a crafted `?redirect=https://evil` or `//evil` must not bounce a fresh
  *  login away. (Checked by hand: zod in the first-load bundle costs 14 KB gzip, see the session route.) */

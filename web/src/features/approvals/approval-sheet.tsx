@@ -21,6 +21,7 @@ import { DialogCard, dialogInput } from './dialog-card.tsx';
 import { useAgentName } from '../../lib/agent-name.ts';
 import { buzz } from '../../lib/haptics.ts';
 import type { SubmitAnswer } from './submit-answer.ts';
+import './approvals.css';
 
 /** How long "Answered on another device" (or "at the desk") stays before the sheet closes. */
 const ELSEWHERE_NOTICE_MS = 4_000;

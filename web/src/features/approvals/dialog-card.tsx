@@ -9,6 +9,7 @@ import type { SubmitAnswer } from './submit-answer.ts';
 import { ActionButton } from './action-button.tsx';
 import { OptionLabel } from './option-label.tsx';
 import { useAgentName } from '../../lib/agent-name.ts';
+import './approvals.css';
 
 export function dialogInput(request: PendingRequest): DialogInput | null {
   const parsed = DialogInputSchema.safeParse(request.toolInput);

@@ -3,6 +3,7 @@
 // person's own. Answers come from the tool result's structured `answers` (question text → answer).
 import { readQuestionAnswer } from '@tether/shared/wire';
 import { asRecord, asText } from '../../lib/ui/tool-input.tsx';
+import './chat.css';
 
 export function AnsweredQuestions({ input, answers }: { input: unknown; answers: ReadonlyMap<string, string> }) {
   const questions = (Array.isArray(asRecord(input).questions) ? (asRecord(input).questions as unknown[]) : []).map(asRecord);

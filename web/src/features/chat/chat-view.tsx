@@ -13,6 +13,7 @@ import { useSessionChat } from './use-session-chat.ts';
 import type { OutgoingPrompt } from './chat-state.ts';
 import { ShowInTerminalContext, type ShowInTerminal } from './show-in-terminal.ts';
 import { WorkspaceLinksContext, type WorkspaceLinks } from './workspace-links.ts';
+import './chat.css';
 
 /** `readOnly`: a share link's view: no composer, no Stop, no paging back (that needs a login).
  *  `showInTerminal`: how a tool card opens the terminal at its call (PTY sessions; none: no button).

@@ -14,6 +14,7 @@ import { useComposerAttachments, type PendingAttachment } from './composer-attac
 import { filterSlashCommands, slashCommandOf, slashQuery } from './slash-filter.ts';
 import { SLASH_MENU_ID, SlashMenu, slashOptionId } from './slash-menu.tsx';
 import { ComposerVoiceContext } from '../../lib/voice-slot.ts';
+import './composer.css';
 
 /** A Stop that the hub accepted but that never ended the turn (runner gone?) may be pressed again
  *  after this long. */

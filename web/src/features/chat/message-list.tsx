@@ -17,6 +17,7 @@ import type { OutgoingPrompt } from './chat-state.ts';
 import { ToolCard } from './tool-card.tsx';
 import { ExpandedContext, useExpanded, useExpandedItems } from './expanded.ts';
 import { useAgentName } from '../../lib/agent-name.ts';
+import './chat.css';
 
 /** How close to the bottom (px) still counts as "at the bottom" for following new messages. */
 const STICK_TO_BOTTOM_PX = 120;

@@ -14,6 +14,7 @@ import { AnsweredQuestions } from './answered-questions.tsx';
 import { useExpanded } from './expanded.ts';
 import { useShowInTerminal } from './show-in-terminal.ts';
 import { useWorkspaceLinks, type WorkspaceLinks, type WorkspaceTarget } from './workspace-links.ts';
+import './chat.css';
 
 /** Tools whose call changes the file named in `file_path` (its diff is worth a look). */
 const EDITING_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);

@@ -14,6 +14,7 @@ import {
 } from '../../lib/hub.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { TetherMark } from '../../lib/ui/icons.tsx';
+import './login.css';
 
 /** Turns a failed pairing into a sentence that says what happened and how to get a new code. */
 export function describePairError(error: unknown): string {

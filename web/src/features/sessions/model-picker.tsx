@@ -12,6 +12,7 @@ import type { Session } from '@tether/shared';
 import { describeModel, effortLevelsFor } from '../../lib/format.ts';
 import { agentDisplayName, canSwitch } from '@tether/shared/wire';
 import { Spinner } from '../../lib/ui/badge.tsx';
+import './model-picker.css';
 
 const ModelPanel = lazy(() => import('./model-panel.tsx').then((m) => ({ default: m.ModelPanel })));
 

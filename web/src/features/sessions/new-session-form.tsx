@@ -16,6 +16,7 @@ import { useNow } from '../../lib/ui/use-now.ts';
 import { recentDirectories } from './recent-directories.ts';
 import { WorktreeSlotContext, type WorktreeChoice } from '../../lib/worktree-slot.ts';
 import { AgentField, DirectoryField, MachineField, ModeField, ModelField, PERMISSION_MODES } from './new-session-fields.tsx';
+import './new-session.css';
 
 type Phase = { kind: 'editing' } | { kind: 'starting'; since: number; sessionId: string | null } | { kind: 'failed'; message: string; reason: string | undefined };
 

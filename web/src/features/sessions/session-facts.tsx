@@ -6,6 +6,9 @@ import { isFinalStatus } from '@tether/shared/wire';
 import { Badge } from '../../lib/ui/badge.tsx';
 import { InfoPopover } from './disclosure.tsx';
 import { FactText, type FactKey } from './fact-text.tsx';
+// The info and history panels are the model panel's look with their own size: its sheet comes first.
+import './model-picker.css';
+import './session-facts.css';
 
 const BYPASS_TITLE = 'Permission checks are off';
 

@@ -19,6 +19,7 @@ import { UsageChip } from './usage-chip.tsx';
 import { WorktreeSlotContext } from '../../lib/worktree-slot.ts';
 
 import { BypassChip, ControlChip } from './session-facts.tsx';
+import './session-screen.css';
 
 /** Chat ⇄ terminal, for PTY sessions: one button that names where it goes. Away from the chat
  *  (terminal, changes, files) it leads back to the chat, for every kind of session. */

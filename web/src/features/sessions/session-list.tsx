@@ -19,6 +19,7 @@ import { baseline, isUnread, useSeen } from './seen.ts';
 import { SessionRow } from './session-row.tsx';
 import { SessionActions, type ArchiveQuestionSlot, type SessionActionDone } from './session-actions.tsx';
 import { SessionsEmpty } from './sessions-empty.tsx';
+import './session-list.css';
 
 export type SessionListProps = {
   sessions: readonly Session[] | undefined;

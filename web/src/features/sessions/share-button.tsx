@@ -3,6 +3,7 @@
 import { lazy, Suspense } from 'react';
 import { IconShare } from '../../lib/ui/icons.tsx';
 import { Disclosure } from './disclosure.tsx';
+import './share.css';
 
 const SharePanel = lazy(() => import('./share-panel.tsx').then((m) => ({ default: m.SharePanel })));
 const ActivityPanel = lazy(() => import('./activity-panel.tsx').then((m) => ({ default: m.ActivityPanel })));

@@ -16,6 +16,7 @@ import { useConnectionState } from '../../lib/queries.ts';
 import { QuickKeys } from './quick-keys.tsx';
 import { shellViewerId } from './shell-viewer-id.ts';
 import { createXterm, watchXterm } from './xterm.ts';
+import './terminal.css';
 
 type Phase = { kind: 'opening' } | { kind: 'live'; reattached: boolean } | { kind: 'ended'; reason: string } | { kind: 'error'; reason: string };
 

@@ -6,6 +6,7 @@ import { useEffect, useRef } from 'react';
 import type { MomentStill } from './moments.ts';
 import { highlightMoment } from './highlight.ts';
 import { createWidthFit, createXterm } from './xterm.ts';
+import './terminal.css';
 
 /** claude hides its cursor; a still shows none either. */
 const HIDE_CURSOR = '\x1b[?25l';

@@ -23,6 +23,7 @@ import type { MomentStill } from './moments.ts';
 import { StillScreen } from './still-screen.tsx';
 import { createTerminalController, type PageVisibility, type TerminalController, type TerminalHub, type TerminalJump, type TerminalPhase } from './terminal-controller.ts';
 import { openXtermScreen } from './terminal-screen.ts';
+import './terminal.css';
 
 export { MOMENT_GONE, type TerminalJump } from './terminal-controller.ts';
 

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { usePopover } from './use-popover.ts';
 import { getLogin, logout } from '../hub.ts';
 import { IconLogout } from './icons.tsx';
+import './account-menu.css';
 
 /** Logging out changes the stored login; the route guard sees that and shows the login screen. */
 /** `extra`: more menu items from outside lib (the notifications switch lives with the service worker). */

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'react';
 import { useConnectionState } from '../queries.ts';
 import { Spinner } from './badge.tsx';
+import './connection-toast.css';
 
 /** Drops shorter than this are not worth a flash on screen. */
 const SHOW_AFTER_MS = 800;

@@ -4,6 +4,7 @@
 import { useState, type ReactNode } from 'react';
 import { FileChangesInputSchema, type FileChange } from '@tether/shared';
 import { ClippedPre, type RenderPath } from './tool-input.tsx';
+import './tool-input.css';
 
 /** Lines shown per file until "Show all": a 5,000-line generated file must not freeze a phone. */
 const PREVIEW_LINES = 200;

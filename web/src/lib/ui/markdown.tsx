@@ -4,6 +4,7 @@
 // Covers what claude writes: paragraphs, headings, fenced code, lists (nested by indent), quotes,
 // tables, rules, and inline code, bold, italic, strikethrough, links and bare URLs.
 import { Fragment, memo, type ReactNode } from 'react';
+import './markdown.css';
 
 type Block =
   | { kind: 'code'; lang: string; text: string }

@@ -5,6 +5,7 @@
 // chat make a file path a link into the session's files (the approval sheet shows it plain).
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { FILE_CHANGES_TOOL_NAME } from '@tether/shared/wire';
+import './tool-input.css';
 
 // The view checks its input with the shared schema, and so loads zod: only when a FileChanges call
 // is drawn (a Codex session), not with every chat (web_render_10k_ms).
