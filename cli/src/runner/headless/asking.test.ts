@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Approvals } from '../approvals.ts';
-import type { StatusFact } from '../status.ts';
+import type { Approvals } from '../requests/approvals.ts';
+import type { StatusFact } from '../session/status.ts';
 import { createHeadlessAsking } from './asking.ts';
 
 /** Approvals whose ask waits until the test answers it, or until its signal aborts (then null). */

@@ -3,9 +3,9 @@
 // waiting (withdraw: its own cancel, an interrupted turn), and the session's end withdraws whatever
 // still waits.
 import type { HeadlessRequest } from '../../agents/headless-transport.ts';
-import type { Verdict } from '../verdict.ts';
-import type { Approvals } from '../approvals.ts';
-import type { SessionCore } from '../session-core.ts';
+import type { Verdict } from '../requests/verdict.ts';
+import type { Approvals } from '../requests/approvals.ts';
+import type { SessionCore } from '../session/core.ts';
 
 export type HeadlessAsking = ReturnType<typeof createHeadlessAsking>;
 
