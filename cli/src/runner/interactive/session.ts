@@ -179,8 +179,6 @@ function createPtyDialogs(ctx: PtyContext, o: { approvals: Approvals; desk: Desk
     // A request's own dialog, or the agent's model picker the runner is driving, is no dialog to ask.
     covered: () => o.approvals.open() || o.models.switching(),
     deskActive: () => Date.now() - o.desk.lastKeyAt() < DIALOG_DESK_ACTIVE_MS,
-    // One dialog is asked at a time.
-    onWaiting: (waiting) => core.status.publish({ kind: waiting ? 'requestOpened' : 'requestClosed', id: 'dialog' }),
     log: core.log,
   });
   core.onCleanup(() => dialogs.stop());

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { recordingLink as fakeLink, sentRequest as requestOf } from '../../hub-link/recording-link.ts';
 import { parseElicitationPayload } from '../../hooks/elicitation.ts';
 import { createElicitations } from './elicitation.ts';
+import { createRequestRegistry } from './registry.ts';
 
 /** The Elicitation hook payload as claude 2.1.330 POSTed it (probe against the e2e fixture). */
 const PAYLOAD = {
@@ -40,7 +41,9 @@ describe('elicitations (first answer wins; never answered on the user’s behalf
   it('turns a hub accept into the hook output with the content, and marks the session waiting meanwhile', async () => {
     const link = fakeLink();
     const waits: boolean[] = [];
-    const elicitations = createElicitations({ sessionId: () => 's1', link: () => link, onWaiting: (w) => waits.push(w) });
+    const requests = createRequestRegistry({ sessionId: () => 's1', link: () => link });
+    requests.subscribe((change) => waits.push(change.kind === 'opened'));
+    const elicitations = createElicitations({ sessionId: () => 's1', link: () => link, requests });
     const pending = elicitations.ask({ payload: PAYLOAD, signal: new AbortController().signal });
     await expect.poll(() => link.sent.length).toBe(1);
     const request = requestOf(link);

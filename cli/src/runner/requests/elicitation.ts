@@ -44,8 +44,6 @@ export function createElicitations(options: {
   link: () => HubLink | null;
   /** The session's registry (one for every kind of request); its own when none is given (tests). */
   requests?: RequestRegistry;
-  /** The session waits on a person for this request (true), or no longer (false). */
-  onWaiting?: (waiting: boolean, requestId: string) => void;
   log?: (line: string) => void;
 }): Elicitations {
   const requests = options.requests ?? createRequestRegistry({ sessionId: options.sessionId, link: options.link });
@@ -97,8 +95,6 @@ export function createElicitations(options: {
       const onDrop = () => settle({ from: 'dropped' });
       if (signal.aborted) onDrop();
       signal.addEventListener('abort', onDrop);
-      const waitingId = handle.request.id;
-      options.onWaiting?.(true, waitingId);
       try {
         if (!(await handle.send())) {
           log(`elicitation from ${input.serverName}: the hub did not take it; claude's own form decides`);
@@ -130,7 +126,6 @@ export function createElicitations(options: {
         signal.removeEventListener('abort', onDrop);
         handle.close();
         waiting.delete(entry);
-        options.onWaiting?.(false, waitingId);
       }
     },
 

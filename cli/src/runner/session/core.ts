@@ -28,7 +28,7 @@ import { withoutPrivateEnv } from '../../config/private-env.ts';
 import { createSessionScope, type SessionScope } from './scope.ts';
 import { createSessionFacts, type SessionState } from './facts.ts';
 import { createSessionLink } from './link.ts';
-import type { StatusTracker } from './status.ts';
+import { statusFollowsRequests, type StatusTracker } from './status.ts';
 import { prepareLaunch } from './launch.ts';
 import type { HubLink } from '../../hub-link/link.ts';
 import type { Poll } from '../../pace/pace.ts';
@@ -273,13 +273,13 @@ export function createSessionCore(init: CoreInit) {
   /** Every request to a person, whoever owns it (approvals, MCP forms, the PTY's dialogs): answers
    *  are routed by id, and all are sent again when the link comes back. */
   const requests = createRequestRegistry({ sessionId: () => state.id, link: hub.link });
+  statusFollowsRequests({ requests, status: facts.status });
   /** MCP servers asking for input (the Elicitation hook); the session waits on a person meanwhile. */
   const elicitations = createElicitations({
     sessionId: () => state.id,
     link: hub.link,
     requests,
     log,
-    onWaiting: (waiting, requestId) => facts.status.publish({ kind: waiting ? 'requestOpened' : 'requestClosed', id: `elicitation:${requestId}` }),
   });
   scope.onCleanup(() => elicitations.stop());
   /** A prompt's files: fetched from the hub when it is delivered (attachments/). */

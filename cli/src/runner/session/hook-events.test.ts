@@ -1,25 +1,26 @@
-// hook-events.test.ts: what the agent's hook events publish to the status reducer, with the
-// orderings that used to leave a stale status (two approvals open, a tool finishing mid-question,
-// an answer after the turn ended).
+// hook-events.test.ts: what the agent's hook events (and the requests they open, through the
+// session's request registry) publish to the status reducer, with the orderings that used to leave
+// a stale status (two approvals open, a tool finishing mid-question, an answer after the turn ended).
 import { describe, expect, it } from 'vitest';
 import type { SessionStatus } from '@tether/shared';
 import { createHookHandler } from './hook-events.ts';
-import { createStatusTracker } from './status.ts';
-import type { Approvals, Verdict } from '../requests/approvals.ts';
+import { createStatusTracker, statusFollowsRequests } from './status.ts';
+import { createApprovals, type Approvals, type Verdict } from '../requests/approvals.ts';
 import type { Elicitations } from '../requests/elicitation.ts';
+import { createRequestRegistry } from '../requests/registry.ts';
+import { recordingLink } from '../../hub-link/recording-link.ts';
 import type { HookRequest } from '../../hooks/server.ts';
 
-/** A handler with approvals the test answers by hand, and the statuses it derives. */
+/** A handler with the session's real approvals and request registry over a recording hub link: the
+ *  test answers as the hub would, and sees the statuses derived. */
 function world() {
-  const answers: Array<(verdict: Verdict | null) => void> = [];
-  const approvals = {
-    toolStarted: () => {},
-    toolResult: () => {},
-    ask: () => new Promise<Verdict | null>((resolve) => answers.push(resolve)),
-  } as unknown as Approvals;
+  const link = recordingLink();
   const seen: SessionStatus[] = [];
   const status = createStatusTracker({ onChange: (next) => seen.push(next) });
   status.publish({ kind: 'ready' });
+  const requests = createRequestRegistry({ sessionId: () => 's1', link: () => link });
+  statusFollowsRequests({ requests, status });
+  const approvals = createApprovals({ sessionId: () => 's1', link: () => link, requests });
   const state = { id: 's1', status: 'idle' as SessionStatus, agentSessionId: null, model: null };
   const handle = createHookHandler({
     hooks: { onTranscript: () => {}, onStop: () => status.publish({ kind: 'turnEnded' }) },
@@ -28,14 +29,23 @@ function world() {
     state,
     patch: () => {},
     status,
-    link: () => null,
+    link: () => link,
     onAny: () => {},
     readTranscriptSoon: () => {},
   });
   const hook = (event: HookRequest['event'], payload: Record<string, unknown> = {}) => handle({ event, payload, signal: new AbortController().signal });
-  /** The status writes run after the hook's answer has left (setImmediate). */
-  const settle = () => new Promise((resolve) => setImmediate(resolve));
-  return { answers, status, seen, hook, settle };
+  /** The hub's answer to the n-th request the runner sent. */
+  const answer = (n: number, decision: 'allow' | 'deny') => {
+    const sent = link.sent.filter((s) => s.event === 'approval:request')[n];
+    if (!sent) throw new Error(`no request ${n} sent`);
+    requests.answered({ requestId: sent.payload.id as string, answer: { decision } });
+  };
+  /** The status facts of the registry go out on a later turn of the event loop (after the request
+   *  left, after the answer left): two turns see them. */
+  const settle = async () => {
+    for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { answer, status, seen, hook, settle };
 }
 
 const allow: Verdict = { behavior: 'allow' };
@@ -48,11 +58,11 @@ describe('hook events → status', () => {
     const second = w.hook('permission-request', { tool_name: 'Bash', tool_input: { command: 'b' } });
     await w.settle();
     expect(w.status.status()).toBe('waiting');
-    w.answers[0]!(allow);
+    w.answer(0, 'allow');
     await first;
     await w.settle();
     expect(w.status.status()).toBe('waiting');
-    w.answers[1]!(allow);
+    w.answer(1, 'allow');
     await second;
     await w.settle();
     expect(w.status.status()).toBe('thinking');
@@ -66,7 +76,7 @@ describe('hook events → status', () => {
     await w.settle();
     await w.hook('post-tool-use', { tool_use_id: 't1' });
     expect(w.status.status()).toBe('waiting');
-    w.answers[0]!(null);
+    w.answer(0, 'deny');
     await asked;
     await w.settle();
     expect(w.status.status()).toBe('thinking');
@@ -90,7 +100,7 @@ describe('hook events → status', () => {
     await w.settle();
     w.status.publish({ kind: 'turnEnded' }); // an abort read from the transcript
     expect(w.status.status()).toBe('waiting');
-    w.answers[0]!(allow);
+    w.answer(0, 'allow');
     await asked;
     await w.settle();
     expect(w.status.status()).toBe('idle');

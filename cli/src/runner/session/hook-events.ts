@@ -59,8 +59,6 @@ export function createHookHandler(init: {
   dialect?: HookDialect;
 }) {
   const { hooks, approvals, elicitations, state, patch, status } = init;
-  /** Each permission request's id for the status (the hook request has none of its own). */
-  let asked = 0;
   return async (request: HookRequest): Promise<Record<string, unknown>> => {
     const p = init.dialect ? init.dialect.payload(request.event, request.payload) : request.payload;
     init.onAny(p);
@@ -111,15 +109,10 @@ export function createHookHandler(init: {
       case 'permission-request': {
         const toolName = typeof p.tool_name === 'string' ? p.tool_name : '';
         const toolInput = p.tool_input && typeof p.tool_input === 'object' && !Array.isArray(p.tool_input) ? (p.tool_input as Record<string, unknown>) : {};
-        // Waiting on a person now (claude's Notification hook says so only ~6 s later). A status is an
-        // fsync'd outbox entry (a few ms on a busy disk): it is written just after the request has
-        // left for the hub, and the "thinking" after the answer has left for the agent, so neither
-        // delays the round trip (bench/approvals: tether's share).
-        const id = `permission:${++asked}`;
-        setImmediate(() => status.publish({ kind: 'requestOpened', id }));
+        // The session waits on a person while the request is open (claude's Notification hook says
+        // so only ~6 s later): the request registry tells the status (session/core.ts).
         const askedBy = init.askedBy?.({ payload: p, mainSessionId: state.agentSessionId }) ?? null;
         const verdict = await approvals.ask({ toolName, toolInput, askedBy, signal: request.signal });
-        setImmediate(() => status.publish({ kind: 'requestClosed', id }));
         // null: the agent's own dialog (already at the desk) decides; nothing is allowed silently.
         const told = verdict ? toldVerdict(verdict, init.plainVerdicts === true) : null;
         if (init.dialect) return init.dialect.permission(told);

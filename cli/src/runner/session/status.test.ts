@@ -2,7 +2,10 @@
 // when every part wrote the status itself.
 import { describe, expect, it } from 'vitest';
 import type { SessionStatus } from '@tether/shared';
-import { createStatusTracker, deriveStatus, initialStatusModel, reduceStatus, type StatusFact } from './status.ts';
+import type { PendingRequest } from '@tether/shared';
+import { recordingLink } from '../../hub-link/recording-link.ts';
+import { createRequestRegistry } from '../requests/registry.ts';
+import { createStatusTracker, deriveStatus, initialStatusModel, reduceStatus, statusFollowsRequests, type StatusFact } from './status.ts';
 
 const ready: StatusFact = { kind: 'ready' };
 const turnStarted: StatusFact = { kind: 'turnStarted' };
@@ -109,5 +112,72 @@ describe('status tracker', () => {
     clock = 400;
     tracker.publish(turnEnded);
     expect(tracker.turnEndedAt()).toBe(250);
+  });
+});
+
+describe('the status follows the request registry (no owner of a request tells the status)', () => {
+  const request = (id: string, kind: PendingRequest['kind']): PendingRequest => ({ id, sessionId: 's1', kind, toolName: 'Bash', toolInput: {}, toolUseId: null, createdAt: 1 });
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  function setup(link = recordingLink()) {
+    const seen: string[] = [];
+    const tracker = createStatusTracker({ onChange: (next) => seen.push(next) });
+    const requests = createRequestRegistry({ sessionId: () => 's1', link: () => link });
+    statusFollowsRequests({ requests, status: tracker });
+    tracker.publish(ready);
+    tracker.publish(turnStarted);
+    return { seen, tracker, requests };
+  }
+
+  it('waits once the hub took a request, and thinks again when it closes', async () => {
+    const t = setup();
+    const handle = t.requests.open({ request: request('r1', 'permission'), onAnswer: () => {} });
+    await nextTurn();
+    expect(t.tracker.status()).toBe('thinking'); // not yet the hub's: nobody could answer it
+    expect(await handle.send()).toBe(true);
+    await nextTurn();
+    expect(t.tracker.status()).toBe('waiting');
+    handle.close();
+    await nextTurn();
+    expect(t.tracker.status()).toBe('thinking');
+    expect(t.seen).toEqual(['idle', 'thinking', 'waiting', 'thinking']);
+  });
+
+  it('waits while any of several is open, whichever way each ends (answered, withdrawn, answered at the desk)', async () => {
+    const t = setup();
+    const handles = (['permission', 'elicitation', 'dialog'] as const).map((kind, i) => t.requests.open({ request: request(`r${i}`, kind), onAnswer: () => {} }));
+    for (const handle of handles) await handle.send();
+    await nextTurn();
+    expect(t.tracker.status()).toBe('waiting');
+    handles[0]!.close();
+    handles[1]!.withdraw('gone');
+    await nextTurn();
+    expect(t.tracker.status()).toBe('waiting');
+    await handles[2]!.answeredAtDesk();
+    await nextTurn();
+    expect(t.tracker.status()).toBe('thinking');
+  });
+
+  it('keeps one wait through a re-ask under a new id, and never waits for one the hub did not take', async () => {
+    const t = setup(recordingLink({ gone: new Set(['old']) }));
+    const asked = t.requests.open({ request: request('old', 'permission'), onAnswer: () => {} });
+    expect(await asked.send()).toBe(true);
+    await asked.send(); // sent again (a reconnect): still one request
+    await nextTurn();
+    expect(t.tracker.status()).toBe('waiting');
+    asked.close();
+    await nextTurn();
+    expect(t.tracker.status()).toBe('thinking');
+
+    const unlinked = createRequestRegistry({ sessionId: () => 's1', link: () => null });
+    const tracker = createStatusTracker({ onChange: () => {} });
+    statusFollowsRequests({ requests: unlinked, status: tracker });
+    tracker.publish(ready);
+    const refused = unlinked.open({ request: request('x', 'dialog'), onAnswer: () => {} });
+    expect(await refused.send()).toBe(false);
+    refused.close();
+    await nextTurn();
+    expect(t.seen).toEqual(['idle', 'thinking', 'waiting', 'thinking']);
+    expect(tracker.status()).toBe('idle');
   });
 });

@@ -2,7 +2,10 @@
 // requests to a person that are open, readiness, the end) instead of written by every part that
 // sees something. The parts publish facts; the status is a function of them, so no part restores
 // a "previous" status and no ordering of answers, aborts and turn ends can leave a stale one.
+// Requests to a person are the request registry's to publish (statusFollowsRequests): no owner of a
+// request tells the status about it.
 import type { SessionStatus } from '@tether/shared';
+import type { RequestRegistry } from '../requests/registry.ts';
 
 /** What a part of the runner saw. Request ids are the part's own (prefixed by who asks). */
 export type StatusFact =
@@ -100,4 +103,15 @@ export function createStatusTracker(o: { onChange: (next: SessionStatus, before:
     /** When the last turn ended (ms since the epoch; 0: none yet). */
     turnEndedAt: () => turnEndedAt,
   };
+}
+
+/** The session waits while a request to a person is open: the registry's opened/closed become
+ *  facts. Each is published on the next turn of the event loop: a status is an fsync'd outbox entry
+ *  (a few ms on a busy disk), so it is written just after the request has left for the hub, and the
+ *  "thinking" after the answer has left for the agent; neither delays the round trip
+ *  (bench/approvals: tether's share). */
+export function statusFollowsRequests(o: { requests: Pick<RequestRegistry, 'subscribe'>; status: Pick<StatusTracker, 'publish'> }): () => void {
+  return o.requests.subscribe(({ kind, key }) => {
+    setImmediate(() => o.status.publish({ kind: kind === 'opened' ? 'requestOpened' : 'requestClosed', id: key }));
+  });
 }
