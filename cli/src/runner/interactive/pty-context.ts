@@ -1,4 +1,4 @@
-// pty-context.ts: what the parts of a PTY session share (runner.ts makes it and fills it in as the
+// pty-context.ts: what the parts of a PTY session share (session.ts makes it and fills it in as the
 // session starts): the options and the agent, the session core, the screen model and the prompt
 // queue from the start; the PTY, its terminal stream and its ender once they exist (null before).
 import type { Agent } from '../../agents/agent.ts';

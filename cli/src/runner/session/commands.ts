@@ -1,6 +1,6 @@
 // session/commands.ts: the one table of what the hub may ask of a session's runner, for every launch
 // kind. A command means the same in each (prompt, abort, end, model, mode, effort, an answer); the
-// launch kind says how it is carried out (runner.ts: keys in a PTY; headless/: the agent's protocol).
+// launch kind says how it is carried out (interactive/: keys in a PTY; headless/: the agent's protocol).
 // What every kind does the same way is here: prompts and answers come from afar (controller
 // `remote`), an end is said to the session scope, and an answer goes to the request it names
 // (requests/registry.ts), whoever owns it.

@@ -1,8 +1,8 @@
-// session/core.ts: what every session runner shares, whatever way claude is launched (runner.ts:
-// PTY, headless.ts: `claude -p` stream-json). It owns the log, the cleanup scope, the launch plan and
-// the session's identity (tether id, resume state, title), the session state the hub sees
-// (registration, patch, status facts, controller), the hub link and its outbox, the hooks, the
-// transcript pipeline and the end of the session. The runners own only how claude runs and how
+// session/core.ts: what every session runner shares, whatever way the agent is launched
+// (interactive/session.ts: a PTY; headless/session.ts: the agent's own transport). It owns the log,
+// the cleanup scope, the launch plan and the session's identity (tether id, resume state, title),
+// the session state the hub sees (registration, patch, status facts, controller), the hub link and
+// its outbox, the hook server, the transcript pipeline and the end of the session. The runners own only how claude runs and how
 // prompts reach it.
 //
 //   hooks ──► hook server ──► status, claude session id, model, transcript path, approvals
