@@ -1,6 +1,6 @@
 // architecture.test.ts: fails when an import breaks the one-way arrows of docs/architecture.md.
-// Data flows one way; composition roots (hub/src/main.ts, cli/src/runner/) are the only places that
-// know everyone. Reads source files as text; a relative or workspace import is resolved to a room.
+// Data flows one way; composition roots (hub/src/main.ts, cli/src/runner/runner.ts and each launch
+// kind's session) are the only places that know everyone. Reads source files as text; a relative or workspace import is resolved to a room.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -121,6 +121,30 @@ function stronglyConnected(scope: Set<string>): string[][] {
   };
   for (const file of scope) if (!index.has(file)) visit(file);
   return groups;
+}
+
+/** The runner's rooms (cli/src/runner/), top to bottom: its root (the flat files) dispatches a launch
+ *  kind; a kind (interactive/, headless/, and any later one) composes a session of its kind; session/
+ *  is what every session has; requests/ every request to a person. */
+const RUNNER_DIR = 'cli/src/runner/';
+const RUNNER_SHARED_ROOMS: Record<string, number> = { session: 2, requests: 3 };
+type RunnerRoom = { name: string; level: number; kind: boolean };
+
+function runnerRoomOf(rel: string): RunnerRoom | null {
+  if (!rel.startsWith(RUNNER_DIR)) return null;
+  const parts = rel.slice(RUNNER_DIR.length).split('/');
+  if (parts.length === 1) return { name: 'root', level: 0, kind: false };
+  const name = parts[0]!;
+  const shared = RUNNER_SHARED_ROOMS[name];
+  return shared === undefined ? { name, level: 1, kind: true } : { name, level: shared, kind: false };
+}
+
+/** Why an import from one runner room to another breaks the one-way direction, or null. */
+function runnerArrowBroken(from: RunnerRoom, to: RunnerRoom): string | null {
+  if (from.name === to.name) return null;
+  if (from.kind && to.kind) return 'a launch kind never imports another: what both need belongs in session/ or requests/';
+  if (to.level <= from.level) return `imports run one way: root → kinds → session → requests (${from.name} may not import ${to.name})`;
+  return null;
 }
 
 type Rule = { from: RegExp; forbid: RegExp; why: string };
@@ -263,6 +287,50 @@ describe('architecture arrows', () => {
     // The runner composes every session; an agent brings data and drivers (agents/agent.ts,
     // agents/headless-transport.ts) and imports nothing from runner/ (docs/decisions/runner.md).
     expect(circles).toEqual([]);
+  });
+
+  it("keeps the runner's rooms one way: root → kinds (interactive, headless, …) → session → requests", () => {
+    const rel = (f: string) => relative(ROOT, f).split('\\').join('/');
+    const rooms = new Set(files.map((f) => runnerRoomOf(rel(f))?.name).filter((n) => n !== undefined));
+    // The rule below is about these rooms: it must find them.
+    for (const room of ['root', 'interactive', 'headless', 'session', 'requests']) expect(rooms).toContain(room);
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = rel(file);
+      const fromRoom = runnerRoomOf(from);
+      for (const target of fileImportsOf(file)) {
+        const to = rel(target);
+        const toRoom = runnerRoomOf(to);
+        if (!toRoom) continue;
+        // Outside the runner, only its root is known (the command that starts a session).
+        if (!fromRoom) {
+          if (toRoom.name !== 'root') violations.push(`${from} → ${to}: only the runner's root is imported from outside it`);
+          continue;
+        }
+        const broken = runnerArrowBroken(fromRoom, toRoom);
+        if (broken) violations.push(`${from} → ${to}: ${broken}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it("the runner's direction check sees a kind importing a kind, and an import running back up", () => {
+    const room = (path: string) => runnerRoomOf(`${RUNNER_DIR}${path}`)!;
+    expect(runnerArrowBroken(room('headless/turns.ts'), room('interactive/prompt-queue.ts'))).toMatch(/never imports another/);
+    expect(runnerArrowBroken(room('attached/session.ts'), room('headless/session.ts'))).toMatch(/never imports another/);
+    expect(runnerArrowBroken(room('requests/approvals.ts'), room('session/status.ts'))).toMatch(/one way/);
+    expect(runnerArrowBroken(room('session/core.ts'), room('interactive/desk.ts'))).toMatch(/one way/);
+    expect(runnerArrowBroken(room('interactive/session.ts'), room('runner.ts'))).toMatch(/one way/);
+    expect(runnerArrowBroken(room('runner.ts'), room('headless/session.ts'))).toBeNull();
+    expect(runnerArrowBroken(room('interactive/session.ts'), room('session/core.ts'))).toBeNull();
+    expect(runnerArrowBroken(room('session/core.ts'), room('requests/registry.ts'))).toBeNull();
+    expect(runnerArrowBroken(room('runner.ts'), room('session/core.ts'))).toBeNull();
+  });
+
+  it('keeps at most 4 source files flat in cli/src/runner/ (the root: the rest lives in a room)', () => {
+    const flat = files.map((f) => relative(ROOT, f).split('\\').join('/')).filter((rel) => runnerRoomOf(rel)?.name === 'root');
+    expect(flat.length).toBeGreaterThan(0);
+    expect(flat.length, flat.join(', ')).toBeLessThanOrEqual(4);
   });
 
   it('keeps web features from importing each other', () => {

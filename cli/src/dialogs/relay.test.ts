@@ -29,13 +29,14 @@ function setup(o: { covered?: () => boolean; linkUp?: () => boolean; deskActive?
     },
   } as unknown as HubLink;
   const registry = createRequestRegistry({ sessionId: () => 'session-1', link: () => (o.linkUp?.() ?? true ? link : null) });
+  // The session waits while a request the hub took is open: the registry says so, not the relay.
+  registry.subscribe((change) => waiting.push(change.kind === 'opened'));
   const relay: DialogRelay = createDialogRelay({
     sessionId: () => 'session-1',
     requests: registry,
     read: async () => screen,
     write: (k) => keys.push(k),
     covered: o.covered ?? (() => false),
-    onWaiting: (w) => waiting.push(w),
     ...(o.deskActive ? { deskActive: o.deskActive } : {}),
     log: () => {},
     settleMs: 20,

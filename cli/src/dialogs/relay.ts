@@ -39,8 +39,9 @@ export type DialogRequests = {
   };
 };
 
-/** `announced`: the hub took it, and the session said it waits (the status follows the request). */
-type Raised = { handle: ReturnType<DialogRequests['open']>; dialog: ScreenDialog; announced: boolean };
+/** A dialog asked on the hub. The session's status follows its request in the registry (waiting
+ *  once the hub took it, until it is closed): the relay tells the status nothing. */
+type Raised = { handle: ReturnType<DialogRequests['open']>; dialog: ScreenDialog };
 
 export function createDialogRelay(options: {
   sessionId: () => string;
@@ -50,8 +51,6 @@ export function createDialogRelay(options: {
   write: (keys: string) => void;
   /** A hub request claude is drawing its own dialog for (a hook approval, question, plan) is open. */
   covered: () => boolean;
-  /** A dialog request is open (true) or no longer (false): the session waits for a person meanwhile. */
-  onWaiting: (waiting: boolean) => void;
   /** Whether a key was pressed at the desk moments ago (someone is there: no push; see dialog.ts). */
   deskActive?: () => boolean;
   log: (line: string) => void;
@@ -76,7 +75,6 @@ export function createDialogRelay(options: {
     raised = null;
     if (retry) clearTimeout(retry);
     retry = null;
-    if (was?.announced) options.onWaiting(false);
     return was;
   };
   const withdraw = (reason: string) => {
@@ -100,10 +98,6 @@ export function createDialogRelay(options: {
     const ok = await entry.handle.send();
     if (raised !== entry || stopped) return;
     if (ok) {
-      if (!entry.announced) {
-        entry.announced = true;
-        options.onWaiting(true);
-      }
       options.log(`dialog "${entry.dialog.title}": asked on the hub (${entry.handle.request.id})`);
       return;
     }
@@ -124,7 +118,7 @@ export function createDialogRelay(options: {
   const raise = (dialog: ScreenDialog) => {
     const input: DialogInput = { title: dialog.title, text: dialog.text, options: dialog.options, ...(options.deskActive?.() ? { openedAtDesk: true } : {}) };
     const request: PendingRequest = { id: crypto.randomUUID(), sessionId: options.sessionId(), kind: 'dialog', toolName: DIALOG_TOOL_NAME, toolInput: input, toolUseId: null, createdAt: Date.now() };
-    const entry = { dialog, announced: false } as Raised;
+    const entry = { dialog } as Raised;
     entry.handle = options.requests.open({ request, onAnswer: (answer) => answered(entry, answer) });
     raised = entry;
     void send(entry);

@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { Approvals } from '../approvals.ts';
-import type { StatusFact } from '../status.ts';
+import type { Approvals } from '../requests/approvals.ts';
 import { createHeadlessAsking } from './asking.ts';
 
 /** Approvals whose ask waits until the test answers it, or until its signal aborts (then null). */
 function fakeApprovals() {
-  const asked: Array<{ toolName: string; answer: (verdict: Awaited<ReturnType<Approvals['ask']>>) => void }> = [];
+  const asked: Array<{ toolName: string; signal: AbortSignal; answer: (verdict: Awaited<ReturnType<Approvals['ask']>>) => void }> = [];
   const approvals = {
     ask: ({ toolName, signal }) =>
       new Promise((resolve) => {
-        asked.push({ toolName, answer: resolve });
+        asked.push({ toolName, signal, answer: resolve });
         signal.addEventListener('abort', () => resolve(null));
       }),
   } as Pick<Approvals, 'ask'> as Approvals;
@@ -17,27 +16,27 @@ function fakeApprovals() {
 }
 
 function setup() {
-  const facts: StatusFact[] = [];
   const cleanups: Array<() => void> = [];
   const { approvals, asked } = fakeApprovals();
-  const asking = createHeadlessAsking({ core: { status: { publish: (fact: StatusFact) => facts.push(fact) } as never, onCleanup: (fn: () => void) => cleanups.push(fn) }, approvals });
-  return { asking, asked, facts, cleanup: () => cleanups.forEach((fn) => fn()) };
+  const asking = createHeadlessAsking({ core: { onCleanup: (fn: () => void) => cleanups.push(fn) }, approvals });
+  return { asking, asked, cleanup: () => cleanups.forEach((fn) => fn()) };
 }
 
 const request = (id: string) => ({ id, toolName: 'Bash', toolInput: { command: 'ls' }, toolUseId: null });
 
 describe('a headless agent asking a person (runner/headless/asking.ts)', () => {
+  // The session's status while it waits is the request registry's (session/status.test.ts).
   it('waits while the question is open and hands the transport the answer', async () => {
     const t = setup();
-    const pending = t.asking.ask(request('r1'));
+    let settled = false;
+    const pending = t.asking.ask(request('r1')).finally(() => (settled = true));
     await expect.poll(() => t.asked.length).toBe(1);
-    expect(t.facts).toEqual([{ kind: 'requestOpened', id: 'headless:r1' }]);
+    expect(t.asked[0]!.toolName).toBe('Bash');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(settled).toBe(false);
     t.asked[0]!.answer({ behavior: 'deny', message: 'no' });
     expect(await pending).toEqual({ behavior: 'deny', message: 'no' });
-    expect(t.facts).toEqual([
-      { kind: 'requestOpened', id: 'headless:r1' },
-      { kind: 'requestClosed', id: 'headless:r1' },
-    ]);
+    expect(t.asked[0]!.signal.aborted).toBe(false);
   });
 
   it('says withdrawn, not no, when the agent stopped waiting or the session ended: the transport then answers nothing', async () => {
@@ -50,7 +49,8 @@ describe('a headless agent asking a person (runner/headless/asking.ts)', () => {
     expect(await first).toBe('withdrawn');
     t.cleanup();
     expect(await second).toBe('withdrawn');
-    expect(t.facts.filter((f) => f.kind === 'requestClosed').map((f) => (f as { id: string }).id)).toEqual(['headless:a', 'headless:b']);
+    // Each question was taken back from the person it was put to.
+    expect(t.asked.map((a) => a.signal.aborted)).toEqual([true, true]);
   });
 
   it('passes on null (nobody could be asked) for the transport to refuse, fail closed', async () => {

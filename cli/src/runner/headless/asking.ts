@@ -1,15 +1,15 @@
 // asking.ts: a headless agent's requests to a person (HeadlessEvents.ask), put to the phone through
-// the session's approvals: while one waits the session is `waiting` (status.ts), the agent may stop
-// waiting (withdraw: its own cancel, an interrupted turn), and the session's end withdraws whatever
-// still waits.
+// the session's approvals: while one waits the session is `waiting` (the request registry tells the
+// status), the agent may stop waiting (withdraw: its own cancel, an interrupted turn), and the
+// session's end withdraws whatever still waits.
 import type { HeadlessRequest } from '../../agents/headless-transport.ts';
-import type { Verdict } from '../verdict.ts';
-import type { Approvals } from '../approvals.ts';
-import type { SessionCore } from '../session-core.ts';
+import type { Verdict } from '../requests/verdict.ts';
+import type { Approvals } from '../requests/approvals.ts';
+import type { SessionCore } from '../session/core.ts';
 
 export type HeadlessAsking = ReturnType<typeof createHeadlessAsking>;
 
-export function createHeadlessAsking(o: { core: Pick<SessionCore, 'status' | 'onCleanup'>; approvals: Approvals }) {
+export function createHeadlessAsking(o: { core: Pick<SessionCore, 'onCleanup'>; approvals: Approvals }) {
   const waiting = new Map<string, AbortController>();
   o.core.onCleanup(() => {
     for (const cancel of waiting.values()) cancel.abort();
@@ -18,10 +18,8 @@ export function createHeadlessAsking(o: { core: Pick<SessionCore, 'status' | 'on
     async ask(request: HeadlessRequest): Promise<Verdict | null | 'withdrawn'> {
       const cancel = new AbortController();
       waiting.set(request.id, cancel);
-      o.core.status.publish({ kind: 'requestOpened', id: `headless:${request.id}` });
       const verdict = await o.approvals.ask({ toolName: request.toolName, toolInput: request.toolInput, toolUseId: request.toolUseId, askedBy: request.askedBy ?? null, signal: cancel.signal });
       waiting.delete(request.id);
-      o.core.status.publish({ kind: 'requestClosed', id: `headless:${request.id}` });
       return cancel.signal.aborted ? 'withdrawn' : verdict;
     },
     withdraw(id: string) {

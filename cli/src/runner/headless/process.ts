@@ -1,7 +1,7 @@
 // process.ts: an agent's headless process (claude -p, codex app-server) as a session runs
 // it: spawned with pipes in the session's env, stopped on the runner's signals, and its stderr's
 // tail kept, because an agent that exits before it is ready says why there and nowhere else.
-import type { SessionCore } from '../session-core.ts';
+import type { SessionCore } from '../session/core.ts';
 
 /** stderr kept for the failure reason. */
 const STDERR_KEEP_CHARS = 2_000;

@@ -1,12 +1,12 @@
 // session.ts: one headless session (launch kind `headless`, no terminal), whatever the agent: the
 // composition root of runner/headless/. The agent brings only its transport (Agent.headless:
 // agents/headless-transport.ts); the session around it is the same for every agent, on top of
-// session-core.ts, which a PTY session shares.
+// session/core.ts, which a PTY session shares.
 //
 //   hub prompt:deliver ─► turns (one at a time) ─► transport.send ─► the agent's protocol
 //   transport events: ready · turn started/ended · session id · transcript · ask ─► status, turns,
 //                     session facts, transcript → chat, approvals (asking.ts)
-//   hub commands ─► session-commands.ts (the table every launch kind shares) ─► transport
+//   hub commands ─► session/commands.ts (the table every launch kind shares) ─► transport
 //   End ─► after the turn in flight (interrupted), the agent's input closed (agents/ender.ts)
 //
 // Invariants: the agent exiting before its transport said ready is a failed session, with its
@@ -15,10 +15,10 @@ import type { HeadlessEvents, HeadlessTransport, HeadlessTurn } from '../../agen
 import type { Agent } from '../../agents/agent.ts';
 import { createTurnEnder, type TurnEnder } from '../../agents/ender.ts';
 import type { HubCommandHandlers } from '../../hub-link/commands.ts';
-import { createSessionCore, describeEarlyExit, type SessionCore } from '../session-core.ts';
-import type { RunnerOptions, RunnerResult } from '../session-options.ts';
-import type { SessionHooks } from '../hook-events.ts';
-import { sessionCommands } from '../session-commands.ts';
+import { createSessionCore, describeEarlyExit, type SessionCore } from '../session/core.ts';
+import type { RunnerOptions, RunnerResult } from '../session/options.ts';
+import type { SessionHooks } from '../session/hook-events.ts';
+import { sessionCommands } from '../session/commands.ts';
 import { createHeadlessAsking } from './asking.ts';
 import { spawnHeadless } from './process.ts';
 import { createHeadlessTurns, type HeadlessTurns } from './turns.ts';
@@ -140,7 +140,7 @@ function headlessEvents(o: { parts: Parts; asking: ReturnType<typeof createHeadl
   };
 }
 
-/** How a headless session carries out the hub's commands (session-commands.ts): through its transport. */
+/** How a headless session carries out the hub's commands (session/commands.ts): through its transport. */
 function headlessCommands(o: Parts): HubCommandHandlers {
   const { core, transport, turns } = o;
   const { log, state } = core;

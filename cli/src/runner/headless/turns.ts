@@ -6,7 +6,7 @@
 //   hub prompt:deliver ─► claim ─► enqueue ─(ready, no turn running)─► send ─► agent
 //   agent: turn over ─► turnEnded ─► pump (the next one)      transcript user line ─► matchPrompt
 import type { PromptStatus } from '@tether/shared';
-import { normalizePromptText } from '../prompt-queue.ts';
+import { normalizePromptText } from '../session/prompt-text.ts';
 
 type Item<C> = { promptId: string; text: string; content: C; state: 'queued' | 'sent' };
 

@@ -8,6 +8,12 @@
 //   owner ─open(request, onAnswer)─► registry ─approval:request─► hub
 //   hub approval:answered ─► registry.answered ─(its id)─► that request's onAnswer
 //   link back ─► registry.reconnected ─► every open request sent again
+//   the hub took it / it no longer waits ─► every listener (subscribe): opened / closed
+//
+// A request is "opened" for its listeners once the hub took it (a person can answer it now) and
+// "closed" when it stops waiting, each once, under a key that stays when the hub's id changes; one
+// the hub never took was never opened. The session's status listens (session/core.ts): no owner tells
+// the status about its requests.
 import { hostname } from 'node:os';
 import type { Ack, Answer, CliAcks, PendingRequest } from '@tether/shared';
 import type { HubLink } from '../../hub-link/link.ts';
@@ -35,34 +41,56 @@ export type RequestRegistry = {
   reconnected(): void;
   /** How many are open (a request waits for a person). */
   size(): number;
+  /** Hears each request the hub took (opened) and each of those that stopped waiting (closed). */
+  subscribe(listener: (change: RequestChange) => void): () => void;
 };
 
-type Entry = { request: PendingRequest; onAnswer: (answer: Answer) => void; resend: boolean };
+/** A request to a person began or stopped waiting; `key` is the registry's own, the same for both. */
+export type RequestChange = { kind: 'opened' | 'closed'; key: string };
+
+type Entry = { request: PendingRequest; onAnswer: (answer: Answer) => void; resend: boolean; key: string; announced: boolean };
 
 export function createRequestRegistry(o: { sessionId: () => string; link: () => HubLink | null }): RequestRegistry {
   const open = new Map<string, Entry>();
   const device = `desk@${hostname()}`.slice(0, 100);
+  const listeners = new Set<(change: RequestChange) => void>();
+  let opened = 0;
+  const tell = (change: RequestChange) => {
+    for (const listener of [...listeners]) listener(change);
+  };
+  const isOpen = (entry: Entry) => open.get(entry.request.id) === entry;
+  /** The hub took it: opened for the listeners, once, unless it was closed meanwhile (an answer can
+   *  overtake the send's ack). */
+  const taken = (entry: Entry): true => {
+    if (!entry.announced && isOpen(entry)) {
+      entry.announced = true;
+      tell({ kind: 'opened', key: entry.key });
+    }
+    return true;
+  };
 
   const send = async (entry: Entry): Promise<boolean> => {
     const link = o.link();
     if (!link) return false;
     const ack = await link.request('approval:request', entry.request);
-    if (ack && !ack.ok && ack.code === 'gone' && open.get(entry.request.id) === entry) {
+    if (ack && !ack.ok && ack.code === 'gone' && isOpen(entry)) {
       open.delete(entry.request.id);
       entry.request = { ...entry.request, id: crypto.randomUUID() };
       open.set(entry.request.id, entry);
       const again = await link.request('approval:request', entry.request);
-      return !!again?.ok;
+      return !!again?.ok && taken(entry);
     }
-    return !!ack?.ok;
+    return !!ack?.ok && taken(entry);
   };
 
   return {
     open({ request, onAnswer, resend = true }) {
-      const entry: Entry = { request, onAnswer, resend };
+      const entry: Entry = { request, onAnswer, resend, key: `request:${++opened}`, announced: false };
       open.set(request.id, entry);
       const close = () => {
-        if (open.get(entry.request.id) === entry) open.delete(entry.request.id);
+        if (!isOpen(entry)) return;
+        open.delete(entry.request.id);
+        if (entry.announced) tell({ kind: 'closed', key: entry.key });
       };
       return {
         get request() {
@@ -90,5 +118,9 @@ export function createRequestRegistry(o: { sessionId: () => string; link: () => 
       for (const entry of [...open.values()]) if (entry.resend) void send(entry);
     },
     size: () => open.size,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
 }

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { sessionCommands, type LaunchCommands } from './commands.ts';
+
+function setup(launch: Partial<LaunchCommands> = {}) {
+  const calls: string[] = [];
+  const core = {
+    controller: { set: (who: string) => calls.push(`controller:${who}`) },
+    stopAsked: (why: string) => calls.push(`stopAsked:${why}`),
+    requests: { answered: ({ requestId }: { requestId: string }) => (calls.push(`answered:${requestId}`), true) },
+  };
+  const handlers = sessionCommands(core as never, {
+    deliver: (d) => calls.push(`deliver:${d.promptId}`),
+    abort: () => calls.push('abort'),
+    closePrompts: (why) => calls.push(`closePrompts:${why}`),
+    end: () => calls.push('end'),
+    ...launch,
+  });
+  return { handlers, calls };
+}
+
+describe('the hub command table every launch kind shares (session/commands.ts)', () => {
+  it('marks prompts and answers as remote, and routes an answer to the registry by its id', () => {
+    const { handlers, calls } = setup();
+    handlers['prompt:deliver']!({ sessionId: 's', promptId: 'p1', text: 'hi', attachments: [] });
+    handlers['approval:answered']!({ sessionId: 's', requestId: 'r1', answer: { decision: 'allow' } });
+    expect(calls).toEqual(['controller:remote', 'deliver:p1', 'controller:remote', 'answered:r1']);
+  });
+
+  it('ends a session in one order: prompts closed, the stop said to the scope, then the agent ended', () => {
+    const { handlers, calls } = setup();
+    handlers['session:stop']!({ sessionId: 's' });
+    expect(calls).toEqual(['closePrompts:the session was ended', 'stopAsked:the session was ended', 'end']);
+  });
+
+  it('handles model, mode and effort only where the launch kind fills them in, and adds its own commands', () => {
+    const bare = setup().handlers;
+    expect([bare['session:set-model'], bare['session:set-mode'], bare['session:set-effort']]).toEqual([undefined, undefined, undefined]);
+    const seen: string[] = [];
+    const full = setup({ setModel: (m) => seen.push(`model:${m}`), setEffort: (l) => seen.push(`effort:${l}`), more: { 'terminal:viewers': ({ count }) => seen.push(`viewers:${count}`) } }).handlers;
+    full['session:set-model']!({ sessionId: 's', model: 'opus' });
+    full['session:set-effort']!({ sessionId: 's', level: 'high' });
+    full['terminal:viewers']!({ sessionId: 's', count: 2 });
+    expect(full['session:set-mode']).toBeUndefined();
+    expect(seen).toEqual(['model:opus', 'effort:high', 'viewers:2']);
+  });
+});

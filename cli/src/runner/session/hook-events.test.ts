@@ -1,0 +1,134 @@
+// hook-events.test.ts: what the agent's hook events (and the requests they open, through the
+// session's request registry) publish to the status reducer, with the orderings that used to leave
+// a stale status (two approvals open, a tool finishing mid-question, an answer after the turn ended).
+import { describe, expect, it } from 'vitest';
+import type { SessionStatus } from '@tether/shared';
+import { createHookHandler } from './hook-events.ts';
+import { createStatusTracker, statusFollowsRequests } from './status.ts';
+import { createApprovals, type Approvals, type Verdict } from '../requests/approvals.ts';
+import type { Elicitations } from '../requests/elicitation.ts';
+import { createRequestRegistry } from '../requests/registry.ts';
+import { recordingLink } from '../../hub-link/recording-link.ts';
+import type { HookRequest } from '../../hooks/server.ts';
+
+/** A handler with the session's real approvals and request registry over a recording hub link: the
+ *  test answers as the hub would, and sees the statuses derived. */
+function world() {
+  const link = recordingLink();
+  const seen: SessionStatus[] = [];
+  const status = createStatusTracker({ onChange: (next) => seen.push(next) });
+  status.publish({ kind: 'ready' });
+  const requests = createRequestRegistry({ sessionId: () => 's1', link: () => link });
+  statusFollowsRequests({ requests, status });
+  const approvals = createApprovals({ sessionId: () => 's1', link: () => link, requests });
+  const state = { id: 's1', status: 'idle' as SessionStatus, agentSessionId: null, model: null };
+  const handle = createHookHandler({
+    hooks: { onTranscript: () => {}, onStop: () => status.publish({ kind: 'turnEnded' }) },
+    approvals,
+    elicitations: {} as Elicitations,
+    state,
+    patch: () => {},
+    status,
+    link: () => link,
+    onAny: () => {},
+    readTranscriptSoon: () => {},
+  });
+  const hook = (event: HookRequest['event'], payload: Record<string, unknown> = {}) => handle({ event, payload, signal: new AbortController().signal });
+  /** The hub's answer to the n-th request the runner sent. */
+  const answer = (n: number, decision: 'allow' | 'deny') => {
+    const sent = link.sent.filter((s) => s.event === 'approval:request')[n];
+    if (!sent) throw new Error(`no request ${n} sent`);
+    requests.answered({ requestId: sent.payload.id as string, answer: { decision } });
+  };
+  /** The status facts of the registry go out on a later turn of the event loop (after the request
+   *  left, after the answer left): two turns see them. */
+  const settle = async () => {
+    for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { answer, status, seen, hook, settle };
+}
+
+const allow: Verdict = { behavior: 'allow' };
+
+describe('hook events → status', () => {
+  it('two permission requests open: waiting until both are answered', async () => {
+    const w = world();
+    await w.hook('user-prompt-submit');
+    const first = w.hook('permission-request', { tool_name: 'Bash', tool_input: { command: 'a' } });
+    const second = w.hook('permission-request', { tool_name: 'Bash', tool_input: { command: 'b' } });
+    await w.settle();
+    expect(w.status.status()).toBe('waiting');
+    w.answer(0, 'allow');
+    await first;
+    await w.settle();
+    expect(w.status.status()).toBe('waiting');
+    w.answer(1, 'allow');
+    await second;
+    await w.settle();
+    expect(w.status.status()).toBe('thinking');
+    expect(w.seen).toEqual(['idle', 'thinking', 'waiting', 'thinking']);
+  });
+
+  it('a tool finishing while a permission is asked keeps the session waiting', async () => {
+    const w = world();
+    await w.hook('user-prompt-submit');
+    const asked = w.hook('permission-request', { tool_name: 'Bash', tool_input: {} });
+    await w.settle();
+    await w.hook('post-tool-use', { tool_use_id: 't1' });
+    expect(w.status.status()).toBe('waiting');
+    w.answer(0, 'deny');
+    await asked;
+    await w.settle();
+    expect(w.status.status()).toBe('thinking');
+  });
+
+  it("the agent's notification waits until a tool finishes; Stop ends the turn", async () => {
+    const w = world();
+    await w.hook('user-prompt-submit');
+    await w.hook('notification', { notification_type: 'permission_prompt', message: 'needs you' });
+    expect(w.status.status()).toBe('waiting');
+    await w.hook('post-tool-use', { tool_use_id: 't1' });
+    expect(w.status.status()).toBe('thinking');
+    await w.hook('stop');
+    expect(w.status.status()).toBe('idle');
+  });
+
+  it('an answer after the turn ended leaves the session idle, not thinking', async () => {
+    const w = world();
+    await w.hook('user-prompt-submit');
+    const asked = w.hook('permission-request', { tool_name: 'Bash', tool_input: {} });
+    await w.settle();
+    w.status.publish({ kind: 'turnEnded' }); // an abort read from the transcript
+    expect(w.status.status()).toBe('waiting');
+    w.answer(0, 'allow');
+    await asked;
+    await w.settle();
+    expect(w.status.status()).toBe('idle');
+  });
+});
+
+describe('hook events → who asks', () => {
+  it('a permission request carries the sub-agent the agent names from its payload, and none for its own', async () => {
+    const asked: unknown[] = [];
+    const approvals = { toolStarted: () => {}, toolResult: () => {}, ask: async (o: { askedBy?: unknown }) => (asked.push(o.askedBy), allow) } as unknown as Approvals;
+    const state = { id: 's1', status: 'idle' as SessionStatus, agentSessionId: 'main-thread' as string | null, model: null };
+    const seenBy: Array<{ payload: Record<string, unknown>; mainSessionId: string | null }> = [];
+    const handle = createHookHandler({
+      hooks: { onTranscript: () => {} },
+      approvals,
+      elicitations: {} as Elicitations,
+      state,
+      patch: () => {},
+      status: createStatusTracker({ onChange: () => {} }),
+      link: () => null,
+      onAny: () => {},
+      readTranscriptSoon: () => {},
+      askedBy: (o) => (seenBy.push(o), o.payload.session_id === o.mainSessionId ? null : { nickname: 'Ada' }),
+    });
+    const ask = (session_id: string) => handle({ event: 'permission-request', payload: { session_id, tool_name: 'Bash', tool_input: { command: 'ls' } }, signal: new AbortController().signal });
+    await ask('child-thread');
+    await ask('main-thread');
+    expect(asked).toEqual([{ nickname: 'Ada' }, null]);
+    expect(seenBy.map((o) => o.mainSessionId)).toEqual(['main-thread', 'main-thread']);
+  });
+});
