@@ -143,6 +143,7 @@ const RULES: Rule[] = [
   { from: /^cli\/daemon$/, forbid: /^cli\/runner$/, why: 'the daemon spawns runner processes, never imports the runner' },
   { from: /^cli\/(?!commands$)/, forbid: /^hub\//, why: 'only commands (tether hub, token) may load the hub' },
   { from: /^web\//, forbid: /^(hub|cli)\//, why: 'the web app speaks the protocol, it never imports server code' },
+  { from: /^(?!(hub|cli|web)\/testing$)/, forbid: /^(hub|cli|web)\/testing$/, why: 'test support (a testing/ room) is imported by tests only' },
 ];
 
 describe('architecture arrows', () => {
@@ -171,6 +172,13 @@ describe('architecture arrows', () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it('keeps test support in a testing/ room: no other source file imports vitest', () => {
+    const outside = files
+      .map((f) => relative(ROOT, f).split('\\').join('/'))
+      .filter((rel) => !/^(hub|cli|web)\/src\/testing\//.test(rel) && /from ['"]vitest['"]/.test(readFileSync(join(ROOT, rel), 'utf8')));
+    expect(outside).toEqual([]);
   });
 
   it('keeps the hub\'s socket edges thin (no file over 150 lines: rules belong in a domain room)', () => {
