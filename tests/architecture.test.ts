@@ -167,6 +167,7 @@ const RULES: Rule[] = [
   { from: /^cli\/daemon$/, forbid: /^cli\/runner$/, why: 'the daemon spawns runner processes, never imports the runner' },
   { from: /^cli\/(?!commands$)/, forbid: /^hub\//, why: 'only commands (tether hub, token) may load the hub' },
   { from: /^web\//, forbid: /^(hub|cli)\//, why: 'the web app speaks the protocol, it never imports server code' },
+  { from: /^(?!(hub|cli|web)\/testing$)/, forbid: /^(hub|cli|web)\/testing$/, why: 'test support (a testing/ room) is imported by tests only' },
 ];
 
 describe('architecture arrows', () => {
@@ -197,22 +198,11 @@ describe('architecture arrows', () => {
     expect(violations).toEqual([]);
   });
 
-  it('has no import circle inside the hub (type-only imports included)', () => {
-    const hubFiles = new Set(files.filter((f) => roomOf(f).startsWith('hub/')));
-    const state = new Map<string, 'open' | 'done'>();
-    const circles: string[] = [];
-    const visit = (file: string, path: string[]) => {
-      if (state.get(file) === 'done') return;
-      if (state.get(file) === 'open') {
-        circles.push([...path.slice(path.indexOf(file)), file].map((f) => relative(ROOT, f)).join(' → '));
-        return;
-      }
-      state.set(file, 'open');
-      for (const target of fileImportsOf(file)) if (hubFiles.has(target)) visit(target, [...path, file]);
-      state.set(file, 'done');
-    };
-    for (const file of hubFiles) visit(file, []);
-    expect(circles).toEqual([]);
+  it('keeps test support in a testing/ room: no other source file imports vitest', () => {
+    const outside = files
+      .map((f) => relative(ROOT, f).split('\\').join('/'))
+      .filter((rel) => !/^(hub|cli|web)\/src\/testing\//.test(rel) && /from ['"]vitest['"]/.test(readFileSync(join(ROOT, rel), 'utf8')));
+    expect(outside).toEqual([]);
   });
 
   it('keeps the hub\'s socket edges thin (no file over 150 lines: rules belong in a domain room)', () => {
@@ -281,13 +271,15 @@ describe('architecture arrows', () => {
     expect(long.sort()).toEqual([]);
   });
 
-  it('has no import circle inside the cli (type-only imports included)', () => {
-    const cliFiles = new Set(files.filter((f) => roomOf(f).startsWith('cli/')));
-    const circles = stronglyConnected(cliFiles).map((group) => group.map((f) => relative(ROOT, f).split('\\').join('/')).sort());
-    // The runner composes every session; an agent brings data and drivers (agents/agent.ts,
-    // agents/headless-transport.ts) and imports nothing from runner/ (docs/decisions/runner.md).
-    expect(circles).toEqual([]);
-  });
+  for (const workspace of ['shared', 'hub', 'cli', 'web']) {
+    it(`has no import circle inside ${workspace}/ (type-only and lazy imports included)`, () => {
+      const scope = new Set(files.filter((f) => relative(ROOT, f).split('\\').join('/').startsWith(`${workspace}/src/`)));
+      const circles = stronglyConnected(scope).map((group) => group.map((f) => relative(ROOT, f).split('\\').join('/')).sort());
+      // The runner composes every session; an agent brings data and drivers and imports nothing from
+      // runner/ (docs/decisions/runner.md). shared/wire.ts imports nothing: the schemas build on it.
+      expect(circles).toEqual([]);
+    });
+  }
 
   it("keeps the runner's rooms one way: root → kinds (interactive, headless, …) → session → requests", () => {
     const rel = (f: string) => relative(ROOT, f).split('\\').join('/');

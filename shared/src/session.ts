@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { AgentSessionIdSchema, MachineIdSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
+import { SESSION_STATUSES } from './wire.ts';
 
 import { AgentKindSchema, DEFAULT_AGENT, EffortLevelSchema, LaunchKindSchema, PermissionModeSchema } from './agent-terms.ts';
 import { AgentCapabilitiesSchema } from './agent-capabilities.ts';
@@ -11,7 +12,7 @@ import { SessionWorktreeSchema } from './worktrees.ts';
 export { AgentKindSchema, DEFAULT_AGENT, EffortLevelSchema, LaunchKindSchema, PermissionModeSchema } from './agent-terms.ts';
 export type { AgentKind, LaunchKind, PermissionMode } from './agent-terms.ts';
 
-export const SessionStatusSchema = z.enum(['starting', 'idle', 'thinking', 'waiting', 'ended', 'failed']);
+export const SessionStatusSchema = z.enum(SESSION_STATUSES);
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;
 
 export { FINAL_STATUSES, isArchived, isFinalStatus } from './wire.ts';

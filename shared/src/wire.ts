@@ -1,10 +1,20 @@
 // wire.ts: the protocol's constants and its few pure helpers, with no zod. The web app imports them
 // as `@tether/shared/wire` so a screen that needs a constant does not load the schemas (vite puts
 // the rest of shared/ and zod in their own 'protocol' chunk, kept off the first load). The modules
-// that own these names re-export them; nothing here is defined twice.
-import type { AgentKind, LaunchKind, SessionStatus } from './session.ts';
-import type { AgentCapabilities } from './agent-capabilities.ts';
-import type { Question } from './approvals.ts';
+// that own these names re-export them; nothing here is defined twice. It imports nothing: the
+// schema modules build their enums from the word lists here (one way, no import circle), and the
+// helpers take the shape they read, which the schemas' records satisfy.
+
+/** The coding agents a session may run (agent-terms.ts: AgentKindSchema). Adding an agent adds its
+ *  name here; what it can do travels as its capabilities, never as this name. */
+export const AGENT_KINDS = ['claude', 'codex', 'gemini'] as const;
+export type AgentKind = (typeof AGENT_KINDS)[number];
+/** How a session's agent runs: in a PTY at the desk, or headless over its transport. */
+export const LAUNCH_KINDS = ['pty', 'headless'] as const;
+export type LaunchKind = (typeof LAUNCH_KINDS)[number];
+/** A session's status (session.ts); ended and failed are final. */
+export const SESSION_STATUSES = ['starting', 'idle', 'thinking', 'waiting', 'ended', 'failed'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 /** Bump the major on any change an older peer would misread. Peers with another major are refused
  *  at the handshake with a message that says which versions differ. */
@@ -106,15 +116,25 @@ export function splitAttachmentMentions(text: string): { files: string[]; text: 
 // web's first load).
 export type Switch = 'models' | 'effort' | 'modes';
 
+type SwitchableIn = { switchableIn: readonly LaunchKind[] };
+/** What the helpers below read of an agent's capabilities: AgentCapabilities satisfies it. */
+export type CapabilitiesRead = {
+  displayName: string;
+  models: SwitchableIn & { offered: readonly string[]; typed: boolean };
+  effort: SwitchableIn & { levels: readonly EffortLevel[]; maps: Partial<Record<EffortLevel, EffortLevel>> };
+  modes: SwitchableIn & { values: readonly string[] };
+  resumeCommand: string;
+};
+
 /** How people call an agent in a sentence: its capabilities' display name, else its kind
  *  capitalised (a record from before capabilities travelled). */
-export function agentDisplayName(agent: AgentKind, capabilities?: Pick<AgentCapabilities, 'displayName'> | null): string {
+export function agentDisplayName(agent: AgentKind, capabilities?: Pick<CapabilitiesRead, 'displayName'> | null): string {
   return capabilities?.displayName ?? `${agent.charAt(0).toUpperCase()}${agent.slice(1)}`;
 }
 
 /** Whether the phone may switch `what` in a session of this launch kind. No record (a runner older
  *  than capabilities): nothing is switchable, the safe default. */
-export function canSwitch(capabilities: AgentCapabilities | null | undefined, what: Switch, launchKind: LaunchKind): boolean {
+export function canSwitch(capabilities: CapabilitiesRead | null | undefined, what: Switch, launchKind: LaunchKind): boolean {
   if (!capabilities) return false;
   const entry = capabilities[what];
   const has = what === 'models' ? capabilities.models.offered.length > 0 || capabilities.models.typed : what === 'effort' ? capabilities.effort.levels.length > 0 : capabilities.modes.values.length > 0;
@@ -122,14 +142,14 @@ export function canSwitch(capabilities: AgentCapabilities | null | undefined, wh
 }
 
 /** The level to ask the agent for, or null when it has none for `level`. */
-export function effortFor(capabilities: AgentCapabilities, level: EffortLevel): EffortLevel | null {
+export function effortFor(capabilities: CapabilitiesRead, level: EffortLevel): EffortLevel | null {
   if (capabilities.effort.levels.includes(level)) return level;
   const mapped = capabilities.effort.maps[level];
   return mapped && capabilities.effort.levels.includes(mapped) ? mapped : null;
 }
 
 /** The command a person types at the desk to resume this conversation. */
-export function resumeAtDesk(capabilities: AgentCapabilities, agentSessionId: string): string {
+export function resumeAtDesk(capabilities: Pick<CapabilitiesRead, 'resumeCommand'>, agentSessionId: string): string {
   return capabilities.resumeCommand.replace('{id}', agentSessionId);
 }
 
@@ -142,7 +162,7 @@ export const GIT_MID_TURN_REFUSAL = 'the agent is mid-turn: a commit now may cat
 /** Builds AskUserQuestion's `answers` map from picked labels and free text ("Other").
  *  Multi-select answers are the labels joined with ", ", as claude's own picker writes them. */
 export function buildQuestionAnswers(options: {
-  questions: readonly Question[];
+  questions: ReadonlyArray<{ question: string; multiSelect: boolean }>;
   picks: ReadonlyArray<{ labels: readonly string[]; other?: string }>;
 }): Record<string, string> {
   const answers: Record<string, string> = {};

@@ -3,7 +3,7 @@
 // request while claude still waits), relays the chosen key to the runner, and lets the desk win.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hubUnderTest } from '../sockets/hub-under-test.ts';
+import { hubUnderTest } from '../testing/hub-under-test.ts';
 
 const { connect, ack, next, register } = hubUnderTest({ home: 'tether-dialogs-' });
 

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import type { PendingList } from '@tether/shared';
-import { hubUnderTest } from '../sockets/hub-under-test.ts';
+import { hubUnderTest } from '../testing/hub-under-test.ts';
 
 const live = hubUnderTest({ home: 'tether-elicitation-' });
 const { connect, ack, register } = live;

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { ATTACHMENT_MAX_BYTES, type Attachment, type AttachmentRef } from '@tether/shared';
-import { hubUnderTest } from '../sockets/hub-under-test.ts';
+import { hubUnderTest } from '../testing/hub-under-test.ts';
 import { createAttachments } from './attachments.ts';
 
 /** A 1×1 PNG, as a phone's screenshot starts. */

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
-import { hubUnderTest } from '../sockets/hub-under-test.ts';
+import { hubUnderTest } from '../testing/hub-under-test.ts';
 
 const live = hubUnderTest({ home: 'tether-session-control-', ackTimeoutMs: 10_000 });
 const { connect, ack, register } = live;

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AgentCapabilities } from '@tether/shared';
-import { hubUnderTest } from '../sockets/hub-under-test.ts';
+import { hubUnderTest } from '../testing/hub-under-test.ts';
 
 /** An agent that switches model and effort in a headless session only, with no modes (Codex's shape). */
 const TURN_SWITCHED: AgentCapabilities = {

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import type { Session } from '@tether/shared';
-import { hubUnderTest } from '../sockets/hub-under-test.ts';
+import { hubUnderTest } from '../testing/hub-under-test.ts';
 
 const live = hubUnderTest({ home: 'tether-triage-', label: 'phone-token' });
 const { connect, ack, next } = live;

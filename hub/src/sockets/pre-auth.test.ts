@@ -4,7 +4,7 @@
 import type { ServerWebSocket } from 'bun';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '@tether/shared';
-import { hubUnderTest } from './hub-under-test.ts';
+import { hubUnderTest } from '../testing/hub-under-test.ts';
 import { createPreAuthGate, PRE_AUTH_SOCKET_BYTES } from './pre-auth.ts';
 
 const live = hubUnderTest({ home: 'tether-preauth-', label: 't', config: { allowedOrigins: ['https://tether.example'] } });

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { PROTOCOL_VERSION } from '@tether/shared';
-import { hubUnderTest } from './hub-under-test.ts';
+import { hubUnderTest } from '../testing/hub-under-test.ts';
 
 const live = hubUnderTest({ home: 'tether-sockets-', label: 'phone-token' });
 const { connect, ack, next } = live;

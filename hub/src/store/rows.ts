@@ -15,13 +15,13 @@ export function rowToSession(row: Row): Session {
     cwd: row.cwd as string,
     launchKind: row.launch_kind as Session['launchKind'],
     agent: ((row.agent as string | null) ?? DEFAULT_AGENT) as Session['agent'],
-    capabilities: storedCapabilities(row.capabilities),
+    capabilities: storedJson(row.capabilities, AgentCapabilitiesSchema),
     status: row.status as Session['status'],
     agentSessionId: (row.agent_session_id as string | null) ?? null,
     model: (row.model as string | null) ?? null,
     permissionMode: row.permission_mode as Session['permissionMode'],
     effort: (row.effort as Session['effort']) ?? null,
-    usage: sessionUsage(row.usage),
+    usage: storedJson(row.usage, SessionUsageSchema),
     controller: (row.controller as Session['controller']) ?? null,
     deskAttached: row.desk_attached === 1 || row.desk_attached === true,
     failureReason: (row.failure_reason as string | null) ?? null,
@@ -35,62 +35,45 @@ export function rowToSession(row: Row): Session {
     pinnedAt: (row.pinned_at as number | null) ?? null,
     archivedAt: (row.archived_at as number | null) ?? null,
     parentId: (row.parent_id as string | null) ?? null,
-    worktree: sessionWorktree(row.worktree),
+    worktree: storedJson(row.worktree, SessionWorktreeSchema),
   };
 }
 
-/** A session's worktree as stored (JSON text), checked with the shared schema: one it refuses reads
- *  as none (the phone then offers no removal, and the folder stays where it is). */
-function sessionWorktree(value: unknown): Session['worktree'] {
-  if (typeof value !== 'string') return null;
+/** What storedJson checks a column with: any shared schema. */
+type Checker<T> = { safeParse(value: unknown): { success: true; data: T } | { success: false } };
+
+/** A JSON column's text parsed, or undefined when it is absent or not JSON. */
+function parsedJson(value: unknown): unknown {
+  if (typeof value !== 'string') return undefined;
   try {
-    const parsed = SessionWorktreeSchema.safeParse(JSON.parse(value));
-    return parsed.success ? parsed.data : null;
+    return JSON.parse(value) as unknown;
   } catch {
-    return null;
+    return undefined;
   }
 }
 
-/** A session's usage as stored (JSON text), checked with the shared schema: a value this hub's
- *  schema refuses (an older or hand-edited row) reads as none rather than failing the session. */
-function sessionUsage(value: unknown): Session['usage'] {
-  if (typeof value !== 'string') return null;
-  try {
-    const parsed = SessionUsageSchema.safeParse(JSON.parse(value));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-/** A session's capabilities as stored (JSON text), checked with the shared schema: none (a runner
- *  older than capabilities) or one this hub's schema refuses reads as null, and null switches nothing. */
-function storedCapabilities(value: unknown): AgentCapabilities | null {
-  if (typeof value !== 'string') return null;
-  try {
-    const parsed = AgentCapabilitiesSchema.safeParse(JSON.parse(value));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+/** A JSON column checked with the shared schema: absent, unreadable, or a value this hub's schema
+ *  refuses (an older or hand-edited row) reads as null rather than failing the whole row. A session's
+ *  worktree read as none: the phone offers no removal and the folder stays; its capabilities read as
+ *  none: nothing switchable; who asked read as none: the sheet names no sub-agent. */
+function storedJson<T>(value: unknown, schema: Checker<T>): T | null {
+  const json = parsedJson(value);
+  if (json === undefined) return null;
+  const parsed = schema.safeParse(json);
+  return parsed.success ? parsed.data : null;
 }
 
 /** A machine's per-agent capabilities as stored: each checked alone, one the schema refuses is left out. */
 function machineCapabilities(value: unknown): Machine['capabilities'] {
-  if (typeof value !== 'string') return {};
-  try {
-    const parsed: unknown = JSON.parse(value);
-    if (!parsed || typeof parsed !== 'object') return {};
-    const out: Machine['capabilities'] = {};
-    for (const [kind, record] of Object.entries(parsed)) {
-      const agent = AgentKindSchema.safeParse(kind);
-      const capabilities = AgentCapabilitiesSchema.safeParse(record);
-      if (agent.success && capabilities.success) out[agent.data] = capabilities.data;
-    }
-    return out;
-  } catch {
-    return {};
+  const parsed = parsedJson(value);
+  const out: Machine['capabilities'] = {};
+  if (!parsed || typeof parsed !== 'object') return out;
+  for (const [kind, record] of Object.entries(parsed)) {
+    const agent = AgentKindSchema.safeParse(kind);
+    const capabilities = AgentCapabilitiesSchema.safeParse(record);
+    if (agent.success && capabilities.success) out[agent.data] = capabilities.data;
   }
+  return out;
 }
 
 /** Capabilities as their JSON column holds them (null: none stated). */
@@ -135,13 +118,8 @@ export function rowToMachine(row: Row): Machine {
 /** A machine's agents as stored (JSON text), or the default agent alone for a row written before
  *  agents; a name this hub does not know is left out. */
 function machineAgents(value: unknown): Machine['agents'] {
-  if (typeof value !== 'string') return [DEFAULT_AGENT];
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return Array.isArray(parsed) ? parsed.filter((a): a is Machine['agents'][number] => AgentKindSchema.safeParse(a).success) : [DEFAULT_AGENT];
-  } catch {
-    return [DEFAULT_AGENT];
-  }
+  const parsed = parsedJson(value);
+  return Array.isArray(parsed) ? parsed.filter((a): a is Machine['agents'][number] => AgentKindSchema.safeParse(a).success) : [DEFAULT_AGENT];
 }
 
 export function rowToRequest(row: Row): PendingRequest {
@@ -153,20 +131,13 @@ export function rowToRequest(row: Row): PendingRequest {
     toolInput: JSON.parse(row.tool_input as string) as Record<string, unknown>,
     toolUseId: (row.tool_use_id as string | null) ?? null,
     createdAt: row.created_at as number,
-    ...storedAskedBy(row.asked_by),
+    ...askedBy(storedJson(row.asked_by, AskedBySchema)),
   };
 }
 
-/** Who asked, as stored (JSON text) and checked with the shared schema: none, or one it refuses,
- *  leaves the field out (the sheet then names no sub-agent). */
-function storedAskedBy(value: unknown): Pick<PendingRequest, 'askedBy'> {
-  if (typeof value !== 'string') return {};
-  try {
-    const parsed = AskedBySchema.safeParse(JSON.parse(value));
-    return parsed.success ? { askedBy: parsed.data } : {};
-  } catch {
-    return {};
-  }
+/** Who asked, or the field left out. */
+function askedBy(value: PendingRequest['askedBy'] | null): Pick<PendingRequest, 'askedBy'> {
+  return value ? { askedBy: value } : {};
 }
 
 export function rowToResolution(row: Row): Resolution {

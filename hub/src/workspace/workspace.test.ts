@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Namespace, Session, WorkspaceQuery } from '@tether/shared';
-import { hubUnderTest } from '../sockets/hub-under-test.ts';
+import { hubUnderTest } from '../testing/hub-under-test.ts';
 import type { RunnerCommands } from '../facts/runners.ts';
 import { createWorkspace, WORKSPACE_ANSWER_TIMEOUT_MS, WORKSPACE_MAX_WAITING_PER_NAMESPACE, WORKSPACE_MAX_WAITING_PER_SESSION, WORKSPACE_READ_TIMEOUT_MS } from './workspace.ts';
 

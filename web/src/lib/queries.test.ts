@@ -3,7 +3,7 @@ import { QueryClient } from '@tanstack/react-query';
 import type { PendingRequest, Session } from '@tether/shared';
 import { hubApi } from './hub.ts';
 import { mergePending, queryKeys, sessionQuery, sessionsQuery, upsertSession } from './queries.ts';
-import { testSession } from './test-records.ts';
+import { testSession } from '../testing/test-records.ts';
 
 const request = (id: string): PendingRequest => ({
   id,

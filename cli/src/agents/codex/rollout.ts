@@ -23,6 +23,7 @@ import { FILE_CHANGES_TOOL_NAME, type ChatMessageInput, type ContentBlock } from
 import { fromApplyPatchText } from './file-changes.ts';
 import type { SessionUsage } from '@tether/shared';
 import type { TranscriptReader } from '../agent.ts';
+import { transcriptMessage, type TranscriptMessageFields } from '../transcript-message.ts';
 import { codexUsageOf, sameCodexUsage } from './usage.ts';
 
 const MAX_TEXT_CHARS = 100_000;
@@ -87,14 +88,7 @@ function toolInput(name: string, raw: unknown): { name: string; input: unknown }
 export function createRolloutReader(): TranscriptReader {
   let agentSessionId: string | null = null;
   let usage: SessionUsage | null = null;
-  const message = (o: { id: string; role: ChatMessageInput['role']; content: ContentBlock[]; at: unknown; promptId?: string | null }): ChatMessageInput => ({
-    id: o.id.slice(0, 128),
-    role: o.role,
-    content: o.content,
-    createdAt: typeof o.at === 'string' && !Number.isNaN(Date.parse(o.at)) ? Date.parse(o.at) : Date.now(),
-    promptId: o.promptId ?? null,
-    agentSessionId: agentSessionId,
-  });
+  const message = (fields: TranscriptMessageFields): ChatMessageInput => transcriptMessage({ ...fields, agentSessionId });
   const readLine = (line: Line, index: number, context: Parameters<TranscriptReader['read']>[1]): ChatMessageInput | null => {
     const p = line.payload;
     if (!p || typeof p !== 'object') return null;

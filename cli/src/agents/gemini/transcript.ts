@@ -20,8 +20,9 @@
 // same timestamp (a millisecond after the cancel), starting with its context message (the
 // `<session_context>` text, with the first prompt in the same record), then a `$set.messages`: a
 // context record and every record stamped like it are not read.
-import type { ChatMessageInput, ContentBlock, SessionUsage } from '@tether/shared';
+import type { ChatMessageInput, SessionUsage } from '@tether/shared';
 import type { TranscriptReader } from '../agent.ts';
+import { transcriptMessage, type TranscriptMessageFields } from '../transcript-message.ts';
 
 const MAX_TEXT_CHARS = 100_000;
 /** Gemini's first user message: the context it sets up, not the person's words. */
@@ -80,14 +81,7 @@ export function createGeminiTranscriptReader(options: { usage?: SessionUsage | n
   /** Each reply's usage, by record id: a rewrite states the same request again. */
   const counted = new Set<string>();
   let usage: SessionUsage | null = options.usage ?? null;
-  const message = (o: { id: string; role: ChatMessageInput['role']; content: ContentBlock[]; at: unknown; promptId?: string | null }): ChatMessageInput => ({
-    id: o.id.slice(0, 128),
-    role: o.role,
-    content: o.content,
-    createdAt: typeof o.at === 'string' && !Number.isNaN(Date.parse(o.at)) ? Date.parse(o.at) : Date.now(),
-    promptId: o.promptId ?? null,
-    agentSessionId,
-  });
+  const message = (fields: TranscriptMessageFields): ChatMessageInput => transcriptMessage({ ...fields, agentSessionId });
   const once = (key: string) => (given.has(key) ? false : (given.add(key), true));
 
   const countUsage = (id: string, stated: unknown): boolean => {

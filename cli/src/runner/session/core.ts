@@ -13,7 +13,7 @@
 // the hub has not taken). The link starts only when the runner says the identity is known (`-c`
 // waits for SessionStart). Every session ends with one session:end, then waits up to EXIT_DRAIN_MS
 // for the outbox; everything registered with onCleanup is released on every exit path, last first.
-import { machineClaim } from '../config/machine-claim.ts';
+import { machineClaim } from '../../config/machine-claim.ts';
 import { basename } from 'node:path';
 import { DEFAULT_AGENT, isUuid, type AgentKind, type ChatMessageInput, type PermissionMode, type SessionPatch, type SessionRegistration } from '@tether/shared';
 import { agentFor, type Agent, type LaunchPlan } from '../../agents/index.ts';

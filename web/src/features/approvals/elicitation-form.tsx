@@ -5,7 +5,7 @@
 import { useMemo, useState } from 'react';
 import { ElicitationInputSchema, elicitationProblems, type ElicitationField, type ElicitationValue, type PendingRequest } from '@tether/shared';
 import { Spinner } from '../../lib/ui/badge.tsx';
-import { ClippedPre } from '../../lib/ui/tool-input.tsx';
+import { ClippedPre } from '../../lib/ui/clipped-pre.tsx';
 import type { SubmitAnswer } from './submit-answer.ts';
 import { ActionButton } from './action-button.tsx';
 

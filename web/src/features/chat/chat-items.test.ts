@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@tether/shared';
-import { testMessage } from '../../lib/test-records.ts';
+import { testMessage } from '../../testing/test-records.ts';
 import { buildChatItems } from './chat-items.ts';
 
 let seq = 0;

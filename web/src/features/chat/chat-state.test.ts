@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@tether/shared';
-import { testMessage } from '../../lib/test-records.ts';
+import { testMessage } from '../../testing/test-records.ts';
 import { chatReducer, INITIAL_CHAT_STATE, mergeMessages } from './chat-state.ts';
 
 const msg = (seq: number, extra: Partial<ChatMessage> = {}): ChatMessage => testMessage({ seq, ...extra });

@@ -22,19 +22,14 @@ export function Disclosure({
   /** The panel, given the id the button points at. */
   panel: (id: string) => ReactNode;
 }) {
-  const { open, setOpen, panelId, rootRef, buttonRef } = usePopover();
+  const { open, panelId, rootRef, triggerProps } = usePopover();
   return (
     <div className={rootClassName} ref={rootRef}>
       <button
-        ref={buttonRef}
-        type="button"
+        {...triggerProps('dialog')}
         className={className}
         aria-label={label}
         title={title}
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        aria-controls={open ? panelId : undefined}
-        onClick={() => setOpen((v) => !v)}
       >
         {chip}
       </button>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Machine, Session } from '@tether/shared';
-import { testSession } from '../../lib/test-records.ts';
+import { testSession } from '../../testing/test-records.ts';
 import { groupSessions } from './group-sessions.ts';
 
 const M1 = '00000000-0000-4000-8000-0000000000m1'.replace('m1', 'a1');

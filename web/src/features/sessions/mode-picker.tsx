@@ -10,22 +10,10 @@ import type { PermissionMode, Session } from '@tether/shared';
 import { requestHub } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { usePopover } from '../../lib/ui/use-popover.ts';
-
-const MODES: Array<{ value: PermissionMode; label: string; hint: string }> = [
-  { value: 'default', label: 'Ask', hint: 'Edits and commands wait for an answer' },
-  { value: 'acceptEdits', label: 'Accept edits', hint: 'File edits go ahead; commands still ask' },
-  { value: 'plan', label: 'Plan', hint: 'The agent plans and asks before changing anything' },
-  { value: 'auto', label: 'Auto', hint: "Claude's safety check runs what it judges safe" },
-  { value: 'dontAsk', label: "Don't ask", hint: 'Anything your rules do not allow is refused' },
-  { value: 'bypassPermissions', label: 'Bypass', hint: 'Nothing is asked (started that way)' },
-];
-
-export function modeLabel(mode: PermissionMode): string {
-  return MODES.find((m) => m.value === mode)?.label ?? mode;
-}
+import { modeLabel, PERMISSION_MODES } from './permission-modes.ts';
 
 export function ModePicker({ session }: { session: Session }) {
-  const { open, setOpen, panelId, rootRef, buttonRef } = usePopover();
+  const { open, setOpen, panelId, rootRef, buttonRef, triggerProps } = usePopover();
   const [requested, setRequested] = useState<PermissionMode | null>(null);
   const [error, setError] = useState<string | null>(null);
   const live = session.status !== 'ended' && session.status !== 'failed';
@@ -33,7 +21,7 @@ export function ModePicker({ session }: { session: Session }) {
   useEffect(() => setRequested(null), [session.permissionMode]);
   // The agent's own modes (its capabilities), bypass only when started in it.
   const modes = session.capabilities?.modes.values ?? [];
-  const offered = MODES.filter((m) => modes.includes(m.value) && (m.value !== 'bypassPermissions' || session.bypass));
+  const offered = PERMISSION_MODES.filter((m) => modes.includes(m.value) && (m.value !== 'bypassPermissions' || session.bypass));
 
   const choose = async (mode: PermissionMode) => {
     setError(null);
@@ -51,15 +39,10 @@ export function ModePicker({ session }: { session: Session }) {
   return (
     <div className="model-picker" ref={rootRef}>
       <button
-        ref={buttonRef}
-        type="button"
+        {...triggerProps('dialog')}
         className="model-chip"
         aria-label={`Permission mode: ${modeLabel(session.permissionMode)}. Change mode`}
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        aria-controls={open ? panelId : undefined}
         disabled={!live}
-        onClick={() => setOpen((v) => !v)}
       >
         {requested ? <Spinner size={11} /> : null}
         <span className="model-chip-text">{label}</span>

@@ -17,7 +17,7 @@ import './model-picker.css';
 const ModelPanel = lazy(() => import('./model-panel.tsx').then((m) => ({ default: m.ModelPanel })));
 
 export function ModelPicker({ session }: { session: Session }) {
-  const { open, setOpen, panelId, rootRef, buttonRef } = usePopover();
+  const { open, setOpen, panelId, rootRef, buttonRef, triggerProps } = usePopover();
   const [requested, setRequested] = useState<string | null>(null);
   const [requestedEffort, setRequestedEffort] = useState<string | null>(null);
   const live = session.status !== 'ended' && session.status !== 'failed';
@@ -52,16 +52,11 @@ export function ModelPicker({ session }: { session: Session }) {
   return (
     <div className="model-picker" ref={rootRef}>
       <button
-        ref={buttonRef}
-        type="button"
+        {...triggerProps('dialog')}
         className="model-chip"
         aria-label={`Model: ${label}. Change model${efforts ? ' or effort' : ''}`}
         title={session.model ?? `${agentDisplayName(session.agent, session.capabilities)}'s default model`}
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        aria-controls={open ? panelId : undefined}
         disabled={!live}
-        onClick={() => setOpen((v) => !v)}
       >
         {requested || requestedEffort ? <Spinner size={11} /> : null}
         <span className="model-chip-text">{requested ? `${describeModel(requested)}${effort ? ` · ${effort}` : ''}` : label}</span>

@@ -4,17 +4,7 @@
 import { agentDisplayName } from '@tether/shared/wire';
 import type { AgentKind, Machine, PermissionMode } from '@tether/shared';
 import { formatDirectory } from '../../lib/format.ts';
-
-/** The modes a session can start in from here, those the agent has (its capabilities). Bypass modes
- *  are not offered: tether's approvals are the point of driving an agent from a phone, and the runner
- *  refuses permission bypass. */
-export const PERMISSION_MODES: Array<{ value: PermissionMode; label: string; hint: string }> = [
-  { value: 'default', label: 'Ask for approvals', hint: 'Edits and commands wait for you' },
-  { value: 'acceptEdits', label: 'Accept edits', hint: 'File edits go ahead; commands still ask' },
-  { value: 'plan', label: 'Plan first', hint: 'The agent plans and asks before changing anything' },
-  { value: 'auto', label: 'Auto', hint: "Claude's safety check runs what it judges safe and asks about the rest" },
-  { value: 'dontAsk', label: "Don't ask", hint: 'Anything your settings rules do not allow is refused, nothing waits' },
-];
+import { PERMISSION_MODES, type PermissionModeEntry } from './permission-modes.ts';
 
 type Field<T> = { disabled: boolean; onChange: (value: T) => void };
 
@@ -99,7 +89,7 @@ export function AgentField({ agents, chosen, machine, disabled, onChange }: Fiel
   );
 }
 
-export function ModeField({ modes, value, disabled, onChange }: Field<PermissionMode> & { modes: typeof PERMISSION_MODES; value: PermissionMode }) {
+export function ModeField({ modes, value, disabled, onChange }: Field<PermissionMode> & { modes: readonly PermissionModeEntry[]; value: PermissionMode }) {
   return (
     <div className="form-group">
       <label className="field-label" htmlFor="new-session-mode">
@@ -108,7 +98,7 @@ export function ModeField({ modes, value, disabled, onChange }: Field<Permission
       <select id="new-session-mode" className="field-input field-select" value={value} disabled={disabled} onChange={(event) => onChange(event.target.value as PermissionMode)}>
         {modes.map((mode) => (
           <option key={mode.value} value={mode.value}>
-            {mode.label}
+            {mode.startLabel}
           </option>
         ))}
       </select>

@@ -15,7 +15,8 @@ import { Spinner } from '../../lib/ui/badge.tsx';
 import { useNow } from '../../lib/ui/use-now.ts';
 import { recentDirectories } from './recent-directories.ts';
 import { WorktreeSlotContext, type WorktreeChoice } from '../../lib/worktree-slot.ts';
-import { AgentField, DirectoryField, MachineField, ModeField, ModelField, PERMISSION_MODES } from './new-session-fields.tsx';
+import { AgentField, DirectoryField, MachineField, ModeField, ModelField } from './new-session-fields.tsx';
+import { PERMISSION_MODES } from './permission-modes.ts';
 import './new-session.css';
 
 type Phase = { kind: 'editing' } | { kind: 'starting'; since: number; sessionId: string | null } | { kind: 'failed'; message: string; reason: string | undefined };
@@ -53,7 +54,7 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
   /** What the chosen agent offers here (a daemon older than capabilities states none: no mode or
    *  model shortcuts, the agent's own defaults). */
   const capabilities = machine?.capabilities[chosenAgent] ?? null;
-  const modes = PERMISSION_MODES.filter((mode) => capabilities?.modes.values.includes(mode.value));
+  const modes = PERMISSION_MODES.filter((mode) => mode.startable && capabilities?.modes.values.includes(mode.value));
   const modelShortcuts = capabilities?.models.offered ?? [];
   const name = agentDisplayName(chosenAgent, capabilities);
   const recent = useMemo(() => recentDirectories({ sessions, machineId }), [sessions, machineId]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Session } from '@tether/shared';
-import { testSession } from '../../lib/test-records.ts';
+import { testSession } from '../../testing/test-records.ts';
 import { recentDirectories } from './recent-directories.ts';
 
 function session(cwd: string, machineId: string | null, updatedAt: number): Session {

@@ -33,7 +33,7 @@ const archivedWith = (sessionId: string, title: string, removed: boolean): Sessi
 export function SessionActions(o: { session: Session; title: string; onDone: (done: SessionActionDone) => void; archiveQuestion?: ArchiveQuestionSlot | undefined }) {
   const { session, title, onDone } = o;
   const [asking, setAsking] = useState(false);
-  const { open, setOpen, panelId, rootRef, buttonRef } = usePopover();
+  const { open, setOpen, panelId, rootRef, buttonRef, triggerProps } = usePopover();
   const menuRef = useRef<HTMLDivElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -118,14 +118,9 @@ export function SessionActions(o: { session: Session; title: string; onDone: (do
   return (
     <div className="session-row-actions" ref={rootRef}>
       <button
-        ref={buttonRef}
-        type="button"
+        {...triggerProps('menu')}
         className="icon-button session-row-more"
         aria-label={`Actions for ${title}`}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? panelId : undefined}
-        onClick={() => setOpen((v) => !v)}
       >
         <IconMore size={20} />
       </button>

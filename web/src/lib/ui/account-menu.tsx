@@ -9,20 +9,15 @@ import './account-menu.css';
 /** Logging out changes the stored login; the route guard sees that and shows the login screen. */
 /** `extra`: more menu items from outside lib (the notifications switch lives with the service worker). */
 export function AccountMenu({ extra }: { extra?: ReactNode } = {}) {
-  const { open, setOpen, panelId: menuId, rootRef, buttonRef } = usePopover();
+  const { open, setOpen, panelId: menuId, rootRef, triggerProps } = usePopover();
   const namespace = getLogin()?.namespace ?? '';
 
   return (
     <div className="account" ref={rootRef}>
       <button
-        ref={buttonRef}
-        type="button"
+        {...triggerProps('menu')}
         className="icon-button account-button"
         aria-label="Account"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={menuId}
-        onClick={() => setOpen((v) => !v)}
       >
         <span className="avatar" aria-hidden="true">
           {namespace.slice(0, 1).toUpperCase() || '?'}

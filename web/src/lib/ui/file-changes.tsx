@@ -3,7 +3,7 @@
 // sheet and the chat's tool cards; it knows no agent.
 import { useState, type ReactNode } from 'react';
 import { FileChangesInputSchema, type FileChange } from '@tether/shared';
-import { ClippedPre, type RenderPath } from './tool-input.tsx';
+import { ClippedPre, type RenderPath } from './clipped-pre.tsx';
 import './tool-input.css';
 
 /** Lines shown per file until "Show all": a 5,000-line generated file must not freeze a phone. */

@@ -1,19 +1,16 @@
 // tool-input.tsx: a tool call's input drawn for people, shared by the chat's tool cards and the
 // approval sheet: a Bash command with its description, an Edit as a diff, any agent's FileChanges as
-// files and diffs (file-changes.tsx), Write content (clipped),
+// files and diffs (file-changes.tsx), Write content (clipped: clipped-pre.tsx),
 // AskUserQuestion's questions, a Read's file, anything else as formatted JSON. `renderPath` lets the
 // chat make a file path a link into the session's files (the approval sheet shows it plain).
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { FILE_CHANGES_TOOL_NAME } from '@tether/shared/wire';
+import { ClippedPre, type RenderPath } from './clipped-pre.tsx';
 import './tool-input.css';
 
 // The view checks its input with the shared schema, and so loads zod: only when a FileChanges call
 // is drawn (a Codex session), not with every chat (web_render_10k_ms).
 const FileChangesView = lazy(() => import('./file-changes.tsx').then((m) => ({ default: m.FileChangesView })));
-
-/** Text past this many characters is clipped until "Show all" is pressed: a 2 MB build log or a
- *  huge Write must not freeze a phone. */
-const PREVIEW_CHARS = 4_000;
 
 export function asRecord(value: unknown): Record<string, unknown> {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -24,50 +21,26 @@ export function asText(value: unknown): string {
 }
 
 export function Diff({ before, after, label = 'Changes' }: { before: string; after: string; label?: string }) {
-  const removed = before ? before.split('\n') : [];
-  const added = after ? after.split('\n') : [];
   return (
     <pre className="diff" aria-label={label}>
-      {removed.map((line, i) => (
-        <span key={`r${i}`} className="diff-line diff-del">
-          <span aria-hidden="true" className="diff-sign">
-            −
-          </span>
-          {line}
-          {'\n'}
-        </span>
-      ))}
-      {added.map((line, i) => (
-        <span key={`a${i}`} className="diff-line diff-add">
-          <span aria-hidden="true" className="diff-sign">
-            +
-          </span>
-          {line}
-          {'\n'}
-        </span>
-      ))}
+      <DiffLines text={before} side="del" />
+      <DiffLines text={after} side="add" />
     </pre>
   );
 }
 
-export function ClippedPre({ text, error, label }: { text: string; error?: boolean; label?: string }) {
-  const [full, setFull] = useState(false);
-  const clipped = !full && text.length > PREVIEW_CHARS;
-  return (
-    <>
-      <pre className={error ? 'tool-pre tool-pre-error' : 'tool-pre'} aria-label={label}>
-        {clipped ? `${text.slice(0, PREVIEW_CHARS)}…` : text}
-      </pre>
-      {clipped ? (
-        <button type="button" className="link-button" onClick={() => setFull(true)}>
-          Show all ({Math.round(text.length / 1000)}k characters)
-        </button>
-      ) : null}
-    </>
-  );
+/** One side of a diff: every line marked removed (−) or added (+). */
+function DiffLines({ text, side }: { text: string; side: 'del' | 'add' }) {
+  return (text ? text.split('\n') : []).map((line, i) => (
+    <span key={`${side}${i}`} className={`diff-line diff-${side}`}>
+      <span aria-hidden="true" className="diff-sign">
+        {side === 'del' ? '−' : '+'}
+      </span>
+      {line}
+      {'\n'}
+    </span>
+  ));
 }
-
-export type RenderPath = (path: string) => ReactNode;
 
 export function FilePath({ path, render }: { path: string; render?: RenderPath | undefined }) {
   return <div className="tool-file">{render ? render(path) : path}</div>;
