@@ -232,6 +232,29 @@ async function finishSession(o: {
   return { exitCode: failure && exitCode === 0 ? 1 : exitCode, sessionId: state.id, failure };
 }
 
+/** What the hub is told at every (re)connect: the machine the session belongs to (the daemon's, or
+ *  this desk's when a daemon ran here, proved by the machine's secret), its agent and its state now. */
+function registrationOf(o: { init: CoreInit; agent: Agent; state: { id: string; status: SessionRegistration['status']; agentSessionId: string | null; model: string | null; permissionMode: SessionRegistration['permissionMode'] }; title: () => string; createdAt: number }): () => SessionRegistration {
+  const { init, agent, state } = o;
+  const claim = machineClaim(init.options.env);
+  return () => ({
+    id: state.id,
+    machineId: claim?.machineId ?? null,
+    ...(claim?.machineProof ? { machineProof: claim.machineProof } : {}),
+    title: o.title(),
+    cwd: init.options.cwd,
+    launchKind: init.launchKind,
+    agent: agent.kind,
+    capabilities: agent.capabilities,
+    status: state.status,
+    agentSessionId: state.agentSessionId,
+    model: state.model,
+    permissionMode: state.permissionMode,
+    deskAttached: init.deskAttached(),
+    createdAt: o.createdAt,
+  });
+}
+
 export function createSessionCore(init: CoreInit) {
   const { options } = init;
   const agent: Agent = agentFor(options.agent ?? DEFAULT_AGENT);
@@ -254,24 +277,7 @@ export function createSessionCore(init: CoreInit) {
       },
     });
   let title = titleFrom(resumed);
-  // The daemon's machine, or this desk's when a daemon ran here: proved by the machine's secret.
-  const claim = machineClaim(options.env);
-  const registration = (): SessionRegistration => ({
-    id: state.id,
-    machineId: claim?.machineId ?? null,
-    ...(claim?.machineProof ? { machineProof: claim.machineProof } : {}),
-    title: title.title,
-    cwd: options.cwd,
-    launchKind: init.launchKind,
-    agent: agent.kind,
-    capabilities: agent.capabilities,
-    status: state.status,
-    agentSessionId: state.agentSessionId,
-    model: state.model,
-    permissionMode: state.permissionMode,
-    deskAttached: init.deskAttached(),
-    createdAt,
-  });
+  const registration = registrationOf({ init, agent, state, title: () => title.title, createdAt });
   const hub = createSessionLink({ options, sessionId: () => state.id, registration, log });
   const facts = createSessionFacts({ state, link: hub.link });
   /** Every request to a person, whoever owns it (approvals, MCP forms, the PTY's dialogs): answers
