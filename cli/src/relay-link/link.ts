@@ -53,7 +53,7 @@ export async function openRelay(options: {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const statusPath = join(dir, STATUS_FILE);
   const lines: string[] = [];
-  const front = await startFront({ hub: { host: options.hub.host === '0.0.0.0' ? '127.0.0.1' : options.hub.host, port: options.hub.port }, peers, log: options.log });
+  const front = await startFront({ hub: { host: options.hub.host === '0.0.0.0' ? '127.0.0.1' : options.hub.host, port: options.hub.port }, peers, name: code.name, hop: code.hop, log: options.log });
   let started = false;
   let stopRenewal: () => void = () => {};
   let pendingCertificate = false;
