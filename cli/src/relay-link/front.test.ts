@@ -28,8 +28,8 @@ function selfSigned(dir: string, name: string): { key: string; cert: string } {
 type Hop = { key: string; cert: string } | null;
 
 /** Connects to the front as nginx would: PROXY v1 first, then the hop's TLS showing `hop` (null:
- *  none), then the phone's TLS inside it. */
-function throughFront(o: { port: number; proxy: string; hop: Hop; alpn: string[]; ca: string; servername?: string }): Promise<{ protocol: string | false | null; body: string; subject: string }> {
+ *  none), then the phone's TLS inside it, where it sends `request` (a GET of /who by default). */
+function throughFront(o: { port: number; proxy: string; hop: Hop; alpn: string[]; ca: string; servername?: string; request?: string }): Promise<{ protocol: string | false | null; body: string; subject: string }> {
   return new Promise((resolve, reject) => {
     const raw: Socket = netConnect({ host: '127.0.0.1', port: o.port }, () => {
       raw.write(o.proxy);
@@ -37,7 +37,7 @@ function throughFront(o: { port: number; proxy: string; hop: Hop; alpn: string[]
         const tls = tlsConnect({ socket: hop, servername: o.servername ?? 'alpha.relay.test', ALPNProtocols: o.alpn, ca: o.ca, checkServerIdentity: () => undefined }, () => {
           const subject = String(tls.getPeerCertificate().subject?.CN ?? '');
           if (o.alpn.includes('acme-tls/1')) return resolve({ protocol: tls.alpnProtocol, body: '', subject });
-          tls.write('GET /who HTTP/1.1\r\nhost: alpha.relay.test\r\nconnection: close\r\n\r\n');
+          tls.write(o.request ?? 'GET /who HTTP/1.1\r\nhost: alpha.relay.test\r\nconnection: close\r\n\r\n');
           let body = '';
           tls.on('data', (d: Buffer) => (body += d.toString()));
           tls.on('end', () => resolve({ protocol: tls.alpnProtocol, body, subject }));
@@ -79,7 +79,9 @@ describe('relay front', () => {
         return Response.json({ seen, client: peers.lookup(seen) });
       },
     });
-    front = await startFront({ hub: { host: '127.0.0.1', port: hub.port! }, peers, name: 'alpha.relay.test', hop: relay.fingerprint, log: () => {} });
+    // The hub's allowlist in small: it serves alpha.relay.test and nothing else.
+    const checkTarget = (target: string) => (target.startsWith('/') || /^https?:\/\/alpha\.relay\.test[:/]/.test(target) ? null : new Response('421 Misdirected Request: not served\n', { status: 421 }));
+    front = await startFront({ hub: { host: '127.0.0.1', port: hub.port!, checkTarget }, peers, name: 'alpha.relay.test', hop: relay.fingerprint, log: () => {} });
   });
 
   afterAll(async () => {
@@ -123,5 +125,17 @@ describe('relay front', () => {
     await expect(throughFront({ port: front.port, proxy: o.proxy, hop, alpn: ['http/1.1'], ca: pems.hub.cert, ...('servername' in o ? { servername: o.servername } : {}) })).rejects.toThrow();
     await Bun.sleep(50);
     expect({ refused: front.stats().refused - before.refused, requests: requests - before.requests, peers: peers.size() }).toEqual({ refused: 1, requests: 0, peers: 0 });
+  });
+
+  it('answers an absolute-form request for a name the hub does not serve with its 421, whatever Host says, and lets its own through', async () => {
+    front.setCertificate(pems.hub);
+    const before = requests;
+    const send = (target: string) => throughFront({ port: front.port, proxy, hop: relay, alpn: ['http/1.1'], ca: pems.hub.cert, request: `GET ${target} HTTP/1.1\r\nhost: alpha.relay.test\r\nconnection: close\r\n\r\n` });
+    const foreign = await send('http://evil.example/who');
+    expect(foreign.body).toMatch(/^HTTP\/1\.1 421 Misdirected Request\r\n[\s\S]*\r\n\r\n421 Misdirected Request: not served\n$/);
+    expect(requests).toBe(before);
+    const own = await send('https://alpha.relay.test/who');
+    expect(own.body).toMatch(/^HTTP\/1\.1 200 /);
+    expect(requests).toBe(before + 1);
   });
 });

@@ -8,13 +8,15 @@
 //     yes ─► phone's ClientHello: SNI this hub's name? no ─► closed
 //            ALPN acme-tls/1 ─► the TLS-ALPN-01 challenge certificate, then closed
 //            otherwise ─► TLS (the hub's certificate, swapped on renewal)
-//                         ─► plaintext to the hub's http port, from a loopback source (peers.ts)
+//                         ─► plaintext to the hub's http port, from a loopback source (peers.ts),
+//                            each request line checked on the way (http-gate.ts: absolute-form)
 // Invariant: nothing reaches the hub, and no address is remembered, before the hop handshake proved
 // the relay's key; a connection is refused by closing it (counted in stats, never logged per connection).
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { TLSSocket, createSecureContext, type SecureContext } from 'node:tls';
 import { makeHopIdentity } from '../relay/hop-identity.ts';
 import { readClientHello, readProxyLine, sameName } from './client-hello.ts';
+import { createHttpGate, type Refusal } from './http-gate.ts';
 import type { Peers } from './peers.ts';
 
 /** A tunnelled client must be through the hop handshake and its ClientHello within this (a
@@ -34,7 +36,8 @@ export type Front = {
 };
 
 export type FrontOptions = {
-  hub: { host: string; port: number };
+  /** checkTarget: the hub's Host allowlist for a raw request-target (http-gate.ts). */
+  hub: { host: string; port: number; checkTarget: (target: string) => Response | null };
   peers: Peers;
   /** The relay name this hub serves (the join code's): the only SNI taken. */
   name: string;
@@ -42,6 +45,14 @@ export type FrontOptions = {
   hop: string;
   log: (line: string) => void;
 };
+
+/** A refusal as raw HTTP/1.1 bytes: the hub's own answer (its 421) when it gave one. */
+async function answerOf(refusal: Refusal): Promise<Buffer> {
+  const body = refusal.answer ? Buffer.from(await refusal.answer.arrayBuffer()) : Buffer.from(`${refusal.status} ${refusal.reason}\n`);
+  const type = refusal.answer?.headers.get('content-type') ?? 'text/plain; charset=utf-8';
+  const text = ({ 421: 'Misdirected Request', 431: 'Request Header Fields Too Large', 502: 'Bad Gateway' } as Record<number, string>)[refusal.status] ?? 'Bad Request';
+  return Buffer.concat([Buffer.from(`HTTP/1.1 ${refusal.status} ${text}\r\ncontent-type: ${type}\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`), body]);
+}
 
 export async function startFront(options: FrontOptions): Promise<Front> {
   let certificate: SecureContext | null = null;
@@ -65,7 +76,32 @@ export async function startFront(options: FrontOptions): Promise<Front> {
       tls.destroy();
       upstream.destroy();
     };
-    tls.pipe(upstream).pipe(tls);
+    const gate = createHttpGate({ checkTarget: options.hub.checkTarget });
+    const toHub = (bytes: Buffer) => {
+      if (bytes.length > 0 && !upstream.write(bytes)) tls.pause();
+    };
+    const refuse = (refusal: Refusal) => {
+      tls.pause();
+      upstream.destroy();
+      // An answer may go back only when none of the hub's is owed (else it would cut into one).
+      if (!gate.idle()) return done();
+      void answerOf(refusal).then((bytes) => tls.end(bytes, done));
+    };
+    upstream.on('drain', () => tls.resume());
+    tls.on('drain', () => upstream.resume());
+    tls.on('data', (chunk: Buffer) => {
+      const step = gate.fromClient(chunk);
+      if (step.refuse) return refuse(step.refuse);
+      toHub(step.forward);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      const step = gate.fromHub(chunk);
+      if (step.refuse) return done();
+      if (!tls.write(chunk)) upstream.pause();
+      toHub(step.forward);
+    });
+    tls.on('end', () => upstream.end());
+    upstream.on('end', () => tls.end());
     for (const end of [tls, upstream]) {
       end.once('close', done);
       end.once('error', done);
