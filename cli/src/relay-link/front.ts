@@ -96,9 +96,12 @@ export async function startFront(options: FrontOptions): Promise<Front> {
     });
     upstream.on('data', (chunk: Buffer) => {
       const step = gate.fromHub(chunk);
-      if (step.refuse) return done();
+      // 502: the hub's answer could not be framed; nothing more can be sent to the client safely.
+      if (step.refuse?.status === 502) return done();
       if (!tls.write(chunk)) upstream.pause();
       toHub(step.forward);
+      // A refused Upgrade released what the client sent after it, and that was refused.
+      if (step.refuse) refuse(step.refuse);
     });
     tls.on('end', () => upstream.end());
     upstream.on('end', () => tls.end());
