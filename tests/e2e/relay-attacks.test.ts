@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeHopIdentity, type HopIdentity } from '../../cli/src/relay/hop-identity.ts';
 import { decodeJoin, encodeJoin, JOIN_PREFIX } from '../../cli/src/relay/join-code.ts';
 import { TETHER_MAIN } from '../harness/desk.ts';
 import { requireOwnNetwork } from '../harness/own-network.ts';
@@ -24,7 +25,7 @@ import { decodeTap, RELAY_DOMAIN, relayRequest, SOCAT_BIN, startRelayWorld, type
 const CLIENT_CAP = 16;
 const HUB_CAP = 32;
 /** Addresses a forged PROXY line claims (TEST-NET-2): the hubs must never print them. */
-const FORGED = ['198.51.100.77', '198.51.100.78', '198.51.100.79'];
+const FORGED = ['198.51.100.77', '198.51.100.78', '198.51.100.79', '198.51.100.80', '198.51.100.81', '198.51.100.82', '198.51.100.83'];
 /** Failed logins from one address before the hub says so and answers 429 (hub/src/auth/failures.ts). */
 const FAILURES_TO_BLOCK = 10;
 
@@ -45,6 +46,21 @@ function dialWriting(port: number, first: string): Promise<Socket> {
       resolve(socket);
     });
     socket.once('error', reject);
+  });
+}
+
+type Hop = 'naive' | 'none' | 'own';
+
+/** Past nginx to 127.0.0.1:port with a PROXY line of the attacker's, then, as a client that knows the
+ *  protocol, a hop TLS of its own (its own certificate, or none) to carry the phone's TLS; 'naive'
+ *  sends the phone's TLS at once (what worked before the hop TLS). */
+async function forged(o: { port: number; address: string; hop: Hop; identity: HopIdentity }): Promise<Socket> {
+  const raw = await dialWriting(o.port, `PROXY TCP4 ${o.address} 127.0.0.1 40000 443\r\n`);
+  if (o.hop === 'naive') return raw;
+  return new Promise((resolve, reject) => {
+    const hop = tlsConnect({ socket: raw, rejectUnauthorized: false, ...(o.hop === 'own' ? { key: o.identity.key, cert: o.identity.cert } : {}) }, () => resolve(hop));
+    hop.once('error', reject);
+    hop.once('close', () => reject(new Error('closed')));
   });
 }
 
@@ -73,9 +89,12 @@ describe('tether relay under attack', () => {
   let betaCode: string;
   let alphaName: string;
   let betaName: string;
+  /** The attacker's own certificate for a hop TLS of its own. */
+  let attacker: HopIdentity;
 
   beforeAll(async () => {
     requireOwnNetwork();
+    attacker = await makeHopIdentity({ commonName: 'tether relay hop', years: 1 });
     world = await startRelayWorld({ browser: false, maxConnectionsPerClient: CLIENT_CAP, maxConnectionsPerHub: HUB_CAP });
     alphaCode = world.invite('alpha').code;
     betaCode = world.invite('beta').code;
@@ -140,28 +159,35 @@ describe('tether relay under attack', () => {
       () => 'refused' as const,
     );
     // Behind nginx: alpha's second hop (its cap port) and the port its tunnel listens on, both
-    // open to any local user of the relay's box.
+    // open to any local user of the relay's box; each as before the hop TLS, and as an attacker who
+    // wraps the phone's TLS in a hop TLS of its own (with its own certificate, or none).
     const targets = [
-      { where: 'second hop', port: world.firstCapPort, address: FORGED[1]! },
-      { where: 'tunnel port', port: decodeJoin(alphaCode).port, address: FORGED[2]! },
+      { where: 'second hop', port: world.firstCapPort },
+      { where: 'tunnel port', port: decodeJoin(alphaCode).port },
     ];
     const seen: Record<string, Array<number | string>> = { 'public port': [atPublic] };
+    let next = 1;
     for (const target of targets) {
-      const statuses: Array<number | string> = [];
-      for (let i = 0; i < FAILURES_TO_BLOCK; i++) {
-        statuses.push(
-          await relayRequest({ socket: await dialWriting(target.port, proxyLine(target.address)), name: alphaName, request: login(alphaName, `tth_${'x'.repeat(40)}`), ca: ca() }).then(
-            (r) => r.status,
-            () => 'refused',
-          ),
-        );
+      for (const hop of ['naive', 'none', 'own'] as const) {
+        const address = FORGED[next++]!;
+        const statuses: Array<number | string> = [];
+        for (let i = 0; i < FAILURES_TO_BLOCK; i++) {
+          statuses.push(
+            await forged({ port: target.port, address, hop, identity: attacker })
+              .then((socket) => relayRequest({ socket, name: alphaName, request: login(alphaName, `tth_${'x'.repeat(40)}`), ca: ca() }))
+              .then(
+                (r) => r.status,
+                () => 'refused',
+              ),
+          );
+        }
+        seen[`${target.where} (${hop})`] = statuses;
       }
-      seen[target.where] = statuses;
     }
     await Bun.sleep(300);
     const printed = FORGED.filter(hubsPrinted);
     console.log(`RELAY-ATTACK own_proxy_line ${JSON.stringify(seen)} hub_printed=${JSON.stringify(printed)}`);
-    expect({ seen, printed }).toEqual({ seen: { 'public port': ['refused'], 'second hop': Array(FAILURES_TO_BLOCK).fill('refused'), 'tunnel port': Array(FAILURES_TO_BLOCK).fill('refused') }, printed: [] });
+    expect({ seen, printed }).toEqual({ seen: Object.fromEntries(Object.keys(seen).map((k) => [k, k === 'public port' ? ['refused'] : Array(FAILURES_TO_BLOCK).fill('refused')])), printed: [] });
     await answers('alpha');
   }, 60_000);
 
@@ -188,12 +214,13 @@ describe('tether relay under attack', () => {
     const hubHeld = toAlpha.filter(Boolean) as TLSSocket[];
     const betaMsDuringHubFlood = await timed('beta');
     for (const socket of hubHeld) socket.destroy();
-    // Straight at alpha's tunnel port, past both caps: every one must be turned away by alpha's front.
+    // Straight at alpha's tunnel port, past both caps (a third each naive, with a keyless hop, with
+    // the attacker's own certificate): every one must be turned away by alpha's front.
     const TUNNEL_FLOOD = 200;
     const tunnelPort = decodeJoin(alphaCode).port;
     const direct = await Promise.all(
-      Array.from({ length: TUNNEL_FLOOD }, async () => {
-        const socket = await dialWriting(tunnelPort, `PROXY TCP4 ${FORGED[0]} 127.0.0.1 40000 443\r\n`).catch(() => null);
+      Array.from({ length: TUNNEL_FLOOD }, async (_, i) => {
+        const socket = await forged({ port: tunnelPort, address: FORGED[0]!, hop: (['naive', 'none', 'own'] as const)[i % 3]!, identity: attacker }).catch(() => null);
         if (!socket) return null;
         return new Promise<TLSSocket | null>((resolve) => {
           const tls = tlsConnect({ socket, servername: alphaName, ca: ca(), ALPNProtocols: ['http/1.1'] }, () => resolve(tls));
