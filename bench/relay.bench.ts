@@ -25,6 +25,7 @@ import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { decodeJoin } from '../cli/src/relay/join-code.ts';
 import { invite, serve } from '../cli/src/relay/relay.ts';
 import { startFront } from '../cli/src/relay-link/front.ts';
+import { fingerprintOf } from '../cli/src/relay/hop-identity.ts';
 import { createPeers } from '../cli/src/relay-link/peers.ts';
 import { keepTunnel, type Tunnel } from '../cli/src/relay-link/tunnel.ts';
 import { freePort } from '../tests/harness/balancer.ts';
@@ -154,7 +155,7 @@ async function freeHubPorts(count: number): Promise<number> {
 
 /** The hub end of a tunnel for `name` (relay-front.ts), to 127.0.0.1:<hubPort>; resolves once up. */
 async function frontChild(o: { state: string; dir: string; name: string; hubPort: number; pem: { key: string; cert: string } }) {
-  const join_ = decodeJoin(invite(o.state, o.name).code);
+  const join_ = decodeJoin((await invite(o.state, o.name)).code);
   const child = Bun.spawn([process.execPath, FRONT_CHILD], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' });
   child.stdin.write(`${JSON.stringify({ hubPort: o.hubPort, join: join_, dir: join(o.dir, `front-${o.name}`), pem: o.pem })}\n`);
   child.stdin.flush();
@@ -346,15 +347,18 @@ export async function run(): Promise<Measurement[]> {
     const added = echoes.map((e) => e.relay - e.direct).sort((a, b) => a - b);
 
     // 99 more idle tunnels (their fronts: one in this process; nothing flows).
-    const front = await startFront({ hub: { host: '127.0.0.1', port: server.port! }, peers: createPeers(), log: () => {} });
+    // Idle: no connection reaches it, so one name and the relay's hop fingerprint do for all.
+    const front = await startFront({ hub: { host: '127.0.0.1', port: server.port!, checkTarget: () => null }, peers: createPeers(), name: `idle.${DOMAIN}`, hop: fingerprintOf(readFileSync(join(state, 'hop.crt'), 'utf8')), log: () => {} });
     front.setCertificate(pem);
     stops.push(() => front.close());
     const tunnels: Tunnel[] = [];
     stops.push(() => Promise.all(tunnels.map((t) => t.close())));
-    const up = (t: { name: string; home: string }) =>
-      new Promise<void>((resolve, reject) => {
-        tunnels.push(keepTunnel({ join: decodeJoin(invite(state, t.name).code), dir: t.home, frontPort: front.port, onState: (s) => (s.kind === 'up' ? resolve() : s.kind === 'down' ? reject(new Error(s.reason)) : undefined) }));
+    const up = async (t: { name: string; home: string }) => {
+      const join_ = decodeJoin((await invite(state, t.name)).code);
+      await new Promise<void>((resolve, reject) => {
+        tunnels.push(keepTunnel({ join: join_, dir: t.home, frontPort: front.port, onState: (s) => (s.kind === 'up' ? resolve() : s.kind === 'down' ? reject(new Error(s.reason)) : undefined) }));
       });
+    };
     for (let i = 2; i <= TUNNELS; i++) await up({ name: `idle${i}`, home: join(dir, `hub-${i}`) });
     await Bun.sleep(1_000);
     const pids = [...tree(Number(readFileSync(join(state, 'nginx.pid'), 'utf8'))), ...tree(Number(readFileSync(join(state, 'sshd.pid'), 'utf8')))];

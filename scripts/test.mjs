@@ -76,10 +76,10 @@ function vitest(options) {
 // the node it relaunches in; signals now reach the PTY's whole process group, pty.ts) and a prompt typed
 // while Gemini ran its SessionStart hook was lost (runner/start-gate.ts).
 // Suites that dial from loopback addresses other than 127.0.0.1 (several clients for nginx's
-// per-client caps; the relay front dials the hub from 127.77.x.y) run in a network namespace of their
+// per-client caps, the relay attack suite's floods; the relay front dials the hub from 127.77.x.y) run in a network namespace of their
 // own, whose loopback is nobody else's (tests/harness/own-network.ts refuses anywhere else). Root
 // needs no user namespace (and sshd's privilege separation wants real uids); anyone else maps to it.
-const OWN_NETWORK_SUITES = ['tests/e2e/relay-faults.test.ts', 'cli/src/relay-link/front.test.ts'];
+const OWN_NETWORK_SUITES = ['tests/e2e/relay-faults.test.ts', 'tests/e2e/relay-attacks.test.ts', 'cli/src/relay-link/front.test.ts', 'tests/fuzz/relay-front-fuzz.test.ts'];
 const ownNetwork = extra.length === 0 ? OWN_NETWORK_SUITES : OWN_NETWORK_SUITES.filter((f) => extra.some((x) => f.includes(x)));
 const UNSHARE = ['unshare', process.getuid?.() === 0 ? '-n' : '-rn', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh'];
 

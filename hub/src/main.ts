@@ -53,6 +53,9 @@ export type Hub = {
   store: Store;
   /** What this hub answers at `<url>/healthz/reach?challenge=…` (the TLS gate compares). */
   reachAnswer(challenge: string): string | null;
+  /** The Host allowlist's judgement of a raw request-target (reach/host-allowlist.ts): Bun.serve
+   *  hides an absolute-form target's authority, so whoever reads request lines asks here. */
+  checkTarget(target: string): Response | null;
   /** Closes sockets, the server and (if createHub opened it) the store. */
   stop(): Promise<void>;
 };
@@ -243,6 +246,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     publicUrl: config.publicUrl ?? null,
     store,
     reachAnswer: (challenge) => reachProof.answer(challenge),
+    checkTarget: (target) => hosts.checkTarget(target),
     stop() {
       stopped ??= (async () => {
         domain.stop();

@@ -17,6 +17,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { freePort } from './balancer.ts';
 import { launchBrowser, type BrowserHandle } from './browser.ts';
@@ -50,6 +51,8 @@ export type RelayWorld = {
   browser: BrowserHandle | null;
   /** GET <path> at https://<name>.relay.test through the relay, verified against pebble's root. */
   get(name: string, path: string): Promise<{ status: number; subject: string }>;
+  /** `tether relay serve --state` (what the relay's operator owns: its engines' files). */
+  stateDir: string;
   /** nginx's access log (one line per connection). */
   accessLog(): string;
   /** `tether relay invite NAME`: the join code (or the CLI's failure). */
@@ -109,21 +112,29 @@ export function decodeTap(dump: string): Buffer {
   return Buffer.from(bytes);
 }
 
-/** One HTTPS request over node:tls (SNI = name, CA = pebble's root) to 127.0.0.1:port. */
-export function relayGet(o: { port: number; name: string; path: string; ca: string; localAddress?: string }): Promise<{ status: number; subject: string }> {
+/** One raw HTTP/1.1 exchange over TLS (SNI = name, CA = pebble's root) to 127.0.0.1:port, or over
+ *  `socket` when given (a test that writes its own bytes first). `request` is sent as is. */
+export function relayRequest(o: { port?: number; name: string; request: string; ca: string; localAddress?: string; socket?: Socket }): Promise<{ status: number; subject: string; text: string }> {
   return new Promise((resolve, reject) => {
     let secure = false;
-    const socket = tlsConnect({ host: '127.0.0.1', port: o.port, servername: o.name, ca: o.ca, ALPNProtocols: ['http/1.1'], ...(o.localAddress ? { localAddress: o.localAddress } : {}) }, () => {
+    const target = o.socket ? { socket: o.socket } : { host: '127.0.0.1', port: o.port!, ...(o.localAddress ? { localAddress: o.localAddress } : {}) };
+    const socket = tlsConnect({ ...target, servername: o.name, ca: o.ca, ALPNProtocols: ['http/1.1'] }, () => {
       secure = true;
-      socket.write(`GET ${o.path} HTTP/1.1\r\nhost: ${o.name}\r\nconnection: close\r\n\r\n`);
+      socket.write(o.request);
     });
     let data = '';
     socket.setTimeout(10_000, () => socket.destroy(new Error('no answer in 10 s')));
     socket.on('data', (d: Buffer) => (data += d.toString('latin1')));
-    socket.on('end', () => (!secure ? reject(new Error('closed before TLS was established')) : resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(data)?.[1] ?? 0), subject: String(socket.getPeerCertificate()?.subject?.CN ?? '') })));
+    socket.on('end', () => (!secure ? reject(new Error('closed before TLS was established')) : resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(data)?.[1] ?? 0), subject: String(socket.getPeerCertificate()?.subject?.CN ?? ''), text: data })));
     socket.on('close', () => (!secure ? reject(new Error('closed before TLS was established')) : undefined));
     socket.on('error', reject);
   });
+}
+
+/** One HTTPS GET over node:tls (SNI = name, CA = pebble's root) to 127.0.0.1:port. */
+export async function relayGet(o: { port: number; name: string; path: string; ca: string; localAddress?: string }): Promise<{ status: number; subject: string }> {
+  const { status, subject } = await relayRequest({ ...o, request: `GET ${o.path} HTTP/1.1\r\nhost: ${o.name}\r\nconnection: close\r\n\r\n` });
+  return { status, subject };
 }
 
 export async function startRelayWorld(options: { browser?: boolean; maxConnectionsPerClient?: number; maxConnectionsPerHub?: number } = {}): Promise<RelayWorld> {
@@ -218,6 +229,7 @@ export async function startRelayWorld(options: { browser?: boolean; maxConnectio
       pebble,
       browser,
       get: (name, path) => relayGet({ port: publicPort, name: `${name}.${RELAY_DOMAIN}`, path, ca: pebble.rootPem }),
+      stateDir: state,
       accessLog: () => readFileSync(join(state, 'access.log'), 'utf8'),
       invite: (name) => {
         const run = spawnSync(BUN, [TETHER_MAIN, 'relay', 'invite', name, '--state', state], { encoding: 'utf8', env: { ...process.env, TETHER_HOME: join(dir, 'relay-home') }, timeout: 20_000 });

@@ -175,7 +175,7 @@ const command: Command = {
     }
     const started = hub;
     const relayLink = relay
-      ? await openRelay({ prepared: relay, home, hub: { host, port: hub.port }, ...(flags['acme-directory'] ? { directoryUrl: flags['acme-directory'] } : {}), log: (line) => process.stdout.write(`${line}\n`) })
+      ? await openRelay({ prepared: relay, home, hub: { host, port: hub.port, checkTarget: started.checkTarget }, ...(flags['acme-directory'] ? { directoryUrl: flags['acme-directory'] } : {}), log: (line) => process.stdout.write(`${line}\n`) })
       : null;
     lines.push(...(relayLink?.lines ?? []));
     let opened: Awaited<ReturnType<typeof openReach>>;

@@ -24,6 +24,14 @@ function oneLine<T>(work: () => T): T {
   }
 }
 
+async function oneLineAsync<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new CommandError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 async function serveCommand(args: string[]): Promise<number> {
   const strings = ['state', 'domain', 'listen', 'public-port', 'ssh-listen', 'ssh-address', 'max-connections-per-hub', 'max-connections-per-client', 'bytes-per-second', 'idle-seconds', 'tunnel-dead-seconds', 'first-hub-port', 'first-cap-port'] as const;
   const { flags } = parseFlags({ args, strings });
@@ -88,7 +96,7 @@ const command: Command = {
       process.stdout.write(`revoked ${name}: its key is gone from authorized_keys${reloaded ? ', nginx reloaded' : ' (nginx not running: the next serve uses it)'}; a live tunnel ends when its ssh connection does\n`);
       return 0;
     }
-    const { code, reloaded, url } = oneLine(() => relay.invite(dir, name));
+    const { code, reloaded, url } = await oneLineAsync(() => relay.invite(dir, name));
     process.stderr.write(`invited ${url}${reloaded ? '' : ' (nginx not running here: the next serve routes it)'}. On the hub's machine: tether hub --relay <the code below>. The code is a secret: anyone holding it can serve that name\n`);
     process.stdout.write(`${code}\n`);
     return 0;

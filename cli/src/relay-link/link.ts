@@ -44,7 +44,8 @@ export function describeTunnel(state: TunnelState, origin: string): string {
 export async function openRelay(options: {
   prepared: PreparedRelay;
   home: string;
-  hub: { host: string; port: number };
+  /** checkTarget: the hub's Host allowlist for a raw request-target (Hub.checkTarget). */
+  hub: { host: string; port: number; checkTarget: (target: string) => Response | null };
   directoryUrl?: string;
   log: (line: string) => void;
 }): Promise<{ lines: string[]; close(): Promise<void> }> {
@@ -53,7 +54,7 @@ export async function openRelay(options: {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const statusPath = join(dir, STATUS_FILE);
   const lines: string[] = [];
-  const front = await startFront({ hub: { host: options.hub.host === '0.0.0.0' ? '127.0.0.1' : options.hub.host, port: options.hub.port }, peers, log: options.log });
+  const front = await startFront({ hub: { host: options.hub.host === '0.0.0.0' ? '127.0.0.1' : options.hub.host, port: options.hub.port, checkTarget: options.hub.checkTarget }, peers, name: code.name, hop: code.hop, log: options.log });
   let started = false;
   let stopRenewal: () => void = () => {};
   let pendingCertificate = false;

@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { sshArgs, sshReason } from './tunnel.ts';
 
+const HOP = Array.from({ length: 32 }, () => 'AB').join(':');
+
 describe('tunnel', () => {
   it('turns ssh output into a reason a user can act on', () => {
     expect(sshReason('debug1: x\nWarning: remote port forwarding failed for listen port 20001\n')).toMatch(/refused the forward: this key may not serve that name/);
@@ -14,9 +16,9 @@ describe('tunnel', () => {
   });
 
   it('pins the host key and fails on a refused forward', () => {
-    const args = sshArgs({ join: { name: 'a.relay.test', origin: 'https://a.relay.test', ssh: 'relay.test:2222', user: 'tether', hostKey: 'ssh-ed25519 AAAA', port: 20000, key: '' }, keyPath: '/k', knownHosts: '/kh', frontPort: 4000 });
+    const args = sshArgs({ join: { name: 'a.relay.test', origin: 'https://a.relay.test', ssh: 'relay.test:2222', user: 'tether', hostKey: 'ssh-ed25519 AAAA', port: 20000, hop: HOP, key: '' }, keyPath: '/k', knownHosts: '/kh', frontPort: 4000 });
     expect(args.join(' ')).toContain('-o StrictHostKeyChecking=yes -o HostKeyAlias=tether-relay');
     expect(args.join(' ')).toContain('-o ExitOnForwardFailure=yes');
-    expect(args.slice(-5)).toEqual(['-l', 'tether', '-R', '127.0.0.1:20000:127.0.0.1:4000', 'relay.test']);
+    expect(args.slice(-6)).toEqual(['-l', 'tether', '-R', '127.0.0.1:20000:127.0.0.1:4000', '--', 'relay.test']);
   });
 });

@@ -54,7 +54,9 @@ export function sshArgs(options: { join: Join; keyPath: string; knownHosts: stri
     '-o', 'ExitOnForwardFailure=yes', '-o', 'ServerAliveInterval=5', '-o', 'ServerAliveCountMax=3', '-o', 'ConnectTimeout=10',
     '-p', port!, '-l', options.join.user,
     '-R', `127.0.0.1:${options.join.port}:127.0.0.1:${options.frontPort}`,
-    host!,
+    // The join code's host is checked (join-code.ts); `--` also ends ssh's options should a
+    // check ever let one through.
+    '--', host!,
   ];
 }
 

@@ -1,11 +1,13 @@
 // engines.test.ts: the configuration tether relay writes is accepted by the real engines (`nginx -t`,
-// `sshd -t`), ties each key to its own port, routes names only to their hubs, caps each hub.
+// `sshd -t`), ties each key to its own port, routes names only to their hubs, caps each hub, and
+// wraps the forwarded bytes in the relay's hop TLS.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { authorizedKeys, checkCapPorts, hubsMap, hubsServers } from './engines.ts';
+import { authorizedKeys, checkCapPorts, hubsMap, hubsServers, nginxConfig } from './engines.ts';
+import { makeHopIdentity } from './hop-identity.ts';
 import { NGINX_BIN, SSHD_BIN, writeEngineFiles } from './relay.ts';
 import { statePaths, type RelaySettings } from './state.ts';
 
@@ -57,9 +59,18 @@ describe('relay engine configuration', () => {
     expect(servers[1]).not.toContain('proxy_protocol');
   });
 
-  it('is accepted by nginx -t and sshd -t', () => {
+  it('wraps what the first hop forwards in TLS with the relay\'s hop certificate, after the PROXY line', () => {
+    const first = nginxConfig(SETTINGS, dir);
+    const paths = statePaths(dir);
+    for (const line of ['proxy_protocol on;', 'proxy_ssl on;', `proxy_ssl_certificate ${paths.hopCert};`, `proxy_ssl_certificate_key ${paths.hopKey};`, 'proxy_ssl_protocols TLSv1.3;']) expect(first).toContain(line);
+  });
+
+  it('is accepted by nginx -t and sshd -t', async () => {
     writeEngineFiles(dir, SETTINGS);
     const paths = statePaths(dir);
+    const hop = await makeHopIdentity({ commonName: 'tether relay hop', years: 1 });
+    writeFileSync(paths.hopKey, hop.key, { mode: 0o600 });
+    writeFileSync(paths.hopCert, hop.cert);
     const nginx = spawnSync(NGINX_BIN, ['-t', '-e', 'stderr', '-c', paths.nginxConfig], { encoding: 'utf8' });
     expect(nginx.stderr).toContain('test is successful');
     expect(readFileSync(paths.nginxConfig, 'utf8')).toContain('limit_conn per_client 64;');

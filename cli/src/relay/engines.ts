@@ -4,9 +4,12 @@
 // the client's address in a PROXY v1 line first). Pure text from settings: tested line by line.
 //
 // nginx in two hops, because limit_conn runs before ssl_preread (the name is not known yet there):
-//   :443 ─ per-client cap, ssl_preread, map SNI ─PROXY v1 + TLS─► 127.0.0.1:<hub's cap port>
+//   :443 ─ per-client cap, ssl_preread, map SNI ─PROXY v1 + hop TLS(phone's TLS)─► 127.0.0.1:<hub's cap port>
 //   127.0.0.1:<cap port> ─ per-hub cap (keyed on that port) ─ same bytes ─► 127.0.0.1:<hub port> (sshd's -R)
-// The second hop does not read the PROXY line, it passes it on. It listens on TCP, not a unix
+// The first hop wraps what it forwards in TLS with the relay's hop certificate (proxy_ssl): a hub's
+// front believes a PROXY line only when such a handshake follows it (front.ts), since the ports
+// behind nginx are open to every local user of the relay's box. The second hop does not read the
+// PROXY line, it passes it on. It listens on TCP, not a unix
 // socket: nginx's workers run as nobody under a root master and could not reach a socket inside
 // the 0700 state directory; and a PROXY line nginx wrote from a unix socket would name the socket.
 import type { RelayHub, RelaySettings } from './state.ts';
@@ -134,6 +137,11 @@ stream {
     limit_conn per_client ${settings.maxConnectionsPerClient};
     proxy_pass $hub_backend;
     proxy_protocol on;
+    # The hop's TLS: the PROXY line above is believed only when this handshake follows it.
+    proxy_ssl on;
+    proxy_ssl_certificate ${paths.hopCert};
+    proxy_ssl_certificate_key ${paths.hopKey};
+    proxy_ssl_protocols TLSv1.3;
     proxy_connect_timeout 5s;
     proxy_timeout ${settings.idleSeconds}s;
     proxy_buffer_size ${PROXY_BUFFER};

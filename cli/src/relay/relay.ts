@@ -10,8 +10,9 @@ import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { capLog } from './cap-log.ts';
+import { fingerprintOf, makeHopIdentity } from './hop-identity.ts';
 import { sshdNoDelay } from './sshd-nodelay.ts';
-import { encodeJoin, HUB_NAME, RESERVED_NAMES } from './join-code.ts';
+import { encodeJoin, HUB_NAME, isSshAddress, RESERVED_NAMES } from './join-code.ts';
 import { authorizedKeys, capPort, checkCapPorts, hubsMap, hubsServers, nginxConfig, sshdConfig } from './engines.ts';
 import { DEFAULT_CONNECTIONS_PER_CLIENT, DEFAULT_CONNECTIONS_PER_HUB, FIRST_CAP_PORT, FIRST_HUB_PORT, freeHubPort, readSettings, statePaths, writeSettings, type RelaySettings } from './state.ts';
 
@@ -42,12 +43,15 @@ export function settle(dir: string, flags: ServeFlags): RelaySettings {
   const listen = flags.listen ?? old?.listen ?? '0.0.0.0:443';
   const sshListen = flags.sshListen ?? old?.sshListen ?? '0.0.0.0:2222';
   const listenPort = Number(listen.slice(listen.lastIndexOf(':') + 1));
+  const sshAddress = flags.sshAddress ?? old?.sshAddress ?? `${domain}:${sshListen.slice(sshListen.lastIndexOf(':') + 1)}`;
+  // Join codes hand it to ssh's command line on every hub (tunnel.ts).
+  if (!isSshAddress(sshAddress)) throw new Error(`--ssh-address must be NAME:PORT with NAME a DNS name or an IPv4 address (hubs hand it to ssh), got "${sshAddress}"`);
   return {
     domain: domain.toLowerCase(),
     listen,
     publicPort: flags.publicPort ?? old?.publicPort ?? listenPort,
     sshListen,
-    sshAddress: flags.sshAddress ?? old?.sshAddress ?? `${domain}:${sshListen.slice(sshListen.lastIndexOf(':') + 1)}`,
+    sshAddress,
     user: accountName(),
     maxConnectionsPerHub: flags.maxConnectionsPerHub ?? old?.maxConnectionsPerHub ?? DEFAULT_CONNECTIONS_PER_HUB,
     maxConnectionsPerClient: flags.maxConnectionsPerClient ?? old?.maxConnectionsPerClient ?? DEFAULT_CONNECTIONS_PER_CLIENT,
@@ -90,6 +94,18 @@ function hostKey(dir: string): string {
   return readFileSync(`${path}.pub`, 'utf8').split(' ').slice(0, 2).join(' ');
 }
 
+/** The relay's hop certificate (made once, like the host key); its fingerprint for join codes. */
+async function hopFingerprint(dir: string): Promise<string> {
+  const paths = statePaths(dir);
+  if (!existsSync(paths.hopCert) || !existsSync(paths.hopKey)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const made = await makeHopIdentity({ commonName: 'tether relay hop', years: 30 });
+    writeFileSync(paths.hopKey, made.key, { mode: 0o600 });
+    writeFileSync(paths.hopCert, made.cert, { mode: 0o644 });
+  }
+  return fingerprintOf(readFileSync(paths.hopCert, 'utf8'));
+}
+
 /** Tells a running nginx to re-read hubs.map (new connections use it; live ones are untouched). */
 function reloadNginx(dir: string): boolean {
   const pidPath = statePaths(dir).nginxPid;
@@ -105,12 +121,13 @@ function reloadNginx(dir: string): boolean {
   }
 }
 
-export function invite(dir: string, name: string): { code: string; reloaded: boolean; url: string } {
+export async function invite(dir: string, name: string): Promise<{ code: string; reloaded: boolean; url: string }> {
   const wanted = name.toLowerCase();
   if (!HUB_NAME.test(wanted)) throw new Error(`not a hub name: "${name}" (lowercase letters, digits and inner dashes, at most 40)`);
   if (RESERVED_NAMES.has(wanted)) throw new Error(`"${wanted}" is reserved (it would look like the relay's own name)`);
   const settings = readSettings(dir);
   if (settings.hubs.some((h) => h.name === wanted)) throw new Error(`"${wanted}" is already invited; tether relay revoke ${wanted} first to issue a new code`);
+  const hop = await hopFingerprint(dir);
   const temp = mkdtempSync(join(tmpdir(), 'tether-invite-'));
   try {
     const keyPath = join(temp, 'key');
@@ -121,7 +138,7 @@ export function invite(dir: string, name: string): { code: string; reloaded: boo
     const next = { ...settings, hubs: [...settings.hubs, { name: wanted, port, publicKey, createdAt: Date.now() }] };
     const fullName = `${wanted}.${settings.domain}`;
     const url = `https://${fullName}${settings.publicPort === 443 ? '' : `:${settings.publicPort}`}`;
-    const code = encodeJoin({ name: fullName, origin: url, ssh: settings.sshAddress, user: settings.user, hostKey: hostKey(dir), port, key: readFileSync(keyPath, 'utf8') });
+    const code = encodeJoin({ name: fullName, origin: url, ssh: settings.sshAddress, user: settings.user, hostKey: hostKey(dir), port, hop, key: readFileSync(keyPath, 'utf8') });
     writeEngineFiles(dir, next);
     return { code, reloaded: reloadNginx(dir), url };
   } finally {
@@ -211,6 +228,7 @@ export async function serve(dir: string, flags: ServeFlags, report: (line: strin
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const settings = settle(dir, flags);
   const key = hostKey(dir);
+  const hop = await hopFingerprint(dir);
   writeEngineFiles(dir, settings);
   // sshd started as root needs its privilege-separation directory.
   if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
@@ -261,6 +279,7 @@ export async function serve(dir: string, flags: ServeFlags, report: (line: strin
   const lines = [
     `tether relay: TLS on ${settings.listen} for *.${settings.domain} (passed through by SNI, never ended here), tunnels over ssh on ${settings.sshListen}`,
     `host key: ${key}`,
+    `hop certificate (what hubs' fronts accept PROXY lines from): sha256 ${hop}`,
     `state: ${dir} (${settings.hubs.length} hub${settings.hubs.length === 1 ? '' : 's'} invited); invite one: tether relay invite NAME`,
     `caps: ${settings.maxConnectionsPerHub} connections per hub, ${settings.maxConnectionsPerClient} per client address, ${settings.bytesPerSecond ? `${settings.bytesPerSecond} bytes/s per connection` : 'no byte rate cap'}, idle connections closed after ${settings.idleSeconds} s, dead tunnels after ~${settings.tunnelDeadSeconds} s`,
   ];

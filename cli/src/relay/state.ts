@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { HUB_NAME } from './join-code.ts';
+import { DNS_NAME, HUB_NAME, isSshAddress } from './join-code.ts';
 
 export const FIRST_HUB_PORT = 20_000;
 /** nginx's second hop per hub listens on the relay's loopback from here (one port a hub, in list order). */
@@ -24,14 +24,14 @@ const HubSchema = z.strictObject({
 
 export const RelaySettingsSchema = z.strictObject({
   /** Hubs are `<name>.<domain>` (a wildcard DNS record points here). */
-  domain: z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/),
+  domain: z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/).regex(DNS_NAME, 'a DNS name'),
   /** nginx's TLS listener, host:port. */
   listen: z.string().regex(/^[0-9a-z.:[\]-]+:\d{1,5}$/i),
   /** The port phones use (the origin's), when a NAT or a firewall maps 443 to `listen`. */
   publicPort: z.number().int().min(1).max(65535),
   /** sshd's listener, host:port, and the address the join codes give hubs for it. */
   sshListen: z.string().regex(/^[0-9a-z.:[\]-]+:\d{1,5}$/i),
-  sshAddress: z.string().regex(/^[a-z0-9.-]+:\d{1,5}$/i),
+  sshAddress: z.string().refine(isSshAddress, 'host:port, the host a DNS name or an IPv4 address (nothing ssh could read as an option)'),
   /** The account sshd runs as (a non-root sshd lets in only its own user). */
   user: z.string(),
   /** Caps: live connections per hub name and per client address, bytes per second per connection
@@ -58,6 +58,9 @@ export function statePaths(dir: string) {
     dir,
     settings: join(dir, 'relay.json'),
     hostKey: join(dir, 'ssh_host_ed25519_key'),
+    /** nginx's client certificate towards the hubs' fronts (hop-identity.ts): its key never leaves. */
+    hopKey: join(dir, 'hop.key'),
+    hopCert: join(dir, 'hop.crt'),
     sshdConfig: join(dir, 'sshd_config'),
     authorizedKeys: join(dir, 'authorized_keys'),
     nginxConfig: join(dir, 'nginx.conf'),

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHub, type Hub } from '../main.ts';
-import { createHostAllowlist, hostName } from './host-allowlist.ts';
+import { createHostAllowlist, hostName, targetHost } from './host-allowlist.ts';
 import { REACH_PROOF_PATH } from './reach-proof.ts';
 
 const req = (headers: Record<string, string>) => new Request('http://127.0.0.1/', { headers });
@@ -30,6 +30,19 @@ describe('hostName', () => {
   );
 });
 
+describe('targetHost', () => {
+  it.each([
+    ['http://evil.example/', 'evil.example'],
+    ['HTTPS://Tether.Example.com:443/api?x=1', 'tether.example.com'],
+    ['http://tether.example.com?x=/y', 'tether.example.com'],
+    ['http://tether.example.com#f', 'tether.example.com'],
+    ['http://[::1]:8787/', '::1'],
+    ['http://127.0.0.1', '127.0.0.1'],
+  ])('%s → %s', (target, host) => expect(targetHost(target)).toBe(host));
+
+  it.each(['/', '*', 'evil.example:443', 'ftp://tether.example.com/', 'http://user@tether.example.com/', 'http://tether.example.com@evil.example/', 'http:///x', 'http://a b/', 'http://[::1/', 'ws://tether.example.com/'])('refuses %j', (target) => expect(targetHost(target)).toBeNull());
+});
+
 describe('createHostAllowlist', () => {
   const allowlist = createHostAllowlist({
     config: { host: '0.0.0.0', publicUrl: 'https://tether.example.com', allowedHosts: ['Box.Local', 'http://named.example:9000'], clusterUrl: 'http://hub-a.internal:8787' },
@@ -45,6 +58,15 @@ describe('createHostAllowlist', () => {
     expect(res?.status).toBe(421);
     expect(res?.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(await res?.text()).toMatch(/^421 Misdirected Request: /);
+  });
+
+  it('judges a raw request-target by its own authority (RFC 9112 3.2.2: the URI wins over Host)', async () => {
+    for (const target of ['/healthz', '*', 'https://tether.example.com/api', 'http://box.local:8787/', 'http://192.168.1.20/']) expect(allowlist.checkTarget(target), target).toBeNull();
+    for (const target of ['http://evil.example/', 'http://tether.example.com.evil.example/', 'http://user@box.local/', 'ftp://box.local/', 'box.local:443']) {
+      const res = allowlist.checkTarget(target);
+      expect(res?.status, target).toBe(421);
+      expect(await res?.text()).toMatch(/^421 Misdirected Request: /);
+    }
   });
 
   it('answers 421 without a Host header', () => {
@@ -125,6 +147,12 @@ describe('a hub behind its allowlist', () => {
     for (const host of ['[::1]:99983', '127.0.0.1:70000', '[123d:c::8e:7e:0.10.195.7]']) {
       expect((await rawRequest(hub.port, `GET /healthz HTTP/1.1\r\nHost: ${host}`)).status, host).toBe(421);
     }
+  });
+
+  it('cannot see an absolute-form target itself: Bun.serve rebuilds the URL from Host (why checkTarget exists, and the relay front asks it)', async () => {
+    // If this ever answers 421, Bun kept the target's authority and check() can judge it directly.
+    expect((await rawRequest(hub.port, `GET http://evil.example/healthz HTTP/1.1\r\nHost: tether.example.com`)).status).toBe(200);
+    expect(hub.checkTarget('http://evil.example/healthz')?.status).toBe(421);
   });
 
   it('proves itself to the TLS gate: the answer is the hub\'s own, a bad challenge is 400', async () => {

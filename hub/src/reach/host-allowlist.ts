@@ -11,12 +11,20 @@
 // names of publicUrl, clusterUrl and a named --host, and config.allowedHosts. Ports never matter:
 // the attacker's lever is the name.
 // Invariant: a Host that is absent, unparsable or not on the list never reaches a route.
+//
+// An absolute-form request-target (`GET http://evil.example/ HTTP/1.1`) names its own authority, and
+// RFC 9112 3.2.2 makes that the request's, whatever Host says. Bun.serve drops it before any handler
+// (it rebuilds req.url from Host), so `check` cannot see it; `checkTarget` judges the raw target
+// wherever tether reads request lines itself (the relay front, cli/src/relay-link/http-gate.ts).
 import { isIP } from 'node:net';
 import type { HubConfig } from '../config.ts';
 
 export type HostAllowlist = {
   /** null when the request may go on; else the 421 answer. */
   check(req: Request): Response | null;
+  /** A raw request-target: null when it is origin-form (`/…`), `*`, or absolute-form (http or
+   *  https) with an authority this hub serves; else the 421 answer (RFC 9112 3.2.2: the URI wins). */
+  checkTarget(target: string): Response | null;
   /** The names (not literals) this hub answers, for logs and tests. */
   names: ReadonlySet<string>;
 };
@@ -55,6 +63,17 @@ export function hostName(value: string | null): string | null {
   // A DNS name: letters, digits, hyphens and underscores in dot-separated labels of 1-63 characters.
   if (host.length === 0 || host.length > 253) return null;
   return host.split('.').every((label) => /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/.test(label)) ? host : null;
+}
+
+/** The authority's host of an absolute-form target (`scheme://authority[/?#…]`), as hostName reads
+ *  a Host value; null when the target is no http(s) URI, or names a user (`user@`, RFC 9110 4.2.4). */
+export function targetHost(target: string): string | null {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(target);
+  if (!scheme || !/^https?$/i.test(scheme[1]!)) return null;
+  const rest = target.slice(scheme[0].length);
+  const authority = rest.slice(0, rest.search(/[/?#]|$/));
+  if (authority.includes('@')) return null;
+  return hostName(authority);
 }
 
 /** The host name of a URL or of a bare name (`--allowed-host`), normalised like hostName. */
@@ -101,6 +120,12 @@ export function createHostAllowlist(options: {
   };
   return {
     names,
+    checkTarget(target) {
+      if (target.startsWith('/') || target === '*') return null;
+      // Absolute-form (anything else, as authority-form CONNECT, is no request for this hub).
+      const host = targetHost(target);
+      return allowed(host) ? null : refuse(host);
+    },
     check(req) {
       const host = hostName(req.headers.get('host'));
       if (!allowed(host)) return refuse(host);
