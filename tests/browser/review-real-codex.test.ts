@@ -34,7 +34,7 @@ describe('a real Codex reviewer, watched from the phone', () => {
 
     // The reviewed session: a played claude runner on the daemon's machine, in Codex's folder.
     const parent = await world.connect({ token });
-    const parentId = await world.registerSession(parent, { machineId: daemon.machineId(), cwd: codex.cwd, launchKind: 'pty', title: TITLE, status: 'idle' });
+    const parentId = await world.registerSession(parent, { ...daemon.machineClaim(), cwd: codex.cwd, launchKind: 'pty', title: TITLE, status: 'idle' });
     parent.on('workspace:query', (_q: unknown, reply: (a: unknown) => void) => reply({ ok: true, ...DIFF_PAGE }));
     const toParent: string[] = [];
     parent.on('prompt:deliver', (p: { text: string }) => toParent.push(p.text));

@@ -26,7 +26,7 @@ describe('web shell', () => {
   it('phone: the Shell button opens a shell on the session’s machine; typing runs; a reload reattaches', async () => {
     const token = world.hub.token;
     const runner = await world.connect({ token });
-    await world.registerSession(runner, { cwd: sandbox.cwd, launchKind: 'pty', title: 'Shell session', status: 'idle', machineId: daemon.machineId() });
+    await world.registerSession(runner, { cwd: sandbox.cwd, launchKind: 'pty', title: 'Shell session', status: 'idle', ...daemon.machineClaim() });
 
     const page = await world.signedInPage('phone', token);
     await page.getByRole('link', { name: /Shell session/ }).click();
@@ -62,7 +62,7 @@ describe('web shell', () => {
   it('a duplicated tab (its sessionStorage copied) gets a shell of its own; the first tab keeps its shell', async () => {
     const token = world.hub.token;
     const runner = await world.connect({ token });
-    await world.registerSession(runner, { cwd: sandbox.cwd, launchKind: 'pty', title: 'Two tabs', status: 'idle', machineId: daemon.machineId() });
+    await world.registerSession(runner, { cwd: sandbox.cwd, launchKind: 'pty', title: 'Two tabs', status: 'idle', ...daemon.machineClaim() });
     const first = await world.signedInPage('phone', token);
     await first.getByRole('link', { name: /Two tabs/ }).click();
     await first.getByRole('link', { name: 'Shell on this machine' }).click();

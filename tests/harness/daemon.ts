@@ -33,6 +33,9 @@ export async function spawnVia(phone: Socket, payload: Record<string, unknown>):
 export type DaemonHandle = {
   home: string;
   machineId(): string;
+  /** What a runner on this machine sends to name it: the id and the machine's secret
+   *  (TETHER_HOME/machine-secret); without the proof the hub registers a desk session. */
+  machineClaim(): { machineId: string; machineProof: string };
   output(): string;
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /** SIGTERM (graceful) the daemon only; runners keep running. */
@@ -130,6 +133,7 @@ export async function startDaemon(options: {
   return {
     home,
     machineId: () => readFileSync(join(home, 'machine-id'), 'utf8').trim(),
+    machineClaim: () => ({ machineId: readFileSync(join(home, 'machine-id'), 'utf8').trim(), machineProof: readFileSync(join(home, 'machine-secret'), 'utf8').trim() }),
     output: () => out,
     waitForOutput,
     kill,
