@@ -3,7 +3,7 @@
 // a focus, and PTY or headless; Start waits for the hub (the reviewer ready, its first prompt
 // queued), then the card appears in this session's chat. A refusal stays in the dialog.
 import { useEffect, useId, useRef, useState } from 'react';
-import type { AgentKind, Session } from '@tether/shared';
+import type { AgentKind, LaunchKind, Session } from '@tether/shared';
 import { agentDisplayName, isFinalStatus } from '@tether/shared/wire';
 import { useMachines } from '../../lib/queries.ts';
 import { requestHub } from '../../lib/socket.ts';
@@ -16,11 +16,16 @@ const FOCUS_MAX = 4_000;
 /** The hub reads the diff, then waits for the reviewer to be ready (45 s at most). */
 const START_TIMEOUT_MS = 120_000;
 
-/** The agents that can review this session: its machine's, read-only capable; another than its own first. */
-export function reviewerChoices(session: Session, machines: readonly { id: string; agents: AgentKind[]; capabilities: Partial<Record<AgentKind, { readOnly?: boolean; displayName: string }>> }[] | undefined) {
+/** The agents that can review this session: its machine's, read-only capable in that launch kind
+ *  (Gemini: headless only); another than its own first. */
+export function reviewerChoices(
+  session: Session,
+  machines: readonly { id: string; agents: AgentKind[]; capabilities: Partial<Record<AgentKind, { readOnly?: boolean; readOnlyIn?: readonly LaunchKind[]; displayName: string }>> }[] | undefined,
+  launchKind: LaunchKind = 'headless',
+) {
   const machine = machines?.find((m) => m.id === session.machineId);
   if (!machine) return [];
-  const capable = machine.agents.filter((a) => machine.capabilities[a]?.readOnly === true);
+  const capable = machine.agents.filter((a) => machine.capabilities[a]?.readOnly === true && (machine.capabilities[a]?.readOnlyIn ?? [launchKind]).includes(launchKind));
   return [...capable.filter((a) => a !== session.agent), ...capable.filter((a) => a === session.agent)].map((agent) => ({ agent, name: agentDisplayName(agent, machine.capabilities[agent] ?? null) }));
 }
 
@@ -29,13 +34,14 @@ function StartDialog({ session, onClose }: { session: Session; onClose: () => vo
   const titleId = useId();
   const focusId = useId();
   const machines = useMachines();
-  const choices = reviewerChoices(session, machines.data);
+  const [pty, setPty] = useState(false);
+  const choices = reviewerChoices(session, machines.data, pty ? 'pty' : 'headless');
   const [agent, setAgent] = useState<AgentKind | null>(null);
   const [focus, setFocus] = useState('');
-  const [pty, setPty] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const picked = agent ?? choices[0]?.agent ?? null;
+  // An agent picked that the launch kind now asked cannot run as a reviewer gives way to the first that can.
+  const picked = choices.find((c) => c.agent === agent)?.agent ?? choices[0]?.agent ?? null;
 
   useEffect(() => {
     const dialog = ref.current;
