@@ -8,6 +8,8 @@ import { agentDisplayName, isFinalStatus } from '@tether/shared/wire';
 import { useMachines } from '../../lib/queries.ts';
 import { requestHub } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
+import { IconSvg } from '../../lib/ui/icon-svg.tsx';
+import { useModalOpener } from '../../lib/ui/use-modal.ts';
 import './reviews.css';
 
 /** MAX_REVIEW_FOCUS_CHARS (shared reviews.ts; not imported: that module brings zod into this chunk).
@@ -123,8 +125,7 @@ function StartDialog({ session, onClose }: { session: Session; onClose: () => vo
 
 /** `compact`: the header's small button; otherwise a labelled one (the Changes view). */
 export function StartReviewButton({ session, compact = false }: { session: Session; compact?: boolean }) {
-  const [open, setOpen] = useState(false);
-  const triggerRef = useRef<HTMLButtonElement>(null);
+  const { open, show, close, triggerRef } = useModalOpener();
   if (isFinalStatus(session.status) || !session.machineId) return null;
   return (
     <>
@@ -135,18 +136,12 @@ export function StartReviewButton({ session, compact = false }: { session: Sessi
         aria-haspopup="dialog"
         title="A second opinion from another agent"
         {...(compact ? { 'aria-label': 'Review by another agent' } : {})}
-        onClick={() => setOpen(true)}
+        onClick={show}
       >
         {compact ? <ReviewIcon /> : 'Review'}
       </button>
       {open ? (
-        <StartDialog
-          session={session}
-          onClose={() => {
-            setOpen(false);
-            requestAnimationFrame(() => triggerRef.current?.focus());
-          }}
-        />
+        <StartDialog session={session} onClose={close} />
       ) : null}
     </>
   );
@@ -155,9 +150,9 @@ export function StartReviewButton({ session, compact = false }: { session: Sessi
 /** Two speech bubbles, the second answering the first: a second opinion. */
 function ReviewIcon() {
   return (
-    <svg width="21" height="21" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    <IconSvg size={21}>
       <path d="M4 5h9a2 2 0 0 1 2 2v4a2 2 0 0 1-2 2H8l-3 3v-3H4a2 2 0 0 1-2-2V7a2 2 0 0 1 2-2z" />
       <path d="M17 9h3a2 2 0 0 1 2 2v4a2 2 0 0 1-2 2h-1v3l-3-3h-3a2 2 0 0 1-2-2v-1" />
-    </svg>
+    </IconSvg>
   );
 }
