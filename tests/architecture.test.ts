@@ -162,7 +162,7 @@ const RULES: Rule[] = [
     forbid: /^(cli\/(runner|daemon|commands|pty|screen)|hub\/)/,
     why: 'leaf rooms import only shared (and config)',
   },
-  { from: /^cli\/dialogs$/, forbid: /^(cli\/(?!dialogs$|screen$|hub-link$)|hub\/)/, why: 'the dialog relay reads the screen and speaks through the hub link only' },
+  { from: /^cli\/dialogs$/, forbid: /^(cli\/(?!dialogs$|screen$|hub-link$)|hub\/)/, why: 'the dialog bridge reads the screen and speaks through the hub link only' },
   { from: /^cli\/agents$/, forbid: /^cli\/(runner|daemon)$/, why: 'an agent brings data and drivers (agents/agent.ts); the runner composes the session and is never imported back' },
   { from: /^cli\/daemon$/, forbid: /^cli\/runner$/, why: 'the daemon spawns runner processes, never imports the runner' },
   { from: /^cli\/(?!commands$)/, forbid: /^hub\//, why: 'only commands (tether hub, token) may load the hub' },
