@@ -16,7 +16,7 @@ import { createDaemonDirectory } from './machines/daemons.ts';
 import { createMachines } from './machines/machines.ts';
 import { createRemoteSessions } from './machines/remote-sessions.ts';
 import { createWorktrees } from './worktrees/worktrees.ts';
-import { createShellRelay } from './machines/shells.ts';
+import { createShellBridge } from './machines/shells.ts';
 import { createTerminalRegistry } from './terminal/registry.ts';
 import type { RunnerPort } from './terminal/room.ts';
 import { storedFinalScreens } from './terminal/final-screens.ts';
@@ -74,7 +74,7 @@ export function createDomain(options: {
     ? createHubLinkServer({ nsp: io.of('/hub'), cli, linkSecret: options.cluster.linkSecret, sessionOf: sessions.get, terminals, runners, onError })
     : null;
   const remote = createRemoteSessions({ sessions, machines, daemons, readiness, runners, bus });
-  const shells = createShellRelay({ enabled: options.shell, machines, daemons, web, bus });
+  const shells = createShellBridge({ enabled: options.shell, machines, daemons, web, bus });
   const workspace = createWorkspace({ sessionOf: sessions.get, runners });
   const follower = followReviews({ store, facts, onError });
   const reviews = createReviews({ store, facts, sessions, machines, remote, workspace, follower });
