@@ -170,7 +170,7 @@ const RULES: Rule[] = [
   { from: /^cli\/(?!commands$|main$)/, forbid: /^cli\/commands$/, why: 'commands are edges: nothing imports them' },
   { from: /^cli\/(pty|screen)$/, forbid: /^(cli\/(?!pty$|screen$)|shared\/|hub\/)/, why: 'pty and screen import nothing of ours' },
   {
-    from: /^cli\/(transcript|hooks|hub-link|config|workspace|reach)$/,
+    from: /^cli\/(transcript|hooks|hub-link|web-client|config|workspace|reach)$/,
     forbid: /^(cli\/(runner|daemon|commands|pty|screen)|hub\/)/,
     why: 'leaf rooms import only shared (and config)',
   },
