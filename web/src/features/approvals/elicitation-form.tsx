@@ -1,7 +1,7 @@
 // elicitation-form.tsx: an MCP server's request for input (elicitation) as a form: its message, one
 // field per property of the requested schema (text, number, yes/no, a choice), then Accept (sends
 // the content), Decline or Cancel. The content is checked with shared `elicitationProblems`, the
-// same rule the runner applies before claude relays it to the server.
+// same rule the runner applies before claude hands it to the server.
 import { useMemo, useState } from 'react';
 import { ElicitationInputSchema, elicitationProblems, type ElicitationField, type ElicitationValue, type PendingRequest } from '@tether/shared';
 import { Spinner } from '../../lib/ui/badge.tsx';

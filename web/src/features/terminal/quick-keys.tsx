@@ -1,6 +1,6 @@
 // quick-keys.tsx: the keys a phone keyboard does not have (Esc, Tab, Ctrl-C, arrows, Home/End,
 // PgUp/PgDn) and sticky Ctrl / Alt that modify the next key typed. Scrolls sideways on narrow screens.
-// While nothing reads keys (connecting, the hub link lost, the session ended) they are aria-disabled,
+// While nothing reads keys (connecting, the connection to the hub lost, the session ended) they are aria-disabled,
 // not disabled: a toolbar keeps its dimmed items focusable (so the sideways scroll stays reachable by
 // keyboard and a screen reader still finds them), and presses are ignored here.
 import { QUICK_KEYS, type Modifiers } from './keys.ts';

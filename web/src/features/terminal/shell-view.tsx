@@ -130,7 +130,7 @@ export function ShellView({ machine, cwd, onBack }: { machine: Machine; cwd?: st
   const onQuickKey = (data: string) => send(sticky.take().alt ? `\x1b${data}` : data);
 
   const live = phase.kind === 'live';
-  // Keys typed while the hub link is down would go nowhere: the keys wait for the link as well.
+  // Keys typed while the connection to the hub is down would go nowhere: the keys wait for the link as well.
   const keysLive = live && connection.kind === 'connected';
   return (
     <div className="terminal-screen shell-screen">

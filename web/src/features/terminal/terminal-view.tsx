@@ -142,7 +142,7 @@ export function TerminalView({ session, readOnly = false, jump = null }: { sessi
   const onQuickKey = (data: string) => controllerRef.current?.quickKey(data);
 
   // An ended session's terminal still shows its last screen, but nothing reads keys any more; keys
-  // typed while the hub link is down would go nowhere. The keys wait for both.
+  // typed while the connection to the hub is down would go nowhere. The keys wait for both.
   const ended = isFinalStatus(session.status);
   const live = phase.kind === 'live' && connection.kind === 'connected' && !ended;
   const control = sizeControl(size?.owner ?? null, session.deskAttached);
