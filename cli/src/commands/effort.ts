@@ -1,8 +1,8 @@
 // effort.ts: `tether effort <session> [level]`: read a session's effort level, or change it as the phone
 // does, where its agent has one (its capabilities say which levels and launch kinds): claude's own
 // `/effort <level>` typed at an idle prompt (PTY sessions), Codex's reasoning effort for its next turn.
-import { EffortLevelSchema, isUuid, SessionDetailSchema } from '@tether/shared';
-import { CommandError, parseFlags, type Command } from './command.ts';
+import { EffortLevelSchema, SessionDetailSchema } from '@tether/shared';
+import { CommandError, sessionArgument, parseFlags, type Command } from './command.ts';
 import { connectAsPhone, getHubJson, requireCredentials } from './hub-access.ts';
 
 const LEVELS = EffortLevelSchema.options.join('|');
@@ -13,9 +13,8 @@ const command: Command = {
   usage: `tether effort <session> [${LEVELS}] [--json]`,
   async run(args) {
     const { flags, positionals } = parseFlags({ args, booleans: ['json'] });
-    const [sessionId, wanted] = positionals;
-    if (!sessionId || positionals.length > 2) throw new CommandError(`usage: ${command.usage}`, 2);
-    if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
+    const sessionId = sessionArgument({ positionals, usage: command.usage, most: 2 });
+    const wanted = positionals[1];
     const creds = requireCredentials();
     if (wanted === undefined) {
       const { session } = await getHubJson({ creds, path: `/api/sessions/${sessionId}`, schema: SessionDetailSchema, what: 'a session' });
