@@ -8,29 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DaemonSpawnSchema, spawnError, type DaemonSpawn } from '@tether/shared';
+import { git, pushedRepo } from '../testing/git-repo.ts';
 import { spawnInWorktree, worktreeCommands } from './worktrees.ts';
 
 let dir: string;
 const SESSION = '0b1c2d3e-4a5b-4c6d-8e7f-8091a2b3c4d5';
 
-function git(cwd: string, ...args: string[]): string {
-  const r = Bun.spawnSync(['git', '-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd });
-  if (r.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.toString()}`);
-  return r.stdout.toString().trim();
-}
-
-/** A repository with its commit pushed to a bare remote (so that only new work is unpushed). */
 function repo(): string {
-  const path = join(dir, 'app');
-  git(dir, 'init', '-q', '--bare', join(dir, 'remote.git'));
-  git(dir, 'init', '-q', path);
-  writeFileSync(join(path, 'a.txt'), 'a\n');
-  writeFileSync(join(path, '.gitignore'), '.env\n');
-  git(path, 'add', '-A');
-  git(path, 'commit', '-q', '-m', 'first');
-  git(path, 'remote', 'add', 'origin', join(dir, 'remote.git'));
-  git(path, 'push', '-q', '-u', 'origin', 'main');
-  return path;
+  return pushedRepo({ dir, files: { 'a.txt': 'a\n', '.gitignore': '.env\n' } }).repo;
 }
 
 /** What the disk holds under the temp dir, and the repository's branches: compared before and after. */

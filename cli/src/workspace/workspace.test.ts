@@ -1,25 +1,16 @@
 // workspace.test.ts: the runner's reads of a session directory against real git repositories in
 // temp dirs: changes (modified, added, deleted, renamed, untracked, binary, no commit yet, paging,
 // cuts), listings and files, and every way out of the directory refused.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WORKSPACE_MAX_DIFF_LINES, WorkspaceAnswerSchema, type Ack, type WorkspaceAnswer, type WorkspaceChanges } from '@tether/shared';
 import { createWorkspaceReader } from './workspace.ts';
 import { FILES_PER_PAGE } from './changes.ts';
+import { tempDirs } from '../testing/temp-dirs.ts';
 
 const SESSION = '11111111-2222-4333-8444-555555555555';
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'tether-ws-'));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs('ws');
 
 function git(cwd: string, ...args: string[]): void {
   const r = Bun.spawnSync(['git', '-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd, stdout: 'pipe', stderr: 'pipe' });

@@ -7,28 +7,13 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { git, pushedRepo } from '../testing/git-repo.ts';
 import { checkBranchName, createWorktree, inspectWorktree, listWorktrees, removeWorktree } from './worktrees.ts';
 
 let dir: string;
 
-function git(cwd: string, ...args: string[]): string {
-  const r = Bun.spawnSync(['git', '-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd });
-  if (r.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.toString()}`);
-  return r.stdout.toString().trim();
-}
-
 function repo(): string {
-  const remote = join(dir, 'remote.git');
-  const path = join(dir, 'app');
-  git(dir, 'init', '-q', '--bare', remote);
-  git(dir, 'init', '-q', path);
-  writeFileSync(join(path, 'a.txt'), 'a\n');
-  writeFileSync(join(path, '.gitignore'), '.env\nnode_modules/\ndist/\ndata/\n');
-  git(path, 'add', '-A');
-  git(path, 'commit', '-q', '-m', 'first');
-  git(path, 'remote', 'add', 'origin', remote);
-  git(path, 'push', '-q', '-u', 'origin', 'main');
-  return path;
+  return pushedRepo({ dir, files: { 'a.txt': 'a\n', '.gitignore': '.env\nnode_modules/\ndist/\ndata/\n' } }).repo;
 }
 
 beforeEach(() => {

@@ -1,19 +1,15 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compareVersions, parseVersion } from '../version.ts';
 import { codexVersions, SUPPORTED_CODEX } from './version.ts';
+import { tempDirs } from '../../testing/temp-dirs.ts';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('codex-version');
 
 /** A stand-in `codex` that prints what `codex --version` prints and counts its runs. */
 function fakeCodex(printed: string): { bin: string; runs: () => number; dir: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'tether-codex-version-'));
-  dirs.push(dir);
+  const dir = tempDir();
   const bin = join(dir, 'codex');
   const count = join(dir, 'runs');
   writeFileSync(bin, `#!/bin/sh\necho x >> '${count}'\necho '${printed}'\n`);
