@@ -1,5 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { agentVersions } from './version.ts';
+import { agentVersions, compareVersions, parseVersion } from './version.ts';
+
+describe('versions', () => {
+  it('reads the version in what each agent\'s --version prints', () => {
+    const printed: Array<[string, string | null]> = [
+      ['2.1.330 (Claude Code)', '2.1.330'],
+      ['Claude Code v2.1.197\n', '2.1.197'],
+      ['codex-cli 0.169.0', '0.169.0'],
+      ['codex-cli 0.170.0-alpha.2\n', '0.170.0'],
+      ['0.61.0', '0.61.0'],
+      ['command not found', null],
+      ['error: unknown flag', null],
+    ];
+    for (const [text, version] of printed) expect(parseVersion(text), text).toBe(version);
+  });
+
+  it('compares numerically, not as text', () => {
+    expect(compareVersions('2.1.330', '2.1.197')).toBe(1);
+    expect(compareVersions('2.1.99', '2.1.197')).toBe(-1);
+    expect(compareVersions('2.10.0', '2.9.9')).toBe(1);
+    expect(compareVersions('2.1.197', '2.1.197')).toBe(0);
+  });
+});
 
 describe('an agent\'s versions', () => {
   const range = { floor: '0.160.0', current: '0.169.0' };

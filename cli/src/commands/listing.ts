@@ -1,10 +1,10 @@
 // listing.ts: what the listing verbs (`tether sessions`, `machines`, `pending`) share: they take no
 // argument but --json, fetch one list from the hub, and print it as `{ <key>: [...] }` or as text, or
 // one line saying there is nothing; and the aligned text table they (and `tether token list`) print.
-import { CommandError, parseFlags } from './command.ts';
+import { CommandError, parseFlags, type Command } from './command.ts';
 
-/** How one listing verb reads and shows its list. */
-export type Listing<T> = {
+/** A listing verb: its name, summary and usage, and how it reads and shows its list. */
+export type Listing<T> = Pick<Command, 'name' | 'summary' | 'usage'> & {
   /** The JSON object's one key (`{ machines: [...] }`). */
   key: string;
   fetch: () => Promise<T[]>;
@@ -14,14 +14,20 @@ export type Listing<T> = {
   empty: string;
 };
 
-/** A listing verb's `run`. */
-export async function runListing<T>(args: string[], listing: Listing<T>): Promise<number> {
-  const { flags, positionals } = parseFlags({ args, booleans: ['json'] });
-  if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
-  const items = await listing.fetch();
-  const text = flags.json ? JSON.stringify({ [listing.key]: items }) : items.length ? listing.text(items) : listing.empty;
-  process.stdout.write(`${text}\n`);
-  return 0;
+export function listingVerb<T>(listing: Listing<T>): Command {
+  return {
+    name: listing.name,
+    summary: listing.summary,
+    usage: listing.usage,
+    async run(args) {
+      const { flags, positionals } = parseFlags({ args, booleans: ['json'] });
+      if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
+      const items = await listing.fetch();
+      const text = flags.json ? JSON.stringify({ [listing.key]: items }) : items.length ? listing.text(items) : listing.empty;
+      process.stdout.write(`${text}\n`);
+      return 0;
+    },
+  };
 }
 
 /** Rows (the first is the head) as columns two spaces apart, each as wide as its widest cell. */

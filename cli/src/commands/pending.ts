@@ -2,9 +2,8 @@
 // answer in this user's namespace (GET /api/pending), with the ids `tether answer` takes.
 import { ElicitationInputSchema, PendingRequestSchema, type PendingRequest } from '@tether/shared';
 import { z } from 'zod';
-import type { Command } from './command.ts';
 import { getHubJson, requireCredentials } from './hub-access.ts';
-import { runListing } from './listing.ts';
+import { listingVerb } from './listing.ts';
 
 const PendingListSchema = z.object({ pending: z.array(PendingRequestSchema) });
 
@@ -40,15 +39,12 @@ function text(pending: PendingRequest[]): string {
   return pending.map((r) => `${r.id}  ${r.kind}  ${r.toolName}  session ${r.sessionId}\n    ${detail(r)}`).join('\n');
 }
 
-async function fetchPending(): Promise<PendingRequest[]> {
-  const { pending } = await getHubJson({ creds: requireCredentials(), path: '/api/pending', schema: PendingListSchema, what: 'a pending list' });
-  return pending;
-}
-
-const command: Command = {
+export default listingVerb({
   name: 'pending',
   summary: 'list approvals and questions waiting for an answer',
   usage: 'tether pending [--json]',
-  run: (args) => runListing(args, { key: 'pending', fetch: fetchPending, text, empty: 'nothing is waiting' }),
-};
-export default command;
+  key: 'pending',
+  fetch: async () => (await getHubJson({ creds: requireCredentials(), path: '/api/pending', schema: PendingListSchema, what: 'a pending list' })).pending,
+  text,
+  empty: 'nothing is waiting',
+});

@@ -5,9 +5,8 @@
 // The table marks pinned and archived sessions in STATUS (`idle, pinned`, `ended, archived`), as
 // the phone's list keeps them; it lists every session, archived ones too.
 import { isArchived, MachineListSchema, SessionListSchema, type Session } from '@tether/shared';
-import type { Command } from './command.ts';
 import { getHubJson, requireCredentials } from './hub-access.ts';
-import { runListing, textTable } from './listing.ts';
+import { listingVerb, textTable } from './listing.ts';
 
 export type ListedSession = Session & { machineName: string | null };
 
@@ -55,10 +54,12 @@ export async function fetchSessions(): Promise<ListedSession[]> {
   return sessions.map((s) => ({ ...s, machineName: s.machineId === null ? null : (names.get(s.machineId) ?? null) }));
 }
 
-const command: Command = {
+export default listingVerb({
   name: 'sessions',
   summary: 'list sessions',
   usage: 'tether sessions [--json]',
-  run: (args) => runListing(args, { key: 'sessions', fetch: fetchSessions, text: sessionTable, empty: 'no sessions' }),
-};
-export default command;
+  key: 'sessions',
+  fetch: fetchSessions,
+  text: sessionTable,
+  empty: 'no sessions',
+});

@@ -1,37 +1,32 @@
 // Real git in temp dirs: a repository with a bare remote, the session's folder a subfolder of it.
 // Each write is checked on disk (index, commits, the remote's refs), and each bad request is checked
 // to leave the repository exactly as it was.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GitQuerySchema, type GitWrite } from '@tether/shared';
 import { git, pushedRepo } from '../testing/git-repo.ts';
 import { createGitActions } from './git-actions.ts';
 import { parseStatus } from './state.ts';
+import { tempDirPerTest } from '../testing/temp-dirs.ts';
 
-let dir: string;
+const dir = tempDirPerTest('git-actions');
 const sessionId = randomUUID();
 
 /** repo/ with one commit on main pushed to remote.git (its upstream); the session sits in repo/app.
  *  The person the code under test commits as is the repository's own (Dev). */
 function repoWithRemote() {
-  const { repo, remote } = pushedRepo({ dir, name: 'repo', files: { 'app/a.txt': 'one\n', 'top.txt': 'top\n' } });
+  const { repo, remote } = pushedRepo({ dir: dir(), name: 'repo', files: { 'app/a.txt': 'one\n', 'top.txt': 'top\n' } });
   for (const [k, v] of [['user.name', 'Dev'], ['user.email', 'dev@example.com'], ['commit.gpgsign', 'false']]) git(repo, 'config', k!, v!);
   return { remote, repo, app: join(repo, 'app') };
 }
 
 const ask = (root: string, query: GitWrite | { action: 'state' }, gh?: string) =>
-  createGitActions({ root, gh: gh ?? join(dir, 'no-gh') }).answer(GitQuerySchema.parse({ sessionId, ...query }));
+  createGitActions({ root, gh: gh ?? join(dir(), 'no-gh') }).answer(GitQuerySchema.parse({ sessionId, ...query }));
 
 /** What a bad request must leave alone: the index, HEAD, the work tree's status. */
 const snapshot = (repo: string) => [git(repo, 'rev-parse', 'HEAD'), git(repo, 'status', '--porcelain=v1'), git(repo, 'ls-files', '-s')].join('\n');
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tether-git-actions-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('git actions', () => {
   it('states the folder: changed files relative to it, staged or not, the branch and its upstream', async () => {
@@ -55,7 +50,7 @@ describe('git actions', () => {
       ],
       total: 2,
     });
-    expect(await ask(dir, { action: 'state' })).toEqual({ ok: true, kind: 'state', git: false, reason: "the session's folder is not in a git work tree" });
+    expect(await ask(dir(), { action: 'state' })).toEqual({ ok: true, kind: 'state', git: false, reason: "the session's folder is not in a git work tree" });
   });
 
   it('stages, unstages, commits with the message, and pushes to the upstream remote', async () => {
@@ -77,8 +72,8 @@ describe('git actions', () => {
   });
 
   it('unstages in a repository without a commit yet', async () => {
-    const repo = join(dir, 'fresh');
-    git(dir, 'init', '-q', '-b', 'main', repo);
+    const repo = join(dir(), 'fresh');
+    git(dir(), 'init', '-q', '-b', 'main', repo);
     writeFileSync(join(repo, 'x.txt'), 'x\n');
     expect(await ask(repo, { action: 'stage', paths: ['x.txt'] })).toMatchObject({ ok: true, state: { head: null, files: [{ path: 'x.txt', staged: true }] } });
     expect(await ask(repo, { action: 'unstage', paths: ['x.txt'] })).toMatchObject({ ok: true, state: { files: [{ path: 'x.txt', staged: false, unstaged: true }] } });
@@ -121,12 +116,12 @@ describe('git actions', () => {
   it('offers a pull request only when gh is logged in, and returns its URL', async () => {
     const { app } = repoWithRemote();
     // A stand-in gh: `auth status` succeeds, `pr create` prints a URL and records its arguments.
-    const gh = join(dir, 'gh');
-    writeFileSync(gh, `#!/bin/sh\nif [ "$1" = auth ]; then exit 0; fi\necho "$@" > "${join(dir, 'gh-args')}"\necho https://github.example/o/r/pull/7\n`);
+    const gh = join(dir(), 'gh');
+    writeFileSync(gh, `#!/bin/sh\nif [ "$1" = auth ]; then exit 0; fi\necho "$@" > "${join(dir(), 'gh-args')}"\necho https://github.example/o/r/pull/7\n`);
     chmodSync(gh, 0o755);
     expect(await ask(app, { action: 'state' }, gh)).toMatchObject({ ok: true, pullRequests: true });
     expect(await ask(app, { action: 'pull-request' }, gh)).toMatchObject({ ok: true, url: 'https://github.example/o/r/pull/7', summary: 'Opened pull request https://github.example/o/r/pull/7' });
-    expect(await Bun.file(join(dir, 'gh-args')).text()).toBe('pr create --fill --head main\n');
+    expect(await Bun.file(join(dir(), 'gh-args')).text()).toBe('pr create --fill --head main\n');
   });
 
   it('parses renames and unmerged entries of porcelain v2, inside the prefix only', () => {

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 
 /** Called where vitest hooks may be (a file's top, a describe): the function it returns makes a
  *  folder `tether-<name>-…` under the system's temp folder, removed after the current test. */
@@ -16,5 +16,19 @@ export function tempDirs(name: string): () => string {
     const dir = mkdtempSync(join(tmpdir(), `tether-${name}-`));
     made.push(dir);
     return dir;
+  };
+}
+
+/** A folder of its own for every test, made before the test and removed after it: the function it
+ *  returns is the current test's folder (for a file whose every test works in one). */
+export function tempDirPerTest(name: string): () => string {
+  const make = tempDirs(name);
+  let current: string | null = null;
+  beforeEach(() => {
+    current = make();
+  });
+  return () => {
+    if (current === null) throw new Error('tempDirPerTest: no test is running');
+    return current;
   };
 }

@@ -3,23 +3,18 @@
 // unpushed or uncommitted work or an ignored file like `.env` without a confirmation of exactly
 // that loss, a file that appeared after the person looked) leaves the disk as it was; rebuildable
 // folders alone are named with their size and removed without asking.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { git, pushedRepo } from '../testing/git-repo.ts';
 import { checkBranchName, createWorktree, inspectWorktree, listWorktrees, removeWorktree } from './worktrees.ts';
+import { tempDirPerTest } from '../testing/temp-dirs.ts';
 
-let dir: string;
+const dir = tempDirPerTest('worktrees');
 
 function repo(): string {
-  return pushedRepo({ dir, files: { 'a.txt': 'a\n', '.gitignore': '.env\nnode_modules/\ndist/\ndata/\n' } }).repo;
+  return pushedRepo({ dir: dir(), files: { 'a.txt': 'a\n', '.gitignore': '.env\nnode_modules/\ndist/\ndata/\n' } }).repo;
 }
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tether-worktrees-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('worktrees', () => {
   it('makes a worktree on a new branch beside the repository, and lists it', async () => {
@@ -27,12 +22,12 @@ describe('worktrees', () => {
     const made = await createWorktree({ repo: app, branch: 'feature/phone' });
     // Where it started is recorded: the branch checked out in the repository, and its commit.
     const base = { ref: 'main', commit: git(app, 'rev-parse', 'HEAD') };
-    expect(made).toEqual({ ok: true, worktree: { path: join(dir, 'app.worktrees', 'feature', 'phone'), branch: 'feature/phone', head: null, main: false }, repo: app, base });
-    expect(git(join(dir, 'app.worktrees', 'feature', 'phone'), 'branch', '--show-current')).toBe('feature/phone');
+    expect(made).toEqual({ ok: true, worktree: { path: join(dir(), 'app.worktrees', 'feature', 'phone'), branch: 'feature/phone', head: null, main: false }, repo: app, base });
+    expect(git(join(dir(), 'app.worktrees', 'feature', 'phone'), 'branch', '--show-current')).toBe('feature/phone');
     const listed = await listWorktrees(app);
     expect(listed.ok && listed.worktrees.map((w) => [w.path, w.branch, w.main])).toEqual([
       [app, 'main', true],
-      [join(dir, 'app.worktrees', 'feature', 'phone'), 'feature/phone', false],
+      [join(dir(), 'app.worktrees', 'feature', 'phone'), 'feature/phone', false],
     ]);
   });
 
@@ -46,12 +41,12 @@ describe('worktrees', () => {
     expect(await createWorktree({ repo: app, branch: 'main' })).toMatchObject({ ok: false, code: 'conflict', error: expect.stringContaining('the branch "main" exists already') });
     writeFileSync(join(app, 'a.txt'), 'edited\n');
     expect(await createWorktree({ repo: app, branch: 'topic' })).toMatchObject({ ok: false, code: 'conflict', error: expect.stringContaining('uncommitted changes') });
-    const plain = join(dir, 'plain');
+    const plain = join(dir(), 'plain');
     rmSync(plain, { recursive: true, force: true });
     Bun.spawnSync(['mkdir', plain]);
     expect(await createWorktree({ repo: plain, branch: 'topic' })).toMatchObject({ ok: false, code: 'bad_request', error: expect.stringContaining('not in a git repository') });
     expect(git(app, 'branch', '--list')).toBe('* main');
-    expect(existsSync(join(dir, 'app.worktrees'))).toBe(false);
+    expect(existsSync(join(dir(), 'app.worktrees'))).toBe(false);
   });
 
   it('says exactly what removing would lose, keeps the work unless confirmed, and never removes the repository', async () => {
