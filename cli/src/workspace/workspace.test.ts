@@ -222,12 +222,18 @@ describe('changes against HEAD', () => {
 });
 
 describe('files', () => {
-  it('lists directories first, hides .git, marks links in and out of the directory', async () => {
+  /** repo() with two links out of it: link-out (a folder) and secret-link.txt (a file in it). */
+  function repoWithLinksOut(): string {
     const root = repo();
     const outside = tempDir();
     writeFileSync(join(outside, 'secret.txt'), 'not yours\n');
     symlinkSync(outside, join(root, 'link-out'));
     symlinkSync(join(outside, 'secret.txt'), join(root, 'secret-link.txt'));
+    return root;
+  }
+
+  it('lists directories first, hides .git, marks links in and out of the directory', async () => {
+    const root = repoWithLinksOut();
     symlinkSync('src', join(root, 'link-in'));
     const answer = await ask(root, { kind: 'list', path: '' });
     if (!answer.ok || answer.kind !== 'list') throw new Error(JSON.stringify(answer));
@@ -255,11 +261,7 @@ describe('files', () => {
   });
 
   it('refuses ../, absolute paths and links that point out, with a clear error', async () => {
-    const root = repo();
-    const outside = tempDir();
-    writeFileSync(join(outside, 'secret.txt'), 'not yours\n');
-    symlinkSync(outside, join(root, 'link-out'));
-    symlinkSync(join(outside, 'secret.txt'), join(root, 'secret-link.txt'));
+    const root = repoWithLinksOut();
     for (const path of ['../secret.txt', 'src/../../x', '/etc/passwd', 'C:\\Windows', 'src/./app.ts', 'a//b']) {
       for (const kind of ['read', 'list'] as const) {
         const answer = await ask(root, { kind, path });

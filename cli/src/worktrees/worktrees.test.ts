@@ -16,6 +16,14 @@ function repo(): string {
   return pushedRepo({ dir: dir(), files: { 'a.txt': 'a\n', '.gitignore': '.env\nnode_modules/\ndist/\ndata/\n' } }).repo;
 }
 
+/** A fresh repository and a worktree of it on a new branch. */
+async function worktreeOn(branch: string): Promise<{ app: string; tree: string }> {
+  const app = repo();
+  const made = await createWorktree({ repo: app, branch });
+  if (!made.ok) throw new Error(made.error);
+  return { app, tree: made.worktree.path };
+}
+
 describe('worktrees', () => {
   it('makes a worktree on a new branch beside the repository, and lists it', async () => {
     const app = repo();
@@ -50,10 +58,7 @@ describe('worktrees', () => {
   });
 
   it('says exactly what removing would lose, keeps the work unless confirmed, and never removes the repository', async () => {
-    const app = repo();
-    const made = await createWorktree({ repo: app, branch: 'topic' });
-    if (!made.ok) throw new Error(made.error);
-    const tree = made.worktree.path;
+    const { app, tree } = await worktreeOn('topic');
     writeFileSync(join(tree, 'new.txt'), 'new\n');
     git(tree, 'add', 'new.txt');
     git(tree, 'commit', '-q', '-m', 'work on the phone');
@@ -77,10 +82,7 @@ describe('worktrees', () => {
   });
 
   it('removes a clean, pushed worktree without asking, its rebuildable folders named with their size', async () => {
-    const app = repo();
-    const made = await createWorktree({ repo: app, branch: 'clean' });
-    if (!made.ok) throw new Error(made.error);
-    const tree = made.worktree.path;
+    const { app, tree } = await worktreeOn('clean');
     mkdirSync(join(tree, 'node_modules', 'left-pad'), { recursive: true });
     writeFileSync(join(tree, 'node_modules', 'left-pad', 'index.js'), 'x'.repeat(300));
     mkdirSync(join(tree, 'web', 'dist'), { recursive: true });
@@ -102,10 +104,7 @@ describe('worktrees', () => {
   });
 
   it('names a rename by its new path and a file turned into a link (a typechange) as uncommitted', async () => {
-    const app = repo();
-    const made = await createWorktree({ repo: app, branch: 'moves' });
-    if (!made.ok) throw new Error(made.error);
-    const tree = made.worktree.path;
+    const { app, tree } = await worktreeOn('moves');
     git(tree, 'mv', 'a.txt', 'b.txt');
     rmSync(join(tree, '.gitignore'));
     symlinkSync('b.txt', join(tree, '.gitignore'));
@@ -115,10 +114,7 @@ describe('worktrees', () => {
   });
 
   it('names an ignored .env as loss and refuses without a confirmation of it; a file that appears after the look is still kept', async () => {
-    const app = repo();
-    const made = await createWorktree({ repo: app, branch: 'secrets' });
-    if (!made.ok) throw new Error(made.error);
-    const tree = made.worktree.path;
+    const { app, tree } = await worktreeOn('secrets');
     writeFileSync(join(tree, '.env'), 'API_KEY=local-only\n');
     mkdirSync(join(tree, 'node_modules'));
     writeFileSync(join(tree, 'node_modules', 'x.js'), 'x');
