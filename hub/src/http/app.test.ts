@@ -5,17 +5,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChatMessageInputSchema, HubFeaturesSchema, MAX_PAYLOAD_BYTES, PROTOCOL_VERSION, SessionRegistrationSchema, type HubFeatures } from '@tether/shared';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.ts';
+import { httpAppParts } from '../testing/http-parts.ts';
 import type { Store } from '../store/store.ts';
 import { createAccessToken, revokeAccessToken } from '../auth/tokens.ts';
-import { createShareLinks } from '../auth/share-links.ts';
-import { createCallerResolver } from '../auth/namespace.ts';
-import { createWebSessionSigner } from '../auth/web-session.ts';
-import { createLogin } from '../auth/login.ts';
-import { createDevices } from '../auth/devices.ts';
-import { createPairing } from '../auth/pairing.ts';
-import { createSessionQueries } from '../sessions/queries.ts';
-import { createMachineQueries } from '../machines/machines.ts';
-import { createApprovalQueries } from '../approvals/approvals.ts';
 import { createHttpApp, LOGIN_MAX_FAILURES } from './app.ts';
 
 const S1 = '11111111-1111-4111-8111-111111111111';
@@ -27,21 +19,9 @@ let app: ReturnType<typeof createHttpApp>;
 let token: string;
 let otherToken: string;
 
-/** The domain's read side over this test's store. */
-const reads = () => ({ sessions: createSessionQueries({ store }), machines: createMachineQueries({ store }), approvals: createApprovalQueries({ store }) });
-
 function build(options: Pick<Parameters<typeof createHttpApp>[0], 'webDist' | 'terminalMemory' | 'features'> = {}) {
-  const signer = createWebSessionSigner({ secret: new Uint8Array(32).fill(7) });
   return createHttpApp({
-    ...reads(),
-    login: createLogin({ store, signer }),
-    ...(() => {
-      const devices = createDevices({ store, signer, revoked: () => {} });
-      return { pairing: createPairing({ store, signer, devices }), devices };
-    })(),
-    resolver: createCallerResolver({ store, signer }),
-    shareLinks: createShareLinks({ store, secret: new Uint8Array(32).fill(7) }),
-    version: '9.9.9',
+    ...httpAppParts(store),
     ...options,
   });
 }

@@ -7,17 +7,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LoginResponseSchema, PairCodeCreatedSchema } from '@tether/shared';
 import { createSqliteStore } from '../../store/sqlite/sqlite-store.ts';
+import { httpAppParts } from '../../testing/http-parts.ts';
 import type { Store } from '../../store/store.ts';
 import { createAccessToken } from '../../auth/tokens.ts';
-import { createShareLinks } from '../../auth/share-links.ts';
-import { createCallerResolver } from '../../auth/namespace.ts';
-import { createWebSessionSigner } from '../../auth/web-session.ts';
-import { createLogin } from '../../auth/login.ts';
-import { createDevices } from '../../auth/devices.ts';
-import { createPairing } from '../../auth/pairing.ts';
-import { createSessionQueries } from '../../sessions/queries.ts';
-import { createMachineQueries } from '../../machines/machines.ts';
-import { createApprovalQueries } from '../../approvals/approvals.ts';
 import { createHttpApp, LOGIN_MAX_FAILURES } from '../app.ts';
 
 const PUBLIC_URL = 'https://tether.example.test';
@@ -28,20 +20,9 @@ let store: Store;
 let token: string;
 
 function build(publicUrl: string | null = PUBLIC_URL) {
-  const signer = createWebSessionSigner({ secret: new Uint8Array(32).fill(9) });
   return createHttpApp({
-    sessions: createSessionQueries({ store }),
-    machines: createMachineQueries({ store }),
-    approvals: createApprovalQueries({ store }),
-    login: createLogin({ store, signer }),
-    ...(() => {
-      const devices = createDevices({ store, signer, revoked: () => {} });
-      return { pairing: createPairing({ store, signer, devices }), devices };
-    })(),
+    ...httpAppParts(store),
     publicUrl,
-    resolver: createCallerResolver({ store, signer }),
-    shareLinks: createShareLinks({ store, secret: new Uint8Array(32).fill(9) }),
-    version: '9.9.9',
   });
 }
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
