@@ -1,11 +1,10 @@
 // app.test.ts: the REST API in process with app.request (no port), on a real SQLite file.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChatMessageInputSchema, HubFeaturesSchema, MAX_PAYLOAD_BYTES, PROTOCOL_VERSION, SessionRegistrationSchema, type HubFeatures } from '@tether/shared';
-import { createSqliteStore } from '../store/sqlite/sqlite-store.ts';
 import { httpAppParts } from '../testing/http-parts.ts';
+import { openTempStore, removeTempStore } from '../testing/temp-store.ts';
 import type { Store } from '../store/store.ts';
 import { createAccessToken, revokeAccessToken } from '../auth/tokens.ts';
 import { createHttpApp, LOGIN_MAX_FAILURES } from './app.ts';
@@ -30,8 +29,7 @@ const login = (body: unknown, ip = '10.0.0.1') =>
   app.request('/api/auth/login', { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) }, { ip });
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tether-http-'));
-  store = createSqliteStore({ path: join(dir, 'hub.sqlite') });
+  ({ dir, store } = openTempStore('tether-http-'));
   app = build();
   token = (await createAccessToken({ store, namespace: 'alpha', label: 'laptop' })).token;
   otherToken = (await createAccessToken({ store, namespace: 'beta' })).token;
@@ -45,10 +43,7 @@ beforeEach(async () => {
     ),
   });
 });
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => removeTempStore({ dir, store }));
 
 describe('http app', () => {
   it('answers /healthz without auth', async () => {

@@ -1,13 +1,10 @@
 // transcription.test.ts (routes): POST /api/transcriptions through the whole Hono app (auth, body
 // limit, config) against the scripted fake endpoint on a real port.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TRANSCRIPTION_MAX_BYTES, TRANSCRIPTION_MAX_SECONDS } from '@tether/shared';
 import { makeWav, startFakeTranscription, type FakeTranscription } from '../../../../tests/fixtures/fake-transcription/fake-transcription.ts';
-import { createSqliteStore } from '../../store/sqlite/sqlite-store.ts';
 import { httpAppParts } from '../../testing/http-parts.ts';
+import { openTempStore, removeTempStore } from '../../testing/temp-store.ts';
 import type { Store } from '../../store/store.ts';
 import { createAccessToken } from '../../auth/tokens.ts';
 import { createTranscription, type Transcription } from '../../transcription/transcription.ts';
@@ -35,15 +32,13 @@ const post = (app: ReturnType<typeof build>, body: Uint8Array, options: { query?
   });
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tether-transcription-'));
-  store = createSqliteStore({ path: join(dir, 'hub.sqlite') });
+  ({ dir, store } = openTempStore('tether-transcription-'));
   token = (await createAccessToken({ store, namespace: 'alpha', label: 'phone' })).token;
   fake = startFakeTranscription({ model: 'whisper-test', apiKey: 'sk-hub-only' });
 });
 afterEach(async () => {
   await fake.stop();
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await removeTempStore({ dir, store });
 });
 
 describe('POST /api/transcriptions', () => {
