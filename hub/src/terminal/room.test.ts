@@ -38,6 +38,16 @@ function fakeViewer() {
 
 const snap = (offset: number): TerminalSnapshot => ({ sessionId: SID, offset, cols: 80, rows: 24, data: 'screen' });
 
+/** A room with one viewer who may write, joined and past the first snapshot (at offset 0). */
+function joinedRoom(options: { maxBytes?: number } = {}) {
+  const runner = fakeRunner();
+  const room = createTerminalRoom({ sessionId: SID, runner: runner.port, ...options });
+  const viewer = fakeViewer();
+  room.join({ viewerId: 'a', sink: viewer.sink, canWrite: true });
+  room.snapshot(snap(0));
+  return { runner, room, viewer };
+}
+
 describe('terminal room', () => {
   it('asks the runner for a snapshot on first join, then streams bytes after it', () => {
     const r = fakeRunner();
@@ -53,11 +63,7 @@ describe('terminal room', () => {
   });
 
   it('resumes a rejoining viewer with exactly the bytes it missed', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
-    const a = fakeViewer();
-    room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
-    room.snapshot(snap(0));
+    const { room, viewer: a } = joinedRoom();
     room.output(0, enc('abc'));
     const b = fakeViewer();
     room.join({ viewerId: 'b', sink: b.sink, canWrite: true });
@@ -173,11 +179,7 @@ describe('terminal room', () => {
   });
 
   it('gives a viewer in the middle of a new chunk only the rest of it', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port, maxBytes: 4 });
-    const a = fakeViewer();
-    room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
-    room.snapshot(snap(0));
+    const { runner: r, room, viewer: a } = joinedRoom({ maxBytes: 4 });
     room.output(0, enc('abcd'));
     room.output(2, enc('cdefgh')); // overlaps what the viewer has, and outgrows the log
     expect(a.got.text).toBe('[snap@0]abcdefgh');
@@ -237,11 +239,7 @@ describe('terminal room', () => {
   });
 
   it('frees its log when the terminal ends, keeping only the bytes after the final screen', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
-    const a = fakeViewer();
-    room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
-    room.snapshot(snap(0));
+    const { runner: r, room, viewer: a } = joinedRoom();
     const page = 'x'.repeat(10_000);
     room.output(0, enc(page));
     room.snapshot(snap(10_000)); // the final screen
@@ -263,10 +261,7 @@ describe('terminal room', () => {
   });
 
   it('keeps an older screen alone when a runner died far past it (never replays a part of what followed)', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
-    room.join({ viewerId: 'a', sink: fakeViewer().sink, canWrite: true });
-    room.snapshot(snap(0));
+    const { room } = joinedRoom();
     const chunk = new Uint8Array(64 * 1024).fill(120);
     for (let offset = 0; offset < 4 * chunk.length; offset += chunk.length) room.output(offset, chunk);
     room.end(); // no final screen: the runner is gone
