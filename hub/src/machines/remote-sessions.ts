@@ -10,7 +10,7 @@
 // a session that never got ready is stopped and marked failed, never left half-started; nothing is
 // retried or respawned here. Machines and sessions are looked up in the caller's namespace only.
 import { basename } from 'node:path';
-import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, spawnError, WORKTREE_SPAWN_ACK_MS, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
+import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, spawnError, WORKTREE_SPAWN_ACK_MS, type Ack, type DaemonSpawn, type Namespace, type Session, type SpawnAckError, type WebAcks } from '@tether/shared';
 import type { z } from 'zod';
 import type { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '@tether/shared';
 import type { Sessions } from '../sessions/lifecycle.ts';
@@ -119,17 +119,11 @@ export function createRemoteSessions(deps: Deps) {
     async resume(ns: Namespace, { sessionId, launchKind }: z.output<typeof SessionResumeSchema>): Promise<Ack<WebAcks['session:resume']>> {
       const current = await sessions.get(ns, sessionId);
       if (!current) return ackError('not_found', 'no such session');
-      if (!isFinalStatus(current.status)) return spawnError('conflict', 'session_live', 'the session is still running; attach to it or stop it first');
-      if (!current.agentSessionId) return spawnError('conflict', 'not_resumable', `${current.agent} never started a conversation in this session; there is nothing to resume`);
-      // The id goes on the agent's command line: only its own format (a row of an older hub may hold another).
-      if (!AgentSessionIdSchema.safeParse(current.agentSessionId).success) return spawnError('conflict', 'not_resumable', `this session's ${current.agent} id is not one that can be resumed`);
-      if (!current.machineId) {
-        const again = current.capabilities ? `run ${resumeAtDesk(current.capabilities, current.agentSessionId)}` : `resume ${current.agent}'s session ${current.agentSessionId}`;
-        return spawnError('conflict', 'not_resumable', `this session was started at a desk, not by a daemon: ${again} there`);
-      }
-      const found = await findDaemon(ns, current.machineId);
+      const resumable = resumableOn(current);
+      if ('ok' in resumable) return resumable;
+      const { machineId } = resumable;
+      const found = await findDaemon(ns, machineId);
       if ('ok' in found) return found;
-      const machineId = current.machineId;
       return exclusive(
         ns,
         sessionId,
@@ -154,33 +148,53 @@ export function createRemoteSessions(deps: Deps) {
       const current = await sessions.get(ns, sessionId);
       if (!current) return ackError('not_found', 'no such session');
       if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
-      exits.stopAsked(ns, sessionId);
-      try {
-        const graceful = readiness.wait({ namespace: ns, sessionId, goal: 'ended', timeoutMs: SESSION_STOP_GRACE_MS });
-        runners.send(ns, sessionId, 'session:stop', { sessionId });
-        let outcome = await graceful;
-        if (outcome.kind === 'timeout') {
-          const daemon = current.machineId ? await daemons.locate(ns, current.machineId) : null;
-          if (!daemon) return ackError('conflict', `the session did not stop within ${SESSION_STOP_GRACE_MS / 1000} s and no daemon of its machine is online to force it`);
-          const forced = readiness.wait({ namespace: ns, sessionId, goal: 'ended', timeoutMs: SESSION_KILL_WAIT_MS });
-          const kill = await daemons.command(daemon, 'daemon:kill', { sessionId });
-          if (!kill.ok || !kill.killed) {
-            readiness.runnerExited(ns, sessionId, { exitCode: null, reason: null });
-            await forced;
-            return ackError('conflict', kill.ok ? 'the daemon does not know this session\'s runner (started elsewhere?)' : kill.error);
-          }
-          outcome = await forced;
-          if (outcome.kind === 'timeout') return ackError('internal', 'the runner was killed but its exit was not seen');
-        }
-        const ended = await sessions.get(ns, sessionId);
-        return ended ? { ok: true, session: ended } : ackError('not_found', 'no such session');
-      } finally {
-        exits.stopDone(ns, sessionId);
-      }
+      return stopSession({ deps, exits, ns, session: current });
     },
     /** A daemon saw a runner exit (runner-exits.ts judges it). */
     runnerExited: exits.report,
   };
+}
+
+/** Stops a live session: its runner is asked to end it, and after SESSION_STOP_GRACE_MS the daemon of
+ *  its machine kills the runner. Acked once the session is seen ended. */
+async function stopSession(o: { deps: Deps; exits: ReturnType<typeof createRunnerExits>; ns: Namespace; session: Session }): Promise<Ack<WebAcks['session:stop']>> {
+  const sessionId = o.session.id;
+  o.exits.stopAsked(o.ns, sessionId);
+  try {
+    const graceful = o.deps.readiness.wait({ namespace: o.ns, sessionId, goal: 'ended', timeoutMs: SESSION_STOP_GRACE_MS });
+    o.deps.runners.send(o.ns, sessionId, 'session:stop', { sessionId });
+    let outcome = await graceful;
+    if (outcome.kind === 'timeout') {
+      const daemon = o.session.machineId ? await o.deps.daemons.locate(o.ns, o.session.machineId) : null;
+      if (!daemon) return ackError('conflict', `the session did not stop within ${SESSION_STOP_GRACE_MS / 1000} s and no daemon of its machine is online to force it`);
+      const forced = o.deps.readiness.wait({ namespace: o.ns, sessionId, goal: 'ended', timeoutMs: SESSION_KILL_WAIT_MS });
+      const kill = await o.deps.daemons.command(daemon, 'daemon:kill', { sessionId });
+      if (!kill.ok || !kill.killed) {
+        o.deps.readiness.runnerExited(o.ns, sessionId, { exitCode: null, reason: null });
+        await forced;
+        return ackError('conflict', kill.ok ? 'the daemon does not know this session\'s runner (started elsewhere?)' : kill.error);
+      }
+      outcome = await forced;
+      if (outcome.kind === 'timeout') return ackError('internal', 'the runner was killed but its exit was not seen');
+    }
+    const ended = await o.deps.sessions.get(o.ns, sessionId);
+    return ended ? { ok: true, session: ended } : ackError('not_found', 'no such session');
+  } finally {
+    o.exits.stopDone(o.ns, sessionId);
+  }
+}
+
+/** The machine an ended session resumes on (through its daemon), or why it cannot be resumed from here. */
+function resumableOn(current: Session): { machineId: string } | SpawnAckError {
+  if (!isFinalStatus(current.status)) return spawnError('conflict', 'session_live', 'the session is still running; attach to it or stop it first');
+  if (!current.agentSessionId) return spawnError('conflict', 'not_resumable', `${current.agent} never started a conversation in this session; there is nothing to resume`);
+  // The id goes on the agent's command line: only its own format (a row of an older hub may hold another).
+  if (!AgentSessionIdSchema.safeParse(current.agentSessionId).success) return spawnError('conflict', 'not_resumable', `this session's ${current.agent} id is not one that can be resumed`);
+  if (!current.machineId) {
+    const again = current.capabilities ? `run ${resumeAtDesk(current.capabilities, current.agentSessionId)}` : `resume ${current.agent}'s session ${current.agentSessionId}`;
+    return spawnError('conflict', 'not_resumable', `this session was started at a desk, not by a daemon: ${again} there`);
+  }
+  return { machineId: current.machineId };
 }
 
 /** A daemon older than worktrees drops the spawn's `worktree` and starts the session in the
