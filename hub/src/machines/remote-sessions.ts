@@ -34,7 +34,7 @@ type Deps = {
 export type RemoteSessions = ReturnType<typeof createRemoteSessions>;
 
 export function createRemoteSessions(deps: Deps) {
-  const { sessions, daemons, readiness, runners } = deps;
+  const { sessions, readiness } = deps;
   const exits = createRunnerExits({ sessions, readiness, bus: deps.bus, stopGraceMs: SESSION_STOP_GRACE_MS });
   /** Sessions being started or stopped right now: a second request waits its turn by failing fast. */
   const busy = new Set<string>();
@@ -42,44 +42,7 @@ export function createRemoteSessions(deps: Deps) {
 
   const findDaemon = (ns: Namespace, machineId: string) => daemonOf(deps, ns, machineId);
 
-  const start = async (ns: Namespace, machineId: string, socket: DaemonTarget, spawn: DaemonSpawn): Promise<Ack<WebAcks['session:spawn']>> => {
-    const ready = readiness.wait({ namespace: ns, sessionId: spawn.sessionId, goal: 'ready', timeoutMs: SESSION_READY_TIMEOUT_MS });
-    // A resumed session's previous runner may still be on its way out (End acks once the session is
-    // ended, before the process is gone): its exit report, arriving now, is about that runner, not
-    // this one, and must not fail this start. The new runner's own exit comes after the spawn ack.
-    exits.starting(ns, spawn.sessionId);
-    const ack = await daemons.command(socket, 'daemon:spawn', spawn, spawn.worktree ? WORKTREE_SPAWN_ACK_MS : undefined);
-    if (!ack.ok) {
-      // No reason: no refusal of the daemon's own but a bad answer or none in time. A runner may
-      // have started all the same; it goes (a kill of nothing answers killed: false).
-      if (!('reason' in ack)) void daemons.command(socket, 'daemon:kill', { sessionId: spawn.sessionId });
-      exits.notStarted(ns, spawn.sessionId);
-      readiness.runnerExited(ns, spawn.sessionId, { exitCode: null, reason: ack.error });
-      await ready;
-      return 'reason' in ack ? ack : spawnError(ack.code, 'runner_failed', ack.error);
-    }
-    if (spawn.worktree && !ack.worktree) return refuseOlderDaemon({ deps, exits, ns, socket, sessionId: spawn.sessionId, ready });
-    exits.started(ns, spawn.sessionId, ack.pid);
-    // The phone sees the new session (starting) at once; the runner's own registration follows
-    // (or came first: then it is left alone).
-    await sessions.registerStarting(ns, {
-          id: spawn.sessionId,
-          machineId,
-          title: basename(ack.cwd),
-          cwd: ack.cwd,
-          launchKind: spawn.launchKind,
-          agent: spawn.agent,
-          // The runner states them when it registers (a resumed session keeps the ones it had).
-          capabilities: null,
-          status: 'starting',
-          agentSessionId: spawn.resumeAgentSessionId,
-          model: spawn.model,
-          permissionMode: spawn.permissionMode ?? 'default',
-          deskAttached: false,
-    });
-    if (ack.worktree) await sessions.recordWorktree(ns, spawn.sessionId, ack.worktree);
-    return answerStart({ deps, ns, socket, sessionId: spawn.sessionId, logFile: ack.logFile, outcome: await ready });
-  };
+  const start = (ns: Namespace, machineId: string, socket: DaemonTarget, spawn: DaemonSpawn) => startSession({ deps, exits, ns, machineId, socket, spawn });
 
   const exclusive = async <T>(ns: Namespace, sessionId: string, run: () => Promise<T>, busyAck: () => T): Promise<T> => {
     if (busy.has(k(ns, sessionId))) return busyAck();
@@ -153,6 +116,48 @@ export function createRemoteSessions(deps: Deps) {
     /** A daemon saw a runner exit (runner-exits.ts judges it). */
     runnerExited: exits.report,
   };
+}
+
+/** Starts a runner for `spawn` through the machine's daemon and answers once the session is ready,
+ *  or with why it is not (a session that never got ready is stopped and marked failed). */
+async function startSession(o: { deps: Deps; exits: ReturnType<typeof createRunnerExits>; ns: Namespace; machineId: string; socket: DaemonTarget; spawn: DaemonSpawn }): Promise<Ack<WebAcks['session:spawn']>> {
+  const { spawn } = o;
+  const ready = o.deps.readiness.wait({ namespace: o.ns, sessionId: spawn.sessionId, goal: 'ready', timeoutMs: SESSION_READY_TIMEOUT_MS });
+  // A resumed session's previous runner may still be on its way out (End acks once the session is
+  // ended, before the process is gone): its exit report, arriving now, is about that runner, not
+  // this one, and must not fail this start. The new runner's own exit comes after the spawn ack.
+  o.exits.starting(o.ns, spawn.sessionId);
+  const ack = await o.deps.daemons.command(o.socket, 'daemon:spawn', spawn, spawn.worktree ? WORKTREE_SPAWN_ACK_MS : undefined);
+  if (!ack.ok) {
+    // No reason: no refusal of the daemon's own but a bad answer or none in time. A runner may
+    // have started all the same; it goes (a kill of nothing answers killed: false).
+    if (!('reason' in ack)) void o.deps.daemons.command(o.socket, 'daemon:kill', { sessionId: spawn.sessionId });
+    o.exits.notStarted(o.ns, spawn.sessionId);
+    o.deps.readiness.runnerExited(o.ns, spawn.sessionId, { exitCode: null, reason: ack.error });
+    await ready;
+    return 'reason' in ack ? ack : spawnError(ack.code, 'runner_failed', ack.error);
+  }
+  if (spawn.worktree && !ack.worktree) return refuseOlderDaemon({ deps: o.deps, exits: o.exits, ns: o.ns, socket: o.socket, sessionId: spawn.sessionId, ready });
+  o.exits.started(o.ns, spawn.sessionId, ack.pid);
+  // The phone sees the new session (starting) at once; the runner's own registration follows
+  // (or came first: then it is left alone).
+  await o.deps.sessions.registerStarting(o.ns, {
+    id: spawn.sessionId,
+    machineId: o.machineId,
+    title: basename(ack.cwd),
+    cwd: ack.cwd,
+    launchKind: spawn.launchKind,
+    agent: spawn.agent,
+    // The runner states them when it registers (a resumed session keeps the ones it had).
+    capabilities: null,
+    status: 'starting',
+    agentSessionId: spawn.resumeAgentSessionId,
+    model: spawn.model,
+    permissionMode: spawn.permissionMode ?? 'default',
+    deskAttached: false,
+  });
+  if (ack.worktree) await o.deps.sessions.recordWorktree(o.ns, spawn.sessionId, ack.worktree);
+  return answerStart({ deps: o.deps, ns: o.ns, socket: o.socket, sessionId: spawn.sessionId, logFile: ack.logFile, outcome: await ready });
 }
 
 /** Stops a live session: its runner is asked to end it, and after SESSION_STOP_GRACE_MS the daemon of
