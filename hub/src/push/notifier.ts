@@ -149,8 +149,6 @@ export function describeTurnEndedPush(session: Session): PushMessage {
   };
 }
 
-export type PushNotifier = ReturnType<typeof createPushNotifier>;
-
 export type PushNotifierOptions = {
   store: Store;
   subscriptions: PushSubscriptions;
@@ -165,6 +163,8 @@ export type PushNotifierOptions = {
   /** Whether a tab of the namespace is on screen (the socket rooms know). */
   anyVisible: (ns: Namespace) => Promise<boolean>;
 };
+
+export type PushNotifier = ReturnType<typeof createPushNotifier>;
 
 export function createPushNotifier(options: PushNotifierOptions) {
   const policy = options.endpoints ?? { dev: false };
