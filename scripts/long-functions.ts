@@ -3,6 +3,7 @@
 // (tests/architecture.test.ts fails on one that is neither).
 //   bun scripts/long-functions.ts            every long function, longest first
 //   bun scripts/long-functions.ts --missing  only those docs/decisions/functions.md does not name
+//   bun scripts/long-functions.ts --stale    the entries there that name no long function any more
 //
 // The rule: a function is a function declaration or expression, an arrow function, a method, a
 // constructor or an accessor, in any .ts/.tsx/.js/.mjs file git tracks (or would: untracked, not
@@ -118,10 +119,23 @@ export function undocumented(root: string, functions: LongFunction[]): LongFunct
   return functions.filter((f) => !named.has(`${f.file} ${f.name}`));
 }
 
+/** The decision's entries that name no long function now (split, shortened, renamed or gone). */
+export function staleEntries(root: string, functions: LongFunction[]): string[] {
+  const long = new Set(functions.map((f) => `${f.file} ${f.name}`));
+  return [...namedInDecision(readFileSync(join(root, FUNCTIONS_DECISION), 'utf8'))].filter((entry) => !long.has(entry));
+}
+
 if (import.meta.main) {
   const root = resolve(import.meta.dirname, '..');
   const all = longFunctions(root);
-  const shown = process.argv.includes('--missing') ? undocumented(root, all) : all;
-  for (const f of shown) console.log(`${String(f.lines).padStart(4)}  ${f.file}:${f.line}  ${f.name}`);
-  console.log(`${shown.length} function(s) of ${LONG_FUNCTION_LINES} lines or more${process.argv.includes('--missing') ? ` not named in ${FUNCTIONS_DECISION}` : ''}`);
+  if (process.argv.includes('--stale')) {
+    const stale = staleEntries(root, all);
+    for (const entry of stale) console.log(entry);
+    console.log(`${stale.length} entr${stale.length === 1 ? 'y' : 'ies'} of ${FUNCTIONS_DECISION} naming no function of ${LONG_FUNCTION_LINES} lines or more`);
+  } else {
+    const missing = process.argv.includes('--missing');
+    const shown = missing ? undocumented(root, all) : all;
+    for (const f of shown) console.log(`${String(f.lines).padStart(4)}  ${f.file}:${f.line}  ${f.name}`);
+    console.log(`${shown.length} function(s) of ${LONG_FUNCTION_LINES} lines or more${missing ? ` not named in ${FUNCTIONS_DECISION}` : ''}`);
+  }
 }
