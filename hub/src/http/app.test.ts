@@ -121,6 +121,9 @@ describe('http app', () => {
     expect(await big.json()).toMatchObject({ code: 'too_large' });
   });
 
+});
+
+describe('http app: sessions, machines, config and the web app', () => {
   it('returns a session with pending and audit, 404 for another namespace, 400 for a bad id', async () => {
     const res = await app.request(`/api/sessions/${S1}`, auth(token));
     expect(await res.json()).toMatchObject({ session: { id: S1, lastSeq: 7 }, pending: [], audit: [] });

@@ -128,6 +128,9 @@ describe('/cli → /web', () => {
     expect(leaked).toBe(false);
   });
 
+});
+
+describe('/cli → /web: terminals and machines', () => {
   it('streams a snapshot then bytes to a subscribed viewer and tells the runner how many watch', async () => {
     const runner = await connect({ nsp: '/cli' });
     const web = await connect({ nsp: '/web' });

@@ -113,6 +113,9 @@ describe('byte log', () => {
     expect(text(log.since(0))).toBe('aaaaaaaa' + 'b'.repeat(5000));
   });
 
+});
+
+describe('byte log: shared blocks and caps', () => {
   it('keeps exact bytes when many small appends share blocks, across trims and big appends', () => {
     const log = createByteLog({ maxBytes: 50_000 });
     const all = appendPieces(log, {

@@ -76,6 +76,9 @@ describe('terminal room', () => {
     expect(b2.got.offsets).toEqual([3]);
   });
 
+});
+
+describe('terminal room: flow control', () => {
   it('pauses a stalled viewer without slowing another, and resyncs it when its bytes are gone', () => {
     const r = fakeRunner();
     const room = createTerminalRoom({ sessionId: SID, runner: r.port, maxBytes: 1000, highWater: 100 });
@@ -187,6 +190,9 @@ describe('terminal room', () => {
     expect(r.calls.snapshots).toBe(1);
   });
 
+});
+
+describe('terminal room: the size and who types', () => {
   it('keeps a size report over a snapshot read at the same offset before that resize', () => {
     // The runner reads snapshots asynchronously: a snapshot asked for at offset 0 can be read at
     // 80x24 and sent after the resize to 100x30 that was reported at offset 0.
@@ -228,6 +234,9 @@ describe('terminal room', () => {
     expect(r.calls.input).toEqual(['\x1b[?1;2c', 'y']);
   });
 
+});
+
+describe('terminal room: the end', () => {
   it('replays the final screen after the terminal ended', () => {
     const r = fakeRunner();
     const room = createTerminalRoom({ sessionId: SID, runner: r.port });

@@ -97,6 +97,9 @@ describe('workspace forwarding', () => {
     expect(asked).toEqual([]);
   });
 
+});
+
+describe('workspace forwarding: refusals', () => {
   it('refuses ../, absolute paths and NUL before asking the runner', async () => {
     const { token: t, sessionId, asked } = await sessionWithRunner(() => README);
     for (const path of ['../etc/passwd', 'src/../../x', '/etc/passwd', 'a\0b', 'C:/Windows/win.ini']) {
