@@ -38,14 +38,23 @@ function fakeViewer() {
 
 const snap = (offset: number): TerminalSnapshot => ({ sessionId: SID, offset, cols: 80, rows: 24, data: 'screen' });
 
-/** A room with one viewer who may write, joined and past the first snapshot (at offset 0). */
-function joinedRoom(options: { maxBytes?: number } = {}) {
+type FakeViewer = ReturnType<typeof fakeViewer>;
+
+/** A room past its first snapshot (at offset 0) with these viewers joined in order; by default one,
+ *  'a', who may write. `viewer` is the first of them. */
+function joinedRoom<Id extends string = 'a'>(
+  options: Partial<Pick<Parameters<typeof createTerminalRoom>[0], 'maxBytes' | 'highWater' | 'fanout'>> & { viewers?: Array<{ id: Id; canWrite?: boolean; hops?: number }> } = {},
+) {
+  const { viewers: joining = [{ id: 'a' as Id, canWrite: true }], ...roomOptions } = options;
   const runner = fakeRunner();
-  const room = createTerminalRoom({ sessionId: SID, runner: runner.port, ...options });
-  const viewer = fakeViewer();
-  room.join({ viewerId: 'a', sink: viewer.sink, canWrite: true });
+  const room = createTerminalRoom({ sessionId: SID, runner: runner.port, ...roomOptions });
+  const viewers = {} as Record<Id, FakeViewer>;
+  for (const { id, canWrite = false, hops } of joining) {
+    viewers[id] = fakeViewer();
+    room.join({ viewerId: id, sink: viewers[id].sink, canWrite, ...(hops ? { hops } : {}) });
+  }
   room.snapshot(snap(0));
-  return { runner, room, viewer };
+  return { runner, room, viewer: viewers[joining[0]!.id], viewers };
 }
 
 describe('terminal room', () => {
@@ -80,13 +89,7 @@ describe('terminal room', () => {
 
 describe('terminal room: flow control', () => {
   it('pauses a stalled viewer without slowing another, and resyncs it when its bytes are gone', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port, maxBytes: 1000, highWater: 100 });
-    const slow = fakeViewer();
-    const fast = fakeViewer();
-    room.join({ viewerId: 'slow', sink: slow.sink, canWrite: false });
-    room.join({ viewerId: 'fast', sink: fast.sink, canWrite: false });
-    room.snapshot(snap(0));
+    const { runner: r, room, viewers: { slow, fast } } = joinedRoom({ maxBytes: 1000, highWater: 100, viewers: [{ id: 'slow' }, { id: 'fast' }] });
     let offset = 0;
     for (let i = 0; i < 100; i++) {
       const chunk = enc('x'.repeat(50));
@@ -105,11 +108,7 @@ describe('terminal room: flow control', () => {
   });
 
   it('resumes a paused viewer from the log chunk by chunk, up to its high water each time', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port, maxBytes: 100_000, highWater: 100_000 });
-    const slow = fakeViewer();
-    room.join({ viewerId: 'slow', sink: slow.sink, canWrite: false });
-    room.snapshot(snap(0));
+    const { room, viewer: slow } = joinedRoom({ maxBytes: 100_000, highWater: 100_000, viewers: [{ id: 'slow' }] });
     const chunk = new Uint8Array(30_000).fill(120);
     for (let offset = 0; offset < 90_000; offset += chunk.length) room.output(offset, chunk);
     room.output(90_000, chunk); // past high water: paused after this one
@@ -128,13 +127,7 @@ describe('terminal room: flow control', () => {
   });
 
   it('gives a viewer two hops away (on another hub) twice the window before pausing it', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port, maxBytes: 100_000, highWater: 100 });
-    const local = fakeViewer();
-    const linked = fakeViewer();
-    room.join({ viewerId: 'local', sink: local.sink, canWrite: false });
-    room.join({ viewerId: 'linked', sink: linked.sink, canWrite: false, hops: 2 });
-    room.snapshot(snap(0));
+    const { room, viewers: { local, linked } } = joinedRoom({ maxBytes: 100_000, highWater: 100, viewers: [{ id: 'local' }, { id: 'linked', hops: 2 }] });
     for (let offset = 0; offset < 500; offset += 50) room.output(offset, enc('y'.repeat(50)));
     // Nobody acks: the local viewer stops past 100 unacked bytes, the linked one past 200.
     expect(local.got.offsets).toEqual([0, 50, 100]);
@@ -148,19 +141,12 @@ describe('terminal room: flow control', () => {
     // The log holds 10 bytes; the runner batches a burst into one 25-byte event. The chunk's first
     // bytes are evicted as it is appended, but the viewers that were exactly at it are owed them.
     for (const fanout of [false, true]) {
-      const r = fakeRunner();
       const shared: string[] = [];
-      const room = createTerminalRoom({
-        sessionId: SID,
-        runner: r.port,
+      const { runner: r, room, viewers: { a, b } } = joinedRoom({
         maxBytes: 10,
         ...(fanout ? { fanout: (_ids: string[], _offset: number, data: Uint8Array) => shared.push(dec(data)) } : {}),
+        viewers: [{ id: 'a', canWrite: true }, { id: 'b', canWrite: true }],
       });
-      const a = fakeViewer();
-      const b = fakeViewer();
-      room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
-      room.join({ viewerId: 'b', sink: b.sink, canWrite: true });
-      room.snapshot(snap(0));
       room.output(0, enc('abc'));
       const requested = r.calls.snapshots;
       room.output(3, enc('0123456789012345678901234'));
@@ -284,18 +270,11 @@ describe('terminal room: the end', () => {
 
 describe('terminal room fan-out', () => {
   it('sends a chunk once to every viewer in step, and per viewer to the rest', () => {
-    const r = fakeRunner();
     const shared: Array<{ ids: string[]; offset: number; text: string }> = [];
-    const room = createTerminalRoom({
-      sessionId: SID,
-      runner: r.port,
+    const { runner: r, room, viewers: { a, b } } = joinedRoom({
       fanout: (ids, offset, data) => shared.push({ ids, offset, text: dec(data) }),
+      viewers: [{ id: 'a', canWrite: true }, { id: 'b', canWrite: true }],
     });
-    const a = fakeViewer();
-    const b = fakeViewer();
-    room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
-    room.join({ viewerId: 'b', sink: b.sink, canWrite: true });
-    room.snapshot(snap(0));
     room.output(0, enc('hello'));
     expect(shared).toEqual([{ ids: ['a', 'b'], offset: 0, text: 'hello' }]);
     // c joins from an older offset: it catches up alone, then moves in step with the others.
