@@ -102,8 +102,18 @@ export function longFunctionsIn(file: string, text: string, min = LONG_FUNCTION_
 /** Every long function in the tree at `root`, longest first. */
 export function longFunctions(root: string, min = LONG_FUNCTION_LINES): LongFunction[] {
   return trackedSources(root)
-    .flatMap((rel) => longFunctionsIn(rel, readFileSync(join(root, rel), 'utf8'), min))
+    .flatMap((rel) => {
+      const text = readFileSync(join(root, rel), 'utf8');
+      // A file shorter than `min` lines holds no function that long: not parsed.
+      return lineCount(text) < min ? [] : longFunctionsIn(rel, text, min);
+    })
     .sort((a, b) => b.lines - a.lines || a.file.localeCompare(b.file) || a.line - b.line);
+}
+
+function lineCount(text: string): number {
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
+  return lines;
 }
 
 /** The decision's entries: lines `- \`file\` \`name\` …`; a function is named when its file and name are. */
