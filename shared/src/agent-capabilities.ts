@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { EffortLevelSchema, LaunchKindSchema, PermissionModeSchema } from './agent-terms.ts';
 import { RequestKindSchema } from './approvals.ts';
+import { BackgroundIdSchema } from './ids.ts';
 
 /** The launch kinds in which the phone may switch a setting (empty: never). */
 const SwitchableIn = z.array(LaunchKindSchema).max(2);
@@ -52,6 +53,16 @@ export const AgentCapabilitiesSchema = z
     /** Its room starts it read-only in its own terms when asked (a reviewer, reviews.ts). Absent
      *  (an older runner or daemon): never started as a reviewer, since it would run unrestricted. */
     readOnly: z.boolean().optional(),
+    /** Set on a session tether attached to rather than started (a claude background session): it
+     *  runs without tether's hooks, so only what its screen draws reaches the phone, as dialogs;
+     *  `note` is what the session says about that ("adopted: no hook approvals"). */
+    adopted: z
+      .object({
+        backgroundId: BackgroundIdSchema,
+        note: z.string().min(1).max(200),
+      })
+      .strict()
+      .optional(),
     relays: z
       .object({
         /** The requests it can put to the phone. */

@@ -10,7 +10,7 @@
 // a session that never got ready is stopped and marked failed, never left half-started; nothing is
 // retried or respawned here. Machines and sessions are looked up in the caller's namespace only.
 import { basename } from 'node:path';
-import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, spawnError, WORKTREE_SPAWN_ACK_MS, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
+import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, sessionLaunchKind, spawnError, WORKTREE_SPAWN_ACK_MS, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
 import type { z } from 'zod';
 import type { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '@tether/shared';
 import type { Sessions } from '../sessions/lifecycle.ts';
@@ -67,7 +67,8 @@ export function createRemoteSessions(deps: Deps) {
           machineId,
           title: basename(ack.cwd),
           cwd: ack.cwd,
-          launchKind: spawn.launchKind,
+          // An attached spawn's session is a PTY one: its terminal is mirrored like any other.
+          launchKind: sessionLaunchKind(spawn.launchKind),
           agent: spawn.agent,
           // The runner states them when it registers (a resumed session keeps the ones it had).
           capabilities: null,
@@ -105,6 +106,7 @@ export function createRemoteSessions(deps: Deps) {
             sessionId,
             cwd: request.cwd,
             launchKind: request.launchKind,
+            backgroundId: request.backgroundId ?? null,
             agent: request.agent,
             model: request.model ?? null,
             permissionMode: request.permissionMode ?? null,
@@ -138,6 +140,7 @@ export function createRemoteSessions(deps: Deps) {
             sessionId,
             cwd: current.cwd,
             launchKind: launchKind ?? current.launchKind,
+            backgroundId: null,
             agent: current.agent,
             model: current.model,
             permissionMode: current.permissionMode,
