@@ -29,6 +29,7 @@ export const VERBS: Record<string, Loader> = {
   review: () => import('./review.ts'),
   effort: () => import('./effort.ts'),
   attach: () => import('./attach.ts'),
+  adopt: () => import('./adopt.ts'),
   relay: () => import('./relay.ts'),
 };
 
