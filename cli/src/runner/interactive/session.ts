@@ -300,7 +300,8 @@ async function runPty(parts: PtyParts & { binary: string; args: string[] }): Pro
   parts.identity.settle(`${agent.name} exited`);
   watch.stop();
   const finalScreen = await screen.state();
-  const failure = watch.ready()
+  // An attach view that exits cleanly was left (Ctrl+Z at the desk) even before its prompt showed.
+  const failure = watch.ready() || (options.attached && exit.exitCode === 0)
     ? null
     : describeEarlyExit({
         agent: agent.name,
