@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync, chmodSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { DialogInput } from '@tether/shared';
+import type { DialogInput, Session } from '@tether/shared';
 import { claudeBackgroundSessions } from '../../cli/src/agents/claude/background.ts';
 import { hasToolResult, startFakeAnthropic, text, toolUse, userSays, when, type FakeAnthropic, type ScriptTurn } from '../fixtures/fake-anthropic/index.ts';
 import { claudeBin, createClaudeSandbox, type ClaudeSandbox } from '../harness/claude.ts';
@@ -17,6 +17,9 @@ import { startTetherInPty } from '../harness/desk.ts';
 import { startHub, type HubHandle } from '../harness/hub.ts';
 import { watchSession } from '../harness/runner.ts';
 import { runTether } from '../harness/tether-cli.ts';
+import { startDaemon, spawnVia } from '../harness/daemon.ts';
+import { connectPhone } from '../harness/world.ts';
+import { emitAck } from '../harness/hub.ts';
 
 const defer = useCleanups();
 
@@ -137,6 +140,33 @@ describe('a claude background session adopted live', () => {
     expect(gone.stderr).toContain(`claude runs no background session ${bg.id} now (it may have ended)`);
     const sessions = await fetch(`${hub.url}/api/sessions`, { headers: { authorization: `Bearer ${hub.token}` } });
     expect(JSON.stringify(await sessions.json())).not.toContain(env.TETHER_SESSION_ID);
+  }, 120_000);
+
+  it('is adopted from the phone through the daemon: two adopters at once, one wins and the other is told', async () => {
+    const world = await backgroundWorld(defer, []);
+    const { bg, sandbox, hub } = world;
+    const daemon = await startDaemon({ hub, sandbox });
+    defer(() => daemon.stop());
+    const phone = await connectPhone(defer, hub);
+    const tablet = await connectPhone(defer, hub);
+    const ask = { machineId: daemon.machineId(), cwd: sandbox.cwd, launchKind: 'attached', backgroundId: bg.id };
+    const acks = await Promise.all([spawnVia(phone, ask), spawnVia(tablet, ask)]);
+    const won = acks.filter((a) => a.ok);
+    const lost = acks.filter((a) => !a.ok);
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]!.error).toContain(`claude background session ${bg.id} is already adopted by tether session ${won[0]!.session!.id}`);
+    expect(won[0]!.session).toMatchObject({ launchKind: 'pty', status: 'idle', machineId: daemon.machineId(), capabilities: { adopted: { backgroundId: bg.id } } });
+    // The loser's session is ended as failed with that reason: nothing of it runs.
+    const sessions = (await (await fetch(`${hub.url}/api/sessions`, { headers: { authorization: `Bearer ${hub.token}` } })).json()) as { sessions: Session[] };
+    expect(sessions.sessions.filter((s) => s.id !== won[0]!.session!.id)).toEqual([expect.objectContaining({ status: 'failed' })]);
+
+    const watch = await watchSession({ hub, sessionId: won[0]!.session!.id });
+    defer(() => watch.stop());
+    await watch.waitFor(() => watch.messages().some((m) => JSON.stringify(m).includes('Hello from the background.')), { what: 'the earlier reply in the chat' });
+    const stop = await emitAck<{ session: Session }>(phone, 'session:stop', { sessionId: won[0]!.session!.id }, 30_000);
+    expect(stop.ok).toBe(true);
+    expect((await claudeBackgroundSessions({ configDir: sandbox.configDir, claudeBin: claudeBin() })).map((s) => s.id)).toContain(bg.id);
   }, 120_000);
 
   it('is absent, with its reason, from a claude that has no background sessions', async () => {
