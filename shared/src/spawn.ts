@@ -102,8 +102,8 @@ export const DaemonSpawnSchema = z.object({
   sessionId: SessionIdSchema,
   cwd: PathString,
   launchKind: SpawnLaunchKindSchema,
-  /** `attached`: the agent's background session the runner attaches to. */
-  backgroundId: BackgroundIdSchema.nullable().default(null),
+  /** `attached`: the agent's background session the runner attaches to (absent otherwise). */
+  backgroundId: BackgroundIdSchema.nullish(),
   agent: AgentKindSchema.default(DEFAULT_AGENT),
   model: ModelString.nullable().default(null),
   permissionMode: PermissionModeSchema.nullable().default(null),

@@ -67,7 +67,6 @@ export function createRemoteSessions(deps: Deps) {
           machineId,
           title: basename(ack.cwd),
           cwd: ack.cwd,
-          // An attached spawn's session is a PTY one: its terminal is mirrored like any other.
           launchKind: sessionLaunchKind(spawn.launchKind),
           agent: spawn.agent,
           // The runner states them when it registers (a resumed session keeps the ones it had).
@@ -140,7 +139,6 @@ export function createRemoteSessions(deps: Deps) {
             sessionId,
             cwd: current.cwd,
             launchKind: launchKind ?? current.launchKind,
-            backgroundId: null,
             agent: current.agent,
             model: current.model,
             permissionMode: current.permissionMode,

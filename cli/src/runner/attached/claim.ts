@@ -28,16 +28,10 @@ export function claimBackground(o: { tetherHome: string; backgroundId: string; s
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(file, JSON.stringify(mine), { flag: 'wx', mode: 0o600 });
-      let released = false;
-      return {
-        ok: true,
-        release: () => {
-          if (released) return;
-          released = true;
-          // Only our own claim: never one a later adopter made after ours was judged stale.
-          if (readHolder(file)?.pid === process.pid) rmSync(file, { force: true });
-        },
-      };
+      // Only our own claim goes (so a second release is a no-op): never one a later adopter made.
+      const ours = (held: ClaimHolder | null) => held?.pid === mine.pid && held.sessionId === mine.sessionId;
+      const release = () => ours(readHolder(file)) && rmSync(file, { force: true });
+      return { ok: true, release: () => void release() };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
