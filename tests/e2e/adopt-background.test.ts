@@ -56,7 +56,8 @@ function adoptAtDesk(world: World, sessionId: string) {
 describe('a claude background session adopted live', () => {
   it('is listed, adopted, answers the hub, has its dialog answered from the hub, and runs on after Detach', async () => {
     const world = await backgroundWorld(defer, [
-      when(userSays('from the hub: hello'), text('Hello, hub.')),
+      // Slow enough that the phone sees the turn running: no hook says so here, claude's status file does.
+      when(userSays('from the hub: hello'), { ...text('Hello, hub.'), delayMs: 1_500 }),
       when(userSays('from the hub: make a file'), toolUse('Bash', { command: 'touch adopted-ran', description: 'make a file' })),
       when(hasToolResult({ isError: false }), text('The file is there.')),
     ]);
@@ -69,10 +70,12 @@ describe('a claude background session adopted live', () => {
     expect(existsSync(transcript)).toBe(true);
 
     const sessionId = crypto.randomUUID();
+    const adoptedAt = Date.now();
     const desk = adoptAtDesk(world, sessionId);
     const phone = await watchSession({ hub, sessionId });
     defer(() => phone.stop());
     const session = await phone.waitFor(() => (phone.session()?.status === 'idle' ? phone.session() : null), { what: 'the adopted session idle', timeoutMs: 30_000 });
+    console.log(`adopted and idle on the hub in ${Date.now() - adoptedAt} ms`);
     expect(session).toMatchObject({ launchKind: 'pty', agentSessionId: entry!.sessionId, capabilities: { adopted: { backgroundId: bg.id, note: expect.stringMatching(/^adopted: no hook approvals/) }, relays: { requests: ['dialog'], sessionRules: false } } });
     // The conversation before the adoption is the chat.
     await phone.waitFor(() => phone.messages().some((m) => JSON.stringify(m).includes('Hello from the background.')), { what: 'the earlier reply in the chat' });
@@ -86,6 +89,7 @@ describe('a claude background session adopted live', () => {
     // A prompt from the hub reaches the model through the attached TUI.
     expect((await phone.send('from the hub: hello')).ok).toBe(true);
     await fake.waitForRequest((r) => r.kind === 'main' && JSON.stringify(r.body?.messages ?? []).includes('from the hub: hello'), { timeoutMs: 30_000 });
+    await phone.waitFor(() => phone.session()?.status === 'thinking', { what: 'the turn seen running' });
     await phone.waitFor(() => phone.messages().some((m) => JSON.stringify(m).includes('Hello, hub.')), { what: 'the reply in the chat', timeoutMs: 30_000 });
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the reply', timeoutMs: 30_000 });
 
