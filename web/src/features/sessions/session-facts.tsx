@@ -34,7 +34,7 @@ export function BypassChip() {
 /** A session tether attached to rather than started (capabilities.adopted): what it lacks, on tap. */
 export function AdoptedChip({ note }: { note: string }) {
   return (
-    <InfoPopover label={`${note}. What this means`} chip={<>Adopted: no hook approvals</>} className="badge chip-button" title={note}>
+    <InfoPopover label={`${note}. What this means`} chip={<>Adopted: no hook approvals</>} className="badge chip-button adopted-chip" title={note}>
       <FactText fact="adopted" />
     </InfoPopover>
   );
