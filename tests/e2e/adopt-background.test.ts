@@ -47,8 +47,8 @@ async function backgroundWorld(defer: Defer, script: ScriptTurn[]): Promise<Worl
   return { fake, hub, sandbox, bg, home, env };
 }
 
-function adoptAtDesk(world: World, sessionId: string) {
-  const desk = startTetherInPty({ args: ['adopt', world.bg.id], env: { ...world.env, TETHER_SESSION_ID: sessionId }, cwd: world.sandbox.cwd, cols: 100, rows: 30 });
+function adoptAtDesk(world: World, sessionId: string, flags: string[] = []) {
+  const desk = startTetherInPty({ args: ['adopt', world.bg.id, ...flags], env: { ...world.env, TETHER_SESSION_ID: sessionId }, cwd: world.sandbox.cwd, cols: 100, rows: 30 });
   defer(() => desk.stop());
   return desk;
 }
@@ -115,13 +115,14 @@ describe('a claude background session adopted live', () => {
     expect(after.map((s) => s.id)).toContain(bg.id);
     // …and can be adopted again (the claim went with the runner).
     const againId = crypto.randomUUID();
-    const again = adoptAtDesk(world, againId);
+    const again = adoptAtDesk(world, againId, ['--json']);
     const phoneAgain = await watchSession({ hub, sessionId: againId });
     defer(() => phoneAgain.stop());
     await phoneAgain.waitFor(() => phoneAgain.session()?.status === 'idle', { what: 'adopted again', timeoutMs: 30_000 });
     await again.waitForScreen('The file is there.');
     again.write('\x1a'); // Ctrl+Z at the desk: detached, exit 0
     expect(await again.exited).toBe(0);
+    expect(again.output()).toContain(JSON.stringify({ sessionId: againId, backgroundId: bg.id, exitCode: 0, failure: null, detached: true }));
     expect((await claudeBackgroundSessions({ configDir: sandbox.configDir, claudeBin: claudeBin() })).map((s) => s.id)).toContain(bg.id);
   }, 180_000);
 
