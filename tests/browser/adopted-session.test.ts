@@ -1,6 +1,7 @@
 // adopted-session.test.ts: a session tether attached to rather than started (a claude --bg session,
 // capabilities.adopted) says so in its header, "Adopted: no hook approvals", and explains on tap what
-// that means; its permission question arrives as a dialog card with claude's own options. A real hub;
+// that means; its permission question arrives as a dialog card with claude's own options; End asks
+// to detach and says the session runs on in claude's pool. A real hub;
 // a /cli socket plays the attached runner.
 //
 //   runner ─session:register {capabilities.adopted}─► hub ─► header chip ─tap─► explanation
@@ -59,6 +60,19 @@ describe('an adopted claude background session', () => {
       for (const scheme of ['light', 'dark'] as const) {
         await useColorScheme(page, scheme);
         await saveScreenshot(page, { name: `adopted-dialog-${scheme}`, viewport });
+        expect(seriousOnes(await axeViolations(page))).toEqual([]);
+      }
+
+      // End detaches, and says so: the session runs on in claude's pool.
+      await page.getByRole('button', { name: /^Yes$/ }).first().click();
+      await page.getByRole('button', { name: 'End session' }).click();
+      const detach = page.getByRole('alertdialog', { name: 'Detach from this session?' });
+      await detach.getByText("tether detaches from background session f35b2b97: it keeps running in Claude's own pool", { exact: false }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await detach.getByText('Adopt it again with tether adopt f35b2b97', { exact: false }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await detach.getByRole('button', { name: 'Detach' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      for (const scheme of ['light', 'dark'] as const) {
+        await useColorScheme(page, scheme);
+        await saveScreenshot(page, { name: `adopted-detach-${scheme}`, viewport });
         expect(seriousOnes(await axeViolations(page))).toEqual([]);
       }
       await page.close();
