@@ -147,7 +147,7 @@ describe('a claude background session adopted live', () => {
     expect(JSON.stringify(await sessions.json())).not.toContain(env.TETHER_SESSION_ID);
   }, 120_000);
 
-  it('is adopted from the phone through the daemon: two adopters at once, one wins and the other is told', async () => {
+  it('is adopted from the phone through the daemon: two adopters at once, one wins and the other is told; Resume attaches again', async () => {
     const world = await backgroundWorld(defer, []);
     const { bg, sandbox, hub } = world;
     const daemon = await startDaemon({ hub, sandbox });
@@ -155,7 +155,9 @@ describe('a claude background session adopted live', () => {
     const phone = await connectPhone(defer, hub);
     const tablet = await connectPhone(defer, hub);
     const ask = { machineId: daemon.machineId(), cwd: sandbox.cwd, launchKind: 'attached', backgroundId: bg.id };
+    const spawnAt = Date.now();
     const acks = await Promise.all([spawnVia(phone, ask), spawnVia(tablet, ask)]);
+    console.log(`adopted through the daemon in ${Date.now() - spawnAt} ms`);
     const won = acks.filter((a) => a.ok);
     const lost = acks.filter((a) => !a.ok);
     expect(won).toHaveLength(1);
@@ -169,10 +171,20 @@ describe('a claude background session adopted live', () => {
     const watch = await watchSession({ hub, sessionId: won[0]!.session!.id });
     defer(() => watch.stop());
     await watch.waitFor(() => watch.messages().some((m) => JSON.stringify(m).includes('Hello from the background.')), { what: 'the earlier reply in the chat' });
-    const stop = await emitAck<{ session: Session }>(phone, 'session:stop', { sessionId: won[0]!.session!.id }, 30_000);
+    const adoptedId = won[0]!.session!.id;
+    const stop = await emitAck<{ session: Session }>(phone, 'session:stop', { sessionId: adoptedId }, 30_000);
     expect(stop.ok).toBe(true);
     expect((await claudeBackgroundSessions({ configDir: sandbox.configDir, claudeBin: claudeBin() })).map((s) => s.id)).toContain(bg.id);
-  }, 120_000);
+
+    // Resume after a detach attaches again: the same tether session, the session still in claude's pool.
+    const resumeAt = Date.now();
+    const resumed = await emitAck<{ session: Session }>(phone, 'session:resume', { sessionId: adoptedId }, 60_000);
+    console.log(`attached again through the daemon in ${Date.now() - resumeAt} ms`);
+    expect(resumed.ok).toBe(true);
+    if (resumed.ok) expect(resumed.session).toMatchObject({ id: adoptedId, status: 'idle', launchKind: 'pty', capabilities: { adopted: { backgroundId: bg.id } } });
+    expect((await emitAck<{ session: Session }>(phone, 'session:stop', { sessionId: adoptedId }, 30_000)).ok).toBe(true);
+    expect((await claudeBackgroundSessions({ configDir: sandbox.configDir, claudeBin: claudeBin() })).map((s) => s.id)).toContain(bg.id);
+  }, 150_000);
 
   it('is absent, with its reason, from a claude that has no background sessions', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tether-old-claude-'));

@@ -10,7 +10,7 @@
 // a session that never got ready is stopped and marked failed, never left half-started; nothing is
 // retried or respawned here. Machines and sessions are looked up in the caller's namespace only.
 import { basename } from 'node:path';
-import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, sessionLaunchKind, spawnError, WORKTREE_SPAWN_ACK_MS, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
+import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, sessionLaunchKind, spawnError, WORKTREE_SPAWN_ACK_MS, type Ack, type DaemonSpawn, type LaunchKind, type Namespace, type Session, type WebAcks } from '@tether/shared';
 import type { z } from 'zod';
 import type { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '@tether/shared';
 import type { Sessions } from '../sessions/lifecycle.ts';
@@ -138,12 +138,11 @@ export function createRemoteSessions(deps: Deps) {
           start(ns, machineId, found.socket, {
             sessionId,
             cwd: current.cwd,
-            launchKind: launchKind ?? current.launchKind,
+            ...comeback(current, launchKind),
             agent: current.agent,
             model: current.model,
             permissionMode: current.permissionMode,
             createDir: false,
-            resumeAgentSessionId: current.agentSessionId,
             // A reviewer stays read-only when it comes back.
             readOnly: Boolean(current.parentId),
             worktree: null,
@@ -182,6 +181,15 @@ export function createRemoteSessions(deps: Deps) {
     /** A daemon saw a runner exit (runner-exits.ts judges it). */
     runnerExited: exits.report,
   };
+}
+
+/** How an ended session comes back: one tether attached to (capabilities.adopted) is attached to
+ *  again, its background session still running in the agent's pool (if it ended there, the runner
+ *  says so); any other resumes its conversation, in its own launch kind or the one asked for. */
+function comeback(current: Session, launchKind: LaunchKind | undefined): Pick<DaemonSpawn, 'launchKind' | 'backgroundId' | 'resumeAgentSessionId'> {
+  const adopted = current.capabilities?.adopted;
+  if (adopted && launchKind === undefined) return { launchKind: 'attached', backgroundId: adopted.backgroundId, resumeAgentSessionId: null };
+  return { launchKind: launchKind ?? current.launchKind, resumeAgentSessionId: current.agentSessionId };
 }
 
 /** A daemon older than worktrees drops the spawn's `worktree` and starts the session in the
