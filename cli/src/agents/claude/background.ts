@@ -13,7 +13,7 @@ import { BackgroundIdSchema, type AgentCapabilities } from '@tether/shared';
 import type { AgentBackground } from '../background.ts';
 import { claudeCapabilities } from './capabilities.ts';
 import { claudeConfigDir } from './env.ts';
-import { readClaudeVersion } from './version.ts';
+import { claudeVersions } from './version.ts';
 
 /** `claude agents --json` answers in ~0.3 s here; a loaded machine gets ten times that. */
 const CLAUDE_CALL_TIMEOUT_MS = 10_000;
@@ -73,7 +73,7 @@ export function backgroundSupportFromHelp(help: string, version: string | null):
 export async function claudeBackgroundSupport(o: ClaudeCall): Promise<BackgroundSupport> {
   const help = await runClaude({ ...o, args: ['--help'] });
   if (help.code !== 0) return { ok: false, reason: `claude --help failed (exit ${help.code}): ${help.stderr.trim().slice(0, 300)}` };
-  return backgroundSupportFromHelp(help.stdout, readClaudeVersion(o.claudeBin, { env: callEnv(o) }));
+  return backgroundSupportFromHelp(help.stdout, claudeVersions.read(o.claudeBin, { env: callEnv(o) }));
 }
 
 /** Reads what `claude agents --json` printed; throws with what was wrong. */
