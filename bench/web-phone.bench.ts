@@ -1,0 +1,142 @@
+// web-phone.bench.ts: the web app on an emulated mid-tier phone (issue 43): Chromium at 390×844 with
+// its CPU slowed 4× and the Slow 4G network (150 ms round trip, 1.6 Mbps down, 750 kbps up), against
+// a real hub on the loopback over plain http (a real phone also pays TLS). Medians of RUNS.
+//   web_phone_tap_{200,10k}_ms: on the session list, tap a session (200 or 10k stored messages) →
+//     the first frame with one of its messages on screen. Warm cache (the list loaded just before).
+//   web_phone_load_{200,10k}_ms: open the session's URL, as from a notification (navigation start →
+//     that frame). Warm cache: the same page loaded the app before.
+//   web_phone_first_visit_ms: a fresh browser profile (cold cache, no service worker) opens the pair
+//     link `/#token=…` → the first frame with the session list's heading and rows.
+//   web_phone_*_kb: the bytes the page received in the same window (HTTP as sent, headers included,
+//     plus WebSocket payloads), in KB: what had to cross the network before that frame.
+//
+//   web/dist ─► hub (in process, SQLite) ◄── Chromium (playwright-core) ◄─CDP─ bench/phone/emulate.ts
+import type { Page } from 'playwright-core';
+import { connectSocket, startHub, type HubHandle } from '../tests/harness/hub.ts';
+import { launchBrowser, type BrowserHandle } from '../tests/harness/browser.ts';
+import { percentile, round } from './load/fleet.ts';
+import { emulatePhone, type PhonePage } from './phone/emulate.ts';
+import { buildWeb, DIST, seedSession } from './web.bench.ts';
+
+/** Samples per measurement; the median smooths a GC pause or a neighbour's burst on 2 shared cores. */
+const RUNS = 5;
+/** A draw that takes longer is broken, not slow (the slowest here is a cold first visit, ~5 s). */
+const DRAW_TIMEOUT_MS = 30_000;
+/** Message counts of the two sessions: an ordinary one and a long one (history must not cost time). */
+const SIZES = { '200': 200, '10k': 10_000 } as const;
+type Size = keyof typeof SIZES;
+
+type Sample = { ms: number; bytes: number };
+type Measurement = { name: string; value: number; unit: string } & Record<string, unknown>;
+
+/** A chat message of the open session is in the DOM: the frame that paints it has been drawn. */
+const MESSAGE_SELECTOR = '.chat-row .msg';
+
+/** Waits, frame by frame, for the first frame where `ready` holds; its performance.now(). */
+async function firstFrameWhere(page: Page, ready: { path: string; selector: string }): Promise<number> {
+  const handle = await page.waitForFunction(
+    ({ path, selector }) => (location.pathname === path && document.querySelector(selector) ? performance.now() : false),
+    ready,
+    { polling: 'raf', timeout: DRAW_TIMEOUT_MS },
+  );
+  return (await handle.jsonValue()) as number;
+}
+
+/** Page-time window [fromMs, toMs] (performance.now() of the current document) → bytes received in it. */
+async function bytesBetween(phone: PhonePage, fromMs: number, toMs: number): Promise<number> {
+  const origin = await phone.navigationStart();
+  return phone.meter.between(origin + fromMs / 1000, origin + toMs / 1000);
+}
+
+async function openList(page: Page, hubUrl: string, sessionId: string): Promise<void> {
+  await page.goto(`${hubUrl}/`);
+  await page.locator(`a.session-row[href="/sessions/${sessionId}"]`).waitFor({ state: 'visible', timeout: DRAW_TIMEOUT_MS });
+}
+
+/** From the list, a tap on the session's row → its first message drawn. The page reloads the list
+ *  first, so no session data is left in memory from the run before. */
+async function tap(o: { page: Page; phone: PhonePage; hubUrl: string; sessionId: string }): Promise<Sample> {
+  await openList(o.page, o.hubUrl, o.sessionId);
+  await o.page.evaluate(() => {
+    const mark = () => ((window as unknown as { tappedAt: number }).tappedAt = performance.now());
+    document.addEventListener('pointerdown', mark, { capture: true, once: true });
+  });
+  await o.page.locator(`a.session-row[href="/sessions/${o.sessionId}"]`).tap();
+  const drawnAt = await firstFrameWhere(o.page, { path: `/sessions/${o.sessionId}`, selector: MESSAGE_SELECTOR });
+  const tappedAt = await o.page.evaluate(() => (window as unknown as { tappedAt: number }).tappedAt);
+  return { ms: drawnAt - tappedAt, bytes: await bytesBetween(o.phone, tappedAt, drawnAt) };
+}
+
+/** The session's URL opened in a page that has loaded the app before → its first message drawn. */
+async function load(o: { page: Page; phone: PhonePage; hubUrl: string; sessionId: string }): Promise<Sample> {
+  await o.page.goto(`${o.hubUrl}/sessions/${o.sessionId}`, { waitUntil: 'commit' });
+  const drawnAt = await firstFrameWhere(o.page, { path: `/sessions/${o.sessionId}`, selector: MESSAGE_SELECTOR });
+  return { ms: drawnAt, bytes: await bytesBetween(o.phone, 0, drawnAt) };
+}
+
+/** A new profile (nothing cached, no service worker, not signed in) opens the pair link → the list. */
+async function firstVisit(o: { browser: BrowserHandle; hub: HubHandle }): Promise<Sample> {
+  const page = await o.browser.newPage({ viewport: 'phone' });
+  try {
+    const phone = await emulatePhone(page);
+    await page.goto(`${o.hub.url}/#token=${o.hub.token}`, { waitUntil: 'commit' });
+    // The list's heading with its rows under it: what a person looks at to know they are in.
+    const drawnAt = await firstFrameWhere(page, { path: '/', selector: 'a.session-row' });
+    return { ms: drawnAt, bytes: await bytesBetween(phone, 0, drawnAt) };
+  } finally {
+    await page.context().close();
+  }
+}
+
+async function samples(name: string, measure: () => Promise<Sample>): Promise<Sample[]> {
+  const out: Sample[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    try {
+      out.push(await measure());
+    } catch (error) {
+      throw new Error(`${name}, run ${i + 1}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return out;
+}
+
+function summarise(name: string, taken: Sample[]): Measurement[] {
+  const ms = taken.map((s) => s.ms);
+  const kb = taken.map((s) => s.bytes / 1024);
+  return [
+    { name: `${name}_ms`, value: Math.round(percentile(ms, 50)), unit: 'ms', samples: ms.map(Math.round), cpu_slowdown: 4, rtt_ms: 150 },
+    { name: `${name}_kb`, value: round(percentile(kb, 50), 1), unit: 'KB', samples: kb.map((k) => round(k, 1)) },
+  ];
+}
+
+export async function run(): Promise<Measurement[]> {
+  buildWeb();
+  const hub = await startHub({ webDist: DIST });
+  const browser = await launchBrowser();
+  const runner = await connectSocket({ url: hub.url, nsp: '/cli', token: hub.token });
+  try {
+    const ids = {} as Record<Size, string>;
+    for (const [size, count] of Object.entries(SIZES) as Array<[Size, number]>) {
+      ids[size] = await seedSession({ hub, runner, title: `${size} messages`, count });
+    }
+    const out: Measurement[] = [];
+    out.push(...summarise('web_phone_first_visit', await samples('web_phone_first_visit', () => firstVisit({ browser, hub }))));
+
+    // One signed-in phone for the warm runs: the service worker and HTTP cache fill on its first loads.
+    const page = await browser.newPage({ viewport: 'phone' });
+    const phone = await emulatePhone(page);
+    await page.goto(`${hub.url}/#token=${hub.token}`);
+    await page.locator('a.session-row').first().waitFor({ state: 'visible', timeout: DRAW_TIMEOUT_MS });
+    for (const size of Object.keys(SIZES) as Size[]) await load({ page, phone, hubUrl: hub.url, sessionId: ids[size] });
+    for (const size of Object.keys(SIZES) as Size[]) {
+      const at = { page, phone, hubUrl: hub.url, sessionId: ids[size] };
+      out.push(...summarise(`web_phone_tap_${size}`, await samples(`web_phone_tap_${size}`, () => tap(at))));
+      out.push(...summarise(`web_phone_load_${size}`, await samples(`web_phone_load_${size}`, () => load(at))));
+    }
+    return out;
+  } finally {
+    runner.close();
+    await browser.stop();
+    await hub.stop();
+  }
+}
