@@ -15,7 +15,7 @@ import type { Page } from 'playwright-core';
 import { connectSocket, startHub, type HubHandle } from '../tests/harness/hub.ts';
 import { launchBrowser, type BrowserHandle } from '../tests/harness/browser.ts';
 import { percentile, round } from './load/fleet.ts';
-import { emulatePhone, type PhonePage } from './phone/emulate.ts';
+import { CPU_SLOWDOWN, emulatePhone, SLOW_4G, type PhonePage } from './phone/emulate.ts';
 import { buildWeb, DIST, seedSession } from './web.bench.ts';
 
 /** Samples per measurement; the median smooths a GC pause or a neighbour's burst on 2 shared cores. */
@@ -40,6 +40,13 @@ async function firstFrameWhere(page: Page, ready: { path: string; selector: stri
     { polling: 'raf', timeout: DRAW_TIMEOUT_MS },
   );
   return (await handle.jsonValue()) as number;
+}
+
+/** Fails when the emulated round trip did not reach the document's request (through the service
+ *  worker or not): every number would then be a fast network's. */
+async function assertThrottledNavigation(page: Page): Promise<void> {
+  const responseEnd = await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).responseEnd);
+  if (responseEnd < SLOW_4G.latencyMs) throw new Error(`the page's HTML ended ${Math.round(responseEnd)} ms after navigation start: Slow 4G not applied`);
 }
 
 /** Page-time window [fromMs, toMs] (performance.now() of the current document) → bytes received in it. */
@@ -71,19 +78,22 @@ async function tap(o: { page: Page; phone: PhonePage; hubUrl: string; sessionId:
 async function load(o: { page: Page; phone: PhonePage; hubUrl: string; sessionId: string }): Promise<Sample> {
   await o.page.goto(`${o.hubUrl}/sessions/${o.sessionId}`, { waitUntil: 'commit' });
   const drawnAt = await firstFrameWhere(o.page, { path: `/sessions/${o.sessionId}`, selector: MESSAGE_SELECTOR });
+  await assertThrottledNavigation(o.page);
   return { ms: drawnAt, bytes: await bytesBetween(o.phone, 0, drawnAt) };
 }
 
 /** A new profile (nothing cached, no service worker, not signed in) opens the pair link → the list. */
 async function firstVisit(o: { browser: BrowserHandle; hub: HubHandle }): Promise<Sample> {
   const page = await o.browser.newPage({ viewport: 'phone' });
+  const phone = await emulatePhone(page, o.browser.browser);
   try {
-    const phone = await emulatePhone(page);
     await page.goto(`${o.hub.url}/#token=${o.hub.token}`, { waitUntil: 'commit' });
     // The list's heading with its rows under it: what a person looks at to know they are in.
     const drawnAt = await firstFrameWhere(page, { path: '/', selector: 'a.session-row' });
+    await assertThrottledNavigation(page);
     return { ms: drawnAt, bytes: await bytesBetween(phone, 0, drawnAt) };
   } finally {
+    await phone.stop();
     await page.context().close();
   }
 }
@@ -104,7 +114,7 @@ function summarise(name: string, taken: Sample[]): Measurement[] {
   const ms = taken.map((s) => s.ms);
   const kb = taken.map((s) => s.bytes / 1024);
   return [
-    { name: `${name}_ms`, value: Math.round(percentile(ms, 50)), unit: 'ms', samples: ms.map(Math.round), cpu_slowdown: 4, rtt_ms: 150 },
+    { name: `${name}_ms`, value: Math.round(percentile(ms, 50)), unit: 'ms', samples: ms.map(Math.round), cpu_slowdown: CPU_SLOWDOWN, rtt_ms: SLOW_4G.latencyMs },
     { name: `${name}_kb`, value: round(percentile(kb, 50), 1), unit: 'KB', samples: kb.map((k) => round(k, 1)) },
   ];
 }
@@ -124,9 +134,13 @@ export async function run(): Promise<Measurement[]> {
 
     // One signed-in phone for the warm runs: the service worker and HTTP cache fill on its first loads.
     const page = await browser.newPage({ viewport: 'phone' });
-    const phone = await emulatePhone(page);
+    const phone = await emulatePhone(page, browser.browser);
     await page.goto(`${hub.url}/#token=${hub.token}`);
     await page.locator('a.session-row').first().waitFor({ state: 'visible', timeout: DRAW_TIMEOUT_MS });
+    // The service worker (installed by the sign-in) answers every later navigation: it must be on
+    // the phone's network before the first of them.
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await phone.workersThrottled();
     for (const size of Object.keys(SIZES) as Size[]) await load({ page, phone, hubUrl: hub.url, sessionId: ids[size] });
     for (const size of Object.keys(SIZES) as Size[]) {
       const at = { page, phone, hubUrl: hub.url, sessionId: ids[size] };
