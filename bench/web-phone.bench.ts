@@ -6,15 +6,18 @@
 //   web_phone_load_{200,10k}_ms: open the session's URL, as from a notification (navigation start →
 //     that frame). Warm cache: the same page loaded the app before.
 //   web_phone_first_visit_ms: a fresh browser profile (cold cache, no service worker) opens the pair
-//     link `/#token=…` → the first frame with the session list's heading and rows.
-//   web_phone_*_kb: the bytes the page received in the same window (HTTP as sent, headers included,
-//     plus WebSocket payloads), in KB: what had to cross the network before that frame.
+//     link `/#token=…` → the first frame with a row of the session list.
+//   web_phone_*_kb: the bytes received in the same window, in KB: HTTP as sent (headers included; the
+//     hub does not compress, a proxy in front may), by the page and by its service worker (its
+//     precache competes for the link on a first visit: service_worker_kb), plus WebSocket payloads
+//     as decoded (websocket_kb): what had to cross the network before that frame.
 //
 //   web/dist ─► hub (in process, SQLite) ◄── Chromium (playwright-core) ◄─CDP─ bench/phone/emulate.ts
 import type { Page } from 'playwright-core';
 import { connectSocket, startHub, type HubHandle } from '../tests/harness/hub.ts';
 import { launchBrowser, type BrowserHandle } from '../tests/harness/browser.ts';
 import { percentile, round } from './load/fleet.ts';
+import type { Received } from './phone/byte-meter.ts';
 import { CPU_SLOWDOWN, emulatePhone, SLOW_4G, type PhonePage } from './phone/emulate.ts';
 import { buildWeb, DIST, seedSession } from './web.bench.ts';
 
@@ -26,7 +29,7 @@ const DRAW_TIMEOUT_MS = 30_000;
 const SIZES = { '200': 200, '10k': 10_000 } as const;
 type Size = keyof typeof SIZES;
 
-type Sample = { ms: number; bytes: number };
+type Sample = { ms: number; bytes: Received };
 type Measurement = { name: string; value: number; unit: string } & Record<string, unknown>;
 
 /** A chat message of the open session is in the DOM: the frame that paints it has been drawn. */
@@ -50,7 +53,7 @@ async function assertThrottledNavigation(page: Page): Promise<void> {
 }
 
 /** Page-time window [fromMs, toMs] (performance.now() of the current document) → bytes received in it. */
-async function bytesBetween(phone: PhonePage, fromMs: number, toMs: number): Promise<number> {
+async function bytesBetween(phone: PhonePage, fromMs: number, toMs: number): Promise<Received> {
   const origin = await phone.navigationStart();
   return phone.meter.between(origin + fromMs / 1000, origin + toMs / 1000);
 }
@@ -112,10 +115,11 @@ async function samples(name: string, measure: () => Promise<Sample>): Promise<Sa
 
 function summarise(name: string, taken: Sample[]): Measurement[] {
   const ms = taken.map((s) => s.ms);
-  const kb = taken.map((s) => s.bytes / 1024);
+  const kb = (part: keyof Received) => taken.map((s) => s.bytes[part] / 1024);
+  const medianKb = (part: keyof Received) => round(percentile(kb(part), 50), 1);
   return [
     { name: `${name}_ms`, value: Math.round(percentile(ms, 50)), unit: 'ms', samples: ms.map(Math.round), cpu_slowdown: CPU_SLOWDOWN, rtt_ms: SLOW_4G.latencyMs },
-    { name: `${name}_kb`, value: round(percentile(kb, 50), 1), unit: 'KB', samples: kb.map((k) => round(k, 1)) },
+    { name: `${name}_kb`, value: medianKb('total'), unit: 'KB', samples: kb('total').map((k) => round(k, 1)), service_worker_kb: medianKb('worker'), websocket_kb: medianKb('webSocket') },
   ];
 }
 

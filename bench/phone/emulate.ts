@@ -1,5 +1,5 @@
 // emulate.ts: a Chromium page made to behave like a mid-tier phone on a slow mobile network, through
-// CDP, and a meter of the bytes it receives in a window of its time.
+// CDP, with its and its service workers' Network events fed to a ByteMeter (byte-meter.ts).
 //
 //   page ──newCDPSession──► Emulation.setCPUThrottlingRate (4×)
 //                          Network.emulateNetworkConditions (Slow 4G: +150 ms per request, 1.6/0.75 Mbps)
@@ -12,6 +12,7 @@
 // The worker's CPU is not slowed (CDP has no CPU throttling for workers). The hub runs on the
 // loopback, so the emulated latency is the whole round trip. Conditions stay across navigations.
 import type { Browser, Page } from 'playwright-core';
+import { ByteMeter, WORKER, type Params } from './byte-meter.ts';
 
 /** Chrome's "Slow 4G" preset as issue 43 states it: 150 ms round trip, 1.6 Mbps down, 750 kbps up. */
 export const SLOW_4G = { latencyMs: 150, downBitsPerSecond: 1_600_000, upBitsPerSecond: 750_000 } as const;
@@ -25,47 +26,6 @@ const NETWORK_CONDITIONS = {
   uploadThroughput: SLOW_4G.upBitsPerSecond / 8,
   connectionType: 'cellular4g',
 } as const;
-
-type Params = Record<string, unknown> & { requestId?: string; timestamp?: number };
-
-/** Counts what crossed the network, each item stamped with Chromium's monotonic clock (seconds). */
-export class ByteMeter {
-  private readonly finished = new Map<string, { timestamp: number; bytes: number }>();
-  private readonly chunks: Array<{ id: string; timestamp: number; bytes: number }> = [];
-  private readonly frames: Array<{ timestamp: number; bytes: number }> = [];
-  /** Responses the page got from its service worker: the worker's own fetch (if any) is what went
-   *  over the network, and it is counted from the worker's events. */
-  private readonly fromWorker = new Set<string>();
-
-  /** One Network event of a target; `source` keeps request ids of different targets apart. */
-  record(source: string, method: string, params: Params): void {
-    const id = `${source}:${params.requestId}`;
-    const timestamp = params.timestamp ?? 0;
-    if (method === 'Network.responseReceived' && (params.response as { fromServiceWorker?: boolean }).fromServiceWorker) this.fromWorker.add(id);
-    else if (method === 'Network.loadingFinished') this.finished.set(id, { timestamp, bytes: params.encodedDataLength as number });
-    else if (method === 'Network.dataReceived') this.chunks.push({ id, timestamp, bytes: params.encodedDataLength as number });
-    else if (method === 'Network.webSocketFrameReceived') {
-      const { opcode, payloadData } = params.response as { opcode: number; payloadData: string };
-      // opcode 2 is binary, given base64; socket.io sends text frames (JSON).
-      this.frames.push({ timestamp, bytes: opcode === 2 ? Math.floor((payloadData.length * 3) / 4) : Buffer.byteLength(payloadData) });
-    }
-  }
-
-  /** Bytes received between `from` and `to` (monotonic seconds): a request finished inside the window
-   *  counts whole (encoded body and headers); one still loading at `to` counts what had arrived; one
-   *  finished before `from` counts nothing. Plus WebSocket payloads inside the window. */
-  between(from: number, to: number): number {
-    let bytes = 0;
-    const inside = (t: number) => t >= from && t <= to;
-    for (const [id, e] of this.finished) if (inside(e.timestamp) && !this.fromWorker.has(id)) bytes += e.bytes;
-    for (const c of this.chunks) {
-      const done = this.finished.get(c.id);
-      if (inside(c.timestamp) && !(done && done.timestamp <= to) && !this.fromWorker.has(c.id)) bytes += c.bytes;
-    }
-    for (const f of this.frames) if (inside(f.timestamp)) bytes += f.bytes;
-    return bytes;
-  }
-}
 
 const METERED = ['Network.responseReceived', 'Network.loadingFinished', 'Network.dataReceived', 'Network.webSocketFrameReceived'];
 
@@ -133,7 +93,7 @@ async function throttleServiceWorkers(o: { browser: Browser; contextId: string |
   session.on('Target.receivedMessageFromTarget', ({ sessionId, message }) => {
     const parsed = JSON.parse(message) as { id?: number; error?: { message: string }; method?: string; params?: Params };
     if (parsed.id !== undefined) answers.get(parsed.id)?.(parsed.error?.message);
-    else if (parsed.method && METERED.includes(parsed.method)) o.meter.record(`worker ${sessionId}`, parsed.method, parsed.params ?? {});
+    else if (parsed.method && METERED.includes(parsed.method)) o.meter.record(`${WORKER}${sessionId}`, parsed.method, parsed.params ?? {});
   });
   session.on('Target.targetCreated', ({ targetInfo }) => attach(targetInfo));
   // A stopped worker (idle, or replaced) loses its target and the conditions with it; a restart
