@@ -164,6 +164,7 @@ export function rowToPrompt(row: Row): Prompt {
     reason: (row.reason as string | null) ?? null,
     createdAt: row.created_at as number,
     updatedAt: row.updated_at as number,
+    handedAt: row.handed_at == null ? null : Number(row.handed_at),
   };
 }
 

@@ -398,6 +398,49 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
       expect((await store.listPrompts({ namespace: NS_A, sessionId: S1 }))[0]).toMatchObject({ status: 'dropped' });
     });
 
+    it('edits and withdraws a prompt only until it is handed over, atomically with the hand-over', async () => {
+      await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+      const queued = (id: string, at: number) => ({ id, sessionId: S1, text: `text ${id}`, attachments: [], status: 'queued' as const, reason: null, createdAt: at, updatedAt: at, handedAt: null });
+      await store.addPrompt({ namespace: NS_A, prompt: queued(P1, 2) });
+      await store.addPrompt({ namespace: NS_A, prompt: queued(R1, 3) });
+      const edit = (promptId: string, text: string, namespace = NS_A) => store.changeHeldPrompt({ namespace, sessionId: S1, promptId, change: { kind: 'edit', text }, now: 5 });
+      expect(await edit(P1, 'other namespace', NS_B)).toEqual({ kind: 'not_found' });
+      expect(await edit(M1, 'no such prompt')).toEqual({ kind: 'not_found' });
+      expect(await edit(P1, 'edited')).toMatchObject({ kind: 'changed', prompt: { text: 'edited', status: 'queued', handedAt: null, updatedAt: 5 } });
+      expect(await store.changeHeldPrompt({ namespace: NS_A, sessionId: S1, promptId: R1, change: { kind: 'withdraw' }, now: 6 })).toMatchObject({
+        kind: 'changed',
+        prompt: { status: 'dropped', reason: 'withdrawn' },
+      });
+      // A withdrawn prompt is never handed over, and cannot be edited back.
+      expect(await edit(R1, 'again')).toMatchObject({ kind: 'not_held', prompt: { status: 'dropped' } });
+      expect(await store.handOverPrompts({ namespace: NS_B, sessionId: S1, now: 7 })).toEqual([]);
+      const handed = await store.handOverPrompts({ namespace: NS_A, sessionId: S1, now: 7 });
+      expect(handed.map((p) => [p.id, p.text, p.handedAt])).toEqual([[P1, 'edited', 7]]);
+      expect(await edit(P1, 'too late')).toMatchObject({ kind: 'not_held', prompt: { text: 'edited' } });
+      // Handed again (a runner that comes back): the first hand-over's time stays.
+      expect((await store.handOverPrompts({ namespace: NS_A, sessionId: S1, promptId: P1, now: 9 }))[0]?.handedAt).toBe(7);
+    });
+
+    it('never hands over old text or a withdrawn prompt when an edit races the hand-over', async () => {
+      await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+      for (let round = 0; round < 20; round++) {
+        const id = `${round.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`;
+        const withdrawId = `${round.toString(16).padStart(8, '0')}-0000-4000-8000-000000000001`;
+        for (const pid of [id, withdrawId]) {
+          await store.addPrompt({ namespace: NS_A, prompt: { id: pid, sessionId: S1, text: 'old', attachments: [], status: 'queued', reason: null, createdAt: round, updatedAt: round, handedAt: null } });
+        }
+        const [edited, withdrawn, handed] = await Promise.all([
+          store.changeHeldPrompt({ namespace: NS_A, sessionId: S1, promptId: id, change: { kind: 'edit', text: 'new' }, now: 10 }),
+          store.changeHeldPrompt({ namespace: NS_A, sessionId: S1, promptId: withdrawId, change: { kind: 'withdraw' }, now: 10 }),
+          store.handOverPrompts({ namespace: NS_A, sessionId: S1, now: 10 }),
+        ]);
+        const got = new Map(handed.map((p) => [p.id, p.text]));
+        // The edit either landed first (the new text is handed) or was refused (the old text is).
+        expect(got.get(id)).toBe(edited.kind === 'changed' ? 'new' : 'old');
+        expect(got.has(withdrawId)).toBe(withdrawn.kind !== 'changed');
+      }
+    });
+
     it('keeps a prompt\'s attachment refs', async () => {
       await store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
       const attachments = [{ id: A1, name: 'shot.png', mediaType: 'image/png' as const, size: 4 }];
