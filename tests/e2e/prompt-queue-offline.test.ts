@@ -34,16 +34,16 @@ describe('prompts queued for an offline runner', () => {
     await runner.waitForScreen(DESK_READY);
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle' });
     /** The hub goes down and starts again on the same database; resolves once the phone is back on it. */
-    const restartHub = async (signal: NodeJS.Signals) => {
-      const reconnected = new Promise((resolve) => phone.socket.once('connect', resolve));
-      await hubProcess.kill(signal);
+    const restartHub = async () => {
+      const reconnected = new Promise<void>((resolve) => phone.socket.once('connect', () => resolve()));
+      await hubProcess.kill('SIGKILL');
       await hubProcess.start();
       await reconnected;
     };
 
     // The runner loses the hub; a hub that starts afresh has never seen it.
     link.cut();
-    await restartHub('SIGTERM');
+    await restartHub();
 
     const sessionId = runner.sessionId;
     const first = await phone.emit('prompt:send', { sessionId, promptId: crypto.randomUUID(), text: 'original text' });
@@ -54,7 +54,7 @@ describe('prompts queued for an offline runner', () => {
     expect(await phone.emit('prompt:withdraw', { sessionId, promptId: second.prompt.id })).toMatchObject({ ok: true, prompt: { status: 'dropped', reason: 'withdrawn' } });
 
     // The hub restarts: the queue is in its database, and a tab that watches again is given it.
-    await restartHub('SIGKILL');
+    await restartHub();
     const watched = (await phone.emit('session:watch', { sessionId })) as unknown as { prompts: Prompt[] };
     expect(watched.prompts.map((p) => [p.id, p.text, p.handedAt])).toEqual([[kept.id, 'edited while offline', null]]);
 
