@@ -34,7 +34,7 @@ export function HeldPrompt({ prompt, actions }: { prompt: OutgoingPrompt; action
           <label className="sr-only" htmlFor={editorId}>
             Edit the queued prompt
           </label>
-          <textarea id={editorId} value={draft} rows={3} onChange={(e) => setDraft(e.target.value)} disabled={busy} />
+          <textarea id={editorId} className="field-input field-area" value={draft} rows={3} onChange={(e) => setDraft(e.target.value)} disabled={busy} />
         </div>
       )}
       <div className="msg-meta" role="status">
