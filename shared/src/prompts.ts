@@ -27,8 +27,21 @@ export const PromptSchema = z.object({
   reason: z.string().max(1000).nullable(),
   createdAt: TimestampSchema,
   updatedAt: TimestampSchema,
+  /** When the hub handed it to the runner (null: still only the hub's, so it may be edited or
+   *  withdrawn); absent from an older hub. */
+  handedAt: TimestampSchema.nullable().optional(),
 });
 export type Prompt = z.infer<typeof PromptSchema>;
+
+export { isHeldByHub, WITHDRAWN_REASON } from './wire.ts';
+
+const PromptRef = { sessionId: SessionIdSchema, promptId: PromptIdSchema };
+/** New text for a prompt the hub still holds (its attachments stay). */
+export const PromptEditSchema = z.object({ ...PromptRef, text: z.string().max(MAX_PROMPT_CHARS) });
+export type PromptEdit = z.infer<typeof PromptEditSchema>;
+/** Take back a prompt the hub still holds: it is dropped with reason `withdrawn`. */
+export const PromptWithdrawSchema = z.object(PromptRef);
+export type PromptWithdraw = z.infer<typeof PromptWithdrawSchema>;
 
 export const PromptSendSchema = z
   .object({

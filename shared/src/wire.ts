@@ -215,3 +215,13 @@ export type InstallKind = (typeof INSTALL_KINDS)[number];
 export function isInstallKind(value: unknown): value is InstallKind {
   return INSTALL_KINDS.some((kind) => kind === value);
 }
+
+/** Why a withdrawn prompt is `dropped` (prompts.ts; no status of its own: every viewer already
+ *  shows a dropped one). */
+export const WITHDRAWN_REASON = 'withdrawn';
+
+/** A prompt the hub still holds (queued, not handed to the runner): the phone may edit or withdraw
+ *  it. An older hub states no `handedAt`: nothing it sends is held. */
+export function isHeldByHub(prompt: { status: string; handedAt?: number | null }): boolean {
+  return prompt.status === 'queued' && prompt.handedAt === null;
+}

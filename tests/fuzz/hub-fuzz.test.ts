@@ -117,6 +117,8 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     'web:session:watch': { sessionId, afterSeq: 0 },
     'web:session:unwatch': { sessionId },
     'web:prompt:send': { sessionId, promptId: randomUUID(), text: 'hello' },
+    'web:prompt:edit': { sessionId, promptId: randomUUID(), text: 'hello again' },
+    'web:prompt:withdraw': { sessionId, promptId: randomUUID() },
     'web:session:abort': { sessionId },
     'web:session:set-model': { sessionId, model: 'opus' },
     'web:session:set-effort': { sessionId, level: 'low' },

@@ -7,6 +7,8 @@ import type { z } from 'zod';
 
 export type RunnerCommands = {
   send<E extends CliCommandName>(ns: Namespace, sessionId: string, event: E, payload: Parameters<CliServerToClient[E]>[0]): void;
+  /** Whether a runner of the session is connected (to any hub); unsure (a hub did not answer) is yes. */
+  present(ns: Namespace, sessionId: string): Promise<boolean>;
   /** Asks the session's runner (on any hub) and resolves with every answer heard within
    *  `timeoutMs`: [] when no runner of the session is connected; rejects when one did not answer. */
   ask<E extends RunnerQueryName>(ns: Namespace, sessionId: string, event: E, payload: z.input<(typeof RunnerQuerySchemas)[E]>, timeoutMs: number): Promise<unknown[]>;

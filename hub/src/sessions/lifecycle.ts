@@ -35,7 +35,8 @@ import type { RunnerCommands } from '../facts/runners.ts';
 import type { TerminalRegistry } from '../terminal/registry.ts';
 import { endSession, patchSession, registerSession, type EndedSession } from './sessions.ts';
 import { ingestChatMessages } from './chat-ingest.ts';
-import { deliveryOf, queuedPrompts, queuePrompt, updatePromptStatus } from './prompt-delivery.ts';
+import { deliveryOf, handOver, queuePrompt, updatePromptStatus } from './prompt-delivery.ts';
+import { createHeldPrompts } from './held-prompts.ts';
 import { createSessionQueries } from './queries.ts';
 import { createTriage } from './triage.ts';
 import { asked, refusal, type SwitchCommand, type SwitchPayload } from './switches.ts';
@@ -63,6 +64,7 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
   return {
     ...createSessionQueries({ store }),
     ...createTriage({ store, facts }),
+    ...createHeldPrompts({ store, facts }),
     /** What a runner is sent for a prompt (with its attachments' refs). */
     delivery: deliveryOf,
 
@@ -87,14 +89,18 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
       return session;
     },
     /** A (re)connected runner of a live session streams its terminal from this hub (viewers get a
-     *  fresh snapshot: its bytes since the drop are gone); returns the prompts queued meanwhile. */
+     *  fresh snapshot: its bytes since the drop are gone); returns the prompts queued meanwhile,
+     *  handed over now (tabs hear it: they are no longer the phone's to edit). Called after the
+     *  runner joined its room, so a prompt queued meanwhile is either here or sees the runner there. */
     async runnerJoined(ns: Namespace, session: Session) {
       if (!isFinalStatus(session.status)) {
         await terminals.running(ns, session.id);
         facts.publish('terminal.started', { namespace: ns, sessionId: session.id, hubUrl: options.hubUrl() });
       }
       facts.publish('session.updated', { namespace: ns, session });
-      return queuedPrompts({ store, namespace: ns, sessionId: session.id });
+      const handed = await handOver({ store, namespace: ns, sessionId: session.id });
+      for (const prompt of handed.newly) facts.publish('prompt.updated', { namespace: ns, prompt });
+      return handed.all;
     },
     async update(ns: Namespace, sessionId: string, patch: SessionPatch): Promise<Ack<CliAcks['session:update']>> {
       const session = await patchSession({ store, namespace: ns, sessionId, patch });
@@ -148,9 +154,13 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
       if (result.kind === 'not_found') return ackError('not_found', NO_SESSION);
       if (result.kind === 'ended') return ackError('gone', 'session has ended');
       if (result.kind === 'bad_attachment') return ackError('bad_request', `no such attachment in this session: ${result.id} (upload it first)`);
-      if (result.deliver) options.runners.send(ns, send.sessionId, 'prompt:deliver', deliveryOf(result.prompt));
-      facts.publish('prompt.updated', { namespace: ns, prompt: result.prompt });
-      return { ok: true, prompt: result.prompt };
+      // Held by the hub while no runner is there: the phone may still edit or withdraw it.
+      const there = result.deliver && (await options.runners.present(ns, send.sessionId));
+      const [handed] = there ? (await handOver({ store, namespace: ns, sessionId: send.sessionId, promptId: result.prompt.id })).all : [];
+      if (handed) options.runners.send(ns, send.sessionId, 'prompt:deliver', deliveryOf(handed));
+      const prompt = handed ?? result.prompt;
+      facts.publish('prompt.updated', { namespace: ns, prompt });
+      return { ok: true, prompt };
     },
     /** A command for a live session's runner: the session must be this namespace's and not ended. */
     async command<E extends LiveCommand>(ns: Namespace, event: E, payload: Parameters<CliServerToClient[E]>[0]): Promise<Ack<object>> {

@@ -1,9 +1,13 @@
 // prompt-delivery.ts: prompts a remote client wants typed into claude. The hub stores each one as
 // `queued` and hands it to the runner; the runner reports typing/delivered/returned/dropped.
+// Until it is handed over (a runner of the session is there, or comes back) the hub holds it, and
+// the phone may edit or withdraw it; hand-over and a change are one statement each in the store,
+// so the runner never gets a withdrawn prompt or the text before an edit.
 // A prompt's attachments must be this session's uploads; the prompt keeps their refs for the runner.
 // Invariant: a prompt id is stored once (a resend returns the stored prompt); a prompt for an ended
 // session is refused, never queued for nobody.
 import { isFinalStatus, type AttachmentRef, type Namespace, type Prompt, type PromptSend, type PromptStatus } from '@tether/shared';
+import type { HeldPromptChange } from '../store/store.ts';
 import type { Store } from '../store/store.ts';
 import { DROPPED_ON_END } from '../store/rules.ts';
 
@@ -27,7 +31,7 @@ export async function queuePrompt(options: { store: Store; namespace: Namespace;
     attachments.push({ id, name: attachment.name, mediaType: attachment.mediaType, size: attachment.size });
   }
   const now = Date.now();
-  const prompt: Prompt = { id: send.promptId, sessionId: send.sessionId, text: send.text, attachments, status: 'queued', reason: null, createdAt: now, updatedAt: now };
+  const prompt: Prompt = { id: send.promptId, sessionId: send.sessionId, text: send.text, attachments, status: 'queued', reason: null, createdAt: now, updatedAt: now, handedAt: null };
   const result = await store.addPrompt({ namespace, prompt });
   if (result.kind === 'not_found') return { kind: 'not_found' };
   if (result.kind === 'exists') return { kind: 'queued', prompt: result.prompt, deliver: result.prompt.status === 'queued' };
@@ -55,7 +59,27 @@ export function deliveryOf(prompt: Prompt): { sessionId: string; promptId: strin
   return { sessionId: prompt.sessionId, promptId: prompt.id, text: prompt.text, attachments: prompt.attachments };
 }
 
-/** Prompts the runner has not picked up yet: re-sent when it (re)registers. */
-export function queuedPrompts(options: { store: Store; namespace: Namespace; sessionId: string }): Promise<Prompt[]> {
-  return options.store.listPrompts({ ...options, status: 'queued' });
+/** The prompts to send a runner that is there now: the session's queued ones (or the one named),
+ *  marked handed over first, with the text they have then (`all`; a runner that comes back gets
+ *  again those it had not started: it ignores an id it has seen), and which of them this call
+ *  handed (`newly`: tabs hear that they are no longer the phone's to change). */
+export async function handOver(options: { store: Store; namespace: Namespace; sessionId: string; promptId?: string }): Promise<{ all: Prompt[]; newly: Prompt[] }> {
+  const now = Date.now();
+  const all = await options.store.handOverPrompts({ ...options, now });
+  return { all, newly: all.filter((p) => p.handedAt === now) };
+}
+
+export type ChangeHeldResult = { kind: 'changed'; prompt: Prompt } | { kind: 'not_found' } | { kind: 'handed'; prompt: Prompt } | { kind: 'empty' };
+
+/** An edit or withdrawal of a prompt the hub still holds. An edit may empty the text only of a
+ *  prompt that carries attachments (as prompt:send allows). */
+export async function changeHeldPrompt(options: { store: Store; namespace: Namespace; sessionId: string; promptId: string; change: HeldPromptChange }): Promise<ChangeHeldResult> {
+  const { store, change } = options;
+  if (change.kind === 'edit' && change.text.trim() === '') {
+    const current = (await store.listPrompts(options)).find((p) => p.id === options.promptId);
+    if (!current) return { kind: 'not_found' };
+    if (current.attachments.length === 0) return { kind: 'empty' };
+  }
+  const result = await store.changeHeldPrompt({ ...options, now: Date.now() });
+  return result.kind === 'not_held' ? { kind: 'handed', prompt: result.prompt } : result;
 }

@@ -18,10 +18,9 @@ import type { TerminalRegistry } from '../terminal/registry.ts';
 import { handleSocketEvents } from '../peers/handle.ts';
 import type { HubSocket } from '../peers/peer.ts';
 import { echoMark } from '../terminal/echo-trace.ts';
+import { runnerPresent } from '../peers/runner-present.ts';
 
 const NO_SESSION = 'no such session';
-/** Asking every hub whether a runner is back: one NOTIFY round trip, or a hub that just died. */
-const RUNNER_LOOKUP_TIMEOUT_MS = 3_000;
 
 export type CliDomain = {
   sessions: Sessions;
@@ -105,14 +104,7 @@ export function bindCliSocket(socket: HubSocket, domain: CliDomain): void {
       sessionIds: socket.data.sessions,
       graceMs: domain.runnerGoneGraceMs ?? RUNNER_GONE_GRACE_MS,
       // The runner may have come back through another hub: ask every hub (unsure = present).
-      runnerPresent: async (sessionId) => {
-        if ((socket.nsp.adapter.rooms.get(runnerRoom(ns, sessionId))?.size ?? 0) > 0) return true;
-        try {
-          return (await socket.nsp.in(runnerRoom(ns, sessionId)).timeout(RUNNER_LOOKUP_TIMEOUT_MS).fetchSockets()).length > 0;
-        } catch {
-          return true;
-        }
-      },
+      runnerPresent: (sessionId) => runnerPresent(socket.nsp, ns, sessionId),
     });
     // Sessions stay live: the runner reconnects and re-registers. Only the machine goes offline.
     domain.shells.daemonGone(socket);

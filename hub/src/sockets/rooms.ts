@@ -11,6 +11,7 @@ import type { RunnerCommands } from '../facts/runners.ts';
 import type { RunnerPort } from '../terminal/room.ts';
 import type { HubSocketData } from '../peers/peer.ts';
 import { echoMark } from '../terminal/echo-trace.ts';
+import { runnerPresent } from '../peers/runner-present.ts';
 
 export type Rooms = ReturnType<typeof createRooms>;
 
@@ -20,6 +21,7 @@ export function createRooms(options: { io: Server }) {
   const tabs = (ns: Namespace) => web.to(namespaceRoom(ns));
   const runners: RunnerCommands = {
     send: (ns, sessionId, event, payload) => void cli.to(runnerRoom(ns, sessionId)).emit(event, payload),
+    present: (ns, sessionId) => runnerPresent(cli, ns, sessionId),
     // Through the adapter, like daemon commands: the answers of every runner socket reached, on any hub.
     ask: async (ns, sessionId, event, payload, timeoutMs) => {
       return (await cli.to(runnerRoom(ns, sessionId)).timeout(timeoutMs).emitWithAck(event, payload)) as unknown[];

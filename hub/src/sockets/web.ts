@@ -57,7 +57,8 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
         // A share link gets what GET /api/share/<token> gives: no pending requests (their toolInput
         // is what the owner is asked to allow, not part of the read-only view).
         const pending = share ? [] : await sessions.pendingOf(ns, sessionId);
-        return { ok: true, session: current, messages: page?.messages ?? [], more: page?.more ?? false, pending };
+        const prompts = share ? [] : await sessions.queuedPrompts(ns, sessionId);
+        return { ok: true, session: current, messages: page?.messages ?? [], more: page?.more ?? false, pending, prompts };
       },
       'session:unwatch': async ({ sessionId }) => {
         if (!(await session(sessionId))) return ackError('not_found', NO_SESSION);
@@ -65,6 +66,8 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
         return { ok: true };
       },
       'prompt:send': (send) => sessions.queuePrompt(ns, send),
+      'prompt:edit': (edit) => sessions.editPrompt(ns, edit),
+      'prompt:withdraw': (ref) => sessions.withdrawPrompt(ns, ref),
       'session:abort': (command) => sessions.command(ns, 'session:abort', command),
       'session:set-model': (command) => sessions.command(ns, 'session:set-model', command),
       'session:set-effort': (command) => sessions.command(ns, 'session:set-effort', command),

@@ -156,6 +156,7 @@ export function rowToPrompt(row: Row): Prompt {
   return {
     ...plainColumns(row, ['id', 'session_id', 'text', 'status', 'reason', 'created_at', 'updated_at']),
     attachments: jsonText<AttachmentRef[]>(row.attachments, []),
+    handedAt: row.handed_at == null ? null : Number(row.handed_at),
   } as Prompt;
 }
 

@@ -43,7 +43,9 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
   for (const [part, cases] of [
     ['tokens, pairing codes, devices', authContract],
     ['sessions and machines', sessionContract],
-    ['messages, prompts, attachments, commands', messageContract],
+    ['messages', messageContract],
+    ['prompts and attachments', promptContract],
+    ['slash commands', commandContract],
     ['requests and final screens', requestContract],
   ] as const) {
     describe(`Store contract (${part}): ${options.name}`, () => {
@@ -272,7 +274,7 @@ function sessionContract(current: { store: Store }): void {
   });
 }
 
-/** The contract's cases on messages, prompts, attachments, commands. */
+/** The contract's cases on chat messages. */
 function messageContract(current: { store: Store }): void {
   it('assigns strictly increasing seq per session; re-inserting an id is a no-op', async () => {
     await current.store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
@@ -315,6 +317,10 @@ function messageContract(current: { store: Store }): void {
     expect((await current.store.getSession({ namespace: NS_A, sessionId: S1 }))?.lastSeq).toBe(12);
   });
 
+}
+
+/** The contract's cases on prompts (the queue, its hand-over to the runner) and attachments. */
+function promptContract(current: { store: Store }): void {
   it('queues prompts idempotently and drops unsent ones when the session ends', async () => {
     await current.store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
     const prompt = { id: P1, sessionId: S1, text: 'hi', attachments: [], status: 'queued' as const, reason: null, createdAt: 2, updatedAt: 2 };
@@ -328,6 +334,49 @@ function messageContract(current: { store: Store }): void {
     expect(await current.store.listPrompts({ namespace: NS_A, sessionId: S1, status: 'typing' })).toHaveLength(1);
     await current.store.endSession({ namespace: NS_A, sessionId: S1, status: 'ended', exitCode: 0, reason: null, now: 4 });
     expect((await current.store.listPrompts({ namespace: NS_A, sessionId: S1 }))[0]).toMatchObject({ status: 'dropped' });
+  });
+
+  it('edits and withdraws a prompt only until it is handed over, atomically with the hand-over', async () => {
+    await current.store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+    const queued = (id: string, at: number) => ({ id, sessionId: S1, text: `text ${id}`, attachments: [], status: 'queued' as const, reason: null, createdAt: at, updatedAt: at, handedAt: null });
+    await current.store.addPrompt({ namespace: NS_A, prompt: queued(P1, 2) });
+    await current.store.addPrompt({ namespace: NS_A, prompt: queued(R1, 3) });
+    const edit = (promptId: string, text: string, namespace = NS_A) => current.store.changeHeldPrompt({ namespace, sessionId: S1, promptId, change: { kind: 'edit', text }, now: 5 });
+    expect(await edit(P1, 'other namespace', NS_B)).toEqual({ kind: 'not_found' });
+    expect(await edit(M1, 'no such prompt')).toEqual({ kind: 'not_found' });
+    expect(await edit(P1, 'edited')).toMatchObject({ kind: 'changed', prompt: { text: 'edited', status: 'queued', handedAt: null, updatedAt: 5 } });
+    expect(await current.store.changeHeldPrompt({ namespace: NS_A, sessionId: S1, promptId: R1, change: { kind: 'withdraw' }, now: 6 })).toMatchObject({
+      kind: 'changed',
+      prompt: { status: 'dropped', reason: 'withdrawn' },
+    });
+    // A withdrawn prompt is never handed over, and cannot be edited back.
+    expect(await edit(R1, 'again')).toMatchObject({ kind: 'not_held', prompt: { status: 'dropped' } });
+    expect(await current.store.handOverPrompts({ namespace: NS_B, sessionId: S1, now: 7 })).toEqual([]);
+    const handed = await current.store.handOverPrompts({ namespace: NS_A, sessionId: S1, now: 7 });
+    expect(handed.map((p) => [p.id, p.text, p.handedAt])).toEqual([[P1, 'edited', 7]]);
+    expect(await edit(P1, 'too late')).toMatchObject({ kind: 'not_held', prompt: { text: 'edited' } });
+    // Handed again (a runner that comes back): the first hand-over's time stays.
+    expect((await current.store.handOverPrompts({ namespace: NS_A, sessionId: S1, promptId: P1, now: 9 }))[0]?.handedAt).toBe(7);
+  });
+
+  it('never hands over old text or a withdrawn prompt when an edit races the hand-over', async () => {
+    await current.store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
+    for (let round = 0; round < 20; round++) {
+      const id = `${round.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`;
+      const withdrawId = `${round.toString(16).padStart(8, '0')}-0000-4000-8000-000000000001`;
+      for (const pid of [id, withdrawId]) {
+        await current.store.addPrompt({ namespace: NS_A, prompt: { id: pid, sessionId: S1, text: 'old', attachments: [], status: 'queued', reason: null, createdAt: round, updatedAt: round, handedAt: null } });
+      }
+      const [edited, withdrawn, handed] = await Promise.all([
+        current.store.changeHeldPrompt({ namespace: NS_A, sessionId: S1, promptId: id, change: { kind: 'edit', text: 'new' }, now: 10 }),
+        current.store.changeHeldPrompt({ namespace: NS_A, sessionId: S1, promptId: withdrawId, change: { kind: 'withdraw' }, now: 10 }),
+        current.store.handOverPrompts({ namespace: NS_A, sessionId: S1, now: 10 }),
+      ]);
+      const got = new Map(handed.map((p) => [p.id, p.text]));
+      // The edit either landed first (the new text is handed) or was refused (the old text is).
+      expect(got.get(id)).toBe(edited.kind === 'changed' ? 'new' : 'old');
+      expect(got.has(withdrawId)).toBe(withdrawn.kind !== 'changed');
+    }
   });
 
   it('keeps a prompt\'s attachment refs', async () => {
@@ -367,6 +416,10 @@ function messageContract(current: { store: Store }): void {
     expect(await current.store.findAttachments({ namespace: NS_A, sessionId: S2, ids: [A3] })).toHaveLength(1);
   });
 
+}
+
+/** The contract's cases on the slash commands a session reported. */
+function commandContract(current: { store: Store }): void {
   it('keeps the slash commands a session reported, replaced whole, for its namespace only', async () => {
     await current.store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
     expect(await current.store.getSessionCommands({ namespace: NS_A, sessionId: S1 })).toEqual({ commands: [], reportedAt: null });

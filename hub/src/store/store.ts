@@ -145,6 +145,12 @@ export type AddPromptResult =
   | { kind: 'exists'; prompt: Prompt }
   | { kind: 'not_found' };
 
+/** What `changeHeldPrompt` did: changed it, or found it already handed to the runner (or no longer
+ *  queued: delivered, dropped, withdrawn), or found no such prompt in this session and namespace. */
+export type ChangeHeldPromptResult = { kind: 'changed'; prompt: Prompt } | { kind: 'not_held'; prompt: Prompt } | { kind: 'not_found' };
+/** An edit of a held prompt's text, or its withdrawal (dropped, reason `withdrawn`). */
+export type HeldPromptChange = { kind: 'edit'; text: string } | { kind: 'withdraw' };
+
 export type AddAttachmentResult =
   | { kind: 'added'; attachment: Attachment }
   /** No such session in this namespace. */
@@ -267,6 +273,13 @@ export interface Store {
     now: number;
   }): Promise<Prompt | null>;
   listPrompts(options: { namespace: Namespace; sessionId: string; status?: PromptStatus }): Promise<Prompt[]>;
+  /** Marks the session's queued prompts (or the one named) handed to the runner, in one statement,
+   *  and returns every queued one with the text it has at that moment (those handed before too: a
+   *  runner that comes back gets them again), oldest first. A prompt is handed at most once; after
+   *  that `changeHeldPrompt` refuses it, so the runner never gets old text or a withdrawn prompt. */
+  handOverPrompts(options: { namespace: Namespace; sessionId: string; promptId?: string; now: number }): Promise<Prompt[]>;
+  /** Edits or withdraws a prompt only while it is queued and not handed over, in one statement. */
+  changeHeldPrompt(options: { namespace: Namespace; sessionId: string; promptId: string; change: HeldPromptChange; now: number }): Promise<ChangeHeldPromptResult>;
 
   // attachments (files uploaded for a session's prompts; deleted when the session ends)
   /** Stored only if the session is this namespace's and no cap would be passed (checked in the same transaction). */

@@ -164,6 +164,7 @@ describe('questions waiting on runners', () => {
     const held: Array<{ ns: Namespace; sessionId: string; timeoutMs: number; answer: (a: unknown[]) => void; fail: (e: Error) => void }> = [];
     const runners: RunnerCommands = {
       send: () => {},
+      present: async () => true,
       ask: (ns, sessionId, _event, _payload, timeoutMs) => new Promise((answer, fail) => held.push({ ns, sessionId, timeoutMs, answer, fail })),
     };
     const answerAll = () => held.splice(0).forEach((h) => h.answer([README]));

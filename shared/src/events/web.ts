@@ -2,7 +2,7 @@
 // act like a phone: send, answer, chat --follow).
 import { z } from 'zod';
 import { RequestIdSchema, SessionIdSchema, SeqSchema } from '../ids.ts';
-import { PromptSendSchema, type Prompt } from '../prompts.ts';
+import { PromptEditSchema, PromptSendSchema, PromptWithdrawSchema, type Prompt } from '../prompts.ts';
 import { AnswerSchema, type PendingRequest, type Resolution } from '../approvals.ts';
 import { TerminalDeskSchema, TerminalInputSchema, TerminalResizeSchema, TerminalSubscribeSchema, type TerminalSizeNotice } from '../terminal.ts';
 import { EffortLevelSchema, PermissionModeSchema, SessionArchiveSchema, SessionPinSchema, type Session, type SessionCommandFinished } from '../session.ts';
@@ -20,6 +20,10 @@ export const WebEventSchemas = {
   'session:watch': z.object({ sessionId: SessionIdSchema, afterSeq: SeqSchema.optional() }),
   'session:unwatch': z.object({ sessionId: SessionIdSchema }),
   'prompt:send': PromptSendSchema,
+  /** New text for, or the withdrawal of, a prompt the hub still holds (not yet handed to the
+   *  runner: `conflict` once it was); every tab hears the result as `prompt:updated`. */
+  'prompt:edit': PromptEditSchema,
+  'prompt:withdraw': PromptWithdrawSchema,
   'session:abort': z.object({ sessionId: SessionIdSchema }),
   'session:set-model': z.object({ sessionId: SessionIdSchema, model: z.string().min(1).max(200) }),
   'session:set-effort': z.object({ sessionId: SessionIdSchema, level: EffortLevelSchema }),
@@ -79,9 +83,12 @@ export type WebEventName = keyof typeof WebEventSchemas;
 export type WebPayload<E extends WebEventName> = z.input<(typeof WebEventSchemas)[E]>;
 
 export type WebAcks = {
-  'session:watch': { session: Session; messages: ChatMessage[]; more: boolean; pending: PendingRequest[] };
+  /** `prompts`: its prompts still queued (absent from an older hub), so a tab sees the queue after a reload. */
+  'session:watch': { session: Session; messages: ChatMessage[]; more: boolean; pending: PendingRequest[]; prompts?: Prompt[] };
   'session:unwatch': object;
   'prompt:send': { prompt: Prompt };
+  'prompt:edit': { prompt: Prompt };
+  'prompt:withdraw': { prompt: Prompt };
   'session:abort': object;
   'session:set-model': object;
   'session:set-effort': object;

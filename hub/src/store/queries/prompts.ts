@@ -1,10 +1,11 @@
 // prompts.ts (queries): prompts queued from the phone for a session, idempotent by id.
-import type { AddPromptResult, Store } from '../store.ts';
+import { WITHDRAWN_REASON } from '@tether/shared';
+import type { AddPromptResult, ChangeHeldPromptResult, Store } from '../store.ts';
 import { first, type SqlDriver } from '../sql/driver.ts';
 import { rowToPrompt } from '../rows.ts';
 import { sessionIn } from './sessions.ts';
 
-export function promptQueries(db: SqlDriver): Pick<Store, 'addPrompt' | 'updatePrompt' | 'listPrompts'> {
+export function promptQueries(db: SqlDriver): Pick<Store, 'addPrompt' | 'updatePrompt' | 'listPrompts' | 'handOverPrompts' | 'changeHeldPrompt'> {
   return {
     async addPrompt({ namespace, prompt }) {
       return db.transaction(async (tx): Promise<AddPromptResult> => {
@@ -43,6 +44,27 @@ export function promptQueries(db: SqlDriver): Pick<Store, 'addPrompt' | 'updateP
         ? await db.all(`SELECT * FROM prompts WHERE namespace = $1 AND session_id = $2 AND status = $3 ORDER BY created_at, id`, [namespace, sessionId, status])
         : await db.all(`SELECT * FROM prompts WHERE namespace = $1 AND session_id = $2 ORDER BY created_at, id`, [namespace, sessionId]);
       return rows.map(rowToPrompt);
+    },
+    // Hand-over and change are each one conditional UPDATE on the row: SQLite runs one writer at a
+    // time, and PostgreSQL re-checks the WHERE of the second of two racing UPDATEs against the row the
+    // first committed. So either the edit lands first and is what is handed, or the hand-over lands
+    // first and the edit is refused; never both, never neither.
+    async handOverPrompts({ namespace, sessionId, promptId, now }) {
+      const rows = await db.all(
+        `UPDATE prompts SET handed_at = COALESCE(handed_at, $3) WHERE namespace = $1 AND session_id = $2 AND status = 'queued'${promptId === undefined ? '' : ' AND id = $4'} RETURNING *`,
+        promptId === undefined ? [namespace, sessionId, now] : [namespace, sessionId, now, promptId],
+      );
+      return rows.map(rowToPrompt).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    },
+    async changeHeldPrompt({ namespace, sessionId, promptId, change, now }): Promise<ChangeHeldPromptResult> {
+      const held = `WHERE id = $1 AND namespace = $2 AND session_id = $3 AND status = 'queued' AND handed_at IS NULL RETURNING *`;
+      const row =
+        change.kind === 'edit'
+          ? await first(db, `UPDATE prompts SET text = $4, updated_at = $5 ${held}`, [promptId, namespace, sessionId, change.text, now])
+          : await first(db, `UPDATE prompts SET status = 'dropped', reason = $4, updated_at = $5 ${held}`, [promptId, namespace, sessionId, WITHDRAWN_REASON, now]);
+      if (row) return { kind: 'changed', prompt: rowToPrompt(row) };
+      const current = await first(db, `SELECT * FROM prompts WHERE id = $1 AND namespace = $2 AND session_id = $3`, [promptId, namespace, sessionId]);
+      return current ? { kind: 'not_held', prompt: rowToPrompt(current) } : { kind: 'not_found' };
     },
   };
 }

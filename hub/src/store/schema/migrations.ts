@@ -114,6 +114,12 @@ export const UPGRADES: readonly Upgrade[] = [
   DEVICES_UPGRADE,
   // SQLite 16, PostgreSQL 12: the hash of a machine's secret its sessions prove (issue 40; upgrades/machine-vouch.ts).
   MACHINE_VOUCH_UPGRADE,
+  {
+    // SQLite 17, PostgreSQL 13: when the hub handed a prompt to its runner (issue 42: the queue on
+    // the phone). Older rows stay null: a queued one may then be edited, and is handed over as before.
+    name: 'prompt-handed',
+    statements: (dialect) => [`ALTER TABLE "prompts" ADD COLUMN ${columnSql(dialect, { name: 'handed_at', type: 'time', nullable: true })}`],
+  },
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

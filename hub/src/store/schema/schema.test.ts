@@ -72,6 +72,7 @@ describe('schema (SQLite)', () => {
              VALUES ('${S1}', 'alpha', 'old', '/p', 'pty', 'ended', 'c0ffee-1', 'default', 0, 1, 5, 5, 6)`);
     old.run(`INSERT INTO messages VALUES ('${S1}', 1, 'm1', '{"id":"m1","role":"user","content":[],"createdAt":1,"claudeSessionId":"c0ffee-1"}')`);
     old.run(`INSERT INTO machines (namespace, id, name, os, user, home, online, last_seen_at) VALUES ('alpha', 'm1', 'box', 'linux', 'me', '/home/me', 0, 5)`);
+    old.run(`INSERT INTO prompts (id, namespace, session_id, text, status, reason, created_at, updated_at) VALUES ('${S1}', 'alpha', '${S1}', 'queued before', 'queued', NULL, 5, 5)`);
     old.run(`INSERT INTO tokens (id, namespace, hash, label, created_at) VALUES ('tok_a', 'alpha', 'ha', 'laptop', 1), ('tok_p', 'alpha', 'hp', 'paired device 2026-11-30 iPhone Safari', 2)`);
     old.close();
     const store = createSqliteStore({ path });
@@ -95,6 +96,8 @@ describe('schema (SQLite)', () => {
       // The machine-vouch upgrade: an older daemon's machine vouches for nothing (its claims stand).
       expect(await store.getMachineVouch({ namespace: 'alpha', machineId: 'm1' })).toEqual({ vouch: null });
       expect(await store.getMachineVouch({ namespace: 'beta', machineId: 'm1' })).toBeNull();
+      // The prompt-handed upgrade: a prompt queued before was never handed over (it may be edited).
+      expect(await store.listPrompts({ namespace: 'alpha', sessionId: S1 })).toMatchObject([{ text: 'queued before', handedAt: null }]);
     } finally {
       await store.close();
     }
@@ -113,6 +116,7 @@ describe('schema (SQLite)', () => {
       { version: 14, name: 'session-worktree' },
       { version: 15, name: 'devices' },
       { version: 16, name: 'machine-vouch' },
+      { version: 17, name: 'prompt-handed' },
     ]);
   });
 

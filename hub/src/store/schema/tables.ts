@@ -225,6 +225,8 @@ export const TABLES: readonly Table[] = [
       time('updated_at'),
       // AttachmentRef[] (null: none), added by the attachments upgrade.
       { name: 'attachments', type: 'json', nullable: true },
+      // When the hub handed it to the runner (null: it may still be edited or withdrawn), added by prompt-handed.
+      maybe(time('handed_at')),
     ],
     primaryKey: ['id'],
     references: { session_id: 'sessions' },

@@ -32,6 +32,15 @@ describe('chatReducer', () => {
     state = chatReducer(state, { type: 'prompt', prompt: { id: promptId, text: 'hi', status: 'typing', reason: null, createdAt: 1 } });
     expect(state.prompts).toHaveLength(0);
   });
+  it('a prompt withdrawn from any tab leaves the chat; an edit replaces its text', () => {
+    const promptId = '00000000-0000-4000-8000-0000000000cc';
+    const held = { id: promptId, text: 'first', status: 'queued' as const, reason: null, createdAt: 1, handedAt: null };
+    let state = chatReducer(INITIAL_CHAT_STATE, { type: 'prompt', prompt: held });
+    state = chatReducer(state, { type: 'prompt', prompt: { ...held, text: 'edited' } });
+    expect(state.prompts.map((p) => p.text)).toEqual(['edited']);
+    state = chatReducer(state, { type: 'prompt', prompt: { ...held, status: 'dropped', reason: 'withdrawn' } });
+    expect(state.prompts).toEqual([]);
+  });
   it('knows older messages exist when the first watch page does not start at seq 1', () => {
     expect(chatReducer(INITIAL_CHAT_STATE, { type: 'watched', messages: [msg(40), msg(41)] }).hasEarlier).toBe(true);
     expect(chatReducer(INITIAL_CHAT_STATE, { type: 'watched', messages: [msg(1)] }).hasEarlier).toBe(false);

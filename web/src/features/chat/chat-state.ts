@@ -5,9 +5,10 @@
 // the approvals feature.
 // Invariant: `messages` is sorted by seq with each id once, whatever order the inputs came in.
 import type { ChatMessage, Prompt } from '@tether/shared';
+import { WITHDRAWN_REASON } from '@tether/shared/wire';
 
 /** A prompt this tab (or another) queued and the transcript has not shown yet. */
-export type OutgoingPrompt = Pick<Prompt, 'id' | 'text' | 'status' | 'reason' | 'createdAt'> & {
+export type OutgoingPrompt = Pick<Prompt, 'id' | 'text' | 'status' | 'reason' | 'createdAt' | 'handedAt'> & {
   /** The hub refused or never acked it; the text is kept so the user can send it again. */
   failed?: string;
   /** What the hub stored of its files (once it acked). */
@@ -102,7 +103,8 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case 'earlier-failed':
       return { ...state, loadingEarlier: false };
     case 'prompt': {
-      if (action.prompt.status === 'delivered') {
+      // Delivered, or withdrawn by a person (from any tab): nothing left to show.
+      if (action.prompt.status === 'delivered' || (action.prompt.status === 'dropped' && action.prompt.reason === WITHDRAWN_REASON)) {
         return { ...state, prompts: state.prompts.filter((p) => p.id !== action.prompt.id) };
       }
       const index = state.prompts.findIndex((p) => p.id === action.prompt.id);

@@ -4,7 +4,9 @@
 import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import type { Session } from '@tether/shared';
 import { agentDisplayName, isFinalStatus } from '@tether/shared/wire';
+import { useQuery } from '@tanstack/react-query';
 import { Spinner } from '../../lib/ui/badge.tsx';
+import { machinesQuery } from '../../lib/queries.ts';
 import { buildChatItems } from './chat-items.ts';
 import { Composer, type ComposerHandle } from './composer.tsx';
 import { MessageList } from './message-list.tsx';
@@ -38,7 +40,14 @@ export function ChatView({
   const chat = useSessionChat(session.id);
   const items = useMemo(() => buildChatItems(chat.messages), [chat.messages]);
   const composerRef = useRef<ComposerHandle>(null);
-  const { sendPrompt, dismissPrompt } = chat;
+  const { sendPrompt, dismissPrompt, editPrompt, withdrawPrompt } = chat;
+  // A share link's view has no machine list (and no queue to change).
+  const machines = useQuery({ ...machinesQuery, enabled: !readOnly }).data;
+  const machineOffline = machines?.find((m) => m.id === session.machineId)?.online === false;
+  const held = useMemo(
+    () => ({ why: machineOffline ? 'machine offline' : 'waiting for the runner', edit: editPrompt, withdraw: withdrawPrompt }),
+    [machineOffline, editPrompt, withdrawPrompt],
+  );
 
   const onSend = useCallback((message: { text: string; attachments: string[] }) => void sendPrompt(message), [sendPrompt]);
   const onEditPrompt = useCallback(
@@ -73,6 +82,7 @@ export function ChatView({
           onRetryPrompt={chat.retryPrompt}
           onDismissPrompt={chat.dismissPrompt}
           onEditPrompt={onEditPrompt}
+          {...(readOnly ? {} : { held })}
           empty={
             <div className="chat-empty">
               <p className="chat-empty-title">No messages yet</p>

@@ -15,6 +15,8 @@ import { splitAttachmentMentions } from '@tether/shared/wire';
 import type { ChatItem } from './chat-items.ts';
 import type { OutgoingPrompt } from './chat-state.ts';
 import { ToolCard } from './tool-card.tsx';
+import { HeldPrompt, type HeldPromptActions } from './held-prompt.tsx';
+import { isHeldByHub } from '@tether/shared/wire';
 import { ExpandedContext, useExpanded, useExpandedItems } from './expanded.ts';
 import { useAgentName } from '../../lib/agent-name.ts';
 import './chat.css';
@@ -199,6 +201,8 @@ export type MessageListProps = {
   onRetryPrompt: (promptId: string) => void;
   onDismissPrompt: (promptId: string) => void;
   onEditPrompt: (prompt: OutgoingPrompt) => void;
+  /** Edit and withdraw of prompts the hub still holds (absent: read-only, shown as queued). */
+  held?: HeldPromptActions;
   empty: ReactNode;
 };
 
@@ -295,7 +299,9 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
       case 'item':
         return renderItem(row.item, props.thinking);
       case 'prompt':
-        return (
+        return props.held && row.prompt.failed === undefined && isHeldByHub(row.prompt) ? (
+          <HeldPrompt prompt={row.prompt} actions={props.held} />
+        ) : (
           <PendingPrompt
             prompt={row.prompt}
             onRetry={() => props.onRetryPrompt(row.prompt.id)}

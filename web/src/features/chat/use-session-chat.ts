@@ -34,6 +34,9 @@ export type SessionChat = ChatState & {
   sendPrompt: (message: { text: string; attachments: string[] }) => Promise<void>;
   retryPrompt: (promptId: string) => void;
   dismissPrompt: (promptId: string) => void;
+  /** A prompt the hub still holds: new text, or taken back. Null, or the hub's refusal. */
+  editPrompt: (promptId: string, text: string) => Promise<string | null>;
+  withdrawPrompt: (promptId: string) => Promise<string | null>;
   abort: () => Promise<void>;
 };
 
@@ -69,6 +72,8 @@ export function useSessionChat(sessionId: string): SessionChat {
         if (!alive) return;
         upsertSession(client, ack.session);
         setPendingRequests(client, sessionId, ack.pending);
+        // The queue as the hub holds it (a reload, or a hub that restarted, loses none of it).
+        for (const prompt of ack.prompts ?? []) dispatch({ type: 'prompt', prompt });
         const first = ack.messages[0];
         // With afterSeq (or a first page that starts at seq 1) `more` means newer messages remain;
         // otherwise the hub sent the newest page and `more` means older ones exist.
@@ -153,9 +158,21 @@ export function useSessionChat(sessionId: string): SessionChat {
 
   const dismissPrompt = useCallback((promptId: string) => dispatch({ type: 'prompt-dismissed', promptId }), []);
 
+  /** Asks the hub to change a held prompt: the prompt as it now is, or the refusal's words. */
+  const changeHeld = useCallback(async (ask: () => Promise<{ prompt: Prompt }>): Promise<string | null> => {
+    try {
+      dispatch({ type: 'prompt', prompt: (await ask()).prompt });
+      return null;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  }, []);
+  const editPrompt = useCallback((promptId: string, text: string) => changeHeld(() => requestHub('prompt:edit', { sessionId, promptId, text })), [changeHeld, sessionId]);
+  const withdrawPrompt = useCallback((promptId: string) => changeHeld(() => requestHub('prompt:withdraw', { sessionId, promptId })), [changeHeld, sessionId]);
+
   const abort = useCallback(async () => {
     await requestHub('session:abort', { sessionId });
   }, [sessionId]);
 
-  return { ...state, loadEarlier, sendPrompt, retryPrompt, dismissPrompt, abort };
+  return { ...state, loadEarlier, sendPrompt, retryPrompt, dismissPrompt, editPrompt, withdrawPrompt, abort };
 }
