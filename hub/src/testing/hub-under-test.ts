@@ -2,6 +2,7 @@
 // to it with. It owns each test's hub (a temp home, an access token for one namespace, every socket
 // opened, the stop and the removal of the home) so the socket tests keep only what is their own.
 // Not a test file itself and not wired by main: only *.test.ts files import it.
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,8 @@ export type HubUnderTestOptions = {
   ackTimeoutMs?: number;
   /** More of the hub's config than its port (0) and home (the temp one). */
   config?: Partial<Omit<HubConfig, 'port' | 'home'>>;
+  /** What the test started that must finish before its sockets close (a played runner's acks). */
+  settle?: () => Promise<unknown>;
 };
 
 export type ConnectOptions = {
@@ -53,17 +56,30 @@ export function hubUnderTest(options: HubUnderTestOptions) {
     return value;
   };
 
+  const startHub = (hubHome: string) => createHub({ config: { ...options.config, port: 0, home: hubHome } });
+  const stopHub = async () => {
+    await options.settle?.();
+    for (const socket of sockets.splice(0)) socket.close();
+    await hub?.stop();
+  };
+
   beforeEach(async () => {
     home = mkdtempSync(join(tmpdir(), options.home));
-    hub = await createHub({ config: { ...options.config, port: 0, home } });
+    hub = await startHub(home);
     accessToken = (await createAccessToken({ store: hub.store, namespace, label: options.label })).token;
   });
   afterEach(async () => {
-    for (const socket of sockets.splice(0)) socket.close();
-    await hub?.stop();
+    await stopHub();
     if (home) rmSync(home, { recursive: true, force: true });
     hub = home = accessToken = undefined;
   });
+
+  /** Stops this test's hub (its sockets closed) and starts another on the same home: what a restart keeps. */
+  async function restart(): Promise<Hub> {
+    await stopHub();
+    hub = await startHub(current(home, 'home'));
+    return hub;
+  }
 
   /** A token for `namespace` on this test's hub. */
   const token = async (tokenNamespace: string, tokenOptions: { label?: string } = {}) =>
@@ -113,11 +129,22 @@ export function hubUnderTest(options: HubUnderTestOptions) {
   const register = <T extends object = Record<string, unknown>>(socket: Socket, fields: SessionFields) =>
     ack<T>(socket, 'session:register', { cwd: '/work', launchKind: 'pty', ...fields });
 
+  /** A runner and a web tab of the test's namespace, and a session the runner registered (`fields` besides its id). */
+  async function liveSession(fields: Record<string, unknown> = {}) {
+    const runner = await connect({ nsp: '/cli' });
+    const web = await connect({ nsp: '/web' });
+    const sessionId = randomUUID();
+    const registered = await register(runner, { ...fields, id: sessionId });
+    return { runner, web, sessionId, registered };
+  }
+
   return {
     connect,
     ack,
     next,
     register,
+    liveSession,
+    restart,
     token,
     /** This test's hub. */
     get hub(): Hub {
