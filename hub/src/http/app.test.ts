@@ -7,43 +7,20 @@ import { ChatMessageInputSchema, HubFeaturesSchema, MAX_PAYLOAD_BYTES, PROTOCOL_
 import { createSqliteStore } from '../store/sqlite/sqlite-store.ts';
 import type { Store } from '../store/store.ts';
 import { createAccessToken, revokeAccessToken } from '../auth/tokens.ts';
-import { createShareLinks } from '../auth/share-links.ts';
-import { createCallerResolver } from '../auth/namespace.ts';
-import { createWebSessionSigner } from '../auth/web-session.ts';
-import { createLogin } from '../auth/login.ts';
-import { createDevices } from '../auth/devices.ts';
-import { createPairing } from '../auth/pairing.ts';
-import { createSessionQueries } from '../sessions/queries.ts';
-import { createMachineQueries } from '../machines/machines.ts';
-import { createApprovalQueries } from '../approvals/approvals.ts';
-import { createHttpApp, LOGIN_MAX_FAILURES } from './app.ts';
+import { LOGIN_MAX_FAILURES } from './app.ts';
+import { httpAppUnderTest, type HttpAppExtras } from '../testing/http-app-under-test.ts';
 
 const S1 = '11111111-1111-4111-8111-111111111111';
 const S_OTHER = '22222222-2222-4222-8222-222222222222';
 
 let dir: string;
 let store: Store;
-let app: ReturnType<typeof createHttpApp>;
+let app: ReturnType<typeof httpAppUnderTest>;
 let token: string;
 let otherToken: string;
 
-/** The domain's read side over this test's store. */
-const reads = () => ({ sessions: createSessionQueries({ store }), machines: createMachineQueries({ store }), approvals: createApprovalQueries({ store }) });
-
-function build(options: Pick<Parameters<typeof createHttpApp>[0], 'webDist' | 'terminalMemory' | 'features'> = {}) {
-  const signer = createWebSessionSigner({ secret: new Uint8Array(32).fill(7) });
-  return createHttpApp({
-    ...reads(),
-    login: createLogin({ store, signer }),
-    ...(() => {
-      const devices = createDevices({ store, signer, revoked: () => {} });
-      return { pairing: createPairing({ store, signer, devices }), devices };
-    })(),
-    resolver: createCallerResolver({ store, signer }),
-    shareLinks: createShareLinks({ store, secret: new Uint8Array(32).fill(7) }),
-    version: '9.9.9',
-    ...options,
-  });
+function build(options: Pick<HttpAppExtras, 'webDist' | 'terminalMemory' | 'features'> = {}) {
+  return httpAppUnderTest({ store, ...options });
 }
 const auth = (t: string) => ({ headers: { authorization: `Bearer ${t}` } });
 const login = (body: unknown, ip = '10.0.0.1') =>

@@ -9,16 +9,8 @@ import { LoginResponseSchema, PairCodeCreatedSchema } from '@tether/shared';
 import { createSqliteStore } from '../../store/sqlite/sqlite-store.ts';
 import type { Store } from '../../store/store.ts';
 import { createAccessToken } from '../../auth/tokens.ts';
-import { createShareLinks } from '../../auth/share-links.ts';
-import { createCallerResolver } from '../../auth/namespace.ts';
-import { createWebSessionSigner } from '../../auth/web-session.ts';
-import { createLogin } from '../../auth/login.ts';
-import { createDevices } from '../../auth/devices.ts';
-import { createPairing } from '../../auth/pairing.ts';
-import { createSessionQueries } from '../../sessions/queries.ts';
-import { createMachineQueries } from '../../machines/machines.ts';
-import { createApprovalQueries } from '../../approvals/approvals.ts';
-import { createHttpApp, LOGIN_MAX_FAILURES } from '../app.ts';
+import { LOGIN_MAX_FAILURES } from '../app.ts';
+import { httpAppUnderTest } from '../../testing/http-app-under-test.ts';
 
 const PUBLIC_URL = 'https://tether.example.test';
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1';
@@ -27,23 +19,7 @@ let dir: string;
 let store: Store;
 let token: string;
 
-function build(publicUrl: string | null = PUBLIC_URL) {
-  const signer = createWebSessionSigner({ secret: new Uint8Array(32).fill(9) });
-  return createHttpApp({
-    sessions: createSessionQueries({ store }),
-    machines: createMachineQueries({ store }),
-    approvals: createApprovalQueries({ store }),
-    login: createLogin({ store, signer }),
-    ...(() => {
-      const devices = createDevices({ store, signer, revoked: () => {} });
-      return { pairing: createPairing({ store, signer, devices }), devices };
-    })(),
-    publicUrl,
-    resolver: createCallerResolver({ store, signer }),
-    shareLinks: createShareLinks({ store, secret: new Uint8Array(32).fill(9) }),
-    version: '9.9.9',
-  });
-}
+const build = (publicUrl: string | null = PUBLIC_URL) => httpAppUnderTest({ store, publicUrl });
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
 type App = ReturnType<typeof build>;
 const makeCode = (app: App, credential: string, body?: string) => app.request('/api/pair-codes', { method: 'POST', headers: bearer(credential), ...(body !== undefined ? { body } : {}) });

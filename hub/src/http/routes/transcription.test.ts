@@ -9,41 +9,16 @@ import { makeWav, startFakeTranscription, type FakeTranscription } from '../../.
 import { createSqliteStore } from '../../store/sqlite/sqlite-store.ts';
 import type { Store } from '../../store/store.ts';
 import { createAccessToken } from '../../auth/tokens.ts';
-import { createShareLinks } from '../../auth/share-links.ts';
-import { createCallerResolver } from '../../auth/namespace.ts';
-import { createWebSessionSigner } from '../../auth/web-session.ts';
-import { createLogin } from '../../auth/login.ts';
-import { createDevices } from '../../auth/devices.ts';
-import { createPairing } from '../../auth/pairing.ts';
-import { createSessionQueries } from '../../sessions/queries.ts';
-import { createMachineQueries } from '../../machines/machines.ts';
-import { createApprovalQueries } from '../../approvals/approvals.ts';
 import { createTranscription, type Transcription } from '../../transcription/transcription.ts';
-import { createHttpApp } from '../app.ts';
+import { httpAppUnderTest } from '../../testing/http-app-under-test.ts';
 
 let dir: string;
 let store: Store;
 let fake: FakeTranscription;
 let token: string;
 
-function build(transcription: Transcription | null) {
-  const signer = createWebSessionSigner({ secret: new Uint8Array(32).fill(7) });
-  return createHttpApp({
-    sessions: createSessionQueries({ store }),
-    machines: createMachineQueries({ store }),
-    approvals: createApprovalQueries({ store }),
-    login: createLogin({ store, signer }),
-    ...(() => {
-      const devices = createDevices({ store, signer, revoked: () => {} });
-      return { pairing: createPairing({ store, signer, devices }), devices };
-    })(),
-    resolver: createCallerResolver({ store, signer }),
-    shareLinks: createShareLinks({ store, secret: new Uint8Array(32).fill(7) }),
-    version: '9.9.9',
-    features: { shell: false, ...(transcription ? { transcription: { host: transcription.host } } : {}) },
-    transcription,
-  });
-}
+const build = (transcription: Transcription | null) =>
+  httpAppUnderTest({ store, features: { shell: false, ...(transcription ? { transcription: { host: transcription.host } } : {}) }, transcription });
 
 const withFake = () => build(createTranscription({ endpoint: { baseUrl: fake.url, apiKey: 'sk-hub-only', model: 'whisper-test' } }));
 const post = (app: ReturnType<typeof build>, body: Uint8Array, options: { query?: string; auth?: string | null } = {}) =>
