@@ -14,20 +14,32 @@ import { join } from 'node:path';
 import type { Socket } from 'socket.io-client';
 import type { Session } from '@tether/shared';
 import { claudeBin, type ClaudeSandbox } from './claude.ts';
+import type { Defer } from './cleanups.ts';
 import { emitAck } from './hub.ts';
+import { watchSession, type SessionWatch } from './runner.ts';
 import { startTetherInPty, TETHER_MAIN, type TetherPty } from './desk.ts';
 
 /** The daemon registers in well under a second; a loaded box gets 20. */
 const REGISTER_TIMEOUT_MS = 20_000;
 
-/** Above the hub's 45 s ready bound, so the hub's answer always comes first. */
-const SPAWN_ACK_MS = 60_000;
+/** How long a spawn or resume ack is awaited: above the hub's 45 s ready bound, so the hub's answer
+ *  always comes first. */
+export const SPAWN_ACK_MS = 60_000;
 
 export type SpawnAck = { ok: boolean; session?: Session; code?: string; reason?: string; error?: string };
 
 /** `session:spawn` from a phone-like socket, acked once the session is ready (or refused). */
 export async function spawnVia(phone: Socket, payload: Record<string, unknown>): Promise<SpawnAck> {
   return emitAck<SpawnAck>(phone, 'session:spawn', payload, SPAWN_ACK_MS) as Promise<SpawnAck>;
+}
+
+/** A session spawned from `phone` (a refusal throws, naming `what`) and a watch of it, stopped by the scope. */
+export async function spawnWatched(defer: Defer, options: { hub: { url: string; token: string }; phone: Socket; payload: Record<string, unknown>; what: string }): Promise<{ session: Session; sessionId: string; watch: SessionWatch }> {
+  const ack = await spawnVia(options.phone, options.payload);
+  if (!ack.ok || !ack.session) throw new Error(`the ${options.what} spawn was refused: ${JSON.stringify(ack)}`);
+  const watch = await watchSession({ hub: options.hub, sessionId: ack.session.id });
+  defer(() => watch.stop());
+  return { session: ack.session, sessionId: ack.session.id, watch };
 }
 
 export type DaemonHandle = {
