@@ -26,7 +26,7 @@ import {
   type FakeAnthropic,
   type ScriptTurn,
 } from '../fixtures/fake-anthropic/index.ts';
-import { saveScreenshot, UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
+import { saveScreenshot, sendFromComposer, UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { createClaudeSandbox, type ClaudeSandbox } from '../harness/claude.ts';
@@ -73,15 +73,6 @@ describe('real claude from the browser', () => {
     await tab.getByRole('log', { name: 'Chat' }).waitFor({ timeout: UI_TIMEOUT_MS });
   }
 
-  /** Types into the composer and sends: the Send button on a phone, Enter on a desktop. */
-  async function send(tab: Page, viewport: ViewportName, message: string) {
-    const box = tab.getByRole('textbox', { name: 'Message' });
-    await box.click();
-    await box.fill(message);
-    if (viewport === 'phone') await tab.getByRole('button', { name: 'Send' }).click();
-    else await box.press('Enter');
-  }
-
   /** Every tool_result claude sent to the model (each main-loop request's last user turn). */
   function toolResults(fake: FakeAnthropic) {
     return fake.mainRequests().flatMap((request) => lastToolResults(request));
@@ -100,7 +91,7 @@ describe('real claude from the browser', () => {
     await saveScreenshot(phone, { name: 'real-list', viewport: 'phone' });
 
     await openTheSession(phone, runner.sessionId);
-    await send(phone, 'phone', 'What is the weather on the moon?');
+    await sendFromComposer(phone, 'phone', 'What is the weather on the moon?');
     await chat(phone).getByText('Sunny, with a chance of regolith.').waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
     await chat(phone).getByText('What is the weather on the moon?').waitFor({ timeout: UI_TIMEOUT_MS });
     // The prompt really went through claude: the model was asked with it.
@@ -116,7 +107,7 @@ describe('real claude from the browser', () => {
     const { runner, sandbox, fake } = await startClaude(staged);
     const phone = await page('phone', staged.token);
     await openTheSession(phone, runner.sessionId);
-    await send(phone, 'phone', 'Please make the file');
+    await sendFromComposer(phone, 'phone', 'Please make the file');
 
     const sheet = phone.getByRole('dialog', { name: 'Run this command?' });
     await sheet.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
@@ -154,7 +145,7 @@ describe('real claude from the browser', () => {
     const { runner, sandbox, fake } = await startClaude(staged);
     const phone = await page('phone', staged.token);
     await openTheSession(phone, runner.sessionId);
-    await send(phone, 'phone', o.prompt);
+    await sendFromComposer(phone, 'phone', o.prompt);
 
     const sheet = phone.getByRole('dialog', { name: o.sheet });
     await sheet.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
@@ -218,7 +209,7 @@ describe('real claude from the browser', () => {
     const { runner, fake } = await startClaude(staged);
     const phone = await page('phone', staged.token);
     await openTheSession(phone, runner.sessionId);
-    await send(phone, 'phone', 'Please clean up');
+    await sendFromComposer(phone, 'phone', 'Please clean up');
 
     const sheet = phone.getByRole('dialog', { name: 'Run this command?' });
     await sheet.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
@@ -240,7 +231,7 @@ describe('real claude from the browser', () => {
     const { runner, fake } = await startClaude(staged);
     const phone = await page('phone', staged.token);
     await openTheSession(phone, runner.sessionId);
-    await send(phone, 'phone', 'Order a pizza');
+    await sendFromComposer(phone, 'phone', 'Order a pizza');
 
     const form = phone.getByRole('dialog', { name: 'Claude has a question' });
     await form.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
@@ -270,7 +261,7 @@ describe('real claude from the browser', () => {
     const { runner, fake } = await startClaude(staged);
     const phone = await page('phone', staged.token);
     await openTheSession(phone, runner.sessionId);
-    await send(phone, 'phone', 'Tell me a long story');
+    await sendFromComposer(phone, 'phone', 'Tell me a long story');
 
     await phone.locator('.session-header .pill[data-status="thinking"]').waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
     await phone.getByRole('link', { name: 'Terminal', exact: true }).click();
@@ -303,7 +294,7 @@ describe('real claude from the browser', () => {
     const second = await page('desktop', staged.token);
     await openTheSession(first, runner.sessionId);
     await openTheSession(second, runner.sessionId);
-    await send(first, 'desktop', 'Please build it');
+    await sendFromComposer(first, 'desktop', 'Please build it');
 
     const sheetIn = (tab: Page) => tab.getByRole('dialog', { name: 'Run this command?' });
     await sheetIn(first).waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
