@@ -12,18 +12,14 @@ import { emitAck, nextEvent } from '../harness/hub.ts';
 import { saveScreenshot, UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { screenshotsAndSeriousInBothThemes } from '../harness/axe.ts';
+import { userQuestion } from '../fixtures/questions.ts';
 
 type Answered = { sessionId: string; requestId: string; answer: Answer };
 
-const DATABASE_QUESTION = {
-  question: 'Which database should the hub use in production?',
-  header: 'Database',
-  multiSelect: false,
-  options: [
-    { label: 'SQLite', description: 'One file, no server; fine for one hub.' },
-    { label: 'PostgreSQL', description: 'Needed for several hub instances.' },
-  ],
-};
+const DATABASE_QUESTION = userQuestion({ question: 'Which database should the hub use in production?', header: 'Database', multiSelect: false }, [
+  ['SQLite', 'One file, no server; fine for one hub.'],
+  ['PostgreSQL', 'Needed for several hub instances.'],
+]);
 
 describe('approvals and questions from the browser', () => {
   const world = useBrowserWorld();
@@ -164,16 +160,11 @@ describe('approvals and questions from the browser', () => {
         toolInput: {
           questions: [
             DATABASE_QUESTION,
-            {
-              question: 'Which checks should run before each deploy?',
-              header: 'Checks',
-              multiSelect: true,
-              options: [
-                { label: 'Typecheck', description: '' },
-                { label: 'Unit tests', description: '' },
-                { label: 'Browser tests', description: 'Slower, catches layout breaks.' },
-              ],
-            },
+            userQuestion({ question: 'Which checks should run before each deploy?', header: 'Checks', multiSelect: true }, [
+              ['Typecheck', ''],
+              ['Unit tests', ''],
+              ['Browser tests', 'Slower, catches layout breaks.'],
+            ]),
           ],
         },
       });
