@@ -9,24 +9,13 @@
 //
 //   chromium ─► tap ─► nginx ─► sshd ─tunnel─► hub (netns) ◄─ runner (unix-socket bridge)
 import { randomUUID } from 'node:crypto';
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveScreenshot, UI_TIMEOUT_MS } from '../harness/browser.ts';
 import { requireBuiltWeb } from '../harness/browser-world.ts';
 import { connectSocket, emitAck, nextEvent } from '../harness/hub.ts';
 import { RELAY_DOMAIN, startRelayWorld, type RelayHubHandle, type RelayWorld } from '../harness/relay-world.ts';
+import { portOpen } from '../harness/processes.ts';
 import { stepLog } from '../harness/steps.ts';
-
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
-}
 
 describe('a hub behind tether relay', () => {
   let world: RelayWorld;
@@ -60,7 +49,7 @@ describe('a hub behind tether relay', () => {
     expect(token, printed).toBeTruthy();
     // No inbound port: the hub's port answers nothing outside its namespace.
     step('No inbound port');
-    expect(await refused(hub.innerPort)).toBe(true);
+    expect(await portOpen(hub.innerPort)).toBe(false);
 
     const runner = await connectSocket({ url: hub.runnerUrl, nsp: '/cli', token });
     try {

@@ -7,6 +7,7 @@ import { CODEX_READY } from '../harness/codex.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { chatText } from '../harness/runner.ts';
 import { startCodexWorld } from '../harness/codex-world.ts';
+import { expectPromptAnswered } from '../harness/phone-prompt.ts';
 
 const defer = useCleanups();
 
@@ -29,13 +30,7 @@ describe('tether codex: chat mirrored to the hub', () => {
   it('a prompt sent from the phone is typed into Codex and answered', async () => {
     const { runner, phone } = await startCodexWorld(defer, { script: [(request) => text(`codex echo: ${lastUserText(request)}`)] });
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session' });
-    const sent = await phone.send('what is up from the phone');
-    expect(sent.ok).toBe(true);
-    await phone.waitFor(() => phone.prompts().get(sent.promptId)?.status === 'delivered', { what: 'prompt delivered' });
-    await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('codex echo: what is up from the phone')), { what: 'reply' });
-    const user = phone.messages().find((m) => m.role === 'user' && m.promptId === sent.promptId);
-    expect(user && chatText(user)).toBe('what is up from the phone');
-    await runner.waitForScreen('codex echo: what is up from the phone');
+    await expectPromptAnswered({ phone, runner, prompt: 'what is up from the phone', reply: 'codex echo: what is up from the phone' });
   });
 
   it('abort from the phone interrupts Codex mid-reply (Esc, as at the desk); modes are not switched from the phone (models are: codex-model.test.ts)', async () => {

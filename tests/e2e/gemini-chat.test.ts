@@ -7,6 +7,7 @@ import { GEMINI_READY } from '../harness/gemini.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { chatText } from '../harness/runner.ts';
 import { startGeminiWorld } from '../harness/gemini-world.ts';
+import { expectPromptAnswered } from '../harness/phone-prompt.ts';
 
 const defer = useCleanups();
 
@@ -37,13 +38,7 @@ describe('tether gemini: chat mirrored to the hub', () => {
   it('a prompt sent from the phone is typed into Gemini and answered', async () => {
     const { runner, phone, fake } = await startGeminiWorld(defer, { script: [(request) => text(`gemini echo: ${lastUserText(request)}`)] });
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session' });
-    const sent = await phone.send('what is up from the phone');
-    expect(sent.ok).toBe(true);
-    await phone.waitFor(() => phone.prompts().get(sent.promptId)?.status === 'delivered', { what: 'prompt delivered' });
-    await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('gemini echo: what is up from the phone')), { what: 'reply' });
-    const user = phone.messages().find((m) => m.role === 'user' && m.promptId === sent.promptId);
-    expect(user && chatText(user)).toBe('what is up from the phone');
-    await runner.waitForScreen('gemini echo: what is up from the phone');
+    await expectPromptAnswered({ phone, runner, prompt: 'what is up from the phone', reply: 'gemini echo: what is up from the phone' });
   }, 60_000);
 
   it('a prompt sent from the phone while Gemini starts is typed once it is ready (after its SessionStart hook), and answered once', async () => {

@@ -1,0 +1,17 @@
+// phone-prompt.ts (harness): a prompt sent from the phone and answered, as every agent's chat test
+// checks it (claude in runner-chat, Codex in codex-chat, Gemini in gemini-chat): the hub says it was
+// delivered, the agent's reply reaches the chat, the chat keeps the prompt as sent, and the desk
+// shows the reply too.
+import { expect } from 'vitest';
+import { chatText, type RunnerHandle, type SessionWatch } from './runner.ts';
+
+export async function expectPromptAnswered(o: { phone: SessionWatch; runner: RunnerHandle; prompt: string; reply: string }): Promise<void> {
+  const { phone } = o;
+  const sent = await phone.send(o.prompt);
+  expect(sent.ok).toBe(true);
+  await phone.waitFor(() => phone.prompts().get(sent.promptId)?.status === 'delivered', { what: 'prompt delivered' });
+  await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes(o.reply)), { what: 'reply' });
+  const user = phone.messages().find((m) => m.role === 'user' && m.promptId === sent.promptId);
+  expect(user && chatText(user)).toBe(o.prompt);
+  await o.runner.waitForScreen(o.reply);
+}
