@@ -12,10 +12,11 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveScreenshot, UI_TIMEOUT_MS } from '../harness/browser.ts';
 import { requireBuiltWeb } from '../harness/browser-world.ts';
-import { connectSocket, emitAck, nextEvent } from '../harness/hub.ts';
+import { connectSocket, emitAck } from '../harness/hub.ts';
 import { RELAY_DOMAIN, startRelayWorld, type RelayHubHandle, type RelayWorld } from '../harness/relay-world.ts';
 import { portOpen } from '../harness/processes.ts';
 import { stepLog } from '../harness/steps.ts';
+import { allowCommandInSheet } from '../harness/approval-sheet.ts';
 
 describe('a hub behind tether relay', () => {
   let world: RelayWorld;
@@ -87,14 +88,7 @@ describe('a hub behind tether relay', () => {
       const requestId = randomUUID();
       expect((await emitAck(runner, 'approval:request', { id: requestId, sessionId, kind: 'permission', toolName: 'Bash', toolInput: { command: 'echo TAPCHECK-approval-command' }, toolUseId: null, createdAt: Date.now() })).ok).toBe(true);
       await emitAck(runner, 'session:update', { sessionId, patch: { status: 'waiting' } });
-      const sheet = page.getByRole('dialog', { name: 'Run this command?' });
-      await sheet.waitFor({ timeout: UI_TIMEOUT_MS });
-      await expect(sheet.getByLabel('Command').textContent()).resolves.toContain('TAPCHECK-approval-command');
-      await saveScreenshot(page, { name: 'relay-approval', viewport: 'phone' });
-      const answered = nextEvent<{ requestId: string; answer: { decision: string } }>(runner, 'approval:answered');
-      await sheet.getByRole('button', { name: 'Allow', exact: true }).click();
-      expect(await answered).toMatchObject({ requestId, answer: { decision: 'allow' } });
-      await sheet.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+      const sheet = await allowCommandInSheet(page, { runner, requestId, command: 'TAPCHECK-approval-command', screenshot: 'relay-approval' });
 
       // The hub's network goes away for 30 s with an approval pending and the terminal moving; when
       // it returns, the tunnel comes back, the phone resumes the terminal without a gap and the

@@ -4,6 +4,34 @@ import { createByteLog } from './byte-log.ts';
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array | 'gone') => (b === 'gone' ? 'gone' : new TextDecoder().decode(b));
 
+type ByteLog = ReturnType<typeof createByteLog>;
+
+/** Appends `count` pieces (the i-th is `piece(i)`) in order, calling `each` after every append with
+ *  what was appended so far; returns all of it and the end offset. */
+function appendPieces(log: ByteLog, count: number, piece: (i: number) => string, each: (i: number, all: string, offset: number) => void = () => {}) {
+  let all = '';
+  let offset = 0;
+  for (let i = 0; i < count; i++) {
+    const next = piece(i);
+    log.append(offset, bytes(next));
+    offset += next.length;
+    all += next;
+    each(i, all, offset);
+  }
+  return { all, offset };
+}
+
+/** What the log holds, read piece by piece from its start. */
+function walk(log: ByteLog): string {
+  let at = log.start;
+  let walked = '';
+  for (let p = log.piece(at); p !== 'gone' && p.length > 0; p = log.piece(at)) {
+    walked += text(p);
+    at += p.length;
+  }
+  return walked;
+}
+
 describe('byte log', () => {
   it('returns exactly the bytes since an offset', () => {
     const log = createByteLog({ maxBytes: 100 });
@@ -98,27 +126,19 @@ describe('byte log', () => {
 
   it('keeps exact bytes when many small appends share blocks, across trims and big appends', () => {
     const log = createByteLog({ maxBytes: 50_000 });
-    let all = '';
-    let offset = 0;
-    for (let i = 0; i < 3000; i++) {
-      const piece = i % 500 === 499 ? 'B'.repeat(6000) : `${i}`.padEnd(37, '.') + '\r\n';
-      log.append(offset, bytes(piece));
-      offset += piece.length;
-      all += piece;
-      if (i % 97 === 0) {
+    const { all } = appendPieces(
+      log,
+      3000,
+      (i) => (i % 500 === 499 ? 'B'.repeat(6000) : `${i}`.padEnd(37, '.') + '\r\n'),
+      (i, sofar, offset) => {
+        if (i % 97 !== 0) return;
         expect(log.end).toBe(offset);
-        expect(text(log.since(log.start))).toBe(all.slice(log.start));
-      }
-    }
+        expect(text(log.since(log.start))).toBe(sofar.slice(log.start));
+      },
+    );
     expect(log.heldBytes).toBe(50_000);
     expect(log.since(log.start - 1)).toBe('gone');
-    let at = log.start;
-    let walked = '';
-    for (let p = log.piece(at); p !== 'gone' && p.length > 0; p = log.piece(at)) {
-      walked += text(p);
-      at += p.length;
-    }
-    expect(walked).toBe(all.slice(log.start));
+    expect(walk(log)).toBe(all.slice(log.start));
   });
 
   it('trims inside the shared block without bringing trimmed bytes back', () => {
@@ -134,15 +154,8 @@ describe('byte log', () => {
 
   it('drops the oldest bytes at once when its cap is lowered, and keeps what is still held exact', () => {
     const log = createByteLog({ maxBytes: 100_000 });
-    let all = '';
-    let offset = 0;
     // Small appends (shared blocks) and big ones (own arrays), so the cut lands in both kinds.
-    for (let i = 0; i < 400; i++) {
-      const piece = i % 50 === 49 ? 'Z'.repeat(9000) : `${i}`.padEnd(97, '-') + '\r\n';
-      log.append(offset, bytes(piece));
-      offset += piece.length;
-      all += piece;
-    }
+    const { all, offset } = appendPieces(log, 400, (i) => (i % 50 === 49 ? 'Z'.repeat(9000) : `${i}`.padEnd(97, '-') + '\r\n'));
     expect(log.heldBytes).toBe(100_000);
     for (const cap of [30_000, 12_345, 9_001, 150]) {
       log.setMaxBytes(cap);
@@ -155,13 +168,7 @@ describe('byte log', () => {
       expect(log.has(log.start - 1)).toBe(false);
       expect(text(log.since(log.start))).toBe(all.slice(log.start));
       expect(text(log.since(offset - 7))).toBe(all.slice(offset - 7));
-      let at = log.start;
-      let walked = '';
-      for (let p = log.piece(at); p !== 'gone' && p.length > 0; p = log.piece(at)) {
-        walked += text(p);
-        at += p.length;
-      }
-      expect(walked).toBe(all.slice(log.start));
+      expect(walk(log)).toBe(all.slice(log.start));
     }
     // Appends after the cut stay within the new cap and contiguous with what was kept.
     log.append(offset, bytes('tail'));

@@ -36,12 +36,17 @@ function fakeViewer() {
   };
 }
 
+/** A room of session SID over a fake runner; `limits` as createTerminalRoom takes them. */
+function runnerAndRoom(limits: { maxBytes?: number; highWater?: number } = {}) {
+  const r = fakeRunner();
+  return { r, room: createTerminalRoom({ sessionId: SID, runner: r.port, ...limits }) };
+}
+
 const snap = (offset: number): TerminalSnapshot => ({ sessionId: SID, offset, cols: 80, rows: 24, data: 'screen' });
 
 describe('terminal room', () => {
   it('asks the runner for a snapshot on first join, then streams bytes after it', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
+    const { r, room } = runnerAndRoom();
     const v = fakeViewer();
     expect(room.join({ viewerId: 'a', sink: v.sink, canWrite: true })).toBe('snapshot');
     expect(r.calls.viewers).toEqual([1]);
@@ -53,8 +58,7 @@ describe('terminal room', () => {
   });
 
   it('resumes a rejoining viewer with exactly the bytes it missed', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
+    const { r, room } = runnerAndRoom();
     const a = fakeViewer();
     room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
     room.snapshot(snap(0));
@@ -71,8 +75,7 @@ describe('terminal room', () => {
   });
 
   it('pauses a stalled viewer without slowing another, and resyncs it when its bytes are gone', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port, maxBytes: 1000, highWater: 100 });
+    const { r, room } = runnerAndRoom({ maxBytes: 1000, highWater: 100 });
     const slow = fakeViewer();
     const fast = fakeViewer();
     room.join({ viewerId: 'slow', sink: slow.sink, canWrite: false });
@@ -96,8 +99,7 @@ describe('terminal room', () => {
   });
 
   it('resumes a paused viewer from the log chunk by chunk, up to its high water each time', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port, maxBytes: 100_000, highWater: 100_000 });
+    const { r, room } = runnerAndRoom({ maxBytes: 100_000, highWater: 100_000 });
     const slow = fakeViewer();
     room.join({ viewerId: 'slow', sink: slow.sink, canWrite: false });
     room.snapshot(snap(0));
@@ -119,8 +121,7 @@ describe('terminal room', () => {
   });
 
   it('gives a viewer two hops away (on another hub) twice the window before pausing it', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port, maxBytes: 100_000, highWater: 100 });
+    const { r, room } = runnerAndRoom({ maxBytes: 100_000, highWater: 100 });
     const local = fakeViewer();
     const relayed = fakeViewer();
     room.join({ viewerId: 'local', sink: local.sink, canWrite: false });
@@ -173,8 +174,7 @@ describe('terminal room', () => {
   });
 
   it('gives a viewer in the middle of a new chunk only the rest of it', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port, maxBytes: 4 });
+    const { r, room } = runnerAndRoom({ maxBytes: 4 });
     const a = fakeViewer();
     room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
     room.snapshot(snap(0));
@@ -188,8 +188,7 @@ describe('terminal room', () => {
   it('keeps a size report over a snapshot read at the same offset before that resize', () => {
     // The runner reads snapshots asynchronously: a snapshot asked for at offset 0 can be read at
     // 80x24 and sent after the resize to 100x30 that was reported at offset 0.
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
+    const { r, room } = runnerAndRoom();
     const sizes: string[] = [];
     const v = fakeViewer();
     room.join({ viewerId: 'b', sink: { ...v.sink, size: (n) => sizes.push(`${n.cols}x${n.rows}@${n.offset}`) }, canWrite: true });
@@ -203,8 +202,7 @@ describe('terminal room', () => {
   });
 
   it('keeps read-only viewers from typing or resizing', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
+    const { r, room } = runnerAndRoom();
     room.join({ viewerId: 'ro', sink: fakeViewer().sink, canWrite: false });
     expect(room.input('ro', 'rm -rf /\r')).toBe('read-only');
     expect(room.resize('ro', { cols: 10, rows: 10 }, true)).toBe('read-only');
@@ -213,8 +211,7 @@ describe('terminal room', () => {
   });
 
   it('passes only the owner\'s terminal replies and lets a typing viewer take control', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
+    const { r, room } = runnerAndRoom();
     room.join({ viewerId: 'a', sink: fakeViewer().sink, canWrite: true });
     room.join({ viewerId: 'b', sink: fakeViewer().sink, canWrite: true });
     room.resize('a', { cols: 100, rows: 30 }, true);
@@ -227,8 +224,7 @@ describe('terminal room', () => {
   });
 
   it('replays the final screen after the terminal ended', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
+    const { r, room } = runnerAndRoom();
     room.end(snap(42));
     const v = fakeViewer();
     expect(room.join({ viewerId: 'late', sink: v.sink, canWrite: true })).toBe('snapshot');
@@ -237,8 +233,7 @@ describe('terminal room', () => {
   });
 
   it('frees its log when the terminal ends, keeping only the bytes after the final screen', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
+    const { r, room } = runnerAndRoom();
     const a = fakeViewer();
     room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
     room.snapshot(snap(0));
@@ -263,8 +258,7 @@ describe('terminal room', () => {
   });
 
   it('keeps an older screen alone when a runner died far past it (never replays a part of what followed)', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
+    const { r, room } = runnerAndRoom();
     room.join({ viewerId: 'a', sink: fakeViewer().sink, canWrite: true });
     room.snapshot(snap(0));
     const chunk = new Uint8Array(64 * 1024).fill(120);

@@ -167,13 +167,17 @@ describe('questions waiting on runners', () => {
     return { runners, held, answerAll, failAll };
   }
   const live = async () => ({ status: 'idle' }) as Session;
+  /** The workspace relay of live sessions over silent runners. */
+  const silentWorkspace = () => {
+    const silent = silentRunners();
+    return { silent, workspace: createWorkspace({ sessionOf: live, runners: silent.runners }) };
+  };
   const read = (sessionId: string) => ({ kind: 'read' as const, sessionId, path: 'README.md' });
   /** Lets the queries started so far reach the runner port. */
   const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
   it('caps them per session and per namespace, answering the excess at once with the reason', async () => {
-    const silent = silentRunners();
-    const workspace = createWorkspace({ sessionOf: live, runners: silent.runners });
+    const { silent, workspace } = silentWorkspace();
     const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
     const waiting = Array.from({ length: WORKSPACE_MAX_WAITING_PER_SESSION }, () => workspace.query('alice', read(a)));
     await settle();
@@ -198,8 +202,7 @@ describe('questions waiting on runners', () => {
   });
 
   it('a question that times out frees its place too', async () => {
-    const silent = silentRunners();
-    const workspace = createWorkspace({ sessionOf: live, runners: silent.runners });
+    const { silent, workspace } = silentWorkspace();
     const a = randomUUID();
     const waiting = Array.from({ length: WORKSPACE_MAX_WAITING_PER_SESSION }, () => workspace.query('alice', read(a)));
     await settle();
@@ -213,8 +216,7 @@ describe('questions waiting on runners', () => {
   });
 
   it('a silent runner holds a listing or a file for less time than the changes', async () => {
-    const silent = silentRunners();
-    const workspace = createWorkspace({ sessionOf: live, runners: silent.runners });
+    const { silent, workspace } = silentWorkspace();
     const a = randomUUID();
     const asked = [workspace.query('alice', read(a)), workspace.query('alice', { kind: 'list', sessionId: a, path: '' }), workspace.query('alice', { kind: 'changes', sessionId: a, cursor: 0 })];
     await settle();
