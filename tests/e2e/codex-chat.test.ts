@@ -5,9 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { lastUserText, streamedText, text } from '../fixtures/fake-openai/index.ts';
 import { CODEX_READY } from '../harness/codex.ts';
 import { useCleanups } from '../harness/cleanups.ts';
-import { chatText } from '../harness/runner.ts';
 import { startCodexWorld } from '../harness/codex-world.ts';
-import { expectPromptAnswered } from '../harness/phone-prompt.ts';
+import { expectDeskTurnInChat, expectPromptAnswered } from '../harness/phone-prompt.ts';
 
 const defer = useCleanups();
 
@@ -19,10 +18,7 @@ describe('tether codex: chat mirrored to the hub', () => {
     runner.paste('hello from the codex desk');
     await runner.waitForScreen('hello from the codex desk');
     runner.write('\r');
-    const reply = await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('Codex desk reply')), { what: 'assistant reply' });
-    const user = phone.messages().find((m) => m.role === 'user' && chatText(m) === 'hello from the codex desk');
-    expect(user).toBeDefined();
-    expect(user!.seq).toBeLessThan(reply.seq);
+    await expectDeskTurnInChat(phone, { prompt: 'hello from the codex desk', reply: 'Codex desk reply' });
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the turn' });
     expect(phone.duplicates()).toBe(0);
   });

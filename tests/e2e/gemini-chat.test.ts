@@ -7,7 +7,7 @@ import { GEMINI_READY } from '../harness/gemini.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { chatText } from '../harness/runner.ts';
 import { startGeminiWorld } from '../harness/gemini-world.ts';
-import { expectPromptAnswered } from '../harness/phone-prompt.ts';
+import { expectDeskTurnInChat, expectPromptAnswered } from '../harness/phone-prompt.ts';
 
 const defer = useCleanups();
 
@@ -22,10 +22,7 @@ describe('tether gemini: chat mirrored to the hub', () => {
     // window as a newline (the agent's pasteSettleMs, which the runner waits for its own prompts).
     await Bun.sleep(500);
     runner.write('\r');
-    const reply = await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('Gemini desk reply')), { what: 'assistant reply' });
-    const user = phone.messages().find((m) => m.role === 'user' && chatText(m) === 'hello from the gemini desk');
-    expect(user).toBeDefined();
-    expect(user!.seq).toBeLessThan(reply.seq);
+    await expectDeskTurnInChat(phone, { prompt: 'hello from the gemini desk', reply: 'Gemini desk reply' });
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the turn' });
     await phone.waitFor(() => phone.session()?.usage?.outputTokens === 10, { what: 'the usage of the turn' });
     expect(phone.session()?.agentSessionId).toMatch(/^[0-9a-f-]{36}$/);

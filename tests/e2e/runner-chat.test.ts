@@ -6,7 +6,7 @@ import { text, userSays, when, lastUserText } from '../fixtures/fake-anthropic/i
 import { useCleanups } from '../harness/cleanups.ts';
 import { chatText, waitForRunnerLog } from '../harness/runner.ts';
 import { startWorld } from '../harness/world.ts';
-import { expectPromptAnswered } from '../harness/phone-prompt.ts';
+import { expectDeskTurnInChat, expectPromptAnswered } from '../harness/phone-prompt.ts';
 
 const defer = useCleanups();
 
@@ -17,13 +17,8 @@ describe('tether claude: chat mirrored to the hub', () => {
     runner.write('hello from the desk');
     await runner.waitForScreen('hello from the desk');
     runner.write('\r');
-    const reply = await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('Desk reply here')), {
-      what: 'assistant reply',
-    });
-    const user = phone.messages().find((m) => m.role === 'user' && chatText(m) === 'hello from the desk');
-    expect(user).toBeDefined();
-    expect(user!.promptId).toBeNull();
-    expect(user!.seq).toBeLessThan(reply.seq);
+    const { user } = await expectDeskTurnInChat(phone, { prompt: 'hello from the desk', reply: 'Desk reply here' });
+    expect(user.promptId).toBeNull();
     expect(phone.session()?.agentSessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(phone.duplicates()).toBe(0);
   });
