@@ -20,7 +20,7 @@ import { decodeJoin, encodeJoin, JOIN_PREFIX } from '../../cli/src/relay/join-co
 import { TETHER_MAIN } from '../harness/desk.ts';
 import { requireOwnNetwork } from '../harness/own-network.ts';
 import { decodeTap, RELAY_DOMAIN, relayRequest, SOCAT_BIN, startRelayWorld, type RelayHubHandle, type RelayWorld } from '../harness/relay-world.ts';
-import { until } from '../harness/polling.ts';
+import { until } from '../harness/waiting.ts';
 
 /** Connections per client address (the relay's first hop) and per hub name (its second hop). */
 const CLIENT_CAP = 16;

@@ -16,7 +16,7 @@ import { decodeJoin, encodeJoin } from '../../cli/src/relay/join-code.ts';
 import { TETHER_MAIN } from '../harness/desk.ts';
 import { relayGet, RELAY_DOMAIN, startRelayWorld, type RelayHubHandle, type RelayWorld } from '../harness/relay-world.ts';
 import { requireOwnNetwork } from '../harness/own-network.ts';
-import { until } from '../harness/polling.ts';
+import { until } from '../harness/waiting.ts';
 
 const CAP = 40;
 /** Connections per hub name (the relay's second hop). */

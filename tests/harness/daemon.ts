@@ -17,6 +17,7 @@ import { claudeBin, type ClaudeSandbox } from './claude.ts';
 import type { Defer } from './cleanups.ts';
 import { emitAck } from './hub.ts';
 import { watchSession, type SessionWatch } from './runner.ts';
+import { createWaits } from './waiting.ts';
 import { startTetherInPty, TETHER_MAIN, type TetherPty } from './desk.ts';
 
 /** The daemon registers in well under a second; a loaded box gets 20. */
@@ -92,39 +93,23 @@ export async function startDaemon(options: {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  const waiters = new Set<() => void>();
+  const waits = createWaits();
   const onChunk = (chunk: Buffer) => {
     out += chunk.toString('utf8');
-    for (const w of [...waiters]) w();
+    waits.changed();
   };
   child.stdout!.on('data', onChunk);
   child.stderr!.on('data', onChunk);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
-    for (const w of [...waiters]) w();
+    waits.changed();
     resolve(code);
   }));
   const waitForOutput = (pattern: RegExp, timeoutMs = REGISTER_TIMEOUT_MS) =>
-    new Promise<string>((resolve, reject) => {
-      const check = () => {
-        const m = pattern.exec(out);
-        if (m) {
-          done();
-          resolve(m[0]);
-        } else if (child.exitCode !== null || child.signalCode !== null) {
-          done();
-          reject(new Error(`daemon exited while waiting for ${pattern}:\n${out}`));
-        }
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`timed out waiting for ${pattern} in the daemon output:\n${out}`));
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        waiters.delete(check);
-      };
-      waiters.add(check);
-      check();
+    waits.waitFor({
+      probe: () => pattern.exec(out)?.[0],
+      failed: () => (child.exitCode !== null || child.signalCode !== null ? `daemon exited while waiting for ${pattern}:\n${out}` : null),
+      timeoutMs,
+      timedOut: () => `timed out waiting for ${pattern} in the daemon output:\n${out}`,
     });
   await waitForOutput(/registered machine/);
   const runnerPids = () => {
