@@ -38,7 +38,7 @@ export const ErrorCodeSchema = z.enum([
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 
 export type AckError = { ok: false; code: ErrorCode; error: string };
-/** An error ack as another process sent it (a runner's answer relayed by the hub). */
+/** An error ack as another process sent it (a runner's answer forwarded by the hub). */
 export const AckErrorSchema = z.object({ ok: z.literal(false), code: ErrorCodeSchema, error: z.string().max(2000) });
 export type Ack<T extends object = object> = ({ ok: true } & T) | AckError;
 export type AckFn<T extends object = object> = (ack: Ack<T>) => void;

@@ -3,12 +3,12 @@
 // the machine's secret; so once it ends the phone resumes it through the daemon, as it does a session
 // the daemon spawned. A claim nobody vouched for (no proof, a wrong one, an unknown machine) is dropped:
 // the session registers as a desk session. Real hub, daemon, runner and claude against the fake API.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import type { Session } from '@tether/shared';
-import { text } from '../fixtures/fake-anthropic/index.ts';
+import type { Review, Session } from '@tether/shared';
+import { lastUserText, text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { connectSocket, emitAck } from '../harness/hub.ts';
 import { quitWithCtrlC } from '../harness/desk.ts';
@@ -44,6 +44,46 @@ it('a desk tether claude on a machine with a daemon names that machine, and once
   expect(watch.messages().map(chatText).filter(Boolean)).toEqual(['a question at the desk', 'desk answer', 'and from the phone', 'resumed answer']);
   await emitAck(phone, 'session:stop', { sessionId: desk.sessionId }, 30_000);
 }, 180_000);
+
+it('a desk tether claude on a machine with a daemon is reviewed from the phone: the reviewer runs on that machine, reads the desk\'s change', async () => {
+  const FINDINGS = 'notes.txt now says phone; nothing else changed.';
+  const world = await startDaemonWorld(defer, {
+    script: [when(userSays('a question at the desk'), text('desk answer')), when(userSays('diff --git'), text(FINDINGS))],
+  });
+  const { daemon, phone, sandbox } = world;
+  git(sandbox.cwd, 'init', '-q');
+  writeFileSync(join(sandbox.cwd, 'notes.txt'), 'desk\n');
+  git(sandbox.cwd, 'add', '-A');
+  git(sandbox.cwd, 'commit', '-q', '-m', 'first');
+  writeFileSync(join(sandbox.cwd, 'notes.txt'), 'phone\n');
+
+  const desk = world.startRunner({ home: daemon.home });
+  const watch = await world.startWatch(desk.sessionId);
+  await desk.waitForScreen(DESK_READY);
+  await watch.send('a question at the desk');
+  await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'desk answer'), { what: 'the desk answer' });
+
+  // Before the daemon vouched for desks this was refused: "this session names no machine".
+  const started = (await emitAck(phone, 'review:start', { sessionId: desk.sessionId, agent: 'claude' }, 60_000)) as { ok: boolean; review?: Review; session?: Session; error?: string };
+  expect(started.error).toBeUndefined();
+  expect(started.session).toMatchObject({ parentId: desk.sessionId, agent: 'claude', machineId: daemon.machineId(), cwd: sandbox.cwd, launchKind: 'headless' });
+  const asked = await world.fake.waitForRequest((r) => r.kind === 'main' && r.body !== undefined && lastUserText(r.body).includes('diff --git'), { timeoutMs: 60_000 });
+  expect(lastUserText(asked.body!)).toContain('-desk\n+phone');
+  const reviewId = started.review!.id;
+  let card: Review | undefined;
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline && card?.state !== 'answered'; await Bun.sleep(300)) {
+    const listed = (await emitAck(phone, 'review:list', { sessionId: desk.sessionId })) as { ok: boolean; reviews?: Review[] };
+    card = listed.reviews?.find((r) => r.id === reviewId);
+  }
+  expect(card).toMatchObject({ id: reviewId, parentId: desk.sessionId, state: 'answered', finalAnswer: FINDINGS });
+  expect((await emitAck(phone, 'review:end', { reviewId }, 30_000)).ok).toBe(true);
+  expect(await quitWithCtrlC(desk)).toBe(0);
+}, 180_000);
+
+function git(cwd: string, ...args: string[]): void {
+  const r = Bun.spawnSync(['git', '-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd, stdout: 'pipe', stderr: 'pipe' });
+  if (r.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.toString()}`);
+}
 
 it('a machine claim nobody vouched for is dropped: no proof, a wrong one, or a machine the namespace does not have', async () => {
   const world = await startDaemonWorld(defer);

@@ -28,8 +28,8 @@ const command: Command = {
     const sessionId = positionals[0] ?? (await pickSession({ json: flags.json === true }));
     if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
     const creds = requireCredentials();
-    const { resumeSession, stopSession } = await import('../hub-link/session-control.ts');
-    const { attachTerminal } = await import('../hub-link/terminal-attach.ts');
+    const { resumeSession, stopSession } = await import('../web-client/session-control.ts');
+    const { attachTerminal } = await import('../web-client/terminal-attach.ts');
     // Reconnecting: a hub restart does not end the attachment (terminal-attach.ts rejoins).
     const client = await connectAsPhone({ creds, device: 'tether attach', reconnection: true });
     const note = (line: string) => process.stderr.write(`tether: ${line}\r\n`);

@@ -17,7 +17,7 @@ const command: Command = {
     if (!sessionId || positionals.length > 1) throw new CommandError(`usage: ${command.usage}`, 2);
     if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
     const creds = requireCredentials();
-    const { resumeSession } = await import('../hub-link/session-control.ts');
+    const { resumeSession } = await import('../web-client/session-control.ts');
     const client = await connectAsPhone({ creds, device: 'tether resume' });
     try {
       const ack = await resumeSession(client, sessionId, flags.pty ? 'pty' : undefined);

@@ -38,7 +38,7 @@ const command: Command = {
     if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
     const reviews = reviewsChoice(flags);
     const creds = requireCredentials();
-    const { stopSession } = await import('../hub-link/session-control.ts');
+    const { stopSession } = await import('../web-client/session-control.ts');
     const client = await connectAsPhone({ creds, device: 'tether stop' });
     try {
       let ack = await stopSession(client, { sessionId, ...(reviews ? { reviews } : {}) });

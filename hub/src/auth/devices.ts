@@ -12,7 +12,8 @@
 // replaced are "unknown" (refused, not a replay: their holder is out either way).
 // Invariants: a revoked or idle device never gets a session; a paired device may revoke only itself
 // (the namespace's owner, signed in with an access token, any device); whatever is revoked is published (tokens.revoked) so sockets and push drop it at once.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sameDigest, sha256Hex } from './digest.ts';
 import { isLoopbackHost, type DeviceInfo, type LoginResponse, type Namespace } from '@tether/shared';
 import type { Store } from '../store/store.ts';
 import type { WebSessionSigner } from './web-session.ts';
@@ -42,12 +43,7 @@ export function renewableOrigin(origin: string | undefined): boolean {
 }
 
 export function hashRefreshSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
-}
-
-function sameHash(a: string | null, b: string): boolean {
-  if (a === null || a.length !== b.length) return false;
-  return timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
+  return sha256Hex(secret);
 }
 
 export type RefreshResult =
@@ -93,6 +89,16 @@ export function createDevices(options: {
     return { secret, hash: hashRefreshSecret(secret) };
   };
 
+  /** The live device a presented refresh secret names, with the secret's hash (to compare with its
+   *  current and previous one); null for a malformed secret or an unknown or revoked device. */
+  const presentedDevice = async (presented: string) => {
+    const match = REFRESH_PATTERN.exec(presented);
+    if (!match) return null;
+    const record = await store.getDeviceRefresh({ id: match[1]! });
+    if (!record || record.kind !== 'device' || record.revokedAt !== null) return null;
+    return { record, hash: hashRefreshSecret(presented) };
+  };
+
   /** Whether the caller is the namespace's owner (an access token), not a paired device. */
   const mayRevokeOthers = async (caller: { tokenId: string }): Promise<boolean> => (await store.getToken({ id: caller.tokenId }))?.kind === 'access';
 
@@ -110,26 +116,24 @@ export function createDevices(options: {
       return true;
     },
     async refresh(presented: string): Promise<RefreshResult> {
-      const match = REFRESH_PATTERN.exec(presented);
-      if (!match) return { kind: 'refused' };
-      const id = match[1]!;
+      const found = await presentedDevice(presented);
+      if (!found) return { kind: 'refused' };
+      const { record, hash } = found;
+      const id = record.id;
       const at = now();
-      const record = await store.getDeviceRefresh({ id });
-      if (!record || record.kind !== 'device' || record.revokedAt !== null) return { kind: 'refused' };
       if (idle(record, at)) {
         await revoke(record.namespace, id);
         return { kind: 'refused' };
       }
-      const hash = hashRefreshSecret(presented);
-      if (sameHash(record.hash, hash)) {
+      if (sameDigest(record.hash, hash)) {
         const next = mintSecret(id);
         if (await store.rotateDeviceRefresh({ id, from: hash, to: next.hash, at })) return { kind: 'renewed', login: await session(id, record.namespace, at), tokenId: id, secret: next.secret };
         // Another tab rotated it between the read and the write: that is the concurrent case below.
         const again = await store.getDeviceRefresh({ id });
-        if (again && again.revokedAt === null && sameHash(again.prevHash, hash)) return { kind: 'renewed', login: await session(id, record.namespace, at), tokenId: id, secret: null };
+        if (again && again.revokedAt === null && sameDigest(again.prevHash, hash)) return { kind: 'renewed', login: await session(id, record.namespace, at), tokenId: id, secret: null };
         return { kind: 'refused' };
       }
-      if (sameHash(record.prevHash, hash)) {
+      if (sameDigest(record.prevHash, hash)) {
         if (record.refreshedAt !== null && at - record.refreshedAt <= concurrentMs) {
           await store.touchToken({ id, at });
           return { kind: 'renewed', login: await session(id, record.namespace, at), tokenId: id, secret: null };
@@ -140,13 +144,9 @@ export function createDevices(options: {
     },
     /** Sign-out by the refresh cookie (works after the short session expired): the device is revoked. */
     async signOutBySecret(presented: string): Promise<string[]> {
-      const match = REFRESH_PATTERN.exec(presented);
-      if (!match) return [];
-      const record = await store.getDeviceRefresh({ id: match[1]! });
-      if (!record || record.kind !== 'device' || record.revokedAt !== null) return [];
-      const hash = hashRefreshSecret(presented);
-      if (!sameHash(record.hash, hash) && !sameHash(record.prevHash, hash)) return [];
-      return revoke(record.namespace, record.id);
+      const found = await presentedDevice(presented);
+      if (!found || (!sameDigest(found.record.hash, found.hash) && !sameDigest(found.record.prevHash, found.hash))) return [];
+      return revoke(found.record.namespace, found.record.id);
     },
     /** A caller revokes a device of its namespace: a paired device only itself; the namespace's
      *  owner (an access token, or a browser signed in with one) any device, a lost phone included. */

@@ -9,7 +9,8 @@
 // UPDATE); the device token's plaintext is never made known to anyone: the phone gets only the
 // 12 h web session, and `tether token revoke <id>` ends that device alone. Counting failed redeems
 // is the caller's (auth/failures.ts), as for logins.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from './digest.ts';
 import { PAIR_CODE_PREFIX, PAIR_CODE_TTL_MS, type LoginResponse, type Namespace } from '@tether/shared';
 import type { Store } from '../store/store.ts';
 import { generateAccessToken, hashAccessToken, newTokenId } from './tokens.ts';
@@ -31,7 +32,7 @@ export function generatePairCode(): string {
 }
 
 export function hashPairCode(code: string): string {
-  return createHash('sha256').update(code, 'utf8').digest('hex');
+  return sha256Hex(code);
 }
 
 /** Makes and stores a code for `namespace`; the plaintext is returned once, here. */

@@ -1,7 +1,8 @@
 // tokens.ts: access tokens. A token is `tth_` + base64url(32 random bytes); the hub stores only its
 // sha-256 and finds a token by that hash, then compares the hashes in constant time.
 // Invariant: a revoked token never authenticates; the plaintext is returned once, at creation.
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { sameDigest, sha256Hex } from './digest.ts';
 import { TOKEN_PREFIX, type Namespace, type TokenInfo } from '@tether/shared';
 import type { Store, TokenRecord } from '../store/store.ts';
 
@@ -13,7 +14,7 @@ export function generateAccessToken(): string {
 }
 
 export function hashAccessToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return sha256Hex(token);
 }
 
 /** Short public id for `tether token revoke <id>`; not derived from the secret. */
@@ -52,9 +53,7 @@ export async function verifyAccessToken(options: { store: Store; token: string }
   if (!record) return null;
   // The lookup was by hash already; the constant-time compare keeps the final check free of
   // early-exit timing even if a future store matches on a prefix or index collation.
-  const a = Buffer.from(record.hash, 'hex');
-  const b = Buffer.from(hash, 'hex');
-  if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
+  if (!sameDigest(record.hash, hash)) return null;
   if (record.revokedAt !== null) return null;
   return record;
 }

@@ -28,8 +28,8 @@ async function sessionWithRunner(status: SessionStatus, answer: (q: GitQuery) =>
 const post = (sessionId: string, bearer: string, body: unknown) =>
   fetch(`${live.hub.url}/api/sessions/${sessionId}/git`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-describe('git actions relay', () => {
-  it("relays the state and a commit, and records who, which device and what in the session's history", async () => {
+describe('git actions forwarding', () => {
+  it("forwards the state and a commit, and records who, which device and what in the session's history", async () => {
     const { token, label, sessionId, asked } = await sessionWithRunner('idle', (q) => (q.action === 'state' ? { ok: true, ...STATE } : done(q.action, { sha: 'abc123def456', summary: 'Committed abc123def456 on main' })));
     const state = await fetch(`${live.hub.url}/api/sessions/${sessionId}/git`, { headers: { authorization: `Bearer ${token}` } });
     expect(state.status).toBe(200);

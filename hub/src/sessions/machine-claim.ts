@@ -8,7 +8,7 @@
 //
 // Invariant: a session never names a machine whose daemon did not vouch for it (but for that legacy
 // case), so the phone's Resume and Review never reach a daemon the runner cannot prove it shares.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { sameDigest, sha256Hex } from '../auth/digest.ts';
 import type { Namespace } from '@tether/shared';
 import type { SessionRegistrationInput, Store } from '../store/store.ts';
 
@@ -16,12 +16,6 @@ export async function vouchedRegistration(options: { store: Store; namespace: Na
   const { machineProof, ...registration } = options.registration;
   if (!registration.machineId) return registration;
   const machine = await options.store.getMachineVouch({ namespace: options.namespace, machineId: registration.machineId });
-  if (machine && (machine.vouch === null || (machineProof !== undefined && sameHash(machine.vouch, machineProof)))) return registration;
+  if (machine && (machine.vouch === null || (machineProof !== undefined && sameDigest(machine.vouch, sha256Hex(machineProof))))) return registration;
   return { ...registration, machineId: null };
-}
-
-function sameHash(vouch: string, proof: string): boolean {
-  const a = Buffer.from(vouch, 'hex');
-  const b = createHash('sha256').update(proof, 'utf8').digest();
-  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -3,7 +3,7 @@
 // would ask about (launch.ts), its session JSONL (transcript.ts), its screen (screen.ts) and Ctrl-C
 // as its own exit; headless, `gemini --acp` through the ACP transport (headless.ts, agents/acp/).
 // Model and mode are chosen at launch; headless, the phone switches the model (ACP session/set_model).
-import { agentResumeId, type Agent } from '../agent.ts';
+import { agentResumeId, LaunchArgsError, type Agent } from '../agent.ts';
 import { createEnder } from '../ender.ts';
 import { findAgentBinary } from '../find-binary.ts';
 import { hookCommand, writeHookEndpoint } from '../../hooks/endpoint-file.ts';
@@ -15,6 +15,8 @@ import { geminiScreen } from './screen.ts';
 import { createGeminiHeadless } from './headless.ts';
 import { createGeminiTranscriptReader } from './transcript.ts';
 import { pathForNodeAgent } from './node-path.ts';
+
+const PTY_PLAN_REFUSED = 'gemini --approval-mode plan runs headless only under tether (its hook gate runs a PTY Gemini in yolo, where plan mode is refused); start it headless, or run gemini directly';
 
 /** Variables that make Gemini CLI run without its TUI even in a terminal. */
 const HEADLESS_MARKERS: readonly string[] = ['CI', 'GITHUB_ACTIONS'];
@@ -46,6 +48,8 @@ export const geminiAgent: Agent = {
   },
   plan: planGeminiLaunch,
   installHooks: ({ endpoint, permissionHook, plan, env }) => {
+    // A PTY Gemini runs in yolo behind the hook, and Gemini refuses plan mode in yolo.
+    if (permissionHook && plan.permissionMode === 'plan') throw new LaunchArgsError(PTY_PLAN_REFUSED);
     const userEnv = { ...env, ...(env.TETHER_USER_GEMINI_CLI_HOME ? { GEMINI_CLI_HOME: env.TETHER_USER_GEMINI_CLI_HOME } : {}) };
     const file = writeHookEndpoint({ endpoint });
     const matcher = askingToolsMatcher({ mode: plan.permissionMode, allowed: userAllowedTools(userEnv) });
@@ -78,8 +82,9 @@ export const geminiAgent: Agent = {
   pasteSettleMs: 500,
   inputAfterSessionStart: true,
   plainVerdicts: true,
-  spawnArgs: ({ model, permissionMode, resumeId }) => {
-    const mode = permissionMode === 'acceptEdits' ? 'auto_edit' : permissionMode === 'bypassPermissions' ? 'yolo' : null;
+  // A reviewer (readOnly) runs in Gemini's plan mode: read-only, enforced by Gemini (headless only).
+  spawnArgs: ({ model, permissionMode, resumeId, readOnly }) => {
+    const mode = readOnly || permissionMode === 'plan' ? 'plan' : permissionMode === 'acceptEdits' ? 'auto_edit' : permissionMode === 'bypassPermissions' ? 'yolo' : null;
     return [...(resumeId ? ['--resume', agentResumeId(resumeId)] : []), ...(model ? ['-m', model] : []), ...(mode ? ['--approval-mode', mode] : [])];
   },
   headless: createGeminiHeadless,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PendingRequest } from '@tether/shared';
-import { recordingLink as fakeLink, sentRequest as requestOf } from '../../hub-link/recording-link.ts';
+import { recordingLink as fakeLink, sentRequest as requestOf } from '../../testing/recording-link.ts';
 import { createApprovals, sessionRuleUpdate, verdictFor } from './approvals.ts';
 
 const bash = { toolName: 'Bash', toolInput: { command: 'npm test', description: 'run tests' } };

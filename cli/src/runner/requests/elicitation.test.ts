@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordingLink as fakeLink, sentRequest as requestOf } from '../../hub-link/recording-link.ts';
+import { recordingLink as fakeLink, sentRequest as requestOf } from '../../testing/recording-link.ts';
 import { parseElicitationPayload } from '../../hooks/elicitation.ts';
 import { createElicitations } from './elicitation.ts';
 import { createRequestRegistry } from './registry.ts';

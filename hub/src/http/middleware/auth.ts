@@ -2,6 +2,7 @@
 // typed context. Everything under /api except login goes through it; no credential → 401, a wrong
 // one counts like a failed login (auth/failures.ts) and past the limit gets 429.
 import type { MiddlewareHandler } from 'hono';
+import { bearerOf } from '../../auth/digest.ts';
 import type { CallerResolver } from '../../auth/namespace.ts';
 import type { AuthFailures } from '../../auth/failures.ts';
 import type { HubHttpEnv } from '../env.ts';
@@ -9,11 +10,10 @@ import { httpError, rateLimited } from '../errors.ts';
 
 export function requireCaller(options: { resolver: CallerResolver; failures: AuthFailures }): MiddlewareHandler<HubHttpEnv> {
   return async (c, next) => {
-    const header = c.req.header('authorization') ?? '';
-    const match = /^Bearer\s+(\S{1,4096})$/i.exec(header);
-    const caller = match ? await options.resolver.resolve({ credential: match[1]! }) : null;
+    const credential = bearerOf(c.req.header('authorization'));
+    const caller = credential ? await options.resolver.resolve({ credential }) : null;
     if (!caller) {
-      const wait = match ? options.failures.failed({ address: c.env?.ip ?? 'unknown', credential: match[1]! }) : null;
+      const wait = credential ? options.failures.failed({ address: c.env?.ip ?? 'unknown', credential }) : null;
       if (wait !== null) return rateLimited(c, wait);
       return httpError(c, { code: 'unauthorized', error: 'missing, invalid, expired or revoked credential', headers: { 'WWW-Authenticate': 'Bearer' } });
     }

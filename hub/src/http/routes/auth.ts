@@ -12,6 +12,7 @@
 import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { LoginBodySchema, PairBodySchema } from '@tether/shared';
+import { bearerOf } from '../../auth/digest.ts';
 import type { Login } from '../../auth/login.ts';
 import type { Pairing } from '../../auth/pairing.ts';
 import { renewableOrigin, type Devices } from '../../auth/devices.ts';
@@ -82,7 +83,7 @@ export function createAuthRoutes(options: { login: Login; pairing: Pairing; devi
   app.delete('/refresh', async (c) => {
     const secret = getCookie(c, REFRESH_COOKIE);
     if (secret) await options.devices.signOutBySecret(secret);
-    const bearer = /^Bearer\s+(\S{1,4096})$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    const bearer = bearerOf(c.req.header('authorization'));
     const caller = bearer ? await options.resolver.resolve({ credential: bearer, accept: ['web-session'] }) : null;
     if (caller) await options.devices.revokeDevice({ caller, id: caller.tokenId });
     forgetRefreshSecret(c);
