@@ -54,6 +54,19 @@ export function ackError(code: ErrorCode, error: string): AckError {
   return { ok: false, code, error };
 }
 
+/** `answer`, with any failure it did not expect as an `internal` error ack ("<what> failed: …", the
+ *  message capped) instead of a rejection: an answer to the hub is an ack, never an exception into
+ *  the socket layer. */
+export function ackingFailures<Q, T extends object>(what: string, answer: (query: Q) => Promise<Ack<T>> | Ack<T>): (query: Q) => Promise<Ack<T>> {
+  return async (query) => {
+    try {
+      return await answer(query);
+    } catch (error) {
+      return ackError('internal', `${what} failed: ${error instanceof Error ? error.message.slice(0, 300) : 'unknown error'}`);
+    }
+  };
+}
+
 /** One readable line from a zod error: "field.path: message; other: message". */
 export function describeZodError(error: z.ZodError): string {
   return error.issues

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
-import { readClaudeVersion, versionStanding } from '../../cli/src/agents/claude/version.ts';
-import { readCodexVersion, SUPPORTED_CODEX } from '../../cli/src/agents/codex/version.ts';
+import { claudeVersions } from '../../cli/src/agents/claude/version.ts';
+import { codexVersions, SUPPORTED_CODEX } from '../../cli/src/agents/codex/version.ts';
 import { claudeBin } from '../harness/claude.ts';
 import { codexBin } from '../harness/codex.ts';
 import { startHub } from '../harness/hub.ts';
@@ -47,9 +47,9 @@ describe('tether send / chat / doctor', () => {
     const doctor = await runTether(['doctor'], env);
     // Inside the tested range for the pinned versions; `claude:check` runs this with a newer one,
     // which doctor must call newer and still pass (a warning with its fix, not a failure).
-    const standing = versionStanding(readClaudeVersion(claudeBin()));
+    const standing = claudeVersions.standing(claudeVersions.read(claudeBin()));
     expect(doctor.stdout).toMatch(standing === 'newer' ? /ok {3}claude \d+\.\d+\.\d+ .*outside the tested .* range\n\s+fix: .*claude:check/ : /claude \d+\.\d+\.\d+ .*inside the tested/);
-    const codexStanding = versionStanding(readCodexVersion(codexBin()), SUPPORTED_CODEX);
+    const codexStanding = codexVersions.standing(codexVersions.read(codexBin()));
     expect(doctor.stdout).toMatch(codexStanding === 'newer' ? /ok {3}codex {2}codex-cli \d+\.\d+\.\d+ .*outside the tested .* range\n\s+fix: .*codex:check/ : /ok {3}codex {2}\d+\.\d+\.\d+ .*inside the tested/);
     expect(doctor.stdout).not.toContain('FAIL');
     expect(doctor.code).toBe(0);

@@ -3,8 +3,8 @@
 // phone does (the same socket event, so the runner's rules apply: what the agent offers, what the
 // session was started allowing). Each verb says only what differs: its words, how a value is checked
 // here, and which event carries it.
-import { isUuid, SessionDetailSchema, type Session, type WebPayload } from '@tether/shared';
-import { CommandError, parseFlags, type Command } from './command.ts';
+import { SessionDetailSchema, type Session, type WebPayload } from '@tether/shared';
+import { CommandError, parseFlags, sessionArgument, type Command } from './command.ts';
 import { connectAsPhone, getHubJson, requireCredentials } from './hub-access.ts';
 
 type SetEvent = 'session:set-effort' | 'session:set-model' | 'session:set-mode';
@@ -32,9 +32,8 @@ export function settingCommand<T extends string>(spec: SettingSpec<T>): Command 
     usage,
     async run(args) {
       const { flags, positionals } = parseFlags({ args, booleans: ['json'] });
-      const [sessionId, wanted] = positionals;
-      if (!sessionId || positionals.length > 2) throw new CommandError(`usage: ${usage}`, 2);
-      if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
+      const sessionId = sessionArgument({ positionals, usage, most: 2 });
+      const wanted = positionals[1];
       const creds = requireCredentials();
       if (wanted === undefined) {
         const { session } = await getHubJson({ creds, path: `/api/sessions/${sessionId}`, schema: SessionDetailSchema, what: 'a session' });

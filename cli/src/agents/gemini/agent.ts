@@ -5,6 +5,7 @@
 // Model and mode are chosen at launch; headless, the phone switches the model (ACP session/set_model).
 import { agentResumeId, LaunchArgsError, type Agent } from '../agent.ts';
 import { createEnder } from '../ender.ts';
+import { agentEnvironment } from '../environment.ts';
 import { findAgentBinary } from '../find-binary.ts';
 import { hookCommand, writeHookEndpoint } from '../../hooks/endpoint-file.ts';
 import { geminiCapabilities } from './capabilities.ts';
@@ -33,8 +34,7 @@ export const geminiAgent: Agent = {
   capabilities: geminiCapabilities,
   findBinary: ({ env }) => findAgentBinary({ env, command: 'gemini', pinVariable: 'TETHER_GEMINI_BIN', install: 'npm install -g @google/gemini-cli' }),
   env: ({ env }) => {
-    const out: Record<string, string> = {};
-    for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+    const out = agentEnvironment({ env });
     // CI=true or GITHUB_ACTIONS=true make Gemini headless whatever its terminal (its isHeadlessMode):
     // tether gives it a real one, or `tether gemini` in a CI shell would exit 42. Emptied, not left
     // out: the PTY's child starts from the runner's own environment and takes these on top.
@@ -42,7 +42,6 @@ export const geminiAgent: Agent = {
     // The user's own GEMINI_CLI_HOME is where their `.gemini` is; a PTY launch's private one (its
     // hooks' env) takes its place and links it. Headless (no hooks) Gemini runs in the user's own.
     if (env.GEMINI_CLI_HOME) out.TETHER_USER_GEMINI_CLI_HOME = env.GEMINI_CLI_HOME;
-    if (!out.TERM) out.TERM = 'xterm-256color';
     if (out.PATH) out.PATH = pathForNodeAgent(out.PATH);
     return out;
   },
