@@ -73,6 +73,15 @@ describe('real claude from the browser', () => {
     await tab.getByRole('log', { name: 'Chat' }).waitFor({ timeout: UI_TIMEOUT_MS });
   }
 
+  /** claude started on `staged`, a phone in its chat, and `prompt` sent from that phone. */
+  async function claudeAskedFromPhone(staged: Omit<Claude, 'runner'>, prompt: string) {
+    const claude = await startClaude(staged);
+    const phone = await page('phone', staged.token);
+    await openTheSession(phone, claude.runner.sessionId);
+    await sendFromComposer(phone, 'phone', prompt);
+    return { ...claude, phone };
+  }
+
   /** Every tool_result claude sent to the model (each main-loop request's last user turn). */
   function toolResults(fake: FakeAnthropic) {
     return fake.mainRequests().flatMap((request) => lastToolResults(request));
@@ -104,10 +113,7 @@ describe('real claude from the browser', () => {
       when(userSays(/make the file/), toolUse('Bash', { command: 'touch made-by-phone.txt', description: 'Create made-by-phone.txt' }, { id: 'toolu_phone_allow' })),
       when(hasToolResult({ id: 'toolu_phone_allow', isError: false }), text('The file is there now.')),
     ]);
-    const { runner, sandbox, fake } = await startClaude(staged);
-    const phone = await page('phone', staged.token);
-    await openTheSession(phone, runner.sessionId);
-    await sendFromComposer(phone, 'phone', 'Please make the file');
+    const { runner, sandbox, fake, phone } = await claudeAskedFromPhone(staged, 'Please make the file');
 
     const sheet = phone.getByRole('dialog', { name: 'Run this command?' });
     await sheet.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
@@ -142,10 +148,7 @@ describe('real claude from the browser', () => {
       when(userSays(new RegExp(o.prompt.replace(/^Please /, ''))), toolUse(o.tool, o.input, { id: o.toolUseId })),
       when(hasToolResult({ id: o.toolUseId, isError: false }), text(o.reply)),
     ]);
-    const { runner, sandbox, fake } = await startClaude(staged);
-    const phone = await page('phone', staged.token);
-    await openTheSession(phone, runner.sessionId);
-    await sendFromComposer(phone, 'phone', o.prompt);
+    const { runner, sandbox, fake, phone } = await claudeAskedFromPhone(staged, o.prompt);
 
     const sheet = phone.getByRole('dialog', { name: o.sheet });
     await sheet.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
@@ -206,10 +209,7 @@ describe('real claude from the browser', () => {
       when(userSays(/clean up/), toolUse('Bash', { command: 'rm -rf build-output', description: 'Remove the build output' }, { id: 'toolu_phone_deny' })),
       when(hasToolResult({ id: 'toolu_phone_deny', isError: true }), text('Understood, I will use the Makefile.')),
     ]);
-    const { runner, fake } = await startClaude(staged);
-    const phone = await page('phone', staged.token);
-    await openTheSession(phone, runner.sessionId);
-    await sendFromComposer(phone, 'phone', 'Please clean up');
+    const { runner, fake, phone } = await claudeAskedFromPhone(staged, 'Please clean up');
 
     const sheet = phone.getByRole('dialog', { name: 'Run this command?' });
     await sheet.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
@@ -228,10 +228,7 @@ describe('real claude from the browser', () => {
       when(userSays(/pizza/), toolUse('AskUserQuestion', { questions }, { id: 'toolu_phone_q' })),
       when(hasToolResult({ id: 'toolu_phone_q' }), text('Pizza ordered.')),
     ]);
-    const { runner, fake } = await startClaude(staged);
-    const phone = await page('phone', staged.token);
-    await openTheSession(phone, runner.sessionId);
-    await sendFromComposer(phone, 'phone', 'Order a pizza');
+    const { runner, fake, phone } = await claudeAskedFromPhone(staged, 'Order a pizza');
 
     const form = phone.getByRole('dialog', { name: 'Claude has a question' });
     await form.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
@@ -258,10 +255,7 @@ describe('real claude from the browser', () => {
     // lands in the first few seconds.
     const chunks = Array.from({ length: 30 }, (_, i) => `Paragraph chunk-${i + 1}.\n\n`);
     const staged = await stage('esc', [when(userSays(/long story/), streamedText(chunks, { gapMs: 1000 }))]);
-    const { runner, fake } = await startClaude(staged);
-    const phone = await page('phone', staged.token);
-    await openTheSession(phone, runner.sessionId);
-    await sendFromComposer(phone, 'phone', 'Tell me a long story');
+    const { runner, fake, phone } = await claudeAskedFromPhone(staged, 'Tell me a long story');
 
     await phone.locator('.session-header .pill[data-status="thinking"]').waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
     await phone.getByRole('link', { name: 'Terminal', exact: true }).click();

@@ -42,6 +42,16 @@ function runnerAndRoom(limits: { maxBytes?: number; highWater?: number } = {}) {
   return { r, room: createTerminalRoom({ sessionId: SID, runner: r.port, ...limits }) };
 }
 
+/** Viewers a and b, both allowed to write, joined to `room` and sent its first snapshot. */
+function twoWritingViewers(room: ReturnType<typeof createTerminalRoom>) {
+  const a = fakeViewer();
+  const b = fakeViewer();
+  room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
+  room.join({ viewerId: 'b', sink: b.sink, canWrite: true });
+  room.snapshot(snap(0));
+  return { a, b };
+}
+
 const snap = (offset: number): TerminalSnapshot => ({ sessionId: SID, offset, cols: 80, rows: 24, data: 'screen' });
 
 describe('terminal room', () => {
@@ -148,11 +158,7 @@ describe('terminal room', () => {
         maxBytes: 10,
         ...(fanout ? { fanout: (_ids: string[], _offset: number, data: Uint8Array) => shared.push(dec(data)) } : {}),
       });
-      const a = fakeViewer();
-      const b = fakeViewer();
-      room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
-      room.join({ viewerId: 'b', sink: b.sink, canWrite: true });
-      room.snapshot(snap(0));
+      const { a, b } = twoWritingViewers(room);
       room.output(0, enc('abc'));
       const requested = r.calls.snapshots;
       room.output(3, enc('0123456789012345678901234'));
@@ -281,11 +287,7 @@ describe('terminal room fan-out', () => {
       runner: r.port,
       fanout: (ids, offset, data) => shared.push({ ids, offset, text: dec(data) }),
     });
-    const a = fakeViewer();
-    const b = fakeViewer();
-    room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
-    room.join({ viewerId: 'b', sink: b.sink, canWrite: true });
-    room.snapshot(snap(0));
+    const { a, b } = twoWritingViewers(room);
     room.output(0, enc('hello'));
     expect(shared).toEqual([{ ids: ['a', 'b'], offset: 0, text: 'hello' }]);
     // c joins from an older offset: it catches up alone, then moves in step with the others.
