@@ -85,7 +85,7 @@ export type Agent = {
    *  before the first line this reader will see (a resume going on from a saved offset), for an agent
    *  whose lines state each request's usage (claude) to count on from; one whose lines state running
    *  totals (Codex) reads them as they are. */
-  transcript(options?: { usage?: SessionUsage | null }): TranscriptReader;
+  transcript(options?: { usage?: SessionUsage | null; /** The folder given by attachmentsFolderArgs. */ attachmentsFolder?: string }): TranscriptReader;
   /** Tool results that say the person refused the call. */
   isRejectedToolResult(block: { isError: boolean; content: string; structured?: unknown }): boolean;
   /** Sidechain transcripts (subagents) next to the main one, when the agent writes them. */
@@ -95,6 +95,9 @@ export type Agent = {
    *  `@path`, which claude reads as an image). `paste-path`: each image's path pasted alone before the
    *  text, which its composer turns into an image attachment (Codex's "[Image #1]"). */
   ptyImages?: 'paste-path';
+  /** PTY: arguments that let the agent read the files under `folder` (the session's attachments)
+   *  without asking anyone, which it would for a file outside its workspace (Gemini). */
+  attachmentsFolderArgs?(folder: string): string[];
   /** Typed at an idle prompt to switch model, when the agent has such a command. */
   modelCommand?(model: string): string;
   /** Typed at an idle prompt to set effort. */

@@ -8,7 +8,7 @@ import type { PendingList } from '@tether/shared';
 import { hubUnderTest } from '../testing/hub-under-test.ts';
 
 const live = hubUnderTest({ home: 'tether-elicitation-' });
-const { connect, ack, liveSession } = live;
+const { connect, ack, runnerWithTab } = live;
 
 const FORM = {
   serverName: 'deployer',
@@ -32,7 +32,7 @@ async function pendingIds(): Promise<string[]> {
 }
 
 it("refuses an answer that breaks the form's rules, says which field and which rule, and keeps the request waiting everywhere", async () => {
-  const { runner, web: phone, sessionId, registered } = await liveSession();
+  const { runner, web: phone, sid: sessionId, registered } = await runnerWithTab();
   expect(registered.ok).toBe(true);
   const request = { id: randomUUID(), sessionId, kind: 'elicitation', toolName: 'deployer', toolInput: FORM, toolUseId: null, createdAt: Date.now() };
   expect((await ack(runner, 'approval:request', request)).ok).toBe(true);

@@ -16,7 +16,8 @@ async function sessionWithRunner(status: SessionStatus, answer: (q: GitQuery) =>
   const token = await live.token(`ns-${randomUUID().slice(0, 8)}`, { label });
   const socket = await live.connect({ nsp: '/cli', token });
   const sessionId = randomUUID();
-  expect((await live.register(socket, { id: sessionId, cwd: '/home/dev/project', status })).ok).toBe(true);
+  const registered = await live.register(socket, { id: sessionId, cwd: '/home/dev/project', status });
+  expect(registered.ok).toBe(true);
   const asked: GitQuery[] = [];
   socket.on('git:action', (query: GitQuery, reply: (a: unknown) => void) => {
     asked.push(query);

@@ -1,34 +1,35 @@
 // app.test.ts: the REST API in process with app.request (no port), on a real SQLite file.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChatMessageInputSchema, HubFeaturesSchema, MAX_PAYLOAD_BYTES, PROTOCOL_VERSION, SessionRegistrationSchema, type HubFeatures } from '@tether/shared';
-import { createSqliteStore } from '../store/sqlite/sqlite-store.ts';
+import { httpAppParts } from '../testing/http-parts.ts';
+import { openTempStore, removeTempStore } from '../testing/temp-store.ts';
 import type { Store } from '../store/store.ts';
 import { createAccessToken, revokeAccessToken } from '../auth/tokens.ts';
-import { LOGIN_MAX_FAILURES } from './app.ts';
-import { httpAppUnderTest, type HttpAppExtras } from '../testing/http-app-under-test.ts';
+import { createHttpApp, LOGIN_MAX_FAILURES } from './app.ts';
 
 const S1 = '11111111-1111-4111-8111-111111111111';
 const S_OTHER = '22222222-2222-4222-8222-222222222222';
 
 let dir: string;
 let store: Store;
-let app: ReturnType<typeof httpAppUnderTest>;
+let app: ReturnType<typeof createHttpApp>;
 let token: string;
 let otherToken: string;
 
-function build(options: Pick<HttpAppExtras, 'webDist' | 'terminalMemory' | 'features'> = {}) {
-  return httpAppUnderTest({ store, ...options });
+function build(options: Pick<Parameters<typeof createHttpApp>[0], 'webDist' | 'terminalMemory' | 'features'> = {}) {
+  return createHttpApp({
+    ...httpAppParts(store),
+    ...options,
+  });
 }
 const auth = (t: string) => ({ headers: { authorization: `Bearer ${t}` } });
 const login = (body: unknown, ip = '10.0.0.1') =>
   app.request('/api/auth/login', { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) }, { ip });
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tether-http-'));
-  store = createSqliteStore({ path: join(dir, 'hub.sqlite') });
+  ({ dir, store } = openTempStore('tether-http-'));
   app = build();
   token = (await createAccessToken({ store, namespace: 'alpha', label: 'laptop' })).token;
   otherToken = (await createAccessToken({ store, namespace: 'beta' })).token;
@@ -42,10 +43,7 @@ beforeEach(async () => {
     ),
   });
 });
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => removeTempStore({ dir, store }));
 
 describe('http app', () => {
   it('answers /healthz without auth', async () => {
@@ -123,6 +121,9 @@ describe('http app', () => {
     expect(await big.json()).toMatchObject({ code: 'too_large' });
   });
 
+});
+
+describe('http app: sessions, machines, config and the web app', () => {
   it('returns a session with pending and audit, 404 for another namespace, 400 for a bad id', async () => {
     const res = await app.request(`/api/sessions/${S1}`, auth(token));
     expect(await res.json()).toMatchObject({ session: { id: S1, lastSeq: 7 }, pending: [], audit: [] });

@@ -9,7 +9,7 @@ import type { Session } from '@tether/shared';
 import { hubUnderTest } from '../testing/hub-under-test.ts';
 
 const live = hubUnderTest({ home: 'tether-triage-', label: 'phone-token' });
-const { connect, ack, next, liveSession } = live;
+const { connect, ack, next } = live;
 /** The next session:updated for `sessionId` that `s` hears. */
 const nextUpdate = (s: Socket, sessionId: string) => next<Session>(s, 'session:updated', (session) => session.id === sessionId);
 const register = (s: Socket, id: string, status = 'idle') => live.register(s, { id, status });
@@ -48,7 +48,7 @@ describe('session:pin', () => {
 
 describe('session:archive', () => {
   it('refuses a live session (nothing it asks may be hidden), archives it once ended, and a resumed session comes back', async () => {
-    const { runner, web, sessionId: sid } = await liveSession({ status: 'idle' });
+    const { runner, web, sid } = await live.runnerWithTab({ status: 'idle' });
     expect(await ack(web, 'session:pin', { sessionId: sid, pinned: true })).toMatchObject({ ok: true });
 
     const refused = await ack(web, 'session:archive', { sessionId: sid, archived: true });
@@ -76,7 +76,7 @@ describe('session:archive', () => {
 
 describe('bad input, foreign ids, share links', () => {
   it('answers bad payloads with bad_request, a foreign id exactly like a missing one, a share link with forbidden; nothing changes', async () => {
-    const { runner, web, sessionId: sid } = await liveSession({ status: 'idle' });
+    const { runner, web, sid } = await live.runnerWithTab({ status: 'idle' });
     await ack(runner, 'session:end', { sessionId: sid, status: 'ended', exitCode: 0 });
     const before = await listed(sid);
 

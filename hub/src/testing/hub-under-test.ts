@@ -129,21 +129,22 @@ export function hubUnderTest(options: HubUnderTestOptions) {
   const register = <T extends object = Record<string, unknown>>(socket: Socket, fields: SessionFields) =>
     ack<T>(socket, 'session:register', { cwd: '/work', launchKind: 'pty', ...fields });
 
-  /** A runner and a web tab of the test's namespace, and a session the runner registered (`fields` besides its id). */
-  async function liveSession(fields: Record<string, unknown> = {}) {
+  /** A runner with a fresh session registered on it (with `fields` besides its id) and a web tab of
+   *  the namespace: where most socket tests start. */
+  const runnerWithTab = async (fields: Omit<SessionFields, 'id'> = {}) => {
     const runner = await connect({ nsp: '/cli' });
     const web = await connect({ nsp: '/web' });
-    const sessionId = randomUUID();
-    const registered = await register(runner, { ...fields, id: sessionId });
-    return { runner, web, sessionId, registered };
-  }
+    const sid = randomUUID();
+    const registered = await register(runner, { id: sid, ...fields });
+    return { runner, web, sid, registered };
+  };
 
   return {
     connect,
     ack,
     next,
     register,
-    liveSession,
+    runnerWithTab,
     restart,
     token,
     /** This test's hub. */

@@ -122,6 +122,7 @@ function createChatFeed(o: {
   agent: Agent;
   init: CoreInit;
   log: (line: string) => void;
+  attachmentsFolder?: () => string;
   poll: Poll;
   state: SessionState;
   link: () => HubLink | null;
@@ -136,6 +137,7 @@ function createChatFeed(o: {
   return createTranscriptFeed({
     agent: o.agent,
     log,
+    ...(o.attachmentsFolder ? { attachmentsFolder: o.attachmentsFolder } : {}),
     poll: o.poll,
     append: (messages) => o.link()?.push('message:append', { sessionId: state.id, messages }),
     matchPrompt: (text) => init.matchPrompt(text),
@@ -307,6 +309,8 @@ export function createSessionCore(init: CoreInit) {
     agent,
     init,
     log,
+    // A PTY agent given the attachments folder at launch may write its files' paths relative to it.
+    ...(init.launchKind === 'pty' && agent.attachmentsFolderArgs ? { attachmentsFolder: attachments.folder } : {}),
     poll: scope.pace.poll,
     state,
     link: hub.link,
@@ -374,7 +378,7 @@ export function createSessionCore(init: CoreInit) {
     failEarly,
     /** The agent's binary, the hook server and the hooks the agent will call, and its arguments. */
     async prepareLaunch(o: { approvals: Approvals; hooks: SessionHooks }): Promise<{ binary: string; plan: LaunchPlan }> {
-      const launch = await prepareLaunch({ ...o, agent, options, launchKind: init.launchKind, env, plan, scope, state, facts, elicitations, link: hub.link, pokeTranscript: feed.poke, reportSlashCommands: hub.reportSlashCommands, failEarly });
+      const launch = await prepareLaunch({ ...o, agent, options, launchKind: init.launchKind, env, plan, scope, state, facts, elicitations, link: hub.link, pokeTranscript: feed.poke, reportSlashCommands: hub.reportSlashCommands, failEarly, attachmentsFolder: attachments.folder });
       plan = launch.plan;
       return launch;
     },

@@ -1,16 +1,13 @@
 // pair.test.ts: POST /api/pair-codes and POST /api/auth/pair through the whole Hono app (app.request,
 // no port) on a real SQLite file: a code for the caller's namespace only, redeemed once, the clear
 // answers for used and unknown codes, and wrong codes counted with wrong tokens.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LoginResponseSchema, PairCodeCreatedSchema } from '@tether/shared';
-import { createSqliteStore } from '../../store/sqlite/sqlite-store.ts';
+import { httpAppParts } from '../../testing/http-parts.ts';
+import { openTempStore, removeTempStore } from '../../testing/temp-store.ts';
 import type { Store } from '../../store/store.ts';
 import { createAccessToken } from '../../auth/tokens.ts';
-import { LOGIN_MAX_FAILURES } from '../app.ts';
-import { httpAppUnderTest } from '../../testing/http-app-under-test.ts';
+import { createHttpApp, LOGIN_MAX_FAILURES } from '../app.ts';
 
 const PUBLIC_URL = 'https://tether.example.test';
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1';
@@ -19,7 +16,12 @@ let dir: string;
 let store: Store;
 let token: string;
 
-const build = (publicUrl: string | null = PUBLIC_URL) => httpAppUnderTest({ store, publicUrl });
+function build(publicUrl: string | null = PUBLIC_URL) {
+  return createHttpApp({
+    ...httpAppParts(store),
+    publicUrl,
+  });
+}
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
 type App = ReturnType<typeof build>;
 const makeCode = (app: App, credential: string, body?: string) => app.request('/api/pair-codes', { method: 'POST', headers: bearer(credential), ...(body !== undefined ? { body } : {}) });
@@ -27,15 +29,11 @@ const pair = (app: App, body: unknown, ip = '10.0.0.7') =>
   app.request('/api/auth/pair', { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'user-agent': IPHONE } }, { ip });
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tether-pair-http-'));
-  store = createSqliteStore({ path: join(dir, 'hub.sqlite') });
+  ({ dir, store } = openTempStore('tether-pair-http-'));
   token = (await createAccessToken({ store, namespace: 'alpha', label: 'laptop' })).token;
   await createAccessToken({ store, namespace: 'beta', label: 'other' });
 });
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => removeTempStore({ dir, store }));
 
 describe('pairing routes', () => {
   it('makes a code for the caller\'s namespace (token or web session) with the phone URL; no namespace can be chosen', async () => {

@@ -1,24 +1,27 @@
 // transcription.test.ts (routes): POST /api/transcriptions through the whole Hono app (auth, body
 // limit, config) against the scripted fake endpoint on a real port.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TRANSCRIPTION_MAX_BYTES, TRANSCRIPTION_MAX_SECONDS } from '@tether/shared';
 import { makeWav, startFakeTranscription, type FakeTranscription } from '../../../../tests/fixtures/fake-transcription/fake-transcription.ts';
-import { createSqliteStore } from '../../store/sqlite/sqlite-store.ts';
+import { httpAppParts } from '../../testing/http-parts.ts';
+import { openTempStore, removeTempStore } from '../../testing/temp-store.ts';
 import type { Store } from '../../store/store.ts';
 import { createAccessToken } from '../../auth/tokens.ts';
 import { createTranscription, type Transcription } from '../../transcription/transcription.ts';
-import { httpAppUnderTest } from '../../testing/http-app-under-test.ts';
+import { createHttpApp } from '../app.ts';
 
 let dir: string;
 let store: Store;
 let fake: FakeTranscription;
 let token: string;
 
-const build = (transcription: Transcription | null) =>
-  httpAppUnderTest({ store, features: { shell: false, ...(transcription ? { transcription: { host: transcription.host } } : {}) }, transcription });
+function build(transcription: Transcription | null) {
+  return createHttpApp({
+    ...httpAppParts(store),
+    features: { shell: false, ...(transcription ? { transcription: { host: transcription.host } } : {}) },
+    transcription,
+  });
+}
 
 const withFake = () => build(createTranscription({ endpoint: { baseUrl: fake.url, apiKey: 'sk-hub-only', model: 'whisper-test' } }));
 const post = (app: ReturnType<typeof build>, body: Uint8Array, options: { query?: string; auth?: string | null } = {}) =>
@@ -29,15 +32,13 @@ const post = (app: ReturnType<typeof build>, body: Uint8Array, options: { query?
   });
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tether-transcription-'));
-  store = createSqliteStore({ path: join(dir, 'hub.sqlite') });
+  ({ dir, store } = openTempStore('tether-transcription-'));
   token = (await createAccessToken({ store, namespace: 'alpha', label: 'phone' })).token;
   fake = startFakeTranscription({ model: 'whisper-test', apiKey: 'sk-hub-only' });
 });
 afterEach(async () => {
   await fake.stop();
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await removeTempStore({ dir, store });
 });
 
 describe('POST /api/transcriptions', () => {
