@@ -11,13 +11,13 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { startHub } from '../tests/harness/hub.ts';
-import { connectSocket, emitAck } from '../tests/harness/hub.ts';
+import type { Socket } from 'socket.io-client';
+import { connectSocket, emitAck, startHub, type HubHandle } from '../tests/harness/hub.ts';
 import { launchBrowser, loginWithQrLink, seedLongChat } from '../tests/harness/browser.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = join(ROOT, 'web');
-const DIST = join(WEB, 'dist');
+export const DIST = join(WEB, 'dist');
 /** The 10k of the benchmark's name. */
 const MESSAGES = 10_000;
 /** Navigations measured; the median smooths out a cold first run and a GC pause. */
@@ -48,15 +48,27 @@ function firstLoadKbGzip(): number {
   return bytes / 1024;
 }
 
+/** Builds web/dist as the hub serves it (vite, a few seconds). */
+export function buildWeb(): void {
+  execFileSync('bun', ['run', 'build'], { cwd: WEB, stdio: 'ignore' });
+}
+
+/** A live session (registered by `runner`) with `count` stored chat messages; returns its id. */
+export async function seedSession(options: { hub: HubHandle; runner: Socket; title: string; count: number }): Promise<string> {
+  const { hub, runner, title, count } = options;
+  const sessionId = crypto.randomUUID();
+  const registered = await emitAck(runner, 'session:register', { id: sessionId, cwd: '/home/dev/src/big', launchKind: 'headless', title, status: 'idle' });
+  if (!registered.ok) throw new Error('session:register failed');
+  await seedLongChat({ store: hub.store, namespace: hub.namespace, sessionId, count });
+  return sessionId;
+}
+
 async function render10kMs(): Promise<number> {
   const hub = await startHub({ webDist: DIST });
   const browser = await launchBrowser();
   try {
     const runner = await connectSocket({ url: hub.url, nsp: '/cli', token: hub.token });
-    const sessionId = crypto.randomUUID();
-    const registered = await emitAck(runner, 'session:register', { id: sessionId, cwd: '/home/dev/src/big', launchKind: 'headless', title: 'Ten thousand', status: 'idle' });
-    if (!registered.ok) throw new Error('session:register failed');
-    await seedLongChat({ store: hub.store, namespace: hub.namespace, sessionId, count: MESSAGES });
+    const sessionId = await seedSession({ hub, runner, title: 'Ten thousand', count: MESSAGES });
 
     const page = await browser.newPage({ viewport: 'phone' });
     await loginWithQrLink(page, { hubUrl: hub.url, token: hub.token });
@@ -82,7 +94,7 @@ async function render10kMs(): Promise<number> {
 }
 
 export async function run(): Promise<Array<{ name: string; value: number; unit: string }>> {
-  execFileSync('bun', ['run', 'build'], { cwd: WEB, stdio: 'ignore' });
+  buildWeb();
   const kb = firstLoadKbGzip();
   const ms = await render10kMs();
   return [

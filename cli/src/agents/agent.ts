@@ -11,6 +11,7 @@ import type { ScreenDialog } from '../dialogs/read-dialog.ts';
 import type { ScreenModel } from '../screen/screen.ts';
 import type { Poll } from '../pace/pace.ts';
 import type { HeadlessTransportFactory } from './headless-transport.ts';
+import type { AgentBackground } from './background.ts';
 import type { LaunchPlan } from './launch-plan.ts';
 import type { HookDialect } from './verdict.ts';
 
@@ -151,4 +152,7 @@ export type Agent = {
   /** The headless launch kind (no terminal), when the agent has one: its transport; the session
    *  around it is runner/headless/ (headless-transport.ts). */
   headless?: HeadlessTransportFactory;
+  /** Sessions it runs on its own in the background, which tether attaches to (the attached launch
+   *  kind, runner/attached/), when it has them. */
+  background?: AgentBackground;
 };

@@ -10,7 +10,7 @@
 // a session that never got ready is stopped and marked failed, never left half-started; nothing is
 // retried or respawned here. Machines and sessions are looked up in the caller's namespace only.
 import { basename } from 'node:path';
-import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, spawnError, WORKTREE_SPAWN_ACK_MS, type Ack, type DaemonSpawn, type Namespace, type Session, type SpawnAckError, type WebAcks } from '@tether/shared';
+import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, sessionLaunchKind, spawnError, WORKTREE_SPAWN_ACK_MS, type Ack, type DaemonSpawn, type LaunchKind, type Namespace, type Session, type SpawnAckError, type WebAcks } from '@tether/shared';
 import type { z } from 'zod';
 import type { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '@tether/shared';
 import type { Sessions } from '../sessions/lifecycle.ts';
@@ -68,6 +68,7 @@ export function createRemoteSessions(deps: Deps) {
             sessionId,
             cwd: request.cwd,
             launchKind: request.launchKind,
+            backgroundId: request.backgroundId ?? null,
             agent: request.agent,
             model: request.model ?? null,
             permissionMode: request.permissionMode ?? null,
@@ -94,12 +95,11 @@ export function createRemoteSessions(deps: Deps) {
           start(ns, machineId, found.socket, {
             sessionId,
             cwd: current.cwd,
-            launchKind: launchKind ?? current.launchKind,
+            ...comeback(current, launchKind),
             agent: current.agent,
             model: current.model,
             permissionMode: current.permissionMode,
             createDir: false,
-            resumeAgentSessionId: current.agentSessionId,
             // A reviewer stays read-only when it comes back.
             readOnly: Boolean(current.parentId),
             worktree: null,
@@ -146,7 +146,7 @@ async function startSession(o: { deps: Deps; exits: ReturnType<typeof createRunn
     machineId: o.machineId,
     title: basename(ack.cwd),
     cwd: ack.cwd,
-    launchKind: spawn.launchKind,
+    launchKind: sessionLaunchKind(spawn.launchKind),
     agent: spawn.agent,
     // The runner states them when it registers (a resumed session keeps the ones it had).
     capabilities: null,
@@ -200,6 +200,15 @@ function resumableOn(current: Session): { machineId: string } | SpawnAckError {
     return spawnError('conflict', 'not_resumable', `this session was started at a desk, not by a daemon: ${again} there`);
   }
   return { machineId: current.machineId };
+}
+
+/** How an ended session comes back: one tether attached to (capabilities.adopted) is attached to
+ *  again, its background session still running in the agent's pool (if it ended there, the runner
+ *  says so); any other resumes its conversation, in its own launch kind or the one asked for. */
+function comeback(current: Session, launchKind: LaunchKind | undefined): Pick<DaemonSpawn, 'launchKind' | 'backgroundId' | 'resumeAgentSessionId'> {
+  const adopted = current.capabilities?.adopted;
+  if (adopted && launchKind === undefined) return { launchKind: 'attached', backgroundId: adopted.backgroundId, resumeAgentSessionId: null };
+  return { launchKind: launchKind ?? current.launchKind, resumeAgentSessionId: current.agentSessionId };
 }
 
 /** A daemon older than worktrees drops the spawn's `worktree` and starts the session in the

@@ -89,7 +89,8 @@ function sessionIdentity(o: { agent: Agent; options: RunnerOptions }) {
     id: resumed?.sessionId ?? o.options.env.TETHER_SESSION_ID ?? crypto.randomUUID(),
     status: 'starting',
     // `--resume <search term>` at the desk is claude's picker, not an id: the id comes with SessionStart.
-    agentSessionId: plan.resumeId && isUuid(plan.resumeId) ? plan.resumeId : null,
+    // An attached session's conversation is the background session's, known before anything runs.
+    agentSessionId: o.options.attached?.agentSessionId ?? (plan.resumeId && isUuid(plan.resumeId) ? plan.resumeId : null),
     model: plan.model,
     permissionMode: plan.permissionMode,
     usage: resumed?.usage ?? null,
@@ -247,7 +248,7 @@ function registrationOf(o: { init: CoreInit; agent: Agent; state: { id: string; 
     cwd: init.options.cwd,
     launchKind: init.launchKind,
     agent: agent.kind,
-    capabilities: agent.capabilities,
+    capabilities: init.options.attached?.capabilities ?? agent.capabilities,
     status: state.status,
     agentSessionId: state.agentSessionId,
     model: state.model,
