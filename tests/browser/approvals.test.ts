@@ -9,21 +9,17 @@ import type { Socket } from 'socket.io-client';
 import type { Page } from 'playwright-core';
 import type { Answer, PendingRequest } from '@tether/shared';
 import { emitAck, nextEvent } from '../harness/hub.ts';
-import { saveScreenshot, UI_TIMEOUT_MS, useColorScheme, type ViewportName } from '../harness/browser.ts';
+import { saveScreenshot, UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
-import { axeViolations, seriousOnes } from '../harness/axe.ts';
+import { screenshotsAndSeriousInBothThemes } from '../harness/axe.ts';
+import { userQuestion } from '../fixtures/questions.ts';
 
 type Answered = { sessionId: string; requestId: string; answer: Answer };
 
-const DATABASE_QUESTION = {
-  question: 'Which database should the hub use in production?',
-  header: 'Database',
-  multiSelect: false,
-  options: [
-    { label: 'SQLite', description: 'One file, no server; fine for one hub.' },
-    { label: 'PostgreSQL', description: 'Needed for several hub instances.' },
-  ],
-};
+const DATABASE_QUESTION = userQuestion({ question: 'Which database should the hub use in production?', header: 'Database', multiSelect: false }, [
+  ['SQLite', 'One file, no server; fine for one hub.'],
+  ['PostgreSQL', 'Needed for several hub instances.'],
+]);
 
 describe('approvals and questions from the browser', () => {
   const world = useBrowserWorld();
@@ -164,16 +160,11 @@ describe('approvals and questions from the browser', () => {
         toolInput: {
           questions: [
             DATABASE_QUESTION,
-            {
-              question: 'Which checks should run before each deploy?',
-              header: 'Checks',
-              multiSelect: true,
-              options: [
-                { label: 'Typecheck', description: '' },
-                { label: 'Unit tests', description: '' },
-                { label: 'Browser tests', description: 'Slower, catches layout breaks.' },
-              ],
-            },
+            userQuestion({ question: 'Which checks should run before each deploy?', header: 'Checks', multiSelect: true }, [
+              ['Typecheck', ''],
+              ['Unit tests', ''],
+              ['Browser tests', 'Slower, catches layout breaks.'],
+            ]),
           ],
         },
       });
@@ -276,12 +267,7 @@ describe('approvals and questions from the browser', () => {
     await expect(sheet.getByRole('region', { name: 'Add docs/hello.md' }).locator('.diff-add').count()).resolves.toBe(3);
     await expect(sheet.getByRole('region', { name: 'Delete old/notes.txt' }).locator('.diff-del').textContent()).resolves.toContain('stale');
     await expect(sheet.textContent()).resolves.not.toContain('"changes"');
-    await saveScreenshot(page, { name: 'approval-file-changes', viewport });
-    expect(seriousOnes(await axeViolations(page))).toEqual([]);
-    await useColorScheme(page, 'dark');
-    await saveScreenshot(page, { name: 'approval-file-changes-dark', viewport });
-    expect(seriousOnes(await axeViolations(page))).toEqual([]);
-    await useColorScheme(page, 'light');
+    expect(await screenshotsAndSeriousInBothThemes(page, { name: 'approval-file-changes', viewport })).toEqual([]);
     const allowed = nextEvent<Answered>(runner, 'approval:answered');
     await sheet.getByRole('button', { name: 'Allow', exact: true }).click();
     expect(await allowed).toEqual({ sessionId, requestId: id, answer: { decision: 'allow' } });
@@ -304,12 +290,7 @@ describe('approvals and questions from the browser', () => {
       await bash.waitFor({ timeout: UI_TIMEOUT_MS });
       await bash.getByText('Asked by sub-agent Ada (explorer)').waitFor({ timeout: UI_TIMEOUT_MS });
       await expect(bash.getByLabel('Command').textContent()).resolves.toContain('rm -rf build && make parser');
-      await saveScreenshot(page, { name: 'approval-asked-by', viewport });
-      expect(seriousOnes(await axeViolations(page))).toEqual([]);
-      await useColorScheme(page, 'dark');
-      await saveScreenshot(page, { name: 'approval-asked-by-dark', viewport });
-      expect(seriousOnes(await axeViolations(page))).toEqual([]);
-      await useColorScheme(page, 'light');
+      expect(await screenshotsAndSeriousInBothThemes(page, { name: 'approval-asked-by', viewport })).toEqual([]);
       const denied = nextEvent<Answered>(runner, 'approval:answered');
       await bash.getByRole('button', { name: 'Deny', exact: true }).click();
       expect(await denied).toMatchObject({ sessionId, requestId: id, answer: { decision: 'deny' } });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { hasToolResult, startFakeAnthropic, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { ELICIT_TOOL, elicitFixture, type ElicitFixture } from '../fixtures/elicit-mcp/config.ts';
-import { saveScreenshot, UI_TIMEOUT_MS, useColorScheme, type ViewportName } from '../harness/browser.ts';
+import { saveScreenshot, saveScreenshotsInBothThemes, sendFromComposer, UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { createClaudeSandbox } from '../harness/claude.ts';
@@ -31,14 +31,6 @@ describe('MCP elicitation from the browser (real claude)', () => {
   const world = useBrowserWorld();
   const defer = useCleanups();
 
-  async function send(tab: Page, viewport: ViewportName, message: string) {
-    const box = tab.getByRole('textbox', { name: 'Message' });
-    await box.click();
-    await box.fill(message);
-    if (viewport === 'phone') await tab.getByRole('button', { name: 'Send' }).click();
-    else await box.press('Enter');
-  }
-
   for (const viewport of ['phone', 'desktop'] as const) {
     it(`${viewport}: the form is filled and accepted → the MCP server receives those values`, async () => {
       const token = await world.hub.createToken(`elicit-${viewport}`);
@@ -59,17 +51,14 @@ describe('MCP elicitation from the browser (real claude)', () => {
       defer(() => tab.close());
       await tab.locator(`a[data-session-id="${runner.sessionId}"]`).click();
       await tab.getByRole('log', { name: 'Chat' }).waitFor({ timeout: UI_TIMEOUT_MS });
-      await send(tab, viewport, 'deploy please');
+      await sendFromComposer(tab, viewport, 'deploy please');
 
       const sheet = tab.getByRole('dialog', { name: 'elicit asks for input' });
       await sheet.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
       await sheet.getByText('Who is deploying, and where to?').waitFor({ timeout: UI_TIMEOUT_MS });
       // Defaults from the schema: "Notify the team" starts checked.
       await expect(sheet.getByRole('checkbox', { name: 'Notify the team' }).isChecked()).resolves.toBe(true);
-      await saveScreenshot(tab, { name: 'elicitation-form-light', viewport });
-      await useColorScheme(tab, 'dark');
-      await saveScreenshot(tab, { name: 'elicitation-form-dark', viewport });
-      await useColorScheme(tab, 'light');
+      await saveScreenshotsInBothThemes(tab, { name: 'elicitation-form', viewport });
 
       // Accept with a required field empty: the form says which, nothing is sent.
       await sheet.getByRole('button', { name: 'Accept' }).click();

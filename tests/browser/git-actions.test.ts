@@ -11,13 +11,12 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import type { Socket } from 'socket.io-client';
 import { GitQuerySchema, WorkspaceQuerySchema } from '@tether/shared';
 import { createGitActions } from '../../cli/src/git-actions/git-actions.ts';
 import { createWorkspaceReader } from '../../cli/src/workspace/workspace.ts';
 import { axeViolations, seriousOnes } from '../harness/axe.ts';
-import { saveScreenshot, UI_TIMEOUT_MS, useColorScheme, type ViewportName } from '../harness/browser.ts';
+import { saveScreenshot, saveScreenshotsInBothThemes, UI_TIMEOUT_MS, useColorScheme } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 
@@ -77,7 +76,7 @@ describe('Commit and push from the Changes view', () => {
       expect(git(repo, 'diff', '--cached', '--name-only')).toBe('greet.ts');
       await expect(toggles.getByRole('checkbox', { name: 'notes.md' }).isChecked()).resolves.toBe(false);
       await page.getByRole('textbox', { name: 'Commit message' }).fill('Friendlier greeting, from the phone');
-      await shootBothThemes(page, 'git-panel-staged', viewport);
+      await saveScreenshotsInBothThemes(page, { name: 'git-panel-staged', viewport });
       for (const scheme of ['light', 'dark'] as const) {
         await useColorScheme(page, scheme);
         expect(seriousOnes(await axeViolations(page)), scheme).toEqual([]);
@@ -88,20 +87,20 @@ describe('Commit and push from the Changes view', () => {
       await page.getByRole('status').filter({ hasText: /Committed [0-9a-f]{12} on main/ }).waitFor({ timeout: UI_TIMEOUT_MS });
       await expect(page.getByRole('textbox', { name: 'Commit message' }).inputValue()).resolves.toBe('');
       expect(git(repo, 'log', '-1', '--format=%s')).toBe('Friendlier greeting, from the phone');
-      await shoot(page, 'git-panel-committed', viewport);
+      await saveScreenshot(page, { name: 'git-panel-committed', viewport });
 
       // The agent starts a turn: a push is refused until the person confirms.
       await runner.timeout(5_000).emitWithAck('session:update', { sessionId, patch: { status: 'thinking' } });
       await page.getByRole('button', { name: 'Push to origin/main' }).click();
       const midTurn = page.getByRole('alert').filter({ hasText: 'The agent is mid-turn' });
       await midTurn.waitFor({ timeout: UI_TIMEOUT_MS });
-      await shootBothThemes(page, 'git-panel-mid-turn', viewport);
+      await saveScreenshotsInBothThemes(page, { name: 'git-panel-mid-turn', viewport });
       expect(git(remote, 'log', '-1', '--format=%s', 'main')).toBe('first');
       await midTurn.getByRole('button', { name: 'Do it anyway' }).click();
       await page.getByRole('status').filter({ hasText: /Pushed [0-9a-f]{12} to origin\/main/ }).waitFor({ timeout: UI_TIMEOUT_MS });
       expect(git(remote, 'log', '-1', '--format=%s', 'main')).toBe('Friendlier greeting, from the phone');
       await page.getByRole('button', { name: 'Push (up to date)' }).waitFor({ timeout: UI_TIMEOUT_MS });
-      await shoot(page, 'git-panel-pushed', viewport);
+      await saveScreenshot(page, { name: 'git-panel-pushed', viewport });
       await runner.timeout(5_000).emitWithAck('session:update', { sessionId, patch: { status: 'idle' } });
 
       // The remote is gone: the next push fails with git's reason, and says so.
@@ -114,7 +113,7 @@ describe('Commit and push from the Changes view', () => {
       await page.getByRole('button', { name: 'Push to origin/main' }).click();
       const failed = page.getByRole('alert').filter({ hasText: 'Failed: git push failed' });
       await failed.waitFor({ timeout: UI_TIMEOUT_MS });
-      await shootBothThemes(page, 'git-panel-failed', viewport);
+      await saveScreenshotsInBothThemes(page, { name: 'git-panel-failed', viewport });
 
       // The approval history lists the writes, newest first.
       await page.getByRole('link', { name: 'Chat', exact: true }).click();
@@ -125,19 +124,8 @@ describe('Commit and push from the Changes view', () => {
       const texts = await history.locator('.activity-decision').allInnerTexts();
       expect(texts.filter((t) => t.startsWith('Committed')).length).toBe(2);
       expect(texts).toContain('Staged greet.ts');
-      await shoot(page, 'git-history', viewport);
+      await saveScreenshot(page, { name: 'git-history', viewport });
     }, JOURNEY_TIMEOUT_MS);
   }
 });
 
-async function shoot(page: Page, name: string, viewport: ViewportName) {
-  await saveScreenshot(page, { name, viewport });
-}
-
-async function shootBothThemes(page: Page, name: string, viewport: ViewportName) {
-  await useColorScheme(page, 'light');
-  await saveScreenshot(page, { name: `${name}-light`, viewport });
-  await useColorScheme(page, 'dark');
-  await saveScreenshot(page, { name: `${name}-dark`, viewport });
-  await useColorScheme(page, 'light');
-}

@@ -21,9 +21,10 @@ import type { PushMessage, Resolution } from '@tether/shared';
 import { axeViolations, seriousOnes } from '../harness/axe.ts';
 import { saveScreenshot, UI_TIMEOUT_MS } from '../harness/browser.ts';
 import { requireBuiltWeb } from '../harness/browser-world.ts';
-import { connectSocket, emitAck, nextEvent } from '../harness/hub.ts';
+import { connectSocket, emitAck } from '../harness/hub.ts';
 import { createPushKeys, decryptPush, startPushEndpoint, type PushEndpoint, type PushKeys } from '../harness/push-endpoint.ts';
 import { startTlsWorld, type TlsWorld } from '../harness/tls-world.ts';
+import { allowCommandInSheet } from '../harness/approval-sheet.ts';
 
 const STANDIN_KEY = '__tetherTestPushSubscription';
 
@@ -181,14 +182,7 @@ describe('a phone over real HTTPS behind Caddy', () => {
 
       // 5. Opened from the push: the approval sheet, answered over the same HTTPS origin.
       await page.goto(`${world.publicUrl}${message.url}`);
-      const sheet = page.getByRole('dialog', { name: 'Run this command?' });
-      await sheet.waitFor({ timeout: UI_TIMEOUT_MS });
-      await expect(sheet.getByLabel('Command').textContent()).resolves.toContain('systemctl restart tether-hub');
-      await saveScreenshot(page, { name: 'https-approval', viewport: 'phone' });
-      const answered = nextEvent<{ requestId: string; answer: { decision: string } }>(runner, 'approval:answered');
-      await sheet.getByRole('button', { name: 'Allow', exact: true }).click();
-      expect(await answered).toMatchObject({ requestId, answer: { decision: 'allow' } });
-      await sheet.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+      await allowCommandInSheet(page, { runner, requestId, command: 'systemctl restart tether-hub', screenshot: 'https-approval' });
       await saveScreenshot(page, { name: 'https-approval-answered', viewport: 'phone' });
 
       // 6. The hub recorded it: answered, allowed, from this login.

@@ -15,13 +15,7 @@ describe('permission mode', () => {
   for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
     it(`${viewport}: the header shows claude's mode and switches it; bypass is offered only to a bypass session`, async () => {
       const token = await world.hub.createToken(`mode-${viewport}`);
-      const { runner, sessionId } = await world.runnerWithSession(token, {
-        cwd: '/home/dev/src/tether',
-        launchKind: 'pty',
-        title: 'Mode switch',
-        status: 'idle',
-        permissionMode: 'auto',
-      });
+      const { runner, sessionId } = await world.runnerWithSession(token, { title: 'Mode switch', status: 'idle', permissionMode: 'auto' });
       const page = await world.signedInPage(viewport, token);
       await page.getByRole('link', { name: /Mode switch/ }).click();
       const chip = page.getByRole('button', { name: 'Permission mode: Auto. Change mode' });

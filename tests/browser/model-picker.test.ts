@@ -15,13 +15,7 @@ describe('model picker', () => {
   for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
     it(`${viewport}: shows the current model, switches to an alias and to a typed name`, async () => {
       const token = await world.hub.createToken(`model-${viewport}`);
-      const { runner, sessionId } = await world.runnerWithSession(token, {
-        cwd: '/home/dev/src/tether',
-        launchKind: 'pty',
-        title: 'Pick a model',
-        status: 'idle',
-        model: 'claude-sonnet-4-5-20250929',
-      });
+      const { runner, sessionId } = await world.runnerWithSession(token, { title: 'Pick a model', status: 'idle', model: 'claude-sonnet-4-5-20250929' });
       const page = await world.signedInPage(viewport, token);
       await page.getByRole('link', { name: /Pick a model/ }).click();
 
@@ -55,13 +49,7 @@ describe('model picker', () => {
   for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
     it(`${viewport}: shows claude's effort next to the model and changes it`, async () => {
       const token = await world.hub.createToken(`effort-${viewport}`);
-      const { runner, sessionId } = await world.runnerWithSession(token, {
-        cwd: '/home/dev/src/tether',
-        launchKind: 'pty',
-        title: 'Think harder',
-        status: 'idle',
-        model: 'opus',
-      });
+      const { runner, sessionId } = await world.runnerWithSession(token, { title: 'Think harder', status: 'idle', model: 'opus' });
       expect((await emitAck(runner, 'session:update', { sessionId, patch: { effort: 'high' } })).ok).toBe(true);
       const page = await world.signedInPage(viewport, token);
       await page.getByRole('link', { name: /Think harder/ }).click();

@@ -10,8 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { PairCodeCreatedSchema } from '@tether/shared';
-import { axeViolations, seriousOnes } from '../harness/axe.ts';
-import { saveScreenshot, UI_TIMEOUT_MS, useColorScheme, type ViewportName } from '../harness/browser.ts';
+import { screenshotsAndSeriousInBothThemes } from '../harness/axe.ts';
+import { UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 
 async function visible(locator: ReturnType<Page['getByRole']>): Promise<void> {
@@ -61,11 +61,7 @@ describe('pairing a phone with a one-time code', () => {
       expect(again.url()).not.toContain(code);
       expect(await again.evaluate(() => localStorage.getItem('tether.login'))).toBeNull();
       expect((await world.hub.store.listTokens({ namespace })).filter((t) => t.label.startsWith('paired device'))).toHaveLength(1);
-      await saveScreenshot(again, { name: 'pair-used', viewport });
-      expect(seriousOnes(await axeViolations(again))).toEqual([]);
-      await useColorScheme(again, 'dark');
-      await saveScreenshot(again, { name: 'pair-used-dark', viewport });
-      expect(seriousOnes(await axeViolations(again))).toEqual([]);
+      expect(await screenshotsAndSeriousInBothThemes(again, { name: 'pair-used', viewport })).toEqual([]);
       await phone.close();
       await again.close();
     });

@@ -26,7 +26,7 @@ import {
   type FakeAnthropic,
   type ScriptTurn,
 } from '../fixtures/fake-anthropic/index.ts';
-import { saveScreenshot, UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
+import { saveScreenshot, sendFromComposer, UI_TIMEOUT_MS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { createClaudeSandbox, type ClaudeSandbox } from '../harness/claude.ts';
@@ -73,13 +73,13 @@ describe('real claude from the browser', () => {
     await tab.getByRole('log', { name: 'Chat' }).waitFor({ timeout: UI_TIMEOUT_MS });
   }
 
-  /** Types into the composer and sends: the Send button on a phone, Enter on a desktop. */
-  async function send(tab: Page, viewport: ViewportName, message: string) {
-    const box = tab.getByRole('textbox', { name: 'Message' });
-    await box.click();
-    await box.fill(message);
-    if (viewport === 'phone') await tab.getByRole('button', { name: 'Send' }).click();
-    else await box.press('Enter');
+  /** claude started on `staged`, a phone in its chat, and `prompt` sent from that phone. */
+  async function claudeAskedFromPhone(staged: Omit<Claude, 'runner'>, prompt: string) {
+    const claude = await startClaude(staged);
+    const phone = await page('phone', staged.token);
+    await openTheSession(phone, claude.runner.sessionId);
+    await sendFromComposer(phone, 'phone', prompt);
+    return { ...claude, phone };
   }
 
   /** Every tool_result claude sent to the model (each main-loop request's last user turn). */
@@ -100,7 +100,7 @@ describe('real claude from the browser', () => {
     await saveScreenshot(phone, { name: 'real-list', viewport: 'phone' });
 
     await openTheSession(phone, runner.sessionId);
-    await send(phone, 'phone', 'What is the weather on the moon?');
+    await sendFromComposer(phone, 'phone', 'What is the weather on the moon?');
     await chat(phone).getByText('Sunny, with a chance of regolith.').waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
     await chat(phone).getByText('What is the weather on the moon?').waitFor({ timeout: UI_TIMEOUT_MS });
     // The prompt really went through claude: the model was asked with it.
@@ -113,10 +113,7 @@ describe('real claude from the browser', () => {
       when(userSays(/make the file/), toolUse('Bash', { command: 'touch made-by-phone.txt', description: 'Create made-by-phone.txt' }, { id: 'toolu_phone_allow' })),
       when(hasToolResult({ id: 'toolu_phone_allow', isError: false }), text('The file is there now.')),
     ]);
-    const { runner, sandbox, fake } = await startClaude(staged);
-    const phone = await page('phone', staged.token);
-    await openTheSession(phone, runner.sessionId);
-    await send(phone, 'phone', 'Please make the file');
+    const { runner, sandbox, fake, phone } = await claudeAskedFromPhone(staged, 'Please make the file');
 
     const sheet = phone.getByRole('dialog', { name: 'Run this command?' });
     await sheet.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
@@ -151,10 +148,7 @@ describe('real claude from the browser', () => {
       when(userSays(new RegExp(o.prompt.replace(/^Please /, ''))), toolUse(o.tool, o.input, { id: o.toolUseId })),
       when(hasToolResult({ id: o.toolUseId, isError: false }), text(o.reply)),
     ]);
-    const { runner, sandbox, fake } = await startClaude(staged);
-    const phone = await page('phone', staged.token);
-    await openTheSession(phone, runner.sessionId);
-    await send(phone, 'phone', o.prompt);
+    const { runner, sandbox, fake, phone } = await claudeAskedFromPhone(staged, o.prompt);
 
     const sheet = phone.getByRole('dialog', { name: o.sheet });
     await sheet.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
@@ -215,10 +209,7 @@ describe('real claude from the browser', () => {
       when(userSays(/clean up/), toolUse('Bash', { command: 'rm -rf build-output', description: 'Remove the build output' }, { id: 'toolu_phone_deny' })),
       when(hasToolResult({ id: 'toolu_phone_deny', isError: true }), text('Understood, I will use the Makefile.')),
     ]);
-    const { runner, fake } = await startClaude(staged);
-    const phone = await page('phone', staged.token);
-    await openTheSession(phone, runner.sessionId);
-    await send(phone, 'phone', 'Please clean up');
+    const { runner, fake, phone } = await claudeAskedFromPhone(staged, 'Please clean up');
 
     const sheet = phone.getByRole('dialog', { name: 'Run this command?' });
     await sheet.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
@@ -237,10 +228,7 @@ describe('real claude from the browser', () => {
       when(userSays(/pizza/), toolUse('AskUserQuestion', { questions }, { id: 'toolu_phone_q' })),
       when(hasToolResult({ id: 'toolu_phone_q' }), text('Pizza ordered.')),
     ]);
-    const { runner, fake } = await startClaude(staged);
-    const phone = await page('phone', staged.token);
-    await openTheSession(phone, runner.sessionId);
-    await send(phone, 'phone', 'Order a pizza');
+    const { runner, fake, phone } = await claudeAskedFromPhone(staged, 'Order a pizza');
 
     const form = phone.getByRole('dialog', { name: 'Claude has a question' });
     await form.waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
@@ -267,10 +255,7 @@ describe('real claude from the browser', () => {
     // lands in the first few seconds.
     const chunks = Array.from({ length: 30 }, (_, i) => `Paragraph chunk-${i + 1}.\n\n`);
     const staged = await stage('esc', [when(userSays(/long story/), streamedText(chunks, { gapMs: 1000 }))]);
-    const { runner, fake } = await startClaude(staged);
-    const phone = await page('phone', staged.token);
-    await openTheSession(phone, runner.sessionId);
-    await send(phone, 'phone', 'Tell me a long story');
+    const { runner, fake, phone } = await claudeAskedFromPhone(staged, 'Tell me a long story');
 
     await phone.locator('.session-header .pill[data-status="thinking"]').waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
     await phone.getByRole('link', { name: 'Terminal', exact: true }).click();
@@ -303,7 +288,7 @@ describe('real claude from the browser', () => {
     const second = await page('desktop', staged.token);
     await openTheSession(first, runner.sessionId);
     await openTheSession(second, runner.sessionId);
-    await send(first, 'desktop', 'Please build it');
+    await sendFromComposer(first, 'desktop', 'Please build it');
 
     const sheetIn = (tab: Page) => tab.getByRole('dialog', { name: 'Run this command?' });
     await sheetIn(first).waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });

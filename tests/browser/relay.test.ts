@@ -9,24 +9,14 @@
 //
 //   chromium ─► tap ─► nginx ─► sshd ─tunnel─► hub (netns) ◄─ runner (unix-socket bridge)
 import { randomUUID } from 'node:crypto';
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveScreenshot, UI_TIMEOUT_MS } from '../harness/browser.ts';
 import { requireBuiltWeb } from '../harness/browser-world.ts';
-import { connectSocket, emitAck, nextEvent } from '../harness/hub.ts';
+import { connectSocket, emitAck } from '../harness/hub.ts';
 import { RELAY_DOMAIN, startRelayWorld, type RelayHubHandle, type RelayWorld } from '../harness/relay-world.ts';
+import { portOpen } from '../harness/processes.ts';
 import { stepLog } from '../harness/steps.ts';
-
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
-}
+import { allowCommandInSheet } from '../harness/approval-sheet.ts';
 
 describe('a hub behind tether relay', () => {
   let world: RelayWorld;
@@ -60,7 +50,7 @@ describe('a hub behind tether relay', () => {
     expect(token, printed).toBeTruthy();
     // No inbound port: the hub's port answers nothing outside its namespace.
     step('No inbound port');
-    expect(await refused(hub.innerPort)).toBe(true);
+    expect(await portOpen(hub.innerPort)).toBe(false);
 
     const runner = await connectSocket({ url: hub.runnerUrl, nsp: '/cli', token });
     try {
@@ -98,14 +88,7 @@ describe('a hub behind tether relay', () => {
       const requestId = randomUUID();
       expect((await emitAck(runner, 'approval:request', { id: requestId, sessionId, kind: 'permission', toolName: 'Bash', toolInput: { command: 'echo TAPCHECK-approval-command' }, toolUseId: null, createdAt: Date.now() })).ok).toBe(true);
       await emitAck(runner, 'session:update', { sessionId, patch: { status: 'waiting' } });
-      const sheet = page.getByRole('dialog', { name: 'Run this command?' });
-      await sheet.waitFor({ timeout: UI_TIMEOUT_MS });
-      await expect(sheet.getByLabel('Command').textContent()).resolves.toContain('TAPCHECK-approval-command');
-      await saveScreenshot(page, { name: 'relay-approval', viewport: 'phone' });
-      const answered = nextEvent<{ requestId: string; answer: { decision: string } }>(runner, 'approval:answered');
-      await sheet.getByRole('button', { name: 'Allow', exact: true }).click();
-      expect(await answered).toMatchObject({ requestId, answer: { decision: 'allow' } });
-      await sheet.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+      const sheet = await allowCommandInSheet(page, { runner, requestId, command: 'TAPCHECK-approval-command', screenshot: 'relay-approval' });
 
       // The hub's network goes away for 30 s with an approval pending and the terminal moving; when
       // it returns, the tunnel comes back, the phone resumes the terminal without a gap and the

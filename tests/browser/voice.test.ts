@@ -16,6 +16,7 @@ import { axeViolations, seriousOnes } from '../harness/axe.ts';
 import { loginWithQrLink, saveScreenshot, UI_TIMEOUT_MS, useColorScheme, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { emitAck, nextEvent } from '../harness/hub.ts';
+import { userQuestion } from '../fixtures/questions.ts';
 
 const MODEL = 'whisper-voice-test';
 const KEY = 'sk-voice-test';
@@ -25,15 +26,10 @@ const RECORD_MS = 1500;
 const ANSWER_TIMEOUT_MS = 20_000;
 const JOURNEY_TIMEOUT_MS = 60_000;
 
-const DATABASE_QUESTION = {
-  question: 'Which database should the cache use?',
-  header: 'Database',
-  multiSelect: false,
-  options: [
-    { label: 'SQLite', description: 'One file, no server.' },
-    { label: 'PostgreSQL', description: 'Shared with the app.' },
-  ],
-};
+const DATABASE_QUESTION = userQuestion({ question: 'Which database should the cache use?', header: 'Database', multiSelect: false }, [
+  ['SQLite', 'One file, no server.'],
+  ['PostgreSQL', 'Shared with the app.'],
+]);
 
 type Answered = { sessionId: string; requestId: string; answer: unknown };
 

@@ -11,9 +11,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { hasToolResult, startFakeAnthropic, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
-import { saveScreenshot, UI_TIMEOUT_MS, useColorScheme, type ViewportName } from '../harness/browser.ts';
+import { saveScreenshot, saveScreenshotsInBothThemes, UI_TIMEOUT_MS } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { createClaudeSandbox } from '../harness/claude.ts';
@@ -88,7 +87,7 @@ describe('Changes and Files from the browser', () => {
       // The Edit's card links to its file's diff.
       const showDiff = chat.getByRole('link', { name: 'Show the diff of src/greet.ts' });
       await showDiff.waitFor({ timeout: UI_TIMEOUT_MS });
-      await shoot(page, 'workspace-chat-card', viewport);
+      await saveScreenshot(page, { name: 'workspace-chat-card', viewport });
       await showDiff.click();
       await page.waitForURL(/\/changes\?file=src%2Fgreet\.ts$/, { timeout: UI_TIMEOUT_MS });
       const diff = page.getByRole('group', { name: 'Diff of src/greet.ts' });
@@ -102,7 +101,7 @@ describe('Changes and Files from the browser', () => {
       await diff.locator('.hljs-keyword').first().waitFor({ timeout: UI_TIMEOUT_MS });
       const summary = page.locator('.workspace-summary');
       await expect(summary.textContent()).resolves.toMatch(/main · [0-9a-f]{7,} · 2 files \+3 −1/);
-      await shootBothThemes(page, 'workspace-changes', viewport);
+      await saveScreenshotsInBothThemes(page, { name: 'workspace-changes', viewport });
 
       // Another device sends the next prompt; the open Changes view refreshes when the turn ends.
       const other = await watchSession({ hub: { url: world.hub.url, token }, sessionId: runner.sessionId });
@@ -111,7 +110,7 @@ describe('Changes and Files from the browser', () => {
       await page.getByRole('group', { name: 'Diff of src/farewell.ts' }).waitFor({ timeout: CLAUDE_UI_TIMEOUT_MS });
       await expect(summary.textContent()).resolves.toMatch(/3 files/);
       await page.getByRole('navigation', { name: 'Changed files' }).getByRole('link', { name: /src\/farewell\.ts/ }).waitFor({ timeout: UI_TIMEOUT_MS });
-      await shoot(page, 'workspace-changes-refreshed', viewport);
+      await saveScreenshot(page, { name: 'workspace-changes-refreshed', viewport });
 
       // Back in the chat, the Edit card's path opens the file.
       await page.getByRole('link', { name: 'Chat', exact: true }).click();
@@ -123,7 +122,7 @@ describe('Changes and Files from the browser', () => {
       await code.waitFor({ timeout: UI_TIMEOUT_MS });
       await expect(code.innerText()).resolves.toContain("return format('hello there', who);");
       await code.locator('.hljs-comment').first().waitFor({ timeout: UI_TIMEOUT_MS });
-      await shootBothThemes(page, 'workspace-file', viewport);
+      await saveScreenshotsInBothThemes(page, { name: 'workspace-file', viewport });
 
       // The Files tab from the top: folders first; the link to /etc is named, not opened.
       await page.getByRole('navigation', { name: 'File path' }).getByRole('link', { name: sandboxName(sandbox.cwd) }).click();
@@ -132,7 +131,7 @@ describe('Changes and Files from the browser', () => {
       expect((await top.locator('.file-name').allInnerTexts()).map((t) => t.trim())).toEqual(['src', 'README.md', 'system-config (link)']);
       await top.getByText("Leads outside the session's folder: not opened").waitFor({ timeout: UI_TIMEOUT_MS });
       await expect(top.getByRole('link', { name: /system-config/ }).count()).resolves.toBe(0);
-      await shootBothThemes(page, 'workspace-files', viewport);
+      await saveScreenshotsInBothThemes(page, { name: 'workspace-files', viewport });
       await top.getByRole('link', { name: /^src/ }).click();
       await page.getByRole('list', { name: 'Contents of src' }).getByRole('link', { name: /farewell\.ts/ }).click();
       await page.getByRole('group', { name: 'Contents of src/farewell.ts' }).getByText("return 'goodbye';").waitFor({ timeout: UI_TIMEOUT_MS });
@@ -142,7 +141,7 @@ describe('Changes and Files from the browser', () => {
       const refused = page.getByRole('alert').filter({ hasText: 'File unavailable' });
       await refused.waitFor({ timeout: UI_TIMEOUT_MS });
       await expect(refused.textContent()).resolves.toContain("leads outside the session's directory");
-      await shoot(page, 'workspace-refused', viewport);
+      await saveScreenshot(page, { name: 'workspace-refused', viewport });
     }, JOURNEY_TIMEOUT_MS);
   }
 });
@@ -151,15 +150,3 @@ function sandboxName(cwd: string): string {
   return cwd.split('/').pop()!;
 }
 
-async function shoot(page: Page, name: string, viewport: ViewportName) {
-  await saveScreenshot(page, { name, viewport });
-}
-
-/** The same screen in the light theme and the dark one. */
-async function shootBothThemes(page: Page, name: string, viewport: ViewportName) {
-  await useColorScheme(page, 'light');
-  await saveScreenshot(page, { name: `${name}-light`, viewport });
-  await useColorScheme(page, 'dark');
-  await saveScreenshot(page, { name: `${name}-dark`, viewport });
-  await useColorScheme(page, 'light');
-}

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { lastUserText, streamedText, text } from '../fixtures/fake-openai/index.ts';
 import { CODEX_READY } from '../harness/codex.ts';
 import { useCleanups } from '../harness/cleanups.ts';
-import { chatText } from '../harness/runner.ts';
 import { startCodexWorld } from '../harness/codex-world.ts';
+import { expectDeskTurnInChat, expectPromptAnswered } from '../harness/phone-prompt.ts';
 
 const defer = useCleanups();
 
@@ -18,10 +18,7 @@ describe('tether codex: chat mirrored to the hub', () => {
     runner.paste('hello from the codex desk');
     await runner.waitForScreen('hello from the codex desk');
     runner.write('\r');
-    const reply = await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('Codex desk reply')), { what: 'assistant reply' });
-    const user = phone.messages().find((m) => m.role === 'user' && chatText(m) === 'hello from the codex desk');
-    expect(user).toBeDefined();
-    expect(user!.seq).toBeLessThan(reply.seq);
+    await expectDeskTurnInChat(phone, { prompt: 'hello from the codex desk', reply: 'Codex desk reply' });
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the turn' });
     expect(phone.duplicates()).toBe(0);
   });
@@ -29,13 +26,7 @@ describe('tether codex: chat mirrored to the hub', () => {
   it('a prompt sent from the phone is typed into Codex and answered', async () => {
     const { runner, phone } = await startCodexWorld(defer, { script: [(request) => text(`codex echo: ${lastUserText(request)}`)] });
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session' });
-    const sent = await phone.send('what is up from the phone');
-    expect(sent.ok).toBe(true);
-    await phone.waitFor(() => phone.prompts().get(sent.promptId)?.status === 'delivered', { what: 'prompt delivered' });
-    await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('codex echo: what is up from the phone')), { what: 'reply' });
-    const user = phone.messages().find((m) => m.role === 'user' && m.promptId === sent.promptId);
-    expect(user && chatText(user)).toBe('what is up from the phone');
-    await runner.waitForScreen('codex echo: what is up from the phone');
+    await expectPromptAnswered({ phone, runner, prompt: 'what is up from the phone', reply: 'codex echo: what is up from the phone' });
   });
 
   it('abort from the phone interrupts Codex mid-reply (Esc, as at the desk); modes are not switched from the phone (models are: codex-model.test.ts)', async () => {

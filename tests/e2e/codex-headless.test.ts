@@ -13,9 +13,9 @@ import { useCleanups } from '../harness/cleanups.ts';
 import { startCodexDaemonWorld } from '../harness/codex-world.ts';
 import { emitAck, uploadAttachment } from '../harness/hub.ts';
 import { chatText } from '../harness/runner.ts';
+import { SPAWN_ACK_MS } from '../harness/daemon.ts';
 
 const defer = useCleanups();
-const SPAWN_ACK_MS = 60_000;
 /** A 1×1 PNG that decodes: Codex reads the file and sends what it decoded (it omits an image it
  *  cannot decode; the 2×2 one claude's tests use is such a file for Codex). */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');

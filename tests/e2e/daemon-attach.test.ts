@@ -9,13 +9,12 @@ import { startFakeAnthropic, text } from '../fixtures/fake-anthropic/index.ts';
 import { claudeBin, createClaudeSandbox } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { emitAck, startRestartableHub } from '../harness/hub.ts';
-import { startDaemon } from '../harness/daemon.ts';
+import { SPAWN_ACK_MS, startDaemon } from '../harness/daemon.ts';
 import { attachDesk, expectDeskOwnsSize, expectDetached, expectNoConversationToAttach, sizeNotices } from '../harness/attach.ts';
 import { chatText, runTether, watchSession } from '../harness/runner.ts';
 import { connectPhone, startDaemonWorld } from '../harness/world.ts';
 import type { Session } from '@tether/shared';
 
-const SPAWN_ACK_MS = 60_000;
 /** claude's idle, empty input box. */
 const READY = DESK_READY;
 

@@ -5,12 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { text } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { emitAck, nextEvent } from '../harness/hub.ts';
-import { isAlive, startDaemon, stopRunners } from '../harness/daemon.ts';
+import { SPAWN_ACK_MS, isAlive, startDaemon, stopRunners } from '../harness/daemon.ts';
 import { chatText } from '../harness/runner.ts';
 import { connectPhone, startStage } from '../harness/world.ts';
 import type { Machine, Session } from '@tether/shared';
 
-const SPAWN_ACK_MS = 60_000;
 type ControlAck = { ok: boolean; session?: Session; code?: string; reason?: string; error?: string };
 
 const defer = useCleanups();

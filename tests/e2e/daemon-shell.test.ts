@@ -10,6 +10,7 @@ import { useCleanups, type Defer } from '../harness/cleanups.ts';
 import { isAlive, startDaemon } from '../harness/daemon.ts';
 import { connectSocket, emitAck } from '../harness/hub.ts';
 import { startStage } from '../harness/world.ts';
+import { createWaits } from '../harness/waiting.ts';
 
 const defer = useCleanups();
 /** A shell prints its first prompt in milliseconds; a loaded box gets 20 s. */
@@ -23,37 +24,19 @@ async function shellViewer(defer: Defer, hub: { url: string }, token: string) {
   defer(() => socket.close());
   let text = '';
   let exit: { reason: string } | null = null;
-  const waiters = new Set<() => void>();
+  const waits = createWaits();
   const decoder = new TextDecoder();
   socket.on('shell:output', (p: { data: ArrayBuffer | Uint8Array; reset?: boolean }) => {
     if (p.reset) text = '';
     text += decoder.decode(p.data instanceof Uint8Array ? p.data : new Uint8Array(p.data));
-    for (const w of [...waiters]) w();
+    waits.changed();
   });
   socket.on('shell:exit', (p: { reason: string }) => {
     exit = p;
-    for (const w of [...waiters]) w();
+    waits.changed();
   });
   const waitFor = <T>(what: string, probe: () => T | null | undefined | false) =>
-    new Promise<T>((resolve, reject) => {
-      const check = () => {
-        const v = probe();
-        if (v) {
-          cleanup();
-          resolve(v);
-        }
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`timed out waiting for ${what}; shell printed:\n${text.slice(-2000)}`));
-      }, SHELL_TIMEOUT_MS);
-      const cleanup = () => {
-        clearTimeout(timer);
-        waiters.delete(check);
-      };
-      waiters.add(check);
-      check();
-    });
+    waits.waitFor({ probe, timeoutMs: SHELL_TIMEOUT_MS, timedOut: () => `timed out waiting for ${what}; shell printed:\n${text.slice(-2000)}` });
   return {
     socket,
     text: () => text,

@@ -7,6 +7,7 @@ import { GEMINI_READY } from '../harness/gemini.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { chatText } from '../harness/runner.ts';
 import { startGeminiWorld } from '../harness/gemini-world.ts';
+import { expectDeskTurnInChat, expectPromptAnswered } from '../harness/phone-prompt.ts';
 
 const defer = useCleanups();
 
@@ -21,10 +22,7 @@ describe('tether gemini: chat mirrored to the hub', () => {
     // window as a newline (the agent's pasteSettleMs, which the runner waits for its own prompts).
     await Bun.sleep(500);
     runner.write('\r');
-    const reply = await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('Gemini desk reply')), { what: 'assistant reply' });
-    const user = phone.messages().find((m) => m.role === 'user' && chatText(m) === 'hello from the gemini desk');
-    expect(user).toBeDefined();
-    expect(user!.seq).toBeLessThan(reply.seq);
+    await expectDeskTurnInChat(phone, { prompt: 'hello from the gemini desk', reply: 'Gemini desk reply' });
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the turn' });
     await phone.waitFor(() => phone.session()?.usage?.outputTokens === 10, { what: 'the usage of the turn' });
     expect(phone.session()?.agentSessionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -37,13 +35,7 @@ describe('tether gemini: chat mirrored to the hub', () => {
   it('a prompt sent from the phone is typed into Gemini and answered', async () => {
     const { runner, phone, fake } = await startGeminiWorld(defer, { script: [(request) => text(`gemini echo: ${lastUserText(request)}`)] });
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session' });
-    const sent = await phone.send('what is up from the phone');
-    expect(sent.ok).toBe(true);
-    await phone.waitFor(() => phone.prompts().get(sent.promptId)?.status === 'delivered', { what: 'prompt delivered' });
-    await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('gemini echo: what is up from the phone')), { what: 'reply' });
-    const user = phone.messages().find((m) => m.role === 'user' && m.promptId === sent.promptId);
-    expect(user && chatText(user)).toBe('what is up from the phone');
-    await runner.waitForScreen('gemini echo: what is up from the phone');
+    await expectPromptAnswered({ phone, runner, prompt: 'what is up from the phone', reply: 'gemini echo: what is up from the phone' });
   }, 60_000);
 
   it('a prompt sent from the phone while Gemini starts is typed once it is ready (after its SessionStart hook), and answered once', async () => {

@@ -15,9 +15,9 @@ import { FAKE_GEMINI_MODEL } from '../harness/gemini.ts';
 import { startGeminiDaemonWorld } from '../harness/gemini-world.ts';
 import { emitAck, uploadAttachment } from '../harness/hub.ts';
 import { chatText } from '../harness/runner.ts';
+import { SPAWN_ACK_MS } from '../harness/daemon.ts';
 
 const defer = useCleanups();
-const SPAWN_ACK_MS = 60_000;
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 

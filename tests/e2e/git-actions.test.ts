@@ -9,9 +9,9 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GIT_HISTORY_TOOL } from '@tether/shared';
-import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { startStage } from '../harness/world.ts';
+import { greetingEdit } from '../fixtures/greeting-edit.ts';
 
 const defer = useCleanups();
 /** claude's input box idle again, whatever its footer says in accept-edits mode. */
@@ -30,11 +30,7 @@ describe('commit and push from the phone', () => {
     const remote = join(stage.tempDir('tether-remote-'), 'remote.git');
     git(sandbox.cwd, 'init', '-q', '--bare', remote);
     const file = join(sandbox.cwd, 'src', 'greet.ts');
-    stage.fake.setScript([
-      when(userSays(/greeting/), toolUse('Read', { file_path: file }, { id: 'toolu_read' })),
-      when(hasToolResult({ id: 'toolu_read', isError: false }), toolUse('Edit', { file_path: file, old_string: "return 'hello';", new_string: "return 'hello, phone';" }, { id: 'toolu_edit' })),
-      when(hasToolResult({ id: 'toolu_edit', isError: false }), text('greeting edited')),
-    ]);
+    stage.fake.setScript(greetingEdit(file));
     git(sandbox.cwd, 'init', '-q');
     git(sandbox.cwd, 'config', 'user.name', 'Desk Dev');
     git(sandbox.cwd, 'config', 'user.email', 'dev@example.com');

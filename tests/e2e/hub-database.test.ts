@@ -5,27 +5,25 @@
 // where the hubs read.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../harness/balancer.ts';
 import { makeTempHome, startHubProcess } from '../harness/hub.ts';
 import { TETHER_MAIN } from '../harness/desk.ts';
 import { startPostgres, type PostgresHandle } from '../harness/postgres.ts';
 import { plantNewerSchema, publicTables } from '../harness/postgres-client.ts';
 import { knownVersion } from '../../hub/src/store/schema/migrations.ts';
+import { useFileCleanups } from '../harness/cleanups.ts';
 
 let cluster: PostgresHandle;
-const cleanups: Array<() => unknown> = [];
+const defer = useFileCleanups();
 beforeAll(async () => {
   cluster = await startPostgres();
-});
-afterAll(async () => {
-  for (const fn of cleanups.splice(0).reverse()) await fn();
-  await cluster?.stop();
+  defer(() => cluster.stop());
 });
 
 function home(): string {
   const dir = makeTempHome('tether-hub-db-');
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  defer(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
@@ -78,7 +76,7 @@ describe('tether hub --database: two hubs, one database', () => {
     const hubs = [];
     for (const dir of homes) {
       const hub = await startHubProcess({ home: dir, args: ['--database', url] });
-      cleanups.push(() => hub.stop());
+      defer(() => hub.stop());
       hubs.push(hub);
     }
     const [a, b] = hubs as [(typeof hubs)[0], (typeof hubs)[0]];

@@ -3,16 +3,14 @@
 // seq continues, and a resend of an existing id is a no-op.
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { connectSocket, emitAck, makeTempHome, startHubProcess, type HubProcessHandle } from '../harness/hub.ts';
+import { useCleanups } from '../harness/cleanups.ts';
 
 const MESSAGES = 120;
 const BATCH = 25;
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const defer = useCleanups();
 
 const message = (i: number) => ({ id: `msg-${i}`, role: i % 2 ? 'assistant' : 'user', content: [{ type: 'text', text: `message ${i}` }], createdAt: 1000 + i });
 
@@ -24,16 +22,16 @@ async function listAll(hub: HubProcessHandle, token: string, sessionId: string) 
 
 it('keeps every acked message across SIGKILL and continues seq after restart', async () => {
   const home = makeTempHome('tether-persist-');
-  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+  defer(() => rmSync(home, { recursive: true, force: true }));
 
   const first = await startHubProcess({ home });
-  cleanups.push(() => first.stop());
+  defer(() => first.stop());
   expect(first.token).toMatch(/^tth_/);
   const token = first.token!;
   const sessionId = randomUUID();
 
   const runner = await connectSocket({ url: first.url, nsp: '/cli', token });
-  cleanups.push(() => void runner.close());
+  defer(() => void runner.close());
   expect(await emitAck(runner, 'session:register', { id: sessionId, cwd: '/work', launchKind: 'headless' })).toMatchObject({ ok: true });
   let lastSeq = 0;
   for (let i = 0; i < MESSAGES; i += BATCH) {
@@ -49,7 +47,7 @@ it('keeps every acked message across SIGKILL and continues seq after restart', a
   runner.close();
 
   const second = await startHubProcess({ home });
-  cleanups.push(() => second.stop());
+  defer(() => second.stop());
   expect(second.token, 'no new first-start token on a restart').toBeNull();
 
   const page = await listAll(second, token, sessionId);
@@ -58,7 +56,7 @@ it('keeps every acked message across SIGKILL and continues seq after restart', a
   expect(page.messages[41]?.content).toEqual([{ type: 'text', text: 'message 42' }]);
 
   const again = await connectSocket({ url: second.url, nsp: '/cli', token });
-  cleanups.push(() => void again.close());
+  defer(() => void again.close());
   expect(await emitAck(again, 'session:register', { id: sessionId, cwd: '/work', launchKind: 'headless', status: 'idle' })).toMatchObject({
     ok: true,
     session: { lastSeq: MESSAGES },

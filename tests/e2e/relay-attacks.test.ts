@@ -20,6 +20,7 @@ import { decodeJoin, encodeJoin, JOIN_PREFIX } from '../../cli/src/relay/join-co
 import { TETHER_MAIN } from '../harness/desk.ts';
 import { requireOwnNetwork } from '../harness/own-network.ts';
 import { decodeTap, RELAY_DOMAIN, relayRequest, SOCAT_BIN, startRelayWorld, type RelayHubHandle, type RelayWorld } from '../harness/relay-world.ts';
+import { until } from '../harness/waiting.ts';
 
 /** Connections per client address (the relay's first hop) and per hub name (its second hop). */
 const CLIENT_CAP = 16;
@@ -28,15 +29,6 @@ const HUB_CAP = 32;
 const FORGED = ['198.51.100.77', '198.51.100.78', '198.51.100.79', '198.51.100.80', '198.51.100.81', '198.51.100.82', '198.51.100.83'];
 /** Failed logins from one address before the hub says so and answers 429 (hub/src/auth/failures.ts). */
 const FAILURES_TO_BLOCK = 10;
-
-async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await Bun.sleep(100);
-  }
-  return Date.now() - started;
-}
 
 /** A TCP connection to 127.0.0.1:port that has written `first` (a PROXY line of the attacker's). */
 function dialWriting(port: number, first: string): Promise<Socket> {

@@ -16,19 +16,11 @@ import { decodeJoin, encodeJoin } from '../../cli/src/relay/join-code.ts';
 import { TETHER_MAIN } from '../harness/desk.ts';
 import { relayGet, RELAY_DOMAIN, startRelayWorld, type RelayHubHandle, type RelayWorld } from '../harness/relay-world.ts';
 import { requireOwnNetwork } from '../harness/own-network.ts';
+import { until } from '../harness/waiting.ts';
 
 const CAP = 40;
 /** Connections per hub name (the relay's second hop). */
 const HUB_CAP = 8;
-
-async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await Bun.sleep(100);
-  }
-  return Date.now() - started;
-}
 
 /** Connections nginx's first hop holds open to a hub's second hop (127.0.0.1:<its cap port>): the
  *  ones its per-hub cap counts. */

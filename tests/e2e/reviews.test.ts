@@ -17,12 +17,13 @@ import { useCleanups } from '../harness/cleanups.ts';
 import { codexBin, createCodexSandbox } from '../harness/codex.ts';
 import { spawnVia, startDaemon } from '../harness/daemon.ts';
 import { emitAck, startRestartableHub } from '../harness/hub.ts';
-import { createClaudeSandbox } from '../harness/claude.ts';
+import { createClaudeSandbox, type ClaudeSandbox } from '../harness/claude.ts';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic/index.ts';
 import { watchSession } from '../harness/runner.ts';
 import { chatText } from '../harness/runner.ts';
 import { runTether } from '../harness/tether-cli.ts';
 import { connectPhone, startStage } from '../harness/world.ts';
+import { greetingEdit } from '../fixtures/greeting-edit.ts';
 
 const defer = useCleanups();
 
@@ -34,15 +35,27 @@ function git(cwd: string, ...args: string[]): void {
 const FINDINGS = 'src/greet.ts:2 now greets the phone; the test in greet.test.ts still expects hello.';
 const SENT = `A Codex review says: ${FINDINGS}`;
 
+/** Codex in the claude sandbox's folder against a fake Responses API (`openai`: its options), a daemon
+ *  on the hub that finds both agents, and a phone to start sessions with. */
+async function withCodex(hub: { url: string; token: string }, sandbox: ClaudeSandbox, openaiOptions: Parameters<typeof startFakeOpenAI>[0]) {
+  const openai = await startFakeOpenAI(openaiOptions);
+  defer(() => openai.stop());
+  const codex = createCodexSandbox({ fakeApiUrl: openai.url, cwd: sandbox.cwd });
+  defer(() => codex.stop());
+  const env = { ...sandbox.env, CODEX_HOME: codex.codexHome, FAKE_OPENAI_KEY: codex.env.FAKE_OPENAI_KEY! };
+  const daemon = await startDaemon({ hub, sandbox: { env, cwd: sandbox.cwd }, env: { TETHER_CODEX_BIN: codexBin() } });
+  defer(() => daemon.stop());
+  const phone = await connectPhone(defer, hub);
+  return { openai, daemon, phone };
+}
+
 describe('a review by another agent', () => {
   it('claude edits a file; tether review --agent codex starts a read-only Codex with that diff; its answer is on the card; Send to claude reaches claude', async () => {
     const stage = await startStage(defer);
     const { hub, sandbox } = stage;
     const file = join(sandbox.cwd, 'src', 'greet.ts');
     stage.fake.setScript([
-      when(userSays(/greeting/), toolUse('Read', { file_path: file }, { id: 'toolu_read' })),
-      when(hasToolResult({ id: 'toolu_read', isError: false }), toolUse('Edit', { file_path: file, old_string: "return 'hello';", new_string: "return 'hello, phone';" }, { id: 'toolu_edit' })),
-      when(hasToolResult({ id: 'toolu_edit', isError: false }), text('greeting edited')),
+      ...greetingEdit(file),
       when(userSays(/A Codex review says/), text('I will fix the test too.')),
     ]);
     git(sandbox.cwd, 'init', '-q');
@@ -52,14 +65,7 @@ describe('a review by another agent', () => {
     git(sandbox.cwd, 'commit', '-q', '-m', 'first');
 
     // Codex in the same folder, against the fake Responses API; the daemon finds both agents.
-    const openai = await startFakeOpenAI({ script: [(request) => (codexUserText(request).includes('diff --git') ? codexText(FINDINGS) : codexText('no diff seen'))] });
-    defer(() => openai.stop());
-    const codex = createCodexSandbox({ fakeApiUrl: openai.url, cwd: sandbox.cwd });
-    defer(() => codex.stop());
-    const env = { ...sandbox.env, CODEX_HOME: codex.codexHome, FAKE_OPENAI_KEY: codex.env.FAKE_OPENAI_KEY! };
-    const daemon = await startDaemon({ hub, sandbox: { env, cwd: sandbox.cwd }, env: { TETHER_CODEX_BIN: codexBin() } });
-    defer(() => daemon.stop());
-    const phone = await connectPhone(defer, hub);
+    const { openai, daemon, phone } = await withCodex(hub, sandbox, { script: [(request) => (codexUserText(request).includes('diff --git') ? codexText(FINDINGS) : codexText('no diff seen'))] });
 
     // 1. A claude session edits a file.
     const spawned = await spawnVia(phone, { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'claude', launchKind: 'headless', permissionMode: 'acceptEdits' });
@@ -125,17 +131,10 @@ describe('a review by another agent', () => {
     writeFileSync(file, "export function greet() {\n  return 'hello';\n}\n");
     git(sandbox.cwd, 'add', '-A');
     git(sandbox.cwd, 'commit', '-q', '-m', 'first');
-    const openai = await startFakeOpenAI({
+    const { openai, daemon, phone } = await withCodex(hub, sandbox, {
       script: [(request) => (codexUserText(request).includes('A Claude review says') ? codexText('Codex takes the review.') : codexText('greeting changed'))],
       fallback: codexText('Codex takes the review.'),
     });
-    defer(() => openai.stop());
-    const codex = createCodexSandbox({ fakeApiUrl: openai.url, cwd: sandbox.cwd });
-    defer(() => codex.stop());
-    const env = { ...sandbox.env, CODEX_HOME: codex.codexHome, FAKE_OPENAI_KEY: codex.env.FAKE_OPENAI_KEY! };
-    const daemon = await startDaemon({ hub, sandbox: { env, cwd: sandbox.cwd }, env: { TETHER_CODEX_BIN: codexBin() } });
-    defer(() => daemon.stop());
-    const phone = await connectPhone(defer, hub);
 
     // A headless Codex session whose working tree has a change (written here for it: a scripted
     // Codex edit needs its patch tool; the review reads the working tree either way).
@@ -191,14 +190,7 @@ describe('a review across a hub restart', () => {
     writeFileSync(file, "export const greet = () => 'hello';\n");
     git(sandbox.cwd, 'add', '-A');
     git(sandbox.cwd, 'commit', '-q', '-m', 'first');
-    const openai = await startFakeOpenAI({ script: [codexText(FINDINGS)] });
-    defer(() => openai.stop());
-    const codex = createCodexSandbox({ fakeApiUrl: openai.url, cwd: sandbox.cwd });
-    defer(() => codex.stop());
-    const env = { ...sandbox.env, CODEX_HOME: codex.codexHome, FAKE_OPENAI_KEY: codex.env.FAKE_OPENAI_KEY! };
-    const daemon = await startDaemon({ hub, sandbox: { env, cwd: sandbox.cwd }, env: { TETHER_CODEX_BIN: codexBin() } });
-    defer(() => daemon.stop());
-    const phone = await connectPhone(defer, hub);
+    const { openai, daemon, phone } = await withCodex(hub, sandbox, { script: [codexText(FINDINGS)] });
     const spawned = await spawnVia(phone, { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'claude', launchKind: 'headless', permissionMode: 'acceptEdits' });
     expect(spawned.error).toBeUndefined();
     const parentId = spawned.session!.id;

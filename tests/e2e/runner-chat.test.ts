@@ -6,6 +6,7 @@ import { text, userSays, when, lastUserText } from '../fixtures/fake-anthropic/i
 import { useCleanups } from '../harness/cleanups.ts';
 import { chatText, waitForRunnerLog } from '../harness/runner.ts';
 import { startWorld } from '../harness/world.ts';
+import { expectDeskTurnInChat, expectPromptAnswered } from '../harness/phone-prompt.ts';
 
 const defer = useCleanups();
 
@@ -16,13 +17,8 @@ describe('tether claude: chat mirrored to the hub', () => {
     runner.write('hello from the desk');
     await runner.waitForScreen('hello from the desk');
     runner.write('\r');
-    const reply = await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('Desk reply here')), {
-      what: 'assistant reply',
-    });
-    const user = phone.messages().find((m) => m.role === 'user' && chatText(m) === 'hello from the desk');
-    expect(user).toBeDefined();
-    expect(user!.promptId).toBeNull();
-    expect(user!.seq).toBeLessThan(reply.seq);
+    const { user } = await expectDeskTurnInChat(phone, { prompt: 'hello from the desk', reply: 'Desk reply here' });
+    expect(user.promptId).toBeNull();
     expect(phone.session()?.agentSessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(phone.duplicates()).toBe(0);
   });
@@ -31,13 +27,7 @@ describe('tether claude: chat mirrored to the hub', () => {
     const { fake, runner, phone } = await startWorld(defer, {
       script: [(request) => text(`echo: ${lastUserText(request).split('\n').length} lines`), when(userSays(/line three/), text('three-line reply'))],
     });
-    const sent = await phone.send('what is up from the phone');
-    expect(sent.ok).toBe(true);
-    await phone.waitFor(() => phone.prompts().get(sent.promptId)?.status === 'delivered', { what: 'prompt delivered' });
-    await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('echo: 1 lines')), { what: 'reply' });
-    const user = phone.messages().find((m) => m.role === 'user' && m.promptId === sent.promptId);
-    expect(user && chatText(user)).toBe('what is up from the phone');
-    await runner.waitForScreen('echo: 1 lines');
+    await expectPromptAnswered({ phone, runner, prompt: 'what is up from the phone', reply: 'echo: 1 lines' });
 
     const multi = await phone.send('line one\nline two\nline three');
     await phone.waitFor(() => phone.prompts().get(multi.promptId)?.status === 'delivered', { what: '3-line prompt delivered' });

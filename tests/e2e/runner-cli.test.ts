@@ -17,6 +17,12 @@ import { DESK_READY, startStage, startWorld } from '../harness/world.ts';
 
 const defer = useCleanups();
 
+/** A claude world, and the env a `tether` command of this test runs with: its own home, the world's hub. */
+async function worldWithCliEnv() {
+  const world = await startWorld(defer);
+  return { ...world, env: { TETHER_HOME: world.tempDir('tether-cli-home-'), TETHER_HUB_URL: world.hub.url, TETHER_TOKEN: world.hub.token } };
+}
+
 describe('tether send / chat / doctor', () => {
   it('send types a message like the phone; chat prints the chat (text and --json); doctor is all ok', async () => {
     const { hub, runner, phone, tempDir } = await startWorld(defer, { script: [when(userSays(/from the shell/), text('shell reply'))] });
@@ -139,14 +145,13 @@ describe('tether send / chat / doctor', () => {
   }, 90_000);
 
   it('effort: read from claude’s footer; the phone and `tether effort` change it through claude’s own /effort', async () => {
-    const { hub, runner, phone, tempDir } = await startWorld(defer);
+    const { runner, phone, env } = await worldWithCliEnv();
     // Whatever claude starts with (2.1.197: high, 2.1.330: medium), the session shows it.
     await phone.waitFor(() => phone.session()?.effort, { what: 'effort read from the footer' });
     const ack = await phone.emit('session:set-effort', { sessionId: runner.sessionId, level: 'low' });
     expect(ack.ok).toBe(true);
     await phone.waitFor(() => phone.session()?.effort === 'low', { what: 'effort low' });
     await runner.waitForScreen(/low · \/effort/);
-    const env = { TETHER_HOME: tempDir('tether-cli-home-'), TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token };
     const shown = await runTether(['effort', runner.sessionId], env);
     expect(shown).toMatchObject({ code: 0, stdout: 'low\n' });
     const set = await runTether(['effort', runner.sessionId, 'max'], env);
@@ -158,8 +163,7 @@ describe('tether send / chat / doctor', () => {
   }, 60_000);
 
   it('`tether model`: reads the session\'s model, switches it as the phone does (claude\'s /model), refuses what is no model name', async () => {
-    const { hub, runner, phone, tempDir } = await startWorld(defer);
-    const env = { TETHER_HOME: tempDir('tether-cli-home-'), TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token };
+    const { runner, phone, env } = await worldWithCliEnv();
     const set = await runTether(['model', runner.sessionId, 'sonnet', '--json'], env);
     expect(set).toMatchObject({ code: 0, stdout: `${JSON.stringify({ sessionId: runner.sessionId, requested: 'sonnet' })}\n` });
     await phone.waitFor(() => phone.session()?.model === 'sonnet', { what: 'model sonnet' });
@@ -172,8 +176,7 @@ describe('tether send / chat / doctor', () => {
   }, 60_000);
 
   it('permission mode: the phone and `tether mode` switch it as the desk does (Shift+Tab); the session follows claude’s footer', async () => {
-    const { hub, runner, phone, tempDir } = await startWorld(defer);
-    const env = { TETHER_HOME: tempDir('tether-cli-home-'), TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token };
+    const { runner, phone, env } = await worldWithCliEnv();
     await phone.waitFor(() => phone.session()?.permissionMode === 'default', { what: 'manual mode read from the footer' });
     expect((await phone.emit('session:set-mode', { sessionId: runner.sessionId, mode: 'plan' })).ok).toBe(true);
     await phone.waitFor(() => phone.session()?.permissionMode === 'plan', { what: 'plan mode' });

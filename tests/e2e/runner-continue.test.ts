@@ -6,7 +6,7 @@ import { text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { quitWithCtrlC } from '../harness/desk.ts';
 import { chatText } from '../harness/runner.ts';
-import { DESK_READY, startStage } from '../harness/world.ts';
+import { DESK_READY, firstAnsweredTurn, startStage } from '../harness/world.ts';
 
 const defer = useCleanups();
 
@@ -18,12 +18,7 @@ describe('continue', () => {
       });
       const home = tempDir('tether-continue-home-');
 
-      const first = startRunner({ home });
-      const phone = await startWatch(first.sessionId);
-      await first.waitForScreen(DESK_READY);
-      await phone.send('first question');
-      await phone.waitFor(() => phone.messages().find((m) => chatText(m).includes('first answer')), { what: 'first answer' });
-      const claudeId = phone.session()!.agentSessionId!;
+      const { first, phone, claudeId } = await firstAnsweredTurn({ startRunner, startWatch }, home);
       await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the first answer' });
       await first.waitForScreen(DESK_READY);
       expect(await quitWithCtrlC(first)).toBe(0);

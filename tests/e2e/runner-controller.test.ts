@@ -7,7 +7,6 @@ import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-a
 import { useCleanups } from '../harness/cleanups.ts';
 import { chatText } from '../harness/runner.ts';
 import { DESK_READY, startWorld } from '../harness/world.ts';
-import type { PendingRequest } from '@tether/shared';
 
 const defer = useCleanups();
 
@@ -22,8 +21,6 @@ describe('controller', () => {
       ],
       ready: false,
     });
-    const requests: PendingRequest[] = [];
-    phone.socket.on('approval:requested', (r: PendingRequest) => requests.push(r));
 
     await desk.waitForScreen(DESK_READY);
     expect(phone.session()?.deskAttached).toBe(true);
@@ -47,7 +44,7 @@ describe('controller', () => {
     await desk.waitForScreen('run it');
     desk.write('\r');
     await phone.waitFor(() => phone.session()?.controller === 'desk', { what: 'controller desk again' });
-    const request = await phone.waitFor(() => requests.find((r) => r.toolName === 'Bash'), { what: 'Bash approval request', timeoutMs: 20_000 });
+    const request = await phone.waitFor(() => phone.requested.find((r) => r.toolName === 'Bash'), { what: 'Bash approval request', timeoutMs: 20_000 });
     const answered = await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } });
     expect(answered.ok).toBe(true);
     await phone.waitFor(() => phone.session()?.controller === 'remote', { what: 'controller remote after a remote approval' });

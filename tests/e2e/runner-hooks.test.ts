@@ -10,7 +10,6 @@ import { useCleanups } from '../harness/cleanups.ts';
 import { startRunner } from '../harness/runner.ts';
 import { DESK_READY, MANUAL_MODE, startWorld } from '../harness/world.ts';
 import { answerDeskDialog } from '../harness/approvals.ts';
-import type { PendingRequest } from '@tether/shared';
 
 const defer = useCleanups();
 
@@ -25,17 +24,15 @@ describe('hook bridge', () => {
       ],
       ready: false,
     });
-    const requests: PendingRequest[] = [];
-    phone.socket.on('approval:requested', (r: PendingRequest) => requests.push(r));
     await runner.waitForScreen(DESK_READY);
     writeFileSync(join(sandbox.cwd, 'notes.txt'), 'hello\n');
 
     await phone.send('read it');
     await runner.waitForScreen('read done');
-    expect(requests).toEqual([]);
+    expect(phone.requested).toEqual([]);
 
     await phone.send('make it');
-    const request = await phone.waitFor(() => requests.find((r) => r.toolName === 'Bash'), { what: 'approval request on the hub' });
+    const request = await phone.waitFor(() => phone.requested.find((r) => r.toolName === 'Bash'), { what: 'approval request on the hub' });
     expect(request.toolInput).toMatchObject({ command: 'touch made.txt' });
     expect(existsSync(join(sandbox.cwd, 'made.txt'))).toBe(false);
     const ack = await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } });

@@ -9,7 +9,7 @@ import { reply, text, thinking, userSays, when, type FakeAnthropic } from '../fi
 import { useCleanups } from '../harness/cleanups.ts';
 import { quitWithCtrlC } from '../harness/desk.ts';
 import { chatText } from '../harness/runner.ts';
-import { DESK_READY, startStage } from '../harness/world.ts';
+import { DESK_READY, firstAnsweredTurn, startStage } from '../harness/world.ts';
 
 const defer = useCleanups();
 
@@ -39,12 +39,7 @@ describe('resume', () => {
     });
     const home = tempDir('tether-resume-home-');
 
-    const first = startRunner({ home });
-    const phone = await startWatch(first.sessionId);
-    await first.waitForScreen(DESK_READY);
-    await phone.send('first question');
-    await phone.waitFor(() => phone.messages().find((m) => chatText(m).includes('first answer')), { what: 'first answer' });
-    const claudeId = phone.session()!.agentSessionId!;
+    const { first, phone, claudeId } = await firstAnsweredTurn({ startRunner, startWatch }, home);
     expect(claudeId).toBeTruthy();
     const firstUsage = usageTheFakeSent(fake);
     // claude wrote the reply's thinking and text as two lines of one message id, each with its usage:

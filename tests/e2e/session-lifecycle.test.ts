@@ -10,14 +10,13 @@ import type { Session } from '@tether/shared';
 import { text } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { emitAck } from '../harness/hub.ts';
-import { spawnVia, type SpawnAck } from '../harness/daemon.ts';
+import { SPAWN_ACK_MS, spawnVia, type SpawnAck } from '../harness/daemon.ts';
 import { chatText } from '../harness/runner.ts';
 import { finalScreen, viewTerminal } from '../harness/terminal.ts';
 import { connectPhone, DESK_READY, startDaemonWorld, startStage, type DaemonWorld } from '../harness/world.ts';
 import { runTether } from '../harness/tether-cli.ts';
 
 const defer = useCleanups();
-const SPAWN_ACK_MS = 60_000;
 const STOP_ACK_MS = 30_000;
 
 /** `tether …` as a user types it, against the world's hub (async: the hub lives in this process). */

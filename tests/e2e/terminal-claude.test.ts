@@ -1,36 +1,33 @@
 // terminal-claude.test.ts: the real claude TUI (against the fake API) mirrored through a real runner
 // and hub. A viewer that joins after claude drew its screen and answered a prompt sees the same
 // screen as a viewer that watched from the start, and the same screen as the desk.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFakeAnthropic, text } from '../fixtures/fake-anthropic/index.ts';
 import { createClaudeSandbox } from '../harness/claude.ts';
 import { startHub } from '../harness/hub.ts';
 import { startRunner } from '../harness/runner.ts';
 import { viewTerminal } from '../harness/terminal.ts';
 import { DESK_READY } from '../harness/world.ts';
+import { useCleanups } from '../harness/cleanups.ts';
 
 /** claude's idle input box at the desk (the prompt char is followed by a no-break space). */
 const READY = DESK_READY;
 
-let cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-  cleanups = [];
-});
+const defer = useCleanups();
 
 describe('terminal mirror of the real claude', () => {
   it('a late joiner’s screen equals a live viewer’s and the desk’s', async () => {
     const fake = await startFakeAnthropic({ script: [text('Mirrored reply from the fake model')] });
-    cleanups.push(() => fake.stop());
+    defer(() => fake.stop());
     const hub = await startHub();
-    cleanups.push(() => hub.stop());
+    defer(() => hub.stop());
     const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-    cleanups.push(() => sandbox.stop());
+    defer(() => sandbox.stop());
     const runner = startRunner({ hub, sandbox, cols: 100, rows: 30 });
-    cleanups.push(() => runner.stop());
+    defer(() => runner.stop());
 
     const live = await viewTerminal({ url: hub.url, token: hub.token, sessionId: runner.sessionId });
-    cleanups.push(() => live.stop());
+    defer(() => live.stop());
     await live.waitFor(() => READY.test(live.screen()), 'claude ready on the live viewer', 30_000);
     // Typed from the phone's terminal: claude answers; everyone sees it.
     expect((await live.emit('terminal:input', { sessionId: runner.sessionId, data: 'hello from the phone' })).ok).toBe(true);
@@ -40,7 +37,7 @@ describe('terminal mirror of the real claude', () => {
     await runner.waitForScreen('Mirrored reply from the fake model');
 
     const late = await viewTerminal({ url: hub.url, token: hub.token, sessionId: runner.sessionId });
-    cleanups.push(() => late.stop());
+    defer(() => late.stop());
     // claude redraws (spinner, cursor) at will: compare once both are at the same offset.
     await late.waitFor(() => late.snapshots() > 0, 'snapshot');
     for (let i = 0; ; i++) {

@@ -2,25 +2,23 @@
 // A viewer that joins late, or leaves and rejoins with `since`, ends up with the same screen as one
 // that watched all along (both rendered by @xterm/headless); history older than the hub's log is
 // replaced by a snapshot that renders the same screen.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type HubHandle } from '../harness/hub.ts';
 import { startCommandRunner, viewTerminal, type TerminalViewer } from '../harness/terminal.ts';
+import { useFileCleanups } from '../harness/cleanups.ts';
 
 /** The hub's per-terminal log in this file: small, so outgrowing it takes little output. */
 const LOG_BYTES = 64 * 1024;
 let hub: HubHandle;
-const cleanups: Array<() => unknown> = [];
+const defer = useFileCleanups();
 
 beforeAll(async () => {
   hub = await startHub({ terminalLogBytes: LOG_BYTES });
-});
-afterAll(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-  await hub?.stop();
+  defer(() => hub.stop());
 });
 
 function track<T extends { stop(): unknown }>(x: T): T {
-  cleanups.push(() => x.stop());
+  defer(() => x.stop());
   return x;
 }
 

@@ -2,24 +2,22 @@
 // its holder watch one session's terminal and chat, nothing else; revoked or expired links are
 // refused over REST and at the socket handshake, and a revoked link's live socket is dropped.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { connectSocket, emitAck, startHub, type HubHandle } from '../harness/hub.ts';
 import { startCommandRunner, viewTerminal, type CommandRunner } from '../harness/terminal.ts';
 import { readFileSync } from 'node:fs';
 import { hubPaths } from '@tether/hub';
 import { createShareLinks } from '../../hub/src/auth/share-links.ts';
+import { useFileCleanups } from '../harness/cleanups.ts';
 
 let hub: HubHandle;
 let runner: CommandRunner;
-const cleanups: Array<() => unknown> = [];
+const defer = useFileCleanups();
 beforeAll(async () => {
   hub = await startHub();
+  defer(() => hub.stop());
   runner = startCommandRunner({ hub, command: `stty -echo; echo shared-screen-ready; while read -r l; do echo "got:$l"; done` });
-  cleanups.push(() => runner.stop());
-});
-afterAll(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-  await hub?.stop();
+  defer(() => runner.stop());
 });
 
 const api = (path: string, init: RequestInit & { token?: string } = {}) =>
@@ -36,7 +34,7 @@ describe('read-only share links', () => {
     const sid = runner.sessionId;
     // The owner's viewer (writes allowed) waits for the runner to register.
     const owner = await viewTerminal({ url: hub.url, token: hub.token, sessionId: sid });
-    cleanups.push(() => owner.stop());
+    defer(() => owner.stop());
     await owner.waitFor(() => owner.screen().includes('shared-screen-ready'), 'runner output');
     const link = await share(sid);
     expect(link.url).toBe(`${hub.url}/share/${link.token}`);
@@ -51,7 +49,7 @@ describe('read-only share links', () => {
     expect((await api('/api/sessions', { token: link.token })).status).toBe(401);
 
     const guest = await viewTerminal({ url: hub.url, token: link.token, sessionId: sid });
-    cleanups.push(() => guest.stop());
+    defer(() => guest.stop());
     await guest.waitFor(() => guest.screen().includes('shared-screen-ready'), 'the shared screen');
     for (const [event, payload] of [
       ['terminal:input', { sessionId: sid, data: 'guest typed\r' }],
@@ -66,7 +64,7 @@ describe('read-only share links', () => {
     // Another session of the same namespace does not exist for the link.
     const other = randomUUID();
     const cli = await connectSocket({ url: hub.url, nsp: '/cli', token: hub.token });
-    cleanups.push(() => cli.close());
+    defer(() => cli.close());
     expect((await emitAck(cli, 'session:register', { id: other, cwd: '/x', launchKind: 'pty', title: 'other' })).ok).toBe(true);
     expect(await guest.emit('terminal:subscribe', { sessionId: other })).toMatchObject({ ok: false, code: 'not_found' });
     expect(await guest.emit('session:watch', { sessionId: other })).toMatchObject({ ok: false, code: 'not_found' });
@@ -82,7 +80,7 @@ describe('read-only share links', () => {
     const sid = runner.sessionId;
     const link = await share(sid);
     const guest = await viewTerminal({ url: hub.url, token: link.token, sessionId: sid });
-    cleanups.push(() => guest.stop());
+    defer(() => guest.stop());
     const dropped = new Promise<string>((r) => guest.socket.once('disconnect', (reason) => r(String(reason))));
     // Another namespace cannot revoke it.
     const beta = await hub.createToken('beta');

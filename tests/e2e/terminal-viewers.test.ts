@@ -3,24 +3,22 @@
 // terminal-query replies reach the PTY (only the owner's), and that a stalled viewer neither pauses
 // another viewer nor grows anyone's memory.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type HubHandle } from '../harness/hub.ts';
 import { startRunner } from '../harness/runner.ts';
 import { createClaudeSandbox } from '../harness/claude.ts';
 import { VIEWER_HIGH_WATER_BYTES } from '../../hub/src/terminal/room.ts';
 import { RUN_CMD_BIN, startCommandRunner, viewTerminal, type TerminalViewer } from '../harness/terminal.ts';
+import { useFileCleanups } from '../harness/cleanups.ts';
 
 let hub: HubHandle;
-const cleanups: Array<() => unknown> = [];
+const defer = useFileCleanups();
 beforeAll(async () => {
   hub = await startHub();
-});
-afterAll(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-  await hub?.stop();
+  defer(() => hub.stop());
 });
 function track<T extends { stop(): unknown }>(x: T): T {
-  cleanups.push(() => x.stop());
+  defer(() => x.stop());
   return x;
 }
 const view = async (sessionId: string, extra: { render?: boolean } = {}) =>
@@ -69,7 +67,7 @@ describe('terminal viewers', () => {
     // The harness runner has a real desk TTY of 100x30; claude is replaced by the size printer.
     // No claude runs here, so the sandbox's API address is never used.
     const sandbox = createClaudeSandbox({ fakeApiUrl: 'http://127.0.0.1:9' });
-    cleanups.push(() => sandbox.stop());
+    defer(() => sandbox.stop());
     const runner = track(
       startRunner({ hub, sandbox, cols: 100, rows: 30, env: { TETHER_CLAUDE_BIN: RUN_CMD_BIN, TETHER_TEST_CMD: PRINT_SIZE } }),
     );

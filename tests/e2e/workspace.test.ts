@@ -9,9 +9,9 @@ import { linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { WorkspaceChanges } from '@tether/shared';
-import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { startStage } from '../harness/world.ts';
+import { greetingEdit } from '../fixtures/greeting-edit.ts';
 
 const defer = useCleanups();
 /** claude's input box idle again, whatever its footer says in accept-edits mode. */
@@ -27,13 +27,7 @@ describe("a session's files through the hub", () => {
     const stage = await startStage(defer);
     const { sandbox, hub } = stage;
     const file = join(sandbox.cwd, 'src', 'greet.ts');
-    // The script names the file by its absolute path (known once the sandbox exists), as claude's
-    // tools do; claude edits only a file it has read.
-    stage.fake.setScript([
-      when(userSays(/greeting/), toolUse('Read', { file_path: file }, { id: 'toolu_read' })),
-      when(hasToolResult({ id: 'toolu_read', isError: false }), toolUse('Edit', { file_path: file, old_string: "return 'hello';", new_string: "return 'hello, phone';" }, { id: 'toolu_edit' })),
-      when(hasToolResult({ id: 'toolu_edit', isError: false }), text('greeting edited')),
-    ]);
+    stage.fake.setScript(greetingEdit(file));
     git(sandbox.cwd, 'init', '-q');
     mkdirSync(join(sandbox.cwd, 'src'));
     writeFileSync(file, "export function greet() {\n  return 'hello';\n}\n");

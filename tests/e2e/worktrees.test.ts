@@ -13,12 +13,12 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GIT_HISTORY_TOOL, type Session, type WorktreeInspectAck } from '@tether/shared';
-import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { emitAck } from '../harness/hub.ts';
 import { chatText } from '../harness/runner.ts';
 import { spawnVia, startDaemon } from '../harness/daemon.ts';
 import { startDaemonWorld } from '../harness/world.ts';
+import { greetingEdit } from '../fixtures/greeting-edit.ts';
 
 const defer = useCleanups();
 
@@ -57,11 +57,7 @@ describe('a session in a worktree of its own', () => {
     const worktrees = `${repo}.worktrees`;
     const path = join(worktrees, 'phone', 'greeting');
     const file = join(path, 'src', 'greet.ts');
-    world.fake.setScript([
-      when(userSays(/greeting/), toolUse('Read', { file_path: file }, { id: 'toolu_read' })),
-      when(hasToolResult({ id: 'toolu_read', isError: false }), toolUse('Edit', { file_path: file, old_string: "return 'hello';", new_string: "return 'hello, phone';" }, { id: 'toolu_edit' })),
-      when(hasToolResult({ id: 'toolu_edit', isError: false }), text('greeting edited')),
-    ]);
+    world.fake.setScript(greetingEdit(file));
     const machineId = daemon.machineId();
     const spawn = (worktree: unknown, cwd = repo) => spawnVia(phone, { machineId, cwd, launchKind: 'headless', permissionMode: 'acceptEdits', worktree });
 

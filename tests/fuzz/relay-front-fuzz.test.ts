@@ -8,7 +8,7 @@
 // (npm test's third pass, scripts/test.mjs).
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect as netConnect, isIP } from 'node:net';
+import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
@@ -20,6 +20,7 @@ import { startFront, type Front } from '../../cli/src/relay-link/front.ts';
 import { createPeers } from '../../cli/src/relay-link/peers.ts';
 import { makeHopIdentity, type HopIdentity } from '../../cli/src/relay/hop-identity.ts';
 import { requireOwnNetwork } from '../harness/own-network.ts';
+import { targetAllowed } from './target-oracle.ts';
 
 const PER_RUN = 1000;
 const BATCH = 40;
@@ -65,19 +66,7 @@ afterAll(async () => {
   if (home) rmSync(home, { recursive: true, force: true });
 });
 
-/** Written apart from host-allowlist.ts: may this absolute-form target reach the hub? */
-function allowed(target: string): boolean {
-  if (target.startsWith('/')) return true;
-  const m = /^(https?):\/\/([^/?#]*)/i.exec(target);
-  if (!m || m[2]!.includes('@')) return false;
-  const authority = m[2]!.toLowerCase();
-  const bracket = /^\[([0-9a-f:.]+)\](?::(\d{1,5}))?$/.exec(authority);
-  if (bracket) return URL.canParse(`http://[${bracket[1]}]/`) && (!bracket[2] || Number(bracket[2]) <= 65535);
-  const [host, port, extra] = authority.split(':');
-  if (extra !== undefined || (port !== undefined && !(/^\d{1,5}$/.test(port) && Number(port) <= 65535))) return false;
-  const name = host!.replace(/\.$/, '');
-  return isIP(name) !== 0 || NAMES.includes(name);
-}
+const allowed = (target: string) => targetAllowed(target, NAMES);
 
 /** The statuses of every answer on one relayed connection that sends `request`. */
 function relayed(request: string): Promise<number[]> {

@@ -8,7 +8,6 @@
 //     foreign absolute-form target reach the hub, byte for byte;
 //   - the front's preface readers (client-hello.ts): random bytes never throw, and a verdict never
 //     changes when more bytes arrive.
-import { isIP } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createHostAllowlist } from '../../hub/src/reach/host-allowlist.ts';
@@ -16,6 +15,7 @@ import { sshArgs } from '../../cli/src/relay-link/tunnel.ts';
 import { createHttpGate } from '../../cli/src/relay-link/http-gate.ts';
 import { readClientHello, readProxyLine } from '../../cli/src/relay-link/client-hello.ts';
 import { decodeJoin, JOIN_PREFIX, type Join } from '../../cli/src/relay/join-code.ts';
+import { targetAllowed } from './target-oracle.ts';
 
 const RUNS = 1200;
 const KEY_BODY = 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ';
@@ -79,19 +79,7 @@ describe('relay fuzz', () => {
   it(`${RUNS} conversations through the HTTP gate: exactly the messages before the first foreign target reach the hub`, () => {
     const NAMES = ['alpha.relay.test', 'localhost'];
     const allowlist = createHostAllowlist({ config: { publicUrl: 'https://alpha.relay.test' } });
-    /** Written apart from host-allowlist.ts: may this target reach the hub? */
-    const allowedTarget = (target: string): boolean => {
-      if (target.startsWith('/')) return true;
-      const m = /^(https?):\/\/([^/?#]*)/i.exec(target);
-      if (!m || m[2]!.includes('@')) return false;
-      const authority = m[2]!.toLowerCase();
-      const bracket = /^\[([0-9a-f:.]+)\](?::(\d{1,5}))?$/.exec(authority);
-      if (bracket) return URL.canParse(`http://[${bracket[1]}]/`) && (!bracket[2] || Number(bracket[2]) <= 65535);
-      const [host, port, extra] = authority.split(':');
-      if (extra !== undefined || (port !== undefined && !(/^\d{1,5}$/.test(port) && Number(port) <= 65535))) return false;
-      const name = host!.replace(/\.$/, '');
-      return isIP(name) !== 0 || NAMES.includes(name);
-    };
+    const allowedTarget = (target: string) => targetAllowed(target, NAMES);
     const smuggled = 'GET http://evil.example/ HTTP/1.1\r\nHost: alpha.relay.test\r\n\r\n';
     const authority = fc.oneof(
       fc.constantFrom('alpha.relay.test', 'ALPHA.relay.test.', 'alpha.relay.test:8443', 'localhost:1', '127.0.0.1', '[::1]:80', 'evil.example', 'alpha.relay.test.evil.example', 'user@alpha.relay.test', 'alpha.relay.test:99999', '256.1.1.1', ''),

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { animationsSettled, useColorScheme } from './browser.ts';
+import { animationsSettled, saveScreenshot, useColorScheme, type ViewportName } from './browser.ts';
 
 /** Loaded through the devtools protocol (page.evaluate): the app's CSP rightly forbids inline scripts. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -36,6 +36,19 @@ export async function seriousInBothThemes(page: Page): Promise<string[]> {
   const found: string[] = [];
   for (const scheme of ['light', 'dark'] as const) {
     await useColorScheme(page, scheme);
+    found.push(...seriousOnes(await axeViolations(page)).map((line) => `${scheme}: ${line}`));
+  }
+  await useColorScheme(page, 'light');
+  return found;
+}
+
+/** A screenshot in the light theme (`<name>`) and the dark one (`<name>-dark`), each with axe's serious
+ *  and critical findings there, prefixed by its theme; the page is left in the light theme. */
+export async function screenshotsAndSeriousInBothThemes(page: Page, options: { name: string; viewport: ViewportName }): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await useColorScheme(page, scheme);
+    await saveScreenshot(page, { name: scheme === 'light' ? options.name : `${options.name}-dark`, viewport: options.viewport });
     found.push(...seriousOnes(await axeViolations(page)).map((line) => `${scheme}: ${line}`));
   }
   await useColorScheme(page, 'light');

@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { endChild } from './processes.ts';
 
 export const NGINX_BIN = process.env.TETHER_NGINX ?? '/usr/sbin/nginx';
 /** nginx starts in well under a second; longer means it is stuck, not slow. */
@@ -136,12 +137,8 @@ export async function startBalancer(options: { upstreams: Upstream[] }): Promise
     },
     stop() {
       stopped ??= (async () => {
-        if (child.exitCode === null) {
-          child.kill('SIGQUIT');
-          const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
-          await exited;
-          clearTimeout(timer);
-        }
+        // SIGQUIT: nginx's graceful stop.
+        await endChild(child, exited, 'SIGQUIT');
         rmSync(dir, { recursive: true, force: true });
       })();
       return stopped;

@@ -56,8 +56,8 @@ export type BrowserWorld = {
   /** A socket.io client on this hub (a runner on /cli by default), closed in afterAll. */
   connect(options: Omit<SocketOptions, 'url' | 'nsp'> & { nsp?: SocketOptions['nsp'] }): Promise<Socket>;
   /** `session:register` from `runner` (a fresh id unless given) and expects the ack ok; returns the id.
-   *  It states its agent's capabilities as a real runner does, unless `capabilities` is given (null:
-   *  a runner older than them). */
+   *  A PTY session in /home/dev/src/tether unless `session` says otherwise. It states its agent's
+   *  capabilities as a real runner does, unless `capabilities` is given (null: a runner older than them). */
   registerSession(runner: Socket, session: Record<string, unknown> & { id?: string }): Promise<string>;
   /** A runner socket of `token` that has registered one session. */
   runnerWithSession(token: string, session: Record<string, unknown> & { id?: string }): Promise<{ runner: Socket; sessionId: string }>;
@@ -102,7 +102,7 @@ export function useBrowserWorld(options: { requires?: string; hub?: Omit<Paramet
     },
     async registerSession(runner, { id = randomUUID(), ...session }) {
       const agent = AgentKindSchema.parse(session.agent ?? DEFAULT_AGENT);
-      const registered = await emitAck(runner, 'session:register', { id, capabilities: agentFor(agent).capabilities, ...session });
+      const registered = await emitAck(runner, 'session:register', { id, cwd: '/home/dev/src/tether', launchKind: 'pty', capabilities: agentFor(agent).capabilities, ...session });
       expect(registered.ok).toBe(true);
       return id;
     },

@@ -106,6 +106,26 @@ export async function saveScreenshot(page: Page, options: { name: string; viewpo
   return path;
 }
 
+/** Types `message` into the session's composer and sends it as a person there would: the Send button
+ *  on a phone, Enter on a desktop. */
+export async function sendFromComposer(tab: Page, viewport: ViewportName, message: string): Promise<void> {
+  const box = tab.getByRole('textbox', { name: 'Message' });
+  await box.click();
+  await box.fill(message);
+  if (viewport === 'phone') await tab.getByRole('button', { name: 'Send' }).click();
+  else await box.press('Enter');
+}
+
+/** The same screen in the light theme and the dark one (`<name>-light`, `<name>-dark`); the page is
+ *  left in the light theme. */
+export async function saveScreenshotsInBothThemes(page: Page, options: { name: string; viewport: ViewportName }): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await useColorScheme(page, scheme);
+    await saveScreenshot(page, { name: `${options.name}-${scheme}`, viewport: options.viewport });
+  }
+  await useColorScheme(page, 'light');
+}
+
 /** Switches the page's colour scheme and waits for the app's colour transitions to end: a screenshot
  *  or an axe contrast check taken meanwhile reads half of each theme (a CI run caught axe doing so). */
 export async function useColorScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {

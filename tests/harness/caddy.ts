@@ -13,11 +13,9 @@ import { connect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireBinary } from './pebble.ts';
+import { endChild } from './processes.ts';
 
 export const CADDY_BIN = process.env.TETHER_CADDY ?? '/usr/bin/caddy';
-/** Start, ACME account, order, validation and issuance take about half a second here; 30 s is stuck. */
-const CERTIFICATE_TIMEOUT_MS = 30_000;
-
 export type CaddyOptions = {
   /** The site name the certificate is for (must resolve to 127.0.0.1 for its clients). */
   name: string;
@@ -78,6 +76,9 @@ function verifiedHandshake(options: { port: number; name: string; rootPem: strin
   });
 }
 
+/** Start, ACME account, order, validation and issuance take about half a second here; 30 s is stuck. */
+const CERTIFICATE_TIMEOUT_MS = 30_000;
+
 export async function startCaddy(options: CaddyOptions): Promise<CaddyHandle> {
   requireBinary(CADDY_BIN, 'caddy');
   const dir = mkdtempSync(join(tmpdir(), 'tether-caddy-'));
@@ -99,12 +100,7 @@ export async function startCaddy(options: CaddyOptions): Promise<CaddyHandle> {
   let stopped: Promise<void> | null = null;
   const stop = () => {
     stopped ??= (async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
-        await exited;
-        clearTimeout(timer);
-      }
+      await endChild(child, exited);
       rmSync(dir, { recursive: true, force: true });
     })();
     return stopped;

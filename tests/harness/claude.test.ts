@@ -1,10 +1,11 @@
 // The harness against the real, pinned claude: startup in a PTY, a typed prompt answered from the
 // fake API (screen + transcript), the Bash permission dialog, and a headless stream-json run.
 import { readFileSync, existsSync } from 'node:fs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { claudeVersions } from '../../cli/src/agents/claude/version.ts';
 import { lastToolResults, lastUserText, startFakeAnthropic, text, toolUse, type FakeAnthropic, type ScriptTurn } from '../fixtures/fake-anthropic/index.ts';
 import { READY_PATTERN, claudeBin, createClaudeSandbox, inputBoxText, spawnClaudeInPty, type ClaudePty, type ClaudeSandbox } from './claude.ts';
+import { useCleanups } from './cleanups.ts';
 
 type TranscriptLine = { type: string; message?: { role: string; content: unknown } };
 
@@ -17,22 +18,19 @@ function readTranscript(path: string): TranscriptLine[] {
 }
 
 describe('claude harness', () => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const defer = useCleanups();
 
   async function world(script: ScriptTurn[]): Promise<{ api: FakeAnthropic; sandbox: ClaudeSandbox }> {
     const api = await startFakeAnthropic({ script });
-    cleanups.push(() => api.stop());
+    defer(() => api.stop());
     const sandbox = createClaudeSandbox({ fakeApiUrl: api.url });
-    cleanups.push(() => sandbox.stop());
+    defer(() => sandbox.stop());
     return { api, sandbox };
   }
 
   function spawn(sandbox: ClaudeSandbox, args: string[] = []): ClaudePty {
     const claude = spawnClaudeInPty({ sandbox, args, cols: 100, rows: 30 });
-    cleanups.push(() => claude.stop());
+    defer(() => claude.stop());
     return claude;
   }
 
@@ -136,7 +134,7 @@ describe('claude harness', () => {
       [claudeBin(), '-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'],
       { cwd: sandbox.cwd, env: sandbox.env, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' },
     );
-    cleanups.push(() => child.kill());
+    defer(() => child.kill());
     child.stdin.write(`${JSON.stringify({ type: 'user', message: { role: 'user', content: 'hello headless' } })}\n`);
     await child.stdin.flush();
 

@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn as spawnPty, type IPty } from 'bun-pty';
 import { Terminal } from '@xterm/headless';
+import { createWaits } from './waiting.ts';
 
 /** Any key works against the fake; `sk-ant-` keeps claude's key checks on their usual path. */
 export const FAKE_API_KEY = 'sk-ant-api03-tether-fake-key-000000000000000000000000';
@@ -209,10 +210,8 @@ export function spawnClaudeInPty(options: {
     env: { ...options.sandbox.env, ...options.env },
   });
 
-  const checks = new Set<() => void>();
-  const runChecks = (): void => {
-    for (const check of [...checks]) check();
-  };
+  const waits = createWaits();
+  const runChecks = waits.changed;
   const chunks: string[] = [];
   let exit: ClaudeExit | undefined;
   let resolveExit: (value: ClaudeExit) => void = () => {};
@@ -245,27 +244,15 @@ export function spawnClaudeInPty(options: {
 
   const waitForScreen: ClaudePty['waitForScreen'] = (matcher, waitOptions = {}) => {
     const timeoutMs = waitOptions.timeoutMs ?? DEFAULT_SCREEN_TIMEOUT_MS;
-    return new Promise((resolve, reject) => {
-      const fail = (why: string): void => {
-        cleanup();
-        reject(new Error(`claude pty: ${why} waiting for ${String(matcher)}; screen:\n${screenText()}`));
-      };
-      const check = (): void => {
+    const failure = (why: string) => `claude pty: ${why} waiting for ${String(matcher)}; screen:\n${screenText()}`;
+    return waits.waitFor({
+      probe: () => {
         const screen = screenText();
-        if (matches(matcher, screen)) {
-          cleanup();
-          resolve(screen);
-        } else if (exit) {
-          fail(`claude exited (${JSON.stringify(exit)})`);
-        }
-      };
-      const timer = setTimeout(() => fail(`timed out after ${timeoutMs} ms`), timeoutMs);
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        checks.delete(check);
-      };
-      checks.add(check);
-      check();
+        return matches(matcher, screen) && screen;
+      },
+      failed: () => (exit ? failure(`claude exited (${JSON.stringify(exit)})`) : null),
+      timeoutMs,
+      timedOut: () => failure(`timed out after ${timeoutMs} ms`),
     });
   };
 

@@ -7,8 +7,8 @@ import type { Session } from '@tether/shared';
 import { startFakeOpenAI, type FakeOpenAI, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
 import type { Defer } from './cleanups.ts';
 import { CODEX_READY, codexBin, codexStarted, createCodexSandbox, type CodexSandbox } from './codex.ts';
-import { startDaemon, type DaemonHandle } from './daemon.ts';
-import { emitAck, startHub, type HubHandle } from './hub.ts';
+import { spawnWatched, startDaemon, type DaemonHandle } from './daemon.ts';
+import { startHub, type HubHandle } from './hub.ts';
 import { startRunner, watchSession, type RunnerHandle, type SessionWatch } from './runner.ts';
 import { connectPhone } from './world.ts';
 
@@ -45,9 +45,6 @@ export async function startCodexWorld(defer: Defer, options: { script?: ScriptTu
   return { fake, hub, sandbox, runner, phone, startRunner: start };
 }
 
-/** Above the hub's 45 s ready bound, so the hub's answer always comes first. */
-const SPAWN_ACK_MS = 60_000;
-
 export type CodexDaemonWorld = {
   fake: FakeOpenAI;
   hub: HubHandle;
@@ -71,12 +68,6 @@ export async function startCodexDaemonWorld(defer: Defer, options: { script?: Sc
   const daemon = await startDaemon({ hub, sandbox, env: { TETHER_CODEX_BIN: codexBin() } });
   defer(() => daemon.stop());
   const phone = await connectPhone(defer, hub);
-  const spawn: CodexDaemonWorld['spawn'] = async (launchKind) => {
-    const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'codex', launchKind }, SPAWN_ACK_MS);
-    if (!ack.ok) throw new Error(`the Codex spawn was refused: ${JSON.stringify(ack)}`);
-    const watch = await watchSession({ hub, sessionId: ack.session.id });
-    defer(() => watch.stop());
-    return { session: ack.session, sessionId: ack.session.id, watch };
-  };
+  const spawn: CodexDaemonWorld['spawn'] = (launchKind) => spawnWatched(defer, { hub, phone, payload: { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'codex', launchKind }, what: 'Codex' });
   return { fake, hub, sandbox, daemon, phone, spawn };
 }

@@ -14,20 +14,33 @@ import { join } from 'node:path';
 import type { Socket } from 'socket.io-client';
 import type { Session } from '@tether/shared';
 import { claudeBin, type ClaudeSandbox } from './claude.ts';
+import type { Defer } from './cleanups.ts';
 import { emitAck } from './hub.ts';
+import { watchSession, type SessionWatch } from './runner.ts';
+import { createWaits } from './waiting.ts';
 import { startTetherInPty, TETHER_MAIN, type TetherPty } from './desk.ts';
 
 /** The daemon registers in well under a second; a loaded box gets 20. */
 const REGISTER_TIMEOUT_MS = 20_000;
 
-/** Above the hub's 45 s ready bound, so the hub's answer always comes first. */
-const SPAWN_ACK_MS = 60_000;
+/** How long a spawn or resume ack is awaited: above the hub's 45 s ready bound, so the hub's answer
+ *  always comes first. */
+export const SPAWN_ACK_MS = 60_000;
 
 export type SpawnAck = { ok: boolean; session?: Session; code?: string; reason?: string; error?: string };
 
 /** `session:spawn` from a phone-like socket, acked once the session is ready (or refused). */
 export async function spawnVia(phone: Socket, payload: Record<string, unknown>): Promise<SpawnAck> {
   return emitAck<SpawnAck>(phone, 'session:spawn', payload, SPAWN_ACK_MS) as Promise<SpawnAck>;
+}
+
+/** A session spawned from `phone` (a refusal throws, naming `what`) and a watch of it, stopped by the scope. */
+export async function spawnWatched(defer: Defer, options: { hub: { url: string; token: string }; phone: Socket; payload: Record<string, unknown>; what: string }): Promise<{ session: Session; sessionId: string; watch: SessionWatch }> {
+  const ack = await spawnVia(options.phone, options.payload);
+  if (!ack.ok || !ack.session) throw new Error(`the ${options.what} spawn was refused: ${JSON.stringify(ack)}`);
+  const watch = await watchSession({ hub: options.hub, sessionId: ack.session.id });
+  defer(() => watch.stop());
+  return { session: ack.session, sessionId: ack.session.id, watch };
 }
 
 export type DaemonHandle = {
@@ -80,39 +93,23 @@ export async function startDaemon(options: {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  const waiters = new Set<() => void>();
+  const waits = createWaits();
   const onChunk = (chunk: Buffer) => {
     out += chunk.toString('utf8');
-    for (const w of [...waiters]) w();
+    waits.changed();
   };
   child.stdout!.on('data', onChunk);
   child.stderr!.on('data', onChunk);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
-    for (const w of [...waiters]) w();
+    waits.changed();
     resolve(code);
   }));
   const waitForOutput = (pattern: RegExp, timeoutMs = REGISTER_TIMEOUT_MS) =>
-    new Promise<string>((resolve, reject) => {
-      const check = () => {
-        const m = pattern.exec(out);
-        if (m) {
-          done();
-          resolve(m[0]);
-        } else if (child.exitCode !== null || child.signalCode !== null) {
-          done();
-          reject(new Error(`daemon exited while waiting for ${pattern}:\n${out}`));
-        }
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`timed out waiting for ${pattern} in the daemon output:\n${out}`));
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        waiters.delete(check);
-      };
-      waiters.add(check);
-      check();
+    waits.waitFor({
+      probe: () => pattern.exec(out)?.[0],
+      failed: () => (child.exitCode !== null || child.signalCode !== null ? `daemon exited while waiting for ${pattern}:\n${out}` : null),
+      timeoutMs,
+      timedOut: () => `timed out waiting for ${pattern} in the daemon output:\n${out}`,
     });
   await waitForOutput(/registered machine/);
   const runnerPids = () => {

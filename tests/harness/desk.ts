@@ -5,6 +5,7 @@ import { spawn as spawnPty } from 'bun-pty';
 import { Terminal } from '@xterm/headless';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createWaits } from './waiting.ts';
 
 /** After a process exits, its output counts as complete once quiet this long (see `exited`)... */
 const EXIT_DRAIN_QUIET_MS = 100;
@@ -51,16 +52,14 @@ export function startTetherInPty(options: { args: string[]; env: Record<string, 
   const term = new Terminal({ cols, rows, scrollback: 1000, allowProposedApi: true });
   let raw = '';
   let done = false;
-  const waiters = new Set<() => void>();
+  const waits = createWaits();
   let lastDataAt = Date.now();
   /** The process exited and its last output was read (see `exited`). */
   let exitSettled = false;
   pty.onData((data) => {
     lastDataAt = Date.now();
     raw += data;
-    term.write(data, () => {
-      for (const waiter of [...waiters]) waiter();
-    });
+    term.write(data, waits.changed);
   });
   const exited = new Promise<number>((resolveExit) => {
     pty.onExit((event) => {
@@ -74,7 +73,7 @@ export function startTetherInPty(options: { args: string[]; env: Record<string, 
         if (!drained()) return void setTimeout(settle, EXIT_DRAIN_QUIET_MS);
         exitSettled = true;
         resolveExit(event.exitCode);
-        for (const waiter of [...waiters]) waiter();
+        waits.changed();
       };
       settle();
     });
@@ -107,33 +106,21 @@ export function startTetherInPty(options: { args: string[]; env: Record<string, 
     },
     screenText,
     output: () => raw,
-    waitForScreen: (pattern, waitOptions = {}) =>
-      new Promise<string>((resolveWait, reject) => {
-        const timeoutMs = waitOptions.timeoutMs ?? DEFAULT_WAIT_MS;
-        const check = () => {
-          if (matches(pattern)) {
-            cleanup();
-            resolveWait(screenText());
-          } else if (exitSettled) {
-            cleanup();
-            reject(new Error(`tether exited while waiting for ${String(pattern)}; screen:\n${screenText()}\noutput tail:\n${raw.slice(-2000)}`));
-          }
-        };
-        const timer = setTimeout(() => {
-          cleanup();
+    waitForScreen: (pattern, waitOptions = {}) => {
+      const timeoutMs = waitOptions.timeoutMs ?? DEFAULT_WAIT_MS;
+      return waits.waitFor({
+        probe: () => matches(pattern) && screenText(),
+        failed: () => (exitSettled ? `tether exited while waiting for ${String(pattern)}; screen:\n${screenText()}\noutput tail:\n${raw.slice(-2000)}` : null),
+        timeoutMs,
+        timedOut: () => {
           // The bottom first: a CI summary keeps only the error's first lines, and a TUI's input and
           // footer (what the wait is usually about) sit under its banner.
           const rows = screenText().split('\n');
           const bottom = rows.filter((row) => row.trim() !== '').slice(-8).join('\n');
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${String(pattern)}; bottom of the screen:\n${bottom}\nwhole screen:\n${rows.join('\n')}`));
-        }, timeoutMs);
-        const cleanup = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      }),
+          return `timed out after ${timeoutMs} ms waiting for ${String(pattern)}; bottom of the screen:\n${bottom}\nwhole screen:\n${rows.join('\n')}`;
+        },
+      });
+    },
     exited,
     kill,
     stop: async () => {

@@ -9,9 +9,9 @@ import { onTestFailed } from 'vitest';
 import type { Session } from '@tether/shared';
 import { startFakeGemini, type FakeGemini, type ScriptTurn } from '../fixtures/fake-gemini/index.ts';
 import type { Defer } from './cleanups.ts';
-import { startDaemon, type DaemonHandle } from './daemon.ts';
+import { spawnWatched, startDaemon, type DaemonHandle } from './daemon.ts';
 import { createGeminiSandbox, FAKE_GEMINI_MODEL, GEMINI_READY, geminiBin, type GeminiSandbox } from './gemini.ts';
-import { emitAck, startHub, type HubHandle } from './hub.ts';
+import { startHub, type HubHandle } from './hub.ts';
 import { connectPhone } from './world.ts';
 import { startRunner, watchSession, type RunnerHandle, type SessionWatch } from './runner.ts';
 
@@ -79,9 +79,6 @@ export async function startGeminiWorld(defer: Defer, options: { script?: ScriptT
   return { fake, hub, sandbox, runner, phone, startRunner: start };
 }
 
-/** Above the hub's 45 s ready bound, so the hub's answer always comes first. */
-const SPAWN_ACK_MS = 60_000;
-
 export type GeminiDaemonWorld = {
   fake: FakeGemini;
   hub: HubHandle;
@@ -106,12 +103,6 @@ export async function startGeminiDaemonWorld(defer: Defer, options: { script?: S
   const daemon = await startDaemon({ hub, sandbox, env: { TETHER_GEMINI_BIN: geminiBin() } });
   defer(() => daemon.stop());
   const phone = await connectPhone(defer, hub);
-  const spawn: GeminiDaemonWorld['spawn'] = async (o = {}) => {
-    const ack = await emitAck<{ session: Session }>(phone, 'session:spawn', { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'gemini', launchKind: o.launchKind ?? 'pty', model: o.model ?? FAKE_GEMINI_MODEL }, SPAWN_ACK_MS);
-    if (!ack.ok) throw new Error(`the Gemini spawn was refused: ${JSON.stringify(ack)}`);
-    const watch = await watchSession({ hub, sessionId: ack.session.id });
-    defer(() => watch.stop());
-    return { session: ack.session, sessionId: ack.session.id, watch };
-  };
+  const spawn: GeminiDaemonWorld['spawn'] = (o = {}) => spawnWatched(defer, { hub, phone, payload: { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'gemini', launchKind: o.launchKind ?? 'pty', model: o.model ?? FAKE_GEMINI_MODEL }, what: 'Gemini' });
   return { fake, hub, sandbox, daemon, phone, spawn };
 }

@@ -12,17 +12,14 @@
 // line naming the Debian package (never a skip).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './balancer.ts';
+import { endChild, portOpen } from './processes.ts';
 
 export const PEBBLE_BIN = process.env.TETHER_PEBBLE ?? '/usr/bin/pebble';
 export const CHALLTESTSRV_BIN = process.env.TETHER_CHALLTESTSRV ?? '/usr/bin/pebble-challtestsrv';
 export const OPENSSL_BIN = process.env.TETHER_OPENSSL ?? '/usr/bin/openssl';
-/** Both start in well under a second; longer means stuck. */
-const START_TIMEOUT_MS = 10_000;
-
 export type PebbleHandle = {
   /** The ACME directory URL (Caddy's `acme_ca`). */
   directoryUrl: string;
@@ -41,6 +38,9 @@ export function requireBinary(path: string, pkg: string): void {
 }
 
 /** A self-signed certificate for 127.0.0.1, for pebble's ACME listener (the package ships none). */
+/** Both start in well under a second; longer means stuck. */
+const START_TIMEOUT_MS = 10_000;
+
 function listenerCertificate(dir: string): { cert: string; key: string } {
   const cert = join(dir, 'listener.pem');
   const key = join(dir, 'listener-key.pem');
@@ -67,24 +67,7 @@ function spawnLogged(bin: string, args: string[], env: NodeJS.ProcessEnv): Spawn
   return { child, exited, output: () => output };
 }
 
-async function endProcess(spawned: Spawned): Promise<void> {
-  if (spawned.child.exitCode !== null || spawned.child.signalCode !== null) return;
-  spawned.child.kill('SIGTERM');
-  const timer = setTimeout(() => spawned.child.kill('SIGKILL'), 3_000);
-  await spawned.exited;
-  clearTimeout(timer);
-}
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
+const endProcess = (spawned: Spawned) => endChild(spawned.child, spawned.exited);
 
 async function waitForPort(port: number, spawned: Spawned, what: string): Promise<void> {
   const started = Date.now();

@@ -14,8 +14,7 @@
 //
 // Invariant: stop() ends every process started here and removes the temp dir.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
@@ -24,7 +23,7 @@ import { launchBrowser, type BrowserHandle } from './browser.ts';
 import { TETHER_MAIN } from './desk.ts';
 import { startHubProcess, type HubProcessHandle } from './hub.ts';
 import { requireBinary, startPebble, type PebbleHandle } from './pebble.ts';
-import { nssHome, UNSHARE_BIN, CERTUTIL_BIN } from './tls-world.ts';
+import { nssHome, UNSHARE_BIN, CERTUTIL_BIN, worldScope } from './tls-world.ts';
 
 export const RELAY_DOMAIN = 'relay.test';
 export const SOCAT_BIN = process.env.TETHER_SOCAT ?? '/usr/bin/socat';
@@ -141,11 +140,7 @@ export async function startRelayWorld(options: { browser?: boolean; maxConnectio
   requireBinary(SOCAT_BIN, 'socat');
   requireBinary(CERTUTIL_BIN, 'libnss3-tools');
   requireBinary(UNSHARE_BIN, 'util-linux');
-  const dir = mkdtempSync(join(tmpdir(), 'tether-relay-world-'));
-  const stops: Array<() => Promise<void>> = [async () => rmSync(dir, { recursive: true, force: true })];
-  const stop = async () => {
-    for (const fn of stops.splice(0).reverse()) await fn().catch(() => {});
-  };
+  const { dir, stops, stop } = worldScope('tether-relay-world-');
   try {
     const [publicPort, nginxPort, sshPort, firstHubPort, firstCapPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
     const pebble = await startPebble({ validation: { httpPort: await freePort(), tlsPort: publicPort } });

@@ -13,6 +13,7 @@ import { claudeBin, type ClaudeSandbox } from './claude.ts';
 import { codexBin } from './codex.ts';
 import { geminiBin } from './gemini.ts';
 import { DEFAULT_WAIT_MS, startTetherInPty, TETHER_MAIN, type TetherPty } from './desk.ts';
+import { createWaits } from './waiting.ts';
 import { io, type Socket } from 'socket.io-client';
 import { PROTOCOL_VERSION, type ChatMessage, type PendingRequest, type Prompt, type Resolution, type Session } from '@tether/shared';
 
@@ -129,14 +130,10 @@ export async function watchSession(options: { hub: { url: string; token: string 
   let duplicates = 0;
   let session: Session | null = null;
   let lastSeq = 0;
-  const listeners = new Set<() => void>();
+  const waits = createWaits();
   // Probes re-run after every handler of the event has run (a test's own handler on this socket
   // records what its probe reads), so a microtask later rather than inside the first handler.
-  const changed = () => {
-    queueMicrotask(() => {
-      for (const l of [...listeners]) l();
-    });
-  };
+  const changed = () => queueMicrotask(waits.changed);
   const take = (messages: ChatMessage[]) => {
     for (const m of messages) {
       if (byId.has(m.id)) duplicates += 1;
@@ -217,25 +214,13 @@ export async function watchSession(options: { hub: { url: string; token: string 
   }
   initialDone = true;
   const waitFor = <T>(probe: () => T | null | undefined | false, waitOptions: { timeoutMs?: number; what?: string } = {}) =>
-    new Promise<T>((resolveWait, reject) => {
-      const check = () => {
-        const value = probe();
-        if (value !== null && value !== undefined && value !== false) {
-          done();
-          resolveWait(value as T);
-        }
-      };
-      const timer = setTimeout(() => {
-        done();
+    waits.waitFor({
+      probe,
+      timeoutMs: waitOptions.timeoutMs ?? DEFAULT_WAIT_MS,
+      timedOut: () => {
         const dump = [...byId.values()].sort((a, b) => a.seq - b.seq).map((m) => `${m.seq} ${m.role}: ${JSON.stringify(m.content).slice(0, 200)}`);
-        reject(new Error(`timed out waiting for ${waitOptions.what ?? 'condition'}; status=${session?.status}; chat:\n${dump.join('\n')}`));
-      }, waitOptions.timeoutMs ?? DEFAULT_WAIT_MS);
-      const done = () => {
-        clearTimeout(timer);
-        listeners.delete(check);
-      };
-      listeners.add(check);
-      check();
+        return `timed out waiting for ${waitOptions.what ?? 'condition'}; status=${session?.status}; chat:\n${dump.join('\n')}`;
+      },
     });
   return {
     socket,

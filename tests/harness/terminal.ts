@@ -15,6 +15,7 @@ import { io, type Socket } from 'socket.io-client';
 import { Terminal } from '@xterm/headless';
 import { PROTOCOL_VERSION, TERMINAL_ACK_BYTES, type Ack, type TerminalSizeNotice } from '@tether/shared';
 import { TETHER_MAIN } from './runner.ts';
+import { createWaits } from './waiting.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** A stand-in for claude that runs $TETHER_TEST_CMD (see the script). */
@@ -132,10 +133,8 @@ export async function viewTerminal(options: {
   let misplaced = 0;
   let stalled = false;
   const sizes: TerminalSizeNotice[] = [];
-  const listeners = new Set<() => void>();
-  const changed = () => {
-    for (const l of [...listeners]) l();
-  };
+  const waits = createWaits();
+  const changed = waits.changed;
   // Acks as the browser sends them: at once when TERMINAL_ACK_BYTES are unacked, else a little
   // later (one ack per chunk cost the 100 fan-out viewers' processes a fifth of their time).
   let acked = -1;
@@ -202,25 +201,9 @@ export async function viewTerminal(options: {
     for (let y = from; y < to; y++) out.push(b.getLine(y)?.translateToString(true) ?? '');
     return out.join('\n');
   };
-  const waitFor = (probe: () => boolean, what: string, timeoutMs = DEFAULT_WAIT_MS) =>
-    new Promise<void>((r, reject) => {
-      const check = () => {
-        if (probe()) {
-          done();
-          r();
-        }
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`viewer timed out waiting for ${what} (offset ${offset}, bytes ${bytes}, snapshots ${snaps})`));
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        listeners.delete(check);
-      };
-      listeners.add(check);
-      check();
-    });
+  const waitFor = async (probe: () => boolean, what: string, timeoutMs = DEFAULT_WAIT_MS): Promise<void> => {
+    await waits.waitFor({ probe, timeoutMs, timedOut: () => `viewer timed out waiting for ${what} (offset ${offset}, bytes ${bytes}, snapshots ${snaps})` });
+  };
   const subscribe = async (since?: number) => {
     if (since !== undefined) offset = acked = since;
     const deadline = Date.now() + DEFAULT_WAIT_MS;

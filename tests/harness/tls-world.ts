@@ -68,14 +68,21 @@ function hubCommand(hostsPath: string): string[] {
   return [UNSHARE_BIN, '-rm', 'sh', '-c', 'mount --bind "$0" /etc/hosts && exec "$@"', hostsPath, bun, TETHER_MAIN];
 }
 
-export async function startTlsWorld(options: { hubArgs?: (world: { publicUrl: string }) => string[] } = {}): Promise<TlsWorld> {
-  requireBinary(CERTUTIL_BIN, 'libnss3-tools');
-  requireBinary(UNSHARE_BIN, 'util-linux');
-  const dir = mkdtempSync(join(tmpdir(), 'tether-tls-world-'));
+/** A world's own temp dir and the stops of what it starts: `stop` runs them last first, each even
+ *  when one before it failed, and removes the dir last. */
+export function worldScope(prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   const stops: Array<() => Promise<void>> = [async () => rmSync(dir, { recursive: true, force: true })];
   const stop = async () => {
     for (const fn of stops.splice(0).reverse()) await fn().catch(() => {});
   };
+  return { dir, stops, stop };
+}
+
+export async function startTlsWorld(options: { hubArgs?: (world: { publicUrl: string }) => string[] } = {}): Promise<TlsWorld> {
+  requireBinary(CERTUTIL_BIN, 'libnss3-tools');
+  requireBinary(UNSHARE_BIN, 'util-linux');
+  const { dir, stops, stop } = worldScope('tether-tls-world-');
   try {
     const [httpPort, httpsPort, hubPort] = [await freePort(), await freePort(), await freePort()];
     const started = Date.now();

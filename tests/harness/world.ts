@@ -16,7 +16,7 @@ import { createClaudeSandbox, READY_PATTERN, type ClaudeSandbox } from './claude
 import type { Defer } from './cleanups.ts';
 import { startDaemon, type DaemonHandle } from './daemon.ts';
 import { connectSocket, startHub, type HubHandle } from './hub.ts';
-import { startRunner, watchSession, type RunnerHandle, type SessionWatch } from './runner.ts';
+import { chatText, startRunner, watchSession, type RunnerHandle, type SessionWatch } from './runner.ts';
 
 /** claude's idle, empty input box at the desk, in every supported claude version and mode. */
 export const DESK_READY = READY_PATTERN;
@@ -40,6 +40,18 @@ export type Stage = {
   /** A fresh temp dir, removed by the scope. */
   tempDir(prefix: string): string;
 };
+
+/** The start of every continue and resume story: a desk runner in `home`, a phone watching it, and
+ *  'first question' answered with 'first answer' (the stage's script says so); `claudeId` is the
+ *  claude session that answered. */
+export async function firstAnsweredTurn(stage: Pick<Stage, 'startRunner' | 'startWatch'>, home: string) {
+  const first = stage.startRunner({ home });
+  const phone = await stage.startWatch(first.sessionId);
+  await first.waitForScreen(DESK_READY);
+  await phone.send('first question');
+  await phone.waitFor(() => phone.messages().find((m) => chatText(m).includes('first answer')), { what: 'first answer' });
+  return { first, phone, claudeId: phone.session()!.agentSessionId! };
+}
 
 export async function startStage(defer: Defer, options: { script?: ScriptTurn[]; hub?: Parameters<typeof startHub>[0] } = {}): Promise<Stage> {
   const fake = await startFakeAnthropic(options.script ? { script: options.script } : {});

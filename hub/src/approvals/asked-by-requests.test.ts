@@ -6,14 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { hubUnderTest } from '../testing/hub-under-test.ts';
 
 const live = hubUnderTest({ home: 'tether-asked-by-', label: 'phone-token' });
-const { ack, next } = live;
-const connect = (nsp: '/cli' | '/web') => live.connect({ nsp });
+const { ack, next, runnerWithTab } = live;
 
 describe('a request asked by a sub-agent', () => {
   it('is refused when who asks is not the bounded shape, and nothing is stored', async () => {
-    const runner = await connect('/cli');
-    const sessionId = randomUUID();
-    expect((await ack(runner, 'session:register', { id: sessionId, cwd: '/work', launchKind: 'pty' })).ok).toBe(true);
+    const { runner, sid: sessionId, registered } = await runnerWithTab();
+    expect(registered.ok).toBe(true);
     const base = { sessionId, kind: 'permission', toolName: 'Bash', toolInput: { command: 'ls' }, toolUseId: null, createdAt: Date.now() };
     for (const askedBy of [{}, { nickname: 'x'.repeat(200) }, { nickname: 'Ada\u001b[2J' }, { thread: 'not/an/id' }, { admin: true }]) {
       const refused = await ack(runner, 'approval:request', { ...base, id: randomUUID(), askedBy });
@@ -23,10 +21,8 @@ describe('a request asked by a sub-agent', () => {
   });
 
   it('is kept with the request and reaches the phone live and in the pending list', async () => {
-    const runner = await connect('/cli');
-    const phone = await connect('/web');
-    const sessionId = randomUUID();
-    expect((await ack(runner, 'session:register', { id: sessionId, cwd: '/work', launchKind: 'pty' })).ok).toBe(true);
+    const { runner, web: phone, sid: sessionId, registered } = await runnerWithTab();
+    expect(registered.ok).toBe(true);
     const askedBy = { nickname: 'Ada', role: 'explorer', thread: '019a2b3c' };
     const request = { id: randomUUID(), sessionId, kind: 'permission', toolName: 'Bash', toolInput: { command: 'ls' }, toolUseId: null, createdAt: Date.now(), askedBy };
     const requested = next<Record<string, unknown>>(phone, 'approval:requested');

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { hubUnderTest } from '../testing/hub-under-test.ts';
 
-const { connect, ack, next, register } = hubUnderTest({ home: 'tether-dialogs-' });
+const { ack, next, runnerWithTab } = hubUnderTest({ home: 'tether-dialogs-' });
 
 const DIALOG = {
   title: 'Switch model?',
@@ -17,10 +17,8 @@ const DIALOG = {
 };
 
 async function withDialog() {
-  const runner = await connect({ nsp: '/cli' });
-  const phone = await connect({ nsp: '/web' });
-  const sessionId = randomUUID();
-  expect((await register(runner, { id: sessionId })).ok).toBe(true);
+  const { runner, web: phone, sid: sessionId, registered } = await runnerWithTab();
+  expect(registered.ok).toBe(true);
   const request = { id: randomUUID(), sessionId, kind: 'dialog', toolName: 'Dialog', toolInput: DIALOG, toolUseId: null, createdAt: Date.now() };
   return { runner, phone, sessionId, request };
 }

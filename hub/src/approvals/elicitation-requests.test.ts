@@ -8,7 +8,7 @@ import type { PendingList } from '@tether/shared';
 import { hubUnderTest } from '../testing/hub-under-test.ts';
 
 const live = hubUnderTest({ home: 'tether-elicitation-' });
-const { connect, ack, register } = live;
+const { connect, ack, runnerWithTab } = live;
 
 const FORM = {
   serverName: 'deployer',
@@ -32,10 +32,8 @@ async function pendingIds(): Promise<string[]> {
 }
 
 it("refuses an answer that breaks the form's rules, says which field and which rule, and keeps the request waiting everywhere", async () => {
-  const runner = await connect({ nsp: '/cli' });
-  const phone = await connect({ nsp: '/web' });
-  const sessionId = randomUUID();
-  expect((await register(runner, { id: sessionId })).ok).toBe(true);
+  const { runner, web: phone, sid: sessionId, registered } = await runnerWithTab();
+  expect(registered.ok).toBe(true);
   const request = { id: randomUUID(), sessionId, kind: 'elicitation', toolName: 'deployer', toolInput: FORM, toolUseId: null, createdAt: Date.now() };
   expect((await ack(runner, 'approval:request', request)).ok).toBe(true);
   const heard: string[] = [];

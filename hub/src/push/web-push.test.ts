@@ -1,25 +1,16 @@
 // web-push.test.ts: one push sent by the library's encryption and our fetch: RFC 8291/8292 checked by
 // the harness's own code, the outcomes (sent, gone, failed; never a throw), the push service's answer
 // read only to its cap (a real server streaming 50 MB), and the hub's VAPID key file.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createPushKeys, decryptPush, startPushEndpoint, verifyVapid } from '../../../tests/harness/push-endpoint.ts';
 import { startOversizeServer } from '../../../tests/fixtures/oversize-answer.ts';
 import { PUSH_ANSWER_MAX_BYTES, PUSH_TTL_SEC, sendWebPush } from './web-push.ts';
 import { loadVapidKeys } from './vapid.ts';
+import { testDir } from '../testing/test-dir.ts';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tether-vapid-'));
-  dirs.push(dir);
-  return dir;
-}
 
 /** A fetch that records the one request and answers `status`. */
 function recordingFetch(status: number) {
@@ -33,7 +24,7 @@ function recordingFetch(status: number) {
 
 describe('sendWebPush (web-push library, sent with fetch)', () => {
   it('encrypts to the subscription (RFC 8291) and signs for the endpoint origin (RFC 8292), fresh each time', async () => {
-    const keys = loadVapidKeys({ path: join(tempDir(), 'vapid.json'), subject: 'mailto:me@example.net' });
+    const keys = loadVapidKeys({ path: join(testDir('tether-vapid-'), 'vapid.json'), subject: 'mailto:me@example.net' });
     const browser = createPushKeys();
     const target = { endpoint: 'https://push.example.net/send/abc123', p256dh: browser.p256dh, auth: browser.auth };
     const { seen, fetchFn } = recordingFetch(201);
@@ -55,7 +46,7 @@ describe('sendWebPush (web-push library, sent with fetch)', () => {
   });
 
   it('says gone for 404/410, failed (never throws) for other answers and bad keys', async () => {
-    const keys = loadVapidKeys({ path: join(tempDir(), 'vapid.json') });
+    const keys = loadVapidKeys({ path: join(testDir('tether-vapid-'), 'vapid.json') });
     const browser = createPushKeys();
     const target = { endpoint: 'https://push.example.net/x', p256dh: browser.p256dh, auth: browser.auth };
     expect(await sendWebPush({ target, payload: {}, keys, fetchFn: recordingFetch(410).fetchFn })).toEqual({ kind: 'gone' });
@@ -70,7 +61,7 @@ describe('sendWebPush against a push service gone wrong (a real server on 127.0.
   const answerBytes = 50 * 1024 * 1024;
 
   it('reads a 50 MB failure answer only to its cap, says so, and the next push goes out', async () => {
-    const keys = loadVapidKeys({ path: join(tempDir(), 'vapid.json') });
+    const keys = loadVapidKeys({ path: join(testDir('tether-vapid-'), 'vapid.json') });
     const browser = createPushKeys();
     const flood = startOversizeServer({ status: 500, bytes: answerBytes, contentType: 'text/plain' });
     const healthy = startPushEndpoint();
@@ -95,7 +86,7 @@ describe('sendWebPush against a push service gone wrong (a real server on 127.0.
   });
 
   it('drops the body of an answer that says all by its status (sent, gone) without reading it', async () => {
-    const keys = loadVapidKeys({ path: join(tempDir(), 'vapid.json') });
+    const keys = loadVapidKeys({ path: join(testDir('tether-vapid-'), 'vapid.json') });
     const browser = createPushKeys();
     for (const [status, kind] of [[201, 'sent'], [410, 'gone']] as const) {
       const flood = startOversizeServer({ status, bytes: answerBytes, contentType: 'text/plain' });
@@ -113,7 +104,7 @@ describe('sendWebPush against a push service gone wrong (a real server on 127.0.
 
 describe('loadVapidKeys', () => {
   it('makes a key pair once and keeps it, private to the hub user', () => {
-    const path = join(tempDir(), 'vapid.json');
+    const path = join(testDir('tether-vapid-'), 'vapid.json');
     const first = loadVapidKeys({ path });
     expect(Buffer.from(first.publicKey, 'base64url')).toHaveLength(65);
     expect(loadVapidKeys({ path })).toEqual(first);
@@ -121,7 +112,7 @@ describe('loadVapidKeys', () => {
   });
 
   it('reads the JWK file of hubs from before the library, so their subscriptions keep working', async () => {
-    const path = join(tempDir(), 'vapid.json');
+    const path = join(testDir('tether-vapid-'), 'vapid.json');
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = privateKey.export({ format: 'jwk' });
     const publicKey = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x!, 'base64url'), Buffer.from(jwk.y!, 'base64url')]).toString('base64url');

@@ -3,44 +3,19 @@
 // (read-only, the parent's machine and folder), the reviewer's first prompt (instructions, the diff
 // its parent's runner answered, the focus), the card following the reviewer's answer, and the
 // card's buttons. Every refusal names its reason, and nothing is started or stored.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
-import { MAX_REVIEW_FOCUS_CHARS, PROTOCOL_VERSION, type Ack, type AgentCapabilities, type Review } from '@tether/shared';
-import { createHub, type Hub } from '../main.ts';
-import { createAccessToken } from '../auth/tokens.ts';
+import { describe, expect, it } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import { MAX_REVIEW_FOCUS_CHARS, type AgentCapabilities, type Review } from '@tether/shared';
+import { hubUnderTest } from '../testing/hub-under-test.ts';
 import { ONE_FILE_CHANGES } from '../../../tests/fixtures/changes-page.ts';
 
-let home: string;
-let hub: Hub;
-const tokens: Record<string, string> = {};
-const sockets: Socket[] = [];
 /** The played runners' starts, awaited before their sockets close. */
 const runnerStarts: Array<Promise<void>> = [];
-
-async function client(nsp: '/cli' | '/web', kind: 'runner' | 'daemon' | 'web', ns = 'alpha'): Promise<Socket> {
-  const socket = io(hub.url + nsp, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { protocol: PROTOCOL_VERSION.major, client: kind, token: tokens[ns] } });
-  sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('connect_error', reject);
-  });
-  return socket;
-}
-type Answer = Ack<Record<string, unknown>> & Record<string, unknown>;
-const ack = async (s: Socket, event: string, payload: unknown, ms = 20_000) => (await s.timeout(ms).emitWithAck(event, payload)) as Answer;
-const next = <T>(s: Socket, event: string, where: (payload: T) => boolean = () => true) =>
-  new Promise<T>((resolve) => {
-    const on = (payload: T) => {
-      if (!where(payload)) return;
-      s.off(event, on);
-      resolve(payload);
-    };
-    s.on(event, on);
-  });
+const live = hubUnderTest({ home: 'tether-reviews-', label: 'phone', ackTimeoutMs: 20_000, settle: () => Promise.all(runnerStarts.splice(0)) });
+const { connect, ack, next } = live;
+/** A phone of another namespace. */
+const strangerPhone = async () => connect({ nsp: '/web', token: await live.token('beta', { label: 'other' }) });
 
 /** Any agent's shape will do: the hub decides from `readOnly`, never from the name. */
 const capabilities = (readOnly: boolean): AgentCapabilities => ({
@@ -62,7 +37,7 @@ type World = { daemon: Socket; machineId: string; parent: Socket; parentId: stri
  *  is asked for becomes a runner that registers and goes idle. */
 async function world(o: { codexReadOnly?: boolean; agents?: string[] } = {}): Promise<World> {
   const machineId = randomUUID();
-  const daemon = await client('/cli', 'daemon');
+  const daemon = await connect({ nsp: '/cli', client: 'daemon' });
   const agents = o.agents ?? ['claude', 'codex'];
   const stated = Object.fromEntries(agents.map((a) => [a, capabilities(a === 'codex' ? o.codexReadOnly !== false : true)]));
   expect((await ack(daemon, 'machine:register', { id: machineId, name: 'box', os: 'linux', user: 'dev', home: '/home/dev', agents, capabilities: stated })).ok).toBe(true);
@@ -73,7 +48,7 @@ async function world(o: { codexReadOnly?: boolean; agents?: string[] } = {}): Pr
     reply({ ok: true, pid: 1000 + spawns.length, cwd: spawn.cwd, logFile: `/tmp/session-${spawn.sessionId}.log` });
     runnerStarts.push(
       (async () => {
-        const runner = await client('/cli', 'runner');
+        const runner = await connect({ nsp: '/cli' });
         children.push(runner);
         await ack(runner, 'session:register', { id: spawn.sessionId, machineId, cwd: spawn.cwd, launchKind: spawn.launchKind, agent: spawn.agent });
         await ack(runner, 'session:update', { sessionId: spawn.sessionId, patch: { status: 'idle' } });
@@ -81,25 +56,12 @@ async function world(o: { codexReadOnly?: boolean; agents?: string[] } = {}): Pr
     );
   });
   const parentId = randomUUID();
-  const parent = await client('/cli', 'runner');
+  const parent = await connect({ nsp: '/cli' });
   expect((await ack(parent, 'session:register', { id: parentId, machineId, cwd: '/home/dev/app', launchKind: 'pty', status: 'idle' })).ok).toBe(true);
   parent.on('workspace:query', (_query: unknown, reply: (a: unknown) => void) => reply({ ok: true, ...ONE_FILE_CHANGES }));
-  const phone = await client('/web', 'web');
+  const phone = await connect({ nsp: '/web' });
   return { daemon, machineId, parent, parentId, phone, spawns, children };
 }
-
-beforeEach(async () => {
-  home = mkdtempSync(join(tmpdir(), 'tether-reviews-'));
-  hub = await createHub({ config: { port: 0, home } });
-  tokens.alpha = (await createAccessToken({ store: hub.store, namespace: 'alpha', label: 'phone' })).token;
-  tokens.beta = (await createAccessToken({ store: hub.store, namespace: 'beta', label: 'other' })).token;
-});
-afterEach(async () => {
-  await Promise.all(runnerStarts.splice(0));
-  for (const s of sockets.splice(0)) s.close();
-  await hub.stop();
-  rmSync(home, { recursive: true, force: true });
-});
 
 it('starts a read-only reviewer on the parent\'s machine and folder with the diff and the focus, follows its answer on the card, and sends, asks and ends from it', async () => {
   const w = await world();
@@ -141,11 +103,8 @@ it('starts a read-only reviewer on the parent\'s machine and folder with the dif
   expect(await ack(w.phone, 'review:ask', { reviewId: review.id, promptId: randomUUID(), text: 'more?' })).toMatchObject({ ok: false, code: 'gone' });
 
   // A hub restart keeps the card and the link: a new phone lists the review, its session names its parent.
-  await Promise.all(runnerStarts.splice(0));
-  for (const s of sockets.splice(0)) s.close();
-  await hub.stop();
-  hub = await createHub({ config: { port: 0, home } });
-  const phone = await client('/web', 'web');
+  await live.restart();
+  const phone = await connect({ nsp: '/web' });
   expect((await ack(phone, 'review:list', { sessionId: w.parentId })).reviews).toEqual([expect.objectContaining({ id: review.id, state: 'ended', finalAnswer: 'src/app.ts:4 returns 2: the caller expects 1.' })]);
   const watched = await ack(phone, 'session:watch', { sessionId: review.id });
   expect(watched.session).toMatchObject({ id: review.id, parentId: w.parentId });
@@ -163,12 +122,12 @@ it("picks a reviewer when none is asked: the machine's first read-only-capable a
 describe('refusals: a clear error, nothing started, nothing stored', () => {
   const nothingHappened = async (w: World) => {
     expect(w.spawns).toEqual([]);
-    expect(await hub.store.listReviews({ namespace: 'alpha', parentId: w.parentId })).toEqual([]);
+    expect(await live.hub.store.listReviews({ namespace: 'alpha', parentId: w.parentId })).toEqual([]);
   };
 
   it('a session of another namespace is not found, like a missing one', async () => {
     const w = await world();
-    const stranger = await client('/web', 'web', 'beta');
+    const stranger = await strangerPhone();
     expect(await ack(stranger, 'review:start', { sessionId: w.parentId, agent: 'codex' })).toMatchObject({ ok: false, code: 'not_found', error: 'no such session' });
     expect(await ack(w.phone, 'review:start', { sessionId: randomUUID(), agent: 'codex' })).toMatchObject({ ok: false, code: 'not_found', error: 'no such session' });
     expect(await ack(stranger, 'review:list', { sessionId: w.parentId })).toMatchObject({ ok: false, code: 'not_found' });
@@ -202,16 +161,16 @@ describe('refusals: a clear error, nothing started, nothing stored', () => {
     const chain = [w.parentId];
     for (let i = 0; i < 2; i++) {
       const id = randomUUID();
-      const runner = await client('/cli', 'runner');
+      const runner = await connect({ nsp: '/cli' });
       await ack(runner, 'session:register', { id, machineId: w.machineId, cwd: '/home/dev/app', launchKind: 'headless', status: 'idle' });
       runner.on('workspace:query', (_query: unknown, reply: (a: unknown) => void) => reply({ ok: true, ...ONE_FILE_CHANGES }));
-      expect(await hub.store.addReview({ namespace: 'alpha', review: { id, parentId: chain.at(-1)!, agent: 'claude', state: 'answered', focus: '', finalAnswer: 'ok', createdAt: 1, updatedAt: 1 } })).toMatchObject({ kind: 'added' });
+      expect(await live.hub.store.addReview({ namespace: 'alpha', review: { id, parentId: chain.at(-1)!, agent: 'claude', state: 'answered', focus: '', finalAnswer: 'ok', createdAt: 1, updatedAt: 1 } })).toMatchObject({ kind: 'added' });
       chain.push(id);
     }
     const refused = await ack(w.phone, 'review:start', { sessionId: chain[2], agent: 'codex' });
     expect(refused).toMatchObject({ ok: false, code: 'bad_request', error: 'reviews nest at most 2 deep: this session is already a review of a review' });
     expect(w.spawns).toEqual([]);
-    expect(await hub.store.listReviews({ namespace: 'alpha', parentId: chain[2]! })).toEqual([]);
+    expect(await live.hub.store.listReviews({ namespace: 'alpha', parentId: chain[2]! })).toEqual([]);
     // One level less is allowed (a review of a review).
     expect((await ack(w.phone, 'review:start', { sessionId: chain[1], agent: 'codex' })).ok).toBe(true);
   });
@@ -233,7 +192,7 @@ describe('End and Archive of a parent with live reviews (parent-end.ts)', () => 
       // Awaited before the sockets close (afterEach): its ack may come after the stop's.
       runnerStarts.push(ack(runner, 'session:end', { sessionId, status: 'ended', exitCode: 0, reason: null }).then(() => undefined));
     });
-  const statusOf = async (sessionId: string) => (await hub.store.getSession({ namespace: 'alpha', sessionId }))?.status;
+  const statusOf = async (sessionId: string) => (await live.hub.store.getSession({ namespace: 'alpha', sessionId }))?.status;
 
   /** A parent with one live review (its reviewer registered and idle). */
   async function parentWithReview() {
@@ -283,10 +242,10 @@ describe('End and Archive of a parent with live reviews (parent-end.ts)', () => 
     const refused = await ack(w.phone, 'session:archive', { sessionId: w.parentId, archived: true });
     expect(refused).toMatchObject({ ok: false, code: 'conflict', reason: 'reviews_live', reviews: [{ id: reviewId }] });
     expect(String(refused.error)).toContain('then archive again');
-    expect((await hub.store.getSession({ namespace: 'alpha', sessionId: w.parentId }))?.archivedAt ?? null).toBeNull();
+    expect((await live.hub.store.getSession({ namespace: 'alpha', sessionId: w.parentId }))?.archivedAt ?? null).toBeNull();
     // Keep: archived, the review still runs.
     expect(await ack(w.phone, 'session:archive', { sessionId: w.parentId, archived: true, reviews: 'keep' })).toMatchObject({ ok: true, session: { id: w.parentId } });
-    expect((await hub.store.getSession({ namespace: 'alpha', sessionId: w.parentId }))?.archivedAt).toEqual(expect.any(Number));
+    expect((await live.hub.store.getSession({ namespace: 'alpha', sessionId: w.parentId }))?.archivedAt).toEqual(expect.any(Number));
     expect(await statusOf(reviewId)).toBe('idle');
     // Unarchive asks nothing.
     expect(await ack(w.phone, 'session:archive', { sessionId: w.parentId, archived: false })).toMatchObject({ ok: true });
@@ -301,7 +260,7 @@ describe('End and Archive of a parent with live reviews (parent-end.ts)', () => 
 
   it('a parent whose reviews have all ended ends without a question; another namespace learns nothing', async () => {
     const { w, reviewId, stops } = await parentWithReview();
-    const stranger = await client('/web', 'web', 'beta');
+    const stranger = await strangerPhone();
     expect(await ack(stranger, 'session:stop', { sessionId: w.parentId })).toMatchObject({ ok: false, code: 'not_found' });
     expect(await ack(stranger, 'session:archive', { sessionId: w.parentId, archived: true, reviews: 'end' })).toMatchObject({ ok: false, code: 'not_found' });
     expect(stops).toEqual([]);

@@ -22,6 +22,8 @@ export type HubUnderTestOptions = {
   ackTimeoutMs?: number;
   /** More of the hub's config than its port (0) and home (the temp one). */
   config?: Partial<Omit<HubConfig, 'port' | 'home'>>;
+  /** What the test started that must finish before its sockets close (a played runner's acks). */
+  settle?: () => Promise<unknown>;
 };
 
 export type ConnectOptions = {
@@ -54,17 +56,30 @@ export function hubUnderTest(options: HubUnderTestOptions) {
     return value;
   };
 
+  const startHub = (hubHome: string) => createHub({ config: { ...options.config, port: 0, home: hubHome } });
+  const stopHub = async () => {
+    await options.settle?.();
+    for (const socket of sockets.splice(0)) socket.close();
+    await hub?.stop();
+  };
+
   beforeEach(async () => {
     home = mkdtempSync(join(tmpdir(), options.home));
-    hub = await createHub({ config: { ...options.config, port: 0, home } });
+    hub = await startHub(home);
     accessToken = (await createAccessToken({ store: hub.store, namespace, label: options.label })).token;
   });
   afterEach(async () => {
-    for (const socket of sockets.splice(0)) socket.close();
-    await hub?.stop();
+    await stopHub();
     if (home) rmSync(home, { recursive: true, force: true });
     hub = home = accessToken = undefined;
   });
+
+  /** Stops this test's hub (its sockets closed) and starts another on the same home: what a restart keeps. */
+  async function restart(): Promise<Hub> {
+    await stopHub();
+    hub = await startHub(current(home, 'home'));
+    return hub;
+  }
 
   /** A token for `namespace` on this test's hub. */
   const token = async (tokenNamespace: string, tokenOptions: { label?: string } = {}) =>
@@ -120,8 +135,8 @@ export function hubUnderTest(options: HubUnderTestOptions) {
     const runner = await connect({ nsp: '/cli' });
     const web = await connect({ nsp: '/web' });
     const sid = randomUUID();
-    await register(runner, { id: sid, ...fields });
-    return { runner, web, sid };
+    const registered = await register(runner, { id: sid, ...fields });
+    return { runner, web, sid, registered };
   };
 
   return {
@@ -130,6 +145,7 @@ export function hubUnderTest(options: HubUnderTestOptions) {
     next,
     register,
     runnerWithTab,
+    restart,
     token,
     /** This test's hub. */
     get hub(): Hub {
