@@ -76,6 +76,7 @@ export function createRemoteSessions(deps: Deps) {
           model: spawn.model,
           permissionMode: spawn.permissionMode ?? 'default',
           deskAttached: false,
+          addedDirs: spawn.addedDirs,
     });
     if (ack.worktree) await sessions.recordWorktree(ns, spawn.sessionId, ack.worktree);
     return answerStart({ deps, ns, socket, sessionId: spawn.sessionId, logFile: ack.logFile, outcome: await ready });
@@ -112,6 +113,7 @@ export function createRemoteSessions(deps: Deps) {
             resumeAgentSessionId: request.resumeAgentSessionId ?? null,
             readOnly: options.readOnly === true,
             worktree: request.worktree ?? null,
+            addedDirs: [],
           }),
         () => ackError('conflict', 'busy'),
       );
@@ -146,6 +148,8 @@ export function createRemoteSessions(deps: Deps) {
             // A reviewer stays read-only when it comes back.
             readOnly: Boolean(current.parentId),
             worktree: null,
+            // The folders its agent had (docs/decisions/daemon.md, what a resume carries).
+            addedDirs: current.addedDirs ?? [],
           }),
         () => spawnError('conflict', 'session_live', 'the session is being started or stopped right now'),
       );

@@ -320,6 +320,18 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
       expect(await store.setSessionWorktree({ namespace: NS_A, sessionId: S1, worktree: removed, now: 4 })).toMatchObject({ worktree: removed });
     });
 
+
+    it("keeps the folders a session's agent was given, refreshed by its runner's re-registration, and none for a session that named none", async () => {
+      const dirs = ['/srv/shared-lib', '/home/ada/notes'];
+      await store.registerSession({ namespace: NS_A, registration: registration(S1, { addedDirs: dirs }), now: 1 });
+      await store.registerSession({ namespace: NS_A, registration: registration(S2), now: 1 });
+      expect((await store.getSession({ namespace: NS_A, sessionId: S1 }))?.addedDirs).toEqual(dirs);
+      expect((await store.getSession({ namespace: NS_A, sessionId: S2 }))?.addedDirs).toEqual([]);
+      // A resumed runner states what it was given this time.
+      await store.registerSession({ namespace: NS_A, registration: registration(S1, { status: 'idle', addedDirs: ['/srv/shared-lib'] }), now: 2 });
+      expect((await store.getSession({ namespace: NS_A, sessionId: S1 }))?.addedDirs).toEqual(['/srv/shared-lib']);
+      expect(await store.getSession({ namespace: NS_B, sessionId: S1 })).toBeNull();
+    });
     it('keeps final screens per namespace, upserted, pruned to the newest, deleted on resume', async () => {
       const screen = (n: number) => ({ offset: 100 * n, cols: 80, rows: 24, data: `screen ${n}`, savedAt: n });
       await store.saveFinalScreen({ namespace: NS_A, sessionId: S1, screen: screen(1), keep: 2 });

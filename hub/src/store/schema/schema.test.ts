@@ -95,6 +95,8 @@ describe('schema (SQLite)', () => {
       // The machine-vouch upgrade: an older daemon's machine vouches for nothing (its claims stand).
       expect(await store.getMachineVouch({ namespace: 'alpha', machineId: 'm1' })).toEqual({ vouch: null });
       expect(await store.getMachineVouch({ namespace: 'beta', machineId: 'm1' })).toBeNull();
+      // The session-added-dirs upgrade: an older session gave its agent no folders on record.
+      expect(await store.getSession({ namespace: 'alpha', sessionId: S1 })).toMatchObject({ addedDirs: [] });
     } finally {
       await store.close();
     }
@@ -113,6 +115,7 @@ describe('schema (SQLite)', () => {
       { version: 14, name: 'session-worktree' },
       { version: 15, name: 'devices' },
       { version: 16, name: 'machine-vouch' },
+      { version: 17, name: 'session-added-dirs' },
     ]);
   });
 
