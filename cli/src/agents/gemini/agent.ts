@@ -78,9 +78,11 @@ export const geminiAgent: Agent = {
   pasteSettleMs: 500,
   inputAfterSessionStart: true,
   plainVerdicts: true,
-  spawnArgs: ({ model, permissionMode, resumeId }) => {
+  spawnArgs: ({ model, permissionMode, resumeId, addedDirs = [] }) => {
     const mode = permissionMode === 'acceptEdits' ? 'auto_edit' : permissionMode === 'bypassPermissions' ? 'yolo' : null;
-    return [...(resumeId ? ['--resume', agentResumeId(resumeId)] : []), ...(model ? ['-m', model] : []), ...(mode ? ['--approval-mode', mode] : [])];
+    // One `--include-directories=<dir>` a folder: Gemini splits a value at commas, a folder is one value.
+    const dirs = addedDirs.map((dir) => `--include-directories=${dir}`);
+    return [...(resumeId ? ['--resume', agentResumeId(resumeId)] : []), ...(model ? ['-m', model] : []), ...(mode ? ['--approval-mode', mode] : []), ...dirs];
   },
   headless: createGeminiHeadless,
   endPty: ({ pty, log }) => createEnder({ step: (i) => pty.write(STEPS[i] ?? CTRL_C), at: PRESSES_AT, exited: pty.exited, force: () => pty.kill('SIGTERM'), log }),
