@@ -10,7 +10,7 @@
 // a session that never got ready is stopped and marked failed, never left half-started; nothing is
 // retried or respawned here. Machines and sessions are looked up in the caller's namespace only.
 import { basename } from 'node:path';
-import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, spawnError, WORKTREE_SPAWN_ACK_MS, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
+import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, spawnError, WORKTREE_SPAWN_ACK_MS, type Ack, type DaemonSpawn, type LaunchKind, type Namespace, type Session, type WebAcks } from '@tether/shared';
 import type { z } from 'zod';
 import type { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '@tether/shared';
 import type { Sessions } from '../sessions/lifecycle.ts';
@@ -132,25 +132,12 @@ export function createRemoteSessions(deps: Deps) {
       const found = await findDaemon(ns, current.machineId);
       if ('ok' in found) return found;
       const machineId = current.machineId;
+      const agentSessionId = current.agentSessionId;
       return exclusive(
         ns,
         sessionId,
         () =>
-          start(ns, machineId, found.socket, {
-            sessionId,
-            cwd: current.cwd,
-            launchKind: launchKind ?? current.launchKind,
-            agent: current.agent,
-            model: current.model,
-            permissionMode: current.permissionMode,
-            createDir: false,
-            resumeAgentSessionId: current.agentSessionId,
-            // A reviewer stays read-only when it comes back.
-            readOnly: Boolean(current.parentId),
-            worktree: null,
-            // The folders its agent had (docs/decisions/daemon.md, what a resume carries).
-            addedDirs: current.addedDirs ?? [],
-          }),
+          start(ns, machineId, found.socket, resumeSpawn({ current, agentSessionId, launchKind })),
         () => spawnError('conflict', 'session_live', 'the session is being started or stopped right now'),
       );
     },
@@ -189,6 +176,27 @@ export function createRemoteSessions(deps: Deps) {
 
 /** A daemon older than worktrees drops the spawn's `worktree` and starts the session in the
  *  repository itself: not what was asked. Its runner goes at once, and the person is told why. */
+/** What the daemon is asked to start for a resume: the session as the hub recorded it
+ *  (docs/decisions/daemon.md, what a resume carries). */
+function resumeSpawn(o: { current: Session; agentSessionId: string; launchKind: LaunchKind | undefined }): DaemonSpawn {
+  const { current } = o;
+  return {
+    sessionId: current.id,
+    cwd: current.cwd,
+    launchKind: o.launchKind ?? current.launchKind,
+    agent: current.agent,
+    model: current.model,
+    permissionMode: current.permissionMode,
+    createDir: false,
+    resumeAgentSessionId: o.agentSessionId,
+    // A reviewer stays read-only when it comes back.
+    readOnly: Boolean(current.parentId),
+    worktree: null,
+    // The folders its agent had.
+    addedDirs: current.addedDirs ?? [],
+  };
+}
+
 async function refuseOlderDaemon(o: { deps: Deps; exits: ReturnType<typeof createRunnerExits>; ns: Namespace; socket: DaemonTarget; sessionId: string; ready: Promise<ReadinessOutcome> }) {
   void o.deps.daemons.command(o.socket, 'daemon:kill', { sessionId: o.sessionId });
   o.exits.notStarted(o.ns, o.sessionId);
