@@ -20,6 +20,18 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
+/** The test files under a folder (every .ts/.tsx with `all`: tests/ holds nothing else). */
+function testFilesUnder(dir: string, o: { all?: boolean } = {}): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist') continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...testFilesUnder(p, o));
+    else if (/\.(ts|tsx)$/.test(name) && (o.all || /\.test\.tsx?$/.test(name) || name.endsWith('.contract.ts'))) out.push(p);
+  }
+  return out;
+}
+
 const IMPORT_RE = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** "cli/src/runner/runner.ts" → "cli/runner"; "hub/src/main.ts" → "hub/main"; web features keep their name. */
@@ -158,11 +170,11 @@ const RULES: Rule[] = [
   { from: /^cli\/(?!commands$|main$)/, forbid: /^cli\/commands$/, why: 'commands are edges: nothing imports them' },
   { from: /^cli\/(pty|screen)$/, forbid: /^(cli\/(?!pty$|screen$)|shared\/|hub\/)/, why: 'pty and screen import nothing of ours' },
   {
-    from: /^cli\/(transcript|hooks|hub-link|config|workspace|reach)$/,
+    from: /^cli\/(transcript|hooks|hub-link|web-client|config|workspace|reach)$/,
     forbid: /^(cli\/(runner|daemon|commands|pty|screen)|hub\/)/,
     why: 'leaf rooms import only shared (and config)',
   },
-  { from: /^cli\/dialogs$/, forbid: /^(cli\/(?!dialogs$|screen$|hub-link$)|hub\/)/, why: 'the dialog relay reads the screen and speaks through the hub link only' },
+  { from: /^cli\/dialogs$/, forbid: /^(cli\/(?!dialogs$|screen$|hub-link$)|hub\/)/, why: 'the dialog bridge reads the screen and speaks through the hub link only' },
   { from: /^cli\/agents$/, forbid: /^cli\/(runner|daemon)$/, why: 'an agent brings data and drivers (agents/agent.ts); the runner composes the session and is never imported back' },
   { from: /^cli\/daemon$/, forbid: /^cli\/runner$/, why: 'the daemon spawns runner processes, never imports the runner' },
   { from: /^cli\/(?!commands$)/, forbid: /^hub\//, why: 'only commands (tether hub, token) may load the hub' },
@@ -203,6 +215,21 @@ describe('architecture arrows', () => {
       .map((f) => relative(ROOT, f).split('\\').join('/'))
       .filter((rel) => !/^(hub|cli|web)\/src\/testing\//.test(rel) && /from ['"]vitest['"]/.test(readFileSync(join(ROOT, rel), 'utf8')));
     expect(outside).toEqual([]);
+  });
+
+  it('keeps test support in a testing/ room: no source file outside one is imported by tests alone', () => {
+    const tests = [
+      ...['shared', 'hub', 'cli', 'web'].flatMap((p) => testFilesUnder(join(ROOT, p, 'src'))),
+      ...testFilesUnder(join(ROOT, 'tests'), { all: true }),
+    ];
+    // shared/src/index.ts is @tether/shared: production files import it by the package's name.
+    const production = new Set([join(ROOT, 'shared/src/index.ts'), ...files.flatMap((f) => fileImportsOf(f))]);
+    const testOnly = [...new Set(tests.flatMap((f) => fileImportsOf(f)))]
+      .filter((target) => files.includes(target) && !production.has(target))
+      .map((target) => relative(ROOT, target).split('\\').join('/'))
+      // A *.fixture.ts is a test's input (a script it runs), named so beside what it exercises.
+      .filter((rel) => !/^(hub|cli|web|shared)\/src\/testing\//.test(rel) && !rel.endsWith('.fixture.ts'));
+    expect(testOnly).toEqual([]);
   });
 
   it('keeps the hub\'s socket edges thin (no file over 150 lines: rules belong in a domain room)', () => {

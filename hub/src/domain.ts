@@ -16,13 +16,13 @@ import { createDaemonDirectory } from './machines/daemons.ts';
 import { createMachines } from './machines/machines.ts';
 import { createRemoteSessions } from './machines/remote-sessions.ts';
 import { createWorktrees } from './worktrees/worktrees.ts';
-import { createShellRelay } from './machines/shells.ts';
+import { createShellBridge } from './machines/shells.ts';
 import { createTerminalRegistry } from './terminal/registry.ts';
 import type { RunnerPort } from './terminal/room.ts';
 import { storedFinalScreens } from './terminal/final-screens.ts';
 import { createTerminalViewers } from './terminal/viewers.ts';
 import { createClusterBus } from './cluster/bus.ts';
-import { createHubLinkServer } from './cluster/hub-link.ts';
+import { createTerminalLinkServer } from './cluster/terminal-link.ts';
 import { spreadFacts } from './cluster/spread.ts';
 import { createWorkspace } from './workspace/workspace.ts';
 import { createReviews } from './reviews/reviews.ts';
@@ -71,17 +71,17 @@ export function createDomain(options: {
   const machines = createMachines({ store, facts, daemons, onError });
   const viewers = createTerminalViewers({ terminals, runners, sessionOf: sessions.get, web, cli, cluster: options.cluster, onError });
   const links = options.cluster
-    ? createHubLinkServer({ nsp: io.of('/hub'), cli, linkSecret: options.cluster.linkSecret, sessionOf: sessions.get, terminals, runners, onError })
+    ? createTerminalLinkServer({ nsp: io.of('/hub'), cli, linkSecret: options.cluster.linkSecret, sessionOf: sessions.get, terminals, runners, onError })
     : null;
   const remote = createRemoteSessions({ sessions, machines, daemons, readiness, runners, bus });
-  const shells = createShellRelay({ enabled: options.shell, machines, daemons, web, bus });
+  const shells = createShellBridge({ enabled: options.shell, machines, daemons, web, bus });
   const workspace = createWorkspace({ sessionOf: sessions.get, runners });
   const follower = followReviews({ store, facts, onError });
   const reviews = createReviews({ store, facts, sessions, machines, remote, workspace, follower });
   const git = createGitActions({ sessionOf: sessions.get, runners, store, facts });
   const worktrees = createWorktrees({ sessions, machines, daemons, store, facts });
 
-  // A runner (re)registered here: viewers of its session here (relayed ones, and on other hubs
+  // A runner (re)registered here: viewers of its session here (linked ones, and on other hubs
   // through the cluster) move their stream to this hub.
   facts.on('terminal.started', ({ namespace, sessionId, hubUrl }) => viewers.moved(namespace, sessionId, hubUrl));
   spreadFacts({ facts, bus, readiness, viewers });

@@ -90,7 +90,8 @@ async function openKeys(o: { config: HubConfig; store: Store; ownsStore: boolean
     : loadHubSecret({ path: o.secretPath });
   // Web push: VAPID keys made on first start and kept in TETHER_HOME (or the cluster's), like the hub secret.
   const vapid = cluster ? parseVapidKeys(await cluster.secret('vapid', makeVapidKeys)) : null;
-  // Hubs link to each other (terminal relay) with a secret of the cluster's.
+  // Hubs link to each other (the terminal link) with a secret of the cluster's.
+  // 'hub-link': the secret's stored name, older than "terminal link" (stored names stay).
   const linkSecret = cluster ? await cluster.secret('hub-link', () => randomSecret()) : null;
   return { cluster, secret, vapid, linkSecret };
 }
@@ -192,7 +193,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     hubUrl,
     ...(config.revocationCheckMs !== undefined ? { revocationCheckMs: config.revocationCheckMs } : {}),
     shareRevoked: { heard: (listener) => domain.bus.on('share-revoked', ({ jti }) => listener(jti)), tell: (jti) => domain.bus.tell('share-revoked', { jti }) },
-    hubLinks: cluster !== null,
+    terminalLinks: cluster !== null,
     cli: { sessions, approvals, machines, remote, shells, terminals, onError, ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}) },
     web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, onError },
   });

@@ -52,6 +52,9 @@ export const AgentCapabilitiesSchema = z
     /** Its room starts it read-only in its own terms when asked (a reviewer, reviews.ts). Absent
      *  (an older runner or daemon): never started as a reviewer, since it would run unrestricted. */
     readOnly: z.boolean().optional(),
+    /** The launch kinds it runs read-only in (Gemini: headless only, in its own plan mode). Absent:
+     *  every kind it has. */
+    readOnlyIn: SwitchableIn.optional(),
     relays: z
       .object({
         /** The requests it can put to the phone. */

@@ -151,7 +151,7 @@ export function elicitationAnswerOf(answer: { decision: string; elicitation?: El
 /** Why an answer cannot answer this form, or null: an accept whose content breaks the requested
  *  schema, named field by field ("replicas must be at most 9; region is required"). One check for
  *  both ends: the hub refuses such an answer (the request stays waiting on every phone), and the
- *  runner never relays one (claude's own form decides). A decline or cancel carries no content. */
+ *  runner never passes one on (claude's own form decides). A decline or cancel carries no content. */
 export function elicitationAnswerProblem(input: ElicitationInput, answer: { decision: string; elicitation?: ElicitationAnswer | undefined }): string | null {
   const given = elicitationAnswerOf(answer);
   if (given.action !== 'accept') return null;

@@ -38,7 +38,7 @@ export const ErrorCodeSchema = z.enum([
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 
 export type AckError = { ok: false; code: ErrorCode; error: string };
-/** An error ack as another process sent it (a runner's answer relayed by the hub). */
+/** An error ack as another process sent it (a runner's answer forwarded by the hub). */
 export const AckErrorSchema = z.object({ ok: z.literal(false), code: ErrorCodeSchema, error: z.string().max(2000) });
 export type Ack<T extends object = object> = ({ ok: true } & T) | AckError;
 export type AckFn<T extends object = object> = (ack: Ack<T>) => void;
@@ -52,6 +52,19 @@ export function ackSchemaOf<P extends z.ZodRawShape, E extends z.ZodRawShape>(pa
 
 export function ackError(code: ErrorCode, error: string): AckError {
   return { ok: false, code, error };
+}
+
+/** `answer`, with any failure it did not expect as an `internal` error ack ("<what> failed: …", the
+ *  message capped) instead of a rejection: an answer to the hub is an ack, never an exception into
+ *  the socket layer. */
+export function ackingFailures<Q, T extends object>(what: string, answer: (query: Q) => Promise<Ack<T>> | Ack<T>): (query: Q) => Promise<Ack<T>> {
+  return async (query) => {
+    try {
+      return await answer(query);
+    } catch (error) {
+      return ackError('internal', `${what} failed: ${error instanceof Error ? error.message.slice(0, 300) : 'unknown error'}`);
+    }
+  };
 }
 
 /** One readable line from a zod error: "field.path: message; other: message". */

@@ -69,13 +69,15 @@ describe('a Codex session from the browser', () => {
     await form.getByRole('radio', { name: /codex-box/ }).check();
     await form.getByRole('textbox', { name: 'Directory' }).fill(sandbox.cwd);
     await form.getByRole('radio', { name: /^Codex\b/ }).check();
-    // Codex is headless (chat only) unless the PTY box is ticked, as claude is; claude's modes are not offered.
+    // Codex is headless (chat only) unless the PTY box is ticked, as claude is. Headless, its own two
+    // collaboration modes are offered (claude's others are not); in a PTY none (not driven from here).
     step('Codex is headless');
     const pty = form.getByRole('checkbox', { name: /PTY \(live terminal\)/ });
     await expect(pty.isChecked()).resolves.toBe(false);
     await expect(pty.isDisabled()).resolves.toBe(false);
-    await expect(form.getByLabel('Permissions').count()).resolves.toBe(0);
+    await expect(form.getByLabel('Permissions').locator('option').allTextContents()).resolves.toEqual(['Ask for approvals', 'Plan first']);
     await pty.check();
+    await expect(form.getByLabel('Permissions').count()).resolves.toBe(0);
     await saveScreenshot(tab, { name: 'codex-new-session', viewport: 'phone' });
     // The form with its agent choice, in both themes: no serious or critical axe finding.
     step('The form with its agent choice, in both themes');

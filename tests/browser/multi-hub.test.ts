@@ -52,7 +52,7 @@ describe('the web app behind a load balancer of two hubs', () => {
     expect(await answered).toMatchObject({ requestId, answer: { decision: 'allow' } });
     await sheet.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
 
-    // The terminal tab: hub A relays the screen from hub B, which holds the runner.
+    // The terminal tab: hub A carries the screen from hub B (which holds the runner) over the terminal link.
     runner.on('terminal:snapshot-request', () => {
       void emitAck(runner, 'terminal:snapshot', { sessionId, offset: 0, cols: 40, rows: 12, data: 'screen from hub B\r\n$ ' });
     });

@@ -159,7 +159,7 @@ describe('permission approvals', () => {
     const body = (await res.json()) as { audit: Array<{ requestId: string; answeredBy: string; answer: { decision: string } | null }> };
     expect(body.audit.find((a) => a.requestId === request.id)).toMatchObject({ answeredBy: 'desk', answer: { decision: 'allow' } });
     expect(world.toolResults().filter((r) => r.toolUseId === 'toolu_d2')).toHaveLength(1);
-    // claude's dialog was the hook request's: the dialog relay never asked about it a second time.
+    // claude's dialog was the hook request's: the dialog bridge never asked about it a second time.
     expect(phone.requested.filter((r) => r.kind === 'dialog')).toEqual([]);
   }, 60_000);
 

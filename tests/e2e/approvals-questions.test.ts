@@ -42,7 +42,7 @@ describe('questions and plans', () => {
     expect(result?.text).toContain('"How should it be baked?"="well done, on a stone"');
     // The phone's answer closed the desk's picker.
     expect(runner.screenText()).not.toMatch(DESK_DIALOG);
-    // The picker was the hook request's: the dialog relay never asked about it a second time.
+    // The picker was the hook request's: the dialog bridge never asked about it a second time.
     expect(phone.requested.filter((r) => r.kind === 'dialog')).toEqual([]);
   }, 60_000);
 

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '@tether/shared';
-import { delayed, execCommand, hasToolOutput, lastToolOutputs, lastUserText, text, userSays, when, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
+import { delayed, execCommand, hasToolOutput, lastToolOutputs, lastUserText, requestUserInput, text, userSays, when, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { startCodexDaemonWorld } from '../harness/codex-world.ts';
 import { emitAck, uploadAttachment } from '../harness/hub.ts';
@@ -65,6 +65,34 @@ describe('headless Codex (app-server) from the phone', () => {
     expect(watch.duplicates()).toBe(0);
     expect(sandbox.transcripts()).toHaveLength(1);
     await emitAck(phone, 'session:stop', { sessionId }, 30_000);
+  }, 120_000);
+
+  it('plan mode from the phone; then request_user_input: Codex\'s questions are asked on the phone with their options; the pick and the words of one\'s own reach the model by question id', async () => {
+    const QUESTIONS = [
+      { id: 'database', header: 'Database', question: 'Which database should the tests use?', options: [{ label: 'SQLite (Recommended)', description: 'A file per test' }, { label: 'PostgreSQL', description: 'A throwaway cluster' }] },
+      { id: 'style', header: 'Style', question: 'Tabs or spaces?', options: [{ label: 'Tabs', description: 'One per level' }, { label: 'Spaces', description: 'Two per level' }] },
+    ];
+    const { fake, watch } = await headlessCodex([
+      when(userSays('ask me'), requestUserInput(QUESTIONS, { callId: 'call_q1' })),
+      when(hasToolOutput(), text('noted your choices')),
+    ]);
+    // Codex offers request_user_input in its plan (collaboration) mode only: "unavailable in Default mode".
+    expect(watch.session()?.capabilities?.modes.values).toEqual(['default', 'plan']);
+    expect((await watch.emit('session:set-mode', { sessionId: watch.session()!.id, mode: 'plan' })).ok).toBe(true);
+    await watch.waitFor(() => watch.session()?.permissionMode === 'plan', { what: 'plan mode' });
+    await watch.send('ask me');
+    const request = await watch.waitFor(() => watch.requested.find((r) => r.toolName === 'AskUserQuestion'), { what: 'the question on the phone' });
+    expect(JSON.stringify(fake.mainRequests().at(-1))).toMatch(/plan mode/i);
+    expect(request).toMatchObject({
+      kind: 'question',
+      toolInput: { questions: QUESTIONS.map((q) => ({ question: q.question, header: q.header, options: q.options, multiSelect: false })) },
+    });
+    await watch.waitFor(() => watch.session()?.status === 'waiting', { what: 'waiting while asked' });
+    const answers = { 'Which database should the tests use?': 'PostgreSQL', 'Tabs or spaces?': 'two spaces, like the rest' };
+    expect((await watch.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow', answers } })).ok).toBe(true);
+    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'noted your choices'), { what: 'the reply after the answers' });
+    const output = fake.mainRequests().flatMap(lastToolOutputs).find((o) => o.callId === 'call_q1')?.output ?? '';
+    expect(JSON.parse(output)).toEqual({ answers: { database: { answers: ['PostgreSQL'] }, style: { answers: ['two spaces, like the rest'] } } });
   }, 120_000);
 
   it('denied with a reason: the command does not run and the model reads the reason; the phone picks the next turn\'s model and effort; abort interrupts a turn', async () => {

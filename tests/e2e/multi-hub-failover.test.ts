@@ -1,7 +1,7 @@
 // Several hubs behind one URL, one of them dies: hub A is SIGKILLed while claude waits on an
 // approval mid-turn. The runner reconnects through nginx to hub B, the phone on B answers the
 // approval that was asked on A, the turn finishes, and the chat holds every message once. A
-// terminal viewer on B (relayed from A until then) gets a fresh snapshot from B.
+// terminal viewer on B (over the terminal link to A until then) gets a fresh snapshot from B.
 import { describe, expect, it } from 'vitest';
 import type { PendingRequest, Resolution } from '@tether/shared';
 import { hasToolResult, reply, streamedText, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
@@ -30,9 +30,9 @@ describe('a hub of several dies', () => {
     phone.socket.on('approval:resolved', (r: Resolution) => (resolved.push(r), phone.changed()));
     phone.socket.on('terminal:snapshot', (s: { data: string }) => (snapshots.push({ at: Date.now(), data: s.data }), phone.changed()));
 
-    // A viewer on B, relayed from the runner's hub A.
+    // A viewer on B, linked to the runner's hub A.
     expect(await phone.emit('terminal:subscribe', { sessionId: runner.sessionId })).toMatchObject({ ok: true, mode: 'snapshot' });
-    await phone.waitFor(() => snapshots.length > 0, { what: 'the first snapshot, relayed from hub A' });
+    await phone.waitFor(() => snapshots.length > 0, { what: 'the first snapshot, over the link from hub A' });
 
     const sent = await phone.send('go');
     expect(sent.ok).toBe(true);

@@ -1,5 +1,5 @@
 // Several hubs behind one URL: two `tether hub` processes on one PostgreSQL database behind nginx.
-// A runner on hub A and a phone on hub B: chat, an approval answered from B, a prompt relayed to the
+// A runner on hub A and a phone on hub B: chat, an approval answered from B, a prompt delivered to the
 // runner, a mode change; the session list and terminal reach B. Two phones on two hubs answering
 // the same request at once leave exactly one answer and one audit entry.
 import { io } from 'socket.io-client';
@@ -24,7 +24,7 @@ async function phoneOn(hub: { url: string; token: string }, sessionId: string) {
 }
 
 describe('several hubs behind one URL', () => {
-  it('runner on hub A, phone on hub B: chat, approval, prompt relay, mode change, session list, files, terminal', async () => {
+  it('runner on hub A, phone on hub B: chat, approval, prompt delivery, mode change, session list, files, terminal', async () => {
     const { cluster, runner } = await startClusterWithRunner(defer, {
       script: [
         when(userSays(/hello from B/), text('hi, phone on B')),
@@ -38,7 +38,7 @@ describe('several hubs behind one URL', () => {
     expect(phone.session()).toMatchObject({ id: runner.sessionId });
     await phone.waitFor(() => phone.session()?.status === 'idle' || null, { what: 'the session idle on hub B' });
 
-    // A prompt sent on B is relayed to the runner on A and answered; the chat comes back to B.
+    // A prompt sent on B is delivered to the runner on A and answered; the chat comes back to B.
     const sent = await phone.send('hello from B');
     expect(sent.ok).toBe(true);
     await phone.waitFor(() => phone.messages().find((m) => chatText(m).includes('hi, phone on B')), { what: 'the reply on hub B' });
@@ -65,12 +65,12 @@ describe('several hubs behind one URL', () => {
     }
 
     // The session's files through B: hub B asks the runner on A through the cluster adapter and
-    // relays its answer (the file the approved command made, untracked).
+    // forwards its answer (the file the approved command made, untracked).
     const files = await fetch(`${cluster.b.url}/api/sessions/${runner.sessionId}/files`, { headers: { authorization: `Bearer ${cluster.b.token}` } });
     expect(files.status).toBe(200);
     expect(((await files.json()) as { entries: Array<{ name: string }> }).entries.map((e) => e.name)).toContain('from-b.txt');
 
-    // The terminal: a viewer on B gets the screen of the runner on A (relayed from A's byte log).
+    // The terminal: a viewer on B gets the screen of the runner on A (over the terminal link, from A's byte log).
     const snapshot = new Promise<{ data: string }>((resolve) => phone.socket.once('terminal:snapshot', resolve));
     const subscribed = await phone.emit('terminal:subscribe', { sessionId: runner.sessionId });
     expect(subscribed).toMatchObject({ ok: true, mode: 'snapshot' });
@@ -114,7 +114,7 @@ describe('several hubs behind one URL', () => {
     expect(audit[0]).toMatchObject({ outcome: 'answered', answer: { decision: winner } });
   }, 120_000);
 
-  it('the hub-to-hub link takes only the cluster secret, checks every payload and the session', async () => {
+  it('the hub-to-hub terminal link takes only the cluster secret, checks every payload and the session', async () => {
     const cluster = await startCluster(defer);
     const link = (secret: unknown) =>
       new Promise<{ ok: true; socket: ReturnType<typeof io> } | { ok: false; error: string }>((resolve) => {
@@ -142,7 +142,7 @@ describe('several hubs behind one URL', () => {
     expect(registered.ok).toBe(true);
     expect(await emitAck(linked.socket as never, 'link:subscribe', { namespace: 'other-team', sessionId, viewerId: 'v1', canWrite: true })).toMatchObject({ ok: false, code: 'not_found' });
     expect(await emitAck(linked.socket as never, 'link:subscribe', { namespace: 'default', sessionId, viewerId: 'v1', canWrite: true })).toMatchObject({ ok: true, mode: 'snapshot' });
-    // A viewer on hub B is relayed from A: the runner's snapshot reaches it, its input reaches the runner.
+    // A viewer on hub B watches over the terminal link to A: the runner's snapshot reaches it, its input reaches the runner.
     const fromB = await connectSocket({ url: cluster.b.url, nsp: '/web', token: cluster.b.token });
     defer(() => fromB.close());
     const asked = new Promise((resolve) => runnerSocket.once('terminal:snapshot-request', resolve));

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
-import { readClaudeVersion, versionStanding } from '../../cli/src/agents/claude/version.ts';
-import { readCodexVersion, SUPPORTED_CODEX } from '../../cli/src/agents/codex/version.ts';
+import { claudeVersions } from '../../cli/src/agents/claude/version.ts';
+import { codexVersions, SUPPORTED_CODEX } from '../../cli/src/agents/codex/version.ts';
 import { claudeBin } from '../harness/claude.ts';
 import { codexBin } from '../harness/codex.ts';
 import { startHub } from '../harness/hub.ts';
@@ -47,9 +47,9 @@ describe('tether send / chat / doctor', () => {
     const doctor = await runTether(['doctor'], env);
     // Inside the tested range for the pinned versions; `claude:check` runs this with a newer one,
     // which doctor must call newer and still pass (a warning with its fix, not a failure).
-    const standing = versionStanding(readClaudeVersion(claudeBin()));
+    const standing = claudeVersions.standing(claudeVersions.read(claudeBin()));
     expect(doctor.stdout).toMatch(standing === 'newer' ? /ok {3}claude \d+\.\d+\.\d+ .*outside the tested .* range\n\s+fix: .*claude:check/ : /claude \d+\.\d+\.\d+ .*inside the tested/);
-    const codexStanding = versionStanding(readCodexVersion(codexBin()), SUPPORTED_CODEX);
+    const codexStanding = codexVersions.standing(codexVersions.read(codexBin()));
     expect(doctor.stdout).toMatch(codexStanding === 'newer' ? /ok {3}codex {2}codex-cli \d+\.\d+\.\d+ .*outside the tested .* range\n\s+fix: .*codex:check/ : /ok {3}codex {2}\d+\.\d+\.\d+ .*inside the tested/);
     expect(doctor.stdout).not.toContain('FAIL');
     expect(doctor.code).toBe(0);
@@ -157,8 +157,23 @@ describe('tether send / chat / doctor', () => {
     expect(bad.stderr).toContain('unknown effort level "turbo"');
   }, 60_000);
 
-  it('permission mode: the phone switches it as the desk does (Shift+Tab); the session follows claude’s footer', async () => {
-    const { runner, phone } = await startWorld(defer);
+  it('`tether model`: reads the session\'s model, switches it as the phone does (claude\'s /model), refuses what is no model name', async () => {
+    const { hub, runner, phone, tempDir } = await startWorld(defer);
+    const env = { TETHER_HOME: tempDir('tether-cli-home-'), TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token };
+    const set = await runTether(['model', runner.sessionId, 'sonnet', '--json'], env);
+    expect(set).toMatchObject({ code: 0, stdout: `${JSON.stringify({ sessionId: runner.sessionId, requested: 'sonnet' })}\n` });
+    await phone.waitFor(() => phone.session()?.model === 'sonnet', { what: 'model sonnet' });
+    await runner.waitForScreen(/Set model to/i);
+    expect(await runTether(['model', runner.sessionId, '--json'], env)).toMatchObject({ code: 0, stdout: `${JSON.stringify({ sessionId: runner.sessionId, model: 'sonnet' })}\n` });
+    expect(await runTether(['model', runner.sessionId], env)).toMatchObject({ code: 0, stdout: 'sonnet\n' });
+    const bad = await runTether(['model', runner.sessionId, 'x'.repeat(201)], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('is not a model name');
+  }, 60_000);
+
+  it('permission mode: the phone and `tether mode` switch it as the desk does (Shift+Tab); the session follows claude’s footer', async () => {
+    const { hub, runner, phone, tempDir } = await startWorld(defer);
+    const env = { TETHER_HOME: tempDir('tether-cli-home-'), TETHER_HUB_URL: hub.url, TETHER_TOKEN: hub.token };
     await phone.waitFor(() => phone.session()?.permissionMode === 'default', { what: 'manual mode read from the footer' });
     expect((await phone.emit('session:set-mode', { sessionId: runner.sessionId, mode: 'plan' })).ok).toBe(true);
     await phone.waitFor(() => phone.session()?.permissionMode === 'plan', { what: 'plan mode' });
@@ -168,5 +183,13 @@ describe('tether send / chat / doctor', () => {
     expect((await phone.emit('session:set-mode', { sessionId: runner.sessionId, mode: 'default' })).ok).toBe(true);
     await phone.waitFor(() => phone.session()?.permissionMode === 'default', { what: 'back to manual mode' });
     expect(runner.screenText()).not.toMatch(/bypass permissions on/);
+    // The CLI asks as the phone does, and reads back what the footer says.
+    expect(await runTether(['mode', runner.sessionId, 'acceptEdits'], env)).toMatchObject({ code: 0, stdout: 'asked for acceptEdits mode: the agent switches at its next idle prompt\n' });
+    await phone.waitFor(() => phone.session()?.permissionMode === 'acceptEdits', { what: 'accept-edits mode' });
+    await runner.waitForScreen(/accept edits on/);
+    expect(await runTether(['mode', runner.sessionId], env)).toMatchObject({ code: 0, stdout: 'acceptEdits\n' });
+    const bad = await runTether(['mode', runner.sessionId, 'yolo'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('unknown permission mode "yolo"');
   }, 60_000);
 });

@@ -2,7 +2,7 @@
 // fake API (screen + transcript), the Bash permission dialog, and a headless stream-json run.
 import { readFileSync, existsSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readClaudeVersion } from '../../cli/src/agents/claude/version.ts';
+import { claudeVersions } from '../../cli/src/agents/claude/version.ts';
 import { lastToolResults, lastUserText, startFakeAnthropic, text, toolUse, type FakeAnthropic, type ScriptTurn } from '../fixtures/fake-anthropic/index.ts';
 import { READY_PATTERN, claudeBin, createClaudeSandbox, inputBoxText, spawnClaudeInPty, type ClaudePty, type ClaudeSandbox } from './claude.ts';
 
@@ -53,7 +53,7 @@ describe('claude harness', () => {
     const claude = spawn(sandbox);
     const screen = await claude.waitForReady({ timeoutMs: 30_000 });
     expect(screen).toMatch(READY_PATTERN);
-    expect(screen).toContain(`Claude Code v${readClaudeVersion(claudeBin())}`);
+    expect(screen).toContain(`Claude Code v${claudeVersions.read(claudeBin())}`);
     expect(inputBoxText(screen)).toBe('');
   });
 

@@ -1,8 +1,8 @@
 // version.ts: where an agent's installed version stands against the range tether is tested with.
 // Each agent pins its own range (agents/<agent>/supported-versions.json: floor and current, both run by
 // the test suite); the comparison, the wording of the warning and the per-binary cache are the same for
-// every agent, so they live here. `tether doctor` reports the standing, `tether <agent>` warns (never
-// refuses) outside the range.
+// every agent, so they live here (agentVersions: what an agent's room states, the rest follows).
+// `tether doctor` reports the standing, `tether <agent>` warns (never refuses) outside the range.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 
@@ -82,4 +82,42 @@ export function cachedVersion(options: { bin: string; cacheFile: string; read: (
     // a read-only home only costs the next start the same look-up
   }
   return version;
+}
+
+/** One agent's versions: its tested range and what follows from it. */
+export type AgentVersions = {
+  range: VersionRange;
+  /** What `<bin> --version` runs with on top of the environment. */
+  versionEnv: Record<string, string>;
+  standing(version: string | null, range?: VersionRange): VersionStanding;
+  /** One line for the user about a version outside the range, or null inside it. */
+  warning(version: string | null, range?: VersionRange): string | null;
+  /** `<bin> --version`, parsed. */
+  read(bin: string, options?: { timeoutMs?: number; env?: NodeJS.ProcessEnv }): string | null;
+  /** read, remembered per binary in `cacheFile` (cachedVersion). */
+  cached(options: { bin: string; cacheFile: string }): string | null;
+};
+
+/** An agent's versions from what its room states: its name, its range, the script that tries its
+ *  newest release, and how its `--version` is asked (`versionEnv` on top of the environment; a
+ *  slow launcher's `timeoutMs`). */
+export function agentVersions(options: {
+  agent: string;
+  range: VersionRange;
+  checkScript: string;
+  versionEnv?: Record<string, string>;
+  timeoutMs?: number;
+}): AgentVersions {
+  const { agent, checkScript } = options;
+  const versionEnv = options.versionEnv ?? {};
+  const read: AgentVersions['read'] = (bin, asked = {}) =>
+    readVersion({ bin, env: { ...(asked.env ?? process.env), ...versionEnv }, timeoutMs: asked.timeoutMs ?? options.timeoutMs });
+  return {
+    range: options.range,
+    versionEnv,
+    standing: (version, range = options.range) => standingIn(range, version),
+    warning: (version, range = options.range) => rangeWarning({ agent, version, range, checkScript }),
+    read,
+    cached: (cache) => cachedVersion({ ...cache, read: (bin) => read(bin) }),
+  };
 }

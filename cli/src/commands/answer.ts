@@ -5,6 +5,16 @@ import { AnswerSchema, isUuid, type Answer } from '@tether/shared';
 import { CommandError, parseFlags, type Command } from './command.ts';
 import { connectAsPhone, requireCredentials } from './hub-access.ts';
 
+/** A flag that carries JSON, parsed; undefined when it was not given. */
+function jsonFlag(options: { flag: string; value: string | undefined; expected: string }): unknown {
+  if (typeof options.value !== 'string') return undefined;
+  try {
+    return JSON.parse(options.value);
+  } catch {
+    throw new CommandError(`--${options.flag} is not JSON (expected ${options.expected})`, 2);
+  }
+}
+
 const command: Command = {
   name: 'answer',
   summary: 'answer an approval, question, plan or dialog (see tether pending)',
@@ -26,22 +36,8 @@ const command: Command = {
       throw new CommandError('--session-wide, --prefix, --answers, --choice and --content go with allow', 2);
     }
     if (flags['session-wide'] && flags.prefix) throw new CommandError('use --session-wide or --prefix, not both', 2);
-    let answers: unknown;
-    if (typeof flags.answers === 'string') {
-      try {
-        answers = JSON.parse(flags.answers);
-      } catch {
-        throw new CommandError('--answers is not JSON (expected {"question text": "answer"})', 2);
-      }
-    }
-    let content: unknown;
-    if (typeof flags.content === 'string') {
-      try {
-        content = JSON.parse(flags.content);
-      } catch {
-        throw new CommandError('--content is not JSON (expected {"field": value})', 2);
-      }
-    }
+    const answers = jsonFlag({ flag: 'answers', value: flags.answers, expected: '{"question text": "answer"}' });
+    const content = jsonFlag({ flag: 'content', value: flags.content, expected: '{"field": value}' });
     const candidate = {
       decision,
       ...(typeof flags.reason === 'string' ? { reason: flags.reason } : {}),

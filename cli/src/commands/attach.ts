@@ -5,10 +5,10 @@
 // PTY through the daemon (same tether session and chat).
 // Without a session id it lists the attachable (live) sessions and reads a number from stdin; with
 // --json or without a TTY it prints the list and exits 2 (nothing to pick with).
-import { isFinalStatus, isUuid, type Session } from '@tether/shared';
+import { isFinalStatus, type Session } from '@tether/shared';
 import { startHeapProbe } from '../memory/heap-probe.ts';
 import { attachLocalTerminal, DEFAULT_SIZE } from '../pty/local-terminal.ts';
-import { CommandError, parseFlags, readLine, type Command } from './command.ts';
+import { CommandError, checkedSessionId, parseFlags, readLine, type Command } from './command.ts';
 import { connectAsPhone, requireCredentials } from './hub-access.ts';
 import { fetchSessions, sessionTable, type ListedSession } from './sessions.ts';
 
@@ -25,11 +25,10 @@ const command: Command = {
   async run(args) {
     const { flags, positionals } = parseFlags({ args, booleans: ['json'] });
     if (positionals.length > 1) throw new CommandError(`usage: ${command.usage}`, 2);
-    const sessionId = positionals[0] ?? (await pickSession({ json: flags.json === true }));
-    if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
+    const sessionId = checkedSessionId(positionals[0] ?? (await pickSession({ json: flags.json === true })));
     const creds = requireCredentials();
-    const { resumeSession, stopSession } = await import('../hub-link/session-control.ts');
-    const { attachTerminal } = await import('../hub-link/terminal-attach.ts');
+    const { resumeSession, stopSession } = await import('../web-client/session-control.ts');
+    const { attachTerminal } = await import('../web-client/terminal-attach.ts');
     // Reconnecting: a hub restart does not end the attachment (terminal-attach.ts rejoins).
     const client = await connectAsPhone({ creds, device: 'tether attach', reconnection: true });
     const note = (line: string) => process.stderr.write(`tether: ${line}\r\n`);

@@ -3,8 +3,8 @@
 // ChatMessage per line (JSONL, the shared schema's field names). The session's reviews follow as
 // cards (review:list, then review:updated while following); in --json each is one line
 // `{"review": Review}`, which no ChatMessage line has.
-import { isFinalStatus, isUuid, type ChatMessage, type ContentBlock, type Review, type Session } from '@tether/shared';
-import { CommandError, parseFlags, type Command } from './command.ts';
+import { isFinalStatus, type ChatMessage, type ContentBlock, type Review, type Session } from '@tether/shared';
+import { CommandError, sessionArgument, parseFlags, type Command } from './command.ts';
 import { connectAsPhone, requireCredentials } from './hub-access.ts';
 
 /** Longest tool input / result shown in the human format; --json has everything. */
@@ -54,9 +54,7 @@ const command: Command = {
   usage: 'tether chat <session> [--json] [--follow]',
   async run(args) {
     const { flags, positionals } = parseFlags({ args, booleans: ['json', 'follow'] });
-    const sessionId = positionals[0];
-    if (!sessionId || positionals.length > 1) throw new CommandError(`usage: ${command.usage}`, 2);
-    if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
+    const sessionId = sessionArgument({ positionals, usage: command.usage });
     const creds = requireCredentials();
     const client = await connectAsPhone({ creds, device: 'tether chat', reconnection: !!flags.follow });
     let lastSeq = 0;

@@ -1,7 +1,7 @@
 // claude.ts: `tether claude [claude args…]`: claude's own TUI at this terminal, mirrored to the hub
 // (run-agent.ts), after one line when its version is outside the tested range.
 import { findClaudeBinary } from '../agents/claude/find-binary.ts';
-import { cachedClaudeVersion, versionWarning } from '../agents/claude/version.ts';
+import { claudeVersions } from '../agents/claude/version.ts';
 import type { Command } from './command.ts';
 import { runAgent, warnOutsideTestedRange } from './run-agent.ts';
 
@@ -14,7 +14,7 @@ const command: Command = {
     runAgent({
       agent: 'claude',
       args,
-      beforeStart: warnOutsideTestedRange({ find: () => findClaudeBinary(), cacheName: 'claude-version.json', cachedVersion: cachedClaudeVersion, warning: (v) => versionWarning(v) }),
+      beforeStart: warnOutsideTestedRange({ find: () => findClaudeBinary(), cacheName: 'claude-version.json', versions: claudeVersions }),
     }),
 };
 export default command;

@@ -1,7 +1,7 @@
 // codex.ts: `tether codex [codex args…]`: Codex's own TUI at this terminal, mirrored to the hub
 // (run-agent.ts), after one line when its version is outside the tested range.
 import { codexAgent } from '../agents/codex/agent.ts';
-import { cachedCodexVersion, codexVersionWarning } from '../agents/codex/version.ts';
+import { codexVersions } from '../agents/codex/version.ts';
 import type { Command } from './command.ts';
 import { runAgent, warnOutsideTestedRange } from './run-agent.ts';
 
@@ -14,7 +14,7 @@ const command: Command = {
     runAgent({
       agent: 'codex',
       args,
-      beforeStart: warnOutsideTestedRange({ find: () => codexAgent.findBinary({ env: process.env }), cacheName: 'codex-version.json', cachedVersion: cachedCodexVersion, warning: (v) => codexVersionWarning(v) }),
+      beforeStart: warnOutsideTestedRange({ find: () => codexAgent.findBinary({ env: process.env }), cacheName: 'codex-version.json', versions: codexVersions }),
     }),
 };
 export default command;

@@ -1,6 +1,8 @@
-// command.ts: the shape every verb file exports, its flag reader, and one line read from a person. verbs.ts loads verbs lazily, so
-// `tether hook` (run on every tool call) never pays for loading the hub or the runner.
+// command.ts: the shape every verb file exports, its flag reader, the `<session>` argument, and one
+// line read from a person. verbs.ts loads verbs lazily, so `tether hook` (run on every tool call)
+// never pays for loading the hub or the runner.
 import { parseArgs } from 'node:util';
+import { isUuid } from '@tether/shared';
 
 export type Command = {
   name: string;
@@ -51,6 +53,20 @@ export function parseFlags<const B extends string = never, const S extends strin
     }
   }
   return { flags: values as Partial<Record<B, true> & Record<S, string>>, positionals };
+}
+
+/** The `<session>` a verb takes first: a usage error without it or with more than `most` words in
+ *  all (1 unless the verb takes more after it). */
+export function sessionArgument(options: { positionals: string[]; usage: string; most?: number }): string {
+  const [sessionId] = options.positionals;
+  if (!sessionId || options.positionals.length > (options.most ?? 1)) throw new CommandError(`usage: ${options.usage}`, 2);
+  return checkedSessionId(sessionId);
+}
+
+/** `value` when it is a session id; otherwise the error that points at `tether sessions`. */
+export function checkedSessionId(value: string): string {
+  if (!isUuid(value)) throw new CommandError(`"${value}" is not a session id (see tether sessions)`, 2);
+  return value;
 }
 
 /** One line from stdin (cooked mode), for a verb that asks a person at a terminal; end of input gives "". */

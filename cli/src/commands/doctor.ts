@@ -5,7 +5,7 @@ import { PROTOCOL_VERSION } from '@tether/shared';
 import { loadCredentials } from '../config/credentials.ts';
 import { versionLine } from '../config/build.ts';
 import pkg from '../../package.json' with { type: 'json' };
-import type { VersionRange } from '../agents/version.ts';
+import type { AgentVersions } from '../agents/version.ts';
 import { parseFlags, type Command } from './command.ts';
 
 /** A check slower than this failed (a hung `claude --version`, a hub that never answers). */
@@ -13,22 +13,22 @@ const CHECK_TIMEOUT_MS = 10_000;
 
 type Check = { name: string; ok: boolean; detail: string; fix?: string };
 
-/** One agent: found (its pin variable or PATH), and its version against the range tether is tested
- *  with. Outside the range is a warning with its fix, not a failure: the agent usually works. An
- *  optional agent that is not installed is no failure either, only said; a pin variable that points
- *  at nothing is (the user asked for that binary). */
-async function checkAgent(agent: {
+type AgentToCheck = {
   name: string;
   find: () => string;
   pinVariable: string;
   install: string;
   optional?: boolean;
-  env?: Record<string, string>;
-  range: VersionRange;
-  warning: (version: string | null) => string | null;
-}): Promise<Check> {
+  versions: AgentVersions;
+};
+
+/** One agent: found (its pin variable or PATH), and its version against the range tether is tested
+ *  with. Outside the range is a warning with its fix, not a failure: the agent usually works. An
+ *  optional agent that is not installed is no failure either, only said; a pin variable that points
+ *  at nothing is (the user asked for that binary). */
+async function checkAgent(agent: AgentToCheck): Promise<Check> {
   const { AgentNotFoundError } = await import('../agents/find-binary.ts');
-  const { parseVersion, standingIn } = await import('../agents/version.ts');
+  const { parseVersion } = await import('../agents/version.ts');
   const { name } = agent;
   let bin: string;
   try {
@@ -41,63 +41,42 @@ async function checkAgent(agent: {
     return { name, ok: false, detail: 'not found', fix: message };
   }
   try {
-    const proc = Bun.spawn([bin, '--version'], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...agent.env } });
+    const proc = Bun.spawn([bin, '--version'], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...agent.versions.versionEnv } });
     const timer = setTimeout(() => proc.kill(), CHECK_TIMEOUT_MS);
     const out = (await new Response(proc.stdout).text()).trim();
     clearTimeout(timer);
     if ((await proc.exited) !== 0) return { name, ok: false, detail: `${bin} --version failed`, fix: `reinstall ${name}` };
     const version = parseVersion(out);
-    const range = `tested ${agent.range.floor}–${agent.range.current}`;
-    if (standingIn(agent.range, version) === 'inside') return { name, ok: true, detail: `${version} (${bin}), inside the ${range} range` };
-    const warning = agent.warning(version);
+    const { floor, current } = agent.versions.range;
+    const range = `tested ${floor}–${current}`;
+    if (agent.versions.standing(version) === 'inside') return { name, ok: true, detail: `${version} (${bin}), inside the ${range} range` };
+    const warning = agent.versions.warning(version);
     return { name, ok: true, detail: `${out} (${bin}), outside the ${range} range`, ...(warning ? { fix: warning } : {}) };
   } catch (error) {
     return { name, ok: false, detail: `${bin} does not run: ${String(error)}`, fix: `reinstall ${name} or fix ${agent.pinVariable}` };
   }
 }
 
-async function checkClaude(): Promise<Check> {
-  const { findClaudeBinary } = await import('../agents/claude/find-binary.ts');
-  const { SUPPORTED_CLAUDE, versionWarning } = await import('../agents/claude/version.ts');
-  return checkAgent({
-    name: 'claude',
-    find: () => findClaudeBinary(),
-    pinVariable: 'TETHER_CLAUDE_BIN',
-    install: 'npm install -g @anthropic-ai/claude-code',
-    env: { CLAUDECODE: '' },
-    range: SUPPORTED_CLAUDE,
-    warning: (version) => versionWarning(version),
-  });
-}
-
-/** Codex is optional: claude is tether's main agent, and a machine without Codex is fine. */
-async function checkCodex(): Promise<Check> {
-  const { codexAgent } = await import('../agents/codex/agent.ts');
-  const { SUPPORTED_CODEX, codexVersionWarning } = await import('../agents/codex/version.ts');
-  return checkAgent({
-    name: 'codex',
-    find: () => codexAgent.findBinary({ env: process.env }),
-    pinVariable: 'TETHER_CODEX_BIN',
-    install: 'npm install -g @openai/codex',
-    optional: true,
-    range: SUPPORTED_CODEX,
-    warning: (version) => codexVersionWarning(version),
-  });
-}
-
-/** Gemini CLI is optional too. */
-async function checkGemini(): Promise<Check> {
-  const { geminiAgent } = await import('../agents/gemini/agent.ts');
-  const { SUPPORTED_GEMINI, geminiVersionWarning } = await import('../agents/gemini/version.ts');
-  return checkAgent({
-    name: 'gemini',
-    find: () => geminiAgent.findBinary({ env: process.env }),
-    pinVariable: 'TETHER_GEMINI_BIN',
-    install: 'npm install -g @google/gemini-cli',
-    optional: true,
-    range: SUPPORTED_GEMINI,
-    warning: (version) => geminiVersionWarning(version),
-  });
+/** claude, then Codex and Gemini CLI: optional, as claude is tether's main agent and a machine
+ *  without the others is fine. */
+async function checkAgents(): Promise<Check[]> {
+  const [{ findClaudeBinary }, { claudeVersions }, { codexAgent }, { codexVersions }, { geminiAgent }, { geminiVersions }] = await Promise.all([
+    import('../agents/claude/find-binary.ts'),
+    import('../agents/claude/version.ts'),
+    import('../agents/codex/agent.ts'),
+    import('../agents/codex/version.ts'),
+    import('../agents/gemini/agent.ts'),
+    import('../agents/gemini/version.ts'),
+  ]);
+  const agents: AgentToCheck[] = [
+    { name: 'claude', find: () => findClaudeBinary(), pinVariable: 'TETHER_CLAUDE_BIN', install: 'npm install -g @anthropic-ai/claude-code', versions: claudeVersions },
+    { name: 'codex', find: () => codexAgent.findBinary({ env: process.env }), pinVariable: 'TETHER_CODEX_BIN', install: 'npm install -g @openai/codex', optional: true, versions: codexVersions },
+    { name: 'gemini', find: () => geminiAgent.findBinary({ env: process.env }), pinVariable: 'TETHER_GEMINI_BIN', install: 'npm install -g @google/gemini-cli', optional: true, versions: geminiVersions },
+  ];
+  const checks: Check[] = [];
+  // One at a time: each runs the agent's --version, and the machine may be busy.
+  for (const agent of agents) checks.push(await checkAgent(agent));
+  return checks;
 }
 
 async function checkHub(): Promise<Check[]> {
@@ -198,9 +177,7 @@ const command: Command = {
     const { flags } = parseFlags({ args, booleans: ['json'] });
     const checks: Check[] = [
       { name: 'tether', ok: true, detail: versionLine(pkg.version) },
-      await checkClaude(),
-      await checkCodex(),
-      await checkGemini(),
+      ...(await checkAgents()),
       { name: 'bun', ok: true, detail: `Bun ${Bun.version} (${process.execPath})` },
       ...(await checkHub()),
       ...(await checkRelay()),

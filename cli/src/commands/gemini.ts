@@ -1,7 +1,7 @@
 // gemini.ts: `tether gemini [gemini args…]`: Gemini's own TUI at this terminal, mirrored to the hub
 // (run-agent.ts), after one line when its version is outside the tested range.
 import { geminiAgent } from '../agents/gemini/agent.ts';
-import { cachedGeminiVersion, geminiVersionWarning } from '../agents/gemini/version.ts';
+import { geminiVersions } from '../agents/gemini/version.ts';
 import type { Command } from './command.ts';
 import { runAgent, warnOutsideTestedRange } from './run-agent.ts';
 
@@ -14,7 +14,7 @@ const command: Command = {
     runAgent({
       agent: 'gemini',
       args,
-      beforeStart: warnOutsideTestedRange({ find: () => geminiAgent.findBinary({ env: process.env }), cacheName: 'gemini-version.json', cachedVersion: cachedGeminiVersion, warning: (v) => geminiVersionWarning(v) }),
+      beforeStart: warnOutsideTestedRange({ find: () => geminiAgent.findBinary({ env: process.env }), cacheName: 'gemini-version.json', versions: geminiVersions }),
     }),
 };
 export default command;

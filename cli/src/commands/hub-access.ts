@@ -3,7 +3,7 @@
 // not what this tether understands. Not a verb: the helpers the verbs share.
 import type { z } from 'zod';
 import { loadCredentials, type Credentials } from '../config/credentials.ts';
-import type { WebClient } from '../hub-link/web-client.ts';
+import type { WebClient } from '../web-client/web-client.ts';
 import { CommandError } from './command.ts';
 
 /** A hub that does not answer by then is unreachable for a CLI user waiting at the prompt. */
@@ -53,7 +53,7 @@ async function requestHubJson<T>(options: { creds: Credentials; method: 'GET' | 
 /** A `/web` socket that acts like a phone, named `device` in the audit trail. Loaded on demand so
  *  REST-only verbs never pay for socket.io. */
 export async function connectAsPhone(options: { creds: Credentials; device: string; reconnection?: boolean }): Promise<WebClient> {
-  const { connectWebClient } = await import('../hub-link/web-client.ts');
+  const { connectWebClient } = await import('../web-client/web-client.ts');
   return connectWebClient({ hubUrl: options.creds.hubUrl, token: options.creds.token, device: options.device, reconnection: options.reconnection }).catch(
     (error: Error) => {
       throw new CommandError(error.message);

@@ -2,8 +2,8 @@
 // answer in this user's namespace (GET /api/pending), with the ids `tether answer` takes.
 import { ElicitationInputSchema, PendingRequestSchema, type PendingRequest } from '@tether/shared';
 import { z } from 'zod';
-import { CommandError, parseFlags, type Command } from './command.ts';
 import { getHubJson, requireCredentials } from './hub-access.ts';
+import { listingVerb } from './listing.ts';
 
 const PendingListSchema = z.object({ pending: z.array(PendingRequestSchema) });
 
@@ -34,27 +34,17 @@ function detail(request: PendingRequest): string {
   return String(main).replace(/\s+/g, ' ').slice(0, DETAIL_CHARS);
 }
 
-const command: Command = {
+/** Each request's ids and tool on one line, what it asks on the next. */
+function text(pending: PendingRequest[]): string {
+  return pending.map((r) => `${r.id}  ${r.kind}  ${r.toolName}  session ${r.sessionId}\n    ${detail(r)}`).join('\n');
+}
+
+export default listingVerb({
   name: 'pending',
   summary: 'list approvals and questions waiting for an answer',
   usage: 'tether pending [--json]',
-  async run(args) {
-    const { flags, positionals } = parseFlags({ args, booleans: ['json'] });
-    if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
-    const creds = requireCredentials();
-    const { pending } = await getHubJson({ creds, path: '/api/pending', schema: PendingListSchema, what: 'a pending list' });
-    if (flags.json) {
-      console.log(JSON.stringify({ pending }));
-      return 0;
-    }
-    if (pending.length === 0) {
-      console.log('nothing is waiting');
-      return 0;
-    }
-    for (const r of pending) {
-      console.log(`${r.id}  ${r.kind}  ${r.toolName}  session ${r.sessionId}\n    ${detail(r)}`);
-    }
-    return 0;
-  },
-};
-export default command;
+  key: 'pending',
+  fetch: async () => (await getHubJson({ creds: requireCredentials(), path: '/api/pending', schema: PendingListSchema, what: 'a pending list' })).pending,
+  text,
+  empty: 'nothing is waiting',
+});

@@ -3,8 +3,7 @@
 // session (claude's session id, Codex's thread), the launch kind it had unless --pty asks for the
 // agent's TUI. Prints the session id once the agent is ready again; exits non-zero with the hub's
 // reason when it cannot.
-import { isUuid } from '@tether/shared';
-import { CommandError, parseFlags, type Command } from './command.ts';
+import { CommandError, sessionArgument, parseFlags, type Command } from './command.ts';
 import { connectAsPhone, requireCredentials } from './hub-access.ts';
 
 const command: Command = {
@@ -13,11 +12,9 @@ const command: Command = {
   usage: 'tether resume <session> [--pty] [--json]',
   async run(args) {
     const { flags, positionals } = parseFlags({ args, booleans: ['pty', 'json'] });
-    const [sessionId] = positionals;
-    if (!sessionId || positionals.length > 1) throw new CommandError(`usage: ${command.usage}`, 2);
-    if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
+    const sessionId = sessionArgument({ positionals, usage: command.usage });
     const creds = requireCredentials();
-    const { resumeSession } = await import('../hub-link/session-control.ts');
+    const { resumeSession } = await import('../web-client/session-control.ts');
     const client = await connectAsPhone({ creds, device: 'tether resume' });
     try {
       const ack = await resumeSession(client, sessionId, flags.pty ? 'pty' : undefined);

@@ -3,8 +3,8 @@
 // hub starts a read-only reviewer on the session's machine and folder, its first prompt holding the
 // session's diff and the focus. Prints the reviewer's session id once it is at work; its answer
 // shows on the session's chat (`tether chat <session>`) as a review card.
-import { AgentKindSchema, isUuid, MAX_REVIEW_FOCUS_CHARS, SPAWN_ACK_TIMEOUT_MS, type Ack, type WebAcks } from '@tether/shared';
-import { CommandError, parseFlags, type Command } from './command.ts';
+import { AgentKindSchema, MAX_REVIEW_FOCUS_CHARS, SPAWN_ACK_TIMEOUT_MS, type Ack, type WebAcks } from '@tether/shared';
+import { CommandError, sessionArgument, parseFlags, type Command } from './command.ts';
 import { connectAsPhone, requireCredentials } from './hub-access.ts';
 
 /** The hub reads the session's diff (a page at most 20 s) before it starts the reviewer. */
@@ -16,9 +16,7 @@ const command: Command = {
   usage: 'tether review <session> [--agent A] [--focus "text"] [--pty] [--json]',
   async run(args) {
     const { flags, positionals } = parseFlags({ args, booleans: ['pty', 'json'], strings: ['agent', 'focus'] });
-    const sessionId = positionals[0];
-    if (!sessionId || positionals.length > 1) throw new CommandError(`usage: ${command.usage}`, 2);
-    if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
+    const sessionId = sessionArgument({ positionals, usage: command.usage });
     const agent = flags.agent === undefined ? undefined : AgentKindSchema.safeParse(flags.agent);
     if (agent && !agent.success) throw new CommandError(`--agent must be one of ${AgentKindSchema.options.join(', ')}`, 2);
     const focus = flags.focus ?? '';

@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentKind } from '@tether/shared';
+import type { AgentVersions } from '../agents/version.ts';
 import { loadCredentials } from '../config/credentials.ts';
 import { tetherPaths } from '../config/paths.ts';
 import { startHeapProbe } from '../memory/heap-probe.ts';
@@ -15,14 +16,13 @@ import { CommandError } from './command.ts';
 export function warnOutsideTestedRange(agent: {
   find: () => string;
   cacheName: string;
-  cachedVersion: (o: { bin: string; cacheFile: string }) => string | null;
-  warning: (version: string | null) => string | null;
+  versions: AgentVersions;
 }): (options: { home: string }) => void {
   return ({ home }) => {
     try {
       const bin = agent.find();
       mkdirSync(home, { recursive: true, mode: 0o700 });
-      const warning = agent.warning(agent.cachedVersion({ bin, cacheFile: join(home, agent.cacheName) }));
+      const warning = agent.versions.warning(agent.versions.cached({ bin, cacheFile: join(home, agent.cacheName) }));
       if (warning) process.stderr.write(`${warning}\n`);
     } catch {
       // not found: the runner says so

@@ -1,7 +1,6 @@
 // send.ts: `tether send <session> <text>`: queue a message for a session exactly as the phone does
 // (/web prompt:send: same queue, same typing rules), and wait for the hub's ack.
-import { isUuid } from '@tether/shared';
-import { CommandError, parseFlags, type Command } from './command.ts';
+import { CommandError, checkedSessionId, parseFlags, type Command } from './command.ts';
 import { connectAsPhone, requireCredentials } from './hub-access.ts';
 
 const command: Command = {
@@ -12,7 +11,7 @@ const command: Command = {
     const { flags, positionals } = parseFlags({ args, booleans: ['json'] });
     const [sessionId, ...words] = positionals;
     if (!sessionId || words.length === 0) throw new CommandError(`usage: ${command.usage}`, 2);
-    if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
+    checkedSessionId(sessionId);
     const text = words.length === 1 && words[0] === '-' ? await Bun.stdin.text() : words.join(' ');
     if (!text.trim()) throw new CommandError('the message is empty', 2);
     const creds = requireCredentials();

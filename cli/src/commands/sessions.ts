@@ -5,8 +5,8 @@
 // The table marks pinned and archived sessions in STATUS (`idle, pinned`, `ended, archived`), as
 // the phone's list keeps them; it lists every session, archived ones too.
 import { isArchived, MachineListSchema, SessionListSchema, type Session } from '@tether/shared';
-import { CommandError, parseFlags, type Command } from './command.ts';
 import { getHubJson, requireCredentials } from './hub-access.ts';
+import { listingVerb, textTable } from './listing.ts';
 
 export type ListedSession = Session & { machineName: string | null };
 
@@ -40,8 +40,7 @@ export function sessionTable(sessions: ListedSession[], options: { numbered?: bo
       return options.numbered ? [String(i + 1), ...row] : row;
     }),
   ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return textTable(rows);
 }
 
 /** Sessions of the logged-in namespace, each with its machine's name. */
@@ -55,17 +54,12 @@ export async function fetchSessions(): Promise<ListedSession[]> {
   return sessions.map((s) => ({ ...s, machineName: s.machineId === null ? null : (names.get(s.machineId) ?? null) }));
 }
 
-const command: Command = {
+export default listingVerb({
   name: 'sessions',
   summary: 'list sessions',
   usage: 'tether sessions [--json]',
-  async run(args) {
-    const { flags, positionals } = parseFlags({ args, booleans: ['json'] });
-    if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
-    const sessions = await fetchSessions();
-    if (flags.json) process.stdout.write(`${JSON.stringify({ sessions })}\n`);
-    else process.stdout.write(sessions.length ? `${sessionTable(sessions)}\n` : 'no sessions\n');
-    return 0;
-  },
-};
-export default command;
+  key: 'sessions',
+  fetch: fetchSessions,
+  text: sessionTable,
+  empty: 'no sessions',
+});

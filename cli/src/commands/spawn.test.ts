@@ -1,15 +1,7 @@
 // `tether spawn --worktree BRANCH` and `--agent A`: a value the hub and the daemon would refuse is refused here first,
 // with the reason and usage's exit code, before any hub is asked (no credentials are set).
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const MAIN = join(import.meta.dirname, '..', 'main.ts');
-
-async function tether(...args: string[]): Promise<{ status: number; stderr: string }> {
-  const proc = Bun.spawn([process.execPath, MAIN, ...args], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, TETHER_HUB_URL: '', TETHER_TOKEN: '' } });
-  const stderr = await new Response(proc.stderr).text();
-  return { status: await proc.exited, stderr };
-}
+import { runTether as tether } from '../testing/run-tether.ts';
 
 describe('tether spawn --worktree', () => {
   it('refuses a branch name with `..` or shell characters before asking the hub', async () => {

@@ -26,7 +26,7 @@ const command: Command = {
     if (badBranch) throw new CommandError(`--worktree: ${badBranch}`, 2);
     const creds = requireCredentials();
     const list = await getHubJson({ creds, path: '/api/machines', schema: MachineListSchema, what: 'a machine list' });
-    const { pickMachine, spawnSession } = await import('../hub-link/session-control.ts');
+    const { pickMachine, spawnSession } = await import('../web-client/session-control.ts');
     const machine = pickMachine(list.machines, flags.machine);
     if (typeof machine === 'string') throw new CommandError(machine);
     const client = await connectAsPhone({ creds, device: 'tether spawn' });

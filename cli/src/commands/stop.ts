@@ -3,8 +3,8 @@
 // --end-reviews ends them too, --keep-reviews leaves them running on their own, still linked. With
 // neither, a person at a terminal is asked; any other caller gets the hub's refusal, each live
 // review on its own line, and exit 1 (nothing was stopped).
-import { isUuid, type LiveReviewRef, type LiveReviewsChoice } from '@tether/shared';
-import { CommandError, parseFlags, readLine, type Command } from './command.ts';
+import { type LiveReviewRef, type LiveReviewsChoice } from '@tether/shared';
+import { CommandError, sessionArgument, parseFlags, readLine, type Command } from './command.ts';
 import { connectAsPhone, requireCredentials } from './hub-access.ts';
 
 /** The choice the flags give, or undefined; both is a usage error. */
@@ -33,12 +33,10 @@ const command: Command = {
   usage: 'tether stop <session> [--end-reviews | --keep-reviews] [--json]',
   async run(args) {
     const { flags, positionals } = parseFlags({ args, booleans: ['json', 'end-reviews', 'keep-reviews'] });
-    const [sessionId] = positionals;
-    if (!sessionId || positionals.length > 1) throw new CommandError(`usage: ${command.usage}`, 2);
-    if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
+    const sessionId = sessionArgument({ positionals, usage: command.usage });
     const reviews = reviewsChoice(flags);
     const creds = requireCredentials();
-    const { stopSession } = await import('../hub-link/session-control.ts');
+    const { stopSession } = await import('../web-client/session-control.ts');
     const client = await connectAsPhone({ creds, device: 'tether stop' });
     try {
       let ack = await stopSession(client, { sessionId, ...(reviews ? { reviews } : {}) });

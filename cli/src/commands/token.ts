@@ -5,6 +5,7 @@
 import { NamespaceSchema, MAX_LABEL_CHARS, type TokenInfo } from '@tether/shared';
 import { CommandError, parseFlags, type Command } from './command.ts';
 import { openHubStore } from './hub-store.ts';
+import { textTable } from './listing.ts';
 
 const USAGE = [
   'tether token create --namespace NAME [--label L] [--json]',
@@ -22,8 +23,7 @@ function table(tokens: TokenInfo[]): string {
     ['ID', 'NAMESPACE', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED', 'PAIRED BY'],
     ...tokens.map((t) => [t.id, t.namespace, t.label || '-', formatTime(t.createdAt), formatTime(t.lastUsedAt), formatTime(t.revokedAt), t.parentId ?? '-']),
   ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return textTable(rows);
 }
 
 const command: Command = {

@@ -6,18 +6,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Command } from './command.ts';
 import { VERBS } from './verbs.ts';
-
-const MAIN = join(import.meta.dirname, '..', 'main.ts');
+import { runTether as tether } from '../testing/run-tether.ts';
 
 function isCommand(value: unknown): value is Command {
   const c = value as Partial<Command> | null;
   return typeof c?.name === 'string' && typeof c.summary === 'string' && typeof c.usage === 'string' && typeof c.run === 'function';
-}
-
-async function tether(...args: string[]): Promise<{ status: number; stdout: string }> {
-  const proc = Bun.spawn([process.execPath, MAIN, ...args], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, TETHER_HUB_URL: '', TETHER_TOKEN: '' } });
-  const stdout = await new Response(proc.stdout).text();
-  return { status: await proc.exited, stdout };
 }
 
 describe('the verb table', () => {
@@ -69,12 +62,15 @@ describe('the verb table', () => {
     const top = await tether('--help');
     expect(top.stdout.split('\n')[0]).toMatch(/^tether \S+: run Claude Code, Codex or Gemini CLI here, drive it from anywhere$/);
     const summary = (verb: string) => top.stdout.split('\n').find((line) => line.startsWith(`  ${verb} `)) ?? '';
-    expect(summary('claude')).toContain('run Claude Code in a PTY');
-    expect(summary('codex')).toContain('run Codex in a PTY');
-    expect(summary('gemini')).toContain('run Gemini CLI in a PTY');
-    expect(summary('spawn')).toContain('claude, Codex or Gemini CLI');
-    expect(summary('doctor')).toContain('claude, codex and gemini');
-    expect(summary('hook')).toContain('claude, Codex, Gemini CLI');
+    const named: Record<string, string> = {
+      claude: 'run Claude Code in a PTY',
+      codex: 'run Codex in a PTY',
+      gemini: 'run Gemini CLI in a PTY',
+      spawn: 'claude, Codex or Gemini CLI',
+      doctor: 'claude, codex and gemini',
+      hook: 'claude, Codex, Gemini CLI',
+    };
+    for (const [verb, words] of Object.entries(named)) expect(summary(verb), verb).toContain(words);
     // Run from this checkout: the usage names the command that works here.
     expect(top.stdout).toContain('\nusage: npm run tether -- <verb> [args]\n');
     const spawn = await tether('spawn', '--help');

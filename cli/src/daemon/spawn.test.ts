@@ -1,31 +1,27 @@
 // spawn.test.ts: what the daemon refuses before it builds a runner's command line. A resume id is
 // the one value from afar that lands among the agent's arguments: one that is not the agent's id
 // format (a UUID) is refused before anything happens on the machine (no directory made, no process).
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DaemonSpawnSchema } from '@tether/shared';
 import { agentFor } from '../agents/index.ts';
 import { startRunnerProcess } from './spawn.ts';
+import { tempDirPerTest } from '../testing/temp-dirs.ts';
 
 const SESSION = '0b1c2d3e-4a5b-4c6d-8e7f-8091a2b3c4d5';
 const CLAUDE_ID = 'c1a0de00-0000-4000-8000-000000000001';
 
-let home: string;
-beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), 'tether-daemon-spawn-'));
-});
-afterEach(() => rmSync(home, { recursive: true, force: true }));
+const home = tempDirPerTest('daemon-spawn');
 
 describe('startRunnerProcess', () => {
   it("refuses a resume id that is not the agent's id format before it touches the machine", () => {
     for (const agent of ['claude', 'codex'] as const) {
       for (const id of ['--dangerously-skip-permissions', '-c', 'not-a-uuid']) {
-        const cwd = join(home, `new-${agent}`);
+        const cwd = join(home(), `new-${agent}`);
         // Past the schema (a daemon of this version parses it; an older hub or a bug may not).
         const request = { ...DaemonSpawnSchema.parse({ sessionId: SESSION, cwd, launchKind: 'pty', agent, createDir: true }), resumeAgentSessionId: id };
-        const result = startRunnerProcess({ request, home, machineId: SESSION, hub: { url: 'http://127.0.0.1:1', token: 'tth_x' }, env: { PATH: join(home, 'no-bin'), HOME: home } });
+        const result = startRunnerProcess({ request, home: home(), machineId: SESSION, hub: { url: 'http://127.0.0.1:1', token: 'tth_x' }, env: { PATH: join(home(), 'no-bin'), HOME: home() } });
         expect(result, `${agent} ${id}`).toMatchObject({ ok: false, code: 'bad_request', reason: 'not_resumable' });
         expect((result as { error: string }).error).toContain('UUID');
         expect(existsSync(cwd)).toBe(false);
@@ -36,18 +32,18 @@ describe('startRunnerProcess', () => {
 
 describe('startRunnerProcess, added folders', () => {
   it("refuses a resume whose added folder is gone (naming it) or is no folder, before any process starts", () => {
-    const cwd = join(home, 'project');
-    const gone = join(home, 'gone-lib');
-    const file = join(home, 'a-file');
+    const cwd = join(home(), 'project');
+    const gone = join(home(), 'gone-lib');
+    const file = join(home(), 'a-file');
     mkdirSync(cwd);
     writeFileSync(file, 'x');
     for (const [dir, code, reason] of [[gone, 'not_found', 'dir_missing'], [file, 'bad_request', 'not_a_directory']] as const) {
       const request = DaemonSpawnSchema.parse({ sessionId: SESSION, cwd, launchKind: 'pty', agent: 'claude', resumeAgentSessionId: CLAUDE_ID, addedDirs: [cwd, dir] });
-      const result = startRunnerProcess({ request, home, machineId: SESSION, hub: { url: 'http://127.0.0.1:1', token: 'tth_x' }, env: { PATH: join(home, 'no-bin'), HOME: home } });
+      const result = startRunnerProcess({ request, home: home(), machineId: SESSION, hub: { url: 'http://127.0.0.1:1', token: 'tth_x' }, env: { PATH: join(home(), 'no-bin'), HOME: home() } });
       expect(result, dir).toMatchObject({ ok: false, code, reason });
       expect((result as { error: string }).error).toContain(dir);
     }
-    expect(existsSync(join(home, 'logs'))).toBe(false);
+    expect(existsSync(join(home(), 'logs'))).toBe(false);
   });
 });
 

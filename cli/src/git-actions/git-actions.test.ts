@@ -1,51 +1,32 @@
 // Real git in temp dirs: a repository with a bare remote, the session's folder a subfolder of it.
 // Each write is checked on disk (index, commits, the remote's refs), and each bad request is checked
 // to leave the repository exactly as it was.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GitQuerySchema, type GitWrite } from '@tether/shared';
+import { git, pushedRepo } from '../testing/git-repo.ts';
 import { createGitActions } from './git-actions.ts';
 import { parseStatus } from './state.ts';
+import { tempDirPerTest } from '../testing/temp-dirs.ts';
 
-let dir: string;
+const dir = tempDirPerTest('git-actions');
 const sessionId = randomUUID();
 
-function sh(cwd: string, ...args: string[]): string {
-  const r = Bun.spawnSync(['git', ...args], { cwd, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
-  if (r.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.toString()}`);
-  return r.stdout.toString().trim();
-}
-
-/** repo/ with one commit on main pushed to remote.git (its upstream); the session sits in repo/app. */
+/** repo/ with one commit on main pushed to remote.git (its upstream); the session sits in repo/app.
+ *  The person the code under test commits as is the repository's own (Dev). */
 function repoWithRemote() {
-  const remote = join(dir, 'remote.git');
-  const repo = join(dir, 'repo');
-  sh(dir, 'init', '-q', '--bare', '-b', 'main', remote);
-  sh(dir, 'init', '-q', '-b', 'main', repo);
-  for (const [k, v] of [['user.name', 'Dev'], ['user.email', 'dev@example.com'], ['commit.gpgsign', 'false']]) sh(repo, 'config', k!, v!);
-  mkdirSync(join(repo, 'app'));
-  writeFileSync(join(repo, 'app', 'a.txt'), 'one\n');
-  writeFileSync(join(repo, 'top.txt'), 'top\n');
-  sh(repo, 'add', '.');
-  sh(repo, 'commit', '-q', '-m', 'first');
-  sh(repo, 'remote', 'add', 'origin', remote);
-  sh(repo, 'push', '-q', '-u', 'origin', 'main');
+  const { repo, remote } = pushedRepo({ dir: dir(), name: 'repo', files: { 'app/a.txt': 'one\n', 'top.txt': 'top\n' } });
+  for (const [k, v] of [['user.name', 'Dev'], ['user.email', 'dev@example.com'], ['commit.gpgsign', 'false']]) git(repo, 'config', k!, v!);
   return { remote, repo, app: join(repo, 'app') };
 }
 
 const ask = (root: string, query: GitWrite | { action: 'state' }, gh?: string) =>
-  createGitActions({ root, gh: gh ?? join(dir, 'no-gh') }).answer(GitQuerySchema.parse({ sessionId, ...query }));
+  createGitActions({ root, gh: gh ?? join(dir(), 'no-gh') }).answer(GitQuerySchema.parse({ sessionId, ...query }));
 
 /** What a bad request must leave alone: the index, HEAD, the work tree's status. */
-const snapshot = (repo: string) => [sh(repo, 'rev-parse', 'HEAD'), sh(repo, 'status', '--porcelain=v1'), sh(repo, 'ls-files', '-s')].join('\n');
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tether-git-actions-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const snapshot = (repo: string) => [git(repo, 'rev-parse', 'HEAD'), git(repo, 'status', '--porcelain=v1'), git(repo, 'ls-files', '-s')].join('\n');
 
 describe('git actions', () => {
   it('states the folder: changed files relative to it, staged or not, the branch and its upstream', async () => {
@@ -53,7 +34,7 @@ describe('git actions', () => {
     writeFileSync(join(app, 'a.txt'), 'two\n');
     writeFileSync(join(app, 'new.txt'), 'new\n');
     writeFileSync(join(repo, 'top.txt'), 'changed outside the folder\n');
-    sh(app, 'add', 'new.txt');
+    git(app, 'add', 'new.txt');
     const state = await ask(app, { action: 'state' });
     expect(state).toMatchObject({
       ok: true,
@@ -69,7 +50,7 @@ describe('git actions', () => {
       ],
       total: 2,
     });
-    expect(await ask(dir, { action: 'state' })).toEqual({ ok: true, kind: 'state', git: false, reason: "the session's folder is not in a git work tree" });
+    expect(await ask(dir(), { action: 'state' })).toEqual({ ok: true, kind: 'state', git: false, reason: "the session's folder is not in a git work tree" });
   });
 
   it('stages, unstages, commits with the message, and pushes to the upstream remote', async () => {
@@ -77,22 +58,22 @@ describe('git actions', () => {
     writeFileSync(join(app, 'a.txt'), 'two\n');
     writeFileSync(join(app, 'b.txt'), 'bee\n');
     expect(await ask(app, { action: 'stage', paths: ['a.txt', 'b.txt'] })).toMatchObject({ ok: true, kind: 'done', summary: 'Staged 2 files' });
-    expect(sh(repo, 'diff', '--cached', '--name-only')).toBe('app/a.txt\napp/b.txt');
+    expect(git(repo, 'diff', '--cached', '--name-only')).toBe('app/a.txt\napp/b.txt');
     expect(await ask(app, { action: 'unstage', paths: ['b.txt'] })).toMatchObject({ ok: true, summary: 'Unstaged b.txt', state: { files: [{ path: 'a.txt', staged: true }, { path: 'b.txt', staged: false }] } });
     const committed = await ask(app, { action: 'commit', message: 'From the phone: a is two' });
     expect(committed).toMatchObject({ ok: true, action: 'commit', branch: 'main', state: { ahead: 1 } });
     const sha = (committed as { sha: string }).sha;
-    expect(sh(repo, 'rev-parse', '--short=12', 'HEAD')).toBe(sha);
-    expect(sh(repo, 'log', '-1', '--format=%s')).toBe('From the phone: a is two');
-    expect(sh(repo, 'status', '--porcelain=v1')).toBe('?? app/b.txt');
+    expect(git(repo, 'rev-parse', '--short=12', 'HEAD')).toBe(sha);
+    expect(git(repo, 'log', '-1', '--format=%s')).toBe('From the phone: a is two');
+    expect(git(repo, 'status', '--porcelain=v1')).toBe('?? app/b.txt');
     const pushed = await ask(app, { action: 'push' });
     expect(pushed).toMatchObject({ ok: true, action: 'push', sha, summary: `Pushed ${sha} to origin/main`, state: { ahead: 0 } });
-    expect(sh(remote, 'log', '-1', '--format=%s', 'main')).toBe('From the phone: a is two');
+    expect(git(remote, 'log', '-1', '--format=%s', 'main')).toBe('From the phone: a is two');
   });
 
   it('unstages in a repository without a commit yet', async () => {
-    const repo = join(dir, 'fresh');
-    sh(dir, 'init', '-q', '-b', 'main', repo);
+    const repo = join(dir(), 'fresh');
+    git(dir(), 'init', '-q', '-b', 'main', repo);
     writeFileSync(join(repo, 'x.txt'), 'x\n');
     expect(await ask(repo, { action: 'stage', paths: ['x.txt'] })).toMatchObject({ ok: true, state: { head: null, files: [{ path: 'x.txt', staged: true }] } });
     expect(await ask(repo, { action: 'unstage', paths: ['x.txt'] })).toMatchObject({ ok: true, state: { files: [{ path: 'x.txt', staged: false, unstaged: true }] } });
@@ -117,17 +98,17 @@ describe('git actions', () => {
     // Nothing staged.
     expect(await ask(app, { action: 'commit', message: 'x' })).toMatchObject({ ok: false, code: 'bad_request', error: expect.stringContaining('nothing is staged') });
     // Something staged outside the folder (at the desk) does not ride along.
-    sh(repo, 'add', 'top.txt');
+    git(repo, 'add', 'top.txt');
     expect(await ask(app, { action: 'stage', paths: ['a.txt'] })).toMatchObject({ ok: true });
     const staged = snapshot(repo);
     expect(await ask(app, { action: 'commit', message: 'x' })).toMatchObject({ ok: false, code: 'conflict', error: expect.stringContaining('"top.txt" is staged outside the session\'s folder') });
     expect(snapshot(repo)).toBe(staged);
     // A branch with no upstream: the push is refused and the remote keeps what it had.
-    sh(repo, 'reset', '-q');
-    sh(repo, 'checkout', '-q', '-b', 'topic');
-    const remoteBefore = sh(remote, 'for-each-ref');
+    git(repo, 'reset', '-q');
+    git(repo, 'checkout', '-q', '-b', 'topic');
+    const remoteBefore = git(remote, 'for-each-ref');
     expect(await ask(app, { action: 'push' })).toMatchObject({ ok: false, code: 'bad_request', error: expect.stringContaining('the branch "topic" has no upstream') });
-    expect(sh(remote, 'for-each-ref')).toBe(remoteBefore);
+    expect(git(remote, 'for-each-ref')).toBe(remoteBefore);
     // gh missing: no pull request is offered, and asking for one is refused.
     expect(await ask(app, { action: 'pull-request' })).toMatchObject({ ok: false, code: 'bad_request', error: expect.stringContaining('gh is not installed') });
   });
@@ -135,12 +116,12 @@ describe('git actions', () => {
   it('offers a pull request only when gh is logged in, and returns its URL', async () => {
     const { app } = repoWithRemote();
     // A stand-in gh: `auth status` succeeds, `pr create` prints a URL and records its arguments.
-    const gh = join(dir, 'gh');
-    writeFileSync(gh, `#!/bin/sh\nif [ "$1" = auth ]; then exit 0; fi\necho "$@" > "${join(dir, 'gh-args')}"\necho https://github.example/o/r/pull/7\n`);
+    const gh = join(dir(), 'gh');
+    writeFileSync(gh, `#!/bin/sh\nif [ "$1" = auth ]; then exit 0; fi\necho "$@" > "${join(dir(), 'gh-args')}"\necho https://github.example/o/r/pull/7\n`);
     chmodSync(gh, 0o755);
     expect(await ask(app, { action: 'state' }, gh)).toMatchObject({ ok: true, pullRequests: true });
     expect(await ask(app, { action: 'pull-request' }, gh)).toMatchObject({ ok: true, url: 'https://github.example/o/r/pull/7', summary: 'Opened pull request https://github.example/o/r/pull/7' });
-    expect(await Bun.file(join(dir, 'gh-args')).text()).toBe('pr create --fill --head main\n');
+    expect(await Bun.file(join(dir(), 'gh-args')).text()).toBe('pr create --fill --head main\n');
   });
 
   it('parses renames and unmerged entries of porcelain v2, inside the prefix only', () => {

@@ -6,7 +6,7 @@
 //
 // Invariants: git runs in `root` only, args as an array (no shell); a request that fails a check
 // changes nothing; an unexpected error is an error ack, never an exception into the socket layer.
-import { ackError, type Ack, type GitAnswer } from '@tether/shared';
+import { ackError, ackingFailures, type Ack, type GitAnswer } from '@tether/shared';
 import type { z } from 'zod';
 import type { GitQuerySchema } from '@tether/shared';
 import { readGitState } from './state.ts';
@@ -18,16 +18,12 @@ export type GitActions = { answer(query: z.output<typeof GitQuerySchema>): Promi
 export function createGitActions(options: { root: string; gh?: string }): GitActions {
   const gh = options.gh ? { gh: options.gh } : {};
   return {
-    async answer(query) {
-      try {
-        const state = await readGitState({ root: options.root, ...gh });
-        if (query.action === 'state') return { ok: true, ...(state.git ? withoutPrefix(state) : state) };
-        if (!state.git) return ackError('bad_request', state.reason);
-        const { sessionId: _id, ...request } = query;
-        return await write({ root: options.root, state, ...gh }, request);
-      } catch (error) {
-        return ackError('internal', `git in the session's folder failed: ${error instanceof Error ? error.message.slice(0, 300) : 'unknown error'}`);
-      }
-    },
+    answer: ackingFailures("git in the session's folder", async (query) => {
+      const state = await readGitState({ root: options.root, ...gh });
+      if (query.action === 'state') return { ok: true, ...(state.git ? withoutPrefix(state) : state) };
+      if (!state.git) return ackError('bad_request', state.reason);
+      const { sessionId: _id, ...request } = query;
+      return await write({ root: options.root, state, ...gh }, request);
+    }),
   };
 }

@@ -27,7 +27,7 @@ export function parseElicitationPayload(payload: Record<string, unknown>): Parse
   return { kind: 'form', input: parsed.data };
 }
 
-/** The hook output claude reads: the MCP answer it relays to the server. */
+/** The hook output claude reads: the MCP answer it hands to the server. */
 export function elicitationOutput(answer: ElicitationAnswer): Record<string, unknown> {
   return {
     hookSpecificOutput: {

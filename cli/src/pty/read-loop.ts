@@ -84,9 +84,9 @@ function watchOutput(pid: number, wake: () => void): OutputEvents | null {
 }
 /** After we write (a key), empty reads sleep at most 1 ms for this long, whatever the back-off
  *  says: on a busy box the echo can come after the back-to-back polls and used to land in a 2–8 ms
- *  sleep (traced: about a third of the slowest 2 % of relay echoes). Timers are 1 ms at best here;
+ *  sleep (traced: about a third of the slowest 2 % of echoes through the hub). Timers are 1 ms at best here;
  *  polling on setImmediate instead caught a quiet box's echo in ~0.01 ms, but spun a core while
- *  typing and did not lower the relay's p99 on 2 shared cores (measured). ≤ 20 wake-ups per key,
+ *  typing and did not lower the p99 through the hub on 2 shared cores (measured). ≤ 20 wake-ups per key,
  *  none while idle. */
 const ECHO_WINDOW_MS = 20;
 /** Right after we write, empty reads nap ECHO_NAP_US at a time (usleep: the thread sleeps, no CPU

@@ -2,18 +2,10 @@
 // which the running hub rewrites on every change (link.ts). Null when this home has no relay hub.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isAlive } from '../agents/alive.ts';
 import { describeTunnel, RELAY_DIR, STATUS_FILE, type RelayStatus } from './link.ts';
 
 export type RelayCheck = { ok: boolean; detail: string; fix?: string };
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export function relayCheck(home: string, now = Date.now()): RelayCheck | null {
   const path = join(home, RELAY_DIR, STATUS_FILE);
@@ -24,7 +16,7 @@ export function relayCheck(home: string, now = Date.now()): RelayCheck | null {
   } catch {
     return { ok: false, detail: `${path} is unreadable`, fix: 'restart tether hub --relay' };
   }
-  if (!alive(status.pid)) return { ok: false, detail: `the hub serving ${status.origin} is not running (pid ${status.pid} gone)`, fix: 'start it again: tether hub --relay <join code>' };
+  if (!isAlive(status.pid)) return { ok: false, detail: `the hub serving ${status.origin} is not running (pid ${status.pid} gone)`, fix: 'start it again: tether hub --relay <join code>' };
   const ago = Math.round((now - (status.state.kind === 'up' ? status.state.since : status.updatedAt)) / 1000);
   if (status.state.kind === 'up') return { ok: true, detail: `tunnel up for ${ago} s: ${status.origin} reaches this hub` };
   return { ok: false, detail: `${describeTunnel(status.state, status.origin).replace(/^relay: /, '')} (${ago} s ago)`, fix: 'see the hub\'s output; the tunnel retries by itself' };

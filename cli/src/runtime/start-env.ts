@@ -9,7 +9,7 @@
 //   the memory. Measured (docs/decisions/runner.md, "Memory of a busy runner"; terminal.md, "The echo
 //   tail is the JIT warming up"): in 40-minute runner soaks the peaks stayed lower without it (87–88
 //   against 92 MB; the slope swung between runs: +6.3 with FTL, +3.0 and +8.5 without); on 2 cores the compiler threads made the
-//   echo's cold p99; relay throughput and the hub's ingest did not suffer. tether's work is short
+//   echo's cold p99; terminal throughput through the hub and its ingest did not suffer. tether's work is short
 //   bursts of socket, JSON and parser code, which the tier below (DFG) runs well.
 // - BUN_GC_TIMER_INTERVAL=120000 (agent sessions): see pace/gc-timer.ts.
 import { dlopen, FFIType, ptr } from 'bun:ffi';

@@ -8,7 +8,7 @@
 //
 // Reads are asynchronous so that they can only be answered at an exact offset. Parsing stays on the
 // runner's thread: a worker thread was built and measured (docs/decisions/terminal.md) and did not
-// raise the relay on a 2-core box.
+// raise the throughput through the hub on a 2-core box.
 // Invariants: offsets count bytes written here (the runner writes every PTY byte, so they are PTY
 // offsets); `state()` and `snapshot()` reflect every byte written before the call and none after;
 // a resize applies after the bytes written before it. After stop() pending reads never settle.

@@ -4,27 +4,18 @@
 // depth (its config may hold a remote URL with a token), and a path part too long for the disk.
 // Each runs both ways open-inside.ts opens a path: 'proc-fd' (Linux's) and 'recheck' (macOS's, run
 // here on Linux), except the listing race, which 'recheck' narrows but cannot close (see there).
-import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createWorkspaceReader } from './workspace.ts';
 import { readUntracked } from './changes.ts';
 import type { OpenVia } from './open-inside.ts';
+import { tempDirs } from '../testing/temp-dirs.ts';
 
 const SESSION = '11111111-2222-4333-8444-555555555555';
 const SECRET = 'SECRET-OUTSIDE-THE-SESSION';
 const INSIDE = 'TEXT-INSIDE-THE-SESSION';
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'tether-contain-'));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs('contain');
 
 const VIAS: OpenVia[] = ['proc-fd', 'recheck'];
 const reader = (root: string, via: OpenVia) => createWorkspaceReader({ root, via });

@@ -2,21 +2,13 @@
 // on Linux): what it opens inside the root, what it will not open, and the race made exact: a folder
 // on the path is swapped for a link to a folder outside right between containPath's check and the
 // open (afterCheck), which the old check-then-open lost every time.
-import { linkSync, readFileSync, mkdirSync, mkdtempSync, readSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { linkSync, readFileSync, mkdirSync, readSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDirInside, openInside, type OpenVia } from './open-inside.ts';
+import { tempDirs } from '../testing/temp-dirs.ts';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'tether-open-'));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs('open');
 
 /** root/a/b/file.txt inside; outside/b/file.txt and outside/file.txt with the secret. */
 function world() {

@@ -1,25 +1,16 @@
 // workspace.test.ts: the runner's reads of a session directory against real git repositories in
 // temp dirs: changes (modified, added, deleted, renamed, untracked, binary, no commit yet, paging,
 // cuts), listings and files, and every way out of the directory refused.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WORKSPACE_MAX_DIFF_LINES, WorkspaceAnswerSchema, type Ack, type WorkspaceAnswer, type WorkspaceChanges } from '@tether/shared';
 import { createWorkspaceReader } from './workspace.ts';
 import { FILES_PER_PAGE } from './changes.ts';
+import { tempDirs } from '../testing/temp-dirs.ts';
 
 const SESSION = '11111111-2222-4333-8444-555555555555';
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'tether-ws-'));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs('ws');
 
 function git(cwd: string, ...args: string[]): void {
   const r = Bun.spawnSync(['git', '-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd, stdout: 'pipe', stderr: 'pipe' });
@@ -231,12 +222,18 @@ describe('changes against HEAD', () => {
 });
 
 describe('files', () => {
-  it('lists directories first, hides .git, marks links in and out of the directory', async () => {
+  /** repo() with two links out of it: link-out (a folder) and secret-link.txt (a file in it). */
+  function repoWithLinksOut(): string {
     const root = repo();
     const outside = tempDir();
     writeFileSync(join(outside, 'secret.txt'), 'not yours\n');
     symlinkSync(outside, join(root, 'link-out'));
     symlinkSync(join(outside, 'secret.txt'), join(root, 'secret-link.txt'));
+    return root;
+  }
+
+  it('lists directories first, hides .git, marks links in and out of the directory', async () => {
+    const root = repoWithLinksOut();
     symlinkSync('src', join(root, 'link-in'));
     const answer = await ask(root, { kind: 'list', path: '' });
     if (!answer.ok || answer.kind !== 'list') throw new Error(JSON.stringify(answer));
@@ -264,11 +261,7 @@ describe('files', () => {
   });
 
   it('refuses ../, absolute paths and links that point out, with a clear error', async () => {
-    const root = repo();
-    const outside = tempDir();
-    writeFileSync(join(outside, 'secret.txt'), 'not yours\n');
-    symlinkSync(outside, join(root, 'link-out'));
-    symlinkSync(join(outside, 'secret.txt'), join(root, 'secret-link.txt'));
+    const root = repoWithLinksOut();
     for (const path of ['../secret.txt', 'src/../../x', '/etc/passwd', 'C:\\Windows', 'src/./app.ts', 'a//b']) {
       for (const kind of ['read', 'list'] as const) {
         const answer = await ask(root, { kind, path });

@@ -6,7 +6,7 @@
 // Invariants: nothing outside `root` is read (contain.ts: `..`, absolute paths and links out are
 // refused); nothing is written (git reads take no optional lock); every answer fits one event.
 // An unexpected error is an error ack, never a thrown exception into the socket layer.
-import { ackError, type Ack, type WorkspaceAnswer, type WorkspaceQuery } from '@tether/shared';
+import { ackError, ackingFailures, type Ack, type WorkspaceAnswer, type WorkspaceQuery } from '@tether/shared';
 import type { z } from 'zod';
 import type { WorkspaceQuerySchema } from '@tether/shared';
 import { readChanges } from './changes.ts';
@@ -19,23 +19,19 @@ export type WorkspaceReader = { answer(query: z.output<typeof WorkspaceQuerySche
 export function createWorkspaceReader(options: { root: string; via?: OpenVia }): WorkspaceReader {
   const via = options.via ? { via: options.via } : {};
   return {
-    async answer(query) {
-      try {
-        switch (query.kind) {
-          case 'changes':
-            return await readChanges({ root: options.root, cursor: query.cursor, base: query.base, ...via });
-          case 'list':
-            return listWorkspaceDir({ root: options.root, path: query.path, ...via });
-          case 'read':
-            return readWorkspaceFile({ root: options.root, path: query.path, ...via });
-          default: {
-            const never: never = query;
-            return ackError('bad_request', `unknown workspace query ${String((never as WorkspaceQuery).kind)}`);
-          }
+    answer: ackingFailures("reading the session's directory", async (query) => {
+      switch (query.kind) {
+        case 'changes':
+          return await readChanges({ root: options.root, cursor: query.cursor, base: query.base, ...via });
+        case 'list':
+          return listWorkspaceDir({ root: options.root, path: query.path, ...via });
+        case 'read':
+          return readWorkspaceFile({ root: options.root, path: query.path, ...via });
+        default: {
+          const never: never = query;
+          return ackError('bad_request', `unknown workspace query ${String((never as WorkspaceQuery).kind)}`);
         }
-      } catch (error) {
-        return ackError('internal', `reading the session's directory failed: ${error instanceof Error ? error.message.slice(0, 300) : 'unknown error'}`);
       }
-    },
+    }),
   };
 }

@@ -23,14 +23,17 @@ const roomy = { loss: { entries: 1_000, depth: 64, ms: 10_000 }, rebuildable: { 
 
 describe('the ignored-path scan', () => {
   it('knows a rebuildable folder by its name anywhere in the tree, and only a folder', () => {
-    expect(rebuildableFolderOf('node_modules/')).toBe('node_modules/');
-    expect(rebuildableFolderOf('packages/web/node_modules/')).toBe('packages/web/node_modules/');
-    expect(rebuildableFolderOf('build/out.bin')).toBe('build/');
-    expect(rebuildableFolderOf('src/__pycache__/a.pyc')).toBe('src/__pycache__/');
-    expect(rebuildableFolderOf('.venv/')).toBe('.venv/');
-    expect(rebuildableFolderOf('app/.next/cache/x')).toBe('app/.next/');
-    // The shortest: a dist inside node_modules is node_modules's.
-    expect(rebuildableFolderOf('node_modules/pkg/dist/')).toBe('node_modules/');
+    const folders: Array<[path: string, folder: string]> = [
+      ['node_modules/', 'node_modules/'],
+      ['packages/web/node_modules/', 'packages/web/node_modules/'],
+      ['build/out.bin', 'build/'],
+      ['src/__pycache__/a.pyc', 'src/__pycache__/'],
+      ['.venv/', '.venv/'],
+      ['app/.next/cache/x', 'app/.next/'],
+      // The shortest: a dist inside node_modules is node_modules's.
+      ['node_modules/pkg/dist/', 'node_modules/'],
+    ];
+    for (const [path, folder] of folders) expect(rebuildableFolderOf(path), path).toBe(folder);
     for (const lost of ['.env', 'data/', 'build', 'src/target', 'distribution/', 'my_node_modules/', 'dist.tar']) expect(rebuildableFolderOf(lost), lost).toBeNull();
   });
 

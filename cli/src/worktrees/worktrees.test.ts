@@ -3,38 +3,26 @@
 // unpushed or uncommitted work or an ignored file like `.env` without a confirmation of exactly
 // that loss, a file that appeared after the person looked) leaves the disk as it was; rebuildable
 // folders alone are named with their size and removed without asking.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { git, pushedRepo } from '../testing/git-repo.ts';
 import { checkBranchName, createWorktree, inspectWorktree, listWorktrees, removeWorktree } from './worktrees.ts';
+import { tempDirPerTest } from '../testing/temp-dirs.ts';
 
-let dir: string;
-
-function git(cwd: string, ...args: string[]): string {
-  const r = Bun.spawnSync(['git', '-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd });
-  if (r.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.toString()}`);
-  return r.stdout.toString().trim();
-}
+const dir = tempDirPerTest('worktrees');
 
 function repo(): string {
-  const remote = join(dir, 'remote.git');
-  const path = join(dir, 'app');
-  git(dir, 'init', '-q', '--bare', remote);
-  git(dir, 'init', '-q', path);
-  writeFileSync(join(path, 'a.txt'), 'a\n');
-  writeFileSync(join(path, '.gitignore'), '.env\nnode_modules/\ndist/\ndata/\n');
-  git(path, 'add', '-A');
-  git(path, 'commit', '-q', '-m', 'first');
-  git(path, 'remote', 'add', 'origin', remote);
-  git(path, 'push', '-q', '-u', 'origin', 'main');
-  return path;
+  return pushedRepo({ dir: dir(), files: { 'a.txt': 'a\n', '.gitignore': '.env\nnode_modules/\ndist/\ndata/\n' } }).repo;
 }
 
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tether-worktrees-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+/** A fresh repository and a worktree of it on a new branch. */
+async function worktreeOn(branch: string): Promise<{ app: string; tree: string }> {
+  const app = repo();
+  const made = await createWorktree({ repo: app, branch });
+  if (!made.ok) throw new Error(made.error);
+  return { app, tree: made.worktree.path };
+}
 
 describe('worktrees', () => {
   it('makes a worktree on a new branch beside the repository, and lists it', async () => {
@@ -42,12 +30,12 @@ describe('worktrees', () => {
     const made = await createWorktree({ repo: app, branch: 'feature/phone' });
     // Where it started is recorded: the branch checked out in the repository, and its commit.
     const base = { ref: 'main', commit: git(app, 'rev-parse', 'HEAD') };
-    expect(made).toEqual({ ok: true, worktree: { path: join(dir, 'app.worktrees', 'feature', 'phone'), branch: 'feature/phone', head: null, main: false }, repo: app, base });
-    expect(git(join(dir, 'app.worktrees', 'feature', 'phone'), 'branch', '--show-current')).toBe('feature/phone');
+    expect(made).toEqual({ ok: true, worktree: { path: join(dir(), 'app.worktrees', 'feature', 'phone'), branch: 'feature/phone', head: null, main: false }, repo: app, base });
+    expect(git(join(dir(), 'app.worktrees', 'feature', 'phone'), 'branch', '--show-current')).toBe('feature/phone');
     const listed = await listWorktrees(app);
     expect(listed.ok && listed.worktrees.map((w) => [w.path, w.branch, w.main])).toEqual([
       [app, 'main', true],
-      [join(dir, 'app.worktrees', 'feature', 'phone'), 'feature/phone', false],
+      [join(dir(), 'app.worktrees', 'feature', 'phone'), 'feature/phone', false],
     ]);
   });
 
@@ -61,19 +49,16 @@ describe('worktrees', () => {
     expect(await createWorktree({ repo: app, branch: 'main' })).toMatchObject({ ok: false, code: 'conflict', error: expect.stringContaining('the branch "main" exists already') });
     writeFileSync(join(app, 'a.txt'), 'edited\n');
     expect(await createWorktree({ repo: app, branch: 'topic' })).toMatchObject({ ok: false, code: 'conflict', error: expect.stringContaining('uncommitted changes') });
-    const plain = join(dir, 'plain');
+    const plain = join(dir(), 'plain');
     rmSync(plain, { recursive: true, force: true });
     Bun.spawnSync(['mkdir', plain]);
     expect(await createWorktree({ repo: plain, branch: 'topic' })).toMatchObject({ ok: false, code: 'bad_request', error: expect.stringContaining('not in a git repository') });
     expect(git(app, 'branch', '--list')).toBe('* main');
-    expect(existsSync(join(dir, 'app.worktrees'))).toBe(false);
+    expect(existsSync(join(dir(), 'app.worktrees'))).toBe(false);
   });
 
   it('says exactly what removing would lose, keeps the work unless confirmed, and never removes the repository', async () => {
-    const app = repo();
-    const made = await createWorktree({ repo: app, branch: 'topic' });
-    if (!made.ok) throw new Error(made.error);
-    const tree = made.worktree.path;
+    const { app, tree } = await worktreeOn('topic');
     writeFileSync(join(tree, 'new.txt'), 'new\n');
     git(tree, 'add', 'new.txt');
     git(tree, 'commit', '-q', '-m', 'work on the phone');
@@ -97,10 +82,7 @@ describe('worktrees', () => {
   });
 
   it('removes a clean, pushed worktree without asking, its rebuildable folders named with their size', async () => {
-    const app = repo();
-    const made = await createWorktree({ repo: app, branch: 'clean' });
-    if (!made.ok) throw new Error(made.error);
-    const tree = made.worktree.path;
+    const { app, tree } = await worktreeOn('clean');
     mkdirSync(join(tree, 'node_modules', 'left-pad'), { recursive: true });
     writeFileSync(join(tree, 'node_modules', 'left-pad', 'index.js'), 'x'.repeat(300));
     mkdirSync(join(tree, 'web', 'dist'), { recursive: true });
@@ -122,10 +104,7 @@ describe('worktrees', () => {
   });
 
   it('names a rename by its new path and a file turned into a link (a typechange) as uncommitted', async () => {
-    const app = repo();
-    const made = await createWorktree({ repo: app, branch: 'moves' });
-    if (!made.ok) throw new Error(made.error);
-    const tree = made.worktree.path;
+    const { app, tree } = await worktreeOn('moves');
     git(tree, 'mv', 'a.txt', 'b.txt');
     rmSync(join(tree, '.gitignore'));
     symlinkSync('b.txt', join(tree, '.gitignore'));
@@ -135,10 +114,7 @@ describe('worktrees', () => {
   });
 
   it('names an ignored .env as loss and refuses without a confirmation of it; a file that appears after the look is still kept', async () => {
-    const app = repo();
-    const made = await createWorktree({ repo: app, branch: 'secrets' });
-    if (!made.ok) throw new Error(made.error);
-    const tree = made.worktree.path;
+    const { app, tree } = await worktreeOn('secrets');
     writeFileSync(join(tree, '.env'), 'API_KEY=local-only\n');
     mkdirSync(join(tree, 'node_modules'));
     writeFileSync(join(tree, 'node_modules', 'x.js'), 'x');

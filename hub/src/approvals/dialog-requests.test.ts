@@ -1,6 +1,6 @@
 // A `dialog` request over real sockets: the hub takes only the strict dialog shape from a runner,
 // takes only an answer that names one of its options from a client (anything else would resolve the
-// request while claude still waits), relays the chosen key to the runner, and lets the desk win.
+// request while claude still waits), forwards the chosen key to the runner, and lets the desk win.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { hubUnderTest } from '../testing/hub-under-test.ts';

@@ -1,7 +1,7 @@
 // attachments.ts: files the phone uploads for a session's prompts (shared/src/attachments.ts).
 //
 //   phone ─POST /api/sessions/:id/attachments─► here: session live? type by magic bytes? caps? ─► store
-//   phone ─prompt:send {attachments: ids}─► sessions/prompt-relay (refs from the store) ─► runner
+//   phone ─prompt:send {attachments: ids}─► sessions/prompt-delivery (refs from the store) ─► runner
 //   runner ─GET /api/sessions/:id/attachments/:aid─► here ─► bytes
 //
 // Invariants: every read, upload and delete is scoped by the caller's namespace and the session

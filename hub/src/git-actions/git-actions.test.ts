@@ -51,8 +51,8 @@ afterEach(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-describe('git actions relay', () => {
-  it("relays the state and a commit, and records who, which device and what in the session's history", async () => {
+describe('git actions forwarding', () => {
+  it("forwards the state and a commit, and records who, which device and what in the session's history", async () => {
     const { token, label, sessionId, asked } = await sessionWithRunner('idle', (q) => (q.action === 'state' ? { ok: true, ...STATE } : done(q.action, { sha: 'abc123def456', summary: 'Committed abc123def456 on main' })));
     const state = await fetch(`${hub.url}/api/sessions/${sessionId}/git`, { headers: { authorization: `Bearer ${token}` } });
     expect(state.status).toBe(200);

@@ -1,6 +1,6 @@
 // git-actions.ts: a person's git writes in a session's folder (stage, unstage, commit, push, pull
 // request) and the state they are drawn from, asked of the session's runner and recorded in the
-// session's history. The workspace room reads; this one relays writes, so its invariants are apart.
+// session's history. The workspace room reads; this one forwards writes, so its invariants are apart.
 //
 //   REST (http/routes/git-actions.ts) ─► here: the caller's session? live? mid-turn? ─► runner
 //   (RunnerCommands.ask 'git:action') ─► answer checked (GitAnswerSchema) ─► history row ─► ack

@@ -44,7 +44,7 @@ export function shellIdFor(ns: Namespace, machineId: string, viewerId: string): 
   return createHash('sha256').update(shellIdInput(ns, machineId, viewerId)).digest('hex').slice(0, 32);
 }
 
-export function createShellRelay(options: { enabled: boolean; machines: Machines; daemons: DaemonDirectory; web: IoNamespace; bus: ClusterBus }) {
+export function createShellBridge(options: { enabled: boolean; machines: Machines; daemons: DaemonDirectory; web: IoNamespace; bus: ClusterBus }) {
   const { daemons } = options;
   const shells = new Map<string, OpenShell>();
   const toViewer = (viewer: ShellViewer | null, event: 'shell:output' | 'shell:exit', payload: object) => {
@@ -162,4 +162,4 @@ export function createShellRelay(options: { enabled: boolean; machines: Machines
   };
 }
 
-export type ShellRelay = ReturnType<typeof createShellRelay>;
+export type ShellBridge = ReturnType<typeof createShellBridge>;

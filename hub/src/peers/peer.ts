@@ -1,6 +1,6 @@
 // peer.ts: a connected socket once authentication let it in (sockets/authenticate.ts): who is on
 // the other end and what the hub remembers about the connection. Edges and the domain rooms that
-// relay to a connection (terminal viewers, daemons, shells) share this one shape.
+// forward to a connection (terminal viewers, daemons, shells) share this one shape.
 import type { Socket } from 'socket.io';
 import type { ClientKind } from '@tether/shared';
 import type { Caller } from '../auth/namespace.ts';

@@ -17,6 +17,7 @@ import {
   MAX_REVIEW_DEPTH,
   spawnError,
   type Ack,
+  type LaunchKind,
   type Namespace,
   type Review,
   type Session,
@@ -56,7 +57,8 @@ async function depthOf(o: { store: Store; ns: Namespace; session: Session }): Pr
 /** The reviewer's agent, or why a review of `parent` cannot start (nothing is started or stored
  *  before this says yes). No agent asked: the machine's first reviewer-capable one that is not the
  *  parent's, else the parent's own. */
-async function reviewerFor(deps: Deps, ns: Namespace, parent: Session, asked: Session['agent'] | undefined): Promise<Ack<never> | { agent: Session['agent'] }> {
+async function reviewerFor(deps: Deps, ns: Namespace, parent: Session, request: { agent: Session['agent'] | undefined; launchKind: LaunchKind }): Promise<Ack<never> | { agent: Session['agent'] }> {
+  const asked = request.agent;
   if (isFinalStatus(parent.status)) return ackError('gone', 'the session has ended: a review reads its changes through its running session; resume it first');
   if ((await depthOf({ store: deps.store, ns, session: parent })) + 1 > MAX_REVIEW_DEPTH) {
     return ackError('bad_request', `reviews nest at most ${MAX_REVIEW_DEPTH} deep: this session is already a review of a review`);
@@ -64,12 +66,16 @@ async function reviewerFor(deps: Deps, ns: Namespace, parent: Session, asked: Se
   if (!parent.machineId) return spawnError('conflict', 'machine_unknown', 'this session names no machine: a review starts through the daemon of the machine it runs on');
   const machine = await deps.machines.find(ns, parent.machineId);
   if (!machine) return spawnError('not_found', 'machine_unknown', "the session's machine is not known to this hub: start tether daemon there");
-  const capable = machine.agents.filter((a) => machine.capabilities[a]?.readOnly === true);
+  const readOnlyHere = (a: Session['agent']) => machine.capabilities[a]?.readOnly === true && (machine.capabilities[a]?.readOnlyIn ?? [request.launchKind]).includes(request.launchKind);
+  const capable = machine.agents.filter(readOnlyHere);
   const agent = asked ?? capable.find((a) => a !== parent.agent) ?? capable[0] ?? parent.agent;
   if (!machine.agents.includes(agent)) return spawnError('bad_request', 'agent_missing', `machine "${machine.name}" has no ${agent} (it has: ${machine.agents.join(', ') || 'none'})`);
   const capabilities = machine.capabilities[agent];
   if (capabilities?.readOnly !== true) {
     return spawnError('bad_request', 'agent_missing', `tether on "${machine.name}" cannot start ${capabilities?.displayName ?? agent} read-only (a reviewer): update tether there`);
+  }
+  if (!readOnlyHere(agent)) {
+    return spawnError('bad_request', 'agent_missing', `${capabilities.displayName} reviews ${(capabilities.readOnlyIn ?? []).join(' or ')} only (read-only there in its own terms), not in a ${request.launchKind === 'pty' ? 'PTY' : request.launchKind} session`);
   }
   return { agent };
 }
@@ -106,7 +112,7 @@ export function createReviews(deps: Deps) {
     async start(ns: Namespace, request: z.output<typeof ReviewStartSchema>): Promise<Ack<WebAcks['review:start']>> {
       const parent = await sessions.get(ns, request.sessionId);
       if (!parent) return ackError('not_found', NO_SESSION);
-      const reviewer = await reviewerFor(deps, ns, parent, request.agent);
+      const reviewer = await reviewerFor(deps, ns, parent, { agent: request.agent, launchKind: request.launchKind });
       if ('ok' in reviewer) return reviewer;
       const { agent } = reviewer;
       const checks = request.checks ? await findingsOf(store, ns, { reviewId: request.checks, parentId: parent.id }) : undefined;

@@ -35,7 +35,7 @@ import type { RunnerCommands } from '../facts/runners.ts';
 import type { TerminalRegistry } from '../terminal/registry.ts';
 import { endSession, patchSession, registerSession, type EndedSession } from './sessions.ts';
 import { ingestChatMessages } from './chat-ingest.ts';
-import { deliveryOf, queuedPrompts, queuePrompt, updatePromptStatus } from './prompt-relay.ts';
+import { deliveryOf, queuedPrompts, queuePrompt, updatePromptStatus } from './prompt-delivery.ts';
 import { createSessionQueries } from './queries.ts';
 import { createTriage } from './triage.ts';
 import { asked, refusal, type SwitchCommand, type SwitchPayload } from './switches.ts';

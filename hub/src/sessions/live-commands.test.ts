@@ -49,7 +49,7 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 describe('live commands follow the session\'s capabilities', () => {
-  it('relays what the agent takes in its launch kind, asking a level it lacks as the one it maps to', async () => {
+  it('forwards what the agent takes in its launch kind, asking a level it lacks as the one it maps to', async () => {
     const { id, heard } = await runner({ launchKind: 'headless', capabilities: TURN_SWITCHED });
     const phone = await connect({ nsp: '/web' });
     expect(await ack(phone, 'session:set-model', { sessionId: id, model: 'gpt-fake' })).toMatchObject({ ok: true });

@@ -13,7 +13,7 @@ import type { Approvals } from '../approvals/approvals.ts';
 import { RUNNER_GONE_GRACE_MS } from '../approvals/runner-gone.ts';
 import type { Machines } from '../machines/machines.ts';
 import type { RemoteSessions } from '../machines/remote-sessions.ts';
-import type { ShellRelay } from '../machines/shells.ts';
+import type { ShellBridge } from '../machines/shells.ts';
 import type { TerminalRegistry } from '../terminal/registry.ts';
 import { handleSocketEvents } from '../peers/handle.ts';
 import type { HubSocket } from '../peers/peer.ts';
@@ -28,7 +28,7 @@ export type CliDomain = {
   approvals: Approvals;
   machines: Machines;
   remote: RemoteSessions;
-  shells: ShellRelay;
+  shells: ShellBridge;
   terminals: TerminalRegistry;
   onError: (event: string, error: unknown) => void;
   /** How long a vanished runner may take to come back before its pending requests are withdrawn. */

@@ -132,7 +132,7 @@ describe('handshake requests', () => {
       const { messages } = await rawSocket(origin ? { Origin: origin } : {});
       expect(messages[0]).toMatch(/^0\{"sid"/);
     }
-    // socket.io-client on Bun sends no Origin: the CLI, daemon and hub links connect as before.
+    // socket.io-client on Bun sends no Origin: the CLI, daemon and hub-to-hub terminal links connect as before.
     (await live.connect({ nsp: '/web' })).close();
   });
 });

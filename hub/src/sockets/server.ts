@@ -1,6 +1,6 @@
 // server.ts: the socket.io server on @socket.io/bun-engine and its namespaces: `/cli` (runners and
 // daemons), `/web` (browsers, CLI verbs acting like a phone) and, in a cluster, `/hub` (other hubs,
-// cluster/hub-link.ts). It authenticates each connection (authenticate.ts) and binds the thin
+// cluster/terminal-link.ts). It authenticates each connection (authenticate.ts) and binds the thin
 // handlers (cli.ts, web.ts) to the domain rooms createHub gives it; it builds no service itself.
 //
 // Invariant: nothing but the handshake before a socket authenticates (pre-auth.ts); the main
@@ -75,13 +75,13 @@ export function createSocketServer(options: {
       /** A share link revoked on another hub (the cluster tells); returns this hub's teller. */
       shareRevoked: { heard(listener: (jti: string) => void): void; tell(jti: string): void };
       /** The `/hub` namespace is served (a cluster): its connections count as authenticated too. */
-      hubLinks: boolean;
+      terminalLinks: boolean;
       cli: CliDomain;
       web: WebDomain;
     }): void {
       const { resolver, shareLinks, hubUrl } = domain;
       // Authenticated on any namespace: the connection may send anything (pre-auth.ts).
-      for (const nsp of [cli, web, ...(domain.hubLinks ? [io.of('/hub')] : [])]) nsp.on('connection', (socket) => preAuth.authenticated(socket.conn.transport));
+      for (const nsp of [cli, web, ...(domain.terminalLinks ? [io.of('/hub')] : [])]) nsp.on('connection', (socket) => preAuth.authenticated(socket.conn.transport));
       cli.use(authenticate({ resolver, accept: ['token'], hubUrl, failures, addressOf }));
       cli.on('connection', (socket) => bindCliSocket(socket as HubSocket, domain.cli));
       web.use(authenticate({ resolver, accept: ['token', 'web-session'], hubUrl, failures, addressOf, ...(shareLinks ? { shareLinks } : {}) }));

@@ -214,7 +214,7 @@ describe('/web → /cli', () => {
     expect((await delivered).status).toBe('delivered');
   });
 
-  it('lets the first answer win, relays it to the runner, and records who and from where', async () => {
+  it('lets the first answer win, forwards it to the runner, and records who and from where', async () => {
     const runner = await connect({ nsp: '/cli' });
     const phone = await connect({ nsp: '/web', device: 'Pixel 8' });
     const laptop = await connect({ nsp: '/web', device: 'laptop' });

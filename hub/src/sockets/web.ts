@@ -8,7 +8,7 @@ import { ackError, namespaceRoom, sessionRoom, WebEventSchemas, type Namespace, 
 import type { Sessions } from '../sessions/lifecycle.ts';
 import type { Approvals } from '../approvals/approvals.ts';
 import type { RemoteSessions } from '../machines/remote-sessions.ts';
-import type { ShellRelay } from '../machines/shells.ts';
+import type { ShellBridge } from '../machines/shells.ts';
 import type { TerminalViewers } from '../terminal/viewers.ts';
 import type { Reviews } from '../reviews/reviews.ts';
 import type { Worktrees } from '../worktrees/worktrees.ts';
@@ -25,7 +25,7 @@ export type WebDomain = {
   sessions: Sessions;
   approvals: Approvals;
   remote: RemoteSessions;
-  shells: ShellRelay;
+  shells: ShellBridge;
   viewers: TerminalViewers;
   reviews: Reviews;
   worktrees: Worktrees;

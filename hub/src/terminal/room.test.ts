@@ -122,16 +122,16 @@ describe('terminal room', () => {
     const r = fakeRunner();
     const room = createTerminalRoom({ sessionId: SID, runner: r.port, maxBytes: 100_000, highWater: 100 });
     const local = fakeViewer();
-    const relayed = fakeViewer();
+    const linked = fakeViewer();
     room.join({ viewerId: 'local', sink: local.sink, canWrite: false });
-    room.join({ viewerId: 'relayed', sink: relayed.sink, canWrite: false, hops: 2 });
+    room.join({ viewerId: 'linked', sink: linked.sink, canWrite: false, hops: 2 });
     room.snapshot(snap(0));
     for (let offset = 0; offset < 500; offset += 50) room.output(offset, enc('y'.repeat(50)));
-    // Nobody acks: the local viewer stops past 100 unacked bytes, the relayed one past 200.
+    // Nobody acks: the local viewer stops past 100 unacked bytes, the linked one past 200.
     expect(local.got.offsets).toEqual([0, 50, 100]);
-    expect(relayed.got.offsets).toEqual([0, 50, 100, 150, 200]);
-    room.ack('relayed', 200); // 50 in flight: ≤ half its window, it resumes from the log
-    expect(relayed.got.text.length).toBe('[snap@0]'.length + 500);
+    expect(linked.got.offsets).toEqual([0, 50, 100, 150, 200]);
+    room.ack('linked', 200); // 50 in flight: ≤ half its window, it resumes from the log
+    expect(linked.got.text.length).toBe('[snap@0]'.length + 500);
     expect(local.got.text.length).toBe('[snap@0]'.length + 150);
   });
 

@@ -73,8 +73,8 @@ export function createTerminalRoom(options: {
     size,
 
     /** `hops`: sockets between this hub and the viewer, 2 for a viewer on another hub (through the
-     *  hub link). Its acks take both hops back, so its window is that many times the high water:
-     *  with one window a relayed viewer of a flood got ~0.57 of a local one's rate (multi-hub bench). */
+     *  terminal link). Its acks take both hops back, so its window is that many times the high water:
+     *  with one window a linked viewer of a flood got ~0.57 of a local one's rate (multi-hub bench). */
     join(join: { viewerId: string; sink: ViewerSink; canWrite: boolean; since?: number; hops?: number }): 'bytes' | 'snapshot' {
       const viewer: Viewer = { id: join.viewerId, sink: join.sink, canWrite: join.canWrite, desk: false, sent: null, acked: 0, paused: false, highWater: highWater * Math.max(1, join.hops ?? 1) };
       const previous = viewers.get(join.viewerId);

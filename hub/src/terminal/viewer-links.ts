@@ -1,10 +1,10 @@
 // viewer-links.ts: this hub's socket.io links to the other hubs of its cluster that hold a terminal
 // its viewers watch: one link per hub, opened on first need, closed when that hub goes away (its
 // viewers are then handed back through `onDrop`). What arrives on a link is handed to the viewer it
-// names, if that viewer is still relayed through this link (`viewerOf`).
+// names, if that viewer is still watching through this link (`viewerOf`).
 import { io as connect, type Socket as LinkSocket } from 'socket.io-client';
 import type { Namespace as IoNamespace } from 'socket.io';
-import { ackError, HubLinkOutputSchema, PROTOCOL_VERSION, TerminalSnapshotSchema, type Ack, type HubLinkAcks } from '@tether/shared';
+import { ackError, TerminalLinkOutputSchema, PROTOCOL_VERSION, TerminalSnapshotSchema, type Ack, type TerminalLinkAcks } from '@tether/shared';
 import type { HubSocket } from '../peers/peer.ts';
 
 /** Connecting to another hub of the cluster (same network, no TLS handshake through a balancer). */
@@ -17,7 +17,7 @@ export type ViewerLinks = ReturnType<typeof createViewerLinks>;
 export function createViewerLinks(options: {
   linkSecret: string;
   web: IoNamespace;
-  /** The viewer's socket when it is relayed through `link` for that session, else null. */
+  /** The viewer's socket when it watches through `link` for that session, else null. */
   viewerOf: (link: Link, viewerId: string, sessionId: string) => HubSocket | null;
   /** A link went away (its hub died or stopped) after it was dropped from the pool. */
   onDrop: (link: Link) => void;
@@ -34,7 +34,7 @@ export function createViewerLinks(options: {
   const listen = (link: Link) => {
     const { socket } = link;
     socket.on('link:output', (payload: unknown) => {
-      const parsed = HubLinkOutputSchema.safeParse(payload);
+      const parsed = TerminalLinkOutputSchema.safeParse(payload);
       if (!parsed.success) return;
       const { sessionId, viewerIds, offset, data } = parsed.data;
       const ours = viewerIds.map((id) => options.viewerOf(link, id, sessionId)).filter((s): s is HubSocket => s !== null);
@@ -81,10 +81,10 @@ export function createViewerLinks(options: {
       return link;
     },
 
-    async ask<E extends keyof HubLinkAcks>(link: Link, event: E, payload: object): Promise<Ack<HubLinkAcks[E]>> {
+    async ask<E extends keyof TerminalLinkAcks>(link: Link, event: E, payload: object): Promise<Ack<TerminalLinkAcks[E]>> {
       if (!(await link.ready)) return ackError('internal', 'the hub holding this terminal cannot be reached');
       try {
-        return (await link.socket.timeout(LINK_TIMEOUT_MS).emitWithAck(event, payload)) as Ack<HubLinkAcks[E]>;
+        return (await link.socket.timeout(LINK_TIMEOUT_MS).emitWithAck(event, payload)) as Ack<TerminalLinkAcks[E]>;
       } catch {
         return ackError('internal', 'the hub holding this terminal did not answer');
       }

@@ -1,7 +1,7 @@
 // viewers.ts: a /web socket watching a session's terminal, wherever its runner is. The
 // room (and its byte log) lives on the hub the runner is connected to. A viewer on that hub joins
-// it directly; a viewer on another hub of the cluster is relayed through a link to that hub
-// (cluster/hub-link.ts), which joins it under its own socket id, so offsets, snapshots and flow control are
+// it directly; a viewer on another hub of the cluster watches through a terminal link to that hub
+// (cluster/terminal-link.ts), which joins it under its own socket id, so offsets, snapshots and flow control are
 // the room's either way. When a runner registers somewhere (`moved`), every viewer of that session
 // that is not with it yet moves over and gets a fresh snapshot; when a link drops (that hub died),
 // its viewers look again and, until the runner is back, wait in a local room.
@@ -16,7 +16,7 @@ import {
   runnerRoom,
   type Ack,
   type AckError,
-  type HubLinkAcks,
+  type TerminalLinkAcks,
   type Namespace,
   type Session,
   type TerminalSize,
@@ -30,12 +30,12 @@ import { createViewerLinks, type Link, type ViewerLinks } from './viewer-links.t
 
 /** Finding the runner's hub is one NOTIFY round trip; a hub that just died answers nothing. */
 const LOCATE_TIMEOUT_MS = 2_000;
-type Relayed = { ns: Namespace; sessionId: string; socket: HubSocket; link: Link };
-/** The key of a viewer's relayed stream of a session. */
+type Linked = { ns: Namespace; sessionId: string; socket: HubSocket; link: Link };
+/** The key of a viewer's linked stream of a session. */
 const key = (viewerId: string, sessionId: string) => `${viewerId}\u0000${sessionId}`;
 
-function relayedThrough(o: { relayed: Map<string, Relayed>; link: Link; viewerId: string; sessionId: string }): HubSocket | null {
-  const entry = o.relayed.get(key(o.viewerId, o.sessionId));
+function linkedThrough(o: { linked: Map<string, Linked>; link: Link; viewerId: string; sessionId: string }): HubSocket | null {
+  const entry = o.linked.get(key(o.viewerId, o.sessionId));
   return entry && entry.link === o.link ? entry.socket : null;
 }
 
@@ -59,16 +59,16 @@ async function locateRunner(o: { cli: IoNamespace; cluster: { url: () => string 
   }
 }
 
-/** The viewers of a session that must follow its runner to `hubUrl`: relayed ones not through that
+/** The viewers of a session that must follow its runner to `hubUrl`: linked ones not through that
  *  hub's link (all of them when it is this hub), and ours waiting in a local room for it. */
-function moversOf(o: { relayed: Map<string, Relayed>; ns: Namespace; sessionId: string; hubUrl: string; here: boolean; waiting: string[]; web: IoNamespace }): HubSocket[] {
+function moversOf(o: { linked: Map<string, Linked>; ns: Namespace; sessionId: string; hubUrl: string; here: boolean; waiting: string[]; web: IoNamespace }): HubSocket[] {
   const movers: HubSocket[] = [];
-  for (const entry of o.relayed.values()) {
+  for (const entry of o.linked.values()) {
     if (entry.ns === o.ns && entry.sessionId === o.sessionId && (o.here || entry.link.url !== o.hubUrl)) movers.push(entry.socket);
   }
   for (const viewerId of o.waiting) {
     const socket = o.web.sockets.get(viewerId) as HubSocket | undefined;
-    if (socket && !o.relayed.has(key(viewerId, o.sessionId))) movers.push(socket);
+    if (socket && !o.linked.has(key(viewerId, o.sessionId))) movers.push(socket);
   }
   return movers;
 }
@@ -87,15 +87,15 @@ export function createTerminalViewers(options: {
   onError: (what: string, error: unknown) => void;
 }) {
   const { terminals } = options;
-  /** viewerId␀sessionId → relayed through a link. */
-  const relayed = new Map<string, Relayed>();
+  /** viewerId␀sessionId → watching through a terminal link. */
+  const linked = new Map<string, Linked>();
 
   /** A link went away (its hub died or stopped): its viewers look for the runner again. */
   const onDrop = (link: Link) => {
     for (const k of [...link.viewers]) {
-      const entry = relayed.get(k);
+      const entry = linked.get(k);
       if (!entry || entry.link !== link) continue;
-      relayed.delete(k);
+      linked.delete(k);
       // Wait here, without asking the other hubs: the dead hub is still counted by the adapter
       // for a few seconds, so a lookup would stall. The runner's next registration moves us.
       void rehome(entry.socket, entry.sessionId, { waitHere: true });
@@ -105,7 +105,7 @@ export function createTerminalViewers(options: {
     ? createViewerLinks({
         linkSecret: options.cluster.linkSecret,
         web: options.web,
-        viewerOf: (link, viewerId, sessionId) => relayedThrough({ relayed, link, viewerId, sessionId }),
+        viewerOf: (link, viewerId, sessionId) => linkedThrough({ linked, link, viewerId, sessionId }),
         onDrop,
       })
     : null;
@@ -114,16 +114,16 @@ export function createTerminalViewers(options: {
   const detach = (socket: HubSocket, sessionId: string) => {
     const ns = socket.data.caller.namespace;
     const k = key(socket.id, sessionId);
-    const entry = relayed.get(k);
+    const entry = linked.get(k);
     if (entry) {
-      relayed.delete(k);
+      linked.delete(k);
       entry.link.viewers.delete(k);
       entry.link.socket.emit('link:unsubscribe', { namespace: ns, sessionId, viewerId: socket.id });
     }
     terminals.find(ns, sessionId)?.leave(socket.id);
   };
 
-  const subscribeLocal = async (socket: HubSocket, current: Session, since: number | undefined): Promise<Ack<HubLinkAcks['link:subscribe']>> => {
+  const subscribeLocal = async (socket: HubSocket, current: Session, since: number | undefined): Promise<Ack<TerminalLinkAcks['link:subscribe']>> => {
     const ns = socket.data.caller.namespace;
     const room = terminals.get(ns, current.id);
     if (isFinalStatus(current.status) && !room.ended) await terminals.ended(ns, current.id);
@@ -132,22 +132,22 @@ export function createTerminalViewers(options: {
     return { ok: true, mode, offset: mode === 'bytes' ? (since ?? 0) : (room.lastSnapshot?.offset ?? 0) };
   };
 
-  const subscribe = async (socket: HubSocket, current: Session, since: number | undefined): Promise<Ack<HubLinkAcks['link:subscribe']>> => {
+  const subscribe = async (socket: HubSocket, current: Session, since: number | undefined): Promise<Ack<TerminalLinkAcks['link:subscribe']>> => {
     const ns = socket.data.caller.namespace;
     const where = isFinalStatus(current.status) ? 'local' : await locateRunner({ cli: options.cli, cluster: options.cluster, ns, sessionId: current.id });
     const k = key(socket.id, current.id);
-    const previous = relayed.get(k);
+    const previous = linked.get(k);
     if (where === 'local' || (previous && previous.link.url !== where)) detach(socket, current.id);
     if (where !== 'local') {
       terminals.find(ns, current.id)?.leave(socket.id);
       const link = links!.to(where);
       // Recorded before asking: the owner may send the snapshot before its ack.
-      relayed.set(k, { ns, sessionId: current.id, socket, link });
+      linked.set(k, { ns, sessionId: current.id, socket, link });
       link.viewers.add(k);
       const ack = await links!.ask(link, 'link:subscribe', { namespace: ns, sessionId: current.id, viewerId: socket.id, canWrite: !socket.data.share, ...(since !== undefined ? { since } : {}) });
       if (ack.ok) return ack;
-      if (relayed.get(k)?.link === link) {
-        relayed.delete(k);
+      if (linked.get(k)?.link === link) {
+        linked.delete(k);
         link.viewers.delete(k);
       }
       // The runner moved on meanwhile, or that hub is gone: wait here for the runner's next move.
@@ -169,33 +169,33 @@ export function createTerminalViewers(options: {
     }
   };
 
-  const relayedEntry = (socket: HubSocket, sessionId: string) => relayed.get(key(socket.id, sessionId)) ?? null;
+  const linkedEntry = (socket: HubSocket, sessionId: string) => linked.get(key(socket.id, sessionId)) ?? null;
 
   return {
     subscribe,
     unsubscribe: detach,
     /** Whether this socket watches the session through another hub. */
-    isRelayed: (socket: HubSocket, sessionId: string) => relayedEntry(socket, sessionId) !== null,
+    isLinked: (socket: HubSocket, sessionId: string) => linkedEntry(socket, sessionId) !== null,
     ack(socket: HubSocket, sessionId: string, offset: number): void {
-      const entry = relayedEntry(socket, sessionId);
+      const entry = linkedEntry(socket, sessionId);
       if (entry) entry.link.socket.emit('link:ack', { namespace: entry.ns, sessionId, viewerId: socket.id, offset });
       else terminals.find(socket.data.caller.namespace, sessionId)?.ack(socket.id, offset);
     },
     /** This socket watches the session's live terminal on this hub: its subscribe checked the
      *  namespace, and the room ends when the session does, so a key needs no store lookup. */
     liveHere(socket: HubSocket, sessionId: string): boolean {
-      if (relayedEntry(socket, sessionId)) return false;
+      if (linkedEntry(socket, sessionId)) return false;
       const room = terminals.find(socket.data.caller.namespace, sessionId);
       return room !== null && !room.ended && room.hasViewer(socket.id);
     },
-    async input(socket: HubSocket, sessionId: string, data: string): Promise<HubLinkAcks['link:input']['result'] | AckError> {
-      const entry = relayedEntry(socket, sessionId);
+    async input(socket: HubSocket, sessionId: string, data: string): Promise<TerminalLinkAcks['link:input']['result'] | AckError> {
+      const entry = linkedEntry(socket, sessionId);
       if (!entry) return terminals.find(socket.data.caller.namespace, sessionId)?.input(socket.id, data) ?? 'not-joined';
       const ack = await links!.ask(entry.link, 'link:input', { namespace: entry.ns, sessionId, viewerId: socket.id, data });
       return ack.ok ? ack.result : ack;
     },
-    async resize(socket: HubSocket, sessionId: string, size: TerminalSize, fit: boolean): Promise<HubLinkAcks['link:resize']['result'] | AckError> {
-      const entry = relayedEntry(socket, sessionId);
+    async resize(socket: HubSocket, sessionId: string, size: TerminalSize, fit: boolean): Promise<TerminalLinkAcks['link:resize']['result'] | AckError> {
+      const entry = linkedEntry(socket, sessionId);
       if (!entry) return terminals.find(socket.data.caller.namespace, sessionId)?.resize(socket.id, size, fit) ?? 'not-joined';
       const ack = await links!.ask(entry.link, 'link:resize', { namespace: entry.ns, sessionId, viewerId: socket.id, ...size, fit });
       return ack.ok ? ack.result : ack;
@@ -203,7 +203,7 @@ export function createTerminalViewers(options: {
     /** Marks the viewer as a desk terminal (or not) and tells the runner; false when not joined. */
     async desk(socket: HubSocket, sessionId: string, desk: { attached: boolean; cols?: number; rows?: number }): Promise<boolean> {
       const ns = socket.data.caller.namespace;
-      const entry = relayedEntry(socket, sessionId);
+      const entry = linkedEntry(socket, sessionId);
       if (entry) return (await links!.ask(entry.link, 'link:desk', { namespace: ns, sessionId, viewerId: socket.id, ...desk })).ok;
       const room = terminals.find(ns, sessionId);
       if (!room?.deskViewer(socket.id, desk.attached)) return false;
@@ -216,12 +216,12 @@ export function createTerminalViewers(options: {
     /** A session's runner registered on the hub at `hubUrl`: viewers not with it yet move there. */
     moved(ns: Namespace, sessionId: string, hubUrl: string): void {
       const here = options.cluster ? hubUrl === options.cluster.url() : true;
-      const movers = moversOf({ relayed, ns, sessionId, hubUrl, here, waiting: here ? [] : (terminals.find(ns, sessionId)?.viewerIds ?? []), web: options.web });
+      const movers = moversOf({ linked, ns, sessionId, hubUrl, here, waiting: here ? [] : (terminals.find(ns, sessionId)?.viewerIds ?? []), web: options.web });
       for (const socket of movers) void rehome(socket, sessionId);
     },
     stop(): void {
       links?.closeAll();
-      relayed.clear();
+      linked.clear();
     },
   };
 }

@@ -1,4 +1,4 @@
-// workspace.test.ts: the hub's relay of a session's files, against a real hub on port 0 with a
+// workspace.test.ts: the hub forwarding a session's files, against a real hub on port 0 with a
 // socket.io client playing the runner (it answers workspace:query as a runner would, or badly).
 // REST in, ack out: namespace checks, path checks before the runner is asked, the runner's answer
 // checked against the schema, and the clear errors for a runner that is away or a session that ended.
@@ -33,8 +33,8 @@ async function sessionWithRunner(answer: (query: WorkspaceQuery) => unknown) {
 
 const README = { ok: true, kind: 'read', path: 'README.md', size: 7, binary: false, text: '# demo\n', truncated: false };
 
-describe('workspace relay', () => {
-  it('relays a file, a listing and the changes from the runner, as the runner answered', async () => {
+describe('workspace forwarding', () => {
+  it('forwards a file, a listing and the changes from the runner, as the runner answered', async () => {
     const { token: t, sessionId, asked } = await sessionWithRunner((q) => {
       if (q.kind === 'read') return README;
       if (q.kind === 'list') return { ok: true, kind: 'list', path: q.path, entries: [{ name: 'src', kind: 'dir', size: null, link: false, outside: false }], total: 1 };

@@ -1,5 +1,5 @@
 // workspace.ts: a viewer's read of a session's working directory (changes against HEAD, a listing,
-// a file), asked of the runner that sits in it and relayed as it answers. The hub keeps none of it.
+// a file), asked of the runner that sits in it and forwarded as it answers. The hub keeps none of it.
 //
 //   REST (http/routes/workspace.ts) ─► here: session of the caller's namespace? live? ─► runner
 //   (RunnerCommands.ask: the runner room, on whichever hub the runner is) ─► answer checked ─► ack

@@ -58,7 +58,7 @@ export const CliEventSchemas = {
   'machine:register': MachineInfoSchema,
   /** Daemon → hub: a runner it started exited (see spawn.ts). */
   'runner:exited': RunnerExitedSchema,
-  /** Daemon → hub: output of a web shell (shell.ts); relayed to that shell's one viewer. */
+  /** Daemon → hub: output of a web shell (shell.ts); forwarded to that shell's one viewer. */
   'shell:output': ShellOutputSchema,
   /** Daemon → hub: a web shell ended. */
   'shell:exit': ShellExitSchema,

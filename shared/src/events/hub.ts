@@ -1,7 +1,7 @@
 // events/hub.ts: what hubs of one cluster say to each other (several hubs behind one URL).
 // Two channels: facts every hub hears (socket.io `serverSideEmit` through the PostgreSQL adapter),
 // and the `/hub` namespace, where a hub whose phone watches a terminal links to the hub that holds
-// the runner (and so the byte log) and relays that viewer's stream with the same offsets.
+// the runner (and so the byte log) and carries that viewer's stream with the same offsets.
 import { z } from 'zod';
 import { NamespaceSchema, SessionIdSchema } from '../ids.ts';
 import { SessionSchema } from '../session.ts';
@@ -49,10 +49,10 @@ export const ClusterFactSchemas = {
 export type ClusterFact = keyof typeof ClusterFactSchemas;
 
 /** `/hub` handshake: the cluster's link secret (shared through the database). */
-export const HubLinkHandshakeSchema = z.object({ protocol: z.number().int(), link: z.string().min(16).max(200) });
+export const TerminalLinkHandshakeSchema = z.object({ protocol: z.number().int(), link: z.string().min(16).max(200) });
 
 /** Linking hub → owning hub. */
-export const HubLinkEventSchemas = {
+export const TerminalLinkEventSchemas = {
   'link:subscribe': LinkedSchema.extend({ since: OffsetSchema.optional(), canWrite: z.boolean() }),
   'link:unsubscribe': LinkedSchema,
   'link:ack': LinkedSchema.extend({ offset: OffsetSchema }),
@@ -61,7 +61,7 @@ export const HubLinkEventSchemas = {
   'link:desk': LinkedSchema.extend({ attached: z.boolean(), cols: ColsSchema.optional(), rows: RowsSchema.optional() }),
 } as const;
 
-export type HubLinkAcks = {
+export type TerminalLinkAcks = {
   'link:subscribe': { mode: 'bytes' | 'snapshot'; offset: number };
   'link:unsubscribe': object;
   'link:ack': object;
@@ -71,9 +71,9 @@ export type HubLinkAcks = {
 };
 
 /** Owning hub → linking hub: one viewer's stream, or one chunk for several viewers in step. */
-export const HubLinkOutputSchema = z.object({ sessionId: SessionIdSchema, viewerIds: z.array(ViewerIdSchema).min(1).max(10_000), offset: OffsetSchema, data: BytesSchema });
-export type HubLinkServerToClient = {
-  'link:output': (payload: z.infer<typeof HubLinkOutputSchema>) => void;
+export const TerminalLinkOutputSchema = z.object({ sessionId: SessionIdSchema, viewerIds: z.array(ViewerIdSchema).min(1).max(10_000), offset: OffsetSchema, data: BytesSchema });
+export type TerminalLinkServerToClient = {
+  'link:output': (payload: z.infer<typeof TerminalLinkOutputSchema>) => void;
   'link:snapshot': (payload: { viewerId: string; snapshot: TerminalSnapshot }) => void;
   'link:size': (payload: { viewerId: string; notice: TerminalSizeNotice }) => void;
 };

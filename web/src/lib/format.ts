@@ -56,25 +56,18 @@ export function sessionTitle(session: { title: string; cwd: string }): string {
 export type StatusTone = 'neutral' | 'busy' | 'ok' | 'attention' | 'muted' | 'danger';
 
 /** Words and tone for each status. "waiting" means claude waits for the user, so it asks for attention. */
+const STATUS_LOOK: Record<SessionStatus, { label: string; tone: StatusTone }> = {
+  starting: { label: 'Starting', tone: 'neutral' },
+  thinking: { label: 'Thinking', tone: 'busy' },
+  idle: { label: 'Idle', tone: 'ok' },
+  waiting: { label: 'Waiting for you', tone: 'attention' },
+  ended: { label: 'Ended', tone: 'muted' },
+  failed: { label: 'Failed', tone: 'danger' },
+};
+
 export function describeStatus(status: SessionStatus): { label: string; tone: StatusTone } {
-  switch (status) {
-    case 'starting':
-      return { label: 'Starting', tone: 'neutral' };
-    case 'thinking':
-      return { label: 'Thinking', tone: 'busy' };
-    case 'idle':
-      return { label: 'Idle', tone: 'ok' };
-    case 'waiting':
-      return { label: 'Waiting for you', tone: 'attention' };
-    case 'ended':
-      return { label: 'Ended', tone: 'muted' };
-    case 'failed':
-      return { label: 'Failed', tone: 'danger' };
-    default: {
-      const never: never = status;
-      return { label: String(never), tone: 'neutral' };
-    }
-  }
+  // A status from a newer hub than this page: named as it is.
+  return Object.hasOwn(STATUS_LOOK, status) ? STATUS_LOOK[status] : { label: String(status), tone: 'neutral' };
 }
 
 /** The effort levels the phone offers, or null when it can set none here: the agent's own, in the

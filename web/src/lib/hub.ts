@@ -242,23 +242,18 @@ async function send<T>(path: string, init: RequestInit & { auth?: boolean; retri
 }
 
 /** Exchanges an access token for a web session and remembers it. */
-export async function loginWithToken(token: string): Promise<HubLogin> {
-  const login = await send<HubLogin>('/api/auth/login', {
-    method: 'POST',
-    body: JSON.stringify({ token: token.trim() }),
-    auth: false,
-  });
-  setLogin(login);
-  return login;
+export function loginWithToken(token: string): Promise<HubLogin> {
+  return logIn('/api/auth/login', { token: token.trim() });
 }
 
 /** Redeems a one-time pairing code for a web session (of a device token of its own) and remembers it. */
-export async function loginWithPairCode(code: string): Promise<HubLogin> {
-  const login = await send<HubLogin>('/api/auth/pair', {
-    method: 'POST',
-    body: JSON.stringify({ code: code.trim() }),
-    auth: false,
-  });
+export function loginWithPairCode(code: string): Promise<HubLogin> {
+  return logIn('/api/auth/pair', { code: code.trim() });
+}
+
+/** Trades a proof (a token, a pairing code) for a web session, without one of its own, and keeps it. */
+async function logIn(path: string, proof: Record<string, string>): Promise<HubLogin> {
+  const login = await send<HubLogin>(path, { method: 'POST', body: JSON.stringify(proof), auth: false });
   setLogin(login);
   return login;
 }

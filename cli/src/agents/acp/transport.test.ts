@@ -45,6 +45,16 @@ const until = async (check: () => boolean) => {
   expect(check()).toBe(true);
 };
 
+/** A new session s1 (the agent answers initialize and session/new), ready, then the person's "go":
+ *  the session/prompt the agent got. */
+async function firstTurn(world: Pick<ReturnType<typeof setup>, 'transport' | 'agent' | 'said'>) {
+  await world.agent.answer('initialize', INIT);
+  await world.agent.answer('session/new', { sessionId: 's1' });
+  await until(() => world.said.includes('ready'));
+  world.transport.send({ text: 'go', content: 'go', images: [] });
+  return world.agent.next((m) => m.method === 'session/prompt');
+}
+
 describe('the ACP transport', () => {
   it('opens a new session, runs a turn, allows a call once, and closes', async () => {
     const { transport, agent, said, asked, started } = setup({ answer: async () => ({ behavior: 'allow' }) });
@@ -76,11 +86,7 @@ describe('the ACP transport', () => {
 
   it('a deny\'s reason is said to the model after the agent\'s turn, inside the same turn for the runner', async () => {
     const { transport, agent, said } = setup({ answer: async () => ({ behavior: 'deny', message: 'use make' }) });
-    await agent.answer('initialize', INIT);
-    await agent.answer('session/new', { sessionId: 's1' });
-    await until(() => said.includes('ready'));
-    transport.send({ text: 'go', content: 'go', images: [] });
-    const prompt = await agent.next((m) => m.method === 'session/prompt');
+    const prompt = await firstTurn({ transport, agent, said });
     agent.send({ id: 0, method: 'session/request_permission', params: { sessionId: 's1', options: OPTIONS, toolCall: { title: 'rm -rf x', kind: 'execute' } } });
     expect((await agent.next((m) => m.id === 0 && m.result !== undefined)).result).toEqual({ outcome: { outcome: 'selected', optionId: 'cancel' } });
     agent.send({ id: prompt.id, result: { stopReason: 'end_turn' } });
@@ -94,11 +100,7 @@ describe('the ACP transport', () => {
 
   it('abort: session/cancel, a permission still asked answered cancelled and withdrawn, no reason said after', async () => {
     const { transport, agent, said, asked } = setup();
-    await agent.answer('initialize', INIT);
-    await agent.answer('session/new', { sessionId: 's1' });
-    await until(() => said.includes('ready'));
-    transport.send({ text: 'go', content: 'go', images: [] });
-    const prompt = await agent.next((m) => m.method === 'session/prompt');
+    const prompt = await firstTurn({ transport, agent, said });
     agent.send({ id: 3, method: 'session/request_permission', params: { sessionId: 's1', options: OPTIONS, toolCall: { title: 'ls', kind: 'execute' } } });
     await until(() => asked.length === 1);
     transport.interrupt();
@@ -131,11 +133,7 @@ describe('the ACP transport', () => {
     expect(bad.said).not.toContain('ready');
 
     const { transport, agent, said } = setup();
-    await agent.answer('initialize', INIT);
-    await agent.answer('session/new', { sessionId: 's1' });
-    await until(() => said.includes('ready'));
-    transport.send({ text: 'go', content: 'go', images: [] });
-    const prompt = await agent.next((m) => m.method === 'session/prompt');
+    const prompt = await firstTurn({ transport, agent, said });
     agent.send({ id: prompt.id, error: { code: 429, message: 'Rate limit exceeded' } });
     await until(() => said.some((s) => s.startsWith('refused')));
     expect(said.at(-1)).toBe('refused: agent refused the turn: session/prompt: Rate limit exceeded');

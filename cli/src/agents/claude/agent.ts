@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { agentResumeId, type Agent, type TranscriptRead } from '../agent.ts';
 import { claudeCapabilities } from './capabilities.ts';
 import { listSlashCommands } from './slash-commands.ts';
-import { cachedClaudeVersion } from './version.ts';
+import { claudeVersions } from './version.ts';
 import { buildClaudeEnv, claudeConfigDir } from './env.ts';
 import { findClaudeBinary } from './find-binary.ts';
 import { buildLaunchArgs } from './launch-args.ts';
@@ -87,7 +87,7 @@ export const claudeAgent: Agent = {
     ...(resumeId ? [`--resume=${agentResumeId(resumeId)}`] : []),
   ],
   slashCommands: ({ binary, env, cwd, tetherHome }) =>
-    listSlashCommands({ version: cachedClaudeVersion({ bin: binary, cacheFile: join(tetherHome, 'claude-version.json') }), configDir: claudeConfigDir(env), cwd }),
+    listSlashCommands({ version: claudeVersions.cached({ bin: binary, cacheFile: join(tetherHome, 'claude-version.json') }), configDir: claudeConfigDir(env), cwd }),
   liveOwner: ({ env, sessionId }) => liveClaudeOwner({ configDir: claudeConfigDir(env), claudeSessionId: sessionId }),
   headless: createClaudeHeadless,
 };

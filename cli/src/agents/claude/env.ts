@@ -2,20 +2,13 @@
 // `CLAUDECODE` (set inside a claude session) can stop a nested claude from writing its transcript,
 // so it goes. Everything else stays, including CLAUDE_CODE_OAUTH_TOKEN and ANTHROPIC_* (auth):
 // stripping every CLAUDE_CODE_* variable is a known way to break login.
+import { agentEnvironment } from '../environment.ts';
 
 /** Variables that make claude think it runs inside another claude. */
 const DROPPED = ['CLAUDECODE'] as const;
 
 export function buildClaudeEnv(options: { env?: NodeJS.ProcessEnv; extra?: Record<string, string> } = {}): Record<string, string> {
-  const source = options.env ?? process.env;
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(source)) {
-    if (value === undefined) continue;
-    if ((DROPPED as readonly string[]).includes(key)) continue;
-    env[key] = value;
-  }
-  if (!env.TERM) env.TERM = 'xterm-256color';
-  return { ...env, ...options.extra };
+  return { ...agentEnvironment({ env: options.env ?? process.env, dropped: DROPPED }), ...options.extra };
 }
 
 /** Where claude keeps sessions/, projects/ and .claude.json for this environment. */

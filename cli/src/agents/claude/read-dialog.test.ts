@@ -74,7 +74,7 @@ describe('readDialog on real claude screens', () => {
     }
   });
 
-  it('reads claude\'s own permission dialog as a choice too (the relay leaves those to the hook)', async () => {
+  it('reads claude\'s own permission dialog as a choice too (the dialog bridge leaves those to the hook)', async () => {
     const dialog = await dialogIn('claude-2.1.197-dialog.jsonl', { folder: 'screen-fixtures', mark: 'dialog' });
     expect(dialog?.numbered).toBe(true);
     expect(dialog!.options.length).toBeGreaterThanOrEqual(2);

@@ -5,6 +5,7 @@
 import { agentResumeId, type Agent } from '../agent.ts';
 import { codexCapabilities } from './capabilities.ts';
 import { createEnder } from '../ender.ts';
+import { agentEnvironment } from '../environment.ts';
 import { findAgentBinary } from '../find-binary.ts';
 import { hookCommand, writeHookEndpoint } from '../../hooks/endpoint-file.ts';
 import { codexHookArgs, planCodexLaunch } from './launch.ts';
@@ -25,12 +26,7 @@ export const codexAgent: Agent = {
   name: 'codex',
   capabilities: codexCapabilities,
   findBinary: ({ env }) => findAgentBinary({ env, command: 'codex', pinVariable: 'TETHER_CODEX_BIN', install: 'npm install -g @openai/codex' }),
-  env: ({ env }) => {
-    const out: Record<string, string> = {};
-    for (const [key, value] of Object.entries(env)) if (value !== undefined && !(DROPPED as readonly string[]).includes(key)) out[key] = value;
-    if (!out.TERM) out.TERM = 'xterm-256color';
-    return out;
-  },
+  env: ({ env }) => agentEnvironment({ env, dropped: DROPPED }),
   plan: planCodexLaunch,
   installHooks: ({ endpoint, permissionHook }) => {
     const file = writeHookEndpoint({ endpoint });

@@ -11,12 +11,14 @@ export const codexCapabilities: AgentCapabilities = {
   models: { offered: [], typed: true, example: 'gpt-5.5', switchableIn: ['headless', 'pty'] },
   // Its highest is xhigh: a request for max asks for that.
   effort: { levels: ['low', 'medium', 'high', 'xhigh'], maps: { max: 'xhigh' }, switchableIn: ['headless', 'pty'] },
-  // `/approvals` is not driven from the phone yet.
-  modes: { values: [], switchableIn: [] },
+  // Its collaboration modes, default and plan, in headless sessions (the next turn/start carries
+  // them). A PTY Codex switches them with Shift+Tab at its own prompt, not driven from the phone yet.
+  modes: { values: ['default', 'plan'], switchableIn: ['headless'] },
   resumeCommand: 'tether codex resume {id}',
   // Its permission hook (PTY) and app-server approvals (headless); its own dialogs on screen (PTY).
   // Edited input and rules are reserved in its hook schema and fail closed (Agent.plainVerdicts).
   // spawnArgs({ readOnly }) starts it as a reviewer (reviews.ts).
   readOnly: true,
-  relays: { requests: ['permission', 'dialog'], editedInput: false, sessionRules: false },
+  // Questions: request_user_input in plan mode (headless).
+  relays: { requests: ['permission', 'question', 'dialog'], editedInput: false, sessionRules: false },
 };

@@ -3,6 +3,7 @@
 //
 //   item/commandExecution/requestApproval ─► approvals.ask(Bash {command, description}) ─► decision
 //   item/fileChange/requestApproval       ─► approvals.ask(FileChanges {changes})        ─► decision
+//   item/tool/requestUserInput            ─► approvals.ask(AskUserQuestion {questions})  ─► answers by id
 //                                            (the files and diffs of the item it names: file-changes.ts)
 //   a request from a thread not the session's own ─► asked by that sub-agent (sub-agents.ts)
 //   serverRequest/resolved (Codex stopped waiting, e.g. the turn was interrupted) ─► events.withdraw
@@ -15,6 +16,7 @@ import type { Verdict } from '../verdict.ts';
 import type { AppServer, AppServerRequest } from './app-server.ts';
 import { fileChangesQuestion, fromFileUpdateChanges } from './file-changes.ts';
 import { createThreadNames } from './sub-agents.ts';
+import { userInputAnswers, userInputQuestion } from './user-input.ts';
 
 type Json = Record<string, unknown>;
 
@@ -58,8 +60,24 @@ export function askCodex(o: { events: HeadlessEvents; log: (line: string) => voi
     if (verdict.updatedInput) return { decision: 'decline', tell: EDITED };
     return { decision: verdict.updatedPermissions?.length ? 'acceptForSession' : 'accept', tell: null };
   };
+  /** request_user_input: a question on the phone; its picks go back by question id. */
+  const askUserInput = async (request: AppServerRequest): Promise<void> => {
+    const asked = userInputQuestion(request.params);
+    if (!asked.ok) {
+      o.log(`codex asked for input: ${asked.why}; answered no`);
+      return o.server().fail(request.id, { code: NOT_HANDLED, message: asked.why });
+    }
+    const askedBy = await threads.asker({ threadId: request.params.threadId, mainThreadId: o.turn.threadId });
+    const toolUseId = typeof request.params.itemId === 'string' ? request.params.itemId : null;
+    const verdict = await o.events.ask({ id: String(request.id), toolName: asked.toolName, toolInput: asked.toolInput, toolUseId, askedBy });
+    if (verdict === 'withdrawn') return;
+    const answers = userInputAnswers(asked.params, verdict);
+    if (!answers) return o.server().fail(request.id, { code: NOT_HANDLED, message: verdict && verdict.behavior === 'deny' ? verdict.message : 'nobody answered' });
+    o.server().respond(request.id, answers);
+  };
   return {
     async ask(request: AppServerRequest): Promise<void> {
+      if (request.method === 'item/tool/requestUserInput') return askUserInput(request);
       const asked = question(request);
       if (!asked) {
         o.log(`codex asked ${request.method}: tether cannot put it to a person yet; answered no`);

@@ -6,13 +6,14 @@
 //   turn ─► turn/start (text, localImage) ─► turn/started … turn/completed = over
 //   Codex's item/commandExecution|fileChange/requestApproval ─► events.ask ─► accept | decline
 //   interrupt ─► turn/interrupt          close ─► stdin closed
-//   model, effort ─► the next turn/start carries them
+//   model, effort, mode ─► the next turn/start carries them (mode: Codex's collaboration mode,
+//       default or plan; in plan mode Codex may ask request_user_input questions: user-input.ts)
 //
 // Codex asks over JSON-RPC exactly when its approval policy (the user's config) says a person must,
 // so tether's own hooks are not installed here. With no hub to ask, the answer is decline: nobody
 // is at a desk to answer instead. Requests tether cannot put to a person yet (a tool's questions,
 // an MCP server's form, extra permissions) are answered with an error, which Codex takes as no.
-import type { EffortLevel } from '@tether/shared';
+import type { EffortLevel, PermissionMode } from '@tether/shared';
 import type { HeadlessContext, HeadlessTransport, HeadlessTurn } from '../headless-transport.ts';
 import { connectAppServer, type AppServer } from './app-server.ts';
 import { askCodex, type CodexAsking } from './headless-approvals.ts';
@@ -30,11 +31,19 @@ type Turn = {
   /** The phone's model and effort for the next turns (turn/start carries them), or null: the thread's own. */
   model: string | null;
   effort: Exclude<EffortLevel, 'max'> | null;
+  /** Codex's collaboration mode for the next turns; null: the thread's own (default). */
+  mode: CollaborationMode | null;
+  /** The model the thread opened with: a collaboration mode names one (its settings require it). */
+  threadModel: string | null;
 };
+
+/** Codex's collaboration modes (app server, experimental) as the phone names them. */
+type CollaborationMode = 'default' | 'plan';
+const COLLABORATION_MODES: readonly PermissionMode[] = ['default', 'plan'];
 
 export function createCodexHeadless(context: HeadlessContext): HeadlessTransport {
   const { log } = context;
-  const turn: Turn = { threadId: null, turnId: null, interruptWanted: false, model: null, effort: null };
+  const turn: Turn = { threadId: null, turnId: null, interruptWanted: false, model: null, effort: null, mode: null, threadModel: null };
   let server = null as AppServer | null;
   /** Why the thread did not open, when it did not: the failure reason's first line. */
   let openFailed: string | null = null;
@@ -63,6 +72,9 @@ export function createCodexHeadless(context: HeadlessContext): HeadlessTransport
         connected.close();
       } else {
         turn.threadId = opened.threadId;
+        turn.threadModel = opened.model;
+        // Started in plan mode (the phone's form, or a resumed plan-mode session): from the first turn.
+        if (context.plan().permissionMode === 'plan') turn.mode = 'plan';
         context.events.transcript(opened.path);
         context.events.ready();
       }
@@ -82,6 +94,14 @@ export function createCodexHeadless(context: HeadlessContext): HeadlessTransport
       log(`effort: ${turn.effort} from the next turn (the phone's)`);
       return turn.effort;
     },
+    // Codex's collaboration mode for the next turn: default or plan (Codex's Shift+Tab at its TUI).
+    // Its other modes of asking (approval policy, sandbox) are the user's config, not switched here.
+    setMode: async (mode) => {
+      if (!COLLABORATION_MODES.includes(mode)) return { ok: false, reason: `Codex has no ${mode} mode here: default or plan` };
+      turn.mode = mode as CollaborationMode;
+      log(`mode: ${mode} from the next turn (the phone's)`);
+      return { ok: true };
+    },
     failureLines: () => (openFailed ? [openFailed] : []),
   };
 }
@@ -91,11 +111,19 @@ function startTurn(o: { server: AppServer; context: HeadlessContext; turn: Turn;
   if (!o.turn.threadId) return;
   // Images as Codex's own `localImage` inputs: it reads each file and sends it to the model as an image.
   const input = [{ type: 'text', text: o.prompt.text, text_elements: [] }, ...o.prompt.images.map((path) => ({ type: 'localImage', path }))];
-  o.server.request('turn/start', { threadId: o.turn.threadId, input, ...(o.turn.model ? { model: o.turn.model } : {}), ...(o.turn.effort ? { effort: o.turn.effort } : {}) }).catch((error: unknown) => {
+  o.server.request('turn/start', { threadId: o.turn.threadId, input, ...(o.turn.model ? { model: o.turn.model } : {}), ...(o.turn.effort ? { effort: o.turn.effort } : {}), ...collaboration(o.turn) }).catch((error: unknown) => {
     const why = error instanceof Error ? error.message : String(error);
     o.context.log(`turn/start: ${why}`);
     o.context.events.turnRefused(`Codex refused the turn: ${why}`);
   });
+}
+
+/** turn/start's collaborationMode (experimental): it takes precedence over the turn's model and
+ *  effort, so it carries them; null instructions are the mode's built-in ones. */
+function collaboration(turn: Turn): { collaborationMode?: unknown } {
+  const model = turn.model ?? turn.threadModel;
+  if (!turn.mode || !model) return {};
+  return { collaborationMode: { mode: turn.mode, settings: { model, reasoning_effort: turn.effort, developer_instructions: null } } };
 }
 
 /** The user's `-c key=value`, `--enable` and `--disable` reach the app server; the TUI's own
@@ -113,10 +141,11 @@ export function appServerArgs(userArgs: readonly string[]): string[] {
 }
 
 /** initialize, then the thread: a new one, or the one `resume <id>` names. */
-async function openThread(o: { server: AppServer; context: HeadlessContext }): Promise<{ threadId: string; path: string }> {
+async function openThread(o: { server: AppServer; context: HeadlessContext }): Promise<{ threadId: string; path: string; model: string | null }> {
   const { server, context } = o;
   const startedAt = Date.now();
-  await server.request('initialize', { clientInfo: CLIENT_INFO, capabilities: null });
+  // The experimental API: turn/start's collaborationMode (plan mode) is one of its fields.
+  await server.request('initialize', { clientInfo: CLIENT_INFO, capabilities: { experimentalApi: true } });
   server.notify('initialized');
   const plan = context.plan();
   const opened = plan.resumeId
@@ -129,7 +158,7 @@ async function openThread(o: { server: AppServer; context: HeadlessContext }): P
   // such session ("No saved session found"), so the hub learns the thread with the rollout's first line.
   context.events.session({ id: thread.id, written: plan.resumeId !== null, model });
   context.log(`ready in ${Date.now() - startedAt} ms: thread ${thread.id}${plan.resumeId ? ' (resumed)' : ''}`);
-  return { threadId: thread.id, path: thread.path };
+  return { threadId: thread.id, path: thread.path, model };
 }
 
 /** Abort: the turn under way is interrupted, at once or as soon as it has started (an abort can

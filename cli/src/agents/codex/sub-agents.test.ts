@@ -1,25 +1,21 @@
 // sub-agents.test.ts: which Codex thread asks, as the protocol's AskedBy: from a PTY hook payload
 // (its session_id and its rollout's session_meta) and from headless app-server's thread/started.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HeadlessEvents } from '../headless-transport.ts';
 import type { AppServer } from './app-server.ts';
 import { askCodex } from './headless-approvals.ts';
 import { codexHookAskedBy, createThreadNames, namesInSessionMeta } from './sub-agents.ts';
+import { tempDirPerTest } from '../../testing/temp-dirs.ts';
 
 const MAIN = '019a0000-0000-7000-8000-000000000001';
 const CHILD = '019a2b3c-4d5e-7000-8000-000000000002';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tether-codex-subagents-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDirPerTest('codex-subagents');
 
 function rollout(meta: Record<string, unknown>): string {
-  const path = join(dir, `rollout-2026-11-27T08-00-00-${CHILD}.jsonl`);
+  const path = join(dir(), `rollout-2026-11-27T08-00-00-${CHILD}.jsonl`);
   writeFileSync(path, `${JSON.stringify({ timestamp: 't', type: 'session_meta', payload: { id: CHILD, cwd: '/p', ...meta } })}\n{"type":"turn_context"}\n`);
   return path;
 }
@@ -45,9 +41,9 @@ describe('a PTY Codex hook payload: who asks', () => {
   });
 
   it('a rollout it cannot read, or a path that is not a rollout, still says the short thread id', () => {
-    expect(codexHookAskedBy({ payload: { session_id: CHILD, transcript_path: join(dir, 'rollout-missing.jsonl') }, mainSessionId: MAIN })).toEqual({ thread: '019a2b3c' });
-    writeFileSync(join(dir, 'notes.txt'), JSON.stringify({ type: 'session_meta', payload: { agent_nickname: 'Mallory' } }));
-    expect(codexHookAskedBy({ payload: { session_id: CHILD, transcript_path: join(dir, 'notes.txt') }, mainSessionId: MAIN })).toEqual({ thread: '019a2b3c' });
+    expect(codexHookAskedBy({ payload: { session_id: CHILD, transcript_path: join(dir(), 'rollout-missing.jsonl') }, mainSessionId: MAIN })).toEqual({ thread: '019a2b3c' });
+    writeFileSync(join(dir(), 'notes.txt'), JSON.stringify({ type: 'session_meta', payload: { agent_nickname: 'Mallory' } }));
+    expect(codexHookAskedBy({ payload: { session_id: CHILD, transcript_path: join(dir(), 'notes.txt') }, mainSessionId: MAIN })).toEqual({ thread: '019a2b3c' });
   });
 
   it('names past the protocol’s bounds are left out, not sent', () => {

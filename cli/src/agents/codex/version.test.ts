@@ -1,19 +1,15 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compareVersions } from '../version.ts';
-import { cachedCodexVersion, codexVersionStanding, codexVersionWarning, parseCodexVersion, readCodexVersion, SUPPORTED_CODEX } from './version.ts';
+import { codexVersions, SUPPORTED_CODEX } from './version.ts';
+import { tempDirs } from '../../testing/temp-dirs.ts';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('codex-version');
 
 /** A stand-in `codex` that prints what `codex --version` prints and counts its runs. */
 function fakeCodex(printed: string): { bin: string; runs: () => number; dir: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'tether-codex-version-'));
-  dirs.push(dir);
+  const dir = tempDir();
   const bin = join(dir, 'codex');
   const count = join(dir, 'runs');
   writeFileSync(bin, `#!/bin/sh\necho x >> '${count}'\necho '${printed}'\n`);
@@ -22,25 +18,6 @@ function fakeCodex(printed: string): { bin: string; runs: () => number; dir: str
 }
 
 describe('codex versions', () => {
-  it('parses what `codex --version` prints', () => {
-    expect(parseCodexVersion('codex-cli 0.169.0')).toBe('0.169.0');
-    expect(parseCodexVersion('codex-cli 0.170.0-alpha.2\n')).toBe('0.170.0');
-    expect(parseCodexVersion('error: unknown flag')).toBeNull();
-  });
-
-  it('places a version against Codex’s own range, and names codex:check when it is newer', () => {
-    const range = { floor: '0.160.0', current: '0.169.0' };
-    expect(codexVersionStanding('0.160.0', range)).toBe('inside');
-    expect(codexVersionStanding('0.169.0', range)).toBe('inside');
-    expect(codexVersionStanding('0.99.0', range)).toBe('older');
-    expect(codexVersionStanding('0.170.0', range)).toBe('newer');
-    expect(codexVersionStanding(null, range)).toBe('unknown');
-    expect(codexVersionWarning('0.165.3', range)).toBeNull();
-    expect(codexVersionWarning('0.170.0', range)).toBe('tether: codex 0.170.0 is newer than tether is tested with (0.160.0–0.169.0); it usually works, and `bun run codex:check` tries it');
-    expect(codexVersionWarning('0.150.0', range)).toBe('tether: codex 0.150.0 is older than the oldest version tether is tested with (0.160.0); update codex if something misbehaves');
-    expect(codexVersionWarning(null, range)).toBe('tether: could not tell which codex version this is (tested: 0.160.0–0.169.0)');
-  });
-
   it('the pin names a floor at or below the current version', () => {
     expect(compareVersions(SUPPORTED_CODEX.floor, SUPPORTED_CODEX.current)).toBeLessThanOrEqual(0);
   });
@@ -48,14 +25,14 @@ describe('codex versions', () => {
   it('reads the version once per binary: the cache answers until the binary changes', () => {
     const codex = fakeCodex('codex-cli 0.171.0');
     const cacheFile = join(codex.dir, 'codex-version.json');
-    expect(readCodexVersion(codex.bin)).toBe('0.171.0');
+    expect(codexVersions.read(codex.bin)).toBe('0.171.0');
     expect(codex.runs()).toBe(1);
-    expect(cachedCodexVersion({ bin: codex.bin, cacheFile })).toBe('0.171.0');
-    expect(cachedCodexVersion({ bin: codex.bin, cacheFile })).toBe('0.171.0');
+    expect(codexVersions.cached({ bin: codex.bin, cacheFile })).toBe('0.171.0');
+    expect(codexVersions.cached({ bin: codex.bin, cacheFile })).toBe('0.171.0');
     expect(codex.runs()).toBe(2);
     // Another install (a new binary: another size) is asked again.
     writeFileSync(codex.bin, `#!/bin/sh\necho 'codex-cli 0.160.0 (a longer banner)'\n`);
-    expect(cachedCodexVersion({ bin: codex.bin, cacheFile })).toBe('0.160.0');
-    expect(cachedCodexVersion({ bin: join(codex.dir, 'missing'), cacheFile })).toBeNull();
+    expect(codexVersions.cached({ bin: codex.bin, cacheFile })).toBe('0.160.0');
+    expect(codexVersions.cached({ bin: join(codex.dir, 'missing'), cacheFile })).toBeNull();
   });
 });

@@ -3,8 +3,9 @@
 // would ask about (launch.ts), its session JSONL (transcript.ts), its screen (screen.ts) and Ctrl-C
 // as its own exit; headless, `gemini --acp` through the ACP transport (headless.ts, agents/acp/).
 // Model and mode are chosen at launch; headless, the phone switches the model (ACP session/set_model).
-import { agentResumeId, type Agent } from '../agent.ts';
+import { agentResumeId, LaunchArgsError, type Agent } from '../agent.ts';
 import { createEnder } from '../ender.ts';
+import { agentEnvironment } from '../environment.ts';
 import { findAgentBinary } from '../find-binary.ts';
 import { hookCommand, writeHookEndpoint } from '../../hooks/endpoint-file.ts';
 import { geminiCapabilities } from './capabilities.ts';
@@ -15,6 +16,8 @@ import { geminiScreen } from './screen.ts';
 import { createGeminiHeadless } from './headless.ts';
 import { createGeminiTranscriptReader } from './transcript.ts';
 import { pathForNodeAgent } from './node-path.ts';
+
+const PTY_PLAN_REFUSED = 'gemini --approval-mode plan runs headless only under tether (its hook gate runs a PTY Gemini in yolo, where plan mode is refused); start it headless, or run gemini directly';
 
 /** Variables that make Gemini CLI run without its TUI even in a terminal. */
 const HEADLESS_MARKERS: readonly string[] = ['CI', 'GITHUB_ACTIONS'];
@@ -31,8 +34,7 @@ export const geminiAgent: Agent = {
   capabilities: geminiCapabilities,
   findBinary: ({ env }) => findAgentBinary({ env, command: 'gemini', pinVariable: 'TETHER_GEMINI_BIN', install: 'npm install -g @google/gemini-cli' }),
   env: ({ env }) => {
-    const out: Record<string, string> = {};
-    for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+    const out = agentEnvironment({ env });
     // CI=true or GITHUB_ACTIONS=true make Gemini headless whatever its terminal (its isHeadlessMode):
     // tether gives it a real one, or `tether gemini` in a CI shell would exit 42. Emptied, not left
     // out: the PTY's child starts from the runner's own environment and takes these on top.
@@ -40,12 +42,13 @@ export const geminiAgent: Agent = {
     // The user's own GEMINI_CLI_HOME is where their `.gemini` is; a PTY launch's private one (its
     // hooks' env) takes its place and links it. Headless (no hooks) Gemini runs in the user's own.
     if (env.GEMINI_CLI_HOME) out.TETHER_USER_GEMINI_CLI_HOME = env.GEMINI_CLI_HOME;
-    if (!out.TERM) out.TERM = 'xterm-256color';
     if (out.PATH) out.PATH = pathForNodeAgent(out.PATH);
     return out;
   },
   plan: planGeminiLaunch,
   installHooks: ({ endpoint, permissionHook, plan, env }) => {
+    // A PTY Gemini runs in yolo behind the hook, and Gemini refuses plan mode in yolo.
+    if (permissionHook && plan.permissionMode === 'plan') throw new LaunchArgsError(PTY_PLAN_REFUSED);
     const userEnv = { ...env, ...(env.TETHER_USER_GEMINI_CLI_HOME ? { GEMINI_CLI_HOME: env.TETHER_USER_GEMINI_CLI_HOME } : {}) };
     const file = writeHookEndpoint({ endpoint });
     const matcher = askingToolsMatcher({ mode: plan.permissionMode, allowed: userAllowedTools(userEnv) });
@@ -78,8 +81,9 @@ export const geminiAgent: Agent = {
   pasteSettleMs: 500,
   inputAfterSessionStart: true,
   plainVerdicts: true,
-  spawnArgs: ({ model, permissionMode, resumeId, addedDirs = [] }) => {
-    const mode = permissionMode === 'acceptEdits' ? 'auto_edit' : permissionMode === 'bypassPermissions' ? 'yolo' : null;
+  // A reviewer (readOnly) runs in Gemini's plan mode: read-only, enforced by Gemini (headless only).
+  spawnArgs: ({ model, permissionMode, resumeId, readOnly, addedDirs = [] }) => {
+    const mode = readOnly || permissionMode === 'plan' ? 'plan' : permissionMode === 'acceptEdits' ? 'auto_edit' : permissionMode === 'bypassPermissions' ? 'yolo' : null;
     // One `--include-directories=<dir>` a folder: Gemini splits a value at commas, a folder is one value.
     const dirs = addedDirs.map((dir) => `--include-directories=${dir}`);
     return [...(resumeId ? ['--resume', agentResumeId(resumeId)] : []), ...(model ? ['-m', model] : []), ...(mode ? ['--approval-mode', mode] : []), ...dirs];

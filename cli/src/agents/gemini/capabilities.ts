@@ -17,4 +17,9 @@ export const geminiCapabilities: AgentCapabilities = {
   // session/request_permission (headless). The hook could
   // rewrite a call's input, but an edit is refused for now (Agent.plainVerdicts), and it has no rules.
   relays: { requests: ['permission', 'dialog'], editedInput: false, sessionRules: false },
+  // A reviewer runs headless in Gemini's own plan mode (`--approval-mode plan`: read-only, Gemini
+  // refuses its write and shell tools itself). A PTY Gemini runs in yolo behind tether's hook, where
+  // Gemini refuses plan mode, so it is no reviewer there yet.
+  readOnly: true,
+  readOnlyIn: ['headless'],
 };

@@ -1,15 +1,13 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findGeminiSession, geminiAcpArgs } from './headless.ts';
 import { planGeminiLaunch } from './launch.ts';
 import { loadWaitMs, previousMinuteName, waitOutLoadMinute } from './load-minute.ts';
+import { tempDirs } from '../../testing/temp-dirs.ts';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('gemini-find');
 
 describe('geminiAcpArgs', () => {
   it('--acp with the user\'s flags; a resume goes by session/load, the mode by --approval-mode', () => {
@@ -23,8 +21,7 @@ describe('geminiAcpArgs', () => {
 describe('findGeminiSession', () => {
   const id = '8b4bda4b-116f-44f9-9483-76d1e76b5b62';
   const home = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tether-gemini-find-'));
-    dirs.push(dir);
+    const dir = tempDir();
     const chats = join(dir, '.gemini', 'tmp', 'project', 'chats');
     mkdirSync(chats, { recursive: true });
     return { dir, chats };

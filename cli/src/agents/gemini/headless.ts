@@ -16,7 +16,7 @@ import { createAcpTransport } from '../acp/transport.ts';
 import { userGeminiDir } from './home.ts';
 import { waitOutLoadMinute } from './load-minute.ts';
 
-const APPROVAL_MODE: Partial<Record<PermissionMode, string>> = { acceptEdits: 'auto_edit', bypassPermissions: 'yolo' };
+const APPROVAL_MODE: Partial<Record<PermissionMode, string>> = { acceptEdits: 'auto_edit', bypassPermissions: 'yolo', plan: 'plan' };
 /** A session file's header line is short (id, project hash, times, kind). */
 const HEADER_BYTES = 4_096;
 

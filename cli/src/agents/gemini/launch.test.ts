@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { LaunchArgsError } from '../agent.ts';
 import { geminiHookDialect, geminiHookSettings } from './hooks.ts';
 import { askingToolsMatcher, planGeminiLaunch } from './launch.ts';
+import { geminiAgent } from './agent.ts';
+import { geminiAcpArgs } from './headless.ts';
 import { withHooks } from './home.ts';
 
 describe('planGeminiLaunch', () => {
@@ -19,10 +21,19 @@ describe('planGeminiLaunch', () => {
     expect(planGeminiLaunch(['hello']).addedDirs).toEqual([]);
   });
 
-  it('refuses what is not the TUI, plan mode and an unknown mode', () => {
-    for (const args of [['-p', 'hi'], ['--acp'], ['mcp', 'list'], ['--approval-mode', 'plan'], ['--approval-mode', 'never'], ['-m']]) {
+  it('refuses what is not the TUI and an unknown mode', () => {
+    for (const args of [['-p', 'hi'], ['--acp'], ['mcp', 'list'], ['--approval-mode', 'never'], ['-m']]) {
       expect(() => planGeminiLaunch(args), args.join(' ')).toThrow(LaunchArgsError);
     }
+  });
+
+  it('reads plan mode (a headless reviewer runs in it); a PTY refuses it where its hooks go in', () => {
+    const plan = planGeminiLaunch(['--approval-mode', 'plan']);
+    expect(plan).toMatchObject({ permissionMode: 'plan', args: [] });
+    expect(geminiAcpArgs(plan)).toEqual(['--acp', '--approval-mode', 'plan']);
+    const endpoint = { port: 1, secret: 'x'.repeat(32) };
+    expect(() => geminiAgent.installHooks({ endpoint, permissionHook: true, plan, env: {} })).toThrow(/headless only/);
+    expect(geminiAgent.spawnArgs({ model: null, permissionMode: null, resumeId: null, readOnly: true })).toEqual(['--approval-mode', 'plan']);
   });
 });
 

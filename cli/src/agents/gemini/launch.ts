@@ -44,8 +44,8 @@ export function planGeminiLaunch(userArgs: readonly string[]): LaunchPlan {
       if (value === undefined) throw new LaunchArgsError(`gemini ${name} needs a value`);
       if (name === '--approval-mode') {
         const mode = MODES[value];
-        if (!mode) throw new LaunchArgsError(`gemini --approval-mode ${value}: tether knows default, auto_edit and yolo`);
-        if (mode === 'plan') throw new LaunchArgsError('gemini --approval-mode plan is not mirrored by tether yet (its hook gate runs Gemini in yolo, where plan mode is refused); run gemini directly for it');
+        if (!mode) throw new LaunchArgsError(`gemini --approval-mode ${value}: tether knows default, auto_edit, yolo and plan`);
+        // plan: headless (ACP) only, where Gemini enforces it; a PTY refuses it (agent.ts, installHooks).
         permissionMode = mode;
         continue; // tether passes its own (--approval-mode yolo) with its hooks
       }

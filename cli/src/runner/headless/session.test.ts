@@ -1,23 +1,18 @@
 // The headless composition with a transport of the test's own over a real process (`cat`, which
 // echoes its input): what any agent's transport gets from runner/headless/session.ts without a hub.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HeadlessContext, HeadlessTransport } from '../../agents/headless-transport.ts';
 import { forEachLine } from '../../agents/lines.ts';
 import { runHeadlessSession } from './session.ts';
+import { tempDirs } from '../../testing/temp-dirs.ts';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('headless');
 
 /** Options for a hubless headless session of an agent whose transport has no hooks (Codex's kind),
  *  its binary pinned to `cat`. */
 function options() {
-  const home = mkdtempSync(join(tmpdir(), 'tether-headless-'));
-  dirs.push(home);
+  const home = tempDir();
   return { userArgs: [], cwd: home, env: { ...process.env, TETHER_CODEX_BIN: '/bin/cat' }, hub: null, tetherHome: home, desk: 'headless' as const, logFile: join(home, 'log'), launchKind: 'headless' as const, agent: 'codex' as const };
 }
 

@@ -1,12 +1,12 @@
 // model-control.ts: the phone asked a PTY session for another model or effort, and the agent
 // switches the way its desk does (Agent.models: a picker read between keys) rather than by a typed
 // line (Agent.modelCommand). The switch waits its turn in the prompt queue for an idle, empty prompt,
-// so no prompt is typed into the picker; the dialog relay leaves the picker alone meanwhile. What the
+// so no prompt is typed into the picker; the dialog bridge leaves the picker alone meanwhile. What the
 // agent says it switched to is patched; the phone hears the command finished either way.
 import type { PtyContext } from './pty-context.ts';
 
 export type ModelControl = {
-  /** A switch is under way: the agent's picker on screen is not a dialog to relay. */
+  /** A switch is under way: the agent's picker on screen is not a dialog to ask the phone about. */
   switching(): boolean;
   /** False when the agent has no such switch (the caller falls back to its command line). */
   set(options: { model: string | null; effort: string | null }): boolean;

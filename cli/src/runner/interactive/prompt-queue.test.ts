@@ -190,20 +190,27 @@ describe('prompt queue: images attached by path', () => {
 });
 
 describe('prompt queue: an Enter the agent dropped', () => {
-  it('presses Enter again (never the text) while the turn has not started and the box still holds it; at most three Enters', async () => {
+  /** A TUI whose box takes the paste; an Enter leaves `afterEnter` on the screen (by default the
+   *  box as it was: the Enter dropped). */
+  function pasteTaker(options: { turnIdle: () => boolean; afterEnter?: PromptState }) {
     const writes: string[] = [];
     let screen: PromptState = { kind: 'ready', inputEmpty: true };
     const queue = createPromptQueue({
       screen: () => screen,
-      turnIdle: () => true,
+      turnIdle: options.turnIdle,
       pasteSettleMs: 5,
       write: (data) => {
         writes.push(data);
-        // Takes the paste, drops every Enter.
         if (data.startsWith('\x1b[200~')) screen = { kind: 'ready', inputEmpty: false };
+        else if (options.afterEnter) screen = options.afterEnter;
       },
       report: () => {},
     });
+    return { writes, queue };
+  }
+
+  it('presses Enter again (never the text) while the turn has not started and the box still holds it; at most three Enters', async () => {
+    const { writes, queue } = pasteTaker({ turnIdle: () => true });
     queue.enqueue({ promptId: ID1, text: 'dropped enter' });
     await expect.poll(() => writes.length).toBe(2);
     await expect.poll(() => writes.length, { timeout: 8_000 }).toBe(4);
@@ -213,20 +220,9 @@ describe('prompt queue: an Enter the agent dropped', () => {
   }, 15_000);
 
   it('presses nothing more once the agent took it (the box empty) or its turn started', async () => {
-    const writes: string[] = [];
     let idle = true;
-    let screen: PromptState = { kind: 'ready', inputEmpty: true };
-    const queue = createPromptQueue({
-      screen: () => screen,
-      turnIdle: () => idle,
-      pasteSettleMs: 5,
-      write: (data) => {
-        writes.push(data);
-        if (data.startsWith('\x1b[200~')) screen = { kind: 'ready', inputEmpty: false };
-        else screen = { kind: 'ready', inputEmpty: true }; // taken, but its turn not seen yet
-      },
-      report: () => {},
-    });
+    // The Enter taken (the box empty), but its turn not seen yet.
+    const { writes, queue } = pasteTaker({ turnIdle: () => idle, afterEnter: { kind: 'ready', inputEmpty: true } });
     queue.enqueue({ promptId: ID1, text: 'taken' });
     await expect.poll(() => writes.length).toBe(2);
     await new Promise((r) => setTimeout(r, 2_600));

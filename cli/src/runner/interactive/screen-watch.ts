@@ -1,6 +1,6 @@
 // screen-watch.ts: reads the agent's screen after its output pauses (16 ms), and tells every part
 // that follows it: the prompt became ready (the session is idle), a dialog is up or gone (the dialog
-// relay), the agent's own dialog gave way (approvals: the desk answered), Ctrl-Z's notice, and the
+// bridge), the agent's own dialog gave way (approvals: the desk answered), Ctrl-Z's notice, and the
 // effort and mode its footer shows. The prompt queue is poked after each read.
 //
 // A read takes every cell of the screen. While output floods (more than FLOOD_BYTES in 16 ms) the

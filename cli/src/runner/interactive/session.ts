@@ -11,7 +11,7 @@
 // ../requests/; what differs per agent is its room in agents/ (Agent). The parts of a PTY session:
 // the desk (desk.ts), the screen reads (screen-watch.ts), the hub link and its commands
 // (pty-link.ts), mode switches (mode-control.ts), `-c`'s identity wait (identity-gate.ts), the dialog
-// relay (dialogs/) and the prompt queue.
+// bridge (dialogs/) and the prompt queue.
 //
 // Invariants: "ready" means the agent's input is on screen (and, for an agent that needs it, its
 // SessionStart hook ran: start-gate.ts); the agent exiting before that is a
@@ -26,7 +26,7 @@ import { drawsText } from '../../pace/visible-text.ts';
 import { DEFAULT_SIZE } from '../../pty/local-terminal.ts';
 import { createScreenModel } from '../../screen/screen.ts';
 import type { Agent } from '../../agents/agent.ts';
-import { createDialogRelay, type DialogRelay } from '../../dialogs/relay.ts';
+import { createDialogBridge, type DialogBridge } from '../../dialogs/bridge.ts';
 import { createPromptQueue } from './prompt-queue.ts';
 import { createToolMoments } from './tool-moments.ts';
 import { createSessionCore, describeEarlyExit, type RunnerOptions, type RunnerResult, type SessionCore } from '../session/core.ts';
@@ -60,7 +60,7 @@ export async function runPtySession(options: RunnerOptions, agent: Agent): Promi
   return runPty({ ...ctx, binary, args: plan.args });
 }
 
-type PtyParts = { pty: PtyContext; desk: Desk; approvals: Approvals; dialogs: DialogRelay; identity: ReturnType<typeof createIdentityGate>; moments: ReturnType<typeof createToolMoments>; modes: ReturnType<typeof createModeControl>; start: StartGate };
+type PtyParts = { pty: PtyContext; desk: Desk; approvals: Approvals; dialogs: DialogBridge; identity: ReturnType<typeof createIdentityGate>; moments: ReturnType<typeof createToolMoments>; modes: ReturnType<typeof createModeControl>; start: StartGate };
 
 /** Everything a PTY session needs before the agent is spawned, wired together. */
 function startPtyParts(o: { options: RunnerOptions; agent: Agent }): PtyParts {
@@ -169,9 +169,9 @@ function createPtyApprovals(ctx: PtyContext, modes: ReturnType<typeof createMode
 }
 
 /** Any choice the agent draws that no hook request covers, asked on the hub (dialogs/). */
-function createPtyDialogs(ctx: PtyContext, o: { approvals: Approvals; desk: Desk; models: ModelControl }): DialogRelay {
+function createPtyDialogs(ctx: PtyContext, o: { approvals: Approvals; desk: Desk; models: ModelControl }): DialogBridge {
   const { agent, core, screen } = ctx;
-  const dialogs = createDialogRelay({
+  const dialogs = createDialogBridge({
     sessionId: () => core.state.id,
     requests: core.requests,
     read: async () => agent.screen.readDialog((await screen.state()).lines),

@@ -23,47 +23,42 @@ describe('start gate', () => {
     expect(readies()).toBe(1);
   });
 
-  it('input, SessionStart, the hook busy and gone: ready only then, once', () => {
+  /** A gate that waits for SessionStart, its input shown, then `steps` in order: an event, or the
+   *  number of times it must have said ready by then. */
+  const play = (steps: Array<'session' | 'busy' | 'ready' | number>) => {
     const { start, readies } = gate(true);
     start.inputShown(900);
-    start.screenRead('ready');
-    expect(readies()).toBe(0);
-    start.screenRead('busy'); // the hook's row, drawn before its request reached the runner
-    start.sessionStarted();
-    expect(readies()).toBe(0); // the row is still up: typing now would be lost
-    start.screenRead('busy');
-    start.screenRead('ready');
-    expect(readies()).toBe(1);
-    start.sessionStarted(); // /clear, a compaction: SessionStart again
-    start.screenRead('busy');
-    start.screenRead('ready');
-    expect(readies()).toBe(1);
+    for (const [i, step] of steps.entries()) {
+      if (typeof step === 'number') expect(readies(), `after step ${i}`).toBe(step);
+      else if (step === 'session') start.sessionStarted();
+      else start.screenRead(step);
+    }
     start.stop();
+  };
+
+  it('input, SessionStart, the hook busy and gone: ready only then, once', () => {
+    play([
+      'ready',
+      0,
+      'busy', // the hook's row, drawn before its request reached the runner
+      'session',
+      0, // the row is still up: typing now would be lost
+      'busy',
+      'ready',
+      1,
+      'session', // /clear, a compaction: SessionStart again
+      'busy',
+      'ready',
+      1,
+    ]);
   });
 
   it('SessionStart before the hook row is drawn: a ready screen is not enough until the row came and went', () => {
-    const { start, readies } = gate(true);
-    start.inputShown(900);
-    start.sessionStarted();
-    start.screenRead('ready');
-    expect(readies()).toBe(0);
-    start.screenRead('busy');
-    start.screenRead('ready');
-    expect(readies()).toBe(1);
-    start.stop();
+    play(['session', 'ready', 0, 'busy', 'ready', 1]);
   });
 
   it('a ready screen after the busy row but before SessionStart is not the hook gone', () => {
-    const { start, readies } = gate(true);
-    start.inputShown(900);
-    start.screenRead('busy');
-    start.screenRead('ready');
-    expect(readies()).toBe(0);
-    start.sessionStarted();
-    expect(readies()).toBe(0);
-    start.screenRead('ready');
-    expect(readies()).toBe(1);
-    start.stop();
+    play(['busy', 'ready', 0, 'session', 0, 'ready', 1]);
   });
 
   it('no busy row after SessionStart (an agent set to draw none): ready after its bound, and says so', () => {

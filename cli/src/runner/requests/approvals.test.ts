@@ -1,17 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import type { PendingRequest } from '@tether/shared';
-import { recordingLink as fakeLink, sentRequest as requestOf } from '../../hub-link/recording-link.ts';
+import { recordingLink as fakeLink, sentRequest as requestOf } from '../../testing/recording-link.ts';
 import { createApprovals, sessionRuleUpdate, verdictFor } from './approvals.ts';
 
 const bash = { toolName: 'Bash', toolInput: { command: 'npm test', description: 'run tests' } };
 
+/** A Bash call claude started as `toolUseId` (PreToolUse) and then asks about, its request sent. */
+async function askedAfterStart(toolUseId: string) {
+  const link = fakeLink();
+  const approvals = createApprovals({ sessionId: () => 's1', link: () => link });
+  approvals.toolStarted({ tool_name: 'Bash', tool_input: bash.toolInput, tool_use_id: toolUseId });
+  const pending = approvals.ask({ ...bash, signal: new AbortController().signal });
+  await expect.poll(() => link.sent.length).toBe(1);
+  return { link, approvals, pending };
+}
+
 describe('approvals (claude decides when; the hub decides what)', () => {
   it('turns the first hub answer into claude’s decision, with the tool_use id matched from PreToolUse', async () => {
-    const link = fakeLink();
-    const approvals = createApprovals({ sessionId: () => 's1', link: () => link });
-    approvals.toolStarted({ tool_name: 'Bash', tool_input: bash.toolInput, tool_use_id: 'toolu_1' });
-    const pending = approvals.ask({ ...bash, signal: new AbortController().signal });
-    await expect.poll(() => link.sent.length).toBe(1);
+    const { link, approvals, pending } = await askedAfterStart('toolu_1');
     const request = requestOf(link);
     expect(request).toMatchObject({ kind: 'permission', toolName: 'Bash', toolUseId: 'toolu_1' });
     approvals.answered({ requestId: request.id, answer: { decision: 'allow', sessionRule: { kind: 'bash-prefix', prefix: 'npm' } } });
@@ -42,11 +48,7 @@ describe('approvals (claude decides when; the hub decides what)', () => {
   });
 
   it('a dialog answered at the desk (it leaves the screen) clears the hub at once, and the transcript fills in the choice', async () => {
-    const link = fakeLink();
-    const approvals = createApprovals({ sessionId: () => 's1', link: () => link });
-    approvals.toolStarted({ tool_name: 'Bash', tool_input: bash.toolInput, tool_use_id: 'toolu_2' });
-    const pending = approvals.ask({ ...bash, signal: new AbortController().signal });
-    await expect.poll(() => link.sent.length).toBe(1);
+    const { link, approvals, pending } = await askedAfterStart('toolu_2');
     approvals.screen('busy'); // before claude drew its dialog: nothing was answered yet
     approvals.screen('dialog');
     approvals.screen('busy'); // the dialog gave way to the running tool

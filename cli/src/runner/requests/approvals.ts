@@ -46,7 +46,7 @@ export type Approvals = {
   open(): boolean;
   /** A person at the desk pressed a key while the agent draws no dialog of its own for a waiting
    *  request (Codex shows only "Running hook"): every waiting request is withdrawn without an
-   *  answer, so the agent draws its own dialog at the desk, where the dialog relay asks the phone
+   *  answer, so the agent draws its own dialog at the desk, where the dialog bridge asks the phone
    *  again. True when there was one to hand over. */
   handToDesk(): boolean;
   stop(): void;
@@ -61,7 +61,7 @@ type Waiting = { handle: RequestHandle; settle: FirstAnswer<Outcome>['settle']; 
  *  drop for claude going away (withdrawn). */
 const CANCEL_GRACE_MS = 1_500;
 /** claude 2.1.330 kept its permission dialog on screen more than 150 ms after the hook's answer (an
- *  e2e run caught the dialog relay raising it): for this long after a request closed, what is on
+ *  e2e run caught the dialog bridge raising it): for this long after a request closed, what is on
  *  screen still counts as that request's dialog. */
 const CLOSED_DIALOG_GRACE_MS = 2_000;
 /** PreToolUse calls remembered for matching a PermissionRequest to its tool_use_id. */
@@ -191,7 +191,7 @@ export function createApprovals(options: {
         if (decided) outcome = { from: 'desk', decision: decided };
       }
       waiting.delete(entry);
-      // Handed to the desk: the agent's dialog comes next and is the relay's to raise, at once.
+      // Handed to the desk: the agent's dialog comes next and is the bridge's to raise, at once.
       lastClosedAt = outcome.from === 'handoff' ? 0 : Date.now();
       return closeRequest({ outcome, handle: entry.handle, toolInput, link, desk, log, onPlanApproved: options.onPlanApproved });
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordingLink as fakeLink, sentRequest as requestOf } from '../../hub-link/recording-link.ts';
+import { recordingLink as fakeLink, sentRequest as requestOf } from '../../testing/recording-link.ts';
 import { parseElicitationPayload } from '../../hooks/elicitation.ts';
 import { createElicitations } from './elicitation.ts';
 import { createRequestRegistry } from './registry.ts';
@@ -37,6 +37,15 @@ describe('elicitation hook payload', () => {
   });
 });
 
+/** The form asked (claude waits on `signal`), its request sent to the hub. */
+async function asked(signal = new AbortController().signal) {
+  const link = fakeLink();
+  const elicitations = createElicitations({ sessionId: () => 's1', link: () => link });
+  const pending = elicitations.ask({ payload: PAYLOAD, signal });
+  await expect.poll(() => link.sent.length).toBe(1);
+  return { link, elicitations, pending };
+}
+
 describe('elicitations (first answer wins; never answered on the user’s behalf)', () => {
   it('turns a hub accept into the hook output with the content, and marks the session waiting meanwhile', async () => {
     const link = fakeLink();
@@ -56,10 +65,7 @@ describe('elicitations (first answer wins; never answered on the user’s behalf
 
   it('passes decline and cancel through without content', async () => {
     for (const action of ['decline', 'cancel'] as const) {
-      const link = fakeLink();
-      const elicitations = createElicitations({ sessionId: () => 's1', link: () => link });
-      const pending = elicitations.ask({ payload: PAYLOAD, signal: new AbortController().signal });
-      await expect.poll(() => link.sent.length).toBe(1);
+      const { link, elicitations, pending } = await asked();
       elicitations.answered({ requestId: requestOf(link).id, answer: { decision: 'deny', elicitation: { action } } });
       expect(await pending).toEqual({ hookSpecificOutput: { hookEventName: 'Elicitation', action } });
     }
@@ -70,40 +76,28 @@ describe('elicitations (first answer wins; never answered on the user’s behalf
     expect(await refused.ask({ payload: PAYLOAD, signal: new AbortController().signal })).toEqual({});
     const unlinked = createElicitations({ sessionId: () => 's1', link: () => null });
     expect(await unlinked.ask({ payload: PAYLOAD, signal: new AbortController().signal })).toEqual({});
-    const link = fakeLink();
-    const elicitations = createElicitations({ sessionId: () => 's1', link: () => link });
-    const pending = elicitations.ask({ payload: PAYLOAD, signal: new AbortController().signal });
-    await expect.poll(() => link.sent.length).toBe(1);
+    const { link, elicitations, pending } = await asked();
     elicitations.answered({ requestId: requestOf(link).id, answer: { decision: 'allow', elicitation: { action: 'accept', content: { name: 'Ada' } } } });
     expect(await pending).toEqual({});
   });
 
   it('Esc at the desk (a rejected call in the transcript) clears every phone as a desk answer', async () => {
-    const link = fakeLink();
-    const elicitations = createElicitations({ sessionId: () => 's1', link: () => link });
-    const pending = elicitations.ask({ payload: PAYLOAD, signal: new AbortController().signal });
-    await expect.poll(() => link.sent.length).toBe(1);
+    const { link, elicitations, pending } = await asked();
     elicitations.interrupted();
     expect(await pending).toEqual({});
     expect(link.sent[1]).toMatchObject({ event: 'approval:desk-answer', payload: { requestId: requestOf(link).id, answer: null } });
   });
 
   it('claude dropping the hook request clears every phone as a desk answer; an exit withdraws', async () => {
-    const link = fakeLink();
-    const elicitations = createElicitations({ sessionId: () => 's1', link: () => link });
     const desk = new AbortController();
-    const pending = elicitations.ask({ payload: PAYLOAD, signal: desk.signal });
-    await expect.poll(() => link.sent.length).toBe(1);
+    const { link, pending } = await asked(desk.signal);
     desk.abort();
     expect(await pending).toEqual({});
     expect(link.sent.map((s) => s.event)).toEqual(['approval:request', 'approval:desk-answer']);
     expect(link.sent[1]!.payload).toMatchObject({ requestId: requestOf(link).id, answer: null });
 
-    const exitLink = fakeLink();
-    const exiting = createElicitations({ sessionId: () => 's1', link: () => exitLink });
     const gone = new AbortController();
-    const waiting = exiting.ask({ payload: PAYLOAD, signal: gone.signal });
-    await expect.poll(() => exitLink.sent.length).toBe(1);
+    const { link: exitLink, elicitations: exiting, pending: waiting } = await asked(gone.signal);
     gone.abort();
     exiting.stop();
     expect(await waiting).toEqual({});

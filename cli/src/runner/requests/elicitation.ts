@@ -2,7 +2,7 @@
 // `elicitation` request. First answer wins, as for approvals.
 //
 //   claude ──Elicitation (HTTP hook)──► ask() ──approval:request (kind elicitation)──► hub
-//   first of:  hub approval:answered ─► hook output {action, content}: claude relays it to the server
+//   first of:  hub approval:answered ─► hook output {action, content}: claude hands it to the server
 //              the desk pressed Esc (claude interrupts the tool call and records it as rejected in
 //                  the transcript; it keeps the hook's request open) or claude dropped the request
 //                  ─► approval:desk-answer (answer null): every phone clears

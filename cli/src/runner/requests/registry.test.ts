@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Answer, PendingRequest } from '@tether/shared';
-import { recordingLink } from '../../hub-link/recording-link.ts';
+import { recordingLink } from '../../testing/recording-link.ts';
 import { createRequestRegistry } from './registry.ts';
 
 const request = (id: string, kind: PendingRequest['kind'] = 'permission'): PendingRequest => ({ id, sessionId: 's1', kind, toolName: 'Bash', toolInput: { command: 'ls' }, toolUseId: null, createdAt: 1 });

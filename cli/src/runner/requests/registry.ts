@@ -3,7 +3,7 @@
 // through, one send (a request the hub withdrew while the runner was away is asked again under a new
 // id), one re-send when the link comes back, one withdraw and one "the desk answered it". What a
 // request means to the agent, and what the answer becomes, stays with its owner (approvals.ts,
-// elicitation.ts, dialogs/relay.ts).
+// elicitation.ts, dialogs/bridge.ts).
 //
 //   owner ─open(request, onAnswer)─► registry ─approval:request─► hub
 //   hub approval:answered ─► registry.answered ─(its id)─► that request's onAnswer

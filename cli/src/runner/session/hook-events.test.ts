@@ -8,7 +8,7 @@ import { createStatusTracker, statusFollowsRequests } from './status.ts';
 import { createApprovals, type Approvals, type Verdict } from '../requests/approvals.ts';
 import type { Elicitations } from '../requests/elicitation.ts';
 import { createRequestRegistry } from '../requests/registry.ts';
-import { recordingLink } from '../../hub-link/recording-link.ts';
+import { recordingLink } from '../../testing/recording-link.ts';
 import type { HookRequest } from '../../hooks/server.ts';
 
 /** A handler with the session's real approvals and request registry over a recording hub link: the

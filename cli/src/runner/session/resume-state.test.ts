@@ -1,21 +1,13 @@
 // resume-state.test.ts: what a resumed session goes on from, as saved and loaded back: the token
 // usage travels with the offset; a usage this tether cannot read is dropped, never the whole state.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadResumeState, saveResumeState } from './resume-state.ts';
+import { tempDirs } from '../../testing/temp-dirs.ts';
 
 const ID = 'a1b2c3d4-0000-4000-8000-000000000001';
-const dirs: string[] = [];
-const home = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tether-resume-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const home = tempDirs('resume');
 
 describe('resume state', () => {
   it('keeps the token usage with the offset', () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionStatus } from '@tether/shared';
 import type { PendingRequest } from '@tether/shared';
-import { recordingLink } from '../../hub-link/recording-link.ts';
+import { recordingLink } from '../../testing/recording-link.ts';
 import { createRequestRegistry } from '../requests/registry.ts';
 import { createStatusTracker, deriveStatus, initialStatusModel, reduceStatus, statusFollowsRequests, type StatusFact } from './status.ts';
 

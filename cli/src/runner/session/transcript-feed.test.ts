@@ -1,11 +1,11 @@
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatMessageInput } from '@tether/shared';
 import type { Agent } from '../../agents/agent.ts';
 import { steadyPoll } from '../../pace/pace.ts';
 import { createTranscriptFeed } from './transcript-feed.ts';
+import { tempDirs } from '../../testing/temp-dirs.ts';
 
 /** An agent whose transcript is one `{"id","text"}` line a message, and whose reader counts the lines
  *  it was given (what the usage and prompt matching of a real reader would see twice). */
@@ -28,14 +28,10 @@ function lineAgent() {
 }
 
 describe('transcript feed', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
+  const tempDir = tempDirs('feed');
 
   function start() {
-    const dir = mkdtempSync(join(tmpdir(), 'tether-feed-'));
-    dirs.push(dir);
+    const dir = tempDir();
     const { agent, seen } = lineAgent();
     const sent: string[] = [];
     const feed = createTranscriptFeed({

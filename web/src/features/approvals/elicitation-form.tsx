@@ -1,13 +1,13 @@
 // elicitation-form.tsx: an MCP server's request for input (elicitation) as a form: its message, one
 // field per property of the requested schema (text, number, yes/no, a choice), then Accept (sends
 // the content), Decline or Cancel. The content is checked with shared `elicitationProblems`, the
-// same rule the runner applies before claude relays it to the server.
+// same rule the runner applies before claude hands it to the server.
 import { useMemo, useState } from 'react';
 import { ElicitationInputSchema, elicitationProblems, type ElicitationField, type ElicitationValue, type PendingRequest } from '@tether/shared';
 import { Spinner } from '../../lib/ui/badge.tsx';
-import { ClippedPre } from '../../lib/ui/clipped-pre.tsx';
 import type { SubmitAnswer } from './submit-answer.ts';
 import { ActionButton } from './action-button.tsx';
+import { UnreadableRequest } from './unreadable-request.tsx';
 
 /** More choices than this show as a drop-down instead of a list of radio buttons. */
 const MAX_RADIO_CHOICES = 5;
@@ -67,15 +67,10 @@ export function ElicitationForm({ request, busy, submit }: { request: PendingReq
   if (!parsed.success) {
     // The hub checks the shape; this only guards a version skew. Never guess at an answer.
     return (
-      <>
-        <div className="approval-body">
-          <ClippedPre text={JSON.stringify(request.toolInput, null, 2)} label="Request" />
-        </div>
-        <div className="approval-actions">
-          {decline}
-          {cancel}
-        </div>
-      </>
+      <UnreadableRequest input={request.toolInput} label="Request">
+        {decline}
+        {cancel}
+      </UnreadableRequest>
     );
   }
   const { message, requestedSchema: schema } = parsed.data;
@@ -140,6 +135,13 @@ function ElicitationFieldInput(props: { id: string; name: string; field: Elicita
       *
     </span>
   ) : null;
+  /** The label of a field that is one control (a drop-down, a text or number input). */
+  const fieldLabel = (
+    <label className="field-label" htmlFor={id}>
+      {label}
+      {marker}
+    </label>
+  );
   const notes = (
     <>
       {field.description ? (
@@ -193,10 +195,7 @@ function ElicitationFieldInput(props: { id: string; name: string; field: Elicita
     }
     return (
       <div className="elicitation-field">
-        <label className="field-label" htmlFor={id}>
-          {label}
-          {marker}
-        </label>
+        {fieldLabel}
         <select id={id} className="field-input" value={String(value ?? '')} onChange={(event) => set(name, event.target.value)} aria-describedby={describedBy} aria-invalid={problem ? true : undefined}>
           <option value="">Choose…</option>
           {choices.map((choice) => (
@@ -212,10 +211,7 @@ function ElicitationFieldInput(props: { id: string; name: string; field: Elicita
   const numeric = field.type === 'number' || field.type === 'integer';
   return (
     <div className="elicitation-field">
-      <label className="field-label" htmlFor={id}>
-        {label}
-        {marker}
-      </label>
+      {fieldLabel}
       <input
         id={id}
         className="field-input"

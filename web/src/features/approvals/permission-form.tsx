@@ -7,6 +7,7 @@ import { suggestBashPrefix } from '../../lib/format.ts';
 import { asText, ToolInputView } from '../../lib/ui/tool-input.tsx';
 import type { SubmitAnswer } from './submit-answer.ts';
 import { ActionButton } from './action-button.tsx';
+import { AnswerText } from './answer-text.tsx';
 import { useAgentName } from '../../lib/agent-name.ts';
 
 type Mode = 'main' | 'session' | 'deny' | 'edit';
@@ -49,6 +50,12 @@ export function PermissionForm({ request, busy, submit, relays = { editedInput: 
 
   const allowForSession = () => void submit({ decision: 'allow', sessionRule: sessionRuleFor({ isBash, scope, prefix }) }, 'allow-session');
 
+  const back = (
+    <button type="button" className="button" onClick={() => setMode('main')} disabled={busy !== null}>
+      Back
+    </button>
+  );
+
   return (
     <>
       <div className="approval-body" tabIndex={0} role="region" aria-label="What is asked">
@@ -88,9 +95,7 @@ export function PermissionForm({ request, busy, submit, relays = { editedInput: 
             <p className="approval-hint">{agent} won't ask again for {request.toolName} in this session.</p>
           )}
           <div className="approval-actions">
-            <button type="button" className="button" onClick={() => setMode('main')} disabled={busy !== null}>
-              Back
-            </button>
+            {back}
             <ActionButton id="allow-session" busy={busy} tone="primary" onClick={allowForSession} disabled={scope === 'prefix' && !prefix.trim()}>
               Allow
             </ActionButton>
@@ -98,23 +103,16 @@ export function PermissionForm({ request, busy, submit, relays = { editedInput: 
         </fieldset>
       ) : mode === 'edit' ? (
         <div className="approval-options">
-          <label className="field-label" htmlFor={`edited-${request.id}`}>
-            {editable?.label(agent)}
-          </label>
-          <textarea
+          <AnswerText
             id={`edited-${request.id}`}
-            className="field-input field-area field-mono"
+            label={editable?.label(agent) ?? ''}
             value={edited}
-            onChange={(event) => setEdited(event.target.value)}
+            onChange={setEdited}
             rows={Math.min(isBash ? 8 : 14, Math.max(3, edited.split('\n').length + 1))}
-            autoCapitalize="off"
-            autoCorrect="off"
-            spellCheck={false}
+            verbatim
           />
           <div className="approval-actions">
-            <button type="button" className="button" onClick={() => setMode('main')} disabled={busy !== null}>
-              Back
-            </button>
+            {back}
             <ActionButton id="allow-edited" busy={busy} tone="primary" onClick={allowEdited} disabled={isBash && !edited.trim()}>
               Allow edited
             </ActionButton>
@@ -122,21 +120,9 @@ export function PermissionForm({ request, busy, submit, relays = { editedInput: 
         </div>
       ) : mode === 'deny' ? (
         <div className="approval-options">
-          <label className="field-label" htmlFor={`reason-${request.id}`}>
-            Tell {agent} why (optional)
-          </label>
-          <textarea
-            id={`reason-${request.id}`}
-            className="field-input field-area"
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            placeholder="e.g. don't touch the lockfile, use the existing script"
-            rows={3}
-          />
+          <AnswerText id={`reason-${request.id}`} label={`Tell ${agent} why (optional)`} value={reason} onChange={setReason} placeholder="e.g. don't touch the lockfile, use the existing script" rows={3} />
           <div className="approval-actions">
-            <button type="button" className="button" onClick={() => setMode('main')} disabled={busy !== null}>
-              Back
-            </button>
+            {back}
             <ActionButton
               id="deny"
               busy={busy}

@@ -7,6 +7,7 @@ import { Markdown } from '../../lib/ui/markdown.tsx';
 import { asText } from '../../lib/ui/tool-input.tsx';
 import type { SubmitAnswer } from './submit-answer.ts';
 import { ActionButton } from './action-button.tsx';
+import { AnswerText } from './answer-text.tsx';
 import { useAgentName } from '../../lib/agent-name.ts';
 
 export function PlanForm({ request, busy, submit }: { request: PendingRequest; busy: string | null; submit: SubmitAnswer }) {
@@ -20,16 +21,7 @@ export function PlanForm({ request, busy, submit }: { request: PendingRequest; b
       </div>
       {feedback !== null ? (
         <div className="approval-options">
-          <label className="field-label" htmlFor={`feedback-${request.id}`}>
-            What should {agent} change?
-          </label>
-          <textarea
-            id={`feedback-${request.id}`}
-            className="field-input field-area"
-            value={feedback}
-            onChange={(event) => setFeedback(event.target.value)}
-            rows={3}
-          />
+          <AnswerText id={`feedback-${request.id}`} label={`What should ${agent} change?`} value={feedback} onChange={setFeedback} rows={3} />
         </div>
       ) : null}
       <div className="approval-actions">

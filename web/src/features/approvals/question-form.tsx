@@ -5,10 +5,10 @@
 import { useMemo, useState } from 'react';
 import { AskUserQuestionInputSchema, buildQuestionAnswers, type AskUserQuestionInput, type PendingRequest } from '@tether/shared';
 import { Spinner } from '../../lib/ui/badge.tsx';
-import { ClippedPre } from '../../lib/ui/clipped-pre.tsx';
 import type { SubmitAnswer } from './submit-answer.ts';
 import { ActionButton } from './action-button.tsx';
 import { OptionLabel } from './option-label.tsx';
+import { UnreadableRequest } from './unreadable-request.tsx';
 
 type Pick = { labels: string[]; other: string };
 
@@ -20,16 +20,11 @@ export function QuestionForm({ request, busy, submit }: { request: PendingReques
   if (!parsed.success) {
     // Not the shape claude documents: show what came and let the user decline rather than guess.
     return (
-      <>
-        <div className="approval-body">
-          <ClippedPre text={JSON.stringify(request.toolInput, null, 2)} label="Input" />
-        </div>
-        <div className="approval-actions">
-          <button type="button" className="button" onClick={() => void submit({ decision: 'deny', reason: 'unreadable question' }, 'deny')}>
-            Decline
-          </button>
-        </div>
-      </>
+      <UnreadableRequest input={request.toolInput} label="Input">
+        <button type="button" className="button" onClick={() => void submit({ decision: 'deny', reason: 'unreadable question' }, 'deny')}>
+          Decline
+        </button>
+      </UnreadableRequest>
     );
   }
 
@@ -111,15 +106,22 @@ export function QuestionForm({ request, busy, submit }: { request: PendingReques
         })}
       </div>
       <div className="approval-actions">
-        <ActionButton id="deny" busy={busy} onClick={() => void submit({ decision: 'deny', reason: 'The user declined to answer.' }, 'deny')}>
-          Decline
-        </ActionButton>
+        <Decline busy={busy} submit={submit} />
         <button type="submit" className="button button-primary" disabled={busy !== null || !complete}>
           {busy === 'submit' ? <Spinner size={16} /> : null}
           Submit
         </button>
       </div>
     </form>
+  );
+}
+
+/** Declines every question at once: the agent reads that the user chose not to answer. */
+function Decline({ busy, submit }: { busy: string | null; submit: SubmitAnswer }) {
+  return (
+    <ActionButton id="deny" busy={busy} onClick={() => void submit({ decision: 'deny', reason: 'The user declined to answer.' }, 'deny')}>
+      Decline
+    </ActionButton>
   );
 }
 
@@ -166,9 +168,7 @@ function OneTapQuestion({ question, requestId, busy, submit }: { question: Quest
         </form>
       </div>
       <div className="approval-actions">
-        <ActionButton id="deny" busy={busy} onClick={() => void submit({ decision: 'deny', reason: 'The user declined to answer.' }, 'deny')}>
-          Decline
-        </ActionButton>
+        <Decline busy={busy} submit={submit} />
       </div>
     </>
   );

@@ -5,8 +5,8 @@
 // still run is asked what becomes of them (the route's `reviewsQuestion` slot draws the question);
 // End waits for that answer.
 import { agentDisplayName } from '@tether/shared/wire';
-import { useCallback, useRef, useState, type ReactNode } from 'react';
-import { useModal } from '../../lib/ui/use-modal.ts';
+import { useCallback, useState, type ReactNode } from 'react';
+import { useModal, useModalOpener } from '../../lib/ui/use-modal.ts';
 import type { LiveReviewsChoice, Session } from '@tether/shared';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import './lifecycle.css';
@@ -43,8 +43,7 @@ function worktreeStays(session: Session): string | null {
 export type ReviewsQuestionSlot = (o: { sessionId: string; choice: LiveReviewsChoice | null; onChoice: (c: LiveReviewsChoice) => void; onNeeded: (needed: boolean) => void }) => ReactNode;
 
 export function EndSessionButton({ session, reviewsQuestion }: { session: Session; reviewsQuestion?: ReviewsQuestionSlot | undefined }) {
-  const [open, setOpen] = useState(false);
-  const triggerRef = useRef<HTMLButtonElement>(null);
+  const { open, show, close, triggerRef } = useModalOpener();
   const lifecycle = useLifecycle(session.id);
   return (
     <>
@@ -58,21 +57,13 @@ export function EndSessionButton({ session, reviewsQuestion }: { session: Sessio
         disabled={lifecycle.kind === 'ending'}
         onClick={() => {
           dismissFailure(session.id);
-          setOpen(true);
+          show();
         }}
       >
         {lifecycle.kind === 'ending' ? <Spinner size={18} label="Ending session" /> : <IconPower size={21} />}
       </button>
       {open ? (
-        <EndDialog
-          session={session}
-          reviewsQuestion={reviewsQuestion}
-          onClose={() => {
-            setOpen(false);
-            // The dialog is gone: focus goes back where the person was.
-            requestAnimationFrame(() => triggerRef.current?.focus());
-          }}
-        />
+        <EndDialog session={session} reviewsQuestion={reviewsQuestion} onClose={close} />
       ) : null}
     </>
   );

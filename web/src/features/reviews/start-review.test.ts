@@ -14,6 +14,12 @@ describe('reviewerChoices', () => {
     ]);
   });
 
+  it('offers an agent only in the launch kinds it reviews in (Gemini: headless only)', () => {
+    const machines = [{ id: 'm1', agents: ['claude', 'gemini'] as Session['agent'][], capabilities: { claude: caps('Claude', true), gemini: { ...caps('Gemini', true), readOnlyIn: ['headless' as const] } } }];
+    expect(reviewerChoices(session, machines, 'headless').map((c) => c.agent)).toEqual(['gemini', 'claude']);
+    expect(reviewerChoices(session, machines, 'pty').map((c) => c.agent)).toEqual(['claude']);
+  });
+
   it('offers nothing its tether cannot start read-only, nor for an unknown machine', () => {
     const machines = [{ id: 'm1', agents: ['claude', 'codex'] as Session['agent'][], capabilities: { claude: caps('Claude'), codex: caps('Codex', false) } }];
     expect(reviewerChoices(session, machines)).toEqual([]);

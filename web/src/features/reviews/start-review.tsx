@@ -4,12 +4,14 @@
 // queued), then the card appears in this session's chat. A refusal stays in the dialog; with the
 // machine's daemon offline it says to start it there, and Start waits for it.
 import { useEffect, useId, useRef, useState } from 'react';
-import type { AgentKind, Session } from '@tether/shared';
+import type { AgentKind, LaunchKind, Session } from '@tether/shared';
 import { agentDisplayName, isFinalStatus } from '@tether/shared/wire';
 import { useMachines } from '../../lib/queries.ts';
 import { machineOf, startDaemonOn } from '../../lib/daemon-hint.ts';
 import { requestHub } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
+import { IconSvg } from '../../lib/ui/icon-svg.tsx';
+import { useModalOpener } from '../../lib/ui/use-modal.ts';
 import './reviews.css';
 
 /** MAX_REVIEW_FOCUS_CHARS (shared reviews.ts; not imported: that module brings zod into this chunk).
@@ -18,11 +20,16 @@ const FOCUS_MAX = 4_000;
 /** The hub reads the diff, then waits for the reviewer to be ready (45 s at most). */
 const START_TIMEOUT_MS = 120_000;
 
-/** The agents that can review this session: its machine's, read-only capable; another than its own first. */
-export function reviewerChoices(session: Session, machines: readonly { id: string; agents: AgentKind[]; capabilities: Partial<Record<AgentKind, { readOnly?: boolean; displayName: string }>> }[] | undefined) {
+/** The agents that can review this session: its machine's, read-only capable in that launch kind
+ *  (Gemini: headless only); another than its own first. */
+export function reviewerChoices(
+  session: Session,
+  machines: readonly { id: string; agents: AgentKind[]; capabilities: Partial<Record<AgentKind, { readOnly?: boolean; readOnlyIn?: readonly LaunchKind[]; displayName: string }>> }[] | undefined,
+  launchKind: LaunchKind = 'headless',
+) {
   const machine = machines?.find((m) => m.id === session.machineId);
   if (!machine) return [];
-  const capable = machine.agents.filter((a) => machine.capabilities[a]?.readOnly === true);
+  const capable = machine.agents.filter((a) => machine.capabilities[a]?.readOnly === true && (machine.capabilities[a]?.readOnlyIn ?? [launchKind]).includes(launchKind));
   return [...capable.filter((a) => a !== session.agent), ...capable.filter((a) => a === session.agent)].map((agent) => ({ agent, name: agentDisplayName(agent, machine.capabilities[agent] ?? null) }));
 }
 
@@ -31,15 +38,16 @@ function StartDialog({ session, onClose }: { session: Session; onClose: () => vo
   const titleId = useId();
   const focusId = useId();
   const machines = useMachines();
-  const choices = reviewerChoices(session, machines.data);
+  const [pty, setPty] = useState(false);
+  const choices = reviewerChoices(session, machines.data, pty ? 'pty' : 'headless');
   const machine = machineOf(session.machineId, machines.data);
   const offline = machine !== null && !machine.online;
   const [agent, setAgent] = useState<AgentKind | null>(null);
   const [focus, setFocus] = useState('');
-  const [pty, setPty] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const picked = agent ?? choices[0]?.agent ?? null;
+  // An agent picked that the launch kind now asked cannot run as a reviewer gives way to the first that can.
+  const picked = choices.find((c) => c.agent === agent)?.agent ?? choices[0]?.agent ?? null;
 
   useEffect(() => {
     const dialog = ref.current;
@@ -126,8 +134,7 @@ function StartDialog({ session, onClose }: { session: Session; onClose: () => vo
 
 /** `compact`: the header's small button; otherwise a labelled one (the Changes view). */
 export function StartReviewButton({ session, compact = false }: { session: Session; compact?: boolean }) {
-  const [open, setOpen] = useState(false);
-  const triggerRef = useRef<HTMLButtonElement>(null);
+  const { open, show, close, triggerRef } = useModalOpener();
   if (isFinalStatus(session.status) || !session.machineId) return null;
   return (
     <>
@@ -138,18 +145,12 @@ export function StartReviewButton({ session, compact = false }: { session: Sessi
         aria-haspopup="dialog"
         title="A second opinion from another agent"
         {...(compact ? { 'aria-label': 'Review by another agent' } : {})}
-        onClick={() => setOpen(true)}
+        onClick={show}
       >
         {compact ? <ReviewIcon /> : 'Review'}
       </button>
       {open ? (
-        <StartDialog
-          session={session}
-          onClose={() => {
-            setOpen(false);
-            requestAnimationFrame(() => triggerRef.current?.focus());
-          }}
-        />
+        <StartDialog session={session} onClose={close} />
       ) : null}
     </>
   );
@@ -158,9 +159,9 @@ export function StartReviewButton({ session, compact = false }: { session: Sessi
 /** Two speech bubbles, the second answering the first: a second opinion. */
 function ReviewIcon() {
   return (
-    <svg width="21" height="21" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    <IconSvg size={21}>
       <path d="M4 5h9a2 2 0 0 1 2 2v4a2 2 0 0 1-2 2H8l-3 3v-3H4a2 2 0 0 1-2-2V7a2 2 0 0 1 2-2z" />
       <path d="M17 9h3a2 2 0 0 1 2 2v4a2 2 0 0 1-2 2h-1v3l-3-3h-3a2 2 0 0 1-2-2v-1" />
-    </svg>
+    </IconSvg>
   );
 }

@@ -8,47 +8,37 @@ import { useEffect, useState } from 'react';
 import type { PermissionMode, Session } from '@tether/shared';
 
 import { requestHub } from '../../lib/socket.ts';
-import { Spinner } from '../../lib/ui/badge.tsx';
-import { usePopover } from '../../lib/ui/use-popover.ts';
 import { modeLabel, PERMISSION_MODES } from './permission-modes.ts';
+import { SettingChip } from './setting-chip.tsx';
 
 export function ModePicker({ session }: { session: Session }) {
-  const { open, setOpen, panelId, rootRef, buttonRef, triggerProps } = usePopover();
   const [requested, setRequested] = useState<PermissionMode | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const live = session.status !== 'ended' && session.status !== 'failed';
   // The runner reported a mode: the request is done (whatever it became).
   useEffect(() => setRequested(null), [session.permissionMode]);
   // The agent's own modes (its capabilities), bypass only when started in it.
   const modes = session.capabilities?.modes.values ?? [];
   const offered = PERMISSION_MODES.filter((m) => modes.includes(m.value) && (m.value !== 'bypassPermissions' || session.bypass));
 
-  const choose = async (mode: PermissionMode) => {
+  const choose = async (mode: PermissionMode, done: () => void) => {
     setError(null);
     try {
       await requestHub('session:set-mode', { sessionId: session.id, mode });
       if (mode !== session.permissionMode) setRequested(mode);
-      setOpen(false);
-      buttonRef.current?.focus();
+      done();
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
     }
   };
 
-  const label = modeLabel(requested ?? session.permissionMode);
   return (
-    <div className="model-picker" ref={rootRef}>
-      <button
-        {...triggerProps('dialog')}
-        className="model-chip"
-        aria-label={`Permission mode: ${modeLabel(session.permissionMode)}. Change mode`}
-        disabled={!live}
-      >
-        {requested ? <Spinner size={11} /> : null}
-        <span className="model-chip-text">{label}</span>
-      </button>
-      {open ? (
-        <div className="model-panel" id={panelId} role="dialog" aria-label="Switch permission mode">
+    <SettingChip
+      session={session}
+      text={modeLabel(requested ?? session.permissionMode)}
+      label={`Permission mode: ${modeLabel(session.permissionMode)}. Change mode`}
+      pending={requested !== null}
+      panel={({ id, done }) => (
+        <div className="model-panel" id={id} role="dialog" aria-label="Switch permission mode">
           <div className="model-panel-title">Permission mode</div>
           <div className="mode-options" role="group" aria-label="Modes">
             {offered.map((mode) => (
@@ -57,7 +47,7 @@ export function ModePicker({ session }: { session: Session }) {
                 type="button"
                 className="model-option mode-option"
                 aria-pressed={session.permissionMode === mode.value}
-                onClick={() => void choose(mode.value)}
+                onClick={() => void choose(mode.value, done)}
               >
                 <span className="mode-option-label">{mode.label}</span>
                 <span className="mode-option-hint">{mode.hint}</span>
@@ -72,7 +62,7 @@ export function ModePicker({ session }: { session: Session }) {
             <p className="model-note">{agentDisplayName(session.agent, session.capabilities)} switches the way it does at the desk.</p>
           )}
         </div>
-      ) : null}
-    </div>
+      )}
+    />
   );
 }

@@ -25,7 +25,7 @@ export type ModelPanelProps = {
   efforts?: readonly EffortLevel[];
   /** The session's effort level, null before the runner reported one. */
   effort?: EffortLevel | null;
-  /** The hub relayed the request: close, and show it as pending until the runner reports. */
+  /** The hub forwarded the request: close, and show it as pending until the runner reports. */
   onRequested: (model: string) => void;
   onEffortRequested?: (level: EffortLevel) => void;
 };

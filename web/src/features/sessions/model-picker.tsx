@@ -7,20 +7,18 @@
 // session:updated would ever end the wait. Escape or a tap outside closes the panel.
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { getSocket } from '../../lib/socket.ts';
-import { usePopover } from '../../lib/ui/use-popover.ts';
 import type { Session } from '@tether/shared';
 import { describeModel, effortLevelsFor } from '../../lib/format.ts';
-import { agentDisplayName, canSwitch } from '@tether/shared/wire';
-import { Spinner } from '../../lib/ui/badge.tsx';
+import { agentDisplayName, canSwitch, isFinalStatus } from '@tether/shared/wire';
+import { SettingChip } from './setting-chip.tsx';
 import './model-picker.css';
 
 const ModelPanel = lazy(() => import('./model-panel.tsx').then((m) => ({ default: m.ModelPanel })));
 
 export function ModelPicker({ session }: { session: Session }) {
-  const { open, setOpen, panelId, rootRef, buttonRef, triggerProps } = usePopover();
   const [requested, setRequested] = useState<string | null>(null);
   const [requestedEffort, setRequestedEffort] = useState<string | null>(null);
-  const live = session.status !== 'ended' && session.status !== 'failed';
+  const live = !isFinalStatus(session.status);
 
   // The runner reported a model (or effort): the request is done (whatever it became).
   useEffect(() => setRequested(null), [session.model]);
@@ -50,21 +48,16 @@ export function ModelPicker({ session }: { session: Session }) {
   const effort = requestedEffort ?? session.effort ?? null;
   const label = `${describeModel(session.model)}${effort ? ` · ${effort}` : ''}`;
   return (
-    <div className="model-picker" ref={rootRef}>
-      <button
-        {...triggerProps('dialog')}
-        className="model-chip"
-        aria-label={`Model: ${label}. Change model${efforts ? ' or effort' : ''}`}
-        title={session.model ?? `${agentDisplayName(session.agent, session.capabilities)}'s default model`}
-        disabled={!live}
-      >
-        {requested || requestedEffort ? <Spinner size={11} /> : null}
-        <span className="model-chip-text">{requested ? `${describeModel(requested)}${effort ? ` · ${effort}` : ''}` : label}</span>
-      </button>
-      {open ? (
+    <SettingChip
+      session={session}
+      text={requested ? `${describeModel(requested)}${effort ? ` · ${effort}` : ''}` : label}
+      label={`Model: ${label}. Change model${efforts ? ' or effort' : ''}`}
+      title={session.model ?? `${agentDisplayName(session.agent, session.capabilities)}'s default model`}
+      pending={Boolean(requested || requestedEffort)}
+      panel={({ id, done }) => (
         <Suspense fallback={null}>
           <ModelPanel
-            id={panelId}
+            id={id}
             agentName={agentDisplayName(session.agent, session.capabilities)}
             models={session.capabilities && canSwitch(session.capabilities, 'models', session.launchKind) ? session.capabilities.models : null}
             sessionId={session.id}
@@ -72,17 +65,15 @@ export function ModelPicker({ session }: { session: Session }) {
             {...(efforts ? { efforts, effort: session.effort ?? null } : {})}
             onRequested={(model) => {
               setRequested(model);
-              setOpen(false);
-              buttonRef.current?.focus();
+              done();
             }}
             onEffortRequested={(level) => {
               setRequestedEffort(level);
-              setOpen(false);
-              buttonRef.current?.focus();
+              done();
             }}
           />
         </Suspense>
-      ) : null}
-    </div>
+      )}
+    />
   );
 }

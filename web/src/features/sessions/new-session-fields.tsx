@@ -4,6 +4,7 @@
 import { agentDisplayName } from '@tether/shared/wire';
 import type { AgentKind, Machine, PermissionMode } from '@tether/shared';
 import { formatDirectory } from '../../lib/format.ts';
+import { VerbatimField } from '../../lib/ui/verbatim-field.tsx';
 import { PERMISSION_MODES, type PermissionModeEntry } from './permission-modes.ts';
 
 type Field<T> = { disabled: boolean; onChange: (value: T) => void };
@@ -35,18 +36,12 @@ export function MachineField({ machines, machineId, disabled, onChange }: Field<
 export function DirectoryField({ cwd, home, recent, disabled, onChange }: Field<string> & { cwd: string; home: string | undefined; recent: readonly string[] }) {
   return (
     <div className="form-group">
-      <label className="field-label" htmlFor="new-session-dir">
-        Directory
-      </label>
-      <input
+      <VerbatimField
         id="new-session-dir"
-        className="field-input field-mono"
+        label="Directory"
         value={cwd}
         onChange={(event) => onChange(event.target.value)}
         placeholder={home ? `${home}/src/project` : '~/src/project'}
-        autoCapitalize="off"
-        autoCorrect="off"
-        spellCheck={false}
         disabled={disabled}
         required
       />
@@ -110,21 +105,7 @@ export function ModeField({ modes, value, disabled, onChange }: Field<Permission
 export function ModelField({ model, shortcuts, disabled, onChange }: Field<string> & { model: string; shortcuts: readonly string[] }) {
   return (
     <div className="form-group">
-      <label className="field-label" htmlFor="new-session-model">
-        Model
-      </label>
-      <input
-        id="new-session-model"
-        className="field-input field-mono"
-        value={model}
-        placeholder="default"
-        autoCapitalize="off"
-        autoCorrect="off"
-        spellCheck={false}
-        maxLength={200}
-        disabled={disabled}
-        onChange={(event) => onChange(event.target.value)}
-      />
+      <VerbatimField id="new-session-model" label="Model" value={model} placeholder="default" maxLength={200} disabled={disabled} onChange={(event) => onChange(event.target.value)} />
       {shortcuts.length > 0 ? (
         <div className="model-quick" role="group" aria-label="Model shortcuts">
           {['', ...shortcuts].map((alias) => (

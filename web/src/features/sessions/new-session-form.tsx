@@ -54,7 +54,8 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
   /** What the chosen agent offers here (a daemon older than capabilities states none: no mode or
    *  model shortcuts, the agent's own defaults). */
   const capabilities = machine?.capabilities[chosenAgent] ?? null;
-  const modes = PERMISSION_MODES.filter((mode) => mode.startable && capabilities?.modes.values.includes(mode.value));
+  // Only where the chosen launch kind takes them (Codex: its collaboration modes, headless only).
+  const modes = capabilities?.modes.switchableIn.includes(pty ? 'pty' : 'headless') ? PERMISSION_MODES.filter((mode) => mode.startable && capabilities.modes.values.includes(mode.value)) : [];
   const modelShortcuts = capabilities?.models.offered ?? [];
   const name = agentDisplayName(chosenAgent, capabilities);
   const recent = useMemo(() => recentDirectories({ sessions, machineId }), [sessions, machineId]);
@@ -78,7 +79,7 @@ export function NewSessionForm({ machines, sessions, onStarted, onCancel }: NewS
           cwd: cwd.trim(),
           launchKind: pty ? 'pty' : 'headless',
           agent: chosenAgent,
-          ...(modes.length > 0 ? { permissionMode } : {}),
+          ...(modes.some((mode) => mode.value === permissionMode) ? { permissionMode } : {}),
           createDir: options.createDir,
           ...(model.trim() ? { model: model.trim() } : {}),
           ...(worktree ? { worktree } : {}),

@@ -4,6 +4,7 @@
 import type { Session } from '@tether/shared';
 import { isFinalStatus } from '@tether/shared/wire';
 import { Badge } from '../../lib/ui/badge.tsx';
+import { IconSvg } from '../../lib/ui/icon-svg.tsx';
 import { InfoPopover } from './disclosure.tsx';
 import { FactText, type FactKey } from './fact-text.tsx';
 // The info and history panels are the model panel's look with their own size: its sheet comes first.
@@ -33,10 +34,10 @@ export function BypassChip() {
 
 function WarningMark() {
   return (
-    <svg width="12" height="12" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2.6} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    <IconSvg size={12} strokeWidth={2.6}>
       <path d="M12 3l10 18H2L12 3z" />
       <path d="M12 10v5M12 18h.01" />
-    </svg>
+    </IconSvg>
   );
 }
 

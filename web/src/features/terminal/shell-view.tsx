@@ -11,9 +11,10 @@ import type { Machine } from '@tether/shared';
 import { getSocket, requestHub, SocketRequestError } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { IconBack } from '../../lib/ui/icons.tsx';
-import { applyModifiers, type Modifiers } from './keys.ts';
+import { applyModifiers } from './keys.ts';
 import { useConnectionState } from '../../lib/queries.ts';
 import { QuickKeys } from './quick-keys.tsx';
+import { useStickyModifiers } from './sticky-modifiers.ts';
 import { shellViewerId } from './shell-viewer-id.ts';
 import { createXterm, watchXterm } from './xterm.ts';
 import './terminal.css';
@@ -26,9 +27,7 @@ export function ShellView({ machine, cwd, onBack }: { machine: Machine; cwd?: st
   const [phase, setPhase] = useState<Phase>({ kind: 'opening' });
   const connection = useConnectionState();
   const [attempt, setAttempt] = useState(0);
-  const [modifiers, setModifiers] = useState<Modifiers>({ ctrl: false, alt: false });
-  const modifiersRef = useRef(modifiers);
-  modifiersRef.current = modifiers;
+  const sticky = useStickyModifiers();
 
   const send = (data: string) => {
     const shellId = shellIdRef.current;
@@ -96,11 +95,7 @@ export function ShellView({ machine, cwd, onBack }: { machine: Machine; cwd?: st
     socket.on('shell:exit', onExit);
     socket.on('connect', onConnect);
 
-    const typed = term.onData((data) => {
-      const mods = modifiersRef.current;
-      if (mods.ctrl || mods.alt) setModifiers({ ctrl: false, alt: false });
-      sendRef.current(applyModifiers(data, mods));
-    });
+    const typed = term.onData((data) => sendRef.current(applyModifiers(data, sticky.take())));
     const unwatch = watchXterm({
       term,
       host,
@@ -132,25 +127,16 @@ export function ShellView({ machine, cwd, onBack }: { machine: Machine; cwd?: st
     const shellId = shellIdRef.current;
     if (shellId) requestHub('shell:close', { shellId }).catch(() => {});
   };
-  const onQuickKey = (data: string) => {
-    const mods = modifiersRef.current;
-    if (mods.ctrl || mods.alt) setModifiers({ ctrl: false, alt: false });
-    send(mods.alt ? `\x1b${data}` : data);
-  };
+  const onQuickKey = (data: string) => send(sticky.take().alt ? `\x1b${data}` : data);
 
   const live = phase.kind === 'live';
-  // Keys typed while the hub link is down would go nowhere: the keys wait for the link as well.
+  // Keys typed while the connection to the hub is down would go nowhere: the keys wait for the link as well.
   const keysLive = live && connection.kind === 'connected';
   return (
     <div className="terminal-screen shell-screen">
       <ShellBar machine={machine} phase={phase} onBack={onBack} onClose={close} onRetry={() => setAttempt((n) => n + 1)} />
       <div className="terminal-host" ref={hostRef} aria-label="Shell" role="region" />
-      <QuickKeys
-        onKey={onQuickKey}
-        modifiers={modifiers}
-        onToggle={(modifier) => setModifiers((current) => ({ ...current, [modifier]: !current[modifier] }))}
-        disabled={!keysLive}
-      />
+      <QuickKeys onKey={onQuickKey} sticky={sticky} disabled={!keysLive} />
     </div>
   );
 }

@@ -17,8 +17,8 @@ import { isFinalStatus, type Session, type TerminalSizeNotice } from '@tether/sh
 import { useConnectionState } from '../../lib/queries.ts';
 import { getSocket, requestHub, type WebSocket } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
-import type { Modifiers } from './keys.ts';
 import { QuickKeys } from './quick-keys.tsx';
+import { useStickyModifiers } from './sticky-modifiers.ts';
 import type { MomentStill } from './moments.ts';
 import { StillScreen } from './still-screen.tsx';
 import { createTerminalController, type PageVisibility, type TerminalController, type TerminalHub, type TerminalJump, type TerminalPhase } from './terminal-controller.ts';
@@ -97,9 +97,7 @@ export function TerminalView({ session, readOnly = false, jump = null }: { sessi
   const [size, setSize] = useState<{ cols: number; rows: number; owner: TerminalSizeNotice['owner'] | null } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
-  const [modifiers, setModifiers] = useState<Modifiers>({ ctrl: false, alt: false });
-  const modifiersRef = useRef(modifiers);
-  modifiersRef.current = modifiers;
+  const sticky = useStickyModifiers();
   /** A moment shown as the screen the runner kept (no row of the live terminal to scroll to). */
   const [still, setStill] = useState<{ still: MomentStill; tool: string; hint: string } | null>(null);
   /** The jump asked for when the controller starts (later ones go to it directly). */
@@ -115,14 +113,14 @@ export function TerminalView({ session, readOnly = false, jump = null }: { sessi
       hub: socketHub(socket),
       page: documentVisibility,
       openScreen: () => openXtermScreen({ host, readOnly }),
-      modifiers: () => modifiersRef.current,
+      modifiers: sticky.current,
       jump: jumpRef.current,
       report: {
         phase: setPhase,
         size: ({ cols, rows, owner }) => setSize((current) => ({ cols, rows, owner: owner === undefined ? (current?.owner ?? null) : owner })),
         notice: setNotice,
         still: setStill,
-        modifiersUsed: () => setModifiers({ ctrl: false, alt: false }),
+        modifiersUsed: sticky.release,
       },
     });
     controllerRef.current = controller;
@@ -144,7 +142,7 @@ export function TerminalView({ session, readOnly = false, jump = null }: { sessi
   const onQuickKey = (data: string) => controllerRef.current?.quickKey(data);
 
   // An ended session's terminal still shows its last screen, but nothing reads keys any more; keys
-  // typed while the hub link is down would go nowhere. The keys wait for both.
+  // typed while the connection to the hub is down would go nowhere. The keys wait for both.
   const ended = isFinalStatus(session.status);
   const live = phase.kind === 'live' && connection.kind === 'connected' && !ended;
   const control = sizeControl(size?.owner ?? null, session.deskAttached);
@@ -209,12 +207,7 @@ export function TerminalView({ session, readOnly = false, jump = null }: { sessi
         {still ? <StillScreen still={still.still} tool={still.tool} hint={still.hint} onClose={() => setStill(null)} /> : null}
       </div>
       {readOnly ? null : (
-        <QuickKeys
-          onKey={onQuickKey}
-          modifiers={modifiers}
-          onToggle={(modifier) => setModifiers((current) => ({ ...current, [modifier]: !current[modifier] }))}
-          disabled={!live}
-        />
+        <QuickKeys onKey={onQuickKey} sticky={sticky} disabled={!live} />
       )}
     </div>
   );

@@ -1,16 +1,6 @@
-// voice-icons.tsx: the microphone and the speaker, inline SVG like lib/ui/icons.tsx, kept here so
+// voice-icons.tsx: the microphone and the speaker, inline SVG in lib/ui/icon-svg.tsx's frame, kept here so
 // they load with the voice controls and not on the first load. Decorative: the button is named.
-import type { SVGProps } from 'react';
-
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
-
-function Svg({ size = 20, children, ...rest }: IconProps) {
-  return (
-    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" {...rest}>
-      {children}
-    </svg>
-  );
-}
+import { IconSvg as Svg, type IconProps } from '../../lib/ui/icon-svg.tsx';
 
 export const IconMic = (p: IconProps) => (
   <Svg {...p}>

@@ -4,6 +4,7 @@
 // each turn and by the refresh button.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
 import type { DirEntry, Session } from '@tether/shared';
 import { hubApi } from '../../lib/hub.ts';
 import { formatBytes, pathBasename } from '../../lib/format.ts';
@@ -20,33 +21,25 @@ export function FilesView({ session, dir, file }: { session: Session; dir: strin
 }
 
 function DirectoryView({ session, path }: { session: Session; path: string }) {
-  const query = useQuery({ queryKey: queryKeys.directory(session.id, path), queryFn: () => hubApi.listFiles({ sessionId: session.id, path }), staleTime: 0 });
-  useTurnEnd(session.status, () => void query.refetch());
   return (
-    <div className="workspace-body">
-      <div className="workspace-bar">
-        <Breadcrumb session={session} path={path} />
-        <RefreshButton label="Refresh folder" busy={query.isFetching} onClick={() => void query.refetch()} />
-      </div>
-      {query.isPending ? (
-        <Loading text="Reading the folder…" />
-      ) : query.isError ? (
-        <WorkspaceProblem title="Folder unavailable" error={query.error} onRetry={() => void query.refetch()} />
-      ) : query.data.entries.length === 0 ? (
-        <p className="workspace-empty">This folder is empty.</p>
-      ) : (
-        <>
-          <ul className="file-list" aria-label={`Contents of ${path || pathBasename(session.cwd)}`}>
-            {query.data.entries.map((entry) => (
-              <li key={entry.name}>
-                <Entry session={session} parent={path} entry={entry} />
-              </li>
-            ))}
-          </ul>
-          {query.data.total > query.data.entries.length ? <p className="diff-note">…and {(query.data.total - query.data.entries.length).toLocaleString()} more entries not listed.</p> : null}
-        </>
-      )}
-    </div>
+    <ReadView session={session} path={path} what="folder" read={() => hubApi.listFiles({ sessionId: session.id, path })} queryKey={queryKeys.directory(session.id, path)}>
+      {(listing) =>
+        listing.entries.length === 0 ? (
+          <p className="workspace-empty">This folder is empty.</p>
+        ) : (
+          <>
+            <ul className="file-list" aria-label={`Contents of ${path || pathBasename(session.cwd)}`}>
+              {listing.entries.map((entry) => (
+                <li key={entry.name}>
+                  <Entry session={session} parent={path} entry={entry} />
+                </li>
+              ))}
+            </ul>
+            {listing.total > listing.entries.length ? <p className="diff-note">…and {(listing.total - listing.entries.length).toLocaleString()} more entries not listed.</p> : null}
+          </>
+        )
+      }
+    </ReadView>
   );
 }
 
@@ -88,25 +81,40 @@ function Entry({ session, parent, entry }: { session: Session; parent: string; e
 }
 
 function FileView({ session, path }: { session: Session; path: string }) {
-  const query = useQuery({ queryKey: queryKeys.file(session.id, path), queryFn: () => hubApi.readFile({ sessionId: session.id, path }), staleTime: 0 });
-  useTurnEnd(session.status, () => void query.refetch());
+  return (
+    <ReadView session={session} path={path} what="file" read={() => hubApi.readFile({ sessionId: session.id, path })} queryKey={queryKeys.file(session.id, path)}>
+      {(file) =>
+        file.binary || file.text === null ? (
+          <p className="workspace-empty">Binary file ({formatBytes(file.size)}): not shown.</p>
+        ) : (
+          <>
+            <CodeView path={path} text={file.text} />
+            {file.truncated ? <p className="diff-note">Showing the first {formatBytes(file.text.length)} of {formatBytes(file.size)}.</p> : null}
+          </>
+        )
+      }
+    </ReadView>
+  );
+}
+
+/** One read of the session's folder (a folder's entries, a file) under its breadcrumb and refresh
+ *  button: read again at the end of each turn, and said while it reads or when it fails. */
+function ReadView<T>(o: { session: Session; path: string; what: 'folder' | 'file'; queryKey: readonly unknown[]; read: () => Promise<T>; children: (data: T) => ReactNode }) {
+  const query = useQuery({ queryKey: o.queryKey, queryFn: o.read, staleTime: 0 });
+  useTurnEnd(o.session.status, () => void query.refetch());
+  const Noun = o.what === 'folder' ? 'Folder' : 'File';
   return (
     <div className="workspace-body">
       <div className="workspace-bar">
-        <Breadcrumb session={session} path={path} file />
-        <RefreshButton label="Refresh file" busy={query.isFetching} onClick={() => void query.refetch()} />
+        <Breadcrumb session={o.session} path={o.path} file={o.what === 'file'} />
+        <RefreshButton label={`Refresh ${o.what}`} busy={query.isFetching} onClick={() => void query.refetch()} />
       </div>
       {query.isPending ? (
-        <Loading text="Reading the file…" />
+        <Loading text={`Reading the ${o.what}…`} />
       ) : query.isError ? (
-        <WorkspaceProblem title="File unavailable" error={query.error} onRetry={() => void query.refetch()} />
-      ) : query.data.binary || query.data.text === null ? (
-        <p className="workspace-empty">Binary file ({formatBytes(query.data.size)}): not shown.</p>
+        <WorkspaceProblem title={`${Noun} unavailable`} error={query.error} onRetry={() => void query.refetch()} />
       ) : (
-        <>
-          <CodeView path={path} text={query.data.text} />
-          {query.data.truncated ? <p className="diff-note">Showing the first {formatBytes(query.data.text.length)} of {formatBytes(query.data.size)}.</p> : null}
-        </>
+        o.children(query.data)
       )}
     </div>
   );

@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import { branchNameProblem, type WorktreeProbeAck } from '@tether/shared';
 import { requestHub } from '../../lib/socket.ts';
+import { VerbatimField } from '../../lib/ui/verbatim-field.tsx';
 import type { WorktreeChoice, WorktreeFieldProps } from '../../lib/worktree-slot.ts';
 import './worktrees.css';
 
@@ -87,17 +88,11 @@ export function WorktreeField(props: WorktreeFieldProps) {
       {value ? null : <OtherWorktrees probe={probe} disabled={disabled} onPick={props.onPickFolder} />}
       {value ? (
         <div className="worktree-branch">
-          <label className="field-label" htmlFor="new-session-branch">
-            Branch
-          </label>
-          <input
+          <VerbatimField
             id="new-session-branch"
-            className="field-input field-mono"
+            label="Branch"
             value={value.branch}
             onChange={(event) => onChange({ branch: event.target.value })}
-            autoCapitalize="off"
-            autoCorrect="off"
-            spellCheck={false}
             disabled={disabled}
             aria-invalid={error ? true : undefined}
             aria-describedby="new-session-branch-note"

@@ -1,28 +1,6 @@
-// icons.tsx: the app's few icons as inline SVG (no icon font, nothing to fetch). Decorative by
-// default: the control that holds an icon carries the accessible name.
-import type { SVGProps } from 'react';
-
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
-
-function Svg({ size = 20, children, ...rest }: IconProps) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      {...rest}
-    >
-      {children}
-    </svg>
-  );
-}
+// icons.tsx: the app's few icons as inline SVG (no icon font, nothing to fetch), drawn in the
+// frame of icon-svg.tsx. Decorative: the control that holds an icon carries the accessible name.
+import { IconSvg as Svg, type IconProps } from './icon-svg.tsx';
 
 export const IconBack = (p: IconProps) => (
   <Svg {...p}>

@@ -1,8 +1,8 @@
 // use-modal.ts: a <dialog role="alertdialog"> (or a plain "dialog": a list to look at, not a question)
 // shown modal as it mounts (the page behind is inert) and closed as it unmounts, labelled by its
 // title and described by its text. Esc cancels, unless what the person chose is already on its way
-// (`busy`): then the hub decides, not the dialog.
-import { useEffect, useId, useRef, type SyntheticEvent } from 'react';
+// (`busy`): then the hub decides, not the dialog. `useModalOpener`: the button that opens one.
+import { useEffect, useId, useRef, useState, type SyntheticEvent } from 'react';
 
 export function useModal(o: { busy: boolean; onClose: () => void; role?: 'alertdialog' | 'dialog' }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -29,4 +29,17 @@ export function useModal(o: { busy: boolean; onClose: () => void; role?: 'alertd
       },
     } as const,
   };
+}
+
+/** The button that opens a modal dialog: whether it is open, and `close`, which gives the focus back
+ *  to the button once the dialog is gone (the next frame: the dialog returns it to where it was
+ *  before, which is the button only if nothing moved since). */
+export function useModalOpener() {
+  const [open, setOpen] = useState(false);
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  const close = () => {
+    setOpen(false);
+    requestAnimationFrame(() => triggerRef.current?.focus());
+  };
+  return { open, show: () => setOpen(true), close, triggerRef };
 }

@@ -1,9 +1,9 @@
-// The relay's state machine with a recording hub link and a scripted screen: stable before raised,
+// The bridge's state machine with a recording hub link and a scripted screen: stable before raised,
 // flapping redraws raise nothing, withdrawn when the dialog leaves or is replaced, covered dialogs
 // never raised, and an answer presses keys only while that dialog is still on screen.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HubLink } from '../hub-link/link.ts';
-import { createDialogRelay, type DialogRelay } from './relay.ts';
+import { createDialogBridge, type DialogBridge } from './bridge.ts';
 import { createRequestRegistry } from '../runner/requests/registry.ts';
 import type { ScreenDialog } from './read-dialog.ts';
 
@@ -29,9 +29,9 @@ function setup(o: { covered?: () => boolean; linkUp?: () => boolean; deskActive?
     },
   } as unknown as HubLink;
   const registry = createRequestRegistry({ sessionId: () => 'session-1', link: () => (o.linkUp?.() ?? true ? link : null) });
-  // The session waits while a request the hub took is open: the registry says so, not the relay.
+  // The session waits while a request the hub took is open: the registry says so, not the bridge.
   registry.subscribe((change) => waiting.push(change.kind === 'opened'));
-  const relay: DialogRelay = createDialogRelay({
+  const bridge: DialogBridge = createDialogBridge({
     sessionId: () => 'session-1',
     requests: registry,
     read: async () => screen,
@@ -45,24 +45,24 @@ function setup(o: { covered?: () => boolean; linkUp?: () => boolean; deskActive?
   /** The screen now shows `next`, and the runner's screen loop reports it. */
   const show = (next: ScreenDialog | null) => {
     screen = next;
-    relay.seen(next);
+    bridge.seen(next);
   };
   const requests = () => sent.filter((s) => s.event === 'approval:request');
   const withdrawals = () => sent.filter((s) => s.event === 'approval:withdraw');
   const deskAnswers = () => sent.filter((s) => s.event === 'approval:desk-answer');
-  return { relay, registry, sent, keys, waiting, show, requests, withdrawals, deskAnswers, setScreen: (next: ScreenDialog | null) => (screen = next) };
+  return { bridge, registry, sent, keys, waiting, show, requests, withdrawals, deskAnswers, setScreen: (next: ScreenDialog | null) => (screen = next) };
 }
 
-let relays: DialogRelay[] = [];
+let bridges: DialogBridge[] = [];
 afterEach(() => {
-  for (const relay of relays) relay.stop();
-  relays = [];
+  for (const bridge of bridges) bridge.stop();
+  bridges = [];
 });
 
-describe('dialog relay', () => {
+describe('dialog bridge', () => {
   it('raises a dialog once it is stable, with its title, text and options', async () => {
     const t = setup();
-    relays.push(t.relay);
+    bridges.push(t.bridge);
     t.show(dialog('WARNING: bypass'));
     expect(t.requests()).toHaveLength(0);
     await vi.waitFor(() => expect(t.waiting).toEqual([true]));
@@ -83,7 +83,7 @@ describe('dialog relay', () => {
   it('says a dialog came up right after a key at the desk (someone is there: the hub sends no push)', async () => {
     let desk = true;
     const t = setup({ deskActive: () => desk });
-    relays.push(t.relay);
+    bridges.push(t.bridge);
     t.show(dialog('Select model'));
     await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
     expect(t.requests()[0]!.payload.toolInput).toMatchObject({ title: 'Select model', openedAtDesk: true });
@@ -96,7 +96,7 @@ describe('dialog relay', () => {
 
   it('raises nothing for a dialog that flaps away before it is stable', async () => {
     const t = setup();
-    relays.push(t.relay);
+    bridges.push(t.bridge);
     t.show(dialog('Loading…'));
     t.setScreen(null); // gone by the confirming read, and the screen loop has not said so yet
     await new Promise((r) => setTimeout(r, 60));
@@ -107,7 +107,7 @@ describe('dialog relay', () => {
 
   it('reports a desk answer when the dialog leaves the screen (answered in claude itself)', async () => {
     const t = setup();
-    relays.push(t.relay);
+    bridges.push(t.bridge);
     t.show(dialog('Switch model?'));
     await vi.waitFor(() => expect(t.waiting).toEqual([true]));
     t.show(null);
@@ -119,7 +119,7 @@ describe('dialog relay', () => {
 
   it('withdraws the old request and raises a new one when another dialog replaces it in place', async () => {
     const t = setup();
-    relays.push(t.relay);
+    bridges.push(t.bridge);
     t.show(dialog('New MCP server found: one'));
     await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
     t.show(dialog('New MCP server found: two'));
@@ -132,7 +132,7 @@ describe('dialog relay', () => {
   it('never raises a dialog a hook request covers, even after that request was answered', async () => {
     let covered = true;
     const t = setup({ covered: () => covered });
-    relays.push(t.relay);
+    bridges.push(t.bridge);
     t.show(dialog('Do you want to run ls?'));
     covered = false; // the phone answered the hook; claude still shows its dialog a moment
     t.show(dialog('Do you want to run ls?'));
@@ -146,7 +146,7 @@ describe('dialog relay', () => {
   it('withdraws its request when a hook request for the same dialog arrives after it was raised', async () => {
     let covered = false;
     const t = setup({ covered: () => covered });
-    relays.push(t.relay);
+    bridges.push(t.bridge);
     t.show(dialog('Do you want to run ls?'));
     await vi.waitFor(() => expect(t.waiting).toEqual([true]));
     covered = true; // claude's PermissionRequest hook reached the runner late
@@ -161,7 +161,7 @@ describe('dialog relay', () => {
 
   it('presses the chosen option\'s keys, from where the marker is at answer time', async () => {
     const t = setup();
-    relays.push(t.relay);
+    bridges.push(t.bridge);
     t.show(dialog('Accessing workspace:', 0));
     await vi.waitFor(() => expect(t.waiting).toEqual([true]));
     t.setScreen(dialog('Accessing workspace:', 1)); // the desk moved the marker meanwhile
@@ -178,7 +178,7 @@ describe('dialog relay', () => {
 
   it('presses nothing when the dialog left the screen before the answer came', async () => {
     const t = setup();
-    relays.push(t.relay);
+    bridges.push(t.bridge);
     t.show(dialog('Switch model?', 0, true));
     await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
     t.setScreen(null);
@@ -190,7 +190,7 @@ describe('dialog relay', () => {
 
   it('presses nothing for an answer that names no option, and ignores answers to other requests', async () => {
     const t = setup();
-    relays.push(t.relay);
+    bridges.push(t.bridge);
     t.show(dialog('Switch model?', 0, true));
     await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
     expect(t.registry.answered({ requestId: 'someone-else', answer: { decision: 'allow' } })).toBe(false);
@@ -202,7 +202,7 @@ describe('dialog relay', () => {
   it('asks once the hub link is up (a start-up dialog comes before the session is registered)', async () => {
     let up = false;
     const t = setup({ linkUp: () => up });
-    relays.push(t.relay);
+    bridges.push(t.bridge);
     t.show(dialog('Detected a custom API key'));
     await new Promise((r) => setTimeout(r, 80));
     expect(t.requests()).toHaveLength(0);

@@ -1,4 +1,4 @@
-// relay.ts: a choice claude draws on its screen (read-dialog.ts) asked on the hub as a `dialog`
+// bridge.ts: a choice claude draws on its screen (read-dialog.ts) asked on the hub as a `dialog`
 // request, when no hub request already covers it, and answered by pressing the chosen option's key.
 //
 //   screen read ─► seen(dialog) ─stable for settleMs (re-read equal)─► approval:request {kind: dialog}
@@ -21,13 +21,13 @@ export const DIALOG_SETTLE_MS = 150;
 /** Retry while the hub link is not registered yet (start-up dialogs come before SessionStart). */
 const RETRY_MS = 500;
 
-export type DialogRelay = {
+export type DialogBridge = {
   /** Every screen read: the choice on screen, or null. */
   seen(dialog: ScreenDialog | null): void;
   stop(): void;
 };
 
-/** The session's request registry (runner/requests/registry.ts) as the relay uses it: the relay is
+/** The session's request registry (runner/requests/registry.ts) as the bridge uses it: the bridge is
  *  below the runner and takes it as handed. */
 export type DialogRequests = {
   open(o: { request: PendingRequest; onAnswer: (answer: Answer) => void }): {
@@ -40,10 +40,10 @@ export type DialogRequests = {
 };
 
 /** A dialog asked on the hub. The session's status follows its request in the registry (waiting
- *  once the hub took it, until it is closed): the relay tells the status nothing. */
+ *  once the hub took it, until it is closed): the bridge tells the status nothing. */
 type Raised = { handle: ReturnType<DialogRequests['open']>; dialog: ScreenDialog };
 
-export function createDialogRelay(options: {
+export function createDialogBridge(options: {
   sessionId: () => string;
   requests: DialogRequests;
   /** A fresh read of the screen (at answer time and to confirm a candidate). */
@@ -56,7 +56,7 @@ export function createDialogRelay(options: {
   log: (line: string) => void;
   settleMs?: number;
   retryMs?: number;
-}): DialogRelay {
+}): DialogBridge {
   const settleMs = options.settleMs ?? DIALOG_SETTLE_MS;
   let raised: Raised | null = null;
   /** Signature of the dialog on screen that must not be raised (covered by a hook, or answered). */

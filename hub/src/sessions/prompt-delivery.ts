@@ -1,4 +1,4 @@
-// prompt-relay.ts: prompts a remote client wants typed into claude. The hub stores each one as
+// prompt-delivery.ts: prompts a remote client wants typed into claude. The hub stores each one as
 // `queued` and hands it to the runner; the runner reports typing/delivered/returned/dropped.
 // A prompt's attachments must be this session's uploads; the prompt keeps their refs for the runner.
 // Invariant: a prompt id is stored once (a resend returns the stored prompt); a prompt for an ended

@@ -3,7 +3,7 @@
 // the race, or no ack at all as when the hub is away, or `gone` for a request the person withdrew
 // meanwhile (its id in `gone`). Not wired anywhere; only *.test.ts import it.
 import type { PendingRequest } from '@tether/shared';
-import type { HubLink } from './link.ts';
+import type { HubLink } from '../hub-link/link.ts';
 
 export type SentRequest = { event: string; payload: Record<string, unknown> };
 export type RecordingLink = HubLink & { sent: SentRequest[] };

@@ -1,8 +1,8 @@
-// hub-link.ts: the `/hub` namespace, the owning side of the hub-to-hub terminal link. A runner's
+// terminal-link.ts: the `/hub` namespace, the owning side of the hub-to-hub terminal link. A runner's
 // hub keeps its session's byte log (terminal/room.ts); a phone on another hub watches through that
 // hub, which links here once (socket.io client, link secret from the cluster's database) and
 // joins each of its viewers to the room as a viewer of ours. Offsets, snapshot-on-gap and per-viewer
-// flow control are the room's, unchanged: the linking hub only relays bytes one way and acks back.
+// flow control are the room's, unchanged: the linking hub only passes bytes on one way and acks back.
 //
 //   phone ─/web─► hub B ─/hub link─► hub A (runner here): room.join(viewerId = B's socket id)
 //   phone ◄────── hub B ◄─link:output {viewerIds} / link:snapshot / link:size── room sinks
@@ -15,12 +15,12 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Namespace as IoNamespace, Socket } from 'socket.io';
 import {
   ackError,
-  HubLinkEventSchemas,
-  HubLinkHandshakeSchema,
+  TerminalLinkEventSchemas,
+  TerminalLinkHandshakeSchema,
   isFinalStatus,
   PROTOCOL_VERSION,
   runnerRoom,
-  type HubLinkAcks,
+  type TerminalLinkAcks,
   type Namespace,
   type Session,
 } from '@tether/shared';
@@ -31,7 +31,7 @@ import type { HubSocket } from '../peers/peer.ts';
 
 type LinkedViewer = { ns: Namespace; sessionId: string; viewerId: string; desk: boolean };
 
-export type HubLinkServer = ReturnType<typeof createHubLinkServer>;
+export type TerminalLinkServer = ReturnType<typeof createTerminalLinkServer>;
 
 const sameSecret = (a: string, b: string) => {
   const x = Buffer.from(a);
@@ -39,7 +39,7 @@ const sameSecret = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
-export function createHubLinkServer(options: {
+export function createTerminalLinkServer(options: {
   nsp: IoNamespace;
   cli: IoNamespace;
   linkSecret: string;
@@ -56,7 +56,7 @@ export function createHubLinkServer(options: {
   const runnerHere = (ns: Namespace, sessionId: string) => (options.cli.adapter.rooms.get(runnerRoom(ns, sessionId))?.size ?? 0) > 0;
 
   options.nsp.use((socket, next) => {
-    const parsed = HubLinkHandshakeSchema.safeParse(socket.handshake.auth);
+    const parsed = TerminalLinkHandshakeSchema.safeParse(socket.handshake.auth);
     if (!parsed.success || parsed.data.protocol !== PROTOCOL_VERSION.major || !sameSecret(parsed.data.link, options.linkSecret)) {
       const error = new Error('unauthorized') as Error & { data?: unknown };
       error.data = { code: 'unauthorized' };
@@ -82,10 +82,10 @@ export function createHubLinkServer(options: {
       const viewer = linked.get(key(viewerId, sessionId));
       return viewer && viewer.ns === ns ? viewer : null;
     };
-    handleSocketEvents<typeof HubLinkEventSchemas, HubLinkAcks>({
+    handleSocketEvents<typeof TerminalLinkEventSchemas, TerminalLinkAcks>({
       // The link is a hub, not a person: handle.ts only needs the socket to listen on.
       socket: socket as HubSocket,
-      schemas: HubLinkEventSchemas,
+      schemas: TerminalLinkEventSchemas,
       onError: options.onError,
       handlers: {
         'link:subscribe': async ({ namespace: ns, sessionId, viewerId, since, canWrite }) => {
@@ -143,7 +143,7 @@ export function createHubLinkServer(options: {
   });
 
   return {
-    /** The link a viewer of this session is relayed over, if it is another hub's viewer. */
+    /** The link a viewer of this session watches over, if it is another hub's viewer. */
     linkOf(viewerId: string, sessionId: string): Socket | null {
       return viewerLinks.get(key(viewerId, sessionId)) ?? null;
     },
