@@ -1,8 +1,10 @@
 // added-dirs.ts: the folders the agent was given beyond the session's cwd (its plan's addedDirs, as
 // typed), made what the hub keeps and a resume gives again: absolute, resolved as the agent resolves
 // them (against the cwd it starts in), each once, bounded as the protocol bounds them (shared
-// added-dirs.ts). What does not fit is left out of the record, with a line in the log: the agent
-// still has it now; a resume from afar would not.
+// added-dirs.ts), and only folders that exist now: claude's `--add-dir` is variadic, so a prompt
+// typed after it reads as one more "folder", which claude skips and a resume must not ask for. What
+// is left out gets a line in the log: a resume from afar would not give it.
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AddedDirSchema, MAX_ADDED_DIRS } from '@tether/shared';
 
@@ -12,6 +14,10 @@ export function recordedAddedDirs(o: { dirs: readonly string[]; cwd: string; log
     // Normalized too (`/a/../b/` is `/b`): one folder is recorded once.
     const dir = resolve(o.cwd, typed);
     if (out.includes(dir)) continue;
+    if (!isFolder(dir)) {
+      o.log(`added folder not recorded (not a folder here): ${dir.slice(0, 200)}`);
+      continue;
+    }
     if (!AddedDirSchema.safeParse(dir).success) {
       o.log(`added folder not recorded (a resume from afar will not give it): ${dir.slice(0, 200)}`);
       continue;
@@ -23,4 +29,12 @@ export function recordedAddedDirs(o: { dirs: readonly string[]; cwd: string; log
     out.push(dir);
   }
   return out;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
