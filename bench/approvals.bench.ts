@@ -133,6 +133,19 @@ function splitLines(o: { prefix: string; split: Split; overheadP50: number; roun
   ];
 }
 
+/** The overhead of asking (each asked call's gap − the median gap of calls the user allowed) and the
+ *  tether's share of it, under an agent's prefix. */
+function overheadLines(o: { prefix: string; asked: number[]; allowed: number[]; split: Split; round: (n: number) => number }): Array<{ name: string; value: number; unit: string } & Record<string, unknown>> {
+  const { round } = o;
+  const allowedMedian = median(o.allowed);
+  const overhead = o.asked.map((gap) => gap - allowedMedian).sort((a, b) => a - b);
+  return [
+    { name: `${o.prefix}approval_overhead_ms_p50`, value: round(percentile(overhead, 50)), unit: 'ms', samples: overhead.length, asked_gap_ms_p50: round(median(o.asked)), allowed_gap_ms_p50: round(allowedMedian) },
+    { name: `${o.prefix}approval_overhead_ms_p99`, value: round(percentile(overhead, 99)), unit: 'ms' },
+    ...splitLines({ prefix: o.prefix, split: o.split, overheadP50: percentile(overhead, 50), round }),
+  ];
+}
+
 /** ms from each main request that got turn `i` to the request after it. */
 function toolGaps(fake: Pick<FakeAnthropic | FakeOpenAI, 'requests'>): Map<number, number> {
   const main = fake.requests.filter((r) => r.kind === 'main');
@@ -283,13 +296,9 @@ async function geminiSession(hub: HubHandle, o: { asked: boolean; calls?: number
 function geminiOverhead(asked: Awaited<ReturnType<typeof geminiSession>>, allowed: Awaited<ReturnType<typeof geminiSession>>, round: (n: number) => number): Array<{ name: string; value: number; unit: string } & Record<string, unknown>> {
   if (asked.phoneAsked !== asked.gaps.length || !asked.split) throw new Error(`gemini: the phone was asked ${asked.phoneAsked} times for ${asked.gaps.length} asked calls`);
   if (allowed.phoneAsked !== 0) throw new Error(`gemini: the phone was asked ${allowed.phoneAsked} times about calls the user allowed`);
-  const allowedMedian = median(allowed.gaps);
-  const overhead = asked.gaps.map((gap) => gap - allowedMedian).sort((a, b) => a - b);
   const { split } = asked;
   return [
-    { name: 'gemini_approval_overhead_ms_p50', value: round(percentile(overhead, 50)), unit: 'ms', samples: overhead.length, asked_gap_ms_p50: round(median(asked.gaps)), allowed_gap_ms_p50: round(allowedMedian) },
-    { name: 'gemini_approval_overhead_ms_p99', value: round(percentile(overhead, 99)), unit: 'ms' },
-    ...splitLines({ prefix: 'gemini_', split, overheadP50: percentile(overhead, 50), round }),
+    ...overheadLines({ prefix: 'gemini_', asked: asked.gaps, allowed: allowed.gaps, split, round }),
     { name: 'gemini_hook_process_ms_p50', value: round(median(split.hookProcess)), unit: 'ms', samples: split.hookProcess.length, hook_connect_ms_p50: round(median(split.hookConnect)), ...geminiAround(asked, round) },
   ];
 }
@@ -313,13 +322,9 @@ function geminiAround(asked: Awaited<ReturnType<typeof geminiSession>>, round: (
 
 function codexOverhead(codex: Awaited<ReturnType<typeof codexSession>>, round: (n: number) => number): Array<{ name: string; value: number; unit: string } & Record<string, unknown>> {
   if (codex.phoneAsked !== codex.asked.length) throw new Error(`codex: the phone was asked ${codex.phoneAsked} times for ${codex.asked.length} asked calls`);
-  const allowedMedian = median(codex.allowed);
-  const overhead = codex.asked.map((gap) => gap - allowedMedian).sort((a, b) => a - b);
   const { split } = codex;
   return [
-    { name: 'codex_approval_overhead_ms_p50', value: round(percentile(overhead, 50)), unit: 'ms', samples: overhead.length, asked_gap_ms_p50: round(median(codex.asked)), allowed_gap_ms_p50: round(allowedMedian) },
-    { name: 'codex_approval_overhead_ms_p99', value: round(percentile(overhead, 99)), unit: 'ms' },
-    ...splitLines({ prefix: 'codex_', split, overheadP50: percentile(overhead, 50), round }),
+    ...overheadLines({ prefix: 'codex_', asked: codex.asked, allowed: codex.allowed, split, round }),
     // `tether hook permission-request`: Bun up → request sent (its own start-up), and sent → at the runner.
     { name: 'codex_hook_process_ms_p50', value: round(median(split.hookProcess)), unit: 'ms', samples: split.hookProcess.length, hook_connect_ms_p50: round(median(split.hookConnect)) },
   ];
@@ -352,12 +357,8 @@ async function claudeAndCodex(hub: HubHandle, o: { claude: boolean; codex: boole
   const codex = o.codex ? await codexSession(hub) : null;
   const plainAfter = await plainReads();
   const plain = median([...plainFirst, ...plainAfter]);
-  const allowedMedian = median(session.allowed);
-  const overhead = session.asked.map((gap) => gap - allowedMedian).sort((a, b) => a - b);
   return [
-    { name: 'approval_overhead_ms_p50', value: round(percentile(overhead, 50)), unit: 'ms', samples: overhead.length, asked_gap_ms_p50: round(median(session.asked)), allowed_gap_ms_p50: round(allowedMedian) },
-    { name: 'approval_overhead_ms_p99', value: round(percentile(overhead, 99)), unit: 'ms' },
-    ...splitLines({ prefix: '', split: session.split, overheadP50: percentile(overhead, 50), round }),
+    ...overheadLines({ prefix: '', asked: session.asked, allowed: session.allowed, split: session.split, round }),
     { name: 'readonly_allow_ms_p50', value: round(median(session.reads) - plain), unit: 'ms', tether_read_gap_ms_p50: round(median(session.reads)), plain_read_gap_ms_p50: round(plain) },
     ...(codex ? codexOverhead(codex, round) : []),
     { name: 'hook_processes_per_tool_call', value: session.toolCalls ? round(session.processes / session.toolCalls) : -1, unit: 'processes', tool_calls: session.toolCalls, processes: session.processes },

@@ -4,32 +4,9 @@
 // same release installs nothing) and runs every suite that starts the real Gemini CLI against it (none of
 // claude's own: claude:check runs those), with claude at its pin (the tests' devDependency). Prints
 // the version tried and one closing line; exits non-zero when a test failed.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { REAL_GEMINI_SUITES, ROOT, ensureBun, ensureGemini, ensureDeps, ensureWebBuild, run, supportedGemini } from './bootstrap.mjs';
+import { REAL_GEMINI_SUITES, ensureGemini, supportedGemini } from './bootstrap.mjs';
+import { checkNewestAgent } from './newest-agent-check.mjs';
 
-const bun = ensureBun();
-ensureDeps(bun);
-ensureWebBuild(bun);
-const view = spawnSync('npm', ['view', '@google/gemini-cli', 'version'], { encoding: 'utf8' });
-const newest = view.stdout?.trim();
-if (view.status !== 0 || !/^\d+\.\d+\.\d+$/.test(newest ?? '')) {
-  console.error(`gemini:check: could not ask the npm registry for the newest gemini: ${view.stderr?.trim() || newest || 'no answer'}`);
-  process.exit(1);
-}
-const { floor, current } = supportedGemini();
-console.log(`gemini:check: newest gemini on the registry is ${newest} (tested range ${floor}–${current})`);
-const bin = ensureGemini(newest);
-const report = join(ROOT, 'test-artifacts', 'vitest-gemini-check.json');
-rmSync(report, { force: true });
-const code = run(bun, ['--bun', 'vitest', 'run', '--pool=threads', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...REAL_GEMINI_SUITES], {
-  env: { ...process.env, TETHER_GEMINI_BIN: bin },
-});
-if (existsSync(report)) {
-  const r = JSON.parse(readFileSync(report, 'utf8'));
-  console.log(`gemini:check ${newest}: ${r.numPassedTests} passed, ${r.numFailedTests} failed${code === 0 ? '' : ` (vitest exited ${code})`}`);
-} else {
-  console.log(`gemini:check ${newest}: no test report (vitest exited ${code})`);
-}
-process.exit(code);
+process.exit(
+  checkNewestAgent({ agent: 'gemini', pkg: '@google/gemini-cli', supported: supportedGemini, ensure: ensureGemini, suites: REAL_GEMINI_SUITES, binEnv: 'TETHER_GEMINI_BIN' }),
+);

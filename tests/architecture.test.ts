@@ -6,6 +6,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import ts from 'typescript';
 import { AgentKindSchema } from '@tether/shared';
+import { FUNCTIONS_DECISION, LONG_FUNCTION_LINES, longFunctions, longFunctionsIn, staleEntries, undocumented } from '../scripts/long-functions.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -91,14 +92,9 @@ function agentNameBranches(rel: string, text: string): string[] {
   return found;
 }
 
-/** How a function is called in a report: its own name, else the name it is assigned to. */
-function functionName(node: ts.Node): string {
-  const named = (n: ts.Node): string | null =>
-    (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isVariableDeclaration(n) || ts.isPropertyAssignment(n)) && n.name ? n.name.getText() : null;
-  // `const Composer = forwardRef(function …)`: named by the variable the wrapper's result goes to.
-  const wrapped = ts.isCallExpression(node.parent) ? named(node.parent.parent) : null;
-  return named(node) ?? named(node.parent) ?? wrapped ?? '(anonymous)';
-}
+/** The tree's long functions, read once for the two checks of docs/decisions/functions.md. */
+let longFunctionsRead: ReturnType<typeof longFunctions> | undefined;
+const longFunctionsOfTree = () => (longFunctionsRead ??= longFunctions(ROOT));
 
 /** The groups of files that import each other in a circle (Tarjan's strongly connected components). */
 function stronglyConnected(scope: Set<string>): string[][] {
@@ -281,21 +277,24 @@ describe('architecture arrows', () => {
     expect(agentNameBranches('x.ts', source)).toEqual(["x.ts:1 'codex'", "x.ts:2 'claude'", "x.ts:3 'claude'", "x.ts:4 'claude'"]);
   });
 
-  it('keeps every function in cli, hub and web at most 150 lines (a longer closure is a room waiting to be split)', () => {
-    const long: string[] = [];
-    for (const file of files.filter((f) => /^(cli|hub|web)\/src\//.test(relative(ROOT, f).split('\\').join('/')))) {
-      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-      const visit = (node: ts.Node) => {
-        if (ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isMethodDeclaration(node)) {
-          const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
-          const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
-          if (end - start + 1 > 150) long.push(`${relative(ROOT, file).split('\\').join('/')} ${functionName(node)}`);
-        }
-        ts.forEachChild(node, visit);
-      };
-      visit(source);
-    }
-    expect(long.sort()).toEqual([]);
+  it(`names every function of ${LONG_FUNCTION_LINES} lines or more, in every workspace, in ${FUNCTIONS_DECISION} with why it stays whole`, () => {
+    const missing = undocumented(ROOT, longFunctionsOfTree()).map((f) => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
+    // Split it where its concepts part (never where a line count falls), or name it there.
+    expect(missing).toEqual([]);
+  });
+
+  it(`keeps ${FUNCTIONS_DECISION} current: each entry names a function of ${LONG_FUNCTION_LINES} lines or more as it is called now`, () => {
+    // One split, shortened or renamed since: remove its line (or rename it).
+    expect(staleEntries(ROOT, longFunctionsOfTree())).toEqual([]);
+  });
+
+  it('counts a function from its first line to its last, and names a test callback by its call', () => {
+    const body = (n: number) => Array.from({ length: n - 2 }, (_, i) => `  step(${i});`).join('\n');
+    const text = [`function long() {`, body(120), `}`, `describe('a suite', () => {`, body(120), `});`, `const short = () => {`, body(119), `};`].join('\n');
+    expect(longFunctionsIn('x.ts', text)).toEqual([
+      { file: 'x.ts', name: 'long', line: 1, lines: 120 },
+      { file: 'x.ts', name: "describe('a suite')", line: 121, lines: 120 },
+    ]);
   });
 
   for (const workspace of ['shared', 'hub', 'cli', 'web']) {

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startIpcWorker, stopIpcWorkers } from '../ipc-workers.ts';
 import type { GeneratorReply, GeneratorRequest, LoadRates, SessionSpec, WindowSamples } from './generator.ts';
 
 const HUB_CHILD = join(import.meta.dir, 'hub-child.ts');
@@ -64,25 +65,6 @@ export async function startHubChild(options: { namespaces: number; bunFlags?: st
   };
 }
 
-type Worker = { proc: ReturnType<typeof Bun.spawn>; ask(request: GeneratorRequest): Promise<GeneratorReply> };
-
-function startWorker(): Worker {
-  let waiter: ((reply: GeneratorReply) => void) | null = null;
-  const proc = Bun.spawn([process.execPath, GENERATOR], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    serialization: 'json',
-    ipc: (message) => waiter?.(message as GeneratorReply),
-  });
-  return {
-    proc,
-    ask: (request) =>
-      new Promise((resolve, reject) => {
-        waiter = (reply) => (reply.type === 'error' ? reject(new Error(reply.message)) : resolve(reply));
-        proc.send(request);
-      }),
-  };
-}
-
 export type Load = {
   pids: number[];
   sessions: number;
@@ -108,7 +90,7 @@ export async function startLoad(options: {
     sessionId: crypto.randomUUID(),
     token: options.tokens[Math.floor(i / options.perNamespace)]!,
   }));
-  const workers = Array.from({ length: options.workers }, startWorker);
+  const workers = Array.from({ length: options.workers }, () => startIpcWorker<GeneratorRequest, GeneratorReply>(GENERATOR));
   const spacingMs = (options.rampMs / Math.max(1, options.sessions)) * options.workers;
   const started = (await Promise.all(
     workers.map((w, k) =>
@@ -134,16 +116,7 @@ export async function startLoad(options: {
       return mergeSamples(replies.map((r) => r.samples));
     },
     async stop() {
-      for (const w of workers) {
-        try {
-          w.proc.send({ type: 'stop' } satisfies GeneratorRequest);
-        } catch {
-          // already gone
-        }
-      }
-      const timer = setTimeout(() => workers.forEach((w) => w.proc.kill()), 10_000);
-      await Promise.all(workers.map((w) => w.proc.exited));
-      clearTimeout(timer);
+      await stopIpcWorkers(workers, { stop: { type: 'stop' } satisfies GeneratorRequest, graceMs: 10_000 });
     },
   };
 }

@@ -134,6 +134,44 @@ function serve(options: { config: HubConfig; host: string; sockets: SocketServer
   });
 }
 
+/** The REST edge: the domain rooms it reads, auth, and what the hub owner switched on. */
+function httpEdge(o: {
+  config: HubConfig;
+  domain: ReturnType<typeof createDomain>;
+  auth: ReturnType<typeof createAuth>;
+  push: WebPush;
+  reachProof: ReturnType<typeof createReachProof>;
+  /** In a cluster: how many hubs this one hears. */
+  clusterHubs: (() => Promise<number>) | null;
+}) {
+  const { config, domain, auth } = o;
+  const transcription = config.transcription ? createTranscription({ endpoint: config.transcription }) : null;
+  return createHttpApp({
+    sessions: domain.sessions,
+    machines: domain.machines,
+    approvals: domain.approvals,
+    workspace: domain.workspace,
+    git: domain.git,
+    attachments: domain.attachments,
+    resolver: auth.resolver,
+    login: auth.login,
+    pairing: auth.pairing,
+    devices: auth.devices,
+    ...(config.deviceIdleDays !== undefined ? { deviceIdleDays: config.deviceIdleDays } : {}),
+    publicUrl: config.publicUrl ?? null,
+    shareLinks: auth.shareLinks,
+    push: o.push,
+    authFailures: auth.failures,
+    version: HUB_VERSION,
+    features: { shell: config.shell ?? false, ...(transcription ? { transcription: { host: transcription.host } } : {}), ...(config.install ? { install: config.install } : {}) },
+    transcription,
+    terminalMemory: () => domain.terminals.memory(),
+    ...(o.clusterHubs ? { clusterHubs: o.clusterHubs } : {}),
+    ...(config.webDist ? { webDist: config.webDist } : {}),
+    reachProof: o.reachProof,
+  });
+}
+
 export async function createHub(options: { config: HubConfig; store?: Store }): Promise<Hub> {
   const { config } = options;
   const host = config.host ?? DEFAULT_HOST;
@@ -198,30 +236,13 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, onError },
   });
   followRevokedTokens({ facts, bus: domain.bus, sockets, push });
-  const transcription = config.transcription ? createTranscription({ endpoint: config.transcription }) : null;
-  const app = createHttpApp({
-    sessions,
-    machines,
-    approvals,
-    workspace: domain.workspace,
-    git: domain.git,
-    attachments: domain.attachments,
-    resolver,
-    login: auth.login,
-    pairing: auth.pairing,
-    devices,
-    ...(config.deviceIdleDays !== undefined ? { deviceIdleDays: config.deviceIdleDays } : {}),
-    publicUrl: config.publicUrl ?? null,
-    shareLinks,
+  const app = httpEdge({
+    config,
+    domain,
+    auth,
     push,
-    authFailures,
-    version: HUB_VERSION,
-    features: { shell: config.shell ?? false, ...(transcription ? { transcription: { host: transcription.host } } : {}), ...(config.install ? { install: config.install } : {}) },
-    transcription,
-    terminalMemory: () => terminals.memory(),
-    ...(cluster ? { clusterHubs: () => sockets.io.of('/cli').adapter.serverCount() } : {}),
-    ...(config.webDist ? { webDist: config.webDist } : {}),
     reachProof,
+    clusterHubs: cluster ? () => sockets.io.of('/cli').adapter.serverCount() : null,
   });
   const hosts = createHostAllowlist({ config: { ...config, host }, log: (line) => console.error(line) });
 

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { EffortLevelSchema, LaunchKindSchema, PermissionModeSchema } from './agent-terms.ts';
 import { RequestKindSchema } from './approvals.ts';
+import { BackgroundIdSchema } from './ids.ts';
 
 /** The launch kinds in which the phone may switch a setting (empty: never). */
 const SwitchableIn = z.array(LaunchKindSchema).max(2);
@@ -55,6 +56,16 @@ export const AgentCapabilitiesSchema = z
     /** The launch kinds it runs read-only in (Gemini: headless only, in its own plan mode). Absent:
      *  every kind it has. */
     readOnlyIn: SwitchableIn.optional(),
+    /** Set on a session tether attached to rather than started (a claude background session): it
+     *  runs without tether's hooks, so only what its screen draws reaches the phone, as dialogs;
+     *  `note` is what the session says about that ("adopted: no hook approvals"). */
+    adopted: z
+      .object({
+        backgroundId: BackgroundIdSchema,
+        note: z.string().min(1).max(200),
+      })
+      .strict()
+      .optional(),
     relays: z
       .object({
         /** The requests it can put to the phone. */

@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import { SessionIdSchema } from './ids.ts';
 import { MAX_LABEL_CHARS } from './limits.ts';
-import { WorkspacePathSchema } from './workspace.ts';
+import { WorkspacePathSchema, gitWorkTreeAnswer } from './workspace.ts';
 
 /** Files staged or unstaged in one request (a phone toggles one; "all" sends the list). */
 export const GIT_MAX_PATHS_PER_ACTION = 200;
@@ -64,24 +64,19 @@ export const GitFileStateSchema = z.object({
 });
 export type GitFileState = z.infer<typeof GitFileStateSchema>;
 
-export const GitStateSchema = z.discriminatedUnion('git', [
-  z.object({
-    kind: z.literal('state'),
-    git: z.literal(true),
-    /** null: a detached HEAD (nothing to push to). */
-    branch: z.string().max(MAX_LABEL_CHARS).nullable(),
-    head: z.string().max(100).nullable(),
-    /** `origin/main`, or null when the branch has none (push is refused, with how to set one). */
-    upstream: z.string().max(MAX_LABEL_CHARS).nullable(),
-    ahead: z.number().int().min(0),
-    behind: z.number().int().min(0),
-    files: z.array(GitFileStateSchema).max(GIT_MAX_STATE_FILES),
-    total: z.number().int().min(0),
-    /** `gh` is installed and logged in on the machine: "Open pull request" is offered. */
-    pullRequests: z.boolean(),
-  }),
-  z.object({ kind: z.literal('state'), git: z.literal(false), reason: z.string().max(MAX_LABEL_CHARS) }),
-]);
+export const GitStateSchema = gitWorkTreeAnswer('state', {
+  /** null: a detached HEAD (nothing to push to). */
+  branch: z.string().max(MAX_LABEL_CHARS).nullable(),
+  head: z.string().max(100).nullable(),
+  /** `origin/main`, or null when the branch has none (push is refused, with how to set one). */
+  upstream: z.string().max(MAX_LABEL_CHARS).nullable(),
+  ahead: z.number().int().min(0),
+  behind: z.number().int().min(0),
+  files: z.array(GitFileStateSchema).max(GIT_MAX_STATE_FILES),
+  total: z.number().int().min(0),
+  /** `gh` is installed and logged in on the machine: "Open pull request" is offered. */
+  pullRequests: z.boolean(),
+});
 export type GitState = z.infer<typeof GitStateSchema>;
 
 /** A write done: what it did in a sentence, what it made, and the state after it. */

@@ -23,6 +23,10 @@ export type MachineId = z.infer<typeof MachineIdSchema>;
  *  `codex resume <id>`), so nothing else is taken: never a leading "-" that would read as a flag. */
 export const AgentSessionIdSchema = z.string().regex(UUID_RE, "agent session id must be a UUID (claude's session id or Codex's thread id)");
 
+/** An agent's own id of one of its background sessions (claude's `claude --bg`: 8 hex digits, what
+ *  `claude attach <id>` takes). It lands on the agent's command line: hex only. */
+export const BackgroundIdSchema = z.string().regex(/^[0-9a-f]{8}$/, 'background session id: 8 hex digits');
+
 /** Pending approval/question id. */
 export const RequestIdSchema = z.string().regex(UUID_RE, 'request id must be a UUID');
 export type RequestId = z.infer<typeof RequestIdSchema>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DaemonCommandAckSchemas, DaemonSpawnSchema, SessionSpawnSchema } from './spawn.ts';
+import { DaemonCommandAckSchemas, DaemonSpawnSchema, SessionSpawnSchema, sessionLaunchKind } from './spawn.ts';
 import { SessionPatchSchema, SessionRegistrationSchema } from './session.ts';
 
 const MACHINE = '6f1c2d3e-4a5b-4c6d-8e7f-8091a2b3c4d5';
@@ -61,5 +61,22 @@ describe('a spawn in a new worktree', () => {
     }
     expect(spawn({ branch: 'ok', base: '../x' }).success).toBe(false);
     expect(spawn({ branch: 'ok', path: '/elsewhere' }).success).toBe(false);
+  });
+});
+
+describe('an attached spawn', () => {
+  it('names the background session it attaches to, by the agent\'s own 8-hex id, and only it does', () => {
+    expect(DaemonSpawnSchema.parse({ sessionId: SESSION, cwd: '/w', launchKind: 'attached', backgroundId: 'f35b2b97' }).backgroundId).toBe('f35b2b97');
+    expect(SessionSpawnSchema.parse({ machineId: MACHINE, cwd: '/w', launchKind: 'attached', backgroundId: 'f35b2b97' }).launchKind).toBe('attached');
+    expect(DaemonSpawnSchema.safeParse({ sessionId: SESSION, cwd: '/w', launchKind: 'attached' }).success).toBe(false);
+    expect(SessionSpawnSchema.safeParse({ machineId: MACHINE, cwd: '/w', launchKind: 'pty', backgroundId: 'f35b2b97' }).success).toBe(false);
+    for (const id of [...NOT_IDS, 'F35B2B97', 'f35b2b9', 'f35b2b977', '-f35b2b9']) {
+      expect(DaemonSpawnSchema.safeParse({ sessionId: SESSION, cwd: '/w', launchKind: 'attached', backgroundId: id }).success, id).toBe(false);
+    }
+  });
+
+  it('starts a session that is a PTY one from then on', () => {
+    expect(sessionLaunchKind('attached')).toBe('pty');
+    expect(sessionLaunchKind('headless')).toBe('headless');
   });
 });

@@ -7,10 +7,11 @@
 // Invariant: a spawn ack is `ok` only when the session is ready; every failure carries a `reason`
 // a client can switch on and an `error` a person can read.
 import { z } from 'zod';
-import { AgentSessionIdSchema, MachineIdSchema, SessionIdSchema } from './ids.ts';
+import { AgentSessionIdSchema, BackgroundIdSchema, MachineIdSchema, SessionIdSchema } from './ids.ts';
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
 import { AddedDirsSchema } from './added-dirs.ts';
-import { AgentKindSchema, DEFAULT_AGENT, LaunchKindSchema, PermissionModeSchema } from './session.ts';
+import { AgentKindSchema, DEFAULT_AGENT, LaunchKindSchema, PermissionModeSchema, type LaunchKind } from './session.ts';
+import { LAUNCH_KINDS } from './wire.ts';
 import { AckErrorSchema, ackError, ackSchemaOf, type AckError, type ErrorCode } from './protocol.ts';
 import { LiveReviewsChoiceSchema } from './reviews.ts';
 import { DaemonShellCommandAckSchemas, DaemonShellCommandSchemas, type DaemonShellCommandAcks } from './shell.ts';
@@ -18,6 +19,26 @@ import { DaemonWorktreeCommandAckSchemas, DaemonWorktreeCommandSchemas, SessionW
 
 
 const PathString = z.string().min(1).max(MAX_PATH_CHARS);
+
+/** How a spawn starts its session: one of the launch kinds, or `attached`: the runner attaches to a
+ *  background session the agent runs on its own (`backgroundId`: claude's `claude --bg`) in a PTY of
+ *  its own, and the session is a `pty` one from then on (its terminal is mirrored), with
+ *  `capabilities.adopted` saying what it lacks. */
+export const SpawnLaunchKindSchema = z.enum([...LAUNCH_KINDS, 'attached']);
+export type SpawnLaunchKind = z.infer<typeof SpawnLaunchKindSchema>;
+
+/** The launch kind the session a spawn of `kind` starts is recorded with. */
+export function sessionLaunchKind(kind: SpawnLaunchKind): LaunchKind {
+  return kind === 'attached' ? 'pty' : kind;
+}
+
+/** `attached` names the background session it attaches to, and only it does. */
+function backgroundIdMatchesKind(spawn: { launchKind: SpawnLaunchKind; backgroundId?: string | null | undefined }, ctx: z.RefinementCtx): void {
+  const named = spawn.backgroundId !== undefined && spawn.backgroundId !== null;
+  if (named !== (spawn.launchKind === 'attached')) {
+    ctx.addIssue({ code: 'custom', path: ['backgroundId'], message: 'backgroundId is given exactly when launchKind is attached' });
+  }
+}
 const ModelString = z.string().min(1).max(200);
 
 /** Web → hub: start a session on a machine. Default launch kind is headless (chat only). */
@@ -25,7 +46,9 @@ export const SessionSpawnSchema = z.object({
   machineId: MachineIdSchema,
   /** Absolute directory on that machine (`~` and `~/x` are expanded by the daemon). */
   cwd: PathString,
-  launchKind: LaunchKindSchema.default('headless'),
+  launchKind: SpawnLaunchKindSchema.default('headless'),
+  /** `attached`: the agent's background session to attach to (its id in the agent's own listing). */
+  backgroundId: BackgroundIdSchema.optional(),
   /** The agent to run: one the machine's daemon found installed. Codex runs in a PTY only. */
   agent: AgentKindSchema.default(DEFAULT_AGENT),
   model: ModelString.optional(),
@@ -36,7 +59,7 @@ export const SessionSpawnSchema = z.object({
   resumeAgentSessionId: AgentSessionIdSchema.optional(),
   /** Start in a new git worktree of `cwd`'s repository, on a new branch (worktrees.ts). */
   worktree: SpawnWorktreeSchema.optional(),
-});
+}).superRefine(backgroundIdMatchesKind);
 export type SessionSpawn = z.input<typeof SessionSpawnSchema>;
 
 /** Web → hub: stop a running session (graceful, then forced after a grace period). */
@@ -79,7 +102,9 @@ export function spawnError(code: ErrorCode, reason: SpawnFailureReason, error: s
 export const DaemonSpawnSchema = z.object({
   sessionId: SessionIdSchema,
   cwd: PathString,
-  launchKind: LaunchKindSchema,
+  launchKind: SpawnLaunchKindSchema,
+  /** `attached`: the agent's background session the runner attaches to (absent otherwise). */
+  backgroundId: BackgroundIdSchema.nullish(),
   agent: AgentKindSchema.default(DEFAULT_AGENT),
   model: ModelString.nullable().default(null),
   permissionMode: PermissionModeSchema.nullable().default(null),
@@ -93,7 +118,7 @@ export const DaemonSpawnSchema = z.object({
   /** The folders the agent gets beyond `cwd` (a resume: the ones the session had). Each must exist
    *  on the machine: the daemon refuses the start naming one that does not (dir_missing). */
   addedDirs: AddedDirsSchema.default([]),
-});
+}).superRefine(backgroundIdMatchesKind);
 export type DaemonSpawn = z.infer<typeof DaemonSpawnSchema>;
 /** The runner process started: its pid, the directory it runs in (`~` expanded), its log file. */
 export const DaemonSpawnAckSchema = z.object({

@@ -47,12 +47,17 @@ export const TerminalSnapshotMarksSchema = z.object({
 });
 export type TerminalSnapshotMarks = z.infer<typeof TerminalSnapshotMarksSchema>;
 
-/** A serialized screen (from @xterm/addon-serialize) valid at byte `offset`. */
-export const TerminalSnapshotSchema = z.object({
+/** A session's screen as it stands at byte `offset`: its size from that byte on. */
+const SCREEN_AT_OFFSET = {
   sessionId: SessionIdSchema,
   offset: OffsetSchema,
   cols: ColsSchema,
   rows: RowsSchema,
+};
+
+/** A serialized screen (from @xterm/addon-serialize) valid at byte `offset`. */
+export const TerminalSnapshotSchema = z.object({
+  ...SCREEN_AT_OFFSET,
   data: z.string().max(16 * 1024 * 1024),
   marks: TerminalSnapshotMarksSchema.optional(),
 });
@@ -87,10 +92,7 @@ export type TerminalDesk = z.infer<typeof TerminalDeskSchema>;
 /** Runner → hub: the PTY's size changed (or the runner (re)connected). `offset` is the first byte
  *  written at the new size; `desk` is true while a local terminal is attached (it owns the size). */
 export const TerminalSizeReportSchema = z.object({
-  sessionId: SessionIdSchema,
-  offset: OffsetSchema,
-  cols: ColsSchema,
-  rows: RowsSchema,
+  ...SCREEN_AT_OFFSET,
   desk: z.boolean(),
 });
 export type TerminalSizeReport = z.infer<typeof TerminalSizeReportSchema>;

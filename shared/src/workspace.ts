@@ -118,28 +118,31 @@ export const FileDiffSchema = z.object({
 });
 export type FileDiff = z.infer<typeof FileDiffSchema>;
 
-export const WorkspaceChangesSchema = z.discriminatedUnion('git', [
-  z.object({
-    kind: z.literal('changes'),
-    git: z.literal(true),
-    /** HEAD's short id, or null in a repository without a commit (everything is new). */
-    head: z.string().max(100).nullable(),
-    /** What the files are compared with when it is not HEAD: the branch's base (`ref`, null for
-     *  a detached one) and the commit used. Absent from a runner older than this field. */
-    against: z.object({ ref: z.string().max(MAX_LABEL_CHARS).nullable(), commit: z.string().max(100) }).nullable().optional(),
-    branch: z.string().max(MAX_LABEL_CHARS).nullable(),
-    files: z.array(ChangedFileSchema).max(WORKSPACE_MAX_CHANGED_FILES),
-    /** Changed files in all (more than listed past WORKSPACE_MAX_CHANGED_FILES). */
-    total: z.number().int().min(0),
-    /** Diffs of files[cursor … next), in the files' order. */
-    cursor: z.number().int().min(0),
-    diffs: z.array(FileDiffSchema).max(WORKSPACE_MAX_CHANGED_FILES),
-    /** Where the next page starts, or null after the last. */
-    next: z.number().int().min(0).nullable(),
-  }),
-  /** The directory is not in a git work tree (or git is missing): there is nothing to compare with. */
-  z.object({ kind: z.literal('changes'), git: z.literal(false), reason: z.string().max(MAX_LABEL_CHARS) }),
-]);
+/** An answer about the session's git work tree (`git: true` with `fields`), or why there is none:
+ *  the folder is not in a git work tree, or git is missing (nothing to compare with or act on). */
+export function gitWorkTreeAnswer<K extends string, F extends z.ZodRawShape>(kind: K, fields: F) {
+  return z.discriminatedUnion('git', [
+    z.object({ kind: z.literal(kind), git: z.literal(true), ...fields }),
+    z.object({ kind: z.literal(kind), git: z.literal(false), reason: z.string().max(MAX_LABEL_CHARS) }),
+  ]);
+}
+
+export const WorkspaceChangesSchema = gitWorkTreeAnswer('changes', {
+  /** HEAD's short id, or null in a repository without a commit (everything is new). */
+  head: z.string().max(100).nullable(),
+  /** What the files are compared with when it is not HEAD: the branch's base (`ref`, null for
+   *  a detached one) and the commit used. Absent from a runner older than this field. */
+  against: z.object({ ref: z.string().max(MAX_LABEL_CHARS).nullable(), commit: z.string().max(100) }).nullable().optional(),
+  branch: z.string().max(MAX_LABEL_CHARS).nullable(),
+  files: z.array(ChangedFileSchema).max(WORKSPACE_MAX_CHANGED_FILES),
+  /** Changed files in all (more than listed past WORKSPACE_MAX_CHANGED_FILES). */
+  total: z.number().int().min(0),
+  /** Diffs of files[cursor … next), in the files' order. */
+  cursor: z.number().int().min(0),
+  diffs: z.array(FileDiffSchema).max(WORKSPACE_MAX_CHANGED_FILES),
+  /** Where the next page starts, or null after the last. */
+  next: z.number().int().min(0).nullable(),
+});
 export type WorkspaceChanges = z.infer<typeof WorkspaceChangesSchema>;
 
 export const DirEntrySchema = z.object({

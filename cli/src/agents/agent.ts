@@ -11,6 +11,7 @@ import type { ScreenDialog } from '../dialogs/read-dialog.ts';
 import type { ScreenModel } from '../screen/screen.ts';
 import type { Poll } from '../pace/pace.ts';
 import type { HeadlessTransportFactory } from './headless-transport.ts';
+import type { AgentBackground } from './background.ts';
 import type { LaunchPlan } from './launch-plan.ts';
 import type { HookDialect } from './verdict.ts';
 
@@ -85,7 +86,7 @@ export type Agent = {
    *  before the first line this reader will see (a resume going on from a saved offset), for an agent
    *  whose lines state each request's usage (claude) to count on from; one whose lines state running
    *  totals (Codex) reads them as they are. */
-  transcript(options?: { usage?: SessionUsage | null }): TranscriptReader;
+  transcript(options?: { usage?: SessionUsage | null; /** The folder given by attachmentsFolderArgs. */ attachmentsFolder?: string }): TranscriptReader;
   /** Tool results that say the person refused the call. */
   isRejectedToolResult(block: { isError: boolean; content: string; structured?: unknown }): boolean;
   /** Sidechain transcripts (subagents) next to the main one, when the agent writes them. */
@@ -95,6 +96,9 @@ export type Agent = {
    *  `@path`, which claude reads as an image). `paste-path`: each image's path pasted alone before the
    *  text, which its composer turns into an image attachment (Codex's "[Image #1]"). */
   ptyImages?: 'paste-path';
+  /** PTY: arguments that let the agent read the files under `folder` (the session's attachments)
+   *  without asking anyone, which it would for a file outside its workspace (Gemini). */
+  attachmentsFolderArgs?(folder: string): string[];
   /** Typed at an idle prompt to switch model, when the agent has such a command. */
   modelCommand?(model: string): string;
   /** Typed at an idle prompt to set effort. */
@@ -148,4 +152,7 @@ export type Agent = {
   /** The headless launch kind (no terminal), when the agent has one: its transport; the session
    *  around it is runner/headless/ (headless-transport.ts). */
   headless?: HeadlessTransportFactory;
+  /** Sessions it runs on its own in the background, which tether attaches to (the attached launch
+   *  kind, runner/attached/), when it has them. */
+  background?: AgentBackground;
 };

@@ -75,6 +75,9 @@ export type AttachmentInbox = {
   forLocalImages(delivery: Delivery, then: { ready: (prompt: { text: string; images: string[] }) => void; failed: (reason: string) => void }): void;
   /** Headless: the content blocks to send (the plain text when there are no files). */
   forHeadless(delivery: Delivery, then: { ready: (content: string | ContentBlock[]) => void; failed: (reason: string) => void }): void;
+  /** The session's private folder the files are written under, made now if it was not: an agent
+   *  given it at launch reads them without asking (Gemini's --include-directories). */
+  folder(): string;
   stop(): void;
 };
 
@@ -132,6 +135,7 @@ export function createAttachmentInbox(options: {
     if (!dir) {
       const root = options.tempRoot ?? tmpdir();
       mkdirSync(root, { recursive: true });
+      // mkdtemp makes it 0700: the files are the person's photos.
       dir = mkdtempSync(join(root, ATTACHMENT_DIR_PREFIX));
     }
     return dir;
@@ -191,6 +195,7 @@ export function createAttachmentInbox(options: {
       if (delivery.attachments.length === 0) return inOrder(delivery, async () => delivery.text, then);
       inOrder(delivery, async () => headlessContent({ files: await fetchAll(delivery), text: delivery.text }), then);
     },
+    folder: sessionDir,
     stop() {
       stopped = true;
       if (dir) rmSync(dir, { recursive: true, force: true });

@@ -33,7 +33,15 @@ export function warnOutsideTestedRange(agent: {
 /** Long enough that this session's own outbox exists (and is locked) before orphans are scanned. */
 const ORPHAN_DELAY_MS = 3_000;
 
-export async function runAgent(options: { agent: AgentKind; args: string[]; beforeStart?: (o: { home: string }) => void }): Promise<number> {
+export async function runAgent(options: {
+  agent: AgentKind;
+  args: string[];
+  beforeStart?: (o: { home: string }) => void;
+  /** `tether adopt`: attach to the agent's background session `backgroundId` instead of starting one. */
+  backgroundId?: string;
+  /** Called with the session's result before the exit code is returned (`tether adopt --json`). */
+  onResult?: (result: { sessionId: string; exitCode: number; failure: string | null }) => void;
+}): Promise<number> {
   // Bench only (TETHER_BENCH_HEAP): the soak's heap samples; unset, no timer exists.
   const stopHeapProbe = startHeapProbe({ label: 'runner' });
   const { runSession, RunnerStartError } = await import('../runner/runner.ts');
@@ -62,10 +70,11 @@ export async function runAgent(options: { agent: AgentKind; args: string[]; befo
       hub: creds ? { url: creds.hubUrl, token: creds.token } : null,
       tetherHome: paths.home,
       desk,
-      launchKind: process.env.TETHER_LAUNCH_KIND === 'headless' ? 'headless' : 'pty',
+      ...(options.backgroundId ? { launchKind: 'attached', backgroundId: options.backgroundId } : { launchKind: process.env.TETHER_LAUNCH_KIND === 'headless' ? 'headless' : 'pty' }),
       ...(process.env.TETHER_RUNNER_LOG ? { logFile: process.env.TETHER_RUNNER_LOG } : {}),
     });
     if (result.failure) process.stderr.write(`tether: ${result.failure}\n`);
+    options.onResult?.(result);
     return result.exitCode;
   } catch (error) {
     if (error instanceof RunnerStartError) throw new CommandError(error.message, 127);

@@ -35,7 +35,7 @@ describe('the verb table', () => {
       const { startEnv } = (await load()).default;
       if (startEnv) tuned[name] = startEnv;
     }
-    expect(tuned).toEqual({ hub: 'server', daemon: 'server', attach: 'server', claude: 'runner', codex: 'runner', gemini: 'runner' });
+    expect(tuned).toEqual({ hub: 'server', daemon: 'server', attach: 'server', adopt: 'runner', claude: 'runner', codex: 'runner', gemini: 'runner' });
   });
 
   it('tether --help lists each verb with the summary its own --help prints', async () => {

@@ -31,6 +31,7 @@ export const VERBS: Record<string, Loader> = {
   mode: () => import('./mode.ts'),
   effort: () => import('./effort.ts'),
   attach: () => import('./attach.ts'),
+  adopt: () => import('./adopt.ts'),
   relay: () => import('./relay.ts'),
 };
 

@@ -4,6 +4,7 @@
 //   dir_missing, or create it) ─► live claude owns the resumed id? (session_live) ─► <bun>
 //   <cli/src/main.ts> claude [--model …] [--add-dir=<dir>…] [--permission-mode …] [--resume=<id>]
 //   (each added folder must exist: dir_missing names the one that does not)
+//   (attached: <cli/src/main.ts> adopt <background id> --agent <agent>)
 //   env: TETHER_SESSION_ID, TETHER_MACHINE_ID, TETHER_LAUNCH_KIND, TETHER_DESK=none
 //
 // The runner is detached (its own session and process group, stdio to TETHER_HOME/logs/session-<id>.log),
@@ -13,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { AgentSessionIdSchema, spawnError, type Ack, type DaemonSpawn, type DaemonSpawnAck } from '@tether/shared';
+import { AgentSessionIdSchema, BackgroundIdSchema, spawnError, type Ack, type DaemonSpawn, type DaemonSpawnAck } from '@tether/shared';
 import { agentFor } from '../agents/index.ts';
 import { tetherCommand } from '../config/self-command.ts';
 import { saveRunnerRecord, type RunnerRecord } from './runners.ts';
@@ -53,6 +54,10 @@ export function startRunnerProcess(options: {
     const id = AgentSessionIdSchema.safeParse(request.resumeAgentSessionId);
     if (!id.success) return spawnError('bad_request', 'not_resumable', `not a session to resume: ${id.error.issues[0]?.message ?? 'bad id'}`);
   }
+  // An attached spawn's background id lands on the command line too (`tether adopt <id>`).
+  if (request.launchKind === 'attached' && !BackgroundIdSchema.safeParse(request.backgroundId).success) {
+    return spawnError('bad_request', 'not_resumable', 'an attached session names the background session it attaches to (8 hex digits)');
+  }
   const cwd = expandDir(request.cwd, options.env.HOME || homedir());
   if (!isAbsolute(cwd)) return spawnError('bad_request', 'not_a_directory', `the directory must be an absolute path (got "${request.cwd}")`);
   if (!existsSync(cwd)) {
@@ -82,7 +87,11 @@ export function startRunnerProcess(options: {
 
   // The runner runs from the same code as the daemon (a checkout's main.ts, or the single binary).
   const [program, ...entry] = tetherCommand();
-  const args = [...entry, agent.kind, ...agent.spawnArgs({ model: request.model, permissionMode: request.permissionMode, resumeId: request.resumeAgentSessionId, readOnly: request.readOnly, addedDirs: request.addedDirs })];
+  // attached: `tether adopt <id>` attaches to the agent's background session; it takes no flags of the agent's.
+  const args =
+    request.launchKind === 'attached'
+      ? [...entry, 'adopt', request.backgroundId!, '--agent', agent.kind]
+      : [...entry, agent.kind, ...agent.spawnArgs({ model: request.model, permissionMode: request.permissionMode, resumeId: request.resumeAgentSessionId, readOnly: request.readOnly, addedDirs: request.addedDirs })];
   const logDir = join(options.home, 'logs');
   mkdirSync(logDir, { recursive: true, mode: 0o700 });
   const logFile = join(logDir, `session-${request.sessionId}.log`);

@@ -144,6 +144,9 @@ describe('attachments', () => {
     expect(!over.ok && over.error).toContain('end a session to free its attachments');
   });
 
+});
+
+describe('attachments: delivered with a prompt', () => {
   it('delivers a prompt with its attachments to the runner, refuses another session\'s, and deletes them when the session ends', async () => {
     const { runner, sessionId } = await liveSession();
     const { sessionId: otherSession } = await liveSession();

@@ -2,11 +2,8 @@
 // rotates the secret, two tabs refreshing together are no replay, the replaced secret presented
 // later revokes the device (and what it paired), an idle device is out, and a device session may
 // sign out only itself.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../store/sqlite/sqlite-store.ts';
+import { openTempStore, removeTempStore } from '../testing/temp-store.ts';
 import type { Store } from '../store/store.ts';
 import { CONCURRENT_REFRESH_MS, createDevices, DEVICE_SESSION_TTL_MS, renewableOrigin } from './devices.ts';
 import { createCallerResolver } from './namespace.ts';
@@ -23,15 +20,11 @@ let clock: number;
 let revoked: Array<{ namespace: string; tokenIds: string[] }>;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tether-devices-'));
-  store = createSqliteStore({ path: join(dir, 'hub.sqlite') });
+  ({ dir, store } = openTempStore('tether-devices-'));
   clock = Date.now();
   revoked = [];
 });
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => removeTempStore({ dir, store }));
 
 function world() {
   const devices = createDevices({ store, signer, revoked: (event) => revoked.push(event), now: () => clock });

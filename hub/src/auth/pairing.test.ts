@@ -1,12 +1,11 @@
 // pairing.test.ts: pairing codes on a real SQLite store: their shape, only their hash stored, one use
 // within 10 minutes, a device token per redemption (labelled, revocable alone, its plaintext nowhere).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from 'bun:sqlite';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { PAIR_CODE_TTL_MS, PairCodeSchema } from '@tether/shared';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.ts';
+import { openTempStore, removeTempStore } from '../testing/temp-store.ts';
 import type { Store } from '../store/store.ts';
 import { createCallerResolver } from './namespace.ts';
 import { createDevices } from './devices.ts';
@@ -19,14 +18,8 @@ const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebK
 let dir: string;
 let store: Store;
 const signer = createWebSessionSigner({ secret: new Uint8Array(32).fill(3) });
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tether-pairing-'));
-  store = createSqliteStore({ path: join(dir, 'hub.sqlite') });
-});
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+beforeEach(() => void ({ dir, store } = openTempStore('tether-pairing-')));
+afterEach(() => removeTempStore({ dir, store }));
 
 it('makes tpc_ codes of 192 random bits, keeps only their hash, valid for 10 minutes', async () => {
   const { code, expiresAt } = await createPairCode({ store, namespace: 'alpha', createdBy: 'tether hub', now: 1000 });

@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../store/sqlite/sqlite-store.ts';
+import { openTempStore, removeTempStore } from '../testing/temp-store.ts';
 import type { Store } from '../store/store.ts';
 import { SignJWT } from 'jose';
 import { createShareLinks } from './share-links.ts';
@@ -15,14 +12,10 @@ let store: Store;
 /** The access token that creates the links (links die with it). */
 let tokenId: string;
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tether-share-'));
-  store = createSqliteStore({ path: join(dir, 'hub.sqlite') });
+  ({ dir, store } = openTempStore('tether-share-'));
   tokenId = (await createAccessToken({ store, namespace: 'default', label: 'me' })).info.id;
 });
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => removeTempStore({ dir, store }));
 const secret = new Uint8Array(32).fill(3);
 
 describe('share links', () => {

@@ -1,9 +1,8 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { AccessTokenSchema } from '@tether/shared';
-import { createSqliteStore } from '../store/sqlite/sqlite-store.ts';
+import { openTempStore, removeTempStore } from '../testing/temp-store.ts';
 import type { Store } from '../store/store.ts';
 import { createAccessToken, hashAccessToken, revokeAccessToken, verifyAccessToken } from './tokens.ts';
 import { createCallerResolver } from './namespace.ts';
@@ -11,14 +10,8 @@ import { createWebSessionSigner, loadHubSecret } from './web-session.ts';
 
 let dir: string;
 let store: Store;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tether-auth-'));
-  store = createSqliteStore({ path: join(dir, 'hub.sqlite') });
-});
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+beforeEach(() => void ({ dir, store } = openTempStore('tether-auth-')));
+afterEach(() => removeTempStore({ dir, store }));
 
 it('makes 256-bit tth_ tokens, stores only their hash, verifies and revokes them', async () => {
   const { token, info } = await createAccessToken({ store, namespace: 'alpha', label: 'l' });

@@ -1,34 +1,22 @@
 // A real hub and a socket.io client playing the runner (answering git:action as a runner would, or
 // badly): namespace checks, bodies refused before the runner is asked, the mid-turn refusal and its
 // confirm, the runner's answer checked, and each write recorded in the session's history.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
-import { GIT_HISTORY_TOOL, GIT_MID_TURN_REFUSAL, PROTOCOL_VERSION, type Ack, type GitQuery, type SessionStatus } from '@tether/shared';
-import { createHub, type Hub } from '../main.ts';
-import { createAccessToken } from '../auth/tokens.ts';
+import { describe, expect, it } from 'vitest';
+import { GIT_HISTORY_TOOL, GIT_MID_TURN_REFUSAL, type GitQuery, type SessionStatus } from '@tether/shared';
+import { hubUnderTest } from '../testing/hub-under-test.ts';
 
-let home: string;
-let hub: Hub;
-const sockets: Socket[] = [];
+const live = hubUnderTest({ home: 'tether-git-actions-', ackTimeoutMs: 10_000 });
 
 const STATE = { kind: 'state', git: true, branch: 'main', head: 'abc', upstream: 'origin/main', ahead: 1, behind: 0, files: [{ path: 'a.txt', staged: true, unstaged: false }], total: 1, pullRequests: false };
 const done = (action: string, extra: object = {}) => ({ ok: true, kind: 'done', action, summary: `did ${action}`, branch: 'main', sha: null, url: null, state: STATE, ...extra });
 
 async function sessionWithRunner(status: SessionStatus, answer: (q: GitQuery) => unknown) {
   const label = `phone-${randomUUID().slice(0, 6)}`;
-  const { token } = await createAccessToken({ store: hub.store, namespace: `ns-${randomUUID().slice(0, 8)}`, label });
-  const socket = io(`${hub.url}/cli`, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { protocol: PROTOCOL_VERSION.major, client: 'runner', token } });
-  sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('connect_error', reject);
-  });
+  const token = await live.token(`ns-${randomUUID().slice(0, 8)}`, { label });
+  const socket = await live.connect({ nsp: '/cli', token });
   const sessionId = randomUUID();
-  const registered = (await socket.timeout(10_000).emitWithAck('session:register', { id: sessionId, cwd: '/home/dev/project', launchKind: 'pty', status })) as Ack;
+  const registered = await live.register(socket, { id: sessionId, cwd: '/home/dev/project', status });
   expect(registered.ok).toBe(true);
   const asked: GitQuery[] = [];
   socket.on('git:action', (query: GitQuery, reply: (a: unknown) => void) => {
@@ -39,22 +27,12 @@ async function sessionWithRunner(status: SessionStatus, answer: (q: GitQuery) =>
 }
 
 const post = (sessionId: string, bearer: string, body: unknown) =>
-  fetch(`${hub.url}/api/sessions/${sessionId}/git`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-
-beforeEach(async () => {
-  home = mkdtempSync(join(tmpdir(), 'tether-git-actions-'));
-  hub = await createHub({ config: { port: 0, home } });
-});
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.close();
-  await hub.stop();
-  rmSync(home, { recursive: true, force: true });
-});
+  fetch(`${live.hub.url}/api/sessions/${sessionId}/git`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('git actions forwarding', () => {
   it("forwards the state and a commit, and records who, which device and what in the session's history", async () => {
     const { token, label, sessionId, asked } = await sessionWithRunner('idle', (q) => (q.action === 'state' ? { ok: true, ...STATE } : done(q.action, { sha: 'abc123def456', summary: 'Committed abc123def456 on main' })));
-    const state = await fetch(`${hub.url}/api/sessions/${sessionId}/git`, { headers: { authorization: `Bearer ${token}` } });
+    const state = await fetch(`${live.hub.url}/api/sessions/${sessionId}/git`, { headers: { authorization: `Bearer ${token}` } });
     expect(state.status).toBe(200);
     expect(state.headers.get('cache-control')).toBe('no-store');
     expect(await state.json()).toEqual(STATE);
@@ -65,7 +43,7 @@ describe('git actions forwarding', () => {
       { sessionId, action: 'state' },
       { sessionId, action: 'commit', message: 'From the phone' },
     ]);
-    const session = (await (await fetch(`${hub.url}/api/sessions/${sessionId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { audit: unknown[] };
+    const session = (await (await fetch(`${live.hub.url}/api/sessions/${sessionId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { audit: unknown[] };
     expect(session.audit).toEqual([
       expect.objectContaining({ toolName: GIT_HISTORY_TOOL, outcome: 'answered', answeredBy: label, device: 'Chrome on Android', answer: { decision: 'allow', reason: 'Committed abc123def456 on main' } }),
     ]);
@@ -86,16 +64,16 @@ describe('git actions forwarding', () => {
       expect(((await res.json()) as { error: string }).error, JSON.stringify(body)).toContain(reason);
     }
     expect(asked).toEqual([]);
-    const session = (await (await fetch(`${hub.url}/api/sessions/${sessionId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { audit: unknown[] };
+    const session = (await (await fetch(`${live.hub.url}/api/sessions/${sessionId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { audit: unknown[] };
     expect(session.audit).toEqual([]);
   });
 
   it("another namespace's session is 404 and its runner never asked; a share link is no login", async () => {
     const { token, sessionId, asked } = await sessionWithRunner('idle', (q) => done(q.action));
-    const stranger = (await createAccessToken({ store: hub.store, namespace: 'stranger', label: 'stranger' })).token;
+    const stranger = await live.token('stranger', { label: 'stranger' });
     expect((await post(sessionId, stranger, { action: 'push' })).status).toBe(404);
-    expect((await fetch(`${hub.url}/api/sessions/${sessionId}/git`, { headers: { authorization: `Bearer ${stranger}` } })).status).toBe(404);
-    const created = await fetch(`${hub.url}/api/sessions/${sessionId}/share`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+    expect((await fetch(`${live.hub.url}/api/sessions/${sessionId}/git`, { headers: { authorization: `Bearer ${stranger}` } })).status).toBe(404);
+    const created = await fetch(`${live.hub.url}/api/sessions/${sessionId}/share`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
     const share = ((await created.json()) as { token: string }).token;
     expect((await post(sessionId, share, { action: 'push' })).status).toBe(401);
     expect(asked).toEqual([]);

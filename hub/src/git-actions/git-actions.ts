@@ -12,7 +12,6 @@
 // approval history reads, as an answered request of tool GIT_HISTORY_TOOL that was never pending.
 import { randomUUID } from 'node:crypto';
 import {
-  AckErrorSchema,
   ackError,
   GIT_HISTORY_TOOL,
   GIT_MID_TURN_REFUSAL,
@@ -27,6 +26,7 @@ import {
 } from '@tether/shared';
 import type { FactBus } from '../facts/facts.ts';
 import type { RunnerCommands } from '../facts/runners.ts';
+import { askRunner } from '../facts/ask-runner.ts';
 import type { Store } from '../store/store.ts';
 
 /** The state: git status and `gh auth status` (capped at 8 s on the runner). */
@@ -49,17 +49,8 @@ export function createGitActions(options: {
     if (isFinalStatus(session.status)) return ackError('gone', "the session has ended: git runs through its runner, which has exited");
     return session;
   };
-  const ask = async (ns: Namespace, sessionId: string, query: { action: 'state' } | GitWrite, timeoutMs: number): Promise<Ack<GitAnswer>> => {
-    let answers: unknown[];
-    try {
-      answers = await options.runners.ask(ns, sessionId, 'git:action', { sessionId, ...query }, timeoutMs);
-    } catch {
-      return ackError('internal', `the session's runner did not answer within ${Math.round(timeoutMs / 1000)} s (a tether older than the hub does not know git actions)`);
-    }
-    if (answers.length === 0) return ackError('conflict', "the session's runner is not connected to the hub right now (its machine may be asleep or offline)");
-    const read = answers.map(readAnswer);
-    return read.find((a) => a.ok) ?? read[0]!;
-  };
+  const ask = (ns: Namespace, sessionId: string, query: { action: 'state' } | GitWrite, timeoutMs: number): Promise<Ack<GitAnswer>> =>
+    askRunner({ runners: options.runners, ns, sessionId, event: 'git:action', payload: { sessionId, ...query }, timeoutMs, schema: GitAnswerSchema, asked: 'git actions' });
 
   return {
     async state(ns: Namespace, sessionId: string): Promise<Ack<GitAnswer>> {
@@ -115,15 +106,4 @@ async function record(
     at: now,
   });
   if (resolved.kind === 'resolved') options.facts.publish('approval.resolved', { namespace: actor.namespace, resolution: resolved.resolution });
-}
-
-function readAnswer(raw: unknown): Ack<GitAnswer> {
-  if (raw && typeof raw === 'object' && (raw as { ok?: unknown }).ok === true) {
-    const { ok: _ok, ...rest } = raw as Record<string, unknown>;
-    const parsed = GitAnswerSchema.safeParse(rest);
-    if (parsed.success) return { ok: true, ...parsed.data };
-  }
-  const refused = AckErrorSchema.safeParse(raw);
-  if (refused.success) return refused.data;
-  return ackError('internal', "the session's runner sent an answer this hub cannot read (an older or newer tether?)");
 }

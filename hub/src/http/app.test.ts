@@ -1,21 +1,12 @@
 // app.test.ts: the REST API in process with app.request (no port), on a real SQLite file.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChatMessageInputSchema, HubFeaturesSchema, MAX_PAYLOAD_BYTES, PROTOCOL_VERSION, SessionRegistrationSchema, type HubFeatures } from '@tether/shared';
-import { createSqliteStore } from '../store/sqlite/sqlite-store.ts';
+import { httpAppParts } from '../testing/http-parts.ts';
+import { openTempStore, removeTempStore } from '../testing/temp-store.ts';
 import type { Store } from '../store/store.ts';
 import { createAccessToken, revokeAccessToken } from '../auth/tokens.ts';
-import { createShareLinks } from '../auth/share-links.ts';
-import { createCallerResolver } from '../auth/namespace.ts';
-import { createWebSessionSigner } from '../auth/web-session.ts';
-import { createLogin } from '../auth/login.ts';
-import { createDevices } from '../auth/devices.ts';
-import { createPairing } from '../auth/pairing.ts';
-import { createSessionQueries } from '../sessions/queries.ts';
-import { createMachineQueries } from '../machines/machines.ts';
-import { createApprovalQueries } from '../approvals/approvals.ts';
 import { createHttpApp, LOGIN_MAX_FAILURES } from './app.ts';
 
 const S1 = '11111111-1111-4111-8111-111111111111';
@@ -27,21 +18,9 @@ let app: ReturnType<typeof createHttpApp>;
 let token: string;
 let otherToken: string;
 
-/** The domain's read side over this test's store. */
-const reads = () => ({ sessions: createSessionQueries({ store }), machines: createMachineQueries({ store }), approvals: createApprovalQueries({ store }) });
-
 function build(options: Pick<Parameters<typeof createHttpApp>[0], 'webDist' | 'terminalMemory' | 'features'> = {}) {
-  const signer = createWebSessionSigner({ secret: new Uint8Array(32).fill(7) });
   return createHttpApp({
-    ...reads(),
-    login: createLogin({ store, signer }),
-    ...(() => {
-      const devices = createDevices({ store, signer, revoked: () => {} });
-      return { pairing: createPairing({ store, signer, devices }), devices };
-    })(),
-    resolver: createCallerResolver({ store, signer }),
-    shareLinks: createShareLinks({ store, secret: new Uint8Array(32).fill(7) }),
-    version: '9.9.9',
+    ...httpAppParts(store),
     ...options,
   });
 }
@@ -50,8 +29,7 @@ const login = (body: unknown, ip = '10.0.0.1') =>
   app.request('/api/auth/login', { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) }, { ip });
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tether-http-'));
-  store = createSqliteStore({ path: join(dir, 'hub.sqlite') });
+  ({ dir, store } = openTempStore('tether-http-'));
   app = build();
   token = (await createAccessToken({ store, namespace: 'alpha', label: 'laptop' })).token;
   otherToken = (await createAccessToken({ store, namespace: 'beta' })).token;
@@ -65,10 +43,7 @@ beforeEach(async () => {
     ),
   });
 });
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => removeTempStore({ dir, store }));
 
 describe('http app', () => {
   it('answers /healthz without auth', async () => {
@@ -146,6 +121,9 @@ describe('http app', () => {
     expect(await big.json()).toMatchObject({ code: 'too_large' });
   });
 
+});
+
+describe('http app: sessions, machines, config and the web app', () => {
   it('returns a session with pending and audit, 404 for another namespace, 400 for a bad id', async () => {
     const res = await app.request(`/api/sessions/${S1}`, auth(token));
     expect(await res.json()).toMatchObject({ session: { id: S1, lastSeq: 7 }, pending: [], audit: [] });

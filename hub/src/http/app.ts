@@ -5,7 +5,7 @@
 //
 // It is given the domain rooms it reads (sessions, machines, approvals) and auth; it never touches
 // the store or the socket layer.
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { ATTACHMENT_MAX_BYTES, HubFeaturesSchema, MAX_PAYLOAD_BYTES, PROTOCOL_VERSION, TRANSCRIPTION_MAX_BYTES, type HubFeatures } from '@tether/shared';
@@ -50,7 +50,8 @@ const ATTACHMENT_UPLOAD_PATH = /^\/api\/sessions\/[^/]+\/attachments\/?$/;
 /** A dictation's audio: up to TRANSCRIPTION_MAX_BYTES. */
 const TRANSCRIPTION_PATH = /^\/api\/transcriptions\/?$/;
 
-export function createHttpApp(options: {
+/** What the app is given: the domain rooms it reads, auth, and the optional features' rooms. */
+export type HttpAppOptions = {
   sessions: SessionQueries;
   machines: MachineQueries;
   approvals: ApprovalQueries;
@@ -89,33 +90,13 @@ export function createHttpApp(options: {
   reachProof?: ReachProof;
   /** Dictation forwarded to the owner's transcription endpoint; absent: the route answers 503. */
   transcription?: Transcription | null;
-}) {
+};
+
+export function createHttpApp(options: HttpAppOptions) {
   const app = new Hono<HubHttpEnv>();
   const failures = options.authFailures ?? createAuthFailures();
 
-  app.use(
-    '*',
-    secureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        baseUri: ["'self'"],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
-        workerSrc: ["'self'", 'blob:'],
-        manifestSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        formAction: ["'self'"],
-      },
-      xFrameOptions: 'DENY',
-      referrerPolicy: 'no-referrer',
-      // Plain-HTTP LAN use is allowed (with a warning); HSTS would lock a browser out of it.
-      strictTransportSecurity: false,
-    }),
-  );
+  app.use('*', hubSecureHeaders());
 
   // Checked once here: what GET /api/config answers is the shared shape the web parses.
   const features: HubFeatures = HubFeaturesSchema.parse(options.features ?? { shell: false });
@@ -143,23 +124,7 @@ export function createHttpApp(options: {
     });
   }
 
-  const apiBodyLimit = bodyLimit({
-    maxSize: MAX_PAYLOAD_BYTES,
-    onError: (c) => httpError(c, { code: 'too_large', error: `body over ${MAX_PAYLOAD_BYTES} bytes` }),
-  });
-  const uploadBodyLimit = bodyLimit({
-    maxSize: ATTACHMENT_MAX_BYTES,
-    onError: (c) => httpError(c, { code: 'too_large', error: `the file is over ${ATTACHMENT_MAX_BYTES / (1024 * 1024)} MiB` }),
-  });
-  const audioBodyLimit = bodyLimit({
-    maxSize: TRANSCRIPTION_MAX_BYTES,
-    onError: (c) => httpError(c, { code: 'too_large', error: `the recording is over ${TRANSCRIPTION_MAX_BYTES / (1024 * 1024)} MiB` }),
-  });
-  app.use('/api/*', (c, next) => {
-    if (c.req.method !== 'POST') return apiBodyLimit(c, next);
-    if (ATTACHMENT_UPLOAD_PATH.test(c.req.path)) return uploadBodyLimit(c, next);
-    return TRANSCRIPTION_PATH.test(c.req.path) ? audioBodyLimit(c, next) : apiBodyLimit(c, next);
-  });
+  app.use('/api/*', bodyLimits());
   app.route('/api/auth', createAuthRoutes({ login: options.login, pairing: options.pairing, devices: options.devices, resolver: options.resolver, failures, idleDays: options.deviceIdleDays ?? DEVICE_IDLE_DAYS }));
   // Before the bearer check: a share link is its own credential.
   app.route('/api/share', createSharedViewRoutes({ sessions: options.sessions, shareLinks: options.shareLinks }));
@@ -189,4 +154,49 @@ export function createHttpApp(options: {
     return httpError(c, { code: 'internal', error: 'internal error' });
   });
   return app;
+}
+
+/** The headers every answer carries: a CSP that lets the web app load only from this hub. */
+function hubSecureHeaders() {
+  return secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      baseUri: ["'self'"],
+      connectSrc: ["'self'", 'ws:', 'wss:'],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      scriptSrc: ["'self'"],
+      workerSrc: ["'self'", 'blob:'],
+      manifestSrc: ["'self'"],
+      fontSrc: ["'self'", 'data:'],
+      objectSrc: ["'none'"],
+      frameAncestors: ["'none'"],
+      formAction: ["'self'"],
+    },
+    xFrameOptions: 'DENY',
+    referrerPolicy: 'no-referrer',
+    // Plain-HTTP LAN use is allowed (with a warning); HSTS would lock a browser out of it.
+    strictTransportSecurity: false,
+  });
+}
+
+/** A POST body's cap by route: an attachment's bytes and a dictation's audio may pass MAX_PAYLOAD_BYTES. */
+function bodyLimits(): MiddlewareHandler<HubHttpEnv> {
+  const apiBodyLimit = bodyLimit({
+    maxSize: MAX_PAYLOAD_BYTES,
+    onError: (c) => httpError(c, { code: 'too_large', error: `body over ${MAX_PAYLOAD_BYTES} bytes` }),
+  });
+  const uploadBodyLimit = bodyLimit({
+    maxSize: ATTACHMENT_MAX_BYTES,
+    onError: (c) => httpError(c, { code: 'too_large', error: `the file is over ${ATTACHMENT_MAX_BYTES / (1024 * 1024)} MiB` }),
+  });
+  const audioBodyLimit = bodyLimit({
+    maxSize: TRANSCRIPTION_MAX_BYTES,
+    onError: (c) => httpError(c, { code: 'too_large', error: `the recording is over ${TRANSCRIPTION_MAX_BYTES / (1024 * 1024)} MiB` }),
+  });
+  return (c, next) => {
+    if (c.req.method !== 'POST') return apiBodyLimit(c, next);
+    if (ATTACHMENT_UPLOAD_PATH.test(c.req.path)) return uploadBodyLimit(c, next);
+    return TRANSCRIPTION_PATH.test(c.req.path) ? audioBodyLimit(c, next) : apiBodyLimit(c, next);
+  };
 }

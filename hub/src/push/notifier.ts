@@ -149,9 +149,7 @@ export function describeTurnEndedPush(session: Session): PushMessage {
   };
 }
 
-export type PushNotifier = ReturnType<typeof createPushNotifier>;
-
-export function createPushNotifier(options: {
+export type PushNotifierOptions = {
   store: Store;
   subscriptions: PushSubscriptions;
   keys: VapidKeys;
@@ -164,7 +162,11 @@ export function createPushNotifier(options: {
   endpoints?: EndpointPolicy;
   /** Whether a tab of the namespace is on screen (the socket rooms know). */
   anyVisible: (ns: Namespace) => Promise<boolean>;
-}) {
+};
+
+export type PushNotifier = ReturnType<typeof createPushNotifier>;
+
+export function createPushNotifier(options: PushNotifierOptions) {
   const policy = options.endpoints ?? { dev: false };
   const lastStatus = new Map<string, SessionStatus>();
   /** `ns\0requestId` → the endpoints its push went to. */
@@ -172,42 +174,7 @@ export function createPushNotifier(options: {
   const requestKey = (ns: Namespace, requestId: string) => `${ns}\0${requestId}`;
   const report = (error: unknown) => options.onError?.(`web push: ${error instanceof Error ? error.message : String(error)}`);
 
-  /** One browser's push. Never throws: one subscription's failure must not touch another's. */
-  async function send(target: PushSubscriptionRecord, payload: () => PushPayload, urgency: (p: PushPayload) => 'normal' | 'high'): Promise<void> {
-    try {
-      const checked = await checkPushTarget(target.endpoint, policy);
-      if (!checked.ok) {
-        options.onError?.(`web push: subscription skipped: ${checked.reason}`);
-        return;
-      }
-      const body = payload();
-      const outcome = await sendWebPush({ target, payload: body, keys: options.keys, urgency: urgency(body), ...(options.fetchFn ? { fetchFn: options.fetchFn } : {}) });
-      if (outcome.kind === 'gone') options.subscriptions.forget(target.endpoint);
-      else if (outcome.kind === 'failed') options.onError?.(`web push to ${checked.url.host} failed (${outcome.status}): ${outcome.reason}`);
-    } catch (error) {
-      report(error);
-    }
-  }
-
-  /** The namespace's subscriptions whose token still lives; the others are forgotten here, before
-   *  anything is sent, so a revoked device hears nothing more (not even a close). */
-  async function liveTargets(ns: Namespace): Promise<PushSubscriptionRecord[]> {
-    const all = options.subscriptions.list(ns);
-    const verdicts = new Map<string, boolean>();
-    for (const tokenId of new Set(all.map((t) => t.tokenId))) verdicts.set(tokenId, await options.tokenLive(tokenId));
-    for (const [tokenId, live] of verdicts) if (!live) options.subscriptions.forgetToken(tokenId);
-    return all.filter((t) => verdicts.get(t.tokenId) === true);
-  }
-
-  /** Sends to every browser of the namespace unless a tab is on screen. `sending` learns who is
-   *  sent to before anything goes out, so a resolution that follows at once finds them. */
-  async function deliver(ns: Namespace, message: (target: PushSubscriptionRecord) => PushMessage, sending?: (targets: PushSubscriptionRecord[]) => void): Promise<void> {
-    const targets = await liveTargets(ns);
-    if (targets.length === 0) return;
-    if (await options.anyVisible(ns)) return;
-    sending?.(targets);
-    await Promise.all(targets.map((target) => send(target, () => message(target), (payload) => ('kind' in payload && payload.kind === 'turn-ended' ? 'normal' : 'high'))));
-  }
+  const { send, liveTargets, deliver } = pushDelivery({ ...options, policy, report });
 
   async function requested(ns: Namespace, request: PendingRequest): Promise<void> {
     const key = requestKey(ns, request.id);
@@ -274,4 +241,49 @@ export function createPushNotifier(options: {
       facts.on('session.updated', ({ namespace, session }) => sessionUpdated(namespace, session));
     },
   };
+}
+
+/** How a push reaches browsers: the namespace's live subscriptions (revoked devices forgotten first),
+ *  none while a tab is on screen, each send on its own. */
+function pushDelivery(options: PushNotifierOptions & { policy: EndpointPolicy; report: (error: unknown) => void }) {
+  const { policy, report } = options;
+
+  /** One browser's push. Never throws: one subscription's failure must not touch another's. */
+  async function send(target: PushSubscriptionRecord, payload: () => PushPayload, urgency: (p: PushPayload) => 'normal' | 'high'): Promise<void> {
+    try {
+      const checked = await checkPushTarget(target.endpoint, policy);
+      if (!checked.ok) {
+        options.onError?.(`web push: subscription skipped: ${checked.reason}`);
+        return;
+      }
+      const body = payload();
+      const outcome = await sendWebPush({ target, payload: body, keys: options.keys, urgency: urgency(body), ...(options.fetchFn ? { fetchFn: options.fetchFn } : {}) });
+      if (outcome.kind === 'gone') options.subscriptions.forget(target.endpoint);
+      else if (outcome.kind === 'failed') options.onError?.(`web push to ${checked.url.host} failed (${outcome.status}): ${outcome.reason}`);
+    } catch (error) {
+      report(error);
+    }
+  }
+
+  /** The namespace's subscriptions whose token still lives; the others are forgotten here, before
+   *  anything is sent, so a revoked device hears nothing more (not even a close). */
+  async function liveTargets(ns: Namespace): Promise<PushSubscriptionRecord[]> {
+    const all = options.subscriptions.list(ns);
+    const verdicts = new Map<string, boolean>();
+    for (const tokenId of new Set(all.map((t) => t.tokenId))) verdicts.set(tokenId, await options.tokenLive(tokenId));
+    for (const [tokenId, live] of verdicts) if (!live) options.subscriptions.forgetToken(tokenId);
+    return all.filter((t) => verdicts.get(t.tokenId) === true);
+  }
+
+  /** Sends to every browser of the namespace unless a tab is on screen. `sending` learns who is
+   *  sent to before anything goes out, so a resolution that follows at once finds them. */
+  async function deliver(ns: Namespace, message: (target: PushSubscriptionRecord) => PushMessage, sending?: (targets: PushSubscriptionRecord[]) => void): Promise<void> {
+    const targets = await liveTargets(ns);
+    if (targets.length === 0) return;
+    if (await options.anyVisible(ns)) return;
+    sending?.(targets);
+    await Promise.all(targets.map((target) => send(target, () => message(target), (payload) => ('kind' in payload && payload.kind === 'turn-ended' ? 'normal' : 'high'))));
+  }
+
+  return { send, liveTargets, deliver };
 }

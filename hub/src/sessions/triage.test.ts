@@ -48,10 +48,7 @@ describe('session:pin', () => {
 
 describe('session:archive', () => {
   it('refuses a live session (nothing it asks may be hidden), archives it once ended, and a resumed session comes back', async () => {
-    const runner = await connect({ nsp: '/cli' });
-    const web = await connect({ nsp: '/web' });
-    const sid = randomUUID();
-    await register(runner, sid);
+    const { runner, web, sid } = await live.runnerWithTab({ status: 'idle' });
     expect(await ack(web, 'session:pin', { sessionId: sid, pinned: true })).toMatchObject({ ok: true });
 
     const refused = await ack(web, 'session:archive', { sessionId: sid, archived: true });
@@ -79,10 +76,7 @@ describe('session:archive', () => {
 
 describe('bad input, foreign ids, share links', () => {
   it('answers bad payloads with bad_request, a foreign id exactly like a missing one, a share link with forbidden; nothing changes', async () => {
-    const runner = await connect({ nsp: '/cli' });
-    const web = await connect({ nsp: '/web' });
-    const sid = randomUUID();
-    await register(runner, sid);
+    const { runner, web, sid } = await live.runnerWithTab({ status: 'idle' });
     await ack(runner, 'session:end', { sessionId: sid, status: 'ended', exitCode: 0 });
     const before = await listed(sid);
 

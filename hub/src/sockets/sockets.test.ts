@@ -56,10 +56,7 @@ describe('/cli → /web', () => {
   });
 
   it('keeps a session alive when its runner disconnects; session:end ends it and withdraws pending', async () => {
-    const runner = await connect({ nsp: '/cli' });
-    const web = await connect({ nsp: '/web' });
-    const sid = randomUUID();
-    await register(runner, sid);
+    const { runner, web, sid } = await live.runnerWithTab();
     const rid = randomUUID();
     const requested = next<{ id: string }>(web, 'approval:requested');
     expect(await ack(runner, 'approval:request', { id: rid, sessionId: sid, kind: 'permission', toolName: 'Bash', toolInput: { command: 'ls' }, toolUseId: null, createdAt: Date.now() })).toEqual({ ok: true });
@@ -76,10 +73,7 @@ describe('/cli → /web', () => {
   });
 
   it('a runner\'s token usage reaches the tabs as the session; a usage the shared schema refuses is bad_request and stores nothing', async () => {
-    const runner = await connect({ nsp: '/cli' });
-    const web = await connect({ nsp: '/web' });
-    const sid = randomUUID();
-    await register(runner, sid);
+    const { runner, web, sid } = await live.runnerWithTab();
     const usage = { inputTokens: 5675, cachedInputTokens: 0, outputTokens: 44, contextTokens: 1980, contextWindow: null };
     const updated = next<{ id: string; usage: unknown }>(web, 'session:updated');
     expect(await ack(runner, 'session:update', { sessionId: sid, patch: { usage } })).toMatchObject({ ok: true, session: { usage } });
@@ -134,6 +128,9 @@ describe('/cli → /web', () => {
     expect(leaked).toBe(false);
   });
 
+});
+
+describe('/cli → /web: terminals and machines', () => {
   it('streams a snapshot then bytes to a subscribed viewer and tells the runner how many watch', async () => {
     const runner = await connect({ nsp: '/cli' });
     const web = await connect({ nsp: '/web' });
@@ -164,10 +161,7 @@ describe('/cli → /web', () => {
   });
 
   it('refuses a subscribed viewer\'s keys once the session ended (keys skip the store lookup only while the room is live)', async () => {
-    const runner = await connect({ nsp: '/cli' });
-    const web = await connect({ nsp: '/web' });
-    const sid = randomUUID();
-    await register(runner, sid);
+    const { runner, web, sid } = await live.runnerWithTab();
     expect(await ack(web, 'terminal:subscribe', { sessionId: sid })).toMatchObject({ ok: true });
     const input = next<{ data: string }>(runner, 'terminal:input');
     expect(await ack(web, 'terminal:input', { sessionId: sid, data: 'a' })).toEqual({ ok: true });
@@ -191,10 +185,7 @@ describe('/cli → /web', () => {
 
 describe('/web → /cli', () => {
   it('queues prompts, delivers them to the runner, and re-delivers queued ones on re-register', async () => {
-    const runner = await connect({ nsp: '/cli' });
-    const web = await connect({ nsp: '/web' });
-    const sid = randomUUID();
-    await register(runner, sid);
+    const { runner, web, sid } = await live.runnerWithTab();
     const pid = randomUUID();
     const deliver = next<{ promptId: string; text: string }>(runner, 'prompt:deliver');
     const updated = next<{ status: string }>(web, 'prompt:updated');
@@ -240,10 +231,7 @@ describe('/web → /cli', () => {
   });
 
   it('hands an answer given while the runner was away back when it re-sends the request', async () => {
-    const runner = await connect({ nsp: '/cli' });
-    const web = await connect({ nsp: '/web' });
-    const sid = randomUUID();
-    await register(runner, sid);
+    const { runner, web, sid } = await live.runnerWithTab();
     const request = { id: randomUUID(), sessionId: sid, kind: 'permission', toolName: 'Bash', toolInput: {}, toolUseId: null, createdAt: Date.now() };
     await ack(runner, 'approval:request', request);
     runner.close();

@@ -87,18 +87,26 @@ export function addedDirsJson(dirs: readonly string[] | undefined): string | nul
   return dirs && dirs.length > 0 ? JSON.stringify(dirs) : null;
 }
 
+/** A column's name as its field's: snake_case → camelCase. */
+const fieldName = (column: string) => column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/** Columns stored as they are read, each under its field's name; an absent one reads as null. What a
+ *  row maps otherwise (JSON, flags, another name) its reader adds. */
+function plainColumns(row: Row, columns: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(columns.map((column) => [fieldName(column), row[column] ?? null]));
+}
+
+/** A JSON column this hub wrote itself (no schema check: see storedJson for those an older hub may
+ *  have written otherwise); `absent` when it holds nothing. */
+function jsonText<T>(value: unknown, absent: T): T {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : absent;
+}
+
 export function rowToToken(row: Row): TokenRecord {
   return {
-    id: row.id as string,
-    namespace: row.namespace as string,
-    hash: row.hash as string,
-    label: row.label as string,
-    createdAt: row.created_at as number,
-    lastUsedAt: (row.last_used_at as number | null) ?? null,
-    revokedAt: (row.revoked_at as number | null) ?? null,
+    ...plainColumns(row, ['id', 'namespace', 'hash', 'label', 'created_at', 'last_used_at', 'revoked_at', 'parent_id']),
     kind: row.kind === 'device' ? 'device' : 'access',
-    parentId: (row.parent_id as string | null) ?? null,
-  };
+  } as TokenRecord;
 }
 
 export function tokenInfo(record: TokenRecord): TokenInfo {
@@ -130,15 +138,10 @@ function machineAgents(value: unknown): Machine['agents'] {
 
 export function rowToRequest(row: Row): PendingRequest {
   return {
-    id: row.id as string,
-    sessionId: row.session_id as string,
-    kind: row.kind as PendingRequest['kind'],
-    toolName: row.tool_name as string,
-    toolInput: JSON.parse(row.tool_input as string) as Record<string, unknown>,
-    toolUseId: (row.tool_use_id as string | null) ?? null,
-    createdAt: row.created_at as number,
+    ...plainColumns(row, ['id', 'session_id', 'kind', 'tool_name', 'tool_use_id', 'created_at']),
+    toolInput: jsonText<Record<string, unknown>>(row.tool_input, {}),
     ...askedBy(storedJson(row.asked_by, AskedBySchema)),
-  };
+  } as PendingRequest;
 }
 
 /** Who asked, or the field left out. */
@@ -149,28 +152,17 @@ function askedBy(value: PendingRequest['askedBy'] | null): Pick<PendingRequest, 
 export function rowToResolution(row: Row): Resolution {
   return {
     requestId: row.id as string,
-    sessionId: row.session_id as string,
-    outcome: row.outcome as Resolution['outcome'],
+    ...plainColumns(row, ['session_id', 'outcome', 'answered_by', 'device', 'waited_ms', 'resolved_at']),
     ...(typeof row.tool_name === 'string' ? { toolName: row.tool_name } : {}),
-    answer: row.answer == null ? null : (JSON.parse(row.answer as string) as Answer),
-    answeredBy: (row.answered_by as string | null) ?? null,
-    device: (row.device as string | null) ?? null,
-    waitedMs: row.waited_ms as number,
-    resolvedAt: row.resolved_at as number,
-  };
+    answer: jsonText<Answer | null>(row.answer, null),
+  } as Resolution;
 }
 
 export function rowToPrompt(row: Row): Prompt {
   return {
-    id: row.id as string,
-    sessionId: row.session_id as string,
-    text: row.text as string,
-    attachments: typeof row.attachments === 'string' ? (JSON.parse(row.attachments) as AttachmentRef[]) : [],
-    status: row.status as Prompt['status'],
-    reason: (row.reason as string | null) ?? null,
-    createdAt: row.created_at as number,
-    updatedAt: row.updated_at as number,
-  };
+    ...plainColumns(row, ['id', 'session_id', 'text', 'status', 'reason', 'created_at', 'updated_at']),
+    attachments: jsonText<AttachmentRef[]>(row.attachments, []),
+  } as Prompt;
 }
 
 export function rowToAttachment(row: Row): Attachment {

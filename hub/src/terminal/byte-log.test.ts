@@ -1,8 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { createByteLog } from './byte-log.ts';
+import { createByteLog, type ByteLog } from './byte-log.ts';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array | 'gone') => (b === 'gone' ? 'gone' : new TextDecoder().decode(b));
+
+/** What reading the log piece by piece from `from` yields (until a piece is gone or empty). */
+function walk(log: ByteLog, from: number): string {
+  let at = from;
+  let walked = '';
+  for (let p = log.piece(at); p !== 'gone' && p.length > 0; p = log.piece(at)) {
+    walked += text(p);
+    at += p.length;
+  }
+  return walked;
+}
+
+/** Appends `count` ASCII pieces (`piece(i)`) end to end, calling `each` after each; returns all it wrote. */
+function appendPieces(log: ByteLog, o: { count: number; piece: (i: number) => string; each?: (i: number, all: string) => void }): string {
+  let all = '';
+  for (let i = 0; i < o.count; i++) {
+    const piece = o.piece(i);
+    log.append(all.length, bytes(piece));
+    all += piece;
+    o.each?.(i, all);
+  }
+  return all;
+}
 
 describe('byte log', () => {
   it('returns exactly the bytes since an offset', () => {
@@ -70,13 +93,7 @@ describe('byte log', () => {
     expect(last !== 'gone' && last.length).toBe(20_000);
     expect(text(log.piece(40_003))).toBe('');
     // Walking by pieces yields exactly since(0).
-    let at = 0;
-    let walked = '';
-    for (let p = log.piece(at); p !== 'gone' && p.length > 0; p = log.piece(at)) {
-      walked += text(p);
-      at += p.length;
-    }
-    expect(walked).toBe(text(log.since(0)));
+    expect(walk(log, 0)).toBe(text(log.since(0)));
     expect(log.has(0)).toBe(true);
   });
 
@@ -96,29 +113,23 @@ describe('byte log', () => {
     expect(text(log.since(0))).toBe('aaaaaaaa' + 'b'.repeat(5000));
   });
 
+});
+
+describe('byte log: shared blocks and caps', () => {
   it('keeps exact bytes when many small appends share blocks, across trims and big appends', () => {
     const log = createByteLog({ maxBytes: 50_000 });
-    let all = '';
-    let offset = 0;
-    for (let i = 0; i < 3000; i++) {
-      const piece = i % 500 === 499 ? 'B'.repeat(6000) : `${i}`.padEnd(37, '.') + '\r\n';
-      log.append(offset, bytes(piece));
-      offset += piece.length;
-      all += piece;
-      if (i % 97 === 0) {
-        expect(log.end).toBe(offset);
-        expect(text(log.since(log.start))).toBe(all.slice(log.start));
-      }
-    }
+    const all = appendPieces(log, {
+      count: 3000,
+      piece: (i) => (i % 500 === 499 ? 'B'.repeat(6000) : `${i}`.padEnd(37, '.') + '\r\n'),
+      each: (i, written) => {
+        if (i % 97 !== 0) return;
+        expect(log.end).toBe(written.length);
+        expect(text(log.since(log.start))).toBe(written.slice(log.start));
+      },
+    });
     expect(log.heldBytes).toBe(50_000);
     expect(log.since(log.start - 1)).toBe('gone');
-    let at = log.start;
-    let walked = '';
-    for (let p = log.piece(at); p !== 'gone' && p.length > 0; p = log.piece(at)) {
-      walked += text(p);
-      at += p.length;
-    }
-    expect(walked).toBe(all.slice(log.start));
+    expect(walk(log, log.start)).toBe(all.slice(log.start));
   });
 
   it('trims inside the shared block without bringing trimmed bytes back', () => {
@@ -134,15 +145,9 @@ describe('byte log', () => {
 
   it('drops the oldest bytes at once when its cap is lowered, and keeps what is still held exact', () => {
     const log = createByteLog({ maxBytes: 100_000 });
-    let all = '';
-    let offset = 0;
     // Small appends (shared blocks) and big ones (own arrays), so the cut lands in both kinds.
-    for (let i = 0; i < 400; i++) {
-      const piece = i % 50 === 49 ? 'Z'.repeat(9000) : `${i}`.padEnd(97, '-') + '\r\n';
-      log.append(offset, bytes(piece));
-      offset += piece.length;
-      all += piece;
-    }
+    const all = appendPieces(log, { count: 400, piece: (i) => (i % 50 === 49 ? 'Z'.repeat(9000) : `${i}`.padEnd(97, '-') + '\r\n') });
+    const offset = all.length;
     expect(log.heldBytes).toBe(100_000);
     for (const cap of [30_000, 12_345, 9_001, 150]) {
       log.setMaxBytes(cap);
@@ -155,13 +160,7 @@ describe('byte log', () => {
       expect(log.has(log.start - 1)).toBe(false);
       expect(text(log.since(log.start))).toBe(all.slice(log.start));
       expect(text(log.since(offset - 7))).toBe(all.slice(offset - 7));
-      let at = log.start;
-      let walked = '';
-      for (let p = log.piece(at); p !== 'gone' && p.length > 0; p = log.piece(at)) {
-        walked += text(p);
-        at += p.length;
-      }
-      expect(walked).toBe(all.slice(log.start));
+      expect(walk(log, log.start)).toBe(all.slice(log.start));
     }
     // Appends after the cut stay within the new cap and contiguous with what was kept.
     log.append(offset, bytes('tail'));

@@ -125,44 +125,13 @@ export function createByteLog(options: { maxBytes?: number; start?: number } = {
       if (offset < start) return 'gone';
       const end = start + held;
       if (offset >= end) return new Uint8Array(0);
-      const out = new Uint8Array(end - offset);
-      let pos = start;
-      let written = 0;
-      for (const chunk of chunks) {
-        const chunkEnd = pos + chunk.length;
-        if (chunkEnd > offset) {
-          const from = Math.max(0, offset - pos);
-          out.set(chunk.subarray(from), written);
-          written += chunk.length - from;
-        }
-        pos = chunkEnd;
-      }
-      return out;
+      return copySince({ chunks, start, end }, offset);
     },
     piece(offset) {
       if (offset < start) return 'gone';
       const end = start + held;
       if (offset >= end) return new Uint8Array(0);
-      // Viewers catching up are usually near the end: search from there.
-      let i = chunks.length - 1;
-      let pos = end - chunks[i]!.length;
-      while (pos > offset) {
-        i--;
-        pos -= chunks[i]!.length;
-      }
-      const first = chunks[i]!.subarray(offset - pos);
-      if (first.length >= SMALL_PIECE_BYTES || i === chunks.length - 1 || chunks[i + 1]!.length >= SMALL_PIECE_BYTES) return first;
-      let total = first.length;
-      let last = i;
-      while (last + 1 < chunks.length && chunks[last + 1]!.length < SMALL_PIECE_BYTES && total < MERGE_BYTES) total += chunks[++last]!.length;
-      const out = new Uint8Array(total);
-      out.set(first, 0);
-      let written = first.length;
-      for (let j = i + 1; j <= last; j++) {
-        out.set(chunks[j]!, written);
-        written += chunks[j]!.length;
-      }
-      return out;
+      return pieceAt({ chunks, end }, offset);
     },
     has(offset) {
       return offset >= start;
@@ -174,4 +143,49 @@ export function createByteLog(options: { maxBytes?: number; start?: number } = {
       tail = null;
     },
   };
+}
+
+/** The chunks of a log, in order, holding bytes [start, end). */
+type Held = { chunks: Uint8Array[]; start: number; end: number };
+
+/** Bytes [offset, end) as one copy; offset is within [start, end). */
+function copySince({ chunks, start, end }: Held, offset: number): Uint8Array {
+  const out = new Uint8Array(end - offset);
+  let pos = start;
+  let written = 0;
+  for (const chunk of chunks) {
+    const chunkEnd = pos + chunk.length;
+    if (chunkEnd > offset) {
+      const from = Math.max(0, offset - pos);
+      out.set(chunk.subarray(from), written);
+      written += chunk.length - from;
+    }
+    pos = chunkEnd;
+  }
+  return out;
+}
+
+/** The bytes from `offset` (within the held ones) to the end of its chunk, as a view; a run of small
+ *  chunks merged into one copy of up to MERGE_BYTES. */
+function pieceAt({ chunks, end }: Omit<Held, 'start'>, offset: number): Uint8Array {
+  // Viewers catching up are usually near the end: search from there.
+  let i = chunks.length - 1;
+  let pos = end - chunks[i]!.length;
+  while (pos > offset) {
+    i--;
+    pos -= chunks[i]!.length;
+  }
+  const first = chunks[i]!.subarray(offset - pos);
+  if (first.length >= SMALL_PIECE_BYTES || i === chunks.length - 1 || chunks[i + 1]!.length >= SMALL_PIECE_BYTES) return first;
+  let total = first.length;
+  let last = i;
+  while (last + 1 < chunks.length && chunks[last + 1]!.length < SMALL_PIECE_BYTES && total < MERGE_BYTES) total += chunks[++last]!.length;
+  const out = new Uint8Array(total);
+  out.set(first, 0);
+  let written = first.length;
+  for (let j = i + 1; j <= last; j++) {
+    out.set(chunks[j]!, written);
+    written += chunks[j]!.length;
+  }
+  return out;
 }

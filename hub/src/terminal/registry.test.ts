@@ -51,9 +51,10 @@ function chunkSizes(seed: number) {
   };
 }
 
-describe('terminal registry memory budget', () => {
-  const limits = { terminalMemoryBytes: 64 * KiB, minBytesPerTerminal: 4 * KiB, maxBytesPerTerminal: 32 * KiB };
+/** The budget every test here runs under: 64 KiB in all, 4 to 32 KiB a terminal. */
+const limits = { terminalMemoryBytes: 64 * KiB, minBytesPerTerminal: 4 * KiB, maxBytesPerTerminal: 32 * KiB };
 
+describe('terminal registry memory budget', () => {
   it('keeps the sum of all logs within max(budget, live × floor) under heavy output', () => {
     const registry = createTerminalRegistry({ runnerPort: fakeRunners().port, ...limits });
     const offsets: number[] = [];
@@ -119,6 +120,9 @@ describe('terminal registry memory budget', () => {
     expect(registry.memory()).toMatchObject({ liveTerminals: 2, capBytes: 32 * KiB });
   });
 
+});
+
+describe('terminal registry memory budget: viewers behind a lowered cap', () => {
   it('resyncs a late joiner whose bytes a lower cap trimmed from a snapshot, and replays exact bytes to one still in range', () => {
     const runners = fakeRunners();
     const registry = createTerminalRegistry({ runnerPort: runners.port, ...limits });

@@ -38,6 +38,25 @@ function fakeViewer() {
 
 const snap = (offset: number): TerminalSnapshot => ({ sessionId: SID, offset, cols: 80, rows: 24, data: 'screen' });
 
+type FakeViewer = ReturnType<typeof fakeViewer>;
+
+/** A room past its first snapshot (at offset 0) with these viewers joined in order; by default one,
+ *  'a', who may write. `viewer` is the first of them. */
+function joinedRoom<Id extends string = 'a'>(
+  options: Partial<Pick<Parameters<typeof createTerminalRoom>[0], 'maxBytes' | 'highWater' | 'fanout'>> & { viewers?: Array<{ id: Id; canWrite?: boolean; hops?: number }> } = {},
+) {
+  const { viewers: joining = [{ id: 'a' as Id, canWrite: true }], ...roomOptions } = options;
+  const runner = fakeRunner();
+  const room = createTerminalRoom({ sessionId: SID, runner: runner.port, ...roomOptions });
+  const viewers = {} as Record<Id, FakeViewer>;
+  for (const { id, canWrite = false, hops } of joining) {
+    viewers[id] = fakeViewer();
+    room.join({ viewerId: id, sink: viewers[id].sink, canWrite, ...(hops ? { hops } : {}) });
+  }
+  room.snapshot(snap(0));
+  return { runner, room, viewer: viewers[joining[0]!.id], viewers };
+}
+
 describe('terminal room', () => {
   it('asks the runner for a snapshot on first join, then streams bytes after it', () => {
     const r = fakeRunner();
@@ -53,11 +72,7 @@ describe('terminal room', () => {
   });
 
   it('resumes a rejoining viewer with exactly the bytes it missed', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
-    const a = fakeViewer();
-    room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
-    room.snapshot(snap(0));
+    const { room, viewer: a } = joinedRoom();
     room.output(0, enc('abc'));
     const b = fakeViewer();
     room.join({ viewerId: 'b', sink: b.sink, canWrite: true });
@@ -70,14 +85,11 @@ describe('terminal room', () => {
     expect(b2.got.offsets).toEqual([3]);
   });
 
+});
+
+describe('terminal room: flow control', () => {
   it('pauses a stalled viewer without slowing another, and resyncs it when its bytes are gone', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port, maxBytes: 1000, highWater: 100 });
-    const slow = fakeViewer();
-    const fast = fakeViewer();
-    room.join({ viewerId: 'slow', sink: slow.sink, canWrite: false });
-    room.join({ viewerId: 'fast', sink: fast.sink, canWrite: false });
-    room.snapshot(snap(0));
+    const { runner: r, room, viewers: { slow, fast } } = joinedRoom({ maxBytes: 1000, highWater: 100, viewers: [{ id: 'slow' }, { id: 'fast' }] });
     let offset = 0;
     for (let i = 0; i < 100; i++) {
       const chunk = enc('x'.repeat(50));
@@ -96,11 +108,7 @@ describe('terminal room', () => {
   });
 
   it('resumes a paused viewer from the log chunk by chunk, up to its high water each time', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port, maxBytes: 100_000, highWater: 100_000 });
-    const slow = fakeViewer();
-    room.join({ viewerId: 'slow', sink: slow.sink, canWrite: false });
-    room.snapshot(snap(0));
+    const { room, viewer: slow } = joinedRoom({ maxBytes: 100_000, highWater: 100_000, viewers: [{ id: 'slow' }] });
     const chunk = new Uint8Array(30_000).fill(120);
     for (let offset = 0; offset < 90_000; offset += chunk.length) room.output(offset, chunk);
     room.output(90_000, chunk); // past high water: paused after this one
@@ -119,13 +127,7 @@ describe('terminal room', () => {
   });
 
   it('gives a viewer two hops away (on another hub) twice the window before pausing it', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port, maxBytes: 100_000, highWater: 100 });
-    const local = fakeViewer();
-    const linked = fakeViewer();
-    room.join({ viewerId: 'local', sink: local.sink, canWrite: false });
-    room.join({ viewerId: 'linked', sink: linked.sink, canWrite: false, hops: 2 });
-    room.snapshot(snap(0));
+    const { room, viewers: { local, linked } } = joinedRoom({ maxBytes: 100_000, highWater: 100, viewers: [{ id: 'local' }, { id: 'linked', hops: 2 }] });
     for (let offset = 0; offset < 500; offset += 50) room.output(offset, enc('y'.repeat(50)));
     // Nobody acks: the local viewer stops past 100 unacked bytes, the linked one past 200.
     expect(local.got.offsets).toEqual([0, 50, 100]);
@@ -139,19 +141,12 @@ describe('terminal room', () => {
     // The log holds 10 bytes; the runner batches a burst into one 25-byte event. The chunk's first
     // bytes are evicted as it is appended, but the viewers that were exactly at it are owed them.
     for (const fanout of [false, true]) {
-      const r = fakeRunner();
       const shared: string[] = [];
-      const room = createTerminalRoom({
-        sessionId: SID,
-        runner: r.port,
+      const { runner: r, room, viewers: { a, b } } = joinedRoom({
         maxBytes: 10,
         ...(fanout ? { fanout: (_ids: string[], _offset: number, data: Uint8Array) => shared.push(dec(data)) } : {}),
+        viewers: [{ id: 'a', canWrite: true }, { id: 'b', canWrite: true }],
       });
-      const a = fakeViewer();
-      const b = fakeViewer();
-      room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
-      room.join({ viewerId: 'b', sink: b.sink, canWrite: true });
-      room.snapshot(snap(0));
       room.output(0, enc('abc'));
       const requested = r.calls.snapshots;
       room.output(3, enc('0123456789012345678901234'));
@@ -173,11 +168,7 @@ describe('terminal room', () => {
   });
 
   it('gives a viewer in the middle of a new chunk only the rest of it', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port, maxBytes: 4 });
-    const a = fakeViewer();
-    room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
-    room.snapshot(snap(0));
+    const { runner: r, room, viewer: a } = joinedRoom({ maxBytes: 4 });
     room.output(0, enc('abcd'));
     room.output(2, enc('cdefgh')); // overlaps what the viewer has, and outgrows the log
     expect(a.got.text).toBe('[snap@0]abcdefgh');
@@ -185,6 +176,9 @@ describe('terminal room', () => {
     expect(r.calls.snapshots).toBe(1);
   });
 
+});
+
+describe('terminal room: the size and who types', () => {
   it('keeps a size report over a snapshot read at the same offset before that resize', () => {
     // The runner reads snapshots asynchronously: a snapshot asked for at offset 0 can be read at
     // 80x24 and sent after the resize to 100x30 that was reported at offset 0.
@@ -226,6 +220,9 @@ describe('terminal room', () => {
     expect(r.calls.input).toEqual(['\x1b[?1;2c', 'y']);
   });
 
+});
+
+describe('terminal room: the end', () => {
   it('replays the final screen after the terminal ended', () => {
     const r = fakeRunner();
     const room = createTerminalRoom({ sessionId: SID, runner: r.port });
@@ -237,11 +234,7 @@ describe('terminal room', () => {
   });
 
   it('frees its log when the terminal ends, keeping only the bytes after the final screen', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
-    const a = fakeViewer();
-    room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
-    room.snapshot(snap(0));
+    const { runner: r, room, viewer: a } = joinedRoom();
     const page = 'x'.repeat(10_000);
     room.output(0, enc(page));
     room.snapshot(snap(10_000)); // the final screen
@@ -263,10 +256,7 @@ describe('terminal room', () => {
   });
 
   it('keeps an older screen alone when a runner died far past it (never replays a part of what followed)', () => {
-    const r = fakeRunner();
-    const room = createTerminalRoom({ sessionId: SID, runner: r.port });
-    room.join({ viewerId: 'a', sink: fakeViewer().sink, canWrite: true });
-    room.snapshot(snap(0));
+    const { room } = joinedRoom();
     const chunk = new Uint8Array(64 * 1024).fill(120);
     for (let offset = 0; offset < 4 * chunk.length; offset += chunk.length) room.output(offset, chunk);
     room.end(); // no final screen: the runner is gone
@@ -280,18 +270,11 @@ describe('terminal room', () => {
 
 describe('terminal room fan-out', () => {
   it('sends a chunk once to every viewer in step, and per viewer to the rest', () => {
-    const r = fakeRunner();
     const shared: Array<{ ids: string[]; offset: number; text: string }> = [];
-    const room = createTerminalRoom({
-      sessionId: SID,
-      runner: r.port,
+    const { runner: r, room, viewers: { a, b } } = joinedRoom({
       fanout: (ids, offset, data) => shared.push({ ids, offset, text: dec(data) }),
+      viewers: [{ id: 'a', canWrite: true }, { id: 'b', canWrite: true }],
     });
-    const a = fakeViewer();
-    const b = fakeViewer();
-    room.join({ viewerId: 'a', sink: a.sink, canWrite: true });
-    room.join({ viewerId: 'b', sink: b.sink, canWrite: true });
-    room.snapshot(snap(0));
     room.output(0, enc('hello'));
     expect(shared).toEqual([{ ids: ['a', 'b'], offset: 0, text: 'hello' }]);
     // c joins from an older offset: it catches up alone, then moves in step with the others.

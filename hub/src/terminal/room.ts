@@ -54,10 +54,11 @@ export function createTerminalRoom(options: {
   };
   const { log, size, viewers } = state;
   const stream = createViewerStream({ state, requestSnapshot: () => options.runner.requestSnapshot(), ...(options.fanout ? { fanout: options.fanout } : {}) });
-  const { tellSize, sendFrom, needSnapshot, startFromSnapshot } = stream;
+  const { tellSize, sendFrom, needSnapshot } = stream;
 
   const control = createViewerControl({ state, stream, runner: options.runner });
   const { applyResize } = control;
+  const fromRunner = runnerFeed({ state, stream, runner: options.runner });
 
   return {
     sessionId: options.sessionId,
@@ -108,6 +109,34 @@ export function createTerminalRoom(options: {
       }
     },
 
+    ...fromRunner,
+
+    ptyResized: control.ptyResized,
+    input: control.input,
+    resize: control.resize,
+    deskViewer: control.deskViewer,
+    desk: control.desk,
+    get ptySize() {
+      return state.ptySize;
+    },
+
+    get ended() {
+      return state.ended;
+    },
+    hasViewer(viewerId: string): boolean {
+      return viewers.has(viewerId);
+    },
+    get lastSnapshot() {
+      return state.lastSnapshot;
+    },
+  };
+}
+
+/** What the runner sends a room: PTY bytes, a screen snapshot, and the end of its PTY. */
+function runnerFeed(o: { state: RoomState; stream: ReturnType<typeof createViewerStream>; runner: RunnerPort }) {
+  const { state } = o;
+  const { log, viewers } = state;
+  return {
     /** PTY bytes from the runner. */
     output(offset: number, data: Uint8Array) {
       // The PTY is gone: late bytes would only grow a log the budget no longer counts.
@@ -116,12 +145,12 @@ export function createTerminalRoom(options: {
         // A gap (the runner dropped bytes, or reconnected): everyone needs a snapshot.
         state.streaming = false;
         for (const viewer of viewers.values()) viewer.sent = null;
-        if (viewers.size > 0 && !state.ended) options.runner.requestSnapshot();
+        if (viewers.size > 0 && !state.ended) o.runner.requestSnapshot();
       }
       log.append(offset, data);
       if (!state.streaming) return;
       // Not read back from the log: a chunk larger than the log is already partly evicted.
-      stream.deliver({ offset, data });
+      o.stream.deliver({ offset, data });
     },
 
     /** A snapshot from the runner: the screen as of byte `offset`. Bytes from there on follow it. */
@@ -136,16 +165,7 @@ export function createTerminalRoom(options: {
       if (snap.offset < log.start || snap.offset > log.end) log.reset(snap.offset);
       // Streaming means the runner sends every byte; it does so only while someone watches.
       state.streaming = viewers.size > 0;
-      for (const viewer of viewers.values()) if (viewer.sent === null || !log.has(viewer.sent)) startFromSnapshot(viewer, snap);
-    },
-
-    ptyResized: control.ptyResized,
-    input: control.input,
-    resize: control.resize,
-    deskViewer: control.deskViewer,
-    desk: control.desk,
-    get ptySize() {
-      return state.ptySize;
+      for (const viewer of viewers.values()) if (viewer.sent === null || !log.has(viewer.sent)) o.stream.startFromSnapshot(viewer, snap);
     },
 
     /** The PTY is gone; keep the final screen for late viewers, and of the log only the bytes
@@ -161,15 +181,6 @@ export function createTerminalRoom(options: {
       const after = log.since(from);
       log.reset(from);
       if (after !== 'gone' && after.length > 0 && after.length <= ENDED_LOG_BYTES) log.append(from, after);
-    },
-    get ended() {
-      return state.ended;
-    },
-    hasViewer(viewerId: string): boolean {
-      return viewers.has(viewerId);
-    },
-    get lastSnapshot() {
-      return state.lastSnapshot;
     },
   };
 }

@@ -169,47 +169,10 @@ export function createTerminalViewers(options: {
     }
   };
 
-  const linkedEntry = (socket: HubSocket, sessionId: string) => linked.get(key(socket.id, sessionId)) ?? null;
-
   return {
     subscribe,
     unsubscribe: detach,
-    /** Whether this socket watches the session through another hub. */
-    isLinked: (socket: HubSocket, sessionId: string) => linkedEntry(socket, sessionId) !== null,
-    ack(socket: HubSocket, sessionId: string, offset: number): void {
-      const entry = linkedEntry(socket, sessionId);
-      if (entry) entry.link.socket.emit('link:ack', { namespace: entry.ns, sessionId, viewerId: socket.id, offset });
-      else terminals.find(socket.data.caller.namespace, sessionId)?.ack(socket.id, offset);
-    },
-    /** This socket watches the session's live terminal on this hub: its subscribe checked the
-     *  namespace, and the room ends when the session does, so a key needs no store lookup. */
-    liveHere(socket: HubSocket, sessionId: string): boolean {
-      if (linkedEntry(socket, sessionId)) return false;
-      const room = terminals.find(socket.data.caller.namespace, sessionId);
-      return room !== null && !room.ended && room.hasViewer(socket.id);
-    },
-    async input(socket: HubSocket, sessionId: string, data: string): Promise<TerminalLinkAcks['link:input']['result'] | AckError> {
-      const entry = linkedEntry(socket, sessionId);
-      if (!entry) return terminals.find(socket.data.caller.namespace, sessionId)?.input(socket.id, data) ?? 'not-joined';
-      const ack = await links!.ask(entry.link, 'link:input', { namespace: entry.ns, sessionId, viewerId: socket.id, data });
-      return ack.ok ? ack.result : ack;
-    },
-    async resize(socket: HubSocket, sessionId: string, size: TerminalSize, fit: boolean): Promise<TerminalLinkAcks['link:resize']['result'] | AckError> {
-      const entry = linkedEntry(socket, sessionId);
-      if (!entry) return terminals.find(socket.data.caller.namespace, sessionId)?.resize(socket.id, size, fit) ?? 'not-joined';
-      const ack = await links!.ask(entry.link, 'link:resize', { namespace: entry.ns, sessionId, viewerId: socket.id, ...size, fit });
-      return ack.ok ? ack.result : ack;
-    },
-    /** Marks the viewer as a desk terminal (or not) and tells the runner; false when not joined. */
-    async desk(socket: HubSocket, sessionId: string, desk: { attached: boolean; cols?: number; rows?: number }): Promise<boolean> {
-      const ns = socket.data.caller.namespace;
-      const entry = linkedEntry(socket, sessionId);
-      if (entry) return (await links!.ask(entry.link, 'link:desk', { namespace: ns, sessionId, viewerId: socket.id, ...desk })).ok;
-      const room = terminals.find(ns, sessionId);
-      if (!room?.deskViewer(socket.id, desk.attached)) return false;
-      options.runners.send(ns, sessionId, 'terminal:desk', { sessionId, attached: desk.attached, ...(desk.attached && desk.cols && desk.rows ? { cols: desk.cols, rows: desk.rows } : {}) });
-      return true;
-    },
+    ...viewerCommands({ terminals, runners: options.runners, links, linkedEntry: (socket, sessionId) => linked.get(key(socket.id, sessionId)) ?? null }),
     viewerGone(socket: HubSocket): void {
       for (const sessionId of socket.data.terminals) detach(socket, sessionId);
     },
@@ -222,6 +185,54 @@ export function createTerminalViewers(options: {
     stop(): void {
       links?.closeAll();
       linked.clear();
+    },
+  };
+}
+
+/** What a viewer does to the terminal it watches (acks, keys, a size, being the desk): done on its
+ *  room here, or asked of the hub its stream comes from through a terminal link. */
+function viewerCommands(o: {
+  terminals: TerminalRegistry;
+  runners: RunnerCommands;
+  links: ViewerLinks | null;
+  linkedEntry: (socket: HubSocket, sessionId: string) => Linked | null;
+}) {
+  return {
+    /** Whether this socket watches the session through another hub. */
+    isLinked: (socket: HubSocket, sessionId: string) => o.linkedEntry(socket, sessionId) !== null,
+    ack(socket: HubSocket, sessionId: string, offset: number): void {
+      const entry = o.linkedEntry(socket, sessionId);
+      if (entry) entry.link.socket.emit('link:ack', { namespace: entry.ns, sessionId, viewerId: socket.id, offset });
+      else o.terminals.find(socket.data.caller.namespace, sessionId)?.ack(socket.id, offset);
+    },
+    /** This socket watches the session's live terminal on this hub: its subscribe checked the
+     *  namespace, and the room ends when the session does, so a key needs no store lookup. */
+    liveHere(socket: HubSocket, sessionId: string): boolean {
+      if (o.linkedEntry(socket, sessionId)) return false;
+      const room = o.terminals.find(socket.data.caller.namespace, sessionId);
+      return room !== null && !room.ended && room.hasViewer(socket.id);
+    },
+    async input(socket: HubSocket, sessionId: string, data: string): Promise<TerminalLinkAcks['link:input']['result'] | AckError> {
+      const entry = o.linkedEntry(socket, sessionId);
+      if (!entry) return o.terminals.find(socket.data.caller.namespace, sessionId)?.input(socket.id, data) ?? 'not-joined';
+      const ack = await o.links!.ask(entry.link, 'link:input', { namespace: entry.ns, sessionId, viewerId: socket.id, data });
+      return ack.ok ? ack.result : ack;
+    },
+    async resize(socket: HubSocket, sessionId: string, size: TerminalSize, fit: boolean): Promise<TerminalLinkAcks['link:resize']['result'] | AckError> {
+      const entry = o.linkedEntry(socket, sessionId);
+      if (!entry) return o.terminals.find(socket.data.caller.namespace, sessionId)?.resize(socket.id, size, fit) ?? 'not-joined';
+      const ack = await o.links!.ask(entry.link, 'link:resize', { namespace: entry.ns, sessionId, viewerId: socket.id, ...size, fit });
+      return ack.ok ? ack.result : ack;
+    },
+    /** Marks the viewer as a desk terminal (or not) and tells the runner; false when not joined. */
+    async desk(socket: HubSocket, sessionId: string, desk: { attached: boolean; cols?: number; rows?: number }): Promise<boolean> {
+      const ns = socket.data.caller.namespace;
+      const entry = o.linkedEntry(socket, sessionId);
+      if (entry) return (await o.links!.ask(entry.link, 'link:desk', { namespace: ns, sessionId, viewerId: socket.id, ...desk })).ok;
+      const room = o.terminals.find(ns, sessionId);
+      if (!room?.deskViewer(socket.id, desk.attached)) return false;
+      o.runners.send(ns, sessionId, 'terminal:desk', { sessionId, attached: desk.attached, ...(desk.attached && desk.cols && desk.rows ? { cols: desk.cols, rows: desk.rows } : {}) });
+      return true;
     },
   };
 }

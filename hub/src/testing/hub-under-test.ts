@@ -2,6 +2,7 @@
 // to it with. It owns each test's hub (a temp home, an access token for one namespace, every socket
 // opened, the stop and the removal of the home) so the socket tests keep only what is their own.
 // Not a test file itself and not wired by main: only *.test.ts files import it.
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -113,11 +114,22 @@ export function hubUnderTest(options: HubUnderTestOptions) {
   const register = <T extends object = Record<string, unknown>>(socket: Socket, fields: SessionFields) =>
     ack<T>(socket, 'session:register', { cwd: '/work', launchKind: 'pty', ...fields });
 
+  /** A runner with a fresh session registered on it (with `fields` besides its id) and a web tab of
+   *  the namespace: where most socket tests start. */
+  const runnerWithTab = async (fields: Omit<SessionFields, 'id'> = {}) => {
+    const runner = await connect({ nsp: '/cli' });
+    const web = await connect({ nsp: '/web' });
+    const sid = randomUUID();
+    await register(runner, { id: sid, ...fields });
+    return { runner, web, sid };
+  };
+
   return {
     connect,
     ack,
     next,
     register,
+    runnerWithTab,
     token,
     /** This test's hub. */
     get hub(): Hub {

@@ -97,6 +97,9 @@ describe('workspace forwarding', () => {
     expect(asked).toEqual([]);
   });
 
+});
+
+describe('workspace forwarding: refusals', () => {
   it('refuses ../, absolute paths and NUL before asking the runner', async () => {
     const { token: t, sessionId, asked } = await sessionWithRunner(() => README);
     for (const path of ['../etc/passwd', 'src/../../x', '/etc/passwd', 'a\0b', 'C:/Windows/win.ini']) {
@@ -156,7 +159,8 @@ describe('workspace forwarding', () => {
 
 describe('questions waiting on runners', () => {
   /** A runner port whose runners never answer until `answerAll` (or `failAll`: a timeout). */
-  function silentRunners() {
+  /** A workspace whose runners hold every question until the test answers or fails them. */
+  function silentWorkspace() {
     const held: Array<{ ns: Namespace; sessionId: string; timeoutMs: number; answer: (a: unknown[]) => void; fail: (e: Error) => void }> = [];
     const runners: RunnerCommands = {
       send: () => {},
@@ -164,7 +168,7 @@ describe('questions waiting on runners', () => {
     };
     const answerAll = () => held.splice(0).forEach((h) => h.answer([README]));
     const failAll = () => held.splice(0).forEach((h) => h.fail(new Error('timeout')));
-    return { runners, held, answerAll, failAll };
+    return { workspace: createWorkspace({ sessionOf: live, runners }), held, answerAll, failAll };
   }
   const live = async () => ({ status: 'idle' }) as Session;
   const read = (sessionId: string) => ({ kind: 'read' as const, sessionId, path: 'README.md' });
@@ -172,8 +176,7 @@ describe('questions waiting on runners', () => {
   const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
   it('caps them per session and per namespace, answering the excess at once with the reason', async () => {
-    const silent = silentRunners();
-    const workspace = createWorkspace({ sessionOf: live, runners: silent.runners });
+    const { workspace, ...silent } = silentWorkspace();
     const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
     const waiting = Array.from({ length: WORKSPACE_MAX_WAITING_PER_SESSION }, () => workspace.query('alice', read(a)));
     await settle();
@@ -198,8 +201,7 @@ describe('questions waiting on runners', () => {
   });
 
   it('a question that times out frees its place too', async () => {
-    const silent = silentRunners();
-    const workspace = createWorkspace({ sessionOf: live, runners: silent.runners });
+    const { workspace, ...silent } = silentWorkspace();
     const a = randomUUID();
     const waiting = Array.from({ length: WORKSPACE_MAX_WAITING_PER_SESSION }, () => workspace.query('alice', read(a)));
     await settle();
@@ -213,8 +215,7 @@ describe('questions waiting on runners', () => {
   });
 
   it('a silent runner holds a listing or a file for less time than the changes', async () => {
-    const silent = silentRunners();
-    const workspace = createWorkspace({ sessionOf: live, runners: silent.runners });
+    const { workspace, ...silent } = silentWorkspace();
     const a = randomUUID();
     const asked = [workspace.query('alice', read(a)), workspace.query('alice', { kind: 'list', sessionId: a, path: '' }), workspace.query('alice', { kind: 'changes', sessionId: a, cursor: 0 })];
     await settle();

@@ -12,7 +12,6 @@
 // is one namespace, so more tokens buy no more) and per session; past a cap the answer is an
 // immediate `rate_limited` with the reason. The counts are this hub's (a cluster's hubs each count).
 import {
-  AckErrorSchema,
   ackError,
   isFinalStatus,
   WorkspaceAnswerSchema,
@@ -24,6 +23,7 @@ import {
   type WorkspaceQuery,
 } from '@tether/shared';
 import type { RunnerCommands } from '../facts/runners.ts';
+import { askRunner } from '../facts/ask-runner.ts';
 
 /** Changes: a runner answers after a few git calls (each capped at 12 s, cli/src/workspace/git.ts);
  *  a large repository's status takes a few seconds. Longer means it is stuck or gone. */
@@ -62,18 +62,11 @@ export function createWorkspace(options: {
       const timeoutMs = query.kind === 'changes' ? timeouts.changes : timeouts.read;
       const slot = waiting.take(ns, query.sessionId);
       if (!slot.ok) return slot;
-      let answers: unknown[];
       try {
-        answers = await options.runners.ask(ns, query.sessionId, 'workspace:query', query, timeoutMs);
-      } catch {
-        return ackError('internal', `the session's runner did not answer within ${Math.round(timeoutMs / 1000)} s (a tether older than the hub does not know this question)`);
+        return await askRunner({ runners: options.runners, ns, sessionId: query.sessionId, event: 'workspace:query', payload: query, timeoutMs, schema: WorkspaceAnswerSchema, asked: 'this question' });
       } finally {
         slot.release();
       }
-      if (answers.length === 0) return ackError('conflict', "the session's runner is not connected to the hub right now (its machine may be asleep or offline)");
-      // One runner per session; a second socket of it (a reconnect not yet noticed) answers the same.
-      const read = answers.map(readAnswer);
-      return read.find((a) => a.ok) ?? read[0]!;
     },
   };
 }
@@ -110,15 +103,4 @@ function createWaitingCount() {
       };
     },
   };
-}
-
-function readAnswer(raw: unknown): Ack<WorkspaceAnswer> {
-  if (raw && typeof raw === 'object' && (raw as { ok?: unknown }).ok === true) {
-    const { ok: _ok, ...rest } = raw as Record<string, unknown>;
-    const parsed = WorkspaceAnswerSchema.safeParse(rest);
-    if (parsed.success) return { ok: true, ...parsed.data };
-  }
-  const refused = AckErrorSchema.safeParse(raw);
-  if (refused.success) return refused.data;
-  return ackError('internal', "the session's runner sent an answer this hub cannot read (an older or newer tether?)");
 }

@@ -21,6 +21,7 @@ import { createAnsweredModelReader } from './transcript/answered-model.ts';
 import { createLocalCommandReader, modelSetBy } from './transcript/local-commands.ts';
 import { createClaudeUsage } from './transcript/usage.ts';
 import { createClaudeHeadless } from './headless.ts';
+import { claudeBackground } from './background.ts';
 
 export const claudeAgent: Agent = {
   kind: 'claude',
@@ -90,4 +91,5 @@ export const claudeAgent: Agent = {
     listSlashCommands({ version: claudeVersions.cached({ bin: binary, cacheFile: join(tetherHome, 'claude-version.json') }), configDir: claudeConfigDir(env), cwd }),
   liveOwner: ({ env, sessionId }) => liveClaudeOwner({ configDir: claudeConfigDir(env), claudeSessionId: sessionId }),
   headless: createClaudeHeadless,
+  background: claudeBackground,
 };

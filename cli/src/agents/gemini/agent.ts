@@ -88,6 +88,9 @@ export const geminiAgent: Agent = {
     const dirs = addedDirs.map((dir) => `--include-directories=${dir}`);
     return [...(resumeId ? ['--resume', agentResumeId(resumeId)] : []), ...(model ? ['-m', model] : []), ...(mode ? ['--approval-mode', mode] : []), ...dirs];
   },
+  // Its workspace, widened to the attachments folder: a photo named by @path is read without its
+  // "files outside your workspace: allow this read?" (nobody answers that on the person's behalf).
+  attachmentsFolderArgs: (folder) => ['--include-directories', folder],
   headless: createGeminiHeadless,
   endPty: ({ pty, log }) => createEnder({ step: (i) => pty.write(STEPS[i] ?? CTRL_C), at: PRESSES_AT, exited: pty.exited, force: () => pty.kill('SIGTERM'), log }),
 };

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createGeminiTranscriptReader } from './transcript.ts';
+import { createGeminiTranscriptReader, typedText } from './transcript.ts';
 
 const linesOf = (version: string) => readFileSync(join(import.meta.dirname, 'transcript-fixtures', `gemini-${version}-session.jsonl`), 'utf8').split('\n').filter(Boolean);
 const kinds = (messages: ReturnType<ReturnType<typeof createGeminiTranscriptReader>['read']>['messages']) =>
@@ -63,4 +63,18 @@ it('matches a prompt to the queued one it delivered, and counts on from a resume
     ['g1', null, 'text'],
   ]);
   expect(read.usage).toEqual({ inputTokens: 1050, cachedInputTokens: 30, outputTokens: 108, contextTokens: 55, contextWindow: null });
+});
+
+describe('a prompt with attachments, as Gemini records it', () => {
+  const folder = '/tmp/tether-attachments-AbC123';
+  const id = '4e5fd88b-f2e6-4f95-baf0-bcd5625083ae';
+  it('is read back as typed: the folder-relative path made whole, the referenced files block dropped', () => {
+    const recorded = `@${id}/1-IMG_0042.png @${id}/2-notes.txt what is in this picture?\n\n--- Content from referenced files ---\nContent from @${id}/2-notes.txt:\nhello\n--- End of content ---`;
+    expect(typedText(recorded, folder)).toBe(`@${folder}/${id}/1-IMG_0042.png @${folder}/${id}/2-notes.txt what is in this picture?`);
+  });
+  it('leaves a prompt without that block as it is, and expands nothing without a folder', () => {
+    expect(typedText(`@${id}/1-a.png hi`, folder)).toBe(`@${id}/1-a.png hi`);
+    expect(typedText(`@${id}/1-a.png hi\n\n--- Content from referenced files ---\n--- End of content ---`, null)).toBe(`@${id}/1-a.png hi`);
+    expect(typedText('plain words', folder)).toBe('plain words');
+  });
 });

@@ -25,6 +25,21 @@ import type { TranscriptReader } from '../agent.ts';
 import { transcriptMessage, type TranscriptMessageFields } from '../transcript-message.ts';
 
 const MAX_TEXT_CHARS = 100_000;
+/** What Gemini appends to a prompt that names files with @path (their text, or nothing for an image
+ *  it sends as inline data). */
+const REFERENCED_FILES = /\n*--- Content from referenced files ---[\s\S]*--- End of content ---\s*$/;
+/** A file of the attachments folder as Gemini writes it, relative to that folder (one of its
+ *  workspace folders, `--include-directories`): `@<prompt id>/<n>-<name>`. */
+const RELATIVE_ATTACHMENT = /(^|\s)@([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/\d+-\S+)/g;
+
+/** A prompt as it was typed: without the files' content Gemini appended, and with the attachments'
+ *  full paths, so the runner recognises its prompt and the chat shows its files as files. */
+export function typedText(text: string, attachmentsFolder: string | null): string {
+  const own = text.replace(REFERENCED_FILES, '');
+  if (own === text || attachmentsFolder === null) return own;
+  return own.replace(RELATIVE_ATTACHMENT, (_all, space: string, path: string) => `${space}@${attachmentsFolder}/${path}`);
+}
+
 /** Gemini's first user message: the context it sets up, not the person's words. */
 const CONTEXT_MESSAGE = /^<session_context>/;
 
@@ -74,7 +89,7 @@ function resultText(call: ToolCall): string {
 
 const tokens = (value: unknown): number => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0);
 
-export function createGeminiTranscriptReader(options: { usage?: SessionUsage | null } = {}): TranscriptReader {
+export function createGeminiTranscriptReader(options: { usage?: SessionUsage | null; attachmentsFolder?: string } = {}): TranscriptReader {
   let agentSessionId: string | null = null;
   /** Keys of what was already given (a record's text, a tool call, its result). */
   const given = new Set<string>();
@@ -106,7 +121,7 @@ export function createGeminiTranscriptReader(options: { usage?: SessionUsage | n
     const at = r.timestamp;
     if (rewrittenAt !== null && at === rewrittenAt) return false;
     if (r.type === 'user') {
-      const text = textOf(r.content);
+      const text = typedText(textOf(r.content), options.attachmentsFolder ?? null);
       if (CONTEXT_MESSAGE.test(text)) {
         rewrittenAt = at;
         return false;

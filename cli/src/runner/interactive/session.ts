@@ -13,6 +13,10 @@
 // (pty-link.ts), mode switches (mode-control.ts), `-c`'s identity wait (identity-gate.ts), the dialog
 // bridge (dialogs/) and the prompt queue.
 //
+// An attached session (runner/attached/ hands it in as options.attached) runs the same parts around
+// the agent's attach view instead of a launch: no hooks, its transcript known from the start, and
+// End detaches.
+//
 // Invariants: "ready" means the agent's input is on screen (and, for an agent that needs it, its
 // SessionStart hook ran: start-gate.ts); the agent exiting before that is a
 // failed session with the reason (its last screen lines), shown at the desk and on the hub, and is
@@ -55,6 +59,14 @@ const GATE_READ_TRIES = 3;
 export async function runPtySession(options: RunnerOptions, agent: Agent): Promise<RunnerResult> {
   const ctx = startPtyParts({ options, agent });
   const { core } = ctx.pty;
+  const attached = options.attached;
+  if (attached) {
+    // A background session tether attaches to: no launch plan, no hooks of ours (it started without
+    // them); its conversation is known, so its transcript is the chat from the start.
+    core.log(`attached to ${agent.name} background session ${attached.backgroundId} (${attached.agentSessionId}): no hook approvals; its dialogs are read from its screen`);
+    core.followTranscript({ path: attached.transcriptPath, continued: false });
+    return runPty({ ...ctx, binary: attached.binary, args: attached.args });
+  }
   const { binary, plan } = await core.prepareLaunch({ approvals: ctx.approvals, hooks: ptyHooks(ctx) });
   if (plan.bypass) core.log(`permission bypass requested by the user: ${agent.name} asks nobody, so nothing reaches the hub`);
   return runPty({ ...ctx, binary, args: plan.args });
@@ -255,7 +267,8 @@ async function runPty(parts: PtyParts & { binary: string; args: string[] }): Pro
   }
   const pty = ctx.pty;
   log(`session ${state.id}: spawned ${parts.binary} (pid ${pty.pid}) ${JSON.stringify(parts.args)}`);
-  ctx.ender = agent.endPty({ pty, log });
+  // End of an attached session leaves the agent's view only: the session runs on in its pool.
+  ctx.ender = options.attached ? options.attached.detach({ pty, log }) : agent.endPty({ pty, log });
   parts.identity.spawned();
   // Bytes as read: the screen model and the hub take them as they are; only the desk gets text.
   const deskDecoder = new TextDecoder();
@@ -287,7 +300,8 @@ async function runPty(parts: PtyParts & { binary: string; args: string[] }): Pro
   parts.identity.settle(`${agent.name} exited`);
   watch.stop();
   const finalScreen = await screen.state();
-  const failure = watch.ready()
+  // An attach view that exits cleanly was left (Ctrl+Z at the desk) even before its prompt showed.
+  const failure = watch.ready() || (options.attached && exit.exitCode === 0)
     ? null
     : describeEarlyExit({
         agent: agent.name,

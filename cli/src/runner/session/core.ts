@@ -90,7 +90,8 @@ function sessionIdentity(o: { agent: Agent; options: RunnerOptions }) {
     id: resumed?.sessionId ?? o.options.env.TETHER_SESSION_ID ?? crypto.randomUUID(),
     status: 'starting',
     // `--resume <search term>` at the desk is claude's picker, not an id: the id comes with SessionStart.
-    agentSessionId: plan.resumeId && isUuid(plan.resumeId) ? plan.resumeId : null,
+    // An attached session's conversation is the background session's, known before anything runs.
+    agentSessionId: o.options.attached?.agentSessionId ?? (plan.resumeId && isUuid(plan.resumeId) ? plan.resumeId : null),
     model: plan.model,
     permissionMode: plan.permissionMode,
     usage: resumed?.usage ?? null,
@@ -123,6 +124,7 @@ function createChatFeed(o: {
   agent: Agent;
   init: CoreInit;
   log: (line: string) => void;
+  attachmentsFolder?: () => string;
   poll: Poll;
   state: SessionState;
   link: () => HubLink | null;
@@ -137,6 +139,7 @@ function createChatFeed(o: {
   return createTranscriptFeed({
     agent: o.agent,
     log,
+    ...(o.attachmentsFolder ? { attachmentsFolder: o.attachmentsFolder } : {}),
     poll: o.poll,
     append: (messages) => o.link()?.push('message:append', { sessionId: state.id, messages }),
     matchPrompt: (text) => init.matchPrompt(text),
@@ -246,7 +249,7 @@ function registrationOf(o: { init: CoreInit; agent: Agent; state: { id: string; 
     cwd: init.options.cwd,
     launchKind: init.launchKind,
     agent: agent.kind,
-    capabilities: agent.capabilities,
+    capabilities: init.options.attached?.capabilities ?? agent.capabilities,
     status: state.status,
     agentSessionId: state.agentSessionId,
     model: state.model,
@@ -311,6 +314,8 @@ export function createSessionCore(init: CoreInit) {
     agent,
     init,
     log,
+    // A PTY agent given the attachments folder at launch may write its files' paths relative to it.
+    ...(init.launchKind === 'pty' && agent.attachmentsFolderArgs ? { attachmentsFolder: attachments.folder } : {}),
     poll: scope.pace.poll,
     state,
     link: hub.link,
@@ -378,7 +383,7 @@ export function createSessionCore(init: CoreInit) {
     failEarly,
     /** The agent's binary, the hook server and the hooks the agent will call, and its arguments. */
     async prepareLaunch(o: { approvals: Approvals; hooks: SessionHooks }): Promise<{ binary: string; plan: LaunchPlan }> {
-      const launch = await prepareLaunch({ ...o, agent, options, launchKind: init.launchKind, env, plan, scope, state, facts, elicitations, link: hub.link, pokeTranscript: feed.poke, reportSlashCommands: hub.reportSlashCommands, failEarly });
+      const launch = await prepareLaunch({ ...o, agent, options, launchKind: init.launchKind, env, plan, scope, state, facts, elicitations, link: hub.link, pokeTranscript: feed.poke, reportSlashCommands: hub.reportSlashCommands, failEarly, attachmentsFolder: attachments.folder });
       plan = launch.plan;
       return launch;
     },

@@ -35,6 +35,8 @@ export async function prepareLaunch(o: {
   failEarly: (reason: string) => Promise<never>;
   approvals: Approvals;
   hooks: SessionHooks;
+  /** The session's attachments folder (made when asked). */
+  attachmentsFolder: () => string;
 }): Promise<{ binary: string; plan: LaunchPlan }> {
   const { agent, options, scope, facts } = o;
   let binary: string;
@@ -79,7 +81,8 @@ export async function prepareLaunch(o: {
   scope.onCleanup(() => installed.remove());
   // The variables its hooks need join the environment the agent is spawned with (the same object).
   if (installed.env) Object.assign(o.env, installed.env);
-  const plan = { ...o.plan, args: installed.prepend ? [...installed.args, ...o.plan.args] : [...o.plan.args, ...installed.args] };
+  const own = [...installed.args, ...(o.launchKind === 'pty' && agent.attachmentsFolderArgs ? agent.attachmentsFolderArgs(o.attachmentsFolder()) : [])];
+  const plan = { ...o.plan, args: installed.prepend ? [...own, ...o.plan.args] : [...o.plan.args, ...own] };
   // A PTY agent lists nothing on its own: its room knows what it takes (claude: its built-ins for
   // its version and what it loads from disk); headless claude reports its own answer instead.
   if (o.launchKind === 'pty' && agent.slashCommands) o.reportSlashCommands(agent.slashCommands({ binary, env: o.env, cwd: options.cwd, tetherHome: options.tetherHome }));

@@ -2,6 +2,7 @@
 // kind. Its own file so the runner's parts (session/link, session/launch) and the command that starts
 // a runner read it without importing session/core, which imports them.
 import type { AgentKind } from '@tether/shared';
+import type { AttachedLaunch } from './attached-launch.ts';
 
 export type RunnerOptions = {
   userArgs: string[];
@@ -13,8 +14,14 @@ export type RunnerOptions = {
   desk: 'attached' | 'headless';
   /** Where diagnostics go (never the desk: the TUI owns it). */
   logFile?: string;
-  /** `headless`: the agent's own headless mode (claude: `claude -p` with stream-json), no terminal. Default `pty`. */
-  launchKind?: 'pty' | 'headless';
+  /** `headless`: the agent's own headless mode (claude: `claude -p` with stream-json), no terminal.
+   *  `attached`: a background session the agent runs on its own (`backgroundId`), attached to in a
+   *  PTY (runner/attached/). Default `pty`. */
+  launchKind?: 'pty' | 'headless' | 'attached';
+  /** `attached`: the agent's id of the background session to attach to. */
+  backgroundId?: string;
+  /** Set by the runner's root once an attached launch holds its background session (never by a command). */
+  attached?: AttachedLaunch;
   /** The coding agent to run. Default `claude`. */
   agent?: AgentKind;
 };

@@ -50,6 +50,8 @@ export function createTranscriptFeed(init: {
   onRead: (o: { lines: string[]; messages: ChatMessageInput[]; endOffset: number }) => void;
   /** Subagent lines were read (resume state). */
   onSubagentRead: () => void;
+  /** The session's attachments folder, for a reader whose agent names files relative to it. */
+  attachmentsFolder?: () => string;
 }) {
   const { agent, log } = init;
   /** Made at the first follow, which knows what a resumed session had used. */
@@ -108,7 +110,7 @@ export function createTranscriptFeed(init: {
      *  soak) and fed every old line to the reader a second time. Returns whether it switched. */
     follow(o: { path: string; fromOffset: number; subagentOffsets?: Record<string, number>; usage?: SessionUsage | null }): boolean {
       if (tail && o.path === path) return false;
-      reader ??= agent.transcript({ usage: o.usage ?? null });
+      reader ??= agent.transcript({ usage: o.usage ?? null, ...(init.attachmentsFolder ? { attachmentsFolder: init.attachmentsFolder() } : {}) });
       path = o.path;
       offset = o.fromOffset;
       if (!tail) tail = tailTranscript({ path: o.path, fromOffset: o.fromOffset, onLines, onError: (error) => log(`transcript: ${String(error)}`), poll: init.poll });

@@ -1,23 +1,12 @@
 // pair.test.ts: POST /api/pair-codes and POST /api/auth/pair through the whole Hono app (app.request,
 // no port) on a real SQLite file: a code for the caller's namespace only, redeemed once, the clear
 // answers for used and unknown codes, and wrong codes counted with wrong tokens.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LoginResponseSchema, PairCodeCreatedSchema } from '@tether/shared';
-import { createSqliteStore } from '../../store/sqlite/sqlite-store.ts';
+import { httpAppParts } from '../../testing/http-parts.ts';
+import { openTempStore, removeTempStore } from '../../testing/temp-store.ts';
 import type { Store } from '../../store/store.ts';
 import { createAccessToken } from '../../auth/tokens.ts';
-import { createShareLinks } from '../../auth/share-links.ts';
-import { createCallerResolver } from '../../auth/namespace.ts';
-import { createWebSessionSigner } from '../../auth/web-session.ts';
-import { createLogin } from '../../auth/login.ts';
-import { createDevices } from '../../auth/devices.ts';
-import { createPairing } from '../../auth/pairing.ts';
-import { createSessionQueries } from '../../sessions/queries.ts';
-import { createMachineQueries } from '../../machines/machines.ts';
-import { createApprovalQueries } from '../../approvals/approvals.ts';
 import { createHttpApp, LOGIN_MAX_FAILURES } from '../app.ts';
 
 const PUBLIC_URL = 'https://tether.example.test';
@@ -28,20 +17,9 @@ let store: Store;
 let token: string;
 
 function build(publicUrl: string | null = PUBLIC_URL) {
-  const signer = createWebSessionSigner({ secret: new Uint8Array(32).fill(9) });
   return createHttpApp({
-    sessions: createSessionQueries({ store }),
-    machines: createMachineQueries({ store }),
-    approvals: createApprovalQueries({ store }),
-    login: createLogin({ store, signer }),
-    ...(() => {
-      const devices = createDevices({ store, signer, revoked: () => {} });
-      return { pairing: createPairing({ store, signer, devices }), devices };
-    })(),
+    ...httpAppParts(store),
     publicUrl,
-    resolver: createCallerResolver({ store, signer }),
-    shareLinks: createShareLinks({ store, secret: new Uint8Array(32).fill(9) }),
-    version: '9.9.9',
   });
 }
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
@@ -51,15 +29,11 @@ const pair = (app: App, body: unknown, ip = '10.0.0.7') =>
   app.request('/api/auth/pair', { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'user-agent': IPHONE } }, { ip });
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tether-pair-http-'));
-  store = createSqliteStore({ path: join(dir, 'hub.sqlite') });
+  ({ dir, store } = openTempStore('tether-pair-http-'));
   token = (await createAccessToken({ store, namespace: 'alpha', label: 'laptop' })).token;
   await createAccessToken({ store, namespace: 'beta', label: 'other' });
 });
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => removeTempStore({ dir, store }));
 
 describe('pairing routes', () => {
   it('makes a code for the caller\'s namespace (token or web session) with the phone URL; no namespace can be chosen', async () => {

@@ -1,23 +1,12 @@
 // transcription.test.ts (routes): POST /api/transcriptions through the whole Hono app (auth, body
 // limit, config) against the scripted fake endpoint on a real port.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TRANSCRIPTION_MAX_BYTES, TRANSCRIPTION_MAX_SECONDS } from '@tether/shared';
 import { makeWav, startFakeTranscription, type FakeTranscription } from '../../../../tests/fixtures/fake-transcription/fake-transcription.ts';
-import { createSqliteStore } from '../../store/sqlite/sqlite-store.ts';
+import { httpAppParts } from '../../testing/http-parts.ts';
+import { openTempStore, removeTempStore } from '../../testing/temp-store.ts';
 import type { Store } from '../../store/store.ts';
 import { createAccessToken } from '../../auth/tokens.ts';
-import { createShareLinks } from '../../auth/share-links.ts';
-import { createCallerResolver } from '../../auth/namespace.ts';
-import { createWebSessionSigner } from '../../auth/web-session.ts';
-import { createLogin } from '../../auth/login.ts';
-import { createDevices } from '../../auth/devices.ts';
-import { createPairing } from '../../auth/pairing.ts';
-import { createSessionQueries } from '../../sessions/queries.ts';
-import { createMachineQueries } from '../../machines/machines.ts';
-import { createApprovalQueries } from '../../approvals/approvals.ts';
 import { createTranscription, type Transcription } from '../../transcription/transcription.ts';
 import { createHttpApp } from '../app.ts';
 
@@ -27,19 +16,8 @@ let fake: FakeTranscription;
 let token: string;
 
 function build(transcription: Transcription | null) {
-  const signer = createWebSessionSigner({ secret: new Uint8Array(32).fill(7) });
   return createHttpApp({
-    sessions: createSessionQueries({ store }),
-    machines: createMachineQueries({ store }),
-    approvals: createApprovalQueries({ store }),
-    login: createLogin({ store, signer }),
-    ...(() => {
-      const devices = createDevices({ store, signer, revoked: () => {} });
-      return { pairing: createPairing({ store, signer, devices }), devices };
-    })(),
-    resolver: createCallerResolver({ store, signer }),
-    shareLinks: createShareLinks({ store, secret: new Uint8Array(32).fill(7) }),
-    version: '9.9.9',
+    ...httpAppParts(store),
     features: { shell: false, ...(transcription ? { transcription: { host: transcription.host } } : {}) },
     transcription,
   });
@@ -54,15 +32,13 @@ const post = (app: ReturnType<typeof build>, body: Uint8Array, options: { query?
   });
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tether-transcription-'));
-  store = createSqliteStore({ path: join(dir, 'hub.sqlite') });
+  ({ dir, store } = openTempStore('tether-transcription-'));
   token = (await createAccessToken({ store, namespace: 'alpha', label: 'phone' })).token;
   fake = startFakeTranscription({ model: 'whisper-test', apiKey: 'sk-hub-only' });
 });
 afterEach(async () => {
   await fake.stop();
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await removeTempStore({ dir, store });
 });
 
 describe('POST /api/transcriptions', () => {

@@ -14,8 +14,11 @@ import { dismissFailure, endSession, useLifecycle } from './lifecycle-store.ts';
 import { IconPower } from '../../lib/ui/icons.tsx';
 
 function consequence(session: Session): string {
-  // Both agents leave the same way: Ctrl-C twice at their TUI, or, headless, the end of their input.
   const name = agentDisplayName(session.agent);
+  // A background session tether attached to (capabilities.adopted): End only closes tether's view.
+  const adopted = session.capabilities?.adopted;
+  if (adopted) return `tether detaches from background session ${adopted.backgroundId}: it keeps running in ${name}'s own pool, and nothing of it is stopped. The chat and the last screen stay here.`;
+  // Both agents leave the same way: Ctrl-C twice at their TUI, or, headless, the end of their input.
   const how = session.launchKind === 'pty' ? `${name} exits as it does at the desk (Ctrl-C twice)` : `${name} reaches the end of its input and exits`;
   const turn = session.status === 'thinking' ? '; the turn in progress is interrupted' : '';
   return `${how}${turn}. ${session.launchKind === 'pty' ? 'The chat and the last screen stay' : 'The chat stays'} here.`;
@@ -25,6 +28,8 @@ function consequence(session: Session): string {
 const DESK_RESUME: Record<Session['agent'], string> = { claude: 'tether claude --resume', codex: 'tether codex resume', gemini: 'tether gemini --resume' };
 
 function resumeLater(session: Session): string {
+  const adopted = session.capabilities?.adopted;
+  if (adopted) return `Adopt it again with tether adopt ${adopted.backgroundId}; stopping it in its pool is tether adopt ${adopted.backgroundId} --stop, which asks first.`;
   return session.machineId
     ? 'You can resume it later from here or with tether resume.'
     : `It was started at a desk: resume it there with ${DESK_RESUME[session.agent]}.`;
@@ -86,7 +91,7 @@ function EndDialog({ session, reviewsQuestion, onClose }: { session: Session; re
   return (
     <dialog {...props} className="confirm-dialog">
       <h2 id={titleId} className="confirm-dialog-title">
-        End this session?
+        {session.capabilities?.adopted ? 'Detach from this session?' : 'End this session?'}
       </h2>
       <div id={textId} className="confirm-dialog-text">
         <p>{consequence(session)}</p>
@@ -108,6 +113,8 @@ function EndDialog({ session, reviewsQuestion, onClose }: { session: Session; re
             <>
               <Spinner size={16} /> Ending…
             </>
+          ) : session.capabilities?.adopted ? (
+            'Detach'
           ) : (
             'End session'
           )}

@@ -1,6 +1,6 @@
 // session-facts.tsx: the runner's facts about a session that change how far the phone can trust
 // what it sees: "Bypass" (the user started claude with permission checks off, so nothing will ask
-// here) and who is in control right now (the desk terminal, or a remote client such as this phone).
+// here), "Adopted" (a background session it attached to: no hook approvals) and who is in control right now (the desk terminal, or a remote client such as this phone).
 import type { Session } from '@tether/shared';
 import { isFinalStatus } from '@tether/shared/wire';
 import { Badge } from '../../lib/ui/badge.tsx';
@@ -28,6 +28,15 @@ export function BypassChip() {
   return (
     <InfoPopover label="Bypass: permission checks are off. What this means" chip={<><WarningMark />Bypass</>} className="badge badge-danger chip-button" title={BYPASS_TITLE}>
       <FactText fact="bypass" />
+    </InfoPopover>
+  );
+}
+
+/** A session tether attached to rather than started (capabilities.adopted): what it lacks, on tap. */
+export function AdoptedChip({ note }: { note: string }) {
+  return (
+    <InfoPopover label={`${note}. What this means`} chip={<>Adopted: no hook approvals</>} className="badge chip-button adopted-chip" title={note}>
+      <FactText fact="adopted" />
     </InfoPopover>
   );
 }

@@ -20,7 +20,7 @@ import { MachineChip } from './machine-chip.tsx';
 import { UsageChip } from './usage-chip.tsx';
 import { WorktreeSlotContext } from '../../lib/worktree-slot.ts';
 
-import { BypassChip, ControlChip } from './session-facts.tsx';
+import { AdoptedChip, BypassChip, ControlChip } from './session-facts.tsx';
 import './session-screen.css';
 
 /** Chat ⇄ terminal, for PTY sessions: one button that names where it goes. Away from the chat
@@ -62,6 +62,7 @@ export function SessionHeader({ session, lifecycle = null, review = null }: { se
         <div className="session-header-meta" role="group" aria-label="Session facts" tabIndex={0}>
           <StatusPill status={session.status} />
           {session.bypass ? <BypassChip /> : null}
+          {session.capabilities?.adopted ? <AdoptedChip note={session.capabilities.adopted.note} /> : null}
           <Badge title={kind.title}>{kind.label}</Badge>
           {/* What is switched from the phone is what the agent's capabilities allow in this launch
               kind; otherwise the model is shown as the agent reported it. */}
