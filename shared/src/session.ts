@@ -9,6 +9,7 @@ import { AgentKindSchema, DEFAULT_AGENT, EffortLevelSchema, LaunchKindSchema, Pe
 import { AgentCapabilitiesSchema } from './agent-capabilities.ts';
 import { LiveReviewsChoiceSchema } from './reviews.ts';
 import { SessionWorktreeSchema } from './worktrees.ts';
+import { AddedDirsSchema } from './added-dirs.ts';
 export { AgentKindSchema, DEFAULT_AGENT, EffortLevelSchema, LaunchKindSchema, PermissionModeSchema } from './agent-terms.ts';
 export type { AgentKind, LaunchKind, PermissionMode } from './agent-terms.ts';
 
@@ -93,6 +94,9 @@ export const SessionSchema = z.object({
   parentId: SessionIdSchema.nullable().optional(),
   /** The git worktree the daemon made for it (worktrees.ts), null for any other; absent from an older hub. */
   worktree: SessionWorktreeSchema.nullable().optional(),
+  /** The folders its agent was given beyond `cwd` (added-dirs.ts): a resume gives them again.
+   *  Absent from an older hub. */
+  addedDirs: AddedDirsSchema.optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;
 
@@ -116,6 +120,8 @@ export const SessionRegistrationSchema = z.object({
   permissionMode: PermissionModeSchema.default('default'),
   deskAttached: z.boolean().default(false),
   createdAt: TimestampSchema.optional(),
+  /** The folders its agent was given beyond `cwd`, absolute (added-dirs.ts); an older runner sends none. */
+  addedDirs: AddedDirsSchema.default([]),
 });
 export type SessionRegistration = z.input<typeof SessionRegistrationSchema>;
 

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { AgentSessionIdSchema, BackgroundIdSchema, MachineIdSchema, SessionIdSchema } from './ids.ts';
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
+import { AddedDirsSchema } from './added-dirs.ts';
 import { AgentKindSchema, DEFAULT_AGENT, LaunchKindSchema, PermissionModeSchema, type LaunchKind } from './session.ts';
 import { LAUNCH_KINDS } from './wire.ts';
 import { AckErrorSchema, ackError, ackSchemaOf, type AckError, type ErrorCode } from './protocol.ts';
@@ -114,6 +115,9 @@ export const DaemonSpawnSchema = z.object({
   readOnly: z.boolean().default(false),
   /** Make a new worktree of `cwd`'s repository first and run the session in it. */
   worktree: SpawnWorktreeSchema.nullable().default(null),
+  /** The folders the agent gets beyond `cwd` (a resume: the ones the session had). Each must exist
+   *  on the machine: the daemon refuses the start naming one that does not (dir_missing). */
+  addedDirs: AddedDirsSchema.default([]),
 }).superRefine(backgroundIdMatchesKind);
 export type DaemonSpawn = z.infer<typeof DaemonSpawnSchema>;
 /** The runner process started: its pid, the directory it runs in (`~` expanded), its log file. */

@@ -6,7 +6,8 @@
 // answer; "Open reviewer" shows the reviewer's chat, whose terminal draws its work (the scripted
 // findings on its screen); its chat leads back to the parent, where the card sends the edited
 // findings to claude (the parent's runner gets the prompt) and ends the reviewer (read-only from
-// then on). The session list marks the review. axe in both themes on every state.
+// then on). The session list marks the review. With the machine's daemon offline the dialog says to
+// start it there and Start stays off. axe in both themes on every state.
 import { describe, expect, it } from 'vitest';
 import { UI_TIMEOUT_MS } from '../harness/browser.ts';
 import { stepLog } from '../harness/steps.ts';
@@ -18,6 +19,21 @@ const TITLE = 'Fix the return value';
 
 describe('a review from the phone', () => {
   const world = useBrowserWorld();
+
+  it("phone: with the machine's daemon offline, Review says to start it there and does not start", async () => {
+    const stage = await reviewStage(world, { namespace: 'reviews-offline', title: TITLE, findings: FINDINGS });
+    stage.daemon.close();
+    const page = await world.signedInPage('phone', stage.token);
+    await page.goto(`${world.hub.url}/sessions/${stage.parentId}`);
+    await page.locator('.session-header').getByRole('img', { name: 'dev-box: daemon offline, start tether daemon on dev-box' }).waitFor({ timeout: UI_TIMEOUT_MS });
+    await page.locator('.session-header').getByRole('button', { name: 'Review by another agent' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Review these changes' });
+    await dialog.getByRole('alert').getByText('dev-box is offline: start tether daemon on dev-box to review there.').waitFor({ timeout: UI_TIMEOUT_MS });
+    await expect(dialog.getByRole('button', { name: 'Start review' }).isDisabled()).resolves.toBe(true);
+    expect(await bothThemes(page, 'reviews-machine-offline', 'phone')).toEqual([]);
+    expect(stage.reviewers).toEqual([]);
+    await page.close();
+  });
 
   for (const viewport of ['phone', 'desktop'] as const) {
     it(`${viewport}: start from Changes (PTY), the answer on the card, watch the reviewer's terminal, back, Send to Claude, Send on, End`, async () => {

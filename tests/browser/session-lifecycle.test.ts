@@ -2,7 +2,8 @@
 //   1. every viewport × theme, stand-ins for the daemon and the runner (sockets, fast): End opens a
 //      modal confirmation (focus on Cancel, Esc cancels and gives focus back), "End session" ends it
 //      (the runner is asked, the chat's end notice replaces the composer, the header shows Resume);
-//      with its machine offline Resume is disabled and says why; back online Resume brings the same
+//      the notice names what a resume carries (model, added folders); with its machine offline the
+//      header's machine chip says so and Resume is disabled and says why; back online Resume brings the same
 //      page back to life. Screenshots of the dialog and the notice in each combination.
 //   2. phone, the real `tether daemon` + real claude (fake API), a PTY session: End from the dialog,
 //      claude exits, Resume from the notice, and the chat continues in the same session.
@@ -57,6 +58,8 @@ describe('session lifecycle from the phone', () => {
           title: 'Fix the checkout',
           status: 'idle',
           agentSessionId: randomUUID(),
+          model: 'claude-sonnet-4-5',
+          addedDirs: ['/Users/dev/src/design-system'],
         });
         // The stand-in runner ends the way a real one does: asked to stop, it reports its end.
         const stopsAsked: string[] = [];
@@ -92,13 +95,19 @@ describe('session lifecycle from the phone', () => {
         expect(stopsAsked).toEqual([sessionId]);
         await page.getByText('Make the checkout button work on mobile').waitFor();
         expect(await page.getByRole('textbox', { name: /message/i }).count()).toBe(0);
-        await endNotice(page).getByText('Same conversation, on studio-mac.').waitFor();
+        // What a resume carries besides the conversation: the model, the folders added to the session.
+        await endNotice(page).getByText('Same conversation, on studio-mac. With claude-sonnet-4-5, the added folder /Users/dev/src/design-system.').waitFor();
+        const machineChip = page.locator('.session-header').getByRole('img', { name: /^studio-mac: daemon/ });
+        await expect(machineChip.getAttribute('aria-label')).resolves.toBe('studio-mac: daemon online');
         await saveScreenshot(page, { name: `lifecycle-ended-${colorScheme}`, viewport });
 
         // The machine's daemon goes away: Resume is disabled and says why, in the notice and the header.
         firstDaemon.close();
-        const reason = 'studio-mac is offline: start tether daemon there to resume this session.';
+        const reason = 'studio-mac is offline: start tether daemon on studio-mac to resume this session.';
         await endNotice(page).getByText(reason).waitFor({ timeout: UI_TIMEOUT_MS });
+        // The header says the machine's daemon is offline, and what to start where.
+        await expect(machineChip.getAttribute('aria-label')).resolves.toBe('studio-mac: daemon offline, start tether daemon on studio-mac');
+        await expect(machineChip.textContent()).resolves.toBe('studio-mac offline');
         const noticeResume = endNotice(page).getByRole('button', { name: 'Resume', exact: true });
         await expect(noticeResume.isDisabled()).resolves.toBe(true);
         await expect(noticeResume.getAttribute('aria-describedby')).resolves.toBeTruthy();

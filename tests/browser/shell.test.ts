@@ -1,8 +1,11 @@
 // shell.test.ts: a web shell at a phone (390×844). A real hub that enables shells, a real
 // `tether daemon --allow-shell` process and a real PTY login shell; the session header's Shell
 // button opens it full screen, typing reaches it, and a reload of the tab reattaches to the same shell;
-// a duplicated tab does not take the first one's shell.
+// a duplicated tab does not take the first one's shell; with the machine's daemon offline the header
+// says so and Shell leads to the page that says what to start there.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emitAck } from '../harness/hub.ts';
 import { saveScreenshot, UI_TIMEOUT_MS } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { createClaudeSandbox, type ClaudeSandbox } from '../harness/claude.ts';
@@ -56,6 +59,26 @@ describe('web shell', () => {
     await page.keyboard.type('echo "mark=$MARK"\n');
     await screen.getByText('mark=kept', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
     expect(await page.locator('.quick-keys').isVisible()).toBe(true);
+    await page.close();
+  });
+
+  it("phone: with the session's machine offline, the header says so and Shell leads to what to start there", async () => {
+    const token = world.hub.token;
+    // A stand-in daemon that allowed shells, then went away.
+    const machineId = randomUUID();
+    const standIn = await world.connect({ token, client: 'daemon' });
+    expect((await emitAck(standIn, 'machine:register', { id: machineId, name: 'old-box', os: 'linux', user: 'dev', home: '/home/dev', shell: true })).ok).toBe(true);
+    const runner = await world.connect({ token });
+    await world.registerSession(runner, { cwd: sandbox.cwd, launchKind: 'pty', title: 'Offline machine', status: 'idle', machineId });
+    standIn.close();
+
+    const page = await world.signedInPage('phone', token);
+    await page.getByRole('link', { name: /Offline machine/ }).click();
+    await page.locator('.session-header').getByRole('img', { name: 'old-box: daemon offline, start tether daemon on old-box' }).waitFor({ timeout: UI_TIMEOUT_MS });
+    await page.getByRole('link', { name: 'Shell on this machine' }).click();
+    await page.getByText('old-box is offline', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+    await page.getByText('Start tether daemon --allow-shell on old-box to open a shell.').waitFor({ timeout: UI_TIMEOUT_MS });
+    await saveScreenshot(page, { name: 'shell-machine-offline', viewport: 'phone' });
     await page.close();
   });
 

@@ -2,18 +2,21 @@
 // at the desk of a machine whose `tether daemon` runs (same TETHER_HOME) names that machine, proved by
 // the machine's secret; so once it ends the phone resumes it through the daemon, as it does a session
 // the daemon spawned. A claim nobody vouched for (no proof, a wrong one, an unknown machine) is dropped:
-// the session registers as a desk session. Real hub, daemon, runner and claude against the fake API.
-import { readFileSync, writeFileSync } from 'node:fs';
+// the session registers as a desk session. A resume carries the folders the desk gave claude
+// (`--add-dir`), or is refused naming one that is gone. Real hub, daemon, runner and claude against the fake API.
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import type { Review, Session } from '@tether/shared';
+import { DialogInputSchema, type Review, type Session } from '@tether/shared';
+import type { Socket } from 'socket.io-client';
 import { lastUserText, text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { connectSocket, emitAck } from '../harness/hub.ts';
 import { quitWithCtrlC } from '../harness/desk.ts';
-import { chatText } from '../harness/runner.ts';
-import { DESK_READY, startDaemonWorld } from '../harness/world.ts';
+import { chatText, type SessionWatch } from '../harness/runner.ts';
+import { DESK_READY, MANUAL_MODE, startDaemonWorld } from '../harness/world.ts';
 
 const defer = useCleanups();
 type ControlAck = { ok: boolean; session?: Session; code?: string; reason?: string; error?: string };
@@ -22,10 +25,15 @@ it('a desk tether claude on a machine with a daemon names that machine, and once
   const world = await startDaemonWorld(defer, { script: [text('desk answer'), text('resumed answer')] });
   const { daemon, phone } = world;
   // The desk, in the daemon's TETHER_HOME: the machine's id and secret are this user's files.
-  const desk = world.startRunner({ home: daemon.home });
+  // With a folder beyond its own (`--add-dir`): the session records it, and the resume gives it again.
+  const extra = realpathSync(mkdtempSync(join(tmpdir(), 'tether-added-dir-')));
+  defer(() => rmSync(extra, { recursive: true, force: true }));
+  const desk = world.startRunner({ home: daemon.home, args: [...MANUAL_MODE, '--add-dir', extra] });
   const watch = await world.startWatch(desk.sessionId);
+  // claude asks before it works in a folder it was not trusted with: a dialog the phone answers.
+  await addFolderOnThePhone({ phone, watch, extra });
   await desk.waitForScreen(DESK_READY);
-  expect(watch.session()).toMatchObject({ id: desk.sessionId, machineId: daemon.machineId() });
+  expect(watch.session()).toMatchObject({ id: desk.sessionId, machineId: daemon.machineId(), addedDirs: [extra] });
 
   await watch.send('a question at the desk');
   await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'desk answer'), { what: 'the desk answer' });
@@ -37,12 +45,29 @@ it('a desk tether claude on a machine with a daemon names that machine, and once
   const resumed = (await emitAck(phone, 'session:resume', { sessionId: desk.sessionId }, 60_000)) as ControlAck;
   expect(resumed.error).toBeUndefined();
   // As it ran: in claude's TUI, now in a PTY of the daemon's (`--pty` or not is the phone's choice).
-  expect(resumed.session).toMatchObject({ id: desk.sessionId, machineId: daemon.machineId(), status: 'idle', launchKind: 'pty' });
+  // claude's answer about a folder holds for one process: the resumed one asks again, on the phone.
+  expect(resumed.session).toMatchObject({ id: desk.sessionId, machineId: daemon.machineId(), launchKind: 'pty', pendingCount: 1, addedDirs: [extra] });
+  await addFolderOnThePhone({ phone, watch, extra });
+  await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'the resumed session ready once the folder is added', timeoutMs: 30_000 });
   await watch.send('and from the phone');
   await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'resumed answer'), { what: 'the resumed answer' });
   expect(watch.session()?.agentSessionId).toBe(agentSessionId);
   expect(watch.messages().map(chatText).filter(Boolean)).toEqual(['a question at the desk', 'desk answer', 'and from the phone', 'resumed answer']);
-  await emitAck(phone, 'session:stop', { sessionId: desk.sessionId }, 30_000);
+  // claude names its added folders in the environment block of its system prompt: at the desk, and
+  // again in the resumed claude the daemon started.
+  for (const asked of ['a question at the desk', 'and from the phone']) {
+    const request = await world.fake.waitForRequest((r) => r.kind === 'main' && r.body !== undefined && lastUserText(r.body).includes(asked), { timeoutMs: 10_000 });
+    expect(JSON.stringify(request.body), asked).toContain(JSON.stringify(`Additional working directories:\n  - ${extra}\n`).slice(1, -1));
+  }
+  expect(watch.session()?.addedDirs).toEqual([extra]);
+  expect((await emitAck(phone, 'session:stop', { sessionId: desk.sessionId }, 30_000)).ok).toBe(true);
+
+  // A folder that is gone by the next resume is not silently left out: the daemon refuses, naming it.
+  rmSync(extra, { recursive: true, force: true });
+  const refused = (await emitAck(phone, 'session:resume', { sessionId: desk.sessionId }, 60_000)) as ControlAck;
+  expect(refused).toMatchObject({ ok: false, reason: 'dir_missing' });
+  expect(refused.error).toContain(extra);
+  expect(watch.session()).toMatchObject({ status: 'ended', addedDirs: [extra] });
 }, 180_000);
 
 it('a desk tether claude on a machine with a daemon is reviewed from the phone: the reviewer runs on that machine, reads the desk\'s change', async () => {
@@ -79,6 +104,16 @@ it('a desk tether claude on a machine with a daemon is reviewed from the phone: 
   expect((await emitAck(phone, 'review:end', { reviewId }, 30_000)).ok).toBe(true);
   expect(await quitWithCtrlC(desk)).toBe(0);
 }, 180_000);
+
+/** claude's "Adding a new directory" dialog, relayed to the phone, answered "Yes, add it" there. */
+async function addFolderOnThePhone(o: { phone: Socket; watch: SessionWatch; extra: string }): Promise<void> {
+  const { watch } = o;
+  const seen = new Set(watch.resolved.map((r) => r.requestId));
+  const request = await watch.waitFor(() => watch.requested.find((r) => r.kind === 'dialog' && !seen.has(r.id) && JSON.stringify(r.toolInput).includes(o.extra)), { what: 'the added folder asked on the phone', timeoutMs: 30_000 });
+  const option = DialogInputSchema.parse(request.toolInput).options.find((opt) => /^Yes, add it/.test(opt.label));
+  expect(option, JSON.stringify(request.toolInput)).toBeDefined();
+  expect((await emitAck(o.phone, 'approval:answer', { requestId: request.id, answer: { decision: 'allow', choice: option!.key } })).ok).toBe(true);
+}
 
 function git(cwd: string, ...args: string[]): void {
   const r = Bun.spawnSync(['git', '-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd, stdout: 'pipe', stderr: 'pipe' });

@@ -35,6 +35,8 @@ export type Reviewer = { sessionId: string; runner: Socket; spawn: Record<string
 export type ReviewStage = {
   token: string;
   machineId: string;
+  /** The machine's stand-in daemon (closed: the machine goes offline). */
+  daemon: Socket;
   parentId: string;
   parent: Socket;
   /** The prompts the parent's runner was handed. */
@@ -91,7 +93,7 @@ export async function reviewStage(world: BrowserWorld, o: { namespace: string; t
   const parent = await world.connect({ token });
   const parentId = await world.registerSession(parent, { machineId, cwd: '/home/dev/src/app', launchKind: 'pty', title: o.title, status: 'idle' });
   parent.on('workspace:query', (_q: unknown, reply: (a: unknown) => void) => reply({ ok: true, ...DIFF_PAGE }));
-  const stage: ReviewStage = { token, machineId, parentId, parent, toParent: [], stops: [], reviewers: [] };
+  const stage: ReviewStage = { token, machineId, daemon, parentId, parent, toParent: [], stops: [], reviewers: [] };
   parent.on('prompt:deliver', (p: { text: string }) => stage.toParent.push(p.text));
   endsOnStop(parent, parentId, stage.stops);
 

@@ -15,4 +15,7 @@ export type LaunchPlan = {
   model: string | null;
   /** Continue the last session: the agent picks it; the runner learns which at SessionStart. */
   continue: boolean;
+  /** The folders the user gave the agent beyond its working directory, as typed (the runner makes
+   *  them absolute against its cwd): claude and Codex `--add-dir`, Gemini `--include-directories`. */
+  addedDirs: string[];
 };

@@ -2,7 +2,8 @@
 //
 //   daemon:spawn ─► a resume id is a UUID (else not_resumable) ─► check the directory (missing →
 //   dir_missing, or create it) ─► live claude owns the resumed id? (session_live) ─► <bun>
-//   <cli/src/main.ts> claude [--model …] [--permission-mode …] [--resume=<id>]
+//   <cli/src/main.ts> claude [--model …] [--add-dir=<dir>…] [--permission-mode …] [--resume=<id>]
+//   (each added folder must exist: dir_missing names the one that does not)
 //   (attached: <cli/src/main.ts> adopt <background id> --agent <agent>)
 //   env: TETHER_SESSION_ID, TETHER_MACHINE_ID, TETHER_LAUNCH_KIND, TETHER_DESK=none
 //
@@ -23,6 +24,18 @@ export function expandDir(dir: string, home = homedir()): string {
   if (dir === '~') return home;
   if (dir.startsWith('~/')) return join(home, dir.slice(2));
   return dir;
+}
+
+/** The folders a resumed session's agent had must all be here: a start without one would give the
+ *  agent less than the session had without anyone seeing it, so it is refused, naming the folder
+ *  (docs/decisions/daemon.md, what a resume carries). */
+function checkAddedDirs(dirs: readonly string[]): Ack<never> | null {
+  for (const dir of dirs) {
+    if (!isAbsolute(dir)) return spawnError('bad_request', 'not_a_directory', `an added folder must be an absolute path (got "${dir}")`);
+    if (!existsSync(dir)) return spawnError('not_found', 'dir_missing', `the session's added folder ${dir} does not exist on this machine any more; create it again, or resume at the desk without it`);
+    if (!statSync(dir).isDirectory()) return spawnError('bad_request', 'not_a_directory', `the session's added folder ${dir} is not a directory`);
+  }
+  return null;
 }
 
 export type StartedRunner = { ack: DaemonSpawnAck; record: RunnerRecord; exited: Promise<{ exitCode: number | null; signal: string | null }> };
@@ -57,6 +70,8 @@ export function startRunnerProcess(options: {
   } else if (!statSync(cwd).isDirectory()) {
     return spawnError('bad_request', 'not_a_directory', `${cwd} is not a directory`);
   }
+  const added = checkAddedDirs(request.addedDirs);
+  if (added) return added;
   const agent = agentFor(request.agent);
   try {
     agent.findBinary({ env: options.env });
@@ -76,7 +91,7 @@ export function startRunnerProcess(options: {
   const args =
     request.launchKind === 'attached'
       ? [...entry, 'adopt', request.backgroundId!, '--agent', agent.kind]
-      : [...entry, agent.kind, ...agent.spawnArgs({ model: request.model, permissionMode: request.permissionMode, resumeId: request.resumeAgentSessionId, readOnly: request.readOnly })];
+      : [...entry, agent.kind, ...agent.spawnArgs({ model: request.model, permissionMode: request.permissionMode, resumeId: request.resumeAgentSessionId, readOnly: request.readOnly, addedDirs: request.addedDirs })];
   const logDir = join(options.home, 'logs');
   mkdirSync(logDir, { recursive: true, mode: 0o700 });
   const logFile = join(logDir, `session-${request.sessionId}.log`);

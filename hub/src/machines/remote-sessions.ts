@@ -76,6 +76,7 @@ export function createRemoteSessions(deps: Deps) {
             resumeAgentSessionId: request.resumeAgentSessionId ?? null,
             readOnly: options.readOnly === true,
             worktree: request.worktree ?? null,
+            addedDirs: [],
           }),
         () => ackError('conflict', 'busy'),
       );
@@ -103,6 +104,8 @@ export function createRemoteSessions(deps: Deps) {
             // A reviewer stays read-only when it comes back.
             readOnly: Boolean(current.parentId),
             worktree: null,
+            // The folders its agent had (docs/decisions/daemon.md, what a resume carries).
+            addedDirs: current.addedDirs ?? [],
           }),
         () => spawnError('conflict', 'session_live', 'the session is being started or stopped right now'),
       );
@@ -155,6 +158,7 @@ async function startSession(o: { deps: Deps; exits: ReturnType<typeof createRunn
     model: spawn.model,
     permissionMode: spawn.permissionMode ?? 'default',
     deskAttached: false,
+    addedDirs: spawn.addedDirs,
   });
   if (ack.worktree) await o.deps.sessions.recordWorktree(o.ns, spawn.sessionId, ack.worktree);
   return answerStart({ deps: o.deps, ns: o.ns, socket: o.socket, sessionId: spawn.sessionId, logFile: ack.logFile, outcome: await ready });

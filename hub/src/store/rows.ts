@@ -1,6 +1,6 @@
 // rows.ts: table rows → protocol objects, shared by every Store (the SQLite and PostgreSQL tables
 // have the same columns; flags are 0/1 in SQLite and booleans in PostgreSQL, JSON is text in both).
-import { AgentCapabilitiesSchema, AgentKindSchema, AskedBySchema, DEFAULT_AGENT, SessionUsageSchema, SessionWorktreeSchema } from '@tether/shared';
+import { AddedDirsSchema, AgentCapabilitiesSchema, AgentKindSchema, AskedBySchema, DEFAULT_AGENT, SessionUsageSchema, SessionWorktreeSchema } from '@tether/shared';
 import type { AgentCapabilities } from '@tether/shared';
 import type { Answer, Attachment, AttachmentRef, ChatMessage, Machine, PendingRequest, Prompt, Resolution, Session, SessionPatch, TokenInfo } from '@tether/shared';
 import type { ShareLinkRecord, TokenRecord } from './store.ts';
@@ -36,6 +36,7 @@ export function rowToSession(row: Row): Session {
     archivedAt: (row.archived_at as number | null) ?? null,
     parentId: (row.parent_id as string | null) ?? null,
     worktree: storedJson(row.worktree, SessionWorktreeSchema),
+    addedDirs: storedJson(row.added_dirs, AddedDirsSchema) ?? [],
   };
 }
 
@@ -55,7 +56,7 @@ function parsedJson(value: unknown): unknown {
 /** A JSON column checked with the shared schema: absent, unreadable, or a value this hub's schema
  *  refuses (an older or hand-edited row) reads as null rather than failing the whole row. A session's
  *  worktree read as none: the phone offers no removal and the folder stays; its capabilities read as
- *  none: nothing switchable; who asked read as none: the sheet names no sub-agent. */
+ *  none: nothing switchable; its added folders read as none: a resume gives only cwd; who asked read as none: the sheet names no sub-agent. */
 function storedJson<T>(value: unknown, schema: Checker<T>): T | null {
   const json = parsedJson(value);
   if (json === undefined) return null;
@@ -79,6 +80,11 @@ function machineCapabilities(value: unknown): Machine['capabilities'] {
 /** Capabilities as their JSON column holds them (null: none stated). */
 export function capabilitiesJson(capabilities: AgentCapabilities | null | undefined): string | null {
   return capabilities ? JSON.stringify(capabilities) : null;
+}
+
+/** Added folders as their JSON column holds them (null: none named). */
+export function addedDirsJson(dirs: readonly string[] | undefined): string | null {
+  return dirs && dirs.length > 0 ? JSON.stringify(dirs) : null;
 }
 
 /** A column's name as its field's: snake_case → camelCase. */

@@ -42,7 +42,8 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
   runReviewContract(options);
   for (const [part, cases] of [
     ['tokens, pairing codes, devices', authContract],
-    ['sessions and machines', sessionContract],
+    ['sessions', sessionContract],
+    ['machines', machineContract],
     ['messages', messageContract],
     ['prompts and attachments', promptContract],
     ['slash commands', commandContract],
@@ -160,7 +161,7 @@ function authContract(current: { store: Store }): void {
   });
 }
 
-/** The contract's cases on sessions and machines. */
+/** The contract's cases on sessions. */
 function sessionContract(current: { store: Store }): void {
   it('registers a session, re-registers it keeping seq, refuses another namespace', async () => {
     const first = await current.store.registerSession({ namespace: NS_A, registration: registration(S1, { title: 't' }), now: 10 });
@@ -252,15 +253,6 @@ function sessionContract(current: { store: Store }): void {
     expect(await current.store.updateSession({ namespace: NS_A, sessionId: S1, patch: { status: 'idle' }, now: 18 })).toMatchObject({ archivedAt: null });
   });
 
-  it('keeps machines per namespace', async () => {
-    const info = { id: M1, name: 'desk', os: 'linux', user: 'me', home: '/home/me' };
-    expect(await current.store.upsertMachine({ namespace: NS_A, machine: info, now: 5 })).toMatchObject({ online: true, lastSeenAt: 5 });
-    expect(await current.store.setMachineOnline({ namespace: NS_A, machineId: M1, online: false, now: 6 })).toMatchObject({ online: false });
-    expect(await current.store.setMachineOnline({ namespace: NS_B, machineId: M1, online: false, now: 6 })).toBeNull();
-    expect(await current.store.listMachines({ namespace: NS_A })).toHaveLength(1);
-    expect(await current.store.listMachines({ namespace: NS_B })).toHaveLength(0);
-  });
-
   it("keeps a session's worktree as the hub records it, through a runner's re-registration, in its namespace only", async () => {
     await current.store.registerSession({ namespace: NS_A, registration: registration(S1), now: 1 });
     expect((await current.store.getSession({ namespace: NS_A, sessionId: S1 }))?.worktree).toBeNull();
@@ -271,6 +263,31 @@ function sessionContract(current: { store: Store }): void {
     expect((await current.store.getSession({ namespace: NS_A, sessionId: S1 }))?.worktree).toEqual(worktree);
     const removed = { ...worktree, removedAt: 4 };
     expect(await current.store.setSessionWorktree({ namespace: NS_A, sessionId: S1, worktree: removed, now: 4 })).toMatchObject({ worktree: removed });
+  });
+
+  it("keeps the folders a session's agent was given, refreshed by its runner's re-registration, and none for a session that named none", async () => {
+    const { store } = current;
+    const dirs = ['/srv/shared-lib', '/home/ada/notes'];
+    await store.registerSession({ namespace: NS_A, registration: registration(S1, { addedDirs: dirs }), now: 1 });
+    await store.registerSession({ namespace: NS_A, registration: registration(S2), now: 1 });
+    expect((await store.getSession({ namespace: NS_A, sessionId: S1 }))?.addedDirs).toEqual(dirs);
+    expect((await store.getSession({ namespace: NS_A, sessionId: S2 }))?.addedDirs).toEqual([]);
+    // A resumed runner states what it was given this time.
+    await store.registerSession({ namespace: NS_A, registration: registration(S1, { status: 'idle', addedDirs: ['/srv/shared-lib'] }), now: 2 });
+    expect((await store.getSession({ namespace: NS_A, sessionId: S1 }))?.addedDirs).toEqual(['/srv/shared-lib']);
+    expect(await store.getSession({ namespace: NS_B, sessionId: S1 })).toBeNull();
+  });
+}
+
+/** The contract's cases on machines. */
+function machineContract(current: { store: Store }): void {
+  it('keeps machines per namespace', async () => {
+    const info = { id: M1, name: 'desk', os: 'linux', user: 'me', home: '/home/me' };
+    expect(await current.store.upsertMachine({ namespace: NS_A, machine: info, now: 5 })).toMatchObject({ online: true, lastSeenAt: 5 });
+    expect(await current.store.setMachineOnline({ namespace: NS_A, machineId: M1, online: false, now: 6 })).toMatchObject({ online: false });
+    expect(await current.store.setMachineOnline({ namespace: NS_B, machineId: M1, online: false, now: 6 })).toBeNull();
+    expect(await current.store.listMachines({ namespace: NS_A })).toHaveLength(1);
+    expect(await current.store.listMachines({ namespace: NS_B })).toHaveLength(0);
   });
 }
 

@@ -35,7 +35,13 @@ export function MachineShell() {
   }
   const machine = machines.data.find((m) => m.id === machineId);
   if (!machine) return <NoShell title="No such machine">This machine is not registered with the hub.</NoShell>;
-  if (!machine.online) return <NoShell title={`${machine.name} is offline`}>Start <code>tether daemon --allow-shell</code> there to open a shell.</NoShell>;
+  if (!machine.online) {
+    return (
+      <NoShell title={`${machine.name} is offline`}>
+        Start <code>tether daemon --allow-shell</code> on {machine.name} to open a shell.
+      </NoShell>
+    );
+  }
   if (!machine.shell) return <NoShell title="Shells not allowed">The daemon on {machine.name} runs without <code>--allow-shell</code>; restart it with that flag to open shells there.</NoShell>;
   return <ShellView key={machine.id} machine={machine} {...(cwd ? { cwd } : {})} onBack={() => router.history.back()} />;
 }

@@ -7,7 +7,7 @@ import type { Verdict } from '../verdict.ts';
 import { createAcpTransport, type AcpAgent } from './transport.ts';
 import { testAgent } from './test-agent.fixture.ts';
 
-const PLAN: LaunchPlan = { args: [], permissionMode: 'default', bypass: false, resumeId: null, model: null, continue: false };
+const PLAN: LaunchPlan = { args: [], permissionMode: 'default', bypass: false, resumeId: null, model: null, continue: false, addedDirs: [] };
 const INIT = { protocolVersion: 1, agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true } } };
 const OPTIONS = [
   { optionId: 'proceed_always', name: 'Allow for this session', kind: 'allow_always' },

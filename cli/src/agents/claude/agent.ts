@@ -78,8 +78,10 @@ export const claudeAgent: Agent = {
   confirmPlan: confirmPlanDialog,
   watchStatus: ({ env, pid, sessionId, poll, onChange }) => watchClaudeStatus({ configDir: claudeConfigDir(env), pid, claudeSessionId: sessionId, poll, onChange }),
   endPty: createPtyEnder,
-  spawnArgs: ({ model, permissionMode, resumeId, readOnly }) => [
+  spawnArgs: ({ model, permissionMode, resumeId, readOnly, addedDirs = [] }) => [
     ...(model ? ['--model', model] : []),
+    // `--add-dir=<dir>`, one each: the `=` form ends the variadic option (a later argument is never a folder).
+    ...addedDirs.map((dir) => `--add-dir=${dir}`),
     // Read-only is claude's plan mode: it reads and plans, and asks before anything else.
     ...(readOnly ? ['--permission-mode', 'plan'] : permissionMode ? ['--permission-mode', permissionMode] : []),
     // `--resume=<id>`: the id is the option's value whatever it holds (agentResumeId checked it).

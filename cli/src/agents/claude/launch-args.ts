@@ -26,6 +26,7 @@ export function buildLaunchArgs(options: { userArgs: readonly string[] }): Launc
   let resumeId: string | null = null;
   let model: string | null = null;
   let continueLast = false;
+  const addedDirs: string[] = [];
   for (let i = 0; i < userArgs.length; i++) {
     const arg = userArgs[i]!;
     if (arg === '--') break;
@@ -56,6 +57,10 @@ export function buildLaunchArgs(options: { userArgs: readonly string[] }): Launc
       const { value, next } = flagValue(userArgs, i, name);
       i = next;
       model = value;
+    } else if (name === '--add-dir') {
+      const { dirs, next } = addDirValues(userArgs, i);
+      i = next;
+      addedDirs.push(...dirs);
     }
   }
   return {
@@ -67,5 +72,17 @@ export function buildLaunchArgs(options: { userArgs: readonly string[] }): Launc
     resumeId,
     model,
     continue: continueLast,
+    addedDirs,
   };
+}
+
+/** `--add-dir <directories...>` is variadic in claude (commander): it takes every argument up to the
+ *  next option, as claude reads them; `--add-dir=<dir>` takes that one only. */
+function addDirValues(args: readonly string[], i: number): { dirs: string[]; next: number } {
+  const arg = args[i]!;
+  if (arg.startsWith('--add-dir=')) return { dirs: [arg.slice('--add-dir='.length)].filter((d) => d !== ''), next: i };
+  const dirs: string[] = [];
+  let next = i;
+  while (next + 1 < args.length && !args[next + 1]!.startsWith('-')) dirs.push(args[++next]!);
+  return { dirs, next };
 }

@@ -50,9 +50,10 @@ export const codexAgent: Agent = {
   // id is checked to be a UUID, never a flag.
   // Read-only is Codex's read-only sandbox with on-request approvals, as `-c` (the TUI and the
   // app-server both take it).
-  spawnArgs: ({ model, resumeId, readOnly }) => [
+  spawnArgs: ({ model, resumeId, readOnly, addedDirs = [] }) => [
     ...(resumeId ? ['resume', agentResumeId(resumeId)] : []),
     ...(model ? ['-m', model] : []),
+    ...addedDirs.map((dir) => `--add-dir=${dir}`),
     ...(readOnly ? ['-c', 'sandbox_mode="read-only"', '-c', 'approval_policy="on-request"'] : []),
   ],
   headless: createCodexHeadless,

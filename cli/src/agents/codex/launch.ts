@@ -42,6 +42,7 @@ export function planCodexLaunch(userArgs: readonly string[]): LaunchPlan {
   let model: string | null = null;
   let resumeId: string | null = null;
   let continueLast = false;
+  const addedDirs: string[] = [];
   let positional = 0;
   for (let i = 0; i < userArgs.length; i++) {
     const arg = userArgs[i]!;
@@ -56,6 +57,8 @@ export function planCodexLaunch(userArgs: readonly string[]): LaunchPlan {
     if (VALUE_FLAGS.has(name)) {
       const value = arg.includes('=') ? arg.slice(name.length + 1) : userArgs[++i];
       if ((name === '-m' || name === '--model') && value) model = value;
+      // `--add-dir <DIR>` takes one folder; it is given once per folder.
+      if (name === '--add-dir' && value) addedDirs.push(value);
       continue;
     }
     if (arg.startsWith('-')) continue;
@@ -68,7 +71,7 @@ export function planCodexLaunch(userArgs: readonly string[]): LaunchPlan {
     }
     positional += 1;
   }
-  return { args: userArgs.filter((a) => a !== '--'), permissionMode, bypass, resumeId, model, continue: continueLast };
+  return { args: userArgs.filter((a) => a !== '--'), permissionMode, bypass, resumeId, model, continue: continueLast, addedDirs };
 }
 
 /** `sha256:<hex>` of a command hook's identity, as Codex computes it for `hooks.state`. */

@@ -82,9 +82,11 @@ export const geminiAgent: Agent = {
   inputAfterSessionStart: true,
   plainVerdicts: true,
   // A reviewer (readOnly) runs in Gemini's plan mode: read-only, enforced by Gemini (headless only).
-  spawnArgs: ({ model, permissionMode, resumeId, readOnly }) => {
+  spawnArgs: ({ model, permissionMode, resumeId, readOnly, addedDirs = [] }) => {
     const mode = readOnly || permissionMode === 'plan' ? 'plan' : permissionMode === 'acceptEdits' ? 'auto_edit' : permissionMode === 'bypassPermissions' ? 'yolo' : null;
-    return [...(resumeId ? ['--resume', agentResumeId(resumeId)] : []), ...(model ? ['-m', model] : []), ...(mode ? ['--approval-mode', mode] : [])];
+    // One `--include-directories=<dir>` a folder: Gemini splits a value at commas, a folder is one value.
+    const dirs = addedDirs.map((dir) => `--include-directories=${dir}`);
+    return [...(resumeId ? ['--resume', agentResumeId(resumeId)] : []), ...(model ? ['-m', model] : []), ...(mode ? ['--approval-mode', mode] : []), ...dirs];
   },
   // Its workspace, widened to the attachments folder: a photo named by @path is read without its
   // "files outside your workspace: allow this read?" (nobody answers that on the person's behalf).

@@ -9,9 +9,16 @@ import { withHooks } from './home.ts';
 describe('planGeminiLaunch', () => {
   it('reads the model, the resume id and the approval mode, and takes the mode flags out', () => {
     const plan = planGeminiLaunch(['-m', 'gemini-2.5-pro', '--approval-mode', 'auto_edit', '--resume', '5f0c1c56-3c4e-4b7e-9d1a-2f6a3c2b1d00', 'hello']);
-    expect(plan).toEqual({ args: ['-m', 'gemini-2.5-pro', '--resume', '5f0c1c56-3c4e-4b7e-9d1a-2f6a3c2b1d00', 'hello'], permissionMode: 'acceptEdits', bypass: false, resumeId: '5f0c1c56-3c4e-4b7e-9d1a-2f6a3c2b1d00', model: 'gemini-2.5-pro', continue: false });
+    expect(plan).toEqual({ args: ['-m', 'gemini-2.5-pro', '--resume', '5f0c1c56-3c4e-4b7e-9d1a-2f6a3c2b1d00', 'hello'], permissionMode: 'acceptEdits', bypass: false, resumeId: '5f0c1c56-3c4e-4b7e-9d1a-2f6a3c2b1d00', model: 'gemini-2.5-pro', continue: false, addedDirs: [] });
     expect(planGeminiLaunch(['--yolo'])).toMatchObject({ args: [], permissionMode: 'bypassPermissions', bypass: true });
     expect(planGeminiLaunch(['--approval-mode=default', '-r', 'latest'])).toMatchObject({ args: ['-r', 'latest'], permissionMode: 'default', continue: true });
+  });
+
+  it('reads the added folders of --include-directories: comma-separated, trimmed, given again and again, and passes the flags on', () => {
+    const plan = planGeminiLaunch(['--include-directories', '/srv/lib, ../notes,', '--include-directories=/opt/data', 'hello']);
+    expect(plan.addedDirs).toEqual(['/srv/lib', '../notes', '/opt/data']);
+    expect(plan.args).toEqual(['--include-directories', '/srv/lib, ../notes,', '--include-directories', '/opt/data', 'hello']);
+    expect(planGeminiLaunch(['hello']).addedDirs).toEqual([]);
   });
 
   it('refuses what is not the TUI and an unknown mode', () => {

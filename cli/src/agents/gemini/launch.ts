@@ -25,6 +25,7 @@ export function planGeminiLaunch(userArgs: readonly string[]): LaunchPlan {
   let model: string | null = null;
   let resumeId: string | null = null;
   let continueLast = false;
+  const addedDirs: string[] = [];
   const args: string[] = [];
   for (let i = 0; i < userArgs.length; i++) {
     const arg = userArgs[i]!;
@@ -49,6 +50,8 @@ export function planGeminiLaunch(userArgs: readonly string[]): LaunchPlan {
         continue; // tether passes its own (--approval-mode yolo) with its hooks
       }
       if (name === '-m' || name === '--model') model = value;
+      // One value a flag (yargs nargs 1), comma-separated and trimmed as Gemini splits it.
+      if (name === '--include-directories') addedDirs.push(...value.split(',').map((d) => d.trim()).filter((d) => d !== ''));
       if (name === '-r' || name === '--resume') {
         if (value === 'latest') continueLast = true;
         else resumeId = value;
@@ -59,7 +62,7 @@ export function planGeminiLaunch(userArgs: readonly string[]): LaunchPlan {
     if (args.length === 0 && SUBCOMMANDS.has(arg)) throw new LaunchArgsError(`gemini ${arg} is not the interactive TUI that tether mirrors; run it directly`);
     args.push(arg);
   }
-  return { args, permissionMode, bypass: permissionMode === 'bypassPermissions', resumeId, model, continue: continueLast };
+  return { args, permissionMode, bypass: permissionMode === 'bypassPermissions', resumeId, model, continue: continueLast, addedDirs };
 }
 
 /** Tools that never ask in any mode (Gemini's read-only.toml and agents.toml, the same in 0.58.0 and

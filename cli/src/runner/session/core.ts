@@ -13,6 +13,7 @@
 // the hub has not taken). The link starts only when the runner says the identity is known (`-c`
 // waits for SessionStart). Every session ends with one session:end, then waits up to EXIT_DRAIN_MS
 // for the outbox; everything registered with onCleanup is released on every exit path, last first.
+import { recordedAddedDirs } from './added-dirs.ts';
 import { machineClaim } from '../../config/machine-claim.ts';
 import { basename } from 'node:path';
 import { DEFAULT_AGENT, isUuid, type AgentKind, type ChatMessageInput, type PermissionMode, type SessionPatch, type SessionRegistration } from '@tether/shared';
@@ -237,7 +238,7 @@ async function finishSession(o: {
 
 /** What the hub is told at every (re)connect: the machine the session belongs to (the daemon's, or
  *  this desk's when a daemon ran here, proved by the machine's secret), its agent and its state now. */
-function registrationOf(o: { init: CoreInit; agent: Agent; state: { id: string; status: SessionRegistration['status']; agentSessionId: string | null; model: string | null; permissionMode: SessionRegistration['permissionMode'] }; title: () => string; createdAt: number }): () => SessionRegistration {
+function registrationOf(o: { init: CoreInit; agent: Agent; state: { id: string; status: SessionRegistration['status']; agentSessionId: string | null; model: string | null; permissionMode: SessionRegistration['permissionMode'] }; title: () => string; createdAt: number; addedDirs: string[] }): () => SessionRegistration {
   const { init, agent, state } = o;
   const claim = machineClaim(init.options.env);
   return () => ({
@@ -255,6 +256,7 @@ function registrationOf(o: { init: CoreInit; agent: Agent; state: { id: string; 
     permissionMode: state.permissionMode,
     deskAttached: init.deskAttached(),
     createdAt: o.createdAt,
+    addedDirs: o.addedDirs,
   });
 }
 
@@ -280,7 +282,9 @@ export function createSessionCore(init: CoreInit) {
       },
     });
   let title = titleFrom(resumed);
-  const registration = registrationOf({ init, agent, state, title: () => title.title, createdAt });
+  // The folders the agent was given, as the hub keeps them for a resume from afar.
+  const addedDirs = recordedAddedDirs({ dirs: plan.addedDirs, cwd: options.cwd, log });
+  const registration = registrationOf({ init, agent, state, title: () => title.title, createdAt, addedDirs });
   const hub = createSessionLink({ options, sessionId: () => state.id, registration, log });
   const facts = createSessionFacts({ state, link: hub.link });
   /** Every request to a person, whoever owns it (approvals, MCP forms, the PTY's dialogs): answers

@@ -4,7 +4,7 @@ import type { Namespace, Session } from '@tether/shared';
 import { isFinalStatus } from '@tether/shared';
 import type { RegisterSessionResult, Store } from '../store.ts';
 import { first, type SqlDriver, type SqlRunner } from '../sql/driver.ts';
-import { capabilitiesJson, rowToSession, SESSION_PATCH_COLUMNS, sessionPatchValue } from '../rows.ts';
+import { addedDirsJson, capabilitiesJson, rowToSession, SESSION_PATCH_COLUMNS, sessionPatchValue } from '../rows.ts';
 import { ARCHIVABLE_STATUSES, DROPPED_ON_END, UNSENT_PROMPT_STATUSES } from '../rules.ts';
 
 const SESSION_COLUMNS = `s.*, (SELECT COUNT(*) FROM requests r WHERE r.session_id = s.id AND r.resolved_at IS NULL) AS pending_count`;
@@ -24,10 +24,10 @@ export function sessionQueries(db: SqlDriver): SessionQueries {
         const final = isFinalStatus(r.status);
         const inserted = await tx.run(
           `INSERT INTO sessions (id, namespace, machine_id, title, cwd, launch_kind, status, agent_session_id, model,
-             permission_mode, controller, desk_attached, failure_reason, exit_code, last_seq, created_at, updated_at, ended_at, agent, capabilities)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, NULL, NULL, 0, $12, $13, $14, $15, $16)
+             permission_mode, controller, desk_attached, failure_reason, exit_code, last_seq, created_at, updated_at, ended_at, agent, capabilities, added_dirs)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, NULL, NULL, 0, $12, $13, $14, $15, $16, $17)
            ON CONFLICT (id) DO NOTHING`,
-          [r.id, namespace, r.machineId, r.title, r.cwd, r.launchKind, r.status, r.agentSessionId, r.model, r.permissionMode, r.deskAttached, r.createdAt ?? now, now, final ? now : null, r.agent, capabilitiesJson(r.capabilities)],
+          [r.id, namespace, r.machineId, r.title, r.cwd, r.launchKind, r.status, r.agentSessionId, r.model, r.permissionMode, r.deskAttached, r.createdAt ?? now, now, final ? now : null, r.agent, capabilitiesJson(r.capabilities), addedDirsJson(r.addedDirs)],
         );
         if (inserted === 0) {
           const owner = await first(tx, `SELECT namespace FROM sessions WHERE id = $1${db.lockRows}`, [r.id]);
@@ -40,9 +40,9 @@ export function sessionQueries(db: SqlDriver): SessionQueries {
                failure_reason = CASE WHEN $12 THEN failure_reason ELSE NULL END,
                exit_code = CASE WHEN $12 THEN exit_code ELSE NULL END,
                archived_at = CASE WHEN $12 THEN archived_at ELSE NULL END,
-               agent = $13, capabilities = $14
+               agent = $13, capabilities = $14, added_dirs = $15
              WHERE id = $1`,
-            [r.id, r.machineId, r.title, r.cwd, r.launchKind, r.status, r.agentSessionId, r.model, r.permissionMode, r.deskAttached, now, final, r.agent, capabilitiesJson(r.capabilities)],
+            [r.id, r.machineId, r.title, r.cwd, r.launchKind, r.status, r.agentSessionId, r.model, r.permissionMode, r.deskAttached, now, final, r.agent, capabilitiesJson(r.capabilities), addedDirsJson(r.addedDirs)],
           );
         }
         return { kind: 'ok', session: (await sessionIn(tx, namespace, r.id))!, created: inserted > 0 };

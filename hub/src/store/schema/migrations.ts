@@ -21,6 +21,7 @@ import { REVIEWS_UPGRADE } from './upgrades/reviews.ts';
 import { SESSION_WORKTREE_UPGRADE } from './upgrades/session-worktree.ts';
 import { DEVICES_UPGRADE } from './upgrades/devices.ts';
 import { MACHINE_VOUCH_UPGRADE } from './upgrades/machine-vouch.ts';
+import { SESSION_ADDED_DIRS_UPGRADE } from './upgrades/session-added-dirs.ts';
 
 export type Migration = { version: number; name: string; sql: string };
 /** One schema change for both stores: the statements for the dialect at hand. */
@@ -120,6 +121,8 @@ export const UPGRADES: readonly Upgrade[] = [
     name: 'prompt-handed',
     statements: (dialect) => [`ALTER TABLE "prompts" ADD COLUMN ${columnSql(dialect, { name: 'handed_at', type: 'time', nullable: true })}`],
   },
+  // SQLite 18, PostgreSQL 14: the folders a session's agent was given, which a resume gives again (issue 40; upgrades/session-added-dirs.ts).
+  SESSION_ADDED_DIRS_UPGRADE,
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

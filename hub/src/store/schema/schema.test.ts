@@ -98,6 +98,8 @@ describe('schema (SQLite)', () => {
       expect(await store.getMachineVouch({ namespace: 'beta', machineId: 'm1' })).toBeNull();
       // The prompt-handed upgrade: a prompt queued before was never handed over (it may be edited).
       expect(await store.listPrompts({ namespace: 'alpha', sessionId: S1 })).toMatchObject([{ text: 'queued before', handedAt: null }]);
+      // The session-added-dirs upgrade: an older session gave its agent no folders on record.
+      expect(await store.getSession({ namespace: 'alpha', sessionId: S1 })).toMatchObject({ addedDirs: [] });
     } finally {
       await store.close();
     }
@@ -117,6 +119,7 @@ describe('schema (SQLite)', () => {
       { version: 15, name: 'devices' },
       { version: 16, name: 'machine-vouch' },
       { version: 17, name: 'prompt-handed' },
+      { version: 18, name: 'session-added-dirs' },
     ]);
   });
 

@@ -153,6 +153,8 @@ export const TABLES: readonly Table[] = [
       maybe(text('parent_id')),
       // The git worktree the daemon made for it (shared SessionWorktree), null for any other.
       { name: 'worktree', type: 'json', nullable: true },
+      // The folders its agent was given beyond cwd (shared AddedDirs, checked again when read; null: none on record).
+      { name: 'added_dirs', type: 'json', nullable: true },
     ],
     primaryKey: ['id'],
     indexes: [{ name: 'sessions_namespace', columns: ['namespace', 'updated_at'] }],

@@ -74,7 +74,7 @@ function copies(path: string, marker: Buffer): number {
 
 async function storeAttachment(store: ReturnType<typeof createSqliteStore>, marker: Buffer) {
   const sessionId = randomUUID();
-  await store.registerSession({ namespace: 'a', registration: { id: sessionId, machineId: null, title: '', cwd: '/w', launchKind: 'pty', agent: 'claude', status: 'idle', agentSessionId: null, capabilities: null, model: null, permissionMode: 'default', deskAttached: false }, now: 1 });
+  await store.registerSession({ namespace: 'a', registration: { id: sessionId, machineId: null, title: '', cwd: '/w', launchKind: 'pty', agent: 'claude', status: 'idle', agentSessionId: null, capabilities: null, model: null, permissionMode: 'default', deskAttached: false, addedDirs: [] }, now: 1 });
   const data = new Uint8Array(Buffer.from(marker.toString().repeat(5000)));
   const attachment = { id: randomUUID(), sessionId, name: 'x.txt', mediaType: 'text/plain' as const, size: data.length, createdAt: 1 };
   await store.addAttachment({ namespace: 'a', attachment, data, caps: { perSession: 50, sessionBytes: 1e8, namespaceBytes: 1e8 } });

@@ -3,6 +3,7 @@
 // this only spares a tap that would be refused).
 import type { Machine, Session } from '@tether/shared';
 import { agentDisplayName, DEFAULT_AGENT, resumeAtDesk } from '@tether/shared/wire';
+import { startDaemonOn } from '../../lib/daemon-hint.ts';
 
 export type Resumability = { ok: true; machineName: string } | { ok: false; reason: string };
 
@@ -22,6 +23,19 @@ export function resumability(
   if (!machines) return { ok: false, reason: 'Looking up its machine…' };
   const machine = machines.find((m) => m.id === session.machineId);
   if (!machine) return { ok: false, reason: 'Its machine is no longer registered with this hub.' };
-  if (!machine.online) return { ok: false, reason: `${machine.name} is offline: start tether daemon there to resume this session.` };
+  if (!machine.online) return { ok: false, reason: `${machine.name} is offline: ${startDaemonOn(machine.name)} to resume this session.` };
   return { ok: true, machineName: machine.name };
+}
+
+/** What a resume from here starts the agent with besides its conversation and folder (the hub's
+ *  session:resume; docs/decisions/daemon.md lists what it carries and what not), or null when that
+ *  is only the agent's defaults. */
+export function resumeCarries(session: Pick<Session, 'model' | 'permissionMode'> & Partial<Pick<Session, 'addedDirs'>>): string | null {
+  const dirs = session.addedDirs ?? [];
+  const parts = [
+    ...(session.model ? [session.model] : []),
+    ...(session.permissionMode !== 'default' ? [`${session.permissionMode} mode`] : []),
+    ...(dirs.length > 0 ? [`${dirs.length === 1 ? 'the added folder' : 'the added folders'} ${dirs.join(', ')}`] : []),
+  ];
+  return parts.length > 0 ? `With ${parts.join(', ')}.` : null;
 }

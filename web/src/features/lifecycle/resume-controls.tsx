@@ -11,7 +11,7 @@ import { Spinner } from '../../lib/ui/badge.tsx';
 import './lifecycle.css';
 import { IconResume } from '../../lib/ui/icons.tsx';
 import { resumeSession, useLifecycle } from './lifecycle-store.ts';
-import { resumability } from './resumability.ts';
+import { resumability, resumeCarries } from './resumability.ts';
 
 function useResumability(session: Session) {
   const machines = useMachines();
@@ -56,6 +56,7 @@ export function SessionEndNotice({ session }: { session: Session }) {
   const lifecycle = useLifecycle(session.id);
   const reasonId = useId();
   const resuming = lifecycle.kind === 'resuming' ? lifecycle.launchKind : null;
+  const carries = resumeCarries(session);
   const option = (launchKind: LaunchKind, label: string, primary: boolean) => (
     <button
       type="button"
@@ -76,7 +77,9 @@ export function SessionEndNotice({ session }: { session: Session }) {
         {session.launchKind === 'headless' ? option('pty', 'Resume in a terminal', false) : null}
       </div>
       {can.ok ? (
-        <p className="session-end-hint">Same conversation, on {can.machineName}.</p>
+        <p className="session-end-hint">
+          Same conversation, on {can.machineName}.{carries ? <> {carries}</> : null}
+        </p>
       ) : (
         <p id={reasonId} className="session-end-hint">
           {can.reason}

@@ -1,11 +1,13 @@
 // start-review.tsx: "Review" from the session header and the Changes view: a modal dialog that
 // offers the agents the session's machine can run as a reviewer (its capabilities say readOnly),
 // a focus, and PTY or headless; Start waits for the hub (the reviewer ready, its first prompt
-// queued), then the card appears in this session's chat. A refusal stays in the dialog.
+// queued), then the card appears in this session's chat. A refusal stays in the dialog; with the
+// machine's daemon offline it says to start it there, and Start waits for it.
 import { useEffect, useId, useRef, useState } from 'react';
 import type { AgentKind, LaunchKind, Session } from '@tether/shared';
 import { agentDisplayName, isFinalStatus } from '@tether/shared/wire';
 import { useMachines } from '../../lib/queries.ts';
+import { machineOf, startDaemonOn } from '../../lib/daemon-hint.ts';
 import { requestHub } from '../../lib/socket.ts';
 import { Spinner } from '../../lib/ui/badge.tsx';
 import { IconSvg } from '../../lib/ui/icon-svg.tsx';
@@ -38,6 +40,8 @@ function StartDialog({ session, onClose }: { session: Session; onClose: () => vo
   const machines = useMachines();
   const [pty, setPty] = useState(false);
   const choices = reviewerChoices(session, machines.data, pty ? 'pty' : 'headless');
+  const machine = machineOf(session.machineId, machines.data);
+  const offline = machine !== null && !machine.online;
   const [agent, setAgent] = useState<AgentKind | null>(null);
   const [focus, setFocus] = useState('');
   const [busy, setBusy] = useState(false);
@@ -79,6 +83,11 @@ function StartDialog({ session, onClose }: { session: Session; onClose: () => vo
         Review these changes
       </h2>
       <p className="review-note">Another agent reads this session's changes in the same folder, read-only, and answers here. Anything it wants to run is asked like any approval.</p>
+      {offline ? (
+        <p className="review-error" role="alert">
+          {machine.name} is offline: {startDaemonOn(machine.name)} to review there.
+        </p>
+      ) : null}
       {choices.length === 0 ? (
         <p className="review-error" role="alert">
           {machines.isLoading ? 'Loading the machine…' : "This session's machine has no agent that can review read-only (update tether there)."}
@@ -109,7 +118,7 @@ function StartDialog({ session, onClose }: { session: Session; onClose: () => vo
         <button type="button" className="button" onClick={onClose} disabled={busy}>
           Cancel
         </button>
-        <button type="button" className="button button-primary" onClick={() => void start()} disabled={busy || !picked}>
+        <button type="button" className="button button-primary" onClick={() => void start()} disabled={busy || !picked || offline}>
           {busy ? (
             <>
               <Spinner size={16} /> Starting…

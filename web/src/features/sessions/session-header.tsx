@@ -1,5 +1,6 @@
 // session-header.tsx: the top bar of one session: back to the list, the title, then its facts (status,
-// bypass warning, launch kind, mode, model, tokens used, who is in control, directory); tools (approval history,
+// bypass warning, launch kind, mode, model, tokens used, who is in control, its machine's daemon online or not,
+// directory and the folders added to it); tools (approval history,
 // share, shell, changes and files) and actions (chat ⇄ terminal, End / Resume). Waiting approvals show in the approval
 // sheet below, not here. The model chip opens the model picker. Sticky, below the phone's status bar.
 // A phone gets two rows, under 100 px: back, title and actions; then the facts as one line that
@@ -15,6 +16,7 @@ import { ModelPicker } from './model-picker.tsx';
 import { ModePicker } from './mode-picker.tsx';
 import { ActivityButton, ShareButton } from './share-button.tsx';
 import { ShellButton } from './shell-button.tsx';
+import { MachineChip } from './machine-chip.tsx';
 import { UsageChip } from './usage-chip.tsx';
 import { WorktreeSlotContext } from '../../lib/worktree-slot.ts';
 
@@ -72,9 +74,11 @@ export function SessionHeader({ session, lifecycle = null, review = null }: { se
           ) : null}
           <UsageChip session={session} />
           <ControlChip session={session} />
+          <MachineChip session={session} />
           {session.worktree && worktreeParts ? <worktreeParts.Badge worktree={session.worktree} /> : null}
-          <span className="session-header-dir" title={session.cwd}>
+          <span className="session-header-dir" title={[session.cwd, ...(session.addedDirs ?? []).map((dir) => `+ ${dir}`)].join('\n')}>
             {formatDirectory(session.cwd, { max: 40 })}
+            {session.addedDirs?.length ? ` +${session.addedDirs.length}` : null}
           </span>
         </div>
       </div>

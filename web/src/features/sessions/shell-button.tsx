@@ -1,6 +1,6 @@
 // shell-button.tsx: opens this tab's login shell on the session's machine (in the session's
-// directory). Shown only when the hub enables web shells; for a session without a daemon it leads
-// to a page that says why there is none.
+// directory). Shown only when the hub enables web shells; for a session without a daemon, or whose
+// machine's daemon is offline, it leads to a page that says why there is none and what to start.
 import { Link } from '@tanstack/react-router';
 import type { Session } from '@tether/shared';
 import { useHubFeatures, useMachines } from '../../lib/queries.ts';
@@ -11,7 +11,9 @@ export function ShellButton({ session }: { session: Session }) {
   const machines = useMachines();
   if (!features?.shell) return null;
   const machine = session.machineId ? machines.data?.find((m) => m.id === session.machineId) : undefined;
-  if (session.machineId && (!machine?.shell || !machine.online)) return null;
+  // Offline, it leads to the page that says to start the daemon there; online without shells, its
+  // daemon said no, and there is nothing to do from here.
+  if (session.machineId && (!machine || (machine.online && !machine.shell))) return null;
   return (
     <Link
       to="/machines/$machineId/shell"
