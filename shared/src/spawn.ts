@@ -12,6 +12,7 @@ import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
 import { AgentKindSchema, DEFAULT_AGENT, LaunchKindSchema, PermissionModeSchema } from './session.ts';
 import { AckErrorSchema, ackError, ackSchemaOf, type AckError, type ErrorCode } from './protocol.ts';
 import { LiveReviewsChoiceSchema } from './reviews.ts';
+import { DaemonOutsideSchema } from './outside.ts';
 import { DaemonShellCommandAckSchemas, DaemonShellCommandSchemas, type DaemonShellCommandAcks } from './shell.ts';
 import { DaemonWorktreeCommandAckSchemas, DaemonWorktreeCommandSchemas, SessionWorktreeSchema, SpawnWorktreeSchema, type DaemonWorktreeCommandAcks } from './worktrees.ts';
 
@@ -89,6 +90,12 @@ export const DaemonSpawnSchema = z.object({
   readOnly: z.boolean().default(false),
   /** Make a new worktree of `cwd`'s repository first and run the session in it. */
   worktree: SpawnWorktreeSchema.nullable().default(null),
+  /** The resumed conversation was found on the machine (outside.ts): the daemon checks again that no
+   *  live process writes it and that its record is one it can continue (size, form) before starting. */
+  adopting: z.boolean().default(false),
+  /** Continue the resumed conversation in a new one of its own, leaving it as it was (the agent's
+   *  fork: claude's --fork-session); only for an agent whose capabilities state `fork`. */
+  fork: z.boolean().default(false),
 });
 export type DaemonSpawn = z.infer<typeof DaemonSpawnSchema>;
 /** The runner process started: its pid, the directory it runs in (`~` expanded), its log file. */
@@ -123,12 +130,14 @@ export type RunnerExited = z.input<typeof RunnerExitedSchema>;
 export const DaemonCommandSchemas = {
   'daemon:spawn': DaemonSpawnSchema,
   'daemon:kill': DaemonKillSchema,
+  'daemon:outside': DaemonOutsideSchema,
   ...DaemonShellCommandSchemas,
   ...DaemonWorktreeCommandSchemas,
 } as const;
 export type DaemonCommandAcks = {
   'daemon:spawn': DaemonSpawnAck;
   'daemon:kill': DaemonKillAck;
+  'daemon:outside': object;
 } & DaemonShellCommandAcks &
   DaemonWorktreeCommandAcks;
 
@@ -138,6 +147,7 @@ const DaemonAckErrorSchema = AckErrorSchema.extend({ reason: SpawnFailureReasonS
 export const DaemonCommandAckSchemas = {
   'daemon:spawn': ackSchemaOf(DaemonSpawnAckSchema, DaemonAckErrorSchema),
   'daemon:kill': ackSchemaOf(DaemonKillAckSchema, DaemonAckErrorSchema),
+  'daemon:outside': ackSchemaOf(z.object({}), DaemonAckErrorSchema),
   'daemon:shell-open': ackSchemaOf(DaemonShellCommandAckSchemas['daemon:shell-open'], DaemonAckErrorSchema),
   'daemon:shell-input': ackSchemaOf(DaemonShellCommandAckSchemas['daemon:shell-input'], DaemonAckErrorSchema),
   'daemon:shell-resize': ackSchemaOf(DaemonShellCommandAckSchemas['daemon:shell-resize'], DaemonAckErrorSchema),

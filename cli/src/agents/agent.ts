@@ -13,6 +13,7 @@ import type { Poll } from '../pace/pace.ts';
 import type { HeadlessTransportFactory } from './headless-transport.ts';
 import type { LaunchPlan } from './launch-plan.ts';
 import type { HookDialect } from './verdict.ts';
+import type { ConversationSource } from './conversations.ts';
 
 export type { LaunchPlan };
 
@@ -140,6 +141,8 @@ export type Agent = {
   /** The pid of a live process of this agent already running the agent session `sessionId` here
    *  (resuming it again would fork it), or null. */
   liveOwner?(options: { env: NodeJS.ProcessEnv; sessionId: string }): number | null;
+  /** Its saved conversations on this machine, for the daemon's outside index (conversations.ts). */
+  conversations?: ConversationSource;
   /** The slash commands it takes in a PTY session (it prints no list of its own there). */
   slashCommands?(options: { binary: string; env: Record<string, string>; cwd: string; tetherHome: string }): SlashCommand[];
   /** Its own arguments for a session started from afar (`tether daemon`): model, mode, resume, and

@@ -21,9 +21,11 @@ import { createAnsweredModelReader } from './transcript/answered-model.ts';
 import { createLocalCommandReader, modelSetBy } from './transcript/local-commands.ts';
 import { createClaudeUsage } from './transcript/usage.ts';
 import { createClaudeHeadless } from './headless.ts';
+import { claudeConversations } from './conversations.ts';
 
 export const claudeAgent: Agent = {
   kind: 'claude',
+  conversations: claudeConversations,
   name: 'claude',
   capabilities: claudeCapabilities,
   findBinary: ({ env }) => findClaudeBinary({ env }),

@@ -15,6 +15,7 @@ import { geminiScreen } from './screen.ts';
 import { createGeminiHeadless } from './headless.ts';
 import { createGeminiTranscriptReader } from './transcript.ts';
 import { pathForNodeAgent } from './node-path.ts';
+import { geminiConversations } from './conversations.ts';
 
 /** Variables that make Gemini CLI run without its TUI even in a terminal. */
 const HEADLESS_MARKERS: readonly string[] = ['CI', 'GITHUB_ACTIONS'];
@@ -27,6 +28,7 @@ const PRESSES_AT = [0, 300, 600, 1_800, 2_100];
 
 export const geminiAgent: Agent = {
   kind: 'gemini',
+  conversations: geminiConversations,
   name: 'gemini',
   capabilities: geminiCapabilities,
   findBinary: ({ env }) => findAgentBinary({ env, command: 'gemini', pinVariable: 'TETHER_GEMINI_BIN', install: 'npm install -g @google/gemini-cli' }),
