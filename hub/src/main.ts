@@ -185,7 +185,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     ...(vapid ? { keys: vapid } : {}),
   });
   push.listen(facts);
-  const { sessions, approvals, machines, remote, shells, terminals, viewers, reviews, worktrees } = domain;
+  const { sessions, approvals, machines, remote, shells, terminals, viewers, reviews, worktrees, outside } = domain;
   sockets.attach({
     resolver,
     shareLinks,
@@ -193,14 +193,15 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     ...(config.revocationCheckMs !== undefined ? { revocationCheckMs: config.revocationCheckMs } : {}),
     shareRevoked: { heard: (listener) => domain.bus.on('share-revoked', ({ jti }) => listener(jti)), tell: (jti) => domain.bus.tell('share-revoked', { jti }) },
     hubLinks: cluster !== null,
-    cli: { sessions, approvals, machines, remote, shells, terminals, onError, ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}) },
-    web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, onError },
+    cli: { sessions, approvals, machines, remote, shells, terminals, outside, onError, ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}) },
+    web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, outside, onError },
   });
   followRevokedTokens({ facts, bus: domain.bus, sockets, push });
   const transcription = config.transcription ? createTranscription({ endpoint: config.transcription }) : null;
   const app = createHttpApp({
     sessions,
     machines,
+    outside,
     approvals,
     workspace: domain.workspace,
     git: domain.git,

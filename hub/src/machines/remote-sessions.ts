@@ -72,7 +72,8 @@ export function createRemoteSessions(deps: Deps) {
           // The runner states them when it registers (a resumed session keeps the ones it had).
           capabilities: null,
           status: 'starting',
-          agentSessionId: spawn.resumeAgentSessionId,
+          // A fork's conversation is a new one: its runner names it once the agent has.
+          agentSessionId: spawn.fork ? null : spawn.resumeAgentSessionId,
           model: spawn.model,
           permissionMode: spawn.permissionMode ?? 'default',
           deskAttached: false,
@@ -92,8 +93,9 @@ export function createRemoteSessions(deps: Deps) {
   };
 
   return {
-    /** `readOnly`: a reviewer (reviews/), started read-only in its agent's own terms. */
-    async spawn(ns: Namespace, request: z.input<typeof SessionSpawnSchema> & { createDir: boolean; launchKind: DaemonSpawn['launchKind']; agent: DaemonSpawn['agent'] }, options: { readOnly?: boolean } = {}): Promise<Ack<WebAcks['session:spawn']>> {
+    /** `readOnly`: a reviewer (reviews/), started read-only in its agent's own terms; `adopting`: the
+     *  resumed conversation was found on the machine (outside/), `fork`: continued as a new one. */
+    async spawn(ns: Namespace, request: z.input<typeof SessionSpawnSchema> & { createDir: boolean; launchKind: DaemonSpawn['launchKind']; agent: DaemonSpawn['agent'] }, options: { readOnly?: boolean; adopting?: boolean; fork?: boolean } = {}): Promise<Ack<WebAcks['session:spawn']>> {
       const found = await findDaemon(ns, request.machineId);
       if ('ok' in found) return found;
       const sessionId = crypto.randomUUID();
@@ -112,6 +114,8 @@ export function createRemoteSessions(deps: Deps) {
             resumeAgentSessionId: request.resumeAgentSessionId ?? null,
             readOnly: options.readOnly === true,
             worktree: request.worktree ?? null,
+            adopting: options.adopting === true,
+            fork: options.fork === true,
           }),
         () => ackError('conflict', 'busy'),
       );
@@ -146,6 +150,8 @@ export function createRemoteSessions(deps: Deps) {
             // A reviewer stays read-only when it comes back.
             readOnly: Boolean(current.parentId),
             worktree: null,
+            adopting: false,
+            fork: false,
           }),
         () => spawnError('conflict', 'session_live', 'the session is being started or stopped right now'),
       );

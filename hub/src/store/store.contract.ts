@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChatMessageInputSchema, DESK_ANSWERER, SessionRegistrationSchema, type AgentCapabilities, type PendingRequest } from '@tether/shared';
 import type { Store } from './store.ts';
 import { runReviewContract } from './reviews.contract.ts';
+import { runOutsideContract } from './outside.contract.ts';
 
 export type StoreFactory = () => Promise<{ store: Store; cleanup(): Promise<void> }>;
 
@@ -41,6 +42,7 @@ function request(id: string, sessionId: string): PendingRequest {
 
 export function runStoreContract(options: { name: string; create: StoreFactory }): void {
   runReviewContract(options);
+  runOutsideContract(options);
   describe(`Store contract: ${options.name}`, () => {
     let store: Store;
     let cleanup: () => Promise<void>;

@@ -21,6 +21,7 @@ import { REVIEWS_UPGRADE } from './upgrades/reviews.ts';
 import { SESSION_WORKTREE_UPGRADE } from './upgrades/session-worktree.ts';
 import { DEVICES_UPGRADE } from './upgrades/devices.ts';
 import { MACHINE_VOUCH_UPGRADE } from './upgrades/machine-vouch.ts';
+import { OUTSIDE_SESSIONS_UPGRADE } from './upgrades/outside-sessions.ts';
 
 export type Migration = { version: number; name: string; sql: string };
 /** One schema change for both stores: the statements for the dialect at hand. */
@@ -114,6 +115,8 @@ export const UPGRADES: readonly Upgrade[] = [
   DEVICES_UPGRADE,
   // SQLite 16, PostgreSQL 12: the hash of a machine's secret its sessions prove (issue 40; upgrades/machine-vouch.ts).
   MACHINE_VOUCH_UPGRADE,
+  // SQLite 17, PostgreSQL 13: conversations found on a machine, its switch (issue 40; upgrades/outside-sessions.ts).
+  OUTSIDE_SESSIONS_UPGRADE,
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

@@ -95,6 +95,9 @@ describe('schema (SQLite)', () => {
       // The machine-vouch upgrade: an older daemon's machine vouches for nothing (its claims stand).
       expect(await store.getMachineVouch({ namespace: 'alpha', machineId: 'm1' })).toEqual({ vouch: null });
       expect(await store.getMachineVouch({ namespace: 'beta', machineId: 'm1' })).toBeNull();
+      // The outside-sessions upgrade: an older machine finds nothing until switched on, its index empty.
+      expect((await store.listMachines({ namespace: 'alpha' })).map((m) => m.outside)).toEqual([false]);
+      expect(await store.listOutside({ namespace: 'alpha', machineId: 'm1', q: '', offset: 0, limit: 10 })).toEqual({ sessions: [], total: 0 });
     } finally {
       await store.close();
     }
@@ -113,6 +116,7 @@ describe('schema (SQLite)', () => {
       { version: 14, name: 'session-worktree' },
       { version: 15, name: 'devices' },
       { version: 16, name: 'machine-vouch' },
+      { version: 17, name: 'outside-sessions' },
     ]);
   });
 
