@@ -66,7 +66,8 @@ export const OutsideListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(OUTSIDE_PAGE_MAX).default(OUTSIDE_PAGE_DEFAULT),
 });
 export type OutsideListQuery = z.input<typeof OutsideListQuerySchema>;
-export type OutsideListResponse = { sessions: OutsideSession[]; total: number; more: boolean; enabled: boolean };
+export const OutsideListResponseSchema = z.object({ sessions: z.array(OutsideSessionSchema), total: z.number().int().min(0), more: z.boolean(), enabled: z.boolean() });
+export type OutsideListResponse = z.infer<typeof OutsideListResponseSchema>;
 
 /** Web → hub: continue a found conversation under tether (`fork`: in a new conversation of its own,
  *  leaving the found one as it was, where the agent can: AgentCapabilities.fork). */

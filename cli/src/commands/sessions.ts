@@ -10,7 +10,7 @@ import { getHubJson, requireCredentials } from './hub-access.ts';
 
 export type ListedSession = Session & { machineName: string | null };
 
-function ago(ms: number, now = Date.now()): string {
+export function ago(ms: number, now = Date.now()): string {
   const s = Math.max(0, Math.round((now - ms) / 1000));
   if (s < 60) return `${s}s ago`;
   if (s < 3600) return `${Math.round(s / 60)}m ago`;
@@ -40,6 +40,11 @@ export function sessionTable(sessions: ListedSession[], options: { numbered?: bo
       return options.numbered ? [String(i + 1), ...row] : row;
     }),
   ];
+  return textTable(rows);
+}
+
+/** Rows (the first the heading) as columns padded to their widest cell. */
+export function textTable(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
 }
@@ -58,10 +63,12 @@ export async function fetchSessions(): Promise<ListedSession[]> {
 const command: Command = {
   name: 'sessions',
   summary: 'list sessions',
-  usage: 'tether sessions [--json]',
+  usage: 'tether sessions [--json] | tether sessions --outside [--machine M] [--json] (conversations found on your machines that tether did not run)',
   async run(args) {
-    const { flags, positionals } = parseFlags({ args, booleans: ['json'] });
+    const { flags, positionals } = parseFlags({ args, booleans: ['json', 'outside'], strings: ['machine'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`);
+    if (flags.outside) return (await import('./outside-list.ts')).listOutside({ json: flags.json === true, machine: typeof flags.machine === 'string' ? flags.machine : null });
+    if (flags.machine !== undefined) throw new CommandError('--machine goes with --outside');
     const sessions = await fetchSessions();
     if (flags.json) process.stdout.write(`${JSON.stringify({ sessions })}\n`);
     else process.stdout.write(sessions.length ? `${sessionTable(sessions)}\n` : 'no sessions\n');

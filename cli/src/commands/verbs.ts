@@ -26,6 +26,7 @@ export const VERBS: Record<string, Loader> = {
   spawn: () => import('./spawn.ts'),
   stop: () => import('./stop.ts'),
   resume: () => import('./resume.ts'),
+  adopt: () => import('./adopt.ts'),
   review: () => import('./review.ts'),
   effort: () => import('./effort.ts'),
   attach: () => import('./attach.ts'),
