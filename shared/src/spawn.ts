@@ -49,6 +49,9 @@ export const SessionResumeSchema = z.object({
   sessionId: SessionIdSchema,
   /** Default: the session's own launch kind. `pty` is how `tether attach` takes over a headless one. */
   launchKind: LaunchKindSchema.optional(),
+  /** Continue its conversation in a NEW session with its history, the original left as it was (live
+   *  or ended): the agent's fork (AgentCapabilities.fork), else `not_resumable` with its reason. */
+  fork: z.boolean().default(false),
 });
 
 /** Why a spawn/resume/stop was refused; clients switch on this, people read `error`. */

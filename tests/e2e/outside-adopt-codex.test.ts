@@ -39,6 +39,8 @@ describe('found conversations: Codex', () => {
     }
     expect(found).toMatchObject({ agent: 'codex', folder: sandbox.cwd, title: 'past codex question' });
 
+    // Codex has no fork: refused with the reason its capabilities state, nothing started.
+    expect(await emitAck(phone, 'outside:adopt', { agentSessionId: found!.agentSessionId, fork: true }, 60_000)).toMatchObject({ ok: false, reason: 'not_resumable', error: expect.stringContaining('Codex has no fork') });
     const ack = await emitAck<{ session: Session }>(phone, 'outside:adopt', { agentSessionId: found!.agentSessionId }, 60_000);
     expect(ack).toMatchObject({ ok: true, session: { agent: 'codex', cwd: sandbox.cwd, agentSessionId: found!.agentSessionId } });
     const session = (ack as { session: Session }).session;

@@ -123,3 +123,46 @@ describe('found conversations: claude', () => {
     expect((await list(hub, hub.token, machineId)).body.sessions.map((s) => s.agentSessionId)).not.toContain(agentSessionId);
   });
 });
+
+describe('forks', () => {
+  it('a found conversation and a tether session each fork into a new session with the history; the original transcript is unchanged', { timeout: 180_000 }, async () => {
+    const stage = await startStage(defer, { script: [text('past answer'), text('forked answer'), text('fork of a fork')] });
+    const { hub, sandbox, fake } = stage;
+    const past = Bun.spawn([claudeBin(), '-p', 'past question'], { cwd: sandbox.cwd, env: sandbox.env, stdout: 'pipe', stderr: 'pipe' });
+    defer(() => past.kill());
+    expect(await new Response(past.stdout).text()).toContain('past answer');
+    await past.exited;
+    const [transcript] = sandbox.transcripts();
+    const agentSessionId = transcript!.slice(transcript!.lastIndexOf('/') + 1, -'.jsonl'.length);
+    const original = readFileSync(transcript!, 'utf8');
+
+    const daemon = await startDaemon({ hub, sandbox, args: ['--outside'] });
+    defer(() => daemon.stop());
+    const phone = await connectPhone(defer, hub);
+    // Found (a fork need not wait for the live window: it leaves the conversation as it is).
+    await until('the conversation listed', async () => (await list(hub, hub.token, daemon.machineId())).body.sessions.find((s) => s.agentSessionId === agentSessionId));
+    const forked = (await emitAck(phone, 'outside:adopt', { agentSessionId, fork: true }, SPAWN_ACK_MS)) as AdoptAck;
+    expect(forked).toMatchObject({ ok: true, session: { agent: 'claude', cwd: sandbox.cwd } });
+    const watch = await stage.startWatch(forked.session!.id);
+    await watch.send('fork question');
+    await watch.waitFor(() => watch.messages().find((m) => chatText(m) === 'forked answer'), { what: 'the fork answers' });
+    expect(JSON.stringify(fake.mainRequests().at(-1)!.messages)).toContain('past question');
+    const forkId = await watch.waitFor(() => watch.session()?.agentSessionId, { what: 'the fork’s own claude session' });
+    expect(forkId).not.toBe(agentSessionId);
+    expect(readFileSync(transcript!, 'utf8')).toBe(original);
+    // The found one stays listed (a fork claims nothing).
+    expect((await list(hub, hub.token, daemon.machineId())).body.sessions.map((s) => s.agentSessionId)).toContain(agentSessionId);
+
+    // A tether session forks too, live: a third session with the whole history; the second goes on as it was.
+    const again = (await emitAck(phone, 'session:resume', { sessionId: forked.session!.id, fork: true }, SPAWN_ACK_MS)) as AdoptAck;
+    expect(again).toMatchObject({ ok: true });
+    expect(again.session!.id).not.toBe(forked.session!.id);
+    const third = await stage.startWatch(again.session!.id);
+    await third.send('second fork question');
+    await third.waitFor(() => third.messages().find((m) => chatText(m) === 'fork of a fork'), { what: 'the fork of the fork answers' });
+    const carried = JSON.stringify(fake.mainRequests().at(-1)!.messages);
+    expect(carried).toContain('past question');
+    expect(carried).toContain('fork question');
+    expect(watch.session()?.agentSessionId).toBe(forkId);
+  });
+});

@@ -147,7 +147,7 @@ export type Agent = {
   slashCommands?(options: { binary: string; env: Record<string, string>; cwd: string; tetherHome: string }): SlashCommand[];
   /** Its own arguments for a session started from afar (`tether daemon`): model, mode, resume, and
    *  `readOnly` (a reviewer: it reads and reports, anything else it wants is asked; capabilities.readOnly). */
-  spawnArgs(o: { model: string | null; permissionMode: PermissionMode | null; resumeId: string | null; readOnly?: boolean }): string[];
+  spawnArgs(o: { model: string | null; permissionMode: PermissionMode | null; resumeId: string | null; readOnly?: boolean; /** Only where capabilities.fork.supported. */ fork?: boolean }): string[];
   /** The headless launch kind (no terminal), when the agent has one: its transport; the session
    *  around it is runner/headless/ (headless-transport.ts). */
   headless?: HeadlessTransportFactory;

@@ -15,4 +15,7 @@ export type LaunchPlan = {
   model: string | null;
   /** Continue the last session: the agent picks it; the runner learns which at SessionStart. */
   continue: boolean;
+  /** The resumed session goes on as a new one of its own (claude's --fork-session): a new agent
+   *  session, told at SessionStart; the resumed one stays as it was. */
+  fork?: boolean;
 };

@@ -1,8 +1,9 @@
-// resume.ts: `tether resume <session> [--pty] [--json]`: continue an ended or failed session on its
+// resume.ts: `tether resume <session> [--pty] [--fork] [--json]`: continue an ended or failed session on its
 // machine's daemon, as the phone's Resume button does: same tether session (same chat), same agent
 // session (claude's session id, Codex's thread), the launch kind it had unless --pty asks for the
 // agent's TUI. Prints the session id once the agent is ready again; exits non-zero with the hub's
-// reason when it cannot.
+// reason when it cannot. `--fork`: its conversation continues in a NEW session with its history, the
+// original (live or ended) left as it was, where the agent can fork (claude); else the reason.
 import { isUuid } from '@tether/shared';
 import { CommandError, parseFlags, type Command } from './command.ts';
 import { connectAsPhone, requireCredentials } from './hub-access.ts';
@@ -10,9 +11,9 @@ import { connectAsPhone, requireCredentials } from './hub-access.ts';
 const command: Command = {
   name: 'resume',
   summary: 'resume an ended session on its machine (same chat, same agent session; --pty for the TUI)',
-  usage: 'tether resume <session> [--pty] [--json]',
+  usage: 'tether resume <session> [--pty] [--fork (a new session with its history; the original stays as it was)] [--json]',
   async run(args) {
-    const { flags, positionals } = parseFlags({ args, booleans: ['pty', 'json'] });
+    const { flags, positionals } = parseFlags({ args, booleans: ['pty', 'json', 'fork'] });
     const [sessionId] = positionals;
     if (!sessionId || positionals.length > 1) throw new CommandError(`usage: ${command.usage}`, 2);
     if (!isUuid(sessionId)) throw new CommandError(`"${sessionId}" is not a session id (see tether sessions)`, 2);
@@ -20,7 +21,7 @@ const command: Command = {
     const { resumeSession } = await import('../hub-link/session-control.ts');
     const client = await connectAsPhone({ creds, device: 'tether resume' });
     try {
-      const ack = await resumeSession(client, sessionId, flags.pty ? 'pty' : undefined);
+      const ack = await resumeSession(client, sessionId, flags.pty ? 'pty' : undefined, flags.fork === true);
       if (!ack.ok) {
         if (flags.json) process.stdout.write(`${JSON.stringify({ ok: false, code: ack.code, reason: ack.reason ?? null, error: ack.error })}\n`);
         throw new CommandError(`resume failed${ack.reason ? ` (${ack.reason})` : ''}: ${ack.error}`);
@@ -29,7 +30,7 @@ const command: Command = {
       if (flags.json) {
         process.stdout.write(`${JSON.stringify({ ok: true, sessionId: s.id, machineId: s.machineId, launchKind: s.launchKind, status: s.status, agentSessionId: s.agentSessionId })}\n`);
       } else {
-        process.stdout.write(`resumed ${s.id} (${s.launchKind}, ${s.status}); tether attach ${s.id} to drive it here\n`);
+        process.stdout.write(`${flags.fork ? 'forked into' : 'resumed'} ${s.id} (${s.launchKind}, ${s.status}); tether attach ${s.id} to drive it here\n`);
       }
       return 0;
     } finally {

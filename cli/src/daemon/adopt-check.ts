@@ -54,8 +54,9 @@ export function adoptRefusal(o: { request: DaemonSpawn; found: FoundConversation
   const id = request.resumeAgentSessionId;
   if (!id || !found || found.agent !== request.agent) return spawnError('not_found', 'not_resumable', `no ${agent.name} conversation ${id ?? ''} on this machine (gone since it was listed?)`);
   if (found.folder !== request.cwd) return spawnError('bad_request', 'not_resumable', `that conversation ran in ${found.folder}, not ${request.cwd}`);
-  const owner = agent.liveOwner?.({ env: o.env, sessionId: id }) ?? null;
-  if (owner !== null || found.live) {
+  // A fork leaves the conversation as it is: one still written may be forked.
+  const owner = request.fork ? null : (agent.liveOwner?.({ env: o.env, sessionId: id }) ?? null);
+  if (!request.fork && (owner !== null || found.live)) {
     const who = owner !== null ? `a live ${agent.name} (pid ${owner})` : `a live process (it was written ${Math.max(0, Math.round((Date.now() - found.lastActivity) / 1000))} s ago)`;
     return spawnError('conflict', 'session_live', `${who} still writes this conversation: it cannot be shared while it runs; continue it here once it has ended`);
   }

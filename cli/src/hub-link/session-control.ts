@@ -29,8 +29,9 @@ export const spawnSession = (client: WebClient, spawn: SessionSpawn) => ask(clie
 /** `reviews`: what becomes of its live reviews (shared SessionStop); left out, a session that has
  *  some is refused with them listed (reason `reviews_live`). */
 export const stopSession = (client: WebClient, stop: SessionStop) => ask(client, 'session:stop', stop, STOP_ACK_TIMEOUT_MS);
-export const resumeSession = (client: WebClient, sessionId: string, launchKind?: 'pty' | 'headless') =>
-  ask(client, 'session:resume', { sessionId, ...(launchKind ? { launchKind } : {}) }, SPAWN_ACK_TIMEOUT_MS);
+/** `fork`: its conversation continues in a new session, the original left as it was. */
+export const resumeSession = (client: WebClient, sessionId: string, launchKind?: 'pty' | 'headless', fork = false) =>
+  ask(client, 'session:resume', { sessionId, ...(launchKind ? { launchKind } : {}), ...(fork ? { fork } : {}) }, SPAWN_ACK_TIMEOUT_MS);
 
 /** Continue a conversation found on a machine (shared outside.ts) as a tether session. */
 export const adoptConversation = (client: WebClient, adopt: OutsideAdopt) => ask(client, 'outside:adopt', adopt, SPAWN_ACK_TIMEOUT_MS);

@@ -10,7 +10,7 @@
 // a session that never got ready is stopped and marked failed, never left half-started; nothing is
 // retried or respawned here. Machines and sessions are looked up in the caller's namespace only.
 import { basename } from 'node:path';
-import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, spawnError, WORKTREE_SPAWN_ACK_MS, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
+import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, spawnError, WORKTREE_SPAWN_ACK_MS, type Ack, type DaemonSpawn, type Namespace, type Session, type WebAcks } from '@tether/shared';
 import type { z } from 'zod';
 import type { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '@tether/shared';
 import type { Sessions } from '../sessions/lifecycle.ts';
@@ -120,9 +120,14 @@ export function createRemoteSessions(deps: Deps) {
         () => ackError('conflict', 'busy'),
       );
     },
-    async resume(ns: Namespace, { sessionId, launchKind }: z.output<typeof SessionResumeSchema>): Promise<Ack<WebAcks['session:resume']>> {
+    async resume(ns: Namespace, { sessionId, launchKind, fork }: z.output<typeof SessionResumeSchema>): Promise<Ack<WebAcks['session:resume']>> {
       const current = await sessions.get(ns, sessionId);
       if (!current) return ackError('not_found', 'no such session');
+      if (fork) {
+        const refused = forkRefusal(current);
+        if (refused) return refused;
+        return this.spawn(ns, { machineId: current.machineId!, cwd: current.cwd, launchKind: launchKind ?? current.launchKind, agent: current.agent, createDir: false, resumeAgentSessionId: current.agentSessionId!, ...(current.model ? { model: current.model } : {}), permissionMode: current.permissionMode }, { fork: true });
+      }
       if (!isFinalStatus(current.status)) return spawnError('conflict', 'session_live', 'the session is still running; attach to it or stop it first');
       if (!current.agentSessionId) return spawnError('conflict', 'not_resumable', `${current.agent} never started a conversation in this session; there is nothing to resume`);
       // The id goes on the agent's command line: only its own format (a row of an older hub may hold another).
@@ -198,6 +203,14 @@ async function refuseOlderDaemon(o: { deps: Deps; exits: ReturnType<typeof creat
   o.deps.readiness.runnerExited(o.ns, o.sessionId, { exitCode: null, reason });
   await o.ready;
   return spawnError('conflict', 'worktree_failed', reason);
+}
+
+/** Why a session's conversation cannot be forked into a new session, or null. */
+function forkRefusal(current: Session) {
+  if (!current.agentSessionId || !AgentSessionIdSchema.safeParse(current.agentSessionId).success) return spawnError('conflict', 'not_resumable', `${current.agent} never started a conversation in this session; there is nothing to fork`);
+  if (!current.capabilities?.fork?.supported) return spawnError('bad_request', 'not_resumable', `${current.agent} cannot fork a conversation: ${current.capabilities?.fork?.reason ?? 'its runner states no fork'}`);
+  if (!current.machineId) return spawnError('conflict', 'not_resumable', 'this session was started at a desk, not by a daemon: fork it where it runs');
+  return null;
 }
 
 /** The online daemon of a machine of this namespace, or why there is none. */

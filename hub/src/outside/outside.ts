@@ -9,7 +9,7 @@
 // Invariants: everything is looked up in the caller's namespace (another's machine answers like a
 // missing one); a conversation a live process still writes is never adopted; a fork claims nothing
 // (the found conversation stays as it was, and stays listed).
-import { ackError, spawnError, type Ack, type Namespace, type OutsideListResponse, type WebAcks } from '@tether/shared';
+import { ackError, spawnError, type Ack, type AgentKind, type Namespace, type OutsideListResponse, type WebAcks } from '@tether/shared';
 import type { z } from 'zod';
 import type { MachineOutsideSchema, OutsideAdoptSchema, OutsideIndexSchema, OutsideListQuerySchema } from '@tether/shared';
 import type { Store } from '../store/store.ts';
@@ -25,6 +25,13 @@ export type Outside = ReturnType<typeof createOutside>;
 /** What can be done with a conversation a live process still writes. */
 export function liveRefusal(agentName: string): string {
   return `a live ${agentName} still writes this conversation: it cannot be shared while it runs; continue it here once it has ended`;
+}
+
+/** Why this machine's agent cannot fork (its capabilities say), or null. */
+async function forkRefusal(deps: Deps, ns: Namespace, entry: { machineId: string; agent: AgentKind }) {
+  const fork = (await deps.machines.find(ns, entry.machineId))?.capabilities[entry.agent]?.fork;
+  if (fork?.supported) return null;
+  return spawnError('bad_request', 'not_resumable', `${entry.agent} cannot fork a conversation${fork?.reason ? `: ${fork.reason}` : ' (its tether there is older than forks)'}`);
 }
 
 export function createOutside(deps: Deps) {
@@ -79,7 +86,10 @@ export function createOutside(deps: Deps) {
       if (found.length === 0) return spawnError('not_found', 'not_resumable', `no conversation ${request.agentSessionId} was found on ${request.machineId ? 'that machine' : 'your machines'}`);
       if (found.length > 1) return spawnError('bad_request', 'not_resumable', 'that conversation was found on more than one machine: name the machine');
       const entry = found[0]!;
-      if (entry.live) return spawnError('conflict', 'session_live', liveRefusal(entry.agent));
+      if (request.fork) {
+        const refused = await forkRefusal(deps, ns, entry);
+        if (refused) return refused;
+      } else if (entry.live) return spawnError('conflict', 'session_live', liveRefusal(entry.agent));
       const claims = !request.fork;
       if (claims && (entry.claimed || !(await store.claimOutside({ namespace: ns, machineId: entry.machineId, agentSessionId: entry.agentSessionId, now: Date.now() })))) {
         return spawnError('conflict', 'session_live', 'someone else is adopting this conversation (or has adopted it): it is theirs now');

@@ -79,12 +79,12 @@ export const claudeAgent: Agent = {
   confirmPlan: confirmPlanDialog,
   watchStatus: ({ env, pid, sessionId, poll, onChange }) => watchClaudeStatus({ configDir: claudeConfigDir(env), pid, claudeSessionId: sessionId, poll, onChange }),
   endPty: createPtyEnder,
-  spawnArgs: ({ model, permissionMode, resumeId, readOnly }) => [
+  spawnArgs: ({ model, permissionMode, resumeId, readOnly, fork }) => [
     ...(model ? ['--model', model] : []),
     // Read-only is claude's plan mode: it reads and plans, and asks before anything else.
     ...(readOnly ? ['--permission-mode', 'plan'] : permissionMode ? ['--permission-mode', permissionMode] : []),
     // `--resume=<id>`: the id is the option's value whatever it holds (agentResumeId checked it).
-    ...(resumeId ? [`--resume=${agentResumeId(resumeId)}`] : []),
+    ...(resumeId ? [`--resume=${agentResumeId(resumeId)}`, ...(fork ? ['--fork-session'] : [])] : []),
   ],
   slashCommands: ({ binary, env, cwd, tetherHome }) =>
     listSlashCommands({ version: cachedClaudeVersion({ bin: binary, cacheFile: join(tetherHome, 'claude-version.json') }), configDir: claudeConfigDir(env), cwd }),

@@ -26,6 +26,7 @@ export function buildLaunchArgs(options: { userArgs: readonly string[] }): Launc
   let resumeId: string | null = null;
   let model: string | null = null;
   let continueLast = false;
+  let fork = false;
   for (let i = 0; i < userArgs.length; i++) {
     const arg = userArgs[i]!;
     if (arg === '--') break;
@@ -50,6 +51,8 @@ export function buildLaunchArgs(options: { userArgs: readonly string[] }): Launc
       const { value, next } = flagValue(userArgs, i, name);
       i = next;
       resumeId = value;
+    } else if (arg === '--fork-session') {
+      fork = true;
     } else if (arg === '--continue' || arg === '-c') {
       continueLast = true;
     } else if (name === '--model') {
@@ -67,5 +70,6 @@ export function buildLaunchArgs(options: { userArgs: readonly string[] }): Launc
     resumeId,
     model,
     continue: continueLast,
+    fork,
   };
 }

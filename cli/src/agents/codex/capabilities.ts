@@ -18,5 +18,6 @@ export const codexCapabilities: AgentCapabilities = {
   // Edited input and rules are reserved in its hook schema and fail closed (Agent.plainVerdicts).
   // spawnArgs({ readOnly }) starts it as a reviewer (reviews.ts).
   readOnly: true,
+  fork: { supported: false, reason: 'Codex has no fork on its command line: codex resume continues the same thread' },
   relays: { requests: ['permission', 'dialog'], editedInput: false, sessionRules: false },
 };
