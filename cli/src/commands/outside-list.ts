@@ -7,7 +7,7 @@ import { CommandError } from './command.ts';
 import type { Credentials } from '../config/credentials.ts';
 import { getHubJson, requireCredentials } from './hub-access.ts';
 import { pickMachine } from '../hub-link/session-control.ts';
-import { ago, textTable } from './sessions.ts';
+import { ago, textTable } from './text-table.ts';
 
 /** At most this many of one machine (the phone pages further). */
 const MAX_LISTED = 5_000;

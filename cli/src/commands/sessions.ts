@@ -7,16 +7,10 @@
 import { isArchived, MachineListSchema, SessionListSchema, type Session } from '@tether/shared';
 import { CommandError, parseFlags, type Command } from './command.ts';
 import { getHubJson, requireCredentials } from './hub-access.ts';
+import { ago, textTable } from './text-table.ts';
 
 export type ListedSession = Session & { machineName: string | null };
 
-export function ago(ms: number, now = Date.now()): string {
-  const s = Math.max(0, Math.round((now - ms) / 1000));
-  if (s < 60) return `${s}s ago`;
-  if (s < 3600) return `${Math.round(s / 60)}m ago`;
-  if (s < 86400) return `${Math.round(s / 3600)}h ago`;
-  return `${Math.round(s / 86400)}d ago`;
-}
 
 /** The MACHINE column: the machine's name, "desk" for a desk session, the id's head when unknown. */
 export function machineLabel(s: ListedSession): string {
@@ -43,11 +37,6 @@ export function sessionTable(sessions: ListedSession[], options: { numbered?: bo
   return textTable(rows);
 }
 
-/** Rows (the first the heading) as columns padded to their widest cell. */
-export function textTable(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
-}
 
 /** Sessions of the logged-in namespace, each with its machine's name. */
 export async function fetchSessions(): Promise<ListedSession[]> {

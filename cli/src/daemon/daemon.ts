@@ -25,16 +25,7 @@ import { startRunnerProcess } from './spawn.ts';
 import { isAlive, listRunnerRecords, logTail, removeRunnerRecord } from './runners.ts';
 import { createShellHost, type ShellHostEvent } from './shells.ts';
 import { spawnInWorktree, worktreeCommands } from './worktrees.ts';
-import { createOutsideIndexer } from './outside.ts';
-import { adoptRefusal } from './adopt-check.ts';
-
-/** Each installed agent's saved conversations (those whose room reads them). */
-function conversationSources(agents: readonly AgentKind[]) {
-  return agents.flatMap((agent) => {
-    const source = agentFor(agent).conversations;
-    return source ? [{ agent, source }] : [];
-  });
-}
+import { daemonOutside } from './outside-daemon.ts';
 
 /** socket.io back-off: first retry fast (a hub restart takes ~1 s), then at most every 30 s. */
 const BACKOFF = { firstMs: 500, maxMs: 30_000 };
@@ -147,14 +138,8 @@ export function startDaemon(options: {
     return { ok: true, ...started.ack };
   };
 
-  const outside = createOutsideIndexer({ env, tetherHome: home, sources: conversationSources(info.agents ?? []), send: (batch) => link.send('outside:index', batch) });
-  const spawn = async (request: DaemonSpawn): Promise<Ack<DaemonSpawnAck>> => {
-    if (request.adopting) {
-      const refused = adoptRefusal({ request, found: request.resumeAgentSessionId ? outside.find(request.resumeAgentSessionId) : null, agent: agentFor(request.agent), env });
-      if (refused) return refused;
-    }
-    return spawnInWorktree({ request, home: env.HOME || homedir(), start: startRunner });
-  };
+  const outside = daemonOutside({ env, tetherHome: home, agents: info.agents ?? [], send: (batch) => link.send('outside:index', batch), onEvent: options.onEvent });
+  const spawn = async (request: DaemonSpawn): Promise<Ack<DaemonSpawnAck>> => outside.refusal(request) ?? spawnInWorktree({ request, home: env.HOME || homedir(), start: startRunner });
   const worktrees = worktreeCommands(env);
 
   const kill = (sessionId: string): Ack<DaemonKillAck> => {
@@ -196,12 +181,7 @@ export function startDaemon(options: {
     commands: {
       'daemon:spawn': spawn,
       'daemon:kill': (p) => kill(p.sessionId),
-      'daemon:outside': (p) => {
-        if (p.enabled) outside.start();
-        else outside.stop();
-        options.onEvent({ kind: 'outside', enabled: p.enabled });
-        return { ok: true };
-      },
+      'daemon:outside': (p) => outside.switchTo(p.enabled),
       'daemon:shell-open': (p) => shells.open(p),
       'daemon:shell-input': (p) => shells.input(p.shellId, p.data),
       'daemon:shell-resize': (p) => shells.resize(p.shellId, p),

@@ -10,7 +10,7 @@
 // a session that never got ready is stopped and marked failed, never left half-started; nothing is
 // retried or respawned here. Machines and sessions are looked up in the caller's namespace only.
 import { basename } from 'node:path';
-import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, spawnError, WORKTREE_SPAWN_ACK_MS, type Ack, type DaemonSpawn, type Namespace, type Session, type WebAcks } from '@tether/shared';
+import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, spawnError, WORKTREE_SPAWN_ACK_MS, type Ack, type DaemonSpawn, type Namespace, type WebAcks } from '@tether/shared';
 import type { z } from 'zod';
 import type { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '@tether/shared';
 import type { Sessions } from '../sessions/lifecycle.ts';
@@ -72,8 +72,7 @@ export function createRemoteSessions(deps: Deps) {
           // The runner states them when it registers (a resumed session keeps the ones it had).
           capabilities: null,
           status: 'starting',
-          // A fork's conversation is a new one: its runner names it once the agent has.
-          agentSessionId: spawn.fork ? null : spawn.resumeAgentSessionId,
+          agentSessionId: spawn.fork ? null : spawn.resumeAgentSessionId, // a fork's runner names its new one
           model: spawn.model,
           permissionMode: spawn.permissionMode ?? 'default',
           deskAttached: false,
@@ -93,8 +92,7 @@ export function createRemoteSessions(deps: Deps) {
   };
 
   return {
-    /** `readOnly`: a reviewer (reviews/), started read-only in its agent's own terms; `adopting`: the
-     *  resumed conversation was found on the machine (outside/), `fork`: continued as a new one. */
+    /** `readOnly`: a reviewer (reviews/); `adopting`: found on the machine (outside/); `fork`: as a new conversation. */
     async spawn(ns: Namespace, request: z.input<typeof SessionSpawnSchema> & { createDir: boolean; launchKind: DaemonSpawn['launchKind']; agent: DaemonSpawn['agent'] }, options: { readOnly?: boolean; adopting?: boolean; fork?: boolean } = {}): Promise<Ack<WebAcks['session:spawn']>> {
       const found = await findDaemon(ns, request.machineId);
       if ('ok' in found) return found;
@@ -113,21 +111,14 @@ export function createRemoteSessions(deps: Deps) {
             createDir: request.createDir,
             resumeAgentSessionId: request.resumeAgentSessionId ?? null,
             readOnly: options.readOnly === true,
-            worktree: request.worktree ?? null,
-            adopting: options.adopting === true,
-            fork: options.fork === true,
+            worktree: request.worktree ?? null, adopting: options.adopting === true, fork: options.fork === true,
           }),
         () => ackError('conflict', 'busy'),
       );
     },
-    async resume(ns: Namespace, { sessionId, launchKind, fork }: z.output<typeof SessionResumeSchema>): Promise<Ack<WebAcks['session:resume']>> {
+    async resume(ns: Namespace, { sessionId, launchKind }: z.output<typeof SessionResumeSchema>): Promise<Ack<WebAcks['session:resume']>> {
       const current = await sessions.get(ns, sessionId);
       if (!current) return ackError('not_found', 'no such session');
-      if (fork) {
-        const refused = forkRefusal(current);
-        if (refused) return refused;
-        return this.spawn(ns, { machineId: current.machineId!, cwd: current.cwd, launchKind: launchKind ?? current.launchKind, agent: current.agent, createDir: false, resumeAgentSessionId: current.agentSessionId!, ...(current.model ? { model: current.model } : {}), permissionMode: current.permissionMode }, { fork: true });
-      }
       if (!isFinalStatus(current.status)) return spawnError('conflict', 'session_live', 'the session is still running; attach to it or stop it first');
       if (!current.agentSessionId) return spawnError('conflict', 'not_resumable', `${current.agent} never started a conversation in this session; there is nothing to resume`);
       // The id goes on the agent's command line: only its own format (a row of an older hub may hold another).
@@ -154,9 +145,7 @@ export function createRemoteSessions(deps: Deps) {
             resumeAgentSessionId: current.agentSessionId,
             // A reviewer stays read-only when it comes back.
             readOnly: Boolean(current.parentId),
-            worktree: null,
-            adopting: false,
-            fork: false,
+            worktree: null, adopting: false, fork: false,
           }),
         () => spawnError('conflict', 'session_live', 'the session is being started or stopped right now'),
       );
@@ -203,14 +192,6 @@ async function refuseOlderDaemon(o: { deps: Deps; exits: ReturnType<typeof creat
   o.deps.readiness.runnerExited(o.ns, o.sessionId, { exitCode: null, reason });
   await o.ready;
   return spawnError('conflict', 'worktree_failed', reason);
-}
-
-/** Why a session's conversation cannot be forked into a new session, or null. */
-function forkRefusal(current: Session) {
-  if (!current.agentSessionId || !AgentSessionIdSchema.safeParse(current.agentSessionId).success) return spawnError('conflict', 'not_resumable', `${current.agent} never started a conversation in this session; there is nothing to fork`);
-  if (!current.capabilities?.fork?.supported) return spawnError('bad_request', 'not_resumable', `${current.agent} cannot fork a conversation: ${current.capabilities?.fork?.reason ?? 'its runner states no fork'}`);
-  if (!current.machineId) return spawnError('conflict', 'not_resumable', 'this session was started at a desk, not by a daemon: fork it where it runs');
-  return null;
 }
 
 /** The online daemon of a machine of this namespace, or why there is none. */

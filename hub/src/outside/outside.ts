@@ -3,15 +3,16 @@
 //
 //   daemon ─outside:index─► indexed ─► store (index only)          web ─GET …/outside─► list
 //   web ─machine:outside─► store switch ─► machine.updated ─daemon:outside─► daemon
+//   web ─session:resume { fork }─► forkSession: a tether session's conversation in a new session
 //   web ─outside:adopt─► claim (one of two wins) ─► remote.spawn {resume, adopting} ─► ack {session}
 //                                      └ refused or failed: the claim is released, nothing half-adopted
 //
 // Invariants: everything is looked up in the caller's namespace (another's machine answers like a
 // missing one); a conversation a live process still writes is never adopted; a fork claims nothing
 // (the found conversation stays as it was, and stays listed).
-import { ackError, spawnError, type Ack, type AgentKind, type Namespace, type OutsideListResponse, type WebAcks } from '@tether/shared';
+import { ackError, AgentSessionIdSchema, spawnError, type Ack, type AgentKind, type Namespace, type Session, type OutsideListResponse, type WebAcks } from '@tether/shared';
 import type { z } from 'zod';
-import type { MachineOutsideSchema, OutsideAdoptSchema, OutsideIndexSchema, OutsideListQuerySchema } from '@tether/shared';
+import type { MachineOutsideSchema, OutsideAdoptSchema, OutsideIndexSchema, OutsideListQuerySchema, SessionResumeSchema } from '@tether/shared';
 import type { Store } from '../store/store.ts';
 import type { FactBus } from '../facts/facts.ts';
 import type { DaemonDirectory, DaemonTarget } from '../machines/daemons.ts';
@@ -32,6 +33,28 @@ async function forkRefusal(deps: Deps, ns: Namespace, entry: { machineId: string
   const fork = (await deps.machines.find(ns, entry.machineId))?.capabilities[entry.agent]?.fork;
   if (fork?.supported) return null;
   return spawnError('bad_request', 'not_resumable', `${entry.agent} cannot fork a conversation${fork?.reason ? `: ${fork.reason}` : ' (its tether there is older than forks)'}`);
+}
+
+/** Why a session's conversation cannot be forked into a new session, or null. */
+function sessionForkRefusal(current: Session) {
+  if (!current.agentSessionId || !AgentSessionIdSchema.safeParse(current.agentSessionId).success) return spawnError('conflict', 'not_resumable', `${current.agent} never started a conversation in this session; there is nothing to fork`);
+  if (!current.capabilities?.fork?.supported) return spawnError('bad_request', 'not_resumable', `${current.agent} cannot fork a conversation: ${current.capabilities?.fork?.reason ?? 'its runner states no fork'}`);
+  if (!current.machineId) return spawnError('conflict', 'not_resumable', 'this session was started at a desk, not by a daemon: fork it where it runs');
+  return null;
+}
+
+/** A new session continuing `current`'s conversation as the agent's fork (forkRefusal passed). */
+function forkSpawn(current: Session, launchKind: Session['launchKind'] | undefined) {
+  return {
+    machineId: current.machineId!,
+    cwd: current.cwd,
+    launchKind: launchKind ?? current.launchKind,
+    agent: current.agent,
+    createDir: false,
+    resumeAgentSessionId: current.agentSessionId!,
+    ...(current.model ? { model: current.model } : {}),
+    permissionMode: current.permissionMode,
+  };
 }
 
 export function createOutside(deps: Deps) {
@@ -79,6 +102,13 @@ export function createOutside(deps: Deps) {
         .find(ns, machineId)
         .then((machine) => (machine ? tellDaemon(target, machine.outside) : undefined))
         .catch((error: unknown) => deps.onError('daemon:outside', error));
+    },
+
+    /** A tether session's conversation continued in a NEW session (session:resume { fork }), live or ended. */
+    async forkSession(ns: Namespace, { sessionId, launchKind }: z.output<typeof SessionResumeSchema>): Promise<Ack<WebAcks['session:resume']>> {
+      const current = await store.getSession({ namespace: ns, sessionId });
+      if (!current) return ackError('not_found', 'no such session');
+      return sessionForkRefusal(current) ?? deps.remote.spawn(ns, forkSpawn(current, launchKind), { fork: true });
     },
 
     async adopt(ns: Namespace, request: z.output<typeof OutsideAdoptSchema>): Promise<Ack<WebAcks['outside:adopt']>> {

@@ -82,7 +82,7 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
         return { ok: true };
       },
       'session:spawn': (request) => remote.spawn(ns, request),
-      'session:resume': (request) => remote.resume(ns, request),
+      'session:resume': (request) => (request.fork ? domain.outside.forkSession(ns, request) : remote.resume(ns, request)),
       'session:stop': (request) => domain.reviews.stopSession(ns, request),
       'shell:open': (open) => shells.open(socket, open),
       'shell:input': (input) => shells.input(socket, input),
