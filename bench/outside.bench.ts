@@ -16,6 +16,7 @@ import type { OutsideEntry } from '@tether/shared';
 import { startHub } from '../tests/harness/hub.ts';
 import { TETHER_MAIN } from '../tests/harness/desk.ts';
 import { codexBin } from '../tests/harness/codex.ts';
+import { threadNs } from './idle.bench.ts';
 
 const ENTRIES = 5_000;
 const ROUNDS = 40;
@@ -83,20 +84,6 @@ function foundHome(root: string) {
       utimesSync(file, old, old);
     }
   }
-}
-
-/** ns each thread has run; a window's cost is the sum over the threads alive at its end (one that
- *  ended meanwhile is missed: an idle daemon starts and ends few). */
-function threadNs(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      out.set(task, Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]));
-    } catch {
-      // thread gone
-    }
-  }
-  return out;
 }
 
 /** utime + stime in ms (10 ms ticks: the whole process, ended threads included). */

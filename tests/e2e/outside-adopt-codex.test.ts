@@ -2,7 +2,7 @@
 // daemon --outside` from its rollout, listed per folder, and adopted: a new tether session resumes
 // the thread with its history (the next request at the fake API carries the earlier turns).
 import { describe, expect, it } from 'vitest';
-import type { OutsideListResponse, Session } from '@tether/shared';
+import type { Session } from '@tether/shared';
 import { text } from '../fixtures/fake-openai/index.ts';
 import { startFakeOpenAI } from '../fixtures/fake-openai/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
@@ -11,6 +11,7 @@ import { emitAck, startHub } from '../harness/hub.ts';
 import { startDaemon } from '../harness/daemon.ts';
 import { chatText, watchSession } from '../harness/runner.ts';
 import { connectPhone } from '../harness/world.ts';
+import { runOutsideTether, waitFound } from '../harness/outside.ts';
 
 const defer = useCleanups();
 
@@ -22,27 +23,19 @@ describe('found conversations: Codex', () => {
     defer(() => hub.stop());
     const sandbox = createCodexSandbox({ fakeApiUrl: fake.url });
     defer(() => sandbox.stop());
-    // Not spawnSync: the fake API answers from this process.
-    const past = Bun.spawn([codexBin(), 'exec', '--skip-git-repo-check', 'past codex question'], { cwd: sandbox.cwd, env: sandbox.env, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
-    defer(() => past.kill());
-    const out = await new Response(past.stdout).text();
-    expect(await past.exited, `${out}\n${await new Response(past.stderr).text()}`).toBe(0);
+    await runOutsideTether({ defer, argv: [codexBin(), 'exec', '--skip-git-repo-check', 'past codex question'], cwd: sandbox.cwd, env: sandbox.env });
 
     const daemon = await startDaemon({ hub, sandbox, env: { TETHER_CODEX_BIN: codexBin() }, args: ['--outside'] });
     defer(() => daemon.stop());
     const machineId = daemon.machineId();
     const phone = await connectPhone(defer, hub);
-    let found: OutsideListResponse['sessions'][number] | undefined;
-    for (const end = Date.now() + 30_000; !found && Date.now() < end; await Bun.sleep(200)) {
-      const res = await fetch(`${hub.url}/api/machines/${machineId}/outside`, { headers: { Authorization: `Bearer ${hub.token}` } });
-      found = ((await res.json()) as OutsideListResponse).sessions.find((s) => s.agent === 'codex' && !s.live);
-    }
+    const found = await waitFound({ hubUrl: hub.url, token: hub.token, machineId, match: (s) => s.agent === 'codex' && !s.live });
     expect(found).toMatchObject({ agent: 'codex', folder: sandbox.cwd, title: 'past codex question' });
 
     // Codex has no fork: refused with the reason its capabilities state, nothing started.
-    expect(await emitAck(phone, 'outside:adopt', { agentSessionId: found!.agentSessionId, fork: true }, 60_000)).toMatchObject({ ok: false, reason: 'not_resumable', error: expect.stringContaining('Codex has no fork') });
-    const ack = await emitAck<{ session: Session }>(phone, 'outside:adopt', { agentSessionId: found!.agentSessionId }, 60_000);
-    expect(ack).toMatchObject({ ok: true, session: { agent: 'codex', cwd: sandbox.cwd, agentSessionId: found!.agentSessionId } });
+    expect(await emitAck(phone, 'outside:adopt', { agentSessionId: found.agentSessionId, fork: true }, 60_000)).toMatchObject({ ok: false, reason: 'not_resumable', error: expect.stringContaining('Codex has no fork') });
+    const ack = await emitAck<{ session: Session }>(phone, 'outside:adopt', { agentSessionId: found.agentSessionId }, 60_000);
+    expect(ack).toMatchObject({ ok: true, session: { agent: 'codex', cwd: sandbox.cwd, agentSessionId: found.agentSessionId } });
     const session = (ack as { session: Session }).session;
     const watch = await watchSession({ hub, sessionId: session.id });
     defer(() => watch.stop());

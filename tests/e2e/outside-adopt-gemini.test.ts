@@ -2,7 +2,7 @@
 // daemon --outside` from its saved session, listed per folder, and adopted: a new tether session loads
 // it with its history (the next request at the fake API carries the earlier turns).
 import { describe, expect, it } from 'vitest';
-import type { OutsideListResponse, Session } from '@tether/shared';
+import type { Session } from '@tether/shared';
 import { startFakeGemini, text } from '../fixtures/fake-gemini/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { createGeminiSandbox, FAKE_GEMINI_MODEL, geminiBin } from '../harness/gemini.ts';
@@ -10,6 +10,7 @@ import { emitAck, startHub } from '../harness/hub.ts';
 import { startDaemon } from '../harness/daemon.ts';
 import { chatText, watchSession } from '../harness/runner.ts';
 import { connectPhone } from '../harness/world.ts';
+import { runOutsideTether, waitFound } from '../harness/outside.ts';
 
 const defer = useCleanups();
 
@@ -21,24 +22,16 @@ describe('found conversations: Gemini', () => {
     defer(() => hub.stop());
     const sandbox = createGeminiSandbox({ fakeApiUrl: fake.url });
     defer(() => sandbox.stop());
-    // Not spawnSync: the fake API answers from this process.
-    const past = Bun.spawn([geminiBin(), '-m', FAKE_GEMINI_MODEL, '-p', 'past gemini question'], { cwd: sandbox.cwd, env: sandbox.env, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
-    defer(() => past.kill());
-    const out = await new Response(past.stdout).text();
-    expect(await past.exited, `${out}\n${await new Response(past.stderr).text()}`).toBe(0);
+    await runOutsideTether({ defer, argv: [geminiBin(), '-m', FAKE_GEMINI_MODEL, '-p', 'past gemini question'], cwd: sandbox.cwd, env: sandbox.env });
 
     const daemon = await startDaemon({ hub, sandbox, env: { TETHER_GEMINI_BIN: geminiBin() }, args: ['--outside'] });
     defer(() => daemon.stop());
     const machineId = daemon.machineId();
     const phone = await connectPhone(defer, hub);
-    let found: OutsideListResponse['sessions'][number] | undefined;
-    for (const end = Date.now() + 30_000; !found && Date.now() < end; await Bun.sleep(200)) {
-      const res = await fetch(`${hub.url}/api/machines/${machineId}/outside`, { headers: { Authorization: `Bearer ${hub.token}` } });
-      found = ((await res.json()) as OutsideListResponse).sessions.find((s) => s.agent === 'gemini' && !s.live);
-    }
+    const found = await waitFound({ hubUrl: hub.url, token: hub.token, machineId, match: (s) => s.agent === 'gemini' && !s.live });
     expect(found).toMatchObject({ agent: 'gemini', folder: sandbox.cwd, title: 'past gemini question' });
 
-    const ack = await emitAck<{ session: Session }>(phone, 'outside:adopt', { agentSessionId: found!.agentSessionId }, 60_000);
+    const ack = await emitAck<{ session: Session }>(phone, 'outside:adopt', { agentSessionId: found.agentSessionId }, 60_000);
     expect(ack).toMatchObject({ ok: true, session: { agent: 'gemini', cwd: sandbox.cwd } });
     const session = (ack as { session: Session }).session;
     const watch = await watchSession({ hub, sessionId: session.id });

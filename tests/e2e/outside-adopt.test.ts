@@ -6,7 +6,7 @@
 // written, a damaged record, a huge one; of two adopts at once one wins.
 import { copyFileSync, readFileSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { OutsideListResponse, Session } from '@tether/shared';
+import type { Session } from '@tether/shared';
 import { text } from '../fixtures/fake-anthropic/index.ts';
 import { claudeBin } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
@@ -14,14 +14,19 @@ import { connectSocket, emitAck } from '../harness/hub.ts';
 import { startDaemon } from '../harness/daemon.ts';
 import { chatText } from '../harness/runner.ts';
 import { connectPhone, startStage } from '../harness/world.ts';
+import { listFound, runOutsideTether } from '../harness/outside.ts';
 
 const SPAWN_ACK_MS = 60_000;
 type AdoptAck = { ok: boolean; session?: Session; code?: string; reason?: string; error?: string };
 const defer = useCleanups();
 
-async function list(hub: { url: string }, token: string, machineId: string, q = ''): Promise<{ status: number; body: OutsideListResponse }> {
-  const res = await fetch(`${hub.url}/api/machines/${machineId}/outside?q=${encodeURIComponent(q)}`, { headers: { Authorization: `Bearer ${token}` } });
-  return { status: res.status, body: (await res.json()) as OutsideListResponse };
+const list = (hub: { url: string }, token: string, machineId: string, q = '') => listFound({ hubUrl: hub.url, token, machineId, q });
+
+/** `claude -p 'past question'` in the sandbox; its transcript and claude session id. */
+async function pastClaude(sandbox: { cwd: string; env: Record<string, string>; transcripts(): string[] }) {
+  expect(await runOutsideTether({ defer, argv: [claudeBin(), '-p', 'past question'], cwd: sandbox.cwd, env: sandbox.env })).toContain('past answer');
+  const transcript = sandbox.transcripts()[0]!;
+  return { transcript, agentSessionId: transcript.slice(transcript.lastIndexOf('/') + 1, -'.jsonl'.length) };
 }
 
 async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
@@ -48,13 +53,7 @@ describe('found conversations: claude', () => {
   it('a plain claude -p conversation is listed, refused where it must be, and adopted with its history', { timeout: 180_000 }, async () => {
     const stage = await startStage(defer, { script: [text('past answer'), text('adopted answer')] });
     const { hub, sandbox, fake } = stage;
-    // Not spawnSync: the fake API answers from this process.
-    const past = Bun.spawn([claudeBin(), '-p', 'past question'], { cwd: sandbox.cwd, env: sandbox.env, stdout: 'pipe', stderr: 'pipe' });
-    defer(() => past.kill());
-    expect(await new Response(past.stdout).text()).toContain('past answer');
-    await past.exited;
-    const [transcript] = sandbox.transcripts();
-    const agentSessionId = transcript!.slice(transcript!.lastIndexOf('/') + 1, -'.jsonl'.length);
+    const { transcript, agentSessionId } = await pastClaude(sandbox);
 
     const daemon = await startDaemon({ hub, sandbox, args: ['--outside'] });
     defer(() => daemon.stop());
@@ -81,11 +80,11 @@ describe('found conversations: claude', () => {
     // One still being written, a damaged record, a huge one: refused, nothing started.
     const dir = sandbox.projectDir;
     const growing = crypto.randomUUID();
-    copyAs({ from: transcript!, dir, oldId: agentSessionId, newId: growing, ageS: 0 });
+    copyAs({ from: transcript, dir, oldId: agentSessionId, newId: growing, ageS: 0 });
     const damaged = crypto.randomUUID();
-    copyAs({ from: transcript!, dir, oldId: agentSessionId, newId: damaged, ageS: 120, damage: true });
+    copyAs({ from: transcript, dir, oldId: agentSessionId, newId: damaged, ageS: 120, damage: true });
     const huge = crypto.randomUUID();
-    truncateSync(copyAs({ from: transcript!, dir, oldId: agentSessionId, newId: huge, ageS: 0 }), 65 * 1024 * 1024);
+    truncateSync(copyAs({ from: transcript, dir, oldId: agentSessionId, newId: huge, ageS: 0 }), 65 * 1024 * 1024);
     utimesSync(`${dir}/${huge}.jsonl`, Date.now() / 1000 - 120, Date.now() / 1000 - 120);
     await until('the copies listed', async () => {
       const ids = (await list(hub, hub.token, machineId)).body.sessions.map((s) => s.agentSessionId);
@@ -128,13 +127,8 @@ describe('forks', () => {
   it('a found conversation and a tether session each fork into a new session with the history; the original transcript is unchanged', { timeout: 180_000 }, async () => {
     const stage = await startStage(defer, { script: [text('past answer'), text('forked answer'), text('fork of a fork')] });
     const { hub, sandbox, fake } = stage;
-    const past = Bun.spawn([claudeBin(), '-p', 'past question'], { cwd: sandbox.cwd, env: sandbox.env, stdout: 'pipe', stderr: 'pipe' });
-    defer(() => past.kill());
-    expect(await new Response(past.stdout).text()).toContain('past answer');
-    await past.exited;
-    const [transcript] = sandbox.transcripts();
-    const agentSessionId = transcript!.slice(transcript!.lastIndexOf('/') + 1, -'.jsonl'.length);
-    const original = readFileSync(transcript!, 'utf8');
+    const { transcript, agentSessionId } = await pastClaude(sandbox);
+    const original = readFileSync(transcript, 'utf8');
 
     const daemon = await startDaemon({ hub, sandbox, args: ['--outside'] });
     defer(() => daemon.stop());
@@ -149,7 +143,7 @@ describe('forks', () => {
     expect(JSON.stringify(fake.mainRequests().at(-1)!.messages)).toContain('past question');
     const forkId = await watch.waitFor(() => watch.session()?.agentSessionId, { what: 'the fork’s own claude session' });
     expect(forkId).not.toBe(agentSessionId);
-    expect(readFileSync(transcript!, 'utf8')).toBe(original);
+    expect(readFileSync(transcript, 'utf8')).toBe(original);
     // The found one stays listed (a fork claims nothing).
     expect((await list(hub, hub.token, daemon.machineId())).body.sessions.map((s) => s.agentSessionId)).toContain(agentSessionId);
 

@@ -3,12 +3,11 @@
 // `claude -p` alike. Its title is claude's own (a `custom-title` or `summary` line) or the first
 // prompt typed; its folder the `cwd` its lines carry (the folder key cannot be turned back into a
 // path). A live claude names its session in `<config>/sessions/<pid>.json` while it runs.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isUuid } from '@tether/shared';
-import { isAlive } from '../alive.ts';
 import { headObjects, textParts, titleOf, type ConversationSource } from '../conversations.ts';
 import { claudeConfigDir } from './env.ts';
+import { liveClaudeSessions } from './status-file.ts';
 
 /** Words claude writes as a "user" line that nobody typed (a slash command's echo, its caveat). */
 const NOT_TYPED = /^\s*(<command-|<local-command-|Caveat: )/;
@@ -49,21 +48,6 @@ export const claudeConversations: ConversationSource = {
   },
   liveWriters: {
     dir: (env) => join(claudeConfigDir(env), 'sessions'),
-    ids(env) {
-      const dir = join(claudeConfigDir(env), 'sessions');
-      const ids = new Set<string>();
-      if (!existsSync(dir)) return ids;
-      for (const name of readdirSync(dir)) {
-        if (!name.endsWith('.json')) continue;
-        try {
-          const record = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { pid?: unknown; sessionId?: unknown };
-          const pid = typeof record.pid === 'number' ? record.pid : Number.parseInt(name, 10);
-          if (typeof record.sessionId === 'string' && Number.isInteger(pid) && isAlive(pid)) ids.add(record.sessionId);
-        } catch {
-          // being rewritten; its next write is seen
-        }
-      }
-      return ids;
-    },
+    ids: (env) => new Set(liveClaudeSessions(claudeConfigDir(env)).keys()),
   },
 };
