@@ -40,7 +40,7 @@ function cpuTicks(pid: number): number {
 
 /** ns each thread of `pid` has run (/proc/<pid>/task/<tid>/schedstat): exact, where the ticks of
  *  /proc/<pid>/stat are 10 ms samples (an idle runner is a handful of them in a window). */
-function threadNs(pid: number): Map<string, number> {
+export function threadNs(pid: number): Map<string, number> {
   const out = new Map<string, number>();
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     try {

@@ -16,6 +16,7 @@ import { createDaemonDirectory } from './machines/daemons.ts';
 import { createMachines } from './machines/machines.ts';
 import { createRemoteSessions } from './machines/remote-sessions.ts';
 import { createWorktrees } from './worktrees/worktrees.ts';
+import { createOutside } from './outside/outside.ts';
 import { createShellBridge } from './machines/shells.ts';
 import { createTerminalRegistry } from './terminal/registry.ts';
 import type { RunnerPort } from './terminal/room.ts';
@@ -80,6 +81,7 @@ export function createDomain(options: {
   const reviews = createReviews({ store, facts, sessions, machines, remote, workspace, follower });
   const git = createGitActions({ sessionOf: sessions.get, runners, store, facts });
   const worktrees = createWorktrees({ sessions, machines, daemons, store, facts });
+  const outside = createOutside({ store, facts, machines, daemons, remote, onError });
 
   // A runner (re)registered here: viewers of its session here (linked ones, and on other hubs
   // through the cluster) move their stream to this hub.
@@ -103,6 +105,7 @@ export function createDomain(options: {
     reviews,
     git,
     worktrees,
+    outside,
     stop(): void {
       readiness.stop();
       viewers.stop();

@@ -66,6 +66,9 @@ export const AgentCapabilitiesSchema = z
       })
       .strict()
       .optional(),
+    /** Whether its room continues a conversation as a new one of its own, leaving the old as it was
+     *  (claude's --fork-session), and why not when it cannot. Absent (an older runner or daemon): no fork. */
+    fork: z.object({ supported: z.boolean(), reason: z.string().max(300).nullable() }).strict().optional(),
     relays: z
       .object({
         /** The requests it can put to the phone. */

@@ -18,6 +18,7 @@ export * from './notifications.ts';
 export * from './terminal.ts';
 export * from './machine.ts';
 export * from './spawn.ts';
+export * from './outside.ts';
 export * from './worktrees.ts';
 export * from './shell.ts';
 export * from './hub-features.ts';

@@ -22,10 +22,15 @@ export const MachineInfoSchema = z.object({
    *  names this machine must prove it with the secret (SessionRegistration.machineProof). A daemon
    *  older than desk sessions sends none. Never shown to a browser. */
   vouch: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  /** The daemon was started with --outside: it finds conversations tether did not run (outside.ts);
+   *  the hub switches finding on for the machine (the phone may switch it off again). */
+  outside: z.boolean().default(false),
 });
 export type MachineInfo = z.input<typeof MachineInfoSchema>;
 
 export const MachineSchema = MachineInfoSchema.omit({ vouch: true }).extend({
+  /** Finding conversations tether did not run is switched on for this machine (the hub's switch). */
+  outside: z.boolean(),
   online: z.boolean(),
   lastSeenAt: TimestampSchema,
 });

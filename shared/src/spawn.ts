@@ -14,6 +14,7 @@ import { AgentKindSchema, DEFAULT_AGENT, LaunchKindSchema, PermissionModeSchema,
 import { LAUNCH_KINDS } from './wire.ts';
 import { AckErrorSchema, ackError, ackSchemaOf, type AckError, type ErrorCode } from './protocol.ts';
 import { LiveReviewsChoiceSchema } from './reviews.ts';
+import { DaemonOutsideSchema } from './outside.ts';
 import { DaemonShellCommandAckSchemas, DaemonShellCommandSchemas, type DaemonShellCommandAcks } from './shell.ts';
 import { DaemonWorktreeCommandAckSchemas, DaemonWorktreeCommandSchemas, SessionWorktreeSchema, SpawnWorktreeSchema, type DaemonWorktreeCommandAcks } from './worktrees.ts';
 
@@ -72,6 +73,9 @@ export const SessionResumeSchema = z.object({
   sessionId: SessionIdSchema,
   /** Default: the session's own launch kind. `pty` is how `tether attach` takes over a headless one. */
   launchKind: LaunchKindSchema.optional(),
+  /** Continue its conversation in a NEW session with its history, the original left as it was (live
+   *  or ended): the agent's fork (AgentCapabilities.fork), else `not_resumable` with its reason. */
+  fork: z.boolean().default(false),
 });
 
 /** Why a spawn/resume/stop was refused; clients switch on this, people read `error`. */
@@ -118,6 +122,12 @@ export const DaemonSpawnSchema = z.object({
   /** The folders the agent gets beyond `cwd` (a resume: the ones the session had). Each must exist
    *  on the machine: the daemon refuses the start naming one that does not (dir_missing). */
   addedDirs: AddedDirsSchema.default([]),
+  /** The resumed conversation was found on the machine (outside.ts): the daemon checks again that no
+   *  live process writes it and that its record is one it can continue (size, form) before starting. */
+  adopting: z.boolean().default(false),
+  /** Continue the resumed conversation in a new one of its own, leaving it as it was (the agent's
+   *  fork: claude's --fork-session); only for an agent whose capabilities state `fork`. */
+  fork: z.boolean().default(false),
 }).superRefine(backgroundIdMatchesKind);
 export type DaemonSpawn = z.infer<typeof DaemonSpawnSchema>;
 /** The runner process started: its pid, the directory it runs in (`~` expanded), its log file. */
@@ -152,12 +162,14 @@ export type RunnerExited = z.input<typeof RunnerExitedSchema>;
 export const DaemonCommandSchemas = {
   'daemon:spawn': DaemonSpawnSchema,
   'daemon:kill': DaemonKillSchema,
+  'daemon:outside': DaemonOutsideSchema,
   ...DaemonShellCommandSchemas,
   ...DaemonWorktreeCommandSchemas,
 } as const;
 export type DaemonCommandAcks = {
   'daemon:spawn': DaemonSpawnAck;
   'daemon:kill': DaemonKillAck;
+  'daemon:outside': object;
 } & DaemonShellCommandAcks &
   DaemonWorktreeCommandAcks;
 
@@ -167,6 +179,7 @@ const DaemonAckErrorSchema = AckErrorSchema.extend({ reason: SpawnFailureReasonS
 export const DaemonCommandAckSchemas = {
   'daemon:spawn': ackSchemaOf(DaemonSpawnAckSchema, DaemonAckErrorSchema),
   'daemon:kill': ackSchemaOf(DaemonKillAckSchema, DaemonAckErrorSchema),
+  'daemon:outside': ackSchemaOf(z.object({}), DaemonAckErrorSchema),
   'daemon:shell-open': ackSchemaOf(DaemonShellCommandAckSchemas['daemon:shell-open'], DaemonAckErrorSchema),
   'daemon:shell-input': ackSchemaOf(DaemonShellCommandAckSchemas['daemon:shell-input'], DaemonAckErrorSchema),
   'daemon:shell-resize': ackSchemaOf(DaemonShellCommandAckSchemas['daemon:shell-resize'], DaemonAckErrorSchema),

@@ -14,6 +14,7 @@ import type { HeadlessTransportFactory } from './headless-transport.ts';
 import type { AgentBackground } from './background.ts';
 import type { LaunchPlan } from './launch-plan.ts';
 import type { HookDialect } from './verdict.ts';
+import type { ConversationSource } from './conversations.ts';
 
 export type { LaunchPlan };
 
@@ -144,11 +145,13 @@ export type Agent = {
   /** The pid of a live process of this agent already running the agent session `sessionId` here
    *  (resuming it again would fork it), or null. */
   liveOwner?(options: { env: NodeJS.ProcessEnv; sessionId: string }): number | null;
+  /** Its saved conversations on this machine, for the daemon's outside index (conversations.ts). */
+  conversations?: ConversationSource;
   /** The slash commands it takes in a PTY session (it prints no list of its own there). */
   slashCommands?(options: { binary: string; env: Record<string, string>; cwd: string; tetherHome: string }): SlashCommand[];
   /** Its own arguments for a session started from afar (`tether daemon`): model, mode, resume, and
    *  `readOnly` (a reviewer: it reads and reports, anything else it wants is asked; capabilities.readOnly). */
-  spawnArgs(o: { model: string | null; permissionMode: PermissionMode | null; resumeId: string | null; readOnly?: boolean; addedDirs?: readonly string[] }): string[];
+  spawnArgs(o: { model: string | null; permissionMode: PermissionMode | null; resumeId: string | null; readOnly?: boolean; addedDirs?: readonly string[]; /** Only where capabilities.fork.supported. */ fork?: boolean }): string[];
   /** The headless launch kind (no terminal), when the agent has one: its transport; the session
    *  around it is runner/headless/ (headless-transport.ts). */
   headless?: HeadlessTransportFactory;

@@ -18,4 +18,7 @@ export type LaunchPlan = {
   /** The folders the user gave the agent beyond its working directory, as typed (the runner makes
    *  them absolute against its cwd): claude and Codex `--add-dir`, Gemini `--include-directories`. */
   addedDirs: string[];
+  /** The resumed session goes on as a new one of its own (claude's --fork-session): a new agent
+   *  session, told at SessionStart; the resumed one stays as it was. */
+  fork?: boolean;
 };

@@ -53,10 +53,10 @@ const command: Command = {
   startEnv: 'server',
   summary: 'register this machine with the hub and start sessions on request (install: systemd or launchd service)',
   usage:
-    'tether daemon [--name NAME] [--allow-shell (web shells on this machine, if the hub enables them)] | tether daemon install|uninstall [--print] [--launchd|--systemd]',
+    'tether daemon [--name NAME] [--allow-shell (web shells on this machine, if the hub enables them)] [--outside (list the conversations tether did not run: claude, Codex, Gemini)] | tether daemon install|uninstall [--print] [--launchd|--systemd]',
   async run(args) {
     if (args[0] === 'install' || args[0] === 'uninstall') return manageService(args);
-    const { flags, positionals } = parseFlags({ args, strings: ['name'], booleans: ['allow-shell'] });
+    const { flags, positionals } = parseFlags({ args, strings: ['name'], booleans: ['allow-shell', 'outside'] });
     if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"; usage: ${command.usage}`, 2);
     const creds = requireCredentials();
     const { startDaemon } = await import('../daemon/daemon.ts');
@@ -66,6 +66,7 @@ const command: Command = {
       hub: { url: creds.hubUrl, token: creds.token },
       ...(typeof flags.name === 'string' ? { name: flags.name } : {}),
       allowShell: flags['allow-shell'] === true,
+      outside: flags.outside === true,
       onEvent: (event) => {
         switch (event.kind) {
           case 'registered':
@@ -93,6 +94,9 @@ const command: Command = {
             break;
           case 'shell-opened':
             say(`opened web shell ${event.shellId.slice(0, 8)} in ${event.cwd} (pid ${event.pid})`);
+            break;
+          case 'outside':
+            say(event.enabled ? 'finding the conversations tether did not run (switch it off on the machine\'s page)' : 'not finding conversations tether did not run');
             break;
           case 'shell-ended':
             say(`web shell ${event.shellId.slice(0, 8)} ended (${event.reason})`);

@@ -1,6 +1,7 @@
 // listing.ts: what the listing verbs (`tether sessions`, `machines`, `pending`) share: they take no
 // argument but --json, fetch one list from the hub, and print it as `{ <key>: [...] }` or as text, or
-// one line saying there is nothing; and the aligned text table they (and `tether token list`) print.
+// one line saying there is nothing; and the aligned text table they (and `tether token list`) print,
+// with times as "how long ago".
 import { CommandError, parseFlags, type Command } from './command.ts';
 
 /** A listing verb: its name, summary and usage, and how it reads and shows its list. */
@@ -34,4 +35,13 @@ export function listingVerb<T>(listing: Listing<T>): Command {
 export function textTable(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}
+
+/** A time as "how long ago" (the listings' LAST and UPDATED columns). */
+export function ago(ms: number, now = Date.now()): string {
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.round(s / 60)}m ago`;
+  if (s < 86400) return `${Math.round(s / 3600)}h ago`;
+  return `${Math.round(s / 86400)}d ago`;
 }

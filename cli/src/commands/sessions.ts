@@ -5,18 +5,12 @@
 // The table marks pinned and archived sessions in STATUS (`idle, pinned`, `ended, archived`), as
 // the phone's list keeps them; it lists every session, archived ones too.
 import { isArchived, MachineListSchema, SessionListSchema, type Session } from '@tether/shared';
+import { CommandError, parseFlags, type Command } from './command.ts';
 import { getHubJson, requireCredentials } from './hub-access.ts';
-import { listingVerb, textTable } from './listing.ts';
+import { ago, listingVerb, textTable } from './listing.ts';
 
 export type ListedSession = Session & { machineName: string | null };
 
-function ago(ms: number, now = Date.now()): string {
-  const s = Math.max(0, Math.round((now - ms) / 1000));
-  if (s < 60) return `${s}s ago`;
-  if (s < 3600) return `${Math.round(s / 60)}m ago`;
-  if (s < 86400) return `${Math.round(s / 3600)}h ago`;
-  return `${Math.round(s / 86400)}d ago`;
-}
 
 /** The MACHINE column: the machine's name, "desk" for a desk session, the id's head when unknown. */
 export function machineLabel(s: ListedSession): string {
@@ -43,6 +37,7 @@ export function sessionTable(sessions: ListedSession[], options: { numbered?: bo
   return textTable(rows);
 }
 
+
 /** Sessions of the logged-in namespace, each with its machine's name. */
 export async function fetchSessions(): Promise<ListedSession[]> {
   const creds = requireCredentials();
@@ -54,7 +49,7 @@ export async function fetchSessions(): Promise<ListedSession[]> {
   return sessions.map((s) => ({ ...s, machineName: s.machineId === null ? null : (names.get(s.machineId) ?? null) }));
 }
 
-export default listingVerb({
+const listing = listingVerb({
   name: 'sessions',
   summary: 'list sessions',
   usage: 'tether sessions [--json]',
@@ -63,3 +58,15 @@ export default listingVerb({
   text: sessionTable,
   empty: 'no sessions',
 });
+
+/** `tether sessions`, and with --outside the conversations found on this user's machines. */
+export default {
+  ...listing,
+  usage: 'tether sessions [--json] | tether sessions --outside [--machine M] [--json] (conversations found on your machines that tether did not run)',
+  async run(args) {
+    const { flags } = parseFlags({ args, booleans: ['json', 'outside'], strings: ['machine'] });
+    if (flags.outside) return (await import('./outside-list.ts')).listOutside({ json: flags.json === true, machine: typeof flags.machine === 'string' ? flags.machine : null });
+    if (flags.machine !== undefined) throw new CommandError('--machine goes with --outside');
+    return listing.run(args);
+  },
+} satisfies Command;

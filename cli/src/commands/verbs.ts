@@ -26,12 +26,12 @@ export const VERBS: Record<string, Loader> = {
   spawn: () => import('./spawn.ts'),
   stop: () => import('./stop.ts'),
   resume: () => import('./resume.ts'),
+  adopt: () => import('./adopt.ts'),
   review: () => import('./review.ts'),
   model: () => import('./model.ts'),
   mode: () => import('./mode.ts'),
   effort: () => import('./effort.ts'),
   attach: () => import('./attach.ts'),
-  adopt: () => import('./adopt.ts'),
   relay: () => import('./relay.ts'),
 };
 

@@ -25,6 +25,7 @@ import { startRunnerProcess } from './spawn.ts';
 import { isAlive, listRunnerRecords, logTail, removeRunnerRecord } from './runners.ts';
 import { createShellHost, type ShellHostEvent } from './shells.ts';
 import { spawnInWorktree, worktreeCommands } from './worktrees.ts';
+import { daemonOutside } from './outside-daemon.ts';
 
 /** socket.io back-off: first retry fast (a hub restart takes ~1 s), then at most every 30 s. */
 const BACKOFF = { firstMs: 500, maxMs: 30_000 };
@@ -84,6 +85,8 @@ export type DaemonEvent =
   | { kind: 'refused-spawn'; sessionId: string; error: string }
   | { kind: 'runner-exited'; sessionId: string; exitCode: number | null; signal: string | null }
   | { kind: 'gave-up'; reason: string }
+  /** Finding conversations tether did not run was switched on or off (the hub's switch). */
+  | { kind: 'outside'; enabled: boolean }
   /** The hub refused the registration (retried) or a report (dropped). */
   | { kind: 'problem'; message: string }
   | ShellHostEvent;
@@ -96,13 +99,15 @@ export function startDaemon(options: {
   name?: string;
   /** `--allow-shell`: the web may open login shells on this machine (if the hub allows them too). */
   allowShell?: boolean;
+  /** `--outside`: find the conversations tether did not run (outside.ts); the hub may switch it off. */
+  outside?: boolean;
   onEvent: (event: DaemonEvent) => void;
 }): Daemon {
   const env = options.env ?? process.env;
   const home = tetherPaths(env).home;
   const machineId = loadMachineId(env);
   // The machine's secret vouches for the runners on it, the desk's included (config/machine-claim.ts).
-  const info = { ...machineInfo({ id: machineId, env, shell: options.allowShell ?? false, ...(options.name ? { name: options.name } : {}) }), vouch: machineVouch(loadMachineSecret(env)) };
+  const info = { ...machineInfo({ id: machineId, env, shell: options.allowShell ?? false, ...(options.name ? { name: options.name } : {}) }), vouch: machineVouch(loadMachineSecret(env)), outside: options.outside ?? false };
   let stopped = false;
   let finish: (result: { gaveUp: string | null }) => void = () => {};
   const done = new Promise<{ gaveUp: string | null }>((resolve) => (finish = resolve));
@@ -133,7 +138,8 @@ export function startDaemon(options: {
     return { ok: true, ...started.ack };
   };
 
-  const spawn = (request: DaemonSpawn): Promise<Ack<DaemonSpawnAck>> => spawnInWorktree({ request, home: env.HOME || homedir(), start: startRunner });
+  const outside = daemonOutside({ env, tetherHome: home, agents: info.agents ?? [], send: (batch) => link.send('outside:index', batch), onEvent: options.onEvent });
+  const spawn = async (request: DaemonSpawn): Promise<Ack<DaemonSpawnAck>> => outside.refusal(request) ?? spawnInWorktree({ request, home: env.HOME || homedir(), start: startRunner });
   const worktrees = worktreeCommands(env);
 
   const kill = (sessionId: string): Ack<DaemonKillAck> => {
@@ -175,6 +181,7 @@ export function startDaemon(options: {
     commands: {
       'daemon:spawn': spawn,
       'daemon:kill': (p) => kill(p.sessionId),
+      'daemon:outside': (p) => outside.switchTo(p.enabled),
       'daemon:shell-open': (p) => shells.open(p),
       'daemon:shell-input': (p) => shells.input(p.shellId, p.data),
       'daemon:shell-resize': (p) => shells.resize(p.shellId, p),
@@ -189,6 +196,7 @@ export function startDaemon(options: {
         case 'connecting':
           return;
         case 'connected':
+          outside.resend();
           return options.onEvent({ kind: 'registered', machine: info, hubUrl: options.hub.url });
         case 'down':
           shells.detachAll();
@@ -222,6 +230,7 @@ export function startDaemon(options: {
     if (stopped) return;
     stopped = true;
     clearInterval(poll);
+    outside.stop();
     shells.stopAll();
     link.stop();
     finish({ gaveUp: null });

@@ -78,7 +78,11 @@ export function startRunnerProcess(options: {
   } catch (error) {
     return spawnError('bad_request', 'agent_missing', (error as Error).message);
   }
-  if (request.resumeAgentSessionId) {
+  if (request.fork && agent.capabilities.fork?.supported !== true) {
+    return spawnError('bad_request', 'not_resumable', `${agent.name} cannot fork a conversation: ${agent.capabilities.fork?.reason ?? 'no fork in its room'}`);
+  }
+  // A fork writes a new conversation: the resumed one may still be live.
+  if (request.resumeAgentSessionId && !request.fork) {
     const owner = agent.liveOwner?.({ env: options.env, sessionId: request.resumeAgentSessionId }) ?? null;
     if (owner !== null) {
       return spawnError('conflict', 'session_live', `${agent.name} session ${request.resumeAgentSessionId} is already running here (pid ${owner}); attach to it instead`);
@@ -91,7 +95,7 @@ export function startRunnerProcess(options: {
   const args =
     request.launchKind === 'attached'
       ? [...entry, 'adopt', request.backgroundId!, '--agent', agent.kind]
-      : [...entry, agent.kind, ...agent.spawnArgs({ model: request.model, permissionMode: request.permissionMode, resumeId: request.resumeAgentSessionId, readOnly: request.readOnly, addedDirs: request.addedDirs })];
+      : [...entry, agent.kind, ...agent.spawnArgs({ model: request.model, permissionMode: request.permissionMode, resumeId: request.resumeAgentSessionId, readOnly: request.readOnly, addedDirs: request.addedDirs, fork: request.fork })];
   const logDir = join(options.home, 'logs');
   mkdirSync(logDir, { recursive: true, mode: 0o700 });
   const logFile = join(logDir, `session-${request.sessionId}.log`);

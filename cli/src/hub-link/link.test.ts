@@ -209,6 +209,7 @@ describe('the daemon on the hub link', () => {
       commands: {
         'daemon:spawn': refuse,
         'daemon:kill': ({ sessionId }) => ({ ok: true, killed: sessionId === SESSION }),
+        'daemon:outside': refuse,
         'daemon:shell-open': refuse,
         'daemon:shell-input': refuse,
         'daemon:shell-resize': refuse,

@@ -6,6 +6,7 @@ import {
   STOP_ACK_TIMEOUT_MS,
   type Ack,
   type Machine,
+  type OutsideAdopt,
   type SessionSpawn,
   type SessionStop,
   type SpawnFailureReason,
@@ -13,9 +14,10 @@ import {
 } from '@tether/shared';
 import type { WebClient } from './web-client.ts';
 
-export type ControlAck<E extends 'session:spawn' | 'session:stop' | 'session:resume'> = Ack<WebAcks[E]> & { reason?: SpawnFailureReason };
+type ControlEvent = 'session:spawn' | 'session:stop' | 'session:resume' | 'outside:adopt';
+export type ControlAck<E extends ControlEvent> = Ack<WebAcks[E]> & { reason?: SpawnFailureReason };
 
-async function ask<E extends 'session:spawn' | 'session:stop' | 'session:resume'>(client: WebClient, event: E, payload: unknown, timeoutMs: number): Promise<ControlAck<E>> {
+async function ask<E extends ControlEvent>(client: WebClient, event: E, payload: unknown, timeoutMs: number): Promise<ControlAck<E>> {
   try {
     return (await client.socket.timeout(timeoutMs).emitWithAck(event, payload)) as ControlAck<E>;
   } catch {
@@ -27,8 +29,12 @@ export const spawnSession = (client: WebClient, spawn: SessionSpawn) => ask(clie
 /** `reviews`: what becomes of its live reviews (shared SessionStop); left out, a session that has
  *  some is refused with them listed (reason `reviews_live`). */
 export const stopSession = (client: WebClient, stop: SessionStop) => ask(client, 'session:stop', stop, STOP_ACK_TIMEOUT_MS);
-export const resumeSession = (client: WebClient, sessionId: string, launchKind?: 'pty' | 'headless') =>
-  ask(client, 'session:resume', { sessionId, ...(launchKind ? { launchKind } : {}) }, SPAWN_ACK_TIMEOUT_MS);
+/** `fork`: its conversation continues in a new session, the original left as it was. */
+export const resumeSession = (client: WebClient, sessionId: string, launchKind?: 'pty' | 'headless', fork = false) =>
+  ask(client, 'session:resume', { sessionId, ...(launchKind ? { launchKind } : {}), ...(fork ? { fork } : {}) }, SPAWN_ACK_TIMEOUT_MS);
+
+/** Continue a conversation found on a machine (shared outside.ts) as a tether session. */
+export const adoptConversation = (client: WebClient, adopt: OutsideAdopt) => ask(client, 'outside:adopt', adopt, SPAWN_ACK_TIMEOUT_MS);
 
 /** A machine by id, or by name when that name is unique. */
 export function pickMachine(machines: readonly Machine[], wanted: string): Machine | string {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Machine } from '@tether/shared';
 import { createFactBus } from './facts.ts';
 
-const machine: Machine = { id: 'm1', name: 'box', os: 'linux', user: 'me', home: '/home/me', shell: false, agents: ['claude'], capabilities: {}, online: true, lastSeenAt: 1 };
+const machine: Machine = { id: 'm1', name: 'box', os: 'linux', user: 'me', home: '/home/me', shell: false, agents: ['claude'], capabilities: {}, online: true, lastSeenAt: 1, outside: false };
 
 describe('fact bus', () => {
   it('delivers in subscription order, only to the subscribers of that fact', () => {

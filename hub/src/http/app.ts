@@ -14,6 +14,7 @@ import type { Login } from '../auth/login.ts';
 import type { Pairing } from '../auth/pairing.ts';
 import type { SessionQueries } from '../sessions/queries.ts';
 import type { MachineQueries } from '../machines/machines.ts';
+import type { Outside } from '../outside/outside.ts';
 import type { ApprovalQueries } from '../approvals/approvals.ts';
 import type { Attachments } from '../attachments/attachments.ts';
 import type { HubHttpEnv } from './env.ts';
@@ -54,6 +55,8 @@ const TRANSCRIPTION_PATH = /^\/api\/transcriptions\/?$/;
 export type HttpAppOptions = {
   sessions: SessionQueries;
   machines: MachineQueries;
+  /** Conversations found on the machines (outside/); without it the list answers 404. */
+  outside?: Outside;
   approvals: ApprovalQueries;
   /** A session's working directory, read through its runner; without it the routes are absent. */
   workspace?: Workspace;
@@ -139,7 +142,7 @@ export function createHttpApp(options: HttpAppOptions) {
   if (options.workspace) app.route('/api/sessions', createWorkspaceRoutes({ workspace: options.workspace }));
   if (options.git) app.route('/api/sessions', createGitActionRoutes({ git: options.git }));
   if (options.attachments) app.route('/api/sessions', createAttachmentRoutes({ attachments: options.attachments }));
-  app.route('/api/machines', createMachineRoutes({ machines: options.machines }));
+  app.route('/api/machines', createMachineRoutes({ machines: options.machines, ...(options.outside ? { outside: options.outside } : {}) }));
   app.route('/api/pending', createApprovalRoutes({ approvals: options.approvals }));
   if (options.push) app.route('/api/push', createPushRoutes({ push: options.push }));
   app.route('/api/transcriptions', createTranscriptionRoutes({ transcription: options.transcription ?? null }));

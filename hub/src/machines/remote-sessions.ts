@@ -55,8 +55,8 @@ export function createRemoteSessions(deps: Deps) {
   };
 
   return {
-    /** `readOnly`: a reviewer (reviews/), started read-only in its agent's own terms. */
-    async spawn(ns: Namespace, request: z.input<typeof SessionSpawnSchema> & { createDir: boolean; launchKind: DaemonSpawn['launchKind']; agent: DaemonSpawn['agent'] }, options: { readOnly?: boolean } = {}): Promise<Ack<WebAcks['session:spawn']>> {
+    /** `readOnly`: a reviewer (reviews/); `adopting`: found on the machine (outside/); `fork`: as a new conversation. */
+    async spawn(ns: Namespace, request: z.input<typeof SessionSpawnSchema> & { createDir: boolean; launchKind: DaemonSpawn['launchKind']; agent: DaemonSpawn['agent'] }, options: { readOnly?: boolean; adopting?: boolean; fork?: boolean } = {}): Promise<Ack<WebAcks['session:spawn']>> {
       const found = await findDaemon(ns, request.machineId);
       if ('ok' in found) return found;
       const sessionId = crypto.randomUUID();
@@ -77,6 +77,8 @@ export function createRemoteSessions(deps: Deps) {
             readOnly: options.readOnly === true,
             worktree: request.worktree ?? null,
             addedDirs: [],
+            adopting: options.adopting === true,
+            fork: options.fork === true,
           }),
         () => ackError('conflict', 'busy'),
       );
@@ -106,6 +108,8 @@ export function createRemoteSessions(deps: Deps) {
             worktree: null,
             // The folders its agent had (docs/decisions/daemon.md, what a resume carries).
             addedDirs: current.addedDirs ?? [],
+            adopting: false,
+            fork: false,
           }),
         () => spawnError('conflict', 'session_live', 'the session is being started or stopped right now'),
       );
@@ -154,7 +158,8 @@ async function startSession(o: { deps: Deps; exits: ReturnType<typeof createRunn
     // The runner states them when it registers (a resumed session keeps the ones it had).
     capabilities: null,
     status: 'starting',
-    agentSessionId: spawn.resumeAgentSessionId,
+    // A fork's runner names its new conversation at SessionStart.
+    agentSessionId: spawn.fork ? null : spawn.resumeAgentSessionId,
     model: spawn.model,
     permissionMode: spawn.permissionMode ?? 'default',
     deskAttached: false,

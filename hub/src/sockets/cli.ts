@@ -14,6 +14,7 @@ import { RUNNER_GONE_GRACE_MS } from '../approvals/runner-gone.ts';
 import type { Machines } from '../machines/machines.ts';
 import type { RemoteSessions } from '../machines/remote-sessions.ts';
 import type { ShellBridge } from '../machines/shells.ts';
+import type { Outside } from '../outside/outside.ts';
 import type { TerminalRegistry } from '../terminal/registry.ts';
 import { handleSocketEvents } from '../peers/handle.ts';
 import type { HubSocket } from '../peers/peer.ts';
@@ -29,6 +30,7 @@ export type CliDomain = {
   remote: RemoteSessions;
   shells: ShellBridge;
   terminals: TerminalRegistry;
+  outside: Outside;
   onError: (event: string, error: unknown) => void;
   /** How long a vanished runner may take to come back before its pending requests are withdrawn. */
   runnerGoneGraceMs?: number;
@@ -89,11 +91,14 @@ export function bindCliSocket(socket: HubSocket, domain: CliDomain): void {
         const first = socket.data.machineId === null;
         socket.data.machineId = info.id;
         await domain.machines.registered(ns, socket, info, first);
+        // After this ack: the daemon hears the machine's switch for finding conversations.
+        if (socket.data.client === 'daemon') setImmediate(() => domain.outside.daemonRegistered(ns, info.id, socket));
         return { ok: true };
       },
       'runner:exited': (exit) => domain.remote.runnerExited(ns, socket.data.machineId, exit),
       'shell:output': (output) => domain.shells.output(socket, output),
       'shell:exit': (exit) => domain.shells.exit(socket, exit),
+      'outside:index': (index) => domain.outside.indexed(ns, socket.data.client === 'daemon' ? socket.data.machineId : null, index),
     },
   });
 

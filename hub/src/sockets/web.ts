@@ -12,6 +12,7 @@ import type { ShellBridge } from '../machines/shells.ts';
 import type { TerminalViewers } from '../terminal/viewers.ts';
 import type { Reviews } from '../reviews/reviews.ts';
 import type { Worktrees } from '../worktrees/worktrees.ts';
+import type { Outside } from '../outside/outside.ts';
 import { handleSocketEvents } from '../peers/handle.ts';
 import type { HubSocket } from '../peers/peer.ts';
 import { bindWebTerminal } from './web-terminal.ts';
@@ -29,6 +30,7 @@ export type WebDomain = {
   viewers: TerminalViewers;
   reviews: Reviews;
   worktrees: Worktrees;
+  outside: Outside;
   onError: (event: string, error: unknown) => void;
 };
 
@@ -83,7 +85,7 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
         return { ok: true };
       },
       'session:spawn': (request) => remote.spawn(ns, request),
-      'session:resume': (request) => remote.resume(ns, request),
+      'session:resume': (request) => (request.fork ? domain.outside.forkSession(ns, request) : remote.resume(ns, request)),
       'session:stop': (request) => domain.reviews.stopSession(ns, request),
       'shell:open': (open) => shells.open(socket, open),
       'shell:input': (input) => shells.input(socket, input),
@@ -97,6 +99,8 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
       'review:list': ({ sessionId }) => domain.reviews.list(ns, sessionId),
       'worktree:probe': (probe) => domain.worktrees.probe(ns, probe),
       'worktree:inspect': (inspect) => domain.worktrees.inspect(ns, inspect),
+      'outside:adopt': (adopt) => domain.outside.adopt(ns, adopt),
+      'machine:outside': (change) => domain.outside.setSwitch(ns, change),
       'worktree:remove': (remove) => domain.worktrees.remove(ns, remove, { label: socket.data.caller.label || socket.data.caller.tokenId, device: socket.data.device }),
     }),
   });
@@ -109,4 +113,4 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
 
 /** Events that wait on a daemon or a runner (seconds): handled outside the socket's order so that
  *  typing into a terminal does not queue behind a session start. */
-const WAITS_ON_OTHERS: ReadonlySet<string> = new Set(['session:spawn', 'session:resume', 'session:stop', 'session:archive', 'review:start', 'review:end', 'shell:open', 'shell:input', 'shell:resize', 'shell:close', 'worktree:probe', 'worktree:inspect', 'worktree:remove']);
+const WAITS_ON_OTHERS: ReadonlySet<string> = new Set(['session:spawn', 'session:resume', 'session:stop', 'session:archive', 'review:start', 'review:end', 'shell:open', 'shell:input', 'shell:resize', 'shell:close', 'worktree:probe', 'worktree:inspect', 'worktree:remove', 'outside:adopt', 'machine:outside']);

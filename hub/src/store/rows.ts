@@ -126,6 +126,7 @@ export function rowToMachine(row: Row): Machine {
     shell: row.shell === 1 || row.shell === true,
     agents: machineAgents(row.agents),
     capabilities: machineCapabilities(row.agent_capabilities),
+    outside: row.outside === 1 || row.outside === true,
   };
 }
 

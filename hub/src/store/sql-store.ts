@@ -13,6 +13,7 @@ import { promptQueries } from './queries/prompts.ts';
 import { attachmentQueries } from './queries/attachments.ts';
 import { sessionCommandQueries } from './queries/session-commands.ts';
 import { reviewQueries } from './queries/reviews.ts';
+import { outsideQueries } from './queries/outside.ts';
 
 export function createSqlStore(db: SqlDriver): Store {
   return {
@@ -27,6 +28,7 @@ export function createSqlStore(db: SqlDriver): Store {
     ...attachmentQueries(db),
     ...sessionCommandQueries(db),
     ...reviewQueries(db),
+    ...outsideQueries(db),
     close: () => db.close(),
   };
 }

@@ -17,6 +17,8 @@ import type {
   Machine,
   MachineInfo,
   Namespace,
+  OutsideEntry,
+  OutsideSession,
   PendingRequest,
   Prompt,
   PromptStatus,
@@ -242,6 +244,21 @@ export interface Store {
    *  vouches for nothing), or null when the namespace has no such machine. */
   getMachineVouch(options: { namespace: Namespace; machineId: string }): Promise<{ vouch: string | null } | null>;
   listMachines(options: { namespace: Namespace }): Promise<Machine[]>;
+  /** The machine's switch for finding conversations tether did not run; off drops its index. */
+  setMachineOutside(options: { namespace: Namespace; machineId: string; enabled: boolean }): Promise<Machine | null>;
+
+  // Conversations found on a machine (shared outside.ts): an index only.
+  /** A daemon's report: entries upserted, `removed` dropped; `sweepBefore` (a whole report's end):
+   *  unclaimed entries it did not report since then are dropped. */
+  recordOutside(options: { namespace: Namespace; machineId: string; entries: OutsideEntry[]; removed: string[]; sweepBefore: number | null; now: number }): Promise<void>;
+  /** A page, newest first, of the unclaimed entries no session of the namespace names; `q` matches
+   *  title or folder (case-insensitive), never content. */
+  listOutside(options: { namespace: Namespace; machineId: string; q: string; offset: number; limit: number }): Promise<{ sessions: OutsideSession[]; total: number }>;
+  /** Every machine's entry of one conversation, claimed or not. */
+  findOutside(options: { namespace: Namespace; agentSessionId: string }): Promise<Array<OutsideSession & { claimed: boolean }>>;
+  /** Claims it for one adopt: true for the one that won, false when it was claimed already or is gone. */
+  claimOutside(options: { namespace: Namespace; machineId: string; agentSessionId: string; now: number }): Promise<boolean>;
+  releaseOutside(options: { namespace: Namespace; machineId: string; agentSessionId: string }): Promise<void>;
 
   // approvals: pending requests and their resolutions (the audit trail)
   addRequest(options: { namespace: Namespace; request: PendingRequest }): Promise<AddRequestResult>;

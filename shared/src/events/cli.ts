@@ -23,6 +23,7 @@ import { MachineInfoSchema } from '../machine.ts';
 import { SessionAttentionSchema } from '../notifications.ts';
 import { RunnerExitedSchema } from '../spawn.ts';
 import { ShellExitSchema, ShellOutputSchema } from '../shell.ts';
+import { OutsideIndexSchema } from '../outside.ts';
 import { WorkspaceQuerySchema, type WorkspaceAnswer } from '../workspace.ts';
 import { GitQuerySchema, type GitAnswer } from '../git-actions.ts';
 import type { AckFn } from '../protocol.ts';
@@ -62,6 +63,8 @@ export const CliEventSchemas = {
   'shell:output': ShellOutputSchema,
   /** Daemon → hub: a web shell ended. */
   'shell:exit': ShellExitSchema,
+  /** Daemon → hub: the conversations it found that tether did not run (outside.ts). */
+  'outside:index': OutsideIndexSchema,
 } as const;
 export type CliEventName = keyof typeof CliEventSchemas;
 export type CliPayload<E extends CliEventName> = z.input<(typeof CliEventSchemas)[E]>;
@@ -87,6 +90,7 @@ export type CliAcks = {
   'runner:exited': object;
   'shell:output': object;
   'shell:exit': object;
+  'outside:index': object;
 };
 
 export type CliClientToServer = {

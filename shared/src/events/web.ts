@@ -13,6 +13,7 @@ import { ClientVisibilitySchema } from '../push.ts';
 import { ShellInputSchema, ShellOpenSchema, ShellRefSchema, ShellResizeSchema, type ShellOpenAck } from '../shell.ts';
 import type { AckFn } from '../protocol.ts';
 import { WorktreeInspectSchema, WorktreeProbeSchema, WorktreeRemoveSchema, type WorktreeInspectAck, type WorktreeLoss, type WorktreeProbeAck } from '../worktrees.ts';
+import { MachineOutsideSchema, OutsideAdoptSchema } from '../outside.ts';
 import { ReviewAskSchema, ReviewEndSchema, ReviewListSchema, ReviewSendSchema, ReviewStartSchema, type Review } from '../reviews.ts';
 
 export const WebEventSchemas = {
@@ -78,6 +79,11 @@ export const WebEventSchemas = {
   'worktree:inspect': WorktreeInspectSchema,
   /** Remove an ended session's worktree; with anything to lose only with `confirm`. */
   'worktree:remove': WorktreeRemoveSchema,
+  /** Continue a conversation found on a machine (outside.ts) as a tether session; acked once ready.
+   *  Of two adopts of one conversation one wins, the other is refused (`conflict`). */
+  'outside:adopt': OutsideAdoptSchema,
+  /** Switch finding conversations on a machine on or off; acked with the machine. */
+  'machine:outside': MachineOutsideSchema,
 } as const;
 export type WebEventName = keyof typeof WebEventSchemas;
 export type WebPayload<E extends WebEventName> = z.input<(typeof WebEventSchemas)[E]>;
@@ -119,6 +125,8 @@ export type WebAcks = {
   'worktree:probe': WorktreeProbeAck;
   'worktree:inspect': WorktreeInspectAck;
   'worktree:remove': { session: Session; lost: WorktreeLoss };
+  'outside:adopt': { session: Session };
+  'machine:outside': { machine: Machine };
 };
 
 export type WebClientToServer = {

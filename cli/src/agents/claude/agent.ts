@@ -22,9 +22,11 @@ import { createLocalCommandReader, modelSetBy } from './transcript/local-command
 import { createClaudeUsage } from './transcript/usage.ts';
 import { createClaudeHeadless } from './headless.ts';
 import { claudeBackground } from './background.ts';
+import { claudeConversations } from './conversations.ts';
 
 export const claudeAgent: Agent = {
   kind: 'claude',
+  conversations: claudeConversations,
   name: 'claude',
   capabilities: claudeCapabilities,
   findBinary: ({ env }) => findClaudeBinary({ env }),
@@ -78,14 +80,14 @@ export const claudeAgent: Agent = {
   confirmPlan: confirmPlanDialog,
   watchStatus: ({ env, pid, sessionId, poll, onChange }) => watchClaudeStatus({ configDir: claudeConfigDir(env), pid, claudeSessionId: sessionId, poll, onChange }),
   endPty: createPtyEnder,
-  spawnArgs: ({ model, permissionMode, resumeId, readOnly, addedDirs = [] }) => [
+  spawnArgs: ({ model, permissionMode, resumeId, readOnly, addedDirs = [], fork }) => [
     ...(model ? ['--model', model] : []),
     // `--add-dir=<dir>`, one each: the `=` form ends the variadic option (a later argument is never a folder).
     ...addedDirs.map((dir) => `--add-dir=${dir}`),
     // Read-only is claude's plan mode: it reads and plans, and asks before anything else.
     ...(readOnly ? ['--permission-mode', 'plan'] : permissionMode ? ['--permission-mode', permissionMode] : []),
     // `--resume=<id>`: the id is the option's value whatever it holds (agentResumeId checked it).
-    ...(resumeId ? [`--resume=${agentResumeId(resumeId)}`] : []),
+    ...(resumeId ? [`--resume=${agentResumeId(resumeId)}`, ...(fork ? ['--fork-session'] : [])] : []),
   ],
   slashCommands: ({ binary, env, cwd, tetherHome }) =>
     listSlashCommands({ version: claudeVersions.cached({ bin: binary, cacheFile: join(tetherHome, 'claude-version.json') }), configDir: claudeConfigDir(env), cwd }),

@@ -14,5 +14,7 @@ export const claudeCapabilities: AgentCapabilities = {
   resumeCommand: 'tether claude --resume {id}',
   // spawnArgs({ readOnly }) starts it as a reviewer (reviews.ts).
   readOnly: true,
+  // spawnArgs({ fork }): --resume=<id> --fork-session, a new session with the history.
+  fork: { supported: true, reason: null },
   relays: { requests: ['permission', 'question', 'plan', 'dialog', 'elicitation'], editedInput: true, sessionRules: true },
 };

@@ -27,6 +27,7 @@ export function buildLaunchArgs(options: { userArgs: readonly string[] }): Launc
   let model: string | null = null;
   let continueLast = false;
   const addedDirs: string[] = [];
+  let fork = false;
   for (let i = 0; i < userArgs.length; i++) {
     const arg = userArgs[i]!;
     if (arg === '--') break;
@@ -51,6 +52,8 @@ export function buildLaunchArgs(options: { userArgs: readonly string[] }): Launc
       const { value, next } = flagValue(userArgs, i, name);
       i = next;
       resumeId = value;
+    } else if (arg === '--fork-session') {
+      fork = true;
     } else if (arg === '--continue' || arg === '-c') {
       continueLast = true;
     } else if (name === '--model') {
@@ -73,6 +76,7 @@ export function buildLaunchArgs(options: { userArgs: readonly string[] }): Launc
     model,
     continue: continueLast,
     addedDirs,
+    fork,
   };
 }
 

@@ -79,17 +79,23 @@ export function watchClaudeStatus(options: {
 
 /** The pid of a live claude whose status file names `claudeSessionId`, or null. */
 export function liveClaudeOwner(options: { configDir: string; claudeSessionId: string }): number | null {
-  const dir = join(options.configDir, 'sessions');
-  if (!existsSync(dir)) return null;
+  return liveClaudeSessions(options.configDir).get(options.claudeSessionId) ?? null;
+}
+
+/** Each claude session a live claude's status file names, with that claude's pid. */
+export function liveClaudeSessions(configDir: string): Map<string, number> {
+  const dir = join(configDir, 'sessions');
+  const live = new Map<string, number>();
+  if (!existsSync(dir)) return live;
   for (const name of readdirSync(dir)) {
     if (!name.endsWith('.json')) continue;
     try {
       const record = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { pid?: number; sessionId?: string };
       const pid = typeof record.pid === 'number' ? record.pid : Number.parseInt(name, 10);
-      if (record.sessionId === options.claudeSessionId && Number.isInteger(pid) && isAlive(pid)) return pid;
+      if (typeof record.sessionId === 'string' && Number.isInteger(pid) && isAlive(pid)) live.set(record.sessionId, pid);
     } catch {
       // being rewritten; a live owner rewrites it again soon
     }
   }
-  return null;
+  return live;
 }

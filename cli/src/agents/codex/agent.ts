@@ -14,6 +14,7 @@ import { codexScreen } from './screen.ts';
 import { createCodexHeadless } from './headless.ts';
 import { codexHookAskedBy } from './sub-agents.ts';
 import { switchCodexModel } from './model-picker.ts';
+import { codexConversations } from './conversations.ts';
 
 /** Ctrl-C twice quits Codex at an idle prompt (the first one clears typed text or interrupts). */
 const CTRL_C = '\x03';
@@ -23,6 +24,7 @@ const DROPPED = ['CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED', 'CODEX_THREA
 
 export const codexAgent: Agent = {
   kind: 'codex',
+  conversations: codexConversations,
   name: 'codex',
   capabilities: codexCapabilities,
   findBinary: ({ env }) => findAgentBinary({ env, command: 'codex', pinVariable: 'TETHER_CODEX_BIN', install: 'npm install -g @openai/codex' }),

@@ -19,6 +19,7 @@ export const codexCapabilities: AgentCapabilities = {
   // Edited input and rules are reserved in its hook schema and fail closed (Agent.plainVerdicts).
   // spawnArgs({ readOnly }) starts it as a reviewer (reviews.ts).
   readOnly: true,
+  fork: { supported: false, reason: 'Codex has no fork on its command line: codex resume continues the same thread' },
   // Questions: request_user_input in plan mode (headless).
   relays: { requests: ['permission', 'question', 'dialog'], editedInput: false, sessionRules: false },
 };

@@ -16,6 +16,7 @@ import { geminiScreen } from './screen.ts';
 import { createGeminiHeadless } from './headless.ts';
 import { createGeminiTranscriptReader } from './transcript.ts';
 import { pathForNodeAgent } from './node-path.ts';
+import { geminiConversations } from './conversations.ts';
 
 const PTY_PLAN_REFUSED = 'gemini --approval-mode plan runs headless only under tether (its hook gate runs a PTY Gemini in yolo, where plan mode is refused); start it headless, or run gemini directly';
 
@@ -30,6 +31,7 @@ const PRESSES_AT = [0, 300, 600, 1_800, 2_100];
 
 export const geminiAgent: Agent = {
   kind: 'gemini',
+  conversations: geminiConversations,
   name: 'gemini',
   capabilities: geminiCapabilities,
   findBinary: ({ env }) => findAgentBinary({ env, command: 'gemini', pinVariable: 'TETHER_GEMINI_BIN', install: 'npm install -g @google/gemini-cli' }),

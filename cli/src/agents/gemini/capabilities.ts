@@ -13,6 +13,7 @@ export const geminiCapabilities: AgentCapabilities = {
   // is chosen at launch (`--approval-mode`), not switched from the phone.
   modes: { values: [], switchableIn: [] },
   resumeCommand: 'tether gemini --resume {id}',
+  fork: { supported: false, reason: 'Gemini CLI has no fork of a saved session: --resume continues the same one' },
   // Its BeforeTool hook (allow, deny with a reason, ask) and its own dialog on screen (PTY); ACP's
   // session/request_permission (headless). The hook could
   // rewrite a call's input, but an edit is refused for now (Agent.plainVerdicts), and it has no rules.

@@ -85,13 +85,15 @@ function sessionIdentity(o: { agent: Agent; options: RunnerOptions }) {
   } catch (error) {
     throw new RunnerStartError(error instanceof Error ? error.message : String(error));
   }
-  const resumed = plan.resumeId ? loadResumeState({ home: o.options.tetherHome, agentSessionId: plan.resumeId }) : null;
+  // A fork is a new session with a new agent session (told at SessionStart): nothing of the old one's state.
+  const resumed = plan.resumeId && !plan.fork ? loadResumeState({ home: o.options.tetherHome, agentSessionId: plan.resumeId }) : null;
   const state: SessionState = {
     id: resumed?.sessionId ?? o.options.env.TETHER_SESSION_ID ?? crypto.randomUUID(),
     status: 'starting',
     // `--resume <search term>` at the desk is claude's picker, not an id: the id comes with SessionStart.
-    // An attached session's conversation is the background session's, known before anything runs.
-    agentSessionId: o.options.attached?.agentSessionId ?? (plan.resumeId && isUuid(plan.resumeId) ? plan.resumeId : null),
+    // An attached session's conversation is the background session's, known before anything runs;
+    // a fork's is a new one, told at SessionStart.
+    agentSessionId: o.options.attached?.agentSessionId ?? (plan.resumeId && !plan.fork && isUuid(plan.resumeId) ? plan.resumeId : null),
     model: plan.model,
     permissionMode: plan.permissionMode,
     usage: resumed?.usage ?? null,

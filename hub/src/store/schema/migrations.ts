@@ -22,6 +22,7 @@ import { SESSION_WORKTREE_UPGRADE } from './upgrades/session-worktree.ts';
 import { DEVICES_UPGRADE } from './upgrades/devices.ts';
 import { MACHINE_VOUCH_UPGRADE } from './upgrades/machine-vouch.ts';
 import { SESSION_ADDED_DIRS_UPGRADE } from './upgrades/session-added-dirs.ts';
+import { OUTSIDE_SESSIONS_UPGRADE } from './upgrades/outside-sessions.ts';
 
 export type Migration = { version: number; name: string; sql: string };
 /** One schema change for both stores: the statements for the dialect at hand. */
@@ -123,6 +124,8 @@ export const UPGRADES: readonly Upgrade[] = [
   },
   // SQLite 18, PostgreSQL 14: the folders a session's agent was given, which a resume gives again (issue 40; upgrades/session-added-dirs.ts).
   SESSION_ADDED_DIRS_UPGRADE,
+  // SQLite 19, PostgreSQL 15: conversations found on a machine, its switch (issue 40; upgrades/outside-sessions.ts).
+  OUTSIDE_SESSIONS_UPGRADE,
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

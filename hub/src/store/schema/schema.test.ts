@@ -100,6 +100,9 @@ describe('schema (SQLite)', () => {
       expect(await store.listPrompts({ namespace: 'alpha', sessionId: S1 })).toMatchObject([{ text: 'queued before', handedAt: null }]);
       // The session-added-dirs upgrade: an older session gave its agent no folders on record.
       expect(await store.getSession({ namespace: 'alpha', sessionId: S1 })).toMatchObject({ addedDirs: [] });
+      // The outside-sessions upgrade: an older machine finds nothing until switched on, its index empty.
+      expect((await store.listMachines({ namespace: 'alpha' })).map((m) => m.outside)).toEqual([false]);
+      expect(await store.listOutside({ namespace: 'alpha', machineId: 'm1', q: '', offset: 0, limit: 10 })).toEqual({ sessions: [], total: 0 });
     } finally {
       await store.close();
     }
@@ -120,6 +123,7 @@ describe('schema (SQLite)', () => {
       { version: 16, name: 'machine-vouch' },
       { version: 17, name: 'prompt-handed' },
       { version: 18, name: 'session-added-dirs' },
+      { version: 19, name: 'outside-sessions' },
     ]);
   });
 

@@ -78,6 +78,28 @@ export const PAIR_CODES_TABLE: Table = {
   ],
 };
 
+/** Conversations a machine's daemon found that tether did not run (shared outside.ts): an index only,
+ *  never content. `seen_at` is when its daemon last reported it (a whole report sweeps the rest);
+ *  `claimed_at` is set by the one adopt that won (a second is told), cleared when it failed. */
+export const OUTSIDE_SESSIONS_TABLE: Table = {
+  name: 'outside_sessions',
+  columns: [
+    text('namespace'),
+    text('machine_id'),
+    text('agent_session_id'),
+    text('agent'),
+    text('folder'),
+    text('title'),
+    time('last_activity'),
+    { name: 'size_bytes', type: 'bigint' },
+    { name: 'live', type: 'bool' },
+    time('seen_at'),
+    maybe(time('claimed_at')),
+  ],
+  primaryKey: ['namespace', 'machine_id', 'agent_session_id'],
+  indexes: [{ name: 'outside_sessions_recent', columns: ['namespace', 'machine_id', 'last_activity'] }],
+};
+
 /** Reviews (shared reviews.ts): one row per reviewer session (`id` is its session's id), naming the
  *  session it reviews; both rows go with their sessions. The reviewer session's own `parent_id`
  *  says the same from the session's side (the list marks reviews without reading this table). */
@@ -157,7 +179,11 @@ export const TABLES: readonly Table[] = [
       { name: 'added_dirs', type: 'json', nullable: true },
     ],
     primaryKey: ['id'],
-    indexes: [{ name: 'sessions_namespace', columns: ['namespace', 'updated_at'] }],
+    indexes: [
+      { name: 'sessions_namespace', columns: ['namespace', 'updated_at'] },
+      // The outside index leaves out every conversation a session of the namespace names.
+      { name: 'sessions_agent_session', columns: ['namespace', 'agent_session_id'] },
+    ],
   },
   {
     name: 'messages',
@@ -185,6 +211,8 @@ export const TABLES: readonly Table[] = [
       { name: 'agent_capabilities', type: 'json', nullable: true },
       // SHA-256 of the machine's secret (its daemon's vouch): a session naming the machine proves it.
       maybe(text('vouch_hash')),
+      // Finding conversations tether did not run is on (shared outside.ts): --outside, or the phone's switch.
+      { name: 'outside', type: 'bool', default: false },
     ],
     primaryKey: ['namespace', 'id'],
   },
@@ -260,4 +288,5 @@ export const TABLES: readonly Table[] = [
   SESSION_COMMANDS_TABLE,
   PAIR_CODES_TABLE,
   REVIEWS_TABLE,
+  OUTSIDE_SESSIONS_TABLE,
 ];

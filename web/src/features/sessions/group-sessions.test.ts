@@ -5,7 +5,7 @@ import { groupSessions } from './group-sessions.ts';
 
 const M1 = '00000000-0000-4000-8000-0000000000m1'.replace('m1', 'a1');
 const session = (id: string, extra: Partial<Session>): Session => testSession({ id, title: id, ...extra });
-const machine: Machine = { id: M1, name: 'build-box', os: 'linux', user: 'ana', home: '/home/ana', shell: false, agents: ['claude'], capabilities: {}, online: true, lastSeenAt: 0 };
+const machine: Machine = { id: M1, name: 'build-box', os: 'linux', user: 'ana', home: '/home/ana', shell: false, agents: ['claude'], capabilities: {}, online: true, lastSeenAt: 0, outside: false };
 
 describe('groupSessions', () => {
   it('puts desk sessions first, then machines; waiting and live before ended, newest first', () => {
