@@ -207,7 +207,7 @@ describe('session lifecycle from the phone and the shell', () => {
     const world = await startDaemonWorld(defer);
     const help = await tether(world, 'resume', '--help');
     expect(help.status).toBe(0);
-    expect(help.stdout).toContain('usage: tether resume <session> [--pty] [--json]');
+    expect(help.stdout).toContain('usage: tether resume <session> [--pty] [--fork] [--json]');
     const bad = await tether(world, 'resume', 'nope');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('is not a session id');

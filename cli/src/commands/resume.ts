@@ -9,8 +9,8 @@ import { connectAsPhone, requireCredentials } from './hub-access.ts';
 
 const command: Command = {
   name: 'resume',
-  summary: 'resume an ended session on its machine (same chat, same agent session; --pty for the TUI)',
-  usage: 'tether resume <session> [--pty] [--fork (a new session with its history; the original stays as it was)] [--json]',
+  summary: 'resume an ended session on its machine (same chat, same agent session; --pty for the TUI; --fork: a new session with its history, the original left as it was)',
+  usage: 'tether resume <session> [--pty] [--fork] [--json]',
   async run(args) {
     const { flags, positionals } = parseFlags({ args, booleans: ['pty', 'json', 'fork'] });
     const sessionId = sessionArgument({ positionals, usage: command.usage });
