@@ -1,6 +1,7 @@
 // ids.ts: the shapes of every identifier that crosses a process boundary.
 // Ids are opaque strings; the limits keep a hostile client from sending megabyte "ids".
 import { z } from 'zod';
+import { UUID_PATTERN } from './wire.ts';
 
 /** Tenant name. Lower-case so that "Alice" and "alice" can never be two tenants. */
 export const NamespaceSchema = z
@@ -8,7 +9,7 @@ export const NamespaceSchema = z
   .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'namespace: 1-63 chars of a-z, 0-9, "_" or "-"');
 export type Namespace = z.infer<typeof NamespaceSchema>;
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID_RE = UUID_PATTERN;
 
 /** tether session id: a UUID the runner makes, so it can buffer before the hub is reachable. */
 export const SessionIdSchema = z.string().regex(UUID_RE, 'session id must be a UUID');
@@ -49,6 +50,4 @@ export const SeqSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 /** Milliseconds since the epoch. */
 export const TimestampSchema = z.number().int().min(0);
 
-export function isUuid(value: string): boolean {
-  return UUID_RE.test(value);
-}
+export { isUuid } from './wire.ts';

@@ -225,3 +225,11 @@ export const WITHDRAWN_REASON = 'withdrawn';
 export function isHeldByHub(prompt: { status: string; handedAt?: number | null }): boolean {
   return prompt.status === 'queued' && prompt.handedAt === null;
 }
+
+/** A UUID (any version), as ids are minted: what `tether <verb> <session>` checks before asking the
+ *  hub. Here, zod-free, so `tether hook` (run on every tool call) never loads the schemas. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID_PATTERN.test(value);
+}

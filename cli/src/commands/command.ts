@@ -2,7 +2,8 @@
 // line read from a person. verbs.ts loads verbs lazily, so `tether hook` (run on every tool call)
 // never pays for loading the hub or the runner.
 import { parseArgs } from 'node:util';
-import { isUuid } from '@tether/shared';
+// The zod-free entry: every verb loads this file, `tether hook` on every tool call.
+import { isUuid } from '@tether/shared/wire';
 
 export type Command = {
   name: string;
