@@ -6,7 +6,7 @@
 // written, a damaged record, a huge one; of two adopts at once one wins.
 import { copyFileSync, readFileSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Session } from '@tether/shared';
+import type { Machine, Session } from '@tether/shared';
 import { text } from '../fixtures/fake-anthropic/index.ts';
 import { claudeBin } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
@@ -135,6 +135,20 @@ describe('forks', () => {
     const phone = await connectPhone(defer, hub);
     // Found (a fork need not wait for the live window: it leaves the conversation as it is).
     await until('the conversation listed', async () => (await list(hub, hub.token, daemon.machineId())).body.sessions.find((s) => s.agentSessionId === agentSessionId));
+    // At a claude tether's fork is not checked with (the floor pin), the capability is absent with its
+    // reason, and a fork is refused before anything starts; the conversation is left as it was.
+    const { machines } = (await (await fetch(`${hub.url}/api/machines`, { headers: { authorization: `Bearer ${hub.token}` } })).json()) as { machines: Machine[] };
+    const machine = machines.find((m) => m.id === daemon.machineId());
+    const capability = machine?.capabilities.claude?.fork;
+    expect(capability).toBeDefined();
+    if (capability!.supported !== true) {
+      expect(capability!.reason).toMatch(/tether forks with claude \S+ or newer; this is /);
+      const refused = (await emitAck(phone, 'outside:adopt', { agentSessionId, fork: true }, SPAWN_ACK_MS)) as AdoptAck;
+      expect(refused).toMatchObject({ ok: false, reason: 'not_resumable' });
+      expect(refused.error).toContain(capability!.reason!);
+      expect(readFileSync(transcript, 'utf8')).toBe(original);
+      return;
+    }
     const forked = (await emitAck(phone, 'outside:adopt', { agentSessionId, fork: true }, SPAWN_ACK_MS)) as AdoptAck;
     expect(forked).toMatchObject({ ok: true, session: { agent: 'claude', cwd: sandbox.cwd } });
     const watch = await stage.startWatch(forked.session!.id);

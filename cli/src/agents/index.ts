@@ -1,5 +1,5 @@
 // index.ts: the agents tether can run, by kind. The one file outside an agent's room that names them.
-import type { AgentKind } from '@tether/shared';
+import type { AgentCapabilities, AgentKind } from '@tether/shared';
 import type { Agent } from './agent.ts';
 import { claudeAgent } from './claude/agent.ts';
 import { codexAgent } from './codex/agent.ts';
@@ -13,6 +13,19 @@ const AGENTS: Record<AgentKind, Agent> = {
 
 export function agentFor(kind: AgentKind): Agent {
   return AGENTS[kind];
+}
+
+/** What the installed agent can do from the phone: its room's record for that binary's version when
+ *  it differs by version, else the one record; the record when the binary cannot be found. */
+export function installedCapabilities(o: { agent: Agent; env: Record<string, string | undefined>; tetherHome?: string }): AgentCapabilities {
+  if (!o.agent.capabilitiesOf) return o.agent.capabilities;
+  let binary: string;
+  try {
+    binary = o.agent.findBinary({ env: o.env });
+  } catch {
+    return o.agent.capabilities;
+  }
+  return o.agent.capabilitiesOf({ binary, env: o.env, ...(o.tetherHome ? { tetherHome: o.tetherHome } : {}) });
 }
 
 export type { Agent, LaunchPlan } from './agent.ts';

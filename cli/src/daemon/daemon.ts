@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { homedir, hostname, platform, release, userInfo } from 'node:os';
 import { AgentKindSchema, DEFAULT_AGENT, isUuid, type Ack, type AgentKind, type DaemonKillAck, type DaemonSpawn, type DaemonSpawnAck, type MachineInfo } from '@tether/shared';
-import { agentFor } from '../agents/index.ts';
+import { agentFor, installedCapabilities } from '../agents/index.ts';
 import { loadMachineSecret, machineVouch } from '../config/machine-claim.ts';
 import { tetherPaths } from '../config/paths.ts';
 import { connectHubLink } from '../hub-link/link.ts';
@@ -63,8 +63,8 @@ function installedAgents(env: NodeJS.ProcessEnv): AgentKind[] {
 }
 
 /** The agents, and what each can do from the phone (the new-session form's choices). */
-function agentsOf(agents: AgentKind[]): Pick<MachineInfo, 'agents' | 'capabilities'> {
-  return { agents, capabilities: Object.fromEntries(agents.map((kind) => [kind, agentFor(kind).capabilities])) };
+function agentsOf(agents: AgentKind[], env: NodeJS.ProcessEnv): Pick<MachineInfo, 'agents' | 'capabilities'> {
+  return { agents, capabilities: Object.fromEntries(agents.map((kind) => [kind, installedCapabilities({ agent: agentFor(kind), env })])) };
 }
 
 export function machineInfo(options: { id: string; env?: NodeJS.ProcessEnv; name?: string; shell?: boolean }): MachineInfo {
@@ -75,7 +75,7 @@ export function machineInfo(options: { id: string; env?: NodeJS.ProcessEnv; name
   } catch {
     // no passwd entry (containers): keep $USER
   }
-  return { id: options.id, name: (options.name ?? hostname()).slice(0, 200) || 'machine', os: `${platform()} ${release()}`, user, home: env.HOME || homedir(), shell: options.shell ?? false, ...agentsOf(installedAgents(env)) };
+  return { id: options.id, name: (options.name ?? hostname()).slice(0, 200) || 'machine', os: `${platform()} ${release()}`, user, home: env.HOME || homedir(), shell: options.shell ?? false, ...agentsOf(installedAgents(env), env) };
 }
 
 export type DaemonEvent =

@@ -15,7 +15,7 @@ import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { AgentSessionIdSchema, BackgroundIdSchema, spawnError, type Ack, type DaemonSpawn, type DaemonSpawnAck } from '@tether/shared';
-import { agentFor } from '../agents/index.ts';
+import { agentFor, installedCapabilities } from '../agents/index.ts';
 import { tetherCommand } from '../config/self-command.ts';
 import { saveRunnerRecord, type RunnerRecord } from './runners.ts';
 
@@ -78,8 +78,9 @@ export function startRunnerProcess(options: {
   } catch (error) {
     return spawnError('bad_request', 'agent_missing', (error as Error).message);
   }
-  if (request.fork && agent.capabilities.fork?.supported !== true) {
-    return spawnError('bad_request', 'not_resumable', `${agent.name} cannot fork a conversation: ${agent.capabilities.fork?.reason ?? 'no fork in its room'}`);
+  const fork = request.fork ? installedCapabilities({ agent, env: options.env }).fork : undefined;
+  if (request.fork && fork?.supported !== true) {
+    return spawnError('bad_request', 'not_resumable', `${agent.name} cannot fork a conversation: ${fork?.reason ?? 'no fork in its room'}`);
   }
   // A fork writes a new conversation: the resumed one may still be live.
   if (request.resumeAgentSessionId && !request.fork) {

@@ -17,7 +17,7 @@ import { recordedAddedDirs } from './added-dirs.ts';
 import { machineClaim } from '../../config/machine-claim.ts';
 import { basename } from 'node:path';
 import { DEFAULT_AGENT, isUuid, type AgentKind, type ChatMessageInput, type PermissionMode, type SessionPatch, type SessionRegistration } from '@tether/shared';
-import { agentFor, type Agent, type LaunchPlan } from '../../agents/index.ts';
+import { agentFor, installedCapabilities, type Agent, type LaunchPlan } from '../../agents/index.ts';
 import { createApprovals, type Approvals } from '../requests/approvals.ts';
 import type { SessionHooks } from './hook-events.ts';
 import { createTranscriptFeed } from './transcript-feed.ts';
@@ -243,6 +243,8 @@ async function finishSession(o: {
 function registrationOf(o: { init: CoreInit; agent: Agent; state: { id: string; status: SessionRegistration['status']; agentSessionId: string | null; model: string | null; permissionMode: SessionRegistration['permissionMode'] }; title: () => string; createdAt: number; addedDirs: string[] }): () => SessionRegistration {
   const { init, agent, state } = o;
   const claim = machineClaim(init.options.env);
+  // Once: the installed version's record (a cached `--version` for claude's fork).
+  const capabilities = init.options.attached?.capabilities ?? installedCapabilities({ agent, env: init.options.env, tetherHome: init.options.tetherHome });
   return () => ({
     id: state.id,
     machineId: claim?.machineId ?? null,
@@ -251,7 +253,7 @@ function registrationOf(o: { init: CoreInit; agent: Agent; state: { id: string; 
     cwd: init.options.cwd,
     launchKind: init.launchKind,
     agent: agent.kind,
-    capabilities: init.options.attached?.capabilities ?? agent.capabilities,
+    capabilities,
     status: state.status,
     agentSessionId: state.agentSessionId,
     model: state.model,
