@@ -8,7 +8,7 @@ import { useCleanups } from '../harness/cleanups.ts';
 import { startCodexDaemonWorld } from '../harness/codex-world.ts';
 import { emitAck } from '../harness/hub.ts';
 import { chatText } from '../harness/runner.ts';
-import { agentFor } from '../../cli/src/agents/index.ts';
+import { agentFor, installedCapabilities } from '../../cli/src/agents/index.ts';
 
 const defer = useCleanups();
 
@@ -21,7 +21,8 @@ describe('Codex from the phone', () => {
     // claude and Codex, and any other agent the machine has installed (npm test installs Gemini too).
     expect(machine?.agents).toEqual(expect.arrayContaining(['claude', 'codex']));
     // What each can do from the phone, as each agent's room states it (the new-session form's choices).
-    expect(machine?.capabilities).toEqual(Object.fromEntries((machine?.agents ?? []).map((kind) => [kind, agentFor(kind).capabilities])));
+    // Each as its installed version has it (claude's fork: from 2.1.332; the floor pin lacks it).
+    expect(machine?.capabilities).toEqual(Object.fromEntries((machine?.agents ?? []).map((kind) => [kind, installedCapabilities({ agent: agentFor(kind), env: process.env })])));
 
     const { session, watch } = await spawn('pty');
     expect(session).toMatchObject({ agent: 'codex', launchKind: 'pty', machineId: daemon.machineId() });
