@@ -12,6 +12,7 @@ import { expect, it } from 'vitest';
 import { DialogInputSchema, type Review, type Session } from '@tether/shared';
 import type { Socket } from 'socket.io-client';
 import { lastUserText, text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
+import { git } from '../../cli/src/testing/git-repo.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { connectSocket, emitAck } from '../harness/hub.ts';
 import { quitWithCtrlC } from '../harness/desk.ts';
@@ -128,10 +129,6 @@ async function addFolderOnThePhone(o: { phone: Socket; watch: SessionWatch; extr
   expect((await emitAck(o.phone, 'approval:answer', { requestId: request.id, answer: { decision: 'allow', choice: option!.key } })).ok).toBe(true);
 }
 
-function git(cwd: string, ...args: string[]): void {
-  const r = Bun.spawnSync(['git', '-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd, stdout: 'pipe', stderr: 'pipe' });
-  if (r.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.toString()}`);
-}
 
 it('a machine claim nobody vouched for is dropped: no proof, a wrong one, or a machine the namespace does not have', async () => {
   const world = await startDaemonWorld(defer);

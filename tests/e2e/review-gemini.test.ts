@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { Review, Session } from '@tether/shared';
 import { hasToolResponse, lastToolResponses, lastUserText, startFakeGemini, text, userSays, when, writeFile } from '../fixtures/fake-gemini/index.ts';
+import { git } from '../../cli/src/testing/git-repo.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { spawnVia, startDaemon } from '../harness/daemon.ts';
 import { emitAck } from '../harness/hub.ts';
@@ -19,10 +20,6 @@ import { connectPhone, startStage } from '../harness/world.ts';
 const defer = useCleanups();
 const FINDINGS = 'notes.txt now says phone; the README still says desk.';
 
-function git(cwd: string, ...args: string[]): void {
-  const r = Bun.spawnSync(['git', '-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd, stdout: 'pipe', stderr: 'pipe' });
-  if (r.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.toString()}`);
-}
 
 it('Gemini reviews a claude session read-only: the diff in its first request, its write refused by its plan mode, its findings on the card', async () => {
   const stage = await startStage(defer);
