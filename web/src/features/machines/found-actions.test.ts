@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Machine } from '@tether/shared';
-import { adoptFailure, adoptedTarget, foundOffer } from './found-actions.ts';
+import { adoptFailure, adoptedTarget, foundOffer, offlineNote } from './found-actions.ts';
 
 const forks = { fork: { supported: true, reason: null } };
 const noFork = { fork: { supported: false, reason: 'its CLI has no fork' } };
-function machine(o: { online?: boolean; caps?: Record<string, unknown> } = {}): Pick<Machine, 'name' | 'online' | 'capabilities'> {
-  return { name: 'dev-box', online: o.online ?? true, capabilities: (o.caps ?? { claude: { displayName: 'Claude', ...forks } }) as Machine['capabilities'] };
+function machine(o: { caps?: Record<string, unknown> } = {}): Pick<Machine, 'capabilities'> {
+  return { capabilities: (o.caps ?? { claude: { displayName: 'Claude', ...forks } }) as Machine['capabilities'] };
 }
 const labels = (offer: ReturnType<typeof foundOffer>) => offer.actions.map((a) => `${a.label}:${a.kind}:${a.launchKind}`);
 
@@ -37,7 +37,7 @@ describe("what a found conversation offers", () => {
   });
 
   it('the daemon offline: says what to start, where', () => {
-    expect(foundOffer({ agent: 'claude', live: false }, machine({ online: false })).notes).toEqual(['dev-box is offline: start tether daemon on dev-box to adopt or fork.']);
+    expect(offlineNote('dev-box')).toBe('Daemon offline: start tether daemon on dev-box to adopt or fork.');
   });
 
   it('opens an adopted terminal session on its terminal, a headless one on its chat; refusals in words', () => {

@@ -7,7 +7,8 @@
 //   any of them, where the agent forks                 ─► Fork (a new conversation, this one left as is)
 //
 // Invariant: nothing is offered that the hub would refuse for what the row shows; what is not
-// offered says why (the agent's own reason for no fork, the machine to start the daemon on).
+// offered says why (the agent's own reason for no fork; the machine to start the daemon on, once
+// at the page's top: offlineNote).
 import { agentDisplayName } from '@tether/shared/wire';
 import type { Machine, OutsideSession } from '@tether/shared';
 import { startDaemonOn } from '../../lib/daemon-hint.ts';
@@ -33,7 +34,7 @@ function noFork(entry: Pick<OutsideSession, 'agent'>, machine: Pick<Machine, 'ca
   return `No fork: ${fork?.reason ?? `tether on this machine is older than forks of ${name}`}`;
 }
 
-export function foundOffer(entry: Pick<OutsideSession, 'agent' | 'live' | 'backgroundId'>, machine: Pick<Machine, 'name' | 'online' | 'capabilities'>): FoundOffer {
+export function foundOffer(entry: Pick<OutsideSession, 'agent' | 'live' | 'backgroundId'>, machine: Pick<Machine, 'capabilities'>): FoundOffer {
   const name = agentDisplayName(entry.agent, machine.capabilities[entry.agent]);
   const fork: FoundAction = { kind: 'fork', launchKind: 'headless', label: 'Fork', hint: `Continues it as a new ${name} conversation; this one stays as it is` };
   const forkRefused = noFork(entry, machine);
@@ -66,8 +67,12 @@ export function foundOffer(entry: Pick<OutsideSession, 'agent' | 'live' | 'backg
       notes: forkNotes,
     };
   }
-  if (!machine.online && offer.actions.length > 0) return { ...offer, notes: [...offer.notes, `${machine.name} is offline: ${startDaemonOn(machine.name)} to adopt or fork.`] };
   return offer;
+}
+
+/** Said once, at the page's top, while the machine's daemon is offline (every button waits for it). */
+export function offlineNote(machineName: string): string {
+  return `Daemon offline: ${startDaemonOn(machineName)} to adopt or fork.`;
 }
 
 /** Where an adopted session opens: a terminal one on its terminal, a chat-only one on its chat. */

@@ -9,10 +9,10 @@ import { Link } from '@tanstack/react-router';
 import type { Machine } from '@tether/shared';
 import { agentDisplayName } from '@tether/shared/wire';
 import { useHubFeatures } from '../../lib/queries.ts';
-import { startDaemonOn } from '../../lib/daemon-hint.ts';
 import { requestHub } from '../../lib/socket.ts';
 import { IconBack, IconShell } from '../../lib/ui/icons.tsx';
 import { FoundList } from './found-list.tsx';
+import { offlineNote } from './found-actions.ts';
 import './machines.css';
 
 /** "Claude, Codex and Gemini": the agents its daemon found installed. */
@@ -70,7 +70,7 @@ function DaemonState({ machine }: { machine: Machine }) {
   return (
     <p className={`machine-state${machine.online ? ' is-online' : ''}`}>
       <span className={`machine-dot${machine.online ? ' is-online' : ''}`} aria-hidden="true" />
-      {machine.online ? 'Daemon online' : `Daemon offline: ${startDaemonOn(machine.name)}`}
+      {machine.online ? 'Daemon online' : offlineNote(machine.name)}
     </p>
   );
 }

@@ -138,7 +138,6 @@ export function SessionList({ sessions, machines, error, onRetry, menuExtra, arc
       </section>
         ))}
         <ArchivedGroup archived={archived} row={(session) => row(session, session.machineId ? homes.get(session.machineId) : undefined)} />
-        <MachineLinks machines={machines ?? []} />
       </>
     );
   }
@@ -195,6 +194,7 @@ export function SessionList({ sessions, machines, error, onRetry, menuExtra, arc
           ) : null}
         </div>
         {body}
+        {sessions ? <MachineLinks machines={machines ?? []} /> : null}
       </div>
     </div>
   );
