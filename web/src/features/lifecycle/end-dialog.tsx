@@ -75,10 +75,37 @@ export function EndSessionButton({ session, reviewsQuestion }: { session: Sessio
   );
 }
 
+/** A step's failure (if the last end failed) and its two answers: the harmless one focused first. */
+function DialogFooter(o: { session: Session; failed: string; cancel: { label: string; onClick: () => void }; confirm: { label: string; busy: string; disabled: boolean; onClick: () => void } }) {
+  const lifecycle = useLifecycle(o.session.id);
+  const ending = lifecycle.kind === 'ending';
+  return (
+    <>
+      {lifecycle.kind === 'failed' && lifecycle.action === 'end' ? (
+        <p className="confirm-dialog-error" role="alert">
+          {o.failed}: {lifecycle.message}
+        </p>
+      ) : null}
+      <div className="confirm-dialog-actions">
+        <button type="button" className="button" autoFocus disabled={ending} onClick={o.cancel.onClick}>
+          {o.cancel.label}
+        </button>
+        <button type="button" className="button button-danger" disabled={ending || o.confirm.disabled} onClick={o.confirm.onClick}>
+          {ending ? (
+            <>
+              <Spinner size={16} /> {o.confirm.busy}
+            </>
+          ) : (
+            o.confirm.label
+          )}
+        </button>
+      </div>
+    </>
+  );
+}
+
 /** The second step for an adopted session: stopping it in the agent's own pool, said as it is. */
 function PoolStopStep({ session, textId, onBack }: { session: Session; textId: string; onBack: () => void }) {
-  const lifecycle = useLifecycle(session.id);
-  const ending = lifecycle.kind === 'ending';
   const id = session.capabilities!.adopted!.backgroundId;
   const name = agentDisplayName(session.agent, session.capabilities);
   return (
@@ -88,25 +115,7 @@ function PoolStopStep({ session, textId, onBack }: { session: Session; textId: s
           This stops {name} background session {id} in {name}'s own pool (<code>{session.agent} stop {id}</code>): a turn it is running ends, and it no longer runs anywhere. Its conversation stays on disk.
         </p>
       </div>
-      {lifecycle.kind === 'failed' && lifecycle.action === 'end' ? (
-        <p className="confirm-dialog-error" role="alert">
-          Couldn't stop it: {lifecycle.message}
-        </p>
-      ) : null}
-      <div className="confirm-dialog-actions">
-        <button type="button" className="button" autoFocus disabled={ending} onClick={onBack}>
-          Back
-        </button>
-        <button type="button" className="button button-danger" disabled={ending} onClick={() => void endSession(session, undefined, { stopInPool: true })}>
-          {ending ? (
-            <>
-              <Spinner size={16} /> Stopping…
-            </>
-          ) : (
-            'Stop in pool'
-          )}
-        </button>
-      </div>
+      <DialogFooter session={session} failed="Couldn't stop it" cancel={{ label: 'Back', onClick: onBack }} confirm={{ label: 'Stop in pool', busy: 'Stopping…', disabled: false, onClick: () => void endSession(session, undefined, { stopInPool: true }) }} />
     </>
   );
 }
@@ -153,27 +162,7 @@ function EndDialog({ session, reviewsQuestion, onClose }: { session: Session; re
           Stop it in {agentDisplayName(session.agent, session.capabilities)}'s pool instead…
         </button>
       ) : null}
-      {lifecycle.kind === 'failed' && lifecycle.action === 'end' ? (
-        <p className="confirm-dialog-error" role="alert">
-          Couldn't end it: {lifecycle.message}
-        </p>
-      ) : null}
-      <div className="confirm-dialog-actions">
-        <button type="button" className="button" autoFocus disabled={ending} onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" className="button button-danger" disabled={ending || (asking && reviews === null)} onClick={() => void end()}>
-          {ending ? (
-            <>
-              <Spinner size={16} /> Ending…
-            </>
-          ) : session.capabilities?.adopted ? (
-            'Detach'
-          ) : (
-            'End session'
-          )}
-        </button>
-      </div>
+      <DialogFooter session={session} failed="Couldn't end it" cancel={{ label: 'Cancel', onClick: onClose }} confirm={{ label: adopted ? 'Detach' : 'End session', busy: 'Ending…', disabled: asking && reviews === null, onClick: () => void end() }} />
     </dialog>
   );
 }

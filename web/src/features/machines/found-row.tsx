@@ -86,7 +86,7 @@ export function FoundRow({ entry, machine, now }: { entry: OutsideSession; machi
         </div>
       ) : null}
       {failure ? (
-        <p className="found-error" role="alert">
+        <p className="approval-error" role="alert">
           {failure}
         </p>
       ) : null}

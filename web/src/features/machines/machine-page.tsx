@@ -10,7 +10,8 @@ import type { Machine } from '@tether/shared';
 import { agentDisplayName } from '@tether/shared/wire';
 import { useHubFeatures } from '../../lib/queries.ts';
 import { requestHub } from '../../lib/socket.ts';
-import { IconBack, IconShell } from '../../lib/ui/icons.tsx';
+import { IconShell } from '../../lib/ui/icons.tsx';
+import { BackHeader } from '../../lib/ui/back-header.tsx';
 import { FoundList } from './found-list.tsx';
 import { offlineNote } from './found-actions.ts';
 import './machines.css';
@@ -58,7 +59,7 @@ function OutsideSwitch({ machine }: { machine: Machine }) {
           : `Off: nothing on ${machine.name} is looked at. On lists conversations started outside tether, so you can continue them here (tether daemon --outside turns it on too).`}
       </p>
       {failure ? (
-        <p className="found-error" role="alert">
+        <p className="approval-error" role="alert">
           Couldn't switch it: {failure}
         </p>
       ) : null}
@@ -68,7 +69,7 @@ function OutsideSwitch({ machine }: { machine: Machine }) {
 
 function DaemonState({ machine }: { machine: Machine }) {
   return (
-    <p className={`machine-state${machine.online ? ' is-online' : ''}`}>
+    <p className={`banner machine-state${machine.online ? ' is-online' : ''}`}>
       <span className={`machine-dot${machine.online ? ' is-online' : ''}`} aria-hidden="true" />
       {machine.online ? 'Daemon online' : offlineNote(machine.name)}
     </p>
@@ -79,22 +80,13 @@ export function MachinePage({ machine }: { machine: Machine }) {
   const shells = useHubFeatures()?.shell === true;
   return (
     <div className="session-screen machine-screen">
-      <header className="session-header">
-        <Link to="/" className="icon-button back-button" aria-label="Back to sessions">
-          <IconBack size={24} />
-        </Link>
-        <div className="session-header-text">
-          <h1 className="session-header-title">{machine.name}</h1>
-          <p className="machine-who">
-            {machine.user}@{machine.name} · {machine.os}
-          </p>
-        </div>
+      <BackHeader title={machine.name} below={<p className="session-header-subtitle">{`${machine.user}@${machine.name} · ${machine.os}`}</p>}>
         {shells && machine.shell && machine.online ? (
           <Link to="/machines/$machineId/shell" params={{ machineId: machine.id }} className="icon-button" aria-label={`Shell on ${machine.name}`} title={`Shell on ${machine.name}`}>
             <IconShell size={21} />
           </Link>
         ) : null}
-      </header>
+      </BackHeader>
       <div className="machine-body">
         <DaemonState machine={machine} />
         <section className="found-section" aria-labelledby="found-title">

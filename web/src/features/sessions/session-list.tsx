@@ -209,7 +209,7 @@ function MachineLinks({ machines }: { machines: readonly Machine[] }) {
       <ul>
         {machines.map((machine) => (
           <li key={machine.id}>
-            <Link to="/machines/$machineId" params={{ machineId: machine.id }} className="machine-link">
+            <Link to="/machines/$machineId" params={{ machineId: machine.id }} className="button machine-link">
               <span className={`machine-dot ${machine.online ? 'is-online' : ''}`} aria-hidden="true" />
               <span>{machine.name}</span>
               <span className="session-group-note">{machine.online ? 'online' : 'offline'}</span>
