@@ -107,7 +107,9 @@ export const CliCommandSchemas = {
     attachments: z.array(AttachmentRefSchema).max(MAX_ATTACHMENTS_PER_PROMPT).default([]),
   }),
   'session:abort': z.object({ sessionId: SessionIdSchema }),
-  'session:stop': z.object({ sessionId: SessionIdSchema }),
+  /** `stopInPool`: an attached session's background session is stopped in the agent's pool too
+   *  (SessionStop.stopInPool); absent or false: End as the launch kind ends it (attached: detach). */
+  'session:stop': z.object({ sessionId: SessionIdSchema, stopInPool: z.boolean().optional() }),
   'session:set-model': z.object({ sessionId: SessionIdSchema, model: z.string().min(1).max(200) }),
   'session:set-effort': z.object({ sessionId: SessionIdSchema, level: EffortLevelSchema }),
   'session:set-mode': z.object({ sessionId: SessionIdSchema, mode: PermissionModeSchema }),

@@ -19,6 +19,7 @@ import type {
   LoginResponse,
   Machine,
   MessagePage,
+  OutsideListResponse,
   PendingRequest,
   Resolution,
   Session,
@@ -321,6 +322,9 @@ export const hubApi = {
   readFile: (options: { sessionId: string; path: string }) =>
     send<WorkspaceFile>(`/api/sessions/${encodeURIComponent(options.sessionId)}/file?path=${encodeURIComponent(options.path)}`),
   listMachines: () => send<{ machines: Machine[] }>('/api/machines'),
+  /** A page of the conversations found on a machine (newest first; `q` matches title and folder). */
+  listOutside: (options: { machineId: string; q: string; offset: number; limit: number }) =>
+    send<OutsideListResponse>(`/api/machines/${encodeURIComponent(options.machineId)}/outside?q=${encodeURIComponent(options.q)}&offset=${options.offset}&limit=${options.limit}`),
   /** A file for the session's next prompt; the hub checks its type by its bytes and its size. */
   uploadAttachment: (options: { sessionId: string; name: string; data: Blob }) =>
     send<AttachmentUploaded>(`/api/sessions/${encodeURIComponent(options.sessionId)}/attachments?name=${encodeURIComponent(options.name)}`, {

@@ -32,6 +32,18 @@ describe('the hub command table every launch kind shares (session/commands.ts)',
     expect(calls).toEqual(['closePrompts:the session was ended', 'stopAsked:the session was ended', 'end']);
   });
 
+  it("stops in the agent's pool only an attached session asked to (stopInPool), else ends as its kind does", () => {
+    const pool: string[] = [];
+    const attached = setup({ stopInPool: () => pool.push('stopInPool'), end: () => pool.push('end') });
+    attached.handlers['session:stop']!({ sessionId: 's', stopInPool: true });
+    attached.handlers['session:stop']!({ sessionId: 's' });
+    expect(pool).toEqual(['stopInPool', 'end']);
+    // A kind without a pool (a session tether started) ends as it always does: the hub refuses that ask first.
+    const started = setup();
+    started.handlers['session:stop']!({ sessionId: 's', stopInPool: true });
+    expect(started.calls.at(-1)).toBe('end');
+  });
+
   it('handles model, mode and effort only where the launch kind fills them in, and adds its own commands', () => {
     const bare = setup().handlers;
     expect([bare['session:set-model'], bare['session:set-mode'], bare['session:set-effort']]).toEqual([undefined, undefined, undefined]);

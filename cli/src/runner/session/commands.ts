@@ -17,6 +17,9 @@ export type LaunchCommands = {
   closePrompts(why: string): void;
   /** Ends the agent the way its launch kind does (the ender). */
   end(): void;
+  /** An attached session only: stops its background session in the agent's pool, then ends (a
+   *  person confirmed it on the phone: SessionStop.stopInPool). */
+  stopInPool?(): void;
   setModel?(model: string): void;
   setMode?(mode: PermissionMode): void;
   setEffort?(level: EffortLevel): void;
@@ -32,10 +35,11 @@ export function sessionCommands(core: Pick<SessionCore, 'controller' | 'stopAske
       launch.deliver(delivery);
     },
     'session:abort': () => launch.abort(),
-    'session:stop': () => {
+    'session:stop': ({ stopInPool }) => {
       launch.closePrompts('the session was ended');
       core.stopAsked('the session was ended');
-      launch.end();
+      if (stopInPool && launch.stopInPool) launch.stopInPool();
+      else launch.end();
     },
     ...(setModel ? { 'session:set-model': ({ model }) => setModel(model) } : {}),
     ...(setMode ? { 'session:set-mode': ({ mode }) => setMode(mode) } : {}),
