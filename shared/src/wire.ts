@@ -158,6 +158,10 @@ export function resumeAtDesk(capabilities: Pick<CapabilitiesRead, 'resumeCommand
 export const GIT_HISTORY_TOOL = 'Git';
 /** The hub's refusal of a git write while the agent is mid-turn (the web offers "Do it anyway"). */
 export const GIT_MID_TURN_REFUSAL = 'the agent is mid-turn: a commit now may catch its edits half done. Confirm to go ahead anyway';
+/** The hub's refusal of a file save while the agent is mid-turn (the web offers "Save anyway"). */
+export const FILE_MID_TURN_REFUSAL = 'the agent is mid-turn: it may be editing this file too. Confirm to save anyway';
+/** The hub's refusal of a save over a file that changed since it was opened (the web shows the difference). */
+export const FILE_STALE_REFUSAL = 'the file changed since you opened it: nothing was written';
 
 /** Builds AskUserQuestion's `answers` map from picked labels and free text ("Other").
  *  Multi-select answers are the labels joined with ", ", as claude's own picker writes them. */
