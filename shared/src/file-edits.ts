@@ -13,34 +13,13 @@
 import { z } from 'zod';
 import { SessionIdSchema } from './ids.ts';
 import { MAX_LABEL_CHARS } from './limits.ts';
-import { isGitPart, WORKSPACE_MAX_FILE_BYTES, WorkspacePathSchema } from './workspace.ts';
+import { WORKSPACE_MAX_FILE_BYTES, WorkspacePathSchema } from './workspace.ts';
 
 /** Largest file a phone may save: a file larger than a read sends whole is never edited. */
 export const FILE_EDIT_MAX_BYTES = WORKSPACE_MAX_FILE_BYTES;
 
 /** sha256 of a file's bytes, hex: what a read shows and a save names as its base. */
 export const ContentHashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'a content hash is 64 hex digits (sha256)');
-
-/** Why `path` may not be edited from a phone, or null. Case-insensitive (macOS folders ignore case).
- *  What an agent reads as permissions or runs as code: claude's settings (its hooks and allowed
- *  tools), MCP servers, Gemini's and Codex's own folders, direnv's `.envrc`, git's hooks wherever a
- *  hook manager keeps them, and `.git` itself. */
-export function editRefusal(path: string): string | null {
-  const parts = path.toLowerCase().split('/');
-  const name = parts.at(-1) ?? '';
-  const inside = (folder: string) => parts.slice(0, -1).includes(folder);
-  if (parts.some(isGitPart)) return "is in '.git', git's own folder (its hooks run code): it is not edited from here";
-  if (inside('.claude') && /^settings.*\.json$/.test(name)) return "is claude's settings (its permissions and hooks): edit it at the desk";
-  if (inside('.claude') && parts.includes('hooks')) return "is a claude hook (it runs as code): edit it at the desk";
-  if (name === '.mcp.json') return 'names MCP servers (programs an agent runs): edit it at the desk';
-  if (inside('.gemini')) return "is in '.gemini', Gemini's settings (its permissions and hooks): edit it at the desk";
-  if (inside('.codex')) return "is in '.codex', Codex's settings (its permissions and hooks): edit it at the desk";
-  if (name === '.envrc') return "is direnv's '.envrc' (it runs as code on entering the folder): edit it at the desk";
-  if (inside('.husky') || inside('.githooks') || name === '.pre-commit-config.yaml' || name === 'lefthook.yml' || name === '.lefthook.yml') {
-    return 'is a git hook (it runs as code): edit it at the desk';
-  }
-  return null;
-}
 
 const EditPathSchema = WorkspacePathSchema.refine((p) => p !== '', 'name a file, not the whole folder');
 
@@ -77,4 +56,4 @@ export type FileWriteAnswer = z.infer<typeof FileWriteAnswerSchema>;
 /** The REST body of a 409 for a stale save: the error and what the file holds now. */
 export type FileStaleBody = { error: string; code: 'conflict'; stale: Extract<FileWriteAnswer, { kind: 'stale' }> };
 
-export { FILE_MID_TURN_REFUSAL, FILE_STALE_REFUSAL } from './wire.ts';
+export { editRefusal, FILE_MID_TURN_REFUSAL, FILE_STALE_REFUSAL } from './wire.ts';
