@@ -66,7 +66,7 @@ describe('editing a file from the phone', () => {
     expect(saved).toMatchObject({ status: 200, body: { kind: 'written', path: 'src/greet.ts', eol: 'crlf', hash: sha(file) } });
     expect(readFileSync(file, 'utf8')).toBe("export function greet() {\r\n  return 'hello, phone';\r\n}\r\n");
     expect(statSync(file).mode & 0o777).toBe(0o640);
-    await phone.waitFor(() => phone.messages().some((m) => m.role === 'system' && JSON.stringify(m.content).includes('Edited src/greet.ts from the phone')) || null, { what: 'the chat line of the edit' });
+    await phone.waitFor(() => phone.messages().some((m) => m.role === 'system' && JSON.stringify(m.content).includes('Edited src/greet.ts from the web app')) || null, { what: 'the chat line of the edit' });
 
     // Changed at the desk since it was opened: refused, the file's current text sent back, nothing written.
     writeFileSync(file, "export function greet() {\r\n  return 'hello, desk';\r\n}\r\n");

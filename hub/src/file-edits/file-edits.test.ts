@@ -40,7 +40,7 @@ describe('file edits forwarding', () => {
     expect(await res.json()).toEqual({ kind: 'written', path: 'src/a.ts', size: 4, hash: NOW, eol: 'lf' });
     expect(asked).toEqual([{ sessionId, path: 'src/a.ts', text: 'new\n', base: BASE }]);
     const page = (await (await fetch(`${live.hub.url}/api/sessions/${sessionId}/messages`, { headers: { authorization: `Bearer ${token}` } })).json()) as { messages: Array<{ role: string; content: Array<{ text?: string }> }> };
-    expect(page.messages.map((m) => [m.role, m.content[0]?.text])).toEqual([['system', `Edited src/a.ts from the phone (${label} on Pixel 8). The agent is told with its next prompt.`]]);
+    expect(page.messages.map((m) => [m.role, m.content[0]?.text])).toEqual([['system', `Edited src/a.ts from the web app (${label} on Pixel 8). The agent is told with its next prompt.`]]);
   });
 
   it('passes a stale answer on as a 409 with what the file holds now, and adds no chat line', async () => {

@@ -51,7 +51,7 @@ export function createFileEdits(options: { sessions: Pick<Sessions, 'get' | 'app
       if (answer.path !== request.path) return ackError('internal', "the session's runner answered for another file than the one saved");
       const midTurn = input.confirm && session.status !== 'idle' ? ' while the agent was mid-turn' : '';
       const by = actor.device ? `${actor.label} on ${actor.device}` : actor.label;
-      const line = `Edited ${request.path} from the phone (${by})${midTurn}. The agent is told with its next prompt.`;
+      const line = `Edited ${request.path} from the web app (${by})${midTurn}. The agent is told with its next prompt.`;
       await options.sessions.appendMessages(ns, sessionId, [
         { id: `file-edit-${randomUUID()}`, role: 'system', content: [{ type: 'text', text: line }], createdAt: Date.now(), sidechain: false, agentId: null, promptId: null, agentSessionId: null },
       ]);

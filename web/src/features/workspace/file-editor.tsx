@@ -3,7 +3,7 @@
 // when the file changed since (the agent, the desk), nothing is written and the editor asks, showing
 // the difference between what the file holds now and what the person wrote: save theirs anyway,
 // take the file's, or keep editing. Mid-turn it asks as git actions do ("Save anyway").
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { FileWriteAnswer } from '@tether/shared';
 import { DiffBody } from './diff-file.tsx';
 import { textDiff } from './text-diff.ts';
@@ -28,17 +28,6 @@ export function FileEditor(props: { sessionId: string; path: string; text: strin
         saving.save({ text: draft, base, confirm: false });
       }}
     >
-      <textarea
-        className="file-editor-text"
-        aria-label={label}
-        value={draft}
-        onChange={(event) => setDraft(event.target.value)}
-        spellCheck={false}
-        autoCapitalize="off"
-        autoCorrect="off"
-        autoComplete="off"
-        disabled={saving.saving}
-      />
       {outcome?.kind === 'stale' ? (
         <StaleQuestion
           path={props.path}
@@ -73,6 +62,17 @@ export function FileEditor(props: { sessionId: string; path: string; text: strin
           Not saved: {outcome.error}
         </p>
       ) : null}
+      <textarea
+        className={`file-editor-text${outcome ? ' file-editor-text-asking' : ''}`}
+        aria-label={label}
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+        spellCheck={false}
+        autoCapitalize="off"
+        autoCorrect="off"
+        autoComplete="off"
+        disabled={saving.saving}
+      />
       <div className="file-editor-buttons">
         <button type="submit" className="button button-primary" disabled={saving.saving || draft === opened || outcome?.kind === 'stale'}>
           {saving.saving ? 'Saving…' : 'Save'}
@@ -90,8 +90,14 @@ export function FileEditor(props: { sessionId: string; path: string; text: strin
 function StaleQuestion(props: { path: string; stale: Stale; draft: string; onSaveMine: () => void; onTakeTheirs: (() => void) | null; onKeepEditing: () => void }) {
   const { stale, draft } = props;
   const diff = useMemo(() => (stale.text === null ? null : { path: props.path, binary: false, hunks: textDiff(stale.text, draft), lineCount: 0, truncated: false }), [stale.text, draft, props.path]);
+  // The question takes the focus (a phone's keyboard closes, the question is in view).
+  const self = useRef<HTMLElement>(null);
+  useEffect(() => {
+    self.current?.focus();
+    self.current?.scrollIntoView({ block: 'start' });
+  }, []);
   return (
-    <section className="file-stale" role="alertdialog" aria-labelledby="file-stale-title" aria-describedby="file-stale-what">
+    <section ref={self} tabIndex={-1} className="file-stale" role="alertdialog" aria-labelledby="file-stale-title" aria-describedby="file-stale-what">
       <h2 id="file-stale-title" className="file-stale-title">
         This file changed since you opened it
       </h2>
