@@ -55,6 +55,8 @@ describe('Editing a file from the Files view', () => {
 
       // Edit and save: on disk with its CRLF.
       await page.goto(`${world.hub.url}/sessions/${sessionId}/files?file=src/greet.ts`);
+      await page.getByRole('button', { name: 'Edit', exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await saveScreenshot(page, { name: 'file-view-edit', viewport });
       await page.getByRole('button', { name: 'Edit', exact: true }).click();
       const text = page.getByRole('textbox', { name: 'Edit src/greet.ts' });
       await text.waitFor({ timeout: UI_TIMEOUT_MS });
@@ -102,6 +104,7 @@ describe('Editing a file from the Files view', () => {
       // A protected file: no Edit, and why.
       await page.goto(`${world.hub.url}/sessions/${sessionId}/files?file=.mcp.json`);
       await page.getByText('names MCP servers').waitFor({ timeout: UI_TIMEOUT_MS });
+      await saveScreenshot(page, { name: 'file-view-protected', viewport });
       expect(await page.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(0);
 
       // The chat says what was edited.
