@@ -46,7 +46,7 @@ export function createFileEdits(options: { sessions: Pick<Sessions, 'get' | 'app
       if (refused) return ackError('forbidden', `${JSON.stringify(request.path)} ${refused}`);
       if (JSON.stringify(request.text).length > WRITE_ENCODED_MAX_CHARS) return ackError('too_large', 'the text is too large to save from here');
       if ((session.status === 'thinking' || session.status === 'waiting') && !input.confirm) return ackError('conflict', FILE_MID_TURN_REFUSAL);
-      const answer = await askRunner({ runners: options.runners, ns, sessionId, event: 'file:write', payload: { sessionId, ...request }, timeoutMs: FILE_WRITE_TIMEOUT_MS, schema: FileWriteAnswerSchema, asked: 'saving a file' });
+      const answer = await askRunner({ runners: options.runners, ns, sessionId, event: 'file:write', payload: { sessionId, ...request }, timeoutMs: FILE_WRITE_TIMEOUT_MS, schema: FileWriteAnswerSchema, asked: 'saving a file', prefer: (a) => a.kind === 'written' });
       if (!answer.ok || answer.kind !== 'written') return answer;
       if (answer.path !== request.path) return ackError('internal', "the session's runner answered for another file than the one saved");
       const midTurn = input.confirm && session.status !== 'idle' ? ' while the agent was mid-turn' : '';
