@@ -23,7 +23,8 @@ export function createEditedFiles(): EditedFiles {
       paths.clear();
       const named = all.slice(0, NOTE_MAX_FILES).join(', ');
       const more = all.length > NOTE_MAX_FILES ? ` and ${all.length - NOTE_MAX_FILES} more` : '';
-      return `(tether: I edited ${all.length === 1 ? 'this file' : 'these files'} myself since your last turn, read before you change them: ${named}${more}) ${text}`;
+      const which = all.length === 1 ? 'this file myself since your last turn, read it before you change it' : 'these files myself since your last turn, read them before you change them';
+      return `(tether: I edited ${which}: ${named}${more}) ${text}`;
     },
   };
 }

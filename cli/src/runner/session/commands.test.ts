@@ -38,7 +38,7 @@ describe('the hub command table every launch kind shares (session/commands.ts)',
     handlers['prompt:deliver']!({ sessionId: 's', promptId: 'p3', text: 'and then', attachments: [] });
     expect(calls.filter((c) => c.startsWith('text:'))).toEqual([
       'text:/compact',
-      'text:(tether: I edited these files myself since your last turn, read before you change them: src/a.ts, README.md) go on',
+      'text:(tether: I edited these files myself since your last turn, read them before you change them: src/a.ts, README.md) go on',
       'text:and then',
     ]);
   });
