@@ -25,6 +25,7 @@ export * from './hub-features.ts';
 export * from './workspace.ts';
 export * from './reviews.ts';
 export * from './git-actions.ts';
+export * from './file-edits.ts';
 export * from './auth.ts';
 export * from './pairing.ts';
 export * from './share.ts';

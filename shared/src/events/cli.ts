@@ -26,6 +26,7 @@ import { ShellExitSchema, ShellOutputSchema } from '../shell.ts';
 import { OutsideIndexSchema } from '../outside.ts';
 import { WorkspaceQuerySchema, type WorkspaceAnswer } from '../workspace.ts';
 import { GitQuerySchema, type GitAnswer } from '../git-actions.ts';
+import { FileWriteQuerySchema, type FileWriteAnswer } from '../file-edits.ts';
 import type { AckFn } from '../protocol.ts';
 
 export const CliEventSchemas = {
@@ -136,11 +137,14 @@ export const RunnerQuerySchemas = {
   'workspace:query': WorkspaceQuerySchema,
   /** Stage, unstage, commit, push, open a pull request; or read the index's state (git-actions.ts). */
   'git:action': GitQuerySchema,
+  /** Save a person's edit of one text file in the session's folder (file-edits.ts). */
+  'file:write': FileWriteQuerySchema,
 } as const;
 export type RunnerQueryName = keyof typeof RunnerQuerySchemas;
 export type RunnerQueryAcks = {
   'workspace:query': WorkspaceAnswer;
   'git:action': GitAnswer;
+  'file:write': FileWriteAnswer;
 };
 
 export type CliServerToClient = {

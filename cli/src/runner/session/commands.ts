@@ -3,7 +3,8 @@
 // launch kind says how it is carried out (interactive/: keys in a PTY; headless/: the agent's protocol).
 // What every kind does the same way is here: prompts and answers come from afar (controller
 // `remote`), an end is said to the session scope, and an answer goes to the request it names
-// (requests/registry.ts), whoever owns it.
+// (requests/registry.ts), whoever owns it. A prompt names the files a person saved from the phone
+// since the last one (file-edits/edited-note.ts).
 import type { Delivery } from '../../attachments/attachments.ts';
 import type { EffortLevel, PermissionMode } from '@tether/shared';
 import type { HubCommandHandlers } from '../../hub-link/commands.ts';
@@ -27,12 +28,13 @@ export type LaunchCommands = {
   more?: HubCommandHandlers;
 };
 
-export function sessionCommands(core: Pick<SessionCore, 'controller' | 'stopAsked' | 'requests'>, launch: LaunchCommands): HubCommandHandlers {
+export function sessionCommands(core: Pick<SessionCore, 'controller' | 'stopAsked' | 'requests' | 'edited'>, launch: LaunchCommands): HubCommandHandlers {
   const { setModel, setMode, setEffort } = launch;
   return {
     'prompt:deliver': (delivery) => {
       core.controller.set('remote');
-      launch.deliver(delivery);
+      // Files the person saved from the phone since: the agent is told with this prompt.
+      launch.deliver({ ...delivery, text: core.edited.noteFor(delivery.text) });
     },
     'session:abort': () => launch.abort(),
     'session:stop': ({ stopInPool }) => {

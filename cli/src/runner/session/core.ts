@@ -375,6 +375,8 @@ export function createSessionCore(init: CoreInit) {
     controller: facts.controller,
     link: hub.link,
     startLink: hub.start,
+    /** Files a person saved from the phone since the last prompt (file-edits/edited-note.ts). */
+    edited: hub.edited,
     elicitations,
     /** The session's requests to a person: hub answers and reconnects go through it. */
     requests,
