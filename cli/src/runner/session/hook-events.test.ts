@@ -173,19 +173,14 @@ describe('hook events → the agent session a fork is', () => {
     expect(w.followed).toHaveLength(1);
   });
 
-  it('claude 2.1.332: SessionStart names the fork (source fork), and the prompts after it change nothing', async () => {
-    const w = forking(ORIGINAL);
-    await w.hook('session-start', payload(FORK, { source: 'fork' }));
+  it.each([
+    { what: 'claude 2.1.332: SessionStart names the fork (source fork), and a prompt after it changes nothing', forkOf: ORIGINAL, started: FORK, source: 'fork' },
+    { what: 'not a fork: a resume SessionStart names the resumed session, and a prompt names nothing', forkOf: null, started: ORIGINAL, source: 'resume' },
+  ])('$what', async ({ forkOf, started, source }) => {
+    const w = forking(forkOf);
+    await w.hook('session-start', payload(started, { source }));
     await w.hook('user-prompt-submit', payload(FORK));
-    expect(w.followed).toEqual([{ path: path(FORK), source: 'fork' }]);
-    expect(w.state.agentSessionId).toBe(FORK);
-  });
-
-  it('not a fork: a resume SessionStart names the resumed session, and a prompt names nothing', async () => {
-    const w = forking(null);
-    await w.hook('session-start', payload(ORIGINAL, { source: 'resume' }));
-    await w.hook('user-prompt-submit', payload(FORK));
-    expect(w.followed).toEqual([{ path: path(ORIGINAL), source: 'resume' }]);
-    expect(w.state.agentSessionId).toBe(ORIGINAL);
+    expect(w.followed).toEqual([{ path: path(started), source }]);
+    expect(w.state.agentSessionId).toBe(started);
   });
 });
