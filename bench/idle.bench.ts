@@ -32,7 +32,7 @@ const TICKS_PER_S = 100; // USER_HZ on Linux
 /** Idle windows per agent, alternating. */
 const ROUNDS = 3;
 
-function cpuTicks(pid: number): number {
+export function cpuTicks(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return Number(fields[11]) + Number(fields[12]); // utime + stime (fields 14 and 15 of the line)
@@ -69,7 +69,7 @@ function ticksOrZero(pid: number): number {
   }
 }
 
-function childrenOf(pid: number): number[] {
+export function childrenOf(pid: number): number[] {
   const out: number[] = [];
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     try {

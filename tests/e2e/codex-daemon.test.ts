@@ -21,7 +21,7 @@ describe('Codex from the phone', () => {
     // claude and Codex, and any other agent the machine has installed (npm test installs Gemini too).
     expect(machine?.agents).toEqual(expect.arrayContaining(['claude', 'codex']));
     // What each can do from the phone, as each agent's room states it (the new-session form's choices).
-    // Each as its installed version has it (claude's fork: from 2.1.332; the floor pin lacks it).
+    // Each as its installed version has it (installedCapabilities).
     expect(machine?.capabilities).toEqual(Object.fromEntries((machine?.agents ?? []).map((kind) => [kind, installedCapabilities({ agent: agentFor(kind), env: process.env })])));
 
     const { session, watch } = await spawn('pty');

@@ -125,7 +125,7 @@ describe('found conversations: claude', () => {
 
 describe('forks', () => {
   it('a found conversation and a tether session each fork into a new session with the history; the original transcript is unchanged', { timeout: 180_000 }, async () => {
-    const stage = await startStage(defer, { script: [text('past answer'), text('forked answer'), text('fork of a fork')] });
+    const stage = await startStage(defer, { script: [text('past answer'), text('forked answer'), text('fork of a fork'), text('pty fork answer')] });
     const { hub, sandbox, fake } = stage;
     const { transcript, agentSessionId } = await pastClaude(sandbox);
     const original = readFileSync(transcript, 'utf8');
@@ -135,20 +135,10 @@ describe('forks', () => {
     const phone = await connectPhone(defer, hub);
     // Found (a fork need not wait for the live window: it leaves the conversation as it is).
     await until('the conversation listed', async () => (await list(hub, hub.token, daemon.machineId())).body.sessions.find((s) => s.agentSessionId === agentSessionId));
-    // At a claude tether's fork is not checked with (the floor pin), the capability is absent with its
-    // reason, and a fork is refused before anything starts; the conversation is left as it was.
+    // Offered at both claude pins: 2.1.197 names the original at the fork's SessionStart and the fork
+    // only from its first prompt on (runner/session/hook-events.ts), 2.1.332 names the fork at once.
     const { machines } = (await (await fetch(`${hub.url}/api/machines`, { headers: { authorization: `Bearer ${hub.token}` } })).json()) as { machines: Machine[] };
-    const machine = machines.find((m) => m.id === daemon.machineId());
-    const capability = machine?.capabilities.claude?.fork;
-    expect(capability).toBeDefined();
-    if (capability!.supported !== true) {
-      expect(capability!.reason).toMatch(/tether forks with claude \S+ or newer; this is /);
-      const refused = (await emitAck(phone, 'outside:adopt', { agentSessionId, fork: true }, SPAWN_ACK_MS)) as AdoptAck;
-      expect(refused).toMatchObject({ ok: false, reason: 'not_resumable' });
-      expect(refused.error).toContain(capability!.reason!);
-      expect(readFileSync(transcript, 'utf8')).toBe(original);
-      return;
-    }
+    expect(machines.find((m) => m.id === daemon.machineId())?.capabilities.claude?.fork).toEqual({ supported: true, reason: null });
     const forked = (await emitAck(phone, 'outside:adopt', { agentSessionId, fork: true }, SPAWN_ACK_MS)) as AdoptAck;
     expect(forked).toMatchObject({ ok: true, session: { agent: 'claude', cwd: sandbox.cwd } });
     const watch = await stage.startWatch(forked.session!.id);
@@ -172,5 +162,18 @@ describe('forks', () => {
     expect(carried).toContain('past question');
     expect(carried).toContain('fork question');
     expect(watch.session()?.agentSessionId).toBe(forkId);
+
+    // In a PTY too: the found conversation forks once more, with its history only.
+    const pty = (await emitAck(phone, 'outside:adopt', { agentSessionId, fork: true, launchKind: 'pty' }, SPAWN_ACK_MS)) as AdoptAck;
+    expect(pty).toMatchObject({ ok: true, session: { launchKind: 'pty' } });
+    const ptyWatch = await stage.startWatch(pty.session!.id);
+    await ptyWatch.send('pty fork question');
+    await ptyWatch.waitFor(() => ptyWatch.messages().find((m) => chatText(m) === 'pty fork answer'), { what: 'the PTY fork answers' });
+    const ptyCarried = JSON.stringify(fake.mainRequests().at(-1)!.messages);
+    expect(ptyCarried).toContain('past question');
+    expect(ptyCarried).not.toContain('second fork question');
+    const ptyForkId = await ptyWatch.waitFor(() => ptyWatch.session()?.agentSessionId, { what: 'the PTY fork’s own claude session' });
+    expect([agentSessionId, forkId]).not.toContain(ptyForkId);
+    expect(readFileSync(transcript, 'utf8')).toBe(original);
   });
 });

@@ -97,8 +97,8 @@ export type Agent = {
    *  `@path`, which claude reads as an image). `paste-path`: each image's path pasted alone before the
    *  text, which its composer turns into an image attachment (Codex's "[Image #1]"). */
   ptyImages?: 'paste-path';
-  /** The capabilities of the installed binary, where they differ by its version (claude's fork);
-   *  absent: `capabilities` for every version. */
+  /** The capabilities of the installed binary, where they differ by its version; absent:
+   *  `capabilities` for every version (every agent today). */
   capabilitiesOf?(o: { binary: string; env: Record<string, string | undefined>; /** Where its version is cached. */ tetherHome?: string }): AgentCapabilities;
   /** PTY: arguments that let the agent read the files under `folder` (the session's attachments)
    *  without asking anyone, which it would for a file outside its workspace (Gemini). */

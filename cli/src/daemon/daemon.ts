@@ -22,7 +22,7 @@ import { tetherPaths } from '../config/paths.ts';
 import { connectHubLink } from '../hub-link/link.ts';
 import { memoryOutbox } from '../hub-link/outbox.ts';
 import { startRunnerProcess } from './spawn.ts';
-import { isAlive, listRunnerRecords, logTail, removeRunnerRecord } from './runners.ts';
+import { isAlive, listRunnerRecords, logTail, removeRunnerRecord, watchEarlierRunners } from './runners.ts';
 import { createShellHost, type ShellHostEvent } from './shells.ts';
 import { spawnInWorktree, worktreeCommands } from './worktrees.ts';
 import { daemonOutside } from './outside-daemon.ts';
@@ -31,8 +31,9 @@ import { daemonOutside } from './outside-daemon.ts';
 const BACKOFF = { firstMs: 500, maxMs: 30_000 };
 /** A refused handshake (revoked token, protocol) rarely heals: after this many the daemon gives up. */
 const MAX_REFUSALS = 5;
-/** How often runners started by an earlier daemon (not our children) are checked for exit. */
-const RUNNER_POLL_MS = 1_000;
+/** How often runners started by an earlier daemon (not our children) are checked for exit, while
+ *  there are any (the daemon's own runners exit as events and cost no poll). */
+const EARLIER_RUNNER_POLL_MS = 1_000;
 
 export function loadMachineId(env: NodeJS.ProcessEnv = process.env): string {
   const file = tetherPaths(env).machineId;
@@ -111,8 +112,8 @@ export function startDaemon(options: {
   let stopped = false;
   let finish: (result: { gaveUp: string | null }) => void = () => {};
   const done = new Promise<{ gaveUp: string | null }>((resolve) => (finish = resolve));
-  /** Pids of runners that are our own children: their exit comes from the child, not the poll. */
-  const children = new Set<number>();
+  /** Runners an earlier daemon left running (read before this one starts any). */
+  const earlierRunners = listRunnerRecords(home);
 
   const reportExit = (record: { sessionId: string; pid: number; logFile: string }, exit: { exitCode: number | null; signal: string | null }) => {
     const { sessionId } = record;
@@ -129,12 +130,8 @@ export function startDaemon(options: {
       return result;
     }
     const { started } = result;
-    children.add(started.record.pid);
     options.onEvent({ kind: 'spawned', sessionId: request.sessionId, pid: started.ack.pid, cwd: started.ack.cwd, launchKind: request.launchKind });
-    void started.exited.then((exit) => {
-      children.delete(started.record.pid);
-      reportExit(started.record, exit);
-    });
+    void started.exited.then((exit) => reportExit(started.record, exit));
     return { ok: true, ...started.ack };
   };
 
@@ -218,18 +215,14 @@ export function startDaemon(options: {
     onProblem: (message) => options.onEvent({ kind: 'problem', message }),
   });
 
-  // Runners started by an earlier daemon are not our children: watch their pids.
-  const poll = setInterval(() => {
-    for (const record of listRunnerRecords(home)) {
-      if (children.has(record.pid) || isAlive(record.pid)) continue;
-      reportExit(record, { exitCode: null, signal: null });
-    }
-  }, RUNNER_POLL_MS);
+  // Runners started by an earlier daemon: one that ended while no daemon ran is reported at once.
+  const earlier = watchEarlierRunners({ records: earlierRunners, everyMs: EARLIER_RUNNER_POLL_MS, onExit: (record) => reportExit(record, { exitCode: null, signal: null }) });
+  earlier.check();
 
   const stop = () => {
     if (stopped) return;
     stopped = true;
-    clearInterval(poll);
+    earlier.stop();
     outside.stop();
     shells.stopAll();
     link.stop();

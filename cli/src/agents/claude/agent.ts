@@ -2,9 +2,7 @@
 // binary and environment, `--settings` with tether's hooks, its transcript, its screen, `/model` and
 // `/effort`, Shift+Tab through its modes, its plan dialog, its status file and `claude -p`.
 import { join } from 'node:path';
-import type { AgentCapabilities } from '@tether/shared';
 import { agentResumeId, type Agent, type TranscriptRead } from '../agent.ts';
-import { compareVersions } from '../version.ts';
 import { claudeCapabilities } from './capabilities.ts';
 import { listSlashCommands } from './slash-commands.ts';
 import { claudeVersions } from './version.ts';
@@ -25,17 +23,6 @@ import { createClaudeUsage } from './transcript/usage.ts';
 import { createClaudeHeadless } from './headless.ts';
 import { claudeBackground } from './background.ts';
 import { claudeConversations } from './conversations.ts';
-
-/** tether's fork (`--resume <id> --fork-session`) is checked from this claude on (e2e): with 2.1.197
- *  the forked conversation's answers did not reach the chat, cause not found yet. */
-export const FORK_CHECKED_FROM = '2.1.332';
-
-/** claude's capabilities for the version at hand: no fork before FORK_CHECKED_FROM (an unknown
- *  version counts as current). */
-export function claudeCapabilitiesOf(version: string | null): AgentCapabilities {
-  if (version === null || compareVersions(version, FORK_CHECKED_FROM) >= 0) return claudeCapabilities;
-  return { ...claudeCapabilities, fork: { supported: false, reason: `tether forks with claude ${FORK_CHECKED_FROM} or newer; this is ${version}` } };
-}
 
 export const claudeAgent: Agent = {
   kind: 'claude',
@@ -107,6 +94,4 @@ export const claudeAgent: Agent = {
   liveOwner: ({ env, sessionId }) => liveClaudeOwner({ configDir: claudeConfigDir(env), claudeSessionId: sessionId }),
   headless: createClaudeHeadless,
   background: claudeBackground,
-  capabilitiesOf: ({ binary, env, tetherHome }) =>
-    claudeCapabilitiesOf(tetherHome ? claudeVersions.cached({ bin: binary, cacheFile: join(tetherHome, 'claude-version.json') }) : claudeVersions.read(binary, { env })),
 };

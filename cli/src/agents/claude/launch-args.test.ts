@@ -2,7 +2,7 @@
 // reads them, while every argument still passes through untouched; a resume and a fork.
 import { describe, expect, it } from 'vitest';
 import { buildLaunchArgs } from './launch-args.ts';
-import { claudeAgent, claudeCapabilitiesOf } from './agent.ts';
+import { claudeAgent } from './agent.ts';
 
 describe('buildLaunchArgs, added folders', () => {
   it('reads --add-dir as claude does: every argument up to the next option, or the one after =', () => {
@@ -35,14 +35,5 @@ describe("claude's launch plan: resume and fork", () => {
     expect(claudeAgent.spawnArgs({ model: null, permissionMode: null, resumeId: ID, fork: true })).toEqual([`--resume=${ID}`, '--fork-session']);
     expect(claudeAgent.spawnArgs({ model: null, permissionMode: null, resumeId: null, fork: true })).toEqual([]);
     expect(claudeAgent.capabilities.fork).toEqual({ supported: true, reason: null });
-  });
-});
-
-describe("claude's fork by version", () => {
-  it('is offered from the version tether checked it with, absent with its reason before, and offered for an unknown version', () => {
-    expect(claudeCapabilitiesOf('2.1.332').fork).toEqual({ supported: true, reason: null });
-    expect(claudeCapabilitiesOf('2.1.400').fork).toEqual({ supported: true, reason: null });
-    expect(claudeCapabilitiesOf(null).fork).toEqual({ supported: true, reason: null });
-    expect(claudeCapabilitiesOf('2.1.197').fork).toEqual({ supported: false, reason: 'tether forks with claude 2.1.332 or newer; this is 2.1.197' });
   });
 });

@@ -132,3 +132,55 @@ describe('hook events → who asks', () => {
     expect(seenBy.map((o) => o.mainSessionId)).toEqual(['main-thread', 'main-thread']);
   });
 });
+
+describe('hook events → the agent session a fork is', () => {
+  const ORIGINAL = '5c9ff989-e1d2-41af-9b1c-dd5def54dbcb';
+  const FORK = '3fab7710-ed07-4f7f-834c-57c7a94180b8';
+  const path = (id: string) => `/config/projects/-p/${id}.jsonl`;
+  const payload = (id: string, more: Record<string, unknown> = {}) => ({ session_id: id, transcript_path: path(id), ...more });
+
+  function forking(forkOf: string | null) {
+    const followed: Array<{ path: string; source: string }> = [];
+    const patches: unknown[] = [];
+    const state = { id: 's1', status: 'idle' as SessionStatus, agentSessionId: null as string | null, model: null };
+    const link = recordingLink();
+    const handle = createHookHandler({
+      hooks: { onTranscript: (p, source) => followed.push({ path: p, source }) },
+      approvals: createApprovals({ sessionId: () => 's1', link: () => link, requests: createRequestRegistry({ sessionId: () => 's1', link: () => link }) }),
+      elicitations: {} as Elicitations,
+      state,
+      patch: (p) => patches.push(p),
+      status: createStatusTracker({ onChange: () => {} }),
+      link: () => link,
+      onAny: () => {},
+      readTranscriptSoon: () => {},
+      forkOf,
+    });
+    const hook = (event: HookRequest['event'], p: Record<string, unknown>) => handle({ event, payload: p, signal: new AbortController().signal });
+    return { hook, followed, patches, state };
+  }
+
+  it('claude 2.1.197: SessionStart names the original, so the fork is taken from its first prompt', async () => {
+    const w = forking(ORIGINAL);
+    await w.hook('session-start', payload(ORIGINAL, { source: 'resume' }));
+    expect(w.followed).toEqual([]);
+    expect(w.state.agentSessionId).toBeNull();
+    await w.hook('user-prompt-submit', payload(FORK, { prompt: 'fork question' }));
+    expect(w.followed).toEqual([{ path: path(FORK), source: 'fork' }]);
+    expect(w.patches).toEqual([{ agentSessionId: FORK }]);
+    // Named once: the next prompt changes nothing.
+    await w.hook('user-prompt-submit', payload(FORK, { prompt: 'again' }));
+    expect(w.followed).toHaveLength(1);
+  });
+
+  it.each([
+    { what: 'claude 2.1.332: SessionStart names the fork (source fork), and a prompt after it changes nothing', forkOf: ORIGINAL, started: FORK, source: 'fork' },
+    { what: 'not a fork: a resume SessionStart names the resumed session, and a prompt names nothing', forkOf: null, started: ORIGINAL, source: 'resume' },
+  ])('$what', async ({ forkOf, started, source }) => {
+    const w = forking(forkOf);
+    await w.hook('session-start', payload(started, { source }));
+    await w.hook('user-prompt-submit', payload(FORK));
+    expect(w.followed).toEqual([{ path: path(started), source }]);
+    expect(w.state.agentSessionId).toBe(started);
+  });
+});

@@ -14,7 +14,8 @@ import type { StatusTracker } from './status.ts';
 export type SessionHooks = {
   /** SessionStart, before its session id, model and transcript path are taken. */
   onSessionStart?: (payload: Record<string, unknown>) => void;
-  /** SessionStart named the transcript (`source`: startup, resume, clear, compact). */
+  /** SessionStart named the transcript (`source`: startup, resume, clear, compact, fork), or a
+   *  fork's first prompt did (`fork`). */
   onTranscript: (path: string, source: string) => void;
   onStop?: () => void;
   /** SessionStart named the agent's session: who tells the hub (default: at once). A headless
@@ -57,31 +58,44 @@ export function createHookHandler(init: {
   askedBy?: (options: { payload: Record<string, unknown>; mainSessionId: string | null }) => AskedBy | null;
   /** The agent's hooks speak their own dialect (Agent.hookDialect). */
   dialect?: HookDialect;
+  /** The conversation this session forks (LaunchPlan.fork): claude 2.1.197 names it at SessionStart
+   *  (source resume) and names the fork only from the first prompt's hook on; 2.1.332 names the
+   *  fork at SessionStart (source fork). */
+  forkOf?: string | null;
 }) {
   const { hooks, approvals, elicitations, state, patch, status } = init;
+  /** A fork whose own session no hook has named yet. */
+  let forkPending = Boolean(init.forkOf);
+  /** The agent's session and transcript a hook names, taken. Only the agent's id format is its
+   *  session id (the hub refuses any other: a resume puts it on a command line). */
+  const takeSession = (p: Record<string, unknown>, source: string) => {
+    forkPending = false;
+    if (typeof p.session_id === 'string' && isUuid(p.session_id) && p.session_id !== state.agentSessionId) {
+      if (hooks.nameSession) hooks.nameSession(p.session_id);
+      else {
+        state.agentSessionId = p.session_id;
+        patch({ agentSessionId: state.agentSessionId });
+      }
+    }
+    if (typeof p.transcript_path === 'string') hooks.onTranscript(p.transcript_path, source);
+  };
   return async (request: HookRequest): Promise<Record<string, unknown>> => {
     const p = init.dialect ? init.dialect.payload(request.event, request.payload) : request.payload;
     init.onAny(p);
     switch (request.event) {
       case 'session-start': {
         hooks.onSessionStart?.(p);
-        // Only the agent's id format is its session id (the hub refuses any other: a resume puts it
-        // on a command line).
-        if (typeof p.session_id === 'string' && isUuid(p.session_id) && p.session_id !== state.agentSessionId) {
-          if (hooks.nameSession) hooks.nameSession(p.session_id);
-          else {
-            state.agentSessionId = p.session_id;
-            patch({ agentSessionId: state.agentSessionId });
-          }
-        }
+        // A fork's start at a claude before 2.1.332 names the conversation it forks (source resume),
+        // not the fork: that one is not this session's; the fork's comes with its first prompt.
+        if (!(forkPending && p.session_id === init.forkOf)) takeSession(p, String(p.source ?? 'startup'));
         if (typeof p.model === 'string' && !state.model) {
           state.model = p.model.replace(/\[[^\]]*\]$/, '');
           patch({ model: state.model });
         }
-        if (typeof p.transcript_path === 'string') hooks.onTranscript(p.transcript_path, String(p.source ?? 'startup'));
         return {};
       }
       case 'user-prompt-submit':
+        if (forkPending && typeof p.session_id === 'string' && p.session_id !== init.forkOf) takeSession(p, 'fork');
         status.publish({ kind: 'turnStarted' });
         init.readTranscriptSoon();
         return {};

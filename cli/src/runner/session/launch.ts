@@ -69,6 +69,7 @@ export async function prepareLaunch(o: {
     plainVerdicts: agent.plainVerdicts === true,
     askedBy: agent.askedBy,
     ...(agent.hookDialect ? { dialect: agent.hookDialect } : {}),
+    forkOf: o.plan.fork ? o.plan.resumeId : null,
   });
   const hookServer = startHookServer({ onHook });
   scope.onCleanup(() => hookServer.stop());
