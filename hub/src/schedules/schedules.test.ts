@@ -23,6 +23,12 @@ async function sessionWithRunner() {
   return { runner, web, sid, delivered };
 }
 const create = (web: Socket, fields: Omit<ScheduleCreate, 'id'>) => ack<{ schedule: Schedule }>(web, 'schedule:create', { id: randomUUID(), ...fields });
+/** The namespace's schedules as the socket's tab lists them. */
+async function listed(socket: Socket): Promise<Schedule[]> {
+  const answer = await ack<{ schedules: Schedule[] }>(socket, 'schedule:list', {});
+  if (!answer.ok) throw new Error(answer.error);
+  return answer.schedules;
+}
 /** What the tab knows of a schedule after the tick that ran it. */
 const ran = (web: Socket, id: string) => next<Schedule>(web, 'schedule:updated', (s) => s.id === id && s.lastRun !== null);
 
@@ -40,7 +46,7 @@ describe('schedules', () => {
     await expect.poll(() => delivered.map((d) => d.text)).toEqual(['run the tests']);
     await clock.advance(600_000);
     expect(delivered).toHaveLength(1);
-    expect((await ack<{ schedules: Schedule[] }>(web, 'schedule:list', {})).schedules).toEqual([expect.objectContaining({ nextRunAt: null, runs: 1 })]);
+    expect((await listed(web))).toEqual([expect.objectContaining({ nextRunAt: null, runs: 1 })]);
   });
 
   it('a recurring prompt runs at each of its times', async () => {
@@ -53,7 +59,7 @@ describe('schedules', () => {
     await expect.poll(() => delivered.length).toBe(1);
     await clock.set(Date.parse('2026-05-05T10:10:02Z'));
     await expect.poll(() => delivered.length).toBe(2);
-    const [schedule] = (await ack<{ schedules: Schedule[] }>(web, 'schedule:list', {})).schedules;
+    const [schedule] = (await listed(web));
     expect(schedule).toMatchObject({ runs: 2, nextRunAt: Date.parse('2026-05-05T10:15:00Z') });
   });
 
@@ -68,7 +74,7 @@ describe('schedules', () => {
     expect(await create(web, { target, when: { kind: 'cron', expression: '0 9 * * *', timeZone: 'Mars/Olympus' }, prompt: 'x' })).toMatchObject({ ok: false, code: 'bad_request' });
     await live.hub.store.endSession({ namespace: 'alpha', sessionId: sid, status: 'ended', exitCode: 0, reason: null, now: START });
     expect(await create(web, { target, when: { kind: 'once', at: START + 60_000 }, prompt: 'x' })).toMatchObject({ ok: false, code: 'gone' });
-    expect((await ack<{ schedules: Schedule[] }>(web, 'schedule:list', {})).schedules).toEqual([]);
+    expect((await listed(web))).toEqual([]);
   });
 
   it('runs a run missed while the hub was down once after it returns, or skips it as chosen', async () => {
@@ -88,7 +94,7 @@ describe('schedules', () => {
     const phone = await connect({ nsp: '/web' });
     await clock.advance(1_000);
     await expect.poll(() => delivered.map((d) => d.text)).toEqual(['made up once']);
-    const list = (await ack<{ schedules: Schedule[] }>(phone, 'schedule:list', {})).schedules;
+    const list = (await listed(phone));
     expect(list.find((s) => s.id === runs.schedule.id)).toMatchObject({ runs: 1, nextRunAt: Date.parse('2026-05-05T10:35:00Z'), lastRun: { outcome: 'sent', missed: true, dueAt: Date.parse('2026-05-05T10:05:00Z') } });
     expect(list.find((s) => s.id === skips.schedule.id)).toMatchObject({ runs: 1, lastRun: { outcome: 'skipped', missed: true, detail: expect.stringContaining('skipped, as chosen') } });
     await clock.advance(60_000);
@@ -105,7 +111,7 @@ describe('schedules', () => {
     await live.hub.store.revokeToken({ id: tokenId, at: START });
     await clock.advance(61_000);
     const phone = await connect({ nsp: '/web' });
-    expect((await ack<{ schedules: Schedule[] }>(phone, 'schedule:list', {})).schedules).toEqual([]);
+    expect((await listed(phone))).toEqual([]);
     expect(delivered).toEqual([]);
   });
 
@@ -114,7 +120,7 @@ describe('schedules', () => {
     const made = await create(web, { target: { kind: 'session', sessionId: sid }, when: { kind: 'once', at: START + 60_000 }, prompt: 'x' });
     if (!made.ok) throw new Error(made.error);
     const other = await connect({ nsp: '/web', token: await live.token('beta') });
-    expect((await ack<{ schedules: Schedule[] }>(other, 'schedule:list', {})).schedules).toEqual([]);
+    expect((await listed(other))).toEqual([]);
     expect(await ack(other, 'schedule:remove', { id: made.schedule.id })).toMatchObject({ ok: false, code: 'not_found' });
     expect(await ack(other, 'schedule:update', { id: made.schedule.id, paused: true })).toMatchObject({ ok: false, code: 'not_found' });
     expect(await create(other, { target: { kind: 'session', sessionId: sid }, when: { kind: 'once', at: START + 60_000 }, prompt: 'x' })).toMatchObject({ ok: false, code: 'not_found' });
