@@ -1,5 +1,6 @@
 // manual-clock.ts: a schedules clock (schedules/clock.ts) that moves only when a test says: `advance`
 // moves it on and runs every tick once, awaited, so "due in ten minutes" takes no ten minutes.
+// Shared by several hubs, it runs their ticks together: they race for a run as real timers would.
 import type { Clock } from '../schedules/clock.ts';
 
 export type ManualClock = Clock & {
@@ -12,8 +13,9 @@ export type ManualClock = Clock & {
 export function manualClock(start = Date.now()): ManualClock {
   let now = start;
   const ticks = new Set<() => unknown>();
+  // Every hub's tick at once, as several hubs' timers would race for the same due run.
   const run = async () => {
-    for (const tick of [...ticks]) await tick();
+    await Promise.all([...ticks].map((tick) => tick()));
   };
   return {
     now: () => now,
