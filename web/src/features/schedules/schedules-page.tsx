@@ -29,7 +29,7 @@ export function SchedulesPage() {
         {editing.kind === 'none' ? (
           <button type="button" className="button button-primary schedule-new" onClick={() => setEditing({ kind: 'new' })}>
             <IconPlus size={18} />
-            New
+            New schedule
           </button>
         ) : null}
       </header>
