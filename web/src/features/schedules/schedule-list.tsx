@@ -24,7 +24,7 @@ function ScheduleCard(o: { schedule: Schedule; sessions: readonly Session[]; mac
       </p>
       {s.lastRun ? (
         <p className="schedule-last">
-          <span className={`pill ${PILL[s.lastRun.outcome]}`}>{s.lastRun.missed ? 'Missed' : 'Last run'}</span> {describeLastRun(s.lastRun)}
+          <span className={`pill ${s.lastRun.missed ? 'pill-attention' : PILL[s.lastRun.outcome]}`}>{s.lastRun.missed ? 'Missed' : 'Last run'}</span> {describeLastRun(s.lastRun)}
         </p>
       ) : null}
       {error ? (

@@ -8,7 +8,8 @@ export const PREVIEW_RUNS = 5;
 
 /** A run's time as the person reads it, in the schedule's zone (a cron's) or the browser's. */
 export function runTime(at: number, timeZone?: string): string {
-  return new Date(at).toLocaleString(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', ...(timeZone ? { timeZone } : {}) });
+  // A zone named by the schedule is said (its times may not be the browser's).
+  return new Date(at).toLocaleString(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', ...(timeZone ? { timeZone, timeZoneName: 'short' } : {}) });
 }
 
 export function describeWhen(when: ScheduleWhen): string {
