@@ -7,6 +7,7 @@ import { useNow } from '../../lib/ui/use-now.ts';
 import { TargetFields, targetDraftOf, targetOfDraft } from './target-fields.tsx';
 import { WhenFields, whenDraftOf, whenOfDraft } from './when-fields.tsx';
 import { describeTarget, previewRuns } from './schedule-text.ts';
+import { ScheduleError } from './schedule-list.tsx';
 
 export function ScheduleEditor(o: { editing: Schedule | null; sessions: readonly Session[]; machines: readonly Machine[]; onDone: () => void }) {
   const now = useNow(15_000);
@@ -49,11 +50,7 @@ export function ScheduleEditor(o: { editing: Schedule | null; sessions: readonly
         <span className="field-label">Prompt</span>
         <textarea className="field-input field-area" rows={4} value={prompt} onChange={(e) => setPrompt(e.target.value)} placeholder="Run the tests and fix what fails" />
       </label>
-      {error ? (
-        <p className="schedule-preview-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ScheduleError error={error} />
       <div className="schedule-actions">
         <button type="button" className="button" onClick={o.onDone}>
           Cancel

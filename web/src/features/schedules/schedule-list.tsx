@@ -5,6 +5,15 @@ import type { Machine, Schedule, ScheduleRun, Session } from '@tether/shared';
 import { requestHub } from '../../lib/socket.ts';
 import { describeLastRun, describeTarget, describeWhen, runTime } from './schedule-text.ts';
 
+/** What the hub refused, in its words. */
+export function ScheduleError({ error }: { error: string | null }) {
+  return error ? (
+    <p className="schedule-preview-error" role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
 const PILL: Record<ScheduleRun['outcome'], string> = { sent: 'pill-ok', started: 'pill-ok', skipped: 'pill-attention', failed: 'pill-danger' };
 
 function ScheduleCard(o: { schedule: Schedule; sessions: readonly Session[]; machines: readonly Machine[]; onEdit: () => void }) {
@@ -27,11 +36,7 @@ function ScheduleCard(o: { schedule: Schedule; sessions: readonly Session[]; mac
           <span className={`pill ${s.lastRun.missed ? 'pill-attention' : PILL[s.lastRun.outcome]}`}>{s.lastRun.missed ? 'Missed' : 'Last run'}</span> {describeLastRun(s.lastRun)}
         </p>
       ) : null}
-      {error ? (
-        <p className="schedule-preview-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ScheduleError error={error} />
       <div className="schedule-card-actions">
         <button type="button" className="button" onClick={o.onEdit}>
           Edit

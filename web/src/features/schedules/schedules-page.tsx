@@ -1,12 +1,12 @@
 // schedules-page.tsx: `/schedules`: the list of the namespace's schedules and the editor (new or
 // an existing one). Loaded with its route: most visits never open it.
 import { useState } from 'react';
-import { Link } from '@tanstack/react-router';
 import type { Schedule } from '@tether/shared';
 import { useMachines, useSessions } from '../../lib/queries.ts';
-import { IconBack, IconPlus } from '../../lib/ui/icons.tsx';
+import { IconPlus } from '../../lib/ui/icons.tsx';
+import { ScreenHeader } from '../../lib/ui/screen-header.tsx';
 import { ScheduleEditor } from './schedule-editor.tsx';
-import { ScheduleList } from './schedule-list.tsx';
+import { ScheduleError, ScheduleList } from './schedule-list.tsx';
 import { useSchedules } from './use-schedules.ts';
 import './schedules.css';
 
@@ -19,20 +19,14 @@ export function SchedulesPage() {
   const [editing, setEditing] = useState<Editing>({ kind: 'none' });
   return (
     <div className="session-screen schedules-screen">
-      <header className="session-header">
-        <Link to="/" className="icon-button back-button" aria-label="Back to sessions">
-          <IconBack size={24} />
-        </Link>
-        <div className="session-header-text">
-          <h1 className="session-header-title">Schedules</h1>
-        </div>
+      <ScreenHeader title="Schedules">
         {editing.kind === 'none' ? (
           <button type="button" className="button button-primary schedule-new" onClick={() => setEditing({ kind: 'new' })}>
             <IconPlus size={18} />
             New schedule
           </button>
         ) : null}
-      </header>
+      </ScreenHeader>
       <div className="schedules-body">
         {editing.kind !== 'none' ? (
           <section aria-label={editing.kind === 'new' ? 'New schedule' : 'Edit schedule'}>
@@ -40,11 +34,7 @@ export function SchedulesPage() {
             <ScheduleEditor editing={editing.kind === 'edit' ? editing.schedule : null} sessions={sessions} machines={machines} onDone={() => setEditing({ kind: 'none' })} />
           </section>
         ) : null}
-        {error ? (
-          <p className="schedule-preview-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <ScheduleError error={error} />
         {schedules && editing.kind === 'none' ? <ScheduleList schedules={schedules} sessions={sessions} machines={machines} onEdit={(schedule) => setEditing({ kind: 'edit', schedule })} /> : null}
       </div>
     </div>

@@ -3,7 +3,8 @@
 // hears them: made or changed on another phone, run by the hub, gone with a revoked device).
 import { useEffect, useState } from 'react';
 import type { Schedule } from '@tether/shared';
-import { getSocket, requestHub } from '../../lib/socket.ts';
+import { requestHub } from '../../lib/socket.ts';
+import { followHub } from '../../lib/hub-follow.ts';
 
 export function upsertSchedule(list: readonly Schedule[], schedule: Schedule): Schedule[] {
   const at = list.findIndex((s) => s.id === schedule.id);
@@ -17,28 +18,25 @@ export function useSchedules(): { schedules: Schedule[] | null; error: string | 
   const [schedules, setSchedules] = useState<Schedule[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    const socket = getSocket();
-    if (!socket) return;
     let alive = true;
     const load = () =>
-      requestHub('schedule:list', {})
+      void requestHub('schedule:list', {})
         .then((ack) => {
           if (!alive) return;
           setError(null);
           setSchedules(ack.schedules);
         })
         .catch((e: unknown) => alive && setError(e instanceof Error ? e.message : String(e)));
-    const onUpdated = (schedule: Schedule) => setSchedules((current) => upsertSchedule(current ?? [], schedule));
-    const onRemoved = ({ id }: { id: string }) => setSchedules((current) => (current ?? []).filter((s) => s.id !== id));
-    socket.on('schedule:updated', onUpdated);
-    socket.on('schedule:removed', onRemoved);
-    socket.on('connect', load);
-    if (socket.connected) void load();
+    const stop = followHub(
+      {
+        'schedule:updated': (schedule) => setSchedules((current) => upsertSchedule(current ?? [], schedule)),
+        'schedule:removed': ({ id }) => setSchedules((current) => (current ?? []).filter((s) => s.id !== id)),
+      },
+      load,
+    );
     return () => {
       alive = false;
-      socket.off('schedule:updated', onUpdated);
-      socket.off('schedule:removed', onRemoved);
-      socket.off('connect', load);
+      stop();
     };
   }, []);
   return { schedules, error };

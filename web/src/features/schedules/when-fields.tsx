@@ -2,6 +2,7 @@
 // zone, with the next runs previewed as the hub will read them (or its refusal, in its words), and
 // what becomes of a run missed while the hub or the machine was away.
 import type { MissedRun, ScheduleWhen } from '@tether/shared';
+import { ScheduleError } from './schedule-list.tsx';
 import { inputTimeOf, localInputTime, previewRuns, runTime } from './schedule-text.ts';
 
 export type WhenDraft = { kind: 'once' | 'cron'; at: string; expression: string; timeZone: string };
@@ -65,9 +66,7 @@ export function WhenFields(o: { draft: WhenDraft; missed: MissedRun; now: number
         )}
         <div className="schedule-preview" aria-live="polite">
           {'error' in preview ? (
-            <p className="schedule-preview-error" role="alert">
-              {preview.error}
-            </p>
+            <ScheduleError error={preview.error} />
           ) : (
             <>
               <span className="field-label">{preview.runs.length > 1 ? 'Next runs' : 'Runs'}</span>
