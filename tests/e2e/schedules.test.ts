@@ -3,7 +3,8 @@
 //  - a prompt scheduled 20 s ahead reaches the session at its time and not before; a recurring one
 //    runs twice;
 //  - a new session's run due while the machine's daemon was stopped runs once after it returns;
-//  - two hubs on one PostgreSQL database, both ticking at the same moment, fire a run once.
+//  - two hubs on one PostgreSQL database, both ticking at the same moment, fire a run once;
+//  - `tether schedule` makes, lists and removes one, and refuses bad timing in words (exit 2).
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Schedule, Session } from '@tether/shared';
 import { lastUserText, text, type MessagesRequest } from '../fixtures/fake-anthropic/index.ts';
@@ -12,7 +13,7 @@ import { useCleanups } from '../harness/cleanups.ts';
 import { connectSocket, emitAck, startHub, type HubHandle } from '../harness/hub.ts';
 import { startDaemon } from '../harness/daemon.ts';
 import { startPostgres, type PostgresHandle } from '../harness/postgres.ts';
-import { chatText, startRunner, watchSession } from '../harness/runner.ts';
+import { chatText, runTether, startRunner, watchSession } from '../harness/runner.ts';
 import { createClaudeSandbox } from '../harness/claude.ts';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic/index.ts';
 import { connectPhone, DESK_READY, MANUAL_MODE, startStage } from '../harness/world.ts';
@@ -36,7 +37,7 @@ async function schedule(phone: Parameters<typeof emitAck>[0], payload: Record<st
 const said = (requests: MessagesRequest[], prompt: string) => requests.filter((r) => lastUserText(r).includes(prompt)).length;
 const stored = async (hub: Pick<HubHandle, 'store' | 'namespace'>, id: string) => (await hub.store.listSchedules({ namespace: hub.namespace })).find((s) => s.id === id)!;
 
-describe('schedules with real claude', () => {
+describe('schedules end to end', () => {
   it('a prompt 20 s ahead arrives at its time and not before; a recurring one runs twice', async () => {
     const clock = manualClock();
     const stage = await startStage(defer, { script: ECHOES, hub: { schedules: { clock } } });
@@ -133,4 +134,43 @@ describe('schedules with real claude', () => {
     const prompts = await a.store.listPrompts({ namespace: a.namespace, sessionId: runner.sessionId });
     expect(prompts.map((p) => p.text).sort()).toEqual(['each run by one hub', 'fired by one hub']);
   }, 150_000);
+
+  it('tether schedule makes, lists and removes a schedule, and refuses bad timing before sending it', async () => {
+    const clock = manualClock();
+    const stage = await startStage(defer, { hub: { schedules: { clock } } });
+    const runner = await connectSocket({ url: stage.hub.url, nsp: '/cli', token: stage.hub.token });
+    defer(() => runner.close());
+    const sessionId = crypto.randomUUID();
+    expect((await emitAck(runner, 'session:register', { id: sessionId, cwd: stage.sandbox.cwd, launchKind: 'pty', status: 'idle' })).ok).toBe(true);
+    const delivered: string[] = [];
+    runner.on('prompt:deliver', (d: { text: string }) => delivered.push(d.text));
+    const env = { TETHER_HOME: stage.tempDir('tether-cli-home-'), TETHER_HUB_URL: stage.hub.url, TETHER_TOKEN: stage.hub.token };
+
+    const made = await runTether(['schedule', sessionId, '--in', '20s', 'from the shell'], env);
+    expect(made.stderr).toBe('');
+    expect(made.code).toBe(0);
+    expect(made.stdout).toMatch(/^[0-9a-f-]{36}\nnext runs: .+\n$/);
+    const id = made.stdout.split('\n')[0]!;
+    const listed = await runTether(['schedule', 'list'], env);
+    expect(listed.stdout).toContain(`${id}  next `);
+    expect(listed.stdout).toContain(`session ${sessionId}  "from the shell"`);
+
+    for (const [args, reason] of [
+      [['--cron', '*/2 * * * *'], 'runs more often than every 5 minutes'],
+      [['--cron', '0 9 30 2 *'], 'it never fires: no day 30 in feb'],
+      [['--at', '2020-01-01T09:00'], 'in the past'],
+      [['--in', 'soon'], 'is not a duration'],
+    ] as const) {
+      const refused = await runTether(['schedule', sessionId, ...args, 'x'], env);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(reason);
+    }
+
+    await clock.advance(21_000);
+    await expect.poll(() => delivered).toEqual(['from the shell']);
+    const removed = await runTether(['schedule', 'rm', id], env);
+    expect(removed.code).toBe(0);
+    expect((await runTether(['schedule', 'list'], env)).stdout).toBe('no schedules\n');
+    expect(await stage.hub.store.listSchedules({ namespace: stage.hub.namespace })).toEqual([]);
+  }, 60_000);
 });
