@@ -166,7 +166,10 @@ describe('schedules end to end', () => {
       expect(refused.stderr).toContain(reason);
     }
 
-    await clock.advance(21_000);
+    // `--in 20s` counts from the CLI's own clock (the real one): the hub's hand-moved clock goes to that run.
+    const [kept] = await stage.hub.store.listSchedules({ namespace: stage.hub.namespace });
+    expect(kept!.nextRunAt! - Date.now()).toBeGreaterThan(10_000);
+    await clock.set(kept!.nextRunAt! + 1_000);
     await expect.poll(() => delivered).toEqual(['from the shell']);
     const removed = await runTether(['schedule', 'rm', id], env);
     expect(removed.code).toBe(0);
