@@ -37,7 +37,7 @@ async function schedule(phone: Parameters<typeof emitAck>[0], payload: Record<st
 const said = (requests: MessagesRequest[], prompt: string) => requests.filter((r) => lastUserText(r).includes(prompt)).length;
 const stored = async (hub: Pick<HubHandle, 'store' | 'namespace'>, id: string) => (await hub.store.listSchedules({ namespace: hub.namespace })).find((s) => s.id === id)!;
 
-describe('schedules end to end', () => {
+describe('schedules with real claude', () => {
   it('a prompt 20 s ahead arrives at its time and not before; a recurring one runs twice', async () => {
     const clock = manualClock();
     const stage = await startStage(defer, { script: ECHOES, hub: { schedules: { clock } } });
@@ -135,6 +135,9 @@ describe('schedules end to end', () => {
     expect(prompts.map((p) => p.text).sort()).toEqual(['each run by one hub', 'fired by one hub']);
   }, 150_000);
 
+});
+
+describe('tether schedule', () => {
   it('tether schedule makes, lists and removes a schedule, and refuses bad timing before sending it', async () => {
     const clock = manualClock();
     const stage = await startStage(defer, { hub: { schedules: { clock } } });
