@@ -31,6 +31,9 @@ export type HubConfig = {
   /** How long a runner whose socket vanished may take to come back before its pending approval
    *  requests are withdrawn (default 30 s, RUNNER_GONE_GRACE_MS; tests make it short). */
   runnerGoneGraceMs?: number;
+  /** Schedules' clock and how often a hub looks for due runs (default the system's, every 5 s:
+   *  SCHEDULE_TICK_MS); tests move a clock by hand. */
+  schedules?: { clock?: import('./schedules/clock.ts').Clock; tickMs?: number };
   /** Web shells (a login shell on a machine, from the web) for machines whose daemon allows them
    *  (`tether daemon --allow-shell`). Default false: `tether hub --enable-shell`. */
   shell?: boolean;

@@ -30,6 +30,9 @@ import { createReviews } from './reviews/reviews.ts';
 import { followReviews } from './reviews/follow.ts';
 import { createGitActions } from './git-actions/git-actions.ts';
 import { createFileEdits } from './file-edits/file-edits.ts';
+import { createSchedules } from './schedules/schedules.ts';
+import { createScheduleRuns } from './schedules/runs.ts';
+import { systemClock, type Clock } from './schedules/clock.ts';
 
 /** What the socket rooms (sockets/rooms.ts) lend the domain: commands to runners and the ways
  *  terminal bytes and viewer counts reach sockets. */
@@ -52,6 +55,8 @@ export function createDomain(options: {
   shell: boolean;
   terminalLogBytes?: number;
   terminalMemoryBytes?: number;
+  /** What schedules read the time from, and how often they look (tests move a clock by hand). */
+  schedules?: { clock?: Clock; tickMs?: number };
 }) {
   const { store, facts, io, ports, onError } = options;
   const runners = ports.runners;
@@ -84,6 +89,12 @@ export function createDomain(options: {
   const edits = createFileEdits({ sessions, runners });
   const worktrees = createWorktrees({ sessions, machines, daemons, store, facts });
   const outside = createOutside({ store, facts, machines, daemons, remote, onError });
+  const clock = options.schedules?.clock ?? systemClock;
+  const schedules = createSchedules({ store, facts, sessions, machines, clock });
+  const scheduleRuns = createScheduleRuns({ store, facts, sessions, machines, remote, runners, clock, onError });
+  const stopScheduleRuns = scheduleRuns.start(options.schedules?.tickMs);
+  // What a revoked device made goes with it (the other hubs' ticks also refuse a revoked maker's run).
+  facts.on('tokens.revoked', ({ tokenIds }) => void schedules.tokensRevoked(tokenIds).catch((error) => onError('schedules of revoked tokens', error)));
 
   // A runner (re)registered here: viewers of its session here (linked ones, and on other hubs
   // through the cluster) move their stream to this hub.
@@ -109,7 +120,10 @@ export function createDomain(options: {
     edits,
     worktrees,
     outside,
+    schedules,
+    scheduleRuns,
     stop(): void {
+      stopScheduleRuns();
       readiness.stop();
       viewers.stop();
     },

@@ -214,6 +214,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     shell: config.shell ?? false,
     ...(config.terminalLogBytes !== undefined ? { terminalLogBytes: config.terminalLogBytes } : {}),
     ...(config.terminalMemoryBytes !== undefined ? { terminalMemoryBytes: config.terminalMemoryBytes } : {}),
+    ...(config.schedules ? { schedules: config.schedules } : {}),
   });
   // Facts reach tabs first (above), then the other hubs and readiness waits (createDomain), then
   // push; push answers a notification through the approvals room.
@@ -226,7 +227,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     ...(vapid ? { keys: vapid } : {}),
   });
   push.listen(facts);
-  const { sessions, approvals, machines, remote, shells, terminals, viewers, reviews, worktrees, outside } = domain;
+  const { sessions, approvals, machines, remote, shells, terminals, viewers, reviews, worktrees, outside, schedules } = domain;
   sockets.attach({
     resolver,
     shareLinks,
@@ -235,7 +236,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     shareRevoked: { heard: (listener) => domain.bus.on('share-revoked', ({ jti }) => listener(jti)), tell: (jti) => domain.bus.tell('share-revoked', { jti }) },
     terminalLinks: cluster !== null,
     cli: { sessions, approvals, machines, remote, shells, terminals, outside, onError, ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}) },
-    web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, outside, onError },
+    web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, outside, schedules, onError },
   });
   followRevokedTokens({ facts, bus: domain.bus, sockets, push });
   const app = httpEdge({

@@ -24,6 +24,8 @@ export * from './shell.ts';
 export * from './hub-features.ts';
 export * from './workspace.ts';
 export * from './reviews.ts';
+export * from './cron.ts';
+export * from './schedules.ts';
 export * from './git-actions.ts';
 export * from './file-edits.ts';
 export * from './auth.ts';

@@ -158,6 +158,11 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     'web:worktree:remove': { sessionId, confirm: false },
     'web:outside:adopt': { agentSessionId: '11111111-1111-4111-8111-111111111111' },
     'web:machine:outside': { machineId: '11111111-1111-4111-8111-111111111111', enabled: false },
+    // Schedules: one for the session an hour ahead; the others name none that exists.
+    'web:schedule:create': { id: randomUUID(), target: { kind: 'session', sessionId }, when: { kind: 'once', at: Date.now() + 3_600_000 }, prompt: 'later' },
+    'web:schedule:list': {},
+    'web:schedule:update': { id: randomUUID(), paused: true },
+    'web:schedule:remove': { id: randomUUID() },
   };
 }
 

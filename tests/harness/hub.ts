@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { io, type Socket } from 'socket.io-client';
-import { createAccessToken, createHub, type Store } from '@tether/hub';
+import { createAccessToken, createHub, type HubConfig, type Store } from '@tether/hub';
 import { PROTOCOL_VERSION, type Ack, type Attachment, type ClientKind, type InstallKind } from '@tether/shared';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -55,6 +55,10 @@ export async function startHub(
     transcription?: { baseUrl: string; apiKey?: string; model: string };
     /** How the hub's tether says it was installed (`tether hub` passes cli/src/config/build.ts's kind). */
     install?: InstallKind;
+    /** Schedules' clock (hub/src/testing/manual-clock.ts: moved by the test). */
+    schedules?: HubConfig['schedules'];
+    /** One of several hubs on this PostgreSQL database (in this process: they share a test's clock). */
+    databaseUrl?: string;
   } = {},
 ): Promise<HubHandle> {
   const ownsHome = !options.home;
@@ -73,6 +77,8 @@ export async function startHub(
       ...(options.devPushEndpoints ? { devPushEndpoints: true } : {}),
       ...(options.transcription ? { transcription: options.transcription } : {}),
       ...(options.install ? { install: options.install } : {}),
+      ...(options.schedules ? { schedules: options.schedules } : {}),
+      ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
     },
   });
   const createToken = async (namespace: string, label = `test ${namespace}`) =>

@@ -17,6 +17,7 @@ import { Route as shareRoute } from './routes/share.$token.tsx';
 import { Route as authedRoute } from './routes/_authed.tsx';
 import { Route as authedIndexRoute } from './routes/_authed.index.tsx';
 import { Route as newSessionRoute } from './routes/_authed.new.tsx';
+import { Route as schedulesRoute } from './routes/_authed.schedules.tsx';
 import { Route as sessionRoute } from './routes/_authed.sessions.$sessionId.tsx';
 import { Route as sessionChatRoute } from './routes/_authed.sessions.$sessionId.index.tsx';
 import { Route as sessionTerminalRoute } from './routes/_authed.sessions.$sessionId.terminal.tsx';
@@ -46,7 +47,7 @@ const queryClient = new QueryClient({
 const routeTree = rootRoute.addChildren([
   loginRoute,
   shareRoute,
-  authedRoute.addChildren([authedIndexRoute, newSessionRoute, machineRoute, machineShellRoute, sessionRoute.addChildren([sessionChatRoute, sessionTerminalRoute, sessionChangesRoute, sessionFilesRoute])]),
+  authedRoute.addChildren([authedIndexRoute, newSessionRoute, machineRoute, schedulesRoute, machineShellRoute, sessionRoute.addChildren([sessionChatRoute, sessionTerminalRoute, sessionChangesRoute, sessionFilesRoute])]),
 ]);
 
 const router = createRouter({

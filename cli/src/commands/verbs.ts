@@ -28,6 +28,7 @@ export const VERBS: Record<string, Loader> = {
   resume: () => import('./resume.ts'),
   adopt: () => import('./adopt.ts'),
   review: () => import('./review.ts'),
+  schedule: () => import('./schedule.ts'),
   model: () => import('./model.ts'),
   mode: () => import('./mode.ts'),
   effort: () => import('./effort.ts'),

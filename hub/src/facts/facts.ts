@@ -11,7 +11,7 @@
 // Invariants: subscribers run synchronously in the order they subscribed (createHub subscribes the
 // rooms first, so tabs hear a fact before anything reacts to it); a subscriber that throws is
 // reported and never reaches the publisher or the next subscriber.
-import type { ChatMessage, Machine, Namespace, PendingRequest, Prompt, Resolution, Review, Session, SessionAttentionFact, SessionCommandFinished } from '@tether/shared';
+import type { ChatMessage, Machine, Namespace, PendingRequest, Prompt, Resolution, Review, Schedule, ScheduleRun, Session, SessionAttentionFact, SessionCommandFinished } from '@tether/shared';
 
 export type FactMap = {
   'session.updated': { namespace: Namespace; session: Session };
@@ -26,6 +26,11 @@ export type FactMap = {
   'terminal.started': { namespace: Namespace; sessionId: string; hubUrl: string };
   /** A review card changed (reviews/): started, answered, ended. */
   'review.updated': { namespace: Namespace; review: Review };
+  /** A schedule was made, changed or ran (schedules/). */
+  'schedule.updated': { namespace: Namespace; schedule: Schedule };
+  'schedule.removed': { namespace: Namespace; id: string };
+  /** A scheduled prompt ran (or was skipped or failed) with nobody at the desk: every such run is told. */
+  'schedule.ran': { namespace: Namespace; schedule: Schedule; run: ScheduleRun };
   /** Tokens revoked through this hub (a device signed out, a replayed refresh secret, an idle
    *  device): their sockets and push subscriptions go now, here and on the other hubs. */
   'tokens.revoked': { namespace: Namespace; tokenIds: string[] };
@@ -51,6 +56,9 @@ export function createFactBus(options: { onError: (what: string, error: unknown)
     'machine.updated': [],
     'terminal.started': [],
     'review.updated': [],
+    'schedule.updated': [],
+    'schedule.removed': [],
+    'schedule.ran': [],
     'tokens.revoked': [],
   };
   return {

@@ -24,6 +24,8 @@ import {
   type Session,
   type SessionAttentionFact,
   type SessionStatus,
+  type Schedule,
+  type ScheduleRun,
 } from '@tether/shared';
 import type { Store } from '../store/store.ts';
 import type { FactBus } from '../facts/facts.ts';
@@ -149,6 +151,21 @@ export function describeTurnEndedPush(session: Session): PushMessage {
   };
 }
 
+const RUN_WORDS: Record<ScheduleRun['outcome'], string> = { sent: 'Scheduled prompt sent', started: 'Scheduled session started', skipped: 'Scheduled prompt skipped', failed: 'Scheduled prompt failed' };
+
+/** A schedule's run, told whatever came of it: nobody was at the desk when it ran. */
+export function describeScheduleRunPush(schedule: Schedule, run: ScheduleRun): PushMessage {
+  const late = run.missed ? ` (missed at ${new Date(run.dueAt).toISOString().slice(11, 16)} UTC)` : '';
+  return {
+    title: clip(`${RUN_WORDS[run.outcome]}${late}`, 80),
+    body: clip(run.detail ? `${schedule.prompt} — ${run.detail}` : schedule.prompt),
+    url: run.sessionId ? `/sessions/${run.sessionId}` : '/schedules',
+    tag: `schedule:${schedule.id}`,
+    sessionId: run.sessionId ?? '',
+    kind: 'schedule',
+  };
+}
+
 export type PushNotifierOptions = {
   store: Store;
   subscriptions: PushSubscriptions;
@@ -239,6 +256,7 @@ export function createPushNotifier(options: PushNotifierOptions) {
       facts.on('session.attention', ({ namespace, attention: fact }) => void attention(namespace, fact).catch(report));
       facts.on('approval.resolved', ({ namespace, resolution }) => void resolved(namespace, resolution).catch(report));
       facts.on('session.updated', ({ namespace, session }) => sessionUpdated(namespace, session));
+      facts.on('schedule.ran', ({ namespace, schedule, run }) => void deliver(namespace, () => describeScheduleRunPush(schedule, run)).catch(report));
     },
   };
 }

@@ -13,6 +13,7 @@ import type { TerminalViewers } from '../terminal/viewers.ts';
 import type { Reviews } from '../reviews/reviews.ts';
 import type { Worktrees } from '../worktrees/worktrees.ts';
 import type { Outside } from '../outside/outside.ts';
+import type { Schedules } from '../schedules/schedules.ts';
 import { handleSocketEvents } from '../peers/handle.ts';
 import type { HubSocket } from '../peers/peer.ts';
 import { bindWebTerminal } from './web-terminal.ts';
@@ -31,6 +32,7 @@ export type WebDomain = {
   reviews: Reviews;
   worktrees: Worktrees;
   outside: Outside;
+  schedules: Schedules;
   onError: (event: string, error: unknown) => void;
 };
 
@@ -101,6 +103,10 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
       'worktree:inspect': (inspect) => domain.worktrees.inspect(ns, inspect),
       'outside:adopt': (adopt) => domain.outside.adopt(ns, adopt),
       'machine:outside': (change) => domain.outside.setSwitch(ns, change),
+      'schedule:create': (create) => domain.schedules.create(ns, create, { tokenId: socket.data.caller.tokenId, label: socket.data.caller.label || socket.data.caller.tokenId }),
+      'schedule:list': () => domain.schedules.list(ns),
+      'schedule:update': (update) => domain.schedules.update(ns, update),
+      'schedule:remove': ({ id }) => domain.schedules.remove(ns, id),
       'worktree:remove': (remove) => domain.worktrees.remove(ns, remove, { label: socket.data.caller.label || socket.data.caller.tokenId, device: socket.data.device }),
     }),
   });

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChatMessageInputSchema, DESK_ANSWERER, SessionRegistrationSchema, type AgentCapabilities, type PendingRequest } from '@tether/shared';
 import type { Store } from './store.ts';
 import { runReviewContract } from './reviews.contract.ts';
+import { runScheduleContract } from './schedules.contract.ts';
 import { runOutsideContract } from './outside.contract.ts';
 
 export type StoreFactory = () => Promise<{ store: Store; cleanup(): Promise<void> }>;
@@ -42,6 +43,7 @@ function request(id: string, sessionId: string): PendingRequest {
 export function runStoreContract(options: { name: string; create: StoreFactory }): void {
   runReviewContract(options);
   runOutsideContract(options);
+  runScheduleContract(options);
   for (const [part, cases] of [
     ['tokens, pairing codes, devices', authContract],
     ['sessions', sessionContract],

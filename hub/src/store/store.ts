@@ -25,6 +25,10 @@ import type {
   Resolution,
   Review,
   ReviewState,
+  Schedule,
+  ScheduleRun,
+  ScheduleWhen,
+  MissedRun,
   Session,
   SessionPatch,
   SessionRegistrationSchema,
@@ -163,7 +167,7 @@ export type AddAttachmentResult =
 /** What one store call may hold at once (attachments/attachments.ts names the numbers). */
 export type AttachmentCaps = { perSession: number; sessionBytes: number; namespaceBytes: number };
 
-export interface Store {
+export interface Store extends ScheduleStore {
   // tokens (cross-namespace: looked up by hash to learn the namespace)
   insertToken(options: { token: TokenRecord }): Promise<void>;
   findTokenByHash(options: { hash: string }): Promise<TokenRecord | null>;
@@ -328,3 +332,31 @@ export interface Store {
 }
 
 export type AddReviewResult = { kind: 'added'; review: Review } | { kind: 'exists'; review: Review } | { kind: 'not_found' };
+
+export type AddScheduleResult = { kind: 'added'; schedule: Schedule } | { kind: 'exists'; schedule: Schedule } | { kind: 'full' } | { kind: 'taken' };
+/** A schedule whose run is due, with the namespace it runs in and the token that made it. */
+export type DueSchedule = { namespace: Namespace; schedule: Schedule; creatorTokenId: string | null };
+/** What an edit sets (the next run is the caller's to compute from the new timing). */
+export type ScheduleChange = { when: ScheduleWhen; prompt: string; missed: MissedRun; paused: boolean; nextRunAt: number | null };
+
+/** Schedules (queries/schedules.ts). Namespaced like sessions, but for the one due query every hub's
+ *  clock asks across namespaces. */
+export interface ScheduleStore {
+  /** `full` past `max` schedules in the namespace; `exists` for an id already stored there, `taken` for one of another namespace. */
+  addSchedule(options: { namespace: Namespace; schedule: Schedule; creatorTokenId: string | null; max: number }): Promise<AddScheduleResult>;
+  getSchedule(options: { namespace: Namespace; id: string }): Promise<Schedule | null>;
+  /** Oldest first. */
+  listSchedules(options: { namespace: Namespace }): Promise<Schedule[]>;
+  changeSchedule(options: { namespace: Namespace; id: string; change: ScheduleChange; now: number }): Promise<Schedule | null>;
+  deleteSchedule(options: { namespace: Namespace; id: string }): Promise<boolean>;
+  /** Unpaused schedules with a run at or before `now`, every namespace, soonest first. */
+  dueSchedules(options: { now: number; limit: number }): Promise<DueSchedule[]>;
+  /** Takes the run due at `dueAt` for this caller: one UPDATE that moves the next run on, only while
+   *  it is still `dueAt`, the schedule unpaused and its last run at least `minGapMs` ago. Of several
+   *  hubs asking, one gets true. */
+  claimScheduleRun(options: { namespace: Namespace; id: string; dueAt: number; nextRunAt: number | null; minGapMs: number; now: number }): Promise<boolean>;
+  /** Records how a claimed run went (and pauses the schedule when asked: its session has ended). */
+  recordScheduleRun(options: { namespace: Namespace; id: string; run: ScheduleRun; pause: boolean; now: number }): Promise<Schedule | null>;
+  /** Deletes the schedules these tokens made; which ones, by namespace. */
+  deleteSchedulesByTokens(options: { tokenIds: readonly string[] }): Promise<Array<{ namespace: Namespace; id: string }>>;
+}

@@ -14,6 +14,7 @@ import { ShellInputSchema, ShellOpenSchema, ShellRefSchema, ShellResizeSchema, t
 import type { AckFn } from '../protocol.ts';
 import { WorktreeInspectSchema, WorktreeProbeSchema, WorktreeRemoveSchema, type WorktreeInspectAck, type WorktreeLoss, type WorktreeProbeAck } from '../worktrees.ts';
 import { MachineOutsideSchema, OutsideAdoptSchema } from '../outside.ts';
+import { ScheduleCreateSchema, ScheduleRefSchema, ScheduleUpdateSchema, type Schedule } from '../schedules.ts';
 import { ReviewAskSchema, ReviewEndSchema, ReviewListSchema, ReviewSendSchema, ReviewStartSchema, type Review } from '../reviews.ts';
 
 export const WebEventSchemas = {
@@ -84,6 +85,14 @@ export const WebEventSchemas = {
   'outside:adopt': OutsideAdoptSchema,
   /** Switch finding conversations on a machine on or off; acked with the machine. */
   'machine:outside': MachineOutsideSchema,
+  /** A prompt sent later, once or on a cron (schedules.ts); refused in words when the timing can
+   *  never run, runs more often than every five minutes or is in the past. */
+  'schedule:create': ScheduleCreateSchema,
+  /** The namespace's schedules, oldest first. */
+  'schedule:list': z.object({}),
+  /** New timing, prompt, missed-run choice, or pause / resume; the next run is counted from now. */
+  'schedule:update': ScheduleUpdateSchema,
+  'schedule:remove': ScheduleRefSchema,
 } as const;
 export type WebEventName = keyof typeof WebEventSchemas;
 export type WebPayload<E extends WebEventName> = z.input<(typeof WebEventSchemas)[E]>;
@@ -127,6 +136,10 @@ export type WebAcks = {
   'worktree:remove': { session: Session; lost: WorktreeLoss };
   'outside:adopt': { session: Session };
   'machine:outside': { machine: Machine };
+  'schedule:create': { schedule: Schedule };
+  'schedule:list': { schedules: Schedule[] };
+  'schedule:update': { schedule: Schedule };
+  'schedule:remove': object;
 };
 
 export type WebClientToServer = {
@@ -150,6 +163,9 @@ export type WebServerToClient = {
   'machine:updated': (machine: Machine) => void;
   /** A review of a session changed (started, answered, ended): the parent's card, to the parent's room. */
   'review:updated': (review: Review) => void;
+  /** A schedule of the namespace was made, changed or ran; or removed (by a person or with its device). */
+  'schedule:updated': (schedule: Schedule) => void;
+  'schedule:removed': (payload: { id: string }) => void;
   'terminal:output': (payload: { sessionId: string; offset: number; data: Uint8Array | ArrayBuffer }) => void;
   'terminal:snapshot': (payload: { sessionId: string; offset: number; cols: number; rows: number; data: string }) => void;
   'terminal:size': (payload: TerminalSizeNotice) => void;

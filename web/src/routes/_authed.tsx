@@ -16,6 +16,7 @@ import { Route as rootRoute } from './__root.tsx';
 const PushToggle = lazy(() => import('../pwa/push-toggle.tsx').then((m) => ({ default: m.PushToggle })));
 // The Devices item loads with the account menu too; its dialog when it is opened.
 const DevicesMenuItem = lazy(() => import('../features/devices/devices-menu-item.tsx').then((m) => ({ default: m.DevicesMenuItem })));
+const SchedulesMenuItem = lazy(() => import('../features/schedules/schedules-menu-item.tsx').then((m) => ({ default: m.SchedulesMenuItem })));
 const DevicesDialog = lazy(() => import('../features/devices/devices-dialog.tsx').then((m) => ({ default: m.DevicesDialog })));
 // Archive's question about live reviews loads when it is first asked.
 const ArchiveReviewsQuestion = lazy(() => import('../features/reviews/end-question.tsx').then((m) => ({ default: m.ArchiveReviewsQuestion })));
@@ -70,6 +71,7 @@ function AuthedShell() {
             menuExtra={
               <Suspense fallback={null}>
                 <PushToggle />
+                <SchedulesMenuItem />
                 <DevicesMenuItem onOpen={() => setDevicesOpen(true)} />
               </Suspense>
             }

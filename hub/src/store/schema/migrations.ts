@@ -24,6 +24,7 @@ import { MACHINE_VOUCH_UPGRADE } from './upgrades/machine-vouch.ts';
 import { SESSION_ADDED_DIRS_UPGRADE } from './upgrades/session-added-dirs.ts';
 import { OUTSIDE_SESSIONS_UPGRADE } from './upgrades/outside-sessions.ts';
 import { OUTSIDE_BACKGROUND_UPGRADE } from './upgrades/outside-background.ts';
+import { SCHEDULES_UPGRADE } from './upgrades/schedules.ts';
 
 export type Migration = { version: number; name: string; sql: string };
 /** One schema change for both stores: the statements for the dialect at hand. */
@@ -129,6 +130,8 @@ export const UPGRADES: readonly Upgrade[] = [
   OUTSIDE_SESSIONS_UPGRADE,
   // SQLite 20, PostgreSQL 16: a found conversation's background session id (issue 40; upgrades/outside-background.ts).
   OUTSIDE_BACKGROUND_UPGRADE,
+  // SQLite 21, PostgreSQL 17: scheduled prompts (issue 42; upgrades/schedules.ts).
+  SCHEDULES_UPGRADE,
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

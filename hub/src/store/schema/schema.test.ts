@@ -127,6 +127,7 @@ describe('schema (SQLite)', () => {
       { version: 18, name: 'session-added-dirs' },
       { version: 19, name: 'outside-sessions' },
       { version: 20, name: 'outside-background' },
+      { version: 21, name: 'schedules' },
     ]);
   });
 

@@ -113,6 +113,37 @@ export const REVIEWS_TABLE: Table = {
   indexes: [{ name: 'reviews_parent', columns: ['parent_id', 'created_at'] }],
 };
 
+/** Schedules (shared schedules.ts): prompts sent later, once or on a cron. `next_run_at` is the run
+ *  to fire (null: none left, or paused); a hub fires it only after one conditional UPDATE moved it on
+ *  (of several hubs one wins), and never within MIN_SCHEDULE_GAP_MS of `last_fired_at`. The token
+ *  that made it (`creator_token_id`) revoked, it is deleted. */
+export const SCHEDULES_TABLE: Table = {
+  name: 'schedules',
+  columns: [
+    text('id'),
+    text('namespace'),
+    { name: 'target', type: 'json' },
+    { name: 'timing', type: 'json' },
+    text('prompt'),
+    text('missed'),
+    { name: 'paused', type: 'bool', default: false },
+    maybe(time('next_run_at')),
+    maybe(time('last_fired_at')),
+    { name: 'last_run', type: 'json', nullable: true },
+    { name: 'runs', type: 'bigint', default: 0 },
+    text('created_by'),
+    maybe(text('creator_token_id')),
+    time('created_at'),
+    time('updated_at'),
+  ],
+  primaryKey: ['id'],
+  indexes: [
+    { name: 'schedules_due', columns: ['next_run_at'] },
+    { name: 'schedules_namespace', columns: ['namespace', 'created_at'] },
+    { name: 'schedules_creator', columns: ['creator_token_id'] },
+  ],
+};
+
 export const TABLES: readonly Table[] = [
   {
     name: 'tokens',
@@ -291,4 +322,5 @@ export const TABLES: readonly Table[] = [
   PAIR_CODES_TABLE,
   REVIEWS_TABLE,
   OUTSIDE_SESSIONS_TABLE,
+  SCHEDULES_TABLE,
 ];

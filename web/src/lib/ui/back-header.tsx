@@ -1,4 +1,4 @@
-// back-header.tsx: the header of a screen of its own (New session, a machine): Back to the session
+// back-header.tsx: the header of a screen of its own (New session, a machine, the schedules): Back to the session
 // list (hidden beside the list on a wide screen), the screen's title, what goes under it, and its own
 // buttons after. A session's header is one too. Styled by features/sessions/session-screen.css (on the first load).
 import type { ReactNode } from 'react';
