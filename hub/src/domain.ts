@@ -29,6 +29,7 @@ import { createWorkspace } from './workspace/workspace.ts';
 import { createReviews } from './reviews/reviews.ts';
 import { followReviews } from './reviews/follow.ts';
 import { createGitActions } from './git-actions/git-actions.ts';
+import { createProjectRules } from './project-rules/project-rules.ts';
 
 /** What the socket rooms (sockets/rooms.ts) lend the domain: commands to runners and the ways
  *  terminal bytes and viewer counts reach sockets. */
@@ -82,6 +83,7 @@ export function createDomain(options: {
   const git = createGitActions({ sessionOf: sessions.get, runners, store, facts });
   const worktrees = createWorktrees({ sessions, machines, daemons, store, facts });
   const outside = createOutside({ store, facts, machines, daemons, remote, onError });
+  const rules = createProjectRules({ store, facts, runners });
 
   // A runner (re)registered here: viewers of its session here (linked ones, and on other hubs
   // through the cluster) move their stream to this hub.
@@ -89,6 +91,9 @@ export function createDomain(options: {
   spreadFacts({ facts, bus, readiness, viewers });
   // Every session.updated settles readiness waits (spawn, stop).
   facts.on('session.updated', ({ namespace, session }) => readiness.sessionUpdated(namespace, session));
+  // A person's allow from afar is counted; a revoked device's rules go with it.
+  facts.on('approval.allowed', ({ namespace, request, answer }) => void rules.allowed(namespace, { request, answer }).catch((error: unknown) => onError('rules: count an allow', error)));
+  facts.on('tokens.revoked', (fact) => void rules.tokensRevoked(fact).catch((error: unknown) => onError('rules: a revoked device', error)));
 
   return {
     facts,
@@ -106,6 +111,7 @@ export function createDomain(options: {
     git,
     worktrees,
     outside,
+    rules,
     stop(): void {
       readiness.stop();
       viewers.stop();

@@ -24,6 +24,7 @@ export * from './shell.ts';
 export * from './hub-features.ts';
 export * from './workspace.ts';
 export * from './reviews.ts';
+export * from './project-rules.ts';
 export * from './git-actions.ts';
 export * from './auth.ts';
 export * from './pairing.ts';

@@ -13,6 +13,7 @@ import type { TerminalViewers } from '../terminal/viewers.ts';
 import type { Reviews } from '../reviews/reviews.ts';
 import type { Worktrees } from '../worktrees/worktrees.ts';
 import type { Outside } from '../outside/outside.ts';
+import type { ProjectRules } from '../project-rules/project-rules.ts';
 import { handleSocketEvents } from '../peers/handle.ts';
 import type { HubSocket } from '../peers/peer.ts';
 import { bindWebTerminal } from './web-terminal.ts';
@@ -31,6 +32,7 @@ export type WebDomain = {
   reviews: Reviews;
   worktrees: Worktrees;
   outside: Outside;
+  rules: ProjectRules;
   onError: (event: string, error: unknown) => void;
 };
 
@@ -101,6 +103,9 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
       'worktree:inspect': (inspect) => domain.worktrees.inspect(ns, inspect),
       'outside:adopt': (adopt) => domain.outside.adopt(ns, adopt),
       'machine:outside': (change) => domain.outside.setSwitch(ns, change),
+      'rules:list': () => domain.rules.list(ns),
+      'rules:accept': (accept) => domain.rules.accept(ns, accept, { by: socket.data.caller.label || socket.data.caller.tokenId, device: socket.data.device, tokenId: socket.data.caller.tokenId }),
+      'rules:revoke': (revoke) => domain.rules.revoke(ns, revoke),
       'worktree:remove': (remove) => domain.worktrees.remove(ns, remove, { label: socket.data.caller.label || socket.data.caller.tokenId, device: socket.data.device }),
     }),
   });

@@ -14,6 +14,7 @@ import { attachmentQueries } from './queries/attachments.ts';
 import { sessionCommandQueries } from './queries/session-commands.ts';
 import { reviewQueries } from './queries/reviews.ts';
 import { outsideQueries } from './queries/outside.ts';
+import { projectRuleQueries } from './queries/project-rules.ts';
 
 export function createSqlStore(db: SqlDriver): Store {
   return {
@@ -29,6 +30,7 @@ export function createSqlStore(db: SqlDriver): Store {
     ...sessionCommandQueries(db),
     ...reviewQueries(db),
     ...outsideQueries(db),
+    ...projectRuleQueries(db),
     close: () => db.close(),
   };
 }

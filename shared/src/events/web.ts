@@ -14,6 +14,7 @@ import { ShellInputSchema, ShellOpenSchema, ShellRefSchema, ShellResizeSchema, t
 import type { AckFn } from '../protocol.ts';
 import { WorktreeInspectSchema, WorktreeProbeSchema, WorktreeRemoveSchema, type WorktreeInspectAck, type WorktreeLoss, type WorktreeProbeAck } from '../worktrees.ts';
 import { MachineOutsideSchema, OutsideAdoptSchema } from '../outside.ts';
+import { RuleAcceptSchema, RuleListSchema, RuleRevokeSchema, type ProjectRule } from '../project-rules.ts';
 import { ReviewAskSchema, ReviewEndSchema, ReviewListSchema, ReviewSendSchema, ReviewStartSchema, type Review } from '../reviews.ts';
 
 export const WebEventSchemas = {
@@ -84,6 +85,12 @@ export const WebEventSchemas = {
   'outside:adopt': OutsideAdoptSchema,
   /** Switch finding conversations on a machine on or off; acked with the machine. */
   'machine:outside': MachineOutsideSchema,
+  /** The rules tether proposed from a person's repeated allows, and what became of them (project-rules.ts). */
+  'rules:list': RuleListSchema,
+  /** The person's yes to a proposed rule (optionally a prefix they picked); acked with the rule. */
+  'rules:accept': RuleAcceptSchema,
+  /** No to a proposal, or take back an accepted rule: its entry leaves the project's file. */
+  'rules:revoke': RuleRevokeSchema,
 } as const;
 export type WebEventName = keyof typeof WebEventSchemas;
 export type WebPayload<E extends WebEventName> = z.input<(typeof WebEventSchemas)[E]>;
@@ -127,6 +134,9 @@ export type WebAcks = {
   'worktree:remove': { session: Session; lost: WorktreeLoss };
   'outside:adopt': { session: Session };
   'machine:outside': { machine: Machine };
+  'rules:list': { rules: ProjectRule[] };
+  'rules:accept': { rule: ProjectRule };
+  'rules:revoke': { rule: ProjectRule };
 };
 
 export type WebClientToServer = {
@@ -150,6 +160,8 @@ export type WebServerToClient = {
   'machine:updated': (machine: Machine) => void;
   /** A review of a session changed (started, answered, ended): the parent's card, to the parent's room. */
   'review:updated': (review: Review) => void;
+  /** A rule tether proposed changed (proposed, accepted, written, revoked): every tab of the namespace. */
+  'rule:updated': (rule: ProjectRule) => void;
   'terminal:output': (payload: { sessionId: string; offset: number; data: Uint8Array | ArrayBuffer }) => void;
   'terminal:snapshot': (payload: { sessionId: string; offset: number; cols: number; rows: number; data: string }) => void;
   'terminal:size': (payload: TerminalSizeNotice) => void;
