@@ -25,6 +25,7 @@ import { createClaudeUsage } from './transcript/usage.ts';
 import { createClaudeHeadless } from './headless.ts';
 import { claudeBackground } from './background.ts';
 import { claudeConversations } from './conversations.ts';
+import { claudeRuleFile } from './rule-file.ts';
 
 /** tether's fork (`--resume <id> --fork-session`) is checked from this claude on (e2e): with 2.1.197
  *  the forked conversation's answers did not reach the chat, cause not found yet. */
@@ -107,6 +108,7 @@ export const claudeAgent: Agent = {
   liveOwner: ({ env, sessionId }) => liveClaudeOwner({ configDir: claudeConfigDir(env), claudeSessionId: sessionId }),
   headless: createClaudeHeadless,
   background: claudeBackground,
+  projectRules: claudeRuleFile,
   capabilitiesOf: ({ binary, env, tetherHome }) =>
     claudeCapabilitiesOf(tetherHome ? claudeVersions.cached({ bin: binary, cacheFile: join(tetherHome, 'claude-version.json') }) : claudeVersions.read(binary, { env })),
 };

@@ -24,7 +24,7 @@ export type LaunchCommands = {
   more?: HubCommandHandlers;
 };
 
-export function sessionCommands(core: Pick<SessionCore, 'controller' | 'stopAsked' | 'requests'>, launch: LaunchCommands): HubCommandHandlers {
+export function sessionCommands(core: Pick<SessionCore, 'controller' | 'stopAsked' | 'requests' | 'folderRules'>, launch: LaunchCommands): HubCommandHandlers {
   const { setModel, setMode, setEffort } = launch;
   return {
     'prompt:deliver': (delivery) => {
@@ -44,6 +44,7 @@ export function sessionCommands(core: Pick<SessionCore, 'controller' | 'stopAske
       core.controller.set('remote');
       core.requests.answered({ requestId, answer });
     },
+    'rules:sync': ({ rules }) => core.folderRules.sync(rules),
     ...launch.more,
   };
 }
