@@ -177,6 +177,9 @@ export type ProjectRuleFile = {
   update(rule: ProjectRuleRef): PermissionUpdate;
   /** Whether the file has the rule's entry. */
   holds(o: { folder: string; rule: ProjectRuleRef }): boolean;
+  /** How long after a change of the file the running agent has read it again (claude watches its
+   *  settings files and waits for a write to settle): a removal is reported once it took effect. */
+  seenWithinMs: number;
   /** Takes exactly the rule's entry out of the file (`removed: false`: it was not there). */
   remove(o: { folder: string; rule: ProjectRuleRef }): { removed: boolean } | { error: string };
 };

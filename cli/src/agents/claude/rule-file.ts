@@ -55,7 +55,18 @@ function allowList(settings: Record<string, unknown> | null): unknown[] {
   return Array.isArray(allow) ? allow : [];
 }
 
+/** claude watches its settings files (chokidar) and takes a change once the file was still for a
+ *  while: 1 s polled every 0.5 s in 2.1.332, 0.5 s polled every 0.2 s in 2.1.197 (their bundles);
+ *  a little margin on top. */
+const CLAUDE_SEES_CHANGE_MS = 2_500;
+
+/** From this claude on, a running claude stops allowing a rule once its entry left the file (e2e).
+ *  claude 2.1.197 reads the file again too, but keeps a rule a hook answer gave it until it restarts:
+ *  a revoke reaches it at its next start (plain claude, a resume); the e2e checks both. */
+export const CLAUDE_LIVE_REVOKE_FROM = '2.1.332';
+
 export const claudeRuleFile: ProjectRuleFile = {
+  seenWithinMs: CLAUDE_SEES_CHANGE_MS,
   writeProblem: ({ folder }) => {
     const read = readRuleFile(folder);
     return 'problem' in read ? read.problem : null;

@@ -48,7 +48,8 @@ export function createFolderRules(o: { file: ProjectRuleFile | undefined; folder
       for (const rule of rules.filter((r) => r.action === 'remove')) {
         const done = file.remove({ folder: o.folder, rule });
         if ('error' in done) report(rule.id, 'failed', done.error);
-        else report(rule.id, 'removed');
+        // Reported once the running agent has read the file again: from then on it asks.
+        else setTimeout(() => report(rule.id, 'removed'), done.removed ? file.seenWithinMs : 0).unref();
       }
     },
 
