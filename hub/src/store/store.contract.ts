@@ -5,6 +5,7 @@ import { ChatMessageInputSchema, DESK_ANSWERER, SessionRegistrationSchema, type 
 import type { Store } from './store.ts';
 import { runReviewContract } from './reviews.contract.ts';
 import { runOutsideContract } from './outside.contract.ts';
+import { runProjectRulesContract } from './project-rules.contract.ts';
 
 export type StoreFactory = () => Promise<{ store: Store; cleanup(): Promise<void> }>;
 
@@ -42,6 +43,7 @@ function request(id: string, sessionId: string): PendingRequest {
 export function runStoreContract(options: { name: string; create: StoreFactory }): void {
   runReviewContract(options);
   runOutsideContract(options);
+  runProjectRulesContract(options);
   for (const [part, cases] of [
     ['tokens, pairing codes, devices', authContract],
     ['sessions', sessionContract],

@@ -92,7 +92,7 @@ export function projectRuleQueries(db: SqlDriver): RuleQueries {
       // Never written: nothing of it is in the file, so it is removed at once.
       return one(
         await db.all(
-          `UPDATE project_rules SET status = 'revoked', revoked_at = $3, removed_at = CASE WHEN written_at IS NULL THEN $3 ELSE NULL END, updated_at = $3
+          `UPDATE project_rules SET status = 'revoked', revoked_at = $3, removed_at = CASE WHEN written_at IS NULL THEN CAST($3 AS BIGINT) ELSE NULL END, updated_at = $3
            WHERE namespace = $1 AND id = $2 AND status IN ('proposed', 'accepted', 'written') RETURNING *`,
           [namespace, ruleId, now],
         ),
@@ -112,7 +112,7 @@ export function projectRuleQueries(db: SqlDriver): RuleQueries {
       if (tokenIds.length === 0) return [];
       const marks = tokenIds.map((_, i) => `$${i + 3}`).join(', ');
       const rows = await db.all(
-        `UPDATE project_rules SET status = 'revoked', revoked_at = $2, removed_at = CASE WHEN written_at IS NULL THEN $2 ELSE NULL END, updated_at = $2
+        `UPDATE project_rules SET status = 'revoked', revoked_at = $2, removed_at = CASE WHEN written_at IS NULL THEN CAST($2 AS BIGINT) ELSE NULL END, updated_at = $2
          WHERE namespace = $1 AND status IN ('accepted', 'written') AND accepted_token IN (${marks}) RETURNING *`,
         [namespace, now, ...tokenIds],
       );
