@@ -8,17 +8,19 @@ const R1 = '22222222-2222-4222-8222-222222222222';
 const R2 = '33333333-3333-4333-8333-333333333333';
 
 /** An agent's rule file in memory: its entries, and a problem to report while set. */
-function memoryFile() {
+type MemoryFile = ProjectRuleFile & { problem: string | null; entries: Set<string> };
+
+function memoryFile(): MemoryFile {
   const entries = new Set<string>();
-  const file = {
-    problem: null as string | null,
+  const file: MemoryFile = {
+    problem: null,
     entries,
     seenWithinMs: 1_000,
     writeProblem: () => file.problem,
     update: (rule) => ({ type: 'addRules', rules: [rule], behavior: 'allow', destination: 'localSettings' }),
     holds: ({ rule }) => entries.has(rule.ruleContent),
     remove: ({ rule }) => (file.problem ? { error: file.problem } : { removed: entries.delete(rule.ruleContent) }),
-  } satisfies ProjectRuleFile & { problem: string | null; entries: Set<string> };
+  };
   return file;
 }
 
