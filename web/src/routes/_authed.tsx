@@ -18,6 +18,7 @@ const PushToggle = lazy(() => import('../pwa/push-toggle.tsx').then((m) => ({ de
 const DevicesMenuItem = lazy(() => import('../features/devices/devices-menu-item.tsx').then((m) => ({ default: m.DevicesMenuItem })));
 const DevicesDialog = lazy(() => import('../features/devices/devices-dialog.tsx').then((m) => ({ default: m.DevicesDialog })));
 // Archive's question about live reviews loads when it is first asked.
+const RuleProposals = lazy(() => import('../features/rules/rule-proposals.tsx').then((m) => ({ default: m.RuleProposals })));
 const ArchiveReviewsQuestion = lazy(() => import('../features/reviews/end-question.tsx').then((m) => ({ default: m.ArchiveReviewsQuestion })));
 
 export const Route = createRoute({
@@ -71,6 +72,11 @@ function AuthedShell() {
               <Suspense fallback={null}>
                 <PushToggle />
                 <DevicesMenuItem onOpen={() => setDevicesOpen(true)} />
+              </Suspense>
+            }
+            asks={
+              <Suspense fallback={null}>
+                <RuleProposals />
               </Suspense>
             }
             archiveQuestion={(question) => (
