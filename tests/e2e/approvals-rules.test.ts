@@ -4,7 +4,7 @@
 // the rule into the project's .claude/settings.local.json, and plain `claude -p` in that folder does
 // not ask either → `tether rules revoke` → the entry leaves the file and claude asks again. A desk
 // `tether claude` on a machine whose daemon runs (its machine vouched: rules are per machine).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -28,6 +28,13 @@ const bash = (id: string) => toolUse('Bash', { command: COMMAND, description: 't
 /** One turn per word: the word asks for the Bash call, its result is answered with "<word> done". */
 const turn = (word: string) => [when(userSays(new RegExp(`^${word}$`)), bash(`toolu_${word}`)), when(hasToolResult({ id: `toolu_${word}` }), text(`${word} done`))];
 const WORDS = ['one', 'two', 'three', 'four', 'plain', 'six', 'plainagain'] as const;
+const OUTSIDE = 'touch /tmp/tether-rules-outside.txt';
+/** The bad-input story's turns: the same command, and one outside the project folder. */
+const BAD_WORDS = ['b1', 'b2', 'b3', 'broken', 'linked', 'fixed'] as const;
+const outsideTurn = (word: string) => [
+  when(userSays(new RegExp(`^${word}$`)), toolUse('Bash', { command: OUTSIDE, description: 'touch outside' }, { id: `toolu_${word}` })),
+  when(hasToolResult({ id: `toolu_${word}` }), text(`${word} done`)),
+];
 
 function toolResult(requests: MessagesRequest[], id: string): { isError: boolean; text: string } | null {
   for (const request of requests) {
@@ -60,11 +67,11 @@ async function waitForRule(phone: Socket, test: (rule: ProjectRule) => boolean, 
 }
 
 /** A phone prompt whose Bash call the phone allows; resolves once claude answered "<word> done". */
-async function allowOnPhone(o: { watch: SessionWatch; runner: RunnerHandle; word: string; taken: Set<string> }) {
+async function allowOnPhone(o: { watch: SessionWatch; runner: RunnerHandle; word: string; taken: Set<string>; command?: string }) {
   await o.watch.send(o.word);
   const request = await o.watch.waitFor(() => o.watch.requested.find((r) => r.toolName === 'Bash' && !o.taken.has(r.id)), { what: `the ${o.word} Bash request` });
   o.taken.add(request.id);
-  expect(request.toolInput.command).toBe(COMMAND);
+  expect(request.toolInput.command).toBe(o.command ?? COMMAND);
   expect((await o.watch.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } })).ok).toBe(true);
   await o.runner.waitForScreen(`${o.word} done`);
 }
@@ -142,4 +149,43 @@ it('three phone allows of one command → a proposed rule → accepted → claud
     expect(watch.requested.filter((r) => r.toolName === 'Bash')).toHaveLength(3);
   }
   expect(await plainClaude({ sandbox, word: 'plainagain', requests: () => world.fake.mainRequests() })).toMatchObject({ isError: true });
+}, 180_000);
+
+it('bad input: a call outside the folder is never proposed; a settings file that is not JSON is left untouched and the call asked; a .claude link is refused; fixed, the rule is written', async () => {
+  const world = await startDaemonWorld(defer, { script: [...['o1', 'o2', 'o3'].flatMap(outsideTurn), ...BAD_WORDS.flatMap(turn)] });
+  const { daemon, phone, sandbox } = world;
+  const runner = world.startRunner({ home: daemon.home });
+  const watch = await world.startWatch(runner.sessionId);
+  await runner.waitForScreen(DESK_READY);
+  const taken = new Set<string>();
+  for (const word of ['o1', 'o2', 'o3']) await allowOnPhone({ watch, runner, word, taken, command: OUTSIDE });
+  for (const word of ['b1', 'b2', 'b3']) await allowOnPhone({ watch, runner, word, taken });
+  const proposed = await waitForRule(phone, (r) => r.status === 'proposed', 'proposed');
+  expect((await rules(phone)).map((r) => r.command)).toEqual([COMMAND]); // the outside call never
+  expect((await emitAck(phone, 'rules:accept', { ruleId: proposed.id })).ok).toBe(true);
+
+  // Not valid JSON: untouched, the call asked on the phone as usual, the rule says why.
+  const dir = join(sandbox.cwd, '.claude');
+  const file = join(dir, 'settings.local.json');
+  mkdirSync(dir);
+  writeFileSync(file, '{"permissions": {"allow": [}');
+  await allowOnPhone({ watch, runner, word: 'broken', taken });
+  expect(readFileSync(file, 'utf8')).toBe('{"permissions": {"allow": [}');
+  expect(await waitForRule(phone, (r) => r.id === proposed.id && r.error !== null, 'failed')).toMatchObject({ status: 'accepted', error: expect.stringMatching(/settings\.local\.json is not valid JSON .*left untouched/) });
+
+  // .claude a link to a folder elsewhere: refused the same way, nothing written there.
+  const elsewhere = world.tempDir('tether-rules-elsewhere-');
+  rmSync(dir, { recursive: true });
+  symlinkSync(elsewhere, dir);
+  await allowOnPhone({ watch, runner, word: 'linked', taken });
+  expect(readdirSync(elsewhere)).toEqual([]);
+  await waitForRule(phone, (r) => r.id === proposed.id && /\.claude is a link/.test(r.error ?? ''), 'refused for the link');
+
+  // Fixed: the next call is the rule's, claude writes it.
+  rmSync(dir);
+  await watch.send('fixed');
+  await runner.waitForScreen('fixed done');
+  expect(watch.requested.filter((r) => r.toolName === 'Bash')).toHaveLength(8);
+  expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ permissions: { allow: [`Bash(${COMMAND})`] } });
+  await waitForRule(phone, (r) => r.id === proposed.id && r.status === 'written' && r.error === null, 'written');
 }, 180_000);
