@@ -18,7 +18,8 @@ import { compareVersions } from '../../cli/src/agents/version.ts';
 import { emitAck } from '../harness/hub.ts';
 import { claudeBin, type ClaudeSandbox } from '../harness/claude.ts';
 import { runTether } from '../harness/tether-cli.ts';
-import type { RunnerHandle, SessionWatch } from '../harness/runner.ts';
+import { chatText, type RunnerHandle, type SessionWatch } from '../harness/runner.ts';
+import { spawnVia } from '../harness/daemon.ts';
 import { DESK_READY, startDaemonWorld } from '../harness/world.ts';
 
 const defer = useCleanups();
@@ -189,3 +190,28 @@ it('bad input: a call outside the folder is never proposed; a settings file that
   expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ permissions: { allow: [`Bash(${COMMAND})`] } });
   await waitForRule(phone, (r) => r.id === proposed.id && r.status === 'written' && r.error === null, 'written');
 }, 180_000);
+
+it('headless (claude -p, stream-json): an accepted rule goes with the allow of the next call it covers, and claude writes it the same way', async () => {
+  const words = ['h1', 'h2', 'h3', 'h4'];
+  const world = await startDaemonWorld(defer, { script: words.flatMap(turn) });
+  const { daemon, phone, sandbox } = world;
+  const ack = await spawnVia(phone, { machineId: daemon.machineId(), cwd: sandbox.cwd, launchKind: 'headless', permissionMode: 'default' });
+  expect(ack.ok, JSON.stringify(ack)).toBe(true);
+  const watch = await world.startWatch(ack.session!.id);
+  const said = (word: string) => watch.waitFor(() => watch.messages().find((m) => chatText(m) === `${word} done`), { what: `${word} done`, timeoutMs: 30_000 });
+  const taken = new Set<string>();
+  for (const word of ['h1', 'h2', 'h3']) {
+    await watch.send(word);
+    const request = await watch.waitFor(() => watch.requested.find((r) => r.toolName === 'Bash' && !taken.has(r.id)), { what: `the ${word} request`, timeoutMs: 30_000 });
+    taken.add(request.id);
+    await watch.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } });
+    await said(word);
+  }
+  const proposed = await waitForRule(phone, (r) => r.status === 'proposed', 'proposed');
+  expect((await emitAck(phone, 'rules:accept', { ruleId: proposed.id })).ok).toBe(true);
+  await watch.send('h4');
+  await said('h4');
+  expect(watch.requested.filter((r) => r.toolName === 'Bash')).toHaveLength(3);
+  expect(JSON.parse(readFileSync(join(sandbox.cwd, '.claude', 'settings.local.json'), 'utf8'))).toMatchObject({ permissions: { allow: [`Bash(${COMMAND})`] } });
+  await waitForRule(phone, (r) => r.id === proposed.id && r.status === 'written', 'written');
+}, 120_000);
