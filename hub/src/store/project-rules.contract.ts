@@ -35,6 +35,12 @@ export function runProjectRulesContract(options: { name: string; create: Factory
       expect(await store.acceptRule({ namespace: 'beta', ruleId: third.rule.id, ruleContent: 'npm test', by: 'x', device: null, tokenId: null, now: 6 })).toBeNull();
     });
 
+    it('allows counted at once (two hubs) are all counted, and proposed once', async () => {
+      const counted = await Promise.all([1, 2, 3, 4].map((at) => allow('npm test', at)));
+      expect(counted.filter((c) => c.proposedNow)).toHaveLength(1);
+      expect((await store.listRules({ namespace: 'alpha' }))[0]).toMatchObject({ allows: 4, status: 'proposed' });
+    });
+
     it('accept once, only a proposed rule; written; revoked waits for its removal; a revoked rule is not counted again', async () => {
       for (const at of [1, 2, 3]) await allow('npm test', at);
       const [rule] = await store.listRules({ namespace: 'alpha' });

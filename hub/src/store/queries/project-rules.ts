@@ -39,18 +39,15 @@ export function projectRuleQueries(db: SqlDriver): RuleQueries {
   return {
     async countRuleAllow({ namespace, machineId, folder, toolName, command, call, proposeAt, now }) {
       return db.transaction(async (tx) => {
+        // The row first (a second hub inserting the same one at once waits, then does nothing), then
+        // locked and counted: no allow is lost to a race.
+        await tx.run(
+          `INSERT INTO project_rules (id, namespace, machine_id, folder, tool_name, command, rule_content, allows, calls, status, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $6, 0, '[]', 'counting', $7) ON CONFLICT (namespace, machine_id, folder, tool_name, command) DO NOTHING`,
+          [crypto.randomUUID(), namespace, machineId, folder, toolName, command, now],
+        );
         const found = await first(tx, `SELECT * FROM project_rules WHERE namespace = $1 AND machine_id = $2 AND folder = $3 AND tool_name = $4 AND command = $5${db.lockRows}`, [namespace, machineId, folder, toolName, command]);
-        if (!found) {
-          const status = proposeAt <= 1 ? 'proposed' : 'counting';
-          const rows = await tx.all(
-            `INSERT INTO project_rules (id, namespace, machine_id, folder, tool_name, command, rule_content, allows, calls, status, proposed_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $6, 1, $7, $8, $9, $10) RETURNING *`,
-            [crypto.randomUUID(), namespace, machineId, folder, toolName, command, JSON.stringify([call]), status, status === 'proposed' ? now : null, now],
-          );
-          const rule = rowToRule(rows[0]!);
-          return { rule, proposedNow: status === 'proposed' };
-        }
-        const before = rowToRule(found);
+        const before = rowToRule(found!);
         // A rule the person said no to, or took back, is not proposed again.
         if (before.status === 'revoked') return { rule: before, proposedNow: false };
         const calls: RuleCall[] = [...before.calls, call].slice(-RULE_CALLS_KEPT);

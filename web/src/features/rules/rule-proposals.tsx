@@ -61,8 +61,9 @@ function Proposal({ rule, machines }: { rule: ProjectRule; machines: readonly Ma
         You allowed this {rule.allows} times in <Where rule={rule} machines={machines} />:
       </p>
       <ul className="rule-calls" aria-label="The calls it would have covered">
-        {rule.calls.map((call) => (
-          <li key={`${call.at}-${call.sessionId}`}>
+        {rule.calls.map((call, index) => (
+          // The calls are a fixed list, oldest first: their place is their identity.
+          <li key={index}>
             <code>{call.command}</code> <span className="rule-when">{formatRelativeTime(call.at, now)}</span>
           </li>
         ))}
