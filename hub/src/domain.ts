@@ -29,6 +29,7 @@ import { createWorkspace } from './workspace/workspace.ts';
 import { createReviews } from './reviews/reviews.ts';
 import { followReviews } from './reviews/follow.ts';
 import { createGitActions } from './git-actions/git-actions.ts';
+import { createFileEdits } from './file-edits/file-edits.ts';
 import { createProjectRules } from './project-rules/project-rules.ts';
 
 /** What the socket rooms (sockets/rooms.ts) lend the domain: commands to runners and the ways
@@ -81,6 +82,7 @@ export function createDomain(options: {
   const follower = followReviews({ store, facts, onError });
   const reviews = createReviews({ store, facts, sessions, machines, remote, workspace, follower });
   const git = createGitActions({ sessionOf: sessions.get, runners, store, facts });
+  const edits = createFileEdits({ sessions, runners });
   const worktrees = createWorktrees({ sessions, machines, daemons, store, facts });
   const outside = createOutside({ store, facts, machines, daemons, remote, onError });
   const rules = createProjectRules({ store, facts, runners });
@@ -109,6 +111,7 @@ export function createDomain(options: {
     workspace,
     reviews,
     git,
+    edits,
     worktrees,
     outside,
     rules,

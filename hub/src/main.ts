@@ -153,6 +153,7 @@ function httpEdge(o: {
     approvals: domain.approvals,
     workspace: domain.workspace,
     git: domain.git,
+    edits: domain.edits,
     attachments: domain.attachments,
     resolver: auth.resolver,
     login: auth.login,

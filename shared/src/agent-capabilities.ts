@@ -63,6 +63,9 @@ export const AgentCapabilitiesSchema = z
       .object({
         backgroundId: BackgroundIdSchema,
         note: z.string().min(1).max(200),
+        /** Its runner stops it in the agent's pool when the phone asks (SessionStop.stopInPool).
+         *  Absent (an older runner): only a detach from the phone. */
+        stop: z.boolean().optional(),
       })
       .strict()
       .optional(),

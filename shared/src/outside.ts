@@ -11,7 +11,7 @@
 // conversation's content); search matches title and folder only; a conversation tether ran (any
 // session of the namespace with its agent session id) is never listed.
 import { z } from 'zod';
-import { AgentSessionIdSchema, MachineIdSchema, TimestampSchema } from './ids.ts';
+import { AgentSessionIdSchema, BackgroundIdSchema, MachineIdSchema, TimestampSchema } from './ids.ts';
 import { MAX_PATH_CHARS } from './limits.ts';
 import { AgentKindSchema, LaunchKindSchema } from './session.ts';
 
@@ -40,6 +40,10 @@ export const OutsideEntrySchema = z.object({
   sizeBytes: z.number().int().min(0),
   /** A live process still writes it (claude's status file names a live pid, or it grew just now). */
   live: z.boolean(),
+  /** It runs as one of the agent's background sessions (claude --bg; its status file says so): this
+   *  is the agent's id for it, and adopting it attaches to it live (the `attached` launch kind).
+   *  Absent: a past conversation, or a live one in someone's terminal (that one cannot be shared). */
+  backgroundId: BackgroundIdSchema.optional(),
 });
 export type OutsideEntry = z.infer<typeof OutsideEntrySchema>;
 

@@ -65,7 +65,10 @@ export type SessionSpawn = z.input<typeof SessionSpawnSchema>;
 
 /** Web → hub: stop a running session (graceful, then forced after a grace period). */
 /** `reviews`: what becomes of its live reviews (reviews.ts); needed only when it has some. */
-export const SessionStopSchema = z.object({ sessionId: SessionIdSchema, reviews: LiveReviewsChoiceSchema.optional() });
+/** `stopInPool`: a session tether attached to (capabilities.adopted) is stopped in the agent's own pool
+ *  (claude stop), not only detached from; only a person's confirmed request sends it, and the hub
+ *  refuses it for a session whose runner cannot (capabilities.adopted.stop absent). */
+export const SessionStopSchema = z.object({ sessionId: SessionIdSchema, reviews: LiveReviewsChoiceSchema.optional(), stopInPool: z.boolean().default(false) });
 export type SessionStop = z.input<typeof SessionStopSchema>;
 
 /** Web → hub: continue an ended session (same tether session, same claude session id). */

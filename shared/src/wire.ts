@@ -158,6 +158,30 @@ export function resumeAtDesk(capabilities: Pick<CapabilitiesRead, 'resumeCommand
 export const GIT_HISTORY_TOOL = 'Git';
 /** The hub's refusal of a git write while the agent is mid-turn (the web offers "Do it anyway"). */
 export const GIT_MID_TURN_REFUSAL = 'the agent is mid-turn: a commit now may catch its edits half done. Confirm to go ahead anyway';
+/** The hub's refusal of a file save while the agent is mid-turn (the web offers "Save anyway"). */
+export const FILE_MID_TURN_REFUSAL = 'the agent is mid-turn: it may be editing this file too. Confirm to save anyway';
+/** The hub's refusal of a save over a file that changed since it was opened (the web shows the difference). */
+export const FILE_STALE_REFUSAL = 'the file changed since you opened it: nothing was written';
+/** Why `path` may not be edited from a phone, or null. Case-insensitive (macOS folders ignore case).
+ *  What an agent reads as permissions or runs as code: claude's settings (its hooks and allowed
+ *  tools), MCP servers, Gemini's and Codex's own folders, direnv's `.envrc`, git's hooks wherever a
+ *  hook manager keeps them, and `.git` itself. */
+export function editRefusal(path: string): string | null {
+  const parts = path.toLowerCase().split('/');
+  const name = parts.at(-1) ?? '';
+  const inside = (folder: string) => parts.slice(0, -1).includes(folder);
+  if (parts.includes('.git')) return "is in '.git', git's own folder (its hooks run code): it is not edited from here";
+  if (inside('.claude') && /^settings.*\.json$/.test(name)) return "is claude's settings (its permissions and hooks): edit it at the desk";
+  if (inside('.claude') && parts.includes('hooks')) return "is a claude hook (it runs as code): edit it at the desk";
+  if (name === '.mcp.json') return 'names MCP servers (programs an agent runs): edit it at the desk';
+  if (inside('.gemini')) return "is in '.gemini', Gemini's settings (its permissions and hooks): edit it at the desk";
+  if (inside('.codex')) return "is in '.codex', Codex's settings (its permissions and hooks): edit it at the desk";
+  if (name === '.envrc') return "is direnv's '.envrc' (it runs as code on entering the folder): edit it at the desk";
+  if (inside('.husky') || inside('.githooks') || name === '.pre-commit-config.yaml' || name === 'lefthook.yml' || name === '.lefthook.yml') {
+    return 'is a git hook (it runs as code): edit it at the desk';
+  }
+  return null;
+}
 
 /** Builds AskUserQuestion's `answers` map from picked labels and free text ("Other").
  *  Multi-select answers are the labels joined with ", ", as claude's own picker writes them. */

@@ -174,6 +174,9 @@ export const WorkspaceFileSchema = z.object({
   binary: z.boolean(),
   text: z.string().max(WORKSPACE_MAX_FILE_BYTES).nullable(),
   truncated: z.boolean(),
+  /** sha256 (hex) of the file's bytes when it was read whole as text: the base an edit names
+   *  (file-edits.ts). Absent from a runner older than editing, null when cut or binary. */
+  hash: z.string().regex(/^[0-9a-f]{64}$/).nullable().optional(),
 });
 export type WorkspaceFile = z.infer<typeof WorkspaceFileSchema>;
 

@@ -19,6 +19,7 @@ import { watchSession } from '../harness/runner.ts';
 import { runTether } from '../harness/tether-cli.ts';
 import { startDaemon, spawnVia } from '../harness/daemon.ts';
 import { connectPhone } from '../harness/world.ts';
+import { waitFound } from '../harness/outside.ts';
 import { emitAck } from '../harness/hub.ts';
 
 const defer = useCleanups();
@@ -184,6 +185,37 @@ describe('a claude background session adopted live', () => {
     if (resumed.ok) expect(resumed.session).toMatchObject({ id: adoptedId, status: 'idle', launchKind: 'pty', capabilities: { adopted: { backgroundId: bg.id } } });
     expect((await emitAck<{ session: Session }>(phone, 'session:stop', { sessionId: adoptedId }, 30_000)).ok).toBe(true);
     expect((await claudeBackgroundSessions({ configDir: sandbox.configDir, claudeBin: claudeBin() })).map((s) => s.id)).toContain(bg.id);
+  }, 150_000);
+
+  it("is found on the machine with its id, adopted from that row, and stopped in claude's pool from the phone", async () => {
+    const world = await backgroundWorld(defer, []);
+    const { bg, sandbox, hub } = world;
+    const daemon = await startDaemon({ hub, sandbox, args: ['--outside'] });
+    defer(() => daemon.stop());
+    const machineId = daemon.machineId();
+    const phone = await connectPhone(defer, hub);
+
+    // Its status file says it runs in claude's pool: listed live, with the id claude's verbs take.
+    const found = await waitFound({ hubUrl: hub.url, token: hub.token, machineId, match: (s) => s.backgroundId === bg.id });
+    expect(found).toMatchObject({ agent: 'claude', folder: sandbox.cwd, live: true, backgroundId: bg.id });
+
+    // Adopt from its row: attached live (not resumed), its conversation the chat.
+    const adopted = await emitAck<{ session: Session }>(phone, 'outside:adopt', { machineId, agentSessionId: found.agentSessionId }, 60_000);
+    expect(adopted.ok).toBe(true);
+    if (!adopted.ok) return;
+    expect(adopted.session).toMatchObject({ launchKind: 'pty', status: 'idle', agentSessionId: found.agentSessionId, capabilities: { adopted: { backgroundId: bg.id, stop: true } } });
+    const watch = await watchSession({ hub, sessionId: adopted.session.id });
+    defer(() => watch.stop());
+    await watch.waitFor(() => watch.messages().some((m) => JSON.stringify(m).includes('Hello from the background.')), { what: 'the earlier reply in the chat' });
+    // Adopted: no longer listed; a second adopt of the row is told.
+    expect(await emitAck(phone, 'outside:adopt', { machineId, agentSessionId: found.agentSessionId }, 30_000)).toMatchObject({ ok: false, reason: 'session_live', error: expect.stringContaining('someone else is adopting this conversation') });
+
+    // Stop in claude's pool (the phone asked a person first): claude stop ran, nothing of it runs on.
+    const stopAt = Date.now();
+    const stopped = await emitAck<{ session: Session }>(phone, 'session:stop', { sessionId: adopted.session.id, stopInPool: true }, 30_000);
+    console.log(`stopped in claude's pool from the phone in ${Date.now() - stopAt} ms`);
+    expect(stopped).toMatchObject({ ok: true, session: { status: 'ended' } });
+    expect((await claudeBackgroundSessions({ configDir: sandbox.configDir, claudeBin: claudeBin() })).map((s) => s.id)).not.toContain(bg.id);
   }, 150_000);
 
   it('is absent, with its reason, from a claude that has no background sessions', async () => {

@@ -5,6 +5,7 @@
 // token-bearing config), as is another namespace.
 //
 //   test ─GET /api/sessions/:id/{changes,files,file}─► hub ─workspace:query─► tether claude ─► git, fs
+import { createHash } from 'node:crypto';
 import { linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,7 +69,7 @@ describe("a session's files through the hub", () => {
 
     const read = await get('/file?path=src/greet.ts');
     const edited = "export function greet() {\n  return 'hello, phone';\n}\n";
-    expect(read).toEqual({ status: 200, body: { kind: 'read', path: 'src/greet.ts', size: Buffer.byteLength(edited), binary: false, text: edited, truncated: false } });
+    expect(read).toEqual({ status: 200, body: { kind: 'read', path: 'src/greet.ts', size: Buffer.byteLength(edited), binary: false, text: edited, truncated: false, hash: createHash('sha256').update(edited).digest('hex') } });
     const listing = await get('/files');
     expect(listing.status).toBe(200);
     expect((listing.body.entries as Array<{ name: string; outside: boolean; size: number | null }>).map((e) => [e.name, e.outside, e.size])).toEqual([

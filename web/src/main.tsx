@@ -23,6 +23,7 @@ import { Route as sessionTerminalRoute } from './routes/_authed.sessions.$sessio
 import { Route as sessionChangesRoute } from './routes/_authed.sessions.$sessionId.changes.tsx';
 import { Route as sessionFilesRoute } from './routes/_authed.sessions.$sessionId.files.tsx';
 import { Route as machineShellRoute } from './routes/_authed.machines.$machineId.shell.tsx';
+import { Route as machineRoute } from './routes/_authed.machines.$machineId.tsx';
 import { registerServiceWorker } from './pwa/register.ts';
 
 // Before anything renders or logs a URL: a pairing code or token must not stay in the address bar.
@@ -45,7 +46,7 @@ const queryClient = new QueryClient({
 const routeTree = rootRoute.addChildren([
   loginRoute,
   shareRoute,
-  authedRoute.addChildren([authedIndexRoute, newSessionRoute, machineShellRoute, sessionRoute.addChildren([sessionChatRoute, sessionTerminalRoute, sessionChangesRoute, sessionFilesRoute])]),
+  authedRoute.addChildren([authedIndexRoute, newSessionRoute, machineRoute, machineShellRoute, sessionRoute.addChildren([sessionChatRoute, sessionTerminalRoute, sessionChangesRoute, sessionFilesRoute])]),
 ]);
 
 const router = createRouter({

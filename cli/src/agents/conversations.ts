@@ -20,9 +20,10 @@ export type ConversationSource = {
   headBytes: number;
   /** The conversation's identity from its head, or null when the head is not one of its records. */
   readHead(o: { path: string; head: string; env: NodeJS.ProcessEnv }): ConversationHead | null;
-  /** Agent session ids a live process of the agent runs now (claude's status files), and the
+  /** Agent session ids a live process of the agent runs now (claude's status files), each with the
+   *  agent's id for it when it runs as a background session (null: in someone's terminal), and the
    *  directory whose changes change that. */
-  liveWriters?: { dir(env: NodeJS.ProcessEnv): string; ids(env: NodeJS.ProcessEnv): Set<string> };
+  liveWriters?: { dir(env: NodeJS.ProcessEnv): string; ids(env: NodeJS.ProcessEnv): Map<string, { backgroundId: string | null }> };
 };
 
 /** The first `bytes` of a file as text, cut at its last whole line. */

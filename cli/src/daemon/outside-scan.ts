@@ -20,7 +20,7 @@ export function createConversationScan(o: { env: NodeJS.ProcessEnv; sources: Age
   const files = new Map<string, FileState>();
   /** Every directory walked, with what lies below it; the watcher watches exactly these. */
   const dirs = new Map<string, DirState>();
-  const liveIds = new Map<AgentKind, Set<string>>();
+  const liveIds = new Map<AgentKind, Map<string, { backgroundId: string | null }>>();
 
   const readFile = (path: string, state: DirState) => {
     let stat;
@@ -109,8 +109,11 @@ export function createConversationScan(o: { env: NodeJS.ProcessEnv; sources: Age
       for (const [path, file] of files) {
         const head = file.head;
         if (!head || options.exclude.has(head.agentSessionId)) continue;
-        const live = liveIds.get(file.agent)?.has(head.agentSessionId) === true || options.now - file.mtimeMs < LIVE_WINDOW_MS;
-        const entry = { agent: file.agent, ...head, lastActivity: Math.floor(file.mtimeMs), sizeBytes: file.size, live, path };
+        const writer = liveIds.get(file.agent)?.get(head.agentSessionId);
+        const live = writer !== undefined || options.now - file.mtimeMs < LIVE_WINDOW_MS;
+        // A background session (claude --bg) is adopted live by its id; one in a terminal is not.
+        const background = writer?.backgroundId ? { backgroundId: writer.backgroundId } : {};
+        const entry = { agent: file.agent, ...head, lastActivity: Math.floor(file.mtimeMs), sizeBytes: file.size, live, ...background, path };
         const other = out.get(head.agentSessionId);
         // Two files naming one conversation (a copy): the one written last is it.
         if (!other || other.lastActivity < entry.lastActivity) out.set(head.agentSessionId, entry);

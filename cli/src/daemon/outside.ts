@@ -51,7 +51,7 @@ export function batches(entries: OutsideEntry[], removed: string[]): OutsideInde
 }
 
 const sameEntry = (a: OutsideEntry, b: OutsideEntry) =>
-  a.title === b.title && a.folder === b.folder && a.lastActivity === b.lastActivity && a.sizeBytes === b.sizeBytes && a.live === b.live && a.agent === b.agent;
+  a.title === b.title && a.folder === b.folder && a.lastActivity === b.lastActivity && a.sizeBytes === b.sizeBytes && a.live === b.live && a.agent === b.agent && a.backgroundId === b.backgroundId;
 
 const publicEntry = ({ path: _path, ...entry }: FoundConversation): OutsideEntry => entry;
 

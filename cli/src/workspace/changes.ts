@@ -172,7 +172,7 @@ export function readUntracked(options: { root: string; path: string; maxBytes: n
     if (lstatSync(folder.child(name)).isSymbolicLink()) {
       const target = readlinkSync(folder.child(name));
       folder.verify();
-      return { kind: 'text', text: target, size: Buffer.byteLength(target), cut: false };
+      return { kind: 'text', text: target, size: Buffer.byteLength(target), cut: false, hash: null };
     }
     const opened = openChild(folder, name);
     if (opened.kind === 'dir') opened.dir.close();

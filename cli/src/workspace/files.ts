@@ -85,9 +85,10 @@ export function readWorkspaceFile(options: { root: string; path: string; via?: O
     if (isHardLinked(opened.stat)) return ackError('forbidden', `${show(options.path)} ${HARD_LINK_REFUSAL}`);
     const read = readTextCapped({ fd: opened.fd, maxBytes: WORKSPACE_MAX_FILE_BYTES });
     if (read.kind === 'not-file') return ackError('bad_request', `${show(options.path)} is not a regular file`);
-    if (read.kind === 'binary') return { ok: true, kind: 'read', path: options.path, size: read.size, binary: true, text: null, truncated: false };
+    if (read.kind === 'binary') return { ok: true, kind: 'read', path: options.path, size: read.size, binary: true, text: null, truncated: false, hash: null };
     const fitted = fitEncoded(read.text);
-    return { ok: true, kind: 'read', path: options.path, size: read.size, binary: false, text: fitted, truncated: read.cut || fitted.length < read.text.length };
+    const truncated = read.cut || fitted.length < read.text.length;
+    return { ok: true, kind: 'read', path: options.path, size: read.size, binary: false, text: fitted, truncated, hash: truncated ? null : read.hash };
   } catch (error) {
     return refusal(options.path, error);
   } finally {

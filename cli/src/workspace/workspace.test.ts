@@ -1,7 +1,8 @@
 // workspace.test.ts: the runner's reads of a session directory against real git repositories in
 // temp dirs: changes (modified, added, deleted, renamed, untracked, binary, no commit yet, paging,
 // cuts), listings and files, and every way out of the directory refused.
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WORKSPACE_MAX_DIFF_LINES, WorkspaceAnswerSchema, type Ack, type WorkspaceAnswer, type WorkspaceChanges } from '@tether/shared';
@@ -249,12 +250,15 @@ describe('files', () => {
 
   it('reads a text file, names a binary one, cuts a large one at a line', async () => {
     const root = repo();
-    expect(await ask(root, { kind: 'read', path: 'src/app.ts' })).toMatchObject({ ok: true, kind: 'read', binary: false, truncated: false, text: expect.stringContaining('line10 = 10') });
-    expect(await ask(root, { kind: 'read', path: 'logo.bin' })).toEqual({ ok: true, kind: 'read', path: 'logo.bin', size: 6, binary: true, text: null, truncated: false });
+    // A text file read whole carries its bytes' sha256: the base an edit names (file-edits/).
+    const sha = createHash('sha256').update(readFileSync(join(root, 'src', 'app.ts'))).digest('hex');
+    expect(await ask(root, { kind: 'read', path: 'src/app.ts' })).toMatchObject({ ok: true, kind: 'read', binary: false, truncated: false, text: expect.stringContaining('line10 = 10'), hash: sha });
+    expect(await ask(root, { kind: 'read', path: 'logo.bin' })).toEqual({ ok: true, kind: 'read', path: 'logo.bin', size: 6, binary: true, text: null, truncated: false, hash: null });
     writeFileSync(join(root, 'large.txt'), `${'y'.repeat(99)}\n`.repeat(6000));
     const large = await ask(root, { kind: 'read', path: 'large.txt' });
     if (!large.ok || large.kind !== 'read') throw new Error(JSON.stringify(large));
     expect(large.truncated).toBe(true);
+    expect(large.hash).toBeNull();
     expect(large.size).toBe(600_000);
     expect(large.text!.endsWith('\n')).toBe(true);
     expect(large.text!.length).toBeLessThanOrEqual(384 * 1024);

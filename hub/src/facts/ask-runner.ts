@@ -18,6 +18,9 @@ export async function askRunner<E extends RunnerQueryName, T extends object>(o: 
   schema: AnswerSchema<T>;
   /** What a tether older than the hub does not know (it never answers): named in the timeout's error. */
   asked: string;
+  /** Of several sockets' answers, the one to take first (a save: the socket that wrote, not the
+   *  one that then found the file changed by it). */
+  prefer?: (answer: T) => boolean;
 }): Promise<Ack<T>> {
   let answers: unknown[];
   try {
@@ -28,7 +31,7 @@ export async function askRunner<E extends RunnerQueryName, T extends object>(o: 
   if (answers.length === 0) return ackError('conflict', "the session's runner is not connected to the hub right now (its machine may be asleep or offline)");
   // One runner per session; a second socket of it (a reconnect not yet noticed) answers the same.
   const read = answers.map((raw) => readAnswer(raw, o.schema));
-  return read.find((a) => a.ok) ?? read[0]!;
+  return read.find((a) => a.ok && (o.prefer?.(a) ?? true)) ?? read.find((a) => a.ok) ?? read[0]!;
 }
 
 function readAnswer<T extends object>(raw: unknown, schema: AnswerSchema<T>): Ack<T> {

@@ -38,6 +38,8 @@ import type { Workspace } from '../workspace/workspace.ts';
 import { createWorkspaceRoutes } from './routes/workspace.ts';
 import type { GitActions } from '../git-actions/git-actions.ts';
 import { createGitActionRoutes } from './routes/git-actions.ts';
+import type { FileEdits } from '../file-edits/file-edits.ts';
+import { createFileEditRoutes } from './routes/file-edits.ts';
 import { REACH_PROOF_PATH, type ReachProof } from '../reach/reach-proof.ts';
 import type { Transcription } from '../transcription/transcription.ts';
 import { createTranscriptionRoutes } from './routes/transcription.ts';
@@ -61,6 +63,8 @@ export type HttpAppOptions = {
   /** A session's working directory, read through its runner; without it the routes are absent. */
   workspace?: Workspace;
   git?: GitActions;
+  /** A person's save of one file through the session's runner; without it the route is absent. */
+  edits?: FileEdits;
   /** Files uploaded for prompts; without it the attachment routes answer 404. */
   attachments?: Attachments;
   resolver: CallerResolver;
@@ -141,6 +145,7 @@ export function createHttpApp(options: HttpAppOptions) {
   app.route('/api/sessions', createSessionRoutes({ sessions: options.sessions }));
   if (options.workspace) app.route('/api/sessions', createWorkspaceRoutes({ workspace: options.workspace }));
   if (options.git) app.route('/api/sessions', createGitActionRoutes({ git: options.git }));
+  if (options.edits) app.route('/api/sessions', createFileEditRoutes({ edits: options.edits }));
   if (options.attachments) app.route('/api/sessions', createAttachmentRoutes({ attachments: options.attachments }));
   app.route('/api/machines', createMachineRoutes({ machines: options.machines, ...(options.outside ? { outside: options.outside } : {}) }));
   app.route('/api/pending', createApprovalRoutes({ approvals: options.approvals }));

@@ -97,3 +97,38 @@ it("turns a daemon's spawn ack that does not fit its schema into a clear spawn f
   const list = (await (await fetch(`${live.hub.url}/api/sessions`, { headers: { authorization: `Bearer ${live.accessToken}` } })).json()) as { sessions: unknown[] };
   expect(list.sessions).toEqual([]);
 });
+
+it("stops an adopted session in its agent's pool only where its runner says it can; the runner hears which end", async () => {
+  const phone = await connect({ nsp: '/web' });
+  const adopted = { backgroundId: 'f35b2b97', note: 'adopted: no hook approvals' };
+  const ends: Array<Promise<unknown>> = [];
+  const session = async (capabilities: Record<string, unknown> | null) => {
+    const runner = await connect({ nsp: '/cli' });
+    const id = randomUUID();
+    await register(runner, { id, cwd: '/w', launchKind: 'pty', status: 'idle', ...(capabilities ? { capabilities } : {}) });
+    const stops: unknown[] = [];
+    runner.on('session:stop', (stop: unknown) => {
+      stops.push(stop);
+      ends.push(ack(runner, 'session:end', { sessionId: id, status: 'ended', exitCode: 0, reason: null }));
+    });
+    return { id, stops };
+  };
+  // Any agent's shape will do: the hub decides from `adopted`, never from the name.
+  const none = { switchableIn: [] };
+  const base = { displayName: 'Pooled', models: { offered: [], typed: false, example: null, ...none }, effort: { levels: [], ...none }, modes: { values: [], ...none }, resumeCommand: 'pooled --resume {id}', relays: { requests: ['dialog'], editedInput: false, sessionRules: false } };
+  // A session tether started: nothing of an agent's pool to stop.
+  const plain = await session(base);
+  expect(await ack(phone, 'session:stop', { sessionId: plain.id, stopInPool: true })).toMatchObject({ ok: false, code: 'bad_request', error: expect.stringContaining('End stops it') });
+  // An older runner of an adopted session only detaches: it is told to stop it at the desk.
+  const older = await session({ ...base, adopted });
+  expect(await ack(phone, 'session:stop', { sessionId: older.id, stopInPool: true })).toMatchObject({ ok: false, code: 'conflict', error: expect.stringContaining('tether adopt f35b2b97 --stop') });
+  expect([...plain.stops, ...older.stops]).toEqual([]);
+  // One whose runner can: the runner hears stopInPool; a plain End (Detach) carries none.
+  const able = await session({ ...base, adopted: { ...adopted, stop: true } });
+  expect(await ack(phone, 'session:stop', { sessionId: able.id, stopInPool: true }, { timeoutMs: 15_000 })).toMatchObject({ ok: true });
+  expect(able.stops).toEqual([{ sessionId: able.id, stopInPool: true }]);
+  const detached = await session({ ...base, adopted: { ...adopted, stop: true } });
+  expect(await ack(phone, 'session:stop', { sessionId: detached.id }, { timeoutMs: 15_000 })).toMatchObject({ ok: true });
+  expect(detached.stops).toEqual([{ sessionId: detached.id }]);
+  await Promise.all(ends);
+});

@@ -114,11 +114,15 @@ export function createRemoteSessions(deps: Deps) {
         () => spawnError('conflict', 'session_live', 'the session is being started or stopped right now'),
       );
     },
-    async stop(ns: Namespace, { sessionId }: z.output<typeof SessionStopSchema>): Promise<Ack<WebAcks['session:stop']>> {
+    async stop(ns: Namespace, { sessionId, stopInPool = false }: Pick<z.output<typeof SessionStopSchema>, 'sessionId'> & { stopInPool?: boolean }): Promise<Ack<WebAcks['session:stop']>> {
       const current = await sessions.get(ns, sessionId);
       if (!current) return ackError('not_found', 'no such session');
       if (isFinalStatus(current.status)) return ackError('gone', 'session has ended');
-      return stopSession({ deps, exits, ns, session: current });
+      if (stopInPool) {
+        const refused = poolStopRefusal(current);
+        if (refused) return refused;
+      }
+      return stopSession({ deps, exits, ns, session: current, stopInPool });
     },
     /** A daemon saw a runner exit (runner-exits.ts judges it). */
     runnerExited: exits.report,
@@ -171,12 +175,21 @@ async function startSession(o: { deps: Deps; exits: ReturnType<typeof createRunn
 
 /** Stops a live session: its runner is asked to end it, and after SESSION_STOP_GRACE_MS the daemon of
  *  its machine kills the runner. Acked once the session is seen ended. */
-async function stopSession(o: { deps: Deps; exits: ReturnType<typeof createRunnerExits>; ns: Namespace; session: Session }): Promise<Ack<WebAcks['session:stop']>> {
+/** Why `session` cannot be stopped in its agent's pool from here, or null: only a session tether
+ *  attached to, whose runner states that it can (an older one only detaches). */
+function poolStopRefusal(session: Session) {
+  const adopted = session.capabilities?.adopted;
+  if (!adopted) return ackError('bad_request', 'this session runs under tether, not in an agent\'s own pool: End stops it');
+  if (!adopted.stop) return ackError('conflict', `tether on that machine is older than stopping from here: run tether adopt ${adopted.backgroundId} --stop there`);
+  return null;
+}
+
+async function stopSession(o: { deps: Deps; exits: ReturnType<typeof createRunnerExits>; ns: Namespace; session: Session; stopInPool?: boolean }): Promise<Ack<WebAcks['session:stop']>> {
   const sessionId = o.session.id;
   o.exits.stopAsked(o.ns, sessionId);
   try {
     const graceful = o.deps.readiness.wait({ namespace: o.ns, sessionId, goal: 'ended', timeoutMs: SESSION_STOP_GRACE_MS });
-    o.deps.runners.send(o.ns, sessionId, 'session:stop', { sessionId });
+    o.deps.runners.send(o.ns, sessionId, 'session:stop', o.stopInPool ? { sessionId, stopInPool: true } : { sessionId });
     let outcome = await graceful;
     if (outcome.kind === 'timeout') {
       const daemon = o.session.machineId ? await o.deps.daemons.locate(o.ns, o.session.machineId) : null;

@@ -5,12 +5,13 @@
 //   web ─machine:outside─► store switch ─► machine.updated ─daemon:outside─► daemon
 //   web ─session:resume { fork }─► forkSession: a tether session's conversation in a new session
 //   web ─outside:adopt─► claim (one of two wins) ─► remote.spawn {resume, adopting} ─► ack {session}
+//                                                  └ a background session (backgroundId): {attached} instead
 //                                      └ refused or failed: the claim is released, nothing half-adopted
 //
 // Invariants: everything is looked up in the caller's namespace (another's machine answers like a
 // missing one); a conversation a live process still writes is never adopted; a fork claims nothing
 // (the found conversation stays as it was, and stays listed).
-import { ackError, AgentSessionIdSchema, spawnError, type Ack, type AgentKind, type Namespace, type Session, type OutsideListResponse, type WebAcks } from '@tether/shared';
+import { ackError, AgentSessionIdSchema, spawnError, type Ack, type AgentKind, type Namespace, type Session, type OutsideListResponse, type OutsideSession, type WebAcks } from '@tether/shared';
 import type { z } from 'zod';
 import type { MachineOutsideSchema, OutsideAdoptSchema, OutsideIndexSchema, OutsideListQuerySchema, SessionResumeSchema } from '@tether/shared';
 import type { Store } from '../store/store.ts';
@@ -55,6 +56,19 @@ function forkSpawn(current: Session, launchKind: Session['launchKind'] | undefin
     ...(current.model ? { model: current.model } : {}),
     permissionMode: current.permissionMode,
   };
+}
+
+/** Adopting a background session the agent runs (claude --bg) attaches to it live; anything else
+ *  (a past conversation, or any fork) resumes the conversation through the daemon. */
+function attaches(entry: { backgroundId?: string | undefined }, request: { fork: boolean }): boolean {
+  return entry.backgroundId !== undefined && !request.fork;
+}
+
+/** The spawn that adopts `entry` (checked: not a live conversation in someone's terminal). */
+function adoptSpawn(entry: OutsideSession, request: z.output<typeof OutsideAdoptSchema>) {
+  const where = { machineId: entry.machineId, cwd: entry.folder, agent: entry.agent, createDir: false };
+  if (attaches(entry, request)) return { ...where, launchKind: 'attached' as const, backgroundId: entry.backgroundId! };
+  return { ...where, launchKind: request.launchKind, resumeAgentSessionId: entry.agentSessionId };
 }
 
 export function createOutside(deps: Deps) {
@@ -119,18 +133,14 @@ export function createOutside(deps: Deps) {
       if (request.fork) {
         const refused = await forkRefusal(deps, ns, entry);
         if (refused) return refused;
-      } else if (entry.live) return spawnError('conflict', 'session_live', liveRefusal(entry.agent));
+      } else if (entry.live && !entry.backgroundId) return spawnError('conflict', 'session_live', liveRefusal(entry.agent));
       const claims = !request.fork;
       if (claims && (entry.claimed || !(await store.claimOutside({ namespace: ns, machineId: entry.machineId, agentSessionId: entry.agentSessionId, now: Date.now() })))) {
         return spawnError('conflict', 'session_live', 'someone else is adopting this conversation (or has adopted it): it is theirs now');
       }
       let ack: Ack<WebAcks['outside:adopt']>;
       try {
-        ack = await deps.remote.spawn(
-          ns,
-          { machineId: entry.machineId, cwd: entry.folder, launchKind: request.launchKind, agent: entry.agent, createDir: false, resumeAgentSessionId: entry.agentSessionId },
-          { adopting: true, fork: request.fork },
-        );
+        ack = await deps.remote.spawn(ns, adoptSpawn(entry, request), { adopting: !attaches(entry, request), fork: request.fork });
       } catch (error) {
         ack = ackError('internal', error instanceof Error ? error.message : String(error));
       }

@@ -52,6 +52,15 @@ export function runOutsideContract(options: { name: string; create: Factory }): 
       expect((await list('', 0, 50, 'beta')).total).toBe(0);
     });
 
+    it("keeps a background session's id, and drops it once the daemon reports the conversation without one", async () => {
+      await store.recordOutside({ namespace: 'alpha', machineId: M1, entries: [entry(C1, { live: true, backgroundId: 'f35b2b97' }), entry(C2)], removed: [], sweepBefore: null, now: 10 });
+      expect((await store.findOutside({ namespace: 'alpha', agentSessionId: C1 }))[0]).toMatchObject({ live: true, backgroundId: 'f35b2b97' });
+      expect((await list()).sessions.find((s) => s.agentSessionId === C2)).not.toHaveProperty('backgroundId');
+      // It ended in the agent's pool: a past conversation now.
+      await store.recordOutside({ namespace: 'alpha', machineId: M1, entries: [entry(C1)], removed: [], sweepBefore: null, now: 11 });
+      expect((await store.findOutside({ namespace: 'alpha', agentSessionId: C1 }))[0]).not.toHaveProperty('backgroundId');
+    });
+
     it('a conversation a session of the namespace names is not listed; removed and swept entries go', async () => {
       await store.recordOutside({ namespace: 'alpha', machineId: M1, entries: [entry(C1), entry(C2), entry(C3)], removed: [], sweepBefore: null, now: 10 });
       await store.registerSession({ namespace: 'alpha', registration: SessionRegistrationSchema.parse({ id: S1, cwd: '/w', launchKind: 'pty', agentSessionId: C1 }), now: 11 });

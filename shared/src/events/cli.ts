@@ -26,6 +26,7 @@ import { ShellExitSchema, ShellOutputSchema } from '../shell.ts';
 import { OutsideIndexSchema } from '../outside.ts';
 import { WorkspaceQuerySchema, type WorkspaceAnswer } from '../workspace.ts';
 import { GitQuerySchema, type GitAnswer } from '../git-actions.ts';
+import { FileWriteQuerySchema, type FileWriteAnswer } from '../file-edits.ts';
 import { RuleReportSchema, RuleSyncSchema } from '../project-rules.ts';
 import type { AckFn } from '../protocol.ts';
 
@@ -111,7 +112,9 @@ export const CliCommandSchemas = {
     attachments: z.array(AttachmentRefSchema).max(MAX_ATTACHMENTS_PER_PROMPT).default([]),
   }),
   'session:abort': z.object({ sessionId: SessionIdSchema }),
-  'session:stop': z.object({ sessionId: SessionIdSchema }),
+  /** `stopInPool`: an attached session's background session is stopped in the agent's pool too
+   *  (SessionStop.stopInPool); absent or false: End as the launch kind ends it (attached: detach). */
+  'session:stop': z.object({ sessionId: SessionIdSchema, stopInPool: z.boolean().optional() }),
   'session:set-model': z.object({ sessionId: SessionIdSchema, model: z.string().min(1).max(200) }),
   'session:set-effort': z.object({ sessionId: SessionIdSchema, level: EffortLevelSchema }),
   'session:set-mode': z.object({ sessionId: SessionIdSchema, mode: PermissionModeSchema }),
@@ -140,11 +143,14 @@ export const RunnerQuerySchemas = {
   'workspace:query': WorkspaceQuerySchema,
   /** Stage, unstage, commit, push, open a pull request; or read the index's state (git-actions.ts). */
   'git:action': GitQuerySchema,
+  /** Save a person's edit of one text file in the session's folder (file-edits.ts). */
+  'file:write': FileWriteQuerySchema,
 } as const;
 export type RunnerQueryName = keyof typeof RunnerQuerySchemas;
 export type RunnerQueryAcks = {
   'workspace:query': WorkspaceAnswer;
   'git:action': GitAnswer;
+  'file:write': FileWriteAnswer;
 };
 
 export type CliServerToClient = {

@@ -19,6 +19,7 @@ import type {
   LoginResponse,
   Machine,
   MessagePage,
+  OutsideListResponse,
   PendingRequest,
   Resolution,
   Session,
@@ -27,6 +28,9 @@ import type {
   VapidPublicKey,
   WorkspaceChanges,
   GitActionBody,
+  FileEditBody,
+  FileStaleBody,
+  FileWriteAnswer,
   GitDone,
   GitState,
   WorkspaceFile,
@@ -51,10 +55,13 @@ export type HubLogin = LoginResponse;
 export class HubError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(options: { status: number; code: string; message: string }) {
+  /** The whole error body, for a route whose refusal carries more than its reason (a stale save). */
+  readonly body: unknown;
+  constructor(options: { status: number; code: string; message: string; body?: unknown }) {
     super(options.message);
     this.status = options.status;
     this.code = options.code;
+    this.body = options.body;
   }
 }
 
@@ -210,6 +217,7 @@ async function parseError(response: Response): Promise<HubError> {
     status: response.status,
     code: body.code ?? (response.status === 429 ? 'rate_limited' : `http_${response.status}`),
     message: body.error ?? (response.statusText || `request failed (${response.status})`),
+    body,
   });
 }
 
@@ -320,7 +328,21 @@ export const hubApi = {
     send<WorkspaceListing>(`/api/sessions/${encodeURIComponent(options.sessionId)}/files?path=${encodeURIComponent(options.path)}`),
   readFile: (options: { sessionId: string; path: string }) =>
     send<WorkspaceFile>(`/api/sessions/${encodeURIComponent(options.sessionId)}/file?path=${encodeURIComponent(options.path)}`),
+  /** A person's save of one file: written, or stale (the file changed since it was opened: the
+   *  hub's 409 carries what it holds now). Any other refusal throws. */
+  saveFile: async (options: { sessionId: string; body: FileEditBody }): Promise<FileWriteAnswer> => {
+    try {
+      return await send<FileWriteAnswer>(`/api/sessions/${encodeURIComponent(options.sessionId)}/file`, { method: 'PUT', body: JSON.stringify(options.body) });
+    } catch (error) {
+      const stale = error instanceof HubError && error.status === 409 ? (error.body as Partial<FileStaleBody> | undefined)?.stale : undefined;
+      if (stale?.kind === 'stale') return stale;
+      throw error;
+    }
+  },
   listMachines: () => send<{ machines: Machine[] }>('/api/machines'),
+  /** A page of the conversations found on a machine (newest first; `q` matches title and folder). */
+  listOutside: (options: { machineId: string; q: string; offset: number; limit: number }) =>
+    send<OutsideListResponse>(`/api/machines/${encodeURIComponent(options.machineId)}/outside?q=${encodeURIComponent(options.q)}&offset=${options.offset}&limit=${options.limit}`),
   /** A file for the session's next prompt; the hub checks its type by its bytes and its size. */
   uploadAttachment: (options: { sessionId: string; name: string; data: Blob }) =>
     send<AttachmentUploaded>(`/api/sessions/${encodeURIComponent(options.sessionId)}/attachments?name=${encodeURIComponent(options.name)}`, {

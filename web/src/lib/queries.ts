@@ -12,6 +12,9 @@ export const queryKeys = {
   sessions: () => ['sessions'] as const,
   session: (sessionId: string) => ['sessions', sessionId] as const,
   machines: () => ['machines'] as const,
+  /** Conversations found on one machine (outside sessions), pages by offset, per search text. */
+  outsideAll: (machineId: string) => ['outside', machineId] as const,
+  outside: (machineId: string, q: string) => ['outside', machineId, q] as const,
   /** What the hub owner enabled (GET /api/config); fixed for the hub's lifetime. */
   hubConfig: () => ['hub-config'] as const,
   /** Approvals and questions waiting in one session; filled by session:watch, kept by facts. */

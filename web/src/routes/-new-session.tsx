@@ -1,8 +1,8 @@
 // -new-session.tsx: the lazily loaded half of `/new`: the screen around the new-session form. A
 // started session opens at once (its terminal, for a PTY session).
-import { Link, useNavigate } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { useMachines, useSessions } from '../lib/queries.ts';
-import { IconBack } from '../lib/ui/icons.tsx';
+import { BackHeader } from '../lib/ui/back-header.tsx';
 import { NewSessionForm } from '../features/sessions/new-session-form.tsx';
 import '../features/sessions/session-screen.css';
 
@@ -12,14 +12,7 @@ export function NewSession() {
   const { data: sessions = [] } = useSessions();
   return (
     <div className="session-screen new-session-screen">
-      <header className="session-header">
-        <Link to="/" className="icon-button back-button" aria-label="Back to sessions">
-          <IconBack size={24} />
-        </Link>
-        <div className="session-header-text">
-          <h1 className="session-header-title">New session</h1>
-        </div>
-      </header>
+      <BackHeader title="New session" />
       <div className="new-session-body">
         <NewSessionForm
           machines={machines}

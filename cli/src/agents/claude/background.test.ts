@@ -46,7 +46,7 @@ describe('an adopted session', () => {
   it('relays only dialogs, takes no session rules, and says so', () => {
     const caps = AgentCapabilitiesSchema.parse(adoptedCapabilities({ base: claudeCapabilities, id: 'f35b2b97' }));
     expect(caps.relays).toEqual({ requests: ['dialog'], editedInput: false, sessionRules: false });
-    expect(caps.adopted).toEqual({ backgroundId: 'f35b2b97', note: expect.stringMatching(/^adopted: no hook approvals/) });
+    expect(caps.adopted).toEqual({ backgroundId: 'f35b2b97', note: expect.stringMatching(/^adopted: no hook approvals/), stop: true });
   });
 
   it('attaches by its id only, and finds its transcript by its conversation id', () => {

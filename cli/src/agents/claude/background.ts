@@ -123,7 +123,8 @@ export function claudeAttachArgs(id: string): string[] {
 export function adoptedCapabilities(o: { base: AgentCapabilities; id: string }): AgentCapabilities {
   return {
     ...o.base,
-    adopted: { backgroundId: BackgroundIdSchema.parse(o.id), note: 'adopted: no hook approvals (a claude --bg session; its dialogs are answered on its screen)' },
+    // `stop`: the runner's attached kind stops it in claude's pool when the phone asks (claude stop).
+    adopted: { backgroundId: BackgroundIdSchema.parse(o.id), note: 'adopted: no hook approvals (a claude --bg session; its dialogs are answered on its screen)', stop: true },
     relays: { requests: ['dialog'], editedInput: false, sessionRules: false },
   };
 }

@@ -38,12 +38,18 @@ describe("claude's saved conversations", () => {
     expect(claudeConversations.isConversation(`${ID}.jsonl`)).toBe(true);
   });
 
-  it('live writers: a status file naming a live pid; a dead pid is none', () => {
+  it('live writers: a status file naming a live pid; a dead pid is none; a background one names its id', () => {
     const config = mkdtempSync(join(tmpdir(), 'claude-conv-'));
     dirs.push(config);
     mkdirSync(join(config, 'sessions'));
-    writeFileSync(join(config, 'sessions', `${process.pid}.json`), JSON.stringify({ pid: process.pid, sessionId: ID }));
+    writeFileSync(join(config, 'sessions', `${process.pid}.json`), JSON.stringify({ pid: process.pid, sessionId: ID, kind: 'interactive' }));
     writeFileSync(join(config, 'sessions', '999999999.json'), JSON.stringify({ pid: 999_999_999, sessionId: 'other' }));
-    expect([...claudeConversations.liveWriters!.ids({ CLAUDE_CONFIG_DIR: config })]).toEqual([ID]);
+    expect([...claudeConversations.liveWriters!.ids({ CLAUDE_CONFIG_DIR: config })]).toEqual([[ID, { pid: process.pid, backgroundId: null }]]);
+    // claude 2.1.332's background session (claude --bg): kind "bg", its id in jobId.
+    writeFileSync(join(config, 'sessions', `${process.pid}.json`), JSON.stringify({ pid: process.pid, sessionId: ID, kind: 'bg', jobId: 'cdd46f1d' }));
+    expect([...claudeConversations.liveWriters!.ids({ CLAUDE_CONFIG_DIR: config })]).toEqual([[ID, { pid: process.pid, backgroundId: 'cdd46f1d' }]]);
+    // A jobId that is not one claude's verbs take is not believed.
+    writeFileSync(join(config, 'sessions', `${process.pid}.json`), JSON.stringify({ pid: process.pid, sessionId: ID, kind: 'bg', jobId: '--help' }));
+    expect([...claudeConversations.liveWriters!.ids({ CLAUDE_CONFIG_DIR: config })]).toEqual([[ID, { pid: process.pid, backgroundId: null }]]);
   });
 });

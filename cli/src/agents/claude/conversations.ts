@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { isUuid } from '@tether/shared';
 import { headObjects, textParts, titleOf, type ConversationSource } from '../conversations.ts';
 import { claudeConfigDir } from './env.ts';
-import { liveClaudeSessions } from './status-file.ts';
+import { liveClaudeWriters } from './status-file.ts';
 
 /** Words claude writes as a "user" line that nobody typed (a slash command's echo, its caveat). */
 const NOT_TYPED = /^\s*(<command-|<local-command-|Caveat: )/;
@@ -48,6 +48,6 @@ export const claudeConversations: ConversationSource = {
   },
   liveWriters: {
     dir: (env) => join(claudeConfigDir(env), 'sessions'),
-    ids: (env) => new Set(liveClaudeSessions(claudeConfigDir(env)).keys()),
+    ids: (env) => liveClaudeWriters(claudeConfigDir(env)),
   },
 };

@@ -82,20 +82,31 @@ export function liveClaudeOwner(options: { configDir: string; claudeSessionId: s
   return liveClaudeSessions(options.configDir).get(options.claudeSessionId) ?? null;
 }
 
-/** Each claude session a live claude's status file names, with that claude's pid. */
-export function liveClaudeSessions(configDir: string): Map<string, number> {
+/** What a live claude's status file says about its session: its pid, and for a background session
+ *  (`kind: "bg"`, claude 2.1.332) the id its verbs take (`jobId`: attach, stop). */
+export type LiveClaude = { pid: number; backgroundId: string | null };
+
+/** Each claude session a live claude's status file names. */
+export function liveClaudeWriters(configDir: string): Map<string, LiveClaude> {
   const dir = join(configDir, 'sessions');
-  const live = new Map<string, number>();
+  const live = new Map<string, LiveClaude>();
   if (!existsSync(dir)) return live;
   for (const name of readdirSync(dir)) {
     if (!name.endsWith('.json')) continue;
     try {
-      const record = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { pid?: number; sessionId?: string };
+      const record = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { pid?: number; sessionId?: string; kind?: string; jobId?: string };
       const pid = typeof record.pid === 'number' ? record.pid : Number.parseInt(name, 10);
-      if (typeof record.sessionId === 'string' && Number.isInteger(pid) && isAlive(pid)) live.set(record.sessionId, pid);
+      if (typeof record.sessionId !== 'string' || !Number.isInteger(pid) || !isAlive(pid)) continue;
+      const background = record.kind === 'bg' && typeof record.jobId === 'string' && /^[0-9a-f]{8}$/.test(record.jobId);
+      live.set(record.sessionId, { pid, backgroundId: background ? record.jobId! : null });
     } catch {
       // being rewritten; a live owner rewrites it again soon
     }
   }
   return live;
+}
+
+/** Each claude session a live claude's status file names, with that claude's pid. */
+export function liveClaudeSessions(configDir: string): Map<string, number> {
+  return new Map([...liveClaudeWriters(configDir)].map(([id, { pid }]) => [id, pid]));
 }

@@ -51,6 +51,7 @@ export async function prepareAttach(options: RunnerOptions & { sessionId: string
     transcriptPath: background.transcriptPath({ env: options.env, session }),
     capabilities: background.capabilities(id),
     detach: ({ pty, log }) => createDetacher({ keys: background.detachKeys, pty, log }),
+    stopInPool: () => background.stop({ binary, env: options.env, id }),
     release: claim.release,
   };
 }

@@ -7,6 +7,7 @@ import type { HubCommandHandlers } from '../../hub-link/commands.ts';
 import type { Desk } from './desk.ts';
 import type { ModelControl } from './model-control.ts';
 import type { PtyContext } from './pty-context.ts';
+import type { AttachedLaunch } from '../session/attached-launch.ts';
 import { createTerminalStream } from './terminal-stream.ts';
 import { echoMark } from '../../pty/echo-trace.ts';
 import { sessionCommands } from '../session/commands.ts';
@@ -25,6 +26,22 @@ async function afterTurnTail(ctx: PtyContext): Promise<void> {
     if ((await ctx.screen.state()).promptState.kind !== 'busy') return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** `claude stop` for an attached session, then our view goes (claude attach ends with it; the
+ *  detach keys are for a view that stays). A stop that fails still detaches, and the session ends
+ *  failed with why: the phone must not believe it stopped. */
+async function stopInPool(ctx: PtyContext, attached: AttachedLaunch): Promise<void> {
+  const { core } = ctx;
+  try {
+    await attached.stopInPool();
+    core.log(`stopped background session ${attached.backgroundId} in its pool, as asked`);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    core.log(`stopping background session ${attached.backgroundId} failed: ${why}`);
+    core.stopFailed(`${why}; tether detached, and it runs on in the agent's pool`);
+  }
+  ctx.ender?.end();
 }
 
 /** How a PTY session carries out the hub's commands (session/commands.ts): keys typed at an idle
@@ -51,6 +68,7 @@ function ptyCommands(ctx: PtyContext, parts: Parts): HubCommandHandlers {
       queue.stop();
     },
     end: () => void afterTurnTail(ctx).then(() => ctx.ender?.end()),
+    ...(ctx.options.attached ? { stopInPool: () => void stopInPool(ctx, ctx.options.attached!) } : {}),
     // The model changes when the transcript shows the agent's /model output (session/core): a
     // "Switch model?" answered "No" keeps the old one. Before the first prompt there may be no
     // transcript to show it (claude 2.1.197 writes none yet); then no cache is warm, claude asks

@@ -20,6 +20,9 @@ export type AttachedLaunch = {
   capabilities: AgentCapabilities;
   /** The phone's End or `tether stop`: leaves the view, never the session (it runs on in its pool). */
   detach(o: { pty: PtyHandle; log: (line: string) => void }): { end(): void };
+  /** Ends the background session in the agent's own pool (claude stop): only on a person's
+   *  confirmed request from the phone (SessionStop.stopInPool). Rejects with why it failed. */
+  stopInPool(): Promise<void>;
   /** Lets the next adopter have it (runs when the session is over, however it ended). */
   release(): void;
 };

@@ -207,6 +207,8 @@ async function finishSession(o: {
   failure: string | null;
   /** Who asked for the stop (a signal, the phone's End), if anyone did. */
   stopAsked: string | null;
+  /** What was asked at the end failed (scope.stopFailed): the session ends failed with it. */
+  stopFailure: string | null;
   closePrompts: () => void;
   beforeEnd?: (() => Promise<unknown>) | undefined;
   state: SessionState;
@@ -219,7 +221,7 @@ async function finishSession(o: {
   const { exitCode, state, feed, hub } = o;
   // An exit a person asked for is the end they wanted, even before the agent's prompt was ready:
   // "exited before its prompt appeared" describes an agent that died on its own.
-  const failure = o.stopAsked ? null : o.failure;
+  const failure = o.stopFailure ?? (o.stopAsked ? null : o.failure);
   if (o.stopAsked && o.failure) o.scope.log(`stopped on request (${o.stopAsked}) before the agent was ready: ended, not failed`);
   o.stopElicitations();
   // Pick up the last lines the agent wrote before it exited (a write may land just after its exit).
@@ -346,6 +348,7 @@ export function createSessionCore(init: CoreInit) {
     pace: scope.pace,
     onCleanup: scope.onCleanup,
     stopAsked: scope.stopAsked,
+    stopFailed: scope.stopFailed,
     stopOnSignals: scope.stopOnSignals,
     /** The plan before the hooks are installed (its flags; prepareLaunch gives the final args). */
     get plan() {
@@ -375,6 +378,8 @@ export function createSessionCore(init: CoreInit) {
     controller: facts.controller,
     link: hub.link,
     startLink: hub.start,
+    /** Files a person saved from the phone since the last prompt (file-edits/edited-note.ts). */
+    edited: hub.edited,
     elicitations,
     /** The session's requests to a person: hub answers and reconnects go through it. */
     requests,
@@ -405,7 +410,7 @@ export function createSessionCore(init: CoreInit) {
     transcript: () => ({ path: feed.path(), tailing: feed.tailing() }),
     /** The agent exited: the last transcript lines, the prompts it never took, session:end, the drain. */
     finish: (o: { exitCode: number; failure: string | null; closePrompts: () => void; beforeEnd?: () => Promise<unknown> }): Promise<RunnerResult> =>
-      finishSession({ ...o, stopAsked: scope.stopAskedBy(), state, status: facts.status, feed, hub, scope, stopElicitations: () => elicitations.stop() }),
+      finishSession({ ...o, stopAsked: scope.stopAskedBy(), stopFailure: scope.stopFailure(), state, status: facts.status, feed, hub, scope, stopElicitations: () => elicitations.stop() }),
   };
 }
 

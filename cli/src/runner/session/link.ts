@@ -9,17 +9,22 @@ import { connectHubLink, type HubCommandHandlers, type HubLink } from '../../hub
 import { createWorkspaceReader } from '../../workspace/workspace.ts';
 import type { RunnerOptions } from './options.ts';
 import { createGitActions } from '../../git-actions/git-actions.ts';
+import { createEditedFiles } from '../../file-edits/edited-note.ts';
+import { createFileEditor } from '../../file-edits/file-edits.ts';
 
 export function createSessionLink(o: { options: RunnerOptions; sessionId: () => string; registration: () => SessionRegistration; log: (line: string) => void }) {
   const { options, log } = o;
   let outbox = null as Outbox | null;
   let link = null as HubLink | null;
   let slashCommands: SlashCommand[] | null = null;
+  /** Files a person saved from the phone: the agent's next prompt names them (commands.ts). */
+  const edited = createEditedFiles();
   const sendSlashCommands = () => {
     if (slashCommands) void link?.request('session:commands', { sessionId: o.sessionId(), commands: slashCommands });
   };
   return {
     link: () => link,
+    edited,
     start(s: { commands: HubCommandHandlers; onConnected: () => void }) {
       if (!options.hub || link) return;
       outbox = openOutbox({ dir: join(options.tetherHome, 'outbox'), sessionId: o.sessionId() });
@@ -39,8 +44,13 @@ export function createSessionLink(o: { options: RunnerOptions; sessionId: () => 
         onProblem: (message) => log(`hub: ${message}`),
         commands: s.commands,
         // A viewer's read of the session's directory (Changes, Files): the same for every launch kind.
-        // A viewer's git writes (stage, commit, push) in the same folder: their own room, git-actions/.
-        queries: { 'workspace:query': createWorkspaceReader({ root: options.cwd }).answer, 'git:action': createGitActions({ root: options.cwd }).answer },
+        // A viewer's git writes (stage, commit, push) in the same folder: their own room, git-actions/;
+        // a person's save of one file: file-edits/.
+        queries: {
+          'workspace:query': createWorkspaceReader({ root: options.cwd }).answer,
+          'git:action': createGitActions({ root: options.cwd }).answer,
+          'file:write': createFileEditor({ root: options.cwd, edited }).answer,
+        },
       });
     },
     stop() {

@@ -22,6 +22,7 @@ export function createSessionScope(o: { logFile?: string | undefined; tetherHome
   const cleanups: Array<() => void> = [];
   /** Who asked the agent to stop first (a signal, the phone's End), if anyone did. */
   let stopAsked: string | null = null;
+  let stopFailure: string | null = null;
   const onCleanup = (fn: () => void) => {
     cleanups.push(fn);
   };
@@ -48,6 +49,12 @@ export function createSessionScope(o: { logFile?: string | undefined; tetherHome
       stopAsked ??= by;
     },
     stopAskedBy: () => stopAsked,
+    /** What a person asked for at the end could not be done (a stop in the agent's pool that
+     *  failed): the session then ends failed with this, not as asked. */
+    stopFailed(why: string) {
+      stopFailure ??= why;
+    },
+    stopFailure: () => stopFailure,
     /** Outside a desk terminal (daemon, headless), these signals stop the agent; the session then ends normally. */
     stopOnSignals(kill: () => void) {
       const onSignal = (signal: NodeJS.Signals) => {

@@ -17,6 +17,7 @@ function rowToOutside(row: Row): OutsideSession {
     lastActivity: Number(row.last_activity),
     sizeBytes: Number(row.size_bytes),
     live: row.live === 1 || row.live === true,
+    ...(typeof row.background_id === 'string' ? { backgroundId: row.background_id } : {}),
   };
 }
 
@@ -32,9 +33,9 @@ const MATCHES = `(LOWER(title) LIKE $3 ESCAPE '!' OR LOWER(folder) LIKE $3 ESCAP
 async function upsert(tx: SqlRunner, o: { namespace: Namespace; machineId: string; entry: OutsideEntry; now: number }) {
   const e = o.entry;
   await tx.run(
-    `INSERT INTO outside_sessions (namespace, machine_id, agent_session_id, agent, folder, title, last_activity, size_bytes, live, seen_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-     ON CONFLICT (namespace, machine_id, agent_session_id) DO UPDATE SET agent = $4, folder = $5, title = $6, last_activity = $7, size_bytes = $8, live = $9, seen_at = $10`,
-    [o.namespace, o.machineId, e.agentSessionId, e.agent, e.folder, e.title, e.lastActivity, e.sizeBytes, e.live, o.now],
+    `INSERT INTO outside_sessions (namespace, machine_id, agent_session_id, agent, folder, title, last_activity, size_bytes, live, seen_at, background_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+     ON CONFLICT (namespace, machine_id, agent_session_id) DO UPDATE SET agent = $4, folder = $5, title = $6, last_activity = $7, size_bytes = $8, live = $9, seen_at = $10, background_id = $11`,
+    [o.namespace, o.machineId, e.agentSessionId, e.agent, e.folder, e.title, e.lastActivity, e.sizeBytes, e.live, o.now, e.backgroundId ?? null],
   );
 }
 

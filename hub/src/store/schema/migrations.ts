@@ -23,6 +23,7 @@ import { DEVICES_UPGRADE } from './upgrades/devices.ts';
 import { MACHINE_VOUCH_UPGRADE } from './upgrades/machine-vouch.ts';
 import { SESSION_ADDED_DIRS_UPGRADE } from './upgrades/session-added-dirs.ts';
 import { OUTSIDE_SESSIONS_UPGRADE } from './upgrades/outside-sessions.ts';
+import { OUTSIDE_BACKGROUND_UPGRADE } from './upgrades/outside-background.ts';
 import { PROJECT_RULES_UPGRADE } from './upgrades/project-rules.ts';
 
 export type Migration = { version: number; name: string; sql: string };
@@ -127,7 +128,9 @@ export const UPGRADES: readonly Upgrade[] = [
   SESSION_ADDED_DIRS_UPGRADE,
   // SQLite 19, PostgreSQL 15: conversations found on a machine, its switch (issue 40; upgrades/outside-sessions.ts).
   OUTSIDE_SESSIONS_UPGRADE,
-  // SQLite 20, PostgreSQL 16: rules tether proposes from repeated allows (issue 42; upgrades/project-rules.ts).
+  // SQLite 20, PostgreSQL 16: a found conversation's background session id (issue 40; upgrades/outside-background.ts).
+  OUTSIDE_BACKGROUND_UPGRADE,
+  // SQLite 21, PostgreSQL 17: rules tether proposes from repeated allows (issue 42; upgrades/project-rules.ts).
   PROJECT_RULES_UPGRADE,
 ];
 

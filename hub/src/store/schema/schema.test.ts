@@ -103,6 +103,8 @@ describe('schema (SQLite)', () => {
       // The outside-sessions upgrade: an older machine finds nothing until switched on, its index empty.
       expect((await store.listMachines({ namespace: 'alpha' })).map((m) => m.outside)).toEqual([false]);
       expect(await store.listOutside({ namespace: 'alpha', machineId: 'm1', q: '', offset: 0, limit: 10 })).toEqual({ sessions: [], total: 0 });
+      await store.recordOutside({ namespace: 'alpha', machineId: 'm1', entries: [{ agent: 'claude', agentSessionId: '11111111-1111-4111-8111-111111111111', folder: '/p', title: 't', lastActivity: 5, sizeBytes: 1, live: true, backgroundId: 'f35b2b97' }], removed: [], sweepBefore: null, now: 9 }); // outside-background: a found background session keeps its id
+      expect((await store.listOutside({ namespace: 'alpha', machineId: 'm1', q: '', offset: 0, limit: 10 })).sessions).toMatchObject([{ backgroundId: 'f35b2b97' }]);
     } finally {
       await store.close();
     }
@@ -124,7 +126,8 @@ describe('schema (SQLite)', () => {
       { version: 17, name: 'prompt-handed' },
       { version: 18, name: 'session-added-dirs' },
       { version: 19, name: 'outside-sessions' },
-      { version: 20, name: 'project-rules' },
+      { version: 20, name: 'outside-background' },
+      { version: 21, name: 'project-rules' },
     ]);
   });
 

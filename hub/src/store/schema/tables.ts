@@ -95,6 +95,8 @@ export const OUTSIDE_SESSIONS_TABLE: Table = {
     { name: 'live', type: 'bool' },
     time('seen_at'),
     maybe(time('claimed_at')),
+    // The agent's id of the background session it runs as (claude --bg), else null.
+    maybe(text('background_id')),
   ],
   primaryKey: ['namespace', 'machine_id', 'agent_session_id'],
   indexes: [{ name: 'outside_sessions_recent', columns: ['namespace', 'machine_id', 'last_activity'] }],

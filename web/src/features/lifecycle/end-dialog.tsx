@@ -29,6 +29,7 @@ const DESK_RESUME: Record<Session['agent'], string> = { claude: 'tether claude -
 
 function resumeLater(session: Session): string {
   const adopted = session.capabilities?.adopted;
+  if (adopted?.stop) return `Adopt it again with tether adopt ${adopted.backgroundId}, or Resume here. To end it for good, stop it in its pool below (it asks first).`;
   if (adopted) return `Adopt it again with tether adopt ${adopted.backgroundId}; stopping it in its pool is tether adopt ${adopted.backgroundId} --stop, which asks first.`;
   return session.machineId
     ? 'You can resume it later from here or with tether resume.'
@@ -74,7 +75,53 @@ export function EndSessionButton({ session, reviewsQuestion }: { session: Sessio
   );
 }
 
+/** A step's failure (if the last end failed) and its two answers: the harmless one focused first. */
+function DialogFooter(o: { session: Session; failed: string; cancel: { label: string; onClick: () => void }; confirm: { label: string; busy: string; disabled: boolean; onClick: () => void } }) {
+  const lifecycle = useLifecycle(o.session.id);
+  const ending = lifecycle.kind === 'ending';
+  return (
+    <>
+      {lifecycle.kind === 'failed' && lifecycle.action === 'end' ? (
+        <p className="confirm-dialog-error" role="alert">
+          {o.failed}: {lifecycle.message}
+        </p>
+      ) : null}
+      <div className="confirm-dialog-actions">
+        <button type="button" className="button" autoFocus disabled={ending} onClick={o.cancel.onClick}>
+          {o.cancel.label}
+        </button>
+        <button type="button" className="button button-danger" disabled={ending || o.confirm.disabled} onClick={o.confirm.onClick}>
+          {ending ? (
+            <>
+              <Spinner size={16} /> {o.confirm.busy}
+            </>
+          ) : (
+            o.confirm.label
+          )}
+        </button>
+      </div>
+    </>
+  );
+}
+
+/** The second step for an adopted session: stopping it in the agent's own pool, said as it is. */
+function PoolStopStep({ session, textId, onBack }: { session: Session; textId: string; onBack: () => void }) {
+  const id = session.capabilities!.adopted!.backgroundId;
+  const name = agentDisplayName(session.agent, session.capabilities);
+  return (
+    <>
+      <div id={textId} className="confirm-dialog-text">
+        <p className="pool-stop-warning">
+          This stops {name} background session {id} in {name}'s own pool (<code>{session.agent} stop {id}</code>): a turn it is running ends, and it no longer runs anywhere. Its conversation stays on disk.
+        </p>
+      </div>
+      <DialogFooter session={session} failed="Couldn't stop it" cancel={{ label: 'Back', onClick: onBack }} confirm={{ label: 'Stop in pool', busy: 'Stopping…', disabled: false, onClick: () => void endSession(session, undefined, { stopInPool: true }) }} />
+    </>
+  );
+}
+
 function EndDialog({ session, reviewsQuestion, onClose }: { session: Session; reviewsQuestion: ReviewsQuestionSlot | undefined; onClose: () => void }) {
+  const [poolStop, setPoolStop] = useState(false);
   const [reviews, setReviews] = useState<LiveReviewsChoice | null>(null);
   const [asking, setAsking] = useState(false);
   const onNeeded = useCallback((needed: boolean) => setAsking(needed), []);
@@ -88,10 +135,21 @@ function EndDialog({ session, reviewsQuestion, onClose }: { session: Session; re
     if (await endSession(session, asking && reviews ? reviews : undefined)) onClose();
   };
 
+  const adopted = session.capabilities?.adopted;
+  if (poolStop && adopted) {
+    return (
+      <dialog {...props} className="confirm-dialog">
+        <h2 id={titleId} className="confirm-dialog-title">
+          Stop it in {agentDisplayName(session.agent, session.capabilities)}'s pool?
+        </h2>
+        <PoolStopStep session={session} textId={textId} onBack={() => setPoolStop(false)} />
+      </dialog>
+    );
+  }
   return (
     <dialog {...props} className="confirm-dialog">
       <h2 id={titleId} className="confirm-dialog-title">
-        {session.capabilities?.adopted ? 'Detach from this session?' : 'End this session?'}
+        {adopted ? 'Detach from this session?' : 'End this session?'}
       </h2>
       <div id={textId} className="confirm-dialog-text">
         <p>{consequence(session)}</p>
@@ -99,27 +157,12 @@ function EndDialog({ session, reviewsQuestion, onClose }: { session: Session; re
         {stays ? <p>{stays}</p> : null}
       </div>
       {reviewsQuestion?.({ sessionId: session.id, choice: reviews, onChoice: setReviews, onNeeded })}
-      {lifecycle.kind === 'failed' && lifecycle.action === 'end' ? (
-        <p className="confirm-dialog-error" role="alert">
-          Couldn't end it: {lifecycle.message}
-        </p>
+      {adopted?.stop ? (
+        <button type="button" className="button button-quiet pool-stop-open" disabled={ending} onClick={() => setPoolStop(true)}>
+          Stop it in {agentDisplayName(session.agent, session.capabilities)}'s pool instead…
+        </button>
       ) : null}
-      <div className="confirm-dialog-actions">
-        <button type="button" className="button" autoFocus disabled={ending} onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" className="button button-danger" disabled={ending || (asking && reviews === null)} onClick={() => void end()}>
-          {ending ? (
-            <>
-              <Spinner size={16} /> Ending…
-            </>
-          ) : session.capabilities?.adopted ? (
-            'Detach'
-          ) : (
-            'End session'
-          )}
-        </button>
-      </div>
+      <DialogFooter session={session} failed="Couldn't end it" cancel={{ label: 'Cancel', onClick: onClose }} confirm={{ label: adopted ? 'Detach' : 'End session', busy: 'Ending…', disabled: asking && reviews === null, onClick: () => void end() }} />
     </dialog>
   );
 }

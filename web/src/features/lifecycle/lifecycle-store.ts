@@ -55,12 +55,14 @@ export async function resumeSession(session: Pick<Session, 'id' | 'launchKind'>,
 
 /** End the session: claude exits as at the desk; the hub acks once the session has ended.
  *  `reviews`: what becomes of its live reviews (the hub refuses without it while some run). */
-export async function endSession(session: Pick<Session, 'id'>, reviews?: LiveReviewsChoice): Promise<boolean> {
+/** `stopInPool`: an adopted session is stopped in its agent's pool, not only detached (a person
+ *  confirmed it: end-dialog.tsx). */
+export async function endSession(session: Pick<Session, 'id'>, reviews?: LiveReviewsChoice, options: { stopInPool?: boolean } = {}): Promise<boolean> {
   const current = states.get(session.id);
   if (current?.kind === 'resuming' || current?.kind === 'ending') return false;
   set(session.id, { kind: 'ending' });
   try {
-    await requestHub('session:stop', { sessionId: session.id, ...(reviews ? { reviews } : {}) }, { timeoutMs: STOP_ACK_TIMEOUT_MS });
+    await requestHub('session:stop', { sessionId: session.id, ...(reviews ? { reviews } : {}), ...(options.stopInPool ? { stopInPool: true } : {}) }, { timeoutMs: STOP_ACK_TIMEOUT_MS });
     set(session.id, IDLE);
     return true;
   } catch (error) {

@@ -11,7 +11,8 @@ import type { Session } from '@tether/shared';
 import { describeLaunchKind, formatDirectory, sessionTitle } from '../../lib/format.ts';
 import { agentDisplayName, canSwitch } from '@tether/shared/wire';
 import { Badge, StatusPill } from '../../lib/ui/badge.tsx';
-import { IconBack, IconChat, IconDiff, IconTerminal } from '../../lib/ui/icons.tsx';
+import { IconChat, IconDiff, IconTerminal } from '../../lib/ui/icons.tsx';
+import { BackHeader } from '../../lib/ui/back-header.tsx';
 import { ModelPicker } from './model-picker.tsx';
 import { ModePicker } from './mode-picker.tsx';
 import { ActivityButton, ShareButton } from './share-button.tsx';
@@ -52,13 +53,11 @@ export function SessionHeader({ session, lifecycle = null, review = null }: { se
   const onWorkspace = useRouterState({ select: (state) => /\/(changes|files)\/?$/.test(state.location.pathname) });
   const worktreeParts = useContext(WorktreeSlotContext);
   return (
-    <header className="session-header session-header-live">
-      <Link to="/" className="icon-button back-button" aria-label="Back to sessions">
-        <IconBack size={24} />
-      </Link>
-      <div className="session-header-text">
-        <h1 className="session-header-title">{sessionTitle(session)}</h1>
-        {/* Focusable: on a phone this line scrolls sideways, and its chips may all be disabled. */}
+    <BackHeader
+      className="session-header-live"
+      title={sessionTitle(session)}
+      below={
+        /* Focusable: on a phone this line scrolls sideways, and its chips may all be disabled. */
         <div className="session-header-meta" role="group" aria-label="Session facts" tabIndex={0}>
           <StatusPill status={session.status} />
           {session.bypass ? <BypassChip /> : null}
@@ -81,7 +80,8 @@ export function SessionHeader({ session, lifecycle = null, review = null }: { se
             {session.addedDirs?.length ? ` +${session.addedDirs.length}` : null}
           </span>
         </div>
-      </div>
+      }
+    >
       <div className="session-header-tools">
         <Link
           to="/sessions/$sessionId/changes"
@@ -102,6 +102,6 @@ export function SessionHeader({ session, lifecycle = null, review = null }: { se
         <ViewToggle session={session} />
         {lifecycle}
       </div>
-    </header>
+    </BackHeader>
   );
 }

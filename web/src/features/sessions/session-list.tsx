@@ -126,7 +126,13 @@ export function SessionList({ sessions, machines, error, onRetry, menuExtra, arc
           {group.online !== null ? (
             <span className={`machine-dot ${group.online ? 'is-online' : ''}`} aria-hidden="true" />
           ) : null}
-          <span>{group.title}</span>
+          {group.machine ? (
+            <Link to="/machines/$machineId" params={{ machineId: group.machine.id }} className="session-group-link" title={`${group.machine.name}: its daemon, and conversations found there`}>
+              {group.title}
+            </Link>
+          ) : (
+            <span>{group.title}</span>
+          )}
           {group.online === false ? <span className="session-group-note">offline</span> : null}
           <span className="session-group-count">{group.sessions.length}</span>
         </h2>
@@ -191,8 +197,30 @@ export function SessionList({ sessions, machines, error, onRetry, menuExtra, arc
         </div>
         {asks}
         {body}
+        {sessions ? <MachineLinks machines={machines ?? []} /> : null}
       </div>
     </div>
+  );
+}
+
+/** Every machine, each a link to its page: one with no session has no group to tap. */
+function MachineLinks({ machines }: { machines: readonly Machine[] }) {
+  if (machines.length === 0) return null;
+  return (
+    <nav className="machine-links" aria-label="Machines">
+      <h2 className="session-group-title">Machines</h2>
+      <ul>
+        {machines.map((machine) => (
+          <li key={machine.id}>
+            <Link to="/machines/$machineId" params={{ machineId: machine.id }} className="button machine-link">
+              <span className={`machine-dot ${machine.online ? 'is-online' : ''}`} aria-hidden="true" />
+              <span>{machine.name}</span>
+              <span className="session-group-note">{machine.online ? 'online' : 'offline'}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 

@@ -64,7 +64,7 @@ export function DiffFile({ sessionId, file, diff, focused }: { sessionId: string
   );
 }
 
-function DiffBody({ diff }: { diff: FileDiff }) {
+export function DiffBody({ diff }: { diff: FileDiff }) {
   const language = useGrammar(diff.path);
   const rows = useMemo(() => diffRows(diff.hunks, language), [diff.hunks, language]);
   if (diff.binary) return <p className="diff-note">Binary file: not shown.</p>;

@@ -1,17 +1,20 @@
-// files-view.tsx: the session's directory, read-only: one directory's entries (`dir`), or one file
-// with line numbers and syntax colour (`file`), each under a breadcrumb back to the top. A link that
+// files-view.tsx: the session's directory: one directory's entries (`dir`), or one file with line
+// numbers and syntax colour (`file`), each under a breadcrumb back to the top. A text file read whole
+// of a live session may be edited (file-editor.tsx) unless it grants permissions or runs code. A link that
 // leads outside the session's directory is named and marked, never opened. Refetched at the end of
 // each turn and by the refresh button.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
-import type { DirEntry, Session } from '@tether/shared';
+import { useState, type ReactNode } from 'react';
+import type { DirEntry, Session, WorkspaceFile } from '@tether/shared';
+import { editRefusal, isFinalStatus } from '@tether/shared/wire';
 import { hubApi } from '../../lib/hub.ts';
 import { formatBytes, pathBasename } from '../../lib/format.ts';
 import { queryKeys } from '../../lib/queries.ts';
 import { IconChevron, IconFile, IconFolder } from '../../lib/ui/icons.tsx';
 import { Loading } from './changes-view.tsx';
 import { CodeView } from './code-view.tsx';
+import { FileEditor } from './file-editor.tsx';
 import { RefreshButton } from './refresh-button.tsx';
 import { useTurnEnd } from './use-turn-end.ts';
 import { WorkspaceProblem } from './workspace-problem.tsx';
@@ -81,13 +84,18 @@ function Entry({ session, parent, entry }: { session: Session; parent: string; e
 }
 
 function FileView({ session, path }: { session: Session; path: string }) {
+  const [editing, setEditing] = useState(false);
+  // A file changed under the viewer is read again at a turn's end; never under an open editor.
   return (
-    <ReadView session={session} path={path} what="file" read={() => hubApi.readFile({ sessionId: session.id, path })} queryKey={queryKeys.file(session.id, path)}>
+    <ReadView session={session} path={path} what="file" read={() => hubApi.readFile({ sessionId: session.id, path })} queryKey={queryKeys.file(session.id, path)} paused={editing}>
       {(file) =>
         file.binary || file.text === null ? (
           <p className="workspace-empty">Binary file ({formatBytes(file.size)}): not shown.</p>
+        ) : editing && file.hash ? (
+          <FileEditor sessionId={session.id} path={path} text={file.text} hash={file.hash} onClose={() => setEditing(false)} />
         ) : (
           <>
+            <EditOffer session={session} path={path} file={file} onEdit={() => setEditing(true)} />
             <CodeView path={path} text={file.text} />
             {file.truncated ? <p className="diff-note">Showing the first {formatBytes(file.text.length)} of {formatBytes(file.size)}.</p> : null}
           </>
@@ -97,11 +105,37 @@ function FileView({ session, path }: { session: Session; path: string }) {
   );
 }
 
+/** "Edit" for a text file read whole of a live session, or why it cannot be edited from here. */
+function EditOffer({ session, path, file, onEdit }: { session: Session; path: string; file: WorkspaceFile; onEdit: () => void }) {
+  if (isFinalStatus(session.status)) return null;
+  const refused = editRefusal(path);
+  const why = refused
+    ? `This file ${refused}.`
+    : file.truncated
+      ? 'Too large to edit from here.'
+      : !file.hash
+        ? "The session's machine runs a tether too old to edit files."
+        : null;
+  return (
+    <div className="file-edit-offer">
+      {why ? (
+        <p className="file-edit-why">{why}</p>
+      ) : (
+        <button type="button" className="button" onClick={onEdit}>
+          Edit
+        </button>
+      )}
+    </div>
+  );
+}
+
 /** One read of the session's folder (a folder's entries, a file) under its breadcrumb and refresh
  *  button: read again at the end of each turn, and said while it reads or when it fails. */
-function ReadView<T>(o: { session: Session; path: string; what: 'folder' | 'file'; queryKey: readonly unknown[]; read: () => Promise<T>; children: (data: T) => ReactNode }) {
-  const query = useQuery({ queryKey: o.queryKey, queryFn: o.read, staleTime: 0 });
-  useTurnEnd(o.session.status, () => void query.refetch());
+function ReadView<T>(o: { session: Session; path: string; what: 'folder' | 'file'; queryKey: readonly unknown[]; read: () => Promise<T>; children: (data: T) => ReactNode; paused?: boolean }) {
+  const query = useQuery({ queryKey: o.queryKey, queryFn: o.read, staleTime: 0, ...(o.paused ? { refetchOnWindowFocus: false, refetchOnReconnect: false } : {}) });
+  useTurnEnd(o.session.status, () => {
+    if (!o.paused) void query.refetch();
+  });
   const Noun = o.what === 'folder' ? 'Folder' : 'File';
   return (
     <div className="workspace-body">
