@@ -33,6 +33,7 @@ import { createFileEdits } from './file-edits/file-edits.ts';
 import { createSchedules } from './schedules/schedules.ts';
 import { createScheduleRuns } from './schedules/runs.ts';
 import { systemClock, type Clock } from './schedules/clock.ts';
+import { createProjectRules } from './project-rules/project-rules.ts';
 
 /** What the socket rooms (sockets/rooms.ts) lend the domain: commands to runners and the ways
  *  terminal bytes and viewer counts reach sockets. */
@@ -95,6 +96,7 @@ export function createDomain(options: {
   const stopScheduleRuns = scheduleRuns.start(options.schedules?.tickMs);
   // What a revoked device made goes with it (the other hubs' ticks also refuse a revoked maker's run).
   facts.on('tokens.revoked', ({ tokenIds }) => void schedules.tokensRevoked(tokenIds).catch((error) => onError('schedules of revoked tokens', error)));
+  const rules = createProjectRules({ store, facts, runners });
 
   // A runner (re)registered here: viewers of its session here (linked ones, and on other hubs
   // through the cluster) move their stream to this hub.
@@ -102,6 +104,9 @@ export function createDomain(options: {
   spreadFacts({ facts, bus, readiness, viewers });
   // Every session.updated settles readiness waits (spawn, stop).
   facts.on('session.updated', ({ namespace, session }) => readiness.sessionUpdated(namespace, session));
+  // A person's allow from afar is counted; a revoked device's rules go with it.
+  facts.on('approval.allowed', ({ namespace, request, answer }) => void rules.allowed(namespace, { request, answer }).catch((error: unknown) => onError('rules: count an allow', error)));
+  facts.on('tokens.revoked', (fact) => void rules.tokensRevoked(fact).catch((error: unknown) => onError('rules: a revoked device', error)));
 
   return {
     facts,
@@ -122,6 +127,7 @@ export function createDomain(options: {
     outside,
     schedules,
     scheduleRuns,
+    rules,
     stop(): void {
       stopScheduleRuns();
       readiness.stop();

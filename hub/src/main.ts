@@ -227,7 +227,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     ...(vapid ? { keys: vapid } : {}),
   });
   push.listen(facts);
-  const { sessions, approvals, machines, remote, shells, terminals, viewers, reviews, worktrees, outside, schedules } = domain;
+  const { sessions, approvals, machines, remote, shells, terminals, viewers, reviews, worktrees, outside, schedules, rules } = domain;
   sockets.attach({
     resolver,
     shareLinks,
@@ -235,8 +235,8 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     ...(config.revocationCheckMs !== undefined ? { revocationCheckMs: config.revocationCheckMs } : {}),
     shareRevoked: { heard: (listener) => domain.bus.on('share-revoked', ({ jti }) => listener(jti)), tell: (jti) => domain.bus.tell('share-revoked', { jti }) },
     terminalLinks: cluster !== null,
-    cli: { sessions, approvals, machines, remote, shells, terminals, outside, onError, ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}) },
-    web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, outside, schedules, onError },
+    cli: { sessions, approvals, machines, remote, shells, terminals, outside, rules, onError, ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}) },
+    web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, outside, schedules, rules, onError },
   });
   followRevokedTokens({ facts, bus: domain.bus, sockets, push });
   const app = httpEdge({

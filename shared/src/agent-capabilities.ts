@@ -80,6 +80,10 @@ export const AgentCapabilitiesSchema = z
         editedInput: z.boolean(),
         /** An allow may add a session rule. */
         sessionRules: z.boolean(),
+        /** Its room writes a rule the person accepted into the project's own rule file, the same
+         *  file the plain agent reads (project-rules.ts). Absent (an older runner, or an agent
+         *  without such a file): no rule is proposed from its approvals. */
+        projectRules: z.boolean().optional(),
       })
       .strict(),
   })

@@ -26,6 +26,7 @@ export * from './workspace.ts';
 export * from './reviews.ts';
 export * from './cron.ts';
 export * from './schedules.ts';
+export * from './project-rules.ts';
 export * from './git-actions.ts';
 export * from './file-edits.ts';
 export * from './auth.ts';

@@ -141,6 +141,7 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     // Web shells (off on this hub): the ids are well-formed, the shells do not exist.
     'shell:output': { shellId: 'a'.repeat(32), offset: 0, data: Buffer.from('$ '), reset: false },
     'shell:exit': { shellId: 'a'.repeat(32), exitCode: 0, signal: null, reason: 'exited' },
+    'rules:report': { sessionId, ruleId: '22222222-2222-4222-8222-222222222222', outcome: 'written', error: null },
     'outside:index': { entries: [{ agent: 'claude', agentSessionId: '11111111-1111-4111-8111-111111111111', folder: '/tmp/p', title: 't', lastActivity: 1, sizeBytes: 1, live: false }], removed: [] },
     'web:shell:open': { machineId: randomUUID(), viewerId: 'v'.repeat(32), cwd: '~', cols: 80, rows: 24 },
     'web:shell:input': { shellId: 'a'.repeat(32), data: 'ls\r' },
@@ -163,6 +164,9 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     'web:schedule:list': {},
     'web:schedule:update': { id: randomUUID(), paused: true },
     'web:schedule:remove': { id: randomUUID() },
+    'web:rules:list': {},
+    'web:rules:accept': { ruleId: '22222222-2222-4222-8222-222222222222', prefix: 'npm' },
+    'web:rules:revoke': { ruleId: '22222222-2222-4222-8222-222222222222' },
   };
 }
 

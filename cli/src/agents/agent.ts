@@ -13,7 +13,7 @@ import type { Poll } from '../pace/pace.ts';
 import type { HeadlessTransportFactory } from './headless-transport.ts';
 import type { AgentBackground } from './background.ts';
 import type { LaunchPlan } from './launch-plan.ts';
-import type { HookDialect } from './verdict.ts';
+import type { HookDialect, PermissionUpdate } from './verdict.ts';
 import type { ConversationSource } from './conversations.ts';
 
 export type { LaunchPlan };
@@ -161,4 +161,25 @@ export type Agent = {
   /** Sessions it runs on its own in the background, which tether attaches to (the attached launch
    *  kind, runner/attached/), when it has them. */
   background?: AgentBackground;
+  /** Its project rule file, where a rule the person accepted is written by the agent itself
+   *  (capabilities.relays.projectRules; shared project-rules.ts). */
+  projectRules?: ProjectRuleFile;
+};
+
+/** A rule as the runner hands it on: the agent's tool and what the rule says. */
+export type ProjectRuleRef = { toolName: string; ruleContent: string };
+
+/** An agent's project rule file (claude: `.claude/settings.local.json`), as tether touches it. */
+export type ProjectRuleFile = {
+  /** Why the agent must not be told to write a rule into `folder`'s file now (a link, not JSON), or null. */
+  writeProblem(o: { folder: string }): string | null;
+  /** What goes with an allow so that the agent writes the rule into that file itself. */
+  update(rule: ProjectRuleRef): PermissionUpdate;
+  /** Whether the file has the rule's entry. */
+  holds(o: { folder: string; rule: ProjectRuleRef }): boolean;
+  /** How long after a change of the file the running agent has read it again (claude watches its
+   *  settings files and waits for a write to settle): a removal is reported once it took effect. */
+  seenWithinMs: number;
+  /** Takes exactly the rule's entry out of the file (`removed: false`: it was not there). */
+  remove(o: { folder: string; rule: ProjectRuleRef }): { removed: boolean } | { error: string };
 };

@@ -3,8 +3,10 @@
 // translates it into its own protocol, and agents import nothing from the runner.
 import type { HookEventArg } from '../hooks/events.ts';
 
-/** claude's permission-update entry (its hooks reference: `updatedPermissions`). */
-export type AddRulesUpdate = { type: 'addRules'; rules: Array<{ toolName: string; ruleContent?: string }>; behavior: 'allow'; destination: 'session' };
+/** claude's permission-update entry (its hooks reference: `updatedPermissions`): `session` for
+ *  "allow for this session", `localSettings` for a rule the person accepted (the project's
+ *  `.claude/settings.local.json`, which claude writes itself). */
+export type AddRulesUpdate = { type: 'addRules'; rules: Array<{ toolName: string; ruleContent?: string }>; behavior: 'allow'; destination: 'session' | 'localSettings' };
 export type PermissionUpdate = AddRulesUpdate | { type: 'setMode'; mode: 'acceptEdits' | 'default'; destination: 'session' };
 
 /** What claude is told: the same shape for the PermissionRequest hook's `decision` and for a

@@ -19,6 +19,7 @@ export const VERBS: Record<string, Loader> = {
   send: () => import('./send.ts'),
   pending: () => import('./pending.ts'),
   answer: () => import('./answer.ts'),
+  rules: () => import('./rules.ts'),
   doctor: () => import('./doctor.ts'),
   hook: () => import('./hook.ts'),
   daemon: () => import('./daemon.ts'),

@@ -110,6 +110,7 @@ export function createApprovals(options: { store: Store; facts: FactBus; runners
       const sessionId = result.request.sessionId;
       options.runners.send(ns, sessionId, 'approval:answered', { sessionId, requestId, answer });
       await resolved(ns, result.resolution);
+      if (answer.decision === 'allow') facts.publish('approval.allowed', { namespace: ns, request: result.request, answer });
       return { ok: true, resolution: result.resolution };
     },
 

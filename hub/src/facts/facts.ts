@@ -11,7 +11,7 @@
 // Invariants: subscribers run synchronously in the order they subscribed (createHub subscribes the
 // rooms first, so tabs hear a fact before anything reacts to it); a subscriber that throws is
 // reported and never reaches the publisher or the next subscriber.
-import type { ChatMessage, Machine, Namespace, PendingRequest, Prompt, Resolution, Review, Schedule, ScheduleRun, Session, SessionAttentionFact, SessionCommandFinished } from '@tether/shared';
+import type { Answer, ChatMessage, Machine, Namespace, PendingRequest, ProjectRule, Prompt, Resolution, Review, Schedule, ScheduleRun, Session, SessionAttentionFact, SessionCommandFinished } from '@tether/shared';
 
 export type FactMap = {
   'session.updated': { namespace: Namespace; session: Session };
@@ -21,6 +21,10 @@ export type FactMap = {
   'prompt.updated': { namespace: Namespace; prompt: Prompt };
   'approval.requested': { namespace: Namespace; request: PendingRequest };
   'approval.resolved': { namespace: Namespace; resolution: Resolution };
+  /** A person allowed a request from afar (a tab, `tether answer`, a notification): project-rules/ counts it. */
+  'approval.allowed': { namespace: Namespace; request: PendingRequest; answer: Answer };
+  /** A rule tether proposed changed (project-rules/). */
+  'rule.updated': { namespace: Namespace; rule: ProjectRule };
   'machine.updated': { namespace: Namespace; machine: Machine };
   /** A runner (re)registered a live session on the hub at `hubUrl`: its terminal streams from there. */
   'terminal.started': { namespace: Namespace; sessionId: string; hubUrl: string };
@@ -53,6 +57,8 @@ export function createFactBus(options: { onError: (what: string, error: unknown)
     'prompt.updated': [],
     'approval.requested': [],
     'approval.resolved': [],
+    'approval.allowed': [],
+    'rule.updated': [],
     'machine.updated': [],
     'terminal.started': [],
     'review.updated': [],

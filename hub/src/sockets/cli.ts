@@ -15,6 +15,7 @@ import type { Machines } from '../machines/machines.ts';
 import type { RemoteSessions } from '../machines/remote-sessions.ts';
 import type { ShellBridge } from '../machines/shells.ts';
 import type { Outside } from '../outside/outside.ts';
+import type { ProjectRules } from '../project-rules/project-rules.ts';
 import type { TerminalRegistry } from '../terminal/registry.ts';
 import { handleSocketEvents } from '../peers/handle.ts';
 import type { HubSocket } from '../peers/peer.ts';
@@ -31,6 +32,7 @@ export type CliDomain = {
   shells: ShellBridge;
   terminals: TerminalRegistry;
   outside: Outside;
+  rules: ProjectRules;
   onError: (event: string, error: unknown) => void;
   /** How long a vanished runner may take to come back before its pending requests are withdrawn. */
   runnerGoneGraceMs?: number;
@@ -65,6 +67,8 @@ export function bindCliSocket(socket: HubSocket, domain: CliDomain): void {
           const count = room && !room.ended ? room.viewerCount : 0;
           socket.emit('terminal:viewers', { sessionId: registration.id, count });
           if (count > 0) socket.emit('terminal:snapshot-request', { sessionId: registration.id });
+          // The rules of its folder it has work for (accepted, or revoked and still in the file).
+          void domain.rules.syncSession(ns, ack.session).catch((error: unknown) => domain.onError('rules:sync', error));
         });
         return ack;
       },
@@ -98,6 +102,7 @@ export function bindCliSocket(socket: HubSocket, domain: CliDomain): void {
       'runner:exited': (exit) => domain.remote.runnerExited(ns, socket.data.machineId, exit),
       'shell:output': (output) => domain.shells.output(socket, output),
       'shell:exit': (exit) => domain.shells.exit(socket, exit),
+      'rules:report': (report) => ifOwned(report.sessionId, () => domain.rules.report(ns, report)),
       'outside:index': (index) => domain.outside.indexed(ns, socket.data.client === 'daemon' ? socket.data.machineId : null, index),
     },
   });

@@ -38,6 +38,7 @@ export function createRooms(options: { io: Server }) {
       facts.on('approval.requested', ({ namespace, request }) => tabs(namespace).emit('approval:requested', request));
       facts.on('approval.resolved', ({ namespace, resolution }) => tabs(namespace).emit('approval:resolved', resolution));
       facts.on('machine.updated', ({ namespace, machine }) => tabs(namespace).emit('machine:updated', machine));
+      facts.on('rule.updated', ({ namespace, rule }) => tabs(namespace).emit('rule:updated', rule));
       facts.on('messages.added', ({ namespace, sessionId, messages }) => web.to(sessionRoom(namespace, sessionId)).emit('message:added', { sessionId, messages }));
       // A review card is part of its parent's chat: the tabs watching the parent.
       facts.on('schedule.updated', ({ namespace, schedule }) => tabs(namespace).emit('schedule:updated', schedule));

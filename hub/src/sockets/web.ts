@@ -14,6 +14,7 @@ import type { Reviews } from '../reviews/reviews.ts';
 import type { Worktrees } from '../worktrees/worktrees.ts';
 import type { Outside } from '../outside/outside.ts';
 import type { Schedules } from '../schedules/schedules.ts';
+import type { ProjectRules } from '../project-rules/project-rules.ts';
 import { handleSocketEvents } from '../peers/handle.ts';
 import type { HubSocket } from '../peers/peer.ts';
 import { bindWebTerminal } from './web-terminal.ts';
@@ -33,6 +34,7 @@ export type WebDomain = {
   worktrees: Worktrees;
   outside: Outside;
   schedules: Schedules;
+  rules: ProjectRules;
   onError: (event: string, error: unknown) => void;
 };
 
@@ -107,6 +109,9 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
       'schedule:list': () => domain.schedules.list(ns),
       'schedule:update': (update) => domain.schedules.update(ns, update),
       'schedule:remove': ({ id }) => domain.schedules.remove(ns, id),
+      'rules:list': () => domain.rules.list(ns),
+      'rules:accept': (accept) => domain.rules.accept(ns, accept, { by: socket.data.caller.label || socket.data.caller.tokenId, device: socket.data.device, tokenId: socket.data.caller.tokenId }),
+      'rules:revoke': (revoke) => domain.rules.revoke(ns, revoke),
       'worktree:remove': (remove) => domain.worktrees.remove(ns, remove, { label: socket.data.caller.label || socket.data.caller.tokenId, device: socket.data.device }),
     }),
   });

@@ -57,7 +57,7 @@ function parsedJson(value: unknown): unknown {
  *  refuses (an older or hand-edited row) reads as null rather than failing the whole row. A session's
  *  worktree read as none: the phone offers no removal and the folder stays; its capabilities read as
  *  none: nothing switchable; its added folders read as none: a resume gives only cwd; who asked read as none: the sheet names no sub-agent. */
-function storedJson<T>(value: unknown, schema: Checker<T>): T | null {
+export function storedJson<T>(value: unknown, schema: Checker<T>): T | null {
   const json = parsedJson(value);
   if (json === undefined) return null;
   const parsed = schema.safeParse(json);

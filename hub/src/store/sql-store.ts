@@ -15,6 +15,7 @@ import { sessionCommandQueries } from './queries/session-commands.ts';
 import { reviewQueries } from './queries/reviews.ts';
 import { outsideQueries } from './queries/outside.ts';
 import { scheduleQueries } from './queries/schedules.ts';
+import { projectRuleQueries } from './queries/project-rules.ts';
 
 export function createSqlStore(db: SqlDriver): Store {
   return {
@@ -31,6 +32,7 @@ export function createSqlStore(db: SqlDriver): Store {
     ...reviewQueries(db),
     ...outsideQueries(db),
     ...scheduleQueries(db),
+    ...projectRuleQueries(db),
     close: () => db.close(),
   };
 }

@@ -6,6 +6,7 @@ import type { Store } from './store.ts';
 import { runReviewContract } from './reviews.contract.ts';
 import { runScheduleContract } from './schedules.contract.ts';
 import { runOutsideContract } from './outside.contract.ts';
+import { runProjectRulesContract } from './project-rules.contract.ts';
 
 export type StoreFactory = () => Promise<{ store: Store; cleanup(): Promise<void> }>;
 
@@ -44,6 +45,7 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
   runReviewContract(options);
   runOutsideContract(options);
   runScheduleContract(options);
+  runProjectRulesContract(options);
   for (const [part, cases] of [
     ['tokens, pairing codes, devices', authContract],
     ['sessions', sessionContract],

@@ -20,10 +20,12 @@ import type {
   OutsideEntry,
   OutsideSession,
   PendingRequest,
+  ProjectRule,
   Prompt,
   PromptStatus,
   Resolution,
   Review,
+  RuleCall,
   ReviewState,
   Schedule,
   ScheduleRun,
@@ -327,6 +329,22 @@ export interface Store extends ScheduleStore {
   listReviews(options: { namespace: Namespace; parentId: string }): Promise<Review[]>;
   /** Changes its state and, when given, its final answer; null when not in this namespace. */
   updateReview(options: { namespace: Namespace; reviewId: string; state: ReviewState; finalAnswer?: string; now: number }): Promise<Review | null>;
+
+  // rules tether proposes from repeated allows (shared project-rules.ts)
+  /** One more allow of `command` in that folder of that machine: counted, and proposed once it
+   *  reaches `proposeAt` (`proposedNow` then); a revoked rule is not counted again. */
+  countRuleAllow(options: { namespace: Namespace; machineId: string; folder: string; toolName: string; command: string; call: RuleCall; proposeAt: number; now: number }): Promise<{ rule: ProjectRule; proposedNow: boolean }>;
+  getRule(options: { namespace: Namespace; ruleId: string }): Promise<ProjectRule | null>;
+  /** Every rule past counting, newest change first; of one machine and folder when given. */
+  listRules(options: { namespace: Namespace; machineId?: string; folder?: string }): Promise<ProjectRule[]>;
+  /** The person's yes to a proposed rule; null when it is not (or no longer) proposed. */
+  acceptRule(options: { namespace: Namespace; ruleId: string; ruleContent: string; by: string; device: string | null; tokenId: string | null; now: number }): Promise<ProjectRule | null>;
+  /** No to a proposal, or an accepted or written rule taken back; null when there is none to revoke. */
+  revokeRule(options: { namespace: Namespace; ruleId: string; now: number }): Promise<ProjectRule | null>;
+  /** What a runner did with it: written (also when revoked meanwhile: then it waits for removal), removed, failed. */
+  reportRule(options: { namespace: Namespace; ruleId: string; outcome: 'written' | 'removed' | 'failed'; error: string | null; now: number }): Promise<ProjectRule | null>;
+  /** The accepted and written rules these tokens said yes to, revoked with them. */
+  revokeRulesOfTokens(options: { namespace: Namespace; tokenIds: readonly string[]; now: number }): Promise<ProjectRule[]>;
 
   close(): Promise<void>;
 }

@@ -27,6 +27,7 @@ import { OutsideIndexSchema } from '../outside.ts';
 import { WorkspaceQuerySchema, type WorkspaceAnswer } from '../workspace.ts';
 import { GitQuerySchema, type GitAnswer } from '../git-actions.ts';
 import { FileWriteQuerySchema, type FileWriteAnswer } from '../file-edits.ts';
+import { RuleReportSchema, RuleSyncSchema } from '../project-rules.ts';
 import type { AckFn } from '../protocol.ts';
 
 export const CliEventSchemas = {
@@ -66,6 +67,8 @@ export const CliEventSchemas = {
   'shell:exit': ShellExitSchema,
   /** Daemon → hub: the conversations it found that tether did not run (outside.ts). */
   'outside:index': OutsideIndexSchema,
+  /** Runner → hub: a rule of its folder was written by the agent, removed, or could not be (project-rules.ts). */
+  'rules:report': RuleReportSchema,
 } as const;
 export type CliEventName = keyof typeof CliEventSchemas;
 export type CliPayload<E extends CliEventName> = z.input<(typeof CliEventSchemas)[E]>;
@@ -92,6 +95,7 @@ export type CliAcks = {
   'shell:output': object;
   'shell:exit': object;
   'outside:index': object;
+  'rules:report': object;
 };
 
 export type CliClientToServer = {
@@ -128,6 +132,8 @@ export const CliCommandSchemas = {
   'terminal:viewers': z.object({ sessionId: SessionIdSchema, count: z.number().int().min(0) }),
   /** A viewer joined whose bytes are gone: send a fresh snapshot. */
   'terminal:snapshot-request': z.object({ sessionId: SessionIdSchema }),
+  /** The rules of the session's folder it has work for: write on the next matching call, or remove. */
+  'rules:sync': RuleSyncSchema,
 } as const;
 export type CliCommandName = keyof typeof CliCommandSchemas;
 

@@ -15,6 +15,7 @@ import type { AckFn } from '../protocol.ts';
 import { WorktreeInspectSchema, WorktreeProbeSchema, WorktreeRemoveSchema, type WorktreeInspectAck, type WorktreeLoss, type WorktreeProbeAck } from '../worktrees.ts';
 import { MachineOutsideSchema, OutsideAdoptSchema } from '../outside.ts';
 import { ScheduleCreateSchema, ScheduleRefSchema, ScheduleUpdateSchema, type Schedule } from '../schedules.ts';
+import { RuleAcceptSchema, RuleListSchema, RuleRevokeSchema, type ProjectRule } from '../project-rules.ts';
 import { ReviewAskSchema, ReviewEndSchema, ReviewListSchema, ReviewSendSchema, ReviewStartSchema, type Review } from '../reviews.ts';
 
 export const WebEventSchemas = {
@@ -93,6 +94,12 @@ export const WebEventSchemas = {
   /** New timing, prompt, missed-run choice, or pause / resume; the next run is counted from now. */
   'schedule:update': ScheduleUpdateSchema,
   'schedule:remove': ScheduleRefSchema,
+  /** The rules tether proposed from a person's repeated allows, and what became of them (project-rules.ts). */
+  'rules:list': RuleListSchema,
+  /** The person's yes to a proposed rule (optionally a prefix they picked); acked with the rule. */
+  'rules:accept': RuleAcceptSchema,
+  /** No to a proposal, or take back an accepted rule: its entry leaves the project's file. */
+  'rules:revoke': RuleRevokeSchema,
 } as const;
 export type WebEventName = keyof typeof WebEventSchemas;
 export type WebPayload<E extends WebEventName> = z.input<(typeof WebEventSchemas)[E]>;
@@ -140,6 +147,9 @@ export type WebAcks = {
   'schedule:list': { schedules: Schedule[] };
   'schedule:update': { schedule: Schedule };
   'schedule:remove': object;
+  'rules:list': { rules: ProjectRule[] };
+  'rules:accept': { rule: ProjectRule };
+  'rules:revoke': { rule: ProjectRule };
 };
 
 export type WebClientToServer = {
@@ -166,6 +176,8 @@ export type WebServerToClient = {
   /** A schedule of the namespace was made, changed or ran; or removed (by a person or with its device). */
   'schedule:updated': (schedule: Schedule) => void;
   'schedule:removed': (payload: { id: string }) => void;
+  /** A rule tether proposed changed (proposed, accepted, written, revoked): every tab of the namespace. */
+  'rule:updated': (rule: ProjectRule) => void;
   'terminal:output': (payload: { sessionId: string; offset: number; data: Uint8Array | ArrayBuffer }) => void;
   'terminal:snapshot': (payload: { sessionId: string; offset: number; cols: number; rows: number; data: string }) => void;
   'terminal:size': (payload: TerminalSizeNotice) => void;

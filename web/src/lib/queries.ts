@@ -4,9 +4,9 @@
 // Invariant: no component builds a query key by hand; they all come from `queryKeys` below.
 import { useEffect, useSyncExternalStore } from 'react';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { HubFeatures, Machine, PendingRequest, Resolution, Session } from '@tether/shared';
+import type { HubFeatures, Machine, PendingRequest, ProjectRule, Resolution, Session } from '@tether/shared';
 import { HubError, hubApi, type ChangesAgainst } from './hub.ts';
-import { getConnectionState, getSocket, onConnectionStateChange, type ConnectionState } from './socket.ts';
+import { getConnectionState, getSocket, onConnectionStateChange, requestHub, type ConnectionState } from './socket.ts';
 
 export const queryKeys = {
   sessions: () => ['sessions'] as const,
@@ -37,7 +37,23 @@ export const queryKeys = {
   commands: (sessionId: string) => ['commands', sessionId] as const,
   /** A read-only share link's session (share page; no login). */
   share: (token: string) => ['share', token] as const,
+  /** The rules tether proposed from repeated allows (rules:list), kept by `rule:updated` facts. */
+  rules: () => ['rules'] as const,
 };
+
+export const rulesQuery = queryOptions({
+  queryKey: queryKeys.rules(),
+  queryFn: async () => (await requestHub('rules:list', {})).rules,
+});
+
+/** A rule as a fact says it is now, in the list. */
+function upsertRule(client: QueryClient, rule: ProjectRule): void {
+  client.setQueryData<ProjectRule[]>(queryKeys.rules(), (list) => (list ? [rule, ...list.filter((r) => r.id !== rule.id)] : list));
+}
+
+export function useRules() {
+  return useQuery(rulesQuery);
+}
 
 /** The newer of a fetched session and the copy a fact put in the cache while the fetch was under
  *  way: a refetch after a reconnect must not put back the state a fact has since replaced. */
@@ -146,6 +162,7 @@ export function useHubLiveUpdates(): void {
     if (!socket) return;
     const onSession = (session: Session) => upsertSession(client, session);
     const onMachine = (machine: Machine) => upsertMachine(client, machine);
+    const onRule = (rule: ProjectRule) => upsertRule(client, rule);
     const onRequested = (request: PendingRequest) => addPendingRequest(client, request);
     const onResolved = (resolution: Resolution) => {
       rememberResolution(client, resolution);
@@ -155,17 +172,20 @@ export function useHubLiveUpdates(): void {
     const onConnect = () => {
       void client.invalidateQueries({ queryKey: queryKeys.sessions() });
       void client.invalidateQueries({ queryKey: queryKeys.machines() });
+      void client.invalidateQueries({ queryKey: queryKeys.rules() });
     };
     socket.on('session:updated', onSession);
     socket.on('machine:updated', onMachine);
     socket.on('approval:requested', onRequested);
     socket.on('approval:resolved', onResolved);
+    socket.on('rule:updated', onRule);
     socket.on('connect', onConnect);
     return () => {
       socket.off('session:updated', onSession);
       socket.off('machine:updated', onMachine);
       socket.off('approval:requested', onRequested);
       socket.off('approval:resolved', onResolved);
+      socket.off('rule:updated', onRule);
       socket.off('connect', onConnect);
     };
   }, [client]);

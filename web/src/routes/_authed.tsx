@@ -19,6 +19,7 @@ const DevicesMenuItem = lazy(() => import('../features/devices/devices-menu-item
 const SchedulesMenuItem = lazy(() => import('../features/schedules/schedules-menu-item.tsx').then((m) => ({ default: m.SchedulesMenuItem })));
 const DevicesDialog = lazy(() => import('../features/devices/devices-dialog.tsx').then((m) => ({ default: m.DevicesDialog })));
 // Archive's question about live reviews loads when it is first asked.
+const RuleProposals = lazy(() => import('../features/rules/rule-proposals.tsx').then((m) => ({ default: m.RuleProposals })));
 const ArchiveReviewsQuestion = lazy(() => import('../features/reviews/end-question.tsx').then((m) => ({ default: m.ArchiveReviewsQuestion })));
 
 export const Route = createRoute({
@@ -73,6 +74,11 @@ function AuthedShell() {
                 <PushToggle />
                 <SchedulesMenuItem />
                 <DevicesMenuItem onOpen={() => setDevicesOpen(true)} />
+              </Suspense>
+            }
+            asks={
+              <Suspense fallback={null}>
+                <RuleProposals />
               </Suspense>
             }
             archiveQuestion={(question) => (

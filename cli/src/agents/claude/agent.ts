@@ -23,6 +23,7 @@ import { createClaudeUsage } from './transcript/usage.ts';
 import { createClaudeHeadless } from './headless.ts';
 import { claudeBackground } from './background.ts';
 import { claudeConversations } from './conversations.ts';
+import { claudeRuleFile } from './rule-file.ts';
 
 export const claudeAgent: Agent = {
   kind: 'claude',
@@ -94,4 +95,5 @@ export const claudeAgent: Agent = {
   liveOwner: ({ env, sessionId }) => liveClaudeOwner({ configDir: claudeConfigDir(env), claudeSessionId: sessionId }),
   headless: createClaudeHeadless,
   background: claudeBackground,
+  projectRules: claudeRuleFile,
 };

@@ -16,5 +16,5 @@ export const claudeCapabilities: AgentCapabilities = {
   readOnly: true,
   // spawnArgs({ fork }): --resume=<id> --fork-session, a new session with the history.
   fork: { supported: true, reason: null },
-  relays: { requests: ['permission', 'question', 'plan', 'dialog', 'elicitation'], editedInput: true, sessionRules: true },
+  relays: { requests: ['permission', 'question', 'plan', 'dialog', 'elicitation'], editedInput: true, sessionRules: true, projectRules: true },
 };

@@ -10,6 +10,8 @@
 //              the desk answered claude's dialog ─► approval:desk-answer (answer null: "Claude's dialog"),
 //                  then approval:dialog-outcome once the transcript says what was chosen (desk-answer.ts)
 //              the caller went away (claude exited) ─► approval:withdraw
+//   before any: a rule the person accepted covers the call ─► allow + the rule, which claude writes
+//              into the project's rule file (session/folder-rules.ts); nobody is asked
 //
 // claude's modes and the user's settings rules decide *when* anyone is asked; nothing here re-decides
 // that. Invariant: never allow silently. When the hub cannot take a request, ask() returns null: in a
@@ -21,7 +23,7 @@ import type { HubLink } from '../../hub-link/link.ts';
 import { recordHookTiming, wallNow } from '../../hooks/bench-timings.ts';
 import type { PromptState } from '../../screen/prompt-state.ts';
 import { createDeskAnswers, type DeskAnswers } from './desk-answer.ts';
-import { verdictFor, type Verdict } from './verdict.ts';
+import { verdictFor, type PermissionUpdate, type Verdict } from './verdict.ts';
 import { firstAnswer, type FirstAnswer } from './first-answer.ts';
 import { createRequestRegistry, type RequestHandle, type RequestRegistry } from './registry.ts';
 
@@ -123,6 +125,9 @@ export function createApprovals(options: {
   describe?: (options: { toolName: string; toolInput: Record<string, unknown>; toolUseId: string | null }) => Promise<Record<string, unknown>>;
   /** The session's registry (one for every kind of request); its own when none is given (tests). */
   requests?: RequestRegistry;
+  /** A rule the person accepted covers this call: the update that has the agent write it (the call
+   *  is then allowed without asking anyone: the person's yes to the rule covers it). */
+  ruleFor?: (call: { toolName: string; toolInput: Record<string, unknown> }) => PermissionUpdate[] | null;
 }): Approvals {
   const requests = options.requests ?? createRequestRegistry({ sessionId: options.sessionId, link: options.link });
   const waiting = new Set<Waiting>();
@@ -145,6 +150,8 @@ export function createApprovals(options: {
     },
 
     ask: async ({ toolName, toolInput, toolUseId, askedBy, signal }) => {
+      const rule = options.ruleFor?.({ toolName, toolInput });
+      if (rule) return { behavior: 'allow', updatedPermissions: rule };
       const link = options.link();
       if (!link) return null;
       const { settle, settled } = firstAnswer<Outcome>();

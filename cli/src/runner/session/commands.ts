@@ -28,7 +28,7 @@ export type LaunchCommands = {
   more?: HubCommandHandlers;
 };
 
-export function sessionCommands(core: Pick<SessionCore, 'controller' | 'stopAsked' | 'requests' | 'edited'>, launch: LaunchCommands): HubCommandHandlers {
+export function sessionCommands(core: Pick<SessionCore, 'controller' | 'stopAsked' | 'requests' | 'edited' | 'folderRules'>, launch: LaunchCommands): HubCommandHandlers {
   const { setModel, setMode, setEffort } = launch;
   return {
     'prompt:deliver': (delivery) => {
@@ -50,6 +50,7 @@ export function sessionCommands(core: Pick<SessionCore, 'controller' | 'stopAske
       core.controller.set('remote');
       core.requests.answered({ requestId, answer });
     },
+    'rules:sync': ({ rules }) => core.folderRules.sync(rules),
     ...launch.more,
   };
 }

@@ -18,6 +18,7 @@ import { machineClaim } from '../../config/machine-claim.ts';
 import { basename } from 'node:path';
 import { DEFAULT_AGENT, isUuid, type AgentKind, type ChatMessageInput, type PermissionMode, type SessionPatch, type SessionRegistration } from '@tether/shared';
 import { agentFor, installedCapabilities, type Agent, type LaunchPlan } from '../../agents/index.ts';
+import { createFolderRules } from './folder-rules.ts';
 import { createApprovals, type Approvals } from '../requests/approvals.ts';
 import type { SessionHooks } from './hook-events.ts';
 import { createTranscriptFeed } from './transcript-feed.ts';
@@ -308,6 +309,8 @@ export function createSessionCore(init: CoreInit) {
   /** A prompt's files: fetched from the hub when it is delivered (attachments/). */
   const attachments = createAttachmentInbox({ hub: options.hub, sessionId: () => state.id, log });
   scope.onCleanup(() => attachments.stop());
+  /** Rules the person accepted for this folder: the agent writes each at its next call (folder-rules.ts). */
+  const folderRules = createFolderRules({ file: agent.projectRules, folder: options.cwd, sessionId: () => state.id, link: hub.link, log });
 
   /** Reported on the hub and thrown to the command, which prints it at the desk. */
   const failEarly = (reason: string): Promise<never> => failSession({ reason, before: init.beforeFailEarly, state, status: facts.status, hub, scope });
@@ -380,11 +383,12 @@ export function createSessionCore(init: CoreInit) {
     elicitations,
     /** The session's requests to a person: hub answers and reconnects go through it. */
     requests,
+    folderRules,
     attachments,
     reportSlashCommands: hub.reportSlashCommands,
     /** Approvals with this session's id, link and log. */
     createApprovals(o: Pick<Parameters<typeof createApprovals>[0], 'onPlanApproved'>): Approvals {
-      const made = createApprovals({ sessionId: () => state.id, link: hub.link, requests, log, describe: (d) => feed.describe(d), ...o });
+      const made = createApprovals({ sessionId: () => state.id, link: hub.link, requests, log, describe: (d) => feed.describe(d), ruleFor: folderRules.updateFor, ...o });
       scope.onCleanup(() => made.stop());
       approvals = made;
       return made;

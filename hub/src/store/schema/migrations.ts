@@ -25,6 +25,7 @@ import { SESSION_ADDED_DIRS_UPGRADE } from './upgrades/session-added-dirs.ts';
 import { OUTSIDE_SESSIONS_UPGRADE } from './upgrades/outside-sessions.ts';
 import { OUTSIDE_BACKGROUND_UPGRADE } from './upgrades/outside-background.ts';
 import { SCHEDULES_UPGRADE } from './upgrades/schedules.ts';
+import { PROJECT_RULES_UPGRADE } from './upgrades/project-rules.ts';
 
 export type Migration = { version: number; name: string; sql: string };
 /** One schema change for both stores: the statements for the dialect at hand. */
@@ -132,6 +133,8 @@ export const UPGRADES: readonly Upgrade[] = [
   OUTSIDE_BACKGROUND_UPGRADE,
   // SQLite 21, PostgreSQL 17: scheduled prompts (issue 42; upgrades/schedules.ts).
   SCHEDULES_UPGRADE,
+  // SQLite 22, PostgreSQL 18: rules tether proposes from repeated allows (issue 42; upgrades/project-rules.ts).
+  PROJECT_RULES_UPGRADE,
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

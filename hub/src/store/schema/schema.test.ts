@@ -108,27 +108,6 @@ describe('schema (SQLite)', () => {
     } finally {
       await store.close();
     }
-    const db = new Database(path, { readonly: true });
-    const versions = (db.query('SELECT version, name FROM schema_migrations ORDER BY version').all() as { version: number; name: string }[]).slice(HISTORY.sqlite.length);
-    db.close();
-    expect(versions).toEqual([
-      { version: 6, name: 'session-pin-archive' },
-      { version: 7, name: 'attachments' },
-      { version: 8, name: 'agents' },
-      { version: 9, name: 'session-usage' },
-      { version: 10, name: 'pair-codes' },
-      { version: 11, name: 'agent-capabilities' },
-      { version: 12, name: 'reviews' },
-      { version: 13, name: 'request-asked-by' },
-      { version: 14, name: 'session-worktree' },
-      { version: 15, name: 'devices' },
-      { version: 16, name: 'machine-vouch' },
-      { version: 17, name: 'prompt-handed' },
-      { version: 18, name: 'session-added-dirs' },
-      { version: 19, name: 'outside-sessions' },
-      { version: 20, name: 'outside-background' },
-      { version: 21, name: 'schedules' },
-    ]);
   });
 
   it('opens a database today\'s hub made, keeps its data and goes on from it', async () => {
@@ -175,5 +154,36 @@ describe('schema (SQLite)', () => {
     db.run(`INSERT INTO schema_migrations VALUES (99, 'from the future', 2)`);
     db.close();
     expect(() => createSqliteStore({ path })).toThrow(`schema is version 99, newer than this hub knows (${knownVersion('sqlite')})`);
+  });
+});
+
+// Apart from the upgrades' effects above (that describe would pass 120 lines): each upgrade's number.
+describe('schema versions (SQLite)', () => {
+  it('records each upgrade since the shipped migrations under its own number', async () => {
+    const path = join(dir, 'hub.sqlite');
+    shippedDatabase(path, HISTORY.sqlite.length).close();
+    await createSqliteStore({ path }).close();
+    const db = new Database(path, { readonly: true });
+    const versions = (db.query('SELECT version, name FROM schema_migrations ORDER BY version').all() as { version: number; name: string }[]).slice(HISTORY.sqlite.length);
+    db.close();
+    expect(versions).toEqual([
+      { version: 6, name: 'session-pin-archive' },
+      { version: 7, name: 'attachments' },
+      { version: 8, name: 'agents' },
+      { version: 9, name: 'session-usage' },
+      { version: 10, name: 'pair-codes' },
+      { version: 11, name: 'agent-capabilities' },
+      { version: 12, name: 'reviews' },
+      { version: 13, name: 'request-asked-by' },
+      { version: 14, name: 'session-worktree' },
+      { version: 15, name: 'devices' },
+      { version: 16, name: 'machine-vouch' },
+      { version: 17, name: 'prompt-handed' },
+      { version: 18, name: 'session-added-dirs' },
+      { version: 19, name: 'outside-sessions' },
+      { version: 20, name: 'outside-background' },
+      { version: 21, name: 'schedules' },
+      { version: 22, name: 'project-rules' },
+    ]);
   });
 });

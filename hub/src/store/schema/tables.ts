@@ -102,6 +102,40 @@ export const OUTSIDE_SESSIONS_TABLE: Table = {
   indexes: [{ name: 'outside_sessions_recent', columns: ['namespace', 'machine_id', 'last_activity'] }],
 };
 
+/** Rules tether proposed from a person's repeated allows (shared project-rules.ts): one row per
+ *  call allowed in one folder of one machine, counted until it is proposed; `rule_content` is what
+ *  the rule says once accepted (the call, or a prefix the person picked). `accepted_token` is the
+ *  token that said yes: revoked, the rule goes with it. Kept when its sessions go (a folder's rule
+ *  outlives them). */
+export const PROJECT_RULES_TABLE: Table = {
+  name: 'project_rules',
+  columns: [
+    text('id'),
+    text('namespace'),
+    text('machine_id'),
+    text('folder'),
+    text('tool_name'),
+    text('command'),
+    text('rule_content'),
+    { name: 'allows', type: 'int' },
+    { name: 'calls', type: 'json' },
+    text('status'),
+    maybe(text('error')),
+    maybe(time('proposed_at')),
+    maybe(time('accepted_at')),
+    maybe(text('accepted_by')),
+    maybe(text('accepted_device')),
+    maybe(text('accepted_token')),
+    maybe(time('written_at')),
+    maybe(time('revoked_at')),
+    maybe(time('removed_at')),
+    time('updated_at'),
+  ],
+  primaryKey: ['id'],
+  unique: [['namespace', 'machine_id', 'folder', 'tool_name', 'command']],
+  indexes: [{ name: 'project_rules_folder', columns: ['namespace', 'machine_id', 'folder'] }],
+};
+
 /** Reviews (shared reviews.ts): one row per reviewer session (`id` is its session's id), naming the
  *  session it reviews; both rows go with their sessions. The reviewer session's own `parent_id`
  *  says the same from the session's side (the list marks reviews without reading this table). */
@@ -323,4 +357,5 @@ export const TABLES: readonly Table[] = [
   REVIEWS_TABLE,
   OUTSIDE_SESSIONS_TABLE,
   SCHEDULES_TABLE,
+  PROJECT_RULES_TABLE,
 ];

@@ -30,6 +30,8 @@ export type SessionListProps = {
   menuExtra?: ReactNode;
   /** Archive's question about a session's live reviews (from reviews/). */
   archiveQuestion?: ArchiveQuestionSlot;
+  /** What asks the person above the list (the rules tether proposes, from rules/). */
+  asks?: ReactNode;
 };
 
 function NewSessionButton({ enabled }: { enabled: boolean }) {
@@ -53,7 +55,7 @@ function NewSessionButton({ enabled }: { enabled: boolean }) {
   );
 }
 
-export function SessionList({ sessions, machines, error, onRetry, menuExtra, archiveQuestion }: SessionListProps) {
+export function SessionList({ sessions, machines, error, onRetry, menuExtra, archiveQuestion, asks }: SessionListProps) {
   const now = useNow();
   const [query, setQuery] = useState('');
   const seen = useSeen();
@@ -193,6 +195,7 @@ export function SessionList({ sessions, machines, error, onRetry, menuExtra, arc
             </p>
           ) : null}
         </div>
+        {asks}
         {body}
         {sessions ? <MachineLinks machines={machines ?? []} /> : null}
       </div>

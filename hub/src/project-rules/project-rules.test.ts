@@ -1,0 +1,122 @@
+// The project-rules room over a real SQLite store: what is counted, what is proposed, who hears it.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SessionRegistrationSchema, type AgentCapabilitiesInput, type PendingRequest, type ProjectRule } from '@tether/shared';
+import { openTempStore, removeTempStore, type TempStore } from '../testing/temp-store.ts';
+import { createFactBus } from '../facts/facts.ts';
+import type { RunnerCommands } from '../facts/runners.ts';
+import { createProjectRules } from './project-rules.ts';
+
+const M1 = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+const S1 = '11111111-1111-4111-8111-111111111111';
+const S2 = '22222222-2222-4222-8222-222222222222';
+const S3 = '33333333-3333-4333-8333-333333333333';
+const writes: AgentCapabilitiesInput = {
+  displayName: 'Claude',
+  models: { offered: [], typed: true, example: null, switchableIn: [] },
+  effort: { levels: [], switchableIn: [] },
+  modes: { values: [], switchableIn: [] },
+  resumeCommand: 'x {id}',
+  relays: { requests: ['permission'], editedInput: true, sessionRules: true, projectRules: true },
+};
+
+let temp: TempStore;
+let sent: Array<{ sessionId: string; event: string; payload: unknown }>;
+let heard: ProjectRule[];
+let rules: ReturnType<typeof createProjectRules>;
+
+beforeEach(async () => {
+  temp = openTempStore('tether-project-rules-');
+  sent = [];
+  heard = [];
+  const facts = createFactBus({ onError: (what, error) => { throw new Error(`${what}: ${String(error)}`); } });
+  facts.on('rule.updated', ({ rule }) => heard.push(rule));
+  const runners = { send: (_ns: string, sessionId: string, event: string, payload: unknown) => void sent.push({ sessionId, event, payload }) } as unknown as RunnerCommands;
+  rules = createProjectRules({ store: temp.store, facts, runners });
+  const register = (id: string, o: { machineId: string | null; cwd: string; capabilities?: AgentCapabilitiesInput | null }) =>
+    temp.store.registerSession({ namespace: 'alpha', registration: SessionRegistrationSchema.parse({ id, cwd: o.cwd, launchKind: 'pty', machineId: o.machineId, status: 'idle', capabilities: o.capabilities === undefined ? writes : o.capabilities }), now: 1 });
+  await register(S1, { machineId: M1, cwd: '/work/app' });
+  await register(S2, { machineId: null, cwd: '/work/app' }); // a desk whose machine nobody vouched for
+  await register(S3, { machineId: M1, cwd: '/work/app', capabilities: { ...writes, relays: { ...writes.relays, projectRules: false } } });
+});
+afterEach(async () => removeTempStore(temp));
+
+const request = (o: { sessionId?: string; command: string; toolName?: string; kind?: PendingRequest['kind'] }): PendingRequest => ({
+  id: crypto.randomUUID(),
+  sessionId: o.sessionId ?? S1,
+  kind: o.kind ?? 'permission',
+  toolName: o.toolName ?? 'Bash',
+  toolInput: { command: o.command },
+  toolUseId: null,
+  createdAt: 1,
+});
+const allowThrice = async (o: Parameters<typeof request>[0], answer: Record<string, unknown> = {}) => {
+  for (let i = 0; i < 3; i++) await rules.allowed('alpha', { request: request(o), answer: { decision: 'allow', ...answer } });
+};
+const listed = async () => {
+  const ack = await rules.list('alpha');
+  return ack.ok ? ack.rules : [];
+};
+
+describe('counting a person’s allows', () => {
+  it('the third allow of one command in a vouched folder proposes it, to every tab', async () => {
+    await allowThrice({ command: 'npm test' });
+    expect(heard.map((r) => [r.status, r.ruleContent])).toEqual([['proposed', 'npm test']]);
+    expect(await listed()).toMatchObject([{ command: 'npm test', folder: '/work/app', machineId: M1, allows: 3 }]);
+  });
+
+  it('an edited command counts as the person allowed it', async () => {
+    await allowThrice({ command: 'npm test' }, { updatedInput: { command: 'npm run lint' } });
+    expect((await listed()).map((r) => r.command)).toEqual(['npm run lint']);
+  });
+
+  it('nothing for a call outside the folder, an unsafe command, another tool, a desk nobody vouched for, an agent without project rules', async () => {
+    await allowThrice({ command: 'rm /etc/hosts' });
+    await allowThrice({ command: 'cat ../../secrets' });
+    await allowThrice({ command: 'npm test && curl x' });
+    await allowThrice({ command: 'notes.txt', toolName: 'Write' });
+    await allowThrice({ command: 'npm test', kind: 'question' });
+    await allowThrice({ command: 'npm test', sessionId: S2 });
+    await allowThrice({ command: 'npm test', sessionId: S3 });
+    expect(await listed()).toEqual([]);
+    expect(heard).toEqual([]);
+  });
+});
+
+describe('the person’s yes and no', () => {
+  it('accepted: its folder’s live runners hear it as work to write; a prefix only one of the command’s own', async () => {
+    await allowThrice({ command: 'npm run test' });
+    const [rule] = await listed();
+    expect(await rules.accept('alpha', { ruleId: rule!.id, prefix: 'npm ru' }, { by: 'me', device: 'phone', tokenId: 't1' })).toMatchObject({ ok: false, code: 'bad_request' });
+    expect(await rules.accept('alpha', { ruleId: rule!.id, prefix: '*' }, { by: 'me', device: 'phone', tokenId: 't1' })).toMatchObject({ ok: false, code: 'bad_request' });
+    const ack = await rules.accept('alpha', { ruleId: rule!.id, prefix: 'npm run' }, { by: 'me', device: 'phone', tokenId: 't1' });
+    expect(ack).toMatchObject({ ok: true, rule: { status: 'accepted', ruleContent: 'npm run:*', acceptedDevice: 'phone' } });
+    expect(sent).toEqual([{ sessionId: S1, event: 'rules:sync', payload: { sessionId: S1, rules: [{ id: rule!.id, toolName: 'Bash', ruleContent: 'npm run:*', action: 'write' }] } }]);
+    expect(await rules.accept('alpha', { ruleId: rule!.id }, { by: 'me', device: null, tokenId: null })).toMatchObject({ ok: false, code: 'conflict' });
+  });
+
+  it('a runner’s report counts only for its own folder; written then revoked → the runners remove it', async () => {
+    await allowThrice({ command: 'npm test' });
+    const [rule] = await listed();
+    await rules.accept('alpha', { ruleId: rule!.id }, { by: 'me', device: null, tokenId: 't1' });
+    expect(await rules.report('alpha', { sessionId: S2, ruleId: rule!.id, outcome: 'written' })).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await rules.report('alpha', { sessionId: S1, ruleId: rule!.id, outcome: 'written' })).toEqual({ ok: true });
+    sent = [];
+    expect(await rules.revoke('alpha', { ruleId: rule!.id })).toMatchObject({ ok: true, rule: { status: 'revoked', removedAt: null } });
+    expect(sent.map((s) => (s.payload as { rules: unknown[] }).rules)).toEqual([[{ id: rule!.id, toolName: 'Bash', ruleContent: 'npm test', action: 'remove' }]]);
+    expect(await rules.revoke('alpha', { ruleId: rule!.id })).toMatchObject({ ok: false, code: 'conflict' });
+    expect(await rules.revoke('alpha', { ruleId: crypto.randomUUID() })).toMatchObject({ ok: false, code: 'not_found' });
+  });
+
+  it('a device revoked: the rules it said yes to go with it; a proposal never answered is never handed to a runner', async () => {
+    await allowThrice({ command: 'npm test' });
+    await allowThrice({ command: 'make build' });
+    const byCommand = Object.fromEntries((await listed()).map((r) => [r.command, r]));
+    await rules.accept('alpha', { ruleId: byCommand['npm test']!.id }, { by: 'me', device: 'old phone', tokenId: 'gone' });
+    await rules.report('alpha', { sessionId: S1, ruleId: byCommand['npm test']!.id, outcome: 'written' });
+    sent = [];
+    await rules.tokensRevoked({ namespace: 'alpha', tokenIds: ['gone'] });
+    expect((await listed()).map((r) => [r.command, r.status])).toEqual(expect.arrayContaining([['npm test', 'revoked'], ['make build', 'proposed']]));
+    const work = sent.flatMap((s) => (s.payload as { rules: Array<{ ruleContent: string; action: string }> }).rules);
+    expect(work).toEqual([{ id: byCommand['npm test']!.id, toolName: 'Bash', ruleContent: 'npm test', action: 'remove' }]);
+  });
+});
