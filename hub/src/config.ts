@@ -31,6 +31,10 @@ export type HubConfig = {
   /** How long a runner whose socket vanished may take to come back before its pending approval
    *  requests are withdrawn (default 30 s, RUNNER_GONE_GRACE_MS; tests make it short). */
   runnerGoneGraceMs?: number;
+  /** Sessions at their usage limit (hub/src/usage-limits): continue one at its reset when the person
+   *  chose nothing for it (default false: `tether hub --continue-at-reset`), and when (tests make the
+   *  margins short). */
+  limits?: { continueByDefault?: boolean; marginMs?: number; agentGraceMs?: number };
   /** Web shells (a login shell on a machine, from the web) for machines whose daemon allows them
    *  (`tether daemon --allow-shell`). Default false: `tether hub --enable-shell`. */
   shell?: boolean;

@@ -29,6 +29,8 @@ import { createWorkspace } from './workspace/workspace.ts';
 import { createReviews } from './reviews/reviews.ts';
 import { followReviews } from './reviews/follow.ts';
 import { createGitActions } from './git-actions/git-actions.ts';
+import { createUsageLimits } from './usage-limits/usage-limits.ts';
+import { DEFAULT_LIMIT_TIMING, type LimitTiming } from './usage-limits/rule.ts';
 
 /** What the socket rooms (sockets/rooms.ts) lend the domain: commands to runners and the ways
  *  terminal bytes and viewer counts reach sockets. */
@@ -51,6 +53,9 @@ export function createDomain(options: {
   shell: boolean;
   terminalLogBytes?: number;
   terminalMemoryBytes?: number;
+  /** Sessions at their usage limit: when tether continues them (tests make it short), and whether it
+   *  does for a session the person chose nothing for. */
+  limits?: { timing?: Partial<LimitTiming>; continueByDefault?: boolean };
 }) {
   const { store, facts, io, ports, onError } = options;
   const runners = ports.runners;
@@ -82,6 +87,14 @@ export function createDomain(options: {
   const git = createGitActions({ sessionOf: sessions.get, runners, store, facts });
   const worktrees = createWorktrees({ sessions, machines, daemons, store, facts });
   const outside = createOutside({ store, facts, machines, daemons, remote, onError });
+  const limits = createUsageLimits({
+    store,
+    facts,
+    queuePrompt: (ns, send) => sessions.queuePrompt(ns, send),
+    timing: { ...DEFAULT_LIMIT_TIMING, ...options.limits?.timing },
+    continueByDefault: options.limits?.continueByDefault ?? false,
+    onError,
+  });
 
   // A runner (re)registered here: viewers of its session here (linked ones, and on other hubs
   // through the cluster) move their stream to this hub.
@@ -89,6 +102,7 @@ export function createDomain(options: {
   spreadFacts({ facts, bus, readiness, viewers });
   // Every session.updated settles readiness waits (spawn, stop).
   facts.on('session.updated', ({ namespace, session }) => readiness.sessionUpdated(namespace, session));
+  limits.listen(facts);
 
   return {
     facts,
@@ -106,8 +120,10 @@ export function createDomain(options: {
     git,
     worktrees,
     outside,
+    limits,
     stop(): void {
       readiness.stop();
+      limits.stop();
       viewers.stop();
     },
   };

@@ -213,6 +213,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     shell: config.shell ?? false,
     ...(config.terminalLogBytes !== undefined ? { terminalLogBytes: config.terminalLogBytes } : {}),
     ...(config.terminalMemoryBytes !== undefined ? { terminalMemoryBytes: config.terminalMemoryBytes } : {}),
+    ...(config.limits ? { limits: limitsOf(config.limits) } : {}),
   });
   // Facts reach tabs first (above), then the other hubs and readiness waits (createDomain), then
   // push; push answers a notification through the approvals room.
@@ -234,7 +235,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     shareRevoked: { heard: (listener) => domain.bus.on('share-revoked', ({ jti }) => listener(jti)), tell: (jti) => domain.bus.tell('share-revoked', { jti }) },
     terminalLinks: cluster !== null,
     cli: { sessions, approvals, machines, remote, shells, terminals, outside, onError, ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}) },
-    web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, outside, onError },
+    web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, outside, limits: domain.limits, onError },
   });
   followRevokedTokens({ facts, bus: domain.bus, sockets, push });
   const app = httpEdge({
@@ -280,5 +281,13 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
       })();
       return stopped;
     },
+  };
+}
+
+/** The config's usage-limit settings as the domain takes them. */
+function limitsOf(limits: NonNullable<HubConfig['limits']>) {
+  return {
+    ...(limits.continueByDefault !== undefined ? { continueByDefault: limits.continueByDefault } : {}),
+    timing: { ...(limits.marginMs !== undefined ? { marginMs: limits.marginMs } : {}), ...(limits.agentGraceMs !== undefined ? { agentGraceMs: limits.agentGraceMs } : {}) },
   };
 }

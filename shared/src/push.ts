@@ -49,7 +49,7 @@ export type PushMessage = {
   /** Notifications with the same tag replace each other (one per request, one per session turn). */
   tag: string;
   sessionId: string;
-  kind: 'approval' | 'question' | 'plan' | 'dialog' | 'elicitation' | 'attention' | 'turn-ended';
+  kind: 'approval' | 'question' | 'plan' | 'dialog' | 'elicitation' | 'attention' | 'turn-ended' | 'limit-reset';
   /** A waiting request: its id, the buttons, and (permissions only) one single-use token per
    *  choice, the whole authority of that button (`POST /api/push/action`). */
   request?: {

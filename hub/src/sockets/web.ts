@@ -13,6 +13,7 @@ import type { TerminalViewers } from '../terminal/viewers.ts';
 import type { Reviews } from '../reviews/reviews.ts';
 import type { Worktrees } from '../worktrees/worktrees.ts';
 import type { Outside } from '../outside/outside.ts';
+import type { UsageLimits } from '../usage-limits/usage-limits.ts';
 import { handleSocketEvents } from '../peers/handle.ts';
 import type { HubSocket } from '../peers/peer.ts';
 import { bindWebTerminal } from './web-terminal.ts';
@@ -31,6 +32,7 @@ export type WebDomain = {
   reviews: Reviews;
   worktrees: Worktrees;
   outside: Outside;
+  limits: UsageLimits;
   onError: (event: string, error: unknown) => void;
 };
 
@@ -75,6 +77,7 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
       'session:set-effort': (command) => sessions.command(ns, 'session:set-effort', command),
       'session:set-mode': (command) => sessions.command(ns, 'session:set-mode', command),
       'session:pin': (pin) => sessions.pin(ns, pin),
+      'session:limit-continue': (request) => domain.limits.setContinue(ns, request),
       'session:archive': (archive) => domain.reviews.archiveSession(ns, archive),
       'approval:answer': ({ requestId, answer }) =>
         approvals.answer(ns, { requestId, answer, answeredBy: socket.data.caller.label || socket.data.caller.tokenId, device: socket.data.device }),

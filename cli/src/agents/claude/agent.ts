@@ -22,6 +22,7 @@ import { subagentDirFor } from '../../transcript/subagents.ts';
 import { createAnsweredModelReader } from './transcript/answered-model.ts';
 import { createLocalCommandReader, modelSetBy } from './transcript/local-commands.ts';
 import { createClaudeUsage } from './transcript/usage.ts';
+import { createClaudeLimit } from './transcript/usage-limit.ts';
 import { createClaudeHeadless } from './headless.ts';
 import { claudeBackground } from './background.ts';
 import { claudeConversations } from './conversations.ts';
@@ -30,11 +31,20 @@ import { claudeConversations } from './conversations.ts';
  *  the forked conversation's answers did not reach the chat, cause not found yet. */
 export const FORK_CHECKED_FROM = '2.1.332';
 
-/** claude's capabilities for the version at hand: no fork before FORK_CHECKED_FROM (an unknown
- *  version counts as current). */
+/** claude waits at a usage limit and goes on by itself in its terminal from this version on (seen
+ *  against the fake API); 2.1.197's bundle has no automatic continue at all. */
+export const WAITS_OUT_LIMITS_FROM = '2.1.332';
+
+/** claude's capabilities for the version at hand: no fork before FORK_CHECKED_FROM, no waiting out a
+ *  usage limit before WAITS_OUT_LIMITS_FROM (an unknown version counts as current). */
 export function claudeCapabilitiesOf(version: string | null): AgentCapabilities {
-  if (version === null || compareVersions(version, FORK_CHECKED_FROM) >= 0) return claudeCapabilities;
-  return { ...claudeCapabilities, fork: { supported: false, reason: `tether forks with claude ${FORK_CHECKED_FROM} or newer; this is ${version}` } };
+  if (version === null) return claudeCapabilities;
+  const from = (floor: string) => compareVersions(version, floor) >= 0;
+  return {
+    ...claudeCapabilities,
+    ...(from(FORK_CHECKED_FROM) ? {} : { fork: { supported: false, reason: `tether forks with claude ${FORK_CHECKED_FROM} or newer; this is ${version}` } }),
+    ...(from(WAITS_OUT_LIMITS_FROM) ? {} : { waitsOutLimitIn: [] }),
+  };
 }
 
 export const claudeAgent: Agent = {
@@ -53,6 +63,7 @@ export const claudeAgent: Agent = {
     const localCommands = createLocalCommandReader();
     const answered = createAnsweredModelReader();
     const usage = createClaudeUsage(options?.usage ?? null);
+    const limit = createClaudeLimit();
     return {
       read(lines, context) {
         const messages = parseTranscriptLines(lines, context);
@@ -80,7 +91,8 @@ export const claudeAgent: Agent = {
           model = answered.take(line) ?? model;
         }
         const used = usage.take(lines);
-        return { messages, model, planFile, commands, ...(used ? { usage: used } : {}) };
+        const limited = limit.take(lines);
+        return { messages, model, planFile, commands, ...(used ? { usage: used } : {}), ...(limited !== undefined ? { limit: limited } : {}) };
       },
     };
   },

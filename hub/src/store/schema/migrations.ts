@@ -23,6 +23,7 @@ import { DEVICES_UPGRADE } from './upgrades/devices.ts';
 import { MACHINE_VOUCH_UPGRADE } from './upgrades/machine-vouch.ts';
 import { SESSION_ADDED_DIRS_UPGRADE } from './upgrades/session-added-dirs.ts';
 import { OUTSIDE_SESSIONS_UPGRADE } from './upgrades/outside-sessions.ts';
+import { SESSION_USAGE_LIMIT_UPGRADE } from './upgrades/session-usage-limit.ts';
 
 export type Migration = { version: number; name: string; sql: string };
 /** One schema change for both stores: the statements for the dialect at hand. */
@@ -126,6 +127,8 @@ export const UPGRADES: readonly Upgrade[] = [
   SESSION_ADDED_DIRS_UPGRADE,
   // SQLite 19, PostgreSQL 15: conversations found on a machine, its switch (issue 40; upgrades/outside-sessions.ts).
   OUTSIDE_SESSIONS_UPGRADE,
+  // SQLite 20, PostgreSQL 16: a session's usage limit, the reset continued, the person's choice (issue 42; upgrades/session-usage-limit.ts).
+  SESSION_USAGE_LIMIT_UPGRADE,
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

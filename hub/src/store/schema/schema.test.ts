@@ -124,6 +124,7 @@ describe('schema (SQLite)', () => {
       { version: 17, name: 'prompt-handed' },
       { version: 18, name: 'session-added-dirs' },
       { version: 19, name: 'outside-sessions' },
+      { version: 20, name: 'session-usage-limit' },
     ]);
   });
 
