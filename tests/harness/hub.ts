@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { io, type Socket } from 'socket.io-client';
-import { createAccessToken, createHub, type Store } from '@tether/hub';
+import { createAccessToken, createHub, type HubConfig, type Store } from '@tether/hub';
 import { PROTOCOL_VERSION, type Ack, type Attachment, type ClientKind, type InstallKind } from '@tether/shared';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -55,6 +55,8 @@ export async function startHub(
     transcription?: { baseUrl: string; apiKey?: string; model: string };
     /** How the hub's tether says it was installed (`tether hub` passes cli/src/config/build.ts's kind). */
     install?: InstallKind;
+    /** Sessions at their usage limit: the default choice and short margins (hub/src/usage-limits). */
+    limits?: HubConfig['limits'];
   } = {},
 ): Promise<HubHandle> {
   const ownsHome = !options.home;
@@ -69,6 +71,7 @@ export async function startHub(
       ...(options.deviceRefreshGraceMs !== undefined ? { deviceRefreshGraceMs: options.deviceRefreshGraceMs } : {}),
       ...(options.terminalLogBytes !== undefined ? { terminalLogBytes: options.terminalLogBytes } : {}),
       ...(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
       ...(options.shell ? { shell: true } : {}),
       ...(options.devPushEndpoints ? { devPushEndpoints: true } : {}),
       ...(options.transcription ? { transcription: options.transcription } : {}),
