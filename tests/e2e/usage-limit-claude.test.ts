@@ -1,0 +1,52 @@
+// claude at its usage limit, offline: the fake Messages API answers the first prompt with the 429
+// and headers a subscription login reads (fixtures/fake-anthropic/usage-limit.ts), resetting a few
+// seconds later. The phone sees the reset time; after it the session goes on once, nobody at the
+// desk: tether's continue (the person switched it on), or claude's own where it waits it out
+// (2.1.332's terminal; tether's grace is made short here, so whichever comes first goes, and a prompt
+// typed by tether cancels claude's own continue). At the floor (2.1.197, no continue of its own) the
+// reset is read from claude's text, to the minute.
+import { describe, expect, it } from 'vitest';
+import { SUBSCRIPTION_ENV, lastUserText, text, usageLimit, userSays, when } from '../fixtures/fake-anthropic/index.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { chatText } from '../harness/runner.ts';
+import { DESK_READY, startWorld } from '../harness/world.ts';
+
+const defer = useCleanups();
+
+describe('claude at its usage limit', () => {
+  it('the phone shows the reset; after it the session goes on once, with nobody at the desk', async () => {
+    let resetsAt = 0;
+    const { fake, runner, phone } = await startWorld(defer, {
+      script: [
+        when(userSays('do the work'), () => {
+          resetsAt = Date.now() + 4_000;
+          return usageLimit(resetsAt);
+        }),
+        // Whatever comes after the limit (tether's continue, or claude's own) is answered.
+        (request) => text(`went on after: ${lastUserText(request)}`),
+      ],
+      hub: { limits: { marginMs: 500, agentGraceMs: 3_000 } },
+      runner: { env: SUBSCRIPTION_ENV },
+      ready: DESK_READY,
+    });
+    expect((await phone.emit('session:limit-continue', { sessionId: runner.sessionId, choice: { on: true, prompt: 'continue' } })).ok).toBe(true);
+    expect((await phone.send('do the work')).ok).toBe(true);
+
+    const limit = await phone.waitFor(() => phone.session()?.limit, { timeoutMs: 30_000, what: 'the limit on the session' });
+    // claude states the reset in whole seconds (2.1.332), or to the minute in its text (2.1.197).
+    expect(Math.abs(limit.resetsAt - resetsAt)).toBeLessThan(61_000);
+    expect(limit.continued).toBe(false);
+    const main = () => fake.requests.filter((r) => r.kind === 'main');
+    expect(main()).toHaveLength(1);
+
+    const reply = await phone.waitFor(() => phone.messages().find((m) => chatText(m).includes('went on after')), { timeoutMs: 120_000, what: 'the session going on after the reset' });
+    expect(reply.createdAt).toBeGreaterThanOrEqual(resetsAt);
+    await phone.waitFor(() => phone.session()?.limit === null, { what: 'the limit cleared by the reply' });
+    // Once: a few quiet seconds later still exactly one request after the limit.
+    await Bun.sleep(4_000);
+    expect(main()).toHaveLength(2);
+    expect(main()[1]!.receivedAt).toBeGreaterThanOrEqual(resetsAt);
+    const continues = phone.messages().filter((m) => m.role === 'user' && chatText(m) === 'continue');
+    expect(continues.length).toBeLessThanOrEqual(1);
+  }, 180_000);
+});
