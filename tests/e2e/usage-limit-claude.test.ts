@@ -4,7 +4,8 @@
 // desk: tether's continue (the person switched it on), or claude's own where it waits it out
 // (2.1.332's terminal; tether's grace is made short here, so whichever comes first goes, and a prompt
 // typed by tether cancels claude's own continue). At the floor (2.1.197, no continue of its own) the
-// reset is read from claude's text, to the minute.
+// reset is read from claude's text, to the minute, and claude's rate-limit options are answered from
+// the phone.
 import { describe, expect, it } from 'vitest';
 import { SUBSCRIPTION_ENV, lastUserText, text, usageLimit, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
@@ -38,6 +39,16 @@ describe('claude at its usage limit', () => {
     expect(limit.continued).toBe(false);
     const main = () => fake.requests.filter((r) => r.kind === 'main');
     expect(main()).toHaveLength(1);
+    if (!limit.agentResumes) {
+      // 2.1.197 opens /rate-limit-options at the limit ("Stop and wait for limit to reset" · "Upgrade
+      // your plan"): a dialog on the phone, the session waits for the person. Answered after the
+      // reset, the continue goes as soon as the session is idle again, once.
+      const options = await phone.waitFor(() => phone.requested.find((r) => r.kind === 'dialog' && /what do you want to do/i.test(String(r.toolInput.title))), { what: 'the rate-limit options' });
+      await Bun.sleep(Math.max(0, Math.max(resetsAt, limit.resetsAt) + 1_500 - Date.now()));
+      expect(main()).toHaveLength(1);
+      const wait = (options.toolInput.options as Array<{ key: string; label: string }>).find((o) => /stop and wait/i.test(o.label));
+      expect((await phone.emit('approval:answer', { requestId: options.id, answer: { decision: 'allow', choice: wait!.key } })).ok).toBe(true);
+    }
 
     const reply = await phone.waitFor(() => phone.messages().find((m) => chatText(m).includes('went on after')), { timeoutMs: 120_000, what: 'the session going on after the reset' });
     expect(reply.createdAt).toBeGreaterThanOrEqual(resetsAt);
