@@ -18,8 +18,12 @@ function waitLine(limit: UsageLimit, now: number): string {
 
 function nextStep(session: Session, limit: UsageLimit): string {
   if (limit.continued) return 'tether sent the continue prompt after the reset.';
-  if (limit.agentResumes) return 'The agent goes on by itself after the reset; tether continues it only if it is still stopped 10 minutes later.';
-  return session.limitContinue?.on ? `tether sends “${session.limitContinue.prompt}” after the reset.` : 'Nothing happens by itself after the reset.';
+  const choice = session.limitContinue;
+  if (limit.agentResumes) {
+    const fallback = choice?.on ? ` tether sends “${choice.prompt}” if it is still stopped 10 minutes later.` : '';
+    return `The agent goes on by itself after the reset.${fallback}`;
+  }
+  return choice?.on ? `tether sends “${choice.prompt}” after the reset.` : 'Nothing happens by itself after the reset.';
 }
 
 export function LimitBanner({ session }: { session: Session }) {
@@ -28,12 +32,18 @@ export function LimitBanner({ session }: { session: Session }) {
   const choice = session.limitContinue ?? null;
   const [prompt, setPrompt] = useState(choice?.prompt ?? DEFAULT_CONTINUE_PROMPT);
   const [saving, setSaving] = useState(false);
+  // Shown at once; the hub's answer (session:updated) then stands.
+  const [on, setOn] = useState(choice?.on ?? false);
   useEffect(() => setPrompt(choice?.prompt ?? DEFAULT_CONTINUE_PROMPT), [choice?.prompt]);
+  useEffect(() => setOn(choice?.on ?? false), [choice?.on]);
   if (!limit) return null;
-  const save = async (on: boolean) => {
+  const save = async (next: boolean) => {
     setSaving(true);
+    setOn(next);
     try {
-      await requestHub('session:limit-continue', { sessionId: session.id, choice: { on, prompt: prompt.trim() || DEFAULT_CONTINUE_PROMPT } });
+      await requestHub('session:limit-continue', { sessionId: session.id, choice: { on: next, prompt: prompt.trim() || DEFAULT_CONTINUE_PROMPT } });
+    } catch {
+      setOn(choice?.on ?? false);
     } finally {
       setSaving(false);
     }
@@ -46,7 +56,7 @@ export function LimitBanner({ session }: { session: Session }) {
       {limit.continued ? null : (
         <div className="limit-banner-choice">
           <label className="limit-banner-switch">
-            <input type="checkbox" checked={choice?.on ?? false} disabled={saving} onChange={(event) => void save(event.currentTarget.checked)} />
+            <input type="checkbox" checked={on} disabled={saving} onChange={(event) => void save(event.currentTarget.checked)} />
             Continue at the reset
           </label>
           <label className="sr-only" htmlFor={inputId}>
