@@ -11,21 +11,16 @@ import { SUBSCRIPTION_ENV, lastUserText, text, usageLimit, userSays, when } from
 import { useCleanups } from '../harness/cleanups.ts';
 import { chatText } from '../harness/runner.ts';
 import { DESK_READY, startWorld } from '../harness/world.ts';
+import { answerLimitDialog, expectWentOnOnce, limitClock } from '../harness/usage-limit.ts';
 
 const defer = useCleanups();
 
 describe('claude at its usage limit', () => {
   it('the phone shows the reset; after it the session goes on once, with nobody at the desk', async () => {
-    let resetsAt = 0;
+    const clock = limitClock({ inMs: 4_000 });
     const { fake, runner, phone } = await startWorld(defer, {
-      script: [
-        when(userSays('do the work'), () => {
-          resetsAt = Date.now() + 4_000;
-          return usageLimit(resetsAt);
-        }),
-        // Whatever comes after the limit (tether's continue, or claude's own) is answered.
-        (request) => text(`went on after: ${lastUserText(request)}`),
-      ],
+      // Whatever comes after the limit (tether's continue, or claude's own) is answered.
+      script: [when(userSays('do the work'), () => usageLimit(clock.start())), (request) => text(`went on after: ${lastUserText(request)}`)],
       hub: { limits: { marginMs: 500, agentGraceMs: 3_000 } },
       runner: { env: SUBSCRIPTION_ENV },
       ready: DESK_READY,
@@ -35,29 +30,17 @@ describe('claude at its usage limit', () => {
 
     const limit = await phone.waitFor(() => phone.session()?.limit, { timeoutMs: 30_000, what: 'the limit on the session' });
     // claude states the reset in whole seconds (2.1.332), or to the minute in its text (2.1.197).
-    expect(Math.abs(limit.resetsAt - resetsAt)).toBeLessThan(61_000);
+    expect(Math.abs(limit.resetsAt - clock.resetsAt())).toBeLessThan(61_000);
     expect(limit.continued).toBe(false);
     const main = () => fake.requests.filter((r) => r.kind === 'main');
-    expect(main()).toHaveLength(1);
     if (!limit.agentResumes) {
-      // 2.1.197 opens /rate-limit-options at the limit ("Stop and wait for limit to reset" · "Upgrade
-      // your plan"): a dialog on the phone, the session waits for the person. Answered after the
-      // reset, the continue goes as soon as the session is idle again, once.
-      const options = await phone.waitFor(() => phone.requested.find((r) => r.kind === 'dialog' && /what do you want to do/i.test(String(r.toolInput.title))), { what: 'the rate-limit options' });
-      await Bun.sleep(Math.max(0, Math.max(resetsAt, limit.resetsAt) + 1_500 - Date.now()));
-      expect(main()).toHaveLength(1);
-      const wait = (options.toolInput.options as Array<{ key: string; label: string }>).find((o) => /stop and wait/i.test(o.label));
-      expect((await phone.emit('approval:answer', { requestId: options.id, answer: { decision: 'allow', choice: wait!.key } })).ok).toBe(true);
+      // 2.1.197 opens /rate-limit-options at the limit: a dialog on the phone, the session waits for
+      // the person. Answered after the reset, the continue goes as soon as the session is idle again.
+      await answerLimitDialog(phone, { title: /what do you want to do/i, pick: /stop and wait/i, after: Math.max(clock.resetsAt(), limit.resetsAt), what: 'the rate-limit options' });
     }
+    expect(main()).toHaveLength(1);
 
-    const reply = await phone.waitFor(() => phone.messages().find((m) => chatText(m).includes('went on after')), { timeoutMs: 120_000, what: 'the session going on after the reset' });
-    expect(reply.createdAt).toBeGreaterThanOrEqual(resetsAt);
-    await phone.waitFor(() => phone.session()?.limit === null, { what: 'the limit cleared by the reply' });
-    // Once: a few quiet seconds later still exactly one request after the limit.
-    await Bun.sleep(4_000);
-    expect(main()).toHaveLength(2);
-    expect(main()[1]!.receivedAt).toBeGreaterThanOrEqual(resetsAt);
-    const continues = phone.messages().filter((m) => m.role === 'user' && chatText(m) === 'continue');
-    expect(continues.length).toBeLessThanOrEqual(1);
+    await expectWentOnOnce({ phone, reply: 'went on after', resetsAt: clock.resetsAt(), mainRequests: main });
+    expect(phone.messages().filter((m) => m.role === 'user' && chatText(m) === 'continue').length).toBeLessThanOrEqual(1);
   }, 180_000);
 });

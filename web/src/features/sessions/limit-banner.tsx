@@ -64,7 +64,7 @@ export function LimitBanner({ session }: { session: Session }) {
           </label>
           <input
             id={inputId}
-            className="limit-banner-prompt"
+            className="field-input limit-banner-prompt"
             value={prompt}
             maxLength={2000}
             disabled={saving}
