@@ -205,6 +205,27 @@ function sessionContract(current: { store: Store }): void {
     expect((await current.store.listSessions({ namespace: NS_A }))[0]?.usage).toEqual(next);
   });
 
+  it('keeps a session\'s usage limit and the person\'s continue choice; one continue claim per reset, of this namespace only', async () => {
+    await current.store.registerSession({ namespace: NS_A, registration: registration(S1, { capabilities: { ...CAPABILITIES, waitsOutLimitIn: ['pty'] } }), now: 10 });
+    expect(await current.store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ limit: null, limitContinue: null });
+    expect(await current.store.claimLimitContinue({ namespace: NS_A, sessionId: S1, resetsAt: 5_000 })).toBe(false);
+    await current.store.updateSession({ namespace: NS_A, sessionId: S1, patch: { limit: { resetsAt: 5_000 } }, now: 11 });
+    expect(await current.store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ limit: { resetsAt: 5_000, agentResumes: true, continued: false } });
+    expect(await current.store.setLimitContinue({ namespace: NS_B, sessionId: S1, choice: { on: true, prompt: 'go on' }, now: 12 })).toBeNull();
+    expect(await current.store.setLimitContinue({ namespace: NS_A, sessionId: S1, choice: { on: true, prompt: 'go on' }, now: 12 })).toMatchObject({ limitContinue: { on: true, prompt: 'go on' } });
+    expect(await current.store.claimLimitContinue({ namespace: NS_B, sessionId: S1, resetsAt: 5_000 })).toBe(false);
+    expect(await current.store.claimLimitContinue({ namespace: NS_A, sessionId: S1, resetsAt: 4_000 })).toBe(false);
+    const claims = await Promise.all([1, 2, 3].map(() => current.store.claimLimitContinue({ namespace: NS_A, sessionId: S1, resetsAt: 5_000 })));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await current.store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ limit: { continued: true } });
+    // The continue met the limit again: a new reset, not continued yet, claimable once more.
+    await current.store.updateSession({ namespace: NS_A, sessionId: S1, patch: { limit: { resetsAt: 9_000 } }, now: 13 });
+    expect(await current.store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ limit: { resetsAt: 9_000, continued: false } });
+    expect(await current.store.claimLimitContinue({ namespace: NS_A, sessionId: S1, resetsAt: 9_000 })).toBe(true);
+    await current.store.updateSession({ namespace: NS_A, sessionId: S1, patch: { limit: null }, now: 14 });
+    expect(await current.store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ limit: null, limitContinue: { on: true, prompt: 'go on' } });
+  });
+
   it('keeps the capabilities a runner stated (none: null), replaced by its next registration, and a machine\'s per agent', async () => {
     expect(await current.store.registerSession({ namespace: NS_A, registration: registration(S1), now: 10 })).toMatchObject({ session: { capabilities: null, agentSessionId: null } });
     await current.store.registerSession({ namespace: NS_A, registration: registration(S1, { capabilities: CAPABILITIES, agentSessionId: '0199a2b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b' }), now: 11 });
