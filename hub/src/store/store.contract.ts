@@ -5,6 +5,7 @@ import { ChatMessageInputSchema, DESK_ANSWERER, SessionRegistrationSchema, type 
 import type { Store } from './store.ts';
 import { runReviewContract } from './reviews.contract.ts';
 import { runOutsideContract } from './outside.contract.ts';
+import { runUsageLimitContract } from './usage-limit.contract.ts';
 
 export type StoreFactory = () => Promise<{ store: Store; cleanup(): Promise<void> }>;
 
@@ -42,6 +43,7 @@ function request(id: string, sessionId: string): PendingRequest {
 export function runStoreContract(options: { name: string; create: StoreFactory }): void {
   runReviewContract(options);
   runOutsideContract(options);
+  runUsageLimitContract(options);
   for (const [part, cases] of [
     ['tokens, pairing codes, devices', authContract],
     ['sessions', sessionContract],
@@ -203,27 +205,6 @@ function sessionContract(current: { store: Store }): void {
     await current.store.registerSession({ namespace: NS_A, registration: registration(S1, { status: 'idle' }), now: 14 });
     expect(await current.store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ usage: next, title: '' });
     expect((await current.store.listSessions({ namespace: NS_A }))[0]?.usage).toEqual(next);
-  });
-
-  it('keeps a session\'s usage limit and the person\'s continue choice; one continue claim per reset, of this namespace only', async () => {
-    await current.store.registerSession({ namespace: NS_A, registration: registration(S1, { capabilities: { ...CAPABILITIES, waitsOutLimitIn: ['pty'] } }), now: 10 });
-    expect(await current.store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ limit: null, limitContinue: null });
-    expect(await current.store.claimLimitContinue({ namespace: NS_A, sessionId: S1, resetsAt: 5_000 })).toBe(false);
-    await current.store.updateSession({ namespace: NS_A, sessionId: S1, patch: { limit: { resetsAt: 5_000 } }, now: 11 });
-    expect(await current.store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ limit: { resetsAt: 5_000, agentResumes: true, continued: false } });
-    expect(await current.store.setLimitContinue({ namespace: NS_B, sessionId: S1, choice: { on: true, prompt: 'go on' }, now: 12 })).toBeNull();
-    expect(await current.store.setLimitContinue({ namespace: NS_A, sessionId: S1, choice: { on: true, prompt: 'go on' }, now: 12 })).toMatchObject({ limitContinue: { on: true, prompt: 'go on' } });
-    expect(await current.store.claimLimitContinue({ namespace: NS_B, sessionId: S1, resetsAt: 5_000 })).toBe(false);
-    expect(await current.store.claimLimitContinue({ namespace: NS_A, sessionId: S1, resetsAt: 4_000 })).toBe(false);
-    const claims = await Promise.all([1, 2, 3].map(() => current.store.claimLimitContinue({ namespace: NS_A, sessionId: S1, resetsAt: 5_000 })));
-    expect(claims.filter(Boolean)).toHaveLength(1);
-    expect(await current.store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ limit: { continued: true } });
-    // The continue met the limit again: a new reset, not continued yet, claimable once more.
-    await current.store.updateSession({ namespace: NS_A, sessionId: S1, patch: { limit: { resetsAt: 9_000 } }, now: 13 });
-    expect(await current.store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ limit: { resetsAt: 9_000, continued: false } });
-    expect(await current.store.claimLimitContinue({ namespace: NS_A, sessionId: S1, resetsAt: 9_000 })).toBe(true);
-    await current.store.updateSession({ namespace: NS_A, sessionId: S1, patch: { limit: null }, now: 14 });
-    expect(await current.store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ limit: null, limitContinue: { on: true, prompt: 'go on' } });
   });
 
   it('keeps the capabilities a runner stated (none: null), replaced by its next registration, and a machine\'s per agent', async () => {
