@@ -34,6 +34,8 @@ import { createSchedules } from './schedules/schedules.ts';
 import { createScheduleRuns } from './schedules/runs.ts';
 import { systemClock, type Clock } from './schedules/clock.ts';
 import { createProjectRules } from './project-rules/project-rules.ts';
+import { createUsageLimits } from './usage-limits/usage-limits.ts';
+import { DEFAULT_LIMIT_TIMING, type LimitTiming } from './usage-limits/rule.ts';
 
 /** What the socket rooms (sockets/rooms.ts) lend the domain: commands to runners and the ways
  *  terminal bytes and viewer counts reach sockets. */
@@ -58,6 +60,9 @@ export function createDomain(options: {
   terminalMemoryBytes?: number;
   /** What schedules read the time from, and how often they look (tests move a clock by hand). */
   schedules?: { clock?: Clock; tickMs?: number };
+  /** Sessions at their usage limit: when tether continues them (tests make it short), and whether it
+   *  does for a session the person chose nothing for. */
+  limits?: { timing?: Partial<LimitTiming>; continueByDefault?: boolean };
 }) {
   const { store, facts, io, ports, onError } = options;
   const runners = ports.runners;
@@ -97,6 +102,14 @@ export function createDomain(options: {
   // What a revoked device made goes with it (the other hubs' ticks also refuse a revoked maker's run).
   facts.on('tokens.revoked', ({ tokenIds }) => void schedules.tokensRevoked(tokenIds).catch((error) => onError('schedules of revoked tokens', error)));
   const rules = createProjectRules({ store, facts, runners });
+  const limits = createUsageLimits({
+    store,
+    facts,
+    queuePrompt: (ns, send) => sessions.queuePrompt(ns, send),
+    timing: { ...DEFAULT_LIMIT_TIMING, ...options.limits?.timing },
+    continueByDefault: options.limits?.continueByDefault ?? false,
+    onError,
+  });
 
   // A runner (re)registered here: viewers of its session here (linked ones, and on other hubs
   // through the cluster) move their stream to this hub.
@@ -107,6 +120,7 @@ export function createDomain(options: {
   // A person's allow from afar is counted; a revoked device's rules go with it.
   facts.on('approval.allowed', ({ namespace, request, answer }) => void rules.allowed(namespace, { request, answer }).catch((error: unknown) => onError('rules: count an allow', error)));
   facts.on('tokens.revoked', (fact) => void rules.tokensRevoked(fact).catch((error: unknown) => onError('rules: a revoked device', error)));
+  limits.listen(facts);
 
   return {
     facts,
@@ -128,9 +142,11 @@ export function createDomain(options: {
     schedules,
     scheduleRuns,
     rules,
+    limits,
     stop(): void {
       stopScheduleRuns();
       readiness.stop();
+      limits.stop();
       viewers.stop();
     },
   };

@@ -215,6 +215,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     ...(config.terminalLogBytes !== undefined ? { terminalLogBytes: config.terminalLogBytes } : {}),
     ...(config.terminalMemoryBytes !== undefined ? { terminalMemoryBytes: config.terminalMemoryBytes } : {}),
     ...(config.schedules ? { schedules: config.schedules } : {}),
+    ...(config.limits ? { limits: limitsOf(config.limits) } : {}),
   });
   // Facts reach tabs first (above), then the other hubs and readiness waits (createDomain), then
   // push; push answers a notification through the approvals room.
@@ -236,7 +237,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     shareRevoked: { heard: (listener) => domain.bus.on('share-revoked', ({ jti }) => listener(jti)), tell: (jti) => domain.bus.tell('share-revoked', { jti }) },
     terminalLinks: cluster !== null,
     cli: { sessions, approvals, machines, remote, shells, terminals, outside, rules, onError, ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}) },
-    web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, outside, schedules, rules, onError },
+    web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, outside, schedules, rules, limits: domain.limits, onError },
   });
   followRevokedTokens({ facts, bus: domain.bus, sockets, push });
   const app = httpEdge({
@@ -282,5 +283,13 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
       })();
       return stopped;
     },
+  };
+}
+
+/** The config's usage-limit settings as the domain takes them. */
+function limitsOf(limits: NonNullable<HubConfig['limits']>) {
+  return {
+    ...(limits.continueByDefault !== undefined ? { continueByDefault: limits.continueByDefault } : {}),
+    timing: { ...(limits.marginMs !== undefined ? { marginMs: limits.marginMs } : {}), ...(limits.agentGraceMs !== undefined ? { agentGraceMs: limits.agentGraceMs } : {}) },
   };
 }

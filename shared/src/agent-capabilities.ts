@@ -72,6 +72,10 @@ export const AgentCapabilitiesSchema = z
     /** Whether its room continues a conversation as a new one of its own, leaving the old as it was
      *  (claude's --fork-session), and why not when it cannot. Absent (an older runner or daemon): no fork. */
     fork: z.object({ supported: z.boolean(), reason: z.string().max(300).nullable() }).strict().optional(),
+    /** The launch kinds in which it waits at its usage limit and goes on by itself at the reset
+     *  (usage-limit.ts): tether then only tells the person. Absent: never (tether continues it when
+     *  the person chose so). */
+    waitsOutLimitIn: SwitchableIn.optional(),
     relays: z
       .object({
         /** The requests it can put to the phone. */

@@ -50,7 +50,7 @@ export type PushMessage = {
   tag: string;
   sessionId: string;
   /** `schedule`: a scheduled prompt ran, was skipped or failed (schedules.ts): every unattended run is told. */
-  kind: 'approval' | 'question' | 'plan' | 'dialog' | 'elicitation' | 'attention' | 'turn-ended' | 'schedule';
+  kind: 'approval' | 'question' | 'plan' | 'dialog' | 'elicitation' | 'attention' | 'turn-ended' | 'schedule' | 'limit-reset';
   /** A waiting request: its id, the buttons, and (permissions only) one single-use token per
    *  choice, the whole authority of that button (`POST /api/push/action`). */
   request?: {

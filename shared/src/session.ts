@@ -10,6 +10,7 @@ import { AgentCapabilitiesSchema } from './agent-capabilities.ts';
 import { LiveReviewsChoiceSchema } from './reviews.ts';
 import { SessionWorktreeSchema } from './worktrees.ts';
 import { AddedDirsSchema } from './added-dirs.ts';
+import { LimitContinueSchema, UsageLimitReportSchema, UsageLimitSchema } from './usage-limit.ts';
 export { AgentKindSchema, DEFAULT_AGENT, EffortLevelSchema, LaunchKindSchema, PermissionModeSchema } from './agent-terms.ts';
 export type { AgentKind, LaunchKind, PermissionMode } from './agent-terms.ts';
 
@@ -71,6 +72,11 @@ export const SessionSchema = z.object({
   effort: EffortLevelSchema.nullable().optional(),
   /** Tokens used so far, once the runner has read any (null before; absent from an older hub). */
   usage: SessionUsageSchema.nullable().optional(),
+  /** The agent is at its usage limit until `limit.resetsAt` (usage-limit.ts); null when not, absent
+   *  from an older hub. */
+  limit: UsageLimitSchema.nullable().optional(),
+  /** The person's continue-at-reset choice for this session; null: the hub's default. */
+  limitContinue: LimitContinueSchema.nullable().optional(),
   controller: ControllerSchema.nullable(),
   /** Whether a desk terminal is attached right now (it then owns the PTY size). */
   deskAttached: z.boolean(),
@@ -135,6 +141,8 @@ export const SessionPatchSchema = z
     permissionMode: PermissionModeSchema,
     effort: EffortLevelSchema,
     usage: SessionUsageSchema,
+    /** The agent said it is at its usage limit (null: it went on, the limit is over). */
+    limit: UsageLimitReportSchema.nullable(),
     controller: ControllerSchema.nullable(),
     deskAttached: z.boolean(),
   })

@@ -99,7 +99,7 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
   const message = { id: 'm-base', role: 'user', content: [{ type: 'text', text: 'hi' }], createdAt: 1 };
   return {
     'session:register': { id: sessionId, cwd: '/work', launchKind: 'pty', title: 't', machineId: null, status: 'idle' },
-    'session:update': { sessionId, patch: { title: 'x', status: 'idle', deskAttached: true, usage: { inputTokens: 10, cachedInputTokens: 4, outputTokens: 2, contextTokens: 12, contextWindow: 1000 } } },
+    'session:update': { sessionId, patch: { title: 'x', status: 'idle', deskAttached: true, limit: { resetsAt: 1_800_000_000_000 }, usage: { inputTokens: 10, cachedInputTokens: 4, outputTokens: 2, contextTokens: 12, contextWindow: 1000 } } },
     'session:end': { sessionId, status: 'ended', exitCode: 0, reason: null },
     'message:append': { sessionId, messages: [message, { ...message, id: 'm-2', content: [{ type: 'tool_use', id: 't', name: 'Bash', input: { a: 1 } }] }] },
     'prompt:status': { sessionId, promptId, status: 'delivered', reason: null },
@@ -124,6 +124,7 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     'web:session:set-effort': { sessionId, level: 'low' },
     'web:session:set-mode': { sessionId, mode: 'plan' },
     'web:session:pin': { sessionId, pinned: true },
+    'web:session:limit-continue': { sessionId, choice: { on: true, prompt: 'continue' } },
     'web:session:archive': { sessionId, archived: true },
     'web:approval:answer': { requestId, answer: { decision: 'allow', reason: 'ok', answers: { q: 'a' } } },
     'web:terminal:subscribe': { sessionId, since: 0 },

@@ -22,10 +22,10 @@ export type CodexWorld = {
   startRunner(options?: Omit<Parameters<typeof startRunner>[0], 'sandbox' | 'hub' | 'agent'> & { hub?: null }): RunnerHandle;
 };
 
-export async function startCodexWorld(defer: Defer, options: { script?: ScriptTurn[]; args?: string[]; ready?: false; /** Reuse a TETHER_HOME (resume). */ home?: string; contextWindow?: number } = {}): Promise<CodexWorld> {
+export async function startCodexWorld(defer: Defer, options: { script?: ScriptTurn[]; args?: string[]; ready?: false; /** Reuse a TETHER_HOME (resume). */ home?: string; contextWindow?: number; hub?: Parameters<typeof startHub>[0] } = {}): Promise<CodexWorld> {
   const fake = await startFakeOpenAI(options.script ? { script: options.script } : {});
   defer(() => fake.stop());
-  const hub = await startHub();
+  const hub = await startHub(options.hub);
   defer(() => hub.stop());
   const sandbox = createCodexSandbox({ fakeApiUrl: fake.url, ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) });
   defer(() => sandbox.stop());

@@ -59,6 +59,8 @@ export async function startHub(
     schedules?: HubConfig['schedules'];
     /** One of several hubs on this PostgreSQL database (in this process: they share a test's clock). */
     databaseUrl?: string;
+    /** Sessions at their usage limit: the default choice and short margins (hub/src/usage-limits). */
+    limits?: HubConfig['limits'];
   } = {},
 ): Promise<HubHandle> {
   const ownsHome = !options.home;
@@ -73,6 +75,7 @@ export async function startHub(
       ...(options.deviceRefreshGraceMs !== undefined ? { deviceRefreshGraceMs: options.deviceRefreshGraceMs } : {}),
       ...(options.terminalLogBytes !== undefined ? { terminalLogBytes: options.terminalLogBytes } : {}),
       ...(options.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: options.runnerGoneGraceMs } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
       ...(options.shell ? { shell: true } : {}),
       ...(options.devPushEndpoints ? { devPushEndpoints: true } : {}),
       ...(options.transcription ? { transcription: options.transcription } : {}),

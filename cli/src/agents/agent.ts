@@ -50,6 +50,9 @@ export type TranscriptRead = {
   /** The session's token usage after these lines, present only when they changed it (one value per
    *  read, whatever the number of lines). */
   usage?: SessionUsage;
+  /** The agent said it is at its usage limit until `resetsAt` (epoch ms), or null: it answered again.
+   *  Present only when these lines changed it (agents/usage-limit.ts). */
+  limit?: { resetsAt: number } | null;
 };
 
 export type TranscriptReader = {

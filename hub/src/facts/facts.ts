@@ -28,6 +28,9 @@ export type FactMap = {
   'machine.updated': { namespace: Namespace; machine: Machine };
   /** A runner (re)registered a live session on the hub at `hubUrl`: its terminal streams from there. */
   'terminal.started': { namespace: Namespace; sessionId: string; hubUrl: string };
+  /** A session's usage limit reached its reset time (usage-limits/): worth telling the person.
+   *  `goesOn`: its agent waits it out itself, or tether will continue it. */
+  'session.limit-reset': { namespace: Namespace; sessionId: string; resetsAt: number; goesOn: boolean };
   /** A review card changed (reviews/): started, answered, ended. */
   'review.updated': { namespace: Namespace; review: Review };
   /** A schedule was made, changed or ran (schedules/). */
@@ -61,6 +64,7 @@ export function createFactBus(options: { onError: (what: string, error: unknown)
     'rule.updated': [],
     'machine.updated': [],
     'terminal.started': [],
+    'session.limit-reset': [],
     'review.updated': [],
     'schedule.updated': [],
     'schedule.removed': [],

@@ -3,6 +3,7 @@
 //   approval.requested                 ─┐
 //   session.updated (thinking → idle)   ─┴─► any tab of ns visible? ─no─► sendWebPush × subscriptions
 //   session.attention ─► no request of that session waits? ─► same delivery
+//   session.limit-reset ─► the session still shows that limit? ─► same delivery
 //   approval.resolved ─► revoke its action tokens; {kind: close} to the browsers it was pushed to
 //
 // It subscribes to the hub's facts (facts/facts.ts), so no room has to know about push. A request's
@@ -166,6 +167,24 @@ export function describeScheduleRunPush(schedule: Schedule, run: ScheduleRun): P
   };
 }
 
+/** A session's usage limit reset (usage-limits/): one notification per session, replaced by the next. */
+export function describeLimitResetPush(session: Session, goesOn: boolean): PushMessage {
+  const agent = agentOf(session);
+  const body = isFinalStatus(session.status)
+    ? `The session ended during the wait: resume it to continue.`
+    : goesOn
+      ? `${agent} goes on.`
+      : `${agent} can go on: send a prompt to continue.`;
+  return {
+    title: clip(`${sessionName(session)}: the usage limit reset`, 80),
+    body,
+    url: `/sessions/${session.id}`,
+    tag: `limit:${session.id}`,
+    sessionId: session.id,
+    kind: 'limit-reset',
+  };
+}
+
 export type PushNotifierOptions = {
   store: Store;
   subscriptions: PushSubscriptions;
@@ -231,6 +250,13 @@ export function createPushNotifier(options: PushNotifierOptions) {
     await Promise.all(targets.map((target) => send(target, () => close, () => 'high')));
   }
 
+  /** The reset of a limit the session still shows (a limit the agent already got past says nothing new). */
+  async function limitReset(ns: Namespace, fact: { sessionId: string; resetsAt: number; goesOn: boolean }): Promise<void> {
+    const session = await options.store.getSession({ namespace: ns, sessionId: fact.sessionId });
+    if (!session || session.limit?.resetsAt !== fact.resetsAt) return;
+    await deliver(ns, () => describeLimitResetPush(session, fact.goesOn));
+  }
+
   /** Status changes per session: a turn that ended (thinking → idle) is worth a push. */
   function sessionUpdated(ns: Namespace, session: Session): void {
     const key = `${ns}\0${session.id}`;
@@ -257,6 +283,7 @@ export function createPushNotifier(options: PushNotifierOptions) {
       facts.on('approval.resolved', ({ namespace, resolution }) => void resolved(namespace, resolution).catch(report));
       facts.on('session.updated', ({ namespace, session }) => sessionUpdated(namespace, session));
       facts.on('schedule.ran', ({ namespace, schedule, run }) => void deliver(namespace, () => describeScheduleRunPush(schedule, run)).catch(report));
+      facts.on('session.limit-reset', ({ namespace, ...fact }) => void limitReset(namespace, fact).catch(report));
     },
   };
 }

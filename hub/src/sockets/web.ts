@@ -15,6 +15,7 @@ import type { Worktrees } from '../worktrees/worktrees.ts';
 import type { Outside } from '../outside/outside.ts';
 import type { Schedules } from '../schedules/schedules.ts';
 import type { ProjectRules } from '../project-rules/project-rules.ts';
+import type { UsageLimits } from '../usage-limits/usage-limits.ts';
 import { handleSocketEvents } from '../peers/handle.ts';
 import type { HubSocket } from '../peers/peer.ts';
 import { bindWebTerminal } from './web-terminal.ts';
@@ -35,6 +36,7 @@ export type WebDomain = {
   outside: Outside;
   schedules: Schedules;
   rules: ProjectRules;
+  limits: UsageLimits;
   onError: (event: string, error: unknown) => void;
 };
 
@@ -79,6 +81,7 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
       'session:set-effort': (command) => sessions.command(ns, 'session:set-effort', command),
       'session:set-mode': (command) => sessions.command(ns, 'session:set-mode', command),
       'session:pin': (pin) => sessions.pin(ns, pin),
+      'session:limit-continue': (request) => domain.limits.setContinue(ns, request),
       'session:archive': (archive) => domain.reviews.archiveSession(ns, archive),
       'approval:answer': ({ requestId, answer }) =>
         approvals.answer(ns, { requestId, answer, answeredBy: socket.data.caller.label || socket.data.caller.tokenId, device: socket.data.device }),

@@ -1,13 +1,32 @@
 // rows.ts: table rows → protocol objects, shared by every Store (the SQLite and PostgreSQL tables
 // have the same columns; flags are 0/1 in SQLite and booleans in PostgreSQL, JSON is text in both).
-import { AddedDirsSchema, AgentCapabilitiesSchema, AgentKindSchema, AskedBySchema, DEFAULT_AGENT, SessionUsageSchema, SessionWorktreeSchema } from '@tether/shared';
+import { AddedDirsSchema, AgentCapabilitiesSchema, AgentKindSchema, AskedBySchema, DEFAULT_AGENT, LimitContinueSchema, SessionUsageSchema, SessionWorktreeSchema, UsageLimitReportSchema } from '@tether/shared';
 import type { AgentCapabilities } from '@tether/shared';
 import type { Answer, Attachment, AttachmentRef, ChatMessage, Machine, PendingRequest, Prompt, Resolution, Session, SessionPatch, TokenInfo } from '@tether/shared';
 import type { ShareLinkRecord, TokenRecord } from './store.ts';
 
 export type Row = Record<string, unknown>;
 
+/** The usage limit a session's row holds, checked (null: none, or not one this hub reads). */
+export function sessionLimitReport(value: unknown) {
+  return storedJson(value, UsageLimitReportSchema);
+}
+
+/** The session's limit as the phone sees it: the runner's report, whether its agent waits it out in
+ *  this launch kind (its capabilities say), and whether tether sent its continue for this reset. */
+function limitOf(row: Row, capabilities: AgentCapabilities | null): Session['limit'] {
+  const report = sessionLimitReport(row.usage_limit);
+  if (!report) return null;
+  const continuedFor = row.limit_continued_for === null || row.limit_continued_for === undefined ? null : Number(row.limit_continued_for);
+  return {
+    resetsAt: report.resetsAt,
+    agentResumes: capabilities?.waitsOutLimitIn?.includes(row.launch_kind as Session['launchKind']) ?? false,
+    continued: continuedFor === report.resetsAt,
+  };
+}
+
 export function rowToSession(row: Row): Session {
+  const capabilities = storedJson(row.capabilities, AgentCapabilitiesSchema);
   return {
     id: row.id as string,
     machineId: (row.machine_id as string | null) ?? null,
@@ -15,13 +34,15 @@ export function rowToSession(row: Row): Session {
     cwd: row.cwd as string,
     launchKind: row.launch_kind as Session['launchKind'],
     agent: ((row.agent as string | null) ?? DEFAULT_AGENT) as Session['agent'],
-    capabilities: storedJson(row.capabilities, AgentCapabilitiesSchema),
+    capabilities,
     status: row.status as Session['status'],
     agentSessionId: (row.agent_session_id as string | null) ?? null,
     model: (row.model as string | null) ?? null,
     permissionMode: row.permission_mode as Session['permissionMode'],
     effort: (row.effort as Session['effort']) ?? null,
     usage: storedJson(row.usage, SessionUsageSchema),
+    limit: limitOf(row, capabilities),
+    limitContinue: storedJson(row.limit_continue, LimitContinueSchema),
     controller: (row.controller as Session['controller']) ?? null,
     deskAttached: row.desk_attached === 1 || row.desk_attached === true,
     failureReason: (row.failure_reason as string | null) ?? null,
@@ -212,11 +233,12 @@ export const SESSION_PATCH_COLUMNS: ReadonlyArray<readonly [keyof SessionPatch, 
   permissionMode: 'permission_mode',
   effort: 'effort',
   usage: 'usage',
+  limit: 'usage_limit',
   controller: 'controller',
   deskAttached: 'desk_attached',
 } satisfies Record<keyof SessionPatch, string>) as Array<[keyof SessionPatch, string]>;
 
-/** A patch field as its column holds it: usage is JSON text in both stores (the others are plain). */
+/** A patch field as its column holds it: usage and limit are JSON text in both stores (the others are plain). */
 export function sessionPatchValue<K extends keyof SessionPatch>(key: K, value: SessionPatch[K]): unknown {
-  return key === 'usage' && value !== null ? JSON.stringify(value) : value;
+  return (key === 'usage' || key === 'limit') && value !== null ? JSON.stringify(value) : value;
 }

@@ -7,6 +7,7 @@ import { runReviewContract } from './reviews.contract.ts';
 import { runScheduleContract } from './schedules.contract.ts';
 import { runOutsideContract } from './outside.contract.ts';
 import { runProjectRulesContract } from './project-rules.contract.ts';
+import { runUsageLimitContract } from './usage-limit.contract.ts';
 
 export type StoreFactory = () => Promise<{ store: Store; cleanup(): Promise<void> }>;
 
@@ -46,6 +47,7 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
   runOutsideContract(options);
   runScheduleContract(options);
   runProjectRulesContract(options);
+  runUsageLimitContract(options);
   for (const [part, cases] of [
     ['tokens, pairing codes, devices', authContract],
     ['sessions', sessionContract],

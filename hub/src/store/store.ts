@@ -14,6 +14,7 @@ import type {
   Attachment,
   ChatMessage,
   ChatMessageInputSchema,
+  LimitContinue,
   Machine,
   MachineInfo,
   Namespace,
@@ -222,6 +223,11 @@ export interface Store extends ScheduleStore {
 
   /** Pin (keeping the first pin's time; clears archived) or unpin; null when not in this namespace. */
   pinSession(options: { namespace: Namespace; sessionId: string; pinned: boolean; now: number }): Promise<Session | null>;
+  /** The person's continue-at-reset choice for a session (null: the hub's default); null when not in this namespace. */
+  setLimitContinue(options: { namespace: Namespace; sessionId: string; choice: LimitContinue | null; now: number }): Promise<Session | null>;
+  /** Claim the one continue for the limit that resets at `resetsAt`: true for exactly one caller (of
+   *  any hub), and only while the session still reports that limit. */
+  claimLimitContinue(options: { namespace: Namespace; sessionId: string; resetsAt: number }): Promise<boolean>;
   /** Record the git worktree a session runs in (or its removal); null when not in this namespace. */
   setSessionWorktree(options: { namespace: Namespace; sessionId: string; worktree: SessionWorktree; now: number }): Promise<Session | null>;
   /** Archive (only an ended session; clears pinned) or unarchive. */

@@ -7,6 +7,7 @@ import { AnswerSchema, type PendingRequest, type Resolution } from '../approvals
 import { TerminalDeskSchema, TerminalInputSchema, TerminalResizeSchema, TerminalSubscribeSchema, type TerminalSizeNotice } from '../terminal.ts';
 import { EffortLevelSchema, PermissionModeSchema, SessionArchiveSchema, SessionPinSchema, type Session, type SessionCommandFinished } from '../session.ts';
 import { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '../spawn.ts';
+import { SessionLimitContinueSchema } from '../usage-limit.ts';
 import type { ChatMessage } from '../chat.ts';
 import type { Machine } from '../machine.ts';
 import { ClientVisibilitySchema } from '../push.ts';
@@ -35,6 +36,9 @@ export const WebEventSchemas = {
    *  session as it now is; every tab of the namespace hears it as `session:updated`. */
   'session:pin': SessionPinSchema,
   'session:archive': SessionArchiveSchema,
+  /** Continue this session at its usage limit's reset, with which prompt (or not; null: the hub's
+   *  default). Acked with the session; every tab hears it as `session:updated`. */
+  'session:limit-continue': SessionLimitContinueSchema,
   'approval:answer': z.object({ requestId: RequestIdSchema, answer: AnswerSchema }),
   'terminal:subscribe': TerminalSubscribeSchema,
   'terminal:unsubscribe': z.object({ sessionId: SessionIdSchema }),
@@ -117,6 +121,7 @@ export type WebAcks = {
   'session:set-mode': object;
   'session:pin': { session: Session };
   'session:archive': { session: Session };
+  'session:limit-continue': { session: Session };
   'approval:answer': { resolution: Resolution };
   'terminal:subscribe': { mode: 'bytes' | 'snapshot'; offset: number };
   'terminal:unsubscribe': object;

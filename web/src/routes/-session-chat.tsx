@@ -7,6 +7,7 @@ import { pathInSession } from '../lib/format.ts';
 import { ChatView } from '../features/chat/chat-view.tsx';
 import { SessionEndNotice } from '../features/lifecycle/resume-controls.tsx';
 import { ReviewCards } from '../features/reviews/review-card.tsx';
+import { LimitBanner } from '../features/sessions/limit-banner.tsx';
 import type { ShowInTerminal } from '../features/chat/show-in-terminal.ts';
 import type { WorkspaceLinks, WorkspaceTarget } from '../features/chat/workspace-links.ts';
 import { ComposerVoiceContext } from '../lib/voice-slot.ts';
@@ -50,7 +51,12 @@ export function SessionChat() {
         showInTerminal={showInTerminal}
         workspaceLinks={workspaceLinks}
         endNotice={<SessionEndNotice session={session.data} />}
-        cards={<ReviewCards session={session.data} />}
+        cards={
+          <>
+            <LimitBanner session={session.data} />
+            <ReviewCards session={session.data} />
+          </>
+        }
       />
     </ComposerVoiceContext.Provider>
   ) : null;

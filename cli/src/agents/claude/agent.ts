@@ -2,7 +2,9 @@
 // binary and environment, `--settings` with tether's hooks, its transcript, its screen, `/model` and
 // `/effort`, Shift+Tab through its modes, its plan dialog, its status file and `claude -p`.
 import { join } from 'node:path';
+import type { AgentCapabilities } from '@tether/shared';
 import { agentResumeId, type Agent, type TranscriptRead } from '../agent.ts';
+import { compareVersions } from '../version.ts';
 import { claudeCapabilities } from './capabilities.ts';
 import { listSlashCommands } from './slash-commands.ts';
 import { claudeVersions } from './version.ts';
@@ -20,10 +22,22 @@ import { subagentDirFor } from '../../transcript/subagents.ts';
 import { createAnsweredModelReader } from './transcript/answered-model.ts';
 import { createLocalCommandReader, modelSetBy } from './transcript/local-commands.ts';
 import { createClaudeUsage } from './transcript/usage.ts';
+import { createClaudeLimit } from './transcript/usage-limit.ts';
 import { createClaudeHeadless } from './headless.ts';
 import { claudeBackground } from './background.ts';
 import { claudeConversations } from './conversations.ts';
 import { claudeRuleFile } from './rule-file.ts';
+
+/** claude waits at a usage limit and goes on by itself in its terminal from this version on (seen
+ *  against the fake API); 2.1.197's bundle has no automatic continue at all. */
+export const WAITS_OUT_LIMITS_FROM = '2.1.332';
+
+/** claude's capabilities for the version at hand: no waiting out a usage limit before
+ *  WAITS_OUT_LIMITS_FROM (an unknown version counts as current). */
+export function claudeCapabilitiesOf(version: string | null): AgentCapabilities {
+  if (version === null || compareVersions(version, WAITS_OUT_LIMITS_FROM) >= 0) return claudeCapabilities;
+  return { ...claudeCapabilities, waitsOutLimitIn: [] };
+}
 
 export const claudeAgent: Agent = {
   kind: 'claude',
@@ -41,6 +55,7 @@ export const claudeAgent: Agent = {
     const localCommands = createLocalCommandReader();
     const answered = createAnsweredModelReader();
     const usage = createClaudeUsage(options?.usage ?? null);
+    const limit = createClaudeLimit();
     return {
       read(lines, context) {
         const messages = parseTranscriptLines(lines, context);
@@ -68,7 +83,8 @@ export const claudeAgent: Agent = {
           model = answered.take(line) ?? model;
         }
         const used = usage.take(lines);
-        return { messages, model, planFile, commands, ...(used ? { usage: used } : {}) };
+        const limited = limit.take(lines);
+        return { messages, model, planFile, commands, ...(used ? { usage: used } : {}), ...(limited !== undefined ? { limit: limited } : {}) };
       },
     };
   },
@@ -96,4 +112,6 @@ export const claudeAgent: Agent = {
   headless: createClaudeHeadless,
   background: claudeBackground,
   projectRules: claudeRuleFile,
+  capabilitiesOf: ({ binary, env, tetherHome }) =>
+    claudeCapabilitiesOf(tetherHome ? claudeVersions.cached({ bin: binary, cacheFile: join(tetherHome, 'claude-version.json') }) : claudeVersions.read(binary, { env })),
 };

@@ -16,5 +16,8 @@ export const claudeCapabilities: AgentCapabilities = {
   readOnly: true,
   // spawnArgs({ fork }): --resume=<id> --fork-session, a new session with the history.
   fork: { supported: true, reason: null },
+  // In its terminal it waits at a usage limit and goes on at the reset by itself (2.1.332: "Usage
+  // limit reset · Continuing automatically"); `claude -p` ends the turn (docs/decisions/usage-limits.md).
+  waitsOutLimitIn: ['pty'],
   relays: { requests: ['permission', 'question', 'plan', 'dialog', 'elicitation'], editedInput: true, sessionRules: true, projectRules: true },
 };

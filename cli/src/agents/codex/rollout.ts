@@ -25,6 +25,7 @@ import type { SessionUsage } from '@tether/shared';
 import type { TranscriptReader } from '../agent.ts';
 import { transcriptMessage, type TranscriptMessageFields } from '../transcript-message.ts';
 import { codexUsageOf, sameCodexUsage } from './usage.ts';
+import { createCodexLimit } from './usage-limit.ts';
 
 const MAX_TEXT_CHARS = 100_000;
 const EXIT_CODE = /Process exited with code (-?\d+)/;
@@ -88,6 +89,7 @@ function toolInput(name: string, raw: unknown): { name: string; input: unknown }
 export function createRolloutReader(): TranscriptReader {
   let agentSessionId: string | null = null;
   let usage: SessionUsage | null = null;
+  const limit = createCodexLimit();
   const message = (fields: TranscriptMessageFields): ChatMessageInput => transcriptMessage({ ...fields, agentSessionId });
   const readLine = (line: Line, index: number, context: Parameters<TranscriptReader['read']>[1]): ChatMessageInput | null => {
     const p = line.payload;
@@ -144,6 +146,7 @@ export function createRolloutReader(): TranscriptReader {
       const messages: ChatMessageInput[] = [];
       let turnEnded = false;
       let changed = false;
+      const parsedLines: Line[] = [];
       lines.forEach((raw, index) => {
         let line: Line;
         try {
@@ -152,6 +155,7 @@ export function createRolloutReader(): TranscriptReader {
           context.onBadLine?.(`not JSON: ${raw.slice(0, 80)}`);
           return;
         }
+        parsedLines.push(line);
         const kind = line.type === 'event_msg' ? (line.payload as { type?: unknown } | undefined)?.type : undefined;
         if (kind === 'task_complete' || kind === 'turn_aborted') turnEnded = true;
         const stated = kind === 'token_count' ? codexUsageOf(line) : null;
@@ -162,7 +166,8 @@ export function createRolloutReader(): TranscriptReader {
         const parsed = readLine(line, index, context);
         if (parsed) messages.push(parsed);
       });
-      return { messages, model: null, planFile: null, commands: [], turnEnded, ...(changed && usage ? { usage } : {}) };
+      const limited = limit.take(parsedLines);
+      return { messages, model: null, planFile: null, commands: [], turnEnded, ...(changed && usage ? { usage } : {}), ...(limited !== undefined ? { limit: limited } : {}) };
     },
   };
 }

@@ -167,6 +167,8 @@ function createChatFeed(o: {
     onCommandFinished: (finished) => o.facts.finishedCommand(finished),
     // Before onRead: the resume state saved after this read holds these totals with its offset.
     onUsage: (usage) => o.facts.followUsage(usage),
+    // The hub keeps the limit and decides what happens at its reset (hub/src/usage-limits).
+    onLimit: (limit) => o.facts.patch({ limit }),
     onRead: ({ lines, messages }) => o.onRead(lines, messages),
     onSubagentRead: o.onSubagentRead,
   });

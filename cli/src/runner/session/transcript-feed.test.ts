@@ -44,6 +44,7 @@ describe('transcript feed', () => {
       onInterrupted: () => {},
       onModel: () => {},
       onUsage: () => {},
+      onLimit: () => {},
       onCommandFinished: () => {},
       onRead: () => {},
       onSubagentRead: () => {},

@@ -44,6 +44,8 @@ export function createTranscriptFeed(init: {
   onModel: (model: string) => void;
   /** The session's token usage changed (at most once per read, main or subagent lines). */
   onUsage: (usage: SessionUsage) => void;
+  /** The agent said it is at its usage limit (or answered again: null). */
+  onLimit: (limit: { resetsAt: number } | null) => void;
   /** A command typed into the agent ran to its end (claude's `/model <name>`: set or kept). */
   onCommandFinished: (finished: { command: '/model'; args: string; outcome: 'applied' | 'kept' }) => void;
   /** Main transcript lines were read up to `endOffset` (title, resume state). */
@@ -87,6 +89,7 @@ export function createTranscriptFeed(init: {
     if (read.model) init.onModel(read.model);
     for (const finished of read.commands) init.onCommandFinished(finished);
     if (read.usage) init.onUsage(read.usage);
+    if (read.limit !== undefined) init.onLimit(read.limit);
     offset = endOffset;
     init.onRead({ lines, messages: read.messages, endOffset });
   };

@@ -26,6 +26,7 @@ import { OUTSIDE_SESSIONS_UPGRADE } from './upgrades/outside-sessions.ts';
 import { OUTSIDE_BACKGROUND_UPGRADE } from './upgrades/outside-background.ts';
 import { SCHEDULES_UPGRADE } from './upgrades/schedules.ts';
 import { PROJECT_RULES_UPGRADE } from './upgrades/project-rules.ts';
+import { SESSION_USAGE_LIMIT_UPGRADE } from './upgrades/session-usage-limit.ts';
 
 export type Migration = { version: number; name: string; sql: string };
 /** One schema change for both stores: the statements for the dialect at hand. */
@@ -135,6 +136,8 @@ export const UPGRADES: readonly Upgrade[] = [
   SCHEDULES_UPGRADE,
   // SQLite 22, PostgreSQL 18: rules tether proposes from repeated allows (issue 42; upgrades/project-rules.ts).
   PROJECT_RULES_UPGRADE,
+  // SQLite 23, PostgreSQL 19: a session's usage limit, the reset continued, the person's choice (issue 42; upgrades/session-usage-limit.ts).
+  SESSION_USAGE_LIMIT_UPGRADE,
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

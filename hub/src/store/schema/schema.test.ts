@@ -184,6 +184,7 @@ describe('schema versions (SQLite)', () => {
       { version: 20, name: 'outside-background' },
       { version: 21, name: 'schedules' },
       { version: 22, name: 'project-rules' },
+      { version: 23, name: 'session-usage-limit' },
     ]);
   });
 });

@@ -244,6 +244,12 @@ export const TABLES: readonly Table[] = [
       { name: 'worktree', type: 'json', nullable: true },
       // The folders its agent was given beyond cwd (shared AddedDirs, checked again when read; null: none on record).
       { name: 'added_dirs', type: 'json', nullable: true },
+      // The usage limit its runner reported (shared UsageLimitReport; null: not at a limit), the reset
+      // tether sent its one continue for (a claim: several hubs send it once), and the person's
+      // continue-at-reset choice (shared LimitContinue; null: the hub's default).
+      { name: 'usage_limit', type: 'json', nullable: true },
+      maybe(time('limit_continued_for')),
+      { name: 'limit_continue', type: 'json', nullable: true },
     ],
     primaryKey: ['id'],
     indexes: [

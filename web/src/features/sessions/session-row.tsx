@@ -9,6 +9,7 @@ import { describeLaunchKind, formatDirectory, formatRelativeTime, sessionTitle }
 import { Badge, StatusPill } from '../../lib/ui/badge.tsx';
 import { IconBell, IconPin } from '../../lib/ui/icons.tsx';
 import { BypassBadge } from './session-facts.tsx';
+import { LimitBadge } from './limit-banner.tsx';
 
 export function SessionRow({
   session,
@@ -60,6 +61,7 @@ export function SessionRow({
             <StatusPill status={session.status} />
             {session.bypass ? <BypassBadge /> : null}
             <Badge title={kind.title}>{kind.label}</Badge>
+            {session.limit ? <LimitBadge limit={session.limit} now={now} /> : null}
             {session.parentId ? <Badge title="A read-only review of another session's changes">Review</Badge> : null}
             {pending > 0 ? (
               <Badge tone="attention" label={`${pending} waiting for your answer`}>

@@ -1,0 +1,49 @@
+// usage-limit.ts: an agent stopped at its usage limit until a stated time, and what the person chose
+// to happen at that time (docs/decisions/usage-limits.md).
+//
+//   the agent's transcript ─► its room reads {resetsAt} ─► runner patch `limit` ─► hub (store, the
+//   continue-at-reset rule: one continue per reset) ─► Session.limit ─► phone banner
+import { z } from 'zod';
+import { SessionIdSchema, TimestampSchema } from './ids.ts';
+
+/** What a runner reports: its agent said it is at its usage limit until `resetsAt` (epoch ms). */
+export const UsageLimitReportSchema = z.object({ resetsAt: TimestampSchema }).strict();
+export type UsageLimitReport = z.infer<typeof UsageLimitReportSchema>;
+
+/** The limit as the hub shows it on the session: the report; whether the agent waits and goes on by
+ *  itself at the reset (its capabilities' `waitsOutLimitIn` names the session's launch kind: claude
+ *  in its terminal from 2.1.332), when tether only tells the person unless the agent is still stopped
+ *  well after the reset (it exited or relaunched during the wait); and whether tether already sent
+ *  its one continue for this reset. */
+export const UsageLimitSchema = UsageLimitReportSchema.extend({
+  agentResumes: z.boolean(),
+  continued: z.boolean(),
+}).strict();
+export type UsageLimit = z.infer<typeof UsageLimitSchema>;
+
+/** The prompt tether sends at the reset unless the person chose another. */
+export const DEFAULT_CONTINUE_PROMPT = 'continue';
+export const MAX_CONTINUE_PROMPT_CHARS = 2_000;
+
+/** The person's choice for one session: continue it at the reset with `prompt`, or not. */
+export const LimitContinueSchema = z
+  .object({
+    on: z.boolean(),
+    prompt: z.string().trim().min(1).max(MAX_CONTINUE_PROMPT_CHARS),
+  })
+  .strict();
+export type LimitContinue = z.infer<typeof LimitContinueSchema>;
+
+/** Web `session:limit-continue`: set the choice for a session (null: back to the hub's default). */
+export const SessionLimitContinueSchema = z
+  .object({
+    sessionId: SessionIdSchema,
+    choice: LimitContinueSchema.nullable(),
+  })
+  .strict();
+export type SessionLimitContinue = z.infer<typeof SessionLimitContinueSchema>;
+
+/** What the phone writes on a waiting session: "waiting for the limit to reset at 15:00". */
+export function limitWaitText(limit: Pick<UsageLimit, 'resetsAt'>, options: { now: number; clock: (at: number) => string }): string {
+  return limit.resetsAt > options.now ? `waiting for the limit to reset at ${options.clock(limit.resetsAt)}` : `the limit reset at ${options.clock(limit.resetsAt)}`;
+}

@@ -1,0 +1,88 @@
+// limit-banner.tsx: a session at its agent's usage limit (shared usage-limit.ts). On the session:
+// "Waiting for the limit to reset at 15:00", what happens then (the agent goes on by itself, tether
+// continues it with the chosen prompt, or nothing), and the switch and prompt for this session,
+// kept on the hub (session:limit-continue). In the list: a badge with the reset time.
+import { useEffect, useState } from 'react';
+import { DEFAULT_CONTINUE_PROMPT, limitWaitText, type Session, type UsageLimit } from '@tether/shared';
+import { formatClockTime } from '../../lib/format.ts';
+import { requestHub } from '../../lib/socket.ts';
+import { Badge } from '../../lib/ui/badge.tsx';
+import { useNow } from '../../lib/ui/use-now.ts';
+import './limit-banner.css';
+
+/** The banner's first line, capitalised: "Waiting for the limit to reset at 15:00". */
+function waitLine(limit: UsageLimit, now: number): string {
+  const text = limitWaitText(limit, { now, clock: formatClockTime });
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function nextStep(session: Session, limit: UsageLimit): string {
+  if (limit.continued) return 'tether sent the continue prompt after the reset.';
+  const choice = session.limitContinue;
+  if (limit.agentResumes) {
+    const fallback = choice?.on ? ` tether sends “${choice.prompt}” if it is still stopped 10 minutes later.` : '';
+    return `The agent goes on by itself after the reset.${fallback}`;
+  }
+  return choice?.on ? `tether sends “${choice.prompt}” after the reset.` : 'Nothing happens by itself after the reset.';
+}
+
+export function LimitBanner({ session }: { session: Session }) {
+  const limit = session.limit;
+  const now = useNow(10_000);
+  const choice = session.limitContinue ?? null;
+  const [prompt, setPrompt] = useState(choice?.prompt ?? DEFAULT_CONTINUE_PROMPT);
+  const [saving, setSaving] = useState(false);
+  // Shown at once; the hub's answer (session:updated) then stands.
+  const [on, setOn] = useState(choice?.on ?? false);
+  useEffect(() => setPrompt(choice?.prompt ?? DEFAULT_CONTINUE_PROMPT), [choice?.prompt]);
+  useEffect(() => setOn(choice?.on ?? false), [choice?.on]);
+  if (!limit) return null;
+  const save = async (next: boolean) => {
+    setSaving(true);
+    setOn(next);
+    try {
+      await requestHub('session:limit-continue', { sessionId: session.id, choice: { on: next, prompt: prompt.trim() || DEFAULT_CONTINUE_PROMPT } });
+    } catch {
+      setOn(choice?.on ?? false);
+    } finally {
+      setSaving(false);
+    }
+  };
+  const inputId = `limit-prompt-${session.id}`;
+  return (
+    <section className="limit-banner" aria-label="Usage limit" data-testid="limit-banner">
+      <p className="limit-banner-wait">{waitLine(limit, now)}</p>
+      <p className="limit-banner-next">{nextStep(session, limit)}</p>
+      {limit.continued ? null : (
+        <div className="limit-banner-choice">
+          <label className="limit-banner-switch">
+            <input type="checkbox" checked={on} disabled={saving} onChange={(event) => void save(event.currentTarget.checked)} />
+            Continue at the reset
+          </label>
+          <label className="sr-only" htmlFor={inputId}>
+            Prompt sent at the reset
+          </label>
+          <input
+            id={inputId}
+            className="field-input limit-banner-prompt"
+            value={prompt}
+            maxLength={2000}
+            disabled={saving}
+            onChange={(event) => setPrompt(event.currentTarget.value)}
+            onBlur={() => (choice?.on && prompt.trim() !== choice.prompt ? void save(true) : undefined)}
+          />
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The list row's mark: the reset time, or that it passed. */
+export function LimitBadge({ limit, now }: { limit: UsageLimit; now: number }) {
+  const waiting = limit.resetsAt > now;
+  return (
+    <Badge tone="attention" title={limitWaitText(limit, { now, clock: formatClockTime })}>
+      {waiting ? `limit · resets ${formatClockTime(limit.resetsAt)}` : 'limit reset'}
+    </Badge>
+  );
+}
