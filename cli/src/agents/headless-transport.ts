@@ -46,9 +46,9 @@ export type HeadlessEvents = {
   /** The agent no longer waits for request `id`. */
   withdraw(id: string): void;
   /** The agent's own TUI may join this session's live thread at the machine's desk: it listens on
-   *  `url` (127.0.0.1) for a client bearing `token`. The runner keeps both in a 0600 file of its
+   *  `url` (127.0.0.1) for a client bearing `token`; `transcript`: the file its conversation is in. The runner keeps both in a 0600 file of its
    *  home (desk-join/) for the desk's verb, never in a log. */
-  joinable(o: { url: string; token: string; agentSessionId: string }): void;
+  joinable(o: { url: string; token: string; agentSessionId: string; transcript: string }): void;
 };
 
 /** The pipes of the agent's process. `onStderr`: each chunk of its stderr as text, for a transport

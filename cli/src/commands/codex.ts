@@ -2,9 +2,10 @@
 // (run-agent.ts), after one line when its version is outside the tested range.
 // `tether codex --join <session>`: Codex's own TUI at this terminal on the live thread of a headless
 // Codex session on this machine (one a daemon started from the phone): both see each other's turns.
+import { statSync } from 'node:fs';
 import { codexAgent } from '../agents/codex/agent.ts';
 import { codexJoinSupport } from '../agents/codex/join-support.ts';
-import { JOIN_TOKEN_VARIABLE, joinArgs } from '../agents/codex/remote.ts';
+import { JOIN_TOKEN_VARIABLE, joinArgs, notYetJoinable } from '../agents/codex/remote.ts';
 import { codexVersions } from '../agents/codex/version.ts';
 import { tetherHome } from '../config/paths.ts';
 import { withoutPrivateEnv } from '../config/private-env.ts';
@@ -28,6 +29,14 @@ const command: Command = {
 };
 export default command;
 
+function written(path: string): boolean {
+  try {
+    return statSync(path).size > 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Codex's TUI on the session's thread, at this terminal, until it quits. The token reaches it in
  *  its environment only; the session goes on when it quits. */
 async function joinAtDesk(args: string[]): Promise<number> {
@@ -38,6 +47,8 @@ async function joinAtDesk(args: string[]): Promise<number> {
   if (found.join.agent !== codexAgent.name) throw new CommandError(`session ${found.sessionId} runs ${found.join.agent}, not Codex`);
   const support = codexJoinSupport(process.env);
   if (!support.supported) throw new CommandError(`this Codex cannot join a session: ${support.reason}`);
+  const notYet = notYetJoinable({ version: support.version, transcriptWritten: written(found.join.transcript) });
+  if (notYet) throw new CommandError(notYet);
   const env = codexAgent.env({ env: withoutPrivateEnv(process.env) });
   env[JOIN_TOKEN_VARIABLE] = found.join.token;
   const child = Bun.spawn([codexAgent.findBinary({ env: process.env }), ...joinArgs({ threadId: found.join.agentSessionId, url: found.join.url })], { cwd: found.join.cwd, env, stdio: ['inherit', 'inherit', 'inherit'] });

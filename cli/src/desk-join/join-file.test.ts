@@ -14,7 +14,7 @@ function home(): string {
   homes.push(dir);
   return dir;
 }
-const record = (over: Partial<DeskJoin> = {}): DeskJoin => ({ agent: 'codex', url: 'ws://127.0.0.1:4711', token: 'secret-token', agentSessionId: 'a1b2c3d4-0000-4000-8000-000000000001', cwd: '/tmp/x', pid: process.pid, ...over });
+const record = (over: Partial<DeskJoin> = {}): DeskJoin => ({ agent: 'codex', url: 'ws://127.0.0.1:4711', token: 'secret-token', agentSessionId: 'a1b2c3d4-0000-4000-8000-000000000001', transcript: '/tmp/x/rollout.jsonl', cwd: '/tmp/x', pid: process.pid, ...over });
 
 describe('desk join records', () => {
   it('are written for this user only and read back; removed, they read as absent', () => {

@@ -21,6 +21,8 @@ export type DeskJoin = {
   token: string;
   /** The agent's own id of the live conversation (Codex's thread id). */
   agentSessionId: string;
+  /** The file the conversation is written to (it may not exist before the first turn). */
+  transcript: string;
   /** The session's folder: the TUI starts there. */
   cwd: string;
   /** The runner that wrote it. */
@@ -104,9 +106,9 @@ function parseRecord(text: string): DeskJoin | null {
   }
   if (!value || typeof value !== 'object') return null;
   const r = value as Record<string, unknown>;
-  const strings = ['agent', 'url', 'token', 'agentSessionId', 'cwd'] as const;
+  const strings = ['agent', 'url', 'token', 'agentSessionId', 'transcript', 'cwd'] as const;
   if (!strings.every((key) => typeof r[key] === 'string' && r[key] !== '') || typeof r.pid !== 'number') return null;
   // Only a loopback listener: a record pointing elsewhere would hand the token to another host.
   if (!/^ws:\/\/127\.0\.0\.1:\d{1,5}$/.test(r.url as string)) return null;
-  return { agent: r.agent as string, url: r.url as string, token: r.token as string, agentSessionId: r.agentSessionId as string, cwd: r.cwd as string, pid: r.pid };
+  return { agent: r.agent as string, url: r.url as string, token: r.token as string, agentSessionId: r.agentSessionId as string, transcript: r.transcript as string, cwd: r.cwd as string, pid: r.pid };
 }

@@ -94,7 +94,7 @@ export function createCodexHeadless(context: HeadlessContext): HeadlessTransport
         // Started in plan mode (the phone's form, or a resumed plan-mode session): from the first turn.
         if (context.plan().permissionMode === 'plan') turn.mode = 'plan';
         context.events.transcript(opened.path);
-        if (listener && 'url' in wire) context.events.joinable({ url: wire.url, token: listener.token, agentSessionId: opened.threadId });
+        if (listener && 'url' in wire) context.events.joinable({ url: wire.url, token: listener.token, agentSessionId: opened.threadId, transcript: opened.path });
         context.events.ready();
       }
       await connected.done;

@@ -16,6 +16,10 @@ import { compareVersions } from '../version.ts';
 /** The first Codex tether joined at its desk (both its listener's flags and the TUI's). */
 export const JOIN_FROM = '0.160.0';
 
+/** The first Codex seen joining a thread whose rollout is not written yet (a thread with no turn):
+ *  0.160.0 refuses it ("thread/resume failed: no rollout found for thread id …"), 0.171.0 joins. */
+export const JOIN_UNWRITTEN_FROM = '0.171.0';
+
 /** The variable the joining TUI reads its token from (`--remote-auth-token-env`). */
 export const JOIN_TOKEN_VARIABLE = 'TETHER_CODEX_JOIN_TOKEN';
 
@@ -25,10 +29,17 @@ const LISTENING_WAIT_MS = 30_000;
 const LISTENING_KEEP_CHARS = 4_000;
 
 /** Whether this Codex can be joined at the desk, and why not. */
-export function joinSupport(version: string | null): { supported: true } | { supported: false; reason: string } {
+export function joinSupport(version: string | null): { supported: true; version: string } | { supported: false; reason: string } {
   if (version === null) return { supported: false, reason: 'its version could not be read' };
   if (compareVersions(version, JOIN_FROM) < 0) return { supported: false, reason: `Codex ${version} predates the app server's WebSocket listener with a token that tether joins (from ${JOIN_FROM})` };
-  return { supported: true };
+  return { supported: true, version };
+}
+
+/** Why this desk's Codex cannot join the thread yet, or null: one older than JOIN_UNWRITTEN_FROM
+ *  finds no conversation before the thread's first turn is written. */
+export function notYetJoinable(o: { version: string; transcriptWritten: boolean }): string | null {
+  if (o.transcriptWritten || compareVersions(o.version, JOIN_UNWRITTEN_FROM) >= 0) return null;
+  return `Codex ${o.version} joins a thread only once its first turn is written (from ${JOIN_UNWRITTEN_FROM} also before): send the session a prompt first`;
 }
 
 export type RemoteListener = { token: string; args: string[] };
