@@ -29,7 +29,7 @@ describe('desk join records', () => {
 
   it('refuse a session id that is not a UUID (no path outside the folder), a malformed record, one pointing off this host, and one whose runner is gone', () => {
     const h = home();
-    expect(() => readDeskJoin({ home: h, sessionId: '../credentials' })).toThrow(/not a session id/);
+    expect(readDeskJoin({ home: h, sessionId: '../credentials' })).toEqual({ error: expect.stringContaining('not a session id') });
     writeDeskJoin({ home: h, sessionId: SESSION, join: record() });
     const file = join(h, 'joins', `${SESSION}.json`);
     writeFileSync(file, '{"agent":"codex"');
