@@ -11,6 +11,7 @@
 import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SessionIdSchema } from '@tether/shared';
+import { isAlive } from '../agents/alive.ts';
 
 export type DeskJoin = {
   /** The session's agent (its room builds the command that joins). */
@@ -50,16 +51,6 @@ export function writeDeskJoin(o: { home: string; sessionId: string; join: DeskJo
   return () => rmSync(file, { force: true });
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, another user's (which this user's file would not name).
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The record of a live session on this machine, or why there is none. */
 export function readDeskJoin(o: { home: string; sessionId: string }): { join: DeskJoin } | { error: string } {
   let text: string;
@@ -71,7 +62,7 @@ export function readDeskJoin(o: { home: string; sessionId: string }): { join: De
   }
   const record = parseRecord(text);
   if (!record) return { error: `the join record of session ${o.sessionId} is malformed` };
-  if (!alive(record.pid)) return { error: `session ${o.sessionId} has ended (its runner, pid ${record.pid}, is gone)` };
+  if (!isAlive(record.pid)) return { error: `session ${o.sessionId} has ended (its runner, pid ${record.pid}, is gone)` };
   return { join: record };
 }
 
