@@ -98,6 +98,9 @@ export function createCodexHeadless(context: HeadlessContext): HeadlessTransport
         context.events.ready();
       }
       await connected.done;
+      // The socket closed (End, or the app server dropped tether): a server left serving only the
+      // desk would keep a session nobody on the hub can reach, so it ends with the socket.
+      if (listener) pipes.stop();
     },
     send: (prompt) => startTurn({ server: server!, context, turn, prompt }),
     interrupt: () => void interrupt({ server, turn, log }),
