@@ -45,10 +45,21 @@ export type HeadlessEvents = {
   ask(request: HeadlessRequest): Promise<Verdict | null | 'withdrawn'>;
   /** The agent no longer waits for request `id`. */
   withdraw(id: string): void;
+  /** The agent's own TUI may join this session's live thread at the machine's desk: it listens on
+   *  `url` (127.0.0.1) for a client bearing `token`; `transcript`: the file its conversation is in. The runner keeps both in a 0600 file of its
+   *  home (desk-join/) for the desk's verb, never in a log. */
+  joinable(o: { url: string; token: string; agentSessionId: string; transcript: string }): void;
 };
 
-/** The pipes of the agent's process. */
-export type HeadlessPipes = { stdin: { write(data: string): unknown; flush(): unknown; end(): unknown }; stdout: ReadableStream<Uint8Array> };
+/** The pipes of the agent's process. `onStderr`: each chunk of its stderr as text, for a transport
+ *  whose process says something there it needs (Codex's app server: the port it listens on).
+ *  `stop`: SIGTERM, for a transport whose protocol is not on stdin, so closing stdin ends nothing. */
+export type HeadlessPipes = {
+  stdin: { write(data: string): unknown; flush(): unknown; end(): unknown };
+  stdout: ReadableStream<Uint8Array>;
+  onStderr(listener: (text: string) => void): void;
+  stop(): void;
+};
 
 export type HeadlessTransport = {
   /** tether's hooks are installed for it (its hook server: session id, transcript path, MCP forms). */

@@ -6,7 +6,7 @@ import { agentResumeId, type Agent } from '../agent.ts';
 import { codexCapabilities } from './capabilities.ts';
 import { createEnder } from '../ender.ts';
 import { agentEnvironment } from '../environment.ts';
-import { findAgentBinary } from '../find-binary.ts';
+import { findCodexBinary } from './binary.ts';
 import { hookCommand, writeHookEndpoint } from '../../hooks/endpoint-file.ts';
 import { codexHookArgs, planCodexLaunch } from './launch.ts';
 import { createRolloutReader } from './rollout.ts';
@@ -27,7 +27,7 @@ export const codexAgent: Agent = {
   conversations: codexConversations,
   name: 'codex',
   capabilities: codexCapabilities,
-  findBinary: ({ env }) => findAgentBinary({ env, command: 'codex', pinVariable: 'TETHER_CODEX_BIN', install: 'npm install -g @openai/codex' }),
+  findBinary: ({ env }) => findCodexBinary(env),
   env: ({ env }) => agentEnvironment({ env, dropped: DROPPED }),
   plan: planCodexLaunch,
   installHooks: ({ endpoint, permissionHook }) => {

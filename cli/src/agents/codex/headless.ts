@@ -8,6 +8,9 @@
 //   interrupt ─► turn/interrupt          close ─► stdin closed
 //   model, effort, mode ─► the next turn/start carries them (mode: Codex's collaboration mode,
 //       default or plan; in plan mode Codex may ask request_user_input questions: user-input.ts)
+//   joinable (a Codex from remote.ts's JOIN_FROM): the app server listens on a loopback WebSocket
+//       with a token instead of stdio; tether is its first client there, Codex's TUI may be the
+//       second (`tether codex --join`), and a turn either starts is seen by both
 //
 // Codex asks over JSON-RPC exactly when its approval policy (the user's config) says a person must,
 // so tether's own hooks are not installed here. With no hub to ask, the answer is decline: nobody
@@ -15,8 +18,11 @@
 // an MCP server's form, extra permissions) are answered with an error, which Codex takes as no.
 import type { EffortLevel, PermissionMode } from '@tether/shared';
 import type { HeadlessContext, HeadlessTransport, HeadlessTurn } from '../headless-transport.ts';
+import type { HeadlessPipes } from '../headless-transport.ts';
 import { connectAppServer, type AppServer } from './app-server.ts';
 import { askCodex, type CodexAsking } from './headless-approvals.ts';
+import { codexJoinSupport } from './join-support.ts';
+import { openRemote, remoteListener, type RemoteListener } from './remote.ts';
 
 /** What the JSON-RPC client calls itself in Codex's user agent. */
 const CLIENT_INFO = { name: 'tether', title: 'tether', version: '1' };
@@ -48,15 +54,27 @@ export function createCodexHeadless(context: HeadlessContext): HeadlessTransport
   /** Why the thread did not open, when it did not: the failure reason's first line. */
   let openFailed: string | null = null;
   const asking: CodexAsking = askCodex({ events: context.events, log, turn, server: () => server! });
+  // A Codex that can be joined at the desk listens on 127.0.0.1 with a token, else on stdio.
+  const support = codexJoinSupport(context.env);
+  const listener: RemoteListener | null = support.supported ? remoteListener() : null;
+  if (!support.supported) log(`not joinable at the desk: ${support.reason}`);
+  let stop = (): void => {};
   return {
     hooks: false,
     files: 'paths',
     readyIs: 'its thread was open',
-    args: () => ['app-server', ...appServerArgs(context.userArgs)],
+    args: () => ['app-server', ...(listener?.args ?? []), ...appServerArgs(context.userArgs)],
     start: async (pipes) => {
+      stop = pipes.stop;
+      const wire = await protocolPipes({ pipes, listener, log });
+      if ('error' in wire) {
+        openFailed = wire.error;
+        log(`codex app-server: ${wire.error}`);
+        return pipes.stop();
+      }
       const connected = connectAppServer({
-        stdin: pipes.stdin,
-        stdout: pipes.stdout,
+        stdin: wire.stdin,
+        stdout: wire.stdout,
         log,
         onRequest: (request) => void asking.ask(request),
         onNotification: (method, params) => {
@@ -76,13 +94,22 @@ export function createCodexHeadless(context: HeadlessContext): HeadlessTransport
         // Started in plan mode (the phone's form, or a resumed plan-mode session): from the first turn.
         if (context.plan().permissionMode === 'plan') turn.mode = 'plan';
         context.events.transcript(opened.path);
+        if (listener && 'url' in wire) context.events.joinable({ url: wire.url, token: listener.token, agentSessionId: opened.threadId, transcript: opened.path });
         context.events.ready();
       }
       await connected.done;
+      // The socket closed (End, or the app server dropped tether): a server left serving only the
+      // desk would keep a session nobody on the hub can reach, so it ends with the socket.
+      if (listener) pipes.stop();
     },
     send: (prompt) => startTurn({ server: server!, context, turn, prompt }),
     interrupt: () => void interrupt({ server, turn, log }),
-    closeInput: () => server?.close(),
+    // On stdio the app server exits once its input ends; on a socket it would go on serving the
+    // desk's TUI, so it is stopped (the TUI then says the server went away).
+    closeInput: () => {
+      server?.close();
+      if (listener) stop();
+    },
     // The next turn runs on it (turn/start takes a model); a turn under way keeps its own.
     setModel: (model) => {
       turn.model = model;
@@ -104,6 +131,13 @@ export function createCodexHeadless(context: HeadlessContext): HeadlessTransport
     },
     failureLines: () => (openFailed ? [openFailed] : []),
   };
+}
+
+/** What the JSON-RPC connection speaks through: the process's stdio, or its loopback socket once it
+ *  says where it listens (its stdout then carries nothing and is drained). */
+async function protocolPipes(o: { pipes: HeadlessPipes; listener: RemoteListener | null; log: (line: string) => void }): Promise<Pick<HeadlessPipes, 'stdin' | 'stdout'> | (Pick<HeadlessPipes, 'stdin' | 'stdout'> & { url: string }) | { error: string }> {
+  if (!o.listener) return o.pipes;
+  return openRemote({ pipes: o.pipes, token: o.listener.token, log: o.log });
 }
 
 /** A prompt becomes a turn; a turn Codex refuses gives every held prompt back. */

@@ -10,6 +10,8 @@ export type HeadlessProcess = {
   pid: number;
   stdin: Bun.FileSink;
   stdout: ReadableStream<Uint8Array>;
+  /** Each chunk of stderr, as text, from now on. */
+  onStderr(listener: (text: string) => void): void;
   exited: Promise<number>;
   /** A signal to the agent; nothing when it is gone. */
   stop(signal?: NodeJS.Signals): void;
@@ -36,14 +38,20 @@ export function spawnHeadless(o: { core: SessionCore; binary: string; args: stri
   };
   o.core.stopOnSignals(() => stop());
   let stderrText = '';
+  const stderrListeners: Array<(text: string) => void> = [];
   const stderrRead = (async () => {
     const decoder = new TextDecoder();
-    for await (const chunk of proc.stderr) stderrText = (stderrText + decoder.decode(chunk, { stream: true })).slice(-STDERR_KEEP_CHARS);
+    for await (const chunk of proc.stderr) {
+      const text = decoder.decode(chunk, { stream: true });
+      stderrText = (stderrText + text).slice(-STDERR_KEEP_CHARS);
+      for (const listener of stderrListeners) listener(text);
+    }
   })().catch(() => {});
   return {
     pid: proc.pid,
     stdin: proc.stdin,
     stdout: proc.stdout,
+    onStderr: (listener) => void stderrListeners.push(listener),
     exited: proc.exited,
     stop,
     ended: async () => {

@@ -8,6 +8,8 @@
 //                     session facts, transcript → chat, approvals (asking.ts)
 //   hub commands ─► session/commands.ts (the table every launch kind shares) ─► transport
 //   End ─► after the turn in flight (interrupted), the agent's input closed (agents/ender.ts)
+//   joinable ─► a 0600 record for the desk's TUI (desk-join/), removed when the session ends; a turn
+//               the desk starts is the session's turn too (no prompt of the hub's is sent under it)
 //
 // Invariants: the agent exiting before its transport said ready is a failed session, with its
 // stderr (and the transport's own lines) as the reason. With no hub to ask, a request is answered no.
@@ -15,6 +17,7 @@ import type { HeadlessEvents, HeadlessTransport, HeadlessTurn } from '../../agen
 import type { Agent } from '../../agents/agent.ts';
 import { createTurnEnder, type TurnEnder } from '../../agents/ender.ts';
 import type { HubCommandHandlers } from '../../hub-link/commands.ts';
+import { writeDeskJoin } from '../../desk-join/join-file.ts';
 import { createSessionCore, describeEarlyExit, type SessionCore } from '../session/core.ts';
 import type { RunnerOptions, RunnerResult } from '../session/options.ts';
 import type { SessionHooks } from '../session/hook-events.ts';
@@ -23,7 +26,7 @@ import { createHeadlessAsking } from './asking.ts';
 import { spawnHeadless } from './process.ts';
 import { createHeadlessTurns, type HeadlessTurns } from './turns.ts';
 
-type Parts = { core: SessionCore; transport: HeadlessTransport; turns: HeadlessTurns<HeadlessTurn>; ender: () => TurnEnder | null };
+type Parts = { core: SessionCore; transport: HeadlessTransport; turns: HeadlessTurns<HeadlessTurn>; ender: () => TurnEnder | null; options: RunnerOptions; unjoinable: Array<() => void> };
 
 export async function runHeadlessSession(options: RunnerOptions, make: NonNullable<Agent['headless']>): Promise<RunnerResult> {
   let turns = null as HeadlessTurns<HeadlessTurn> | null;
@@ -35,6 +38,8 @@ export async function runHeadlessSession(options: RunnerOptions, make: NonNullab
   const parts = {} as Parts;
   const transport = make({ log, cwd: options.cwd, env: core.env, userArgs: options.userArgs, plan: () => core.plan, events: headlessEvents({ parts, asking }) });
   parts.core = core;
+  parts.options = options;
+  parts.unjoinable = [];
   parts.transport = transport;
   parts.ender = () => ender;
   parts.turns = turns = createHeadlessTurns<HeadlessTurn>({
@@ -53,12 +58,13 @@ export async function runHeadlessSession(options: RunnerOptions, make: NonNullab
   const launch = early ?? (await binaryAndArgs({ core, env: options.env, transport, approvals, hooks: headlessHooks(parts) }));
   const proc = spawnHeadless({ core, binary: launch.binary, args: launch.args, cwd: options.cwd });
   if ('error' in proc) return core.failEarly(proc.error);
-  const reading = transport.start({ stdin: proc.stdin, stdout: proc.stdout });
+  const reading = transport.start({ stdin: proc.stdin, stdout: proc.stdout, onStderr: proc.onStderr, stop: () => proc.stop() });
   // The phone's End / `tether stop`: after the turn in flight (interrupted), the agent's input is
   // closed and it exits when it has read it to the end.
   ender = createTurnEnder({ busy: () => parts.turns.busy(), interrupt: () => transport.interrupt(), closeInput: () => transport.closeInput(), exited: proc.exited, force: () => proc.stop(), log });
 
   const { exitCode, signal, stderrLines } = await proc.ended();
+  for (const remove of parts.unjoinable.splice(0)) remove();
   await reading;
   const failure = parts.turns.ready()
     ? null
@@ -109,7 +115,10 @@ function headlessEvents(o: { parts: Parts; asking: ReturnType<typeof createHeadl
       parts.core.status.publish({ kind: 'ready' });
       parts.turns.becameReady();
     },
-    turnStarted: () => parts.core.status.publish({ kind: 'turnStarted' }),
+    turnStarted: () => {
+      parts.turns.turnStarted();
+      parts.core.status.publish({ kind: 'turnStarted' });
+    },
     turnEnded: () => {
       parts.turns.turnEnded();
       if (parts.ender()?.turnEnded()) return;
@@ -137,6 +146,11 @@ function headlessEvents(o: { parts: Parts; asking: ReturnType<typeof createHeadl
     transcript: (path) => followTranscript(parts.core, path),
     ask: (request) => o.asking.ask(request),
     withdraw: (id) => o.asking.withdraw(id),
+    joinable: (join) => {
+      const { core, options } = parts;
+      parts.unjoinable.push(writeDeskJoin({ home: options.tetherHome, sessionId: core.state.id, join: { ...join, agent: core.agent.name, cwd: options.cwd, pid: process.pid } }));
+      core.log(`session ${core.state.id}: its agent's TUI may join at this machine's desk (tether ${core.agent.name} --join ${core.state.id})`);
+    },
   };
 }
 

@@ -14,6 +14,19 @@ function turns(canSend = true) {
 }
 
 describe('createHeadlessTurns', () => {
+  it('a turn the agent took from elsewhere (its TUI joined at the desk) holds the hub\'s prompt until it is over', () => {
+    const { made, sent } = turns();
+    made.becameReady();
+    made.turnStarted();
+    expect(made.busy()).toBe(true);
+    made.claim('p1');
+    made.enqueue({ promptId: 'p1', text: 'one', content: 'one' });
+    expect(sent).toEqual([]);
+    made.turnEnded();
+    made.pump();
+    expect(sent).toEqual(['one']);
+  });
+
   it('sends one turn at a time once ready, each prompt once, confirmed by the transcript', () => {
     const { made, reports, sent } = turns();
     expect(made.claim('p1')).toBe(true);

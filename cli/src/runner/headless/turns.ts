@@ -55,6 +55,11 @@ export function createHeadlessTurns<C>(o: {
       queue.push({ ...item, state: 'queued' });
       pump();
     },
+    /** A turn started, this session's or one the agent took from elsewhere (its TUI joined at the
+     *  desk): no prompt is sent until it is over. */
+    turnStarted() {
+      turnBusy = true;
+    },
     /** The agent's turn is over. A sent prompt stays until the transcript shows it: the end of a
      *  turn usually arrives before the tailer's next poll reads the user line. */
     turnEnded() {
