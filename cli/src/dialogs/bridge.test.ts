@@ -12,7 +12,7 @@ function dialog(title: string, cursor = 0, numbered = false): ScreenDialog {
     { key: '1', label: 'No, exit' },
     { key: '2', label: 'Yes, I accept' },
   ];
-  return { title, text: [title, '', '  No, exit', '  Yes, I accept'], options, numbered, cursor, signature: JSON.stringify([title, options]) };
+  return { title, text: [title, '', '  No, exit', '  Yes, I accept'], options, numbered, cursor, signature: JSON.stringify([title, options]), identity: JSON.stringify([title, options]) };
 }
 
 type Sent = { event: string; payload: Record<string, unknown> };
@@ -39,6 +39,7 @@ function setup(o: { covered?: () => boolean; linkUp?: () => boolean; deskActive?
     covered: o.covered ?? (() => false),
     ...(o.deskActive ? { deskActive: o.deskActive } : {}),
     log: () => {},
+    freeTextMaxChars: 600,
     settleMs: 20,
     retryMs: 20,
   });

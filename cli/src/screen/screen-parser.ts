@@ -63,14 +63,19 @@ export function createScreenParser(options: { cols: number; rows: number; readPr
       }
       const text = line.translateToString(true);
       let strong = '';
+      let cursor: number | undefined;
+      const fg: number[] = [];
       for (let x = 0; x < line.length; x++) {
         const c = line.getCell(x, cell);
         if (!c) break;
         if (c.getWidth() === 0) continue;
         const chars = c.getChars() || ' ';
+        if (cursor === undefined && c.isInverse()) cursor = strong.length;
+        const colour = c.getFgColorMode() === 0 ? -1 : c.getFgColorMode() | c.getFgColor();
+        for (let i = 0; i < chars.length; i++) fg.push(colour);
         strong += c.isDim() ? ' '.repeat(chars.length) : chars;
       }
-      result.push({ text, strong: strong.trimEnd() });
+      result.push({ text, strong: strong.trimEnd(), fg: fg.slice(0, text.length), ...(cursor !== undefined && cursor <= text.length ? { cursor } : {}) });
     }
     return result;
   };
