@@ -72,6 +72,10 @@ describe('tether gemini: approvals on the phone', () => {
     // The phone is asked again, now about Gemini's own dialog, and the desk answers it first.
     const dialog = await phone.waitFor(() => phone.requested.find((r) => r.kind === 'dialog'), { what: 'Gemini’s dialog on the hub' });
     expect(dialog.toolInput).toMatchObject({ options: expect.arrayContaining([expect.objectContaining({ key: '1', label: 'Allow once' })]) });
+    // Its headline is the question it asks; what it is about, the command; it takes no typed answer.
+    expect(dialog.toolInput).toMatchObject({ headline: 'Allow execution of [Shell]?', about: { kind: 'command', text: 'echo desk-said-yes' } });
+    const typed = await phone.emit('approval:answer', { requestId: dialog.id, answer: { decision: 'allow', text: 'yes please' } });
+    expect(typed).toMatchObject({ ok: false, error: expect.stringMatching(/takes no typed answer/) });
     runner.write('1');
     await runner.waitForScreen('desk answer taken');
     await phone.waitFor(() => phone.resolved.find((r) => r.requestId === dialog.id), { what: 'the dialog request resolved' });
