@@ -30,6 +30,9 @@ export type DialogMarks = {
    *  shows its placeholder in the dialog's muted tone (that of its key-hint row); a dialog that is a
    *  field alone draws `prompt` in front of it. A focused field shows a reverse-video cursor. */
   textFields?: { prompt: string };
+  /** The question is the paragraph right above the options (Gemini); claude's is its title, and
+   *  what it draws there is a description. */
+  questionAboveOptions?: boolean;
 };
 
 /** A text field in a dialog: option `key`'s, or (no key) the dialog's only answer. */
@@ -215,7 +218,7 @@ function dialogAt(o: { rows: readonly ScreenRow[]; lines: readonly string[]; cur
     numbered,
     cursor: optionRows.indexOf(cursorRow),
     signature: JSON.stringify([text, options]),
-    ...(headline !== '' && headline !== title ? { headline } : {}),
+    ...(marks.questionAboveOptions && headline !== '' && headline !== title ? { headline } : {}),
     ...(field ? { freeText: field } : {}),
     identity,
   };

@@ -102,6 +102,7 @@ export const GEMINI_DIALOG_MARKS: DialogMarks = {
   // Its questions (ask_user): "Enter a custom value" is an option that is a text field; a text
   // question is a field alone behind `>`.
   textFields: { prompt: '>' },
+  questionAboveOptions: true,
 };
 
 /** What a tool dialog is about. Its first row is the call (`? <Tool>  <what it does>`) and a box
