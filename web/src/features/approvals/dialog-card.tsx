@@ -131,6 +131,7 @@ function FreeTextField(o: { requestId: string; field: NonNullable<DialogInput['f
       </div>
       <span id={`${id}-count`} className={over ? 'dialog-free-count dialog-free-over' : 'dialog-free-count'}>
         {typed} / {o.field.maxChars}
+        {over ? ' · too long' : ''}
       </span>
     </form>
   );
