@@ -37,11 +37,12 @@ export const DialogAboutSchema = z.strictObject({
 });
 export type DialogAbout = z.infer<typeof DialogAboutSchema>;
 
-/** A text field in the dialog: option `key`'s (its label is the field: "Enter a custom value"), or,
- *  without a key, the dialog's only answer (a text question). `maxChars`: the agent's limit
- *  (free-text.ts). */
+/** A text field in the dialog: option `key`'s (its label is the field: "Enter a custom value"); a
+ *  note that goes with whichever option is chosen (`notes`: Codex's questions); or, neither, the
+ *  dialog's only answer (a text question). `maxChars`: the agent's limit (free-text.ts). */
 export const DialogFreeTextSchema = z.strictObject({
   key: z.string().regex(/^[1-9]$/).optional(),
+  notes: z.literal(true).optional(),
   maxChars: z.number().int().min(1).max(MAX_FREE_TEXT_CHARS),
   placeholder: z.string().min(1).max(MAX_DIALOG_LINE_CHARS).optional(),
 });
@@ -68,12 +69,13 @@ export const DialogInputSchema = z
     openedAtDesk: z.boolean().optional(),
   })
   .strict()
-  .refine((input) => input.options.length >= 2 || (input.options.length === 0 && input.freeText !== undefined && input.freeText.key === undefined), {
+  .refine((input) => input.options.length >= 2 || (input.options.length === 0 && input.freeText !== undefined && input.freeText.key === undefined && !input.freeText.notes), {
     message: 'a dialog offers two options or more, or is one text field',
   })
   .refine((input) => input.freeText?.key === undefined || input.options.some((o) => o.key === input.freeText!.key), {
     message: 'the text field is one of the options',
-  });
+  })
+  .refine((input) => !(input.freeText?.key !== undefined && input.freeText.notes), { message: 'a note goes with any option, not one' });
 export type DialogInput = z.infer<typeof DialogInputSchema>;
 
 /** Why an answer cannot be given to this dialog, or null when it names one of its options or
@@ -83,13 +85,16 @@ export function dialogAnswerProblem(input: DialogInput, answer: { decision: stri
   const field = input.freeText;
   if (answer.text !== undefined) {
     if (!field) return 'this dialog takes no typed answer: choose one of its options';
-    if (answer.choice !== undefined && answer.choice !== field.key) return `only option ${field.key ?? '(none)'} takes a typed answer`;
+    if (field.notes) {
+      if (answer.choice === undefined) return 'a note goes with an option: choose one';
+      if (!input.options.some((option) => option.key === answer.choice)) return `the dialog has no option ${JSON.stringify(answer.choice)}`;
+    } else if (answer.choice !== undefined && answer.choice !== field.key) return `only option ${field.key ?? '(none)'} takes a typed answer`;
     const typed = cleanFreeText(answer.text);
     if (typed === '') return 'the typed answer is empty';
     if (typed.length > field.maxChars) return `the typed answer has ${typed.length} characters; this field takes at most ${field.maxChars}`;
     return null;
   }
-  if (field && (field.key === undefined || answer.choice === field.key)) return 'this answer is typed: send its text';
+  if (field && !field.notes && (field.key === undefined || answer.choice === field.key)) return 'this answer is typed: send its text';
   if (answer.choice === undefined) return 'a dialog is answered by choosing one of its options';
   if (!input.options.some((option) => option.key === answer.choice)) return `the dialog has no option ${JSON.stringify(answer.choice)}`;
   return null;

@@ -36,3 +36,14 @@ describe('dialogAnswerProblem with a text field', () => {
     expect(DialogInputSchema.safeParse({ ...plain, about: { kind: 'file', text: 'b.txt' }, headline: 'Apply this change?' }).success).toBe(true);
   });
 });
+
+describe('a note that goes with the chosen option (Codex)', () => {
+  const notes: DialogInput = { title: 'Question 1/1', text: [], options: [{ key: '1', label: 'A' }, { key: '2', label: 'B' }], freeText: { notes: true, maxChars: 10 } };
+  it('takes an option with or without a note; a note needs an option', () => {
+    expect(dialogAnswerProblem(notes, { decision: 'allow', choice: '2', text: 'because' })).toBeNull();
+    expect(dialogAnswerProblem(notes, { decision: 'allow', choice: '1' })).toBeNull();
+    expect(dialogAnswerProblem(notes, { decision: 'allow', text: 'because' })).toMatch(/choose one/);
+    expect(dialogAnswerProblem(notes, { decision: 'allow', choice: '7', text: 'because' })).toMatch(/no option "7"/);
+    expect(DialogInputSchema.safeParse({ ...notes, freeText: { notes: true, key: '1', maxChars: 10 } }).success).toBe(false);
+  });
+});

@@ -118,7 +118,7 @@ export function createDialogBridge(options: {
     const was = close()!;
     ignored = was.dialog.identity; // answered: never asked again while it stays on screen
     if (answer.text !== undefined) {
-      void typeAnswer(was, answer.text);
+      void typeAnswer(was, answer.text, answer.choice);
       return;
     }
     void options.read().then((now) => {
@@ -127,10 +127,11 @@ export function createDialogBridge(options: {
   };
 
   /** The person's words into the dialog's field; not typed → asked again with why, if it is still up. */
-  const typeAnswer = async (was: Raised, text: string) => {
-    const problem = dialogAnswerProblem(inputOf(was.dialog), { decision: 'allow', text, choice: was.dialog.freeText?.key });
+  const typeAnswer = async (was: Raised, text: string, choice: string | undefined) => {
+    const toOption = choice ?? was.dialog.freeText?.key;
+    const problem = dialogAnswerProblem(inputOf(was.dialog), { decision: 'allow', text, choice: toOption });
     typing = true;
-    const result = problem ? { ok: false as const, typed: false, reason: `${problem}; nothing was typed` } : await typeFreeText({ was: was.dialog, text, read: options.read, write: options.write });
+    const result = problem ? { ok: false as const, typed: false, reason: `${problem}; nothing was typed` } : await typeFreeText({ was: was.dialog, text, choice: toOption, read: options.read, write: options.write });
     typing = false;
     if (stopped) return;
     if (result.ok) {
@@ -153,7 +154,7 @@ export function createDialogBridge(options: {
       options: dialog.options,
       ...(dialog.headline ? { headline: dialog.headline } : {}),
       ...(dialog.about ? { about: dialog.about } : {}),
-      ...(field ? { freeText: { ...(field.key ? { key: field.key } : {}), maxChars: options.freeTextMaxChars, ...(field.placeholder ? { placeholder: field.placeholder } : {}) } } : {}),
+      ...(field ? { freeText: { ...(field.key ? { key: field.key } : {}), ...(field.notes ? { notes: true as const } : {}), maxChars: options.freeTextMaxChars, ...(field.placeholder ? { placeholder: field.placeholder } : {}) } } : {}),
       ...(notice ? { notice: notice.slice(0, 400) } : {}),
       ...(options.deskActive?.() ? { openedAtDesk: true } : {}),
     };

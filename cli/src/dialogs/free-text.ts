@@ -2,9 +2,12 @@
 // only while that very question is on screen with that field focused:
 //
 //   re-read: the same question (identity), the field there ─no─► fail, nothing typed
-//   not focused: arrows to its option (never a digit or Enter: those choose) ─► re-read: focused, empty?
+//   the option the words go with (the field's own, or a note's chosen one) not under the marker:
+//       arrows to it (never a digit or Enter: those choose) ─► re-read
+//   a note's field not up: its focus key (Codex: Tab) ─► re-read: focused and empty?
 //   one bracketed paste of the cleaned text (shared cleanFreeText: no control character, ESC included)
-//   re-read until the field shows exactly that text ─no─► fail, Enter not pressed
+//   re-read until the field shows exactly that text, the marker still on that option ─no─► fail,
+//       Enter not pressed
 //   Enter
 //
 // Invariant: Enter is pressed only after the screen showed the question unchanged with the text in
@@ -18,42 +21,53 @@ const POLL_MS = 50;
 
 export type FreeTextResult = { ok: true } | { ok: false; reason: string; typed: boolean };
 
+type WithField = ScreenDialog & { freeText: NonNullable<ScreenDialog['freeText']> };
+
 const squash = (text: string) => text.replace(/\s+/g, '');
+const failed = (reason: string, typed = false): FreeTextResult => ({ ok: false, typed, reason });
 
 export async function typeFreeText(o: {
   was: ScreenDialog;
   text: string;
+  /** The option the words go with (a note's chosen option, or the field's own). */
+  choice?: string | undefined;
   read: () => Promise<ScreenDialog | null>;
   write: (keys: string) => void;
   shownWithinMs?: number;
 }): Promise<FreeTextResult> {
-  const key = o.was.freeText?.key;
-  const sameQuestion = (now: ScreenDialog | null): now is ScreenDialog & { freeText: NonNullable<ScreenDialog['freeText']> } =>
-    now !== null && now.identity === o.was.identity && now.freeText !== undefined && now.freeText.key === key;
-  const waitFor = async (done: (now: ScreenDialog | null) => boolean): Promise<ScreenDialog | null> => {
+  const field = o.was.freeText;
+  const sameQuestion = (now: ScreenDialog | null): now is WithField =>
+    now !== null && now.identity === o.was.identity && now.freeText !== undefined && now.freeText.key === field?.key && !!now.freeText.notes === !!field?.notes;
+  const target = o.choice === undefined ? -1 : o.was.options.findIndex((option) => option.key === o.choice);
+  const onTarget = (now: WithField) => target === -1 || now.cursor === target;
+  const waitFor = async (done: (now: WithField) => boolean): Promise<ScreenDialog | null> => {
     const until = Date.now() + (o.shownWithinMs ?? SHOWN_WITHIN_MS);
     for (;;) {
       const now = await o.read();
-      if (done(now) || Date.now() > until) return now;
+      if ((sameQuestion(now) && done(now)) || Date.now() > until) return now;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   };
 
   let now = await o.read();
-  if (!sameQuestion(now)) return { ok: false, typed: false, reason: 'the dialog changed on screen before the answer was typed; nothing was typed' };
-  if (!now.freeText.focused) {
-    const index = now.options.findIndex((option) => option.key === key);
-    const steps = index - now.cursor;
+  if (!sameQuestion(now)) return failed('the dialog changed on screen before the answer was typed; nothing was typed');
+  if (!onTarget(now) || (!now.freeText.focused && !now.freeText.notes)) {
+    const steps = target - now.cursor;
     o.write((steps > 0 ? '\x1b[B' : '\x1b[A').repeat(Math.abs(steps)));
-    now = await waitFor((d) => sameQuestion(d) && d.freeText.focused);
-    if (!sameQuestion(now) || !now.freeText.focused) return { ok: false, typed: false, reason: 'its text field did not take the cursor; nothing was typed' };
+    now = await waitFor((d) => onTarget(d) && (d.freeText.focused || !!d.freeText.notes));
+    if (!sameQuestion(now) || !onTarget(now)) return failed('the marker did not reach the option the answer goes with; nothing was typed');
   }
-  if (now.freeText.typed !== '') return { ok: false, typed: false, reason: 'its text field already holds text typed at the desk; nothing was typed' };
+  if (!now.freeText.focused && now.freeText.notes) {
+    o.write(now.freeText.notes.focusKey);
+    now = await waitFor((d) => d.freeText.focused && onTarget(d));
+  }
+  if (!sameQuestion(now) || !now.freeText.focused || !onTarget(now)) return failed('its text field did not take the cursor; nothing was typed');
+  if (now.freeText.typed !== '') return failed('its text field already holds text typed at the desk; nothing was typed');
   const text = cleanFreeText(o.text);
   o.write(`\x1b[200~${text}\x1b[201~`);
-  const shown = await waitFor((d) => sameQuestion(d) && d.freeText.focused && squash(d.freeText.typed) === squash(text));
-  if (!sameQuestion(shown) || squash(shown.freeText.typed) !== squash(text)) {
-    return { ok: false, typed: true, reason: 'the field did not show the answer as sent; it was typed but Enter was not pressed' };
+  const shown = await waitFor((d) => d.freeText.focused && onTarget(d) && squash(d.freeText.typed) === squash(text));
+  if (!sameQuestion(shown) || !onTarget(shown) || squash(shown.freeText.typed) !== squash(text)) {
+    return failed('the field did not show the answer as sent; it was typed but Enter was not pressed', true);
   }
   o.write('\r');
   return { ok: true };

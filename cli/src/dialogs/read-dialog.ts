@@ -30,14 +30,21 @@ export type DialogMarks = {
    *  shows its placeholder in the dialog's muted tone (that of its key-hint row); a dialog that is a
    *  field alone draws `prompt` in front of it. A focused field shows a reverse-video cursor. */
   textFields?: { prompt: string };
-  /** The question is the paragraph right above the options (Gemini); claude's is its title, and
-   *  what it draws there is a description. */
+  /** The question is the paragraph right above the options (Gemini, Codex); claude's is its title,
+   *  and what it draws there is a description. */
   questionAboveOptions?: boolean;
+  /** A notes field that goes with whichever option is chosen (Codex's questions): offered when the
+   *  key hints say so (`offered`), brought up by `key`, drawn under the options as a marker row that
+   *  holds the terminal's cursor while it is focused. */
+  notes?: { offered: (hints: readonly string[]) => boolean; key: string };
 };
 
-/** A text field in a dialog: option `key`'s, or (no key) the dialog's only answer. */
+/** A text field in a dialog: option `key`'s, a note to the chosen option (`notes`), or the
+ *  dialog's only answer. */
 export type ScreenTextField = {
   key?: string;
+  /** The words go with the option chosen; `focusKey` brings the field up. */
+  notes?: { focusKey: string };
   /** The cursor is in it: typed text goes there. */
   focused: boolean;
   /** What is typed in it now ('' while its placeholder shows). */
@@ -107,14 +114,16 @@ function topOf(lines: readonly string[], first: number, marks: DialogMarks): num
   return top;
 }
 
-/** The block of text rows right above row `first` (blank rows between skipped), joined; a box's
- *  edge or wall (a box-drawing character first) ends it as a blank row does. */
-function paragraphAbove(lines: readonly string[], first: number, top: number): string {
+/** The block of text rows right above row `first` (blank rows between skipped), joined, without the
+ *  dialog's title when the block starts with it; a box's edge or wall (a box-drawing character
+ *  first) ends it as a blank row does. */
+function paragraphAbove(lines: readonly string[], first: number, top: number, title?: string): string {
   const text = (line: string) => line.trim() !== '' && !/^[\u2500-\u257f]/.test(line.trim());
   let row = first - 1;
   while (row > top && lines[row]!.trim() === '') row--;
   const block: string[] = [];
   while (row > top && text(lines[row]!)) block.unshift(lines[row--]!.trim());
+  if (block.length > 1 && block[0] === title) block.shift();
   return block.join(' ').slice(0, MAX_LINE_CHARS);
 }
 
@@ -206,10 +215,14 @@ function dialogAt(o: { rows: readonly ScreenRow[]; lines: readonly string[]; cur
   const body = lines.slice(top + 1, last + 1).map((line, i) => (top + 1 + i === cursorRow ? line.replace(marks.marker, ' '.repeat(marks.marker.length)) : line));
   const text = trimBody(body);
   const title = text[0]!.trim().slice(0, MAX_LINE_CHARS);
-  const headline = paragraphAbove(lines, first, top);
-  const field = marks.textFields ? textOption({ rows, optionRows, cursorRow, labels, numbered, hint: last > end ? rows[last] : undefined, details }) : null;
+  const headline = paragraphAbove(lines, first, top, title);
+  const field = marks.textFields
+    ? textOption({ rows, optionRows, cursorRow, labels, numbered, hint: last > end ? rows[last] : undefined, details })
+    : marks.notes
+      ? notesField({ rows, lines, end, last, marker: marks.marker, notes: marks.notes })
+      : null;
   // The field's row and the key hints change while someone types; the rest is the question.
-  const fieldRow = field ? optionRows[Number(field.key) - 1]! : -1;
+  const fieldRow = field?.key ? optionRows[Number(field.key) - 1]! : -1;
   const identity = JSON.stringify([lines.slice(top + 1, first), options.map((option, i) => (optionRows[i] === fieldRow ? '' : option.label))]);
   return {
     title,
@@ -222,6 +235,17 @@ function dialogAt(o: { rows: readonly ScreenRow[]; lines: readonly string[]; cur
     ...(field ? { freeText: field } : {}),
     identity,
   };
+}
+
+/** The notes field under the options: focused when a marker row there holds the terminal's cursor
+ *  (what is typed follows the marker; its placeholder is dim), else offered if the hints say so. */
+function notesField(o: { rows: readonly ScreenRow[]; lines: readonly string[]; end: number; last: number; marker: string; notes: NonNullable<DialogMarks['notes']> }): ScreenTextField | null {
+  for (let row = o.end + 1; row <= o.last; row++) {
+    const at = o.lines[row]!.indexOf(`${o.marker} `);
+    if (at === -1 || o.lines[row]!.slice(0, at).trim() !== '' || o.rows[row]!.caret === undefined) continue;
+    return { notes: { focusKey: o.notes.key }, focused: true, typed: o.rows[row]!.strong.slice(at + o.marker.length).trim() };
+  }
+  return o.notes.offered(o.lines.slice(o.end + 1, o.last + 1)) ? { notes: { focusKey: o.notes.key }, focused: false, typed: '' } : null;
 }
 
 /** The option that is a text field: the focused one (the cursor on the marker's row), or one whose

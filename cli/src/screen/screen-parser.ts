@@ -51,9 +51,14 @@ export function createScreenParser(options: { cols: number; rows: number; readPr
   /** Stills taken before claude drew their call: the text that shows it, and until when to wait. */
   let unsettled: Array<{ still: ScreenStill; shows: string; until: number }> = [];
 
+  /** Whether the agent shows the terminal's cursor (DECTCEM), read from xterm's internals; unknown
+   *  is hidden. */
+  const caretShown = (): boolean => (term as unknown as { _core?: { coreService?: { isCursorHidden?: boolean } } })._core?.coreService?.isCursorHidden === false;
+
   const rows = (): ScreenRow[] => {
     const buffer = term.buffer.active;
     const result: ScreenRow[] = [];
+    const caretRow = caretShown() ? buffer.cursorY : -1;
     const cell = buffer.getNullCell();
     for (let y = 0; y < term.rows; y++) {
       const line = buffer.getLine(buffer.baseY + y);
@@ -75,7 +80,13 @@ export function createScreenParser(options: { cols: number; rows: number; readPr
         for (let i = 0; i < chars.length; i++) fg.push(colour);
         strong += c.isDim() ? ' '.repeat(chars.length) : chars;
       }
-      result.push({ text, strong: strong.trimEnd(), fg: fg.slice(0, text.length), ...(cursor !== undefined && cursor <= text.length ? { cursor } : {}) });
+      result.push({
+        text,
+        strong: strong.trimEnd(),
+        fg: fg.slice(0, text.length),
+        ...(cursor !== undefined && cursor <= text.length ? { cursor } : {}),
+        ...(y === caretRow ? { caret: buffer.cursorX } : {}),
+      });
     }
     return result;
   };

@@ -54,31 +54,10 @@ export function DialogCard({ request, busy, submit }: { request: PendingRequest;
   if (!input) return <p className="approval-hint">This dialog could not be read. Open the terminal to answer it.</p>;
   const paragraphs = dialogParagraphs(input);
   const field = input.freeText;
+  if (field?.notes) return <NotesCard request={request} input={input} paragraphs={paragraphs} busy={busy} submit={submit} />;
   return (
     <>
-      <div className="approval-body dialog-body">
-        {input.headline ? <p className="dialog-kicker">{input.title}</p> : null}
-        {input.notice ? (
-          <p className="approval-error" role="alert">
-            Your answer was not typed: {input.notice}
-          </p>
-        ) : null}
-        {paragraphs.map((text, i) => (
-          <p key={i} className="dialog-text">
-            {text}
-          </p>
-        ))}
-        {input.about ? (
-          <p className="dialog-about">
-            <span className="dialog-about-kind">{ABOUT_LABEL[input.about.kind]}</span>
-            <code className="dialog-about-text">{input.about.text}</code>
-          </p>
-        ) : null}
-        <details className="trust-screen">
-          <summary>What {agent} shows</summary>
-          <pre className="tool-pre">{input.text.join('\n')}</pre>
-        </details>
-      </div>
+      <DialogWords input={input} paragraphs={paragraphs} agent={agent} />
       <div className="dialog-options" role="group" aria-label={`${agent}'s options`}>
         {input.options
           .filter((option) => option.key !== field?.key)
@@ -129,10 +108,86 @@ function FreeTextField(o: { requestId: string; field: NonNullable<DialogInput['f
           Send
         </button>
       </div>
-      <span id={`${id}-count`} className={over ? 'dialog-free-count dialog-free-over' : 'dialog-free-count'}>
-        {typed} / {o.field.maxChars}
-        {over ? ' · too long' : ''}
-      </span>
+      <FreeTextCount id={`${id}-count`} typed={typed} max={o.field.maxChars} />
     </form>
+  );
+}
+
+/** The dialog's words: its title over its question, a notice, its paragraphs, what it is about, and
+ *  the screen as the agent draws it. */
+function DialogWords({ input, paragraphs, agent }: { input: DialogInput; paragraphs: string[]; agent: string }) {
+  return (
+    <div className="approval-body dialog-body">
+      {input.headline ? <p className="dialog-kicker">{input.title}</p> : null}
+      {input.notice ? (
+        <p className="approval-error" role="alert">
+          Your answer was not typed: {input.notice}
+        </p>
+      ) : null}
+      {paragraphs.map((text, i) => (
+        <p key={i} className="dialog-text">
+          {text}
+        </p>
+      ))}
+      {input.about ? (
+        <p className="dialog-about">
+          <span className="dialog-about-kind">{ABOUT_LABEL[input.about.kind]}</span>
+          <code className="dialog-about-text">{input.about.text}</code>
+        </p>
+      ) : null}
+      <details className="trust-screen">
+        <summary>What {agent} shows</summary>
+        <pre className="tool-pre">{input.text.join('\n')}</pre>
+      </details>
+    </div>
+  );
+}
+
+/** A question whose note goes with the option chosen (Codex's): the note is typed first, then an
+ *  option sends both; an empty note sends the option alone. */
+function NotesCard(o: { request: PendingRequest; input: DialogInput; paragraphs: string[]; busy: string | null; submit: SubmitAnswer }) {
+  const agent = useAgentName();
+  const [note, setNote] = useState('');
+  const field = o.input.freeText!;
+  const typed = cleanFreeText(note).length;
+  const over = typed > field.maxChars;
+  const id = `notes-${o.request.id}`;
+  return (
+    <>
+      <DialogWords input={o.input} paragraphs={o.paragraphs} agent={agent} />
+      <div className="dialog-free-text">
+        <label className="field-label" htmlFor={id}>
+          Add a note to your answer (optional)
+        </label>
+        <input id={id} className="field-input" value={note} onChange={(event) => setNote(event.target.value)} placeholder={field.placeholder ?? 'A note…'} aria-describedby={`${id}-count`} aria-invalid={over} />
+        <FreeTextCount id={`${id}-count`} typed={typed} max={field.maxChars} />
+      </div>
+      <div className="dialog-options" role="group" aria-label={`${agent}'s options`}>
+        {o.input.options.map((option) => (
+          <ActionButton
+            key={option.key}
+            id={`choice-${option.key}`}
+            busy={o.busy}
+            disabled={over}
+            onClick={() => void o.submit({ decision: 'allow', choice: option.key, ...(typed > 0 ? { text: note } : {}) }, `choice-${option.key}`)}
+          >
+            <OptionLabel label={option.label} detail={option.detail} />
+          </ActionButton>
+        ))}
+        <Link to="/sessions/$sessionId/terminal" params={{ sessionId: o.request.sessionId }} className="button dialog-terminal">
+          Open terminal
+        </Link>
+      </div>
+    </>
+  );
+}
+
+function FreeTextCount({ id, typed, max }: { id: string; typed: number; max: number }) {
+  const over = typed > max;
+  return (
+    <span id={id} className={over ? 'dialog-free-count dialog-free-over' : 'dialog-free-count'}>
+      {typed} / {max}
+      {over ? ' · too long' : ''}
+    </span>
   );
 }
