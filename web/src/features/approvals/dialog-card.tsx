@@ -132,7 +132,7 @@ function DialogWords({ input, paragraphs, agent }: { input: DialogInput; paragra
       {input.about ? (
         <p className="dialog-about">
           <span className="dialog-about-kind">{ABOUT_LABEL[input.about.kind]}</span>
-          <code className="dialog-about-text">{input.about.text}</code>
+          <code className="trust-path dialog-about-text">{input.about.text}</code>
         </p>
       ) : null}
       <details className="trust-screen">
