@@ -265,7 +265,8 @@ describe('dialog bridge: a typed answer', () => {
       return push(...k);
     };
     t.registry.answered({ requestId: String(t.requests()[0]!.payload.id), answer: { decision: 'allow', choice: '3', text: 'my\x1b[2J own\tdb\x1b' } });
-    await vi.waitFor(() => expect(t.keys.at(-1)).toBe('\r'));
+    // The typing waits on redraws (50 ms polls): more than vi.waitFor's default second on a cold, loaded run.
+    await vi.waitFor(() => expect(t.keys.at(-1)).toBe('\r'), { timeout: 5_000 });
     expect(JSON.stringify(t.keys)).toBe(JSON.stringify(['\x1b[B\x1b[B', '\x1b[200~my[2J own db\x1b[201~', '\r']));
   });
 
