@@ -231,7 +231,8 @@ function dialogAt(o: { rows: readonly ScreenRow[]; lines: readonly string[]; cur
     numbered,
     cursor: optionRows.indexOf(cursorRow),
     signature: JSON.stringify([text, options]),
-    ...(marks.questionAboveOptions && headline !== '' && headline !== title ? { headline } : {}),
+    // A title that asks (ends with a question mark: Gemini's folder trust) is the question itself.
+    ...(marks.questionAboveOptions && headline !== '' && headline !== title && !/[?？]\s*$/.test(title) ? { headline } : {}),
     ...(field ? { freeText: field } : {}),
     identity,
   };

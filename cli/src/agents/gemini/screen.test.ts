@@ -124,3 +124,13 @@ describe('Gemini between turns', () => {
     expect(readGeminiPrompt({ rows: bottom(' '.repeat(94) + '? for shortcuts'), seenReady: true })).toEqual({ kind: 'ready', inputEmpty: true });
   });
 });
+
+describe('Gemini CLI 0.61.0 folder trust (security.folderTrust on, an untrusted folder)', () => {
+  it('reads its title as the question (it asks), with no headline apart from it', async () => {
+    const { dialog } = await screenOf('0.61.0', 'folder-trust');
+    expect(dialog).toMatchObject({ title: 'Do you trust the files in this folder?', numbered: true });
+    expect(dialog!.headline).toBeUndefined();
+    expect(dialog!.options.map((o) => o.label)).toEqual(['Trust folder (project)', expect.stringMatching(/^Trust parent folder \(/), "Don't trust"]);
+    expect(dialog!.freeText).toBeUndefined();
+  });
+});
