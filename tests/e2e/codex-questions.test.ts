@@ -8,7 +8,7 @@ import { FREE_TEXT_MAX_CHARS } from '@tether/shared';
 import { hasToolOutput, lastToolOutputs, requestUserInput, text, userSays, when } from '../fixtures/fake-openai/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { startCodexWorld } from '../harness/codex-world.ts';
-import { codexBin } from '../harness/codex.ts';
+import { codexBin, enterPlanModeAtDesk } from '../harness/codex.ts';
 
 const defer = useCleanups();
 
@@ -21,7 +21,8 @@ describe(`tether codex ${installed}: its own question on the phone`, () => {
     const { fake, runner, phone } = await startCodexWorld(defer, {
       script: [when(userSays('ask me'), requestUserInput(QUESTIONS, { callId: 'call_q1' })), when(hasToolOutput(), text('noted your choice'))],
     });
-    await enterPlanMode(runner);
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle: its session started', timeoutMs: 45_000 });
+    await enterPlanModeAtDesk(runner);
     await phone.send('ask me');
     const dialog = await phone.waitFor(() => phone.requested.find((r) => r.kind === 'dialog'), { what: 'the question on the hub', timeoutMs: 45_000 });
     expect(dialog.toolInput).toMatchObject({
@@ -44,21 +45,3 @@ describe(`tether codex ${installed}: its own question on the phone`, () => {
     expect(output).toContain('a throwaway[2J one, please');
   }, 120_000);
 });
-
-/** Codex's footer (its last rows, not the history above, which keeps "…for Plan mode." after a
- *  switch back) says Plan mode. */
-const FOOTER_SAYS_PLAN = /Plan mode[^\n]*(?:\n[^\n]*)?\s*$/;
-
-/** Shift+Tab at the desk, as a person presses it: Codex 0.171.0 sometimes starts with an animated
- *  splash (its braille logo) over the input, and a key pressed while it shows goes to the splash;
- *  the person sees the footer unchanged and presses again. */
-async function enterPlanMode(runner: Awaited<ReturnType<typeof startCodexWorld>>['runner']) {
-  runner.write('\x1b[Z');
-  try {
-    await runner.waitForScreen(FOOTER_SAYS_PLAN, { timeoutMs: 5_000 });
-  } catch (error) {
-    if (!/[\u2800-\u28ff]{6}/.test(runner.screenText())) throw error;
-    runner.write('\x1b[Z');
-    await runner.waitForScreen(FOOTER_SAYS_PLAN);
-  }
-}
