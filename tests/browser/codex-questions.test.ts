@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { hasToolOutput, lastToolOutputs, requestUserInput, startFakeOpenAI, text, userSays, when } from '../fixtures/fake-openai/index.ts';
 import { screenshotsAndSeriousInBothThemes } from '../harness/axe.ts';
-import { UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
+import { sendFromComposer, UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { CODEX_READY, codexStarted, createCodexSandbox, enterPlanModeAtDesk } from '../harness/codex.ts';
@@ -42,10 +42,7 @@ describe('Codex’s own question answered in the browser with a note', () => {
       await row.waitFor({ timeout: CODEX_UI_TIMEOUT_MS });
       await enterPlanModeAtDesk(runner);
       await row.click();
-      const box = tab.getByRole('textbox', { name: 'Message' });
-      await box.fill('ask me about the database');
-      if (viewport === 'phone') await tab.getByRole('button', { name: 'Send' }).click();
-      else await box.press('Enter');
+      await sendFromComposer(tab, viewport, 'ask me about the database');
 
       const sheet = tab.getByRole('dialog', { name: QUESTION });
       await sheet.waitFor({ timeout: CODEX_UI_TIMEOUT_MS });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FREE_TEXT_MAX_CHARS } from '@tether/shared';
 import { functionCall, lastToolResponses, startFakeGemini, text, userSays, when } from '../fixtures/fake-gemini/index.ts';
 import { screenshotsAndSeriousInBothThemes } from '../harness/axe.ts';
-import { UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
+import { sendFromComposer, UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { createGeminiSandbox, FAKE_GEMINI_MODEL, GEMINI_READY } from '../harness/gemini.ts';
@@ -43,10 +43,7 @@ describe('Gemini’s own question answered in the browser', () => {
       const row = tab.locator(`a[data-session-id="${runner.sessionId}"][data-status="idle"]`);
       await row.waitFor({ timeout: GEMINI_UI_TIMEOUT_MS });
       await row.click();
-      const box = tab.getByRole('textbox', { name: 'Message' });
-      await box.fill('pick a database for me');
-      if (viewport === 'phone') await tab.getByRole('button', { name: 'Send' }).click();
-      else await box.press('Enter');
+      await sendFromComposer(tab, viewport, 'pick a database for me');
 
       const sheet = tab.getByRole('dialog', { name: QUESTION });
       await sheet.waitFor({ timeout: GEMINI_UI_TIMEOUT_MS });
