@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { RequestIdSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
 import { MAX_ASKER_NAME_CHARS, MAX_LABEL_CHARS } from './limits.ts';
 import { DialogInputSchema } from './dialog.ts';
+import { MAX_FREE_TEXT_CHARS } from './free-text.ts';
 import { ElicitationAnswerSchema, ElicitationInputSchema } from './elicitation.ts';
 
 /** `dialog`: a choice claude drew that no hook covers (dialog.ts). `elicitation`: an MCP server asks
@@ -103,6 +104,8 @@ export const AnswerSchema = z
     planMode: z.enum(['acceptEdits', 'default']).optional(),
     /** A `dialog` request: the key of the option chosen (dialog.ts). */
     choice: z.string().max(8).optional(),
+    /** A `dialog` request whose text field takes the person's words (dialog.ts `freeText`). */
+    text: z.string().max(MAX_FREE_TEXT_CHARS).optional(),
     /** An elicitation's answer (decision: allow for accept, deny for decline and cancel). */
     elicitation: ElicitationAnswerSchema.optional(),
   })

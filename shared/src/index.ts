@@ -13,6 +13,7 @@ export * from './transcription.ts';
 export * from './slash-commands.ts';
 export * from './approvals.ts';
 export * from './dialog.ts';
+export * from './free-text.ts';
 export * from './file-changes.ts';
 export * from './elicitation.ts';
 export * from './notifications.ts';

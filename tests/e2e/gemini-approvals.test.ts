@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hasToolResponse, lastToolResponses, readFile, shellCommand, text, userSays, when } from '../fixtures/fake-gemini/index.ts';
+import { hasToolResponse, lastToolResponses, readFile, shellCommand, text, userSays, when, writeFile } from '../fixtures/fake-gemini/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { chatText, waitForRunnerLog } from '../harness/runner.ts';
 import { startGeminiWorld } from '../harness/gemini-world.ts';
@@ -72,10 +72,29 @@ describe('tether gemini: approvals on the phone', () => {
     // The phone is asked again, now about Gemini's own dialog, and the desk answers it first.
     const dialog = await phone.waitFor(() => phone.requested.find((r) => r.kind === 'dialog'), { what: 'Gemini’s dialog on the hub' });
     expect(dialog.toolInput).toMatchObject({ options: expect.arrayContaining([expect.objectContaining({ key: '1', label: 'Allow once' })]) });
+    // Its headline is the question it asks; what it is about, the command; it takes no typed answer.
+    expect(dialog.toolInput).toMatchObject({ headline: 'Allow execution of [Shell]?', about: { kind: 'command', text: 'echo desk-said-yes' } });
+    const typed = await phone.emit('approval:answer', { requestId: dialog.id, answer: { decision: 'allow', text: 'yes please' } });
+    expect(typed).toMatchObject({ ok: false, error: expect.stringMatching(/takes no typed answer/) });
     runner.write('1');
     await runner.waitForScreen('desk answer taken');
     await phone.waitFor(() => phone.resolved.find((r) => r.requestId === dialog.id), { what: 'the dialog request resolved' });
     expect((await phone.emit('approval:answer', { requestId: dialog.id, answer: { decision: 'allow', choice: '3' } })).ok).toBe(false);
+  }, 90_000);
+
+  it('a file write handed to Gemini’s own dialog reaches the phone naming the file it writes, with its question as headline', async () => {
+    const { runner, phone, sandbox } = await startGeminiWorld(defer, {
+      script: [when(userSays('go'), (request) => writeFile(join(String(JSON.stringify(request).match(/"(\/[^"]*project)\\n?/)?.[1] ?? ''), 'notes.txt'), 'hi\n')), when(hasToolResponse(), text('written'))],
+    });
+    await phone.send('go');
+    await phone.waitFor(() => phone.requested.find((r) => r.kind === 'permission'), { what: 'the write on the hub' });
+    await runner.waitForScreen(/Executing Hook/);
+    runner.write(' ');
+    const dialog = await phone.waitFor(() => phone.requested.find((r) => r.kind === 'dialog'), { what: 'Gemini’s write dialog on the hub' });
+    expect(dialog.toolInput).toMatchObject({ headline: 'Apply this change?', about: { kind: 'file', text: 'notes.txt' } });
+    expect((await phone.emit('approval:answer', { requestId: dialog.id, answer: { decision: 'allow', choice: '1' } })).ok).toBe(true);
+    await runner.waitForScreen('written');
+    expect(existsSync(join(sandbox.cwd, 'notes.txt'))).toBe(true);
   }, 90_000);
 
   it('with no hub to ask, Gemini’s own dialog asks at the desk (fail closed)', async () => {

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TetherPty } from './desk.ts';
 
 export const FAKE_OPENAI_KEY = 'sk-tether-fake-openai-key';
 /** The model the fake provider serves (Codex only warns that it has no metadata for it). */
@@ -95,4 +96,16 @@ export function createCodexSandbox(options: { fakeApiUrl: string; cwd?: string; 
   const walk = (dir: string): string[] =>
     existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.jsonl') ? [join(dir, e.name)] : [])) : [];
   return { codexHome, cwd, home, env, transcripts: () => walk(sessions), stop: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** Codex's footer (its last rows, not the history above, which keeps "…for Plan mode." after a
+ *  switch back) says Plan mode. */
+const FOOTER_SAYS_PLAN = /Plan mode[^\n]*(?:\n[^\n]*)?\s*$/;
+
+/** Shift+Tab at the desk into Plan mode. Only once the session is idle on the hub (its SessionStart
+ *  hook ran): a key pressed while Codex still starts its session is undone by the start (seen:
+ *  "Model changed … for Plan mode." drawn above Codex's header, then the footer back in default). */
+export async function enterPlanModeAtDesk(runner: Pick<TetherPty, 'write' | 'waitForScreen'>): Promise<void> {
+  runner.write('\x1b[Z');
+  await runner.waitForScreen(FOOTER_SAYS_PLAN);
 }

@@ -12,7 +12,7 @@ function dialog(title: string, cursor = 0, numbered = false): ScreenDialog {
     { key: '1', label: 'No, exit' },
     { key: '2', label: 'Yes, I accept' },
   ];
-  return { title, text: [title, '', '  No, exit', '  Yes, I accept'], options, numbered, cursor, signature: JSON.stringify([title, options]) };
+  return { title, text: [title, '', '  No, exit', '  Yes, I accept'], options, numbered, cursor, signature: JSON.stringify([title, options]), identity: JSON.stringify([title, options]) };
 }
 
 type Sent = { event: string; payload: Record<string, unknown> };
@@ -39,6 +39,7 @@ function setup(o: { covered?: () => boolean; linkUp?: () => boolean; deskActive?
     covered: o.covered ?? (() => false),
     ...(o.deskActive ? { deskActive: o.deskActive } : {}),
     log: () => {},
+    freeTextMaxChars: 600,
     settleMs: 20,
     retryMs: 20,
   });
@@ -210,5 +211,97 @@ describe('dialog bridge', () => {
     up = true;
     await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
     await vi.waitFor(() => expect(t.waiting).toEqual([true]));
+  });
+});
+
+/** Gemini's question as read: options 1–2 and a custom-value field on 3, focused or not, typed or not. */
+function question(o: { cursor?: number; focused?: boolean; typed?: string; headline?: string } = {}): ScreenDialog {
+  const headline = o.headline ?? 'Which database?';
+  const typed = o.typed ?? '';
+  const options = [
+    { key: '1', label: 'SQLite' },
+    { key: '2', label: 'PostgreSQL' },
+    { key: '3', label: typed || 'Enter a custom value' },
+  ];
+  return {
+    title: 'Answer Questions',
+    text: ['Answer Questions', '', headline, '', ...options.map((option) => `  ${option.key}.  ${option.label}`)],
+    options,
+    numbered: true,
+    cursor: o.cursor ?? 0,
+    signature: JSON.stringify([headline, options, o.focused]),
+    identity: JSON.stringify([headline]),
+    headline,
+    freeText: { key: '3', focused: o.focused ?? false, typed, ...(typed ? {} : { placeholder: 'Enter a custom value' }) },
+  };
+}
+
+describe('dialog bridge: a typed answer', () => {
+  /** A screen that follows the keys written: arrows move the marker (onto 3: the field is focused),
+   *  a paste types into the focused field. */
+  function followingScreen(t: ReturnType<typeof setup>, start: ScreenDialog) {
+    let now = start;
+    t.setScreen(now);
+    return {
+      key: (k: string) => {
+        if (k.startsWith('\x1b[200~')) now = question({ cursor: 2, focused: true, typed: k.slice(6, -6), headline: now.headline! });
+        else if (k === '\x1b[B\x1b[B') now = question({ cursor: 2, focused: true, headline: now.headline! });
+        t.setScreen(now);
+      },
+    };
+  }
+
+  it('moves to the field with arrows, pastes the cleaned words once, and presses Enter only after the field shows them', async () => {
+    const t = setup();
+    bridges.push(t.bridge);
+    t.show(question());
+    await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
+    expect(t.requests()[0]!.payload.toolInput).toMatchObject({ headline: 'Which database?', freeText: { key: '3', maxChars: 600, placeholder: 'Enter a custom value' } });
+    const screen = followingScreen(t, question());
+    const seenKeys = t.keys;
+    const push = seenKeys.push.bind(seenKeys);
+    seenKeys.push = (...k: string[]) => {
+      for (const one of k) screen.key(one);
+      return push(...k);
+    };
+    t.registry.answered({ requestId: String(t.requests()[0]!.payload.id), answer: { decision: 'allow', choice: '3', text: 'my\x1b[2J own\tdb\x1b' } });
+    // The typing waits on redraws (50 ms polls): more than vi.waitFor's default second on a cold, loaded run.
+    await vi.waitFor(() => expect(t.keys.at(-1)).toBe('\r'), { timeout: 5_000 });
+    expect(JSON.stringify(t.keys)).toBe(JSON.stringify(['\x1b[B\x1b[B', '\x1b[200~my[2J own db\x1b[201~', '\r']));
+  });
+
+  it('types nothing when the question on screen changed before the answer, and asks again saying why', async () => {
+    const t = setup();
+    bridges.push(t.bridge);
+    t.show(question());
+    await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
+    t.setScreen(question({ headline: 'Which cache?' }));
+    t.registry.answered({ requestId: String(t.requests()[0]!.payload.id), answer: { decision: 'allow', choice: '3', text: 'redis' } });
+    await vi.waitFor(() => expect(t.requests()).toHaveLength(2));
+    expect(t.keys).toEqual([]);
+    expect(t.requests()[1]!.payload.toolInput).toMatchObject({ headline: 'Which cache?', notice: expect.stringMatching(/changed on screen.*nothing was typed/) });
+  });
+
+  it('types nothing into a field that already holds words typed at the desk', async () => {
+    const t = setup();
+    bridges.push(t.bridge);
+    t.show(question());
+    await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
+    t.setScreen(question({ cursor: 2, focused: true, typed: 'half typed' }));
+    t.registry.answered({ requestId: String(t.requests()[0]!.payload.id), answer: { decision: 'allow', choice: '3', text: 'redis' } });
+    await vi.waitFor(() => expect(t.requests()).toHaveLength(2));
+    expect(t.keys).toEqual([]);
+    expect(t.requests()[1]!.payload.toolInput).toMatchObject({ notice: expect.stringMatching(/already holds text/) });
+  });
+
+  it('refuses, on the runner too, words over the limit: nothing typed', async () => {
+    const t = setup();
+    bridges.push(t.bridge);
+    t.show(question());
+    await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
+    t.registry.answered({ requestId: String(t.requests()[0]!.payload.id), answer: { decision: 'allow', choice: '3', text: 'x'.repeat(601) } });
+    await vi.waitFor(() => expect(t.requests()).toHaveLength(2));
+    expect(t.keys).toEqual([]);
+    expect(t.requests()[1]!.payload.toolInput).toMatchObject({ notice: expect.stringMatching(/at most 600/) });
   });
 });

@@ -3,6 +3,8 @@
 //
 //   screen read ─► seen(dialog) ─stable for settleMs (re-read equal)─► approval:request {kind: dialog}
 //   hub approval:answered {choice} ─► re-read the screen: the same dialog? press keysFor(choice) : nothing
+//   hub approval:answered {text}   ─► typed into its text field (free-text.ts); not typed ─► asked again
+//       with the reason (`notice`), while the dialog is still on screen
 //   dialog gone (answered at the desk) ─► approval:desk-answer {answer: null}: every phone clears, the
 //       audit reads "Claude's dialog"; replaced in place by another ─► approval:withdraw, then the new one
 //
@@ -13,8 +15,9 @@
 // screen; a dialog seen while a hook request waits (claude's own permission dialog, AskUserQuestion,
 // a plan) belongs to that request and is never raised, nor is a dialog already answered, while it
 // stays on screen; at most one dialog request is open at a time.
-import { DIALOG_TOOL_NAME, type Answer, type DialogInput, type PendingRequest } from '@tether/shared';
+import { DIALOG_TOOL_NAME, dialogAnswerProblem, type Answer, type DialogInput, type PendingRequest } from '@tether/shared';
 import { keysFor, type ScreenDialog } from './read-dialog.ts';
+import { typeFreeText } from './free-text.ts';
 
 /** Two reads this far apart must agree before a dialog is raised, so redraws do not flap requests. */
 export const DIALOG_SETTLE_MS = 150;
@@ -53,17 +56,21 @@ export function createDialogBridge(options: {
   covered: () => boolean;
   /** Whether a key was pressed at the desk moments ago (someone is there: no push; see dialog.ts). */
   deskActive?: () => boolean;
+  /** The agent's limit on a typed answer (shared FREE_TEXT_MAX_CHARS). */
+  freeTextMaxChars: number;
   log: (line: string) => void;
   settleMs?: number;
   retryMs?: number;
 }): DialogBridge {
   const settleMs = options.settleMs ?? DIALOG_SETTLE_MS;
   let raised: Raised | null = null;
-  /** Signature of the dialog on screen that must not be raised (covered by a hook, or answered). */
+  /** Identity of the question on screen that must not be raised (covered by a hook, or answered). */
   let ignored: string | null = null;
-  let candidate: { signature: string; timer: ReturnType<typeof setTimeout> } | null = null;
+  let candidate: { identity: string; timer: ReturnType<typeof setTimeout> } | null = null;
   let retry: ReturnType<typeof setTimeout> | null = null;
   let stopped = false;
+  /** A typed answer is on its way into the field: the screen changes under it, nothing is raised. */
+  let typing = false;
 
   const dropCandidate = () => {
     if (candidate) clearTimeout(candidate.timer);
@@ -109,14 +116,52 @@ export function createDialogBridge(options: {
     if (raised !== entry) return;
     entry.handle.close();
     const was = close()!;
-    ignored = was.dialog.signature; // answered: never asked again while it stays on screen
+    ignored = was.dialog.identity; // answered: never asked again while it stays on screen
+    if (answer.text !== undefined) {
+      void typeAnswer(was, answer.text, answer.choice);
+      return;
+    }
     void options.read().then((now) => {
       if (!stopped) pressChosen({ now, was: was.dialog, choice: answer.choice, write: options.write, log: options.log });
     });
   };
 
-  const raise = (dialog: ScreenDialog) => {
-    const input: DialogInput = { title: dialog.title, text: dialog.text, options: dialog.options, ...(options.deskActive?.() ? { openedAtDesk: true } : {}) };
+  /** The person's words into the dialog's field; not typed → asked again with why, if it is still up. */
+  const typeAnswer = async (was: Raised, text: string, choice: string | undefined) => {
+    const toOption = choice ?? was.dialog.freeText?.key;
+    const problem = dialogAnswerProblem(inputOf(was.dialog), { decision: 'allow', text, choice: toOption });
+    typing = true;
+    const result = problem ? { ok: false as const, typed: false, reason: `${problem}; nothing was typed` } : await typeFreeText({ was: was.dialog, text, choice: toOption, read: options.read, write: options.write });
+    typing = false;
+    if (stopped) return;
+    if (result.ok) {
+      options.log(`dialog "${was.dialog.title}": a typed answer (${text.length} characters) entered from the hub`);
+      return;
+    }
+    options.log(`dialog "${was.dialog.title}": the typed answer was not entered: ${result.reason}`);
+    const now = await options.read();
+    if (stopped || raised || !now) return;
+    ignored = null;
+    raise(now, result.reason);
+  };
+
+  const inputOf = (dialog: ScreenDialog, notice?: string): DialogInput => {
+    const field = dialog.freeText;
+    return {
+      title: dialog.title,
+      text: dialog.text,
+      // A dialog that is one field has no options; its field's option is no button of its own.
+      options: dialog.options,
+      ...(dialog.headline ? { headline: dialog.headline } : {}),
+      ...(dialog.about ? { about: dialog.about } : {}),
+      ...(field ? { freeText: { ...(field.key ? { key: field.key } : {}), ...(field.notes ? { notes: true as const } : {}), maxChars: options.freeTextMaxChars, ...(field.placeholder ? { placeholder: field.placeholder } : {}) } } : {}),
+      ...(notice ? { notice: notice.slice(0, 400) } : {}),
+      ...(options.deskActive?.() ? { openedAtDesk: true } : {}),
+    };
+  };
+
+  const raise = (dialog: ScreenDialog, notice?: string) => {
+    const input = inputOf(dialog, notice);
     const request: PendingRequest = { id: crypto.randomUUID(), sessionId: options.sessionId(), kind: 'dialog', toolName: DIALOG_TOOL_NAME, toolInput: input, toolUseId: null, createdAt: Date.now() };
     const entry = { dialog } as Raised;
     entry.handle = options.requests.open({ request, onAnswer: (answer) => answered(entry, answer) });
@@ -125,7 +170,7 @@ export function createDialogBridge(options: {
   };
 
   const seen = (dialog: ScreenDialog | null): void => {
-    if (stopped) return;
+    if (stopped || typing) return;
     if (!dialog) {
       dropCandidate();
       ignored = null;
@@ -134,28 +179,28 @@ export function createDialogBridge(options: {
     }
     if (options.covered()) {
       // claude draws its own dialog for a request the hub already has: that request is the question.
-      ignored = dialog.signature;
+      ignored = dialog.identity;
       dropCandidate();
       // Raised a moment before the hook's request arrived: the hook's request is the one to answer.
       if (raised) withdraw('a hook request covers it');
       return;
     }
-    if (dialog.signature === ignored) return;
+    if (dialog.identity === ignored) return;
     ignored = null;
     if (raised) {
-      if (raised.dialog.signature === dialog.signature) return;
+      if (raised.dialog.identity === dialog.identity) return;
       withdraw('another dialog replaced it');
     }
-    if (candidate?.signature === dialog.signature) return;
+    if (candidate?.identity === dialog.identity) return;
     dropCandidate();
-    const signature = dialog.signature;
+    const identity = dialog.identity;
     candidate = {
-      signature,
+      identity,
       timer: setTimeout(() => {
         candidate = null;
         void options.read().then((again) => {
-          if (stopped || raised) return;
-          if (again?.signature === signature && !options.covered() && ignored !== signature) raise(again);
+          if (stopped || raised || typing) return;
+          if (again?.identity === identity && !options.covered() && ignored !== identity) raise(again);
           else seen(again);
         });
       }, settleMs),

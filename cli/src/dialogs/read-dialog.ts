@@ -26,6 +26,30 @@ export type DialogMarks = {
   inputBoxShown: (rows: readonly ScreenRow[]) => boolean;
   /** A rule must top the dialog (claude); otherwise its first text row after a blank one does. */
   rule: boolean;
+  /** Text fields the agent draws in its dialogs (Gemini): an option whose label is an empty field
+   *  shows its placeholder in the dialog's muted tone (that of its key-hint row); a dialog that is a
+   *  field alone draws `prompt` in front of it. A focused field shows a reverse-video cursor. */
+  textFields?: { prompt: string };
+  /** The question is the paragraph right above the options (Gemini, Codex); claude's is its title,
+   *  and what it draws there is a description. */
+  questionAboveOptions?: boolean;
+  /** A notes field that goes with whichever option is chosen (Codex's questions): offered when the
+   *  key hints say so (`offered`), brought up by `key`, drawn under the options as a marker row that
+   *  holds the terminal's cursor while it is focused. */
+  notes?: { offered: (hints: readonly string[]) => boolean; key: string };
+};
+
+/** A text field in a dialog: option `key`'s, a note to the chosen option (`notes`), or the
+ *  dialog's only answer. */
+export type ScreenTextField = {
+  key?: string;
+  /** The words go with the option chosen; `focusKey` brings the field up. */
+  notes?: { focusKey: string };
+  /** The cursor is in it: typed text goes there. */
+  focused: boolean;
+  /** What is typed in it now ('' while its placeholder shows). */
+  typed: string;
+  placeholder?: string;
 };
 
 export type ScreenDialog = {
@@ -39,6 +63,14 @@ export type ScreenDialog = {
   cursor: number;
   /** Equal for the same dialog whatever option the marker is on. */
   signature: string;
+  /** The question it asks (the rows just above its options), when that is not its title. */
+  headline?: string;
+  freeText?: ScreenTextField;
+  /** Equal for the same question whatever is focused or typed in its text field (its hint row and
+   *  the field's own row may change while someone types). */
+  identity: string;
+  /** The file or command it is about, as the agent's room reads it from its own dialogs. */
+  about?: { kind: 'file' | 'command'; text: string };
 };
 
 const MIN_RULE_CHARS = 10;
@@ -62,13 +94,87 @@ export function readDialog(rows: readonly ScreenRow[], marks: DialogMarks): Scre
   while (last >= 0 && lines[last]!.trim() === '') last--;
   // The marker sits on the lowest choice; search upward only through the bottom of the screen.
   for (let row = last; row >= 0 && row >= last - MAX_HINT_ROWS - MAX_OPTIONS * 3; row--) {
-    const dialog = dialogAt(lines, row, last, marks);
+    const dialog = dialogAt({ rows, lines, cursorRow: row, last, marks });
     if (dialog) return dialog;
+  }
+  return marks.textFields ? fieldDialog({ rows, lines, last, marks, prompt: marks.textFields.prompt }) : null;
+}
+
+/** The row that tops a dialog whose first own row is `first`: a rule, or the blank row above the
+ *  block of text just above it. -1 when a rule is required and none is there. */
+function topOf(lines: readonly string[], first: number, marks: DialogMarks): number {
+  let top = first - 1;
+  if (marks.rule) {
+    while (top >= 0 && !isRule(lines[top]!)) top--;
+    return top;
+  }
+  // No rule: the dialog is the block of rows above the options, up to a blank row above its text.
+  while (top >= 0 && lines[top]!.trim() === '') top--;
+  while (top >= 0 && lines[top]!.trim() !== '') top--;
+  return top;
+}
+
+/** The block of text rows right above row `first` (blank rows between skipped), joined, without the
+ *  dialog's title when the block starts with it; a box's edge or wall (a box-drawing character
+ *  first) ends it as a blank row does. */
+function paragraphAbove(lines: readonly string[], first: number, top: number, title?: string): string {
+  const text = (line: string) => line.trim() !== '' && !/^[\u2500-\u257f]/.test(line.trim());
+  let row = first - 1;
+  while (row > top && lines[row]!.trim() === '') row--;
+  const block: string[] = [];
+  while (row > top && text(lines[row]!)) block.unshift(lines[row--]!.trim());
+  if (block.length > 1 && block[0] === title) block.shift();
+  return block.join(' ').slice(0, MAX_LINE_CHARS);
+}
+
+/** The colour of a row's last visible character (-1 unknown): how a muted row is told from others. */
+function toneOf(row: ScreenRow | undefined): number {
+  const text = row?.text.trimEnd() ?? '';
+  return text === '' ? -2 : (row?.fg?.[text.length - 1] ?? -2);
+}
+
+/** A dialog that is one text field (a text question): `prompt` and a focused field under its text. */
+function fieldDialog(o: { rows: readonly ScreenRow[]; lines: readonly string[]; last: number; marks: DialogMarks; prompt: string }): ScreenDialog | null {
+  const { rows, lines, last, marks } = o;
+  for (let row = last; row >= 0 && row >= last - MAX_HINT_ROWS - 4; row--) {
+    const line = lines[row]!;
+    const at = line.indexOf(`${o.prompt} `);
+    if (at === -1 || line.slice(0, at).trim() !== '' || rows[row]!.cursor === undefined || rows[row]!.cursor! < at) continue;
+    const top = topOf(lines, row, marks);
+    if (top < 0 && marks.rule) return null;
+    const headline = paragraphAbove(lines, row, top);
+    if (headline === '') return null;
+    const hint = rows[last];
+    const field = line.slice(at + o.prompt.length + 1);
+    const muted = last !== row && toneOf(rows[row]) === toneOf(hint);
+    const body = lines.slice(top + 1, last + 1);
+    const text = trimBody(body);
+    const title = text[0]!.trim().slice(0, MAX_LINE_CHARS);
+    const identity = JSON.stringify([lines.slice(top + 1, row)]);
+    return {
+      title,
+      text,
+      options: [],
+      numbered: false,
+      cursor: -1,
+      signature: JSON.stringify([text]),
+      ...(headline !== title ? { headline } : {}),
+      freeText: { focused: true, typed: muted ? '' : field.trim(), ...(muted && field.trim() ? { placeholder: field.trim().slice(0, MAX_LINE_CHARS) } : {}) },
+      identity,
+    };
   }
   return null;
 }
 
-function dialogAt(lines: readonly string[], cursorRow: number, last: number, marks: DialogMarks): ScreenDialog | null {
+/** The rows from the first non-blank one, their common indent removed, each capped. */
+function trimBody(body: string[]): string[] {
+  while (body.length > 0 && body[0]!.trim() === '') body.shift();
+  const indent = Math.min(...body.filter((line) => line.trim() !== '').map(indentOf));
+  return body.slice(0, MAX_LINES).map((line) => line.slice(indent).slice(0, MAX_LINE_CHARS));
+}
+
+function dialogAt(o: { rows: readonly ScreenRow[]; lines: readonly string[]; cursorRow: number; last: number; marks: DialogMarks }): ScreenDialog | null {
+  const { rows, lines, cursorRow, last, marks } = o;
   const line = lines[cursorRow]!;
   const at = line.indexOf(marks.marker);
   if (at === -1 || line.slice(0, at).trim() !== '') return null;
@@ -89,15 +195,8 @@ function dialogAt(lines: readonly string[], cursorRow: number, last: number, mar
   if (optionRows.length < 2 || optionRows.length > MAX_OPTIONS) return null;
   if (lines.slice(end + 1, last + 1).filter((line) => line.trim() !== '').length > MAX_HINT_ROWS) return null;
 
-  let top = first - 1;
-  if (marks.rule) {
-    while (top >= 0 && !isRule(lines[top]!)) top--;
-    if (top < 0) return null;
-  } else {
-    // No rule: the dialog is the block of rows above the options, up to a blank row above its text.
-    while (top >= 0 && lines[top]!.trim() === '') top--;
-    while (top >= 0 && lines[top]!.trim() !== '') top--;
-  }
+  const top = topOf(lines, first, marks);
+  if (top < 0 && marks.rule) return null;
 
   const labels = optionRows.map((row) => lines[row]!.slice(labelColumn).trim());
   const details = optionRows.map((row, i) => {
@@ -114,10 +213,17 @@ function dialogAt(lines: readonly string[], cursorRow: number, last: number, mar
   }));
 
   const body = lines.slice(top + 1, last + 1).map((line, i) => (top + 1 + i === cursorRow ? line.replace(marks.marker, ' '.repeat(marks.marker.length)) : line));
-  while (body.length > 0 && body[0]!.trim() === '') body.shift();
-  const indent = Math.min(...body.filter((line) => line.trim() !== '').map(indentOf));
-  const text = body.slice(0, MAX_LINES).map((line) => line.slice(indent).slice(0, MAX_LINE_CHARS));
+  const text = trimBody(body);
   const title = text[0]!.trim().slice(0, MAX_LINE_CHARS);
+  const headline = paragraphAbove(lines, first, top, title);
+  const field = marks.textFields
+    ? textOption({ rows, optionRows, cursorRow, labels, numbered, hint: last > end ? rows[last] : undefined, details })
+    : marks.notes
+      ? notesField({ rows, lines, end, last, marker: marks.marker, notes: marks.notes })
+      : null;
+  // The field's row and the key hints change while someone types; the rest is the question.
+  const fieldRow = field?.key ? optionRows[Number(field.key) - 1]! : -1;
+  const identity = JSON.stringify([lines.slice(top + 1, first), options.map((option, i) => (optionRows[i] === fieldRow ? '' : option.label))]);
   return {
     title,
     text,
@@ -125,7 +231,38 @@ function dialogAt(lines: readonly string[], cursorRow: number, last: number, mar
     numbered,
     cursor: optionRows.indexOf(cursorRow),
     signature: JSON.stringify([text, options]),
+    // A title that asks (ends with a question mark: Gemini's folder trust) is the question itself.
+    ...(marks.questionAboveOptions && headline !== '' && headline !== title && !/[?？]\s*$/.test(title) ? { headline } : {}),
+    ...(field ? { freeText: field } : {}),
+    identity,
   };
+}
+
+/** The notes field under the options: focused when a marker row there holds the terminal's cursor
+ *  (what is typed follows the marker; its placeholder is dim), else offered if the hints say so. */
+function notesField(o: { rows: readonly ScreenRow[]; lines: readonly string[]; end: number; last: number; marker: string; notes: NonNullable<DialogMarks['notes']> }): ScreenTextField | null {
+  for (let row = o.end + 1; row <= o.last; row++) {
+    const at = o.lines[row]!.indexOf(`${o.marker} `);
+    if (at === -1 || o.lines[row]!.slice(0, at).trim() !== '' || o.rows[row]!.caret === undefined) continue;
+    return { notes: { focusKey: o.notes.key }, focused: true, typed: o.rows[row]!.strong.slice(at + o.marker.length).trim() };
+  }
+  return o.notes.offered(o.lines.slice(o.end + 1, o.last + 1)) ? { notes: { focusKey: o.notes.key }, focused: false, typed: '' } : null;
+}
+
+/** The option that is a text field: the focused one (the cursor on the marker's row), or one whose
+ *  label is drawn in the muted tone of the dialog's key hints (an empty field's placeholder). */
+function textOption(o: { rows: readonly ScreenRow[]; optionRows: number[]; cursorRow: number; labels: string[]; numbered: boolean; hint: ScreenRow | undefined; details: string[] }): ScreenTextField | null {
+  const muted = toneOf(o.hint);
+  for (let i = o.optionRows.length - 1; i >= 0; i--) {
+    const row = o.rows[o.optionRows[i]!]!;
+    const focused = o.optionRows[i] === o.cursorRow && row.cursor !== undefined;
+    const placeholder = muted >= -1 && toneOf(row) === muted;
+    if (!focused && !placeholder) continue;
+    const label = o.numbered ? o.labels[i]!.replace(/^\d\.\s+/, '') : o.labels[i]!;
+    const typed = placeholder ? '' : [label, o.details[i] ?? ''].join(' ').trim();
+    return { key: String(i + 1), focused, typed, ...(placeholder ? { placeholder: label.trim().slice(0, MAX_LINE_CHARS) } : {}) };
+  }
+  return null;
 }
 
 /** The keys that choose option `key` of `dialog` as it is on screen now: its digit where options are

@@ -8,8 +8,12 @@ export type PromptState =
   | { kind: 'busy' }
   | { kind: 'dialog' };
 
-/** One visible row: its text, and its text with dim (placeholder/hint) cells blanked. */
-export type ScreenRow = { text: string; strong: string };
+/** One visible row: its text, and its text with dim (placeholder/hint) cells blanked. Read from a
+ *  live screen it also says where a drawn text cursor is (`cursor`: the index in `text` of its first
+ *  reverse-video cell, a focused text field's) and each character's foreground colour (`fg`, -1 for
+ *  the default), so a reader can tell a placeholder from typed text by how it is drawn; `caret`: the
+ *  terminal's own cursor, on the row it is shown on (an agent that leaves it where typing goes: Codex). */
+export type ScreenRow = { text: string; strong: string; cursor?: number; fg?: readonly number[]; caret?: number };
 
 /** An agent's reading of its own screen. `seenReady`: the prompt was ready at least once before. */
 export type PromptReader = (options: { rows: readonly ScreenRow[]; seenReady: boolean }) => PromptState;

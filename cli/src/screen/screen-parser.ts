@@ -51,9 +51,14 @@ export function createScreenParser(options: { cols: number; rows: number; readPr
   /** Stills taken before claude drew their call: the text that shows it, and until when to wait. */
   let unsettled: Array<{ still: ScreenStill; shows: string; until: number }> = [];
 
+  /** Whether the agent shows the terminal's cursor (DECTCEM), read from xterm's internals; unknown
+   *  is hidden. */
+  const caretShown = (): boolean => (term as unknown as { _core?: { coreService?: { isCursorHidden?: boolean } } })._core?.coreService?.isCursorHidden === false;
+
   const rows = (): ScreenRow[] => {
     const buffer = term.buffer.active;
     const result: ScreenRow[] = [];
+    const caretRow = caretShown() ? buffer.cursorY : -1;
     const cell = buffer.getNullCell();
     for (let y = 0; y < term.rows; y++) {
       const line = buffer.getLine(buffer.baseY + y);
@@ -63,14 +68,25 @@ export function createScreenParser(options: { cols: number; rows: number; readPr
       }
       const text = line.translateToString(true);
       let strong = '';
+      let cursor: number | undefined;
+      const fg: number[] = [];
       for (let x = 0; x < line.length; x++) {
         const c = line.getCell(x, cell);
         if (!c) break;
         if (c.getWidth() === 0) continue;
         const chars = c.getChars() || ' ';
+        if (cursor === undefined && c.isInverse()) cursor = strong.length;
+        const colour = c.getFgColorMode() === 0 ? -1 : c.getFgColorMode() | c.getFgColor();
+        for (let i = 0; i < chars.length; i++) fg.push(colour);
         strong += c.isDim() ? ' '.repeat(chars.length) : chars;
       }
-      result.push({ text, strong: strong.trimEnd() });
+      result.push({
+        text,
+        strong: strong.trimEnd(),
+        fg: fg.slice(0, text.length),
+        ...(cursor !== undefined && cursor <= text.length ? { cursor } : {}),
+        ...(y === caretRow ? { caret: buffer.cursorX } : {}),
+      });
     }
     return result;
   };

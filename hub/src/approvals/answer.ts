@@ -1,7 +1,7 @@
 // answer.ts: whether an answer fits the request it answers, checked before the store resolves it
 // (approvals.ts: first answer wins there). The resolution records who (token label), from which
 // device, and how long claude waited.
-import { dialogAnswerProblem, DialogInputSchema, elicitationAnswerProblem, ElicitationInputSchema, type Answer, type Namespace } from '@tether/shared';
+import { dialogAnswerProblem, DialogInputSchema, FREE_TEXT_MAX_CHARS, elicitationAnswerProblem, ElicitationInputSchema, type Answer, type Namespace } from '@tether/shared';
 import type { Store } from '../store/store.ts';
 
 /** Why `answer` cannot answer this waiting request, or null. A `dialog` is answered by one of its
@@ -18,9 +18,14 @@ export async function answerProblem(options: { store: Store; namespace: Namespac
     if (!request) continue;
     if (request.kind === 'dialog') {
       const input = DialogInputSchema.safeParse(request.toolInput);
-      return input.success ? dialogAnswerProblem(input.data, options.answer) : 'the dialog could not be read';
+      if (!input.success) return 'the dialog could not be read';
+      // The runner states its field's limit; the agent's limit in the protocol bounds it whatever it says.
+      const field = input.data.freeText;
+      const limited = field ? { ...input.data, freeText: { ...field, maxChars: Math.min(field.maxChars, FREE_TEXT_MAX_CHARS[session.agent]) } } : input.data;
+      return dialogAnswerProblem(limited, options.answer);
     }
     if (options.answer.choice !== undefined) return 'only a dialog is answered with a choice';
+    if (options.answer.text !== undefined) return 'only a dialog with a text field takes a typed answer';
     if (request.kind === 'elicitation') {
       const input = ElicitationInputSchema.safeParse(request.toolInput);
       return input.success ? elicitationAnswerProblem(input.data, options.answer) : 'the form could not be read';

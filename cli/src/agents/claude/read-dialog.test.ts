@@ -125,7 +125,7 @@ describe('readDialog structure', () => {
 });
 
 describe('keysFor', () => {
-  const base = { title: 't', text: [], signature: '', options: [1, 2, 3].map((n) => ({ key: String(n), label: `o${n}` })) };
+  const base = { title: 't', text: [], signature: '', identity: '', options: [1, 2, 3].map((n) => ({ key: String(n), label: `o${n}` })) };
   it('presses the digit of a numbered option', () => {
     expect(keysFor({ ...base, numbered: true, cursor: 0 }, '3')).toBe('3');
   });

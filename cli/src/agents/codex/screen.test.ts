@@ -58,3 +58,42 @@ describe("Codex's input, a long paste", () => {
     expect(readCodexPrompt({ rows: screen(idle, { dim: [1] }), seenReady: true })).toEqual({ kind: 'ready', inputEmpty: true });
   });
 });
+
+/** A screen recorded from Codex 0.171.0 at 110×35 (screen-fixtures/*.ans: serialized from the runner's
+ *  screen, its modes kept: the terminal's cursor hidden or shown), read as the runner reads it. */
+async function recorded(name: string) {
+  const { readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { createScreenModel } = await import('../../screen/screen.ts');
+  const { codexScreen } = await import('./screen.ts');
+  const screen = createScreenModel({ cols: 110, rows: 35, readPrompt: readCodexPrompt });
+  screen.write(new TextEncoder().encode(readFileSync(join(import.meta.dirname, 'screen-fixtures', `codex-0.171.0-${name}.ans`), 'utf8')));
+  const state = await screen.state();
+  screen.stop();
+  return codexScreen.readDialog(state.lines);
+}
+
+describe("Codex's question (request_user_input in Plan mode), 0.171.0", () => {
+  it('reads its headline, its options with their descriptions, and a note it offers', async () => {
+    const dialog = await recorded('question');
+    expect(dialog).toMatchObject({ title: 'Question 1/1 (1 unanswered)', headline: 'Which database should the tests use?', numbered: true, cursor: 0 });
+    expect(dialog!.options).toEqual([
+      { key: '1', label: 'SQLite (Recommended)', detail: 'A file per test' },
+      { key: '2', label: 'PostgreSQL', detail: 'A throwaway cluster' },
+      { key: '3', label: 'None of the above', detail: 'Optionally, add details in notes (tab)' },
+    ]);
+    expect(dialog!.freeText).toEqual({ notes: { focusKey: '\t' }, focused: false, typed: '' });
+  });
+
+  it('reads the note field focused (the terminal cursor on it), then what is typed; the question stays the same', async () => {
+    const first = (await recorded('question'))!;
+    const other = (await recorded('question-other'))!;
+    const notes = (await recorded('question-notes'))!;
+    const typed = (await recorded('question-notes-typed'))!;
+    expect(other.cursor).toBe(2);
+    expect(other.freeText).toMatchObject({ focused: false });
+    expect(notes.freeText).toEqual({ notes: { focusKey: '\t' }, focused: true, typed: '' });
+    expect(typed.freeText).toEqual({ notes: { focusKey: '\t' }, focused: true, typed: 'my notes here' });
+    expect(new Set([first.identity, other.identity, notes.identity, typed.identity]).size).toBe(1);
+  });
+});

@@ -67,7 +67,24 @@ export const CODEX_DIALOG_MARKS: DialogMarks = {
   marker: MARKER,
   inputBoxShown: (rows) => findCodexInput(rows) !== null,
   rule: false,
+  // Its questions (request_user_input, drawn in Plan mode): "Question 1/1 (1 unanswered)", the
+  // question, the options; Tab adds a note to the chosen one. The hint row's words are the only sign
+  // before Tab: "tab to add notes | enter to submit answer" (0.171.0).
+  questionAboveOptions: true,
+  notes: { offered: (hints) => hints.some((hint) => /\bnotes\b/.test(hint)), key: '\t' },
 };
+
+/** Codex draws an option's description in a column of its own after its label. */
+const LABEL_AND_DESCRIPTION = /^(\S.*?\S)\s{2,}(\S.*)$/;
+
+/** The dialog with each option's description apart from its label, as its columns draw them. */
+function withDescriptions(dialog: ScreenDialog): ScreenDialog {
+  const options = dialog.options.map((option) => {
+    const split = option.detail === undefined ? LABEL_AND_DESCRIPTION.exec(option.label) : null;
+    return split ? { ...option, label: split[1]!, detail: split[2]! } : option;
+  });
+  return { ...dialog, options };
+}
 
 export function readCodexPrompt(options: { rows: readonly ScreenRow[]; seenReady: boolean }): PromptState {
   const input = findCodexInput(options.rows);
@@ -79,5 +96,8 @@ export function readCodexPrompt(options: { rows: readonly ScreenRow[]; seenReady
 
 export const codexScreen = {
   readPrompt: readCodexPrompt,
-  readDialog: (rows: readonly ScreenRow[]): ScreenDialog | null => readDialog(rows, CODEX_DIALOG_MARKS),
+  readDialog: (rows: readonly ScreenRow[]): ScreenDialog | null => {
+    const dialog = readDialog(rows, CODEX_DIALOG_MARKS);
+    return dialog ? withDescriptions(dialog) : null;
+  },
 };

@@ -1,6 +1,7 @@
 // Reads screens captured from the real Gemini CLI 0.58.0 and 0.61.0 at 110×35 (screen-fixtures/*.ans:
 // `tmux capture-pane -e`, its styles kept, so the placeholder is dim as drawn) as tether runs it:
-// yolo, with a BeforeTool hook that answered `ask` so its own dialog came up.
+// yolo, with a BeforeTool hook that answered `ask` so its own dialog came up; its own questions
+// (ask_user, *question*.ans) were serialized from the runner's screen by @xterm/addon-serialize.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +52,52 @@ describe.each(VERSIONS)('Gemini CLI %s screens', (version) => {
     expect(dialog!.text.join('\n')).toContain('Apply this change?');
   });
 
+  it('reads its shell permission with the question as headline and the command it is about', async () => {
+    const { dialog } = await screenOf(version, 'shell-dialog');
+    expect(dialog!.headline).toBe('Allow execution of [Shell]?');
+    expect(dialog!.about).toEqual({ kind: 'command', text: 'touch made.txt && echo hi-there' });
+    expect(dialog!.freeText).toBeUndefined();
+  });
+
+  it('reads its file-write permission with the file it writes', async () => {
+    const { dialog } = await screenOf(version, 'write-dialog');
+    expect(dialog!.headline).toBe('Apply this change?');
+    expect(dialog!.about).toEqual({ kind: 'file', text: 'b.txt' });
+  });
+
+  it('reads its own question (ask_user): the box title, the question as headline, the custom value as a text field', async () => {
+    const { prompt, dialog } = await screenOf(version, 'question');
+    expect(prompt).toEqual({ kind: 'starting' });
+    expect(dialog).toMatchObject({ title: 'Answer Questions', headline: 'Which database should the service use?', numbered: true, cursor: 0 });
+    expect(dialog!.options).toEqual([
+      { key: '1', label: 'SQLite', detail: 'one file' },
+      { key: '2', label: 'PostgreSQL', detail: 'a server' },
+      { key: '3', label: 'Enter a custom value' },
+    ]);
+    expect(dialog!.freeText).toEqual({ key: '3', focused: false, typed: '', placeholder: 'Enter a custom value' });
+    expect(dialog!.about).toBeUndefined();
+  });
+
+  it('reads the custom value focused (its cursor drawn), then what was typed in it; the question stays the same', async () => {
+    const first = (await screenOf(version, 'question')).dialog!;
+    const focused = (await screenOf(version, 'question-focused')).dialog!;
+    const typed = (await screenOf(version, 'question-typed')).dialog!;
+    expect(focused.freeText).toEqual({ key: '3', focused: true, typed: '', placeholder: 'Enter a custom value' });
+    expect(typed.freeText).toEqual({ key: '3', focused: true, typed: 'my own db' });
+    expect(focused.cursor).toBe(2);
+    expect(new Set([first.identity, focused.identity, typed.identity]).size).toBe(1);
+    expect(typed.signature).not.toBe(first.signature);
+  });
+
+  it('reads a text question as one focused field with no options', async () => {
+    const empty = (await screenOf(version, 'text-question')).dialog!;
+    expect(empty).toMatchObject({ title: 'Answer Questions', headline: 'What should the new module be called?', options: [] });
+    expect(empty.freeText).toEqual({ focused: true, typed: '', placeholder: 'a module name' });
+    const typed = (await screenOf(version, 'text-question-typed')).dialog!;
+    expect(typed.freeText).toEqual({ focused: true, typed: 'tether-core' });
+    expect(typed.identity).toBe(empty.identity);
+  });
+
   it('reads the prompt again once the choice was cancelled', async () => {
     const { prompt, dialog } = await screenOf(version, 'cancelled');
     expect(prompt).toEqual({ kind: 'ready', inputEmpty: true });
@@ -75,5 +122,15 @@ describe('Gemini between turns', () => {
     // The row as seen at 110 columns on 0.61.0 while `tether hook session-start` ran (a start probe).
     expect(readGeminiPrompt({ rows: bottom('  Executing Hook: tether session-start' + ' '.repeat(56) + '? for shortcuts'), seenReady: true })).toEqual({ kind: 'busy' });
     expect(readGeminiPrompt({ rows: bottom(' '.repeat(94) + '? for shortcuts'), seenReady: true })).toEqual({ kind: 'ready', inputEmpty: true });
+  });
+});
+
+describe('Gemini CLI 0.61.0 folder trust (security.folderTrust on, an untrusted folder)', () => {
+  it('reads its title as the question (it asks), with no headline apart from it', async () => {
+    const { dialog } = await screenOf('0.61.0', 'folder-trust');
+    expect(dialog).toMatchObject({ title: 'Do you trust the files in this folder?', numbered: true });
+    expect(dialog!.headline).toBeUndefined();
+    expect(dialog!.options.map((o) => o.label)).toEqual(['Trust folder (project)', expect.stringMatching(/^Trust parent folder \(/), "Don't trust"]);
+    expect(dialog!.freeText).toBeUndefined();
   });
 });

@@ -68,24 +68,66 @@ export function readGeminiPrompt(options: { rows: readonly ScreenRow[]; seenRead
   return { kind: 'ready', inputEmpty: input.typed === '' };
 }
 
-/** The rows with a box's side walls taken off (one level: the dialog's own box), its top and bottom
- *  edges blank: what the shared reader expects. */
+/** The rows with a box's side walls taken off (one level: the dialog's own box), its top edge a
+ *  rule and its bottom edge blank: what the shared reader expects. */
 export function unboxed(rows: readonly ScreenRow[]): ScreenRow[] {
-  const strip = (text: string) => {
-    if (/^\s*[╭╰]/.test(text)) return '';
-    const walled = /^(\s*)│ ?(.*?) ?│\s*$/.exec(text);
-    return walled ? `${walled[1]}${walled[2]}` : text;
+  return rows.map(unboxedRow);
+}
+
+const WALLED = /^(\s*)(│ ?)(.*?) ?│\s*$/;
+
+function unboxedRow(row: ScreenRow): ScreenRow {
+  // The box's top edge becomes a rule (the dialog's top, as claude's rule is), its bottom a blank row.
+  if (/^\s*╭/.test(row.text)) return { text: '─'.repeat(row.text.trim().length), strong: '─'.repeat(row.text.trim().length) };
+  if (/^\s*╰/.test(row.text)) return { text: '', strong: '' };
+  const walled = WALLED.exec(row.text);
+  if (!walled) return row;
+  const [, lead, wall, inner] = walled as unknown as [string, string, string, string];
+  const from = lead.length + wall.length;
+  const strong = WALLED.exec(row.strong);
+  // The wall comes off the front: the cursor's index and the colours move with the text.
+  const cursor = row.cursor !== undefined && row.cursor >= from && row.cursor <= from + inner.length ? row.cursor - wall.length : undefined;
+  return {
+    text: `${lead}${inner}`,
+    strong: strong ? `${strong[1]}${strong[3]}` : row.strong,
+    ...(row.fg ? { fg: [...row.fg.slice(0, lead.length), ...row.fg.slice(from, from + inner.length)] } : {}),
+    ...(cursor !== undefined ? { cursor } : {}),
   };
-  return rows.map((row) => ({ text: strip(row.text), strong: strip(row.strong) }));
 }
 
 export const GEMINI_DIALOG_MARKS: DialogMarks = {
   marker: '●',
   inputBoxShown: (rows) => findGeminiInput(rows) !== null,
-  rule: false,
+  rule: true,
+  // Its questions (ask_user): "Enter a custom value" is an option that is a text field; a text
+  // question is a field alone behind `>`.
+  textFields: { prompt: '>' },
+  questionAboveOptions: true,
 };
+
+/** What a tool dialog is about. Its first row is the call (`? <Tool>  <what it does>`) and a box
+ *  under it shows the call's content: a command is shown whole in both (the box holds one row, the
+ *  call's row ends with it); a file the call names is the last word of its row when the box holds
+ *  the file's content (a write's, an edit's diff). Nothing for a dialog that is not a call. */
+export function geminiDialogAbout(text: readonly string[]): ScreenDialog['about'] {
+  const call = /^\S\s+\S+\s{2,}(\S.*)$/.exec(text[0]?.trim() ?? '');
+  if (!call || text[1]?.trim().startsWith('╭') !== true) return undefined;
+  const end = text.findIndex((line, i) => i > 1 && line.trim().startsWith('╰'));
+  if (end === -1) return undefined;
+  const inner = text.slice(2, end).map((line) => /^\s*│ ?(.*?) ?│\s*$/.exec(line)?.[1]?.trim() ?? '');
+  const what = call[1]!.trim();
+  if (inner.length === 1 && what.endsWith(inner[0]!) && inner[0] !== '') return { kind: 'command', text: inner[0]! };
+  const path = /(\S+\.\S+|\/\S+)$/.exec(what)?.[1];
+  return path ? { kind: 'file', text: path } : undefined;
+}
 
 export const geminiScreen = {
   readPrompt: readGeminiPrompt,
-  readDialog: (rows: readonly ScreenRow[]): ScreenDialog | null => readDialog(unboxed(rows), GEMINI_DIALOG_MARKS),
+  readDialog: (rows: readonly ScreenRow[]): ScreenDialog | null => {
+    // The input is looked for as drawn: unboxed, a dialog's top edge is a rule over its call's row.
+    if (GEMINI_DIALOG_MARKS.inputBoxShown(rows)) return null;
+    const dialog = readDialog(unboxed(rows), { ...GEMINI_DIALOG_MARKS, inputBoxShown: () => false });
+    const about = dialog ? geminiDialogAbout(dialog.text) : undefined;
+    return dialog && about ? { ...dialog, about } : dialog;
+  },
 };

@@ -30,6 +30,7 @@ import { drawsText } from '../../pace/visible-text.ts';
 import { DEFAULT_SIZE } from '../../pty/local-terminal.ts';
 import { createScreenModel } from '../../screen/screen.ts';
 import type { Agent } from '../../agents/agent.ts';
+import { FREE_TEXT_MAX_CHARS } from '@tether/shared';
 import { createDialogBridge, type DialogBridge } from '../../dialogs/bridge.ts';
 import { createPromptQueue } from './prompt-queue.ts';
 import { createToolMoments } from './tool-moments.ts';
@@ -191,6 +192,7 @@ function createPtyDialogs(ctx: PtyContext, o: { approvals: Approvals; desk: Desk
     // A request's own dialog, or the agent's model picker the runner is driving, is no dialog to ask.
     covered: () => o.approvals.open() || o.models.switching(),
     deskActive: () => Date.now() - o.desk.lastKeyAt() < DIALOG_DESK_ACTIVE_MS,
+    freeTextMaxChars: FREE_TEXT_MAX_CHARS[agent.kind],
     log: core.log,
   });
   core.onCleanup(() => dialogs.stop());

@@ -35,7 +35,10 @@ function titleFor(request: PendingRequest, agent: string): string {
     case 'plan':
       return 'Approve the plan?';
     case 'dialog':
-      return dialogInput(request)?.title ?? `${agent} shows a choice`;
+    {
+      const input = dialogInput(request);
+      return input?.headline ?? input?.title ?? `${agent} shows a choice`;
+    }
     case 'elicitation':
       return `${request.toolName} asks for input`;
     case 'permission':

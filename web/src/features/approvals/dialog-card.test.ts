@@ -47,6 +47,21 @@ describe('dialog card', () => {
     expect(dialogParagraphs(trust)).toEqual(['/srv/app']);
   });
 
+  it('leaves out the question shown as the title (headline), the box drawn inside, and numbered rows drawn wider', () => {
+    const shell = {
+      title: '? Shell  touch made.txt',
+      text: ['? Shell  touch made.txt', '╭──────────╮', '│ touch made.txt │', '╰──────────╯', 'Allow execution of [Shell]?', '', '1.  Allow once', '2.  No'],
+      options: [{ key: '1', label: 'Allow once' }, { key: '2', label: 'No' }],
+      headline: 'Allow execution of [Shell]?',
+      about: { kind: 'command' as const, text: 'touch made.txt' },
+    };
+    expect(dialogParagraphs(shell)).toEqual([]);
+    const question = { title: 'Answer Questions', text: ['Answer Questions', '', 'Some context first.', '', 'Which one?', '', '1.  A', '2.  Enter a custom value'], options: [{ key: '1', label: 'A' }, { key: '2', label: 'Enter a custom value' }], headline: 'Which one?', freeText: { key: '2', maxChars: 600 } };
+    expect(dialogParagraphs(question)).toEqual(['Some context first.']);
+    const field = { title: 'Answer Questions', text: ['Answer Questions', '', 'Name it?', '', '> a name', '', 'Enter to submit'], options: [], headline: 'Name it?', freeText: { maxChars: 600 } };
+    expect(dialogParagraphs(field)).toEqual([]);
+  });
+
   it('reads only the strict dialog shape', () => {
     expect(dialogInput(request(SWITCH_MODEL))).toEqual(SWITCH_MODEL);
     expect(dialogInput(request({ title: 'x', text: [], options: [] }))).toBeNull();
