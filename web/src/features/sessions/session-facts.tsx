@@ -32,10 +32,11 @@ export function BypassChip() {
   );
 }
 
-/** A session tether attached to rather than started (capabilities.adopted): what it lacks, on tap. */
+/** A session tether attached to rather than started (capabilities.adopted): what it lacks, on tap.
+ *  A phone's header row has room for "Adopted" only; the rest is in its name and its popover. */
 export function AdoptedChip({ note }: { note: string }) {
   return (
-    <InfoPopover label={`${note}. What this means`} chip={<>Adopted: no hook approvals</>} className="badge chip-button adopted-chip" title={note}>
+    <InfoPopover label={`${note}. What this means`} chip={<>Adopted<span className="chip-more">: no hook approvals</span></>} className="badge chip-button adopted-chip" title={note}>
       <FactText fact="adopted" />
     </InfoPopover>
   );
