@@ -40,7 +40,15 @@ export const geminiAgent: Agent = {
     // CI=true or GITHUB_ACTIONS=true make Gemini headless whatever its terminal (its isHeadlessMode):
     // tether gives it a real one, or `tether gemini` in a CI shell would exit 42. Emptied, not left
     // out: the PTY's child starts from the runner's own environment and takes these on top.
+    const marked = HEADLESS_MARKERS.some((key) => key in out);
     for (const key of HEADLESS_MARKERS) if (key in out) out[key] = '';
+    // An emptied CI is still "in" the environment, and Gemini's colour library then draws no colour at
+    // all: no highlighted option, no reverse-video cursor in a text field, which the screen reader
+    // reads a dialog's focus by. The level the terminal alone would give, unless the user chose one.
+    if (marked && out.FORCE_COLOR === undefined && out.NO_COLOR === undefined) {
+      const level = terminalColourLevel(out);
+      if (level > 0) out.FORCE_COLOR = String(level);
+    }
     // The user's own GEMINI_CLI_HOME is where their `.gemini` is; a PTY launch's private one (its
     // hooks' env) takes its place and links it. Headless (no hooks) Gemini runs in the user's own.
     if (env.GEMINI_CLI_HOME) out.TETHER_USER_GEMINI_CLI_HOME = env.GEMINI_CLI_HOME;
@@ -96,3 +104,13 @@ export const geminiAgent: Agent = {
   headless: createGeminiHeadless,
   endPty: ({ pty, log }) => createEnder({ step: (i) => pty.write(STEPS[i] ?? CTRL_C), at: PRESSES_AT, exited: pty.exited, force: () => pty.kill('SIGTERM'), log }),
 };
+
+/** What a terminal's own variables promise (the rule colour libraries apply when CI is not set):
+ *  3 truecolor, 2 for 256 colours, 1 for basic colours, 0 none. */
+export function terminalColourLevel(env: Record<string, string | undefined>): number {
+  if (env.COLORTERM === 'truecolor' || env.COLORTERM === '24bit') return 3;
+  const term = env.TERM ?? '';
+  if (/-256(color)?$/i.test(term)) return 2;
+  if (/^screen|^xterm|^vt100|^vt220|^rxvt|color|ansi|cygwin|linux/i.test(term)) return 1;
+  return 0;
+}
