@@ -102,10 +102,20 @@ export function createCodexSandbox(options: { fakeApiUrl: string; cwd?: string; 
  *  switch back) says Plan mode. */
 const FOOTER_SAYS_PLAN = /Plan mode[^\n]*(?:\n[^\n]*)?\s*$/;
 
-/** Shift+Tab at the desk into Plan mode. Only once the session is idle on the hub (its SessionStart
- *  hook ran): a key pressed while Codex still starts its session is undone by the start (seen:
- *  "Model changed … for Plan mode." drawn above Codex's header, then the footer back in default). */
+/** Codex's trace of taking a Shift+Tab: its footer, or the history line a mode change draws. */
+const MODE_KEY_TAKEN = /Plan mode/;
+
+/** Shift+Tab at the desk into Plan mode, as a person does it: press, look, and press again only when
+ *  the screen shows the first press was never taken. Only once the session is idle on the hub (its
+ *  SessionStart hook ran): a key pressed while Codex still starts its session is undone by the start
+ *  (seen: "Model changed … for Plan mode." drawn above Codex's header, then the footer back in
+ *  default). A key can also be lost after that, with nothing of tether in its path: in a loaded
+ *  rehearsal the key was written after codexStarted, and 15 s later the footer still said default and
+ *  no mode line was drawn; codex-join's desk TUI (Codex on the harness's own terminal) lost keys the
+ *  same way. Never a second press while any trace of the first is on screen (that would cycle on). */
 export async function enterPlanModeAtDesk(runner: Pick<TetherPty, 'write' | 'waitForScreen'>): Promise<void> {
   runner.write('\x1b[Z');
+  const taken = await runner.waitForScreen(MODE_KEY_TAKEN, { timeoutMs: 8_000 }).then(() => true, () => false);
+  if (!taken) runner.write('\x1b[Z');
   await runner.waitForScreen(FOOTER_SAYS_PLAN);
 }
