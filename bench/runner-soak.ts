@@ -36,7 +36,8 @@ export async function runRunnerSoak(): Promise<Array<{ name: string; value: numb
   // come 7–17 minutes apart, so a shorter run has too few troughs to draw a slope through.
   const minutes = Number(process.env.TETHER_SOAK_RUNNER_MINUTES ?? process.env.TETHER_SOAK_MINUTES ?? 60);
   const sampleMs = Number(process.env.TETHER_SOAK_SAMPLE_S ?? 15) * 1000;
-  const turns = 2000;
+  // Enough scripted replies for the whole run even when claude sends a request again (~3 s a turn).
+  const turns = Math.max(2000, Math.ceil(minutes * 40));
   // Each reply is for the turn its prompt names, not the next in line: under load claude may send a
   // request again, and a reply by position then answered turn N with turn N+2's text (the wait for
   // "turn N line 59" ran out at 49 min of a 100-min soak).
