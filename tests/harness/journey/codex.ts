@@ -1,0 +1,51 @@
+// codex.ts (harness/journey): Codex's row of the journey table: the fake Responses API, Codex's
+// sandbox, request_user_input as its question (asked in its Plan mode, entered at the desk), and a
+// model its `/model` picker lists at both pins.
+import { execCommand, hasToolOutput, lastUserText, requestUserInput, startFakeOpenAI, streamedText, text, userSays, when } from '../../fixtures/fake-openai/index.ts';
+import { CODEX_READY, codexBin, codexStarted, createCodexSandbox, enterPlanModeAtDesk, leavePlanModeAtDesk } from '../codex.ts';
+import { JOURNEY_QUESTION, journeyFake, type JourneyRow } from './row.ts';
+
+type DialogInput = { headline?: string; options: Array<{ key: string; label: string }> };
+
+export const codexRow: JourneyRow = {
+  agent: 'codex',
+  async stage(defer) {
+    const fake = await startFakeOpenAI();
+    defer(() => fake.stop());
+    const sandbox = createCodexSandbox({ fakeApiUrl: fake.url });
+    defer(() => sandbox.stop());
+    return {
+      sandbox,
+      binEnv: { TETHER_CODEX_BIN: codexBin() },
+      fake: journeyFake({
+        fake,
+        modelOf: (request) => (request.body as { model?: string } | undefined)?.model ?? null,
+        text,
+        streamedText,
+        when,
+        userSays,
+        lastUserText,
+        command: (command, description) => execCommand(command, { justification: description }),
+        question: () => requestUserInput([{ id: 'database', ...JOURNEY_QUESTION, options: [...JOURNEY_QUESTION.options] }]),
+        answered: hasToolOutput(),
+      }),
+    };
+  },
+  runner: { args: [], cols: 110, rows: 35 },
+  // A desk types once Codex has started its session: keys pasted before were lost.
+  started: async ({ runner, cwd }) => {
+    await runner.waitForScreen(CODEX_READY);
+    await runner.waitForScreen(codexStarted(cwd));
+  },
+  idle: CODEX_READY,
+  pasteSettleMs: 0,
+  question: {
+    prepare: enterPlanModeAtDesk,
+    finish: leavePlanModeAtDesk,
+    headlineOf: (request) => (request.toolInput as DialogInput).headline,
+    // Its notes field goes with a pick.
+    answer: (request, words) => ({ decision: 'allow', choice: (request.toolInput as DialogInput).options.find((o) => o.label === 'PostgreSQL')?.key, text: words }),
+  },
+  // Listed by both pinned versions' pickers (codex-model.test.ts).
+  model: { to: 'gpt-6-luna', names: (model) => model === 'gpt-6-luna' },
+};
