@@ -20,7 +20,8 @@ import { describeWorld, NOTES_COMMITTED, startJourneyWorld, type JourneyWorld } 
 import { expectDeskTurnInChat, expectPromptAnswered } from '../harness/phone-prompt.ts';
 import { chatText } from '../harness/runner.ts';
 
-/** A person's own words, with control characters a phone could send; what reaches the agent. */
+/** A person's own words, with control characters a phone could send; what of them is typed into a
+ *  field on the agent's screen (control characters removed). */
 const WORDS = 'a throwaway\x1b[2J one\x07, please';
 const WORDS_TYPED = 'a throwaway[2J one, please';
 const FINDINGS = 'notes.txt now says journey-42; nothing else changed.';
@@ -133,7 +134,8 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
     }
     expect((await w.phone.emit('approval:answer', { requestId: request.id, answer: row.question.answer(request, WORDS) })).ok).toBe(true);
     await w.runner.waitForScreen('noted your answer', { timeoutMs: 45_000 });
-    await w.fake.waitForRequest((r) => r.kind === 'main' && bodyOf(r).includes(WORDS_TYPED));
+    const reached = JSON.stringify(row.question.typed ? WORDS_TYPED : WORDS).slice(1, -1);
+    await w.fake.waitForRequest((r) => r.kind === 'main' && bodyOf(r).includes(reached));
     await idle('idle after the answer');
     await row.question.finish?.(w.runner);
   }, STEP_MS);
@@ -158,7 +160,7 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
     expect((await w.phone.send('which model now?')).ok).toBe(true);
     const next = await w.fake.waitForRequest((r) => r.seq >= seq && r.kind === 'main' && bodyOf(r).includes('which model now?'), { timeoutMs: 45_000 });
     expect(row.model.names(w.fake.modelOf(next))).toBe(true);
-    await w.phone.waitFor(() => w.phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('model: which model now?')), { what: 'the reply' });
+    await w.phone.waitFor(() => w.phone.messages().find((m) => m.role === 'assistant' && chatText(m).startsWith(`${row.agent} model: `) && chatText(m).includes('which model now?')), { what: 'the reply' });
     await idle('idle after the turn on the new model');
   }, STEP_MS);
 

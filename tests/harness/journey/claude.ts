@@ -39,6 +39,7 @@ export const claudeRow: JourneyRow = {
   idle: DESK_READY,
   pasteSettleMs: 0,
   question: {
+    typed: false,
     headlineOf: (request) => (request.toolInput as { questions?: Array<{ question: string }> }).questions?.[0]?.question,
     // A single choice takes either a pick or the person's own words ("Other").
     answer: (_request, words) => ({ decision: 'allow', answers: buildQuestionAnswers({ questions: [QUESTION], picks: [{ labels: [], other: words }] }) }),

@@ -40,6 +40,7 @@ export const codexRow: JourneyRow = {
   idle: CODEX_READY,
   pasteSettleMs: 0,
   question: {
+    typed: true,
     prepare: enterPlanModeAtDesk,
     finish: leavePlanModeAtDesk,
     headlineOf: (request) => (request.toolInput as DialogInput).headline,

@@ -40,6 +40,7 @@ export const geminiRow: JourneyRow = {
   idle: GEMINI_READY,
   pasteSettleMs: 500,
   question: {
+    typed: true,
     headlineOf: (request) => (request.toolInput as DialogInput).headline,
     // Its custom-value option takes the words.
     answer: (request, words) => ({ decision: 'allow', choice: (request.toolInput as DialogInput).freeText?.key, text: words }),

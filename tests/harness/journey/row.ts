@@ -72,7 +72,9 @@ export type JourneyRow = {
     finish?(runner: RunnerHandle): Promise<void>;
     /** The headline the phone shows for the question. */
     headlineOf(request: PendingRequest): string | undefined;
-    /** The person's pick of PostgreSQL with `words` of their own. */
+    /** The words are typed into a field on its screen (else they travel as data, a hook's answer). */
+    typed: boolean;
+    /** The person's answer in `words` of their own (with a pick where the agent wants one). */
     answer(request: PendingRequest, words: string): Answer;
   };
   /** A model its switch takes, whether a request names it, and the phone's answer where the agent
