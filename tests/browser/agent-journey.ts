@@ -1,12 +1,14 @@
-// agent-journey.ts: the one browser journey every agent besides claude walks (codex.test.ts,
+// agent-journey.ts: the one browser journey every agent walks (claude.test.ts, codex.test.ts,
 // gemini.test.ts), at 390×844 (touch) and 1280×800: the list names the agent; a prompt gets the fake
 // model's reply in the chat; the shell command the agent asks about is approved in the sheet and only
-// then runs; the terminal is the agent's own screen; axe finds nothing serious at each step, in either
-// theme. What differs per agent is its fake API, its sandbox and how its screen says it is ready.
+// then runs; the terminal is the agent's own screen; End from the header ends it, leaving Resume;
+// axe finds nothing serious at each step, in either theme. What differs per agent is its fake API,
+// its sandbox, its arguments and how its screen says it is ready.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import type { AgentKind } from '@tether/shared';
 import { seriousInBothThemes } from '../harness/axe.ts';
 import { saveScreenshot, UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
 import type { useBrowserWorld } from '../harness/browser-world.ts';
@@ -29,7 +31,7 @@ export type JourneyScript = {
 };
 
 export type JourneyAgent = {
-  agent: 'codex' | 'gemini';
+  agent: AgentKind;
   /** As the web app names it ("Codex · PTY", "Message Codex, …"). */
   display: string;
   /** How long the agent's own steps may take (its TUI's start, a model turn). */
@@ -121,6 +123,18 @@ export function agentJourney(options: { world: ReturnType<typeof useBrowserWorld
       await tab.locator('.xterm-rows').getByText(/The file is there now\./).first().waitFor({ timeout: agent.uiTimeoutMs });
       await saveScreenshot(tab, { name: `${name}-terminal`, viewport });
       expect(await seriousInBothThemes(tab)).toEqual([]);
+
+      step('End from the header ends it');
+      await tab.getByRole('button', { name: 'End session', exact: true }).click();
+      const endDialog = tab.getByRole('alertdialog', { name: 'End this session?' });
+      await endDialog.waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(endDialog.textContent()).resolves.toContain(agent.display);
+      await saveScreenshot(tab, { name: `${name}-end`, viewport });
+      expect(await seriousInBothThemes(tab)).toEqual([]);
+      await endDialog.getByRole('button', { name: 'End session' }).click();
+      await endDialog.waitFor({ state: 'detached', timeout: agent.uiTimeoutMs });
+      await tab.locator('.session-header').getByRole('button', { name: 'Resume' }).waitFor({ timeout: agent.uiTimeoutMs });
+      expect(await runner.exited).toBe(0);
     }, agent.journeyTimeoutMs);
   }
 }

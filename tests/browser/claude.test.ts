@@ -1,0 +1,34 @@
+// claude.test.ts: a claude session from the browser walks the journey every agent walks
+// (agent-journey.ts): a real hub serving web/dist, a real `tether claude` runner (desk in a PTY) in
+// its manual mode, its model the scripted fake Messages API, Debian's Chromium at 390×844 (touch) and
+// 1280×800. (claude's own screens beyond the journey: real-claude.test.ts and the other suites here.)
+import { describe } from 'vitest';
+import { startFakeAnthropic, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
+import { useBrowserWorld } from '../harness/browser-world.ts';
+import { createClaudeSandbox } from '../harness/claude.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { DESK_READY, MANUAL_MODE } from '../harness/world.ts';
+import { agentJourney } from './agent-journey.ts';
+
+describe('a claude session from the browser', () => {
+  agentJourney({
+    world: useBrowserWorld(),
+    defer: useCleanups(),
+    agent: {
+      agent: 'claude',
+      display: 'Claude',
+      uiTimeoutMs: 30_000,
+      journeyTimeoutMs: 90_000,
+      async start(script) {
+        const fake = await startFakeAnthropic({
+          script: [
+            when(userSays(script.hello), text(script.greeting)),
+            when(userSays(script.ask), toolUse('Bash', { command: script.command, description: script.label })),
+            when((request) => JSON.stringify(request.messages).includes(script.output), text(script.done)),
+          ],
+        });
+        return { fake, sandbox: createClaudeSandbox({ fakeApiUrl: fake.url }), args: MANUAL_MODE, ready: DESK_READY };
+      },
+    },
+  });
+});
