@@ -1,6 +1,7 @@
 // agent-journey.test.ts: one journey for every agent (issue 41), the real CLI of each at its pin
 // (current by default; the floor with TETHER_CLAUDE_BIN / TETHER_CODEX_BIN / TETHER_GEMINI_BIN)
-// against its fake API. One world per row (tests/harness/journey/): start, a prompt from the phone,
+// against its fake API. One world per row (tests/harness/journey/): start (a prompt sent while the
+// agent starts), a prompt from the phone,
 // a turn at the desk, an approval, an abort, the agent's own question answered with the person's
 // words, the model, the mode, a review by the same agent, End. Each row says only what differs per
 // agent; what the agent can do is read from the capabilities its runner stated for the installed
@@ -22,8 +23,8 @@ import { chatText } from '../harness/runner.ts';
 
 /** A person's own words, with control characters a phone could send; what of them is typed into a
  *  field on the agent's screen (control characters removed). */
-const WORDS = 'a throwaway\x1b[2J one\x07, please';
-const WORDS_TYPED = 'a throwaway[2J one, please';
+const WORDS = 'a throwaway\x1b[2J\x1b[201~ one\x07,\tplease';
+const WORDS_TYPED = 'a throwaway[2J[201~ one, please';
 const FINDINGS = 'notes.txt now says journey-42; nothing else changed.';
 const STEP_MS = 120_000;
 
@@ -53,7 +54,15 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
     context.onTestFailed(() => console.log(describeWorld(w)));
   });
 
-  it('start: the session is a PTY on the daemon’s machine, stating what its room says the installed version can do', async () => {
+  it('start: a prompt sent while the agent starts is typed once it is ready, answered once; the session is a PTY on the daemon’s machine, stating what its room says the installed version can do', async () => {
+    w.fake.echo(`${row.agent} early: `);
+    // Sent before the agent drew anything: the runner holds it, whatever the hub or the screen says.
+    const sent = await w.phone.send('sent while it starts');
+    expect(sent.ok).toBe(true);
+    await w.phone.waitFor(() => w.phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes(`${row.agent} early: sent while it starts`)), { what: 'the early prompt answered', timeoutMs: 60_000 });
+    expect(w.phone.prompts().get(sent.promptId)?.status).toBe('delivered');
+    expect(w.phone.messages().filter((m) => m.role === 'user').map(chatText)).toEqual(['sent while it starts']);
+    expect(w.fake.requests.filter((r) => r.kind === 'main')).toHaveLength(1);
     await row.started({ runner: w.runner, phone: w.phone, cwd: w.sandbox.cwd });
     await idle('idle session');
     expect(session()).toMatchObject({ agent: row.agent, launchKind: 'pty', machineId: w.daemon.machineId() });
@@ -65,6 +74,9 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
     const machine = listed.machines.find((m) => m.id === w.daemon.machineId());
     expect(machine?.agents).toContain(row.agent);
     expect(machine?.capabilities[row.agent]).toEqual(stated);
+    // The agent's own session id and the turn's usage, read from its transcript.
+    await w.phone.waitFor(() => (w.phone.session()?.usage?.outputTokens ?? 0) > 0, { what: 'the usage of the turn' });
+    expect(session().agentSessionId).toBeTruthy();
   }, STEP_MS);
 
   it('prompt: a prompt from the phone is typed into the agent and answered', async () => {
@@ -126,12 +138,14 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
     await w.phone.send('ask me which database');
     const request = await w.phone.waitFor(() => heardSince(w, from, (r) => r.kind === 'question' || r.kind === 'dialog'), { what: 'the question on the hub', timeoutMs: 45_000 });
     expect(row.question.headlineOf(request)).toBe(JOURNEY_QUESTION.question);
-    // A field typed into the agent's screen has its length limit: over it, refused and nothing typed.
-    const limit = (request.toolInput as { freeText?: { maxChars?: number } }).freeText?.maxChars;
-    if (limit !== undefined) {
-      const long = await w.phone.emit('approval:answer', { requestId: request.id, answer: row.question.answer(request, 'x'.repeat(limit + 1)) });
-      expect(long).toMatchObject({ ok: false, error: expect.stringMatching(/at most/) });
+    if (row.question.shape) expect(request.toolInput).toMatchObject(row.question.shape);
+    // Answers the hub refuses, each with its reason: the question stays open, nothing typed.
+    for (const [answer, reason] of row.question.refusals(request)) {
+      const ack = await w.phone.emit('approval:answer', { requestId: request.id, answer });
+      expect(ack.ok, JSON.stringify(answer)).toBe(false);
+      expect(String(ack.error)).toMatch(reason);
     }
+    expect(w.phone.resolved.find((r) => r.requestId === request.id)).toBeUndefined();
     expect((await w.phone.emit('approval:answer', { requestId: request.id, answer: row.question.answer(request, WORDS) })).ok).toBe(true);
     await w.runner.waitForScreen('noted your answer', { timeoutMs: 45_000 });
     const reached = JSON.stringify(row.question.typed ? WORDS_TYPED : WORDS).slice(1, -1);
@@ -210,5 +224,7 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
     expect((await w.phone.emit('session:stop', { sessionId: w.runner.sessionId })).ok).toBe(true);
     await w.phone.waitFor(() => w.phone.session()?.status === 'ended', { what: 'ended', timeoutMs: 30_000 });
     expect(await w.runner.exited).toBe(0);
+    // The fake was asked only what it knows.
+    expect(w.fake.requests.filter((r) => r.kind === 'other').map((r) => r.path)).toEqual([]);
   }, STEP_MS);
 });

@@ -40,6 +40,8 @@ export const claudeRow: JourneyRow = {
   pasteSettleMs: 0,
   question: {
     typed: false,
+    shape: { questions: [QUESTION] },
+    refusals: () => [],
     headlineOf: (request) => (request.toolInput as { questions?: Array<{ question: string }> }).questions?.[0]?.question,
     // A single choice takes either a pick or the person's own words ("Other").
     answer: (_request, words) => ({ decision: 'allow', answers: buildQuestionAnswers({ questions: [QUESTION], picks: [{ labels: [], other: words }] }) }),

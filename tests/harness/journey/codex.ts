@@ -1,6 +1,7 @@
 // codex.ts (harness/journey): Codex's row of the journey table: the fake Responses API, Codex's
 // sandbox, request_user_input as its question (asked in its Plan mode, entered at the desk), and a
 // model its `/model` picker lists at both pins.
+import { FREE_TEXT_MAX_CHARS } from '@tether/shared';
 import { execCommand, hasToolOutput, lastUserText, requestUserInput, startFakeOpenAI, streamedText, text, userSays, when } from '../../fixtures/fake-openai/index.ts';
 import { CODEX_READY, codexBin, codexStarted, createCodexSandbox, enterPlanModeAtDesk, leavePlanModeAtDesk } from '../codex.ts';
 import { JOURNEY_QUESTION, journeyFake, type JourneyRow } from './row.ts';
@@ -41,6 +42,19 @@ export const codexRow: JourneyRow = {
   pasteSettleMs: 0,
   question: {
     typed: true,
+    shape: {
+      options: [
+        { key: '1', label: 'SQLite', detail: 'A file per test' },
+        { key: '2', label: 'PostgreSQL', detail: 'A throwaway cluster' },
+        { key: '3', label: 'None of the above' },
+      ],
+      freeText: { notes: true, maxChars: FREE_TEXT_MAX_CHARS.codex },
+    },
+    // Its notes go with a pick; over its limit nothing is typed.
+    refusals: () => [
+      [{ decision: 'allow', text: 'a note alone' }, /choose one/],
+      [{ decision: 'allow', choice: '2', text: 'x'.repeat(FREE_TEXT_MAX_CHARS.codex + 1) }, /at most/],
+    ],
     prepare: enterPlanModeAtDesk,
     finish: leavePlanModeAtDesk,
     headlineOf: (request) => (request.toolInput as DialogInput).headline,

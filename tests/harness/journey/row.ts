@@ -72,6 +72,10 @@ export type JourneyRow = {
     finish?(runner: RunnerHandle): Promise<void>;
     /** The headline the phone shows for the question. */
     headlineOf(request: PendingRequest): string | undefined;
+    /** What else the phone is shown of it (its options and field, in the agent's words). */
+    shape?: Record<string, unknown>;
+    /** Answers the hub refuses for it, each with the reason it gives (the question stays open). */
+    refusals(request: PendingRequest): Array<[Answer, RegExp]>;
     /** The words are typed into a field on its screen (else they travel as data, a hook's answer). */
     typed: boolean;
     /** The person's answer in `words` of their own (with a pick where the agent wants one). */
