@@ -49,6 +49,8 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
 
   beforeAll(async () => {
     w = await startJourneyWorld(defer, row);
+    // What the agent's room says the installed version can do: each step does it, or shows it refused.
+    caps = installedCapabilities({ agent: agentFor(row.agent), env: { ...process.env, ...w.binEnv } });
   }, STEP_MS);
   beforeEach((context) => {
     context.onTestFailed(() => console.log(describeWorld(w)));
@@ -63,17 +65,15 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
     expect(w.phone.prompts().get(sent.promptId)?.status).toBe('delivered');
     expect(w.phone.messages().filter((m) => m.role === 'user').map(chatText)).toEqual(['sent while it starts']);
     expect(w.fake.requests.filter((r) => r.kind === 'main')).toHaveLength(1);
-    await row.started({ runner: w.runner, phone: w.phone, cwd: w.sandbox.cwd });
     await idle('idle session');
+    await w.runner.waitForScreen(row.idle);
     expect(session()).toMatchObject({ agent: row.agent, launchKind: 'pty', machineId: w.daemon.machineId() });
-    const stated = installedCapabilities({ agent: agentFor(row.agent), env: { ...process.env, ...w.binEnv } });
-    expect(session().capabilities).toEqual(stated);
-    caps = stated;
+    expect(session().capabilities).toEqual(caps);
     // The daemon lists the agent with the same record (the new-session form's choices).
     const listed = (await (await fetch(`${w.hub.url}/api/machines`, { headers: { authorization: `Bearer ${w.hub.token}` } })).json()) as { machines: Machine[] };
     const machine = listed.machines.find((m) => m.id === w.daemon.machineId());
     expect(machine?.agents).toContain(row.agent);
-    expect(machine?.capabilities[row.agent]).toEqual(stated);
+    expect(machine?.capabilities[row.agent]).toEqual(caps);
     // The agent's own session id and the turn's usage, read from its transcript.
     await w.phone.waitFor(() => (w.phone.session()?.usage?.outputTokens ?? 0) > 0, { what: 'the usage of the turn' });
     expect(session().agentSessionId).toBeTruthy();

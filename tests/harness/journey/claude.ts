@@ -33,9 +33,6 @@ export const claudeRow: JourneyRow = {
     };
   },
   runner: { args: MANUAL_MODE },
-  started: async ({ runner }) => {
-    await runner.waitForScreen(DESK_READY);
-  },
   idle: DESK_READY,
   pasteSettleMs: 0,
   question: {

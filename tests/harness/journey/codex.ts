@@ -3,7 +3,7 @@
 // model its `/model` picker lists at both pins.
 import { FREE_TEXT_MAX_CHARS } from '@tether/shared';
 import { execCommand, hasToolOutput, lastUserText, requestUserInput, startFakeOpenAI, streamedText, text, userSays, when } from '../../fixtures/fake-openai/index.ts';
-import { CODEX_READY, codexBin, codexStarted, createCodexSandbox, enterPlanModeAtDesk, leavePlanModeAtDesk } from '../codex.ts';
+import { CODEX_READY, codexBin, createCodexSandbox, enterPlanModeAtDesk, leavePlanModeAtDesk } from '../codex.ts';
 import { JOURNEY_QUESTION, journeyFake, type JourneyRow } from './row.ts';
 
 type DialogInput = { headline?: string; options: Array<{ key: string; label: string }> };
@@ -33,11 +33,6 @@ export const codexRow: JourneyRow = {
     };
   },
   runner: { args: [], cols: 110, rows: 35 },
-  // A desk types once Codex has started its session: keys pasted before were lost.
-  started: async ({ runner, cwd }) => {
-    await runner.waitForScreen(CODEX_READY);
-    await runner.waitForScreen(codexStarted(cwd));
-  },
   idle: CODEX_READY,
   pasteSettleMs: 0,
   question: {

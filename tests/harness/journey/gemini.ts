@@ -33,11 +33,7 @@ export const geminiRow: JourneyRow = {
     };
   },
   runner: { args: ['-m', FAKE_GEMINI_MODEL], cols: 110, rows: 35 },
-  // Idle: its input drawn and its SessionStart hook run; a desk also waits for the hook's busy row to go.
-  started: async ({ runner, phone }) => {
-    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session', timeoutMs: 45_000 });
-    await runner.waitForScreen(GEMINI_READY);
-  },
+  // Also its SessionStart hook's busy row gone.
   idle: GEMINI_READY,
   pasteSettleMs: 500,
   question: {

@@ -7,7 +7,7 @@
 import type { AgentKind, PendingRequest } from '@tether/shared';
 import type { GuardedTurn, ScriptTurn } from '../../fixtures/script-cursor.ts';
 import type { Defer } from '../cleanups.ts';
-import type { RunnerHandle, SessionWatch } from '../runner.ts';
+import type { RunnerHandle } from '../runner.ts';
 
 /** A request as every fake API records it. */
 export type ApiRequest = { seq: number; kind: string; path: string; body: unknown; outcome?: 'completed' | 'aborted' };
@@ -60,9 +60,8 @@ export type JourneyRow = {
   stage(defer: Defer): Promise<AgentStage>;
   /** `tether <agent>`'s own arguments and the desk's size. */
   runner: { args: string[]; cols?: number; rows?: number };
-  /** Resolves once the desk first takes typing (the session registered and the agent started). */
-  started(o: { runner: RunnerHandle; phone: SessionWatch; cwd: string }): Promise<void>;
-  /** The agent's idle, empty input at the desk, between turns. */
+  /** The agent's idle, empty input at the desk, between turns (the journey's first turn, a prompt
+   *  from the phone, comes before any key at the desk: the agent has started its session by then). */
   idle: RegExp;
   /** A person's pause between a paste at the desk and its Enter (Gemini takes an early Enter as a newline). */
   pasteSettleMs: number;
