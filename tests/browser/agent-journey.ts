@@ -30,6 +30,22 @@ export type JourneyScript = {
   done: string;
 };
 
+/** An agent's fake API's builders, as journeyTurns uses them. */
+export type TurnBuilders<Req, Rep, Turn> = {
+  when(matcher: (request: Req) => boolean, reply: Rep): Turn;
+  userSays(pattern: RegExp): (request: Req) => boolean;
+  text(value: string): Rep;
+  /** Its shell tool asked to run `command`, described by `label`. */
+  command(command: string, label: string): Rep;
+  /** The request carries the command's output holding `output`. */
+  ran(output: string): (request: Req) => boolean;
+};
+
+/** The journey's three turns in an agent's fake API: hello → greeting, ask → command, ran → done. */
+export function journeyTurns<Req, Rep, Turn>(script: JourneyScript, b: TurnBuilders<Req, Rep, Turn>): Turn[] {
+  return [b.when(b.userSays(script.hello), b.text(script.greeting)), b.when(b.userSays(script.ask), b.command(script.command, script.label)), b.when(b.ran(script.output), b.text(script.done))];
+}
+
 export type JourneyAgent = {
   agent: AgentKind;
   /** As the web app names it ("Codex · PTY", "Message Codex, …"). */

@@ -8,7 +8,7 @@ import { useBrowserWorld } from '../harness/browser-world.ts';
 import { createClaudeSandbox } from '../harness/claude.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { DESK_READY, MANUAL_MODE } from '../harness/world.ts';
-import { agentJourney } from './agent-journey.ts';
+import { agentJourney, journeyTurns } from './agent-journey.ts';
 
 describe('a claude session from the browser', () => {
   agentJourney({
@@ -21,11 +21,7 @@ describe('a claude session from the browser', () => {
       journeyTimeoutMs: 90_000,
       async start(script) {
         const fake = await startFakeAnthropic({
-          script: [
-            when(userSays(script.hello), text(script.greeting)),
-            when(userSays(script.ask), toolUse('Bash', { command: script.command, description: script.label })),
-            when((request) => JSON.stringify(request.messages).includes(script.output), text(script.done)),
-          ],
+          script: journeyTurns(script, { when, userSays, text, command: (command, description) => toolUse('Bash', { command, description }), ran: (output) => (request) => JSON.stringify(request.messages).includes(output) }),
         });
         return { fake, sandbox: createClaudeSandbox({ fakeApiUrl: fake.url }), args: MANUAL_MODE, ready: DESK_READY };
       },
