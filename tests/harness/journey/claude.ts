@@ -1,10 +1,11 @@
 // claude.ts (harness/journey): claude's row of the journey table: the fake Messages API, claude's
 // sandbox in its manual mode (its own default differs by version), AskUserQuestion as its question.
 import { buildQuestionAnswers } from '@tether/shared';
-import { hasToolResult, lastUserText, startFakeAnthropic, streamedText, text, toolUse, userSays, when } from '../../fixtures/fake-anthropic/index.ts';
+import * as api from '../../fixtures/fake-anthropic/index.ts';
+import { hasToolResult, startFakeAnthropic, toolUse } from '../../fixtures/fake-anthropic/index.ts';
 import { claudeBin, createClaudeSandbox } from '../claude.ts';
 import { DESK_READY, MANUAL_MODE } from '../world.ts';
-import { JOURNEY_QUESTION, journeyFake, type JourneyRow } from './row.ts';
+import { JOURNEY_QUESTION, rowStage, type JourneyRow } from './row.ts';
 
 const QUESTION = { ...JOURNEY_QUESTION, options: [...JOURNEY_QUESTION.options], multiSelect: false };
 
@@ -12,25 +13,18 @@ export const claudeRow: JourneyRow = {
   agent: 'claude',
   async stage(defer) {
     const fake = await startFakeAnthropic();
-    defer(() => fake.stop());
-    const sandbox = createClaudeSandbox({ fakeApiUrl: fake.url });
-    defer(() => sandbox.stop());
-    return {
-      sandbox,
-      binEnv: { TETHER_CLAUDE_BIN: claudeBin() },
-      fake: journeyFake({
+    return rowStage(defer, {
+      parts: {
         fake,
+        api,
         modelOf: (request) => (request.body as { model?: string } | undefined)?.model ?? null,
-        text,
-        streamedText,
-        when,
-        userSays,
-        lastUserText,
         command: (command, description) => toolUse('Bash', { command, description }),
         question: () => toolUse('AskUserQuestion', { questions: [QUESTION] }),
         answered: hasToolResult(),
-      }),
-    };
+      },
+      sandbox: createClaudeSandbox({ fakeApiUrl: fake.url }),
+      binEnv: { TETHER_CLAUDE_BIN: claudeBin() },
+    });
   },
   runner: { args: MANUAL_MODE },
   idle: DESK_READY,

@@ -2,9 +2,10 @@
 // sandbox, request_user_input as its question (asked in its Plan mode, entered at the desk), and a
 // model its `/model` picker lists at both pins.
 import { FREE_TEXT_MAX_CHARS } from '@tether/shared';
-import { execCommand, hasToolOutput, lastUserText, requestUserInput, startFakeOpenAI, streamedText, text, userSays, when } from '../../fixtures/fake-openai/index.ts';
+import * as api from '../../fixtures/fake-openai/index.ts';
+import { execCommand, hasToolOutput, requestUserInput, startFakeOpenAI } from '../../fixtures/fake-openai/index.ts';
 import { CODEX_READY, codexBin, createCodexSandbox, enterPlanModeAtDesk, leavePlanModeAtDesk } from '../codex.ts';
-import { JOURNEY_QUESTION, journeyFake, type JourneyRow } from './row.ts';
+import { JOURNEY_QUESTION, rowStage, type JourneyRow } from './row.ts';
 
 type DialogInput = { headline?: string; options: Array<{ key: string; label: string }> };
 
@@ -12,25 +13,18 @@ export const codexRow: JourneyRow = {
   agent: 'codex',
   async stage(defer) {
     const fake = await startFakeOpenAI();
-    defer(() => fake.stop());
-    const sandbox = createCodexSandbox({ fakeApiUrl: fake.url });
-    defer(() => sandbox.stop());
-    return {
-      sandbox,
-      binEnv: { TETHER_CODEX_BIN: codexBin() },
-      fake: journeyFake({
+    return rowStage(defer, {
+      parts: {
         fake,
+        api,
         modelOf: (request) => (request.body as { model?: string } | undefined)?.model ?? null,
-        text,
-        streamedText,
-        when,
-        userSays,
-        lastUserText,
         command: (command, description) => execCommand(command, { justification: description }),
         question: () => requestUserInput([{ id: 'database', ...JOURNEY_QUESTION, options: [...JOURNEY_QUESTION.options] }]),
         answered: hasToolOutput(),
-      }),
-    };
+      },
+      sandbox: createCodexSandbox({ fakeApiUrl: fake.url }),
+      binEnv: { TETHER_CODEX_BIN: codexBin() },
+    });
   },
   runner: { args: [], cols: 110, rows: 35 },
   idle: CODEX_READY,

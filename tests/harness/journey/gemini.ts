@@ -2,9 +2,10 @@
 // in the request's path), Gemini's sandbox started on the fake's model, ask_user as its question
 // (its "Enter a custom value" field takes the person's words).
 import { FREE_TEXT_MAX_CHARS } from '@tether/shared';
-import { functionCall, hasToolResponse, lastUserText, shellCommand, startFakeGemini, streamedText, text, userSays, when } from '../../fixtures/fake-gemini/index.ts';
+import * as api from '../../fixtures/fake-gemini/index.ts';
+import { functionCall, hasToolResponse, shellCommand, startFakeGemini } from '../../fixtures/fake-gemini/index.ts';
 import { createGeminiSandbox, FAKE_GEMINI_MODEL, GEMINI_READY, geminiBin } from '../gemini.ts';
-import { JOURNEY_QUESTION, journeyFake, type JourneyRow } from './row.ts';
+import { JOURNEY_QUESTION, rowStage, type JourneyRow } from './row.ts';
 
 type DialogInput = { headline?: string; freeText?: { key?: string } };
 
@@ -12,25 +13,18 @@ export const geminiRow: JourneyRow = {
   agent: 'gemini',
   async stage(defer) {
     const fake = await startFakeGemini();
-    defer(() => fake.stop());
-    const sandbox = createGeminiSandbox({ fakeApiUrl: fake.url });
-    defer(() => sandbox.stop());
-    return {
-      sandbox,
-      binEnv: { TETHER_GEMINI_BIN: geminiBin() },
-      fake: journeyFake({
+    return rowStage(defer, {
+      parts: {
         fake,
+        api,
         modelOf: (request) => /\/models\/([^:/]+):/.exec(request.path)?.[1] ?? null,
-        text,
-        streamedText,
-        when,
-        userSays,
-        lastUserText,
         command: (command, description) => shellCommand(command, { description }),
         question: () => functionCall('ask_user', { questions: [{ ...JOURNEY_QUESTION, type: 'choice', options: [...JOURNEY_QUESTION.options] }] }),
         answered: hasToolResponse(),
-      }),
-    };
+      },
+      sandbox: createGeminiSandbox({ fakeApiUrl: fake.url }),
+      binEnv: { TETHER_GEMINI_BIN: geminiBin() },
+    });
   },
   runner: { args: ['-m', FAKE_GEMINI_MODEL], cols: 110, rows: 35 },
   // Also its SessionStart hook's busy row gone.

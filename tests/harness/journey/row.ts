@@ -88,12 +88,15 @@ export type JourneyRow = {
 /** A fake's own builders and handle, from which every row's JourneyFake is made the same way. */
 export type FakeParts<Req, Rep, R extends ApiRequest> = {
   fake: { requests: R[]; setScript(script: ScriptTurn<Req, Rep>[]): void; waitForRequest(predicate: (request: R) => boolean, options?: { timeoutMs?: number }): Promise<R> };
+  /** The fake's module: its reply builders and request readers. */
+  api: {
+    text(value: string): Rep;
+    streamedText(chunks: string[], options: { gapMs: number }): Rep;
+    when(matcher: (request: Req) => boolean, turn: Rep): GuardedTurn<Req, Rep>;
+    userSays(pattern: string): (request: Req) => boolean;
+    lastUserText(request: Req): string;
+  };
   modelOf(request: ApiRequest): string | null;
-  text(value: string): Rep;
-  streamedText(chunks: string[], options: { gapMs: number }): Rep;
-  when(matcher: (request: Req) => boolean, turn: Rep): GuardedTurn<Req, Rep>;
-  userSays(pattern: string): (request: Req) => boolean;
-  lastUserText(request: Req): string;
   /** Its shell tool asked to run `command`. */
   command(command: string, description: string): Rep;
   /** JOURNEY_QUESTION in its question tool. */
@@ -102,16 +105,24 @@ export type FakeParts<Req, Rep, R extends ApiRequest> = {
   answered(request: Req): boolean;
 };
 
+/** A row's stage: its fake (started by the row) and sandbox, both stopped by the scope. */
+export function rowStage<Req, Rep, R extends ApiRequest>(defer: Defer, o: { parts: FakeParts<Req, Rep, R> & { fake: { stop(): unknown } }; sandbox: AgentStage['sandbox'] & { stop(): unknown }; binEnv: Record<string, string> }): AgentStage {
+  defer(() => o.parts.fake.stop());
+  defer(() => o.sandbox.stop());
+  return { sandbox: o.sandbox, binEnv: o.binEnv, fake: journeyFake(o.parts) };
+}
+
 /** A row's fake in the journey's terms, from its own builders. */
 export function journeyFake<Req, Rep, R extends ApiRequest>(parts: FakeParts<Req, Rep, R>): JourneyFake {
-  const { fake, when, userSays, text } = parts;
+  const { fake } = parts;
+  const { when, userSays, text } = parts.api;
   const bodyHas = (needle: string) => (request: Req) => JSON.stringify(request).includes(needle);
   return {
     requests: fake.requests,
     waitForRequest: (predicate, options) => fake.waitForRequest(predicate, options),
     modelOf: parts.modelOf,
-    echo: (prefix) => fake.setScript([(request: Req) => text(`${prefix}${parts.lastUserText(request)}`)]),
-    story: (marker) => fake.setScript([parts.streamedText(Array.from({ length: 20 }, (_, i) => `Paragraph ${marker}-${i + 1}.\n\n`), { gapMs: 1000 })]),
+    echo: (prefix) => fake.setScript([(request: Req) => text(`${prefix}${parts.api.lastUserText(request)}`)]),
+    story: (marker) => fake.setScript([parts.api.streamedText(Array.from({ length: 20 }, (_, i) => `Paragraph ${marker}-${i + 1}.\n\n`), { gapMs: 1000 })]),
     command: (o) => fake.setScript([when(userSays(o.prompt), parts.command(o.command, o.description)), when(bodyHas(o.output), text(o.then))]),
     question: (o) => fake.setScript([when(userSays(o.prompt), parts.question()), when(parts.answered, text(o.then))]),
     review: (findings) => fake.setScript([when(userSays('diff --git'), text(findings))]),
