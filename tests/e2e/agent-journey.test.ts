@@ -2,8 +2,8 @@
 // (current by default; the floor with TETHER_CLAUDE_BIN / TETHER_CODEX_BIN / TETHER_GEMINI_BIN)
 // against its fake API. One world per row (tests/harness/journey/): start (a prompt sent while the
 // agent starts), a prompt from the phone,
-// a turn at the desk, an approval, an abort, the agent's own question answered with the person's
-// words, the model, the mode, a review by the same agent, End. Each row says only what differs per
+// a turn at the desk, an approval, an abort, the model, the mode, the agent's own question answered
+// with the person's words, a review by the same agent, End. Each row says only what differs per
 // agent; what the agent can do is read from the capabilities its runner stated for the installed
 // version, and a step it cannot do asserts that the hub refuses it with the reason, never skips it.
 // At the fake API: after a model switch the next request names the new model, and the words of a
@@ -131,29 +131,6 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
     await w.runner.waitForScreen(row.idle);
   }, STEP_MS);
 
-  it('question: the agent’s own question reaches the phone with its headline; the person’s words reach its next request', async () => {
-    await row.question.prepare?.(w.runner);
-    w.fake.question({ prompt: 'ask me which database', then: 'noted your answer' });
-    const from = w.phone.requested.length;
-    await w.phone.send('ask me which database');
-    const request = await w.phone.waitFor(() => heardSince(w, from, (r) => r.kind === 'question' || r.kind === 'dialog'), { what: 'the question on the hub', timeoutMs: 45_000 });
-    expect(row.question.headlineOf(request)).toBe(JOURNEY_QUESTION.question);
-    if (row.question.shape) expect(request.toolInput).toMatchObject(row.question.shape);
-    // Answers the hub refuses, each with its reason: the question stays open, nothing typed.
-    for (const [answer, reason] of row.question.refusals(request)) {
-      const ack = await w.phone.emit('approval:answer', { requestId: request.id, answer });
-      expect(ack.ok, JSON.stringify(answer)).toBe(false);
-      expect(String(ack.error)).toMatch(reason);
-    }
-    expect(w.phone.resolved.find((r) => r.requestId === request.id)).toBeUndefined();
-    expect((await w.phone.emit('approval:answer', { requestId: request.id, answer: row.question.answer(request, WORDS) })).ok).toBe(true);
-    await w.runner.waitForScreen('noted your answer', { timeoutMs: 45_000 });
-    const reached = JSON.stringify(row.question.typed ? WORDS_TYPED : WORDS).slice(1, -1);
-    await w.fake.waitForRequest((r) => r.kind === 'main' && bodyOf(r).includes(reached));
-    await idle('idle after the answer');
-    await row.question.finish?.(w.runner);
-  }, STEP_MS);
-
   it('model: switched from the phone, the next request names the new model; where the agent cannot, refused with the reason', async () => {
     if (!canDo('models')) {
       expectRefused(await w.phone.emit('session:set-model', { sessionId: w.runner.sessionId, model: row.model.to }), caps, 'model');
@@ -190,6 +167,28 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
       await w.phone.waitFor(() => w.phone.session()?.permissionMode === mode, { what: `${mode} mode`, timeoutMs: 30_000 });
     }
     await w.runner.waitForScreen(row.idle);
+  }, STEP_MS);
+
+  it('question: the agent’s own question reaches the phone with its headline; the person’s words reach its next request', async () => {
+    await row.question.prepare?.(w.runner);
+    w.fake.question({ prompt: 'ask me which database', then: 'noted your answer' });
+    const from = w.phone.requested.length;
+    await w.phone.send('ask me which database');
+    const request = await w.phone.waitFor(() => heardSince(w, from, (r) => r.kind === 'question' || r.kind === 'dialog'), { what: 'the question on the hub', timeoutMs: 45_000 });
+    expect(row.question.headlineOf(request)).toBe(JOURNEY_QUESTION.question);
+    if (row.question.shape) expect(request.toolInput).toMatchObject(row.question.shape);
+    // Answers the hub refuses, each with its reason: the question stays open, nothing typed.
+    for (const [answer, reason] of row.question.refusals(request)) {
+      const ack = await w.phone.emit('approval:answer', { requestId: request.id, answer });
+      expect(ack.ok, JSON.stringify(answer)).toBe(false);
+      expect(String(ack.error)).toMatch(reason);
+    }
+    expect(w.phone.resolved.find((r) => r.requestId === request.id)).toBeUndefined();
+    expect((await w.phone.emit('approval:answer', { requestId: request.id, answer: row.question.answer(request, WORDS) })).ok).toBe(true);
+    await w.runner.waitForScreen('noted your answer', { timeoutMs: 45_000 });
+    const reached = JSON.stringify(row.question.typed ? WORDS_TYPED : WORDS).slice(1, -1);
+    await w.fake.waitForRequest((r) => r.kind === 'main' && bodyOf(r).includes(reached));
+    await idle('idle after the answer');
   }, STEP_MS);
 
   it('review: the same agent reviews the session read-only, the diff in its first request, its findings on the card; where it cannot, refused with the reason', async () => {

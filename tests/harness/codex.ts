@@ -120,11 +120,3 @@ export async function enterPlanModeAtDesk(runner: Pick<TetherPty, 'write' | 'wai
   await runner.waitForScreen(FOOTER_SAYS_PLAN);
 }
 
-/** Codex's footer, its last row, no longer says Plan mode. */
-const FOOTER_LEFT_PLAN = /\n(?![^\n]*Plan mode)[^\n]*\S[^\n]*\s*$/;
-
-/** Shift+Tab at the desk out of Plan mode (its modes cycle: default, Plan). */
-export async function leavePlanModeAtDesk(runner: Pick<TetherPty, 'write' | 'waitForScreen'>): Promise<void> {
-  runner.write('\x1b[Z');
-  await runner.waitForScreen(FOOTER_LEFT_PLAN);
-}

@@ -4,7 +4,7 @@
 import { FREE_TEXT_MAX_CHARS } from '@tether/shared';
 import * as api from '../../fixtures/fake-openai/index.ts';
 import { execCommand, hasToolOutput, requestUserInput, startFakeOpenAI } from '../../fixtures/fake-openai/index.ts';
-import { CODEX_READY, codexBin, createCodexSandbox, enterPlanModeAtDesk, leavePlanModeAtDesk } from '../codex.ts';
+import { CODEX_READY, codexBin, createCodexSandbox, enterPlanModeAtDesk } from '../codex.ts';
 import { JOURNEY_QUESTION, rowStage, type JourneyRow } from './row.ts';
 
 type DialogInput = { headline?: string; options: Array<{ key: string; label: string }> };
@@ -45,7 +45,6 @@ export const codexRow: JourneyRow = {
       [{ decision: 'allow', choice: '2', text: 'x'.repeat(FREE_TEXT_MAX_CHARS.codex + 1) }, /at most/],
     ],
     prepare: enterPlanModeAtDesk,
-    finish: leavePlanModeAtDesk,
     headlineOf: (request) => (request.toolInput as DialogInput).headline,
     // Its notes field goes with a pick.
     answer: (request, words) => ({ decision: 'allow', choice: (request.toolInput as DialogInput).options.find((o) => o.label === 'PostgreSQL')?.key, text: words }),

@@ -66,9 +66,8 @@ export type JourneyRow = {
   /** A person's pause between a paste at the desk and its Enter (Gemini takes an early Enter as a newline). */
   pasteSettleMs: number;
   question: {
-    /** What the desk does first (Codex asks its questions in its Plan mode only), and after. */
+    /** What the desk does first (Codex asks its questions in its Plan mode only). */
     prepare?(runner: RunnerHandle): Promise<void>;
-    finish?(runner: RunnerHandle): Promise<void>;
     /** The headline the phone shows for the question. */
     headlineOf(request: PendingRequest): string | undefined;
     /** What else the phone is shown of it (its options and field, in the agent's words). */
