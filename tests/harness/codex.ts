@@ -119,4 +119,3 @@ export async function enterPlanModeAtDesk(runner: Pick<TetherPty, 'write' | 'wai
   if (!taken) runner.write('\x1b[Z');
   await runner.waitForScreen(FOOTER_SAYS_PLAN);
 }
-
