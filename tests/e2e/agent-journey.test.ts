@@ -39,12 +39,110 @@ function expectRefused(ack: Record<string, unknown>, caps: AgentCapabilities, no
 /** Requests the phone heard after `from` of them had arrived. */
 const heardSince = (w: JourneyWorld, from: number, probe: (r: PendingRequest) => boolean) => w.phone.requested.slice(from).find(probe);
 
+const idleOf = (w: JourneyWorld, what: string) => w.phone.waitFor(() => w.phone.session()?.status === 'idle', { what, timeoutMs: 45_000 });
+
+async function startStep(w: JourneyWorld, caps: AgentCapabilities): Promise<void> {
+  w.fake.echo(`${w.row.agent} early: `);
+  // Sent before the agent drew anything: the runner holds it, whatever the hub or the screen says.
+  const sent = await w.phone.send('sent while it starts');
+  expect(sent.ok).toBe(true);
+  await w.phone.waitFor(() => w.phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes(`${w.row.agent} early: sent while it starts`)), { what: 'the early prompt answered', timeoutMs: 60_000 });
+  expect(w.phone.prompts().get(sent.promptId)?.status).toBe('delivered');
+  expect(w.phone.messages().filter((m) => m.role === 'user').map(chatText)).toEqual(['sent while it starts']);
+  expect(w.fake.requests.filter((r) => r.kind === 'main')).toHaveLength(1);
+  await idleOf(w, 'idle session');
+  await w.runner.waitForScreen(w.row.idle);
+  expect(w.phone.session()!).toMatchObject({ agent: w.row.agent, launchKind: 'pty', machineId: w.daemon.machineId() });
+  expect(w.phone.session()!.capabilities).toEqual(caps);
+  // The daemon lists the agent with the same record (the new-session form's choices).
+  const listed = (await (await fetch(`${w.hub.url}/api/machines`, { headers: { authorization: `Bearer ${w.hub.token}` } })).json()) as { machines: Machine[] };
+  const machine = listed.machines.find((m) => m.id === w.daemon.machineId());
+  expect(machine?.agents).toContain(w.row.agent);
+  expect(machine?.capabilities[w.row.agent]).toEqual(caps);
+  // The agent's own session id and the turn's usage, read from its transcript.
+  await w.phone.waitFor(() => (w.phone.session()?.usage?.outputTokens ?? 0) > 0, { what: 'the usage of the turn' });
+  expect(w.phone.session()!.agentSessionId).toBeTruthy();
+}
+
+async function approvalStep(w: JourneyWorld, caps: AgentCapabilities): Promise<void> {
+  // What it prints is not in the command's own words, so seeing it proves the output reached the model.
+  const command = "printf 'journey-%s\\n' 42 > notes.txt; cat notes.txt";
+  w.fake.command({ prompt: 'change the notes', command, description: 'write the notes', output: 'journey-42', then: 'notes written' });
+  const from = w.phone.requested.length;
+  await w.phone.send('change the notes');
+  const request = await w.phone.waitFor(() => heardSince(w, from, (r) => r.toolName === 'Bash'), { what: 'a Bash request on the hub', timeoutMs: 45_000 });
+  expect(request).toMatchObject({ kind: 'permission', toolInput: { command, description: 'write the notes' } });
+  await w.phone.waitFor(() => w.phone.session()?.status === 'waiting', { what: 'waiting while asked' });
+  expect((await w.phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } })).ok).toBe(true);
+  await w.runner.waitForScreen('notes written', { timeoutMs: 45_000 });
+  await w.fake.waitForRequest((r) => r.kind === 'main' && bodyOf(r).includes('journey-42'));
+  expect(readFileSync(join(w.sandbox.cwd, 'notes.txt'), 'utf8')).toBe('journey-42\n');
+  // The hook's request covered the agent's own dialog: no second request about it.
+  expect(w.phone.requested.slice(from).filter((r) => r.kind === 'dialog')).toEqual([]);
+  const call = await w.phone.waitFor(() => w.phone.messages().find((m) => m.content.some((b) => b.type === 'tool_use' && b.name === 'Bash' && JSON.stringify(b.input).includes('journey-'))), { what: 'the call in chat' });
+  const use = call.content.find((b) => b.type === 'tool_use')! as { id: string };
+  await w.phone.waitFor(() => w.phone.messages().find((m) => m.content.some((b) => b.type === 'tool_result' && b.toolUseId === use.id && b.content.includes('journey-42') && !b.isError)), { what: 'the result in chat' });
+  await w.phone.waitFor(() => w.phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('notes written')), { what: 'the reply in chat' });
+  await idleOf(w, 'idle after the approval');
+}
+
+async function modelStep(w: JourneyWorld, caps: AgentCapabilities): Promise<void> {
+  if (!canSwitch(caps, 'models', 'pty')) {
+    expectRefused(await w.phone.emit('session:set-model', { sessionId: w.runner.sessionId, model: w.row.model.to }), caps, 'model');
+    return;
+  }
+  const from = w.phone.requested.length;
+  expect(await w.phone.emit('session:set-model', { sessionId: w.runner.sessionId, model: w.row.model.to })).toMatchObject({ ok: true });
+  const switched = () => w.phone.session()?.model === w.row.model.to;
+  const asked = () => heardSince(w, from, (r) => r.kind === 'dialog' && (w.row.model.confirm?.(r) ?? null) !== null);
+  const first = await w.phone.waitFor(() => (switched() ? 'switched' : asked()), { what: `the session names ${w.row.model.to}, or the agent asks to confirm`, timeoutMs: 45_000 });
+  if (first !== 'switched') {
+    expect((await w.phone.emit('approval:answer', { requestId: first.id, answer: w.row.model.confirm!(first) })).ok).toBe(true);
+    await w.phone.waitFor(switched, { what: `the session names ${w.row.model.to}`, timeoutMs: 45_000 });
+  }
+  await w.runner.waitForScreen(w.row.idle);
+  w.fake.echo(`${w.row.agent} model: `);
+  const seq = w.fake.requests.length;
+  expect((await w.phone.send('which model now?')).ok).toBe(true);
+  const next = await w.fake.waitForRequest((r) => r.seq >= seq && r.kind === 'main' && bodyOf(r).includes('which model now?'), { timeoutMs: 45_000 });
+  expect(w.row.model.names(w.fake.modelOf(next))).toBe(true);
+  await w.phone.waitFor(() => w.phone.messages().find((m) => m.role === 'assistant' && chatText(m).startsWith(`${w.row.agent} model: `) && chatText(m).includes('which model now?')), { what: 'the reply' });
+  await idleOf(w, 'idle after the turn on the new model');
+}
+
+async function reviewStep(w: JourneyWorld, caps: AgentCapabilities): Promise<void> {
+  const sessionId = w.runner.sessionId;
+  if (caps.readOnly === true && !(caps.readOnlyIn ?? ['pty']).includes('pty')) {
+    const pty = await emitAck(w.socket, 'review:start', { sessionId, agent: w.row.agent, launchKind: 'pty' }, 60_000);
+    expect(pty).toMatchObject({ ok: false, code: 'bad_request', error: `${caps.displayName} reviews ${caps.readOnlyIn!.join(' or ')} only (read-only there in its own terms), not in a PTY session` });
+  }
+  const headless = caps.readOnly === true && (caps.readOnlyIn ?? ['headless']).includes('headless');
+  w.fake.review(FINDINGS);
+  const started = (await emitAck(w.socket, 'review:start', { sessionId, agent: w.row.agent, focus: 'the notes' }, 60_000)) as { ok: boolean; review?: Review; session?: Session; error?: string };
+  if (!headless) {
+    expect(started).toMatchObject({ ok: false, code: 'bad_request' });
+    expect(started.error).toContain(caps.displayName);
+    return;
+  }
+  expect(started.error).toBeUndefined();
+  expect(started.session).toMatchObject({ parentId: sessionId, agent: w.row.agent, launchKind: 'headless', machineId: w.daemon.machineId() });
+  const first = await w.fake.waitForRequest((r) => r.kind === 'main' && bodyOf(r).includes('diff --git'), { timeoutMs: 60_000 });
+  expect(bodyOf(first)).toContain(JSON.stringify(`-${NOTES_COMMITTED}+journey-42`).slice(1, -1));
+  let card: Review | undefined;
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline && card?.state !== 'answered'; await Bun.sleep(300)) {
+    const listed = (await emitAck(w.socket, 'review:list', { sessionId })) as { reviews?: Review[] };
+    card = listed.reviews?.find((r) => r.id === started.review!.id);
+  }
+  expect(card).toMatchObject({ parentId: sessionId, agent: w.row.agent, state: 'answered', finalAnswer: FINDINGS });
+  expect((await emitAck(w.socket, 'review:end', { reviewId: card!.id }, 30_000)).ok).toBe(true);
+  expect(readFileSync(join(w.sandbox.cwd, 'notes.txt'), 'utf8')).toBe('journey-42\n');
+}
+
 describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
   const defer = useFileCleanups();
   let w: JourneyWorld;
   let caps: AgentCapabilities;
-  const session = (): Session => w.phone.session()!;
-  const idle = (what: string) => w.phone.waitFor(() => w.phone.session()?.status === 'idle', { what, timeoutMs: 45_000 });
+  const idle = (what: string) => idleOf(w, what);
   const canDo = (what: Switch) => canSwitch(caps, what, 'pty');
 
   beforeAll(async () => {
@@ -57,26 +155,7 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
   });
 
   it('start: a prompt sent while the agent starts is typed once it is ready, answered once; the session is a PTY on the daemon’s machine, stating what its room says the installed version can do', async () => {
-    w.fake.echo(`${row.agent} early: `);
-    // Sent before the agent drew anything: the runner holds it, whatever the hub or the screen says.
-    const sent = await w.phone.send('sent while it starts');
-    expect(sent.ok).toBe(true);
-    await w.phone.waitFor(() => w.phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes(`${row.agent} early: sent while it starts`)), { what: 'the early prompt answered', timeoutMs: 60_000 });
-    expect(w.phone.prompts().get(sent.promptId)?.status).toBe('delivered');
-    expect(w.phone.messages().filter((m) => m.role === 'user').map(chatText)).toEqual(['sent while it starts']);
-    expect(w.fake.requests.filter((r) => r.kind === 'main')).toHaveLength(1);
-    await idle('idle session');
-    await w.runner.waitForScreen(row.idle);
-    expect(session()).toMatchObject({ agent: row.agent, launchKind: 'pty', machineId: w.daemon.machineId() });
-    expect(session().capabilities).toEqual(caps);
-    // The daemon lists the agent with the same record (the new-session form's choices).
-    const listed = (await (await fetch(`${w.hub.url}/api/machines`, { headers: { authorization: `Bearer ${w.hub.token}` } })).json()) as { machines: Machine[] };
-    const machine = listed.machines.find((m) => m.id === w.daemon.machineId());
-    expect(machine?.agents).toContain(row.agent);
-    expect(machine?.capabilities[row.agent]).toEqual(caps);
-    // The agent's own session id and the turn's usage, read from its transcript.
-    await w.phone.waitFor(() => (w.phone.session()?.usage?.outputTokens ?? 0) > 0, { what: 'the usage of the turn' });
-    expect(session().agentSessionId).toBeTruthy();
+    await startStep(w, caps);
   }, STEP_MS);
 
   it('prompt: a prompt from the phone is typed into the agent and answered', async () => {
@@ -97,25 +176,7 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
   }, STEP_MS);
 
   it('approval: the command asked about reaches the phone; allowed there, it runs and the model gets its output; the chat shows call and result', async () => {
-    // What it prints is not in the command's own words, so seeing it proves the output reached the model.
-    const command = "printf 'journey-%s\\n' 42 > notes.txt; cat notes.txt";
-    w.fake.command({ prompt: 'change the notes', command, description: 'write the notes', output: 'journey-42', then: 'notes written' });
-    const from = w.phone.requested.length;
-    await w.phone.send('change the notes');
-    const request = await w.phone.waitFor(() => heardSince(w, from, (r) => r.toolName === 'Bash'), { what: 'a Bash request on the hub', timeoutMs: 45_000 });
-    expect(request).toMatchObject({ kind: 'permission', toolInput: { command, description: 'write the notes' } });
-    await w.phone.waitFor(() => w.phone.session()?.status === 'waiting', { what: 'waiting while asked' });
-    expect((await w.phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } })).ok).toBe(true);
-    await w.runner.waitForScreen('notes written', { timeoutMs: 45_000 });
-    await w.fake.waitForRequest((r) => r.kind === 'main' && bodyOf(r).includes('journey-42'));
-    expect(readFileSync(join(w.sandbox.cwd, 'notes.txt'), 'utf8')).toBe('journey-42\n');
-    // The hook's request covered the agent's own dialog: no second request about it.
-    expect(w.phone.requested.slice(from).filter((r) => r.kind === 'dialog')).toEqual([]);
-    const call = await w.phone.waitFor(() => w.phone.messages().find((m) => m.content.some((b) => b.type === 'tool_use' && b.name === 'Bash' && JSON.stringify(b.input).includes('journey-'))), { what: 'the call in chat' });
-    const use = call.content.find((b) => b.type === 'tool_use')! as { id: string };
-    await w.phone.waitFor(() => w.phone.messages().find((m) => m.content.some((b) => b.type === 'tool_result' && b.toolUseId === use.id && b.content.includes('journey-42') && !b.isError)), { what: 'the result in chat' });
-    await w.phone.waitFor(() => w.phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('notes written')), { what: 'the reply in chat' });
-    await idle('idle after the approval');
+    await approvalStep(w, caps);
   }, STEP_MS);
 
   it('abort: the phone interrupts a reply mid-stream, as Esc at the desk does', async () => {
@@ -132,27 +193,7 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
   }, STEP_MS);
 
   it('model: switched from the phone, the next request names the new model; where the agent cannot, refused with the reason', async () => {
-    if (!canDo('models')) {
-      expectRefused(await w.phone.emit('session:set-model', { sessionId: w.runner.sessionId, model: row.model.to }), caps, 'model');
-      return;
-    }
-    const from = w.phone.requested.length;
-    expect(await w.phone.emit('session:set-model', { sessionId: w.runner.sessionId, model: row.model.to })).toMatchObject({ ok: true });
-    const switched = () => w.phone.session()?.model === row.model.to;
-    const asked = () => heardSince(w, from, (r) => r.kind === 'dialog' && (row.model.confirm?.(r) ?? null) !== null);
-    const first = await w.phone.waitFor(() => (switched() ? 'switched' : asked()), { what: `the session names ${row.model.to}, or the agent asks to confirm`, timeoutMs: 45_000 });
-    if (first !== 'switched') {
-      expect((await w.phone.emit('approval:answer', { requestId: first.id, answer: row.model.confirm!(first) })).ok).toBe(true);
-      await w.phone.waitFor(switched, { what: `the session names ${row.model.to}`, timeoutMs: 45_000 });
-    }
-    await w.runner.waitForScreen(row.idle);
-    w.fake.echo(`${row.agent} model: `);
-    const seq = w.fake.requests.length;
-    expect((await w.phone.send('which model now?')).ok).toBe(true);
-    const next = await w.fake.waitForRequest((r) => r.seq >= seq && r.kind === 'main' && bodyOf(r).includes('which model now?'), { timeoutMs: 45_000 });
-    expect(row.model.names(w.fake.modelOf(next))).toBe(true);
-    await w.phone.waitFor(() => w.phone.messages().find((m) => m.role === 'assistant' && chatText(m).startsWith(`${row.agent} model: `) && chatText(m).includes('which model now?')), { what: 'the reply' });
-    await idle('idle after the turn on the new model');
+    await modelStep(w, caps);
   }, STEP_MS);
 
   it('mode: switched from the phone and back, the session follows the agent; where the agent cannot, refused with the reason', async () => {
@@ -192,31 +233,7 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
   }, STEP_MS);
 
   it('review: the same agent reviews the session read-only, the diff in its first request, its findings on the card; where it cannot, refused with the reason', async () => {
-    const sessionId = w.runner.sessionId;
-    if (caps.readOnly === true && !(caps.readOnlyIn ?? ['pty']).includes('pty')) {
-      const pty = await emitAck(w.socket, 'review:start', { sessionId, agent: row.agent, launchKind: 'pty' }, 60_000);
-      expect(pty).toMatchObject({ ok: false, code: 'bad_request', error: `${caps.displayName} reviews ${caps.readOnlyIn!.join(' or ')} only (read-only there in its own terms), not in a PTY session` });
-    }
-    const headless = caps.readOnly === true && (caps.readOnlyIn ?? ['headless']).includes('headless');
-    w.fake.review(FINDINGS);
-    const started = (await emitAck(w.socket, 'review:start', { sessionId, agent: row.agent, focus: 'the notes' }, 60_000)) as { ok: boolean; review?: Review; session?: Session; error?: string };
-    if (!headless) {
-      expect(started).toMatchObject({ ok: false, code: 'bad_request' });
-      expect(started.error).toContain(caps.displayName);
-      return;
-    }
-    expect(started.error).toBeUndefined();
-    expect(started.session).toMatchObject({ parentId: sessionId, agent: row.agent, launchKind: 'headless', machineId: w.daemon.machineId() });
-    const first = await w.fake.waitForRequest((r) => r.kind === 'main' && bodyOf(r).includes('diff --git'), { timeoutMs: 60_000 });
-    expect(bodyOf(first)).toContain(JSON.stringify(`-${NOTES_COMMITTED}+journey-42`).slice(1, -1));
-    let card: Review | undefined;
-    for (const deadline = Date.now() + 60_000; Date.now() < deadline && card?.state !== 'answered'; await Bun.sleep(300)) {
-      const listed = (await emitAck(w.socket, 'review:list', { sessionId })) as { reviews?: Review[] };
-      card = listed.reviews?.find((r) => r.id === started.review!.id);
-    }
-    expect(card).toMatchObject({ parentId: sessionId, agent: row.agent, state: 'answered', finalAnswer: FINDINGS });
-    expect((await emitAck(w.socket, 'review:end', { reviewId: card!.id }, 30_000)).ok).toBe(true);
-    expect(readFileSync(join(w.sandbox.cwd, 'notes.txt'), 'utf8')).toBe('journey-42\n');
+    await reviewStep(w, caps);
   }, STEP_MS);
 
   it('end: End from the phone ends the agent and the session', async () => {
