@@ -48,8 +48,10 @@ export function journeyTurns<Req, Rep, Turn>(script: JourneyScript, b: TurnBuild
 
 export type JourneyAgent = {
   agent: AgentKind;
-  /** As the web app names it ("Codex · PTY", "Message Codex, …"). */
+  /** As the web app names it ("Message Codex, …"). */
   display: string;
+  /** What its row in the list says of it ("Codex · PTY"); null: nothing (claude, the default agent). */
+  listed: string | null;
   /** How long the agent's own steps may take (its TUI's start, a model turn). */
   uiTimeoutMs: number;
   journeyTimeoutMs: number;
@@ -103,7 +105,8 @@ export function agentJourney(options: { world: ReturnType<typeof useBrowserWorld
       step('the list names the agent');
       const row = tab.locator(`a[data-session-id="${runner.sessionId}"][data-status="idle"]`);
       await row.waitFor({ timeout: agent.uiTimeoutMs });
-      await expect(row.textContent()).resolves.toContain(`${agent.display} · PTY`);
+      if (agent.listed) await expect(row.textContent()).resolves.toContain(agent.listed);
+      else await expect(row.textContent()).resolves.not.toContain(' · PTY');
       await saveScreenshot(tab, { name: `${name}-list`, viewport });
       expect(await seriousInBothThemes(tab)).toEqual([]);
 

@@ -17,6 +17,7 @@ describe('a claude session from the browser', () => {
     agent: {
       agent: 'claude',
       display: 'Claude',
+      listed: null,
       uiTimeoutMs: 30_000,
       journeyTimeoutMs: 90_000,
       async start(script) {

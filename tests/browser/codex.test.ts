@@ -29,6 +29,7 @@ describe('a Codex session from the browser', () => {
     agent: {
       agent: 'codex',
       display: 'Codex',
+      listed: 'Codex · PTY',
       uiTimeoutMs: CODEX_UI_TIMEOUT_MS,
       journeyTimeoutMs: JOURNEY_TIMEOUT_MS,
       async start(script) {

@@ -17,6 +17,7 @@ describe('a Gemini session from the browser', () => {
     agent: {
       agent: 'gemini',
       display: 'Gemini',
+      listed: 'Gemini · PTY',
       // A Gemini TUI is a 100 MB Node bundle: seconds to start on a loaded box.
       uiTimeoutMs: 45_000,
       journeyTimeoutMs: 150_000,
