@@ -1,0 +1,73 @@
+// chat-cache-sync.ts: the chat's side of the phone cache (lib/phone-cache): read a session's recent
+// slice when it opens, and write it back once the chat has settled a moment and when it closes.
+// A cache too far behind the hub (more than one watch page) is not drawn: the newest page is what
+// the hub sends then, and drawing an old slice first would only flash the past.
+import { useCallback, useEffect, useRef } from 'react';
+import { MAX_PAGE_LIMIT, type ChatMessage } from '@tether/shared';
+import { isCurrentCache, phoneChatCache } from '../../lib/phone-cache/key.ts';
+import type { ChatState } from './chat-state.ts';
+
+/** A burst of streamed messages is one write, not one per message. */
+const WRITE_SETTLE_MS = 1_000;
+
+/** The session's cached slice, or null (no key on this page, nothing kept, or too far behind). */
+export async function readCachedChat(options: { sessionId: string; lastSeq: number | undefined }): Promise<ChatMessage[] | null> {
+  try {
+    const cache = await phoneChatCache();
+    const messages = cache ? await cache.read(options.sessionId) : null;
+    const newest = messages?.[messages.length - 1];
+    if (!newest) return null;
+    if (options.lastSeq !== undefined && options.lastSeq - newest.seq > MAX_PAGE_LIMIT) return null;
+    return messages;
+  } catch {
+    return null; // storage refused (private mode, quota): the hub answers as before
+  }
+}
+
+function signature(messages: readonly ChatMessage[]): string {
+  return `${messages[0]?.seq ?? 0}:${messages[messages.length - 1]?.seq ?? 0}:${messages.length}`;
+}
+
+async function writeCachedChat(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
+  try {
+    const cache = await phoneChatCache();
+    if (cache && isCurrentCache(cache)) await cache.write(sessionId, messages);
+  } catch {
+    // a full or refused store: the next open asks the hub for all of it, as before
+  }
+}
+
+/** Keeps the phone cache of one session in step with what the chat shows (when `enabled`). The
+ *  answer tells it what the cache drew (no need to write that back). */
+export function useChatCacheWrites(options: { sessionId: string; state: ChatState; enabled: boolean }): (drawn: readonly ChatMessage[]) => void {
+  const { sessionId, state, enabled } = options;
+  const written = useRef<string>('');
+  const pending = useRef<readonly ChatMessage[] | null>(null);
+
+  useEffect(() => {
+    if (!enabled || state.phase !== 'ready' || state.messages.length === 0) return;
+    const mark = signature(state.messages);
+    if (mark === written.current) return;
+    pending.current = state.messages;
+    const timer = setTimeout(() => {
+      written.current = mark;
+      pending.current = null;
+      void writeCachedChat(sessionId, state.messages);
+    }, WRITE_SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [enabled, sessionId, state.phase, state.messages]);
+
+  // Closing the chat (another session, the list): what it showed last is kept at once.
+  useEffect(
+    () => () => {
+      if (pending.current) void writeCachedChat(sessionId, pending.current);
+      pending.current = null;
+      written.current = '';
+    },
+    [sessionId],
+  );
+
+  return useCallback((drawn: readonly ChatMessage[]) => {
+    written.current = signature(drawn);
+  }, []);
+}
