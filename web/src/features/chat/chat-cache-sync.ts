@@ -3,7 +3,8 @@
 // A cache too far behind the hub (more than one watch page) is not drawn: the newest page is what
 // the hub sends then, and drawing an old slice first would only flash the past.
 import { useCallback, useEffect, useRef } from 'react';
-import { MAX_PAGE_LIMIT, type ChatMessage } from '@tether/shared';
+import type { ChatMessage } from '@tether/shared';
+import { MAX_PAGE_LIMIT } from '@tether/shared/limits';
 import { isCurrentCache, phoneChatCache } from '../../lib/phone-cache/key.ts';
 import type { ChatState } from './chat-state.ts';
 
