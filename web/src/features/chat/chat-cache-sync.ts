@@ -1,5 +1,6 @@
 // chat-cache-sync.ts: the chat's side of the phone cache (lib/phone-cache): read a session's recent
-// slice when it opens, and write it back once the chat has settled a moment and when it closes.
+// slice when it opens, and write it back: the hub's first answer at once, later ones once the chat
+// has settled a moment, and what is pending when it closes.
 // A cache too far behind the hub (more than one watch page) is not drawn: the newest page is what
 // the hub sends then, and drawing an old slice first would only flash the past.
 import { useCallback, useEffect, useRef } from 'react';
@@ -49,12 +50,16 @@ export function useChatCacheWrites(options: { sessionId: string; state: ChatStat
     if (!enabled || state.phase !== 'ready' || state.messages.length === 0) return;
     const mark = signature(state.messages);
     if (mark === written.current) return;
-    pending.current = state.messages;
-    const timer = setTimeout(() => {
+    const write = () => {
       written.current = mark;
       pending.current = null;
       void writeCachedChat(sessionId, state.messages);
-    }, WRITE_SETTLE_MS);
+    };
+    // The first answer of an open is kept at once (a phone's app may be closed a moment later);
+    // what streams in after it, once it settles.
+    if (!written.current) return write();
+    pending.current = state.messages;
+    const timer = setTimeout(write, WRITE_SETTLE_MS);
     return () => clearTimeout(timer);
   }, [enabled, sessionId, state.phase, state.messages]);
 
