@@ -6,6 +6,7 @@ import { usePendingRequests, useSession } from '../lib/queries.ts';
 import { Spinner } from '../lib/ui/badge.tsx';
 import { SessionHeader } from '../features/sessions/session-header.tsx';
 import { markSeen } from '../features/sessions/seen.ts';
+import { preloadCachedChat } from '../features/chat/cached-open.ts';
 import { Route as authedRoute } from './_authed.tsx';
 import { AgentNameContext } from '../lib/agent-name.ts';
 import { agentDisplayName } from '@tether/shared/wire';
@@ -34,6 +35,9 @@ export const Route = createRoute({
     parse: parseSessionParams,
     stringify: (params) => ({ sessionId: params.sessionId }),
   },
+  // A touch or hover of the session's row (intent preload) or the navigation itself: its phone
+  // cache starts reading now, so the chat's first render can draw it (features/chat/cached-open.ts).
+  loader: ({ params }) => preloadCachedChat(params.sessionId),
   component: SessionLayout,
   errorComponent: () => <Missing text="That isn't a session address." />,
 });

@@ -1,30 +1,13 @@
-// chat-cache-sync.ts: the chat's side of the phone cache (lib/phone-cache): read a session's recent
-// slice when it opens, and write it back: the hub's first answer at once, later ones once the chat
-// has settled a moment, and what is pending when it closes.
-// A cache too far behind the hub (more than one watch page) is not drawn: the newest page is what
-// the hub sends then, and drawing an old slice first would only flash the past.
+// chat-cache-sync.ts: the chat's writes to the phone cache (lib/phone-cache; cached-open.ts reads):
+// the hub's first answer of an open at once, later ones once the chat has settled a moment, and what
+// is pending when it closes.
 import { useCallback, useEffect, useRef } from 'react';
 import type { ChatMessage } from '@tether/shared';
-import { MAX_PAGE_LIMIT } from '@tether/shared/limits';
 import { isCurrentCache, phoneChatCache } from '../../lib/phone-cache/key.ts';
 import type { ChatState } from './chat-state.ts';
 
 /** A burst of streamed messages is one write, not one per message. */
 const WRITE_SETTLE_MS = 1_000;
-
-/** The session's cached slice, or null (no key on this page, nothing kept, or too far behind). */
-export async function readCachedChat(options: { sessionId: string; lastSeq: number | undefined }): Promise<ChatMessage[] | null> {
-  try {
-    const cache = await phoneChatCache();
-    const messages = cache ? await cache.read(options.sessionId) : null;
-    const newest = messages?.[messages.length - 1];
-    if (!newest) return null;
-    if (options.lastSeq !== undefined && options.lastSeq - newest.seq > MAX_PAGE_LIMIT) return null;
-    return messages;
-  } catch {
-    return null; // storage refused (private mode, quota): the hub answers as before
-  }
-}
 
 function signature(messages: readonly ChatMessage[]): string {
   return `${messages[0]?.seq ?? 0}:${messages[messages.length - 1]?.seq ?? 0}:${messages.length}`;

@@ -63,6 +63,11 @@ async function inStore<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore
   return result;
 }
 
+/** Opens the database ahead of the first read (the key's arrival): a tap then pays no open. */
+export function warmPhoneCache(): void {
+  if (typeof indexedDB !== 'undefined') open().catch(() => {});
+}
+
 export const indexedDbBackend: CacheBackend = {
   get: (id) => inStore('readonly', (store) => done(store.get(id) as IDBRequest<CacheRecord | undefined>)),
   put: (record) => inStore('readwrite', async (store) => void store.put(record)),

@@ -6,7 +6,7 @@
 //
 //   sessions list ─cacheKey─► provideCacheKey ─► ChatCache (IndexedDB, sealed) ◄─ use-session-chat
 import { getLogin, onLoginChange } from '../hub.ts';
-import { deletePhoneCache, indexedDbBackend } from './backend.ts';
+import { deletePhoneCache, indexedDbBackend, warmPhoneCache } from './backend.ts';
 import { createChatCache, type ChatCache } from './chat-cache.ts';
 import { importCacheKey } from './sealed.ts';
 
@@ -33,6 +33,7 @@ export async function provideCacheKey(raw: string | null | undefined): Promise<v
   try {
     const key = await importCacheKey(raw);
     held = { raw, namespace, cache: createChatCache({ backend: indexedDbBackend, key, namespace }) };
+    warmPhoneCache();
   } catch {
     held = null; // no WebCrypto (plain http off localhost): no cache
   }
