@@ -24,9 +24,9 @@ async function writeCachedChat(sessionId: string, messages: readonly ChatMessage
 
 /** Keeps the phone cache of one session in step with what the chat shows (when `enabled`). The
  *  answer tells it what the cache drew (no need to write that back). */
-export function useChatCacheWrites(options: { sessionId: string; state: ChatState; enabled: boolean }): (drawn: readonly ChatMessage[]) => void {
+export function useChatCacheWrites(options: { sessionId: string; state: ChatState; enabled: boolean; drawnAtMount: readonly ChatMessage[] | null | undefined }): (drawn: readonly ChatMessage[]) => void {
   const { sessionId, state, enabled } = options;
-  const written = useRef<string>('');
+  const written = useRef<string>(options.drawnAtMount ? signature(options.drawnAtMount) : '');
   const pending = useRef<readonly ChatMessage[] | null>(null);
 
   useEffect(() => {

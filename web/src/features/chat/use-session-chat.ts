@@ -62,7 +62,7 @@ export function useSessionChat(sessionId: string, options: { cache: boolean }): 
   );
   const stateRef = useRef(state);
   stateRef.current = state;
-  const cacheDrew = useChatCacheWrites({ sessionId, state, enabled: cache });
+  const cacheDrew = useChatCacheWrites({ sessionId, state, enabled: cache, drawnAtMount: readAtMount });
 
   useEffect(() => {
     const socket = getSocket();
