@@ -37,7 +37,8 @@ export function ChatView({
   workspaceLinks?: WorkspaceLinks | null;
   cards?: ReactNode;
 }) {
-  const chat = useSessionChat(session.id);
+  // A share link's viewer never reads or keeps the phone cache (it has no login, so no key).
+  const chat = useSessionChat(session.id, { cache: !readOnly });
   const items = useMemo(() => buildChatItems(chat.messages), [chat.messages]);
   const composerRef = useRef<ComposerHandle>(null);
   const { sendPrompt, dismissPrompt, editPrompt, withdrawPrompt } = chat;
