@@ -16,6 +16,7 @@ import { reviewQueries } from './queries/reviews.ts';
 import { outsideQueries } from './queries/outside.ts';
 import { scheduleQueries } from './queries/schedules.ts';
 import { projectRuleQueries } from './queries/project-rules.ts';
+import { unattendedQueries } from './queries/unattended.ts';
 
 export function createSqlStore(db: SqlDriver): Store {
   return {
@@ -33,6 +34,7 @@ export function createSqlStore(db: SqlDriver): Store {
     ...outsideQueries(db),
     ...scheduleQueries(db),
     ...projectRuleQueries(db),
+    ...unattendedQueries(db),
     close: () => db.close(),
   };
 }

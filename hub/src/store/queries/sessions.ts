@@ -89,8 +89,16 @@ export function sessionQueries(db: SqlDriver): SessionQueries {
         if (!row || row.limit_continued_for !== null && Number(row.limit_continued_for) === resetsAt) return false;
         const stated = sessionLimitReport(row.usage_limit);
         if (stated?.resetsAt !== resetsAt) return false;
-        return (await tx.run(`UPDATE sessions SET limit_continued_for = $3 WHERE id = $1 AND namespace = $2`, [sessionId, namespace, resetsAt])) > 0;
+        return (await tx.run(`UPDATE sessions SET limit_continued_for = $3, limit_held = NULL WHERE id = $1 AND namespace = $2`, [sessionId, namespace, resetsAt])) > 0;
       });
+    },
+    async holdLimitContinue({ namespace, sessionId, resetsAt, held, now }) {
+      const changed = await db.run(`UPDATE sessions SET limit_held = $4, updated_at = $5 WHERE id = $1 AND namespace = $2 AND limit_continued_for = $3`, [sessionId, namespace, resetsAt, held, now]);
+      return changed > 0 ? sessionIn(db, namespace, sessionId) : null;
+    },
+    async sessionsAtLimit() {
+      const rows = await db.all(`SELECT * FROM sessions WHERE usage_limit IS NOT NULL`);
+      return rows.map((row) => ({ namespace: row.namespace as Namespace, session: rowToSession(row) }));
     },
     async setSessionWorktree({ namespace, sessionId, worktree, now }) {
       // Set by the hub only (a spawn's ack, a removal); a runner's registration never touches it.
