@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
-import { PROTOCOL_VERSION, type Ack } from '@tether/shared';
+import { LoginResponseSchema, PairCodeCreatedSchema, PROTOCOL_VERSION, type Ack } from '@tether/shared';
 import { createHub, type Hub, type HubConfig } from '../main.ts';
 import { createAccessToken } from '../auth/tokens.ts';
 
@@ -24,6 +24,9 @@ export type HubUnderTestOptions = {
   config?: Partial<Omit<HubConfig, 'port' | 'home'>>;
   /** What the test started that must finish before its sockets close (a played runner's acks). */
   settle?: () => Promise<unknown>;
+  /** A fresh PostgreSQL database per test (its URL); without it, SQLite in the temp home. A restart
+   *  keeps the test's database. */
+  database?: () => Promise<string>;
 };
 
 export type ConnectOptions = {
@@ -50,13 +53,14 @@ export function hubUnderTest(options: HubUnderTestOptions) {
   let home: string | undefined;
   let hub: Hub | undefined;
   let accessToken: string | undefined;
+  let databaseUrl: string | undefined;
   const sockets: Socket[] = [];
   const current = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`no ${what}: the hub under test runs only inside a test`);
     return value;
   };
 
-  const startHub = (hubHome: string) => createHub({ config: { ...options.config, port: 0, home: hubHome } });
+  const startHub = (hubHome: string) => createHub({ config: { ...options.config, ...(databaseUrl ? { databaseUrl } : {}), port: 0, home: hubHome } });
   const stopHub = async () => {
     await options.settle?.();
     for (const socket of sockets.splice(0)) socket.close();
@@ -65,13 +69,14 @@ export function hubUnderTest(options: HubUnderTestOptions) {
 
   beforeEach(async () => {
     home = mkdtempSync(join(tmpdir(), options.home));
+    databaseUrl = options.database ? await options.database() : undefined;
     hub = await startHub(home);
     accessToken = (await createAccessToken({ store: hub.store, namespace, label: options.label })).token;
   });
   afterEach(async () => {
     await stopHub();
     if (home) rmSync(home, { recursive: true, force: true });
-    hub = home = accessToken = undefined;
+    hub = home = accessToken = databaseUrl = undefined;
   });
 
   /** Stops this test's hub (its sockets closed) and starts another on the same home: what a restart keeps. */
@@ -139,9 +144,23 @@ export function hubUnderTest(options: HubUnderTestOptions) {
     return { runner, web, sid, registered };
   };
 
+  /** A phone paired with a code the test's access token made: its web session (a socket's token)
+   *  and its device token's id (DELETE /api/devices/<id> signs it out). */
+  async function pairDevice(): Promise<{ session: string; tokenId: string }> {
+    const url = current(hub, 'hub').url;
+    const auth = { authorization: `Bearer ${current(accessToken, 'access token')}` };
+    const code = PairCodeCreatedSchema.parse(await (await fetch(`${url}/api/pair-codes`, { method: 'POST', headers: auth })).json()).code;
+    const before = new Set((await current(hub, 'hub').store.listTokens()).map((t) => t.id));
+    const paired = await fetch(`${url}/api/auth/pair`, { method: 'POST', body: JSON.stringify({ code }), headers: { 'content-type': 'application/json', origin: url } });
+    const login = LoginResponseSchema.parse(await paired.json());
+    const tokenId = (await current(hub, 'hub').store.listTokens()).find((t) => !before.has(t.id))!.id;
+    return { session: login.session, tokenId };
+  }
+
   return {
     connect,
     ack,
+    pairDevice,
     next,
     register,
     runnerWithTab,

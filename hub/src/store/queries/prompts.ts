@@ -5,7 +5,7 @@ import { first, type SqlDriver } from '../sql/driver.ts';
 import { rowToPrompt } from '../rows.ts';
 import { sessionIn } from './sessions.ts';
 
-export function promptQueries(db: SqlDriver): Pick<Store, 'addPrompt' | 'updatePrompt' | 'listPrompts' | 'handOverPrompts' | 'changeHeldPrompt'> {
+export function promptQueries(db: SqlDriver): Pick<Store, 'addPrompt' | 'updatePrompt' | 'listPrompts' | 'handOverPrompts' | 'changeHeldPrompt' | 'dropPromptsOfTokens'> {
   return {
     async addPrompt({ namespace, prompt, creatorTokenId }) {
       return db.transaction(async (tx): Promise<AddPromptResult> => {

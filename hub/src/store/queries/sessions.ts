@@ -15,7 +15,7 @@ export async function sessionIn(runner: SqlRunner, namespace: Namespace, id: str
   return row ? rowToSession(row) : null;
 }
 
-type SessionQueries = Pick<Store, 'registerSession' | 'getSession' | 'listSessions' | 'updateSession' | 'endSession' | 'pinSession' | 'archiveSession' | 'setSessionWorktree' | 'setLimitContinue' | 'claimLimitContinue'>;
+type SessionQueries = Pick<Store, 'registerSession' | 'getSession' | 'listSessions' | 'updateSession' | 'endSession' | 'pinSession' | 'archiveSession' | 'setSessionWorktree' | 'setLimitContinue' | 'claimLimitContinue' | 'holdLimitContinue' | 'sessionsAtLimit'>;
 
 export function sessionQueries(db: SqlDriver): SessionQueries {
   return {
