@@ -125,7 +125,11 @@ export function runUnattendedHubContract(options: { name: string; database?: () 
       const paired = await live.pairDevice();
       const device = await connect({ nsp: '/web', token: paired.session });
       const phone = await connect({ nsp: '/web' });
-      const sent = async (socket: Socket, text: string) => (await ack<{ prompt: Prompt }>(socket, 'prompt:send', { sessionId: sid, promptId: randomUUID(), text, attachments: [] })).prompt!;
+      const sent = async (socket: Socket, text: string): Promise<Prompt> => {
+        const answer = await ack<{ prompt: Prompt }>(socket, 'prompt:send', { sessionId: sid, promptId: randomUUID(), text, attachments: [] });
+        if (!answer.ok) throw new Error(answer.error);
+        return answer.prompt;
+      };
       const gone = await sent(device, 'from the lost phone');
       await sent(phone, 'from the kept one');
       const dropped = next<Prompt>(phone, 'prompt:updated', (p) => p.id === gone.id);
