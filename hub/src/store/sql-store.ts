@@ -6,6 +6,7 @@ import { tokenQueries } from './queries/tokens.ts';
 import { pairCodeQueries } from './queries/pair-codes.ts';
 import { finalScreenQueries } from './queries/final-screens.ts';
 import { sessionQueries } from './queries/sessions.ts';
+import { sessionLimitQueries } from './queries/session-limits.ts';
 import { messageQueries } from './queries/messages.ts';
 import { machineQueries } from './queries/machines.ts';
 import { approvalQueries } from './queries/approvals.ts';
@@ -24,6 +25,7 @@ export function createSqlStore(db: SqlDriver): Store {
     ...pairCodeQueries(db),
     ...finalScreenQueries(db),
     ...sessionQueries(db),
+    ...sessionLimitQueries(db),
     ...messageQueries(db),
     ...machineQueries(db),
     ...approvalQueries(db),

@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
-import { LoginResponseSchema, PairCodeCreatedSchema, PROTOCOL_VERSION, type Ack } from '@tether/shared';
+import { PROTOCOL_VERSION, type Ack } from '@tether/shared';
 import { createHub, type Hub, type HubConfig } from '../main.ts';
 import { createAccessToken } from '../auth/tokens.ts';
+import { pairDevice } from './pair-device.ts';
 
 export type HubUnderTestOptions = {
   /** The temp home's name prefix, e.g. 'tether-sockets-' (a leftover home names its test file). */
@@ -52,8 +53,7 @@ export function hubUnderTest(options: HubUnderTestOptions) {
   const ackTimeoutMs = options.ackTimeoutMs ?? 5000;
   let home: string | undefined;
   let hub: Hub | undefined;
-  let accessToken: string | undefined;
-  let databaseUrl: string | undefined;
+  let accessToken: string | undefined, databaseUrl: string | undefined;
   const sockets: Socket[] = [];
   const current = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`no ${what}: the hub under test runs only inside a test`);
@@ -144,23 +144,10 @@ export function hubUnderTest(options: HubUnderTestOptions) {
     return { runner, web, sid, registered };
   };
 
-  /** A phone paired with a code the test's access token made: its web session (a socket's token)
-   *  and its device token's id (DELETE /api/devices/<id> signs it out). */
-  async function pairDevice(): Promise<{ session: string; tokenId: string }> {
-    const url = current(hub, 'hub').url;
-    const auth = { authorization: `Bearer ${current(accessToken, 'access token')}` };
-    const code = PairCodeCreatedSchema.parse(await (await fetch(`${url}/api/pair-codes`, { method: 'POST', headers: auth })).json()).code;
-    const before = new Set((await current(hub, 'hub').store.listTokens()).map((t) => t.id));
-    const paired = await fetch(`${url}/api/auth/pair`, { method: 'POST', body: JSON.stringify({ code }), headers: { 'content-type': 'application/json', origin: url } });
-    const login = LoginResponseSchema.parse(await paired.json());
-    const tokenId = (await current(hub, 'hub').store.listTokens()).find((t) => !before.has(t.id))!.id;
-    return { session: login.session, tokenId };
-  }
-
   return {
     connect,
     ack,
-    pairDevice,
+    pairDevice: () => pairDevice({ url: current(hub, 'hub').url, accessToken: current(accessToken, 'access token'), store: current(hub, 'hub').store }),
     next,
     register,
     runnerWithTab,
