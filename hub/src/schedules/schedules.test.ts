@@ -8,19 +8,16 @@ import type { Socket } from 'socket.io-client';
 import type { Schedule, ScheduleCreate } from '@tether/shared';
 import { hubUnderTest } from '../testing/hub-under-test.ts';
 import { manualClock } from '../testing/manual-clock.ts';
+import { runnerWithDeliveries, type Delivered } from '../testing/runner-deliveries.ts';
 
 const START = Date.parse('2026-05-05T10:00:30Z');
 const clock = manualClock(START);
 const live = hubUnderTest({ home: 'tether-schedules-', label: 'phone', config: { schedules: { clock } } });
 const { connect, ack, next } = live;
 
-type Delivered = { promptId: string; text: string };
 async function sessionWithRunner() {
   await clock.set(START);
-  const { runner, web, sid } = await live.runnerWithTab({ status: 'idle' });
-  const delivered: Delivered[] = [];
-  runner.on('prompt:deliver', (d: Delivered) => delivered.push(d));
-  return { runner, web, sid, delivered };
+  return runnerWithDeliveries(live);
 }
 const create = (web: Socket, fields: Omit<ScheduleCreate, 'id'>) => ack<{ schedule: Schedule }>(web, 'schedule:create', { id: randomUUID(), ...fields });
 /** The namespace's schedules as the socket's tab lists them. */

@@ -1,9 +1,10 @@
 // unattended.contract.ts: the unattended guard (queries/unattended.ts), a continue the guard held
 // (queries/sessions.ts) and the prompts a revoked device sent (queries/prompts.ts), as every Store
 // keeps them; run by store.contract.ts for SQLite and PostgreSQL alike.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionRegistrationSchema, type Prompt } from '@tether/shared';
 import type { Store } from './store.ts';
+import { useContractStore } from '../testing/contract-store.ts';
 
 type Factory = () => Promise<{ store: Store; cleanup(): Promise<void> }>;
 
@@ -19,16 +20,10 @@ const prompt = (id: string): Prompt => ({ id, sessionId: S1, text: 'later', atta
 
 export function runUnattendedContract(options: { name: string; create: Factory }): void {
   describe(`Store contract (unattended guard): ${options.name}`, () => {
-    let store: Store;
-    let cleanup: () => Promise<void>;
-    beforeEach(async () => {
-      ({ store, cleanup } = await options.create());
-    });
-    afterEach(async () => {
-      await cleanup();
-    });
+    const opened = useContractStore(options.create);
 
     it('counts runs up to the day\'s cap, once per claim with racing hubs; a new day starts at one; pause stops all; per namespace', async () => {
+      const store = opened();
       expect(await store.getUnattendedGuard({ namespace: NS_A, defaultCap: 3 })).toMatchObject({ paused: false, dailyCap: 3, runsToday: 0 });
       const claims = await Promise.all([1, 2, 3, 4, 5].map(() => store.claimUnattendedRun({ namespace: NS_A, day: DAY, defaultCap: 3, now: 10 })));
       expect(claims.filter((c) => c.kind === 'counted')).toHaveLength(3);
@@ -47,6 +42,7 @@ export function runUnattendedContract(options: { name: string; create: Factory }
     });
 
     it('records a held continue on the claimed reset only; a new claim clears it; sessionsAtLimit lists every namespace\'s', async () => {
+      const store = opened();
       await store.registerSession({ namespace: NS_A, registration: SessionRegistrationSchema.parse({ id: S1, cwd: '/p', launchKind: 'headless' }), now: 10 });
       expect(await store.sessionsAtLimit()).toEqual([]);
       await store.updateSession({ namespace: NS_A, sessionId: S1, patch: { limit: { resetsAt: 5_000 } }, now: 11 });
@@ -62,6 +58,7 @@ export function runUnattendedContract(options: { name: string; create: Factory }
     });
 
     it('drops the held prompts a revoked token sent, never hands one over, and leaves the rest', async () => {
+      const store = opened();
       await store.insertToken({ token: { id: 'phone', namespace: NS_A, hash: 'hp', label: 'phone', createdAt: 1, lastUsedAt: null, revokedAt: null, kind: 'device', parentId: null } });
       await store.registerSession({ namespace: NS_A, registration: SessionRegistrationSchema.parse({ id: S1, cwd: '/p', launchKind: 'headless' }), now: 10 });
       await store.addPrompt({ namespace: NS_A, prompt: prompt(P1), creatorTokenId: 'phone' });

@@ -13,8 +13,8 @@ import type { Socket } from 'socket.io-client';
 import { MAX_UNATTENDED_DAILY_CAP, type PendingRequest, type Prompt, type Schedule, type ScheduleCreate, type Session, type UnattendedGuard } from '@tether/shared';
 import { hubUnderTest } from '../testing/hub-under-test.ts';
 import { manualClock } from '../testing/manual-clock.ts';
+import { runnerWithDeliveries, type Delivered } from '../testing/runner-deliveries.ts';
 
-type Delivered = { promptId: string; text: string };
 
 const START = Date.parse('2026-05-05T10:00:30Z');
 
@@ -31,10 +31,7 @@ function guardWorld(options: { database?: () => Promise<string> }) {
 
   async function sessionWithRunner() {
     await clock.set(START);
-    const { runner, web, sid } = await live.runnerWithTab({ status: 'idle' });
-    const delivered: Delivered[] = [];
-    runner.on('prompt:deliver', (d: Delivered) => delivered.push(d));
-    return { runner, web, sid, delivered };
+    return runnerWithDeliveries(live);
   }
   const create = async (web: Socket, fields: Omit<ScheduleCreate, 'id'>) => {
     const made = await ack<{ schedule: Schedule }>(web, 'schedule:create', { id: randomUUID(), ...fields });
