@@ -238,7 +238,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     shareRevoked: { heard: (listener) => domain.bus.on('share-revoked', ({ jti }) => listener(jti)), tell: (jti) => domain.bus.tell('share-revoked', { jti }) },
     terminalLinks: cluster !== null,
     cli: { sessions, approvals, machines, remote, shells, terminals, outside, rules, onError, ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}) },
-    web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, outside, schedules, rules, limits: domain.limits, onError },
+    web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, outside, schedules, rules, limits: domain.limits, unattended: domain.unattended, onError },
   });
   followRevokedTokens({ facts, bus: domain.bus, sockets, push });
   const app = httpEdge({

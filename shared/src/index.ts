@@ -29,6 +29,7 @@ export * from './reviews.ts';
 export * from './cron.ts';
 export * from './schedules.ts';
 export * from './project-rules.ts';
+export * from './unattended.ts';
 export * from './git-actions.ts';
 export * from './file-edits.ts';
 export * from './auth.ts';

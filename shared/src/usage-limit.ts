@@ -5,6 +5,7 @@
 //   continue-at-reset rule: one continue per reset) ─► Session.limit ─► phone banner
 import { z } from 'zod';
 import { SessionIdSchema, TimestampSchema } from './ids.ts';
+import { GuardStopSchema } from './unattended.ts';
 
 /** What a runner reports: its agent said it is at its usage limit until `resetsAt` (epoch ms). */
 export const UsageLimitReportSchema = z.object({ resetsAt: TimestampSchema }).strict();
@@ -14,10 +15,12 @@ export type UsageLimitReport = z.infer<typeof UsageLimitReportSchema>;
  *  itself at the reset (its capabilities' `waitsOutLimitIn` names the session's launch kind: claude
  *  in its terminal from 2.1.332), when tether only tells the person unless the agent is still stopped
  *  well after the reset (it exited or relaunched during the wait); and whether tether already sent
- *  its one continue for this reset. */
+ *  its one continue for this reset, or the unattended guard held that continue (`held`: paused, or
+ *  the day's cap reached; not retried for this reset). */
 export const UsageLimitSchema = UsageLimitReportSchema.extend({
   agentResumes: z.boolean(),
   continued: z.boolean(),
+  held: GuardStopSchema.nullable().default(null),
 }).strict();
 export type UsageLimit = z.infer<typeof UsageLimitSchema>;
 

@@ -30,6 +30,7 @@ export const VERBS: Record<string, Loader> = {
   adopt: () => import('./adopt.ts'),
   review: () => import('./review.ts'),
   schedule: () => import('./schedule.ts'),
+  unattended: () => import('./unattended.ts'),
   model: () => import('./model.ts'),
   mode: () => import('./mode.ts'),
   effort: () => import('./effort.ts'),
