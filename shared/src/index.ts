@@ -31,6 +31,7 @@ export * from './schedules.ts';
 export * from './project-rules.ts';
 export * from './git-actions.ts';
 export * from './file-edits.ts';
+export * from './find.ts';
 export * from './auth.ts';
 export * from './pairing.ts';
 export * from './share.ts';
