@@ -31,10 +31,10 @@ describe('search patterns (find-pattern.ts)', () => {
 
   it('takes time linear in the line for patterns that break backtracking engines', () => {
     const line = 'a'.repeat(100_000);
-    const started = performance.now();
+    const started = Date.now();
     expect(match('*a*a*a*a*a*a*a*a*b', line, 'wildcard')).toBeNull();
     expect(match('a?a?a?a?a?a?a?a?a?b', line, 'wildcard')).toBeNull();
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(Date.now() - started).toBeLessThan(500);
   });
 
   it('cuts a long line around its match', () => {

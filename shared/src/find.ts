@@ -46,7 +46,7 @@ const FindTextSchema = z
   .refine((q) => q.trim() !== '', 'a search needs something other than spaces');
 
 /** A wildcard search needs at least one character other than `*` and `?` (else it is every line). */
-const wildcardHasText = [(p: { q: string; mode: string }) => p.mode === 'literal' || /[^*?]/.test(p.q), { message: 'a wildcard search needs a character other than * and ?', path: ['q'] }] as const;
+const wildcardHasText = [(p: { q: string; mode: string }) => p.mode === 'literal' || /[^*?]/.test(p.q), { message: 'a wildcard search needs a character other than * and ?', path: ['q'] as PropertyKey[] }] as const;
 
 /** What a person searches for. `mode`: literal (default) or wildcard (`*` any run within a line,
  *  `?` one character). */
@@ -79,12 +79,12 @@ export const ChatFindMatchSchema = SnippetSchema.extend({
   block: z.number().int().min(0),
   role: ChatRoleSchema,
   createdAt: z.number().int().min(0),
+  /** A tool result's call: the chat shows the result inside that call's card. */
+  toolUseId: z.string().max(128).nullable(),
 });
 
-export const TerminalFindMatchSchema = SnippetSchema.extend({
-  /** Matching lines after this one in the scrollback: the web counts up from its own bottom. */
-  fromEnd: z.number().int().min(0),
-});
+/** A distinct line of the scrollback (newest first): the web scrolls to the newest row holding it. */
+export const TerminalFindMatchSchema = SnippetSchema;
 
 export const FileFindMatchSchema = SnippetSchema.extend({
   path: WorkspacePathSchema,
