@@ -12,7 +12,7 @@ import { stripEscapes } from './escapes.ts';
 export const FRESH_SCREEN_WAIT_MS = 2_000;
 const POLL_MS = 25;
 
-export type TerminalText = { snapshot: TerminalSnapshot | null; bytes: Uint8Array };
+export type TerminalText = { snapshot: Pick<TerminalSnapshot, 'data'> | null; bytes: Uint8Array };
 
 /** What the room holds now: its last screen and the bytes from that screen's offset on. */
 export function roomText(room: TerminalRoom): TerminalText {
