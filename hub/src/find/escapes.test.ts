@@ -37,7 +37,7 @@ describe('terminal text for search (find/escapes.ts, find/terminal.ts)', () => {
 
   it('stops at the match limit and says so', () => {
     const data = Array.from({ length: 80 }, (_, i) => `line ${i} hit`).join('\r\n');
-    const found = searchTerminalText({ text: { snapshot: { offset: 0, cols: 80, rows: 24, data }, bytes: new Uint8Array() }, pattern: compileLinePattern({ query: 'hit', mode: 'literal', caseSensitive: false }) });
+    const found = searchTerminalText({ text: { snapshot: { data }, bytes: new Uint8Array() }, pattern: compileLinePattern({ query: 'hit', mode: 'literal', caseSensitive: false }) });
     expect(found.matches).toHaveLength(50);
     expect(found.stopped).toBe('matches');
     expect(found.matches[0]!.text).toBe('line 79 hit');
