@@ -108,7 +108,7 @@ export const FilesFindAnswerSchema = z.object({
 export type FilesFindAnswer = z.infer<typeof FilesFindAnswerSchema>;
 
 /** One source's part of the answer: its places, or why it could not look. */
-const part = <T extends z.ZodTypeAny>(match: T, extra: z.ZodRawShape = {}) =>
+const part = <T extends z.ZodTypeAny, E extends z.ZodRawShape>(match: T, extra: E) =>
   z.discriminatedUnion('ok', [
     z.object({ ok: z.literal(true), matches: z.array(match).max(FIND_MAX_MATCHES), stopped: FindStopSchema, ...extra }),
     z.object({ ok: z.literal(false), error: z.string().max(500) }),

@@ -5,6 +5,7 @@ import { Outlet, createRoute, Link } from '@tanstack/react-router';
 import { usePendingRequests, useSession } from '../lib/queries.ts';
 import { Spinner } from '../lib/ui/badge.tsx';
 import { SessionHeader } from '../features/sessions/session-header.tsx';
+import { FindButton } from '../features/find/find-button.tsx';
 import { markSeen } from '../features/sessions/seen.ts';
 import { Route as authedRoute } from './_authed.tsx';
 import { AgentNameContext } from '../lib/agent-name.ts';
@@ -83,6 +84,7 @@ function SessionLayout() {
               />
             </Suspense>
           }
+          find={<FindButton session={session.data} />}
           review={
             <Suspense fallback={null}>
               <StartReviewButton session={session.data} compact />
