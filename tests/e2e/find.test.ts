@@ -18,17 +18,12 @@ import { text, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 const defer = useCleanups();
 const IDLE_BOX = /❯[\s\u00a0]*\n─+/;
 
-function git(cwd: string, ...args: string[]): void {
-  const r = Bun.spawnSync(['git', '-c', 'init.defaultBranch=main', ...args], { cwd, stdout: 'pipe', stderr: 'pipe' });
-  if (r.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.toString()}`);
-}
-
 describe('Find inside a session', () => {
   it('finds a word in the chat, in the scrollback and in a file, each with the place to jump to', async () => {
     const stage = await startStage(defer);
     const { sandbox, hub } = stage;
     stage.fake.setScript([when(userSays(/narwhal/), text('Narwhals live in the Arctic; the tusk is a tooth.')), when(userSays(/.*/), text('plain answer'))]);
-    git(sandbox.cwd, 'init', '-q');
+    expect(Bun.spawnSync(['git', 'init', '-q'], { cwd: sandbox.cwd }).exitCode).toBe(0);
     mkdirSync(join(sandbox.cwd, 'src'));
     writeFileSync(join(sandbox.cwd, 'src', 'sea.ts'), "export const fish = 'cod';\nexport const whale = 'narwhal';\n");
     writeFileSync(join(sandbox.cwd, '.git', 'narwhal-note'), 'narwhal in .git\n');

@@ -61,7 +61,7 @@ export function FindDialog({ session, onClose }: { session: Session; onClose: ()
         <div className="find-row">
           <input
             type="search"
-            className="find-input"
+            className="field-input find-input"
             aria-label="Text to find"
             placeholder={search.wildcard ? 'Text, * any run, ? one character' : 'Text to find'}
             maxLength={200}

@@ -5,6 +5,7 @@
 import { Link } from '@tanstack/react-router';
 import type { ChatFindMatch, FindAnswer, Session } from '@tether/shared';
 import { formatClockTime } from '../../lib/format.ts';
+import '../workspace/workspace.css';
 
 type Snippet = { text: string; start: number; end: number };
 
@@ -45,7 +46,7 @@ function Section({ id, title, part, children }: { id: string; title: string; par
       ) : part.matches.length === 0 ? (
         <p className="find-note">Nothing here.</p>
       ) : (
-        <ul className="find-list">{children}</ul>
+        <ul className="file-list find-list">{children}</ul>
       )}
       {part.ok && part.stopped ? <p className="find-note">{STOPS[part.stopped]}</p> : null}
     </section>
@@ -63,7 +64,7 @@ export function FindResults({ session, answer, onOpen }: { session: Session; ans
         {chat?.ok
           ? chat.matches.map((m, i) => (
               <li key={`${m.seq}-${m.block}-${i}`}>
-                <Link className="find-place" to="/sessions/$sessionId" params={{ sessionId }} search={{ at: m.seq, block: m.block, ...(m.toolUseId ? { tool: m.toolUseId } : {}) }} onClick={onOpen}>
+                <Link className="file-entry find-place" to="/sessions/$sessionId" params={{ sessionId }} search={{ at: m.seq, block: m.block, ...(m.toolUseId ? { tool: m.toolUseId } : {}) }} onClick={onOpen}>
                   <span className="find-where">
                     {roleWord(m)} · {formatClockTime(m.createdAt)}
                   </span>
@@ -79,7 +80,7 @@ export function FindResults({ session, answer, onOpen }: { session: Session; ans
           {terminal?.ok
             ? terminal.matches.map((m, i) => (
                 <li key={i}>
-                  <Link className="find-place" to="/sessions/$sessionId/terminal" params={{ sessionId }} search={{ find: m.text }} onClick={onOpen}>
+                  <Link className="file-entry find-place" to="/sessions/$sessionId/terminal" params={{ sessionId }} search={{ find: m.text }} onClick={onOpen}>
                     <Marked snippet={m} />
                   </Link>
                 </li>
@@ -91,7 +92,7 @@ export function FindResults({ session, answer, onOpen }: { session: Session; ans
         {files?.ok
           ? files.matches.map((m, i) => (
               <li key={`${m.path}-${m.line ?? 0}-${i}`}>
-                <Link className="find-place" to="/sessions/$sessionId/files" params={{ sessionId }} search={m.line === null ? { file: m.path } : { file: m.path, line: m.line }} onClick={onOpen}>
+                <Link className="file-entry find-place" to="/sessions/$sessionId/files" params={{ sessionId }} search={m.line === null ? { file: m.path } : { file: m.path, line: m.line }} onClick={onOpen}>
                   <span className="find-where">
                     {m.path}
                     {m.line !== null ? `:${m.line}` : ' (name)'}
