@@ -30,6 +30,7 @@ import { createReviews } from './reviews/reviews.ts';
 import { followReviews } from './reviews/follow.ts';
 import { createGitActions } from './git-actions/git-actions.ts';
 import { createFileEdits } from './file-edits/file-edits.ts';
+import { createFind } from './find/find.ts';
 import { createSchedules } from './schedules/schedules.ts';
 import { createScheduleRuns } from './schedules/runs.ts';
 import { systemClock, type Clock } from './schedules/clock.ts';
@@ -73,10 +74,11 @@ export function createDomain(options: {
   const cli = io.of('/cli');
   const bus = createClusterBus({ io, enabled: options.cluster !== null, onError });
   const readiness = createSessionReadiness();
+  const screens = storedFinalScreens({ store });
   const terminals = createTerminalRegistry({
     ...(options.terminalLogBytes !== undefined ? { maxBytesPerTerminal: options.terminalLogBytes } : {}),
     ...(options.terminalMemoryBytes !== undefined ? { terminalMemoryBytes: options.terminalMemoryBytes } : {}),
-    finalScreens: storedFinalScreens({ store }),
+    finalScreens: screens,
     fanout: ports.terminalFanout((viewerId, sessionId) => links?.linkOf(viewerId, sessionId) ?? null),
     runnerPort: (ns, sessionId) => ports.terminalRunner(ns, sessionId),
   });
@@ -96,6 +98,7 @@ export function createDomain(options: {
   const reviews = createReviews({ store, facts, sessions, machines, remote, workspace, follower });
   const git = createGitActions({ sessionOf: sessions.get, runners, store, facts });
   const edits = createFileEdits({ sessions, runners });
+  const find = createFind({ sessionOf: sessions.get, store, terminals, finalScreen: screens.load, runners });
   const worktrees = createWorktrees({ sessions, machines, daemons, store, facts });
   const outside = createOutside({ store, facts, machines, daemons, remote, onError });
   const clock = options.schedules?.clock ?? systemClock;
@@ -145,6 +148,7 @@ export function createDomain(options: {
     reviews,
     git,
     edits,
+    find,
     worktrees,
     outside,
     schedules,

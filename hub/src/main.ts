@@ -154,6 +154,7 @@ function httpEdge(o: {
     workspace: domain.workspace,
     git: domain.git,
     edits: domain.edits,
+    find: domain.find,
     attachments: domain.attachments,
     resolver: auth.resolver,
     login: auth.login,

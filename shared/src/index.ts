@@ -32,6 +32,7 @@ export * from './project-rules.ts';
 export * from './unattended.ts';
 export * from './git-actions.ts';
 export * from './file-edits.ts';
+export * from './find.ts';
 export * from './auth.ts';
 export * from './pairing.ts';
 export * from './share.ts';

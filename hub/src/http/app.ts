@@ -41,6 +41,8 @@ import type { GitActions } from '../git-actions/git-actions.ts';
 import { createGitActionRoutes } from './routes/git-actions.ts';
 import type { FileEdits } from '../file-edits/file-edits.ts';
 import { createFileEditRoutes } from './routes/file-edits.ts';
+import type { Find } from '../find/find.ts';
+import { createFindRoutes } from './routes/find.ts';
 import { REACH_PROOF_PATH, type ReachProof } from '../reach/reach-proof.ts';
 import type { Transcription } from '../transcription/transcription.ts';
 import { createTranscriptionRoutes } from './routes/transcription.ts';
@@ -66,6 +68,7 @@ export type HttpAppOptions = {
   git?: GitActions;
   /** A person's save of one file through the session's runner; without it the route is absent. */
   edits?: FileEdits;
+  find?: Find;
   /** Files uploaded for prompts; without it the attachment routes answer 404. */
   attachments?: Attachments;
   resolver: CallerResolver;
@@ -149,6 +152,7 @@ export function createHttpApp(options: HttpAppOptions) {
   if (options.workspace) app.route('/api/sessions', createWorkspaceRoutes({ workspace: options.workspace }));
   if (options.git) app.route('/api/sessions', createGitActionRoutes({ git: options.git }));
   if (options.edits) app.route('/api/sessions', createFileEditRoutes({ edits: options.edits }));
+  if (options.find) app.route('/api/sessions', createFindRoutes({ find: options.find }));
   if (options.attachments) app.route('/api/sessions', createAttachmentRoutes({ attachments: options.attachments }));
   app.route('/api/machines', createMachineRoutes({ machines: options.machines, ...(options.outside ? { outside: options.outside } : {}) }));
   app.route('/api/pending', createApprovalRoutes({ approvals: options.approvals }));

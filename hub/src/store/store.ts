@@ -255,6 +255,17 @@ export interface Store extends ScheduleStore, UnattendedStore {
     before?: number;
     limit: number;
   }): Promise<MessagePageResult | null>;
+  /** A search's first pass (queries/messages.ts): messages with seq in (after, before) whose stored
+   *  form holds `pieces` in order, newest first, at most `limit`; null: not the namespace's session. */
+  findMessages(options: {
+    namespace: Namespace;
+    sessionId: string;
+    pieces: readonly string[];
+    caseSensitive: boolean;
+    after: number;
+    before: number;
+    limit: number;
+  }): Promise<ChatMessage[] | null>;
 
   // machines
   upsertMachine(options: { namespace: Namespace; machine: MachineInfo; now: number }): Promise<Machine>;

@@ -10,6 +10,8 @@
 // user back to login. Logging out revokes this device on the hub and clears what this app stored
 // (the phone cache too: lib/phone-cache/).
 import type {
+  FindAnswer,
+  FindRequest,
   AttachmentUploaded,
   HubFeatures,
   TranscriptionResult,
@@ -345,6 +347,9 @@ export const hubApi = {
       throw error;
     }
   },
+  /** Find in one session: its chat, terminal and files, each part answered or refused on its own. */
+  find: (options: { sessionId: string; body: FindRequest }) =>
+    send<FindAnswer>(`/api/sessions/${encodeURIComponent(options.sessionId)}/find`, { method: 'POST', body: JSON.stringify(options.body) }),
   listMachines: () => send<{ machines: Machine[] }>('/api/machines'),
   /** A page of the conversations found on a machine (newest first; `q` matches title and folder). */
   listOutside: (options: { machineId: string; q: string; offset: number; limit: number }) =>

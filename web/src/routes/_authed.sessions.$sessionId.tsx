@@ -7,6 +7,7 @@ import type { Session } from '@tether/shared';
 import { queryKeys, sessionQuery, sessionsQuery, usePendingRequests, useSession } from '../lib/queries.ts';
 import { Spinner } from '../lib/ui/badge.tsx';
 import { SessionHeader } from '../features/sessions/session-header.tsx';
+import { FindButton } from '../features/find/find-button.tsx';
 import { markSeen } from '../features/sessions/seen.ts';
 import { preloadCachedChat } from '../features/chat/cached-open.ts';
 import { Route as authedRoute } from './_authed.tsx';
@@ -98,6 +99,7 @@ function SessionLayout() {
               />
             </Suspense>
           }
+          find={<FindButton session={session.data} />}
           review={
             <Suspense fallback={null}>
               <StartReviewButton session={session.data} compact />
