@@ -251,12 +251,48 @@ async function send<T>(path: string, init: RequestInit & { auth?: boolean; retri
 
 /** Exchanges an access token for a web session and remembers it. */
 export function loginWithToken(token: string): Promise<HubLogin> {
-  return logIn('/api/auth/login', { token: token.trim() });
+  return takeEarlyExchange(token) ?? logIn('/api/auth/login', { token: token.trim() });
 }
 
 /** Redeems a one-time pairing code for a web session (of a device token of its own) and remembers it. */
 export function loginWithPairCode(code: string): Promise<HubLogin> {
-  return logIn('/api/auth/pair', { code: code.trim() });
+  return takeEarlyExchange(code) ?? logIn('/api/auth/pair', { code: code.trim() });
+}
+
+/** The link's exchange, started at boot beside the login screen's code rather than after it (a round
+ *  trip fewer in series on a first visit); the screen's submit of the same value takes it, so a
+ *  one-time code is still spent once and its refusal is still shown there. */
+let earlyExchange: { value: string; login: Promise<HubLogin> } | null = null;
+
+/** Starts the exchange of a link's code or token now, if one waits and looks like one. */
+export function exchangeFragmentCredentialEarly(): void {
+  const link = fragmentCredential;
+  if (!link || (link.kind === 'token' && !link.value.startsWith(ACCESS_TOKEN_PREFIX))) return;
+  const login = link.kind === 'pair' ? logIn('/api/auth/pair', { code: link.value }) : logIn('/api/auth/login', { token: link.value });
+  login.catch(() => {}); // the login screen takes the same promise and says why
+  earlyExchange = { value: link.value, login };
+}
+
+/** Waits for the link's early exchange, if one is under way: true once it signed this browser in
+ *  (the link is then spent: no login screen needed), false when there was none or it failed (the
+ *  link and the failure stay for the login screen to show). */
+export async function awaitLinkLogin(): Promise<boolean> {
+  const early = earlyExchange;
+  if (!early) return false;
+  try {
+    await early.login;
+  } catch {
+    return false;
+  }
+  if (earlyExchange === early) earlyExchange = null;
+  if (fragmentCredential?.value === early.value) fragmentCredential = null;
+  return true;
+}
+
+function takeEarlyExchange(value: string): Promise<HubLogin> | null {
+  const early = earlyExchange;
+  earlyExchange = null;
+  return early && early.value === value.trim() ? early.login : null;
 }
 
 /** Trades a proof (a token, a pairing code) for a web session, without one of its own, and keeps it. */
