@@ -22,7 +22,7 @@ const BROTLI_QUALITY = 9;
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 /** One entry per file and encoding; a rebuilt file replaces its entry (the stamp differs). */
-const memo = new Map<string, { stamp: string; bytes: Promise<Uint8Array> }>();
+const memo = new Map<string, { stamp: string; bytes: Promise<Uint8Array<ArrayBuffer>> }>();
 
 /** The encoding to send for this request's Accept-Encoding, or null: br where the browser offers it
  *  (Chromium does over https and on localhost), else gzip. */
@@ -39,7 +39,7 @@ export function isCompressible(path: string, size: number): boolean {
 }
 
 /** The file's bytes in `encoding`, computed on first use and kept while the file stays the same. */
-export function encodedFile(path: string, encoding: Encoding): Promise<Uint8Array> {
+export function encodedFile(path: string, encoding: Encoding): Promise<Uint8Array<ArrayBuffer>> {
   const { mtimeMs, size } = statSync(path);
   const key = `${encoding}:${path}`;
   const stamp = `${mtimeMs}:${size}`;
