@@ -221,6 +221,15 @@ async function parseError(response: Response): Promise<HubError> {
   });
 }
 
+/** The hub's response, or the error that says it could not be reached. */
+async function reached(pending: Promise<Response>): Promise<Response> {
+  try {
+    return await pending;
+  } catch {
+    throw new HubError({ status: 0, code: 'unreachable', message: `can't reach the hub at ${window.location.host}` });
+  }
+}
+
 async function send<T>(path: string, init: RequestInit & { auth?: boolean; retried?: boolean } = {}): Promise<T> {
   const headers = new Headers(init.headers);
   headers.set('Accept', 'application/json');
@@ -230,12 +239,7 @@ async function send<T>(path: string, init: RequestInit & { auth?: boolean; retri
     if (!session) throw new HubError({ status: 401, code: 'unauthorized', message: 'not logged in' });
     headers.set('Authorization', `Bearer ${session}`);
   }
-  let response: Response;
-  try {
-    response = await fetch(path, { ...init, headers });
-  } catch {
-    throw new HubError({ status: 0, code: 'unreachable', message: `can't reach the hub at ${window.location.host}` });
-  }
+  const response = await reached(fetch(path, { ...init, headers }));
   if (!response.ok) {
     const error = await parseError(response);
     if (response.status === 401 && init.auth !== false) {
@@ -268,7 +272,7 @@ let earlyExchange: { value: string; login: Promise<HubLogin> } | null = null;
 export function exchangeFragmentCredentialEarly(): void {
   const link = fragmentCredential;
   if (!link || (link.kind === 'token' && !link.value.startsWith(ACCESS_TOKEN_PREFIX))) return;
-  const login = link.kind === 'pair' ? logIn('/api/auth/pair', { code: link.value }) : logIn('/api/auth/login', { token: link.value });
+  const login = takeInlineExchange(link.value) ?? (link.kind === 'pair' ? logIn('/api/auth/pair', { code: link.value }) : logIn('/api/auth/login', { token: link.value }));
   login.catch(() => {}); // the login screen takes the same promise and says why
   earlyExchange = { value: link.value, login };
 }
@@ -287,6 +291,21 @@ export async function awaitLinkLogin(): Promise<boolean> {
   if (earlyExchange === early) earlyExchange = null;
   if (fragmentCredential?.value === early.value) fragmentCredential = null;
   return true;
+}
+
+/** The exchange index.html's inline script started before this code had even loaded, if it was for
+ *  this value: its answer read as `logIn` reads one, and the login kept. */
+function takeInlineExchange(value: string): Promise<HubLogin> | null {
+  const holder = window as { __tetherLinkExchange?: { value: string; response: Promise<Response> } };
+  const started = holder.__tetherLinkExchange;
+  delete holder.__tetherLinkExchange;
+  if (!started || started.value !== value) return null;
+  return reached(started.response).then(async (response) => {
+    if (!response.ok) throw await parseError(response);
+    const login = (await response.json()) as HubLogin;
+    setLogin(login);
+    return login;
+  });
 }
 
 function takeEarlyExchange(value: string): Promise<HubLogin> | null {
