@@ -85,12 +85,9 @@ function AuthedShell() {
               </Suspense>
             }
             asks={
-              // After the list: its chunk (and the schemas it loads) would share the link with the list's data.
-              sessions.data ? (
-                <Suspense fallback={null}>
-                  <RuleProposals />
-                </Suspense>
-              ) : null
+              <Suspense fallback={null}>
+                <RuleProposals />
+              </Suspense>
             }
             archiveQuestion={(question) => (
               <Suspense fallback={null}>
