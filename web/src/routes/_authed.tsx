@@ -10,6 +10,7 @@ import { ConnectionToast } from '../lib/ui/connection-toast.tsx';
 import { SessionList } from '../features/sessions/session-list.tsx';
 import { WORKTREE_PARTS } from '../features/worktrees/parts.tsx';
 import { WorktreeSlotContext } from '../lib/worktree-slot.ts';
+import { servedFromCache } from '../pwa/register.ts';
 import { Route as rootRoute } from './__root.tsx';
 
 // The notifications switch (and the push code behind it) loads when the account menu first opens.
@@ -85,9 +86,14 @@ function AuthedShell() {
               </Suspense>
             }
             asks={
-              <Suspense fallback={null}>
-                <RuleProposals />
-              </Suspense>
+              // On a first visit its chunk (and the schemas under it) would share the link with the
+              // list's data: it waits for the list. From the cache it loads at once, so its schemas
+              // are parsed before a person taps a session, which needs them too.
+              sessions.data || servedFromCache() ? (
+                <Suspense fallback={null}>
+                  <RuleProposals />
+                </Suspense>
+              ) : null
             }
             archiveQuestion={(question) => (
               <Suspense fallback={null}>
