@@ -125,9 +125,11 @@ describe('Gemini between turns', () => {
   });
 });
 
-describe('Gemini CLI 0.61.0 folder trust (security.folderTrust on, an untrusted folder)', () => {
+// Recorded with `tmux capture-pane -e` from `gemini --approval-mode yolo` in a fresh git folder. Both
+// pins name the folder only by its base name ("Trust folder (project)"): no path on screen to read.
+describe.each(VERSIONS)('Gemini CLI %s folder trust (security.folderTrust on, an untrusted folder)', (version) => {
   it('reads its title as the question (it asks), with no headline apart from it', async () => {
-    const { dialog } = await screenOf('0.61.0', 'folder-trust');
+    const { dialog } = await screenOf(version, 'folder-trust');
     expect(dialog).toMatchObject({ title: 'Do you trust the files in this folder?', numbered: true });
     expect(dialog!.headline).toBeUndefined();
     expect(dialog!.options.map((o) => o.label)).toEqual(['Trust folder (project)', expect.stringMatching(/^Trust parent folder \(/), "Don't trust"]);
