@@ -55,6 +55,8 @@ describe.each(VERSIONS)('Gemini CLI %s screens', (version) => {
   it('reads its shell permission with the question as headline and the command it is about', async () => {
     const { dialog } = await screenOf(version, 'shell-dialog');
     expect(dialog!.headline).toBe('Allow execution of [Shell]?');
+    // Its `?` mark column is no part of the title.
+    expect(dialog!.title).toMatch(/^Shell\b/);
     expect(dialog!.about).toEqual({ kind: 'command', text: 'touch made.txt && echo hi-there' });
     expect(dialog!.freeText).toBeUndefined();
   });

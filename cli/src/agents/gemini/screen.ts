@@ -141,6 +141,8 @@ export function geminiOwnMode(rows: readonly ScreenRow[]): 'yolo' | 'default' | 
 /** The desk's mode in tether's words; yolo is tether's own (the gate is the mode), never read back. */
 const DESK_MODES = { default: 'default', auto_edit: 'acceptEdits', plan: 'plan' } as const;
 
+const MARK_COLUMN = /^[^\w\s]\s+(?=\S)/;
+
 export const geminiScreen = {
   readPrompt: readGeminiPrompt,
   footerMode: (rows: readonly ScreenRow[]): PermissionMode | null => {
@@ -155,7 +157,11 @@ export const geminiScreen = {
     // The input is looked for as drawn: unboxed, a dialog's top edge is a rule over its call's row.
     if (GEMINI_DIALOG_MARKS.inputBoxShown(rows)) return null;
     const dialog = readDialog(unboxed(rows), { ...GEMINI_DIALOG_MARKS, inputBoxShown: () => false });
-    const about = dialog ? geminiDialogAbout(dialog.text) : undefined;
-    return dialog && about ? { ...dialog, about } : dialog;
+    if (!dialog) return null;
+    const about = geminiDialogAbout(dialog.text);
+    // Its title row starts with a one-character mark in a column of its own ("?  A potential loop was
+    // detected", "?  Shell …"): the words are the title.
+    const title = dialog.title.replace(MARK_COLUMN, '');
+    return { ...dialog, title, ...(about ? { about } : {}) };
   },
 };
