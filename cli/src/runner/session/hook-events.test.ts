@@ -108,22 +108,33 @@ describe('hook events → status', () => {
   });
 });
 
+/** A handler over approvals that record what they were asked and allow it (no hub, no status). */
+function recordingHandler(o: { state: Parameters<typeof createHookHandler>[0]['state']; asked: unknown[]; pick: (o: { toolName: string; askedBy?: unknown }) => unknown } & Partial<Parameters<typeof createHookHandler>[0]>) {
+  const { state, asked, pick, ...more } = o;
+  const approvals = { toolStarted: () => {}, toolResult: () => {}, ask: async (a: { toolName: string; askedBy?: unknown }) => (asked.push(pick(a)), allow) } as unknown as Approvals;
+  return createHookHandler({
+    hooks: { onTranscript: () => {} },
+    approvals,
+    elicitations: {} as Elicitations,
+    state,
+    patch: () => {},
+    status: createStatusTracker({ onChange: () => {} }),
+    link: () => null,
+    onAny: () => {},
+    readTranscriptSoon: () => {},
+    ...more,
+  });
+}
+
 describe('hook events → who asks', () => {
   it('a permission request carries the sub-agent the agent names from its payload, and none for its own', async () => {
     const asked: unknown[] = [];
-    const approvals = { toolStarted: () => {}, toolResult: () => {}, ask: async (o: { askedBy?: unknown }) => (asked.push(o.askedBy), allow) } as unknown as Approvals;
     const state = { id: 's1', status: 'idle' as SessionStatus, agentSessionId: 'main-thread' as string | null, model: null, permissionMode: 'default' as PermissionMode };
     const seenBy: Array<{ payload: Record<string, unknown>; mainSessionId: string | null }> = [];
-    const handle = createHookHandler({
-      hooks: { onTranscript: () => {} },
-      approvals,
-      elicitations: {} as Elicitations,
+    const handle = recordingHandler({
       state,
-      patch: () => {},
-      status: createStatusTracker({ onChange: () => {} }),
-      link: () => null,
-      onAny: () => {},
-      readTranscriptSoon: () => {},
+      asked,
+      pick: (a) => a.askedBy,
       askedBy: (o) => (seenBy.push(o), o.payload.session_id === o.mainSessionId ? null : { nickname: 'Ada' }),
     });
     const ask = (session_id: string) => handle({ event: 'permission-request', payload: { session_id, tool_name: 'Bash', tool_input: { command: 'ls' } }, signal: new AbortController().signal });
@@ -188,8 +199,7 @@ describe('hook events → the agent session a fork is', () => {
 
 describe('hook events → an agent whose hook is its only gate', () => {
   it("the gate's policy is the session's mode at each call: refused or allowed without asking, asked on the phone, or handed to the agent's dialog", async () => {
-    const asked: string[] = [];
-    const approvals = { toolStarted: () => {}, toolResult: () => {}, ask: async (o: { toolName: string }) => (asked.push(o.toolName), allow) } as unknown as Approvals;
+    const asked: unknown[] = [];
     const state = { id: 's1', status: 'idle' as SessionStatus, agentSessionId: null, model: null, permissionMode: 'plan' as PermissionMode, agentAsksToo: false };
     const calls: GateCall[] = [];
     const gate: HookGate = (call) => {
@@ -199,19 +209,7 @@ describe('hook events → an agent whose hook is its only gate', () => {
       return call.agentAsksToo ? { behavior: 'ask-agent' } : { behavior: 'ask-person' };
     };
     const dialect: HookDialect = { payload: (_e, p) => ({ ...p, tool_name: 'Bash' }), permission: (v) => ({ told: v }) };
-    const handle = createHookHandler({
-      hooks: { onTranscript: () => {} },
-      approvals,
-      elicitations: {} as Elicitations,
-      state,
-      patch: () => {},
-      status: createStatusTracker({ onChange: () => {} }),
-      link: () => null,
-      onAny: () => {},
-      readTranscriptSoon: () => {},
-      dialect,
-      gate: () => gate,
-    });
+    const handle = recordingHandler({ state, asked, pick: (a) => a.toolName, dialect, gate: () => gate });
     const call = () => handle({ event: 'permission-request', payload: { tool_name: 'run_shell_command', tool_input: { command: 'ls' } }, signal: new AbortController().signal });
     expect(await call()).toEqual({ told: { behavior: 'deny', message: 'read-only' } });
     state.permissionMode = 'bypassPermissions';
