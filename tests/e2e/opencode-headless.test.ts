@@ -28,6 +28,9 @@ const JOURNEY = {
   shellTool: 'Bash',
   models: { first: FAKE_OPENCODE_MODEL, next: FAKE_OPENCODE_MODEL_2, nextAtFake: FAKE_OPENCODE_MODEL_2.split('/')[1] },
   modes: ['default', 'plan'],
+  /** How long one of its steps may take: opencode's start and each turn take tens of seconds on a
+   *  loaded 2-core machine (its start: 27 s there, 4 s idle). */
+  stepMs: 90_000,
 };
 
 describe(`headless ${JOURNEY.agent} (ACP) from the phone`, () => {
@@ -41,32 +44,32 @@ describe(`headless ${JOURNEY.agent} (ACP) from the phone`, () => {
     ]);
     const { session, sessionId, watch } = await spawn();
     expect(session).toMatchObject({ agent: JOURNEY.agent, launchKind: 'headless' });
-    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle', timeoutMs: 60_000 });
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle', timeoutMs: JOURNEY.stepMs });
     expect(watch.session()?.capabilities?.modes.values).toEqual(JOURNEY.modes);
 
     await watch.send('hello');
-    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'hi over acp'), { what: 'the reply' });
-    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the turn' });
+    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'hi over acp'), { what: 'the reply', timeoutMs: JOURNEY.stepMs });
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the turn', timeoutMs: JOURNEY.stepMs });
     expect(watch.session()?.agentSessionId).toBeTruthy();
     expect(watch.session()?.model).toBe(JOURNEY.models.first);
 
     await watch.send('go');
-    const request = await watch.waitFor(() => watch.requested.find((r) => r.toolName === JOURNEY.shellTool), { what: 'the shell request' });
+    const request = await watch.waitFor(() => watch.requested.find((r) => r.toolName === JOURNEY.shellTool), { what: 'the shell request', timeoutMs: JOURNEY.stepMs });
     expect(request).toMatchObject({ kind: 'permission', toolInput: { command: expect.stringContaining('echo ran-42 > ran.txt') } });
-    await watch.waitFor(() => watch.session()?.status === 'waiting', { what: 'waiting while asked' });
+    await watch.waitFor(() => watch.session()?.status === 'waiting', { what: 'waiting while asked', timeoutMs: JOURNEY.stepMs });
     expect((await watch.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } })).ok).toBe(true);
-    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'all done'), { what: 'the reply after the command' });
+    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'all done'), { what: 'the reply after the command', timeoutMs: JOURNEY.stepMs });
     expect(existsSync(join(sandbox.cwd, 'ran.txt'))).toBe(true);
     expect(fake.mainRequests().flatMap(lastToolResults).some((r) => r.output.includes('ran-42'))).toBe(true);
-    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the command' });
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the command', timeoutMs: JOURNEY.stepMs });
 
     // The phone's model runs the next turn (ACP session/set_model): the fake is asked with it.
     expect((await watch.emit('session:set-model', { sessionId, model: JOURNEY.models.next })).ok).toBe(true);
-    await watch.waitFor(() => watch.session()?.model === JOURNEY.models.next || null, { what: 'the model on the hub' });
+    await watch.waitFor(() => watch.session()?.model === JOURNEY.models.next || null, { what: 'the model on the hub', timeoutMs: JOURNEY.stepMs });
     expect((await watch.emit('session:set-mode', { sessionId, mode: 'plan' })).ok).toBe(true);
-    await watch.waitFor(() => watch.session()?.permissionMode === 'plan', { what: 'plan mode on the hub' });
+    await watch.waitFor(() => watch.session()?.permissionMode === 'plan', { what: 'plan mode on the hub', timeoutMs: JOURNEY.stepMs });
     await watch.send('next');
-    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'again: next'), { what: 'the reply in the new model' });
+    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'again: next'), { what: 'the reply in the new model', timeoutMs: JOURNEY.stepMs });
     const last = fake.mainRequests().at(-1);
     expect(last?.model).toBe(JOURNEY.models.nextAtFake);
     // opencode's plan agent tells its model it may not edit.
@@ -76,6 +79,6 @@ describe(`headless ${JOURNEY.agent} (ACP) from the phone`, () => {
     expect(said).toEqual(['hello', 'go', 'next']);
     expect(watch.duplicates()).toBe(0);
     expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
-    await watch.waitFor(() => watch.session()?.status === 'ended', { what: 'ended' });
-  }, 200_000);
+    await watch.waitFor(() => watch.session()?.status === 'ended', { what: 'ended', timeoutMs: JOURNEY.stepMs });
+  }, 600_000);
 });

@@ -84,9 +84,12 @@ export function createChatLog(o: { dir: string; agent: string; sessionId: string
     calls.delete(id);
     flush();
     const at = new Date().toISOString();
-    const asked = permissionQuestion({ toolCallId: id, title: call.title, kind: call.kind, content: call.content, locations: call.locations });
-    const command = typeof call.rawInput.command === 'string' ? { command: call.rawInput.command } : {};
-    write({ t: 'tool', id, at, name: asked.toolName, input: { ...asked.toolInput, ...(asked.toolName === 'Bash' ? command : {}) } });
+    // Named as a permission request names it (its diff, not its output, is what was asked about).
+    const diffs = call.content.filter((c) => isObject(c) && c.type === 'diff');
+    const asked = permissionQuestion({ toolCallId: id, title: call.title, kind: call.kind, content: diffs, locations: call.locations });
+    const { command, description } = call.rawInput;
+    const shell = asked.toolName === 'Bash' ? { ...(typeof command === 'string' ? { command } : {}), ...(typeof description === 'string' ? { description } : {}) } : {};
+    write({ t: 'tool', id, at, name: asked.toolName, input: { ...asked.toolInput, ...shell } });
     write({ t: 'result', id, at, output: toolOutput(update), isError: update.status === 'failed' });
   };
   return {

@@ -15,6 +15,7 @@
 // after the session opens (session/set_model, session/set_mode) and the phone's later. A deny's reason cannot ride on ACP's outcome, so it is said to the model as a prompt of
 // its own once the agent's turn is over, inside the same turn for the runner. Requests tether does
 // not take (fs/*, terminal/*: not offered at initialize) are answered "method not found".
+import { join } from 'node:path';
 import type { PermissionMode } from '@tether/shared';
 import type { HeadlessContext, HeadlessTransport, HeadlessTurn } from '../headless-transport.ts';
 import type { LaunchPlan } from '../launch-plan.ts';
@@ -68,7 +69,7 @@ export function createAcpTransport(context: HeadlessContext, agent: AcpAgent): H
     state.chatLog?.flush();
     if (state.transcript || !state.sessionId) return;
     if (agent.chat === 'log') {
-      state.chatLog ??= createChatLog({ dir: context.stateDir, agent: agent.name, sessionId: state.sessionId });
+      state.chatLog ??= createChatLog({ dir: join(context.stateDir, 'acp-chat'), agent: agent.name, sessionId: state.sessionId });
       state.recording = true;
       // Told once it has a line: the runner tails from where the file ends when it is named.
       return;
