@@ -71,7 +71,7 @@ export function createAcpTransport(context: HeadlessContext, agent: AcpAgent): H
     if (agent.chat === 'log') {
       state.chatLog ??= createChatLog({ dir: join(context.stateDir, 'acp-chat'), agent: agent.name, sessionId: state.sessionId });
       state.recording = true;
-      // Told once it has a line: the runner tails from where the file ends when it is named.
+      // Named to the runner with its first line (recordPrompt): the hub hears of the session id then.
       return;
     }
     if (!agent.transcript) return;
