@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hasToolResult, lastToolResults, text, toolCall, userSays, when, type ScriptTurn } from '../fixtures/fake-chat-completions/index.ts';
+import { delayed, hasToolResult, lastToolResults, text, toolCall, userSays, when, type ScriptTurn } from '../fixtures/fake-chat-completions/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { FAKE_OPENCODE_MODEL, FAKE_OPENCODE_MODEL_2 } from '../harness/opencode.ts';
 import { startOpencodeDaemonWorld } from '../harness/opencode-world.ts';
@@ -80,5 +80,29 @@ describe(`headless ${JOURNEY.agent} (ACP) from the phone`, () => {
     expect(watch.duplicates()).toBe(0);
     expect((await emitAck(phone, 'session:stop', { sessionId }, 30_000)).ok).toBe(true);
     await watch.waitFor(() => watch.session()?.status === 'ended', { what: 'ended', timeoutMs: JOURNEY.stepMs });
+  }, 600_000);
+
+  it('denied with a reason: the command does not run and the model reads the reason; abort cancels a turn', async () => {
+    const { say, shell, when: on, userSays: says } = JOURNEY.script;
+    const { fake, sandbox, spawn } = await JOURNEY.start([
+      on(says('go'), shell('touch nope.txt')),
+      on(says('use the Makefile'), say('noted: reason read')),
+      on(says('slow'), delayed(say('too late'), 120_000)),
+    ]);
+    const { sessionId, watch } = await spawn();
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle', timeoutMs: JOURNEY.stepMs });
+    await watch.send('go');
+    const request = await watch.waitFor(() => watch.requested.find((r) => r.toolName === JOURNEY.shellTool), { what: 'the shell request', timeoutMs: JOURNEY.stepMs });
+    expect((await watch.emit('approval:answer', { requestId: request.id, answer: { decision: 'deny', reason: 'use the Makefile target instead' } })).ok).toBe(true);
+    await watch.waitFor(() => watch.messages().find((m) => m.role === 'assistant' && chatText(m) === 'noted: reason read'), { what: 'the reason read', timeoutMs: JOURNEY.stepMs });
+    expect(existsSync(join(sandbox.cwd, 'nope.txt'))).toBe(false);
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the denial', timeoutMs: JOURNEY.stepMs });
+
+    await watch.send('slow');
+    const asked = await fake.waitForRequest((r) => r.kind === 'main' && r.body !== undefined && says('slow')(r.body), { timeoutMs: JOURNEY.stepMs });
+    expect((await watch.emit('session:abort', { sessionId })).ok).toBe(true);
+    await expect.poll(() => asked.outcome, { timeout: 30_000 }).toBe('aborted');
+    await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle after the abort', timeoutMs: JOURNEY.stepMs });
+    expect(watch.messages().some((m) => chatText(m) === 'too late')).toBe(false);
   }, 600_000);
 });
