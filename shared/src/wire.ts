@@ -7,7 +7,7 @@
 
 /** The coding agents a session may run (agent-terms.ts: AgentKindSchema). Adding an agent adds its
  *  name here; what it can do travels as its capabilities, never as this name. */
-export const AGENT_KINDS = ['claude', 'codex', 'gemini'] as const;
+export const AGENT_KINDS = ['claude', 'codex', 'gemini', 'opencode'] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 /** How a session's agent runs: in a PTY at the desk, or headless over its transport. */
 export const LAUNCH_KINDS = ['pty', 'headless'] as const;

@@ -94,6 +94,9 @@ export type HeadlessContext = {
   cwd: string;
   /** The environment the agent runs with (where it keeps its state: Gemini's `~/.gemini`). */
   env: Record<string, string>;
+  /** A folder of tether's (its home) where a transport keeps files of its own across runs (the chat
+   *  log of an ACP agent whose transcript tether cannot read). */
+  stateDir: string;
   userArgs: readonly string[];
   /** The launch plan (read when the process starts: the hooks may have changed it). */
   plan: () => LaunchPlan;

@@ -15,6 +15,7 @@ export const VERBS: Record<string, Loader> = {
   claude: () => import('./claude.ts'),
   codex: () => import('./codex.ts'),
   gemini: () => import('./gemini.ts'),
+  opencode: () => import('./opencode.ts'),
   chat: () => import('./chat.ts'),
   send: () => import('./send.ts'),
   pending: () => import('./pending.ts'),

@@ -36,7 +36,7 @@ export async function runHeadlessSession(options: RunnerOptions, make: NonNullab
   const approvals = core.createApprovals({});
   const asking = createHeadlessAsking({ core, approvals });
   const parts = {} as Parts;
-  const transport = make({ log, cwd: options.cwd, env: core.env, userArgs: options.userArgs, plan: () => core.plan, events: headlessEvents({ parts, asking }) });
+  const transport = make({ log, cwd: options.cwd, env: core.env, stateDir: options.tetherHome, userArgs: options.userArgs, plan: () => core.plan, events: headlessEvents({ parts, asking }) });
   parts.core = core;
   parts.options = options;
   parts.unjoinable = [];
