@@ -59,6 +59,8 @@ describe('a PTY Codex patch from the browser', () => {
       const chat = page.getByRole('log', { name: 'Chat' });
       const card = chat.locator('[data-tool="FileChanges"]');
       await card.waitFor({ timeout: UI_TIMEOUT_MS });
+      // Folded, the card names the files, not the patch's JSON.
+      await expect(card.locator('.tool-summary').textContent()).resolves.toBe('src/greeting.ts, src/farewell.ts');
       await card.getByRole('button', { expanded: false }).first().click();
       const changed = card.getByRole('region', { name: 'Edit src/greeting.ts' });
       await expect(changed.locator('.diff-add').textContent()).resolves.toContain('return `Hello, ${name}!`;');
