@@ -31,6 +31,7 @@ function setup(o: { plan?: Partial<LaunchPlan>; agent?: Partial<AcpAgent>; answe
       asked.push(request);
       return o.answer ? o.answer(request) : new Promise(() => undefined);
     },
+    elicit: async () => null,
     withdraw: (id) => void said.push(`withdraw ${id}`),
     joinable: ({ url }) => void said.push(`joinable ${url}`),
   };

@@ -52,7 +52,7 @@ const realPath = (path: string) => {
   }
 };
 
-export const geminiHookDialect: HookDialect = {
+export const geminiHookDialect = {
   payload(event, p) {
     const out: Record<string, unknown> = { ...p };
     // The path as the user's `~/.gemini` has it, not through the launch's private home (gone after).
@@ -72,4 +72,4 @@ export const geminiHookDialect: HookDialect = {
     if (verdict.behavior === 'deny') return { decision: 'deny', reason: verdict.message };
     return { decision: 'allow' };
   },
-};
+} satisfies HookDialect;

@@ -141,7 +141,7 @@ export function createHookHandler(init: {
         const verdict = await approvals.ask({ toolName, toolInput, askedBy, signal: request.signal });
         // null: the agent's own dialog (already at the desk) decides; nothing is allowed silently.
         const told = verdict ? toldVerdict(verdict, init.plainVerdicts === true) : null;
-        if (init.dialect) return init.dialect.permission(told);
+        if (init.dialect?.permission) return init.dialect.permission(told);
         return told ? permissionDecision(told) : {};
       }
       case 'post-tool-use':
