@@ -43,7 +43,7 @@ function permissionDecision(verdict: Verdict): Record<string, unknown> {
 /** What the agent is told for a gate's own answer: no person is asked (`ask-agent`: its own dialog). */
 function gateAnswer(answer: Exclude<GateAnswer, { behavior: 'ask-person' }>, dialect: HookDialect | undefined): Record<string, unknown> {
   const verdict: Verdict | null = answer.behavior === 'ask-agent' ? null : answer.behavior === 'deny' ? { behavior: 'deny', message: answer.message } : { behavior: 'allow' };
-  if (dialect) return dialect.permission(verdict);
+  if (dialect?.permission) return dialect.permission(verdict);
   return verdict ? permissionDecision(verdict) : {};
 }
 
