@@ -156,7 +156,7 @@ export function supportedCodex() {
   return JSON.parse(readFileSync(join(ROOT, 'cli', 'src', 'agents', 'codex', 'supported-versions.json'), 'utf8'));
 }
 
-/** `<bin> --version`'s first x.y.z (Codex and Gemini alike). */
+/** `<bin> --version`'s first x.y.z (Codex, Gemini and opencode alike). */
 function codexVersionOf(bin) {
   const r = spawnSync(bin, ['--version'], { encoding: 'utf8' });
   return r.status === 0 ? (/\d+\.\d+\.\d+/.exec(r.stdout) ?? [null])[0] : null;
@@ -202,6 +202,34 @@ export function ensureGemini(version) {
   const got = codexVersionOf(bin);
   if (got !== version) {
     console.error(`tether: gemini ${version} was installed but ${bin} reports ${got ?? 'nothing'}`);
+    process.exit(1);
+  }
+  return bin;
+}
+
+/** Every test file that starts the real opencode (TETHER_OPENCODE_BIN picks which one). */
+export const REAL_OPENCODE_SUITES = ['tests/e2e/opencode-'];
+
+/** vitest arguments that leave the suites whose subject is opencode out of `claude:check` (opencode:check
+ *  runs them against a new opencode). */
+export const OPENCODE_SUBJECT_EXCLUDES = ['tests/e2e/opencode-*.test.ts'].flatMap((glob) => ['--exclude', glob]);
+
+/** The opencode versions tether is tested with (cli/src/agents/opencode/supported-versions.json). */
+export function supportedOpencode() {
+  return JSON.parse(readFileSync(join(ROOT, 'cli', 'src', 'agents', 'opencode', 'supported-versions.json'), 'utf8'));
+}
+
+/** Installs opencode `version` into .tools/opencode-<version>/ with npm (`opencode-ai`, whose
+ *  postinstall links the platform's native binary from its optional dependencies: ~180 MB) unless it
+ *  is there already; returns its binary. `opencode --version` prints the bare version, offline. */
+export function ensureOpencode(version) {
+  const prefix = join(ROOT, '.tools', `opencode-${version}`);
+  const bin = join(prefix, 'node_modules', '.bin', 'opencode');
+  if (existsSync(bin) && codexVersionOf(bin) === version) return bin;
+  installPinned({ what: `installing opencode ${version} from the npm registry into .tools/`, prefix, spec: `opencode-ai@${version}`, allowScripts: [`opencode-ai@${version}`] });
+  const got = codexVersionOf(bin);
+  if (got !== version) {
+    console.error(`tether: opencode ${version} was installed but ${bin} reports ${got ?? 'nothing'}`);
     process.exit(1);
   }
   return bin;

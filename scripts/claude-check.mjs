@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CODEX_SUBJECT_EXCLUDES, GEMINI_SUBJECT_EXCLUDES, REAL_CLAUDE_EXCLUDES, REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureCodex, ensureDeps, ensureWebBuild, installPinned, run, supportedClaude, supportedCodex } from './bootstrap.mjs';
+import { CODEX_SUBJECT_EXCLUDES, GEMINI_SUBJECT_EXCLUDES, OPENCODE_SUBJECT_EXCLUDES, REAL_CLAUDE_EXCLUDES, REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureCodex, ensureDeps, ensureWebBuild, installPinned, run, supportedClaude, supportedCodex } from './bootstrap.mjs';
 
 const bun = ensureBun();
 ensureDeps(bun);
@@ -32,7 +32,7 @@ function check() {
   const bin = join(prefix, 'node_modules', '.bin', 'claude');
   const report = join(ROOT, 'test-artifacts', 'vitest-claude-check.json');
   rmSync(report, { force: true });
-  const result = run(bun, ['--bun', 'vitest', 'run', '--pool=threads', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...REAL_CLAUDE_SUITES, ...REAL_CLAUDE_EXCLUDES, ...CODEX_SUBJECT_EXCLUDES, ...GEMINI_SUBJECT_EXCLUDES], {
+  const result = run(bun, ['--bun', 'vitest', 'run', '--pool=threads', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...REAL_CLAUDE_SUITES, ...REAL_CLAUDE_EXCLUDES, ...CODEX_SUBJECT_EXCLUDES, ...GEMINI_SUBJECT_EXCLUDES, ...OPENCODE_SUBJECT_EXCLUDES], {
     // The journey walks claude's row only (tests/harness/journey/rows.ts).
     env: { ...process.env, TETHER_CLAUDE_BIN: bin, TETHER_CODEX_BIN: codexBin, TETHER_JOURNEY_AGENTS: 'claude' },
   });

@@ -14,7 +14,7 @@
 // closing line "tests: N passed, N failed, N skipped" summing the runs.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { REAL_CLAUDE_EXCLUDES, REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureClaude, ensureCodex, ensureDeps, ensureGemini, ensureWebBuild, run, supportedClaude, supportedCodex, supportedGemini } from './bootstrap.mjs';
+import { REAL_CLAUDE_EXCLUDES, REAL_CLAUDE_SUITES, ROOT, ensureBun, ensureClaude, ensureCodex, ensureDeps, ensureGemini, ensureOpencode, ensureWebBuild, run, supportedClaude, supportedCodex, supportedGemini, supportedOpencode } from './bootstrap.mjs';
 
 const bun = ensureBun();
 ensureDeps(bun);
@@ -30,6 +30,10 @@ const codexFloorBin = floorBin ? ensureCodex(codex.floor) : null;
 const gemini = supportedGemini();
 const geminiBin = ensureGemini(gemini.current);
 const geminiFloorBin = floorBin ? ensureGemini(gemini.floor) : null;
+// opencode the same way (cli/src/agents/opencode/supported-versions.json).
+const opencode = supportedOpencode();
+const opencodeBin = ensureOpencode(opencode.current);
+const opencodeFloorBin = floorBin ? ensureOpencode(opencode.floor) : null;
 
 console.log('tether: typecheck …');
 if (run(bun, ['run', 'typecheck']) !== 0) {
@@ -91,11 +95,11 @@ const runs = [
     claude: `${current}, codex ${codex.current}, gemini ${gemini.current}`,
     // `npm test -- relay-faults` may leave this run nothing: the suite runs in the next one.
     args: [...extra, ...OWN_NETWORK_SUITES.flatMap((f) => ['--exclude', f]), ...(extra.length > 0 ? ['--passWithNoTests'] : [])],
-    env: { TETHER_CODEX_BIN: codexBin, TETHER_GEMINI_BIN: geminiBin },
+    env: { TETHER_CODEX_BIN: codexBin, TETHER_GEMINI_BIN: geminiBin, TETHER_OPENCODE_BIN: opencodeBin },
   }),
 ];
 if (ownNetwork.length > 0) runs.push(vitest({ name: 'own-network', claude: `${current} (suites in a network namespace of their own)`, args: ownNetwork, env: {}, wrap: UNSHARE }));
-if (floorBin) runs.push(vitest({ name: 'floor', claude: `${floor}, codex ${codex.floor}, gemini ${gemini.floor}`, args: [...REAL_CLAUDE_SUITES, ...REAL_CLAUDE_EXCLUDES], env: { TETHER_CLAUDE_BIN: floorBin, TETHER_CODEX_BIN: codexFloorBin, TETHER_GEMINI_BIN: geminiFloorBin } }));
+if (floorBin) runs.push(vitest({ name: 'floor', claude: `${floor}, codex ${codex.floor}, gemini ${gemini.floor}, opencode ${opencode.floor}`, args: [...REAL_CLAUDE_SUITES, ...REAL_CLAUDE_EXCLUDES], env: { TETHER_CLAUDE_BIN: floorBin, TETHER_CODEX_BIN: codexFloorBin, TETHER_GEMINI_BIN: geminiFloorBin, TETHER_OPENCODE_BIN: opencodeFloorBin } }));
 
 // CI keeps only the tail of the output, so the failures are repeated here, last, where it can be read.
 for (const r of runs) {

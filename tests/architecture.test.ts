@@ -238,8 +238,8 @@ describe('architecture arrows', () => {
 
   it('keeps what differs per agent in that agent\'s room: only agents/index.ts and the agent\'s own verb name one', () => {
     const AGENT_ROOM = /^cli\/src\/agents\/([a-z-]+)\//;
-    /** The verbs that are an agent (`tether claude`, `tether codex`, `tether gemini`) and doctor, which checks each. */
-    const MAY_NAME = /^cli\/src\/(agents\/index\.ts|commands\/(claude|codex|gemini|doctor)\.ts)$/;
+    /** The verbs that are an agent (`tether claude`, `tether codex`…: one per agent kind) and doctor, which checks each. */
+    const MAY_NAME = new RegExp(`^cli/src/(agents/index\\.ts|commands/(${[...AgentKindSchema.options, 'doctor'].join('|')})\\.ts)$`);
     /** Rooms under agents/ that are a protocol any agent may speak (agents/acp/), not an agent: any
      *  agent's room may import them; they import no agent's room. */
     const PROTOCOL_ROOMS = new Set(['acp']);

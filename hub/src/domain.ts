@@ -4,7 +4,7 @@
 // hubs, the cluster bus and the hub-to-hub terminal link. It subscribes readiness and the cluster to
 // the fact bus; the socket rooms subscribed before it (tabs hear a fact first), web push after.
 import type { Server, Socket } from 'socket.io';
-import type { Namespace } from '@tether/shared';
+import { DEFAULT_UNATTENDED_DAILY_CAP, type Namespace } from '@tether/shared';
 import type { Store } from './store/store.ts';
 import type { FactBus } from './facts/facts.ts';
 import type { RunnerCommands } from './facts/runners.ts';
@@ -30,12 +30,14 @@ import { createReviews } from './reviews/reviews.ts';
 import { followReviews } from './reviews/follow.ts';
 import { createGitActions } from './git-actions/git-actions.ts';
 import { createFileEdits } from './file-edits/file-edits.ts';
+import { createFind } from './find/find.ts';
 import { createSchedules } from './schedules/schedules.ts';
 import { createScheduleRuns } from './schedules/runs.ts';
 import { systemClock, type Clock } from './schedules/clock.ts';
 import { createProjectRules } from './project-rules/project-rules.ts';
 import { createUsageLimits } from './usage-limits/usage-limits.ts';
 import { DEFAULT_LIMIT_TIMING, type LimitTiming } from './usage-limits/rule.ts';
+import { createUnattendedGuard } from './unattended/unattended.ts';
 
 /** What the socket rooms (sockets/rooms.ts) lend the domain: commands to runners and the ways
  *  terminal bytes and viewer counts reach sockets. */
@@ -63,6 +65,8 @@ export function createDomain(options: {
   /** Sessions at their usage limit: when tether continues them (tests make it short), and whether it
    *  does for a session the person chose nothing for. */
   limits?: { timing?: Partial<LimitTiming>; continueByDefault?: boolean };
+  /** The unattended guard's cap for a namespace that chose none (shared unattended.ts). */
+  unattended?: { defaultCap?: number };
 }) {
   const { store, facts, io, ports, onError } = options;
   const runners = ports.runners;
@@ -70,10 +74,11 @@ export function createDomain(options: {
   const cli = io.of('/cli');
   const bus = createClusterBus({ io, enabled: options.cluster !== null, onError });
   const readiness = createSessionReadiness();
+  const screens = storedFinalScreens({ store });
   const terminals = createTerminalRegistry({
     ...(options.terminalLogBytes !== undefined ? { maxBytesPerTerminal: options.terminalLogBytes } : {}),
     ...(options.terminalMemoryBytes !== undefined ? { terminalMemoryBytes: options.terminalMemoryBytes } : {}),
-    finalScreens: storedFinalScreens({ store }),
+    finalScreens: screens,
     fanout: ports.terminalFanout((viewerId, sessionId) => links?.linkOf(viewerId, sessionId) ?? null),
     runnerPort: (ns, sessionId) => ports.terminalRunner(ns, sessionId),
   });
@@ -93,14 +98,17 @@ export function createDomain(options: {
   const reviews = createReviews({ store, facts, sessions, machines, remote, workspace, follower });
   const git = createGitActions({ sessionOf: sessions.get, runners, store, facts });
   const edits = createFileEdits({ sessions, runners });
+  const find = createFind({ sessionOf: sessions.get, store, terminals, finalScreen: screens.load, runners });
   const worktrees = createWorktrees({ sessions, machines, daemons, store, facts });
   const outside = createOutside({ store, facts, machines, daemons, remote, onError });
   const clock = options.schedules?.clock ?? systemClock;
   const schedules = createSchedules({ store, facts, sessions, machines, clock });
-  const scheduleRuns = createScheduleRuns({ store, facts, sessions, machines, remote, runners, clock, onError });
+  const unattended = createUnattendedGuard({ store, facts, defaultCap: options.unattended?.defaultCap ?? DEFAULT_UNATTENDED_DAILY_CAP, now: () => clock.now() });
+  const scheduleRuns = createScheduleRuns({ store, facts, sessions, machines, remote, runners, clock, guard: unattended, onError });
   const stopScheduleRuns = scheduleRuns.start(options.schedules?.tickMs);
   // What a revoked device made goes with it (the other hubs' ticks also refuse a revoked maker's run).
   facts.on('tokens.revoked', ({ tokenIds }) => void schedules.tokensRevoked(tokenIds).catch((error) => onError('schedules of revoked tokens', error)));
+  facts.on('tokens.revoked', (fact) => void sessions.tokensRevoked(fact).catch((error) => onError('held prompts of revoked tokens', error)));
   const rules = createProjectRules({ store, facts, runners });
   const limits = createUsageLimits({
     store,
@@ -108,6 +116,7 @@ export function createDomain(options: {
     queuePrompt: (ns, send) => sessions.queuePrompt(ns, send),
     timing: { ...DEFAULT_LIMIT_TIMING, ...options.limits?.timing },
     continueByDefault: options.limits?.continueByDefault ?? false,
+    guard: unattended,
     onError,
   });
 
@@ -121,6 +130,8 @@ export function createDomain(options: {
   facts.on('approval.allowed', ({ namespace, request, answer }) => void rules.allowed(namespace, { request, answer }).catch((error: unknown) => onError('rules: count an allow', error)));
   facts.on('tokens.revoked', (fact) => void rules.tokensRevoked(fact).catch((error: unknown) => onError('rules: a revoked device', error)));
   limits.listen(facts);
+  // Timers live in memory: the limits the store holds are followed again when this hub starts.
+  void limits.rearm().catch((error: unknown) => onError('usage limits at start', error));
 
   return {
     facts,
@@ -137,12 +148,14 @@ export function createDomain(options: {
     reviews,
     git,
     edits,
+    find,
     worktrees,
     outside,
     schedules,
     scheduleRuns,
     rules,
     limits,
+    unattended,
     stop(): void {
       stopScheduleRuns();
       readiness.stop();

@@ -154,6 +154,7 @@ function httpEdge(o: {
     workspace: domain.workspace,
     git: domain.git,
     edits: domain.edits,
+    find: domain.find,
     attachments: domain.attachments,
     resolver: auth.resolver,
     login: auth.login,
@@ -162,6 +163,7 @@ function httpEdge(o: {
     ...(config.deviceIdleDays !== undefined ? { deviceIdleDays: config.deviceIdleDays } : {}),
     publicUrl: config.publicUrl ?? null,
     shareLinks: auth.shareLinks,
+    cacheKeys: auth.cacheKeys,
     push: o.push,
     authFailures: auth.failures,
     version: HUB_VERSION,
@@ -237,7 +239,7 @@ export async function createHub(options: { config: HubConfig; store?: Store }): 
     shareRevoked: { heard: (listener) => domain.bus.on('share-revoked', ({ jti }) => listener(jti)), tell: (jti) => domain.bus.tell('share-revoked', { jti }) },
     terminalLinks: cluster !== null,
     cli: { sessions, approvals, machines, remote, shells, terminals, outside, rules, onError, ...(config.runnerGoneGraceMs !== undefined ? { runnerGoneGraceMs: config.runnerGoneGraceMs } : {}) },
-    web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, outside, schedules, rules, limits: domain.limits, onError },
+    web: { sessions, approvals, remote, shells, viewers, reviews, worktrees, outside, schedules, rules, limits: domain.limits, unattended: domain.unattended, onError },
   });
   followRevokedTokens({ facts, bus: domain.bus, sockets, push });
   const app = httpEdge({

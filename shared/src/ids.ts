@@ -10,6 +10,8 @@ export const NamespaceSchema = z
 export type Namespace = z.infer<typeof NamespaceSchema>;
 
 const UUID_RE = UUID_PATTERN;
+/** An agent's own session id that is not a UUID: a letter, then 7 to 63 letters, digits or `_`. */
+const AGENT_OWN_ID_RE = /^[A-Za-z][A-Za-z0-9_]{7,63}$/;
 
 /** tether session id: a UUID the runner makes, so it can buffer before the hub is reachable. */
 export const SessionIdSchema = z.string().regex(UUID_RE, 'session id must be a UUID');
@@ -20,9 +22,14 @@ export const MachineIdSchema = z.string().regex(UUID_RE, 'machine id must be a U
 export type MachineId = z.infer<typeof MachineIdSchema>;
 
 /** The agent's own id of its conversation, what a resume continues: claude's session id and Codex's
- *  thread id are both UUIDs. It lands on the agent's command line (`claude --resume=<id>`,
- *  `codex resume <id>`), so nothing else is taken: never a leading "-" that would read as a flag. */
-export const AgentSessionIdSchema = z.string().regex(UUID_RE, "agent session id must be a UUID (claude's session id or Codex's thread id)");
+ *  thread id are UUIDs; an ACP agent names its own (opencode: `ses_` and 26 letters and digits). It
+ *  lands on the agent's command line (`claude --resume=<id>`, `codex resume <id>`) or in its protocol,
+ *  so nothing else is taken: a UUID, or a letter then letters, digits and `_` (never a leading "-"
+ *  that would read as a flag, no path or shell character). */
+export const AgentSessionIdSchema = z
+  .string()
+  .max(64)
+  .refine((id) => UUID_RE.test(id) || AGENT_OWN_ID_RE.test(id), "agent session id must be a UUID or an agent's own id of letters, digits and '_'");
 
 /** An agent's own id of one of its background sessions (claude's `claude --bg`: 8 hex digits, what
  *  `claude attach <id>` takes). It lands on the agent's command line: hex only. */

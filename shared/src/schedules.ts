@@ -59,8 +59,9 @@ export const MissedRunSchema = z.enum(['run', 'skip']);
 export type MissedRun = z.infer<typeof MissedRunSchema>;
 
 /** sent: the prompt is in the session's queue · started: a new session got it · skipped: missed and
- *  the person chose skip · failed: it could not run (`detail` says why). */
-export const ScheduleOutcomeSchema = z.enum(['sent', 'started', 'skipped', 'failed']);
+ *  the person chose skip · failed: it could not run (`detail` says why) · stopped: the unattended
+ *  guard held it (everything paused, or the day's cap reached: unattended.ts); not retried. */
+export const ScheduleOutcomeSchema = z.enum(['sent', 'started', 'skipped', 'failed', 'stopped']);
 export const ScheduleRunSchema = z.object({
   /** When it was due. */
   dueAt: TimestampSchema,

@@ -5,6 +5,10 @@
 //   continue-at-reset rule: one continue per reset) ─► Session.limit ─► phone banner
 import { z } from 'zod';
 import { SessionIdSchema, TimestampSchema } from './ids.ts';
+import { GuardStopSchema } from './unattended.ts';
+
+// The list's badge and the session's banner (first load) draw these: they live with the zod-free names.
+export { DEFAULT_CONTINUE_PROMPT, limitWaitText } from './wire.ts';
 
 /** What a runner reports: its agent said it is at its usage limit until `resetsAt` (epoch ms). */
 export const UsageLimitReportSchema = z.object({ resetsAt: TimestampSchema }).strict();
@@ -14,15 +18,15 @@ export type UsageLimitReport = z.infer<typeof UsageLimitReportSchema>;
  *  itself at the reset (its capabilities' `waitsOutLimitIn` names the session's launch kind: claude
  *  in its terminal from 2.1.332), when tether only tells the person unless the agent is still stopped
  *  well after the reset (it exited or relaunched during the wait); and whether tether already sent
- *  its one continue for this reset. */
+ *  its one continue for this reset, or the unattended guard held that continue (`held`: paused, or
+ *  the day's cap reached; not retried for this reset). */
 export const UsageLimitSchema = UsageLimitReportSchema.extend({
   agentResumes: z.boolean(),
   continued: z.boolean(),
+  held: GuardStopSchema.nullable().default(null),
 }).strict();
 export type UsageLimit = z.infer<typeof UsageLimitSchema>;
 
-/** The prompt tether sends at the reset unless the person chose another. */
-export const DEFAULT_CONTINUE_PROMPT = 'continue';
 export const MAX_CONTINUE_PROMPT_CHARS = 2_000;
 
 /** The person's choice for one session: continue it at the reset with `prompt`, or not. */
@@ -42,8 +46,3 @@ export const SessionLimitContinueSchema = z
   })
   .strict();
 export type SessionLimitContinue = z.infer<typeof SessionLimitContinueSchema>;
-
-/** What the phone writes on a waiting session: "waiting for the limit to reset at 15:00". */
-export function limitWaitText(limit: Pick<UsageLimit, 'resetsAt'>, options: { now: number; clock: (at: number) => string }): string {
-  return limit.resetsAt > options.now ? `waiting for the limit to reset at ${options.clock(limit.resetsAt)}` : `the limit reset at ${options.clock(limit.resetsAt)}`;
-}

@@ -1,5 +1,5 @@
 // Gemini CLI's approvals answered from the phone, with the real Gemini TUI. tether runs it in yolo with
-// a BeforeTool hook for exactly the tools plain `gemini` would ask about (launch.ts): a shell command
+// a BeforeTool hook on every tool but reading, whose policy is the session's mode (gate.ts): a shell command
 // reaches the hub (allowed → it ran and the model got its output: the journey, agent-journey.test.ts);
 // denied with a reason → it did not run and the model read the reason; a key at the desk hands the
 // question to Gemini's own dialog and the desk answers first; a read-only tool is never asked about; with no hub, Gemini's own dialog asks

@@ -168,6 +168,8 @@ function basePayloads(): { [E in CliEventName]: unknown } & { [E in WebEventName
     'web:rules:list': {},
     'web:rules:accept': { ruleId: '22222222-2222-4222-8222-222222222222', prefix: 'npm' },
     'web:rules:revoke': { ruleId: '22222222-2222-4222-8222-222222222222' },
+    'web:unattended:get': {},
+    'web:unattended:set': { paused: false, dailyCap: 20 },
   };
 }
 

@@ -40,7 +40,10 @@ export async function startGeminiWorld(defer: Defer, options: { script?: ScriptT
   };
   let latest: RunnerHandle | null = null;
   const runner = start({ ...(options.args ? { args: options.args } : {}), ...(options.home ? { home: options.home } : {}) });
-  const phone = await watchSession({ hub, sessionId: runner.sessionId });
+  // `tether gemini` reads `gemini --version` before it registers the session (a fresh TETHER_HOME has
+  // no cached one): measured at 15-18 s wall (1.9 s CPU) at a load of 26 on 2 cores, past the watch's
+  // 20 s default, so it gets the 45 s the idle wait below gives the same read.
+  const phone = await watchSession({ hub, sessionId: runner.sessionId, timeoutMs: 45_000 });
   defer(() => phone.stop());
   // A failure says what the desk showed, where each prompt got to, and what the runner logged: taken
   // as the cleanups start (before the runner stops), printed if the test failed.

@@ -32,7 +32,27 @@ export function agentResumeId(id: string): string {
 /** The hooks the agent will call for this launch: arguments to add (after the user's, or before them
  *  with `prepend`: a subcommand like `codex resume` must stay where the user put it), and files to
  *  remove after. */
-export type HookInstall = { args: string[]; prepend?: boolean; remove(): void; /** Variables the agent needs to find them (Gemini: GEMINI_CLI_HOME). */ env?: Record<string, string> };
+export type HookInstall = {
+  args: string[];
+  prepend?: boolean;
+  remove(): void;
+  /** Variables the agent needs to find them (Gemini: GEMINI_CLI_HOME). */
+  env?: Record<string, string>;
+  /** Its permission hook is the only gate (the agent itself runs everything: Gemini in yolo), so the
+   *  session's permission mode is this gate's policy (HookGate). */
+  gate?: HookGate;
+};
+
+/** A call the permission hook reports, as the gate sees it. `mode`: the session's permission mode
+ *  now (the phone's, or the desk's read back); `payload`: the hook's own, in the agent's words;
+ *  `agentAsksToo`: the desk took the agent out of the mode where it runs whatever the gate allows,
+ *  so its own policy may ask again after an allow. */
+export type GateCall = { mode: PermissionMode; payload: Record<string, unknown>; agentAsksToo: boolean };
+/** What the gate decides before anyone is asked: run it, refuse it (the agent reads `message`),
+ *  ask the person (the phone), or hand it to the agent's own dialog (which the dialog bridge puts to
+ *  the phone: one question, not two). */
+export type GateAnswer = { behavior: 'allow' } | { behavior: 'deny'; message: string } | { behavior: 'ask-person' } | { behavior: 'ask-agent' };
+export type HookGate = (call: GateCall) => GateAnswer;
 
 export type { HookDialect };
 
@@ -68,6 +88,10 @@ export type AgentScreen = {
   suspended?(text: string): boolean;
   /** The permission mode its footer names at an idle, empty prompt (null: it names none). */
   footerMode?(rows: readonly ScreenRow[]): PermissionMode | null;
+  /** For an agent whose mode is tether's gate (HookInstall.gate): whether its own approval policy
+   *  may ask after the gate allowed (the desk took it out of the mode that runs everything), read at
+   *  an idle, empty prompt; null when the screen does not say. */
+  ownPolicyAsks?(rows: readonly ScreenRow[]): boolean | null;
 };
 
 export type Agent = {
@@ -112,7 +136,8 @@ export type Agent = {
   effortCommand?(level: string): string;
   /** Changes the permission mode the way its desk does (keys), and reads where it ended. */
   modes?: {
-    switchTo(options: { target: PermissionMode; screen: Pick<ScreenModel, 'state'>; write: (data: string) => void }): Promise<{ ok: true } | { ok: false; reason: string }>;
+    /** `mode`: where it is now when its screen cannot show it (a gate's policy is tether's own). */
+    switchTo(options: { target: PermissionMode; screen: Pick<ScreenModel, 'state'>; write: (data: string) => void }): Promise<{ ok: true; mode?: PermissionMode } | { ok: false; reason: string }>;
     current(screen: Pick<ScreenModel, 'state'>): Promise<PermissionMode | null>;
   };
   /** Switches model and effort the way its desk does (a picker it reads between keys), when it takes

@@ -9,7 +9,7 @@
 //          └──────── HeadlessEvents ◄───────┘  ready · turn started/ended · session id · transcript · ask
 //
 // Types only, so an agent implements its transport without importing the runner.
-import type { AskedBy, EffortLevel, PermissionMode, SlashCommand } from '@tether/shared';
+import type { AskedBy, EffortLevel, ElicitationAnswer, ElicitationInput, PermissionMode, SlashCommand } from '@tether/shared';
 import type { ContentBlock } from '../attachments/attachments.ts';
 import type { LaunchPlan } from './launch-plan.ts';
 import type { Verdict } from './verdict.ts';
@@ -22,6 +22,9 @@ export type HeadlessTurn = { text: string; content: string | ContentBlock[]; ima
 /** A question the agent puts to a person (a permission; a question or plan is a tool call too). */
 /** `askedBy`: a sub-agent of the agent asks, not the session's own (the phone says which). */
 export type HeadlessRequest = { id: string; toolName: string; toolInput: Record<string, unknown>; toolUseId: string | null; askedBy?: AskedBy | null };
+
+/** An MCP server's form the agent puts to a person (its own request, not tether's hook). */
+export type HeadlessElicitation = { id: string; input: ElicitationInput };
 
 /** What the transport tells the runner. */
 export type HeadlessEvents = {
@@ -43,7 +46,11 @@ export type HeadlessEvents = {
    *  no: fail closed), or 'withdrawn' when the agent stopped waiting first (withdraw) or the session
    *  ended. */
   ask(request: HeadlessRequest): Promise<Verdict | null | 'withdrawn'>;
-  /** The agent no longer waits for request `id`. */
+  /** An MCP server's form, put to a person as an `elicitation` request; resolves with the answer that
+   *  fits the form, null when nobody answered it here (the transport declines: fail closed), or
+   *  'withdrawn' when the agent stopped waiting first (withdraw) or the session ended. */
+  elicit(request: HeadlessElicitation): Promise<ElicitationAnswer | null | 'withdrawn'>;
+  /** The agent no longer waits for request `id` (a question or a form). */
   withdraw(id: string): void;
   /** The agent's own TUI may join this session's live thread at the machine's desk: it listens on
    *  `url` (127.0.0.1) for a client bearing `token`; `transcript`: the file its conversation is in. The runner keeps both in a 0600 file of its
@@ -94,6 +101,9 @@ export type HeadlessContext = {
   cwd: string;
   /** The environment the agent runs with (where it keeps its state: Gemini's `~/.gemini`). */
   env: Record<string, string>;
+  /** A folder of tether's (its home) where a transport keeps files of its own across runs (the chat
+   *  log of an ACP agent whose transcript tether cannot read). */
+  stateDir: string;
   userArgs: readonly string[];
   /** The launch plan (read when the process starts: the hooks may have changed it). */
   plan: () => LaunchPlan;

@@ -4,11 +4,13 @@ import type { Agent } from './agent.ts';
 import { claudeAgent } from './claude/agent.ts';
 import { codexAgent } from './codex/agent.ts';
 import { geminiAgent } from './gemini/agent.ts';
+import { opencodeAgent } from './opencode/agent.ts';
 
 const AGENTS: Record<AgentKind, Agent> = {
   claude: claudeAgent,
   codex: codexAgent,
   gemini: geminiAgent,
+  opencode: opencodeAgent,
 };
 
 export function agentFor(kind: AgentKind): Agent {

@@ -15,10 +15,11 @@ export type Verdict =
   | { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: PermissionUpdate[] }
   | { behavior: 'deny'; message: string };
 
-/** Hooks that speak another dialect than claude's (Gemini's BeforeTool; Agent.hookDialect): each
- *  payload read into claude's words, and a permission's verdict written in the agent's own (null:
- *  nobody answered, so the agent's own dialog must ask at the desk). */
+/** Hooks that speak another dialect than claude's (Gemini's BeforeTool, Codex's patch;
+ *  Agent.hookDialect): each payload read into claude's words, and a permission's verdict written in
+ *  the agent's own (null: nobody answered, so the agent's own dialog must ask at the desk; no
+ *  `permission`: the agent reads claude's words). */
 export type HookDialect = {
   payload(event: HookEventArg, payload: Record<string, unknown>): Record<string, unknown>;
-  permission(verdict: Verdict | null): Record<string, unknown>;
+  permission?(verdict: Verdict | null): Record<string, unknown>;
 };

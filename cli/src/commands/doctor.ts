@@ -57,21 +57,24 @@ async function checkAgent(agent: AgentToCheck): Promise<Check> {
   }
 }
 
-/** claude, then Codex and Gemini CLI: optional, as claude is tether's main agent and a machine
+/** claude, then Codex, Gemini CLI and opencode: optional, as claude is tether's main agent and a machine
  *  without the others is fine. */
 async function checkAgents(): Promise<Check[]> {
-  const [{ findClaudeBinary }, { claudeVersions }, { codexAgent }, { codexVersions }, { geminiAgent }, { geminiVersions }] = await Promise.all([
+  const [{ findClaudeBinary }, { claudeVersions }, { codexAgent }, { codexVersions }, { geminiAgent }, { geminiVersions }, { opencodeAgent }, { opencodeVersions }] = await Promise.all([
     import('../agents/claude/find-binary.ts'),
     import('../agents/claude/version.ts'),
     import('../agents/codex/agent.ts'),
     import('../agents/codex/version.ts'),
     import('../agents/gemini/agent.ts'),
     import('../agents/gemini/version.ts'),
+    import('../agents/opencode/agent.ts'),
+    import('../agents/opencode/version.ts'),
   ]);
   const agents: AgentToCheck[] = [
     { name: 'claude', find: () => findClaudeBinary(), pinVariable: 'TETHER_CLAUDE_BIN', install: 'npm install -g @anthropic-ai/claude-code', versions: claudeVersions },
     { name: 'codex', find: () => codexAgent.findBinary({ env: process.env }), pinVariable: 'TETHER_CODEX_BIN', install: 'npm install -g @openai/codex', optional: true, versions: codexVersions },
     { name: 'gemini', find: () => geminiAgent.findBinary({ env: process.env }), pinVariable: 'TETHER_GEMINI_BIN', install: 'npm install -g @google/gemini-cli', optional: true, versions: geminiVersions },
+    { name: 'opencode', find: () => opencodeAgent.findBinary({ env: process.env }), pinVariable: 'TETHER_OPENCODE_BIN', install: 'npm install -g opencode-ai', optional: true, versions: opencodeVersions },
   ];
   const checks: Check[] = [];
   // One at a time: each runs the agent's --version, and the machine may be busy.

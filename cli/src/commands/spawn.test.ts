@@ -18,6 +18,6 @@ describe('tether spawn --agent', () => {
   it('refuses an agent tether does not run, naming the three it does, before asking the hub', async () => {
     const run = await tether('spawn', '--machine', 'box', '--dir', '/src/app', '--agent', 'copilot');
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain('--agent must be one of claude, codex, gemini');
+    expect(run.stderr).toContain('--agent must be one of claude, codex, gemini, opencode');
   });
 });

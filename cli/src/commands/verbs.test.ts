@@ -35,7 +35,7 @@ describe('the verb table', () => {
       const { startEnv } = (await load()).default;
       if (startEnv) tuned[name] = startEnv;
     }
-    expect(tuned).toEqual({ hub: 'server', daemon: 'server', attach: 'server', adopt: 'runner', claude: 'runner', codex: 'runner', gemini: 'runner' });
+    expect(tuned).toEqual({ hub: 'server', daemon: 'server', attach: 'server', adopt: 'runner', claude: 'runner', codex: 'runner', gemini: 'runner', opencode: 'runner' });
   });
 
   it('tether --help lists each verb with the summary its own --help prints', async () => {
@@ -74,6 +74,6 @@ describe('the verb table', () => {
     // Run from this checkout: the usage names the command that works here.
     expect(top.stdout).toContain('\nusage: npm run tether -- <verb> [args]\n');
     const spawn = await tether('spawn', '--help');
-    expect(spawn.stdout).toContain('[--agent claude|codex|gemini (default claude)]');
+    expect(spawn.stdout).toContain('[--agent claude|codex|gemini|opencode (default claude)]');
   });
 });

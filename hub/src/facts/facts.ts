@@ -11,7 +11,7 @@
 // Invariants: subscribers run synchronously in the order they subscribed (createHub subscribes the
 // rooms first, so tabs hear a fact before anything reacts to it); a subscriber that throws is
 // reported and never reaches the publisher or the next subscriber.
-import type { Answer, ChatMessage, Machine, Namespace, PendingRequest, ProjectRule, Prompt, Resolution, Review, Schedule, ScheduleRun, Session, SessionAttentionFact, SessionCommandFinished } from '@tether/shared';
+import type { Answer, ChatMessage, GuardStop, UnattendedGuard, Machine, Namespace, PendingRequest, ProjectRule, Prompt, Resolution, Review, Schedule, ScheduleRun, Session, SessionAttentionFact, SessionCommandFinished } from '@tether/shared';
 
 export type FactMap = {
   'session.updated': { namespace: Namespace; session: Session };
@@ -31,6 +31,10 @@ export type FactMap = {
   /** A session's usage limit reached its reset time (usage-limits/): worth telling the person.
    *  `goesOn`: its agent waits it out itself, or tether will continue it. */
   'session.limit-reset': { namespace: Namespace; sessionId: string; resetsAt: number; goesOn: boolean };
+  /** tether's one continue at a reset was sent, or the unattended guard held it (`held`): told either way. */
+  'session.limit-continued': { namespace: Namespace; sessionId: string; resetsAt: number; prompt: string; held: { stop: GuardStop; text: string } | null };
+  /** The namespace's unattended guard changed: paused or resumed, its cap, a run counted (unattended/). */
+  'unattended.updated': { namespace: Namespace; guard: UnattendedGuard };
   /** A review card changed (reviews/): started, answered, ended. */
   'review.updated': { namespace: Namespace; review: Review };
   /** A schedule was made, changed or ran (schedules/). */
@@ -65,6 +69,8 @@ export function createFactBus(options: { onError: (what: string, error: unknown)
     'machine.updated': [],
     'terminal.started': [],
     'session.limit-reset': [],
+    'session.limit-continued': [],
+    'unattended.updated': [],
     'review.updated': [],
     'schedule.updated': [],
     'schedule.removed': [],

@@ -28,8 +28,10 @@ import { DEVICE_IDLE_DAYS, type Devices } from '../auth/devices.ts';
 import { createMachineRoutes } from './routes/machines.ts';
 import { createApprovalRoutes } from './routes/approvals.ts';
 import { createSessionRoutes } from './routes/sessions.ts';
+import type { CacheKeys } from '../auth/cache-keys.ts';
 import { createAttachmentRoutes } from './routes/attachments.ts';
 import { createStaticRoutes } from './routes/static.ts';
+import { inlineScriptSources } from './inline-scripts.ts';
 import { createShareAdminRoutes, createSharedViewRoutes } from './routes/share.ts';
 import type { ShareLinks } from '../auth/share-links.ts';
 import { createPushActionRoutes, createPushRoutes } from './routes/push.ts';
@@ -40,6 +42,8 @@ import type { GitActions } from '../git-actions/git-actions.ts';
 import { createGitActionRoutes } from './routes/git-actions.ts';
 import type { FileEdits } from '../file-edits/file-edits.ts';
 import { createFileEditRoutes } from './routes/file-edits.ts';
+import type { Find } from '../find/find.ts';
+import { createFindRoutes } from './routes/find.ts';
 import { REACH_PROOF_PATH, type ReachProof } from '../reach/reach-proof.ts';
 import type { Transcription } from '../transcription/transcription.ts';
 import { createTranscriptionRoutes } from './routes/transcription.ts';
@@ -65,6 +69,7 @@ export type HttpAppOptions = {
   git?: GitActions;
   /** A person's save of one file through the session's runner; without it the route is absent. */
   edits?: FileEdits;
+  find?: Find;
   /** Files uploaded for prompts; without it the attachment routes answer 404. */
   attachments?: Attachments;
   resolver: CallerResolver;
@@ -78,6 +83,8 @@ export type HttpAppOptions = {
   /** The hub's phone URL (config.publicUrl), returned with each pairing code; null: none. */
   publicUrl?: string | null;
   shareLinks: ShareLinks;
+  /** A web login's key for its phone's chat cache, sent with the session list; absent: none sent. */
+  cacheKeys?: CacheKeys;
   version: string;
   /** Optional features the hub owner switched on (GET /api/config; /healthz repeats them). */
   features?: HubFeatures;
@@ -103,7 +110,7 @@ export function createHttpApp(options: HttpAppOptions) {
   const app = new Hono<HubHttpEnv>();
   const failures = options.authFailures ?? createAuthFailures();
 
-  app.use('*', hubSecureHeaders());
+  app.use('*', hubSecureHeaders({ inlineScripts: inlineScriptSources(options.webDist) }));
 
   // Checked once here: what GET /api/config answers is the shared shape the web parses.
   const features: HubFeatures = HubFeaturesSchema.parse(options.features ?? { shell: false });
@@ -142,10 +149,11 @@ export function createHttpApp(options: HttpAppOptions) {
   app.route('/api/devices', createDeviceRoutes({ devices: options.devices }));
   app.route('/api/pair-codes', createPairCodeRoutes({ pairing: options.pairing, publicUrl: options.publicUrl ?? null }));
   app.route('/api/sessions', createShareAdminRoutes({ sessions: options.sessions, shareLinks: options.shareLinks }));
-  app.route('/api/sessions', createSessionRoutes({ sessions: options.sessions }));
+  app.route('/api/sessions', createSessionRoutes({ sessions: options.sessions, ...(options.cacheKeys ? { cacheKeys: options.cacheKeys } : {}) }));
   if (options.workspace) app.route('/api/sessions', createWorkspaceRoutes({ workspace: options.workspace }));
   if (options.git) app.route('/api/sessions', createGitActionRoutes({ git: options.git }));
   if (options.edits) app.route('/api/sessions', createFileEditRoutes({ edits: options.edits }));
+  if (options.find) app.route('/api/sessions', createFindRoutes({ find: options.find }));
   if (options.attachments) app.route('/api/sessions', createAttachmentRoutes({ attachments: options.attachments }));
   app.route('/api/machines', createMachineRoutes({ machines: options.machines, ...(options.outside ? { outside: options.outside } : {}) }));
   app.route('/api/pending', createApprovalRoutes({ approvals: options.approvals }));
@@ -164,8 +172,9 @@ export function createHttpApp(options: HttpAppOptions) {
   return app;
 }
 
-/** The headers every answer carries: a CSP that lets the web app load only from this hub. */
-function hubSecureHeaders() {
+/** The headers every answer carries: a CSP that lets the web app load only from this hub (and run
+ *  only the inline scripts its own index.html holds, by hash). */
+function hubSecureHeaders(o: { inlineScripts: string[] }) {
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
@@ -173,7 +182,7 @@ function hubSecureHeaders() {
       connectSrc: ["'self'", 'ws:', 'wss:'],
       imgSrc: ["'self'", 'data:', 'blob:'],
       styleSrc: ["'self'", "'unsafe-inline'"],
-      scriptSrc: ["'self'"],
+      scriptSrc: ["'self'", ...o.inlineScripts],
       workerSrc: ["'self'", 'blob:'],
       manifestSrc: ["'self'"],
       fontSrc: ["'self'", 'data:'],

@@ -119,4 +119,12 @@ describe('the person’s yes and no', () => {
     const work = sent.flatMap((s) => (s.payload as { rules: Array<{ ruleContent: string; action: string }> }).rules);
     expect(work).toEqual([{ id: byCommand['npm test']!.id, toolName: 'Bash', ruleContent: 'npm test', action: 'remove' }]);
   });
+
+  it('an unattended run\'s runner (a schedule\'s new session, a continue) gets no work from a proposal the person has not accepted', async () => {
+    await allowThrice({ command: 'npm test' });
+    sent = [];
+    const session = await temp.store.getSession({ namespace: 'alpha', sessionId: S1 });
+    await rules.syncSession('alpha', session!);
+    expect(sent).toEqual([{ sessionId: S1, event: 'rules:sync', payload: { sessionId: S1, rules: [] } }]);
+  });
 });

@@ -61,4 +61,16 @@ describe('notification buttons', () => {
     const wide = Array.from({ length: MAX_BUTTONS + 1 }, (_, i) => ({ key: String(i + 1), label: `Choice ${i + 1}` }));
     expect(notificationButtons(ask('dialog', 'Dialog', { title: 'Pick', text: ['Pick'], options: wide }))).toBeNull();
   });
+
+  it('a dialog with an option that is a text field opens the app (a tap cannot type); a note field keeps the buttons', () => {
+    const options = [
+      { key: '1', label: 'PostgreSQL' },
+      { key: '2', label: 'Enter a custom value' },
+    ];
+    expect(notificationButtons(ask('dialog', 'Dialog', { title: 'Answer Questions', text: ['Which?'], options, freeText: { key: '2', maxChars: 500 } }))).toBeNull();
+    expect(notificationButtons(ask('dialog', 'Dialog', { title: 'Run it?', text: ['Run it?'], options, freeText: { notes: true, maxChars: 500 } }))?.map((b) => b.answer)).toEqual([
+      { decision: 'allow', choice: '1' },
+      { decision: 'allow', choice: '2' },
+    ]);
+  });
 });

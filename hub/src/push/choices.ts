@@ -6,8 +6,8 @@
 //   permission  → Allow, Deny
 //   question    → one button per option: one single-choice question of at most MAX_BUTTONS options
 //   plan        → Accept (edits still asked), Keep planning
-//   dialog      → one button per option, at most MAX_BUTTONS
-//   anything else (several questions, multi-select, a form, a long list) → Open
+//   dialog      → one button per option, at most MAX_BUTTONS, none of them a text field
+//   anything else (several questions, multi-select, a form, a long list, a typed answer) → Open
 import { buildQuestionAnswers, AskUserQuestionInputSchema, DialogInputSchema, type Answer, type PendingRequest } from '@tether/shared';
 
 /** Buttons a notification may carry at most. Browsers show 2 (Chrome) to 3; the service worker
@@ -52,6 +52,8 @@ export function notificationButtons(request: PendingRequest): NotificationButton
     case 'dialog': {
       const input = DialogInputSchema.safeParse(request.toolInput);
       if (!input.success || input.data.options.length === 0 || input.data.options.length > MAX_BUTTONS) return null;
+      // An option that is a text field takes words, which no button has ("Enter a custom value").
+      if (input.data.freeText?.key !== undefined) return null;
       return input.data.options.map((option, i) => ({ action: `option-${i + 1}`, title: title(option.label), answer: { decision: 'allow', choice: option.key } }));
     }
     case 'elicitation':

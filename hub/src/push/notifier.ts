@@ -4,6 +4,7 @@
 //   session.updated (thinking → idle)   ─┴─► any tab of ns visible? ─no─► sendWebPush × subscriptions
 //   session.attention ─► no request of that session waits? ─► same delivery
 //   session.limit-reset ─► the session still shows that limit? ─► same delivery
+//   session.limit-continued ─► sent, or held by the unattended guard ─► same delivery (replaces the reset's)
 //   approval.resolved ─► revoke its action tokens; {kind: close} to the browsers it was pushed to
 //
 // It subscribes to the hub's facts (facts/facts.ts), so no room has to know about push. A request's
@@ -152,7 +153,7 @@ export function describeTurnEndedPush(session: Session): PushMessage {
   };
 }
 
-const RUN_WORDS: Record<ScheduleRun['outcome'], string> = { sent: 'Scheduled prompt sent', started: 'Scheduled session started', skipped: 'Scheduled prompt skipped', failed: 'Scheduled prompt failed' };
+const RUN_WORDS: Record<ScheduleRun['outcome'], string> = { sent: 'Scheduled prompt sent', started: 'Scheduled session started', skipped: 'Scheduled prompt skipped', failed: 'Scheduled prompt failed', stopped: 'Scheduled prompt stopped by the unattended guard' };
 
 /** A schedule's run, told whatever came of it: nobody was at the desk when it ran. */
 export function describeScheduleRunPush(schedule: Schedule, run: ScheduleRun): PushMessage {
@@ -178,6 +179,19 @@ export function describeLimitResetPush(session: Session, goesOn: boolean): PushM
   return {
     title: clip(`${sessionName(session)}: the usage limit reset`, 80),
     body,
+    url: `/sessions/${session.id}`,
+    tag: `limit:${session.id}`,
+    sessionId: session.id,
+    kind: 'limit-reset',
+  };
+}
+
+/** tether's one continue at a reset, sent or held by the unattended guard: every unattended run is
+ *  told. Same tag as the reset's notice, which it replaces. */
+export function describeLimitContinuedPush(session: Session, fact: { prompt: string; held: { text: string } | null }): PushMessage {
+  return {
+    title: clip(`${sessionName(session)}: ${fact.held ? 'not continued after the usage limit' : 'continued after the usage limit'}`, 80),
+    body: clip(fact.held ? fact.held.text : `Sent “${fact.prompt}”.`),
     url: `/sessions/${session.id}`,
     tag: `limit:${session.id}`,
     sessionId: session.id,
@@ -257,6 +271,11 @@ export function createPushNotifier(options: PushNotifierOptions) {
     await deliver(ns, () => describeLimitResetPush(session, fact.goesOn));
   }
 
+  async function limitContinued(ns: Namespace, fact: { sessionId: string; prompt: string; held: { text: string } | null }): Promise<void> {
+    const session = await options.store.getSession({ namespace: ns, sessionId: fact.sessionId });
+    if (session) await deliver(ns, () => describeLimitContinuedPush(session, fact));
+  }
+
   /** Status changes per session: a turn that ended (thinking → idle) is worth a push. */
   function sessionUpdated(ns: Namespace, session: Session): void {
     const key = `${ns}\0${session.id}`;
@@ -284,6 +303,7 @@ export function createPushNotifier(options: PushNotifierOptions) {
       facts.on('session.updated', ({ namespace, session }) => sessionUpdated(namespace, session));
       facts.on('schedule.ran', ({ namespace, schedule, run }) => void deliver(namespace, () => describeScheduleRunPush(schedule, run)).catch(report));
       facts.on('session.limit-reset', ({ namespace, ...fact }) => void limitReset(namespace, fact).catch(report));
+      facts.on('session.limit-continued', ({ namespace, ...fact }) => void limitContinued(namespace, fact).catch(report));
     },
   };
 }

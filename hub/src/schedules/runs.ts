@@ -4,7 +4,8 @@
 // queue (held by the hub while its runner is away, handed over once it returns); a new session is
 // started through the machine's daemon (as the new-session form starts one) and then gets it.
 //
-//   clock tick ─► store.dueSchedules ─► maker revoked? (delete) ─► can it run now? ─► claim ─► fire
+//   clock tick ─► store.dueSchedules ─► maker revoked? (delete) ─► can it run now? ─► claim ─► the
+//   unattended guard (paused? the day's cap? a store claim: stopped runs are recorded, never retried) ─► fire
 //   fire ─► sessions.queuePrompt | remote.spawn + queuePrompt ─► store.recordScheduleRun
 //        ─► schedule.updated (tabs) · schedule.ran (push: nobody is at the desk)
 //
@@ -27,6 +28,7 @@ import type { Machines } from '../machines/machines.ts';
 import type { RemoteSessions } from '../machines/remote-sessions.ts';
 import type { RunnerCommands } from '../facts/runners.ts';
 import type { Clock } from './clock.ts';
+import type { GuardClaim } from '../unattended/unattended.ts';
 
 /** How often a hub looks for due runs. */
 export const SCHEDULE_TICK_MS = 5_000;
@@ -41,6 +43,7 @@ type Deps = {
   remote: Pick<RemoteSessions, 'spawn'>;
   runners: Pick<RunnerCommands, 'present'>;
   clock: Clock;
+  guard: GuardClaim;
   onError: (what: string, error: unknown) => void;
 };
 
@@ -116,6 +119,10 @@ export function createScheduleRuns(deps: Deps) {
     const base = { dueAt, at: now, missed: late };
     if (plan.kind === 'skip') return record(ns, schedule, { ...base, outcome: 'skipped', sessionId: null, detail: plan.why }, false);
     if (plan.kind === 'fail') return record(ns, schedule, { ...base, outcome: 'failed', sessionId: null, detail: plan.why }, true);
+    // Counted only once claimed (a run another hub took is not this hub's); stopped: recorded and
+    // told, and the schedule has already moved on, so it is never tried again.
+    const guard = await deps.guard.claim(ns);
+    if (!guard.ok) return record(ns, schedule, { ...base, outcome: 'stopped', sessionId: schedule.target.kind === 'session' ? schedule.target.sessionId : null, detail: guard.text }, false);
     const work = fire(ns, schedule, base, plan.away)
       .then(({ run, pause }) => record(ns, schedule, run, pause))
       .catch((error) => deps.onError('schedule run', error))

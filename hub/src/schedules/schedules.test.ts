@@ -5,22 +5,19 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
-import { LoginResponseSchema, PairCodeCreatedSchema, type Schedule, type ScheduleCreate } from '@tether/shared';
+import type { Schedule, ScheduleCreate } from '@tether/shared';
 import { hubUnderTest } from '../testing/hub-under-test.ts';
 import { manualClock } from '../testing/manual-clock.ts';
+import { runnerWithDeliveries, type Delivered } from '../testing/runner-deliveries.ts';
 
 const START = Date.parse('2026-05-05T10:00:30Z');
 const clock = manualClock(START);
 const live = hubUnderTest({ home: 'tether-schedules-', label: 'phone', config: { schedules: { clock } } });
 const { connect, ack, next } = live;
 
-type Delivered = { promptId: string; text: string };
 async function sessionWithRunner() {
   await clock.set(START);
-  const { runner, web, sid } = await live.runnerWithTab({ status: 'idle' });
-  const delivered: Delivered[] = [];
-  runner.on('prompt:deliver', (d: Delivered) => delivered.push(d));
-  return { runner, web, sid, delivered };
+  return runnerWithDeliveries(live);
 }
 const create = (web: Socket, fields: Omit<ScheduleCreate, 'id'>) => ack<{ schedule: Schedule }>(web, 'schedule:create', { id: randomUUID(), ...fields });
 /** The namespace's schedules as the socket's tab lists them. */
@@ -118,12 +115,8 @@ describe('schedules', () => {
   it('a paired phone signed out from another device: its schedules go at once, and every tab hears it', async () => {
     const { web, sid } = await sessionWithRunner();
     const url = live.hub.url;
-    const code = PairCodeCreatedSchema.parse(await (await fetch(`${url}/api/pair-codes`, { method: 'POST', headers: { authorization: `Bearer ${live.accessToken}` } })).json()).code;
-    const before = new Set((await live.hub.store.listTokens()).map((t) => t.id));
-    const paired = await fetch(`${url}/api/auth/pair`, { method: 'POST', body: JSON.stringify({ code }), headers: { 'content-type': 'application/json', origin: url } });
-    const login = LoginResponseSchema.parse(await paired.json());
-    const deviceId = (await live.hub.store.listTokens()).find((t) => !before.has(t.id))!.id;
-    const phone = await connect({ nsp: '/web', token: login.session });
+    const { session, tokenId: deviceId } = await live.pairDevice();
+    const phone = await connect({ nsp: '/web', token: session });
     const made = await create(phone, { target: { kind: 'session', sessionId: sid }, when: { kind: 'once', at: START + 60_000 }, prompt: 'x' });
     if (!made.ok) throw new Error(made.error);
     const kept = await create(web, { target: { kind: 'session', sessionId: sid }, when: { kind: 'once', at: START + 60_000 }, prompt: 'kept' });

@@ -42,6 +42,8 @@ import { createTriage } from './triage.ts';
 import { asked, refusal, type SwitchCommand, type SwitchPayload } from './switches.ts';
 
 const NO_SESSION = 'no such session';
+/** A held prompt whose sender's device was revoked. */
+export const REVOKED_SENDER_REASON = "its sender's device was signed out";
 /** Commands a client may send to a live session's runner, and what each checks of the session. */
 type LiveCommand = 'session:abort' | 'session:set-model' | 'session:set-effort' | 'session:set-mode';
 
@@ -149,8 +151,10 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
       facts.publish('prompt.updated', { namespace: ns, prompt });
       return { ok: true };
     },
-    async queuePrompt(ns: Namespace, send: PromptSend): Promise<Ack<WebAcks['prompt:send']>> {
-      const result = await queuePrompt({ store, namespace: ns, send });
+    /** `sender`: the token of a person's client (the prompt dies with it while held); none for the
+     *  hub's own prompts (a schedule's, a limit continue, a review's). */
+    async queuePrompt(ns: Namespace, send: PromptSend, sender?: { tokenId: string }): Promise<Ack<WebAcks['prompt:send']>> {
+      const result = await queuePrompt({ store, namespace: ns, send, creatorTokenId: sender?.tokenId ?? null });
       if (result.kind === 'not_found') return ackError('not_found', NO_SESSION);
       if (result.kind === 'ended') return ackError('gone', 'session has ended');
       if (result.kind === 'bad_attachment') return ackError('bad_request', `no such attachment in this session: ${result.id} (upload it first)`);
@@ -161,6 +165,11 @@ export function createSessions(options: { store: Store; facts: FactBus; runners:
       const prompt = handed ?? result.prompt;
       facts.publish('prompt.updated', { namespace: ns, prompt });
       return { ok: true, prompt };
+    },
+    /** Tokens revoked (a device signed out or lost): the prompts they sent that the hub still holds are dropped. */
+    async tokensRevoked(fact: { namespace: Namespace; tokenIds: readonly string[] }): Promise<void> {
+      const dropped = await store.dropPromptsOfTokens({ namespace: fact.namespace, tokenIds: fact.tokenIds, reason: REVOKED_SENDER_REASON, now: Date.now() });
+      for (const prompt of dropped) facts.publish('prompt.updated', { namespace: fact.namespace, prompt });
     },
     /** A command for a live session's runner: the session must be this namespace's and not ended. */
     async command<E extends LiveCommand>(ns: Namespace, event: E, payload: Parameters<CliServerToClient[E]>[0]): Promise<Ack<object>> {

@@ -18,7 +18,7 @@ export type QueuePromptResult =
   /** An attachment id that is not this session's (missing, another session's or namespace's). */
   | { kind: 'bad_attachment'; id: string };
 
-export async function queuePrompt(options: { store: Store; namespace: Namespace; send: PromptSend }): Promise<QueuePromptResult> {
+export async function queuePrompt(options: { store: Store; namespace: Namespace; send: PromptSend; creatorTokenId: string | null }): Promise<QueuePromptResult> {
   const { store, namespace, send } = options;
   const session = await store.getSession({ namespace, sessionId: send.sessionId });
   if (!session) return { kind: 'not_found' };
@@ -32,7 +32,7 @@ export async function queuePrompt(options: { store: Store; namespace: Namespace;
   }
   const now = Date.now();
   const prompt: Prompt = { id: send.promptId, sessionId: send.sessionId, text: send.text, attachments, status: 'queued', reason: null, createdAt: now, updatedAt: now, handedAt: null };
-  const result = await store.addPrompt({ namespace, prompt });
+  const result = await store.addPrompt({ namespace, prompt, creatorTokenId: options.creatorTokenId });
   if (result.kind === 'not_found') return { kind: 'not_found' };
   if (result.kind === 'exists') return { kind: 'queued', prompt: result.prompt, deliver: result.prompt.status === 'queued' };
   if (isFinalStatus(session.status)) {

@@ -43,6 +43,7 @@ export function createRooms(options: { io: Server }) {
       // A review card is part of its parent's chat: the tabs watching the parent.
       facts.on('schedule.updated', ({ namespace, schedule }) => tabs(namespace).emit('schedule:updated', schedule));
       facts.on('schedule.removed', ({ namespace, id }) => tabs(namespace).emit('schedule:removed', { id }));
+      facts.on('unattended.updated', ({ namespace, guard }) => tabs(namespace).emit('unattended:updated', guard));
       facts.on('review.updated', ({ namespace, review }) => web.to(sessionRoom(namespace, review.parentId)).emit('review:updated', review));
     },
     /** One send of a terminal chunk to many viewers. Viewer ids are /web socket ids, and every

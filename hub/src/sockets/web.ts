@@ -16,6 +16,7 @@ import type { Outside } from '../outside/outside.ts';
 import type { Schedules } from '../schedules/schedules.ts';
 import type { ProjectRules } from '../project-rules/project-rules.ts';
 import type { UsageLimits } from '../usage-limits/usage-limits.ts';
+import type { UnattendedGuardRoom } from '../unattended/unattended.ts';
 import { handleSocketEvents } from '../peers/handle.ts';
 import type { HubSocket } from '../peers/peer.ts';
 import { bindWebTerminal } from './web-terminal.ts';
@@ -37,6 +38,7 @@ export type WebDomain = {
   schedules: Schedules;
   rules: ProjectRules;
   limits: UsageLimits;
+  unattended: UnattendedGuardRoom;
   onError: (event: string, error: unknown) => void;
 };
 
@@ -73,7 +75,8 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
         await socket.leave(sessionRoom(ns, sessionId));
         return { ok: true };
       },
-      'prompt:send': (send) => sessions.queuePrompt(ns, send),
+      // The sender's token is kept with the prompt: revoked while it is still held, the prompt is dropped.
+      'prompt:send': (send) => sessions.queuePrompt(ns, send, { tokenId: socket.data.caller.tokenId }),
       'prompt:edit': (edit) => sessions.editPrompt(ns, edit),
       'prompt:withdraw': (ref) => sessions.withdrawPrompt(ns, ref),
       'session:abort': (command) => sessions.command(ns, 'session:abort', command),
@@ -112,6 +115,8 @@ export function bindWebSocket(socket: HubSocket, domain: WebDomain): void {
       'schedule:list': () => domain.schedules.list(ns),
       'schedule:update': (update) => domain.schedules.update(ns, update),
       'schedule:remove': ({ id }) => domain.schedules.remove(ns, id),
+      'unattended:get': () => domain.unattended.get(ns),
+      'unattended:set': (change) => domain.unattended.set(ns, change),
       'rules:list': () => domain.rules.list(ns),
       'rules:accept': (accept) => domain.rules.accept(ns, accept, { by: socket.data.caller.label || socket.data.caller.tokenId, device: socket.data.device, tokenId: socket.data.caller.tokenId }),
       'rules:revoke': (revoke) => domain.rules.revoke(ns, revoke),

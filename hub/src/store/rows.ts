@@ -1,7 +1,7 @@
 // rows.ts: table rows → protocol objects, shared by every Store (the SQLite and PostgreSQL tables
 // have the same columns; flags are 0/1 in SQLite and booleans in PostgreSQL, JSON is text in both).
-import { AddedDirsSchema, AgentCapabilitiesSchema, AgentKindSchema, AskedBySchema, DEFAULT_AGENT, LimitContinueSchema, SessionUsageSchema, SessionWorktreeSchema, UsageLimitReportSchema } from '@tether/shared';
-import type { AgentCapabilities } from '@tether/shared';
+import { AddedDirsSchema, AgentCapabilitiesSchema, GuardStopSchema, AgentKindSchema, AskedBySchema, DEFAULT_AGENT, LimitContinueSchema, SessionUsageSchema, SessionWorktreeSchema, UsageLimitReportSchema } from '@tether/shared';
+import type { AgentCapabilities, GuardStop } from '@tether/shared';
 import type { Answer, Attachment, AttachmentRef, ChatMessage, Machine, PendingRequest, Prompt, Resolution, Session, SessionPatch, TokenInfo } from '@tether/shared';
 import type { ShareLinkRecord, TokenRecord } from './store.ts';
 
@@ -22,7 +22,13 @@ function limitOf(row: Row, capabilities: AgentCapabilities | null): Session['lim
     resetsAt: report.resetsAt,
     agentResumes: capabilities?.waitsOutLimitIn?.includes(row.launch_kind as Session['launchKind']) ?? false,
     continued: continuedFor === report.resetsAt,
+    held: continuedFor === report.resetsAt ? guardStopOf(row.limit_held) : null,
   };
+}
+
+function guardStopOf(value: unknown): GuardStop | null {
+  const parsed = GuardStopSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }
 
 export function rowToSession(row: Row): Session {

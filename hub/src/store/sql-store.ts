@@ -6,6 +6,7 @@ import { tokenQueries } from './queries/tokens.ts';
 import { pairCodeQueries } from './queries/pair-codes.ts';
 import { finalScreenQueries } from './queries/final-screens.ts';
 import { sessionQueries } from './queries/sessions.ts';
+import { sessionLimitQueries } from './queries/session-limits.ts';
 import { messageQueries } from './queries/messages.ts';
 import { machineQueries } from './queries/machines.ts';
 import { approvalQueries } from './queries/approvals.ts';
@@ -16,6 +17,7 @@ import { reviewQueries } from './queries/reviews.ts';
 import { outsideQueries } from './queries/outside.ts';
 import { scheduleQueries } from './queries/schedules.ts';
 import { projectRuleQueries } from './queries/project-rules.ts';
+import { unattendedQueries } from './queries/unattended.ts';
 
 export function createSqlStore(db: SqlDriver): Store {
   return {
@@ -23,6 +25,7 @@ export function createSqlStore(db: SqlDriver): Store {
     ...pairCodeQueries(db),
     ...finalScreenQueries(db),
     ...sessionQueries(db),
+    ...sessionLimitQueries(db),
     ...messageQueries(db),
     ...machineQueries(db),
     ...approvalQueries(db),
@@ -33,6 +36,7 @@ export function createSqlStore(db: SqlDriver): Store {
     ...outsideQueries(db),
     ...scheduleQueries(db),
     ...projectRuleQueries(db),
+    ...unattendedQueries(db),
     close: () => db.close(),
   };
 }

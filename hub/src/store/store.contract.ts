@@ -8,6 +8,8 @@ import { runScheduleContract } from './schedules.contract.ts';
 import { runOutsideContract } from './outside.contract.ts';
 import { runProjectRulesContract } from './project-rules.contract.ts';
 import { runUsageLimitContract } from './usage-limit.contract.ts';
+import { runUnattendedContract } from './unattended.contract.ts';
+import { runFindContract } from './find.contract.ts';
 
 export type StoreFactory = () => Promise<{ store: Store; cleanup(): Promise<void> }>;
 
@@ -48,6 +50,8 @@ export function runStoreContract(options: { name: string; create: StoreFactory }
   runScheduleContract(options);
   runProjectRulesContract(options);
   runUsageLimitContract(options);
+  runUnattendedContract(options);
+  runFindContract(options);
   for (const [part, cases] of [
     ['tokens, pairing codes, devices', authContract],
     ['sessions', sessionContract],

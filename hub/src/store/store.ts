@@ -14,6 +14,7 @@ import type {
   Attachment,
   ChatMessage,
   ChatMessageInputSchema,
+  GuardStop,
   LimitContinue,
   Machine,
   MachineInfo,
@@ -39,6 +40,7 @@ import type {
   SlashCommand,
   SessionCommands,
   TokenInfo,
+  UnattendedGuard,
 } from '@tether/shared';
 import type { z } from 'zod';
 
@@ -170,7 +172,7 @@ export type AddAttachmentResult =
 /** What one store call may hold at once (attachments/attachments.ts names the numbers). */
 export type AttachmentCaps = { perSession: number; sessionBytes: number; namespaceBytes: number };
 
-export interface Store extends ScheduleStore {
+export interface Store extends ScheduleStore, UnattendedStore {
   // tokens (cross-namespace: looked up by hash to learn the namespace)
   insertToken(options: { token: TokenRecord }): Promise<void>;
   findTokenByHash(options: { hash: string }): Promise<TokenRecord | null>;
@@ -228,6 +230,11 @@ export interface Store extends ScheduleStore {
   /** Claim the one continue for the limit that resets at `resetsAt`: true for exactly one caller (of
    *  any hub), and only while the session still reports that limit. */
   claimLimitContinue(options: { namespace: Namespace; sessionId: string; resetsAt: number }): Promise<boolean>;
+  /** The continue claimed for `resetsAt` was held by the unattended guard: recorded on the session
+   *  (its limit's `held`); null when the session no longer has that claim. */
+  holdLimitContinue(options: { namespace: Namespace; sessionId: string; resetsAt: number; held: GuardStop; now: number }): Promise<Session | null>;
+  /** Sessions of every namespace whose row holds a usage limit (a hub that starts re-arms their reset). */
+  sessionsAtLimit(): Promise<Array<{ namespace: Namespace; session: Session }>>;
   /** Record the git worktree a session runs in (or its removal); null when not in this namespace. */
   setSessionWorktree(options: { namespace: Namespace; sessionId: string; worktree: SessionWorktree; now: number }): Promise<Session | null>;
   /** Archive (only an ended session; clears pinned) or unarchive. */
@@ -248,6 +255,17 @@ export interface Store extends ScheduleStore {
     before?: number;
     limit: number;
   }): Promise<MessagePageResult | null>;
+  /** A search's first pass (queries/messages.ts): messages with seq in (after, before) whose stored
+   *  form holds `pieces` in order, newest first, at most `limit`; null: not the namespace's session. */
+  findMessages(options: {
+    namespace: Namespace;
+    sessionId: string;
+    pieces: readonly string[];
+    caseSensitive: boolean;
+    after: number;
+    before: number;
+    limit: number;
+  }): Promise<ChatMessage[] | null>;
 
   // machines
   upsertMachine(options: { namespace: Namespace; machine: MachineInfo; now: number }): Promise<Machine>;
@@ -292,7 +310,10 @@ export interface Store extends ScheduleStore {
   recordDialogOutcome(options: { namespace: Namespace; sessionId: string; requestId: string; answer: Answer }): Promise<Resolution | null>;
 
   // prompts
-  addPrompt(options: { namespace: Namespace; prompt: Prompt }): Promise<AddPromptResult>;
+  /** `creatorTokenId`: the token that sent it (its revocation drops it while held). */
+  addPrompt(options: { namespace: Namespace; prompt: Prompt; creatorTokenId?: string | null }): Promise<AddPromptResult>;
+  /** Drops the prompts these tokens sent that the hub still holds (not handed over); which ones. */
+  dropPromptsOfTokens(options: { namespace: Namespace; tokenIds: readonly string[]; reason: string; now: number }): Promise<Prompt[]>;
   updatePrompt(options: {
     namespace: Namespace;
     sessionId: string;
@@ -383,4 +404,16 @@ export interface ScheduleStore {
   recordScheduleRun(options: { namespace: Namespace; id: string; run: ScheduleRun; pause: boolean; now: number }): Promise<Schedule | null>;
   /** Deletes the schedules these tokens made; which ones, by namespace. */
   deleteSchedulesByTokens(options: { tokenIds: readonly string[] }): Promise<Array<{ namespace: Namespace; id: string }>>;
+}
+
+/** What a claim of one unattended run found: counted, or why not (the guard as it stands). */
+export type UnattendedClaim = { kind: 'counted'; guard: UnattendedGuard } | { kind: GuardStop; guard: UnattendedGuard };
+
+/** The unattended guard (queries/unattended.ts). A namespace without a row has the defaults. */
+export interface UnattendedStore {
+  getUnattendedGuard(options: { namespace: Namespace; defaultCap: number }): Promise<UnattendedGuard>;
+  setUnattendedGuard(options: { namespace: Namespace; paused?: boolean | undefined; dailyCap?: number | undefined; defaultCap: number; now: number }): Promise<UnattendedGuard>;
+  /** Counts one unattended run on `day` unless paused or the day's cap is reached: one conditional
+   *  UPDATE, so of several hubs none passes the cap. */
+  claimUnattendedRun(options: { namespace: Namespace; day: string; defaultCap: number; now: number }): Promise<UnattendedClaim>;
 }

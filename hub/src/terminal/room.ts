@@ -123,6 +123,10 @@ export function createTerminalRoom(options: {
     get ended() {
       return state.ended;
     },
+    /** Ask the runner for a fresh screen (a search of a terminal nobody streams). */
+    requestSnapshot(): void {
+      if (!state.ended) options.runner.requestSnapshot();
+    },
     hasViewer(viewerId: string): boolean {
       return viewers.has(viewerId);
     },

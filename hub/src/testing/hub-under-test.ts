@@ -11,6 +11,7 @@ import { io, type Socket } from 'socket.io-client';
 import { PROTOCOL_VERSION, type Ack } from '@tether/shared';
 import { createHub, type Hub, type HubConfig } from '../main.ts';
 import { createAccessToken } from '../auth/tokens.ts';
+import { pairDevice } from './pair-device.ts';
 
 export type HubUnderTestOptions = {
   /** The temp home's name prefix, e.g. 'tether-sockets-' (a leftover home names its test file). */
@@ -24,6 +25,9 @@ export type HubUnderTestOptions = {
   config?: Partial<Omit<HubConfig, 'port' | 'home'>>;
   /** What the test started that must finish before its sockets close (a played runner's acks). */
   settle?: () => Promise<unknown>;
+  /** A fresh PostgreSQL database per test (its URL); without it, SQLite in the temp home. A restart
+   *  keeps the test's database. */
+  database?: () => Promise<string>;
 };
 
 export type ConnectOptions = {
@@ -49,14 +53,14 @@ export function hubUnderTest(options: HubUnderTestOptions) {
   const ackTimeoutMs = options.ackTimeoutMs ?? 5000;
   let home: string | undefined;
   let hub: Hub | undefined;
-  let accessToken: string | undefined;
+  let accessToken: string | undefined, databaseUrl: string | undefined;
   const sockets: Socket[] = [];
   const current = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`no ${what}: the hub under test runs only inside a test`);
     return value;
   };
 
-  const startHub = (hubHome: string) => createHub({ config: { ...options.config, port: 0, home: hubHome } });
+  const startHub = (hubHome: string) => createHub({ config: { ...options.config, ...(databaseUrl ? { databaseUrl } : {}), port: 0, home: hubHome } });
   const stopHub = async () => {
     await options.settle?.();
     for (const socket of sockets.splice(0)) socket.close();
@@ -65,13 +69,14 @@ export function hubUnderTest(options: HubUnderTestOptions) {
 
   beforeEach(async () => {
     home = mkdtempSync(join(tmpdir(), options.home));
+    databaseUrl = options.database ? await options.database() : undefined;
     hub = await startHub(home);
     accessToken = (await createAccessToken({ store: hub.store, namespace, label: options.label })).token;
   });
   afterEach(async () => {
     await stopHub();
     if (home) rmSync(home, { recursive: true, force: true });
-    hub = home = accessToken = undefined;
+    hub = home = accessToken = databaseUrl = undefined;
   });
 
   /** Stops this test's hub (its sockets closed) and starts another on the same home: what a restart keeps. */
@@ -142,6 +147,7 @@ export function hubUnderTest(options: HubUnderTestOptions) {
   return {
     connect,
     ack,
+    pairDevice: () => pairDevice({ url: current(hub, 'hub').url, accessToken: current(accessToken, 'access token'), store: current(hub, 'hub').store }),
     next,
     register,
     runnerWithTab,

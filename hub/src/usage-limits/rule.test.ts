@@ -15,8 +15,8 @@ describe('the continue-at-reset rule', () => {
   });
 
   it('an agent that waits it out itself gets the grace first; a reset already continued, an ended session: no continue', () => {
-    expect(planFor(at({ limit: { resetsAt: 100_000, agentResumes: true, continued: false } }), { timing, byDefault: true })?.continueAt).toBe(160_000);
-    expect(planFor(at({ limit: { resetsAt: 100_000, agentResumes: false, continued: true } }), { timing, byDefault: true })?.continueAt).toBeNull();
+    expect(planFor(at({ limit: { resetsAt: 100_000, agentResumes: true, continued: false, held: null } }), { timing, byDefault: true })?.continueAt).toBe(160_000);
+    expect(planFor(at({ limit: { resetsAt: 100_000, agentResumes: false, continued: true, held: null } }), { timing, byDefault: true })?.continueAt).toBeNull();
     expect(planFor(at({ status: 'ended' }), { timing, byDefault: true })).toMatchObject({ notifyAt: 100_000, continueAt: null });
     expect(planFor(at({ limit: null }), { timing, byDefault: true })).toBeNull();
   });

@@ -2,9 +2,13 @@
 //
 //   session.updated (limit reported, cleared, choice changed) ─► timers per session (rule.ts)
 //      at the reset         ─► fact session.limit-reset ─► push/notifier (nobody looking → a push)
-//      at continueAt        ─► claim in the store (once, whichever hub) ─► the chosen prompt, queued like
-//                              a phone's (handed to the runner now, or when it comes back)
+//      at continueAt        ─► claim in the store (once, whichever hub) ─► the unattended guard (paused,
+//                              the day's cap: held, recorded on the limit) ─► the chosen prompt, queued
+//                              like a phone's (handed to the runner now, or when it comes back)
+//                              ─► session.limit-continued (a push either way)
 //   web session:limit-continue ─► the choice stored ─► session.updated
+//   the hub starts ─► every session the store holds at a limit is followed again (its runner may
+//                     stay away: the continue waits in the queue for it)
 //
 // Why the hub and not the runner: the choice is the person's, kept with the session; the hub outlives
 // a runner that exits or relaunches during the wait (the case the agent itself does not cover), holds
@@ -14,6 +18,7 @@ import { ackError, type Ack, type Namespace, type Session, type SessionLimitCont
 import type { Store } from '../store/store.ts';
 import type { FactBus } from '../facts/facts.ts';
 import { planFor, stillStopped, type LimitTiming } from './rule.ts';
+import type { GuardClaim } from '../unattended/unattended.ts';
 
 type Timers = { resetsAt: number; notify: ReturnType<typeof setTimeout> | null; go: ReturnType<typeof setTimeout> | null };
 
@@ -25,6 +30,7 @@ export type LimitDeps = {
   timing: LimitTiming;
   /** Continue at the reset when the person chose nothing for the session. */
   continueByDefault: boolean;
+  guard: GuardClaim;
   onError: (what: string, error: unknown) => void;
   now?: () => number;
 };
@@ -45,14 +51,23 @@ export function createUsageLimits(deps: LimitDeps) {
     const session = await deps.store.getSession({ namespace: ns, sessionId });
     if (!stillStopped(session, resetsAt)) return;
     if (!(await deps.store.claimLimitContinue({ namespace: ns, sessionId, resetsAt }))) return;
+    // The reset counts as continued either way: a held continue is not tried again for it.
+    const guard = await deps.guard.claim(ns);
+    if (!guard.ok) {
+      const held = await deps.store.holdLimitContinue({ namespace: ns, sessionId, resetsAt, held: guard.stop, now: now() });
+      if (held) deps.facts.publish('session.updated', { namespace: ns, session: held });
+      deps.facts.publish('session.limit-continued', { namespace: ns, sessionId, resetsAt, prompt, held: { stop: guard.stop, text: guard.text } });
+      return;
+    }
     await deps.queuePrompt(ns, { sessionId, promptId: crypto.randomUUID(), text: prompt, attachments: [] });
     const after = await deps.store.getSession({ namespace: ns, sessionId });
     if (after) deps.facts.publish('session.updated', { namespace: ns, session: after });
+    deps.facts.publish('session.limit-continued', { namespace: ns, sessionId, resetsAt, prompt, held: null });
   }
 
   /** (Re)arms the session's timers from what it is now: a new reset replaces the old timers, the same
    *  one keeps its notification (told once) and re-plans the continue (the choice may have changed). */
-  function follow(ns: Namespace, session: Session): void {
+  function follow(ns: Namespace, session: Session, o: { told?: boolean } = {}): void {
     const k = key(ns, session.id);
     const plan = planFor(session, { timing: deps.timing, byDefault: deps.continueByDefault });
     const had = timers.get(k);
@@ -61,7 +76,7 @@ export function createUsageLimits(deps: LimitDeps) {
     const t: Timers = timers.get(k) ?? { resetsAt: plan.resetsAt, notify: null, go: null };
     timers.set(k, t);
     const at = now();
-    if (!had || had.resetsAt !== plan.resetsAt) {
+    if (!o.told && (!had || had.resetsAt !== plan.resetsAt)) {
       t.notify = setTimeout(() => {
         t.notify = null;
         deps.facts.publish('session.limit-reset', { namespace: ns, sessionId: session.id, resetsAt: plan.resetsAt, goesOn: t.go !== null || session.limit?.agentResumes === true });
@@ -80,6 +95,15 @@ export function createUsageLimits(deps: LimitDeps) {
   return {
     listen(facts: FactBus): void {
       facts.on('session.updated', ({ namespace, session }) => follow(namespace, session));
+    },
+    /** A hub that starts: the limits the store holds are followed again (timers live in memory; the
+     *  claim in the store keeps the continue to one with several hubs). A reset that passed while no
+     *  hub ran is not told again at start; its continue (when chosen) is told. */
+    async rearm(): Promise<number> {
+      const held = await deps.store.sessionsAtLimit();
+      const at = now();
+      for (const { namespace, session } of held) follow(namespace, session, { told: (session.limit?.resetsAt ?? 0) <= at });
+      return held.length;
     },
     /** The person's choice for a session (null: the hub's default); acked with the session. */
     async setContinue(ns: Namespace, request: SessionLimitContinue): Promise<Ack<WebAcks['session:limit-continue']>> {

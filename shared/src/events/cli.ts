@@ -27,6 +27,7 @@ import { OutsideIndexSchema } from '../outside.ts';
 import { WorkspaceQuerySchema, type WorkspaceAnswer } from '../workspace.ts';
 import { GitQuerySchema, type GitAnswer } from '../git-actions.ts';
 import { FileWriteQuerySchema, type FileWriteAnswer } from '../file-edits.ts';
+import { FilesFindQuerySchema, type FilesFindAnswer } from '../find.ts';
 import { RuleReportSchema, RuleSyncSchema } from '../project-rules.ts';
 import type { AckFn } from '../protocol.ts';
 
@@ -145,12 +146,15 @@ export const RunnerQuerySchemas = {
   'git:action': GitQuerySchema,
   /** Save a person's edit of one text file in the session's folder (file-edits.ts). */
   'file:write': FileWriteQuerySchema,
+  /** Find a text in the names and contents of the session's files (find.ts). */
+  'find:files': FilesFindQuerySchema,
 } as const;
 export type RunnerQueryName = keyof typeof RunnerQuerySchemas;
 export type RunnerQueryAcks = {
   'workspace:query': WorkspaceAnswer;
   'git:action': GitAnswer;
   'file:write': FileWriteAnswer;
+  'find:files': FilesFindAnswer;
 };
 
 export type CliServerToClient = {

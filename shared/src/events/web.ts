@@ -17,6 +17,7 @@ import { WorktreeInspectSchema, WorktreeProbeSchema, WorktreeRemoveSchema, type 
 import { MachineOutsideSchema, OutsideAdoptSchema } from '../outside.ts';
 import { ScheduleCreateSchema, ScheduleRefSchema, ScheduleUpdateSchema, type Schedule } from '../schedules.ts';
 import { RuleAcceptSchema, RuleListSchema, RuleRevokeSchema, type ProjectRule } from '../project-rules.ts';
+import { UnattendedSetSchema, type UnattendedGuard } from '../unattended.ts';
 import { ReviewAskSchema, ReviewEndSchema, ReviewListSchema, ReviewSendSchema, ReviewStartSchema, type Review } from '../reviews.ts';
 
 export const WebEventSchemas = {
@@ -98,6 +99,10 @@ export const WebEventSchemas = {
   /** New timing, prompt, missed-run choice, or pause / resume; the next run is counted from now. */
   'schedule:update': ScheduleUpdateSchema,
   'schedule:remove': ScheduleRefSchema,
+  /** The namespace's guard on unattended work (unattended.ts): paused?, the day's cap, today's runs. */
+  'unattended:get': z.object({}),
+  /** Pause or resume everything unattended, or change the day's cap; every tab hears `unattended:updated`. */
+  'unattended:set': UnattendedSetSchema,
   /** The rules tether proposed from a person's repeated allows, and what became of them (project-rules.ts). */
   'rules:list': RuleListSchema,
   /** The person's yes to a proposed rule (optionally a prefix they picked); acked with the rule. */
@@ -152,6 +157,8 @@ export type WebAcks = {
   'schedule:list': { schedules: Schedule[] };
   'schedule:update': { schedule: Schedule };
   'schedule:remove': object;
+  'unattended:get': { guard: UnattendedGuard };
+  'unattended:set': { guard: UnattendedGuard };
   'rules:list': { rules: ProjectRule[] };
   'rules:accept': { rule: ProjectRule };
   'rules:revoke': { rule: ProjectRule };
@@ -181,6 +188,8 @@ export type WebServerToClient = {
   /** A schedule of the namespace was made, changed or ran; or removed (by a person or with its device). */
   'schedule:updated': (schedule: Schedule) => void;
   'schedule:removed': (payload: { id: string }) => void;
+  /** The namespace's unattended guard changed (paused, its cap, a run counted). */
+  'unattended:updated': (guard: UnattendedGuard) => void;
   /** A rule tether proposed changed (proposed, accepted, written, revoked): every tab of the namespace. */
   'rule:updated': (rule: ProjectRule) => void;
   'terminal:output': (payload: { sessionId: string; offset: number; data: Uint8Array | ArrayBuffer }) => void;

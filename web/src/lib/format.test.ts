@@ -41,6 +41,7 @@ describe('format', () => {
   it('tool summaries and Bash prefixes', () => {
     expect(summarizeToolInput('Bash', { command: 'git   status\n--short' })).toBe('git status --short');
     expect(summarizeToolInput('Edit', { file_path: '/a/b.ts' })).toBe('/a/b.ts');
+    expect(summarizeToolInput('FileChanges', { changes: [{ path: 'a.ts', kind: 'update' }, { path: 'b.ts', kind: 'add' }] })).toBe('a.ts, b.ts');
     expect(
       summarizeToolInput('AskUserQuestion', {
         questions: [{ question: 'Which  color?', options: [] }, { question: 'Toppings?', options: [] }],

@@ -1,7 +1,7 @@
 // format.ts: turning protocol values into the short words a phone screen has room for.
 // Pure functions only (no React, no DOM): times, paths, statuses and device names.
 import type { AgentCapabilities, AgentKind, LaunchKind, SessionStatus, SessionUsage } from '@tether/shared';
-import { agentDisplayName, canSwitch, DEFAULT_AGENT, DESK_ANSWERER, EFFORT_LEVELS, NOTIFICATION_DEVICE_PREFIX, type EffortLevel } from '@tether/shared/wire';
+import { agentDisplayName, canSwitch, DEFAULT_AGENT, DESK_ANSWERER, EFFORT_LEVELS, FILE_CHANGES_TOOL_NAME, NOTIFICATION_DEVICE_PREFIX, type EffortLevel } from '@tether/shared/wire';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -138,6 +138,11 @@ export function summarizeToolInput(name: string, input: unknown): string {
     case 'Glob':
     case 'Grep':
       return oneLine([pick('pattern'), pick('path')].filter(Boolean).join('  in '));
+    case FILE_CHANGES_TOOL_NAME: {
+      // The files a patch changes, not its JSON.
+      const changes = Array.isArray(record.changes) ? (record.changes as Array<{ path?: unknown }>) : [];
+      return changes.flatMap((c) => (typeof c?.path === 'string' ? [c.path] : [])).join(', ');
+    }
     case 'WebFetch':
       return pick('url') ?? '';
     case 'WebSearch':

@@ -16,11 +16,15 @@ import { ComposerVoiceContext } from '../lib/voice-slot.ts';
 const VoiceControls = lazy(() => import('../features/voice/voice-controls.tsx').then((m) => ({ default: m.VoiceControls })));
 
 const sessionRoute = getRouteApi('/_authed/sessions/$sessionId');
+const chatRoute = getRouteApi('/_authed/sessions/$sessionId/');
 
 export function SessionChat() {
   const { sessionId } = sessionRoute.useParams();
   const session = useSession(sessionId);
   const navigate = useNavigate();
+  // Find's result: the message to scroll to (one object per place, so the list jumps once).
+  const { at, block, tool } = chatRoute.useSearch();
+  const found = useMemo(() => (at !== undefined && block !== undefined ? { seq: at, block, tool: tool ?? null } : null), [at, block, tool]);
   // A tool card's "Show in terminal": the terminal tab, opened at the call's moment.
   const showInTerminal = useCallback<ShowInTerminal>(
     ({ moment, tool, hint }) =>
@@ -50,6 +54,7 @@ export function SessionChat() {
         session={session.data}
         showInTerminal={showInTerminal}
         workspaceLinks={workspaceLinks}
+        found={found}
         endNotice={<SessionEndNotice session={session.data} />}
         cards={
           <>

@@ -11,11 +11,16 @@ const terminalRoute = getRouteApi('/_authed/sessions/$sessionId/terminal');
 export function SessionTerminal() {
   const { sessionId } = sessionRoute.useParams();
   const session = useSession(sessionId);
-  const { run, start, end, tool, hint } = terminalRoute.useSearch();
+  const { run, start, end, tool, hint, find } = terminalRoute.useSearch();
   // One object per moment: the view jumps again only when the moment changes.
   const jump = useMemo<TerminalJump | null>(
-    () => (run !== undefined && start !== undefined ? { moment: end === undefined ? { run, start } : { run, start, end }, tool: tool ?? '', hint: hint ?? '' } : null),
-    [run, start, end, tool, hint],
+    () =>
+      find !== undefined
+        ? { text: find }
+        : run !== undefined && start !== undefined
+          ? { moment: end === undefined ? { run, start } : { run, start, end }, tool: tool ?? '', hint: hint ?? '' }
+          : null,
+    [run, start, end, tool, hint, find],
   );
   if (!session.data) return null;
   if (session.data.launchKind !== 'pty') {

@@ -21,6 +21,6 @@ export function SessionChanges() {
 export function SessionFiles() {
   const { sessionId } = sessionRoute.useParams();
   const session = useSession(sessionId);
-  const { dir, file } = filesRoute.useSearch();
-  return session.data ? <WorkspaceView key={session.data.id} session={session.data} view={{ tab: 'files', dir: dir ?? '', file: file ?? null }} /> : null;
+  const { dir, file, line } = filesRoute.useSearch();
+  return session.data ? <WorkspaceView key={session.data.id} session={session.data} view={{ tab: 'files', dir: dir ?? '', file: file ?? null, line: line ?? null }} /> : null;
 }

@@ -49,6 +49,11 @@ describe('permissionQuestion', () => {
     expect(permissionQuestion(call)).toEqual({ toolName: 'Bash', toolInput: { command: 'echo hi', description: 'say hi' }, toolUseId: 't1' });
   });
 
+  it('a command the agent titles by its tool names the command of its raw input (opencode 1.17: "bash")', () => {
+    const call = { toolCallId: 't4', title: 'bash', kind: 'execute', rawInput: { command: 'echo ran-42 > ran.txt', description: 'write it' } };
+    expect(permissionQuestion(call)).toEqual({ toolName: 'Bash', toolInput: { command: 'echo ran-42 > ran.txt', description: 'write it' }, toolUseId: 't4' });
+  });
+
   it('a diff is Write for a new file, Edit for a changed one', () => {
     const add = { toolCallId: 't2', title: 'Writing', kind: 'edit', content: [{ type: 'diff', path: '/w/a.txt', oldText: null, newText: 'x' }] };
     expect(permissionQuestion(add)).toMatchObject({ toolName: 'Write', toolInput: { file_path: '/w/a.txt', content: 'x' } });

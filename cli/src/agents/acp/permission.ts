@@ -2,7 +2,7 @@
 // answer as one of the options the agent offered.
 //
 //   toolCall {title, kind, content: diff|text, locations} ─► {toolName, toolInput} the phone draws
-//     execute ─► Bash {command: title}     edit with a diff ─► Write {file_path, content} or
+//     execute ─► Bash {command: rawInput.command or title}     edit with a diff ─► Write {file_path, content} or
 //     Edit {file_path, old_string, new_string}     anything else ─► its title, as the agent named it
 //   verdict ─► outcome: allow ─► the `allow_once` option (`allow_always` only when the person chose a
 //     rule); deny, an edit, nobody to ask ─► the `reject_once` option (never a standing rejection),
@@ -40,7 +40,9 @@ export function permissionQuestion(toolCall: unknown): { toolName: string; toolI
   const diff = content.find((c) => c.type === 'diff' && typeof c.path === 'string');
   const said = content.flatMap((c) => (c.type === 'content' && isObject(c.content) && typeof c.content.text === 'string' ? [c.content.text] : [])).join('\n');
   const description = said ? { description: said } : {};
-  if (call.kind === 'execute') return { toolName: 'Bash', toolInput: { command: title, ...description }, toolUseId };
+  // The command as the agent ran it: its raw input's (opencode 1.17 titles the call "bash"), else the title.
+  const raw = isObject(call.rawInput) ? call.rawInput : {};
+  if (call.kind === 'execute') return { toolName: 'Bash', toolInput: { command: str(raw.command) ?? title, ...(said ? description : typeof raw.description === 'string' ? { description: raw.description } : {}) }, toolUseId };
   if (diff) {
     const oldText = str(diff.oldText);
     const newText = str(diff.newText) ?? '';

@@ -31,10 +31,11 @@ function setup(o: { plan?: Partial<LaunchPlan>; agent?: Partial<AcpAgent>; answe
       asked.push(request);
       return o.answer ? o.answer(request) : new Promise(() => undefined);
     },
+    elicit: async () => null,
     withdraw: (id) => void said.push(`withdraw ${id}`),
     joinable: ({ url }) => void said.push(`joinable ${url}`),
   };
-  const context: HeadlessContext = { log: (l) => logs.push(l), cwd: '/w', env: {}, userArgs: [], plan: () => ({ ...PLAN, ...o.plan }), events };
+  const context: HeadlessContext = { log: (l) => logs.push(l), cwd: '/w', env: {}, stateDir: '/nonexistent-state', userArgs: [], plan: () => ({ ...PLAN, ...o.plan }), events };
   const transport = createAcpTransport(context, { name: 'agent', args: () => ['--acp'], transcript: ({ sessionId }) => `/t/${sessionId}.jsonl`, ...o.agent });
   const agent = testAgent();
   const started = transport.start({ ...agent.pipes, onStderr: () => undefined, stop: () => undefined });

@@ -8,15 +8,21 @@
 //   interrupt ─► session/cancel, and every permission still asked is answered `cancelled`
 //   close ─► stdin closed: the agent exits when it has read it
 //
-// The chat comes from the agent's own transcript (as for claude and Codex); session/update is only
-// activity. A deny's reason cannot ride on ACP's outcome, so it is said to the model as a prompt of
+// The chat comes from the agent's own transcript (as for claude and Codex), and session/update is
+// only activity; an agent whose transcript tether cannot read (AcpAgent.chat 'log': opencode's is in
+// SQLite) has its session/update written to tether's chat log (chat-log.ts), which is followed instead.
+// An agent that takes its model and mode over ACP only (AcpAgent.modes, opencode) gets the plan's
+// after the session opens (session/set_model, session/set_mode) and the phone's later. A deny's reason cannot ride on ACP's outcome, so it is said to the model as a prompt of
 // its own once the agent's turn is over, inside the same turn for the runner. Requests tether does
 // not take (fs/*, terminal/*: not offered at initialize) are answered "method not found".
+import { join } from 'node:path';
+import type { PermissionMode } from '@tether/shared';
 import type { HeadlessContext, HeadlessTransport, HeadlessTurn } from '../headless-transport.ts';
 import type { LaunchPlan } from '../launch-plan.ts';
 import { connectAcp, METHOD_NOT_FOUND, type AcpConnection, type AcpRequest } from './connection.ts';
 import { permissionOptions, permissionOutcome, permissionQuestion } from './permission.ts';
 import { acpPrompt, type PromptCapabilities } from './prompt.ts';
+import { createChatLog, type ChatLog } from './chat-log.ts';
 
 type Json = Record<string, unknown>;
 
@@ -34,6 +40,11 @@ export type AcpAgent = {
   transcript?(o: { sessionId: string; env: Record<string, string> }): string | null;
   /** Runs before session/load, for an agent that must be waited for first (Gemini: minute.ts). */
   beforeLoad?(o: { sessionId: string; env: Record<string, string>; log: (line: string) => void }): Promise<void>;
+  /** 'log': it writes no transcript tether reads; its session/update goes to tether's chat log. */
+  chat?: 'log';
+  /** Its ACP session modes (session/set_mode) for the permission modes it has: the plan's mode and
+   *  model are then set over ACP once the session is open, not on its command line. */
+  modes?: Partial<Record<PermissionMode, string>>;
 };
 
 type State = {
@@ -44,15 +55,26 @@ type State = {
   /** Permission requests not answered yet. */
   asked: Set<number | string>;
   transcript: string | null;
+  /** tether's chat log (AcpAgent.chat 'log'), and whether it records (not during session/load's replay). */
+  chatLog: ChatLog | null;
+  recording: boolean;
 };
 
 export function createAcpTransport(context: HeadlessContext, agent: AcpAgent): HeadlessTransport {
   const { log } = context;
-  const state: State = { sessionId: null, can: { image: false, embeddedContext: false }, turn: null, asked: new Set(), transcript: null };
+  const state: State = { sessionId: null, can: { image: false, embeddedContext: false }, turn: null, asked: new Set(), transcript: null, chatLog: null, recording: false };
   let conn = null as AcpConnection | null;
   let openFailed: string | null = null;
   const findTranscript = () => {
-    if (state.transcript || !state.sessionId || !agent.transcript) return;
+    state.chatLog?.flush();
+    if (state.transcript || !state.sessionId) return;
+    if (agent.chat === 'log') {
+      state.chatLog ??= createChatLog({ dir: join(context.stateDir, 'acp-chat'), agent: agent.name, sessionId: state.sessionId });
+      state.recording = true;
+      // Named to the runner with its first line (recordPrompt): the hub hears of the session id then.
+      return;
+    }
+    if (!agent.transcript) return;
     const path = agent.transcript({ sessionId: state.sessionId, env: context.env });
     if (!path) return;
     state.transcript = path;
@@ -70,15 +92,17 @@ export function createAcpTransport(context: HeadlessContext, agent: AcpAgent): H
         stdout: pipes.stdout,
         log,
         onRequest: (request) => void answerRequest({ context, conn: connected, state, request }).catch((error: unknown) => log(`${agent.name} acp: answering ${request.method}: ${String(error)}`)),
-        onNotification: (method) => {
+        onNotification: (method, params) => {
           context.events.activity();
-          if (method !== 'session/update') log(`${agent.name} acp: notification ${method} not followed`);
+          if (method !== 'session/update') return log(`${agent.name} acp: notification ${method} not followed`);
+          if (state.recording && params.sessionId === state.sessionId) state.chatLog?.update(params.update);
         },
       });
       conn = connected;
       try {
         await openSession({ context, conn: connected, state, agent });
         findTranscript();
+        if (agent.modes) await applyPlan({ context, conn: connected, state, agent });
         context.events.ready();
       } catch (error) {
         openFailed = error instanceof Error ? error.message : String(error);
@@ -91,6 +115,7 @@ export function createAcpTransport(context: HeadlessContext, agent: AcpAgent): H
       if (!conn || !state.sessionId) return;
       state.turn = { cancelled: false, tell: [] };
       context.events.turnStarted();
+      recordPrompt({ context, state, text: turn.text });
       runTurn({ context, conn, state, name: agent.name, prompt: promptOf(turn, state.can), onEnd: findTranscript });
     },
     interrupt: () => {
@@ -114,8 +139,45 @@ export function createAcpTransport(context: HeadlessContext, agent: AcpAgent): H
         .then(() => log(`model: ${model} (the phone's)`))
         .catch((error: unknown) => log(`session/set_model: ${String(error)}`));
     },
+    ...(agent.modes ? { setMode: (mode: PermissionMode) => setAcpMode({ conn, state, modes: agent.modes!, mode }) } : {}),
     failureLines: () => (openFailed ? [openFailed] : []),
   };
+}
+
+/** A prompt into the chat log; the log is named to the runner with its first line. */
+function recordPrompt(o: { context: HeadlessContext; state: State; text: string }): void {
+  const { chatLog } = o.state;
+  if (!chatLog || !o.state.recording) return;
+  chatLog.prompt(o.text);
+  if (o.state.transcript) return;
+  o.state.transcript = chatLog.path;
+  o.context.events.transcript(chatLog.path);
+}
+
+/** session/set_mode with the agent's mode for `mode`; the agent's answer decides. */
+async function setAcpMode(o: { conn: AcpConnection | null; state: State; modes: Partial<Record<PermissionMode, string>>; mode: PermissionMode }): Promise<{ ok: true } | { ok: false; reason: string }> {
+  const modeId = o.modes[o.mode];
+  if (!modeId) return { ok: false, reason: `no mode of the agent's is ${o.mode}` };
+  if (!o.conn || !o.state.sessionId) return { ok: false, reason: 'its session is not open' };
+  try {
+    await o.conn.request('session/set_mode', { sessionId: o.state.sessionId, modeId });
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, reason: `session/set_mode: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+/** The plan's model and mode, over ACP (an agent whose command line takes neither). */
+async function applyPlan(o: { context: HeadlessContext; conn: AcpConnection; state: State; agent: AcpAgent }): Promise<void> {
+  const plan = o.context.plan();
+  if (plan.model) {
+    await o.conn.request('session/set_model', { sessionId: o.state.sessionId, modelId: plan.model });
+    o.context.events.session({ id: o.state.sessionId!, written: plan.resumeId !== null, model: plan.model });
+  }
+  if (plan.permissionMode !== 'default') {
+    const set = await setAcpMode({ conn: o.conn, state: o.state, modes: o.agent.modes ?? {}, mode: plan.permissionMode });
+    if (!set.ok) throw new Error(`${o.agent.name} cannot start in ${plan.permissionMode}: ${set.reason}`);
+  }
 }
 
 const promptOf = (turn: HeadlessTurn, can: PromptCapabilities) => acpPrompt(turn.content, can);
@@ -149,10 +211,18 @@ async function openSession(o: { context: HeadlessContext; conn: AcpConnection; s
     if (typeof opened.sessionId !== 'string' || opened.sessionId === '') throw new Error(`${name} opened a session without an id`);
     state.sessionId = opened.sessionId;
   }
-  const models = (opened.models && typeof opened.models === 'object' ? opened.models : {}) as Json;
-  const model = typeof models.currentModelId === 'string' ? models.currentModelId : null;
+  const model = currentModel(opened);
   context.events.session({ id: state.sessionId, written: plan.resumeId !== null, model });
   context.log(`ready in ${Date.now() - startedAt} ms: ${name} session ${state.sessionId}${plan.resumeId ? ' (loaded)' : ''}`);
+}
+
+/** The model a session opened with: ACP's `models.currentModelId`, or its `model` config option. */
+function currentModel(opened: Json): string | null {
+  const models = (opened.models && typeof opened.models === 'object' ? opened.models : {}) as Json;
+  if (typeof models.currentModelId === 'string') return models.currentModelId;
+  const options = Array.isArray(opened.configOptions) ? (opened.configOptions as Json[]) : [];
+  const option = options.find((o) => o && typeof o === 'object' && o.category === 'model' && typeof o.currentValue === 'string');
+  return option ? (option.currentValue as string) : null;
 }
 
 /** One session/prompt; a deny's reasons follow as prompts of their own before the turn is over. */

@@ -13,6 +13,7 @@ import { createRolloutReader } from './rollout.ts';
 import { codexScreen } from './screen.ts';
 import { createCodexHeadless } from './headless.ts';
 import { codexHookAskedBy } from './sub-agents.ts';
+import { codexHookDialect } from './hook-dialect.ts';
 import { switchCodexModel } from './model-picker.ts';
 import { codexConversations } from './conversations.ts';
 
@@ -40,6 +41,8 @@ export const codexAgent: Agent = {
   isRejectedToolResult: () => false,
   screen: codexScreen,
   hookHidesDialog: true,
+  // A patch's hooks name apply_patch and its text: read as files and diffs (hook-dialect.ts).
+  hookDialect: codexHookDialect,
   askedBy: codexHookAskedBy,
   // `/model` takes no name here: its picker is driven key by key (model-picker.ts).
   models: { switchTo: switchCodexModel },

@@ -20,6 +20,7 @@ export const codexCapabilities: AgentCapabilities = {
   // spawnArgs({ readOnly }) starts it as a reviewer (reviews.ts).
   readOnly: true,
   fork: { supported: false, reason: 'Codex has no fork on its command line: codex resume continues the same thread' },
-  // Questions: request_user_input in plan mode (headless).
-  relays: { requests: ['permission', 'question', 'dialog'], editedInput: false, sessionRules: false },
+  // Questions: request_user_input in plan mode (headless); MCP forms: its app server's
+  // mcpServer/elicitation/request (headless, 0.160.0 and 0.171.0).
+  relays: { requests: ['permission', 'question', 'dialog', 'elicitation'], editedInput: false, sessionRules: false },
 };

@@ -4,7 +4,11 @@
 //   app-server v2 fileChange item  {changes: [{path, kind: {type, move_path?}, diff}]}  (add/delete:
 //                                  the file's text; update: a unified diff): headless approvals
 //   apply_patch text               `*** Begin Patch` … `*** Add|Delete|Update File: <path>` … `*** End Patch`
-//                                  (the tool's own input, as the rollout records it): the chat's card
+//                                  (the tool's own input, as the rollout records it): the chat's card;
+//                                  the same text as `tool_input.command` of its PTY hooks (tool
+//                                  `apply_patch`, 0.160.0 and 0.171.0): the phone's approval
+//   `apply_patch <<'EOF'` … `EOF`  a patch the model ran through exec_command (Codex intercepts it and
+//                                  applies it as a patch, asking as for one): the chat's card
 //
 // tether's app-server client speaks v2 only, so v1's applyPatchApproval never reaches it.
 //
@@ -75,6 +79,15 @@ export function fromApplyPatchText(text: string): FileChange[] {
   }
   flush();
   return out.slice(0, MAX_FILE_CHANGES);
+}
+
+/** The patch text of a shell command that runs `apply_patch` on it (a here-document or one
+ *  argument), or null when the command is anything else. */
+export function patchOfCommand(command: string): string | null {
+  if (!/^\s*(?:apply_patch|applypatch)\b/.test(command)) return null;
+  const start = command.indexOf('*** Begin Patch');
+  const end = command.indexOf('*** End Patch', start);
+  return start < 0 || end < 0 ? null : command.slice(start, end + '*** End Patch'.length);
 }
 
 /** The approval the phone is asked, for changes read from any of the sources above. */

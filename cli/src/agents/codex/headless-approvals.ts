@@ -3,8 +3,11 @@
 //
 //   item/commandExecution/requestApproval ─► approvals.ask(Bash {command, description}) ─► decision
 //   item/fileChange/requestApproval       ─► approvals.ask(FileChanges {changes})        ─► decision
-//   item/tool/requestUserInput            ─► approvals.ask(AskUserQuestion {questions})  ─► answers by id
 //                                            (the files and diffs of the item it names: file-changes.ts)
+//   item/tool/requestUserInput            ─► approvals.ask(AskUserQuestion {questions})  ─► answers by id
+//   mcpServer/elicitation/request         ─► an MCP server's form: events.elicit (kind elicitation) ─► {action, content}
+//                                            Codex's approval of an MCP tool call: approvals.ask(mcp__<server>__<tool>)
+//                                            ─► accept | decline (mcp-elicitation.ts)
 //   a request from a thread not the session's own ─► asked by that sub-agent (sub-agents.ts)
 //   serverRequest/resolved (Codex stopped waiting, e.g. the turn was interrupted) ─► events.withdraw
 //
@@ -15,6 +18,7 @@ import type { HeadlessEvents } from '../headless-transport.ts';
 import type { Verdict } from '../verdict.ts';
 import type { AppServer, AppServerRequest } from './app-server.ts';
 import { fileChangesQuestion, fromFileUpdateChanges } from './file-changes.ts';
+import { mcpElicitationResponse, mcpToolName, readMcpElicitation } from './mcp-elicitation.ts';
 import { createThreadNames } from './sub-agents.ts';
 import { userInputAnswers, userInputQuestion } from './user-input.ts';
 
@@ -29,6 +33,8 @@ export type CodexAsking = ReturnType<typeof askCodex>;
 export function askCodex(o: { events: HeadlessEvents; log: (line: string) => void; turn: { threadId: string | null; turnId: string | null }; server: () => AppServer }) {
   /** File changes Codex announced (item/started), for the question about them. */
   const changes = new Map<string, unknown>();
+  /** MCP tool calls under way (item/started), by item id: the tool a 0.160.0 approval does not name. */
+  const mcpCalls = new Map<string, { server: string; tool: string }>();
   const threads = createThreadNames({ read: (threadId) => o.server().request('thread/read', { threadId }) });
   const question = (request: AppServerRequest): { toolName: string; toolInput: Json } | null => {
     const p = request.params;
@@ -75,9 +81,37 @@ export function askCodex(o: { events: HeadlessEvents; log: (line: string) => voi
     if (!answers) return o.server().fail(request.id, { code: NOT_HANDLED, message: verdict && verdict.behavior === 'deny' ? verdict.message : 'nobody answered' });
     o.server().respond(request.id, answers);
   };
+  /** An MCP server's form goes to the phone as a form; Codex's approval of an MCP tool call as a
+   *  permission for that tool. Nobody to answer: declined. */
+  const askMcp = async (request: AppServerRequest): Promise<void> => {
+    const asked = readMcpElicitation(request.params);
+    if (asked.kind === 'unsupported') {
+      o.log(`codex relayed an MCP elicitation tether cannot show: ${asked.why}; declined`);
+      return o.server().respond(request.id, mcpElicitationResponse(null));
+    }
+    if (asked.kind === 'form') {
+      const answer = await o.events.elicit({ id: String(request.id), input: asked.input });
+      if (answer === 'withdrawn') return;
+      if (!answer) o.log(`MCP form from ${asked.input.serverName}: nobody answered it on the hub; declined`);
+      return o.server().respond(request.id, mcpElicitationResponse(answer));
+    }
+    const call = [...mcpCalls.entries()].reverse().find(([, c]) => c.server === asked.server && (asked.tool === null || c.tool === asked.tool));
+    const tool = asked.tool ?? call?.[1].tool;
+    if (!tool) {
+      o.log(`codex asked to run a tool of MCP server ${asked.server} it did not name; declined`);
+      return o.server().respond(request.id, mcpElicitationResponse(null));
+    }
+    const askedBy = await threads.asker({ threadId: request.params.threadId, mainThreadId: o.turn.threadId });
+    const verdict = await o.events.ask({ id: String(request.id), toolName: mcpToolName(asked.server, tool), toolInput: asked.toolInput, toolUseId: call?.[0] ?? null, askedBy });
+    if (verdict === 'withdrawn') return;
+    const { decision, tell } = decide(verdict);
+    if (tell) await steer(tell);
+    o.server().respond(request.id, mcpElicitationResponse(decision === 'decline' ? null : { action: 'accept', content: {} }));
+  };
   return {
     async ask(request: AppServerRequest): Promise<void> {
       if (request.method === 'item/tool/requestUserInput') return askUserInput(request);
+      if (request.method === 'mcpServer/elicitation/request') return askMcp(request);
       const asked = question(request);
       if (!asked) {
         o.log(`codex asked ${request.method}: tether cannot put it to a person yet; answered no`);
@@ -99,9 +133,11 @@ export function askCodex(o: { events: HeadlessEvents; log: (line: string) => voi
       if (!item || typeof item !== 'object') return;
       const it = item as Json;
       if (it.type === 'fileChange' && typeof it.id === 'string') changes.set(it.id, it.changes);
+      if (it.type === 'mcpToolCall' && typeof it.id === 'string' && typeof it.server === 'string' && typeof it.tool === 'string') mcpCalls.set(it.id, { server: it.server, tool: it.tool });
     },
     turnEnded() {
       changes.clear();
+      mcpCalls.clear();
     },
     /** A thread began (the session's own or a sub-agent's): its names, for the requests it makes. */
     threadStarted(thread: unknown) {

@@ -5,6 +5,7 @@
 //   initialize ─► thread/start (or thread/resume <id>) = ready: its rollout path is the transcript
 //   turn ─► turn/start (text, localImage) ─► turn/started … turn/completed = over
 //   Codex's item/commandExecution|fileChange/requestApproval ─► events.ask ─► accept | decline
+//   an MCP server's form (mcpServer/elicitation/request) ─► events.elicit ─► its answer (mcp-elicitation.ts)
 //   interrupt ─► turn/interrupt          close ─► stdin closed
 //   model, effort, mode ─► the next turn/start carries them (mode: Codex's collaboration mode,
 //       default or plan; in plan mode Codex may ask request_user_input questions: user-input.ts)
@@ -14,8 +15,8 @@
 //
 // Codex asks over JSON-RPC exactly when its approval policy (the user's config) says a person must,
 // so tether's own hooks are not installed here. With no hub to ask, the answer is decline: nobody
-// is at a desk to answer instead. Requests tether cannot put to a person yet (a tool's questions,
-// an MCP server's form, extra permissions) are answered with an error, which Codex takes as no.
+// is at a desk to answer instead. Requests tether cannot put to a person yet (extra permissions, a
+// question with no options) are answered with an error, which Codex takes as no.
 import type { EffortLevel, PermissionMode } from '@tether/shared';
 import type { HeadlessContext, HeadlessTransport, HeadlessTurn } from '../headless-transport.ts';
 import type { HeadlessPipes } from '../headless-transport.ts';

@@ -50,3 +50,12 @@ describe('Codex rollout: apply_patch', () => {
     expect(message?.content).toEqual([{ type: 'tool_use', id: 'call_patch', name: 'FileChanges', input: { changes: [{ path: 'a.txt', kind: 'add', movePath: null, diff: '+hi' }] } }]);
   });
 });
+
+describe('Codex rollout: apply_patch run through exec_command', () => {
+  it('shows as its files and diffs too (Codex intercepts it and applies it as a patch)', () => {
+    const cmd = "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: greeting.txt\n@@\n-hello\n+hello, world\n*** End Patch\nEOF\n";
+    const line = JSON.stringify({ timestamp: '2026-12-06T13:59:02.324Z', type: 'response_item', payload: { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd }), call_id: 'call_p1' } });
+    const [message] = createRolloutReader().read([line], {}).messages;
+    expect(message?.content).toEqual([{ type: 'tool_use', id: 'call_p1', name: 'FileChanges', input: { changes: [{ path: 'greeting.txt', kind: 'update', movePath: null, diff: '@@\n-hello\n+hello, world' }] } }]);
+  });
+});

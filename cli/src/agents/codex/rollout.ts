@@ -8,7 +8,8 @@
 //                                             for each image sent with it
 //   response_item message (assistant)         the reply's text
 //   response_item reasoning                   its summary, as thinking
-//   response_item function_call               a tool call: exec_command reads as Bash {command, description}
+//   response_item function_call               a tool call: exec_command reads as Bash {command, description},
+//                                             or as its files and diffs when it runs apply_patch
 //   response_item custom_tool_call            a freeform tool call, input as given; apply_patch's as
 //                                             its files and diffs (file-changes.ts)
 //   response_item *_call_output               the tool's result; a non-zero "Process exited with code N" is an error
@@ -20,7 +21,7 @@
 // Everything else (session_meta, turn_context, world state) is not chat. Ids come from
 // Codex's own item ids, so a re-read (a resume) yields the same messages and the hub drops the copies.
 import { FILE_CHANGES_TOOL_NAME, type ChatMessageInput, type ContentBlock } from '@tether/shared';
-import { fromApplyPatchText } from './file-changes.ts';
+import { fromApplyPatchText, patchOfCommand } from './file-changes.ts';
 import type { SessionUsage } from '@tether/shared';
 import type { TranscriptReader } from '../agent.ts';
 import { transcriptMessage, type TranscriptMessageFields } from '../transcript-message.ts';
@@ -76,6 +77,9 @@ function toolInput(name: string, raw: unknown): { name: string; input: unknown }
   if (name === 'exec_command' && args && typeof args === 'object') {
     const a = args as { cmd?: unknown; justification?: unknown };
     const command = Array.isArray(a.cmd) ? a.cmd.join(' ') : a.cmd;
+    const patch = typeof command === 'string' ? patchOfCommand(command) : null;
+    const changes = patch ? fromApplyPatchText(patch) : [];
+    if (changes.length > 0) return { name: FILE_CHANGES_TOOL_NAME, input: { changes } };
     return { name: 'Bash', input: { command, ...(typeof a.justification === 'string' ? { description: a.justification } : {}) } };
   }
   if (name === 'apply_patch' && typeof (args as { input?: unknown } | null)?.input === 'string') {

@@ -2,8 +2,9 @@
 // its hooks in a private copy of its settings (home.ts, hooks.ts) gating every call plain `gemini`
 // would ask about (launch.ts), its session JSONL (transcript.ts), its screen (screen.ts) and Ctrl-C
 // as its own exit; headless, `gemini --acp` through the ACP transport (headless.ts, agents/acp/).
-// Model and mode are chosen at launch; headless, the phone switches the model (ACP session/set_model).
-import { agentResumeId, LaunchArgsError, type Agent } from '../agent.ts';
+// A PTY Gemini's mode is its gate's policy (gate.ts), switched from the phone (modes.ts); headless, the
+// phone switches the model (ACP session/set_model).
+import { agentResumeId, type Agent } from '../agent.ts';
 import { createEnder } from '../ender.ts';
 import { agentEnvironment } from '../environment.ts';
 import { findAgentBinary } from '../find-binary.ts';
@@ -11,14 +12,14 @@ import { hookCommand, writeHookEndpoint } from '../../hooks/endpoint-file.ts';
 import { geminiCapabilities } from './capabilities.ts';
 import { createGeminiHome, userAllowedTools } from './home.ts';
 import { geminiHookDialect, geminiHookSettings } from './hooks.ts';
-import { askingToolsMatcher, planGeminiLaunch } from './launch.ts';
+import { planGeminiLaunch } from './launch.ts';
+import { createGeminiGate, GATED_TOOLS_MATCHER } from './gate.ts';
+import { geminiModes } from './modes.ts';
 import { geminiScreen } from './screen.ts';
 import { createGeminiHeadless } from './headless.ts';
 import { createGeminiTranscriptReader } from './transcript.ts';
 import { pathForNodeAgent } from './node-path.ts';
 import { geminiConversations } from './conversations.ts';
-
-const PTY_PLAN_REFUSED = 'gemini --approval-mode plan runs headless only under tether (its hook gate runs a PTY Gemini in yolo, where plan mode is refused); start it headless, or run gemini directly';
 
 /** Variables that make Gemini CLI run without its TUI even in a terminal. */
 const HEADLESS_MARKERS: readonly string[] = ['CI', 'GITHUB_ACTIONS'];
@@ -57,12 +58,10 @@ export const geminiAgent: Agent = {
   },
   plan: planGeminiLaunch,
   installHooks: ({ endpoint, permissionHook, plan, env }) => {
-    // A PTY Gemini runs in yolo behind the hook, and Gemini refuses plan mode in yolo.
-    if (permissionHook && plan.permissionMode === 'plan') throw new LaunchArgsError(PTY_PLAN_REFUSED);
     const userEnv = { ...env, ...(env.TETHER_USER_GEMINI_CLI_HOME ? { GEMINI_CLI_HOME: env.TETHER_USER_GEMINI_CLI_HOME } : {}) };
     const file = writeHookEndpoint({ endpoint });
-    const matcher = askingToolsMatcher({ mode: plan.permissionMode, allowed: userAllowedTools(userEnv) });
-    const hooks = geminiHookSettings({ commandFor: (event) => hookCommand({ event, endpointPath: file.endpointPath }), matcher, permissionHook });
+    // Every mode's gate is one hook on every tool but the read-only ones: the mode may change later.
+    const hooks = geminiHookSettings({ commandFor: (event) => hookCommand({ event, endpointPath: file.endpointPath }), matcher: GATED_TOOLS_MATCHER, permissionHook });
     let home;
     try {
       home = createGeminiHome({ env: userEnv, hooks });
@@ -71,9 +70,10 @@ export const geminiAgent: Agent = {
       throw error;
     }
     return {
-      // yolo: the hook is the gate (it asks exactly where plain gemini would, launch.ts).
+      // yolo: the hook is the gate, and the session's mode its policy (gate.ts).
       args: ['--approval-mode', 'yolo'],
       env: { GEMINI_CLI_HOME: home.dir },
+      ...(permissionHook ? { gate: createGeminiGate({ allowed: userAllowedTools(userEnv) }) } : {}),
       remove: () => {
         home.remove();
         file.remove();
@@ -81,6 +81,7 @@ export const geminiAgent: Agent = {
     };
   },
   hookDialect: geminiHookDialect,
+  modes: geminiModes,
   transcript: (options) => createGeminiTranscriptReader(options),
   // A refusal at its own dialog cancels the request ("Request cancelled."), read as an interrupt.
   isRejectedToolResult: () => false,
@@ -91,7 +92,8 @@ export const geminiAgent: Agent = {
   pasteSettleMs: 500,
   inputAfterSessionStart: true,
   plainVerdicts: true,
-  // A reviewer (readOnly) runs in Gemini's plan mode: read-only, enforced by Gemini (headless only).
+  // A reviewer (readOnly) runs in plan mode: read-only, enforced by Gemini headless and by tether's
+  // gate in a PTY (gate.ts).
   spawnArgs: ({ model, permissionMode, resumeId, readOnly, addedDirs = [] }) => {
     const mode = readOnly || permissionMode === 'plan' ? 'plan' : permissionMode === 'acceptEdits' ? 'auto_edit' : permissionMode === 'bypassPermissions' ? 'yolo' : null;
     // One `--include-directories=<dir>` a folder: Gemini splits a value at commas, a folder is one value.

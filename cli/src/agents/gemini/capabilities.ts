@@ -9,18 +9,17 @@ export const geminiCapabilities: AgentCapabilities = {
   // Headless, ACP's session/set_model switches it for what follows.
   models: { offered: [], typed: true, example: 'gemini-2.5-pro', switchableIn: ['headless'] },
   effort: { levels: [], maps: {}, switchableIn: [] },
-  // Shift+Tab at its desk cycles its modes; tether gates approvals with its hook in yolo, so a mode
-  // is chosen at launch (`--approval-mode`), not switched from the phone.
-  modes: { values: [], switchableIn: [] },
+  // In a PTY its mode is tether's gate's policy (gate.ts: Gemini runs in yolo behind its BeforeTool
+  // hook), switched from the phone, and the desk's Shift+Tab is read back from its mode row. Bypass
+  // only for a session started in yolo (the runner refuses it otherwise). Headless: chosen at launch.
+  modes: { values: ['default', 'acceptEdits', 'plan', 'bypassPermissions'], switchableIn: ['pty'] },
   resumeCommand: 'tether gemini --resume {id}',
   fork: { supported: false, reason: 'Gemini CLI has no fork of a saved session: --resume continues the same one' },
   // Its BeforeTool hook (allow, deny with a reason, ask) and its own dialog on screen (PTY); ACP's
   // session/request_permission (headless). The hook could
   // rewrite a call's input, but an edit is refused for now (Agent.plainVerdicts), and it has no rules.
   relays: { requests: ['permission', 'dialog'], editedInput: false, sessionRules: false },
-  // A reviewer runs headless in Gemini's own plan mode (`--approval-mode plan`: read-only, Gemini
-  // refuses its write and shell tools itself). A PTY Gemini runs in yolo behind tether's hook, where
-  // Gemini refuses plan mode, so it is no reviewer there yet.
+  // A reviewer runs in plan mode (`--approval-mode plan`): headless, Gemini's own (it refuses its
+  // write and shell tools itself); in a PTY, tether's gate refuses every tool but reading (gate.ts).
   readOnly: true,
-  readOnlyIn: ['headless'],
 };

@@ -4,7 +4,7 @@
 //
 //   SessionStart → session-start   BeforeAgent → user-prompt-submit   AfterAgent → stop
 //   AfterTool → post-tool-use      Notification → notification (ToolPermission: its own dialog is up)
-//   BeforeTool (matcher: the tools plain gemini would ask about, launch.ts) → permission-request
+//   BeforeTool (matcher: every tool but the read-only ones, gate.ts) → permission-request
 //
 // Each is a command (`tether hook <event>`, the runner's endpoint in a 0600 file). The permission
 // hook fails closed: with no answer from the runner it prints `{"decision":"ask"}` (Gemini's own
@@ -52,7 +52,7 @@ const realPath = (path: string) => {
   }
 };
 
-export const geminiHookDialect: HookDialect = {
+export const geminiHookDialect = {
   payload(event, p) {
     const out: Record<string, unknown> = { ...p };
     // The path as the user's `~/.gemini` has it, not through the launch's private home (gone after).
@@ -72,4 +72,4 @@ export const geminiHookDialect: HookDialect = {
     if (verdict.behavior === 'deny') return { decision: 'deny', reason: verdict.message };
     return { decision: 'allow' };
   },
-};
+} satisfies HookDialect;

@@ -1,7 +1,11 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LaunchArgsError } from '../agent.ts';
 import { geminiHookDialect, geminiHookSettings } from './hooks.ts';
-import { askingToolsMatcher, planGeminiLaunch } from './launch.ts';
+import { planGeminiLaunch } from './launch.ts';
+import { createGeminiGate, GATED_TOOLS_MATCHER, PLAN_DENIED } from './gate.ts';
 import { geminiAgent } from './agent.ts';
 import { geminiAcpArgs } from './headless.ts';
 import { withHooks } from './home.ts';
@@ -27,38 +31,63 @@ describe('planGeminiLaunch', () => {
     }
   });
 
-  it('reads plan mode (a headless reviewer runs in it); a PTY refuses it where its hooks go in', () => {
+  it('reads plan mode (a reviewer runs in it): headless, Gemini enforces it; in a PTY, the gate its hooks install', () => {
     const plan = planGeminiLaunch(['--approval-mode', 'plan']);
     expect(plan).toMatchObject({ permissionMode: 'plan', args: [] });
     expect(geminiAcpArgs(plan)).toEqual(['--acp', '--approval-mode', 'plan']);
-    const endpoint = { port: 1, secret: 'x'.repeat(32) };
-    expect(() => geminiAgent.installHooks({ endpoint, permissionHook: true, plan, env: {} })).toThrow(/headless only/);
     expect(geminiAgent.spawnArgs({ model: null, permissionMode: null, resumeId: null, readOnly: true })).toEqual(['--approval-mode', 'plan']);
+    const home = mkdtempSync(join(tmpdir(), 'tether-gemini-test-'));
+    mkdirSync(join(home, '.gemini'));
+    try {
+      const installed = geminiAgent.installHooks({ endpoint: { port: 1, secret: 'x'.repeat(32) }, permissionHook: true, plan, env: { HOME: home } });
+      expect(installed.args).toEqual(['--approval-mode', 'yolo']);
+      expect(installed.gate?.({ mode: 'plan', payload: { tool_name: 'write_file' }, agentAsksToo: false })).toEqual({ behavior: 'deny', message: PLAN_DENIED });
+      installed.remove();
+      // Headless: no hooks of tether's, so no gate (Gemini's own plan mode).
+      const headless = geminiAgent.installHooks({ endpoint: { port: 1, secret: 'x'.repeat(32) }, permissionHook: false, plan, env: { HOME: home } });
+      expect(headless.gate).toBeUndefined();
+      headless.remove();
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
 
 describe('the tools gate', () => {
-  const gate = (mode: Parameters<typeof askingToolsMatcher>[0]['mode'], allowed?: string[]) => {
-    const matcher = askingToolsMatcher({ mode, ...(allowed ? { allowed } : {}) });
-    return matcher === null ? null : (tool: string) => new RegExp(matcher).test(tool);
-  };
+  const gated = (tool: string) => new RegExp(GATED_TOOLS_MATCHER).test(tool);
+  const gate = createGeminiGate({ allowed: ['run_shell_command', 'mcp_x(arg)'] });
+  const shell = createGeminiGate({ allowed: [] });
+  const call = (g: typeof gate, mode: Parameters<typeof gate>[0]['mode'], tool: string, agentAsksToo = false) => g({ mode, payload: { tool_name: tool }, agentAsksToo }).behavior;
 
-  it('asks in default mode about shell, edits, fetches and unknown tools, never about reading', () => {
-    const asks = gate('default')!;
-    for (const tool of ['run_shell_command', 'write_file', 'replace', 'web_fetch', 'mcp_github_create_issue']) expect(asks(tool), tool).toBe(true);
-    for (const tool of ['read_file', 'glob', 'grep_search', 'list_directory', 'google_web_search', 'ask_user', 'invoke_agent']) expect(asks(tool), tool).toBe(false);
+  it('sees every tool but reading, whatever the mode (the mode may change under a running Gemini)', () => {
+    for (const tool of ['run_shell_command', 'write_file', 'replace', 'web_fetch', 'mcp_github_create_issue', 'save_memory']) expect(gated(tool), tool).toBe(true);
+    for (const tool of ['read_file', 'glob', 'grep_search', 'list_directory', 'google_web_search', 'ask_user', 'invoke_agent']) expect(gated(tool), tool).toBe(false);
+    // A tool whose name only starts like a read-only one is gated.
+    expect(gated('read_file_2')).toBe(true);
   });
 
-  it('lets edits through in auto_edit, everything in yolo, and the tools the user allowed by name', () => {
-    const asks = gate('acceptEdits')!;
-    expect(asks('write_file')).toBe(false);
-    expect(asks('replace')).toBe(false);
-    expect(asks('run_shell_command')).toBe(true);
-    expect(gate('bypassPermissions')).toBeNull();
-    const allowed = gate('default', ['run_shell_command', 'run_shell_command(git status)'])!;
-    expect(allowed('run_shell_command')).toBe(false);
-    // A tool whose name only starts like an allowed one still asks.
-    expect(allowed('run_shell_command_2')).toBe(true);
+  it('plan refuses every gated call, even one the user allowed by name, and one with no name (fail closed)', () => {
+    for (const tool of ['run_shell_command', 'write_file', 'replace', 'web_fetch', 'mcp_github_create_issue', '']) expect(call(gate, 'plan', tool), tool).toBe('deny');
+  });
+
+  it('default asks the phone; auto-edit lets edits through; yolo everything; a tool allowed by name runs outside plan', () => {
+    expect(call(shell, 'default', 'run_shell_command')).toBe('ask-person');
+    expect(call(shell, 'default', 'write_file')).toBe('ask-person');
+    expect(call(shell, 'acceptEdits', 'write_file')).toBe('allow');
+    expect(call(shell, 'acceptEdits', 'replace')).toBe('allow');
+    expect(call(shell, 'acceptEdits', 'run_shell_command')).toBe('ask-person');
+    expect(call(shell, 'bypassPermissions', 'run_shell_command')).toBe('allow');
+    expect(call(gate, 'default', 'run_shell_command')).toBe('allow');
+    // An allow with arguments is no allow of the tool.
+    expect(call(gate, 'default', 'mcp_x')).toBe('ask-person');
+    // A mode Gemini has no gate policy for is asked.
+    expect(call(shell, 'dontAsk', 'run_shell_command')).toBe('ask-person');
+  });
+
+  it("hands what it would ask to Gemini's own dialog while the desk has it out of yolo (its policy would ask again)", () => {
+    expect(call(shell, 'default', 'run_shell_command', true)).toBe('ask-agent');
+    expect(call(shell, 'acceptEdits', 'write_file', true)).toBe('allow');
+    expect(call(shell, 'plan', 'write_file', true)).toBe('deny');
   });
 });
 

@@ -1,12 +1,9 @@
 // launch.ts: the argv Gemini CLI gets, and the hooks tether registers for it.
 //
 // Approvals (docs/decisions/agents.md, "Gemini's approvals"): a BeforeTool hook's `allow` does not
-// skip Gemini's own dialog in its default mode, so tether runs it with `--approval-mode yolo` and
-// registers the BeforeTool hook only for the tools plain `gemini` would have asked about in the
-// user's mode (a `matcher` regex that leaves out the rest: read-only tools always, edits in
-// auto_edit, everything in yolo, the tools the user allowed by name). The hook asks the phone; its
-// answer is allow, deny (with the reason the model reads) or ask (Gemini's own dialog, at the desk).
-// The user's own approval-mode flags are taken out of their arguments and read into the plan.
+// skip Gemini's own dialog in its default mode, so tether runs it with `--approval-mode yolo` and its
+// BeforeTool hook is the gate (gate.ts), whose policy is the session's mode. The user's own
+// approval-mode flags are taken out of their arguments and read into the plan: the mode it starts in.
 import { LaunchArgsError, type LaunchPlan } from '../agent.ts';
 import type { PermissionMode } from '@tether/shared';
 
@@ -45,7 +42,7 @@ export function planGeminiLaunch(userArgs: readonly string[]): LaunchPlan {
       if (name === '--approval-mode') {
         const mode = MODES[value];
         if (!mode) throw new LaunchArgsError(`gemini --approval-mode ${value}: tether knows default, auto_edit, yolo and plan`);
-        // plan: headless (ACP) only, where Gemini enforces it; a PTY refuses it (agent.ts, installHooks).
+        // plan: headless, Gemini enforces it (ACP); in a PTY, tether's gate does (gate.ts).
         permissionMode = mode;
         continue; // tether passes its own (--approval-mode yolo) with its hooks
       }
@@ -63,25 +60,4 @@ export function planGeminiLaunch(userArgs: readonly string[]): LaunchPlan {
     args.push(arg);
   }
   return { args, permissionMode, bypass: permissionMode === 'bypassPermissions', resumeId, model, continue: continueLast, addedDirs };
-}
-
-/** Tools that never ask in any mode (Gemini's read-only.toml and agents.toml, the same in 0.58.0 and
- *  0.61.0), and ask_user (its own question, drawn by Gemini even in yolo). */
-const NEVER_ASK = [
-  'glob', 'grep_search', 'list_directory', 'read_file', 'google_web_search', 'codebase_investigator', 'cli_help', 'get_internal_docs',
-  'tracker_create_task', 'tracker_update_task', 'tracker_get_task', 'tracker_list_tasks', 'tracker_add_dependency', 'tracker_visualize',
-  'update_topic', 'complete_task', 'read_mcp_resource', 'list_mcp_resources', 'invoke_agent', 'ask_user',
-];
-/** Allowed without asking in auto_edit (write.toml's autoEdit rules). */
-const EDITS = ['write_file', 'replace', 'web_fetch'];
-
-const escapeRegex = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** The BeforeTool matcher: every tool name but those plain `gemini` runs without asking in `mode`
- *  (null: it asks about none, so no gate at all). `allowed`: tool names the user allowed outright
- *  (settings `tools.allowed`); an allow with arguments (`run_shell_command(git)`) still asks. */
-export function askingToolsMatcher(o: { mode: PermissionMode; allowed?: readonly string[] }): string | null {
-  if (o.mode === 'bypassPermissions') return null;
-  const never = [...NEVER_ASK, ...(o.mode === 'acceptEdits' ? EDITS : []), ...(o.allowed ?? []).filter((name) => /^[\w-]+$/.test(name))];
-  return `^(?!(?:${never.map(escapeRegex).join('|')})$).*`;
 }

@@ -17,7 +17,7 @@ async function screenOf(version: string, name: string) {
   const state = await screen.state();
   const dialog = geminiScreen.readDialog(state.lines);
   screen.stop();
-  return { prompt: state.promptState, dialog };
+  return { prompt: state.promptState, dialog, mode: geminiScreen.footerMode(state.lines), asksToo: geminiScreen.ownPolicyAsks(state.lines) };
 }
 
 describe.each(VERSIONS)('Gemini CLI %s screens', (version) => {
@@ -55,6 +55,8 @@ describe.each(VERSIONS)('Gemini CLI %s screens', (version) => {
   it('reads its shell permission with the question as headline and the command it is about', async () => {
     const { dialog } = await screenOf(version, 'shell-dialog');
     expect(dialog!.headline).toBe('Allow execution of [Shell]?');
+    // Its `?` mark column is no part of the title.
+    expect(dialog!.title).toMatch(/^Shell\b/);
     expect(dialog!.about).toEqual({ kind: 'command', text: 'touch made.txt && echo hi-there' });
     expect(dialog!.freeText).toBeUndefined();
   });
@@ -125,12 +127,34 @@ describe('Gemini between turns', () => {
   });
 });
 
-describe('Gemini CLI 0.61.0 folder trust (security.folderTrust on, an untrusted folder)', () => {
+// Recorded with `tmux capture-pane -e` from `gemini --approval-mode yolo` in a fresh git folder. Both
+// pins name the folder only by its base name ("Trust folder (project)"): no path on screen to read.
+describe.each(VERSIONS)('Gemini CLI %s folder trust (security.folderTrust on, an untrusted folder)', (version) => {
   it('reads its title as the question (it asks), with no headline apart from it', async () => {
-    const { dialog } = await screenOf('0.61.0', 'folder-trust');
+    const { dialog } = await screenOf(version, 'folder-trust');
     expect(dialog).toMatchObject({ title: 'Do you trust the files in this folder?', numbered: true });
     expect(dialog!.headline).toBeUndefined();
     expect(dialog!.options.map((o) => o.label)).toEqual(['Trust folder (project)', expect.stringMatching(/^Trust parent folder \(/), "Don't trust"]);
     expect(dialog!.freeText).toBeUndefined();
+  });
+});
+
+// The desk's Shift+Tab from tether's yolo (desk-*.ans, `tmux capture-pane -e` after each press):
+// auto-accept edits, then plan (on by default at both pins), then default; Ctrl+Y back to yolo.
+describe.each(VERSIONS)('Gemini CLI %s mode row', (version) => {
+  it("reads tether's yolo as no desk mode: the gate is the mode, and Gemini asks nothing again", async () => {
+    expect(await screenOf(version, 'idle')).toMatchObject({ mode: null, asksToo: false });
+  });
+
+  it.each([
+    ['desk-auto-edit', 'acceptEdits'],
+    ['desk-plan', 'plan'],
+    ['desk-default', 'default'],
+  ])('reads the desk taking it to %s as %s, where its own policy asks too', async (name, mode) => {
+    expect(await screenOf(version, name)).toMatchObject({ prompt: { kind: 'ready', inputEmpty: true }, mode, asksToo: true });
+  });
+
+  it('reads no mode while a dialog replaces the input', async () => {
+    expect(await screenOf(version, 'shell-dialog')).toMatchObject({ mode: null, asksToo: null });
   });
 });

@@ -18,6 +18,7 @@
 // spinner at the start of a row above the rule (Gemini also draws "esc to cancel" there), or a hook
 // running between turns (its label alone there: SessionStart).
 import { readDialog, type DialogMarks, type ScreenDialog } from '../../dialogs/read-dialog.ts';
+import type { PermissionMode } from '@tether/shared';
 import type { PromptState, ScreenRow } from '../../screen/prompt-state.ts';
 
 const MIN_RULE_CHARS = 20;
@@ -121,13 +122,46 @@ export function geminiDialogAbout(text: readonly string[]): ScreenDialog['about'
   return path ? { kind: 'file', text: path } : undefined;
 }
 
+/** Gemini's approval mode as its mode row (between the rule and the input) names it: its own words
+ *  first ("YOLO", "auto-accept edits", "plan"), then the key hint; default mode draws the hint
+ *  alone ("Shift+Tab to accept edits"). Null when no input is drawn or the row names none of them. */
+export function geminiOwnMode(rows: readonly ScreenRow[]): 'yolo' | 'default' | 'auto_edit' | 'plan' | null {
+  const input = findGeminiInput(rows);
+  if (!input) return null;
+  const row = rows.slice(input.rule + 1, input.row).find((r) => r.text.trim() !== '');
+  const text = row?.text.trim() ?? '';
+  if (/^YOLO\b/.test(text)) return 'yolo';
+  if (/^auto-accept edits\b/.test(text)) return 'auto_edit';
+  if (/^plan\b/.test(text)) return 'plan';
+  // The hint alone: a key, "to", and the mode the key goes to.
+  if (/^\S+ to accept edits$/.test(text)) return 'default';
+  return null;
+}
+
+/** The desk's mode in tether's words; yolo is tether's own (the gate is the mode), never read back. */
+const DESK_MODES = { default: 'default', auto_edit: 'acceptEdits', plan: 'plan' } as const;
+
+const MARK_COLUMN = /^[^\w\s]\s+(?=\S)/;
+
 export const geminiScreen = {
   readPrompt: readGeminiPrompt,
+  footerMode: (rows: readonly ScreenRow[]): PermissionMode | null => {
+    const own = geminiOwnMode(rows);
+    return own && own !== 'yolo' ? DESK_MODES[own] : null;
+  },
+  ownPolicyAsks: (rows: readonly ScreenRow[]): boolean | null => {
+    const own = geminiOwnMode(rows);
+    return own === null ? null : own !== 'yolo';
+  },
   readDialog: (rows: readonly ScreenRow[]): ScreenDialog | null => {
     // The input is looked for as drawn: unboxed, a dialog's top edge is a rule over its call's row.
     if (GEMINI_DIALOG_MARKS.inputBoxShown(rows)) return null;
     const dialog = readDialog(unboxed(rows), { ...GEMINI_DIALOG_MARKS, inputBoxShown: () => false });
-    const about = dialog ? geminiDialogAbout(dialog.text) : undefined;
-    return dialog && about ? { ...dialog, about } : dialog;
+    if (!dialog) return null;
+    const about = geminiDialogAbout(dialog.text);
+    // Its title row starts with a one-character mark in a column of its own ("?  A potential loop was
+    // detected", "?  Shell …"): the words are the title.
+    const title = dialog.title.replace(MARK_COLUMN, '');
+    return { ...dialog, title, ...(about ? { about } : {}) };
   },
 };

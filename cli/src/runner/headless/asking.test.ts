@@ -18,7 +18,7 @@ function fakeApprovals() {
 function setup() {
   const cleanups: Array<() => void> = [];
   const { approvals, asked } = fakeApprovals();
-  const asking = createHeadlessAsking({ core: { onCleanup: (fn: () => void) => cleanups.push(fn) }, approvals });
+  const asking = createHeadlessAsking({ core: { onCleanup: (fn: () => void) => cleanups.push(fn) }, approvals, elicitations: { form: async () => null } });
   return { asking, asked, cleanup: () => cleanups.forEach((fn) => fn()) };
 }
 
@@ -59,5 +59,30 @@ describe('a headless agent asking a person (runner/headless/asking.ts)', () => {
     await expect.poll(() => t.asked.length).toBe(1);
     t.asked[0]!.answer(null);
     expect(await pending).toBeNull();
+  });
+});
+
+describe('a headless agent’s MCP form (runner/headless/asking.ts)', () => {
+  it('goes to the session’s elicitations; withdrawn when the agent stops waiting', async () => {
+    const answers: Array<(answer: { action: 'decline' } | null) => void> = [];
+    const asking = createHeadlessAsking({
+      core: { onCleanup: () => undefined },
+      approvals: fakeApprovals().approvals,
+      elicitations: {
+        form: ({ signal }) =>
+          new Promise((resolve) => {
+            answers.push(resolve);
+            signal.addEventListener('abort', () => resolve(null));
+          }),
+      },
+    });
+    const input = { serverName: 's', message: 'm', requestedSchema: { type: 'object' as const, properties: {} } };
+    const first = asking.elicit({ id: 'e1', input });
+    await expect.poll(() => answers.length).toBe(1);
+    answers[0]!({ action: 'decline' });
+    expect(await first).toEqual({ action: 'decline' });
+    const second = asking.elicit({ id: 'e2', input });
+    asking.withdraw('e2');
+    expect(await second).toBe('withdrawn');
   });
 });

@@ -4,8 +4,8 @@
 // session/core.ts, which a PTY session shares.
 //
 //   hub prompt:deliver ─► turns (one at a time) ─► transport.send ─► the agent's protocol
-//   transport events: ready · turn started/ended · session id · transcript · ask ─► status, turns,
-//                     session facts, transcript → chat, approvals (asking.ts)
+//   transport events: ready · turn started/ended · session id · transcript · ask · elicit ─► status,
+//                     turns, session facts, transcript → chat, approvals and forms (asking.ts)
 //   hub commands ─► session/commands.ts (the table every launch kind shares) ─► transport
 //   End ─► after the turn in flight (interrupted), the agent's input closed (agents/ender.ts)
 //   joinable ─► a 0600 record for the desk's TUI (desk-join/), removed when the session ends; a turn
@@ -34,9 +34,9 @@ export async function runHeadlessSession(options: RunnerOptions, make: NonNullab
   const { log, state } = core;
   let ender: TurnEnder | null = null;
   const approvals = core.createApprovals({});
-  const asking = createHeadlessAsking({ core, approvals });
+  const asking = createHeadlessAsking({ core, approvals, elicitations: core.elicitations });
   const parts = {} as Parts;
-  const transport = make({ log, cwd: options.cwd, env: core.env, userArgs: options.userArgs, plan: () => core.plan, events: headlessEvents({ parts, asking }) });
+  const transport = make({ log, cwd: options.cwd, env: core.env, stateDir: options.tetherHome, userArgs: options.userArgs, plan: () => core.plan, events: headlessEvents({ parts, asking }) });
   parts.core = core;
   parts.options = options;
   parts.unjoinable = [];
@@ -145,6 +145,7 @@ function headlessEvents(o: { parts: Parts; asking: ReturnType<typeof createHeadl
     },
     transcript: (path) => followTranscript(parts.core, path),
     ask: (request) => o.asking.ask(request),
+    elicit: (request) => o.asking.elicit(request),
     withdraw: (id) => o.asking.withdraw(id),
     joinable: (join) => {
       const { core, options } = parts;

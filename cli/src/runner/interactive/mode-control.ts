@@ -1,5 +1,5 @@
 // mode-control.ts: the phone asked for another permission mode. The agent switches the way its desk
-// does (claude: Shift+Tab until the footer shows it; Agent.modes). Bypass only when the user started
+// does (claude: Shift+Tab until the footer shows it; Gemini: its gate's policy; Agent.modes). Bypass only when the user started
 // the session allowing it. One switch at a time; the prompt queue waits for it.
 import type { PermissionMode } from '@tether/shared';
 import type { PtyContext } from './pty-context.ts';
@@ -23,8 +23,9 @@ export function createModeControl(ctx: PtyContext) {
       try {
         const result = await modes.switchTo({ target: mode, screen, write: (data) => ctx.pty?.write(data) });
         core.log(result.ok ? `permission mode switched to ${mode}` : `permission mode not switched to ${mode}: ${result.reason}`);
-        // The footer read during the switch was held back; report where it ended.
-        const now = await modes.current(screen);
+        // The footer read during the switch was held back; report where it ended (a gate's policy is
+        // no footer's: the agent says where it is).
+        const now = result.ok && result.mode ? result.mode : await modes.current(screen);
         if (now) core.followMode(now);
       } finally {
         switching = false;

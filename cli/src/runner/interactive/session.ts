@@ -241,8 +241,11 @@ async function runPty(parts: PtyParts & { binary: string; args: string[] }): Pro
       parts.start.screenRead(promptState.kind);
       core.followEffort(agent.screen.effort?.(text));
       // The footer names the mode only at an idle, empty prompt (busy or typing, it says other things).
-      const mode = ready && promptState.kind === 'ready' && promptState.inputEmpty && !parts.modes.switching() ? agent.screen.footerMode?.(lines) : null;
+      const idle = ready && promptState.kind === 'ready' && promptState.inputEmpty && !parts.modes.switching();
+      const mode = idle ? agent.screen.footerMode?.(lines) : null;
       if (mode) core.followMode(mode);
+      const asksToo = idle ? agent.screen.ownPolicyAsks?.(lines) : null;
+      if (typeof asksToo === 'boolean') state.agentAsksToo = asksToo;
     },
     onReady: (afterMs) => parts.start.inputShown(afterMs),
   });

@@ -104,3 +104,36 @@ describe('elicitations (first answer wins; never answered on the user’s behalf
     expect(exitLink.sent.map((s) => s.event)).toEqual(['approval:request', 'approval:withdraw']);
   });
 });
+
+describe('a form an agent asks on its own (a headless agent’s request, not the hook)', () => {
+  const input = parseElicitationPayload(PAYLOAD);
+  if (input.kind !== 'form') throw new Error('the payload is a form');
+
+  it('resolves with the answer that fits the form; a misfit, no hub or a refusing hub is null (the agent declines)', async () => {
+    const link = fakeLink();
+    const elicitations = createElicitations({ sessionId: () => 's1', link: () => link });
+    const pending = elicitations.form({ input: input.input, signal: new AbortController().signal });
+    await expect.poll(() => link.sent.length).toBe(1);
+    expect(requestOf(link)).toMatchObject({ kind: 'elicitation', toolName: 'elicit', toolInput: input.input });
+    elicitations.answered({ requestId: requestOf(link).id, answer: { decision: 'deny', elicitation: { action: 'cancel' } } });
+    expect(await pending).toEqual({ action: 'cancel' });
+
+    const misfit = elicitations.form({ input: input.input, signal: new AbortController().signal });
+    await expect.poll(() => link.sent.length).toBe(2);
+    elicitations.answered({ requestId: (link.sent[1]!.payload as { id: string }).id, answer: { decision: 'allow', elicitation: { action: 'accept', content: { name: 'Ada' } } } });
+    expect(await misfit).toBeNull();
+    expect(await createElicitations({ sessionId: () => 's1', link: () => null }).form({ input: input.input, signal: new AbortController().signal })).toBeNull();
+    expect(await createElicitations({ sessionId: () => 's1', link: () => fakeLink({ refuse: true }) }).form({ input: input.input, signal: new AbortController().signal })).toBeNull();
+  });
+
+  it('the agent no longer waiting (the desk answered it) clears every phone', async () => {
+    const link = fakeLink();
+    const elicitations = createElicitations({ sessionId: () => 's1', link: () => link });
+    const desk = new AbortController();
+    const pending = elicitations.form({ input: input.input, signal: desk.signal });
+    await expect.poll(() => link.sent.length).toBe(1);
+    desk.abort();
+    expect(await pending).toBeNull();
+    expect(link.sent.map((s) => s.event)).toEqual(['approval:request', 'approval:desk-answer']);
+  });
+});

@@ -23,6 +23,9 @@ export type SessionState = {
   agentSessionId: string | null;
   model: string | null;
   permissionMode: PermissionMode;
+  /** The desk took an agent whose mode is tether's gate out of the mode where it runs whatever the
+   *  gate allows (Gemini out of yolo): its own policy may ask after an allow (AgentScreen.ownPolicyAsks). */
+  agentAsksToo?: boolean;
   /** Tokens used so far (the resume state keeps it with the transcript offset). */
   usage: SessionUsage | null;
 };

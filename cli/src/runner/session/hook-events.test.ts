@@ -2,7 +2,8 @@
 // session's request registry) publish to the status reducer, with the orderings that used to leave
 // a stale status (two approvals open, a tool finishing mid-question, an answer after the turn ended).
 import { describe, expect, it } from 'vitest';
-import type { SessionStatus } from '@tether/shared';
+import type { PermissionMode, SessionStatus } from '@tether/shared';
+import type { GateCall, HookDialect, HookGate } from '../../agents/agent.ts';
 import { createHookHandler } from './hook-events.ts';
 import { createStatusTracker, statusFollowsRequests } from './status.ts';
 import { createApprovals, type Approvals, type Verdict } from '../requests/approvals.ts';
@@ -21,7 +22,7 @@ function world() {
   const requests = createRequestRegistry({ sessionId: () => 's1', link: () => link });
   statusFollowsRequests({ requests, status });
   const approvals = createApprovals({ sessionId: () => 's1', link: () => link, requests });
-  const state = { id: 's1', status: 'idle' as SessionStatus, agentSessionId: null, model: null };
+  const state = { id: 's1', status: 'idle' as SessionStatus, agentSessionId: null, model: null, permissionMode: 'default' as PermissionMode };
   const handle = createHookHandler({
     hooks: { onTranscript: () => {}, onStop: () => status.publish({ kind: 'turnEnded' }) },
     approvals,
@@ -107,22 +108,33 @@ describe('hook events → status', () => {
   });
 });
 
+/** A handler over approvals that record what they were asked and allow it (no hub, no status). */
+function recordingHandler(o: { state: Parameters<typeof createHookHandler>[0]['state']; asked: unknown[]; pick: (o: { toolName: string; askedBy?: unknown }) => unknown } & Partial<Parameters<typeof createHookHandler>[0]>) {
+  const { state, asked, pick, ...more } = o;
+  const approvals = { toolStarted: () => {}, toolResult: () => {}, ask: async (a: { toolName: string; askedBy?: unknown }) => (asked.push(pick(a)), allow) } as unknown as Approvals;
+  return createHookHandler({
+    hooks: { onTranscript: () => {} },
+    approvals,
+    elicitations: {} as Elicitations,
+    state,
+    patch: () => {},
+    status: createStatusTracker({ onChange: () => {} }),
+    link: () => null,
+    onAny: () => {},
+    readTranscriptSoon: () => {},
+    ...more,
+  });
+}
+
 describe('hook events → who asks', () => {
   it('a permission request carries the sub-agent the agent names from its payload, and none for its own', async () => {
     const asked: unknown[] = [];
-    const approvals = { toolStarted: () => {}, toolResult: () => {}, ask: async (o: { askedBy?: unknown }) => (asked.push(o.askedBy), allow) } as unknown as Approvals;
-    const state = { id: 's1', status: 'idle' as SessionStatus, agentSessionId: 'main-thread' as string | null, model: null };
+    const state = { id: 's1', status: 'idle' as SessionStatus, agentSessionId: 'main-thread' as string | null, model: null, permissionMode: 'default' as PermissionMode };
     const seenBy: Array<{ payload: Record<string, unknown>; mainSessionId: string | null }> = [];
-    const handle = createHookHandler({
-      hooks: { onTranscript: () => {} },
-      approvals,
-      elicitations: {} as Elicitations,
+    const handle = recordingHandler({
       state,
-      patch: () => {},
-      status: createStatusTracker({ onChange: () => {} }),
-      link: () => null,
-      onAny: () => {},
-      readTranscriptSoon: () => {},
+      asked,
+      pick: (a) => a.askedBy,
       askedBy: (o) => (seenBy.push(o), o.payload.session_id === o.mainSessionId ? null : { nickname: 'Ada' }),
     });
     const ask = (session_id: string) => handle({ event: 'permission-request', payload: { session_id, tool_name: 'Bash', tool_input: { command: 'ls' } }, signal: new AbortController().signal });
@@ -142,7 +154,7 @@ describe('hook events → the agent session a fork is', () => {
   function forking(forkOf: string | null) {
     const followed: Array<{ path: string; source: string }> = [];
     const patches: unknown[] = [];
-    const state = { id: 's1', status: 'idle' as SessionStatus, agentSessionId: null as string | null, model: null };
+    const state = { id: 's1', status: 'idle' as SessionStatus, agentSessionId: null as string | null, model: null, permissionMode: 'default' as PermissionMode };
     const link = recordingLink();
     const handle = createHookHandler({
       hooks: { onTranscript: (p, source) => followed.push({ path: p, source }) },
@@ -182,5 +194,34 @@ describe('hook events → the agent session a fork is', () => {
     await w.hook('user-prompt-submit', payload(FORK));
     expect(w.followed).toEqual([{ path: path(started), source }]);
     expect(w.state.agentSessionId).toBe(started);
+  });
+});
+
+describe('hook events → an agent whose hook is its only gate', () => {
+  it("the gate's policy is the session's mode at each call: refused or allowed without asking, asked on the phone, or handed to the agent's dialog", async () => {
+    const asked: unknown[] = [];
+    const state = { id: 's1', status: 'idle' as SessionStatus, agentSessionId: null, model: null, permissionMode: 'plan' as PermissionMode, agentAsksToo: false };
+    const calls: GateCall[] = [];
+    const gate: HookGate = (call) => {
+      calls.push(call);
+      if (call.mode === 'plan') return { behavior: 'deny', message: 'read-only' };
+      if (call.mode === 'bypassPermissions') return { behavior: 'allow' };
+      return call.agentAsksToo ? { behavior: 'ask-agent' } : { behavior: 'ask-person' };
+    };
+    const dialect: HookDialect = { payload: (_e, p) => ({ ...p, tool_name: 'Bash' }), permission: (v) => ({ told: v }) };
+    const handle = recordingHandler({ state, asked, pick: (a) => a.toolName, dialect, gate: () => gate });
+    const call = () => handle({ event: 'permission-request', payload: { tool_name: 'run_shell_command', tool_input: { command: 'ls' } }, signal: new AbortController().signal });
+    expect(await call()).toEqual({ told: { behavior: 'deny', message: 'read-only' } });
+    state.permissionMode = 'bypassPermissions';
+    expect(await call()).toEqual({ told: { behavior: 'allow' } });
+    expect(asked).toEqual([]);
+    state.permissionMode = 'default';
+    expect(await call()).toEqual({ told: { behavior: 'allow' } });
+    expect(asked).toEqual(['Bash']);
+    state.agentAsksToo = true;
+    expect(await call()).toEqual({ told: null });
+    expect(asked).toEqual(['Bash']);
+    // The gate reads the agent's own payload, not the runner's words for it.
+    expect(calls.map((c) => c.payload.tool_name)).toEqual(['run_shell_command', 'run_shell_command', 'run_shell_command', 'run_shell_command']);
   });
 });

@@ -2,7 +2,8 @@
 // (hooks/server.ts) receives them; this turns them into the session's facts (status, the agent's
 // session id, model, mode, effort, transcript path), approvals and MCP forms, and hands the runner
 // what differs per launch kind (SessionHooks).
-import { isUuid, notificationNeedsPerson, type AskedBy, type SessionPatch, type SessionStatus } from '@tether/shared';
+import { isUuid, notificationNeedsPerson, type AskedBy, type PermissionMode, type SessionPatch, type SessionStatus } from '@tether/shared';
+import type { GateAnswer, HookGate } from '../../agents/agent.ts';
 import type { HookRequest } from '../../hooks/server.ts';
 import type { HubLink } from '../../hub-link/link.ts';
 import type { Approvals, Verdict } from '../requests/approvals.ts';
@@ -39,11 +40,18 @@ function permissionDecision(verdict: Verdict): Record<string, unknown> {
   return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: verdict } };
 }
 
+/** What the agent is told for a gate's own answer: no person is asked (`ask-agent`: its own dialog). */
+function gateAnswer(answer: Exclude<GateAnswer, { behavior: 'ask-person' }>, dialect: HookDialect | undefined): Record<string, unknown> {
+  const verdict: Verdict | null = answer.behavior === 'ask-agent' ? null : answer.behavior === 'deny' ? { behavior: 'deny', message: answer.message } : { behavior: 'allow' };
+  if (dialect?.permission) return dialect.permission(verdict);
+  return verdict ? permissionDecision(verdict) : {};
+}
+
 export function createHookHandler(init: {
   hooks: SessionHooks;
   approvals: Approvals;
   elicitations: Elicitations;
-  state: { id: string; status: SessionStatus; agentSessionId: string | null; model: string | null };
+  state: { id: string; status: SessionStatus; agentSessionId: string | null; model: string | null; permissionMode: PermissionMode; agentAsksToo?: boolean };
   patch: (p: SessionPatch) => void;
   /** Where what a hook says about the turn and the person is told (status.ts). */
   status: Pick<StatusTracker, 'publish'>;
@@ -62,6 +70,8 @@ export function createHookHandler(init: {
    *  (source resume) and names the fork only from the first prompt's hook on; 2.1.332 names the
    *  fork at SessionStart (source fork). */
   forkOf?: string | null;
+  /** The agent's hook is its only gate, whose policy is the session's mode (HookInstall.gate). */
+  gate?: () => HookGate | undefined;
 }) {
   const { hooks, approvals, elicitations, state, patch, status } = init;
   /** A fork whose own session no hook has named yet. */
@@ -125,11 +135,13 @@ export function createHookHandler(init: {
         const toolInput = p.tool_input && typeof p.tool_input === 'object' && !Array.isArray(p.tool_input) ? (p.tool_input as Record<string, unknown>) : {};
         // The session waits on a person while the request is open (claude's Notification hook says
         // so only ~6 s later): the request registry tells the status (session/core.ts).
+        const gated = init.gate?.()?.({ mode: state.permissionMode, payload: request.payload, agentAsksToo: state.agentAsksToo === true });
+        if (gated && gated.behavior !== 'ask-person') return gateAnswer(gated, init.dialect);
         const askedBy = init.askedBy?.({ payload: p, mainSessionId: state.agentSessionId }) ?? null;
         const verdict = await approvals.ask({ toolName, toolInput, askedBy, signal: request.signal });
         // null: the agent's own dialog (already at the desk) decides; nothing is allowed silently.
         const told = verdict ? toldVerdict(verdict, init.plainVerdicts === true) : null;
-        if (init.dialect) return init.dialect.permission(told);
+        if (init.dialect?.permission) return init.dialect.permission(told);
         return told ? permissionDecision(told) : {};
       }
       case 'post-tool-use':

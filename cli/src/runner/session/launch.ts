@@ -2,7 +2,7 @@
 // that its hooks call (hook-events.ts says what each event means), the hooks installed the agent's
 // way (its room: claude's --settings file, Codex's -c overrides), its final arguments, and, in a PTY,
 // the slash commands it takes (it prints no list of its own there).
-import type { Agent, HookInstall, LaunchPlan } from '../../agents/agent.ts';
+import type { Agent, HookGate, HookInstall, LaunchPlan } from '../../agents/agent.ts';
 import { startHookServer } from '../../hooks/server.ts';
 import type { HubLink } from '../../hub-link/link.ts';
 import type { SlashCommand } from '@tether/shared';
@@ -52,6 +52,8 @@ export async function prepareLaunch(o: {
     const again = setTimeout(() => void o.pokeTranscript(), TRANSCRIPT_LATE_WRITE_MS);
     again.unref?.();
   };
+  /** The agent's own gate, once its hooks are installed (HookInstall.gate). */
+  let gate: HookGate | undefined;
   const onHook = createHookHandler({
     hooks: o.hooks,
     approvals: o.approvals,
@@ -70,6 +72,7 @@ export async function prepareLaunch(o: {
     askedBy: agent.askedBy,
     ...(agent.hookDialect ? { dialect: agent.hookDialect } : {}),
     forkOf: o.plan.fork ? o.plan.resumeId : null,
+    gate: () => gate,
   });
   const hookServer = startHookServer({ onHook });
   scope.onCleanup(() => hookServer.stop());
@@ -80,6 +83,7 @@ export async function prepareLaunch(o: {
     return o.failEarly(`could not write the hook settings: ${String(error)}`);
   }
   scope.onCleanup(() => installed.remove());
+  gate = installed.gate;
   // The variables its hooks need join the environment the agent is spawned with (the same object).
   if (installed.env) Object.assign(o.env, installed.env);
   const own = [...installed.args, ...(o.launchKind === 'pty' && agent.attachmentsFolderArgs ? agent.attachmentsFolderArgs(o.attachmentsFolder()) : [])];

@@ -11,6 +11,7 @@ import type { RunnerOptions } from './options.ts';
 import { createGitActions } from '../../git-actions/git-actions.ts';
 import { createEditedFiles } from '../../file-edits/edited-note.ts';
 import { createFileEditor } from '../../file-edits/file-edits.ts';
+import { createFilesFinder } from '../../find/find-files.ts';
 
 export function createSessionLink(o: { options: RunnerOptions; sessionId: () => string; registration: () => SessionRegistration; log: (line: string) => void }) {
   const { options, log } = o;
@@ -45,11 +46,12 @@ export function createSessionLink(o: { options: RunnerOptions; sessionId: () => 
         commands: s.commands,
         // A viewer's read of the session's directory (Changes, Files): the same for every launch kind.
         // A viewer's git writes (stage, commit, push) in the same folder: their own room, git-actions/;
-        // a person's save of one file: file-edits/.
+        // a person's save of one file: file-edits/; a search of the folder's files: find/.
         queries: {
           'workspace:query': createWorkspaceReader({ root: options.cwd }).answer,
           'git:action': createGitActions({ root: options.cwd }).answer,
           'file:write': createFileEditor({ root: options.cwd, edited }).answer,
+          'find:files': createFilesFinder({ root: options.cwd }).answer,
         },
       });
     },

@@ -5,13 +5,13 @@ import { first, type SqlDriver } from '../sql/driver.ts';
 import { rowToPrompt } from '../rows.ts';
 import { sessionIn } from './sessions.ts';
 
-export function promptQueries(db: SqlDriver): Pick<Store, 'addPrompt' | 'updatePrompt' | 'listPrompts' | 'handOverPrompts' | 'changeHeldPrompt'> {
+export function promptQueries(db: SqlDriver): Pick<Store, 'addPrompt' | 'updatePrompt' | 'listPrompts' | 'handOverPrompts' | 'changeHeldPrompt' | 'dropPromptsOfTokens'> {
   return {
-    async addPrompt({ namespace, prompt }) {
+    async addPrompt({ namespace, prompt, creatorTokenId }) {
       return db.transaction(async (tx): Promise<AddPromptResult> => {
         if (!(await sessionIn(tx, namespace, prompt.sessionId))) return { kind: 'not_found' };
         const inserted = await tx.run(
-          `INSERT INTO prompts (id, namespace, session_id, text, status, reason, created_at, updated_at, attachments) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+          `INSERT INTO prompts (id, namespace, session_id, text, status, reason, created_at, updated_at, attachments, creator_token_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
            ON CONFLICT (id) DO NOTHING`,
           [
             prompt.id,
@@ -23,6 +23,7 @@ export function promptQueries(db: SqlDriver): Pick<Store, 'addPrompt' | 'updateP
             prompt.createdAt,
             prompt.updatedAt,
             prompt.attachments.length > 0 ? JSON.stringify(prompt.attachments) : null,
+            creatorTokenId ?? null,
           ],
         );
         if (inserted > 0) return { kind: 'added', prompt };
@@ -45,13 +46,25 @@ export function promptQueries(db: SqlDriver): Pick<Store, 'addPrompt' | 'updateP
         : await db.all(`SELECT * FROM prompts WHERE namespace = $1 AND session_id = $2 ORDER BY created_at, id`, [namespace, sessionId]);
       return rows.map(rowToPrompt);
     },
+    async dropPromptsOfTokens({ namespace, tokenIds, reason, now }) {
+      if (tokenIds.length === 0) return [];
+      const ids = tokenIds.map((_, i) => `$${i + 4}`).join(', ');
+      const rows = await db.all(
+        `UPDATE prompts SET status = 'dropped', reason = $2, updated_at = $3 WHERE namespace = $1 AND status = 'queued' AND handed_at IS NULL AND creator_token_id IN (${ids}) RETURNING *`,
+        [namespace, reason, now, ...tokenIds],
+      );
+      return rows.map(rowToPrompt);
+    },
     // Hand-over and change are each one conditional UPDATE on the row: SQLite runs one writer at a
     // time, and PostgreSQL re-checks the WHERE of the second of two racing UPDATEs against the row the
     // first committed. So either the edit lands first and is what is handed, or the hand-over lands
     // first and the edit is refused; never both, never neither.
     async handOverPrompts({ namespace, sessionId, promptId, now }) {
       const rows = await db.all(
-        `UPDATE prompts SET handed_at = COALESCE(handed_at, $3) WHERE namespace = $1 AND session_id = $2 AND status = 'queued'${promptId === undefined ? '' : ' AND id = $4'} RETURNING *`,
+        // A prompt whose sender was revoked is never handed over (revoked through another hub, the
+        // drop may not have reached this row yet).
+        `UPDATE prompts SET handed_at = COALESCE(handed_at, $3) WHERE namespace = $1 AND session_id = $2 AND status = 'queued'${promptId === undefined ? '' : ' AND id = $4'}
+           AND NOT EXISTS (SELECT 1 FROM tokens WHERE tokens.id = prompts.creator_token_id AND tokens.revoked_at IS NOT NULL) RETURNING *`,
         promptId === undefined ? [namespace, sessionId, now] : [namespace, sessionId, now, promptId],
       );
       return rows.map(rowToPrompt).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -4,10 +4,10 @@ import type { Namespace, Session } from '@tether/shared';
 import { isFinalStatus } from '@tether/shared';
 import type { RegisterSessionResult, Store } from '../store.ts';
 import { first, type SqlDriver, type SqlRunner } from '../sql/driver.ts';
-import { addedDirsJson, capabilitiesJson, rowToSession, SESSION_PATCH_COLUMNS, sessionLimitReport, sessionPatchValue } from '../rows.ts';
+import { addedDirsJson, capabilitiesJson, rowToSession, SESSION_PATCH_COLUMNS, sessionPatchValue } from '../rows.ts';
 import { ARCHIVABLE_STATUSES, DROPPED_ON_END, UNSENT_PROMPT_STATUSES } from '../rules.ts';
 
-const SESSION_COLUMNS = `s.*, (SELECT COUNT(*) FROM requests r WHERE r.session_id = s.id AND r.resolved_at IS NULL) AS pending_count`;
+export const SESSION_COLUMNS = `s.*, (SELECT COUNT(*) FROM requests r WHERE r.session_id = s.id AND r.resolved_at IS NULL) AS pending_count`;
 
 /** The session, if it is in this namespace. */
 export async function sessionIn(runner: SqlRunner, namespace: Namespace, id: string): Promise<Session | null> {
@@ -15,7 +15,7 @@ export async function sessionIn(runner: SqlRunner, namespace: Namespace, id: str
   return row ? rowToSession(row) : null;
 }
 
-type SessionQueries = Pick<Store, 'registerSession' | 'getSession' | 'listSessions' | 'updateSession' | 'endSession' | 'pinSession' | 'archiveSession' | 'setSessionWorktree' | 'setLimitContinue' | 'claimLimitContinue'>;
+type SessionQueries = Pick<Store, 'registerSession' | 'getSession' | 'listSessions' | 'updateSession' | 'endSession' | 'pinSession' | 'archiveSession' | 'setSessionWorktree'>;
 
 export function sessionQueries(db: SqlDriver): SessionQueries {
   return {
@@ -78,19 +78,6 @@ export function sessionQueries(db: SqlDriver): SessionQueries {
         [sessionId, namespace, pinned, now],
       );
       return changed > 0 ? sessionIn(db, namespace, sessionId) : null;
-    },
-    async setLimitContinue({ namespace, sessionId, choice, now }) {
-      const changed = await db.run(`UPDATE sessions SET limit_continue = $3, updated_at = $4 WHERE id = $1 AND namespace = $2`, [sessionId, namespace, choice ? JSON.stringify(choice) : null, now]);
-      return changed > 0 ? sessionIn(db, namespace, sessionId) : null;
-    },
-    async claimLimitContinue({ namespace, sessionId, resetsAt }) {
-      return db.transaction(async (tx) => {
-        const row = await first(tx, `SELECT usage_limit, limit_continued_for FROM sessions WHERE id = $1 AND namespace = $2${db.lockRows}`, [sessionId, namespace]);
-        if (!row || row.limit_continued_for !== null && Number(row.limit_continued_for) === resetsAt) return false;
-        const stated = sessionLimitReport(row.usage_limit);
-        if (stated?.resetsAt !== resetsAt) return false;
-        return (await tx.run(`UPDATE sessions SET limit_continued_for = $3 WHERE id = $1 AND namespace = $2`, [sessionId, namespace, resetsAt])) > 0;
-      });
     },
     async setSessionWorktree({ namespace, sessionId, worktree, now }) {
       // Set by the hub only (a spawn's ack, a removal); a runner's registration never touches it.

@@ -27,6 +27,7 @@ import { OUTSIDE_BACKGROUND_UPGRADE } from './upgrades/outside-background.ts';
 import { SCHEDULES_UPGRADE } from './upgrades/schedules.ts';
 import { PROJECT_RULES_UPGRADE } from './upgrades/project-rules.ts';
 import { SESSION_USAGE_LIMIT_UPGRADE } from './upgrades/session-usage-limit.ts';
+import { UNATTENDED_GUARD_UPGRADE } from './upgrades/unattended-guard.ts';
 
 export type Migration = { version: number; name: string; sql: string };
 /** One schema change for both stores: the statements for the dialect at hand. */
@@ -138,6 +139,8 @@ export const UPGRADES: readonly Upgrade[] = [
   PROJECT_RULES_UPGRADE,
   // SQLite 23, PostgreSQL 19: a session's usage limit, the reset continued, the person's choice (issue 42; upgrades/session-usage-limit.ts).
   SESSION_USAGE_LIMIT_UPGRADE,
+  // SQLite 24, PostgreSQL 20: the unattended guard, a held continue, a prompt's maker (issue 42; upgrades/unattended-guard.ts).
+  UNATTENDED_GUARD_UPGRADE,
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

@@ -185,6 +185,7 @@ describe('schema versions (SQLite)', () => {
       { version: 21, name: 'schedules' },
       { version: 22, name: 'project-rules' },
       { version: 23, name: 'session-usage-limit' },
+      { version: 24, name: 'unattended-guard' },
     ]);
   });
 });

@@ -178,6 +178,15 @@ export const SCHEDULES_TABLE: Table = {
   ],
 };
 
+/** The unattended guard of a namespace (shared unattended.ts): paused, the day's cap, and the runs
+ *  counted on `day` (a UTC day). A run is counted by one conditional UPDATE (of several hubs each
+ *  counts once; none passes the cap). No row: the defaults, nothing counted. */
+export const UNATTENDED_GUARD_TABLE: Table = {
+  name: 'unattended_guard',
+  columns: [text('namespace'), { name: 'paused', type: 'bool', default: false }, { name: 'daily_cap', type: 'bigint' }, text('day'), { name: 'runs', type: 'bigint', default: 0 }, time('updated_at')],
+  primaryKey: ['namespace'],
+};
+
 export const TABLES: readonly Table[] = [
   {
     name: 'tokens',
@@ -250,6 +259,8 @@ export const TABLES: readonly Table[] = [
       { name: 'usage_limit', type: 'json', nullable: true },
       maybe(time('limit_continued_for')),
       { name: 'limit_continue', type: 'json', nullable: true },
+      // The unattended guard held that reset's continue (shared GuardStop), added by unattended-guard.
+      maybe(text('limit_held')),
     ],
     primaryKey: ['id'],
     indexes: [
@@ -330,10 +341,16 @@ export const TABLES: readonly Table[] = [
       { name: 'attachments', type: 'json', nullable: true },
       // When the hub handed it to the runner (null: it may still be edited or withdrawn), added by prompt-handed.
       maybe(time('handed_at')),
+      // The token that sent it (null: the hub's own, or older): revoked while still held, it is dropped
+      // (added by unattended-guard).
+      maybe(text('creator_token_id')),
     ],
     primaryKey: ['id'],
     references: { session_id: 'sessions' },
-    indexes: [{ name: 'prompts_session', columns: ['session_id', 'created_at'] }],
+    indexes: [
+      { name: 'prompts_session', columns: ['session_id', 'created_at'] },
+      { name: 'prompts_creator', columns: ['creator_token_id'] },
+    ],
   },
   {
     // Kept so that a signed share link can be revoked before it expires (the JWT's jti is the key).
@@ -364,4 +381,5 @@ export const TABLES: readonly Table[] = [
   OUTSIDE_SESSIONS_TABLE,
   SCHEDULES_TABLE,
   PROJECT_RULES_TABLE,
+  UNATTENDED_GUARD_TABLE,
 ];

@@ -1,7 +1,7 @@
 // chat-view.tsx: the session's chat screen body: messages (live), the composer and Stop; once the
 // session is over, its end notice with Resume in the composer's place.
 // It renders what useSessionChat keeps in step with the hub; it owns no socket itself.
-import { useCallback, useMemo, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { Session } from '@tether/shared';
 import { agentDisplayName, isFinalStatus } from '@tether/shared/wire';
 import { useQuery } from '@tanstack/react-query';
@@ -10,6 +10,7 @@ import { machinesQuery } from '../../lib/queries.ts';
 import { buildChatItems } from './chat-items.ts';
 import { Composer, type ComposerHandle } from './composer.tsx';
 import { MessageList } from './message-list.tsx';
+import { foundRowKey, type ChatPlace } from './found-message.ts';
 import { useSessionChat } from './use-session-chat.ts';
 
 import type { OutgoingPrompt } from './chat-state.ts';
@@ -21,7 +22,8 @@ import './chat.css';
  *  `showInTerminal`: how a tool card opens the terminal at its call (PTY sessions; none: no button).
  *  `endNotice`: what stands in the composer's place once the session is over (the route's Resume).
  *  `workspaceLinks`: how a tool card's file opens in Files or Changes (none: plain paths).
- *  `cards`: what the route shows under the messages (the session's review cards). */
+ *  `cards`: what the route shows under the messages (the session's review cards).
+ *  `found`: Find's place to scroll to and light up (older messages are paged in to reach it). */
 export function ChatView({
   session,
   readOnly = false,
@@ -29,6 +31,7 @@ export function ChatView({
   endNotice = null,
   workspaceLinks = null,
   cards = null,
+  found = null,
 }: {
   session: Session;
   readOnly?: boolean;
@@ -36,10 +39,19 @@ export function ChatView({
   endNotice?: ReactNode;
   workspaceLinks?: WorkspaceLinks | null;
   cards?: ReactNode;
+  found?: ChatPlace | null;
 }) {
-  const chat = useSessionChat(session.id);
+  // A share link's viewer never reads or keeps the phone cache (it has no login, so no key).
+  const chat = useSessionChat(session.id, { cache: !readOnly });
   const items = useMemo(() => buildChatItems(chat.messages), [chat.messages]);
   const composerRef = useRef<ComposerHandle>(null);
+  const foundKey = found ? foundRowKey({ place: found, messages: chat.messages, items }) : null;
+  const { hasEarlier, loadingEarlier, loadEarlier } = chat;
+  useEffect(() => {
+    if (foundKey === 'earlier' && hasEarlier && !loadingEarlier) loadEarlier();
+  }, [foundKey, hasEarlier, loadingEarlier, loadEarlier]);
+  // One object per place found: the list jumps again only for a new one.
+  const foundRow = useMemo(() => (found && foundKey && foundKey !== 'earlier' ? { key: foundKey } : null), [found, foundKey]);
   const { sendPrompt, dismissPrompt, editPrompt, withdrawPrompt } = chat;
   // A share link's view has no machine list (and no queue to change).
   const machines = useQuery({ ...machinesQuery, enabled: !readOnly }).data;
@@ -83,6 +95,7 @@ export function ChatView({
           onDismissPrompt={chat.dismissPrompt}
           onEditPrompt={onEditPrompt}
           {...(readOnly ? {} : { held })}
+          found={foundRow}
           empty={
             <div className="chat-empty">
               <p className="chat-empty-title">No messages yet</p>

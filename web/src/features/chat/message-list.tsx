@@ -1,7 +1,8 @@
 // message-list.tsx: the scrolling chat, windowed: only the rows near the viewport are in the DOM,
 // so a 10k-message session scrolls like a short one. It follows the bottom while the reader is at
 // the bottom, stays put when they scrolled up to read (a "Jump to latest" button takes them back),
-// and keeps its place when older messages are prepended.
+// and keeps its place when older messages are prepended. A row Find jumps to (`found`) is scrolled
+// to the middle and lit up for FOUND_MS.
 //
 //   rows = [load earlier?] [empty?] items… prompts… [typing?] ─► @tanstack/react-virtual
 //   (measured per row, keyed by item key: a prepend or a re-render never re-measures the world)
@@ -31,6 +32,8 @@ const OVERSCAN_ROWS = 8;
 const ROW_GAP_PX = 10;
 const LIST_PADDING_TOP_PX = 16;
 const LIST_PADDING_BOTTOM_PX = 20;
+/** How long a row Find jumped to stays lit. */
+const FOUND_MS = 4_000;
 /** How long a prepend keeps the reader's row in place while the new rows get their real heights. */
 const HOLD_ANCHOR_MS = 1_000;
 
@@ -204,6 +207,8 @@ export type MessageListProps = {
   /** Edit and withdraw of prompts the hub still holds (absent: read-only, shown as queued). */
   held?: HeldPromptActions;
   empty: ReactNode;
+  /** The row to scroll to and light up (Find's result); a new object jumps again. */
+  found?: { key: string } | null;
 };
 
 type Row =
@@ -248,6 +253,7 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
   const totalSize = virtualizer.getTotalSize();
 
   const anchor = usePrependAnchor({ scrollRef, virtualizer, rows });
+  const lit = useFoundRow({ found: props.found ?? null, rows, virtualizer, leaveBottom: () => setAtBottom(false) });
   const loadEarlier = () => {
     anchor.remember();
     props.onLoadEarlier();
@@ -344,7 +350,7 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
               return (
                 <div
                   key={virtual.key as string}
-                  className="chat-row"
+                  className={row.key === lit ? 'chat-row chat-row-found' : 'chat-row'}
                   data-index={virtual.index}
                   data-key={virtual.key as string}
                   ref={virtualizer.measureElement}
@@ -366,6 +372,28 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
     </ExpandedContext.Provider>
   );
 });
+
+/** Find's row: once it is among the rows, scrolled to the middle (the list stops following the
+ *  bottom) and lit for FOUND_MS. Returns the lit row's key. */
+function useFoundRow(o: { found: { key: string } | null; rows: Row[]; virtualizer: Virtualizer<HTMLDivElement, Element>; leaveBottom: () => void }) {
+  const { found, rows, virtualizer, leaveBottom } = o;
+  const [lit, setLit] = useState<string | null>(null);
+  const done = useRef<{ key: string } | null>(null);
+  const index = found ? rows.findIndex((r) => r.key === found.key) : -1;
+  useEffect(() => {
+    if (!found || index < 0 || done.current === found) return;
+    done.current = found;
+    leaveBottom();
+    setLit(found.key);
+    virtualizer.scrollToIndex(index, { align: 'center' });
+  }, [found, index, virtualizer, leaveBottom]);
+  useEffect(() => {
+    if (lit === null) return;
+    const timer = setTimeout(() => setLit(null), FOUND_MS);
+    return () => clearTimeout(timer);
+  }, [lit, found]);
+  return lit;
+}
 
 /** "Load earlier" keeps the reader's place: remember() before asking for older rows; release() when
  *  the reader touches the list. */

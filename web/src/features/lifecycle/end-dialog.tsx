@@ -25,7 +25,7 @@ function consequence(session: Session): string {
 }
 
 /** The desk's own resume verb: claude's flag, Codex's subcommand. */
-const DESK_RESUME: Record<Session['agent'], string> = { claude: 'tether claude --resume', codex: 'tether codex resume', gemini: 'tether gemini --resume' };
+const DESK_RESUME: Record<Session['agent'], string> = { claude: 'tether claude --resume', codex: 'tether codex resume', gemini: 'tether gemini --resume', opencode: 'opencode --session' };
 
 function resumeLater(session: Session): string {
   const adopted = session.capabilities?.adopted;

@@ -14,7 +14,7 @@ export function ScheduleError({ error }: { error: string | null }) {
   ) : null;
 }
 
-const PILL: Record<ScheduleRun['outcome'], string> = { sent: 'pill-ok', started: 'pill-ok', skipped: 'pill-attention', failed: 'pill-danger' };
+const PILL: Record<ScheduleRun['outcome'], string> = { sent: 'pill-ok', started: 'pill-ok', skipped: 'pill-attention', failed: 'pill-danger', stopped: 'pill-attention' };
 
 function ScheduleCard(o: { schedule: Schedule; sessions: readonly Session[]; machines: readonly Machine[]; onEdit: () => void }) {
   const s = o.schedule;

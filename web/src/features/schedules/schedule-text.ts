@@ -34,7 +34,7 @@ export function describeTarget(target: ScheduleTarget, o: { sessions: readonly S
   return `New ${target.launchKind === 'pty' ? 'PTY' : 'headless'} session in ${where}${target.worktree ? `, worktree ${target.worktree.branch}` : ''}`;
 }
 
-const OUTCOME_WORDS: Record<ScheduleRun['outcome'], string> = { sent: 'Sent', started: 'Started', skipped: 'Skipped', failed: 'Failed' };
+const OUTCOME_WORDS: Record<ScheduleRun['outcome'], string> = { sent: 'Sent', started: 'Started', skipped: 'Skipped', failed: 'Failed', stopped: 'Stopped' };
 
 export function describeLastRun(run: ScheduleRun): string {
   const missed = run.missed ? ` (missed at ${runTime(run.dueAt)})` : '';

@@ -8,6 +8,7 @@ import { BackHeader } from '../../lib/ui/back-header.tsx';
 import { ScheduleEditor } from './schedule-editor.tsx';
 import { ScheduleError, ScheduleList } from './schedule-list.tsx';
 import { useSchedules } from './use-schedules.ts';
+import { UnattendedGuardPanel } from './unattended-guard.tsx';
 import './schedules.css';
 
 type Editing = { kind: 'none' } | { kind: 'new' } | { kind: 'edit'; schedule: Schedule };
@@ -34,6 +35,7 @@ export function SchedulesPage() {
             <ScheduleEditor editing={editing.kind === 'edit' ? editing.schedule : null} sessions={sessions} machines={machines} onDone={() => setEditing({ kind: 'none' })} />
           </section>
         ) : null}
+        {editing.kind === 'none' ? <UnattendedGuardPanel /> : null}
         <ScheduleError error={error} />
         {schedules && editing.kind === 'none' ? <ScheduleList schedules={schedules} sessions={sessions} machines={machines} onEdit={(schedule) => setEditing({ kind: 'edit', schedule })} /> : null}
       </div>

@@ -3,7 +3,8 @@
 // continues it with the chosen prompt, or nothing), and the switch and prompt for this session,
 // kept on the hub (session:limit-continue). In the list: a badge with the reset time.
 import { useEffect, useState } from 'react';
-import { DEFAULT_CONTINUE_PROMPT, limitWaitText, type Session, type UsageLimit } from '@tether/shared';
+import type { Session, UsageLimit } from '@tether/shared';
+import { DEFAULT_CONTINUE_PROMPT, guardStopShort, limitWaitText } from '@tether/shared/wire';
 import { formatClockTime } from '../../lib/format.ts';
 import { requestHub } from '../../lib/socket.ts';
 import { Badge } from '../../lib/ui/badge.tsx';
@@ -17,6 +18,8 @@ function waitLine(limit: UsageLimit, now: number): string {
 }
 
 function nextStep(session: Session, limit: UsageLimit): string {
+  // The guard on unattended work held it (everything paused, or the day's cap): not tried again for this reset.
+  if (limit.held) return `tether did not continue it: ${guardStopShort(limit.held)}. Send a prompt to go on.`;
   if (limit.continued) return 'tether sent the continue prompt after the reset.';
   const choice = session.limitContinue;
   if (limit.agentResumes) {

@@ -46,9 +46,9 @@ function ViewToggle({ session }: { session: Session }) {
   );
 }
 
-/** `lifecycle`: the last slot (End / Resume), `review`: Review among the tools; composed by the route:
- *  features do not import each other. */
-export function SessionHeader({ session, lifecycle = null, review = null }: { session: Session; lifecycle?: ReactNode; review?: ReactNode }) {
+/** `lifecycle`: the last slot (End / Resume), `review`: Review among the tools, `find`: Find first
+ *  among them; composed by the route: features do not import each other. */
+export function SessionHeader({ session, lifecycle = null, review = null, find = null }: { session: Session; lifecycle?: ReactNode; review?: ReactNode; find?: ReactNode }) {
   const kind = describeLaunchKind(session.launchKind, session.agent);
   const onWorkspace = useRouterState({ select: (state) => /\/(changes|files)\/?$/.test(state.location.pathname) });
   const worktreeParts = useContext(WorktreeSlotContext);
@@ -83,6 +83,7 @@ export function SessionHeader({ session, lifecycle = null, review = null }: { se
       }
     >
       <div className="session-header-tools">
+        {find}
         <Link
           to="/sessions/$sessionId/changes"
           params={{ sessionId: session.id }}

@@ -1,6 +1,7 @@
 // highlight.ts: the brief highlight of a tool call's row after "Show in terminal" scrolled to its
 // moment. claude draws a call as `● Bash(ls -la)`, so the row is found by the call's text (its
 // command or path) or else by `Tool(`; with neither on that screen, the whole screen is outlined.
+// Find's line (findTextRows): the newest line of the scrollback holding the text, wrapped rows joined.
 import type { IDecoration, Terminal } from '@xterm/xterm';
 
 /** Long enough to be seen after the scroll; short enough not to linger over live output. */
@@ -31,16 +32,23 @@ export function highlightMoment(options: { term: Terminal; top: number; tool: st
     tool: options.tool,
     hint: options.hint,
   });
-  const line = row ?? top;
-  const marker = term.registerMarker(line - (buffer.baseY + buffer.cursorY));
+  return decorateRows({ term, line: row ?? top, height: row === null ? term.rows : 1, className: row === null ? 'terminal-moment-screen' : 'terminal-moment', steady: options.steady ?? false });
+}
+
+/** Rows [line, line + height) lit with `className` (faded after HIGHLIGHT_MS unless `steady`);
+ *  returns what removes it. */
+export function decorateRows(options: { term: Terminal; line: number; height: number; className: string; steady: boolean }): () => void {
+  const { term } = options;
+  const buffer = term.buffer.active;
+  const marker = term.registerMarker(options.line - (buffer.baseY + buffer.cursorY));
   let decoration: IDecoration | undefined;
   try {
-    decoration = term.registerDecoration({ marker, width: term.cols, height: row === null ? term.rows : 1, layer: 'top' });
+    decoration = term.registerDecoration({ marker, width: term.cols, height: options.height, layer: 'top' });
   } catch {
     decoration = undefined; // no highlight is better than no jump
   }
   decoration?.onRender((element) => {
-    element.classList.add(row === null ? 'terminal-moment-screen' : 'terminal-moment');
+    element.classList.add(options.className);
     if (options.steady) element.classList.add('terminal-moment-steady');
   });
   const timer = options.steady
@@ -54,4 +62,21 @@ export function highlightMoment(options: { term: Terminal; top: number; tool: st
     decoration?.dispose();
     marker.dispose();
   };
+}
+
+/** The newest line of the buffer (rows a wrap joined) holding `text`: its first row and how many
+ *  rows it takes, or null. `rowText(i, trim)`: row i's text (trimmed on the right when asked). */
+export function findTextRows(options: { length: number; rowText: (line: number, trim: boolean) => string; wrapped: (line: number) => boolean; text: string }): { line: number; height: number } | null {
+  const needle = options.text.trim();
+  if (needle === '') return null;
+  let end = options.length - 1;
+  while (end >= 0) {
+    let start = end;
+    while (start > 0 && options.wrapped(start)) start--;
+    let joined = '';
+    for (let i = start; i <= end; i++) joined += options.rowText(i, i === end);
+    if (joined.includes(needle)) return { line: start, height: end - start + 1 };
+    end = start - 1;
+  }
+  return null;
 }

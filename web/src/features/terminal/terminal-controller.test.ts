@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TERMINAL_ACK_BYTES } from '@tether/shared/wire';
 import { SocketRequestError } from '../../lib/socket.ts';
 import type { MomentPlace } from './moments.ts';
-import { ACK_INTERVAL_MS, createTerminalController, MOMENT_GONE, type TerminalHub, type TerminalPhase } from './terminal-controller.ts';
+import { ACK_INTERVAL_MS, createTerminalController, MOMENT_GONE, TEXT_GONE, type TerminalHub, type TerminalPhase } from './terminal-controller.ts';
 import type { TerminalScreen } from './terminal-screen.ts';
 
 const SESSION = '6f1c2d3e-0000-4000-8000-000000000001';
@@ -30,6 +30,7 @@ function world(options: { hidden?: boolean; readOnly?: boolean; place?: MomentPl
   const drawn: string[] = [];
   const keys = new Set<(data: string) => void>();
   const shown: number[] = [];
+  const found: string[] = [];
   let disposed = false;
   const screen: TerminalScreen = {
     // xterm calls back once it has parsed, never inside write itself.
@@ -41,6 +42,7 @@ function world(options: { hidden?: boolean; readOnly?: boolean; place?: MomentPl
     onResized: () => () => {},
     moments: { snapshot: () => {}, drew: () => {}, locate: () => options.place ?? { kind: 'later' } },
     showMoment: ({ line }) => (shown.push(line), () => {}),
+    showText: (text) => (drawn.join('').includes(text) ? (found.push(text), () => {}) : null),
     focus: () => {},
     dispose: () => void (disposed = true),
   };
@@ -58,7 +60,7 @@ function world(options: { hidden?: boolean; readOnly?: boolean; place?: MomentPl
   });
   const emit = (event: string, payload: unknown) => handlers.get(event)?.(payload as never);
   return {
-    controller, requests, handlers, drawn, phases, notices, shown, emit,
+    controller, requests, handlers, drawn, phases, notices, shown, found, emit,
     events: (name: string) => requests.filter((r) => r.event === name).map((r) => r.payload),
     type: (data: string) => keys.forEach((l) => l(data)),
     setModifiers: (next: { ctrl: boolean; alt: boolean }) => (modifiers = next),
@@ -70,6 +72,24 @@ function world(options: { hidden?: boolean; readOnly?: boolean; place?: MomentPl
 describe('terminal controller', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
+
+  it("jumps to Find's line once it is drawn, and says it is gone when it never is", async () => {
+    const w = world();
+    w.controller.jump({ text: 'walrus' });
+    w.controller.start();
+    await flush();
+    w.emit('terminal:snapshot', { sessionId: SESSION, offset: 0, cols: 80, rows: 24, data: 'screen' });
+    await flush();
+    expect(w.found).toEqual([]);
+    w.emit('terminal:output', { sessionId: SESSION, offset: 0, data: new TextEncoder().encode('a walrus line') });
+    await flush();
+    expect(w.found).toEqual(['walrus']);
+    w.controller.jump({ text: 'narwhal' });
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(w.found).toEqual(['walrus']);
+    expect(w.notices.at(-1)).toBe(TEXT_GONE);
+    w.controller.stop();
+  });
 
   it('subscribes on start, draws the snapshot then bytes in order, and acks once per interval', async () => {
     const w = world();

@@ -24,8 +24,13 @@ export const ACK_INTERVAL_MS = 100;
 
 export const MOMENT_GONE = "That moment is no longer in the terminal's scrollback.";
 
-/** A tool call to show: its moment, and text to find its row by (claude draws `● Bash(ls)`). */
-export type TerminalJump = { moment: TerminalMoment; tool: string; hint: string };
+export const TEXT_GONE = "That line is no longer in the terminal's scrollback.";
+/** How long Find's line may take to be drawn (a snapshot on a slow phone) before it is called gone. */
+const TEXT_WAIT_MS = 3_000;
+
+/** A tool call to show: its moment, and text to find its row by (claude draws `● Bash(ls)`); or
+ *  Find's line: the newest row holding `text`. */
+export type TerminalJump = { moment: TerminalMoment; tool: string; hint: string } | { text: string };
 
 export type TerminalPhase = { kind: 'connecting' } | { kind: 'live' } | { kind: 'gone'; reason: string } | { kind: 'error'; reason: string };
 
@@ -247,9 +252,35 @@ function createJumps(options: { report: TerminalReports; screen: () => TerminalS
   /** The jump asked for and not done yet (its bytes may still be on the way). */
   let wanted = options.first;
   let stopHighlight = () => {};
+  let giveUp: ReturnType<typeof setTimeout> | null = null;
+  const shown = (stop: () => void) => {
+    report.notice(null);
+    report.still(null);
+    stopHighlight();
+    stopHighlight = stop;
+  };
+  /** Find's line: shown once drawn; still missing TEXT_WAIT_MS after the first try, it is gone. */
+  const retryText = (screen: TerminalScreen, text: string) => {
+    const stop = screen.showText(text);
+    if (stop) {
+      wanted = null;
+      if (giveUp) clearTimeout(giveUp);
+      giveUp = null;
+      return shown(stop);
+    }
+    giveUp ??= setTimeout(() => {
+      giveUp = null;
+      if (!wanted || !('text' in wanted)) return;
+      const last = options.screen()?.showText(wanted.text) ?? null;
+      wanted = null;
+      if (last) shown(last);
+      else report.notice(TEXT_GONE);
+    }, TEXT_WAIT_MS);
+  };
   const retry = () => {
     const screen = options.screen();
     if (!wanted || !screen) return;
+    if ('text' in wanted) return retryText(screen, wanted.text);
     const place = screen.moments.locate(wanted.moment, wanted.hint);
     if (place.kind === 'later') return;
     const { tool, hint } = wanted;
@@ -263,9 +294,7 @@ function createJumps(options: { report: TerminalReports; screen: () => TerminalS
       report.still({ still: place.still, tool, hint });
       return;
     }
-    report.still(null);
-    stopHighlight();
-    stopHighlight = screen.showMoment({ line: place.line, tool, hint });
+    shown(screen.showMoment({ line: place.line, tool, hint }));
   };
   return {
     want(jump: TerminalJump) {
@@ -275,6 +304,8 @@ function createJumps(options: { report: TerminalReports; screen: () => TerminalS
     /** After bytes were drawn: the moment may be there now. */
     retry,
     stop() {
+      if (giveUp) clearTimeout(giveUp);
+      giveUp = null;
       stopHighlight();
       stopHighlight = () => {};
     },

@@ -4,7 +4,7 @@
 // rules (order, acks, subscription, jumps) run against a stand-in in unit tests.
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import type { TerminalSnapshotMarks } from '@tether/shared';
-import { highlightMoment } from './highlight.ts';
+import { decorateRows, findTextRows, highlightMoment } from './highlight.ts';
 import { createMomentMap, type MomentPlace } from './moments.ts';
 import { createWidthFit, createXterm, watchXterm } from './xterm.ts';
 
@@ -31,6 +31,9 @@ export type TerminalScreen = {
   readonly moments: ScreenMoments;
   /** Scroll to `line` and light up the tool call's row there; returns what turns the light off. */
   showMoment(options: { line: number; tool: string; hint: string }): () => void;
+  /** Scroll to the newest line holding `text` (Find's result) and light it up until the next jump;
+   *  null when no line holds it (yet). */
+  showText(text: string): (() => void) | null;
   focus(): void;
   dispose(): void;
 };
@@ -85,6 +88,18 @@ export function openXtermScreen(options: { host: HTMLElement; readOnly: boolean 
     showMoment({ line, tool, hint }) {
       term.scrollToLine(line);
       return highlightMoment({ term, top: line, tool, hint });
+    },
+    showText(text) {
+      const buffer = term.buffer.active;
+      const found = findTextRows({
+        length: buffer.length,
+        rowText: (line, trim) => buffer.getLine(line)?.translateToString(trim) ?? '',
+        wrapped: (line) => buffer.getLine(line)?.isWrapped ?? false,
+        text,
+      });
+      if (!found) return null;
+      term.scrollToLine(Math.max(0, found.line - Math.floor(term.rows / 3)));
+      return decorateRows({ term, line: found.line, height: found.height, className: 'terminal-moment', steady: true });
     },
     focus: () => term.focus(),
     dispose() {

@@ -19,8 +19,9 @@ import { RefreshButton } from './refresh-button.tsx';
 import { useTurnEnd } from './use-turn-end.ts';
 import { WorkspaceProblem } from './workspace-problem.tsx';
 
-export function FilesView({ session, dir, file }: { session: Session; dir: string; file: string | null }) {
-  return file !== null ? <FileView session={session} path={file} /> : <DirectoryView session={session} path={dir} />;
+/** `line`: scroll to it and light it up once the file is shown (Find's result). */
+export function FilesView({ session, dir, file, line = null }: { session: Session; dir: string; file: string | null; line?: number | null }) {
+  return file !== null ? <FileView session={session} path={file} line={line} /> : <DirectoryView session={session} path={dir} />;
 }
 
 function DirectoryView({ session, path }: { session: Session; path: string }) {
@@ -83,7 +84,7 @@ function Entry({ session, parent, entry }: { session: Session; parent: string; e
   );
 }
 
-function FileView({ session, path }: { session: Session; path: string }) {
+function FileView({ session, path, line }: { session: Session; path: string; line: number | null }) {
   const [editing, setEditing] = useState(false);
   // A file changed under the viewer is read again at a turn's end; never under an open editor.
   return (
@@ -96,7 +97,7 @@ function FileView({ session, path }: { session: Session; path: string }) {
         ) : (
           <>
             <EditOffer session={session} path={path} file={file} onEdit={() => setEditing(true)} />
-            <CodeView path={path} text={file.text} />
+            <CodeView path={path} text={file.text} line={line} />
             {file.truncated ? <p className="diff-note">Showing the first {formatBytes(file.text.length)} of {formatBytes(file.size)}.</p> : null}
           </>
         )

@@ -10,7 +10,7 @@ import { ChangesView } from './changes-view.tsx';
 import { FilesView } from './files-view.tsx';
 import './workspace.css';
 
-export type WorkspaceTab = { tab: 'changes'; file: string | null; against: ChangesAgainst } | { tab: 'files'; dir: string; file: string | null };
+export type WorkspaceTab = { tab: 'changes'; file: string | null; against: ChangesAgainst } | { tab: 'files'; dir: string; file: string | null; line?: number | null };
 
 /** `changesActions`: what the route adds on the Changes tab (Review: features do not import each other). */
 export function WorkspaceView({ session, view, changesActions = null }: { session: Session; view: WorkspaceTab; changesActions?: ReactNode }) {
@@ -26,7 +26,7 @@ export function WorkspaceView({ session, view, changesActions = null }: { sessio
       </nav>
       {view.tab === 'changes' && changesActions ? <div className="workspace-actions">{changesActions}</div> : null}
       <div className="workspace-scroll">
-        {view.tab === 'changes' ? <ChangesView session={session} focus={view.file} against={view.against} /> : <FilesView session={session} dir={view.dir} file={view.file} />}
+        {view.tab === 'changes' ? <ChangesView session={session} focus={view.file} against={view.against} /> : <FilesView session={session} dir={view.dir} file={view.file} line={view.line ?? null} />}
       </div>
     </div>
   );

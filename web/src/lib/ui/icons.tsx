@@ -7,6 +7,12 @@ export const IconBack = (p: IconProps) => (
     <path d="M15 18l-6-6 6-6" />
   </Svg>
 );
+export const IconSearch = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="11" cy="11" r="6.5" />
+    <path d="M16 16l4.5 4.5" />
+  </Svg>
+);
 export const IconPlus = (p: IconProps) => (
   <Svg {...p}>
     <path d="M12 5v14M5 12h14" />

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { LaunchArgsError } from '../agent.ts';
+import { opencodeSpawnArgs, planOpencodeLaunch } from './launch.ts';
+
+describe('opencode launch words', () => {
+  it('reads what a daemon writes: model, plan agent, session; set over ACP, so nothing goes on its command line', () => {
+    const args = opencodeSpawnArgs({ model: 'fake/fake-model', permissionMode: 'plan', resumeId: 'ses_db4517537ffe3RxbKIQZWM7MZC' });
+    expect(planOpencodeLaunch(args)).toMatchObject({ args: [], model: 'fake/fake-model', permissionMode: 'plan', resumeId: 'ses_db4517537ffe3RxbKIQZWM7MZC', bypass: false });
+    expect(planOpencodeLaunch(['--model=a/b'])).toMatchObject({ model: 'a/b', permissionMode: 'default' });
+  });
+
+  it('refuses what `opencode acp` would silently lose', () => {
+    expect(() => planOpencodeLaunch(['--auto'])).toThrow(LaunchArgsError);
+    expect(() => planOpencodeLaunch(['--agent', 'yolo'])).toThrow(/build and plan/);
+    expect(() => planOpencodeLaunch(['-m'])).toThrow(/needs a value/);
+  });
+});

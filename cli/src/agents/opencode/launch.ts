@@ -1,0 +1,43 @@
+// launch.ts: the arguments tether takes for an opencode session and how it reads them. `opencode acp`
+// takes none of a session's settings on its command line, so these are tether's own words for them
+// (what a daemon's spawnArgs writes), read into the plan and set over ACP once the session is open:
+//
+//   -m, --model <provider/model>    session/set_model
+//   --agent plan | build            session/set_mode (its plan agent is the plan mode)
+//   -s, --session <id>              session/load
+//
+// Anything else is refused: it would be silently lost, since `opencode acp` is all that runs.
+import { LaunchArgsError, type LaunchPlan } from '../agent.ts';
+import type { PermissionMode } from '@tether/shared';
+
+/** Its ACP session modes, by the permission mode each is on the wire. */
+export const OPENCODE_MODES: Partial<Record<PermissionMode, string>> = { default: 'build', plan: 'plan' };
+
+const AGENT_MODES: Record<string, PermissionMode> = { build: 'default', plan: 'plan' };
+
+export function planOpencodeLaunch(userArgs: readonly string[]): LaunchPlan {
+  let model: string | null = null;
+  let resumeId: string | null = null;
+  let permissionMode: PermissionMode = 'default';
+  for (let i = 0; i < userArgs.length; i++) {
+    const arg = userArgs[i]!;
+    const name = arg.startsWith('--') && arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    if (!['-m', '--model', '-s', '--session', '--agent'].includes(name)) throw new LaunchArgsError(`opencode ${arg}: tether runs \`opencode acp\`, which takes -m, --session and --agent only`);
+    const value = name !== arg ? arg.slice(name.length + 1) : userArgs[++i];
+    if (value === undefined || value === '') throw new LaunchArgsError(`opencode ${name} needs a value`);
+    if (name === '-m' || name === '--model') model = value;
+    else if (name === '-s' || name === '--session') resumeId = value;
+    else {
+      const mode = AGENT_MODES[value];
+      if (!mode) throw new LaunchArgsError(`opencode --agent ${value}: tether knows build and plan`);
+      permissionMode = mode;
+    }
+  }
+  return { args: [], permissionMode, bypass: false, resumeId, model, continue: false, addedDirs: [] };
+}
+
+/** A daemon's start in these words (Agent.spawnArgs). */
+export function opencodeSpawnArgs(o: { model: string | null; permissionMode: PermissionMode | null; resumeId: string | null }): string[] {
+  const agent = o.permissionMode === 'plan' ? ['--agent', 'plan'] : [];
+  return [...(o.resumeId ? ['--session', o.resumeId] : []), ...(o.model ? ['--model', o.model] : []), ...agent];
+}

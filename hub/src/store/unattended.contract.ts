@@ -1,0 +1,75 @@
+// unattended.contract.ts: the unattended guard (queries/unattended.ts), a continue the guard held
+// (queries/sessions.ts) and the prompts a revoked device sent (queries/prompts.ts), as every Store
+// keeps them; run by store.contract.ts for SQLite and PostgreSQL alike.
+import { describe, expect, it } from 'vitest';
+import { SessionRegistrationSchema, type Prompt } from '@tether/shared';
+import type { Store } from './store.ts';
+import { useContractStore } from '../testing/contract-store.ts';
+
+type Factory = () => Promise<{ store: Store; cleanup(): Promise<void> }>;
+
+const NS_A = 'alpha';
+const NS_B = 'beta';
+const S1 = '11111111-1111-4111-8111-111111111111';
+const P1 = '21111111-1111-4111-8111-111111111111';
+const P2 = '31111111-1111-4111-8111-111111111111';
+const DAY = '2026-12-06';
+const NEXT_DAY = '2026-12-07';
+
+const prompt = (id: string): Prompt => ({ id, sessionId: S1, text: 'later', attachments: [], status: 'queued', reason: null, createdAt: 5, updatedAt: 5, handedAt: null });
+
+export function runUnattendedContract(options: { name: string; create: Factory }): void {
+  describe(`Store contract (unattended guard): ${options.name}`, () => {
+    const opened = useContractStore(options.create);
+
+    it('counts runs up to the day\'s cap, once per claim with racing hubs; a new day starts at one; pause stops all; per namespace', async () => {
+      const store = opened();
+      expect(await store.getUnattendedGuard({ namespace: NS_A, defaultCap: 3 })).toMatchObject({ paused: false, dailyCap: 3, runsToday: 0 });
+      const claims = await Promise.all([1, 2, 3, 4, 5].map(() => store.claimUnattendedRun({ namespace: NS_A, day: DAY, defaultCap: 3, now: 10 })));
+      expect(claims.filter((c) => c.kind === 'counted')).toHaveLength(3);
+      expect(claims.filter((c) => c.kind === 'cap')).toHaveLength(2);
+      expect(await store.getUnattendedGuard({ namespace: NS_A, defaultCap: 3 })).toEqual({ paused: false, dailyCap: 3, day: DAY, runsToday: 3 });
+      // Another namespace counts apart.
+      expect((await store.claimUnattendedRun({ namespace: NS_B, day: DAY, defaultCap: 3, now: 10 })).kind).toBe('counted');
+      expect(await store.claimUnattendedRun({ namespace: NS_A, day: NEXT_DAY, defaultCap: 3, now: 20 })).toMatchObject({ kind: 'counted', guard: { day: NEXT_DAY, runsToday: 1 } });
+      expect(await store.setUnattendedGuard({ namespace: NS_A, paused: true, defaultCap: 3, now: 21 })).toMatchObject({ paused: true, dailyCap: 3 });
+      expect((await store.claimUnattendedRun({ namespace: NS_A, day: NEXT_DAY, defaultCap: 3, now: 22 })).kind).toBe('paused');
+      expect(await store.setUnattendedGuard({ namespace: NS_A, paused: false, dailyCap: 1, defaultCap: 3, now: 23 })).toMatchObject({ paused: false, dailyCap: 1, runsToday: 1 });
+      expect((await store.claimUnattendedRun({ namespace: NS_A, day: NEXT_DAY, defaultCap: 3, now: 24 })).kind).toBe('cap');
+      expect(await store.setUnattendedGuard({ namespace: NS_A, dailyCap: 0, defaultCap: 3, now: 25 })).toMatchObject({ dailyCap: 0 });
+      expect((await store.claimUnattendedRun({ namespace: NS_A, day: '2026-12-08', defaultCap: 3, now: 26 })).kind).toBe('cap');
+      expect(await store.getUnattendedGuard({ namespace: NS_B, defaultCap: 3 })).toMatchObject({ paused: false, runsToday: 1 });
+    });
+
+    it('records a held continue on the claimed reset only; a new claim clears it; sessionsAtLimit lists every namespace\'s', async () => {
+      const store = opened();
+      await store.registerSession({ namespace: NS_A, registration: SessionRegistrationSchema.parse({ id: S1, cwd: '/p', launchKind: 'headless' }), now: 10 });
+      expect(await store.sessionsAtLimit()).toEqual([]);
+      await store.updateSession({ namespace: NS_A, sessionId: S1, patch: { limit: { resetsAt: 5_000 } }, now: 11 });
+      expect(await store.holdLimitContinue({ namespace: NS_A, sessionId: S1, resetsAt: 5_000, held: 'cap', now: 12 })).toBeNull();
+      expect(await store.claimLimitContinue({ namespace: NS_A, sessionId: S1, resetsAt: 5_000 })).toBe(true);
+      expect(await store.holdLimitContinue({ namespace: NS_B, sessionId: S1, resetsAt: 5_000, held: 'cap', now: 12 })).toBeNull();
+      expect(await store.holdLimitContinue({ namespace: NS_A, sessionId: S1, resetsAt: 5_000, held: 'paused', now: 12 })).toMatchObject({ limit: { continued: true, held: 'paused' } });
+      expect(await store.sessionsAtLimit()).toEqual([{ namespace: NS_A, session: expect.objectContaining({ id: S1, limit: expect.objectContaining({ held: 'paused' }) }) }]);
+      await store.updateSession({ namespace: NS_A, sessionId: S1, patch: { limit: { resetsAt: 9_000 } }, now: 13 });
+      expect(await store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ limit: { resetsAt: 9_000, continued: false, held: null } });
+      expect(await store.claimLimitContinue({ namespace: NS_A, sessionId: S1, resetsAt: 9_000 })).toBe(true);
+      expect(await store.getSession({ namespace: NS_A, sessionId: S1 })).toMatchObject({ limit: { continued: true, held: null } });
+    });
+
+    it('drops the held prompts a revoked token sent, never hands one over, and leaves the rest', async () => {
+      const store = opened();
+      await store.insertToken({ token: { id: 'phone', namespace: NS_A, hash: 'hp', label: 'phone', createdAt: 1, lastUsedAt: null, revokedAt: null, kind: 'device', parentId: null } });
+      await store.registerSession({ namespace: NS_A, registration: SessionRegistrationSchema.parse({ id: S1, cwd: '/p', launchKind: 'headless' }), now: 10 });
+      await store.addPrompt({ namespace: NS_A, prompt: prompt(P1), creatorTokenId: 'phone' });
+      await store.addPrompt({ namespace: NS_A, prompt: { ...prompt(P2), createdAt: 6 }, creatorTokenId: null });
+      expect(await store.dropPromptsOfTokens({ namespace: NS_B, tokenIds: ['phone'], reason: 'gone', now: 20 })).toEqual([]);
+      // Revoked through another hub: the drop has not run here yet, and the hand-over already skips it.
+      await store.revokeToken({ id: 'phone', at: 15 });
+      expect((await store.handOverPrompts({ namespace: NS_A, sessionId: S1, now: 16 })).map((p) => p.id)).toEqual([P2]);
+      const dropped = await store.dropPromptsOfTokens({ namespace: NS_A, tokenIds: ['phone'], reason: 'its device was signed out', now: 20 });
+      expect(dropped).toEqual([expect.objectContaining({ id: P1, status: 'dropped', reason: 'its device was signed out' })]);
+      expect(await store.dropPromptsOfTokens({ namespace: NS_A, tokenIds: ['phone'], reason: 'again', now: 21 })).toEqual([]);
+    });
+  });
+}
