@@ -140,9 +140,10 @@ export function ensureClaude(version) {
 }
 
 /** Every test file that starts the real Codex (TETHER_CODEX_BIN picks which one): the suites whose
- *  subject is Codex, and runner-cli's doctor, which reads the Codex it is given and calls a newer
- *  one newer. vitest takes these as path filters, so `tests/e2e/codex-` is every codex-*.test.ts. */
-export const REAL_CODEX_SUITES = ['tests/e2e/codex-', 'tests/browser/codex.test.ts', 'tests/e2e/runner-cli.test.ts'];
+ *  subject is Codex, runner-cli's doctor, which reads the Codex it is given and calls a newer one
+ *  newer, and the journey every agent walks (its Codex row: TETHER_JOURNEY_AGENTS). vitest takes
+ *  these as path filters, so `tests/e2e/codex-` is every codex-*.test.ts. */
+export const REAL_CODEX_SUITES = ['tests/e2e/codex-', 'tests/browser/codex.test.ts', 'tests/e2e/runner-cli.test.ts', 'tests/e2e/agent-journey.test.ts'];
 
 /** vitest arguments that leave the suites whose subject is Codex out of `claude:check`: they learn
  *  nothing about a new claude (codex:check runs them against a new Codex), and left in they would
@@ -177,8 +178,9 @@ export function ensureCodex(version) {
   return bin;
 }
 
-/** Every test file that starts the real Gemini CLI (TETHER_GEMINI_BIN picks which one). */
-export const REAL_GEMINI_SUITES = ['tests/e2e/gemini-'];
+/** Every test file that starts the real Gemini CLI (TETHER_GEMINI_BIN picks which one; the journey's
+ *  Gemini row: TETHER_JOURNEY_AGENTS). */
+export const REAL_GEMINI_SUITES = ['tests/e2e/gemini-', 'tests/e2e/agent-journey.test.ts'];
 
 /** vitest arguments that leave the suites whose subject is Gemini out of `claude:check` and
  *  `codex:check` (gemini:check runs them against a new Gemini). */

@@ -33,7 +33,8 @@ function check() {
   const report = join(ROOT, 'test-artifacts', 'vitest-claude-check.json');
   rmSync(report, { force: true });
   const result = run(bun, ['--bun', 'vitest', 'run', '--pool=threads', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...REAL_CLAUDE_SUITES, ...REAL_CLAUDE_EXCLUDES, ...CODEX_SUBJECT_EXCLUDES, ...GEMINI_SUBJECT_EXCLUDES, ...OPENCODE_SUBJECT_EXCLUDES], {
-    env: { ...process.env, TETHER_CLAUDE_BIN: bin, TETHER_CODEX_BIN: codexBin },
+    // The journey walks claude's row only (tests/harness/journey/rows.ts).
+    env: { ...process.env, TETHER_CLAUDE_BIN: bin, TETHER_CODEX_BIN: codexBin, TETHER_JOURNEY_AGENTS: 'claude' },
   });
   if (existsSync(report)) {
     const r = JSON.parse(readFileSync(report, 'utf8'));

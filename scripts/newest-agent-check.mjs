@@ -28,7 +28,8 @@ export function checkNewestAgent({ agent, pkg, supported, ensure, suites, binEnv
   const report = join(ROOT, 'test-artifacts', `vitest-${agent}-check.json`);
   rmSync(report, { force: true });
   const code = run(bun, ['--bun', 'vitest', 'run', '--pool=threads', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...suites], {
-    env: { ...process.env, [binEnv]: bin },
+    // The journey walks this agent's row only (tests/harness/journey/rows.ts).
+    env: { ...process.env, [binEnv]: bin, TETHER_JOURNEY_AGENTS: agent },
   });
   if (existsSync(report)) {
     const r = JSON.parse(readFileSync(report, 'utf8'));

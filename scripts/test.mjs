@@ -6,7 +6,9 @@
 //   2. the suites that run the real claude again against the floor (installed into .tools/ by npm).
 // Codex likewise (cli/src/agents/codex/supported-versions.json, both pins in .tools/): the current
 // one in the first run, the floor in the second (its e2e suites are in tests/e2e). Gemini CLI too
-// (cli/src/agents/gemini/supported-versions.json, tests/e2e/gemini-*).
+// (cli/src/agents/gemini/supported-versions.json, tests/e2e/gemini-*). The journey every agent walks
+// (tests/e2e/agent-journey.test.ts) is in tests/e2e: each agent's row at its current pin in the first
+// run, at its floor in the second.
 // Extra arguments (a file filter) go to the first run only and skip the second, so `npm test -- x`
 // stays quick. A third run holds the suites that need a network namespace of their own. Prints one
 // closing line "tests: N passed, N failed, N skipped" summing the runs.

@@ -1,12 +1,14 @@
-// agent-journey.ts: the one browser journey every agent besides claude walks (codex.test.ts,
+// agent-journey.ts: the one browser journey every agent walks (claude.test.ts, codex.test.ts,
 // gemini.test.ts), at 390×844 (touch) and 1280×800: the list names the agent; a prompt gets the fake
 // model's reply in the chat; the shell command the agent asks about is approved in the sheet and only
-// then runs; the terminal is the agent's own screen; axe finds nothing serious at each step, in either
-// theme. What differs per agent is its fake API, its sandbox and how its screen says it is ready.
+// then runs; the terminal is the agent's own screen; End from the header ends it, leaving Resume;
+// axe finds nothing serious at each step, in either theme. What differs per agent is its fake API,
+// its sandbox, its arguments and how its screen says it is ready.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import type { AgentKind } from '@tether/shared';
 import { seriousInBothThemes } from '../harness/axe.ts';
 import { saveScreenshot, UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
 import type { useBrowserWorld } from '../harness/browser-world.ts';
@@ -28,10 +30,28 @@ export type JourneyScript = {
   done: string;
 };
 
+/** An agent's fake API's builders, as journeyTurns uses them. */
+export type TurnBuilders<Req, Rep, Turn> = {
+  when(matcher: (request: Req) => boolean, reply: Rep): Turn;
+  userSays(pattern: RegExp): (request: Req) => boolean;
+  text(value: string): Rep;
+  /** Its shell tool asked to run `command`, described by `label`. */
+  command(command: string, label: string): Rep;
+  /** The request carries the command's output holding `output`. */
+  ran(output: string): (request: Req) => boolean;
+};
+
+/** The journey's three turns in an agent's fake API: hello → greeting, ask → command, ran → done. */
+export function journeyTurns<Req, Rep, Turn>(script: JourneyScript, b: TurnBuilders<Req, Rep, Turn>): Turn[] {
+  return [b.when(b.userSays(script.hello), b.text(script.greeting)), b.when(b.userSays(script.ask), b.command(script.command, script.label)), b.when(b.ran(script.output), b.text(script.done))];
+}
+
 export type JourneyAgent = {
-  agent: 'codex' | 'gemini';
-  /** As the web app names it ("Codex · PTY", "Message Codex, …"). */
+  agent: AgentKind;
+  /** As the web app names it ("Message Codex, …"). */
   display: string;
+  /** What its row in the list says of it ("Codex · PTY"); null: nothing (claude, the default agent). */
+  listed: string | null;
   /** How long the agent's own steps may take (its TUI's start, a model turn). */
   uiTimeoutMs: number;
   journeyTimeoutMs: number;
@@ -85,7 +105,8 @@ export function agentJourney(options: { world: ReturnType<typeof useBrowserWorld
       step('the list names the agent');
       const row = tab.locator(`a[data-session-id="${runner.sessionId}"][data-status="idle"]`);
       await row.waitFor({ timeout: agent.uiTimeoutMs });
-      await expect(row.textContent()).resolves.toContain(`${agent.display} · PTY`);
+      if (agent.listed) await expect(row.textContent()).resolves.toContain(agent.listed);
+      else await expect(row.textContent()).resolves.not.toContain(' · PTY');
       await saveScreenshot(tab, { name: `${name}-list`, viewport });
       expect(await seriousInBothThemes(tab)).toEqual([]);
 
@@ -121,6 +142,18 @@ export function agentJourney(options: { world: ReturnType<typeof useBrowserWorld
       await tab.locator('.xterm-rows').getByText(/The file is there now\./).first().waitFor({ timeout: agent.uiTimeoutMs });
       await saveScreenshot(tab, { name: `${name}-terminal`, viewport });
       expect(await seriousInBothThemes(tab)).toEqual([]);
+
+      step('End from the header ends it');
+      await tab.getByRole('button', { name: 'End session', exact: true }).click();
+      const endDialog = tab.getByRole('alertdialog', { name: 'End this session?' });
+      await endDialog.waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(endDialog.textContent()).resolves.toContain(agent.display);
+      await saveScreenshot(tab, { name: `${name}-end`, viewport });
+      expect(await seriousInBothThemes(tab)).toEqual([]);
+      await endDialog.getByRole('button', { name: 'End session' }).click();
+      await endDialog.waitFor({ state: 'detached', timeout: agent.uiTimeoutMs });
+      await tab.locator('.session-header').getByRole('button', { name: 'Resume' }).waitFor({ timeout: agent.uiTimeoutMs });
+      expect(await runner.exited).toBe(0);
     }, agent.journeyTimeoutMs);
   }
 }

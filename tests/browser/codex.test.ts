@@ -14,7 +14,7 @@ import { CODEX_READY, codexBin, createCodexSandbox } from '../harness/codex.ts';
 import { startDaemon } from '../harness/daemon.ts';
 import { emitAck } from '../harness/hub.ts';
 import { stepLog } from '../harness/steps.ts';
-import { agentJourney } from './agent-journey.ts';
+import { agentJourney, journeyTurns } from './agent-journey.ts';
 
 const CODEX_UI_TIMEOUT_MS = 30_000;
 const JOURNEY_TIMEOUT_MS = 90_000;
@@ -29,15 +29,12 @@ describe('a Codex session from the browser', () => {
     agent: {
       agent: 'codex',
       display: 'Codex',
+      listed: 'Codex · PTY',
       uiTimeoutMs: CODEX_UI_TIMEOUT_MS,
       journeyTimeoutMs: JOURNEY_TIMEOUT_MS,
       async start(script) {
         const fake = await startFakeOpenAI({
-          script: [
-            when(userSays(script.hello), text(script.greeting)),
-            when(userSays(script.ask), execCommand(script.command, { justification: script.label, callId: 'call_browser1' })),
-            when(hasToolOutput(script.output), text(script.done)),
-          ],
+          script: journeyTurns(script, { when, userSays, text, command: (command, justification) => execCommand(command, { justification, callId: 'call_browser1' }), ran: hasToolOutput }),
         });
         return { fake, sandbox: createCodexSandbox({ fakeApiUrl: fake.url }), ready: CODEX_READY };
       },

@@ -8,7 +8,7 @@ import { hasToolResponse, shellCommand, startFakeGemini, text, userSays, when } 
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { createGeminiSandbox, FAKE_GEMINI_MODEL, GEMINI_READY } from '../harness/gemini.ts';
-import { agentJourney } from './agent-journey.ts';
+import { agentJourney, journeyTurns } from './agent-journey.ts';
 
 describe('a Gemini session from the browser', () => {
   agentJourney({
@@ -17,16 +17,13 @@ describe('a Gemini session from the browser', () => {
     agent: {
       agent: 'gemini',
       display: 'Gemini',
+      listed: 'Gemini · PTY',
       // A Gemini TUI is a 100 MB Node bundle: seconds to start on a loaded box.
       uiTimeoutMs: 45_000,
       journeyTimeoutMs: 150_000,
       async start(script) {
         const fake = await startFakeGemini({
-          script: [
-            when(userSays(script.hello), text(script.greeting)),
-            when(userSays(script.ask), shellCommand(script.command, { description: script.label })),
-            when(hasToolResponse(script.output), text(script.done)),
-          ],
+          script: journeyTurns(script, { when, userSays, text, command: (command, description) => shellCommand(command, { description }), ran: hasToolResponse }),
         });
         return { fake, sandbox: createGeminiSandbox({ fakeApiUrl: fake.url }), args: ['-m', FAKE_GEMINI_MODEL], ready: GEMINI_READY };
       },

@@ -1,8 +1,8 @@
 // Gemini CLI's approvals answered from the phone, with the real Gemini TUI. tether runs it in yolo with
 // a BeforeTool hook on every tool but reading, whose policy is the session's mode (gate.ts): a shell command
-// reaches the hub; allowed → it ran and the model got its output; denied with a reason → it did not
-// run and the model read the reason; a key at the desk hands the question to Gemini's own dialog and
-// the desk answers first; a read-only tool is never asked about; with no hub, Gemini's own dialog asks
+// reaches the hub (allowed → it ran and the model got its output: the journey, agent-journey.test.ts);
+// denied with a reason → it did not run and the model read the reason; a key at the desk hands the
+// question to Gemini's own dialog and the desk answers first; a read-only tool is never asked about; with no hub, Gemini's own dialog asks
 // at the desk (fail closed).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,26 +16,6 @@ import { GEMINI_DIALOG, GEMINI_READY } from '../harness/gemini.ts';
 const defer = useCleanups();
 
 describe('tether gemini: approvals on the phone', () => {
-  it('allowed on the phone → the command ran and the model got its output; the chat shows the call and its result', async () => {
-    const { fake, runner, phone } = await startGeminiWorld(defer, {
-      script: [when(userSays('go'), shellCommand('echo ran-42 > ran.txt; cat ran.txt', { description: 'write the answer' })), when(hasToolResponse('ran-42'), text('all done'))],
-    });
-    await phone.send('go');
-    const request = await phone.waitFor(() => phone.requested.find((r) => r.toolName === 'Bash'), { what: 'a Bash request on the hub' });
-    expect(request).toMatchObject({ kind: 'permission', toolInput: { command: 'echo ran-42 > ran.txt; cat ran.txt', description: 'write the answer' } });
-    await phone.waitFor(() => phone.session()?.status === 'waiting', { what: 'waiting while asked' });
-    expect((await phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } })).ok).toBe(true);
-    await runner.waitForScreen('all done');
-    expect(fake.mainRequests().flatMap(lastToolResponses).find((o) => o.name === 'run_shell_command')?.output).toContain('ran-42');
-    // No dialog request: in yolo Gemini drew none of its own.
-    expect(phone.requested.filter((r) => r.kind === 'dialog')).toEqual([]);
-    const call = await phone.waitFor(() => phone.messages().find((m) => m.content.some((b) => b.type === 'tool_use' && b.name === 'Bash')), { what: 'the call in chat' });
-    const use = call.content.find((b) => b.type === 'tool_use')!;
-    expect(use).toMatchObject({ input: { command: 'echo ran-42 > ran.txt; cat ran.txt' } });
-    await phone.waitFor(() => phone.messages().find((m) => m.content.some((b) => b.type === 'tool_result' && 'toolUseId' in b && b.toolUseId === (use as { id: string }).id && b.content.includes('ran-42') && !b.isError)), { what: 'the result in chat' });
-    await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes('all done')), { what: 'the reply in chat' });
-  }, 90_000);
-
   it('denied with a reason → the command did not run and the model read the reason', async () => {
     const { fake, runner, phone, sandbox } = await startGeminiWorld(defer, {
       script: [when(userSays('go'), shellCommand('touch nope.txt', { description: 'make a file' })), (request) => text(`noted: ${JSON.stringify(request.contents).includes('use the Makefile') ? 'reason read' : 'no reason'}`)],

@@ -1,5 +1,5 @@
 // phone-prompt.ts (harness): a turn as every agent's chat test checks it (claude in runner-chat,
-// Codex in codex-chat, Gemini in gemini-chat). A prompt sent from the phone: the hub says it was
+// Codex and Gemini in the journey, agent-journey.test.ts). A prompt sent from the phone: the hub says it was
 // delivered, the agent's reply reaches the chat, the chat keeps the prompt as sent, and the desk
 // shows the reply too. A prompt typed at the desk: it reaches the chat before the reply.
 import { expect } from 'vitest';

@@ -15,7 +15,7 @@ import { geminiBin } from './gemini.ts';
 import { DEFAULT_WAIT_MS, startTetherInPty, TETHER_MAIN, type TetherPty } from './desk.ts';
 import { createWaits } from './waiting.ts';
 import { io, type Socket } from 'socket.io-client';
-import { PROTOCOL_VERSION, type ChatMessage, type PendingRequest, type Prompt, type Resolution, type Session } from '@tether/shared';
+import { PROTOCOL_VERSION, type AgentKind, type ChatMessage, type PendingRequest, type Prompt, type Resolution, type Session } from '@tether/shared';
 
 export { TETHER_MAIN };
 
@@ -26,7 +26,7 @@ export function startRunner(options: {
   /** The agent's sandbox: its env and project dir. */
   sandbox: Pick<ClaudeSandbox, 'env' | 'cwd'>;
   /** `tether <agent>`; default claude. */
-  agent?: 'claude' | 'codex' | 'gemini';
+  agent?: AgentKind;
   /** Unused: the sandbox already points claude at it. Accepted so call sites read naturally. */
   fakeApi?: unknown;
   args?: string[];
