@@ -17,7 +17,7 @@ function dialog(title: string, cursor = 0, numbered = false): ScreenDialog {
 
 type Sent = { event: string; payload: Record<string, unknown> };
 
-function setup(o: { covered?: () => boolean; linkUp?: () => boolean; deskActive?: () => boolean } = {}) {
+function setup(o: { covered?: () => boolean; closing?: () => boolean; linkUp?: () => boolean; deskActive?: () => boolean } = {}) {
   const sent: Sent[] = [];
   const keys: string[] = [];
   const waiting: boolean[] = [];
@@ -37,6 +37,7 @@ function setup(o: { covered?: () => boolean; linkUp?: () => boolean; deskActive?
     read: async () => screen,
     write: (k) => keys.push(k),
     covered: o.covered ?? (() => false),
+    ...(o.closing ? { closing: o.closing } : {}),
     ...(o.deskActive ? { deskActive: o.deskActive } : {}),
     log: () => {},
     freeTextMaxChars: 600,
@@ -142,6 +143,29 @@ describe('dialog bridge', () => {
     t.show(null);
     t.show(dialog('Switch model?'));
     await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
+  });
+
+  it('asks a dialog first drawn just after a request closed once that moment passes, with no redraw', async () => {
+    let closing = true;
+    const t = setup({ closing: () => closing });
+    bridges.push(t.bridge);
+    t.show(dialog('Switch model?')); // claude's new question, 1.4 s after the phone allowed a call
+    await new Promise((r) => setTimeout(r, 300));
+    expect(t.requests()).toHaveLength(0);
+    closing = false; // the screen does not change again: the bridge looks by itself
+    await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
+    expect((t.requests()[0]!.payload.toolInput as { title: string }).title).toBe('Switch model?');
+  });
+
+  it('asks nothing for a closed request\'s dialog that leaves within that moment', async () => {
+    let closing = true;
+    const t = setup({ closing: () => closing });
+    bridges.push(t.bridge);
+    t.show(dialog('Do you want to run ls?'));
+    t.setScreen(null); // gone before the bridge looks again
+    closing = false;
+    await new Promise((r) => setTimeout(r, 400));
+    expect(t.requests()).toHaveLength(0);
   });
 
   it('withdraws its request when a hook request for the same dialog arrives after it was raised', async () => {

@@ -23,6 +23,8 @@ import { typeFreeText } from './free-text.ts';
 export const DIALOG_SETTLE_MS = 150;
 /** Retry while the hub link is not registered yet (start-up dialogs come before SessionStart). */
 const RETRY_MS = 500;
+/** How often a dialog first seen while a request is closing is looked at again. */
+const CLOSING_LOOK_AGAIN_MS = 250;
 
 export type DialogBridge = {
   /** Every screen read: the choice on screen, or null. */
@@ -54,6 +56,10 @@ export function createDialogBridge(options: {
   write: (keys: string) => void;
   /** A hub request claude is drawing its own dialog for (a hook approval, question, plan) is open. */
   covered: () => boolean;
+  /** A request closed moments ago: a dialog first seen now may still be its own, on screen a little
+   *  after the answer, or a new question (claude's "Switch model?" 1.4 s after an allowed call):
+   *  looked at again once that passes, never ignored for good. */
+  closing?: () => boolean;
   /** Whether a key was pressed at the desk moments ago (someone is there: no push; see dialog.ts). */
   deskActive?: () => boolean;
   /** The agent's limit on a typed answer (shared FREE_TEXT_MAX_CHARS). */
@@ -194,6 +200,10 @@ export function createDialogBridge(options: {
     if (candidate?.identity === dialog.identity) return;
     dropCandidate();
     const identity = dialog.identity;
+    if (options.closing?.()) {
+      candidate = { identity, timer: setTimeout(() => lookAgain(), CLOSING_LOOK_AGAIN_MS) };
+      return;
+    }
     candidate = {
       identity,
       timer: setTimeout(() => {
@@ -205,6 +215,14 @@ export function createDialogBridge(options: {
         });
       }, settleMs),
     };
+  };
+
+  /** The screen read afresh and taken as if just seen (the closing window may have passed). */
+  const lookAgain = () => {
+    candidate = null;
+    void options.read().then((again) => {
+      if (!stopped) seen(again);
+    });
   };
 
   return {

@@ -191,6 +191,7 @@ function createPtyDialogs(ctx: PtyContext, o: { approvals: Approvals; desk: Desk
     write: (keys) => ctx.pty?.write(keys),
     // A request's own dialog, or the agent's model picker the runner is driving, is no dialog to ask.
     covered: () => o.approvals.open() || o.models.switching(),
+    closing: () => o.approvals.closing(),
     deskActive: () => Date.now() - o.desk.lastKeyAt() < DIALOG_DESK_ACTIVE_MS,
     freeTextMaxChars: FREE_TEXT_MAX_CHARS[agent.kind],
     log: core.log,

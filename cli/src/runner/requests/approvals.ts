@@ -43,9 +43,11 @@ export type Approvals = {
   /** The PTY screen's state: a dialog that gives way to the input box while a request waits was
    *  answered at the desk. Not called for headless sessions (no desk). */
   screen(kind: PromptState['kind']): void;
-  /** A request waits for its answer, or was answered a moment ago: claude draws its own dialog or
-   *  picker for it meanwhile, and keeps drawing it a little after the hook's answer. */
+  /** A request waits for its answer: claude draws its own dialog or picker for it meanwhile. */
   open(): boolean;
+  /** Nothing waits, but a request closed moments ago: claude may keep drawing its dialog a little
+   *  after the hook's answer, and may as well draw a new question of its own ("Switch model?"). */
+  closing(): boolean;
   /** A person at the desk pressed a key while the agent draws no dialog of its own for a waiting
    *  request (Codex shows only "Running hook"): every waiting request is withdrawn without an
    *  answer, so the agent draws its own dialog at the desk, where the dialog bridge asks the phone
@@ -63,8 +65,8 @@ type Waiting = { handle: RequestHandle; settle: FirstAnswer<Outcome>['settle']; 
  *  drop for claude going away (withdrawn). */
 const CANCEL_GRACE_MS = 1_500;
 /** claude 2.1.330 kept its permission dialog on screen more than 150 ms after the hook's answer (an
- *  e2e run caught the dialog bridge raising it): for this long after a request closed, what is on
- *  screen still counts as that request's dialog. */
+ *  e2e run caught the dialog bridge raising it): for this long after a request closed, a dialog on
+ *  screen is looked at again before it is asked (dialogs/bridge.ts `closing`). */
 const CLOSED_DIALOG_GRACE_MS = 2_000;
 /** PreToolUse calls remembered for matching a PermissionRequest to its tool_use_id. */
 const MAX_RECENT_CALLS = 64;
@@ -222,7 +224,8 @@ export function createApprovals(options: {
       }
     },
 
-    open: () => waiting.size > 0 || Date.now() - lastClosedAt < CLOSED_DIALOG_GRACE_MS,
+    open: () => waiting.size > 0,
+    closing: () => waiting.size === 0 && Date.now() - lastClosedAt < CLOSED_DIALOG_GRACE_MS,
 
     handToDesk: () => {
       const permissions = [...waiting].filter((entry) => entry.handle.request.kind === 'permission');
