@@ -31,7 +31,6 @@ import { createSessionRoutes } from './routes/sessions.ts';
 import type { CacheKeys } from '../auth/cache-keys.ts';
 import { createAttachmentRoutes } from './routes/attachments.ts';
 import { createStaticRoutes } from './routes/static.ts';
-import { inlineScriptSources } from './inline-scripts.ts';
 import { createShareAdminRoutes, createSharedViewRoutes } from './routes/share.ts';
 import type { ShareLinks } from '../auth/share-links.ts';
 import { createPushActionRoutes, createPushRoutes } from './routes/push.ts';
@@ -110,7 +109,7 @@ export function createHttpApp(options: HttpAppOptions) {
   const app = new Hono<HubHttpEnv>();
   const failures = options.authFailures ?? createAuthFailures();
 
-  app.use('*', hubSecureHeaders({ inlineScripts: inlineScriptSources(options.webDist) }));
+  app.use('*', hubSecureHeaders());
 
   // Checked once here: what GET /api/config answers is the shared shape the web parses.
   const features: HubFeatures = HubFeaturesSchema.parse(options.features ?? { shell: false });
@@ -172,9 +171,8 @@ export function createHttpApp(options: HttpAppOptions) {
   return app;
 }
 
-/** The headers every answer carries: a CSP that lets the web app load only from this hub (and run
- *  only the inline scripts its own index.html holds, by hash). */
-function hubSecureHeaders(o: { inlineScripts: string[] }) {
+/** The headers every answer carries: a CSP that lets the web app load only from this hub. */
+function hubSecureHeaders() {
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
@@ -182,7 +180,7 @@ function hubSecureHeaders(o: { inlineScripts: string[] }) {
       connectSrc: ["'self'", 'ws:', 'wss:'],
       imgSrc: ["'self'", 'data:', 'blob:'],
       styleSrc: ["'self'", "'unsafe-inline'"],
-      scriptSrc: ["'self'", ...o.inlineScripts],
+      scriptSrc: ["'self'"],
       workerSrc: ["'self'", 'blob:'],
       manifestSrc: ["'self'"],
       fontSrc: ["'self'", 'data:'],
