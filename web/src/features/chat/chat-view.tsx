@@ -41,8 +41,7 @@ export function ChatView({
   cards?: ReactNode;
   found?: ChatPlace | null;
 }) {
-  // A share link's viewer never reads or keeps the phone cache (it has no login, so no key).
-  const chat = useSessionChat(session.id, { cache: !readOnly });
+  const chat = useSessionChat(session.id);
   const items = useMemo(() => buildChatItems(chat.messages), [chat.messages]);
   const composerRef = useRef<ComposerHandle>(null);
   const foundKey = found ? foundRowKey({ place: found, messages: chat.messages, items }) : null;
