@@ -25,7 +25,7 @@ describe('Codex at its usage limit', () => {
     expect((await phone.send('do the work')).ok).toBe(true);
 
     const limit = await phone.waitFor(() => phone.session()?.limit, { timeoutMs: 30_000, what: 'the limit on the session' });
-    expect(limit).toEqual({ resetsAt: Math.ceil(clock.resetsAt() / 1000) * 1000, agentResumes: false, continued: false });
+    expect(limit).toEqual({ resetsAt: Math.ceil(clock.resetsAt() / 1000) * 1000, agentResumes: false, continued: false, held: null });
     const main = () => fake.requests.filter((r) => r.kind === 'main');
     // Codex asks whether to switch to a cheaper model (unless the person once chose "never show
     // again"): a dialog on the phone, the session waits for the person. Answered after the reset, the
