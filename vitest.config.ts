@@ -11,5 +11,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // 2 cores: e2e files each run a real claude; more workers only thrash.
     maxWorkers: 2,
+    // A failure's first line is what CI keeps (scripts/test.mjs): "expected [ Array(1) ] to deeply
+    // equal []" hid which axe finding a rehearsal caught; values are printed up to 2,000 characters.
+    chaiConfig: { truncateThreshold: 2_000 },
   },
 });

@@ -106,7 +106,7 @@ for (const r of runs) {
   // vitest exits non-zero for errors outside any test (an unhandled rejection) with every test passed.
   if (r.code !== 0 && (r.failures ?? []).length === 0) console.log(`FAILED [${r.name}] vitest exited with ${r.code} and no failed test: see "Unhandled Errors" in its output`);
   for (const f of r.failures ?? []) {
-    const error = f.error.split('\n').filter((l) => l.trim() !== '' && !/node_modules|^\s*at (native|Promise|<anonymous> \(native)/.test(l)).slice(0, 12).join('\n    ');
+    const error = f.error.split('\n').filter((l) => l.trim() !== '' && !/node_modules|^\s*at (native|Promise|<anonymous> \(native)/.test(l)).slice(0, 12).map((l) => (l.length > 4_000 ? `${l.slice(0, 4_000)}…` : l)).join('\n    ');
     console.log(`FAILED [${r.name}] ${f.file} > ${f.test}\n    ${error}`);
   }
 }

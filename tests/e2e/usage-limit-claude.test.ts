@@ -32,7 +32,7 @@ describe('claude at its usage limit', () => {
     // claude states the reset in whole seconds (2.1.332), or to the minute in its text (2.1.197).
     expect(Math.abs(limit.resetsAt - clock.resetsAt())).toBeLessThan(61_000);
     expect(limit.continued).toBe(false);
-    const main = () => fake.requests.filter((r) => r.kind === 'main');
+    const main = () => fake.requests.filter((r) => r.kind === 'main').map((r) => ({ ...r, lastUserText: r.body ? lastUserText(r.body) : undefined }));
     if (!limit.agentResumes) {
       // 2.1.197 opens /rate-limit-options at the limit: a dialog on the phone, the session waits for
       // the person. Answered after the reset, the continue goes as soon as the session is idle again.

@@ -25,14 +25,14 @@ export async function answerLimitDialog(phone: SessionWatch, o: { title: RegExp;
 
 /** The session went on after the reset: its reply in the chat after `resetsAt`, the limit cleared,
  *  and a few quiet seconds later still exactly one model request after the limited one. */
-export async function expectWentOnOnce(o: { phone: SessionWatch; reply: string; resetsAt: number; mainRequests: () => Array<{ receivedAt: number; headers?: Record<string, string> }> }): Promise<void> {
+export async function expectWentOnOnce(o: { phone: SessionWatch; reply: string; resetsAt: number; mainRequests: () => Array<{ receivedAt: number; headers?: Record<string, string>; outcome?: string; lastUserText?: string }> }): Promise<void> {
   const { phone } = o;
   const reply = await phone.waitFor(() => phone.messages().find((m) => chatText(m).includes(o.reply)), { timeoutMs: 120_000, what: 'the session going on after the reset' });
   expect(reply.createdAt).toBeGreaterThanOrEqual(o.resetsAt);
   await phone.waitFor(() => phone.session()?.limit === null, { what: 'the limit cleared by the reply' });
   await Bun.sleep(3_000);
   // Said on failure: when each came and whether the client sent it again itself (a rehearsal saw 3).
-  const seen = o.mainRequests().map((r) => `${r.receivedAt - o.resetsAt} ms after the reset, retry ${r.headers?.['x-stainless-retry-count'] ?? '-'}`);
+  const seen = o.mainRequests().map((r) => `${r.receivedAt - o.resetsAt} ms after the reset, retry ${r.headers?.['x-stainless-retry-count'] ?? '-'}, ${r.outcome ?? 'open'}, last said ${JSON.stringify(r.lastUserText?.slice(0, 60))}`);
   expect(o.mainRequests(), seen.join('; ')).toHaveLength(2);
   expect(o.mainRequests()[1]!.receivedAt).toBeGreaterThanOrEqual(o.resetsAt);
 }

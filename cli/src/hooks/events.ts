@@ -6,6 +6,8 @@ export const HOOK_EVENTS = {
   'session-start': 'SessionStart',
   'user-prompt-submit': 'UserPromptSubmit',
   stop: 'Stop',
+  // A turn that ended on an API error (a usage limit, an overload): claude sends no Stop for it.
+  'stop-failure': 'StopFailure',
   notification: 'Notification',
   'pre-tool-use': 'PreToolUse',
   'post-tool-use': 'PostToolUse',

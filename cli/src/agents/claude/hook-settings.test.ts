@@ -11,7 +11,7 @@ const endpoint = { port: 41234, secret: 's3cret' };
 describe('hook settings', () => {
   it('registers HTTP hooks with the secret header for every event but SessionStart, which stays a command', () => {
     const { hooks } = buildHookSettings({ endpoint, endpointPath: '/tmp/x/endpoint.json', tether: ['/bin/tether'] }) as Settings;
-    expect(Object.keys(hooks).sort()).toEqual(['Elicitation', 'Notification', 'PermissionRequest', 'PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    expect(Object.keys(hooks).sort()).toEqual(['Elicitation', 'Notification', 'PermissionRequest', 'PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'StopFailure', 'UserPromptSubmit']);
     for (const [name, groups] of Object.entries(hooks)) {
       const entry = groups[0]!.hooks[0]!;
       if (name === 'SessionStart') {
@@ -35,6 +35,7 @@ describe('hook settings', () => {
     expect(hooks.Elicitation![0]!.hooks[0]!.timeout).toBe(86_400);
     expect(hooks.Elicitation![0]!.matcher).toBeUndefined();
     expect(hooks.Stop![0]!.hooks[0]!.timeout).toBe(30);
+    expect(hooks.StopFailure![0]!.hooks[0]!.timeout).toBe(30);
   });
 
   it('leaves PermissionRequest out for headless sessions (they ask over stream-json)', () => {

@@ -2,7 +2,7 @@
 // directory it lives in (with the 0600 endpoint file the one command hook reads).
 //
 //   claude ──HTTP POST 127.0.0.1:<port>/hook/<event>, secret header──► runner's hook server
-//          (UserPromptSubmit, Stop, Notification, PreToolUse, PostToolUse, PermissionRequest, Elicitation)
+//          (UserPromptSubmit, Stop, StopFailure, Notification, PreToolUse, PostToolUse, PermissionRequest, Elicitation)
 //   claude ──/bin/sh -c "TETHER_HOOK_FILE=… <tether> hook session-start"──► hook client ──► same server
 //          (SessionStart: claude runs only command hooks for it)
 //

@@ -94,6 +94,16 @@ describe('hook events → status', () => {
     expect(w.status.status()).toBe('idle');
   });
 
+  it('a turn that ends on an API error (StopFailure: a usage limit) ends as Stop does', async () => {
+    // claude sends no Stop then; its status file was busy for less than one poll, so only this hook
+    // told the runner, and a continue from the phone waited behind a turn that had ended.
+    const w = world();
+    await w.hook('user-prompt-submit');
+    expect(w.status.status()).toBe('thinking');
+    await w.hook('stop-failure', { hook_event_name: 'StopFailure', error: 'rate_limit', last_assistant_message: "You've hit your 5-hour limit" });
+    expect(w.status.status()).toBe('idle');
+  });
+
   it('an answer after the turn ended leaves the session idle, not thinking', async () => {
     const w = world();
     await w.hook('user-prompt-submit');

@@ -110,6 +110,7 @@ export function createHookHandler(init: {
         init.readTranscriptSoon();
         return {};
       case 'stop':
+      case 'stop-failure':
         init.readTranscriptSoon();
         hooks.onStop?.();
         return {};
