@@ -5,11 +5,19 @@
 // says so and Shell leads to the page that says what to start there.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { emitAck } from '../harness/hub.ts';
 import { saveScreenshot, UI_TIMEOUT_MS } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { createClaudeSandbox, type ClaudeSandbox } from '../harness/claude.ts';
 import { startDaemon, type DaemonHandle } from '../harness/daemon.ts';
+
+/** Waits for the new shell's prompt (`$` or `#` alone on a row), as a person would before typing:
+ *  keys typed before /bin/sh starts are taken as type-ahead, its prompt then lands in front of the
+ *  output ("$ shell-42"), and an exact row never shows (a rehearsal under load). */
+async function promptShown(page: Page): Promise<void> {
+  await page.locator('.xterm-rows > div').filter({ hasText: /^\s*[$#]\s*$/ }).first().waitFor({ timeout: UI_TIMEOUT_MS });
+}
 
 describe('web shell', () => {
   const world = useBrowserWorld({ hub: { shell: true } });
@@ -39,6 +47,7 @@ describe('web shell', () => {
     await shellLink.click();
     await page.getByRole('status').getByText('Shell on build-box').waitFor({ timeout: UI_TIMEOUT_MS });
     const screen = page.locator('.xterm-rows');
+    await promptShown(page);
     await page.locator('.terminal-host').click();
     await page.keyboard.type('echo shell-$((6*7)); pwd\n');
     await screen.getByText('shell-42', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
@@ -90,6 +99,7 @@ describe('web shell', () => {
     await first.getByRole('link', { name: /Two tabs/ }).click();
     await first.getByRole('link', { name: 'Shell on this machine' }).click();
     await first.getByRole('status').getByText('Shell on build-box').waitFor({ timeout: UI_TIMEOUT_MS });
+    await promptShown(first);
     await first.locator('.terminal-host').click();
     await first.keyboard.type('S=first; echo "tab-$S"\n');
     await first.locator('.xterm-rows').getByText('tab-first', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
@@ -102,6 +112,7 @@ describe('web shell', () => {
     }, storage);
     await copy.goto(first.url());
     await copy.getByRole('status').getByText('Shell on build-box', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+    await promptShown(copy);
     await copy.locator('.terminal-host').click();
     await copy.keyboard.type('echo "copy-sees-[$S]"\n');
     await copy.locator('.xterm-rows').getByText('copy-sees-[]', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
