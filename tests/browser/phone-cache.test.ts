@@ -12,6 +12,8 @@ import { useBrowserWorld } from '../harness/browser-world.ts';
 import { seriousInBothThemes } from '../harness/axe.ts';
 
 const MESSAGES = 400;
+/** A slow phone's CPU against this machine's (6×: the revoked page's 401s then land before the shell draws). */
+const SLOW_PHONE_CPU = 6;
 
 /** The cache's records as stored: their ids and whether their bytes spell `text` anywhere. */
 async function storedRecords(page: Page, text: string): Promise<Array<{ id: string; plain: boolean }>> {
@@ -118,7 +120,11 @@ describe('phone cache: draw what the phone has, encrypted, gone with the login',
       await saveScreenshot(page, { name: 'phone-cache-revoked-offline', viewport });
 
       // Back online: the hub refuses the revoked login, the page signs out and the store is gone.
+      // On a phone's CPU the session URL's early requests are refused before the shell has drawn:
+      // the shell must see a login already lost, not only one lost after it listened.
       await page.context().setOffline(false);
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: SLOW_PHONE_CPU });
       await page.goto(`${world.hub.url}/sessions/${sessionId}`);
       await page.waitForURL(/\/login/, { timeout: UI_TIMEOUT_MS });
       await expect.poll(() => storedRecords(page, ''), { timeout: UI_TIMEOUT_MS }).toEqual([]);
