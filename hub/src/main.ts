@@ -163,6 +163,7 @@ function httpEdge(o: {
     ...(config.deviceIdleDays !== undefined ? { deviceIdleDays: config.deviceIdleDays } : {}),
     publicUrl: config.publicUrl ?? null,
     shareLinks: auth.shareLinks,
+    cacheKeys: auth.cacheKeys,
     push: o.push,
     authFailures: auth.failures,
     version: HUB_VERSION,

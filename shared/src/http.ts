@@ -26,7 +26,14 @@ export const MessagePageSchema = z.object({
 });
 export type MessagePage = z.infer<typeof MessagePageSchema>;
 
-export const SessionListSchema = z.object({ sessions: z.array(SessionSchema) });
+/** Phone cache key: 32 bytes, base64url (43 characters, no padding). */
+export const CacheKeySchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
+export const SessionListSchema = z.object({
+  sessions: z.array(SessionSchema),
+  /** A web login's key for its phone's encrypted chat cache (kept in memory only); absent for others. */
+  cacheKey: CacheKeySchema.optional(),
+});
+export type SessionList = z.infer<typeof SessionListSchema>;
 export const SessionDetailSchema = z.object({
   session: SessionSchema,
   pending: z.array(PendingRequestSchema),

@@ -4,10 +4,12 @@
 //   signer (web sessions) ─► devices (paired devices: refresh, idle, sign-out; revoked → a fact)
 //                          └► resolver (token or session → caller; idle devices refused)
 //   login (token → session) · pairing (code → device) · share links · one count of failed credentials
+//   cache keys (a web login's key for its phone's encrypted chat cache)
 import type { Store } from '../store/store.ts';
 import type { HubConfig } from '../config.ts';
 import type { FactBus } from '../facts/facts.ts';
 import { createAuthFailures } from './failures.ts';
+import { createCacheKeys } from './cache-keys.ts';
 import { createDevices } from './devices.ts';
 import { createLogin } from './login.ts';
 import { createCallerResolver } from './namespace.ts';
@@ -39,6 +41,8 @@ export function createAuth(options: {
     login: createLogin({ store, signer }),
     pairing: createPairing({ store, signer, devices }),
     shareLinks: createShareLinks({ store, secret }),
+    // The phone's chat cache key, per login (web/src/lib/phone-cache).
+    cacheKeys: createCacheKeys({ secret }),
     // One count of failed credentials for logins, refreshes, REST bearers and socket handshakes.
     failures: createAuthFailures({ onBlocked: (address) => console.error(`tether hub: too many failed authentications from ${address}; answering 429 for a minute`) }),
   };

@@ -28,6 +28,7 @@ import { DEVICE_IDLE_DAYS, type Devices } from '../auth/devices.ts';
 import { createMachineRoutes } from './routes/machines.ts';
 import { createApprovalRoutes } from './routes/approvals.ts';
 import { createSessionRoutes } from './routes/sessions.ts';
+import type { CacheKeys } from '../auth/cache-keys.ts';
 import { createAttachmentRoutes } from './routes/attachments.ts';
 import { createStaticRoutes } from './routes/static.ts';
 import { createShareAdminRoutes, createSharedViewRoutes } from './routes/share.ts';
@@ -81,6 +82,8 @@ export type HttpAppOptions = {
   /** The hub's phone URL (config.publicUrl), returned with each pairing code; null: none. */
   publicUrl?: string | null;
   shareLinks: ShareLinks;
+  /** A web login's key for its phone's chat cache, sent with the session list; absent: none sent. */
+  cacheKeys?: CacheKeys;
   version: string;
   /** Optional features the hub owner switched on (GET /api/config; /healthz repeats them). */
   features?: HubFeatures;
@@ -145,7 +148,7 @@ export function createHttpApp(options: HttpAppOptions) {
   app.route('/api/devices', createDeviceRoutes({ devices: options.devices }));
   app.route('/api/pair-codes', createPairCodeRoutes({ pairing: options.pairing, publicUrl: options.publicUrl ?? null }));
   app.route('/api/sessions', createShareAdminRoutes({ sessions: options.sessions, shareLinks: options.shareLinks }));
-  app.route('/api/sessions', createSessionRoutes({ sessions: options.sessions }));
+  app.route('/api/sessions', createSessionRoutes({ sessions: options.sessions, ...(options.cacheKeys ? { cacheKeys: options.cacheKeys } : {}) }));
   if (options.workspace) app.route('/api/sessions', createWorkspaceRoutes({ workspace: options.workspace }));
   if (options.git) app.route('/api/sessions', createGitActionRoutes({ git: options.git }));
   if (options.edits) app.route('/api/sessions', createFileEditRoutes({ edits: options.edits }));

@@ -7,7 +7,8 @@
 // phone paired once stays signed in until it is revoked or left unused for a month.
 // Invariant: neither the code nor the access token is stored or left in the address bar; only the
 // short-lived session is remembered, and a 401 that a renewal cannot cure forgets it and sends the
-// user back to login. Logging out revokes this device on the hub and clears what this app stored.
+// user back to login. Logging out revokes this device on the hub and clears what this app stored
+// (the phone cache too: lib/phone-cache/).
 import type {
   FindAnswer,
   FindRequest,
@@ -25,6 +26,7 @@ import type {
   PendingRequest,
   Resolution,
   Session,
+  SessionList,
   PushSubscriptionJson,
   ShareCreated,
   VapidPublicKey,
@@ -39,6 +41,7 @@ import type {
   WorkspaceListing,
 } from '@tether/shared';
 import { PAIR_CODE_PREFIX, TOKEN_PREFIX } from '@tether/shared/wire';
+import { deletePhoneCache } from './phone-cache/backend.ts';
 
 /** What `GET /api/share/:token` returns: one session and its latest messages, read-only. */
 /** What the Changes view compares the working tree with: HEAD, or where the session's branch started. */
@@ -264,6 +267,8 @@ export function loginWithPairCode(code: string): Promise<HubLogin> {
 /** Trades a proof (a token, a pairing code) for a web session, without one of its own, and keeps it. */
 async function logIn(path: string, proof: Record<string, string>): Promise<HubLogin> {
   const login = await send<HubLogin>(path, { method: 'POST', body: JSON.stringify(proof), auth: false });
+  // Nothing another login cached on this phone survives a sign-in (it may be another namespace).
+  await deletePhoneCache();
   setLogin(login);
   return login;
 }
@@ -295,6 +300,7 @@ export async function logout(): Promise<void> {
       // storage unavailable: nothing kept
     }
   }
+  await deletePhoneCache();
   setLogin(null);
   window.location.replace('/login');
 }
@@ -307,7 +313,7 @@ export const devicesApi = {
 };
 
 export const hubApi = {
-  listSessions: () => send<{ sessions: Session[] }>('/api/sessions'),
+  listSessions: () => send<SessionList>('/api/sessions'),
   getSession: (sessionId: string) =>
     send<{ session: Session; pending: PendingRequest[]; audit: Resolution[] }>(`/api/sessions/${encodeURIComponent(sessionId)}`),
   listMessages: (options: { sessionId: string; after?: number; before?: number; limit?: number }) => {

@@ -6,6 +6,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { HubFeatures, Machine, PendingRequest, ProjectRule, Resolution, Session } from '@tether/shared';
 import { HubError, hubApi, type ChangesAgainst } from './hub.ts';
+import { provideCacheKey } from './phone-cache/key.ts';
 import { getConnectionState, getSocket, onConnectionStateChange, requestHub, type ConnectionState } from './socket.ts';
 
 export const queryKeys = {
@@ -64,7 +65,16 @@ function newer(fetched: Session, cached: Session | undefined): Session {
 export const sessionsQuery = queryOptions({
   queryKey: queryKeys.sessions(),
   queryFn: async ({ client }) => {
-    const { sessions } = await hubApi.listSessions();
+    let list: Awaited<ReturnType<typeof hubApi.listSessions>>;
+    try {
+      list = await hubApi.listSessions();
+    } catch (error) {
+      void provideCacheKey(null); // no key this time: a chat waiting for one watches without the cache
+      throw error;
+    }
+    const { sessions, cacheKey } = list;
+    // The phone cache's key rides on the list (memory only; lib/phone-cache/key.ts).
+    void provideCacheKey(cacheKey);
     const cached = new Map((client.getQueryData<Session[]>(queryKeys.sessions()) ?? []).map((s) => [s.id, s]));
     return sessions.map((s) => newer(s, cached.get(s.id)));
   },

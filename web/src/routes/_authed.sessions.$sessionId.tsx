@@ -2,11 +2,14 @@
 // sheet once for both tabs (chat, terminal). The id is validated like any input before anything is fetched.
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, createRoute, Link } from '@tanstack/react-router';
-import { usePendingRequests, useSession } from '../lib/queries.ts';
+import type { QueryClient } from '@tanstack/react-query';
+import type { Session } from '@tether/shared';
+import { queryKeys, sessionQuery, sessionsQuery, usePendingRequests, useSession } from '../lib/queries.ts';
 import { Spinner } from '../lib/ui/badge.tsx';
 import { SessionHeader } from '../features/sessions/session-header.tsx';
 import { FindButton } from '../features/find/find-button.tsx';
 import { markSeen } from '../features/sessions/seen.ts';
+import { preloadCachedChat } from '../features/chat/cached-open.ts';
 import { Route as authedRoute } from './_authed.tsx';
 import { AgentNameContext } from '../lib/agent-name.ts';
 import { agentDisplayName } from '@tether/shared/wire';
@@ -28,6 +31,17 @@ const EndReviewsQuestion = lazy(() => import('../features/reviews/end-question.t
 const StartReviewButton = lazy(() => import('../features/reviews/start-review.tsx').then((m) => ({ default: m.StartReviewButton })));
 const ApprovalSheet = lazy(() => import('../features/approvals/approval-sheet.tsx').then((m) => ({ default: m.ApprovalSheet })));
 
+/** A touch or hover of the session's row (intent preload) or the navigation itself. Its phone cache
+ *  starts reading now, so the chat's first render can draw it (features/chat/cached-open.ts). A load
+ *  of the URL also asks for the list (the cache's key rides on it) and the session at once, before
+ *  the route's chunks have loaded and rendered; a tap from the list has both already. */
+function preloadSession(o: { sessionId: string; client: QueryClient }): void {
+  const listed = o.client.getQueryData<Session[]>(queryKeys.sessions());
+  if (!listed) void o.client.ensureQueryData(sessionsQuery).catch(() => {});
+  if (!listed?.some((s) => s.id === o.sessionId)) void o.client.ensureQueryData(sessionQuery(o.sessionId)).catch(() => {});
+  preloadCachedChat(o.sessionId);
+}
+
 export const Route = createRoute({
   getParentRoute: () => authedRoute,
   path: 'sessions/$sessionId',
@@ -35,6 +49,7 @@ export const Route = createRoute({
     parse: parseSessionParams,
     stringify: (params) => ({ sessionId: params.sessionId }),
   },
+  loader: ({ params, context }) => preloadSession({ sessionId: params.sessionId, client: context.queryClient }),
   component: SessionLayout,
   errorComponent: () => <Missing text="That isn't a session address." />,
 });

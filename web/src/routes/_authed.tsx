@@ -50,15 +50,18 @@ function AuthedShell() {
     import('../pwa/push.ts').then((m) => m.renewPushSubscription()).catch(() => {});
   }, []);
 
-  useEffect(
-    () =>
-      onLoginChange(() => {
-        if (getLogin()) return;
-        queryClient.clear(); // nothing of the old namespace may show after the next login
-        void router.navigate({ to: '/login', replace: true });
-      }),
-    [router, queryClient],
-  );
+  useEffect(() => {
+    const leaveIfSignedOut = () => {
+      if (getLogin()) return;
+      queryClient.clear(); // nothing of the old namespace may show after the next login
+      void router.navigate({ to: '/login', replace: true });
+    };
+    const stop = onLoginChange(leaveIfSignedOut);
+    // A login lost before this shell listened is not missed: a session URL's loader asks the hub
+    // before the shell has drawn, and on a slow phone its 401 (a revoked login) lands first.
+    leaveIfSignedOut();
+    return stop;
+  }, [router, queryClient]);
 
   return (
     <WorktreeSlotContext.Provider value={WORKTREE_PARTS}>

@@ -1,5 +1,6 @@
 // sessions.ts (routes): read-only session views for the caller's namespace: the list, one session
 // with its pending requests and audit, message pages by seq, and the slash commands its claude takes.
+// The list also carries a web login's phone cache key (auth/cache-keys.ts).
 // Invariant: a session of another namespace answers 404 exactly like a missing one.
 import { Hono } from 'hono';
 import {
@@ -7,22 +8,30 @@ import {
   SessionIdSchema,
   describeZodError,
   type MessagePage,
+  type SessionList,
   type SessionCommands,
 } from '@tether/shared';
 import type { z } from 'zod';
 import type { SessionQueries } from '../../sessions/queries.ts';
 import type { HubHttpEnv } from '../env.ts';
+import type { CacheKeys } from '../../auth/cache-keys.ts';
 import { httpError } from '../errors.ts';
 
 /** Audit entries returned with a session; the UI shows the recent ones. */
 const AUDIT_LIMIT = 200;
 
-export function createSessionRoutes(options: { sessions: SessionQueries }) {
+export function createSessionRoutes(options: { sessions: SessionQueries; cacheKeys?: CacheKeys }) {
   const { sessions } = options;
   const app = new Hono<HubHttpEnv>();
 
+  // The list is what every signed-in page load asks for first: the phone's cache key rides along
+  // (no round trip of its own), and is never kept by any cache on the way.
   app.get('/', async (c) => {
-    return c.json({ sessions: await sessions.list(c.get('caller').namespace) });
+    const caller = c.get('caller');
+    const cacheKey = options.cacheKeys?.keyFor(caller) ?? null;
+    const body: SessionList = { sessions: await sessions.list(caller.namespace), ...(cacheKey ? { cacheKey } : {}) };
+    c.header('Cache-Control', 'no-store');
+    return c.json(body);
   });
 
   app.get('/:id', async (c) => {

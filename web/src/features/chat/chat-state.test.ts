@@ -47,4 +47,15 @@ describe('chatReducer', () => {
     const loaded = chatReducer(INITIAL_CHAT_STATE, { type: 'earlier-loaded', messages: [msg(1)], more: false });
     expect(loaded.hasEarlier).toBe(false);
   });
+  it('draws the phone cache at once, then the watch after it adds what followed; a watch first wins', () => {
+    const cached = chatReducer(INITIAL_CHAT_STATE, { type: 'cached', messages: [msg(380), msg(381)] });
+    expect(cached.phase).toBe('ready');
+    expect(cached.hasEarlier).toBe(true);
+    // The watch asked after seq 381: `forward`, so it says nothing of older ones and keeps the cache's answer.
+    const watched = chatReducer(cached, { type: 'watched', messages: [msg(382)] });
+    expect(watched.messages.map((m) => m.seq)).toEqual([380, 381, 382]);
+    expect(watched.hasEarlier).toBe(true);
+    const hubFirst = chatReducer(INITIAL_CHAT_STATE, { type: 'watched', messages: [msg(1), msg(2)] });
+    expect(chatReducer(hubFirst, { type: 'cached', messages: [msg(1)] })).toBe(hubFirst);
+  });
 });

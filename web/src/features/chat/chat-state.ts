@@ -1,6 +1,6 @@
 // chat-state.ts: one session's chat as this tab knows it, and the pure reducer that changes it.
-// Messages arrive from three places (the session:watch backfill, live message:added facts, and
-// REST pages of older messages), in any order and possibly twice.
+// Messages arrive from four places (the phone cache, the session:watch backfill, live message:added
+// facts, and REST pages of older messages), in any order and possibly twice.
 // Pending approvals are not here: they live in the query cache (lib/queries.ts), shared with
 // the approvals feature.
 // Invariant: `messages` is sorted by seq with each id once, whatever order the inputs came in.
@@ -37,6 +37,8 @@ export const INITIAL_CHAT_STATE: ChatState = {
 };
 
 export type ChatAction =
+  /** What the phone cache held (lib/phone-cache): drawn at once, the watch then asks for what follows. */
+  | { type: 'cached'; messages: ChatMessage[] }
   | { type: 'watched'; messages: ChatMessage[]; hasEarlier?: boolean }
   | { type: 'watch-failed'; error: string }
   | { type: 'messages'; messages: ChatMessage[] }
@@ -74,6 +76,12 @@ function withoutDelivered(prompts: OutgoingPrompt[], messages: readonly ChatMess
 
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
+    case 'cached': {
+      // The hub answered first (a fast link): what it sent is newer than the cache; keep it.
+      if (state.phase !== 'loading' || action.messages.length === 0) return state;
+      const messages = mergeMessages(state.messages, action.messages);
+      return { ...state, phase: 'ready', error: null, messages, hasEarlier: (messages[0]?.seq ?? 1) > 1, prompts: withoutDelivered(state.prompts, messages) };
+    }
     case 'watched': {
       const messages = mergeMessages(state.messages, action.messages);
       return {

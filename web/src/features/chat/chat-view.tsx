@@ -41,7 +41,8 @@ export function ChatView({
   cards?: ReactNode;
   found?: ChatPlace | null;
 }) {
-  const chat = useSessionChat(session.id);
+  // A share link's viewer never reads or keeps the phone cache (it has no login, so no key).
+  const chat = useSessionChat(session.id, { cache: !readOnly });
   const items = useMemo(() => buildChatItems(chat.messages), [chat.messages]);
   const composerRef = useRef<ComposerHandle>(null);
   const foundKey = found ? foundRowKey({ place: found, messages: chat.messages, items }) : null;

@@ -1,18 +1,28 @@
 // use-session-chat.ts: keeps one session's chat in step with the hub while the chat is on screen.
 //
-//   mount / reconnect ─session:watch {afterSeq: last seen}─► hub ─ack: missed messages + pending─┐
+//   route loader, mount ─phone cache (cached-open.ts)───────────────────────────────────────────┐
+//   mount / reconnect ─session:watch {afterSeq: last seen}─► hub ─ack: missed messages + pending─┤
 //   message:added, prompt:updated (this session only) ───────────── ──────────────────────────────┤
 //   "Load earlier" ─GET /messages?before=first─────────────────────────────────────────────────┴─► chatReducer
+//   chatReducer's messages ─(settled a moment)─► phone cache
 //
 // Invariant: after every (re)connect the tab asks for everything after the last seq it holds, so a
-// drop never leaves a hole; duplicates are harmless because the reducer merges by message id.
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+// drop never leaves a hole; duplicates are harmless because the reducer merges by message id. What
+// the cache drew is the hub's own messages (append-only), so asking after its last seq is the same
+// as asking after what this tab saw live.
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { ChatMessage, Prompt } from '@tether/shared';
+import type { ChatMessage, Prompt, Session } from '@tether/shared';
 import { hubApi } from '../../lib/hub.ts';
-import { setPendingRequests, upsertSession } from '../../lib/queries.ts';
+import { queryKeys, setPendingRequests, upsertSession } from '../../lib/queries.ts';
 import { getSocket, requestHub } from '../../lib/socket.ts';
 import { chatReducer, INITIAL_CHAT_STATE, type ChatState } from './chat-state.ts';
+import { useChatCacheWrites } from './chat-cache-sync.ts';
+import { cachedChat, takeReadCachedChat } from './cached-open.ts';
+
+function maxSeq(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.max(a, b);
+}
 
 /** Page size for "Load earlier" and for catching up after a long drop: the hub's cap (MAX_PAGE_LIMIT),
  *  cheap to render now that the list is windowed. */
@@ -40,16 +50,39 @@ export type SessionChat = ChatState & {
   abort: () => Promise<void>;
 };
 
-export function useSessionChat(sessionId: string): SessionChat {
-  const [state, dispatch] = useReducer(chatReducer, INITIAL_CHAT_STATE);
+/** `cache`: draw from and keep the phone cache (never for a share link's viewer). */
+export function useSessionChat(sessionId: string, options: { cache: boolean }): SessionChat {
+  const { cache } = options;
   const client = useQueryClient();
+  // The cache's slice, when its read (started by the route's loader) is already done: the first
+  // render draws it. undefined: not read yet (the effect waits for it).
+  const [readAtMount] = useState(() => (cache ? takeReadCachedChat({ sessionId, lastSeq: client.getQueryData<Session>(queryKeys.session(sessionId))?.lastSeq }) : null));
+  const [state, dispatch] = useReducer(chatReducer, readAtMount, (drawn) =>
+    drawn ? chatReducer(INITIAL_CHAT_STATE, { type: 'cached', messages: drawn }) : INITIAL_CHAT_STATE,
+  );
   const stateRef = useRef(state);
   stateRef.current = state;
+  const cacheDrew = useChatCacheWrites({ sessionId, state, enabled: cache, drawnAtMount: readAtMount });
 
   useEffect(() => {
     const socket = getSocket();
     if (!socket) return;
     let alive = true;
+    // The watch asks after the cache's last seq: it waits for the cache to be read (or found empty).
+    let cachedLastSeq: number | undefined;
+    const drew = (messages: ChatMessage[]) => {
+      cachedLastSeq = messages[messages.length - 1]?.seq;
+      cacheDrew(messages);
+    };
+    if (readAtMount) drew(readAtMount);
+    const cacheRead =
+      cache && readAtMount === undefined
+        ? cachedChat({ sessionId, lastSeq: client.getQueryData<Session>(queryKeys.session(sessionId))?.lastSeq }).then((messages) => {
+            if (!alive || !messages) return;
+            drew(messages);
+            dispatch({ type: 'cached', messages });
+          })
+        : Promise.resolve();
 
     async function catchUp(afterSeq: number) {
       // The watch ack had more than one page to give: page forward over REST until level.
@@ -65,8 +98,10 @@ export function useSessionChat(sessionId: string): SessionChat {
     }
 
     async function watch() {
+      await cacheRead;
+      if (!alive) return;
       const last = stateRef.current.messages[stateRef.current.messages.length - 1];
-      const afterSeq = last?.seq;
+      const afterSeq = maxSeq(last?.seq, cachedLastSeq);
       try {
         const ack = await requestHub('session:watch', afterSeq === undefined ? { sessionId } : { sessionId, afterSeq });
         if (!alive) return;
@@ -112,7 +147,7 @@ export function useSessionChat(sessionId: string): SessionChat {
       socket.off('connect', onConnect);
       if (socket.connected) requestHub('session:unwatch', { sessionId }).catch(() => {});
     };
-  }, [sessionId, client]);
+  }, [sessionId, client, cache, cacheDrew, readAtMount]);
 
   const loadEarlier = useCallback(() => {
     const first = stateRef.current.messages[0];
