@@ -179,7 +179,7 @@ async function absentQuestionStep(w: JourneyWorld, caps: AgentCapabilities, ques
 /** `tether <agent>` at a desk, for an agent tether runs headless only: refused, saying why. */
 async function noDeskStep(w: JourneyWorld, row: HeadlessJourneyRow): Promise<void> {
   // Wide enough that the reason is one line.
-  const desk = startRunner({ hub: w.hub, sandbox: w.sandbox, agent: row.agent, home: w.daemon.home, args: [], cols: 200 });
+  const desk = startRunner({ hub: w.hub, sandbox: w.sandbox, agent: row.agent, home: w.daemon.home, args: [], cols: 200, env: w.binEnv });
   try {
     expect(await desk.exited).not.toBe(0);
     expect(desk.screenText(), desk.screenText()).toMatch(row.noDesk);

@@ -5,7 +5,7 @@
 // watching the session and a plain phone socket. `view` is how the steps see the agent: its screen at
 // the desk, or (headless) the session and its chat. The project folder is a git repository with
 // one committed file, `notes.txt`, which the approval step changes: the review's diff.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'socket.io-client';
 import { git } from '../../../cli/src/testing/git-repo.ts';
@@ -99,11 +99,14 @@ async function fromPhone(o: StartParts & { row: HeadlessJourneyRow; socket: Sock
 /** What a failed step prints: the desk's screen, the requests the phone heard, the runner's log. */
 export function describeWorld(w: JourneyWorld | undefined): string {
   if (!w) return '[journey] no world: it failed to start';
-  const log = join(w.runner?.home ?? w.daemon.home, 'logs', w.runner ? 'runner.log' : 'daemon.log');
+  // A headless session's runner logs beside the daemon's, in the daemon's home.
+  const logs = join(w.runner?.home ?? w.daemon.home, 'logs');
+  const names = existsSync(logs) ? readdirSync(logs).filter((name) => name.endsWith('.log')) : [];
+  const tail = names.map((name) => `${name}:\n${readFileSync(join(logs, name), 'utf8').slice(-3000)}`).join('\n');
   const requests = w.phone.requested.map((r) => ({ kind: r.kind, toolName: r.toolName, input: JSON.stringify(r.toolInput).slice(0, 200), resolved: w.phone.resolved.some((x) => x.requestId === r.id) }));
   return [
     `[journey ${w.row.agent}] ${w.runner ? 'screen' : 'chat'}:\n${w.view.text()}`,
     `[journey ${w.row.agent}] requests: ${JSON.stringify(requests, null, 1)}`,
-    `[journey ${w.row.agent}] runner log:\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '(none)'}`,
+    `[journey ${w.row.agent}] logs:\n${tail || '(none)'}`,
   ].join('\n');
 }

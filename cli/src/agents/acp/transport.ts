@@ -236,6 +236,7 @@ function runTurn(o: { context: HeadlessContext; conn: AcpConnection; state: Stat
   conn
     .request('session/prompt', { sessionId, prompt: o.prompt })
     .then((result) => {
+      if (state.recording) state.chatLog?.usage(result.usage);
       const turn = state.turn;
       const tell = turn && !turn.cancelled && result.stopReason !== 'cancelled' ? turn.tell.splice(0) : [];
       if (tell.length > 0) {
