@@ -1,11 +1,14 @@
 // agent-journey.test.ts: one journey for every agent (issue 41), the real CLI of each at its pin
-// (current by default; the floor with TETHER_CLAUDE_BIN / TETHER_CODEX_BIN / TETHER_GEMINI_BIN)
-// against its fake API. One world per row (tests/harness/journey/): start (a prompt sent while the
-// agent starts), a prompt from the phone,
+// (current by default; the floor with TETHER_CLAUDE_BIN / TETHER_CODEX_BIN / TETHER_GEMINI_BIN /
+// TETHER_OPENCODE_BIN) against its fake API. One world per row (tests/harness/journey/): start (a
+// prompt sent while the agent starts), a prompt from the phone,
 // a turn at the desk, an approval, an abort, the model, the mode, the agent's own question answered
-// with the person's words, a review by the same agent, End. Each row says only what differs per
+// with the person's words, a review by the same agent, End. A PTY row runs `tether <agent>` at a
+// desk; a headless row (an agent tether runs headless only) is started from the phone, and its desk
+// step checks `tether <agent>` is refused with the reason. Each row says only what differs per
 // agent; what the agent can do is read from the capabilities its runner stated for the installed
-// version, and a step it cannot do asserts that the hub refuses it with the reason, never skips it.
+// version, and a step it cannot do asserts that the hub refuses it with the reason (or, for a
+// question tool the agent leaves out, that its model is offered none), never skips it.
 // At the fake API: after a model switch the next request names the new model, and the words of a
 // free-text answer reach the agent's next request.
 import { readFileSync } from 'node:fs';
