@@ -207,8 +207,9 @@ export function ensureGemini(version) {
   return bin;
 }
 
-/** Every test file that starts the real opencode (TETHER_OPENCODE_BIN picks which one). */
-export const REAL_OPENCODE_SUITES = ['tests/e2e/opencode-'];
+/** Every test file that starts the real opencode (TETHER_OPENCODE_BIN picks which one): its suites and
+ *  the journey every agent walks (its opencode row: TETHER_JOURNEY_AGENTS). */
+export const REAL_OPENCODE_SUITES = ['tests/e2e/opencode-', 'tests/e2e/agent-journey.test.ts'];
 
 /** vitest arguments that leave the suites whose subject is opencode out of `claude:check` (opencode:check
  *  runs them against a new opencode). */

@@ -92,7 +92,7 @@ const UNSHARE = ['unshare', process.getuid?.() === 0 ? '-n' : '-rn', 'sh', '-c',
 const runs = [
   vitest({
     name: 'current',
-    claude: `${current}, codex ${codex.current}, gemini ${gemini.current}`,
+    claude: `${current}, codex ${codex.current}, gemini ${gemini.current}, opencode ${opencode.current}`,
     // `npm test -- relay-faults` may leave this run nothing: the suite runs in the next one.
     args: [...extra, ...OWN_NETWORK_SUITES.flatMap((f) => ['--exclude', f]), ...(extra.length > 0 ? ['--passWithNoTests'] : [])],
     env: { TETHER_CODEX_BIN: codexBin, TETHER_GEMINI_BIN: geminiBin, TETHER_OPENCODE_BIN: opencodeBin },

@@ -1,11 +1,14 @@
 // agent-journey.test.ts: one journey for every agent (issue 41), the real CLI of each at its pin
-// (current by default; the floor with TETHER_CLAUDE_BIN / TETHER_CODEX_BIN / TETHER_GEMINI_BIN)
-// against its fake API. One world per row (tests/harness/journey/): start (a prompt sent while the
-// agent starts), a prompt from the phone,
+// (current by default; the floor with TETHER_CLAUDE_BIN / TETHER_CODEX_BIN / TETHER_GEMINI_BIN /
+// TETHER_OPENCODE_BIN) against its fake API. One world per row (tests/harness/journey/): start (a
+// prompt sent while the agent starts), a prompt from the phone,
 // a turn at the desk, an approval, an abort, the model, the mode, the agent's own question answered
-// with the person's words, a review by the same agent, End. Each row says only what differs per
+// with the person's words, a review by the same agent, End. A PTY row runs `tether <agent>` at a
+// desk; a headless row (an agent tether runs headless only) is started from the phone, and its desk
+// step checks `tether <agent>` is refused with the reason. Each row says only what differs per
 // agent; what the agent can do is read from the capabilities its runner stated for the installed
-// version, and a step it cannot do asserts that the hub refuses it with the reason, never skips it.
+// version, and a step it cannot do asserts that the hub refuses it with the reason (or, for a
+// question tool the agent leaves out, that its model is offered none), never skips it.
 // At the fake API: after a model switch the next request names the new model, and the words of a
 // free-text answer reach the agent's next request.
 import { readFileSync } from 'node:fs';
@@ -15,11 +18,11 @@ import { canSwitch, type AgentCapabilities, type Machine, type PendingRequest, t
 import { agentFor, installedCapabilities } from '../../cli/src/agents/index.ts';
 import { useFileCleanups } from '../harness/cleanups.ts';
 import { emitAck } from '../harness/hub.ts';
-import { JOURNEY_QUESTION, type ApiRequest } from '../harness/journey/row.ts';
+import { JOURNEY_QUESTION, type AbsentQuestion, type ApiRequest, type HeadlessJourneyRow, type JourneyQuestion } from '../harness/journey/row.ts';
 import { JOURNEY_ROWS } from '../harness/journey/rows.ts';
 import { describeWorld, NOTES_COMMITTED, startJourneyWorld, type JourneyWorld } from '../harness/journey/world.ts';
 import { expectDeskTurnInChat, expectPromptAnswered } from '../harness/phone-prompt.ts';
-import { chatText } from '../harness/runner.ts';
+import { chatText, startRunner } from '../harness/runner.ts';
 
 /** A person's own words, with control characters a phone could send; what of them is typed into a
  *  field on the agent's screen (control characters removed). */
@@ -51,8 +54,8 @@ async function startStep(w: JourneyWorld, caps: AgentCapabilities): Promise<void
   expect(w.phone.messages().filter((m) => m.role === 'user').map(chatText)).toEqual(['sent while it starts']);
   expect(w.fake.requests.filter((r) => r.kind === 'main')).toHaveLength(1);
   await idleOf(w, 'idle session');
-  await w.runner.waitForScreen(w.row.idle);
-  expect(w.phone.session()!).toMatchObject({ agent: w.row.agent, launchKind: 'pty', machineId: w.daemon.machineId() });
+  await w.view.ready();
+  expect(w.phone.session()!).toMatchObject({ agent: w.row.agent, launchKind: w.row.launchKind, machineId: w.daemon.machineId() });
   expect(w.phone.session()!.capabilities).toEqual(caps);
   // The daemon lists the agent with the same record (the new-session form's choices).
   const listed = (await (await fetch(`${w.hub.url}/api/machines`, { headers: { authorization: `Bearer ${w.hub.token}` } })).json()) as { machines: Machine[] };
@@ -74,7 +77,7 @@ async function approvalStep(w: JourneyWorld, caps: AgentCapabilities): Promise<v
   expect(request).toMatchObject({ kind: 'permission', toolInput: { command, description: 'write the notes' } });
   await w.phone.waitFor(() => w.phone.session()?.status === 'waiting', { what: 'waiting while asked' });
   expect((await w.phone.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } })).ok).toBe(true);
-  await w.runner.waitForScreen('notes written', { timeoutMs: 45_000 });
+  await w.view.shows('notes written', { timeoutMs: 45_000 });
   await w.fake.waitForRequest((r) => r.kind === 'main' && bodyOf(r).includes('journey-42'));
   expect(readFileSync(join(w.sandbox.cwd, 'notes.txt'), 'utf8')).toBe('journey-42\n');
   // The hook's request covered the agent's own dialog: no second request about it.
@@ -87,12 +90,12 @@ async function approvalStep(w: JourneyWorld, caps: AgentCapabilities): Promise<v
 }
 
 async function modelStep(w: JourneyWorld, caps: AgentCapabilities): Promise<void> {
-  if (!canSwitch(caps, 'models', 'pty')) {
-    expectRefused(await w.phone.emit('session:set-model', { sessionId: w.runner.sessionId, model: w.row.model.to }), caps, 'model');
+  if (!canSwitch(caps, 'models', w.row.launchKind)) {
+    expectRefused(await w.phone.emit('session:set-model', { sessionId: w.sessionId, model: w.row.model.to }), caps, 'model');
     return;
   }
   const from = w.phone.requested.length;
-  expect(await w.phone.emit('session:set-model', { sessionId: w.runner.sessionId, model: w.row.model.to })).toMatchObject({ ok: true });
+  expect(await w.phone.emit('session:set-model', { sessionId: w.sessionId, model: w.row.model.to })).toMatchObject({ ok: true });
   const switched = () => w.phone.session()?.model === w.row.model.to;
   const asked = () => heardSince(w, from, (r) => r.kind === 'dialog' && (w.row.model.confirm?.(r) ?? null) !== null);
   const first = await w.phone.waitFor(() => (switched() ? 'switched' : asked()), { what: `the session names ${w.row.model.to}, or the agent asks to confirm`, timeoutMs: 45_000 });
@@ -100,7 +103,7 @@ async function modelStep(w: JourneyWorld, caps: AgentCapabilities): Promise<void
     expect((await w.phone.emit('approval:answer', { requestId: first.id, answer: w.row.model.confirm!(first) })).ok).toBe(true);
     await w.phone.waitFor(switched, { what: `the session names ${w.row.model.to}`, timeoutMs: 45_000 });
   }
-  await w.runner.waitForScreen(w.row.idle);
+  await w.view.ready();
   w.fake.echo(`${w.row.agent} model: `);
   const seq = w.fake.requests.length;
   expect((await w.phone.send('which model now?')).ok).toBe(true);
@@ -111,7 +114,7 @@ async function modelStep(w: JourneyWorld, caps: AgentCapabilities): Promise<void
 }
 
 async function reviewStep(w: JourneyWorld, caps: AgentCapabilities): Promise<void> {
-  const sessionId = w.runner.sessionId;
+  const sessionId = w.sessionId;
   if (caps.readOnly === true && !(caps.readOnlyIn ?? ['pty']).includes('pty')) {
     const pty = await emitAck(w.socket, 'review:start', { sessionId, agent: w.row.agent, launchKind: 'pty' }, 60_000);
     expect(pty).toMatchObject({ ok: false, code: 'bad_request', error: `${caps.displayName} reviews ${caps.readOnlyIn!.join(' or ')} only (read-only there in its own terms), not in a PTY session` });
@@ -138,12 +141,62 @@ async function reviewStep(w: JourneyWorld, caps: AgentCapabilities): Promise<voi
   expect(readFileSync(join(w.sandbox.cwd, 'notes.txt'), 'utf8')).toBe('journey-42\n');
 }
 
+async function questionStep(w: JourneyWorld, question: JourneyQuestion): Promise<void> {
+  if (question.prepare) await question.prepare(w.runner!);
+  w.fake.question({ prompt: 'ask me which database', then: 'noted your answer' });
+  const from = w.phone.requested.length;
+  await w.phone.send('ask me which database');
+  const request = await w.phone.waitFor(() => heardSince(w, from, (r) => r.kind === 'question' || r.kind === 'dialog'), { what: 'the question on the hub', timeoutMs: 45_000 });
+  expect(question.headlineOf(request)).toBe(JOURNEY_QUESTION.question);
+  if (question.shape) expect(request.toolInput).toMatchObject(question.shape);
+  // Answers the hub refuses, each with its reason: the question stays open, nothing typed.
+  for (const [answer, reason] of question.refusals(request)) {
+    const ack = await w.phone.emit('approval:answer', { requestId: request.id, answer });
+    expect(ack.ok, JSON.stringify(answer)).toBe(false);
+    expect(String(ack.error)).toMatch(reason);
+  }
+  expect(w.phone.resolved.find((r) => r.requestId === request.id)).toBeUndefined();
+  expect((await w.phone.emit('approval:answer', { requestId: request.id, answer: question.answer(request, WORDS) })).ok).toBe(true);
+  await w.view.shows('noted your answer', { timeoutMs: 45_000 });
+  const reached = JSON.stringify(question.typed ? WORDS_TYPED : WORDS).slice(1, -1);
+  await w.fake.waitForRequest((r) => r.kind === 'main' && bodyOf(r).includes(reached));
+  await idleOf(w, 'idle after the answer');
+}
+
+/** An agent whose question tool tether's way of running it leaves out: its room relays no question,
+ *  and its model is offered no such tool (so it never waits on a question nobody is shown). */
+async function absentQuestionStep(w: JourneyWorld, caps: AgentCapabilities, question: AbsentQuestion): Promise<void> {
+  expect(caps.relays.requests, question.absent).not.toContain('question');
+  expect(caps.relays.requests, question.absent).not.toContain('dialog');
+  w.fake.echo(`${w.row.agent} no question: `);
+  const seq = w.fake.requests.length;
+  await w.phone.send('ask me which database');
+  const asked = await w.fake.waitForRequest((r) => r.seq >= seq && r.kind === 'main' && bodyOf(r).includes('ask me which database'), { timeoutMs: 45_000 });
+  const offered = question.toolsOffered(asked);
+  expect(offered.length, 'the request offers the agent\'s other tools').toBeGreaterThan(0);
+  expect(offered, question.absent).not.toContain(question.tool);
+  await w.view.shows(`${w.row.agent} no question: ask me which database`);
+  await idleOf(w, 'idle after the turn');
+}
+
+/** `tether <agent>` at a desk, for an agent tether runs headless only: refused, saying why. */
+async function noDeskStep(w: JourneyWorld, row: HeadlessJourneyRow): Promise<void> {
+  // Wide enough that the reason is one line.
+  const desk = startRunner({ hub: w.hub, sandbox: w.sandbox, agent: row.agent, home: w.daemon.home, args: [], cols: 200, env: w.binEnv });
+  try {
+    expect(await desk.exited).not.toBe(0);
+    expect(desk.screenText(), desk.screenText()).toMatch(row.noDesk);
+  } finally {
+    await desk.stop();
+  }
+}
+
 describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
   const defer = useFileCleanups();
   let w: JourneyWorld;
   let caps: AgentCapabilities;
   const idle = (what: string) => idleOf(w, what);
-  const canDo = (what: Switch) => canSwitch(caps, what, 'pty');
+  const canDo = (what: Switch) => canSwitch(caps, what, row.launchKind);
 
   beforeAll(async () => {
     w = await startJourneyWorld(defer, row);
@@ -160,16 +213,21 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
 
   it('prompt: a prompt from the phone is typed into the agent and answered', async () => {
     w.fake.echo(`${row.agent} echo: `);
-    await expectPromptAnswered({ phone: w.phone, runner: w.runner, prompt: 'what is up from the phone', reply: `${row.agent} echo: what is up from the phone` });
+    await expectPromptAnswered({ phone: w.phone, shows: (text) => w.view.shows(text), prompt: 'what is up from the phone', reply: `${row.agent} echo: what is up from the phone` });
     await idle('idle after the turn');
   }, STEP_MS);
 
-  it('chat: a prompt typed at the desk becomes chat with its reply, nothing twice', async () => {
+  it('chat: a prompt typed at the desk becomes chat with its reply, nothing twice; an agent tether runs headless only has no desk, and says why', async () => {
+    if (row.launchKind === 'headless') {
+      await noDeskStep(w, row);
+      return;
+    }
+    const runner = w.runner!;
     w.fake.echo(`${row.agent} desk: `);
-    w.runner.paste('hello from the desk');
-    await w.runner.waitForScreen('hello from the desk');
+    runner.paste('hello from the desk');
+    await runner.waitForScreen('hello from the desk');
     if (row.pasteSettleMs > 0) await Bun.sleep(row.pasteSettleMs);
-    w.runner.write('\r');
+    runner.write('\r');
     await expectDeskTurnInChat(w.phone, { prompt: 'hello from the desk', reply: `${row.agent} desk: hello from the desk` });
     await idle('idle after the desk turn');
     expect(w.phone.duplicates()).toBe(0);
@@ -184,12 +242,12 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
     const from = w.fake.requests.length;
     await w.phone.send('tell me a long story');
     const streamed = await w.fake.waitForRequest((r) => r.seq >= from && r.kind === 'main' && bodyOf(r).includes('tell me a long story'), { timeoutMs: 45_000 });
-    await w.runner.waitForScreen('story-1.', { timeoutMs: 30_000 });
-    expect((await w.phone.emit('session:abort', { sessionId: w.runner.sessionId })).ok).toBe(true);
+    await w.view.replying('story-1.');
+    expect((await w.phone.emit('session:abort', { sessionId: w.sessionId })).ok).toBe(true);
     await expect.poll(() => streamed.outcome, { timeout: 15_000 }).toBe('aborted');
     await idle('idle after the abort');
-    expect(w.runner.screenText()).not.toContain('story-20.');
-    await w.runner.waitForScreen(row.idle);
+    expect(w.view.text()).not.toContain('story-20.');
+    await w.view.ready();
   }, STEP_MS);
 
   it('model: switched from the phone, the next request names the new model; where the agent cannot, refused with the reason', async () => {
@@ -198,38 +256,24 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
 
   it('mode: switched from the phone and back, the session follows the agent; where the agent cannot, refused with the reason', async () => {
     if (!canDo('modes')) {
-      expectRefused(await w.phone.emit('session:set-mode', { sessionId: w.runner.sessionId, mode: 'plan' }), caps, 'mode');
+      expectRefused(await w.phone.emit('session:set-mode', { sessionId: w.sessionId, mode: 'plan' }), caps, 'mode');
       return;
     }
     const before = await w.phone.waitFor(() => w.phone.session()?.permissionMode, { what: 'the mode read from the agent' });
     const target = caps.modes.values.includes('plan') && before !== 'plan' ? 'plan' : caps.modes.values.find((m) => m !== before)!;
     for (const mode of [target, before]) {
-      expect((await w.phone.emit('session:set-mode', { sessionId: w.runner.sessionId, mode })).ok).toBe(true);
+      expect((await w.phone.emit('session:set-mode', { sessionId: w.sessionId, mode })).ok).toBe(true);
       await w.phone.waitFor(() => w.phone.session()?.permissionMode === mode, { what: `${mode} mode`, timeoutMs: 30_000 });
     }
-    await w.runner.waitForScreen(row.idle);
+    await w.view.ready();
   }, STEP_MS);
 
-  it('question: the agent’s own question reaches the phone with its headline; the person’s words reach its next request', async () => {
-    await row.question.prepare?.(w.runner);
-    w.fake.question({ prompt: 'ask me which database', then: 'noted your answer' });
-    const from = w.phone.requested.length;
-    await w.phone.send('ask me which database');
-    const request = await w.phone.waitFor(() => heardSince(w, from, (r) => r.kind === 'question' || r.kind === 'dialog'), { what: 'the question on the hub', timeoutMs: 45_000 });
-    expect(row.question.headlineOf(request)).toBe(JOURNEY_QUESTION.question);
-    if (row.question.shape) expect(request.toolInput).toMatchObject(row.question.shape);
-    // Answers the hub refuses, each with its reason: the question stays open, nothing typed.
-    for (const [answer, reason] of row.question.refusals(request)) {
-      const ack = await w.phone.emit('approval:answer', { requestId: request.id, answer });
-      expect(ack.ok, JSON.stringify(answer)).toBe(false);
-      expect(String(ack.error)).toMatch(reason);
+  it('question: the agent’s own question reaches the phone with its headline; the person’s words reach its next request; where it has no question tool as tether runs it, none is offered to its model', async () => {
+    if ('absent' in row.question) {
+      await absentQuestionStep(w, caps, row.question);
+      return;
     }
-    expect(w.phone.resolved.find((r) => r.requestId === request.id)).toBeUndefined();
-    expect((await w.phone.emit('approval:answer', { requestId: request.id, answer: row.question.answer(request, WORDS) })).ok).toBe(true);
-    await w.runner.waitForScreen('noted your answer', { timeoutMs: 45_000 });
-    const reached = JSON.stringify(row.question.typed ? WORDS_TYPED : WORDS).slice(1, -1);
-    await w.fake.waitForRequest((r) => r.kind === 'main' && bodyOf(r).includes(reached));
-    await idle('idle after the answer');
+    await questionStep(w, row.question);
   }, STEP_MS);
 
   it('review: the same agent reviews the session read-only, the diff in its first request, its findings on the card; where it cannot, refused with the reason', async () => {
@@ -237,9 +281,9 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
   }, STEP_MS);
 
   it('end: End from the phone ends the agent and the session', async () => {
-    expect((await w.phone.emit('session:stop', { sessionId: w.runner.sessionId })).ok).toBe(true);
+    expect((await w.phone.emit('session:stop', { sessionId: w.sessionId })).ok).toBe(true);
     await w.phone.waitFor(() => w.phone.session()?.status === 'ended', { what: 'ended', timeoutMs: 30_000 });
-    expect(await w.runner.exited).toBe(0);
+    expect(await w.view.ended()).toBe(w.runner ? 0 : 'ended');
     // The fake was asked only what it knows.
     expect(w.fake.requests.filter((r) => r.kind === 'other').map((r) => r.path)).toEqual([]);
   }, STEP_MS);

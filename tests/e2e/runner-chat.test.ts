@@ -27,7 +27,7 @@ describe('tether claude: chat mirrored to the hub', () => {
     const { fake, runner, phone } = await startWorld(defer, {
       script: [(request) => text(`echo: ${lastUserText(request).split('\n').length} lines`), when(userSays(/line three/), text('three-line reply'))],
     });
-    await expectPromptAnswered({ phone, runner, prompt: 'what is up from the phone', reply: 'echo: 1 lines' });
+    await expectPromptAnswered({ phone, shows: (text) => runner.waitForScreen(text), prompt: 'what is up from the phone', reply: 'echo: 1 lines' });
 
     const multi = await phone.send('line one\nline two\nline three');
     await phone.waitFor(() => phone.prompts().get(multi.promptId)?.status === 'delivered', { what: '3-line prompt delivered' });

@@ -4,9 +4,10 @@
 // shows the reply too. A prompt typed at the desk: it reaches the chat before the reply.
 import { expect } from 'vitest';
 import type { ChatMessage } from '@tether/shared';
-import { chatText, type RunnerHandle, type SessionWatch } from './runner.ts';
+import { chatText, type SessionWatch } from './runner.ts';
 
-export async function expectPromptAnswered(o: { phone: SessionWatch; runner: RunnerHandle; prompt: string; reply: string }): Promise<void> {
+/** `shows`: where the reply is seen besides the chat (the desk's screen, for a PTY session). */
+export async function expectPromptAnswered(o: { phone: SessionWatch; shows(text: string): Promise<unknown>; prompt: string; reply: string }): Promise<void> {
   const { phone } = o;
   const sent = await phone.send(o.prompt);
   expect(sent.ok).toBe(true);
@@ -14,7 +15,7 @@ export async function expectPromptAnswered(o: { phone: SessionWatch; runner: Run
   await phone.waitFor(() => phone.messages().find((m) => m.role === 'assistant' && chatText(m).includes(o.reply)), { what: 'reply' });
   const user = phone.messages().find((m) => m.role === 'user' && m.promptId === sent.promptId);
   expect(user && chatText(user)).toBe(o.prompt);
-  await o.runner.waitForScreen(o.reply);
+  await o.shows(o.reply);
 }
 
 /** Once the desk typed `prompt` and Enter: the reply holding `reply` reaches the chat after the

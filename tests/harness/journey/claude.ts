@@ -11,6 +11,7 @@ const QUESTION = { ...JOURNEY_QUESTION, options: [...JOURNEY_QUESTION.options], 
 
 export const claudeRow: JourneyRow = {
   agent: 'claude',
+  launchKind: 'pty',
   async stage(defer) {
     const fake = await startFakeAnthropic();
     return rowStage(defer, {

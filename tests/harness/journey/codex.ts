@@ -11,6 +11,7 @@ type DialogInput = { headline?: string; options: Array<{ key: string; label: str
 
 export const codexRow: JourneyRow = {
   agent: 'codex',
+  launchKind: 'pty',
   async stage(defer) {
     const fake = await startFakeOpenAI();
     return rowStage(defer, {

@@ -11,6 +11,7 @@ type DialogInput = { headline?: string; freeText?: { key?: string } };
 
 export const geminiRow: JourneyRow = {
   agent: 'gemini',
+  launchKind: 'pty',
   async stage(defer) {
     const fake = await startFakeGemini();
     return rowStage(defer, {

@@ -1,7 +1,8 @@
 // row.ts (harness/journey): one agent's row of the journey table (tests/e2e/agent-journey.test.ts).
 // A row holds only what differs per agent: how its stage starts (fake API, sandbox, desk size), how
 // its fake API is scripted for each step, the words of its question on the phone, when its desk takes
-// typing, and the model it is switched to. What the agent can do at the installed version is not in
+// typing (or, for an agent tether runs headless only, the model it starts on and why it has no desk),
+// and the model it is switched to. What the agent can do at the installed version is not in
 // the row: the journey reads it from the capabilities the runner stated (the agent's own room), so a
 // floor pin lacking one gets the step's "absent, and why" branch. Adding an agent is one more row.
 import type { AgentKind, PendingRequest } from '@tether/shared';
@@ -55,9 +56,43 @@ export type AgentStage = {
   binEnv: Record<string, string>;
 };
 
-export type JourneyRow = {
+/** A question the agent asks in the journey: how the phone shows it and how the person answers. */
+export type JourneyQuestion = {
+  /** What the desk does first (Codex asks its questions in its Plan mode only). */
+  prepare?(runner: RunnerHandle): Promise<void>;
+  /** The headline the phone shows for the question. */
+  headlineOf(request: PendingRequest): string | undefined;
+  /** What else the phone is shown of it (its options and field, in the agent's words). */
+  shape?: Record<string, unknown>;
+  /** Answers the hub refuses for it, each with the reason it gives (the question stays open). */
+  refusals(request: PendingRequest): Array<[Answer, RegExp]>;
+  /** The words are typed into a field on its screen (else they travel as data, a hook's answer). */
+  typed: boolean;
+  /** The person's answer in `words` of their own (with a pick where the agent wants one). */
+  answer(request: PendingRequest, words: string): Answer;
+};
+
+/** A step the agent cannot take as tether runs it: why, and what shows it at the fake API. */
+export type AbsentQuestion = {
+  absent: string;
+  /** The tools a main-loop request offered the model (the question tool is not among them). */
+  toolsOffered(request: ApiRequest): string[];
+  /** The name its question tool would have. */
+  tool: string;
+};
+
+type RowCommon = {
   agent: AgentKind;
   stage(defer: Defer): Promise<AgentStage>;
+  question: JourneyQuestion | AbsentQuestion;
+  /** A model its switch takes, whether a request names it, and the phone's answer where the agent
+   *  asks to confirm a switch first (null: not that dialog). */
+  model: { to: string; names(requestModel: string | null): boolean; confirm?(request: PendingRequest): Answer | null };
+};
+
+/** An agent tether runs in a PTY at a desk (`tether <agent>`), mirrored to the phone. */
+export type PtyJourneyRow = RowCommon & {
+  launchKind: 'pty';
   /** `tether <agent>`'s own arguments and the desk's size. */
   runner: { args: string[]; cols?: number; rows?: number };
   /** The agent's idle, empty input at the desk, between turns (the journey's first turn, a prompt
@@ -65,24 +100,18 @@ export type JourneyRow = {
   idle: RegExp;
   /** A person's pause between a paste at the desk and its Enter (Gemini takes an early Enter as a newline). */
   pasteSettleMs: number;
-  question: {
-    /** What the desk does first (Codex asks its questions in its Plan mode only). */
-    prepare?(runner: RunnerHandle): Promise<void>;
-    /** The headline the phone shows for the question. */
-    headlineOf(request: PendingRequest): string | undefined;
-    /** What else the phone is shown of it (its options and field, in the agent's words). */
-    shape?: Record<string, unknown>;
-    /** Answers the hub refuses for it, each with the reason it gives (the question stays open). */
-    refusals(request: PendingRequest): Array<[Answer, RegExp]>;
-    /** The words are typed into a field on its screen (else they travel as data, a hook's answer). */
-    typed: boolean;
-    /** The person's answer in `words` of their own (with a pick where the agent wants one). */
-    answer(request: PendingRequest, words: string): Answer;
-  };
-  /** A model its switch takes, whether a request names it, and the phone's answer where the agent
-   *  asks to confirm a switch first (null: not that dialog). */
-  model: { to: string; names(requestModel: string | null): boolean; confirm?(request: PendingRequest): Answer | null };
 };
+
+/** An agent tether runs headless only, started from the phone through the daemon: no desk. */
+export type HeadlessJourneyRow = RowCommon & {
+  launchKind: 'headless';
+  /** The model it starts on (the phone's new-session form names one). */
+  startModel: string;
+  /** Why there is no desk to type at: what the runner says to `tether <agent>`. */
+  noDesk: RegExp;
+};
+
+export type JourneyRow = PtyJourneyRow | HeadlessJourneyRow;
 
 /** A fake's own builders and handle, from which every row's JourneyFake is made the same way. */
 export type FakeParts<Req, Rep, R extends ApiRequest> = {
@@ -98,8 +127,8 @@ export type FakeParts<Req, Rep, R extends ApiRequest> = {
   modelOf(request: ApiRequest): string | null;
   /** Its shell tool asked to run `command`. */
   command(command: string, description: string): Rep;
-  /** JOURNEY_QUESTION in its question tool. */
-  question(): Rep;
+  /** JOURNEY_QUESTION in its question tool (null: it has none, AbsentQuestion). */
+  question: (() => Rep) | null;
   /** The request carries the question's answer. */
   answered(request: Req): boolean;
 };
@@ -123,7 +152,7 @@ export function journeyFake<Req, Rep, R extends ApiRequest>(parts: FakeParts<Req
     echo: (prefix) => fake.setScript([(request: Req) => text(`${prefix}${parts.api.lastUserText(request)}`)]),
     story: (marker) => fake.setScript([parts.api.streamedText(Array.from({ length: 20 }, (_, i) => `Paragraph ${marker}-${i + 1}.\n\n`), { gapMs: 1000 })]),
     command: (o) => fake.setScript([when(userSays(o.prompt), parts.command(o.command, o.description)), when(bodyHas(o.output), text(o.then))]),
-    question: (o) => fake.setScript([when(userSays(o.prompt), parts.question()), when(parts.answered, text(o.then))]),
+    question: (o) => fake.setScript(parts.question ? [when(userSays(o.prompt), parts.question()), when(parts.answered, text(o.then))] : [when(userSays(o.prompt), text(o.then))]),
     review: (findings) => fake.setScript([when(userSays('diff --git'), text(findings))]),
   };
 }

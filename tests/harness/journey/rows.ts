@@ -4,9 +4,10 @@
 import { claudeRow } from './claude.ts';
 import { codexRow } from './codex.ts';
 import { geminiRow } from './gemini.ts';
+import { opencodeRow } from './opencode.ts';
 import type { JourneyRow } from './row.ts';
 
-const ALL: JourneyRow[] = [claudeRow, codexRow, geminiRow];
+const ALL: JourneyRow[] = [claudeRow, codexRow, geminiRow, opencodeRow];
 
 function chosen(list: string | undefined): JourneyRow[] {
   if (!list) return ALL;

@@ -44,6 +44,22 @@ describe('the chat log of an ACP agent', () => {
     expect(statSync(log.path).mode & 0o777).toBe(0o600);
   });
 
+  // opencode 1.18.33's session/prompt result: {stopReason, usage: {inputTokens, outputTokens, totalTokens, thoughtTokens?, cachedReadTokens?}}.
+  it('adds each turn\'s usage to what the session had used, once per line however often it is read', () => {
+    const log = logIn();
+    log.prompt('one');
+    log.usage({ inputTokens: 100, outputTokens: 10, totalTokens: 110 });
+    log.prompt('two');
+    log.usage({ inputTokens: 20, outputTokens: 5, thoughtTokens: 3, cachedReadTokens: 100, totalTokens: 128 });
+    log.usage({ inputTokens: 0, outputTokens: 0 });
+    log.usage('junk');
+    const reader = createChatLogReader({ usage: { inputTokens: 1000, cachedInputTokens: 0, outputTokens: 50, contextTokens: 900, contextWindow: 200_000 } });
+    const read = reader.read(lines(log.path), {});
+    expect(read.messages.map((m) => m.role)).toEqual(['user', 'user']);
+    expect(read.usage).toEqual({ inputTokens: 1220, cachedInputTokens: 100, outputTokens: 68, contextTokens: 120, contextWindow: 200_000 });
+    expect(reader.read(lines(log.path), {}).usage).toBeUndefined();
+  });
+
   it('names its file only by an agent session id: a path in one is refused', () => {
     expect(() => chatLogPath({ dir: '/x', agent: 'opencode', sessionId: '../../etc/passwd' })).toThrow();
     expect(chatLogPath({ dir: '/x', agent: 'opencode', sessionId: 'ses_db4517537ffe3RxbKIQZWM7MZC' })).toBe('/x/opencode/ses_db4517537ffe3RxbKIQZWM7MZC.jsonl');

@@ -7,6 +7,7 @@
 //   {t:"assistant"|"thought", id, at, text}       the agent's message chunks of one messageId, joined
 //   {t:"tool", id, at, name, input}               a tool call once it ran or failed (its last title,
 //   {t:"result", id, at, output, isError}         kind and raw input), then its output
+//   {t:"usage", id, at, input, cachedInput, output}  one turn's tokens (session/prompt's `usage`)
 //
 // Invariant: a line is written only when its message is whole (another update came, or the turn is
 // over), so a reader never sees half a message; ids are the agent's own (messageId, toolCallId) or
@@ -23,7 +24,8 @@ const isObject = (value: unknown): value is Json => !!value && typeof value === 
 export type ChatLogLine =
   | { t: 'user' | 'assistant' | 'thought'; id: string; at: string; text: string }
   | { t: 'tool'; id: string; at: string; name: string; input: Json }
-  | { t: 'result'; id: string; at: string; output: string; isError: boolean };
+  | { t: 'result'; id: string; at: string; output: string; isError: boolean }
+  | { t: 'usage'; id: string; at: string; input: number; cachedInput: number; output: number };
 
 export type ChatLog = {
   path: string;
@@ -33,6 +35,8 @@ export type ChatLog = {
   update(update: unknown): void;
   /** The turn is over: what is still being said is whole now. */
   flush(): void;
+  /** The turn's tokens as its session/prompt result states them (ACP's unstable `usage`). */
+  usage(usage: unknown): void;
 };
 
 /** `<dir>/<agent>/<sessionId>.jsonl`, the folders 0700 and the file 0600 (prompts are private). */
@@ -106,6 +110,16 @@ export function createChatLog(o: { dir: string; agent: string; sessionId: string
       if (kind === 'tool_call' || kind === 'tool_call_update') return toolUpdate(update);
     },
     flush,
+    usage: (usage) => {
+      if (!isObject(usage)) return;
+      const count = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0);
+      // Its thought tokens are output it was billed for, as Gemini's are (gemini/transcript.ts).
+      const output = count(usage.outputTokens) + count(usage.thoughtTokens);
+      const cachedInput = count(usage.cachedReadTokens);
+      const input = count(usage.inputTokens) + cachedInput;
+      if (input === 0 && output === 0) return;
+      write({ t: 'usage', id: crypto.randomUUID(), at: new Date().toISOString(), input, cachedInput, output });
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { permissionOptions, permissionOutcome, permissionQuestion } from './permission.ts';
+import { createCallInputs, permissionOptions, permissionOutcome, permissionQuestion } from './permission.ts';
 
 /** What Gemini CLI 0.61.0 offers for a shell command (seen over `gemini --acp`). */
 const GEMINI_OPTIONS = permissionOptions([
@@ -64,5 +64,28 @@ describe('permissionQuestion', () => {
   it('anything else goes by its title, and junk is still a question (never a crash)', () => {
     expect(permissionQuestion({ title: 'Fetch https://x', kind: 'fetch', locations: [{ path: '/w' }] })).toEqual({ toolName: 'Fetch https://x', toolInput: { kind: 'fetch', locations: ['/w'] }, toolUseId: null });
     expect(permissionQuestion(42)).toEqual({ toolName: 'a tool', toolInput: {}, toolUseId: null });
+  });
+});
+
+describe('createCallInputs', () => {
+  // opencode 1.18.33 over ACP: its bash call is announced with {command, description}, then its
+  // permission request carries the command only (the permission's metadata).
+  it('fills a permission from what its call was announced with, the permission winning', () => {
+    const calls = createCallInputs();
+    calls.update({ sessionUpdate: 'tool_call', toolCallId: 'c1', status: 'pending', rawInput: {} });
+    calls.update({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'in_progress', rawInput: { command: 'echo hi', description: 'say hi' } });
+    const asked = { toolCallId: 'c1', kind: 'execute', rawInput: { command: 'echo hi!' } };
+    expect(permissionQuestion(calls.fill(asked))).toEqual({ toolName: 'Bash', toolInput: { command: 'echo hi!', description: 'say hi' }, toolUseId: 'c1' });
+  });
+
+  it('forgets a call once it ended; an unknown call and junk pass as they are', () => {
+    const calls = createCallInputs();
+    calls.update({ sessionUpdate: 'tool_call', toolCallId: 'c1', rawInput: { description: 'old' } });
+    calls.update({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed' });
+    calls.update({ sessionUpdate: 'agent_message_chunk', toolCallId: 'c2', rawInput: { description: 'not a call' } });
+    const asked = { toolCallId: 'c1', rawInput: { command: 'x' } };
+    expect(calls.fill(asked)).toBe(asked);
+    expect(calls.fill({ toolCallId: 'c2' })).toEqual({ toolCallId: 'c2' });
+    expect(calls.fill(42)).toBe(42);
   });
 });

@@ -68,3 +68,26 @@ export function permissionOutcome(options: PermissionOption[], verdict: Verdict 
   // An agent that offers no way to allow once: no (fail closed) rather than a rule nobody chose.
   return once ? { outcome: once, tell: null } : reject(null);
 }
+
+/** The raw input of each tool call the agent announced (session/update `tool_call` and its updates),
+ *  until it ends. An agent may ask about a call with less than it announced (opencode's permission
+ *  carries the shell command but not the description its `bash` call gave): the question is filled
+ *  from what was announced, the permission's own input winning. */
+export function createCallInputs(): { update(update: unknown): void; fill(toolCall: unknown): unknown } {
+  const inputs = new Map<string, Json>();
+  return {
+    update(update) {
+      if (!isObject(update) || (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update')) return;
+      const id = str(update.toolCallId);
+      if (!id) return;
+      if (update.status === 'completed' || update.status === 'failed') return void inputs.delete(id);
+      if (isObject(update.rawInput)) inputs.set(id, { ...inputs.get(id), ...update.rawInput });
+    },
+    fill(toolCall) {
+      if (!isObject(toolCall)) return toolCall;
+      const known = inputs.get(str(toolCall.toolCallId) ?? '');
+      if (!known) return toolCall;
+      return { ...toolCall, rawInput: { ...known, ...(isObject(toolCall.rawInput) ? toolCall.rawInput : {}) } };
+    },
+  };
+}

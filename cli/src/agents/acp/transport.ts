@@ -20,7 +20,7 @@ import type { PermissionMode } from '@tether/shared';
 import type { HeadlessContext, HeadlessTransport, HeadlessTurn } from '../headless-transport.ts';
 import type { LaunchPlan } from '../launch-plan.ts';
 import { connectAcp, METHOD_NOT_FOUND, type AcpConnection, type AcpRequest } from './connection.ts';
-import { permissionOptions, permissionOutcome, permissionQuestion } from './permission.ts';
+import { createCallInputs, permissionOptions, permissionOutcome, permissionQuestion } from './permission.ts';
 import { acpPrompt, type PromptCapabilities } from './prompt.ts';
 import { createChatLog, type ChatLog } from './chat-log.ts';
 
@@ -58,11 +58,13 @@ type State = {
   /** tether's chat log (AcpAgent.chat 'log'), and whether it records (not during session/load's replay). */
   chatLog: ChatLog | null;
   recording: boolean;
+  /** What each tool call under way was announced with (a permission may say less). */
+  calls: ReturnType<typeof createCallInputs>;
 };
 
 export function createAcpTransport(context: HeadlessContext, agent: AcpAgent): HeadlessTransport {
   const { log } = context;
-  const state: State = { sessionId: null, can: { image: false, embeddedContext: false }, turn: null, asked: new Set(), transcript: null, chatLog: null, recording: false };
+  const state: State = { sessionId: null, can: { image: false, embeddedContext: false }, turn: null, asked: new Set(), transcript: null, chatLog: null, recording: false, calls: createCallInputs() };
   let conn = null as AcpConnection | null;
   let openFailed: string | null = null;
   const findTranscript = () => {
@@ -95,7 +97,9 @@ export function createAcpTransport(context: HeadlessContext, agent: AcpAgent): H
         onNotification: (method, params) => {
           context.events.activity();
           if (method !== 'session/update') return log(`${agent.name} acp: notification ${method} not followed`);
-          if (state.recording && params.sessionId === state.sessionId) state.chatLog?.update(params.update);
+          if (params.sessionId !== state.sessionId) return;
+          state.calls.update(params.update);
+          if (state.recording) state.chatLog?.update(params.update);
         },
       });
       conn = connected;
@@ -232,6 +236,7 @@ function runTurn(o: { context: HeadlessContext; conn: AcpConnection; state: Stat
   conn
     .request('session/prompt', { sessionId, prompt: o.prompt })
     .then((result) => {
+      if (state.recording) state.chatLog?.usage(result.usage);
       const turn = state.turn;
       const tell = turn && !turn.cancelled && result.stopReason !== 'cancelled' ? turn.tell.splice(0) : [];
       if (tell.length > 0) {
@@ -261,7 +266,7 @@ async function answerRequest(o: { context: HeadlessContext; conn: AcpConnection;
     return conn.fail(request.id, { code: METHOD_NOT_FOUND, message: `tether does not take ${request.method}` });
   }
   const options = permissionOptions(request.params.options);
-  const question = permissionQuestion(request.params.toolCall);
+  const question = permissionQuestion(state.calls.fill(request.params.toolCall));
   state.asked.add(request.id);
   const verdict = await context.events.ask({ id: String(request.id), ...question });
   // Answered already (an interrupt said `cancelled`), or the agent stopped waiting.

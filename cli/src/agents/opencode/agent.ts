@@ -24,7 +24,7 @@ export const opencodeAgent: Agent = {
   installHooks: () => {
     throw new LaunchArgsError(PTY_REFUSED);
   },
-  transcript: () => createChatLogReader(),
+  transcript: (options) => createChatLogReader({ usage: options?.usage ?? null }),
   // A refusal over ACP is the option the person picked; its result says nothing more.
   isRejectedToolResult: () => false,
   // Never drawn: no PTY runs it (installHooks refuses first).
