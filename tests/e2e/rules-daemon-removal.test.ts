@@ -3,15 +3,17 @@
 // rule's entry out of the real `.claude/settings.local.json`, and the person's own entries stay; a
 // daemon offline at the revocation removes it when it comes back. Real claude wrote both rules (three
 // phone allows each, accepted from two paired devices, the fourth call writes it), against the fake API.
+// On SQLite and on PostgreSQL: what is still to be removed lives in the store.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { LoginResponseSchema, PairCodeCreatedSchema, type ProjectRule } from '@tether/shared';
 import type { Socket } from 'socket.io-client';
 import { hasToolResult, text, toolUse, userSays, when } from '../fixtures/fake-anthropic/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { connectSocket, emitAck, type HubHandle } from '../harness/hub.ts';
 import { startDaemon } from '../harness/daemon.ts';
+import { startPostgres, type PostgresHandle } from '../harness/postgres.ts';
 import type { RunnerHandle, SessionWatch } from '../harness/runner.ts';
 import { DESK_READY, startDaemonWorld } from '../harness/world.ts';
 
@@ -71,8 +73,19 @@ async function writtenRule(o: { watch: SessionWatch; runner: RunnerHandle; phone
   return waitForRule(o.phone, (r) => r.id === proposed.id && r.status === 'written', `${o.letter} written`);
 }
 
-it('a device revoked with no session in the folder: its rule leaves settings.local.json through the daemon, the person’s entries stay; the daemon offline then: removed when it is back', async () => {
-  const world = await startDaemonWorld(defer, { script: WORDS.flatMap(turn) });
+let cluster: PostgresHandle | null = null;
+afterAll(async () => cluster?.stop());
+/** The hub's database: its own SQLite file, or a fresh database of one PostgreSQL cluster. */
+const databases = {
+  sqlite: async () => ({}),
+  postgres: async () => {
+    cluster ??= await startPostgres();
+    return { databaseUrl: await cluster.createDatabase() };
+  },
+};
+
+it.each(['sqlite', 'postgres'] as const)('%s: a device revoked with no session in the folder: its rule leaves settings.local.json through the daemon, the person’s entries stay; the daemon offline then: removed when it is back', async (database) => {
+  const world = await startDaemonWorld(defer, { script: WORDS.flatMap(turn), hub: await databases[database]() });
   const { daemon, phone, sandbox, hub } = world;
   const deviceA = await pairDevice(hub);
   const deviceB = await pairDevice(hub);
