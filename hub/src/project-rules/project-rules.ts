@@ -71,11 +71,11 @@ export function createProjectRules(options: { store: Store; facts: FactBus; runn
     return false;
   };
 
-  /** Every live session in that folder hears the folder's work; true when a runner is there to take it. */
-  const syncFolder = async (namespace: Namespace, where: Folder): Promise<boolean> => {
+  /** Every live session in that folder hears the folder's work; the sessions told. */
+  const syncFolder = async (namespace: Namespace, where: Folder): Promise<Session[]> => {
     const sessions = await folderSessions(namespace, where);
     for (const session of sessions) await syncSession(namespace, session);
-    return runnerConnected(namespace, sessions);
+    return sessions;
   };
 
   const daemonRemoval = createDaemonRemoval({ store, daemons: options.daemons, now, updated, onError: options.onError });
@@ -83,7 +83,7 @@ export function createProjectRules(options: { store: Store; facts: FactBus; runn
   /** The folder's runners first; with none connected, the machine's daemon takes the removals
    *  (resolved once it answered: an ack to a person or a runner does not wait for that). */
   const reachFolder = async (namespace: Namespace, where: Folder): Promise<{ daemon: Promise<void> }> => ({
-    daemon: (await syncFolder(namespace, where)) ? Promise.resolve() : daemonRemoval.folder(namespace, where),
+    daemon: (await runnerConnected(namespace, await syncFolder(namespace, where))) ? Promise.resolve() : daemonRemoval.folder(namespace, where),
   });
 
   return {
