@@ -109,7 +109,7 @@ export function createDomain(options: {
   // What a revoked device made goes with it (the other hubs' ticks also refuse a revoked maker's run).
   facts.on('tokens.revoked', ({ tokenIds }) => void schedules.tokensRevoked(tokenIds).catch((error) => onError('schedules of revoked tokens', error)));
   facts.on('tokens.revoked', (fact) => void sessions.tokensRevoked(fact).catch((error) => onError('held prompts of revoked tokens', error)));
-  const rules = createProjectRules({ store, facts, runners });
+  const rules = createProjectRules({ store, facts, runners, daemons, onError });
   const limits = createUsageLimits({
     store,
     facts,

@@ -72,14 +72,36 @@ export const RuleAcceptSchema = z.object({ ruleId: RuleIdSchema, prefix: z.strin
 export const RuleRevokeSchema = z.object({ ruleId: RuleIdSchema });
 export const RuleListSchema = z.object({});
 
+/** A rule as a runner or a daemon acts on it: its id, the agent's tool, what the rule says. */
+const RuleEntrySchema = z.object({ id: RuleIdSchema, toolName: z.string().min(1).max(100), ruleContent: z.string().min(1).max(RULE_COMMAND_CHARS + 2) });
+
 /** Hub → runner: the rules of its folder it has work for (write on the next matching call, or remove). */
 export const RuleSyncSchema = z.object({
   sessionId: SessionIdSchema,
   rules: z
-    .array(z.object({ id: RuleIdSchema, toolName: z.string().min(1).max(100), ruleContent: z.string().min(1).max(RULE_COMMAND_CHARS + 2), action: z.enum(['write', 'remove']) }))
+    .array(RuleEntrySchema.extend({ action: z.enum(['write', 'remove']) }))
     .max(500),
 });
 export type RuleSync = z.infer<typeof RuleSyncSchema>;
+
+/** Hub → daemon: revoked rules still in `<folder>`'s rule file while no runner of that folder is
+ *  connected (a device revoked, a revoke with no session there). The daemon takes out exactly
+ *  these entries, through each agent's own rule file code; the folder is an absolute path. */
+export const DaemonRulesRemoveSchema = z.object({
+  folder: z
+    .string()
+    .min(1)
+    .max(MAX_PATH_CHARS)
+    .refine((folder) => folder.startsWith('/') && !folder.includes('\0') && !folder.split('/').some((part) => part === '..' || part === '.'), 'the folder must be an absolute path without . or ..'),
+  rules: z.array(RuleEntrySchema).min(1).max(500),
+});
+export type DaemonRulesRemove = z.infer<typeof DaemonRulesRemoveSchema>;
+/** Per rule: `removed` its entry was taken out, `absent` it was not there (both: the file no longer
+ *  has it), `failed` the file was not touched (a link, not JSON: `error` says why). */
+export const DaemonRulesRemoveAckSchema = z.object({
+  rules: z.array(z.object({ id: RuleIdSchema, outcome: z.enum(['removed', 'absent', 'failed']), error: z.string().max(1000).nullable() })).max(500),
+});
+export type DaemonRulesRemoveAck = z.infer<typeof DaemonRulesRemoveAckSchema>;
 
 /** Runner → hub: what became of a rule in its folder. */
 export const RuleReportSchema = z.object({

@@ -15,6 +15,7 @@ import { LAUNCH_KINDS } from './wire.ts';
 import { AckErrorSchema, ackError, ackSchemaOf, type AckError, type ErrorCode } from './protocol.ts';
 import { LiveReviewsChoiceSchema } from './reviews.ts';
 import { DaemonOutsideSchema } from './outside.ts';
+import { DaemonRulesRemoveAckSchema, DaemonRulesRemoveSchema, type DaemonRulesRemoveAck } from './project-rules.ts';
 import { DaemonShellCommandAckSchemas, DaemonShellCommandSchemas, type DaemonShellCommandAcks } from './shell.ts';
 import { DaemonWorktreeCommandAckSchemas, DaemonWorktreeCommandSchemas, SessionWorktreeSchema, SpawnWorktreeSchema, type DaemonWorktreeCommandAcks } from './worktrees.ts';
 
@@ -166,6 +167,7 @@ export const DaemonCommandSchemas = {
   'daemon:spawn': DaemonSpawnSchema,
   'daemon:kill': DaemonKillSchema,
   'daemon:outside': DaemonOutsideSchema,
+  'daemon:rules-remove': DaemonRulesRemoveSchema,
   ...DaemonShellCommandSchemas,
   ...DaemonWorktreeCommandSchemas,
 } as const;
@@ -173,6 +175,7 @@ export type DaemonCommandAcks = {
   'daemon:spawn': DaemonSpawnAck;
   'daemon:kill': DaemonKillAck;
   'daemon:outside': object;
+  'daemon:rules-remove': DaemonRulesRemoveAck;
 } & DaemonShellCommandAcks &
   DaemonWorktreeCommandAcks;
 
@@ -183,6 +186,7 @@ export const DaemonCommandAckSchemas = {
   'daemon:spawn': ackSchemaOf(DaemonSpawnAckSchema, DaemonAckErrorSchema),
   'daemon:kill': ackSchemaOf(DaemonKillAckSchema, DaemonAckErrorSchema),
   'daemon:outside': ackSchemaOf(z.object({}), DaemonAckErrorSchema),
+  'daemon:rules-remove': ackSchemaOf(DaemonRulesRemoveAckSchema, DaemonAckErrorSchema),
   'daemon:shell-open': ackSchemaOf(DaemonShellCommandAckSchemas['daemon:shell-open'], DaemonAckErrorSchema),
   'daemon:shell-input': ackSchemaOf(DaemonShellCommandAckSchemas['daemon:shell-input'], DaemonAckErrorSchema),
   'daemon:shell-resize': ackSchemaOf(DaemonShellCommandAckSchemas['daemon:shell-resize'], DaemonAckErrorSchema),

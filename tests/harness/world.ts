@@ -106,8 +106,8 @@ export async function connectPhone(defer: Defer, hub: { url: string; token: stri
 
 export type DaemonWorld = Stage & { daemon: DaemonHandle; phone: Socket };
 
-/** A stage, a real `tether daemon` on its hub (with `daemonEnv` on top of the sandbox env) and a phone socket. */
-export async function startDaemonWorld(defer: Defer, options: { script?: ScriptTurn[]; daemonEnv?: Record<string, string> } = {}): Promise<DaemonWorld> {
+/** A stage, a real `tether daemon` on its hub (with `daemonEnv` on top of the sandbox env) and a phone socket; `hub`: the hub's options (a PostgreSQL database). */
+export async function startDaemonWorld(defer: Defer, options: { script?: ScriptTurn[]; daemonEnv?: Record<string, string>; hub?: Parameters<typeof startHub>[0] } = {}): Promise<DaemonWorld> {
   const stage = await startStage(defer, options);
   const daemon = await startDaemon({ hub: stage.hub, sandbox: stage.sandbox, ...(options.daemonEnv ? { env: options.daemonEnv } : {}) });
   defer(() => daemon.stop());

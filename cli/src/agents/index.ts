@@ -1,6 +1,6 @@
 // index.ts: the agents tether can run, by kind. The one file outside an agent's room that names them.
 import type { AgentCapabilities, AgentKind } from '@tether/shared';
-import type { Agent } from './agent.ts';
+import type { Agent, ProjectRuleFile } from './agent.ts';
 import { claudeAgent } from './claude/agent.ts';
 import { codexAgent } from './codex/agent.ts';
 import { geminiAgent } from './gemini/agent.ts';
@@ -32,3 +32,10 @@ export function installedCapabilities(o: { agent: Agent; env: Record<string, str
 
 export type { Agent, LaunchPlan } from './agent.ts';
 export { LaunchArgsError } from './agent.ts';
+
+/** The project rule files of every agent that has one, each once: a rule is keyed by machine,
+ *  folder and call, not by agent, so removing it takes it out of each (the daemon, with no session
+ *  of the folder to say which agent ran there). */
+export function projectRuleFiles(): ProjectRuleFile[] {
+  return [...new Set(Object.values(AGENTS).flatMap((agent) => (agent.projectRules ? [agent.projectRules] : [])))];
+}

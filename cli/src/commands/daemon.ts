@@ -98,6 +98,9 @@ const command: Command = {
           case 'outside':
             say(event.enabled ? 'finding the conversations tether did not run (switch it off on the machine\'s page)' : 'not finding conversations tether did not run');
             break;
+          case 'rules-removed':
+            say(`revoked rules in ${event.folder}: ${event.removed} taken out of its rule file, ${event.absent} already gone${event.failed ? `, ${event.failed} not (the file left untouched; the reason is on the rule: tether rules)` : ''}`);
+            break;
           case 'shell-ended':
             say(`web shell ${event.shellId.slice(0, 8)} ended (${event.reason})`);
             break;

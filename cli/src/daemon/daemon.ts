@@ -7,6 +7,7 @@
 //   hub ─daemon:kill──► SIGKILL the runner's process group
 //   runner exits (child exit, or pid gone for runners of an earlier daemon) ─► runner:exited ─► hub
 //   hub ─daemon:shell-*─► shells.ts (only with --allow-shell) ─► shell:output/shell:exit ─► hub
+//   hub ─daemon:rules-remove─► rules.ts: revoked rules out of a folder's rule file (no session there)
 //
 // Invariants: runners outlive the daemon (restart = re-register, keep watching the recorded pids);
 // nothing is respawned; a hub that refuses the token is retried slowly, then the daemon gives up
@@ -16,7 +17,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { homedir, hostname, platform, release, userInfo } from 'node:os';
 import { AgentKindSchema, DEFAULT_AGENT, isUuid, type Ack, type AgentKind, type DaemonKillAck, type DaemonSpawn, type DaemonSpawnAck, type MachineInfo } from '@tether/shared';
-import { agentFor, installedCapabilities } from '../agents/index.ts';
+import { agentFor, installedCapabilities, projectRuleFiles } from '../agents/index.ts';
 import { loadMachineSecret, machineVouch } from '../config/machine-claim.ts';
 import { tetherPaths } from '../config/paths.ts';
 import { connectHubLink } from '../hub-link/link.ts';
@@ -26,6 +27,7 @@ import { isAlive, listRunnerRecords, logTail, removeRunnerRecord, watchEarlierRu
 import { createShellHost, type ShellHostEvent } from './shells.ts';
 import { spawnInWorktree, worktreeCommands } from './worktrees.ts';
 import { daemonOutside } from './outside-daemon.ts';
+import { rulesRemoveCommand, type RulesRemoved } from './rules.ts';
 
 /** socket.io back-off: first retry fast (a hub restart takes ~1 s), then at most every 30 s. */
 const BACKOFF = { firstMs: 500, maxMs: 30_000 };
@@ -88,6 +90,8 @@ export type DaemonEvent =
   | { kind: 'gave-up'; reason: string }
   /** Finding conversations tether did not run was switched on or off (the hub's switch). */
   | { kind: 'outside'; enabled: boolean }
+  /** Revoked rules taken out of a folder's rule file, counted (never the entries themselves). */
+  | ({ kind: 'rules-removed' } & RulesRemoved)
   /** The hub refused the registration (retried) or a report (dropped). */
   | { kind: 'problem'; message: string }
   | ShellHostEvent;
@@ -179,6 +183,7 @@ export function startDaemon(options: {
       'daemon:spawn': spawn,
       'daemon:kill': (p) => kill(p.sessionId),
       'daemon:outside': (p) => outside.switchTo(p.enabled),
+      'daemon:rules-remove': rulesRemoveCommand({ files: projectRuleFiles, onRemoved: (counts) => options.onEvent({ kind: 'rules-removed', ...counts }) }),
       'daemon:shell-open': (p) => shells.open(p),
       'daemon:shell-input': (p) => shells.input(p.shellId, p.data),
       'daemon:shell-resize': (p) => shells.resize(p.shellId, p),

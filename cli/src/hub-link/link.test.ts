@@ -210,6 +210,7 @@ describe('the daemon on the hub link', () => {
         'daemon:spawn': refuse,
         'daemon:kill': ({ sessionId }) => ({ ok: true, killed: sessionId === SESSION }),
         'daemon:outside': refuse,
+        'daemon:rules-remove': refuse,
         'daemon:shell-open': refuse,
         'daemon:shell-input': refuse,
         'daemon:shell-resize': refuse,

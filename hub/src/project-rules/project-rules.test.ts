@@ -1,10 +1,11 @@
 // The project-rules room over a real SQLite store: what is counted, what is proposed, who hears it.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SessionRegistrationSchema, type AgentCapabilitiesInput, type PendingRequest, type ProjectRule } from '@tether/shared';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SessionRegistrationSchema, type Ack, type AgentCapabilitiesInput, type DaemonRulesRemove, type DaemonRulesRemoveAck, type PendingRequest, type ProjectRule } from '@tether/shared';
 import { openTempStore, removeTempStore, type TempStore } from '../testing/temp-store.ts';
 import { createFactBus } from '../facts/facts.ts';
 import type { RunnerCommands } from '../facts/runners.ts';
 import { createProjectRules } from './project-rules.ts';
+import type { RuleDaemons } from './daemon-removal.ts';
 
 const M1 = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const S1 = '11111111-1111-4111-8111-111111111111';
@@ -23,6 +24,13 @@ let temp: TempStore;
 let sent: Array<{ sessionId: string; event: string; payload: unknown }>;
 let heard: ProjectRule[];
 let rules: ReturnType<typeof createProjectRules>;
+/** Sessions whose runner is connected; the machines whose daemon is; what each daemon was asked. */
+let present: Set<string>;
+let online: Set<string>;
+let asked: Array<{ machineId: string; event: string; payload: DaemonRulesRemove }>;
+/** How the daemon answers (default: every entry taken out). */
+let answer: (payload: DaemonRulesRemove) => Ack<DaemonRulesRemoveAck>;
+let errors: string[];
 
 beforeEach(async () => {
   temp = openTempStore('tether-project-rules-');
@@ -30,8 +38,24 @@ beforeEach(async () => {
   heard = [];
   const facts = createFactBus({ onError: (what, error) => { throw new Error(`${what}: ${String(error)}`); } });
   facts.on('rule.updated', ({ rule }) => heard.push(rule));
-  const runners = { send: (_ns: string, sessionId: string, event: string, payload: unknown) => void sent.push({ sessionId, event, payload }) } as unknown as RunnerCommands;
-  rules = createProjectRules({ store: temp.store, facts, runners });
+  present = new Set([S1]);
+  online = new Set([M1]);
+  asked = [];
+  errors = [];
+  answer = (payload) => ({ ok: true, rules: payload.rules.map((r) => ({ id: r.id, outcome: 'removed' as const, error: null })) });
+  const runners = {
+    send: (_ns: string, sessionId: string, event: string, payload: unknown) => void sent.push({ sessionId, event, payload }),
+    present: async (_ns: string, sessionId: string) => present.has(sessionId),
+  } as unknown as RunnerCommands;
+  // The namespace's daemon of a machine: found only in 'alpha', only while online.
+  const daemons = {
+    locate: async (ns: string, machineId: string) => (ns === 'alpha' && online.has(machineId) ? ({ remoteId: machineId }) : null),
+    command: async (target: { remoteId: string }, event: string, payload: DaemonRulesRemove) => {
+      asked.push({ machineId: target.remoteId, event, payload });
+      return answer(payload);
+    },
+  } as unknown as RuleDaemons;
+  rules = createProjectRules({ store: temp.store, facts, runners, daemons, onError: (what, error) => void errors.push(`${what}: ${String(error)}`) });
   const register = (id: string, o: { machineId: string | null; cwd: string; capabilities?: AgentCapabilitiesInput | null }) =>
     temp.store.registerSession({ namespace: 'alpha', registration: SessionRegistrationSchema.parse({ id, cwd: o.cwd, launchKind: 'pty', machineId: o.machineId, status: 'idle', capabilities: o.capabilities === undefined ? writes : o.capabilities }), now: 1 });
   await register(S1, { machineId: M1, cwd: '/work/app' });
@@ -126,5 +150,90 @@ describe('the person’s yes and no', () => {
     const session = await temp.store.getSession({ namespace: 'alpha', sessionId: S1 });
     await rules.syncSession('alpha', session!);
     expect(sent).toEqual([{ sessionId: S1, event: 'rules:sync', payload: { sessionId: S1, rules: [] } }]);
+  });
+});
+
+describe('removal by the machine’s daemon when no runner of the folder is connected', () => {
+  /** A rule the agent wrote in S1's folder, accepted by token `t1`. */
+  const writtenRule = async (command = 'npm test') => {
+    await allowThrice({ command });
+    const rule = (await listed()).find((r) => r.command === command)!;
+    await rules.accept('alpha', { ruleId: rule.id }, { by: 'me', device: 'phone', tokenId: 't1' });
+    await rules.report('alpha', { sessionId: S1, ruleId: rule.id, outcome: 'written' });
+    heard = [];
+    return rule;
+  };
+  const removedAt = async (ruleId: string) => (await temp.store.getRule({ namespace: 'alpha', ruleId }))?.removedAt ?? null;
+
+  it('a device revoked with no runner there: the daemon of that machine is asked for exactly the folder and the entries, and its ack records the removal', async () => {
+    const rule = await writtenRule();
+    present.clear();
+    await rules.tokensRevoked({ namespace: 'alpha', tokenIds: ['t1'] });
+    expect(asked).toEqual([{ machineId: M1, event: 'daemon:rules-remove', payload: { folder: '/work/app', rules: [{ id: rule.id, toolName: 'Bash', ruleContent: 'npm test' }] } }]);
+    expect(await removedAt(rule.id)).not.toBeNull();
+    expect(heard.map((r) => [r.status, r.removedAt === null])).toEqual([['revoked', true], ['revoked', false]]);
+    // A runner that comes later hears nothing to remove; a late report of it is not recorded again.
+    heard = [];
+    expect(await rules.report('alpha', { sessionId: S1, ruleId: rule.id, outcome: 'removed' })).toEqual({ ok: true });
+    expect(heard).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('a runner of the folder connected: it removes as before and the daemon is not asked; `rules:revoke` with none there asks the daemon too', async () => {
+    const a = await writtenRule('npm test');
+    const b = await writtenRule('make build');
+    await rules.revoke('alpha', { ruleId: a.id });
+    expect(asked).toEqual([]);
+    present.clear();
+    await rules.revoke('alpha', { ruleId: b.id });
+    // The revoke's ack does not wait for the daemon; the removal follows.
+    await vi.waitFor(async () => expect(await removedAt(b.id)).not.toBeNull());
+    // The first is still pending (its runner left before it reported): one command names both.
+    expect(asked.map((c) => c.payload.rules.map((r) => r.ruleContent).sort())).toEqual([['make build', 'npm test']]);
+    expect(await removedAt(a.id)).not.toBeNull();
+  });
+
+  it('the daemon offline at the revoke: pending in the store, removed when it registers; another machine’s registration does nothing', async () => {
+    const rule = await writtenRule();
+    present.clear();
+    online.clear();
+    await rules.tokensRevoked({ namespace: 'alpha', tokenIds: ['t1'] });
+    expect(asked).toEqual([]);
+    expect(await removedAt(rule.id)).toBeNull();
+    online.add(M1);
+    await rules.daemonRegistered('alpha', 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb');
+    await rules.daemonRegistered('beta', M1);
+    expect(asked).toEqual([]);
+    await rules.daemonRegistered('alpha', M1);
+    expect(asked).toHaveLength(1);
+    expect(await removedAt(rule.id)).not.toBeNull();
+    await rules.daemonRegistered('alpha', M1);
+    expect(asked).toHaveLength(1); // nothing pending: not asked twice
+  });
+
+  it('a daemon’s registration leaves a folder whose runner is connected to that runner', async () => {
+    const rule = await writtenRule();
+    online.clear();
+    await rules.tokensRevoked({ namespace: 'alpha', tokenIds: ['t1'] });
+    online.add(M1);
+    await rules.daemonRegistered('alpha', M1);
+    expect(asked).toEqual([]);
+    expect(await removedAt(rule.id)).toBeNull();
+  });
+
+  it('the file refused (a link, not JSON): the reason is on the rule and it stays pending; an ack about a rule not asked for counts for nothing', async () => {
+    const rule = await writtenRule();
+    const other = await writtenRule('make build');
+    present.clear();
+    answer = () => ({ ok: true, rules: [{ id: rule.id, outcome: 'failed', error: '/work/app/.claude is a link: tether writes no rule through a link' }, { id: other.id, outcome: 'removed', error: null }] });
+    await rules.revoke('alpha', { ruleId: rule.id });
+    await vi.waitFor(async () => expect((await temp.store.getRule({ namespace: 'alpha', ruleId: rule.id }))?.error).toMatch(/is a link/));
+    expect(await removedAt(rule.id)).toBeNull();
+    expect((await temp.store.getRule({ namespace: 'alpha', ruleId: other.id }))).toMatchObject({ status: 'written', removedAt: null });
+    // A daemon that does not answer: logged, still pending.
+    answer = () => ({ ok: false, code: 'internal', error: 'the daemon did not answer daemon:rules-remove within 15 s' });
+    await rules.daemonRegistered('alpha', M1);
+    expect(errors).toEqual([expect.stringContaining('did not answer')]);
+    expect(await removedAt(rule.id)).toBeNull();
   });
 });

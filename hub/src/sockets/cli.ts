@@ -2,7 +2,7 @@
 // Each handler: validate (peers/handle.ts) → call the domain room → ack; the rooms publish facts.
 //
 //   runner ─register/update/end/message:append/approval:*─► sessions/ approvals/ ─► store, facts
-//   daemon ─machine:register/runner:exited/shell:*──────► machines/
+//   daemon ─machine:register/runner:exited/shell:*──────► machines/ (and project-rules/: removals it has waiting)
 //   runner ◄─prompt:deliver/approval:answered/session:abort…─ runnerRoom(ns, session) (sockets/rooms.ts)
 //
 // Invariant: every event acts only on sessions of the socket's namespace; a session id owned by
@@ -96,7 +96,11 @@ export function bindCliSocket(socket: HubSocket, domain: CliDomain): void {
         socket.data.machineId = info.id;
         await domain.machines.registered(ns, socket, info, first);
         // After this ack: the daemon hears the machine's switch for finding conversations.
-        if (socket.data.client === 'daemon') setImmediate(() => domain.outside.daemonRegistered(ns, info.id, socket));
+        if (socket.data.client === 'daemon') {
+          setImmediate(() => domain.outside.daemonRegistered(ns, info.id, socket));
+          // Revoked rules still in a file of this machine where no runner is there to remove them.
+          setImmediate(() => void domain.rules.daemonRegistered(ns, info.id).catch((error: unknown) => domain.onError('rules: removals at a daemon\'s registration', error)));
+        }
         return { ok: true };
       },
       'runner:exited': (exit) => domain.remote.runnerExited(ns, socket.data.machineId, exit),

@@ -368,7 +368,8 @@ export interface Store extends ScheduleStore, UnattendedStore {
   acceptRule(options: { namespace: Namespace; ruleId: string; ruleContent: string; by: string; device: string | null; tokenId: string | null; now: number }): Promise<ProjectRule | null>;
   /** No to a proposal, or an accepted or written rule taken back; null when there is none to revoke. */
   revokeRule(options: { namespace: Namespace; ruleId: string; now: number }): Promise<ProjectRule | null>;
-  /** What a runner did with it: written (also when revoked meanwhile: then it waits for removal), removed, failed. */
+  /** What a runner or the daemon did with it: written (also when revoked meanwhile: then it waits for
+   *  removal), removed (once: null when it already was), failed. */
   reportRule(options: { namespace: Namespace; ruleId: string; outcome: 'written' | 'removed' | 'failed'; error: string | null; now: number }): Promise<ProjectRule | null>;
   /** The accepted and written rules these tokens said yes to, revoked with them. */
   revokeRulesOfTokens(options: { namespace: Namespace; tokenIds: readonly string[]; now: number }): Promise<ProjectRule[]>;

@@ -27,8 +27,11 @@ function kindOf(path: string): 'none' | 'link' | 'dir' | 'file' | 'other' {
   }
 }
 
+/** What the person does about a file tether left untouched, for a write and for a removal. */
+const AFTER_FIX = { write: 'fix it, then allow the call again', remove: 'fix it; the entry is taken out when a session or the daemon there next connects' } as const;
+
 /** The file's settings (null: no file yet), or why tether will not touch it. */
-function readRuleFile(folder: string): Read {
+function readRuleFile(folder: string, purpose: keyof typeof AFTER_FIX = 'write'): Read {
   const dir = join(folder, DIR);
   const path = join(dir, FILE);
   const dirKind = kindOf(dir);
@@ -42,9 +45,9 @@ function readRuleFile(folder: string): Read {
   try {
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return { settings: parsed as Record<string, unknown>, path };
-    return { problem: `${path} is not a JSON object; left untouched: fix it, then allow the call again` };
+    return { problem: `${path} is not a JSON object; left untouched: ${AFTER_FIX[purpose]}` };
   } catch (error) {
-    return { problem: `${path} is not valid JSON (${error instanceof Error ? error.message : 'unreadable'}); left untouched: fix it, then allow the call again` };
+    return { problem: `${path} is not valid JSON (${error instanceof Error ? error.message : 'unreadable'}); left untouched: ${AFTER_FIX[purpose]}` };
   }
 }
 
@@ -77,7 +80,7 @@ export const claudeRuleFile: ProjectRuleFile = {
     return !('problem' in read) && allowList(read.settings).includes(entryOf(rule));
   },
   remove: ({ folder, rule }) => {
-    const read = readRuleFile(folder);
+    const read = readRuleFile(folder, 'remove');
     if ('problem' in read) return { error: read.problem };
     const allow = allowList(read.settings);
     const entry = entryOf(rule);

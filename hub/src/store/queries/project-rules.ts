@@ -100,7 +100,8 @@ export function projectRuleQueries(db: SqlDriver): RuleQueries {
         // Revoked while the agent wrote it: written all the same, so it waits for its removal.
         written: `UPDATE project_rules SET status = CASE WHEN status = 'accepted' THEN 'written' ELSE status END, written_at = $3, removed_at = NULL, error = NULL, updated_at = $3
                   WHERE namespace = $1 AND id = $2 AND status IN ('accepted', 'revoked') RETURNING *`,
-        removed: `UPDATE project_rules SET removed_at = $3, error = NULL, updated_at = $3 WHERE namespace = $1 AND id = $2 AND status = 'revoked' RETURNING *`,
+        // Once: a runner and the daemon may both report the same removal.
+        removed: `UPDATE project_rules SET removed_at = $3, error = NULL, updated_at = $3 WHERE namespace = $1 AND id = $2 AND status = 'revoked' AND removed_at IS NULL RETURNING *`,
         failed: `UPDATE project_rules SET error = $4, updated_at = $3 WHERE namespace = $1 AND id = $2 AND status IN ('accepted', 'revoked') RETURNING *`,
       }[outcome];
       return one(await db.all(sql, outcome === 'failed' ? [namespace, ruleId, now, error ?? 'failed'] : [namespace, ruleId, now]));
