@@ -5,6 +5,7 @@
 //    on (with its prompt) and not when off; switched after the limit came, the switch counts;
 //  - a session's own choice wins over the default either way.
 import { expect, it } from 'vitest';
+import type { Socket } from 'socket.io-client';
 import type { Session, UnattendedGuard } from '@tether/shared';
 import type { GuardWorld } from './unattended.contract.ts';
 
@@ -13,10 +14,16 @@ const PAST_THE_CONTINUE_MS = 600;
 const settle = () => new Promise((resolve) => setTimeout(resolve, PAST_THE_CONTINUE_MS));
 
 export function continueDefaultTests({ live, connect, ack, next, sessionWithRunner, setGuard }: GuardWorld): void {
+  const guardOf = async (web: Socket): Promise<UnattendedGuard> => {
+    const answer = await ack<{ guard: UnattendedGuard }>(web, 'unattended:get', {});
+    if (!answer.ok) throw new Error(answer.error);
+    return answer.guard;
+  };
+
   it('unattended:set takes the continue default as a session prompt is taken: refused blank, too long, of the wrong types; acked, told, per namespace', async () => {
     const { web } = await sessionWithRunner();
     // The hub's default (these hubs: on) stands until the namespace chooses.
-    expect((await ack<{ guard: UnattendedGuard }>(web, 'unattended:get', {})).guard.limitContinue).toEqual({ on: true, prompt: 'continue' });
+    expect((await guardOf(web)).limitContinue).toEqual({ on: true, prompt: 'continue' });
     for (const bad of [
       { on: true, prompt: '   ' },
       { on: true, prompt: 'x'.repeat(2_001) },
@@ -28,7 +35,7 @@ export function continueDefaultTests({ live, connect, ack, next, sessionWithRunn
     ]) {
       expect(await ack(web, 'unattended:set', { limitContinue: bad }), JSON.stringify(bad)).toMatchObject({ ok: false, code: 'bad_request' });
     }
-    expect((await ack<{ guard: UnattendedGuard }>(web, 'unattended:get', {})).guard.limitContinue).toEqual({ on: true, prompt: 'continue' });
+    expect((await guardOf(web)).limitContinue).toEqual({ on: true, prompt: 'continue' });
     const other = await connect({ nsp: '/web' });
     const heard = next<UnattendedGuard>(other, 'unattended:updated');
     expect(await setGuard(web, { limitContinue: { on: false, prompt: '  pick up where you stopped  ' } })).toMatchObject({ limitContinue: { on: false, prompt: 'pick up where you stopped' } });
@@ -36,7 +43,7 @@ export function continueDefaultTests({ live, connect, ack, next, sessionWithRunn
     // Without a prompt the one chosen stays; the pause and cap are untouched.
     expect(await setGuard(web, { limitContinue: { on: true } })).toMatchObject({ paused: false, dailyCap: 20, limitContinue: { on: true, prompt: 'pick up where you stopped' } });
     const beta = await connect({ nsp: '/web', token: await live.token('beta') });
-    expect((await ack<{ guard: UnattendedGuard }>(beta, 'unattended:get', {})).guard.limitContinue).toEqual({ on: true, prompt: 'continue' });
+    expect((await guardOf(beta)).limitContinue).toEqual({ on: true, prompt: 'continue' });
   });
 
   it('a session with no choice of its own is continued at the reset with the default prompt when on, and not when off', async () => {
@@ -54,7 +61,7 @@ export function continueDefaultTests({ live, connect, ack, next, sessionWithRunn
     await expect.poll(() => delivered.map((d) => d.text)).toEqual(['go on from the last step']);
     await settle();
     expect(delivered).toHaveLength(1);
-    expect((await ack<{ guard: UnattendedGuard }>(web, 'unattended:get', {})).guard.runsToday).toBe(1);
+    expect((await guardOf(web)).runsToday).toBe(1);
   });
 
   it('the default switched while a session waits counts at its reset: off, then on, is continued; on, then off, is not', async () => {
