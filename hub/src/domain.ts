@@ -103,13 +103,8 @@ export function createDomain(options: {
   const outside = createOutside({ store, facts, machines, daemons, remote, onError });
   const clock = options.schedules?.clock ?? systemClock;
   const schedules = createSchedules({ store, facts, sessions, machines, clock });
-  const unattended = createUnattendedGuard({
-    store,
-    facts,
-    defaultCap: options.unattended?.defaultCap ?? DEFAULT_UNATTENDED_DAILY_CAP,
-    defaultContinue: options.limits?.continueByDefault ?? false,
-    now: () => clock.now(),
-  });
+  const guardDefaults = { defaultCap: options.unattended?.defaultCap ?? DEFAULT_UNATTENDED_DAILY_CAP, defaultContinue: options.limits?.continueByDefault ?? false };
+  const unattended = createUnattendedGuard({ store, facts, ...guardDefaults, now: () => clock.now() });
   const scheduleRuns = createScheduleRuns({ store, facts, sessions, machines, remote, runners, clock, guard: unattended, onError });
   const stopScheduleRuns = scheduleRuns.start(options.schedules?.tickMs);
   // What a revoked device made goes with it (the other hubs' ticks also refuse a revoked maker's run).
