@@ -38,7 +38,7 @@ describe('the unattended guard on the schedules screen and a held continue', () 
       await guard.getByText('Running', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
 
       await guard.getByRole('spinbutton', { name: 'Runs a day at most' }).fill('1');
-      await guard.getByRole('button', { name: 'Save' }).click();
+      await guard.getByRole('button', { name: 'Save', exact: true }).click();
       await guard.getByText('Cap reached', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
       await guard.getByText('No more unattended runs today: 1 of 1 ran.', { exact: false }).waitFor({ timeout: UI_TIMEOUT_MS });
       expect(await world.hub.store.getUnattendedGuard({ namespace, defaultCap: 20, defaultContinue: false })).toMatchObject({ paused: false, dailyCap: 1 });
