@@ -35,8 +35,8 @@ export type HubConfig = {
    *  SCHEDULE_TICK_MS); tests move a clock by hand. */
   schedules?: { clock?: import('./schedules/clock.ts').Clock; tickMs?: number };
   /** Sessions at their usage limit (hub/src/usage-limits): continue one at its reset when the person
-   *  chose nothing for it (default false: `tether hub --continue-at-reset`), and when (tests make the
-   *  margins short). */
+   *  chose nothing for it and its namespace chose no default (default false: `tether hub
+   *  --continue-at-reset`), and when (tests make the margins short). */
   limits?: { continueByDefault?: boolean; marginMs?: number; agentGraceMs?: number };
   /** Web shells (a login shell on a machine, from the web) for machines whose daemon allows them
    *  (`tether daemon --allow-shell`). Default false: `tether hub --enable-shell`. */

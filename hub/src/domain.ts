@@ -63,7 +63,7 @@ export function createDomain(options: {
   /** What schedules read the time from, and how often they look (tests move a clock by hand). */
   schedules?: { clock?: Clock; tickMs?: number };
   /** Sessions at their usage limit: when tether continues them (tests make it short), and whether it
-   *  does for a session the person chose nothing for. */
+   *  does for a session the person chose nothing for while its namespace chose no default either. */
   limits?: { timing?: Partial<LimitTiming>; continueByDefault?: boolean };
   /** The unattended guard's cap for a namespace that chose none (shared unattended.ts). */
   unattended?: { defaultCap?: number };
@@ -103,7 +103,8 @@ export function createDomain(options: {
   const outside = createOutside({ store, facts, machines, daemons, remote, onError });
   const clock = options.schedules?.clock ?? systemClock;
   const schedules = createSchedules({ store, facts, sessions, machines, clock });
-  const unattended = createUnattendedGuard({ store, facts, defaultCap: options.unattended?.defaultCap ?? DEFAULT_UNATTENDED_DAILY_CAP, now: () => clock.now() });
+  const guardDefaults = { defaultCap: options.unattended?.defaultCap ?? DEFAULT_UNATTENDED_DAILY_CAP, defaultContinue: options.limits?.continueByDefault ?? false };
+  const unattended = createUnattendedGuard({ store, facts, ...guardDefaults, now: () => clock.now() });
   const scheduleRuns = createScheduleRuns({ store, facts, sessions, machines, remote, runners, clock, guard: unattended, onError });
   const stopScheduleRuns = scheduleRuns.start(options.schedules?.tickMs);
   // What a revoked device made goes with it (the other hubs' ticks also refuse a revoked maker's run).
@@ -115,7 +116,6 @@ export function createDomain(options: {
     facts,
     queuePrompt: (ns, send) => sessions.queuePrompt(ns, send),
     timing: { ...DEFAULT_LIMIT_TIMING, ...options.limits?.timing },
-    continueByDefault: options.limits?.continueByDefault ?? false,
     guard: unattended,
     onError,
   });

@@ -4,6 +4,7 @@ export * from './limits.ts';
 export * from './protocol.ts';
 export * from './session.ts';
 export * from './usage-limit.ts';
+export * from './limit-continue.ts';
 export * from './added-dirs.ts';
 export * from './agent-capabilities.ts';
 export * from './chat.ts';

@@ -10,7 +10,8 @@ import { AgentCapabilitiesSchema } from './agent-capabilities.ts';
 import { LiveReviewsChoiceSchema } from './reviews.ts';
 import { SessionWorktreeSchema } from './worktrees.ts';
 import { AddedDirsSchema } from './added-dirs.ts';
-import { LimitContinueSchema, UsageLimitReportSchema, UsageLimitSchema } from './usage-limit.ts';
+import { UsageLimitReportSchema, UsageLimitSchema } from './usage-limit.ts';
+import { LimitContinueSchema } from './limit-continue.ts';
 export { AgentKindSchema, DEFAULT_AGENT, EffortLevelSchema, LaunchKindSchema, PermissionModeSchema } from './agent-terms.ts';
 export type { AgentKind, LaunchKind, PermissionMode } from './agent-terms.ts';
 

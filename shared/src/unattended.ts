@@ -6,31 +6,44 @@
 //
 //   schedule run / limit continue ─► hub unattended/ (the store's claim: counted once, any hub)
 //      allowed ─► the prompt as before      stopped ─► recorded, pushed (GuardStop)
+//
+// Beside the guard, the namespace's default for a session at its usage limit that has no choice of
+// its own (issue 42, item 1: "or by default in settings"): continue it at the reset, with which
+// prompt. Until the person chooses, the hub's own default (`tether hub --continue-at-reset`) stands.
 import { z } from 'zod';
+import { LimitContinueSchema } from './limit-continue.ts';
 
 /** Unattended runs a namespace makes a day unless the person chose another number. */
 export const DEFAULT_UNATTENDED_DAILY_CAP = 20;
 export const MAX_UNATTENDED_DAILY_CAP = 1_000;
 
-/** What the guard says, as the hub keeps it. `day` is the UTC day `runsToday` counts (YYYY-MM-DD). */
+/** What the guard says, as the hub keeps it. `day` is the UTC day `runsToday` counts (YYYY-MM-DD).
+ *  `limitContinue`: what a session at its usage limit with no choice of its own gets at the reset. */
 export const UnattendedGuardSchema = z
   .object({
     paused: z.boolean(),
     dailyCap: z.number().int().min(0).max(MAX_UNATTENDED_DAILY_CAP),
     day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
     runsToday: z.number().int().min(0),
+    limitContinue: LimitContinueSchema,
   })
   .strict();
 export type UnattendedGuard = z.infer<typeof UnattendedGuardSchema>;
 
-/** Web `unattended:set`: pause or resume everything unattended, or change the cap (0: none run). */
+/** A change of the continue default: on or off, with a new prompt or the one kept. */
+export const LimitContinueChangeSchema = LimitContinueSchema.partial({ prompt: true });
+export type LimitContinueChange = z.infer<typeof LimitContinueChangeSchema>;
+
+/** Web `unattended:set`: pause or resume everything unattended, change the cap (0: none run), or the
+ *  namespace's continue-at-reset default (the prompt validated as a session's own). */
 export const UnattendedSetSchema = z
   .object({
     paused: z.boolean().optional(),
     dailyCap: z.number().int().min(0).max(MAX_UNATTENDED_DAILY_CAP).optional(),
+    limitContinue: LimitContinueChangeSchema.optional(),
   })
   .strict()
-  .refine((s) => s.paused !== undefined || s.dailyCap !== undefined, 'nothing to change: give paused or dailyCap');
+  .refine((s) => s.paused !== undefined || s.dailyCap !== undefined || s.limitContinue !== undefined, 'nothing to change: give paused, dailyCap or limitContinue');
 export type UnattendedSet = z.infer<typeof UnattendedSetSchema>;
 
 /** Why the guard stopped a run. */

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { SessionIdSchema, TimestampSchema } from './ids.ts';
 import { GuardStopSchema } from './unattended.ts';
+import { LimitContinueSchema } from './limit-continue.ts';
 
 /** What a runner reports: its agent said it is at its usage limit until `resetsAt` (epoch ms). */
 export const UsageLimitReportSchema = z.object({ resetsAt: TimestampSchema }).strict();
@@ -24,20 +25,8 @@ export const UsageLimitSchema = UsageLimitReportSchema.extend({
 }).strict();
 export type UsageLimit = z.infer<typeof UsageLimitSchema>;
 
-/** The prompt tether sends at the reset unless the person chose another. */
-export const DEFAULT_CONTINUE_PROMPT = 'continue';
-export const MAX_CONTINUE_PROMPT_CHARS = 2_000;
-
-/** The person's choice for one session: continue it at the reset with `prompt`, or not. */
-export const LimitContinueSchema = z
-  .object({
-    on: z.boolean(),
-    prompt: z.string().trim().min(1).max(MAX_CONTINUE_PROMPT_CHARS),
-  })
-  .strict();
-export type LimitContinue = z.infer<typeof LimitContinueSchema>;
-
-/** Web `session:limit-continue`: set the choice for a session (null: back to the hub's default). */
+/** Web `session:limit-continue`: set the choice for a session (null: back to the namespace's
+ *  default, unattended.ts). */
 export const SessionLimitContinueSchema = z
   .object({
     sessionId: SessionIdSchema,

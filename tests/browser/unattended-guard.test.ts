@@ -21,7 +21,7 @@ describe('the unattended guard on the schedules screen and a held continue', () 
       const token = await world.hub.createToken(namespace);
       const { runner, sessionId } = await world.runnerWithSession(token, { agent: 'codex', launchKind: 'pty', status: 'idle', cwd: '/home/dev/src/tether', title: 'Port the parser' });
       // One unattended run already went today.
-      expect((await world.hub.store.claimUnattendedRun({ namespace, day: guardDay(Date.now()), defaultCap: 20, now: Date.now() })).kind).toBe('counted');
+      expect((await world.hub.store.claimUnattendedRun({ namespace, day: guardDay(Date.now()), defaultCap: 20, defaultContinue: false, now: Date.now() })).kind).toBe('counted');
       const page = await world.signedInPage(viewport, token);
       await page.getByRole('button', { name: 'Account' }).click();
       await page.getByRole('menuitem', { name: 'Schedules' }).click();
@@ -32,16 +32,16 @@ describe('the unattended guard on the schedules screen and a held continue', () 
       await guard.getByRole('button', { name: 'Pause everything unattended' }).click();
       await guard.getByText('Paused', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
       await guard.getByRole('button', { name: 'Resume unattended work' }).waitFor({ timeout: UI_TIMEOUT_MS });
-      expect(await world.hub.store.getUnattendedGuard({ namespace, defaultCap: 20 })).toMatchObject({ paused: true });
+      expect(await world.hub.store.getUnattendedGuard({ namespace, defaultCap: 20, defaultContinue: false })).toMatchObject({ paused: true });
       expect(await screenshotsAndSeriousInBothThemes(page, { name: 'unattended-paused', viewport })).toEqual([]);
       await guard.getByRole('button', { name: 'Resume unattended work' }).click();
       await guard.getByText('Running', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
 
       await guard.getByRole('spinbutton', { name: 'Runs a day at most' }).fill('1');
-      await guard.getByRole('button', { name: 'Save' }).click();
+      await guard.getByRole('button', { name: 'Save', exact: true }).click();
       await guard.getByText('Cap reached', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
       await guard.getByText('No more unattended runs today: 1 of 1 ran.', { exact: false }).waitFor({ timeout: UI_TIMEOUT_MS });
-      expect(await world.hub.store.getUnattendedGuard({ namespace, defaultCap: 20 })).toMatchObject({ paused: false, dailyCap: 1 });
+      expect(await world.hub.store.getUnattendedGuard({ namespace, defaultCap: 20, defaultContinue: false })).toMatchObject({ paused: false, dailyCap: 1 });
       expect(await screenshotsAndSeriousInBothThemes(page, { name: 'unattended-cap', viewport })).toEqual([]);
 
       // The session's continue at its reset met the cap: claimed for that reset and held, as the hub records it.

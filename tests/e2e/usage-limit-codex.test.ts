@@ -1,8 +1,9 @@
 // Codex at its usage limit, offline: the fake Responses API answers the first prompt with a 429
 // `usage_limit_reached` and the rate-limit headers, resetting a few seconds later
 // (fixtures/fake-openai/usage-limit.ts). Codex ends the turn and does not wait: the phone sees the
-// reset time, and tether continues the session once after it (the person switched it on), nobody at
-// the desk. Codex's own switch-model question at the limit is answered from the phone.
+// reset time, and tether continues the session once after it (the person switched it on for the
+// session, or the namespace's default is on and the session has no choice of its own), nobody at the
+// desk. Codex's own switch-model question at the limit is answered from the phone.
 import { describe, expect, it } from 'vitest';
 import { lastUserText, text, userSays, when } from '../fixtures/fake-openai/index.ts';
 import { usageLimit } from '../fixtures/fake-openai/usage-limit.ts';
@@ -13,15 +14,22 @@ import { answerLimitDialog, expectWentOnOnce, limitClock } from '../harness/usag
 
 const defer = useCleanups();
 
+/** The two ways the person asks for the continue: on the session, or as the namespace's default. */
+const CHOICES = [
+  { how: 'switched on for the session', own: { on: true, prompt: 'please continue' }, choose: (phone: Phone, sessionId: string) => phone.emit('session:limit-continue', { sessionId, choice: { on: true, prompt: 'please continue' } }) },
+  { how: "the namespace's default, the session choosing nothing", own: null, choose: (phone: Phone) => phone.emit('unattended:set', { limitContinue: { on: true, prompt: 'please continue' } }) },
+];
+type Phone = Awaited<ReturnType<typeof startCodexWorld>>['phone'];
+
 describe('Codex at its usage limit', () => {
-  it('the phone shows the reset; tether continues the session once after it, with nobody at the desk', async () => {
+  it.each(CHOICES)('the phone shows the reset; tether continues the session once after it, with nobody at the desk ($how)', async ({ choose, own }) => {
     const clock = limitClock({ inMs: 4_000 });
     const { fake, runner, phone } = await startCodexWorld(defer, {
       script: [when(userSays('do the work'), () => usageLimit(clock.start())), (request) => text(`went on after: ${lastUserText(request)}`)],
       hub: { limits: { marginMs: 500, agentGraceMs: 60_000 } },
     });
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session' });
-    expect((await phone.emit('session:limit-continue', { sessionId: runner.sessionId, choice: { on: true, prompt: 'please continue' } })).ok).toBe(true);
+    expect((await choose(phone, runner.sessionId)).ok).toBe(true);
     expect((await phone.send('do the work')).ok).toBe(true);
 
     const limit = await phone.waitFor(() => phone.session()?.limit, { timeoutMs: 30_000, what: 'the limit on the session' });
@@ -35,5 +43,6 @@ describe('Codex at its usage limit', () => {
 
     await expectWentOnOnce({ phone, reply: 'went on after: please continue', resetsAt: clock.resetsAt(), mainRequests: main });
     expect(phone.messages().filter((m) => m.role === 'user' && chatText(m) === 'please continue')).toHaveLength(1);
+    expect(phone.session()?.limitContinue ?? null).toEqual(own);
   }, 120_000);
 });

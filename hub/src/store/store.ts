@@ -41,6 +41,7 @@ import type {
   SessionCommands,
   TokenInfo,
   UnattendedGuard,
+  LimitContinueChange,
 } from '@tether/shared';
 import type { z } from 'zod';
 
@@ -410,11 +411,18 @@ export interface ScheduleStore {
 /** What a claim of one unattended run found: counted, or why not (the guard as it stands). */
 export type UnattendedClaim = { kind: 'counted'; guard: UnattendedGuard } | { kind: GuardStop; guard: UnattendedGuard };
 
-/** The unattended guard (queries/unattended.ts). A namespace without a row has the defaults. */
+/** What the hub says for a namespace that chose nothing: the day's cap, and whether a session at its
+ *  usage limit with no choice of its own is continued at the reset (with the default prompt). */
+export type GuardDefaults = { defaultCap: number; defaultContinue: boolean };
+
+/** The unattended guard (queries/unattended.ts). A namespace without a row has the defaults; the
+ *  continue default stays the hub's until the namespace chooses one (a row made by a claim keeps it open). */
 export interface UnattendedStore {
-  getUnattendedGuard(options: { namespace: Namespace; defaultCap: number }): Promise<UnattendedGuard>;
-  setUnattendedGuard(options: { namespace: Namespace; paused?: boolean | undefined; dailyCap?: number | undefined; defaultCap: number; now: number }): Promise<UnattendedGuard>;
+  getUnattendedGuard(options: { namespace: Namespace } & GuardDefaults): Promise<UnattendedGuard>;
+  setUnattendedGuard(
+    options: { namespace: Namespace; paused?: boolean | undefined; dailyCap?: number | undefined; limitContinue?: LimitContinueChange | undefined; now: number } & GuardDefaults,
+  ): Promise<UnattendedGuard>;
   /** Counts one unattended run on `day` unless paused or the day's cap is reached: one conditional
    *  UPDATE, so of several hubs none passes the cap. */
-  claimUnattendedRun(options: { namespace: Namespace; day: string; defaultCap: number; now: number }): Promise<UnattendedClaim>;
+  claimUnattendedRun(options: { namespace: Namespace; day: string; now: number } & GuardDefaults): Promise<UnattendedClaim>;
 }

@@ -15,6 +15,8 @@ const P1 = '21111111-1111-4111-8111-111111111111';
 const P2 = '31111111-1111-4111-8111-111111111111';
 const DAY = '2026-12-06';
 const NEXT_DAY = '2026-12-07';
+/** The hub's defaults: a cap of 3, no continue at a reset for a namespace that chose none. */
+const D = { defaultCap: 3, defaultContinue: false };
 
 const prompt = (id: string): Prompt => ({ id, sessionId: S1, text: 'later', attachments: [], status: 'queued', reason: null, createdAt: 5, updatedAt: 5, handedAt: null });
 
@@ -24,21 +26,38 @@ export function runUnattendedContract(options: { name: string; create: Factory }
 
     it('counts runs up to the day\'s cap, once per claim with racing hubs; a new day starts at one; pause stops all; per namespace', async () => {
       const store = opened();
-      expect(await store.getUnattendedGuard({ namespace: NS_A, defaultCap: 3 })).toMatchObject({ paused: false, dailyCap: 3, runsToday: 0 });
-      const claims = await Promise.all([1, 2, 3, 4, 5].map(() => store.claimUnattendedRun({ namespace: NS_A, day: DAY, defaultCap: 3, now: 10 })));
+      expect(await store.getUnattendedGuard({ namespace: NS_A, ...D })).toMatchObject({ paused: false, dailyCap: 3, runsToday: 0 });
+      const claims = await Promise.all([1, 2, 3, 4, 5].map(() => store.claimUnattendedRun({ namespace: NS_A, day: DAY, ...D, now: 10 })));
       expect(claims.filter((c) => c.kind === 'counted')).toHaveLength(3);
       expect(claims.filter((c) => c.kind === 'cap')).toHaveLength(2);
-      expect(await store.getUnattendedGuard({ namespace: NS_A, defaultCap: 3 })).toEqual({ paused: false, dailyCap: 3, day: DAY, runsToday: 3 });
+      expect(await store.getUnattendedGuard({ namespace: NS_A, ...D })).toEqual({ paused: false, dailyCap: 3, day: DAY, runsToday: 3, limitContinue: { on: false, prompt: 'continue' } });
       // Another namespace counts apart.
-      expect((await store.claimUnattendedRun({ namespace: NS_B, day: DAY, defaultCap: 3, now: 10 })).kind).toBe('counted');
-      expect(await store.claimUnattendedRun({ namespace: NS_A, day: NEXT_DAY, defaultCap: 3, now: 20 })).toMatchObject({ kind: 'counted', guard: { day: NEXT_DAY, runsToday: 1 } });
-      expect(await store.setUnattendedGuard({ namespace: NS_A, paused: true, defaultCap: 3, now: 21 })).toMatchObject({ paused: true, dailyCap: 3 });
-      expect((await store.claimUnattendedRun({ namespace: NS_A, day: NEXT_DAY, defaultCap: 3, now: 22 })).kind).toBe('paused');
-      expect(await store.setUnattendedGuard({ namespace: NS_A, paused: false, dailyCap: 1, defaultCap: 3, now: 23 })).toMatchObject({ paused: false, dailyCap: 1, runsToday: 1 });
-      expect((await store.claimUnattendedRun({ namespace: NS_A, day: NEXT_DAY, defaultCap: 3, now: 24 })).kind).toBe('cap');
-      expect(await store.setUnattendedGuard({ namespace: NS_A, dailyCap: 0, defaultCap: 3, now: 25 })).toMatchObject({ dailyCap: 0 });
-      expect((await store.claimUnattendedRun({ namespace: NS_A, day: '2026-12-08', defaultCap: 3, now: 26 })).kind).toBe('cap');
-      expect(await store.getUnattendedGuard({ namespace: NS_B, defaultCap: 3 })).toMatchObject({ paused: false, runsToday: 1 });
+      expect((await store.claimUnattendedRun({ namespace: NS_B, day: DAY, ...D, now: 10 })).kind).toBe('counted');
+      expect(await store.claimUnattendedRun({ namespace: NS_A, day: NEXT_DAY, ...D, now: 20 })).toMatchObject({ kind: 'counted', guard: { day: NEXT_DAY, runsToday: 1 } });
+      expect(await store.setUnattendedGuard({ namespace: NS_A, paused: true, ...D, now: 21 })).toMatchObject({ paused: true, dailyCap: 3 });
+      expect((await store.claimUnattendedRun({ namespace: NS_A, day: NEXT_DAY, ...D, now: 22 })).kind).toBe('paused');
+      expect(await store.setUnattendedGuard({ namespace: NS_A, paused: false, dailyCap: 1, ...D, now: 23 })).toMatchObject({ paused: false, dailyCap: 1, runsToday: 1 });
+      expect((await store.claimUnattendedRun({ namespace: NS_A, day: NEXT_DAY, ...D, now: 24 })).kind).toBe('cap');
+      expect(await store.setUnattendedGuard({ namespace: NS_A, dailyCap: 0, ...D, now: 25 })).toMatchObject({ dailyCap: 0 });
+      expect((await store.claimUnattendedRun({ namespace: NS_A, day: '2026-12-08', ...D, now: 26 })).kind).toBe('cap');
+      expect(await store.getUnattendedGuard({ namespace: NS_B, ...D })).toMatchObject({ paused: false, runsToday: 1 });
+    });
+
+    it("keeps the namespace's continue default once chosen; the hub's stands until then, also on a row a claim made; per namespace", async () => {
+      const store = opened();
+      const ON = { defaultCap: 3, defaultContinue: true };
+      expect((await store.getUnattendedGuard({ namespace: NS_A, ...ON })).limitContinue).toEqual({ on: true, prompt: 'continue' });
+      // A claim makes the row; the continue default is still open there.
+      expect((await store.claimUnattendedRun({ namespace: NS_A, day: DAY, ...D, now: 10 })).guard.limitContinue).toEqual({ on: false, prompt: 'continue' });
+      expect((await store.getUnattendedGuard({ namespace: NS_A, ...ON })).limitContinue).toEqual({ on: true, prompt: 'continue' });
+      const chosen = await store.setUnattendedGuard({ namespace: NS_A, limitContinue: { on: false, prompt: 'go on from the last step' }, ...ON, now: 11 });
+      expect(chosen).toMatchObject({ paused: false, dailyCap: 3, runsToday: 1, limitContinue: { on: false, prompt: 'go on from the last step' } });
+      // Chosen off stays off whatever the hub says; changing the pause or cap leaves it alone.
+      expect(await store.setUnattendedGuard({ namespace: NS_A, paused: true, ...ON, now: 12 })).toMatchObject({ paused: true, limitContinue: { on: false, prompt: 'go on from the last step' } });
+      expect((await store.claimUnattendedRun({ namespace: NS_A, day: DAY, ...ON, now: 13 })).guard.limitContinue).toEqual({ on: false, prompt: 'go on from the last step' });
+      expect((await store.setUnattendedGuard({ namespace: NS_A, limitContinue: { on: true, prompt: 'continue' }, ...D, now: 14 })).limitContinue).toEqual({ on: true, prompt: 'continue' });
+      expect((await store.getUnattendedGuard({ namespace: NS_A, ...D })).limitContinue).toEqual({ on: true, prompt: 'continue' });
+      expect((await store.getUnattendedGuard({ namespace: NS_B, ...D })).limitContinue).toEqual({ on: false, prompt: 'continue' });
     });
 
     it('records a held continue on the claimed reset only; a new claim clears it; sessionsAtLimit lists every namespace\'s', async () => {

@@ -6,7 +6,8 @@
 //  - the pause holds a usage-limit continue: recorded on the session's limit, never retried;
 //  - a pending continue survives a hub restart with its runner away: queued once at the reset;
 //  - a held prompt sent by a device dies with the device's revocation;
-//  - an approval a scheduled prompt raises waits for a person.
+//  - an approval a scheduled prompt raises waits for a person;
+//  - the namespace's continue-at-reset default (continue-default.contract.ts).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
@@ -14,6 +15,7 @@ import { MAX_UNATTENDED_DAILY_CAP, type PendingRequest, type Prompt, type Schedu
 import { hubUnderTest } from '../testing/hub-under-test.ts';
 import { manualClock } from '../testing/manual-clock.ts';
 import { runnerWithDeliveries, type Delivered } from '../testing/runner-deliveries.ts';
+import { continueDefaultTests } from './continue-default.contract.ts';
 
 
 const START = Date.parse('2026-05-05T10:00:30Z');
@@ -47,12 +49,13 @@ function guardWorld(options: { database?: () => Promise<string> }) {
 
   return { clock, live, connect, ack, next, sessionWithRunner, create, stored, setGuard };
 }
-type GuardWorld = ReturnType<typeof guardWorld>;
+export type GuardWorld = ReturnType<typeof guardWorld>;
 
 export function runUnattendedHubContract(options: { name: string; database?: () => Promise<string> }): void {
   const world = guardWorld(options);
   describe(`the unattended guard: schedules (${options.name})`, () => scheduleTests(world));
   describe(`the unattended guard: continues, held prompts, approvals (${options.name})`, () => continueTests(world));
+  describe(`the namespace's continue-at-reset default (${options.name})`, () => continueDefaultTests(world));
 }
 
 function scheduleTests({ clock, live, connect, ack, next, sessionWithRunner, create, stored, setGuard }: GuardWorld): void {

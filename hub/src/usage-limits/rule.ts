@@ -9,7 +9,7 @@
 //
 // Never a loop: one continue per reset (the store's claim); a continue that meets the limit again
 // is a new report with the next reset, which is waited for like the first.
-import { DEFAULT_CONTINUE_PROMPT, isFinalStatus, type LimitContinue, type Session } from '@tether/shared';
+import { isFinalStatus, type LimitContinue, type Session } from '@tether/shared';
 
 export type LimitTiming = {
   /** After the stated reset, before tether continues (clocks differ; the provider's window may close a
@@ -22,16 +22,17 @@ export type LimitTiming = {
 
 export const DEFAULT_LIMIT_TIMING: LimitTiming = { marginMs: 30_000, agentGraceMs: 10 * 60_000 };
 
-/** The person's choice for this session, else the hub's default. */
-export function continueChoice(session: Pick<Session, 'limitContinue'>, byDefault: boolean): LimitContinue {
-  return session.limitContinue ?? { on: byDefault, prompt: DEFAULT_CONTINUE_PROMPT };
+/** The person's choice for this session, else the namespace's default (shared unattended.ts; the
+ *  hub's own until the namespace chose one). */
+export function continueChoice(session: Pick<Session, 'limitContinue'>, byDefault: LimitContinue): LimitContinue {
+  return session.limitContinue ?? byDefault;
 }
 
 export type LimitPlan = { resetsAt: number; notifyAt: number; continueAt: number | null; prompt: string };
 
 /** When to tell the person and when (if ever) to continue; null when the session is not at a limit.
  *  An ended session (the agent exited during the wait) is only told about: a continue needs a resume. */
-export function planFor(session: Session, o: { timing: LimitTiming; byDefault: boolean }): LimitPlan | null {
+export function planFor(session: Session, o: { timing: LimitTiming; byDefault: LimitContinue }): LimitPlan | null {
   const limit = session.limit;
   if (!limit) return null;
   const choice = continueChoice(session, o.byDefault);

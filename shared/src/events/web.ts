@@ -101,7 +101,8 @@ export const WebEventSchemas = {
   'schedule:remove': ScheduleRefSchema,
   /** The namespace's guard on unattended work (unattended.ts): paused?, the day's cap, today's runs. */
   'unattended:get': z.object({}),
-  /** Pause or resume everything unattended, or change the day's cap; every tab hears `unattended:updated`. */
+  /** Pause or resume everything unattended, change the day's cap, or the continue-at-reset default of
+   *  sessions with no choice of their own; every tab hears `unattended:updated`. */
   'unattended:set': UnattendedSetSchema,
   /** The rules tether proposed from a person's repeated allows, and what became of them (project-rules.ts). */
   'rules:list': RuleListSchema,

@@ -28,6 +28,7 @@ import { SCHEDULES_UPGRADE } from './upgrades/schedules.ts';
 import { PROJECT_RULES_UPGRADE } from './upgrades/project-rules.ts';
 import { SESSION_USAGE_LIMIT_UPGRADE } from './upgrades/session-usage-limit.ts';
 import { UNATTENDED_GUARD_UPGRADE } from './upgrades/unattended-guard.ts';
+import { LIMIT_CONTINUE_DEFAULT_UPGRADE } from './upgrades/limit-continue-default.ts';
 
 export type Migration = { version: number; name: string; sql: string };
 /** One schema change for both stores: the statements for the dialect at hand. */
@@ -141,6 +142,8 @@ export const UPGRADES: readonly Upgrade[] = [
   SESSION_USAGE_LIMIT_UPGRADE,
   // SQLite 24, PostgreSQL 20: the unattended guard, a held continue, a prompt's maker (issue 42; upgrades/unattended-guard.ts).
   UNATTENDED_GUARD_UPGRADE,
+  // SQLite 25, PostgreSQL 21: a namespace's continue-at-reset default (issue 42; upgrades/limit-continue-default.ts).
+  LIMIT_CONTINUE_DEFAULT_UPGRADE,
 ];
 
 /** The table each store records its versions in (the PostgreSQL database may hold others' tables). */

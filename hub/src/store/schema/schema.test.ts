@@ -186,6 +186,7 @@ describe('schema versions (SQLite)', () => {
       { version: 22, name: 'project-rules' },
       { version: 23, name: 'session-usage-limit' },
       { version: 24, name: 'unattended-guard' },
+      { version: 25, name: 'limit-continue-default' },
     ]);
   });
 });

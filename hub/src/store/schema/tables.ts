@@ -183,7 +183,18 @@ export const SCHEDULES_TABLE: Table = {
  *  counts once; none passes the cap). No row: the defaults, nothing counted. */
 export const UNATTENDED_GUARD_TABLE: Table = {
   name: 'unattended_guard',
-  columns: [text('namespace'), { name: 'paused', type: 'bool', default: false }, { name: 'daily_cap', type: 'bigint' }, text('day'), { name: 'runs', type: 'bigint', default: 0 }, time('updated_at')],
+  columns: [
+    text('namespace'),
+    { name: 'paused', type: 'bool', default: false },
+    { name: 'daily_cap', type: 'bigint' },
+    text('day'),
+    { name: 'runs', type: 'bigint', default: 0 },
+    time('updated_at'),
+    // The namespace's continue-at-reset default for sessions with no choice of their own (added by
+    // limit-continue-default): null until the person chooses, the hub's default meanwhile.
+    { name: 'continue_on', type: 'bool', nullable: true },
+    { name: 'continue_prompt', type: 'text', nullable: true },
+  ],
   primaryKey: ['namespace'],
 };
 

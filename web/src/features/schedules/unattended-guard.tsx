@@ -1,11 +1,13 @@
 // unattended-guard.tsx: the guard on work that runs while nobody is at the desk (schedules, usage-
 // limit continues), on top of the schedules screen: the switch that pauses it all, the day's cap and
-// today's count. A run it stops shows on its schedule (Stopped) or its session's limit banner.
+// today's count, and the continue-at-reset default (continue-default.tsx). A run it stops shows on its
+// schedule (Stopped) or its session's limit banner.
 import { useEffect, useState } from 'react';
 import { MAX_UNATTENDED_DAILY_CAP, runsToday } from '@tether/shared';
 import { useNow } from '../../lib/ui/use-now.ts';
 import { ScheduleError } from './schedule-list.tsx';
-import { useUnattended } from './use-unattended.ts';
+import { useUnattended } from '../../lib/use-unattended.ts';
+import { ContinueDefault } from './continue-default.tsx';
 
 export function UnattendedGuardPanel() {
   const { guard, error, change } = useUnattended();
@@ -60,6 +62,7 @@ export function UnattendedGuardPanel() {
           </button>
         </form>
       </div>
+      <ContinueDefault choice={guard.limitContinue} busy={busy} change={(wish) => act(change(wish))} />
       <ScheduleError error={error} />
     </section>
   );

@@ -1,11 +1,14 @@
 // limit-banner.tsx: a session at its agent's usage limit (shared usage-limit.ts). On the session:
 // "Waiting for the limit to reset at 15:00", what happens then (the agent goes on by itself, tether
 // continues it with the chosen prompt, or nothing), and the switch and prompt for this session,
-// kept on the hub (session:limit-continue). In the list: a badge with the reset time.
+// kept on the hub (session:limit-continue). A session with no choice of its own follows the
+// namespace's default (Schedules → Unattended work), and the banner says so. In the list: a badge
+// with the reset time.
 import { useEffect, useState } from 'react';
-import { DEFAULT_CONTINUE_PROMPT, guardStopShort, limitWaitText, type Session, type UsageLimit } from '@tether/shared';
+import { DEFAULT_CONTINUE_PROMPT, guardStopShort, limitWaitText, type LimitContinue, type Session, type UsageLimit } from '@tether/shared';
 import { formatClockTime } from '../../lib/format.ts';
 import { requestHub } from '../../lib/socket.ts';
+import { useUnattended } from '../../lib/use-unattended.ts';
 import { Badge } from '../../lib/ui/badge.tsx';
 import { useNow } from '../../lib/ui/use-now.ts';
 import './limit-banner.css';
@@ -16,29 +19,36 @@ function waitLine(limit: UsageLimit, now: number): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function nextStep(session: Session, limit: UsageLimit): string {
+/** `byDefault`: the namespace's default when the session has no choice of its own (else null). */
+function nextStep(limit: UsageLimit, choice: LimitContinue | null, byDefault: boolean): string {
   // The guard on unattended work held it (everything paused, or the day's cap): not tried again for this reset.
   if (limit.held) return `tether did not continue it: ${guardStopShort(limit.held)}. Send a prompt to go on.`;
   if (limit.continued) return 'tether sent the continue prompt after the reset.';
-  const choice = session.limitContinue;
+  const why = byDefault ? ' (your default for sessions at a limit, in Schedules)' : '';
   if (limit.agentResumes) {
-    const fallback = choice?.on ? ` tether sends “${choice.prompt}” if it is still stopped 10 minutes later.` : '';
+    const fallback = choice?.on ? ` tether sends “${choice.prompt}” if it is still stopped 10 minutes later${why}.` : '';
     return `The agent goes on by itself after the reset.${fallback}`;
   }
-  return choice?.on ? `tether sends “${choice.prompt}” after the reset.` : 'Nothing happens by itself after the reset.';
+  return choice?.on ? `tether sends “${choice.prompt}” after the reset${why}.` : 'Nothing happens by itself after the reset.';
 }
 
 export function LimitBanner({ session }: { session: Session }) {
-  const limit = session.limit;
+  // Only a session at its limit asks the hub for the namespace's default.
+  return session.limit ? <AtLimit session={session} limit={session.limit} /> : null;
+}
+
+function AtLimit({ session, limit }: { session: Session; limit: UsageLimit }) {
   const now = useNow(10_000);
-  const choice = session.limitContinue ?? null;
+  const { guard } = useUnattended();
+  const byDefault = session.limitContinue ? null : (guard?.limitContinue ?? null);
+  // What happens at the reset: the session's own choice, else the namespace's default.
+  const choice = session.limitContinue ?? byDefault;
   const [prompt, setPrompt] = useState(choice?.prompt ?? DEFAULT_CONTINUE_PROMPT);
   const [saving, setSaving] = useState(false);
   // Shown at once; the hub's answer (session:updated) then stands.
   const [on, setOn] = useState(choice?.on ?? false);
   useEffect(() => setPrompt(choice?.prompt ?? DEFAULT_CONTINUE_PROMPT), [choice?.prompt]);
   useEffect(() => setOn(choice?.on ?? false), [choice?.on]);
-  if (!limit) return null;
   const save = async (next: boolean) => {
     setSaving(true);
     setOn(next);
@@ -54,7 +64,7 @@ export function LimitBanner({ session }: { session: Session }) {
   return (
     <section className="limit-banner" aria-label="Usage limit" data-testid="limit-banner">
       <p className="limit-banner-wait">{waitLine(limit, now)}</p>
-      <p className="limit-banner-next">{nextStep(session, limit)}</p>
+      <p className="limit-banner-next">{nextStep(limit, choice, byDefault !== null)}</p>
       {limit.continued ? null : (
         <div className="limit-banner-choice">
           <label className="limit-banner-switch">

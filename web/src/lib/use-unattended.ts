@@ -1,10 +1,11 @@
-// use-unattended.ts: the namespace's guard on unattended work (shared unattended.ts), kept in step
-// with the hub: unattended:get on open and every (re)connect, then each unattended:updated (a switch
-// on another phone, `tether unattended`, a run counted by the hub).
+// use-unattended.ts: the namespace's guard on unattended work and its continue-at-reset default
+// (shared unattended.ts), kept in step with the hub: unattended:get on open and every (re)connect,
+// then each unattended:updated (a switch on another phone, `tether unattended`, a run counted by the
+// hub). Read by the schedules screen (the panel that changes it) and a session's limit banner.
 import { useEffect, useState } from 'react';
 import type { UnattendedGuard, UnattendedSet } from '@tether/shared';
-import { requestHub } from '../../lib/socket.ts';
-import { followHub } from '../../lib/hub-follow.ts';
+import { requestHub } from './socket.ts';
+import { followHub } from './hub-follow.ts';
 
 export function useUnattended(): { guard: UnattendedGuard | null; error: string | null; change: (change: UnattendedSet) => Promise<void> } {
   const [guard, setGuard] = useState<UnattendedGuard | null>(null);
