@@ -8,6 +8,13 @@ import { DEFAULT_CONTINUE_PROMPT, MAX_CONTINUE_PROMPT_CHARS, type LimitContinue,
 export function ContinueDefault({ choice, busy, change }: { choice: LimitContinue; busy: boolean; change: (change: UnattendedSet) => Promise<void> }) {
   const [prompt, setPrompt] = useState(choice.prompt);
   useEffect(() => setPrompt(choice.prompt), [choice.prompt]);
+  // The tap shows at once (a phone's round trip is long); the hub's answer, or the unchanged choice
+  // after a refusal, replaces it. A controlled switch that waited for the ack snapped back first.
+  const [pendingOn, setPendingOn] = useState<boolean | null>(null);
+  const switchOn = (on: boolean) => {
+    setPendingOn(on);
+    void change({ limitContinue: { on } }).finally(() => setPendingOn(null));
+  };
   const wanted = prompt.trim();
   return (
     <div className="continue-default" role="group" aria-labelledby="continue-default-title">
@@ -15,7 +22,7 @@ export function ContinueDefault({ choice, busy, change }: { choice: LimitContinu
         At a usage limit
       </h3>
       <label className="continue-default-switch">
-        <input type="checkbox" role="switch" checked={choice.on} disabled={busy} onChange={(event) => void change({ limitContinue: { on: event.currentTarget.checked } })} />
+        <input type="checkbox" role="switch" checked={pendingOn ?? choice.on} disabled={busy} onChange={(event) => switchOn(event.currentTarget.checked)} />
         Continue sessions after a usage limit resets
       </label>
       <p className="schedule-meta">
