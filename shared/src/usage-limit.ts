@@ -7,6 +7,9 @@ import { z } from 'zod';
 import { SessionIdSchema, TimestampSchema } from './ids.ts';
 import { GuardStopSchema } from './unattended.ts';
 
+// The list's badge and the session's banner (first load) draw these: they live with the zod-free names.
+export { DEFAULT_CONTINUE_PROMPT, limitWaitText } from './wire.ts';
+
 /** What a runner reports: its agent said it is at its usage limit until `resetsAt` (epoch ms). */
 export const UsageLimitReportSchema = z.object({ resetsAt: TimestampSchema }).strict();
 export type UsageLimitReport = z.infer<typeof UsageLimitReportSchema>;
@@ -24,8 +27,6 @@ export const UsageLimitSchema = UsageLimitReportSchema.extend({
 }).strict();
 export type UsageLimit = z.infer<typeof UsageLimitSchema>;
 
-/** The prompt tether sends at the reset unless the person chose another. */
-export const DEFAULT_CONTINUE_PROMPT = 'continue';
 export const MAX_CONTINUE_PROMPT_CHARS = 2_000;
 
 /** The person's choice for one session: continue it at the reset with `prompt`, or not. */
@@ -45,8 +46,3 @@ export const SessionLimitContinueSchema = z
   })
   .strict();
 export type SessionLimitContinue = z.infer<typeof SessionLimitContinueSchema>;
-
-/** What the phone writes on a waiting session: "waiting for the limit to reset at 15:00". */
-export function limitWaitText(limit: Pick<UsageLimit, 'resetsAt'>, options: { now: number; clock: (at: number) => string }): string {
-  return limit.resetsAt > options.now ? `waiting for the limit to reset at ${options.clock(limit.resetsAt)}` : `the limit reset at ${options.clock(limit.resetsAt)}`;
-}

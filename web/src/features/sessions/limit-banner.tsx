@@ -3,7 +3,8 @@
 // continues it with the chosen prompt, or nothing), and the switch and prompt for this session,
 // kept on the hub (session:limit-continue). In the list: a badge with the reset time.
 import { useEffect, useState } from 'react';
-import { DEFAULT_CONTINUE_PROMPT, guardStopShort, limitWaitText, type Session, type UsageLimit } from '@tether/shared';
+import type { Session, UsageLimit } from '@tether/shared';
+import { DEFAULT_CONTINUE_PROMPT, guardStopShort, limitWaitText } from '@tether/shared/wire';
 import { formatClockTime } from '../../lib/format.ts';
 import { requestHub } from '../../lib/socket.ts';
 import { Badge } from '../../lib/ui/badge.tsx';
