@@ -84,13 +84,19 @@ describe('app shell from the service worker cache', () => {
     await page.reload();
     await sessionsHeading(page).waitFor({ timeout: UI_TIMEOUT_MS });
     await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r?.update()));
-    // Installed (its shell cached) and in charge: nothing installing or waiting behind it.
+    // In charge of this page: its controller says it is the new build (the registration's attributes
+    // reach the page later than the new worker's cache does, so they cannot tell).
     await page.waitForFunction(
       async (id) => {
-        const registration = await navigator.serviceWorker.getRegistration();
-        const settled = registration?.active?.state === 'activated' && !registration.installing && !registration.waiting;
-        const name = `tether-shell-${id}`;
-        return settled && (await caches.has(name)) && (await (await caches.open(name)).match('/')) !== undefined;
+        const controller = navigator.serviceWorker.controller;
+        if (!controller) return false;
+        const channel = new MessageChannel();
+        const build = new Promise((resolve) => {
+          channel.port1.onmessage = (event) => resolve(event.data);
+          setTimeout(() => resolve(null), 1000);
+        });
+        controller.postMessage({ type: 'tether-build' }, [channel.port2]);
+        return (await build) === id;
       },
       newBuild,
       { timeout: UI_TIMEOUT_MS, polling: 200 },

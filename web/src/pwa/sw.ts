@@ -48,6 +48,7 @@ type WorkerScope = {
   addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
   addEventListener(type: 'push', listener: (event: PushEvent) => void): void;
   addEventListener(type: 'notificationclick', listener: (event: NotificationEvent) => void): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown; ports: readonly MessagePort[] }) => void): void;
   addEventListener(type: string, listener: (event: never) => void): void;
 };
 const sw = self as unknown as WorkerScope;
@@ -107,6 +108,12 @@ sw.addEventListener('activate', (event) => {
       await sw.clients.claim();
     })(),
   );
+});
+
+// Which build a page's controller is (a page cannot tell two workers of one script URL apart; the
+// registration's own attributes reach the page later than the worker's caches do).
+sw.addEventListener('message', (event) => {
+  if ((event.data as { type?: unknown } | null)?.type === 'tether-build') event.ports[0]?.postMessage(BUILD);
 });
 
 /** This build's shell, else the network (a worker whose install was cleared), else any cached shell. */
