@@ -1,7 +1,7 @@
 // app-shell.test.ts: the service worker opens the app from its cache first (docs/decisions/web.md,
 // "App shell"): a second load never waits for the hub's HTML (here the hub has none to give), a new
-// build reaches the app through a changed /sw.js and is what the next load opens, and a login revoked
-// meanwhile lands on the sign-in screen from the cached shell.
+// build reaches the app through a changed /sw.js and is what the first load after its worker took
+// over opens, and a login revoked meanwhile lands on the sign-in screen from the cached shell.
 //
 //   web/dist ─copy─► a build of its own (this test rewrites it) ─► hub ◄── Chromium (phone, desktop)
 import { createHash } from 'node:crypto';
@@ -40,6 +40,23 @@ async function signedInUnderWorker(page: Page, o: { hubUrl: string; token: strin
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: UI_TIMEOUT_MS });
 }
 
+/** Which build the page's controller is, and its state. Two workers of one script URL look alike to
+ *  a page, so it asks the worker (sw.ts answers 'tether-build'). Awaited by page.evaluate: Playwright's
+ *  waitForFunction does not await a predicate's promise, so an async predicate passes at once. */
+async function controllerBuild(page: Page): Promise<{ build: unknown; state: string | null }> {
+  return page.evaluate(async () => {
+    const controller = navigator.serviceWorker.controller;
+    if (!controller) return { build: null, state: null };
+    const channel = new MessageChannel();
+    const build = new Promise<unknown>((resolve) => {
+      channel.port1.onmessage = (event) => resolve(event.data);
+      setTimeout(() => resolve(null), 1000);
+    });
+    controller.postMessage({ type: 'tether-build' }, [channel.port2]);
+    return { build: await build, state: controller.state };
+  });
+}
+
 const sessionsHeading = (page: Page) => page.getByRole('heading', { name: 'Sessions', level: 1 });
 
 describe('app shell from the service worker cache', () => {
@@ -61,7 +78,7 @@ describe('app shell from the service worker cache', () => {
     if (dist) rmSync(dist, { recursive: true, force: true });
   });
 
-  it('phone: a second load opens without the hub HTML; a new build is taken by the next load, the old one kept for pages on it', async () => {
+  it('phone: a second load opens without the hub HTML; a new build is opened by the first load after its worker took over, the old one kept for pages on it', async () => {
     const page = await browser.newPage({ viewport: 'phone' });
     await signedInUnderWorker(page, { hubUrl: hub.url, token: hub.token });
     const firstBuild = await shellCaches(page);
@@ -78,31 +95,16 @@ describe('app shell from the service worker cache', () => {
     expect(served.workerStart).toBeGreaterThan(0);
     writeFileSync(join(dist, 'index.html'), html);
 
-    // A new build: the open app keeps its shell until the browser has the new worker, then the next
-    // load is the new build's, and the old build's cache stays beside it.
+    // A new build. The load that finds it is still the old build's: the browser looks at /sw.js only
+    // once that navigation is under way, and the new worker must then install (cache the new shell
+    // and its first route) and take over. The page open since then keeps its shell.
     const newBuild = publishNewBuild(dist);
     await page.reload();
     await sessionsHeading(page).waitFor({ timeout: UI_TIMEOUT_MS });
     await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r?.update()));
-    // In charge of this page: its controller says it is the new build (the registration's attributes
-    // reach the page later than the new worker's cache does, so they cannot tell).
-    await page.waitForFunction(
-      async (id) => {
-        const controller = navigator.serviceWorker.controller;
-        if (!controller) return false;
-        const channel = new MessageChannel();
-        const build = new Promise((resolve) => {
-          channel.port1.onmessage = (event) => resolve(event.data);
-          setTimeout(() => resolve(null), 1000);
-        });
-        controller.postMessage({ type: 'tether-build' }, [channel.port2]);
-        return (await build) === id;
-      },
-      newBuild,
-      { timeout: UI_TIMEOUT_MS, polling: 200 },
-    );
-    // The page open since before still runs the old shell.
     await expect(page.locator('meta[name="tether-test-build"]').count()).resolves.toBe(0);
+    // The first load after the new worker took over (activated, this page's controller) is the new build.
+    await expect.poll(() => controllerBuild(page), { timeout: UI_TIMEOUT_MS, interval: 200 }).toEqual({ build: newBuild, state: 'activated' });
     await page.reload();
     await sessionsHeading(page).waitFor({ timeout: UI_TIMEOUT_MS });
     await expect(page.locator('meta[name="tether-test-build"]').count()).resolves.toBe(1);

@@ -2,7 +2,8 @@
 // production builds only: in `vite dev` a worker would cache modules the dev server rewrites.
 // A new build reaches an open app two ways (docs/decisions/web.md, "App shell"): the browser checks
 // /sw.js at each navigation, and this page asks again whenever it comes back to the front (a phone
-// keeps the app open for days); the next navigation then opens the new shell. A lazy chunk of this
+// keeps the app open for days); once the new worker has installed and taken over, the next navigation
+// opens the new shell (the load that found it is still the old build's). A lazy chunk of this
 // page's build that the hub no longer has (it took a new build) reloads the page into the new one.
 
 /** A reload for a missing chunk at most this often: a hub that lost its files must not loop the page. */

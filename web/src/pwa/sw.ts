@@ -6,7 +6,9 @@
 //   /api/*, /socket.io/*, anything cross-origin or not GET ─► not touched: straight to the network
 //   a new build: the browser finds /sw.js changed (it carries the build's id, stamped by
 //     web/scripts/stamp-service-worker.ts) ─► install: that build's index.html and first-route files
-//     ─► activate at once; the next navigation opens the new shell (docs/decisions/web.md, "App shell")
+//     ─► activate at once and take the open pages; the first navigation after that opens the new
+//     shell. One that starts while it still installs is the old worker's, so the old build's
+//     (docs/decisions/web.md, "App shell")
 //
 //   push (from the hub via the browser's push service) ─► a notification; tapping it opens or
 //   focuses the app at the session it is about
@@ -110,8 +112,8 @@ sw.addEventListener('activate', (event) => {
   );
 });
 
-// Which build a page's controller is (a page cannot tell two workers of one script URL apart; the
-// registration's own attributes reach the page later than the worker's caches do).
+// Which build a page's controller is: a page cannot tell two workers of one script URL apart
+// (tests/browser/app-shell.test.ts asks before it expects the new shell).
 sw.addEventListener('message', (event) => {
   if ((event.data as { type?: unknown } | null)?.type === 'tether-build') event.ports[0]?.postMessage(BUILD);
 });
