@@ -2,11 +2,14 @@
 // In dev (`bun run dev`), /api and /socket.io are proxied to the hub at TETHER_HUB_URL.
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { stampServiceWorker } from './scripts/stamp-service-worker.ts';
 
 const HUB_URL = process.env.TETHER_HUB_URL ?? 'http://127.0.0.1:8787';
 
 export default defineConfig({
-  plugins: [react()],
+  // The worker names the build it belongs to, so a new build changes /sw.js's bytes, which is how a
+  // browser learns of it (docs/decisions/web.md, "App shell").
+  plugins: [react(), stampServiceWorker()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

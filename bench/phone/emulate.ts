@@ -8,7 +8,7 @@
 //                          Network.emulateNetworkConditions, Network.* events ──┴─► ByteMeter
 //
 // Why the worker too: a page's network conditions do not reach its service worker, which fetches
-// navigations network-first; unthrottled, a warm load skipped the HTML's round trip (9 ms, not 150+).
+// the shell at install and chunks not yet cached; unthrottled, those would skip their round trips.
 // The worker's CPU is not slowed (CDP has no CPU throttling for workers). The hub runs on the
 // loopback, so the emulated latency is the whole round trip. Conditions stay across navigations.
 import type { Browser, Page } from 'playwright-core';

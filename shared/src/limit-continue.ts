@@ -4,8 +4,9 @@
 // two importing each other.
 import { z } from 'zod';
 
-/** The prompt tether sends at the reset unless the person chose another. */
-export const DEFAULT_CONTINUE_PROMPT = 'continue';
+// The prompt tether sends at the reset unless the person chose another: with the zod-free names, since
+// the list's first load draws it.
+export { DEFAULT_CONTINUE_PROMPT } from './wire.ts';
 export const MAX_CONTINUE_PROMPT_CHARS = 2_000;
 
 /** Continue at the reset with `prompt`, or not: a session's own choice, or the namespace's default. */

@@ -68,7 +68,5 @@ export function guardStopText(stop: GuardStop, dailyCap: number): string {
     : `not run: the daily cap of ${dailyCap} unattended run${dailyCap === 1 ? '' : 's'} was reached (resets at 00:00 UTC)`;
 }
 
-/** The stop in a few words, without the count (a session's limit keeps only which stop it met). */
-export function guardStopShort(stop: GuardStop): string {
-  return stop === 'paused' ? 'everything unattended is paused' : "the day's cap on unattended runs was reached";
-}
+// Zod-free for the session list's first load (web limit banner): it lives in wire.ts.
+export { guardStopShort } from './wire.ts';

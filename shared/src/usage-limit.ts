@@ -8,6 +8,9 @@ import { SessionIdSchema, TimestampSchema } from './ids.ts';
 import { GuardStopSchema } from './unattended.ts';
 import { LimitContinueSchema } from './limit-continue.ts';
 
+// The list's badge and the session's banner (first load) draw these: they live with the zod-free names.
+export { limitWaitText } from './wire.ts';
+
 /** What a runner reports: its agent said it is at its usage limit until `resetsAt` (epoch ms). */
 export const UsageLimitReportSchema = z.object({ resetsAt: TimestampSchema }).strict();
 export type UsageLimitReport = z.infer<typeof UsageLimitReportSchema>;
@@ -34,8 +37,3 @@ export const SessionLimitContinueSchema = z
   })
   .strict();
 export type SessionLimitContinue = z.infer<typeof SessionLimitContinueSchema>;
-
-/** What the phone writes on a waiting session: "waiting for the limit to reset at 15:00". */
-export function limitWaitText(limit: Pick<UsageLimit, 'resetsAt'>, options: { now: number; clock: (at: number) => string }): string {
-  return limit.resetsAt > options.now ? `waiting for the limit to reset at ${options.clock(limit.resetsAt)}` : `the limit reset at ${options.clock(limit.resetsAt)}`;
-}

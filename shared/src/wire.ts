@@ -257,3 +257,18 @@ export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 export function isUuid(value: string): boolean {
   return UUID_PATTERN.test(value);
 }
+
+/** The prompt tether sends at a usage limit's reset unless the person chose another (usage-limit.ts). */
+export const DEFAULT_CONTINUE_PROMPT = 'continue';
+
+/** What the phone writes on a waiting session: "waiting for the limit to reset at 15:00" (here, not
+ *  in usage-limit.ts: the session list's badge draws it, and the list is on the first load). */
+export function limitWaitText(limit: { resetsAt: number }, options: { now: number; clock: (at: number) => string }): string {
+  return limit.resetsAt > options.now ? `waiting for the limit to reset at ${options.clock(limit.resetsAt)}` : `the limit reset at ${options.clock(limit.resetsAt)}`;
+}
+
+/** A guard's stop (unattended.ts GuardStop) in a few words, without the count (a session's limit keeps
+ *  only which stop it met). Here, zod-free, because the session list's limit badge shows it. */
+export function guardStopShort(stop: 'paused' | 'cap'): string {
+  return stop === 'paused' ? 'everything unattended is paused' : "the day's cap on unattended runs was reached";
+}

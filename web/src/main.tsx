@@ -8,7 +8,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createRouter } from '@tanstack/react-router';
-import { captureFragmentCredential } from './lib/hub.ts';
+import { captureFragmentCredential, exchangeFragmentCredentialEarly } from './lib/hub.ts';
 import { shouldRetryQuery } from './lib/queries.ts';
 import { getSocket } from './lib/socket.ts';
 import { Route as rootRoute } from './routes/__root.tsx';
@@ -29,6 +29,8 @@ import { registerServiceWorker } from './pwa/register.ts';
 
 // Before anything renders or logs a URL: a pairing code or token must not stay in the address bar.
 captureFragmentCredential();
+// A link's code is traded for a session now, while the router and the login screen's code load.
+exchangeFragmentCredentialEarly();
 // A session's chat comes over the socket, so its handshake is on the way to the first screen: start
 // it now, beside the route's code, not after the first render. (A share page signs in with its link.)
 if (!location.pathname.startsWith('/share/')) getSocket();

@@ -31,6 +31,7 @@ import { createSessionRoutes } from './routes/sessions.ts';
 import type { CacheKeys } from '../auth/cache-keys.ts';
 import { createAttachmentRoutes } from './routes/attachments.ts';
 import { createStaticRoutes } from './routes/static.ts';
+import { inlineScriptSources } from './inline-scripts.ts';
 import { createShareAdminRoutes, createSharedViewRoutes } from './routes/share.ts';
 import type { ShareLinks } from '../auth/share-links.ts';
 import { createPushActionRoutes, createPushRoutes } from './routes/push.ts';
@@ -109,7 +110,7 @@ export function createHttpApp(options: HttpAppOptions) {
   const app = new Hono<HubHttpEnv>();
   const failures = options.authFailures ?? createAuthFailures();
 
-  app.use('*', hubSecureHeaders());
+  app.use('*', hubSecureHeaders({ inlineScripts: inlineScriptSources(options.webDist) }));
 
   // Checked once here: what GET /api/config answers is the shared shape the web parses.
   const features: HubFeatures = HubFeaturesSchema.parse(options.features ?? { shell: false });
@@ -171,8 +172,9 @@ export function createHttpApp(options: HttpAppOptions) {
   return app;
 }
 
-/** The headers every answer carries: a CSP that lets the web app load only from this hub. */
-function hubSecureHeaders() {
+/** The headers every answer carries: a CSP that lets the web app load only from this hub (and run
+ *  only the inline scripts its own index.html holds, by hash). */
+function hubSecureHeaders(o: { inlineScripts: string[] }) {
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
@@ -180,7 +182,7 @@ function hubSecureHeaders() {
       connectSrc: ["'self'", 'ws:', 'wss:'],
       imgSrc: ["'self'", 'data:', 'blob:'],
       styleSrc: ["'self'", "'unsafe-inline'"],
-      scriptSrc: ["'self'"],
+      scriptSrc: ["'self'", ...o.inlineScripts],
       workerSrc: ["'self'", 'blob:'],
       manifestSrc: ["'self'"],
       fontSrc: ["'self'", 'data:'],

@@ -226,6 +226,15 @@ async function parseError(response: Response): Promise<HubError> {
   });
 }
 
+/** The hub's response, or the error that says it could not be reached. */
+async function reached(pending: Promise<Response>): Promise<Response> {
+  try {
+    return await pending;
+  } catch {
+    throw new HubError({ status: 0, code: 'unreachable', message: `can't reach the hub at ${window.location.host}` });
+  }
+}
+
 async function send<T>(path: string, init: RequestInit & { auth?: boolean; retried?: boolean } = {}): Promise<T> {
   const headers = new Headers(init.headers);
   headers.set('Accept', 'application/json');
@@ -235,12 +244,7 @@ async function send<T>(path: string, init: RequestInit & { auth?: boolean; retri
     if (!session) throw new HubError({ status: 401, code: 'unauthorized', message: 'not logged in' });
     headers.set('Authorization', `Bearer ${session}`);
   }
-  let response: Response;
-  try {
-    response = await fetch(path, { ...init, headers });
-  } catch {
-    throw new HubError({ status: 0, code: 'unreachable', message: `can't reach the hub at ${window.location.host}` });
-  }
+  const response = await reached(fetch(path, { ...init, headers }));
   if (!response.ok) {
     const error = await parseError(response);
     if (response.status === 401 && init.auth !== false) {
@@ -256,12 +260,63 @@ async function send<T>(path: string, init: RequestInit & { auth?: boolean; retri
 
 /** Exchanges an access token for a web session and remembers it. */
 export function loginWithToken(token: string): Promise<HubLogin> {
-  return logIn('/api/auth/login', { token: token.trim() });
+  return takeEarlyExchange(token) ?? logIn('/api/auth/login', { token: token.trim() });
 }
 
 /** Redeems a one-time pairing code for a web session (of a device token of its own) and remembers it. */
 export function loginWithPairCode(code: string): Promise<HubLogin> {
-  return logIn('/api/auth/pair', { code: code.trim() });
+  return takeEarlyExchange(code) ?? logIn('/api/auth/pair', { code: code.trim() });
+}
+
+/** The link's exchange, started at boot beside the login screen's code rather than after it (a round
+ *  trip fewer in series on a first visit); the screen's submit of the same value takes it, so a
+ *  one-time code is still spent once and its refusal is still shown there. */
+let earlyExchange: { value: string; login: Promise<HubLogin> } | null = null;
+
+/** Starts the exchange of a link's code or token now, if one waits and looks like one. */
+export function exchangeFragmentCredentialEarly(): void {
+  const link = fragmentCredential;
+  if (!link || (link.kind === 'token' && !link.value.startsWith(ACCESS_TOKEN_PREFIX))) return;
+  const login = takeInlineExchange(link.value) ?? (link.kind === 'pair' ? logIn('/api/auth/pair', { code: link.value }) : logIn('/api/auth/login', { token: link.value }));
+  login.catch(() => {}); // the login screen takes the same promise and says why
+  earlyExchange = { value: link.value, login };
+}
+
+/** Waits for the link's early exchange, if one is under way: true once it signed this browser in
+ *  (the link is then spent: no login screen needed), false when there was none or it failed (the
+ *  link and the failure stay for the login screen to show). */
+export async function awaitLinkLogin(): Promise<boolean> {
+  const early = earlyExchange;
+  if (!early) return false;
+  try {
+    await early.login;
+  } catch {
+    return false;
+  }
+  if (earlyExchange === early) earlyExchange = null;
+  if (fragmentCredential?.value === early.value) fragmentCredential = null;
+  return true;
+}
+
+/** The exchange index.html's inline script started before this code had even loaded, if it was for
+ *  this value: its answer read as `logIn` reads one, and the login kept. */
+function takeInlineExchange(value: string): Promise<HubLogin> | null {
+  const holder = window as { __tetherLinkExchange?: { value: string; response: Promise<Response> } };
+  const started = holder.__tetherLinkExchange;
+  delete holder.__tetherLinkExchange;
+  if (!started || started.value !== value) return null;
+  return reached(started.response).then(async (response) => {
+    if (!response.ok) throw await parseError(response);
+    const login = (await response.json()) as HubLogin;
+    setLogin(login);
+    return login;
+  });
+}
+
+function takeEarlyExchange(value: string): Promise<HubLogin> | null {
+  const early = earlyExchange;
+  earlyExchange = null;
+  return early && early.value === value.trim() ? early.login : null;
 }
 
 /** Trades a proof (a token, a pairing code) for a web session, without one of its own, and keeps it. */

@@ -1,12 +1,44 @@
 // register.ts: installs the service worker (sw.ts, served as /sw.js) once the app has loaded, in
 // production builds only: in `vite dev` a worker would cache modules the dev server rewrites.
+// A new build reaches an open app two ways (docs/decisions/web.md, "App shell"): the browser checks
+// /sw.js at each navigation, and this page asks again whenever it comes back to the front (a phone
+// keeps the app open for days); once the new worker has installed and taken over, the next navigation
+// opens the new shell (the load that found it is still the old build's). A lazy chunk of this
+// page's build that the hub no longer has (it took a new build) reloads the page into the new one.
+
+/** A reload for a missing chunk at most this often: a hub that lost its files must not loop the page. */
+const RELOAD_AT_MOST_EVERY_MS = 30_000;
+const RELOADED_AT = 'tether.chunk-reload';
+
 export function registerServiceWorker(): void {
-  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  if (!import.meta.env.PROD) return;
+  window.addEventListener('vite:preloadError', (event) => {
+    const last = Number(sessionStorage.getItem(RELOADED_AT) ?? 0);
+    if (Date.now() - last < RELOAD_AT_MOST_EVERY_MS) return; // let the error show
+    event.preventDefault();
+    sessionStorage.setItem(RELOADED_AT, String(Date.now()));
+    location.reload();
+  });
+  if (!('serviceWorker' in navigator)) return;
   // Service workers need a secure context; a phone on plain http over the LAN has none: skip quietly.
   if (!window.isSecureContext) return;
   window.addEventListener('load', () => {
-    navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {
-      // Not installable is not broken: the app works the same without it.
-    });
+    navigator.serviceWorker.register('/sw.js', { scope: '/' }).then(
+      (registration) => {
+        document.addEventListener('visibilitychange', () => {
+          if (document.visibilityState === 'visible') registration.update().catch(() => {});
+        });
+      },
+      () => {
+        // Not installable is not broken: the app works the same without it.
+      },
+    );
   });
+}
+
+/** Whether this page runs under the service worker, so its lazy chunks come from the phone's own
+ *  cache: then a chunk the screen will want soon costs no bytes and may load at once; on a first
+ *  visit it would share the link with what the first frame waits for. */
+export function servedFromCache(): boolean {
+  return typeof navigator !== 'undefined' && 'serviceWorker' in navigator && navigator.serviceWorker.controller !== null;
 }

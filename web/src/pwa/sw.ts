@@ -1,9 +1,14 @@
-// sw.ts: the service worker. It makes the app installable and lets its shell open without a
-// network round trip; it never answers for data.
+// sw.ts: the service worker. It makes the app installable and opens its shell without a network
+// round trip; it never answers for data.
 //
-//   navigation (any app URL) ─► network first ─► offline: the cached index.html
-//   /assets/* (content-hashed), icons, manifest ─► cache first, filled at install and on use
+//   navigation (any app URL) ─► this build's cached index.html at once ─(none cached)─► the network
+//   /assets/* (content-hashed), icons, manifest ─► any cache first, filled at install and on use
 //   /api/*, /socket.io/*, anything cross-origin or not GET ─► not touched: straight to the network
+//   a new build: the browser finds /sw.js changed (it carries the build's id, stamped by
+//     web/scripts/stamp-service-worker.ts) ─► install: that build's index.html and first-route files
+//     ─► activate at once and take the open pages; the first navigation after that opens the new
+//     shell. One that starts while it still installs is the old worker's, so the old build's
+//     (docs/decisions/web.md, "App shell")
 //
 //   push (from the hub via the browser's push service) ─► a notification; tapping it opens or
 //   focuses the app at the session it is about
@@ -14,8 +19,11 @@
 //   buttons that do not all fit on this browser's notifications ─► Open alone (a choice cut short
 //     would hide the right answer)
 //
-// Invariant: nothing under /api or /socket.io is ever put in or served from a cache. A stale
-// session list or chat page would show a lie; the app's own reconnect logic handles offline.
+// Invariants: nothing under /api or /socket.io is ever put in or served from a cache (a stale
+// session list or chat page would show a lie; the app's own reconnect logic handles offline). The
+// shell served is always the one this worker's build names: an index.html whose digest is not the
+// stamp fails the install, so a shell never meets another build's chunks (a chunk is found by its
+// content-hashed name, so an old page's lazy chunk is either its own or missing, never a newer one).
 // Built by Vite as /sw.js (vite.config.ts) so that its scope is the whole app.
 
 // The DOM lib has no service-worker types; these are the few parts used here.
@@ -42,13 +50,19 @@ type WorkerScope = {
   addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
   addEventListener(type: 'push', listener: (event: PushEvent) => void): void;
   addEventListener(type: 'notificationclick', listener: (event: NotificationEvent) => void): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown; ports: readonly MessagePort[] }) => void): void;
   addEventListener(type: string, listener: (event: never) => void): void;
 };
 const sw = self as unknown as WorkerScope;
 
-/** One cache per shell version; the version is the index.html's asset list, so a new build gets a
- *  new cache and the old one is dropped on activate. */
+/** The build this worker belongs to: the start of its index.html's SHA-256, written into sw.js by
+ *  the build (stamp-service-worker.ts). */
+declare const __TETHER_BUILD__: string;
+const BUILD: string = __TETHER_BUILD__;
+/** One cache per build. The previous build's stays until the one after: a page still running it
+ *  may yet ask for one of its chunks. */
 const CACHE_PREFIX = 'tether-shell-';
+const CACHE_NAME = CACHE_PREFIX + BUILD;
 const SHELL_FILES = ['/', '/manifest.webmanifest', '/icon.svg', '/icons/icon-192.png'];
 
 /** Paths that are data, never shell: always the network, never a cache. */
@@ -60,14 +74,13 @@ function isShellAsset(pathname: string): boolean {
   return pathname.startsWith('/assets/') || pathname.startsWith('/icons/') || SHELL_FILES.includes(pathname);
 }
 
-async function shellVersion(html: string): Promise<string> {
+/** The same digest the build stamps: which build an index.html belongs to. */
+async function buildOf(html: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(html));
-  return [...new Uint8Array(digest).slice(0, 6)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-async function currentCacheName(): Promise<string | null> {
-  const names = (await caches.keys()).filter((n) => n.startsWith(CACHE_PREFIX));
-  return names[names.length - 1] ?? null;
+  return [...new Uint8Array(digest)]
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('')
+    .slice(0, BUILD.length);
 }
 
 sw.addEventListener('install', (event) => {
@@ -75,11 +88,14 @@ sw.addEventListener('install', (event) => {
     (async () => {
       const response = await fetch('/', { cache: 'no-cache' });
       const html = await response.clone().text();
-      const cache = await caches.open(CACHE_PREFIX + (await shellVersion(html)));
-      await cache.put('/', response);
+      // The hub moved on (or back) between serving sw.js and index.html: caching this shell would
+      // pair it with another build's worker. Fail; the browser tries again at a later navigation.
+      if (!response.ok || (await buildOf(html)) !== BUILD) throw new Error(`index.html is not build ${BUILD}`);
+      const cache = await caches.open(CACHE_NAME);
       // The first route's scripts and styles, as index.html names them.
       const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
       await cache.addAll([...new Set([...assets, ...SHELL_FILES.filter((f) => f !== '/')])]);
+      await cache.put('/', response);
       await sw.skipWaiting();
     })(),
   );
@@ -88,48 +104,49 @@ sw.addEventListener('install', (event) => {
 sw.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
-      const names = (await caches.keys()).filter((n) => n.startsWith(CACHE_PREFIX));
-      // Keep only the newest (installed last): older builds' files go.
-      for (const name of names.slice(0, -1)) await caches.delete(name);
+      // Oldest first (creation order); keep this build's and the one before it.
+      const others = (await caches.keys()).filter((n) => n.startsWith(CACHE_PREFIX) && n !== CACHE_NAME);
+      for (const name of others.slice(0, -1)) await caches.delete(name);
       await sw.clients.claim();
     })(),
   );
 });
+
+// Which build a page's controller is: a page cannot tell two workers of one script URL apart
+// (tests/browser/app-shell.test.ts asks before it expects the new shell).
+sw.addEventListener('message', (event) => {
+  if ((event.data as { type?: unknown } | null)?.type === 'tether-build') event.ports[0]?.postMessage(BUILD);
+});
+
+/** This build's shell, else the network (a worker whose install was cleared), else any cached shell. */
+async function shell(request: Request): Promise<Response> {
+  const cached = await (await caches.open(CACHE_NAME)).match('/');
+  if (cached) return cached;
+  try {
+    return await fetch(request);
+  } catch {
+    return (await caches.match('/')) ?? Response.error();
+  }
+}
+
+/** A hashed file from whichever build's cache holds it (its name is its content), else the network;
+ *  a chunk loaded on demand (chat, terminal) joins this build's cache the first time it is used. */
+async function asset(request: Request, pathname: string): Promise<Response> {
+  // Only a hashed name may come from another build's cache; an icon or the manifest is this build's.
+  const hit = pathname.startsWith('/assets/') ? await caches.match(request) : await (await caches.open(CACHE_NAME)).match(request);
+  if (hit) return hit;
+  const response = await fetch(request);
+  if (response.ok && pathname.startsWith('/assets/')) await (await caches.open(CACHE_NAME)).put(request, response.clone());
+  return response;
+}
 
 sw.addEventListener('fetch', (event) => {
   const { request } = event;
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== sw.location.origin || isDataPath(url.pathname)) return; // network, untouched
-
-  if (request.mode === 'navigate') {
-    event.respondWith(
-      (async () => {
-        try {
-          return await fetch(request);
-        } catch {
-          const name = await currentCacheName();
-          const cached = name ? await (await caches.open(name)).match('/') : undefined;
-          return cached ?? Response.error();
-        }
-      })(),
-    );
-    return;
-  }
-
-  if (!isShellAsset(url.pathname)) return;
-  event.respondWith(
-    (async () => {
-      const name = await currentCacheName();
-      const cache = name ? await caches.open(name) : null;
-      const hit = cache ? await cache.match(request) : undefined;
-      if (hit) return hit;
-      const response = await fetch(request);
-      // Lazily loaded chunks (chat, terminal) join the shell the first time they are used.
-      if (cache && response.ok && url.pathname.startsWith('/assets/')) await cache.put(request, response.clone());
-      return response;
-    })(),
-  );
+  if (request.mode === 'navigate') event.respondWith(shell(request));
+  else if (isShellAsset(url.pathname)) event.respondWith(asset(request, url.pathname));
 });
 
 // ---- web push ---------------------------------------------------------------------------------

@@ -4,12 +4,13 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, createRoute, redirect, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { getLogin, hasFragmentCredential, onLoginChange } from '../lib/hub.ts';
-import { useHubLiveUpdates, useMachines, useSessions } from '../lib/queries.ts';
+import { awaitLinkLogin, getLogin, hasFragmentCredential, onLoginChange } from '../lib/hub.ts';
+import { machinesQuery, sessionsQuery, useHubLiveUpdates, useMachines, useSessions } from '../lib/queries.ts';
 import { ConnectionToast } from '../lib/ui/connection-toast.tsx';
 import { SessionList } from '../features/sessions/session-list.tsx';
 import { WORKTREE_PARTS } from '../features/worktrees/parts.tsx';
 import { WorktreeSlotContext } from '../lib/worktree-slot.ts';
+import { servedFromCache } from '../pwa/register.ts';
 import { Route as rootRoute } from './__root.tsx';
 
 // The notifications switch (and the push code behind it) loads when the account menu first opens.
@@ -25,12 +26,20 @@ const ArchiveReviewsQuestion = lazy(() => import('../features/reviews/end-questi
 export const Route = createRoute({
   getParentRoute: () => rootRoute,
   id: '_authed',
-  beforeLoad: ({ location }) => {
+  beforeLoad: async ({ location, context }) => {
+    // A QR link's exchange already under way (main.tsx): wait for it here rather than drawing the
+    // login screen (its code, its render) only to hand it the same answer.
+    await awaitLinkLogin();
     // A QR link opened while signed in still signs in with its code (it may be another namespace).
     if (!getLogin() || hasFragmentCredential()) {
       const target = location.href === '/' ? undefined : location.href;
       throw redirect({ to: '/login', search: target ? { redirect: target } : {} });
     }
+    // The list's data goes out now, not after the shell's first render (a slow phone's CPU takes a
+    // while to get there); once there, later navigations leave it to the socket's facts.
+    const client = context.queryClient;
+    if (client.getQueryData(sessionsQuery.queryKey) === undefined) void client.prefetchQuery(sessionsQuery);
+    if (client.getQueryData(machinesQuery.queryKey) === undefined) void client.prefetchQuery(machinesQuery);
   },
   component: AuthedShell,
 });
@@ -80,9 +89,14 @@ function AuthedShell() {
               </Suspense>
             }
             asks={
-              <Suspense fallback={null}>
-                <RuleProposals />
-              </Suspense>
+              // On a first visit its chunk (and the schemas under it) would share the link with the
+              // list's data: it waits for the list. From the cache it loads at once, so its schemas
+              // are parsed before a person taps a session, which needs them too.
+              sessions.data || servedFromCache() ? (
+                <Suspense fallback={null}>
+                  <RuleProposals />
+                </Suspense>
+              ) : null
             }
             archiveQuestion={(question) => (
               <Suspense fallback={null}>

@@ -5,9 +5,24 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { Hono } from 'hono';
 import type { HubHttpEnv } from '../env.ts';
+import { chooseEncoding, encodedFile, isCompressible } from './static-encoding.ts';
 
 /** Vite puts content-hashed files under assets/: they never change, so cache them for a year. */
 const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+/** Everything else (index.html, sw.js, the manifest, icons) is asked again each time: sw.js must be,
+ *  or a new build would never reach an installed app (docs/decisions/web.md, "App shell"). */
+const REVALIDATE = 'no-cache';
+
+/** A file of the build, compressed when the browser takes it and it is worth it. */
+async function fileResponse(o: { path: string; type: string; cache: string; acceptEncoding: string | undefined }): Promise<Response> {
+  const file = Bun.file(o.path);
+  const headers: Record<string, string> = { 'Content-Type': o.type, 'Cache-Control': o.cache };
+  if (!isCompressible(o.path, file.size)) return new Response(file, { headers });
+  headers.Vary = 'Accept-Encoding';
+  const encoding = chooseEncoding(o.acceptEncoding);
+  if (!encoding) return new Response(file, { headers });
+  return new Response(await encodedFile(o.path, encoding), { headers: { ...headers, 'Content-Encoding': encoding } });
+}
 
 export function createStaticRoutes(options: { webDist?: string }) {
   const app = new Hono<HubHttpEnv>();
@@ -27,13 +42,12 @@ export function createStaticRoutes(options: { webDist?: string }) {
     const target = resolve(root, `.${pathname}`);
     const inside = target === root || target.startsWith(root + sep);
     if (inside && target !== root && !pathname.includes('\0') && existsSync(target) && statSync(target).isFile()) {
-      const file = Bun.file(target);
-      const cache = pathname.startsWith('/assets/') ? IMMUTABLE_CACHE : 'no-cache';
-      return new Response(file, { headers: { 'Content-Type': file.type, 'Cache-Control': cache } });
+      const cache = pathname.startsWith('/assets/') ? IMMUTABLE_CACHE : REVALIDATE;
+      return fileResponse({ path: target, type: Bun.file(target).type, cache, acceptEncoding: c.req.header('accept-encoding') });
     }
     // A missing asset is a real 404; anything else is a client-side route.
     if (pathname.startsWith('/assets/')) return c.text('not found', 404);
-    return new Response(Bun.file(index), { headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' } });
+    return fileResponse({ path: index, type: 'text/html; charset=utf-8', cache: REVALIDATE, acceptEncoding: c.req.header('accept-encoding') });
   });
   return app;
 }

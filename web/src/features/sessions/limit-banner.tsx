@@ -5,7 +5,8 @@
 // namespace's default (Schedules → Unattended work), and the banner says so. In the list: a badge
 // with the reset time.
 import { useEffect, useState } from 'react';
-import { DEFAULT_CONTINUE_PROMPT, guardStopShort, limitWaitText, type LimitContinue, type Session, type UsageLimit } from '@tether/shared';
+import type { LimitContinue, Session, UsageLimit } from '@tether/shared';
+import { DEFAULT_CONTINUE_PROMPT, guardStopShort, limitWaitText } from '@tether/shared/wire';
 import { formatClockTime } from '../../lib/format.ts';
 import { requestHub } from '../../lib/socket.ts';
 import { useUnattended } from '../../lib/use-unattended.ts';
