@@ -39,7 +39,9 @@ describe('the unattended guard with real claude', () => {
       return ack.schedule;
     };
 
-    expect(await tether('cap', '1')).toBe('unattended work running; 0 of 1 runs today (UTC)\n');
+    // The line also says what the namespace's continue-at-reset default does (off unless chosen).
+    const noDefault = "; sessions with no choice of their own are not continued at a usage limit's reset\n";
+    expect(await tether('cap', '1')).toBe(`unattended work running; 0 of 1 runs today (UTC)${noDefault}`);
     const first = await schedule({ when: { kind: 'once', at: clock.now() + 20_000 }, prompt: 'within the cap' });
     const second = await schedule({ when: { kind: 'once', at: clock.now() + 40_000 }, prompt: 'over the cap' });
     await clock.advance(21_000);
@@ -47,7 +49,7 @@ describe('the unattended guard with real claude', () => {
     await clock.advance(20_000);
     expect(await stored(stage.hub, second.id)).toMatchObject({ nextRunAt: null, runs: 1, lastRun: { outcome: 'stopped', detail: expect.stringContaining('daily cap of 1 unattended run was reached') } });
     expect((await stored(stage.hub, first.id)).lastRun).toMatchObject({ outcome: 'sent' });
-    expect(await tether()).toBe('unattended work running; 1 of 1 runs today (UTC)\n');
+    expect(await tether()).toBe(`unattended work running; 1 of 1 runs today (UTC)${noDefault}`);
 
     await tether('cap', '20');
     expect(await tether('pause')).toContain('unattended work paused');
