@@ -125,7 +125,12 @@ describe('schedules with real claude', () => {
     const recurring = await schedule(phoneOnB, { target, when: { kind: 'cron', expression: '*/5 * * * *', timeZone: 'UTC' }, prompt: 'each run by one hub' });
     await clock.set(recurring.nextRunAt! + 1_000);
     await clock.advance(1_000);
-    await watch.waitFor(() => watch.messages().filter((m) => chatText(m).startsWith('echo:')).length === 2 || null, { what: 'both prompts answered', timeoutMs: 60_000 });
+    await watch.waitFor(() => watch.messages().filter((m) => chatText(m).startsWith('echo:')).length === 2 || null, { what: 'both prompts answered', timeoutMs: 60_000 }).catch(async (error: unknown) => {
+      // A rehearsal saw one of the two never typed: say what the store holds of each run and prompt.
+      const prompts = await a.store.listPrompts({ namespace: a.namespace, sessionId: runner.sessionId });
+      const runs = [await stored(a, once.id), await stored(a, recurring.id)].map((s) => ({ prompt: s.prompt, runs: s.runs, lastRun: s.lastRun }));
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\nprompts: ${JSON.stringify(prompts.map((p) => ({ text: p.text, status: p.status, reason: p.reason, handedAt: p.handedAt })))}\nruns: ${JSON.stringify(runs)}`);
+    });
     await clock.advance(FIVE_MINUTES - 10_000);
     expect(said(fake.mainRequests(), 'fired by one hub')).toBe(1);
     expect(said(fake.mainRequests(), 'each run by one hub')).toBe(1);
