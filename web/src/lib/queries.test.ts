@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import type { PendingRequest, Session } from '@tether/shared';
+import type { Machine, PendingRequest, Session } from '@tether/shared';
 import { hubApi } from './hub.ts';
-import { mergePending, queryKeys, sessionQuery, sessionsQuery, upsertSession } from './queries.ts';
+import { machinesQuery, mergePending, queryKeys, sessionQuery, sessionsQuery, upsertMachine, upsertSession } from './queries.ts';
 import { testSession } from '../testing/test-records.ts';
 
 const request = (id: string): PendingRequest => ({
@@ -51,6 +51,34 @@ describe('a refetch racing a session fact', () => {
     vi.spyOn(hubApi, 'getSession').mockResolvedValue({ session: session('thinking', 5) } as Awaited<ReturnType<typeof hubApi.getSession>>);
     client.setQueryData(queryKeys.session(session('idle', 1).id), session('idle', 1));
     expect((await client.fetchQuery(sessionQuery(session('idle', 1).id))).status).toBe('thinking');
+    vi.restoreAllMocks();
+  });
+});
+
+describe('a refetch racing a machine fact', () => {
+  const machine = (online: boolean, lastSeenAt: number): Machine => ({
+    id: '33333333-3333-4333-8333-333333333333', name: 'dev-box', os: 'linux', user: 'dev', home: '/home/dev', shell: false, agents: [], capabilities: {}, outside: false, online, lastSeenAt,
+  }) as Machine;
+
+  it('keeps the offline a fact brought while the list was being read (the reconnect refetch)', async () => {
+    const client = new QueryClient();
+    let respond: (value: { machines: Machine[] }) => void = () => {};
+    vi.spyOn(hubApi, 'listMachines').mockReturnValue(new Promise((resolve) => (respond = resolve)));
+    client.setQueryData(queryKeys.machines(), [machine(true, 1)]);
+    const fetching = client.fetchQuery(machinesQuery);
+    upsertMachine(client, machine(false, 2)); // machine:updated lands before the response
+    respond({ machines: [machine(true, 1)] });
+    expect((await fetching).map((m) => m.online)).toEqual([false]);
+    vi.restoreAllMocks();
+  });
+
+  it('takes the newer copy, fetched or heard, and never an older fact', async () => {
+    const client = new QueryClient();
+    vi.spyOn(hubApi, 'listMachines').mockResolvedValue({ machines: [machine(true, 3)] });
+    client.setQueryData(queryKeys.machines(), [machine(false, 2)]);
+    expect((await client.fetchQuery(machinesQuery)).map((m) => m.online)).toEqual([true]);
+    upsertMachine(client, machine(false, 1));
+    expect(client.getQueryData<Machine[]>(queryKeys.machines())!.map((m) => m.online)).toEqual([true]);
     vi.restoreAllMocks();
   });
 });

@@ -80,9 +80,20 @@ export const sessionsQuery = queryOptions({
   },
 });
 
+/** The newer of a fetched machine and the copy a fact put in the cache meanwhile: every online or
+ *  offline write moves `lastSeenAt`, and a reconnect's refetch read before a daemon left must not
+ *  undo its offline (a machine page stayed "Daemon online" in a rehearsal). */
+function newerMachine(fetched: Machine, cached: Machine | undefined): Machine {
+  return cached && cached.lastSeenAt > fetched.lastSeenAt ? cached : fetched;
+}
+
 export const machinesQuery = queryOptions({
   queryKey: queryKeys.machines(),
-  queryFn: async () => (await hubApi.listMachines()).machines,
+  queryFn: async ({ client }) => {
+    const { machines } = await hubApi.listMachines();
+    const cached = new Map((client.getQueryData<Machine[]>(queryKeys.machines()) ?? []).map((m) => [m.id, m]));
+    return machines.map((m) => newerMachine(m, cached.get(m.id)));
+  },
 });
 
 export function sessionQuery(sessionId: string) {
@@ -153,11 +164,12 @@ export function removePendingRequest(client: QueryClient, resolution: Pick<Resol
   );
 }
 
-function upsertMachine(client: QueryClient, machine: Machine): void {
+export function upsertMachine(client: QueryClient, machine: Machine): void {
   client.setQueryData<Machine[]>(queryKeys.machines(), (list) => {
     if (!list) return list;
     const index = list.findIndex((m) => m.id === machine.id);
     if (index === -1) return [...list, machine];
+    if (newerMachine(machine, list[index]) !== machine) return list;
     const next = list.slice();
     next[index] = machine;
     return next;
