@@ -15,12 +15,20 @@ const ownMode = async (screen: Pick<ScreenModel, 'state'>) => geminiOwnMode((awa
 
 export const geminiModes = {
   async switchTo(o: { target: PermissionMode; screen: Pick<ScreenModel, 'state'>; write: (data: string) => void; settleMs?: number }): Promise<{ ok: true; mode: PermissionMode } | { ok: false; reason: string }> {
+    const settleMs = o.settleMs ?? SETTLE_MS;
     let own = await ownMode(o.screen);
-    // Not shown (a turn or a dialog is drawn): the gate takes the mode now; the row is read again at
-    // the next idle prompt, where a desk mode would be followed.
+    // A frame without the row may be Gemini mid-redraw (a desk key just drawn; a floor rehearsal took
+    // it for "not shown" and left Gemini in its own auto-accept edits): look again for a moment.
+    const looking = Date.now() + settleMs;
+    while (own === null && Date.now() < looking) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      own = await ownMode(o.screen);
+    }
+    // Still not shown (a dialog is drawn): the gate takes the mode now; the row is read again at the
+    // next idle prompt, where a desk mode would be followed.
     if (own === null || own === 'yolo') return { ok: true, mode: o.target };
     o.write(CTRL_Y);
-    const deadline = Date.now() + (o.settleMs ?? SETTLE_MS);
+    const deadline = Date.now() + settleMs;
     while (own !== 'yolo' && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       own = await ownMode(o.screen);
