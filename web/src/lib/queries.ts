@@ -56,11 +56,13 @@ export function useRules() {
   return useQuery(rulesQuery);
 }
 
-/** The newer of a fetched session and the copy a fact put in the cache while the fetch was under
- *  way: a refetch after a reconnect must not put back the state a fact has since replaced. */
-function newer(fetched: Session, cached: Session | undefined): Session {
-  return cached && cached.updatedAt > fetched.updatedAt ? cached : fetched;
+/** The newer of a fetched record (a session, a machine) and the copy a fact put in the cache while
+ *  the fetch was under way: a refetch after a reconnect must not put back the state a fact has since
+ *  replaced. */
+function newer<T>(fetched: T, cached: T | undefined, at: (record: T) => number): T {
+  return cached && at(cached) > at(fetched) ? cached : fetched;
 }
+const sessionAt = (session: Session) => session.updatedAt;
 
 export const sessionsQuery = queryOptions({
   queryKey: queryKeys.sessions(),
@@ -76,30 +78,28 @@ export const sessionsQuery = queryOptions({
     // The phone cache's key rides on the list (memory only; lib/phone-cache/key.ts).
     void provideCacheKey(cacheKey);
     const cached = new Map((client.getQueryData<Session[]>(queryKeys.sessions()) ?? []).map((s) => [s.id, s]));
-    return sessions.map((s) => newer(s, cached.get(s.id)));
+    return sessions.map((s) => newer(s, cached.get(s.id), sessionAt));
   },
 });
 
-/** The newer of a fetched machine and the copy a fact put in the cache meanwhile: every online or
- *  offline write moves `lastSeenAt`, and a reconnect's refetch read before a daemon left must not
- *  undo its offline (a machine page stayed "Daemon online" in a rehearsal). */
-function newerMachine(fetched: Machine, cached: Machine | undefined): Machine {
-  return cached && cached.lastSeenAt > fetched.lastSeenAt ? cached : fetched;
-}
+/** A machine's version for `newer`: every online or offline write moves `lastSeenAt`, and a
+ *  reconnect's refetch read before a daemon left must not undo its offline (a machine page stayed
+ *  "Daemon online" in a rehearsal). */
+const machineAt = (machine: Machine) => machine.lastSeenAt;
 
 export const machinesQuery = queryOptions({
   queryKey: queryKeys.machines(),
   queryFn: async ({ client }) => {
     const { machines } = await hubApi.listMachines();
     const cached = new Map((client.getQueryData<Machine[]>(queryKeys.machines()) ?? []).map((m) => [m.id, m]));
-    return machines.map((m) => newerMachine(m, cached.get(m.id)));
+    return machines.map((m) => newer(m, cached.get(m.id), machineAt));
   },
 });
 
 export function sessionQuery(sessionId: string) {
   return queryOptions({
     queryKey: queryKeys.session(sessionId),
-    queryFn: async ({ client }) => newer((await sessionDetail(sessionId)).session, client.getQueryData<Session>(queryKeys.session(sessionId))),
+    queryFn: async ({ client }) => newer((await sessionDetail(sessionId)).session, client.getQueryData<Session>(queryKeys.session(sessionId)), sessionAt),
   });
 }
 
@@ -169,7 +169,7 @@ export function upsertMachine(client: QueryClient, machine: Machine): void {
     if (!list) return list;
     const index = list.findIndex((m) => m.id === machine.id);
     if (index === -1) return [...list, machine];
-    if (newerMachine(machine, list[index]) !== machine) return list;
+    if (newer(machine, list[index], machineAt) !== machine) return list;
     const next = list.slice();
     next[index] = machine;
     return next;

@@ -12,27 +12,30 @@ const SETTLE_MS = 3_000;
 const POLL_MS = 60;
 
 const ownMode = async (screen: Pick<ScreenModel, 'state'>) => geminiOwnMode((await screen.state()).lines);
+type OwnMode = Awaited<ReturnType<typeof ownMode>>;
+
+/** Reads the mode row again every POLL_MS until `done` holds or `ms` pass; the last read. */
+async function readUntil(o: { screen: Pick<ScreenModel, 'state'>; first: OwnMode; done: (own: OwnMode) => boolean; ms: number }): Promise<OwnMode> {
+  let own = o.first;
+  const deadline = Date.now() + o.ms;
+  while (!o.done(own) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    own = await ownMode(o.screen);
+  }
+  return own;
+}
 
 export const geminiModes = {
   async switchTo(o: { target: PermissionMode; screen: Pick<ScreenModel, 'state'>; write: (data: string) => void; settleMs?: number }): Promise<{ ok: true; mode: PermissionMode } | { ok: false; reason: string }> {
     const settleMs = o.settleMs ?? SETTLE_MS;
-    let own = await ownMode(o.screen);
     // A frame without the row may be Gemini mid-redraw (a desk key just drawn; a floor rehearsal took
     // it for "not shown" and left Gemini in its own auto-accept edits): look again for a moment.
-    const looking = Date.now() + settleMs;
-    while (own === null && Date.now() < looking) {
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      own = await ownMode(o.screen);
-    }
+    let own = await readUntil({ screen: o.screen, first: await ownMode(o.screen), done: (seen) => seen !== null, ms: settleMs });
     // Still not shown (a dialog is drawn): the gate takes the mode now; the row is read again at the
     // next idle prompt, where a desk mode would be followed.
     if (own === null || own === 'yolo') return { ok: true, mode: o.target };
     o.write(CTRL_Y);
-    const deadline = Date.now() + settleMs;
-    while (own !== 'yolo' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      own = await ownMode(o.screen);
-    }
+    own = await readUntil({ screen: o.screen, first: own, done: (seen) => seen === 'yolo', ms: settleMs });
     // Left in its own mode it would ask again after each allow, and its row would be read back over
     // the phone's choice: the switch did not take.
     if (own !== 'yolo') return { ok: false, reason: `Gemini stayed in its own ${own ?? 'unknown'} mode after Ctrl+Y (is yolo disabled in its settings?)` };
