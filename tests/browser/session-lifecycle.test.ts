@@ -83,8 +83,23 @@ describe('session lifecycle from the phone', () => {
         await expect(dialog.getByRole('button', { name: 'Cancel' }).evaluate((el) => el === document.activeElement)).resolves.toBe(true);
         await dialog.getByText(/Claude exits as it does at the desk \(Ctrl-C twice\)\. The chat and the last screen stay here\./).waitFor();
         await saveScreenshot(page, { name: `lifecycle-end-dialog-${colorScheme}`, viewport });
+        // Where the focus is the moment the dialog leaves the page (not a frame later: a key typed
+        // in between would land on <body>).
+        await page.evaluate(() => {
+          const at = window as unknown as { focusAtRemoval?: Promise<string> };
+          at.focusAtRemoval = new Promise<string>((resolve) => {
+            const observer = new MutationObserver(() => {
+              if (document.querySelector('dialog[open]')) return;
+              observer.disconnect();
+              const focused = document.activeElement;
+              resolve(focused ? `${focused.tagName.toLowerCase()} ${focused.getAttribute('aria-label') ?? ''}` : 'none');
+            });
+            observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['open'] });
+          });
+        });
         await page.keyboard.press('Escape');
         await dialog.waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
+        await expect(page.evaluate(() => (window as unknown as { focusAtRemoval: Promise<string> }).focusAtRemoval)).resolves.toBe('button End session');
         await expect(endButton.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
         expect(stopsAsked).toEqual([]);
 

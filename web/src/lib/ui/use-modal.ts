@@ -2,13 +2,16 @@
 // shown modal as it mounts (the page behind is inert) and closed as it unmounts, labelled by its
 // title and described by its text. Esc cancels, unless what the person chose is already on its way
 // (`busy`): then the hub decides, not the dialog. `useModalOpener`: the button that opens one.
-import { useEffect, useId, useRef, useState, type SyntheticEvent } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type SyntheticEvent } from 'react';
 
 export function useModal(o: { busy: boolean; onClose: () => void; role?: 'alertdialog' | 'dialog' }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const textId = useId();
-  useEffect(() => {
+  // A layout effect: its cleanup runs while the dialog is still in the page, so close() gives the
+  // focus back in the same commit. After React removed it, close() finds the focus already on
+  // <body> and restores nothing, and the opener's next-frame focus leaves a gap a key can fall into.
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
     return () => dialog?.close();
