@@ -6,7 +6,7 @@ import type { Socket } from 'socket.io-client';
 import type { Session } from '@tether/shared';
 import { startFakeOpenAI, type FakeOpenAI, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
 import type { Defer } from './cleanups.ts';
-import { CODEX_READY, codexBin, codexStarted, createCodexSandbox, type CodexSandbox } from './codex.ts';
+import { CODEX_READY, codexStarted, createCodexSandbox, type CodexSandbox } from './codex.ts';
 import { spawnWatched, startDaemon, type DaemonHandle } from './daemon.ts';
 import { startHub, type HubHandle } from './hub.ts';
 import { startRunner, watchSession, type RunnerHandle, type SessionWatch } from './runner.ts';
@@ -22,15 +22,15 @@ export type CodexWorld = {
   startRunner(options?: Omit<Parameters<typeof startRunner>[0], 'sandbox' | 'hub' | 'agent'> & { hub?: null }): RunnerHandle;
 };
 
-export async function startCodexWorld(defer: Defer, options: { script?: ScriptTurn[]; args?: string[]; ready?: false; /** Reuse a TETHER_HOME (resume). */ home?: string; contextWindow?: number; hub?: Parameters<typeof startHub>[0] } = {}): Promise<CodexWorld> {
+export async function startCodexWorld(defer: Defer, options: { script?: ScriptTurn[]; args?: string[]; ready?: false; /** Reuse a TETHER_HOME (resume). */ home?: string; contextWindow?: number; hub?: Parameters<typeof startHub>[0]; managedNetwork?: boolean } = {}): Promise<CodexWorld> {
   const fake = await startFakeOpenAI(options.script ? { script: options.script } : {});
   defer(() => fake.stop());
   const hub = await startHub(options.hub);
   defer(() => hub.stop());
-  const sandbox = createCodexSandbox({ fakeApiUrl: fake.url, ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) });
+  const sandbox = createCodexSandbox({ fakeApiUrl: fake.url, ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}), ...(options.managedNetwork ? { managedNetwork: true } : {}) });
   defer(() => sandbox.stop());
   const start: CodexWorld['startRunner'] = (runnerOptions = {}) => {
-    const runner = startRunner({ hub, sandbox, agent: 'codex', cols: 110, rows: 35, ...runnerOptions });
+    const runner = startRunner({ hub, sandbox, agent: 'codex', cols: 110, rows: 35, ...runnerOptions, env: { TETHER_CODEX_BIN: sandbox.bin, ...runnerOptions.env } });
     defer(() => runner.stop());
     return runner;
   };
@@ -58,14 +58,14 @@ export type CodexDaemonWorld = {
 
 /** The daemon world for Codex: the fake Responses API (script) + hub + Codex sandbox + `tether
  *  daemon` finding the pinned Codex + a phone socket. */
-export async function startCodexDaemonWorld(defer: Defer, options: { script?: ScriptTurn[] } = {}): Promise<CodexDaemonWorld> {
+export async function startCodexDaemonWorld(defer: Defer, options: { script?: ScriptTurn[]; managedNetwork?: boolean } = {}): Promise<CodexDaemonWorld> {
   const fake = await startFakeOpenAI(options.script ? { script: options.script } : {});
   defer(() => fake.stop());
   const hub = await startHub();
   defer(() => hub.stop());
-  const sandbox = createCodexSandbox({ fakeApiUrl: fake.url });
+  const sandbox = createCodexSandbox({ fakeApiUrl: fake.url, ...(options.managedNetwork ? { managedNetwork: true } : {}) });
   defer(() => sandbox.stop());
-  const daemon = await startDaemon({ hub, sandbox, env: { TETHER_CODEX_BIN: codexBin() } });
+  const daemon = await startDaemon({ hub, sandbox, env: { TETHER_CODEX_BIN: sandbox.bin } });
   defer(() => daemon.stop());
   const phone = await connectPhone(defer, hub);
   const spawn: CodexDaemonWorld['spawn'] = (launchKind) => spawnWatched(defer, { hub, phone, payload: { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'codex', launchKind }, what: 'Codex' });

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { configNetwork, managedNetworkCodex } from './codex-network.ts';
 import type { TetherPty } from './desk.ts';
 
 export const FAKE_OPENAI_KEY = 'sk-tether-fake-openai-key';
@@ -34,6 +35,8 @@ export type CodexSandbox = {
   cwd: string;
   home: string;
   env: Record<string, string>;
+  /** The codex to run: the pin, or with `managedNetwork` a wrapper of it (codex-network.ts). */
+  bin: string;
   /** Rollout transcripts written so far. */
   transcripts(): string[];
   stop(): void;
@@ -52,7 +55,7 @@ export function codexBin(): string {
   return join(root, '.tools', `codex-${supportedCodex().current}`, 'node_modules', '.bin', 'codex');
 }
 
-export function createCodexSandbox(options: { fakeApiUrl: string; cwd?: string; approvalPolicy?: string; /** `model_context_window`: the window Codex states (else its fallback for an unknown model). */ contextWindow?: number }): CodexSandbox {
+export function createCodexSandbox(options: { fakeApiUrl: string; cwd?: string; approvalPolicy?: string; /** `model_context_window`: the window Codex states (else its fallback for an unknown model). */ contextWindow?: number; /** Commands reach the network only through Codex's managed proxy, which asks (codex-network.ts). */ managedNetwork?: boolean }): CodexSandbox {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'tether-codex-')));
   const codexHome = join(root, 'codex-home');
   const home = join(root, 'home');
@@ -60,13 +63,15 @@ export function createCodexSandbox(options: { fakeApiUrl: string; cwd?: string; 
   for (const dir of [codexHome, home, tmp]) mkdirSync(dir);
   const cwd = options.cwd ? realpathSync(options.cwd) : join(root, 'project');
   if (!options.cwd) mkdirSync(cwd);
+  const network = options.managedNetwork ? configNetwork() : null;
   writeFileSync(
     join(codexHome, 'config.toml'),
     [
+      ...(network?.top ?? []),
       `model = "${FAKE_MODEL}"`,
       'model_provider = "fake"',
       `approval_policy = "${options.approvalPolicy ?? 'on-request'}"`,
-      'sandbox_mode = "workspace-write"',
+      ...(network ? [] : ['sandbox_mode = "workspace-write"']),
       'check_for_update_on_startup = false',
       ...(options.contextWindow ? [`model_context_window = ${options.contextWindow}`] : []),
       '[model_providers.fake]',
@@ -76,6 +81,7 @@ export function createCodexSandbox(options: { fakeApiUrl: string; cwd?: string; 
       'env_key = "FAKE_OPENAI_KEY"',
       `[projects.${JSON.stringify(cwd)}]`,
       'trust_level = "trusted"',
+      ...(network?.tables ?? []),
       '',
     ].join('\n'),
   );
@@ -95,7 +101,8 @@ export function createCodexSandbox(options: { fakeApiUrl: string; cwd?: string; 
   const sessions = join(codexHome, 'sessions');
   const walk = (dir: string): string[] =>
     existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.jsonl') ? [join(dir, e.name)] : [])) : [];
-  return { codexHome, cwd, home, env, transcripts: () => walk(sessions), stop: () => rmSync(root, { recursive: true, force: true }) };
+  const bin = options.managedNetwork ? managedNetworkCodex({ root, codex: codexBin() }) : codexBin();
+  return { codexHome, cwd, home, env, bin, transcripts: () => walk(sessions), stop: () => rmSync(root, { recursive: true, force: true }) };
 }
 
 /** Codex's footer (its last rows, not the history above, which keeps "…for Plan mode." after a

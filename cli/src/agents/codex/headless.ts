@@ -229,6 +229,8 @@ function followNotification(o: { context: HeadlessContext; method: string; param
     context.events.turnEnded();
   } else if (method === 'item/started') {
     o.asking.itemStarted(params.item);
+  } else if (method === 'item/completed') {
+    o.asking.itemCompleted(params.item);
   } else if (method === 'thread/started') {
     o.asking.threadStarted(params.thread);
   } else if (method === 'serverRequest/resolved') {
