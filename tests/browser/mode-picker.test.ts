@@ -1,11 +1,13 @@
 // mode-picker.test.ts: claude's permission mode in the session header, switched from the phone. A /cli
 // socket plays the runner: it receives session:set-mode and reports the mode the way the real runner
 // does (from claude's footer or hook payloads), and the header follows. The new-session form offers
-// claude's modes, auto included.
+// claude's modes, auto included. A PTY Gemini's chip (its mode is tether's gate's policy) offers
+// Gemini's own modes, screenshotted at both sizes in both themes with axe.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { emitAck, nextEvent } from '../harness/hub.ts';
 import { saveScreenshot, UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
+import { screenshotsAndSeriousInBothThemes } from '../harness/axe.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { agentFor } from '../../cli/src/agents/index.ts';
 
@@ -27,6 +29,37 @@ describe('permission mode', () => {
       await expect(modes.getByRole('button', { name: /^Auto/ }).getAttribute('aria-pressed')).resolves.toBe('true');
       await expect(modes.getByRole('button', { name: /^Bypass/ }).count()).resolves.toBe(0);
       await saveScreenshot(page, { name: 'mode-picker', viewport });
+
+      const asked = nextEvent<{ sessionId: string; mode: string }>(runner, 'session:set-mode');
+      await modes.getByRole('button', { name: /^Plan/ }).click();
+      expect(await asked).toEqual({ sessionId, mode: 'plan' });
+      await panel.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+      expect((await emitAck(runner, 'session:update', { sessionId, patch: { permissionMode: 'plan' } })).ok).toBe(true);
+      await page.getByRole('button', { name: 'Permission mode: Plan. Change mode' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await page.close();
+    });
+  }
+
+  for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
+    it(`${viewport}: a PTY Gemini's mode (its gate's policy) in the header: Gemini's modes with what its gate does in each, both themes pass axe, plan is asked of the runner`, async () => {
+      const token = await world.hub.createToken(`gemini-mode-${viewport}`);
+      const { runner, sessionId } = await world.runnerWithSession(token, { agent: 'gemini', launchKind: 'pty', title: 'Gemini gate', status: 'idle', permissionMode: 'default', capabilities: agentFor('gemini').capabilities });
+      const page = await world.signedInPage(viewport, token);
+      await page.getByRole('link', { name: /Gemini gate/ }).click();
+      const chip = page.getByRole('button', { name: 'Permission mode: Ask. Change mode' });
+      await chip.waitFor({ timeout: UI_TIMEOUT_MS });
+      await chip.click();
+      const panel = page.getByRole('dialog', { name: 'Switch permission mode' });
+      await panel.waitFor({ timeout: UI_TIMEOUT_MS });
+      const modes = panel.getByRole('group', { name: 'Modes' });
+      // Bypass only for a session started in yolo; this one was not.
+      expect(await modes.getByRole('button').allTextContents()).toEqual([
+        'AskEdits and commands wait for an answer',
+        'Accept editsFile edits go ahead; commands still ask',
+        'PlanThe agent reads and plans; nothing is changed in this mode',
+      ]);
+      await expect(modes.getByRole('button', { name: /^Ask/ }).getAttribute('aria-pressed')).resolves.toBe('true');
+      expect(await screenshotsAndSeriousInBothThemes(page, { name: 'gemini-mode-picker', viewport })).toEqual([]);
 
       const asked = nextEvent<{ sessionId: string; mode: string }>(runner, 'session:set-mode');
       await modes.getByRole('button', { name: /^Plan/ }).click();

@@ -19,7 +19,7 @@ export type PermissionModeEntry = {
 export const PERMISSION_MODES: readonly PermissionModeEntry[] = [
   { value: 'default', label: 'Ask', startLabel: 'Ask for approvals', hint: 'Edits and commands wait for an answer', startable: true },
   { value: 'acceptEdits', label: 'Accept edits', startLabel: 'Accept edits', hint: 'File edits go ahead; commands still ask', startable: true },
-  { value: 'plan', label: 'Plan', startLabel: 'Plan first', hint: 'The agent plans and asks before changing anything', startable: true },
+  { value: 'plan', label: 'Plan', startLabel: 'Plan first', hint: 'The agent reads and plans; nothing is changed in this mode', startable: true },
   { value: 'auto', label: 'Auto', startLabel: 'Auto', hint: "Claude's safety check runs what it judges safe and asks about the rest", startable: true },
   { value: 'dontAsk', label: "Don't ask", startLabel: "Don't ask", hint: 'Anything your settings rules do not allow is refused, nothing waits', startable: true },
   { value: 'bypassPermissions', label: 'Bypass', startLabel: 'Bypass', hint: 'Nothing is asked (started that way)', startable: false },
