@@ -14,60 +14,54 @@ import { agentFor } from '../../cli/src/agents/index.ts';
 describe('permission mode', () => {
   const world = useBrowserWorld();
 
+  /** A session's page with its mode panel open from the header's chip (`chip`: the mode it shows). */
+  async function openModes(o: { viewport: ViewportName; tokenName: string; session: Record<string, unknown> & { title: string }; chip: string }) {
+    const token = await world.hub.createToken(o.tokenName);
+    const { runner, sessionId } = await world.runnerWithSession(token, { status: 'idle', ...o.session });
+    const page = await world.signedInPage(o.viewport, token);
+    await page.getByRole('link', { name: new RegExp(o.session.title) }).click();
+    const chip = page.getByRole('button', { name: `Permission mode: ${o.chip}. Change mode` });
+    await chip.waitFor({ timeout: UI_TIMEOUT_MS });
+    await chip.click();
+    const panel = page.getByRole('dialog', { name: 'Switch permission mode' });
+    await panel.waitFor({ timeout: UI_TIMEOUT_MS });
+    return { runner, sessionId, page, panel, modes: panel.getByRole('group', { name: 'Modes' }) };
+  }
+
+  /** Plan chosen in the panel: asked of the runner; once it reports plan, the chip says so. */
+  async function choosePlan(o: Awaited<ReturnType<typeof openModes>>): Promise<void> {
+    const asked = nextEvent<{ sessionId: string; mode: string }>(o.runner, 'session:set-mode');
+    await o.modes.getByRole('button', { name: /^Plan/ }).click();
+    expect(await asked).toEqual({ sessionId: o.sessionId, mode: 'plan' });
+    await o.panel.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+    expect((await emitAck(o.runner, 'session:update', { sessionId: o.sessionId, patch: { permissionMode: 'plan' } })).ok).toBe(true);
+    await o.page.getByRole('button', { name: 'Permission mode: Plan. Change mode' }).waitFor({ timeout: UI_TIMEOUT_MS });
+    await o.page.close();
+  }
+
   for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
     it(`${viewport}: the header shows claude's mode and switches it; bypass is offered only to a bypass session`, async () => {
-      const token = await world.hub.createToken(`mode-${viewport}`);
-      const { runner, sessionId } = await world.runnerWithSession(token, { title: 'Mode switch', status: 'idle', permissionMode: 'auto' });
-      const page = await world.signedInPage(viewport, token);
-      await page.getByRole('link', { name: /Mode switch/ }).click();
-      const chip = page.getByRole('button', { name: 'Permission mode: Auto. Change mode' });
-      await chip.waitFor({ timeout: UI_TIMEOUT_MS });
-      await chip.click();
-      const panel = page.getByRole('dialog', { name: 'Switch permission mode' });
-      await panel.waitFor({ timeout: UI_TIMEOUT_MS });
-      const modes = panel.getByRole('group', { name: 'Modes' });
-      await expect(modes.getByRole('button', { name: /^Auto/ }).getAttribute('aria-pressed')).resolves.toBe('true');
-      await expect(modes.getByRole('button', { name: /^Bypass/ }).count()).resolves.toBe(0);
-      await saveScreenshot(page, { name: 'mode-picker', viewport });
-
-      const asked = nextEvent<{ sessionId: string; mode: string }>(runner, 'session:set-mode');
-      await modes.getByRole('button', { name: /^Plan/ }).click();
-      expect(await asked).toEqual({ sessionId, mode: 'plan' });
-      await panel.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
-      expect((await emitAck(runner, 'session:update', { sessionId, patch: { permissionMode: 'plan' } })).ok).toBe(true);
-      await page.getByRole('button', { name: 'Permission mode: Plan. Change mode' }).waitFor({ timeout: UI_TIMEOUT_MS });
-      await page.close();
+      const opened = await openModes({ viewport, tokenName: `mode-${viewport}`, session: { title: 'Mode switch', permissionMode: 'auto' }, chip: 'Auto' });
+      await expect(opened.modes.getByRole('button', { name: /^Auto/ }).getAttribute('aria-pressed')).resolves.toBe('true');
+      await expect(opened.modes.getByRole('button', { name: /^Bypass/ }).count()).resolves.toBe(0);
+      await saveScreenshot(opened.page, { name: 'mode-picker', viewport });
+      await choosePlan(opened);
     });
   }
 
   for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
     it(`${viewport}: a PTY Gemini's mode (its gate's policy) in the header: Gemini's modes with what its gate does in each, both themes pass axe, plan is asked of the runner`, async () => {
-      const token = await world.hub.createToken(`gemini-mode-${viewport}`);
-      const { runner, sessionId } = await world.runnerWithSession(token, { agent: 'gemini', launchKind: 'pty', title: 'Gemini gate', status: 'idle', permissionMode: 'default', capabilities: agentFor('gemini').capabilities });
-      const page = await world.signedInPage(viewport, token);
-      await page.getByRole('link', { name: /Gemini gate/ }).click();
-      const chip = page.getByRole('button', { name: 'Permission mode: Ask. Change mode' });
-      await chip.waitFor({ timeout: UI_TIMEOUT_MS });
-      await chip.click();
-      const panel = page.getByRole('dialog', { name: 'Switch permission mode' });
-      await panel.waitFor({ timeout: UI_TIMEOUT_MS });
-      const modes = panel.getByRole('group', { name: 'Modes' });
+      const session = { agent: 'gemini', launchKind: 'pty', title: 'Gemini gate', permissionMode: 'default', capabilities: agentFor('gemini').capabilities };
+      const opened = await openModes({ viewport, tokenName: `gemini-mode-${viewport}`, session, chip: 'Ask' });
       // Bypass only for a session started in yolo; this one was not.
-      expect(await modes.getByRole('button').allTextContents()).toEqual([
+      expect(await opened.modes.getByRole('button').allTextContents()).toEqual([
         'AskEdits and commands wait for an answer',
         'Accept editsFile edits go ahead; commands still ask',
         'PlanThe agent reads and plans; nothing is changed in this mode',
       ]);
-      await expect(modes.getByRole('button', { name: /^Ask/ }).getAttribute('aria-pressed')).resolves.toBe('true');
-      expect(await screenshotsAndSeriousInBothThemes(page, { name: 'gemini-mode-picker', viewport })).toEqual([]);
-
-      const asked = nextEvent<{ sessionId: string; mode: string }>(runner, 'session:set-mode');
-      await modes.getByRole('button', { name: /^Plan/ }).click();
-      expect(await asked).toEqual({ sessionId, mode: 'plan' });
-      await panel.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
-      expect((await emitAck(runner, 'session:update', { sessionId, patch: { permissionMode: 'plan' } })).ok).toBe(true);
-      await page.getByRole('button', { name: 'Permission mode: Plan. Change mode' }).waitFor({ timeout: UI_TIMEOUT_MS });
-      await page.close();
+      await expect(opened.modes.getByRole('button', { name: /^Ask/ }).getAttribute('aria-pressed')).resolves.toBe('true');
+      expect(await screenshotsAndSeriousInBothThemes(opened.page, { name: 'gemini-mode-picker', viewport })).toEqual([]);
+      await choosePlan(opened);
     });
   }
 

@@ -5,13 +5,15 @@
 // and which host (`network-access http://127.0.0.1:<port>`); allowed → the target is reached and the
 // model reads its page; denied → the target never sees the request and the model reads the refusal.
 // Headless: item/commandExecution/requestApproval with networkApprovalContext; PTY: Codex's
-// PermissionRequest hook (Bash, the running command, the target as its description).
+// PermissionRequest hook (Bash, the running command, the target as its description), and once a key
+// at the desk hands it to Codex's own dialog, that dialog with its question as the card's headline.
 import { describe, expect, it } from 'vitest';
 import type { PendingRequest } from '@tether/shared';
 import { execCommand, hasToolOutput, lastToolOutputs, text, userSays, when, type ScriptTurn } from '../fixtures/fake-openai/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { startCodexDaemonWorld, startCodexWorld } from '../harness/codex-world.ts';
 import { startNetworkTarget } from '../harness/codex-network.ts';
+import { CODEX_READY } from '../harness/codex.ts';
 import type { SessionWatch } from '../harness/runner.ts';
 
 const defer = useCleanups();
@@ -74,5 +76,24 @@ describe('Codex network approvals on the phone', () => {
     // The refusal as the call's output, and the reason steered in after it (headless-approvals.ts).
     await watch.waitFor(() => world.fake.mainRequests().some((r) => /call_net_second[^]*rejected by user[^]*no network today/.test(JSON.stringify(r))), { what: 'the refusal and its reason in the model’s next request' });
     expect(target.paths).toEqual(['/first']);
+  }, 120_000);
+
+  it('PTY, handed to the desk: Codex’s own dialog reaches the phone with its question (the host) as the headline; No from the phone → not reached', async () => {
+    const { target, curl, script } = networkWorld();
+    const { runner, phone } = await startCodexWorld(defer, { managedNetwork: true, script });
+    await phone.send('fetch first');
+    const hooked = await networkRequest(phone, { command: curl('/first'), port: target.port, after: 0 });
+    // While its hook waits Codex shows only "Running hook": a key at the desk brings up its dialog.
+    await runner.waitForScreen(/Running hook/);
+    runner.write(' ');
+    await phone.waitFor(() => phone.resolved.find((r) => r.requestId === hooked.id), { what: 'the hook’s request withdrawn' });
+    const dialog = await phone.waitFor(() => phone.requested.find((r) => r.kind === 'dialog'), { what: 'Codex’s dialog on the hub' });
+    const input = dialog.toolInput as { headline?: string; options: Array<{ key: string; label: string }> };
+    expect(input.headline).toBe('Do you want to approve network access to "127.0.0.1"?');
+    const no = input.options.find((o) => /^No\b/.test(o.label));
+    expect(no).toBeDefined();
+    expect((await phone.emit('approval:answer', { requestId: dialog.id, answer: { decision: 'allow', choice: no!.key } })).ok).toBe(true);
+    await runner.waitForScreen(CODEX_READY);
+    expect(target.paths).toEqual([]);
   }, 120_000);
 });

@@ -21,7 +21,7 @@ import type { Verdict } from '../verdict.ts';
 import type { AppServer, AppServerRequest } from './app-server.ts';
 import { fileChangesQuestion, fromFileUpdateChanges } from './file-changes.ts';
 import { mcpElicitationResponse, mcpToolName, readMcpElicitation } from './mcp-elicitation.ts';
-import { networkQuestion, readNetworkContext } from './network-access.ts';
+import { networkQuestion, readNetworkContext, runningCommands } from './network-access.ts';
 import { createThreadNames } from './sub-agents.ts';
 import { userInputAnswers, userInputQuestion } from './user-input.ts';
 
@@ -29,9 +29,6 @@ type Json = Record<string, unknown>;
 
 /** JSON-RPC's "method not found": Codex takes it as no. */
 const NOT_HANDLED = -32601;
-/** How long a network approval waits for its command's item/started (it came after the request in 1
- *  of 3 runs at 0.171.0); past it, the card names the target alone. */
-const COMMAND_ANNOUNCED_MS = 1_000;
 const EDITED = 'The person edited this call before allowing it, and Codex cannot run an edited call: ask again with the call as they want it.';
 
 export type CodexAsking = ReturnType<typeof askCodex>;
@@ -41,31 +38,15 @@ export function askCodex(o: { events: HeadlessEvents; log: (line: string) => voi
   const changes = new Map<string, unknown>();
   /** MCP tool calls under way (item/started), by item id: the tool a 0.160.0 approval does not name. */
   const mcpCalls = new Map<string, { server: string; tool: string }>();
-  /** Commands running (item/started, not yet completed), by item id: the one a network approval is for. */
-  const running = new Map<string, string>();
-  /** The one command running, if exactly one is: the call a network approval belongs to. */
-  const soleRunning = (): [string, string] | null => (running.size === 1 ? [...running.entries()][0]! : null);
-  /** Told when a command starts: a network approval can come before Codex announces its command. */
-  const commandStarted = new Set<() => void>();
-  const awaitRunning = async (): Promise<void> => {
-    if (running.size > 0) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        commandStarted.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, COMMAND_ANNOUNCED_MS);
-      commandStarted.add(done);
-    });
-  };
+  /** Commands running: the one a network approval is for (network-access.ts). */
+  const running = runningCommands();
   const threads = createThreadNames({ read: (threadId) => o.server().request('thread/read', { threadId }) });
   const question = (request: AppServerRequest): { toolName: string; toolInput: Json } | null => {
     const p = request.params;
     const reason = typeof p.reason === 'string' && p.reason !== '' ? { description: p.reason } : {};
     if (request.method === 'item/commandExecution/requestApproval') {
       const network = readNetworkContext(p);
-      if (network) return networkQuestion({ context: network, runningCommand: soleRunning()?.[1] ?? null, reason: reason.description ?? null });
+      if (network) return networkQuestion({ context: network, runningCommand: running.sole()?.command ?? null, reason: reason.description ?? null });
       return { toolName: 'Bash', toolInput: { command: modelCommand(p) ?? (typeof p.command === 'string' ? p.command : ''), ...reason } };
     }
     if (request.method === 'item/fileChange/requestApproval') {
@@ -82,12 +63,6 @@ export function askCodex(o: { events: HeadlessEvents; log: (line: string) => voi
       .server()
       .request('turn/steer', { threadId, expectedTurnId: turnId, input: [{ type: 'text', text, text_elements: [] }] })
       .catch((error: unknown) => o.log(`turn/steer: ${String(error)}`));
-  };
-  const decide = (verdict: Verdict | null): { decision: string; tell: string | null } => {
-    if (!verdict) return { decision: 'decline', tell: null };
-    if (verdict.behavior === 'deny') return { decision: 'decline', tell: verdict.message };
-    if (verdict.updatedInput) return { decision: 'decline', tell: EDITED };
-    return { decision: verdict.updatedPermissions?.length ? 'acceptForSession' : 'accept', tell: null };
   };
   /** request_user_input: a question on the phone; its picks go back by question id. */
   const askUserInput = async (request: AppServerRequest): Promise<void> => {
@@ -135,14 +110,14 @@ export function askCodex(o: { events: HeadlessEvents; log: (line: string) => voi
     async ask(request: AppServerRequest): Promise<void> {
       if (request.method === 'item/tool/requestUserInput') return askUserInput(request);
       if (request.method === 'mcpServer/elicitation/request') return askMcp(request);
-      if (readNetworkContext(request.params)) await awaitRunning();
+      if (readNetworkContext(request.params)) await running.announced();
       const asked = question(request);
       if (!asked) {
         o.log(`codex asked ${request.method}: tether cannot put it to a person yet; answered no`);
         return o.server().fail(request.id, { code: NOT_HANDLED, message: `tether cannot answer ${request.method}` });
       }
       // A network approval's itemId is Codex's own (`network#…`, as long as the host): its call is the command running.
-      const toolUseId = readNetworkContext(request.params) ? (soleRunning()?.[0] ?? null) : typeof request.params.itemId === 'string' ? request.params.itemId : null;
+      const toolUseId = readNetworkContext(request.params) ? (running.sole()?.id ?? null) : typeof request.params.itemId === 'string' ? request.params.itemId : null;
       const askedBy = await threads.asker({ threadId: request.params.threadId, mainThreadId: o.turn.threadId });
       const verdict = await o.events.ask({ id: String(request.id), ...asked, toolUseId, askedBy });
       if (verdict === 'withdrawn') return;
@@ -158,16 +133,12 @@ export function askCodex(o: { events: HeadlessEvents; log: (line: string) => voi
       if (!item || typeof item !== 'object') return;
       const it = item as Json;
       if (it.type === 'fileChange' && typeof it.id === 'string') changes.set(it.id, it.changes);
-      if (it.type === 'commandExecution' && typeof it.id === 'string') {
-        const command = modelCommand(it) ?? (typeof it.command === 'string' ? it.command : null);
-        if (command) running.set(it.id, command);
-        for (const told of [...commandStarted]) told();
-      }
+      if (it.type === 'commandExecution' && typeof it.id === 'string') running.started({ id: it.id, command: modelCommand(it) ?? (typeof it.command === 'string' ? it.command : null) });
       if (it.type === 'mcpToolCall' && typeof it.id === 'string' && typeof it.server === 'string' && typeof it.tool === 'string') mcpCalls.set(it.id, { server: it.server, tool: it.tool });
     },
     /** An item ended: a command that ran is no longer the one a network approval can be about. */
     itemCompleted(item: unknown) {
-      if (item && typeof item === 'object' && typeof (item as Json).id === 'string') running.delete((item as Json).id as string);
+      if (item && typeof item === 'object' && typeof (item as Json).id === 'string') running.completed((item as Json).id as string);
     },
     turnEnded() {
       running.clear();
@@ -185,4 +156,12 @@ export function askCodex(o: { events: HeadlessEvents; log: (line: string) => voi
 function modelCommand(p: Json): string | null {
   const actions = Array.isArray(p.commandActions) ? (p.commandActions as Json[]) : [];
   return actions.length === 1 && typeof actions[0]?.command === 'string' ? actions[0].command : null;
+}
+
+/** Codex's decision for a verdict, and what the turn is told with it (Codex's decline carries no message). */
+function decide(verdict: Verdict | null): { decision: string; tell: string | null } {
+  if (!verdict) return { decision: 'decline', tell: null };
+  if (verdict.behavior === 'deny') return { decision: 'decline', tell: verdict.message };
+  if (verdict.updatedInput) return { decision: 'decline', tell: EDITED };
+  return { decision: verdict.updatedPermissions?.length ? 'acceptForSession' : 'accept', tell: null };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { networkQuestion, readNetworkContext } from './network-access.ts';
+import { networkQuestion, readNetworkContext, runningCommands } from './network-access.ts';
 
 // Params as 0.171.0's app server sent them for a sandboxed curl to a loopback target.
 const PARAMS = {
@@ -35,5 +35,25 @@ describe('Codex network approvals', () => {
   it('no command known: the target stands for it', () => {
     const context = { host: 'example.com', protocol: 'https', port: null };
     expect(networkQuestion({ context, runningCommand: null, reason: null }).toolInput).toEqual({ command: 'network-access https://example.com', description: 'network-access https://example.com' });
+  });
+
+  it('the command a network approval is for: the one running, none when two are; a late item/started is awaited', async () => {
+    const running = runningCommands({ announcedMs: 5_000 });
+    const waited = running.announced();
+    running.started({ id: 'call_1', command: 'curl http://127.0.0.1:1/' });
+    await waited;
+    expect(running.sole()).toEqual({ id: 'call_1', command: 'curl http://127.0.0.1:1/' });
+    running.started({ id: 'call_2', command: 'curl http://127.0.0.1:2/' });
+    expect(running.sole()).toBeNull();
+    running.completed('call_1');
+    expect(running.sole()?.id).toBe('call_2');
+    running.clear();
+    expect(running.sole()).toBeNull();
+  });
+
+  it('no command announced: the wait ends on its own', async () => {
+    const started = Date.now();
+    await runningCommands({ announcedMs: 20 }).announced();
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });

@@ -48,3 +48,43 @@ export function networkQuestion(o: { context: NetworkContext; runningCommand: st
   const description = o.reason ? `${target}: ${o.reason}` : target;
   return { toolName: 'Bash', toolInput: { command: o.runningCommand ?? target, description } };
 }
+
+/** How long a network approval waits for its command's item/started (it came after the request in 1
+ *  of 3 runs at 0.171.0); past it, the card names the target alone. */
+const COMMAND_ANNOUNCED_MS = 1_000;
+
+/** The commands running in a headless turn (item/started, not yet item/completed), by item id. */
+export function runningCommands(o: { announcedMs?: number } = {}) {
+  const running = new Map<string, string>();
+  const waiting = new Set<() => void>();
+  return {
+    started(item: { id: string; command: string | null }): void {
+      if (item.command) running.set(item.id, item.command);
+      for (const told of [...waiting]) told();
+    },
+    completed(id: string): void {
+      running.delete(id);
+    },
+    clear(): void {
+      running.clear();
+    },
+    /** The one command running, if exactly one is: the call a network approval belongs to. */
+    sole(): { id: string; command: string } | null {
+      const [only] = running.size === 1 ? [...running.entries()] : [];
+      return only ? { id: only[0], command: only[1] } : null;
+    },
+    /** Settles once a command runs, or after a short wait: a network approval can come first. */
+    async announced(): Promise<void> {
+      if (running.size > 0) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          waiting.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, o.announcedMs ?? COMMAND_ANNOUNCED_MS);
+        waiting.add(done);
+      });
+    },
+  };
+}

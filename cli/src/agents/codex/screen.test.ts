@@ -3,9 +3,11 @@
 // tests/browser/review-real-codex.test.ts. Before findLongInput the reader found no input there, so
 // the prompt was pasted but Enter never pressed. (The short input, choices and busy line: the e2e
 // suites and model-picker.test.ts, on real screens.)
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ScreenRow } from '../../screen/prompt-state.ts';
-import { findCodexInput, readCodexPrompt } from './screen.ts';
+import { codexScreen, findCodexInput, readCodexPrompt } from './screen.ts';
 
 /** Rows as the screen model gives them; `dim` rows are drawn dim (a placeholder: not typed). */
 const screen = (lines: string[], o: { rows?: number; dim?: number[] } = {}): ScreenRow[] => {
@@ -95,5 +97,24 @@ describe("Codex's question (request_user_input in Plan mode), 0.171.0", () => {
     expect(notes.freeText).toEqual({ notes: { focusKey: '\t' }, focused: true, typed: '' });
     expect(typed.freeText).toEqual({ notes: { focusKey: '\t' }, focused: true, typed: 'my notes here' });
     expect(new Set([first.identity, other.identity, notes.identity, typed.identity]).size).toBe(1);
+  });
+});
+
+// Codex 0.171.0's network approval at the desk (tests/e2e/codex-network.test.ts, 110×35), as drawn
+// once the hook's question was handed to it (screen-fixtures/codex-0.171.0-network-approval.txt).
+const NETWORK_DIALOG = readFileSync(join(import.meta.dirname, 'screen-fixtures', 'codex-0.171.0-network-approval.txt'), 'utf8').trimEnd().split('\n');
+
+describe("Codex's approval dialog", () => {
+  it('its question above the facts is the headline (the host), the facts are its text, the options as drawn', () => {
+    const dialog = codexScreen.readDialog(screen(NETWORK_DIALOG, { rows: 35 }));
+    expect(dialog?.headline).toBe('Do you want to approve network access to "127.0.0.1"?');
+    expect(dialog?.text.slice(0, 5)).toEqual(['Do you want to approve network access to "127.0.0.1"?', '', 'Environment: local', '', 'Reason: Network access to 127.0.0.1 requires approval']);
+    expect(dialog?.options.map((o) => o.label)).toEqual(['Yes, just this once (y)', 'Yes, and allow this host for this conversation (a)', 'Yes, and allow this host in the future (p)', 'No, and tell Codex what to do differently (esc)']);
+  });
+
+  it('a line of the reply one blank row above that ends with `?` is not taken for the question', () => {
+    const rows = [...NETWORK_DIALOG];
+    rows[6] = '  Shall I fetch it now?';
+    expect(codexScreen.readDialog(screen(rows, { rows: 35 }))?.headline).toBeUndefined();
   });
 });

@@ -8,7 +8,8 @@
 //
 // A choice replaces the input row: text, a blank row, then options with `›` on the chosen one,
 // numbered ("› 1. Yes, proceed (y)"), and a hint row; no rule tops it. Structure first: the only words
-// read are "esc to interrupt", which both versions draw while busy.
+// read are "esc to interrupt", which both versions draw while busy, and an approval's question
+// ("Do you want to…?", withQuestionAbove).
 import { readDialog, type DialogMarks, type ScreenDialog } from '../../dialogs/read-dialog.ts';
 import type { PromptState, ScreenRow } from '../../screen/prompt-state.ts';
 
@@ -74,6 +75,39 @@ export const CODEX_DIALOG_MARKS: DialogMarks = {
   notes: { offered: (hints) => hints.some((hint) => /\bnotes\b/.test(hint)), key: '\t' },
 };
 
+/** Codex's approval dialogs draw their question, then its facts, in paragraphs one blank row apart
+ *  (0.171.0, a network approval: `Do you want to approve network access to "127.0.0.1"?`, blank,
+ *  `Environment: local`, blank, `Reason: …`, blank rows, the options). The shared reader takes the
+ *  paragraph above the options alone, so the card's headline was the reason and the host's question
+ *  was lost. Read up from it: paragraphs one blank row apart, up to QUESTION_ROWS rows, stopping at
+ *  two blank rows, the input history (`›`) or a box's edge; the topmost, if it is Codex's approval
+ *  question, is the headline, and the rows between join the dialog's text. */
+const QUESTION_ROWS = 8;
+/** Words as well as structure here: only Codex's own approval question becomes the headline, never a
+ *  line of the model's reply that happens to sit one blank row above the dialog and end with `?`. */
+const APPROVAL_QUESTION = /^(?:Do you want|Would you like) to .*\?$/;
+
+function withQuestionAbove(dialog: ScreenDialog, rows: readonly ScreenRow[]): ScreenDialog {
+  const lines = rows.map((row) => row.text.trimEnd());
+  const first = lines.findIndex((line) => line.trim() === dialog.title);
+  if (first < 0) return dialog;
+  let top = first;
+  for (let row = first - 1; row >= 0 && first - row <= QUESTION_ROWS; row--) {
+    const line = lines[row]!;
+    if (line.trim() === '') {
+      if (row === 0 || lines[row - 1]!.trim() === '') break;
+      continue;
+    }
+    if (line.startsWith(MARKER) || /^\s*[─│╭╮╰╯]/.test(line)) break;
+    top = row;
+  }
+  const question = lines[top]!.trim();
+  if (top === first || !APPROVAL_QUESTION.test(question)) return dialog;
+  const indent = Math.min(...lines.slice(top, first).filter((line) => line.trim() !== '').map((line) => line.length - line.trimStart().length));
+  const above = lines.slice(top, first).map((line) => line.slice(indent));
+  return { ...dialog, headline: question, text: [...above, ...dialog.text], signature: JSON.stringify([above, dialog.signature]) };
+}
+
 /** Codex draws an option's description in a column of its own after its label. */
 const LABEL_AND_DESCRIPTION = /^(\S.*?\S)\s{2,}(\S.*)$/;
 
@@ -98,6 +132,6 @@ export const codexScreen = {
   readPrompt: readCodexPrompt,
   readDialog: (rows: readonly ScreenRow[]): ScreenDialog | null => {
     const dialog = readDialog(rows, CODEX_DIALOG_MARKS);
-    return dialog ? withDescriptions(dialog) : null;
+    return dialog ? withQuestionAbove(withDescriptions(dialog), rows) : null;
   },
 };
