@@ -100,8 +100,8 @@ function AuthedShell() {
               </Suspense>
             }
             asks={
-              // Its chunk and the schemas under it (zod: ~200 ms of a slowed CPU to set up) wait
-              // until the list or the opened session is drawn: they are not what the person came for.
+              // Its chunk, its render and its `rules:list` wait until the list or the opened session
+              // is drawn: not what the person came for. (It needs no zod: shared/src/rule-words.ts.)
               firstScreenPainted ? (
                 <Suspense fallback={null}>
                   <RuleProposals />
