@@ -32,6 +32,8 @@ export default defineConfig({
           groups: [
             // limits.ts (numbers only) likewise: End and Resume's time bounds are on the chat's screen.
             { name: 'wire', test: /[\\/]shared[\\/]src[\\/](wire|limits)\.ts$/, priority: 2 },
+            // A rule proposal's words (rule-words.ts imports nothing) go with the proposals' chunk, not zod.
+            { name: 'rule-words', test: /[\\/]shared[\\/]src[\\/]rule-words\.ts$/, priority: 2 },
             { name: 'protocol', test: /[\\/]zod[\\/]|[\\/]shared[\\/]src[\\/]/, priority: 1 },
           ],
         },

@@ -4,42 +4,11 @@
 // What docs/decisions/web.md's first-visit round trips are read from. Needs web/dist built.
 //
 //   fresh profile ──/#token=…──► hub (in process) ; CDP Network.* of the page and its workers ─► lines
-import type { CDPSession } from 'playwright-core';
 import { connectSocket, startHub } from '../../tests/harness/hub.ts';
 import { launchBrowser } from '../../tests/harness/browser.ts';
 import { emulatePhone } from './emulate.ts';
+import { printLines, record } from './network-log.ts';
 import { DIST, seedSession } from '../web.bench.ts';
-
-type Line = { id: string; what: string; sentAt: number; endAt?: number; bytes?: number; fromWorker?: boolean };
-
-/** Records the page's requests and socket frames in Chromium's clock (seconds). */
-function record(cdp: CDPSession): Line[] {
-  const lines = new Map<string, Line>();
-  const order: Line[] = [];
-  const add = (line: Line) => {
-    lines.set(line.id, line);
-    order.push(line);
-  };
-  cdp.on('Network.requestWillBeSent', (e) => add({ id: e.requestId, what: `${e.request.method} ${new URL(e.request.url).pathname}`, sentAt: e.timestamp }));
-  cdp.on('Network.responseReceived', (e) => {
-    const line = lines.get(e.requestId);
-    if (line && e.response.fromServiceWorker) line.fromWorker = true;
-  });
-  cdp.on('Network.loadingFinished', (e) => {
-    const line = lines.get(e.requestId);
-    if (line) Object.assign(line, { endAt: e.timestamp, bytes: e.encodedDataLength });
-  });
-  cdp.on('Network.webSocketCreated', (e) => add({ id: e.requestId, what: `WS ${new URL(e.url).pathname}`, sentAt: Number.NaN }));
-  cdp.on('Network.webSocketWillSendHandshakeRequest', (e) => {
-    const line = lines.get(e.requestId);
-    if (line) line.sentAt = e.timestamp;
-  });
-  cdp.on('Network.webSocketFrameSent', (e) => add({ id: `${e.requestId}:${e.timestamp}`, what: `  ws ↑ ${e.response.payloadData.slice(0, 60)}`, sentAt: e.timestamp }));
-  cdp.on('Network.webSocketFrameReceived', (e) =>
-    add({ id: `${e.requestId}:${e.timestamp}`, what: `  ws ↓ ${e.response.payloadData.slice(0, 60)}`, sentAt: e.timestamp, bytes: e.response.payloadData.length }),
-  );
-  return order;
-}
 
 const runs = Number(process.argv[2] ?? 1);
 const hub = await startHub({ webDist: DIST });
@@ -60,12 +29,8 @@ try {
     });
     const drawnAt = (await handle.jsonValue()) as number;
     const start = await phone.navigationStart();
-    const ms = (t: number | undefined) => (t === undefined || Number.isNaN(t) ? '   -  ' : String(Math.round((t - start) * 1000)).padStart(6));
     console.log(`run ${run + 1}: list drawn at ${Math.round(drawnAt)} ms`);
-    for (const line of lines) {
-      const kb = line.bytes === undefined ? '' : `${(line.bytes / 1024).toFixed(1)} KB`;
-      console.log(`${ms(line.sentAt)} → ${ms(line.endAt)}  ${kb.padStart(9)}  ${line.fromWorker ? '(sw) ' : ''}${line.what}`);
-    }
+    printLines(lines, start);
     await phone.stop();
     await page.context().close();
   }

@@ -17,6 +17,10 @@ import { z } from 'zod';
 import { MachineIdSchema, SessionIdSchema, TimestampSchema } from './ids.ts';
 import { MAX_LABEL_CHARS, MAX_PATH_CHARS } from './limits.ts';
 import { UUID_PATTERN } from './wire.ts';
+import { prefixChoices } from './rule-words.ts';
+
+// What a proposal says to the person, without zod (the web's list loads it without the schemas).
+export { prefixChoices, ruleCaveat } from './rule-words.ts';
 
 /** Allows of one call from afar before a rule is proposed. */
 export const RULE_PROPOSAL_ALLOWS = 3;
@@ -149,12 +153,6 @@ function normalize(path: string): string {
   return `/${parts.join('/')}`;
 }
 
-/** The prefixes a person may pick for a command: its leading words, shortest first, never the whole. */
-export function prefixChoices(command: string): string[] {
-  const words = command.split(/\s+/).filter(Boolean);
-  return words.slice(0, -1).map((_, i) => words.slice(0, i + 1).join(' '));
-}
-
 /** The rule's content for a command, or for the prefix the person picked (null: not one of its prefixes). */
 export function ruleContentFor(options: { command: string; prefix?: string | undefined }): string | null {
   if (options.prefix === undefined) return options.command;
@@ -168,25 +166,4 @@ export function ruleCovers(options: { ruleContent: string; command: string }): b
   if (!ruleContent.endsWith(':*')) return ruleContent === command;
   const prefix = ruleContent.slice(0, -2);
   return command === prefix || command.startsWith(`${prefix} `);
-}
-
-/** Commands that run what a file of the project says, which the agent can edit: the rule allows
- *  whatever it writes there. */
-const RUNS_PROJECT_FILES: ReadonlyArray<{ first: RegExp; what: string }> = [
-  { first: /^(npm|pnpm|yarn|bun|npx|bunx)$/, what: "the scripts in the project's package.json" },
-  { first: /^(make|just|rake|task)$/, what: "the project's Makefile (or justfile, Rakefile, Taskfile)" },
-  { first: /^(cargo|go|mvn|gradle|\.\/gradlew|dotnet|swift)$/, what: "the project's build files and the code they compile" },
-  { first: /^(python3?|node|deno|ruby|perl|php|sh|bash|zsh|pytest|tox|nox)$/, what: 'the files of the project it runs' },
-  { first: /^\.{0,2}\//, what: 'that file of the project' },
-];
-
-/** What a rule really allows, in one or two sentences for the proposal. */
-export function ruleCaveat(options: { ruleContent: string; folder: string }): string {
-  const prefix = options.ruleContent.endsWith(':*');
-  const command = prefix ? options.ruleContent.slice(0, -2) : options.ruleContent;
-  const first = command.split(/\s+/)[0] ?? '';
-  const runs = RUNS_PROJECT_FILES.find((entry) => entry.first.test(first));
-  const scope = prefix ? `\`${command}\` with any arguments after it` : `exactly \`${command}\``;
-  const base = `Claude will run ${scope} in ${options.folder} without asking anyone, at the desk too, until you revoke it.`;
-  return runs ? `${base} What it runs is whatever ${runs.what} say, and the agent can edit those: the rule allows whatever it writes there.` : base;
 }

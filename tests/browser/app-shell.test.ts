@@ -1,7 +1,8 @@
 // app-shell.test.ts: the service worker opens the app from its cache first (docs/decisions/web.md,
 // "App shell"): a second load never waits for the hub's HTML (here the hub has none to give), a new
 // build reaches the app through a changed /sw.js and is what the first load after its worker took
-// over opens, and a login revoked meanwhile lands on the sign-in screen from the cached shell.
+// over opens, and a login revoked meanwhile lands on the sign-in screen from the cached shell. A
+// signed-in load's list reads start in the shell's inline script and the app takes them.
 //
 //   web/dist ─copy─► a build of its own (this test rewrites it) ─► hub ◄── Chromium (phone, desktop)
 import { createHash } from 'node:crypto';
@@ -93,6 +94,10 @@ describe('app shell from the service worker cache', () => {
     await sessionsHeading(page).waitFor({ timeout: UI_TIMEOUT_MS });
     const served = await page.evaluate(() => performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming);
     expect(served.workerStart).toBeGreaterThan(0);
+    // Signed in, the shell's inline script asked for the list and the machines before the app's code
+    // ran, and the app took both reads (docs/decisions/web.md, "Opening a session").
+    const earlyLeft = await page.evaluate(() => Object.keys((window as unknown as { __tetherEarlyReads?: { reads: object } }).__tetherEarlyReads?.reads ?? { none: true }));
+    expect(earlyLeft).toEqual([]);
     writeFileSync(join(dist, 'index.html'), html);
 
     // A new build. The load that finds it is still the old build's: the browser looks at /sw.js only

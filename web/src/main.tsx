@@ -8,7 +8,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createRouter } from '@tanstack/react-router';
-import { captureFragmentCredential, exchangeFragmentCredentialEarly } from './lib/hub.ts';
+import { captureFragmentCredential, exchangeFragmentCredentialEarly, getLogin } from './lib/hub.ts';
 import { shouldRetryQuery } from './lib/queries.ts';
 import { getSocket } from './lib/socket.ts';
 import { Route as rootRoute } from './routes/__root.tsx';
@@ -18,7 +18,7 @@ import { Route as authedRoute } from './routes/_authed.tsx';
 import { Route as authedIndexRoute } from './routes/_authed.index.tsx';
 import { Route as newSessionRoute } from './routes/_authed.new.tsx';
 import { Route as schedulesRoute } from './routes/_authed.schedules.tsx';
-import { Route as sessionRoute } from './routes/_authed.sessions.$sessionId.tsx';
+import { preloadSessionScreen, Route as sessionRoute } from './routes/_authed.sessions.$sessionId.tsx';
 import { Route as sessionChatRoute } from './routes/_authed.sessions.$sessionId.index.tsx';
 import { Route as sessionTerminalRoute } from './routes/_authed.sessions.$sessionId.terminal.tsx';
 import { Route as sessionChangesRoute } from './routes/_authed.sessions.$sessionId.changes.tsx';
@@ -26,6 +26,7 @@ import { Route as sessionFilesRoute } from './routes/_authed.sessions.$sessionId
 import { Route as machineShellRoute } from './routes/_authed.machines.$machineId.shell.tsx';
 import { Route as machineRoute } from './routes/_authed.machines.$machineId.tsx';
 import { registerServiceWorker } from './pwa/register.ts';
+import { firstScreenPainted } from './lib/first-screen.ts';
 
 // Before anything renders or logs a URL: a pairing code or token must not stay in the address bar.
 captureFragmentCredential();
@@ -66,6 +67,12 @@ declare module '@tanstack/react-router' {
 }
 
 registerServiceWorker();
+
+// A session's screen is what the list is for: its code is loaded while the person reads the list,
+// not after their tap (a failure here is retried by the tap's own import).
+void firstScreenPainted().then(() => {
+  if (getLogin() && !location.pathname.startsWith('/share/')) preloadSessionScreen(router.loadRouteChunk(sessionChatRoute)).catch(() => {});
+});
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -235,16 +235,28 @@ async function reached(pending: Promise<Response>): Promise<Response> {
   }
 }
 
+/** A read index.html's inline script started at load with this same session (the list, the
+ *  machines), taken once; any other session's is dropped. */
+function takeEarlyRead(path: string, session: string): Promise<Response> | null {
+  const early = (window as { __tetherEarlyReads?: { session: string; reads: Record<string, Promise<Response> | undefined> } }).__tetherEarlyReads;
+  if (!early) return null;
+  const read = early.reads[path];
+  delete early.reads[path];
+  return early.session === session ? (read ?? null) : null;
+}
+
 async function send<T>(path: string, init: RequestInit & { auth?: boolean; retried?: boolean } = {}): Promise<T> {
   const headers = new Headers(init.headers);
   headers.set('Accept', 'application/json');
   if (init.body) headers.set('Content-Type', typeof init.body === 'string' ? 'application/json' : 'application/octet-stream');
+  let early: Promise<Response> | null = null;
   if (init.auth !== false) {
     const session = await currentSession();
     if (!session) throw new HubError({ status: 401, code: 'unauthorized', message: 'not logged in' });
     headers.set('Authorization', `Bearer ${session}`);
+    if ((init.method ?? 'GET') === 'GET' && !init.retried) early = takeEarlyRead(path, session);
   }
-  const response = await reached(fetch(path, { ...init, headers }));
+  const response = await reached(early ?? fetch(path, { ...init, headers }));
   if (!response.ok) {
     const error = await parseError(response);
     if (response.status === 401 && init.auth !== false) {

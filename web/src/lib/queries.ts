@@ -7,6 +7,7 @@ import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanst
 import type { HubFeatures, Machine, PendingRequest, ProjectRule, Resolution, Session } from '@tether/shared';
 import { HubError, hubApi, type ChangesAgainst } from './hub.ts';
 import { provideCacheKey } from './phone-cache/key.ts';
+import { afterFirstScreen } from './first-screen.ts';
 import { getConnectionState, getSocket, onConnectionStateChange, requestHub, type ConnectionState } from './socket.ts';
 
 export const queryKeys = {
@@ -190,12 +191,15 @@ export function useHubLiveUpdates(): void {
       rememberResolution(client, resolution);
       removePendingRequest(client, resolution);
     };
-    // After a drop, facts may have been missed: refetch what the lists show.
-    const onConnect = () => {
-      void client.invalidateQueries({ queryKey: queryKeys.sessions() });
-      void client.invalidateQueries({ queryKey: queryKeys.machines() });
-      void client.invalidateQueries({ queryKey: queryKeys.rules() });
-    };
+    // After a drop, facts may have been missed: refetch what the lists show. The page's first
+    // connect (a redundant pair then: it closes the gap between the lists' read and the join) waits
+    // for the first screen; a refetch that lands later is still newer than the gap it closes.
+    const onConnect = () =>
+      void afterFirstScreen().then(() => {
+        void client.invalidateQueries({ queryKey: queryKeys.sessions() });
+        void client.invalidateQueries({ queryKey: queryKeys.machines() });
+        void client.invalidateQueries({ queryKey: queryKeys.rules() });
+      });
     socket.on('session:updated', onSession);
     socket.on('machine:updated', onMachine);
     socket.on('approval:requested', onRequested);

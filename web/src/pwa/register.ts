@@ -35,10 +35,3 @@ export function registerServiceWorker(): void {
     );
   });
 }
-
-/** Whether this page runs under the service worker, so its lazy chunks come from the phone's own
- *  cache: then a chunk the screen will want soon costs no bytes and may load at once; on a first
- *  visit it would share the link with what the first frame waits for. */
-export function servedFromCache(): boolean {
-  return typeof navigator !== 'undefined' && 'serviceWorker' in navigator && navigator.serviceWorker.controller !== null;
-}

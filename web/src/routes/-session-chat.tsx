@@ -13,7 +13,13 @@ import type { WorkspaceLinks, WorkspaceTarget } from '../features/chat/workspace
 import { ComposerVoiceContext } from '../lib/voice-slot.ts';
 
 // Dictation and hands-free: loaded when a chat's composer first shows, never on the first load.
-const VoiceControls = lazy(() => import('../features/voice/voice-controls.tsx').then((m) => ({ default: m.VoiceControls })));
+const loadVoiceControls = () => import('../features/voice/voice-controls.tsx');
+const VoiceControls = lazy(() => loadVoiceControls().then((m) => ({ default: m.VoiceControls })));
+
+/** Ahead of a chat's first composer (the session route's preloadSessionScreen). */
+export async function preloadVoiceControls(): Promise<void> {
+  await loadVoiceControls();
+}
 
 const sessionRoute = getRouteApi('/_authed/sessions/$sessionId');
 const chatRoute = getRouteApi('/_authed/sessions/$sessionId/');

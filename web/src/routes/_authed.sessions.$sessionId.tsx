@@ -10,6 +10,7 @@ import { SessionHeader } from '../features/sessions/session-header.tsx';
 import { FindButton } from '../features/find/find-button.tsx';
 import { markSeen } from '../features/sessions/seen.ts';
 import { preloadCachedChat } from '../features/chat/cached-open.ts';
+import { screenOpening } from '../lib/first-screen.ts';
 import { Route as authedRoute } from './_authed.tsx';
 import { AgentNameContext } from '../lib/agent-name.ts';
 import { agentDisplayName } from '@tether/shared/wire';
@@ -26,9 +27,18 @@ function parseSessionParams(raw: Record<string, string>): { sessionId: string } 
 
 // Approvals load on first need: most visits have nothing waiting.
 // End / Resume load with the session page's other halves, not with the app's first load.
-const LifecycleButton = lazy(() => import('../features/lifecycle/lifecycle-button.tsx').then((m) => ({ default: m.LifecycleButton })));
+const loadLifecycleButton = () => import('../features/lifecycle/lifecycle-button.tsx');
+const loadStartReviewButton = () => import('../features/reviews/start-review.tsx');
+const LifecycleButton = lazy(() => loadLifecycleButton().then((m) => ({ default: m.LifecycleButton })));
 const EndReviewsQuestion = lazy(() => import('../features/reviews/end-question.tsx').then((m) => ({ default: m.EndReviewsQuestion })));
-const StartReviewButton = lazy(() => import('../features/reviews/start-review.tsx').then((m) => ({ default: m.StartReviewButton })));
+const StartReviewButton = lazy(() => loadStartReviewButton().then((m) => ({ default: m.StartReviewButton })));
+
+/** The code a session's chat screen draws with, loaded (and run) ahead of the tap that opens one:
+ *  main.tsx calls it once the first screen is painted (lib/first-screen.ts). On the tap, the chunks' fetch from the
+ *  worker's cache, parse and evaluation took ~100 ms of a slowed CPU before the chat's render. */
+export async function preloadSessionScreen(chatRoute: Promise<void> | undefined): Promise<void> {
+  await Promise.all([chatRoute, loadLifecycleButton(), loadStartReviewButton(), import('./-session-chat.tsx').then((m) => m.preloadVoiceControls())]);
+}
 const ApprovalSheet = lazy(() => import('../features/approvals/approval-sheet.tsx').then((m) => ({ default: m.ApprovalSheet })));
 
 /** A touch or hover of the session's row (intent preload) or the navigation itself. Its phone cache
@@ -36,6 +46,7 @@ const ApprovalSheet = lazy(() => import('../features/approvals/approval-sheet.ts
  *  of the URL also asks for the list (the cache's key rides on it) and the session at once, before
  *  the route's chunks have loaded and rendered; a tap from the list has both already. */
 function preloadSession(o: { sessionId: string; client: QueryClient }): void {
+  screenOpening();
   const listed = o.client.getQueryData<Session[]>(queryKeys.sessions());
   if (!listed) void o.client.ensureQueryData(sessionsQuery).catch(() => {});
   if (!listed?.some((s) => s.id === o.sessionId)) void o.client.ensureQueryData(sessionQuery(o.sessionId)).catch(() => {});

@@ -10,7 +10,7 @@ import { ConnectionToast } from '../lib/ui/connection-toast.tsx';
 import { SessionList } from '../features/sessions/session-list.tsx';
 import { WORKTREE_PARTS } from '../features/worktrees/parts.tsx';
 import { WorktreeSlotContext } from '../lib/worktree-slot.ts';
-import { servedFromCache } from '../pwa/register.ts';
+import { markFirstScreen, useAfterFirstScreen } from '../lib/first-screen.ts';
 import { Route as rootRoute } from './__root.tsx';
 
 // The notifications switch (and the push code behind it) loads when the account menu first opens.
@@ -22,6 +22,9 @@ const DevicesDialog = lazy(() => import('../features/devices/devices-dialog.tsx'
 // Archive's question about live reviews loads when it is first asked.
 const RuleProposals = lazy(() => import('../features/rules/rule-proposals.tsx').then((m) => ({ default: m.RuleProposals })));
 const ArchiveReviewsQuestion = lazy(() => import('../features/reviews/end-question.tsx').then((m) => ({ default: m.ArchiveReviewsQuestion })));
+
+/** A session's chat tab (not its terminal, files or changes). */
+const CHAT_PATH = /^\/sessions\/[^/]+\/?$/;
 
 export const Route = createRoute({
   getParentRoute: () => rootRoute,
@@ -51,7 +54,15 @@ function AuthedShell() {
   const sessions = useSessions();
   const machines = useMachines();
   const hasDetail = useRouterState({ select: (state) => state.location.pathname !== '/' });
+  const inChat = useRouterState({ select: (state) => CHAT_PATH.test(state.location.pathname) });
   const [devicesOpen, setDevicesOpen] = useState(false);
+  const firstScreenPainted = useAfterFirstScreen();
+
+  // The list is the first screen unless a session's chat was opened (the chat says so itself).
+  const listAnswered = sessions.data !== undefined || sessions.error !== null;
+  useEffect(() => {
+    if (listAnswered && !inChat) markFirstScreen();
+  }, [listAnswered, inChat]);
 
   // Notifications already on in this browser are re-attached to this login (loaded only then).
   useEffect(() => {
@@ -89,10 +100,9 @@ function AuthedShell() {
               </Suspense>
             }
             asks={
-              // On a first visit its chunk (and the schemas under it) would share the link with the
-              // list's data: it waits for the list. From the cache it loads at once, so its schemas
-              // are parsed before a person taps a session, which needs them too.
-              sessions.data || servedFromCache() ? (
+              // Its chunk, its render and its `rules:list` wait until the list or the opened session
+              // is drawn: not what the person came for. (It needs no zod: shared/src/rule-words.ts.)
+              firstScreenPainted ? (
                 <Suspense fallback={null}>
                   <RuleProposals />
                 </Suspense>

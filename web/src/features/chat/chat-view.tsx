@@ -6,6 +6,7 @@ import type { Session } from '@tether/shared';
 import { agentDisplayName, isFinalStatus } from '@tether/shared/wire';
 import { useQuery } from '@tanstack/react-query';
 import { Spinner } from '../../lib/ui/badge.tsx';
+import { markFirstScreen } from '../../lib/first-screen.ts';
 import { machinesQuery } from '../../lib/queries.ts';
 import { buildChatItems } from './chat-items.ts';
 import { Composer, type ComposerHandle } from './composer.tsx';
@@ -46,6 +47,10 @@ export function ChatView({
   const items = useMemo(() => buildChatItems(chat.messages), [chat.messages]);
   const composerRef = useRef<ComposerHandle>(null);
   const foundKey = found ? foundRowKey({ place: found, messages: chat.messages, items }) : null;
+  // Its messages (or its error) drawn: what waited for the first screen may run (lib/first-screen.ts).
+  useEffect(() => {
+    if (chat.phase !== 'loading') markFirstScreen();
+  }, [chat.phase]);
   const { hasEarlier, loadingEarlier, loadEarlier } = chat;
   useEffect(() => {
     if (foundKey === 'earlier' && hasEarlier && !loadingEarlier) loadEarlier();

@@ -218,6 +218,11 @@ type Row =
   | { kind: 'prompt'; key: string; prompt: OutgoingPrompt }
   | { kind: 'typing'; key: string };
 
+/** The list's height before its rows are measured. */
+function estimatedHeight(rowCount: number): number {
+  return LIST_PADDING_TOP_PX + rowCount * (ESTIMATED_ROW_PX + ROW_GAP_PX) - ROW_GAP_PX + LIST_PADDING_BOTTOM_PX;
+}
+
 function buildRows(props: MessageListProps): Row[] {
   const rows: Row[] = [];
   if (props.hasEarlier) rows.push({ kind: 'earlier', key: 'earlier' });
@@ -242,6 +247,11 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
+    // The first render draws the newest screenful, where the list opens: left at the top, it drew
+    // (and measured) the oldest rows first, then the newest after the scroll to the bottom, twice
+    // the rows of a slow phone's first frame. Until the list is measured: the window's size.
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
+    initialOffset: () => Math.max(0, estimatedHeight(rows.length) - window.innerHeight),
     estimateSize: () => ESTIMATED_ROW_PX,
     getItemKey: (index) => rows[index]?.key ?? index,
     overscan: OVERSCAN_ROWS,

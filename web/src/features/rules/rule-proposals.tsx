@@ -4,7 +4,8 @@
 // the exact command. Yes hands it to the agent to write at its next matching call; No drops it.
 // Rules in force are listed under a fold, each revocable; one the agent could not write says why.
 import { useId, useState } from 'react';
-import { prefixChoices, ruleCaveat, type Machine, type ProjectRule } from '@tether/shared';
+import type { Machine, ProjectRule } from '@tether/shared';
+import { prefixChoices, ruleCaveat } from '@tether/shared/rule-words';
 import { formatDirectory, formatRelativeTime } from '../../lib/format.ts';
 import { useMachines, useRules } from '../../lib/queries.ts';
 import { requestHub } from '../../lib/socket.ts';
