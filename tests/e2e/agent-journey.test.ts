@@ -179,13 +179,18 @@ async function absentQuestionStep(w: JourneyWorld, caps: AgentCapabilities, ques
   await idleOf(w, 'idle after the turn');
 }
 
-/** `tether <agent>` at a desk, for an agent tether runs headless only: refused, saying why. */
+/** `tether <agent>` at a desk, for a row started headless: refused, saying why, or its TUI starts. */
 async function noDeskStep(w: JourneyWorld, row: HeadlessJourneyRow): Promise<void> {
   // Wide enough that the reason is one line.
   const desk = startRunner({ hub: w.hub, sandbox: w.sandbox, agent: row.agent, home: w.daemon.home, args: [], cols: 200, env: w.binEnv });
   try {
+    const expected = row.desk;
+    if ('shows' in expected) {
+      await desk.waitForScreen(expected.shows, { timeoutMs: STEP_MS });
+      return;
+    }
     expect(await desk.exited).not.toBe(0);
-    expect(desk.screenText(), desk.screenText()).toMatch(row.noDesk);
+    expect(desk.screenText(), desk.screenText()).toMatch(expected.refused);
   } finally {
     await desk.stop();
   }
