@@ -12,12 +12,14 @@ import { useCleanups } from '../harness/cleanups.ts';
 import { startHub } from '../harness/hub.ts';
 import { createOpencodeSandbox, opencodeBin } from '../harness/opencode.ts';
 import { chatText, startRunner, watchSession } from '../harness/runner.ts';
-import supported from '../../cli/src/agents/opencode/supported-versions.json' with { type: 'json' };
+import { ptyRefusal } from '../../cli/src/agents/opencode/pty.ts';
+import { opencodeVersions } from '../../cli/src/agents/opencode/version.ts';
 
 const defer = useCleanups();
 /** opencode's start and each turn take tens of seconds on a loaded 2-core machine (up to 190 s seen at load 20). */
 const STEP_MS = 240_000;
-const floor = (process.env.TETHER_OPENCODE_BIN ?? '').includes(`opencode-${supported.floor}`);
+/** Its TUI is refused below 1.18.33 (the floor pin): what the room says of the installed version. */
+const floor = ptyRefusal(opencodeVersions.read(opencodeBin(), { timeoutMs: 60_000 })) !== null;
 
 async function startWorld(script: ScriptTurn[]) {
   const fake = await startFakeChatCompletions({ script });
