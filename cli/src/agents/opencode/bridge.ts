@@ -51,7 +51,6 @@ export function startOpencodeBridge(o: { server: OpencodeServer; endpoint: HookE
   const write = (line: ChatLogLine) => {
     if (!logPath) return;
     appendFileSync(logPath, `${JSON.stringify(line)}\n`, { mode: 0o600 });
-    chmodSync(logPath, 0o600);
   };
 
   const ask = async (request: OpencodeAsk) => {
@@ -79,6 +78,8 @@ export function startOpencodeBridge(o: { server: OpencodeServer; endpoint: HookE
         logPath = chatLogPath({ dir: o.chatDir, agent: 'opencode', sessionId: action.sessionId });
         mkdirSync(dirname(logPath), { recursive: true, mode: 0o700 });
         appendFileSync(logPath, '', { mode: 0o600 });
+        // A file left by an earlier launch keeps its mode: prompts are private.
+        chmodSync(logPath, 0o600);
         return fact('session-start', { session_id: action.sessionId, transcript_path: logPath, source: 'startup', cwd: o.cwd });
       case 'prompt':
         return fact('user-prompt-submit', { session_id: action.sessionId, prompt: action.text });
