@@ -11,7 +11,7 @@ export const MAX_FREE_TEXT_CHARS = 4000;
  *  screen before it presses Enter, so the whole answer must be drawn at once: a field that wraps
  *  inside a dialog box (Gemini's, claude's) gets what fits a 35-row screen at 80 columns with room
  *  for the dialog's own rows; Codex's notes field is one composer line that scrolls, so less.
- *  opencode runs headless only (no field on a screen is typed into): its cap is the protocol's. */
+ *  opencode types into no field on a screen (its questions never reach the phone): its cap is the protocol's. */
 export const FREE_TEXT_MAX_CHARS: Record<AgentKind, number> = { claude: 600, codex: 300, gemini: 600, opencode: MAX_FREE_TEXT_CHARS };
 
 /** The answer as it is typed: line breaks and tabs become spaces, every other control character

@@ -4,8 +4,8 @@
 // prompt sent while the agent starts), a prompt from the phone,
 // a turn at the desk, an approval, an abort, the model, the mode, the agent's own question answered
 // with the person's words, a review by the same agent, End. A PTY row runs `tether <agent>` at a
-// desk; a headless row (an agent tether runs headless only) is started from the phone, and its desk
-// step checks `tether <agent>` is refused with the reason. Each row says only what differs per
+// desk; a headless row is started from the phone, and its desk step checks `tether <agent>` is
+// refused with the reason, or (opencode from 1.18.33) that its own TUI starts. Each row says only what differs per
 // agent; what the agent can do is read from the capabilities its runner stated for the installed
 // version, and a step it cannot do asserts that the hub refuses it with the reason (or, for a
 // question tool the agent leaves out, that its model is offered none), never skips it.
@@ -179,13 +179,18 @@ async function absentQuestionStep(w: JourneyWorld, caps: AgentCapabilities, ques
   await idleOf(w, 'idle after the turn');
 }
 
-/** `tether <agent>` at a desk, for an agent tether runs headless only: refused, saying why. */
+/** `tether <agent>` at a desk, for a row started headless: refused, saying why, or its TUI starts. */
 async function noDeskStep(w: JourneyWorld, row: HeadlessJourneyRow): Promise<void> {
   // Wide enough that the reason is one line.
   const desk = startRunner({ hub: w.hub, sandbox: w.sandbox, agent: row.agent, home: w.daemon.home, args: [], cols: 200, env: w.binEnv });
   try {
+    const expected = row.desk;
+    if ('shows' in expected) {
+      await desk.waitForScreen(expected.shows, { timeoutMs: STEP_MS });
+      return;
+    }
     expect(await desk.exited).not.toBe(0);
-    expect(desk.screenText(), desk.screenText()).toMatch(row.noDesk);
+    expect(desk.screenText(), desk.screenText()).toMatch(expected.refused);
   } finally {
     await desk.stop();
   }
@@ -217,7 +222,7 @@ describe.each(JOURNEY_ROWS)('the journey of $agent', (row) => {
     await idle('idle after the turn');
   }, STEP_MS);
 
-  it('chat: a prompt typed at the desk becomes chat with its reply, nothing twice; an agent tether runs headless only has no desk, and says why', async () => {
+  it('chat: a prompt typed at the desk becomes chat with its reply, nothing twice; a row started headless: at a desk, refused saying why, or its own TUI starts', async () => {
     if (row.launchKind === 'headless') {
       await noDeskStep(w, row);
       return;

@@ -107,7 +107,7 @@ export type Agent = {
   /** Reads the user's arguments; throws LaunchArgsError for one tether cannot run with. */
   plan(userArgs: readonly string[]): LaunchPlan;
   /** `permissionHook`: ask the hub from the PermissionRequest hook (PTY sessions). */
-  installHooks(options: { endpoint: HookEndpoint; permissionHook: boolean; plan: LaunchPlan; env: Record<string, string> }): HookInstall;
+  installHooks(options: { endpoint: HookEndpoint; permissionHook: boolean; plan: LaunchPlan; env: Record<string, string>; /** tether's own state folder (a chat log of its own: opencode). */ tetherHome?: string; cwd?: string }): HookInstall;
   /** Its hooks' dialect, when it is not claude's (whose shape Codex shares). */
   hookDialect?: HookDialect;
   /** A reader per session (it may keep state between reads). `usage`: what the session had used

@@ -1,6 +1,6 @@
 // opencode.ts: `tether opencode [--model m] [--agent plan] [--session id]`: opencode as a tether
-// session. Headless only (`opencode acp`, what a daemon starts from the phone); at a terminal its
-// TUI is not mirrored yet and the runner says so (agents/opencode/agent.ts).
+// session: at a terminal its own TUI (from 1.18.33, heard through its server: agents/opencode/pty.ts),
+// headless (`opencode acp`) when a daemon starts it from the phone.
 import { opencodeAgent } from '../agents/opencode/agent.ts';
 import { opencodeVersions } from '../agents/opencode/version.ts';
 import type { Command } from './command.ts';
@@ -9,7 +9,7 @@ import { runAgent, warnOutsideTestedRange } from './run-agent.ts';
 const command: Command = {
   name: 'opencode',
   startEnv: 'runner',
-  summary: 'run opencode headless (ACP) as a session on the hub (the daemon starts it from the phone)',
+  summary: 'run opencode as a session on the hub (its TUI at a terminal; headless, over ACP, from the phone)',
   usage: 'tether opencode [--model provider/model] [--agent build|plan] [--session id]',
   run: (args) =>
     runAgent({

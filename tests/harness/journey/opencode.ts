@@ -1,12 +1,19 @@
 // opencode.ts (harness/journey): opencode's row of the journey table: the fake chat completions API
 // (opencode's `@ai-sdk/openai-compatible` provider, the model in the request's body), opencode's
-// sandbox (`permission.bash: ask`), started headless from the phone (`opencode acp`): tether runs it
-// headless only, so it has no desk. Its question tool is left out of what it offers the model over
+// sandbox (`permission.bash: ask`), started headless from the phone (`opencode acp`). At a desk its
+// TUI runs under tether from 1.18.33 (walked in tests/e2e/opencode-pty.test.ts) and is refused,
+// saying why, below that. Its question tool is left out of what it offers the model over
 // ACP (the reason below), so that step shows the absence at the fake API.
 import * as api from '../../fixtures/fake-chat-completions/index.ts';
 import { hasToolResult, startFakeChatCompletions, toolCall, toolNames } from '../../fixtures/fake-chat-completions/index.ts';
 import { createOpencodeSandbox, FAKE_OPENCODE_MODEL, FAKE_OPENCODE_MODEL_2, opencodeBin } from '../opencode.ts';
 import { rowStage, type JourneyRow } from './row.ts';
+import { ptyRefusal } from '../../../cli/src/agents/opencode/pty.ts';
+import { opencodeVersions } from '../../../cli/src/agents/opencode/version.ts';
+
+/** Refused at the floor (its TUI sends no password to its own server); its TUI, from 1.18.33. */
+const deskOf = (): { refused: RegExp } | { shows: RegExp } =>
+  ptyRefusal(opencodeVersions.read(opencodeBin(), { timeoutMs: 60_000 })) ? { refused: /does not send the server password to its own server/ } : { shows: /ctrl\+p commands/ };
 
 export const opencodeRow: JourneyRow = {
   agent: 'opencode',
@@ -27,7 +34,9 @@ export const opencodeRow: JourneyRow = {
     });
   },
   startModel: FAKE_OPENCODE_MODEL,
-  noDesk: /opencode runs headless only under tether/,
+  get desk() {
+    return deskOf();
+  },
   question: {
     // Read from its bundle (1.17.0 and 1.18.33): `opencode acp` sets OPENCODE_CLIENT=acp, and its
     // `question` tool is registered only for the clients app, cli and desktop (or with

@@ -107,8 +107,9 @@ export type HeadlessJourneyRow = RowCommon & {
   launchKind: 'headless';
   /** The model it starts on (the phone's new-session form names one). */
   startModel: string;
-  /** Why there is no desk to type at: what the runner says to `tether <agent>`. */
-  noDesk: RegExp;
+  /** `tether <agent>` at a desk: refused, with what the runner says why; or its own TUI shows
+   *  (walked in its own e2e: opencode-pty.test.ts), which the row checks starts. */
+  desk: { refused: RegExp } | { shows: RegExp };
 };
 
 export type JourneyRow = PtyJourneyRow | HeadlessJourneyRow;

@@ -1,7 +1,9 @@
-// agent.ts: opencode (`opencode-ai` on npm), as the runner sees it (agents/agent.ts). Headless only:
+// agent.ts: opencode (`opencode-ai` on npm), as the runner sees it (agents/agent.ts). Headless:
 // `opencode acp` through the ACP transport (headless.ts, agents/acp/), its chat from tether's chat
-// log of what it says over ACP, its permission requests to the phone, model and mode over ACP. Its
-// TUI in a PTY is refused until tether reads its screen (docs/decisions/agents.md, "opencode").
+// log of what it says over ACP, its permission requests to the phone, model and mode over ACP. In a
+// PTY: its own TUI, heard through the server the TUI runs for itself (pty.ts, bridge.ts): the same
+// chat log written from its events, its permission requests answered over that server's API
+// (docs/decisions/agents.md, "opencode").
 import { LaunchArgsError, type Agent } from '../agent.ts';
 import { createEnder } from '../ender.ts';
 import { agentEnvironment } from '../environment.ts';
@@ -10,8 +12,10 @@ import { createChatLogReader } from '../acp/chat-log-reader.ts';
 import { opencodeCapabilities } from './capabilities.ts';
 import { createOpencodeHeadless } from './headless.ts';
 import { opencodeSpawnArgs, planOpencodeLaunch } from './launch.ts';
-
-const PTY_REFUSED = 'opencode runs headless only under tether (`opencode acp`): its TUI is not mirrored yet; start it headless';
+import { installOpencodePty } from './pty.ts';
+import { opencodeHookDialect } from './hook-dialect.ts';
+import { opencodeScreen } from './screen.ts';
+import { opencodeVersions } from './version.ts';
 
 export const opencodeAgent: Agent = {
   kind: 'opencode',
@@ -21,14 +25,16 @@ export const opencodeAgent: Agent = {
   env: ({ env }) => agentEnvironment({ env }),
   plan: planOpencodeLaunch,
   // Only a PTY launch installs hooks; a headless one speaks ACP and needs none.
-  installHooks: () => {
-    throw new LaunchArgsError(PTY_REFUSED);
+  installHooks: ({ endpoint, env, tetherHome, cwd }) => {
+    if (!tetherHome || !cwd) throw new LaunchArgsError('opencode in a PTY needs tether\'s state folder and the session\'s folder');
+    const version = opencodeVersions.read(opencodeAgent.findBinary({ env }), { env });
+    return installOpencodePty({ version, endpoint, tetherHome, cwd });
   },
+  hookDialect: opencodeHookDialect,
   transcript: (options) => createChatLogReader({ usage: options?.usage ?? null }),
   // A refusal over ACP is the option the person picked; its result says nothing more.
   isRejectedToolResult: () => false,
-  // Never drawn: no PTY runs it (installHooks refuses first).
-  screen: { readPrompt: () => ({ kind: 'starting' }), readDialog: () => null },
+  screen: opencodeScreen,
   spawnArgs: opencodeSpawnArgs,
   headless: createOpencodeHeadless,
   endPty: ({ pty, log }) => createEnder({ step: () => pty.kill('SIGTERM'), at: [0], exited: pty.exited, force: () => pty.kill('SIGKILL'), log }),

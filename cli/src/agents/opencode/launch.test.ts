@@ -3,9 +3,9 @@ import { LaunchArgsError } from '../agent.ts';
 import { opencodeSpawnArgs, planOpencodeLaunch } from './launch.ts';
 
 describe('opencode launch words', () => {
-  it('reads what a daemon writes: model, plan agent, session; set over ACP, so nothing goes on its command line', () => {
+  it('reads what a daemon writes: model, plan agent, session (set over ACP headless; its TUI takes them as they are)', () => {
     const args = opencodeSpawnArgs({ model: 'fake/fake-model', permissionMode: 'plan', resumeId: 'ses_db4517537ffe3RxbKIQZWM7MZC' });
-    expect(planOpencodeLaunch(args)).toMatchObject({ args: [], model: 'fake/fake-model', permissionMode: 'plan', resumeId: 'ses_db4517537ffe3RxbKIQZWM7MZC', bypass: false });
+    expect(planOpencodeLaunch(args)).toMatchObject({ args, model: 'fake/fake-model', permissionMode: 'plan', resumeId: 'ses_db4517537ffe3RxbKIQZWM7MZC', bypass: false });
     expect(planOpencodeLaunch(['--model=a/b'])).toMatchObject({ model: 'a/b', permissionMode: 'default' });
   });
 

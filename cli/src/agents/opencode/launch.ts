@@ -1,12 +1,12 @@
-// launch.ts: the arguments tether takes for an opencode session and how it reads them. `opencode acp`
-// takes none of a session's settings on its command line, so these are tether's own words for them
-// (what a daemon's spawnArgs writes), read into the plan and set over ACP once the session is open:
+// launch.ts: the arguments tether takes for an opencode session and how it reads them. Its TUI takes
+// them as they are (a PTY launch passes them on); `opencode acp` takes none of a session's settings on
+// its command line, so headless they are read into the plan and set over ACP once the session is open:
 //
 //   -m, --model <provider/model>    session/set_model
 //   --agent plan | build            session/set_mode (its plan agent is the plan mode)
 //   -s, --session <id>              session/load
 //
-// Anything else is refused: it would be silently lost, since `opencode acp` is all that runs.
+// Anything else is refused: headless it would be silently lost (`opencode acp` takes none of it).
 import { LaunchArgsError, type LaunchPlan } from '../agent.ts';
 import type { PermissionMode } from '@tether/shared';
 
@@ -22,7 +22,7 @@ export function planOpencodeLaunch(userArgs: readonly string[]): LaunchPlan {
   for (let i = 0; i < userArgs.length; i++) {
     const arg = userArgs[i]!;
     const name = arg.startsWith('--') && arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
-    if (!['-m', '--model', '-s', '--session', '--agent'].includes(name)) throw new LaunchArgsError(`opencode ${arg}: tether runs \`opencode acp\`, which takes -m, --session and --agent only`);
+    if (!['-m', '--model', '-s', '--session', '--agent'].includes(name)) throw new LaunchArgsError(`opencode ${arg}: tether takes -m, --session and --agent only (what \`opencode acp\` can be told too)`);
     const value = name !== arg ? arg.slice(name.length + 1) : userArgs[++i];
     if (value === undefined || value === '') throw new LaunchArgsError(`opencode ${name} needs a value`);
     if (name === '-m' || name === '--model') model = value;
@@ -33,7 +33,8 @@ export function planOpencodeLaunch(userArgs: readonly string[]): LaunchPlan {
       permissionMode = mode;
     }
   }
-  return { args: [], permissionMode, bypass: false, resumeId, model, continue: false, addedDirs: [] };
+  // The TUI reads them itself (headless, only `acp` goes on its command line: headless.ts).
+  return { args: [...userArgs], permissionMode, bypass: false, resumeId, model, continue: false, addedDirs: [] };
 }
 
 /** A daemon's start in these words (Agent.spawnArgs). */

@@ -78,7 +78,7 @@ export async function prepareLaunch(o: {
   scope.onCleanup(() => hookServer.stop());
   let installed: HookInstall;
   try {
-    installed = agent.installHooks({ endpoint: hookServer.endpoint, permissionHook: o.launchKind === 'pty', plan: o.plan, env: o.env });
+    installed = agent.installHooks({ endpoint: hookServer.endpoint, permissionHook: o.launchKind === 'pty', plan: o.plan, env: o.env, tetherHome: options.tetherHome, cwd: options.cwd });
   } catch (error) {
     return o.failEarly(`could not write the hook settings: ${String(error)}`);
   }

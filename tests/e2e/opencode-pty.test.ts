@@ -1,0 +1,103 @@
+// `tether opencode` at a terminal: opencode's own TUI in tether's PTY, heard through the server the TUI
+// runs for itself on a loopback port behind a password (cli/src/agents/opencode/bridge.ts). The real
+// opencode against the fake chat completions API, in its sandbox: a prompt from the hub typed into its
+// input box reaches the fake and the answer shows in the hub's chat; a prompt typed at the desk shows
+// there too; a shell command asked about is answered from the hub (allowed: it ran; denied: it did not)
+// or at the desk (the hub's request is withdrawn). At the floor pin its TUI is refused with the reason.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startFakeChatCompletions, text, toolCall, userSays, hasToolResult, when, type ScriptTurn } from '../fixtures/fake-chat-completions/index.ts';
+import { useCleanups } from '../harness/cleanups.ts';
+import { startHub } from '../harness/hub.ts';
+import { createOpencodeSandbox, opencodeBin } from '../harness/opencode.ts';
+import { chatText, startRunner, watchSession } from '../harness/runner.ts';
+import { ptyRefusal } from '../../cli/src/agents/opencode/pty.ts';
+import { opencodeVersions } from '../../cli/src/agents/opencode/version.ts';
+
+const defer = useCleanups();
+/** opencode's start and each turn take tens of seconds on a loaded 2-core machine (up to 190 s seen at load 20). */
+const STEP_MS = 240_000;
+/** Its TUI is refused below 1.18.33 (the floor pin): what the room says of the installed version. */
+const floor = ptyRefusal(opencodeVersions.read(opencodeBin(), { timeoutMs: 60_000 })) !== null;
+
+async function startWorld(script: ScriptTurn[]) {
+  const fake = await startFakeChatCompletions({ script });
+  defer(() => fake.stop());
+  const hub = await startHub();
+  defer(() => hub.stop());
+  const sandbox = createOpencodeSandbox({ fakeApiUrl: fake.url });
+  defer(() => sandbox.stop());
+  const runner = startRunner({ hub, sandbox, agent: 'opencode', cols: 110, rows: 35, env: { TETHER_OPENCODE_BIN: opencodeBin() } });
+  defer(() => runner.stop());
+  return { fake, hub, sandbox, runner };
+}
+
+const said = (phone: Awaited<ReturnType<typeof watchSession>>, role: 'user' | 'assistant', words: string) => () => phone.messages().find((m) => m.role === role && chatText(m).includes(words));
+
+/** The floor's TUI cannot run behind a password (pty.ts): `tether opencode` says so and exits. */
+async function refusedAtTheFloor() {
+  const { runner } = await startWorld([]);
+  await runner.waitForScreen(/does not send the server password/, { timeoutMs: STEP_MS });
+  expect(await runner.exited).not.toBe(0);
+}
+
+describe('tether opencode: its TUI in a PTY', () => {
+  it('prompts from the hub and the desk in the hub chat; a shell command allowed and denied from the hub, and answered at the desk (at the floor: refused, with the reason)', async () => {
+    if (floor) return refusedAtTheFloor();
+    const { fake, sandbox, runner, hub } = await startWorld([
+      when(userSays('hello from the hub'), text('hub prompt answered')),
+      when(userSays('typed at the desk'), text('desk prompt answered')),
+      when(userSays('run allowed'), toolCall('bash', { command: 'touch allowed.txt', description: 'make a file' })),
+      when(hasToolResult(), text('after the command')),
+      when(userSays('run denied'), toolCall('bash', { command: 'touch denied.txt', description: 'make another' })),
+      when(hasToolResult(), text('after the denial')),
+      when(userSays('run at the desk'), toolCall('bash', { command: 'touch desk.txt', description: 'make a third' })),
+      when(hasToolResult(), text('after the desk')),
+    ]);
+    const phone = await watchSession({ hub, sessionId: runner.sessionId, timeoutMs: STEP_MS });
+    defer(() => phone.stop());
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle session', timeoutMs: STEP_MS });
+
+    // From the hub: typed into its input box, answered by the fake.
+    expect((await phone.send('hello from the hub')).ok).toBe(true);
+    await phone.waitFor(said(phone, 'assistant', 'hub prompt answered'), { what: 'the answer in the hub chat', timeoutMs: STEP_MS });
+    expect(phone.messages().find((m) => m.role === 'user' && chatText(m) === 'hello from the hub')).toBeTruthy();
+    expect(fake.mainRequests().length).toBeGreaterThanOrEqual(1);
+
+    // At the desk.
+    await runner.waitForScreen(/ctrl\+p commands/, { timeoutMs: STEP_MS });
+    runner.write('typed at the desk');
+    await runner.waitForScreen('typed at the desk', { timeoutMs: STEP_MS });
+    runner.write('\r');
+    await phone.waitFor(said(phone, 'user', 'typed at the desk'), { what: 'the desk prompt in the hub chat', timeoutMs: STEP_MS });
+    await phone.waitFor(said(phone, 'assistant', 'desk prompt answered'), { what: 'its answer in the hub chat', timeoutMs: STEP_MS });
+
+    // A shell command allowed from the hub: it ran.
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle', timeoutMs: STEP_MS });
+    await phone.send('run allowed');
+    const allowed = await phone.waitFor(() => phone.requested.find((r) => r.toolName === 'Bash' && JSON.stringify(r.toolInput).includes('allowed.txt')), { what: 'the allowed request', timeoutMs: STEP_MS });
+    expect((await phone.emit('approval:answer', { requestId: allowed.id, answer: { decision: 'allow' } })).ok).toBe(true);
+    await phone.waitFor(said(phone, 'assistant', 'after the command'), { what: 'the turn after the command', timeoutMs: STEP_MS });
+    expect(existsSync(join(sandbox.cwd, 'allowed.txt'))).toBe(true);
+
+    // Denied from the hub: it did not run.
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle', timeoutMs: STEP_MS });
+    await phone.send('run denied');
+    const denied = await phone.waitFor(() => phone.requested.find((r) => r.toolName === 'Bash' && JSON.stringify(r.toolInput).includes('denied.txt')), { what: 'the denied request', timeoutMs: STEP_MS });
+    expect((await phone.emit('approval:answer', { requestId: denied.id, answer: { decision: 'deny', reason: 'not this one' } })).ok).toBe(true);
+    await phone.waitFor(() => phone.session()?.status === 'idle' && fake.mainRequests().some((r) => JSON.stringify(r.messages).includes('not this one') || JSON.stringify(r.messages).includes('rejected')), { what: 'the turn after the denial', timeoutMs: STEP_MS });
+    expect(existsSync(join(sandbox.cwd, 'denied.txt'))).toBe(false);
+
+    // Answered at the desk first (its dialog's first choice is "Allow once"): the hub's request is withdrawn.
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle', timeoutMs: STEP_MS });
+    await phone.send('run at the desk');
+    const atDesk = await phone.waitFor(() => phone.requested.find((r) => r.toolName === 'Bash' && JSON.stringify(r.toolInput).includes('desk.txt')), { what: 'the desk request', timeoutMs: STEP_MS });
+    await runner.waitForScreen(/Permission required/, { timeoutMs: STEP_MS });
+    runner.write('\r');
+    await phone.waitFor(() => phone.resolved.find((r) => r.requestId === atDesk.id), { what: 'the hub request withdrawn', timeoutMs: STEP_MS });
+    await phone.waitFor(said(phone, 'assistant', 'after the desk'), { what: 'the turn after the desk answer', timeoutMs: STEP_MS });
+    expect(existsSync(join(sandbox.cwd, 'desk.txt'))).toBe(true);
+    expect(phone.duplicates()).toBe(0);
+  }, 1_800_000);
+});
