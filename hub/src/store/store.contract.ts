@@ -471,6 +471,9 @@ function requestContract(current: { store: Store }): void {
     expect((await current.store.addRequest({ namespace: NS_A, request: request(R1, S1) })).kind).toBe('pending');
     expect((await current.store.getSession({ namespace: NS_A, sessionId: S1 }))?.pendingCount).toBe(1);
     expect(await current.store.listPending({ namespace: NS_A, sessionId: S1 })).toEqual([request(R1, S1)]);
+    expect(await current.store.getPending({ namespace: NS_A, requestId: R1 })).toEqual(request(R1, S1));
+    expect(await current.store.getPending({ namespace: NS_B, requestId: R1 })).toBeNull();
+    expect(await current.store.getPending({ namespace: NS_A, requestId: R2 })).toBeNull();
     const answer = { decision: 'allow' as const };
     const base = { requestId: R1, outcome: 'answered' as const, answer, answeredBy: 'phone', device: 'Pixel', at: 1500 };
     expect(await current.store.resolveRequest({ ...base, namespace: NS_B })).toEqual({ kind: 'not_found' });
@@ -480,6 +483,7 @@ function requestContract(current: { store: Store }): void {
     expect(second).toMatchObject({ kind: 'already', resolution: { answer } });
     expect((await current.store.getSession({ namespace: NS_A, sessionId: S1 }))?.pendingCount).toBe(0);
     expect(await current.store.listPending({ namespace: NS_A, sessionId: S1 })).toEqual([]);
+    expect(await current.store.getPending({ namespace: NS_A, requestId: R1 })).toBeNull();
     const audit = await current.store.listAudit({ namespace: NS_A, sessionId: S1, limit: 10 });
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ toolName: request(R1, S1).toolName, answeredBy: 'phone', device: 'Pixel' });

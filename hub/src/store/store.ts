@@ -294,6 +294,8 @@ export interface Store extends ScheduleStore, UnattendedStore {
   // approvals: pending requests and their resolutions (the audit trail)
   addRequest(options: { namespace: Namespace; request: PendingRequest }): Promise<AddRequestResult>;
   listPending(options: { namespace: Namespace; sessionId: string }): Promise<PendingRequest[]>;
+  /** One request of the namespace still waiting, by id; null when unknown, another namespace's, or resolved. */
+  getPending(options: { namespace: Namespace; requestId: string }): Promise<PendingRequest | null>;
   resolveRequest(options: {
     namespace: Namespace;
     requestId: string;

@@ -106,8 +106,8 @@ export function createStatusTracker(o: { onChange: (next: SessionStatus, before:
 }
 
 /** The session waits while a request to a person is open: the registry's opened/closed become
- *  facts. Each is published on the next turn of the event loop: a status is an fsync'd outbox entry
- *  (a few ms on a busy disk), so it is written just after the request has left for the hub, and the
+ *  facts. Each is published on the next turn of the event loop: a status is an outbox entry
+ *  (a SQLite commit; its fsync is off the loop, hub-link/wal-sync.ts), so it is written just after the request has left for the hub, and the
  *  "thinking" after the answer has left for the agent; neither delays the round trip
  *  (bench/approvals: tether's share). */
 export function statusFollowsRequests(o: { requests: Pick<RequestRegistry, 'subscribe'>; status: Pick<StatusTracker, 'publish'> }): () => void {

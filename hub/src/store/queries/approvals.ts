@@ -8,7 +8,7 @@ import { rowToRequest, rowToResolution, type Row } from '../rows.ts';
 import { waitedMs } from '../rules.ts';
 import { sessionIn } from './sessions.ts';
 
-type ApprovalQueries = Pick<Store, 'addRequest' | 'listPending' | 'resolveRequest' | 'recordDialogOutcome' | 'listAudit'>;
+type ApprovalQueries = Pick<Store, 'addRequest' | 'listPending' | 'getPending' | 'resolveRequest' | 'recordDialogOutcome' | 'listAudit'>;
 
 const REQUEST_BY_ID = `SELECT * FROM requests WHERE id = $1`;
 
@@ -38,6 +38,10 @@ export function approvalQueries(db: SqlDriver): ApprovalQueries {
     async listPending({ namespace, sessionId }) {
       const rows = await db.all(`SELECT * FROM requests WHERE namespace = $1 AND session_id = $2 AND resolved_at IS NULL ORDER BY created_at, id`, [namespace, sessionId]);
       return rows.map(rowToRequest);
+    },
+    async getPending({ namespace, requestId }) {
+      const row = await first(db, REQUEST_BY_ID, [requestId]);
+      return visible(row, namespace, undefined) && row.resolved_at == null ? rowToRequest(row) : null;
     },
     async resolveRequest({ namespace, requestId, sessionId, outcome, answer, answeredBy, device, at }): Promise<ResolveRequestResult> {
       const row = await first(db, REQUEST_BY_ID, [requestId]);
