@@ -122,9 +122,11 @@ it('three phone allows of one command → a proposed rule → accepted → claud
   await runner.waitForScreen('four done');
   expect(watch.requested.filter((r) => r.toolName === 'Bash')).toHaveLength(3); // the fourth was not asked
   expect(toolResult(world.fake.mainRequests(), 'toolu_four')).toMatchObject({ isError: false });
-  expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ permissions: { allow: [`Bash(${COMMAND})`] } });
+  // claude writes the file after the call is answered, in its own time (the tool may run and the
+  // turn end first): the runner reads it until it holds the rule, and says 'written' then.
   const written = await waitForRule(phone, (r) => r.id === proposed.id && r.status === 'written', 'written');
   expect(written).toMatchObject({ acceptedDevice: 'tether rules', error: null });
+  expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ permissions: { allow: [`Bash(${COMMAND})`] } });
 
   // Plain claude in that folder, no tether: the rule is its own, it does not ask (-p would refuse).
   expect(await plainClaude({ sandbox, word: 'plain', requests: () => world.fake.mainRequests() })).toMatchObject({ isError: false });

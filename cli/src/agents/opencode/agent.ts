@@ -4,6 +4,7 @@
 // PTY: its own TUI, heard through the server the TUI runs for itself (pty.ts, bridge.ts): the same
 // chat log written from its events, its permission requests answered over that server's API
 // (docs/decisions/agents.md, "opencode").
+import { join } from 'node:path';
 import { LaunchArgsError, type Agent } from '../agent.ts';
 import { createEnder } from '../ender.ts';
 import { agentEnvironment } from '../environment.ts';
@@ -27,7 +28,9 @@ export const opencodeAgent: Agent = {
   // Only a PTY launch installs hooks; a headless one speaks ACP and needs none.
   installHooks: ({ endpoint, env, tetherHome, cwd }) => {
     if (!tetherHome || !cwd) throw new LaunchArgsError('opencode in a PTY needs tether\'s state folder and the session\'s folder');
-    const version = opencodeVersions.read(opencodeAgent.findBinary({ env }), { env });
+    // Remembered per binary (the launch's range check just read it): its --version starts the whole
+    // native binary, which took over 10 s on a loaded machine.
+    const version = opencodeVersions.cached({ bin: opencodeAgent.findBinary({ env }), cacheFile: join(tetherHome, 'opencode-version.json') });
     return installOpencodePty({ version, endpoint, tetherHome, cwd });
   },
   hookDialect: opencodeHookDialect,

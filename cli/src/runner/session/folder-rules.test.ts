@@ -66,7 +66,10 @@ describe("a folder's accepted rules in the runner", () => {
     const { reports, rules } = world();
     rules.sync([{ id: R1, toolName: 'Bash', ruleContent: 'npm test', action: 'write' }]);
     rules.updateFor(bash('npm test'));
+    // Slow is not failed: claude writes the file in its own time, later than its turn on a loaded machine.
     await vi.advanceTimersByTimeAsync(6_000);
+    expect(reports).toEqual([]);
+    await vi.advanceTimersByTimeAsync(25_000);
     expect(reports).toEqual([report(R1, 'failed', 'the agent did not write Bash(npm test) into its rule file')]);
   });
 
