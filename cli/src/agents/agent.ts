@@ -146,8 +146,9 @@ export type Agent = {
   models?: {
     switchTo(options: { model: string | null; effort: string | null; screen: Pick<ScreenModel, 'state'>; write: (data: string) => void }): Promise<{ ok: true; model: string; effort: string | null } | { ok: false; reason: string }>;
   };
-  /** After the hub approved a plan: the agent's own plan dialog still on screen, confirmed. */
-  confirmPlan?(options: { screen: Pick<ScreenModel, 'state'>; write: (data: string) => void }): { stop(): void; done: Promise<boolean> };
+  /** After the hub approved a plan: the agent's own plan dialog still on screen, confirmed; while
+   *  that runs, `covers` says which dialog on screen is the approved plan's (never asked again). */
+  confirmPlan?(options: { screen: Pick<ScreenModel, 'state'>; write: (data: string) => void }): { stop(): void; done: Promise<boolean>; covers(screenText: string): boolean };
   /** A status the agent writes for itself (claude's status file), watched as a second source. */
   /** `writtenAt`: when the agent wrote that status (ms since the epoch), null when unknown. */
   watchStatus?(options: { env: Record<string, string>; pid: number; sessionId: () => string | null; poll: Poll; onChange: (status: 'idle' | 'busy' | 'waiting' | null, writtenAt: number | null) => void }): { stop(): void };

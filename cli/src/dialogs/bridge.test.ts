@@ -17,7 +17,7 @@ function dialog(title: string, cursor = 0, numbered = false): ScreenDialog {
 
 type Sent = { event: string; payload: Record<string, unknown> };
 
-function setup(o: { covered?: () => boolean; closing?: () => boolean; linkUp?: () => boolean; deskActive?: () => boolean } = {}) {
+function setup(o: { covered?: (dialog: ScreenDialog) => boolean; closing?: () => boolean; linkUp?: () => boolean; deskActive?: () => boolean } = {}) {
   const sent: Sent[] = [];
   const keys: string[] = [];
   const waiting: boolean[] = [];
@@ -142,6 +142,23 @@ describe('dialog bridge', () => {
     expect(t.requests()).toHaveLength(0);
     t.show(null);
     t.show(dialog('Switch model?'));
+    await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
+  });
+
+  it('never raises a dialog the runner answers for an answered request, though first drawn after it closed', async () => {
+    // claude under load drew "Exit plan mode?" only after the phone approved the plan, and kept it up
+    // past the closing moment while the runner pressed its "Yes" (plan-dialog.ts): the phone had answered.
+    let confirming = true;
+    const t = setup({ covered: (d) => confirming && d.title === 'Exit plan mode?' });
+    bridges.push(t.bridge);
+    t.show(dialog('Exit plan mode?'));
+    await new Promise((r) => setTimeout(r, 60));
+    t.show(dialog('Exit plan mode?'));
+    confirming = false;
+    t.show(dialog('Exit plan mode?'));
+    await new Promise((r) => setTimeout(r, 60));
+    expect(t.requests()).toHaveLength(0);
+    t.show(dialog('Switch model?')); // another dialog is still asked
     await vi.waitFor(() => expect(t.requests()).toHaveLength(1));
   });
 

@@ -54,8 +54,9 @@ export function createDialogBridge(options: {
   /** A fresh read of the screen (at answer time and to confirm a candidate). */
   read: () => Promise<ScreenDialog | null>;
   write: (keys: string) => void;
-  /** A hub request claude is drawing its own dialog for (a hook approval, question, plan) is open. */
-  covered: () => boolean;
+  /** This dialog is a hub request's own: one claude draws while a hook approval, question or plan
+   *  waits, or the runner is answering it for a request the hub already answered (a plan's). */
+  covered: (dialog: ScreenDialog) => boolean;
   /** A request closed moments ago: a dialog first seen now may still be its own, on screen a little
    *  after the answer, or a new question (claude's "Switch model?" 1.4 s after an allowed call):
    *  looked at again once that passes, never ignored for good. */
@@ -183,7 +184,7 @@ export function createDialogBridge(options: {
       answeredAtDesk();
       return;
     }
-    if (options.covered()) {
+    if (options.covered(dialog)) {
       // claude draws its own dialog for a request the hub already has: that request is the question.
       ignored = dialog.identity;
       dropCandidate();
@@ -210,7 +211,7 @@ export function createDialogBridge(options: {
         candidate = null;
         void options.read().then((again) => {
           if (stopped || raised || typing) return;
-          if (again?.identity === identity && !options.covered() && ignored !== identity) raise(again);
+          if (again?.identity === identity && !options.covered(again) && ignored !== identity) raise(again);
           else seen(again);
         });
       }, settleMs),

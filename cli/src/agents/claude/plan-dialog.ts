@@ -3,7 +3,8 @@
 // after its PermissionRequest hook said allow (2.1.197 closes it), so an approval from the phone
 // would otherwise stall at the desk. After a plan approval the runner
 // reads the dialog from the screen model and presses the digit of its "Yes" option (digits select
-// at once). Only this dialog is touched: anything else on screen is left alone.
+// at once). Only this dialog is touched: anything else on screen is left alone. While it is at it,
+// the dialog is the approved plan's (`covers`): the dialog bridge never asks the phone about it again.
 import type { ScreenModel } from '../../screen/screen.ts';
 
 /** How long claude may take to draw the dialog after the hook answered (it takes ~100 ms). */
@@ -26,15 +27,27 @@ export function planDialogYesDigit(screenText: string): string | null {
   return null;
 }
 
-/** `done` resolves with true once a dialog was pressed and has gone, false when none came (2.1.197)
- *  or it was stopped. */
-export function confirmPlanDialog(options: { screen: Pick<ScreenModel, 'state'>; write: (data: string) => void; timeoutMs?: number }): { stop(): void; done: Promise<boolean> } {
+export type PlanConfirmation = {
+  stop(): void;
+  /** Resolves with true once a dialog was pressed and has gone, false when none came (2.1.197),
+   *  it never went (timed out) or it was stopped. */
+  done: Promise<boolean>;
+  /** Whether this screen text is the plan dialog this confirmation is still answering. */
+  covers(screenText: string): boolean;
+};
+
+export function confirmPlanDialog(options: { screen: Pick<ScreenModel, 'state'>; write: (data: string) => void; timeoutMs?: number }): PlanConfirmation {
   const deadline = Date.now() + (options.timeoutMs ?? PLAN_DIALOG_WAIT_MS);
   let timer: ReturnType<typeof setTimeout> | null = null;
   let stopped = false;
+  let finished = false;
   let pressedAt = 0;
-  let finish: (pressed: boolean) => void = () => {};
-  const done = new Promise<boolean>((resolve) => (finish = resolve));
+  let resolve: (pressed: boolean) => void = () => {};
+  const done = new Promise<boolean>((r) => (resolve = r));
+  const finish = (pressed: boolean) => {
+    finished = true;
+    resolve(pressed);
+  };
   const check = () => {
     timer = null;
     if (stopped) return;
@@ -58,5 +71,6 @@ export function confirmPlanDialog(options: { screen: Pick<ScreenModel, 'state'>;
       finish(false);
     },
     done,
+    covers: (screenText) => !finished && planDialogYesDigit(screenText) !== null,
   };
 }

@@ -142,7 +142,8 @@ function startPtyParts(o: { options: RunnerOptions; agent: Agent }): PtyParts {
     tetherHome: options.tetherHome,
     open: () => startPtyLink(ctx, { desk: desk!, setMode: (mode) => void modes.set(mode), models }),
   });
-  const approvals = createPtyApprovals(ctx, modes);
+  const confirming: PlanConfirmations = new Set();
+  const approvals = createPtyApprovals(ctx, { modes, confirming });
   const start = createStartGate({ waitForSessionStart: agent.inputAfterSessionStart === true, ready: () => {
       core.status.publish({ kind: 'ready' });
       queue.poke(); // a prompt sent while it started
@@ -150,15 +151,18 @@ function startPtyParts(o: { options: RunnerOptions; agent: Agent }): PtyParts {
     log: core.log,
   });
   core.onCleanup(() => start.stop());
-  parts = { pty: ctx, desk, approvals, dialogs: createPtyDialogs(ctx, { approvals, desk, models }), identity, moments, modes, start };
+  parts = { pty: ctx, desk, approvals, dialogs: createPtyDialogs(ctx, { approvals, desk, models, confirming }), identity, moments, modes, start };
   // Once every part exists: the link opens with the session's commands wired to them.
   if (identity.settled()) identity.settle('known at start');
   return parts;
 }
 
+/** Plan dialogs the runner is confirming for a plan the hub approved (agent.confirmPlan). */
+type PlanConfirmations = Set<{ covers(screenText: string): boolean }>;
+
 /** Approvals as the desk sees them: the agent's own dialog at the desk answers too (approvals.screen);
  *  a plan the phone approved is confirmed in the agent's plan dialog when it keeps one. */
-function createPtyApprovals(ctx: PtyContext, modes: ReturnType<typeof createModeControl>): Approvals {
+function createPtyApprovals(ctx: PtyContext, o: { modes: ReturnType<typeof createModeControl>; confirming: PlanConfirmations }): Approvals {
   const { agent, core, screen } = ctx;
   return core.createApprovals({
     onPlanApproved: ({ planMode }) => {
@@ -171,26 +175,31 @@ function createPtyApprovals(ctx: PtyContext, modes: ReturnType<typeof createMode
         },
       });
       core.onCleanup(() => confirm.stop());
+      // Until it is done, that dialog is the approved plan's: a slow claude may draw it only after the
+      // hook's answer, or keep it up past the closing moment, and the phone must not be asked again.
+      o.confirming.add(confirm);
       // claude 2.1.33x keeps its dialog after the hook's answer, and its "Yes" puts claude in its own
       // mode over the one the hook set (2.1.197 takes the hook's): the phone's choice is then set
       // as the desk would, with Shift+Tab.
       void confirm.done.then((pressed) => {
-        if (pressed && planMode && core.state.permissionMode !== planMode) void modes.set(planMode);
+        o.confirming.delete(confirm);
+        if (pressed && planMode && core.state.permissionMode !== planMode) void o.modes.set(planMode);
       });
     },
   });
 }
 
 /** Any choice the agent draws that no hook request covers, asked on the hub (dialogs/). */
-function createPtyDialogs(ctx: PtyContext, o: { approvals: Approvals; desk: Desk; models: ModelControl }): DialogBridge {
+function createPtyDialogs(ctx: PtyContext, o: { approvals: Approvals; desk: Desk; models: ModelControl; confirming: PlanConfirmations }): DialogBridge {
   const { agent, core, screen } = ctx;
   const dialogs = createDialogBridge({
     sessionId: () => core.state.id,
     requests: core.requests,
     read: async () => agent.screen.readDialog((await screen.state()).lines),
     write: (keys) => ctx.pty?.write(keys),
-    // A request's own dialog, or the agent's model picker the runner is driving, is no dialog to ask.
-    covered: () => o.approvals.open() || o.models.switching(),
+    // A request's own dialog, the agent's model picker or an approved plan's dialog the runner is
+    // driving, is no dialog to ask.
+    covered: (dialog) => o.approvals.open() || o.models.switching() || [...o.confirming].some((plan) => plan.covers(dialog.text.join('\n'))),
     closing: () => o.approvals.closing(),
     deskActive: () => Date.now() - o.desk.lastKeyAt() < DIALOG_DESK_ACTIVE_MS,
     freeTextMaxChars: FREE_TEXT_MAX_CHARS[agent.kind],
