@@ -177,6 +177,35 @@ export function inputBoxText(screen: string): string | undefined {
   return lines.slice(above + 1, below).join('\n').replace(/^❯ ?/, '');
 }
 
+/** How often `takeStrayKeys` presses again while claude's box has not shown the last press. */
+const PROBE_EVERY_MS = 700;
+const PROBE = 'x';
+const BACKSPACE = '\x7f';
+
+/**
+ * After keys that may still be on their way to claude (an Esc pressed again while its dialog was
+ * still drawn), the box can look ready while claude has not read them: an Esc then typed "n" is
+ * Alt+n, and the "n" is lost. A key shown in the box was read after everything written before it,
+ * so: type a probe into the empty box (again while it stays empty: the first may go to such an Esc,
+ * or be dropped as the box takes the keys back), then one Backspace for each probe written (one
+ * eaten by an Esc leaves a Backspace for the empty box, which does nothing), and wait for the box
+ * ready and empty. What is typed next reaches an empty box with nothing of ours before it.
+ */
+export async function takeStrayKeys(claude: Pick<ClaudePty, 'screenText' | 'write' | 'waitForScreen' | 'waitForReady'>, options: { timeoutMs?: number } = {}): Promise<void> {
+  let probes = 0;
+  const probe = () => {
+    probes += 1;
+    claude.write(PROBE);
+  };
+  const pressing = setInterval(() => {
+    if (inputBoxText(claude.screenText()) === '') probe();
+  }, PROBE_EVERY_MS);
+  probe();
+  await claude.waitForScreen((screen) => (inputBoxText(screen) ?? '').includes(PROBE), options).finally(() => clearInterval(pressing));
+  claude.write(BACKSPACE.repeat(probes));
+  await claude.waitForReady(options);
+}
+
 function matches(matcher: ScreenMatcher, screen: string): boolean {
   return typeof matcher === 'function' ? matcher(screen) : matcher.test(screen);
 }

@@ -14,6 +14,7 @@ import type { HeadlessTransportFactory } from './headless-transport.ts';
 import type { AgentBackground } from './background.ts';
 import type { LaunchPlan } from './launch-plan.ts';
 import type { HookDialect, PermissionUpdate } from './verdict.ts';
+import type { Ender } from './ender.ts';
 import type { ConversationSource } from './conversations.ts';
 
 export type { LaunchPlan };
@@ -173,7 +174,7 @@ export type Agent = {
    *  session is ready, and prompts are typed, only after both (runner/start-gate.ts). */
   inputAfterSessionStart?: boolean;
   /** Ends it the way its own desk does when a person asks (the phone's End, `tether stop`). */
-  endPty(options: { pty: { write(data: string): void; kill(signal?: string): void; exited: Promise<unknown> }; log: (line: string) => void }): { end(): void };
+  endPty(options: { pty: { write(data: string): void; kill(signal?: string): void; exited: Promise<unknown> }; log: (line: string) => void }): Ender;
   /** The pid of a live process of this agent already running the agent session `sessionId` here
    *  (resuming it again would fork it), or null. */
   liveOwner?(options: { env: NodeJS.ProcessEnv; sessionId: string }): number | null;

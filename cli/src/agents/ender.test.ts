@@ -1,6 +1,7 @@
-// ender.test.ts: the turn-aware end (interrupt the turn in flight, then close the input on its end).
+// ender.test.ts: the turn-aware end (interrupt the turn in flight, then close the input on its end), and
+// whether an end began.
 import { describe, expect, it } from 'vitest';
-import { createTurnEnder } from './ender.ts';
+import { createEnder, createTurnEnder } from './ender.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -30,5 +31,20 @@ describe('the turn-aware end of a headless agent (claude -p, codex app-server)',
     expect(calls).toEqual(['interrupt']);
     expect(busy.turnEnded()).toBe(true);
     expect(calls).toEqual(['interrupt', 'close']);
+  });
+});
+
+describe('an end that began', () => {
+  it('says so from its request on, so the agent\'s exit (a signal death reads as code 1) is the end\'s doing', async () => {
+    const presses: number[] = [];
+    let exit: () => void = () => {};
+    const exited = new Promise<void>((resolve) => (exit = resolve));
+    const ender = createEnder({ step: (i) => presses.push(i), at: [0], graceMs: 50, exited, force: () => exit(), log: () => {} });
+    expect(ender.began()).toBe(false);
+    ender.end();
+    expect(ender.began()).toBe(true);
+    await exited;
+    expect(presses).toEqual([0]);
+    expect(ender.began()).toBe(true);
   });
 });

@@ -6,6 +6,8 @@ import { AGENT_END_GRACE_MS } from '@tether/shared';
 export type Ender = {
   /** Start ending the agent (idempotent). */
   end(): void;
+  /** Whether the end began: the agent's exit is then the end's doing (its keys, a signal), not its own. */
+  began(): boolean;
 };
 
 export function createEnder(options: {
@@ -48,6 +50,7 @@ export function createEnder(options: {
         }, graceMs),
       );
     },
+    began: () => started,
   };
 }
 
@@ -81,6 +84,7 @@ export function createTurnEnder(options: {
   });
   return {
     end: ender.end,
+    began: ender.began,
     turnEnded: () => {
       if (!waitingForTurn) return false;
       options.closeInput();

@@ -69,7 +69,7 @@ export async function runHeadlessSession(options: RunnerOptions, make: NonNullab
   const failure = parts.turns.ready()
     ? null
     : describeEarlyExit({ agent: core.agent.name, exitCode, signal, before: transport.readyIs, lines: [...(transport.failureLines?.() ?? []), ...stderrLines] });
-  const result = await core.finish({ exitCode, failure, closePrompts: () => parts.turns.close({ sent: 'the session ended', queued: 'the session ended' }) });
+  const result = await core.finish({ exitCode, failure, endBegan: ender.began(), closePrompts: () => parts.turns.close({ sent: 'the session ended', queued: 'the session ended' }) });
   log(`session ${state.id}: headless ${core.agent.name} exited with ${exitCode}`);
   return result;
 }

@@ -2,6 +2,7 @@
 // session starts): the options and the agent, the session core, the screen model and the prompt
 // queue from the start; the PTY, its terminal stream and its ender once they exist (null before).
 import type { Agent } from '../../agents/agent.ts';
+import type { Ender } from '../../agents/ender.ts';
 import type { PtyProcess } from '../../pty/pty.ts';
 import type { ScreenModel } from '../../screen/screen.ts';
 import type { PromptQueue } from './prompt-queue.ts';
@@ -19,5 +20,5 @@ export type PtyContext = {
   pty: PtyProcess | null;
   stream: TerminalStream | null;
   /** The phone's End / `tether stop`: the agent's own exit (Agent.endPty). */
-  ender: { end(): void } | null;
+  ender: Ender | null;
 };

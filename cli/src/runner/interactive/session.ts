@@ -331,6 +331,7 @@ async function runPty(parts: PtyParts & { binary: string; args: string[] }): Pro
   const result = await core.finish({
     exitCode: exit.exitCode,
     failure,
+    endBegan: ctx.ender?.began() ?? false,
     closePrompts: () => queue.close('the session ended'),
     // The last screen reaches the hub before session:end, so a late viewer sees how it ended.
     beforeEnd: async () => {

@@ -3,6 +3,7 @@
 // agent already runs in its own pool (claude --bg): tether's PTY holds only the agent's attach view,
 // no hooks of tether's run in it, and its conversation is known before anything is drawn.
 import type { AgentCapabilities } from '@tether/shared';
+import type { Ender } from '../../agents/ender.ts';
 
 export type PtyHandle = { write(data: string): void; kill(signal?: string): void; exited: Promise<unknown> };
 
@@ -19,7 +20,7 @@ export type AttachedLaunch = {
   /** Registered in place of the agent's own (capabilities.adopted says what it lacks). */
   capabilities: AgentCapabilities;
   /** The phone's End or `tether stop`: leaves the view, never the session (it runs on in its pool). */
-  detach(o: { pty: PtyHandle; log: (line: string) => void }): { end(): void };
+  detach(o: { pty: PtyHandle; log: (line: string) => void }): Ender;
   /** Ends the background session in the agent's own pool (claude stop): only on a person's
    *  confirmed request from the phone (SessionStop.stopInPool). Rejects with why it failed. */
   stopInPool(): Promise<void>;

@@ -211,6 +211,8 @@ async function finishSession(o: {
   stopAsked: string | null;
   /** What was asked at the end failed (scope.stopFailed): the session ends failed with it. */
   stopFailure: string | null;
+  /** The runner's ender had begun ending the agent (Ender.began) when it exited. */
+  endBegan?: boolean | undefined;
   closePrompts: () => void;
   beforeEnd?: (() => Promise<unknown>) | undefined;
   state: SessionState;
@@ -240,7 +242,17 @@ async function finishSession(o: {
   if (!drained) o.scope.log('hub did not take everything before exit; the rest stays in the outbox');
   hub.stop();
   o.scope.cleanup();
-  return { exitCode: failure && exitCode === 0 ? 1 : exitCode, sessionId: state.id, failure };
+  return { exitCode: runnerExitCode({ exitCode, failure, endedAsAsked: o.stopAsked !== null && o.endBegan === true }), sessionId: state.id, failure };
+}
+
+/** The runner's own exit status: whether it did what it was asked. An agent its ender was ending
+ *  when it exited ended as asked, however it died: the ender's Ctrl-C that lands after the agent
+ *  gave its terminal back (cooked again) is a SIGINT to it, its last resort a SIGTERM, and bun-pty
+ *  reports any signal death as code 1 (the signal lost). The agent's code as read still goes to the
+ *  hub with the session's end ('ended', not 'failed'), and to the log. */
+function runnerExitCode(o: { exitCode: number; failure: string | null; endedAsAsked: boolean }): number {
+  if (o.failure) return o.exitCode === 0 ? 1 : o.exitCode;
+  return o.endedAsAsked ? 0 : o.exitCode;
 }
 
 /** What the hub is told at every (re)connect: the machine the session belongs to (the daemon's, or
@@ -411,7 +423,7 @@ export function createSessionCore(init: CoreInit) {
     /** The transcript being tailed (null before SessionStart named one). */
     transcript: () => ({ path: feed.path(), tailing: feed.tailing() }),
     /** The agent exited: the last transcript lines, the prompts it never took, session:end, the drain. */
-    finish: (o: { exitCode: number; failure: string | null; closePrompts: () => void; beforeEnd?: () => Promise<unknown> }): Promise<RunnerResult> =>
+    finish: (o: { exitCode: number; failure: string | null; endBegan?: boolean; closePrompts: () => void; beforeEnd?: () => Promise<unknown> }): Promise<RunnerResult> =>
       finishSession({ ...o, stopAsked: scope.stopAskedBy(), stopFailure: scope.stopFailure(), state, status: facts.status, feed, hub, scope, stopElicitations: () => elicitations.stop() }),
   };
 }
