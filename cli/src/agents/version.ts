@@ -71,13 +71,11 @@ export function cachedVersion(options: { bin: string; cacheFile: string; read: (
   }
   try {
     const cached = JSON.parse(readFileSync(options.cacheFile, 'utf8')) as { key?: string; version?: string | null };
-    if (cached.key === key && typeof cached.version === 'string') return cached.version;
+    if (cached.key === key && cached.version !== undefined) return cached.version;
   } catch {
     // no cache yet
   }
   const version = options.read(options.bin);
-  // Not remembered: a read that timed out on a busy machine would otherwise stand for this binary.
-  if (version === null) return null;
   try {
     writeFileSync(options.cacheFile, JSON.stringify({ key, version }), { mode: 0o600 });
   } catch {
