@@ -6,7 +6,7 @@
 //
 //   hub ─GET /api/sessions {cacheKey}─► page memory ─AES-GCM─► IndexedDB tether-phone-cache
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { saveScreenshot, saveScreenshotsInBothThemes, seedLongChat, UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { seriousInBothThemes } from '../harness/axe.ts';
@@ -57,6 +57,47 @@ async function everythingStored(page: Page): Promise<string> {
   });
 }
 
+/** The rule proposals' chunk (and its stylesheet and the one it imports). */
+const RULE_PROPOSALS_CODE = /\/assets\/rule-(proposals|words)-[^/]+\.(js|css)$/;
+
+/** Makes the rule proposals' code one this phone never fetched: out of the worker's cache and the
+ *  HTTP cache, its requests held while online (so the page cannot load it before the test is
+ *  offline, whenever its first screen settles) and refused as a lost connection once offline. */
+async function withoutRuleProposalsCode(page: Page): Promise<{ offline(): Promise<void>; online(): Promise<void>; refused(): number }> {
+  await page.evaluate(async (source) => {
+    const code = new RegExp(source);
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name);
+      for (const request of await cache.keys()) if (code.test(new URL(request.url).pathname)) await cache.delete(request);
+    }
+  }, RULE_PROPOSALS_CODE.source);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.clearBrowserCache');
+  await cdp.detach();
+  const held: Route[] = [];
+  let offline = false;
+  let refused = 0;
+  const refuse = async (route: Route) => {
+    refused++;
+    await route.abort('internetdisconnected').catch(() => {});
+  };
+  const handler = async (route: Route) => {
+    if (offline) await refuse(route);
+    else held.push(route);
+  };
+  await page.context().route(RULE_PROPOSALS_CODE, handler);
+  return {
+    async offline() {
+      offline = true;
+      for (const route of held.splice(0)) await refuse(route);
+    },
+    async online() {
+      await page.context().unroute(RULE_PROPOSALS_CODE, handler);
+    },
+    refused: () => refused,
+  };
+}
+
 describe('phone cache: draw what the phone has, encrypted, gone with the login', () => {
   const world = useBrowserWorld();
 
@@ -77,15 +118,27 @@ describe('phone cache: draw what the phone has, encrypted, gone with the login',
       await cacheFilled(page, sessionId);
       expect((await storedRecords(page, seeded.lastText)).every((r) => !r.plain)).toBe(true);
 
-      // A tap from the list with the hub out of reach: only the cache can draw it.
+      // A tap from the list with the hub out of reach: only the cache can draw it. A part of the
+      // shell whose code this phone never fetched (the rule proposals, drawn unprompted once the list
+      // is painted) fails to load offline: it costs that part only, never the chat, and no reload.
+      const unfetched = await withoutRuleProposalsCode(page);
       await page.goto(`${world.hub.url}/`);
       await row.waitFor({ timeout: UI_TIMEOUT_MS });
+      await page.evaluate(() => ((window as { tetherSameDocument?: boolean }).tetherSameDocument = true));
       await page.context().setOffline(true);
+      await unfetched.offline();
       await row.click();
+      await log.getByText(seeded.lastText).waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect.poll(() => unfetched.refused(), { timeout: UI_TIMEOUT_MS }).toBeGreaterThan(0);
+      expect(await page.evaluate(() => (window as { tetherSameDocument?: boolean }).tetherSameDocument)).toBe(true);
       await log.getByText(seeded.lastText).waitFor({ timeout: UI_TIMEOUT_MS });
       await saveScreenshotsInBothThemes(page, { name: 'phone-cache-offline-tap', viewport });
       expect(await seriousInBothThemes(page)).toEqual([]);
+      // Back online, the part that failed loads again by itself.
+      const retried = page.context().waitForEvent('requestfinished', { predicate: (r) => RULE_PROPOSALS_CODE.test(r.url()), timeout: UI_TIMEOUT_MS });
+      await unfetched.online();
       await page.context().setOffline(false);
+      await retried;
 
       // A load of the session's URL whose socket never opens: the list (the key) and the session
       // answer over REST, the watch never does; the chat is drawn from the cache all the same.

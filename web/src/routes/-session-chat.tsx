@@ -1,6 +1,6 @@
 // -session-chat.tsx: the lazily loaded half of the chat route (the "-" prefix marks a file that is
 // not a route of its own). It reads the session the layout already has and renders the chat.
-import { lazy, useCallback, useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { getRouteApi, useNavigate, useRouter } from '@tanstack/react-router';
 import { useSession } from '../lib/queries.ts';
 import { pathInSession } from '../lib/format.ts';
@@ -11,10 +11,11 @@ import { LimitBanner } from '../features/sessions/limit-banner.tsx';
 import type { ShowInTerminal } from '../features/chat/show-in-terminal.ts';
 import type { WorkspaceLinks, WorkspaceTarget } from '../features/chat/workspace-links.ts';
 import { ComposerVoiceContext } from '../lib/voice-slot.ts';
+import { lazyPart } from '../lib/ui/lazy-part.tsx';
 
 // Dictation and hands-free: loaded when a chat's composer first shows, never on the first load.
 const loadVoiceControls = () => import('../features/voice/voice-controls.tsx');
-const VoiceControls = lazy(() => loadVoiceControls().then((m) => ({ default: m.VoiceControls })));
+const VoiceControls = lazyPart(() => loadVoiceControls().then((m) => m.VoiceControls));
 
 /** Ahead of a chat's first composer (the session route's preloadSessionScreen). */
 export async function preloadVoiceControls(): Promise<void> {

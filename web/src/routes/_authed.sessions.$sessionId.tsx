@@ -1,6 +1,6 @@
 // _authed.sessions.$sessionId.tsx: `/sessions/:id`, the session layout: its header and the approval
 // sheet once for both tabs (chat, terminal). The id is validated like any input before anything is fetched.
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Outlet, createRoute, Link } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import type { Session } from '@tether/shared';
@@ -11,6 +11,7 @@ import { FindButton } from '../features/find/find-button.tsx';
 import { markSeen } from '../features/sessions/seen.ts';
 import { preloadCachedChat } from '../features/chat/cached-open.ts';
 import { screenOpening } from '../lib/first-screen.ts';
+import { lazyPart } from '../lib/ui/lazy-part.tsx';
 import { Route as authedRoute } from './_authed.tsx';
 import { AgentNameContext } from '../lib/agent-name.ts';
 import { agentDisplayName } from '@tether/shared/wire';
@@ -29,9 +30,9 @@ function parseSessionParams(raw: Record<string, string>): { sessionId: string } 
 // End / Resume load with the session page's other halves, not with the app's first load.
 const loadLifecycleButton = () => import('../features/lifecycle/lifecycle-button.tsx');
 const loadStartReviewButton = () => import('../features/reviews/start-review.tsx');
-const LifecycleButton = lazy(() => loadLifecycleButton().then((m) => ({ default: m.LifecycleButton })));
-const EndReviewsQuestion = lazy(() => import('../features/reviews/end-question.tsx').then((m) => ({ default: m.EndReviewsQuestion })));
-const StartReviewButton = lazy(() => loadStartReviewButton().then((m) => ({ default: m.StartReviewButton })));
+const LifecycleButton = lazyPart(() => loadLifecycleButton().then((m) => m.LifecycleButton));
+const EndReviewsQuestion = lazyPart(() => import('../features/reviews/end-question.tsx').then((m) => m.EndReviewsQuestion));
+const StartReviewButton = lazyPart(() => loadStartReviewButton().then((m) => m.StartReviewButton));
 
 /** The code a session's chat screen draws with, loaded (and run) ahead of the tap that opens one:
  *  main.tsx calls it once the first screen is painted (lib/first-screen.ts). On the tap, the chunks' fetch from the
@@ -39,7 +40,7 @@ const StartReviewButton = lazy(() => loadStartReviewButton().then((m) => ({ defa
 export async function preloadSessionScreen(chatRoute: Promise<void> | undefined): Promise<void> {
   await Promise.all([chatRoute, loadLifecycleButton(), loadStartReviewButton(), import('./-session-chat.tsx').then((m) => m.preloadVoiceControls())]);
 }
-const ApprovalSheet = lazy(() => import('../features/approvals/approval-sheet.tsx').then((m) => ({ default: m.ApprovalSheet })));
+const ApprovalSheet = lazyPart(() => import('../features/approvals/approval-sheet.tsx').then((m) => m.ApprovalSheet));
 
 /** A touch or hover of the session's row (intent preload) or the navigation itself. Its phone cache
  *  starts reading now, so the chat's first render can draw it (features/chat/cached-open.ts). A load
@@ -98,31 +99,12 @@ function SessionLayout() {
       <div className="session-screen" data-pending={pending.length > 0 ? 'yes' : 'no'}>
         <SessionHeader
           session={session.data}
-          lifecycle={
-            <Suspense fallback={null}>
-              <LifecycleButton
-                session={session.data}
-                reviewsQuestion={(question) => (
-                  <Suspense fallback={null}>
-                    <EndReviewsQuestion {...question} />
-                  </Suspense>
-                )}
-              />
-            </Suspense>
-          }
+          lifecycle={<LifecycleButton session={session.data} reviewsQuestion={(question) => <EndReviewsQuestion {...question} />} />}
           find={<FindButton session={session.data} />}
-          review={
-            <Suspense fallback={null}>
-              <StartReviewButton session={session.data} compact />
-            </Suspense>
-          }
+          review={<StartReviewButton session={session.data} compact />}
         />
         <Outlet />
-        {approvalsSeen ? (
-          <Suspense fallback={null}>
-            <ApprovalSheet key={sessionId} sessionId={sessionId} pending={pending} relays={session.data.capabilities?.relays ?? null} />
-          </Suspense>
-        ) : null}
+        {approvalsSeen ? <ApprovalSheet key={sessionId} sessionId={sessionId} pending={pending} relays={session.data.capabilities?.relays ?? null} /> : null}
       </div>
       </AgentNameContext.Provider>
     );

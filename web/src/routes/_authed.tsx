@@ -1,7 +1,7 @@
 // _authed.tsx: the guard and shell of every signed-in screen. No login → /login (keeping where
 // the user was going); a login lost later (logout, expiry, revoked token) → /login too.
 // The shell is list + detail: side by side on a wide screen, one at a time on a phone.
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Outlet, createRoute, redirect, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { awaitLinkLogin, getLogin, hasFragmentCredential, onLoginChange } from '../lib/hub.ts';
@@ -11,17 +11,18 @@ import { SessionList } from '../features/sessions/session-list.tsx';
 import { WORKTREE_PARTS } from '../features/worktrees/parts.tsx';
 import { WorktreeSlotContext } from '../lib/worktree-slot.ts';
 import { markFirstScreen, useAfterFirstScreen } from '../lib/first-screen.ts';
+import { lazyPart } from '../lib/ui/lazy-part.tsx';
 import { Route as rootRoute } from './__root.tsx';
 
 // The notifications switch (and the push code behind it) loads when the account menu first opens.
-const PushToggle = lazy(() => import('../pwa/push-toggle.tsx').then((m) => ({ default: m.PushToggle })));
+const PushToggle = lazyPart(() => import('../pwa/push-toggle.tsx').then((m) => m.PushToggle));
 // The Devices item loads with the account menu too; its dialog when it is opened.
-const DevicesMenuItem = lazy(() => import('../features/devices/devices-menu-item.tsx').then((m) => ({ default: m.DevicesMenuItem })));
-const SchedulesMenuItem = lazy(() => import('../features/schedules/schedules-menu-item.tsx').then((m) => ({ default: m.SchedulesMenuItem })));
-const DevicesDialog = lazy(() => import('../features/devices/devices-dialog.tsx').then((m) => ({ default: m.DevicesDialog })));
+const DevicesMenuItem = lazyPart(() => import('../features/devices/devices-menu-item.tsx').then((m) => m.DevicesMenuItem));
+const SchedulesMenuItem = lazyPart(() => import('../features/schedules/schedules-menu-item.tsx').then((m) => m.SchedulesMenuItem));
+const DevicesDialog = lazyPart(() => import('../features/devices/devices-dialog.tsx').then((m) => m.DevicesDialog));
 // Archive's question about live reviews loads when it is first asked.
-const RuleProposals = lazy(() => import('../features/rules/rule-proposals.tsx').then((m) => ({ default: m.RuleProposals })));
-const ArchiveReviewsQuestion = lazy(() => import('../features/reviews/end-question.tsx').then((m) => ({ default: m.ArchiveReviewsQuestion })));
+const RuleProposals = lazyPart(() => import('../features/rules/rule-proposals.tsx').then((m) => m.RuleProposals));
+const ArchiveReviewsQuestion = lazyPart(() => import('../features/reviews/end-question.tsx').then((m) => m.ArchiveReviewsQuestion));
 
 /** A session's chat tab (not its terminal, files or changes). */
 const CHAT_PATH = /^\/sessions\/[^/]+\/?$/;
@@ -93,26 +94,16 @@ function AuthedShell() {
             error={sessions.error}
             onRetry={() => void sessions.refetch()}
             menuExtra={
-              <Suspense fallback={null}>
+              <>
                 <PushToggle />
                 <SchedulesMenuItem />
                 <DevicesMenuItem onOpen={() => setDevicesOpen(true)} />
-              </Suspense>
+              </>
             }
-            asks={
-              // Its chunk, its render and its `rules:list` wait until the list or the opened session
-              // is drawn: not what the person came for. (It needs no zod: shared/src/rule-words.ts.)
-              firstScreenPainted ? (
-                <Suspense fallback={null}>
-                  <RuleProposals />
-                </Suspense>
-              ) : null
-            }
-            archiveQuestion={(question) => (
-              <Suspense fallback={null}>
-                <ArchiveReviewsQuestion {...question} />
-              </Suspense>
-            )}
+            // Its chunk, its render and its `rules:list` wait until the list or the opened session
+            // is drawn: not what the person came for. (It needs no zod: shared/src/rule-words.ts.)
+            asks={firstScreenPainted ? <RuleProposals /> : null}
+            archiveQuestion={(question) => <ArchiveReviewsQuestion {...question} />}
           />
         </aside>
         <main className="shell-detail">
@@ -120,15 +111,13 @@ function AuthedShell() {
         </main>
         <ConnectionToast />
         {devicesOpen ? (
-          <Suspense fallback={null}>
-            <DevicesDialog
-              onClose={() => {
-                setDevicesOpen(false);
-                // The menu that opened it is gone: focus goes back to the account button.
-                requestAnimationFrame(() => document.querySelector<HTMLButtonElement>('.account-button')?.focus());
-              }}
-            />
-          </Suspense>
+          <DevicesDialog
+            onClose={() => {
+              setDevicesOpen(false);
+              // The menu that opened it is gone: focus goes back to the account button.
+              requestAnimationFrame(() => document.querySelector<HTMLButtonElement>('.account-button')?.focus());
+            }}
+          />
         ) : null}
       </div>
     </WorktreeSlotContext.Provider>

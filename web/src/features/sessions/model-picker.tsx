@@ -5,7 +5,8 @@
 // (session:updated) and a spinner until the runner says the command finished
 // (session:command-finished): claude may keep the old model ("Switch model?" → No), and then no
 // session:updated would ever end the wait. Escape or a tap outside closes the panel.
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { lazyPart } from '../../lib/ui/lazy-part.tsx';
 import { getSocket } from '../../lib/socket.ts';
 import type { Session } from '@tether/shared';
 import { describeModel, effortLevelsFor } from '../../lib/format.ts';
@@ -13,7 +14,7 @@ import { agentDisplayName, canSwitch, isFinalStatus } from '@tether/shared/wire'
 import { SettingChip } from './setting-chip.tsx';
 import './model-picker.css';
 
-const ModelPanel = lazy(() => import('./model-panel.tsx').then((m) => ({ default: m.ModelPanel })));
+const ModelPanel = lazyPart(() => import('./model-panel.tsx').then((m) => m.ModelPanel));
 
 export function ModelPicker({ session }: { session: Session }) {
   const [requested, setRequested] = useState<string | null>(null);
@@ -55,24 +56,22 @@ export function ModelPicker({ session }: { session: Session }) {
       title={session.model ?? `${agentDisplayName(session.agent, session.capabilities)}'s default model`}
       pending={Boolean(requested || requestedEffort)}
       panel={({ id, done }) => (
-        <Suspense fallback={null}>
-          <ModelPanel
-            id={id}
-            agentName={agentDisplayName(session.agent, session.capabilities)}
-            models={session.capabilities && canSwitch(session.capabilities, 'models', session.launchKind) ? session.capabilities.models : null}
-            sessionId={session.id}
-            model={session.model}
-            {...(efforts ? { efforts, effort: session.effort ?? null } : {})}
-            onRequested={(model) => {
-              setRequested(model);
-              done();
-            }}
-            onEffortRequested={(level) => {
-              setRequestedEffort(level);
-              done();
-            }}
-          />
-        </Suspense>
+        <ModelPanel
+          id={id}
+          agentName={agentDisplayName(session.agent, session.capabilities)}
+          models={session.capabilities && canSwitch(session.capabilities, 'models', session.launchKind) ? session.capabilities.models : null}
+          sessionId={session.id}
+          model={session.model}
+          {...(efforts ? { efforts, effort: session.effort ?? null } : {})}
+          onRequested={(model) => {
+            setRequested(model);
+            done();
+          }}
+          onEffortRequested={(level) => {
+            setRequestedEffort(level);
+            done();
+          }}
+        />
       )}
     />
   );

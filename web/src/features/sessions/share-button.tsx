@@ -1,16 +1,17 @@
 // share-button.tsx: "Share read-only" and "Approval history" in the session header: each one button
 // that opens its panel (loaded on first open, so neither costs the first load).
-import { lazy, Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { lazyPart } from '../../lib/ui/lazy-part.tsx';
 import { IconShare } from '../../lib/ui/icons.tsx';
 import { Disclosure } from './disclosure.tsx';
 import './share.css';
 
-const SharePanel = lazy(() => import('./share-panel.tsx').then((m) => ({ default: m.SharePanel })));
-const ActivityPanel = lazy(() => import('./activity-panel.tsx').then((m) => ({ default: m.ActivityPanel })));
+const SharePanel = lazyPart(() => import('./share-panel.tsx').then((m) => m.SharePanel));
+const ActivityPanel = lazyPart(() => import('./activity-panel.tsx').then((m) => m.ActivityPanel));
 
 /** A header button named by its label (also its tooltip) whose panel loads on first open. */
 function PanelButton({ label, chip, panel }: { label: string; chip: ReactNode; panel: (id: string) => ReactNode }) {
-  return <Disclosure label={label} title={label} className="icon-button" rootClassName="share-control" chip={chip} panel={(id) => <Suspense fallback={null}>{panel(id)}</Suspense>} />;
+  return <Disclosure label={label} title={label} className="icon-button" rootClassName="share-control" chip={chip} panel={panel} />;
 }
 
 export function ShareButton({ sessionId }: { sessionId: string }) {
