@@ -237,12 +237,18 @@ async function reached(pending: Promise<Response>): Promise<Response> {
 
 /** A read index.html's inline script started at load with this same session (the list, the
  *  machines), taken once; any other session's is dropped. */
+/** How long after the page's load an early read may stand in for the app's own: it is the answer of
+ *  that moment, and a screen first asking much later (a list refetched after a phone slept with the
+ *  page open) must not be handed it. */
+const EARLY_READ_FRESH_MS = 15_000;
+
 function takeEarlyRead(path: string, session: string): Promise<Response> | null {
-  const early = (window as { __tetherEarlyReads?: { session: string; reads: Record<string, Promise<Response> | undefined> } }).__tetherEarlyReads;
+  const early = (window as { __tetherEarlyReads?: { session: string; at?: number; reads: Record<string, Promise<Response> | undefined> } }).__tetherEarlyReads;
   if (!early) return null;
   const read = early.reads[path];
   delete early.reads[path];
-  return early.session === session ? (read ?? null) : null;
+  const fresh = typeof early.at === 'number' && Date.now() - early.at <= EARLY_READ_FRESH_MS;
+  return early.session === session && fresh ? (read ?? null) : null;
 }
 
 async function send<T>(path: string, init: RequestInit & { auth?: boolean; retried?: boolean } = {}): Promise<T> {
