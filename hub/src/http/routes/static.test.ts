@@ -1,7 +1,7 @@
 // static.test.ts: the web app's files as a browser gets them: hashed assets cached for a year, the
 // shell and sw.js revalidated each time, text compressed as the browser accepts (and the same bytes
 // after decoding), small or binary files as they are.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -10,8 +10,7 @@ import { createStaticRoutes } from './static.ts';
 
 const SCRIPT = `export const words = ${JSON.stringify('a phone pays for every byte '.repeat(200))};\n`;
 
-function builtApp() {
-  const dist = testDir('tether-static-');
+function builtApp(dist = testDir('tether-static-')) {
   mkdirSync(join(dist, 'assets'));
   writeFileSync(join(dist, 'index.html'), `<!doctype html><script type="module" src="/assets/main-abc.js"></script>${' '.repeat(2000)}`);
   writeFileSync(join(dist, 'assets', 'main-abc.js'), SCRIPT);
@@ -59,6 +58,19 @@ describe('static routes', () => {
     const icon = await app.request('/icon.png', { headers: { 'accept-encoding': 'br' } });
     expect(icon.headers.get('content-encoding')).toBeNull();
     expect((await icon.arrayBuffer()).byteLength).toBe(4096);
+    expect((await app.request('/assets/gone-123.js')).status).toBe(404);
+  });
+
+  it('without index.html, a navigation says the app is not built; the files still there are served (an open page may ask for its lazy chunks)', async () => {
+    const dist = testDir('tether-static-');
+    const app = builtApp(dist);
+    unlinkSync(join(dist, 'index.html'));
+    const route = await app.request('/sessions/abc');
+    expect(route.status).toBe(503);
+    expect(await route.text()).toContain('web app not built');
+    const chunk = await app.request('/assets/main-abc.js');
+    expect(chunk.status).toBe(200);
+    expect(await chunk.text()).toBe(SCRIPT);
     expect((await app.request('/assets/gone-123.js')).status).toBe(404);
   });
 });

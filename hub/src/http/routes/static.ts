@@ -3,7 +3,7 @@
 // Invariant: a request path can never resolve outside webDist.
 import { existsSync, statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { HubHttpEnv } from '../env.ts';
 import { chooseEncoding, encodedFile, isCompressible } from './static-encoding.ts';
 
@@ -24,15 +24,17 @@ async function fileResponse(o: { path: string; type: string; cache: string; acce
   return new Response(await encodedFile(o.path, encoding), { headers: { ...headers, 'Content-Encoding': encoding } });
 }
 
+function notBuilt(c: Context<HubHttpEnv>): Response {
+  return c.text('tether hub is running; web app not built, run npm start (or bun run build:web)\n', 503);
+}
+
 export function createStaticRoutes(options: { webDist?: string }) {
   const app = new Hono<HubHttpEnv>();
   const root = options.webDist ? resolve(options.webDist) : null;
   const index = root ? resolve(root, 'index.html') : null;
 
   app.get('*', async (c) => {
-    if (!root || !index || !existsSync(index)) {
-      return c.text('tether hub is running; web app not built, run npm start (or bun run build:web)\n', 503);
-    }
+    if (!root || !index) return notBuilt(c);
     let pathname: string;
     try {
       pathname = decodeURIComponent(new URL(c.req.url).pathname);
@@ -45,8 +47,11 @@ export function createStaticRoutes(options: { webDist?: string }) {
       const cache = pathname.startsWith('/assets/') ? IMMUTABLE_CACHE : REVALIDATE;
       return fileResponse({ path: target, type: Bun.file(target).type, cache, acceptEncoding: c.req.header('accept-encoding') });
     }
-    // A missing asset is a real 404; anything else is a client-side route.
+    // A missing asset is a real 404; anything else is a client-side route. A file that is there is
+    // served without the shell: an open page's lazy chunk got 503 while index.html alone was missing
+    // and reloaded itself into a hub with no shell to give.
     if (pathname.startsWith('/assets/')) return c.text('not found', 404);
+    if (!existsSync(index)) return notBuilt(c);
     return fileResponse({ path: index, type: 'text/html; charset=utf-8', cache: REVALIDATE, acceptEncoding: c.req.header('accept-encoding') });
   });
   return app;
