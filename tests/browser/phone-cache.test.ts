@@ -6,10 +6,11 @@
 //
 //   hub ─GET /api/sessions {cacheKey}─► page memory ─AES-GCM─► IndexedDB tether-phone-cache
 import { describe, expect, it } from 'vitest';
-import type { Page, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { saveScreenshot, saveScreenshotsInBothThemes, seedLongChat, UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { seriousInBothThemes } from '../harness/axe.ts';
+import { withUnfetchedCode, workerHolds } from '../harness/unfetched-code.ts';
 
 const MESSAGES = 400;
 /** A slow phone's CPU against this machine's (6×: the revoked page's 401s then land before the shell draws). */
@@ -57,46 +58,10 @@ async function everythingStored(page: Page): Promise<string> {
   });
 }
 
+/** The chat screen's own chunk. */
+const CHAT_CODE = /\/assets\/-session-chat-[^/]+\.js$/;
 /** The rule proposals' chunk (and its stylesheet and the one it imports). */
 const RULE_PROPOSALS_CODE = /\/assets\/rule-(proposals|words)-[^/]+\.(js|css)$/;
-
-/** Makes the rule proposals' code one this phone never fetched: out of the worker's cache and the
- *  HTTP cache, its requests held while online (so the page cannot load it before the test is
- *  offline, whenever its first screen settles) and refused as a lost connection once offline. */
-async function withoutRuleProposalsCode(page: Page): Promise<{ offline(): Promise<void>; online(): Promise<void>; refused(): number }> {
-  await page.evaluate(async (source) => {
-    const code = new RegExp(source);
-    for (const name of await caches.keys()) {
-      const cache = await caches.open(name);
-      for (const request of await cache.keys()) if (code.test(new URL(request.url).pathname)) await cache.delete(request);
-    }
-  }, RULE_PROPOSALS_CODE.source);
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.clearBrowserCache');
-  await cdp.detach();
-  const held: Route[] = [];
-  let offline = false;
-  let refused = 0;
-  const refuse = async (route: Route) => {
-    refused++;
-    await route.abort('internetdisconnected').catch(() => {});
-  };
-  const handler = async (route: Route) => {
-    if (offline) await refuse(route);
-    else held.push(route);
-  };
-  await page.context().route(RULE_PROPOSALS_CODE, handler);
-  return {
-    async offline() {
-      offline = true;
-      for (const route of held.splice(0)) await refuse(route);
-    },
-    async online() {
-      await page.context().unroute(RULE_PROPOSALS_CODE, handler);
-    },
-    refused: () => refused,
-  };
-}
 
 describe('phone cache: draw what the phone has, encrypted, gone with the login', () => {
   const world = useBrowserWorld();
@@ -110,7 +75,9 @@ describe('phone cache: draw what the phone has, encrypted, gone with the login',
       const seeded = await seedLongChat({ store: world.hub.store, namespace, sessionId, count: MESSAGES });
 
       const page = await world.signedInPage(viewport, token);
-      await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+      // Under the worker before the first tap: the session screen's code goes into its cache, not
+      // only into the HTTP cache the offline step empties.
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: UI_TIMEOUT_MS });
       const row = page.locator(`a.session-row[href="/sessions/${sessionId}"]`);
       const log = page.getByRole('log', { name: 'Chat' });
       await row.click();
@@ -121,7 +88,9 @@ describe('phone cache: draw what the phone has, encrypted, gone with the login',
       // A tap from the list with the hub out of reach: only the cache can draw it. A part of the
       // shell whose code this phone never fetched (the rule proposals, drawn unprompted once the list
       // is painted) fails to load offline: it costs that part only, never the chat, and no reload.
-      const unfetched = await withoutRuleProposalsCode(page);
+      // The chat's code is the phone's: the worker keeps what the page loaded before it took over.
+      await expect.poll(() => workerHolds(page, CHAT_CODE), { timeout: UI_TIMEOUT_MS }).toBe(true);
+      const unfetched = await withUnfetchedCode(page, RULE_PROPOSALS_CODE);
       await page.goto(`${world.hub.url}/`);
       await row.waitFor({ timeout: UI_TIMEOUT_MS });
       await page.evaluate(() => ((window as { tetherSameDocument?: boolean }).tetherSameDocument = true));

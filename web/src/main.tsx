@@ -26,6 +26,7 @@ import { Route as sessionFilesRoute } from './routes/_authed.sessions.$sessionId
 import { Route as machineShellRoute } from './routes/_authed.machines.$machineId.shell.tsx';
 import { Route as machineRoute } from './routes/_authed.machines.$machineId.tsx';
 import { registerServiceWorker } from './pwa/register.ts';
+import { RouteError } from './lib/ui/route-error.tsx';
 import { firstScreenPainted } from './lib/first-screen.ts';
 
 // Before anything renders or logs a URL: a pairing code or token must not stay in the address bar.
@@ -58,6 +59,7 @@ const router = createRouter({
   context: { queryClient },
   defaultPreload: 'intent',
   scrollRestoration: true,
+  defaultErrorComponent: RouteError,
 });
 
 declare module '@tanstack/react-router' {

@@ -4,6 +4,7 @@
 //   navigation (any app URL) ─► this build's cached index.html at once ─(none cached)─► the network
 //   /assets/* (content-hashed), icons, manifest ─► any cache first, filled at install and on use
 //   /api/*, /socket.io/*, anything cross-origin or not GET ─► not touched: straight to the network
+//   a page taken over after it loaded code ─{tether-keep, urls}─► those hashed files join the cache
 //   a new build: the browser finds /sw.js changed (it carries the build's id, stamped by
 //     web/scripts/stamp-service-worker.ts) ─► install: that build's index.html and first-route files
 //     ─► activate at once and take the open pages; the first navigation after that opens the new
@@ -50,7 +51,7 @@ type WorkerScope = {
   addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
   addEventListener(type: 'push', listener: (event: PushEvent) => void): void;
   addEventListener(type: 'notificationclick', listener: (event: NotificationEvent) => void): void;
-  addEventListener(type: 'message', listener: (event: { data: unknown; ports: readonly MessagePort[] }) => void): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown; ports: readonly MessagePort[]; waitUntil(promise: Promise<unknown>): void }) => void): void;
   addEventListener(type: string, listener: (event: never) => void): void;
 };
 const sw = self as unknown as WorkerScope;
@@ -115,8 +116,31 @@ sw.addEventListener('activate', (event) => {
 // Which build a page's controller is: a page cannot tell two workers of one script URL apart
 // (tests/browser/app-shell.test.ts asks before it expects the new shell).
 sw.addEventListener('message', (event) => {
-  if ((event.data as { type?: unknown } | null)?.type === 'tether-build') event.ports[0]?.postMessage(BUILD);
+  const message = event.data as { type?: unknown; urls?: unknown } | null;
+  if (message?.type === 'tether-build') event.ports[0]?.postMessage(BUILD);
+  if (message?.type === 'tether-keep' && Array.isArray(message.urls)) event.waitUntil(keepCode(message.urls));
 });
+
+/** At most this many files kept per message: a build has under a hundred. */
+const KEEP_AT_MOST = 300;
+
+/** Code a page loaded before this worker took it over (register.ts): each hashed file of this
+ *  origin not yet in a cache joins this build's (from the HTTP cache, as a rule: no download). */
+async function keepCode(urls: unknown[]): Promise<void> {
+  const cache = await caches.open(CACHE_NAME);
+  for (const url of urls.slice(0, KEEP_AT_MOST)) {
+    if (typeof url !== 'string') continue;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      continue;
+    }
+    if (parsed.origin !== sw.location.origin || !parsed.pathname.startsWith('/assets/') || parsed.search !== '') continue;
+    if (await caches.match(parsed.href)) continue;
+    await cache.add(parsed.href).catch(() => {}); // gone from the hub (another build): nothing to keep
+  }
+}
 
 /** This build's shell, else the network (a worker whose install was cleared), else any cached shell. */
 async function shell(request: Request): Promise<Response> {

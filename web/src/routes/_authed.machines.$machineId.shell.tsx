@@ -2,6 +2,7 @@
 // machine (web shells, shared/src/shell.ts). xterm loads on demand with the page. `desk` as the id
 // stands for a session started at the desk without a daemon: the page says there is no shell.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { routeCode } from '../lib/route-code.ts';
 import { Route as authedRoute } from './_authed.tsx';
 
 /** Longest directory accepted from the URL (Linux PATH_MAX, as shared's MAX_PATH_CHARS). */
@@ -18,5 +19,5 @@ export const Route = createRoute({
   getParentRoute: () => authedRoute,
   path: 'machines/$machineId/shell',
   validateSearch: parseShellSearch,
-  component: lazyRouteComponent(() => import('./-machine-shell.tsx'), 'MachineShell'),
+  component: lazyRouteComponent(routeCode(() => import('./-machine-shell.tsx')), 'MachineShell'),
 });

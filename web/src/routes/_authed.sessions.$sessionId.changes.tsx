@@ -4,6 +4,7 @@
 // branch since a worktree session's branch started, not only what is not committed. Checked by hand, not with
 // zod (zod stays off the first load; see the session layout).
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { routeCode } from '../lib/route-code.ts';
 import { Route as sessionRoute } from './_authed.sessions.$sessionId.tsx';
 import { workspacePath } from './-workspace-search.ts';
 
@@ -16,5 +17,5 @@ export const Route = createRoute({
     const file = workspacePath(raw.file);
     return { ...(file ? { file } : {}), ...(raw.against === 'base' ? { against: 'base' as const } : {}) };
   },
-  component: lazyRouteComponent(() => import('./-session-workspace.tsx'), 'SessionChanges'),
+  component: lazyRouteComponent(routeCode(() => import('./-session-workspace.tsx')), 'SessionChanges'),
 });

@@ -2,6 +2,7 @@
 // `?dir=src` lists a folder (the top without it), `?file=src/a.ts` opens a file (`&line=12`: scrolled
 // to that line and lit up, as Find opens it). Loaded on demand.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { routeCode } from '../lib/route-code.ts';
 import { Route as sessionRoute } from './_authed.sessions.$sessionId.tsx';
 import { workspacePath } from './-workspace-search.ts';
 
@@ -18,5 +19,5 @@ export const Route = createRoute({
     const dir = workspacePath(raw.dir);
     return dir ? { dir } : {};
   },
-  component: lazyRouteComponent(() => import('./-session-workspace.tsx'), 'SessionFiles'),
+  component: lazyRouteComponent(routeCode(() => import('./-session-workspace.tsx')), 'SessionFiles'),
 });

@@ -2,6 +2,7 @@
 // tool cards) loads on demand, so the session list opens without it. `?at=<seq>&block=<n>&tool=<id>`:
 // Find's result, scrolled to and lit up (checked by hand: zod stays off the first load).
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { routeCode } from '../lib/route-code.ts';
 import { Route as sessionRoute } from './_authed.sessions.$sessionId.tsx';
 
 export type ChatSearch = { at?: number; block?: number; tool?: string };
@@ -19,5 +20,5 @@ export const Route = createRoute({
   getParentRoute: () => sessionRoute,
   path: '/',
   validateSearch: parseChatSearch,
-  component: lazyRouteComponent(() => import('./-session-chat.tsx'), 'SessionChat'),
+  component: lazyRouteComponent(routeCode(() => import('./-session-chat.tsx')), 'SessionChat'),
 });

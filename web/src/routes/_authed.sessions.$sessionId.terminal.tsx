@@ -4,6 +4,7 @@
 // `?find=<text>`: open at the newest line holding the text (Find's result).
 // Checked by hand, not with zod (zod stays off the first load; see the session layout).
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { routeCode } from '../lib/route-code.ts';
 import { Route as sessionRoute } from './_authed.sessions.$sessionId.tsx';
 
 export type TerminalSearch = { run?: string; start?: number; end?: number; tool?: string; hint?: string; find?: string };
@@ -26,5 +27,5 @@ export const Route = createRoute({
   getParentRoute: () => sessionRoute,
   path: 'terminal',
   validateSearch: parseTerminalSearch,
-  component: lazyRouteComponent(() => import('./-session-terminal.tsx'), 'SessionTerminal'),
+  component: lazyRouteComponent(routeCode(() => import('./-session-terminal.tsx')), 'SessionTerminal'),
 });

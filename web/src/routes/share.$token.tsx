@@ -1,6 +1,7 @@
 // share.$token.tsx: `/share/:token`, a read-only share link: one session's chat and terminal for
 // someone without a login. The token is checked for shape here and by the hub for everything else.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { routeCode } from '../lib/route-code.ts';
 import { Route as rootRoute } from './__root.tsx';
 
 /** A share token is a signed JWT: base64url parts and dots. Checked by hand (no zod up front). */
@@ -17,7 +18,7 @@ export const Route = createRoute({
     },
     stringify: (params) => ({ token: params.token }),
   },
-  component: lazyRouteComponent(() => import('./-share-view.tsx'), 'ShareView'),
+  component: lazyRouteComponent(routeCode(() => import('./-share-view.tsx')), 'ShareView'),
   errorComponent: () => (
     <main className="not-found" role="alert">
       <h1>Not a share link</h1>

@@ -9,6 +9,10 @@
 //   first draw ─► import() ─ok─► the part
 //                          └─fails─► fallback ──'online' or a later draw──► import() again
 import { Component, lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
+import { networkToBlame } from '../route-code.ts';
+
+/** How soon a part that failed while only just back online tries again. */
+const RETRY_ONLINE_MS = 2_000;
 
 type Options = {
   /** Drawn while the code loads. */
@@ -26,16 +30,23 @@ class PartBoundary extends Component<BoundaryProps, { error: boolean }> {
     return { error: true };
   }
 
+  private soon: ReturnType<typeof setTimeout> | undefined;
+
   override componentDidCatch(): void {
     this.props.onFailed();
     window.addEventListener('online', this.retry);
+    // Failed just after coming back online (a request refused offline fails late): the 'online'
+    // that would retry has passed already.
+    if (navigator.onLine && networkToBlame()) this.soon = setTimeout(this.retry, RETRY_ONLINE_MS);
   }
 
   override componentWillUnmount(): void {
+    clearTimeout(this.soon);
     window.removeEventListener('online', this.retry);
   }
 
   private retry = (): void => {
+    clearTimeout(this.soon);
     window.removeEventListener('online', this.retry);
     this.props.onRetry();
   };
