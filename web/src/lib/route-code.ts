@@ -18,6 +18,8 @@ import type { AnyRouter } from '@tanstack/react-router';
 const RECONNECTED_MS = 10_000;
 /** How soon a stylesheet that failed again just after 'online' is asked for once more. */
 const RESTYLE_AFTER_MS = 1_000;
+/** How soon code that failed while already back online is tried again. */
+const RETRY_ONLINE_MS = 2_000;
 
 let onlineSince = 0;
 /** The app's stylesheets that failed to load (a failed link still has a sheet, an unreadable one). */
@@ -44,6 +46,22 @@ if (typeof window !== 'undefined') {
 /** Offline, or back online only just now. */
 export function networkToBlame(): boolean {
   return (typeof navigator !== 'undefined' && navigator.onLine === false) || Date.now() - onlineSince < RECONNECTED_MS;
+}
+
+/** Calls `retry` once, at the next 'online'; with `soon` (it failed after the 'online' that would
+ *  have retried it) RETRY_ONLINE_MS from now if that comes first. Returns the cancel. */
+export function retryAtOnline(retry: () => void, o: { soon: boolean }): () => void {
+  const once = () => {
+    cancel();
+    retry();
+  };
+  const timer = o.soon ? setTimeout(once, RETRY_ONLINE_MS) : undefined;
+  const cancel = () => {
+    clearTimeout(timer);
+    window.removeEventListener('online', once);
+  };
+  window.addEventListener('online', once);
+  return cancel;
 }
 
 export class CodeNotHereError extends Error {

@@ -9,10 +9,7 @@
 //   first draw ─► import() ─ok─► the part
 //                          └─fails─► fallback ──'online' or a later draw──► import() again
 import { Component, lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
-import { networkToBlame } from '../route-code.ts';
-
-/** How soon a part that failed while only just back online tries again. */
-const RETRY_ONLINE_MS = 2_000;
+import { networkToBlame, retryAtOnline } from '../route-code.ts';
 
 type Options = {
   /** Drawn while the code loads. */
@@ -30,26 +27,17 @@ class PartBoundary extends Component<BoundaryProps, { error: boolean }> {
     return { error: true };
   }
 
-  private soon: ReturnType<typeof setTimeout> | undefined;
+  private cancelRetry: (() => void) | undefined;
 
   override componentDidCatch(): void {
     this.props.onFailed();
-    window.addEventListener('online', this.retry);
-    // Failed just after coming back online (a request refused offline fails late): the 'online'
-    // that would retry has passed already.
-    if (navigator.onLine && networkToBlame()) this.soon = setTimeout(this.retry, RETRY_ONLINE_MS);
+    // Failed just after coming back online (a request refused offline fails late): soon, too.
+    this.cancelRetry = retryAtOnline(() => this.props.onRetry(), { soon: navigator.onLine && networkToBlame() });
   }
 
   override componentWillUnmount(): void {
-    clearTimeout(this.soon);
-    window.removeEventListener('online', this.retry);
+    this.cancelRetry?.();
   }
-
-  private retry = (): void => {
-    clearTimeout(this.soon);
-    window.removeEventListener('online', this.retry);
-    this.props.onRetry();
-  };
 
   override render(): ReactNode {
     return this.state.error ? this.props.failed : this.props.children;

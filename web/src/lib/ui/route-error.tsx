@@ -4,26 +4,15 @@
 // a reload. The list and the session's header around it stay.
 import { useEffect } from 'react';
 import { useRouter, type ErrorComponentProps } from '@tanstack/react-router';
-import { CodeNotHereError, reloadShownCode } from '../route-code.ts';
-
-/** How soon a screen whose code failed while already online tries again. */
-const RETRY_ONLINE_MS = 2_000;
+import { CodeNotHereError, reloadShownCode, retryAtOnline } from '../route-code.ts';
 
 export function RouteError({ error, reset }: ErrorComponentProps) {
   const router = useRouter();
   const notHere = error instanceof CodeNotHereError;
   useEffect(() => {
     if (!notHere) return;
-    const retry = () => {
-      void reloadShownCode(router).then(reset, () => {});
-    };
     // Failed just after coming back online: the 'online' that would retry has passed already.
-    const soon = navigator.onLine ? setTimeout(retry, RETRY_ONLINE_MS) : undefined;
-    window.addEventListener('online', retry);
-    return () => {
-      clearTimeout(soon);
-      window.removeEventListener('online', retry);
-    };
+    return retryAtOnline(() => void reloadShownCode(router).then(reset, () => {}), { soon: navigator.onLine });
   }, [notHere, router, reset]);
 
   return notHere ? (
