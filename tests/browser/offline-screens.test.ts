@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { saveScreenshot, saveScreenshotsInBothThemes, seedLongChat, UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { seriousInBothThemes } from '../harness/axe.ts';
-import { withUnfetchedCode, workerHolds } from '../harness/unfetched-code.ts';
+import { markDocument, withUnfetchedCode, workerHolds } from '../harness/unfetched-code.ts';
 
 /** The chat screen's chunks: the route's half and the chat view it imports. */
 const CHAT_CODE = /\/assets\/(-session-chat|chat-view)-[^/]+\.(js|css)$/;
@@ -49,7 +49,7 @@ describe('a screen whose code is not on the phone, opened offline', () => {
       await page.goto(`${world.hub.url}/`);
       const row = page.locator(`a.session-row[href="/sessions/${sessionId}"]`);
       await row.waitFor({ timeout: UI_TIMEOUT_MS });
-      await page.evaluate(() => ((window as { tetherSameDocument?: boolean }).tetherSameDocument = true));
+      const sameDocument = await markDocument(page);
       await page.context().setOffline(true);
       await unfetched.offline();
       await row.click();
@@ -59,7 +59,7 @@ describe('a screen whose code is not on the phone, opened offline', () => {
       expect(await notice.textContent()).toContain('It opens as soon as you are back online.');
       expect(unfetched.refused()).toBeGreaterThan(0);
       expect(new URL(page.url()).pathname).toBe(`/sessions/${sessionId}`);
-      expect(await page.evaluate(() => (window as { tetherSameDocument?: boolean }).tetherSameDocument)).toBe(true);
+      expect(await sameDocument()).toBe(true);
       // The session's header stays: only the screen whose code is missing is replaced.
       await page.getByRole('heading', { name: 'Never opened here' }).waitFor({ timeout: UI_TIMEOUT_MS });
       await saveScreenshotsInBothThemes(page, { name: 'offline-screen-not-here', viewport });
@@ -74,7 +74,7 @@ describe('a screen whose code is not on the phone, opened offline', () => {
       await expect.poll(() => page.evaluate(unreadableStylesheets), { timeout: UI_TIMEOUT_MS }).toEqual([]);
       expect(await page.locator('.chat-row').first().evaluate((row) => getComputedStyle(row).position)).toBe('absolute');
       await saveScreenshot(page, { name: 'offline-screen-back-online', viewport });
-      expect(await page.evaluate(() => (window as { tetherSameDocument?: boolean }).tetherSameDocument)).toBe(true);
+      expect(await sameDocument()).toBe(true);
       await page.context().close();
     });
   }

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { saveScreenshot, saveScreenshotsInBothThemes, seedLongChat, UI_TIMEOUT_MS, VIEWPORTS, type ViewportName } from '../harness/browser.ts';
 import { useBrowserWorld } from '../harness/browser-world.ts';
 import { seriousInBothThemes } from '../harness/axe.ts';
-import { withUnfetchedCode, workerHolds } from '../harness/unfetched-code.ts';
+import { markDocument, withUnfetchedCode, workerHolds } from '../harness/unfetched-code.ts';
 
 const MESSAGES = 400;
 /** A slow phone's CPU against this machine's (6×: the revoked page's 401s then land before the shell draws). */
@@ -59,7 +59,7 @@ async function everythingStored(page: Page): Promise<string> {
 }
 
 /** The chat screen's own chunk. */
-const CHAT_CODE = /\/assets\/-session-chat-[^/]+\.js$/;
+const CHAT_SCREEN_CHUNK = /\/assets\/-session-chat-[^/]+\.js$/;
 /** The rule proposals' chunk (and its stylesheet and the one it imports). */
 const RULE_PROPOSALS_CODE = /\/assets\/rule-(proposals|words)-[^/]+\.(js|css)$/;
 
@@ -89,17 +89,17 @@ describe('phone cache: draw what the phone has, encrypted, gone with the login',
       // shell whose code this phone never fetched (the rule proposals, drawn unprompted once the list
       // is painted) fails to load offline: it costs that part only, never the chat, and no reload.
       // The chat's code is the phone's: the worker keeps what the page loaded before it took over.
-      await expect.poll(() => workerHolds(page, CHAT_CODE), { timeout: UI_TIMEOUT_MS }).toBe(true);
+      await expect.poll(() => workerHolds(page, CHAT_SCREEN_CHUNK), { timeout: UI_TIMEOUT_MS }).toBe(true);
       const unfetched = await withUnfetchedCode(page, RULE_PROPOSALS_CODE);
       await page.goto(`${world.hub.url}/`);
       await row.waitFor({ timeout: UI_TIMEOUT_MS });
-      await page.evaluate(() => ((window as { tetherSameDocument?: boolean }).tetherSameDocument = true));
+      const sameDocument = await markDocument(page);
       await page.context().setOffline(true);
       await unfetched.offline();
       await row.click();
       await log.getByText(seeded.lastText).waitFor({ timeout: UI_TIMEOUT_MS });
       await expect.poll(() => unfetched.refused(), { timeout: UI_TIMEOUT_MS }).toBeGreaterThan(0);
-      expect(await page.evaluate(() => (window as { tetherSameDocument?: boolean }).tetherSameDocument)).toBe(true);
+      expect(await sameDocument()).toBe(true);
       await log.getByText(seeded.lastText).waitFor({ timeout: UI_TIMEOUT_MS });
       await saveScreenshotsInBothThemes(page, { name: 'phone-cache-offline-tap', viewport });
       expect(await seriousInBothThemes(page)).toEqual([]);

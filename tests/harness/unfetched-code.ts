@@ -2,7 +2,8 @@
 // that went offline before it needed that code is: out of the service worker's caches and the HTTP
 // cache; its requests held while online (so the page cannot load it before the test is offline,
 // whenever it would have asked) and refused as a lost connection once offline. Back online, the
-// requests go to the hub again.
+// requests go to the hub again. Beside it, what such a test reads: whether the worker holds a file,
+// and whether the page stayed on one document (no reload).
 //
 //   online: request ─► held        offline(): held + new ─► net::ERR_INTERNET_DISCONNECTED
 //   online(): nothing intercepted any more
@@ -61,4 +62,11 @@ export async function workerHolds(page: Page, code: RegExp): Promise<boolean> {
     }
     return false;
   }, code.source);
+}
+
+/** Marks the page's document; the returned check says whether the page is still on it (no reload,
+ *  no navigation to a new document since). */
+export async function markDocument(page: Page): Promise<() => Promise<boolean>> {
+  await page.evaluate(() => ((window as { tetherMarked?: boolean }).tetherMarked = true));
+  return async () => (await page.evaluate(() => (window as { tetherMarked?: boolean }).tetherMarked)) === true;
 }
