@@ -46,6 +46,19 @@ describe('a refetch racing a session fact', () => {
     vi.restoreAllMocks();
   });
 
+  it('keeps a session registered while the list was being read (it was not in the answer)', async () => {
+    const client = new QueryClient();
+    let respond: (value: { sessions: Session[] }) => void = () => {};
+    vi.spyOn(hubApi, 'listSessions').mockReturnValue(new Promise((resolve) => (respond = resolve)));
+    client.setQueryData(queryKeys.sessions(), [] as Session[]);
+    const fetching = client.fetchQuery(sessionsQuery);
+    const registered = testSession({ id: '44444444-4444-4444-8444-444444444444', createdAt: 3, updatedAt: 3 });
+    upsertSession(client, registered); // session:updated for the new session lands before the response
+    respond({ sessions: [] });
+    expect((await fetching).map((s) => s.id)).toEqual([registered.id]);
+    vi.restoreAllMocks();
+  });
+
   it('takes the fetched copy when it is the newer one', async () => {
     const client = new QueryClient();
     vi.spyOn(hubApi, 'getSession').mockResolvedValue({ session: session('thinking', 5) } as Awaited<ReturnType<typeof hubApi.getSession>>);
@@ -69,6 +82,18 @@ describe('a refetch racing a machine fact', () => {
     upsertMachine(client, machine(false, 2)); // machine:updated lands before the response
     respond({ machines: [machine(true, 1)] });
     expect((await fetching).map((m) => m.online)).toEqual([false]);
+    vi.restoreAllMocks();
+  });
+
+  it('keeps a machine first heard while the list was being read', async () => {
+    const client = new QueryClient();
+    let respond: (value: { machines: Machine[] }) => void = () => {};
+    vi.spyOn(hubApi, 'listMachines').mockReturnValue(new Promise((resolve) => (respond = resolve)));
+    client.setQueryData(queryKeys.machines(), [] as Machine[]);
+    const fetching = client.fetchQuery(machinesQuery);
+    upsertMachine(client, machine(true, 4)); // a daemon came online during the read
+    respond({ machines: [] });
+    expect((await fetching).map((m) => m.online)).toEqual([true]);
     vi.restoreAllMocks();
   });
 

@@ -8,6 +8,7 @@ import type { HubFeatures, Machine, PendingRequest, ProjectRule, Resolution, Ses
 import { HubError, hubApi, type ChangesAgainst } from './hub.ts';
 import { provideCacheKey } from './phone-cache/key.ts';
 import { afterFirstScreen } from './first-screen.ts';
+import { createLiveList } from './live-list.ts';
 import { getConnectionState, getSocket, onConnectionStateChange, requestHub, type ConnectionState } from './socket.ts';
 
 export const queryKeys = {
@@ -57,18 +58,20 @@ export function useRules() {
   return useQuery(rulesQuery);
 }
 
-/** The newer of a fetched record (a session, a machine) and the copy a fact put in the cache while
- *  the fetch was under way: a refetch after a reconnect must not put back the state a fact has since
- *  replaced. */
+/** The newer of a fetched record (a session) and the copy a fact put in the cache while the fetch
+ *  was under way: a refetch after a reconnect must not put back the state a fact has since replaced. */
 function newer<T>(fetched: T, cached: T | undefined, at: (record: T) => number): T {
   return cached && at(cached) > at(fetched) ? cached : fetched;
 }
 const sessionAt = (session: Session) => session.updatedAt;
+/** The list's sessions as facts keep them (a read under way loses none of them: live-list.ts). */
+const liveSessions = createLiveList<Session>({ id: (s) => s.id, at: sessionAt });
 
 export const sessionsQuery = queryOptions({
   queryKey: queryKeys.sessions(),
   queryFn: async ({ client }) => {
     let list: Awaited<ReturnType<typeof hubApi.listSessions>>;
+    const since = liveSessions.mark();
     try {
       list = await hubApi.listSessions();
     } catch (error) {
@@ -78,8 +81,7 @@ export const sessionsQuery = queryOptions({
     const { sessions, cacheKey } = list;
     // The phone cache's key rides on the list (memory only; lib/phone-cache/key.ts).
     void provideCacheKey(cacheKey);
-    const cached = new Map((client.getQueryData<Session[]>(queryKeys.sessions()) ?? []).map((s) => [s.id, s]));
-    return sessions.map((s) => newer(s, cached.get(s.id), sessionAt));
+    return liveSessions.merge({ fetched: sessions, cached: client.getQueryData<Session[]>(queryKeys.sessions()), since });
   },
 });
 
@@ -87,13 +89,14 @@ export const sessionsQuery = queryOptions({
  *  reconnect's refetch read before a daemon left must not undo its offline (a machine page stayed
  *  "Daemon online" in a rehearsal). */
 const machineAt = (machine: Machine) => machine.lastSeenAt;
+const liveMachines = createLiveList<Machine>({ id: (m) => m.id, at: machineAt });
 
 export const machinesQuery = queryOptions({
   queryKey: queryKeys.machines(),
   queryFn: async ({ client }) => {
+    const since = liveMachines.mark();
     const { machines } = await hubApi.listMachines();
-    const cached = new Map((client.getQueryData<Machine[]>(queryKeys.machines()) ?? []).map((m) => [m.id, m]));
-    return machines.map((m) => newer(m, cached.get(m.id), machineAt));
+    return liveMachines.merge({ fetched: machines, cached: client.getQueryData<Machine[]>(queryKeys.machines()), since });
   },
 });
 
@@ -111,6 +114,7 @@ export function shouldRetryQuery(failureCount: number, error: unknown): boolean 
 }
 
 export function upsertSession(client: QueryClient, session: Session): void {
+  liveSessions.heard(session);
   client.setQueryData<Session[]>(queryKeys.sessions(), (list) => {
     if (!list) return list;
     const index = list.findIndex((s) => s.id === session.id);
@@ -166,6 +170,7 @@ export function removePendingRequest(client: QueryClient, resolution: Pick<Resol
 }
 
 export function upsertMachine(client: QueryClient, machine: Machine): void {
+  liveMachines.heard(machine);
   client.setQueryData<Machine[]>(queryKeys.machines(), (list) => {
     if (!list) return list;
     const index = list.findIndex((m) => m.id === machine.id);
