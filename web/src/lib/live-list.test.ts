@@ -31,4 +31,17 @@ describe('a live list merged with a read that was under way', () => {
     const live = list();
     expect(live.merge({ fetched: [{ id: 'a', v: 1 }], cached: undefined, since: live.mark() })).toEqual([{ id: 'a', v: 1 }]);
   });
+
+  it('without versions, takes the copy a fact brought during the read, and the read’s otherwise', () => {
+    const live = createLiveList<Row>({ id: (r) => r.id });
+    live.heard({ id: 'before', v: 9 });
+    const since = live.mark();
+    live.heard({ id: 'during', v: 2 });
+    const merged = live.merge({
+      fetched: [{ id: 'before', v: 1 }, { id: 'during', v: 1 }],
+      cached: [{ id: 'before', v: 9 }, { id: 'during', v: 2 }],
+      since,
+    });
+    expect(merged).toEqual([{ id: 'before', v: 1 }, { id: 'during', v: 2 }]);
+  });
 });

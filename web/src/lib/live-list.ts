@@ -9,8 +9,10 @@
 
 type LiveListOptions<T> = {
   id: (record: T) => string;
-  /** The record's version: of two copies, the higher one stands. */
-  at: (record: T) => number;
+  /** The record's version: of two copies, the higher one stands. Without one, a copy a fact brought
+   *  during the read stands (facts arrive in order: a change the read saw and the fact did not is
+   *  followed by a fact of its own). */
+  at?: (record: T) => number;
 };
 
 export type LiveList<T> = {
@@ -31,12 +33,14 @@ export function createLiveList<T>({ id, at }: LiveListOptions<T>): LiveList<T> {
     mark: () => facts,
     merge: ({ fetched, cached = [], since }) => {
       const byId = new Map(cached.map((record) => [id(record), record]));
+      const heardDuring = (record: T) => (heardAt.get(id(record)) ?? 0) > since;
       const merged = fetched.map((record) => {
         const copy = byId.get(id(record));
-        return copy && at(copy) > at(record) ? copy : record;
+        if (!copy) return record;
+        return (at ? at(copy) > at(record) : heardDuring(copy)) ? copy : record;
       });
       const fetchedIds = new Set(fetched.map(id));
-      const newcomers = cached.filter((record) => !fetchedIds.has(id(record)) && (heardAt.get(id(record)) ?? 0) > since);
+      const newcomers = cached.filter((record) => !fetchedIds.has(id(record)) && heardDuring(record));
       return [...newcomers, ...merged];
     },
   };

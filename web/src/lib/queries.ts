@@ -44,13 +44,21 @@ export const queryKeys = {
   rules: () => ['rules'] as const,
 };
 
+/** Rules have no single version: a copy a fact brought during a read stands over the read's. */
+const liveRules = createLiveList<ProjectRule>({ id: (rule) => rule.id });
+
 export const rulesQuery = queryOptions({
   queryKey: queryKeys.rules(),
-  queryFn: async () => (await requestHub('rules:list', {})).rules,
+  queryFn: async ({ client }) => {
+    const since = liveRules.mark();
+    const { rules } = await requestHub('rules:list', {});
+    return liveRules.merge({ fetched: rules, cached: client.getQueryData<ProjectRule[]>(queryKeys.rules()), since });
+  },
 });
 
 /** A rule as a fact says it is now, in the list. */
 function upsertRule(client: QueryClient, rule: ProjectRule): void {
+  liveRules.heard(rule);
   client.setQueryData<ProjectRule[]>(queryKeys.rules(), (list) => (list ? [rule, ...list.filter((r) => r.id !== rule.id)] : list));
 }
 
