@@ -65,6 +65,8 @@ export function createDialogBridge(options: {
   deskActive?: () => boolean;
   /** The agent's limit on a typed answer (shared FREE_TEXT_MAX_CHARS). */
   freeTextMaxChars: number;
+  /** How long after a typed answer shows Enter waits (the agent's paste settle, free-text.ts). */
+  enterAfterPasteMs?: number;
   log: (line: string) => void;
   settleMs?: number;
   retryMs?: number;
@@ -138,7 +140,7 @@ export function createDialogBridge(options: {
     const toOption = choice ?? was.dialog.freeText?.key;
     const problem = dialogAnswerProblem(inputOf(was.dialog), { decision: 'allow', text, choice: toOption });
     typing = true;
-    const result = problem ? { ok: false as const, typed: false, reason: `${problem}; nothing was typed` } : await typeFreeText({ was: was.dialog, text, choice: toOption, read: options.read, write: options.write });
+    const result = problem ? { ok: false as const, typed: false, reason: `${problem}; nothing was typed` } : await typeFreeText({ was: was.dialog, text, choice: toOption, read: options.read, write: options.write, ...(options.enterAfterPasteMs ? { enterAfterMs: options.enterAfterPasteMs } : {}) });
     typing = false;
     if (stopped) return;
     if (result.ok) {

@@ -8,6 +8,7 @@
 //   one bracketed paste of the cleaned text (shared cleanFreeText: no control character, ESC included)
 //   re-read until the field shows exactly that text, the marker still on that option ─no─► fail,
 //       Enter not pressed
+//   wait enterAfterMs, re-read: still so ─no─► fail, Enter not pressed
 //   Enter
 //
 // Invariant: Enter is pressed only after the screen showed the question unchanged with the text in
@@ -34,6 +35,10 @@ export async function typeFreeText(o: {
   read: () => Promise<ScreenDialog | null>;
   write: (keys: string) => void;
   shownWithinMs?: number;
+  /** How long after the screen showed the text Enter waits (the agent's paste settle: Gemini takes
+   *  an Enter within 30 ms of the key before it as a newline). The agent drew the text only after it
+   *  took the paste, so waiting from that sight puts at least this much between the two keys. */
+  enterAfterMs?: number;
 }): Promise<FreeTextResult> {
   const field = o.was.freeText;
   const sameQuestion = (now: ScreenDialog | null): now is WithField =>
@@ -66,8 +71,11 @@ export async function typeFreeText(o: {
   const text = cleanFreeText(o.text);
   o.write(`\x1b[200~${text}\x1b[201~`);
   const shown = await waitFor((d) => d.freeText.focused && onTarget(d) && squash(d.freeText.typed) === squash(text));
-  if (!sameQuestion(shown) || !onTarget(shown) || squash(shown.freeText.typed) !== squash(text)) {
-    return failed('the field did not show the answer as sent; it was typed but Enter was not pressed', true);
+  const holdsIt = (now: ScreenDialog | null) => sameQuestion(now) && onTarget(now) && squash(now.freeText.typed) === squash(text);
+  if (!holdsIt(shown)) return failed('the field did not show the answer as sent; it was typed but Enter was not pressed', true);
+  if (o.enterAfterMs) {
+    await new Promise((resolve) => setTimeout(resolve, o.enterAfterMs));
+    if (!holdsIt(await o.read())) return failed('the dialog changed after the answer was typed; Enter was not pressed', true);
   }
   o.write('\r');
   return { ok: true };

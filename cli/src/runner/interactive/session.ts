@@ -32,6 +32,7 @@ import { createScreenModel } from '../../screen/screen.ts';
 import type { Agent } from '../../agents/agent.ts';
 import { FREE_TEXT_MAX_CHARS } from '@tether/shared';
 import { createDialogBridge, type DialogBridge } from '../../dialogs/bridge.ts';
+import { PASTE_SETTLE_MS } from './prompt-typing.ts';
 import { createPromptQueue } from './prompt-queue.ts';
 import { createToolMoments } from './tool-moments.ts';
 import { createSessionCore, describeEarlyExit, type RunnerOptions, type RunnerResult, type SessionCore } from '../session/core.ts';
@@ -203,6 +204,7 @@ function createPtyDialogs(ctx: PtyContext, o: { approvals: Approvals; desk: Desk
     closing: () => o.approvals.closing(),
     deskActive: () => Date.now() - o.desk.lastKeyAt() < DIALOG_DESK_ACTIVE_MS,
     freeTextMaxChars: FREE_TEXT_MAX_CHARS[agent.kind],
+    enterAfterPasteMs: agent.pasteSettleMs ?? PASTE_SETTLE_MS,
     log: core.log,
   });
   core.onCleanup(() => dialogs.stop());
