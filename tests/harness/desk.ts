@@ -1,15 +1,18 @@
-// desk.ts: `tether <verb> …` as a real process at a fake desk: a bun-pty whose bytes feed an
+// desk.ts: `tether <verb> …` as a real process at a fake desk: a PTY (Bun's own) whose bytes feed an
 // @xterm/headless screen the test reads and waits on. startRunner (`tether claude`) and startDesk
 // (`tether attach`) are both this.
-import { spawn as spawnPty } from 'bun-pty';
+//
+// Not bun-pty here: its native reader reports the child's exit once its reader thread has been
+// behind for 20 ms, and drops what that thread reads later: on a loaded CI box, `tether codex --join`
+// printed its refusal and exited, and the desk's screen stayed empty. Bun's terminal reads the PTY
+// to its end (EOF), and `exited` waits for that.
 import { Terminal } from '@xterm/headless';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWaits } from './waiting.ts';
 
-/** After a process exits, its output counts as complete once quiet this long (see `exited`)... */
-const EXIT_DRAIN_QUIET_MS = 100;
-/** ...or this long after the exit at most. */
+/** After a process exits, its output is complete at the PTY's end of file, or this long after the exit
+ *  at most (a process it left behind may hold the terminal open). */
 const EXIT_DRAIN_MAX_MS = 2_000;
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -35,7 +38,7 @@ export type TetherPty = {
   waitForScreen(pattern: RegExp | string, options?: { timeoutMs?: number }): Promise<string>;
   /** Exit code of the tether process. */
   exited: Promise<number>;
-  /** A real signal to the pid (bun-pty's kill() ignores the signal and fakes exit 0). */
+  /** A real signal to the pid (nothing once it has exited: its pid may be reused). */
   kill(signal?: string): void;
   stop(): Promise<void>;
 };
@@ -48,35 +51,39 @@ export function startTetherInPty(options: { args: string[]; env: Record<string, 
   const cols = options.cols ?? 100;
   const rows = options.rows ?? 30;
   const [program, ...entry] = options.command ?? CHECKOUT_TETHER;
-  const pty = spawnPty(program!, [...entry, ...options.args], { name: 'xterm-256color', cols, rows, cwd: options.cwd, env: options.env });
   const term = new Terminal({ cols, rows, scrollback: 1000, allowProposedApi: true });
   let raw = '';
   let done = false;
   const waits = createWaits();
-  let lastDataAt = Date.now();
   /** The process exited and its last output was read (see `exited`). */
   let exitSettled = false;
-  pty.onData((data) => {
-    lastDataAt = Date.now();
-    raw += data;
-    term.write(data, waits.changed);
+  const decoder = new TextDecoder();
+  let endOfOutput: () => void = () => {};
+  const outputEnded = new Promise<void>((resolve) => (endOfOutput = resolve));
+  const proc = Bun.spawn([program!, ...entry, ...options.args], {
+    cwd: options.cwd,
+    env: options.env,
+    terminal: {
+      cols,
+      rows,
+      name: 'xterm-256color',
+      data: (_terminal, bytes) => {
+        const data = decoder.decode(bytes, { stream: true });
+        raw += data;
+        term.write(data, waits.changed);
+      },
+      exit: () => endOfOutput(),
+    },
   });
-  const exited = new Promise<number>((resolveExit) => {
-    pty.onExit((event) => {
-      done = true;
-      // The last bytes a process wrote before exiting can reach this reader after its exit is seen
-      // (a CI run read `tether attach`'s exit before its "detached from" line): the exit counts once
-      // the output has been quiet for EXIT_DRAIN_QUIET_MS (at most EXIT_DRAIN_MAX_MS).
-      const drained = () => Date.now() - lastDataAt >= EXIT_DRAIN_QUIET_MS || Date.now() - exitAt >= EXIT_DRAIN_MAX_MS;
-      const exitAt = Date.now();
-      const settle = () => {
-        if (!drained()) return void setTimeout(settle, EXIT_DRAIN_QUIET_MS);
-        exitSettled = true;
-        resolveExit(event.exitCode);
-        waits.changed();
-      };
-      settle();
-    });
+  const pty = proc.terminal!;
+  const exited = proc.exited.then(async (code) => {
+    done = true;
+    await Promise.race([outputEnded, new Promise((resolve) => setTimeout(resolve, EXIT_DRAIN_MAX_MS))]);
+    // The screen parses what it was given before the exit counts as seen.
+    await new Promise<void>((resolve) => term.write('', resolve));
+    exitSettled = true;
+    waits.changed();
+    return code;
   });
   const screenText = () => {
     const buffer = term.buffer.active;
@@ -91,13 +98,13 @@ export function startTetherInPty(options: { args: string[]; env: Record<string, 
   const kill = (signal: string = 'SIGTERM') => {
     if (done) return;
     try {
-      process.kill(pty.pid, signal as NodeJS.Signals);
+      process.kill(proc.pid, signal as NodeJS.Signals);
     } catch {
       // gone
     }
   };
   return {
-    pid: pty.pid,
+    pid: proc.pid,
     write: (data) => {
       if (!done) pty.write(data);
     },
@@ -127,10 +134,10 @@ export function startTetherInPty(options: { args: string[]; env: Record<string, 
       kill('SIGTERM');
       const timer = setTimeout(() => {
         kill('SIGKILL');
-        if (!done) pty.kill();
       }, STOP_GRACE_MS);
       await exited;
       clearTimeout(timer);
+      pty.close();
       term.dispose();
     },
   };
