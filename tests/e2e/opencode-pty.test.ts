@@ -4,7 +4,7 @@
 // input box reaches the fake and the answer shows in the hub's chat; a prompt typed at the desk shows
 // there too; a shell command asked about is answered from the hub (allowed: it ran; denied: it did not)
 // or at the desk (the hub's request is withdrawn). At the floor pin its TUI is refused with the reason.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFakeChatCompletions, text, toolCall, userSays, hasToolResult, when, type ScriptTurn } from '../fixtures/fake-chat-completions/index.ts';
@@ -42,6 +42,12 @@ async function refusedAtTheFloor() {
   expect(await runner.exited).not.toBe(0);
 }
 
+/** The runner's own log (what it typed, when each prompt was delivered), for a failure's message. */
+function runnerLog(runner: { home: string }): string {
+  const file = join(runner.home, 'logs', 'runner.log');
+  return existsSync(file) ? readFileSync(file, 'utf8').slice(-4000) : '';
+}
+
 describe('tether opencode: its TUI in a PTY', () => {
   it('prompts from the hub and the desk in the hub chat; a shell command allowed and denied from the hub, and answered at the desk (at the floor: refused, with the reason)', async () => {
     if (floor) return refusedAtTheFloor();
@@ -62,7 +68,9 @@ describe('tether opencode: its TUI in a PTY', () => {
     // From the hub: typed into its input box, answered by the fake.
     expect((await phone.send('hello from the hub')).ok).toBe(true);
     await phone.waitFor(said(phone, 'assistant', 'hub prompt answered'), { what: 'the answer in the hub chat', timeoutMs: STEP_MS });
-    expect(phone.messages().find((m) => m.role === 'user' && chatText(m) === 'hello from the hub')).toBeTruthy();
+    // Said with the chat and the runner's log when it fails (a rehearsal's hub chat had the answer, not the prompt).
+    const chat = () => JSON.stringify(phone.messages().map((m) => [m.role, chatText(m)]));
+    expect(phone.messages().find((m) => m.role === 'user' && chatText(m) === 'hello from the hub'), `${chat()}\n${runnerLog(runner)}`).toBeTruthy();
     expect(fake.mainRequests().length).toBeGreaterThanOrEqual(1);
 
     // At the desk.
