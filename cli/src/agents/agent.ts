@@ -42,6 +42,10 @@ export type HookInstall = {
   /** Its permission hook is the only gate (the agent itself runs everything: Gemini in yolo), so the
    *  session's permission mode is this gate's policy (HookGate). */
   gate?: HookGate;
+  /** Settles once tether hears the agent through what these hooks set up (opencode: its server's
+   *  event stream): the session is ready, and prompts are typed, only after it, or what was typed
+   *  before would never reach the chat. */
+  hearing?: Promise<void>;
 };
 
 /** A call the permission hook reports, as the gate sees it. `mode`: the session's permission mode

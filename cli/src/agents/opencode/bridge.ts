@@ -26,13 +26,20 @@ const RETRY_MS = 500;
 const FACT_TIMEOUT_MS = 30_000;
 const PERSON_TIMEOUT_MS = 86_400_000;
 
-export type OpencodeBridge = { stop(): void };
+export type OpencodeBridge = {
+  /** Settles once its server's event stream answered: what the TUI does from then on is heard (a
+   *  prompt typed before it was not: a rehearsal's hub chat had the answer, not the prompt). */
+  hearing: Promise<void>;
+  stop(): void;
+};
 
 export function startOpencodeBridge(o: { server: OpencodeServer; endpoint: HookEndpoint; chatDir: string; cwd: string; log?: (line: string) => void }): OpencodeBridge {
   const stopped = new AbortController();
   const reader = createOpencodeEventReader();
   const held = new Map<string, AbortController>();
   let logPath: string | null = null;
+  let heard: () => void = () => {};
+  const hearing = new Promise<void>((resolve) => (heard = resolve));
 
   const post = async (event: HookEventArg, payload: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown> | null> => {
     const response = await fetch(`http://127.0.0.1:${o.endpoint.port}/hook/${event}`, {
@@ -97,7 +104,7 @@ export function startOpencodeBridge(o: { server: OpencodeServer; endpoint: HookE
   void (async () => {
     while (!stopped.signal.aborted) {
       try {
-        await readEvents({ server: o.server, signal: stopped.signal, onEvent: (event) => reader.read(event).forEach(act) });
+        await readEvents({ server: o.server, signal: stopped.signal, onEvent: (event) => reader.read(event).forEach(act), onOpen: heard });
       } catch {
         // Not up yet, or gone (the TUI exited): tried again until stopped.
       }
@@ -106,6 +113,7 @@ export function startOpencodeBridge(o: { server: OpencodeServer; endpoint: HookE
   })();
 
   return {
+    hearing,
     stop: () => {
       stopped.abort();
       for (const controller of held.values()) controller.abort();

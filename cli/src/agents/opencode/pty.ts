@@ -38,5 +38,7 @@ export function installOpencodePty(o: { version: string | null; endpoint: HookEn
     // Its server reads the password from here; a user name of the person's own would not match ours.
     env: { [PASSWORD_VARIABLE]: server.password, [USERNAME_VARIABLE]: USERNAME },
     remove: () => bridge.stop(),
+    // Its prompts are heard only through that stream: the session is ready once it is open.
+    hearing: bridge.hearing,
   };
 }

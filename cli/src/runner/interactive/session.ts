@@ -69,7 +69,8 @@ export async function runPtySession(options: RunnerOptions, agent: Agent): Promi
     core.followTranscript({ path: attached.transcriptPath, continued: false });
     return runPty({ ...ctx, binary: attached.binary, args: attached.args });
   }
-  const { binary, plan } = await core.prepareLaunch({ approvals: ctx.approvals, hooks: ptyHooks(ctx) });
+  const { binary, plan, hearing } = await core.prepareLaunch({ approvals: ctx.approvals, hooks: ptyHooks(ctx) });
+  if (hearing) ctx.start.hearing(hearing);
   if (plan.bypass) core.log(`permission bypass requested by the user: ${agent.name} asks nobody, so nothing reaches the hub`);
   return runPty({ ...ctx, binary, args: plan.args });
 }

@@ -5,7 +5,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const gate = (waitForSessionStart: boolean, waits?: { sessionStartMs?: number; hookBusyMs?: number }) => {
+const gate = (waitForSessionStart: boolean, waits?: { sessionStartMs?: number; hookBusyMs?: number; hearingMs?: number }) => {
   const events: string[] = [];
   const start = createStartGate({ waitForSessionStart, ready: () => events.push('ready'), log: (line) => events.push(line), ...(waits ? { waits } : {}) });
   return { start, events, readies: () => events.filter((e) => e === 'ready').length };
@@ -84,5 +84,28 @@ describe('start gate', () => {
     expect(events.some((e) => e.startsWith('no SessionStart 5000 ms'))).toBe(true);
     start.sessionStarted();
     expect(readies()).toBe(1);
+  });
+
+  it('an agent heard through a channel of its own (opencode) is ready once its input shows and that channel is open', async () => {
+    const { start, readies } = gate(false);
+    let open: () => void = () => {};
+    start.hearing(new Promise<void>((resolve) => (open = resolve)));
+    start.inputShown(800);
+    expect(readies()).toBe(0);
+    open();
+    await Promise.resolve();
+    expect(readies()).toBe(1);
+  });
+
+  it('a channel that never opens holds ready only for its bound, logged', () => {
+    vi.useFakeTimers();
+    const { start, events, readies } = gate(false, { hearingMs: 5_000 });
+    start.hearing(new Promise<void>(() => {}));
+    start.inputShown(800);
+    vi.advanceTimersByTime(4_999);
+    expect(readies()).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect(readies()).toBe(1);
+    expect(events.some((e) => /own channel not open 5000 ms after the launch/.test(e))).toBe(true);
   });
 });

@@ -409,7 +409,7 @@ export function createSessionCore(init: CoreInit) {
     },
     failEarly,
     /** The agent's binary, the hook server and the hooks the agent will call, and its arguments. */
-    async prepareLaunch(o: { approvals: Approvals; hooks: SessionHooks }): Promise<{ binary: string; plan: LaunchPlan }> {
+    async prepareLaunch(o: { approvals: Approvals; hooks: SessionHooks }): Promise<{ binary: string; plan: LaunchPlan; hearing: Promise<void> | null }> {
       const launch = await prepareLaunch({ ...o, agent, options, launchKind: init.launchKind, env, plan, scope, state, facts, elicitations, link: hub.link, pokeTranscript: feed.poke, reportSlashCommands: hub.reportSlashCommands, failEarly, attachmentsFolder: attachments.folder });
       plan = launch.plan;
       return launch;

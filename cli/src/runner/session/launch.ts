@@ -37,7 +37,7 @@ export async function prepareLaunch(o: {
   hooks: SessionHooks;
   /** The session's attachments folder (made when asked). */
   attachmentsFolder: () => string;
-}): Promise<{ binary: string; plan: LaunchPlan }> {
+}): Promise<{ binary: string; plan: LaunchPlan; hearing: Promise<void> | null }> {
   const { agent, options, scope, facts } = o;
   let binary: string;
   try {
@@ -91,5 +91,5 @@ export async function prepareLaunch(o: {
   // A PTY agent lists nothing on its own: its room knows what it takes (claude: its built-ins for
   // its version and what it loads from disk); headless claude reports its own answer instead.
   if (o.launchKind === 'pty' && agent.slashCommands) o.reportSlashCommands(agent.slashCommands({ binary, env: o.env, cwd: options.cwd, tetherHome: options.tetherHome }));
-  return { binary, plan };
+  return { binary, plan, hearing: installed.hearing ?? null };
 }
