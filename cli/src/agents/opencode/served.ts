@@ -47,7 +47,7 @@ export function startServedOpencode(o: { bin: string; server: OpencodeServer; en
     stderr: 'pipe',
   });
   const stderr = { text: '' };
-  void keepTail(proc.stderr, stderr).catch(() => {});
+  const tail = keepTail(proc.stderr, stderr).catch(() => {});
   let stopped = false;
   const alive = () => proc.exitCode === null && proc.signalCode === null;
   // Still there when tether itself exits (it ended without removing the launch): killed then.
@@ -61,7 +61,11 @@ export function startServedOpencode(o: { bin: string; server: OpencodeServer; en
     const deadline = Date.now() + READY_LIMIT_MS;
     while (Date.now() < deadline) {
       if (stopped) throw new Error("opencode's server was stopped before it answered");
-      if (!alive()) throw new Error(`opencode serve exited (${proc.exitCode ?? proc.signalCode}) before it answered${stderr.text.trim() ? `: ${stderr.text.trim()}` : ''}`);
+      if (!alive()) {
+        // Its last words are read to the pipe's end (a child holding it open: not waited for long).
+        await Promise.race([tail, Bun.sleep(1_000)]);
+        throw new Error(`opencode serve exited (${proc.exitCode ?? proc.signalCode}) before it answered${stderr.text.trim() ? `: ${stderr.text.trim()}` : ''}`);
+      }
       if (await answers(o.server)) return;
       await Bun.sleep(PROBE_EVERY_MS);
     }
