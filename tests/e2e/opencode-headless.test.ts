@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hasToolResult, text, toolCall, userSays, when } from '../fixtures/fake-chat-completions/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
+import { newFileCard, writeAsked } from '../harness/opencode.ts';
 import { startOpencodeDaemonWorld } from '../harness/opencode-world.ts';
 import { chatText } from '../harness/runner.ts';
 
@@ -54,16 +55,14 @@ describe('headless opencode (ACP) from the phone', () => {
     const { watch } = await spawn();
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle', timeoutMs: STEP_MS });
     await watch.send('write allowed');
-    const allowed = await watch.waitFor(() => watch.requested.find((r) => JSON.stringify(r.toolInput).includes('allowed.md')), { what: 'the edit request', timeoutMs: STEP_MS });
-    expect(allowed.toolName).toBe('FileChanges');
-    expect(allowed.toolInput).toEqual({ changes: [{ path: join(sandbox.cwd, 'allowed.md'), kind: 'add', movePath: null, diff: expect.stringContaining('+written from the phone') }] });
+    const allowed = await watch.waitFor(() => writeAsked(watch.requested, 'allowed.md'), { what: 'the edit request', timeoutMs: STEP_MS });
+    expect(allowed.toolInput).toEqual(newFileCard(join(sandbox.cwd, 'allowed.md'), 'written from the phone'));
     expect((await watch.emit('approval:answer', { requestId: allowed.id, answer: { decision: 'allow' } })).ok).toBe(true);
     await watch.waitFor(() => watch.session()?.status === 'idle' && watch.messages().some((m) => m.role === 'assistant' && chatText(m) === 'after the write'), { what: 'the turn after the write', timeoutMs: STEP_MS });
     expect(readFileSync(join(sandbox.cwd, 'allowed.md'), 'utf8')).toBe('written from the phone\n');
 
     await watch.send('write denied');
-    const denied = await watch.waitFor(() => watch.requested.find((r) => JSON.stringify(r.toolInput).includes('denied.md')), { what: 'the denied edit', timeoutMs: STEP_MS });
-    expect(denied.toolName).toBe('FileChanges');
+    const denied = await watch.waitFor(() => writeAsked(watch.requested, 'denied.md'), { what: 'the denied edit', timeoutMs: STEP_MS });
     expect((await watch.emit('approval:answer', { requestId: denied.id, answer: { decision: 'deny', reason: 'not that file' } })).ok).toBe(true);
     await watch.waitFor(() => watch.session()?.status === 'idle' && watch.messages().some((m) => m.role === 'assistant' && chatText(m) === 'reason read'), { what: 'the turn after the denial', timeoutMs: STEP_MS });
     expect(existsSync(join(sandbox.cwd, 'denied.md'))).toBe(false);

@@ -16,7 +16,7 @@ import { useCleanups } from '../harness/cleanups.ts';
 import { startHub } from '../harness/hub.ts';
 import { processesUnder } from '../harness/leftovers.ts';
 import { until } from '../harness/waiting.ts';
-import { createOpencodeSandbox, opencodeBin } from '../harness/opencode.ts';
+import { createOpencodeSandbox, newFileCard, opencodeBin, writeAsked } from '../harness/opencode.ts';
 import { chatText, startRunner, watchSession } from '../harness/runner.ts';
 import { compareVersions } from '../../cli/src/agents/version.ts';
 import { opencodeVersions } from '../../cli/src/agents/opencode/version.ts';
@@ -106,9 +106,8 @@ describe('tether opencode: its TUI in a PTY', () => {
     // A file to write, asked from the hub with its path and diff: allowed, it is written.
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle', timeoutMs: STEP_MS });
     await phone.send('write allowed');
-    const write = await phone.waitFor(() => phone.requested.find((r) => JSON.stringify(r.toolInput).includes('allowed.md')), { what: 'the write request', timeoutMs: STEP_MS });
-    expect(write.toolName).toBe('FileChanges');
-    expect(write.toolInput).toEqual({ changes: [{ path: join(sandbox.cwd, 'allowed.md'), kind: 'add', movePath: null, diff: expect.stringContaining('+written from the hub') }] });
+    const write = await phone.waitFor(() => writeAsked(phone.requested, 'allowed.md'), { what: 'the write request', timeoutMs: STEP_MS });
+    expect(write.toolInput).toEqual(newFileCard(join(sandbox.cwd, 'allowed.md'), 'written from the hub'));
     expect((await phone.emit('approval:answer', { requestId: write.id, answer: { decision: 'allow' } })).ok).toBe(true);
     await phone.waitFor(said(phone, 'assistant', 'after the write'), { what: 'the turn after the write', timeoutMs: STEP_MS });
     expect(readFileSync(join(sandbox.cwd, 'allowed.md'), 'utf8')).toBe('written from the hub\n');
@@ -116,8 +115,7 @@ describe('tether opencode: its TUI in a PTY', () => {
     // Denied: it is not.
     await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle', timeoutMs: STEP_MS });
     await phone.send('write denied');
-    const refused = await phone.waitFor(() => phone.requested.find((r) => JSON.stringify(r.toolInput).includes('denied.md')), { what: 'the refused write', timeoutMs: STEP_MS });
-    expect(refused.toolName).toBe('FileChanges');
+    const refused = await phone.waitFor(() => writeAsked(phone.requested, 'denied.md'), { what: 'the refused write', timeoutMs: STEP_MS });
     expect((await phone.emit('approval:answer', { requestId: refused.id, answer: { decision: 'deny', reason: 'not that file' } })).ok).toBe(true);
     await phone.waitFor(said(phone, 'assistant', 'after the refused write'), { what: 'the turn after the refused write', timeoutMs: STEP_MS });
     expect(existsSync(join(sandbox.cwd, 'denied.md'))).toBe(false);

@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isAlive as alive } from '../alive.ts';
 import { startServedOpencode } from './served.ts';
 
 const dirs: string[] = [];
@@ -34,15 +35,6 @@ const freePort = () => {
   const port = probe.port as number;
   probe.stop(true);
   return port;
-};
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 };
 
 describe("opencode's server run by tether (the floor's TUI attaches to it)", () => {

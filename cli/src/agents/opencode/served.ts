@@ -6,8 +6,9 @@
 // the same server either way (bridge.ts).
 //
 // Invariants: the server's output never reaches the PTY (its stdout is dropped, its stderr kept for a
-// failure's reason); it ends with the session: SIGTERM when the launch is removed, SIGKILL as tether's
-// process exits if it is still there.
+// failure's reason); it ends with the session: its process group (its own, so an npm launcher that
+// runs the native binary as a child goes too) gets SIGTERM when the launch is removed, SIGKILL as
+// tether's process exits if it is still there.
 import { authorization, PASSWORD_VARIABLE, USERNAME, USERNAME_VARIABLE, type OpencodeServer } from './server-link.ts';
 
 /** Its start took 27-60 s on a loaded 2-core machine (190 s once): a person waits at most this. */
@@ -45,14 +46,22 @@ export function startServedOpencode(o: { bin: string; server: OpencodeServer; en
     stdin: 'ignore',
     stdout: 'ignore',
     stderr: 'pipe',
+    detached: true,
   });
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-proc.pid, name);
+    } catch {
+      // the group is gone already
+    }
+  };
   const stderr = { text: '' };
   const tail = keepTail(proc.stderr, stderr).catch(() => {});
   let stopped = false;
   const alive = () => proc.exitCode === null && proc.signalCode === null;
   // Still there when tether itself exits (it ended without removing the launch): killed then.
   const killAtExit = () => {
-    if (alive()) proc.kill('SIGKILL');
+    if (alive()) signal('SIGKILL');
   };
   process.once('exit', killAtExit);
   void proc.exited.then(() => process.off('exit', killAtExit));
@@ -78,7 +87,7 @@ export function startServedOpencode(o: { bin: string; server: OpencodeServer; en
     ready,
     stop: () => {
       stopped = true;
-      if (alive()) proc.kill('SIGTERM');
+      if (alive()) signal('SIGTERM');
     },
   };
 }
