@@ -8,9 +8,9 @@
 // (the hub's request is withdrawn); a file it would write is asked with its path and diff (allowed:
 // written; denied: not). Ended from the hub, no opencode process is left (the floor's server too).
 // The floor: TETHER_OPENCODE_BIN=.tools/opencode-1.17.0/node_modules/.bin/opencode.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFailed } from 'vitest';
 import { startFakeChatCompletions, text, toolCall, userSays, hasToolResult, when, type ScriptTurn } from '../fixtures/fake-chat-completions/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { startHub } from '../harness/hub.ts';
@@ -35,7 +35,15 @@ async function startWorld(script: ScriptTurn[]) {
   const sandbox = createOpencodeSandbox({ fakeApiUrl: fake.url });
   defer(() => sandbox.stop());
   const runner = startRunner({ hub, sandbox, agent: 'opencode', cols: 110, rows: 35, env: { TETHER_OPENCODE_BIN: opencodeBin() } });
+  // A failure shows the desk and the runner's log as they were (read before the cleanups remove them).
+  let atFailure: string | null = null;
+  onTestFailed(() => console.log(atFailure));
   defer(() => runner.stop());
+  defer(() => {
+    const logs = join(runner.home, 'logs');
+    const read = existsSync(logs) ? readdirSync(logs).map((name) => `[opencode-pty] ${name}:\n${readFileSync(join(logs, name), 'utf8').slice(-6000)}`) : ['(no logs)'];
+    atFailure = `[opencode-pty] desk:\n${runner.screenText()}\n${read.join('\n')}`;
+  });
   return { fake, hub, sandbox, runner };
 }
 

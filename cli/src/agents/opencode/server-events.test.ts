@@ -89,6 +89,8 @@ describe('its screen (1.18.33)', () => {
   const box = (inside: string[], below: string) => rows(['     hi there', ...inside.map((l) => `  ┃  ${l}`), '  ┃  Build · Fake Model Fake', '  ╹▀▀▀▀▀▀▀▀▀▀▀▀', below]);
   it('ready with an empty input (blank or its placeholder), with typed text, busy, and its permission dialog', () => {
     expect(readOpencodePrompt({ rows: box(['', 'Ask anything… "What is the tech stack of this project?"', ''], '  tab agents  ctrl+p commands') })).toEqual({ kind: 'ready', inputEmpty: true });
+    // 1.17.0's placeholder (seen attached to its server).
+    expect(readOpencodePrompt({ rows: box(['', 'Ask anything... "Fix broken tests"', ''], '  tab agents  ctrl+p commands') })).toEqual({ kind: 'ready', inputEmpty: true });
     expect(readOpencodePrompt({ rows: box(['', 'hello', ''], '  ctrl+p commands') })).toEqual({ kind: 'ready', inputEmpty: false });
     expect(readOpencodePrompt({ rows: box(['', '', ''], '  ⬝⬝■■  esc interrupt') })).toEqual({ kind: 'busy' });
     expect(readOpencodePrompt({ rows: rows(['  ┃  △ Permission required', '  ┃   Allow once   Allow always   Reject']) })).toEqual({ kind: 'dialog' });
