@@ -39,3 +39,17 @@ export function wholeFileDiff(text: string, sign: '+' | '-'): string {
   const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
   return lines.map((line) => `${sign}${line}`).join('\n');
 }
+
+const CLIPPED = '\n… (clipped: the rest is too long to show)';
+
+/** A diff the schema takes: a longer one is cut, and says so. */
+export function clipDiff(diff: string): string {
+  return diff.length > MAX_FILE_DIFF_CHARS ? diff.slice(0, MAX_FILE_DIFF_CHARS - CLIPPED.length) + CLIPPED : diff;
+}
+
+/** A unified diff from its first hunk on: file headers (`Index:`, `--- a/x`, `+++ b/x`) name what the card names. */
+export function diffHunks(diff: string): string {
+  const lines = diff.replace(/\n$/, '').split('\n');
+  const first = lines.findIndex((line) => line.startsWith('@@'));
+  return (first > 0 ? lines.slice(first) : lines).join('\n');
+}

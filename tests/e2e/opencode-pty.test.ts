@@ -1,25 +1,31 @@
-// `tether opencode` at a terminal: opencode's own TUI in tether's PTY, heard through the server the TUI
-// runs for itself on a loopback port behind a password (cli/src/agents/opencode/bridge.ts). The real
-// opencode against the fake chat completions API, in its sandbox: a prompt from the hub typed into its
-// input box reaches the fake and the answer shows in the hub's chat; a prompt typed at the desk shows
-// there too; a shell command asked about is answered from the hub (allowed: it ran; denied: it did not)
-// or at the desk (the hub's request is withdrawn). At the floor pin its TUI is refused with the reason.
-import { existsSync, readFileSync } from 'node:fs';
+// `tether opencode` at a terminal: opencode's own TUI in tether's PTY, heard through an opencode server
+// on a loopback port behind a password (cli/src/agents/opencode/bridge.ts): the TUI's own at 1.18.33;
+// at the floor pin (1.17.0, whose TUI does not send the password to its own server) `opencode serve`
+// started by tether and `opencode attach` in the PTY (served.ts). The real opencode against the fake
+// chat completions API, in its sandbox: a prompt from the hub typed into its input box reaches the
+// fake and the answer shows in the hub's chat; a prompt typed at the desk shows there too; a shell
+// command asked about is answered from the hub (allowed: it ran; denied: it did not) or at the desk
+// (the hub's request is withdrawn); a file it would write is asked with its path and diff (allowed:
+// written; denied: not). Ended from the hub, no opencode process is left (the floor's server too).
+// The floor: TETHER_OPENCODE_BIN=.tools/opencode-1.17.0/node_modules/.bin/opencode.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFailed } from 'vitest';
 import { startFakeChatCompletions, text, toolCall, userSays, hasToolResult, when, type ScriptTurn } from '../fixtures/fake-chat-completions/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { startHub } from '../harness/hub.ts';
-import { createOpencodeSandbox, opencodeBin } from '../harness/opencode.ts';
+import { processesUnder } from '../harness/leftovers.ts';
+import { until } from '../harness/waiting.ts';
+import { createOpencodeSandbox, newFileCard, opencodeBin, writeAsked } from '../harness/opencode.ts';
 import { chatText, startRunner, watchSession } from '../harness/runner.ts';
-import { ptyRefusal } from '../../cli/src/agents/opencode/pty.ts';
+import { compareVersions } from '../../cli/src/agents/version.ts';
 import { opencodeVersions } from '../../cli/src/agents/opencode/version.ts';
 
 const defer = useCleanups();
 /** opencode's start and each turn take tens of seconds on a loaded 2-core machine (up to 190 s seen at load 20). */
 const STEP_MS = 240_000;
-/** Its TUI is refused below 1.18.33 (the floor pin): what the room says of the installed version. */
-const floor = ptyRefusal(opencodeVersions.read(opencodeBin(), { timeoutMs: 60_000 })) !== null;
+/** Below 1.18.33 (the floor pin) tether runs the server its TUI attaches to (pty.ts's table). */
+const served = compareVersions(opencodeVersions.read(opencodeBin(), { timeoutMs: 60_000 }) ?? '0', '1.18.33') < 0;
 
 async function startWorld(script: ScriptTurn[]) {
   const fake = await startFakeChatCompletions({ script });
@@ -29,28 +35,24 @@ async function startWorld(script: ScriptTurn[]) {
   const sandbox = createOpencodeSandbox({ fakeApiUrl: fake.url });
   defer(() => sandbox.stop());
   const runner = startRunner({ hub, sandbox, agent: 'opencode', cols: 110, rows: 35, env: { TETHER_OPENCODE_BIN: opencodeBin() } });
+  // A failure shows the desk and the runner's log as they were (read before the cleanups remove them).
+  let atFailure: string | null = null;
+  onTestFailed(() => console.log(atFailure));
   defer(() => runner.stop());
+  defer(() => {
+    const logs = join(runner.home, 'logs');
+    const read = existsSync(logs) ? readdirSync(logs).map((name) => `[opencode-pty] ${name}:\n${readFileSync(join(logs, name), 'utf8').slice(-6000)}`) : ['(no logs)'];
+    atFailure = `[opencode-pty] desk:\n${runner.screenText()}\n${read.join('\n')}`;
+  });
   return { fake, hub, sandbox, runner };
 }
 
 const said = (phone: Awaited<ReturnType<typeof watchSession>>, role: 'user' | 'assistant', words: string) => () => phone.messages().find((m) => m.role === role && chatText(m).includes(words));
 
-/** The floor's TUI cannot run behind a password (pty.ts): `tether opencode` says so and exits. */
-async function refusedAtTheFloor() {
-  const { runner } = await startWorld([]);
-  await runner.waitForScreen(/does not send the server password/, { timeoutMs: STEP_MS });
-  expect(await runner.exited).not.toBe(0);
-}
-
-/** The runner's own log (what it typed, when each prompt was delivered), for a failure's message. */
-function runnerLog(runner: { home: string }): string {
-  const file = join(runner.home, 'logs', 'runner.log');
-  return existsSync(file) ? readFileSync(file, 'utf8').slice(-4000) : '';
-}
+const serveProcesses = (dir: string) => processesUnder(dir).filter((p) => / serve --port /.test(p.command));
 
 describe('tether opencode: its TUI in a PTY', () => {
-  it('prompts from the hub and the desk in the hub chat; a shell command allowed and denied from the hub, and answered at the desk (at the floor: refused, with the reason)', async () => {
-    if (floor) return refusedAtTheFloor();
+  it('prompts from the hub and the desk in the hub chat; a shell command allowed and denied from the hub, and answered at the desk; a write allowed and denied from the hub; ended, nothing left running', async () => {
     const { fake, sandbox, runner, hub } = await startWorld([
       when(userSays('hello from the hub'), text('hub prompt answered')),
       when(userSays('typed at the desk'), text('desk prompt answered')),
@@ -60,6 +62,10 @@ describe('tether opencode: its TUI in a PTY', () => {
       when(hasToolResult(), text('after the denial')),
       when(userSays('run at the desk'), toolCall('bash', { command: 'touch desk.txt', description: 'make a third' })),
       when(hasToolResult(), text('after the desk')),
+      when(userSays('write allowed'), toolCall('write', { filePath: 'allowed.md', content: 'written from the hub\n' })),
+      when(hasToolResult(), text('after the write')),
+      when(userSays('write denied'), toolCall('write', { filePath: 'denied.md', content: 'never\n' })),
+      when(hasToolResult(), text('after the refused write')),
     ]);
     const phone = await watchSession({ hub, sessionId: runner.sessionId, timeoutMs: STEP_MS });
     defer(() => phone.stop());
@@ -68,9 +74,7 @@ describe('tether opencode: its TUI in a PTY', () => {
     // From the hub: typed into its input box, answered by the fake.
     expect((await phone.send('hello from the hub')).ok).toBe(true);
     await phone.waitFor(said(phone, 'assistant', 'hub prompt answered'), { what: 'the answer in the hub chat', timeoutMs: STEP_MS });
-    // Said with the chat and the runner's log when it fails (a rehearsal's hub chat had the answer, not the prompt).
-    const chat = () => JSON.stringify(phone.messages().map((m) => [m.role, chatText(m)]));
-    expect(phone.messages().find((m) => m.role === 'user' && chatText(m) === 'hello from the hub'), `${chat()}\n${runnerLog(runner)}`).toBeTruthy();
+    expect(phone.messages().find((m) => m.role === 'user' && chatText(m) === 'hello from the hub'), JSON.stringify(phone.messages().map((m) => [m.role, chatText(m)]))).toBeTruthy();
     expect(fake.mainRequests().length).toBeGreaterThanOrEqual(1);
 
     // At the desk.
@@ -106,6 +110,31 @@ describe('tether opencode: its TUI in a PTY', () => {
     await phone.waitFor(() => phone.resolved.find((r) => r.requestId === atDesk.id), { what: 'the hub request withdrawn', timeoutMs: STEP_MS });
     await phone.waitFor(said(phone, 'assistant', 'after the desk'), { what: 'the turn after the desk answer', timeoutMs: STEP_MS });
     expect(existsSync(join(sandbox.cwd, 'desk.txt'))).toBe(true);
+
+    // A file to write, asked from the hub with its path and diff: allowed, it is written.
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle', timeoutMs: STEP_MS });
+    await phone.send('write allowed');
+    const write = await phone.waitFor(() => writeAsked(phone.requested, 'allowed.md'), { what: 'the write request', timeoutMs: STEP_MS });
+    expect(write.toolInput).toEqual(newFileCard(join(sandbox.cwd, 'allowed.md'), 'written from the hub'));
+    expect((await phone.emit('approval:answer', { requestId: write.id, answer: { decision: 'allow' } })).ok).toBe(true);
+    await phone.waitFor(said(phone, 'assistant', 'after the write'), { what: 'the turn after the write', timeoutMs: STEP_MS });
+    expect(readFileSync(join(sandbox.cwd, 'allowed.md'), 'utf8')).toBe('written from the hub\n');
+
+    // Denied: it is not.
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle', timeoutMs: STEP_MS });
+    await phone.send('write denied');
+    const refused = await phone.waitFor(() => writeAsked(phone.requested, 'denied.md'), { what: 'the refused write', timeoutMs: STEP_MS });
+    expect((await phone.emit('approval:answer', { requestId: refused.id, answer: { decision: 'deny', reason: 'not that file' } })).ok).toBe(true);
+    await phone.waitFor(said(phone, 'assistant', 'after the refused write'), { what: 'the turn after the refused write', timeoutMs: STEP_MS });
+    expect(existsSync(join(sandbox.cwd, 'denied.md'))).toBe(false);
     expect(phone.duplicates()).toBe(0);
+
+    // The server: the TUI's own, or (floor) tether's, whose output never reached the desk.
+    expect(serveProcesses(sandbox.cwd).length).toBe(served ? 1 : 0);
+    expect(runner.output()).not.toMatch(/server listening|OPENCODE_SERVER_PASSWORD/);
+    // Ended from the hub: the session's opencode processes end with it.
+    expect((await phone.emit('session:stop', { sessionId: runner.sessionId })).ok).toBe(true);
+    await runner.exited;
+    await until(() => processesUnder(sandbox.cwd).length === 0, 15_000, 'no opencode process left');
   }, 1_800_000);
 });

@@ -14,6 +14,8 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { FILE_CHANGES_TOOL_NAME, type PendingRequest } from '@tether/shared';
 import { reapLeftovers } from './leftovers.ts';
 
 /** The provider and models the sandbox configures (`provider/model`, as opencode names them). */
@@ -90,3 +92,9 @@ export function createOpencodeSandbox(options: { fakeApiUrl: string }): Opencode
   };
   return { cwd, home, env, stop };
 }
+
+/** The phone's request for opencode's write of `file`, once asked (its files-and-diffs card). */
+export const writeAsked = (requests: readonly PendingRequest[], file: string) => requests.find((r) => r.toolName === FILE_CHANGES_TOOL_NAME && JSON.stringify(r.toolInput).includes(file));
+
+/** What that card holds for a new file at `path` whose text has `line`. */
+export const newFileCard = (path: string, line: string) => ({ changes: [{ path, kind: 'add', movePath: null, diff: expect.stringContaining(`+${line}`) }] });

@@ -39,6 +39,9 @@ export type HookInstall = {
   remove(): void;
   /** Variables the agent needs to find them (Gemini: GEMINI_CLI_HOME). */
   env?: Record<string, string>;
+  /** What must answer before the agent starts (opencode 1.17.0: the server its TUI attaches to);
+   *  rejected, the launch fails with its reason. */
+  ready?: Promise<void>;
   /** Its permission hook is the only gate (the agent itself runs everything: Gemini in yolo), so the
    *  session's permission mode is this gate's policy (HookGate). */
   gate?: HookGate;

@@ -1,8 +1,8 @@
 // opencode.ts (harness/journey): opencode's row of the journey table: the fake chat completions API
 // (opencode's `@ai-sdk/openai-compatible` provider, the model in the request's body), opencode's
 // sandbox (`permission.bash: ask`), started headless from the phone (`opencode acp`). At a desk its
-// TUI runs under tether from 1.18.33 (walked in tests/e2e/opencode-pty.test.ts) and is refused,
-// saying why, below that. Its question tool is left out of what it offers the model over
+// TUI runs under tether at both pins (at 1.17.0 attached to a server tether starts; walked in
+// tests/e2e/opencode-pty.test.ts) and is refused, saying why, below the floor. Its question tool is left out of what it offers the model over
 // ACP (the reason below), so that step shows the absence at the fake API.
 import * as api from '../../fixtures/fake-chat-completions/index.ts';
 import { hasToolResult, startFakeChatCompletions, toolCall, toolNames } from '../../fixtures/fake-chat-completions/index.ts';
@@ -11,9 +11,9 @@ import { rowStage, type JourneyRow } from './row.ts';
 import { ptyRefusal } from '../../../cli/src/agents/opencode/pty.ts';
 import { opencodeVersions } from '../../../cli/src/agents/opencode/version.ts';
 
-/** Refused at the floor (its TUI sends no password to its own server); its TUI, from 1.18.33. */
+/** Its TUI at both pins (pty.ts's table); refused below the floor. */
 const deskOf = (): { refused: RegExp } | { shows: RegExp } =>
-  ptyRefusal(opencodeVersions.read(opencodeBin(), { timeoutMs: 60_000 })) ? { refused: /does not send the server password to its own server/ } : { shows: /ctrl\+p commands/ };
+  ptyRefusal(opencodeVersions.read(opencodeBin(), { timeoutMs: 60_000 })) ? { refused: /its TUI runs under tether from/ } : { shows: /ctrl\+p commands/ };
 
 export const opencodeRow: JourneyRow = {
   agent: 'opencode',

@@ -45,6 +45,9 @@ export type AcpAgent = {
   /** Its ACP session modes (session/set_mode) for the permission modes it has: the plan's mode and
    *  model are then set over ACP once the session is open, not on its command line. */
   modes?: Partial<Record<PermissionMode, string>>;
+  /** Its own words for a call it asks about, where they say more than ACP's (opencode's edit: its
+   *  unified diff); null: the agent-neutral reading (permission.ts). */
+  question?(toolCall: Record<string, unknown>): { toolName: string; toolInput: Record<string, unknown> } | null;
 };
 
 type State = {
@@ -93,7 +96,7 @@ export function createAcpTransport(context: HeadlessContext, agent: AcpAgent): H
         stdin: pipes.stdin,
         stdout: pipes.stdout,
         log,
-        onRequest: (request) => void answerRequest({ context, conn: connected, state, request }).catch((error: unknown) => log(`${agent.name} acp: answering ${request.method}: ${String(error)}`)),
+        onRequest: (request) => void answerRequest({ context, conn: connected, state, request, agent }).catch((error: unknown) => log(`${agent.name} acp: answering ${request.method}: ${String(error)}`)),
         onNotification: (method, params) => {
           context.events.activity();
           if (method !== 'session/update') return log(`${agent.name} acp: notification ${method} not followed`);
@@ -258,7 +261,7 @@ function runTurn(o: { context: HeadlessContext; conn: AcpConnection; state: Stat
 }
 
 /** What the agent asks: a permission goes to a person; the rest is not taken. */
-async function answerRequest(o: { context: HeadlessContext; conn: AcpConnection; state: State; request: AcpRequest }): Promise<void> {
+async function answerRequest(o: { context: HeadlessContext; conn: AcpConnection; state: State; request: AcpRequest; agent: AcpAgent }): Promise<void> {
   const { context, conn, state, request } = o;
   context.events.activity();
   if (request.method !== 'session/request_permission') {
@@ -266,7 +269,9 @@ async function answerRequest(o: { context: HeadlessContext; conn: AcpConnection;
     return conn.fail(request.id, { code: METHOD_NOT_FOUND, message: `tether does not take ${request.method}` });
   }
   const options = permissionOptions(request.params.options);
-  const question = permissionQuestion(state.calls.fill(request.params.toolCall));
+  const call = state.calls.fill(request.params.toolCall);
+  const own = call && typeof call === 'object' ? o.agent.question?.(call as Record<string, unknown>) : null;
+  const question = { ...permissionQuestion(call), ...own };
   state.asked.add(request.id);
   const verdict = await context.events.ask({ id: String(request.id), ...question });
   // Answered already (an interrupt said `cancelled`), or the agent stopped waiting.

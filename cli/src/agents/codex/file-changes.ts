@@ -13,33 +13,21 @@
 // tether's app-server client speaks v2 only, so v1's applyPatchApproval never reaches it.
 //
 // Anything unreadable is dropped, never guessed: a change the phone cannot show is not shown as another.
-import { FILE_CHANGES_TOOL_NAME, MAX_FILE_CHANGES, MAX_FILE_DIFF_CHARS, wholeFileDiff, type FileChange, type FileChangeKind } from '@tether/shared';
+import { clipDiff, diffHunks, FILE_CHANGES_TOOL_NAME, MAX_FILE_CHANGES, wholeFileDiff, type FileChange, type FileChangeKind } from '@tether/shared';
 
 type Json = Record<string, unknown>;
-const CLIPPED = '\n… (clipped: the rest is too long to show)';
 
 function record(value: unknown): Json | null {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null;
-}
-
-function clip(diff: string): string {
-  return diff.length > MAX_FILE_DIFF_CHARS ? diff.slice(0, MAX_FILE_DIFF_CHARS - CLIPPED.length) + CLIPPED : diff;
-}
-
-/** A unified diff from its hunks on: file headers (`--- a/x`, `+++ b/x`) name what the card names. */
-function hunks(diff: string): string {
-  const lines = diff.replace(/\n$/, '').split('\n');
-  const first = lines.findIndex((line) => line.startsWith('@@'));
-  return (first > 0 ? lines.slice(first) : lines).join('\n');
 }
 
 function change(o: { path: unknown; kind: unknown; movePath?: unknown; text: unknown }): FileChange | null {
   if (typeof o.path !== 'string' || o.path === '' || typeof o.text !== 'string') return null;
   if (o.kind !== 'add' && o.kind !== 'delete' && o.kind !== 'update') return null;
   const kind: FileChangeKind = o.kind;
-  const diff = kind === 'update' ? hunks(o.text) : wholeFileDiff(o.text, kind === 'add' ? '+' : '-');
+  const diff = kind === 'update' ? diffHunks(o.text) : wholeFileDiff(o.text, kind === 'add' ? '+' : '-');
   const movePath = kind === 'update' && typeof o.movePath === 'string' && o.movePath !== '' ? o.movePath : null;
-  return { path: o.path, kind, movePath, diff: clip(diff) };
+  return { path: o.path, kind, movePath, diff: clipDiff(diff) };
 }
 
 /** app-server v2: a fileChange item's `changes`. */
@@ -64,7 +52,7 @@ export function fromApplyPatchText(text: string): FileChange[] {
   const out: FileChange[] = [];
   let current: { path: string; kind: FileChangeKind; movePath: string | null; lines: string[] } | null = null;
   const flush = () => {
-    if (current) out.push({ path: current.path, kind: current.kind, movePath: current.movePath, diff: clip(current.lines.join('\n')) });
+    if (current) out.push({ path: current.path, kind: current.kind, movePath: current.movePath, diff: clipDiff(current.lines.join('\n')) });
     current = null;
   };
   for (const line of lines.slice(1)) {

@@ -1,7 +1,8 @@
 // capabilities.ts: what the phone may do with an opencode session (shared agent-capabilities.ts), sent
 // with its registration and advertised by the daemon. The hub and the web decide from this record.
-// opencode runs headless (`opencode acp`) and, from 1.18.33, its TUI in a PTY heard through its own
-// server (docs/decisions/agents.md): its model and mode are switched headless only (its TUI's picker
+// opencode runs headless (`opencode acp`) and its TUI in a PTY heard through an opencode server (its
+// own from 1.18.33; at 1.17.0 one tether starts, attached to: docs/decisions/agents.md): its model and
+// mode are switched headless only (its TUI's picker
 // is not driven yet), its permission requests reach the phone in both.
 import type { AgentCapabilities } from '@tether/shared';
 

@@ -1,8 +1,9 @@
-// screen.ts: how opencode's TUI draws its state (1.18.33), for the runner's prompt typing. Its chat,
-// turns and permission requests are read from its server, not from here (bridge.ts); the screen says
-// only when a prompt may be typed. Drawn:
+// screen.ts: how opencode's TUI draws its state (1.18.33; 1.17.0 alike but for its placeholder), for
+// the runner's prompt typing. Its chat, turns and permission requests are read from its server, not
+// from here (bridge.ts); the screen says only when a prompt may be typed. Drawn:
 //
-//   ┃  Ask anything… "…"            the input box: a bar down its left edge; the placeholder, or typed text
+//   ┃  Ask anything… "…"            the input box: a bar down its left edge; the placeholder (1.17.0
+//                                   writes "Ask anything..."), or typed text
 //   ┃  Build · Fake Model Fake      its agent and model, the box's last row
 //   ╹▀▀▀▀▀▀▀▀                        its bottom edge
 //   ⬝⬝■■  esc interrupt             while a turn runs
@@ -14,7 +15,7 @@ const BAR = '┃';
 /** The box's last row: its agent (Build, Plan, or one of the person's own) and model. */
 const AGENT_ROW = /^┃\s+\S[^·]*·\s+\S/;
 const BOTTOM_EDGE = /^╹▀+/;
-const PLACEHOLDER = /^Ask anything…/;
+const PLACEHOLDER = /^Ask anything(…|\.\.\.)/;
 const BUSY = /\binterrupt\b/;
 const DIALOG = /Permission required/;
 

@@ -58,7 +58,15 @@ describe('opencode server events (1.18.33, as seen on its /event stream)', () =>
 
   it('permission requests in the words the phone draws; a reply by either side', () => {
     expect(opencodeAsk({ id: 'per_1', sessionID: S, permission: 'bash', patterns: ['touch a.txt'], metadata: {} })).toEqual({ id: 'per_1', sessionId: S, toolName: 'Bash', toolInput: { command: 'touch a.txt' } });
-    expect(opencodeAsk({ id: 'per_2', sessionID: S, permission: 'edit', patterns: ['src/a.ts'], metadata: { filepath: '/p/src/a.ts', diff: '-a\n+b' } })).toEqual({ id: 'per_2', sessionId: S, toolName: 'Edit', toolInput: { file_path: '/p/src/a.ts', diff: '-a\n+b' } });
+    const diff = 'Index: /p/src/a.ts\n===\n--- /p/src/a.ts\n+++ /p/src/a.ts\n@@ -1,1 +1,1 @@\n-a\n+b\n';
+    expect(opencodeAsk({ id: 'per_2', sessionID: S, permission: 'edit', patterns: ['src/a.ts'], metadata: { filepath: '/p/src/a.ts', diff } })).toEqual({
+      id: 'per_2',
+      sessionId: S,
+      toolName: 'FileChanges',
+      toolInput: { changes: [{ path: '/p/src/a.ts', kind: 'update', movePath: null, diff: '@@ -1,1 +1,1 @@\n-a\n+b' }] },
+    });
+    // An edit naming no file is still asked, by its patterns.
+    expect(opencodeAsk({ id: 'per_3', sessionID: S, permission: 'edit', patterns: ['src/b.ts'], metadata: {} })).toEqual({ id: 'per_3', sessionId: S, toolName: 'edit', toolInput: { patterns: ['src/b.ts'] } });
     expect(opencodeAsk({ sessionID: S, permission: 'bash' })).toBeNull();
     const reader = createOpencodeEventReader({ now: at });
     expect(reader.read(ev('permission.replied', { sessionID: S, requestID: 'per_1', reply: 'once' }))).toEqual([{ kind: 'replied', id: 'per_1' }]);
@@ -81,6 +89,8 @@ describe('its screen (1.18.33)', () => {
   const box = (inside: string[], below: string) => rows(['     hi there', ...inside.map((l) => `  ┃  ${l}`), '  ┃  Build · Fake Model Fake', '  ╹▀▀▀▀▀▀▀▀▀▀▀▀', below]);
   it('ready with an empty input (blank or its placeholder), with typed text, busy, and its permission dialog', () => {
     expect(readOpencodePrompt({ rows: box(['', 'Ask anything… "What is the tech stack of this project?"', ''], '  tab agents  ctrl+p commands') })).toEqual({ kind: 'ready', inputEmpty: true });
+    // 1.17.0's placeholder (seen attached to its server).
+    expect(readOpencodePrompt({ rows: box(['', 'Ask anything... "Fix broken tests"', ''], '  tab agents  ctrl+p commands') })).toEqual({ kind: 'ready', inputEmpty: true });
     expect(readOpencodePrompt({ rows: box(['', 'hello', ''], '  ctrl+p commands') })).toEqual({ kind: 'ready', inputEmpty: false });
     expect(readOpencodePrompt({ rows: box(['', '', ''], '  ⬝⬝■■  esc interrupt') })).toEqual({ kind: 'busy' });
     expect(readOpencodePrompt({ rows: rows(['  ┃  △ Permission required', '  ┃   Allow once   Allow always   Reject']) })).toEqual({ kind: 'dialog' });

@@ -14,6 +14,7 @@
 // Invariant: only the session the TUI works in counts (a sub-agent's session and the title request's
 // are not the chat); every line's id is opencode's own (part ids), so a re-read drops as copies.
 import type { ChatLogLine } from '../acp/chat-log.ts';
+import { opencodeEditQuestion } from './edit-request.ts';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => !!value && typeof value === 'object' && !Array.isArray(value);
@@ -44,10 +45,9 @@ export function opencodeAsk(p: Json): OpencodeAsk | null {
     const command = str(meta.command) ?? patterns.join(' && ');
     return { id, sessionId, toolName: 'Bash', toolInput: { command, ...(str(meta.description) ? { description: meta.description } : {}) } };
   }
-  if (permission === 'edit') {
-    const file = str(meta.filepath) ?? str(meta.filePath) ?? patterns[0] ?? '';
-    return { id, sessionId, toolName: 'Edit', toolInput: { file_path: file, ...(str(meta.diff) ? { diff: meta.diff } : {}) } };
-  }
+  // Its edit, write and apply_patch: the files and their diffs (edit-request.ts).
+  const edit = permission === 'edit' ? opencodeEditQuestion(meta) : null;
+  if (edit) return { id, sessionId, ...edit };
   return { id, sessionId, toolName: permission, toolInput: { ...(patterns.length ? { patterns } : {}) } };
 }
 

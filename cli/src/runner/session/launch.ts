@@ -83,6 +83,11 @@ export async function prepareLaunch(o: {
     return o.failEarly(`could not write the hook settings: ${String(error)}`);
   }
   scope.onCleanup(() => installed.remove());
+  try {
+    await installed.ready;
+  } catch (error) {
+    return o.failEarly(error instanceof Error ? error.message : String(error));
+  }
   gate = installed.gate;
   // The variables its hooks need join the environment the agent is spawned with (the same object).
   if (installed.env) Object.assign(o.env, installed.env);
