@@ -3,14 +3,16 @@
 // opencode against the fake chat completions API, in its sandbox: a prompt from the hub typed into its
 // input box reaches the fake and the answer shows in the hub's chat; a prompt typed at the desk shows
 // there too; a shell command asked about is answered from the hub (allowed: it ran; denied: it did not)
-// or at the desk (the hub's request is withdrawn). At the floor pin its TUI is refused with the reason.
+// or at the desk (the hub's request is withdrawn); its mode (agent) switched from the hub shows at the
+// desk and reaches its model, and the desk's Tab is heard on the hub; its model is not switched in a
+// PTY (refused with the reason). At the floor pin its TUI is refused with the reason.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFakeChatCompletions, text, toolCall, userSays, hasToolResult, when, type ScriptTurn } from '../fixtures/fake-chat-completions/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { startHub } from '../harness/hub.ts';
-import { createOpencodeSandbox, opencodeBin } from '../harness/opencode.ts';
+import { createOpencodeSandbox, FAKE_OPENCODE_MODEL_2, opencodeBin } from '../harness/opencode.ts';
 import { chatText, startRunner, watchSession } from '../harness/runner.ts';
 import { ptyRefusal } from '../../cli/src/agents/opencode/pty.ts';
 import { opencodeVersions } from '../../cli/src/agents/opencode/version.ts';
@@ -43,7 +45,7 @@ async function refusedAtTheFloor() {
 }
 
 describe('tether opencode: its TUI in a PTY', () => {
-  it('prompts from the hub and the desk in the hub chat; a shell command allowed and denied from the hub, and answered at the desk (at the floor: refused, with the reason)', async () => {
+  it('prompts from the hub and the desk in the hub chat; a shell command allowed and denied from the hub, and answered at the desk; its mode from the hub and the desk (at the floor: refused, with the reason)', async () => {
     if (floor) return refusedAtTheFloor();
     const { fake, sandbox, runner, hub } = await startWorld([
       when(userSays('hello from the hub'), text('hub prompt answered')),
@@ -54,6 +56,8 @@ describe('tether opencode: its TUI in a PTY', () => {
       when(hasToolResult(), text('after the denial')),
       when(userSays('run at the desk'), toolCall('bash', { command: 'touch desk.txt', description: 'make a third' })),
       when(hasToolResult(), text('after the desk')),
+      when(userSays('plan it'), text('planned')),
+      when(userSays('build it'), text('built')),
     ]);
     const phone = await watchSession({ hub, sessionId: runner.sessionId, timeoutMs: STEP_MS });
     defer(() => phone.stop());
@@ -64,6 +68,8 @@ describe('tether opencode: its TUI in a PTY', () => {
     await phone.waitFor(said(phone, 'assistant', 'hub prompt answered'), { what: 'the answer in the hub chat', timeoutMs: STEP_MS });
     expect(phone.messages().find((m) => m.role === 'user' && chatText(m) === 'hello from the hub')).toBeTruthy();
     expect(fake.mainRequests().length).toBeGreaterThanOrEqual(1);
+    // The hub learnt its session id (opencode's own, `ses_…`), what a resume from the phone continues.
+    await phone.waitFor(() => /^ses_[A-Za-z0-9]+$/.test(phone.session()?.agentSessionId ?? ''), { what: "opencode's session id on the hub", timeoutMs: STEP_MS });
 
     // At the desk.
     await runner.waitForScreen(/ctrl\+p commands/, { timeoutMs: STEP_MS });
@@ -98,6 +104,28 @@ describe('tether opencode: its TUI in a PTY', () => {
     await phone.waitFor(() => phone.resolved.find((r) => r.requestId === atDesk.id), { what: 'the hub request withdrawn', timeoutMs: STEP_MS });
     await phone.waitFor(said(phone, 'assistant', 'after the desk'), { what: 'the turn after the desk answer', timeoutMs: STEP_MS });
     expect(existsSync(join(sandbox.cwd, 'desk.txt'))).toBe(true);
+
+    // Its mode from the hub: its own Tab, so the desk shows the plan agent and the next turn is its.
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle', timeoutMs: STEP_MS });
+    expect((await phone.emit('session:set-mode', { sessionId: runner.sessionId, mode: 'plan' })).ok).toBe(true);
+    await phone.waitFor(() => phone.session()?.permissionMode === 'plan', { what: 'plan mode on the hub', timeoutMs: STEP_MS });
+    await runner.waitForScreen(/┃\s+Plan · /, { timeoutMs: STEP_MS });
+    await phone.send('plan it');
+    await phone.waitFor(said(phone, 'assistant', 'planned'), { what: 'the reply in plan mode', timeoutMs: STEP_MS });
+    // opencode's plan agent tells its model, in a reminder after the person's words, it may not edit.
+    expect(JSON.stringify(fake.mainRequests().at(-1)?.messages)).toMatch(/Plan mode ACTIVE/);
+    // Tab at the desk: back to build, heard on the hub.
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the plan turn', timeoutMs: STEP_MS });
+    runner.write('\t');
+    await runner.waitForScreen(/┃\s+Build · /, { timeoutMs: STEP_MS });
+    await phone.waitFor(() => phone.session()?.permissionMode === 'default', { what: 'the desk\'s build agent on the hub', timeoutMs: STEP_MS });
+    await phone.send('build it');
+    await phone.waitFor(said(phone, 'assistant', 'built'), { what: 'the reply in build mode', timeoutMs: STEP_MS });
+    // The person's last words carry no plan reminder (the earlier turn's stay in its history).
+    expect(JSON.stringify(fake.mainRequests().at(-1)?.messages?.at(-1))).toContain('build it');
+    expect(JSON.stringify(fake.mainRequests().at(-1)?.messages?.at(-1))).not.toMatch(/Plan mode ACTIVE/);
+    // Its model is switched headless only (capabilities.ts): refused in a PTY with the reason, nothing typed.
+    expect(await phone.emit('session:set-model', { sessionId: runner.sessionId, model: FAKE_OPENCODE_MODEL_2 })).toMatchObject({ ok: false, error: 'opencode switches model from here in a headless session only' });
     expect(phone.duplicates()).toBe(0);
   }, 1_800_000);
 });

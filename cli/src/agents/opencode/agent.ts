@@ -2,8 +2,8 @@
 // `opencode acp` through the ACP transport (headless.ts, agents/acp/), its chat from tether's chat
 // log of what it says over ACP, its permission requests to the phone, model and mode over ACP. In a
 // PTY: its own TUI, heard through the server the TUI runs for itself (pty.ts, bridge.ts): the same
-// chat log written from its events, its permission requests answered over that server's API
-// (docs/decisions/agents.md, "opencode").
+// chat log written from its events, its permission requests answered over that server's API, its
+// mode switched with its own Tab (modes.ts) (docs/decisions/agents.md, "opencode").
 import { join } from 'node:path';
 import { LaunchArgsError, type Agent } from '../agent.ts';
 import { createEnder } from '../ender.ts';
@@ -16,6 +16,7 @@ import { opencodeSpawnArgs, planOpencodeLaunch } from './launch.ts';
 import { installOpencodePty } from './pty.ts';
 import { opencodeHookDialect } from './hook-dialect.ts';
 import { opencodeScreen } from './screen.ts';
+import { opencodeModes } from './modes.ts';
 import { opencodeVersions } from './version.ts';
 
 export const opencodeAgent: Agent = {
@@ -38,6 +39,8 @@ export const opencodeAgent: Agent = {
   // A refusal over ACP is the option the person picked; its result says nothing more.
   isRejectedToolResult: () => false,
   screen: opencodeScreen,
+  // In a PTY: its Tab, as at the desk (headless: ACP's session/set_mode).
+  modes: opencodeModes,
   spawnArgs: opencodeSpawnArgs,
   headless: createOpencodeHeadless,
   endPty: ({ pty, log }) => createEnder({ step: () => pty.kill('SIGTERM'), at: [0], exited: pty.exited, force: () => pty.kill('SIGKILL'), log }),

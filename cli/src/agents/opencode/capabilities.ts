@@ -1,8 +1,10 @@
 // capabilities.ts: what the phone may do with an opencode session (shared agent-capabilities.ts), sent
 // with its registration and advertised by the daemon. The hub and the web decide from this record.
 // opencode runs headless (`opencode acp`) and, from 1.18.33, its TUI in a PTY heard through its own
-// server (docs/decisions/agents.md): its model and mode are switched headless only (its TUI's picker
-// is not driven yet), its permission requests reach the phone in both.
+// server (docs/decisions/agents.md): its mode is switched in both (a PTY: its own Tab, modes.ts), its
+// model headless only (nothing outside its TUI sets the TUI's model: only its picker, which shows
+// display names fuzzy-filtered and marks the highlighted row by colour alone), its permission
+// requests reach the phone in both.
 import type { AgentCapabilities } from '@tether/shared';
 
 export const opencodeCapabilities: AgentCapabilities = {
@@ -13,8 +15,9 @@ export const opencodeCapabilities: AgentCapabilities = {
   models: { offered: [], typed: true, example: 'anthropic/claude-sonnet-4-5', switchableIn: ['headless'] },
   // It has no effort setting over ACP.
   effort: { levels: [], maps: {}, switchableIn: [] },
-  // Its two primary agents are ACP session modes: build (default) and plan (no edit tools).
-  modes: { values: ['default', 'plan'], switchableIn: ['headless'] },
+  // Its two primary agents are ACP session modes: build (default) and plan (no edit tools); its TUI
+  // cycles them with Tab.
+  modes: { values: ['default', 'plan'], switchableIn: ['headless', 'pty'] },
   // Its own TUI continues a session at the desk.
   resumeCommand: 'opencode --session {id}',
   fork: { supported: false, reason: 'tether does not fork an opencode session yet (ACP has session/fork; not wired)' },
