@@ -27,12 +27,12 @@ export const opencodeAgent: Agent = {
   env: ({ env }) => agentEnvironment({ env }),
   plan: planOpencodeLaunch,
   // Only a PTY launch installs hooks; a headless one speaks ACP and needs none.
-  installHooks: ({ endpoint, env, tetherHome, cwd }) => {
+  installHooks: ({ endpoint, plan, env, tetherHome, cwd }) => {
     if (!tetherHome || !cwd) throw new LaunchArgsError('opencode in a PTY needs tether\'s state folder and the session\'s folder');
     // Remembered per binary (the launch's range check just read it): its --version starts the whole
     // native binary, which took over 10 s on a loaded machine.
     const version = opencodeVersions.cached({ bin: opencodeAgent.findBinary({ env }), cacheFile: join(tetherHome, 'opencode-version.json') });
-    return installOpencodePty({ version, endpoint, tetherHome, cwd });
+    return installOpencodePty({ version, endpoint, tetherHome, cwd, opened: plan.fork ? null : plan.resumeId });
   },
   hookDialect: opencodeHookDialect,
   transcript: (options) => createChatLogReader({ usage: options?.usage ?? null }),

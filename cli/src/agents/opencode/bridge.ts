@@ -3,7 +3,8 @@
 // runner what a hook would, at the runner's own hook endpoint, in claude's words:
 //
 //   its session appears          ─► session-start {session_id, transcript_path: the chat log,
-//                                   source: resume when an earlier launch wrote that log}
+//                                   source: resume when an earlier launch wrote that log} (a
+//                                   resumed one, `--session <id>`, is known to be its own)
 //   a user message (desk, phone) ─► the chat log's user line, user-prompt-submit (a turn starts)
 //   text, reasoning, tool parts  ─► the chat log (acp/chat-log.ts's lines; the runner tails it)
 //   the session goes idle        ─► stop
@@ -29,9 +30,9 @@ const PERSON_TIMEOUT_MS = 86_400_000;
 
 export type OpencodeBridge = { stop(): void };
 
-export function startOpencodeBridge(o: { server: OpencodeServer; endpoint: HookEndpoint; chatDir: string; cwd: string; log?: (line: string) => void }): OpencodeBridge {
+export function startOpencodeBridge(o: { server: OpencodeServer; endpoint: HookEndpoint; chatDir: string; cwd: string; opened: string | null; log?: (line: string) => void }): OpencodeBridge {
   const stopped = new AbortController();
-  const reader = createOpencodeEventReader();
+  const reader = createOpencodeEventReader({ opened: o.opened });
   const held = new Map<string, AbortController>();
   let logPath: string | null = null;
 

@@ -28,11 +28,12 @@ function reserveServer(): OpencodeServer {
   return { url: `http://127.0.0.1:${port}`, port, password: randomBytes(24).toString('base64url') };
 }
 
-export function installOpencodePty(o: { version: string | null; endpoint: HookEndpoint; tetherHome: string; cwd: string; log?: (line: string) => void }): HookInstall {
+/** `opened`: the session its TUI is told to open (`--session <id>`), null for a new one. */
+export function installOpencodePty(o: { version: string | null; endpoint: HookEndpoint; tetherHome: string; cwd: string; opened: string | null; log?: (line: string) => void }): HookInstall {
   const refused = ptyRefusal(o.version);
   if (refused) throw new LaunchArgsError(refused);
   const server = reserveServer();
-  const bridge = startOpencodeBridge({ server, endpoint: o.endpoint, chatDir: join(o.tetherHome, 'acp-chat'), cwd: o.cwd, ...(o.log ? { log: o.log } : {}) });
+  const bridge = startOpencodeBridge({ server, endpoint: o.endpoint, chatDir: join(o.tetherHome, 'acp-chat'), cwd: o.cwd, opened: o.opened, ...(o.log ? { log: o.log } : {}) });
   return {
     args: ['--port', String(server.port), '--hostname', '127.0.0.1'],
     // Its server reads the password from here; a user name of the person's own would not match ours.
