@@ -25,7 +25,9 @@ describe('a PTY opencode’s mode (its agent, Tab at the desk)', () => {
   it('is read off its input box: Build is default, Plan is plan, an agent of the person’s is none', () => {
     expect(opencodeScreen.footerMode?.(fakeOpencode({ agents: ['Build'] }).rows())).toBe('default');
     expect(opencodeScreen.footerMode?.(fakeOpencode({ agents: ['Plan'] }).rows())).toBe('plan');
+    expect(opencodeScreen.footerMode?.(fakeOpencode({ agents: ['Build auto'] }).rows())).toBe('default');
     expect(opencodeScreen.footerMode?.(fakeOpencode({ agents: ['Docs'] }).rows())).toBeNull();
+    expect(opencodeScreen.footerMode?.(fakeOpencode({ agents: ['Shell'] }).rows())).toBeNull();
     expect(opencodeScreen.footerMode?.(fakeOpencode({ agents: ['Build'], dialog: true }).rows())).toBeNull();
   });
 

@@ -22,13 +22,13 @@ const DIALOG = /Permission required/;
 
 const rowText = (row: ScreenRow) => row.text.trim();
 
-/** The agent its input box's last row names ("Build · Fake Model Fake" → "Build"), or null while no
- *  input box is drawn (a dialog). */
+/** The agent its input box's last row names ("Build · Fake Model Fake" → "Build"; "Build auto · …"
+ *  with its own auto-approve on; "Shell" in its shell mode), or null while no input box is drawn. */
 export function opencodeAgentShown(rows: readonly ScreenRow[]): string | null {
   const edge = rows.findLastIndex((row) => BOTTOM_EDGE.test(rowText(row)));
   const row = edge >= 1 ? rowText(rows[edge - 1]!) : '';
   if (!AGENT_ROW.test(row)) return null;
-  return row.slice(BAR.length, row.indexOf('·')).trim();
+  return row.slice(BAR.length, row.indexOf('·')).trim().split(/\s+/)[0]!;
 }
 
 /** The mode an agent it names is (Build → default, Plan → plan), or null for another agent. */
