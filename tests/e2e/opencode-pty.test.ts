@@ -4,15 +4,17 @@
 // input box reaches the fake and the answer shows in the hub's chat; a prompt typed at the desk shows
 // there too; a shell command asked about is answered from the hub (allowed: it ran; denied: it did not)
 // or at the desk (the hub's request is withdrawn); its mode (agent) switched from the hub shows at the
-// desk and reaches its model, and the desk's Tab is heard on the hub; its model is not switched in a
-// PTY (refused with the reason). At the floor pin its TUI is refused with the reason.
+// desk and reaches its model, and the desk's Tab is heard on the hub; its model switched from the hub
+// through its picker shows at the desk and answers the next turn (one it does not offer: refused).
+// At the floor pin its TUI is refused with the reason.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { SessionCommandFinished } from '@tether/shared';
 import { startFakeChatCompletions, text, toolCall, userSays, hasToolResult, when, type ScriptTurn } from '../fixtures/fake-chat-completions/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { startHub } from '../harness/hub.ts';
-import { createOpencodeSandbox, FAKE_OPENCODE_MODEL_2, opencodeBin } from '../harness/opencode.ts';
+import { createOpencodeSandbox, FAKE_OPENCODE_MODEL, FAKE_OPENCODE_MODEL_2, opencodeBin } from '../harness/opencode.ts';
 import { chatText, startRunner, watchSession } from '../harness/runner.ts';
 import { ptyRefusal } from '../../cli/src/agents/opencode/pty.ts';
 import { opencodeVersions } from '../../cli/src/agents/opencode/version.ts';
@@ -45,7 +47,7 @@ async function refusedAtTheFloor() {
 }
 
 describe('tether opencode: its TUI in a PTY', () => {
-  it('prompts from the hub and the desk in the hub chat; a shell command allowed and denied from the hub, and answered at the desk; its mode from the hub and the desk (at the floor: refused, with the reason)', async () => {
+  it('prompts from the hub and the desk in the hub chat; a shell command allowed and denied from the hub, and answered at the desk; its mode from the hub and the desk, its model from the hub (at the floor: refused, with the reason)', async () => {
     if (floor) return refusedAtTheFloor();
     const { fake, sandbox, runner, hub } = await startWorld([
       when(userSays('hello from the hub'), text('hub prompt answered')),
@@ -58,6 +60,8 @@ describe('tether opencode: its TUI in a PTY', () => {
       when(hasToolResult(), text('after the desk')),
       when(userSays('plan it'), text('planned')),
       when(userSays('build it'), text('built')),
+      when(userSays('which model'), text('told: which model')),
+      when(userSays('and now'), text('told: and now')),
     ]);
     const phone = await watchSession({ hub, sessionId: runner.sessionId, timeoutMs: STEP_MS });
     defer(() => phone.stop());
@@ -124,8 +128,34 @@ describe('tether opencode: its TUI in a PTY', () => {
     // The person's last words carry no plan reminder (the earlier turn's stay in its history).
     expect(JSON.stringify(fake.mainRequests().at(-1)?.messages?.at(-1))).toContain('build it');
     expect(JSON.stringify(fake.mainRequests().at(-1)?.messages?.at(-1))).not.toMatch(/Plan mode ACTIVE/);
-    // Its model is switched headless only (capabilities.ts): refused in a PTY with the reason, nothing typed.
-    expect(await phone.emit('session:set-model', { sessionId: runner.sessionId, model: FAKE_OPENCODE_MODEL_2 })).toMatchObject({ ok: false, error: 'opencode switches model from here in a headless session only' });
+
+    // Its model from the hub: its /models picker, as at the desk. One it does not offer: refused before any key.
+    const finished: SessionCommandFinished[] = [];
+    phone.socket.on('session:command-finished', (fact: SessionCommandFinished) => {
+      finished.push(fact);
+      phone.changed();
+    });
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the build turn', timeoutMs: STEP_MS });
+    const before = phone.session()?.model;
+    expect(await phone.emit('session:set-model', { sessionId: runner.sessionId, model: 'fake/not-offered' })).toMatchObject({ ok: true });
+    await phone.waitFor(() => finished.find((f) => f.args === 'fake/not-offered'), { what: 'the refused switch finished', timeoutMs: STEP_MS });
+    expect(finished).toEqual([expect.objectContaining({ args: 'fake/not-offered', outcome: 'kept' })]);
+    expect(phone.session()?.model).toBe(before);
+    expect(runner.screenText()).not.toContain('Select model');
+    // Offered: the desk's input box names it, and the next request at the API is for it; then back
+    // (the current model is the first row no more: the highlight starts on the first match).
+    for (const [model, shown, words] of [[FAKE_OPENCODE_MODEL_2, /┃\s+Build · Fake Model 2 Fake/, 'which model'], [FAKE_OPENCODE_MODEL, /┃\s+Build · Fake Model Fake/, 'and now']] as const) {
+      expect(await phone.emit('session:set-model', { sessionId: runner.sessionId, model })).toMatchObject({ ok: true });
+      await phone.waitFor(() => finished.find((f) => f.args === model), { what: `the switch to ${model} finished`, timeoutMs: STEP_MS });
+      expect(finished.find((f) => f.args === model)).toMatchObject({ outcome: 'applied' });
+      await phone.waitFor(() => phone.session()?.model === model, { what: `${model} on the hub`, timeoutMs: STEP_MS });
+      await runner.waitForScreen(shown, { timeoutMs: STEP_MS });
+      await phone.send(words);
+      await phone.waitFor(said(phone, 'assistant', `told: ${words}`), { what: `the reply from ${model}`, timeoutMs: STEP_MS });
+      expect(fake.mainRequests().at(-1)?.model).toBe(model.slice(model.indexOf('/') + 1));
+      await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the turn', timeoutMs: STEP_MS });
+    }
+    expect(phone.requested.filter((r) => r.kind === 'dialog')).toEqual([]);
     expect(phone.duplicates()).toBe(0);
   }, 1_800_000);
 });

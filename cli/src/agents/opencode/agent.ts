@@ -3,7 +3,8 @@
 // log of what it says over ACP, its permission requests to the phone, model and mode over ACP. In a
 // PTY: its own TUI, heard through the server the TUI runs for itself (pty.ts, bridge.ts): the same
 // chat log written from its events, its permission requests answered over that server's API, its
-// mode switched with its own Tab (modes.ts) (docs/decisions/agents.md, "opencode").
+// mode and model switched with its own Tab and picker (modes.ts, model-picker.ts)
+// (docs/decisions/agents.md, "opencode").
 import { join } from 'node:path';
 import { LaunchArgsError, type Agent } from '../agent.ts';
 import { createEnder } from '../ender.ts';
@@ -17,6 +18,7 @@ import { installOpencodePty } from './pty.ts';
 import { opencodeHookDialect } from './hook-dialect.ts';
 import { opencodeScreen } from './screen.ts';
 import { opencodeModes } from './modes.ts';
+import { switchOpencodeModel } from './model-picker.ts';
 import { opencodeVersions } from './version.ts';
 
 export const opencodeAgent: Agent = {
@@ -41,6 +43,8 @@ export const opencodeAgent: Agent = {
   screen: opencodeScreen,
   // In a PTY: its Tab, as at the desk (headless: ACP's session/set_mode).
   modes: opencodeModes,
+  // In a PTY: its /models picker, as at the desk (headless: ACP's session/set_model).
+  models: { switchTo: switchOpencodeModel },
   spawnArgs: opencodeSpawnArgs,
   headless: createOpencodeHeadless,
   endPty: ({ pty, log }) => createEnder({ step: () => pty.kill('SIGTERM'), at: [0], exited: pty.exited, force: () => pty.kill('SIGKILL'), log }),

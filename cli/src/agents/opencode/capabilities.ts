@@ -1,18 +1,17 @@
 // capabilities.ts: what the phone may do with an opencode session (shared agent-capabilities.ts), sent
 // with its registration and advertised by the daemon. The hub and the web decide from this record.
 // opencode runs headless (`opencode acp`) and, from 1.18.33, its TUI in a PTY heard through its own
-// server (docs/decisions/agents.md): its mode is switched in both (a PTY: its own Tab, modes.ts), its
-// model headless only (nothing outside its TUI sets the TUI's model: only its picker, which shows
-// display names fuzzy-filtered and marks the highlighted row by colour alone), its permission
-// requests reach the phone in both.
+// server (docs/decisions/agents.md): its model and mode are switched in both (a PTY: its own
+// /models picker and Tab, model-picker.ts and modes.ts), its permission requests reach the phone in
+// both.
 import type { AgentCapabilities } from '@tether/shared';
 
 export const opencodeCapabilities: AgentCapabilities = {
   displayName: 'opencode',
   description: 'sst · the opencode CLI',
-  // ACP's session/set_model takes `provider/model`, any its providers list (its own picker reads the
-  // same list: typed, as the list is the user's configuration).
-  models: { offered: [], typed: true, example: 'anthropic/claude-sonnet-4-5', switchableIn: ['headless'] },
+  // ACP's session/set_model and its TUI's picker take `provider/model`, any its providers list
+  // (typed, as the list is the user's configuration).
+  models: { offered: [], typed: true, example: 'anthropic/claude-sonnet-4-5', switchableIn: ['headless', 'pty'] },
   // It has no effort setting over ACP.
   effort: { levels: [], maps: {}, switchableIn: [] },
   // Its two primary agents are ACP session modes: build (default) and plan (no edit tools); its TUI

@@ -6,6 +6,7 @@ import { LaunchArgsError, type HookInstall } from '../agent.ts';
 import type { HookEndpoint } from '../../hooks/events.ts';
 import { compareVersions } from '../version.ts';
 import { startOpencodeBridge } from './bridge.ts';
+import { servingTui } from './model-picker.ts';
 import { PASSWORD_VARIABLE, USERNAME, USERNAME_VARIABLE, type OpencodeServer } from './server-link.ts';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -34,10 +35,14 @@ export function installOpencodePty(o: { version: string | null; endpoint: HookEn
   if (refused) throw new LaunchArgsError(refused);
   const server = reserveServer();
   const bridge = startOpencodeBridge({ server, endpoint: o.endpoint, chatDir: join(o.tetherHome, 'acp-chat'), cwd: o.cwd, opened: o.opened, ...(o.log ? { log: o.log } : {}) });
+  servingTui(server);
   return {
     args: ['--port', String(server.port), '--hostname', '127.0.0.1'],
     // Its server reads the password from here; a user name of the person's own would not match ours.
     env: { [PASSWORD_VARIABLE]: server.password, [USERNAME_VARIABLE]: USERNAME },
-    remove: () => bridge.stop(),
+    remove: () => {
+      servingTui(null);
+      bridge.stop();
+    },
   };
 }
