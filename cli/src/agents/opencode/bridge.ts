@@ -30,9 +30,18 @@ const PERSON_TIMEOUT_MS = 86_400_000;
 
 export type OpencodeBridge = { stop(): void };
 
+/** Whether this runner's bridge hears its TUI's server (no bridge: nothing to wait for). Its server
+ *  sends no event twice: a prompt typed before the stream is open is lost to the chat, so its screen
+ *  reads as starting until then (screen.ts). One TUI per runner process. */
+let listening = true;
+export function bridgeListening(): boolean {
+  return listening;
+}
+
 export function startOpencodeBridge(o: { server: OpencodeServer; endpoint: HookEndpoint; chatDir: string; cwd: string; opened: string | null; log?: (line: string) => void }): OpencodeBridge {
   const stopped = new AbortController();
   const reader = createOpencodeEventReader({ opened: o.opened });
+  listening = false;
   const held = new Map<string, AbortController>();
   let logPath: string | null = null;
 
@@ -102,7 +111,7 @@ export function startOpencodeBridge(o: { server: OpencodeServer; endpoint: HookE
   void (async () => {
     while (!stopped.signal.aborted) {
       try {
-        await readEvents({ server: o.server, signal: stopped.signal, onEvent: (event) => reader.read(event).forEach(act) });
+        await readEvents({ server: o.server, signal: stopped.signal, onEvent: (event) => reader.read(event).forEach(act), onOpen: () => (listening = true) });
       } catch {
         // Not up yet, or gone (the TUI exited): tried again until stopped.
       }
@@ -112,6 +121,7 @@ export function startOpencodeBridge(o: { server: OpencodeServer; endpoint: HookE
 
   return {
     stop: () => {
+      listening = true;
       stopped.abort();
       for (const controller of held.values()) controller.abort();
       held.clear();

@@ -11,6 +11,7 @@ import type { AgentScreen } from '../agent.ts';
 import type { PromptState, ScreenRow } from '../../screen/prompt-state.ts';
 import type { PermissionMode } from '@tether/shared';
 import { OPENCODE_MODES } from './launch.ts';
+import { bridgeListening } from './bridge.ts';
 
 const BAR = '┃';
 /** The box's last row: its agent (Build, Plan, or one of the person's own) and model. */
@@ -59,7 +60,8 @@ export function readOpencodePrompt(o: { rows: readonly ScreenRow[] }): PromptSta
 }
 
 export const opencodeScreen: AgentScreen = {
-  readPrompt: readOpencodePrompt,
+  // Its input box before the bridge hears its server would take a prompt the chat never sees.
+  readPrompt: (o) => (bridgeListening() ? readOpencodePrompt(o) : { kind: 'starting' }),
   // Its agent (Tab at the desk) is the session's mode: build or plan; another of the person's is none.
   footerMode: (rows) => opencodeModeOf(opencodeAgentShown(rows)),
   // Its permission dialog is answered through its server (bridge.ts), never read off the screen: a

@@ -45,11 +45,12 @@ export function createSseParser(onData: (data: unknown) => void): (text: string)
 }
 
 /** Reads the server's event stream until it ends or `signal` aborts; throws when it cannot connect. */
-export async function readEvents(o: { server: OpencodeServer; signal: AbortSignal; onEvent: (event: unknown) => void }): Promise<void> {
+export async function readEvents(o: { server: OpencodeServer; signal: AbortSignal; onEvent: (event: unknown) => void; onOpen?: () => void }): Promise<void> {
   const headers = new AbortController();
   const timer = setTimeout(() => headers.abort(), HEADERS_TIMEOUT_MS);
   const response = await fetch(`${o.server.url}/event`, { headers: { authorization: authorization(o.server), accept: 'text/event-stream' }, signal: AbortSignal.any([o.signal, headers.signal]), timeout: false } as RequestInit).finally(() => clearTimeout(timer));
   if (!response.ok || !response.body) throw new Error(`opencode's event stream answered HTTP ${response.status}`);
+  o.onOpen?.();
   const parse = createSseParser(o.onEvent);
   const decoder = new TextDecoder();
   const reader = response.body.getReader();
