@@ -31,6 +31,11 @@ export const AgentSessionIdSchema = z
   .max(64)
   .refine((id) => UUID_RE.test(id) || AGENT_OWN_ID_RE.test(id), "agent session id must be a UUID or an agent's own id of letters, digits and '_'");
 
+/** The one rule of what an agent session id is (AgentSessionIdSchema), for a value not yet parsed. */
+export function isAgentSessionId(id: string): boolean {
+  return AgentSessionIdSchema.safeParse(id).success;
+}
+
 /** An agent's own id of one of its background sessions (claude's `claude --bg`: 8 hex digits, what
  *  `claude attach <id>` takes). It lands on the agent's command line: hex only. */
 export const BackgroundIdSchema = z.string().regex(/^[0-9a-f]{8}$/, 'background session id: 8 hex digits');

@@ -6,17 +6,21 @@
 // fake and the answer shows in the hub's chat; a prompt typed at the desk shows there too; a shell
 // command asked about is answered from the hub (allowed: it ran; denied: it did not) or at the desk
 // (the hub's request is withdrawn); a file it would write is asked with its path and diff (allowed:
-// written; denied: not). Ended from the hub, no opencode process is left (the floor's server too).
+// written; denied: not); its mode (agent) switched from the hub shows at the desk and reaches its
+// model, and the desk's Tab is heard on the hub; its model switched from the hub through its picker
+// shows at the desk and answers the next turn (one it does not offer: refused). Ended from the hub,
+// no opencode process is left (the floor's server too).
 // The floor: TETHER_OPENCODE_BIN=.tools/opencode-1.17.0/node_modules/.bin/opencode.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFailed } from 'vitest';
+import type { SessionCommandFinished } from '@tether/shared';
 import { startFakeChatCompletions, text, toolCall, userSays, hasToolResult, when, type ScriptTurn } from '../fixtures/fake-chat-completions/index.ts';
 import { useCleanups } from '../harness/cleanups.ts';
 import { startHub } from '../harness/hub.ts';
 import { processesUnder } from '../harness/leftovers.ts';
 import { until } from '../harness/waiting.ts';
-import { createOpencodeSandbox, newFileCard, opencodeBin, writeAsked } from '../harness/opencode.ts';
+import { createOpencodeSandbox, FAKE_OPENCODE_MODEL, FAKE_OPENCODE_MODEL_2, newFileCard, opencodeBin, writeAsked } from '../harness/opencode.ts';
 import { chatText, startRunner, watchSession } from '../harness/runner.ts';
 import { compareVersions } from '../../cli/src/agents/version.ts';
 import { opencodeVersions } from '../../cli/src/agents/opencode/version.ts';
@@ -51,8 +55,63 @@ const said = (phone: Awaited<ReturnType<typeof watchSession>>, role: 'user' | 'a
 
 const serveProcesses = (dir: string) => processesUnder(dir).filter((p) => / serve --port /.test(p.command));
 
+type Step = { phone: Awaited<ReturnType<typeof watchSession>>; runner: ReturnType<typeof startRunner>; fake: Awaited<ReturnType<typeof startFakeChatCompletions>> };
+
+/** Its mode from the hub: its own Tab, so the desk shows the plan agent and the next turn is its;
+ *  the desk's Tab back to build is heard on the hub. */
+async function modeFromTheHubAndTheDesk({ phone, runner, fake }: Step): Promise<void> {
+  await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle', timeoutMs: STEP_MS });
+  expect((await phone.emit('session:set-mode', { sessionId: runner.sessionId, mode: 'plan' })).ok).toBe(true);
+  await phone.waitFor(() => phone.session()?.permissionMode === 'plan', { what: 'plan mode on the hub', timeoutMs: STEP_MS });
+  await runner.waitForScreen(/┃\s+Plan · /, { timeoutMs: STEP_MS });
+  await phone.send('plan it');
+  await phone.waitFor(said(phone, 'assistant', 'planned'), { what: 'the reply in plan mode', timeoutMs: STEP_MS });
+  // opencode's plan agent tells its model, in a reminder after the person's words, it may not edit.
+  expect(JSON.stringify(fake.mainRequests().at(-1)?.messages)).toMatch(/Plan mode ACTIVE/);
+  // Tab at the desk: back to build, heard on the hub.
+  await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the plan turn', timeoutMs: STEP_MS });
+  runner.write('\t');
+  await runner.waitForScreen(/┃\s+Build · /, { timeoutMs: STEP_MS });
+  await phone.waitFor(() => phone.session()?.permissionMode === 'default', { what: 'the desk\'s build agent on the hub', timeoutMs: STEP_MS });
+  await phone.send('build it');
+  await phone.waitFor(said(phone, 'assistant', 'built'), { what: 'the reply in build mode', timeoutMs: STEP_MS });
+  // The person's last words carry no plan reminder (the earlier turn's stay in its history).
+  expect(JSON.stringify(fake.mainRequests().at(-1)?.messages?.at(-1))).toContain('build it');
+  expect(JSON.stringify(fake.mainRequests().at(-1)?.messages?.at(-1))).not.toMatch(/Plan mode ACTIVE/);
+}
+
+/** Its model from the hub: its /models picker, as at the desk. One it does not offer: refused before
+ *  any key; one it offers: shown at the desk and asked for at the API; then back. */
+async function modelFromTheHub({ phone, runner, fake }: Step): Promise<void> {
+  const finished: SessionCommandFinished[] = [];
+  phone.socket.on('session:command-finished', (fact: SessionCommandFinished) => {
+    finished.push(fact);
+    phone.changed();
+  });
+  await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the build turn', timeoutMs: STEP_MS });
+  const before = phone.session()?.model;
+  expect(await phone.emit('session:set-model', { sessionId: runner.sessionId, model: 'fake/not-offered' })).toMatchObject({ ok: true });
+  await phone.waitFor(() => finished.find((f) => f.args === 'fake/not-offered'), { what: 'the refused switch finished', timeoutMs: STEP_MS });
+  expect(finished).toEqual([expect.objectContaining({ args: 'fake/not-offered', outcome: 'kept' })]);
+  expect(phone.session()?.model).toBe(before);
+  expect(runner.screenText()).not.toContain('Select model');
+  // Offered: the desk's input box names it, and the next request at the API is for it; then back
+  // (the current model is the first row no more: the highlight starts on the first match).
+  for (const [model, shown, words] of [[FAKE_OPENCODE_MODEL_2, /┃\s+Build · Fake Model 2 Fake/, 'which model'], [FAKE_OPENCODE_MODEL, /┃\s+Build · Fake Model Fake/, 'and now']] as const) {
+    expect(await phone.emit('session:set-model', { sessionId: runner.sessionId, model })).toMatchObject({ ok: true });
+    await phone.waitFor(() => finished.find((f) => f.args === model), { what: `the switch to ${model} finished`, timeoutMs: STEP_MS });
+    expect(finished.find((f) => f.args === model)).toMatchObject({ outcome: 'applied' });
+    await phone.waitFor(() => phone.session()?.model === model, { what: `${model} on the hub`, timeoutMs: STEP_MS });
+    await runner.waitForScreen(shown, { timeoutMs: STEP_MS });
+    await phone.send(words);
+    await phone.waitFor(said(phone, 'assistant', `told: ${words}`), { what: `the reply from ${model}`, timeoutMs: STEP_MS });
+    expect(fake.mainRequests().at(-1)?.model).toBe(model.slice(model.indexOf('/') + 1));
+    await phone.waitFor(() => phone.session()?.status === 'idle', { what: 'idle after the turn', timeoutMs: STEP_MS });
+  }
+}
+
 describe('tether opencode: its TUI in a PTY', () => {
-  it('prompts from the hub and the desk in the hub chat; a shell command allowed and denied from the hub, and answered at the desk; a write allowed and denied from the hub; ended, nothing left running', async () => {
+  it('prompts from the hub and the desk in the hub chat; a shell command allowed and denied from the hub, and answered at the desk; a write allowed and denied from the hub; its mode from the hub and the desk, its model from the hub; ended, nothing left running', async () => {
     const { fake, sandbox, runner, hub } = await startWorld([
       when(userSays('hello from the hub'), text('hub prompt answered')),
       when(userSays('typed at the desk'), text('desk prompt answered')),
@@ -66,6 +125,10 @@ describe('tether opencode: its TUI in a PTY', () => {
       when(hasToolResult(), text('after the write')),
       when(userSays('write denied'), toolCall('write', { filePath: 'denied.md', content: 'never\n' })),
       when(hasToolResult(), text('after the refused write')),
+      when(userSays('plan it'), text('planned')),
+      when(userSays('build it'), text('built')),
+      when(userSays('which model'), text('told: which model')),
+      when(userSays('and now'), text('told: and now')),
     ]);
     const phone = await watchSession({ hub, sessionId: runner.sessionId, timeoutMs: STEP_MS });
     defer(() => phone.stop());
@@ -76,6 +139,8 @@ describe('tether opencode: its TUI in a PTY', () => {
     await phone.waitFor(said(phone, 'assistant', 'hub prompt answered'), { what: 'the answer in the hub chat', timeoutMs: STEP_MS });
     expect(phone.messages().find((m) => m.role === 'user' && chatText(m) === 'hello from the hub'), JSON.stringify(phone.messages().map((m) => [m.role, chatText(m)]))).toBeTruthy();
     expect(fake.mainRequests().length).toBeGreaterThanOrEqual(1);
+    // The hub learnt its session id (opencode's own, `ses_…`), what a resume from the phone continues.
+    await phone.waitFor(() => /^ses_[A-Za-z0-9]+$/.test(phone.session()?.agentSessionId ?? ''), { what: "opencode's session id on the hub", timeoutMs: STEP_MS });
 
     // At the desk.
     await runner.waitForScreen(/ctrl\+p commands/, { timeoutMs: STEP_MS });
@@ -127,6 +192,10 @@ describe('tether opencode: its TUI in a PTY', () => {
     expect((await phone.emit('approval:answer', { requestId: refused.id, answer: { decision: 'deny', reason: 'not that file' } })).ok).toBe(true);
     await phone.waitFor(said(phone, 'assistant', 'after the refused write'), { what: 'the turn after the refused write', timeoutMs: STEP_MS });
     expect(existsSync(join(sandbox.cwd, 'denied.md'))).toBe(false);
+
+    await modeFromTheHubAndTheDesk({ phone, runner, fake });
+    await modelFromTheHub({ phone, runner, fake });
+    expect(phone.requested.filter((r) => r.kind === 'dialog')).toEqual([]);
     expect(phone.duplicates()).toBe(0);
 
     // The server: the TUI's own, or (floor) tether's, whose output never reached the desk.

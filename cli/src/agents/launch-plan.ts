@@ -11,6 +11,9 @@ export type LaunchPlan = {
   bypass: boolean;
   /** The agent session the user asked to resume, when named. */
   resumeId: string | null;
+  /** `resumeId` is the agent's own session id, checked at the edge (never a term a picker searches,
+   *  as claude's `--resume` may be): the session is known before the agent names it. A UUID is. */
+  resumeIdChecked?: boolean;
   /** The model the user asked for, when named. */
   model: string | null;
   /** Continue the last session: the agent picks it; the runner learns which at SessionStart. */

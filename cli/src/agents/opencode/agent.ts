@@ -2,7 +2,8 @@
 // `opencode acp` through the ACP transport (headless.ts, agents/acp/), its chat from tether's chat
 // log of what it says over ACP, its permission requests to the phone, model and mode over ACP. In a
 // PTY: its own TUI, heard through the server the TUI runs for itself (pty.ts, bridge.ts): the same
-// chat log written from its events, its permission requests answered over that server's API
+// chat log written from its events, its permission requests answered over that server's API, its
+// mode and model switched with its own Tab and picker (modes.ts, model-picker.ts)
 // (docs/decisions/agents.md, "opencode").
 import { join } from 'node:path';
 import { LaunchArgsError, type Agent } from '../agent.ts';
@@ -16,6 +17,8 @@ import { opencodeSpawnArgs, planOpencodeLaunch } from './launch.ts';
 import { installOpencodePty } from './pty.ts';
 import { opencodeHookDialect } from './hook-dialect.ts';
 import { opencodeScreen } from './screen.ts';
+import { opencodeModes } from './modes.ts';
+import { switchOpencodeModel } from './model-picker.ts';
 import { opencodeVersions } from './version.ts';
 
 export const opencodeAgent: Agent = {
@@ -32,13 +35,17 @@ export const opencodeAgent: Agent = {
     // Remembered per binary (the launch's range check just read it): its --version starts the whole
     // native binary, which took over 10 s on a loaded machine.
     const version = opencodeVersions.cached({ bin, cacheFile: join(tetherHome, 'opencode-version.json') });
-    return installOpencodePty({ version, bin, userArgs: plan.args, env, endpoint, tetherHome, cwd });
+    return installOpencodePty({ version, bin, userArgs: plan.args, env, endpoint, tetherHome, cwd, opened: plan.fork ? null : plan.resumeId });
   },
   hookDialect: opencodeHookDialect,
   transcript: (options) => createChatLogReader({ usage: options?.usage ?? null }),
   // A refusal over ACP is the option the person picked; its result says nothing more.
   isRejectedToolResult: () => false,
   screen: opencodeScreen,
+  // In a PTY: its Tab, as at the desk (headless: ACP's session/set_mode).
+  modes: opencodeModes,
+  // In a PTY: its /models picker, as at the desk (headless: ACP's session/set_model).
+  models: { switchTo: switchOpencodeModel },
   spawnArgs: opencodeSpawnArgs,
   headless: createOpencodeHeadless,
   endPty: ({ pty, log }) => createEnder({ step: () => pty.kill('SIGTERM'), at: [0], exited: pty.exited, force: () => pty.kill('SIGKILL'), log }),

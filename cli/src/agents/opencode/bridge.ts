@@ -2,7 +2,9 @@
 // has none that wait on an answer). tether reads the server's events (server-events.ts) and tells the
 // runner what a hook would, at the runner's own hook endpoint, in claude's words:
 //
-//   its session appears          ─► session-start {session_id, transcript_path: the chat log}
+//   its session appears          ─► session-start {session_id, transcript_path: the chat log,
+//                                   source: resume when an earlier launch wrote that log} (a
+//                                   resumed one, `--session <id>`, is known to be its own)
 //   a user message (desk, phone) ─► the chat log's user line, user-prompt-submit (a turn starts)
 //   text, reasoning, tool parts  ─► the chat log (acp/chat-log.ts's lines; the runner tails it)
 //   the session goes idle        ─► stop
@@ -13,7 +15,7 @@
 // First answer wins both ways: the desk's reply withdraws the phone's request; the phone's reply
 // makes the TUI drop its dialog. Fail closed: nothing is allowed unless a person allowed it (no
 // verdict leaves the TUI's own dialog up).
-import { appendFileSync, chmodSync, mkdirSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { HOOK_SECRET_HEADER, type HookEndpoint, type HookEventArg } from '../../hooks/events.ts';
 import { chatLogPath, type ChatLogLine } from '../acp/chat-log.ts';
@@ -33,9 +35,9 @@ export type OpencodeBridge = {
   stop(): void;
 };
 
-export function startOpencodeBridge(o: { server: OpencodeServer; endpoint: HookEndpoint; chatDir: string; cwd: string; log?: (line: string) => void }): OpencodeBridge {
+export function startOpencodeBridge(o: { server: OpencodeServer; endpoint: HookEndpoint; chatDir: string; cwd: string; opened: string | null; log?: (line: string) => void }): OpencodeBridge {
   const stopped = new AbortController();
-  const reader = createOpencodeEventReader();
+  const reader = createOpencodeEventReader({ opened: o.opened });
   const held = new Map<string, AbortController>();
   let logPath: string | null = null;
   let heard: () => void = () => {};
@@ -81,13 +83,16 @@ export function startOpencodeBridge(o: { server: OpencodeServer; endpoint: HookE
 
   const act = (action: OpencodeAction) => {
     switch (action.kind) {
-      case 'session':
+      case 'session': {
         logPath = chatLogPath({ dir: o.chatDir, agent: 'opencode', sessionId: action.sessionId });
         mkdirSync(dirname(logPath), { recursive: true, mode: 0o700 });
+        // Lines of an earlier launch (`--session <id>`): the runner goes on from where it left them.
+        const source = existsSync(logPath) && statSync(logPath).size > 0 ? 'resume' : 'startup';
         appendFileSync(logPath, '', { mode: 0o600 });
         // A file left by an earlier launch keeps its mode: prompts are private.
         chmodSync(logPath, 0o600);
-        return fact('session-start', { session_id: action.sessionId, transcript_path: logPath, source: 'startup', cwd: o.cwd });
+        return fact('session-start', { session_id: action.sessionId, transcript_path: logPath, source, cwd: o.cwd });
+      }
       case 'prompt':
         return fact('user-prompt-submit', { session_id: action.sessionId, prompt: action.text });
       case 'line':

@@ -7,7 +7,7 @@
 //   -s, --session <id>              session/load
 //
 // Anything else is refused: headless it would be silently lost (`opencode acp` takes none of it).
-import { LaunchArgsError, type LaunchPlan } from '../agent.ts';
+import { agentResumeId, LaunchArgsError, type LaunchPlan } from '../agent.ts';
 import type { PermissionMode } from '@tether/shared';
 
 /** Its ACP session modes, by the permission mode each is on the wire. */
@@ -26,7 +26,8 @@ export function planOpencodeLaunch(userArgs: readonly string[]): LaunchPlan {
     const value = name !== arg ? arg.slice(name.length + 1) : userArgs[++i];
     if (value === undefined || value === '') throw new LaunchArgsError(`opencode ${name} needs a value`);
     if (name === '-m' || name === '--model') model = value;
-    else if (name === '-s' || name === '--session') resumeId = value;
+    // Its id goes on its command line again at a resume: checked here (agent session id format).
+    else if (name === '-s' || name === '--session') resumeId = agentResumeId(value);
     else {
       const mode = AGENT_MODES[value];
       if (!mode) throw new LaunchArgsError(`opencode --agent ${value}: tether knows build and plan`);
@@ -34,7 +35,7 @@ export function planOpencodeLaunch(userArgs: readonly string[]): LaunchPlan {
     }
   }
   // The TUI reads them itself (headless, only `acp` goes on its command line: headless.ts).
-  return { args: [...userArgs], permissionMode, bypass: false, resumeId, model, continue: false, addedDirs: [] };
+  return { args: [...userArgs], permissionMode, bypass: false, resumeId, resumeIdChecked: resumeId !== null, model, continue: false, addedDirs: [] };
 }
 
 /** A daemon's start in these words (Agent.spawnArgs). */

@@ -3,7 +3,7 @@ import { LaunchArgsError } from '../agent.ts';
 import { installOpencodePty, ptyRefusal } from './pty.ts';
 
 const launch = (o: { version: string | null; userArgs?: string[] }) =>
-  installOpencodePty({ version: o.version, bin: '/nonexistent/opencode', userArgs: o.userArgs ?? [], env: {}, endpoint: { port: 1, secret: 's' }, tetherHome: '/nonexistent', cwd: '/nonexistent' });
+  installOpencodePty({ version: o.version, bin: '/nonexistent/opencode', userArgs: o.userArgs ?? [], env: {}, endpoint: { port: 1, secret: 's' }, tetherHome: '/nonexistent', cwd: '/nonexistent', opened: null });
 
 describe("opencode's TUI under tether, by version", () => {
   it('runs at both pins; below the floor or unread, refused with the reason', () => {

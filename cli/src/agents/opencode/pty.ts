@@ -9,6 +9,7 @@ import type { HookEndpoint } from '../../hooks/events.ts';
 import { compareVersions } from '../version.ts';
 import { startOpencodeBridge } from './bridge.ts';
 import { startServedOpencode } from './served.ts';
+import { servingTui } from './model-picker.ts';
 import { PASSWORD_VARIABLE, USERNAME, USERNAME_VARIABLE, type OpencodeServer } from './server-link.ts';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -45,7 +46,8 @@ function reserveServer(): OpencodeServer {
   return { url: `http://127.0.0.1:${port}`, port, password: randomBytes(24).toString('base64url') };
 }
 
-export function installOpencodePty(o: { version: string | null; bin: string; userArgs: readonly string[]; env: Record<string, string>; endpoint: HookEndpoint; tetherHome: string; cwd: string; log?: (line: string) => void }): HookInstall {
+/** `opened`: the session its TUI is told to open (`--session <id>`), null for a new one. */
+export function installOpencodePty(o: { version: string | null; bin: string; userArgs: readonly string[]; env: Record<string, string>; endpoint: HookEndpoint; tetherHome: string; cwd: string; opened: string | null; log?: (line: string) => void }): HookInstall {
   const refused = ptyRefusal(o.version);
   if (refused) throw new LaunchArgsError(refused);
   const route = tuiRoute(o.version)!;
@@ -55,8 +57,10 @@ export function installOpencodePty(o: { version: string | null; bin: string; use
   // Its server reads the password from here; a user name of the person's own would not match ours.
   const env = { [PASSWORD_VARIABLE]: server.password, [USERNAME_VARIABLE]: USERNAME };
   const served = route === 'attach' ? startServedOpencode({ bin: o.bin, server, env: { ...o.env, ...env }, cwd: o.cwd }) : null;
-  const bridge = startOpencodeBridge({ server, endpoint: o.endpoint, chatDir: join(o.tetherHome, 'acp-chat'), cwd: o.cwd, ...(o.log ? { log: o.log } : {}) });
+  const bridge = startOpencodeBridge({ server, endpoint: o.endpoint, chatDir: join(o.tetherHome, 'acp-chat'), cwd: o.cwd, opened: o.opened, ...(o.log ? { log: o.log } : {}) });
+  servingTui(server);
   const remove = () => {
+    servingTui(null);
     bridge.stop();
     served?.stop();
   };

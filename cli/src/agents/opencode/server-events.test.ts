@@ -35,6 +35,18 @@ describe('opencode server events (1.18.33, as seen on its /event stream)', () =>
     ]);
   });
 
+  it('a resumed session (`--session <id>`): its first prompt comes before any event names the session', () => {
+    const reader = createOpencodeEventReader({ now: at, opened: S });
+    const actions = [user('msg_u'), part({ id: 'prt_u', messageID: 'msg_u', type: 'text', text: 'again' }), ev('session.updated', { sessionID: S, info: { id: S } })].flatMap((e) => reader.read(e));
+    expect(actions).toEqual([
+      { kind: 'session', sessionId: S },
+      { kind: 'prompt', sessionId: S, text: 'again' },
+      { kind: 'line', line: { t: 'user', id: 'prt_u', at: at(), text: 'again' } },
+    ]);
+    // Without it, that prompt is not taken (what 1.18.33 sends: the user message, then session.updated).
+    expect([user('msg_u'), part({ id: 'prt_u', messageID: 'msg_u', type: 'text', text: 'again' })].flatMap((e) => createOpencodeEventReader({ now: at }).read(e))).toEqual([]);
+  });
+
   it('a sub-agent session, a synthetic part and another session are not the chat', () => {
     const reader = createOpencodeEventReader({ now: at });
     reader.read(ev('session.created', { sessionID: S, info: { id: S } }));

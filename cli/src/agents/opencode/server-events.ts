@@ -78,10 +78,12 @@ function chatTool(tool: string, input: Json): { name: string; input: Json } {
 
 export type OpencodeEventReader = { read(event: unknown): OpencodeAction[]; sessionId(): string | null };
 
-export function createOpencodeEventReader(o: { now?: () => string } = {}): OpencodeEventReader {
+/** `opened`: the session its TUI was told to open (`--session <id>`), a root session whose first
+ *  prompt comes before any event names it (its session.updated follows the user message). */
+export function createOpencodeEventReader(o: { now?: () => string; opened?: string | null } = {}): OpencodeEventReader {
   const now = o.now ?? (() => new Date().toISOString());
   let session: string | null = null;
-  const roots = new Set<string>();
+  const roots = new Set<string>(o.opened ? [o.opened] : []);
   const roles = new Map<string, string>();
   const parts = new Map<string, Part>();
   const prompted = new Set<string>();

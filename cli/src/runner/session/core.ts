@@ -94,7 +94,7 @@ function sessionIdentity(o: { agent: Agent; options: RunnerOptions }) {
     // `--resume <search term>` at the desk is claude's picker, not an id: the id comes with SessionStart.
     // An attached session's conversation is the background session's, known before anything runs;
     // a fork's is a new one, told at SessionStart.
-    agentSessionId: o.options.attached?.agentSessionId ?? (plan.resumeId && !plan.fork && isUuid(plan.resumeId) ? plan.resumeId : null),
+    agentSessionId: o.options.attached?.agentSessionId ?? (plan.resumeId && !plan.fork && (isUuid(plan.resumeId) || plan.resumeIdChecked) ? plan.resumeId : null),
     model: plan.model,
     permissionMode: plan.permissionMode,
     usage: resumed?.usage ?? null,

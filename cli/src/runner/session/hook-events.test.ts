@@ -205,6 +205,15 @@ describe('hook events → the agent session a fork is', () => {
     expect(w.followed).toEqual([{ path: path(started), source }]);
     expect(w.state.agentSessionId).toBe(started);
   });
+
+  it("an agent's own id (opencode's `ses_…`) is its session; what could be a flag or a path is not", async () => {
+    const w = forking(null);
+    await w.hook('session-start', payload('--dangerously-skip-permissions'));
+    await w.hook('session-start', payload('../../etc/passwd'));
+    expect(w.patches).toEqual([]);
+    await w.hook('session-start', payload('ses_db4517537ffe3RxbKIQZWM7MZC'));
+    expect(w.patches).toEqual([{ agentSessionId: 'ses_db4517537ffe3RxbKIQZWM7MZC' }]);
+  });
 });
 
 describe('hook events → an agent whose hook is its only gate', () => {

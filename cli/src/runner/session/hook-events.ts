@@ -2,7 +2,7 @@
 // (hooks/server.ts) receives them; this turns them into the session's facts (status, the agent's
 // session id, model, mode, effort, transcript path), approvals and MCP forms, and hands the runner
 // what differs per launch kind (SessionHooks).
-import { isUuid, notificationNeedsPerson, type AskedBy, type PermissionMode, type SessionPatch, type SessionStatus } from '@tether/shared';
+import { isAgentSessionId, notificationNeedsPerson, type AskedBy, type PermissionMode, type SessionPatch, type SessionStatus } from '@tether/shared';
 import type { GateAnswer, HookGate } from '../../agents/agent.ts';
 import type { HookRequest } from '../../hooks/server.ts';
 import type { HubLink } from '../../hub-link/link.ts';
@@ -76,11 +76,12 @@ export function createHookHandler(init: {
   const { hooks, approvals, elicitations, state, patch, status } = init;
   /** A fork whose own session no hook has named yet. */
   let forkPending = Boolean(init.forkOf);
-  /** The agent's session and transcript a hook names, taken. Only the agent's id format is its
+  /** The agent's session and transcript a hook names, taken. Only an agent session id's format
+   *  (shared AgentSessionIdSchema: a UUID, or an agent's own id such as opencode's `ses_…`) is its
    *  session id (the hub refuses any other: a resume puts it on a command line). */
   const takeSession = (p: Record<string, unknown>, source: string) => {
     forkPending = false;
-    if (typeof p.session_id === 'string' && isUuid(p.session_id) && p.session_id !== state.agentSessionId) {
+    if (typeof p.session_id === 'string' && isAgentSessionId(p.session_id) && p.session_id !== state.agentSessionId) {
       if (hooks.nameSession) hooks.nameSession(p.session_id);
       else {
         state.agentSessionId = p.session_id;

@@ -17,6 +17,14 @@ describe('resume state', () => {
     expect(loadResumeState({ home: at, agentSessionId: ID })).toEqual({ sessionId: 's1', transcriptPath: '/t.jsonl', offset: 1234, usage });
   });
 
+  it("keeps an agent's own id's state (opencode's `ses_…`), and none for what is not an id", () => {
+    const at = home();
+    saveResumeState({ home: at, agentSessionId: 'ses_db4517537ffe3RxbKIQZWM7MZC', state: { sessionId: 's1', transcriptPath: '/t.jsonl', offset: 7 } });
+    expect(loadResumeState({ home: at, agentSessionId: 'ses_db4517537ffe3RxbKIQZWM7MZC' })).toMatchObject({ sessionId: 's1', offset: 7 });
+    saveResumeState({ home: at, agentSessionId: '../escape', state: { sessionId: 's1', transcriptPath: '/t.jsonl', offset: 7 } });
+    expect(loadResumeState({ home: at, agentSessionId: '../escape' })).toBeNull();
+  });
+
   it('reads a state saved before usage, or with a usage it refuses, as no usage', () => {
     const at = home();
     saveResumeState({ home: at, agentSessionId: ID, state: { sessionId: 's1', transcriptPath: '/t.jsonl', offset: 9 } });

@@ -5,7 +5,7 @@
 // Stored as TETHER_HOME/claude-sessions/<claude session id>.json (0600).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SessionUsageSchema, type SessionUsage } from '@tether/shared';
+import { isAgentSessionId, SessionUsageSchema, type SessionUsage } from '@tether/shared';
 
 export type ResumeState = {
   sessionId: string;
@@ -20,10 +20,9 @@ export type ResumeState = {
   usage?: SessionUsage | null;
 };
 
-const SAFE_ID = /^[A-Za-z0-9-]{1,128}$/;
-
+/** Only an agent session id names a file here (letters, digits, `-` and `_`: no path). */
 function fileFor(home: string, agentSessionId: string): string | null {
-  return SAFE_ID.test(agentSessionId) ? join(home, 'claude-sessions', `${agentSessionId}.json`) : null;
+  return isAgentSessionId(agentSessionId) ? join(home, 'claude-sessions', `${agentSessionId}.json`) : null;
 }
 
 export function loadResumeState(options: { home: string; agentSessionId: string }): ResumeState | null {
