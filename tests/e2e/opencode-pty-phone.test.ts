@@ -2,8 +2,9 @@
 // opencode's own session id (`ses_…`, told by the bridge's session-start); End ends it; Resume starts
 // `opencode --session <id>` on the daemon, the same tether session goes live with the same id, and the
 // conversation continues: the fake API sees the earlier turn in the next request. The real opencode
-// (1.18.33: its TUI runs under tether from there; the floor's is refused, tests/e2e/opencode-pty.test.ts)
-// against the fake chat completions API.
+// (1.18.33: its TUI with its own server; the floor's, 1.17.0, `opencode attach` to a server tether
+// starts, which takes no model of tether's: one asked for is refused with the reason, none asked for
+// runs with its config's) against the fake chat completions API.
 import { describe, expect, it } from 'vitest';
 import type { Session } from '@tether/shared';
 import { text, userSays, when } from '../fixtures/fake-chat-completions/index.ts';
@@ -12,7 +13,7 @@ import { emitAck } from '../harness/hub.ts';
 import { opencodeBin } from '../harness/opencode.ts';
 import { startOpencodeDaemonWorld } from '../harness/opencode-world.ts';
 import { chatText, type SessionWatch } from '../harness/runner.ts';
-import { ptyRefusal } from '../../cli/src/agents/opencode/pty.ts';
+import { tuiRoute } from '../../cli/src/agents/opencode/pty.ts';
 import { opencodeVersions } from '../../cli/src/agents/opencode/version.ts';
 
 const defer = useCleanups();
@@ -20,17 +21,18 @@ const defer = useCleanups();
 const STEP_MS = 240_000;
 /** The hub acks a resume once the session is ready: its TUI drawn (seconds; tens at load). */
 const RESUME_ACK_MS = 120_000;
-const floor = ptyRefusal(opencodeVersions.read(opencodeBin(), { timeoutMs: 60_000 })) !== null;
+/** The floor's TUI is `opencode attach`, which takes no model of tether's (pty.ts). */
+const attached = tuiRoute(opencodeVersions.read(opencodeBin(), { timeoutMs: 60_000 })) === 'attach';
 
 const said = (watch: SessionWatch, role: 'user' | 'assistant', words: string) => () => watch.messages().find((m) => m.role === role && chatText(m).includes(words));
 
 describe('opencode in a PTY from the phone', () => {
-  it('the hub learns its session id; End ends it; Resume continues the same conversation (at the floor: refused, with the reason)', async () => {
+  it('the hub learns its session id; End ends it; Resume continues the same conversation (at the floor: a model asked for refused, with the reason)', async () => {
     const { fake, phone, spawn } = await startOpencodeDaemonWorld(defer, {
       script: [when(userSays('first question'), text('first answer')), when(userSays('second question'), text('second answer'))],
     });
-    if (floor) return void (await expect(spawn({ launchKind: 'pty' })).rejects.toThrow(/does not send the server password/));
-    const { sessionId, watch } = await spawn({ launchKind: 'pty' });
+    if (attached) await expect(spawn({ launchKind: 'pty' })).rejects.toThrow(/runs under tether as `opencode attach`, which takes --session only \(not --model\)/);
+    const { sessionId, watch } = await spawn({ launchKind: 'pty', ...(attached ? { model: null } : {}) });
     await watch.waitFor(() => watch.session()?.status === 'idle', { what: 'idle', timeoutMs: STEP_MS });
     expect(watch.session()).toMatchObject({ agent: 'opencode', launchKind: 'pty' });
 

@@ -20,8 +20,9 @@ export type OpencodeDaemonWorld = {
   sandbox: OpencodeSandbox;
   daemon: DaemonHandle;
   phone: Socket;
-  /** An opencode session started from the phone (headless unless told; model: the fake's first unless told). */
-  spawn(o?: { model?: string; launchKind?: 'headless' | 'pty' }): Promise<{ session: Session; sessionId: string; watch: SessionWatch }>;
+  /** An opencode session started from the phone (headless unless told; model: the fake's first unless
+   *  told, none for null: the one its config names). */
+  spawn(o?: { model?: string | null; launchKind?: 'headless' | 'pty' }): Promise<{ session: Session; sessionId: string; watch: SessionWatch }>;
 };
 
 export async function startOpencodeDaemonWorld(defer: Defer, options: { script?: ScriptTurn[] } = {}): Promise<OpencodeDaemonWorld> {
@@ -47,6 +48,6 @@ export async function startOpencodeDaemonWorld(defer: Defer, options: { script?:
   onTestFailed(() => console.log(atCleanup ?? logs()));
   const phone = await connectPhone(defer, hub);
   const spawn: OpencodeDaemonWorld['spawn'] = (o = {}) =>
-    spawnWatched(defer, { hub, phone, payload: { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'opencode', launchKind: o.launchKind ?? 'headless', model: o.model ?? FAKE_OPENCODE_MODEL }, what: 'opencode' });
+    spawnWatched(defer, { hub, phone, payload: { machineId: daemon.machineId(), cwd: sandbox.cwd, agent: 'opencode', launchKind: o.launchKind ?? 'headless', ...(o.model === null ? {} : { model: o.model ?? FAKE_OPENCODE_MODEL }) }, what: 'opencode' });
   return { fake, hub, sandbox, daemon, phone, spawn };
 }

@@ -27,7 +27,7 @@ const OLDEST = TUI_ROUTES.at(-1)!.from;
 /** What `opencode attach` cannot be told (it takes --session only): its TUI's own model and agent. */
 const NOT_FOR_ATTACH = ['-m', '--model', '--agent'];
 
-function tuiRoute(version: string | null): TuiRoute | null {
+export function tuiRoute(version: string | null): TuiRoute | null {
   if (version === null) return null;
   return TUI_ROUTES.find((row) => compareVersions(version, row.from) >= 0)?.route ?? null;
 }
