@@ -10,7 +10,7 @@
 // a session that never got ready is stopped and marked failed, never left half-started; nothing is
 // retried or respawned here. Machines and sessions are looked up in the caller's namespace only.
 import { basename } from 'node:path';
-import { ackError, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, sessionLaunchKind, spawnError, WORKTREE_SPAWN_ACK_MS, type Ack, type DaemonSpawn, type LaunchKind, type Namespace, type Session, type SpawnAckError, type WebAcks } from '@tether/shared';
+import { ackError, agentDisplayName, AgentSessionIdSchema, isFinalStatus, resumeAtDesk, SESSION_KILL_WAIT_MS, SESSION_READY_TIMEOUT_MS, SESSION_STOP_GRACE_MS, sessionLaunchKind, spawnError, WORKTREE_SPAWN_ACK_MS, type Ack, type DaemonSpawn, type LaunchKind, type Namespace, type Session, type SpawnAckError, type WebAcks } from '@tether/shared';
 import type { z } from 'zod';
 import type { SessionResumeSchema, SessionSpawnSchema, SessionStopSchema } from '@tether/shared';
 import type { Sessions } from '../sessions/lifecycle.ts';
@@ -170,7 +170,7 @@ async function startSession(o: { deps: Deps; exits: ReturnType<typeof createRunn
     addedDirs: spawn.addedDirs,
   });
   if (ack.worktree) await o.deps.sessions.recordWorktree(o.ns, spawn.sessionId, ack.worktree);
-  return answerStart({ deps: o.deps, ns: o.ns, socket: o.socket, sessionId: spawn.sessionId, logFile: ack.logFile, outcome: await ready });
+  return answerStart({ deps: o.deps, ns: o.ns, socket: o.socket, sessionId: spawn.sessionId, agent: agentDisplayName(spawn.agent), logFile: ack.logFile, outcome: await ready });
 }
 
 /** Stops a live session: its runner is asked to end it, and after SESSION_STOP_GRACE_MS the daemon of
@@ -255,18 +255,18 @@ async function daemonOf(deps: Deps, ns: Namespace, machineId: string) {
 
 /** The spawn's answer once its readiness is known: the session, or why not (a session that never got
  *  ready is stopped and ended as failed, never left half-started). */
-async function answerStart(o: { deps: Deps; ns: Namespace; socket: DaemonTarget; sessionId: string; logFile: string; outcome: ReadinessOutcome }): Promise<Ack<WebAcks['session:spawn']>> {
+async function answerStart(o: { deps: Deps; ns: Namespace; socket: DaemonTarget; sessionId: string; agent: string; logFile: string; outcome: ReadinessOutcome }): Promise<Ack<WebAcks['session:spawn']>> {
   const { deps, ns, sessionId, outcome } = o;
   switch (outcome.kind) {
     case 'ready':
       return { ok: true, session: outcome.session };
     case 'ended': {
-      const reason = outcome.reason ?? `the runner exited (code ${outcome.exitCode ?? 'unknown'}) before claude was ready`;
+      const reason = outcome.reason ?? `the runner exited (code ${outcome.exitCode ?? 'unknown'}) before ${o.agent} was ready`;
       await deps.sessions.endOnBehalf(ns, { sessionId, status: 'failed', exitCode: outcome.exitCode, reason });
       return spawnError('internal', 'claude_failed', reason);
     }
     case 'timeout': {
-      const reason = `claude was not ready within ${SESSION_READY_TIMEOUT_MS / 1000} s; the session was stopped (see the runner log: ${o.logFile})`;
+      const reason = `${o.agent} was not ready within ${SESSION_READY_TIMEOUT_MS / 1000} s; the session was stopped (see the runner log: ${o.logFile})`;
       deps.runners.send(ns, sessionId, 'session:stop', { sessionId });
       void deps.daemons.command(o.socket, 'daemon:kill', { sessionId });
       await deps.sessions.endOnBehalf(ns, { sessionId, status: 'failed', exitCode: null, reason });
