@@ -15,6 +15,13 @@ type LiveListOptions<T> = {
   at?: (record: T) => number;
 };
 
+/** The newer of a fetched record and the copy a fact put in the cache while the fetch was under way
+ *  (`at`: its version): a refetch after a reconnect must not put back the state a fact has since
+ *  replaced. */
+export function newer<T>(fetched: T, cached: T | undefined, at: (record: T) => number): T {
+  return cached && at(cached) > at(fetched) ? cached : fetched;
+}
+
 export type LiveList<T> = {
   /** A fact put this record in the cached list (call it for every fact, added or changed). */
   heard: (record: T) => void;
@@ -37,7 +44,8 @@ export function createLiveList<T>({ id, at }: LiveListOptions<T>): LiveList<T> {
       const merged = fetched.map((record) => {
         const copy = byId.get(id(record));
         if (!copy) return record;
-        return (at ? at(copy) > at(record) : heardDuring(copy)) ? copy : record;
+        if (at) return newer(record, copy, at);
+        return heardDuring(copy) ? copy : record;
       });
       const fetchedIds = new Set(fetched.map(id));
       const newcomers = cached.filter((record) => !fetchedIds.has(id(record)) && heardDuring(record));

@@ -8,7 +8,7 @@ import type { HubFeatures, Machine, PendingRequest, ProjectRule, Resolution, Ses
 import { HubError, hubApi, type ChangesAgainst } from './hub.ts';
 import { provideCacheKey } from './phone-cache/key.ts';
 import { afterFirstScreen } from './first-screen.ts';
-import { createLiveList } from './live-list.ts';
+import { createLiveList, newer } from './live-list.ts';
 import { getConnectionState, getSocket, onConnectionStateChange, requestHub, type ConnectionState } from './socket.ts';
 
 export const queryKeys = {
@@ -66,11 +66,6 @@ export function useRules() {
   return useQuery(rulesQuery);
 }
 
-/** The newer of a fetched record (a session) and the copy a fact put in the cache while the fetch
- *  was under way: a refetch after a reconnect must not put back the state a fact has since replaced. */
-function newer<T>(fetched: T, cached: T | undefined, at: (record: T) => number): T {
-  return cached && at(cached) > at(fetched) ? cached : fetched;
-}
 const sessionAt = (session: Session) => session.updatedAt;
 /** The list's sessions as facts keep them (a read under way loses none of them: live-list.ts). */
 const liveSessions = createLiveList<Session>({ id: (s) => s.id, at: sessionAt });

@@ -16,6 +16,7 @@
 // names, which are the slug in other letters ("GPT-6.2-Sol"), so only a listed model can be chosen.
 import type { ScreenRow } from '../../screen/prompt-state.ts';
 import type { ScreenModel } from '../../screen/screen.ts';
+import { readScreenUntil } from '../../screen/read-until.ts';
 import { findCodexInput } from './screen.ts';
 
 export type PickerRow = { number: number; name: string; highlighted: boolean; current: boolean; isDefault: boolean };
@@ -99,17 +100,8 @@ export function readChange(rows: readonly ScreenRow[]): { model: string; effort:
 
 type Driver = { screen: Pick<ScreenModel, 'state'>; write: (data: string) => void; settleMs: number };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Reads the screen until `seen` finds what it looks for, or the settle time passes (null). */
-async function until<T>(d: Driver, seen: (rows: readonly ScreenRow[]) => T | null): Promise<T | null> {
-  const deadline = Date.now() + d.settleMs;
-  for (;;) {
-    const found = seen((await d.screen.state()).lines);
-    if (found !== null || Date.now() >= deadline) return found;
-    await sleep(POLL_MS);
-  }
-}
+const until = <T>(d: Driver, seen: (rows: readonly ScreenRow[]) => T | null): Promise<T | null> => readScreenUntil({ screen: d.screen, seen, ms: d.settleMs, pollMs: POLL_MS });
 
 /** Moves the highlight to the row `wanted` finds, a key at a time; false when no row is one (the
  *  list went round, or stopped moving). */

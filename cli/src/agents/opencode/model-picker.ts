@@ -17,6 +17,7 @@
 // names the model (`Build · Fake Model 2 Fake`), read back before the switch counts as done.
 import type { ScreenRow } from '../../screen/prompt-state.ts';
 import type { ScreenModel } from '../../screen/screen.ts';
+import { readScreenUntil } from '../../screen/read-until.ts';
 import { authorization, type OpencodeServer } from './server-link.ts';
 import { opencodeAgentShown } from './screen.ts';
 
@@ -70,14 +71,7 @@ export function readModelPicker(rows: readonly ScreenRow[]): { search: string; m
   return { search: text[search]!, matches };
 }
 
-async function until<T>(screen: Pick<ScreenModel, 'state'>, read: (rows: readonly ScreenRow[]) => T | null): Promise<T | null> {
-  const deadline = Date.now() + WAIT.settleMs;
-  for (;;) {
-    const found = read((await screen.state()).lines);
-    if (found !== null || Date.now() >= deadline) return found;
-    await new Promise((resolve) => setTimeout(resolve, WAIT.pollMs));
-  }
-}
+const until = <T>(screen: Pick<ScreenModel, 'state'>, seen: (rows: readonly ScreenRow[]) => T | null): Promise<T | null> => readScreenUntil({ screen, seen, ms: WAIT.settleMs, pollMs: WAIT.pollMs });
 
 /** Agent.models.switchTo for opencode. Called at an idle, empty prompt (the runner's queue waits). */
 export async function switchOpencodeModel(o: { model: string | null; effort: string | null; screen: Pick<ScreenModel, 'state'>; write: (data: string) => void }): Promise<ModelSwitch> {
