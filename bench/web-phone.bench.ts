@@ -112,15 +112,17 @@ async function firstVisit(o: { browser: BrowserHandle; hub: HubHandle }): Promis
   }
 }
 
+async function sample(name: string, run: number, measure: () => Promise<Sample>): Promise<Sample> {
+  try {
+    return await measure();
+  } catch (error) {
+    throw new Error(`${name}, run ${run + 1}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 async function samples(name: string, measure: () => Promise<Sample>): Promise<Sample[]> {
   const out: Sample[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    try {
-      out.push(await measure());
-    } catch (error) {
-      throw new Error(`${name}, run ${i + 1}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
+  for (let i = 0; i < RUNS; i++) out.push(await sample(name, i, measure));
   return out;
 }
 
@@ -157,11 +159,19 @@ export async function run(): Promise<Measurement[]> {
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
     await phone.workersThrottled();
     for (const size of Object.keys(SIZES) as Size[]) await load({ page, phone, hubUrl: hub.url, sessionId: ids[size] });
-    for (const size of Object.keys(SIZES) as Size[]) {
-      const at = { page, phone, hubUrl: hub.url, sessionId: ids[size] };
-      out.push(...summarise(`web_phone_tap_${size}`, await samples(`web_phone_tap_${size}`, () => tap(at))));
-      out.push(...summarise(`web_phone_load_${size}`, await samples(`web_phone_load_${size}`, () => load(at))));
+    // Round by round, each size and kind in turn: a page's later runs are faster (its code cache and
+    // JIT warm up), so measuring all of one size first would flatter the other.
+    const taken = new Map<string, Sample[]>();
+    for (let i = 0; i < RUNS; i++) {
+      for (const size of Object.keys(SIZES) as Size[]) {
+        const at = { page, phone, hubUrl: hub.url, sessionId: ids[size] };
+        for (const [kind, measure] of [['tap', tap], ['load', load]] as const) {
+          const name = `web_phone_${kind}_${size}`;
+          taken.set(name, [...(taken.get(name) ?? []), await sample(name, i, () => measure(at))]);
+        }
+      }
     }
+    for (const [name, list] of taken) out.push(...summarise(name, list));
     return out;
   } finally {
     runner.close();
