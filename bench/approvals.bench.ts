@@ -1,5 +1,7 @@
 // approvals.bench.ts: what tether's hooks cost claude, measured from outside claude with the real
-// CLI under a real `tether claude`, a real hub and an auto-answering phone.
+// CLI under a real `tether claude`, a real hub and an auto-answering phone. The hub is a `tether hub`
+// process and the phone one of its own (phone/answerer.ts), as on a user's machine and phone: in the
+// bench's process they waited on its other work (the desk's screen, the fake API).
 //
 //   fake Messages API ──tool_use──► claude ──PreToolUse (HTTP)──► runner
 //                                         ──PermissionRequest (HTTP)──► runner ─► hub ─► phone (allows at once)
@@ -50,7 +52,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PendingRequest } from '@tether/shared';
 import { BENCH_TIMINGS_ENV, wallNow, type HookTiming } from '../cli/src/hooks/bench-timings.ts';
 import { startFakeAnthropic, text, toolUse, type FakeAnthropic, type ScriptTurn } from '../tests/fixtures/fake-anthropic/index.ts';
 import { execCommand, startFakeOpenAI, text as codexText, type FakeOpenAI, type ScriptTurn as CodexTurn } from '../tests/fixtures/fake-openai/index.ts';
@@ -58,8 +59,10 @@ import { createClaudeSandbox, spawnClaudeInPty, type ClaudeSandbox } from '../te
 import { CODEX_READY, createCodexSandbox } from '../tests/harness/codex.ts';
 import { shellCommand, startFakeGemini, text as geminiText, type ScriptTurn as GeminiTurn } from '../tests/fixtures/fake-gemini/index.ts';
 import { createGeminiSandbox, FAKE_GEMINI_MODEL, GEMINI_READY } from '../tests/harness/gemini.ts';
-import { startHub, type HubHandle } from '../tests/harness/hub.ts';
+import { makeTempHome, startHubProcess } from '../tests/harness/hub.ts';
 import { startRunner, watchSession } from '../tests/harness/runner.ts';
+
+type HubHandle = { url: string; token: string };
 
 /** Tool calls per kind; 25 + 25 = the issue's 50 tool calls in one session. */
 const CALLS = 25;
@@ -83,14 +86,29 @@ function readTimings(t: Timings): HookTiming[] {
   return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as HookTiming);
 }
 
-/** The phone answers every request at once, stamping when it got it and when it answered. */
-function answerAtOnce(phone: Awaited<ReturnType<typeof watchSession>>, timings: Timings, onAsked = () => {}): void {
-  phone.socket.on('approval:requested', (request: PendingRequest) => {
-    const received = wallNow();
-    onAsked();
-    phone.socket.emit('approval:answer', { requestId: request.id, answer: { decision: 'allow' } }, () => {});
-    timings.phone.push({ received, answered: wallNow() });
-  });
+/** The phone, in a process of its own (phone/answerer.ts): answers every request of the session at
+ *  once. */
+async function answerAtOnce(o: { hub: HubHandle; sessionId: string; timings: Timings }): Promise<{ stop(): number }> {
+  const file = join(o.timings.file, '..', 'phone.jsonl');
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, 'phone', 'answerer.ts'), o.hub.url, o.hub.token, o.sessionId, file], { stdout: 'pipe', stderr: 'inherit' });
+  const reader = child.stdout.getReader();
+  let said = '';
+  while (!said.includes('ready')) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error('the bench phone exited before it connected');
+    said += new TextDecoder().decode(value);
+  }
+  const read = (): Array<{ received: number; answered: number }> => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+  return {
+    /** Ends the phone; how many requests it answered (its stamps are in `timings.phone`). */
+    stop: () => {
+      if (child.exitCode === null && !child.killed) {
+        o.timings.phone = read();
+        child.kill();
+      }
+      return o.timings.phone.length;
+    },
+  };
 }
 
 type Split = { tether: number[]; toPhone: number[]; back: number[]; hookProcess: number[]; hookConnect: number[]; runnerIn: number[]; runnerOut: number[]; clientStart: number[]; clientAnswered: number[] };
@@ -177,7 +195,7 @@ async function tetherSession(hub: HubHandle): Promise<{ asked: number[]; allowed
   const timings = timingsFile();
   const runner = startRunner({ hub, sandbox, args: ['--permission-mode', 'default'], env: { [BENCH_TIMINGS_ENV]: timings.file } });
   const phone = await watchSession({ hub, sessionId: runner.sessionId });
-  answerAtOnce(phone, timings);
+  const answerer = await answerAtOnce({ hub, sessionId: runner.sessionId, timings });
   try {
     await runner.waitForScreen(/❯/);
     await phone.send('go');
@@ -195,8 +213,10 @@ async function tetherSession(hub: HubHandle): Promise<{ asked: number[]; allowed
         if (!attachment.command?.startsWith('http://')) processes += 1;
       }
     }
+    answerer.stop();
     return { asked: pick(0, 2, CALLS), allowed: pick(1, 2, CALLS), reads: pick(2 * CALLS, 1, CALLS), processes, toolCalls, split: splitOf(timings) };
   } finally {
+    answerer.stop();
     phone.stop();
     await runner.stop();
     await fake.stop();
@@ -240,8 +260,7 @@ export async function codexSession(hub: HubHandle, calls = CALLS): Promise<{ ask
   const timings = timingsFile();
   const runner = startRunner({ hub, sandbox, agent: 'codex', cols: 110, rows: 35, env: { [BENCH_TIMINGS_ENV]: timings.file } });
   const phone = await watchSession({ hub, sessionId: runner.sessionId });
-  let phoneAsked = 0;
-  answerAtOnce(phone, timings, () => (phoneAsked += 1));
+  const answerer = await answerAtOnce({ hub, sessionId: runner.sessionId, timings });
   try {
     await runner.waitForScreen(CODEX_READY);
     await phone.send('go');
@@ -251,8 +270,10 @@ export async function codexSession(hub: HubHandle, calls = CALLS): Promise<{ ask
     }
     const gaps = toolGaps(fake);
     const pick = (from: number) => Array.from({ length: calls }, (_, i) => gaps.get(from + i * 2)).filter((g): g is number => g !== undefined);
+    const phoneAsked = answerer.stop();
     return { asked: pick(0), allowed: pick(1), phoneAsked, split: splitOf(timings) };
   } finally {
+    answerer.stop();
     phone.stop();
     await runner.stop();
     await fake.stop();
@@ -272,8 +293,7 @@ async function geminiSession(hub: HubHandle, o: { asked: boolean; calls?: number
   const timings = timingsFile();
   const runner = startRunner({ hub, sandbox, agent: 'gemini', cols: 110, rows: 35, args: ['-m', FAKE_GEMINI_MODEL], env: { [BENCH_TIMINGS_ENV]: timings.file } });
   const phone = await watchSession({ hub, sessionId: runner.sessionId });
-  let phoneAsked = 0;
-  answerAtOnce(phone, timings, () => (phoneAsked += 1));
+  const answerer = await answerAtOnce({ hub, sessionId: runner.sessionId, timings });
   try {
     // As tests/harness/gemini-world.ts: typed once its SessionStart hook has named the session and ended.
     await runner.waitForScreen(GEMINI_READY, { timeoutMs: 60_000 });
@@ -284,8 +304,10 @@ async function geminiSession(hub: HubHandle, o: { asked: boolean; calls?: number
     for (let i = 0; i < calls; i++) if (!existsSync(join(sandbox.cwd, `${kind}-${i}.txt`))) throw new Error(`gemini did not run call ${i} (${kind})`);
     const gaps = toolGaps(fake);
     const received = new Map(fake.requests.filter((r) => r.kind === 'main' && r.turnIndex !== undefined).map((r) => [r.turnIndex!, r.receivedAt]));
+    const phoneAsked = answerer.stop();
     return { gaps: Array.from({ length: calls }, (_, i) => gaps.get(i)).filter((g): g is number => g !== undefined), phoneAsked, split: o.asked ? splitOf(timings) : (readTimings(timings), null), received };
   } finally {
+    answerer.stop();
     phone.stop();
     await runner.stop();
     await fake.stop();
@@ -332,7 +354,7 @@ function codexOverhead(codex: Awaited<ReturnType<typeof codexSession>>, round: (
 
 export async function run(): Promise<Array<{ name: string; value: number; unit: string } & Record<string, unknown>>> {
   const agents = new Set((process.env.TETHER_BENCH_APPROVALS ?? 'claude,codex,gemini').split(','));
-  const hub = await startHub();
+  const hub = await benchHub();
   const round = (n: number) => Math.round(n * 100) / 100;
   try {
     const out: Array<{ name: string; value: number; unit: string } & Record<string, unknown>> = [];
@@ -346,6 +368,13 @@ export async function run(): Promise<Array<{ name: string; value: number; unit: 
   } finally {
     await hub.stop();
   }
+}
+
+/** The hub as a user runs it: `tether hub`, a process of its own (no FTL, as start-env.ts sets). */
+async function benchHub(): Promise<HubHandle & { stop(): Promise<void> }> {
+  const home = makeTempHome('tether-bench-approvals-');
+  const hub = await startHubProcess({ home });
+  return { url: hub.url, token: hub.token!, stop: async () => { await hub.stop(); rmSync(home, { recursive: true, force: true }); } };
 }
 
 async function claudeAndCodex(hub: HubHandle, o: { claude: boolean; codex: boolean; round: (n: number) => number }): Promise<Array<{ name: string; value: number; unit: string } & Record<string, unknown>>> {

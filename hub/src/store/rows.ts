@@ -85,10 +85,37 @@ function parsedJson(value: unknown): unknown {
  *  worktree read as none: the phone offers no removal and the folder stays; its capabilities read as
  *  none: nothing switchable; its added folders read as none: a resume gives only cwd; who asked read as none: the sheet names no sub-agent. */
 export function storedJson<T>(value: unknown, schema: Checker<T>): T | null {
+  if (typeof value !== 'string') return null;
+  const seen = checkedColumns.get(schema);
+  if (seen?.has(value)) return seen.get(value) as T | null;
   const json = parsedJson(value);
-  if (json === undefined) return null;
-  const parsed = schema.safeParse(json);
-  return parsed.success ? parsed.data : null;
+  const parsed = json === undefined ? null : schema.safeParse(json);
+  const read = parsed?.success ? deepFreeze(parsed.data) : null;
+  remember(schema, value, read);
+  return read;
+}
+
+/** Checked JSON columns, by schema and text. A session is read back after each change to it (status,
+ *  pending count, a message), and its JSON columns are nearly always the text they were last time:
+ *  checking them again with zod was a sixth of the hub's CPU in an approval-heavy session
+ *  (docs/decisions/hub.md, "Reading a session back"). A value is shared between reads, so frozen. */
+const checkedColumns = new WeakMap<object, Map<string, unknown>>();
+/** Texts kept per schema; the oldest goes first (a Map iterates in insertion order). */
+const CHECKED_PER_SCHEMA = 256;
+
+function remember(schema: object, text: string, read: unknown): void {
+  let seen = checkedColumns.get(schema);
+  if (!seen) checkedColumns.set(schema, (seen = new Map()));
+  seen.set(text, read);
+  if (seen.size > CHECKED_PER_SCHEMA) seen.delete(seen.keys().next().value!);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 /** A machine's per-agent capabilities as stored: each checked alone, one the schema refuses is left out. */
