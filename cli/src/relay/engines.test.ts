@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { authorizedKeys, checkCapPorts, hubsMap, hubsServers, nginxConfig } from './engines.ts';
 import { makeHopIdentity } from './hop-identity.ts';
-import { NGINX_BIN, SSHD_BIN, writeEngineFiles } from './relay.ts';
+import { makeSshdRuntimeDir, NGINX_BIN, SSHD_BIN, writeEngineFiles } from './relay.ts';
 import { statePaths, type RelaySettings } from './state.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tether-engines-'));
@@ -75,6 +75,7 @@ describe('relay engine configuration', () => {
     expect(nginx.stderr).toContain('test is successful');
     expect(readFileSync(paths.nginxConfig, 'utf8')).toContain('limit_conn per_client 64;');
     expect(spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', paths.hostKey]).status).toBe(0);
+    makeSshdRuntimeDir();
     const sshd = spawnSync(SSHD_BIN, ['-t', '-f', paths.sshdConfig], { encoding: 'utf8' });
     expect({ status: sshd.status, stderr: sshd.stderr }).toEqual({ status: 0, stderr: '' });
   });

@@ -219,6 +219,12 @@ const CAP_LOG_WINDOW_MS = 10_000;
 
 /** Starts sshd and nginx on the state directory; `exited` resolves with why when either stops.
  *  `report` gets the relay's own lines while it runs (a cap refusing connections). */
+/** sshd started as root (even `sshd -t`) needs its privilege-separation directory, which a machine
+ *  without systemd's tmpfiles (a container, a fresh CI box) does not have after installing it. */
+export function makeSshdRuntimeDir(): void {
+  if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
+}
+
 export async function serve(dir: string, flags: ServeFlags, report: (line: string) => void = () => {}): Promise<Running> {
   for (const [bin, pkg] of [[SSHD_BIN, 'openssh-server'], [NGINX_BIN, 'nginx-light']] as const) {
     if (!existsSync(bin)) throw new Error(`${bin} is missing: apt-get install -y ${pkg}`);
@@ -230,8 +236,7 @@ export async function serve(dir: string, flags: ServeFlags, report: (line: strin
   const key = hostKey(dir);
   const hop = await hopFingerprint(dir);
   writeEngineFiles(dir, settings);
-  // sshd started as root needs its privilege-separation directory.
-  if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
+  makeSshdRuntimeDir();
   const paths = statePaths(dir);
   const checked = spawnSync(NGINX_BIN, ['-t', '-q', '-e', 'stderr', '-c', paths.nginxConfig], { encoding: 'utf8' });
   if (checked.status !== 0) throw new Error(`nginx refused the configuration: ${checked.stderr.trim()}`);
