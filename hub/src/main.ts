@@ -24,7 +24,7 @@ import { createDomain } from './domain.ts';
 import { createFactBus, type FactBus } from './facts/facts.ts';
 import type { ClusterBus } from './cluster/bus.ts';
 import { makeVapidKeys, parseVapidKeys } from './push/vapid.ts';
-import { openCluster, randomSecret, type Cluster } from './cluster/cluster.ts';
+import type { Cluster } from './cluster/cluster.ts';
 import { DEFAULT_HOST, HUB_VERSION, hubPaths, type HubConfig } from './config.ts';
 import { createHostAllowlist } from './reach/host-allowlist.ts';
 import { createReachProof } from './reach/reach-proof.ts';
@@ -34,7 +34,8 @@ export type { HubConfig } from './config.ts';
 export { HUB_VERSION, hubPaths } from './config.ts';
 export type { Store } from './store/store.ts';
 export { createSqliteStore } from './store/sqlite/sqlite-store.ts';
-export { createPostgresStore } from './store/postgres/postgres-store.ts';
+/** PostgreSQL's store; its client loads on the first call, so a SQLite hub never loads it. */
+export const createPostgresStore = async (options: { url: string }): Promise<Store> => (await import('./store/postgres/postgres-store.ts')).createPostgresStore(options);
 export { openStore } from './store/open.ts';
 export { StoreOpenError } from './store/store.ts';
 export { redactUrl } from './store/postgres/connect.ts';
@@ -76,23 +77,24 @@ const REQUEST_BODY_HEADROOM = 64 * 1024;
  *  secrets. Several hubs on one database must verify the web sessions and share links another
  *  signed, and push with the VAPID keys browsers subscribed with, so those come from the database. */
 async function openKeys(o: { config: HubConfig; store: Store; ownsStore: boolean; secretPath: string }) {
-  let cluster: Cluster | null = null;
-  if (o.config.databaseUrl) {
-    try {
-      cluster = await openCluster({ databaseUrl: o.config.databaseUrl });
-    } catch (error) {
-      if (o.ownsStore) await o.store.close();
-      throw error;
-    }
+  if (!o.config.databaseUrl) {
+    // vapid null: web push's keys are then made on first start and kept in TETHER_HOME, like the hub secret.
+    return { cluster: null, secret: loadHubSecret({ path: o.secretPath }), vapid: null, linkSecret: null };
   }
-  const secret = cluster
-    ? new Uint8Array(Buffer.from(await cluster.secret('hub-secret', () => randomSecret()), 'base64url'))
-    : loadHubSecret({ path: o.secretPath });
-  // Web push: VAPID keys made on first start and kept in TETHER_HOME (or the cluster's), like the hub secret.
-  const vapid = cluster ? parseVapidKeys(await cluster.secret('vapid', makeVapidKeys)) : null;
+  // The cluster's code (PostgreSQL's client and socket.io adapter) loads only for a hub on a database.
+  const { openCluster, randomSecret } = await import('./cluster/cluster.ts');
+  let cluster: Cluster;
+  try {
+    cluster = await openCluster({ databaseUrl: o.config.databaseUrl });
+  } catch (error) {
+    if (o.ownsStore) await o.store.close();
+    throw error;
+  }
+  const secret = new Uint8Array(Buffer.from(await cluster.secret('hub-secret', () => randomSecret()), 'base64url'));
+  const vapid = parseVapidKeys(await cluster.secret('vapid', makeVapidKeys));
   // Hubs link to each other (the terminal link) with a secret of the cluster's.
   // 'hub-link': the secret's stored name, older than "terminal link" (stored names stay).
-  const linkSecret = cluster ? await cluster.secret('hub-link', () => randomSecret()) : null;
+  const linkSecret = await cluster.secret('hub-link', () => randomSecret());
   return { cluster, secret, vapid, linkSecret };
 }
 

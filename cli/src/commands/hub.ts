@@ -12,7 +12,7 @@ import { openReach, prepareReach, type PreparedReach } from '../reach/reach.ts';
 import { runTailscale } from '../reach/tailscale.ts';
 import { tlsGate } from '../reach/tls-gate.ts';
 import { tetherHome } from '../config/paths.ts';
-import { openRelay, prepareRelay, type PreparedRelay } from '../relay-link/link.ts';
+import type { PreparedRelay } from '../relay-link/link.ts';
 import { buildKind, webDistDir } from '../config/build.ts';
 import { firstTokenLines, sessionLines } from './hub-start-text.ts';
 
@@ -68,11 +68,13 @@ async function readReach(flags: { 'public-url'?: string; 'allowed-host'?: string
 }
 
 /** --relay (TETHER_RELAY): the join code, checked; the relay name is then the hub's public URL, so
- *  neither --public-url nor --tailscale goes with it. */
-function readRelay(o: { code: string | undefined; publicUrl: string | undefined; tailscale: boolean }): PreparedRelay | null {
+ *  neither --public-url nor --tailscale goes with it. The relay's code (its ACME client and X.509
+ *  writer: ~60 ms of start-up CPU and their memory) loads only for a hub that has one. */
+async function readRelay(o: { code: string | undefined; publicUrl: string | undefined; tailscale: boolean }): Promise<PreparedRelay | null> {
   if (o.code === undefined || o.code === '') return null;
   if (o.publicUrl !== undefined) throw new CommandError('--relay and --public-url do not go together: the relay name is the public URL');
   if (o.tailscale) throw new CommandError('--relay and --tailscale do not go together: pick one way in');
+  const { prepareRelay } = await import('../relay-link/link.ts');
   return oneLine(() => prepareRelay(o.code!));
 }
 
@@ -134,7 +136,7 @@ const command: Command = {
         throw new CommandError(`--allowed-origin: not an http(s) origin: ${origin}`);
       }
     }
-    const relay = readRelay({ code: flags.relay ?? process.env.TETHER_RELAY, publicUrl: flags['public-url'], tailscale: tailscaleFlag.mode !== null });
+    const relay = await readRelay({ code: flags.relay ?? process.env.TETHER_RELAY, publicUrl: flags['public-url'], tailscale: tailscaleFlag.mode !== null });
     const reach = await readReach(relay ? { ...flags, 'public-url': relay.join.origin } : flags, tailscaleFlag.mode, host);
     const origins = [...allowedOrigins, ...reach.allowedOrigins];
     const guards = {
@@ -176,7 +178,7 @@ const command: Command = {
     }
     const started = hub;
     const relayLink = relay
-      ? await openRelay({ prepared: relay, home, hub: { host, port: hub.port, checkTarget: started.checkTarget }, ...(flags['acme-directory'] ? { directoryUrl: flags['acme-directory'] } : {}), log: (line) => process.stdout.write(`${line}\n`) })
+      ? await (await import('../relay-link/link.ts')).openRelay({ prepared: relay, home, hub: { host, port: hub.port, checkTarget: started.checkTarget }, ...(flags['acme-directory'] ? { directoryUrl: flags['acme-directory'] } : {}), log: (line) => process.stdout.write(`${line}\n`) })
       : null;
     lines.push(...(relayLink?.lines ?? []));
     let opened: Awaited<ReturnType<typeof openReach>>;
