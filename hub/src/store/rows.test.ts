@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AddedDirsSchema, AgentCapabilitiesSchema, type AgentCapabilities } from '@tether/shared';
+import { AddedDirsSchema, AgentCapabilitiesSchema } from '@tether/shared';
 import { storedJson } from './rows.ts';
+import { CAPABILITIES } from './store.contract.ts';
 
 describe('storedJson', () => {
   it('reads the same text once, and hands out a frozen value', () => {
@@ -20,16 +21,7 @@ describe('storedJson', () => {
   });
 
   it('freezes nested records too', () => {
-    const capabilities: AgentCapabilities = {
-      displayName: 'Agent',
-      description: 'a test agent',
-      models: { offered: ['small'], typed: false, example: null, switchableIn: ['headless'] },
-      effort: { levels: ['low', 'high'], maps: { max: 'high' }, switchableIn: ['headless'] },
-      modes: { values: [], switchableIn: [] },
-      resumeCommand: 'agent resume {id}',
-      relays: { requests: ['permission'], editedInput: false, sessionRules: false },
-    };
-    const read = storedJson(JSON.stringify(capabilities), AgentCapabilitiesSchema);
+    const read = storedJson(JSON.stringify(CAPABILITIES), AgentCapabilitiesSchema);
     if (read === null) return expect.unreachable('capabilities the schema accepts');
     expect(Object.isFrozen(read.models)).toBe(true);
     expect(Object.isFrozen(read.models.offered)).toBe(true);

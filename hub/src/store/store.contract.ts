@@ -29,7 +29,7 @@ function registration(id: string, extra: Record<string, unknown> = {}) {
   return SessionRegistrationSchema.parse({ id, cwd: '/tmp/project', launchKind: 'pty', ...extra });
 }
 /** A runner's stated capabilities (any agent's shape will do: the store keeps the record whole). */
-const CAPABILITIES: AgentCapabilities = {
+export const CAPABILITIES: AgentCapabilities = {
   displayName: 'Agent',
   description: 'a test agent',
   models: { offered: ['small'], typed: false, example: null, switchableIn: ['headless'] },
