@@ -53,7 +53,13 @@ async function startWorld(script: ScriptTurn[]) {
 
 const said = (phone: Awaited<ReturnType<typeof watchSession>>, role: 'user' | 'assistant', words: string) => () => phone.messages().find((m) => m.role === role && chatText(m).includes(words));
 
-const serveProcesses = (dir: string) => processesUnder(dir).filter((p) => / serve --port /.test(p.command));
+/** `opencode serve` processes, not counting a child it is starting (git, rg), which shows the server's
+ *  command line until it execs (a CI rehearsal counted two). */
+const serveProcesses = (dir: string) => {
+  const serving = processesUnder(dir).filter((p) => / serve --port /.test(p.command));
+  const pids = new Set(serving.map((p) => p.pid));
+  return serving.filter((p) => !pids.has(p.parent));
+};
 
 type Step = { phone: Awaited<ReturnType<typeof watchSession>>; runner: ReturnType<typeof startRunner>; fake: Awaited<ReturnType<typeof startFakeChatCompletions>> };
 

@@ -3,7 +3,9 @@
 // sure nothing outlives the test either way.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
-export type Leftover = { pid: number; command: string };
+/** `parent`: its parent's pid. A child between fork and exec still shows its parent's command line,
+ *  so a count of one program's processes leaves out those whose parent is that program too. */
+export type Leftover = { pid: number; parent: number; command: string };
 
 /** Live processes whose working directory is `dir` or under it. */
 export function processesUnder(dir: string): Leftover[] {
@@ -16,7 +18,10 @@ export function processesUnder(dir: string): Leftover[] {
       const cwd = readlinkSync(`/proc/${entry}/cwd`);
       if (cwd !== dir && !cwd.startsWith(`${dir}/`)) continue;
       const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim();
-      found.push({ pid: Number(entry), command });
+      // stat: "pid (comm) state ppid …"; comm may hold spaces and parentheses, so read after the last ')'.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      found.push({ pid: Number(entry), parent, command });
     } catch {
       // gone meanwhile, or not ours to read
     }
