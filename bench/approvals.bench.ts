@@ -61,6 +61,7 @@ import { shellCommand, startFakeGemini, text as geminiText, type ScriptTurn as G
 import { createGeminiSandbox, FAKE_GEMINI_MODEL, GEMINI_READY } from '../tests/harness/gemini.ts';
 import { makeTempHome, startHubProcess } from '../tests/harness/hub.ts';
 import { startRunner, watchSession } from '../tests/harness/runner.ts';
+import type { Answered } from './phone/answerer.ts';
 
 type HubHandle = { url: string; token: string };
 
@@ -74,7 +75,7 @@ function percentile(sorted: number[], p: number): number {
 const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
 
 /** Where the runner and its hook processes write their timings, and what the phone stamped. */
-type Timings = { file: string; phone: Array<{ received: number; answered: number }> };
+type Timings = { file: string; phone: Answered[] };
 
 function timingsFile(): Timings {
   return { file: join(mkdtempSync(join(tmpdir(), 'tether-bench-timings-')), 'hooks.jsonl'), phone: [] };
@@ -98,7 +99,7 @@ async function answerAtOnce(o: { hub: HubHandle; sessionId: string; timings: Tim
     if (done) throw new Error('the bench phone exited before it connected');
     said += new TextDecoder().decode(value);
   }
-  const read = (): Array<{ received: number; answered: number }> => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+  const read = (): Answered[] => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
   return {
     /** Ends the phone; how many requests it answered (its stamps are in `timings.phone`). */
     stop: () => {

@@ -97,8 +97,8 @@ export function storedJson<T>(value: unknown, schema: Checker<T>): T | null {
 
 /** Checked JSON columns, by schema and text. A session is read back after each change to it (status,
  *  pending count, a message), and its JSON columns are nearly always the text they were last time:
- *  checking them again with zod was a sixth of the hub's CPU in an approval-heavy session
- *  (docs/decisions/hub.md, "Reading a session back"). A value is shared between reads, so frozen. */
+ *  checking them again with zod was an eighth of the hub's CPU in an approval-heavy session
+ *  (docs/decisions/agents-bench.md, "On a quiet box"). A value is shared between reads, so frozen. */
 const checkedColumns = new WeakMap<object, Map<string, unknown>>();
 /** Texts kept per schema; the oldest goes first (a Map iterates in insertion order). */
 const CHECKED_PER_SCHEMA = 256;
